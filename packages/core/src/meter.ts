@@ -1,0 +1,180 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { type ChatModel, type Embedder, type FittableEmbedder, isFittableEmbedder } from './models.js';
+import type { Tokenizer } from './tokenizer.js';
+
+/** Usage counted for one stage (or in total). */
+export interface StageUsage {
+  chatCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  embedCalls: number;
+  /** Values (texts) embedded. */
+  embeddedValues: number;
+  embedTokens: number;
+  /** Wall time spent inside `meter.stage(name, ...)`, in milliseconds. */
+  wallMs: number;
+  /** Usage per model id (`provider:modelId`). */
+  models: Record<string, { calls: number; inputTokens: number; outputTokens: number }>;
+}
+
+export interface MeterSnapshot {
+  stages: Record<string, StageUsage>;
+  total: StageUsage;
+}
+
+function emptyUsage(): StageUsage {
+  return {
+    chatCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    embedCalls: 0,
+    embeddedValues: 0,
+    embedTokens: 0,
+    wallMs: 0,
+    models: {},
+  };
+}
+
+/** Stage name used for work done outside any `meter.stage(...)`. */
+export const UNSTAGED = 'other';
+
+/**
+ * Counts model calls, input/output tokens, embedding tokens and wall time per stage.
+ * Wrap models with {@link meteredChat} / {@link meteredEmbedder}; name stages with `meter.stage`.
+ */
+export class Meter {
+  readonly #stages = new Map<string, StageUsage>();
+  readonly #current = new AsyncLocalStorage<string>();
+
+  /** The stage the caller runs in (`'other'` outside any stage). */
+  get currentStage(): string {
+    return this.#current.getStore() ?? UNSTAGED;
+  }
+
+  #usage(stage: string): StageUsage {
+    let usage = this.#stages.get(stage);
+    if (!usage) {
+      usage = emptyUsage();
+      this.#stages.set(stage, usage);
+    }
+    return usage;
+  }
+
+  /** Run `fn` as stage `name`: its model calls and wall time are counted under that name. */
+  async stage<T>(name: string, fn: () => Promise<T> | T): Promise<T> {
+    const started = performance.now();
+    try {
+      return await this.#current.run(name, fn);
+    } finally {
+      this.#usage(name).wallMs += performance.now() - started;
+    }
+  }
+
+  recordChat(model: string, usage: { inputTokens: number; outputTokens: number }): void {
+    const stage = this.#usage(this.currentStage);
+    stage.chatCalls += 1;
+    stage.inputTokens += usage.inputTokens;
+    stage.outputTokens += usage.outputTokens;
+    const perModel = (stage.models[model] ??= { calls: 0, inputTokens: 0, outputTokens: 0 });
+    perModel.calls += 1;
+    perModel.inputTokens += usage.inputTokens;
+    perModel.outputTokens += usage.outputTokens;
+  }
+
+  recordEmbedding(model: string, values: number, tokens: number): void {
+    const stage = this.#usage(this.currentStage);
+    stage.embedCalls += 1;
+    stage.embeddedValues += values;
+    stage.embedTokens += tokens;
+    const perModel = (stage.models[model] ??= { calls: 0, inputTokens: 0, outputTokens: 0 });
+    perModel.calls += 1;
+    perModel.inputTokens += tokens;
+  }
+
+  /** A copy of the counts so far, per stage and in total. */
+  snapshot(): MeterSnapshot {
+    const stages: Record<string, StageUsage> = {};
+    const total = emptyUsage();
+    for (const [name, usage] of this.#stages) {
+      stages[name] = structuredClone(usage);
+      for (const key of [
+        'chatCalls',
+        'inputTokens',
+        'outputTokens',
+        'embedCalls',
+        'embeddedValues',
+        'embedTokens',
+        'wallMs',
+      ] as const) {
+        total[key] += usage[key];
+      }
+      for (const [model, m] of Object.entries(usage.models)) {
+        const t = (total.models[model] ??= { calls: 0, inputTokens: 0, outputTokens: 0 });
+        t.calls += m.calls;
+        t.inputTokens += m.inputTokens;
+        t.outputTokens += m.outputTokens;
+      }
+    }
+    return { stages, total };
+  }
+
+  reset(): void {
+    this.#stages.clear();
+  }
+}
+
+/**
+ * Wrap a chat model so every call is recorded in `meter`. Token counts come from the provider's
+ * usage; when it reports none, they are counted with `tokenizer` (when given).
+ */
+export function meteredChat(model: ChatModel, meter: Meter, tokenizer?: Tokenizer): ChatModel {
+  const id = `${model.provider}:${model.modelId}`;
+  return {
+    specificationVersion: 'v1',
+    provider: model.provider,
+    modelId: model.modelId,
+    async doGenerate(options) {
+      const result = await model.doGenerate(options);
+      const usage = result.usage ?? {
+        inputTokens: tokenizer ? options.messages.reduce((n, m) => n + tokenizer.count(m.content), 0) : 0,
+        outputTokens: tokenizer ? tokenizer.count(result.text) : 0,
+      };
+      meter.recordChat(id, usage);
+      return result;
+    },
+  };
+}
+
+/**
+ * Wrap an embedder so every call is recorded in `meter` (tokens from usage, else from `tokenizer`).
+ * A fittable embedder stays fittable: `fit`, `state` and `restore` are delegated.
+ */
+export function meteredEmbedder(embedder: Embedder, meter: Meter, tokenizer?: Tokenizer): Embedder {
+  const id = `${embedder.provider}:${embedder.modelId}`;
+  const wrapped: Embedder = {
+    specificationVersion: 'v1',
+    provider: embedder.provider,
+    modelId: embedder.modelId,
+    get dimensions() {
+      return embedder.dimensions;
+    },
+    maxBatchSize: embedder.maxBatchSize,
+    async doEmbed(options) {
+      const result = await embedder.doEmbed(options);
+      const tokens =
+        result.usage?.tokens ?? (tokenizer ? options.values.reduce((n, v) => n + tokenizer.count(v), 0) : 0);
+      meter.recordEmbedding(id, options.values.length, tokens);
+      return result;
+    },
+  };
+  if (isFittableEmbedder(embedder)) {
+    Object.defineProperty(wrapped, 'fitted', { get: () => embedder.fitted, enumerable: true });
+    Object.assign(wrapped, {
+      fit: (corpus: string[]) => embedder.fit(corpus),
+      state: () => embedder.state(),
+      restore: (state: unknown) => embedder.restore(state),
+    });
+    return wrapped as FittableEmbedder;
+  }
+  return wrapped;
+}

@@ -1,0 +1,60 @@
+import type { Embedder, ChatModel } from './models.js';
+import type { Meter } from './meter.js';
+import type { TaskSuite } from './tasks/types.js';
+import type { Tokenizer } from './tokenizer.js';
+import type { Document, Retrieval } from './types.js';
+import type { VectorIndexFactory } from './vector/types.js';
+
+/** A progress event of a long operation (documents read, chunks extracted, model calls made). */
+export interface ProgressEvent {
+  /** Stage name, e.g. `'chunk'`, `'extract'`, `'embed'`. */
+  stage: string;
+  /** Units done so far in this stage. */
+  done: number;
+  /** Units in the stage, when known. */
+  total?: number;
+  /** What a unit is: `'docs'`, `'chunks'`, `'calls'`. */
+  unit?: string;
+  message?: string;
+}
+
+export type ProgressReporter = (event: ProgressEvent) => void;
+
+/** What a method needs to build or load an index: providers, tokenizer, meter, progress. */
+export interface BuildContext {
+  embedder: Embedder;
+  tasks: TaskSuite;
+  tokenizer: Tokenizer;
+  meter: Meter;
+  /** How vector indexes are made (flat in core, HNSW in `@grag/hnsw`). */
+  vectorIndex: VectorIndexFactory;
+  /** The chat model behind `tasks`, when there is one. */
+  chat?: ChatModel;
+  onProgress?: ProgressReporter;
+  signal?: AbortSignal;
+}
+
+export interface RetrieveOptions {
+  /** Token budget of the returned context. @default 12000 (KET-RAG §6.1) */
+  budgetTokens?: number;
+  /** How many items to rank before packing; each method documents its default. */
+  topK?: number;
+  signal?: AbortSignal;
+}
+
+/** Default context budget in tokens. */
+export const DEFAULT_BUDGET_TOKENS = 12_000;
+
+/**
+ * A graph-RAG method: build an index from documents, retrieve context for a query, persist it.
+ * Every method returns the same {@link Retrieval} shape.
+ */
+export interface Method<Index, Options = Record<string, unknown>, Retrieve extends RetrieveOptions = RetrieveOptions> {
+  readonly name: string;
+  /** Version of the on-disk format written by `save`; `load` refuses others. */
+  readonly formatVersion: number;
+  build(docs: Document[], ctx: BuildContext, options?: Partial<Options>): Promise<Index>;
+  retrieve(index: Index, query: string, options?: Retrieve): Promise<Retrieval>;
+  save(index: Index, dir: string): Promise<void>;
+  load(dir: string, ctx: BuildContext): Promise<Index>;
+}

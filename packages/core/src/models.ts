@@ -1,0 +1,121 @@
+/**
+ * Model contracts. Small versioned types with one `do*` method each; providers
+ * (`@grag/openai`, `@grag/offline`, scripted test models) implement them.
+ */
+
+export type ChatRole = 'system' | 'user' | 'assistant';
+
+export interface ChatMessage {
+  role: ChatRole;
+  content: string;
+}
+
+export interface ChatCallOptions {
+  messages: ChatMessage[];
+  /** Sampling temperature. Tasks use 0 unless told otherwise. */
+  temperature?: number;
+  /** Upper bound on generated tokens. */
+  maxOutputTokens?: number;
+  /** Ask for a JSON object when the provider supports it. */
+  responseFormat?: 'text' | 'json';
+  stop?: string[];
+  seed?: number;
+  abortSignal?: AbortSignal;
+}
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface ChatResult {
+  text: string;
+  usage?: TokenUsage;
+  finishReason?: 'stop' | 'length' | 'content-filter' | 'error' | 'other';
+}
+
+/** A chat (completion) model. */
+export interface ChatModel {
+  readonly specificationVersion: 'v1';
+  /** Provider name, e.g. `'openai'`, `'offline'`, `'scripted'`. */
+  readonly provider: string;
+  readonly modelId: string;
+  doGenerate(options: ChatCallOptions): Promise<ChatResult>;
+}
+
+export interface EmbedCallOptions {
+  values: string[];
+  abortSignal?: AbortSignal;
+}
+
+export interface EmbedResult {
+  embeddings: Float32Array[];
+  usage?: { tokens: number };
+}
+
+/** A text embedding model. */
+export interface Embedder {
+  readonly specificationVersion: 'v1';
+  readonly provider: string;
+  readonly modelId: string;
+  readonly dimensions: number;
+  /**
+   * Largest number of values one `doEmbed` call accepts; callers split larger batches.
+   * `Infinity` when unbounded.
+   */
+  readonly maxBatchSize?: number;
+  doEmbed(options: EmbedCallOptions): Promise<EmbedResult>;
+}
+
+/**
+ * An embedder that must see the corpus before use (e.g. TF-IDF statistics) and is persisted with
+ * the index. Methods call `fit` at build time and store `state()`; providers restore it on load.
+ */
+export interface FittableEmbedder extends Embedder {
+  readonly fitted: boolean;
+  fit(corpus: string[]): Promise<void> | void;
+  /** JSON-serializable state that restores the fitted embedder. */
+  state(): unknown;
+  /** Restore the state written by `state()`. */
+  restore(state: unknown): void;
+}
+
+export function isFittableEmbedder(embedder: Embedder): embedder is FittableEmbedder {
+  const e = embedder as Partial<FittableEmbedder>;
+  return typeof e.fit === 'function' && typeof e.state === 'function' && typeof e.restore === 'function';
+}
+
+/** A string that identifies a model for manifests and caches: `provider:modelId[:dimensions]`. */
+export function modelFingerprint(model: ChatModel | Embedder): string {
+  return 'dimensions' in model
+    ? `${model.provider}:${model.modelId}:${model.dimensions}`
+    : `${model.provider}:${model.modelId}`;
+}
+
+/** Embed many values, splitting into batches of `embedder.maxBatchSize` (or `batchSize`). */
+export async function embedAll(
+  embedder: Embedder,
+  values: string[],
+  options: { batchSize?: number; abortSignal?: AbortSignal } = {},
+): Promise<Float32Array[]> {
+  const size = Math.max(1, Math.min(options.batchSize ?? Number.POSITIVE_INFINITY, embedder.maxBatchSize ?? 256));
+  const out: Float32Array[] = [];
+  for (let i = 0; i < values.length; i += size) {
+    const batch = values.slice(i, i + size);
+    const { embeddings } = await embedder.doEmbed({ values: batch, abortSignal: options.abortSignal });
+    out.push(...embeddings);
+  }
+  return out;
+}
+
+/** Generate text with a chat model from a system and a user prompt. */
+export async function generateText(
+  model: ChatModel,
+  prompt: { system?: string; user: string },
+  options: Omit<ChatCallOptions, 'messages'> = {},
+): Promise<ChatResult> {
+  const messages: ChatMessage[] = [];
+  if (prompt.system) messages.push({ role: 'system', content: prompt.system });
+  messages.push({ role: 'user', content: prompt.user });
+  return model.doGenerate({ temperature: 0, ...options, messages });
+}

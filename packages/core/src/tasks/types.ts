@@ -1,0 +1,129 @@
+import type { ExtractedEntity, ExtractedRelation } from '../types.js';
+
+/**
+ * Something a parser could not turn into a record. Never dropped silently: every task result
+ * carries its issues so callers can count and report them.
+ */
+export interface ParseIssue {
+  /** What went wrong: a record was skipped, a field was missing and defaulted, output was cut off, ... */
+  kind: 'skipped-record' | 'missing-field' | 'truncated' | 'no-records' | 'invalid-value';
+  /** Human-readable reason. */
+  reason: string;
+  /** The raw text of the offending record (or the whole output when no record could be found). */
+  raw: string;
+}
+
+export interface GraphExtractionOptions {
+  /** Entity types to look for. @default DEFAULT_ENTITY_TYPES */
+  entityTypes?: string[];
+  /** Extra extraction passes that ask the model for entities it missed. @default 1 (GraphRAG gleaning) */
+  gleanings?: number;
+  abortSignal?: AbortSignal;
+}
+
+export interface GraphExtraction {
+  entities: ExtractedEntity[];
+  relations: ExtractedRelation[];
+  issues: ParseIssue[];
+}
+
+/** A relationship inside a semantic unit (NodeRAG): `source --relation--> target`. */
+export interface UnitRelationship {
+  source: string;
+  relation: string;
+  target: string;
+}
+
+/** NodeRAG's semantic unit: an independent event or fact with the entities and relationships in it. */
+export interface SemanticUnitRecord {
+  text: string;
+  entities: string[];
+  relationships: UnitRelationship[];
+}
+
+export interface SemanticUnitDecomposition {
+  units: SemanticUnitRecord[];
+  issues: ParseIssue[];
+}
+
+export interface SummarizeOptions {
+  /** Target length of the summary in tokens. @default 200 */
+  maxTokens?: number;
+  /** What the summary is for, e.g. `'entity'` descriptions or a `'passage'` group. */
+  purpose?: string;
+  abortSignal?: AbortSignal;
+}
+
+export interface TitleDescription {
+  title: string;
+  description: string;
+  issues: ParseIssue[];
+}
+
+/** A node of a query graph. `label === null` marks an unknown node (the target when `isTarget`). */
+export interface QueryGraphNode {
+  id: string;
+  label: string | null;
+  isTarget: boolean;
+}
+
+export interface QueryGraphEdge {
+  source: string;
+  target: string;
+  relation: string;
+}
+
+export interface QueryGraph {
+  nodes: QueryGraphNode[];
+  edges: QueryGraphEdge[];
+  issues: ParseIssue[];
+}
+
+export interface CommunityAssessment {
+  /** Relevance of the community to the query, from 0 (irrelevant) to 10 (fully relevant). */
+  score: number;
+  /** A short report of what the community says about the query. */
+  report: string;
+  issues: ParseIssue[];
+}
+
+/** An item of context given to the answer task; `id` is what the answer cites. */
+export interface ContextItem {
+  id: string;
+  text: string;
+}
+
+export interface AnswerWithCitations {
+  answer: string;
+  /** Ids of the context items the answer relies on, in the order cited. */
+  citations: string[];
+  issues: ParseIssue[];
+}
+
+/**
+ * Every model-backed task grag methods use. `createPromptTasks(chatModel)` implements it with
+ * prompts; `@grag/offline` implements it with heuristics.
+ */
+export interface TaskSuite {
+  /** Name of the implementation, recorded in manifests (e.g. `'prompt:openai:gpt-4o-mini'`). */
+  readonly id: string;
+  extractGraph(text: string, options?: GraphExtractionOptions): Promise<GraphExtraction>;
+  decomposeSemanticUnits(text: string, options?: { abortSignal?: AbortSignal }): Promise<SemanticUnitDecomposition>;
+  summarize(texts: string[], options?: SummarizeOptions): Promise<string>;
+  titleAndDescription(text: string, options?: { abortSignal?: AbortSignal }): Promise<TitleDescription>;
+  extractQueryEntities(query: string, options?: { abortSignal?: AbortSignal }): Promise<string[]>;
+  extractQueryGraph(query: string, options?: { abortSignal?: AbortSignal }): Promise<QueryGraph>;
+  assessCommunity(
+    query: string,
+    community: string,
+    options?: { abortSignal?: AbortSignal },
+  ): Promise<CommunityAssessment>;
+  answer(
+    query: string,
+    context: ContextItem[],
+    options?: { abortSignal?: AbortSignal },
+  ): Promise<AnswerWithCitations>;
+}
+
+/** Entity types GraphRAG's default extraction prompt asks for. */
+export const DEFAULT_ENTITY_TYPES = ['organization', 'person', 'geo', 'event'] as const;

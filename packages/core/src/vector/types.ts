@@ -1,0 +1,51 @@
+/** Distance used by a vector index. */
+export type Metric = 'cosine' | 'ip' | 'l2';
+
+/** One search hit. `score` is higher-is-better: cosine similarity, inner product, or minus squared L2 distance. */
+export interface VectorHit {
+  id: number;
+  score: number;
+}
+
+export interface VectorSearchOptions {
+  /** Keep only ids for which this returns true. */
+  filter?: (id: number) => boolean;
+  /** HNSW search breadth (ignored by exact indexes). */
+  ef?: number;
+}
+
+/**
+ * A vector index over integer ids (as flatbush/rbush return ids, not objects).
+ * Implementations: `FlatIndex` in core (exact; the fallback and the test oracle), `HnswIndex` in `@grag/hnsw`.
+ */
+export interface VectorIndex {
+  /** Implementation name, recorded in manifests: `'flat'`, `'hnsw'`. */
+  readonly kind: string;
+  readonly dimensions: number;
+  readonly metric: Metric;
+  /** Number of vectors stored. */
+  readonly size: number;
+  /** Add (or replace) the vector of `id`. Ids are non-negative integers. */
+  add(id: number, vector: ArrayLike<number>): void;
+  /** Whether `id` has a vector. */
+  has(id: number): boolean;
+  /** The `k` nearest ids to `query`, best first. Fewer when the index holds fewer. */
+  search(query: ArrayLike<number>, k: number, options?: VectorSearchOptions): VectorHit[];
+  /** Write the index to one file. */
+  save(path: string): Promise<void>;
+}
+
+export interface VectorIndexOptions {
+  dimensions: number;
+  /** @default 'cosine' */
+  metric?: Metric;
+  /** Expected number of vectors (an HNSW index grows beyond it when needed). */
+  capacity?: number;
+}
+
+/** Creates and loads indexes of one kind, so methods can take any implementation. */
+export interface VectorIndexFactory {
+  readonly kind: string;
+  create(options: VectorIndexOptions): VectorIndex;
+  load(path: string): Promise<VectorIndex>;
+}
