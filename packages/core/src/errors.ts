@@ -123,6 +123,24 @@ export class AbortError extends GragError {
   }
 }
 
+/**
+ * Power iteration did not reach the requested tolerance within the allowed number of iterations.
+ * `delta` is the L1 change of the last iteration.
+ */
+export class ConvergenceError extends GragError {
+  readonly iterations: number;
+  readonly delta: number;
+  constructor(iterations: number, delta: number, message: string) {
+    super('no-convergence', message);
+    this.name = 'ConvergenceError';
+    this.iterations = iterations;
+    this.delta = delta;
+  }
+  static override isInstance(error: unknown): error is ConvergenceError {
+    return hasCode(error, 'no-convergence');
+  }
+}
+
 /** Throw an {@link AbortError} when `signal` is aborted. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AbortError(undefined, { cause: signal.reason });

@@ -35,6 +35,15 @@ function emptyUsage(): StageUsage {
   };
 }
 
+function modelUsage(usage: StageUsage, model: string): StageUsage['models'][string] {
+  let perModel = usage.models[model];
+  if (!perModel) {
+    perModel = { calls: 0, inputTokens: 0, outputTokens: 0 };
+    usage.models[model] = perModel;
+  }
+  return perModel;
+}
+
 /** Stage name used for work done outside any `meter.stage(...)`. */
 export const UNSTAGED = 'other';
 
@@ -75,7 +84,7 @@ export class Meter {
     stage.chatCalls += 1;
     stage.inputTokens += usage.inputTokens;
     stage.outputTokens += usage.outputTokens;
-    const perModel = (stage.models[model] ??= { calls: 0, inputTokens: 0, outputTokens: 0 });
+    const perModel = modelUsage(stage, model);
     perModel.calls += 1;
     perModel.inputTokens += usage.inputTokens;
     perModel.outputTokens += usage.outputTokens;
@@ -86,7 +95,7 @@ export class Meter {
     stage.embedCalls += 1;
     stage.embeddedValues += values;
     stage.embedTokens += tokens;
-    const perModel = (stage.models[model] ??= { calls: 0, inputTokens: 0, outputTokens: 0 });
+    const perModel = modelUsage(stage, model);
     perModel.calls += 1;
     perModel.inputTokens += tokens;
   }
@@ -109,7 +118,7 @@ export class Meter {
         total[key] += usage[key];
       }
       for (const [model, m] of Object.entries(usage.models)) {
-        const t = (total.models[model] ??= { calls: 0, inputTokens: 0, outputTokens: 0 });
+        const t = modelUsage(total, model);
         t.calls += m.calls;
         t.inputTokens += m.inputTokens;
         t.outputTokens += m.outputTokens;

@@ -1,8 +1,9 @@
-import type { Embedder, ChatModel } from './models.js';
-import type { Meter } from './meter.js';
+import { Meter, meteredEmbedder } from './meter.js';
+import type { ChatModel, Embedder } from './models.js';
 import type { TaskSuite } from './tasks/types.js';
-import type { Tokenizer } from './tokenizer.js';
+import { getTokenizer, type Tokenizer } from './tokenizer.js';
 import type { Document, Retrieval } from './types.js';
+import { flatIndexFactory } from './vector/flat.js';
 import type { VectorIndexFactory } from './vector/types.js';
 
 /** A progress event of a long operation (documents read, chunks extracted, model calls made). */
@@ -49,7 +50,11 @@ export const DEFAULT_BUDGET_TOKENS = 12_000;
  * A graph-RAG method: build an index from documents, retrieve context for a query, persist it.
  * Every method returns the same {@link Retrieval} shape.
  */
-export interface Method<Index, Options = Record<string, unknown>, Retrieve extends RetrieveOptions = RetrieveOptions> {
+export interface Method<
+  Index,
+  Options = Record<string, unknown>,
+  Retrieve extends RetrieveOptions = RetrieveOptions,
+> {
   readonly name: string;
   /** Version of the on-disk format written by `save`; `load` refuses others. */
   readonly formatVersion: number;
@@ -57,4 +62,24 @@ export interface Method<Index, Options = Record<string, unknown>, Retrieve exten
   retrieve(index: Index, query: string, options?: Retrieve): Promise<Retrieval>;
   save(index: Index, dir: string): Promise<void>;
   load(dir: string, ctx: BuildContext): Promise<Index>;
+}
+
+/**
+ * A {@link BuildContext} with defaults: the cl100k_base tokenizer, a new {@link Meter}, the exact
+ * flat vector index. The embedder is wrapped so its calls are metered (pass `meterEmbedder: false`
+ * when it already is).
+ */
+export function createBuildContext(
+  parts: Pick<BuildContext, 'embedder' | 'tasks'> & Partial<BuildContext> & { meterEmbedder?: boolean },
+): BuildContext {
+  const { meterEmbedder = true, ...rest } = parts;
+  const tokenizer = rest.tokenizer ?? getTokenizer();
+  const meter = rest.meter ?? new Meter();
+  return {
+    ...rest,
+    tokenizer,
+    meter,
+    vectorIndex: rest.vectorIndex ?? flatIndexFactory,
+    embedder: meterEmbedder ? meteredEmbedder(rest.embedder, meter, tokenizer) : rest.embedder,
+  };
 }

@@ -98,7 +98,10 @@ export async function embedAll(
   values: string[],
   options: { batchSize?: number; abortSignal?: AbortSignal } = {},
 ): Promise<Float32Array[]> {
-  const size = Math.max(1, Math.min(options.batchSize ?? Number.POSITIVE_INFINITY, embedder.maxBatchSize ?? 256));
+  const size = Math.max(
+    1,
+    Math.min(options.batchSize ?? Number.POSITIVE_INFINITY, embedder.maxBatchSize ?? 256),
+  );
   const out: Float32Array[] = [];
   for (let i = 0; i < values.length; i += size) {
     const batch = values.slice(i, i + size);

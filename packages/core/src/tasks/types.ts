@@ -60,6 +60,12 @@ export interface TitleDescription {
   issues: ParseIssue[];
 }
 
+/** Entities named in a query, in order of mention, without duplicates. */
+export interface QueryEntities {
+  entities: string[];
+  issues: ParseIssue[];
+}
+
 /** A node of a query graph. `label === null` marks an unknown node (the target when `isTarget`). */
 export interface QueryGraphNode {
   id: string;
@@ -108,10 +114,13 @@ export interface TaskSuite {
   /** Name of the implementation, recorded in manifests (e.g. `'prompt:openai:gpt-4o-mini'`). */
   readonly id: string;
   extractGraph(text: string, options?: GraphExtractionOptions): Promise<GraphExtraction>;
-  decomposeSemanticUnits(text: string, options?: { abortSignal?: AbortSignal }): Promise<SemanticUnitDecomposition>;
+  decomposeSemanticUnits(
+    text: string,
+    options?: { abortSignal?: AbortSignal },
+  ): Promise<SemanticUnitDecomposition>;
   summarize(texts: string[], options?: SummarizeOptions): Promise<string>;
   titleAndDescription(text: string, options?: { abortSignal?: AbortSignal }): Promise<TitleDescription>;
-  extractQueryEntities(query: string, options?: { abortSignal?: AbortSignal }): Promise<string[]>;
+  extractQueryEntities(query: string, options?: { abortSignal?: AbortSignal }): Promise<QueryEntities>;
   extractQueryGraph(query: string, options?: { abortSignal?: AbortSignal }): Promise<QueryGraph>;
   assessCommunity(
     query: string,

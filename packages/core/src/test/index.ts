@@ -34,7 +34,9 @@ export function createScriptedChatModel(
       if (Array.isArray(script)) {
         const next = script[index];
         if (next === undefined) {
-          throw new Error(`scripted chat model: no answer scripted for call ${index + 1} (script has ${script.length})`);
+          throw new Error(
+            `scripted chat model: no answer scripted for call ${index + 1} (script has ${script.length})`,
+          );
         }
         answer = next;
       } else {
@@ -95,3 +97,4 @@ export function createScriptedEmbedder(
     },
   };
 }
+export * from './vector-index-spec.js';

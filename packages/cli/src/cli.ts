@@ -1,0 +1,380 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import {
+  type BuildContext,
+  GragError,
+  InvalidArgumentError,
+  type MeterSnapshot,
+  type Retrieval,
+  readManifest,
+} from '@grag/core';
+import { type GragConfig, resolveConfig } from './config.js';
+import { readCorpus } from './corpus.js';
+import { createProgressView } from './progress.js';
+import { createProviders } from './providers.js';
+import { findMethod, METHODS } from './registry.js';
+
+/** Where the CLI writes; injectable for tests. */
+export interface CliIO {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WriteStream | (NodeJS.WritableStream & { isTTY?: boolean });
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+const USAGE = `Usage: grag <command> [options]
+
+Commands:
+  index <path> --method <name> --out <dir>   build an index from .txt/.md files or a .jsonl corpus
+  query <dir> "<question>"                   retrieve context and answer from an index
+  demo                                       index the demo corpus with every method and answer questions
+  methods                                    list the available methods
+
+Options:
+  --method <name>            method to build (see \`grag methods\`)
+  --out <dir>                index directory to write
+  --set <key=value>          method option, repeatable (e.g. --set chunkSize=600)
+  --budget <tokens>          context budget (default 12000)
+  --top-k <n>                items to rank before packing (method default otherwise)
+  --json                     machine-readable output (query)
+  --no-answer                retrieval only, no answer (query)
+  --config <file>            config file (default ./grag.config.json)
+  --provider <auto|offline|openai>
+  --chat-model <id>          --embedding-model <id>    --embedding-dimensions <n>
+  --offline-embedder <tfidf|glove>                     --vector-index <hnsw|flat>
+  -q, --quiet                no progress output
+  -h, --help                 this help;  -v, --version
+
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL, GRAG_CHAT_MODEL, GRAG_EMBEDDING_MODEL, GRAG_PROVIDER, ...
+With no endpoint configured, grag runs offline.`;
+
+const OPTIONS = {
+  method: { type: 'string' },
+  out: { type: 'string' },
+  set: { type: 'string', multiple: true },
+  budget: { type: 'string' },
+  'top-k': { type: 'string' },
+  json: { type: 'boolean' },
+  'no-answer': { type: 'boolean' },
+  config: { type: 'string' },
+  provider: { type: 'string' },
+  'chat-model': { type: 'string' },
+  'embedding-model': { type: 'string' },
+  'embedding-dimensions': { type: 'string' },
+  'offline-embedder': { type: 'string' },
+  'vector-index': { type: 'string' },
+  methods: { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+function configFlags(values: Values): Partial<Record<keyof GragConfig, unknown>> {
+  return {
+    provider: values.provider,
+    chatModel: values['chat-model'],
+    embeddingModel: values['embedding-model'],
+    embeddingDimensions: values['embedding-dimensions'],
+    offlineEmbedder: values['offline-embedder'],
+    vectorIndex: values['vector-index'],
+    budget: values.budget,
+  };
+}
+
+/** `--set key=value` pairs as method options; numbers and booleans are converted. */
+export function parseSetOptions(pairs: readonly string[] = []): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0)
+      throw new InvalidArgumentError(
+        'set',
+        `Bad --set "${pair}": write it as key=value, e.g. --set chunkSize=600.`,
+      );
+    const key = pair.slice(0, eq);
+    const raw = pair.slice(eq + 1);
+    out[key] =
+      raw === 'true'
+        ? true
+        : raw === 'false'
+          ? false
+          : raw !== '' && Number.isFinite(Number(raw))
+            ? Number(raw)
+            : raw;
+  }
+  return out;
+}
+
+function positiveInt(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new InvalidArgumentError(name, `Bad --${name}: expected a positive integer, got "${value}".`);
+  return n;
+}
+
+function formatUsage(snapshot: MeterSnapshot): string {
+  const t = snapshot.total;
+  const parts = [`${(t.wallMs / 1000).toFixed(1)} s`];
+  if (t.chatCalls)
+    parts.push(`${t.chatCalls} model calls, ${t.inputTokens} in / ${t.outputTokens} out tokens`);
+  if (t.embedCalls) parts.push(`${t.embeddedValues} texts embedded`);
+  return parts.join(', ');
+}
+
+async function buildIndex(
+  io: CliIO,
+  corpusPath: string,
+  methodName: string,
+  out: string,
+  config: GragConfig,
+  methodOptions: Record<string, unknown>,
+  quiet: boolean,
+): Promise<{ ctx: BuildContext; docs: number; chunks: unknown }> {
+  const entry = findMethod(methodName);
+  if (!entry) {
+    throw new InvalidArgumentError(
+      'method',
+      `Unknown method "${methodName}". Available: ${METHODS.map((m) => m.name).join(', ')}.`,
+    );
+  }
+  const progress = createProgressView(
+    io.stderr as NodeJS.WriteStream,
+    !quiet && (io.stderr as { isTTY?: boolean }).isTTY === true,
+  );
+  const corpus = await readCorpus(corpusPath);
+  for (const skip of corpus.skipped) io.stderr.write(`grag: skipped ${skip.path}: ${skip.reason}\n`);
+  const { ctx, summary } = createProviders(config);
+  if (!quiet) io.stderr.write(`${summary}\n`);
+  if (!quiet) {
+    io.stderr.write(
+      `grag: indexing ${corpus.documents.length} documents from ${corpus.files} files` +
+        (corpus.skipped.length ? ` (${corpus.skipped.length} skipped)` : '') +
+        ` with ${entry.name}\n`,
+    );
+    ctx.onProgress = progress.report;
+  }
+  const started = performance.now();
+  const index = await entry.method.build(corpus.documents, ctx, methodOptions);
+  await entry.method.save(index, out);
+  progress.done();
+  const manifest = await readManifest(out);
+  if (!quiet) {
+    io.stderr.write(
+      `grag: wrote ${out} (${JSON.stringify(manifest.stats ?? {})}) in ${((performance.now() - started) / 1000).toFixed(1)} s; ${formatUsage(ctx.meter.snapshot())}\n`,
+    );
+  }
+  return { ctx, docs: corpus.documents.length, chunks: manifest.stats?.chunks };
+}
+
+interface QueryResult {
+  question: string;
+  method: string;
+  answer?: string;
+  citations?: string[];
+  retrieval: Retrieval;
+  timings: { retrieveMs: number; answerMs?: number };
+}
+
+async function queryIndex(
+  dir: string,
+  question: string,
+  config: GragConfig,
+  options: { topK?: number; answer: boolean },
+): Promise<{ result: QueryResult; summary: string }> {
+  if (question.trim() === '')
+    throw new InvalidArgumentError(
+      'question',
+      'The question is empty. Usage: grag query <dir> "<question>".',
+    );
+  const manifest = await readManifest(dir);
+  const entry = findMethod(manifest.method);
+  if (!entry) {
+    throw new InvalidArgumentError(
+      'index',
+      `${dir} holds a '${manifest.method}' index, which this grag does not know. Available: ${METHODS.map((m) => m.name).join(', ')}.`,
+    );
+  }
+  const { ctx, summary } = createProviders(config, manifest);
+  const index = await entry.method.load(dir, ctx);
+  const t0 = performance.now();
+  const retrieval: Retrieval = await entry.method.retrieve(index, question, {
+    budgetTokens: config.budget,
+    ...(options.topK !== undefined ? { topK: options.topK } : {}),
+  });
+  const retrieveMs = performance.now() - t0;
+  const result: QueryResult = { question, method: entry.name, retrieval, timings: { retrieveMs } };
+  if (options.answer) {
+    const t1 = performance.now();
+    const answer = await ctx.tasks.answer(
+      question,
+      retrieval.items.map((item) => ({ id: item.id, text: item.text })),
+    );
+    result.answer = answer.answer;
+    result.citations = answer.citations;
+    result.timings.answerMs = performance.now() - t1;
+  }
+  return { result, summary };
+}
+
+function printQuery(io: CliIO, r: QueryResult, maxItems = 5): void {
+  const w = (s: string) => io.stdout.write(`${s}\n`);
+  w(`Q: ${r.question}`);
+  if (r.answer !== undefined) {
+    w(`A: ${r.answer}`);
+    if (r.citations?.length) {
+      const sources = r.citations.map((id) => {
+        const item = r.retrieval.items.find((i) => i.id === id);
+        return item ? `[${id}] ${item.source.docIds.join(', ')}` : `[${id}]`;
+      });
+      w(`   sources: ${sources.join('; ')}`);
+    }
+  }
+  w(
+    `Context: ${r.retrieval.items.length} items, ${r.retrieval.tokens} tokens (${r.method}, retrieval ${r.timings.retrieveMs.toFixed(1)} ms${r.timings.answerMs !== undefined ? `, answer ${r.timings.answerMs.toFixed(1)} ms` : ''})`,
+  );
+  for (const item of r.retrieval.items.slice(0, maxItems)) {
+    const preview = item.text.replace(/\s+/g, ' ').slice(0, 100);
+    w(
+      `  [${item.id}] ${item.kind} ${item.score.toFixed(3)} from ${item.source.docIds.join(', ')}: ${preview}${item.text.length > 100 ? '…' : ''}`,
+    );
+  }
+  if (r.retrieval.items.length > maxItems) w(`  … ${r.retrieval.items.length - maxItems} more`);
+}
+
+/** The demo corpus shipped with the CLI. */
+export function demoCorpusPath(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), '..', 'demo');
+}
+
+/** Questions the demo asks every method. */
+export const DEMO_QUESTIONS = [
+  'Who directs the institute that owns the research vessel built by the Kessler Shipyard?',
+  'In which town was the marine biologist who received the Brandt Medal in 2022 born?',
+  'Which ferry crosses the Veskan Strait from Port Halvard?',
+];
+
+async function demo(io: CliIO, config: GragConfig, values: Values): Promise<void> {
+  const names = values.methods ? values.methods.split(',').map((s) => s.trim()) : METHODS.map((m) => m.name);
+  const base = values.out ?? (await mkdtemp(join(tmpdir(), 'grag-demo-')));
+  const started = performance.now();
+  try {
+    for (const name of names) {
+      const out = join(base, name);
+      io.stdout.write(`\n== ${name} ==\n`);
+      await buildIndex(io, demoCorpusPath(), name, out, config, {}, true);
+      for (const question of DEMO_QUESTIONS) {
+        const { result } = await queryIndex(out, question, config, { answer: true, topK: 5 });
+        printQuery(io, result, 3);
+        io.stdout.write('\n');
+      }
+    }
+    io.stdout.write(
+      `demo: ${names.length} methods, ${DEMO_QUESTIONS.length} questions each, ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+    );
+  } finally {
+    if (!values.out) await rm(base, { recursive: true, force: true });
+  }
+}
+
+/** Run the CLI; returns the exit code. Errors become one line on stderr. */
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    io.stderr.write(`grag: ${(error as Error).message}. Run \`grag --help\`.\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, ...args] = positionals;
+  if (values.version) {
+    io.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  if (values.help || !command) {
+    io.stdout.write(`${USAGE}\n`);
+    return command || values.help ? 0 : 2;
+  }
+  try {
+    const config = await resolveConfig(configFlags(values), {
+      env: io.env,
+      cwd: io.cwd,
+      ...(values.config ? { configPath: values.config } : {}),
+    });
+    switch (command) {
+      case 'index': {
+        const [path] = args;
+        if (!path)
+          throw new InvalidArgumentError(
+            'path',
+            'Missing corpus path. Usage: grag index <path> --method <name> --out <dir>.',
+          );
+        if (!values.method)
+          throw new InvalidArgumentError(
+            'method',
+            `Missing --method. Available: ${METHODS.map((m) => m.name).join(', ')}.`,
+          );
+        if (!values.out)
+          throw new InvalidArgumentError('out', 'Missing --out <dir>: where to write the index.');
+        await buildIndex(
+          io,
+          path,
+          values.method,
+          values.out,
+          config,
+          parseSetOptions(values.set),
+          values.quiet === true,
+        );
+        return 0;
+      }
+      case 'query': {
+        const [dir, ...words] = args;
+        if (!dir || words.length === 0)
+          throw new InvalidArgumentError('question', 'Usage: grag query <dir> "<question>".');
+        const topK = positiveInt(values['top-k'], 'top-k');
+        const { result, summary } = await queryIndex(dir, words.join(' '), config, {
+          answer: values['no-answer'] !== true,
+          ...(topK !== undefined ? { topK } : {}),
+        });
+        if (values.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+        else {
+          if (!values.quiet) io.stderr.write(`${summary}\n`);
+          printQuery(io, result);
+        }
+        return 0;
+      }
+      case 'demo':
+        if (!values.quiet) io.stderr.write(`${createProviders(config).summary}\n`);
+        await demo(io, config, values);
+        return 0;
+      case 'methods':
+        for (const m of METHODS) io.stdout.write(`${m.name.padEnd(14)} ${m.description}\n`);
+        return 0;
+      default:
+        io.stderr.write(`grag: unknown command "${command}". Run \`grag --help\`.\n`);
+        return 2;
+    }
+  } catch (error) {
+    if (GragError.isInstance(error)) {
+      io.stderr.write(`grag: ${error.message}\n`);
+      return 1;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(
+      `grag: unexpected error: ${message}${io.env.GRAG_DEBUG ? `\n${(error as Error).stack}` : ' (set GRAG_DEBUG=1 for the stack)'}\n`,
+    );
+    return 1;
+  }
+}
+
+/** Version of this CLI, from its package.json. */
+export const VERSION: string = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;

@@ -1,0 +1,77 @@
+import type { ProgressEvent, ProgressReporter } from '@grag/core';
+
+/** Writes progress to a stream: a redrawn bar per stage on a TTY, plain lines otherwise. */
+export interface ProgressView {
+  report: ProgressReporter;
+  /** A line of its own (a warning, a stage done). */
+  log(line: string): void;
+  /** End the current bar. */
+  done(): void;
+}
+
+function formatEta(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '--';
+  const s = Math.round(ms / 1000);
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+}
+
+/**
+ * A progress view on `stream`. On a TTY each stage gets a bar with count, rate and ETA, redrawn
+ * at most every 80 ms; otherwise one line per stage at start, about every 10%, and at the end.
+ */
+export function createProgressView(
+  stream: NodeJS.WriteStream = process.stderr,
+  tty = stream.isTTY === true,
+): ProgressView {
+  let current: { stage: string; started: number; lastDraw: number; lastPct: number } | undefined;
+  let open = false;
+  const clear = () => {
+    if (tty && open) stream.write('\r\x1b[2K');
+    open = false;
+  };
+  const line = (event: ProgressEvent, elapsed: number): string => {
+    const unit = event.unit ? ` ${event.unit}` : '';
+    if (event.total === undefined || event.total === 0) return `${event.stage}: ${event.done}${unit}`;
+    const frac = Math.min(1, event.done / event.total);
+    const eta = frac > 0 ? (elapsed / frac) * (1 - frac) : Number.NaN;
+    const width = 24;
+    const bar = tty ? `[${'#'.repeat(Math.round(frac * width)).padEnd(width, '.')}] ` : '';
+    return `${event.stage}: ${bar}${event.done}/${event.total}${unit} (${Math.round(frac * 100)}%) ETA ${formatEta(eta)}`;
+  };
+  return {
+    report(event) {
+      const now = performance.now();
+      if (!current || current.stage !== event.stage) {
+        if (tty) clear();
+        current = { stage: event.stage, started: now, lastDraw: 0, lastPct: -1 };
+      }
+      const elapsed = now - current.started;
+      const finished = event.total !== undefined && event.done >= event.total;
+      if (tty) {
+        if (finished || now - current.lastDraw >= 80) {
+          stream.write(`\r\x1b[2K${line(event, elapsed)}`);
+          open = true;
+          current.lastDraw = now;
+          if (finished) {
+            stream.write('\n');
+            open = false;
+          }
+        }
+        return;
+      }
+      const pct = event.total ? Math.floor((event.done / event.total) * 10) : -1;
+      if (event.done <= 1 || finished || pct > current.lastPct) {
+        if (event.done > 1 || finished || current.lastPct < 0) stream.write(`${line(event, elapsed)}\n`);
+        current.lastPct = pct;
+      }
+    },
+    log(text) {
+      clear();
+      stream.write(`${text}\n`);
+    },
+    done() {
+      clear();
+      current = undefined;
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import type { Method } from '@grag/core';
+import { bm25Rag, denseRag } from '@grag/naive-rag';
+
+/** A method the CLI can build and query. */
+export interface MethodEntry {
+  name: string;
+  description: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the registry holds methods of every index type
+  method: Method<any, any>;
+  /** Whether building needs an embedder (offline runs fit the local one on the corpus). */
+  usesEmbedder: boolean;
+}
+
+/** Every method the CLI knows, by name. */
+export const METHODS: readonly MethodEntry[] = [
+  {
+    name: denseRag.name,
+    description: 'baseline: dense top-k chunks (Text-RAG / NaiveRAG)',
+    method: denseRag,
+    usesEmbedder: true,
+  },
+  { name: bm25Rag.name, description: 'baseline: BM25 top-k chunks', method: bm25Rag, usesEmbedder: false },
+];
+
+export function findMethod(name: string): MethodEntry | undefined {
+  return METHODS.find((m) => m.name === name);
+}

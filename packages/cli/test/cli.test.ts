@@ -1,0 +1,170 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { writeIndexDir } from '@grag/core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../src/index.js';
+import { captureIO } from './helpers.js';
+
+const tmp = () => mkdtemp(join(tmpdir(), 'grag-cli-'));
+
+async function corpusDir(): Promise<string> {
+  const dir = await tmp();
+  await writeFile(
+    join(dir, 'lyon.md'),
+    '# Lyon\n\nLyon is a city in France. The Rhone and the Saone meet in Lyon. Paul Bocuse cooked in Lyon.',
+  );
+  await writeFile(join(dir, 'oslo.txt'), 'Oslo is the capital of Norway. The Munch Museum is in Oslo.');
+  return dir;
+}
+
+describe('grag CLI errors', () => {
+  it('reports a missing corpus path in one line with a non-zero exit', async () => {
+    const io = captureIO(await tmp());
+    const code = await run(['index', '/no/such/dir', '--method', 'bm25', '--out', '/tmp/x'], io);
+    expect(code).toBe(1);
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+    expect(io.err()).toMatch(/^grag: Corpus path \/no\/such\/dir does not exist/);
+  });
+
+  it('refuses an empty corpus and says how many inputs were skipped', async () => {
+    const dir = await tmp();
+    await writeFile(join(dir, 'empty.txt'), '   \n');
+    const io = captureIO(dir);
+    expect(await run(['index', dir, '--method', 'bm25', '--out', join(dir, 'idx')], io)).toBe(1);
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+    expect(io.err()).toMatch(/has no usable documents \(1 input skipped: .*empty\.txt: empty file\)/);
+  });
+
+  it('skips and counts a binary file and a malformed JSONL line, and still builds', async () => {
+    const dir = await corpusDir();
+    await writeFile(join(dir, 'image.txt'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1, 2, 3]));
+    await writeFile(
+      join(dir, 'more.jsonl'),
+      '{"id":"a","title":"A","text":"Alpha text."}\n{not json}\n{"id":"b"}\n',
+    );
+    const io = captureIO(dir);
+    const code = await run(['index', dir, '--method', 'bm25', '--out', join(dir, 'idx')], io);
+    expect(code).toBe(0);
+    expect(io.err()).toMatch(/skipped .*image\.txt: binary content/);
+    expect(io.err()).toMatch(/skipped .*more\.jsonl:2: not valid JSON/);
+    expect(io.err()).toMatch(/skipped .*more\.jsonl:3: no "text" string field/);
+    expect(io.err()).toMatch(/indexing 3 documents from 3 files \(3 skipped\)/);
+  });
+
+  it('rejects an unknown method, a bad config value and a bad config file', async () => {
+    const dir = await corpusDir();
+    let io = captureIO(dir);
+    expect(await run(['index', dir, '--method', 'nope', '--out', join(dir, 'i')], io)).toBe(1);
+    expect(io.err()).toMatch(/Unknown method "nope"\. Available: naive-dense, bm25/);
+
+    io = captureIO(dir, { GRAG_BUDGET: 'lots' });
+    expect(await run(['query', dir, 'q'], io)).toBe(1);
+    expect(io.err()).toMatch(
+      /^grag: Bad environment variable GRAG_BUDGET: budget must be a positive integer/,
+    );
+
+    await writeFile(join(dir, 'grag.config.json'), '{"vectorIndex": "faiss"}');
+    io = captureIO(dir);
+    expect(await run(['methods'], io)).toBe(1);
+    expect(io.err()).toMatch(/vectorIndex must be one of flat, hnsw, got "faiss"/);
+
+    io = captureIO(dir);
+    expect(await run(['index', dir, '--bogus'], io)).toBe(2);
+    expect(io.err()).toMatch(/Unknown option '--bogus'/);
+  });
+
+  it('refuses to query a directory that is not an index, or an index of another format version', async () => {
+    const dir = await tmp();
+    let io = captureIO(dir);
+    expect(await run(['query', dir, 'who?'], io)).toBe(1);
+    expect(io.err()).toMatch(/is not a grag index/);
+
+    const old = join(dir, 'old');
+    await writeIndexDir(
+      old,
+      { method: 'bm25', formatVersion: 99, params: {}, providers: {} },
+      async () => {},
+    );
+    io = captureIO(dir);
+    expect(await run(['query', old, 'who?'], io)).toBe(1);
+    expect(io.err()).toMatch(/format version 99; this version reads 1/);
+
+    const foreign = join(dir, 'foreign');
+    await writeIndexDir(
+      foreign,
+      { method: 'mystery-rag', formatVersion: 1, params: {}, providers: {} },
+      async () => {},
+    );
+    io = captureIO(dir);
+    expect(await run(['query', foreign, 'who?'], io)).toBe(1);
+    expect(io.err()).toMatch(/holds a 'mystery-rag' index, which this grag does not know/);
+  });
+});
+
+describe('grag index and query', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await corpusDir();
+  });
+
+  it.each(['bm25', 'naive-dense'])(
+    'builds a %s index offline and answers with cited sources',
+    async (method) => {
+      const out = join(dir, `idx-${method}`);
+      let io = captureIO(dir);
+      expect(await run(['index', dir, '--method', method, '--out', out, '--vector-index', 'flat'], io)).toBe(
+        0,
+      );
+      expect(io.err()).toMatch(/running offline/);
+      io = captureIO(dir);
+      expect(await run(['query', out, 'Which museum is in Oslo?', '--json'], io)).toBe(0);
+      const result = JSON.parse(io.out());
+      expect(result.method).toBe(method);
+      expect(result.retrieval.items[0].source.docIds).toEqual(['oslo.txt']);
+      expect(result.answer).toMatch(/Munch Museum/);
+      expect(result.citations).toContain(result.retrieval.items[0].id);
+      expect(result.retrieval.tokens).toBeGreaterThan(0);
+    },
+  );
+
+  it('prints the answer, sources, token count and timing for people', async () => {
+    const out = join(dir, 'idx-text');
+    await run(['index', dir, '--method', 'bm25', '--out', out, '-q'], captureIO(dir));
+    const io = captureIO(dir);
+    expect(await run(['query', out, 'Which rivers meet in Lyon?'], io)).toBe(0);
+    expect(io.out()).toMatch(/^Q: Which rivers meet in Lyon\?\nA: .*Rhone/m);
+    expect(io.out()).toMatch(/sources: \[lyon\.md#0\] lyon\.md/);
+    expect(io.out()).toMatch(
+      /Context: \d+ items, \d+ tokens \(bm25, retrieval [\d.]+ ms, answer [\d.]+ ms\)/,
+    );
+  });
+});
+
+describe('grag binary', () => {
+  it('exits non-zero with one line and no stack trace on bad input', async () => {
+    const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
+    const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
+    const tsconfig = fileURLToPath(new URL('../../../tsconfig.json', import.meta.url));
+    const cwd = await tmp();
+    await mkdir(join(cwd, 'c'));
+    const result = await promisify(execFile)(
+      tsx,
+      ['--tsconfig', tsconfig, bin, 'index', join(cwd, 'c'), '--method', 'bm25', '--out', join(cwd, 'o')],
+      {
+        cwd,
+        env: { PATH: process.env.PATH },
+      },
+    ).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^grag: The corpus at .* has no usable documents/),
+    ]);
+  });
+});

@@ -1,0 +1,317 @@
+import { InvalidArgumentError, ModelOutputError, throwIfAborted } from '../errors.js';
+import { type Embedder, embedAll } from '../models.js';
+import type { Tokenizer } from '../tokenizer.js';
+import type { Chunk, Document } from '../types.js';
+import { cosineSimilarity } from '../vector/math.js';
+import { assertUniqueIds, resolveTokenizer, splitResolved, toChunks } from './fixed.js';
+import { splitSentences } from './sentences.js';
+
+/**
+ * Where the semantic chunker breaks between two windows of sentences, by the cosine distance
+ * `1 - cos` of their embeddings: above the `value`-th percentile of all distances in the document
+ * (linear interpolation between ranks, as `numpy.percentile`), or above a fixed distance.
+ */
+export type SemanticBreakpoint = { type: 'percentile'; value: number } | { type: 'threshold'; value: number };
+
+/** Options of {@link semanticChunk}. */
+export interface SemanticChunkOptions {
+  /** Embeds the sentence windows. Required. */
+  embedder: Embedder;
+  /** Tokenizer that measures chunks. @default getTokenizer() (cl100k_base) */
+  tokenizer: Tokenizer;
+  /**
+   * Largest chunk, in tokens: a chunk is closed before it would exceed it, and a single longer
+   * sentence is cut into fixed-size token pieces. @default 1200 (the fixed-size chunk size of
+   * GraphRAG, which DA-RAG's "w/o SC" ablation replaces semantic chunks with)
+   */
+  maxTokens: number;
+  /**
+   * Sentences per window. The distance at the gap after sentence `i` compares the embedding of the
+   * `windowSize` sentences ending at `i` with that of the `windowSize` sentences starting at `i + 1`
+   * (TextTiling-style block comparison; windows are clipped at the document ends). 1 compares adjacent
+   * sentences; larger windows smooth out short asides. @default 1
+   */
+  windowSize: number;
+  /**
+   * When a gap is a topic change. @default { type: 'percentile', value: 95 } (the default of the
+   * LangChain `SemanticChunker` and LlamaIndex `SemanticSplitterNodeParser`)
+   */
+  breakpoint: SemanticBreakpoint;
+  /**
+   * Smallest chunk, in tokens, that a semantic breakpoint may close: while the open chunk is smaller,
+   * breakpoints are ignored (the `maxTokens` limit still applies). @default 0 (every breakpoint breaks)
+   */
+  minTokens: number;
+  /** Values per embedding call; `embedAll` also honours `embedder.maxBatchSize`. */
+  batchSize?: number;
+  abortSignal?: AbortSignal;
+}
+
+/** What {@link semanticChunk} accepts: `embedder` is required, everything else has a default. */
+export type SemanticChunkInput = Partial<SemanticChunkOptions> & { embedder: Embedder };
+
+/** Defaults of {@link semanticChunk} (the tokenizer defaults to `getTokenizer()`). */
+export const SEMANTIC_CHUNK_DEFAULTS = {
+  maxTokens: 1200,
+  windowSize: 1,
+  breakpoint: { type: 'percentile', value: 95 },
+  minTokens: 0,
+} as const satisfies Partial<SemanticChunkOptions>;
+
+/** A sentence (or a fixed-size piece of an over-long one) with its token count. */
+interface Unit {
+  start: number;
+  end: number;
+  tokens: number;
+}
+
+function resolveOptions(options: SemanticChunkInput, caller: string): SemanticChunkOptions {
+  const embedder = options?.embedder;
+  if (!embedder || typeof embedder.doEmbed !== 'function') {
+    throw new InvalidArgumentError(
+      'embedder',
+      `${caller}: pass options.embedder (an Embedder) to embed sentences.`,
+    );
+  }
+  const maxTokens = options.maxTokens ?? SEMANTIC_CHUNK_DEFAULTS.maxTokens;
+  if (!Number.isInteger(maxTokens) || maxTokens < 1) {
+    throw new InvalidArgumentError(
+      'maxTokens',
+      `${caller}: maxTokens must be a positive integer number of tokens, got ${String(maxTokens)}.`,
+    );
+  }
+  const windowSize = options.windowSize ?? SEMANTIC_CHUNK_DEFAULTS.windowSize;
+  if (!Number.isInteger(windowSize) || windowSize < 1) {
+    throw new InvalidArgumentError(
+      'windowSize',
+      `${caller}: windowSize must be a positive integer number of sentences, got ${String(windowSize)}.`,
+    );
+  }
+  const minTokens = options.minTokens ?? SEMANTIC_CHUNK_DEFAULTS.minTokens;
+  if (!Number.isInteger(minTokens) || minTokens < 0 || minTokens > maxTokens) {
+    throw new InvalidArgumentError(
+      'minTokens',
+      `${caller}: minTokens must be an integer between 0 and maxTokens (${maxTokens}), got ${String(minTokens)}.`,
+    );
+  }
+  const tokenizer = resolveTokenizer(options.tokenizer, caller);
+  const breakpoint = options.breakpoint ?? SEMANTIC_CHUNK_DEFAULTS.breakpoint;
+  const valid =
+    breakpoint?.type === 'percentile'
+      ? Number.isFinite(breakpoint.value) && breakpoint.value >= 0 && breakpoint.value <= 100
+      : breakpoint?.type === 'threshold' && Number.isFinite(breakpoint.value);
+  if (!valid) {
+    throw new InvalidArgumentError(
+      'breakpoint',
+      `${caller}: breakpoint must be { type: 'percentile', value: 0..100 } or { type: 'threshold', value: <finite distance> }, ` +
+        `got ${JSON.stringify(breakpoint)}.`,
+    );
+  }
+  return {
+    embedder,
+    tokenizer,
+    maxTokens,
+    windowSize,
+    breakpoint,
+    minTokens,
+    batchSize: options.batchSize,
+    abortSignal: options.abortSignal,
+  };
+}
+
+/** Sentences of `text`, with sentences longer than `maxTokens` cut into fixed-size token pieces. */
+function unitsOf(text: string, tokenizer: Tokenizer, maxTokens: number, caller: string): Unit[] {
+  const units: Unit[] = [];
+  for (const sentence of splitSentences(text)) {
+    const tokens = tokenizer.count(sentence.text);
+    if (tokens <= maxTokens) {
+      units.push({ start: sentence.start, end: sentence.end, tokens });
+      continue;
+    }
+    for (const piece of splitResolved(sentence.text, maxTokens, 0, tokenizer, caller)) {
+      units.push({
+        start: sentence.start + piece.start,
+        end: sentence.start + piece.end,
+        tokens: piece.tokens,
+      });
+    }
+  }
+  return units;
+}
+
+/** The `p`-th percentile of `values` with linear interpolation between closest ranks. */
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = (p / 100) * (sorted.length - 1);
+  const low = Math.floor(rank);
+  const high = Math.ceil(rank);
+  const lowValue = sorted[low] as number;
+  return lowValue + ((sorted[high] as number) - lowValue) * (rank - low);
+}
+
+/** The window ranges `[from, to)` of units compared at each gap: before and after gap `i`. */
+function windowRanges(
+  count: number,
+  windowSize: number,
+): { before: [number, number]; after: [number, number] }[] {
+  const gaps: { before: [number, number]; after: [number, number] }[] = [];
+  for (let i = 0; i + 1 < count; i++) {
+    gaps.push({
+      before: [Math.max(0, i + 1 - windowSize), i + 1],
+      after: [i + 1, Math.min(count, i + 1 + windowSize)],
+    });
+  }
+  return gaps;
+}
+
+/** Group units into chunks: break at the breakpoints and before a chunk would exceed `maxTokens`. */
+function groupUnits(
+  text: string,
+  units: readonly Unit[],
+  isBreak: readonly boolean[],
+  options: SemanticChunkOptions,
+): Omit<Chunk, 'id' | 'docId' | 'order' | 'text'>[] {
+  const { tokenizer, maxTokens, minTokens } = options;
+  const out: Omit<Chunk, 'id' | 'docId' | 'order' | 'text'>[] = [];
+  let first = 0;
+  while (first < units.length) {
+    // Extend the chunk [first, last] unit by unit. `estimate` adds up the parts (an upper bound in
+    // practice); the exact count of the joined text is taken only when the estimate passes maxTokens.
+    let last = first;
+    let tokens = (units[first] as Unit).tokens;
+    let exact = true;
+    while (last + 1 < units.length) {
+      const next = units[last + 1] as Unit;
+      if (isBreak[last]) {
+        if (!exact && minTokens > 0) {
+          tokens = tokenizer.count(text.slice((units[first] as Unit).start, (units[last] as Unit).end));
+          exact = true;
+        }
+        if (tokens >= minTokens) break;
+      }
+      const gap = text.slice((units[last] as Unit).end, next.start);
+      const estimate = tokens + (gap ? tokenizer.count(gap) : 0) + next.tokens;
+      if (estimate <= maxTokens) {
+        tokens = estimate;
+        exact = false;
+        last++;
+        continue;
+      }
+      const joined = tokenizer.count(text.slice((units[first] as Unit).start, next.end));
+      if (joined > maxTokens) break;
+      tokens = joined;
+      exact = true;
+      last++;
+    }
+    const start = (units[first] as Unit).start;
+    let end = (units[last] as Unit).end;
+    if (!exact) tokens = tokenizer.count(text.slice(start, end));
+    // Should the parts have under-estimated the whole, give back units until the chunk fits.
+    while (tokens > maxTokens && last > first) {
+      last--;
+      end = (units[last] as Unit).end;
+      tokens = tokenizer.count(text.slice(start, end));
+    }
+    out.push({ start, end, tokens });
+    first = last + 1;
+  }
+  return out;
+}
+
+/**
+ * Semantic chunking of many documents, in input order; the sentence windows of all documents are
+ * embedded together (batched by `embedAll`). See {@link semanticChunk}.
+ *
+ * @throws InvalidArgumentError for missing `embedder`, invalid options or duplicate document ids.
+ * @throws ModelOutputError when the embedder returns a different number of vectors than asked.
+ */
+export async function semanticChunkDocuments(
+  docs: readonly Document[],
+  options: SemanticChunkInput,
+): Promise<Chunk[]> {
+  return chunkAll(docs, options, 'semanticChunkDocuments');
+}
+
+/**
+ * Split a document into semantic chunks (DA-RAG §3 chooses semantic over fixed-length chunking so that
+ * each chunk is a coherent segment). The text is split into sentences ({@link splitSentences}); windows
+ * of `windowSize` sentences on either side of every gap are embedded, and the chunk breaks where the
+ * cosine distance between the two windows is above the breakpoint (95th percentile of the document's
+ * distances by default). A chunk is also closed before it would exceed `maxTokens`, and a sentence
+ * longer than `maxTokens` is cut into fixed-size token pieces. Chunks are in document order with ids
+ * `${doc.id}#${order}`; `doc.text.slice(chunk.start, chunk.end) === chunk.text`, from the first
+ * sentence's start to the last sentence's end (whitespace between chunks belongs to none). Empty
+ * text gives no chunks, and the embedder is not called for text of one sentence.
+ *
+ * @throws InvalidArgumentError for a missing `embedder` or invalid options.
+ * @throws ModelOutputError when the embedder returns a different number of vectors than asked.
+ */
+export async function semanticChunk(doc: Document, options: SemanticChunkInput): Promise<Chunk[]> {
+  return chunkAll([doc], options, 'semanticChunk');
+}
+
+async function chunkAll(
+  docs: readonly Document[],
+  input: SemanticChunkInput,
+  caller: string,
+): Promise<Chunk[]> {
+  const options = resolveOptions(input, caller);
+  assertUniqueIds(docs, caller);
+  const { tokenizer, maxTokens, windowSize } = options;
+
+  // Units and gap windows of every document; identical window texts are embedded once.
+  const values: string[] = [];
+  const valueIndex = new Map<string, number>();
+  const indexOf = (value: string): number => {
+    let index = valueIndex.get(value);
+    if (index === undefined) {
+      index = values.length;
+      values.push(value);
+      valueIndex.set(value, index);
+    }
+    return index;
+  };
+  const plans = docs.map((doc) => {
+    throwIfAborted(options.abortSignal);
+    const units = unitsOf(doc.text, tokenizer, maxTokens, caller);
+    const windowText = ([from, to]: [number, number]): number =>
+      indexOf(doc.text.slice((units[from] as Unit).start, (units[to - 1] as Unit).end));
+    const gaps = windowRanges(units.length, windowSize).map((gap) => ({
+      before: windowText(gap.before),
+      after: windowText(gap.after),
+    }));
+    return { doc, units, gaps };
+  });
+
+  const embeddings =
+    values.length > 0
+      ? await embedAll(options.embedder, values, {
+          batchSize: options.batchSize,
+          abortSignal: options.abortSignal,
+        })
+      : [];
+  if (embeddings.length !== values.length) {
+    throw new ModelOutputError(
+      'embed',
+      `${embeddings.length} embeddings for ${values.length} values`,
+      `${caller}: the embedder returned ${embeddings.length} embeddings for ${values.length} texts; ` +
+        'check that its doEmbed returns one vector per value.',
+    );
+  }
+
+  return plans.flatMap(({ doc, units, gaps }) => {
+    const distances = gaps.map(
+      (gap) =>
+        1 - cosineSimilarity(embeddings[gap.before] as Float32Array, embeddings[gap.after] as Float32Array),
+    );
+    const threshold =
+      options.breakpoint.type === 'threshold'
+        ? options.breakpoint.value
+        : distances.length > 0
+          ? percentile(distances, options.breakpoint.value)
+          : Number.POSITIVE_INFINITY;
+    const isBreak = distances.map((distance) => distance > threshold);
+    const spans = groupUnits(doc.text, units, isBreak, options);
+    return toChunks(doc, spans);
+  });
+}

@@ -1,0 +1,102 @@
+import { InvalidArgumentError } from './errors.js';
+import type { Tokenizer } from './tokenizer.js';
+import type { RetrievedItem } from './types.js';
+
+export interface PackContextOptions {
+  /** Tokenizer that counts the budget. */
+  tokenizer: Tokenizer;
+  /** How an item is written into the context. @default `[${item.id}] ${item.text}` */
+  render?: (item: RetrievedItem) => string;
+  /** Written between items. @default '\n\n' */
+  separator?: string;
+  /**
+   * When the next item does not fit whole, write its head into the remaining budget (when at
+   * least `minTruncatedTokens` remain) and stop. With `false`, stop at the first item that does
+   * not fit. @default true
+   */
+  truncate?: boolean;
+  /** Smallest remainder worth filling with a truncated item. @default 32 */
+  minTruncatedTokens?: number;
+}
+
+export interface PackedContext {
+  context: string;
+  /** Items that made it into the context (a truncated item keeps its full `text`). */
+  items: RetrievedItem[];
+  tokens: number;
+  /** Items left out for lack of budget. */
+  dropped: number;
+  /** Id of the item written only in part, if any. */
+  truncated?: string;
+}
+
+/** Default rendering: the item id in brackets (what answers cite), then its text. */
+export function renderItem(item: RetrievedItem): string {
+  return `[${item.id}] ${item.text}`;
+}
+
+/**
+ * Pack ranked items into a context of at most `budgetTokens` tokens, in the given order, keeping
+ * each item's provenance. Items are taken whole until one does not fit.
+ */
+export function packContext(
+  items: readonly RetrievedItem[],
+  budgetTokens: number,
+  options: PackContextOptions,
+): PackedContext {
+  if (!Number.isFinite(budgetTokens) || budgetTokens < 0) {
+    throw new InvalidArgumentError(
+      'budgetTokens',
+      `packContext: budgetTokens must be a non-negative number, got ${budgetTokens}.`,
+    );
+  }
+  const { tokenizer } = options;
+  const render = options.render ?? renderItem;
+  const separator = options.separator ?? '\n\n';
+  const truncate = options.truncate ?? true;
+  const minTruncated = options.minTruncatedTokens ?? 32;
+  const separatorTokens = tokenizer.count(separator);
+
+  const parts: string[] = [];
+  const kept: RetrievedItem[] = [];
+  let used = 0;
+  let truncated: string | undefined;
+  for (const item of items) {
+    const text = render(item);
+    const cost = tokenizer.count(text) + (parts.length > 0 ? separatorTokens : 0);
+    if (used + cost <= budgetTokens) {
+      parts.push(text);
+      kept.push(item);
+      used += cost;
+      continue;
+    }
+    const remaining = budgetTokens - used - (parts.length > 0 ? separatorTokens : 0);
+    if (truncate && remaining >= minTruncated) {
+      parts.push(tokenizer.truncate(text, remaining));
+      kept.push(item);
+      truncated = item.id;
+    }
+    break;
+  }
+  // Token counts of parts need not add up exactly over their joins; trim until the whole fits.
+  let context = parts.join(separator);
+  let tokens = tokenizer.count(context);
+  while (tokens > budgetTokens && parts.length > 0) {
+    const last = parts.length - 1;
+    const excess = tokens - budgetTokens;
+    const lastTokens = tokenizer.count(parts[last]!);
+    if (lastTokens > excess + 1) {
+      parts[last] = tokenizer.truncate(parts[last]!, lastTokens - excess - 1);
+      truncated = kept[last]!.id;
+    } else {
+      parts.pop();
+      kept.pop();
+      if (truncated !== undefined && !kept.some((k) => k.id === truncated)) truncated = undefined;
+    }
+    context = parts.join(separator);
+    tokens = tokenizer.count(context);
+  }
+  const result: PackedContext = { context, items: kept, tokens, dropped: items.length - kept.length };
+  if (truncated !== undefined) result.truncated = truncated;
+  return result;
+}

@@ -1,0 +1,9 @@
+/**
+ * Graph primitives shared by grag's methods: a CSR view of graphology graphs, PageRank and
+ * personalized PageRank on typed arrays, exact k-nearest-neighbour graphs, and knowledge-graph
+ * assembly with entity merging.
+ */
+export * from './csr.js';
+export * from './kg.js';
+export * from './knn.js';
+export * from './pagerank.js';

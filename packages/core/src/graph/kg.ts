@@ -1,0 +1,341 @@
+import { UndirectedGraph } from 'graphology';
+import { InvalidArgumentError } from '../errors.js';
+import type { ExtractedEntity, ExtractedRelation, KgEntity, KgRelation } from '../types.js';
+
+// Characters stripped from both ends of a name: whitespace, quotes of every script, markdown emphasis.
+const EDGE_QUOTES = /^[\s"'`“”„‟‘’‚‛«»‹›「」『』*_]+|[\s"'`“”„‟‘’‚‛«»‹›「」『』*_]+$/gu;
+// Sentence punctuation left at the end of a name by a model ("Paris." / "Paris,").
+const TRAILING_PUNCTUATION = /[.,;:!?。、，；：！？]+$/u;
+const BRACKETS: Record<string, string> = { '(': ')', '[': ']', '{': '}', '<': '>', '（': '）', '【': '】' };
+
+/**
+ * The display form of an entity name: NFKC-normalized, trimmed, inner whitespace collapsed to one
+ * space, and stripped (repeatedly) of surrounding quotes, markdown emphasis (`*`, `_`), one pair of
+ * brackets enclosing the whole name, and trailing sentence punctuation (`.,;:!?`). Case is kept.
+ * Inner punctuation is kept (`C#`, `AT&T`, `.NET`); a trailing period goes (`U.S.` becomes `U.S`).
+ */
+export function cleanEntityName(name: string): string {
+  let s = name.normalize('NFKC').replace(/\s+/gu, ' ');
+  for (;;) {
+    const before = s;
+    s = s.replace(EDGE_QUOTES, '').replace(TRAILING_PUNCTUATION, '').trim();
+    const close = s.length >= 2 ? BRACKETS[s[0]!] : undefined;
+    if (close !== undefined && s.endsWith(close) && enclosesAll(s)) s = s.slice(1, -1);
+    if (s === before) return s;
+  }
+}
+
+/** Whether the first character's bracket closes at the very end (so "(a) (b)" is left alone). */
+function enclosesAll(s: string): boolean {
+  const open = s[0]!;
+  const close = BRACKETS[open]!;
+  let depth = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === open) depth++;
+    else if (s[i] === close) {
+      depth--;
+      if (depth === 0) return i === s.length - 1;
+    }
+  }
+  return false;
+}
+
+/**
+ * The merge key of an entity name: {@link cleanEntityName}, then case-folded by upper- then
+ * lower-casing, then NFKC again
+ * (which approximates Unicode full case folding: `Straße` and `STRASSE` meet as `strasse`). Two extracted names denote the same entity exactly when their keys are equal. The key
+ * is `''` for a name with no content left.
+ * @example normalizeEntityName('  "The  Beatles." ') === 'the beatles'
+ */
+export function normalizeEntityName(name: string): string {
+  return foldCase(cleanEntityName(name));
+}
+
+function foldCase(s: string): string {
+  return s.toUpperCase().toLowerCase().normalize('NFKC');
+}
+
+/** Entity types are compared trimmed, whitespace-collapsed and lower-cased (`'PERSON'` = `'person'`). */
+function normalizeType(type: string): string {
+  return type.normalize('NFKC').replace(/\s+/gu, ' ').trim().toLowerCase();
+}
+
+/** Type given to an entity that only appeared as a relation endpoint. */
+export const UNKNOWN_ENTITY_TYPE = 'unknown';
+
+/** Where an extraction comes from. */
+export interface ExtractionSource {
+  chunkId: string;
+  docId: string;
+}
+
+/** What {@link KnowledgeGraphBuilder.addExtraction} reads: a `GraphExtraction` fits. */
+export interface ExtractionLike {
+  entities: readonly ExtractedEntity[];
+  relations: readonly ExtractedRelation[];
+}
+
+/** An extracted record that was not merged into the graph, and why. */
+export interface SkippedExtraction {
+  kind: 'entity' | 'relation';
+  /**
+   * - `'empty-name'`: an entity name (or a relation endpoint) is empty after normalization.
+   * - `'self-relation'`: both endpoints normalize to the same entity.
+   * - `'invalid-weight'`: a relation weight is negative or not a finite number.
+   */
+  reason: 'empty-name' | 'self-relation' | 'invalid-weight';
+  chunkId: string;
+  docId: string;
+  /** The record as extracted. */
+  record: ExtractedEntity | ExtractedRelation;
+}
+
+/** A merged knowledge graph: the result of {@link KnowledgeGraphBuilder.build}. */
+export class KnowledgeGraph {
+  /** Entities by id (normalized name), in order of first appearance. */
+  readonly entities: Map<string, KgEntity>;
+  /** Relations by id (see {@link relationId}), in order of first appearance. */
+  readonly relations: Map<string, KgRelation>;
+  /** Records that were not merged, with their reason. */
+  readonly skipped: SkippedExtraction[];
+  /** Document of every chunk that contributed. */
+  readonly chunkDocs: Map<string, string>;
+
+  constructor(
+    entities: Map<string, KgEntity>,
+    relations: Map<string, KgRelation>,
+    skipped: SkippedExtraction[],
+    chunkDocs: Map<string, string>,
+  ) {
+    this.entities = entities;
+    this.relations = relations;
+    this.skipped = skipped;
+    this.chunkDocs = chunkDocs;
+  }
+
+  /**
+   * The graph as a graphology `UndirectedGraph`: one node per entity (key = entity id, attributes =
+   * the entity's fields), one edge per relation (key = relation id, attributes = the relation's
+   * fields, so the summed weight is the edge attribute `weight`). Arrays are copied.
+   */
+  toGraph(): UndirectedGraph {
+    const graph = new UndirectedGraph();
+    for (const entity of this.entities.values()) graph.addNode(entity.id, copyEntity(entity));
+    for (const relation of this.relations.values()) {
+      graph.addUndirectedEdgeWithKey(relation.id, relation.source, relation.target, copyRelation(relation));
+    }
+    return graph;
+  }
+}
+
+/**
+ * The id of the relation between two entity ids: the JSON array of the two ids in sorted order, so
+ * `A–B` and `B–A` share it (relations are undirected, as in GraphRAG).
+ */
+export function relationId(a: string, b: string): string {
+  return JSON.stringify(a < b ? [a, b] : [b, a]);
+}
+
+interface EntityAcc {
+  id: string;
+  name: string | undefined;
+  endpointName: string;
+  typeCounts: Map<string, number>;
+  descriptions: Set<string>;
+  chunkIds: Set<string>;
+}
+
+interface RelationAcc {
+  id: string;
+  source: string;
+  target: string;
+  descriptions: Set<string>;
+  weight: number;
+  keywords: Set<string>;
+  chunkIds: Set<string>;
+}
+
+/**
+ * Merges per-chunk graph extractions into one knowledge graph.
+ *
+ * Entities: names with the same {@link normalizeEntityName} key are one entity; its `name` is the
+ * first cleaned name seen in an entity record; `types` are counted (normalized to lower case) and
+ * listed most frequent first, ties in order of first appearance; distinct non-empty descriptions
+ * accumulate in order; `chunkIds` are united in order of first appearance.
+ *
+ * Relations: keyed by the sorted pair of endpoint keys ({@link relationId}): relations are
+ * undirected, so `A→B` and `B→A` merge. `source`/`target` keep the orientation first seen. Weights
+ * are summed; descriptions, keywords and chunk ids accumulate distinct, in order.
+ *
+ * A relation endpoint never extracted as an entity creates that entity, with type `'unknown'` and no
+ * description (it gains types and descriptions if a later record names it). Self-relations (both
+ * endpoints the same key), empty names and invalid weights are not merged: they are listed in
+ * `skipped` with their reason.
+ *
+ * @example
+ * const builder = new KnowledgeGraphBuilder();
+ * for (const chunk of chunks) {
+ *   builder.addExtraction(await tasks.extractGraph(chunk.text), { chunkId: chunk.id, docId: chunk.docId });
+ * }
+ * const kg = builder.build();
+ */
+export class KnowledgeGraphBuilder {
+  private readonly entities = new Map<string, EntityAcc>();
+  private readonly relations = new Map<string, RelationAcc>();
+  private readonly skipped: SkippedExtraction[] = [];
+  private readonly chunkDocs = new Map<string, string>();
+
+  /**
+   * Merge the entities, then the relations, of one chunk's extraction.
+   * @throws InvalidArgumentError when `source.chunkId` was already given with another `docId`.
+   */
+  addExtraction(extraction: ExtractionLike, source: ExtractionSource): this {
+    const { chunkId, docId } = source;
+    const knownDoc = this.chunkDocs.get(chunkId);
+    if (knownDoc !== undefined && knownDoc !== docId) {
+      throw new InvalidArgumentError(
+        'source',
+        `KnowledgeGraphBuilder.addExtraction: chunk "${chunkId}" was added with doc "${knownDoc}" and now ` +
+          `with "${docId}"; chunk ids must be unique across documents.`,
+      );
+    }
+    this.chunkDocs.set(chunkId, docId);
+
+    for (const record of extraction.entities) {
+      const name = cleanEntityName(record.name);
+      const id = foldCase(name);
+      if (id === '') {
+        this.skipped.push({ kind: 'entity', reason: 'empty-name', chunkId, docId, record });
+        continue;
+      }
+      const entity = this.entity(id, name);
+      entity.name ??= name;
+      const type = normalizeType(record.type ?? '');
+      if (type !== '') entity.typeCounts.set(type, (entity.typeCounts.get(type) ?? 0) + 1);
+      addText(entity.descriptions, record.description);
+      entity.chunkIds.add(chunkId);
+    }
+
+    for (const record of extraction.relations) {
+      const sourceName = cleanEntityName(record.source);
+      const targetName = cleanEntityName(record.target);
+      const a = foldCase(sourceName);
+      const b = foldCase(targetName);
+      const weight = record.weight ?? 1;
+      let reason: SkippedExtraction['reason'] | undefined;
+      if (a === '' || b === '') reason = 'empty-name';
+      else if (a === b) reason = 'self-relation';
+      else if (!(Number.isFinite(weight) && weight >= 0)) reason = 'invalid-weight';
+      if (reason !== undefined) {
+        this.skipped.push({ kind: 'relation', reason, chunkId, docId, record });
+        continue;
+      }
+      this.entity(a, sourceName).chunkIds.add(chunkId);
+      this.entity(b, targetName).chunkIds.add(chunkId);
+      const id = relationId(a, b);
+      let relation = this.relations.get(id);
+      if (relation === undefined) {
+        relation = {
+          id,
+          source: a,
+          target: b,
+          descriptions: new Set(),
+          weight: 0,
+          keywords: new Set(),
+          chunkIds: new Set(),
+        };
+        this.relations.set(id, relation);
+      }
+      relation.weight += weight;
+      addText(relation.descriptions, record.description);
+      for (const keyword of record.keywords ?? []) addText(relation.keywords, keyword);
+      relation.chunkIds.add(chunkId);
+    }
+    return this;
+  }
+
+  /** A snapshot of the merged graph; the builder stays usable and later additions do not affect it. */
+  build(): KnowledgeGraph {
+    const entities = new Map<string, KgEntity>();
+    for (const acc of this.entities.values()) {
+      const types = [...acc.typeCounts.entries()]
+        .map(([type, count], order) => ({ type, count, order }))
+        .sort((x, y) => y.count - x.count || x.order - y.order)
+        .map((t) => t.type);
+      entities.set(acc.id, {
+        id: acc.id,
+        name: acc.name ?? acc.endpointName,
+        types: types.length > 0 ? types : [UNKNOWN_ENTITY_TYPE],
+        descriptions: [...acc.descriptions],
+        chunkIds: [...acc.chunkIds],
+      });
+    }
+    const relations = new Map<string, KgRelation>();
+    for (const acc of this.relations.values()) {
+      relations.set(acc.id, {
+        id: acc.id,
+        source: acc.source,
+        target: acc.target,
+        descriptions: [...acc.descriptions],
+        weight: acc.weight,
+        keywords: [...acc.keywords],
+        chunkIds: [...acc.chunkIds],
+      });
+    }
+    return new KnowledgeGraph(entities, relations, this.skipped.slice(), new Map(this.chunkDocs));
+  }
+
+  private entity(id: string, endpointName: string): EntityAcc {
+    let entity = this.entities.get(id);
+    if (entity === undefined) {
+      entity = {
+        id,
+        name: undefined,
+        endpointName,
+        typeCounts: new Map(),
+        descriptions: new Set(),
+        chunkIds: new Set(),
+      };
+      this.entities.set(id, entity);
+    }
+    return entity;
+  }
+}
+
+/** One chunk's extraction with its provenance, for {@link assembleKnowledgeGraph}. */
+export interface ExtractionItem extends ExtractionSource {
+  extraction: ExtractionLike;
+}
+
+/**
+ * Merge many chunk extractions into one {@link KnowledgeGraph} (a {@link KnowledgeGraphBuilder} in
+ * one call; same merging rules).
+ */
+export function assembleKnowledgeGraph(items: Iterable<ExtractionItem>): KnowledgeGraph {
+  const builder = new KnowledgeGraphBuilder();
+  for (const { extraction, chunkId, docId } of items) builder.addExtraction(extraction, { chunkId, docId });
+  return builder.build();
+}
+
+function addText(set: Set<string>, text: string | undefined): void {
+  const t = (text ?? '').trim();
+  if (t !== '') set.add(t);
+}
+
+function copyEntity(entity: KgEntity): KgEntity {
+  return {
+    ...entity,
+    types: entity.types.slice(),
+    descriptions: entity.descriptions.slice(),
+    chunkIds: entity.chunkIds.slice(),
+  };
+}
+
+function copyRelation(relation: KgRelation): KgRelation {
+  return {
+    ...relation,
+    descriptions: relation.descriptions.slice(),
+    keywords: relation.keywords.slice(),
+    chunkIds: relation.chunkIds.slice(),
+  };
+}

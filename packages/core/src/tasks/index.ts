@@ -1,0 +1,5 @@
+export * from './parse.js';
+export * from './parsers.js';
+export * from './prompt-tasks.js';
+export * from './prompts.js';
+export * from './types.js';

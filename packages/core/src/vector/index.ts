@@ -1,0 +1,3 @@
+export * from './flat.js';
+export * from './math.js';
+export * from './types.js';

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { embedAll, generateText, Meter, meteredChat, meteredEmbedder } from '../src/index.js';
+import { createScriptedChatModel, createScriptedEmbedder } from '../src/test/index.js';
+
+describe('Meter', () => {
+  it('counts calls and tokens per stage and in total', async () => {
+    const meter = new Meter();
+    const chat = meteredChat(
+      createScriptedChatModel(() => ({ text: 'ok', usage: { inputTokens: 10, outputTokens: 2 } })),
+      meter,
+    );
+    const embedder = meteredEmbedder(createScriptedEmbedder({ dimensions: 4 }), meter);
+    await meter.stage('extract', async () => {
+      await generateText(chat, { user: 'a' });
+      await generateText(chat, { user: 'b' });
+    });
+    await meter.stage('embed', () => embedAll(embedder, ['one two', 'three']));
+    await generateText(chat, { user: 'outside' });
+    const snap = meter.snapshot();
+    expect(snap.stages.extract).toMatchObject({ chatCalls: 2, inputTokens: 20, outputTokens: 4 });
+    expect(snap.stages.embed).toMatchObject({ embedCalls: 1, embeddedValues: 2, embedTokens: 3 });
+    expect(snap.stages.other).toMatchObject({ chatCalls: 1 });
+    expect(snap.total).toMatchObject({ chatCalls: 3, inputTokens: 30, outputTokens: 6, embedTokens: 3 });
+    expect(snap.total.models['scripted:scripted-chat']).toEqual({
+      calls: 3,
+      inputTokens: 30,
+      outputTokens: 6,
+    });
+    expect(snap.stages.extract!.wallMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('keeps stages apart across concurrent async work', async () => {
+    const meter = new Meter();
+    const chat = meteredChat(
+      createScriptedChatModel(async () => {
+        await new Promise((r) => setTimeout(r, 5));
+        return { text: 'x', usage: { inputTokens: 1, outputTokens: 1 } };
+      }),
+      meter,
+    );
+    await Promise.all([
+      meter.stage('a', () =>
+        Promise.all([generateText(chat, { user: '1' }), generateText(chat, { user: '2' })]),
+      ),
+      meter.stage('b', () => generateText(chat, { user: '3' })),
+    ]);
+    const snap = meter.snapshot();
+    expect(snap.stages.a!.chatCalls).toBe(2);
+    expect(snap.stages.b!.chatCalls).toBe(1);
+  });
+
+  it('counts tokens with a tokenizer when the provider reports no usage', async () => {
+    const meter = new Meter();
+    const words = { name: 'words', count: (t: string) => t.split(/\s+/).filter(Boolean).length } as never;
+    const chat = meteredChat(createScriptedChatModel(['three word answer']), meter, words);
+    await generateText(chat, { system: 'be brief', user: 'what is it' });
+    expect(meter.snapshot().total).toMatchObject({ inputTokens: 5, outputTokens: 3 });
+  });
+});

@@ -1,0 +1,68 @@
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { assertSameProviders, IndexFormatError, readManifest, writeIndexDir } from '../src/index.js';
+
+const manifest = {
+  method: 'demo',
+  formatVersion: 2,
+  params: { k: 3 },
+  providers: { embedder: 'offline:x:8' },
+};
+
+describe('index directories', () => {
+  it('round-trips a manifest and the files written with it', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'grag-persist-'));
+    const dir = join(root, 'index');
+    await writeIndexDir(dir, manifest, async (tmp) => writeFile(join(tmp, 'data.txt'), 'hello'));
+    const read = await readManifest(dir, { method: 'demo', formatVersion: 2 });
+    expect(read).toMatchObject({ ...manifest, manifestVersion: 1 });
+    expect(await readFile(join(dir, 'data.txt'), 'utf8')).toBe('hello');
+  });
+
+  it('replaces an older index whole and leaves no temporary directories', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'grag-persist-'));
+    const dir = join(root, 'index');
+    await writeIndexDir(dir, manifest, async (tmp) => writeFile(join(tmp, 'old.txt'), '1'));
+    await writeIndexDir(dir, { ...manifest, params: { k: 4 } }, async (tmp) =>
+      writeFile(join(tmp, 'new.txt'), '2'),
+    );
+    expect((await readdir(dir)).sort()).toEqual(['manifest.json', 'new.txt']);
+    expect(await readdir(root)).toEqual(['index']);
+    expect((await readManifest(dir)).params).toEqual({ k: 4 });
+  });
+
+  it('keeps the old index when writing the new one fails', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'grag-persist-'));
+    const dir = join(root, 'index');
+    await writeIndexDir(dir, manifest, async (tmp) => writeFile(join(tmp, 'old.txt'), '1'));
+    await expect(
+      writeIndexDir(dir, manifest, async () => {
+        throw new Error('disk full');
+      }),
+    ).rejects.toThrow('disk full');
+    expect(await readFile(join(dir, 'old.txt'), 'utf8')).toBe('1');
+    expect(await readdir(root)).toEqual(['index']);
+  });
+
+  it('refuses an index of another method, another version, or no index at all', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'grag-persist-'));
+    const dir = join(root, 'index');
+    await writeIndexDir(dir, manifest, async () => {});
+    await expect(readManifest(dir, { method: 'other' })).rejects.toThrow(/holds a 'demo' index, not 'other'/);
+    await expect(readManifest(dir, { method: 'demo', formatVersion: 3 })).rejects.toThrow(/format version 2/);
+    await expect(readManifest(join(root, 'missing'))).rejects.toThrow(/does not exist/);
+    await expect(readManifest(root)).rejects.toThrow(/not a grag index/);
+    const error = await readManifest(dir, { method: 'other' }).catch((e) => e);
+    expect(IndexFormatError.isInstance(error)).toBe(true);
+  });
+
+  it('refuses to load with another embedder than the one the index was built with', async () => {
+    const full = { ...manifest, manifestVersion: 1, createdAt: '' };
+    expect(() => assertSameProviders('/x', full, { embedder: 'offline:x:8' })).not.toThrow();
+    expect(() => assertSameProviders('/x', full, { embedder: 'openai:y:8' })).toThrow(
+      /built with embedder 'offline:x:8'/,
+    );
+  });
+});

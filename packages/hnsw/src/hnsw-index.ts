@@ -1,0 +1,401 @@
+import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  assertK,
+  assertVector,
+  assertVectorId,
+  IndexFormatError,
+  InvalidArgumentError,
+  type Metric,
+  type VectorHit,
+  type VectorIndex,
+  type VectorIndexFactory,
+  type VectorIndexOptions,
+  type VectorSearchOptions,
+} from '@grag/core';
+import type { HierarchicalNSW } from 'hnswlib-node';
+import hnswlib from 'hnswlib-node';
+import { readNativeBaseLayer } from './base-layer.js';
+
+/** Magic bytes at the start of a saved {@link HnswIndex}: ASCII `GRAGHNSW`. */
+export const HNSW_INDEX_MAGIC = 'GRAGHNSW';
+/** File format version written by {@link HnswIndex.save}. */
+export const HNSW_INDEX_FORMAT_VERSION = 1;
+
+/** hnswlib-node stores labels as 32-bit unsigned integers. */
+const MAX_LABEL = 0xffffffff;
+const HEADER_BYTES = 16;
+const METRICS: readonly Metric[] = ['cosine', 'ip', 'l2'];
+
+/** Options of {@link HnswIndex}. */
+export interface HnswIndexOptions extends VectorIndexOptions {
+  /**
+   * Links per node and layer (level 0 keeps up to 2·M). Higher: better recall, more memory, slower build.
+   * @default 16 (hnswlib's default; NodeRAG's official code builds with M = 50)
+   */
+  M?: number;
+  /**
+   * Candidate list size while inserting.
+   * @default 200 (hnswlib's default, also NodeRAG's official code)
+   */
+  efConstruction?: number;
+  /**
+   * Candidate list size while searching (at least `k` is used). Overridable per search with `ef`.
+   * @default 64
+   */
+  efSearch?: number;
+  /**
+   * Seed of hnswlib's level generator, so builds are reproducible.
+   * @default 100 (hnswlib's default)
+   */
+  seed?: number;
+}
+
+/** Defaults merged into {@link HnswIndexOptions}. */
+export const HNSW_DEFAULTS = {
+  metric: 'cosine',
+  capacity: 1024,
+  M: 16,
+  efConstruction: 200,
+  efSearch: 64,
+  seed: 100,
+} as const satisfies Omit<Required<HnswIndexOptions>, 'dimensions'>;
+
+interface HnswMeta {
+  metric: Metric;
+  dimensions: number;
+  M: number;
+  efConstruction: number;
+  efSearch: number;
+  seed: number;
+}
+
+function assertPositiveInteger(fn: string, argument: string, value: number, max = MAX_LABEL): void {
+  if (!Number.isInteger(value) || value <= 0 || value > max) {
+    throw new InvalidArgumentError(
+      argument,
+      `${fn}: ${argument} must be an integer between 1 and ${max}, got ${String(value)}.`,
+    );
+  }
+}
+
+function toScore(metric: Metric, distance: number): number {
+  // hnswlib distances: cosine and ip are 1 − similarity, l2 is the squared distance.
+  return metric === 'l2' ? -distance : 1 - distance;
+}
+
+/**
+ * Approximate nearest-neighbour index: the `VectorIndex` contract on hnswlib's HNSW graph
+ * (Malkov & Yashunin, "Efficient and robust approximate nearest neighbor search using Hierarchical
+ * Navigable Small World graphs", TPAMI 2018) through the `hnswlib-node` native addon.
+ *
+ * Ids are the hnswlib labels (non-negative integers below 2³²). The index grows past `capacity`
+ * on its own by doubling. Scores follow the contract: cosine similarity and inner product are
+ * `1 − distance`, l2 is minus the squared distance.
+ *
+ * @example
+ * ```ts
+ * const index = new HnswIndex({ dimensions: 384, metric: 'cosine' });
+ * index.add(0, embedding);
+ * const hits = index.search(queryEmbedding, 10, { ef: 128 });
+ * ```
+ */
+export class HnswIndex implements VectorIndex {
+  /** Always `'hnsw'`. */
+  readonly kind = 'hnsw';
+  readonly dimensions: number;
+  readonly metric: Metric;
+  /** Links per node and layer the graph was built with. */
+  readonly M: number;
+  /** Candidate list size used while inserting. */
+  readonly efConstruction: number;
+  /** Seed of the level generator. */
+  readonly seed: number;
+  /** Candidate list size used by `search` when the call gives no `ef`. May be changed at any time. */
+  efSearch: number;
+  private readonly native: HierarchicalNSW;
+  private readonly labels = new Set<number>();
+
+  constructor(options: HnswIndexOptions) {
+    const o = {
+      dimensions: options?.dimensions as number,
+      metric: options?.metric ?? HNSW_DEFAULTS.metric,
+      capacity: options?.capacity ?? HNSW_DEFAULTS.capacity,
+      M: options?.M ?? HNSW_DEFAULTS.M,
+      efConstruction: options?.efConstruction ?? HNSW_DEFAULTS.efConstruction,
+      efSearch: options?.efSearch ?? HNSW_DEFAULTS.efSearch,
+      seed: options?.seed ?? HNSW_DEFAULTS.seed,
+    };
+    assertPositiveInteger('HnswIndex', 'dimensions', o.dimensions, 65_535);
+    if (!METRICS.includes(o.metric)) {
+      throw new InvalidArgumentError(
+        'metric',
+        `HnswIndex: unknown metric ${String(o.metric)}; use 'cosine', 'ip' or 'l2'.`,
+      );
+    }
+    assertPositiveInteger('HnswIndex', 'M', o.M, 65_535);
+    assertPositiveInteger('HnswIndex', 'efConstruction', o.efConstruction);
+    assertPositiveInteger('HnswIndex', 'efSearch', o.efSearch);
+    if (!Number.isInteger(o.seed) || o.seed < 0 || o.seed > MAX_LABEL) {
+      throw new InvalidArgumentError(
+        'seed',
+        `HnswIndex: seed must be an integer in [0, 2³²), got ${String(o.seed)}.`,
+      );
+    }
+    if (!Number.isInteger(o.capacity) || o.capacity < 0 || o.capacity > MAX_LABEL) {
+      throw new InvalidArgumentError(
+        'capacity',
+        `HnswIndex: capacity must be a non-negative integer below 2³², got ${String(o.capacity)}.`,
+      );
+    }
+    this.dimensions = o.dimensions;
+    this.metric = o.metric;
+    this.M = o.M;
+    this.efConstruction = o.efConstruction;
+    this.efSearch = o.efSearch;
+    this.seed = o.seed;
+    this.native = new hnswlib.HierarchicalNSW(o.metric, o.dimensions);
+    this.native.initIndex({
+      maxElements: Math.max(1, o.capacity),
+      m: o.M,
+      efConstruction: o.efConstruction,
+      randomSeed: o.seed,
+    });
+  }
+
+  /** Number of vectors stored. */
+  get size(): number {
+    return this.labels.size;
+  }
+
+  /** Number of vectors the native index holds before it must grow (it grows by itself). */
+  get capacity(): number {
+    return this.native.getMaxElements();
+  }
+
+  /** Add the vector of `id`, replacing the one it had. Grows the index when it is full. */
+  add(id: number, vector: ArrayLike<number>): void {
+    assertVectorId('HnswIndex.add', id);
+    if (id > MAX_LABEL) {
+      throw new InvalidArgumentError(
+        'id',
+        `HnswIndex.add: hnswlib labels are 32-bit; id ${id} exceeds ${MAX_LABEL}.`,
+      );
+    }
+    assertVector('HnswIndex.add', 'vector', vector, this.dimensions);
+    if (!this.labels.has(id)) {
+      const max = this.native.getMaxElements();
+      if (this.native.getCurrentCount() >= max) {
+        this.native.resizeIndex(Math.min(MAX_LABEL, Math.max(16, max * 2)));
+      }
+    }
+    this.native.addPoint(Array.from(vector), id);
+    this.labels.add(id);
+  }
+
+  /** Whether `id` has a vector. */
+  has(id: number): boolean {
+    return this.labels.has(id);
+  }
+
+  /** The stored ids (in no particular order). */
+  ids(): number[] {
+    return [...this.labels];
+  }
+
+  /**
+   * The approximate `k` best ids for `query`, best first (equal scores by lower id). `ef` overrides
+   * {@link HnswIndex.efSearch} for this call; at least `k` is used. `filter` is applied during the
+   * graph search (hnswlib's filter functor), so a selective filter still yields up to `k` hits.
+   */
+  search(query: ArrayLike<number>, k: number, options: VectorSearchOptions = {}): VectorHit[] {
+    assertVector('HnswIndex.search', 'query', query, this.dimensions);
+    assertK('HnswIndex.search', k);
+    if (options.ef !== undefined) assertPositiveInteger('HnswIndex.search', 'ef', options.ef);
+    const limit = Math.min(k, this.labels.size);
+    if (limit === 0) return [];
+    this.native.setEf(Math.max(options.ef ?? this.efSearch, limit));
+    const q = Array.from(query);
+    const result = options.filter
+      ? this.native.searchKnn(q, limit, options.filter)
+      : this.native.searchKnn(q, limit);
+    const hits: VectorHit[] = result.neighbors.map((id, i) => ({
+      id,
+      score: toScore(this.metric, result.distances[i] as number),
+    }));
+    hits.sort((a, b) => b.score - a.score || a.id - b.id);
+    return hits;
+  }
+
+  /**
+   * The base layer (level 0) of the HNSW graph, exactly as hnswlib built it: for each id, its
+   * out-links (at most 2·M, chosen by hnswlib's neighbour-selection heuristic, so not simply the
+   * nearest ones; the relation is not necessarily symmetric). This is what NodeRAG's official code
+   * reads with its hnswlib fork's `get_layer_graph(0)`. hnswlib-node has no such call, so the graph
+   * is read from the index's serialized bytes (one temporary file).
+   */
+  async baseLayerGraph(): Promise<Map<number, number[]>> {
+    const layer = readNativeBaseLayer(await this.serializeNative());
+    const graph = new Map<number, number[]>();
+    layer.labels.forEach((label, i) => {
+      if (!layer.deleted[i]) graph.set(label, layer.links[i] ?? []);
+    });
+    return graph;
+  }
+
+  /**
+   * For each id, its `M` nearest other ids found by searching the index with the id's own vector
+   * (`k = M + 1`, the id itself left out). A k-nearest-neighbour graph approximated by HNSW search,
+   * not the HNSW graph itself: see {@link HnswIndex.baseLayerGraph} for that.
+   *
+   * @param M neighbours per id. @default the index's `M`
+   */
+  baseLayerNeighbors(M: number = this.M): Map<number, number[]> {
+    assertPositiveInteger('HnswIndex.baseLayerNeighbors', 'M', M);
+    const out = new Map<number, number[]>();
+    const k = Math.min(M + 1, this.labels.size);
+    this.native.setEf(Math.max(this.efSearch, k));
+    for (const id of this.labels) {
+      const point = this.native.getPoint(id);
+      const { neighbors } = this.native.searchKnn(point, k);
+      out.set(id, neighbors.filter((n) => n !== id).slice(0, M));
+    }
+    return out;
+  }
+
+  /**
+   * Write the index to one file: magic `GRAGHNSW` (8 bytes), format version (u32 LE), length of a
+   * JSON header (u32 LE), the JSON header (metric, dimensions, M, efConstruction, efSearch, seed),
+   * then hnswlib's own serialization. Written atomically (temporary file, then rename).
+   */
+  async save(path: string): Promise<void> {
+    const native = await this.serializeNative();
+    const meta: HnswMeta = {
+      metric: this.metric,
+      dimensions: this.dimensions,
+      M: this.M,
+      efConstruction: this.efConstruction,
+      efSearch: this.efSearch,
+      seed: this.seed,
+    };
+    const json = Buffer.from(JSON.stringify(meta), 'utf8');
+    const header = Buffer.alloc(HEADER_BYTES);
+    header.write(HNSW_INDEX_MAGIC, 0, 'latin1');
+    header.writeUInt32LE(HNSW_INDEX_FORMAT_VERSION, 8);
+    header.writeUInt32LE(json.length, 12);
+    const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(tmp, Buffer.concat([header, json, native]));
+    await rename(tmp, path);
+  }
+
+  /**
+   * Load an index written by {@link HnswIndex.save}. Throws `IndexFormatError` when the file is
+   * missing, not an HNSW index of this package, or of another format version.
+   */
+  static async load(path: string): Promise<HnswIndex> {
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(path);
+    } catch (error) {
+      throw new IndexFormatError(path, undefined, `HnswIndex.load: cannot read ${path}; check the path.`, {
+        cause: error,
+      });
+    }
+    const fail = (message: string, version?: number, cause?: unknown): never => {
+      throw new IndexFormatError(path, version, `HnswIndex.load: ${path} ${message}`, { cause });
+    };
+    if (bytes.length < HEADER_BYTES || bytes.toString('latin1', 0, 8) !== HNSW_INDEX_MAGIC) {
+      fail('is not a grag HNSW index (wrong magic bytes); it is written by HnswIndex.save.');
+    }
+    const version = bytes.readUInt32LE(8);
+    if (version !== HNSW_INDEX_FORMAT_VERSION) {
+      fail(
+        `has format version ${version}; this @grag/hnsw reads version ${HNSW_INDEX_FORMAT_VERSION}. Rebuild the index.`,
+        version,
+      );
+    }
+    const jsonLength = bytes.readUInt32LE(12);
+    if (HEADER_BYTES + jsonLength > bytes.length) fail('is truncated (header runs past the end).', version);
+    let meta: HnswMeta;
+    try {
+      meta = JSON.parse(bytes.toString('utf8', HEADER_BYTES, HEADER_BYTES + jsonLength)) as HnswMeta;
+    } catch (error) {
+      return fail('has an unreadable JSON header.', version, error);
+    }
+    let index: HnswIndex;
+    try {
+      index = new HnswIndex({ ...meta, capacity: 1 });
+    } catch (error) {
+      return fail('has invalid settings in its header.', version, error);
+    }
+    const native = bytes.subarray(HEADER_BYTES + jsonLength);
+    let layer: ReturnType<typeof readNativeBaseLayer>;
+    try {
+      layer = readNativeBaseLayer(native, path);
+    } catch (error) {
+      return fail('holds a corrupt hnswlib graph.', version, error);
+    }
+    if (layer.dimensions !== meta.dimensions) {
+      fail(`declares ${meta.dimensions} dimensions but its graph stores ${layer.dimensions}.`, version);
+    }
+    const dir = await mkdtemp(join(tmpdir(), 'grag-hnsw-'));
+    try {
+      const file = join(dir, 'index.hnsw');
+      await writeFile(file, native);
+      await index.native.readIndex(file);
+    } catch (error) {
+      return fail('holds an hnswlib graph that hnswlib could not read.', version, error);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    layer.labels.forEach((label, i) => {
+      if (!layer.deleted[i]) index.labels.add(label);
+    });
+    return index;
+  }
+
+  private async serializeNative(): Promise<Buffer> {
+    const dir = await mkdtemp(join(tmpdir(), 'grag-hnsw-'));
+    try {
+      const file = join(dir, 'index.hnsw');
+      await this.native.writeIndex(file);
+      return await readFile(file);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * A `VectorIndexFactory` of {@link HnswIndex} with the given HNSW settings; the dimensions, metric
+ * and capacity come from each `create` call. `load` applies `efSearch` when it is given here.
+ *
+ * @example
+ * ```ts
+ * const factory = hnswIndexFactory({ M: 50, efSearch: 128 });
+ * const index = factory.create({ dimensions: 768 });
+ * ```
+ */
+export function hnswIndexFactory(
+  options: Partial<Omit<HnswIndexOptions, 'dimensions'>> = {},
+): VectorIndexFactory {
+  const settings = stripUndefined(options);
+  return {
+    kind: 'hnsw',
+    create: (createOptions) =>
+      new HnswIndex({ ...settings, ...stripUndefined(createOptions), dimensions: createOptions.dimensions }),
+    load: async (path) => {
+      const index = await HnswIndex.load(path);
+      if (settings.efSearch !== undefined) {
+        assertPositiveInteger('hnswIndexFactory', 'efSearch', settings.efSearch);
+        index.efSearch = settings.efSearch;
+      }
+      return index;
+    },
+  };
+}

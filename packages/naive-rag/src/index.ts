@@ -1,0 +1,2 @@
+export * from './bm25.js';
+export * from './methods.js';

@@ -1,0 +1,292 @@
+import { join } from 'node:path';
+import {
+  assertSameProviders,
+  type BuildContext,
+  type Chunk,
+  chunkDocuments,
+  DEFAULT_BUDGET_TOKENS,
+  type Document,
+  embedAll,
+  InvalidArgumentError,
+  isFittableEmbedder,
+  type Method,
+  modelFingerprint,
+  packContext,
+  type Retrieval,
+  type RetrievedItem,
+  type RetrieveOptions,
+  readJson,
+  readManifest,
+  type VectorIndex,
+  writeIndexDir,
+  writeJson,
+} from '@grag/core';
+import { BM25_DEFAULTS, Bm25Index } from './bm25.js';
+
+/** How documents become retrieval units. */
+export interface ChunkingOptions {
+  /**
+   * `'fixed'`: token windows of `chunkSize` with `overlap`; `'document'`: one unit per document
+   * (a corpus of passages, as in the multi-hop QA benchmarks). @default 'fixed'
+   */
+  chunking: 'fixed' | 'document';
+  /** Tokens per chunk. @default 1200 (KET-RAG §6, GraphRAG) */
+  chunkSize: number;
+  /** Tokens shared by consecutive chunks. @default 100 */
+  overlap: number;
+  /** Write the document title as the first line of each unit's text. @default true */
+  includeTitle: boolean;
+}
+
+export const CHUNKING_DEFAULTS: ChunkingOptions = {
+  chunking: 'fixed',
+  chunkSize: 1200,
+  overlap: 100,
+  includeTitle: true,
+};
+
+export interface DenseRagOptions extends ChunkingOptions {}
+export interface Bm25RagOptions extends ChunkingOptions {
+  k1: number;
+  b: number;
+}
+
+interface BaseIndex<Options> {
+  ctx: BuildContext;
+  options: Options;
+  chunks: Chunk[];
+  /** The text each unit is searched and shown by (title line + chunk text). */
+  texts: string[];
+}
+
+export interface DenseRagIndex extends BaseIndex<DenseRagOptions> {
+  vectors: VectorIndex;
+}
+
+export interface Bm25RagIndex extends BaseIndex<Bm25RagOptions> {
+  bm25: Bm25Index;
+}
+
+/** Units of retrieval from documents, with the text to search by. */
+export function toUnits(
+  docs: Document[],
+  ctx: BuildContext,
+  options: ChunkingOptions,
+): { chunks: Chunk[]; texts: string[] } {
+  if (docs.length === 0) {
+    throw new InvalidArgumentError(
+      'docs',
+      'naive-rag build: the corpus is empty; pass at least one document.',
+    );
+  }
+  const titles = new Map(docs.map((d) => [d.id, d.title]));
+  const chunks: Chunk[] =
+    options.chunking === 'document'
+      ? docs
+          .filter((doc) => doc.text.trim().length > 0)
+          .map((doc) => ({
+            id: doc.id,
+            docId: doc.id,
+            order: 0,
+            text: doc.text,
+            tokens: ctx.tokenizer.count(doc.text),
+            start: 0,
+            end: doc.text.length,
+          }))
+      : chunkDocuments(docs, {
+          chunkSize: options.chunkSize,
+          overlap: options.overlap,
+          tokenizer: ctx.tokenizer,
+        });
+  const texts = chunks.map((chunk) => {
+    const title = titles.get(chunk.docId);
+    return options.includeTitle && title ? `${title}\n${chunk.text}` : chunk.text;
+  });
+  return { chunks, texts };
+}
+
+function retrievalFrom<O>(
+  index: BaseIndex<O>,
+  hits: { id: number; score: number }[],
+  options: RetrieveOptions,
+  trace: Record<string, unknown>,
+): Retrieval {
+  const items: RetrievedItem[] = hits.map(({ id, score }) => {
+    const chunk = index.chunks[id]!;
+    return {
+      id: chunk.id,
+      kind: 'chunk',
+      text: index.texts[id]!,
+      score,
+      source: { chunkIds: [chunk.id], docIds: [chunk.docId] },
+    };
+  });
+  const packed = packContext(items, options.budgetTokens ?? DEFAULT_BUDGET_TOKENS, {
+    tokenizer: index.ctx.tokenizer,
+  });
+  return {
+    context: packed.context,
+    items: packed.items,
+    tokens: packed.tokens,
+    trace: { ...trace, ranked: items.length, packed: packed.items.length, truncated: packed.truncated },
+  };
+}
+
+/** How many units to rank: `topK` when given, else enough to fill the budget at the mean unit size. */
+function rankDepth<O>(index: BaseIndex<O>, options: RetrieveOptions): number {
+  if (options.topK !== undefined) {
+    if (!Number.isInteger(options.topK) || options.topK < 1) {
+      throw new InvalidArgumentError(
+        'topK',
+        `naive-rag retrieve: topK must be a positive integer, got ${options.topK}.`,
+      );
+    }
+    return Math.min(options.topK, index.chunks.length);
+  }
+  const meanTokens = index.chunks.reduce((n, c) => n + c.tokens, 0) / Math.max(1, index.chunks.length);
+  const budget = options.budgetTokens ?? DEFAULT_BUDGET_TOKENS;
+  return Math.min(index.chunks.length, Math.ceil((budget / Math.max(1, meanTokens)) * 1.5) + 5);
+}
+
+async function saveUnits<O>(index: BaseIndex<O>, dir: string): Promise<void> {
+  await writeJson(join(dir, 'chunks.json'), { chunks: index.chunks, texts: index.texts });
+}
+
+async function loadUnits(dir: string): Promise<{ chunks: Chunk[]; texts: string[] }> {
+  return readJson(join(dir, 'chunks.json'));
+}
+
+/** Settings of {@link createDenseRag}. */
+export interface DenseRagSettings {
+  /** Method name used in manifests and the CLI. @default 'naive-dense' */
+  name?: string;
+  defaults?: Partial<DenseRagOptions>;
+}
+
+/**
+ * Text-RAG / NaiveRAG baseline: embed chunks, return the top-k by similarity to the query
+ * embedding, packed into the budget.
+ */
+export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRagIndex, DenseRagOptions> {
+  const name = settings.name ?? 'naive-dense';
+  const formatVersion = 1;
+  return {
+    name,
+    formatVersion,
+    async build(docs, ctx, options = {}) {
+      const opts: DenseRagOptions = { ...CHUNKING_DEFAULTS, ...settings.defaults, ...options };
+      const { chunks, texts } = await ctx.meter.stage('chunk', () => toUnits(docs, ctx, opts));
+      const vectors = await ctx.meter.stage('embed', async () => {
+        if (isFittableEmbedder(ctx.embedder)) await ctx.embedder.fit(texts);
+        const embeddings = await embedAll(ctx.embedder, texts, { abortSignal: ctx.signal });
+        const index = ctx.vectorIndex.create({
+          dimensions: ctx.embedder.dimensions,
+          metric: 'cosine',
+          capacity: texts.length,
+        });
+        embeddings.forEach((vector, id) => {
+          index.add(id, vector);
+          ctx.onProgress?.({ stage: 'embed', done: id + 1, total: texts.length, unit: 'chunks' });
+        });
+        return index;
+      });
+      return { ctx, options: opts, chunks, texts, vectors };
+    },
+    async retrieve(index, query, options = {}) {
+      const started = performance.now();
+      const [queryVector] = await embedAll(index.ctx.embedder, [query], { abortSignal: options.signal });
+      const depth = rankDepth(index, options);
+      const hits = index.vectors.search(queryVector!, depth);
+      return retrievalFrom(index, hits, options, { method: name, depth, ms: performance.now() - started });
+    },
+    async save(index, dir) {
+      const { ctx } = index;
+      await writeIndexDir(
+        dir,
+        {
+          method: name,
+          formatVersion,
+          params: { ...index.options },
+          providers: { embedder: modelFingerprint(ctx.embedder), vectorIndex: index.vectors.kind },
+          stats: { documents: new Set(index.chunks.map((c) => c.docId)).size, chunks: index.chunks.length },
+        },
+        async (tmp) => {
+          await saveUnits(index, tmp);
+          await index.vectors.save(join(tmp, 'vectors.bin'));
+          if (isFittableEmbedder(ctx.embedder))
+            await writeJson(join(tmp, 'embedder.json'), ctx.embedder.state());
+        },
+      );
+    },
+    async load(dir, ctx) {
+      const manifest = await readManifest(dir, { method: name, formatVersion });
+      assertSameProviders(dir, manifest, {
+        embedder: modelFingerprint(ctx.embedder),
+        vectorIndex: ctx.vectorIndex.kind,
+      });
+      if (isFittableEmbedder(ctx.embedder)) ctx.embedder.restore(await readJson(join(dir, 'embedder.json')));
+      const { chunks, texts } = await loadUnits(dir);
+      const vectors = await ctx.vectorIndex.load(join(dir, 'vectors.bin'));
+      return { ctx, options: manifest.params as unknown as DenseRagOptions, chunks, texts, vectors };
+    },
+  };
+}
+
+/** Settings of {@link createBm25Rag}. */
+export interface Bm25RagSettings {
+  /** Method name used in manifests and the CLI. @default 'bm25' */
+  name?: string;
+  defaults?: Partial<Bm25RagOptions>;
+}
+
+/** BM25 baseline: the top-k chunks by Okapi BM25, packed into the budget. No embedder is used. */
+export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagIndex, Bm25RagOptions> {
+  const name = settings.name ?? 'bm25';
+  const formatVersion = 1;
+  const bm25Of = (texts: string[], opts: Bm25RagOptions) => new Bm25Index(texts, { k1: opts.k1, b: opts.b });
+  return {
+    name,
+    formatVersion,
+    async build(docs, ctx, options = {}) {
+      const opts: Bm25RagOptions = {
+        ...CHUNKING_DEFAULTS,
+        ...BM25_DEFAULTS,
+        ...settings.defaults,
+        ...options,
+      };
+      const { chunks, texts } = await ctx.meter.stage('chunk', () => toUnits(docs, ctx, opts));
+      const bm25 = await ctx.meter.stage('bm25', () => bm25Of(texts, opts));
+      return { ctx, options: opts, chunks, texts, bm25 };
+    },
+    async retrieve(index, query, options = {}) {
+      const started = performance.now();
+      const depth = rankDepth(index, options);
+      const hits = index.bm25.search(query, depth);
+      return retrievalFrom(index, hits, options, { method: name, depth, ms: performance.now() - started });
+    },
+    async save(index, dir) {
+      await writeIndexDir(
+        dir,
+        {
+          method: name,
+          formatVersion,
+          params: { ...index.options },
+          providers: {},
+          stats: { documents: new Set(index.chunks.map((c) => c.docId)).size, chunks: index.chunks.length },
+        },
+        (tmp) => saveUnits(index, tmp),
+      );
+    },
+    async load(dir, ctx) {
+      const manifest = await readManifest(dir, { method: name, formatVersion });
+      const options = manifest.params as unknown as Bm25RagOptions;
+      const { chunks, texts } = await loadUnits(dir);
+      return { ctx, options, chunks, texts, bm25: bm25Of(texts, options) };
+    },
+  };
+}
+
+/** The dense baseline with default settings. */
+export const denseRag = createDenseRag();
+/** The BM25 baseline with default settings. */
+export const bm25Rag = createBm25Rag();

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { Bm25Index, tokenizeForBm25 } from '../src/index.js';
+
+describe('Bm25Index', () => {
+  // N = 3, lengths 2, 3, 3 (avg 8/3); df(apple) = 2, idf = ln(1 + 1.5/2.5) = ln 1.6 = 0.4700036.
+  // d0: tf 1, K = 1.2·(0.25 + 0.75·2/(8/3)) = 0.975,  score = idf · 2.2/1.975  = 0.5235486
+  // d1: tf 2, K = 1.2·(0.25 + 0.75·3/(8/3)) = 1.3125, score = idf · 4.4/3.3125 = 0.6243068
+  const index = new Bm25Index(['apple banana', 'apple apple cherry', 'banana cherry date']);
+
+  it('scores documents as computed by hand', () => {
+    const hits = index.search('apple', 10);
+    expect(hits.map((h) => h.id)).toEqual([1, 0]);
+    expect(hits[0]!.score).toBeCloseTo(0.6243068, 6);
+    expect(hits[1]!.score).toBeCloseTo(0.5235486, 6);
+  });
+
+  it('adds the scores of several query terms and ignores unknown ones', () => {
+    const both = index.search('apple date zebra', 10);
+    const apple = index.search('apple', 10);
+    const date = index.search('date', 10);
+    expect(both.find((h) => h.id === 2)!.score).toBeCloseTo(date[0]!.score, 9);
+    expect(both.find((h) => h.id === 1)!.score).toBeCloseTo(apple[0]!.score, 9);
+    expect(index.search('zebra', 10)).toEqual([]);
+  });
+
+  it('limits results to k and breaks ties by lower id', () => {
+    const tie = new Bm25Index(['cat', 'cat', 'cat']);
+    expect(tie.search('cat', 2).map((h) => h.id)).toEqual([0, 1]);
+  });
+
+  it('drops stop words and case when tokenizing', () => {
+    expect(tokenizeForBm25('The Capital of FRANCE is Paris.')).toEqual(['capital', 'france', 'paris']);
+  });
+
+  it('rejects parameters outside their range', () => {
+    expect(() => new Bm25Index(['a'], { b: 2 })).toThrow(/0 <= b <= 1/);
+  });
+});

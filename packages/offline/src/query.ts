@@ -1,0 +1,205 @@
+/**
+ * Reading a question: its wh-phrase and expected answer type, and an SG-RAG style query graph
+ * (an unknown target node linked to the named entities of the question).
+ */
+import type { QueryGraph, QueryGraphEdge, QueryGraphNode } from '@grag/core';
+import type { EntityAnalysis, Mention } from './entities.js';
+import { DESCRIPTOR_TYPES, WH_WORDS } from './lexicon.js';
+import { spanText, type Token } from './nlp.js';
+import { isVerbish } from './relations.js';
+
+/** The wh-phrase of a question. */
+export interface QuestionTarget {
+  /** Token range of the wh-phrase ("Which city"), or null when the question has no wh-word. */
+  start: number;
+  end: number;
+  /** The wh-word, lower-cased (`'which'`), or null. */
+  wh: string | null;
+  /** The noun the wh-word asks for (`'city'`), or null. */
+  descriptor: string | null;
+  /** The entity type an answer should have (`'geo'`, `'person'`, `'date'`, ...), or null. */
+  expectedType: string | null;
+}
+
+/** Find the wh-phrase of a question and the entity type its answer should have. */
+export function questionTarget(tokens: readonly Token[]): QuestionTarget {
+  const whIndex = tokens.findIndex((t) => WH_WORDS.has(t.normal));
+  if (whIndex < 0) return { start: -1, end: -1, wh: null, descriptor: null, expectedType: null };
+  const wh = tokens[whIndex]!.normal;
+  let end = whIndex;
+  let descriptor: string | null = null;
+  if (wh === 'which' || wh === 'what' || wh === 'whose' || wh === 'how') {
+    let k = whIndex + 1;
+    if (wh === 'how' && tokens[k] && /^(many|much|old|long|far|big|large|tall)$/.test(tokens[k]!.normal)) {
+      descriptor = tokens[k]!.normal;
+      end = k;
+      k++;
+    }
+    while (
+      tokens[k] &&
+      (tokens[k]!.pos === 'ADJ' || tokens[k]!.pos === 'NOUN' || tokens[k]!.pos === 'PROPN') &&
+      !isVerbLike(tokens, k)
+    ) {
+      if (tokens[k]!.pos !== 'ADJ') descriptor = tokens[k]!.lemma;
+      end = k;
+      k++;
+    }
+  }
+  let expectedType: string | null = null;
+  if (wh === 'who' || wh === 'whom') expectedType = 'person';
+  else if (wh === 'where') expectedType = 'geo';
+  else if (wh === 'when') expectedType = 'date';
+  else if (wh === 'how' && descriptor && /^(many|much|old|long|far|big|large|tall)$/.test(descriptor))
+    expectedType = 'number';
+  else if (descriptor) expectedType = DESCRIPTOR_TYPES[descriptor] ?? null;
+  return { start: whIndex, end, wh, descriptor, expectedType };
+}
+
+/**
+ * Whether the noun at `k` is really the verb of a question ("Which city hosts the ..."): a noun in
+ * -s after another noun and before a determiner or proper noun.
+ */
+export function isVerbLike(tokens: readonly Token[], k: number): boolean {
+  const t = tokens[k]!;
+  const next = tokens[k + 1];
+  const prev = tokens[k - 1];
+  return (
+    !!prev &&
+    prev.pos === 'NOUN' &&
+    t.pos === 'NOUN' &&
+    /s$/.test(t.normal) &&
+    !!next &&
+    (next.pos === 'DET' || next.pos === 'PROPN')
+  );
+}
+
+/** Words that carry a relation: verbs, nouns, adjectives, adverbs and prepositions. */
+function relationWords(tokens: readonly Token[], start: number, end: number): string {
+  const kept: string[] = [];
+  for (let i = start; i <= end; i++) {
+    const t = tokens[i];
+    if (t?.type !== 'word') continue;
+    if (
+      t.pos === 'DET' ||
+      t.pos === 'CCONJ' ||
+      t.pos === 'PRON' ||
+      t.pos === 'SCONJ' ||
+      WH_WORDS.has(t.normal)
+    )
+      continue;
+    if (t.pos === 'AUX' && !/^(born|known)$/.test(t.normal)) continue;
+    kept.push(t.value);
+  }
+  while (kept.length && /^(of|in|at|to|by|for|with|on|from)$/i.test(kept[0]!)) kept.shift();
+  return kept.join(' ');
+}
+
+/** The verb run starting at `k` (after adverbs), plus a directly following preposition ("born in"). */
+function verbRunAt(tokens: readonly Token[], k: number, limit: number): { text: string; end: number } | null {
+  let i = k;
+  while (i <= limit && tokens[i]?.pos === 'ADV') i++;
+  if (i > limit || !isVerbish(tokens[i])) return null;
+  let end = i;
+  while (end + 1 <= limit && (isVerbish(tokens[end + 1]) || tokens[end + 1]!.pos === 'PART')) end++;
+  if (end + 1 <= limit && tokens[end + 1]!.pos === 'ADP') end++;
+  return { text: spanText(tokens, i, end), end };
+}
+
+/**
+ * SG-RAG style query graph: one unknown target node (`label: null`, `isTarget: true`) and one node
+ * per named entity of the question, each linked to the target. The relation of an entity is the
+ * verb right after it ("A worked" → `worked`), else the words between the previous anchor (the
+ * wh-phrase or the previous entity group) and it ("borders"), else the question's main verb.
+ * Coordinated entities ("A, B and C") share one relation. Edges point from the subject: the
+ * entity when it is followed by its own verb or comes after "did/was", the target otherwise.
+ */
+export function buildQueryGraph(ea: EntityAnalysis): QueryGraph {
+  const tokens = ea.analysis.tokens;
+  const target = questionTarget(tokens);
+  const nodes: QueryGraphNode[] = [{ id: 'target', label: null, isTarget: true }];
+  const edges: QueryGraphEdge[] = [];
+  const mentions = ea.bySentence
+    .flat()
+    .filter((m) => m.source === 'ner' || m.source === 'name')
+    .sort((a, b) => a.start - b.start);
+  // First mention of each entity, outside the wh-phrase.
+  const seen = new Set<string>();
+  const firsts: Mention[] = [];
+  for (const m of mentions) {
+    if (seen.has(m.key) || (m.start >= target.start && m.end <= target.end)) continue;
+    seen.add(m.key);
+    firsts.push(m);
+  }
+  if (firsts.length === 0) return { nodes, edges, issues: [] };
+
+  const last = tokens.length - 1;
+  let mainVerb = '';
+  for (let i = Math.max(0, target.end + 1); i <= last; i++) {
+    const t = tokens[i]!;
+    if (isVerbish(t) && t.pos !== 'AUX') {
+      mainVerb = t.value;
+      break;
+    }
+  }
+  if (!mainVerb) mainVerb = tokens.find((t) => t.pos === 'AUX')?.value ?? '';
+
+  // Groups of coordinated entities: only commas, "and", "or", "as well as" between them.
+  const groups: Mention[][] = [];
+  for (const m of firsts) {
+    const group = groups[groups.length - 1];
+    const prev = group?.[group.length - 1];
+    if (group && prev && prev.end < m.start) {
+      const gap = tokens.slice(prev.end + 1, m.start);
+      if (
+        gap.length > 0 &&
+        gap.every(
+          (t) =>
+            t.normal === ',' ||
+            t.normal === 'and' ||
+            t.normal === 'or' ||
+            t.normal === 'as' ||
+            t.normal === 'well',
+        )
+      ) {
+        group.push(m);
+        continue;
+      }
+    }
+    groups.push([m]);
+  }
+
+  const whSubject =
+    target.start >= 0 && tokens[target.end + 1] !== undefined && tokens[target.end + 1]!.pos !== 'AUX';
+  let anchor = target.start >= 0 && target.start < (firsts[0]?.start ?? 0) ? target.end : -1;
+  let index = 0;
+  for (const group of groups) {
+    const first = group[0]!;
+    const lastOfGroup = group[group.length - 1]!;
+    const nextStart = groups[groups.indexOf(group) + 1]?.[0]?.start ?? last + 1;
+    const after = verbRunAt(tokens, lastOfGroup.end + 1, Math.min(last, nextStart - 1));
+    let relation: string;
+    let entityIsSubject: boolean;
+    if (after) {
+      relation = after.text;
+      entityIsSubject = true;
+    } else {
+      const between = relationWords(tokens, anchor + 1, first.start - 1);
+      relation = between || mainVerb || 'related to';
+      const beforeFirst = tokens[first.start - 1];
+      entityIsSubject = !whSubject && !!beforeFirst && beforeFirst.pos === 'AUX';
+    }
+    for (const m of group) {
+      index++;
+      const id = `e${index}`;
+      const info = ea.byKey.get(m.key);
+      nodes.push({ id, label: info?.name ?? spanText(tokens, m.start, m.end), isTarget: false });
+      edges.push(
+        entityIsSubject
+          ? { source: id, target: 'target', relation }
+          : { source: 'target', target: id, relation },
+      );
+    }
+    anchor = after ? after.end : lastOfGroup.end;
+  }
+  return { nodes, edges, issues: [] };
+}

@@ -1,0 +1,158 @@
+import {
+  type ChatCallOptions,
+  type ChatModel,
+  type ChatResult,
+  InvalidArgumentError,
+  type TokenUsage,
+} from '@grag/core';
+import type OpenAI from 'openai';
+import {
+  type CallTarget,
+  malformedResponse,
+  PROVIDER,
+  parseJsonBody,
+  type RequestRuntime,
+  sendWithRetry,
+} from './request.js';
+
+/** Settings of one chat model (`provider.chat(modelId, settings)`). Defaults in {@link OPENAI_CHAT_DEFAULTS}. */
+export interface OpenAIChatSettings {
+  /**
+   * Send `response_format: { type: 'json_object' }` when a call asks for `responseFormat: 'json'`.
+   * Turn off for servers that reject the parameter; prompts should ask for JSON anyway.
+   * @default true
+   */
+  jsonResponseFormat?: boolean;
+  /**
+   * Request field for `maxOutputTokens`. `max_tokens` is understood by every OpenAI-compatible
+   * server; OpenAI's reasoning models (o1, o3, …) require `max_completion_tokens`.
+   * @default 'max_tokens'
+   */
+  maxTokensParam?: 'max_tokens' | 'max_completion_tokens';
+}
+
+/** Defaults of {@link OpenAIChatSettings}. */
+export const OPENAI_CHAT_DEFAULTS = {
+  jsonResponseFormat: true,
+  maxTokensParam: 'max_tokens',
+} as const satisfies Required<OpenAIChatSettings>;
+
+type ChatParams = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+
+/** Maps an OpenAI `finish_reason` onto the contract's values. */
+export function mapFinishReason(reason: unknown): ChatResult['finishReason'] {
+  switch (reason) {
+    case null:
+    case undefined:
+      return undefined;
+    case 'stop':
+      return 'stop';
+    case 'length':
+      return 'length';
+    case 'content_filter':
+      return 'content-filter';
+    default:
+      return 'other';
+  }
+}
+
+/**
+ * {@link ChatModel} on an OpenAI-compatible `/chat/completions` endpoint. Create it with
+ * `createOpenAI(settings).chat(modelId)`; retries, timeout and concurrency come from the provider.
+ */
+export class OpenAIChatModel implements ChatModel {
+  readonly specificationVersion = 'v1' as const;
+  readonly provider = PROVIDER;
+  readonly modelId: string;
+  /** Settings merged with {@link OPENAI_CHAT_DEFAULTS}. */
+  readonly settings: Readonly<Required<OpenAIChatSettings>>;
+  readonly #runtime: RequestRuntime;
+
+  /** @internal Use `createOpenAI().chat(modelId)`. */
+  constructor(modelId: string, settings: OpenAIChatSettings | undefined, runtime: RequestRuntime) {
+    if (typeof modelId !== 'string' || modelId.trim() === '') {
+      throw new InvalidArgumentError(
+        'modelId',
+        '@grag/openai: chat(modelId): modelId must be a non-empty string.',
+      );
+    }
+    this.modelId = modelId;
+    this.settings = {
+      jsonResponseFormat: settings?.jsonResponseFormat ?? OPENAI_CHAT_DEFAULTS.jsonResponseFormat,
+      maxTokensParam: settings?.maxTokensParam ?? OPENAI_CHAT_DEFAULTS.maxTokensParam,
+    };
+    this.#runtime = runtime;
+  }
+
+  /** The request body sent for `options` (without the abort signal). */
+  requestBody(options: ChatCallOptions): ChatParams {
+    const body: ChatParams = {
+      model: this.modelId,
+      messages: options.messages.map((m) => ({ role: m.role, content: m.content })),
+    };
+    if (options.temperature !== undefined) body.temperature = options.temperature;
+    if (options.maxOutputTokens !== undefined) body[this.settings.maxTokensParam] = options.maxOutputTokens;
+    if (options.stop !== undefined && options.stop.length > 0) body.stop = options.stop;
+    if (options.seed !== undefined) body.seed = options.seed;
+    if (options.responseFormat === 'json' && this.settings.jsonResponseFormat) {
+      body.response_format = { type: 'json_object' };
+    }
+    return body;
+  }
+
+  /**
+   * Send one chat completion request (retried per the provider's policy) and return the first
+   * choice. Throws `ProviderError`, `AbortError` or `InvalidArgumentError` (empty `messages`).
+   */
+  async doGenerate(options: ChatCallOptions): Promise<ChatResult> {
+    if (!Array.isArray(options.messages) || options.messages.length === 0) {
+      throw new InvalidArgumentError(
+        'messages',
+        `@grag/openai: doGenerate on '${this.modelId}': messages must be a non-empty array.`,
+      );
+    }
+    const target: CallTarget = { kind: 'chat', modelId: this.modelId };
+    const body = this.requestBody(options);
+    const raw = await sendWithRetry(
+      this.#runtime,
+      target,
+      (client, request) => client.chat.completions.create(body, request).asResponse(),
+      options.abortSignal,
+    );
+    return parseChatCompletion(target, raw);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseUsage(usage: unknown): TokenUsage | undefined {
+  if (!isRecord(usage)) return undefined;
+  const input = usage['prompt_tokens'];
+  const output = usage['completion_tokens'];
+  if (typeof input !== 'number' || typeof output !== 'number') return undefined;
+  return { inputTokens: input, outputTokens: output };
+}
+
+/** Read text, usage and finish reason from a `/chat/completions` response body. */
+export function parseChatCompletion(target: CallTarget, raw: string): ChatResult {
+  const json = parseJsonBody(target, raw);
+  if (!isRecord(json)) throw malformedResponse(target, 'not a JSON object', raw);
+  const choices = json['choices'];
+  if (!Array.isArray(choices)) throw malformedResponse(target, 'no `choices` array', raw);
+  const first: unknown = choices[0];
+  if (!isRecord(first)) throw malformedResponse(target, 'empty `choices`', raw);
+  const message = first['message'];
+  if (!isRecord(message)) throw malformedResponse(target, 'no `choices[0].message`', raw);
+  const content = message['content'];
+  if (content !== null && content !== undefined && typeof content !== 'string') {
+    throw malformedResponse(target, '`choices[0].message.content` is not a string', raw);
+  }
+  const result: ChatResult = { text: content ?? '' };
+  const usage = parseUsage(json['usage']);
+  if (usage) result.usage = usage;
+  const finishReason = mapFinishReason(first['finish_reason']);
+  if (finishReason) result.finishReason = finishReason;
+  return result;
+}

@@ -1,0 +1,175 @@
+/**
+ * A small OpenAI-compatible HTTP server for tests, on 127.0.0.1 and a free port. It records every
+ * request, counts requests in flight, and answers from per-endpoint scripts before falling back to
+ * a well-formed default answer.
+ */
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Endpoint = 'chat' | 'embeddings';
+
+export interface FakeRequest {
+  endpoint: Endpoint | 'other';
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  // biome-ignore lint/suspicious/noExplicitAny: request bodies are inspected field by field in tests
+  body: any;
+  /** `performance.now()` when the request body had arrived. */
+  receivedAt: number;
+}
+
+export interface FakeReply {
+  status?: number;
+  headers?: Record<string, string>;
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent verbatim (content type `text/plain` unless `headers` say otherwise). */
+  raw?: string;
+  /** Wait before answering. */
+  delayMs?: number;
+  /** Never answer (`'headers'`), or send headers and half a body and stop (`'body'`). */
+  stall?: 'headers' | 'body';
+}
+
+/** The default chat answer: echoes the last user message. */
+// biome-ignore lint/suspicious/noExplicitAny: request body
+function defaultChat(body: any): FakeReply {
+  const last = body?.messages?.at(-1)?.content ?? '';
+  return {
+    json: {
+      id: 'chatcmpl-test',
+      object: 'chat.completion',
+      created: 0,
+      model: body?.model,
+      choices: [
+        { index: 0, message: { role: 'assistant', content: `echo: ${last}` }, finish_reason: 'stop' },
+      ],
+      usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
+    },
+  };
+}
+
+export class FakeOpenAIServer {
+  readonly requests: FakeRequest[] = [];
+  inFlight = 0;
+  maxInFlight = 0;
+  /** Vector for one embedding input; the default is `[input length, position in the batch, 1]`. */
+  embed: (input: string, position: number) => number[] = (input, position) => [input.length, position, 1];
+  readonly #scripts: Record<Endpoint, FakeReply[]> = { chat: [], embeddings: [] };
+  readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #server: Server;
+  #port = 0;
+
+  constructor() {
+    this.#server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const path = req.url ?? '';
+        const endpoint: FakeRequest['endpoint'] = path.endsWith('/chat/completions')
+          ? 'chat'
+          : path.endsWith('/embeddings')
+            ? 'embeddings'
+            : 'other';
+        const request: FakeRequest = {
+          endpoint,
+          method: req.method ?? '',
+          path,
+          headers: req.headers,
+          body: text ? JSON.parse(text) : undefined,
+          receivedAt: performance.now(),
+        };
+        this.requests.push(request);
+        this.inFlight++;
+        this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+        res.on('close', () => this.inFlight--);
+        const reply =
+          endpoint === 'other'
+            ? { status: 404, json: { error: { message: 'no such route' } } }
+            : this.#next(request);
+        if (reply.delayMs) {
+          const timer = setTimeout(() => {
+            this.#timers.delete(timer);
+            this.#send(res, reply);
+          }, reply.delayMs);
+          this.#timers.add(timer);
+        } else {
+          this.#send(res, reply);
+        }
+      });
+    });
+  }
+
+  /** Base URL to give the provider (ends in `/v1`). */
+  get baseURL(): string {
+    return `http://127.0.0.1:${this.#port}/v1`;
+  }
+
+  /** Requests of one endpoint, in arrival order. */
+  requestsTo(endpoint: Endpoint): FakeRequest[] {
+    return this.requests.filter((r) => r.endpoint === endpoint);
+  }
+
+  /** Queue replies for the next requests to `endpoint`; later requests get the default answer. */
+  script(endpoint: Endpoint, ...replies: FakeReply[]): this {
+    this.#scripts[endpoint].push(...replies);
+    return this;
+  }
+
+  async listen(): Promise<this> {
+    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
+    this.#port = (this.#server.address() as AddressInfo).port;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  #next(request: FakeRequest): FakeReply {
+    const endpoint = request.endpoint as Endpoint;
+    const scripted = this.#scripts[endpoint].shift();
+    if (scripted) return scripted;
+    if (endpoint === 'chat') return defaultChat(request.body);
+    const inputs: string[] = Array.isArray(request.body?.input) ? request.body.input : [request.body?.input];
+    return {
+      json: {
+        object: 'list',
+        model: request.body?.model,
+        data: inputs.map((input, index) => ({
+          object: 'embedding',
+          index,
+          embedding: this.embed(input, index),
+        })),
+        usage: { prompt_tokens: inputs.length * 2, total_tokens: inputs.length * 2 },
+      },
+    };
+  }
+
+  #send(res: ServerResponse, reply: FakeReply): void {
+    if (res.destroyed) return;
+    if (reply.stall === 'headers') return;
+    const status = reply.status ?? 200;
+    const isJson = reply.json !== undefined;
+    const body = isJson ? JSON.stringify(reply.json) : (reply.raw ?? '');
+    res.writeHead(status, {
+      'content-type': isJson ? 'application/json' : 'text/plain',
+      ...reply.headers,
+    });
+    if (reply.stall === 'body') {
+      res.write(body.slice(0, Math.max(1, Math.floor(body.length / 2))));
+      return;
+    }
+    res.end(body);
+  }
+}
+
+/** Start a fake server on 127.0.0.1 and a free port. */
+export function startFakeServer(): Promise<FakeOpenAIServer> {
+  return new FakeOpenAIServer().listen();
+}

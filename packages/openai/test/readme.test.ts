@@ -1,0 +1,44 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { type FakeOpenAIServer, startFakeServer } from './fake-server.js';
+
+let server: FakeOpenAIServer;
+let dir: string;
+
+beforeEach(async () => {
+  server = await startFakeServer();
+  dir = await mkdtemp(join(tmpdir(), 'grag-openai-readme-'));
+});
+
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+it('runs the Use snippet of the README against a local OpenAI-compatible server', async () => {
+  const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
+  const snippet = readme.split('## Use')[1]?.match(/```ts\n([\s\S]*?)```/)?.[1];
+  expect(snippet).toContain("createOpenAI({ baseURL: 'http://localhost:11434/v1'");
+  vi.stubEnv('OPENAI_API_KEY', '');
+  server.embed = (input) => Array.from({ length: 768 }, (_, i) => (i === 0 ? input.length : 0));
+  const file = join(dir, 'snippet.ts');
+  const code = snippet!.replace('http://localhost:11434/v1', server.baseURL);
+  await writeFile(file, `${code}\nexport { text, usage, embeddings };\n`);
+  const result = await import(/* @vite-ignore */ pathToFileURL(file).href);
+  expect(result.text).toBe('echo: What is graph RAG?');
+  expect(result.usage).toEqual({ inputTokens: 11, outputTokens: 7 });
+  expect(result.embeddings.map((v: Float32Array) => [v.length, v[0]])).toEqual([
+    [768, 5],
+    [768, 9],
+  ]);
+  expect(server.requestsTo('chat')[0]?.body.model).toBe('llama3.1');
+  expect(server.requestsTo('embeddings')[0]?.body).toEqual({
+    model: 'nomic-embed-text',
+    input: ['graph', 'retrieval'],
+    encoding_format: 'float',
+  });
+});
