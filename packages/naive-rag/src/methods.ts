@@ -100,7 +100,10 @@ export function toUnits(
         });
   const texts = chunks.map((chunk) => {
     const title = titles.get(chunk.docId);
-    return options.includeTitle && title ? `${title}\n${chunk.text}` : chunk.text;
+    // A title that is already the text's first line (a markdown heading) is not written twice.
+    const firstLine = /^\s*#*\s*(.*)/.exec(chunk.text)?.[1]?.trim();
+    const hasTitle = title !== undefined && firstLine === title.trim();
+    return options.includeTitle && title && !hasTitle ? `${title}\n${chunk.text}` : chunk.text;
   });
   return { chunks, texts };
 }

@@ -1,7 +1,8 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { readmeSnippet } from '@grag/core/test';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { type FakeOpenAIServer, startFakeServer } from './fake-server.js';
 
@@ -20,8 +21,7 @@ afterEach(async () => {
 });
 
 it('runs the Use snippet of the README against a local OpenAI-compatible server', async () => {
-  const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
-  const snippet = readme.split('## Use')[1]?.match(/```ts\n([\s\S]*?)```/)?.[1];
+  const snippet = await readmeSnippet(new URL('../README.md', import.meta.url));
   expect(snippet).toContain("createOpenAI({ baseURL: 'http://localhost:11434/v1'");
   vi.stubEnv('OPENAI_API_KEY', '');
   server.embed = (input) => Array.from({ length: 768 }, (_, i) => (i === 0 ? input.length : 0));

@@ -97,4 +97,5 @@ export function createScriptedEmbedder(
     },
   };
 }
+export * from './readme.js';
 export * from './vector-index-spec.js';
