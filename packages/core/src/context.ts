@@ -38,6 +38,10 @@ export function renderItem(item: RetrievedItem): string {
 /**
  * Pack ranked items into a context of at most `budgetTokens` tokens, in the given order, keeping
  * each item's provenance. Items are taken whole until one does not fit.
+ *
+ * With a tokenizer whose counts add up across a blank line (tiktoken's), the context is counted
+ * from its parts, so packing costs one (memoized) count per item rather than a count of the whole
+ * context; `tokens` is exact either way.
  */
 export function packContext(
   items: readonly RetrievedItem[],
@@ -55,43 +59,51 @@ export function packContext(
   const separator = options.separator ?? '\n\n';
   const truncate = options.truncate ?? true;
   const minTruncated = options.minTruncatedTokens ?? 32;
-  const separatorTokens = tokenizer.count(separator);
+  // Parts are trimmed so each starts with a non-space character: the additivity condition.
+  const additive = tokenizer.additiveAfterBlankLine === true && /^\s*\n\n\s*$/.test(separator);
 
   const parts: string[] = [];
   const kept: RetrievedItem[] = [];
+  // tokens of the parts so far when the last one is followed by nothing / by the separator
   let used = 0;
+  let usedWithSeparator = 0;
   let truncated: string | undefined;
   for (const item of items) {
-    const text = render(item);
-    const cost = tokenizer.count(text) + (parts.length > 0 ? separatorTokens : 0);
-    if (used + cost <= budgetTokens) {
+    const text = render(item).trim();
+    if (text === '') continue;
+    const cost = tokenizer.count(text);
+    if (usedWithSeparator + cost <= budgetTokens) {
       parts.push(text);
       kept.push(item);
-      used += cost;
+      used = usedWithSeparator + cost;
+      usedWithSeparator += tokenizer.count(text + separator);
       continue;
     }
-    const remaining = budgetTokens - used - (parts.length > 0 ? separatorTokens : 0);
+    const remaining = budgetTokens - usedWithSeparator;
     if (truncate && remaining >= minTruncated) {
-      parts.push(tokenizer.truncate(text, remaining));
-      kept.push(item);
-      truncated = item.id;
+      const head = tokenizer.truncate(text, remaining).trim();
+      if (head !== '') {
+        parts.push(head);
+        kept.push(item);
+        used = usedWithSeparator + tokenizer.count(head);
+        truncated = item.id;
+      }
     }
     break;
   }
-  // Token counts of parts need not add up exactly over their joins; trim until the whole fits.
   let context = parts.join(separator);
-  let tokens = tokenizer.count(context);
+  let tokens = additive ? used : tokenizer.count(context);
+  // Only for tokenizers whose counts need not add up over the joins: trim until the whole fits.
   while (tokens > budgetTokens && parts.length > 0) {
     const last = parts.length - 1;
-    const excess = tokens - budgetTokens;
     const lastTokens = tokenizer.count(parts[last]!);
+    const excess = tokens - budgetTokens;
     if (lastTokens > excess + 1) {
       parts[last] = tokenizer.truncate(parts[last]!, lastTokens - excess - 1);
       truncated = kept[last]!.id;
     } else {
       parts.pop();
-      kept.pop();
-      if (truncated !== undefined && !kept.some((k) => k.id === truncated)) truncated = undefined;
+      if (kept.pop()?.id === truncated) truncated = undefined;
     }
     context = parts.join(separator);
     tokens = tokenizer.count(context);

@@ -10,6 +10,13 @@ export interface Tokenizer {
   count(text: string): number;
   encode(text: string): number[];
   decode(tokens: ArrayLike<number>): string;
+  /**
+   * True when counts add up across a blank line: `count(a + '\n\n' + b) === count(a + '\n\n') + count(b)`
+   * for every `b` that starts with a non-whitespace character. tiktoken's pre-tokenizer always ends a
+   * piece at such a boundary, so BPE never merges across it; `packContext` relies on it to count a
+   * context from its parts.
+   */
+  readonly additiveAfterBlankLine?: boolean;
   /** The longest prefix of `text` that ends at a token boundary (snapped back to a whole character) with at most `maxTokens` tokens. */
   truncate(text: string, maxTokens: number): string;
 }
@@ -62,6 +69,11 @@ function checkMaxTokens(maxTokens: number, name: string): void {
   }
 }
 
+/** Texts up to this length have their token counts memoized. */
+const COUNT_CACHE_MAX_CHARS = 32_768;
+/** How many token counts are memoized per encoding. */
+const COUNT_CACHE_ENTRIES = 50_000;
+
 class TiktokenTokenizer implements OffsetTokenizer {
   readonly name: EncodingName;
   readonly #encoding: Tiktoken;
@@ -80,8 +92,23 @@ class TiktokenTokenizer implements OffsetTokenizer {
     this.#byteLength = new Uint8Array(vocabulary.regular);
   }
 
+  readonly additiveAfterBlankLine = true;
+  /** Recently counted texts (LRU by insertion order); retrieval counts the same passages again and again. */
+  readonly #counts = new Map<string, number>();
+
   count(text: string): number {
-    return this.#encoding.encode_ordinary(text).length;
+    if (text.length > COUNT_CACHE_MAX_CHARS) return this.#encoding.encode_ordinary(text).length;
+    const cached = this.#counts.get(text);
+    if (cached !== undefined) {
+      this.#counts.delete(text);
+      this.#counts.set(text, cached);
+      return cached;
+    }
+    const n = this.#encoding.encode_ordinary(text).length;
+    this.#counts.set(text, n);
+    if (this.#counts.size > COUNT_CACHE_ENTRIES)
+      this.#counts.delete(this.#counts.keys().next().value as string);
+    return n;
   }
 
   /** Special-token text such as `<|endoftext|>` is encoded as ordinary text, never as a special token. */

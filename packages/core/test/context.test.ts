@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { getTokenizer, packContext, type RetrievedItem } from '../src/index.js';
 
@@ -51,5 +52,57 @@ describe('packContext', () => {
       dropped: 3,
     });
     expect(() => packContext(items, -1, { tokenizer })).toThrow(/budgetTokens/);
+  });
+});
+
+describe('packContext token counts', () => {
+  // Texts shaped to stress the joins: punctuation, spaces and newlines at both ends, unicode.
+  const piece = fc.oneof(
+    fc.string({ maxLength: 40 }),
+    fc.constantFrom('.', '!)', '\n', '  ', '"', '—', '日本', 'é', '\t', ' . ', '``', '123', '\r\n'),
+  );
+  const text = fc.array(piece, { minLength: 1, maxLength: 8 }).map((p) => p.join(''));
+
+  for (const name of ['cl100k_base', 'o200k_base'] as const) {
+    it(`counts the context exactly from its parts (${name})`, () => {
+      const tok = getTokenizer(name);
+      fc.assert(
+        fc.property(
+          fc.array(text, { minLength: 1, maxLength: 6 }),
+          fc.integer({ min: 0, max: 120 }),
+          (texts, budget) => {
+            const packed = packContext(
+              texts.map((t, i) => item(`i${i}`, t)),
+              budget,
+              { tokenizer: tok, minTruncatedTokens: 1 },
+            );
+            expect(packed.tokens).toBe(tok.count(packed.context));
+            expect(packed.tokens).toBeLessThanOrEqual(budget);
+          },
+        ),
+        { numRuns: 400 },
+      );
+    });
+  }
+
+  it('keeps the budget with a tokenizer whose counts do not add up over joins', () => {
+    // One token per 4 characters, rounded up: parts counted alone over-count and under-count joins.
+    const quarter = {
+      name: 'quarter',
+      count: (t: string) => Math.ceil(t.length / 4),
+      truncate: (t: string, n: number) => t.slice(0, n * 4),
+    } as never;
+    for (let budget = 0; budget <= 20; budget++) {
+      const packed = packContext(
+        [item('a', 'x'.repeat(9)), item('b', 'y'.repeat(23)), item('c', 'z')],
+        budget,
+        {
+          tokenizer: quarter,
+          minTruncatedTokens: 1,
+        },
+      );
+      expect(packed.tokens).toBe(Math.ceil(packed.context.length / 4));
+      expect(packed.tokens).toBeLessThanOrEqual(budget);
+    }
   });
 });
