@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../src/errors.js';
 import { buildKnnGraph, KNN_DEFAULTS, knnEdges, knnGraphToGraphology, pageRank } from '../src/graph/index.js';
+import { mulberry32 } from '../src/test/random.js';
 import type { Metric } from '../src/vector/types.js';
 
-/** mulberry32: a small seeded PRNG, so random vectors are identical across runs. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded PRNG, so random inputs are identical across runs. */
+const rng = mulberry32;
 
 /** Brute-force oracle: score every other vector directly from the definition and sort fully. */
 function oracle(

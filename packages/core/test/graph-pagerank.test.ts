@@ -12,6 +12,7 @@ import {
   personalizedPageRankCsr,
   toCsr,
 } from '../src/graph/index.js';
+import { mulberry32 } from '../src/test/random.js';
 
 function expectScores(actual: Map<string, number>, expected: Record<string, number>, digits = 12): void {
   expect([...actual.keys()].sort()).toEqual(Object.keys(expected).sort());
@@ -24,17 +25,8 @@ function sum(values: Iterable<number>): number {
   return s;
 }
 
-/** mulberry32: a small seeded PRNG, so random graphs are identical across runs. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded PRNG, so random inputs are identical across runs. */
+const rng = mulberry32;
 
 /**
  * Undirected, unweighted: a–b, b–c, b–d, c–d. Degrees a 1, b 3, c 2, d 2.

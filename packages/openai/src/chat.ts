@@ -7,6 +7,7 @@ import {
 } from '@grag/core';
 import type OpenAI from 'openai';
 import {
+  assertModelId,
   type CallTarget,
   malformedResponse,
   PROVIDER,
@@ -70,12 +71,7 @@ export class OpenAIChatModel implements ChatModel {
 
   /** @internal Use `createOpenAI().chat(modelId)`. */
   constructor(modelId: string, settings: OpenAIChatSettings | undefined, runtime: RequestRuntime) {
-    if (typeof modelId !== 'string' || modelId.trim() === '') {
-      throw new InvalidArgumentError(
-        'modelId',
-        '@grag/openai: chat(modelId): modelId must be a non-empty string.',
-      );
-    }
+    assertModelId(modelId, 'chat');
     this.modelId = modelId;
     this.settings = {
       jsonResponseFormat: settings?.jsonResponseFormat ?? OPENAI_CHAT_DEFAULTS.jsonResponseFormat,

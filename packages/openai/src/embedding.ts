@@ -8,6 +8,7 @@ import {
 } from '@grag/core';
 import type OpenAI from 'openai';
 import {
+  assertModelId,
   type CallTarget,
   malformedResponse,
   PROVIDER,
@@ -78,12 +79,7 @@ export class OpenAIEmbedder implements Embedder {
 
   /** @internal Use `createOpenAI().embedding(modelId, settings)`. */
   constructor(modelId: string, settings: OpenAIEmbeddingSettings | undefined, runtime: RequestRuntime) {
-    if (typeof modelId !== 'string' || modelId.trim() === '') {
-      throw new InvalidArgumentError(
-        'modelId',
-        '@grag/openai: embedding(modelId): modelId must be a non-empty string.',
-      );
-    }
+    assertModelId(modelId, 'embedding');
     this.modelId = modelId;
     const dimensions = settings?.dimensions ?? KNOWN_EMBEDDING_DIMENSIONS[modelId];
     if (dimensions === undefined) {

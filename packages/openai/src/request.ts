@@ -1,10 +1,20 @@
-import { AbortError, ProviderError } from '@grag/core';
+import { AbortError, InvalidArgumentError, ProviderError } from '@grag/core';
 import type OpenAI from 'openai';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { Semaphore } from './semaphore.js';
 
 /** Provider name reported by every model of this package (`ChatModel.provider`, `Embedder.provider`). */
 export const PROVIDER = 'openai';
+
+/** Check the model id a factory was given; `call` names the factory in the message. */
+export function assertModelId(modelId: unknown, call: 'chat' | 'embedding'): asserts modelId is string {
+  if (typeof modelId !== 'string' || modelId.trim() === '') {
+    throw new InvalidArgumentError(
+      'modelId',
+      `@grag/openai: ${call}(modelId): modelId must be a non-empty string.`,
+    );
+  }
+}
 
 /** How failed requests are retried. */
 export interface RetryPolicy {
