@@ -14,6 +14,7 @@ import {
 } from '@grag/core';
 import { type GragConfig, resolveConfig } from './config.js';
 import { readCorpus } from './corpus.js';
+import { EVAL_OPTIONS, EVAL_USAGE, evalCommand } from './eval-command.js';
 import { createProgressView } from './progress.js';
 import { createProviders } from './providers.js';
 import { findMethod, METHODS } from './registry.js';
@@ -33,6 +34,7 @@ Commands:
   query <dir> "<question>"                   retrieve context and answer from an index
   demo                                       index the demo corpus with every method and answer questions
   methods                                    list the available methods
+${EVAL_USAGE.command}
 
 Options:
   --method <name>            method to build (see \`grag methods\`)
@@ -50,7 +52,9 @@ Options:
   -h, --help                 this help;  -v, --version
 
 Environment: OPENAI_API_KEY, OPENAI_BASE_URL, GRAG_CHAT_MODEL, GRAG_EMBEDDING_MODEL, GRAG_PROVIDER, ...
-With no endpoint configured, grag runs offline.`;
+With no endpoint configured, grag runs offline.
+
+${EVAL_USAGE.options}`;
 
 const OPTIONS = {
   method: { type: 'string' },
@@ -71,6 +75,7 @@ const OPTIONS = {
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
+  ...EVAL_OPTIONS,
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -354,6 +359,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         if (!values.quiet) io.stderr.write(`${createProviders(config).summary}\n`);
         await demo(io, config, values);
         return 0;
+      case 'eval':
+        return await evalCommand({
+          io,
+          config,
+          args,
+          flags: values,
+          methodOptions: parseSetOptions(values.set),
+          command: `grag ${argv.join(' ')}`,
+        });
       case 'methods':
         for (const m of METHODS) io.stdout.write(`${m.name.padEnd(14)} ${m.description}\n`);
         return 0;

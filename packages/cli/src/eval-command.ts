@@ -1,0 +1,152 @@
+/**
+ * `grag eval <dataset> --methods a,b --budget 12000 --out <dir>`: evaluate methods on a QA dataset
+ * with `@grag/eval` and write JSON, a markdown table and SVG charts. Rerunning with the same
+ * `--out` resumes: finished questions are not recomputed and built indexes are loaded.
+ */
+import { basename, resolve } from 'node:path';
+import { InvalidArgumentError } from '@grag/core';
+import { type JudgeSettings, loadDataset, methodsTable, runEval, writeReports } from '@grag/eval';
+import type { GragConfig } from './config.js';
+import { createProgressView } from './progress.js';
+import { createProviders } from './providers.js';
+import { findMethod, METHODS } from './registry.js';
+
+/** Flags of `grag eval` (parsed by the CLI). */
+export interface EvalFlags {
+  methods?: string;
+  out?: string;
+  'top-k'?: string;
+  answer?: boolean;
+  limit?: string;
+  concurrency?: string;
+  judge?: boolean;
+  restart?: boolean;
+  quiet?: boolean;
+}
+
+/** Where `grag eval` writes. */
+export interface EvalIO {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  cwd: string;
+}
+
+/** The flags `grag eval` adds to the CLI's `parseArgs` options. */
+export const EVAL_OPTIONS = {
+  answer: { type: 'boolean' },
+  limit: { type: 'string' },
+  concurrency: { type: 'string' },
+  judge: { type: 'boolean' },
+  restart: { type: 'boolean' },
+} as const;
+
+/** Help lines of `grag eval`: its line under Commands, and its options. */
+export const EVAL_USAGE = {
+  command:
+    '  eval <dataset> --methods a,b --out <dir>  evaluate methods on a QA dataset (resumable; JSON, markdown, SVG)',
+  options: `Options of eval:
+  --methods <a,b>            methods to compare (default: all)
+  --budget <tokens>          context budget (default 12000)
+  --answer                   generate answers (EM, F1, accuracy, ROUGE-L, Hit@1)
+  --judge                    LLM judges: correctness, win rates vs the first method, Empowerment (needs an endpoint; implies --answer)
+  --limit <n>                only the first n questions
+  --concurrency <n>          questions in flight (default 1 offline, 4 with an endpoint)
+  --restart                  evaluate afresh in a --out that holds results made with other settings`,
+};
+
+function positive(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new InvalidArgumentError(name, `Bad --${name}: expected a positive integer, got "${value}".`);
+  return n;
+}
+
+/** Run `grag eval`; returns the exit code. Errors are thrown for the CLI to print. */
+export async function evalCommand(input: {
+  io: EvalIO;
+  config: GragConfig;
+  args: string[];
+  flags: EvalFlags;
+  methodOptions: Record<string, unknown>;
+  command: string;
+}): Promise<number> {
+  const { io, config, flags } = input;
+  const [datasetArg] = input.args;
+  if (!datasetArg)
+    throw new InvalidArgumentError(
+      'dataset',
+      'Missing dataset. Usage: grag eval <dataset-dir> --methods a,b --out <dir> (see grag --help).',
+    );
+  const names = flags.methods
+    ? flags.methods
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : METHODS.map((m) => m.name);
+  const entries = names.map((name) => {
+    const entry = findMethod(name);
+    if (!entry)
+      throw new InvalidArgumentError(
+        'methods',
+        `Unknown method "${name}". Available: ${METHODS.map((m) => m.name).join(', ')}.`,
+      );
+    return entry;
+  });
+  const quiet = flags.quiet === true;
+  const datasetPath = resolve(io.cwd, datasetArg);
+  const dataset = loadDataset(datasetPath);
+  const out = resolve(io.cwd, flags.out ?? `grag-eval-${basename(datasetPath)}`);
+  const providers = createProviders(config);
+  let judge: JudgeSettings | undefined;
+  if (flags.judge) {
+    if (providers.mode !== 'openai' || !providers.ctx.chat)
+      throw new InvalidArgumentError(
+        'judge',
+        '--judge needs an OpenAI-compatible endpoint (set OPENAI_API_KEY or OPENAI_BASE_URL, or --provider openai).',
+      );
+    judge = { model: providers.ctx.chat, pairwiseBaseline: entries[0]?.name as string, empowerment: true };
+    if (entries.length < 2) delete judge.pairwiseBaseline;
+  }
+  const progress = createProgressView(io.stderr as NodeJS.WriteStream, !quiet && io.stderr.isTTY === true);
+  const say = (line: string) => {
+    if (!quiet) progress.log(`grag: ${line}`);
+  };
+  if (!quiet) io.stderr.write(`${providers.summary}\n`);
+  say(
+    `evaluating ${entries.map((e) => e.name).join(', ')} on ${dataset.name} (${dataset.format}): ` +
+      `${dataset.questions.length} questions, ${dataset.corpus.length} documents` +
+      (dataset.skipped.length ? `, ${dataset.skipped.length} input records skipped` : ''),
+  );
+  for (const skip of dataset.skipped.slice(0, 5))
+    say(`skipped ${skip.path}${skip.line ? `:${skip.line}` : ''}: ${skip.reason}`);
+  const limit = positive(flags.limit, 'limit');
+  const topK = positive(flags['top-k'], 'top-k');
+  const run = await runEval({
+    dataset,
+    methods: entries.map((e) => ({ method: e.method, options: input.methodOptions })),
+    context: () => createProviders(config).ctx,
+    out,
+    budgetTokens: config.budget,
+    ...(topK !== undefined ? { topK } : {}),
+    generateAnswers: flags.answer === true || judge !== undefined,
+    concurrency: positive(flags.concurrency, 'concurrency') ?? (providers.mode === 'openai' ? 4 : 1),
+    ...(limit !== undefined ? { limit } : {}),
+    restart: flags.restart === true,
+    ...(judge ? { judge } : {}),
+    command: input.command,
+    ...(quiet ? {} : { onProgress: progress.report, onLog: say }),
+  });
+  progress.done();
+  const files = writeReports(run, out);
+  io.stdout.write(`${methodsTable(run.methods)}\n`);
+  const failed = run.methods.reduce((n, m) => n + m.failed, 0);
+  if (!quiet) {
+    io.stderr.write(
+      `grag: wrote ${files.json}, ${files.markdown} and ${files.charts.length} charts; per-question results in ${out}/results.jsonl` +
+        (failed ? `; ${failed} questions failed (see report.md)` : '') +
+        '\n',
+    );
+  }
+  return failed > 0 ? 1 : 0;
+}

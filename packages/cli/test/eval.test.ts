@@ -1,0 +1,115 @@
+/**
+ * `grag eval` end to end on a small inline dataset, offline.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run } from '../src/index.js';
+import { captureIO } from './helpers.js';
+
+const io = (cwd: string) => captureIO(cwd);
+
+function datasetDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'grag-cli-eval-'));
+  const data = join(dir, 'mini');
+  const rows = (r: unknown[]) => `${r.map((x) => JSON.stringify(x)).join('\n')}\n`;
+  mkdirSync(data);
+  writeFileSync(
+    join(data, 'corpus.jsonl'),
+    rows([
+      { id: 'p1', title: 'Ada', text: 'Ada Lovelace was born in London in 1815.' },
+      { id: 'p2', title: 'Babbage', text: 'Charles Babbage designed the Analytical Engine.' },
+      { id: 'p3', title: 'Paris', text: 'Paris is the capital of France.' },
+    ]),
+  );
+  writeFileSync(
+    join(data, 'questions.jsonl'),
+    rows([
+      { id: 'q1', question: 'Where was Ada Lovelace born?', answers: ['London'], supporting: ['p1'] },
+      {
+        id: 'q2',
+        question: 'What did Charles Babbage design?',
+        answers: ['Analytical Engine'],
+        supporting: ['p2'],
+      },
+      { id: 'q3', question: 'What is the capital of France?', answers: ['Paris'], supporting: ['p3'] },
+    ]),
+  );
+  return dir;
+}
+
+describe('grag eval', () => {
+  it('evaluates methods offline, writes JSON, markdown and SVG, and resumes on a second run', async () => {
+    const dir = datasetDir();
+    const first = io(dir);
+    const code = await run(
+      ['eval', 'mini', '--methods', 'naive-dense,bm25', '--budget', '200', '--out', 'out'],
+      first,
+    );
+    expect(first.err()).not.toMatch(/error/i);
+    expect(code).toBe(0);
+    expect(first.out()).toMatch(/^\| method \| questions \| Coverage \| R@2 \| R@5 \| R@10 \|/);
+    expect(first.out()).toMatch(/\| naive-dense \| 3 \| /);
+    expect(first.out()).toMatch(/\| bm25 \| 3 \| 1\.000 \| 1\.000 \|/);
+    expect(first.err()).toContain(
+      'evaluating naive-dense, bm25 on mini (grag-jsonl): 3 questions, 3 documents',
+    );
+    const files = readdirSync(join(dir, 'out')).sort();
+    expect(files).toEqual([
+      'builds.jsonl',
+      'indexes',
+      'latency.svg',
+      'quality-vs-context-tokens.svg',
+      'quality-vs-index-cost.svg',
+      'report.json',
+      'report.md',
+      'results.jsonl',
+      'run.json',
+      'sessions.jsonl',
+    ]);
+    const manifest = JSON.parse(readFileSync(join(dir, 'out', 'run.json'), 'utf8'));
+    expect(manifest.command).toBe('grag eval mini --methods naive-dense,bm25 --budget 200 --out out');
+    expect(manifest.options.budgetTokens).toBe(200);
+    const lines = () =>
+      readFileSync(join(dir, 'out', 'results.jsonl'), 'utf8')
+        .trim()
+        .split('\n').length;
+    expect(lines()).toBe(6);
+
+    const second = io(dir);
+    expect(
+      await run(['eval', 'mini', '--methods', 'naive-dense,bm25', '--budget', '200', '--out', 'out'], second),
+    ).toBe(0);
+    expect(second.err()).toContain('naive-dense: 3 of 3 questions done in an earlier session; resuming.');
+    expect(second.err()).toContain('bm25: every question was done in an earlier session; nothing to build.');
+    expect(lines()).toBe(6);
+    expect(second.out()).toBe(first.out());
+  });
+
+  it('explains a changed setting, an unknown method and a missing dataset in one line', async () => {
+    const dir = datasetDir();
+    await run(['eval', 'mini', '--methods', 'bm25', '--budget', '200', '--out', 'out', '-q'], io(dir));
+    let e = io(dir);
+    expect(await run(['eval', 'mini', '--methods', 'bm25', '--budget', '300', '--out', 'out', '-q'], e)).toBe(
+      1,
+    );
+    expect(e.err()).toMatch(/^grag: runEval: .*results of "bm25" made with other settings.*--restart/);
+    e = io(dir);
+    expect(
+      await run(
+        ['eval', 'mini', '--methods', 'bm25', '--budget', '300', '--out', 'out', '-q', '--restart'],
+        e,
+      ),
+    ).toBe(0);
+    e = io(dir);
+    expect(await run(['eval', 'mini', '--methods', 'nope'], e)).toBe(1);
+    expect(e.err()).toMatch(/^grag: Unknown method "nope"\. Available: naive-dense, bm25/);
+    e = io(dir);
+    expect(await run(['eval', 'missing'], e)).toBe(1);
+    expect(e.err()).toMatch(/^grag: @grag\/eval: dataset path .*missing does not exist\.\n$/);
+    e = io(dir);
+    expect(await run(['eval', 'mini', '--judge', '-q'], e)).toBe(1);
+    expect(e.err()).toMatch(/--judge needs an OpenAI-compatible endpoint/);
+  });
+});

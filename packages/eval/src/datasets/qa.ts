@@ -1,0 +1,487 @@
+/**
+ * Loaders of QA datasets over a passage corpus: the JSONL slices of the shared datasets, any user
+ * corpus + questions file, and the per-question formats of MuSiQue / HotpotQA / 2WikiMultihopQA
+ * (official and HippoRAG files).
+ */
+import { basename, extname, join } from 'node:path';
+import type { Document } from '@grag/core';
+import { normalizeAnswer } from '../normalize.js';
+import {
+  asRecord,
+  passageId,
+  pathKind,
+  readRecords,
+  type SourceRecord,
+  stringField,
+  stringListField,
+  unique,
+} from './read.js';
+import type { EvalDataset, EvalQuestion, LoadOptions, QuestionFormat, SkippedRecord } from './types.js';
+
+const ID_FIELDS = ['id', '_id', 'doc_id', 'docid', 'passage_id', 'pid'];
+const TEXT_FIELDS = ['text', 'content', 'contents', 'body', 'passage', 'paragraph_text'];
+const TITLE_FIELDS = ['title', 'name'];
+const QUESTION_ID_FIELDS = ['id', '_id', 'qid', 'QID', 'question_id'];
+const QUESTION_FIELDS = ['question', 'query', 'input', 'Question'];
+const ANSWER_FIELDS = ['answers', 'answer', 'gold', 'golds', 'gold_answers', 'Answer', 'output'];
+const ALIAS_FIELDS = ['answer_aliases', 'aliases'];
+const SUPPORT_FIELDS = [
+  'supporting',
+  'supporting_ids',
+  'supporting_passages',
+  'gold_passages',
+  'evidence_ids',
+];
+const OPTION_FIELDS = ['options', 'choices', 'Options'];
+const CORRECT_FIELDS = ['correct_option', 'correctOption', 'answer_index', 'label'];
+const FORMATS: ReadonlySet<string> = new Set(['short', 'multiple-choice', 'open', 'entity']);
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** Read corpus records (`{id?, title?, text}`) into documents, skipping and counting unusable ones. */
+export function corpusFromRecords(
+  records: readonly SourceRecord[],
+  path: string,
+  prefix: string,
+  skipped: SkippedRecord[],
+): Document[] {
+  const docs: Document[] = [];
+  const ids = new Set<string>();
+  for (const { value, line } of records) {
+    const record = asRecord(value);
+    if (!record) {
+      skipped.push({ path, line, reason: 'not a JSON object' });
+      continue;
+    }
+    const text = stringField(record, TEXT_FIELDS);
+    if (text === undefined) {
+      skipped.push({ path, line, reason: `no text (one of ${TEXT_FIELDS.map((f) => `"${f}"`).join(', ')})` });
+      continue;
+    }
+    const title = stringField(record, TITLE_FIELDS);
+    const id = stringField(record, ID_FIELDS) ?? passageId(prefix, title ?? '', text);
+    if (ids.has(id)) {
+      skipped.push({ path, line, reason: `duplicate passage id "${id}"` });
+      continue;
+    }
+    ids.add(id);
+    docs.push(title === undefined ? { id, text } : { id, title, text });
+  }
+  return docs;
+}
+
+function optionsOf(record: Record<string, unknown>): string[] | undefined {
+  for (const name of OPTION_FIELDS) {
+    const v = record[name];
+    if (Array.isArray(v)) {
+      const list = v.filter((x) => typeof x === 'string' || typeof x === 'number').map(String);
+      if (list.length > 0) return list;
+    }
+    const obj = asRecord(v);
+    if (obj) {
+      const keys = Object.keys(obj).sort();
+      const list = keys.map((k) => obj[k]).filter((x) => typeof x === 'string' || typeof x === 'number');
+      if (list.length > 0) return list.map(String);
+    }
+  }
+  return undefined;
+}
+
+/** Index of the correct option: a numeric field, a letter answer, or an answer equal to an option's text. */
+function correctOptionOf(
+  record: Record<string, unknown>,
+  options: readonly string[],
+  answers: readonly string[],
+): number {
+  for (const name of CORRECT_FIELDS) {
+    const v = record[name];
+    if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < options.length) return v;
+  }
+  for (const answer of answers) {
+    const letter = /^\s*\(?([A-Z])\)?\s*$/.exec(answer)?.[1];
+    if (letter !== undefined && LETTERS.indexOf(letter) < options.length) return LETTERS.indexOf(letter);
+    const n = normalizeAnswer(answer);
+    const i = options.findIndex((o) => normalizeAnswer(o) === n && n !== '');
+    if (i >= 0) return i;
+  }
+  return -1;
+}
+
+/** Entities of an entity question: a list of names or a list of alias lists. */
+function entitiesOf(value: unknown): string[][] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const out: string[][] = [];
+  for (const item of value) {
+    if (typeof item === 'string' && item.trim() !== '') out.push([item]);
+    else if (Array.isArray(item)) {
+      const names = item.filter((x): x is string => typeof x === 'string' && x.trim() !== '');
+      if (names.length > 0) out.push(names);
+    }
+  }
+  return out.length > 0 ? out : undefined;
+}
+
+const CONSUMED = new Set([
+  ...QUESTION_ID_FIELDS,
+  ...QUESTION_FIELDS,
+  ...ANSWER_FIELDS,
+  ...ALIAS_FIELDS,
+  ...SUPPORT_FIELDS,
+  ...OPTION_FIELDS,
+  ...CORRECT_FIELDS,
+  'supporting_titles',
+  'type',
+  'question_type',
+  'format',
+  'entities',
+]);
+
+/**
+ * Read question records into the normalized shape. Supporting passages are given by id
+ * (`supporting`, ...) or, failing that, by title (`supporting_titles`); a question that names a
+ * passage the corpus does not have, has no question text, or no gold answer is skipped and counted.
+ */
+export function questionsFromRecords(
+  records: readonly SourceRecord[],
+  path: string,
+  corpus: readonly Document[],
+  prefix: string,
+  skipped: SkippedRecord[],
+): EvalQuestion[] {
+  const ids = new Set(corpus.map((d) => d.id));
+  const byTitle = new Map<string, string[]>();
+  for (const d of corpus) {
+    if (d.title === undefined) continue;
+    const list = byTitle.get(d.title) ?? [];
+    list.push(d.id);
+    byTitle.set(d.title, list);
+  }
+  const questions: EvalQuestion[] = [];
+  const seen = new Set<string>();
+  for (const { value, line } of records) {
+    const record = asRecord(value);
+    if (!record) {
+      skipped.push({ path, line, reason: 'not a JSON object' });
+      continue;
+    }
+    const question = stringField(record, QUESTION_FIELDS);
+    if (question === undefined) {
+      skipped.push({
+        path,
+        line,
+        reason: `no question text (one of ${QUESTION_FIELDS.map((f) => `"${f}"`).join(', ')})`,
+      });
+      continue;
+    }
+    const id = stringField(record, QUESTION_ID_FIELDS) ?? `${prefix}-q${line}`;
+    if (seen.has(id)) {
+      skipped.push({ path, line, reason: `duplicate question id "${id}"` });
+      continue;
+    }
+    let answers = unique([
+      ...(stringListField(record, ANSWER_FIELDS) ?? []),
+      ...(stringListField(record, ALIAS_FIELDS) ?? []),
+    ]);
+    const entities = entitiesOf(record.entities);
+    const options = optionsOf(record);
+    const declared =
+      typeof record.format === 'string' && FORMATS.has(record.format)
+        ? (record.format as QuestionFormat)
+        : undefined;
+    const q: EvalQuestion = { id, question, answers, supporting: [] };
+    if (options) {
+      const correct = correctOptionOf(record, options, answers);
+      if (correct < 0) {
+        skipped.push({
+          path,
+          line,
+          reason: `question "${id}": the correct option is not among its ${options.length} options`,
+        });
+        continue;
+      }
+      answers = unique([
+        options[correct] as string,
+        ...answers.filter((a) => !/^\s*\(?[A-Z]\)?\s*$/.test(a)),
+      ]);
+      q.answers = answers;
+      q.options = options;
+      q.correctOption = correct;
+      q.format = 'multiple-choice';
+    } else if (declared) q.format = declared;
+    if (entities) {
+      q.entities = entities;
+      q.format ??= 'entity';
+      if (answers.length === 0) q.answers = unique(entities.flat());
+    }
+    if (q.answers.length === 0) {
+      skipped.push({ path, line, reason: `question "${id}" has no gold answer` });
+      continue;
+    }
+    const supportIds = stringListField(record, SUPPORT_FIELDS);
+    const supportTitles = stringListField(record, ['supporting_titles']);
+    let missing: string | undefined;
+    if (supportIds && supportIds.length > 0) {
+      missing = supportIds.find((s) => !ids.has(s));
+      q.supporting = unique(supportIds);
+    } else if (supportTitles && supportTitles.length > 0) {
+      missing = supportTitles.find((t) => !byTitle.has(t));
+      q.supporting = unique(supportTitles.flatMap((t) => byTitle.get(t) ?? []));
+    }
+    if (missing !== undefined) {
+      skipped.push({
+        path,
+        line,
+        reason: `question "${id}": supporting passage "${missing}" is not in the corpus`,
+      });
+      continue;
+    }
+    const type = stringField(record, ['type', 'question_type']);
+    if (type !== undefined) q.type = type;
+    const meta: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(record)) if (!CONSUMED.has(k)) meta[k] = v;
+    if (Object.keys(meta).length > 0) q.meta = meta;
+    seen.add(id);
+    questions.push(q);
+  }
+  return questions;
+}
+
+/** Paths of a user dataset: a corpus file and a questions file (JSONL, or JSON arrays). */
+export interface UserDatasetPaths {
+  corpus: string;
+  questions: string;
+}
+
+/**
+ * Load any corpus + questions pair. Corpus lines: `{id?, title?, text}` (`content`, `body`,
+ * `passage` are read as text; a missing id becomes a content hash). Question lines:
+ * `{id?, question, answers | answer, aliases?, supporting? | supporting_titles?, options?,
+ * correct_option?, format?, entities?, type?}`; other fields go to `meta`.
+ */
+export function loadUserDataset(paths: UserDatasetPaths, options: LoadOptions = {}): EvalDataset {
+  const name = options.name ?? basename(paths.corpus, extname(paths.corpus));
+  const skipped: SkippedRecord[] = [];
+  const c = readRecords(paths.corpus, options);
+  skipped.push(...c.skipped);
+  const corpus = corpusFromRecords(c.records, paths.corpus, name, skipped);
+  const q = readRecords(paths.questions, options);
+  skipped.push(...q.skipped);
+  const questions = questionsFromRecords(q.records, paths.questions, corpus, name, skipped);
+  return { name, format: 'user-jsonl', path: paths.questions, corpus, questions, skipped };
+}
+
+/**
+ * Load a dataset directory in grag's JSONL layout (the shared slices): `corpus.jsonl`
+ * (`{id, title, text}`) and `questions.jsonl` (`{id, question, answers, supporting, type, ...}`).
+ */
+export function loadGragDataset(dir: string, options: LoadOptions = {}): EvalDataset {
+  const name = options.name ?? basename(dir);
+  const data = loadUserDataset(
+    { corpus: join(dir, 'corpus.jsonl'), questions: join(dir, 'questions.jsonl') },
+    { ...options, name },
+  );
+  return { ...data, format: 'grag-jsonl', path: dir };
+}
+
+/**
+ * Read one QA slice of the shared datasets by root and name (`loadQaDataset('../shared/datasets',
+ * 'musique')`), as the benchmark scripts do. Same as {@link loadGragDataset} on `root/name`.
+ */
+export function loadQaDataset(
+  root: string,
+  name: string,
+  options: Omit<LoadOptions, 'name'> = {},
+): EvalDataset {
+  return loadGragDataset(join(root, name), { ...options, name });
+}
+
+interface Paragraph {
+  title: string;
+  text: string;
+  supporting: boolean;
+}
+
+/** Paragraphs of a HotpotQA / 2Wiki `context` (`[[title, [sentences]]]` or the Hugging Face column layout). */
+function hotpotParagraphs(record: Record<string, unknown>): Paragraph[] | undefined {
+  const supportTitles = new Set<string>();
+  const facts = record.supporting_facts;
+  if (Array.isArray(facts)) {
+    for (const f of facts) if (Array.isArray(f) && typeof f[0] === 'string') supportTitles.add(f[0]);
+  } else {
+    const cols = asRecord(facts);
+    if (cols && Array.isArray(cols.title))
+      for (const t of cols.title) if (typeof t === 'string') supportTitles.add(t);
+  }
+  const join = (sentences: unknown): string =>
+    Array.isArray(sentences)
+      ? sentences.filter((s) => typeof s === 'string').join('')
+      : String(sentences ?? '');
+  const context = record.context;
+  const out: Paragraph[] = [];
+  if (Array.isArray(context)) {
+    for (const entry of context) {
+      if (!Array.isArray(entry) || typeof entry[0] !== 'string') return undefined;
+      out.push({ title: entry[0], text: join(entry[1]), supporting: supportTitles.has(entry[0]) });
+    }
+    return out;
+  }
+  const cols = asRecord(context);
+  if (cols && Array.isArray(cols.title) && Array.isArray(cols.sentences)) {
+    cols.title.forEach((t, i) => {
+      if (typeof t === 'string')
+        out.push({
+          title: t,
+          text: join((cols.sentences as unknown[])[i]),
+          supporting: supportTitles.has(t),
+        });
+    });
+    return out;
+  }
+  return undefined;
+}
+
+/** Paragraphs of a MuSiQue record (`paragraphs[{idx, title, paragraph_text, is_supporting}]`). */
+function musiqueParagraphs(record: Record<string, unknown>): Paragraph[] | undefined {
+  if (!Array.isArray(record.paragraphs)) return undefined;
+  const out: Paragraph[] = [];
+  for (const p of record.paragraphs) {
+    const r = asRecord(p);
+    if (!r) return undefined;
+    out.push({
+      title: typeof r.title === 'string' ? r.title : '',
+      text:
+        typeof r.paragraph_text === 'string' ? r.paragraph_text : typeof r.text === 'string' ? r.text : '',
+      supporting: r.is_supporting === true,
+    });
+  }
+  return out;
+}
+
+/** Options of {@link loadMultihopQa}. */
+export interface MultihopLoadOptions extends LoadOptions {
+  /**
+   * A HippoRAG corpus file (`<name>_corpus.json`: `[{title, text}]`) to index instead of the union
+   * of the questions' own paragraphs. @default the sibling `<stem>_corpus.json` when it exists
+   */
+  corpus?: string | false;
+}
+
+/**
+ * Load MuSiQue, HotpotQA or 2WikiMultihopQA in their official per-question formats (MuSiQue-Ans
+ * JSONL with `paragraphs`; HotpotQA / 2Wiki JSON with `context` and `supporting_facts`, also in the
+ * Hugging Face column layout) and HippoRAG's copies of them (`musique.json` + `musique_corpus.json`).
+ * Passage ids are content hashes as in the shared slices, so the same passage gets the same id.
+ * Supporting passages: MuSiQue's `is_supporting` paragraphs; HotpotQA / 2Wiki's supporting-fact
+ * titles. Unanswerable MuSiQue questions are skipped and counted.
+ */
+export function loadMultihopQa(path: string, options: MultihopLoadOptions = {}): EvalDataset {
+  const stem = basename(path).replace(/\.(jsonl?|json)$/i, '');
+  const name = options.name ?? stem;
+  const skipped: SkippedRecord[] = [];
+  const { records, skipped: bad } = readRecords(path, options);
+  skipped.push(...bad);
+  const corpusPath =
+    options.corpus === false
+      ? undefined
+      : (options.corpus ??
+        (() => {
+          const sibling = join(path, '..', `${stem}_corpus.json`);
+          return pathKind(sibling) === 'file' ? sibling : undefined;
+        })());
+  const corpus: Document[] = [];
+  const corpusIds = new Set<string>();
+  const idsByTitle = new Map<string, string[]>();
+  const addPassage = (title: string, text: string): string => {
+    const id = passageId(name, title, text);
+    if (!corpusIds.has(id)) {
+      corpusIds.add(id);
+      corpus.push({ id, title, text });
+      const list = idsByTitle.get(title) ?? [];
+      list.push(id);
+      idsByTitle.set(title, list);
+    }
+    return id;
+  };
+  if (corpusPath) {
+    const c = readRecords(corpusPath, options);
+    skipped.push(...c.skipped);
+    for (const { value, line } of c.records) {
+      const r = asRecord(value);
+      const text = r && stringField(r, TEXT_FIELDS);
+      if (!r || text === undefined) {
+        skipped.push({ path: corpusPath, line, reason: 'corpus record without "text"' });
+        continue;
+      }
+      addPassage(stringField(r, TITLE_FIELDS) ?? '', text);
+    }
+  }
+  let format = 'multihop';
+  const questions: EvalQuestion[] = [];
+  for (const { value, line } of records) {
+    const r = asRecord(value);
+    if (!r) {
+      skipped.push({ path, line, reason: 'not a JSON object' });
+      continue;
+    }
+    const musique = musiqueParagraphs(r);
+    const paragraphs = musique ?? hotpotParagraphs(r);
+    if (!paragraphs) {
+      skipped.push({ path, line, reason: 'neither MuSiQue "paragraphs" nor HotpotQA/2Wiki "context"' });
+      continue;
+    }
+    format = musique ? 'musique' : Array.isArray(r.evidences) ? '2wikimultihopqa' : 'hotpotqa';
+    const id = stringField(r, QUESTION_ID_FIELDS) ?? `${name}-q${line}`;
+    const question = stringField(r, QUESTION_FIELDS);
+    if (question === undefined) {
+      skipped.push({ path, line, reason: `question "${id}" has no question text` });
+      continue;
+    }
+    if (r.answerable === false) {
+      skipped.push({ path, line, reason: `question "${id}" is marked unanswerable` });
+      continue;
+    }
+    const answers = unique([
+      ...(stringListField(r, ['answer', 'answers']) ?? []),
+      ...(stringListField(r, ALIAS_FIELDS) ?? []),
+    ]);
+    if (answers.length === 0) {
+      skipped.push({ path, line, reason: `question "${id}" has no gold answer` });
+      continue;
+    }
+    const context: string[] = [];
+    const supporting: string[] = [];
+    let missing: string | undefined;
+    for (const p of paragraphs) {
+      let pid: string;
+      if (corpusPath) {
+        const hashed = passageId(name, p.title, p.text);
+        const byTitle = idsByTitle.get(p.title);
+        const found = corpusIds.has(hashed) ? hashed : byTitle?.length === 1 ? byTitle[0] : undefined;
+        if (found === undefined) {
+          if (p.supporting) missing = p.title;
+          continue;
+        }
+        pid = found;
+      } else pid = addPassage(p.title, p.text);
+      context.push(pid);
+      if (p.supporting) supporting.push(pid);
+    }
+    if (missing !== undefined) {
+      skipped.push({
+        path,
+        line,
+        reason: `question "${id}": supporting passage "${missing}" is not in ${corpusPath}`,
+      });
+      continue;
+    }
+    const q: EvalQuestion = { id, question, answers, supporting: unique(supporting) };
+    const type = stringField(r, ['type']) ?? (musique ? /^(\d+hop\d*)__/.exec(id)?.[1] : undefined);
+    if (type !== undefined) q.type = type;
+    const meta: Record<string, unknown> = { context };
+    if (r.question_decomposition !== undefined) meta.decomposition = r.question_decomposition;
+    if (r.evidences !== undefined) meta.evidences = r.evidences;
+    if (r.level !== undefined) meta.level = r.level;
+    q.meta = meta;
+    questions.push(q);
+  }
+  return { name, format, path, corpus, questions, skipped };
+}
