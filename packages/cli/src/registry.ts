@@ -1,4 +1,5 @@
 import type { Method } from '@grag/core';
+import { e2GraphRag } from '@grag/e2graphrag';
 import { bm25Rag, denseRag } from '@grag/naive-rag';
 
 /** A method the CLI can build and query. */
@@ -20,6 +21,12 @@ export const METHODS: readonly MethodEntry[] = [
     usesEmbedder: true,
   },
   { name: bm25Rag.name, description: 'baseline: BM25 top-k chunks', method: bm25Rag, usesEmbedder: false },
+  {
+    name: e2GraphRag.name,
+    description: 'E2GraphRAG: summary tree + NLP entity graph, adaptive local/global retrieval',
+    method: e2GraphRag,
+    usesEmbedder: true,
+  },
 ];
 
 export function findMethod(name: string): MethodEntry | undefined {
