@@ -1,0 +1,2 @@
+export * from './options.js';
+export * from './rstar-tree.js';
