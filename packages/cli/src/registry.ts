@@ -1,6 +1,7 @@
 import type { Method } from '@grag/core';
 import { e2GraphRag } from '@grag/e2graphrag';
 import { bm25Rag, denseRag } from '@grag/naive-rag';
+import { nodeRag } from '@grag/noderag';
 
 /** A method the CLI can build and query. */
 export interface MethodEntry {
@@ -25,6 +26,12 @@ export const METHODS: readonly MethodEntry[] = [
     name: e2GraphRag.name,
     description: 'E2GraphRAG: summary tree + NLP entity graph, adaptive local/global retrieval',
     method: e2GraphRag,
+    usesEmbedder: true,
+  },
+  {
+    name: nodeRag.name,
+    description: 'NodeRAG: heterograph of 7 node types, dual search + shallow PPR',
+    method: nodeRag,
     usesEmbedder: true,
   },
 ];

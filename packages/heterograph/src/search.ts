@@ -1,0 +1,399 @@
+import {
+  type Csr,
+  InvalidArgumentError,
+  PPR_DEFAULTS,
+  type PprUpdate,
+  personalizedPageRankCsr,
+  toCsr,
+  type VectorIndex,
+} from '@grag/core';
+import type { HeteroGraph } from './graph.js';
+import { ALL_NODE_TYPES, EXACT_ENTRY_TYPES, type NodeType, RETRIEVABLE_TYPES } from './types.js';
+
+const WORD = /[\p{L}\p{N}_]+/gu;
+
+/** Lower-cased word tokens of a text (letters, digits, underscore). */
+function words(text: string): string[] {
+  return text.toLowerCase().match(WORD) ?? [];
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The matcher of one query entity: its whitespace-separated words, in order, separated by any
+ * whitespace, case-insensitive, with a word boundary at both ends (Unicode-aware: a letter, digit or
+ * underscore may not touch the phrase). `null` for a blank entity.
+ */
+export function phraseMatcher(entity: string): RegExp | null {
+  const parts = entity
+    .trim()
+    .split(/\s+/u)
+    .filter((p) => p !== '');
+  if (parts.length === 0) return null;
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${parts.map(escapeRegExp).join('\\s+')}(?![\\p{L}\\p{N}_])`, 'iu');
+}
+
+/**
+ * An index of node names for exact matching (dual search, NodeRAG §2.5 and appendix C.4): a query
+ * entity matches a name when the entity's words occur in the name as a whole phrase, case-insensitive
+ * (the official code's `\b` word-boundary phrase search). "Obama" matches "Barack Obama"; "art" does
+ * not match "Bart". An inverted index of name words narrows the candidates before the phrase test.
+ */
+export class NameIndex {
+  readonly #keys: string[] = [];
+  readonly #names: string[] = [];
+  readonly #postings = new Map<string, number[]>();
+
+  /** Add a node's name. */
+  add(key: string, name: string): void {
+    const id = this.#keys.length;
+    this.#keys.push(key);
+    this.#names.push(name);
+    for (const word of new Set(words(name))) {
+      let list = this.#postings.get(word);
+      if (!list) {
+        list = [];
+        this.#postings.set(word, list);
+      }
+      list.push(id);
+    }
+  }
+
+  /** Number of names indexed. */
+  get size(): number {
+    return this.#keys.length;
+  }
+
+  /** Keys whose name contains `entity` as a whole-word phrase, in insertion order. */
+  match(entity: string): string[] {
+    const matcher = phraseMatcher(entity);
+    if (matcher === null) return [];
+    const tokens = words(entity);
+    let candidates: readonly number[] | undefined;
+    if (tokens.length > 0) {
+      for (const token of tokens) {
+        const list = this.#postings.get(token) ?? [];
+        if (candidates === undefined || list.length < candidates.length) candidates = list;
+      }
+    }
+    const ids = candidates ?? this.#keys.map((_, i) => i); // no word characters: test every name
+    const out: string[] = [];
+    for (const id of ids) if (matcher.test(this.#names[id]!)) out.push(this.#keys[id]!);
+    return out;
+  }
+}
+
+/** Limits of the cross-node selection (official code defaults). */
+export interface CrossNodeLimits {
+  /** Entities kept from the PPR ranking; each brings its attribute nodes. @default 10 (official `Enode`) */
+  entities: number;
+  /** Relationship nodes kept. @default 30 (official `Rnode`) */
+  relationships: number;
+  /** High-level overviews kept; each brings its high-level element. @default 10 (official `Hnode`) */
+  overviews: number;
+  /** Other retrievable nodes (T, S, A, H) kept as cross nodes. @default 10 (official `cross_node`) */
+  cross: number;
+}
+
+/** How PPR and edges are set up for {@link HeteroSearch}. */
+export interface HeteroSearchOptions {
+  /** Teleport α. @default 0.5 (NodeRAG §2.5) */
+  teleport: number;
+  /** PPR iterations t. @default 2 (NodeRAG §2.5) */
+  iterations: number;
+  /** PPR update rule (`'lazy'`: the official code's). @default 'paper' */
+  update: PprUpdate;
+  /** Use HNSW semantic edges (the "w/o HNSW" ablation sets false). @default true */
+  semanticEdges: boolean;
+  /**
+   * Edge weights for the walk. `'paper'`: as built (1 per edge, +1 for an HNSW edge on a structural
+   * one). `'unbalance-adjust'`: the official code's `unbalance_adjust`, which caps each edge at
+   * 1/deg of both ends, i.e. w' = min(w, 1/max(deg u, deg v)). @default 'paper'
+   */
+  edgeWeighting: 'paper' | 'unbalance-adjust';
+  limits: CrossNodeLimits;
+}
+
+/** Defaults of {@link HeteroSearch.search}. */
+export const HETERO_SEARCH_DEFAULTS: HeteroSearchOptions = {
+  teleport: PPR_DEFAULTS.teleport,
+  iterations: PPR_DEFAULTS.iterations,
+  update: PPR_DEFAULTS.update,
+  semanticEdges: true,
+  edgeWeighting: 'paper',
+  limits: { entities: 10, relationships: 30, overviews: 10, cross: 10 },
+};
+
+/** Why a node is in a search result. */
+export type RetrievalReason = 'entry' | 'cross' | 'attribute' | 'high-level' | 'relationship';
+
+/** A retrievable node chosen by {@link HeteroSearch.search}. */
+export interface RetrievedNode {
+  key: string;
+  type: NodeType;
+  /** Its PPR score. */
+  score: number;
+  reason: RetrievalReason;
+}
+
+/** What {@link HeteroSearch.search} returns. */
+export interface HeteroSearchResult {
+  /** Entry nodes: exact matches (N, O) and vector hits, as given. */
+  entries: { exact: string[]; vector: string[] };
+  /** Retrievable nodes only (never N or O), in selection order. */
+  nodes: RetrievedNode[];
+  /** Entities and overviews picked from the ranking (not returned as content). */
+  picked: { entities: string[]; overviews: string[] };
+  /** PPR score of every node, by CSR index (see {@link HeteroSearch.csr} for the node order). */
+  ppr: Float64Array;
+  /** PPR score of a node (0 for a node the walk did not reach or an unknown key). */
+  scoreOf(key: string): number;
+}
+
+/**
+ * Graph search on a heterograph (NodeRAG §2.5): personalized PageRank from the entry nodes on a
+ * typed-array CSR, then, walking the ranking, the top entities, relationships and overviews and the
+ * top other retrievable nodes as cross nodes; entities bring their attributes and overviews their
+ * high-level element (as the official code does). Only retrievable types are returned.
+ *
+ * Build it once per graph; the CSRs are cached per edge setting.
+ *
+ * @example
+ * const search = new HeteroSearch(hetero);
+ * const exact = search.exactMatch(['Hinton']);
+ * const result = search.search({ exact, vector: vectorHits });
+ */
+export class HeteroSearch {
+  readonly hetero: HeteroGraph;
+  readonly #csrs = new Map<string, Csr>();
+  #types: Uint8Array | undefined;
+  #names: NameIndex | undefined;
+  readonly #typeCodes = new Map(ALL_NODE_TYPES.map((t, i) => [t, i]));
+
+  constructor(hetero: HeteroGraph) {
+    this.hetero = hetero;
+  }
+
+  /** The CSR the walk runs on for an edge setting (cached). */
+  csr(options: Pick<HeteroSearchOptions, 'semanticEdges' | 'edgeWeighting'> = HETERO_SEARCH_DEFAULTS): Csr {
+    const key = `${options.semanticEdges}:${options.edgeWeighting}`;
+    let csr = this.#csrs.get(key);
+    if (!csr) {
+      csr = toCsr(this.hetero.graph, { weightAttribute: options.semanticEdges ? 'weight' : 'baseWeight' });
+      if (options.edgeWeighting === 'unbalance-adjust') unbalanceAdjust(csr);
+      this.#csrs.set(key, csr);
+    }
+    return csr;
+  }
+
+  /** Type code of every CSR index (positions in {@link ALL_NODE_TYPES}). */
+  #typeArray(csr: Csr): Uint8Array {
+    if (!this.#types || this.#types.length !== csr.nodeIds.length) {
+      const types = new Uint8Array(csr.nodeIds.length);
+      csr.nodeIds.forEach((id, i) => {
+        types[i] = this.#typeCodes.get(this.hetero.graph.getNodeAttribute(id, 'type'))!;
+      });
+      this.#types = types;
+    }
+    return this.#types;
+  }
+
+  /** Exact matching of query entities against the names of N and O nodes; keys without duplicates. */
+  exactMatch(entities: readonly string[]): string[] {
+    if (!this.#names) {
+      const names = new NameIndex();
+      this.hetero.graph.forEachNode((key, attrs) => {
+        if (EXACT_ENTRY_TYPES.includes(attrs.type)) names.add(key, attrs.text);
+      });
+      this.#names = names;
+    }
+    const out = new Set<string>();
+    for (const entity of entities) for (const key of this.#names.match(entity)) out.add(key);
+    return [...out];
+  }
+
+  /**
+   * Search from entry nodes: `exact` (N and O matches) and `vector` (nodes from vector similarity).
+   * Every entry weighs the same in the personalization vector (1/|entries|, NodeRAG §2.5).
+   *
+   * @throws InvalidArgumentError when an entry is not a node of the graph.
+   */
+  search(
+    entries: { exact: readonly string[]; vector: readonly string[] },
+    options: Partial<Omit<HeteroSearchOptions, 'limits'>> & { limits?: Partial<CrossNodeLimits> } = {},
+  ): HeteroSearchResult {
+    const o = {
+      ...HETERO_SEARCH_DEFAULTS,
+      ...options,
+      limits: { ...HETERO_SEARCH_DEFAULTS.limits, ...options.limits },
+    };
+    const csr = this.csr(o);
+    const types = this.#typeArray(csr);
+    const n = csr.nodeIds.length;
+    const ppr = new Float64Array(n);
+    const result: HeteroSearchResult = {
+      entries: { exact: [...entries.exact], vector: [...entries.vector] },
+      nodes: [],
+      picked: { entities: [], overviews: [] },
+      ppr,
+      scoreOf: (key) => {
+        const i = csr.index.get(key);
+        return i === undefined ? 0 : ppr[i]!;
+      },
+    };
+    const seeds = new Set([...entries.exact, ...entries.vector]);
+    if (seeds.size === 0 || n === 0) return result;
+    const p = new Float64Array(n);
+    for (const key of seeds) {
+      const i = csr.index.get(key);
+      if (i === undefined) {
+        throw new InvalidArgumentError(
+          'entries',
+          `HeteroSearch.search: entry "${key}" is not a node of the graph.`,
+        );
+      }
+      p[i] = 1;
+    }
+    ppr.set(
+      personalizedPageRankCsr(csr, p, {
+        teleport: o.teleport,
+        iterations: o.iterations,
+        update: o.update,
+      }),
+    );
+
+    const chosen = new Set<string>();
+    const add = (key: string, reason: RetrievalReason) => {
+      if (chosen.has(key)) return;
+      const type = this.hetero.graph.getNodeAttribute(key, 'type');
+      if (!RETRIEVABLE_TYPES.includes(type)) return;
+      chosen.add(key);
+      result.nodes.push({ key, type, score: ppr[csr.index.get(key)!]!, reason });
+    };
+    // Vector entries are retrieved as they are (N and O entries only seed the walk).
+    for (const key of entries.vector) add(key, 'entry');
+    // Walking the ranking until every bucket is full (the official code) is the same as taking, per
+    // bucket, its top nodes (score descending, CSR order on ties), skipping the vector entries: one
+    // pass with small bounded lists instead of sorting every node with mass.
+    const { limits } = o;
+    const codeN = this.#typeCodes.get('N')!;
+    const codeR = this.#typeCodes.get('R')!;
+    const codeO = this.#typeCodes.get('O')!;
+    const retrievable = new Uint8Array(ALL_NODE_TYPES.length);
+    for (const t of RETRIEVABLE_TYPES) retrievable[this.#typeCodes.get(t)!] = 1;
+    const buckets = {
+      entities: new TopList(limits.entities, ppr),
+      relationships: new TopList(limits.relationships, ppr),
+      overviews: new TopList(limits.overviews, ppr),
+      cross: new TopList(limits.cross, ppr),
+    };
+    const skip = new Set(entries.vector.map((key) => csr.index.get(key)!));
+    for (let i = 0; i < n; i++) {
+      if (!(ppr[i]! > 0) || skip.has(i)) continue;
+      const code = types[i]!;
+      if (code === codeN) buckets.entities.offer(i);
+      else if (code === codeR) buckets.relationships.offer(i);
+      else if (code === codeO) buckets.overviews.offer(i);
+      else if (retrievable[code] === 1) buckets.cross.offer(i);
+    }
+    for (const i of buckets.cross.items) add(csr.nodeIds[i]!, 'cross');
+    result.picked.entities = buckets.entities.items.map((i) => csr.nodeIds[i]!);
+    result.picked.overviews = buckets.overviews.items.map((i) => csr.nodeIds[i]!);
+    const relationships = buckets.relationships.items.map((i) => csr.nodeIds[i]!);
+    for (const entity of result.picked.entities) {
+      for (const attribute of this.hetero.neighbors(entity, 'A')) add(attribute, 'attribute');
+    }
+    for (const overview of result.picked.overviews) {
+      for (const high of this.hetero.neighbors(overview, 'H')) add(high, 'high-level');
+    }
+    for (const relationship of relationships) add(relationship, 'relationship');
+    return result;
+  }
+}
+
+/** The best `limit` indices by score (descending, lower index first on ties), kept sorted. */
+class TopList {
+  readonly items: number[] = [];
+  readonly #limit: number;
+  readonly #scores: Float64Array;
+  constructor(limit: number, scores: Float64Array) {
+    this.#limit = limit;
+    this.#scores = scores;
+  }
+  offer(i: number): void {
+    if (this.#limit === 0) return;
+    const s = this.#scores[i]!;
+    const items = this.items;
+    if (items.length === this.#limit && s <= this.#scores[items[items.length - 1]!]!) return;
+    let at = items.length;
+    while (at > 0 && this.#scores[items[at - 1]!]! < s) at--;
+    items.splice(at, 0, i);
+    if (items.length > this.#limit) items.pop();
+  }
+}
+
+/** The official code's `unbalance_adjust`: each edge weight becomes min(w, 1/deg u, 1/deg v). */
+function unbalanceAdjust(csr: Csr): void {
+  const n = csr.nodeIds.length;
+  const degree = new Uint32Array(n);
+  for (let v = 0; v < n; v++) degree[v] = csr.offsets[v + 1]! - csr.offsets[v]!;
+  csr.outWeight.fill(0);
+  for (let v = 0; v < n; v++) {
+    for (let e = csr.offsets[v]!; e < csr.offsets[v + 1]!; e++) {
+      const u = csr.targets[e]!;
+      const cap = 1 / Math.max(degree[v]!, degree[u]!, 1);
+      if (csr.weights[e]! > cap) csr.weights[e] = cap;
+      csr.outWeight[v]! += csr.weights[e]!;
+    }
+  }
+}
+
+/**
+ * Vector entry points: the `k` nearest embedded nodes to `query` in `index`, whose integer ids map to
+ * node keys through `keys` (id i ↔ keys[i]). NodeRAG §2.5's similarity ranking R(q, v, k).
+ *
+ * @throws InvalidArgumentError when the index returns an id outside `keys`.
+ */
+export function vectorEntries(
+  index: VectorIndex,
+  keys: readonly string[],
+  query: ArrayLike<number>,
+  k = 10,
+): { key: string; score: number }[] {
+  return index.search(query, k).map(({ id, score }) => {
+    const key = keys[id];
+    if (key === undefined) {
+      throw new InvalidArgumentError('keys', `vectorEntries: the index returned id ${id}, which has no key.`);
+    }
+    return { key, score };
+  });
+}
+
+/**
+ * Lay HNSW semantic edges (NodeRAG §2.4, G5 = G4 ∪ L0): each unordered pair of the neighbour lists
+ * becomes an edge of weight 1, or adds 1 to an existing edge (once per pair, however often it is
+ * listed). Pairs whose ends are not nodes of the graph are counted and skipped.
+ *
+ * @param lists node key → neighbour keys (e.g. the level-0 links of an HNSW index).
+ */
+export function addSemanticEdges(
+  hetero: HeteroGraph,
+  lists: Iterable<readonly [string, Iterable<string>]>,
+): { added: number; reinforced: number; skipped: number } {
+  const counts = { added: 0, reinforced: 0, skipped: 0 };
+  for (const [key, neighbors] of lists) {
+    for (const other of neighbors) {
+      if (other === key) continue;
+      if (!hetero.hasNode(key) || !hetero.hasNode(other)) {
+        counts.skipped++;
+        continue;
+      }
+      const outcome = hetero.addSemanticEdge(key, other);
+      if (outcome === 'added') counts.added++;
+      else if (outcome === 'reinforced') counts.reinforced++;
+    }
+  }
+  return counts;
+}

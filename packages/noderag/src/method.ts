@@ -1,0 +1,416 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  assertSameProviders,
+  type Chunk,
+  DEFAULT_BUDGET_TOKENS,
+  embedAll,
+  IndexFormatError,
+  InvalidArgumentError,
+  isFittableEmbedder,
+  type Method,
+  modelFingerprint,
+  packContext,
+  type Retrieval,
+  type RetrievedItem,
+  readJson,
+  readManifest,
+  throwIfAborted,
+  writeIndexDir,
+  writeJson,
+} from '@grag/core';
+import {
+  type EdgeKind,
+  HeteroGraph,
+  type HeteroGraphStats,
+  HeteroSearch,
+  NODE_TYPES,
+  type NodeType,
+  RETRIEVABLE_TYPES,
+  type RetrievalReason,
+} from '@grag/heterograph';
+import { HnswIndex } from '@grag/hnsw';
+import {
+  NODERAG_DEFAULTS,
+  NODERAG_RETRIEVE_DEFAULTS,
+  type NodeRagOptions,
+  type NodeRagRetrieveOptions,
+} from './options.js';
+import { buildNodeRag, layBaseLayer, type NodeRagBuildStats, type NodeRagIndex } from './pipeline.js';
+
+/** Order of the node-type groups in the context. */
+export const CONTEXT_TYPE_ORDER: readonly NodeType[] = ['H', 'A', 'S', 'R', 'T'];
+
+/** Heading written before each node-type group of the context. */
+const GROUP_HEADINGS: Record<NodeType, string> = {
+  N: 'Entities',
+  O: 'Overviews',
+  H: 'High-level elements',
+  A: 'Entity attributes',
+  S: 'Semantic units',
+  R: 'Relationships',
+  T: 'Source text',
+};
+
+/** Tokens reserved per group heading and per item separator when choosing what fits the budget. */
+const HEADING_TOKENS = 8;
+const SEPARATOR_TOKENS = 2;
+
+/** Settings of {@link createNodeRag}. */
+export interface NodeRagSettings {
+  /** Method name used in manifests and the CLI. @default 'noderag' */
+  name?: string;
+  /** Build options overriding {@link NODERAG_DEFAULTS}. */
+  defaults?: Partial<NodeRagOptions>;
+  /** Retrieval options overriding {@link NODERAG_RETRIEVE_DEFAULTS}. */
+  retrieveDefaults?: Partial<NodeRagRetrieveOptions>;
+}
+
+/** On-disk layout version written by `save`. */
+const FORMAT_VERSION = 1;
+
+/** Compact serialized graph: structural edges only (HNSW edges are rebuilt from the vector index). */
+interface StoredGraph {
+  nodes: [
+    key: string,
+    type: NodeType,
+    text: string,
+    weight: number,
+    chunks: string[],
+    docs: string[],
+    extra?: Record<string, unknown>,
+  ][];
+  edges: [a: number, b: number, kind: EdgeKind, baseWeight: number][];
+}
+
+function storeGraph(graph: HeteroGraph): StoredGraph {
+  const position = new Map<string, number>();
+  const nodes: StoredGraph['nodes'] = [];
+  graph.graph.forEachNode((key, attrs) => {
+    position.set(key, nodes.length);
+    const { type, text, weight, chunks, docs, ...extra } = attrs;
+    const row: StoredGraph['nodes'][number] = [key, type, text, weight, chunks, docs];
+    if (Object.keys(extra).length > 0) row.push(extra);
+    nodes.push(row);
+  });
+  const edges: StoredGraph['edges'] = [];
+  graph.graph.forEachEdge((_, attrs, a, b) => {
+    if (attrs.baseWeight > 0) edges.push([position.get(a)!, position.get(b)!, attrs.kind, attrs.baseWeight]);
+  });
+  return { nodes, edges };
+}
+
+function restoreGraph(stored: StoredGraph, path: string): HeteroGraph {
+  const graph = new HeteroGraph();
+  const keys: string[] = [];
+  for (const [key, type, text, weight, chunks, docs, extra] of stored.nodes) {
+    graph.addNode(key, type, { text, weight, chunks, docs, ...(extra ? { extra } : {}) });
+    keys.push(key);
+  }
+  for (const [a, b, kind, weight] of stored.edges) {
+    const ka = keys[a];
+    const kb = keys[b];
+    if (ka === undefined || kb === undefined || kind === 'hnsw') {
+      throw new IndexFormatError(
+        path,
+        FORMAT_VERSION,
+        `noderag load: ${path} has an invalid edge; rebuild the index.`,
+      );
+    }
+    graph.connect(ka, kb, kind, weight);
+  }
+  return graph;
+}
+
+async function directoryBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? await directoryBytes(path) : (await stat(path)).size;
+  }
+  return total;
+}
+
+/** A loaded or built index with its search structures. */
+interface Runtime {
+  search: HeteroSearch;
+  keyOfVector: readonly string[];
+}
+
+const runtimes = new WeakMap<NodeRagIndex, Runtime>();
+
+function runtimeOf(index: NodeRagIndex): Runtime {
+  let runtime = runtimes.get(index);
+  if (!runtime) {
+    runtime = { search: new HeteroSearch(index.graph), keyOfVector: index.vectorKeys };
+    runtimes.set(index, runtime);
+  }
+  return runtime;
+}
+
+function positiveInteger(name: string, value: number, allowZero = false): number {
+  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
+    throw new InvalidArgumentError(
+      name,
+      `noderag: ${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${value}.`,
+    );
+  }
+  return value;
+}
+
+/** The heterograph statistics of an index (NodeRAG Table 4) plus the build counts. */
+export function nodeRagStats(index: NodeRagIndex): HeteroGraphStats & { build: NodeRagBuildStats } {
+  return { ...index.graph.stats(), build: index.stats };
+}
+
+/**
+ * NodeRAG (Xu et al., "NodeRAG: Structuring Graph-based RAG with Heterogeneous Nodes", 2025) as a
+ * grag {@link Method}: build the heterograph G5 of seven node types, retrieve by dual search, shallow
+ * personalized PageRank and cross nodes, and return only retrievable content (T, S, A, H, R), grouped
+ * by node type within the token budget.
+ *
+ * @example
+ * const index = await nodeRag.build(docs, ctx);
+ * const retrieval = await nodeRag.retrieve(index, 'Who founded the shipyard?');
+ */
+export function createNodeRag(
+  settings: NodeRagSettings = {},
+): Method<NodeRagIndex, NodeRagOptions, NodeRagRetrieveOptions> {
+  const name = settings.name ?? 'noderag';
+  return {
+    name,
+    formatVersion: FORMAT_VERSION,
+
+    async build(docs, ctx, options = {}) {
+      const o: NodeRagOptions = { ...NODERAG_DEFAULTS, ...settings.defaults, ...options };
+      positiveInteger('chunkSize', o.chunkSize);
+      positiveInteger('concurrency', o.concurrency);
+      positiveInteger('hnswM', o.hnswM);
+      return buildNodeRag(docs, ctx, o);
+    },
+
+    async retrieve(index, query, options = {}) {
+      const started = performance.now();
+      const o = { ...NODERAG_RETRIEVE_DEFAULTS, ...settings.retrieveDefaults, ...options };
+      if (typeof query !== 'string' || query.trim() === '') {
+        throw new InvalidArgumentError('query', 'noderag retrieve: the query is blank; pass a question.');
+      }
+      throwIfAborted(o.signal);
+      const { ctx } = index;
+      const runtime = runtimeOf(index);
+      const timings: Record<string, number> = {};
+      const mark = (stage: string, since: number) => {
+        timings[stage] = performance.now() - since;
+        return performance.now();
+      };
+      let t = performance.now();
+      const [queryVector] = await embedAll(ctx.embedder, [query], { abortSignal: o.signal });
+      const toKeys = (k: number) =>
+        index.vectors.search(queryVector!, Math.min(k, index.vectorKeys.length)).map((hit) => ({
+          key: runtime.keyOfVector[hit.id]!,
+          score: hit.score,
+        }));
+      const budget = o.budgetTokens ?? DEFAULT_BUDGET_TOKENS;
+
+      if (!o.graphSearch) {
+        // Ablation "w/o cross node": plain top-k similarity over every embedded node.
+        const k = positiveInteger('topK', o.topK ?? NODERAG_RETRIEVE_DEFAULTS.plainTopK);
+        const hits = toKeys(k);
+        t = mark('vector', t);
+        const nodes = hits.map((h) => ({ key: h.key, type: index.graph.node(h.key).type, score: h.score }));
+        return finish(index, nodes, budget, {
+          method: name,
+          mode: 'vector-only',
+          topK: k,
+          entries: { exact: 0, vector: hits.length },
+          timings,
+          ms: performance.now() - started,
+        });
+      }
+
+      const vectorHits = toKeys(positiveInteger('vectorTopK', o.vectorTopK, true));
+      t = mark('vector', t);
+      let queryEntities: string[] = [];
+      let exact: string[] = [];
+      if (o.dualSearch) {
+        const extraction = await ctx.tasks.extractQueryEntities(query, { abortSignal: o.signal });
+        queryEntities = extraction.entities;
+        exact = runtime.search.exactMatch(queryEntities);
+        t = mark('exact', t);
+      }
+      const result = runtime.search.search(
+        { exact, vector: vectorHits.map((h) => h.key) },
+        {
+          teleport: o.teleport,
+          iterations: positiveInteger('pprIterations', o.pprIterations, true),
+          update: o.pprUpdate,
+          semanticEdges: o.semanticEdges,
+          edgeWeighting: o.edgeWeighting,
+          limits: {
+            entities: positiveInteger('entities', o.entities, true),
+            relationships: positiveInteger('relationships', o.relationships, true),
+            overviews: positiveInteger('overviews', o.overviews, true),
+            cross: positiveInteger('crossNodes', o.crossNodes, true),
+          },
+        },
+      );
+      t = mark('ppr', t);
+      const subgraphNodes = [
+        ...new Set([...exact, ...vectorHits.map((h) => h.key), ...result.nodes.map((n) => n.key)]),
+      ];
+      return finish(
+        index,
+        result.nodes,
+        budget,
+        {
+          method: name,
+          mode: 'graph',
+          queryEntities,
+          entries: { exact: exact.length, vector: vectorHits.length },
+          picked: { entities: result.picked.entities.length, overviews: result.picked.overviews.length },
+          reasons: countBy(result.nodes.map((n) => n.reason)),
+          ppr: { teleport: o.teleport, iterations: o.pprIterations, update: o.pprUpdate },
+          ablation: {
+            dualSearch: o.dualSearch,
+            semanticEdges: o.semanticEdges,
+            edgeWeighting: o.edgeWeighting,
+          },
+          timings,
+          ms: performance.now() - started,
+        },
+        subgraphNodes,
+      );
+    },
+
+    async save(index, dir) {
+      const { ctx } = index;
+      const manifestStats: Record<string, unknown> = { ...nodeRagStats(index) };
+      const manifest = {
+        method: name,
+        formatVersion: FORMAT_VERSION,
+        params: { ...index.options },
+        providers: {
+          embedder: modelFingerprint(ctx.embedder),
+          tasks: ctx.tasks.id,
+          vectorIndex: 'hnsw',
+        },
+        stats: manifestStats,
+      };
+      await writeIndexDir(dir, manifest, async (tmp) => {
+        await writeJson(join(tmp, 'graph.json'), storeGraph(index.graph));
+        await writeJson(join(tmp, 'chunks.json'), { chunks: index.chunks, vectorKeys: index.vectorKeys });
+        await writeJson(join(tmp, 'build-stats.json'), index.stats);
+        await index.vectors.save(join(tmp, 'vectors.bin'));
+        if (isFittableEmbedder(ctx.embedder))
+          await writeJson(join(tmp, 'embedder.json'), ctx.embedder.state());
+        // Written before the manifest, so the manifest can tell the storage size of everything else.
+        manifestStats.storageBytes = await directoryBytes(tmp);
+      });
+    },
+
+    async load(dir, ctx) {
+      const manifest = await readManifest(dir, { method: name, formatVersion: FORMAT_VERSION });
+      assertSameProviders(dir, manifest, { embedder: modelFingerprint(ctx.embedder) });
+      if (isFittableEmbedder(ctx.embedder)) ctx.embedder.restore(await readJson(join(dir, 'embedder.json')));
+      const options = { ...NODERAG_DEFAULTS, ...(manifest.params as Partial<NodeRagOptions>) };
+      const graph = restoreGraph(
+        await readJson<StoredGraph>(join(dir, 'graph.json')),
+        join(dir, 'graph.json'),
+      );
+      const { chunks, vectorKeys } = await readJson<{ chunks: Chunk[]; vectorKeys: string[] }>(
+        join(dir, 'chunks.json'),
+      );
+      const stats = await readJson<NodeRagBuildStats>(join(dir, 'build-stats.json'));
+      const vectors = await HnswIndex.load(join(dir, 'vectors.bin'));
+      vectors.efSearch = options.hnswEfSearch;
+      if (options.hnswEdges) await layBaseLayer(graph, vectors, vectorKeys);
+      return { ctx, options, graph, vectors, vectorKeys, chunks, stats } satisfies NodeRagIndex;
+    },
+  };
+}
+
+function countBy(values: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of values) out[v] = (out[v] ?? 0) + 1;
+  return out;
+}
+
+/** Group retrieved nodes by type, pack them into the budget and shape the {@link Retrieval}. */
+function finish(
+  index: NodeRagIndex,
+  nodes: readonly { key: string; type: NodeType; score: number; reason?: RetrievalReason }[],
+  budget: number,
+  trace: Record<string, unknown>,
+  subgraphNodes?: string[],
+): Retrieval {
+  const retrievable = nodes.filter((n) => RETRIEVABLE_TYPES.includes(n.type));
+  // Choose by score what fits the budget (an item too large for what is left is passed over, smaller
+  // ones after it may still fit), then write the chosen nodes grouped by type.
+  const { tokenizer } = index.ctx;
+  const chosen = new Set<string>();
+  const groups = new Set<NodeType>();
+  let used = 0;
+  for (const node of [...retrievable].sort((a, b) => b.score - a.score)) {
+    const cost =
+      tokenizer.count(`[${node.key}] ${index.graph.node(node.key).text}`) +
+      SEPARATOR_TOKENS +
+      (groups.has(node.type) ? 0 : HEADING_TOKENS);
+    if (used + cost > budget && chosen.size > 0) continue;
+    chosen.add(node.key);
+    groups.add(node.type);
+    used += cost;
+  }
+  const ordered: RetrievedItem[] = [];
+  for (const type of CONTEXT_TYPE_ORDER) {
+    const group = retrievable
+      .filter((n) => n.type === type && chosen.has(n.key))
+      .sort((a, b) => b.score - a.score);
+    for (const node of group) {
+      const attrs = index.graph.node(node.key);
+      ordered.push({
+        id: node.key,
+        kind: NODE_TYPES[type].kind,
+        text: attrs.text,
+        score: node.score,
+        source: { chunkIds: [...attrs.chunks], docIds: [...attrs.docs] },
+      });
+    }
+  }
+  let previous: string | undefined;
+  const packed = packContext(ordered, budget, {
+    tokenizer,
+    render: (item) => {
+      const type = item.id.slice(0, 1) as NodeType;
+      const heading = type !== previous ? `## ${GROUP_HEADINGS[type]}\n` : '';
+      previous = type;
+      return `${heading}[${item.id}] ${item.text}`;
+    },
+  });
+  const retrieval: Retrieval = {
+    context: packed.context,
+    items: packed.items,
+    tokens: packed.tokens,
+    trace: {
+      ...trace,
+      types: countBy(packed.items.map((i) => i.id.slice(0, 1))),
+      ranked: retrievable.length,
+      packed: packed.items.length,
+      dropped: retrievable.length - packed.items.length,
+      truncated: packed.truncated,
+    },
+  };
+  if (subgraphNodes) {
+    const inside = new Set(subgraphNodes);
+    const edges: [string, string][] = [];
+    for (const key of inside) {
+      index.graph.graph.forEachNeighbor(key, (other) => {
+        if (key < other && inside.has(other)) edges.push([key, other]);
+      });
+    }
+    retrieval.subgraph = { nodes: [...inside], edges };
+  }
+  return retrieval;
+}
+
+/** NodeRAG with the paper's and the official code's defaults; CLI name `noderag`. */
+export const nodeRag = createNodeRag();
