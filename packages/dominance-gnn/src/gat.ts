@@ -1,0 +1,252 @@
+import {
+  assertInteger,
+  type DominanceEmbedder,
+  type EmbedGraphOptions,
+  embedStarGraph,
+  type SerializedDominanceEmbedder,
+  type StarEmbeddings,
+} from './embedder.js';
+import type { StarGraph } from './graph.js';
+import {
+  checkWeights,
+  defaultLabelFeatures,
+  type LabelFeatures,
+  LabelProjector,
+  leakyRelu,
+  sigmoid,
+  type Weights,
+  weightsToJson,
+} from './layers.js';
+import { glorotUniform, seededRandom } from './random.js';
+
+/** Architecture of the paper's GAT model (SG-RAG appendix C, as configured in the GNN-PE code). */
+export interface GatModelOptions {
+  /** Output dimensions d. @default 2 (GNN-PE's vertex embedding dimension) */
+  dimensions: number;
+  /** Attention heads. @default 3 (GNN-PE code) */
+  heads: number;
+  /** Hidden units per head. @default 32 (GNN-PE code) */
+  hidden: number;
+  /** Length of the label input features F. @default 16 */
+  featureDimensions: number;
+  /**
+   * Label → input features. Default: a seeded hashed vector per label (`hashedLabelFeatures`);
+   * pass e.g. label embeddings of an LLM (SG-RAG §4.2). Not serialized: pass it again on load.
+   */
+  labelFeatures?: LabelFeatures;
+  /** Seed of the initial weights and of the default label features. @default 2022 (GNN-PE code) */
+  seed: number;
+  /** Negative slope of the attention LeakyReLU. @default 0.2 (GAT, Veličković et al. 2018) */
+  leakySlope: number;
+  /** Batch-norm epsilon. @default 1e-5 */
+  bnEpsilon: number;
+}
+
+/** Defaults of {@link GatModelOptions}. */
+export const GAT_MODEL_DEFAULTS: Omit<GatModelOptions, 'labelFeatures'> = {
+  dimensions: 2,
+  heads: 3,
+  hidden: 32,
+  featureDimensions: 16,
+  seed: 2022,
+  leakySlope: 0.2,
+  bnEpsilon: 1e-5,
+};
+
+/** Weight names and sizes of the GAT model. */
+export function gatWeightSizes(o: {
+  featureDimensions: number;
+  heads: number;
+  hidden: number;
+  dimensions: number;
+}) {
+  const hc = o.heads * o.hidden;
+  return {
+    w: o.featureDimensions * hc,
+    attSrc: hc,
+    attDst: hc,
+    bias: hc,
+    gamma: hc,
+    beta: hc,
+    runningMean: hc,
+    runningVar: hc,
+    out: hc * o.dimensions,
+    outBias: o.dimensions,
+  };
+}
+
+/** Seeded initial weights: Glorot-uniform matrices, zero biases, identity batch norm. */
+export function initialGatWeights(o: Omit<GatModelOptions, 'labelFeatures'>): Weights {
+  const rand = seededRandom(o.seed ^ 0x5eed);
+  const hc = o.heads * o.hidden;
+  const s = gatWeightSizes(o);
+  return {
+    w: Float64Array.from(glorotUniform(o.featureDimensions, hc, rand)),
+    attSrc: Float64Array.from(glorotUniform(o.hidden, 1, rand, hc)),
+    attDst: Float64Array.from(glorotUniform(o.hidden, 1, rand, hc)),
+    bias: new Float64Array(s.bias),
+    gamma: new Float64Array(s.gamma).fill(1),
+    beta: new Float64Array(s.beta),
+    runningMean: new Float64Array(s.runningMean),
+    runningVar: new Float64Array(s.runningVar).fill(1),
+    out: Float64Array.from(glorotUniform(hc, o.dimensions, rand)),
+    outBias: new Float64Array(s.outBias),
+  };
+}
+
+/**
+ * The paper's dominance model (SG-RAG appendix C, Eqs. 9-13): a GAT layer on the star graph
+ * (centre linked to each neighbour, self-loops added; 3 heads × 32 units, concatenated), ReLU,
+ * batch norm, add-pool over the star's nodes, a linear map to `dimensions` and a sigmoid.
+ *
+ * Dominance is only encouraged by training (`trainGatEmbedder`), not guaranteed: the softmax
+ * normalisation of the centre's attention and the signed weights after it can make a sub-star
+ * larger than its star. `monotone` is therefore `false`, and `embedGraph` applies the closure
+ * correction by default.
+ *
+ * Inference runs in plain JavaScript (float64, rounded to float32): no tfjs needed once trained.
+ */
+export class GatEmbedder implements DominanceEmbedder {
+  readonly kind = 'gat' as const;
+  readonly monotone = false;
+  readonly upperBound = 1;
+  readonly dimensions: number;
+  readonly options: Readonly<Omit<GatModelOptions, 'labelFeatures'>>;
+  /** Whether the label features are the seeded default (`false`: a caller's function). */
+  readonly hashedFeatures: boolean;
+  readonly #weights: Weights;
+  readonly #projector: LabelProjector;
+  readonly #bnScale: Float64Array;
+  readonly #bnShift: Float64Array;
+
+  constructor(options: Partial<GatModelOptions>, weights: Record<string, ArrayLike<number>>) {
+    const merged = { ...GAT_MODEL_DEFAULTS, ...options };
+    const labelFeatures = merged.labelFeatures;
+    const rest: Omit<GatModelOptions, 'labelFeatures'> = {
+      dimensions: merged.dimensions,
+      heads: merged.heads,
+      hidden: merged.hidden,
+      featureDimensions: merged.featureDimensions,
+      seed: merged.seed,
+      leakySlope: merged.leakySlope,
+      bnEpsilon: merged.bnEpsilon,
+    };
+    for (const name of ['dimensions', 'heads', 'hidden', 'featureDimensions'] as const) {
+      assertInteger(name, rest[name], 1, 'GatEmbedder');
+    }
+    this.options = rest;
+    this.dimensions = rest.dimensions;
+    this.hashedFeatures = labelFeatures === undefined;
+    this.#weights = checkWeights(weights, gatWeightSizes(rest), 'GatEmbedder');
+    const w = this.#weights;
+    this.#projector = new LabelProjector(
+      { features: rest.featureDimensions, heads: rest.heads, hidden: rest.hidden },
+      { w: w.w!, attSrc: w.attSrc!, attDst: w.attDst! },
+      labelFeatures ?? defaultLabelFeatures(rest.featureDimensions, rest.seed),
+    );
+    // Batch norm at inference: an affine map per channel with the running statistics.
+    const hc = rest.heads * rest.hidden;
+    this.#bnScale = new Float64Array(hc);
+    this.#bnShift = new Float64Array(hc);
+    for (let k = 0; k < hc; k++) {
+      const scale = w.gamma![k]! / Math.sqrt(w.runningVar![k]! + rest.bnEpsilon);
+      this.#bnScale[k] = scale;
+      this.#bnShift[k] = w.beta![k]! - w.runningMean![k]! * scale;
+    }
+  }
+
+  /** A copy of the weights. */
+  weights(): Weights {
+    const out: Weights = {};
+    for (const [name, w] of Object.entries(this.#weights)) out[name] = Float64Array.from(w);
+    return out;
+  }
+
+  /** Add ReLU → batch norm of `row` (+ bias) into `y`. */
+  #accumulate(row: Float64Array, y: Float64Array): void {
+    const bias = this.#weights.bias!;
+    for (let k = 0; k < row.length; k++) {
+      const r = Math.max(0, row[k]! + bias[k]!);
+      y[k]! += r * this.#bnScale[k]! + this.#bnShift[k]!;
+    }
+  }
+
+  embed(centre: string, neighbours: readonly string[]): Float32Array {
+    const { heads, hidden, dimensions, leakySlope } = this.options;
+    const hc = heads * hidden;
+    const pc = this.#projector.project(centre);
+    const ps = [...neighbours].sort().map((l) => this.#projector.project(l));
+    const y = new Float64Array(hc);
+    const row = new Float64Array(hc);
+    // Centre row: softmax attention over itself and every neighbour (Eqs. 9-11).
+    const logits = new Float64Array(ps.length + 1);
+    for (let head = 0; head < heads; head++) {
+      logits[0] = leakyRelu(pc.dst[head]! + pc.src[head]!, leakySlope);
+      let max = logits[0];
+      for (let j = 0; j < ps.length; j++) {
+        logits[j + 1] = leakyRelu(pc.dst[head]! + ps[j]!.src[head]!, leakySlope);
+        max = Math.max(max, logits[j + 1]!);
+      }
+      let z = 0;
+      for (let j = 0; j < logits.length; j++) {
+        logits[j] = Math.exp(logits[j]! - max);
+        z += logits[j]!;
+      }
+      for (let c = 0; c < hidden; c++) {
+        const k = head * hidden + c;
+        let v = logits[0]! * pc.h[k]!;
+        for (let j = 0; j < ps.length; j++) v += logits[j + 1]! * ps[j]!.h[k]!;
+        row[k] = v / z;
+      }
+    }
+    this.#accumulate(row, y);
+    // Leaf rows: each neighbour attends to itself and the centre (a two-way softmax).
+    for (const p of ps) {
+      for (let head = 0; head < heads; head++) {
+        const self = leakyRelu(p.dst[head]! + p.src[head]!, leakySlope);
+        const toCentre = leakyRelu(p.dst[head]! + pc.src[head]!, leakySlope);
+        const a = sigmoid(self - toCentre);
+        for (let c = 0; c < hidden; c++) {
+          const k = head * hidden + c;
+          row[k] = a * p.h[k]! + (1 - a) * pc.h[k]!;
+        }
+      }
+      this.#accumulate(row, y);
+    }
+    // Readout (Eq. 12 sum) and projection head (Eq. 13).
+    const out = this.#weights.out!;
+    const outBias = this.#weights.outBias!;
+    const o = new Float32Array(dimensions);
+    for (let d = 0; d < dimensions; d++) {
+      let s = outBias[d]!;
+      for (let k = 0; k < hc; k++) s += y[k]! * out[k * dimensions + d]!;
+      o[d] = sigmoid(s);
+    }
+    return o;
+  }
+
+  embedGraph(graph: StarGraph, options?: Partial<EmbedGraphOptions>): StarEmbeddings {
+    return embedStarGraph(this, graph, options);
+  }
+
+  toJSON(): SerializedDominanceEmbedder {
+    return {
+      format: 'grag-dominance-embedder',
+      version: 1,
+      kind: this.kind,
+      dimensions: this.dimensions,
+      seed: this.options.seed,
+      config: { ...this.options, labelFeatures: this.hashedFeatures ? 'hashed' : 'custom' },
+      weights: weightsToJson(this.#weights),
+    };
+  }
+}
+
+/**
+ * The paper's GAT model with seeded initial (untrained) weights. Train it with
+ * `trainGatEmbedder`; untrained it is a random, non-monotone map.
+ */
+export function createGatEmbedder(options: Partial<GatModelOptions> = {}): GatEmbedder {
+  const merged = { ...GAT_MODEL_DEFAULTS, ...options };
+  return new GatEmbedder(options, initialGatWeights(merged));
+}

@@ -1,0 +1,11 @@
+export * from './embedder.js';
+export * from './gat.js';
+export * from './graph.js';
+export type { LabelFeatures, Weights } from './layers.js';
+export * from './monotone.js';
+export * from './pruning.js';
+export { hashedLabelFeatures } from './random.js';
+export * from './serialize.js';
+export * from './train.js';
+export * from './training-free.js';
+export * from './verify.js';
