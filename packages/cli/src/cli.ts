@@ -40,6 +40,7 @@ Options:
   --method <name>            method to build (see \`grag methods\`)
   --out <dir>                index directory to write
   --set <key=value>          method option, repeatable (e.g. --set chunkSize=600)
+  --variant <name>           method variant (same as --set variant=<name>), e.g. ket-rag's keyword-rag
   --budget <tokens>          context budget (default 12000)
   --top-k <n>                items to rank before packing (method default otherwise)
   --json                     machine-readable output (query)
@@ -64,6 +65,7 @@ const OPTIONS = {
   'top-k': { type: 'string' },
   json: { type: 'boolean' },
   'no-answer': { type: 'boolean' },
+  variant: { type: 'string' },
   config: { type: 'string' },
   provider: { type: 'string' },
   'chat-model': { type: 'string' },
@@ -114,6 +116,13 @@ export function parseSetOptions(pairs: readonly string[] = []): Record<string, u
             : raw;
   }
   return out;
+}
+
+/** Method options from `--set` pairs and `--variant`. */
+function methodOptions(values: Values): Record<string, unknown> {
+  const options = parseSetOptions(values.set);
+  if (values.variant !== undefined) options.variant = values.variant;
+  return options;
 }
 
 function positiveInt(value: string | undefined, name: string): number | undefined {
@@ -334,7 +343,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           values.method,
           values.out,
           config,
-          parseSetOptions(values.set),
+          methodOptions(values),
           values.quiet === true,
         );
         return 0;
@@ -365,7 +374,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           config,
           args,
           flags: values,
-          methodOptions: parseSetOptions(values.set),
+          methodOptions: methodOptions(values),
           command: `grag ${argv.join(' ')}`,
         });
       case 'methods':

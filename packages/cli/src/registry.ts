@@ -1,5 +1,6 @@
 import type { Method } from '@grag/core';
 import { e2GraphRag } from '@grag/e2graphrag';
+import { KET_RAG_VARIANTS, ketRag } from '@grag/ket-rag';
 import { bm25Rag, denseRag } from '@grag/naive-rag';
 import { nodeRag } from '@grag/noderag';
 
@@ -32,6 +33,12 @@ export const METHODS: readonly MethodEntry[] = [
     name: nodeRag.name,
     description: 'NodeRAG: heterograph of 7 node types, dual search + shallow PPR',
     method: nodeRag,
+    usesEmbedder: true,
+  },
+  {
+    name: ketRag.name,
+    description: `KET-RAG: KG skeleton on PageRank core chunks + keyword bipartite graph (--variant ${KET_RAG_VARIANTS.join('|')})`,
+    method: ketRag,
     usesEmbedder: true,
   },
 ];

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -166,5 +166,39 @@ describe('grag binary', () => {
     expect(result.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(/^grag: The corpus at .* has no usable documents/),
     ]);
+  });
+});
+
+describe('grag index --variant', () => {
+  it('builds a ket-rag variant by name and queries it without repeating the variant', async () => {
+    const dir = await corpusDir();
+    const out = join(dir, 'idx-keyword');
+    let io = captureIO(dir);
+    const code = await run(
+      ['index', dir, '--method', 'ket-rag', '--variant', 'keyword-rag', '--out', out, '-q'],
+      io,
+    );
+    expect(io.err()).toBe('');
+    expect(code).toBe(0);
+    const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'));
+    expect(JSON.stringify(manifest.params)).toMatch(/keyword-rag/);
+    io = captureIO(dir);
+    expect(await run(['query', out, 'Which museum is in Oslo?', '--json'], io)).toBe(0);
+    const result = JSON.parse(io.out());
+    expect(result.method).toBe('ket-rag');
+    // Keyword-RAG (lambda = 0) uses no knowledge-graph context.
+    expect(
+      result.retrieval.items.every((i: { kind: string }) => i.kind !== 'entity' && i.kind !== 'relation'),
+    ).toBe(true);
+    expect(result.retrieval.context).toMatch(/Munch Museum/);
+  });
+
+  it('rejects an unknown variant in one line', async () => {
+    const dir = await corpusDir();
+    const io = captureIO(dir);
+    expect(
+      await run(['index', dir, '--method', 'ket-rag', '--variant', 'nope', '--out', join(dir, 'x')], io),
+    ).toBe(1);
+    expect(io.err().trim().split('\n').at(-1)).toMatch(/^grag: .*nope/);
   });
 });

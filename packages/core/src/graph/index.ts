@@ -6,4 +6,5 @@
 export * from './csr.js';
 export * from './kg.js';
 export * from './knn.js';
+export * from './local-search.js';
 export * from './pagerank.js';

@@ -1,0 +1,28 @@
+/**
+ * @grag/ket-rag: KET-RAG (Huang et al. 2025) — a knowledge-graph skeleton extracted from the
+ * PageRank core chunks plus a text-keyword bipartite graph over all chunks, searched by two channels —
+ * with the baselines and ablations of its evaluation as variants.
+ */
+export {
+  createKetRag,
+  KET_RAG_DEFAULTS,
+  type KetRagIndex,
+  type KetRagKeywordIndex,
+  type KetRagOptions,
+  type KetRagRetrieveOptions,
+  type KetRagSettings,
+  type KetRagSkeleton,
+  type KetRagStats,
+  ketRag,
+  ketRagVariants,
+  resolveKetRagOptions,
+} from './method.js';
+export {
+  isKetRagVariant,
+  KET_RAG_VARIANT_PRESETS,
+  KET_RAG_VARIANTS,
+  type KetRagVariant,
+  parseKetRagVariant,
+  type TextChannel,
+  type VariantPreset,
+} from './variants.js';

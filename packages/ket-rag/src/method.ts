@@ -1,0 +1,920 @@
+import { join } from 'node:path';
+import {
+  assertSameProviders,
+  type BuildContext,
+  type Chunk,
+  chunkDocuments,
+  DEFAULT_BUDGET_TOKENS,
+  type Document,
+  embedAll,
+  type GraphExtraction,
+  InvalidArgumentError,
+  isFittableEmbedder,
+  KnowledgeGraphBuilder,
+  type LocalSearchEntity,
+  type LocalSearchGraph,
+  type LocalSearchRelationship,
+  type LocalSearchResult,
+  localSearch,
+  type Method,
+  modelFingerprint,
+  packContext,
+  prepareLocalSearch,
+  type Retrieval,
+  type RetrievedItem,
+  type RetrieveOptions,
+  readJson,
+  readManifest,
+  renderLocalSearchItem,
+  type VectorIndex,
+  writeIndexDir,
+  writeJson,
+} from '@grag/core';
+import {
+  buildChunkKnnGraph,
+  buildKeywordBipartite,
+  type ChunkKnnGraph,
+  type CoreSelection,
+  distinctKeywords,
+  embedKeywordBipartite,
+  type KeywordBipartite,
+  keywordChannel,
+  type SubChunk,
+  selectCoreChunks,
+  splitChunks,
+} from '@grag/keyword-bipartite';
+import { mapPool, readVectors, writeVectors } from './util.js';
+import {
+  KET_RAG_VARIANT_PRESETS,
+  KET_RAG_VARIANTS,
+  type KetRagVariant,
+  parseKetRagVariant,
+  type TextChannel,
+} from './variants.js';
+
+/** Build options of KET-RAG. Defaults: {@link KET_RAG_DEFAULTS}, then the variant's preset. */
+export interface KetRagOptions {
+  /** Which solution of KET-RAG §6.1 to build; sets `beta`, `coreSelection`, `lambda`, `textChannel`. @default 'ket-rag-p' */
+  variant: KetRagVariant;
+  /**
+   * `'fixed'`: token windows of `chunkSize` with `overlap`; `'document'`: one chunk per document (a
+   * corpus of short passages). @default 'fixed'
+   */
+  chunking: 'fixed' | 'document';
+  /** Tokens per chunk. @default 1200 (KET-RAG §6.1, GraphRAG) */
+  chunkSize: number;
+  /** Tokens shared by consecutive chunks. @default 100 (GraphRAG) */
+  overlap: number;
+  /** Write the document title as the first line of every chunk and sub-chunk text. @default true */
+  includeTitle: boolean;
+  /** Tokens per sub-chunk. @default 150 (official KET-RAG code; 3 halvings of a 1200-token chunk) */
+  subChunkSize: number;
+  /** Split chunks by this many recursive halvings instead of by `subChunkSize` (KET-RAG §5.1's m). */
+  halvings?: number;
+  /** Lexical neighbours per chunk in the KNN graph. @default 1 (official KET-RAG code) */
+  lexicalK: number;
+  /** Semantic neighbours per chunk in the KNN graph. @default 1 (official KET-RAG code) */
+  semanticK: number;
+  /** Keywords in more than this fraction of chunks do not count for lexical similarity. @default 1 */
+  maxDocumentFrequency: number;
+  /** Fraction β of chunks whose graph is extracted. @default 0.8 (KET-RAG §6.1) */
+  beta: number;
+  /** How core chunks are chosen. @default 'pagerank' (KET-RAG-P) */
+  coreSelection: CoreSelection;
+  /** PageRank damping (teleport `1 - damping`). @default 0.85 (KET-RAG §5.1) */
+  damping: number;
+  /** Seed of the uniform core sample (KET-RAG-U). @default 42 (official KET-RAG code) */
+  seed: number;
+  /** Entity types to extract. @default the task suite's default (GraphRAG's four) */
+  entityTypes?: string[];
+  /** Gleaning passes of the extraction task. @default the task suite's default */
+  gleanings?: number;
+  /**
+   * Merge the several descriptions of an entity or relationship with the summarize task (GraphRAG
+   * does); otherwise they are joined. Either way a description is cut to `descriptionMaxTokens`.
+   * @default true
+   */
+  summarizeDescriptions: boolean;
+  /** Longest entity or relationship description, in tokens. @default 200 */
+  descriptionMaxTokens: number;
+  /** Model calls in flight during indexing. @default 8 */
+  concurrency: number;
+  /** Share λ of the budget for the knowledge-graph channel. @default 0.5 (official KET-RAG README) */
+  lambda: number;
+  /** Channel that fills the rest of the budget. @default 'keyword' */
+  textChannel: TextChannel;
+  /** Seed entities of the local search. @default 10 (KET-RAG §2.3) */
+  topKEntities: number;
+  /** Out-network relationships per seed. @default 10 (GraphRAG) */
+  topKRelationships: number;
+  /** Share of the local-search budget for text units. @default 0.5 (GraphRAG `text_unit_prop`) */
+  textUnitProp: number;
+  /** The keyword channel collects candidates up to this multiple of its budget. @default 2 (official KET-RAG code) */
+  collectFactor: number;
+  /** Most seed keywords examined per query. @default 1000 (official KET-RAG code) */
+  maxSeedKeywords: number;
+}
+
+/** Defaults of {@link KetRagOptions} before the variant's preset is applied. */
+export const KET_RAG_DEFAULTS: Omit<KetRagOptions, 'halvings' | 'entityTypes' | 'gleanings'> = {
+  variant: 'ket-rag-p',
+  chunking: 'fixed',
+  chunkSize: 1200,
+  overlap: 100,
+  includeTitle: true,
+  subChunkSize: 150,
+  lexicalK: 1,
+  semanticK: 1,
+  maxDocumentFrequency: 1,
+  ...KET_RAG_VARIANT_PRESETS['ket-rag-p'],
+  damping: 0.85,
+  seed: 42,
+  summarizeDescriptions: true,
+  descriptionMaxTokens: 200,
+  concurrency: 8,
+  topKEntities: 10,
+  topKRelationships: 10,
+  textUnitProp: 0.5,
+  collectFactor: 2,
+  maxSeedKeywords: 1000,
+};
+
+/** Retrieval options of KET-RAG. */
+export interface KetRagRetrieveOptions extends RetrieveOptions {
+  /** Override the index's λ for this query (ignored when the text channel is `'none'`). */
+  lambda?: number;
+}
+
+/** What indexing cost, as counted by the method itself (model-independent). */
+export interface KetRagStats {
+  documents: number;
+  chunks: number;
+  subChunks: number;
+  coreChunks: number;
+  knnEdges: number;
+  /** Graph-extraction calls (one per core chunk) and the tokens of the texts sent. */
+  extraction: {
+    calls: number;
+    inputTokens: number;
+    entities: number;
+    relations: number;
+    /** Parse issues reported by the extraction task. */
+    issues: number;
+    /** Extracted records not merged (empty names, self-relations, invalid weights). */
+    skipped: number;
+  };
+  /** Summarize calls that merged descriptions. */
+  summaries: number;
+  entities: number;
+  relationships: number;
+  keywords: number;
+  sentences: number;
+}
+
+/** The knowledge-graph skeleton, with text units rewired to sub-chunks. */
+export interface KetRagSkeleton {
+  entities: LocalSearchEntity[];
+  relationships: LocalSearchRelationship[];
+  /** Entity embeddings (of `name: description`), ids = entity positions. */
+  entityVectors: VectorIndex;
+  /** Prepared for local search. */
+  graph: LocalSearchGraph;
+}
+
+/** The keyword channel's index. */
+export interface KetRagKeywordIndex {
+  bipartite: KeywordBipartite;
+  /** Keyword embeddings, ids = keyword positions. */
+  keywordVectors: VectorIndex;
+  /** Sub-chunk embeddings, aligned with `subChunks`. */
+  subChunkVectors: Float32Array[];
+  /** Tokens of each sub-chunk text as retrieved (title line included), aligned with `subChunks`. */
+  subChunkTokens: Int32Array;
+}
+
+/** A built KET-RAG index. */
+export interface KetRagIndex {
+  ctx: BuildContext;
+  options: KetRagOptions;
+  chunks: Chunk[];
+  /** Text of each chunk as embedded, extracted and retrieved (title line + chunk text). */
+  chunkTexts: string[];
+  subChunks: SubChunk[];
+  /** Text of each sub-chunk as embedded and retrieved. */
+  subChunkTexts: string[];
+  /** Ids of the core chunks, best first. */
+  core: string[];
+  /** KNN chunk graph (when core chunks were chosen by PageRank or the text channel is `'knn'`). */
+  knn?: ChunkKnnGraph;
+  /** Chunk embeddings for the `'dense'` and `'knn'` channels, ids = chunk positions. */
+  chunkVectors?: VectorIndex;
+  skeleton?: KetRagSkeleton;
+  keyword?: KetRagKeywordIndex;
+  stats: KetRagStats;
+}
+
+/** Resolve build options: defaults, then the variant's preset, then `settings`, then `options`. */
+export function resolveKetRagOptions(...layers: (Partial<KetRagOptions> | undefined)[]): KetRagOptions {
+  let variant: KetRagVariant = KET_RAG_DEFAULTS.variant;
+  for (const layer of layers) if (layer?.variant !== undefined) variant = parseKetRagVariant(layer.variant);
+  const merged: KetRagOptions = { ...KET_RAG_DEFAULTS, ...KET_RAG_VARIANT_PRESETS[variant] };
+  for (const layer of layers) {
+    if (!layer) continue;
+    for (const [key, value] of Object.entries(layer)) {
+      if (value !== undefined) (merged as unknown as Record<string, unknown>)[key] = value;
+    }
+  }
+  merged.variant = variant;
+  // From the command line (`--set entityTypes=person,geo`) the list arrives as one string.
+  const types = merged.entityTypes as unknown;
+  if (typeof types === 'string')
+    merged.entityTypes = types
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+  validate(merged);
+  return merged;
+}
+
+function validate(o: KetRagOptions): void {
+  const fail = (argument: string, message: string): never => {
+    throw new InvalidArgumentError(argument, `ket-rag: ${message}`);
+  };
+  const fraction = (name: keyof KetRagOptions) => {
+    const v = o[name] as number;
+    if (!(v >= 0 && v <= 1)) fail(name, `${name} must be in [0, 1], got ${v}.`);
+  };
+  fraction('beta');
+  fraction('lambda');
+  fraction('textUnitProp');
+  if (!['keyword', 'dense', 'knn', 'none'].includes(o.textChannel)) {
+    fail(
+      'textChannel',
+      `textChannel must be 'keyword', 'dense', 'knn' or 'none', got ${String(o.textChannel)}.`,
+    );
+  }
+  if (o.coreSelection !== 'pagerank' && o.coreSelection !== 'uniform') {
+    fail('coreSelection', `coreSelection must be 'pagerank' or 'uniform', got ${String(o.coreSelection)}.`);
+  }
+  if (o.chunking !== 'fixed' && o.chunking !== 'document') {
+    fail('chunking', `chunking must be 'fixed' or 'document', got ${String(o.chunking)}.`);
+  }
+  for (const name of ['concurrency', 'topKEntities', 'descriptionMaxTokens'] as const) {
+    if (!Number.isInteger(o[name]) || o[name] < 1)
+      fail(name, `${name} must be a positive integer, got ${o[name]}.`);
+  }
+}
+
+/** Chunks of the corpus and the text each is shown by (title line + text). */
+function chunkCorpus(
+  docs: Document[],
+  ctx: BuildContext,
+  o: KetRagOptions,
+): { chunks: Chunk[]; texts: string[] } {
+  if (docs.length === 0) {
+    throw new InvalidArgumentError('docs', 'ket-rag build: the corpus is empty; pass at least one document.');
+  }
+  const chunks: Chunk[] =
+    o.chunking === 'document'
+      ? docs
+          .filter((doc) => doc.text.trim().length > 0)
+          .map((doc) => ({
+            id: doc.id,
+            docId: doc.id,
+            order: 0,
+            text: doc.text,
+            tokens: ctx.tokenizer.count(doc.text),
+            start: 0,
+            end: doc.text.length,
+          }))
+      : chunkDocuments(docs, { chunkSize: o.chunkSize, overlap: o.overlap, tokenizer: ctx.tokenizer });
+  const titles = new Map(docs.map((d) => [d.id, d.title]));
+  return { chunks, texts: chunks.map((c) => withTitle(c, titles.get(c.docId), o.includeTitle)) };
+}
+
+function withTitle(chunk: Chunk, title: string | undefined, include: boolean): string {
+  if (!include || !title) return chunk.text;
+  // A title that is already the text's first line (a markdown heading) is not written twice.
+  const firstLine = /^\s*#*\s*(.*)/.exec(chunk.text)?.[1]?.trim();
+  return firstLine === title.trim() ? chunk.text : `${title}\n${chunk.text}`;
+}
+
+function emptyStats(): KetRagStats {
+  return {
+    documents: 0,
+    chunks: 0,
+    subChunks: 0,
+    coreChunks: 0,
+    knnEdges: 0,
+    extraction: { calls: 0, inputTokens: 0, entities: 0, relations: 0, issues: 0, skipped: 0 },
+    summaries: 0,
+    entities: 0,
+    relationships: 0,
+    keywords: 0,
+    sentences: 0,
+  };
+}
+
+async function vectorIndexOf(ctx: BuildContext, vectors: readonly ArrayLike<number>[]): Promise<VectorIndex> {
+  const index = ctx.vectorIndex.create({
+    dimensions: ctx.embedder.dimensions,
+    metric: 'cosine',
+    capacity: vectors.length,
+  });
+  vectors.forEach((v, i) => {
+    index.add(i, v);
+  });
+  return index;
+}
+
+/** Build the knowledge-graph skeleton from the core chunks (Algorithm 1 on the core chunks). */
+async function buildSkeleton(
+  ctx: BuildContext,
+  o: KetRagOptions,
+  chunks: Chunk[],
+  chunkTexts: string[],
+  corePositions: number[],
+  subIdsOf: Map<string, string[]>,
+  subChunks: SubChunk[],
+  subChunkTexts: string[],
+  stats: KetRagStats,
+): Promise<KetRagSkeleton> {
+  const { tasks, tokenizer, meter } = ctx;
+  // Extract in document order (the official code sorts the sampled chunks by id).
+  const order = [...corePositions].sort((a, b) => a - b);
+  const extractionOptions = {
+    ...(o.entityTypes !== undefined ? { entityTypes: o.entityTypes } : {}),
+    ...(o.gleanings !== undefined ? { gleanings: o.gleanings } : {}),
+    ...(ctx.signal !== undefined ? { abortSignal: ctx.signal } : {}),
+  };
+  let done = 0;
+  const extractions: GraphExtraction[] = await meter.stage('extract', () =>
+    mapPool(
+      order,
+      o.concurrency,
+      async (position) => {
+        const result = await tasks.extractGraph(chunkTexts[position]!, extractionOptions);
+        ctx.onProgress?.({ stage: 'extract', done: ++done, total: order.length, unit: 'chunks' });
+        return result;
+      },
+      ctx.signal,
+    ),
+  );
+  const builder = new KnowledgeGraphBuilder();
+  order.forEach((position, i) => {
+    const chunk = chunks[position]!;
+    const extraction = extractions[i]!;
+    stats.extraction.calls += 1;
+    stats.extraction.inputTokens += tokenizer.count(chunkTexts[position]!);
+    stats.extraction.entities += extraction.entities.length;
+    stats.extraction.relations += extraction.relations.length;
+    stats.extraction.issues += extraction.issues.length;
+    builder.addExtraction(extraction, { chunkId: chunk.id, docId: chunk.docId });
+  });
+  const kg = builder.build();
+  stats.extraction.skipped = kg.skipped.length;
+
+  // Descriptions: merge several into one (GraphRAG's summarization), cut to the token cap.
+  const cap = (text: string) => {
+    const trimmed = text.trim();
+    // Most descriptions are short: count (memoized) before paying for a truncation.
+    return tokenizer.count(trimmed) <= o.descriptionMaxTokens
+      ? trimmed
+      : tokenizer.truncate(trimmed, o.descriptionMaxTokens).trim();
+  };
+  const describe = async (descriptions: string[]): Promise<string> => {
+    if (descriptions.length <= 1 || !o.summarizeDescriptions) return cap(descriptions.join(' '));
+    stats.summaries += 1;
+    return cap(
+      await tasks.summarize(descriptions, {
+        purpose: 'entity',
+        maxTokens: o.descriptionMaxTokens,
+        ...(ctx.signal !== undefined ? { abortSignal: ctx.signal } : {}),
+      }),
+    );
+  };
+  const kgEntities = [...kg.entities.values()];
+  const kgRelations = [...kg.relations.values()];
+  const [entityDescriptions, relationDescriptions] = await meter.stage('summarize', async () => [
+    await mapPool(kgEntities, o.concurrency, (e) => describe(e.descriptions), ctx.signal),
+    await mapPool(kgRelations, o.concurrency, (r) => describe(r.descriptions), ctx.signal),
+  ]);
+  // Rewire chunk links to the chunk's sub-chunks (KET-RAG §5.1).
+  const rewire = (chunkIds: readonly string[]) => chunkIds.flatMap((id) => subIdsOf.get(id) ?? []);
+  const entities: LocalSearchEntity[] = kgEntities.map((e, i) => ({
+    id: e.id,
+    name: e.name,
+    description: entityDescriptions[i]!,
+    textUnitIds: rewire(e.chunkIds),
+  }));
+  const relationships: LocalSearchRelationship[] = kgRelations.map((r, i) => ({
+    id: r.id,
+    source: r.source,
+    target: r.target,
+    description: relationDescriptions[i]!,
+    weight: r.weight,
+    textUnitIds: rewire(r.chunkIds),
+  }));
+  stats.entities = entities.length;
+  stats.relationships = relationships.length;
+  const entityVectors = await meter.stage('embed-entities', async () =>
+    vectorIndexOf(
+      ctx,
+      await embedAll(
+        ctx.embedder,
+        entities.map((e) => (e.description ? `${e.name}: ${e.description}` : e.name)),
+        { abortSignal: ctx.signal },
+      ),
+    ),
+  );
+  return {
+    entities,
+    relationships,
+    entityVectors,
+    graph: prepareSkeleton(entities, relationships, subChunks, subChunkTexts),
+  };
+}
+
+function prepareSkeleton(
+  entities: LocalSearchEntity[],
+  relationships: LocalSearchRelationship[],
+  subChunks: SubChunk[],
+  subChunkTexts: string[],
+): LocalSearchGraph {
+  return prepareLocalSearch({
+    entities,
+    relationships,
+    textUnits: subChunks.map((s, i) => ({ id: s.id, text: subChunkTexts[i]!, docIds: [s.docId] })),
+  });
+}
+
+/** Settings of {@link createKetRag}. */
+export interface KetRagSettings {
+  /** Method name used in manifests and the CLI. @default 'ket-rag' */
+  name?: string;
+  /** Variant built when the build options do not name one. @default 'ket-rag-p' */
+  variant?: KetRagVariant;
+  /** Build options applied before the per-call options. */
+  defaults?: Partial<KetRagOptions>;
+}
+
+const FORMAT_VERSION = 1;
+
+/**
+ * KET-RAG (Huang et al. 2025, "KET-RAG: A Cost-Efficient Multi-Granular Indexing Framework for
+ * Graph-RAG") and the solutions it is compared with, as one method: pick one with `variant` (see
+ * {@link KET_RAG_VARIANTS}); every variant is stored under the same method name and reads its
+ * variant back from the manifest.
+ *
+ * Build (Algorithm 3): chunk; split chunks into sub-chunks; KNN chunk graph; core chunks (top β by
+ * PageRank, or uniform); graph extraction on the core chunks only, entity descriptions and
+ * embeddings, chunk links rewired to sub-chunks; the text-keyword bipartite graph over all
+ * sub-chunks. Retrieve (Algorithm 4): GraphRAG local search on the skeleton with λ·L tokens, then the
+ * keyword channel with what is left.
+ */
+export function createKetRag(
+  settings: KetRagSettings = {},
+): Method<KetRagIndex, KetRagOptions, KetRagRetrieveOptions> {
+  const name = settings.name ?? 'ket-rag';
+  const base: Partial<KetRagOptions> = {
+    ...(settings.variant !== undefined ? { variant: settings.variant } : {}),
+    ...settings.defaults,
+  };
+  return {
+    name,
+    formatVersion: FORMAT_VERSION,
+
+    async build(docs, ctx, options = {}) {
+      const o = resolveKetRagOptions(base, options);
+      const { meter, tokenizer } = ctx;
+      const stats = emptyStats();
+      const { chunks, texts: chunkTexts } = await meter.stage('chunk', () => chunkCorpus(docs, ctx, o));
+      stats.documents = new Set(chunks.map((c) => c.docId)).size;
+      stats.chunks = chunks.length;
+      if (isFittableEmbedder(ctx.embedder)) await ctx.embedder.fit(chunkTexts);
+
+      const titles = new Map(docs.map((d) => [d.id, d.title]));
+      const { subChunks, subChunkTexts } = await meter.stage('split', () => {
+        const subs = splitChunks(chunks, {
+          size: o.subChunkSize,
+          tokenizer,
+          ...(o.halvings !== undefined ? { halvings: o.halvings } : {}),
+        });
+        return {
+          subChunks: subs,
+          subChunkTexts: subs.map((s) => withTitle(s, titles.get(s.docId), o.includeTitle)),
+        };
+      });
+      stats.subChunks = subChunks.length;
+      const subIdsOf = new Map<string, string[]>();
+      for (const s of subChunks) {
+        const list = subIdsOf.get(s.chunkId);
+        if (list) list.push(s.id);
+        else subIdsOf.set(s.chunkId, [s.id]);
+      }
+
+      const partial = o.beta > 0 && o.beta < 1;
+      const needKnn = (partial && o.coreSelection === 'pagerank') || o.textChannel === 'knn';
+      const needChunkVectors =
+        (needKnn && o.semanticK > 0) || o.textChannel === 'dense' || o.textChannel === 'knn';
+      let chunkVectorList: Float32Array[] | undefined;
+      if (needChunkVectors) {
+        chunkVectorList = await meter.stage('embed-chunks', () =>
+          embedAll(ctx.embedder, chunkTexts, { abortSignal: ctx.signal }),
+        );
+      }
+      let knn: ChunkKnnGraph | undefined;
+      if (needKnn) {
+        knn = await meter.stage('knn', () =>
+          buildChunkKnnGraph(
+            chunks.map((c, i) => ({
+              id: c.id,
+              keywords: distinctKeywords(chunkTexts[i]!),
+              ...(chunkVectorList ? { vector: chunkVectorList[i]! } : {}),
+            })),
+            { lexicalK: o.lexicalK, semanticK: o.semanticK, maxDocumentFrequency: o.maxDocumentFrequency },
+          ),
+        );
+        stats.knnEdges = knn.edges.length;
+      }
+      const corePositions = await meter.stage('core', () => {
+        if (o.beta >= 1) return chunks.map((_, i) => i);
+        if (o.beta <= 0) return [];
+        const graph = knn ?? { ids: chunks.map((c) => c.id), edges: [] };
+        return selectCoreChunks(graph, {
+          beta: o.beta,
+          method: o.coreSelection,
+          damping: o.damping,
+          seed: o.seed,
+        }).positions;
+      });
+      stats.coreChunks = corePositions.length;
+
+      let skeleton: KetRagSkeleton | undefined;
+      if (corePositions.length > 0) {
+        skeleton = await buildSkeleton(
+          ctx,
+          o,
+          chunks,
+          chunkTexts,
+          corePositions,
+          subIdsOf,
+          subChunks,
+          subChunkTexts,
+          stats,
+        );
+      }
+
+      let keyword: KetRagKeywordIndex | undefined;
+      if (o.textChannel === 'keyword') {
+        const bipartite = await meter.stage('keywords', () =>
+          buildKeywordBipartite(subChunks.map((s, i) => ({ id: s.id, text: subChunkTexts[i]! }))),
+        );
+        const keywordVectors = await meter.stage('embed-sentences', async () => {
+          const embedded = await embedKeywordBipartite(bipartite, ctx.embedder, { abortSignal: ctx.signal });
+          return vectorIndexOf(ctx, embedded.keywordVectors);
+        });
+        const subChunkVectors = await meter.stage('embed-subchunks', () =>
+          embedAll(ctx.embedder, subChunkTexts, { abortSignal: ctx.signal }),
+        );
+        keyword = {
+          bipartite,
+          keywordVectors,
+          subChunkVectors,
+          subChunkTokens: Int32Array.from(subChunkTexts, (t) => tokenizer.count(t)),
+        };
+        stats.keywords = bipartite.keywords.length;
+        stats.sentences = bipartite.sentences.length;
+      }
+
+      const index: KetRagIndex = {
+        ctx,
+        options: o,
+        chunks,
+        chunkTexts,
+        subChunks,
+        subChunkTexts,
+        core: corePositions.map((i) => chunks[i]!.id),
+        stats,
+      };
+      if (knn) index.knn = knn;
+      if (chunkVectorList && (o.textChannel === 'dense' || o.textChannel === 'knn')) {
+        index.chunkVectors = await vectorIndexOf(ctx, chunkVectorList);
+      }
+      if (skeleton) index.skeleton = skeleton;
+      if (keyword) index.keyword = keyword;
+      return index;
+    },
+
+    async retrieve(index, query, options = {}) {
+      const started = performance.now();
+      const { ctx } = index;
+      const o = index.options;
+      const { tokenizer } = ctx;
+      const budget = options.budgetTokens ?? DEFAULT_BUDGET_TOKENS;
+      if (!Number.isFinite(budget) || budget < 0) {
+        throw new InvalidArgumentError(
+          'budgetTokens',
+          `ket-rag retrieve: budgetTokens must be a non-negative number, got ${budget}.`,
+        );
+      }
+      const lambda = o.textChannel === 'none' ? 1 : (options.lambda ?? o.lambda);
+      if (!(lambda >= 0 && lambda <= 1)) {
+        throw new InvalidArgumentError(
+          'lambda',
+          `ket-rag retrieve: lambda must be in [0, 1], got ${lambda}.`,
+        );
+      }
+      const [queryVector] = await embedAll(ctx.embedder, [query], { abortSignal: options.signal });
+      const q = queryVector!;
+
+      // Line 1: local search on the skeleton with λ·L tokens.
+      const graphBudget = Math.floor(lambda * budget);
+      let graph: LocalSearchResult | undefined;
+      if (index.skeleton && graphBudget > 0) {
+        graph = localSearch(index.skeleton.graph, q, index.skeleton.entityVectors, {
+          budgetTokens: graphBudget,
+          tokenizer,
+          topKEntities: o.topKEntities,
+          topKRelationships: o.topKRelationships,
+          textUnitProp: o.textUnitProp,
+        });
+      }
+      const graphContext = graph?.context ?? '';
+      // Lines 2-4: the text channel gets what the graph channel left.
+      const used = graphContext === '' ? 0 : tokenizer.count(`${graphContext}\n\n`);
+      const textBudget = Math.max(0, budget - used);
+      const seen = new Set((graph?.items ?? []).filter((i) => i.kind === 'chunk').map((i) => i.id));
+      const trace: Record<string, unknown> = {
+        method: name,
+        variant: o.variant,
+        lambda,
+        budgets: { graph: graphBudget, text: textBudget },
+      };
+      let ranked: RetrievedItem[] = [];
+      if (textBudget > 0 && o.textChannel !== 'none') {
+        ranked = textChannelItems(index, q, textBudget, trace).filter((item) => !seen.has(item.id));
+      }
+      const text = packContext(ranked, textBudget, {
+        tokenizer,
+        render: renderLocalSearchItem,
+        truncate: false,
+      });
+      let context = [graphContext, text.context].filter((c) => c !== '').join('\n\n');
+      let tokens = tokenizer.count(context);
+      let textItems = text.items;
+      if (tokens > budget) {
+        // Only for tokenizers whose counts do not add up across the join.
+        const fitted = packContext(ranked, Math.max(0, textBudget - (tokens - budget)), {
+          tokenizer,
+          render: renderLocalSearchItem,
+          truncate: false,
+        });
+        textItems = fitted.items;
+        context = [graphContext, fitted.context].filter((c) => c !== '').join('\n\n');
+        tokens = tokenizer.count(context);
+      }
+      const items = [...(graph?.items ?? []), ...textItems];
+      if (graph) {
+        trace.seeds = graph.seeds.map((s) => s.id);
+        trace.relationshipSeeds = graph.relationshipSeeds;
+        trace.graphTokens = graph.tokens;
+      }
+      trace.textTokens = text.tokens;
+      trace.ms = performance.now() - started;
+      const result: Retrieval = { context, items, tokens, trace };
+      if (graph && index.skeleton) result.subgraph = subgraphOf(index.skeleton, graph.items);
+      return result;
+    },
+
+    async save(index, dir) {
+      const { ctx } = index;
+      await writeIndexDir(
+        dir,
+        {
+          method: name,
+          formatVersion: FORMAT_VERSION,
+          params: { ...index.options },
+          providers: {
+            embedder: modelFingerprint(ctx.embedder),
+            vectorIndex: ctx.vectorIndex.kind,
+            tasks: ctx.tasks.id,
+          },
+          stats: { ...index.stats, variant: index.options.variant },
+        },
+        async (tmp) => {
+          await writeJson(join(tmp, 'units.json'), {
+            chunks: index.chunks,
+            chunkTexts: index.chunkTexts,
+            subChunks: index.subChunks,
+            subChunkTexts: index.subChunkTexts,
+            core: index.core,
+            stats: index.stats,
+            knn: index.knn ?? null,
+            dimensions: ctx.embedder.dimensions,
+          });
+          if (index.chunkVectors) await index.chunkVectors.save(join(tmp, 'chunks.vec'));
+          if (index.skeleton) {
+            await writeJson(join(tmp, 'skeleton.json'), {
+              entities: index.skeleton.entities,
+              relationships: index.skeleton.relationships,
+            });
+            await index.skeleton.entityVectors.save(join(tmp, 'entities.vec'));
+          }
+          if (index.keyword) {
+            const { bipartite } = index.keyword;
+            await writeJson(join(tmp, 'keywords.json'), {
+              keywords: bipartite.keywords,
+              keywordUnits: bipartite.keywordUnits.map((list) => Array.from(list)),
+              sentences: bipartite.sentences.map((s) => [s.unit, s.start, s.end]),
+              keywordSentences: bipartite.keywordSentences.map((list) => Array.from(list)),
+            });
+            await index.keyword.keywordVectors.save(join(tmp, 'keywords.vec'));
+            await writeVectors(join(tmp, 'subchunks.f32'), index.keyword.subChunkVectors);
+          }
+          if (isFittableEmbedder(ctx.embedder)) {
+            await writeJson(join(tmp, 'embedder.json'), ctx.embedder.state());
+          }
+        },
+      );
+    },
+
+    async load(dir, ctx) {
+      const manifest = await readManifest(dir, { method: name, formatVersion: FORMAT_VERSION });
+      assertSameProviders(dir, manifest, {
+        embedder: modelFingerprint(ctx.embedder),
+        vectorIndex: ctx.vectorIndex.kind,
+      });
+      if (isFittableEmbedder(ctx.embedder)) ctx.embedder.restore(await readJson(join(dir, 'embedder.json')));
+      const options = resolveKetRagOptions(manifest.params as Partial<KetRagOptions>);
+      const units = await readJson<{
+        chunks: Chunk[];
+        chunkTexts: string[];
+        subChunks: SubChunk[];
+        subChunkTexts: string[];
+        core: string[];
+        stats: KetRagStats;
+        knn: ChunkKnnGraph | null;
+        dimensions: number;
+      }>(join(dir, 'units.json'));
+      const index: KetRagIndex = {
+        ctx,
+        options,
+        chunks: units.chunks,
+        chunkTexts: units.chunkTexts,
+        subChunks: units.subChunks,
+        subChunkTexts: units.subChunkTexts,
+        core: units.core,
+        stats: units.stats,
+      };
+      if (units.knn) index.knn = units.knn;
+      if (options.textChannel === 'dense' || options.textChannel === 'knn') {
+        index.chunkVectors = await ctx.vectorIndex.load(join(dir, 'chunks.vec'));
+      }
+      if (units.core.length > 0) {
+        const { entities, relationships } = await readJson<{
+          entities: LocalSearchEntity[];
+          relationships: LocalSearchRelationship[];
+        }>(join(dir, 'skeleton.json'));
+        index.skeleton = {
+          entities,
+          relationships,
+          entityVectors: await ctx.vectorIndex.load(join(dir, 'entities.vec')),
+          graph: prepareSkeleton(entities, relationships, units.subChunks, units.subChunkTexts),
+        };
+      }
+      if (options.textChannel === 'keyword') {
+        const k = await readJson<{
+          keywords: string[];
+          keywordUnits: number[][];
+          sentences: [number, number, number][];
+          keywordSentences: number[][];
+        }>(join(dir, 'keywords.json'));
+        const bipartite: KeywordBipartite = {
+          units: units.subChunks.map((s) => s.id),
+          keywords: k.keywords,
+          keywordUnits: k.keywordUnits.map((list) => Int32Array.from(list)),
+          sentences: k.sentences.map(([unit, start, end]) => ({
+            unit,
+            start,
+            end,
+            text: units.subChunkTexts[unit]!.slice(start, end),
+          })),
+          keywordSentences: k.keywordSentences.map((list) => Int32Array.from(list)),
+        };
+        index.keyword = {
+          bipartite,
+          keywordVectors: await ctx.vectorIndex.load(join(dir, 'keywords.vec')),
+          subChunkVectors: await readVectors(
+            join(dir, 'subchunks.f32'),
+            units.subChunks.length,
+            units.dimensions,
+          ),
+          subChunkTokens: Int32Array.from(units.subChunkTexts, (t) => ctx.tokenizer.count(t)),
+        };
+      }
+      return index;
+    },
+  };
+}
+
+/** Items of the text channel, best first, before packing. */
+function textChannelItems(
+  index: KetRagIndex,
+  q: Float32Array,
+  budget: number,
+  trace: Record<string, unknown>,
+): RetrievedItem[] {
+  const o = index.options;
+  if (o.textChannel === 'keyword') {
+    const keyword = index.keyword!;
+    const found = keywordChannel(
+      {
+        graph: keyword.bipartite,
+        keywordVectors: keyword.keywordVectors,
+        unitVectors: keyword.subChunkVectors,
+        unitTokens: keyword.subChunkTokens,
+      },
+      q,
+      { budgetTokens: budget, collectFactor: o.collectFactor, maxSeedKeywords: o.maxSeedKeywords },
+    );
+    trace.keywordSeeds = found.seeds.slice(0, 20).map((k) => keyword.bipartite.keywords[k]);
+    trace.keywordSeedCount = found.seeds.length;
+    trace.candidates = found.candidates.length;
+    return found.candidates.map((c) => subChunkItem(index, c.unit, c.score));
+  }
+  // 'dense' and 'knn': chunks by similarity to the query.
+  const vectors = index.chunkVectors!;
+  const meanTokens = index.chunks.reduce((n, c) => n + c.tokens, 0) / Math.max(1, index.chunks.length);
+  const depth = Math.min(index.chunks.length, Math.ceil((budget / Math.max(1, meanTokens)) * 1.5) + 5);
+  const hits = vectors.search(q, depth);
+  if (o.textChannel === 'dense') return hits.map((h) => chunkItem(index, h.id, h.score));
+  // 'knn': each seed chunk followed by its KNN-graph neighbours (KNNG-RAG).
+  const adjacency = new Map<number, number[]>();
+  for (const e of index.knn?.edges ?? []) {
+    adjacency.set(e.source, [...(adjacency.get(e.source) ?? []), e.target]);
+    adjacency.set(e.target, [...(adjacency.get(e.target) ?? []), e.source]);
+  }
+  const out: RetrievedItem[] = [];
+  const taken = new Set<number>();
+  for (const hit of hits) {
+    for (const position of [hit.id, ...(adjacency.get(hit.id) ?? [])]) {
+      if (taken.has(position)) continue;
+      taken.add(position);
+      out.push(chunkItem(index, position, position === hit.id ? hit.score : 0));
+    }
+  }
+  trace.seedChunks = hits.length;
+  return out;
+}
+
+function subChunkItem(index: KetRagIndex, position: number, score: number): RetrievedItem {
+  const sub = index.subChunks[position]!;
+  return {
+    id: sub.id,
+    kind: 'chunk',
+    text: index.subChunkTexts[position]!,
+    score,
+    source: { chunkIds: [sub.id], docIds: [sub.docId] },
+  };
+}
+
+function chunkItem(index: KetRagIndex, position: number, score: number): RetrievedItem {
+  const chunk = index.chunks[position]!;
+  return {
+    id: chunk.id,
+    kind: 'chunk',
+    text: index.chunkTexts[position]!,
+    score,
+    source: { chunkIds: [chunk.id], docIds: [chunk.docId] },
+  };
+}
+
+function subgraphOf(skeleton: KetRagSkeleton, items: RetrievedItem[]): NonNullable<Retrieval['subgraph']> {
+  const nodes = new Set<string>();
+  const edges: [string, string][] = [];
+  const byId = new Map(skeleton.relationships.map((r) => [r.id, r]));
+  for (const item of items) {
+    if (item.kind === 'entity') nodes.add(item.id);
+    if (item.kind === 'relation') {
+      const r = byId.get(item.id);
+      if (r) {
+        nodes.add(r.source);
+        nodes.add(r.target);
+        edges.push([r.source, r.target]);
+      }
+    }
+  }
+  return { nodes: [...nodes], edges };
+}
+
+/** KET-RAG-P with default settings (method name `'ket-rag'`; pass `variant` to build another). */
+export const ketRag = createKetRag();
+
+/** One method per variant, each building its variant by default (all share the name `'ket-rag'`). */
+export const ketRagVariants: Readonly<
+  Record<KetRagVariant, Method<KetRagIndex, KetRagOptions, KetRagRetrieveOptions>>
+> = Object.fromEntries(KET_RAG_VARIANTS.map((variant) => [variant, createKetRag({ variant })])) as Record<
+  KetRagVariant,
+  Method<KetRagIndex, KetRagOptions, KetRagRetrieveOptions>
+>;
