@@ -1,4 +1,5 @@
 import type { Method } from '@grag/core';
+import { daRag } from '@grag/da-rag';
 import { e2GraphRag } from '@grag/e2graphrag';
 import { KET_RAG_VARIANTS, ketRag } from '@grag/ket-rag';
 import { bm25Rag, denseRag } from '@grag/naive-rag';
@@ -39,6 +40,12 @@ export const METHODS: readonly MethodEntry[] = [
     name: ketRag.name,
     description: `KET-RAG: KG skeleton on PageRank core chunks + keyword bipartite graph (--variant ${KET_RAG_VARIANTS.join('|')})`,
     method: ketRag,
+    usesEmbedder: true,
+  },
+  {
+    name: daRag.name,
+    description: 'DA-RAG: chunk-layer graph index + query-time attributed community search (k-truss, Q-Peel)',
+    method: daRag,
     usesEmbedder: true,
   },
 ];

@@ -1,0 +1,252 @@
+import {
+  type BuildContext,
+  buildKnnGraph,
+  type Chunk,
+  chunkDocuments,
+  type Document,
+  embedAll,
+  InvalidArgumentError,
+  isFittableEmbedder,
+  KnowledgeGraphBuilder,
+  knnEdges,
+  ModelOutputError,
+  semanticChunkDocuments,
+  throwIfAborted,
+} from '@grag/core';
+import { type TrussGraph, trussGraphFromEdges } from '@grag/ktruss';
+import type { DaRagOptions } from './options.js';
+import type { DaRagIndex, DaRagStats } from './types.js';
+import { entityText, mapLimit, unit, withTitle } from './util.js';
+
+/** Unique sorted pairs (as a flat array) from numeric pair keys `a * n + b`, a < b. */
+function pairsToEdges(keys: Set<number>, n: number): Uint32Array {
+  const sorted = Float64Array.from(keys).sort();
+  const out = new Uint32Array(sorted.length * 2);
+  for (let i = 0; i < sorted.length; i++) {
+    const key = sorted[i]!;
+    out[2 * i] = Math.floor(key / n);
+    out[2 * i + 1] = key % n;
+  }
+  return out;
+}
+
+/**
+ * Semantic Chunk layer edges (DA-RAG §3): chunks i ≠ j are linked when a relation joins an entity of
+ * chunk i to an entity of chunk j. Entities in more than `maxLinkEntityChunks` chunks do not link.
+ */
+export function chunkLayerEdges(
+  chunkCount: number,
+  relations: readonly { source: number; target: number }[],
+  entityChunks: readonly Uint32Array[],
+  maxLinkEntityChunks: number | null,
+): { edges: Uint32Array; hubEntities: number } {
+  const cap = maxLinkEntityChunks ?? Number.POSITIVE_INFINITY;
+  const keys = new Set<number>();
+  for (const { source, target } of relations) {
+    const a = entityChunks[source]!;
+    const b = entityChunks[target]!;
+    if (a.length > cap || b.length > cap) continue;
+    for (const i of a) {
+      for (const j of b) {
+        if (i !== j) keys.add(i < j ? i * chunkCount + j : j * chunkCount + i);
+      }
+    }
+  }
+  let hubEntities = 0;
+  for (const chunks of entityChunks) if (chunks.length > cap) hubEntities++;
+  return { edges: pairsToEdges(keys, chunkCount), hubEntities };
+}
+
+/** Similarity layer edges: each entity linked to its `k` most similar entities (undirected union). */
+async function similarityEdges(
+  vectors: readonly Float32Array[],
+  ctx: BuildContext,
+  options: DaRagOptions,
+): Promise<Uint32Array> {
+  const n = vectors.length;
+  const k = options.similarityK;
+  if (n < 2) return new Uint32Array(0);
+  const keys = new Set<number>();
+  if (options.similarityKnn === 'exact') {
+    for (const edge of knnEdges(buildKnnGraph(vectors, { k, metric: 'cosine', symmetric: true }))) {
+      keys.add(edge.source < edge.target ? edge.source * n + edge.target : edge.target * n + edge.source);
+    }
+    return pairsToEdges(keys, n);
+  }
+  const index = ctx.vectorIndex.create({ dimensions: vectors[0]!.length, metric: 'cosine', capacity: n });
+  for (let i = 0; i < n; i++) index.add(i, vectors[i]!);
+  for (let i = 0; i < n; i++) {
+    if (i % 1024 === 0) throwIfAborted(ctx.signal);
+    for (const hit of index.search(vectors[i]!, k, { filter: (id) => id !== i })) {
+      if (hit.id !== i) keys.add(i < hit.id ? i * n + hit.id : hit.id * n + i);
+    }
+  }
+  return pairsToEdges(keys, n);
+}
+
+/**
+ * Build the DA-RAG index (§3): chunk, extract a graph per chunk, write a title and description per
+ * chunk, embed chunks and entities, and link the three layers.
+ */
+export async function buildDaRagIndex(
+  docs: Document[],
+  ctx: BuildContext,
+  options: DaRagOptions,
+): Promise<DaRagIndex> {
+  if (docs.length === 0) {
+    throw new InvalidArgumentError('docs', 'da-rag build: the corpus is empty; pass at least one document.');
+  }
+  const { meter, tokenizer, embedder, tasks } = ctx;
+  const docTexts = docs.map((d) => withTitle(d.title, d.text, options.includeTitle));
+  if (isFittableEmbedder(embedder)) {
+    await meter.stage('fit', () => embedder.fit(docTexts));
+  }
+
+  const chunks: Chunk[] = await meter.stage('chunk', () =>
+    options.chunking === 'semantic'
+      ? semanticChunkDocuments(docs, {
+          embedder,
+          tokenizer,
+          maxTokens: options.chunkSize,
+          breakpoint: { type: 'percentile', value: options.breakpointPercentile },
+          abortSignal: ctx.signal,
+        })
+      : chunkDocuments(docs, { chunkSize: options.chunkSize, overlap: options.overlap, tokenizer }),
+  );
+  if (chunks.length === 0) {
+    throw new InvalidArgumentError('docs', 'da-rag build: no document has any text to index.');
+  }
+  const titleOf = new Map(docs.map((d) => [d.id, d.title]));
+  const texts = chunks.map((c) => withTitle(titleOf.get(c.docId), c.text, options.includeTitle));
+  const progress = (stage: string) => (done: number) =>
+    ctx.onProgress?.({ stage, done, total: chunks.length, unit: 'chunks' });
+
+  let parseIssues = 0;
+  const extractions = await meter.stage('extract', () =>
+    mapLimit(
+      texts,
+      options.concurrency,
+      (text) =>
+        tasks.extractGraph(text, {
+          gleanings: options.gleanings,
+          abortSignal: ctx.signal,
+          ...(options.entityTypes ? { entityTypes: options.entityTypes } : {}),
+        }),
+      progress('extract'),
+    ),
+  );
+  const described = await meter.stage('describe', () =>
+    mapLimit(
+      texts,
+      options.concurrency,
+      (text) => tasks.titleAndDescription(text, { abortSignal: ctx.signal }),
+      progress('describe'),
+    ),
+  );
+  const builder = new KnowledgeGraphBuilder();
+  extractions.forEach((extraction, i) => {
+    parseIssues += extraction.issues.length;
+    builder.addExtraction(extraction, { chunkId: chunks[i]!.id, docId: chunks[i]!.docId });
+  });
+  const kg = builder.build();
+  const entities = [...kg.entities.values()];
+  const relations = [...kg.relations.values()];
+  const entityIndex = new Map(entities.map((e, i) => [e.id, i]));
+  const chunkIndex = new Map(chunks.map((c, i) => [c.id, i]));
+
+  let undescribedChunks = 0;
+  const titles = described.map((d) => d.title.trim());
+  const descriptions = described.map((d) => d.description.trim());
+  const chunkEmbedTexts = described.map((d, i) => {
+    parseIssues += d.issues.length;
+    const text = [titles[i], descriptions[i]].filter((s) => s !== '').join('\n');
+    if (text !== '') return text;
+    undescribedChunks++;
+    return texts[i]!;
+  });
+  const [chunkVectors, entityVectors] = await meter.stage('embed', async () => {
+    const c = await embedAll(embedder, chunkEmbedTexts, { abortSignal: ctx.signal });
+    const e = await embedAll(
+      embedder,
+      entities.map((entity) => entityText(entity.name, entity.descriptions)),
+      { abortSignal: ctx.signal },
+    );
+    if (c.length !== chunks.length || e.length !== entities.length) {
+      throw new ModelOutputError(
+        'embed',
+        `${c.length + e.length} embeddings`,
+        `da-rag build: the embedder returned ${c.length + e.length} vectors for ${chunks.length + entities.length} texts; ` +
+          'check that its doEmbed returns one vector per value.',
+      );
+    }
+    // Unit length, so that relevance at query time is one dot product.
+    return [c.map(unit), e.map(unit)] as const;
+  });
+
+  const { chunkLayer, kgLayer, chunkEntities, hubEntities } = await meter.stage('layers', () => {
+    const entityChunks = entities.map((e) =>
+      Uint32Array.from(e.chunkIds.map((id) => chunkIndex.get(id)!)).sort(),
+    );
+    const perChunk: number[][] = chunks.map(() => []);
+    entityChunks.forEach((list, e) => {
+      for (const c of list) perChunk[c]!.push(e);
+    });
+    const relationPairs = relations.map((r) => ({
+      source: entityIndex.get(r.source)!,
+      target: entityIndex.get(r.target)!,
+    }));
+    const kgEdges = new Uint32Array(relations.length * 2);
+    relationPairs.forEach((r, e) => {
+      kgEdges[2 * e] = r.source;
+      kgEdges[2 * e + 1] = r.target;
+    });
+    const ids = entities.map((e) => e.id);
+    const links = chunkLayerEdges(chunks.length, relationPairs, entityChunks, options.maxLinkEntityChunks);
+    return {
+      chunkLayer: trussGraphFromEdges(chunks.length, links.edges, { ids: chunks.map((c) => c.id) }),
+      kgLayer: trussGraphFromEdges(entities.length, kgEdges, { ids }),
+      chunkEntities: perChunk.map((list) => Uint32Array.from(list).sort()),
+      hubEntities: links.hubEntities,
+    };
+  });
+
+  const simLayer: TrussGraph | null = options.similarityLayer
+    ? await meter.stage('similarity', async () =>
+        trussGraphFromEdges(entities.length, await similarityEdges(entityVectors, ctx, options), {
+          ids: entities.map((e) => e.id),
+        }),
+      )
+    : null;
+
+  const stats: DaRagStats = {
+    documents: docs.length,
+    chunks: chunks.length,
+    entities: entities.length,
+    relations: relations.length,
+    chunkLayerEdges: chunkLayer.m,
+    similarityLayerEdges: simLayer?.m ?? 0,
+    hubEntities,
+    skippedRecords: kg.skipped.length,
+    parseIssues,
+    undescribedChunks,
+  };
+  return {
+    ctx,
+    options,
+    chunks,
+    texts,
+    titles,
+    descriptions,
+    chunkVectors: chunkVectors as Float32Array[],
+    entities,
+    relations,
+    entityVectors: entityVectors as Float32Array[],
+    entityIndex,
+    chunkEntities,
+    chunkLayer,
+    kgLayer,
+    simLayer,
+    stats,
+    cache: {},
+  };
+}

@@ -1,0 +1,263 @@
+import { InvalidArgumentError, type RetrieveOptions } from '@grag/core';
+
+/** Options that shape the offline index (DA-RAG §3); stored in the index manifest. */
+export interface DaRagIndexOptions {
+  /**
+   * `'semantic'`: embedding-breakpoint semantic chunks (core `semanticChunkDocuments`), as DA-RAG §3
+   * chooses; `'fixed'`: token windows of `chunkSize` with `overlap` — the "w/o SC" ablation of
+   * Table 3a. @default 'semantic' (DA-RAG §3)
+   */
+  chunking: 'semantic' | 'fixed';
+  /**
+   * Tokens per fixed chunk, and the largest semantic chunk. @default 1200 (DA-RAG §6.3: the w/o SC
+   * ablation uses 1200-token chunks)
+   */
+  chunkSize: number;
+  /** Tokens shared by consecutive fixed chunks. @default 100 (DA-RAG §6.3) */
+  overlap: number;
+  /**
+   * Percentile of the distances between adjacent sentence windows above which a semantic chunk breaks.
+   * @default 95 (core `SEMANTIC_CHUNK_DEFAULTS`; the paper does not give one)
+   */
+  breakpointPercentile: number;
+  /** Write the document title as the first line of each chunk's text. @default true */
+  includeTitle: boolean;
+  /** Extra graph-extraction passes per chunk. @default 1 (DA-RAG Table 4, entity_extract_max_gleaning) */
+  gleanings: number;
+  /** Entity types to extract; `null` for the task's default. @default null */
+  entityTypes: string[] | null;
+  /**
+   * Build the Similarity layer (entities linked to their most similar entities). `false` is the
+   * "w/o S" ablation of Table 3a. @default true (DA-RAG §3)
+   */
+  similarityLayer: boolean;
+  /** Neighbours per entity in the Similarity layer. @default 5 (DA-RAG §6.3, appendix B.1) */
+  similarityK: number;
+  /**
+   * How the Similarity layer's nearest neighbours are found: `'index'` with the build context's
+   * vector index (exact with the flat index, approximate with HNSW, fast on large graphs), or
+   * `'exact'` by brute force (core `buildKnnGraph`, O(n²·d)). @default 'index'
+   */
+  similarityKnn: 'index' | 'exact';
+  /**
+   * An entity mentioned in more chunks than this does not create Semantic Chunk layer edges (it stays
+   * in the KG and Similarity layers). DA-RAG §3 links two chunks whenever a relation joins an entity of
+   * one to an entity of the other; with hub entities (a country, a year) that links almost every pair
+   * of chunks and the layer no longer discriminates. `null` applies the paper's rule literally.
+   * @default 10 (not in the paper; see the README)
+   */
+  maxLinkEntityChunks: number | null;
+  /** Model calls (extraction, titles, community assessment) run at once. @default 8 */
+  concurrency: number;
+}
+
+/** Options of the online retrieval (DA-RAG §4-5); defaults can be set at build time and overridden per query. */
+export interface DaRagQueryOptions {
+  /**
+   * Start with EACS on the Semantic Chunk layer and search the KG and Similarity layers only inside the
+   * entities of the chunk community (§4). `false` is the "w/o C" ablation: EACS directly on the whole
+   * KG and Similarity layers. @default true (DA-RAG §4)
+   */
+  chunkLayer: boolean;
+  /** Use the Similarity layer when the index has one. @default true */
+  similarityLayer: boolean;
+  /**
+   * Attributed community search (Q-Peel). `false` is the "w/o ACS" ablation: on each layer, the
+   * `oneHopSeeds` most relevant nodes and their 1-hop neighbours. @default true (DA-RAG §5)
+   */
+  acs: boolean;
+  /** Smallest k of the feasible range (a 3-truss is the first with triangles). @default 3 */
+  kMin: number;
+  /**
+   * Largest k tried; `null` for the largest k with a non-empty truss in the layer (the feasible range
+   * ends there). @default null
+   */
+  kMax: number | null;
+  /**
+   * k values tried per layer, spread over the feasible range `[kMin, k_max]` (both ends included). Each
+   * gives one candidate community (the best Q-Peel result); identical communities are merged.
+   * @default 3 (the paper reports 8.3 assessment calls per query over its three layers)
+   */
+  candidatesPerLayer: number;
+  /**
+   * How the k values are spread: `'geometric'` (denser at small k, where communities depend most on
+   * the query) or `'linear'`. @default 'geometric'
+   */
+  kSpacing: 'geometric' | 'linear';
+  /**
+   * Which chunk community induces the working subgraphs (§4): `'best'`, the candidate with the highest
+   * score, or `'union'` of every chunk candidate. @default 'best'
+   */
+  anchor: 'best' | 'union';
+  /**
+   * Candidate score used to rank and pack: `'model'`, the relevance score the model returns with the
+   * report (§5.1); `'qrscore'`, 10 × the community's QRScore; `'auto'`, QRScore with the offline task
+   * suite (its "score" is a heuristic) and the model's score otherwise. @default 'auto'
+   */
+  scoring: 'auto' | 'model' | 'qrscore';
+  /**
+   * Ask the model for a relevance score and a community report for each candidate (one call each,
+   * §5.1). With `false` no call is made: the score is the QRScore and there is no report.
+   * @default true
+   */
+  reports: boolean;
+  /**
+   * What a packed community contributes to the context: its `'report'`, its `'members'` (chunk texts,
+   * or entity and relation descriptions), or both. @default 'report+members'
+   */
+  communityText: 'report' | 'members' | 'report+members';
+  /**
+   * Token budget of one community's member text (what the model assesses and what is packed), most
+   * relevant members first. @default 4000 (DA-RAG Table 4, max_token_for_text_unit)
+   */
+  communityTokens: number;
+  /**
+   * Seeds of 1-hop retrieval (`acs: false`), and chunks that anchor the working subgraphs when the chunk
+   * layer has no k-truss. @default 5
+   */
+  oneHopSeeds: number;
+}
+
+/** Every option of DA-RAG. */
+export interface DaRagOptions extends DaRagIndexOptions, DaRagQueryOptions {}
+
+/** Defaults of every DA-RAG option. */
+export const DA_RAG_DEFAULTS: DaRagOptions = {
+  chunking: 'semantic',
+  chunkSize: 1200,
+  overlap: 100,
+  breakpointPercentile: 95,
+  includeTitle: true,
+  gleanings: 1,
+  entityTypes: null,
+  similarityLayer: true,
+  similarityK: 5,
+  similarityKnn: 'index',
+  maxLinkEntityChunks: 10,
+  concurrency: 8,
+  chunkLayer: true,
+  acs: true,
+  kMin: 3,
+  kMax: null,
+  candidatesPerLayer: 3,
+  kSpacing: 'geometric',
+  anchor: 'best',
+  scoring: 'auto',
+  reports: true,
+  communityText: 'report+members',
+  communityTokens: 4000,
+  oneHopSeeds: 5,
+};
+
+/** Retrieve options of DA-RAG: the budget, and any query option to override for this query. */
+export interface DaRagRetrieveOptions extends RetrieveOptions, Partial<DaRagQueryOptions> {
+  /** Most communities packed into the context (after ranking by score). @default no limit */
+  topK?: number;
+}
+
+const QUERY_KEYS: readonly (keyof DaRagQueryOptions)[] = [
+  'chunkLayer',
+  'similarityLayer',
+  'acs',
+  'kMin',
+  'kMax',
+  'candidatesPerLayer',
+  'kSpacing',
+  'anchor',
+  'scoring',
+  'reports',
+  'communityText',
+  'communityTokens',
+  'oneHopSeeds',
+];
+
+/** The query options in effect: the index's, overridden by those given to `retrieve`. */
+export function queryOptions(base: DaRagOptions, overrides: DaRagRetrieveOptions): DaRagQueryOptions {
+  const out = {} as Record<string, unknown>;
+  for (const key of QUERY_KEYS) out[key] = overrides[key] ?? base[key] ?? DA_RAG_DEFAULTS[key];
+  const o = out as unknown as DaRagQueryOptions;
+  checkQueryOptions(o, 'da-rag retrieve');
+  return o;
+}
+
+function fail(argument: string, caller: string, message: string): never {
+  throw new InvalidArgumentError(argument, `${caller}: ${message}`);
+}
+
+function positiveInteger(value: unknown, name: string, caller: string, min = 1): void {
+  if (!(typeof value === 'number' && Number.isInteger(value) && value >= min)) {
+    fail(name, caller, `${name} must be an integer of at least ${min}, got ${JSON.stringify(value)}.`);
+  }
+}
+
+function oneOf(value: unknown, name: string, allowed: readonly string[], caller: string): void {
+  if (!allowed.includes(value as string)) {
+    fail(
+      name,
+      caller,
+      `${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${JSON.stringify(value)}.`,
+    );
+  }
+}
+
+/** Validate the query options. @throws InvalidArgumentError naming the option. */
+export function checkQueryOptions(o: DaRagQueryOptions, caller: string): void {
+  positiveInteger(o.kMin, 'kMin', caller, 2);
+  if (o.kMax !== null) {
+    positiveInteger(o.kMax, 'kMax', caller, 2);
+    if (o.kMax < o.kMin) fail('kMax', caller, `kMax (${o.kMax}) must be at least kMin (${o.kMin}), or null.`);
+  }
+  positiveInteger(o.candidatesPerLayer, 'candidatesPerLayer', caller);
+  positiveInteger(o.communityTokens, 'communityTokens', caller);
+  positiveInteger(o.oneHopSeeds, 'oneHopSeeds', caller);
+  oneOf(o.kSpacing, 'kSpacing', ['geometric', 'linear'], caller);
+  oneOf(o.anchor, 'anchor', ['best', 'union'], caller);
+  oneOf(o.scoring, 'scoring', ['auto', 'model', 'qrscore'], caller);
+  oneOf(o.communityText, 'communityText', ['report', 'members', 'report+members'], caller);
+  for (const key of ['chunkLayer', 'similarityLayer', 'acs', 'reports'] as const) {
+    if (typeof o[key] !== 'boolean')
+      fail(key, caller, `${key} must be true or false, got ${JSON.stringify(o[key])}.`);
+  }
+}
+
+/** Validate every option. @throws InvalidArgumentError naming the option. */
+export function checkOptions(o: DaRagOptions, caller: string): void {
+  checkQueryOptions(o, caller);
+  oneOf(o.chunking, 'chunking', ['semantic', 'fixed'], caller);
+  positiveInteger(o.chunkSize, 'chunkSize', caller);
+  positiveInteger(o.overlap, 'overlap', caller, 0);
+  if (o.overlap >= o.chunkSize)
+    fail('overlap', caller, `overlap (${o.overlap}) must be below chunkSize (${o.chunkSize}).`);
+  if (
+    !(
+      typeof o.breakpointPercentile === 'number' &&
+      o.breakpointPercentile >= 0 &&
+      o.breakpointPercentile <= 100
+    )
+  ) {
+    fail(
+      'breakpointPercentile',
+      caller,
+      `breakpointPercentile must be within 0..100, got ${JSON.stringify(o.breakpointPercentile)}.`,
+    );
+  }
+  positiveInteger(o.gleanings, 'gleanings', caller, 0);
+  positiveInteger(o.similarityK, 'similarityK', caller);
+  oneOf(o.similarityKnn, 'similarityKnn', ['index', 'exact'], caller);
+  if (o.maxLinkEntityChunks !== null) positiveInteger(o.maxLinkEntityChunks, 'maxLinkEntityChunks', caller);
+  positiveInteger(o.concurrency, 'concurrency', caller);
+  if (
+    o.entityTypes !== null &&
+    !(Array.isArray(o.entityTypes) && o.entityTypes.every((t) => typeof t === 'string'))
+  ) {
+    fail(
+      'entityTypes',
+      caller,
+      `entityTypes must be an array of strings or null, got ${JSON.stringify(o.entityTypes)}.`,
+    );
+  }
+  for (const key of ['includeTitle'] as const) {
+    if (typeof o[key] !== 'boolean')
+      fail(key, caller, `${key} must be true or false, got ${JSON.stringify(o[key])}.`);
+  }
+}

@@ -1,0 +1,64 @@
+import type { BuildContext, Chunk, KgEntity, KgRelation } from '@grag/core';
+import type { TrussGraph, TrussIndex } from '@grag/ktruss';
+import type { DaRagOptions } from './options.js';
+
+/** The three layers of the chunk-layer oriented graph index (DA-RAG §3). */
+export type Layer = 'chunk' | 'kg' | 'sim';
+
+/** Counts recorded in the manifest. */
+export interface DaRagStats {
+  documents: number;
+  chunks: number;
+  entities: number;
+  relations: number;
+  /** Edges of the Semantic Chunk layer. */
+  chunkLayerEdges: number;
+  /** Edges of the Similarity layer (0 without it). */
+  similarityLayerEdges: number;
+  /** Entities that, being in more than `maxLinkEntityChunks` chunks, created no chunk-layer edge. */
+  hubEntities: number;
+  /** Extracted records not merged into the KG (empty names, self-relations, bad weights). */
+  skippedRecords: number;
+  /** Parse issues reported by the extraction and title tasks (records the model wrote badly). */
+  parseIssues: number;
+  /** Chunks whose title and description came back empty (their text is embedded instead). */
+  undescribedChunks: number;
+}
+
+/**
+ * A DA-RAG index: the Semantic Chunk layer (chunks, their title + description embeddings, chunk–chunk
+ * edges), the Knowledge Graph layer (entities, relations, entity embeddings), the Similarity layer
+ * (entity kNN edges) and the inter-layer links (chunk → its entities).
+ */
+export interface DaRagIndex {
+  ctx: BuildContext;
+  options: DaRagOptions;
+  chunks: Chunk[];
+  /** Each chunk's text as extracted and shown: the document title line, then the chunk text. */
+  texts: string[];
+  /** Title of each chunk (model-written). */
+  titles: string[];
+  /** Concise description of each chunk (model-written). */
+  descriptions: string[];
+  /** Embedding of each chunk's title and description. */
+  chunkVectors: Float32Array[];
+  /** KG entities; the position is the entity's node index in the KG and Similarity layers. */
+  entities: KgEntity[];
+  /** KG relations; the position is the edge id in `kgLayer`. */
+  relations: KgRelation[];
+  /** Embedding of each entity's name and description. */
+  entityVectors: Float32Array[];
+  /** Entity node index by entity id. */
+  entityIndex: Map<string, number>;
+  /** Inter-layer links: the entity indices of each chunk, ascending. */
+  chunkEntities: Uint32Array[];
+  /** Semantic Chunk layer over chunk indices. */
+  chunkLayer: TrussGraph;
+  /** Knowledge Graph layer over entity indices; edge `e` is `relations[e]`. */
+  kgLayer: TrussGraph;
+  /** Similarity layer over entity indices, or `null` when built without it. */
+  simLayer: TrussGraph | null;
+  stats: DaRagStats;
+  /** Truss indexes of the whole layers, made on first use (not persisted). */
+  cache: Partial<Record<Layer, TrussIndex>>;
+}

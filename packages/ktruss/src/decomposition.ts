@@ -1,0 +1,390 @@
+import { InvalidArgumentError } from '@grag/core';
+import type { AbstractGraph } from 'graphology-types';
+import { asTrussGraph, findEdge, isTrussGraph, type TrussGraph } from './graph.js';
+
+/**
+ * Support of every edge: the number of triangles it is in. With `mask`, only edges `e` with
+ * `mask[e] !== 0` count, and only triangles made of such edges (the support inside that subgraph;
+ * masked-out edges get 0).
+ *
+ * Triangles are listed once each by the forward algorithm (Schank & Wagner 2005): edges are oriented
+ * from lower to higher (degree, index) rank, the out-neighbours of `u` are marked, and every
+ * out-neighbour `v` of `u` scans its own out-neighbours for marks. O(m^1.5) time, O(n + m) memory.
+ */
+export function edgeSupport(input: TrussGraph | AbstractGraph, mask?: ArrayLike<number>): Uint32Array {
+  const g = asTrussGraph(input);
+  const { n, m, offsets, neighbors, edgeIds } = g;
+  if (mask !== undefined && mask.length !== m) {
+    throw new InvalidArgumentError(
+      'mask',
+      `edgeSupport: mask has ${mask.length} entries but the graph has ${m} edges; pass one flag per edge.`,
+    );
+  }
+  const support = new Uint32Array(m);
+  if (m === 0) return support;
+  // Orientation: u → v when (deg u, u) < (deg v, v); out-degrees are then at most √(2m).
+  const outOffsets = new Uint32Array(n + 1);
+  const deg = (i: number) => offsets[i + 1]! - offsets[i]!;
+  const before = (u: number, v: number) => {
+    const du = deg(u);
+    const dv = deg(v);
+    return du < dv || (du === dv && u < v);
+  };
+  for (let u = 0; u < n; u++) {
+    let count = 0;
+    const end = offsets[u + 1]!;
+    for (let p = offsets[u]!; p < end; p++) {
+      if ((mask === undefined || mask[edgeIds[p]!] !== 0) && before(u, neighbors[p]!)) count++;
+    }
+    outOffsets[u + 1] = outOffsets[u]! + count;
+  }
+  const outTotal = outOffsets[n]!;
+  const outNeighbors = new Uint32Array(outTotal);
+  const outEdges = new Uint32Array(outTotal);
+  for (let u = 0, at = 0; u < n; u++) {
+    const end = offsets[u + 1]!;
+    for (let p = offsets[u]!; p < end; p++) {
+      const v = neighbors[p]!;
+      if ((mask === undefined || mask[edgeIds[p]!] !== 0) && before(u, v)) {
+        outNeighbors[at] = v;
+        outEdges[at] = edgeIds[p]!;
+        at++;
+      }
+    }
+  }
+  const mark = new Int32Array(n).fill(-1);
+  for (let u = 0; u < n; u++) {
+    const start = outOffsets[u]!;
+    const end = outOffsets[u + 1]!;
+    if (end - start < 2) continue;
+    for (let p = start; p < end; p++) mark[outNeighbors[p]!] = outEdges[p]!;
+    for (let p = start; p < end; p++) {
+      const v = outNeighbors[p]!;
+      const uv = outEdges[p]!;
+      const vEnd = outOffsets[v + 1]!;
+      for (let q = outOffsets[v]!; q < vEnd; q++) {
+        const uw = mark[outNeighbors[q]!]!;
+        if (uw >= 0) {
+          support[uv]!++;
+          support[uw]!++;
+          support[outEdges[q]!]!++;
+        }
+      }
+    }
+    for (let p = start; p < end; p++) mark[outNeighbors[p]!] = -1;
+  }
+  return support;
+}
+
+/** The result of {@link trussDecomposition}. */
+export interface TrussDecomposition {
+  /** The graph the decomposition is of (edge ids index the arrays below). */
+  graph: TrussGraph;
+  /**
+   * Trussness of every edge: the largest `k` such that the edge belongs to the k-truss (every edge of
+   * which is in at least `k - 2` triangles inside it). An edge in no triangle has trussness 2.
+   */
+  trussness: Uint32Array;
+  /** Support (triangle count) of every edge in the whole graph. */
+  support: Uint32Array;
+  /** Largest trussness of any edge; 0 for a graph without edges. */
+  maxTrussness: number;
+}
+
+/** Options of {@link assignTrussness}. */
+export interface AssignTrussnessOptions {
+  /** Edge attribute that receives the trussness. @default 'trussness' */
+  edgeAttribute: string;
+  /**
+   * Node attribute that receives the node's trussness (the largest trussness of its edges, 0 for an
+   * isolated node), or `null` for none. @default null
+   */
+  nodeAttribute: string | null;
+}
+
+/** Defaults of {@link assignTrussness}. */
+export const ASSIGN_TRUSSNESS_DEFAULTS: AssignTrussnessOptions = {
+  edgeAttribute: 'trussness',
+  nodeAttribute: null,
+};
+
+/**
+ * Truss decomposition (Wang & Cheng, "Truss decomposition in massive networks", PVLDB 2012): the
+ * trussness of every edge. Supports are counted by {@link edgeSupport}; edges are then bin-sorted by
+ * support and peeled in increasing order (as Batagelj–Zaversnik peel k-cores): removing edge
+ * `{u, v}` of current support `s` fixes its trussness at `s + 2` and decrements the support of the
+ * edges of every triangle `{u, v, w}` still present, never below `s`. The common neighbours are found
+ * from the endpoint of smaller degree by binary search in the other's sorted row. O(m^1.5 · log d)
+ * time, O(n + m) memory.
+ *
+ * @param input A {@link TrussGraph} or a simple undirected graphology graph.
+ * @throws InvalidArgumentError for a directed graph, self-loops or parallel edges.
+ * @example
+ * const { trussness, maxTrussness } = trussDecomposition(graph);
+ */
+export function trussDecomposition(input: TrussGraph | AbstractGraph): TrussDecomposition {
+  const g = asTrussGraph(input);
+  const { m, offsets, neighbors, edgeIds, sources, targets } = g;
+  const support = edgeSupport(g);
+  const sup = support.slice();
+  const trussness = new Uint32Array(m);
+  if (m === 0) return { graph: g, trussness, support, maxTrussness: 0 };
+
+  let maxSupport = 0;
+  for (let e = 0; e < m; e++) if (sup[e]! > maxSupport) maxSupport = sup[e]!;
+  // Bin sort: binStart[s] is the position in `order` of the first unprocessed edge of support s.
+  const binStart = new Uint32Array(maxSupport + 2);
+  for (let e = 0; e < m; e++) binStart[sup[e]! + 1]!++;
+  for (let s = 0; s <= maxSupport; s++) binStart[s + 1]! += binStart[s]!;
+  const order = new Uint32Array(m);
+  const position = new Uint32Array(m);
+  {
+    const fill = binStart.slice(0, maxSupport + 1);
+    for (let e = 0; e < m; e++) {
+      const at = fill[sup[e]!]!++;
+      order[at] = e;
+      position[e] = at;
+    }
+  }
+  const removed = new Uint8Array(m);
+  // Move edge f one bin down (its support drops by one): swap it with the first edge of its bin.
+  const decrement = (f: number) => {
+    const s = sup[f]!;
+    const first = binStart[s]!;
+    const other = order[first]!;
+    if (other !== f) {
+      const pf = position[f]!;
+      order[pf] = other;
+      position[other] = pf;
+      order[first] = f;
+      position[f] = first;
+    }
+    binStart[s]!++;
+    sup[f] = s - 1;
+  };
+
+  let maxTrussness = 2;
+  for (let i = 0; i < m; i++) {
+    const e = order[i]!;
+    const s = sup[e]!;
+    const k = s + 2;
+    trussness[e] = k;
+    if (k > maxTrussness) maxTrussness = k;
+    let a = sources[e]!;
+    let b = targets[e]!;
+    if (offsets[a + 1]! - offsets[a]! > offsets[b + 1]! - offsets[b]!) {
+      const t = a;
+      a = b;
+      b = t;
+    }
+    // Common neighbours w of a and b: a merge of the two sorted rows when their lengths are close,
+    // a binary search in b's row for each of a's neighbours when b's row is much longer.
+    const aEnd = offsets[a + 1]!;
+    const bStart = offsets[b]!;
+    const bEnd = offsets[b + 1]!;
+    if ((bEnd - bStart) >> 3 <= aEnd - offsets[a]!) {
+      let q = bStart;
+      for (let p = offsets[a]!; p < aEnd && q < bEnd; p++) {
+        const w = neighbors[p]!;
+        while (q < bEnd && neighbors[q]! < w) q++;
+        if (q === bEnd || neighbors[q] !== w) continue;
+        const aw = edgeIds[p]!;
+        const bw = edgeIds[q]!;
+        q++;
+        if (removed[aw] === 1 || removed[bw] === 1) continue;
+        if (sup[aw]! > s) decrement(aw);
+        if (sup[bw]! > s) decrement(bw);
+      }
+    } else {
+      for (let p = offsets[a]!; p < aEnd; p++) {
+        const aw = edgeIds[p]!;
+        if (removed[aw] === 1 || aw === e) continue;
+        const bw = findEdge(g, b, neighbors[p]!);
+        if (bw < 0 || removed[bw] === 1) continue;
+        if (sup[aw]! > s) decrement(aw);
+        if (sup[bw]! > s) decrement(bw);
+      }
+    }
+    removed[e] = 1;
+  }
+  return { graph: g, trussness, support, maxTrussness };
+}
+
+/**
+ * Write each edge's trussness into a graphology graph (and optionally each node's), as graphology's
+ * `.assign` variants do. Returns the decomposition.
+ */
+export function assignTrussness(
+  graph: AbstractGraph,
+  options: Partial<AssignTrussnessOptions> = {},
+): TrussDecomposition {
+  const { edgeAttribute, nodeAttribute } = { ...ASSIGN_TRUSSNESS_DEFAULTS, ...options };
+  const decomposition = trussDecomposition(graph);
+  const { graph: g, trussness } = decomposition;
+  const keys = g.edgeKeys!;
+  for (let e = 0; e < g.m; e++) graph.setEdgeAttribute(keys[e]!, edgeAttribute, trussness[e]!);
+  if (nodeAttribute !== null) {
+    const nodeTruss = nodeTrussness(decomposition);
+    for (let i = 0; i < g.n; i++) graph.setNodeAttribute(g.nodeIds[i]!, nodeAttribute, nodeTruss[i]!);
+  }
+  return decomposition;
+}
+
+/** Trussness of every node: the largest trussness among its edges (0 for an isolated node). */
+export function nodeTrussness(decomposition: TrussDecomposition): Uint32Array {
+  const { graph: g, trussness } = decomposition;
+  const out = new Uint32Array(g.n);
+  for (let e = 0; e < g.m; e++) {
+    const k = trussness[e]!;
+    const s = g.sources[e]!;
+    const t = g.targets[e]!;
+    if (k > out[s]!) out[s] = k;
+    if (k > out[t]!) out[t] = k;
+  }
+  return out;
+}
+
+/** A connected part of a k-truss: its nodes and edges (indices of the {@link TrussGraph}). */
+export interface TrussComponent {
+  /** Node indices, ascending. */
+  nodes: Uint32Array;
+  /** Edge ids, ascending. */
+  edges: Uint32Array;
+}
+
+/** The maximal k-truss of a graph and its connected components. */
+export interface KTruss {
+  k: number;
+  /** The graph the indices refer to. */
+  graph: TrussGraph;
+  /** Nodes with at least one edge in the k-truss, ascending. */
+  nodes: Uint32Array;
+  /** Edges of the k-truss (trussness ≥ k), ascending. */
+  edges: Uint32Array;
+  /** Connected components of the k-truss, largest first (ties: smallest node first). */
+  components: TrussComponent[];
+}
+
+/** Options of {@link maximalKTruss}. */
+export interface MaximalKTrussOptions {
+  /** Trussness of every edge, when already computed (saves the decomposition). */
+  trussness?: ArrayLike<number>;
+}
+
+/** Throw unless `k` is an integer ≥ 2 (the 2-truss is every edge). */
+export function assertK(caller: string, k: number): void {
+  if (!Number.isInteger(k) || k < 2) {
+    throw new InvalidArgumentError(
+      'k',
+      `${caller}: k must be an integer of at least 2 (the 2-truss is the whole graph without isolated nodes), got ${String(k)}.`,
+    );
+  }
+}
+
+/**
+ * The maximal k-truss — the largest subgraph in which every edge is in at least `k - 2` triangles
+ * of the subgraph (Cohen 2008) — and its connected components (plain connectivity, as DA-RAG §5
+ * defines a connected k-truss; not triangle connectivity). Its edges are exactly those of trussness
+ * ≥ k. Empty when no edge reaches k.
+ *
+ * @throws InvalidArgumentError for `k` below 2 or not an integer, a `trussness` of the wrong length,
+ * or an input graph that is not simple and undirected.
+ */
+export function maximalKTruss(
+  input: TrussGraph | AbstractGraph,
+  k: number,
+  options: MaximalKTrussOptions = {},
+): KTruss {
+  assertK('maximalKTruss', k);
+  const g = asTrussGraph(input);
+  const trussness = options.trussness ?? trussDecomposition(g).trussness;
+  if (trussness.length !== g.m) {
+    throw new InvalidArgumentError(
+      'options.trussness',
+      `maximalKTruss: trussness has ${trussness.length} entries but the graph has ${g.m} edges; pass the decomposition of this graph.`,
+    );
+  }
+  const mask = new Uint8Array(g.m);
+  for (let e = 0; e < g.m; e++) if (trussness[e]! >= k) mask[e] = 1;
+  return trussFromMask(g, k, mask);
+}
+
+/** The k-truss made of the edges flagged in `mask`, with its components. */
+export function trussFromMask(g: TrussGraph, k: number, mask: Uint8Array): KTruss {
+  const { n, m, offsets, neighbors, edgeIds } = g;
+  const componentOf = new Int32Array(n).fill(-1);
+  const componentNodes: number[][] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < n; start++) {
+    if (componentOf[start] !== -1) continue;
+    let touches = false;
+    for (let p = offsets[start]!; p < offsets[start + 1]!; p++) {
+      if (mask[edgeIds[p]!] === 1) {
+        touches = true;
+        break;
+      }
+    }
+    if (!touches) continue;
+    const c = componentNodes.length;
+    const members: number[] = [];
+    componentOf[start] = c;
+    stack.push(start);
+    while (stack.length > 0) {
+      const u = stack.pop()!;
+      members.push(u);
+      const end = offsets[u + 1]!;
+      for (let p = offsets[u]!; p < end; p++) {
+        const v = neighbors[p]!;
+        if (mask[edgeIds[p]!] === 1 && componentOf[v] === -1) {
+          componentOf[v] = c;
+          stack.push(v);
+        }
+      }
+    }
+    componentNodes.push(members);
+  }
+  const componentEdges: number[][] = componentNodes.map(() => []);
+  const edges: number[] = [];
+  for (let e = 0; e < m; e++) {
+    if (mask[e] !== 1) continue;
+    edges.push(e);
+    componentEdges[componentOf[g.sources[e]!]!]!.push(e);
+  }
+  const components: TrussComponent[] = componentNodes.map((members, c) => ({
+    nodes: Uint32Array.from(members).sort(),
+    edges: Uint32Array.from(componentEdges[c]!),
+  }));
+  components.sort((x, y) => y.nodes.length - x.nodes.length || x.nodes[0]! - y.nodes[0]!);
+  const nodes = Uint32Array.from(componentNodes.flat()).sort();
+  return { k, graph: g, nodes, edges: Uint32Array.from(edges), components };
+}
+
+/**
+ * The maximal k-truss of a graphology graph as a new graph of the same kind (graphology's
+ * `kTruss(graph, k)` shape): a null copy (same type and options) with the k-truss's nodes, their attributes, and its edges
+ * with their keys and attributes.
+ *
+ * @throws InvalidArgumentError as {@link maximalKTruss}.
+ */
+export function kTruss(graph: AbstractGraph, k: number): AbstractGraph {
+  if (isTrussGraph(graph)) {
+    throw new InvalidArgumentError(
+      'graph',
+      'kTruss: pass a graphology graph; for a TrussGraph use maximalKTruss(graph, k).',
+    );
+  }
+  const truss = maximalKTruss(graph, k);
+  const g = truss.graph;
+  const out = graph.nullCopy();
+  for (const i of truss.nodes) {
+    const key = g.nodeIds[i]!;
+    out.addNode(key, { ...graph.getNodeAttributes(key) });
+  }
+  for (const e of truss.edges) {
+    const key = g.edgeKeys![e]!;
+    out.addUndirectedEdgeWithKey(key, graph.source(key), graph.target(key), {
+      ...graph.getEdgeAttributes(key),
+    });
+  }
+  return out;
+}

@@ -1,0 +1,9 @@
+/**
+ * Truss decomposition, maximal k-truss communities and Q-Peel attributed community search
+ * (DA-RAG §5) on typed arrays.
+ */
+export * from './decomposition.js';
+export * from './graph.js';
+export * from './measures.js';
+export * from './qpeel.js';
+export * from './truss-index.js';

@@ -1,0 +1,373 @@
+import { InvalidArgumentError } from '@grag/core';
+import type { AbstractGraph } from 'graphology-types';
+import { assertK, edgeSupport, type KTruss, maximalKTruss } from './decomposition.js';
+import { asTrussGraph, type TrussGraph } from './graph.js';
+
+/**
+ * Cosine similarity of `query` with each vector: the per-node relevance that QRScore averages
+ * (DA-RAG Eq. 1). A zero vector has relevance 0.
+ *
+ * @throws InvalidArgumentError when a vector's length differs from the query's.
+ */
+export function queryRelevance(
+  query: ArrayLike<number>,
+  vectors: readonly ArrayLike<number>[],
+): Float64Array {
+  const d = query.length;
+  let qn = 0;
+  for (let c = 0; c < d; c++) qn += query[c]! * query[c]!;
+  qn = Math.sqrt(qn);
+  const out = new Float64Array(vectors.length);
+  for (let i = 0; i < vectors.length; i++) {
+    const v = vectors[i]!;
+    if (v.length !== d) {
+      throw new InvalidArgumentError(
+        'vectors',
+        `queryRelevance: vector ${i} has ${v.length} dimensions, the query ${d}; embed both with the same model.`,
+      );
+    }
+    let dot = 0;
+    let vn = 0;
+    for (let c = 0; c < d; c++) {
+      dot += v[c]! * query[c]!;
+      vn += v[c]! * v[c]!;
+    }
+    out[i] = qn === 0 || vn === 0 ? 0 : dot / (qn * Math.sqrt(vn));
+  }
+  return out;
+}
+
+/**
+ * QRScore (DA-RAG Eq. 1): the mean relevance of a community's nodes, `1/|V_H| · Σ cos(f(v), f(q))`,
+ * given each node's relevance (see {@link queryRelevance}). `NaN` for no nodes.
+ */
+export function qrScore(nodes: Iterable<number>, relevance: ArrayLike<number>): number {
+  let sum = 0;
+  let count = 0;
+  for (const v of nodes) {
+    sum += relevance[v]!;
+    count++;
+  }
+  return count === 0 ? Number.NaN : sum / count;
+}
+
+/** Per-node relevance: an array aligned with the node indices, or a function of the node key and index. */
+export type Relevance = ArrayLike<number> | ((node: string, index: number) => number);
+
+/** Options of {@link qPeel}. */
+export interface QPeelOptions {
+  /** Trussness of every edge of the graph, when already computed (saves the decomposition). */
+  trussness?: ArrayLike<number>;
+  /**
+   * How many communities to return (the best of each component, highest QRScore first). DA-RAG
+   * returns the single best. @default 1 (DA-RAG §5.2)
+   */
+  top: number;
+  /**
+   * Upper bound on peeling sweeps over a component (a sweep tries every remaining node in ascending
+   * relevance; sweeps repeat until one removes nothing). @default Infinity
+   */
+  maxSweeps: number;
+}
+
+/** Defaults of {@link qPeel}. */
+export const QPEEL_DEFAULTS: Omit<QPeelOptions, 'trussness'> = {
+  top: 1,
+  maxSweeps: Number.POSITIVE_INFINITY,
+};
+
+/** A community found by {@link qPeel}: a connected k-truss. */
+export interface Community {
+  k: number;
+  /** Node indices, ascending. */
+  nodes: Uint32Array;
+  /** Node keys, aligned with `nodes`. */
+  keys: string[];
+  /** Edge ids (of the input graph), ascending. */
+  edges: Uint32Array;
+  /** QRScore of the community. */
+  qrScore: number;
+  /** QRScore of the k-truss component it was peeled from. */
+  initialQrScore: number;
+  /** Nodes of the component that peeling removed. */
+  removed: number;
+}
+
+/** The result of {@link qPeel}. */
+export interface QPeelResult {
+  k: number;
+  /** The best communities, highest QRScore first (ties: larger first); empty when the k-truss is. */
+  communities: Community[];
+  /** Connected components of the maximal k-truss. */
+  components: number;
+  /** Removal attempts that passed the relevance test and were checked for structure. */
+  checks: number;
+}
+
+/**
+ * Q-Peel (DA-RAG §5.2, Algorithm 1), the heuristic for embedding-attributed community search (EACS):
+ * extract the maximal k-truss; for each connected component, visit its nodes in ascending relevance
+ * and remove a node when (1) that raises the component's QRScore (its relevance is below the current
+ * mean) and (2) what remains is still a connected k-truss; repeat the sweep until it removes nothing.
+ * Return the refined component with the highest QRScore (the best `top`).
+ *
+ * A removal of `v` only lowers the support of the edges `{a, b}` of triangles `{v, a, b}`, so the
+ * k-truss test looks at `v`'s neighbourhood only (each such edge must keep support ≥ k − 2 inside the
+ * community); connectivity holds at once when `v`'s remaining neighbours are connected among
+ * themselves, and is otherwise checked by a search from one of them that stops when it has reached
+ * them all. Worst case O(m^1.5) for the truss plus O(c · n_c² · m_N) for peeling (c components of at
+ * most n_c nodes, m_N edges around a node; DA-RAG appendix A.5); in practice each sweep stops at the
+ * first node whose relevance is not below the mean.
+ *
+ * @param relevance Relevance of every node to the query, e.g. {@link queryRelevance} of the node
+ *   embeddings (an array aligned with node indices, or a function of key and index).
+ * @throws InvalidArgumentError for `k` < 2, a relevance array of the wrong length or with a
+ *   non-finite value, or a graph that is not simple and undirected.
+ * @example
+ * const relevance = queryRelevance(queryVector, nodeVectors);
+ * const [best] = qPeel(graph, 4, relevance).communities;
+ */
+export function qPeel(
+  input: TrussGraph | AbstractGraph,
+  k: number,
+  relevance: Relevance,
+  options: Partial<QPeelOptions> = {},
+): QPeelResult {
+  assertK('qPeel', k);
+  const { top, maxSweeps, trussness } = { ...QPEEL_DEFAULTS, ...options };
+  checkTop(top, 'qPeel');
+  const g = asTrussGraph(input);
+  const rel = resolveRelevance(g, relevance, 'qPeel');
+  const truss = maximalKTruss(g, k, trussness === undefined ? {} : { trussness });
+  return peelTruss(prepareTruss(truss), rel, top, maxSweeps);
+}
+
+export function checkTop(top: number, caller: string): void {
+  if (!(Number.isInteger(top) && top >= 1)) {
+    throw new InvalidArgumentError(
+      'options.top',
+      `${caller}: top must be a positive integer, got ${String(top)}.`,
+    );
+  }
+}
+
+/** A maximal k-truss prepared for peeling: supports inside it and adjacency rows of its edges only. */
+export interface PreparedTruss {
+  truss: KTruss;
+  /** Support of every edge of the graph inside the truss (0 outside it). */
+  support: Uint32Array;
+  /** Row starts over all nodes of the graph (length n + 1); rows hold the truss edges only. */
+  offsets: Uint32Array;
+  neighbors: Uint32Array;
+  edgeIds: Uint32Array;
+}
+
+/** Supports and truss-only adjacency rows of a maximal k-truss: what peeling it needs. O(m^1.5). */
+export function prepareTruss(truss: KTruss): PreparedTruss {
+  const g = truss.graph;
+  const mask = new Uint8Array(g.m);
+  for (const e of truss.edges) mask[e] = 1;
+  const offsets = new Uint32Array(g.n + 1);
+  for (const e of truss.edges) {
+    offsets[g.sources[e]! + 1]!++;
+    offsets[g.targets[e]! + 1]!++;
+  }
+  for (let i = 0; i < g.n; i++) offsets[i + 1]! += offsets[i]!;
+  const neighbors = new Uint32Array(2 * truss.edges.length);
+  const edgeIds = new Uint32Array(2 * truss.edges.length);
+  const cursor = offsets.slice(0, g.n);
+  for (const e of truss.edges) {
+    const s = g.sources[e]!;
+    const t = g.targets[e]!;
+    let at = cursor[s]!++;
+    neighbors[at] = t;
+    edgeIds[at] = e;
+    at = cursor[t]!++;
+    neighbors[at] = s;
+    edgeIds[at] = e;
+  }
+  return { truss, support: edgeSupport(g, mask), offsets, neighbors, edgeIds };
+}
+
+/**
+ * The peeling phase of {@link qPeel} on a maximal k-truss already prepared by {@link prepareTruss}
+ * (not modified: supports are copied).
+ */
+export function peelTruss(
+  prepared: PreparedTruss,
+  rel: Float64Array,
+  top: number,
+  maxSweeps: number,
+): QPeelResult {
+  const { truss, offsets, neighbors, edgeIds } = prepared;
+  const { graph: g, k } = truss;
+  const result: QPeelResult = { k, communities: [], components: truss.components.length, checks: 0 };
+  if (truss.edges.length === 0) return result;
+
+  const { n, m } = g;
+  const edgeAlive = new Uint8Array(m);
+  for (const e of truss.edges) edgeAlive[e] = 1;
+  const support = prepared.support.slice();
+  const nodeAlive = new Uint8Array(n);
+  for (const v of truss.nodes) nodeAlive[v] = 1;
+  const mark = new Uint32Array(n);
+  const local = new Int32Array(n);
+  let stamp = 0;
+  const minSupport = k - 2;
+
+  // Scratch of one check: v's live neighbours, the triangle edges around v, a union-find on neighbours.
+  const around: number[] = [];
+  const triangleEdges: number[] = [];
+  const parent: number[] = [];
+  const seen = new Uint32Array(n);
+  const queue = new Uint32Array(n);
+  const groupSeen: number[] = [];
+  let seenStamp = 0;
+  const findRoot = (x: number): number => {
+    while (parent[x] !== x) {
+      parent[x] = parent[parent[x]!]!;
+      x = parent[x]!;
+    }
+    return x;
+  };
+
+  /** Whether removing v leaves a connected k-truss; fills `triangleEdges` when it does. */
+  const removable = (v: number, alive: number): boolean => {
+    stamp++;
+    around.length = 0;
+    triangleEdges.length = 0;
+    for (let p = offsets[v]!; p < offsets[v + 1]!; p++) {
+      if (edgeAlive[edgeIds[p]!] === 1) {
+        const a = neighbors[p]!;
+        mark[a] = stamp;
+        local[a] = around.length;
+        around.push(a);
+      }
+    }
+    // A connected k-truss with an edge has at least k nodes.
+    if (alive - 1 < k) return false;
+    parent.length = around.length;
+    groupSeen.length = around.length;
+    for (let i = 0; i < around.length; i++) {
+      parent[i] = i;
+      groupSeen[i] = 0;
+    }
+    let groups = around.length;
+    for (const a of around) {
+      for (let p = offsets[a]!; p < offsets[a + 1]!; p++) {
+        const b = neighbors[p]!;
+        if (b <= a || mark[b] !== stamp) continue;
+        const e = edgeIds[p]!;
+        if (edgeAlive[e] !== 1) continue;
+        if (support[e]! - 1 < minSupport) return false;
+        triangleEdges.push(e);
+        const ra = findRoot(local[a]!);
+        const rb = findRoot(local[b]!);
+        if (ra !== rb) {
+          parent[ra] = rb;
+          groups--;
+        }
+      }
+    }
+    if (groups <= 1) return true;
+    // The neighbours are not connected among themselves: a breadth-first search of the rest of the
+    // community from one of them, stopped as soon as it has met every group of neighbours.
+    seenStamp++;
+    seen[v] = seenStamp;
+    seen[around[0]!] = seenStamp;
+    groupSeen[findRoot(0)] = seenStamp;
+    let groupsReached = 1;
+    let head = 0;
+    let tail = 0;
+    queue[tail++] = around[0]!;
+    while (head < tail) {
+      const u = queue[head++]!;
+      for (let p = offsets[u]!; p < offsets[u + 1]!; p++) {
+        const w = neighbors[p]!;
+        if (seen[w] === seenStamp || edgeAlive[edgeIds[p]!] !== 1) continue;
+        seen[w] = seenStamp;
+        queue[tail++] = w;
+        if (mark[w] === stamp) {
+          const root = findRoot(local[w]!);
+          if (groupSeen[root] !== seenStamp) {
+            groupSeen[root] = seenStamp;
+            if (++groupsReached === groups) return true;
+          }
+        }
+      }
+    }
+    return false;
+  };
+
+  const remove = (v: number) => {
+    for (const e of triangleEdges) support[e]!--;
+    for (let p = offsets[v]!; p < offsets[v + 1]!; p++) edgeAlive[edgeIds[p]!] = 0;
+    nodeAlive[v] = 0;
+  };
+
+  const communities: Community[] = [];
+  for (const component of truss.components) {
+    const order = Array.from(component.nodes).sort((a, b) => rel[a]! - rel[b]! || a - b);
+    let alive = order.length;
+    let sum = 0;
+    for (const v of order) sum += rel[v]!;
+    const initialQrScore = sum / alive;
+    for (let sweep = 0; sweep < maxSweeps; sweep++) {
+      let changed = false;
+      for (const v of order) {
+        if (nodeAlive[v] !== 1) continue;
+        // Ascending order: once a node does not raise the mean, no later one does.
+        if (!(rel[v]! < sum / alive)) break;
+        result.checks++;
+        if (!removable(v, alive)) continue;
+        remove(v);
+        alive--;
+        sum -= rel[v]!;
+        changed = true;
+      }
+      if (!changed) break;
+    }
+    const nodes = Uint32Array.from(order.filter((v) => nodeAlive[v] === 1)).sort();
+    const edges = Uint32Array.from(Array.from(component.edges).filter((e) => edgeAlive[e] === 1));
+    communities.push({
+      k,
+      nodes,
+      keys: Array.from(nodes, (v) => g.nodeIds[v]!),
+      edges,
+      qrScore: qrScore(nodes, rel),
+      initialQrScore,
+      removed: component.nodes.length - nodes.length,
+    });
+  }
+  communities.sort(
+    (x, y) => y.qrScore - x.qrScore || y.nodes.length - x.nodes.length || x.nodes[0]! - y.nodes[0]!,
+  );
+  result.communities = communities.slice(0, top);
+  return result;
+}
+
+/** Relevance as a Float64Array aligned with the node indices, validated. */
+export function resolveRelevance(g: TrussGraph, relevance: Relevance, caller: string): Float64Array {
+  let out: Float64Array;
+  if (typeof relevance === 'function') {
+    out = new Float64Array(g.n);
+    for (let i = 0; i < g.n; i++) out[i] = relevance(g.nodeIds[i]!, i);
+  } else {
+    if (relevance.length !== g.n) {
+      throw new InvalidArgumentError(
+        'relevance',
+        `${caller}: relevance has ${relevance.length} entries but the graph has ${g.n} nodes; pass one score per node (in node index order).`,
+      );
+    }
+    out = Float64Array.from(relevance);
+  }
+  for (let i = 0; i < g.n; i++) {
+    if (!Number.isFinite(out[i]!)) {
+      throw new InvalidArgumentError(
+        'relevance',
+        `${caller}: the relevance of node "${g.nodeIds[i]}" is ${out[i]}; relevance must be a finite number.`,
+      );
+    }
+  }
+  return out;
+}

@@ -1,0 +1,84 @@
+import type { AbstractGraph } from 'graphology-types';
+import {
+  assertK,
+  type KTruss,
+  maximalKTruss,
+  type TrussDecomposition,
+  trussDecomposition,
+} from './decomposition.js';
+import { asTrussGraph, type TrussGraph } from './graph.js';
+import {
+  checkTop,
+  type PreparedTruss,
+  peelTruss,
+  prepareTruss,
+  QPEEL_DEFAULTS,
+  type QPeelOptions,
+  type QPeelResult,
+  type Relevance,
+  resolveRelevance,
+} from './qpeel.js';
+
+/**
+ * A graph prepared for many attributed community searches (many queries, several k): the truss
+ * decomposition is computed once, and each maximal k-truss with the supports inside it is computed
+ * on first use and cached, so a {@link TrussIndex.qPeel} call only peels.
+ *
+ * @example
+ * const index = new TrussIndex(graph);
+ * for (const query of queries) {
+ *   const relevance = queryRelevance(await embed(query), nodeVectors);
+ *   const [best] = index.qPeel(4, relevance).communities;
+ * }
+ */
+export class TrussIndex {
+  /** The graph searched. */
+  readonly graph: TrussGraph;
+  /** Its truss decomposition. */
+  readonly decomposition: TrussDecomposition;
+  readonly #trusses = new Map<number, PreparedTruss>();
+
+  /** @throws InvalidArgumentError for a graph that is not simple and undirected. */
+  constructor(input: TrussGraph | AbstractGraph, decomposition?: TrussDecomposition) {
+    this.graph = asTrussGraph(input);
+    this.decomposition = decomposition ?? trussDecomposition(this.graph);
+  }
+
+  /** Largest trussness of any edge (0 without edges): the feasible k end at it. */
+  get maxTrussness(): number {
+    return this.decomposition.maxTrussness;
+  }
+
+  /** The maximal k-truss and its components (cached). */
+  truss(k: number): KTruss {
+    return this.#prepared(k).truss;
+  }
+
+  #prepared(k: number): PreparedTruss {
+    assertK('TrussIndex.truss', k);
+    let entry = this.#trusses.get(k);
+    if (entry === undefined) {
+      entry = prepareTruss(maximalKTruss(this.graph, k, { trussness: this.decomposition.trussness }));
+      this.#trusses.set(k, entry);
+    }
+    return entry;
+  }
+
+  /** {@link qPeel} on the indexed graph, reusing the cached k-truss. */
+  qPeel(
+    k: number,
+    relevance: Relevance,
+    options: Partial<Omit<QPeelOptions, 'trussness'>> = {},
+  ): QPeelResult {
+    assertK('TrussIndex.qPeel', k);
+    const { top, maxSweeps } = { ...QPEEL_DEFAULTS, ...options };
+    checkTop(top, 'TrussIndex.qPeel');
+    const rel = resolveRelevance(this.graph, relevance, 'TrussIndex.qPeel');
+    return peelTruss(this.#prepared(k), rel, top, maxSweeps);
+  }
+
+  /** Drop the cached k-trusses. */
+  clearCache(): void {
+    this.#trusses.clear();
+  }
+}

@@ -1,0 +1,206 @@
+import { InvalidArgumentError } from '@grag/core';
+import fc from 'fast-check';
+import { UndirectedGraph } from 'graphology';
+import { describe, expect, test } from 'vitest';
+import { qPeel, qrScore, queryRelevance, TrussIndex, trussGraphFromEdges } from '../src/index.js';
+import { bruteKTruss, clique, isConnectedKTruss, type Pair, pairKey } from './oracle.js';
+
+const randomInstance = fc
+  .record({
+    n: fc.integer({ min: 3, max: 13 }),
+    p: fc.double({ min: 0.3, max: 0.95, noNaN: true }),
+    seed: fc.nat(),
+    k: fc.integer({ min: 2, max: 5 }),
+  })
+  .map(({ n, p, seed, k }) => {
+    let s = seed >>> 0 || 7;
+    const next = () => {
+      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+      return s / 2 ** 32;
+    };
+    const edges: Pair[] = [];
+    for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) if (next() < p) edges.push([a, b]);
+    // relevance on a coarse grid so ties happen too
+    const relevance = Array.from({ length: n }, () => Math.round(next() * 10) / 10);
+    return { n, edges, relevance, k };
+  });
+
+/** Components of the brute-force k-truss, as node lists. */
+function bruteComponents(n: number, edges: readonly Pair[], k: number): { nodes: number[]; edges: Pair[] }[] {
+  const truss = bruteKTruss(n, edges, k);
+  const kept = edges.filter(([a, b]) => truss.has(pairKey(a, b)));
+  const nodes = [...new Set(kept.flat())];
+  const out: { nodes: number[]; edges: Pair[] }[] = [];
+  const done = new Set<number>();
+  for (const start of nodes) {
+    if (done.has(start)) continue;
+    const members = new Set([start]);
+    const stack = [start];
+    while (stack.length > 0) {
+      const u = stack.pop()!;
+      for (const [a, b] of kept) {
+        const w = a === u ? b : b === u ? a : -1;
+        if (w >= 0 && !members.has(w)) {
+          members.add(w);
+          stack.push(w);
+        }
+      }
+    }
+    for (const v of members) done.add(v);
+    out.push({ nodes: [...members], edges: kept.filter(([a]) => members.has(a)) });
+  }
+  return out;
+}
+
+const mean = (nodes: readonly number[], rel: readonly number[]) =>
+  nodes.reduce((s, v) => s + rel[v]!, 0) / nodes.length;
+
+describe('queryRelevance and qrScore', () => {
+  test('QRScore is the mean cosine similarity of the nodes to the query (Eq. 1)', () => {
+    const rel = queryRelevance(
+      [1, 0],
+      [
+        [2, 0],
+        [0, 3],
+        [1, 1],
+        [0, 0],
+      ],
+    );
+    expect(rel[0]).toBe(1);
+    expect(rel[1]).toBe(0);
+    expect(rel[2]).toBeCloseTo(Math.SQRT1_2, 12);
+    expect(rel[3]).toBe(0);
+    expect(qrScore([0, 1, 2], rel)).toBeCloseTo((1 + 0 + Math.SQRT1_2) / 3, 12);
+    expect(qrScore([], rel)).toBeNaN();
+    expect(() => queryRelevance([1, 0], [[1, 0, 0]])).toThrow(/vector 0 has 3 dimensions, the query 2/);
+  });
+});
+
+describe('qPeel', () => {
+  test('peels the least relevant node off a 5-clique when a 4-truss remains', () => {
+    const g = trussGraphFromEdges(5, clique([0, 1, 2, 3, 4]));
+    const rel = [0.1, 0.9, 0.8, 0.9, 0.7];
+    const at4 = qPeel(g, 4, rel).communities[0]!;
+    expect(Array.from(at4.nodes)).toEqual([1, 2, 3, 4]);
+    expect(at4.qrScore).toBeCloseTo(0.825, 12);
+    expect(at4.initialQrScore).toBeCloseTo(0.68, 12);
+    expect(at4.removed).toBe(1);
+    // 4 nodes are the fewest a 4-truss has: the 0.7 node stays. At k = 5 nothing can go.
+    expect(Array.from(qPeel(g, 5, rel).communities[0]!.nodes)).toEqual([0, 1, 2, 3, 4]);
+    // At k = 3 the 0.7 node goes as well (a triangle is a 3-truss); the 0.8 one stays (3 nodes at least).
+    expect(Array.from(qPeel(g, 3, rel).communities[0]!.nodes)).toEqual([1, 2, 3]);
+  });
+
+  test('keeps a node whose removal would disconnect the community', () => {
+    // Two 5-cliques sharing node 4. Without node 4 each clique is still a 4-truss, but apart.
+    const edges = [...clique([0, 1, 2, 3, 4]), ...clique([4, 5, 6, 7, 8])];
+    const g = trussGraphFromEdges(9, edges);
+    const rel = [0.5, 0.5, 0.5, 0.5, 0, 0.5, 0.5, 0.5, 0.5];
+    const [best] = qPeel(g, 4, rel).communities;
+    expect(Array.from(best!.nodes)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  test('returns the best component of two cliques joined by a bridge, and the others with top', () => {
+    const edges = [...clique([0, 1, 2, 3]), [3, 4] as Pair, ...clique([4, 5, 6, 7])];
+    const g = trussGraphFromEdges(8, edges);
+    const rel = [0.2, 0.2, 0.2, 0.2, 0.6, 0.7, 0.6, 0.6];
+    const result = qPeel(g, 4, rel, { top: 5 });
+    expect(result.components).toBe(2);
+    expect(result.communities.map((c) => Array.from(c.nodes))).toEqual([
+      [4, 5, 6, 7],
+      [0, 1, 2, 3],
+    ]);
+    expect(qPeel(g, 4, rel).communities).toHaveLength(1);
+  });
+
+  test('returns no community when the k-truss is empty', () => {
+    const g = trussGraphFromEdges(4, [
+      [0, 1],
+      [1, 2],
+      [2, 3],
+    ]);
+    const result = qPeel(g, 3, [1, 1, 1, 1]);
+    expect(result.communities).toEqual([]);
+    expect(result.components).toBe(0);
+  });
+
+  test('works on graphology graphs with relevance given per node key', () => {
+    const graph = new UndirectedGraph();
+    for (const [a, b] of clique([0, 1, 2, 3])) graph.mergeEdge(`n${a}`, `n${b}`);
+    const rel: Record<string, number> = { n0: 0, n1: 1, n2: 1, n3: 1 };
+    const [best] = qPeel(graph, 3, (key) => rel[key]!).communities;
+    expect(best!.keys).toEqual(['n1', 'n2', 'n3']);
+  });
+
+  test('rejects relevance of the wrong length or with a non-finite value, and k below 2', () => {
+    const g = trussGraphFromEdges(3, clique([0, 1, 2]));
+    expect(() => qPeel(g, 3, [1, 1])).toThrow(/relevance has 2 entries but the graph has 3 nodes/);
+    expect(() => qPeel(g, 3, [1, Number.NaN, 1])).toThrow(/relevance of node "1" is NaN/);
+    expect(() => qPeel(g, 0, [1, 1, 1])).toThrow(InvalidArgumentError);
+  });
+
+  test('returns connected k-trusses whose QRScore is at least their starting component’s, where no further removal is valid (property)', () => {
+    fc.assert(
+      fc.property(randomInstance, ({ n, edges, relevance, k }) => {
+        const g = trussGraphFromEdges(n, edges);
+        const result = qPeel(g, k, relevance, { top: n });
+        const components = bruteComponents(n, edges, k);
+        expect(result.communities).toHaveLength(components.length);
+        const trussEdges = components.flatMap((c) => c.edges);
+        let previous = Number.POSITIVE_INFINITY;
+        for (const community of result.communities) {
+          const nodes = Array.from(community.nodes);
+          // A connected k-truss, with every k-truss edge among its nodes.
+          expect(isConnectedKTruss(nodes, trussEdges, k)).toBe(true);
+          const inside = new Set(nodes);
+          const expectedEdges = trussEdges
+            .filter(([a, b]) => inside.has(a) && inside.has(b))
+            .map(([a, b]) => pairKey(a, b));
+          expect(new Set(Array.from(community.edges, (e) => pairKey(...edges[e]!)))).toEqual(
+            new Set(expectedEdges),
+          );
+          // Peeled from exactly one component, and at least as relevant as it.
+          const origin = components.find((c) => c.nodes.includes(nodes[0]!))!;
+          expect(nodes.every((v) => origin.nodes.includes(v))).toBe(true);
+          expect(community.initialQrScore).toBeCloseTo(mean(origin.nodes, relevance), 12);
+          expect(community.qrScore).toBeCloseTo(mean(nodes, relevance), 12);
+          expect(community.qrScore).toBeGreaterThanOrEqual(community.initialQrScore - 1e-12);
+          // Stopping rule: no single node below the mean can go while leaving a connected k-truss.
+          for (const v of nodes) {
+            if (!(relevance[v]! < community.qrScore - 1e-12)) continue;
+            const rest = nodes.filter((w) => w !== v);
+            const restEdges = trussEdges.filter(([a, b]) => a !== v && b !== v);
+            expect(isConnectedKTruss(rest, restEdges, k)).toBe(false);
+          }
+          expect(community.qrScore).toBeLessThanOrEqual(previous + 1e-12);
+          previous = community.qrScore;
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('TrussIndex', () => {
+  test('gives the same communities as qPeel for every k and query, reusing its cached trusses', () => {
+    fc.assert(
+      fc.property(
+        randomInstance,
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 13, maxLength: 13 }),
+        ({ n, edges, relevance, k }, other) => {
+          const g = trussGraphFromEdges(n, edges);
+          const index = new TrussIndex(g);
+          for (const rel of [relevance, other.slice(0, n), relevance]) {
+            const a = index.qPeel(k, rel, { top: 3 });
+            const b = qPeel(g, k, rel, { top: 3 });
+            expect(a.communities.map((c) => [Array.from(c.nodes), Array.from(c.edges), c.qrScore])).toEqual(
+              b.communities.map((c) => [Array.from(c.nodes), Array.from(c.edges), c.qrScore]),
+            );
+          }
+          expect(index.truss(k)).toBe(index.truss(k));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
