@@ -589,10 +589,19 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
         .sort((a, b) => b.score - a.score || a.i - b.i);
       const best = ranked[0];
       if (!best) return { answer: NO_ANSWER, citations: [], issues: [] };
-      const picked = ranked
-        .filter((x) => x.score >= settings.answerRelativeScore * best.score)
-        .slice(0, settings.answerSentences)
-        .map((x) => candidates[x.i]!);
+      // The same sentence often reaches the context several times (a passage, an entity description,
+      // a relation); an answer states it once.
+      const picked: ScoredSentence[] = [];
+      const seen: string[] = [];
+      for (const x of ranked) {
+        if (picked.length >= settings.answerSentences || x.score < settings.answerRelativeScore * best.score)
+          break;
+        const c = candidates[x.i]!;
+        const norm = c.text.toLowerCase().replace(/\s+/g, ' ').trim();
+        if (seen.some((t) => t.includes(norm) || norm.includes(t))) continue;
+        seen.push(norm);
+        picked.push(c);
+      }
       const citations: string[] = [];
       for (const c of picked) {
         const id = context[c.item]!.id;

@@ -316,6 +316,18 @@ describe('answer', () => {
   ];
   const single = createOfflineTasks({ answerSentences: 1 });
 
+  test('states a sentence once even when several context items repeat it', async () => {
+    const repeated = [
+      { id: 'p', text: 'Elena Varga was born in Budapest in 1921.' },
+      { id: 'e', text: 'Elena Varga: Elena Varga was born in Budapest in 1921.' },
+      { id: 'r', text: 'Elena Varga — Budapest: Elena Varga was born in Budapest in 1921.' },
+      { id: 'c', text: 'Tomas Keller studied physics in Zurich.' },
+    ];
+    const result = await createOfflineTasks().answer('Where was Elena Varga born?', repeated);
+    expect(result.answer.match(/born in Budapest/g)).toHaveLength(1);
+    expect(result.citations).toHaveLength(1);
+  });
+
   test('answers with the most relevant sentence and cites its item', async () => {
     const result = await single.answer('Where was Elena Varga born?', context);
     expect(result).toEqual({
