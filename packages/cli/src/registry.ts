@@ -4,6 +4,7 @@ import { e2GraphRag } from '@grag/e2graphrag';
 import { KET_RAG_VARIANTS, ketRag } from '@grag/ket-rag';
 import { bm25Rag, denseRag } from '@grag/naive-rag';
 import { nodeRag } from '@grag/noderag';
+import { sgRag } from '@grag/sg-rag';
 
 /** A method the CLI can build and query. */
 export interface MethodEntry {
@@ -46,6 +47,13 @@ export const METHODS: readonly MethodEntry[] = [
     name: daRag.name,
     description: 'DA-RAG: chunk-layer graph index + query-time attributed community search (k-truss, Q-Peel)',
     method: daRag,
+    usesEmbedder: true,
+  },
+  {
+    name: sgRag.name,
+    description:
+      'SG-RAG: query graph -> path decomposition -> dominance embeddings in an R*-tree -> exact subgraphs',
+    method: sgRag,
     usesEmbedder: true,
   },
 ];

@@ -1,0 +1,3 @@
+export * from './kg.js';
+export * from './method.js';
+export * from './plan.js';

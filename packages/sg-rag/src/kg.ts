@@ -1,0 +1,177 @@
+import { InvalidArgumentError } from '@grag/core';
+
+/** One fact of a knowledge graph: `head --relation--> tail`. */
+export interface Triple {
+  head: string;
+  relation: string;
+  tail: string;
+}
+
+/** An undirected data edge and every directed fact behind it. */
+export interface SgEdge {
+  /** Node indexes, `a < b`. */
+  a: number;
+  b: number;
+  /** Facts on this pair: relation text and whether it reads `a --relation--> b` (`forward`). */
+  facts: { relation: string; forward: boolean }[];
+  /** Chunks the facts were extracted from (empty for loaded triples). */
+  chunkIds: string[];
+  /** Documents the facts come from (empty for loaded triples). */
+  docIds: string[];
+}
+
+/**
+ * The data graph SG-RAG indexes: nodes with a label (the text that is embedded and shown) and an
+ * optional description, undirected simple edges carrying their directed facts.
+ */
+export interface SgGraph {
+  /** Node ids (entity ids), index = node number. */
+  ids: string[];
+  /** Node labels ℓ(v): the entity text. */
+  labels: string[];
+  /** Node descriptions ξ(v) (may be empty). */
+  descriptions: string[];
+  edges: SgEdge[];
+}
+
+/** Adjacency of an {@link SgGraph}: for each node, its neighbours and the edge index to each. */
+export interface Adjacency {
+  neighbours: number[][];
+  edgeOf: Map<number, number>[];
+}
+
+/** Key of an undirected node pair. */
+export function pairKey(a: number, b: number, n: number): number {
+  return a < b ? a * n + b : b * n + a;
+}
+
+/** Neighbour lists and pair → edge index maps of a graph. */
+export function adjacencyOf(graph: SgGraph): Adjacency {
+  const neighbours: number[][] = graph.ids.map(() => []);
+  const edgeOf: Map<number, number>[] = graph.ids.map(() => new Map());
+  graph.edges.forEach((e, i) => {
+    neighbours[e.a]!.push(e.b);
+    neighbours[e.b]!.push(e.a);
+    edgeOf[e.a]!.set(e.b, i);
+    edgeOf[e.b]!.set(e.a, i);
+  });
+  return { neighbours, edgeOf };
+}
+
+/**
+ * Builds an {@link SgGraph} from triples. Self-loops are skipped and counted; repeated pairs merge
+ * into one undirected edge carrying every fact.
+ */
+export function graphFromTriples(
+  triples: readonly Triple[],
+  entityText: ReadonlyMap<string, string> = new Map(),
+  relationText: ReadonlyMap<string, string> = new Map(),
+): { graph: SgGraph; skippedSelfLoops: number } {
+  const index = new Map<string, number>();
+  const ids: string[] = [];
+  const node = (id: string): number => {
+    let i = index.get(id);
+    if (i === undefined) {
+      i = ids.length;
+      index.set(id, i);
+      ids.push(id);
+    }
+    return i;
+  };
+  const edges: SgEdge[] = [];
+  const byPair = new Map<string, number>();
+  let skippedSelfLoops = 0;
+  for (const t of triples) {
+    if (typeof t?.head !== 'string' || typeof t.tail !== 'string' || typeof t.relation !== 'string') {
+      throw new InvalidArgumentError(
+        'triples',
+        'sg-rag build: every triple needs string `head`, `relation` and `tail`.',
+      );
+    }
+    if (t.head === t.tail) {
+      skippedSelfLoops++;
+      continue;
+    }
+    const h = node(t.head);
+    const tl = node(t.tail);
+    const a = Math.min(h, tl);
+    const b = Math.max(h, tl);
+    const key = `${a} ${b}`;
+    let e = byPair.get(key);
+    if (e === undefined) {
+      e = edges.length;
+      byPair.set(key, e);
+      edges.push({ a, b, facts: [], chunkIds: [], docIds: [] });
+    }
+    const relation = relationText.get(t.relation) ?? t.relation;
+    const facts = edges[e]!.facts;
+    if (!facts.some((f) => f.relation === relation && f.forward === (h === a))) {
+      facts.push({ relation, forward: h === a });
+    }
+  }
+  const labels = ids.map((id) => entityText.get(id) ?? id);
+  return { graph: { ids, labels, descriptions: ids.map(() => ''), edges }, skippedSelfLoops };
+}
+
+/** The sentence of one fact, as in SG-RAG's relation paragraph (appendix I). */
+export function factSentence(head: string, relation: string, tail: string): string {
+  return `${head} is related to ${tail} via: ${relation}.`;
+}
+
+/** Every fact sentence of an edge. */
+export function edgeSentences(graph: SgGraph, edge: SgEdge): string[] {
+  const a = graph.labels[edge.a]!;
+  const b = graph.labels[edge.b]!;
+  return edge.facts.map((f) => (f.forward ? factSentence(a, f.relation, b) : factSentence(b, f.relation, a)));
+}
+
+/** Result of {@link enumeratePaths}. */
+export interface PathEnumeration {
+  /** Paths of `length + 1` node indexes each, flattened. */
+  nodes: Int32Array;
+  /** Number of paths. */
+  count: number;
+  /** Middle nodes skipped because their degree exceeds `maxMiddleDegree` (length 2 only). */
+  skippedMiddles: number;
+}
+
+/**
+ * All simple paths of `length` edges (1 or 2), each once: a path and its reverse are the same path,
+ * kept in the orientation whose first node index is smaller (SG-RAG §4.2 "reversed duplicates
+ * removed"). For length 2, middle nodes of degree above `maxMiddleDegree` are skipped and counted
+ * (their deg² paths would dominate the index).
+ */
+export function enumeratePaths(
+  graph: SgGraph,
+  adjacency: Adjacency,
+  length: 1 | 2,
+  maxMiddleDegree = Number.POSITIVE_INFINITY,
+): PathEnumeration {
+  if (length === 1) {
+    const nodes = new Int32Array(graph.edges.length * 2);
+    graph.edges.forEach((e, i) => {
+      nodes[2 * i] = e.a;
+      nodes[2 * i + 1] = e.b;
+    });
+    return { nodes, count: graph.edges.length, skippedMiddles: 0 };
+  }
+  if (length !== 2) {
+    throw new InvalidArgumentError('pathLength', `sg-rag: pathLength must be 1 or 2, got ${length}.`);
+  }
+  const out: number[] = [];
+  let skippedMiddles = 0;
+  adjacency.neighbours.forEach((ns, m) => {
+    if (ns.length > maxMiddleDegree) {
+      skippedMiddles++;
+      return;
+    }
+    for (let i = 0; i < ns.length; i++) {
+      for (let j = i + 1; j < ns.length; j++) {
+        const x = ns[i]!;
+        const y = ns[j]!;
+        out.push(Math.min(x, y), m, Math.max(x, y));
+      }
+    }
+  });
+  return { nodes: Int32Array.from(out), count: out.length / 3, skippedMiddles };
+}
