@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -6,18 +6,20 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   type BuildContext,
+  type Document,
   GragError,
   InvalidArgumentError,
   type MeterSnapshot,
   type Retrieval,
   readManifest,
 } from '@grag/core';
+import { loadKgTriples } from '@grag/eval';
 import { type GragConfig, resolveConfig } from './config.js';
 import { readCorpus } from './corpus.js';
 import { EVAL_OPTIONS, EVAL_USAGE, evalCommand } from './eval-command.js';
 import { createProgressView } from './progress.js';
 import { createProviders } from './providers.js';
-import { findMethod, METHODS } from './registry.js';
+import { findMethod, METHODS, type MethodEntry } from './registry.js';
 
 /** Where the CLI writes; injectable for tests. */
 export interface CliIO {
@@ -94,6 +96,61 @@ function configFlags(values: Values): Partial<Record<keyof GragConfig, unknown>>
   };
 }
 
+/**
+ * Read what `grag index` was pointed at: a knowledge-graph triple directory (train.tsv + entity2text.txt,
+ * as FB15k-237 ships) for a method that indexes triples, else a text corpus.
+ */
+async function readInput(
+  path: string,
+  entry: MethodEntry,
+  methodOptions: Record<string, unknown>,
+): Promise<{
+  documents: Document[];
+  skipped: { path: string; reason: string }[];
+  description: string;
+  methodOptions: Record<string, unknown>;
+}> {
+  if (isTripleDirectory(path)) {
+    if (!entry.indexesTriples) {
+      throw new InvalidArgumentError(
+        'path',
+        `${path} holds knowledge-graph triples; ${entry.name} indexes text. Use --method ${METHODS.filter(
+          (m) => m.indexesTriples,
+        )
+          .map((m) => m.name)
+          .join(' or ')}, or pass a directory of .txt/.md/.jsonl files.`,
+      );
+    }
+    const kg = loadKgTriples(path, { malformed: 'skip' });
+    return {
+      documents: [],
+      skipped: kg.skipped.map((s) => ({ path: `${s.path}${s.line ? `:${s.line}` : ''}`, reason: s.reason })),
+      description: `${kg.triples.length} triples over ${kg.entities.size} named entities from ${path}`,
+      methodOptions: {
+        ...methodOptions,
+        triples: kg.triples,
+        entityText: kg.entities,
+        relationText: kg.relations,
+      },
+    };
+  }
+  const corpus = await readCorpus(path);
+  return {
+    documents: corpus.documents,
+    skipped: corpus.skipped,
+    description: `${corpus.documents.length} documents from ${corpus.files} files`,
+    methodOptions,
+  };
+}
+
+/** A directory with a triple file and entity names, in the FB15k-237 layout. */
+function isTripleDirectory(path: string): boolean {
+  return (
+    (existsSync(join(path, 'train.tsv')) || existsSync(join(path, 'train.txt'))) &&
+    existsSync(join(path, 'entity2text.txt'))
+  );
+}
+
 /** `--set key=value` pairs as method options; numbers and booleans are converted. */
 export function parseSetOptions(pairs: readonly string[] = []): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -162,20 +219,20 @@ async function buildIndex(
     io.stderr as NodeJS.WriteStream,
     !quiet && (io.stderr as { isTTY?: boolean }).isTTY === true,
   );
-  const corpus = await readCorpus(corpusPath);
+  const corpus = await readInput(corpusPath, entry, methodOptions);
   for (const skip of corpus.skipped) io.stderr.write(`grag: skipped ${skip.path}: ${skip.reason}\n`);
   const { ctx, summary } = createProviders(config);
   if (!quiet) io.stderr.write(`${summary}\n`);
   if (!quiet) {
     io.stderr.write(
-      `grag: indexing ${corpus.documents.length} documents from ${corpus.files} files` +
+      `grag: indexing ${corpus.description}` +
         (corpus.skipped.length ? ` (${corpus.skipped.length} skipped)` : '') +
         ` with ${entry.name}\n`,
     );
     ctx.onProgress = progress.report;
   }
   const started = performance.now();
-  const index = await entry.method.build(corpus.documents, ctx, methodOptions);
+  const index = await entry.method.build(corpus.documents, ctx, corpus.methodOptions);
   await entry.method.save(index, out);
   progress.done();
   const manifest = await readManifest(out);

@@ -14,6 +14,8 @@ export interface MethodEntry {
   method: Method<any, any>;
   /** Whether building needs an embedder (offline runs fit the local one on the corpus). */
   usesEmbedder: boolean;
+  /** Whether the method can index knowledge-graph triples (`grag index <triple-dir>`). */
+  indexesTriples?: boolean;
 }
 
 /** Every method the CLI knows, by name. */
@@ -55,6 +57,7 @@ export const METHODS: readonly MethodEntry[] = [
       'SG-RAG: query graph -> path decomposition -> dominance embeddings in an R*-tree -> exact subgraphs',
     method: sgRag,
     usesEmbedder: true,
+    indexesTriples: true,
   },
 ];
 

@@ -202,3 +202,41 @@ describe('grag index --variant', () => {
     expect(io.err().trim().split('\n').at(-1)).toMatch(/^grag: .*nope/);
   });
 });
+
+describe('grag index on knowledge-graph triples', () => {
+  async function tripleDir(): Promise<string> {
+    const dir = await tmp();
+    await writeFile(join(dir, 'entity2text.txt'), 'm1\tHeat\nm2\tMichael Mann\nm3\tAl Pacino\nm4\tThief\n');
+    await writeFile(join(dir, 'relation2text.txt'), 'directed_by\tdirected by\nstarring\tstarring\n');
+    await writeFile(
+      join(dir, 'train.tsv'),
+      'm1\tdirected_by\tm2\nm1\tstarring\tm3\nm4\tdirected_by\tm2\nbad line\n',
+    );
+    return dir;
+  }
+
+  it('indexes a triple directory with sg-rag, reporting skipped lines, and queries it', async () => {
+    const dir = await tripleDir();
+    const out = join(dir, 'idx');
+    let io = captureIO(dir);
+    expect(await run(['index', dir, '--method', 'sg-rag', '--out', out], io)).toBe(0);
+    expect(io.err()).toMatch(/indexing 3 triples over 4 named entities/);
+    expect(io.err()).toMatch(/skipped .*train\.tsv:4/);
+    io = captureIO(dir);
+    expect(
+      await run(['query', out, 'Which film starring Al Pacino was directed by Michael Mann?', '--json'], io),
+    ).toBe(0);
+    const result = JSON.parse(io.out());
+    expect(result.method).toBe('sg-rag');
+    expect(result.retrieval.context).toMatch(/Heat/);
+  });
+
+  it('refuses triples for a method that indexes text', async () => {
+    const dir = await tripleDir();
+    const io = captureIO(dir);
+    expect(await run(['index', dir, '--method', 'bm25', '--out', join(dir, 'idx')], io)).toBe(1);
+    expect(io.err()).toMatch(
+      /^grag: .* holds knowledge-graph triples; bm25 indexes text\. Use --method sg-rag/,
+    );
+  });
+});
