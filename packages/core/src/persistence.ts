@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { IndexFormatError } from './errors.js';
+import { type Embedder, isFittableEmbedder } from './models.js';
 
 /** Name of the manifest file inside an index directory. */
 export const MANIFEST_FILE = 'manifest.json';
@@ -166,4 +167,17 @@ export function assertSameProviders(
       );
     }
   }
+}
+
+/** File in an index directory that holds a fitted embedder's state. */
+export const EMBEDDER_STATE_FILE = 'embedder.json';
+
+/** Write a fittable embedder's state into an index directory (nothing for other embedders). */
+export async function saveEmbedderState(embedder: Embedder, dir: string): Promise<void> {
+  if (isFittableEmbedder(embedder)) await writeJson(join(dir, EMBEDDER_STATE_FILE), embedder.state());
+}
+
+/** Restore a fittable embedder from the state an index directory holds (nothing for other embedders). */
+export async function restoreEmbedderState(embedder: Embedder, dir: string): Promise<void> {
+  if (isFittableEmbedder(embedder)) embedder.restore(await readJson(join(dir, EMBEDDER_STATE_FILE)));
 }

@@ -5,13 +5,14 @@ import {
   type BuildContext,
   type Chunk,
   IndexFormatError,
-  isFittableEmbedder,
   type KgEntity,
   type KgRelation,
   type Method,
   modelFingerprint,
   readJson,
   readManifest,
+  restoreEmbedderState,
+  saveEmbedderState,
   writeIndexDir,
   writeJson,
 } from '@grag/core';
@@ -144,8 +145,7 @@ export function createDaRag(
           await writeJson(join(tmp, 'graph.json'), graph);
           await writeVectors(join(tmp, 'chunk-vectors.f32'), index.chunkVectors, dimensions);
           await writeVectors(join(tmp, 'entity-vectors.f32'), index.entityVectors, dimensions);
-          if (isFittableEmbedder(ctx.embedder))
-            await writeJson(join(tmp, 'embedder.json'), ctx.embedder.state());
+          await saveEmbedderState(ctx.embedder, tmp);
         },
       );
     },
@@ -153,7 +153,7 @@ export function createDaRag(
       const manifest = await readManifest(dir, { method: name, formatVersion });
       // Vectors of another embedder are meaningless; another task suite is fine (it only assesses).
       assertSameProviders(dir, manifest, { embedder: modelFingerprint(ctx.embedder) });
-      if (isFittableEmbedder(ctx.embedder)) ctx.embedder.restore(await readJson(join(dir, 'embedder.json')));
+      await restoreEmbedderState(ctx.embedder, dir);
       const options = { ...DA_RAG_DEFAULTS, ...(manifest.params as Partial<DaRagOptions>) };
       const stats = manifest.stats as unknown as DaRagStats & { dimensions: number };
       const units = await readJson<StoredUnits>(join(dir, 'chunks.json'));

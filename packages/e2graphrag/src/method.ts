@@ -3,7 +3,7 @@ import {
   assertSameProviders,
   type BuildContext,
   type Chunk,
-  chunkDocuments,
+  chunkCorpus as chunkCorpusBy,
   DEFAULT_BUDGET_TOKENS,
   type Document,
   embedAll,
@@ -17,6 +17,8 @@ import {
   type RetrieveOptions,
   readJson,
   readManifest,
+  restoreEmbedderState,
+  saveEmbedderState,
   throwIfAborted,
   type VectorIndex,
   writeIndexDir,
@@ -150,18 +152,12 @@ function chunkCorpus(
   if (kept.length === 0) {
     throw new InvalidArgumentError('docs', 'e2graphrag build: every document is blank; pass some text.');
   }
-  const chunks =
-    o.chunking === 'document'
-      ? kept.map((doc) => ({
-          id: doc.id,
-          docId: doc.id,
-          order: 0,
-          text: doc.text,
-          tokens: ctx.tokenizer.count(doc.text),
-          start: 0,
-          end: doc.text.length,
-        }))
-      : chunkDocuments(kept, { chunkSize: o.chunkSize, overlap: o.overlap, tokenizer: ctx.tokenizer });
+  const chunks = chunkCorpusBy(kept, {
+    chunking: o.chunking,
+    chunkSize: o.chunkSize,
+    overlap: o.overlap,
+    tokenizer: ctx.tokenizer,
+  });
   return { chunks, skipped: docs.length - kept.length };
 }
 
@@ -387,9 +383,7 @@ export function createE2GraphRag(
           await saveSummaryTree(index.tree, join(tmp, 'tree.json'));
           await writeJson(join(tmp, 'graph.json'), index.graph.toJSON());
           await index.vectors.save(join(tmp, 'vectors.bin'));
-          if (isFittableEmbedder(ctx.embedder)) {
-            await writeJson(join(tmp, 'embedder.json'), ctx.embedder.state());
-          }
+          await saveEmbedderState(ctx.embedder, tmp);
         },
       );
     },
@@ -401,7 +395,7 @@ export function createE2GraphRag(
         vectorIndex: ctx.vectorIndex.kind,
         entityExtractor: extractor.id,
       });
-      if (isFittableEmbedder(ctx.embedder)) ctx.embedder.restore(await readJson(join(dir, 'embedder.json')));
+      await restoreEmbedderState(ctx.embedder, dir);
       const tree = await loadSummaryTree(join(dir, 'tree.json'));
       const graphPath = join(dir, 'graph.json');
       const graph = EntityGraph.fromJSON(await readJson(graphPath), graphPath);

@@ -3,7 +3,7 @@ import {
   assertSameProviders,
   type BuildContext,
   type Chunk,
-  chunkDocuments,
+  chunkCorpus as chunkCorpusBy,
   DEFAULT_BUDGET_TOKENS,
   type Document,
   embedAll,
@@ -26,7 +26,10 @@ import {
   readJson,
   readManifest,
   renderLocalSearchItem,
+  restoreEmbedderState,
+  saveEmbedderState,
   type VectorIndex,
+  withTitle,
   writeIndexDir,
   writeJson,
 } from '@grag/core';
@@ -274,29 +277,14 @@ function chunkCorpus(
   if (docs.length === 0) {
     throw new InvalidArgumentError('docs', 'ket-rag build: the corpus is empty; pass at least one document.');
   }
-  const chunks: Chunk[] =
-    o.chunking === 'document'
-      ? docs
-          .filter((doc) => doc.text.trim().length > 0)
-          .map((doc) => ({
-            id: doc.id,
-            docId: doc.id,
-            order: 0,
-            text: doc.text,
-            tokens: ctx.tokenizer.count(doc.text),
-            start: 0,
-            end: doc.text.length,
-          }))
-      : chunkDocuments(docs, { chunkSize: o.chunkSize, overlap: o.overlap, tokenizer: ctx.tokenizer });
+  const chunks = chunkCorpusBy(docs, {
+    chunking: o.chunking,
+    chunkSize: o.chunkSize,
+    overlap: o.overlap,
+    tokenizer: ctx.tokenizer,
+  });
   const titles = new Map(docs.map((d) => [d.id, d.title]));
-  return { chunks, texts: chunks.map((c) => withTitle(c, titles.get(c.docId), o.includeTitle)) };
-}
-
-function withTitle(chunk: Chunk, title: string | undefined, include: boolean): string {
-  if (!include || !title) return chunk.text;
-  // A title that is already the text's first line (a markdown heading) is not written twice.
-  const firstLine = /^\s*#*\s*(.*)/.exec(chunk.text)?.[1]?.trim();
-  return firstLine === title.trim() ? chunk.text : `${title}\n${chunk.text}`;
+  return { chunks, texts: chunks.map((c) => withTitle(c.text, titles.get(c.docId), o.includeTitle)) };
 }
 
 function emptyStats(): KetRagStats {
@@ -502,7 +490,7 @@ export function createKetRag(
         });
         return {
           subChunks: subs,
-          subChunkTexts: subs.map((s) => withTitle(s, titles.get(s.docId), o.includeTitle)),
+          subChunkTexts: subs.map((s) => withTitle(s.text, titles.get(s.docId), o.includeTitle)),
         };
       });
       stats.subChunks = subChunks.length;
@@ -732,9 +720,7 @@ export function createKetRag(
             await index.keyword.keywordVectors.save(join(tmp, 'keywords.vec'));
             await writeVectors(join(tmp, 'subchunks.f32'), index.keyword.subChunkVectors);
           }
-          if (isFittableEmbedder(ctx.embedder)) {
-            await writeJson(join(tmp, 'embedder.json'), ctx.embedder.state());
-          }
+          await saveEmbedderState(ctx.embedder, tmp);
         },
       );
     },
@@ -745,7 +731,7 @@ export function createKetRag(
         embedder: modelFingerprint(ctx.embedder),
         vectorIndex: ctx.vectorIndex.kind,
       });
-      if (isFittableEmbedder(ctx.embedder)) ctx.embedder.restore(await readJson(join(dir, 'embedder.json')));
+      await restoreEmbedderState(ctx.embedder, dir);
       const options = resolveKetRagOptions(manifest.params as Partial<KetRagOptions>);
       const units = await readJson<{
         chunks: Chunk[];

@@ -3,7 +3,7 @@ import {
   assertSameProviders,
   type BuildContext,
   type Chunk,
-  chunkDocuments,
+  chunkCorpus,
   DEFAULT_BUDGET_TOKENS,
   type Document,
   embedAll,
@@ -17,7 +17,10 @@ import {
   type RetrieveOptions,
   readJson,
   readManifest,
+  restoreEmbedderState,
+  saveEmbedderState,
   type VectorIndex,
+  withTitle,
   writeIndexDir,
   writeJson,
 } from '@grag/core';
@@ -80,31 +83,13 @@ export function toUnits(
     );
   }
   const titles = new Map(docs.map((d) => [d.id, d.title]));
-  const chunks: Chunk[] =
-    options.chunking === 'document'
-      ? docs
-          .filter((doc) => doc.text.trim().length > 0)
-          .map((doc) => ({
-            id: doc.id,
-            docId: doc.id,
-            order: 0,
-            text: doc.text,
-            tokens: ctx.tokenizer.count(doc.text),
-            start: 0,
-            end: doc.text.length,
-          }))
-      : chunkDocuments(docs, {
-          chunkSize: options.chunkSize,
-          overlap: options.overlap,
-          tokenizer: ctx.tokenizer,
-        });
-  const texts = chunks.map((chunk) => {
-    const title = titles.get(chunk.docId);
-    // A title that is already the text's first line (a markdown heading) is not written twice.
-    const firstLine = /^\s*#*\s*(.*)/.exec(chunk.text)?.[1]?.trim();
-    const hasTitle = title !== undefined && firstLine === title.trim();
-    return options.includeTitle && title && !hasTitle ? `${title}\n${chunk.text}` : chunk.text;
+  const chunks = chunkCorpus(docs, {
+    chunking: options.chunking,
+    chunkSize: options.chunkSize,
+    overlap: options.overlap,
+    tokenizer: ctx.tokenizer,
   });
+  const texts = chunks.map((chunk) => withTitle(chunk.text, titles.get(chunk.docId), options.includeTitle));
   return { chunks, texts };
 }
 
@@ -216,8 +201,7 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
         async (tmp) => {
           await saveUnits(index, tmp);
           await index.vectors.save(join(tmp, 'vectors.bin'));
-          if (isFittableEmbedder(ctx.embedder))
-            await writeJson(join(tmp, 'embedder.json'), ctx.embedder.state());
+          await saveEmbedderState(ctx.embedder, tmp);
         },
       );
     },
@@ -227,7 +211,7 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
         embedder: modelFingerprint(ctx.embedder),
         vectorIndex: ctx.vectorIndex.kind,
       });
-      if (isFittableEmbedder(ctx.embedder)) ctx.embedder.restore(await readJson(join(dir, 'embedder.json')));
+      await restoreEmbedderState(ctx.embedder, dir);
       const { chunks, texts } = await loadUnits(dir);
       const vectors = await ctx.vectorIndex.load(join(dir, 'vectors.bin'));
       return { ctx, options: manifest.params as unknown as DenseRagOptions, chunks, texts, vectors };

@@ -7,7 +7,6 @@ import {
   embedAll,
   IndexFormatError,
   InvalidArgumentError,
-  isFittableEmbedder,
   type Method,
   modelFingerprint,
   packContext,
@@ -15,6 +14,8 @@ import {
   type RetrievedItem,
   readJson,
   readManifest,
+  restoreEmbedderState,
+  saveEmbedderState,
   throwIfAborted,
   writeIndexDir,
   writeJson,
@@ -301,8 +302,7 @@ export function createNodeRag(
         await writeJson(join(tmp, 'chunks.json'), { chunks: index.chunks, vectorKeys: index.vectorKeys });
         await writeJson(join(tmp, 'build-stats.json'), index.stats);
         await index.vectors.save(join(tmp, 'vectors.bin'));
-        if (isFittableEmbedder(ctx.embedder))
-          await writeJson(join(tmp, 'embedder.json'), ctx.embedder.state());
+        await saveEmbedderState(ctx.embedder, tmp);
         // Written before the manifest, so the manifest can tell the storage size of everything else.
         manifestStats.storageBytes = await directoryBytes(tmp);
       });
@@ -311,7 +311,7 @@ export function createNodeRag(
     async load(dir, ctx) {
       const manifest = await readManifest(dir, { method: name, formatVersion: FORMAT_VERSION });
       assertSameProviders(dir, manifest, { embedder: modelFingerprint(ctx.embedder) });
-      if (isFittableEmbedder(ctx.embedder)) ctx.embedder.restore(await readJson(join(dir, 'embedder.json')));
+      await restoreEmbedderState(ctx.embedder, dir);
       const options = { ...NODERAG_DEFAULTS, ...(manifest.params as Partial<NodeRagOptions>) };
       const graph = restoreGraph(
         await readJson<StoredGraph>(join(dir, 'graph.json')),

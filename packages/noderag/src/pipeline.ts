@@ -1,7 +1,7 @@
 import {
   type BuildContext,
   type Chunk,
-  chunkDocuments,
+  chunkCorpus,
   cleanEntityName,
   type Document,
   embedAll,
@@ -10,6 +10,7 @@ import {
   normalizeEntityName,
   type ParseIssue,
   throwIfAborted,
+  withTitle,
 } from '@grag/core';
 import {
   addSemanticEdges,
@@ -91,25 +92,13 @@ export function textUnits(
     throw new InvalidArgumentError('docs', 'noderag build: the corpus is empty; pass at least one document.');
   }
   const titles = new Map(docs.map((d) => [d.id, d.title]));
-  const chunks: Chunk[] =
-    o.chunking === 'document'
-      ? docs
-          .filter((doc) => doc.text.trim() !== '')
-          .map((doc) => ({
-            id: doc.id,
-            docId: doc.id,
-            order: 0,
-            text: doc.text,
-            tokens: ctx.tokenizer.count(doc.text),
-            start: 0,
-            end: doc.text.length,
-          }))
-      : chunkDocuments(docs, { chunkSize: o.chunkSize, overlap: o.overlap, tokenizer: ctx.tokenizer });
-  const texts = chunks.map((chunk) => {
-    const title = titles.get(chunk.docId)?.trim();
-    const firstLine = /^\s*#*\s*(.*)/.exec(chunk.text)?.[1]?.trim();
-    return o.includeTitle && title && firstLine !== title ? `${title}\n${chunk.text}` : chunk.text;
+  const chunks = chunkCorpus(docs, {
+    chunking: o.chunking,
+    chunkSize: o.chunkSize,
+    overlap: o.overlap,
+    tokenizer: ctx.tokenizer,
   });
+  const texts = chunks.map((chunk) => withTitle(chunk.text, titles.get(chunk.docId)?.trim(), o.includeTitle));
   return { chunks, texts };
 }
 

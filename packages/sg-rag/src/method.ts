@@ -21,6 +21,8 @@ import {
   type RetrieveOptions,
   readJson,
   readManifest,
+  restoreEmbedderState,
+  saveEmbedderState,
   type VectorIndex,
   writeIndexDir,
   writeJson,
@@ -707,8 +709,7 @@ export function createSgRag(
           await writeFile(join(tmp, 'tree.bin'), index.paths.tree.save());
           await writeJson(join(tmp, 'dominance.json'), index.paths.embedder.toJSON());
           await index.labelVectors.save(join(tmp, 'labels.bin'));
-          if (isFittableEmbedder(ctx.embedder))
-            await writeJson(join(tmp, 'embedder.json'), ctx.embedder.state());
+          await saveEmbedderState(ctx.embedder, tmp);
         },
       );
     },
@@ -718,7 +719,7 @@ export function createSgRag(
         embedder: modelFingerprint(ctx.embedder),
         vectorIndex: ctx.vectorIndex.kind,
       });
-      if (isFittableEmbedder(ctx.embedder)) ctx.embedder.restore(await readJson(join(dir, 'embedder.json')));
+      await restoreEmbedderState(ctx.embedder, dir);
       const options = manifest.params as unknown as SgRagIndex['options'];
       const graph = await readJson<SgGraph>(join(dir, 'graph.json'));
       const bytes = await readFile(join(dir, 'paths.bin'));

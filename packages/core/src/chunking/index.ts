@@ -15,3 +15,4 @@ export {
   semanticChunkDocuments,
 } from './semantic.js';
 export { type Span, splitSentences } from './sentences.js';
+export { type ChunkingMode, chunkCorpus, documentChunk, withTitle } from './units.js';
