@@ -1,3 +1,4 @@
+export * from './cache.js';
 export * from './chunking/index.js';
 export * from './context.js';
 export * from './errors.js';

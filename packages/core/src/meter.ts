@@ -13,6 +13,10 @@ export interface StageUsage {
   embedTokens: number;
   /** Wall time spent inside `meter.stage(name, ...)`, in milliseconds. */
   wallMs: number;
+  /** Model calls (chat calls, embedded values) answered from a call cache. */
+  cacheHits: number;
+  /** Model calls looked up in a call cache and not found there. */
+  cacheMisses: number;
   /** Usage per model id (`provider:modelId`). */
   models: Record<string, { calls: number; inputTokens: number; outputTokens: number }>;
 }
@@ -22,7 +26,8 @@ export interface MeterSnapshot {
   total: StageUsage;
 }
 
-function emptyUsage(): StageUsage {
+/** An all-zero {@link StageUsage}. */
+export function emptyStageUsage(): StageUsage {
   return {
     chatCalls: 0,
     inputTokens: 0,
@@ -31,6 +36,8 @@ function emptyUsage(): StageUsage {
     embeddedValues: 0,
     embedTokens: 0,
     wallMs: 0,
+    cacheHits: 0,
+    cacheMisses: 0,
     models: {},
   };
 }
@@ -42,6 +49,30 @@ function modelUsage(usage: StageUsage, model: string): StageUsage['models'][stri
     usage.models[model] = perModel;
   }
   return perModel;
+}
+
+/** The counters of a {@link StageUsage} that add up. */
+export const STAGE_COUNTERS = [
+  'chatCalls',
+  'inputTokens',
+  'outputTokens',
+  'embedCalls',
+  'embeddedValues',
+  'embedTokens',
+  'wallMs',
+  'cacheHits',
+  'cacheMisses',
+] as const;
+
+/** Add the counts of `from` (per-model ones included) into `into`. */
+export function addStageUsage(into: StageUsage, from: StageUsage): void {
+  for (const key of STAGE_COUNTERS) into[key] += from[key];
+  for (const [model, m] of Object.entries(from.models)) {
+    const t = modelUsage(into, model);
+    t.calls += m.calls;
+    t.inputTokens += m.inputTokens;
+    t.outputTokens += m.outputTokens;
+  }
 }
 
 /** Stage name used for work done outside any `meter.stage(...)`. */
@@ -63,7 +94,7 @@ export class Meter {
   #usage(stage: string): StageUsage {
     let usage = this.#stages.get(stage);
     if (!usage) {
-      usage = emptyUsage();
+      usage = emptyStageUsage();
       this.#stages.set(stage, usage);
     }
     return usage;
@@ -100,29 +131,20 @@ export class Meter {
     perModel.inputTokens += tokens;
   }
 
+  /** Count one call-cache lookup in the current stage. */
+  recordCache(hit: boolean): void {
+    const stage = this.#usage(this.currentStage);
+    if (hit) stage.cacheHits += 1;
+    else stage.cacheMisses += 1;
+  }
+
   /** A copy of the counts so far, per stage and in total. */
   snapshot(): MeterSnapshot {
     const stages: Record<string, StageUsage> = {};
-    const total = emptyUsage();
+    const total = emptyStageUsage();
     for (const [name, usage] of this.#stages) {
       stages[name] = structuredClone(usage);
-      for (const key of [
-        'chatCalls',
-        'inputTokens',
-        'outputTokens',
-        'embedCalls',
-        'embeddedValues',
-        'embedTokens',
-        'wallMs',
-      ] as const) {
-        total[key] += usage[key];
-      }
-      for (const [model, m] of Object.entries(usage.models)) {
-        const t = modelUsage(total, model);
-        t.calls += m.calls;
-        t.inputTokens += m.inputTokens;
-        t.outputTokens += m.outputTokens;
-      }
+      addStageUsage(total, usage);
     }
     return { stages, total };
   }

@@ -135,4 +135,4 @@ export {
   runEval,
 } from './runner.js';
 export { type GitState, gitState, type MachineInfo, machine, mean, peakRssMiB, percentile } from './stats.js';
-export { addSnapshots, emptyStageUsage, modelTokens } from './usage.js';
+export { addSnapshots, modelTokens } from './usage.js';

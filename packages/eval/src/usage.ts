@@ -1,40 +1,5 @@
 /** Adding up `Meter` snapshots across sessions of a resumed run. */
-import type { MeterSnapshot, StageUsage } from '@grag/core';
-
-const COUNTERS = [
-  'chatCalls',
-  'inputTokens',
-  'outputTokens',
-  'embedCalls',
-  'embeddedValues',
-  'embedTokens',
-  'wallMs',
-] as const;
-
-/** An all-zero stage usage. */
-export function emptyStageUsage(): StageUsage {
-  return {
-    chatCalls: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    embedCalls: 0,
-    embeddedValues: 0,
-    embedTokens: 0,
-    wallMs: 0,
-    models: {},
-  };
-}
-
-function addStage(into: StageUsage, from: StageUsage): void {
-  for (const key of COUNTERS) into[key] += from[key];
-  for (const [model, m] of Object.entries(from.models)) {
-    const t = into.models[model] ?? { calls: 0, inputTokens: 0, outputTokens: 0 };
-    into.models[model] = t;
-    t.calls += m.calls;
-    t.inputTokens += m.inputTokens;
-    t.outputTokens += m.outputTokens;
-  }
-}
+import { addStageUsage, emptyStageUsage, type MeterSnapshot, type StageUsage } from '@grag/core';
 
 /** The sum of several meter snapshots, stage by stage. */
 export function addSnapshots(snapshots: readonly MeterSnapshot[]): MeterSnapshot {
@@ -44,9 +9,9 @@ export function addSnapshots(snapshots: readonly MeterSnapshot[]): MeterSnapshot
     for (const [name, usage] of Object.entries(s.stages)) {
       const into = stages[name] ?? emptyStageUsage();
       stages[name] = into;
-      addStage(into, usage);
+      addStageUsage(into, usage);
     }
-    addStage(total, s.total);
+    addStageUsage(total, s.total);
   }
   return { stages, total };
 }

@@ -1,12 +1,11 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MeterSnapshot } from '@grag/core';
+import { emptyStageUsage, type MeterSnapshot } from '@grag/core';
 import { describe, expect, it } from 'vitest';
 import {
   barChart,
   type EvalRun,
-  emptyStageUsage,
   escapeXml,
   type MethodSummary,
   markdownReport,

@@ -1,0 +1,153 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Meter } from './meter.js';
+import {
+  type ChatCallOptions,
+  type ChatModel,
+  type ChatResult,
+  type Embedder,
+  isFittableEmbedder,
+} from './models.js';
+
+/**
+ * A persistent store of model-call results, content-addressed by (provider, model, parameters,
+ * input). Rebuilding an index with the same inputs then makes no model calls.
+ */
+export interface ModelCallCache {
+  get(key: string): Promise<unknown | undefined>;
+  set(key: string, value: unknown): Promise<void>;
+}
+
+/** JSON with object keys sorted, so equal values always serialize alike. */
+function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) && !ArrayBuffer.isView(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
+  );
+}
+
+/** The cache key of a call: SHA-256 of the stable JSON of its parts. */
+export function callCacheKey(parts: unknown): string {
+  return createHash('sha256').update(stableJson(parts)).digest('hex');
+}
+
+/** A cache in memory (tests, one process). */
+export class MemoryCallCache implements ModelCallCache {
+  readonly #entries = new Map<string, string>();
+  async get(key: string): Promise<unknown | undefined> {
+    const hit = this.#entries.get(key);
+    return hit === undefined ? undefined : JSON.parse(hit);
+  }
+  async set(key: string, value: unknown): Promise<void> {
+    this.#entries.set(key, JSON.stringify(value));
+  }
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
+/**
+ * The embedded default: one JSON file per entry under `dir` (sharded by the key's first two hex
+ * digits). Each file is written to a temporary name and renamed into place, so concurrent writers
+ * (several builds, several processes) never leave a torn entry; a reader sees a whole entry or none.
+ */
+export class FileCallCache implements ModelCallCache {
+  readonly dir: string;
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+  #path(key: string): string {
+    return join(this.dir, key.slice(0, 2), `${key}.json`);
+  }
+  async get(key: string): Promise<unknown | undefined> {
+    try {
+      return JSON.parse(await readFile(this.#path(key), 'utf8'));
+    } catch {
+      return undefined;
+    }
+  }
+  async set(key: string, value: unknown): Promise<void> {
+    const path = this.#path(key);
+    await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
+    const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      await writeFile(tmp, JSON.stringify(value));
+      await rename(tmp, path);
+    } catch (error) {
+      await rm(tmp, { force: true });
+      throw error;
+    }
+  }
+}
+
+/**
+ * Wrap a chat model so identical calls (same provider, model, messages and sampling parameters)
+ * are answered from `cache`. Hits and misses are counted in `meter` when given.
+ */
+export function cachedChat(model: ChatModel, cache: ModelCallCache, meter?: Meter): ChatModel {
+  return {
+    specificationVersion: 'v1',
+    provider: model.provider,
+    modelId: model.modelId,
+    async doGenerate(options: ChatCallOptions): Promise<ChatResult> {
+      const { abortSignal: _signal, ...call } = options;
+      const key = callCacheKey({ kind: 'chat', provider: model.provider, modelId: model.modelId, call });
+      const hit = (await cache.get(key)) as ChatResult | undefined;
+      meter?.recordCache(hit !== undefined);
+      if (hit !== undefined) return hit;
+      const result = await model.doGenerate(options);
+      await cache.set(key, result);
+      return result;
+    },
+  };
+}
+
+/**
+ * Wrap an embedder so each value already embedded by the same provider, model and dimensions is
+ * answered from `cache`; only the misses of a batch reach the model. A fittable embedder (whose
+ * vectors depend on its fitted state) is returned as it is, uncached.
+ */
+export function cachedEmbedder(embedder: Embedder, cache: ModelCallCache, meter?: Meter): Embedder {
+  if (isFittableEmbedder(embedder)) return embedder;
+  const keyOf = (value: string) =>
+    callCacheKey({
+      kind: 'embed',
+      provider: embedder.provider,
+      modelId: embedder.modelId,
+      dimensions: embedder.dimensions,
+      value,
+    });
+  return {
+    specificationVersion: 'v1',
+    provider: embedder.provider,
+    modelId: embedder.modelId,
+    dimensions: embedder.dimensions,
+    ...(embedder.maxBatchSize !== undefined ? { maxBatchSize: embedder.maxBatchSize } : {}),
+    async doEmbed(options) {
+      const keys = options.values.map(keyOf);
+      const found = await Promise.all(keys.map((k) => cache.get(k) as Promise<number[] | undefined>));
+      const embeddings: (Float32Array | undefined)[] = found.map((v) =>
+        v ? Float32Array.from(v) : undefined,
+      );
+      const missing = embeddings.flatMap((v, i) => (v ? [] : [i]));
+      for (let i = 0; i < embeddings.length; i++) meter?.recordCache(embeddings[i] !== undefined);
+      let tokens = 0;
+      if (missing.length > 0) {
+        const result = await embedder.doEmbed({
+          values: missing.map((i) => options.values[i]!),
+          ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+        });
+        tokens = result.usage?.tokens ?? 0;
+        await Promise.all(
+          missing.map((i, j) => {
+            embeddings[i] = result.embeddings[j]!;
+            return cache.set(keys[i]!, Array.from(result.embeddings[j]!));
+          }),
+        );
+      }
+      return { embeddings: embeddings as Float32Array[], usage: { tokens } };
+    },
+  };
+}
