@@ -8,7 +8,6 @@
  * and the query-time ablations w/o S, w/o C, w/o ACS, and a scoring variant, all on one index); and
  * DA-RAG with fixed chunks (w/o SC). Peak RSS is each child's.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +23,7 @@ import {
 import { hnswIndexFactory } from '@grag/hnsw';
 import { bm25Rag, denseRag } from '@grag/naive-rag';
 import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';
-import { covers, loadQaDataset, machine, mean, percentile, recallAt } from './lib.js';
+import { covers, loadQaDataset, machine, mean, percentile, recallAt, runInChild } from './lib.js';
 
 /** HNSW settings of the Similarity layer's kNN (and of the dense baseline). */
 const HNSW = { M: 16, efConstruction: 64 } as const;
@@ -371,21 +370,14 @@ async function main(): Promise<void> {
     for (const kind of ['bm25', 'naive-dense', 'semantic', 'fixed']) {
       process.stderr.write(`${dataset}: ${kind} ...\n`);
       const t = performance.now();
-      const out = execFileSync(
-        process.execPath,
-        [
-          ...process.execArgv,
-          self,
-          root,
-          '--single',
-          `${dataset}:${kind}`,
-          '--ablation-questions',
-          String(ablationQuestions),
-          ...(limit === undefined ? [] : ['--questions', String(limit)]),
-        ],
-        { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] },
-      );
-      const result = JSON.parse(out.trim().split('\n').at(-1)!) as ChildResult;
+      const result = runInChild<ChildResult>(self, [
+        root,
+        '--single',
+        `${dataset}:${kind}`,
+        '--ablation-questions',
+        String(ablationQuestions),
+        ...(limit === undefined ? [] : ['--questions', String(limit)]),
+      ]);
       rows.push(...result.rows);
       measures.push(...result.measures);
       if (result.stats)

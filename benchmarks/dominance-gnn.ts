@@ -11,7 +11,6 @@
  * that is never a head gets `~<property>` of the relation it is most often the tail of.
  * Each configuration runs in a child process so peak RSS is its own.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +28,7 @@ import {
   trainMonotoneEmbedder,
   verifyDominance,
 } from '@grag/dominance-gnn';
-import { machine, percentile } from './lib.js';
+import { machine, percentile, runInChild } from './lib.js';
 
 interface Config {
   id: string;
@@ -340,12 +339,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   for (const config of configs) {
     process.stderr.write(`running ${config.id} ...\n`);
-    const out = execFileSync(
-      process.execPath,
-      [...process.execArgv, self, root, '--single', config.id, '--nodes', String(sampleNodes)],
-      { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    const row = JSON.parse(out.trim().split('\n').at(-1)!) as Row;
+    const row = runInChild<Row>(self, [root, '--single', config.id, '--nodes', String(sampleNodes)]);
     rows.push(row);
     process.stderr.write(
       `  violations ${row.verify.violations}${row.raw ? ` (raw ${row.raw.violations})` : ''}, star power ${pct(row.pruning.stars.power)}, path power ${pct(row.pruning.paths.power)}\n`,

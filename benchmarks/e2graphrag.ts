@@ -7,7 +7,6 @@
  *
  * Each (dataset, method) runs in a child process so peak RSS is its own.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -24,7 +23,7 @@ import { e2GraphRag } from '@grag/e2graphrag';
 import { hnswIndexFactory } from '@grag/hnsw';
 import { bm25Rag, denseRag } from '@grag/naive-rag';
 import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';
-import { covers, loadQaDataset, machine, mean, percentile, recallAt } from './lib.js';
+import { covers, loadQaDataset, machine, mean, percentile, recallAt, runInChild } from './lib.js';
 
 type MethodName = 'e2graphrag' | 'naive-dense' | 'bm25';
 const METHODS: MethodName[] = ['e2graphrag', 'naive-dense', 'bm25'];
@@ -204,12 +203,7 @@ async function main(): Promise<void> {
     for (const method of METHODS) {
       const arg = `${dataset}:${method}`;
       process.stderr.write(`running ${arg} ...\n`);
-      const out = execFileSync(process.execPath, [...process.execArgv, self, root, '--single', arg], {
-        encoding: 'utf8',
-        maxBuffer: 1 << 26,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      const got = JSON.parse(out.trim().split('\n').at(-1)!) as Row[];
+      const got = runInChild<Row[]>(self, [root, '--single', arg]);
       rows.push(...got);
       for (const row of got) {
         process.stderr.write(

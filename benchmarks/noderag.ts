@@ -7,7 +7,6 @@
  * Each (dataset, method) runs in a child process so peak RSS is its own. NodeRAG's ablations that
  * act at query time (all of Table 2 and Figure 4 here) reuse one built index.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,7 +17,7 @@ import { hnswIndexFactory } from '@grag/hnsw';
 import { bm25Rag, denseRag } from '@grag/naive-rag';
 import { type NodeRagRetrieveOptions, nodeRag, nodeRagStats } from '@grag/noderag';
 import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';
-import { covers, loadQaDataset, machine, mean, percentile, recallAt } from './lib.js';
+import { covers, loadQaDataset, machine, mean, percentile, recallAt, runInChild } from './lib.js';
 
 const BUDGET = 12_000;
 
@@ -251,17 +250,7 @@ async function main(): Promise<void> {
     return;
   }
   const self = fileURLToPath(import.meta.url);
-  const child = (args: string[]) =>
-    JSON.parse(
-      execFileSync(process.execPath, [...process.execArgv, self, root, ...args], {
-        encoding: 'utf8',
-        maxBuffer: 1 << 28,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      })
-        .trim()
-        .split('\n')
-        .at(-1)!,
-    );
+  const child = (args: string[]) => runInChild<unknown>(self, [root, ...args]);
   const rows: Row[] = [];
   const stats: Record<string, NodeRagRun['stats']> = {};
   const stages: Record<string, Record<string, number>> = {};

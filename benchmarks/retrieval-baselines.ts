@@ -6,7 +6,6 @@
  *
  * Each (dataset, configuration) runs in a child process so peak RSS is its own.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +14,7 @@ import { createBuildContext, flatIndexFactory, type Method, type RetrieveOptions
 import { hnswIndexFactory } from '@grag/hnsw';
 import { bm25Rag, denseRag } from '@grag/naive-rag';
 import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';
-import { covers, loadQaDataset, machine, mean, percentile, recallAt } from './lib.js';
+import { covers, loadQaDataset, machine, mean, percentile, recallAt, runInChild } from './lib.js';
 
 interface Config {
   method: 'naive-dense' | 'bm25';
@@ -144,12 +143,7 @@ async function main(): Promise<void> {
     for (const config of configs) {
       const arg = `${dataset}:${config.method}${config.embedder ? `:${config.embedder}` : ''}`;
       process.stderr.write(`running ${arg} ...\n`);
-      const out = execFileSync(process.execPath, [...process.execArgv, self, root, '--single', arg], {
-        encoding: 'utf8',
-        maxBuffer: 1 << 26,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      const row = JSON.parse(out.trim().split('\n').at(-1)!) as Row;
+      const row = runInChild<Row>(self, [root, '--single', arg]);
       rows.push(row);
       process.stderr.write(
         `  R@5 ${row.recallAt5.toFixed(3)} Cov@12k ${row.coverage12k.toFixed(3)} index ${row.indexSeconds.toFixed(1)} s\n`,

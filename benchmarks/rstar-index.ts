@@ -14,7 +14,6 @@
  * sizes time 10-nearest-neighbour queries against a scan. A node-capacity sweep at 100k points
  * backs the default of 16.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
@@ -23,7 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { mulberry32 } from '@grag/core/test';
 import { RStarTree } from '@grag/rstar-index';
-import { machine } from './lib.js';
+import { machine, runInChild } from './lib.js';
 
 interface RBushBox {
   minX: number;
@@ -485,12 +484,7 @@ async function main(): Promise<void> {
     for (const n of sizes) {
       const sweep = n === 100_000 ? 1 : 0;
       process.stderr.write(`running d=${d} n=${n}${sweep ? ' (with capacity sweep)' : ''} ...\n`);
-      const out = execFileSync(
-        process.execPath,
-        [...process.execArgv, self, '--single', `${d}:${n}:${sweep}`, '--runs', String(runs)],
-        { encoding: 'utf8', maxBuffer: 1 << 26, stdio: ['ignore', 'pipe', 'inherit'] },
-      );
-      const one = JSON.parse(out.trim().split('\n').at(-1)!) as Result;
+      const one = runInChild<Result>(self, ['--single', `${d}:${n}:${sweep}`, '--runs', String(runs)]);
       result.builds.push(...one.builds);
       result.queries.push(...one.queries);
       result.capacity.push(...one.capacity);

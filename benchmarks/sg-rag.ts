@@ -15,7 +15,6 @@
  * most query entities (ties all kept). No LLM is involved.
  * Each configuration runs in a child process so peak RSS is its own.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +24,7 @@ import { type ErqaQuestion, entityMetrics, generateErqa, loadKgTriples } from '@
 import { createDenseRag } from '@grag/naive-rag';
 import { createOfflineProviders } from '@grag/offline';
 import { createSgRag, factSentence, type SgRagMode } from '@grag/sg-rag';
-import { machine, mean, percentile } from './lib.js';
+import { machine, mean, percentile, runInChild } from './lib.js';
 
 type ConfigId = 'sg-rag-l1' | 'sg-rag-l2' | 'naive-dense';
 const CONFIGS: ConfigId[] = ['sg-rag-l1', 'sg-rag-l2', 'naive-dense'];
@@ -191,12 +190,7 @@ async function main(): Promise<void> {
   const configs = values.configs ? (values.configs.split(',') as ConfigId[]) : CONFIGS;
   for (const config of configs) {
     process.stderr.write(`running ${config} ...\n`);
-    const out = execFileSync(
-      process.execPath,
-      [...process.execArgv, self, root, '--single', config, '--count', String(count)],
-      { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    rows.push(...(JSON.parse(out.trim().split('\n').at(-1)!) as Row[]));
+    rows.push(...runInChild<Row[]>(self, [root, '--single', config, '--count', String(count)]));
   }
   const meta = {
     benchmark: 'sg-rag',
