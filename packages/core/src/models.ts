@@ -21,6 +21,23 @@ export interface ChatCallOptions {
   stop?: string[];
   seed?: number;
   abortSignal?: AbortSignal;
+  /**
+   * What the call is for, set by the prompt task suite. Providers ignore it and call caches leave it
+   * out of the key; a simulated model (the `grag index --estimate` dry run) answers from it.
+   */
+  task?: ChatTaskInfo;
+}
+
+/** The task a chat call serves: its name, its arguments, and the turn within a multi-turn task. */
+export interface ChatTaskInfo {
+  /** Task name, e.g. `'extractGraph'`. */
+  name: string;
+  /** The task's arguments (options without their abort signal). */
+  args: unknown[];
+  /** 0 for the first call of a task; gleaning passes count up from 1. @default 0 */
+  turn?: number;
+  /** `'gleaning-check'` for GraphRAG's "are there more?" question, `'repair'` for a repair retry. */
+  kind?: string;
 }
 
 export interface TokenUsage {

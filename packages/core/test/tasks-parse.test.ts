@@ -9,6 +9,7 @@ import {
   parseLenientJson,
   parseYesNo,
   splitTupleRecords,
+  stripCodeFences,
 } from '../src/tasks/index.js';
 
 describe('parseLenientJson', () => {
@@ -178,5 +179,21 @@ describe('splitTupleRecords', () => {
     expect(splitTupleRecords('("entity"<|>A<|>person<|>x<|COMPLETE|>').records.map((r) => r.cutOff)).toEqual([
       false,
     ]);
+  });
+});
+
+describe('inputs the fuzz test found (helpers)', () => {
+  it('reads yes/no answers inside fences or after an Answer: label', () => {
+    expect(['```\nYES\n```', '```text\nYes.\n```', 'Answer: YES', '**Answer:** yes'].map(parseYesNo)).toEqual(
+      [true, true, true, true],
+    );
+    expect(['```\nNO\n```', 'Answer: No', 'I think yes'].map(parseYesNo)).toEqual([false, false, false]);
+  });
+
+  it('strips a closing fence cut short, and reads an unclosed record list to its last complete record', () => {
+    expect(stripCodeFences('```\nabc\n``')).toBe('abc');
+    expect(stripCodeFences('x ``')).toBe('x ``');
+    expect(parseLenientJson('[{"a": 1}, {"a": ?}]')!.value).toEqual([{ a: 1 }]);
+    expect(parseLenientJson('[{"a": 1}, {"a": ?}, {"a": 3}]')!.value).toEqual([{ a: 1 }, { a: 3 }]);
   });
 });

@@ -184,11 +184,24 @@ describe('parseGraphExtraction', () => {
   });
 
   it('gives a no-records issue with the whole output for empty or record-free output', () => {
-    for (const raw of ['', '   ', 'I could not find any entities.', '<|COMPLETE|>']) {
+    for (const raw of [
+      '',
+      '   ',
+      '<|COMPLETE|>',
+      '```\n<|COMPLETE|>\n```',
+      '{"entities": [], "relationships": []}',
+    ]) {
       const out = parseGraphExtraction(raw);
       expect(out.entities).toEqual([]);
       expect(out.relations).toEqual([]);
+      // Blank output and well-formed "nothing found" answers: nothing for a repair to recover.
       expect(out.issues).toEqual([{ kind: 'no-records', reason: expect.any(String), raw }]);
+    }
+    // Text that is neither records nor JSON may be recovered by a repair retry.
+    for (const raw of ['I could not find any entities.', '| Name | Type |\n| --- | --- |']) {
+      expect(parseGraphExtraction(raw).issues.filter((i) => i.kind === 'no-records')).toEqual([
+        { kind: 'no-records', reason: expect.any(String), raw, repairable: true },
+      ]);
     }
   });
 });
@@ -281,11 +294,15 @@ describe('parseSemanticUnits', () => {
     expect(kinds(out.issues)).toEqual(['truncated']);
   });
 
-  it('gives a no-records issue for empty or non-JSON output', () => {
-    for (const raw of ['', 'No units here.']) {
+  it('gives a no-records issue for empty or non-JSON output, repairable when there was text', () => {
+    for (const [raw, repairable] of [
+      ['', undefined],
+      ['{"units": []}', undefined],
+      ['No units here.', true],
+    ] as const) {
       expect(parseSemanticUnits(raw)).toEqual({
         units: [],
-        issues: [{ kind: 'no-records', reason: expect.any(String), raw }],
+        issues: [{ kind: 'no-records', reason: expect.any(String), raw, repairable }],
       });
     }
   });
@@ -387,7 +404,7 @@ describe('parseQueryEntities', () => {
     const out = parseQueryEntities('{"ENTITIES": [{"type": "geo"}, {"Name": "Paris"}]}');
     expect(out.entities).toEqual(['Paris']);
     expect(out.issues).toEqual([
-      { kind: 'skipped-record', reason: expect.any(String), raw: '{"type":"geo"}' },
+      { kind: 'skipped-record', reason: expect.any(String), raw: '{"type":"geo"}', repairable: true },
     ]);
     expect(parseQueryEntities('Paris; France; Seine').entities).toEqual(['Paris', 'France', 'Seine']);
   });
@@ -482,12 +499,16 @@ describe('parseQueryGraph', () => {
     expect(kinds(out.issues)).toEqual(['truncated']);
   });
 
-  it('gives a no-records issue for empty or graph-free output', () => {
-    for (const raw of ['', 'no graph']) {
+  it('gives a no-records issue for empty or graph-free output, repairable when there was text', () => {
+    for (const [raw, repairable] of [
+      ['', undefined],
+      ['{"nodes": []}', undefined],
+      ['no graph', true],
+    ] as const) {
       expect(parseQueryGraph(raw)).toEqual({
         nodes: [],
         edges: [],
-        issues: [{ kind: 'no-records', reason: expect.any(String), raw }],
+        issues: [{ kind: 'no-records', reason: expect.any(String), raw, repairable }],
       });
     }
   });
@@ -625,5 +646,110 @@ describe('parseSummary', () => {
     expect(parseSummary('{"Summary": "The Curies isolated radium."}')).toBe('The Curies isolated radium.');
     expect(parseSummary('Summary statistics were computed.')).toBe('Summary statistics were computed.');
     expect(parseSummary('  ')).toBe('');
+  });
+});
+
+describe('inputs the fuzz test found', () => {
+  it('tuple records: own parentheses, cuts after an inner parenthesis or inside a delimiter', () => {
+    // Without record parentheses, a description ending in ")" keeps it.
+    expect(parseGraphExtraction('entity<|>A<|>person<|>born in Paris (1867)').entities).toEqual([
+      { name: 'A', type: 'person', description: 'born in Paris (1867)' },
+    ]);
+    // Cut right after the ")" of "(1867)": the record itself is not closed.
+    const cut = parseGraphExtraction('("entity"<|>A<|>person<|>x)##("entity"<|>B<|>person<|>born (1867)');
+    expect(cut.entities.map((e) => e.name)).toEqual(['A']);
+    expect(kinds(cut.issues)).toEqual(['truncated']);
+    // Cut inside the completion marker or record delimiter after a complete record.
+    for (const raw of ['("entity"<|>A<|>person<|>x)<|COMP', '("entity"<|>A<|>person<|>x)#']) {
+      expect(parseGraphExtraction(raw)).toEqual({
+        entities: [{ name: 'A', type: 'person', description: 'x' }],
+        relations: [],
+        issues: [],
+      });
+    }
+    // A record cut inside its kind is truncated, not an unknown kind.
+    expect(kinds(parseGraphExtraction('("entity"<|>A<|>person<|>x)##("ent').issues)).toEqual(['truncated']);
+  });
+
+  it('tuple records: back-to-back unknown kinds and ;-separated records are reported, not absorbed', () => {
+    const glued = parseGraphExtraction(
+      '("entity"<|>A<|>person<|>x)("claim"<|>A<|>y)("entity"<|>B<|>geo<|>z)',
+    );
+    expect(glued.entities.map((e) => [e.name, e.description])).toEqual([
+      ['A', 'x'],
+      ['B', 'z'],
+    ]);
+    expect(glued.issues).toEqual([
+      expect.objectContaining({ kind: 'skipped-record', raw: '("claim"<|>A<|>y)' }),
+    ]);
+    const semicolons = parseGraphExtraction('"entity";A;person;x\n"claim";A;y\n"entity";B;geo;z');
+    expect(semicolons.entities.map((e) => e.name)).toEqual(['A', 'B']);
+    expect(semicolons.issues).toEqual([expect.objectContaining({ raw: '"claim";A;y', repairable: true })]);
+  });
+
+  it('JSON lists: a malformed last element does not swallow what follows', () => {
+    const out = parseGraphExtraction(
+      '{"entities": [{"name": "A", "type": "person", "description": "x"}, {"name": "Q", "type": }], "relationships": [{"source": "A", "target": "B", "description": "d", "strength": 2}]}',
+    );
+    expect(out.entities.map((e) => e.name)).toEqual(['A']);
+    expect(out.relations).toHaveLength(1);
+    expect(out.issues).toEqual([
+      {
+        kind: 'skipped-record',
+        reason: expect.any(String),
+        raw: '{"name": "Q", "type": }',
+        repairable: true,
+      },
+    ]);
+    // A list none of whose records is usable is still read, and its losses reported.
+    const units = parseSemanticUnits('[{"x": 1}, {"semantic_unit": "cut sho');
+    expect(units.units).toEqual([]);
+    expect(kinds(units.issues)).toEqual(['truncated', 'skipped-record', 'no-records']);
+  });
+
+  it('query graphs: a node without an id never takes an id a later node has', () => {
+    const out = parseQueryGraph(
+      '{"nodes": [{"label": "Paris"}, {"id": "n1", "label": "UNK", "target": true}], "edges": [{"source": "n1", "target": "Paris", "relation": "in"}]}',
+    );
+    expect(out.nodes).toEqual([
+      { id: 'n1_', label: 'Paris', isTarget: false },
+      { id: 'n1', label: null, isTarget: true },
+    ]);
+    expect(out.edges).toEqual([{ source: 'n1', target: 'n1_', relation: 'in' }]);
+  });
+
+  it('query entities: a bare array on its own line after prose', () => {
+    expect(
+      parseQueryEntities('Here they are [as requested]:\n["Paris", {"name": "France"}]').entities,
+    ).toEqual(['Paris', 'France']);
+  });
+
+  it('labelled lines cut inside the next label, a cut closing fence, and JSON junk as a title', () => {
+    expect(parseTitleDescription('**Title:** Curie and radium\n**Desc')).toMatchObject({
+      title: 'Curie and radium',
+      description: '',
+    });
+    expect(parseCommunityAssessment('Score: 7\nRep').score).toBe(7);
+    expect(parseTitleDescription('```\nTitle: T\nDescription: D\n``')).toEqual({
+      title: 'T',
+      description: 'D',
+      issues: [],
+    });
+    expect(parseTitleDescription('{}').issues).toEqual([
+      { kind: 'no-records', reason: expect.any(String), raw: '{}', repairable: true },
+    ]);
+  });
+
+  it('summaries: lead-in lines, bold labels, JSON after prose and an empty JSON summary', () => {
+    expect(parseSummary('Here is a summary of the passages:\n\nThe Curies isolated radium.')).toBe(
+      'The Curies isolated radium.',
+    );
+    expect(parseSummary('**Summary:** The Curies isolated radium.')).toBe('The Curies isolated radium.');
+    expect(parseSummary('Sure: {"summary": "The Curies isolated radium."}')).toBe(
+      'The Curies isolated radium.',
+    );
+    expect(parseSummary('{"summary": ""}')).toBe('');
+    // A first line ending with ":" that is not a lead-in stays.
+    expect(parseSummary('Three things matter:\n- radium')).toBe('Three things matter:\n- radium');
   });
 });

@@ -1,14 +1,19 @@
 import { createScriptedChatModel } from '@grag/core/test';
 import { describe, expect, it } from 'vitest';
 import { AbortError, InvalidArgumentError, ModelOutputError } from '../src/errors.js';
+import type { ChatCallOptions } from '../src/models.js';
 import {
   createPromptTasks,
   DEFAULT_ENTITY_TYPES,
   GLEANING_CHECK_PROMPT,
   gleaningContinuePrompt,
+  NOT_RECOVERED_NOTE,
+  outputFormat,
   type ParseIssue,
   PROMPT_TASK_DEFAULTS,
+  repairPrompt,
   type TaskName,
+  TUPLE_DELIMITER_DEFAULTS,
 } from '../src/tasks/index.js';
 
 const FIRST = '("entity"<|>ALICE<|>PERSON<|>A baker)##("entity"<|>BOB<|>PERSON<|>A miller)<|COMPLETE|>';
@@ -281,5 +286,236 @@ describe('the other tasks', () => {
     expect(model.calls[0]!.responseFormat).toBe('text');
     expect(out.citations).toEqual(['doc1#0', 'doc2#4']);
     expect(out.issues).toEqual([expect.objectContaining({ kind: 'invalid-value', raw: '[doc9#9]' })]);
+  });
+});
+
+describe('repair retry', () => {
+  const TEXT = 'Alice buys flour from Bob.';
+  const BROKEN = '("entity"<|>ALICE<|>PERSON<|>A baker)##("entity"<|><|>person<|>Bob, a miller)<|COMPLETE|>';
+  const BROKEN_RAW = '("entity"<|><|>person<|>Bob, a miller)';
+  const FIXED = '("entity"<|>ALICE<|>PERSON<|>A baker)##("entity"<|>BOB<|>PERSON<|>A miller)<|COMPLETE|>';
+  const TUPLE_FORMAT = outputFormat('extractGraph', { format: 'tuples', ...TUPLE_DELIMITER_DEFAULTS });
+
+  it('sends one repair turn quoting the unreadable record, merges what it recovers, drops its issue', async () => {
+    const model = createScriptedChatModel([BROKEN, FIXED]);
+    const out = await createPromptTasks(model, { gleanings: 0 }).extractGraph(TEXT);
+    expect(model.calls).toHaveLength(2);
+    const [first, repair] = model.calls as [ChatCallOptions, ChatCallOptions];
+    const prompt = repairPrompt({
+      unreadable: [BROKEN_RAW],
+      scope: 'parts',
+      format: TUPLE_FORMAT,
+      what: 'records',
+    });
+    expect(repair.messages).toEqual([
+      ...first.messages,
+      { role: 'assistant', content: BROKEN },
+      { role: 'user', content: prompt },
+    ]);
+    // The prompt quotes the raw record and restates the format.
+    expect(prompt).toContain(`<<<\n${BROKEN_RAW}\n>>>`);
+    expect(prompt).toContain('("entity"<|>NAME<|>TYPE<|>DESCRIPTION)');
+    expect(prompt).toContain('<|COMPLETE|>');
+    expect(repair.task).toEqual({
+      name: 'extractGraph',
+      args: [TEXT, { entityTypes: DEFAULT_ENTITY_TYPES, gleanings: 0 }],
+      turn: 1,
+      kind: 'repair',
+    });
+    expect(repair.responseFormat).toBe('text');
+    // ALICE, given again by the repair answer, is not duplicated.
+    expect(out).toEqual({
+      entities: [
+        { name: 'ALICE', type: 'person', description: 'A baker' },
+        { name: 'BOB', type: 'person', description: 'A miller' },
+      ],
+      relations: [],
+      issues: [],
+    });
+  });
+
+  it('repairs once, after the last gleaning turn, quoting records of every pass', async () => {
+    const brokenRelation = '("relationship"<|>ALICE<|><|>buys flour<|>7)';
+    const model = createScriptedChatModel([
+      BROKEN,
+      `${brokenRelation}<|COMPLETE|>`,
+      '("entity"<|>BOB<|>PERSON<|>A miller)##("relationship"<|>ALICE<|>BOB<|>buys flour<|>7)<|COMPLETE|>',
+    ]);
+    const out = await createPromptTasks(model, { gleanings: 1 }).extractGraph(TEXT);
+    expect(model.calls).toHaveLength(3);
+    const repair = model.calls[2]!;
+    expect(repair.messages.slice(2)).toEqual([
+      { role: 'assistant', content: BROKEN },
+      { role: 'user', content: CONTINUE },
+      { role: 'assistant', content: `${brokenRelation}<|COMPLETE|>` },
+      {
+        role: 'user',
+        content: repairPrompt({
+          unreadable: [BROKEN_RAW, brokenRelation],
+          scope: 'parts',
+          format: TUPLE_FORMAT,
+          what: 'records',
+        }),
+      },
+    ]);
+    expect(repair.task).toMatchObject({ name: 'extractGraph', turn: 2, kind: 'repair' });
+    expect(out.entities.map((e) => e.name)).toEqual(['ALICE', 'BOB']);
+    expect(out.relations).toEqual([{ source: 'ALICE', target: 'BOB', description: 'buys flour', weight: 7 }]);
+    expect(out.issues).toEqual([]);
+  });
+
+  it('keeps an issue with its raw text when the repair does not recover the record, and never loops', async () => {
+    const seen: ParseIssue[][] = [];
+    const model = createScriptedChatModel([BROKEN, 'Sorry, I cannot tell who that is.']);
+    const out = await createPromptTasks(model, {
+      gleanings: 0,
+      onIssues: (_task, issues) => seen.push(issues),
+    }).extractGraph(TEXT);
+    expect(model.calls).toHaveLength(2);
+    expect(out.entities.map((e) => e.name)).toEqual(['ALICE']);
+    expect(out.issues).toEqual([
+      {
+        kind: 'skipped-record',
+        reason: `entity record without a name${NOT_RECOVERED_NOTE}`,
+        raw: BROKEN_RAW,
+        repairable: true,
+      },
+    ]);
+    expect(seen).toEqual([out.issues]);
+  });
+
+  it('sends no repair call with repair: false, and none for cut-off or clean output', async () => {
+    const off = createScriptedChatModel([BROKEN]);
+    const out = await createPromptTasks(off, { gleanings: 0, repair: false }).extractGraph(TEXT);
+    expect(off.calls).toHaveLength(1);
+    expect(out.issues).toEqual([
+      { kind: 'skipped-record', reason: 'entity record without a name', raw: BROKEN_RAW, repairable: true },
+    ]);
+    // A record cut off at the end is reported as truncated, not repaired.
+    const cut = createScriptedChatModel(['("entity"<|>ALICE<|>PERSON<|>A baker)##("entity"<|>BOB<|>PER']);
+    const truncated = await createPromptTasks(cut, { gleanings: 0 }).extractGraph(TEXT);
+    expect(cut.calls).toHaveLength(1);
+    expect(truncated.issues.map((i) => i.kind)).toEqual(['truncated']);
+    expect(() => createPromptTasks(off, { repair: 'yes' as never })).toThrow(/repair must be true or false/);
+  });
+
+  it('asks for the whole answer again when the output had no records in it', async () => {
+    const prose = 'Alice is a person and Bob is a person.';
+    const model = createScriptedChatModel([prose, FIXED]);
+    const out = await createPromptTasks(model, { gleanings: 0 }).extractGraph(TEXT);
+    expect(model.calls[1]!.messages.at(-1)).toEqual({
+      role: 'user',
+      content: repairPrompt({ unreadable: [prose], scope: 'whole', format: TUPLE_FORMAT, what: 'records' }),
+    });
+    expect(out.entities.map((e) => e.name)).toEqual(['ALICE', 'BOB']);
+    expect(out.issues).toEqual([]);
+    // A well-formed "nothing found" is not repaired.
+    const empty = createScriptedChatModel(['<|COMPLETE|>']);
+    await createPromptTasks(empty, { gleanings: 0 }).extractGraph(TEXT);
+    expect(empty.calls).toHaveLength(1);
+  });
+
+  it('merges repaired relationships into their semantic unit', async () => {
+    const first =
+      '{"units": [{"semantic_unit": "Alice buys flour from Bob.", "entities": ["Alice", "Bob"], "relationships": ["Alice, Bob"]}]}';
+    const fixed =
+      '{"units": [{"semantic_unit": "Alice buys flour from Bob.", "entities": ["Alice", "Bob", "flour"], "relationships": ["Alice, buys flour from, Bob"]}]}';
+    const model = createScriptedChatModel([first, fixed]);
+    const out = await createPromptTasks(model).decomposeSemanticUnits(TEXT);
+    expect(model.calls).toHaveLength(2);
+    expect(model.calls[1]!.task).toEqual({
+      name: 'decomposeSemanticUnits',
+      args: [TEXT],
+      turn: 1,
+      kind: 'repair',
+    });
+    expect(model.calls[1]!.messages.at(-1)!.content).toContain('<<<\nAlice, Bob\n>>>');
+    expect(model.calls[1]!.responseFormat).toBe('json');
+    expect(out).toEqual({
+      units: [
+        {
+          text: 'Alice buys flour from Bob.',
+          entities: ['Alice', 'Bob', 'flour'],
+          relationships: [{ source: 'Alice', relation: 'buys flour from', target: 'Bob' }],
+        },
+      ],
+      issues: [],
+    });
+  });
+
+  it('adds the query entities a repair recovers, without duplicates', async () => {
+    const model = createScriptedChatModel([
+      '{"entities": ["Paris", {"nom": "France"}]}',
+      '{"entities": ["France", "paris"]}',
+    ]);
+    const out = await createPromptTasks(model).extractQueryEntities('Is Paris in France?');
+    expect(model.calls[1]!.messages.at(-1)!.content).toContain('<<<\n{"nom":"France"}\n>>>');
+    expect(out).toEqual({ entities: ['Paris', 'France'], issues: [] });
+  });
+
+  it('replaces a query graph, a title or a community assessment by a better repair answer', async () => {
+    const graph = '{"nodes": [{"id": "n1", "label": "UNK", "target": true}], "edges": []}';
+    const qg = createScriptedChatModel(['The unknown is the capital.', graph]);
+    const g = await createPromptTasks(qg).extractQueryGraph('What is the capital of France?');
+    expect(qg.calls[1]!.task).toMatchObject({ name: 'extractQueryGraph', kind: 'repair' });
+    expect(g).toEqual({ nodes: [{ id: 'n1', label: null, isTarget: true }], edges: [], issues: [] });
+
+    const td = createScriptedChatModel(['{}', '{"title": "Bakers", "description": "About bakers."}']);
+    expect(await createPromptTasks(td).titleAndDescription('Alice bakes.')).toEqual({
+      title: 'Bakers',
+      description: 'About bakers.',
+      issues: [],
+    });
+
+    const ca = createScriptedChatModel([
+      '{"score": "high", "report": "Paris is the capital."}',
+      '{"score": 9, "report": "Paris is the capital of France."}',
+    ]);
+    const assessed = await createPromptTasks(ca).assessCommunity(
+      'Capital of France?',
+      'Paris -- capital of --> France',
+    );
+    expect(ca.calls).toHaveLength(2);
+    expect(ca.calls[1]!.task).toEqual({
+      name: 'assessCommunity',
+      args: ['Capital of France?', 'Paris -- capital of --> France'],
+      turn: 1,
+      kind: 'repair',
+    });
+    expect(assessed).toEqual({ score: 9, report: 'Paris is the capital of France.', issues: [] });
+
+    // A repair answer that is no better leaves the first result, its issue marked.
+    const worse = createScriptedChatModel(['{"score": "high", "report": "r"}', 'I cannot say.']);
+    const kept = await createPromptTasks(worse).assessCommunity('q', 'c');
+    expect(kept.score).toBe(0);
+    expect(kept.report).toBe('r');
+    expect(kept.issues).toEqual([expect.objectContaining({ kind: 'invalid-value', repairable: true })]);
+    expect(kept.issues[0]!.reason.endsWith(NOT_RECOVERED_NOTE)).toBe(true);
+  });
+
+  it('retries an empty summary once and throws only when the repair is empty too', async () => {
+    const model = createScriptedChatModel(['Summary:', 'Both bake bread.']);
+    expect(await createPromptTasks(model).summarize(['Alice bakes.', 'Bob bakes.'])).toBe('Both bake bread.');
+    expect(model.calls[1]!.messages.slice(2)).toEqual([
+      { role: 'assistant', content: 'Summary:' },
+      {
+        role: 'user',
+        content: repairPrompt({
+          unreadable: ['Summary:'],
+          scope: 'whole',
+          format: outputFormat('summarize'),
+        }),
+      },
+    ]);
+    expect(model.calls[1]!.task).toMatchObject({ name: 'summarize', turn: 1, kind: 'repair' });
+
+    const twice = createScriptedChatModel(['Summary:', '```\n```']);
+    await expect(createPromptTasks(twice).summarize(['x'])).rejects.toSatisfy(ModelOutputError.isInstance);
+    expect(twice.calls).toHaveLength(2);
+    const off = createScriptedChatModel(['Summary:']);
+    await expect(createPromptTasks(off, { repair: false }).summarize(['x'])).rejects.toSatisfy(
+      ModelOutputError.isInstance,
+    );
+    expect(off.calls).toHaveLength(1);
   });
 });

@@ -12,6 +12,17 @@ export function isJsonRecord(value: unknown): value is JsonRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * An array of objects that lost elements (malformed or cut off), one of them an object at least: a
+ * list of records partly unreadable, rather than a bracket in prose. For `extractJson` acceptors,
+ * so that such a list is read (and its losses reported) even when none of its records is usable.
+ */
+export function lostRecords(value: unknown, found: LenientJson): boolean {
+  return (
+    Array.isArray(value) && value.every(isJsonRecord) && found.dropped.some((d) => d.raw.startsWith('{'))
+  );
+}
+
 /** An element of a JSON array that could not be kept, with the text it came from. */
 export interface DroppedElement {
   /** Text of the element, from its start to where parsing gave up (the end of input when truncated). */
@@ -142,14 +153,19 @@ class LenientJsonReader {
       if (sep !== ':' && sep !== '=') return { ok: false, value: obj, eof: false };
       this.pos++;
       const v = this.value();
-      // defineProperty: a `__proto__` key becomes a plain field, as with JSON.parse.
       if (v.value !== undefined) {
-        Object.defineProperty(obj, key, {
-          value: v.value,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        // defineProperty: a `__proto__` key becomes a plain field, as with JSON.parse (plain
+        // assignment elsewhere: defineProperty on every key makes objects slow).
+        if (key === '__proto__') {
+          Object.defineProperty(obj, key, {
+            value: v.value,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        } else {
+          obj[key] = v.value;
+        }
       }
       if (!v.ok) return { ok: false, value: obj, eof: v.eof };
     }
@@ -205,13 +221,25 @@ class LenientJsonReader {
     }
   }
 
-  /** Where the element after a malformed one starts: after the next `},{` (objects) or `,` (others). */
+  /**
+   * Where the element after a malformed one starts. For an object: after its matching `}` (braces
+   * counted outside double-quoted strings) and a comma; at a closing bracket that does not match
+   * (the element was never closed; the array ends there); else after the next `},{`. For other
+   * values: after the next `,`, or at the `]`.
+   */
   resync(start: number): number | undefined {
     const from = Math.max(this.pos, start + 1);
-    if (this.text[start] === '{') {
+    const t = this.text;
+    if (t[start] === '{') {
+      const end = this.matchingClose(start);
+      if (end !== undefined) {
+        let i = end;
+        while (i < t.length && /\s/.test(t[i]!)) i++;
+        return t[i] === ',' || t[i] === ';' ? i + 1 : i;
+      }
       const re = /\}\s*,?\s*(?=\{)/g;
       re.lastIndex = from;
-      const m = re.exec(this.text);
+      const m = re.exec(t);
       return m ? m.index + m[0].length : undefined;
     }
     const re = /[,\]]/g;
@@ -219,6 +247,33 @@ class LenientJsonReader {
     const m = re.exec(this.text);
     if (!m) return undefined;
     return m[0] === ',' ? m.index + 1 : m.index;
+  }
+
+  /**
+   * Just past the `}` closing the object that opens at `start`, or the position of a closing
+   * bracket that closes an enclosing container instead (the object was left open); `undefined` when
+   * the text ends first. Double-quoted strings are skipped (single quotes are too often apostrophes).
+   */
+  matchingClose(start: number): number | undefined {
+    const t = this.text;
+    const stack: string[] = [];
+    let inString = false;
+    for (let i = start; i < t.length; i++) {
+      const c = t[i]!;
+      if (inString) {
+        if (c === '\\') i++;
+        else if (c === '"' || c === '\n') inString = false;
+        continue;
+      }
+      if (c === '"') inString = true;
+      else if (c === '{' || c === '[') stack.push(c === '{' ? '}' : ']');
+      else if (c === '}' || c === ']') {
+        if (stack[stack.length - 1] !== c) return stack.length === 1 && c === ']' ? i : undefined;
+        stack.pop();
+        if (stack.length === 0) return i + 1;
+      }
+    }
+    return undefined;
   }
 
   string(): Scan {
@@ -351,9 +406,15 @@ export function codeFenceBlocks(text: string): string[] {
   return blocks;
 }
 
-/** `text` without Markdown code-fence lines (the content of the fences is kept). */
+/**
+ * `text` without Markdown code-fence lines (the content of the fences is kept), including a
+ * closing fence cut short at the end of the text (a last line of one or two backticks or tildes).
+ */
 export function stripCodeFences(text: string): string {
-  return text.replace(/^[ \t]*(```|~~~)[^\n]*$/gm, '').trim();
+  return text
+    .replace(/^[ \t]*(```|~~~)[^\n]*$/gm, '')
+    .replace(/\n[ \t]*(?:`{1,2}|~{1,2})[ \t]*$/, '')
+    .trim();
 }
 
 /** How many start positions {@link extractJson} tries before giving up. */
@@ -362,13 +423,15 @@ const MAX_JSON_STARTS = 64;
 /**
  * Find a JSON object or array in model output: inside a code fence when there is one, else
  * anywhere in the text (prose before and after is ignored). Tries each `{` / `[` in turn and returns
- * the first value that `accept` likes (default: any object or non-empty array), with
+ * the first value that `accept` likes (default: any object or non-empty array; it also sees what
+ * was dropped, e.g. to take an array all of whose elements were malformed or cut off), with
  * {@link parseLenientJson}'s leniency and truncation recovery. Offsets are relative to the text the
  * value was found in (a fence's content or `raw`).
  */
 export function extractJson(
   raw: string,
-  accept: (value: unknown) => boolean = (v) => isJsonRecord(v) || (Array.isArray(v) && v.length > 0),
+  accept: (value: unknown, found: LenientJson) => boolean = (v) =>
+    isJsonRecord(v) || (Array.isArray(v) && v.length > 0),
 ): LenientJson | undefined {
   const texts = [...codeFenceBlocks(raw), raw];
   for (const text of texts) {
@@ -378,7 +441,7 @@ export function extractJson(
       if (c !== '{' && c !== '[') continue;
       tries++;
       const found = parseLenientJson(text, i);
-      if (found && accept(found.value)) return found;
+      if (found && accept(found.value, found)) return found;
     }
   }
   return undefined;
@@ -390,6 +453,12 @@ export function normalizeFieldName(key: string): string {
 }
 
 /**
+ * Normalized field names of records already looked at (parsers ask a record for several fields),
+ * kept while the record's keys stay the same.
+ */
+const NORMALIZED_KEYS = new WeakMap<JsonRecord, { signature: string; byKey: Map<string, string> }>();
+
+/**
  * The first field of `record` whose normalized name is one of `aliases` (already normalized, in
  * order of preference), or `undefined`.
  */
@@ -397,11 +466,19 @@ export function getRecordField(
   record: JsonRecord,
   aliases: readonly string[],
 ): { key: string; value: unknown } | undefined {
-  const byKey = new Map<string, string>();
-  for (const key of Object.keys(record)) {
-    const norm = normalizeFieldName(key);
-    if (!byKey.has(norm)) byKey.set(norm, key);
+  const keys = Object.keys(record);
+  const signature = keys.join('\u0000');
+  let cached = NORMALIZED_KEYS.get(record);
+  if (cached?.signature !== signature) {
+    const byKey = new Map<string, string>();
+    for (const key of keys) {
+      const norm = normalizeFieldName(key);
+      if (!byKey.has(norm)) byKey.set(norm, key);
+    }
+    cached = { signature, byKey };
+    NORMALIZED_KEYS.set(record, cached);
   }
+  const { byKey } = cached;
   for (const alias of aliases) {
     const key = byKey.get(alias);
     if (key !== undefined && record[key] !== undefined && record[key] !== null)
@@ -454,13 +531,18 @@ export function fieldStringList(value: unknown): string[] {
 
 /**
  * Read a yes/no answer (the gleaning "are there more?" check). Returns `true` for an answer whose
- * first word starts with Y (`YES`, `Yes.`, `"Y"`), `false` otherwise (including empty or unclear
- * answers, so an unclear answer stops gleaning rather than spending more calls).
+ * first word starts with Y (`YES`, `Yes.`, `"Y"`, `**Yes**`), `false` otherwise (including empty or
+ * unclear answers, so an unclear answer stops gleaning rather than spending more calls). Code-fence
+ * lines and a leading `Answer:` label are skipped.
  */
 export function parseYesNo(raw: string): boolean {
-  const first = /[\p{L}]+/u.exec(String(raw ?? ''));
+  const text = stripCodeFences(String(raw ?? '')).replace(YES_NO_LABEL, '');
+  const first = /[\p{L}]+/u.exec(text);
   return first?.[0].toLowerCase().startsWith('y') ?? false;
 }
+
+/** A leading `Answer:` label (possibly in bold) before a yes/no answer. */
+const YES_NO_LABEL = /^[\s*_#>"'`]*(?:final\s+)?(?:answer|response|output|reply)[\s*_]*:/i;
 
 /** Delimiters of a GraphRAG-style tuple output. */
 export interface TupleDelimiters {
@@ -496,6 +578,32 @@ export interface TupleSplit {
   completed: boolean;
 }
 
+/** Completion markers recognised besides the configured one (GraphRAG's and common variants). */
+export const COMPLETION_MARKERS: readonly string[] = [
+  '<|COMPLETE|>',
+  '<COMPLETE>',
+  '<|complete|>',
+  '[COMPLETE]',
+];
+
+/**
+ * `text` without a trailing proper prefix of one of `tokens` that follows a closing parenthesis
+ * (`...)<|COMP` or `...)#`: the output was cut inside the delimiter after a complete record).
+ */
+function dropPartialSuffix(text: string, tokens: readonly string[]): string {
+  const trimmed = text.trimEnd();
+  let best = 0;
+  for (const token of tokens) {
+    for (let n = Math.min(token.length - 1, trimmed.length); n > best; n--) {
+      if (trimmed.endsWith(token.slice(0, n)) && /\)\s*$/.test(trimmed.slice(0, -n))) {
+        best = n;
+        break;
+      }
+    }
+  }
+  return best > 0 ? trimmed.slice(0, -best) : text;
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -504,6 +612,62 @@ function escapeRegExp(text: string): string {
 const FALLBACK_FIELD_SPLIT = /\s*(?:<\s*\|{1,3}\s*>|<\s*>|\|{1,3}|\t+)\s*/;
 const RECORD_KINDS =
   'entity|entities|relationship|relationships|relation|relations|edge|node|content_keywords';
+
+/**
+ * A field made safe for a tuple record written with `delimiters`, so that {@link splitTupleRecords}
+ * reads it back as one field: runs of whitespace (line breaks included) become one space; the
+ * delimiters, `##` and the completion markers become spaces; a parenthesis that would start a record
+ * (`(entity,`) becomes a bracket and `)(` gets a space; trimmed, and without a trailing start of a
+ * self-overlapping field delimiter (`a;` with `;;`).
+ */
+export function tupleFieldText(value: unknown, delimiters: Partial<TupleDelimiters> = {}): string {
+  const d = { ...TUPLE_DELIMITER_DEFAULTS, ...delimiters };
+  const tokens = [d.tupleDelimiter, d.recordDelimiter, d.completionDelimiter, '##', ...COMPLETION_MARKERS]
+    .filter((t) => t !== '')
+    .sort((a, b) => b.length - a.length);
+  let s = String(value ?? '');
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const token of tokens) {
+      if (s.includes(token)) {
+        s = s.split(token).join(' ');
+        changed = true;
+      }
+    }
+  }
+  s = s
+    .replace(RECORD_START_INLINE, (m) => `[${m.slice(1)}`)
+    .replace(/\)(?=\()/g, ') ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  // A field may not end with the start of a delimiter that overlaps itself: with `;;`, a field `a;`
+  // followed by `;;` would split as `a` and `;...`.
+  const t = d.tupleDelimiter;
+  for (let j = 1; j < t.length; j++) {
+    if (t.slice(-j) !== t.slice(0, j)) continue;
+    const start = t.slice(0, t.length - j);
+    while (s.endsWith(start)) s = s.slice(0, -start.length).trimEnd();
+  }
+  return s;
+}
+
+/** A piece that starts with a record kind. */
+const RECORD_KIND_START = new RegExp(`^[("'\\s]*(?:${RECORD_KINDS})\\b`, 'i');
+/** A record start inside a line: `("entity"<|>`, `(relationship|`. */
+const RECORD_START_INLINE = new RegExp(`\\(\\s*["']?(?:${RECORD_KINDS})["']?\\s*(?=[^\\s\\w])`, 'gi');
+/** A record of a known kind whose fields are separated by `;`. */
+const SEMICOLON_RECORD = new RegExp(`^[("'\\s]*(?:${RECORD_KINDS})["']?\\s*;`, 'i');
+const RECORD_SPLITTERS = new Map<string, RegExp>();
+
+/** Splits records at the record delimiter, at `##` and at line breaks. */
+function recordSplitter(recordDelimiter: string): RegExp {
+  let re = RECORD_SPLITTERS.get(recordDelimiter);
+  if (!re) {
+    re = new RegExp(`${recordDelimiter ? `${escapeRegExp(recordDelimiter)}|` : ''}##|\\r?\\n`);
+    if (RECORD_SPLITTERS.size < 32) RECORD_SPLITTERS.set(recordDelimiter, re);
+  }
+  return re;
+}
 
 /** Split by commas or semicolons outside quotes (for `("entity", "A", "B", "c")` style records). */
 function splitQuotedCsv(text: string): string[] | undefined {
@@ -538,15 +702,17 @@ function splitFields(record: string, delimiter: string): string[] | undefined {
 
 /** A piece of text that starts like a tuple record (an opening parenthesis or a record kind word). */
 function looksLikeRecordStart(piece: string): boolean {
-  return new RegExp(`^[("'\\s]*(?:${RECORD_KINDS})\\b`, 'i').test(piece) || piece.startsWith('(');
+  return RECORD_KIND_START.test(piece) || piece.startsWith('(');
 }
 
 /**
  * Split a GraphRAG-style tuple output into records and fields. Tolerates: a missing or different
  * record delimiter (records on separate lines, or back to back `)(`), missing parentheses, list
- * markers, code fences, other field delimiters (`<||>`, `|`, tabs, or quoted comma-separated
- * fields), and descriptions that run over several lines. Text that is neither a record nor the
- * continuation of an open parenthesised record (prose) is ignored. Never throws.
+ * markers, code fences, other field delimiters (`<||>`, `|`, tabs, `;`, or quoted comma-separated
+ * fields), descriptions that run over several lines, and output cut inside the delimiter after a
+ * record. Text that is neither a record nor the continuation of an open parenthesised record
+ * (prose) is ignored. The last record is `cutOff` when the output has no completion marker and the
+ * record's parentheses are not closed. Never throws.
  */
 export function splitTupleRecords(raw: string, delimiters: Partial<TupleDelimiters> = {}): TupleSplit {
   const { tupleDelimiter, recordDelimiter, completionDelimiter } = {
@@ -555,9 +721,7 @@ export function splitTupleRecords(raw: string, delimiters: Partial<TupleDelimite
   };
   let text = stripCodeFences(String(raw ?? ''));
   // Everything after the completion marker is ignored.
-  const markers = [completionDelimiter, '<|COMPLETE|>', '<COMPLETE>', '<|complete|>', '[COMPLETE]'].filter(
-    Boolean,
-  );
+  const markers = [completionDelimiter, ...COMPLETION_MARKERS].filter(Boolean);
   let completed = false;
   let cut = text.length;
   for (const marker of markers) {
@@ -568,19 +732,28 @@ export function splitTupleRecords(raw: string, delimiters: Partial<TupleDelimite
     }
   }
   text = text.slice(0, cut);
+  // Output cut off inside a record delimiter or the completion marker that follows a closed record.
+  if (!completed) text = dropPartialSuffix(text, [recordDelimiter, '##', ...markers]);
   // Records written back to back: break before each `("entity"` / `(relationship` start.
-  const recordStart = new RegExp(`\\(\\s*["']?(?:${RECORD_KINDS})["']?\\s*(?=[^\\s\\w])`, 'gi');
-  text = text.replace(recordStart, (m, offset: number) => (offset === 0 ? m : `\n${m}`));
-  const recordSplit = new RegExp(`${recordDelimiter ? `${escapeRegExp(recordDelimiter)}|` : ''}##|\\r?\\n`);
+  text = text.replace(RECORD_START_INLINE, (m, offset: number) => (offset === 0 ? m : `\n${m}`));
+  // Any record written back to back with the previous one, whatever its kind: `...)(`.
+  text = text.replace(/\)(?=\()/g, ')\n');
+  const recordSplit = recordSplitter(recordDelimiter);
   const pieces = text.split(recordSplit).map((p) => p.trim());
 
+  const unlist = (piece: string) => piece.replace(/^(?:[-*\u2022]|\d+[.)])\s+/, '');
+  // Records whose fields are separated by `;` (`"entity";ALICE;person;...`): then a line with `;`
+  // is a record too, even of an unknown kind (it is reported, not silently taken for prose).
+  const semicolons = pieces.some((p) => SEMICOLON_RECORD.test(unlist(p)));
   const open: { raw: string }[] = [];
   for (const piece of pieces) {
     if (!piece) continue;
-    const unlisted = piece.replace(/^(?:[-*\u2022]|\d+[.)])\s+/, '');
+    const unlisted = unlist(piece);
     const last = open[open.length - 1];
     const hasDelimiter =
-      (tupleDelimiter !== '' && unlisted.includes(tupleDelimiter)) || FALLBACK_FIELD_SPLIT.test(unlisted);
+      (tupleDelimiter !== '' && unlisted.includes(tupleDelimiter)) ||
+      FALLBACK_FIELD_SPLIT.test(unlisted) ||
+      (semicolons && unlisted.includes(';'));
     if (looksLikeRecordStart(unlisted) || (hasDelimiter && !last)) {
       open.push({ raw: unlisted });
     } else if (last?.raw.startsWith('(') && !/\)\s*$/.test(last.raw)) {
@@ -593,13 +766,20 @@ export function splitTupleRecords(raw: string, delimiters: Partial<TupleDelimite
 
   const records: TupleRecord[] = [];
   open.forEach(({ raw: rec }, i) => {
-    const closed = /\)\s*$/.test(rec);
+    const endsWithParen = /\)\s*$/.test(rec);
+    // The last record counts as complete only when its final `)` also balances its parentheses:
+    // `("entity"<|>A<|>x (b)` was cut off right after the `)` of `(b`.
+    const balanced = rec.split(')').length >= rec.split('(').length;
     let body = rec.trim();
-    if (body.startsWith('(')) body = body.slice(1);
-    if (body.endsWith(')')) body = body.slice(0, -1);
+    // Only a record that opened with a parenthesis closes with one: `(since 1920)` ending a
+    // description of a record written without parentheses keeps its own.
+    if (body.startsWith('(')) {
+      body = body.slice(1);
+      if (endsWithParen) body = body.slice(0, -1);
+    }
     const fields = (splitFields(body, tupleDelimiter) ?? [body]).map(cleanFieldText);
     while (fields.length > 1 && fields[fields.length - 1] === '') fields.pop();
-    const cutOff = i === open.length - 1 && !completed && rec.startsWith('(') && !closed;
+    const cutOff = i === open.length - 1 && !completed && rec.startsWith('(') && !(endsWithParen && balanced);
     records.push({ fields, raw: rec, cutOff });
   });
   return { records, completed };

@@ -1,9 +1,12 @@
 /**
  * One parser per task: model text in, records plus {@link ParseIssue}s out. Parsers are pure and
- * never throw on model text; whatever they cannot use is reported as an issue.
+ * never throw on model text; whatever they cannot use is reported as an issue, with its raw text.
+ * Issues about a record lost because its text could not be read carry `repairable: true` (what a
+ * repair retry may recover); defaults filled in and output cut off do not.
  */
 import type { ExtractedEntity, ExtractedRelation } from '../types.js';
 import {
+  COMPLETION_MARKERS,
   cleanFieldText,
   extractJson,
   fieldNumber,
@@ -12,6 +15,7 @@ import {
   getRecordField,
   isJsonRecord,
   type LenientJson,
+  lostRecords,
   normalizeFieldName,
   splitTupleRecords,
   stripCodeFences,
@@ -64,8 +68,16 @@ const TARGET = ['target', 'targetentity', 'targetname', 'tgt', 'to', 'tail', 'ob
 const WEIGHT = ['strength', 'weight', 'relationshipstrength', 'relationstrength', 'score', 'confidence'];
 const KEYWORDS = ['keywords', 'relationshipkeywords', 'relationkeywords'];
 
-function issue(kind: ParseIssue['kind'], reason: string, raw: string): ParseIssue {
-  return { kind, reason, raw };
+/** The raw text of a record, or a function that makes it (only called when there is an issue). */
+type Raw = string | (() => string);
+
+function issue(kind: ParseIssue['kind'], reason: string, raw: Raw): ParseIssue {
+  return { kind, reason, raw: typeof raw === 'function' ? raw() : raw };
+}
+
+/** A record that could not be read and was skipped: a repair retry may recover it. */
+function skipped(reason: string, raw: Raw): ParseIssue {
+  return { ...issue('skipped-record', reason, raw), repairable: true };
 }
 
 function rawOf(value: unknown): string {
@@ -77,14 +89,20 @@ function rawOf(value: unknown): string {
   }
 }
 
-/** Report what {@link extractJson} had to drop or could not finish. */
-function jsonIssues(json: LenientJson, issues: ParseIssue[], what: string): void {
+/**
+ * Report what {@link extractJson} had to drop or could not finish. Malformed elements are
+ * repairable unless `repairable` is false.
+ */
+function jsonIssues(json: LenientJson, issues: ParseIssue[], what: string, repairable = true): void {
   for (const d of json.dropped) {
-    issues.push(
-      d.reason === 'truncated'
-        ? issue('truncated', `the output ends inside a ${what}; the incomplete ${what} was dropped`, d.raw)
-        : issue('skipped-record', `a ${what} is not valid JSON and was skipped`, d.raw),
-    );
+    if (d.reason === 'truncated') {
+      issues.push(
+        issue('truncated', `the output ends inside a ${what}; the incomplete ${what} was dropped`, d.raw),
+      );
+    } else {
+      const reason = `a ${what} is not valid JSON and was skipped`;
+      issues.push(repairable ? skipped(reason, d.raw) : issue('skipped-record', reason, d.raw));
+    }
   }
   if (json.truncated && !json.dropped.some((d) => d.reason === 'truncated')) {
     issues.push(
@@ -93,8 +111,19 @@ function jsonIssues(json: LenientJson, issues: ParseIssue[], what: string): void
   }
 }
 
-function noRecords(raw: string, what: string): ParseIssue {
-  return issue('no-records', `no ${what} found in the model output`, raw);
+/**
+ * No records at all. Repairable when `repairable` says so: the output had text the parser could
+ * not read (not blank, and not a well-formed empty answer such as `{"entities": []}`).
+ */
+function noRecords(raw: string, what: string, repairable = false): ParseIssue {
+  const out = issue('no-records', `no ${what} found in the model output`, raw);
+  if (repairable) out.repairable = true;
+  return out;
+}
+
+/** Whether `text` has content besides whitespace and code-fence lines. */
+function hasContent(text: string): boolean {
+  return stripCodeFences(text).trim() !== '';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -127,12 +156,12 @@ function looksLikeTuples(text: string, tupleDelimiter: string): boolean {
 
 function entityFromFields(
   fields: (string | undefined)[],
-  raw: string,
+  raw: Raw,
   issues: ParseIssue[],
 ): ExtractedEntity | undefined {
   const name = fields[0] ?? '';
   if (!name) {
-    issues.push(issue('skipped-record', 'entity record without a name', raw));
+    issues.push(skipped('entity record without a name', raw));
     return undefined;
   }
   const type = fields[1];
@@ -144,7 +173,7 @@ function entityFromFields(
   return { name, type: (type ?? '').toLowerCase(), description: description ?? '' };
 }
 
-function weightFrom(value: unknown, raw: string, issues: ParseIssue[], label: string): number {
+function weightFrom(value: unknown, raw: Raw, issues: ParseIssue[], label: string): number {
   if (value === undefined || value === '') {
     issues.push(issue('missing-field', `relation ${label} has no strength; using 1`, raw));
     return 1;
@@ -161,12 +190,12 @@ function weightFrom(value: unknown, raw: string, issues: ParseIssue[], label: st
 
 function relationFromParts(
   parts: { source?: string; target?: string; description?: string; weight?: unknown; keywords?: string[] },
-  raw: string,
+  raw: Raw,
   issues: ParseIssue[],
 ): ExtractedRelation | undefined {
   const { source, target } = parts;
   if (!source || !target) {
-    issues.push(issue('skipped-record', 'relation record without a source and a target', raw));
+    issues.push(skipped('relation record without a source and a target', raw));
     return undefined;
   }
   const label = `"${source}" -> "${target}"`;
@@ -196,7 +225,7 @@ function graphFromTuples(raw: string, options: GraphParseOptions): GraphExtracti
     const entity = ENTITY_KINDS.has(kind);
     const relation = RELATION_KINDS.has(kind);
     const required = entity ? 3 : relation ? 4 : 0;
-    if ((entity || relation) && (record.cutOff || (isLast && !completed && rest.length < required))) {
+    if (record.cutOff || ((entity || relation) && isLast && !completed && rest.length < required)) {
       out.issues.push(issue('truncated', 'the output ends inside this record; it was dropped', record.raw));
       return;
     }
@@ -225,7 +254,7 @@ function graphFromTuples(raw: string, options: GraphParseOptions): GraphExtracti
         issue('skipped-record', 'content-keywords record is not part of the graph', record.raw),
       );
     } else {
-      out.issues.push(issue('skipped-record', `unknown record kind "${kindField}"`, record.raw));
+      out.issues.push(skipped(`unknown record kind "${kindField}"`, record.raw));
     }
   });
   return out;
@@ -237,7 +266,7 @@ function dropKind(fields: (string | undefined)[], kinds: Set<string>): (string |
 }
 
 function entityFromJson(value: unknown, issues: ParseIssue[]): ExtractedEntity | undefined {
-  const raw = rawOf(value);
+  const raw = () => rawOf(value);
   if (typeof value === 'string') return entityFromFields([cleanFieldText(value)], raw, issues);
   if (Array.isArray(value))
     return entityFromFields(
@@ -249,7 +278,7 @@ function entityFromJson(value: unknown, issues: ParseIssue[]): ExtractedEntity |
       issues,
     );
   if (!isJsonRecord(value)) {
-    issues.push(issue('skipped-record', 'entity record is not an object', raw));
+    issues.push(skipped('entity record is not an object', raw));
     return undefined;
   }
   const name = fieldText(getRecordField(value, ENTITY_NAME)?.value);
@@ -259,7 +288,7 @@ function entityFromJson(value: unknown, issues: ParseIssue[]): ExtractedEntity |
 }
 
 function relationFromJson(value: unknown, issues: ParseIssue[]): ExtractedRelation | undefined {
-  const raw = rawOf(value);
+  const raw = () => rawOf(value);
   if (Array.isArray(value)) {
     const f = dropKind(
       value.map((v) => fieldText(v)),
@@ -268,7 +297,7 @@ function relationFromJson(value: unknown, issues: ParseIssue[]): ExtractedRelati
     return relationFromParts({ source: f[0], target: f[1], description: f[2], weight: f[3] }, raw, issues);
   }
   if (!isJsonRecord(value)) {
-    issues.push(issue('skipped-record', 'relation record is not an object', raw));
+    issues.push(skipped('relation record is not an object', raw));
     return undefined;
   }
   const keywords = getRecordField(value, KEYWORDS);
@@ -349,11 +378,17 @@ export function parseGraphExtraction(raw: string, options: GraphParseOptions = {
     if (out.entities.length > 0 || out.relations.length > 0) return out;
   }
   // JSON, or tuple-looking text that gave nothing (e.g. a JSON description that contains `<|>`).
-  const json = extractJson(text, isGraphJson);
+  const json = extractJson(text, (v, found) => isGraphJson(v) || lostRecords(v, found));
   if (json) out = graphFromJson(json);
   else out ??= graphFromTuples(text, delimiters);
-  if (out.entities.length === 0 && out.relations.length === 0)
-    out.issues.push(noRecords(text, 'entities or relations'));
+  if (out.entities.length === 0 && out.relations.length === 0) {
+    // `<|COMPLETE|>` alone or `{"entities": []}` is a well-formed "nothing found".
+    let rest = stripCodeFences(text);
+    for (const marker of [delimiters.completionDelimiter, ...COMPLETION_MARKERS]) {
+      if (marker) rest = rest.split(marker).join('');
+    }
+    out.issues.push(noRecords(text, 'entities or relations', !json && rest.trim() !== ''));
+  }
   return out;
 }
 
@@ -476,7 +511,7 @@ function unitRelationship(value: unknown, entities: string[]): UnitRelationship 
 }
 
 function unitFromJson(value: unknown, issues: ParseIssue[]): SemanticUnitRecord | undefined {
-  const raw = rawOf(value);
+  const raw = () => rawOf(value);
   if (typeof value === 'string') {
     const text = cleanFieldText(value);
     if (!text) return undefined;
@@ -486,12 +521,12 @@ function unitFromJson(value: unknown, issues: ParseIssue[]): SemanticUnitRecord 
     return { text, entities: [], relationships: [] };
   }
   if (!isJsonRecord(value)) {
-    issues.push(issue('skipped-record', 'semantic unit is not an object', raw));
+    issues.push(skipped('semantic unit is not an object', raw));
     return undefined;
   }
   const text = fieldText(getRecordField(value, UNIT_TEXT)?.value);
   if (!text) {
-    issues.push(issue('skipped-record', 'semantic unit without its text', raw));
+    issues.push(skipped('semantic unit without its text', raw));
     return undefined;
   }
   const entitiesField = getRecordField(value, UNIT_ENTITIES);
@@ -505,7 +540,7 @@ function unitFromJson(value: unknown, issues: ParseIssue[]): SemanticUnitRecord 
     for (const item of list) {
       const name = isJsonRecord(item) ? fieldText(getRecordField(item, ENTITY_NAME)?.value) : fieldText(item);
       if (name) entities.push(name);
-      else issues.push(issue('skipped-record', 'semantic-unit entity without a name', rawOf(item)));
+      else issues.push(skipped('semantic-unit entity without a name', rawOf(item)));
     }
   }
   const relationsField = getRecordField(value, UNIT_RELATIONS);
@@ -517,10 +552,7 @@ function unitFromJson(value: unknown, issues: ParseIssue[]): SemanticUnitRecord 
     for (const item of list) {
       const r = unitRelationship(item, entities);
       if (r) relationships.push(r);
-      else
-        issues.push(
-          issue('skipped-record', 'relationship is not "ENTITY_A, RELATION, ENTITY_B"', rawOf(item)),
-        );
+      else issues.push(skipped('relationship is not "ENTITY_A, RELATION, ENTITY_B"', rawOf(item)));
     }
   }
   return { text, entities: [...new Set(entities)], relationships };
@@ -537,7 +569,7 @@ function unitFromJson(value: unknown, issues: ParseIssue[]): SemanticUnitRecord 
 export function parseSemanticUnits(raw: string): SemanticUnitDecomposition {
   const text = String(raw ?? '');
   const out: SemanticUnitDecomposition = { units: [], issues: [] };
-  const json = extractJson(text, isUnitsJson);
+  const json = extractJson(text, (v, found) => isUnitsJson(v) || lostRecords(v, found));
   if (json) {
     jsonIssues(json, out.issues, 'semantic unit');
     let list: unknown[];
@@ -551,7 +583,8 @@ export function parseSemanticUnits(raw: string): SemanticUnitDecomposition {
       if (unit) out.units.push(unit);
     }
   }
-  if (out.units.length === 0) out.issues.push(noRecords(text, 'semantic units'));
+  if (out.units.length === 0)
+    out.issues.push(noRecords(text, 'semantic units', json === undefined && hasContent(text)));
   return out;
 }
 
@@ -568,10 +601,21 @@ const DESCRIPTION_TEXT = [
   'concisedescription',
 ];
 
-function labelledLines(text: string): Map<string, string> {
+/**
+ * `Label: value` lines by normalized label; a line without a label continues the previous value.
+ * A last line that is only the start of one of `labels` (`**Desc`: output cut inside the next
+ * label) is left out rather than taken for a continuation.
+ */
+function labelledLines(text: string, labels: readonly string[] = []): Map<string, string> {
   const out = new Map<string, string>();
   let current: string | undefined;
-  for (const line of text.split(/\r?\n/)) {
+  const lines = text.split(/\r?\n/);
+  const last = lines[lines.length - 1] ?? '';
+  if (!/[:=]/.test(last) && /^[\s*_#>-]*[A-Za-z _-]*[\s*_]*$/.test(last)) {
+    const start = normalizeFieldName(last);
+    if (lines.length > 1 && labels.some((label) => label.startsWith(start))) lines.pop();
+  }
+  for (const line of lines) {
     const m = /^\s*[*_#>-]*\s*([A-Za-z][A-Za-z _-]{0,30}?)\s*[*_]*\s*[:=]\s*[*_]*\s*(.*)$/.exec(line);
     const key = m ? normalizeFieldName(m[1]!) : undefined;
     if (m && key) {
@@ -614,17 +658,22 @@ export function parseTitleDescription(raw: string): TitleDescription {
     description = fieldText(getRecordField(json.value, DESCRIPTION_TEXT)?.value);
   } else {
     const body = stripCodeFences(text);
-    const lines = labelledLines(body);
+    const lines = labelledLines(body, [...TITLE, ...DESCRIPTION_TEXT]);
     title = firstLabelled(lines, TITLE);
     description = firstLabelled(lines, DESCRIPTION_TEXT);
-    if (title === undefined && description === undefined && body) {
+    // First line as the title, unless the answer is JSON the parser could not use.
+    if (title === undefined && description === undefined && body && !/^[{[]/.test(body)) {
       const [first = '', ...rest] = body.split(/\r?\n/);
       title = cleanFieldText(first.replace(/^\s*#+\s*|\*\*/g, ''));
       description = rest.join(' ').replace(/\s+/g, ' ').trim() || undefined;
     }
   }
   if (!title && !description) {
-    return { title: '', description: '', issues: [...issues, noRecords(text, 'title or description')] };
+    return {
+      title: '',
+      description: '',
+      issues: [...issues, noRecords(text, 'title or description', hasContent(text))],
+    };
   }
   if (!title) issues.push(issue('missing-field', "no title; using ''", text));
   if (!description) issues.push(issue('missing-field', "no description; using ''", text));
@@ -651,14 +700,12 @@ export function parseQueryEntities(raw: string): QueryEntitiesParse {
   const text = String(raw ?? '');
   const issues: ParseIssue[] = [];
   const items: string[] = [];
-  // A bare array only counts when the answer is one (in prose, "[Paris] and [France]" is not JSON).
-  const bareArray = /^\s*\[/.test(stripCodeFences(text));
-  const json = extractJson(
-    text,
-    (v) =>
-      (bareArray && Array.isArray(v)) ||
-      (isJsonRecord(v) && getRecordField(v, QUERY_ENTITY_LIST) !== undefined),
-  );
+  // A bare array counts when a line starts with one, of strings or objects (in prose, "[Paris] and
+  // [France]" is not JSON).
+  const arrayLine = /^[ \t]*\[\s*(?:["'{\]\u201c]|$)/m.exec(text);
+  const json =
+    extractJson(text, (v) => isJsonRecord(v) && getRecordField(v, QUERY_ENTITY_LIST) !== undefined) ??
+    (arrayLine ? extractJson(text.slice(arrayLine.index), (v) => Array.isArray(v)) : undefined);
   if (json) {
     jsonIssues(json, issues, 'entity');
     const list = Array.isArray(json.value)
@@ -669,7 +716,7 @@ export function parseQueryEntities(raw: string): QueryEntitiesParse {
     for (const item of Array.isArray(list) ? list : [list]) {
       const name = isJsonRecord(item) ? fieldText(getRecordField(item, ENTITY_NAME)?.value) : fieldText(item);
       if (name) items.push(name);
-      else if (item !== undefined) issues.push(issue('skipped-record', 'entity without a name', rawOf(item)));
+      else if (item !== undefined) issues.push(skipped('entity without a name', rawOf(item)));
     }
   } else {
     const body = stripCodeFences(text);
@@ -698,7 +745,7 @@ export function parseQueryEntities(raw: string): QueryEntitiesParse {
     seen.add(key);
     entities.push(item);
   }
-  if (entities.length === 0) issues.push(noRecords(text, 'entities'));
+  if (entities.length === 0) issues.push(noRecords(text, 'entities', json === undefined && hasContent(text)));
   return { entities, issues };
 }
 
@@ -742,7 +789,7 @@ export function parseQueryGraph(raw: string): QueryGraph {
   const out: QueryGraph = { nodes: [], edges: [], issues: [] };
   const json = extractJson(text, (v) => isJsonRecord(v) && getRecordField(v, QG_NODES) !== undefined);
   if (!json || !isJsonRecord(json.value)) {
-    out.issues.push(noRecords(text, 'query graph'));
+    out.issues.push(noRecords(text, 'query graph', hasContent(text)));
     return out;
   }
   jsonIssues(json, out.issues, 'node or edge');
@@ -751,6 +798,12 @@ export function parseQueryGraph(raw: string): QueryGraph {
   const flags: (boolean | undefined)[] = [];
   const ids = new Set<string>();
   const rawNodes = Array.isArray(nodesField) ? nodesField : [nodesField];
+  // Ids given by the model, so that a node without one never takes an id a later node uses.
+  const explicitIds = new Set<string>();
+  for (const item of rawNodes) {
+    const id = isJsonRecord(item) ? fieldText(getRecordField(item, QG_NODE_ID)?.value) : undefined;
+    if (id) explicitIds.add(id);
+  }
   rawNodes.forEach((item, i) => {
     const rawText = rawOf(item);
     let id: string | undefined;
@@ -765,16 +818,16 @@ export function parseQueryGraph(raw: string): QueryGraph {
     } else if (typeof item === 'string') {
       label = cleanFieldText(item);
     } else {
-      out.issues.push(issue('skipped-record', 'query-graph node is not an object', rawText));
+      out.issues.push(skipped('query-graph node is not an object', rawText));
       return;
     }
     if (!id) {
       id = `n${i + 1}`;
-      while (ids.has(id)) id = `${id}_`;
+      while (ids.has(id) || explicitIds.has(id)) id = `${id}_`;
       out.issues.push(issue('missing-field', `query-graph node without an id; using "${id}"`, rawText));
     }
     if (ids.has(id)) {
-      out.issues.push(issue('skipped-record', `repeated query-graph node id "${id}"`, rawText));
+      out.issues.push(skipped(`repeated query-graph node id "${id}"`, rawText));
       return;
     }
     if (label === undefined) {
@@ -820,7 +873,7 @@ export function parseQueryGraph(raw: string): QueryGraph {
       else if (a && b) [source, target, relation] = [a, b, parts[2]];
     }
     if (!source || !target) {
-      out.issues.push(issue('skipped-record', 'query-graph edge whose endpoints are not nodes', rawText));
+      out.issues.push(skipped('query-graph edge whose endpoints are not nodes', rawText));
       continue;
     }
     if (relation === undefined) {
@@ -911,7 +964,7 @@ export function parseCommunityAssessment(raw: string): CommunityAssessment {
     report = fieldText(r) ?? (r === undefined ? undefined : rawOf(r));
   } else {
     const body = stripCodeFences(text);
-    const lines = labelledLines(body);
+    const lines = labelledLines(body, [...SCORE, ...REPORT]);
     scoreValue = firstLabelled(lines, SCORE);
     report = firstLabelled(lines, REPORT);
     if (scoreValue === undefined) {
@@ -931,7 +984,11 @@ export function parseCommunityAssessment(raw: string): CommunityAssessment {
     }
   }
   if (scoreValue === undefined && !report) {
-    return { score: 0, report: '', issues: [...issues, noRecords(text, 'score or report')] };
+    return {
+      score: 0,
+      report: '',
+      issues: [...issues, noRecords(text, 'score or report', hasContent(text))],
+    };
   }
   let score = 0;
   const normalized = scoreValue === undefined ? undefined : normalizeRelevanceScore(scoreValue, text);
@@ -941,9 +998,10 @@ export function parseCommunityAssessment(raw: string): CommunityAssessment {
   } else if (scoreValue === undefined) {
     issues.push(issue('missing-field', 'no relevance score; using 0', text));
   } else {
-    issues.push(
-      issue('invalid-value', `relevance score "${rawOf(scoreValue)}" is not a number; using 0`, text),
-    );
+    issues.push({
+      ...issue('invalid-value', `relevance score "${rawOf(scoreValue)}" is not a number; using 0`, text),
+      repairable: true,
+    });
   }
   if (!report) issues.push(issue('missing-field', "no community report; using ''", text));
   return { score, report: report ?? '', issues };
@@ -1044,7 +1102,7 @@ export function parseAnswer(raw: string, knownIds: readonly string[]): AnswerWit
   const listed: string[] = [];
   const json = extractJson(text, (v) => isJsonRecord(v) && getRecordField(v, ANSWER) !== undefined);
   if (json && isJsonRecord(json.value)) {
-    jsonIssues(json, issues, 'field');
+    jsonIssues(json, issues, 'citation', false);
     answer = fieldText(getRecordField(json.value, ANSWER)?.value);
     const cites = getRecordField(json.value, CITATIONS)?.value;
     listed.push(...fieldStringList(cites));
@@ -1073,27 +1131,30 @@ export function parseAnswer(raw: string, knownIds: readonly string[]): AnswerWit
 // ---------------------------------------------------------------------------------------------
 // Summary (E2GraphRAG §3.1)
 
+const SUMMARY_FIELD = ['summary', 'description', 'text', 'content'];
+/** A JSON object whose first key is a summary field, anywhere in the text. */
+const SUMMARY_JSON = /\{\s*["']?(?:summary|description|text|content)["']?\s*:/i;
+/** A lead-in line such as `Here is the summary:` or `Summary of the passages:`. */
+const SUMMARY_LEAD_IN = /^[^\n]{0,120}\b(?:summary|summari[sz]ed|here is|here's)\b[^\n]{0,120}:[*_\s]*\n/i;
+/** A `Summary:` label, possibly as a heading or in bold. */
+const SUMMARY_LABEL = /^\s*(?:#+\s*)?(?:\*\*|__)?summary(?:\*\*|__)?\s*(?::|\n)\s*(?:\*\*|__)?\s*/i;
+
 /**
- * Clean a summary: code fences and a leading `Summary:` label removed, the `summary` field taken
- * when the model answered in JSON. Returns `''` when nothing is left.
+ * Clean a summary: code fences, a lead-in line (`Here is the summary:`) and a leading `Summary:`
+ * label removed; the `summary` field taken when the model answered in JSON (`{"summary": ...}`,
+ * possibly after prose). Returns `''` when nothing is left.
  */
 export function parseSummary(raw: string): string {
   const text = String(raw ?? '');
   const trimmed = text.trim();
-  if (trimmed.startsWith('{') || trimmed.startsWith('```')) {
-    const json = extractJson(
-      text,
-      (v) =>
-        isJsonRecord(v) && getRecordField(v, ['summary', 'description', 'text', 'content']) !== undefined,
-    );
+  if (trimmed.startsWith('{') || trimmed.startsWith('```') || SUMMARY_JSON.test(text)) {
+    const json = extractJson(text, (v) => isJsonRecord(v) && getRecordField(v, SUMMARY_FIELD) !== undefined);
     if (json && isJsonRecord(json.value)) {
-      const value = fieldText(
-        getRecordField(json.value, ['summary', 'description', 'text', 'content'])?.value,
-      );
-      if (value) return value;
+      const value = fieldText(getRecordField(json.value, SUMMARY_FIELD)?.value);
+      if (value !== undefined) return value;
     }
   }
-  return stripCodeFences(text)
-    .replace(/^\s*(?:#+\s*)?(?:\*\*)?summary(?:\*\*)?\s*(?::|\n)\s*/i, '')
-    .trim();
+  const body = stripCodeFences(text);
+  const withoutLeadIn = body.replace(SUMMARY_LEAD_IN, '');
+  return (withoutLeadIn.trim() ? withoutLeadIn : body).replace(SUMMARY_LABEL, '').trim();
 }

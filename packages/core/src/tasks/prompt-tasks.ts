@@ -4,6 +4,7 @@ import {
   type ChatMessage,
   type ChatModel,
   type ChatResult,
+  type ChatTaskInfo,
   generateText,
 } from '../models.js';
 import { parseYesNo, TUPLE_DELIMITER_DEFAULTS, type TupleDelimiters } from './parse.js';
@@ -25,8 +26,10 @@ import {
   type GraphExtractionFormat,
   gleaningContinuePrompt,
   graphExtractionPrompt,
+  outputFormat,
   queryEntitiesPrompt,
   queryGraphPrompt,
+  repairPrompt,
   semanticUnitsPrompt,
   summaryPrompt,
   type TaskName,
@@ -44,6 +47,7 @@ import {
   type QueryEntities,
   type QueryGraph,
   type SemanticUnitDecomposition,
+  type SemanticUnitRecord,
   type SummarizeOptions,
   type TaskSuite,
   type TitleDescription,
@@ -76,6 +80,15 @@ export interface PromptTaskOptions extends TupleDelimiters {
    * @default undefined
    */
   onIssues: ((task: TaskName, issues: ParseIssue[]) => void) | undefined;
+  /**
+   * Repair retry: when a task's answer has records the parser could not read (issues with
+   * `repairable: true`: skipped records, an unreadable score, text with no records in it), send one
+   * more call, the conversation so far plus the answer plus {@link repairPrompt} (which quotes the
+   * unreadable text and restates the format), and merge what it recovers. At most one repair call
+   * per task; issues it does not recover stay, with their raw text. `false` sends none.
+   * @default true
+   */
+  repair: boolean;
 }
 
 /** Defaults of {@link createPromptTasks}. */
@@ -88,6 +101,7 @@ export const PROMPT_TASK_DEFAULTS: PromptTaskOptions = {
   summaryMaxTokens: 200,
   maxOutputTokens: undefined,
   onIssues: undefined,
+  repair: true,
   ...TUPLE_DELIMITER_DEFAULTS,
 };
 
@@ -134,12 +148,23 @@ function validate(options: PromptTaskOptions): void {
       `${FN}: summaryMaxTokens must be a positive number of tokens.`,
     );
   }
+  if (typeof options.repair !== 'boolean') {
+    throw new InvalidArgumentError('repair', `${FN}: repair must be true or false.`);
+  }
   if (options.maxOutputTokens !== undefined && !(options.maxOutputTokens > 0)) {
     throw new InvalidArgumentError(
       'maxOutputTokens',
       `${FN}: maxOutputTokens must be positive or undefined.`,
     );
   }
+}
+
+/** The messages `generateText` sends for a prompt. */
+function promptMessages(prompt: TaskPrompt): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  if (prompt.system) messages.push({ role: 'system', content: prompt.system });
+  messages.push({ role: 'user', content: prompt.user });
+  return messages;
 }
 
 function lengthIssue(result: ChatResult, issues: ParseIssue[]): void {
@@ -150,6 +175,107 @@ function lengthIssue(result: ChatResult, issues: ParseIssue[]): void {
       raw: result.text,
     });
   }
+}
+
+/** Appended to the reason of an issue that the repair retry did not recover. */
+export const NOT_RECOVERED_NOTE = ' (not recovered by the repair retry)';
+
+function unrecovered(issue: ParseIssue): ParseIssue {
+  return { ...issue, reason: `${issue.reason}${NOT_RECOVERED_NOTE}` };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Whether every key appears in `raw` as a whole phrase (not inside a longer word), ignoring case
+ * and runs of whitespace: how a repaired record is matched to the unreadable text it replaces.
+ */
+function mentionsAll(raw: string, keys: readonly string[]): boolean {
+  if (keys.length === 0) return false;
+  const text = raw.replace(/\s+/g, ' ');
+  return keys.every((key) => {
+    const k = key.replace(/\s+/g, ' ').trim();
+    if (!k) return false;
+    return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(k)}(?![\\p{L}\\p{N}])`, 'iu').test(text);
+  });
+}
+
+/** How a task's repair answer is combined with its first answer. */
+type RepairPlan<T extends { issues: ParseIssue[] }> =
+  | {
+      /**
+       * Records of the repair answer are added to the result (without duplicates). `keys` gives,
+       * for each repaired record, alternative sets of strings that identify it: an unreadable raw
+       * text that mentions every string of one set is taken as recovered by that record.
+       */
+      strategy: 'merge';
+      merge: (result: T, repaired: T) => T;
+      keys: (repaired: T) => string[][][];
+    }
+  | {
+      /**
+       * The repair answer replaces the result when it has fewer repairable issues and at least as
+       * many records (`size`): for a task with one record, or a graph whose edges refer to node ids.
+       */
+      strategy: 'replace';
+      size: (result: T) => number;
+    };
+
+/** A repair retry to run after a task's answer was parsed. */
+interface RepairRequest<T extends { issues: ParseIssue[] }> {
+  task: ChatTaskInfo;
+  /** The conversation the answer replied to. */
+  messages: ChatMessage[];
+  /** The answer, sent back as the assistant turn. */
+  answer: string;
+  responseFormat: 'text' | 'json';
+  signal: AbortSignal | undefined;
+  result: T;
+  parse: (text: string) => T;
+  format: string;
+  /** What one record is called in the plural, for the repair prompt. */
+  what: string;
+  plan: RepairPlan<T>;
+}
+
+/** An entity by its name; a relation by two of its endpoints and description (one may be what was missing). */
+function graphKeys(g: GraphExtraction): string[][][] {
+  return [
+    ...g.entities.map((e) => [[e.name]]),
+    ...g.relations.map((r) => [
+      [r.source, r.target],
+      [r.source, r.description],
+      [r.target, r.description],
+    ]),
+  ];
+}
+
+function mergeUnits(result: SemanticUnitDecomposition, repaired: SemanticUnitDecomposition) {
+  const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+  const units: SemanticUnitRecord[] = result.units.map((u) => ({
+    text: u.text,
+    entities: [...u.entities],
+    relationships: [...u.relationships],
+  }));
+  for (const unit of repaired.units) {
+    const same = units.find((u) => norm(u.text) === norm(unit.text));
+    if (!same) {
+      units.push(unit);
+      continue;
+    }
+    for (const e of unit.entities) if (!same.entities.includes(e)) same.entities.push(e);
+    const key = (r: SemanticUnitRecord['relationships'][number]) =>
+      JSON.stringify([norm(r.source), norm(r.relation), norm(r.target)]);
+    const seen = new Set(same.relationships.map(key));
+    for (const r of unit.relationships) {
+      if (seen.has(key(r))) continue;
+      seen.add(key(r));
+      same.relationships.push(r);
+    }
+  }
+  return { ...result, units };
 }
 
 /**
@@ -175,10 +301,12 @@ export class PromptTasks implements TaskSuite {
   #callOptions(
     responseFormat: 'text' | 'json',
     abortSignal: AbortSignal | undefined,
+    task: ChatTaskInfo,
   ): Omit<ChatCallOptions, 'messages'> {
     const options: Omit<ChatCallOptions, 'messages'> = {
       temperature: this.settings.temperature,
       responseFormat,
+      task,
     };
     if (this.settings.maxOutputTokens !== undefined) options.maxOutputTokens = this.settings.maxOutputTokens;
     if (abortSignal) options.abortSignal = abortSignal;
@@ -189,19 +317,21 @@ export class PromptTasks implements TaskSuite {
     prompt: TaskPrompt,
     responseFormat: 'text' | 'json',
     abortSignal: AbortSignal | undefined,
+    task: ChatTaskInfo,
   ): Promise<ChatResult> {
     throwIfAborted(abortSignal);
-    return generateText(this.model, prompt, this.#callOptions(responseFormat, abortSignal));
+    return generateText(this.model, prompt, this.#callOptions(responseFormat, abortSignal, task));
   }
 
   async #chat(
     messages: ChatMessage[],
     responseFormat: 'text' | 'json',
     abortSignal: AbortSignal | undefined,
+    task: ChatTaskInfo,
   ): Promise<ChatResult> {
     throwIfAborted(abortSignal);
     return this.model.doGenerate({
-      ...this.#callOptions(responseFormat, abortSignal),
+      ...this.#callOptions(responseFormat, abortSignal, task),
       messages: [...messages],
     });
   }
@@ -209,6 +339,72 @@ export class PromptTasks implements TaskSuite {
   #report<T extends { issues: ParseIssue[] }>(task: TaskName, result: T): T {
     if (result.issues.length > 0) this.settings.onIssues?.(task, result.issues);
     return result;
+  }
+
+  /**
+   * The repair retry (see `PromptTaskOptions.repair`): one call with the conversation, the answer
+   * and {@link repairPrompt}; its records are merged into (or replace) the result. Issues whose
+   * records were recovered are dropped; the others stay, with {@link NOT_RECOVERED_NOTE} added to
+   * their reason. Issues of the repair answer about records it did add (missing fields, a cut) are
+   * kept; its unreadable parts are already reported by the issues they were meant to repair.
+   */
+  async #repair<T extends { issues: ParseIssue[] }>(request: RepairRequest<T>): Promise<T> {
+    const { result, plan } = request;
+    const problems = result.issues.filter((i) => i.repairable === true);
+    if (problems.length === 0 || !this.settings.repair) return result;
+    const whole = plan.strategy === 'replace' || problems.some((i) => i.kind === 'no-records');
+    const prompt = repairPrompt({
+      unreadable: problems.map((i) => i.raw),
+      scope: whole ? 'whole' : 'parts',
+      format: request.format,
+      what: request.what,
+    });
+    const messages: ChatMessage[] = [
+      ...request.messages,
+      { role: 'assistant', content: request.answer },
+      { role: 'user', content: prompt },
+    ];
+    const reply = await this.#chat(messages, request.responseFormat, request.signal, {
+      ...request.task,
+      kind: 'repair',
+    });
+    const repaired = request.parse(reply.text);
+    lengthIssue(reply, repaired.issues);
+    const fixes = repaired.issues.filter((i) => i.repairable === true);
+    const kept = repaired.issues.filter((i) => i.repairable !== true && i.kind !== 'no-records');
+    if (plan.strategy === 'replace') {
+      if (fixes.length < problems.length && plan.size(repaired) >= plan.size(result))
+        return { ...repaired, issues: [...kept, ...fixes.map(unrecovered)] };
+      return { ...result, issues: result.issues.map((i) => (i.repairable === true ? unrecovered(i) : i)) };
+    }
+    const keys = plan.keys(repaired);
+    const recovered = (issue: ParseIssue): boolean =>
+      issue.kind === 'no-records'
+        ? keys.length > 0
+        : keys.some((alternatives) => alternatives.some((k) => mentionsAll(issue.raw, k)));
+    const issues: ParseIssue[] = [];
+    for (const issue of result.issues) {
+      if (issue.repairable !== true) issues.push(issue);
+      else if (!recovered(issue)) issues.push(unrecovered(issue));
+    }
+    return { ...plan.merge(result, repaired), issues: [...issues, ...kept] };
+  }
+
+  /** The conversation fields of a repair request for a task answered by one call. */
+  #single(
+    task: ChatTaskInfo,
+    prompt: TaskPrompt,
+    result: ChatResult,
+    responseFormat: 'text' | 'json',
+    signal: AbortSignal | undefined,
+  ): Pick<RepairRequest<never>, 'task' | 'messages' | 'answer' | 'responseFormat' | 'signal'> {
+    return {
+      task: { ...task, turn: 1 },
+      messages: promptMessages(prompt),
+      answer: result.text,
+      responseFormat,
+      signal,
+    };
   }
 
   /**
@@ -222,6 +418,9 @@ export class PromptTasks implements TaskSuite {
    * Records of all passes are merged with exact duplicates removed (`mergeGraphExtractions`). A
    * gleaning pass with no records is the expected "nothing missed" answer: its `'no-records'`
    * issue is dropped; one is reported only when no pass found anything.
+   * 4. When records of any pass could not be read (and `repair` is on), one repair turn follows
+   *    the last answer: {@link repairPrompt} quoting them, in the requested format; the records
+   *    it recovers are merged in too.
    *
    * Blank text returns an empty extraction without calling the model.
    */
@@ -241,14 +440,22 @@ export class PromptTasks implements TaskSuite {
       { role: 'system', content: prompt.system },
       { role: 'user', content: prompt.user },
     ];
-    let answer = await this.#generate(prompt, responseFormat, signal);
+    const task = (turn: number, kind?: string): ChatTaskInfo => ({
+      name: 'extractGraph',
+      args: [text, { entityTypes, gleanings }],
+      turn,
+      ...(kind ? { kind } : {}),
+    });
+    let answer = await this.#generate(prompt, responseFormat, signal, task(0));
     const first = parseGraphExtraction(answer.text, delimiters);
     lengthIssue(answer, first.issues);
     const passes: GraphExtraction[] = [first];
+    let turn = 0;
     for (let i = 0; i < gleanings; i++) {
+      turn = i + 1;
       messages.push({ role: 'assistant', content: answer.text });
       messages.push({ role: 'user', content: gleaningContinuePrompt(format, delimiters) });
-      answer = await this.#chat(messages, responseFormat, signal);
+      answer = await this.#chat(messages, responseFormat, signal, task(i + 1));
       const more = parseGraphExtraction(answer.text, delimiters);
       more.issues = more.issues.filter((issue) => issue.kind !== 'no-records');
       lengthIssue(answer, more.issues);
@@ -256,7 +463,7 @@ export class PromptTasks implements TaskSuite {
       if (i === gleanings - 1 || !this.settings.gleaningCheck) continue;
       messages.push({ role: 'assistant', content: answer.text });
       messages.push({ role: 'user', content: GLEANING_CHECK_PROMPT });
-      const check = await this.#chat(messages, 'text', signal);
+      const check = await this.#chat(messages, 'text', signal, task(i + 1, 'gleaning-check'));
       // The check stays in the conversation (GraphRAG does): its answer is the next assistant turn.
       answer = check;
       if (!parseYesNo(check.text)) break;
@@ -264,7 +471,24 @@ export class PromptTasks implements TaskSuite {
     const merged = mergeGraphExtractions(passes);
     const hasRecords = merged.entities.length > 0 || merged.relations.length > 0;
     if (hasRecords) merged.issues = merged.issues.filter((issue) => issue.kind !== 'no-records');
-    return this.#report('extractGraph', merged);
+    const result = await this.#repair({
+      task: task(turn + 1),
+      messages,
+      answer: answer.text,
+      responseFormat,
+      signal,
+      result: merged,
+      parse: (t) => parseGraphExtraction(t, delimiters),
+      format: outputFormat('extractGraph', { format, ...delimiters }),
+      what: 'records',
+      plan: {
+        strategy: 'merge',
+        merge: (a, b) =>
+          mergeGraphExtractions([a, { entities: b.entities, relations: b.relations, issues: [] }]),
+        keys: graphKeys,
+      },
+    });
+    return this.#report('extractGraph', result);
   }
 
   /** NodeRAG §2.2 semantic units. Blank text returns no units without calling the model. */
@@ -273,16 +497,32 @@ export class PromptTasks implements TaskSuite {
     options: { abortSignal?: AbortSignal } = {},
   ): Promise<SemanticUnitDecomposition> {
     if (!text.trim()) return { units: [], issues: [] };
-    const result = await this.#generate(semanticUnitsPrompt(text), 'json', options.abortSignal);
+    const prompt = semanticUnitsPrompt(text);
+    const task: ChatTaskInfo = { name: 'decomposeSemanticUnits', args: [text] };
+    const result = await this.#generate(prompt, 'json', options.abortSignal, task);
     const parsed = parseSemanticUnits(result.text);
     lengthIssue(result, parsed.issues);
-    return this.#report('decomposeSemanticUnits', parsed);
+    const repaired = await this.#repair({
+      ...this.#single(task, prompt, result, 'json', options.abortSignal),
+      result: parsed,
+      parse: parseSemanticUnits,
+      format: outputFormat('decomposeSemanticUnits'),
+      what: 'semantic units',
+      plan: {
+        strategy: 'merge',
+        merge: mergeUnits,
+        // A unit by its text, or by the endpoints of one of its relationships.
+        keys: (r) => r.units.map((u) => [[u.text], ...u.relationships.map((x) => [x.source, x.target])]),
+      },
+    });
+    return this.#report('decomposeSemanticUnits', repaired);
   }
 
   /**
    * E2GraphRAG §3.1 summary of a group of texts (or, with `purpose: 'entity'`, a merged entity
    * description). Throws {@link InvalidArgumentError} for no texts and {@link ModelOutputError}
-   * when the model returns an empty summary.
+   * when the model returns an empty summary (after one repair retry when the answer had text but no
+   * summary in it and `repair` is on).
    */
   async summarize(texts: string[], options: SummarizeOptions = {}): Promise<string> {
     const where = `${FN}().summarize`;
@@ -301,16 +541,40 @@ export class PromptTasks implements TaskSuite {
       );
     }
     const prompt = summaryPrompt(nonBlank, { maxTokens, purpose: options.purpose });
-    const result = await this.#generate(prompt, 'text', options.abortSignal);
+    const task: ChatTaskInfo = {
+      name: 'summarize',
+      args: [nonBlank, { maxTokens, ...(options.purpose !== undefined ? { purpose: options.purpose } : {}) }],
+    };
+    const result = await this.#generate(prompt, 'text', options.abortSignal, task);
     const summary = parseSummary(result.text);
-    if (!summary) {
-      throw new ModelOutputError(
-        'summarize',
-        result.text,
-        `${where}: the model returned an empty summary; check the model and its output-token limit.`,
+    if (summary) return summary;
+    // Text with no summary in it (a bare label, an empty JSON field): one repair retry.
+    if (this.settings.repair && result.text.trim()) {
+      const reply = await this.#chat(
+        [
+          ...promptMessages(prompt),
+          { role: 'assistant', content: result.text },
+          {
+            role: 'user',
+            content: repairPrompt({
+              unreadable: [result.text],
+              scope: 'whole',
+              format: outputFormat('summarize'),
+            }),
+          },
+        ],
+        'text',
+        options.abortSignal,
+        { ...task, turn: 1, kind: 'repair' },
       );
+      const repaired = parseSummary(reply.text);
+      if (repaired) return repaired;
     }
-    return summary;
+    throw new ModelOutputError(
+      'summarize',
+      result.text,
+      `${where}: the model returned an empty summary; check the model and its output-token limit.`,
+    );
   }
 
   /** DA-RAG §3 chunk title and description. Blank text returns empty strings without calling the model. */
@@ -319,10 +583,20 @@ export class PromptTasks implements TaskSuite {
     options: { abortSignal?: AbortSignal } = {},
   ): Promise<TitleDescription> {
     if (!text.trim()) return { title: '', description: '', issues: [] };
-    const result = await this.#generate(titleDescriptionPrompt(text), 'json', options.abortSignal);
+    const prompt = titleDescriptionPrompt(text);
+    const task: ChatTaskInfo = { name: 'titleAndDescription', args: [text] };
+    const result = await this.#generate(prompt, 'json', options.abortSignal, task);
     const parsed = parseTitleDescription(result.text);
     lengthIssue(result, parsed.issues);
-    return this.#report('titleAndDescription', parsed);
+    const repaired = await this.#repair({
+      ...this.#single(task, prompt, result, 'json', options.abortSignal),
+      result: parsed,
+      parse: parseTitleDescription,
+      format: outputFormat('titleAndDescription'),
+      what: 'parts',
+      plan: { strategy: 'replace', size: (r) => Number(r.title !== '') + Number(r.description !== '') },
+    });
+    return this.#report('titleAndDescription', repaired);
   }
 
   /** Entities named in a query. A blank query returns no entities without calling the model. */
@@ -331,19 +605,52 @@ export class PromptTasks implements TaskSuite {
     options: { abortSignal?: AbortSignal } = {},
   ): Promise<QueryEntities> {
     if (!query.trim()) return { entities: [], issues: [] };
-    const result = await this.#generate(queryEntitiesPrompt(query), 'json', options.abortSignal);
+    const prompt = queryEntitiesPrompt(query);
+    const task: ChatTaskInfo = { name: 'extractQueryEntities', args: [query] };
+    const result = await this.#generate(prompt, 'json', options.abortSignal, task);
     const parsed = parseQueryEntities(result.text);
     lengthIssue(result, parsed.issues);
-    return this.#report('extractQueryEntities', parsed);
+    const repaired = await this.#repair<QueryEntities>({
+      ...this.#single(task, prompt, result, 'json', options.abortSignal),
+      result: parsed,
+      parse: parseQueryEntities,
+      format: outputFormat('extractQueryEntities'),
+      what: 'entities',
+      plan: {
+        strategy: 'merge',
+        merge: (a, b) => {
+          const seen = new Set(a.entities.map((e) => e.toLowerCase()));
+          const entities = [...a.entities];
+          for (const e of b.entities) {
+            if (seen.has(e.toLowerCase())) continue;
+            seen.add(e.toLowerCase());
+            entities.push(e);
+          }
+          return { ...a, entities };
+        },
+        keys: (r) => r.entities.map((e) => [[e]]),
+      },
+    });
+    return this.#report('extractQueryEntities', repaired);
   }
 
   /** SG-RAG query graph with `UNK` target nodes. A blank query returns an empty graph without calling the model. */
   async extractQueryGraph(query: string, options: { abortSignal?: AbortSignal } = {}): Promise<QueryGraph> {
     if (!query.trim()) return { nodes: [], edges: [], issues: [] };
-    const result = await this.#generate(queryGraphPrompt(query), 'json', options.abortSignal);
+    const prompt = queryGraphPrompt(query);
+    const task: ChatTaskInfo = { name: 'extractQueryGraph', args: [query] };
+    const result = await this.#generate(prompt, 'json', options.abortSignal, task);
     const parsed = parseQueryGraph(result.text);
     lengthIssue(result, parsed.issues);
-    return this.#report('extractQueryGraph', parsed);
+    const repaired = await this.#repair({
+      ...this.#single(task, prompt, result, 'json', options.abortSignal),
+      result: parsed,
+      parse: parseQueryGraph,
+      format: outputFormat('extractQueryGraph'),
+      what: 'parts',
+      plan: { strategy: 'replace', size: (r) => r.nodes.length + r.edges.length },
+    });
+    return this.#report('extractQueryGraph', repaired);
   }
 
   /** DA-RAG §5.1 relevance score (0-10) and report of a candidate community, in one call. */
@@ -358,17 +665,26 @@ export class PromptTasks implements TaskSuite {
         `${FN}().assessCommunity: the query is blank; pass the user's question.`,
       );
     }
-    const result = await this.#generate(
-      communityAssessmentPrompt(query, community),
-      'json',
-      options.abortSignal,
-    );
+    const prompt = communityAssessmentPrompt(query, community);
+    const task: ChatTaskInfo = { name: 'assessCommunity', args: [query, community] };
+    const result = await this.#generate(prompt, 'json', options.abortSignal, task);
     const parsed = parseCommunityAssessment(result.text);
     lengthIssue(result, parsed.issues);
-    return this.#report('assessCommunity', parsed);
+    const repaired = await this.#repair({
+      ...this.#single(task, prompt, result, 'json', options.abortSignal),
+      result: parsed,
+      parse: parseCommunityAssessment,
+      format: outputFormat('assessCommunity'),
+      what: 'parts',
+      plan: { strategy: 'replace', size: (r) => Number(r.report !== '') },
+    });
+    return this.#report('assessCommunity', repaired);
   }
 
-  /** Answer from the context items, citing their ids; cited ids are checked against the items. */
+  /**
+   * Answer from the context items, citing their ids; cited ids are checked against the items. The
+   * answer is free text, so there is no repair retry: a citation of an unknown id is reported.
+   */
   async answer(
     query: string,
     context: ContextItem[],
@@ -380,7 +696,10 @@ export class PromptTasks implements TaskSuite {
         `${FN}().answer: the query is blank; pass the user's question.`,
       );
     }
-    const result = await this.#generate(answerPrompt(query, context), 'text', options.abortSignal);
+    const result = await this.#generate(answerPrompt(query, context), 'text', options.abortSignal, {
+      name: 'answer',
+      args: [query, context],
+    });
     const parsed = parseAnswer(
       result.text,
       context.map((c) => c.id),
@@ -393,7 +712,8 @@ export class PromptTasks implements TaskSuite {
 /**
  * The prompt-based {@link TaskSuite} on `model`: every task is one `generateText` call (graph
  * extraction adds its gleaning turns), at temperature 0 by default, with a lenient parser that
- * reports what it could not use as `issues`. `id` is `'prompt:' + provider + ':' + modelId`.
+ * reports what it could not use as `issues`. When records could not be read, one repair turn asks
+ * the model to rewrite them (`repair`, on by default). `id` is `'prompt:' + provider + ':' + modelId`.
  *
  * @example
  * ```ts

@@ -28,6 +28,25 @@ export interface GraphExtractionPromptOptions extends TupleDelimiters {
 export const EXTRACTION_SYSTEM =
   'You turn text into structured data. Use only what the text says, and follow the requested output format exactly.';
 
+/** The JSON shape of a graph extraction, as the JSON extraction prompt shows it. */
+const GRAPH_JSON_SHAPE =
+  '{"entities": [{"name": "...", "type": "...", "description": "..."}], "relationships": [{"source": "...", "target": "...", "description": "...", "strength": 1-10}]}';
+const UNITS_JSON_SHAPE =
+  '{"units": [{"semantic_unit": "...", "entities": ["..."], "relationships": ["ENTITY_A, RELATION, ENTITY_B"]}]}';
+const TITLE_JSON_SHAPE = '{"title": "...", "description": "..."}';
+const QUERY_ENTITIES_JSON_SHAPE = '{"entities": ["..."]}';
+const QUERY_GRAPH_JSON_SHAPE =
+  '{"nodes": [{"id": "n1", "label": "...", "target": false}], "edges": [{"source": "n1", "target": "n2", "relation": "..."}]}';
+const ASSESSMENT_JSON_SHAPE = '{"score": 0-10, "report": "..."}';
+
+/** The two GraphRAG record templates with the given field delimiter. */
+function tupleTemplates(t: string): string[] {
+  return [
+    `("entity"${t}NAME${t}TYPE${t}DESCRIPTION)`,
+    `("relationship"${t}SOURCE${t}TARGET${t}DESCRIPTION${t}STRENGTH)`,
+  ];
+}
+
 /** Put a text between clear markers so instructions and data do not mix. */
 function fenced(label: string, text: string): string {
   return `${label}:\n<<<\n${text}\n>>>`;
@@ -54,7 +73,7 @@ export function graphExtractionPrompt(text: string, options: GraphExtractionProm
         what,
         '',
         'Answer with one JSON object and nothing else:',
-        '{"entities": [{"name": "...", "type": "...", "description": "..."}], "relationships": [{"source": "...", "target": "...", "description": "...", "strength": 1-10}]}',
+        GRAPH_JSON_SHAPE,
         '',
         fenced('Text', text),
       ].join('\n'),
@@ -66,8 +85,7 @@ export function graphExtractionPrompt(text: string, options: GraphExtractionProm
       what,
       '',
       'Write one record per entity and per relationship:',
-      `("entity"${t}NAME${t}TYPE${t}DESCRIPTION)`,
-      `("relationship"${t}SOURCE${t}TARGET${t}DESCRIPTION${t}STRENGTH)`,
+      ...tupleTemplates(t),
       `Put ${r} between records, write nothing else, and end with ${done}.`,
       ...(options.entityTypes.includes('person') && options.entityTypes.includes('geo')
         ? [
@@ -110,7 +128,7 @@ export function semanticUnitsPrompt(text: string): TaskPrompt {
       'For each unit list the entities it involves (names as in the text) and the relationships among them, each written as "ENTITY_A, RELATION, ENTITY_B".',
       '',
       'Answer with one JSON object and nothing else:',
-      '{"units": [{"semantic_unit": "...", "entities": ["..."], "relationships": ["ENTITY_A, RELATION, ENTITY_B"]}]}',
+      UNITS_JSON_SHAPE,
       'Example unit: {"semantic_unit": "Marie Curie won the Nobel Prize in Chemistry in 1911 for isolating radium.", "entities": ["Marie Curie", "Nobel Prize in Chemistry", "radium"], "relationships": ["Marie Curie, won, Nobel Prize in Chemistry", "Marie Curie, isolated, radium"]}',
       '',
       fenced('Text', text),
@@ -160,7 +178,7 @@ export function titleDescriptionPrompt(text: string): TaskPrompt {
     system: EXTRACTION_SYSTEM,
     user: [
       'Give the passage below a short title (at most 10 words) and a concise description (one or two sentences) of what it is about.',
-      'Answer with one JSON object and nothing else: {"title": "...", "description": "..."}',
+      `Answer with one JSON object and nothing else: ${TITLE_JSON_SHAPE}`,
       '',
       fenced('Passage', text),
     ].join('\n'),
@@ -177,7 +195,7 @@ export function queryEntitiesPrompt(query: string): TaskPrompt {
     system: EXTRACTION_SYSTEM,
     user: [
       'List the entities named in the question below: people, places, organisations, works, events, dates, and the key nouns the question is about. Write each as it appears in the question.',
-      'Answer with one JSON object and nothing else: {"entities": ["..."]}',
+      `Answer with one JSON object and nothing else: ${QUERY_ENTITIES_JSON_SHAPE}`,
       '',
       fenced('Question', query),
     ].join('\n'),
@@ -197,7 +215,7 @@ export function queryGraphPrompt(query: string): TaskPrompt {
       'Each relation the question states between two nodes is an edge with a short relation phrase.',
       '',
       'Answer with one JSON object and nothing else:',
-      '{"nodes": [{"id": "n1", "label": "...", "target": false}], "edges": [{"source": "n1", "target": "n2", "relation": "..."}]}',
+      QUERY_GRAPH_JSON_SHAPE,
       'Example for "Which river flows through the city where Mozart was born?":',
       '{"nodes": [{"id": "n1", "label": "UNK", "target": true}, {"id": "n2", "label": "UNK", "target": false}, {"id": "n3", "label": "Mozart", "target": false}], "edges": [{"source": "n1", "target": "n2", "relation": "flows through"}, {"source": "n3", "target": "n2", "relation": "born in"}]}',
       '',
@@ -217,7 +235,7 @@ export function communityAssessmentPrompt(query: string, community: string): Tas
       'Below are a question and a group of related facts taken from a knowledge graph.',
       '1. Score from 0 to 10 how useful the facts are for answering the question (0: unrelated, 10: they answer it fully).',
       '2. Write a short report (a few sentences) of what the facts say that bears on the question, using only the facts.',
-      'Answer with one JSON object and nothing else: {"score": 0-10, "report": "..."}',
+      `Answer with one JSON object and nothing else: ${ASSESSMENT_JSON_SHAPE}`,
       '',
       fenced('Question', query),
       '',
@@ -249,3 +267,103 @@ export function answerPrompt(query: string, context: readonly ContextItem[]): Ta
 
 /** Names of the {@link TaskSuite} methods, for error messages and `ModelOutputError.task`. */
 export type TaskName = Exclude<keyof TaskSuite, 'id'>;
+
+/** What {@link outputFormat} needs for graph extraction (other tasks need nothing). */
+export interface OutputFormatOptions extends Partial<TupleDelimiters> {
+  /** @default 'tuples' */
+  format?: GraphExtractionFormat;
+}
+
+/**
+ * The output format a task's prompt asks for, restated in a few lines (used by
+ * {@link repairPrompt}). Graph extraction follows `options.format` and the delimiters (GraphRAG's
+ * by default).
+ */
+export function outputFormat(task: TaskName, options: OutputFormatOptions = {}): string {
+  switch (task) {
+    case 'extractGraph': {
+      if (options.format === 'json') {
+        return `One JSON object: ${GRAPH_JSON_SHAPE}\nIf there is nothing to add, answer {"entities": [], "relationships": []}.`;
+      }
+      const t = options.tupleDelimiter || '<|>';
+      const r = options.recordDelimiter || '##';
+      const done = options.completionDelimiter || '<|COMPLETE|>';
+      return [
+        'One record per entity and per relationship:',
+        ...tupleTemplates(t),
+        `with ${r} between records and ${done} at the end. STRENGTH is a number from 1 to 10.`,
+        `If there is nothing to add, answer ${done} alone.`,
+      ].join('\n');
+    }
+    case 'decomposeSemanticUnits':
+      return `One JSON object: ${UNITS_JSON_SHAPE}`;
+    case 'titleAndDescription':
+      return `One JSON object: ${TITLE_JSON_SHAPE}`;
+    case 'extractQueryEntities':
+      return `One JSON object: ${QUERY_ENTITIES_JSON_SHAPE}`;
+    case 'extractQueryGraph':
+      return `One JSON object: ${QUERY_GRAPH_JSON_SHAPE}\nThe node the question asks for is labelled "UNK" with "target": true.`;
+    case 'assessCommunity':
+      return `One JSON object: ${ASSESSMENT_JSON_SHAPE}\nThe score is a number from 0 to 10.`;
+    case 'summarize':
+      return 'Plain text: the summary only, without a heading, a label or a code fence.';
+    case 'answer':
+      return 'Plain text that cites the ids of the context items in square brackets, for example [c1].';
+  }
+}
+
+/** What {@link repairPrompt} needs. */
+export interface RepairPromptOptions {
+  /**
+   * The raw texts that could not be read, quoted in order; each is cut to
+   * {@link REPAIR_QUOTE_LIMITS}`.each` characters and quoting stops after `.total`.
+   */
+  unreadable: readonly string[];
+  /** `'whole'`: ask for the complete answer again; `'parts'`: ask for the unreadable parts only. */
+  scope: 'whole' | 'parts';
+  /** The expected format, e.g. from {@link outputFormat}. */
+  format: string;
+  /** What the parts are called, in the plural. @default 'parts' */
+  what?: string;
+}
+
+/** How much unreadable text {@link repairPrompt} quotes: per part and in all, in characters. */
+export const REPAIR_QUOTE_LIMITS = { each: 2000, total: 6000 } as const;
+
+/**
+ * The repair turn: sent once, as the next user turn after a model answer that had records the
+ * parser could not read (the answer itself is the assistant turn before it). It quotes what could
+ * not be read and restates the format; `scope: 'parts'` asks for those parts only (they are merged
+ * with what was read), `scope: 'whole'` for the complete answer again.
+ */
+export function repairPrompt(options: RepairPromptOptions): string {
+  const what = options.what ?? 'parts';
+  const quotes: string[] = [];
+  let used = 0;
+  let left = 0;
+  for (const raw of new Set(options.unreadable)) {
+    const text =
+      raw.length > REPAIR_QUOTE_LIMITS.each ? `${raw.slice(0, REPAIR_QUOTE_LIMITS.each)} ...` : raw;
+    if (quotes.length > 0 && used + text.length > REPAIR_QUOTE_LIMITS.total) {
+      left++;
+      continue;
+    }
+    used += text.length;
+    quotes.push(`<<<\n${text}\n>>>`);
+  }
+  if (left > 0) quotes.push(`(and ${left} more)`);
+  if (options.scope === 'whole') {
+    return [
+      'Your answer could not be read: it does not follow the format that was asked for. This is what could not be read:',
+      ...quotes,
+      'Answer again with the complete answer, in this format and nothing else:',
+      options.format,
+    ].join('\n');
+  }
+  return [
+    `Some ${what} in your answer could not be read: they do not follow the format that was asked for. These are the ${what} that could not be read:`,
+    ...quotes,
+    `Write only these ${what} again, correctly formatted, and nothing else; the rest of your answer was read. Use this format:`,
+    options.format,
+  ].join('\n');
+}

@@ -11,6 +11,14 @@ export interface ParseIssue {
   reason: string;
   /** The raw text of the offending record (or the whole output when no record could be found). */
   raw: string;
+  /**
+   * `true` when a record (or the whole answer) was lost because its text could not be read: a
+   * skipped record, an unreadable relevance score, or output with no records that is not a
+   * well-formed empty answer. Showing the model `raw` and restating the format may recover it,
+   * which `PromptTasks` does once (its `repair` setting). Absent when nothing was lost (a default
+   * filled in, a value rescaled) or the output was cut off. @default undefined
+   */
+  repairable?: boolean;
 }
 
 export interface GraphExtractionOptions {
