@@ -19,13 +19,19 @@ export interface ModelCallCache {
   set(key: string, value: unknown): Promise<void>;
 }
 
-/** JSON with object keys sorted, so equal values always serialize alike. */
-function stableJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) && !ArrayBuffer.isView(v)
+/**
+ * JSON with object keys sorted, so equal values always serialize alike. Maps and Sets become
+ * tagged arrays of their entries, typed arrays plain arrays, so none of them hashes as `{}`.
+ */
+export function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v instanceof Map) return { $map: [...v.entries()] };
+    if (v instanceof Set) return { $set: [...v] };
+    if (ArrayBuffer.isView(v)) return Array.from(v as unknown as ArrayLike<number>);
+    return v && typeof v === 'object' && !Array.isArray(v)
       ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
-      : v,
-  );
+      : v;
+  });
 }
 
 /** The cache key of a call: SHA-256 of the stable JSON of its parts. */
@@ -84,22 +90,40 @@ export class FileCallCache implements ModelCallCache {
 
 /**
  * Wrap a chat model so identical calls (same provider, model, messages and sampling parameters)
- * are answered from `cache`. Hits and misses are counted in `meter` when given.
+ * are answered from `cache`; identical calls in flight together make one model call. Hits and
+ * misses are counted in `meter` when given.
  */
 export function cachedChat(model: ChatModel, cache: ModelCallCache, meter?: Meter): ChatModel {
+  // Identical calls in flight at the same time share one model call.
+  const inFlight = new Map<string, Promise<ChatResult>>();
   return {
     specificationVersion: 'v1',
     provider: model.provider,
     modelId: model.modelId,
     async doGenerate(options: ChatCallOptions): Promise<ChatResult> {
-      const { abortSignal: _signal, ...call } = options;
+      const { abortSignal: _signal, task: _task, ...call } = options;
       const key = callCacheKey({ kind: 'chat', provider: model.provider, modelId: model.modelId, call });
+      const pending = inFlight.get(key);
+      if (pending) {
+        meter?.recordCache(true);
+        return pending;
+      }
       const hit = (await cache.get(key)) as ChatResult | undefined;
       meter?.recordCache(hit !== undefined);
       if (hit !== undefined) return hit;
-      const result = await model.doGenerate(options);
-      await cache.set(key, result);
-      return result;
+      const again = inFlight.get(key);
+      if (again) return again;
+      const promise = (async () => {
+        const result = await model.doGenerate(options);
+        await cache.set(key, result);
+        return result;
+      })();
+      inFlight.set(key, promise);
+      try {
+        return await promise;
+      } finally {
+        inFlight.delete(key);
+      }
     },
   };
 }

@@ -141,6 +141,24 @@ export class ConvergenceError extends GragError {
   }
 }
 
+/**
+ * A work item of a build stage failed after the provider's own retries. The message names the
+ * stage, the item (e.g. the chunk id) and how to resume.
+ */
+export class BuildStageError extends GragError {
+  readonly stage: string;
+  readonly item: string;
+  constructor(stage: string, item: string, message: string, options?: { cause?: unknown }) {
+    super('build-stage', message, options);
+    this.name = 'BuildStageError';
+    this.stage = stage;
+    this.item = item;
+  }
+  static override isInstance(error: unknown): error is BuildStageError {
+    return hasCode(error, 'build-stage');
+  }
+}
+
 /** Throw an {@link AbortError} when `signal` is aborted. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new AbortError(undefined, { cause: signal.reason });

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type ChatModel, type Embedder, type FittableEmbedder, isFittableEmbedder } from './models.js';
+import { DEFAULT_PRICES, findPrice, type PriceTable, priceTokens } from './pricing.js';
 import type { Tokenizer } from './tokenizer.js';
 
 /** Usage counted for one stage (or in total). */
@@ -17,6 +18,11 @@ export interface StageUsage {
   cacheHits: number;
   /** Model calls looked up in a call cache and not found there. */
   cacheMisses: number;
+  /**
+   * Cost in US dollars of the priced models' tokens (see the Meter's price table). Models without
+   * a price add nothing; {@link Meter.unpricedModels} names them.
+   */
+  usd: number;
   /** Usage per model id (`provider:modelId`). */
   models: Record<string, { calls: number; inputTokens: number; outputTokens: number }>;
 }
@@ -38,6 +44,7 @@ export function emptyStageUsage(): StageUsage {
     wallMs: 0,
     cacheHits: 0,
     cacheMisses: 0,
+    usd: 0,
     models: {},
   };
 }
@@ -62,6 +69,7 @@ export const STAGE_COUNTERS = [
   'wallMs',
   'cacheHits',
   'cacheMisses',
+  'usd',
 ] as const;
 
 /** Add the counts of `from` (per-model ones included) into `into`. */
@@ -78,13 +86,29 @@ export function addStageUsage(into: StageUsage, from: StageUsage): void {
 /** Stage name used for work done outside any `meter.stage(...)`. */
 export const UNSTAGED = 'other';
 
+/** Settings of a {@link Meter}. */
+export interface MeterOptions {
+  /**
+   * Prices that turn tokens into `usd`; merged over the defaults (a key given here wins).
+   * @default DEFAULT_PRICES
+   */
+  prices?: PriceTable;
+}
+
 /**
- * Counts model calls, input/output tokens, embedding tokens and wall time per stage.
- * Wrap models with {@link meteredChat} / {@link meteredEmbedder}; name stages with `meter.stage`.
+ * Counts model calls, input/output tokens, embedding tokens, US dollars and wall time per stage
+ * and model. Wrap models with {@link meteredChat} / {@link meteredEmbedder}; name stages with
+ * `meter.stage`.
  */
 export class Meter {
   readonly #stages = new Map<string, StageUsage>();
   readonly #current = new AsyncLocalStorage<string>();
+  /** The price table in use (defaults merged with the overrides). */
+  readonly prices: Readonly<PriceTable>;
+
+  constructor(options: MeterOptions = {}) {
+    this.prices = { ...DEFAULT_PRICES, ...options.prices };
+  }
 
   /** The stage the caller runs in (`'other'` outside any stage). */
   get currentStage(): string {
@@ -138,15 +162,30 @@ export class Meter {
     else stage.cacheMisses += 1;
   }
 
-  /** A copy of the counts so far, per stage and in total. */
+  /** A copy of the counts so far, per stage and in total, with `usd` from the price table. */
   snapshot(): MeterSnapshot {
     const stages: Record<string, StageUsage> = {};
     const total = emptyStageUsage();
     for (const [name, usage] of this.#stages) {
-      stages[name] = structuredClone(usage);
-      addStageUsage(total, usage);
+      const copy = structuredClone(usage);
+      copy.usd = 0;
+      for (const [model, m] of Object.entries(copy.models)) {
+        const price = findPrice(model, this.prices);
+        if (price) copy.usd += priceTokens(price, m.inputTokens, m.outputTokens);
+      }
+      stages[name] = copy;
+      addStageUsage(total, copy);
     }
     return { stages, total };
+  }
+
+  /** Models that made calls and have no price in the table (their cost is not in `usd`). */
+  unpricedModels(): string[] {
+    const models = new Set<string>();
+    for (const usage of this.#stages.values()) {
+      for (const model of Object.keys(usage.models)) if (!findPrice(model, this.prices)) models.add(model);
+    }
+    return [...models].sort();
   }
 
   reset(): void {

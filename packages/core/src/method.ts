@@ -1,5 +1,6 @@
 import { Meter, meteredEmbedder } from './meter.js';
 import type { ChatModel, Embedder } from './models.js';
+import type { BuildRuntimeSettings } from './runtime.js';
 import type { TaskSuite } from './tasks/types.js';
 import { getTokenizer, type Tokenizer } from './tokenizer.js';
 import type { Document, Retrieval } from './types.js';
@@ -33,6 +34,8 @@ export interface BuildContext {
   chat?: ChatModel;
   onProgress?: ProgressReporter;
   signal?: AbortSignal;
+  /** Concurrency, checkpoints and resume hint of builds; see {@link buildRuntime}. */
+  runtime?: BuildRuntimeSettings;
 }
 
 export interface RetrieveOptions {

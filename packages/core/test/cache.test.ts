@@ -55,6 +55,21 @@ describe('cachedChat', () => {
   });
 });
 
+describe('cachedChat in flight', () => {
+  it('identical calls made at the same time reach the model once', async () => {
+    const model = createScriptedChatModel(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return 'answer';
+    });
+    const chat = cachedChat(model, new MemoryCallCache());
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => generateText(chat, { user: 'same question' })),
+    );
+    expect(answers.map((a) => a.text)).toEqual(Array(5).fill('answer'));
+    expect(model.calls).toHaveLength(1);
+  });
+});
+
 describe('cachedEmbedder', () => {
   it('sends only the values it has not embedded before, and returns identical vectors', async () => {
     const base = createScriptedEmbedder({ dimensions: 8 });

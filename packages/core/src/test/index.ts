@@ -3,6 +3,7 @@
  * assert exactly what was asked of the model. Import from `@grag/core/test`.
  */
 import type { ChatCallOptions, ChatModel, ChatResult, EmbedCallOptions, Embedder } from '../models.js';
+import { hashedBagOfWords } from '../simulate.js';
 
 export interface ScriptedChatModel extends ChatModel {
   /** Every call received, in order. */
@@ -51,16 +52,6 @@ export interface ScriptedEmbedder extends Embedder {
   readonly calls: EmbedCallOptions[];
 }
 
-/** FNV-1a hash of a string, for deterministic test vectors. */
-function fnv1a(text: string, seed = 0x811c9dc5): number {
-  let h = seed >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
-}
-
 /**
  * A deterministic embedder for tests. By default each lower-cased word of a text adds a fixed
  * pseudo-random unit vector (a bag of words), so texts that share words are similar. Pass
@@ -71,17 +62,6 @@ export function createScriptedEmbedder(
 ): ScriptedEmbedder {
   const dimensions = settings.dimensions ?? 32;
   const calls: EmbedCallOptions[] = [];
-  const bagOfWords = (text: string): Float32Array => {
-    const v = new Float32Array(dimensions);
-    for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-      let h = fnv1a(word);
-      for (let d = 0; d < dimensions; d++) {
-        h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0;
-        v[d]! += (h / 0xffffffff) * 2 - 1;
-      }
-    }
-    return v;
-  };
   return {
     specificationVersion: 'v1',
     provider: 'scripted',
@@ -91,11 +71,12 @@ export function createScriptedEmbedder(
     async doEmbed(options) {
       calls.push(options);
       const embeddings = options.values.map((text) =>
-        settings.embed ? Float32Array.from(settings.embed(text)) : bagOfWords(text),
+        settings.embed ? Float32Array.from(settings.embed(text)) : hashedBagOfWords(text, dimensions),
       );
       return { embeddings, usage: { tokens: options.values.reduce((n, t) => n + t.split(/\s+/).length, 0) } };
     },
   };
 }
 export * from './readme.js';
+export * from './resume.js';
 export * from './vector-index-spec.js';

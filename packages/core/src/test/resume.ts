@@ -1,0 +1,206 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { cachedChat, cachedEmbedder, callCacheKey, MemoryCallCache } from '../cache.js';
+import { AbortError } from '../errors.js';
+import { type BuildContext, createBuildContext, type Method } from '../method.js';
+import type { ChatModel, Embedder } from '../models.js';
+import { buildRuntime, MemoryCheckpointStore } from '../runtime.js';
+import type { TaskSuite } from '../tasks/types.js';
+import type { Document } from '../types.js';
+
+/** What {@link checkResumableBuild} needs to build one method. */
+export interface ResumableBuildSpec<Index> {
+  // biome-ignore lint/suspicious/noExplicitAny: any method options
+  method: Method<Index, any>;
+  documents: Document[];
+  options?: Record<string, unknown>;
+  /** A fresh chat model (deterministic answers). */
+  chat: () => ChatModel;
+  /** A fresh embedder (deterministic, not fittable, so its calls are cached). */
+  embedder: () => Embedder;
+  /** The task suite of a build on `chat`. */
+  tasks: (chat: ChatModel) => TaskSuite;
+  /** Extra context fields (vector index factory, tokenizer). */
+  context?: Partial<BuildContext>;
+  /**
+   * Where to interrupt, as fractions of the model calls of an uninterrupted build.
+   * @default [0.05, 0.5, 0.95]
+   */
+  interruptAt?: number[];
+}
+
+/** One interrupted-and-resumed build of {@link checkResumableBuild}. */
+export interface ResumeRun {
+  /** Model calls (chat calls + embedded values) completed before the interruption. */
+  firstRunCalls: number;
+  /** Model calls made by the resumed build. */
+  resumedCalls: number;
+  /** Calls of the resumed build that the first run had already completed (must be 0). */
+  repeatedCalls: number;
+  /** Stages the resumed build restored from checkpoints. */
+  resumedStages: string[];
+  /** Files of the resumed index whose bytes differ from the uninterrupted index. */
+  differingFiles: string[];
+}
+
+export interface ResumeReport {
+  /** Model calls of an uninterrupted build. */
+  totalCalls: number;
+  /** Files of the uninterrupted index. */
+  files: string[];
+  runs: ResumeRun[];
+}
+
+/** Every file under `dir` by relative path; the manifest without its write time. */
+async function readTree(dir: string): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    let bytes = await readFile(path);
+    if (entry.name === 'manifest.json') {
+      const { createdAt: _createdAt, ...rest } = JSON.parse(bytes.toString('utf8')) as Record<
+        string,
+        unknown
+      >;
+      bytes = Buffer.from(JSON.stringify(rest));
+    }
+    out.set(relative(dir, path), bytes);
+  }
+  return out;
+}
+
+/** Models that log the key of every call that reaches them, under a call cache. */
+function countedModels(spec: ResumableBuildSpec<unknown>, onCall: (key: string) => void) {
+  const chat = spec.chat();
+  const embedder = spec.embedder();
+  const countingChat: ChatModel = {
+    specificationVersion: 'v1',
+    provider: chat.provider,
+    modelId: chat.modelId,
+    async doGenerate(options) {
+      const result = await chat.doGenerate(options);
+      const { abortSignal: _s, task: _t, ...call } = options;
+      onCall(`chat:${callCacheKey(call)}`);
+      return result;
+    },
+  };
+  const countingEmbedder: Embedder = {
+    specificationVersion: 'v1',
+    provider: embedder.provider,
+    modelId: embedder.modelId,
+    dimensions: embedder.dimensions,
+    ...(embedder.maxBatchSize !== undefined ? { maxBatchSize: embedder.maxBatchSize } : {}),
+    async doEmbed(options) {
+      const result = await embedder.doEmbed(options);
+      for (const value of options.values) onCall(`embed:${callCacheKey(value)}`);
+      return result;
+    },
+  };
+  return { chat: countingChat, embedder: countingEmbedder };
+}
+
+/**
+ * The resumability contract of a method's build, checked the way a user meets it: build once
+ * uninterrupted; then, for each interruption point, build with a call cache and checkpoints,
+ * abort once that share of the model calls has completed (as a kill would stop it), and build
+ * again with the same cache and checkpoints. Reports, per run, how many completed calls the
+ * resumed build repeated (the contract: none) and which index files differ from the
+ * uninterrupted build's (the contract: none; the manifest's write time is ignored).
+ */
+export async function checkResumableBuild<Index>(spec: ResumableBuildSpec<Index>): Promise<ResumeReport> {
+  const root = await mkdtemp(join(tmpdir(), 'grag-resume-'));
+  try {
+    const build = async (
+      models: { chat: ChatModel; embedder: Embedder },
+      cache: MemoryCallCache,
+      checkpoints: MemoryCheckpointStore | undefined,
+      signal: AbortSignal | undefined,
+      dir: string,
+    ): Promise<BuildContext> => {
+      const ctx = createBuildContext({
+        ...spec.context,
+        embedder: cachedEmbedder(models.embedder, cache),
+        tasks: spec.tasks(cachedChat(models.chat, cache)),
+        ...(signal ? { signal } : {}),
+        ...(checkpoints ? { runtime: { checkpoints } } : {}),
+      });
+      const index = await spec.method.build(spec.documents, ctx, spec.options ?? {});
+      await spec.method.save(index, dir);
+      return ctx;
+    };
+
+    let totalCalls = 0;
+    const referenceDir = join(root, 'reference');
+    await build(
+      countedModels(spec as ResumableBuildSpec<unknown>, () => {
+        totalCalls += 1;
+      }),
+      new MemoryCallCache(),
+      undefined,
+      undefined,
+      referenceDir,
+    );
+    const reference = await readTree(referenceDir);
+
+    const runs: ResumeRun[] = [];
+    for (const [n, fraction] of (spec.interruptAt ?? [0.05, 0.5, 0.95]).entries()) {
+      const stopAfter = Math.max(1, Math.min(totalCalls - 1, Math.round(totalCalls * fraction)));
+      const cache = new MemoryCallCache();
+      const checkpoints = new MemoryCheckpointStore();
+      const controller = new AbortController();
+      const first = new Set<string>();
+      let interrupted = false;
+      try {
+        await build(
+          countedModels(spec as ResumableBuildSpec<unknown>, (key) => {
+            first.add(key);
+            if (first.size >= stopAfter) controller.abort();
+          }),
+          cache,
+          checkpoints,
+          controller.signal,
+          join(root, `interrupted-${n}`),
+        );
+      } catch (error) {
+        if (!AbortError.isInstance(error)) throw error;
+        interrupted = true;
+      }
+      if (!interrupted) {
+        throw new Error(
+          `checkResumableBuild: the build did not stop when aborted after ${stopAfter} of ${totalCalls} calls`,
+        );
+      }
+      let resumedCalls = 0;
+      let repeatedCalls = 0;
+      const dir = join(root, `resumed-${n}`);
+      const ctx = await build(
+        countedModels(spec as ResumableBuildSpec<unknown>, (key) => {
+          resumedCalls += 1;
+          if (first.has(key)) repeatedCalls += 1;
+        }),
+        cache,
+        checkpoints,
+        undefined,
+        dir,
+      );
+      const resumed = await readTree(dir);
+      const differingFiles = [...new Set([...reference.keys(), ...resumed.keys()])].filter((file) => {
+        const a = reference.get(file);
+        const b = resumed.get(file);
+        return !a || !b || !a.equals(b);
+      });
+      runs.push({
+        firstRunCalls: first.size,
+        resumedCalls,
+        repeatedCalls,
+        resumedStages: [...buildRuntime(ctx).resumedStages],
+        differingFiles,
+      });
+    }
+    return { totalCalls, files: [...reference.keys()].sort(), runs };
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
