@@ -4,7 +4,7 @@
  * implements {@link EntityExtractor} can replace it.
  */
 import { InvalidArgumentError, splitSentences } from '@grag/core';
-import type { ItsFunction, WinkMethods } from 'wink-nlp';
+import { createWinkReader } from '@grag/offline';
 
 /**
  * Finds the entities of a text, sentence by sentence. The same extractor, with the same
@@ -82,19 +82,8 @@ export const WINK_ENTITY_EXTRACTOR_DEFAULTS: Readonly<WinkEntityExtractorOptions
   nameConnectors: ['of', 'de', 'da', 'del', 'der', 'di', 'du', 'la', 'le', 'van', 'von', 'y', '&'],
 };
 
-let winkPromise: Promise<WinkMethods> | undefined;
-
-/** The process-wide wink-nlp instance (sentence boundaries and POS tags), loaded on first use. */
-function getWink(): Promise<WinkMethods> {
-  winkPromise ??= (async () => {
-    const [{ default: winkNLP }, { default: model }] = await Promise.all([
-      import('wink-nlp'),
-      import('wink-eng-lite-web-model'),
-    ]);
-    return winkNLP(model, ['sbd', 'pos']);
-  })();
-  return winkPromise;
-}
+/** wink-nlp with sentence boundaries and POS tags, shared with `@grag/offline` (one instance per process). */
+const winkReader = createWinkReader(['sbd', 'pos']);
 
 const LETTER = /\p{L}/u;
 const CAPITALIZED = /^\p{Lu}/u;
@@ -199,42 +188,42 @@ export function createWinkEntityExtractor(
   return {
     id,
     async extract(text) {
-      const nlp = await getWink();
-      const its = nlp.its;
-      const doc = nlp.readDoc(text);
-      const all = doc.tokens();
-      const values = all.out(its.value) as string[];
-      // wink's typings give `lemma` an add-ons parameter; it is a token its-function.
-      const lemmas = all.out(its.lemma as unknown as ItsFunction<string>) as string[];
-      const tags = all.out(its.pos) as string[];
-      const types = all.out(its.type) as string[];
-      const spaces = all.out(its.precedingSpaces) as string[];
-      const stops = all.out(its.stopWordFlag) as unknown as boolean[];
-      const tokens: WinkToken[] = values.map((value, k) => ({
-        value,
-        lemma: lemmas[k] ?? value,
-        pos: tags[k] ?? 'X',
-        type: types[k] ?? 'word',
-        space: /\n/.test(spaces[k] ?? '') ? '\n' : (spaces[k] ?? ''),
-        stop: stops[k] === true,
-      }));
-      const sentences: string[][] = [];
-      for (const [from, to] of doc.sentences().out(its.span) as unknown as [number, number][]) {
-        // Cut at line breaks too: a title line and the next sentence are separate sentences.
-        let start = from;
-        for (let k = from; k <= to + 1; k++) {
-          const t = tokens[k];
-          const lineBreak =
-            k > to || (t !== undefined && (t.type === 'tabCRLF' ? /\n/.test(t.value) : false));
-          if (!lineBreak) continue;
-          if (k - 1 >= start) {
-            const entities = sentenceEntities(tokens, start, k - 1);
-            if (entities.length > 0 || k > start) sentences.push(entities);
+      // The reader makes wink forget the text afterwards: the entities depend on `text` only, not on
+      // the texts read before it (a resumed build gives the same graph as an uninterrupted one).
+      return winkReader.read(text, (doc, its) => {
+        const all = doc.tokens();
+        const values = all.out(its.value) as string[];
+        const lemmas = all.out(its.lemma) as string[];
+        const tags = all.out(its.pos) as string[];
+        const types = all.out(its.type) as string[];
+        const spaces = all.out(its.precedingSpaces) as string[];
+        const stops = all.out(its.stopWordFlag) as unknown as boolean[];
+        const tokens: WinkToken[] = values.map((value, k) => ({
+          value,
+          lemma: lemmas[k] ?? value,
+          pos: tags[k] ?? 'X',
+          type: types[k] ?? 'word',
+          space: /\n/.test(spaces[k] ?? '') ? '\n' : (spaces[k] ?? ''),
+          stop: stops[k] === true,
+        }));
+        const sentences: string[][] = [];
+        for (const [from, to] of doc.sentences().out(its.span) as unknown as [number, number][]) {
+          // Cut at line breaks too: a title line and the next sentence are separate sentences.
+          let start = from;
+          for (let k = from; k <= to + 1; k++) {
+            const t = tokens[k];
+            const lineBreak =
+              k > to || (t !== undefined && (t.type === 'tabCRLF' ? /\n/.test(t.value) : false));
+            if (!lineBreak) continue;
+            if (k - 1 >= start) {
+              const entities = sentenceEntities(tokens, start, k - 1);
+              if (entities.length > 0 || k > start) sentences.push(entities);
+            }
+            start = k + 1;
           }
-          start = k + 1;
         }
-      }
-      return sentences;
+        return sentences;
+      });
     },
   };
 }

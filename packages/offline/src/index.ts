@@ -24,6 +24,7 @@ export {
   type SifGloveState,
   type WordVectors,
 } from './glove.js';
+export { createWinkReader, type WinkIts, type WinkPipe, type WinkReader } from './nlp.js';
 export { createOfflineTasks, NO_ANSWER, OFFLINE_TASKS_DEFAULTS, type OfflineTasksOptions } from './tasks.js';
 export {
   HASHED_TFIDF_DEFAULTS,

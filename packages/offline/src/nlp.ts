@@ -1,8 +1,11 @@
 /**
- * wink-nlp, loaded once per process on first use, and a plain-data analysis of a text (tokens with
- * POS tags, lemmas and flags; sentences; wink's numeric/date entities) that the heuristics work on.
+ * wink-nlp, loaded once per process on first use and read through {@link createWinkReader} (wink
+ * forgets each text after reading it, so what is read from a text is a pure function of the text),
+ * and a plain-data analysis of a text (tokens with POS tags, lemmas and flags; sentences; wink's
+ * numeric/date entities) that the heuristics work on.
  */
-import type { ItsFunction, WinkMethods } from 'wink-nlp';
+import { InvalidArgumentError, StateError } from '@grag/core';
+import type { AsHelpers, Document, ItsFunction, ItsHelpers, WinkMethods } from 'wink-nlp';
 
 /** One token of an analysed text. */
 export interface Token {
@@ -52,48 +55,252 @@ export interface Analysis {
   entities: WinkEntity[];
 }
 
-let nlpPromise: Promise<WinkMethods> | undefined;
-let lexicon: { isLexeme(word: string): number[] | null } | undefined;
-/** Size of wink's own lexicon: words read later are appended to it by wink's cache. */
-let lexiconSize = 0;
-const known = new Map<string, boolean>();
-const PROBE = 'qzxwvkjqgragprobe';
+/**
+ * A wink-nlp pipe a {@link WinkReader} can run: sentence boundaries, negation, sentiment, wink's
+ * numeric/date entities, POS tags. wink runs its pipes in a fixed order, whatever order they are
+ * given in. wink's `cer` pipe is not offered: custom entities are learned into an instance, which a
+ * shared reader does not expose.
+ */
+export type WinkPipe = 'sbd' | 'negation' | 'sentiment' | 'ner' | 'pos';
+
+/** The pipes in wink's order (the key of an instance). */
+const WINK_PIPES: readonly WinkPipe[] = ['sbd', 'ner', 'negation', 'sentiment', 'pos'];
 
 /**
- * The process-wide wink-nlp instance on `wink-eng-lite-web-model`, created on the first call
- * (sentence boundaries, POS tags and wink's NER; lemmas come from the model's add-ons on demand).
+ * wink's `its` helpers, with `lemma` typed as the token its-function it is (wink's typings give it
+ * an add-ons parameter, so `tokens().out(its.lemma)` would not type-check).
  */
-export function getNlp(): Promise<WinkMethods> {
-  nlpPromise ??= (async () => {
-    const [{ default: winkNLP }, { default: model }] = await Promise.all([
-      import('wink-nlp'),
-      import('wink-eng-lite-web-model'),
-    ]);
-    const nlp = winkNLP(model, ['sbd', 'pos', 'ner']);
-    const doc = nlp.readDoc(PROBE) as unknown as { isLexeme(word: string): number[] | null };
-    lexiconSize = doc.isLexeme(PROBE)?.[0] ?? 0;
-    lexicon = doc;
-    return nlp;
-  })();
-  return nlpPromise;
+export type WinkIts = Omit<ItsHelpers, 'lemma'> & { lemma: ItsFunction<string> };
+
+/**
+ * Reads texts with wink-nlp on `wink-eng-lite-web-model` so that what is read from a text depends
+ * on the text only, never on the texts read before it in the process (see {@link createWinkReader}).
+ */
+export interface WinkReader {
+  /** The instance's pipes, in wink's order. */
+  readonly pipes: readonly WinkPipe[];
+  /**
+   * Read `text` with wink (`readDoc`) and resolve to what `fn` returns for the document. `fn` gets
+   * the document and wink's `its` and `as` helpers; it must be synchronous and return plain data
+   * copied out of the document: wink forgets the text as soon as `fn` returns, so a document kept
+   * beyond `fn` may give wrong values. Throws `InvalidArgumentError` if `fn` returns a promise.
+   */
+  read<T>(text: string, fn: (doc: Document, its: WinkIts, as: AsHelpers) => T): Promise<T>;
+}
+
+/**
+ * One of the growable tables of wink's model (`lexeme`, `suffix`, `shape`, ...): values by index,
+ * index by value, next free index. wink appends every new word (and its new feature values) to
+ * these tables while it reads a text.
+ */
+interface WinkTable {
+  list: unknown[];
+  hash: Record<string, number>;
+  index: number;
+}
+
+/** A wink instance with the growable tables of its model and their size when the instance was built. */
+interface WinkSession {
+  modules: WinkModules;
+  pipes: readonly WinkPipe[];
+  nlp: WinkMethods;
+  lexemes: WinkTable;
+  /** Size of the lexeme table as built: words below it are wink's own (plus its model's patterns). */
+  lexemeBase: number;
+  /** Lexemes below this index were already dropped from the hash by {@link forgetReadWords}. */
+  lexemeMark: number;
+  /** The other growable tables, with their built size. */
+  features: { table: WinkTable; base: number }[];
+}
+
+/**
+ * After this many words appended to the lexeme table (it only grows, see {@link forgetReadWords}),
+ * the instance is replaced by a fresh one (about 0.2 s) to bound memory.
+ */
+const RENEW_AFTER_LEXEMES = 100_000;
+
+type WinkModules = { winkNLP: typeof import('wink-nlp').default; model: Model };
+type Model = Parameters<typeof import('wink-nlp').default>[0];
+
+let modulesPromise: Promise<WinkModules> | undefined;
+/** One wink instance per pipe set (keyed by the pipes in wink's order), shared by every reader. */
+const sessions = new Map<string, WinkSession>();
+
+function isTable(value: unknown): value is WinkTable {
+  const t = value as Partial<WinkTable> | null;
+  return (
+    typeof t === 'object' &&
+    t !== null &&
+    Array.isArray(t.list) &&
+    typeof t.hash === 'object' &&
+    t.hash !== null &&
+    typeof t.index === 'number'
+  );
+}
+
+/** The model's custom-entity meta model, read once (see {@link createSession}). */
+let metaCER: unknown;
+
+/**
+ * A fresh wink instance. The model is wrapped so that the private copy wink makes of its core
+ * (`model.core()`, a new object per instance) can be reached: its growable tables are what wink
+ * learns from the texts it reads, and {@link forgetReadWords} rolls them back. The model's
+ * `metaCER()` is called once per process: it re-serializes its own module-level result on every
+ * call (wink-eng-lite-web-model 1.8), so a few dozen instances would exhaust the string length.
+ */
+function createSession({ winkNLP, model }: WinkModules, pipes: readonly WinkPipe[]): WinkSession {
+  let core: { features: Record<string, unknown> } | undefined;
+  const source = model as unknown as { core(): { features: Record<string, unknown> }; metaCER(): unknown };
+  const wrapped = {
+    ...model,
+    core: () => {
+      core = source.core();
+      return core;
+    },
+    metaCER: () => {
+      metaCER ??= source.metaCER();
+      return metaCER;
+    },
+  } as unknown as Model;
+  const nlp = winkNLP(wrapped, [...pipes]);
+  const lexemes = core?.features.lexeme;
+  if (!core || !isTable(lexemes)) {
+    throw new StateError(
+      '@grag/offline: wink-eng-lite-web-model has no lexeme table; install the ^1.8 version this package depends on.',
+    );
+  }
+  const features = Object.entries(core.features)
+    .filter(([name, table]) => name !== 'lexeme' && isTable(table))
+    .map(([, table]) => ({ table: table as WinkTable, base: (table as WinkTable).list.length }));
+  return {
+    modules: { winkNLP, model },
+    pipes,
+    nlp,
+    lexemes,
+    lexemeBase: lexemes.list.length,
+    lexemeMark: lexemes.list.length,
+    features,
+  };
+}
+
+/**
+ * Make wink forget the words it learned from the texts read since the last call, so that the next
+ * text is read exactly as by a fresh instance.
+ *
+ * wink's tokenizer consults its lexicon to decide where to split (`Oldman's...` is split into
+ * `Oldman's . ..` while `Oldman's` is unknown, into `Oldman's ...` once wink has seen it), and
+ * every text it reads appends its new words to that lexicon: without this, a text's tokens (and
+ * so its sentences, entities and relations) depend on the texts read before it in the process.
+ *
+ * New lexemes are dropped from the lexeme hash (wink then no longer finds them) but stay in the
+ * lexeme list: wink keeps their features in a private array parallel to that list, which must stay
+ * aligned. The other tables (suffix, shape, ... values) have no such twin: they are cut back to
+ * their built size, so their indices never outgrow the bits wink packs them into.
+ */
+function forgetReadWords(s: WinkSession): void {
+  const { list, hash } = s.lexemes;
+  for (let i = s.lexemeMark; i < list.length; i++) {
+    const value = list[i] as string;
+    if (hash[value] === i) delete hash[value];
+  }
+  s.lexemeMark = list.length;
+  for (const { table, base } of s.features) {
+    for (let i = base; i < table.list.length; i++) {
+      const value = table.list[i] as string;
+      if (table.hash[value] === i) delete table.hash[value];
+    }
+    table.list.length = base;
+    table.index = base;
+  }
+}
+
+/**
+ * The process-wide wink-nlp instance on `wink-eng-lite-web-model` with `pipes` (lemmas come from
+ * the model's add-ons on demand), created on the first call and replaced by a fresh one now and
+ * then (see {@link RENEW_AFTER_LEXEMES}). Read texts only through a {@link WinkReader}: it makes
+ * wink forget each text after reading it.
+ */
+async function getSession(key: string, pipes: readonly WinkPipe[]): Promise<WinkSession> {
+  modulesPromise ??= Promise.all([import('wink-nlp'), import('wink-eng-lite-web-model')]).then(
+    ([{ default: winkNLP }, { default: model }]) => ({ winkNLP, model: model as unknown as Model }),
+  );
+  const modules = await modulesPromise;
+  let session = sessions.get(key);
+  if (!session) {
+    session = createSession(modules, pipes);
+    sessions.set(key, session);
+  }
+  return session;
+}
+
+/**
+ * A {@link WinkReader} on wink-nlp with `wink-eng-lite-web-model` and `pipes`: the one way grag
+ * packages read text with wink. wink and its model load once per process, on the first `read`;
+ * readers with the same pipes share one wink instance.
+ *
+ * What `read` gives for a text depends on the text only. wink's tokenizer decides where to split
+ * by looking words up in its lexicon, and every text it reads appends its unknown words to that
+ * lexicon, so a plain wink instance tokenizes a text (and splits its sentences, tags its words)
+ * differently after another text taught it one of its words: a resumed build, or the same texts in
+ * another order, would give other results. The reader rolls the lexicon back after each text, and
+ * replaces the instance after 100,000 words read to bound memory.
+ *
+ * @param pipes wink's pipes to run, e.g. `['sbd', 'pos']` for sentences and POS tags (no default:
+ *   the pipes change what wink gives, so each caller names its own).
+ */
+export function createWinkReader(pipes: readonly WinkPipe[]): WinkReader {
+  const unknown = pipes.filter((p) => !WINK_PIPES.includes(p));
+  if (unknown.length > 0) {
+    throw new InvalidArgumentError(
+      'pipes',
+      `createWinkReader: unknown wink pipe ${unknown.map((p) => JSON.stringify(p)).join(', ')}; use ${WINK_PIPES.join(', ')}.`,
+    );
+  }
+  const ordered = WINK_PIPES.filter((p) => pipes.includes(p));
+  const key = ordered.join(',');
+  return {
+    pipes: ordered,
+    async read(text, fn) {
+      const session = await getSession(key, ordered);
+      let result: ReturnType<typeof fn>;
+      try {
+        // Synchronous from readDoc to the rollback: no other text is read in between.
+        const nlp = session.nlp;
+        result = fn(nlp.readDoc(text), nlp.its as unknown as WinkIts, nlp.as);
+      } finally {
+        forgetReadWords(session);
+        if (
+          session.lexemes.list.length - session.lexemeBase > RENEW_AFTER_LEXEMES &&
+          sessions.get(key) === session
+        ) {
+          sessions.set(key, createSession(session.modules, ordered));
+        }
+      }
+      if (typeof (result as { then?: unknown } | null)?.then === 'function') {
+        throw new InvalidArgumentError(
+          'fn',
+          'WinkReader.read: fn returned a promise; copy what you need out of the document synchronously.',
+        );
+      }
+      return result;
+    },
+  };
 }
 
 /**
  * Whether a lower-cased word is in wink's English lexicon (common words are; most personal names
- * are not). False before wink has loaded (any `analyze` call loads it).
+ * are not). Words of the texts read so far do not count. False before wink has loaded (any
+ * {@link WinkReader.read} call loads it).
  */
 export function isKnownWord(word: string): boolean {
-  let hit = known.get(word);
-  if (hit === undefined) {
-    const index = lexicon?.isLexeme(word)?.[0];
-    hit = index !== undefined && index < lexiconSize;
-    if (lexicon) {
-      if (known.size > 50_000) known.clear();
-      known.set(word, hit);
-    }
-  }
-  return hit;
+  // Every instance is built from the same model: any one holds wink's own lexicon.
+  const session = sessions.values().next().value;
+  const index = session?.lexemes.hash[word];
+  return index !== undefined && index < (session?.lexemeBase ?? 0);
 }
+
+/** The reader behind {@link analyze}: sentence boundaries, POS tags and wink's NER. */
+const analysisReader = createWinkReader(['sbd', 'pos', 'ner']);
 
 const cache = new Map<string, Analysis>();
 /** Analyses kept for reuse (the same chunk is often given to several tasks in a row). */
@@ -117,7 +324,8 @@ export function spanText(tokens: readonly Token[], start: number, end: number): 
 /**
  * Analyse `text` with wink: tokens, sentences and wink's entities. Sentences are wink's, further
  * split at line breaks (wink keeps a heading line and the next sentence together otherwise).
- * The last 64 analyses are cached (the same chunk often goes to several tasks in a row).
+ * The result depends on `text` only, not on the texts analysed before it. The last 64 analyses are
+ * cached (the same chunk often goes to several tasks in a row); callers must not modify them.
  */
 export async function analyze(text: string): Promise<Analysis> {
   const hit = cache.get(text);
@@ -126,14 +334,21 @@ export async function analyze(text: string): Promise<Analysis> {
     cache.set(text, hit);
     return hit;
   }
-  const nlp = await getNlp();
-  const its = nlp.its;
-  const doc = nlp.readDoc(text);
+  const analysis = await analysisReader.read(text, (doc, its) => toAnalysis(text, doc, its));
+  cache.set(text, analysis);
+  if (cache.size > CACHE_SIZE) {
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  return analysis;
+}
+
+/** The document wink read from `text`, as plain data. */
+function toAnalysis(text: string, doc: Document, its: WinkIts): Analysis {
   const all = doc.tokens();
   const values = all.out(its.value) as string[];
   const normals = all.out(its.normal) as string[];
-  // wink's typings declare `lemma` with an extra add-ons parameter; it is a token its-function.
-  const lemmas = all.out(its.lemma as unknown as ItsFunction<string>) as string[];
+  const lemmas = all.out(its.lemma) as string[];
   const tags = all.out(its.pos) as string[];
   const types = all.out(its.type) as string[];
   const stops = all.out(its.stopWordFlag) as unknown as boolean[];
@@ -179,13 +394,7 @@ export async function analyze(text: string): Promise<Analysis> {
     value: details[i]?.value ?? spanText(tokens, span[0], span[1]),
   }));
 
-  const analysis: Analysis = { text, tokens, sentences, entities };
-  cache.set(text, analysis);
-  if (cache.size > CACHE_SIZE) {
-    const oldest = cache.keys().next().value;
-    if (oldest !== undefined) cache.delete(oldest);
-  }
-  return analysis;
+  return { text, tokens, sentences, entities };
 }
 
 /** Whether a token carries content (a word or number that is not a stop word). */
