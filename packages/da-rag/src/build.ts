@@ -1,10 +1,10 @@
 import {
   type BuildContext,
   buildKnnGraph,
+  buildRuntime,
   type Chunk,
   chunkDocuments,
   type Document,
-  embedAll,
   InvalidArgumentError,
   isFittableEmbedder,
   KnowledgeGraphBuilder,
@@ -16,7 +16,7 @@ import {
 import { type TrussGraph, trussGraphFromEdges } from '@grag/ktruss';
 import type { DaRagOptions } from './options.js';
 import type { DaRagIndex, DaRagStats } from './types.js';
-import { entityText, mapLimit, unit, withTitle } from './util.js';
+import { entityText, unit, withTitle } from './util.js';
 
 /** Unique sorted pairs (as a flat array) from numeric pair keys `a * n + b`, a < b. */
 function pairsToEdges(keys: Set<number>, n: number): Uint32Array {
@@ -96,13 +96,15 @@ export async function buildDaRagIndex(
   if (docs.length === 0) {
     throw new InvalidArgumentError('docs', 'da-rag build: the corpus is empty; pass at least one document.');
   }
-  const { meter, tokenizer, embedder, tasks } = ctx;
+  const { tokenizer, embedder, tasks } = ctx;
+  const rt = buildRuntime(ctx);
   const docTexts = docs.map((d) => withTitle(d.title, d.text, options.includeTitle));
   if (isFittableEmbedder(embedder)) {
-    await meter.stage('fit', () => embedder.fit(docTexts));
+    await rt.stage('fit', () => embedder.fit(docTexts), { checkpoint: false });
   }
 
-  const chunks: Chunk[] = await meter.stage('chunk', () =>
+  // Semantic chunking embeds sentence windows: checkpointed with the other model stages.
+  const chunks: Chunk[] = await rt.stage('chunk', () =>
     options.chunking === 'semantic'
       ? semanticChunkDocuments(docs, {
           embedder,
@@ -118,30 +120,27 @@ export async function buildDaRagIndex(
   }
   const titleOf = new Map(docs.map((d) => [d.id, d.title]));
   const texts = chunks.map((c) => withTitle(titleOf.get(c.docId), c.text, options.includeTitle));
-  const progress = (stage: string) => (done: number) =>
-    ctx.onProgress?.({ stage, done, total: chunks.length, unit: 'chunks' });
+  const overChunks = {
+    label: (_text: string, i: number) => `chunk ${chunks[i]!.id}`,
+    unit: 'chunks',
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+  };
 
   let parseIssues = 0;
-  const extractions = await meter.stage('extract', () =>
-    mapLimit(
+  const extractions = await rt.stage('extract', () =>
+    rt.map(
       texts,
-      options.concurrency,
       (text) =>
         tasks.extractGraph(text, {
           gleanings: options.gleanings,
           abortSignal: ctx.signal,
           ...(options.entityTypes ? { entityTypes: options.entityTypes } : {}),
         }),
-      progress('extract'),
+      overChunks,
     ),
   );
-  const described = await meter.stage('describe', () =>
-    mapLimit(
-      texts,
-      options.concurrency,
-      (text) => tasks.titleAndDescription(text, { abortSignal: ctx.signal }),
-      progress('describe'),
-    ),
+  const described = await rt.stage('describe', () =>
+    rt.map(texts, (text) => tasks.titleAndDescription(text, { abortSignal: ctx.signal }), overChunks),
   );
   const builder = new KnowledgeGraphBuilder();
   extractions.forEach((extraction, i) => {
@@ -164,12 +163,11 @@ export async function buildDaRagIndex(
     undescribedChunks++;
     return texts[i]!;
   });
-  const [chunkVectors, entityVectors] = await meter.stage('embed', async () => {
-    const c = await embedAll(embedder, chunkEmbedTexts, { abortSignal: ctx.signal });
-    const e = await embedAll(
-      embedder,
+  const [chunkVectors, entityVectors] = await rt.stage('embed', async () => {
+    const c = await rt.embed(chunkEmbedTexts, { label: (_text, i) => `chunk ${chunks[i]!.id}` });
+    const e = await rt.embed(
       entities.map((entity) => entityText(entity.name, entity.descriptions)),
-      { abortSignal: ctx.signal },
+      { label: (_text, i) => `entity ${entities[i]!.name}` },
     );
     if (c.length !== chunks.length || e.length !== entities.length) {
       throw new ModelOutputError(
@@ -183,38 +181,45 @@ export async function buildDaRagIndex(
     return [c.map(unit), e.map(unit)] as const;
   });
 
-  const { chunkLayer, kgLayer, chunkEntities, hubEntities } = await meter.stage('layers', () => {
-    const entityChunks = entities.map((e) =>
-      Uint32Array.from(e.chunkIds.map((id) => chunkIndex.get(id)!)).sort(),
-    );
-    const perChunk: number[][] = chunks.map(() => []);
-    entityChunks.forEach((list, e) => {
-      for (const c of list) perChunk[c]!.push(e);
-    });
-    const relationPairs = relations.map((r) => ({
-      source: entityIndex.get(r.source)!,
-      target: entityIndex.get(r.target)!,
-    }));
-    const kgEdges = new Uint32Array(relations.length * 2);
-    relationPairs.forEach((r, e) => {
-      kgEdges[2 * e] = r.source;
-      kgEdges[2 * e + 1] = r.target;
-    });
-    const ids = entities.map((e) => e.id);
-    const links = chunkLayerEdges(chunks.length, relationPairs, entityChunks, options.maxLinkEntityChunks);
-    return {
-      chunkLayer: trussGraphFromEdges(chunks.length, links.edges, { ids: chunks.map((c) => c.id) }),
-      kgLayer: trussGraphFromEdges(entities.length, kgEdges, { ids }),
-      chunkEntities: perChunk.map((list) => Uint32Array.from(list).sort()),
-      hubEntities: links.hubEntities,
-    };
-  });
+  const { chunkLayer, kgLayer, chunkEntities, hubEntities } = await rt.stage(
+    'layers',
+    () => {
+      const entityChunks = entities.map((e) =>
+        Uint32Array.from(e.chunkIds.map((id) => chunkIndex.get(id)!)).sort(),
+      );
+      const perChunk: number[][] = chunks.map(() => []);
+      entityChunks.forEach((list, e) => {
+        for (const c of list) perChunk[c]!.push(e);
+      });
+      const relationPairs = relations.map((r) => ({
+        source: entityIndex.get(r.source)!,
+        target: entityIndex.get(r.target)!,
+      }));
+      const kgEdges = new Uint32Array(relations.length * 2);
+      relationPairs.forEach((r, e) => {
+        kgEdges[2 * e] = r.source;
+        kgEdges[2 * e + 1] = r.target;
+      });
+      const ids = entities.map((e) => e.id);
+      const links = chunkLayerEdges(chunks.length, relationPairs, entityChunks, options.maxLinkEntityChunks);
+      return {
+        chunkLayer: trussGraphFromEdges(chunks.length, links.edges, { ids: chunks.map((c) => c.id) }),
+        kgLayer: trussGraphFromEdges(entities.length, kgEdges, { ids }),
+        chunkEntities: perChunk.map((list) => Uint32Array.from(list).sort()),
+        hubEntities: links.hubEntities,
+      };
+    },
+    { checkpoint: false },
+  );
 
   const simLayer: TrussGraph | null = options.similarityLayer
-    ? await meter.stage('similarity', async () =>
-        trussGraphFromEdges(entities.length, await similarityEdges(entityVectors, ctx, options), {
-          ids: entities.map((e) => e.id),
-        }),
+    ? await rt.stage(
+        'similarity',
+        async () =>
+          trussGraphFromEdges(entities.length, await similarityEdges(entityVectors, ctx, options), {
+            ids: entities.map((e) => e.id),
+          }),
+        { checkpoint: false },
       )
     : null;
 

@@ -47,8 +47,12 @@ export interface DaRagIndexOptions {
    * @default 10 (not in the paper; see the README)
    */
   maxLinkEntityChunks: number | null;
-  /** Model calls (extraction, titles, community assessment) run at once. @default 8 */
-  concurrency: number;
+  /**
+   * Model calls run at once: chunks sent to extraction and to titles while building (overriding the
+   * build runtime's `ctx.runtime.concurrency`), community assessments while retrieving.
+   * @default the build runtime's (8) while building; 8 while retrieving
+   */
+  concurrency?: number;
 }
 
 /** Options of the online retrieval (DA-RAG §4-5); defaults can be set at build time and overridden per query. */
@@ -134,7 +138,6 @@ export const DA_RAG_DEFAULTS: DaRagOptions = {
   similarityK: 5,
   similarityKnn: 'index',
   maxLinkEntityChunks: 10,
-  concurrency: 8,
   chunkLayer: true,
   acs: true,
   kMin: 3,
@@ -245,7 +248,7 @@ export function checkOptions(o: DaRagOptions, caller: string): void {
   positiveInteger(o.similarityK, 'similarityK', caller);
   oneOf(o.similarityKnn, 'similarityKnn', ['index', 'exact'], caller);
   if (o.maxLinkEntityChunks !== null) positiveInteger(o.maxLinkEntityChunks, 'maxLinkEntityChunks', caller);
-  positiveInteger(o.concurrency, 'concurrency', caller);
+  if (o.concurrency !== undefined) positiveInteger(o.concurrency, 'concurrency', caller);
   if (
     o.entityTypes !== null &&
     !(Array.isArray(o.entityTypes) && o.entityTypes.every((t) => typeof t === 'string'))

@@ -1,5 +1,6 @@
 import {
   DEFAULT_BUDGET_TOKENS,
+  DEFAULT_BUILD_CONCURRENCY,
   embedAll,
   InvalidArgumentError,
   packContext,
@@ -342,7 +343,7 @@ export async function retrieveDaRag(
   const assess = async (candidates: Candidate[]) => {
     for (const c of candidates) renderMembers(index, c, q.communityTokens, chunkRelevance);
     await time('assess', () =>
-      mapLimit(candidates, index.options.concurrency, async (c) => {
+      mapLimit(candidates, index.options.concurrency ?? DEFAULT_BUILD_CONCURRENCY, async (c) => {
         if (!q.reports) {
           c.score = 10 * c.qrScore;
           return;

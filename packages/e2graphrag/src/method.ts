@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import {
+  AbortError,
   assertSameProviders,
   type BuildContext,
+  buildRuntime,
   type Chunk,
   chunkCorpus as chunkCorpusBy,
   DEFAULT_BUDGET_TOKENS,
@@ -27,12 +29,12 @@ import {
 import {
   buildSummaryTree,
   type CollapsedTreeHit,
-  embedSummaryTree,
+  indexSummaryTree,
   joinLeafTexts,
   leavesFromChunks,
   loadSummaryTree,
+  type SummaryLevelRunner,
   type SummaryTree,
-  type SummaryTreeLeaf,
   saveSummaryTree,
   searchCollapsedTree,
   summaryCount,
@@ -63,8 +65,11 @@ export interface E2GraphRagOptions extends AdaptiveRetrievalOptions {
   groupSize: number;
   /** Stop summarizing at the first level with at most `stopRatio · g` nodes. @default 1.2 (official code) */
   stopRatio: number;
-  /** Summaries of one tree level in flight at once. @default 4 */
-  concurrency: number;
+  /**
+   * Summarization calls in flight at once (within one tree level). When unset, the build runtime's
+   * concurrency applies (`ctx.runtime.concurrency`). @default the runtime's, 8
+   */
+  concurrency?: number;
   /** Length asked of each summary, in tokens. @default 200 */
   summaryMaxTokens: number;
 }
@@ -77,7 +82,6 @@ export const E2GRAPHRAG_DEFAULTS: Readonly<E2GraphRagOptions> = {
   includeTitle: true,
   groupSize: 5,
   stopRatio: 1.2,
-  concurrency: 4,
   summaryMaxTokens: 200,
   ...ADAPTIVE_RETRIEVAL_DEFAULTS,
 };
@@ -133,6 +137,12 @@ function resolveOptions(options: Partial<E2GraphRagOptions>, caller: string): E2
       `${caller}: chunking must be 'fixed' or 'document', got ${JSON.stringify(o.chunking)}.`,
     );
   }
+  if (o.concurrency !== undefined && (!Number.isInteger(o.concurrency) || o.concurrency < 1)) {
+    throw new InvalidArgumentError(
+      'concurrency',
+      `${caller}: concurrency must be a positive integer, got ${String(o.concurrency)}; leave it unset for the runtime's.`,
+    );
+  }
   return o;
 }
 
@@ -170,24 +180,6 @@ function titlesToWrite(docs: readonly Document[]): Map<string, string | undefine
     if (title && firstLine !== title) titles.set(doc.id, title);
   }
   return titles;
-}
-
-/** Entities of every leaf, sentence by sentence; yields to the event loop so summaries progress meanwhile. */
-async function extractEntities(
-  leaves: readonly SummaryTreeLeaf[],
-  extractor: EntityExtractor,
-  ctx: BuildContext,
-): Promise<string[][][]> {
-  const out: string[][][] = [];
-  for (let i = 0; i < leaves.length; i++) {
-    if (i % 16 === 0) {
-      throwIfAborted(ctx.signal);
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-    out.push(await extractor.extract(leaves[i]!.text));
-    ctx.onProgress?.({ stage: 'entities', done: i + 1, total: leaves.length, unit: 'chunks' });
-  }
-  return out;
 }
 
 /** Consecutive leaves of one document in `leaves` (ascending), as runs. */
@@ -257,32 +249,64 @@ export function createE2GraphRag(
     formatVersion,
     async build(docs, ctx, options = {}) {
       const o = resolveOptions({ ...settings.defaults, ...options }, `${name} build`);
-      const { chunks, skipped } = await ctx.meter.stage('chunk', () => chunkCorpus(docs, ctx, o));
+      const rt = buildRuntime(ctx);
+      const { chunks, skipped } = await rt.stage('chunk', () => chunkCorpus(docs, ctx, o));
       const leaves = leavesFromChunks(chunks, o.includeTitle ? { titles: titlesToWrite(docs) } : {});
-      // The paper runs the (GPU) summaries and the (CPU) entity extraction side by side (§3.1).
-      const [tree, sentences] = await Promise.all([
-        ctx.meter.stage('summarize', () =>
-          buildSummaryTree(leaves, ctx.tasks, {
-            groupSize: o.groupSize,
-            stopRatio: o.stopRatio,
-            concurrency: o.concurrency,
-            summaryMaxTokens: o.summaryMaxTokens,
-            ...(ctx.signal ? { signal: ctx.signal } : {}),
-            ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
-          }),
+      // The paper runs the (CPU) entity extraction and the (GPU) summaries side by side (§3.1).
+      // Both start in this tick, entities first, so the stages are numbered the same on every run.
+      const entities = rt.stage('entities', () =>
+        rt.map(
+          leaves,
+          async (leaf, i) => {
+            // Yield to the event loop now and then, so the summaries progress meanwhile.
+            if (i % 16 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+            return extractor.extract(leaf.text);
+          },
+          { label: (leaf) => leaf.id, unit: 'chunks', concurrency: 1, issues: () => undefined },
         ),
-        ctx.meter.stage('entities', () => extractEntities(leaves, extractor, ctx)),
-      ]);
-      const graph = await ctx.meter.stage('graph', () => EntityGraph.fromSentences(sentences));
-      const vectors = await ctx.meter.stage('embed', async () => {
-        if (isFittableEmbedder(ctx.embedder)) await ctx.embedder.fit(tree.nodes.map((n) => n.text));
-        return embedSummaryTree(
-          tree,
-          ctx.embedder,
-          ctx.vectorIndex,
-          ctx.signal ? { signal: ctx.signal } : {},
+      );
+      // Each level of the tree is one checkpointed 'summarize' stage: a resumed build gets the
+      // finished levels back without asking for them again.
+      const runLevel: SummaryLevelRunner = (groups, summarize) =>
+        rt.stage('summarize', () =>
+          rt.map(groups, summarize, {
+            label: (g) => `${g.id} (chunks ${leaves[g.firstLeaf]!.id} to ${leaves[g.lastLeaf]!.id})`,
+            unit: 'summaries',
+            ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
+          }),
         );
+      const summaries = buildSummaryTree(leaves, ctx.tasks, {
+        groupSize: o.groupSize,
+        stopRatio: o.stopRatio,
+        summaryMaxTokens: o.summaryMaxTokens,
+        runLevel,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
+      // Both settle before the build goes on or fails, so no stage keeps running (and writing its
+      // checkpoint) after the build has returned.
+      const [treeResult, entitiesResult] = await Promise.allSettled([summaries, entities]);
+      const failures = [treeResult, entitiesResult].flatMap((r) =>
+        r.status === 'rejected' ? [r.reason] : [],
+      );
+      if (failures.length > 0) throw failures.find((e) => !AbortError.isInstance(e)) ?? failures[0];
+      const tree = (treeResult as PromiseFulfilledResult<SummaryTree>).value;
+      const sentences = (entitiesResult as PromiseFulfilledResult<string[][][]>).value;
+      const graph = await rt.stage('graph', () => EntityGraph.fromSentences(sentences), {
+        checkpoint: false,
+      });
+      const texts = tree.nodes.map((n) => n.text);
+      const { embedder } = ctx;
+      if (isFittableEmbedder(embedder)) {
+        await rt.stage('fit', () => embedder.fit(texts), { checkpoint: false });
+      }
+      const embeddings = await rt.stage('embed', () =>
+        rt.embed(texts, { label: (_, i) => tree.nodes[i]!.id }),
+      );
+      const vectors = await rt.stage(
+        'vector-index',
+        () => indexSummaryTree(tree, embeddings, ctx.vectorIndex, { dimensions: embedder.dimensions }),
+        { checkpoint: false },
+      );
       const stats: E2GraphRagStats = {
         documents: docs.length - skipped,
         skippedDocuments: skipped,

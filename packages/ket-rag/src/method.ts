@@ -2,12 +2,13 @@ import { join } from 'node:path';
 import {
   assertSameProviders,
   type BuildContext,
+  type BuildRuntime,
+  buildRuntime,
   type Chunk,
   chunkCorpus as chunkCorpusBy,
   DEFAULT_BUDGET_TOKENS,
   type Document,
   embedAll,
-  type GraphExtraction,
   InvalidArgumentError,
   isFittableEmbedder,
   KnowledgeGraphBuilder,
@@ -39,14 +40,14 @@ import {
   type ChunkKnnGraph,
   type CoreSelection,
   distinctKeywords,
-  embedKeywordBipartite,
   type KeywordBipartite,
   keywordChannel,
+  keywordVectors,
   type SubChunk,
   selectCoreChunks,
   splitChunks,
 } from '@grag/keyword-bipartite';
-import { mapPool, readVectors, writeVectors } from './util.js';
+import { readVectors, writeVectors } from './util.js';
 import {
   KET_RAG_VARIANT_PRESETS,
   KET_RAG_VARIANTS,
@@ -100,8 +101,12 @@ export interface KetRagOptions {
   summarizeDescriptions: boolean;
   /** Longest entity or relationship description, in tokens. @default 200 */
   descriptionMaxTokens: number;
-  /** Model calls in flight during indexing. @default 8 */
-  concurrency: number;
+  /**
+   * Chunks (extraction) or descriptions (summaries) sent to the model at once while indexing; set
+   * it to override the build runtime's concurrency for this method.
+   * @default the build runtime's (`ctx.runtime.concurrency`, 8)
+   */
+  concurrency?: number;
   /** Share λ of the budget for the knowledge-graph channel. @default 0.5 (official KET-RAG README) */
   lambda: number;
   /** Channel that fills the rest of the budget. @default 'keyword' */
@@ -119,28 +124,28 @@ export interface KetRagOptions {
 }
 
 /** Defaults of {@link KetRagOptions} before the variant's preset is applied. */
-export const KET_RAG_DEFAULTS: Omit<KetRagOptions, 'halvings' | 'entityTypes' | 'gleanings'> = {
-  variant: 'ket-rag-p',
-  chunking: 'fixed',
-  chunkSize: 1200,
-  overlap: 100,
-  includeTitle: true,
-  subChunkSize: 150,
-  lexicalK: 1,
-  semanticK: 1,
-  maxDocumentFrequency: 1,
-  ...KET_RAG_VARIANT_PRESETS['ket-rag-p'],
-  damping: 0.85,
-  seed: 42,
-  summarizeDescriptions: true,
-  descriptionMaxTokens: 200,
-  concurrency: 8,
-  topKEntities: 10,
-  topKRelationships: 10,
-  textUnitProp: 0.5,
-  collectFactor: 2,
-  maxSeedKeywords: 1000,
-};
+export const KET_RAG_DEFAULTS: Omit<KetRagOptions, 'halvings' | 'entityTypes' | 'gleanings' | 'concurrency'> =
+  {
+    variant: 'ket-rag-p',
+    chunking: 'fixed',
+    chunkSize: 1200,
+    overlap: 100,
+    includeTitle: true,
+    subChunkSize: 150,
+    lexicalK: 1,
+    semanticK: 1,
+    maxDocumentFrequency: 1,
+    ...KET_RAG_VARIANT_PRESETS['ket-rag-p'],
+    damping: 0.85,
+    seed: 42,
+    summarizeDescriptions: true,
+    descriptionMaxTokens: 200,
+    topKEntities: 10,
+    topKRelationships: 10,
+    textUnitProp: 0.5,
+    collectFactor: 2,
+    maxSeedKeywords: 1000,
+  };
 
 /** Retrieval options of KET-RAG. */
 export interface KetRagRetrieveOptions extends RetrieveOptions {
@@ -263,8 +268,10 @@ function validate(o: KetRagOptions): void {
     fail('chunking', `chunking must be 'fixed' or 'document', got ${String(o.chunking)}.`);
   }
   for (const name of ['concurrency', 'topKEntities', 'descriptionMaxTokens'] as const) {
-    if (!Number.isInteger(o[name]) || o[name] < 1)
-      fail(name, `${name} must be a positive integer, got ${o[name]}.`);
+    const v = o[name];
+    if (name === 'concurrency' && v === undefined) continue;
+    if (!Number.isInteger(v) || (v as number) < 1)
+      fail(name, `${name} must be a positive integer, got ${v}.`);
   }
 }
 
@@ -315,8 +322,14 @@ async function vectorIndexOf(ctx: BuildContext, vectors: readonly ArrayLike<numb
   return index;
 }
 
+/** Options of the build runtime's maps: the method's `concurrency` only when the user set it. */
+function mapConcurrency(o: KetRagOptions): { concurrency?: number } {
+  return o.concurrency !== undefined ? { concurrency: o.concurrency } : {};
+}
+
 /** Build the knowledge-graph skeleton from the core chunks (Algorithm 1 on the core chunks). */
 async function buildSkeleton(
+  rt: BuildRuntime,
   ctx: BuildContext,
   o: KetRagOptions,
   chunks: Chunk[],
@@ -327,7 +340,7 @@ async function buildSkeleton(
   subChunkTexts: string[],
   stats: KetRagStats,
 ): Promise<KetRagSkeleton> {
-  const { tasks, tokenizer, meter } = ctx;
+  const { tasks, tokenizer } = ctx;
   // Extract in document order (the official code sorts the sampled chunks by id).
   const order = [...corePositions].sort((a, b) => a - b);
   const extractionOptions = {
@@ -335,18 +348,12 @@ async function buildSkeleton(
     ...(o.gleanings !== undefined ? { gleanings: o.gleanings } : {}),
     ...(ctx.signal !== undefined ? { abortSignal: ctx.signal } : {}),
   };
-  let done = 0;
-  const extractions: GraphExtraction[] = await meter.stage('extract', () =>
-    mapPool(
-      order,
-      o.concurrency,
-      async (position) => {
-        const result = await tasks.extractGraph(chunkTexts[position]!, extractionOptions);
-        ctx.onProgress?.({ stage: 'extract', done: ++done, total: order.length, unit: 'chunks' });
-        return result;
-      },
-      ctx.signal,
-    ),
+  const extractions = await rt.stage('extract', () =>
+    rt.map(order, (position) => tasks.extractGraph(chunkTexts[position]!, extractionOptions), {
+      label: (position) => `chunk ${chunks[position]!.id}`,
+      unit: 'chunks',
+      ...mapConcurrency(o),
+    }),
   );
   const builder = new KnowledgeGraphBuilder();
   order.forEach((position, i) => {
@@ -370,51 +377,62 @@ async function buildSkeleton(
       ? trimmed
       : tokenizer.truncate(trimmed, o.descriptionMaxTokens).trim();
   };
-  const describe = async (descriptions: string[]): Promise<string> => {
-    if (descriptions.length <= 1 || !o.summarizeDescriptions) return cap(descriptions.join(' '));
-    stats.summaries += 1;
-    return cap(
-      await tasks.summarize(descriptions, {
-        purpose: 'entity',
-        maxTokens: o.descriptionMaxTokens,
-        ...(ctx.signal !== undefined ? { abortSignal: ctx.signal } : {}),
-      }),
-    );
-  };
   const kgEntities = [...kg.entities.values()];
   const kgRelations = [...kg.relations.values()];
-  const [entityDescriptions, relationDescriptions] = await meter.stage('summarize', async () => [
-    await mapPool(kgEntities, o.concurrency, (e) => describe(e.descriptions), ctx.signal),
-    await mapPool(kgRelations, o.concurrency, (r) => describe(r.descriptions), ctx.signal),
-  ]);
+  const records = [
+    ...kgEntities.map((e) => ({ label: `entity ${e.name}`, descriptions: e.descriptions })),
+    ...kgRelations.map((r) => ({
+      label: `relationship ${r.source} -> ${r.target}`,
+      descriptions: r.descriptions,
+    })),
+  ];
+  const summarized = (descriptions: readonly string[]) => descriptions.length > 1 && o.summarizeDescriptions;
+  const toSummarize = records.filter((r) => summarized(r.descriptions));
+  // Only the model's summaries are kept (plain strings, in record order); the rest is recomputed.
+  const summaries = await rt.stage('summarize', () =>
+    rt.map(
+      toSummarize,
+      (r) =>
+        tasks.summarize(r.descriptions, {
+          purpose: 'entity',
+          maxTokens: o.descriptionMaxTokens,
+          ...(ctx.signal !== undefined ? { abortSignal: ctx.signal } : {}),
+        }),
+      { label: (r) => r.label, unit: 'descriptions', ...mapConcurrency(o) },
+    ),
+  );
+  stats.summaries = summaries.length;
+  let next = 0;
+  const descriptions = records.map((r) =>
+    cap(summarized(r.descriptions) ? summaries[next++]! : r.descriptions.join(' ')),
+  );
   // Rewire chunk links to the chunk's sub-chunks (KET-RAG §5.1).
   const rewire = (chunkIds: readonly string[]) => chunkIds.flatMap((id) => subIdsOf.get(id) ?? []);
   const entities: LocalSearchEntity[] = kgEntities.map((e, i) => ({
     id: e.id,
     name: e.name,
-    description: entityDescriptions[i]!,
+    description: descriptions[i]!,
     textUnitIds: rewire(e.chunkIds),
   }));
   const relationships: LocalSearchRelationship[] = kgRelations.map((r, i) => ({
     id: r.id,
     source: r.source,
     target: r.target,
-    description: relationDescriptions[i]!,
+    description: descriptions[kgEntities.length + i]!,
     weight: r.weight,
     textUnitIds: rewire(r.chunkIds),
   }));
   stats.entities = entities.length;
   stats.relationships = relationships.length;
-  const entityVectors = await meter.stage('embed-entities', async () =>
-    vectorIndexOf(
-      ctx,
-      await embedAll(
-        ctx.embedder,
-        entities.map((e) => (e.description ? `${e.name}: ${e.description}` : e.name)),
-        { abortSignal: ctx.signal },
-      ),
+  const entityVectorList = await rt.stage('embed-entities', () =>
+    rt.embed(
+      entities.map((e) => (e.description ? `${e.name}: ${e.description}` : e.name)),
+      { label: (_text, i) => `entity ${entities[i]!.name}` },
     ),
   );
+  const entityVectors = await rt.stage('vector-index', () => vectorIndexOf(ctx, entityVectorList), {
+    checkpoint: false,
+  });
   return {
     entities,
     relationships,
@@ -474,15 +492,18 @@ export function createKetRag(
 
     async build(docs, ctx, options = {}) {
       const o = resolveKetRagOptions(base, options);
-      const { meter, tokenizer } = ctx;
+      const { tokenizer, embedder } = ctx;
+      const rt = buildRuntime(ctx);
       const stats = emptyStats();
-      const { chunks, texts: chunkTexts } = await meter.stage('chunk', () => chunkCorpus(docs, ctx, o));
+      const { chunks, texts: chunkTexts } = await rt.stage('chunk', () => chunkCorpus(docs, ctx, o));
       stats.documents = new Set(chunks.map((c) => c.docId)).size;
       stats.chunks = chunks.length;
-      if (isFittableEmbedder(ctx.embedder)) await ctx.embedder.fit(chunkTexts);
+      if (isFittableEmbedder(embedder)) {
+        await rt.stage('fit', () => embedder.fit(chunkTexts), { checkpoint: false });
+      }
 
       const titles = new Map(docs.map((d) => [d.id, d.title]));
-      const { subChunks, subChunkTexts } = await meter.stage('split', () => {
+      const { subChunks, subChunkTexts } = await rt.stage('split', () => {
         const subs = splitChunks(chunks, {
           size: o.subChunkSize,
           tokenizer,
@@ -507,13 +528,13 @@ export function createKetRag(
         (needKnn && o.semanticK > 0) || o.textChannel === 'dense' || o.textChannel === 'knn';
       let chunkVectorList: Float32Array[] | undefined;
       if (needChunkVectors) {
-        chunkVectorList = await meter.stage('embed-chunks', () =>
-          embedAll(ctx.embedder, chunkTexts, { abortSignal: ctx.signal }),
+        chunkVectorList = await rt.stage('embed-chunks', () =>
+          rt.embed(chunkTexts, { label: (_text, i) => `chunk ${chunks[i]!.id}` }),
         );
       }
       let knn: ChunkKnnGraph | undefined;
       if (needKnn) {
-        knn = await meter.stage('knn', () =>
+        knn = await rt.stage('knn', () =>
           buildChunkKnnGraph(
             chunks.map((c, i) => ({
               id: c.id,
@@ -525,7 +546,7 @@ export function createKetRag(
         );
         stats.knnEdges = knn.edges.length;
       }
-      const corePositions = await meter.stage('core', () => {
+      const corePositions = await rt.stage('core', () => {
         if (o.beta >= 1) return chunks.map((_, i) => i);
         if (o.beta <= 0) return [];
         const graph = knn ?? { ids: chunks.map((c) => c.id), edges: [] };
@@ -541,6 +562,7 @@ export function createKetRag(
       let skeleton: KetRagSkeleton | undefined;
       if (corePositions.length > 0) {
         skeleton = await buildSkeleton(
+          rt,
           ctx,
           o,
           chunks,
@@ -555,19 +577,26 @@ export function createKetRag(
 
       let keyword: KetRagKeywordIndex | undefined;
       if (o.textChannel === 'keyword') {
-        const bipartite = await meter.stage('keywords', () =>
+        const bipartite = await rt.stage('keywords', () =>
           buildKeywordBipartite(subChunks.map((s, i) => ({ id: s.id, text: subChunkTexts[i]! }))),
         );
-        const keywordVectors = await meter.stage('embed-sentences', async () => {
-          const embedded = await embedKeywordBipartite(bipartite, ctx.embedder, { abortSignal: ctx.signal });
-          return vectorIndexOf(ctx, embedded.keywordVectors);
-        });
-        const subChunkVectors = await meter.stage('embed-subchunks', () =>
-          embedAll(ctx.embedder, subChunkTexts, { abortSignal: ctx.signal }),
+        const sentenceVectors = await rt.stage('embed-sentences', () =>
+          rt.embed(
+            bipartite.sentences.map((s) => s.text),
+            { label: (_text, i) => `a sentence of ${subChunks[bipartite.sentences[i]!.unit]!.id}` },
+          ),
+        );
+        const keywordVectorIndex = await rt.stage(
+          'vector-index',
+          () => vectorIndexOf(ctx, keywordVectors(bipartite, sentenceVectors)),
+          { checkpoint: false },
+        );
+        const subChunkVectors = await rt.stage('embed-subchunks', () =>
+          rt.embed(subChunkTexts, { label: (_text, i) => `sub-chunk ${subChunks[i]!.id}` }),
         );
         keyword = {
           bipartite,
-          keywordVectors,
+          keywordVectors: keywordVectorIndex,
           subChunkVectors,
           subChunkTokens: Int32Array.from(subChunkTexts, (t) => tokenizer.count(t)),
         };
@@ -587,7 +616,10 @@ export function createKetRag(
       };
       if (knn) index.knn = knn;
       if (chunkVectorList && (o.textChannel === 'dense' || o.textChannel === 'knn')) {
-        index.chunkVectors = await vectorIndexOf(ctx, chunkVectorList);
+        const vectors = chunkVectorList;
+        index.chunkVectors = await rt.stage('vector-index', () => vectorIndexOf(ctx, vectors), {
+          checkpoint: false,
+        });
       }
       if (skeleton) index.skeleton = skeleton;
       if (keyword) index.keyword = keyword;

@@ -1,29 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { IndexFormatError, throwIfAborted } from '@grag/core';
-
-/**
- * Run `fn` over `items` with at most `limit` calls in flight; results keep input order. Stops
- * starting new calls once `signal` is aborted; the first error rejects.
- */
-export async function mapPool<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T, index: number) => Promise<R>,
-  signal?: AbortSignal,
-): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (;;) {
-      throwIfAborted(signal);
-      const i = next++;
-      if (i >= items.length) return;
-      out[i] = await fn(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return out;
-}
+import { IndexFormatError } from '@grag/core';
 
 /** Write vectors of equal length as one little-endian float32 file. */
 export async function writeVectors(path: string, vectors: readonly ArrayLike<number>[]): Promise<void> {

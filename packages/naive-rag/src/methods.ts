@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import {
   assertSameProviders,
   type BuildContext,
+  buildRuntime,
   type Chunk,
   chunkCorpus,
   DEFAULT_BUDGET_TOKENS,
@@ -163,21 +164,28 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
     formatVersion,
     async build(docs, ctx, options = {}) {
       const opts: DenseRagOptions = { ...CHUNKING_DEFAULTS, ...settings.defaults, ...options };
-      const { chunks, texts } = await ctx.meter.stage('chunk', () => toUnits(docs, ctx, opts));
-      const vectors = await ctx.meter.stage('embed', async () => {
-        if (isFittableEmbedder(ctx.embedder)) await ctx.embedder.fit(texts);
-        const embeddings = await embedAll(ctx.embedder, texts, { abortSignal: ctx.signal });
-        const index = ctx.vectorIndex.create({
-          dimensions: ctx.embedder.dimensions,
-          metric: 'cosine',
-          capacity: texts.length,
-        });
-        embeddings.forEach((vector, id) => {
-          index.add(id, vector);
-          ctx.onProgress?.({ stage: 'embed', done: id + 1, total: texts.length, unit: 'chunks' });
-        });
-        return index;
-      });
+      const rt = buildRuntime(ctx);
+      const { chunks, texts } = await rt.stage('chunk', () => toUnits(docs, ctx, opts));
+      const { embedder } = ctx;
+      if (isFittableEmbedder(embedder)) {
+        await rt.stage('fit', () => embedder.fit(texts), { checkpoint: false });
+      }
+      const embeddings = await rt.stage('embed', () => rt.embed(texts));
+      const vectors = await rt.stage(
+        'vector-index',
+        () => {
+          const index = ctx.vectorIndex.create({
+            dimensions: embedder.dimensions,
+            metric: 'cosine',
+            capacity: texts.length,
+          });
+          embeddings.forEach((vector, id) => {
+            index.add(id, vector);
+          });
+          return index;
+        },
+        { checkpoint: false },
+      );
       return { ctx, options: opts, chunks, texts, vectors };
     },
     async retrieve(index, query, options = {}) {
@@ -241,8 +249,9 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
         ...settings.defaults,
         ...options,
       };
-      const { chunks, texts } = await ctx.meter.stage('chunk', () => toUnits(docs, ctx, opts));
-      const bm25 = await ctx.meter.stage('bm25', () => bm25Of(texts, opts));
+      const rt = buildRuntime(ctx);
+      const { chunks, texts } = await rt.stage('chunk', () => toUnits(docs, ctx, opts));
+      const bm25 = await rt.stage('bm25', () => bm25Of(texts, opts), { checkpoint: false });
       return { ctx, options: opts, chunks, texts, bm25 };
     },
     async retrieve(index, query, options = {}) {

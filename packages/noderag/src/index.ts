@@ -7,7 +7,6 @@ export * from './options.js';
 export {
   buildNodeRag,
   layBaseLayer,
-  mapLimit,
   type NodeRagBuildStats,
   type NodeRagIndex,
   textUnits,

@@ -185,7 +185,7 @@ export function createNodeRag(
     async build(docs, ctx, options = {}) {
       const o: NodeRagOptions = { ...NODERAG_DEFAULTS, ...settings.defaults, ...options };
       positiveInteger('chunkSize', o.chunkSize);
-      positiveInteger('concurrency', o.concurrency);
+      if (o.concurrency !== undefined) positiveInteger('concurrency', o.concurrency);
       positiveInteger('hnswM', o.hnswM);
       return buildNodeRag(docs, ctx, o);
     },

@@ -13,8 +13,11 @@ export interface NodeRagOptions {
   overlap: number;
   /** Write the document title as the first line of each text chunk. @default true */
   includeTitle: boolean;
-  /** Model calls in flight at once. @default 8 */
-  concurrency: number;
+  /**
+   * Chunks, entities or communities whose model calls are in flight at once. Embedding batches
+   * always use the runtime's concurrency. @default the build runtime's (`ctx.runtime.concurrency`, 8)
+   */
+  concurrency?: number;
   /**
    * An entity must have been extracted at least this often to be a candidate important entity. The
    * paper is silent; the official code requires a weight above 1. @default 2 (official code)
@@ -58,7 +61,6 @@ export const NODERAG_DEFAULTS: NodeRagOptions = {
   chunkSize: 1048,
   overlap: 0,
   includeTitle: true,
-  concurrency: 8,
   attributeMinMentions: 2,
   coreRule: 'core',
   betweennessSamples: 10,

@@ -1,15 +1,14 @@
 import {
   type BuildContext,
+  buildRuntime,
   type Chunk,
   chunkCorpus,
   cleanEntityName,
   type Document,
-  embedAll,
   InvalidArgumentError,
   isFittableEmbedder,
   normalizeEntityName,
   type ParseIssue,
-  throwIfAborted,
   withTitle,
 } from '@grag/core';
 import {
@@ -57,27 +56,6 @@ export interface NodeRagIndex {
   stats: NodeRagBuildStats;
 }
 
-/** Run `fn` over `items` with at most `limit` calls in flight, keeping order. */
-export async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T, index: number) => Promise<R>,
-  signal?: AbortSignal,
-): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    for (;;) {
-      const i = next++;
-      if (i >= items.length) return;
-      throwIfAborted(signal);
-      out[i] = await fn(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return out;
-}
-
 function bump(record: Record<string, number>, key: string, by = 1): void {
   record[key] = (record[key] ?? 0) + by;
 }
@@ -123,13 +101,20 @@ function fitTexts(texts: readonly string[], budget: number, ctx: BuildContext): 
  * relationships; attributes of important entities; Leiden communities with their high-level elements,
  * overviews and semantic matching; text insertion; selective embedding of T, S, A, H; HNSW semantic
  * edges.
+ *
+ * Runs through the build runtime of `ctx` ({@link buildRuntime}): the model calls of each stage go
+ * through `rt.map` (at most `o.concurrency`, else the runtime's concurrency, in flight) and their
+ * results are checkpointed, so a build interrupted and run again with the same checkpoint store
+ * resumes; the graph is rebuilt from those results, which are applied in input order.
  */
 export async function buildNodeRag(
   docs: readonly Document[],
   ctx: BuildContext,
   o: NodeRagOptions,
 ): Promise<NodeRagIndex> {
-  const { meter, tasks, signal } = ctx;
+  const { tasks, signal } = ctx;
+  const rt = buildRuntime(ctx);
+  const concurrency = o.concurrency !== undefined ? { concurrency: o.concurrency } : {};
   const stats: NodeRagBuildStats = {
     documents: new Set(docs.map((d) => d.id)).size,
     chunks: 0,
@@ -148,103 +133,101 @@ export async function buildNodeRag(
   const countIssues = (issues: readonly ParseIssue[]) => {
     for (const issue of issues) bump(stats.parseIssues, issue.kind);
   };
-  const progress = (stage: string, done: number, total: number, unit: string) =>
-    ctx.onProgress?.({ stage, done, total, unit });
 
-  const { chunks, texts } = await meter.stage('chunk', () => textUnits(docs, ctx, o));
+  const { chunks, texts } = await rt.stage('chunk', () => textUnits(docs, ctx, o));
   stats.chunks = chunks.length;
-  if (isFittableEmbedder(ctx.embedder)) await ctx.embedder.fit(texts);
+  const { embedder } = ctx;
+  if (isFittableEmbedder(embedder)) {
+    await rt.stage('fit', () => embedder.fit(texts), { checkpoint: false });
+  }
 
   // G1: semantic units, entities and relationships (§2.2).
+  const decompositions = await rt.stage('decompose', () =>
+    rt.map(texts, (text) => tasks.decomposeSemanticUnits(text, { abortSignal: signal }), {
+      label: (_, c) => chunks[c]!.id,
+      unit: 'chunks',
+      ...concurrency,
+    }),
+  );
   const graph = new HeteroGraph();
   const unitsOfChunk: string[][] = chunks.map(() => []);
   const unitKeyByText = new Map<string, string>();
-  await meter.stage('decompose', async () => {
-    let done = 0;
-    const decompositions = await mapLimit(
-      texts,
-      o.concurrency,
-      async (text) => {
-        const result = await tasks.decomposeSemanticUnits(text, { abortSignal: signal });
-        progress('decompose', ++done, texts.length, 'chunks');
-        return result;
-      },
-      signal,
-    );
-    decompositions.forEach((decomposition, c) => {
-      countIssues(decomposition.issues);
-      const chunk = chunks[c]!;
-      const provenance = { chunks: [chunk.id], docs: [chunk.docId] };
-      for (const unit of decomposition.units) {
-        stats.extractedUnits++;
-        const text = unit.text.trim();
-        if (text === '') {
-          bump(stats.skipped, 'blank-unit');
-          continue;
-        }
-        let sKey = unitKeyByText.get(text);
-        if (sKey === undefined) {
-          sKey = `S:${unitKeyByText.size}`;
-          unitKeyByText.set(text, sKey);
-        }
-        graph.addNode(sKey, 'S', { text, ...provenance });
-        if (!unitsOfChunk[c]!.includes(sKey)) unitsOfChunk[c]!.push(sKey);
-        const entityKey = (name: string): string | undefined => {
-          const id = normalizeEntityName(name);
-          if (id === '') {
-            bump(stats.skipped, 'nameless-entity');
-            return undefined;
-          }
-          return `N:${id}`;
-        };
-        const mentioned = new Set<string>();
-        const mention = (name: string): string | undefined => {
-          const key = entityKey(name);
-          if (key === undefined) return undefined;
-          if (!mentioned.has(key)) {
-            mentioned.add(key);
-            graph.addNode(key, 'N', { text: cleanEntityName(name), ...provenance });
-            graph.connect(sKey!, key, 'd');
-          }
-          return key;
-        };
-        for (const name of unit.entities) mention(name);
-        for (const rel of unit.relationships) {
-          const source = mention(rel.source);
-          const target = mention(rel.target);
-          const relation = rel.relation.trim().replace(/\s+/g, ' ');
-          if (source === undefined || target === undefined) continue;
-          if (source === target) {
-            bump(stats.skipped, 'self-relation');
+  await rt.stage(
+    'decompose',
+    () => {
+      decompositions.forEach((decomposition, c) => {
+        countIssues(decomposition.issues);
+        const chunk = chunks[c]!;
+        const provenance = { chunks: [chunk.id], docs: [chunk.docId] };
+        for (const unit of decomposition.units) {
+          stats.extractedUnits++;
+          const text = unit.text.trim();
+          if (text === '') {
+            bump(stats.skipped, 'blank-unit');
             continue;
           }
-          const rKey = `R:${source.slice(2)}|${relation.toLowerCase()}|${target.slice(2)}`;
-          const rText = `${graph.node(source).text} ${relation} ${graph.node(target).text}`.trim();
-          const isNew = !graph.hasNode(rKey);
-          graph.addNode(rKey, 'R', { text: rText, ...provenance });
-          if (isNew) {
-            graph.connect(rKey, source, 'r');
-            graph.connect(rKey, target, 'r');
+          let sKey = unitKeyByText.get(text);
+          if (sKey === undefined) {
+            sKey = `S:${unitKeyByText.size}`;
+            unitKeyByText.set(text, sKey);
           }
-          if (graph.graph.edge(sKey, rKey) === undefined) graph.connect(sKey, rKey, 'd');
+          graph.addNode(sKey, 'S', { text, ...provenance });
+          if (!unitsOfChunk[c]!.includes(sKey)) unitsOfChunk[c]!.push(sKey);
+          const entityKey = (name: string): string | undefined => {
+            const id = normalizeEntityName(name);
+            if (id === '') {
+              bump(stats.skipped, 'nameless-entity');
+              return undefined;
+            }
+            return `N:${id}`;
+          };
+          const mentioned = new Set<string>();
+          const mention = (name: string): string | undefined => {
+            const key = entityKey(name);
+            if (key === undefined) return undefined;
+            if (!mentioned.has(key)) {
+              mentioned.add(key);
+              graph.addNode(key, 'N', { text: cleanEntityName(name), ...provenance });
+              graph.connect(sKey!, key, 'd');
+            }
+            return key;
+          };
+          for (const name of unit.entities) mention(name);
+          for (const rel of unit.relationships) {
+            const source = mention(rel.source);
+            const target = mention(rel.target);
+            const relation = rel.relation.trim().replace(/\s+/g, ' ');
+            if (source === undefined || target === undefined) continue;
+            if (source === target) {
+              bump(stats.skipped, 'self-relation');
+              continue;
+            }
+            const rKey = `R:${source.slice(2)}|${relation.toLowerCase()}|${target.slice(2)}`;
+            const rText = `${graph.node(source).text} ${relation} ${graph.node(target).text}`.trim();
+            const isNew = !graph.hasNode(rKey);
+            graph.addNode(rKey, 'R', { text: rText, ...provenance });
+            if (isNew) {
+              graph.connect(rKey, source, 'r');
+              graph.connect(rKey, target, 'r');
+            }
+            if (graph.graph.edge(sKey, rKey) === undefined) graph.connect(sKey, rKey, 'd');
+          }
         }
-      }
-    });
-  });
+      });
+    },
+    { checkpoint: false },
+  );
 
   // G2: attributes of important entities (§2.3, appendix C.2).
-  await meter.stage('attributes', async () => {
+  const attributes = await rt.stage('attributes', async () => {
     const important = importantEntities(graph.graph, {
       isCandidate: (_, a) => a.type === 'N' && (a.weight as number) >= o.attributeMinMentions,
       coreRule: o.coreRule,
       betweennessSamples: o.betweennessSamples,
       seed: o.seed,
     });
-    stats.importantEntities = important.nodes.length;
-    let done = 0;
-    const summaries = await mapLimit(
+    const summaries = await rt.map(
       important.nodes,
-      o.concurrency,
       async (entity) => {
         // Semantic units first, then relationships; within each, the most repeated first.
         const material = [...graph.neighbors(entity, 'S'), ...graph.neighbors(entity, 'R')]
@@ -260,121 +243,141 @@ export async function buildNodeRag(
                 maxTokens: o.attributeTokens,
                 abortSignal: signal,
               });
-        progress('attributes', ++done, important.nodes.length, 'entities');
         return summary.trim();
       },
-      signal,
+      { label: (entity) => entity, unit: 'entities', ...concurrency },
     );
-    important.nodes.forEach((entity, i) => {
-      const summary = summaries[i]!;
-      if (summary === '') {
-        bump(stats.skipped, 'empty-attribute');
-        return;
-      }
-      const node = graph.node(entity);
-      const aKey = `A:${entity.slice(2)}`;
-      graph.addNode(aKey, 'A', { text: summary, chunks: node.chunks, docs: node.docs });
-      graph.connect(entity, aKey, 'a');
-      stats.attributes++;
-    });
+    return { entities: important.nodes, summaries };
   });
+  await rt.stage(
+    'attributes',
+    () => {
+      stats.importantEntities = attributes.entities.length;
+      attributes.entities.forEach((entity, i) => {
+        const summary = attributes.summaries[i]!;
+        if (summary === '') {
+          bump(stats.skipped, 'empty-attribute');
+          return;
+        }
+        const node = graph.node(entity);
+        const aKey = `A:${entity.slice(2)}`;
+        graph.addNode(aKey, 'A', { text: summary, chunks: node.chunks, docs: node.docs });
+        graph.connect(entity, aKey, 'a');
+        stats.attributes++;
+      });
+    },
+    { checkpoint: false },
+  );
 
   // Embeddings of S and A now (semantic matching needs them), of H and T when they exist (§2.4).
   const vectors = new Map<string, Float32Array>();
   const embed = async (keys: string[]) => {
-    const values = keys.map((key) => graph.node(key).text);
-    const embeddings = await embedAll(ctx.embedder, values, { abortSignal: signal });
+    const embeddings = await rt.stage('embed', () =>
+      rt.embed(
+        keys.map((key) => graph.node(key).text),
+        { label: (_, i) => keys[i]! },
+      ),
+    );
     keys.forEach((key, i) => {
       vectors.set(key, embeddings[i]!);
     });
   };
-  await meter.stage('embed', () => embed([...graph.nodes('S'), ...graph.nodes('A')]));
+  await embed([...graph.nodes('S'), ...graph.nodes('A')]);
 
   // G3: Leiden communities, high-level elements and overviews, semantic matching (§2.3, appendix C.3).
-  const { matching, highKeys } = await meter.stage('communities', async () => {
+  const communities = await rt.stage('communities', async () => {
     const { communities, count } = leiden(graph.graph, {
       seed: o.seed,
       resolution: o.leidenResolution,
       iterations: o.leidenIterations,
     });
-    stats.communities = count;
     const members: string[][] = Array.from({ length: count }, () => []);
     for (const [key, c] of communities) {
       const type = graph.node(key).type;
       if (type === 'S' || type === 'A') members[c]!.push(key);
     }
     const nonEmpty = members.map((m, c) => ({ m, c })).filter(({ m }) => m.length > 0);
-    stats.emptyCommunities = count - nonEmpty.length;
-    let done = 0;
-    const elements = await mapLimit(
+    const elements = await rt.map(
       nonEmpty,
-      o.concurrency,
-      async ({ m }) => {
+      ({ m }) => {
         const content = fitTexts(
           m.map((key) => graph.node(key).text),
           o.communityContextTokens,
           ctx,
         ).join('\n');
-        const result = await tasks.titleAndDescription(content, { abortSignal: signal });
-        countIssues(result.issues);
-        progress('communities', ++done, nonEmpty.length, 'communities');
-        return result;
+        return tasks.titleAndDescription(content, { abortSignal: signal });
       },
-      signal,
+      { label: ({ c }) => `community ${c}`, unit: 'communities', ...concurrency },
     );
-    const matching: Omit<MatchingNode, 'vector'>[] = [];
-    const highKeys: string[] = [];
-    nonEmpty.forEach(({ m, c }, i) => {
-      const { title, description } = elements[i]!;
-      const text = description.trim();
-      if (text === '') {
-        bump(stats.skipped, 'empty-high-level-element');
+    return { count, nonEmpty, elements };
+  });
+  const { matching, highKeys } = await rt.stage(
+    'communities',
+    () => {
+      const { count, nonEmpty, elements } = communities;
+      stats.communities = count;
+      stats.emptyCommunities = count - nonEmpty.length;
+      const matching: Omit<MatchingNode, 'vector'>[] = [];
+      const highKeys: string[] = [];
+      nonEmpty.forEach(({ m, c }, i) => {
+        const { title, description, issues } = elements[i]!;
+        countIssues(issues);
+        const text = description.trim();
+        if (text === '') {
+          bump(stats.skipped, 'empty-high-level-element');
+          return;
+        }
+        const chunkSet = new Set<string>();
+        const docSet = new Set<string>();
+        for (const key of m) {
+          for (const ch of graph.node(key).chunks) chunkSet.add(ch);
+          for (const d of graph.node(key).docs) docSet.add(d);
+        }
+        const hKey = `H:${c}`;
+        graph.addNode(hKey, 'H', { text, chunks: chunkSet, docs: docSet, extra: { community: c } });
+        highKeys.push(hKey);
+        stats.highLevelElements++;
+        const name = title.trim();
+        if (name !== '') {
+          const oKey = `O:${c}`;
+          graph.addNode(oKey, 'O', { text: name, chunks: chunkSet, docs: docSet, extra: { community: c } });
+          graph.connect(hKey, oKey, 'o');
+        } else {
+          bump(stats.skipped, 'untitled-high-level-element');
+        }
+        for (const key of m)
+          matching.push({ id: key, type: graph.node(key).type as 'S' | 'A', community: c });
+        matching.push({ id: hKey, type: 'H', community: c });
+      });
+      return { matching, highKeys };
+    },
+    { checkpoint: false },
+  );
+  await embed(highKeys);
+  await rt.stage(
+    'semantic-matching',
+    () => {
+      if (highKeys.length === 0) return;
+      const nodes: MatchingNode[] = matching.map((node) => ({ ...node, vector: vectors.get(node.id)! }));
+      const k = Math.ceil(Math.sqrt(nodes.length));
+      if (o.denseMatchingClusterSize > 0 && nodes.length / k <= o.denseMatchingClusterSize) {
+        // The official code's shortcut for small graphs: every S and A node of the community.
+        for (const node of nodes) {
+          if (node.type === 'H') continue;
+          graph.connect(node.id, `H:${node.community}`, 'h');
+          stats.semanticMatchingEdges++;
+        }
         return;
       }
-      const chunkSet = new Set<string>();
-      const docSet = new Set<string>();
-      for (const key of m) {
-        for (const ch of graph.node(key).chunks) chunkSet.add(ch);
-        for (const d of graph.node(key).docs) docSet.add(d);
-      }
-      const hKey = `H:${c}`;
-      graph.addNode(hKey, 'H', { text, chunks: chunkSet, docs: docSet, extra: { community: c } });
-      highKeys.push(hKey);
-      stats.highLevelElements++;
-      const name = title.trim();
-      if (name !== '') {
-        const oKey = `O:${c}`;
-        graph.addNode(oKey, 'O', { text: name, chunks: chunkSet, docs: docSet, extra: { community: c } });
-        graph.connect(hKey, oKey, 'o');
-      } else {
-        bump(stats.skipped, 'untitled-high-level-element');
-      }
-      for (const key of m) matching.push({ id: key, type: graph.node(key).type as 'S' | 'A', community: c });
-      matching.push({ id: hKey, type: 'H', community: c });
-    });
-    return { matching, highKeys };
-  });
-  await meter.stage('embed', () => embed(highKeys));
-  await meter.stage('semantic-matching', () => {
-    if (highKeys.length === 0) return;
-    const nodes: MatchingNode[] = matching.map((node) => ({ ...node, vector: vectors.get(node.id)! }));
-    const k = Math.ceil(Math.sqrt(nodes.length));
-    if (o.denseMatchingClusterSize > 0 && nodes.length / k <= o.denseMatchingClusterSize) {
-      // The official code's shortcut for small graphs: every S and A node of the community.
-      for (const node of nodes) {
-        if (node.type === 'H') continue;
-        graph.connect(node.id, `H:${node.community}`, 'h');
+      const { edges, k: used } = semanticMatching(nodes, { seed: o.seed });
+      stats.semanticClusters = used;
+      for (const [member, h] of edges) {
+        graph.connect(member, h, 'h');
         stats.semanticMatchingEdges++;
       }
-      return;
-    }
-    const { edges, k: used } = semanticMatching(nodes, { seed: o.seed });
-    stats.semanticClusters = used;
-    for (const [member, h] of edges) {
-      graph.connect(member, h, 'h');
-      stats.semanticMatchingEdges++;
-    }
-  });
+    },
+    { checkpoint: false },
+  );
 
   // G4: text insertion (§2.4).
   const textKeys = chunks.map((chunk, c) => {
@@ -383,32 +386,36 @@ export async function buildNodeRag(
     for (const sKey of unitsOfChunk[c]!) graph.connect(key, sKey, 's');
     return key;
   });
-  await meter.stage('embed', () => embed(textKeys));
+  await embed(textKeys);
 
   // G5: HNSW index over the embedded nodes and its base layer as semantic edges (§2.4).
   const vectorKeys = [...textKeys, ...graph.nodes('S'), ...graph.nodes('A'), ...graph.nodes('H')];
-  const index = await meter.stage('hnsw', async () => {
-    const hnsw = new HnswIndex({
-      dimensions: ctx.embedder.dimensions,
-      metric: 'cosine',
-      capacity: Math.max(1, vectorKeys.length),
-      M: o.hnswM,
-      efConstruction: o.hnswEfConstruction,
-      efSearch: o.hnswEfSearch,
-      seed: o.seed,
-    });
-    vectorKeys.forEach((key, id) => {
-      hnsw.add(id, vectors.get(key)!);
-      if ((id + 1) % 1000 === 0 || id + 1 === vectorKeys.length) {
-        progress('hnsw', id + 1, vectorKeys.length, 'nodes');
+  const index = await rt.stage(
+    'hnsw',
+    async () => {
+      const hnsw = new HnswIndex({
+        dimensions: embedder.dimensions,
+        metric: 'cosine',
+        capacity: Math.max(1, vectorKeys.length),
+        M: o.hnswM,
+        efConstruction: o.hnswEfConstruction,
+        efSearch: o.hnswEfSearch,
+        seed: o.seed,
+      });
+      vectorKeys.forEach((key, id) => {
+        hnsw.add(id, vectors.get(key)!);
+        if ((id + 1) % 1000 === 0 || id + 1 === vectorKeys.length) {
+          ctx.onProgress?.({ stage: 'hnsw', done: id + 1, total: vectorKeys.length, unit: 'nodes' });
+        }
+      });
+      if (o.hnswEdges) {
+        const counts = await layBaseLayer(graph, hnsw, vectorKeys);
+        stats.hnsw = { added: counts.added, reinforced: counts.reinforced };
       }
-    });
-    if (o.hnswEdges) {
-      const counts = await layBaseLayer(graph, hnsw, vectorKeys);
-      stats.hnsw = { added: counts.added, reinforced: counts.reinforced };
-    }
-    return hnsw;
-  });
+      return hnsw;
+    },
+    { checkpoint: false },
+  );
   return { ctx, options: o, graph, vectors: index, vectorKeys, chunks, stats };
 }
 

@@ -3,11 +3,13 @@ import { join } from 'node:path';
 import {
   assertSameProviders,
   type BuildContext,
+  buildRuntime,
+  type Chunk,
   chunkDocuments,
   cosineSimilarity,
   DEFAULT_BUDGET_TOKENS,
-  type Document,
   embedAll,
+  type GraphExtraction,
   IndexFormatError,
   InvalidArgumentError,
   isFittableEmbedder,
@@ -147,29 +149,18 @@ function toMap(m: Record<string, string> | ReadonlyMap<string, string> | undefin
   return m instanceof Map ? new Map(m) : new Map(Object.entries(m as Record<string, string>));
 }
 
-async function graphFromDocuments(
-  docs: Document[],
-  ctx: BuildContext,
-  opts: SgRagOptions,
-): Promise<{ graph: SgGraph; skipped: number }> {
-  if (docs.length === 0) {
-    throw new InvalidArgumentError(
-      'docs',
-      'sg-rag build: the corpus is empty; pass documents or `options.triples`.',
-    );
-  }
-  const chunks = chunkDocuments(docs, {
-    chunkSize: opts.chunkSize,
-    overlap: opts.overlap,
-    tokenizer: ctx.tokenizer,
-  });
+/**
+ * The data graph of per-chunk extractions (in chunk order), merged with core's
+ * `KnowledgeGraphBuilder`; relation descriptions become the edge facts.
+ */
+function graphFromExtractions(
+  chunks: readonly Chunk[],
+  extractions: readonly GraphExtraction[],
+): { graph: SgGraph; skipped: number } {
   const builder = new KnowledgeGraphBuilder();
-  let done = 0;
-  for (const chunk of chunks) {
-    const extraction = await ctx.tasks.extractGraph(chunk.text, { abortSignal: ctx.signal });
-    builder.addExtraction(extraction, { chunkId: chunk.id, docId: chunk.docId });
-    ctx.onProgress?.({ stage: 'extract', done: ++done, total: chunks.length, unit: 'chunks' });
-  }
+  chunks.forEach((chunk, i) => {
+    builder.addExtraction(extractions[i]!, { chunkId: chunk.id, docId: chunk.docId });
+  });
   const kg = builder.build();
   const ids = [...kg.entities.keys()];
   const index = new Map(ids.map((id, i) => [id, i]));
@@ -649,16 +640,52 @@ export function createSgRag(
       checkOptions(opts);
       const { triples, entityText, relationText, ...stored } = opts;
       const stats: Record<string, number> = {};
-      const graph = await ctx.meter.stage('graph', async () => {
-        if (triples) {
-          const r = graphFromTriples(triples, toMap(entityText), toMap(relationText));
-          stats.skippedSelfLoops = r.skippedSelfLoops;
-          return r.graph;
+      const rt = buildRuntime(ctx);
+      let graph: SgGraph;
+      if (triples) {
+        graph = await rt.stage(
+          'graph',
+          () => {
+            const r = graphFromTriples(triples, toMap(entityText), toMap(relationText));
+            stats.skippedSelfLoops = r.skippedSelfLoops;
+            return r.graph;
+          },
+          { checkpoint: false },
+        );
+      } else {
+        if (docs.length === 0) {
+          throw new InvalidArgumentError(
+            'docs',
+            'sg-rag build: the corpus is empty; pass documents or `options.triples`.',
+          );
         }
-        const r = await graphFromDocuments(docs, ctx, opts);
-        stats.skippedExtractions = r.skipped;
-        return r.graph;
-      });
+        const chunks = await rt.stage(
+          'chunk',
+          () =>
+            chunkDocuments(docs, {
+              chunkSize: opts.chunkSize,
+              overlap: opts.overlap,
+              tokenizer: ctx.tokenizer,
+            }),
+          { checkpoint: false },
+        );
+        // One extractGraph call per chunk; the extractions (plain data) are the checkpoint.
+        const extractions = await rt.stage('extract', () =>
+          rt.map(chunks, (chunk) => ctx.tasks.extractGraph(chunk.text, { abortSignal: ctx.signal }), {
+            label: (chunk) => chunk.id,
+            unit: 'chunks',
+          }),
+        );
+        graph = await rt.stage(
+          'graph',
+          () => {
+            const r = graphFromExtractions(chunks, extractions);
+            stats.skippedExtractions = r.skipped;
+            return r.graph;
+          },
+          { checkpoint: false },
+        );
+      }
       if (graph.edges.length === 0) {
         throw new InvalidArgumentError(
           triples ? 'triples' : 'docs',
@@ -666,21 +693,32 @@ export function createSgRag(
         );
       }
       const adjacency = adjacencyOf(graph);
-      const labelVectors = await ctx.meter.stage('embed', async () => {
-        if (isFittableEmbedder(ctx.embedder)) await ctx.embedder.fit(graph.labels);
-        const vectors = await embedAll(ctx.embedder, graph.labels, { abortSignal: ctx.signal });
-        const vi = ctx.vectorIndex.create({
-          dimensions: ctx.embedder.dimensions,
-          metric: 'cosine',
-          capacity: vectors.length,
-        });
-        vectors.forEach((v, i) => {
-          vi.add(i, v);
-        });
-        return vi;
-      });
-      const { paths, skippedMiddles } = await ctx.meter.stage('paths', () =>
-        buildPathIndex(graph, adjacency, stored),
+      const { embedder } = ctx;
+      if (isFittableEmbedder(embedder)) {
+        await rt.stage('fit', () => embedder.fit(graph.labels), { checkpoint: false });
+      }
+      const vectors = await rt.stage('embed', () =>
+        rt.embed(graph.labels, { label: (label) => `entity label "${label}"` }),
+      );
+      const labelVectors = await rt.stage(
+        'vector-index',
+        () => {
+          const vi = ctx.vectorIndex.create({
+            dimensions: embedder.dimensions,
+            metric: 'cosine',
+            capacity: vectors.length,
+          });
+          vectors.forEach((v, i) => {
+            vi.add(i, v);
+          });
+          return vi;
+        },
+        { checkpoint: false },
+      );
+      const { paths, skippedMiddles } = await rt.stage(
+        'paths',
+        () => buildPathIndex(graph, adjacency, stored),
+        { checkpoint: false },
       );
       Object.assign(stats, {
         nodes: graph.ids.length,

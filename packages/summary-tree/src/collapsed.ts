@@ -34,7 +34,30 @@ export async function embedSummaryTree(
     ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
     ...(options.signal ? { abortSignal: options.signal } : {}),
   });
-  const index = factory.create({ dimensions: embedder.dimensions, metric: 'cosine', capacity: texts.length });
+  return indexSummaryTree(tree, vectors, factory, { dimensions: embedder.dimensions });
+}
+
+/**
+ * The collapsed-tree index of {@link embedSummaryTree} from vectors already computed (e.g. kept
+ * from an earlier run): one cosine index made by `factory`, vector `i` added as id `i`.
+ * `dimensions` defaults to the length of the first vector.
+ *
+ * @throws InvalidArgumentError when there is not one vector per node.
+ */
+export function indexSummaryTree(
+  tree: SummaryTree,
+  vectors: readonly ArrayLike<number>[],
+  factory: VectorIndexFactory,
+  options: { dimensions?: number } = {},
+): VectorIndex {
+  if (vectors.length !== tree.nodes.length) {
+    throw new InvalidArgumentError(
+      'vectors',
+      `indexSummaryTree: got ${vectors.length} vectors for ${tree.nodes.length} nodes; pass one vector per node, in node order.`,
+    );
+  }
+  const dimensions = options.dimensions ?? vectors[0]?.length ?? 0;
+  const index = factory.create({ dimensions, metric: 'cosine', capacity: vectors.length });
   vectors.forEach((vector, id) => {
     index.add(id, vector);
   });

@@ -71,25 +71,61 @@ export interface SummaryTreeOptions {
    * @default 1.2 (official code; the paper says "until only g or fewer segments remain", §3.1)
    */
   stopRatio: number;
-  /** Summaries of one level in flight at once. @default 4 */
+  /** Summaries of one level in flight at once (the default runner's; see `runLevel`). @default 4 */
   concurrency: number;
   /** Length asked of each summary, in tokens (passed to `summarize` as `maxTokens`). @default 200 */
   summaryMaxTokens: number;
   /** Id of the `index`-th summary of `level` (from 1). @default `summary:${level}:${index}` */
   summaryId: (level: number, index: number) => string;
   signal?: AbortSignal;
-  /** Reports `{ stage: 'summarize', done, total, unit: 'calls' }` after each summary. */
+  /** Reports `{ stage: 'summarize', done, total, unit: 'calls' }` after each summary it asks for. */
   onProgress?: ProgressReporter;
+  /**
+   * Runs the summaries of each level, in place of the default runner (at most `concurrency` in
+   * flight, abort checked before each). Route the calls through your own scheduler with it, or
+   * return texts kept from an earlier run of the same build without asking again.
+   * @default none: the default runner
+   */
+  runLevel?: SummaryLevelRunner;
 }
 
+/** One summary of a level, before it is made: the consecutive nodes of the level below it covers. */
+export interface SummaryGroup {
+  /** Level of the summary: 1 for a summary of leaves. */
+  level: number;
+  /** Position of the summary in its level, from 0. */
+  index: number;
+  /** Id the summary node gets. */
+  id: string;
+  /** Node indexes of the nodes it summarizes (consecutive nodes of the level below). */
+  children: readonly number[];
+  /** Node index of the first leaf it covers (= the leaf's position). */
+  firstLeaf: number;
+  /** Node index of the last leaf it covers, inclusive. */
+  lastLeaf: number;
+}
+
+/**
+ * Makes the summaries of one level: calls `summarize` once per group — in any order, with any
+ * concurrency — and resolves to their texts in group order. `summarize` asks the summarizer (a
+ * group whose texts are all blank resolves to `''` without a call). A runner may also resolve to
+ * texts that an earlier run of the same build got from `summarize` for the same groups, without
+ * calling it: the tree is then the same.
+ */
+export type SummaryLevelRunner = (
+  groups: readonly SummaryGroup[],
+  summarize: (group: SummaryGroup) => Promise<string>,
+) => Promise<readonly string[]>;
+
 /** Defaults of {@link buildSummaryTree}. */
-export const SUMMARY_TREE_DEFAULTS: Readonly<Omit<SummaryTreeOptions, 'signal' | 'onProgress'>> = {
-  groupSize: 5,
-  stopRatio: 1.2,
-  concurrency: 4,
-  summaryMaxTokens: 200,
-  summaryId: (level: number, index: number) => `summary:${level}:${index}`,
-};
+export const SUMMARY_TREE_DEFAULTS: Readonly<Omit<SummaryTreeOptions, 'signal' | 'onProgress' | 'runLevel'>> =
+  {
+    groupSize: 5,
+    stopRatio: 1.2,
+    concurrency: 4,
+    summaryMaxTokens: 200,
+    summaryId: (level: number, index: number) => `summary:${level}:${index}`,
+  };
 
 /** What builds a summary: the core `summarize` task (a prompt on a chat model, or the offline extractive one). */
 export type Summarizer = Pick<TaskSuite, 'summarize'>;
@@ -196,7 +232,7 @@ export function joinLeafTexts(
   return passages;
 }
 
-/** Run `fn` over `items` with at most `limit` calls in flight; results keep the input order. */
+/** The default level runner: `fn` over `items`, at most `limit` in flight; results keep the input order. */
 async function mapLimit<T, R>(
   items: readonly T[],
   limit: number,
@@ -219,14 +255,15 @@ async function mapLimit<T, R>(
  * consecutive group of `groupSize` leaves — overlap between consecutive chunks dropped — then every
  * group of `groupSize` summaries, and so on. The leaves are always summarized once; further levels
  * are built while a level has more than `stopRatio · groupSize` nodes (official code), so several
- * top nodes may remain. Summaries of one level run concurrently (at most `concurrency` at once);
- * the result does not depend on the order in which they finish.
+ * top nodes may remain. Summaries of one level run concurrently (at most `concurrency` at once, or
+ * as `runLevel` schedules them); the result does not depend on the order in which they finish.
  *
  * Each summary of leaves is asked with `purpose: 'chunks'`, each higher one with `purpose:
  * 'summaries'` and the children's texts (never their ids). A group whose texts are all blank gets a
  * blank summary without a call.
  *
- * @throws InvalidArgumentError for no leaves, duplicate or colliding ids, or bad options.
+ * @throws InvalidArgumentError for no leaves, duplicate or colliding ids, bad options, or a
+ * `runLevel` that resolves to anything but one string per group.
  */
 export async function buildSummaryTree(
   leaves: readonly SummaryTreeLeaf[],
@@ -264,33 +301,39 @@ export async function buildSummaryTree(
   const total = shape.slice(1).reduce((a, b) => a + b, 0);
   const levels: number[][] = [nodes.map((_, i) => i)];
   let done = 0;
+  const summarize = async (group: SummaryGroup): Promise<string> => {
+    throwIfAborted(o.signal);
+    const children = group.children.map((n) => nodes[n]!);
+    const inputs = (group.level === 1 ? joinLeafTexts(children) : children.map((c) => c.text)).filter(
+      (t) => t.trim() !== '',
+    );
+    const text =
+      inputs.length === 0
+        ? ''
+        : await summarizer.summarize(inputs, {
+            maxTokens: o.summaryMaxTokens,
+            purpose: group.level === 1 ? 'chunks' : 'summaries',
+            ...(o.signal ? { abortSignal: o.signal } : {}),
+          });
+    done++;
+    o.onProgress?.({ stage: 'summarize', done, total, unit: 'calls' });
+    return text;
+  };
+  const runLevel: SummaryLevelRunner =
+    o.runLevel ??
+    ((groups, fn) =>
+      mapLimit(groups, o.concurrency, (group) => {
+        throwIfAborted(o.signal);
+        return fn(group);
+      }));
   for (let level = 1; level < shape.length; level++) {
     throwIfAborted(o.signal);
     const below = levels[level - 1]!;
-    const groups: number[][] = [];
-    for (let i = 0; i < below.length; i += o.groupSize) groups.push(below.slice(i, i + o.groupSize));
-    const texts = await mapLimit(groups, o.concurrency, async (group) => {
-      throwIfAborted(o.signal);
-      const children = group.map((n) => nodes[n]!);
-      const inputs = (level === 1 ? joinLeafTexts(children) : children.map((c) => c.text)).filter(
-        (t) => t.trim() !== '',
-      );
-      const text =
-        inputs.length === 0
-          ? ''
-          : await summarizer.summarize(inputs, {
-              maxTokens: o.summaryMaxTokens,
-              purpose: level === 1 ? 'chunks' : 'summaries',
-              ...(o.signal ? { abortSignal: o.signal } : {}),
-            });
-      done++;
-      o.onProgress?.({ stage: 'summarize', done, total, unit: 'calls' });
-      return text;
-    });
-    const indexes: number[] = [];
-    groups.forEach((group, g) => {
-      const index = nodes.length;
-      const id = o.summaryId(level, g);
+    const groups: SummaryGroup[] = [];
+    for (let i = 0; i < below.length; i += o.groupSize) {
+      const children = below.slice(i, i + o.groupSize);
+      const index = groups.length;
+      const id = o.summaryId(level, index);
       if (ids.has(id)) {
         throw new InvalidArgumentError(
           'summaryId',
@@ -298,18 +341,41 @@ export async function buildSummaryTree(
         );
       }
       ids.add(id);
-      for (const child of group) nodes[child]!.parent = index;
-      nodes.push({
-        id,
+      groups.push({
         level,
-        text: texts[g]!,
-        children: group,
+        index,
+        id,
+        children,
+        firstLeaf: nodes[children[0]!]!.firstLeaf,
+        lastLeaf: nodes[children[children.length - 1]!]!.lastLeaf,
+      });
+    }
+    const texts = await runLevel(groups, summarize);
+    if (
+      !Array.isArray(texts) ||
+      texts.length !== groups.length ||
+      !texts.every((t) => typeof t === 'string')
+    ) {
+      throw new InvalidArgumentError(
+        'runLevel',
+        `${caller}: runLevel must resolve to one string per group (${groups.length} at level ${level}); return the texts summarize gave, in group order.`,
+      );
+    }
+    const indexes: number[] = [];
+    for (const group of groups) {
+      const index = nodes.length;
+      for (const child of group.children) nodes[child]!.parent = index;
+      nodes.push({
+        id: group.id,
+        level,
+        text: texts[group.index]!,
+        children: [...group.children],
         parent: -1,
-        firstLeaf: nodes[group[0]!]!.firstLeaf,
-        lastLeaf: nodes[group[group.length - 1]!]!.lastLeaf,
+        firstLeaf: group.firstLeaf,
+        lastLeaf: group.lastLeaf,
       });
       indexes.push(index);
-    });
+    }
     levels.push(indexes);
   }
   return { formatVersion: 1, groupSize: o.groupSize, stopRatio: o.stopRatio, nodes, levels };

@@ -17,9 +17,12 @@ import {
   buildSummaryTree,
   coveredLeaves,
   embedSummaryTree,
+  indexSummaryTree,
   joinLeafTexts,
   leavesFromChunks,
   loadSummaryTree,
+  type SummaryGroup,
+  type SummaryLevelRunner,
   type SummaryTreeLeaf,
   saveSummaryTree,
   searchCollapsedTree,
@@ -213,6 +216,68 @@ describe('buildSummaryTree', () => {
   });
 });
 
+describe('buildSummaryTree with runLevel', () => {
+  test('hands each level its groups, in order, with the ids and leaf ranges the nodes get', async () => {
+    const seen: Omit<SummaryGroup, 'children'>[][] = [];
+    const runLevel: SummaryLevelRunner = async (groups, summarize) => {
+      seen.push(groups.map(({ children: _c, ...g }) => g));
+      return Promise.all(groups.map(summarize));
+    };
+    // 40 leaves by 5: 8 summaries of leaves, then 2 of summaries (8 > 1.2 · 5).
+    const tree = await buildSummaryTree(leaves(40), naming, { runLevel });
+    expect(seen).toEqual([
+      Array.from({ length: 8 }, (_, i) => ({
+        level: 1,
+        index: i,
+        id: `summary:1:${i}`,
+        firstLeaf: 5 * i,
+        lastLeaf: 5 * i + 4,
+      })),
+      [
+        { level: 2, index: 0, id: 'summary:2:0', firstLeaf: 0, lastLeaf: 24 },
+        { level: 2, index: 1, id: 'summary:2:1', firstLeaf: 25, lastLeaf: 39 },
+      ],
+    ]);
+    expect(tree).toEqual(await buildSummaryTree(leaves(40), naming));
+  });
+
+  test('builds the same tree whatever order the runner makes the summaries in', async () => {
+    const reversed: SummaryLevelRunner = async (groups, summarize) => {
+      const texts = new Array<string>(groups.length);
+      for (let g = groups.length - 1; g >= 0; g--) texts[g] = await summarize(groups[g]!);
+      return texts;
+    };
+    expect(await buildSummaryTree(leaves(33), naming, { runLevel: reversed, groupSize: 3 })).toEqual(
+      await buildSummaryTree(leaves(33), naming, { groupSize: 3 }),
+    );
+  });
+
+  test('a runner that returns texts kept from an earlier run rebuilds the tree without any call', async () => {
+    const kept = new Map<string, string>();
+    const keeping: SummaryLevelRunner = async (groups, summarize) => {
+      const texts = await Promise.all(groups.map(summarize));
+      for (const [i, g] of groups.entries()) kept.set(g.id, texts[i]!);
+      return texts;
+    };
+    const { model, tasks } = countingTasks();
+    const first = await buildSummaryTree(leaves(35), tasks, { runLevel: keeping });
+    expect(model.calls).toHaveLength(9);
+    const replaying: SummaryLevelRunner = async (groups) => groups.map((g) => kept.get(g.id)!);
+    const again = countingTasks();
+    const second = await buildSummaryTree(leaves(35), again.tasks, { runLevel: replaying });
+    expect(again.model.calls).toHaveLength(0);
+    expect(second).toEqual(first);
+  });
+
+  test('rejects a runner that does not give one text per group', async () => {
+    const short: SummaryLevelRunner = async (groups, summarize) =>
+      Promise.all(groups.slice(1).map(summarize));
+    await expect(buildSummaryTree(leaves(12), naming, { runLevel: short })).rejects.toSatisfy(
+      (e: unknown) => InvalidArgumentError.isInstance(e) && /runLevel/.test((e as Error).message),
+    );
+  });
+});
+
 describe('subtreeWeights', () => {
   test("sums children's weights recursively", async () => {
     const tree = await buildSummaryTree(leaves(31), naming); // levels [31, 7, 2]
@@ -264,6 +329,26 @@ describe('collapsed-tree retrieval', () => {
     const leavesOnly = searchCollapsedTree(tree, index, query!, 3, { levels: [0] });
     expect(leavesOnly.every((h) => h.level === 0)).toBe(true);
     expect(leavesOnly[0]!.id).toBe('c6');
+  });
+
+  test('indexSummaryTree over vectors computed elsewhere searches like embedSummaryTree', async () => {
+    const tree = await buildSummaryTree(leaves(17), naming, { groupSize: 4 });
+    const embedder = createScriptedEmbedder({ dimensions: 32 });
+    const { embeddings } = await embedder.doEmbed({ values: tree.nodes.map((n) => n.text) });
+    const index = indexSummaryTree(tree, embeddings, flatIndexFactory);
+    const reference = await embedSummaryTree(tree, embedder, flatIndexFactory);
+    expect(index.size).toBe(tree.nodes.length);
+    // Leaf 0, leaf 9 and summary:1:0 (leaves 0-3): texts no other node repeats.
+    for (const node of [0, 9, 17]) {
+      const query = embeddings[node]!;
+      expect(searchCollapsedTree(tree, index, query, 5)).toEqual(
+        searchCollapsedTree(tree, reference, query, 5),
+      );
+      expect(searchCollapsedTree(tree, index, query, 1)[0]!.node).toBe(node);
+    }
+    expect(() => indexSummaryTree(tree, embeddings.slice(1), flatIndexFactory)).toThrow(
+      /one vector per node/,
+    );
   });
 });
 

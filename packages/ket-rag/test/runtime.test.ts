@@ -1,0 +1,81 @@
+import { BuildStageError, createBuildContext, type ProgressEvent, type TaskSuite } from '@grag/core';
+import { createScriptedEmbedder } from '@grag/core/test';
+import { createOfflineTasks } from '@grag/offline';
+import { describe, expect, it } from 'vitest';
+import { createKetRag } from '../src/index.js';
+import { CORPUS } from './corpus.js';
+
+/** Offline tasks whose extraction and summary calls record how many were in flight at once. */
+function countingTasks(fail?: string) {
+  const base = createOfflineTasks();
+  const seen = { inFlight: 0, peak: 0, extracted: 0 };
+  const tracked =
+    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      seen.inFlight += 1;
+      seen.peak = Math.max(seen.peak, seen.inFlight);
+      try {
+        await new Promise((resolve) => setImmediate(resolve));
+        return await fn(...args);
+      } finally {
+        seen.inFlight -= 1;
+      }
+    };
+  const tasks: TaskSuite = {
+    ...base,
+    extractGraph: tracked(async (text, options) => {
+      seen.extracted += 1;
+      if (fail && text.includes(fail)) throw new Error('the model is down');
+      return base.extractGraph(text, options);
+    }),
+    summarize: tracked((texts, options) => base.summarize(texts, options)),
+  };
+  return { tasks, seen };
+}
+
+const embedder = () => createScriptedEmbedder({ dimensions: 16 });
+
+describe('ket-rag build runtime', () => {
+  it('sends at most the runtime concurrency of model calls at once, or `concurrency` when set', async () => {
+    const peak = async (runtime: number, option?: number) => {
+      const { tasks, seen } = countingTasks();
+      const ctx = createBuildContext({ embedder: embedder(), tasks, runtime: { concurrency: runtime } });
+      await createKetRag({ variant: 'ms-graph-rag' }).build(CORPUS, ctx, {
+        chunking: 'document',
+        ...(option !== undefined ? { concurrency: option } : {}),
+      });
+      expect(seen.extracted).toBe(CORPUS.length);
+      return seen.peak;
+    };
+    // Eight chunks to extract: the pool fills up to its limit and never beyond.
+    expect(await peak(3)).toBe(3);
+    expect(await peak(3, 1)).toBe(1);
+    expect(await peak(1, 5)).toBe(5);
+  });
+
+  it('reports one progress event per extracted chunk and per summary', async () => {
+    const { tasks } = countingTasks();
+    const events: ProgressEvent[] = [];
+    const ctx = createBuildContext({ embedder: embedder(), tasks, onProgress: (e) => events.push(e) });
+    const index = await createKetRag().build(CORPUS, ctx, { chunking: 'document' });
+    const extract = events.filter((e) => e.stage === 'extract');
+    expect(extract.map((e) => e.done)).toEqual(index.core.map((_, i) => i + 1));
+    expect(extract.every((e) => e.total === index.core.length && e.unit === 'chunks')).toBe(true);
+    const summarize = events.filter((e) => e.stage === 'summarize');
+    expect(index.stats.summaries).toBeGreaterThan(0);
+    expect(summarize.map((e) => e.done)).toEqual(
+      Array.from({ length: index.stats.summaries }, (_, i) => i + 1),
+    );
+  });
+
+  it('names the stage and the chunk when an extraction fails', async () => {
+    const { tasks } = countingTasks('eel migrations');
+    const ctx = createBuildContext({ embedder: embedder(), tasks });
+    const error = await createKetRag({ variant: 'ms-graph-rag' })
+      .build(CORPUS, ctx, { chunking: 'document' })
+      .catch((e: unknown) => e);
+    expect(BuildStageError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ stage: 'extract', item: 'chunk brandt' });
+    expect((error as Error).message).toContain('the model is down');
+  });
+});
