@@ -109,13 +109,13 @@ export class OpenAIChatModel implements ChatModel {
     }
     const target: CallTarget = { kind: 'chat', modelId: this.modelId };
     const body = this.requestBody(options);
-    const raw = await sendWithRetry(
+    return sendWithRetry(
       this.#runtime,
       target,
       (client, request) => client.chat.completions.create(body, request).asResponse(),
       options.abortSignal,
+      (raw) => parseChatCompletion(target, raw),
     );
-    return parseChatCompletion(target, raw);
   }
 }
 
@@ -131,7 +131,10 @@ function parseUsage(usage: unknown): TokenUsage | undefined {
   return { inputTokens: input, outputTokens: output };
 }
 
-/** Read text, usage and finish reason from a `/chat/completions` response body. */
+/**
+ * Read text, usage and finish reason from a `/chat/completions` response body. Throws
+ * `ProviderError`: `retryable: true` for a body that is not JSON, `false` for JSON of the wrong shape.
+ */
 export function parseChatCompletion(target: CallTarget, raw: string): ChatResult {
   const json = parseJsonBody(target, raw);
   if (!isRecord(json)) throw malformedResponse(target, 'not a JSON object', raw);

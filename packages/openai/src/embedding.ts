@@ -161,13 +161,13 @@ export class OpenAIEmbedder implements Embedder {
   async #embedBatch(batch: string[], signal: AbortSignal | undefined): Promise<EmbedResult> {
     const target: CallTarget = { kind: 'embedding', modelId: this.modelId };
     const body = this.requestBody(batch);
-    const raw = await sendWithRetry(
+    return sendWithRetry(
       this.#runtime,
       target,
       (client, request) => client.embeddings.create(body, request).asResponse(),
       signal,
+      (raw) => parseEmbeddingResponse(target, raw, batch.length, this.dimensions),
     );
-    return parseEmbeddingResponse(target, raw, batch.length, this.dimensions);
   }
 }
 
@@ -181,7 +181,8 @@ function decodeBase64Floats(text: string): Float32Array {
 
 /**
  * Read the vectors of an `/embeddings` response body, in input order (by each item's `index`), and
- * check their count and length.
+ * check their count and length. Throws `ProviderError`: `retryable: true` for a body that is not
+ * JSON, `false` for JSON of the wrong shape.
  */
 export function parseEmbeddingResponse(
   target: CallTarget,

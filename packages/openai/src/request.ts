@@ -159,6 +159,18 @@ function classify(
   if (error instanceof APIConnectionError) {
     const cause = (error as { cause?: unknown }).cause;
     const detail = cause instanceof Error ? `${cause.message}${causeCode(cause)}` : error.message;
+    const code = cause instanceof Error ? codeOf(cause) : undefined;
+    if (code !== undefined && DROPPED.has(code)) {
+      // Connected, then the server or something on the way closed the connection.
+      return {
+        retryable: true,
+        status: undefined,
+        retryAfterMs: undefined,
+        reason: `lost the connection before the response arrived (${oneLine(detail, 160)})`,
+        hint: 'check the network and the server at baseURL',
+        cause: error,
+      };
+    }
     return {
       retryable: true,
       status: undefined,
@@ -203,12 +215,22 @@ function classify(
   };
 }
 
-function causeCode(error: Error): string {
+/** Error codes of a connection that was open and then dropped (as opposed to refused or unresolved). */
+const DROPPED = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+/** The `code` of an error's cause (`'ECONNRESET'`, `'UND_ERR_SOCKET'`), if any. */
+function codeOf(error: Error): string | undefined {
   const cause = (error as { cause?: unknown }).cause;
   if (cause && typeof cause === 'object' && 'code' in cause && typeof cause.code === 'string') {
-    return ` [${cause.code}]`;
+    return cause.code;
   }
-  return '';
+  return undefined;
+}
+
+/** ` [CODE]` of an error's cause, or `''`. */
+function causeCode(error: Error): string {
+  const code = codeOf(error);
+  return code === undefined ? '' : ` [${code}]`;
 }
 
 function abortError(target: CallTarget, signal: AbortSignal): AbortError {
@@ -269,21 +291,25 @@ async function attempt(
 }
 
 /**
- * Send a request with this package's retry policy and resolve with the raw response body.
+ * Send a request with this package's retry policy and resolve with what `read` makes of the
+ * response body.
  *
  * - Each attempt holds one permit of the provider's semaphore (released during backoff).
- * - Retries 408, 409, 429, 5xx, connection errors and timeouts, waiting `Retry-After` /
- *   `retry-after-ms` when the server sends it (capped at `maxDelayMs`), else exponential backoff
- *   with full jitter.
- * - Throws {@link ProviderError} (`retryable: false`) at once for any other status, and
- *   (`retryable: true`) when the retries are used up; {@link AbortError} when `signal` aborts.
+ * - Retries 408, 409, 429, 5xx, connection errors, timeouts, bodies cut off in transit, and 2xx
+ *   bodies that are not JSON (`read` throws a retryable {@link malformedResponse}), waiting
+ *   `Retry-After` / `retry-after-ms` when the server sends it (capped at `maxDelayMs`), else
+ *   exponential backoff with full jitter.
+ * - Throws {@link ProviderError} (`retryable: false`) at once for any other status and for a JSON
+ *   body of the wrong shape, and (`retryable: true`) when the retries are used up;
+ *   {@link AbortError} when `signal` aborts.
  */
-export async function sendWithRetry(
+export async function sendWithRetry<T>(
   runtime: RequestRuntime,
   target: CallTarget,
   send: SendRequest,
   signal: AbortSignal | undefined,
-): Promise<string> {
+  read: (body: string) => T,
+): Promise<T> {
   if (signal?.aborted) throw abortError(target, signal);
   const client = runtime.client();
   const attempts = runtime.retry.maxRetries + 1;
@@ -297,8 +323,14 @@ export async function sendWithRetry(
     } finally {
       release();
     }
-    if (outcome.ok) return outcome.body;
-    const { failure } = outcome;
+    let failure: Failure;
+    if (outcome.ok) {
+      const body = readBody(outcome.body, read);
+      if (body.ok) return body.value;
+      failure = body.failure;
+    } else {
+      failure = outcome.failure;
+    }
     if (!failure.retryable) {
       throw new ProviderError(PROVIDER, `${label(target)} ${failure.reason} — ${failure.hint}.`, {
         status: failure.status,
@@ -322,23 +354,53 @@ export async function sendWithRetry(
   }
 }
 
+/** Reason and hint of each retryable {@link malformedResponse}, for the message after the last attempt. */
+const malformedDetails = new WeakMap<object, { reason: string; hint: string }>();
+
 /**
- * A {@link ProviderError} for a response that arrived (HTTP 2xx) but cannot be used: not JSON, or
- * missing the fields the contract needs. Not retryable.
+ * Apply `read` to a 2xx body. A retryable {@link malformedResponse} it throws becomes a retryable
+ * failure; any other error is thrown as it is.
  */
-export function malformedResponse(target: CallTarget, problem: string, body: string): ProviderError {
-  return new ProviderError(
-    PROVIDER,
-    `${label(target)} returned a malformed response (${problem}; body starts ${JSON.stringify(oneLine(body, 80))}) — check that baseURL points to an OpenAI-compatible API (usually ending in /v1).`,
-    { retryable: false },
-  );
+function readBody<T>(
+  body: string,
+  read: (body: string) => T,
+): { ok: true; value: T } | { ok: false; failure: Failure } {
+  try {
+    return { ok: true, value: read(body) };
+  } catch (error) {
+    const detail = typeof error === 'object' && error !== null ? malformedDetails.get(error) : undefined;
+    if (!detail) throw error;
+    return {
+      ok: false,
+      failure: { retryable: true, status: undefined, retryAfterMs: undefined, ...detail, cause: error },
+    };
+  }
 }
 
-/** Parse a response body as JSON, or throw {@link malformedResponse}. */
+const MALFORMED_HINT = 'check that baseURL points to an OpenAI-compatible API (usually ending in /v1)';
+
+/**
+ * A {@link ProviderError} for a response that arrived (HTTP 2xx) but cannot be used: not JSON, or
+ * missing the fields the contract needs. With `retryable` (a body that is not JSON: cut short or
+ * garbled on the way, or an error page of a proxy) {@link sendWithRetry} tries again.
+ */
+export function malformedResponse(
+  target: CallTarget,
+  problem: string,
+  body: string,
+  retryable = false,
+): ProviderError {
+  const reason = `returned a malformed response (${problem}; body starts ${JSON.stringify(oneLine(body, 80))})`;
+  const error = new ProviderError(PROVIDER, `${label(target)} ${reason} — ${MALFORMED_HINT}.`, { retryable });
+  if (retryable) malformedDetails.set(error, { reason, hint: MALFORMED_HINT });
+  return error;
+}
+
+/** Parse a response body as JSON, or throw a retryable {@link malformedResponse}. */
 export function parseJsonBody(target: CallTarget, body: string): unknown {
   try {
     return JSON.parse(body);
   } catch {
-    throw malformedResponse(target, 'not JSON', body);
+    throw malformedResponse(target, 'not JSON', body, true);
   }
 }

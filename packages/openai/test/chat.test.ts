@@ -140,7 +140,7 @@ describe('OpenAIChatModel', () => {
   });
 });
 
-describe('OpenAIChatModel errors that are not retried', () => {
+describe('OpenAIChatModel error responses', () => {
   const messages = [{ role: 'user' as const, content: 'x' }];
 
   it('turns a 401 into a ProviderError that points at OPENAI_API_KEY, after one request', async () => {
@@ -184,20 +184,24 @@ describe('OpenAIChatModel errors that are not retried', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('turns a body that is not JSON into a ProviderError, without retrying', async () => {
-    server.script('chat', { raw: '<html>Bad Gateway</html>' });
-    const error = (await rejection(provider().chat('m').doGenerate({ messages }))) as ProviderError;
+  it('retries a body that is not JSON, then reports it in a ProviderError', async () => {
+    const page = { raw: '<html>Bad Gateway</html>' };
+    server.script('chat', page, page);
+    const error = (await rejection(
+      provider({ maxRetries: 1 }).chat('m').doGenerate({ messages }),
+    )) as ProviderError;
     expect(ProviderError.isInstance(error)).toBe(true);
-    expect(error.retryable).toBe(false);
-    expect(error.message).toContain('malformed response (not JSON');
+    expect(error.retryable).toBe(true);
+    expect(error.message).toContain('failed after 2 attempts (last: returned a malformed response (not JSON');
     expect(error.message).toContain('<html>');
-    expect(server.requests).toHaveLength(1);
+    expect(server.requests).toHaveLength(2);
   });
 
-  it('turns a JSON content type with a broken body into a ProviderError', async () => {
+  it('retries a JSON content type with a broken body and returns the answer of the retry', async () => {
     server.script('chat', { raw: '{"choices": [', headers: { 'content-type': 'application/json' } });
-    const error = (await rejection(provider().chat('m').doGenerate({ messages }))) as ProviderError;
-    expect(ProviderError.isInstance(error) && error.message).toContain('not JSON');
+    const result = await provider().chat('m').doGenerate({ messages });
+    expect(result.text).toBe('echo: x');
+    expect(server.requests).toHaveLength(2);
   });
 
   it('turns a JSON body without choices into a ProviderError', async () => {
