@@ -1,15 +1,22 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
+  AbortError,
   type BuildContext,
+  buildKey,
+  buildRuntime,
   type Document,
+  FileCallCache,
+  FileCheckpointStore,
   GragError,
   InvalidArgumentError,
   type MeterSnapshot,
+  modelFingerprint,
+  type PriceTable,
   type Retrieval,
   readManifest,
 } from '@grag/core';
@@ -18,7 +25,7 @@ import { type GragConfig, resolveConfig } from './config.js';
 import { readCorpus } from './corpus.js';
 import { EVAL_OPTIONS, EVAL_USAGE, evalCommand } from './eval-command.js';
 import { createProgressView } from './progress.js';
-import { createProviders } from './providers.js';
+import { createEstimateProviders, createProviders } from './providers.js';
 import { findMethod, METHODS, type MethodEntry } from './registry.js';
 
 /** Where the CLI writes; injectable for tests. */
@@ -27,6 +34,8 @@ export interface CliIO {
   stderr: NodeJS.WriteStream | (NodeJS.WritableStream & { isTTY?: boolean });
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Aborted on Ctrl-C (the bin wires SIGINT to it); a build then stops cleanly, resumable. */
+  signal?: AbortSignal;
 }
 
 const USAGE = `Usage: grag <command> [options]
@@ -43,6 +52,11 @@ Options:
   --out <dir>                index directory to write
   --set <key=value>          method option, repeatable (e.g. --set chunkSize=600)
   --variant <name>           method variant (same as --set variant=<name>), e.g. ket-rag's keyword-rag
+  --estimate                 count the calls, tokens and cost a build would make, without calling a model (index)
+  --cache-dir <dir>          model-call cache and build checkpoints (default .grag-cache next to --out)
+  --no-cache                 neither read nor write the cache (index)
+  --concurrency <n>          model calls in flight while indexing (default 8)
+  --prices <file.json>       price table, USD per 1M tokens: {"gpt-4o-mini": {"input": 0.15, "output": 0.6}}
   --budget <tokens>          context budget (default 12000)
   --top-k <n>                items to rank before packing (method default otherwise)
   --json                     machine-readable output (query)
@@ -54,7 +68,8 @@ Options:
   -q, --quiet                no progress output
   -h, --help                 this help;  -v, --version
 
-Environment: OPENAI_API_KEY, OPENAI_BASE_URL, GRAG_CHAT_MODEL, GRAG_EMBEDDING_MODEL, GRAG_PROVIDER, ...
+Environment: OPENAI_API_KEY, OPENAI_BASE_URL, GRAG_CHAT_MODEL, GRAG_EMBEDDING_MODEL, GRAG_PROVIDER,
+GRAG_CACHE_DIR, GRAG_PRICES, GRAG_CONCURRENCY, ...
 With no endpoint configured, grag runs offline.
 
 ${EVAL_USAGE.options}`;
@@ -75,6 +90,10 @@ const OPTIONS = {
   'embedding-dimensions': { type: 'string' },
   'offline-embedder': { type: 'string' },
   'vector-index': { type: 'string' },
+  estimate: { type: 'boolean' },
+  'cache-dir': { type: 'string' },
+  'no-cache': { type: 'boolean' },
+  prices: { type: 'string' },
   methods: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
@@ -93,6 +112,9 @@ function configFlags(values: Values): Partial<Record<keyof GragConfig, unknown>>
     offlineEmbedder: values['offline-embedder'],
     vectorIndex: values['vector-index'],
     budget: values.budget,
+    concurrency: values.concurrency,
+    cacheDir: values['cache-dir'],
+    prices: values.prices,
   };
 }
 
@@ -196,18 +218,97 @@ function formatUsage(snapshot: MeterSnapshot): string {
   if (t.chatCalls)
     parts.push(`${t.chatCalls} model calls, ${t.inputTokens} in / ${t.outputTokens} out tokens`);
   if (t.embedCalls) parts.push(`${t.embeddedValues} texts embedded`);
+  if (t.cacheHits) parts.push(`${t.cacheHits} calls answered from the cache`);
+  if (t.usd > 0) parts.push(`$${t.usd.toFixed(4)}`);
   return parts.join(', ');
+}
+
+/** Read a `--prices` file: `{ "<model>": { "input": usd, "output": usd } }` per 1M tokens. */
+async function readPrices(path: string | undefined): Promise<PriceTable | undefined> {
+  if (path === undefined) return undefined;
+  let table: unknown;
+  try {
+    table = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new InvalidArgumentError(
+      'prices',
+      `Cannot read the price table ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass a JSON file like {"gpt-4o-mini": {"input": 0.15, "output": 0.6}}.`,
+    );
+  }
+  const ok =
+    typeof table === 'object' &&
+    table !== null &&
+    !Array.isArray(table) &&
+    Object.values(table).every(
+      (p) =>
+        typeof p === 'object' &&
+        p !== null &&
+        Number.isFinite((p as { input?: unknown }).input) &&
+        ((p as { output?: unknown }).output === undefined ||
+          Number.isFinite((p as { output?: unknown }).output)),
+    );
+  if (!ok) {
+    throw new InvalidArgumentError(
+      'prices',
+      `The price table ${path} must map model ids to {"input": usd, "output": usd} per 1M tokens, e.g. {"gpt-4o-mini": {"input": 0.15, "output": 0.6}}.`,
+    );
+  }
+  return table as PriceTable;
+}
+
+/** Where `grag index --out <out>` keeps its call cache and checkpoints. */
+export function defaultCacheDir(out: string): string {
+  return join(dirname(resolve(out)), '.grag-cache');
+}
+
+/** The estimate as a table: one row per stage, then the total. */
+function formatEstimate(snapshot: MeterSnapshot): string {
+  const n = (v: number) => Math.round(v).toLocaleString('en-US');
+  const header = ['stage', 'chat calls', 'input tok', 'output tok', 'embedded', 'embed tok', 'USD'];
+  const rows = Object.entries(snapshot.stages)
+    .filter(([, u]) => u.chatCalls > 0 || u.embedCalls > 0)
+    .map(([name, u]) => [
+      name,
+      n(u.chatCalls),
+      n(u.inputTokens),
+      n(u.outputTokens),
+      n(u.embeddedValues),
+      n(u.embedTokens),
+      u.usd.toFixed(4),
+    ]);
+  const t = snapshot.total;
+  rows.push([
+    'total',
+    n(t.chatCalls),
+    n(t.inputTokens),
+    n(t.outputTokens),
+    n(t.embeddedValues),
+    n(t.embedTokens),
+    t.usd.toFixed(4),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+interface IndexFlags {
+  quiet: boolean;
+  estimate?: boolean;
+  noCache?: boolean;
+  json?: boolean;
 }
 
 async function buildIndex(
   io: CliIO,
   corpusPath: string,
   methodName: string,
-  out: string,
+  out: string | undefined,
   config: GragConfig,
   methodOptions: Record<string, unknown>,
-  quiet: boolean,
+  flags: IndexFlags,
 ): Promise<{ ctx: BuildContext; docs: number; chunks: unknown }> {
+  const { quiet } = flags;
   const entry = findMethod(methodName);
   if (!entry) {
     throw new InvalidArgumentError(
@@ -221,24 +322,109 @@ async function buildIndex(
   );
   const corpus = await readInput(corpusPath, entry, methodOptions);
   for (const skip of corpus.skipped) io.stderr.write(`grag: skipped ${skip.path}: ${skip.reason}\n`);
-  const { ctx, summary } = createProviders(config);
+  const prices = await readPrices(config.prices);
+  const cacheDir = out === undefined ? undefined : resolve(config.cacheDir ?? defaultCacheDir(out));
+  const useCache = !flags.estimate && !flags.noCache && cacheDir !== undefined;
+  const { ctx, summary, mode } = flags.estimate
+    ? createEstimateProviders(config, prices ? { prices } : {})
+    : createProviders(config, {
+        ...(prices ? { prices } : {}),
+        ...(useCache ? { cache: new FileCallCache(join(cacheDir, 'calls')) } : {}),
+      });
   if (!quiet) io.stderr.write(`${summary}\n`);
   if (!quiet) {
     io.stderr.write(
-      `grag: indexing ${corpus.description}` +
+      `grag: ${flags.estimate ? 'estimating' : 'indexing'} ${corpus.description}` +
         (corpus.skipped.length ? ` (${corpus.skipped.length} skipped)` : '') +
         ` with ${entry.name}\n`,
     );
     ctx.onProgress = progress.report;
   }
+  if (io.signal) ctx.signal = io.signal;
+  const checkpoints = useCache
+    ? new FileCheckpointStore(
+        join(
+          cacheDir,
+          'builds',
+          buildKey({
+            method: entry.method.name,
+            formatVersion: entry.method.formatVersion,
+            options: corpus.methodOptions,
+            documents: corpus.documents,
+            providers: {
+              embedder: modelFingerprint(ctx.embedder),
+              tasks: ctx.tasks.id,
+              vectorIndex: ctx.vectorIndex.kind,
+            },
+          }),
+        ),
+      )
+    : undefined;
+  ctx.runtime = {
+    concurrency: config.concurrency,
+    ...(checkpoints ? { checkpoints } : {}),
+    resumeHint: useCache
+      ? `completed model calls are cached in ${cacheDir}; run the same grag index command again to resume`
+      : 'run grag index again without --no-cache to keep completed calls for a resume',
+  };
+  const rt = buildRuntime(ctx);
   const started = performance.now();
-  const index = await entry.method.build(corpus.documents, ctx, corpus.methodOptions);
-  await entry.method.save(index, out);
+  let index: unknown;
+  try {
+    index = await entry.method.build(corpus.documents, ctx, corpus.methodOptions);
+  } catch (error) {
+    progress.done();
+    if (AbortError.isInstance(error) && !flags.estimate) {
+      throw new AbortError(
+        `interrupted during stage "${rt.currentStage}"; ${
+          useCache
+            ? `completed model calls are cached in ${cacheDir} and finished stages are kept; run the same command again to resume`
+            : 'nothing was kept (--no-cache)'
+        }.`,
+      );
+    }
+    throw error;
+  }
   progress.done();
-  const manifest = await readManifest(out);
+  const snapshot = ctx.meter.snapshot();
+  if (flags.estimate) {
+    if (flags.json) {
+      io.stdout.write(`${JSON.stringify({ method: entry.name, mode, ...snapshot }, null, 2)}\n`);
+    } else {
+      io.stdout.write(`${formatEstimate(snapshot)}\n`);
+      const unpriced = ctx.meter.unpricedModels();
+      if (unpriced.length) {
+        io.stdout.write(`No price for ${unpriced.join(', ')}; pass --prices <file.json> to include it.\n`);
+      }
+    }
+    return { ctx, docs: corpus.documents.length, chunks: undefined };
+  }
+  const outDir = out as string;
+  await entry.method.save(index, outDir);
+  if (rt.issues.length > 0) {
+    await writeFile(
+      join(outDir, 'build-issues.jsonl'),
+      rt.issues.map((issue) => JSON.stringify(issue)).join('\n') + '\n',
+    );
+  }
+  await checkpoints?.clear();
+  const manifest = await readManifest(outDir);
   if (!quiet) {
+    if (rt.resumedStages.length > 0) {
+      io.stderr.write(
+        `grag: resumed: ${rt.resumedStages.length} finished stages restored from checkpoints (${[...new Set(rt.resumedStages)].join(', ')})\n`,
+      );
+    }
+    if (rt.issues.length > 0) {
+      const counts = Object.entries(rt.issueCounts())
+        .map(([stage, count]) => `${stage} ${count}`)
+        .join(', ');
+      io.stderr.write(
+        `grag: ${rt.issues.length} model-output records could not be used (${counts}); each is listed with its raw text in ${join(outDir, 'build-issues.jsonl')}\n`,
+      );
+    }
     io.stderr.write(
-      `grag: wrote ${out} (${JSON.stringify(manifest.stats ?? {})}) in ${((performance.now() - started) / 1000).toFixed(1)} s; ${formatUsage(ctx.meter.snapshot())}\n`,
+      `grag: wrote ${outDir} (${JSON.stringify(manifest.stats ?? {})}) in ${((performance.now() - started) / 1000).toFixed(1)} s; ${formatUsage(snapshot)}\n`,
     );
   }
   return { ctx, docs: corpus.documents.length, chunks: manifest.stats?.chunks };
@@ -272,7 +458,7 @@ async function queryIndex(
       `${dir} holds a '${manifest.method}' index, which this grag does not know. Available: ${METHODS.map((m) => m.name).join(', ')}.`,
     );
   }
-  const { ctx, summary } = createProviders(config, manifest);
+  const { ctx, summary } = createProviders(config, { manifest });
   const index = await entry.method.load(dir, ctx);
   const t0 = performance.now();
   const retrieval: Retrieval = await entry.method.retrieve(index, question, {
@@ -339,7 +525,7 @@ async function demo(io: CliIO, config: GragConfig, values: Values): Promise<void
     for (const name of names) {
       const out = join(base, name);
       io.stdout.write(`\n== ${name} ==\n`);
-      await buildIndex(io, demoCorpusPath(), name, out, config, {}, true);
+      await buildIndex(io, demoCorpusPath(), name, out, config, {}, { quiet: true, noCache: true });
       for (const question of DEMO_QUESTIONS) {
         const { result } = await queryIndex(out, question, config, { answer: true, topK: 5 });
         printQuery(io, result, 3);
@@ -392,17 +578,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
             'method',
             `Missing --method. Available: ${METHODS.map((m) => m.name).join(', ')}.`,
           );
-        if (!values.out)
+        if (!values.out && !values.estimate)
           throw new InvalidArgumentError('out', 'Missing --out <dir>: where to write the index.');
-        await buildIndex(
-          io,
-          path,
-          values.method,
-          values.out,
-          config,
-          methodOptions(values),
-          values.quiet === true,
-        );
+        await buildIndex(io, path, values.method, values.out, config, methodOptions(values), {
+          quiet: values.quiet === true,
+          estimate: values.estimate === true,
+          noCache: values['no-cache'] === true,
+          json: values.json === true,
+        });
         return 0;
       }
       case 'query': {
@@ -444,7 +627,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   } catch (error) {
     if (GragError.isInstance(error)) {
       io.stderr.write(`grag: ${error.message}\n`);
-      return 1;
+      return AbortError.isInstance(error) ? 130 : 1;
     }
     const message = error instanceof Error ? error.message : String(error);
     io.stderr.write(

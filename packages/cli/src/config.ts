@@ -15,8 +15,12 @@ export interface GragConfig {
   vectorIndex: 'flat' | 'hnsw';
   /** Context budget in tokens. */
   budget: number;
-  /** Concurrent model calls. */
+  /** Concurrent model calls (and work items of a build stage). */
   concurrency: number;
+  /** Model-call cache and build checkpoints; default `.grag-cache` next to the index. */
+  cacheDir?: string;
+  /** A JSON price table (USD per 1M tokens by model) merged over the defaults. */
+  prices?: string;
 }
 
 export const CONFIG_DEFAULTS: GragConfig = {
@@ -28,6 +32,9 @@ export const CONFIG_DEFAULTS: GragConfig = {
   budget: 12_000,
   concurrency: 8,
 };
+
+/** Keys a config may set that have no default. */
+const OPTIONAL_KEYS: readonly string[] = ['apiKey', 'baseURL', 'embeddingDimensions', 'cacheDir', 'prices'];
 
 /** Config file read from the working directory when `--config` is not given. */
 export const CONFIG_FILE = 'grag.config.json';
@@ -43,6 +50,8 @@ const ENV: Record<string, keyof GragConfig> = {
   GRAG_VECTOR_INDEX: 'vectorIndex',
   GRAG_BUDGET: 'budget',
   GRAG_CONCURRENCY: 'concurrency',
+  GRAG_CACHE_DIR: 'cacheDir',
+  GRAG_PRICES: 'prices',
 };
 
 const CHOICES: Partial<Record<keyof GragConfig, readonly string[]>> = {
@@ -113,10 +122,10 @@ export async function resolveConfig(
       throw new InvalidArgumentError('config', `Config file ${path} must hold a JSON object.`);
     }
     for (const [key, value] of Object.entries(file)) {
-      if (!(key in CONFIG_DEFAULTS) && !['apiKey', 'baseURL', 'embeddingDimensions'].includes(key)) {
+      if (!(key in CONFIG_DEFAULTS) && !OPTIONAL_KEYS.includes(key)) {
         throw new InvalidArgumentError(
           key,
-          `Config file ${path}: unknown key "${key}". Known keys: ${[...Object.keys(CONFIG_DEFAULTS), 'apiKey', 'baseURL', 'embeddingDimensions'].join(', ')}.`,
+          `Config file ${path}: unknown key "${key}". Known keys: ${[...Object.keys(CONFIG_DEFAULTS), ...OPTIONAL_KEYS].join(', ')}.`,
         );
       }
       config[key] = coerce(key as keyof GragConfig, value, `config file ${path}`);

@@ -3,8 +3,8 @@
  * with `@grag/eval` and write JSON, a markdown table and SVG charts. Rerunning with the same
  * `--out` resumes: finished questions are not recomputed and built indexes are loaded.
  */
-import { basename, resolve } from 'node:path';
-import { InvalidArgumentError } from '@grag/core';
+import { basename, join, resolve } from 'node:path';
+import { FileCallCache, InvalidArgumentError } from '@grag/core';
 import { type JudgeSettings, loadDataset, methodsTable, runEval, writeReports } from '@grag/eval';
 import type { GragConfig } from './config.js';
 import { createProgressView } from './progress.js';
@@ -97,7 +97,9 @@ export async function evalCommand(input: {
   const datasetPath = resolve(io.cwd, datasetArg);
   const dataset = loadDataset(datasetPath);
   const out = resolve(io.cwd, flags.out ?? `grag-eval-${basename(datasetPath)}`);
-  const providers = createProviders(config);
+  // Builds, answers and judgements share the call cache: an eval run again repeats no model call.
+  const cache = new FileCallCache(join(resolve(config.cacheDir ?? join(out, '.grag-cache')), 'calls'));
+  const providers = createProviders(config, { cache });
   let judge: JudgeSettings | undefined;
   if (flags.judge) {
     if (providers.mode !== 'openai' || !providers.ctx.chat)
@@ -125,7 +127,7 @@ export async function evalCommand(input: {
   const run = await runEval({
     dataset,
     methods: entries.map((e) => ({ method: e.method, options: input.methodOptions })),
-    context: () => createProviders(config).ctx,
+    context: () => createProviders(config, { cache }).ctx,
     out,
     budgetTokens: config.budget,
     ...(topK !== undefined ? { topK } : {}),

@@ -1,14 +1,21 @@
 import {
   type BuildContext,
   type ChatModel,
+  cachedChat,
+  cachedEmbedder,
   createBuildContext,
   createPromptTasks,
+  createSimulatedChat,
+  createSimulatedEmbedder,
   type Embedder,
   flatIndexFactory,
   getTokenizer,
   type IndexManifest,
   Meter,
+  type ModelCallCache,
   meteredChat,
+  meteredEmbedder,
+  type PriceTable,
   type TaskSuite,
   type VectorIndexFactory,
 } from '@grag/core';
@@ -19,7 +26,7 @@ import { type GragConfig, usesOpenAI } from './config.js';
 
 export interface Providers {
   ctx: BuildContext;
-  mode: 'offline' | 'openai';
+  mode: 'offline' | 'openai' | 'estimate';
   /** One line that says what runs. */
   summary: string;
 }
@@ -38,12 +45,70 @@ function parseFingerprint(
     : { provider: provider!, modelId };
 }
 
+/** Dimensions of OpenAI's embedding models, for an estimate that must not ask the model. */
+const KNOWN_DIMENSIONS: Record<string, number> = {
+  'text-embedding-3-small': 1536,
+  'text-embedding-3-large': 3072,
+  'text-embedding-ada-002': 1536,
+};
+
+/** What else a run's providers need. */
+export interface ProviderOptions {
+  /** The index being queried: its embedder and vector index are used. */
+  manifest?: IndexManifest;
+  /** Model-call cache in front of the OpenAI-compatible models. */
+  cache?: ModelCallCache;
+  /** Price overrides for the meter. */
+  prices?: PriceTable;
+}
+
 /**
- * Create the providers for a run. When `manifest` is given (querying an index), the embedder and
- * vector index it was built with are used, so a query always matches its index.
+ * Providers for `grag index --estimate`: the prompt task suite runs on a simulated chat model
+ * that answers with the offline heuristics, and a simulated embedder, both reporting the
+ * configured OpenAI-compatible models' identities, so the meter counts and prices exactly what a
+ * real build would send, without any call.
  */
-export function createProviders(config: GragConfig, manifest?: IndexManifest): Providers {
-  const meter = new Meter();
+export function createEstimateProviders(config: GragConfig, options: ProviderOptions = {}): Providers {
+  const meter = new Meter(options.prices ? { prices: options.prices } : {});
+  const tokenizer = getTokenizer();
+  const local = createOfflineEmbedder(config.offlineEmbedder);
+  const chat = meteredChat(
+    createSimulatedChat(createOfflineTasks({ embedder: local }), {
+      provider: 'openai',
+      modelId: config.chatModel,
+    }),
+    meter,
+    tokenizer,
+  );
+  const embedder = createSimulatedEmbedder({
+    provider: 'openai',
+    modelId: config.embeddingModel,
+    dimensions: config.embeddingDimensions ?? KNOWN_DIMENSIONS[config.embeddingModel] ?? 1536,
+  });
+  const ctx = createBuildContext({
+    embedder,
+    tasks: createPromptTasks(chat),
+    tokenizer,
+    meter,
+    vectorIndex: flatIndexFactory,
+    chat,
+  });
+  return {
+    ctx,
+    mode: 'estimate',
+    summary: `grag: estimating a build with chat ${config.chatModel} and embeddings ${config.embeddingModel}; no model is called (grag's offline heuristics stand in for the model's answers).`,
+  };
+}
+
+/**
+ * Create the providers for a run. When `options.manifest` is given (querying an index), the
+ * embedder and vector index it was built with are used, so a query always matches its index.
+ * With `options.cache`, OpenAI-compatible calls are answered from the cache when it holds them
+ * (the meter counts only the calls that reach the model, and cache hits and misses).
+ */
+export function createProviders(config: GragConfig, options: ProviderOptions = {}): Providers {
+  const { manifest, cache } = options;
+  const meter = new Meter(options.prices ? { prices: options.prices } : {});
   const tokenizer = getTokenizer();
   const built = parseFingerprint(manifest?.providers.embedder);
   const vectorKind = manifest?.providers.vectorIndex ?? config.vectorIndex;
@@ -61,6 +126,7 @@ export function createProviders(config: GragConfig, manifest?: IndexManifest): P
       concurrency: config.concurrency,
     });
     chat = meteredChat(openai.chat(config.chatModel), meter, tokenizer);
+    if (cache) chat = cachedChat(chat, cache, meter);
     tasks = createPromptTasks(chat);
     if (built && built.provider === 'offline') {
       embedder = createOfflineEmbedder(built.modelId);
@@ -75,8 +141,12 @@ export function createProviders(config: GragConfig, manifest?: IndexManifest): P
     tasks = createOfflineTasks({ embedder });
     summary = `grag: no OpenAI-compatible endpoint configured (set OPENAI_API_KEY or OPENAI_BASE_URL); running offline with wink-nlp heuristics and the ${embedder.modelId} embedder.`;
   }
+  // Metered inside the cache, so only calls that reach the model are counted (fittable local
+  // embedders pass through the cache uncached).
+  const metered = meteredEmbedder(embedder, meter, tokenizer);
   const ctx = createBuildContext({
-    embedder,
+    embedder: cache ? cachedEmbedder(metered, cache, meter) : metered,
+    meterEmbedder: false,
     tasks,
     tokenizer,
     meter,
