@@ -6,6 +6,7 @@ import {
   chunkDocuments,
   type Document,
   InvalidArgumentError,
+  indexVectors,
   isFittableEmbedder,
   KnowledgeGraphBuilder,
   knnEdges,
@@ -73,8 +74,7 @@ async function similarityEdges(
     }
     return pairsToEdges(keys, n);
   }
-  const index = ctx.vectorIndex.create({ dimensions: vectors[0]!.length, metric: 'cosine', capacity: n });
-  for (let i = 0; i < n; i++) index.add(i, vectors[i]!);
+  const index = indexVectors(ctx.vectorIndex, vectors);
   for (let i = 0; i < n; i++) {
     if (i % 1024 === 0) throwIfAborted(ctx.signal);
     for (const hit of index.search(vectors[i]!, k, { filter: (id) => id !== i })) {

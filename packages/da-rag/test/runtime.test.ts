@@ -1,37 +1,12 @@
-import { BuildStageError, createBuildContext, type ProgressEvent, type TaskSuite } from '@grag/core';
-import { createScriptedEmbedder } from '@grag/core/test';
+import { BuildStageError, createBuildContext, type ProgressEvent } from '@grag/core';
+import { createScriptedEmbedder, trackTasks } from '@grag/core/test';
 import { createOfflineTasks } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { createDaRag } from '../src/index.js';
 import { CORPUS } from './corpus.js';
 
-/** Offline tasks whose extraction and title calls record how many were in flight at once. */
-function countingTasks(fail?: string) {
-  const base = createOfflineTasks();
-  const seen = { inFlight: 0, peak: 0, extracted: 0 };
-  const tracked =
-    <A extends unknown[], R>(fn: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      seen.inFlight += 1;
-      seen.peak = Math.max(seen.peak, seen.inFlight);
-      try {
-        await new Promise((resolve) => setImmediate(resolve));
-        return await fn(...args);
-      } finally {
-        seen.inFlight -= 1;
-      }
-    };
-  const tasks: TaskSuite = {
-    ...base,
-    extractGraph: tracked(async (text, options) => {
-      seen.extracted += 1;
-      if (fail && text.includes(fail)) throw new Error('the model is down');
-      return base.extractGraph(text, options);
-    }),
-    titleAndDescription: tracked((text, options) => base.titleAndDescription(text, options)),
-  };
-  return { tasks, seen };
-}
+/** Offline tasks that record how many calls were in flight at once. */
+const countingTasks = (fail?: string) => trackTasks(createOfflineTasks(), fail);
 
 const embedder = () => createScriptedEmbedder({ dimensions: 16 });
 // One chunk per document (the documents are shorter than a chunk).

@@ -10,6 +10,7 @@ import {
   type Document,
   embedAll,
   InvalidArgumentError,
+  indexVectors,
   isFittableEmbedder,
   KnowledgeGraphBuilder,
   type LocalSearchEntity,
@@ -310,16 +311,8 @@ function emptyStats(): KetRagStats {
   };
 }
 
-async function vectorIndexOf(ctx: BuildContext, vectors: readonly ArrayLike<number>[]): Promise<VectorIndex> {
-  const index = ctx.vectorIndex.create({
-    dimensions: ctx.embedder.dimensions,
-    metric: 'cosine',
-    capacity: vectors.length,
-  });
-  vectors.forEach((v, i) => {
-    index.add(i, v);
-  });
-  return index;
+function vectorIndexOf(ctx: BuildContext, vectors: readonly ArrayLike<number>[]): VectorIndex {
+  return indexVectors(ctx.vectorIndex, vectors, { dimensions: ctx.embedder.dimensions });
 }
 
 /** Options of the build runtime's maps: the method's `concurrency` only when the user set it. */

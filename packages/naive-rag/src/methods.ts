@@ -9,6 +9,7 @@ import {
   type Document,
   embedAll,
   InvalidArgumentError,
+  indexVectors,
   isFittableEmbedder,
   type Method,
   modelFingerprint,
@@ -173,17 +174,7 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
       const embeddings = await rt.stage('embed', () => rt.embed(texts));
       const vectors = await rt.stage(
         'vector-index',
-        () => {
-          const index = ctx.vectorIndex.create({
-            dimensions: embedder.dimensions,
-            metric: 'cosine',
-            capacity: texts.length,
-          });
-          embeddings.forEach((vector, id) => {
-            index.add(id, vector);
-          });
-          return index;
-        },
+        () => indexVectors(ctx.vectorIndex, embeddings, { dimensions: embedder.dimensions }),
         { checkpoint: false },
       );
       return { ctx, options: opts, chunks, texts, vectors };

@@ -12,6 +12,7 @@ import {
   type GraphExtraction,
   IndexFormatError,
   InvalidArgumentError,
+  indexVectors,
   isFittableEmbedder,
   KnowledgeGraphBuilder,
   type Method,
@@ -702,17 +703,7 @@ export function createSgRag(
       );
       const labelVectors = await rt.stage(
         'vector-index',
-        () => {
-          const vi = ctx.vectorIndex.create({
-            dimensions: embedder.dimensions,
-            metric: 'cosine',
-            capacity: vectors.length,
-          });
-          vectors.forEach((v, i) => {
-            vi.add(i, v);
-          });
-          return vi;
-        },
+        () => indexVectors(ctx.vectorIndex, vectors, { dimensions: embedder.dimensions }),
         { checkpoint: false },
       );
       const { paths, skippedMiddles } = await rt.stage(

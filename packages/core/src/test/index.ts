@@ -77,6 +77,7 @@ export function createScriptedEmbedder(
     },
   };
 }
+export * from './fixtures.js';
 export * from './readme.js';
 export * from './resume.js';
 export * from './vector-index-spec.js';

@@ -47,6 +47,8 @@ export interface ResumeRun {
 export interface ResumeReport {
   /** Model calls of an uninterrupted build. */
   totalCalls: number;
+  /** The chat calls among them (the rest are embedded values). */
+  chatCalls: number;
   /** Files of the uninterrupted index. */
   files: string[];
   runs: ResumeRun[];
@@ -132,10 +134,12 @@ export async function checkResumableBuild<Index>(spec: ResumableBuildSpec<Index>
     };
 
     let totalCalls = 0;
+    let chatCalls = 0;
     const referenceDir = join(root, 'reference');
     await build(
-      countedModels(spec as ResumableBuildSpec<unknown>, () => {
+      countedModels(spec as ResumableBuildSpec<unknown>, (key) => {
         totalCalls += 1;
+        if (key.startsWith('chat:')) chatCalls += 1;
       }),
       new MemoryCallCache(),
       undefined,
@@ -199,7 +203,7 @@ export async function checkResumableBuild<Index>(spec: ResumableBuildSpec<Index>
         differingFiles,
       });
     }
-    return { totalCalls, files: [...reference.keys()].sort(), runs };
+    return { totalCalls, chatCalls, files: [...reference.keys()].sort(), runs };
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -49,3 +49,23 @@ export interface VectorIndexFactory {
   create(options: VectorIndexOptions): VectorIndex;
   load(path: string): Promise<VectorIndex>;
 }
+
+/**
+ * A new index of `factory`'s kind holding `vectors` under ids 0..n-1 (the position of each).
+ * `dimensions` defaults to the first vector's length.
+ */
+export function indexVectors(
+  factory: VectorIndexFactory,
+  vectors: readonly ArrayLike<number>[],
+  options: Partial<VectorIndexOptions> = {},
+): VectorIndex {
+  const index = factory.create({
+    dimensions: options.dimensions ?? vectors[0]?.length ?? 0,
+    metric: options.metric ?? 'cosine',
+    capacity: options.capacity ?? vectors.length,
+  });
+  vectors.forEach((vector, id) => {
+    index.add(id, vector);
+  });
+  return index;
+}
