@@ -223,7 +223,7 @@ describe('grag index killed with SIGKILL and run again', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('repeats no completed model call and writes the index an uninterrupted build writes', async () => {
+  it('repeats no completed model call, writes the index an uninterrupted build writes, and a rebuild calls nothing', async () => {
     // Uninterrupted reference build, with its own cache.
     const reference = grag(server, join(root, 'reference'), join(root, 'cache-reference'));
     expect((await exited(reference)).code, reference.stderrText()).toBe(0);
@@ -265,5 +265,12 @@ describe('grag index killed with SIGKILL and run again', () => {
     // Checkpoints are dropped once the index is written; the call cache stays.
     expect(await readdir(join(cacheDir, 'builds'))).toEqual([]);
     expect((await readdir(join(cacheDir, 'calls'))).length).toBeGreaterThan(0);
+
+    // Rebuilding with the same inputs makes no model call at all.
+    server.reset();
+    const rebuild = grag(server, join(root, 'rebuilt'), cacheDir);
+    expect((await exited(rebuild)).code, rebuild.stderrText()).toBe(0);
+    expect(server.received).toEqual([]);
+    expect(await readIndex(join(root, 'rebuilt'))).toEqual(await readIndex(join(root, 'reference')));
   }, 120_000);
 });
