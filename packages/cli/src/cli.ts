@@ -264,9 +264,9 @@ export function defaultCacheDir(out: string): string {
 /** The estimate as a table: one row per stage, then the total. */
 function formatEstimate(snapshot: MeterSnapshot): string {
   const n = (v: number) => Math.round(v).toLocaleString('en-US');
-  const header = ['stage', 'chat calls', 'input tok', 'output tok', 'embedded', 'embed tok', 'USD'];
+  const header = ['stage', 'chat calls', 'input tok', 'output tok', 'embedded', 'embed tok', 'cached', 'USD'];
   const rows = Object.entries(snapshot.stages)
-    .filter(([, u]) => u.chatCalls > 0 || u.embedCalls > 0)
+    .filter(([, u]) => u.chatCalls > 0 || u.embedCalls > 0 || u.cacheHits > 0)
     .map(([name, u]) => [
       name,
       n(u.chatCalls),
@@ -274,6 +274,7 @@ function formatEstimate(snapshot: MeterSnapshot): string {
       n(u.outputTokens),
       n(u.embeddedValues),
       n(u.embedTokens),
+      n(u.cacheHits),
       u.usd.toFixed(4),
     ]);
   const t = snapshot.total;
@@ -284,6 +285,7 @@ function formatEstimate(snapshot: MeterSnapshot): string {
     n(t.outputTokens),
     n(t.embeddedValues),
     n(t.embedTokens),
+    n(t.cacheHits),
     t.usd.toFixed(4),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -323,10 +325,20 @@ async function buildIndex(
   const corpus = await readInput(corpusPath, entry, methodOptions);
   for (const skip of corpus.skipped) io.stderr.write(`grag: skipped ${skip.path}: ${skip.reason}\n`);
   const prices = await readPrices(config.prices);
-  const cacheDir = out === undefined ? undefined : resolve(config.cacheDir ?? defaultCacheDir(out));
+  const cacheDir =
+    config.cacheDir !== undefined
+      ? resolve(config.cacheDir)
+      : out === undefined
+        ? undefined
+        : resolve(defaultCacheDir(out));
   const useCache = !flags.estimate && !flags.noCache && cacheDir !== undefined;
+  // An estimate reads the cache (what is there costs nothing) but writes nothing.
+  const probeCache = flags.estimate && !flags.noCache && cacheDir !== undefined;
   const { ctx, summary, mode } = flags.estimate
-    ? createEstimateProviders(config, prices ? { prices } : {})
+    ? createEstimateProviders(config, {
+        ...(prices ? { prices } : {}),
+        ...(probeCache ? { cache: new FileCallCache(join(cacheDir, 'calls')) } : {}),
+      })
     : createProviders(config, {
         ...(prices ? { prices } : {}),
         ...(useCache ? { cache: new FileCallCache(join(cacheDir, 'calls')) } : {}),

@@ -16,6 +16,7 @@ import {
   meteredChat,
   meteredEmbedder,
   type PriceTable,
+  readOnlyCache,
   type TaskSuite,
   type VectorIndexFactory,
 } from '@grag/core';
@@ -66,13 +67,15 @@ export interface ProviderOptions {
  * Providers for `grag index --estimate`: the prompt task suite runs on a simulated chat model
  * that answers with the offline heuristics, and a simulated embedder, both reporting the
  * configured OpenAI-compatible models' identities, so the meter counts and prices exactly what a
- * real build would send, without any call.
+ * real build would send, without any call. With `options.cache`, calls the cache already holds
+ * are answered from it (read only) and cost nothing, as in the real build.
  */
 export function createEstimateProviders(config: GragConfig, options: ProviderOptions = {}): Providers {
   const meter = new Meter(options.prices ? { prices: options.prices } : {});
   const tokenizer = getTokenizer();
+  const probe = options.cache ? readOnlyCache(options.cache) : undefined;
   const local = createOfflineEmbedder(config.offlineEmbedder);
-  const chat = meteredChat(
+  let chat = meteredChat(
     createSimulatedChat(createOfflineTasks({ embedder: local }), {
       provider: 'openai',
       modelId: config.chatModel,
@@ -80,13 +83,20 @@ export function createEstimateProviders(config: GragConfig, options: ProviderOpt
     meter,
     tokenizer,
   );
-  const embedder = createSimulatedEmbedder({
-    provider: 'openai',
-    modelId: config.embeddingModel,
-    dimensions: config.embeddingDimensions ?? KNOWN_DIMENSIONS[config.embeddingModel] ?? 1536,
-  });
+  if (probe) chat = cachedChat(chat, probe, meter);
+  let embedder = meteredEmbedder(
+    createSimulatedEmbedder({
+      provider: 'openai',
+      modelId: config.embeddingModel,
+      dimensions: config.embeddingDimensions ?? KNOWN_DIMENSIONS[config.embeddingModel] ?? 1536,
+    }),
+    meter,
+    tokenizer,
+  );
+  if (probe) embedder = cachedEmbedder(embedder, probe, meter);
   const ctx = createBuildContext({
     embedder,
+    meterEmbedder: false,
     tasks: createPromptTasks(chat),
     tokenizer,
     meter,
@@ -96,7 +106,7 @@ export function createEstimateProviders(config: GragConfig, options: ProviderOpt
   return {
     ctx,
     mode: 'estimate',
-    summary: `grag: estimating a build with chat ${config.chatModel} and embeddings ${config.embeddingModel}; no model is called (grag's offline heuristics stand in for the model's answers).`,
+    summary: `grag: estimating a build with chat ${config.chatModel} and embeddings ${config.embeddingModel}; no model is called (grag's offline heuristics stand in for the model's answers${probe ? '; calls already in the cache count as free' : ''}).`,
   };
 }
 

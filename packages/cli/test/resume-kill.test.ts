@@ -14,7 +14,8 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hashedBagOfWords } from '@grag/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoCorpusPath } from '../src/index.js';
+import { demoCorpusPath, run } from '../src/index.js';
+import { captureIO } from './helpers.js';
 
 interface Call {
   key: string;
@@ -131,6 +132,17 @@ function embeddingAnswer(body: any): unknown {
   };
 }
 
+const MODEL_FLAGS = [
+  '--embedding-model',
+  'test-embed',
+  '--embedding-dimensions',
+  '16',
+  '--chat-model',
+  'test-chat',
+  '--vector-index',
+  'flat',
+];
+
 const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -156,14 +168,7 @@ function grag(
       cacheDir,
       '--concurrency',
       '2',
-      '--embedding-model',
-      'test-embed',
-      '--embedding-dimensions',
-      '16',
-      '--chat-model',
-      'test-chat',
-      '--vector-index',
-      'flat',
+      ...MODEL_FLAGS,
     ],
     {
       cwd: repo,
@@ -272,5 +277,16 @@ describe('grag index killed with SIGKILL and run again', () => {
     expect((await exited(rebuild)).code, rebuild.stderrText()).toBe(0);
     expect(server.received).toEqual([]);
     expect(await readIndex(join(root, 'rebuilt'))).toEqual(await readIndex(join(root, 'reference')));
+
+    // An estimate over the warm cache finds every call there: nothing left to pay.
+    const io = captureIO(root, { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key' });
+    const args = ['index', demoCorpusPath(), '--method', 'ket-rag', '--estimate', '--json', '-q'];
+    expect(await run([...args, '--cache-dir', cacheDir, ...MODEL_FLAGS], io), io.err()).toBe(0);
+    const estimate = JSON.parse(io.out()) as {
+      total: { chatCalls: number; embeddedValues: number; cacheHits: number; usd: number };
+    };
+    expect(estimate.total).toMatchObject({ chatCalls: 0, embeddedValues: 0, usd: 0 });
+    expect(estimate.total.cacheHits).toBeGreaterThanOrEqual(referenceChats);
+    expect(server.received).toEqual([]);
   }, 120_000);
 });

@@ -89,6 +89,17 @@ export class FileCallCache implements ModelCallCache {
 }
 
 /**
+ * A view of `cache` that reads and never writes: a dry run (`grag index --estimate`) sees which
+ * calls a real build would find cached without storing its own simulated answers.
+ */
+export function readOnlyCache(cache: ModelCallCache): ModelCallCache {
+  return {
+    get: (key) => cache.get(key),
+    set: async () => {},
+  };
+}
+
+/**
  * Wrap a chat model so identical calls (same provider, model, messages and sampling parameters)
  * are answered from `cache`; identical calls in flight together make one model call. Hits and
  * misses are counted in `meter` when given.
