@@ -139,6 +139,22 @@ export function cachedChat(model: ChatModel, cache: ModelCallCache, meter?: Mete
   };
 }
 
+/** A vector as stored in a call cache: its float32 bytes in base64 (a quarter of JSON numbers' size). */
+function encodeVector(vector: Float32Array): { f32: string } {
+  return { f32: Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64') };
+}
+
+/** A vector read from a call cache (also the plain number arrays older entries hold). */
+function decodeVector(value: unknown): Float32Array | undefined {
+  if (Array.isArray(value)) return Float32Array.from(value as number[]);
+  const f32 = (value as { f32?: unknown } | undefined)?.f32;
+  if (typeof f32 !== 'string') return undefined;
+  const bytes = Buffer.from(f32, 'base64');
+  const out = new Float32Array(bytes.byteLength >>> 2);
+  new Uint8Array(out.buffer).set(bytes.subarray(0, out.byteLength));
+  return out;
+}
+
 /**
  * Wrap an embedder so each value already embedded by the same provider, model and dimensions is
  * answered from `cache`; only the misses of a batch reach the model. A fittable embedder (whose
@@ -162,10 +178,8 @@ export function cachedEmbedder(embedder: Embedder, cache: ModelCallCache, meter?
     ...(embedder.maxBatchSize !== undefined ? { maxBatchSize: embedder.maxBatchSize } : {}),
     async doEmbed(options) {
       const keys = options.values.map(keyOf);
-      const found = await Promise.all(keys.map((k) => cache.get(k) as Promise<number[] | undefined>));
-      const embeddings: (Float32Array | undefined)[] = found.map((v) =>
-        v ? Float32Array.from(v) : undefined,
-      );
+      const found = await Promise.all(keys.map((k) => cache.get(k)));
+      const embeddings: (Float32Array | undefined)[] = found.map(decodeVector);
       const missing = embeddings.flatMap((v, i) => (v ? [] : [i]));
       for (let i = 0; i < embeddings.length; i++) meter?.recordCache(embeddings[i] !== undefined);
       let tokens = 0;
@@ -178,7 +192,7 @@ export function cachedEmbedder(embedder: Embedder, cache: ModelCallCache, meter?
         await Promise.all(
           missing.map((i, j) => {
             embeddings[i] = result.embeddings[j]!;
-            return cache.set(keys[i]!, Array.from(result.embeddings[j]!));
+            return cache.set(keys[i]!, encodeVector(result.embeddings[j]!));
           }),
         );
       }

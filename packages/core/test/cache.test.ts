@@ -84,6 +84,30 @@ describe('cachedEmbedder', () => {
   });
 });
 
+describe('cachedEmbedder storage', () => {
+  it('stores float32 bytes (exact round trip) and still reads entries written as number arrays', async () => {
+    const cache = new MemoryCallCache();
+    const model = createScriptedEmbedder({ dimensions: 3, embed: () => [0.1, -2.5e-8, 3.4028235e38] });
+    const embedder = cachedEmbedder(model, cache);
+    const [first] = (await embedder.doEmbed({ values: ['x'] })).embeddings;
+    const [again] = (await embedder.doEmbed({ values: ['x'] })).embeddings;
+    expect(model.calls).toHaveLength(1);
+    expect(again).toEqual(first);
+    expect(Array.from(again!)).toEqual(Array.from(Float32Array.from([0.1, -2.5e-8, 3.4028235e38])));
+    // An entry in the older layout: a plain array of numbers.
+    const key = callCacheKey({
+      kind: 'embed',
+      provider: 'scripted',
+      modelId: 'scripted-embedder',
+      dimensions: 3,
+      value: 'y',
+    });
+    await cache.set(key, [1, 2, 3]);
+    expect((await embedder.doEmbed({ values: ['y'] })).embeddings[0]).toEqual(Float32Array.from([1, 2, 3]));
+    expect(model.calls).toHaveLength(1);
+  });
+});
+
 describe('FileCallCache', () => {
   it('keeps whole entries under concurrent writers of the same key and leaves no temporary files', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'grag-cache-'));
