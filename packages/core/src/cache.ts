@@ -61,6 +61,8 @@ export class MemoryCallCache implements ModelCallCache {
  */
 export class FileCallCache implements ModelCallCache {
   readonly dir: string;
+  /** Shard directories known to exist, so a write makes no `mkdir` call after the first. */
+  readonly #shards = new Set<string>();
   constructor(dir: string) {
     this.dir = dir;
   }
@@ -76,14 +78,27 @@ export class FileCallCache implements ModelCallCache {
   }
   async set(key: string, value: unknown): Promise<void> {
     const path = this.#path(key);
-    await mkdir(join(this.dir, key.slice(0, 2)), { recursive: true });
+    const shard = key.slice(0, 2);
     const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-    try {
-      await writeFile(tmp, JSON.stringify(value));
-      await rename(tmp, path);
-    } catch (error) {
-      await rm(tmp, { force: true });
-      throw error;
+    const text = JSON.stringify(value);
+    for (let attempt = 0; ; attempt++) {
+      if (!this.#shards.has(shard)) {
+        await mkdir(join(this.dir, shard), { recursive: true });
+        this.#shards.add(shard);
+      }
+      try {
+        await writeFile(tmp, text);
+        await rename(tmp, path);
+        return;
+      } catch (error) {
+        await rm(tmp, { force: true });
+        // The directory was removed under us: make it again, once.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT' && attempt === 0) {
+          this.#shards.delete(shard);
+          continue;
+        }
+        throw error;
+      }
     }
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -109,6 +109,16 @@ describe('cachedEmbedder storage', () => {
 });
 
 describe('FileCallCache', () => {
+  it('writes again after its directory was removed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'grag-cache-'));
+    const cache = new FileCallCache(join(dir, 'calls'));
+    await cache.set('ab01', { n: 1 });
+    await rm(join(dir, 'calls'), { recursive: true });
+    await cache.set('ab02', { n: 2 });
+    expect(await cache.get('ab02')).toEqual({ n: 2 });
+    expect(await cache.get('ab01')).toBeUndefined();
+  });
+
   it('keeps whole entries under concurrent writers of the same key and leaves no temporary files', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'grag-cache-'));
     const caches = [new FileCallCache(dir), new FileCallCache(dir)];
