@@ -69,8 +69,9 @@ export interface Method<
 
 /**
  * A {@link BuildContext} with defaults: the cl100k_base tokenizer, a new {@link Meter}, the exact
- * flat vector index. The embedder is wrapped so its calls are metered (pass `meterEmbedder: false`
- * when it already is).
+ * flat vector index, no checkpoints (pass `runtime: { checkpoints, concurrency }` to make builds
+ * resumable; see `buildRuntime`). The embedder is wrapped so its calls are metered (pass
+ * `meterEmbedder: false` when it already is, e.g. under a call cache).
  */
 export function createBuildContext(
   parts: Pick<BuildContext, 'embedder' | 'tasks'> & Partial<BuildContext> & { meterEmbedder?: boolean },
