@@ -124,7 +124,9 @@ describe('grag index --estimate', () => {
     const code = await run(['index', demoCorpusPath(), '--method', 'ket-rag', '--estimate', '-q'], io);
     expect(code, io.err()).toBe(0);
     const lines = io.out().trim().split('\n');
-    expect(lines[0]).toMatch(/^stage\s+chat calls\s+input tok\s+output tok\s+embedded\s+embed tok\s+cached\s+USD$/);
+    expect(lines[0]).toMatch(
+      /^stage\s+chat calls\s+input tok\s+output tok\s+embedded\s+embed tok\s+cached\s+USD$/,
+    );
     expect(lines).toContainEqual(
       expect.stringMatching(/^extract\s+12\s+[\d,]+\s+[\d,]+\s+0\s+0\s+0\s+0\.\d{4}$/),
     );
