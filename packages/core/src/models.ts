@@ -3,6 +3,8 @@
  * (`@grag/openai`, `@grag/offline`, scripted test models) implement them.
  */
 
+import { throwIfAborted } from './errors.js';
+
 export type ChatRole = 'system' | 'user' | 'assistant';
 
 export interface ChatMessage {
@@ -109,7 +111,10 @@ export function modelFingerprint(model: ChatModel | Embedder): string {
     : `${model.provider}:${model.modelId}`;
 }
 
-/** Embed many values, splitting into batches of `embedder.maxBatchSize` (or `batchSize`). */
+/**
+ * Embed many values, splitting into batches of `embedder.maxBatchSize` (or `batchSize`). Throws
+ * an `AbortError` before the next batch once `abortSignal` is aborted.
+ */
 export async function embedAll(
   embedder: Embedder,
   values: string[],
@@ -121,6 +126,8 @@ export async function embedAll(
   );
   const out: Float32Array[] = [];
   for (let i = 0; i < values.length; i += size) {
+    // Between batches too: an embedder that ignores the signal still stops at the next batch.
+    throwIfAborted(options.abortSignal);
     const batch = values.slice(i, i + size);
     const { embeddings } = await embedder.doEmbed({ values: batch, abortSignal: options.abortSignal });
     out.push(...embeddings);

@@ -7,6 +7,7 @@ import {
   buildKey,
   buildRuntime,
   createBuildContext,
+  embedAll,
   FileCheckpointStore,
   MemoryCheckpointStore,
   type ProgressEvent,
@@ -144,6 +145,27 @@ describe('BuildRuntime.map', () => {
     expect(vectors).toHaveLength(5);
     expect(vectors[2]).toBe(vectors[0]);
     expect(vectors[3]).toBe(vectors[1]);
+  });
+});
+
+describe('embedAll and abort', () => {
+  it('stops before the next batch once the signal aborts, even when the embedder ignores it', async () => {
+    const controller = new AbortController();
+    const scripted = createScriptedEmbedder({ dimensions: 4 });
+    const embedder = {
+      ...scripted,
+      maxBatchSize: 2,
+      doEmbed: async (options: { values: string[] }) => {
+        const result = await scripted.doEmbed(options);
+        controller.abort();
+        return result;
+      },
+    };
+    const error = await embedAll(embedder, ['a', 'b', 'c', 'd', 'e'], {
+      abortSignal: controller.signal,
+    }).catch((e: unknown) => e);
+    expect(AbortError.isInstance(error)).toBe(true);
+    expect(scripted.calls).toHaveLength(1);
   });
 });
 
