@@ -40,12 +40,14 @@ import {
   cachedChat,
   cachedEmbedder,
   callCacheKey,
+  chatCallKey,
   createBuildContext,
   createPromptTasks,
   createSimulatedChat,
   createSimulatedEmbedder,
   type Document,
   type Embedder,
+  embeddingKey,
   FileCallCache,
   FileCheckpointStore,
   getTokenizer,
@@ -113,9 +115,8 @@ function apiModels(latency: Latency, log: CallLog, afterCall?: () => void) {
     async doGenerate(options) {
       if (latency.chatMs > 0) await sleep(latency.chatMs);
       const result = await chat.doGenerate(options);
-      const { abortSignal: _s, task: _t, ...call } = options;
       log.chatCalls += 1;
-      log.keys.push(`chat:${callCacheKey(call)}`);
+      log.keys.push(`chat:${chatCallKey(chat, options)}`);
       afterCall?.();
       return result;
     },
@@ -130,7 +131,7 @@ function apiModels(latency: Latency, log: CallLog, afterCall?: () => void) {
       const result = await embedder.doEmbed(options);
       log.embedBatches += 1;
       log.embeddedValues += options.values.length;
-      for (const value of options.values) log.keys.push(`embed:${callCacheKey(value)}`);
+      for (const value of options.values) log.keys.push(`embed:${embeddingKey(embedder, value)}`);
       afterCall?.();
       return result;
     },

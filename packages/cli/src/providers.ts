@@ -22,7 +22,7 @@ import {
 } from '@grag/core';
 import { hnswIndexFactory } from '@grag/hnsw';
 import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';
-import { createOpenAI } from '@grag/openai';
+import { createOpenAI, KNOWN_EMBEDDING_DIMENSIONS } from '@grag/openai';
 import { type GragConfig, usesOpenAI } from './config.js';
 
 export interface Providers {
@@ -45,13 +45,6 @@ function parseFingerprint(
     ? { provider: provider!, modelId, dimensions: dims }
     : { provider: provider!, modelId };
 }
-
-/** Dimensions of OpenAI's embedding models, for an estimate that must not ask the model. */
-const KNOWN_DIMENSIONS: Record<string, number> = {
-  'text-embedding-3-small': 1536,
-  'text-embedding-3-large': 3072,
-  'text-embedding-ada-002': 1536,
-};
 
 /** What else a run's providers need. */
 export interface ProviderOptions {
@@ -88,7 +81,7 @@ export function createEstimateProviders(config: GragConfig, options: ProviderOpt
     createSimulatedEmbedder({
       provider: 'openai',
       modelId: config.embeddingModel,
-      dimensions: config.embeddingDimensions ?? KNOWN_DIMENSIONS[config.embeddingModel] ?? 1536,
+      dimensions: config.embeddingDimensions ?? KNOWN_EMBEDDING_DIMENSIONS[config.embeddingModel] ?? 1536,
     }),
     meter,
     tokenizer,

@@ -39,6 +39,32 @@ export function callCacheKey(parts: unknown): string {
   return createHash('sha256').update(stableJson(parts)).digest('hex');
 }
 
+/**
+ * The cache key of a chat call: provider, model and the call's options without its abort signal
+ * and task metadata (they do not change the answer).
+ */
+export function chatCallKey(
+  model: Pick<ChatModel, 'provider' | 'modelId'>,
+  options: ChatCallOptions,
+): string {
+  const { abortSignal: _signal, task: _task, ...call } = options;
+  return callCacheKey({ kind: 'chat', provider: model.provider, modelId: model.modelId, call });
+}
+
+/** The cache key of one embedded value: provider, model, dimensions and the text. */
+export function embeddingKey(
+  embedder: Pick<Embedder, 'provider' | 'modelId' | 'dimensions'>,
+  value: string,
+): string {
+  return callCacheKey({
+    kind: 'embed',
+    provider: embedder.provider,
+    modelId: embedder.modelId,
+    dimensions: embedder.dimensions,
+    value,
+  });
+}
+
 /** A cache in memory (tests, one process). */
 export class MemoryCallCache implements ModelCallCache {
   readonly #entries = new Map<string, string>();
@@ -127,8 +153,7 @@ export function cachedChat(model: ChatModel, cache: ModelCallCache, meter?: Mete
     provider: model.provider,
     modelId: model.modelId,
     async doGenerate(options: ChatCallOptions): Promise<ChatResult> {
-      const { abortSignal: _signal, task: _task, ...call } = options;
-      const key = callCacheKey({ kind: 'chat', provider: model.provider, modelId: model.modelId, call });
+      const key = chatCallKey(model, options);
       const pending = inFlight.get(key);
       if (pending) {
         meter?.recordCache(true);
@@ -177,14 +202,7 @@ function decodeVector(value: unknown): Float32Array | undefined {
  */
 export function cachedEmbedder(embedder: Embedder, cache: ModelCallCache, meter?: Meter): Embedder {
   if (isFittableEmbedder(embedder)) return embedder;
-  const keyOf = (value: string) =>
-    callCacheKey({
-      kind: 'embed',
-      provider: embedder.provider,
-      modelId: embedder.modelId,
-      dimensions: embedder.dimensions,
-      value,
-    });
+  const keyOf = (value: string) => embeddingKey(embedder, value);
   return {
     specificationVersion: 'v1',
     provider: embedder.provider,

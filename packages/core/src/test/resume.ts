@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { cachedChat, cachedEmbedder, callCacheKey, MemoryCallCache } from '../cache.js';
+import { cachedChat, cachedEmbedder, chatCallKey, embeddingKey, MemoryCallCache } from '../cache.js';
 import { AbortError } from '../errors.js';
 import { type BuildContext, createBuildContext, type Method } from '../method.js';
 import type { ChatModel, Embedder } from '../models.js';
@@ -83,8 +83,7 @@ function countedModels(spec: ResumableBuildSpec<unknown>, onCall: (key: string) 
     modelId: chat.modelId,
     async doGenerate(options) {
       const result = await chat.doGenerate(options);
-      const { abortSignal: _s, task: _t, ...call } = options;
-      onCall(`chat:${callCacheKey(call)}`);
+      onCall(`chat:${chatCallKey(chat, options)}`);
       return result;
     },
   };
@@ -96,7 +95,7 @@ function countedModels(spec: ResumableBuildSpec<unknown>, onCall: (key: string) 
     ...(embedder.maxBatchSize !== undefined ? { maxBatchSize: embedder.maxBatchSize } : {}),
     async doEmbed(options) {
       const result = await embedder.doEmbed(options);
-      for (const value of options.values) onCall(`embed:${callCacheKey(value)}`);
+      for (const value of options.values) onCall(`embed:${embeddingKey(embedder, value)}`);
       return result;
     },
   };
