@@ -1,14 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   AbortError,
+  assertKnownOptions,
   type BuildContext,
   buildKey,
   buildRuntime,
+  checkIndexTarget,
   type Document,
   FileCallCache,
   FileCheckpointStore,
@@ -21,6 +23,8 @@ import {
   readManifest,
 } from '@grag/core';
 import { loadKgTriples } from '@grag/eval';
+import { HnswUnavailableError } from '@grag/hnsw';
+import { checkCacheDir } from './cache-dir.js';
 import { type GragConfig, resolveConfig } from './config.js';
 import { readCorpus } from './corpus.js';
 import { EVAL_OPTIONS, EVAL_USAGE, evalCommand } from './eval-command.js';
@@ -129,6 +133,8 @@ async function readInput(
 ): Promise<{
   documents: Document[];
   skipped: { path: string; reason: string }[];
+  /** Files decoded from an encoding other than UTF-8. */
+  decoded?: { path: string; encoding: string; reason: string }[];
   description: string;
   methodOptions: Record<string, unknown>;
 }> {
@@ -160,6 +166,7 @@ async function readInput(
   return {
     documents: corpus.documents,
     skipped: corpus.skipped,
+    decoded: corpus.decoded,
     description: `${corpus.documents.length} documents from ${corpus.files} files`,
     methodOptions,
   };
@@ -294,6 +301,45 @@ function formatEstimate(snapshot: MeterSnapshot): string {
   return [line(header), ...rows.map(line)].join('\n');
 }
 
+/**
+ * Refuse an `--out` that would lose a user's files before anything is built: it must be new, empty
+ * or a grag index ({@link checkIndexTarget}), and neither the corpus nor inside it, nor hold it.
+ */
+async function checkOutDir(corpusPath: string, out: string): Promise<void> {
+  const real = async (path: string) => {
+    const full = resolve(path);
+    // The deepest existing ancestor, resolved through links, plus what does not exist yet.
+    let at = full;
+    let rest = '';
+    for (;;) {
+      try {
+        return join(await realpath(at), rest);
+      } catch {
+        const parent = dirname(at);
+        if (parent === at) return full;
+        rest = join(basename(at), rest);
+        at = parent;
+      }
+    }
+  };
+  const [corpus, target] = await Promise.all([real(corpusPath), real(out)]);
+  const inside = (child: string, parent: string) =>
+    child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
+  if (inside(target, corpus)) {
+    throw new InvalidArgumentError(
+      'out',
+      `--out ${out} is ${target === corpus ? 'the corpus itself' : `inside the corpus ${corpusPath}`}; write the index outside the corpus, e.g. --out ${join(dirname(corpus), `${basename(corpus)}-index`)}.`,
+    );
+  }
+  if (inside(corpus, target)) {
+    throw new InvalidArgumentError(
+      'out',
+      `--out ${out} contains the corpus ${corpusPath}, and replacing it would delete the corpus; choose another --out.`,
+    );
+  }
+  await checkIndexTarget(out);
+}
+
 interface IndexFlags {
   quiet: boolean;
   estimate?: boolean;
@@ -318,12 +364,18 @@ async function buildIndex(
       `Unknown method "${methodName}". Available: ${METHODS.map((m) => m.name).join(', ')}.`,
     );
   }
+  // Checked before anything is read or printed, so a misspelt --set key is the only line.
+  const keys = entry.method.optionKeys?.build;
+  if (keys) assertKnownOptions(`${entry.name} build`, methodOptions, keys);
+  if (!flags.estimate) await checkOutDir(corpusPath, out as string);
   const progress = createProgressView(
     io.stderr as NodeJS.WriteStream,
     !quiet && (io.stderr as { isTTY?: boolean }).isTTY === true,
   );
   const corpus = await readInput(corpusPath, entry, methodOptions);
   for (const skip of corpus.skipped) io.stderr.write(`grag: skipped ${skip.path}: ${skip.reason}\n`);
+  for (const file of corpus.decoded ?? [])
+    io.stderr.write(`grag: read ${file.path} as ${file.encoding} (${file.reason})\n`);
   const prices = await readPrices(config.prices);
   const cacheDir =
     config.cacheDir !== undefined
@@ -334,6 +386,7 @@ async function buildIndex(
   const useCache = !flags.estimate && !flags.noCache && cacheDir !== undefined;
   // An estimate reads the cache (what is there costs nothing) but writes nothing.
   const probeCache = flags.estimate && !flags.noCache && cacheDir !== undefined;
+  if (useCache) await checkCacheDir(cacheDir);
   const { ctx, summary, mode } = flags.estimate
     ? createEstimateProviders(config, {
         ...(prices ? { prices } : {}),
@@ -530,14 +583,27 @@ export const DEMO_QUESTIONS = [
 ];
 
 async function demo(io: CliIO, config: GragConfig, values: Values): Promise<void> {
-  const names = values.methods ? values.methods.split(',').map((s) => s.trim()) : METHODS.map((m) => m.name);
+  // `--methods ""` names no method (an error below), not every method.
+  const names =
+    values.methods !== undefined
+      ? values.methods.split(',').map((s) => s.trim())
+      : METHODS.map((m) => m.name);
   const base = values.out ?? (await mkdtemp(join(tmpdir(), 'grag-demo-')));
   const started = performance.now();
+  let skipped = 0;
   try {
     for (const name of names) {
       const out = join(base, name);
       io.stdout.write(`\n== ${name} ==\n`);
-      await buildIndex(io, demoCorpusPath(), name, out, config, {}, { quiet: true, noCache: true });
+      try {
+        await buildIndex(io, demoCorpusPath(), name, out, config, {}, { quiet: true, noCache: true });
+      } catch (error) {
+        // A method that needs HNSW itself (NodeRAG) is skipped when the native addon is missing.
+        if (!HnswUnavailableError.isInstance(error)) throw error;
+        io.stdout.write(`skipped: ${name} needs HNSW (${error.reason}).\n`);
+        skipped++;
+        continue;
+      }
       for (const question of DEMO_QUESTIONS) {
         const { result } = await queryIndex(out, question, config, { answer: true, topK: 5 });
         printQuery(io, result, 3);
@@ -545,20 +611,63 @@ async function demo(io: CliIO, config: GragConfig, values: Values): Promise<void
       }
     }
     io.stdout.write(
-      `demo: ${names.length} methods, ${DEMO_QUESTIONS.length} questions each, ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+      `demo: ${names.length - skipped} methods${skipped ? ` (${skipped} skipped)` : ''}, ${DEMO_QUESTIONS.length} questions each, ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
     );
   } finally {
     if (!values.out) await rm(base, { recursive: true, force: true });
   }
 }
 
+/**
+ * `--budget -1` as `--budget=-1`: node:util's parser takes a value that starts with a dash for a
+ * flag and calls it ambiguous, so a negative number would never reach the option's own check.
+ */
+function joinNegativeValues(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const name = arg.startsWith('--') && !arg.includes('=') ? arg.slice(2) : undefined;
+    const next = argv[i + 1];
+    const option = name === undefined ? undefined : (OPTIONS as Record<string, { type: string }>)[name];
+    if (option?.type === 'string' && next !== undefined && /^-\.?\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
+const COMMANDS = ['index', 'query', 'demo', 'eval', 'methods'];
+
+/**
+ * A command line that parses but would drop part of what it was given: an unknown command, a
+ * second corpus or dataset path, or an option the command does not use.
+ */
+function usageProblem(command: string, args: string[], values: Values): string | undefined {
+  if (!COMMANDS.includes(command)) return `unknown command "${command}".`;
+  if ((command === 'index' || command === 'eval') && args.length > 1) {
+    const what = command === 'index' ? 'one corpus path' : 'one dataset';
+    return `${command} takes ${what}, got ${args.length}: ${args.map((a) => JSON.stringify(a)).join(', ')}; put the files in one directory.`;
+  }
+  if (command === 'index' && values['top-k'] !== undefined)
+    return "--top-k is an option of query and eval, not of index; set a method's own default with --set.";
+  return undefined;
+}
+
 /** Run the CLI; returns the exit code. Errors become one line on stderr. */
 export async function run(argv: string[], io: CliIO): Promise<number> {
   let parsed: { values: Values; positionals: string[] };
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: joinNegativeValues(argv),
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
-    io.stderr.write(`grag: ${(error as Error).message}. Run \`grag --help\`.\n`);
+    // node:util's messages run over several lines; the first says what is wrong.
+    const first = ((error as Error).message.split('\n')[0] ?? '').replace(/\.$/, '');
+    io.stderr.write(`grag: ${first}. Run \`grag --help\`.\n`);
     return 2;
   }
   const { values, positionals } = parsed;
@@ -570,6 +679,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (values.help || !command) {
     io.stdout.write(`${USAGE}\n`);
     return command || values.help ? 0 : 2;
+  }
+  const misuse = usageProblem(command, args, values);
+  if (misuse) {
+    io.stderr.write(`grag: ${misuse} Run \`grag --help\`.\n`);
+    return 2;
   }
   try {
     const config = await resolveConfig(configFlags(values), {

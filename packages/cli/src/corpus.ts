@@ -1,6 +1,7 @@
+import type { Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
-import { type Document, InputError } from '@grag/core';
+import { type Document, decodeText, InputError, type TextEncodingName } from '@grag/core';
 
 /** A file or record that was not read, and why. */
 export interface SkippedInput {
@@ -8,35 +9,80 @@ export interface SkippedInput {
   reason: string;
 }
 
+/** A file that was read in an encoding other than UTF-8, and why that encoding was assumed. */
+export interface DecodedInput {
+  path: string;
+  encoding: Exclude<TextEncodingName, 'utf-8'>;
+  /** E.g. `not valid UTF-8`, `byte-order mark`. */
+  reason: string;
+}
+
 export interface Corpus {
   documents: Document[];
   skipped: SkippedInput[];
+  /** Files not in UTF-8, with the encoding they were decoded from (see `decodeText`). */
+  decoded: DecodedInput[];
   /** Files read. */
   files: number;
 }
 
 const TEXT_EXTENSIONS = new Set(['.txt', '.md', '.markdown']);
 
-/** True when `bytes` look like binary data: a NUL byte, or mostly invalid UTF-8, in the first 8 KiB. */
+/**
+ * True when `bytes` are binary data rather than text in UTF-8, UTF-16, Windows-1252 or Latin-1:
+ * NUL bytes outside UTF-16, or too many control characters (see `decodeText`).
+ */
 export function looksBinary(bytes: Uint8Array): boolean {
-  const head = bytes.subarray(0, 8192);
-  if (head.includes(0)) return true;
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(head);
-  let bad = 0;
-  for (const ch of text) if (ch === '\uFFFD') bad++;
-  return bad > Math.max(8, text.length * 0.02);
+  return decodeText(bytes).binary === true;
 }
 
-async function listFiles(root: string): Promise<string[]> {
+/** The kind of a file that is neither a regular file nor a directory, for a skip reason. */
+function specialKind(info: { isFIFO(): boolean; isSocket(): boolean }): string {
+  return info.isFIFO() ? 'a named pipe (FIFO)' : info.isSocket() ? 'a socket' : 'a device';
+}
+
+/**
+ * The regular files under `root`, recursively. What is not read is pushed to `skipped` with the
+ * reason: hidden entries and node_modules, unreadable directories, links to directories (not
+ * followed, so a link cycle cannot loop), broken or looping links, and special files (a FIFO would
+ * block the read forever).
+ */
+async function listFiles(root: string, skipped: SkippedInput[]): Promise<string[]> {
   const out: string[] = [];
   const walk = async (dir: string) => {
-    const entries = await readdir(dir, { withFileTypes: true });
+    let entries: Dirent[];
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      if (dir === root)
+        throw new InputError(
+          root,
+          `Cannot read the corpus directory ${root} (${code}); check its permissions.`,
+        );
+      skipped.push({ path: dir, reason: `unreadable directory (${code})` });
+      return;
+    }
     entries.sort((a, b) => a.name.localeCompare(b.name));
     for (const entry of entries) {
-      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const path = join(dir, entry.name);
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') {
+        skipped.push({
+          path,
+          reason: `${entry.name === 'node_modules' ? 'node_modules' : 'hidden'} (not read)`,
+        });
+        continue;
+      }
       if (entry.isDirectory()) await walk(path);
-      else out.push(path);
+      else if (entry.isFile()) out.push(path);
+      else if (entry.isSymbolicLink()) {
+        const target = await stat(path).catch((error: NodeJS.ErrnoException) => error);
+        if (target instanceof Error)
+          skipped.push({ path, reason: `broken link (${target.code ?? target.message})` });
+        else if (target.isDirectory()) skipped.push({ path, reason: 'link to a directory (not followed)' });
+        else if (target.isFile()) out.push(path);
+        else skipped.push({ path, reason: `link to ${specialKind(target)}, not a regular file` });
+      } else skipped.push({ path, reason: `${specialKind(entry)}, not a regular file` });
     }
   };
   await walk(root);
@@ -87,21 +133,30 @@ function parseJsonl(text: string, path: string, skipped: SkippedInput[]): Docume
 
 /**
  * Read a corpus: one file or a directory (recursively) of .txt/.md files and .jsonl files
- * (`{id, title, text}` per line). Unreadable, binary and malformed inputs are skipped and reported
- * in `skipped`, never silently dropped. Throws {@link InputError} when the path does not exist or
+ * (`{id, title, text}` per line). Each file's encoding is detected by content with `decodeText`
+ * (UTF-8, UTF-16, Windows-1252, Latin-1); files not in UTF-8 are listed in `decoded`. Unreadable,
+ * binary and malformed inputs are skipped and reported in `skipped`, never silently dropped. Throws {@link InputError} when the path does not exist or
  * nothing usable is found.
  */
 export async function readCorpus(path: string): Promise<Corpus> {
-  const info = await stat(path).catch(() => undefined);
-  if (!info)
+  const info = await stat(path).catch((error: NodeJS.ErrnoException) => error);
+  if (info instanceof Error)
     throw new InputError(
       path,
-      `Corpus path ${path} does not exist. Pass a file or a directory of .txt/.md/.jsonl files.`,
+      info.code === 'ENOENT'
+        ? `Corpus path ${path} does not exist. Pass a file or a directory of .txt/.md/.jsonl files.`
+        : `Cannot read the corpus path ${path} (${info.code ?? info.message}). Pass a file or a directory of .txt/.md/.jsonl files.`,
     );
   const root = info.isDirectory() ? path : undefined;
-  const files = root ? await listFiles(root) : [path];
-  const documents: Document[] = [];
   const skipped: SkippedInput[] = [];
+  if (!root && !info.isFile())
+    throw new InputError(
+      path,
+      `Corpus path ${path} is ${specialKind(info)}, not a file or directory; pass a file or a directory of .txt/.md/.jsonl files.`,
+    );
+  const files = root ? await listFiles(root, skipped) : [path];
+  const documents: Document[] = [];
+  const decoded: DecodedInput[] = [];
   let read = 0;
   const ids = new Set<string>();
   for (const file of files) {
@@ -125,12 +180,14 @@ export async function readCorpus(path: string): Promise<Corpus> {
       });
       continue;
     }
-    if (looksBinary(bytes)) {
+    const result = decodeText(bytes);
+    if (result.binary) {
       skipped.push({ path: file, reason: 'binary content' });
       continue;
     }
     read++;
-    const text = new TextDecoder().decode(bytes);
+    const { text, encoding } = result;
+    if (encoding !== 'utf-8') decoded.push({ path: file, encoding, reason: result.reason });
     const name = root ? relative(root, file) : basename(file);
     if (ext === '.jsonl') {
       for (const doc of parseJsonl(text, file, skipped)) {
@@ -165,5 +222,5 @@ export async function readCorpus(path: string): Promise<Corpus> {
       `The corpus at ${path} has no usable documents${why}. Add .txt, .md or .jsonl files with text.`,
     );
   }
-  return { documents, skipped, files: read };
+  return { documents, skipped, decoded, files: read };
 }

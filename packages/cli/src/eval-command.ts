@@ -4,12 +4,13 @@
  * `--out` resumes: finished questions are not recomputed and built indexes are loaded.
  */
 import { basename, join, resolve } from 'node:path';
-import { FileCallCache, InvalidArgumentError } from '@grag/core';
+import { closestMatch, FileCallCache, InvalidArgumentError } from '@grag/core';
 import { type JudgeSettings, loadDataset, methodsTable, runEval, writeReports } from '@grag/eval';
+import { checkCacheDir } from './cache-dir.js';
 import type { GragConfig } from './config.js';
 import { createProgressView } from './progress.js';
 import { createProviders } from './providers.js';
-import { findMethod, METHODS } from './registry.js';
+import { findMethod, METHODS, type MethodEntry } from './registry.js';
 
 /** Flags of `grag eval` (parsed by the CLI). */
 export interface EvalFlags {
@@ -62,6 +63,32 @@ function positive(value: string | undefined, name: string): number | undefined {
   return n;
 }
 
+/**
+ * The `--set` options one method of an evaluation gets: those of its own option keys. A key that no
+ * method of the run knows is an error (a misspelling, with the closest key), so one set of flags
+ * can serve methods with different options, e.g. `--methods bm25,ket-rag --variant keyword-rag`.
+ */
+export function optionsFor(
+  entry: MethodEntry,
+  options: Record<string, unknown>,
+  all: readonly MethodEntry[],
+): Record<string, unknown> {
+  const keysOf = (e: MethodEntry) => e.method.optionKeys?.build;
+  for (const key of Object.keys(options)) {
+    if (all.some((e) => keysOf(e) === undefined || keysOf(e)?.includes(key))) continue;
+    const known = [...new Set(all.flatMap((e) => keysOf(e) ?? []))];
+    const near = closestMatch(key, known);
+    throw new InvalidArgumentError(
+      'set',
+      `No method of this run (${all.map((e) => e.name).join(', ')}) has an option "${key}"${near ? `; did you mean "${near}"?` : '.'}`,
+    );
+  }
+  const own = keysOf(entry);
+  return own === undefined
+    ? options
+    : Object.fromEntries(Object.entries(options).filter(([k]) => own.includes(k)));
+}
+
 /** Run `grag eval`; returns the exit code. Errors are thrown for the CLI to print. */
 export async function evalCommand(input: {
   io: EvalIO;
@@ -78,12 +105,18 @@ export async function evalCommand(input: {
       'dataset',
       'Missing dataset. Usage: grag eval <dataset-dir> --methods a,b --out <dir> (see grag --help).',
     );
-  const names = flags.methods
-    ? flags.methods
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean)
-    : METHODS.map((m) => m.name);
+  const names =
+    flags.methods !== undefined
+      ? flags.methods
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : METHODS.map((m) => m.name);
+  if (names.length === 0)
+    throw new InvalidArgumentError(
+      'methods',
+      `--methods ${JSON.stringify(flags.methods)} names no method. Available: ${METHODS.map((m) => m.name).join(', ')}.`,
+    );
   const entries = names.map((name) => {
     const entry = findMethod(name);
     if (!entry)
@@ -98,6 +131,7 @@ export async function evalCommand(input: {
   const dataset = loadDataset(datasetPath);
   const out = resolve(io.cwd, flags.out ?? `grag-eval-${basename(datasetPath)}`);
   // Builds, answers and judgements share the call cache: an eval run again repeats no model call.
+  if (config.cacheDir !== undefined) await checkCacheDir(config.cacheDir);
   const cache = new FileCallCache(join(resolve(config.cacheDir ?? join(out, '.grag-cache')), 'calls'));
   const providers = createProviders(config, { cache });
   let judge: JudgeSettings | undefined;
@@ -126,7 +160,7 @@ export async function evalCommand(input: {
   const topK = positive(flags['top-k'], 'top-k');
   const run = await runEval({
     dataset,
-    methods: entries.map((e) => ({ method: e.method, options: input.methodOptions })),
+    methods: entries.map((e) => ({ method: e.method, options: optionsFor(e, input.methodOptions, entries) })),
     context: () => createProviders(config, { cache }).ctx,
     out,
     budgetTokens: config.budget,

@@ -20,7 +20,7 @@ import {
   type TaskSuite,
   type VectorIndexFactory,
 } from '@grag/core';
-import { hnswIndexFactory } from '@grag/hnsw';
+import { hnswAvailability, hnswIndexFactory } from '@grag/hnsw';
 import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';
 import { createOpenAI, KNOWN_EMBEDDING_DIMENSIONS } from '@grag/openai';
 import { type GragConfig, usesOpenAI } from './config.js';
@@ -28,9 +28,37 @@ import { type GragConfig, usesOpenAI } from './config.js';
 export interface Providers {
   ctx: BuildContext;
   mode: 'offline' | 'openai' | 'estimate';
-  /** One line that says what runs. */
+  /**
+   * One line that says what runs; a second line when HNSW was asked for but is unavailable, so
+   * the exact flat index stands in (see {@link Providers.vectorIndexNotice}).
+   */
   summary: string;
+  /** Why the vector index is not the configured one and how to enable it, when that is so. */
+  vectorIndexNotice?: string;
 }
+
+/**
+ * The vector index factory for a run. HNSW's native addon is loaded only here, when a run needs
+ * it. A build that asks for HNSW where the addon is unavailable uses core's exact flat index and
+ * says why in `notice`; querying an index built with HNSW keeps the HNSW factory, so loading it
+ * fails with `HnswUnavailableError`, whose message says how to enable HNSW.
+ */
+export function chooseVectorIndex(
+  kind: 'flat' | 'hnsw' | (string & {}),
+  querying = false,
+): { factory: VectorIndexFactory; notice?: string } {
+  if (kind === 'flat') return { factory: flatIndexFactory };
+  const availability = hnswAvailability();
+  if (availability.available || querying) return { factory: hnswIndexFactory() };
+  return {
+    factory: flatIndexFactory,
+    notice: `grag: using the exact flat vector index instead of HNSW: ${availability.error.reason}. ${HNSW_HOW_TO}`,
+  };
+}
+
+/** How to enable HNSW, for the CLI's one-line notice. */
+const HNSW_HOW_TO =
+  'To enable HNSW: `pnpm approve-builds` (allow hnswlib-node) and reinstall, or install with npm.';
 
 /** Parse an embedder fingerprint `provider:modelId[:dims]` from a manifest. */
 function parseFingerprint(
@@ -115,7 +143,7 @@ export function createProviders(config: GragConfig, options: ProviderOptions = {
   const tokenizer = getTokenizer();
   const built = parseFingerprint(manifest?.providers.embedder);
   const vectorKind = manifest?.providers.vectorIndex ?? config.vectorIndex;
-  const vectorIndex: VectorIndexFactory = vectorKind === 'flat' ? flatIndexFactory : hnswIndexFactory();
+  const { factory: vectorIndex, notice } = chooseVectorIndex(vectorKind, manifest !== undefined);
   const openaiMode = built ? built.provider === 'openai' || usesOpenAI(config) : usesOpenAI(config);
 
   let embedder: Embedder;
@@ -156,5 +184,10 @@ export function createProviders(config: GragConfig, options: ProviderOptions = {
     vectorIndex,
     ...(chat ? { chat } : {}),
   });
-  return { ctx, mode: openaiMode ? 'openai' : 'offline', summary };
+  return {
+    ctx,
+    mode: openaiMode ? 'openai' : 'offline',
+    summary: notice ? `${summary}\n${notice}` : summary,
+    ...(notice ? { vectorIndexNotice: notice } : {}),
+  };
 }

@@ -10,6 +10,8 @@ import { run } from '../src/index.js';
 import { captureIO } from './helpers.js';
 
 const tmp = () => mkdtemp(join(tmpdir(), 'grag-cli-'));
+/** An output path beside a corpus directory (never inside it: grag refuses that). */
+const outside = (dir: string, name: string) => `${dir}-${name}`;
 
 async function corpusDir(): Promise<string> {
   const dir = await tmp();
@@ -34,7 +36,7 @@ describe('grag CLI errors', () => {
     const dir = await tmp();
     await writeFile(join(dir, 'empty.txt'), '   \n');
     const io = captureIO(dir);
-    expect(await run(['index', dir, '--method', 'bm25', '--out', join(dir, 'idx')], io)).toBe(1);
+    expect(await run(['index', dir, '--method', 'bm25', '--out', outside(dir, 'idx')], io)).toBe(1);
     expect(io.err().trim().split('\n')).toHaveLength(1);
     expect(io.err()).toMatch(/has no usable documents \(1 input skipped: .*empty\.txt: empty file\)/);
   });
@@ -47,7 +49,7 @@ describe('grag CLI errors', () => {
       '{"id":"a","title":"A","text":"Alpha text."}\n{not json}\n{"id":"b"}\n',
     );
     const io = captureIO(dir);
-    const code = await run(['index', dir, '--method', 'bm25', '--out', join(dir, 'idx')], io);
+    const code = await run(['index', dir, '--method', 'bm25', '--out', outside(dir, 'idx')], io);
     expect(code).toBe(0);
     expect(io.err()).toMatch(/skipped .*image\.txt: binary content/);
     expect(io.err()).toMatch(/skipped .*more\.jsonl:2: not valid JSON/);
@@ -58,7 +60,7 @@ describe('grag CLI errors', () => {
   it('rejects an unknown method, a bad config value and a bad config file', async () => {
     const dir = await corpusDir();
     let io = captureIO(dir);
-    expect(await run(['index', dir, '--method', 'nope', '--out', join(dir, 'i')], io)).toBe(1);
+    expect(await run(['index', dir, '--method', 'nope', '--out', outside(dir, 'i')], io)).toBe(1);
     expect(io.err()).toMatch(/Unknown method "nope"\. Available: naive-dense, bm25/);
 
     io = captureIO(dir, { GRAG_BUDGET: 'lots' });
@@ -114,7 +116,7 @@ describe('grag index and query', () => {
   it.each(['bm25', 'naive-dense'])(
     'builds a %s index offline and answers with cited sources',
     async (method) => {
-      const out = join(dir, `idx-${method}`);
+      const out = outside(dir, `idx-${method}`);
       let io = captureIO(dir);
       expect(await run(['index', dir, '--method', method, '--out', out, '--vector-index', 'flat'], io)).toBe(
         0,
@@ -132,7 +134,7 @@ describe('grag index and query', () => {
   );
 
   it('prints the answer, sources, token count and timing for people', async () => {
-    const out = join(dir, 'idx-text');
+    const out = outside(dir, 'idx-text');
     await run(['index', dir, '--method', 'bm25', '--out', out, '-q'], captureIO(dir));
     const io = captureIO(dir);
     expect(await run(['query', out, 'Which rivers meet in Lyon?'], io)).toBe(0);
@@ -172,7 +174,7 @@ describe('grag binary', () => {
 describe('grag index --variant', () => {
   it('builds a ket-rag variant by name and queries it without repeating the variant', async () => {
     const dir = await corpusDir();
-    const out = join(dir, 'idx-keyword');
+    const out = outside(dir, 'idx-keyword');
     let io = captureIO(dir);
     const code = await run(
       ['index', dir, '--method', 'ket-rag', '--variant', 'keyword-rag', '--out', out, '-q'],
@@ -197,7 +199,7 @@ describe('grag index --variant', () => {
     const dir = await corpusDir();
     const io = captureIO(dir);
     expect(
-      await run(['index', dir, '--method', 'ket-rag', '--variant', 'nope', '--out', join(dir, 'x')], io),
+      await run(['index', dir, '--method', 'ket-rag', '--variant', 'nope', '--out', outside(dir, 'x')], io),
     ).toBe(1);
     expect(io.err().trim().split('\n').at(-1)).toMatch(/^grag: .*nope/);
   });
@@ -217,7 +219,7 @@ describe('grag index on knowledge-graph triples', () => {
 
   it('indexes a triple directory with sg-rag, reporting skipped lines, and queries it', async () => {
     const dir = await tripleDir();
-    const out = join(dir, 'idx');
+    const out = outside(dir, 'idx');
     let io = captureIO(dir);
     expect(await run(['index', dir, '--method', 'sg-rag', '--out', out], io)).toBe(0);
     expect(io.err()).toMatch(/indexing 3 triples over 4 named entities/);
@@ -234,7 +236,7 @@ describe('grag index on knowledge-graph triples', () => {
   it('refuses triples for a method that indexes text', async () => {
     const dir = await tripleDir();
     const io = captureIO(dir);
-    expect(await run(['index', dir, '--method', 'bm25', '--out', join(dir, 'idx')], io)).toBe(1);
+    expect(await run(['index', dir, '--method', 'bm25', '--out', outside(dir, 'idx')], io)).toBe(1);
     expect(io.err()).toMatch(
       /^grag: .* holds knowledge-graph triples; bm25 indexes text\. Use --method sg-rag/,
     );

@@ -112,4 +112,35 @@ describe('grag eval', () => {
     expect(await run(['eval', 'mini', '--judge', '-q'], e)).toBe(1);
     expect(e.err()).toMatch(/--judge needs an OpenAI-compatible endpoint/);
   });
+
+  it('hands each method only its own --set options and names a key no method knows', async () => {
+    const dir = datasetDir();
+    let e = io(dir);
+    const args = ['eval', 'mini', '--methods', 'bm25,ket-rag', '--limit', '1', '-q', '--out', 'o1'];
+    expect(await run([...args, '--set', 'chunkSzie=300'], e)).toBe(1);
+    expect(e.err()).toMatch(
+      /^grag: No method of this run \(bm25, ket-rag\) has an option "chunkSzie"; did you mean "chunkSize"\?\n$/,
+    );
+    e = io(dir);
+    expect(
+      await run(
+        [
+          'eval',
+          'mini',
+          '--methods',
+          'bm25,ket-rag',
+          '--limit',
+          '1',
+          '-q',
+          '--out',
+          'o2',
+          '--variant',
+          'keyword-rag',
+        ],
+        e,
+      ),
+    ).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(dir, 'o2', 'run.json'), 'utf8'));
+    expect(JSON.stringify(manifest)).toContain('keyword-rag');
+  });
 });

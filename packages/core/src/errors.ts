@@ -101,6 +101,19 @@ export class InputError extends GragError {
   }
 }
 
+/** Output could not be written where asked, or writing it would destroy files grag did not make. `path` names it. */
+export class OutputError extends GragError {
+  readonly path: string;
+  constructor(path: string, message: string, options?: { cause?: unknown }) {
+    super('output', message, options);
+    this.name = 'OutputError';
+    this.path = path;
+  }
+  static override isInstance(error: unknown): error is OutputError {
+    return hasCode(error, 'output');
+  }
+}
+
 /** An object was used before it was ready (e.g. an embedder that must be fitted first). */
 export class StateError extends GragError {
   constructor(message: string, options?: { cause?: unknown }) {

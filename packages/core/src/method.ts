@@ -46,6 +46,17 @@ export interface RetrieveOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Which items of a {@link Retrieval} rank source passages, and in which order. Summaries,
+ * community reports and overviews that span dozens of passages are context, not a ranking of them.
+ */
+export interface PassageRanking {
+  /** Item kinds that rank passages, e.g. `['chunk']`. @default every kind */
+  readonly kinds?: readonly string[];
+  /** `'context'`: the order of the items in the retrieval; `'score'`: by descending item score. @default 'context' */
+  readonly order?: 'context' | 'score';
+}
+
 /** Default context budget in tokens. */
 export const DEFAULT_BUDGET_TOKENS = 12_000;
 
@@ -61,6 +72,18 @@ export interface Method<
   readonly name: string;
   /** Version of the on-disk format written by `save`; `load` refuses others. */
   readonly formatVersion: number;
+  /**
+   * The option keys `build` and `retrieve` accept (each refuses others with an
+   * `InvalidArgumentError`), so a caller that holds options for several methods, such as an
+   * evaluation over many, can hand each only its own.
+   */
+  readonly optionKeys?: { readonly build: readonly string[]; readonly retrieve: readonly string[] };
+  /**
+   * How this method's {@link Retrieval} ranks source passages (for Recall@k and any UI that lists
+   * sources): which item kinds are passage evidence and in which order. Without it, every item
+   * counts, in context order.
+   */
+  readonly passageRanking?: PassageRanking;
   build(docs: Document[], ctx: BuildContext, options?: Partial<Options>): Promise<Index>;
   retrieve(index: Index, query: string, options?: Retrieve): Promise<Retrieval>;
   save(index: Index, dir: string): Promise<void>;

@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { IndexFormatError } from './errors.js';
+import { constants } from 'node:fs';
+import { access, lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { IndexFormatError, OutputError } from './errors.js';
 import { type Embedder, isFittableEmbedder } from './models.js';
+import type { Chunk } from './types.js';
+import { indexFileMessage, type Schema, v, validate } from './validate.js';
+import type { VectorIndex } from './vector/types.js';
 
 /** Name of the manifest file inside an index directory. */
 export const MANIFEST_FILE = 'manifest.json';
@@ -27,22 +31,127 @@ export interface IndexManifest {
   stats?: Record<string, unknown>;
 }
 
+/** What {@link checkIndexTarget} found at an index directory's path. */
+export type IndexTarget = 'absent' | 'empty' | 'index';
+
+/**
+ * Check that an index may be written to `dir` without destroying anything that is not grag's own
+ * output: `dir` must not exist, be an empty directory, or hold a grag index (a manifest that reads
+ * as one), and its nearest existing ancestor must be a writable directory. Throws
+ * {@link OutputError} naming the path and what to do otherwise; writes nothing.
+ */
+export async function checkIndexTarget(dir: string): Promise<IndexTarget> {
+  const info = await lstat(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+    throw new OutputError(dir, `Cannot write the index to ${dir} (${error.code ?? error.message}).`, {
+      cause: error,
+    });
+  });
+  if (info === undefined) {
+    await assertWritableAncestor(dir);
+    return 'absent';
+  }
+  const isDir =
+    info.isDirectory() || (info.isSymbolicLink() && (await stat(dir).catch(() => undefined))?.isDirectory());
+  if (!isDir) {
+    throw new OutputError(
+      dir,
+      `Refusing to write the index to ${dir}: it is an existing file, not an index directory, and would be replaced. Choose a new or empty directory.`,
+    );
+  }
+  const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
+    throw new OutputError(
+      dir,
+      `Cannot read ${dir} (${error.code ?? error.message}); choose another directory for the index.`,
+      {
+        cause: error,
+      },
+    );
+  });
+  if (entries.length === 0) {
+    await assertWritableAncestor(dirname(resolve(dir)));
+    return 'empty';
+  }
+  const isIndex = await readManifest(dir).then(
+    () => true,
+    () => false,
+  );
+  if (!isIndex) {
+    throw new OutputError(
+      dir,
+      `Refusing to write the index to ${dir}: the directory exists and is not a grag index (no readable ${MANIFEST_FILE}), so replacing it would delete its ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}. Choose a new or empty directory.`,
+    );
+  }
+  await assertWritableAncestor(dirname(resolve(dir)));
+  return 'index';
+}
+
+/** Throw {@link OutputError} unless the nearest existing ancestor of `path` is a writable directory. */
+async function assertWritableAncestor(path: string): Promise<void> {
+  let at = resolve(path);
+  for (;;) {
+    const info = await stat(at).catch(() => undefined);
+    if (info) {
+      if (!info.isDirectory()) {
+        throw new OutputError(path, `Cannot write the index to ${path}: ${at} is a file, not a directory.`);
+      }
+      try {
+        await access(at, constants.W_OK);
+        // access() says yes to root everywhere; creating a directory is the real test. It also
+        // keeps a build from starting where Node's recursive mkdir never returns (under /proc).
+        const probe = join(at, `.grag-write-probe-${process.pid}-${randomBytes(4).toString('hex')}`);
+        await mkdir(probe);
+        await rm(probe, { recursive: true, force: true });
+      } catch (error) {
+        throw new OutputError(
+          path,
+          `Cannot write the index to ${path}: ${at} is not writable (${(error as NodeJS.ErrnoException).code}). Choose a writable location.`,
+          { cause: error },
+        );
+      }
+      return;
+    }
+    const parent = dirname(at);
+    if (parent === at) return;
+    at = parent;
+  }
+}
+
+/** An fs error while writing `dir`, as an {@link OutputError} naming the path. */
+function outputFailure(dir: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return error;
+  return new OutputError(
+    dir,
+    `Cannot write the index to ${dir} (${code}: ${(error as Error).message.replace(/^[A-Z]+: /, '')}). Check the location and free space, then run again.`,
+    { cause: error },
+  );
+}
+
 /**
  * Write an index directory atomically: `write` fills a temporary sibling directory, the manifest
  * is written last, and the directory is renamed into place, replacing an older index only once
  * the new one is complete. A crash leaves either the old index or the new one, never a mix.
+ * Only grag's own output is ever replaced: an existing `dir` that is a file, or a non-empty
+ * directory without a grag manifest, is refused with {@link OutputError} (see
+ * {@link checkIndexTarget}) before anything is written.
  */
 export async function writeIndexDir(
   dir: string,
   manifest: Omit<IndexManifest, 'manifestVersion' | 'createdAt'> & Partial<IndexManifest>,
   write: (tmpDir: string) => Promise<void>,
 ): Promise<void> {
+  await checkIndexTarget(dir);
   const parent = dirname(dir);
-  await mkdir(parent, { recursive: true });
   const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const tmp = join(parent, `.${basename(dir)}.tmp-${suffix}`);
   const old = join(parent, `.${basename(dir)}.old-${suffix}`);
-  await mkdir(tmp, { recursive: true });
+  try {
+    await mkdir(parent, { recursive: true });
+    await mkdir(tmp, { recursive: true });
+  } catch (error) {
+    throw outputFailure(dir, error);
+  }
   try {
     await write(tmp);
     const full: IndexManifest = {
@@ -51,18 +160,22 @@ export async function writeIndexDir(
       ...manifest,
     };
     await writeFile(join(tmp, MANIFEST_FILE), `${JSON.stringify(full, null, 2)}\n`);
+    // Checked again right before the swap: the build may have run for hours.
+    const target = await checkIndexTarget(dir);
     let hadOld = false;
-    try {
-      await rename(dir, old);
-      hadOld = true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (target !== 'absent') {
+      try {
+        await rename(dir, old);
+        hadOld = true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
     }
     await rename(tmp, dir);
     if (hadOld) await rm(old, { recursive: true, force: true });
   } catch (error) {
     await rm(tmp, { recursive: true, force: true });
-    throw error;
+    throw outputFailure(dir, error);
   }
 }
 
@@ -124,23 +237,59 @@ export async function readManifest(
       `${dir} is a '${manifest.method}' index of format version ${manifest.formatVersion}; this version reads ${expected.formatVersion}. Rebuild the index.`,
     );
   }
-  return manifest;
+  return validate(manifestSchema, manifest, path) as IndexManifest;
 }
+
+const manifestSchema = v.object({
+  manifestVersion: v.int(),
+  method: v.string(),
+  formatVersion: v.int(),
+  createdAt: v.optional(v.string()),
+  params: v.record(v.unknown()),
+  providers: v.record(v.string()),
+  stats: v.optional(v.record(v.unknown())),
+});
 
 /** Write `value` as JSON to `path`. */
 export async function writeJson(path: string, value: unknown): Promise<void> {
   await writeFile(path, JSON.stringify(value));
 }
 
-/** Read JSON from a file of an index directory, with an {@link IndexFormatError} naming the file on failure. */
-export async function readJson<T>(path: string): Promise<T> {
+/**
+ * Read JSON from a file of an index directory and check its shape against `schema` (see
+ * `validate.ts`). Throws an {@link IndexFormatError} naming the file and what is wrong with it
+ * (`/idx/graph.json: nodes[3].id is not a string; rebuild the index.`) when the file is missing,
+ * not JSON, or of another shape.
+ */
+export async function readJson<T>(path: string, schema: Schema<T>): Promise<T>;
+/** @deprecated Pass a schema: unchecked JSON from disk leaks internal errors on a corrupted index. */
+export async function readJson<T = unknown>(path: string): Promise<T>;
+export async function readJson<T>(path: string, schema?: Schema<T>): Promise<T> {
+  let value: unknown;
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as T;
+    value = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
     throw new IndexFormatError(
       path,
       undefined,
-      `Cannot read ${path}: ${(error as Error).message}. Rebuild the index.`,
+      indexFileMessage(path, `cannot be read (${(error as Error).message})`),
+      {
+        cause: error,
+      },
+    );
+  }
+  return schema === undefined ? (value as T) : validate(schema, value, path);
+}
+
+/** Read a binary file of an index directory, with an {@link IndexFormatError} naming the file on failure. */
+export async function readBinary(path: string): Promise<Uint8Array> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    throw new IndexFormatError(
+      path,
+      undefined,
+      indexFileMessage(path, `cannot be read (${(error as Error).message})`),
       {
         cause: error,
       },
@@ -179,5 +328,61 @@ export async function saveEmbedderState(embedder: Embedder, dir: string): Promis
 
 /** Restore a fittable embedder from the state an index directory holds (nothing for other embedders). */
 export async function restoreEmbedderState(embedder: Embedder, dir: string): Promise<void> {
-  if (isFittableEmbedder(embedder)) embedder.restore(await readJson(join(dir, EMBEDDER_STATE_FILE)));
+  if (!isFittableEmbedder(embedder)) return;
+  const path = join(dir, EMBEDDER_STATE_FILE);
+  const state = await readJson(path, v.record(v.unknown()));
+  try {
+    embedder.restore(state);
+  } catch (error) {
+    // The embedder checks its own state; name the file it came from.
+    throw new IndexFormatError(path, undefined, indexFileMessage(path, (error as Error).message), {
+      cause: error,
+    });
+  }
+}
+
+/** The fields of a {@link Chunk}, to extend in a schema of a type that extends it. */
+export const chunkFields = {
+  id: v.string(),
+  docId: v.string(),
+  order: v.int({ min: 0 }),
+  text: v.string(),
+  tokens: v.int({ min: 0 }),
+  start: v.int({ min: 0 }),
+  end: v.int({ min: 0 }),
+};
+
+/** Schema of a {@link Chunk} as methods save it in their index files. */
+export const chunkSchema: Schema<Chunk> = v.object(chunkFields);
+
+/**
+ * Check that a loaded vector index holds exactly the ids `0 … count - 1` (one per unit of the
+ * index) with `dimensions` components, so searches cannot return an id the method has no unit for.
+ * @throws IndexFormatError naming `path`.
+ */
+export function checkVectorRows(
+  vectors: VectorIndex,
+  expected: { count: number; dimensions?: number },
+  path: string,
+): void {
+  const { count, dimensions } = expected;
+  if (dimensions !== undefined && vectors.dimensions !== dimensions) {
+    throw new IndexFormatError(
+      path,
+      undefined,
+      indexFileMessage(path, `holds ${vectors.dimensions}-dimensional vectors, expected ${dimensions}`),
+    );
+  }
+  if (vectors.size !== count) {
+    throw new IndexFormatError(
+      path,
+      undefined,
+      indexFileMessage(path, `holds ${vectors.size} vectors, expected ${count}`),
+    );
+  }
+  for (let id = 0; id < count; id++) {
+    if (!vectors.has(id)) {
+      throw new IndexFormatError(path, undefined, indexFileMessage(path, `has no vector for id ${id}`));
+    }
+  }
 }

@@ -1,8 +1,15 @@
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertSameProviders, IndexFormatError, readManifest, writeIndexDir } from '../src/index.js';
+import {
+  assertSameProviders,
+  checkIndexTarget,
+  IndexFormatError,
+  OutputError,
+  readManifest,
+  writeIndexDir,
+} from '../src/index.js';
 
 const manifest = {
   method: 'demo',
@@ -64,5 +71,37 @@ describe('index directories', () => {
     expect(() => assertSameProviders('/x', full, { embedder: 'openai:y:8' })).toThrow(
       /built with embedder 'offline:x:8'/,
     );
+  });
+
+  it('never replaces what is not a grag index: a folder with files, a file, a link to such a folder', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'grag-persist-'));
+    const folder = join(root, 'photos');
+    await mkdir(join(folder, '2024'), { recursive: true });
+    await writeFile(join(folder, '2024', 'a.jpg'), 'jpeg');
+    const file = join(root, 'notes.txt');
+    await writeFile(file, 'mine');
+    const link = join(root, 'link');
+    await symlink(folder, link);
+    for (const target of [folder, file, link]) {
+      const error = await writeIndexDir(target, manifest, async (tmp) =>
+        writeFile(join(tmp, 'x'), '1'),
+      ).catch((e) => e);
+      expect(OutputError.isInstance(error)).toBe(true);
+      expect(error.message).toContain(target);
+    }
+    expect(await readFile(join(folder, '2024', 'a.jpg'), 'utf8')).toBe('jpeg');
+    expect(await readFile(file, 'utf8')).toBe('mine');
+    expect((await readdir(root)).sort()).toEqual(['link', 'notes.txt', 'photos']);
+  });
+
+  it('says what an index path holds: absent, empty or an index', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'grag-persist-'));
+    expect(await checkIndexTarget(join(root, 'new', 'deeper'))).toBe('absent');
+    await mkdir(join(root, 'empty'));
+    expect(await checkIndexTarget(join(root, 'empty'))).toBe('empty');
+    await writeIndexDir(join(root, 'empty'), manifest, async () => {});
+    expect(await checkIndexTarget(join(root, 'empty'))).toBe('index');
+    await writeFile(join(root, 'file'), '');
+    await expect(checkIndexTarget(join(root, 'file', 'sub'))).rejects.toThrow(/is a file, not a directory/);
   });
 });

@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mulberry32, randomVectors, runVectorIndexSpec } from '@grag/core/test';
+import { mulberry32, randomVectors } from '@grag/core/test';
+import { runVectorIndexSpec } from '@grag/core/test/vitest';
 import { describe, expect, it } from 'vitest';
 import { IndexFormatError, InvalidArgumentError } from '../src/errors.js';
 import {

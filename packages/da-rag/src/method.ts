@@ -1,26 +1,46 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  assertKnownOptions,
   assertSameProviders,
   type BuildContext,
   type Chunk,
-  IndexFormatError,
+  checkIndexFile,
+  chunkSchema,
+  float32Rows,
+  indexFileError,
   type KgEntity,
   type KgRelation,
+  MANIFEST_FILE,
   type Method,
   modelFingerprint,
+  optionKeys,
+  readBinary,
   readJson,
   readManifest,
   restoreEmbedderState,
+  type Schema,
   saveEmbedderState,
+  shapeIssue,
+  v,
+  validate,
   writeIndexDir,
   writeJson,
 } from '@grag/core';
 import { type TrussGraph, trussGraphFromEdges } from '@grag/ktruss';
 import { buildDaRagIndex } from './build.js';
-import { checkOptions, DA_RAG_DEFAULTS, type DaRagOptions, type DaRagRetrieveOptions } from './options.js';
+import {
+  checkOptions,
+  DA_RAG_DEFAULTS,
+  DA_RAG_RETRIEVE_OPTION_KEYS,
+  type DaRagOptions,
+  type DaRagRetrieveOptions,
+} from './options.js';
 import { retrieveDaRag } from './retrieve.js';
 import type { DaRagIndex, DaRagStats } from './types.js';
+
+/** Every build option key; others are refused. */
+const BUILD_OPTION_KEYS = optionKeys<DaRagOptions>({ ...DA_RAG_DEFAULTS, concurrency: undefined });
 
 /** Settings of {@link createDaRag}. */
 export interface DaRagSettings {
@@ -47,23 +67,7 @@ async function writeVectors(
 }
 
 async function readVectors(path: string, count: number, dimensions: number): Promise<Float32Array[]> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    throw new IndexFormatError(path, DA_RAG_FORMAT_VERSION, `Cannot read ${path}; rebuild the index.`, {
-      cause: error,
-    });
-  }
-  if (bytes.byteLength !== count * dimensions * 4) {
-    throw new IndexFormatError(
-      path,
-      DA_RAG_FORMAT_VERSION,
-      `${path} holds ${bytes.byteLength} bytes, expected ${count} vectors of ${dimensions} float32; rebuild the index.`,
-    );
-  }
-  const all = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-  return Array.from({ length: count }, (_, i) => all.subarray(i * dimensions, (i + 1) * dimensions));
+  return float32Rows(await readBinary(path), count, dimensions, path);
 }
 
 /** The edges of a graph as a flat `[s0, t0, s1, t1, ...]` array (edge-id order). */
@@ -90,6 +94,86 @@ interface StoredGraph {
   simLayer: number[] | null;
 }
 
+const count = v.int({ min: 0 });
+const unitsSchema: Schema<StoredUnits> = v.object({
+  chunks: v.array(chunkSchema),
+  texts: v.array(v.string()),
+  titles: v.array(v.string()),
+  descriptions: v.array(v.string()),
+});
+const strings = v.array(v.string());
+const edgeList = v.refine(v.array(count), (list) =>
+  list.length % 2 === 0 ? undefined : 'has an odd length; it lists edges as pairs',
+);
+const graphSchema: Schema<StoredGraph> = v.object({
+  entities: v.array(
+    v.object({ id: v.string(), name: v.string(), types: strings, descriptions: strings, chunkIds: strings }),
+  ),
+  relations: v.array(
+    v.object({
+      id: v.string(),
+      source: v.string(),
+      target: v.string(),
+      descriptions: strings,
+      weight: v.number(),
+      keywords: strings,
+      chunkIds: strings,
+    }),
+  ),
+  chunkLayer: edgeList,
+  simLayer: v.nullable(edgeList),
+});
+const statsSchema = v.object({
+  documents: count,
+  chunks: count,
+  entities: count,
+  relations: count,
+  chunkLayerEdges: count,
+  similarityLayerEdges: count,
+  hubEntities: count,
+  skippedRecords: count,
+  parseIssues: count,
+  undescribedChunks: count,
+  dimensions: v.int({ min: 1 }),
+});
+
+/** The parallel arrays of chunks.json agree and chunk ids are distinct. */
+function checkUnits(units: StoredUnits): void {
+  const n = units.chunks.length;
+  for (const key of ['texts', 'titles', 'descriptions'] as const) {
+    if (units[key].length !== n) shapeIssue(key, `has ${units[key].length} entries for ${n} chunks`);
+  }
+  const chunkIds = new Set<string>();
+  units.chunks.forEach((c, i) => {
+    if (chunkIds.has(c.id)) shapeIssue(`chunks[${i}].id`, `repeats ${JSON.stringify(c.id)}`);
+    chunkIds.add(c.id);
+  });
+}
+
+/** Every id and position the graph names exists. */
+function checkStored(units: StoredUnits, graph: StoredGraph): void {
+  const n = units.chunks.length;
+  const chunkIds = new Set(units.chunks.map((c) => c.id));
+  const entityIds = new Set<string>();
+  graph.entities.forEach((e, i) => {
+    if (entityIds.has(e.id)) shapeIssue(`entities[${i}].id`, `repeats ${JSON.stringify(e.id)}`);
+    entityIds.add(e.id);
+    e.chunkIds.forEach((id, j) => {
+      if (!chunkIds.has(id)) shapeIssue(`entities[${i}].chunkIds[${j}]`, 'names no chunk of chunks.json');
+    });
+  });
+  graph.relations.forEach((r, i) => {
+    if (!entityIds.has(r.source) || !entityIds.has(r.target))
+      shapeIssue(`relations[${i}]`, 'joins an unknown entity');
+  });
+  const checkLayer = (at: string, edges: readonly number[], nodes: number) =>
+    edges.forEach((x, i) => {
+      if (x >= nodes) shapeIssue(`${at}[${i}]`, `is ${x}, beyond the ${nodes} nodes of the layer`);
+    });
+  checkLayer('chunkLayer', graph.chunkLayer, n);
+  if (graph.simLayer) checkLayer('simLayer', graph.simLayer, graph.entities.length);
+}
+
 /**
  * DA-RAG (Dynamic Attributed community search for RAG): a chunk-layer oriented graph index — the
  * Semantic Chunk, Knowledge Graph and Similarity layers with inter-layer links — and a coarse-to-fine
@@ -103,6 +187,7 @@ export function createDaRag(
   const name = settings.name ?? 'da-rag';
   const formatVersion = DA_RAG_FORMAT_VERSION;
   const resolve = (options: Partial<DaRagOptions>): DaRagOptions => {
+    assertKnownOptions(`${name} build`, options, BUILD_OPTION_KEYS);
     const o: DaRagOptions = { ...DA_RAG_DEFAULTS, ...settings.defaults, ...options };
     checkOptions(o, `${name} build`);
     return o;
@@ -110,6 +195,8 @@ export function createDaRag(
   return {
     name,
     formatVersion,
+    optionKeys: { build: BUILD_OPTION_KEYS, retrieve: DA_RAG_RETRIEVE_OPTION_KEYS },
+    passageRanking: { kinds: ['community'] },
     async build(docs, ctx, options = {}) {
       return buildDaRagIndex(docs, ctx, resolve(options));
     },
@@ -155,9 +242,25 @@ export function createDaRag(
       assertSameProviders(dir, manifest, { embedder: modelFingerprint(ctx.embedder) });
       await restoreEmbedderState(ctx.embedder, dir);
       const options = { ...DA_RAG_DEFAULTS, ...(manifest.params as Partial<DaRagOptions>) };
-      const stats = manifest.stats as unknown as DaRagStats & { dimensions: number };
-      const units = await readJson<StoredUnits>(join(dir, 'chunks.json'));
-      const graph = await readJson<StoredGraph>(join(dir, 'graph.json'));
+      checkOptions(options, `${name} load`);
+      const manifestPath = join(dir, MANIFEST_FILE);
+      const stats: DaRagStats & { dimensions: number } = validate(
+        statsSchema,
+        manifest.stats,
+        `${manifestPath} stats`,
+      );
+      if (stats.dimensions !== ctx.embedder.dimensions) {
+        throw indexFileError(
+          manifestPath,
+          `stats.dimensions is ${stats.dimensions}, but the embedder has ${ctx.embedder.dimensions}`,
+        );
+      }
+      const unitsPath = join(dir, 'chunks.json');
+      const units = await readJson(unitsPath, unitsSchema);
+      checkIndexFile(unitsPath, () => checkUnits(units));
+      const graphPath = join(dir, 'graph.json');
+      const graph = await readJson(graphPath, graphSchema);
+      checkIndexFile(graphPath, () => checkStored(units, graph));
       const entityIds = graph.entities.map((e) => e.id);
       const entityIndex = new Map(entityIds.map((id, i) => [id, i]));
       const chunkIndex = new Map(units.chunks.map((c, i) => [c.id, i]));

@@ -1,4 +1,10 @@
-import { InvalidArgumentError, type RetrieveOptions } from '@grag/core';
+import {
+  assertKnownOptions,
+  InvalidArgumentError,
+  optionKeys,
+  RETRIEVE_OPTION_KEYS,
+  type RetrieveOptions,
+} from '@grag/core';
 
 /** Options that shape the offline index (DA-RAG §3); stored in the index manifest. */
 export interface DaRagIndexOptions {
@@ -158,24 +164,32 @@ export interface DaRagRetrieveOptions extends RetrieveOptions, Partial<DaRagQuer
   topK?: number;
 }
 
-const QUERY_KEYS: readonly (keyof DaRagQueryOptions)[] = [
-  'chunkLayer',
-  'similarityLayer',
-  'acs',
-  'kMin',
-  'kMax',
-  'candidatesPerLayer',
-  'kSpacing',
-  'anchor',
-  'scoring',
-  'reports',
-  'communityText',
-  'communityTokens',
-  'oneHopSeeds',
-];
+/** Every key of {@link DaRagQueryOptions} (a missing one is a type error). */
+const QUERY_KEYS = optionKeys<DaRagQueryOptions>({
+  chunkLayer: undefined,
+  similarityLayer: undefined,
+  acs: undefined,
+  kMin: undefined,
+  kMax: undefined,
+  candidatesPerLayer: undefined,
+  kSpacing: undefined,
+  anchor: undefined,
+  scoring: undefined,
+  reports: undefined,
+  communityText: undefined,
+  communityTokens: undefined,
+  oneHopSeeds: undefined,
+});
 
-/** The query options in effect: the index's, overridden by those given to `retrieve`. */
+/** Every key of {@link DaRagRetrieveOptions}; `retrieve` refuses others. */
+export const DA_RAG_RETRIEVE_OPTION_KEYS: readonly string[] = [...RETRIEVE_OPTION_KEYS, ...QUERY_KEYS];
+
+/**
+ * The query options in effect: the index's, overridden by those given to `retrieve`.
+ * @throws InvalidArgumentError on an unknown option key or a bad value.
+ */
 export function queryOptions(base: DaRagOptions, overrides: DaRagRetrieveOptions): DaRagQueryOptions {
+  assertKnownOptions('da-rag retrieve', overrides, DA_RAG_RETRIEVE_OPTION_KEYS);
   const out = {} as Record<string, unknown>;
   for (const key of QUERY_KEYS) out[key] = overrides[key] ?? base[key] ?? DA_RAG_DEFAULTS[key];
   const o = out as unknown as DaRagQueryOptions;

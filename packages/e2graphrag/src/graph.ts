@@ -165,6 +165,7 @@ export class EntityGraph {
     if (typeof d !== 'object' || d === null || d.formatVersion !== 1) bad('missing or of another version');
     if (!Array.isArray(d!.entities) || !Array.isArray(d!.edges) || !Array.isArray(d!.chunks))
       bad('fields missing');
+    if (!d!.entities!.every((e) => typeof e === 'string')) bad('an entity is not a string');
     const n = d!.entities!.length;
     const isId = (x: unknown) => Number.isInteger(x) && (x as number) >= 0 && (x as number) < n;
     const edges = d!.edges!;

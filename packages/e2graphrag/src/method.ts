@@ -1,10 +1,12 @@
 import { join } from 'node:path';
 import {
   AbortError,
+  assertKnownOptions,
   assertSameProviders,
   type BuildContext,
   buildRuntime,
   type Chunk,
+  checkVectorRows,
   chunkCorpus as chunkCorpusBy,
   DEFAULT_BUDGET_TOKENS,
   type Document,
@@ -14,6 +16,7 @@ import {
   isFittableEmbedder,
   type Method,
   modelFingerprint,
+  optionKeys,
   packContext,
   type RetrievedItem,
   type RetrieveOptions,
@@ -23,6 +26,7 @@ import {
   saveEmbedderState,
   throwIfAborted,
   type VectorIndex,
+  v,
   writeIndexDir,
   writeJson,
 } from '@grag/core';
@@ -128,6 +132,15 @@ export interface E2GraphRagSettings {
 }
 
 const RETRIEVAL_KEYS = Object.keys(ADAPTIVE_RETRIEVAL_DEFAULTS) as (keyof AdaptiveRetrievalOptions)[];
+
+/** Every build option key; others are refused. */
+const BUILD_OPTION_KEYS = optionKeys<E2GraphRagOptions>({ ...E2GRAPHRAG_DEFAULTS, concurrency: undefined });
+/** Every retrieve option key; others are refused. */
+const QUERY_OPTION_KEYS = optionKeys<E2GraphRagRetrieveOptions>({
+  budgetTokens: undefined,
+  signal: undefined,
+  ...ADAPTIVE_RETRIEVAL_DEFAULTS,
+});
 
 function resolveOptions(options: Partial<E2GraphRagOptions>, caller: string): E2GraphRagOptions {
   const o = { ...E2GRAPHRAG_DEFAULTS, ...options };
@@ -247,7 +260,10 @@ export function createE2GraphRag(
   return {
     name,
     formatVersion,
+    optionKeys: { build: BUILD_OPTION_KEYS, retrieve: QUERY_OPTION_KEYS },
+    passageRanking: { kinds: ['chunk'] },
     async build(docs, ctx, options = {}) {
+      assertKnownOptions(`${name} build`, options, BUILD_OPTION_KEYS);
       const o = resolveOptions({ ...settings.defaults, ...options }, `${name} build`);
       const rt = buildRuntime(ctx);
       const { chunks, skipped } = await rt.stage('chunk', () => chunkCorpus(docs, ctx, o));
@@ -325,6 +341,7 @@ export function createE2GraphRag(
       if (typeof query !== 'string' || query.trim() === '') {
         throw new InvalidArgumentError('query', `${name} retrieve: the query is empty; pass a question.`);
       }
+      assertKnownOptions(`${name} retrieve`, options, QUERY_OPTION_KEYS);
       throwIfAborted(options.signal);
       const o: AdaptiveRetrievalOptions = { ...ADAPTIVE_RETRIEVAL_DEFAULTS };
       for (const key of RETRIEVAL_KEYS) {
@@ -422,7 +439,7 @@ export function createE2GraphRag(
       await restoreEmbedderState(ctx.embedder, dir);
       const tree = await loadSummaryTree(join(dir, 'tree.json'));
       const graphPath = join(dir, 'graph.json');
-      const graph = EntityGraph.fromJSON(await readJson(graphPath), graphPath);
+      const graph = EntityGraph.fromJSON(await readJson(graphPath, v.unknown()), graphPath);
       if (graph.chunkCount !== tree.levels[0]!.length) {
         throw new IndexFormatError(
           dir,
@@ -430,7 +447,13 @@ export function createE2GraphRag(
           `${dir}: the entity graph and the summary tree index different chunks; rebuild the index.`,
         );
       }
-      const vectors = await ctx.vectorIndex.load(join(dir, 'vectors.bin'));
+      const vectorsPath = join(dir, 'vectors.bin');
+      const vectors = await ctx.vectorIndex.load(vectorsPath);
+      checkVectorRows(
+        vectors,
+        { count: tree.nodes.length, dimensions: ctx.embedder.dimensions },
+        vectorsPath,
+      );
       const options = resolveOptions(manifest.params as Partial<E2GraphRagOptions>, `${name} load`);
       const stats = (manifest.stats ?? {}) as unknown as E2GraphRagStats;
       return { ctx, options, tree, vectors, graph, extractor, stats };

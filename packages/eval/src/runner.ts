@@ -4,7 +4,15 @@
  * and a run manifest. Per-question results are appended to a JSONL file, so a run can be resumed.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import {
   AbortError,
@@ -21,6 +29,8 @@ import {
   ModelOutputError,
   meteredChat,
   modelFingerprint,
+  OutputError,
+  type PassageRanking,
   type ProgressReporter,
   type Retrieval,
   throwIfAborted,
@@ -74,8 +84,8 @@ export interface MethodSpec {
   nodeText?: (index: AnyIndex, node: string) => string;
   /** Chunk → passages mapping of an index, when its chunks are not the corpus passages. */
   passageOf?: (index: AnyIndex) => (chunkId: string) => readonly string[] | undefined;
-  /** Item kinds that count for Recall@k. @default every kind */
-  recallKinds?: string[];
+  /** Which items rank passages for Recall@k. @default the method's own `passageRanking` */
+  passageRanking?: PassageRanking;
 }
 
 /** Model-judged metrics to run (they need an answer for every question: `generateAnswers`). */
@@ -306,6 +316,48 @@ const SESSIONS_FILE = 'sessions.jsonl';
 const JUDGMENTS_FILE = 'judgments.jsonl';
 const MANIFEST_FILE = 'run.json';
 
+/**
+ * Refuse an output directory that holds files of someone else's: `out` must not exist, be empty,
+ * or hold an earlier run (its manifest or results files), so a run never overwrites a user's file.
+ */
+function assertEvalOutput(out: string): void {
+  let entries: string[];
+  try {
+    if (!statSync(out).isDirectory())
+      throw new OutputError(
+        out,
+        `runEval: the output ${out} is an existing file; choose a new or empty directory for the run.`,
+      );
+    entries = readdirSync(out);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if (OutputError.isInstance(error)) throw error;
+    throw new OutputError(
+      out,
+      `runEval: cannot read the output directory ${out} (${(error as NodeJS.ErrnoException).code}).`,
+      {
+        cause: error,
+      },
+    );
+  }
+  // What a run (or the CLI's call cache beside it) writes; a run stopped early may have only some.
+  const ours = [
+    MANIFEST_FILE,
+    RESULTS_FILE,
+    BUILDS_FILE,
+    SESSIONS_FILE,
+    JUDGMENTS_FILE,
+    'indexes',
+    '.grag-cache',
+  ];
+  if (entries.length > 0 && !entries.some((name) => ours.includes(name))) {
+    throw new OutputError(
+      out,
+      `runEval: the output directory ${out} exists and holds no earlier evaluation (no ${MANIFEST_FILE} or ${RESULTS_FILE}); choose a new or empty directory so no file of yours is overwritten.`,
+    );
+  }
+}
+
 const VERSION: string = (() => {
   try {
     return (
@@ -531,6 +583,7 @@ export async function runEval(options: RunOptions): Promise<EvalRun> {
       'dataset',
       `runEval: dataset "${dataset.name}" has no questions to evaluate.`,
     );
+  assertEvalOutput(out);
   mkdirSync(out, { recursive: true });
   const skippedLines: SkippedRecord[] = [];
   const resultsPath = join(out, RESULTS_FILE);
@@ -758,7 +811,7 @@ export async function runEval(options: RunOptions): Promise<EvalRun> {
             result.items = retrieval.items.length;
             result.trace = retrieval.trace;
             const ranked = rankedPassages(retrieval.items, {
-              ...(spec.recallKinds ? { kinds: spec.recallKinds } : {}),
+              ...(spec.passageRanking ?? spec.method.passageRanking),
               ...(passageOf ? { passageOf } : {}),
             });
             result.passages = ranked.slice(0, 20);

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -10,6 +10,7 @@ import {
   Meter,
   type Method,
   meteredChat,
+  OutputError,
   type RetrievedItem,
   readJson,
   readManifest,
@@ -530,5 +531,54 @@ describe('answer formats', () => {
       entityF1: 2 / 3,
       em: 0,
     });
+  });
+});
+
+describe('runEval output directory', () => {
+  it('refuses a directory that holds files of someone else and changes nothing', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'grag-eval-'));
+    writeFileSync(join(out, 'report.md'), 'my own report');
+    const error = await runEval({
+      dataset,
+      methods: [{ method: fakeMethod({ builds: 0, loads: 0, retrieves: [] }) }],
+      context: scriptedContext(),
+      out,
+    }).catch((e) => e);
+    expect(OutputError.isInstance(error)).toBe(true);
+    expect(error.message).toContain(out);
+    expect(readdirSync(out)).toEqual(['report.md']);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toBe('my own report');
+  });
+});
+
+describe('runEval passage ranking', () => {
+  it("reads Recall@k through the method's passageRanking, and a spec's override", async () => {
+    const recall = async (
+      spec: { passageRanking?: { kinds?: string[]; order?: 'context' | 'score' } },
+      method: Method<FakeIndex>,
+    ) => {
+      const out = mkdtempSync(join(tmpdir(), 'grag-eval-'));
+      const run = await runEval({
+        dataset,
+        methods: [{ method, ...spec }],
+        context: scriptedContext(),
+        out,
+        recallAt: [1],
+      });
+      return run.methods[0]?.metrics['recall@1'];
+    };
+    const log = () => ({ builds: 0, loads: 0, retrieves: [] });
+    // In plan order only q1 has a gold passage first (p1 of [p1]): (1 + 0 + 0) / 3.
+    expect(await recall({}, fakeMethod(log()))).toBeCloseTo(1 / 3, 12);
+    // A method whose declared evidence is another kind ranks no passage.
+    expect(await recall({}, { ...fakeMethod(log()), passageRanking: { kinds: ['summary'] } })).toBe(0);
+    // By score, reversed here: q1 ranks p3 first (0), q2 its gold p2 (1 of 2 gold), q3 p1 (0): 1/6.
+    const reversed = fakeMethod(log());
+    const retrieve = reversed.retrieve.bind(reversed);
+    reversed.retrieve = async (index, query) => {
+      const r = await retrieve(index, query);
+      return { ...r, items: r.items.map((i, n) => ({ ...i, score: n })) };
+    };
+    expect(await recall({ passageRanking: { order: 'score' } }, reversed)).toBeCloseTo(1 / 6, 12);
   });
 });

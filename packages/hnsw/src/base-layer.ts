@@ -86,3 +86,75 @@ export function readNativeBaseLayer(bytes: Uint8Array, source = '<hnswlib index>
   }
   return { count, M, maxM0, dimensions, labels, links, deleted };
 }
+
+/**
+ * Check the whole layout of an hnswlib index file before it is handed to hnswlib, whose reader
+ * trusts the link lists (a corrupted one can crash the process natively): the header fields agree
+ * with each other, every level-0 and upper-level link names an element of the file, every element's
+ * label is a safe integer, the entry point exists at the top level, and the file ends exactly after
+ * the last link list. Throws `IndexFormatError` naming `source` otherwise.
+ */
+export function checkNativeLayout(bytes: Uint8Array, source = '<hnswlib index>'): NativeBaseLayer {
+  const layer = readNativeBaseLayer(bytes, source);
+  const fail = (message: string): never => {
+    throw new IndexFormatError(
+      source,
+      undefined,
+      `${source}: the hnswlib graph ${message}; rebuild the index.`,
+    );
+  };
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const { count, M, maxM0 } = layer;
+  const maxElements = view.getBigUint64(8, true);
+  const recordBytes = Number(view.getBigUint64(24, true));
+  const maxLevel = view.getInt32(48, true);
+  const entryPoint = view.getUint32(52, true);
+  const maxM = view.getBigUint64(56, true);
+  const mult = view.getFloat64(80, true);
+  const efConstruction = view.getBigUint64(88, true);
+  if (maxElements < BigInt(count) || maxElements * BigInt(recordBytes) > 2n ** 34n) {
+    fail('header has a bad capacity');
+  }
+  if (M < 2 || maxM !== BigInt(M) || maxM0 !== 2 * M) fail('header has inconsistent link budgets');
+  if (!Number.isFinite(mult) || mult <= 0 || efConstruction === 0n || efConstruction > 2n ** 31n) {
+    fail('header has bad construction settings');
+  }
+  if (count > 0 && (maxLevel < 0 || maxLevel > 64 || entryPoint >= count))
+    fail('header has a bad entry point');
+  for (let i = 0; i < count; i++) {
+    const label = layer.labels[i]!;
+    if (!Number.isSafeInteger(label)) fail(`element ${i} has label ${label}, not a safe integer`);
+    if (((bytes[NATIVE_HEADER_BYTES + i * recordBytes + 2] as number) & 0xfe) !== 0) {
+      fail(`element ${i} has unknown flags`);
+    }
+  }
+  const linkListBytes = 4 + 4 * M;
+  let offset = NATIVE_HEADER_BYTES + count * recordBytes;
+  let topLevel = count > 0 ? 0 : -1;
+  let entryLevel = 0;
+  for (let i = 0; i < count; i++) {
+    if (offset + 4 > bytes.byteLength) fail('is truncated in its upper-level links');
+    const size = view.getUint32(offset, true);
+    offset += 4;
+    if (size % linkListBytes !== 0) fail(`element ${i} has an upper-level link block of ${size} bytes`);
+    const levels = size / linkListBytes;
+    if (levels > maxLevel) fail(`element ${i} is on level ${levels}, above the top level ${maxLevel}`);
+    if (offset + size > bytes.byteLength) fail('is truncated in its upper-level links');
+    for (let l = 0; l < levels; l++) {
+      const at = offset + l * linkListBytes;
+      const links = view.getUint16(at, true);
+      if (links > M) fail(`element ${i} has ${links} links on level ${l + 1}, more than M = ${M}`);
+      for (let j = 0; j < links; j++) {
+        if (view.getUint32(at + 4 + 4 * j, true) >= count) fail(`element ${i} links beyond its elements`);
+      }
+    }
+    topLevel = Math.max(topLevel, levels);
+    if (i === entryPoint) entryLevel = levels;
+    offset += size;
+  }
+  if (offset !== bytes.byteLength) fail(`has ${bytes.byteLength - offset} bytes after its last link list`);
+  if (count > 0 && (topLevel !== maxLevel || entryLevel !== maxLevel)) {
+    fail('header names a top level or entry point that does not match its elements');
+  }
+  return layer;
+}

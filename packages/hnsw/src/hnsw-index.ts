@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,10 +14,12 @@ import {
   type VectorIndexFactory,
   type VectorIndexOptions,
   type VectorSearchOptions,
+  v,
+  validate,
 } from '@grag/core';
 import type { HierarchicalNSW } from 'hnswlib-node';
-import hnswlib from 'hnswlib-node';
-import { readNativeBaseLayer } from './base-layer.js';
+import { checkNativeLayout, type NativeBaseLayer, readNativeBaseLayer } from './base-layer.js';
+import { loadHnswlib } from './native.js';
 
 /** Magic bytes at the start of a saved {@link HnswIndex}: ASCII `GRAGHNSW`. */
 export const HNSW_INDEX_MAGIC = 'GRAGHNSW';
@@ -69,7 +72,21 @@ interface HnswMeta {
   efConstruction: number;
   efSearch: number;
   seed: number;
+  /** SHA-256 (hex) of the hnswlib bytes that follow the header; absent in files of older versions. */
+  sha256?: string;
 }
+
+const metaSchema = v.object({
+  metric: v.literal('cosine', 'ip', 'l2'),
+  dimensions: v.int({ min: 1 }),
+  M: v.int({ min: 2 }),
+  efConstruction: v.int({ min: 1 }),
+  efSearch: v.int({ min: 1 }),
+  seed: v.int(),
+  sha256: v.optional(v.string()),
+});
+
+const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 function assertPositiveInteger(fn: string, argument: string, value: number, max = MAX_LABEL): void {
   if (!Number.isInteger(value) || value <= 0 || value > max) {
@@ -117,6 +134,10 @@ export class HnswIndex implements VectorIndex {
   private readonly native: HierarchicalNSW;
   private readonly labels = new Set<number>();
 
+  /**
+   * Throws `HnswUnavailableError` when the `hnswlib-node` native addon cannot be loaded (see
+   * `hnswAvailability()`), `InvalidArgumentError` for bad options.
+   */
   constructor(options: HnswIndexOptions) {
     const o = {
       dimensions: options?.dimensions as number,
@@ -155,7 +176,7 @@ export class HnswIndex implements VectorIndex {
     this.efConstruction = o.efConstruction;
     this.efSearch = o.efSearch;
     this.seed = o.seed;
-    this.native = new hnswlib.HierarchicalNSW(o.metric, o.dimensions);
+    this.native = new (loadHnswlib().HierarchicalNSW)(o.metric, o.dimensions);
     this.native.initIndex({
       maxElements: Math.max(1, o.capacity),
       m: o.M,
@@ -278,6 +299,7 @@ export class HnswIndex implements VectorIndex {
       efConstruction: this.efConstruction,
       efSearch: this.efSearch,
       seed: this.seed,
+      sha256: sha256(native),
     };
     const json = Buffer.from(JSON.stringify(meta), 'utf8');
     const header = Buffer.alloc(HEADER_BYTES);
@@ -291,22 +313,31 @@ export class HnswIndex implements VectorIndex {
 
   /**
    * Load an index written by {@link HnswIndex.save}. Throws `IndexFormatError` when the file is
-   * missing, not an HNSW index of this package, or of another format version.
+   * missing, not an HNSW index of this package, or of another format version, and
+   * `HnswUnavailableError` when the native addon cannot be loaded.
    */
   static async load(path: string): Promise<HnswIndex> {
+    loadHnswlib();
     let bytes: Buffer;
     try {
       bytes = await readFile(path);
     } catch (error) {
-      throw new IndexFormatError(path, undefined, `HnswIndex.load: cannot read ${path}; check the path.`, {
-        cause: error,
-      });
+      throw new IndexFormatError(
+        path,
+        undefined,
+        `HnswIndex.load: cannot read ${path}; check the path or rebuild the index.`,
+        {
+          cause: error,
+        },
+      );
     }
     const fail = (message: string, version?: number, cause?: unknown): never => {
       throw new IndexFormatError(path, version, `HnswIndex.load: ${path} ${message}`, { cause });
     };
     if (bytes.length < HEADER_BYTES || bytes.toString('latin1', 0, 8) !== HNSW_INDEX_MAGIC) {
-      fail('is not a grag HNSW index (wrong magic bytes); it is written by HnswIndex.save.');
+      fail(
+        'is not a grag HNSW index (wrong magic bytes; it is written by HnswIndex.save); rebuild the index.',
+      );
     }
     const version = bytes.readUInt32LE(8);
     if (version !== HNSW_INDEX_FORMAT_VERSION) {
@@ -316,29 +347,48 @@ export class HnswIndex implements VectorIndex {
       );
     }
     const jsonLength = bytes.readUInt32LE(12);
-    if (HEADER_BYTES + jsonLength > bytes.length) fail('is truncated (header runs past the end).', version);
-    let meta: HnswMeta;
+    if (HEADER_BYTES + jsonLength > bytes.length)
+      fail('is truncated (header runs past the end); rebuild the index.', version);
+    let parsed: unknown;
     try {
-      meta = JSON.parse(bytes.toString('utf8', HEADER_BYTES, HEADER_BYTES + jsonLength)) as HnswMeta;
+      parsed = JSON.parse(bytes.toString('utf8', HEADER_BYTES, HEADER_BYTES + jsonLength));
     } catch (error) {
-      return fail('has an unreadable JSON header.', version, error);
+      return fail('has an unreadable JSON header; rebuild the index.', version, error);
     }
+    const meta: HnswMeta = validate(metaSchema, parsed, `${path} (JSON header)`);
     let index: HnswIndex;
     try {
       index = new HnswIndex({ ...meta, capacity: 1 });
     } catch (error) {
-      return fail('has invalid settings in its header.', version, error);
+      return fail('has invalid settings in its header; rebuild the index.', version, error);
     }
     const native = bytes.subarray(HEADER_BYTES + jsonLength);
-    let layer: ReturnType<typeof readNativeBaseLayer>;
+    // hnswlib trusts its file: a corrupted link list can crash the process. Files written since the
+    // hash was added must match it; older ones get the full layout check.
+    if (meta.sha256 !== undefined && sha256(native) !== meta.sha256) {
+      fail(
+        'is corrupted: its hnswlib graph does not match the checksum in its header; rebuild the index.',
+        version,
+      );
+    }
+    let layer: NativeBaseLayer;
     try {
-      layer = readNativeBaseLayer(native, path);
+      layer = checkNativeLayout(native, path);
     } catch (error) {
-      return fail('holds a corrupt hnswlib graph.', version, error);
+      return fail(
+        `holds a corrupt hnswlib graph (${(error as Error).message}); rebuild the index.`,
+        version,
+        error,
+      );
     }
     if (layer.dimensions !== meta.dimensions) {
-      fail(`declares ${meta.dimensions} dimensions but its graph stores ${layer.dimensions}.`, version);
+      fail(
+        `declares ${meta.dimensions} dimensions but its graph stores ${layer.dimensions}; rebuild the index.`,
+        version,
+      );
     }
+    if (layer.M !== meta.M)
+      fail(`declares M = ${meta.M} but its graph has M = ${layer.M}; rebuild the index.`, version);
     const dir = await mkdtemp(join(tmpdir(), 'grag-hnsw-'));
     try {
       const file = join(dir, 'index.hnsw');

@@ -5,3 +5,4 @@
 
 export { type NativeBaseLayer, readNativeBaseLayer } from './base-layer.js';
 export * from './hnsw-index.js';
+export { HNSW_ENABLE_HINT, HnswUnavailableError, hnswAvailability } from './native.js';

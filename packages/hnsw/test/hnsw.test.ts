@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FlatIndex, IndexFormatError, InvalidArgumentError, type Metric } from '@grag/core';
-import { randomVectors, runVectorIndexSpec } from '@grag/core/test';
+import { randomVectors } from '@grag/core/test';
+import { runVectorIndexSpec } from '@grag/core/test/vitest';
 import { HNSW_DEFAULTS, HnswIndex, hnswIndexFactory, readNativeBaseLayer } from '@grag/hnsw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

@@ -1,15 +1,22 @@
 import { join } from 'node:path';
 import {
+  assertKnownOptions,
   assertSameProviders,
   type BuildContext,
   type BuildRuntime,
   buildRuntime,
   type Chunk,
+  checkIndexFile,
+  checkVectorRows,
   chunkCorpus as chunkCorpusBy,
+  chunkFields,
+  chunkSchema,
   DEFAULT_BUDGET_TOKENS,
   type Document,
   embedAll,
+  type Infer,
   InvalidArgumentError,
+  indexFileError,
   indexVectors,
   isFittableEmbedder,
   KnowledgeGraphBuilder,
@@ -18,8 +25,10 @@ import {
   type LocalSearchRelationship,
   type LocalSearchResult,
   localSearch,
+  MANIFEST_FILE,
   type Method,
   modelFingerprint,
+  optionKeys,
   packContext,
   prepareLocalSearch,
   type Retrieval,
@@ -30,7 +39,10 @@ import {
   renderLocalSearchItem,
   restoreEmbedderState,
   saveEmbedderState,
+  shapeIssue,
   type VectorIndex,
+  v,
+  validate as validateShape,
   withTitle,
   writeIndexDir,
   writeJson,
@@ -153,6 +165,22 @@ export interface KetRagRetrieveOptions extends RetrieveOptions {
   /** Override the index's λ for this query (ignored when the text channel is `'none'`). */
   lambda?: number;
 }
+
+/** Every build option key (`variant` included); others are refused. */
+const BUILD_OPTION_KEYS = optionKeys<KetRagOptions>({
+  ...KET_RAG_DEFAULTS,
+  halvings: undefined,
+  entityTypes: undefined,
+  gleanings: undefined,
+  concurrency: undefined,
+});
+/** Every retrieve option key; others are refused. */
+const RETRIEVE_OPTION_KEYS = optionKeys<KetRagRetrieveOptions>({
+  budgetTokens: undefined,
+  topK: undefined,
+  signal: undefined,
+  lambda: undefined,
+});
 
 /** What indexing cost, as counted by the method itself (model-independent). */
 export interface KetRagStats {
@@ -447,6 +475,130 @@ function prepareSkeleton(
   });
 }
 
+const position = v.int({ min: 0 });
+const unitsSchema = v.object({
+  chunks: v.array(chunkSchema),
+  chunkTexts: v.array(v.string()),
+  subChunks: v.array(v.object({ ...chunkFields, chunkId: v.string() })),
+  subChunkTexts: v.array(v.string()),
+  core: v.array(v.string()),
+  stats: v.record(v.unknown()),
+  knn: v.nullable(
+    v.object({
+      ids: v.array(v.string()),
+      edges: v.array(
+        v.object({
+          source: position,
+          target: position,
+          lexical: v.optional(v.number()),
+          cosine: v.optional(v.number()),
+        }),
+      ),
+    }),
+  ),
+  dimensions: v.int({ min: 1 }),
+});
+type StoredUnits = Infer<typeof unitsSchema>;
+
+/** Lengths that must agree and positions that must exist across the parts of units.json. */
+function checkUnits(units: StoredUnits): void {
+  if (units.chunkTexts.length !== units.chunks.length) {
+    shapeIssue('chunkTexts', `has ${units.chunkTexts.length} texts for ${units.chunks.length} chunks`);
+  }
+  if (units.subChunkTexts.length !== units.subChunks.length) {
+    shapeIssue(
+      'subChunkTexts',
+      `has ${units.subChunkTexts.length} texts for ${units.subChunks.length} sub-chunks`,
+    );
+  }
+  const chunkIds = new Set(units.chunks.map((c) => c.id));
+  units.core.forEach((id, i) => {
+    if (!chunkIds.has(id)) shapeIssue(`core[${i}]`, `names ${JSON.stringify(id)}, not a chunk`);
+  });
+  if (units.knn) {
+    const n = units.chunks.length;
+    if (units.knn.ids.length !== n) shapeIssue('knn.ids', `has ${units.knn.ids.length} ids for ${n} chunks`);
+    units.knn.edges.forEach((e, i) => {
+      if (e.source >= n || e.target >= n)
+        shapeIssue(`knn.edges[${i}]`, `joins chunks beyond the ${n} chunks`);
+    });
+  }
+}
+
+const textUnitIds = v.array(v.string());
+const skeletonSchema = v.object({
+  entities: v.array(v.object({ id: v.string(), name: v.string(), description: v.string(), textUnitIds })),
+  relationships: v.array(
+    v.object({
+      id: v.string(),
+      source: v.string(),
+      target: v.string(),
+      description: v.string(),
+      weight: v.optional(v.number()),
+      textUnitIds,
+    }),
+  ),
+});
+
+/** Relationships join known entities and both name text units that exist. */
+function checkSkeleton(
+  entities: readonly LocalSearchEntity[],
+  relationships: readonly LocalSearchRelationship[],
+  subChunks: readonly SubChunk[],
+): void {
+  const units = new Set(subChunks.map((s) => s.id));
+  const ids = new Set<string>();
+  entities.forEach((e, i) => {
+    if (ids.has(e.id)) shapeIssue(`entities[${i}].id`, `repeats ${JSON.stringify(e.id)}`);
+    ids.add(e.id);
+    e.textUnitIds.forEach((u, j) => {
+      if (!units.has(u)) shapeIssue(`entities[${i}].textUnitIds[${j}]`, 'names no sub-chunk of units.json');
+    });
+  });
+  relationships.forEach((r, i) => {
+    if (!ids.has(r.source) || !ids.has(r.target))
+      shapeIssue(`relationships[${i}]`, 'joins an unknown entity');
+    r.textUnitIds.forEach((u, j) => {
+      if (!units.has(u))
+        shapeIssue(`relationships[${i}].textUnitIds[${j}]`, 'names no sub-chunk of units.json');
+    });
+  });
+}
+
+const keywordsSchema = v.object({
+  keywords: v.array(v.string()),
+  keywordUnits: v.array(v.array(position)),
+  sentences: v.array(v.tuple(position, position, position)),
+  keywordSentences: v.array(v.array(position)),
+});
+
+/** Every keyword has its unit and sentence lists, and every position exists. */
+function checkKeywords(k: Infer<typeof keywordsSchema>, subChunkTexts: readonly string[]): void {
+  const n = k.keywords.length;
+  if (k.keywordUnits.length !== n)
+    shapeIssue('keywordUnits', `has ${k.keywordUnits.length} lists for ${n} keywords`);
+  if (k.keywordSentences.length !== n) {
+    shapeIssue('keywordSentences', `has ${k.keywordSentences.length} lists for ${n} keywords`);
+  }
+  k.keywordUnits.forEach((list, i) => {
+    list.forEach((u, j) => {
+      if (u >= subChunkTexts.length) shapeIssue(`keywordUnits[${i}][${j}]`, `is ${u}, beyond the sub-chunks`);
+    });
+  });
+  k.sentences.forEach(([unit, start, end], i) => {
+    const text = subChunkTexts[unit];
+    if (text === undefined || start > end || end > text.length) {
+      shapeIssue(`sentences[${i}]`, 'is not a span of a sub-chunk');
+    }
+  });
+  k.keywordSentences.forEach((list, i) => {
+    list.forEach((s, j) => {
+      if (s >= k.sentences.length)
+        shapeIssue(`keywordSentences[${i}][${j}]`, `is ${s}, beyond the sentences`);
+    });
+  });
+}
+
 /** Settings of {@link createKetRag}. */
 export interface KetRagSettings {
   /** Method name used in manifests and the CLI. @default 'ket-rag' */
@@ -482,8 +634,11 @@ export function createKetRag(
   return {
     name,
     formatVersion: FORMAT_VERSION,
+    optionKeys: { build: BUILD_OPTION_KEYS, retrieve: RETRIEVE_OPTION_KEYS },
+    passageRanking: { kinds: ['chunk'] },
 
     async build(docs, ctx, options = {}) {
+      assertKnownOptions(`${name} build`, options, BUILD_OPTION_KEYS);
       const o = resolveKetRagOptions(base, options);
       const { tokenizer, embedder } = ctx;
       const rt = buildRuntime(ctx);
@@ -620,6 +775,7 @@ export function createKetRag(
     },
 
     async retrieve(index, query, options = {}) {
+      assertKnownOptions(`${name} retrieve`, options, RETRIEVE_OPTION_KEYS);
       const started = performance.now();
       const { ctx } = index;
       const o = index.options;
@@ -757,17 +913,27 @@ export function createKetRag(
         vectorIndex: ctx.vectorIndex.kind,
       });
       await restoreEmbedderState(ctx.embedder, dir);
+      validateShape(
+        v.object({ variant: v.optional(v.string()) }),
+        manifest.params,
+        `${join(dir, MANIFEST_FILE)} params`,
+      );
       const options = resolveKetRagOptions(manifest.params as Partial<KetRagOptions>);
-      const units = await readJson<{
-        chunks: Chunk[];
-        chunkTexts: string[];
-        subChunks: SubChunk[];
-        subChunkTexts: string[];
-        core: string[];
-        stats: KetRagStats;
-        knn: ChunkKnnGraph | null;
-        dimensions: number;
-      }>(join(dir, 'units.json'));
+      const unitsPath = join(dir, 'units.json');
+      const units = await readJson(unitsPath, unitsSchema);
+      checkIndexFile(unitsPath, () => checkUnits(units));
+      if (units.dimensions !== ctx.embedder.dimensions) {
+        throw indexFileError(
+          unitsPath,
+          `dimensions is ${units.dimensions}, but the embedder has ${ctx.embedder.dimensions}`,
+        );
+      }
+      const loadVectors = async (file: string, count: number): Promise<VectorIndex> => {
+        const path = join(dir, file);
+        const vectors = await ctx.vectorIndex.load(path);
+        checkVectorRows(vectors, { count, dimensions: ctx.embedder.dimensions }, path);
+        return vectors;
+      };
       const index: KetRagIndex = {
         ctx,
         options,
@@ -776,31 +942,27 @@ export function createKetRag(
         subChunks: units.subChunks,
         subChunkTexts: units.subChunkTexts,
         core: units.core,
-        stats: units.stats,
+        stats: units.stats as unknown as KetRagStats,
       };
       if (units.knn) index.knn = units.knn;
       if (options.textChannel === 'dense' || options.textChannel === 'knn') {
-        index.chunkVectors = await ctx.vectorIndex.load(join(dir, 'chunks.vec'));
+        index.chunkVectors = await loadVectors('chunks.vec', units.chunks.length);
       }
       if (units.core.length > 0) {
-        const { entities, relationships } = await readJson<{
-          entities: LocalSearchEntity[];
-          relationships: LocalSearchRelationship[];
-        }>(join(dir, 'skeleton.json'));
+        const skeletonPath = join(dir, 'skeleton.json');
+        const { entities, relationships } = await readJson(skeletonPath, skeletonSchema);
+        checkIndexFile(skeletonPath, () => checkSkeleton(entities, relationships, units.subChunks));
         index.skeleton = {
           entities,
           relationships,
-          entityVectors: await ctx.vectorIndex.load(join(dir, 'entities.vec')),
+          entityVectors: await loadVectors('entities.vec', entities.length),
           graph: prepareSkeleton(entities, relationships, units.subChunks, units.subChunkTexts),
         };
       }
       if (options.textChannel === 'keyword') {
-        const k = await readJson<{
-          keywords: string[];
-          keywordUnits: number[][];
-          sentences: [number, number, number][];
-          keywordSentences: number[][];
-        }>(join(dir, 'keywords.json'));
+        const keywordsPath = join(dir, 'keywords.json');
+        const k = await readJson(keywordsPath, keywordsSchema);
+        checkIndexFile(keywordsPath, () => checkKeywords(k, units.subChunkTexts));
         const bipartite: KeywordBipartite = {
           units: units.subChunks.map((s) => s.id),
           keywords: k.keywords,
@@ -815,7 +977,7 @@ export function createKetRag(
         };
         index.keyword = {
           bipartite,
-          keywordVectors: await ctx.vectorIndex.load(join(dir, 'keywords.vec')),
+          keywordVectors: await loadVectors('keywords.vec', k.keywords.length),
           subChunkVectors: await readVectors(
             join(dir, 'subchunks.f32'),
             units.subChunks.length,

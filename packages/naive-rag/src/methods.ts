@@ -1,19 +1,29 @@
 import { join } from 'node:path';
 import {
+  assertKnownOptions,
   assertSameProviders,
+  BM25_DEFAULTS,
+  Bm25Index,
   type BuildContext,
   buildRuntime,
   type Chunk,
+  checkVectorRows,
   chunkCorpus,
+  chunkSchema,
   DEFAULT_BUDGET_TOKENS,
   type Document,
+  ENTRY_POINT_MODES,
+  type EntryPointMode,
   embedAll,
   InvalidArgumentError,
   indexVectors,
   isFittableEmbedder,
+  MANIFEST_FILE,
   type Method,
   modelFingerprint,
+  optionKeys,
   packContext,
+  RETRIEVE_OPTION_KEYS,
   type Retrieval,
   type RetrievedItem,
   type RetrieveOptions,
@@ -21,12 +31,14 @@ import {
   readManifest,
   restoreEmbedderState,
   saveEmbedderState,
+  searchEntryPoints,
   type VectorIndex,
+  v,
+  validate,
   withTitle,
   writeIndexDir,
   writeJson,
 } from '@grag/core';
-import { BM25_DEFAULTS, Bm25Index } from './bm25.js';
 
 /** How documents become retrieval units. */
 export interface ChunkingOptions {
@@ -50,11 +62,29 @@ export const CHUNKING_DEFAULTS: ChunkingOptions = {
   includeTitle: true,
 };
 
-export interface DenseRagOptions extends ChunkingOptions {}
+export interface DenseRagOptions extends ChunkingOptions {
+  /**
+   * How chunks are found: `'dense'` by the embedder alone (the papers' Text-RAG baseline), or
+   * `'hybrid'`, dense and BM25 fused by reciprocal rank fusion, or `'lexical'` (BM25 alone).
+   * @default 'dense'
+   */
+  entryPoints: EntryPointMode;
+}
+
+/** Defaults of {@link createDenseRag}. */
+export const DENSE_RAG_DEFAULTS: DenseRagOptions = { ...CHUNKING_DEFAULTS, entryPoints: 'dense' };
 export interface Bm25RagOptions extends ChunkingOptions {
   k1: number;
   b: number;
 }
+
+/** Every build option key of {@link createDenseRag}; others are refused. */
+const DENSE_RAG_OPTION_KEYS: readonly string[] = optionKeys<DenseRagOptions>(DENSE_RAG_DEFAULTS);
+/** Every build option key of {@link createBm25Rag}; others are refused. */
+const BM25_RAG_OPTION_KEYS: readonly string[] = optionKeys<Bm25RagOptions>({
+  ...CHUNKING_DEFAULTS,
+  ...BM25_DEFAULTS,
+});
 
 interface BaseIndex<Options> {
   ctx: BuildContext;
@@ -66,10 +96,17 @@ interface BaseIndex<Options> {
 
 export interface DenseRagIndex extends BaseIndex<DenseRagOptions> {
   vectors: VectorIndex;
+  /** BM25 over `texts`, when `entryPoints` is not `'dense'`. */
+  lexical?: Bm25Index;
 }
 
 export interface Bm25RagIndex extends BaseIndex<Bm25RagOptions> {
   bm25: Bm25Index;
+}
+
+/** BM25 over a dense index's texts when its entry points are not dense alone. */
+function lexicalFor(texts: string[], options: DenseRagOptions): { lexical?: Bm25Index } {
+  return options.entryPoints === 'dense' ? {} : { lexical: new Bm25Index(texts) };
 }
 
 /** Units of retrieval from documents, with the text to search by. */
@@ -142,9 +179,18 @@ async function saveUnits<O>(index: BaseIndex<O>, dir: string): Promise<void> {
   await writeJson(join(dir, 'chunks.json'), { chunks: index.chunks, texts: index.texts });
 }
 
+const unitsSchema = v.refine(v.object({ chunks: v.array(chunkSchema), texts: v.array(v.string()) }), (u) =>
+  u.texts.length === u.chunks.length
+    ? undefined
+    : `has ${u.texts.length} texts for ${u.chunks.length} chunks`,
+);
+
 async function loadUnits(dir: string): Promise<{ chunks: Chunk[]; texts: string[] }> {
-  return readJson(join(dir, 'chunks.json'));
+  return readJson(join(dir, 'chunks.json'), unitsSchema);
 }
+
+const denseParamsSchema = v.object({ entryPoints: v.optional(v.literal(...ENTRY_POINT_MODES)) });
+const bm25ParamsSchema = v.object({ k1: v.number({ min: 0 }), b: v.number({ min: 0, max: 1 }) });
 
 /** Settings of {@link createDenseRag}. */
 export interface DenseRagSettings {
@@ -163,8 +209,16 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
   return {
     name,
     formatVersion,
+    optionKeys: { build: DENSE_RAG_OPTION_KEYS, retrieve: RETRIEVE_OPTION_KEYS },
+    passageRanking: { kinds: ['chunk'] },
     async build(docs, ctx, options = {}) {
-      const opts: DenseRagOptions = { ...CHUNKING_DEFAULTS, ...settings.defaults, ...options };
+      assertKnownOptions(`${name} build`, options, DENSE_RAG_OPTION_KEYS);
+      const opts: DenseRagOptions = { ...DENSE_RAG_DEFAULTS, ...settings.defaults, ...options };
+      if (!ENTRY_POINT_MODES.includes(opts.entryPoints))
+        throw new InvalidArgumentError(
+          'entryPoints',
+          `${name} build: entryPoints must be one of ${ENTRY_POINT_MODES.join(', ')}, got "${String(opts.entryPoints)}".`,
+        );
       const rt = buildRuntime(ctx);
       const { chunks, texts } = await rt.stage('chunk', () => toUnits(docs, ctx, opts));
       const { embedder } = ctx;
@@ -177,14 +231,31 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
         () => indexVectors(ctx.vectorIndex, embeddings, { dimensions: embedder.dimensions }),
         { checkpoint: false },
       );
-      return { ctx, options: opts, chunks, texts, vectors };
+      return { ctx, options: opts, chunks, texts, vectors, ...lexicalFor(texts, opts) };
     },
     async retrieve(index, query, options = {}) {
+      assertKnownOptions(`${name} retrieve`, options, RETRIEVE_OPTION_KEYS);
       const started = performance.now();
-      const [queryVector] = await embedAll(index.ctx.embedder, [query], { abortSignal: options.signal });
+      const mode = index.options.entryPoints ?? 'dense';
+      const [queryVector] =
+        mode === 'lexical'
+          ? []
+          : await embedAll(index.ctx.embedder, [query], { abortSignal: options.signal });
       const depth = rankDepth(index, options);
-      const hits = index.vectors.search(queryVector!, depth);
-      return retrievalFrom(index, hits, options, { method: name, depth, ms: performance.now() - started });
+      const hits = searchEntryPoints({
+        mode,
+        query,
+        k: depth,
+        vectors: index.vectors,
+        ...(queryVector ? { queryVector } : {}),
+        ...(index.lexical ? { lexical: index.lexical } : {}),
+      });
+      return retrievalFrom(index, hits, options, {
+        method: name,
+        entryPoints: mode,
+        depth,
+        ms: performance.now() - started,
+      });
     },
     async save(index, dir) {
       const { ctx } = index;
@@ -212,8 +283,13 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
       });
       await restoreEmbedderState(ctx.embedder, dir);
       const { chunks, texts } = await loadUnits(dir);
-      const vectors = await ctx.vectorIndex.load(join(dir, 'vectors.bin'));
-      return { ctx, options: manifest.params as unknown as DenseRagOptions, chunks, texts, vectors };
+      const vectorsPath = join(dir, 'vectors.bin');
+      const vectors = await ctx.vectorIndex.load(vectorsPath);
+      checkVectorRows(vectors, { count: chunks.length, dimensions: ctx.embedder.dimensions }, vectorsPath);
+      // Indexes written before `entryPoints` existed were dense.
+      validate(denseParamsSchema, manifest.params, `${join(dir, MANIFEST_FILE)} params`);
+      const options = { ...DENSE_RAG_DEFAULTS, ...manifest.params } as DenseRagOptions;
+      return { ctx, options, chunks, texts, vectors, ...lexicalFor(texts, options) };
     },
   };
 }
@@ -233,7 +309,10 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
   return {
     name,
     formatVersion,
+    optionKeys: { build: BM25_RAG_OPTION_KEYS, retrieve: RETRIEVE_OPTION_KEYS },
+    passageRanking: { kinds: ['chunk'] },
     async build(docs, ctx, options = {}) {
+      assertKnownOptions(`${name} build`, options, BM25_RAG_OPTION_KEYS);
       const opts: Bm25RagOptions = {
         ...CHUNKING_DEFAULTS,
         ...BM25_DEFAULTS,
@@ -246,6 +325,7 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
       return { ctx, options: opts, chunks, texts, bm25 };
     },
     async retrieve(index, query, options = {}) {
+      assertKnownOptions(`${name} retrieve`, options, RETRIEVE_OPTION_KEYS);
       const started = performance.now();
       const depth = rankDepth(index, options);
       const hits = index.bm25.search(query, depth);
@@ -266,6 +346,7 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
     },
     async load(dir, ctx) {
       const manifest = await readManifest(dir, { method: name, formatVersion });
+      validate(bm25ParamsSchema, manifest.params, `${join(dir, MANIFEST_FILE)} params`);
       const options = manifest.params as unknown as Bm25RagOptions;
       const { chunks, texts } = await loadUnits(dir);
       return { ctx, options, chunks, texts, bm25: bm25Of(texts, options) };

@@ -1,22 +1,29 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  assertKnownOptions,
   assertSameProviders,
-  type Chunk,
+  checkIndexFile,
+  checkVectorRows,
+  chunkSchema,
   DEFAULT_BUDGET_TOKENS,
   embedAll,
-  IndexFormatError,
   InvalidArgumentError,
+  indexFileError,
   type Method,
   modelFingerprint,
+  optionKeys,
   packContext,
   type Retrieval,
   type RetrievedItem,
   readJson,
   readManifest,
   restoreEmbedderState,
+  type Schema,
   saveEmbedderState,
+  shapeIssue,
   throwIfAborted,
+  v,
   writeIndexDir,
   writeJson,
 } from '@grag/core';
@@ -38,6 +45,17 @@ import {
   type NodeRagRetrieveOptions,
 } from './options.js';
 import { buildNodeRag, layBaseLayer, type NodeRagBuildStats, type NodeRagIndex } from './pipeline.js';
+
+/** Every build option key; others are refused. */
+const BUILD_OPTION_KEYS = optionKeys<NodeRagOptions>({ ...NODERAG_DEFAULTS, concurrency: undefined });
+/** Every retrieve option key; others are refused (`plainTopK` is a default, not an option). */
+const { plainTopK: _plainTopK, ...retrieveDefaults } = NODERAG_RETRIEVE_DEFAULTS;
+const RETRIEVE_OPTION_KEYS = optionKeys<NodeRagRetrieveOptions>({
+  budgetTokens: undefined,
+  topK: undefined,
+  signal: undefined,
+  ...retrieveDefaults,
+});
 
 /** Order of the node-type groups in the context. */
 export const CONTEXT_TYPE_ORDER: readonly NodeType[] = ['H', 'A', 'S', 'R', 'T'];
@@ -101,25 +119,67 @@ function storeGraph(graph: HeteroGraph): StoredGraph {
   return { nodes, edges };
 }
 
+const NODE_TYPE_VALUES = ['T', 'S', 'N', 'R', 'A', 'O', 'H'] as const satisfies readonly NodeType[];
+const STORED_EDGE_KINDS = ['d', 'r', 'a', 'h', 'o', 's'] as const satisfies readonly EdgeKind[];
+
+const storedGraphSchema: Schema<StoredGraph> = v.object({
+  nodes: v.array(
+    v.tuple(
+      v.string(),
+      v.literal(...NODE_TYPE_VALUES),
+      v.string(),
+      v.number(),
+      v.array(v.string()),
+      v.array(v.string()),
+      v.optional(v.record(v.unknown())),
+    ),
+  ),
+  edges: v.array(
+    v.tuple(v.int({ min: 0 }), v.int({ min: 0 }), v.literal(...STORED_EDGE_KINDS), v.number({ min: 0 })),
+  ),
+});
+
+const count = v.int({ min: 0 });
+const buildStatsSchema: Schema<NodeRagBuildStats> = v.object({
+  documents: count,
+  chunks: count,
+  extractedUnits: count,
+  importantEntities: count,
+  attributes: count,
+  communities: count,
+  emptyCommunities: count,
+  highLevelElements: count,
+  semanticMatchingEdges: count,
+  semanticClusters: count,
+  hnsw: v.object({ added: count, reinforced: count }),
+  skipped: v.record(count),
+  parseIssues: v.record(count),
+});
+
+const storedChunksSchema = v.object({ chunks: v.array(chunkSchema), vectorKeys: v.array(v.string()) });
+
 function restoreGraph(stored: StoredGraph, path: string): HeteroGraph {
   const graph = new HeteroGraph();
   const keys: string[] = [];
-  for (const [key, type, text, weight, chunks, docs, extra] of stored.nodes) {
+  const types = new Map<string, NodeType>();
+  stored.nodes.forEach(([key, type, text, weight, chunks, docs, extra], i) => {
+    if (types.has(key)) throw indexFileError(path, `nodes[${i}] repeats the key ${JSON.stringify(key)}`);
+    types.set(key, type);
     graph.addNode(key, type, { text, weight, chunks, docs, ...(extra ? { extra } : {}) });
     keys.push(key);
-  }
-  for (const [a, b, kind, weight] of stored.edges) {
+  });
+  stored.edges.forEach(([a, b, kind, weight], i) => {
     const ka = keys[a];
     const kb = keys[b];
-    if (ka === undefined || kb === undefined || kind === 'hnsw') {
-      throw new IndexFormatError(
+    if (ka === undefined || kb === undefined || a === b) {
+      throw indexFileError(
         path,
-        FORMAT_VERSION,
-        `noderag load: ${path} has an invalid edge; rebuild the index.`,
+        `edges[${i}] joins nodes ${a} and ${b}, not two of the ${keys.length} nodes`,
       );
     }
-    graph.connect(ka, kb, kind, weight);
-  }
+    // The schema admits only the stored kinds: HNSW edges are rebuilt from the vector index.
+    graph.connect(ka, kb, kind as Exclude<EdgeKind, 'hnsw'>, weight);
+  });
   return graph;
 }
 
@@ -181,8 +241,11 @@ export function createNodeRag(
   return {
     name,
     formatVersion: FORMAT_VERSION,
+    optionKeys: { build: BUILD_OPTION_KEYS, retrieve: RETRIEVE_OPTION_KEYS },
+    passageRanking: { kinds: ['text', 'semantic-unit'], order: 'score' },
 
     async build(docs, ctx, options = {}) {
+      assertKnownOptions(`${name} build`, options, BUILD_OPTION_KEYS);
       const o: NodeRagOptions = { ...NODERAG_DEFAULTS, ...settings.defaults, ...options };
       positiveInteger('chunkSize', o.chunkSize);
       if (o.concurrency !== undefined) positiveInteger('concurrency', o.concurrency);
@@ -192,6 +255,7 @@ export function createNodeRag(
 
     async retrieve(index, query, options = {}) {
       const started = performance.now();
+      assertKnownOptions(`${name} retrieve`, options, RETRIEVE_OPTION_KEYS);
       const o = { ...NODERAG_RETRIEVE_DEFAULTS, ...settings.retrieveDefaults, ...options };
       if (typeof query !== 'string' || query.trim() === '') {
         throw new InvalidArgumentError('query', 'noderag retrieve: the query is blank; pass a question.');
@@ -313,15 +377,26 @@ export function createNodeRag(
       assertSameProviders(dir, manifest, { embedder: modelFingerprint(ctx.embedder) });
       await restoreEmbedderState(ctx.embedder, dir);
       const options = { ...NODERAG_DEFAULTS, ...(manifest.params as Partial<NodeRagOptions>) };
-      const graph = restoreGraph(
-        await readJson<StoredGraph>(join(dir, 'graph.json')),
-        join(dir, 'graph.json'),
+      const graphPath = join(dir, 'graph.json');
+      const graph = restoreGraph(await readJson(graphPath, storedGraphSchema), graphPath);
+      const chunksPath = join(dir, 'chunks.json');
+      const { chunks, vectorKeys } = await readJson(chunksPath, storedChunksSchema);
+      checkIndexFile(chunksPath, () =>
+        vectorKeys.forEach((key, i) => {
+          if (!graph.graph.hasNode(key))
+            shapeIssue(`vectorKeys[${i}]`, `is ${JSON.stringify(key)}, not a node of graph.json`);
+        }),
       );
-      const { chunks, vectorKeys } = await readJson<{ chunks: Chunk[]; vectorKeys: string[] }>(
-        join(dir, 'chunks.json'),
+      if (new Set(vectorKeys).size !== vectorKeys.length)
+        throw indexFileError(chunksPath, 'vectorKeys repeat a key');
+      const stats = await readJson(join(dir, 'build-stats.json'), buildStatsSchema);
+      const vectorsPath = join(dir, 'vectors.bin');
+      const vectors = await HnswIndex.load(vectorsPath);
+      checkVectorRows(
+        vectors,
+        { count: vectorKeys.length, dimensions: ctx.embedder.dimensions },
+        vectorsPath,
       );
-      const stats = await readJson<NodeRagBuildStats>(join(dir, 'build-stats.json'));
-      const vectors = await HnswIndex.load(join(dir, 'vectors.bin'));
       vectors.efSearch = options.hnswEfSearch;
       if (options.hnswEdges) await layBaseLayer(graph, vectors, vectorKeys);
       return { ctx, options, graph, vectors, vectorKeys, chunks, stats } satisfies NodeRagIndex;

@@ -607,15 +607,22 @@ export class RStarTree {
   /**
    * Rebuild an index from {@link save}'s buffer (the data are copied, so the buffer may be reused).
    *
+   * @param source Names the buffer's file in errors (which then end with "rebuild the index.").
    * @throws IndexFormatError when the buffer is not an R*-tree of this format version, or is damaged
    */
-  static load(data: ArrayBuffer | ArrayBufferView): RStarTree {
+  static load(data: ArrayBuffer | ArrayBufferView, source?: string): RStarTree {
     const bytes =
       data instanceof ArrayBuffer
         ? new Uint8Array(data)
         : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     const fail = (message: string, version?: number): never => {
-      throw new IndexFormatError('(buffer)', version, `RStarTree.load: ${message}`);
+      throw new IndexFormatError(
+        source ?? '(buffer)',
+        version,
+        source === undefined
+          ? `RStarTree.load: ${message}`
+          : `${source}: ${message.replace(/\.$/, '')}; rebuild the index.`,
+      );
     };
     if (bytes.byteLength < HEADER_BYTES)
       fail(`the buffer has ${bytes.byteLength} bytes, fewer than a header; pass the bytes of save().`);

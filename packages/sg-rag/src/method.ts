@@ -1,32 +1,42 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  assertKnownOptions,
   assertSameProviders,
   type BuildContext,
   buildRuntime,
   type Chunk,
+  checkIndexFile,
+  checkVectorRows,
   chunkDocuments,
   cosineSimilarity,
   DEFAULT_BUDGET_TOKENS,
   embedAll,
   type GraphExtraction,
-  IndexFormatError,
   InvalidArgumentError,
+  indexFileError,
   indexVectors,
   isFittableEmbedder,
   KnowledgeGraphBuilder,
+  MANIFEST_FILE,
   type Method,
   modelFingerprint,
+  optionKeys,
   packContext,
   type QueryGraph,
   type Retrieval,
   type RetrievedItem,
   type RetrieveOptions,
+  readBinary,
   readJson,
   readManifest,
   restoreEmbedderState,
+  type Schema,
   saveEmbedderState,
+  shapeIssue,
   type VectorIndex,
+  v,
+  validate,
   writeIndexDir,
   writeJson,
 } from '@grag/core';
@@ -44,6 +54,7 @@ import {
   edgeSentences,
   enumeratePaths,
   graphFromTriples,
+  pairKey,
   type SgEdge,
   type SgGraph,
   type Triple,
@@ -131,6 +142,22 @@ export const SG_RAG_RETRIEVE_DEFAULTS = {
   matchRelations: false,
   maxGatheredFacts: 2000,
 };
+
+/** Every build option key (the triple input included); others are refused. */
+const BUILD_OPTION_KEYS = optionKeys<SgRagOptions>({
+  ...SG_RAG_DEFAULTS,
+  triples: undefined,
+  entityText: undefined,
+  relationText: undefined,
+});
+/** Every retrieve option key; others are refused. */
+const RETRIEVE_OPTION_KEYS = optionKeys<SgRagRetrieveOptions>({
+  budgetTokens: undefined,
+  topK: undefined,
+  signal: undefined,
+  queryGraph: undefined,
+  ...SG_RAG_RETRIEVE_DEFAULTS,
+});
 
 /** A built SG-RAG index. */
 export interface SgRagIndex {
@@ -455,6 +482,7 @@ export function createSgRag(
     query: string,
     options: SgRagRetrieveOptions = {},
   ): Promise<Retrieval> => {
+    assertKnownOptions(`${name} retrieve`, options, RETRIEVE_OPTION_KEYS);
     const o = { ...SG_RAG_RETRIEVE_DEFAULTS, ...settings.retrieveDefaults, ...options };
     const started = performance.now();
     const timings: Record<string, number> = {};
@@ -636,7 +664,9 @@ export function createSgRag(
   return {
     name,
     formatVersion,
+    optionKeys: { build: BUILD_OPTION_KEYS, retrieve: RETRIEVE_OPTION_KEYS },
     async build(docs, ctx, options = {}) {
+      assertKnownOptions(`${name} build`, options, BUILD_OPTION_KEYS);
       const opts: SgRagOptions = { ...SG_RAG_DEFAULTS, ...settings.defaults, ...options };
       checkOptions(opts);
       const { triples, entityText, relationText, ...stored } = opts;
@@ -749,22 +779,65 @@ export function createSgRag(
         vectorIndex: ctx.vectorIndex.kind,
       });
       await restoreEmbedderState(ctx.embedder, dir);
-      const options = manifest.params as unknown as SgRagIndex['options'];
-      const graph = await readJson<SgGraph>(join(dir, 'graph.json'));
-      const bytes = await readFile(join(dir, 'paths.bin'));
-      if (bytes.byteLength % 4 !== 0) {
-        throw new IndexFormatError(
-          dir,
-          formatVersion,
-          `sg-rag load: ${dir}/paths.bin is truncated; rebuild the index.`,
+      const options = validate(
+        paramsSchema,
+        manifest.params,
+        `${join(dir, MANIFEST_FILE)} params`,
+      ) as unknown as SgRagIndex['options'];
+      const graphPath = join(dir, 'graph.json');
+      const graph = await readJson(graphPath, graphSchema);
+      checkIndexFile(graphPath, () => checkGraph(graph));
+      const n = graph.ids.length;
+      const k = options.pathLength + 1;
+      const pathsPath = join(dir, 'paths.bin');
+      const bytes = await readBinary(pathsPath);
+      if (bytes.byteLength % (4 * k) !== 0) {
+        throw indexFileError(
+          pathsPath,
+          `holds ${bytes.byteLength} bytes, not a whole number of ${k}-node paths`,
         );
       }
       const pathNodes = new Int32Array(
         bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
       );
-      const tree = RStarTree.load(await readFile(join(dir, 'tree.bin')));
-      const embedder: DominanceEmbedder = loadDominanceEmbedder(await readJson(join(dir, 'dominance.json')));
-      const labelVectors = await ctx.vectorIndex.load(join(dir, 'labels.bin'));
+      const badNode = pathNodes.findIndex((node) => node < 0 || node >= n);
+      if (badNode >= 0) {
+        throw indexFileError(
+          pathsPath,
+          `path ${Math.floor(badNode / k)} names node ${pathNodes[badNode]}, not one of the ${n} nodes`,
+        );
+      }
+      const treePath = join(dir, 'tree.bin');
+      const tree = RStarTree.load(await readBinary(treePath), treePath);
+      const pathCount = pathNodes.length / k;
+      const treeProblem =
+        tree.dimensions !== k * options.dominanceDimensions || tree.labelDimensions !== k
+          ? `indexes ${tree.dimensions}-dimensional keys, expected ${k * options.dominanceDimensions}`
+          : tree.size !== pathCount
+            ? `holds ${tree.size} paths, but paths.bin holds ${pathCount}`
+            : undefined;
+      if (treeProblem !== undefined) throw indexFileError(treePath, treeProblem);
+      for (let id = 0; id < pathCount; id++) {
+        if (!tree.has(id)) throw indexFileError(treePath, `has no entry for path ${id}`);
+      }
+      const dominancePath = join(dir, 'dominance.json');
+      const dominance = await readJson(dominancePath, dominanceSchema);
+      let embedder: DominanceEmbedder;
+      try {
+        embedder = loadDominanceEmbedder(dominance);
+      } catch (error) {
+        // The embedder checks its own weights; name the file they came from.
+        throw indexFileError(dominancePath, (error as Error).message.replace(/\.$/, ''), { cause: error });
+      }
+      if (embedder.dimensions !== options.dominanceDimensions) {
+        throw indexFileError(
+          dominancePath,
+          `holds a ${embedder.dimensions}-dimensional embedder, expected ${options.dominanceDimensions}`,
+        );
+      }
+      const labelsPath = join(dir, 'labels.bin');
+      const labelVectors = await ctx.vectorIndex.load(labelsPath);
+      checkVectorRows(labelVectors, { count: n, dimensions: ctx.embedder.dimensions }, labelsPath);
       return {
         ctx,
         options,
@@ -778,11 +851,63 @@ export function createSgRag(
           dimensions: options.dominanceDimensions,
           embedder,
         },
-        stats: (manifest.stats ?? {}) as Record<string, number>,
+        stats: validate(v.record(v.number()), manifest.stats ?? {}, `${join(dir, MANIFEST_FILE)} stats`),
       };
     },
   };
 }
+
+const paramsSchema = v.object({
+  pathLength: v.literal(1, 2),
+  dominanceDimensions: v.int({ min: 1, max: 4096 }),
+  seed: v.optional(v.int()),
+  maxMiddleDegree: v.optional(v.int({ min: 0 })),
+  nodeCapacity: v.optional(v.int({ min: 2 })),
+});
+
+const strings = v.array(v.string());
+const graphSchema: Schema<SgGraph> = v.object({
+  ids: strings,
+  labels: strings,
+  descriptions: strings,
+  edges: v.array(
+    v.object({
+      a: v.int({ min: 0 }),
+      b: v.int({ min: 0 }),
+      facts: v.array(v.object({ relation: v.string(), forward: v.boolean() })),
+      chunkIds: strings,
+      docIds: strings,
+    }),
+  ),
+});
+
+/** Node arrays agree, ids are distinct, and edges join two distinct nodes once. */
+function checkGraph(graph: SgGraph): void {
+  const n = graph.ids.length;
+  if (graph.labels.length !== n) shapeIssue('labels', `has ${graph.labels.length} labels for ${n} nodes`);
+  if (graph.descriptions.length !== n) {
+    shapeIssue('descriptions', `has ${graph.descriptions.length} descriptions for ${n} nodes`);
+  }
+  if (new Set(graph.ids).size !== n) shapeIssue('ids', 'repeat an id');
+  const pairs = new Set<number>();
+  graph.edges.forEach((e, i) => {
+    if (!(e.a < e.b && e.b < n))
+      shapeIssue(`edges[${i}]`, `joins ${e.a} and ${e.b}, not two nodes a < b of ${n}`);
+    const key = pairKey(e.a, e.b, n);
+    if (pairs.has(key)) shapeIssue(`edges[${i}]`, 'repeats a pair of nodes');
+    pairs.add(key);
+  });
+}
+
+const dominanceSchema = v.object({
+  format: v.literal('grag-dominance-embedder'),
+  version: v.literal(1),
+  kind: v.literal('training-free', 'gat', 'monotone-gat'),
+  dimensions: v.int({ min: 1, max: 4096 }),
+  seed: v.int(),
+  config: v.record(v.union(v.number(), v.string(), v.boolean())),
+  weights: v.record(v.array(v.number())),
+});
 
 /** SG-RAG with default settings; CLI name `sg-rag`. */
 export const sgRag = createSgRag();

@@ -78,6 +78,9 @@ export function createScriptedEmbedder(
   };
 }
 export * from './fixtures.js';
+export * from './index-fuzz.js';
+export * from './random.js';
 export * from './readme.js';
 export * from './resume.js';
-export * from './vector-index-spec.js';
+// `runVectorIndexSpec` is a vitest suite: it lives in `@grag/core/test/vitest`, so this entry point
+// needs no test runner installed.

@@ -2,7 +2,6 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { vi } from 'vitest';
 
 /** The first ```ts block under `heading` of a README, so tests can run what the README shows. */
 export async function readmeSnippet(readme: URL | string, heading = '## Use'): Promise<string> {
@@ -28,14 +27,16 @@ export async function runLoggedSnippet(
   const file = join(dir, 'snippet.ts');
   await writeFile(file, `${code}\n${append}\n`);
   const printed: unknown[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((value: unknown) => {
+  // Plain patching rather than a test framework's spy: `@grag/core/test` depends on no test runner.
+  const log = console.log;
+  console.log = (value: unknown) => {
     printed.push(JSON.parse(JSON.stringify(value)));
-  });
+  };
   try {
     const module = (await import(/* @vite-ignore */ pathToFileURL(file).href)) as Record<string, unknown>;
     return { printed, expected, module };
   } finally {
-    log.mockRestore();
+    console.log = log;
     await rm(dir, { recursive: true, force: true });
   }
 }

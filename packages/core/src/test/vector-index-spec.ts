@@ -11,8 +11,6 @@ import { FlatIndex } from '../vector/flat.js';
 import type { Metric, VectorHit, VectorIndex, VectorIndexFactory } from '../vector/types.js';
 import { randomVectors } from './random.js';
 
-export { mulberry32, randomVectors } from './random.js';
-
 /** Options of {@link runVectorIndexSpec}. */
 export interface VectorIndexSpecOptions {
   /**

@@ -287,7 +287,10 @@ export class FlatIndex implements VectorIndex {
    */
   static fromBuffer(buffer: Uint8Array, path = '<buffer>'): FlatIndex {
     const fail = (message: string, version?: number): never => {
-      throw new IndexFormatError(path, version, `FlatIndex.load: ${path} ${message}`);
+      const text = /Rebuild the index\.$/.test(message)
+        ? message
+        : `${message.replace(/\.$/, '')}; rebuild the index.`;
+      throw new IndexFormatError(path, version, `FlatIndex.load: ${path} ${text}`);
     };
     if (buffer.byteLength < HEADER_BYTES) fail('is too short to be a flat vector index.');
     let magic = '';
@@ -346,7 +349,7 @@ export class FlatIndex implements VectorIndex {
       throw new IndexFormatError(
         path,
         undefined,
-        `FlatIndex.load: cannot read ${path}; check the path (it is written by FlatIndex.save).`,
+        `FlatIndex.load: cannot read ${path} (it is written by FlatIndex.save); check the path or rebuild the index.`,
         { cause: error },
       );
     }

@@ -1,7 +1,7 @@
 /** Reading JSONL / JSON / TSV files with errors that name the file and line. */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { InputError } from '@grag/core';
+import { decodeText, InputError } from '@grag/core';
 import type { LoadOptions, SkippedRecord } from './types.js';
 
 /** A parsed record and where it was. */
@@ -11,10 +11,15 @@ export interface SourceRecord {
   line: number;
 }
 
-/** Read a whole text file; a missing or unreadable file is an {@link InputError} naming it. */
+/**
+ * Read a whole text file, decoded by content (UTF-8, UTF-16 with or without a byte-order mark,
+ * Windows-1252 / Latin-1: see `decodeText` in @grag/core). A missing, unreadable or binary file is
+ * an {@link InputError} naming it.
+ */
 export function readText(path: string, what = 'file'): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(
@@ -25,6 +30,13 @@ export function readText(path: string, what = 'file'): string {
       { cause: error },
     );
   }
+  const decoded = decodeText(bytes);
+  if (decoded.binary === true)
+    throw new InputError(
+      path,
+      `@grag/eval: ${what} ${path} is not text (${decoded.reason}); check the path.`,
+    );
+  return decoded.text;
 }
 
 /** Whether `path` exists and is a directory / a file. */

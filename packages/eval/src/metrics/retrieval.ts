@@ -1,10 +1,11 @@
 /** Retrieval metrics: Recall@k of supporting passages through chunk provenance, context tokens. */
-import type { Chunk, RetrievedItem } from '@grag/core';
+import type { Chunk, PassageRanking, RetrievedItem } from '@grag/core';
 
-/** How {@link rankedPassages} reads passages off retrieved items. */
-export interface RankedPassagesOptions {
-  /** Only items of these kinds count (e.g. `['chunk']`). @default every kind */
-  kinds?: readonly string[];
+/**
+ * How {@link rankedPassages} reads passages off retrieved items: a method's
+ * {@link PassageRanking} (which kinds count, context or score order), and how chunks map to passages.
+ */
+export interface RankedPassagesOptions extends PassageRanking {
   /**
    * Passages a chunk belongs to, when chunks are not passages (see {@link chunkPassageMap}). Without
    * it, an item's passages are its `source.docIds` (a corpus of passages indexed one document each).
@@ -13,18 +14,20 @@ export interface RankedPassagesOptions {
 }
 
 /**
- * The distinct passages of a retrieval in rank order: each item (in context order) contributes its
- * passages — `source.docIds`, or its chunks mapped through `passageOf` — the first time they appear.
+ * The distinct passages of a retrieval in rank order: each item of a counted kind (in context order,
+ * or by descending score with `order: 'score'`, ties in context order) contributes its passages —
+ * `source.docIds`, or its chunks mapped through `passageOf` — the first time they appear.
  */
 export function rankedPassages(
   items: readonly RetrievedItem[],
   options: RankedPassagesOptions = {},
 ): string[] {
   const kinds = options.kinds ? new Set(options.kinds) : undefined;
+  const counted = items.filter((item) => !kinds || kinds.has(item.kind));
+  if (options.order === 'score') counted.sort((a, b) => b.score - a.score);
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const item of items) {
-    if (kinds && !kinds.has(item.kind)) continue;
+  for (const item of counted) {
     const passages = options.passageOf
       ? item.source.chunkIds.flatMap((c) => options.passageOf?.(c) ?? [])
       : item.source.docIds;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Bm25Index, tokenizeForBm25 } from '../src/index.js';
+import { Bm25Index, reciprocalRankFusion, tokenizeForBm25 } from '../src/index.js';
 
 describe('Bm25Index', () => {
   // N = 3, lengths 2, 3, 3 (avg 8/3); df(apple) = 2, idf = ln(1 + 1.5/2.5) = ln 1.6 = 0.4700036.
@@ -34,5 +34,34 @@ describe('Bm25Index', () => {
 
   it('rejects parameters outside their range', () => {
     expect(() => new Bm25Index(['a'], { b: 2 })).toThrow(/0 <= b <= 1/);
+  });
+});
+
+describe('reciprocalRankFusion', () => {
+  it('adds 1/(k + rank) over lists, computed by hand with k = 60', () => {
+    const dense = [
+      { id: 7, score: 0.9 },
+      { id: 3, score: 0.8 },
+    ];
+    const lexical = [
+      { id: 3, score: 12 },
+      { id: 5, score: 4 },
+    ];
+    const fused = reciprocalRankFusion([dense, lexical]);
+    // 3: 1/62 + 1/61; 7: 1/61; 5: 1/62.
+    expect(fused.map((h) => h.id)).toEqual([3, 7, 5]);
+    expect(fused[0]?.score).toBeCloseTo(1 / 62 + 1 / 61, 15);
+    expect(fused[2]?.score).toBeCloseTo(1 / 62, 15);
+  });
+
+  it('weights lists and breaks ties by the lower id', () => {
+    const fused = reciprocalRankFusion([[{ id: 2, score: 1 }], [{ id: 1, score: 1 }]], {
+      k: 0,
+      weights: [1, 1],
+    });
+    expect(fused.map((h) => h.id)).toEqual([1, 2]);
+    expect(
+      reciprocalRankFusion([[{ id: 2, score: 1 }], [{ id: 1, score: 1 }]], { weights: [1, 2] })[0]?.id,
+    ).toBe(1);
   });
 });

@@ -1,0 +1,350 @@
+/**
+ * "Nothing lost", for `grag index <path>`: corpus paths that do not exist, are empty, a file, a
+ * link loop, a FIFO, unreadable; files in odd encodings, binary, empty, huge, many and deeply
+ * nested. Every file is either indexed or reported on stderr (`grag: skipped <path>: <reason>`),
+ * so documents + skipped = files; an error is one line; nothing outside `--out` changes.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type CliResult,
+  expectError,
+  expectOk,
+  guarded,
+  IS_ROOT,
+  manifestOf,
+} from './adversarial-helpers.js';
+
+let root: string;
+/** Roots of their own for the big inputs, so the other cases do not hash them. */
+let bigRoot: string;
+let manyRoot: string;
+const at = (rel: string) => join(root, rel);
+
+const GOOD = '# Harbour\n\nPort Halvard is a harbour city. The Kessler Shipyard builds research vessels.\n';
+/** Size of the "huge file" case; 50 MB takes bm25 ~26 s here, see the report in the suite's notes. */
+const BIG_MB = 3;
+const MANY = 10_000;
+const DEPTH = 200;
+
+async function files(dir: string, entries: Record<string, string | Uint8Array>): Promise<void> {
+  for (const [name, content] of Object.entries(entries)) {
+    const path = join(dir, name);
+    await mkdir(join(path, '..'), { recursive: true });
+    await writeFile(path, content);
+  }
+}
+
+const latin1 = Buffer.from('Le caf\xe9 du port: cr\xe8me br\xfbl\xe9e \xe0 Port Halvard.\n', 'latin1');
+const utf16le = Buffer.concat([
+  Buffer.from([0xff, 0xfe]),
+  Buffer.from('Hello from UTF-16 LE: ferry.\n', 'utf16le'),
+]);
+const utf16be = Buffer.from([0xfe, 0xff, ...Buffer.from('Hi UTF-16 BE.\n', 'utf16le').swap16()]);
+const utf16noBom = Buffer.from('The ferry crosses the strait every hour.\n', 'utf16le');
+const binary = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256));
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'grag-adv-corpus-'));
+  await mkdir(at('empty-dir'));
+  await files(at('single'), { 'doc.md': GOOD, 'doc.pdf': '%PDF-1.4 not really' });
+  await files(at('loop'), { 'good.md': GOOD });
+  await symlink('loop.md', at('loop/loop.md'));
+  await symlink('.', at('loop/cycle'));
+  await symlink('missing.md', at('loop/dangling.md'));
+  await symlink('good.md', at('loop/alias.md'));
+  await symlink('self-loop', at('self-loop'));
+  await files(at('fifo'), { 'good.md': GOOD });
+  execFileSync('mkfifo', [at('fifo/pipe.md'), at('pipe-alone.md')]);
+  await symlink('pipe.md', at('fifo/link-to-pipe.md'));
+  await files(at('unreadable'), {
+    'good.md': GOOD,
+    'secret.md': '# Secret\n\nThe vault is in Oslo.',
+    'locked/inner.md': 'Inner text here.',
+  });
+  await chmod(at('unreadable/secret.md'), 0o000);
+  await chmod(at('unreadable/locked'), 0o000);
+  await files(at('binary'), {
+    'good.md': GOOD,
+    'blob.md': binary,
+    'image.png': binary,
+    'nul.txt': 'text\0with\0nul bytes',
+  });
+  await files(at('encodings'), {
+    'good.md': GOOD,
+    'cafe.txt': latin1,
+    'le.txt': utf16le,
+    'be.txt': utf16be,
+    'nobom.txt': utf16noBom,
+    'crlf.md': '# Windows\r\n\r\nLines end in CRLF.\r\nSecond line.\r\n',
+  });
+  await files(at('zero'), { 'good.md': GOOD, 'empty.md': '', 'blank.txt': ' \n\t\n' });
+  await files(at('zero-only'), { 'empty.md': '' });
+  await files(at('hidden'), {
+    'good.md': GOOD,
+    '.draft.md': 'hidden draft',
+    'node_modules/pkg/readme.md': 'x',
+  });
+  await files(at('jsonl'), {
+    'docs.jsonl': [
+      JSON.stringify({ id: 'a', title: 'A', text: 'Alpha text about the harbour.' }),
+      '{"id": "b", "text": ',
+      JSON.stringify({ id: 'c', title: 'C' }),
+      JSON.stringify({ id: 'a', text: 'duplicate id' }),
+      JSON.stringify({ id: 'd', text: '   ' }),
+      JSON.stringify({ id: 'e', text: 'Echo text about the ferry.' }),
+    ].join('\r\n'),
+  });
+  let deep = at('deep');
+  for (let i = 0; i < DEPTH; i++) deep = join(deep, 'd');
+  await files(deep, { 'bottom.md': '# Bottom\n\nThe deepest note mentions the lighthouse.' });
+  await files(at('deep'), { 'top.md': GOOD });
+  await writeFile(at('important.txt'), 'do not lose me');
+
+  bigRoot = await mkdtemp(join(tmpdir(), 'grag-adv-big-'));
+  const words =
+    'harbour ship city ferry strait institute vessel biologist medal town river bridge market tower'.split(
+      ' ',
+    );
+  const lines: string[] = [];
+  let size = 0;
+  for (let i = 0; size < BIG_MB * 1024 * 1024; i++) {
+    const line = `Line ${i}: the ${words[i % 14]} near the ${words[(i * 7) % 14]} and the ${words[(i * 3) % 14]}.\n`;
+    lines.push(line);
+    size += line.length;
+  }
+  await files(join(bigRoot, 'corpus'), { 'big.txt': lines.join(''), 'small.md': GOOD });
+
+  manyRoot = await mkdtemp(join(tmpdir(), 'grag-adv-many-'));
+  for (let d = 0; d < 100; d++) {
+    const dir = join(manyRoot, 'corpus', `d${d}`);
+    await mkdir(dir, { recursive: true });
+    await Promise.all(
+      Array.from({ length: MANY / 100 }, (_, f) =>
+        writeFile(join(dir, `n${f}.txt`), `Note ${d * 100 + f} about the ${words[f % 14]}.`),
+      ),
+    );
+  }
+}, 60_000);
+
+afterAll(async () => {
+  for (const dir of [root, bigRoot, manyRoot]) if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+interface Case {
+  name: string;
+  /** The corpus path, under `base()`. */
+  corpus: string;
+  base?: () => string;
+  code: number;
+  error?: RegExp;
+  /** Documents the index holds. */
+  documents?: number;
+  /** Informational lines expected, in order (each a pattern). */
+  info?: RegExp[];
+  extra?: string[];
+  check?: (r: CliResult) => void;
+}
+
+const skipped = (path: string, reason: RegExp | string) =>
+  new RegExp(
+    `^grag: skipped .*${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ${typeof reason === 'string' ? reason : reason.source}`,
+  );
+const readAs = (path: string, encoding: string) =>
+  new RegExp(`^grag: read .*${path.replace('.', '\\.')} as ${encoding} \\(`);
+
+let n = 0;
+function table(cases: Case[]): void {
+  it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    const base = c.base?.() ?? root;
+    const out = join(base, `out-${++n}`);
+    const r = await guarded(
+      ['index', join(base, c.corpus), '--method', 'bm25', '--out', out, '-q', ...(c.extra ?? [])],
+      base,
+      base,
+    );
+    if (c.error) expectError(r, c.code, c.error);
+    else expectOk(r);
+    if (c.info) {
+      expect(r.infoLines).toHaveLength(c.info.length);
+      for (const [i, pattern] of c.info.entries()) expect(r.infoLines[i]).toMatch(pattern);
+    }
+    if (c.documents !== undefined) expect((await manifestOf(out)).stats?.documents).toBe(c.documents);
+    c.check?.(r);
+    await rm(out, { recursive: true, force: true });
+  });
+}
+
+describe('grag index: corpus paths', () => {
+  table([
+    {
+      name: 'a path that does not exist',
+      corpus: 'nowhere',
+      code: 1,
+      error: /Corpus path .*nowhere does not exist/,
+    },
+    {
+      name: 'an empty directory',
+      corpus: 'empty-dir',
+      code: 1,
+      error: /corpus at .*empty-dir has no usable documents\. Add/,
+    },
+    { name: 'a single .md file', corpus: 'single/doc.md', code: 0, documents: 1, info: [] },
+    {
+      name: 'a single .pdf file',
+      corpus: 'single/doc.pdf',
+      code: 1,
+      error: /no usable documents \(1 input skipped: .*doc\.pdf: unsupported file type "\.pdf"/,
+    },
+    {
+      name: 'a directory with a self-link, a link cycle, a dangling link and a link to a file',
+      corpus: 'loop',
+      code: 0,
+      documents: 2,
+      info: [
+        skipped('cycle', 'link to a directory \\(not followed\\)'),
+        skipped('dangling.md', 'broken link \\(ENOENT\\)'),
+        skipped('loop.md', 'broken link \\(ELOOP\\)'),
+      ],
+    },
+    { name: 'a path that is a link to itself', corpus: 'self-loop', code: 1, error: /self-loop \(ELOOP\)/ },
+    {
+      name: 'a directory holding a FIFO and a link to it (skipped, no hang)',
+      corpus: 'fifo',
+      code: 0,
+      documents: 1,
+      info: [
+        skipped('link-to-pipe.md', 'link to a named pipe \\(FIFO\\), not a regular file'),
+        skipped('pipe.md', 'a named pipe \\(FIFO\\), not a regular file'),
+      ],
+    },
+    {
+      name: 'a path that is a FIFO (refused, no hang)',
+      corpus: 'pipe-alone.md',
+      code: 1,
+      error: /pipe-alone\.md is a named pipe \(FIFO\), not a file or directory/,
+    },
+    IS_ROOT
+      ? {
+          // As root (CI), chmod 000 does not stop reads: the files are read, nothing is skipped.
+          name: 'unreadable files and folders (as root: read anyway)',
+          corpus: 'unreadable',
+          code: 0,
+          documents: 3,
+          info: [],
+        }
+      : {
+          name: 'unreadable files and folders are skipped with the reason',
+          corpus: 'unreadable',
+          code: 0,
+          documents: 1,
+          info: [
+            skipped('locked', 'unreadable directory \\(EACCES\\)'),
+            skipped('secret.md', 'unreadable \\(EACCES\\)'),
+          ],
+        },
+  ]);
+});
+
+describe('grag index: corpus contents', () => {
+  table([
+    {
+      name: 'binary, NUL bytes and non-text files are skipped with the reason',
+      corpus: 'binary',
+      code: 0,
+      documents: 1,
+      info: [
+        skipped('blob.md', 'binary content'),
+        skipped('image.png', 'not a .txt, .md or .jsonl file'),
+        skipped('nul.txt', 'binary content'),
+      ],
+    },
+    {
+      name: 'Latin-1, UTF-16 (LE, BE, no mark) and CRLF files are read, the non-UTF-8 ones named',
+      corpus: 'encodings',
+      code: 0,
+      documents: 6,
+      info: [
+        readAs('be.txt', 'utf-16be'),
+        readAs('cafe.txt', '(latin1|iso-8859-1|windows-1252)'),
+        readAs('le.txt', 'utf-16le'),
+        readAs('nobom.txt', 'utf-16le'),
+      ],
+    },
+    {
+      name: '0-byte and blank files are skipped as empty',
+      corpus: 'zero',
+      code: 0,
+      documents: 1,
+      info: [skipped('blank.txt', 'empty file'), skipped('empty.md', 'empty file')],
+    },
+    {
+      name: 'a corpus of only a 0-byte file',
+      corpus: 'zero-only',
+      code: 1,
+      error: /no usable documents \(1 input skipped: .*empty\.md: empty file\)/,
+    },
+    {
+      name: 'hidden files and node_modules are reported, not silently dropped',
+      corpus: 'hidden',
+      code: 0,
+      documents: 1,
+      info: [
+        skipped('.draft.md', 'hidden \\(not read\\)'),
+        skipped('node_modules', 'node_modules \\(not read\\)'),
+      ],
+    },
+    {
+      name: 'a CRLF .jsonl with bad, text-less, duplicate and blank records',
+      corpus: 'jsonl',
+      code: 0,
+      documents: 2,
+      info: [
+        skipped('docs.jsonl:2', 'not valid JSON'),
+        skipped('docs.jsonl:3', 'no "text" string field'),
+        skipped('docs.jsonl:4', 'duplicate id "a"'),
+        skipped('docs.jsonl:5', 'empty "text"'),
+      ],
+    },
+    { name: `${DEPTH} levels of nested folders`, corpus: 'deep', code: 0, documents: 2, info: [] },
+    {
+      name: 'the corpus given with a trailing slash',
+      corpus: 'single/',
+      code: 0,
+      documents: 1,
+      info: [skipped('doc.pdf', 'not a \\.txt, \\.md or \\.jsonl file')],
+    },
+  ]);
+});
+
+describe('grag index: huge and many inputs', () => {
+  table([
+    {
+      name: `a ${BIG_MB} MB file is indexed`,
+      base: () => bigRoot,
+      corpus: 'corpus',
+      code: 0,
+      documents: 2,
+      info: [],
+    },
+    {
+      name: `a ${BIG_MB} MB file can be estimated`,
+      base: () => bigRoot,
+      corpus: 'corpus',
+      code: 0,
+      extra: ['--estimate'],
+      check: (r) => expect(r.out).toMatch(/^stage /),
+    },
+    {
+      name: `${MANY.toLocaleString('en-US')} tiny files in 100 folders are all indexed`,
+      base: () => manyRoot,
+      corpus: 'corpus',
+      code: 0,
+      documents: MANY,
+      info: [],
+    },
+  ]);
+});

@@ -1,0 +1,59 @@
+/** Entry-point search over one set of texts: dense vectors, BM25, or both fused by rank. */
+import type { VectorHit, VectorIndex } from '../vector/types.js';
+import type { Bm25Index } from './bm25.js';
+import { reciprocalRankFusion } from './fusion.js';
+
+/**
+ * How a method finds its entry points (chunks, units, entities) for a query: `'dense'` by the
+ * embedder's vectors, `'lexical'` by exact BM25, `'hybrid'` by both, fused with reciprocal rank
+ * fusion.
+ */
+export type EntryPointMode = 'dense' | 'lexical' | 'hybrid';
+
+/** The entry-point modes, for option checks. */
+export const ENTRY_POINT_MODES: readonly EntryPointMode[] = ['dense', 'lexical', 'hybrid'];
+
+/** What {@link searchEntryPoints} searches. */
+export interface EntryPointQuery {
+  mode: EntryPointMode;
+  /** The query text (for BM25). */
+  query: string;
+  /** The query's embedding (for dense search); needed unless `mode` is `'lexical'`. */
+  queryVector?: ArrayLike<number>;
+  /** Dense index over the texts' embeddings; needed unless `mode` is `'lexical'`. */
+  vectors?: VectorIndex;
+  /** BM25 over the same texts, same ids; needed unless `mode` is `'dense'`. */
+  lexical?: Bm25Index;
+  /** Hits wanted. */
+  k: number;
+  /** Hits each list contributes to the fusion. @default max(k, 50) */
+  fusionDepth?: number;
+  /** Keep only ids for which this returns true. */
+  filter?: (id: number) => boolean;
+}
+
+/**
+ * The best `k` entry points for a query. Dense hits score by similarity, lexical hits by BM25,
+ * hybrid hits by their fused reciprocal-rank score (only the order is comparable across modes).
+ */
+export function searchEntryPoints(q: EntryPointQuery): VectorHit[] {
+  const depth = Math.max(q.k, q.fusionDepth ?? 50);
+  const dense = () => {
+    if (!q.vectors || !q.queryVector)
+      throw new TypeError(`searchEntryPoints: mode '${q.mode}' needs vectors and a query vector.`);
+    return q.vectors.search(
+      q.queryVector,
+      q.mode === 'dense' ? q.k : depth,
+      q.filter ? { filter: q.filter } : {},
+    );
+  };
+  const lexical = () => {
+    if (!q.lexical) throw new TypeError(`searchEntryPoints: mode '${q.mode}' needs a BM25 index.`);
+    const want = q.mode === 'lexical' ? q.k : depth;
+    const hits = q.lexical.search(q.query, q.filter ? q.lexical.size : want);
+    return (q.filter ? hits.filter((h) => q.filter!(h.id)) : hits).slice(0, want);
+  };
+  if (q.mode === 'dense') return dense();
+  if (q.mode === 'lexical') return lexical();
+  return reciprocalRankFusion([dense(), lexical()]).slice(0, q.k);
+}

@@ -1,0 +1,3 @@
+export * from './bm25.js';
+export * from './entry-points.js';
+export * from './fusion.js';

@@ -1,0 +1,6 @@
+/**
+ * Test helpers that need vitest (an optional peer dependency of `@grag/core`): the shared
+ * `VectorIndex` spec suite. Import from `@grag/core/test/vitest`; everything vitest-free is in
+ * `@grag/core/test`.
+ */
+export { runVectorIndexSpec, type VectorIndexSpecOptions } from './vector-index-spec.js';

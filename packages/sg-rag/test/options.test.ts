@@ -1,0 +1,50 @@
+import { createBuildContext, InvalidArgumentError } from '@grag/core';
+import { createScriptedEmbedder } from '@grag/core/test';
+import { createOfflineProviders } from '@grag/offline';
+import { describe, expect, it } from 'vitest';
+import { SG_RAG_DEFAULTS, SG_RAG_RETRIEVE_DEFAULTS, sgRag, type Triple } from '../src/index.js';
+
+const triples: Triple[] = [
+  { head: 'heat', relation: 'starring', tail: 'deniro' },
+  { head: 'heat', relation: 'directed by', tail: 'mann' },
+  { head: 'ronin', relation: 'starring', tail: 'deniro' },
+];
+const entityText = { heat: 'Heat', ronin: 'Ronin', deniro: 'Robert De Niro', mann: 'Michael Mann' };
+const relationText = { starring: 'starring', 'directed by': 'directed by' };
+const context = () =>
+  createBuildContext({ embedder: createScriptedEmbedder(), tasks: createOfflineProviders().tasks });
+
+describe('option keys', () => {
+  it('a misspelled build option is an InvalidArgumentError that suggests the right key', async () => {
+    const error = await sgRag.build([], context(), { triples, pathLenght: 2 } as object).catch((e) => e);
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect(error.message).toContain('sg-rag build: unknown option "pathLenght"; did you mean "pathLength"?');
+  });
+
+  it('accepts every documented option, the triple input the CLI passes included', async () => {
+    const index = await sgRag.build([], context(), {
+      ...SG_RAG_DEFAULTS,
+      triples,
+      entityText,
+      relationText: new Map(Object.entries(relationText)),
+    });
+    const r = await sgRag.retrieve(index, 'Which film stars Robert De Niro?', {
+      ...SG_RAG_RETRIEVE_DEFAULTS,
+      queryGraph: {
+        nodes: [
+          { id: 'X', label: null, isTarget: true },
+          { id: 'a', label: 'Robert De Niro', isTarget: false },
+        ],
+        edges: [{ source: 'X', target: 'a', relation: 'starring' }],
+        issues: [],
+      },
+      budgetTokens: 2000,
+      topK: 5,
+      signal: new AbortController().signal,
+    });
+    expect(r.items.length).toBeGreaterThan(0);
+    await expect(sgRag.retrieve(index, 'Who?', { maxMatchs: 3 } as object)).rejects.toThrow(
+      /sg-rag retrieve: unknown option "maxMatchs"; did you mean "maxMatches"\?/,
+    );
+  });
+});
