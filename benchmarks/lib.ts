@@ -28,3 +28,125 @@ export function runInChild<T>(script: string, args: readonly string[]): T {
   });
   return JSON.parse(out.trim().split('\n').at(-1)!) as T;
 }
+
+/** One configuration of a method, evaluated with `grag eval`. */
+export interface EvalConfig {
+  /** Row label, e.g. `noderag (entry points only)`. */
+  label: string;
+  /** Method name as `grag methods` lists it. */
+  method: string;
+  /** `--set key=value` options. */
+  set?: Record<string, string | number | boolean>;
+}
+
+/** What one `grag eval` run reports for one configuration, and the command that reproduces it. */
+export interface EvalRow {
+  label: string;
+  slice: string;
+  /** The `grag eval` command line, to paste. */
+  command: string;
+  questions: number;
+  metrics: Record<string, number>;
+  contextTokens: number;
+  indexSeconds: number;
+  p50Ms: number;
+  p95Ms: number;
+  peakRssMiB: number;
+}
+
+/**
+ * Evaluate one configuration on a dataset slice through the `grag` command line itself (in
+ * process, offline, a fresh output folder), so every number a table shows is the number
+ * `grag eval` prints for the same command. `extra` adds flags such as `--budget 2000` or `--answer`.
+ */
+export async function gragEval(
+  slicePath: string,
+  config: EvalConfig,
+  extra: readonly string[] = [],
+): Promise<EvalRow> {
+  const { mkdtemp, readFile, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { basename, join } = await import('node:path');
+  const { Writable } = await import('node:stream');
+  const { run } = await import('@grag/cli');
+  const out = await mkdtemp(join(tmpdir(), 'grag-bench-eval-'));
+  const sets = Object.entries(config.set ?? {}).flatMap(([k, v]) => ['--set', `${k}=${v}`]);
+  const args = ['eval', slicePath, '--methods', config.method, ...sets, ...extra];
+  let stderr = '';
+  const sink = (append: (s: string) => void) =>
+    new Writable({
+      write(chunk, _enc, cb) {
+        append(String(chunk));
+        cb();
+      },
+    });
+  const code = await run([...args, '--out', out, '-q'], {
+    stdout: sink(() => {}),
+    stderr: sink((s) => {
+      stderr += s;
+    }),
+    env: { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+    cwd: process.cwd(),
+  });
+  if (code !== 0) throw new Error(`grag ${args.join(' ')} exited ${code}: ${stderr.trim()}`);
+  const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as {
+    methods: {
+      questions: number;
+      metrics: Record<string, number>;
+      contextTokens: number;
+      latencyMs: { p50: number; p95: number };
+      index: { seconds: number };
+      peakRssMiB: number;
+    }[];
+  };
+  await rm(out, { recursive: true, force: true });
+  const m = report.methods[0]!;
+  const shown = args.map((a) => (a === slicePath ? `../shared/datasets/${basename(slicePath)}` : a));
+  return {
+    label: config.label,
+    slice: basename(slicePath),
+    command: `grag ${shown.join(' ')}`,
+    questions: m.questions,
+    metrics: m.metrics,
+    contextTokens: m.contextTokens,
+    indexSeconds: m.index.seconds,
+    p50Ms: m.latencyMs.p50,
+    p95Ms: m.latencyMs.p95,
+    peakRssMiB: m.peakRssMiB,
+  };
+}
+
+/** A markdown table of `grag eval` rows: one line per slice and configuration, with the command. */
+export function evalTable(
+  rows: readonly EvalRow[],
+  metrics = ['recall@2', 'recall@5', 'recall@10', 'coverage'],
+): string {
+  const pct = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? '–' : (100 * v).toFixed(1));
+  const head = [
+    'slice',
+    'configuration',
+    ...metrics.map((m) => m.replace('recall@', 'R@')),
+    'ctx tokens',
+    'index s',
+    'p50 ms',
+    'command',
+  ];
+  const lines = [
+    `| ${head.join(' | ')} |`,
+    `|${head.map((_, i) => (i < 2 || i === head.length - 1 ? '---' : '---:')).join('|')}|`,
+  ];
+  for (const r of rows) {
+    lines.push(
+      `| ${[
+        r.slice,
+        r.label,
+        ...metrics.map((m) => pct(r.metrics[m])),
+        Math.round(r.contextTokens).toLocaleString('en-US'),
+        r.indexSeconds.toFixed(1),
+        r.p50Ms.toFixed(1),
+        `\`${r.command}\``,
+      ].join(' | ')} |`,
+    );
+  }
+  return lines.join('\n');
+}
