@@ -3,6 +3,8 @@
  * cue words and context, he/she pronouns resolved to a recent person, and a few salient noun
  * phrases. Plain heuristics: see the package README for what they get right and wrong.
  */
+
+import { linkKey, stripDisambiguator } from '@grag/core';
 import {
   EVENT_WORDS,
   GEO_WORDS,
@@ -81,7 +83,18 @@ export interface EntityFindOptions {
   resolvePronouns: boolean;
   /** Most noun-phrase ("concept") entities to add; 0 for none. */
   maxNounPhrases: number;
+  /**
+   * The text's main subject (its document title): reported as an entity even when the text does
+   * not write it, and the referent of sentence-initial he/she (a person subject), sentence-initial
+   * "it" (another subject) and "the <noun>" for the noun its defining sentence gives ("X is a 1987
+   * drama film" → "the film").
+   */
+  subject?: string;
 }
+
+/** What the resolution of pronouns and definite descriptions to the subject reads. */
+const COPULAS = new Set(['is', 'was', 'are', 'were']);
+const DEFINITION_STOP = new Set(['ADP', 'PUNCT', 'VERB', 'PRON', 'SCONJ', 'CCONJ', 'AUX', 'PART']);
 
 /** Lower-cased key of a name: spaces collapsed, a leading "the" and trailing dots dropped. */
 export function entityKey(name: string): string {
@@ -218,19 +231,25 @@ export function findEntities(analysis: Analysis, options: EntityFindOptions): En
     });
   }
 
-  // 3. Proper-noun spans.
+  // 3. Proper-noun spans; the subject's name, where the text writes it, is one span whatever its
+  // words' tags ("Life Classes is …": "Life" opens the sentence).
+  const subjectSpans =
+    options.subject === undefined
+      ? new Map<number, number>()
+      : findSubjectSpans(analysis, options.subject, covered);
   for (const sentence of sentences) {
     let i = sentence.start;
     while (i <= sentence.end) {
-      if (!isNameToken(tokens[i], sentence.start, covered, tokens[i - 1])) {
+      const forced = subjectSpans.get(i);
+      if (forced === undefined && !isNameToken(tokens[i], sentence.start, covered, tokens[i - 1])) {
         i++;
         continue;
       }
       let start = i;
-      let end = i;
+      let end = forced ?? i;
       let hasConnector = false;
       let headEnd = -1;
-      for (;;) {
+      for (; forced === undefined; ) {
         const next = tokens[end + 1];
         if (!next || end + 1 > sentence.end || hasNewline(next)) break;
         if (isNameToken(next, sentence.start, covered, tokens[end])) {
@@ -361,7 +380,8 @@ export function findEntities(analysis: Analysis, options: EntityFindOptions): En
         words.every(
           (t) =>
             NAME_PARTICLES.has(t.normal) ||
-            /^\p{Lu}[\p{Ll}'’.-]+$/u.test(t.value) ||
+            // "Smith", and "MacGillivray", "McDonald", "O'Neil"
+            /^(?:\p{Lu}[\p{Ll}'’.-]+|(?:Mc|Mac|O['’])\p{Lu}\p{Ll}+)$/u.test(t.value) ||
             /^\p{Lu}\.$/u.test(t.value),
         );
       if (nameShaped && !PLACES.has(key)) {
@@ -435,8 +455,30 @@ export function findEntities(analysis: Analysis, options: EntityFindOptions): En
     );
   }
 
+  // 4b. The main subject (document title): its entity, created when the text does not name it.
+  let mainSubject: EntityInfo | undefined;
+  if (options.subject !== undefined) {
+    const subjectName = stripDisambiguator(options.subject);
+    const target = linkKey(subjectName);
+    if (target !== '') {
+      const key = entityKey(subjectName);
+      mainSubject = byKey.get(key) ?? entities.find((e) => linkKey(e.name) === target);
+      if (!mainSubject && key !== '') {
+        mainSubject = { key, name: subjectName, type: 'other', mentions: [], sentences: [] };
+        byKey.set(key, mainSubject);
+        entities.unshift(mainSubject);
+      }
+    }
+  }
+  const subjectIsPerson = mainSubject?.type === 'person';
+  if (mainSubject && options.resolvePronouns) {
+    resolveSubjectReferences(analysis, mainSubject, subjectIsPerson, covered, bySentence);
+  }
+
   // 5. he/she/him → a recent person: the subject (first person) of the previous sentence for a
-  // sentence-initial pronoun, else the latest person before it in the sentence.
+  // sentence-initial pronoun, else the latest person before it in the sentence. With a person
+  // subject (document title), a sentence-initial pronoun is the subject, and so is one with no
+  // person before it in its sentence.
   if (options.resolvePronouns) {
     let previousSubject: { key: string; sentence: number } | undefined;
     for (const sentence of sentences) {
@@ -454,6 +496,7 @@ export function findEntities(analysis: Analysis, options: EntityFindOptions): En
             .every((t) => !isContent(t) || t.pos === 'ADV' || t.pos === 'ADP' || t.type === 'number');
         let key: string | undefined;
         if (before && !isInitial) key = before.key;
+        else if (mainSubject && subjectIsPerson) key = mainSubject.key;
         else if (previousSubject && sentence.index - previousSubject.sentence <= 3) key = previousSubject.key;
         else key = before?.key;
         if (key) resolved.push({ start: i, end: i, sentence: sentence.index, key, source: 'pronoun' });
@@ -481,6 +524,156 @@ export function findEntities(analysis: Analysis, options: EntityFindOptions): En
   }
   for (const list of bySentence) list.sort((a, b) => a.start - b.start || a.end - b.end);
   return { analysis, entities, byKey, bySentence };
+}
+
+/** Token spans (start → end) where the text writes the subject's name, capitalised, within a sentence. */
+function findSubjectSpans(analysis: Analysis, subject: string, covered: Uint8Array): Map<number, number> {
+  const out = new Map<number, number>();
+  const words = linkKey(subject).split(' ').filter(Boolean);
+  if (words.length === 0) return out;
+  const { tokens, sentences } = analysis;
+  const keys: (string | undefined)[] = [];
+  const keyOf = (j: number): string => {
+    let key = keys[j];
+    if (key === undefined) {
+      const t = tokens[j]!;
+      key =
+        t.type === 'word' || t.type === 'number'
+          ? /^[A-Za-z0-9]+$/.test(t.value)
+            ? t.value.toLowerCase()
+            : linkKey(t.value)
+          : '';
+      keys[j] = key;
+    }
+    return key;
+  };
+  const first = words[0]!;
+  for (const sentence of sentences) {
+    for (let i = sentence.start; i <= sentence.end; i++) {
+      const value = tokens[i]!.value;
+      // Cheap test first: most tokens do not start the subject's name.
+      if (covered[i] || !/^[\p{Lu}\p{Lt}\p{N}]/u.test(value)) continue;
+      if (!keyOf(i).startsWith(first)) continue;
+      let w = 0;
+      let j = i;
+      let end = -1;
+      while (j <= sentence.end && !covered[j]) {
+        if (j > i && hasNewline(tokens[j]!)) break;
+        const key = keyOf(j);
+        if (key === '') {
+          if (tokens[j]!.type === 'word' || j === i) break;
+          j++;
+          continue;
+        }
+        const parts = key.split(' ');
+        if (!parts.every((p, k) => words[w + k] === p)) break;
+        w += parts.length;
+        if (w === words.length) {
+          end = j;
+          break;
+        }
+        j++;
+      }
+      if (end >= 0) {
+        out.set(i, end);
+        i = end;
+      }
+    }
+  }
+  return out;
+}
+
+/** Whether token `i` opens its sentence (only adverbs, prepositions, numbers or punctuation before it). */
+function isSentenceInitial(tokens: readonly Token[], sentenceStart: number, i: number): boolean {
+  for (let k = sentenceStart; k < i; k++) {
+    const t = tokens[k]!;
+    if (isContent(t) && t.pos !== 'ADV' && t.pos !== 'ADP' && t.type !== 'number') return false;
+  }
+  return true;
+}
+
+/**
+ * The class nouns of the subject: the head noun after "is a"/"was an" in the first sentence that
+ * defines it ("Life Classes is a 1987 Canadian drama film directed by …" → film).
+ */
+function classNouns(analysis: Analysis, subject: EntityInfo): Set<string> {
+  const { tokens, sentences } = analysis;
+  const out = new Set<string>();
+  const named = subject.mentions.filter((m) => m.source === 'name' || m.source === 'ner').slice(0, 2);
+  const starts =
+    named.length > 0
+      ? named.map((m) => ({ sentence: sentences[m.sentence]!, from: m.end + 1 }))
+      : sentences.slice(0, 2).map((sentence) => ({ sentence, from: sentence.start }));
+  for (const { sentence, from } of starts) {
+    let copula = -1;
+    for (let i = from; i <= Math.min(sentence.end, from + 15); i++) {
+      if (COPULAS.has(tokens[i]!.normal)) {
+        copula = i;
+        break;
+      }
+    }
+    if (copula < 0) continue;
+    let head: Token | undefined;
+    for (let i = copula + 1; i <= sentence.end; i++) {
+      const t = tokens[i]!;
+      if (DEFINITION_STOP.has(t.pos) && !(t.pos === 'PUNCT' && t.value === '-')) break;
+      if (t.pos === 'NOUN' && /^\p{Ll}/u.test(t.value)) head = t;
+    }
+    if (head && !GENERIC_NOUNS.has(head.lemma)) out.add(head.lemma);
+    if (out.size > 0) break;
+  }
+  return out;
+}
+
+/**
+ * Mentions of the subject written as a pronoun or a definite description: sentence-initial "it"
+ * (a subject that is not a person) and "the <class noun>" ("the film"). Person pronouns are
+ * handled with the others (step 5 of {@link findEntities}).
+ */
+function resolveSubjectReferences(
+  analysis: Analysis,
+  subject: EntityInfo,
+  subjectIsPerson: boolean,
+  covered: Uint8Array,
+  bySentence: Mention[][],
+): void {
+  const { tokens, sentences } = analysis;
+  const nouns = classNouns(analysis, subject);
+  for (const sentence of sentences) {
+    const found: Mention[] = [];
+    for (let i = sentence.start; i <= sentence.end; i++) {
+      const t = tokens[i]!;
+      if (covered[i]) continue;
+      if (
+        !subjectIsPerson &&
+        t.normal === 'it' &&
+        t.pos === 'PRON' &&
+        isSentenceInitial(tokens, sentence.start, i)
+      ) {
+        found.push({ start: i, end: i, sentence: sentence.index, key: subject.key, source: 'pronoun' });
+        continue;
+      }
+      const next = tokens[i + 1];
+      if (
+        t.normal === 'the' &&
+        next &&
+        i + 1 <= sentence.end &&
+        !covered[i + 1] &&
+        next.pos === 'NOUN' &&
+        nouns.has(next.lemma) &&
+        !(tokens[i + 2]?.pos === 'NOUN' || tokens[i + 2]?.pos === 'PROPN')
+      ) {
+        found.push({ start: i, end: i + 1, sentence: sentence.index, key: subject.key, source: 'pronoun' });
+        i++;
+      }
+    }
+    for (const m of found) {
+      for (let k = m.start; k <= m.end; k++) covered[k] = 1;
+      subject.mentions.push(m);
+      bySentence[sentence.index]?.push(m);
+    }
+    bySentence[sentence.index]?.sort((a, b) => a.start - b.start);
+  }
 }
 
 /** Nouns too generic to be a concept node on their own. */

@@ -25,7 +25,9 @@ import {
   type Tokenizer,
   throwIfAborted,
   type UnitRelationship,
+  withVocabularyMatches,
 } from '@grag/core';
+import { type AnswerSentence, extractPhrase, readQuestion } from './answer.js';
 import { type EntityAnalysis, findEntities } from './entities.js';
 import { type Analysis, analyze, contentLemmas, isContent, spanText } from './nlp.js';
 import { buildQueryGraph, isVerbLike, questionTarget } from './query.js';
@@ -43,6 +45,12 @@ export interface OfflineTasksOptions {
   tokenizer?: Pick<Tokenizer, 'count' | 'truncate'>;
   /** Resolve he/she/him to the most recent person. @default true */
   resolvePronouns: boolean;
+  /**
+   * When `extractGraph` gets no `subject`, take the text's first line as its subject when it looks
+   * like a title (what methods prepend: "Title\ntext"; at most 12 words, no sentence punctuation
+   * at its end). @default true
+   */
+  titleLineSubject: boolean;
   /** Most noun-phrase (`concept`) entities per extracted text; 0 for none. @default 3 */
   maxNounPhrases: number;
   /** Longest gap, in words, between two entities whose verb phrase describes their relation. @default 10 */
@@ -65,11 +73,19 @@ export interface OfflineTasksOptions {
   answerSentences: number;
   /** A further answer sentence must score at least this fraction of the best one. @default 0.6 */
   answerRelativeScore: number;
+  /**
+   * `'phrase'`: the answer is a short phrase extracted from the context (a name, place, date,
+   * number, noun phrase, one of the compared options, or yes/no), chosen by question type.
+   * `'sentences'`: the answer is up to `answerSentences` whole context sentences.
+   * @default 'phrase'
+   */
+  answerMode: 'phrase' | 'sentences';
 }
 
 /** Defaults of {@link OfflineTasksOptions}. */
 export const OFFLINE_TASKS_DEFAULTS = {
   resolvePronouns: true,
+  titleLineSubject: true,
   maxNounPhrases: 3,
   maxRelationGap: 10,
   maxDescriptionSentences: 3,
@@ -81,6 +97,7 @@ export const OFFLINE_TASKS_DEFAULTS = {
   reportSentences: 3,
   answerSentences: 3,
   answerRelativeScore: 0.6,
+  answerMode: 'phrase',
 } as const satisfies Omit<OfflineTasksOptions, 'embedder' | 'tokenizer'>;
 
 /** What `answer` says when no context sentence shares anything with the question. */
@@ -113,6 +130,19 @@ function containsPhrase(text: string, phrase: string): boolean {
   return false;
 }
 
+/**
+ * The first line of a text when it looks like a title (what methods prepend: "Title\ntext"): 1 to
+ * 12 words, starting with a capital or a digit, no sentence punctuation at its end, and more text
+ * after it.
+ */
+function titleLine(text: string): string | undefined {
+  const match = /^\s*#*\s*([^\n]*)\n\s*\S/u.exec(text);
+  const line = match?.[1]?.trim();
+  if (!line || !/^[\p{Lu}\p{Lt}\p{N}"“']/u.test(line) || /[.!?:;,]$/u.test(line)) return undefined;
+  const words = wordCount(line);
+  return words >= 1 && words <= 12 ? line : undefined;
+}
+
 function wordCount(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
 }
@@ -141,6 +171,9 @@ interface ScoredSentence {
   /** Whether it contains a number token. */
   numbers: string[];
   item: number;
+  /** The analysed item and the sentence's index in it. */
+  ea: EntityAnalysis;
+  index: number;
 }
 
 /**
@@ -168,6 +201,12 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
   ] as const) {
     checkOption(name, settings[name], min);
   }
+  if (settings.answerMode !== 'phrase' && settings.answerMode !== 'sentences') {
+    throw new InvalidArgumentError(
+      'answerMode',
+      `createOfflineTasks: option answerMode must be 'phrase' or 'sentences', got ${String(settings.answerMode)}.`,
+    );
+  }
   const embedder = options.embedder;
   let tokenizer = options.tokenizer;
   const getCounter = (): Pick<Tokenizer, 'count' | 'truncate'> => {
@@ -175,11 +214,14 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
     return tokenizer;
   };
 
-  const entitiesOf = async (text: string, full: boolean): Promise<EntityAnalysis> =>
-    findEntities(await analyze(text), {
+  const entitiesOf = async (text: string, full: boolean, subject?: string): Promise<EntityAnalysis> => {
+    const found = {
       resolvePronouns: full && settings.resolvePronouns,
       maxNounPhrases: full ? settings.maxNounPhrases : 0,
-    });
+    };
+    const main = full ? (subject ?? (settings.titleLineSubject ? titleLine(text) : undefined)) : undefined;
+    return findEntities(await analyze(text), main === undefined ? found : { ...found, subject: main });
+  };
 
   /** Sentence text with resolved he/she/him replaced by the person's name (for standalone units). */
   const decontextualize = (ea: EntityAnalysis, sentenceIndex: number): string => {
@@ -189,7 +231,11 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
     const tokens = ea.analysis.tokens.map((t) => ({ ...t }));
     for (const m of pronouns) {
       const name = ea.byKey.get(m.key)?.name;
-      if (name && tokens[m.start]) tokens[m.start]!.value = name;
+      if (!name || !tokens[m.start]) continue;
+      tokens[m.start]!.value = name;
+      // "the film" → "Life Classes": the description's other words go.
+      for (let k = m.start + 1; k <= m.end; k++)
+        if (tokens[k]) tokens[k] = { ...tokens[k]!, value: '', space: '' };
     }
     return spanText(tokens, sentence.start, sentence.end);
   };
@@ -230,7 +276,7 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
 
     async extractGraph(text: string, extraction: GraphExtractionOptions = {}): Promise<GraphExtraction> {
       throwIfAborted(extraction.abortSignal);
-      const ea = await entitiesOf(text, true);
+      const ea = await entitiesOf(text, true, extraction.subject);
       const allowed = extraction.entityTypes
         ? new Set(extraction.entityTypes.map((t) => t.toLowerCase()))
         : null;
@@ -462,7 +508,7 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
         if (!/^\p{L}[\p{L}-]*$/u.test(t.lemma) || t.lemma.length < 3) continue;
         push(t.lemma);
       }
-      return { entities: out, issues: [] };
+      return { entities: withVocabularyMatches(query, out, options.vocabulary), issues: [] };
     },
 
     async extractQueryGraph(query, options = {}): Promise<QueryGraph> {
@@ -542,6 +588,8 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
             types,
             numbers,
             item,
+            ea,
+            index: s.index,
           });
         }
       }
@@ -583,6 +631,36 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
           lexical + 0.5 * entityScore + 0.3 * typeScore + (cosines ? 0.5 * Math.max(0, cosines[i] ?? 0) : 0)
         );
       });
+      if (settings.answerMode === 'phrase') {
+        // Items come best first: a mild prior for earlier ones.
+        const sentences: AnswerSentence[] = candidates.map((c, i) => ({
+          ea: c.ea,
+          index: c.index,
+          item: c.item,
+          text: c.text,
+          lemmas: c.lemmas,
+          types: c.types,
+          score: scores[i]! / (1 + 0.02 * c.item),
+        }));
+        const names = qea.entities.filter((e) => e.type !== 'concept').map((e) => e.name);
+        const phrase = extractPhrase(
+          {
+            text: query,
+            tokens: qTokens,
+            lemmas: queryLemmas,
+            keys: queryKeys,
+            names,
+            reading: readQuestion(qTokens),
+          },
+          sentences,
+        );
+        if (!phrase?.answer) return { answer: NO_ANSWER, citations: [], issues: [] };
+        return {
+          answer: phrase.answer,
+          citations: phrase.items.map((i) => context[i]!.id),
+          issues: [],
+        };
+      }
       const ranked = scores
         .map((score, i) => ({ score, i }))
         .filter((x) => x.score > 0)

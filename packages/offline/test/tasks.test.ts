@@ -314,7 +314,10 @@ describe('answer', () => {
     { id: 'b', text: 'In 1950 Varga worked at the Pasteur Institute in Paris.' },
     { id: 'c', text: 'Tomas Keller studied physics in Zurich.' },
   ];
-  const single = createOfflineTasks({ answerSentences: 1 });
+  // answerMode 'sentences' (whole sentences); the default 'phrase' mode is tested in
+  // answer-extraction.test.ts.
+  const single = createOfflineTasks({ answerMode: 'sentences', answerSentences: 1 });
+  const sentences = createOfflineTasks({ answerMode: 'sentences' });
 
   test('states a sentence once even when several context items repeat it', async () => {
     const repeated = [
@@ -323,7 +326,7 @@ describe('answer', () => {
       { id: 'r', text: 'Elena Varga — Budapest: Elena Varga was born in Budapest in 1921.' },
       { id: 'c', text: 'Tomas Keller studied physics in Zurich.' },
     ];
-    const result = await createOfflineTasks().answer('Where was Elena Varga born?', repeated);
+    const result = await sentences.answer('Where was Elena Varga born?', repeated);
     expect(result.answer.match(/born in Budapest/g)).toHaveLength(1);
     expect(result.citations).toHaveLength(1);
   });
@@ -350,7 +353,7 @@ describe('answer', () => {
   });
 
   test('cites every item its sentences come from, best first', async () => {
-    const result = await tasks.answer('Where did Elena Varga work, and where was Varga born?', context);
+    const result = await sentences.answer('Where did Elena Varga work, and where was Varga born?', context);
     expect(result.citations.sort()).toEqual(['a', 'b']);
   });
 

@@ -1,6 +1,7 @@
 import { UndirectedGraph } from 'graphology';
 import { InvalidArgumentError } from '../errors.js';
 import type { ExtractedEntity, ExtractedRelation, KgEntity, KgRelation } from '../types.js';
+import { type EntityLinking, type EntityLinkingOptions, type LinkableItem, linkEntities } from './linking.js';
 
 // Characters stripped from both ends of a name: whitespace, quotes of every script, markdown emphasis.
 const EDGE_QUOTES = /^[\s"'`“”„‟‘’‚‛«»‹›「」『』*_]+|[\s"'`“”„‟‘’‚‛«»‹›「」『』*_]+$/gu;
@@ -67,7 +68,25 @@ export const UNKNOWN_ENTITY_TYPE = 'unknown';
 export interface ExtractionSource {
   chunkId: string;
   docId: string;
+  /**
+   * The chunk's text. Read only by entity linking (`entityLinking` with `scanTexts`), which finds
+   * document titles in it that the extraction missed. @default undefined
+   */
+  text?: string;
 }
+
+/** Options of {@link KnowledgeGraphBuilder} and {@link assembleKnowledgeGraph}. */
+export interface KnowledgeGraphOptions {
+  /**
+   * Link entities across the corpus before merging (see `linkEntities`): document titles become
+   * entities of their chunks, aliases fold into their canonical entity. `true` links with the
+   * defaults and no titles; an object gives the titles and rules. @default false
+   */
+  entityLinking?: boolean | EntityLinkingOptions;
+}
+
+/** What entity linking did while building a {@link KnowledgeGraph}: `linkEntities`'s result without the items. */
+export type KnowledgeGraphLinking = Omit<EntityLinking, 'items'>;
 
 /** What {@link KnowledgeGraphBuilder.addExtraction} reads: a `GraphExtraction` fits. */
 export interface ExtractionLike {
@@ -100,17 +119,21 @@ export class KnowledgeGraph {
   readonly skipped: SkippedExtraction[];
   /** Document of every chunk that contributed. */
   readonly chunkDocs: Map<string, string>;
+  /** Canonical names, aliases, title entities and counts, when built with `entityLinking`. */
+  readonly linking: KnowledgeGraphLinking | undefined;
 
   constructor(
     entities: Map<string, KgEntity>,
     relations: Map<string, KgRelation>,
     skipped: SkippedExtraction[],
     chunkDocs: Map<string, string>,
+    linking?: KnowledgeGraphLinking,
   ) {
     this.entities = entities;
     this.relations = relations;
     this.skipped = skipped;
     this.chunkDocs = chunkDocs;
+    this.linking = linking;
   }
 
   /**
@@ -178,12 +201,26 @@ interface RelationAcc {
  *   builder.addExtraction(await tasks.extractGraph(chunk.text), { chunkId: chunk.id, docId: chunk.docId });
  * }
  * const kg = builder.build();
+ *
+ * With `entityLinking`, the builder keeps the extractions and links them across the whole corpus in
+ * `build()` (`linkEntities`: titles as entities, alias folding), then merges the linked records by
+ * the rules above; `kg.linking` reports what was linked.
  */
 export class KnowledgeGraphBuilder {
   private readonly entities = new Map<string, EntityAcc>();
   private readonly relations = new Map<string, RelationAcc>();
   private readonly skipped: SkippedExtraction[] = [];
   private readonly chunkDocs = new Map<string, string>();
+  private readonly linkingOptions: EntityLinkingOptions | undefined;
+  private readonly pending: LinkableItem[] = [];
+  /** Cleaned name and key of each raw name string merged so far (names repeat across chunks). */
+  private readonly names = new Map<string, readonly [string, string]>();
+
+  constructor(options: KnowledgeGraphOptions = {}) {
+    const linking = options.entityLinking;
+    this.linkingOptions =
+      linking === true ? {} : linking === false || linking === undefined ? undefined : linking;
+  }
 
   /**
    * Merge the entities, then the relations, of one chunk's extraction.
@@ -200,10 +237,22 @@ export class KnowledgeGraphBuilder {
       );
     }
     this.chunkDocs.set(chunkId, docId);
+    if (this.linkingOptions) {
+      const item: LinkableItem = {
+        chunkId,
+        docId,
+        extraction: { entities: extraction.entities.slice(), relations: extraction.relations.slice() },
+      };
+      if (source.text !== undefined) item.text = source.text;
+      this.pending.push(item);
+      return this;
+    }
+    return this.merge(extraction, chunkId, docId);
+  }
 
+  private merge(extraction: ExtractionLike, chunkId: string, docId: string): this {
     for (const record of extraction.entities) {
-      const name = cleanEntityName(record.name);
-      const id = foldCase(name);
+      const [name, id] = this.clean(record.name);
       if (id === '') {
         this.skipped.push({ kind: 'entity', reason: 'empty-name', chunkId, docId, record });
         continue;
@@ -217,10 +266,8 @@ export class KnowledgeGraphBuilder {
     }
 
     for (const record of extraction.relations) {
-      const sourceName = cleanEntityName(record.source);
-      const targetName = cleanEntityName(record.target);
-      const a = foldCase(sourceName);
-      const b = foldCase(targetName);
+      const [sourceName, a] = this.clean(record.source);
+      const [targetName, b] = this.clean(record.target);
       const weight = record.weight ?? 1;
       let reason: SkippedExtraction['reason'] | undefined;
       if (a === '' || b === '') reason = 'empty-name';
@@ -256,6 +303,14 @@ export class KnowledgeGraphBuilder {
 
   /** A snapshot of the merged graph; the builder stays usable and later additions do not affect it. */
   build(): KnowledgeGraph {
+    if (this.linkingOptions) {
+      const { items, ...linking } = linkEntities(this.pending, this.linkingOptions);
+      const plain = new KnowledgeGraphBuilder();
+      for (const item of items) plain.merge(item.extraction, item.chunkId, item.docId);
+      for (const [chunkId, docId] of this.chunkDocs) plain.chunkDocs.set(chunkId, docId);
+      const kg = plain.build();
+      return new KnowledgeGraph(kg.entities, kg.relations, kg.skipped, kg.chunkDocs, linking);
+    }
     const entities = new Map<string, KgEntity>();
     for (const acc of this.entities.values()) {
       const types = [...acc.typeCounts.entries()]
@@ -285,6 +340,16 @@ export class KnowledgeGraphBuilder {
     return new KnowledgeGraph(entities, relations, this.skipped.slice(), new Map(this.chunkDocs));
   }
 
+  private clean(raw: string): readonly [string, string] {
+    let entry = this.names.get(raw);
+    if (entry === undefined) {
+      const name = cleanEntityName(raw);
+      entry = [name, foldCase(name)];
+      if (this.names.size < 1_000_000) this.names.set(raw, entry);
+    }
+    return entry;
+  }
+
   private entity(id: string, endpointName: string): EntityAcc {
     let entity = this.entities.get(id);
     if (entity === undefined) {
@@ -302,18 +367,25 @@ export class KnowledgeGraphBuilder {
   }
 }
 
-/** One chunk's extraction with its provenance, for {@link assembleKnowledgeGraph}. */
+/** One chunk's extraction with its provenance (and, optionally, its text), for {@link assembleKnowledgeGraph}. */
 export interface ExtractionItem extends ExtractionSource {
   extraction: ExtractionLike;
 }
 
 /**
  * Merge many chunk extractions into one {@link KnowledgeGraph} (a {@link KnowledgeGraphBuilder} in
- * one call; same merging rules).
+ * one call; same merging rules, same `entityLinking` option).
+ * @example
+ * const kg = assembleKnowledgeGraph(items, { entityLinking: { titles: new Map(docs.map((d) => [d.id, d.title])) } });
  */
-export function assembleKnowledgeGraph(items: Iterable<ExtractionItem>): KnowledgeGraph {
-  const builder = new KnowledgeGraphBuilder();
-  for (const { extraction, chunkId, docId } of items) builder.addExtraction(extraction, { chunkId, docId });
+export function assembleKnowledgeGraph(
+  items: Iterable<ExtractionItem>,
+  options: KnowledgeGraphOptions = {},
+): KnowledgeGraph {
+  const builder = new KnowledgeGraphBuilder(options);
+  for (const { extraction, chunkId, docId, text } of items) {
+    builder.addExtraction(extraction, text === undefined ? { chunkId, docId } : { chunkId, docId, text });
+  }
   return builder.build();
 }
 

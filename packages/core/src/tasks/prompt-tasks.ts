@@ -1,4 +1,5 @@
 import { InvalidArgumentError, ModelOutputError, throwIfAborted } from '../errors.js';
+import { withVocabularyMatches } from '../graph/linking.js';
 import {
   type ChatCallOptions,
   type ChatMessage,
@@ -45,6 +46,7 @@ import {
   type GraphExtractionOptions,
   type ParseIssue,
   type QueryEntities,
+  type QueryEntitiesOptions,
   type QueryGraph,
   type SemanticUnitDecomposition,
   type SemanticUnitRecord,
@@ -600,11 +602,13 @@ export class PromptTasks implements TaskSuite {
   }
 
   /** Entities named in a query. A blank query returns no entities without calling the model. */
-  async extractQueryEntities(
-    query: string,
-    options: { abortSignal?: AbortSignal } = {},
-  ): Promise<QueryEntities> {
+  async extractQueryEntities(query: string, options: QueryEntitiesOptions = {}): Promise<QueryEntities> {
     if (!query.trim()) return { entities: [], issues: [] };
+    if (options.vocabulary) {
+      const { vocabulary, ...rest } = options;
+      const result = await this.extractQueryEntities(query, rest);
+      return { ...result, entities: withVocabularyMatches(query, result.entities, vocabulary) };
+    }
     const prompt = queryEntitiesPrompt(query);
     const task: ChatTaskInfo = { name: 'extractQueryEntities', args: [query] };
     const result = await this.#generate(prompt, 'json', options.abortSignal, task);

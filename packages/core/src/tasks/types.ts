@@ -1,3 +1,4 @@
+import type { EntityVocabulary } from '../graph/linking.js';
 import type { ExtractedEntity, ExtractedRelation } from '../types.js';
 
 /**
@@ -26,7 +27,26 @@ export interface GraphExtractionOptions {
   entityTypes?: string[];
   /** Extra extraction passes that ask the model for entities it missed. @default 1 (GraphRAG gleaning) */
   gleanings?: number;
+  /**
+   * Name of the text's main subject, e.g. the title of its document. An extractor may report it
+   * as an entity and read pronouns and definite descriptions ("he", "the film") as it, so that
+   * relations reach the entity that other passages link to. Optional hint; `@grag/offline` uses it,
+   * the prompt tasks ignore it. @default undefined
+   */
+  subject?: string;
   abortSignal?: AbortSignal;
+}
+
+/** Options of {@link TaskSuite.extractQueryEntities}. */
+export interface QueryEntitiesOptions {
+  abortSignal?: AbortSignal;
+  /**
+   * The entities the index knows (built once per index, e.g. `EntityVocabulary.fromEntities(kg.entities.values())`).
+   * When given, the question's spans that match a vocabulary name (longest match over folded
+   * words) come first in the result, written as the vocabulary's canonical name.
+   * @default undefined
+   */
+  vocabulary?: EntityVocabulary;
 }
 
 export interface GraphExtraction {
@@ -128,7 +148,7 @@ export interface TaskSuite {
   ): Promise<SemanticUnitDecomposition>;
   summarize(texts: string[], options?: SummarizeOptions): Promise<string>;
   titleAndDescription(text: string, options?: { abortSignal?: AbortSignal }): Promise<TitleDescription>;
-  extractQueryEntities(query: string, options?: { abortSignal?: AbortSignal }): Promise<QueryEntities>;
+  extractQueryEntities(query: string, options?: QueryEntitiesOptions): Promise<QueryEntities>;
   extractQueryGraph(query: string, options?: { abortSignal?: AbortSignal }): Promise<QueryGraph>;
   assessCommunity(
     query: string,

@@ -1,0 +1,275 @@
+import { describe, expect, it } from 'vitest';
+import {
+  assembleKnowledgeGraph,
+  EntityVocabulary,
+  type ExtractedEntity,
+  type ExtractedRelation,
+  type ExtractionItem,
+  KnowledgeGraphBuilder,
+  linkEntities,
+  linkKey,
+  stripDisambiguator,
+  withVocabularyMatches,
+} from '../src/index.js';
+
+const entity = (name: string, type = 'other'): ExtractedEntity => ({ name, type, description: '' });
+const relation = (source: string, target: string): ExtractedRelation => ({
+  source,
+  target,
+  description: `${source} – ${target}`,
+  weight: 1,
+});
+function item(
+  chunkId: string,
+  entities: ExtractedEntity[],
+  relations: ExtractedRelation[] = [],
+  text?: string,
+): ExtractionItem {
+  return { chunkId, docId: chunkId, extraction: { entities, relations }, ...(text ? { text } : {}) };
+}
+const chunksOf = (kg: ReturnType<typeof assembleKnowledgeGraph>, name: string) =>
+  kg.entities.get(name.toLowerCase())?.chunkIds;
+
+describe('linkKey / stripDisambiguator', () => {
+  it('folds case, diacritics, punctuation, a trailing disambiguator and a leading "the"', () => {
+    expect(linkKey('The Military Museum of Phú Lương (Vietnam)')).toBe('military museum of phu luong');
+    expect(linkKey('W. D. MacGillivray')).toBe('w d macgillivray');
+    expect(linkKey('Phu-Luong')).toBe(linkKey('PHU LUONG'));
+    expect(stripDisambiguator('Life Classes (film)')).toBe('Life Classes');
+    expect(stripDisambiguator('(film)')).toBe('film');
+  });
+});
+
+describe('linkEntities: titles', () => {
+  const titles = new Map([
+    ['film', 'Life Classes (film)'],
+    ['director', 'William D. MacGillivray'],
+    ['other', 'Stations'],
+  ]);
+
+  it('gives every chunk of a titled document its title entity, which mentions elsewhere link to', () => {
+    const kg = assembleKnowledgeGraph(
+      [
+        item('film', [entity('Life Classes'), entity('William D. MacGillivray', 'person')]),
+        // The director's own passage: the extractor did not report its subject.
+        item('director', [entity("St. John's", 'geo')]),
+      ],
+      { entityLinking: { titles } },
+    );
+    expect(chunksOf(kg, 'William D. MacGillivray')).toEqual(['film', 'director']);
+    // The disambiguator goes: the film is "Life Classes".
+    expect(kg.entities.get('life classes')?.name).toBe('Life Classes');
+    expect(kg.entities.has('life classes (film)')).toBe(false);
+    expect(kg.linking?.titleEntities.get('film')).toBe('Life Classes');
+    expect(kg.linking?.stats.titleEntities).toBe(3);
+  });
+
+  it('finds capitalised title mentions the extractor missed in the chunk text, not lower-case ones', () => {
+    const kg = assembleKnowledgeGraph(
+      [
+        item('film', [], [], 'Life Classes is a film.'),
+        item('other', [entity('Stations')], [], 'Stations is a film like Life Classes.'),
+        item('director', [], [], 'He teaches life classes.'),
+      ],
+      { entityLinking: { titles } },
+    );
+    expect(chunksOf(kg, 'Life Classes')).toEqual(['film', 'other']);
+    expect(kg.linking?.stats.textMentions).toBe(1);
+  });
+
+  it('without titles or text, links aliases only; linking off keeps the old merge', () => {
+    const items = [item('a', [entity('Phú Lương')]), item('b', [entity('Phu Luong')])];
+    expect(assembleKnowledgeGraph(items).entities.size).toBe(2);
+    expect(assembleKnowledgeGraph(items).linking).toBeUndefined();
+    const kg = assembleKnowledgeGraph(items, { entityLinking: true });
+    expect([...kg.entities.values()].map((e) => [e.name, e.chunkIds])).toEqual([['Phú Lương', ['a', 'b']]]);
+  });
+});
+
+describe('linkEntities: alias folding', () => {
+  it('folds case, diacritics and punctuation (exact link key)', () => {
+    const linking = linkEntities([
+      item('a', [entity('Phú Lương'), entity('Phu-Luong')]),
+      item('b', [entity('Phú Lương'), entity('PHU LUONG'), entity('PhuLuong')]),
+    ]);
+    // The most frequent spelling names the entity.
+    expect(new Set(linking.canonical.values())).toEqual(new Set(['Phú Lương']));
+    expect(linking.stats.folded.exact).toBe(3);
+    expect(linking.aliases.get('phú lương')).toEqual(['Phu-Luong', 'PHU LUONG', 'PhuLuong']);
+  });
+
+  it('names an entity by a spelling with capitals over a more frequent lower-case one', () => {
+    const linking = linkEntities([
+      item('a', [entity('the way of the world', 'concept')]),
+      item('b', [entity('the way of the world', 'concept'), entity('Way of the World', 'work')]),
+    ]);
+    expect(linking.resolve('the way of the world')).toBe('Way of the World');
+  });
+
+  it('folds a parenthesised disambiguator into the bare name', () => {
+    const linking = linkEntities([item('a', [entity('Life Classes (film)'), entity('Life Classes')])]);
+    expect(linking.resolve('Life Classes (film)')).toBe('Life Classes');
+    expect(linking.stats.folded.disambiguator).toBe(1);
+  });
+
+  it('folds initials and shorter forms of a person into the only full name they fit', () => {
+    const linking = linkEntities([
+      item('a', [entity('William D. MacGillivray', 'person')]),
+      item('b', [entity('W. D. MacGillivray', 'person'), entity('William MacGillivray', 'person')]),
+      item('c', [entity('W. MacGillivray', 'person')]),
+    ]);
+    for (const alias of ['W. D. MacGillivray', 'William MacGillivray', 'W. MacGillivray']) {
+      expect(linking.resolve(alias)).toBe('William D. MacGillivray');
+    }
+    expect(linking.stats.folded['short-name']).toBe(3);
+  });
+
+  it('folds a bare surname into the only person with it', () => {
+    const linking = linkEntities([
+      item('a', [entity('William D. MacGillivray', 'person')]),
+      item('b', [entity('MacGillivray')]),
+    ]);
+    expect(linking.resolve('MacGillivray')).toBe('William D. MacGillivray');
+    expect(linking.stats.folded.surname).toBe(1);
+    // Not a lower-case word, nor a name typed as something else.
+    const other = linkEntities([
+      item('a', [entity('Manjunatha Release', 'person'), entity('Talia Shire', 'person')]),
+      item('b', [entity('release', 'concept'), entity('Shire', 'geo')]),
+    ]);
+    expect(other.resolve('release')).toBe('release');
+    expect(other.resolve('Shire')).toBe('Shire');
+  });
+
+  it('folds an acronym into the only entity whose initials spell it', () => {
+    const linking = linkEntities([
+      item('a', [entity('National Basketball Association', 'organization')]),
+      item('b', [entity('NBA', 'organization')]),
+    ]);
+    expect(linking.resolve('NBA')).toBe('National Basketball Association');
+    expect(linking.stats.folded.acronym).toBe(1);
+  });
+
+  it('folds the bare name of a "Name, Place" title', () => {
+    const linking = linkEntities(
+      [item('a', [entity('Springfield'), entity('Illinois', 'geo')]), item('b', [entity('Springfield')])],
+      { titles: { b: 'Springfield, Illinois' } },
+    );
+    expect(linking.resolve('Springfield')).toBe('Springfield, Illinois');
+  });
+
+  it('drops relations whose two ends became one entity, and counts them', () => {
+    const kg = assembleKnowledgeGraph(
+      [
+        item(
+          'a',
+          [entity('William D. MacGillivray', 'person'), entity('MacGillivray'), entity('Halifax', 'geo')],
+          [relation('MacGillivray', 'William D. MacGillivray'), relation('MacGillivray', 'Halifax')],
+        ),
+      ],
+      { entityLinking: true },
+    );
+    expect([...kg.relations.values()].map((r) => [r.source, r.target])).toEqual([
+      ['william d. macgillivray', 'halifax'],
+    ]);
+    expect(kg.linking?.stats.selfRelations).toBe(1);
+    expect(kg.skipped).toEqual([]);
+  });
+});
+
+describe('linkEntities: ambiguous aliases stay separate and are counted', () => {
+  it('a surname or short name of two people', () => {
+    const linking = linkEntities([
+      item('a', [entity('John Smith', 'person'), entity('Jane Smith', 'person')]),
+      item('b', [entity('Smith'), entity('J. Smith', 'person')]),
+    ]);
+    expect(linking.resolve('Smith')).toBe('Smith');
+    expect(linking.resolve('J. Smith')).toBe('J. Smith');
+    expect(linking.stats.ambiguous.surname).toBe(1);
+    expect(linking.stats.ambiguous.shortName).toBe(1);
+  });
+
+  it('two titles that differ only by disambiguator', () => {
+    const linking = linkEntities([item('x', [entity('Mercury')])], {
+      titles: { p: 'Mercury (planet)', e: 'Mercury (element)' },
+    });
+    expect(linking.resolve('Mercury')).toBe('Mercury');
+    expect(linking.titleEntities.get('p')).toBe('Mercury (planet)');
+    expect(linking.titleEntities.get('e')).toBe('Mercury (element)');
+    expect(linking.stats.ambiguous.disambiguator).toBe(1);
+  });
+
+  it('an acronym of two entities', () => {
+    const linking = linkEntities([
+      item('a', [
+        entity('American Airlines', 'organization'),
+        entity('Alcoholics Anonymous', 'organization'),
+      ]),
+      item('b', [entity('AA', 'organization')]),
+    ]);
+    expect(linking.resolve('AA')).toBe('AA');
+    expect(linking.stats.ambiguous.acronym).toBe(1);
+  });
+});
+
+describe('KnowledgeGraphBuilder with entityLinking', () => {
+  it('links in build(), like assembleKnowledgeGraph', () => {
+    const builder = new KnowledgeGraphBuilder({ entityLinking: { titles: { d: 'Ada Lovelace' } } });
+    builder.addExtraction({ entities: [entity('Lovelace')], relations: [] }, { chunkId: 'c1', docId: 'd' });
+    builder.addExtraction(
+      { entities: [entity('Ada Lovelace', 'person')], relations: [] },
+      { chunkId: 'c2', docId: 'e', text: 'Ada Lovelace wrote notes.' },
+    );
+    const kg = builder.build();
+    expect([...kg.entities.values()].map((e) => [e.name, e.chunkIds])).toEqual([
+      ['Ada Lovelace', ['c1', 'c2']],
+    ]);
+  });
+});
+
+describe('EntityVocabulary', () => {
+  const vocabulary = new EntityVocabulary([
+    'Military Museum of Phú Lương',
+    'Military Museum',
+    'Phu Luong',
+    'Paris',
+    'drama film',
+    ['NBA', 'National Basketball Association'],
+  ]);
+
+  it('matches the longest name over folded words, left to right, in any case', () => {
+    const query = 'Who founded the military museum of Phu Luong, near Paris?';
+    expect(vocabulary.match(query)).toEqual([
+      { name: 'Military Museum of Phú Lương', text: 'military museum of Phu Luong', start: 16, end: 44 },
+      { name: 'Paris', text: 'Paris', start: 51, end: 56 },
+    ]);
+  });
+
+  it('matches a one-word name only when capitalised (or written lower-case in the vocabulary)', () => {
+    expect(vocabulary.match('plaster of paris').map((m) => m.name)).toEqual([]);
+    expect(vocabulary.match('which drama film won?').map((m) => m.name)).toEqual(['drama film']);
+    expect(vocabulary.match('Is NBA old?').map((m) => m.name)).toEqual(['National Basketball Association']);
+  });
+
+  it('builds from a knowledge graph with its aliases', () => {
+    const kg = assembleKnowledgeGraph(
+      [item('a', [entity('William D. MacGillivray', 'person')]), item('b', [entity('MacGillivray')])],
+      { entityLinking: true },
+    );
+    const fromKg = EntityVocabulary.fromEntities(kg.entities.values(), kg.linking?.aliases);
+    expect(fromKg.match('Where was MacGillivray born?').map((m) => m.name)).toEqual([
+      'William D. MacGillivray',
+    ]);
+    expect(fromKg.get('william d macgillivray')).toBe('William D. MacGillivray');
+  });
+
+  it('withVocabularyMatches puts the matches first and drops what they cover', () => {
+    expect(
+      withVocabularyMatches(
+        'Who founded the military museum of Phu Luong?',
+        ['Phu Luong', 'museum', 'founder'],
+        vocabulary,
+      ),
+    ).toEqual(['Military Museum of Phú Lương', 'founder']);
+    expect(withVocabularyMatches('x', ['a'], undefined)).toEqual(['a']);
+  });
+});
