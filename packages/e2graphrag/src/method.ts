@@ -3,6 +3,7 @@ import {
   AbortError,
   assertKnownOptions,
   assertSameProviders,
+  Bm25Index,
   type BuildContext,
   buildRuntime,
   type Chunk,
@@ -10,6 +11,9 @@ import {
   chunkCorpus as chunkCorpusBy,
   DEFAULT_BUDGET_TOKENS,
   type Document,
+  ENTRY_POINT_MODES,
+  type EntityVocabulary,
+  type EntryPointMode,
   embedAll,
   IndexFormatError,
   InvalidArgumentError,
@@ -22,8 +26,10 @@ import {
   type RetrieveOptions,
   readJson,
   readManifest,
+  reciprocalRankFusion,
   restoreEmbedderState,
   saveEmbedderState,
+  searchEntryPoints,
   throwIfAborted,
   type VectorIndex,
   v,
@@ -40,11 +46,12 @@ import {
   type SummaryLevelRunner,
   type SummaryTree,
   saveSummaryTree,
-  searchCollapsedTree,
   summaryCount,
 } from '@grag/summary-tree';
+import { type Bridge, expandBridges, homeChunks } from './bridges.js';
 import { createWinkEntityExtractor, type EntityExtractor } from './entities.js';
 import { EntityGraph } from './graph.js';
+import { entityVocabulary, linkChunkEntities, linkQueryEntities } from './linking.js';
 import {
   ADAPTIVE_RETRIEVAL_DEFAULTS,
   type AdaptiveRetrievalOptions,
@@ -52,8 +59,55 @@ import {
   adaptiveRetrieve,
 } from './retrieve.js';
 
+/**
+ * Retrieval options of grag's offline configuration (beyond Algorithm 1): how entry points are
+ * searched, whether the graph's chunks are fused with them, and bridge chunks.
+ */
+export interface E2GraphRagRankingOptions {
+  /**
+   * How the "dense retrieval" of Algorithm 1 (and the entry points fused with local chunks) searches
+   * the tree nodes: `'dense'` (the embedder, the paper), `'lexical'` (BM25 over the node texts,
+   * rebuilt at load) or `'hybrid'` (both, reciprocal rank fusion). @default 'hybrid' (measured; the
+   * paper: 'dense')
+   */
+  entryPoints: EntryPointMode;
+  /**
+   * Rank the chunks Algorithm 1 selects together with the top-2k entry-point chunks (reciprocal rank
+   * fusion) instead of returning only them; global mode's summaries follow the chunks. @default true
+   * (measured; the paper returns Algorithm 1's selection alone)
+   */
+  fuseEntryPoints: boolean;
+  /**
+   * Weight of Algorithm 1's chunk ranking in that fusion (the entry points weigh 1); 0 keeps the
+   * entry-point order and only adds Algorithm 1's chunks behind it. @default 0 (measured)
+   */
+  graphWeight: number;
+  /**
+   * Bridge chunks placed behind each of the first `bridgeSeeds` ranked chunks: the chunks of the
+   * documents whose title entities it names (needs `linking`). 0: off (the paper). @default 2 (measured)
+   */
+  bridges: number;
+  /** How many of the first ranked chunks get bridges. @default 5 (measured) */
+  bridgeSeeds: number;
+}
+
+/** Defaults of {@link E2GraphRagRankingOptions}: grag's measured offline configuration. */
+export const E2GRAPHRAG_RANKING_DEFAULTS: Readonly<E2GraphRagRankingOptions> = {
+  entryPoints: 'hybrid',
+  fuseEntryPoints: true,
+  graphWeight: 0,
+  bridges: 2,
+  bridgeSeeds: 5,
+};
+
 /** Build options of E2GraphRAG; the retrieval ones are the defaults of every query of the index. */
-export interface E2GraphRagOptions extends AdaptiveRetrievalOptions {
+export interface E2GraphRagOptions extends AdaptiveRetrievalOptions, E2GraphRagRankingOptions {
+  /**
+   * Link entities across the corpus (core's `linkEntities`: aliases folded, each document's title
+   * an entity of its chunks, missed title mentions added) and match query entities against the
+   * index's entity names. @default true (measured; the paper uses spaCy's entities as they come)
+   */
+  linking: boolean;
   /**
    * `'fixed'`: token windows of `chunkSize` with `overlap`; `'document'`: one chunk per document (a
    * corpus of passages, as in the multi-hop QA benchmarks). @default 'fixed'
@@ -87,13 +141,29 @@ export const E2GRAPHRAG_DEFAULTS: Readonly<E2GraphRagOptions> = {
   groupSize: 5,
   stopRatio: 1.2,
   summaryMaxTokens: 200,
+  linking: true,
   ...ADAPTIVE_RETRIEVAL_DEFAULTS,
+  ...E2GRAPHRAG_RANKING_DEFAULTS,
+};
+
+/**
+ * The paper's configuration (E2GraphRAG §3, Algorithm 1): no entity linking, dense retrieval, the
+ * selection of Algorithm 1 alone, no bridges. `grag eval --methods e2graphrag --set linking=false
+ * --set entryPoints=dense --set fuseEntryPoints=false --set bridges=0`.
+ */
+export const E2GRAPHRAG_PAPER_DEFAULTS: Readonly<E2GraphRagOptions> = {
+  ...E2GRAPHRAG_DEFAULTS,
+  linking: false,
+  entryPoints: 'dense',
+  fuseEntryPoints: false,
+  bridges: 0,
 };
 
 /** Query options: the context budget, `topK` (k), and any retrieval option of {@link AdaptiveRetrievalOptions}. */
 export interface E2GraphRagRetrieveOptions
   extends RetrieveOptions,
-    Partial<Omit<AdaptiveRetrievalOptions, 'topK'>> {}
+    Partial<Omit<AdaptiveRetrievalOptions, 'topK'>>,
+    Partial<E2GraphRagRankingOptions> {}
 
 /** An E2GraphRAG index: the summary tree with its vectors, the entity graph with its indexes. */
 export interface E2GraphRagIndex {
@@ -106,6 +176,14 @@ export interface E2GraphRagIndex {
   graph: EntityGraph;
   extractor: EntityExtractor;
   stats: E2GraphRagStats;
+  /** Per chunk: its document's title entity (with `linking`); empty without linking. */
+  homes: (string | undefined)[];
+  /** BM25 over the tree node texts (ids = node indexes), built on first lexical or hybrid query. */
+  lexical?: Bm25Index;
+  /** The index's entity names, for matching query spans (with `linking`). */
+  vocabulary?: EntityVocabulary;
+  /** Entity id → its document's first chunk (with `linking`). */
+  home?: Map<number, number>;
 }
 
 /** Counts of a built index (also written to the manifest). */
@@ -119,6 +197,8 @@ export interface E2GraphRagStats {
   levels: number[];
   entities: number;
   edges: number;
+  /** Title mentions added by linking (the extractor missed them). */
+  textMentions?: number;
 }
 
 /** Settings of {@link createE2GraphRag}. */
@@ -131,7 +211,10 @@ export interface E2GraphRagSettings {
   extractor?: EntityExtractor;
 }
 
-const RETRIEVAL_KEYS = Object.keys(ADAPTIVE_RETRIEVAL_DEFAULTS) as (keyof AdaptiveRetrievalOptions)[];
+const RETRIEVAL_KEYS = Object.keys({ ...ADAPTIVE_RETRIEVAL_DEFAULTS, ...E2GRAPHRAG_RANKING_DEFAULTS }) as (
+  | keyof AdaptiveRetrievalOptions
+  | keyof E2GraphRagRankingOptions
+)[];
 
 /** Every build option key; others are refused. */
 const BUILD_OPTION_KEYS = optionKeys<E2GraphRagOptions>({ ...E2GRAPHRAG_DEFAULTS, concurrency: undefined });
@@ -140,6 +223,7 @@ const QUERY_OPTION_KEYS = optionKeys<E2GraphRagRetrieveOptions>({
   budgetTokens: undefined,
   signal: undefined,
   ...ADAPTIVE_RETRIEVAL_DEFAULTS,
+  ...E2GRAPHRAG_RANKING_DEFAULTS,
 });
 
 function resolveOptions(options: Partial<E2GraphRagOptions>, caller: string): E2GraphRagOptions {
@@ -150,6 +234,7 @@ function resolveOptions(options: Partial<E2GraphRagOptions>, caller: string): E2
       `${caller}: chunking must be 'fixed' or 'document', got ${JSON.stringify(o.chunking)}.`,
     );
   }
+  checkRankingOptions(o, caller);
   if (o.concurrency !== undefined && (!Number.isInteger(o.concurrency) || o.concurrency < 1)) {
     throw new InvalidArgumentError(
       'concurrency',
@@ -157,6 +242,44 @@ function resolveOptions(options: Partial<E2GraphRagOptions>, caller: string): E2
     );
   }
   return o;
+}
+
+function checkRankingOptions(o: Partial<E2GraphRagRankingOptions>, caller: string): void {
+  if (o.entryPoints !== undefined && !ENTRY_POINT_MODES.includes(o.entryPoints)) {
+    throw new InvalidArgumentError(
+      'entryPoints',
+      `${caller}: entryPoints must be one of ${ENTRY_POINT_MODES.join(', ')}, got ${JSON.stringify(o.entryPoints)}.`,
+    );
+  }
+  if (o.graphWeight !== undefined && !(o.graphWeight >= 0)) {
+    throw new InvalidArgumentError(
+      'graphWeight',
+      `${caller}: graphWeight must be >= 0, got ${String(o.graphWeight)}.`,
+    );
+  }
+  for (const key of ['bridges', 'bridgeSeeds'] as const) {
+    const value = o[key];
+    if (value !== undefined && (!Number.isInteger(value) || value < 0)) {
+      throw new InvalidArgumentError(key, `${caller}: ${key} must be an integer >= 0, got ${String(value)}.`);
+    }
+  }
+}
+
+/** What query-time linking and bridging need: the vocabulary and the home chunks (when linked). */
+function linkingViews(
+  graph: EntityGraph,
+  homes: readonly (string | undefined)[],
+): { vocabulary?: EntityVocabulary; home?: Map<number, number> } {
+  if (homes.length === 0) return {};
+  return { vocabulary: entityVocabulary(graph.entities), home: homeChunks(graph, homes) };
+}
+
+/** Leaves in rank order as items: one chunk item per leaf (no run merging, the order is the rank). */
+function rankedItems(tree: SummaryTree, leaves: readonly number[]): RetrievedItem[] {
+  return leaves.map((leaf, rank) => {
+    const n = tree.nodes[leaf]!;
+    return { id: n.id, kind: 'chunk', text: n.text, score: 1 / (rank + 1), source: provenance(tree, [leaf]) };
+  });
 }
 
 /** Chunks of the corpus: token windows, or one chunk per non-blank document. */
@@ -306,10 +429,25 @@ export function createE2GraphRag(
       );
       if (failures.length > 0) throw failures.find((e) => !AbortError.isInstance(e)) ?? failures[0];
       const tree = (treeResult as PromiseFulfilledResult<SummaryTree>).value;
-      const sentences = (entitiesResult as PromiseFulfilledResult<string[][][]>).value;
-      const graph = await rt.stage('graph', () => EntityGraph.fromSentences(sentences), {
-        checkpoint: false,
-      });
+      const extracted = (entitiesResult as PromiseFulfilledResult<string[][][]>).value;
+      const { graph, homes, textMentions } = await rt.stage(
+        'graph',
+        () => {
+          if (!o.linking) return { graph: EntityGraph.fromSentences(extracted), homes: [], textMentions: 0 };
+          const titles = new Map(docs.map((d) => [d.id, d.title]));
+          const linked = linkChunkEntities(
+            extracted,
+            leaves.map((l) => ({ docId: l.docId ?? l.id, text: l.text })),
+            titles,
+          );
+          return {
+            graph: EntityGraph.fromSentences(linked.sentences),
+            homes: linked.homes,
+            textMentions: linked.textMentions,
+          };
+        },
+        { checkpoint: false },
+      );
       const texts = tree.nodes.map((n) => n.text);
       const { embedder } = ctx;
       if (isFittableEmbedder(embedder)) {
@@ -331,8 +469,19 @@ export function createE2GraphRag(
         levels: tree.levels.map((l) => l.length),
         entities: graph.entities.length,
         edges: graph.edgeCount,
+        ...(o.linking ? { textMentions } : {}),
       };
-      return { ctx, options: o, tree, vectors, graph, extractor, stats };
+      return {
+        ctx,
+        options: o,
+        tree,
+        vectors,
+        graph,
+        extractor,
+        stats,
+        homes,
+        ...linkingViews(graph, homes),
+      };
     },
 
     async retrieve(index, query, options = {}) {
@@ -343,26 +492,90 @@ export function createE2GraphRag(
       }
       assertKnownOptions(`${name} retrieve`, options, QUERY_OPTION_KEYS);
       throwIfAborted(options.signal);
-      const o: AdaptiveRetrievalOptions = { ...ADAPTIVE_RETRIEVAL_DEFAULTS };
+      const o: AdaptiveRetrievalOptions & E2GraphRagRankingOptions = {
+        ...ADAPTIVE_RETRIEVAL_DEFAULTS,
+        ...E2GRAPHRAG_RANKING_DEFAULTS,
+      };
       for (const key of RETRIEVAL_KEYS) {
         const value = options[key as keyof E2GraphRagRetrieveOptions] ?? index.options[key];
         if (value !== undefined) (o as unknown as Record<string, unknown>)[key] = value;
       }
       if (options.topK !== undefined) o.topK = options.topK;
-      const queryEntities = (await index.extractor.extract(query)).flat();
+      checkRankingOptions(o, `${name} retrieve`);
+      const extractedEntities = (await index.extractor.extract(query)).flat();
+      const queryEntities = index.vocabulary
+        ? linkQueryEntities(query, extractedEntities, index.vocabulary)
+        : extractedEntities;
       const extracted = performance.now();
       let queryVector: Float32Array | undefined;
       let denseMs = 0;
-      const dense = async (k: number): Promise<CollapsedTreeHit[]> => {
+      const leafCount = tree.levels[0]!.length;
+      const search = async (k: number, leavesOnly = false) => {
         const t = performance.now();
-        queryVector ??= (await embedAll(ctx.embedder, [query], { abortSignal: options.signal }))[0]!;
-        const hits = searchCollapsedTree(tree, vectors, queryVector, Math.min(k, tree.nodes.length));
+        if (o.entryPoints !== 'lexical') {
+          queryVector ??= (await embedAll(ctx.embedder, [query], { abortSignal: options.signal }))[0]!;
+        }
+        if (o.entryPoints !== 'dense') index.lexical ??= new Bm25Index(tree.nodes.map((n) => n.text));
+        const hits = searchEntryPoints({
+          mode: o.entryPoints,
+          query,
+          ...(queryVector ? { queryVector } : {}),
+          vectors,
+          ...(index.lexical ? { lexical: index.lexical } : {}),
+          k: Math.min(k, leavesOnly ? leafCount : tree.nodes.length),
+          ...(leavesOnly ? { filter: (id: number) => id < leafCount } : {}),
+        });
         denseMs += performance.now() - t;
         return hits;
       };
+      const dense = async (k: number): Promise<CollapsedTreeHit[]> =>
+        (await search(k)).map((h) => {
+          const n = tree.nodes[h.id]!;
+          return { node: h.id, id: n.id, level: n.level, score: h.score };
+        });
       const result = await adaptiveRetrieve(index, queryEntities, dense, o);
+      let bridges: Bridge[] = [];
+      let rankedPath = false;
+      let items: RetrievedItem[];
+      let labels = new Map<string, string>();
+      if (!o.denseOnly && (o.fuseEntryPoints || o.bridges > 0)) {
+        // grag's offline configuration: one chunk ranking (Algorithm 1's chunks fused with the entry
+        // points), bridge chunks behind the first ones, then global mode's summaries.
+        rankedPath = true;
+        const graphLeaves =
+          result.ranked.length > 0
+            ? result.ranked
+            : result.nodes.filter((n) => n.node < leafCount).map((n) => n.node);
+        let ranking = graphLeaves;
+        if (o.fuseEntryPoints) {
+          const entry = await search(2 * o.topK, true);
+          ranking =
+            graphLeaves.length === 0
+              ? entry.map((h) => h.id)
+              : reciprocalRankFusion([entry, graphLeaves.map((id) => ({ id, score: 0 }))], {
+                  weights: [1, Math.max(o.graphWeight, 1e-9)],
+                }).map((h) => h.id);
+        }
+        const queryIds = result.trace.entities.flatMap((e) => index.graph.id(e) ?? []);
+        if (o.bridges > 0 && index.home) {
+          ({ ranking, bridges } = expandBridges(index.graph, index.home, index.homes, ranking, queryIds, o));
+        }
+        items = rankedItems(tree, ranking.slice(0, o.topK));
+        // Chunks Algorithm 1 reached keep their "entity1-entity2: chunk" label (§3.2).
+        for (const group of result.groups) {
+          for (const leaf of group.leaves) labels.set(tree.nodes[leaf]!.id, group.entities.join('-'));
+        }
+        for (const { node, score } of result.nodes) {
+          const n = tree.nodes[node]!;
+          if (n.level === 0) continue;
+          const leaves: number[] = [];
+          for (let l = n.firstLeaf; l <= n.lastLeaf; l++) leaves.push(l);
+          items.push({ id: n.id, kind: 'summary', text: n.text, score, source: provenance(tree, leaves) });
+        }
+      } else {
+        ({ items, labels } = itemsOf(tree, result));
+      }
       const selected = performance.now();
-      const { items, labels } = itemsOf(tree, result);
       const packed = packContext(items, options.budgetTokens ?? DEFAULT_BUDGET_TOKENS, {
         tokenizer: ctx.tokenizer,
         render: (item) => {
@@ -384,6 +597,13 @@ export function createE2GraphRag(
           ...result.trace,
           k: o.topK,
           chunkThreshold: o.chunkThreshold,
+          entryPoints: o.entryPoints,
+          ranking: rankedPath ? 'fused' : 'paper',
+          bridges: bridges.map((b) => ({
+            from: tree.nodes[b.from]!.id,
+            entity: b.entity,
+            chunk: tree.nodes[b.chunk]!.id,
+          })),
           ablation: {
             denseOnly: o.denseOnly,
             graphFilter: o.graphFilter,
@@ -423,6 +643,7 @@ export function createE2GraphRag(
         async (tmp) => {
           await saveSummaryTree(index.tree, join(tmp, 'tree.json'));
           await writeJson(join(tmp, 'graph.json'), index.graph.toJSON());
+          if (index.homes.length > 0) await writeJson(join(tmp, 'links.json'), { homes: index.homes });
           await index.vectors.save(join(tmp, 'vectors.bin'));
           await saveEmbedderState(ctx.embedder, tmp);
         },
@@ -454,9 +675,27 @@ export function createE2GraphRag(
         { count: tree.nodes.length, dimensions: ctx.embedder.dimensions },
         vectorsPath,
       );
-      const options = resolveOptions(manifest.params as Partial<E2GraphRagOptions>, `${name} load`);
+      // Indexes written before linking existed were built the paper's way.
+      const params = manifest.params as Partial<E2GraphRagOptions>;
+      const options = resolveOptions(
+        { linking: false, entryPoints: 'dense', fuseEntryPoints: false, bridges: 0, ...params },
+        `${name} load`,
+      );
       const stats = (manifest.stats ?? {}) as unknown as E2GraphRagStats;
-      return { ctx, options, tree, vectors, graph, extractor, stats };
+      let homes: (string | undefined)[] = [];
+      if (options.linking) {
+        const linksPath = join(dir, 'links.json');
+        const links = await readJson(linksPath, v.object({ homes: v.array(v.nullable(v.string())) }));
+        if (links.homes.length !== graph.chunkCount) {
+          throw new IndexFormatError(
+            dir,
+            formatVersion,
+            `${linksPath}: one title entity per chunk expected; rebuild the index.`,
+          );
+        }
+        homes = links.homes.map((h) => h ?? undefined);
+      }
+      return { ctx, options, tree, vectors, graph, extractor, stats, homes, ...linkingViews(graph, homes) };
     },
   };
 }

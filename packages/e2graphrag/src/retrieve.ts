@@ -114,6 +114,11 @@ export interface AdaptiveRetrievalResult {
   groups: EvidenceGroup[];
   /** Global mode: tree nodes, best first, with their score (similarity or occurrence weight). */
   nodes: { node: number; score: number }[];
+  /**
+   * Local mode: the selected chunks (leaf indexes) in relevance order (entity coverage, then
+   * occurrences, then document order); empty in global mode.
+   */
+  ranked: number[];
   trace: AdaptiveRetrievalTrace;
 }
 
@@ -198,9 +203,10 @@ export async function adaptiveRetrieve(
   const done = (
     groups: EvidenceGroup[],
     nodes: { node: number; score: number }[],
+    ranked: number[] = [],
   ): AdaptiveRetrievalResult => {
     trace.selected = groups.length > 0 ? groups.reduce((n, g) => n + g.leaves.length, 0) : nodes.length;
-    return { groups, nodes, trace };
+    return { groups, nodes, ranked, trace };
   };
   const denseTop = async (k: number) => {
     const hits = await dense(k);
@@ -300,7 +306,8 @@ export async function adaptiveRetrieve(
   } else {
     trace.candidates = chosen.length;
   }
-  return done(groupEvidence(chosen, reached, entities), []);
+  const ranked = o.entityAwareRanking ? entityAwareRank(index, chosen, ids, o.preferAdjacentRuns) : chosen;
+  return done(groupEvidence(chosen, reached, entities), [], ranked);
 }
 
 /** Occurrence ranking over dense candidates (or every weighted node without dense retrieval). */

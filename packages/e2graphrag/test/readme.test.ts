@@ -5,6 +5,6 @@ test('the Use snippet of the README runs and prints what its comments say', asyn
   const { printed, expected } = await runLoggedSnippet(
     await readmeSnippet(new URL('../README.md', import.meta.url)),
   );
-  expect(expected).toHaveLength(4);
+  expect(expected).toHaveLength(5);
   expect(printed).toEqual(expected);
 });

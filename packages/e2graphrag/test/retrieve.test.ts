@@ -16,6 +16,7 @@ import { describe, expect, test } from 'vitest';
 import {
   type AdaptiveRetrievalTrace,
   createE2GraphRag,
+  E2GRAPHRAG_PAPER_DEFAULTS,
   type E2GraphRagIndex,
   type E2GraphRagRetrieveOptions,
   EntityGraph,
@@ -36,9 +37,17 @@ function context() {
   });
 }
 
+/** The paper's configuration (no linking, dense retrieval, Algorithm 1's selection alone). */
+const PAPER = {
+  linking: E2GRAPHRAG_PAPER_DEFAULTS.linking,
+  entryPoints: E2GRAPHRAG_PAPER_DEFAULTS.entryPoints,
+  fuseEntryPoints: E2GRAPHRAG_PAPER_DEFAULTS.fuseEntryPoints,
+  bridges: E2GRAPHRAG_PAPER_DEFAULTS.bridges,
+};
+
 const method = createE2GraphRag({
   extractor: capitalized,
-  defaults: { chunking: 'document', includeTitle: false },
+  defaults: { ...PAPER, chunking: 'document', includeTitle: false },
 });
 
 const docs = (texts: string[], prefix = 'd'): Document[] =>
@@ -356,7 +365,10 @@ describe('the method', () => {
   test('merges consecutive chunks of a group into one item, overlap removed', async () => {
     const filler = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
     const text = `${filler(30)} ${'Ada met Bob. '.repeat(15)}${filler(40)} Ada and Bob left. ${filler(40)}.`;
-    const fixed = createE2GraphRag({ extractor: capitalized, defaults: { chunkSize: 40, overlap: 10 } });
+    const fixed = createE2GraphRag({
+      extractor: capitalized,
+      defaults: { ...PAPER, chunkSize: 40, overlap: 10 },
+    });
     const index = await fixed.build([{ id: 'doc', text }], context());
     const chunks = chunkDocument({ id: 'doc', text }, { chunkSize: 40, overlap: 10 });
     const holding = chunks.filter((c) => /Ada/.test(c.text) && /Bob/.test(c.text)).map((c) => c.order);
@@ -391,7 +403,7 @@ describe('the method', () => {
       events.push('extract');
       return s.match(/\b[A-Z][a-z]+\b/g) ?? [];
     });
-    const m = createE2GraphRag({ extractor, defaults: { chunking: 'document', concurrency: 1 } });
+    const m = createE2GraphRag({ extractor, defaults: { ...PAPER, chunking: 'document', concurrency: 1 } });
     const texts = Array.from({ length: 60 }, (_, i) => `Doc ${i} names Ada.`);
     await m.build(docs(texts), createBuildContext({ embedder: createScriptedEmbedder(), tasks }));
     const firstExtract = events.indexOf('extract');
