@@ -216,12 +216,18 @@ export class HeteroSearch {
 
   /**
    * Search from entry nodes: `exact` (N and O matches) and `vector` (nodes from vector similarity).
-   * Every entry weighs the same in the personalization vector (1/|entries|, NodeRAG §2.5).
+   * Every entry weighs the same in the personalization vector (1/|entries|, NodeRAG §2.5), unless
+   * `weights` gives an entry its own (non-negative) weight; the vector is normalized to sum 1.
    *
    * @throws InvalidArgumentError when an entry is not a node of the graph.
    */
   search(
-    entries: { exact: readonly string[]; vector: readonly string[] },
+    entries: {
+      exact: readonly string[];
+      vector: readonly string[];
+      /** Personalization weight of an entry (others weigh 1). @default every entry 1 */
+      weights?: ReadonlyMap<string, number>;
+    },
     options: Partial<Omit<HeteroSearchOptions, 'limits'>> & { limits?: Partial<CrossNodeLimits> } = {},
   ): HeteroSearchResult {
     const o = {
@@ -254,8 +260,16 @@ export class HeteroSearch {
           `HeteroSearch.search: entry "${key}" is not a node of the graph.`,
         );
       }
-      p[i] = 1;
+      const weight = entries.weights?.get(key) ?? 1;
+      if (!(weight >= 0) || !Number.isFinite(weight)) {
+        throw new InvalidArgumentError(
+          'entries',
+          `HeteroSearch.search: entry "${key}" has weight ${weight}; weights must be finite and non-negative.`,
+        );
+      }
+      p[i] = weight;
     }
+    if (!p.some((w) => w > 0)) return result;
     ppr.set(
       personalizedPageRankCsr(csr, p, {
         teleport: o.teleport,

@@ -230,6 +230,18 @@ describe('HeteroSearch', () => {
       InvalidArgumentError,
     );
   });
+
+  it('weighs entries by the given personalization weights, normalized to sum 1', () => {
+    const search = new HeteroSearch(example());
+    const even = search.search({ exact: [], vector: ['S1', 'S2'] }, { iterations: 0 });
+    expect([even.scoreOf('S1'), even.scoreOf('S2')]).toEqual([0.5, 0.5]);
+    const weights = new Map([['S1', 3]]); // S2 keeps weight 1
+    const skewed = search.search({ exact: [], vector: ['S1', 'S2'], weights }, { iterations: 0 });
+    expect([skewed.scoreOf('S1'), skewed.scoreOf('S2')]).toEqual([0.75, 0.25]);
+    expect(() => search.search({ exact: [], vector: ['S1'], weights: new Map([['S1', -1]]) })).toThrow(
+      InvalidArgumentError,
+    );
+  });
 });
 
 describe('addSemanticEdges', () => {

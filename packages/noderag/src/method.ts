@@ -3,15 +3,19 @@ import { join } from 'node:path';
 import {
   assertKnownOptions,
   assertSameProviders,
+  Bm25Index,
   checkIndexFile,
   checkVectorRows,
   chunkSchema,
   DEFAULT_BUDGET_TOKENS,
+  ENTRY_POINT_MODES,
+  EntityVocabulary,
   embedAll,
   InvalidArgumentError,
   indexFileError,
   type Method,
   modelFingerprint,
+  normalizeEntityName,
   optionKeys,
   packContext,
   type Retrieval,
@@ -21,6 +25,7 @@ import {
   restoreEmbedderState,
   type Schema,
   saveEmbedderState,
+  searchEntryPoints,
   shapeIssue,
   throwIfAborted,
   v,
@@ -39,6 +44,7 @@ import {
 } from '@grag/heterograph';
 import { HnswIndex } from '@grag/hnsw';
 import {
+  INDEX_RETRIEVE_KEYS,
   NODERAG_DEFAULTS,
   NODERAG_RETRIEVE_DEFAULTS,
   type NodeRagOptions,
@@ -47,7 +53,14 @@ import {
 import { buildNodeRag, layBaseLayer, type NodeRagBuildStats, type NodeRagIndex } from './pipeline.js';
 
 /** Every build option key; others are refused. */
-const BUILD_OPTION_KEYS = optionKeys<NodeRagOptions>({ ...NODERAG_DEFAULTS, concurrency: undefined });
+const BUILD_OPTION_KEYS = optionKeys<NodeRagOptions>({
+  ...NODERAG_DEFAULTS,
+  concurrency: undefined,
+  ...(Object.fromEntries(INDEX_RETRIEVE_KEYS.map((k) => [k, undefined])) as Record<
+    (typeof INDEX_RETRIEVE_KEYS)[number],
+    undefined
+  >),
+});
 /** Every retrieve option key; others are refused (`plainTopK` is a default, not an option). */
 const { plainTopK: _plainTopK, ...retrieveDefaults } = NODERAG_RETRIEVE_DEFAULTS;
 const RETRIEVE_OPTION_KEYS = optionKeys<NodeRagRetrieveOptions>({
@@ -154,6 +167,9 @@ const buildStatsSchema: Schema<NodeRagBuildStats> = v.object({
   hnsw: v.object({ added: count, reinforced: count }),
   skipped: v.record(count),
   parseIssues: v.record(count),
+  linking: v.optional(
+    v.object({ names: count, entities: count, titleEntities: count, textMentions: count, folded: count }),
+  ),
 });
 
 const storedChunksSchema = v.object({ chunks: v.array(chunkSchema), vectorKeys: v.array(v.string()) });
@@ -196,6 +212,31 @@ async function directoryBytes(dir: string): Promise<number> {
 interface Runtime {
   search: HeteroSearch;
   keyOfVector: readonly string[];
+  /** BM25 over the texts of the embedded nodes, same ids as the vector index (built on first use). */
+  lexical?: Bm25Index;
+  /** The entity (N) names of the graph, for query entity matching (built on first use). */
+  vocabulary?: EntityVocabulary;
+}
+
+function lexicalOf(index: NodeRagIndex, runtime: Runtime): Bm25Index {
+  runtime.lexical ??= new Bm25Index(index.vectorKeys.map((key) => index.graph.node(key).text));
+  return runtime.lexical;
+}
+
+function vocabularyOf(index: NodeRagIndex, runtime: Runtime): EntityVocabulary {
+  if (!runtime.vocabulary) {
+    const vocabulary = new EntityVocabulary();
+    for (const key of index.graph.nodes('N')) vocabulary.add(index.graph.node(key).text);
+    runtime.vocabulary = vocabulary;
+  }
+  return runtime.vocabulary;
+}
+
+/** The retrieval settings given at build time (stored with the index). */
+function indexRetrieveDefaults(options: NodeRagOptions): Partial<NodeRagRetrieveOptions> {
+  const out: Record<string, unknown> = {};
+  for (const key of INDEX_RETRIEVE_KEYS) if (options[key] !== undefined) out[key] = options[key];
+  return out as Partial<NodeRagRetrieveOptions>;
 }
 
 const runtimes = new WeakMap<NodeRagIndex, Runtime>();
@@ -256,7 +297,18 @@ export function createNodeRag(
     async retrieve(index, query, options = {}) {
       const started = performance.now();
       assertKnownOptions(`${name} retrieve`, options, RETRIEVE_OPTION_KEYS);
-      const o = { ...NODERAG_RETRIEVE_DEFAULTS, ...settings.retrieveDefaults, ...options };
+      const o = {
+        ...NODERAG_RETRIEVE_DEFAULTS,
+        ...settings.retrieveDefaults,
+        ...indexRetrieveDefaults(index.options),
+        ...options,
+      };
+      if (!ENTRY_POINT_MODES.includes(o.entryPoints)) {
+        throw new InvalidArgumentError(
+          'entryPoints',
+          `noderag: entryPoints must be one of ${ENTRY_POINT_MODES.join(', ')}, got "${String(o.entryPoints)}".`,
+        );
+      }
       if (typeof query !== 'string' || query.trim() === '') {
         throw new InvalidArgumentError('query', 'noderag retrieve: the query is blank; pass a question.');
       }
@@ -269,9 +321,18 @@ export function createNodeRag(
         return performance.now();
       };
       let t = performance.now();
-      const [queryVector] = await embedAll(ctx.embedder, [query], { abortSignal: o.signal });
+      const queryVector =
+        o.entryPoints === 'lexical'
+          ? undefined
+          : (await embedAll(ctx.embedder, [query], { abortSignal: o.signal }))[0];
       const toKeys = (k: number) =>
-        index.vectors.search(queryVector!, Math.min(k, index.vectorKeys.length)).map((hit) => ({
+        searchEntryPoints({
+          mode: o.entryPoints,
+          query,
+          ...(queryVector ? { queryVector, vectors: index.vectors } : {}),
+          ...(o.entryPoints === 'dense' ? {} : { lexical: lexicalOf(index, runtime) }),
+          k: Math.min(k, index.vectorKeys.length),
+        }).map((hit) => ({
           key: runtime.keyOfVector[hit.id]!,
           score: hit.score,
         }));
@@ -286,6 +347,7 @@ export function createNodeRag(
         return finish(index, nodes, budget, {
           method: name,
           mode: 'vector-only',
+          entryPoints: o.entryPoints,
           topK: k,
           entries: { exact: 0, vector: hits.length },
           timings,
@@ -298,13 +360,32 @@ export function createNodeRag(
       let queryEntities: string[] = [];
       let exact: string[] = [];
       if (o.dualSearch) {
-        const extraction = await ctx.tasks.extractQueryEntities(query, { abortSignal: o.signal });
+        const vocabulary = index.options.entityLinking ? vocabularyOf(index, runtime) : undefined;
+        const extraction = await ctx.tasks.extractQueryEntities(query, {
+          abortSignal: o.signal,
+          ...(vocabulary ? { vocabulary } : {}),
+        });
         queryEntities = extraction.entities;
-        exact = runtime.search.exactMatch(queryEntities);
+        if (o.queryEntityMatch === 'vocabulary') {
+          const named = vocabularyOf(index, runtime)
+            .match(query)
+            .map((m) => `N:${normalizeEntityName(m.name)}`)
+            .filter((key) => index.graph.hasNode(key));
+          const overviews = runtime.search.exactMatch(queryEntities).filter((key) => key.startsWith('O:'));
+          exact = [...new Set([...named, ...overviews])];
+        } else {
+          exact = runtime.search.exactMatch(queryEntities);
+        }
         t = mark('exact', t);
       }
+      // Exact-match entries weigh 1; vector entries 1, or 1/(rank + 1) with `entryWeighting: 'rank'`.
+      const weights = new Map<string, number>();
+      for (const key of exact) weights.set(key, 1);
+      vectorHits.forEach((h, i) => {
+        weights.set(h.key, o.entryWeighting === 'rank' ? 1 / (i + 1) : 1);
+      });
       const result = runtime.search.search(
-        { exact, vector: vectorHits.map((h) => h.key) },
+        { exact, vector: vectorHits.map((h) => h.key), weights },
         {
           teleport: o.teleport,
           iterations: positiveInteger('pprIterations', o.pprIterations, true),
@@ -332,6 +413,8 @@ export function createNodeRag(
           mode: 'graph',
           queryEntities,
           entries: { exact: exact.length, vector: vectorHits.length },
+          entryPoints: o.entryPoints,
+          entryWeighting: o.entryWeighting,
           picked: { entities: result.picked.entities.length, overviews: result.picked.overviews.length },
           reasons: countBy(result.nodes.map((n) => n.reason)),
           ppr: { teleport: o.teleport, iterations: o.pprIterations, update: o.pprUpdate },

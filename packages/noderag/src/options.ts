@@ -1,7 +1,33 @@
-import type { PprUpdate, RetrieveOptions } from '@grag/core';
+import type { EntryPointMode, PprUpdate, RetrieveOptions } from '@grag/core';
+
+/**
+ * Retrieval settings that can also be given at build time (e.g. `grag index --set entryPoints=dense`):
+ * they are stored with the index and become its retrieval defaults (a `retrieve` call still
+ * overrides them).
+ */
+export const INDEX_RETRIEVE_KEYS = [
+  'entryPoints',
+  'entryWeighting',
+  'queryEntityMatch',
+  'vectorTopK',
+  'teleport',
+  'pprIterations',
+  'pprUpdate',
+  'semanticEdges',
+  'dualSearch',
+  'graphSearch',
+  'edgeWeighting',
+  'entities',
+  'relationships',
+  'overviews',
+  'crossNodes',
+] as const;
+
+/** The retrieval settings an index can carry (see {@link INDEX_RETRIEVE_KEYS}). */
+export type NodeRagIndexRetrieveDefaults = Pick<NodeRagRetrieveOptions, (typeof INDEX_RETRIEVE_KEYS)[number]>;
 
 /** Build options of NodeRAG (see {@link NODERAG_DEFAULTS}). */
-export interface NodeRagOptions {
+export interface NodeRagOptions extends NodeRagIndexRetrieveDefaults {
   /**
    * `'fixed'`: token windows of `chunkSize`; `'document'`: one text chunk per document (passage
    * corpora). @default 'fixed'
@@ -53,6 +79,15 @@ export interface NodeRagOptions {
   hnswEfSearch: number;
   /** Seed of Leiden, betweenness sampling, k-means and HNSW levels. @default 42 */
   seed: number;
+  /**
+   * Link entities across the corpus before laying N nodes (`linkEntities` of `@grag/core`): each
+   * document's title becomes an entity of all its semantic units, a unit that writes another
+   * document's title links to that title's entity, and names that differ only in case, diacritics,
+   * punctuation or a disambiguator are one N node. This is what lets the walk cross from a passage to
+   * the passage about an entity it mentions. `false`: entities merged by exact normalized name only
+   * (the paper). @default true (measured; see the README's deviations)
+   */
+  entityLinking: boolean;
 }
 
 /** Defaults of NodeRAG's build. */
@@ -75,10 +110,30 @@ export const NODERAG_DEFAULTS: NodeRagOptions = {
   hnswEfConstruction: 200,
   hnswEfSearch: 64,
   seed: 42,
+  entityLinking: true,
 };
 
 /** Retrieval options of NodeRAG (see {@link NODERAG_RETRIEVE_DEFAULTS}). */
 export interface NodeRagRetrieveOptions extends RetrieveOptions {
+  /**
+   * How the entry points among T, S, A, H nodes are found: `'dense'` by the embedder (the paper),
+   * `'lexical'` by BM25 over the same node texts, `'hybrid'` by both fused with reciprocal rank
+   * fusion. @default 'hybrid' (measured; see the README's deviations)
+   */
+  entryPoints?: EntryPointMode;
+  /**
+   * Personalization weight of the vector entry points: `'uniform'` 1/|entries| each (the paper), or
+   * `'rank'`, the i-th entry (0-based) weighing 1/(i + 1), so the walk starts mostly from the best
+   * entries. Exact-match entries (N, O) weigh 1 in both. @default 'rank' (measured)
+   */
+  entryWeighting?: 'uniform' | 'rank';
+  /**
+   * How query entities become N/O entry points: `'phrase'`, every extracted query entity matched as a
+   * whole-word phrase inside N and O names (the official code's search); `'vocabulary'`, only the
+   * index's entity names found in the question by longest match (`EntityVocabulary`), each to its own
+   * N node, plus phrase matches of O names. @default 'vocabulary' (measured)
+   */
+  queryEntityMatch?: 'phrase' | 'vocabulary';
   /** Vector entry points: the k nearest embedded nodes. @default 10 (official `HNSW_results`) */
   vectorTopK?: number;
   /** PPR teleport α. @default 0.5 (NodeRAG §2.5) */
@@ -95,6 +150,7 @@ export interface NodeRagRetrieveOptions extends RetrieveOptions {
   overviews?: number;
   /** Other retrievable cross nodes. @default 10 (official `cross_node`) */
   crossNodes?: number;
+
   /** Ablation: `false` uses vector entry points only (Table 2 "w/o Dual Search"). @default true */
   dualSearch?: boolean;
   /** Ablation: `false` walks without HNSW semantic edges (Table 2 "w/o HNSW"). @default true */
@@ -110,6 +166,9 @@ export interface NodeRagRetrieveOptions extends RetrieveOptions {
 
 /** Defaults of NodeRAG's retrieval. */
 export const NODERAG_RETRIEVE_DEFAULTS = {
+  entryPoints: 'hybrid' as EntryPointMode,
+  entryWeighting: 'rank' as 'uniform' | 'rank',
+  queryEntityMatch: 'vocabulary' as 'phrase' | 'vocabulary',
   vectorTopK: 10,
   teleport: 0.5,
   pprIterations: 2,

@@ -7,8 +7,11 @@ import {
   type Document,
   InvalidArgumentError,
   isFittableEmbedder,
+  type LinkableItem,
+  linkEntities,
   normalizeEntityName,
   type ParseIssue,
+  type SemanticUnitRecord,
   withTitle,
 } from '@grag/core';
 import {
@@ -42,6 +45,18 @@ export interface NodeRagBuildStats {
   skipped: Record<string, number>;
   /** Parse issues reported by the tasks, by kind. */
   parseIssues: Record<string, number>;
+  /** What entity linking did (absent when `entityLinking` is off). */
+  linking?: {
+    /** Distinct entity names before and canonical entities after linking. */
+    names: number;
+    entities: number;
+    /** Documents whose title became an entity. */
+    titleEntities: number;
+    /** Title entities added to semantic units that write the title (a mention the extractor missed). */
+    textMentions: number;
+    /** Names folded into another entity (all rules). */
+    folded: number;
+  };
 }
 
 /** A built NodeRAG index: the heterograph, the vector index over embedded nodes, and the chunks. */
@@ -155,11 +170,15 @@ export async function buildNodeRag(
   await rt.stage(
     'decompose',
     () => {
+      const linked = o.entityLinking ? linkUnits(docs, chunks, decompositions, stats) : undefined;
+      let u = 0;
       decompositions.forEach((decomposition, c) => {
         countIssues(decomposition.issues);
         const chunk = chunks[c]!;
         const provenance = { chunks: [chunk.id], docs: [chunk.docId] };
-        for (const unit of decomposition.units) {
+        for (const raw of decomposition.units) {
+          const unit = linked ? linked[u]! : raw;
+          u++;
           stats.extractedUnits++;
           const text = unit.text.trim();
           if (text === '') {
@@ -417,6 +436,56 @@ export async function buildNodeRag(
     { checkpoint: false },
   );
   return { ctx, options: o, graph, vectors: index, vectorKeys, chunks, stats };
+}
+
+/**
+ * Entity linking over the semantic units of a whole corpus (`linkEntities`, one item per unit, the
+ * document titles as canonical entities): every unit of a titled document gets its title entity,
+ * units that write another title get that entity, aliases fold into their canonical name. Returns
+ * the units, in order, with their entity names and relationship ends replaced by canonical names.
+ */
+function linkUnits(
+  docs: readonly Document[],
+  chunks: readonly Chunk[],
+  decompositions: readonly { units: readonly SemanticUnitRecord[] }[],
+  stats: NodeRagBuildStats,
+): SemanticUnitRecord[] {
+  const titles = new Map<string, string | undefined>(docs.map((d) => [d.id, d.title?.trim()]));
+  const units: SemanticUnitRecord[] = [];
+  const items: LinkableItem[] = [];
+  decompositions.forEach((decomposition, c) => {
+    const chunk = chunks[c]!;
+    for (const unit of decomposition.units) {
+      units.push(unit);
+      items.push({
+        chunkId: chunk.id,
+        docId: chunk.docId,
+        text: unit.text,
+        extraction: {
+          entities: unit.entities.map((name) => ({ name, type: '', description: '' })),
+          relations: [],
+        },
+      });
+    }
+  });
+  const linking = linkEntities(items, { titles });
+  const folded = Object.values(linking.stats.folded).reduce((a, b) => a + b, 0);
+  stats.linking = {
+    names: linking.stats.names,
+    entities: linking.stats.entities,
+    titleEntities: linking.stats.titleEntities,
+    textMentions: linking.stats.textMentions,
+    folded,
+  };
+  return units.map((unit, i) => ({
+    text: unit.text,
+    entities: linking.items[i]!.extraction.entities.map((e) => e.name),
+    relationships: unit.relationships.map((r) => ({
+      source: linking.resolve(r.source),
+      relation: r.relation,
+      target: linking.resolve(r.target),
+    })),
+  }));
 }
 
 /** Add the HNSW base layer (level-0 links) of `hnsw` to `graph` as semantic edges. */
