@@ -6,6 +6,8 @@
 export {
   createKetRag,
   KET_RAG_DEFAULTS,
+  KET_RAG_PAPER_SETTINGS,
+  type KetRagEntryIndex,
   type KetRagIndex,
   type KetRagKeywordIndex,
   type KetRagOptions,

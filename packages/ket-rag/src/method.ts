@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import {
   assertKnownOptions,
   assertSameProviders,
+  Bm25Index,
   type BuildContext,
   type BuildRuntime,
   buildRuntime,
@@ -11,8 +12,12 @@ import {
   chunkCorpus as chunkCorpusBy,
   chunkFields,
   chunkSchema,
+  cosineSimilarity,
   DEFAULT_BUDGET_TOKENS,
   type Document,
+  ENTRY_POINT_MODES,
+  EntityVocabulary,
+  type EntryPointMode,
   embedAll,
   type Infer,
   InvalidArgumentError,
@@ -28,17 +33,21 @@ import {
   MANIFEST_FILE,
   type Method,
   modelFingerprint,
+  normalizeEntityName,
   optionKeys,
   packContext,
   prepareLocalSearch,
   type Retrieval,
   type RetrievedItem,
   type RetrieveOptions,
+  RRF_K,
   readJson,
   readManifest,
+  reciprocalRankFusion,
   renderLocalSearchItem,
   restoreEmbedderState,
   saveEmbedderState,
+  searchEntryPoints,
   shapeIssue,
   type VectorIndex,
   v,
@@ -56,6 +65,8 @@ import {
   type KeywordBipartite,
   keywordChannel,
   keywordVectors,
+  queryKeywordSeeds,
+  rankKeywords,
   type SubChunk,
   selectCoreChunks,
   splitChunks,
@@ -134,6 +145,47 @@ export interface KetRagOptions {
   collectFactor: number;
   /** Most seed keywords examined per query. @default 1000 (official KET-RAG code) */
   maxSeedKeywords: number;
+  /**
+   * How both channels find their entry points for a query: `'dense'` by the embedder (the paper:
+   * seed entities by their description embeddings, seed keywords by their sentence embeddings,
+   * candidate sub-chunks by cosine), `'lexical'` by BM25 (seed entities by BM25 over `name:
+   * description`, seed keywords = the query's own keywords, rarest first, sub-chunks by BM25),
+   * `'hybrid'` by both, fused by reciprocal rank. BM25 is rebuilt at load from the stored texts.
+   * @default 'hybrid' (measured offline; the paper's is 'dense')
+   */
+  entryPoints: EntryPointMode;
+  /**
+   * Entity linking in the skeleton: document titles are entities (every chunk of a titled document
+   * and every chunk that writes its title links to it), aliases fold into their canonical entity,
+   * the extraction task gets the title as the chunk's subject, and entities written in the query
+   * (longest match over the skeleton's names and aliases) become the first seed entities.
+   * @default true (measured offline; the paper merges entities by exact name)
+   */
+  entityLinking: boolean;
+  /**
+   * With `entityLinking`, a title entity's text units are every sub-chunk of its document, core
+   * chunk or not, before the other sub-chunks that mention it (the skeleton otherwise knows only the
+   * core chunks' text). No extraction is added. @default true (measured offline)
+   */
+  titleUnits: boolean;
+  /**
+   * How the knowledge-graph channel picks its seed entities: `'query'` by the `entryPoints` search
+   * over the entities' `name: description` texts (the paper's Algorithm 2); `'units'` from the text
+   * units the `entryPoints` search finds first: for each of the `seedUnits` best sub-chunks, the
+   * title entity of its document, then the other title entities it links to (GraphRAG local search
+   * from the entities of the best passages; needs `entityLinking`); `'both'`: the two lists
+   * alternate, units first. With `entityLinking`, entities written in the query come first either
+   * way. @default 'units' (measured offline; the paper's is 'query')
+   */
+  entitySeeds: 'query' | 'units' | 'both';
+  /** Entry sub-chunks whose entities seed the graph channel (`entitySeeds` `'units'` or `'both'`). @default 5 */
+  seedUnits: number;
+  /**
+   * Most text units the local search takes from one seed entity (its first ones: with `titleUnits`,
+   * its own document's), so that a hub entity mentioned in many chunks ("United States") does not
+   * fill the text-unit share alone. `0`: no cap (GraphRAG). @default 1 (measured offline)
+   */
+  unitsPerEntity: number;
 }
 
 /** Defaults of {@link KetRagOptions} before the variant's preset is applied. */
@@ -158,7 +210,29 @@ export const KET_RAG_DEFAULTS: Omit<KetRagOptions, 'halvings' | 'entityTypes' | 
     textUnitProp: 0.5,
     collectFactor: 2,
     maxSeedKeywords: 1000,
+    entryPoints: 'hybrid',
+    entityLinking: true,
+    titleUnits: true,
+    entitySeeds: 'units',
+    seedUnits: 5,
+    unitsPerEntity: 1,
   };
+
+/**
+ * The settings of the paper (and of grag before measured offline defaults): dense entry points, no
+ * entity linking. `createKetRag({ defaults: KET_RAG_PAPER_SETTINGS })`, or from the command line
+ * `--set entryPoints=dense --set entityLinking=false --set titleUnits=false --set unitsPerEntity=0
+ * --set entitySeeds=query`.
+ */
+export const KET_RAG_PAPER_SETTINGS: Readonly<
+  Pick<KetRagOptions, 'entryPoints' | 'entityLinking' | 'titleUnits' | 'unitsPerEntity' | 'entitySeeds'>
+> = {
+  entryPoints: 'dense',
+  entityLinking: false,
+  titleUnits: false,
+  unitsPerEntity: 0,
+  entitySeeds: 'query',
+};
 
 /** Retrieval options of KET-RAG. */
 export interface KetRagRetrieveOptions extends RetrieveOptions {
@@ -216,6 +290,16 @@ export interface KetRagSkeleton {
   entityVectors: VectorIndex;
   /** Prepared for local search. */
   graph: LocalSearchGraph;
+  /** Names folded into each entity by entity linking (entity id → aliases), for the vocabulary. */
+  aliases: [string, string[]][];
+  /** Document id → id of its title entity (entity linking). */
+  titleEntities: [string, string][];
+  /** BM25 over the entity texts (`name: description`), ids = entity positions (lexical/hybrid entry points). */
+  lexical?: Bm25Index;
+  /** The entities' names and aliases, for finding them in a query (with `entityLinking`). */
+  vocabulary?: EntityVocabulary;
+  /** Title entities linked to each sub-chunk (sub-chunk id → entity positions, its own document's first). */
+  unitEntities?: Map<string, number[]>;
 }
 
 /** The keyword channel's index. */
@@ -247,7 +331,15 @@ export interface KetRagIndex {
   chunkVectors?: VectorIndex;
   skeleton?: KetRagSkeleton;
   keyword?: KetRagKeywordIndex;
+  /** Entry-point search over the sub-chunks (text channels `'keyword'` with BM25, and `'entry'`). */
+  entry?: KetRagEntryIndex;
   stats: KetRagStats;
+}
+
+/** Dense and BM25 search over the sub-chunks, ids = sub-chunk positions. */
+export interface KetRagEntryIndex {
+  vectors?: VectorIndex;
+  lexical?: Bm25Index;
 }
 
 /** Resolve build options: defaults, then the variant's preset, then `settings`, then `options`. */
@@ -284,11 +376,33 @@ function validate(o: KetRagOptions): void {
   fraction('beta');
   fraction('lambda');
   fraction('textUnitProp');
-  if (!['keyword', 'dense', 'knn', 'none'].includes(o.textChannel)) {
+  if (!['keyword', 'dense', 'knn', 'entry', 'none'].includes(o.textChannel)) {
     fail(
       'textChannel',
-      `textChannel must be 'keyword', 'dense', 'knn' or 'none', got ${String(o.textChannel)}.`,
+      `textChannel must be 'keyword', 'dense', 'knn', 'entry' or 'none', got ${String(o.textChannel)}.`,
     );
+  }
+  if (!['query', 'units', 'both'].includes(o.entitySeeds)) {
+    fail('entitySeeds', `entitySeeds must be 'query', 'units' or 'both', got ${String(o.entitySeeds)}.`);
+  }
+  if (!Number.isInteger(o.unitsPerEntity) || o.unitsPerEntity < 0) {
+    fail('unitsPerEntity', `unitsPerEntity must be a non-negative integer, got ${o.unitsPerEntity}.`);
+  }
+  if (!Number.isInteger(o.seedUnits) || o.seedUnits < 1) {
+    fail('seedUnits', `seedUnits must be a positive integer, got ${o.seedUnits}.`);
+  }
+  if (!ENTRY_POINT_MODES.includes(o.entryPoints)) {
+    fail(
+      'entryPoints',
+      `entryPoints must be one of ${ENTRY_POINT_MODES.join(', ')}, got ${String(o.entryPoints)}.`,
+    );
+  }
+  for (const name of ['entityLinking', 'titleUnits'] as const) {
+    const value = o[name] as unknown;
+    // From the command line (`--set entityLinking=false`) a flag may arrive as a string.
+    if (value === 'true' || value === 'false')
+      (o as unknown as Record<string, boolean>)[name] = value === 'true';
+    else if (typeof value !== 'boolean') fail(name, `${name} must be true or false, got ${String(value)}.`);
   }
   if (o.coreSelection !== 'pagerank' && o.coreSelection !== 'uniform') {
     fail('coreSelection', `coreSelection must be 'pagerank' or 'uniform', got ${String(o.coreSelection)}.`);
@@ -360,6 +474,7 @@ async function buildSkeleton(
   subChunks: SubChunk[],
   subChunkTexts: string[],
   stats: KetRagStats,
+  titles: Map<string, string | undefined>,
 ): Promise<KetRagSkeleton> {
   const { tasks, tokenizer } = ctx;
   // Extract in document order (the official code sorts the sampled chunks by id).
@@ -369,14 +484,23 @@ async function buildSkeleton(
     ...(o.gleanings !== undefined ? { gleanings: o.gleanings } : {}),
     ...(ctx.signal !== undefined ? { abortSignal: ctx.signal } : {}),
   };
+  const subjectOf = (position: number) => {
+    const title = o.entityLinking ? titles.get(chunks[position]!.docId) : undefined;
+    return title ? { subject: title } : {};
+  };
   const extractions = await rt.stage('extract', () =>
-    rt.map(order, (position) => tasks.extractGraph(chunkTexts[position]!, extractionOptions), {
-      label: (position) => `chunk ${chunks[position]!.id}`,
-      unit: 'chunks',
-      ...mapConcurrency(o),
-    }),
+    rt.map(
+      order,
+      (position) =>
+        tasks.extractGraph(chunkTexts[position]!, { ...extractionOptions, ...subjectOf(position) }),
+      {
+        label: (position) => `chunk ${chunks[position]!.id}`,
+        unit: 'chunks',
+        ...mapConcurrency(o),
+      },
+    ),
   );
-  const builder = new KnowledgeGraphBuilder();
+  const builder = new KnowledgeGraphBuilder(o.entityLinking ? { entityLinking: { titles } } : {});
   order.forEach((position, i) => {
     const chunk = chunks[position]!;
     const extraction = extractions[i]!;
@@ -385,7 +509,12 @@ async function buildSkeleton(
     stats.extraction.entities += extraction.entities.length;
     stats.extraction.relations += extraction.relations.length;
     stats.extraction.issues += extraction.issues.length;
-    builder.addExtraction(extraction, { chunkId: chunk.id, docId: chunk.docId });
+    builder.addExtraction(
+      extraction,
+      o.entityLinking
+        ? { chunkId: chunk.id, docId: chunk.docId, text: chunkTexts[position]! }
+        : { chunkId: chunk.id, docId: chunk.docId },
+    );
   });
   const kg = builder.build();
   stats.extraction.skipped = kg.skipped.length;
@@ -429,11 +558,32 @@ async function buildSkeleton(
   );
   // Rewire chunk links to the chunk's sub-chunks (KET-RAG §5.1).
   const rewire = (chunkIds: readonly string[]) => chunkIds.flatMap((id) => subIdsOf.get(id) ?? []);
+  // A title entity's own document first: all its sub-chunks, core or not (titleUnits).
+  const homeOf = new Map<string, string[]>();
+  if (o.entityLinking && o.titleUnits && kg.linking) {
+    const chunksOfDoc = new Map<string, string[]>();
+    for (const c of chunks) {
+      const list = chunksOfDoc.get(c.docId);
+      if (list) list.push(c.id);
+      else chunksOfDoc.set(c.docId, [c.id]);
+    }
+    for (const [docId, name] of kg.linking.titleEntities) {
+      const id = normalizeEntityName(name);
+      homeOf.set(id, [...(homeOf.get(id) ?? []), ...rewire(chunksOfDoc.get(docId) ?? [])]);
+    }
+  }
+  const unitsOf = (id: string, chunkIds: readonly string[]): string[] => {
+    const home = homeOf.get(id);
+    const rest = rewire(chunkIds);
+    if (!home) return rest;
+    const inHome = new Set(home);
+    return [...home, ...rest.filter((u) => !inHome.has(u))];
+  };
   const entities: LocalSearchEntity[] = kgEntities.map((e, i) => ({
     id: e.id,
     name: e.name,
     description: descriptions[i]!,
-    textUnitIds: rewire(e.chunkIds),
+    textUnitIds: unitsOf(e.id, e.chunkIds),
   }));
   const relationships: LocalSearchRelationship[] = kgRelations.map((r, i) => ({
     id: r.id,
@@ -446,20 +596,53 @@ async function buildSkeleton(
   stats.entities = entities.length;
   stats.relationships = relationships.length;
   const entityVectorList = await rt.stage('embed-entities', () =>
-    rt.embed(
-      entities.map((e) => (e.description ? `${e.name}: ${e.description}` : e.name)),
-      { label: (_text, i) => `entity ${entities[i]!.name}` },
-    ),
+    rt.embed(entities.map(entityText), { label: (_text, i) => `entity ${entities[i]!.name}` }),
   );
   const entityVectors = await rt.stage('vector-index', () => vectorIndexOf(ctx, entityVectorList), {
     checkpoint: false,
   });
-  return {
+  const aliases: [string, string[]][] = kg.linking
+    ? [...kg.linking.aliases].filter(([, list]) => list.length > 0)
+    : [];
+  const titleEntities: [string, string][] = kg.linking
+    ? [...kg.linking.titleEntities].map(([docId, name]) => [docId, normalizeEntityName(name)])
+    : [];
+  return withSearch(o, {
+    titleEntities,
     entities,
     relationships,
     entityVectors,
-    graph: prepareSkeleton(entities, relationships, subChunks, subChunkTexts),
-  };
+    graph: prepareSkeleton(entities, relationships, subChunks, subChunkTexts, o.unitsPerEntity),
+    aliases,
+  });
+}
+
+/** The text an entity is embedded and searched by. */
+function entityText(e: LocalSearchEntity): string {
+  return e.description ? `${e.name}: ${e.description}` : e.name;
+}
+
+/** The skeleton's BM25 and vocabulary, as `entryPoints` and `entityLinking` need (rebuilt at load). */
+function withSearch(o: KetRagOptions, skeleton: KetRagSkeleton): KetRagSkeleton {
+  if (o.entryPoints !== 'dense') skeleton.lexical = new Bm25Index(skeleton.entities.map(entityText));
+  if (o.entityLinking) {
+    skeleton.vocabulary = EntityVocabulary.fromEntities(skeleton.entities, new Map(skeleton.aliases));
+  }
+  if (o.entitySeeds !== 'query') {
+    // Sub-chunk → title entities it links to; the entity whose home document it is comes first.
+    const titles = new Set(skeleton.titleEntities.map(([, id]) => id));
+    const map = new Map<string, number[]>();
+    skeleton.entities.forEach((e, position) => {
+      if (!titles.has(e.id)) return;
+      for (const unit of e.textUnitIds) {
+        const list = map.get(unit);
+        if (list) list.push(position);
+        else map.set(unit, [position]);
+      }
+    });
+    skeleton.unitEntities = map;
+  }
+  return skeleton;
 }
 
 function prepareSkeleton(
@@ -467,9 +650,13 @@ function prepareSkeleton(
   relationships: LocalSearchRelationship[],
   subChunks: SubChunk[],
   subChunkTexts: string[],
+  unitsPerEntity: number,
 ): LocalSearchGraph {
   return prepareLocalSearch({
-    entities,
+    entities:
+      unitsPerEntity > 0
+        ? entities.map((e) => ({ ...e, textUnitIds: e.textUnitIds.slice(0, unitsPerEntity) }))
+        : entities,
     relationships,
     textUnits: subChunks.map((s, i) => ({ id: s.id, text: subChunkTexts[i]!, docIds: [s.docId] })),
   });
@@ -538,6 +725,8 @@ const skeletonSchema = v.object({
       textUnitIds,
     }),
   ),
+  aliases: v.optional(v.array(v.tuple(v.string(), v.array(v.string())))),
+  titleEntities: v.optional(v.array(v.tuple(v.string(), v.string()))),
 });
 
 /** Relationships join known entities and both name text units that exist. */
@@ -635,7 +824,7 @@ export function createKetRag(
     name,
     formatVersion: FORMAT_VERSION,
     optionKeys: { build: BUILD_OPTION_KEYS, retrieve: RETRIEVE_OPTION_KEYS },
-    passageRanking: { kinds: ['chunk'] },
+    passageRanking: { kinds: ['chunk'], order: 'score' },
 
     async build(docs, ctx, options = {}) {
       assertKnownOptions(`${name} build`, options, BUILD_OPTION_KEYS);
@@ -720,9 +909,17 @@ export function createKetRag(
           subChunks,
           subChunkTexts,
           stats,
+          titles,
         );
       }
 
+      let subChunkVectorList: Float32Array[] | undefined;
+      const embedSubChunks = async (): Promise<Float32Array[]> => {
+        subChunkVectorList ??= await rt.stage('embed-subchunks', () =>
+          rt.embed(subChunkTexts, { label: (_text, i) => `sub-chunk ${subChunks[i]!.id}` }),
+        );
+        return subChunkVectorList;
+      };
       let keyword: KetRagKeywordIndex | undefined;
       if (o.textChannel === 'keyword') {
         const bipartite = await rt.stage('keywords', () =>
@@ -739,9 +936,7 @@ export function createKetRag(
           () => vectorIndexOf(ctx, keywordVectors(bipartite, sentenceVectors)),
           { checkpoint: false },
         );
-        const subChunkVectors = await rt.stage('embed-subchunks', () =>
-          rt.embed(subChunkTexts, { label: (_text, i) => `sub-chunk ${subChunks[i]!.id}` }),
-        );
+        const subChunkVectors = await embedSubChunks();
         keyword = {
           bipartite,
           keywordVectors: keywordVectorIndex,
@@ -771,6 +966,16 @@ export function createKetRag(
       }
       if (skeleton) index.skeleton = skeleton;
       if (keyword) index.keyword = keyword;
+      if (o.textChannel === 'entry' || (!keyword && unitSeeds(o, skeleton !== undefined))) {
+        // The entry channel, or seed units for a graph channel without the keyword channel.
+        const vectors = await embedSubChunks();
+        const entry = entryIndex(o, subChunkTexts, () => vectorIndexOf(ctx, vectors));
+        if (entry) index.entry = entry;
+      } else if (keyword) {
+        const vectors = keyword.subChunkVectors;
+        const entry = entryIndex(o, subChunkTexts, () => vectorIndexOf(ctx, vectors));
+        if (entry) index.entry = entry;
+      }
       return index;
     },
 
@@ -800,13 +1005,17 @@ export function createKetRag(
       // Line 1: local search on the skeleton with λ·L tokens.
       const graphBudget = Math.floor(lambda * budget);
       let graph: LocalSearchResult | undefined;
+      let matched: string[] = [];
       if (index.skeleton && graphBudget > 0) {
+        const seeds = seedEntities(index, query, q);
+        matched = seeds.matched;
         graph = localSearch(index.skeleton.graph, q, index.skeleton.entityVectors, {
           budgetTokens: graphBudget,
           tokenizer,
           topKEntities: o.topKEntities,
           topKRelationships: o.topKRelationships,
           textUnitProp: o.textUnitProp,
+          seeds: seeds.ids,
         });
       }
       const graphContext = graph?.context ?? '';
@@ -822,7 +1031,7 @@ export function createKetRag(
       };
       let ranked: RetrievedItem[] = [];
       if (textBudget > 0 && o.textChannel !== 'none') {
-        ranked = textChannelItems(index, q, textBudget, trace).filter((item) => !seen.has(item.id));
+        ranked = textChannelItems(index, query, q, textBudget, trace).filter((item) => !seen.has(item.id));
       }
       const text = packContext(ranked, textBudget, {
         tokenizer,
@@ -843,9 +1052,18 @@ export function createKetRag(
         context = [graphContext, fitted.context].filter((c) => c !== '').join('\n\n');
         tokens = tokenizer.count(context);
       }
-      const items = [...(graph?.items ?? []), ...textItems];
+      // Passage ranking: the two channels are parallel sources of text (the paper concatenates them
+      // and ranks neither above the other); each chunk item scores by reciprocal rank within its
+      // channel, 1/(60 + rank), so a ranking by score interleaves them, graph first on ties.
+      const rrf = (list: readonly RetrievedItem[]) => {
+        let rank = 0;
+        return list.map((item) => (item.kind === 'chunk' ? { ...item, score: 1 / (RRF_K + ++rank) } : item));
+      };
+      const items = [...rrf(graph?.items ?? []), ...rrf(textItems)];
       if (graph) {
         trace.seeds = graph.seeds.map((s) => s.id);
+        trace.queryEntities = matched;
+        trace.graphUnits = graph.items.filter((i) => i.kind === 'chunk').length;
         trace.relationshipSeeds = graph.relationshipSeeds;
         trace.graphTokens = graph.tokens;
       }
@@ -887,6 +1105,8 @@ export function createKetRag(
             await writeJson(join(tmp, 'skeleton.json'), {
               entities: index.skeleton.entities,
               relationships: index.skeleton.relationships,
+              aliases: index.skeleton.aliases,
+              titleEntities: index.skeleton.titleEntities,
             });
             await index.skeleton.entityVectors.save(join(tmp, 'entities.vec'));
           }
@@ -900,6 +1120,9 @@ export function createKetRag(
             });
             await index.keyword.keywordVectors.save(join(tmp, 'keywords.vec'));
             await writeVectors(join(tmp, 'subchunks.f32'), index.keyword.subChunkVectors);
+          }
+          if (!index.keyword && index.entry?.vectors) {
+            await index.entry.vectors.save(join(tmp, 'subchunks.vec'));
           }
           await saveEmbedderState(ctx.embedder, tmp);
         },
@@ -950,14 +1173,25 @@ export function createKetRag(
       }
       if (units.core.length > 0) {
         const skeletonPath = join(dir, 'skeleton.json');
-        const { entities, relationships } = await readJson(skeletonPath, skeletonSchema);
+        const { entities, relationships, aliases, titleEntities } = await readJson(
+          skeletonPath,
+          skeletonSchema,
+        );
         checkIndexFile(skeletonPath, () => checkSkeleton(entities, relationships, units.subChunks));
-        index.skeleton = {
+        index.skeleton = withSearch(options, {
           entities,
           relationships,
           entityVectors: await loadVectors('entities.vec', entities.length),
-          graph: prepareSkeleton(entities, relationships, units.subChunks, units.subChunkTexts),
-        };
+          graph: prepareSkeleton(
+            entities,
+            relationships,
+            units.subChunks,
+            units.subChunkTexts,
+            options.unitsPerEntity,
+          ),
+          aliases: aliases ?? [],
+          titleEntities: titleEntities ?? [],
+        });
       }
       if (options.textChannel === 'keyword') {
         const keywordsPath = join(dir, 'keywords.json');
@@ -985,22 +1219,172 @@ export function createKetRag(
           ),
           subChunkTokens: Int32Array.from(units.subChunkTexts, (t) => ctx.tokenizer.count(t)),
         };
+        const vectors = index.keyword.subChunkVectors;
+        const entry = entryIndex(options, units.subChunkTexts, () => vectorIndexOf(ctx, vectors));
+        if (entry) index.entry = entry;
+      }
+      if (
+        options.textChannel === 'entry' ||
+        (options.textChannel !== 'keyword' && unitSeeds(options, index.skeleton !== undefined))
+      ) {
+        const vectors =
+          options.entryPoints !== 'lexical'
+            ? await loadVectors('subchunks.vec', units.subChunks.length)
+            : undefined;
+        const entry = entryIndex(options, units.subChunkTexts, vectors ? () => vectors : undefined);
+        if (entry) index.entry = entry;
       }
       return index;
     },
   };
 }
 
+/** Whether the graph channel seeds from entry sub-chunks (and so needs the entry search over them). */
+function unitSeeds(o: KetRagOptions, hasSkeleton: boolean): boolean {
+  return hasSkeleton && o.entityLinking && o.entitySeeds !== 'query';
+}
+
+/** BM25 (and, when given, the dense index) over the sub-chunks, as `entryPoints` needs. */
+function entryIndex(
+  o: KetRagOptions,
+  subChunkTexts: readonly string[],
+  vectors?: () => VectorIndex,
+): KetRagEntryIndex | undefined {
+  const entry: KetRagEntryIndex = {};
+  if (o.entryPoints !== 'dense') entry.lexical = new Bm25Index(subChunkTexts);
+  if (vectors && o.entryPoints !== 'lexical') entry.vectors = vectors();
+  return entry.lexical || entry.vectors ? entry : undefined;
+}
+
+/**
+ * Seed entities of the knowledge-graph channel, best first: with `entityLinking`, the skeleton's
+ * entities written in the query (longest match, capitalised), then the `entryPoints` search over the
+ * entities (`name: description`: embeddings, BM25, or both fused), `topKEntities` in all.
+ */
+function seedEntities(
+  index: KetRagIndex,
+  query: string,
+  q: Float32Array,
+): { ids: string[]; matched: string[] } {
+  const o = index.options;
+  const skeleton = index.skeleton!;
+  const { graph } = skeleton;
+  const matched: string[] = [];
+  if (o.entityLinking && skeleton.vocabulary) {
+    for (const m of skeleton.vocabulary.match(query, { capitalizedOnly: true })) {
+      const id = normalizeEntityName(m.name);
+      if (graph.entityIndex.has(id) && !matched.includes(id)) matched.push(id);
+    }
+  }
+  const ids = matched.slice(0, o.topKEntities);
+  // From the best entry sub-chunks: each one's own title entity, then the title entities it links to.
+  const fromUnits: string[] = [];
+  // Seed units need title entities (entity linking); without them the search over entities seeds.
+  const byUnits = o.entitySeeds !== 'query' && o.entityLinking && index.entry && skeleton.unitEntities;
+  if (byUnits && skeleton.unitEntities) {
+    const homeOf = new Map(skeleton.titleEntities);
+    const hits = searchEntryPoints({
+      mode: o.entryPoints,
+      query,
+      queryVector: q,
+      ...(index.entry?.vectors ? { vectors: index.entry.vectors } : {}),
+      ...(index.entry?.lexical ? { lexical: index.entry.lexical } : {}),
+      k: o.seedUnits,
+    });
+    for (const hit of hits) {
+      const unit = index.subChunks[hit.id]!;
+      const home = homeOf.get(unit.docId);
+      const linked = (skeleton.unitEntities.get(unit.id) ?? []).map((p) => graph.entities[p]!.id);
+      for (const id of [...(home !== undefined && graph.entityIndex.has(home) ? [home] : []), ...linked]) {
+        if (!fromUnits.includes(id)) fromUnits.push(id);
+      }
+    }
+  }
+  // By the entry-point search over the entities' `name: description` texts.
+  const fromQuery: string[] = [];
+  if ((o.entitySeeds !== 'units' || !byUnits) && graph.entities.length > 0) {
+    const hits = searchEntryPoints({
+      mode: o.entryPoints,
+      query,
+      queryVector: q,
+      vectors: skeleton.entityVectors,
+      ...(skeleton.lexical ? { lexical: skeleton.lexical } : {}),
+      k: Math.min(graph.entities.length, o.topKEntities + ids.length),
+    });
+    for (const hit of hits) {
+      const id = graph.entities[hit.id]?.id;
+      if (id !== undefined) fromQuery.push(id);
+    }
+  }
+  // 'both': the two lists alternate (units first).
+  const longest = Math.max(fromUnits.length, fromQuery.length);
+  for (let i = 0; i < longest && ids.length < o.topKEntities; i++) {
+    for (const id of [fromUnits[i], fromQuery[i]]) {
+      if (id !== undefined && ids.length < o.topKEntities && !ids.includes(id)) ids.push(id);
+    }
+  }
+  return { ids, matched };
+}
+
+/** Sub-chunk positions by descending score, as a hit list. */
+function ranking(scores: ArrayLike<number>, keep: (i: number) => boolean = () => true) {
+  const hits: { id: number; score: number }[] = [];
+  for (let i = 0; i < scores.length; i++) if (keep(i)) hits.push({ id: i, score: scores[i]! });
+  return hits.sort((a, b) => b.score - a.score || a.id - b.id);
+}
+
 /** Items of the text channel, best first, before packing. */
 function textChannelItems(
   index: KetRagIndex,
+  query: string,
   q: Float32Array,
   budget: number,
   trace: Record<string, unknown>,
 ): RetrievedItem[] {
   const o = index.options;
+  if (o.textChannel === 'entry') {
+    const n = index.subChunks.length;
+    const meanTokens = index.subChunkTexts.reduce((t, text) => t + text.length, 0) / Math.max(1, n) / 4;
+    const k = Math.min(n, Math.ceil((budget / Math.max(1, meanTokens)) * 1.5) + 5);
+    const hits = searchEntryPoints({
+      mode: o.entryPoints,
+      query,
+      queryVector: q,
+      ...(index.entry?.vectors ? { vectors: index.entry.vectors } : {}),
+      ...(index.entry?.lexical ? { lexical: index.entry.lexical } : {}),
+      k,
+    });
+    return hits.map((h) => subChunkItem(index, h.id, h.score));
+  }
   if (o.textChannel === 'keyword') {
     const keyword = index.keyword!;
+    const lexical = index.entry?.lexical;
+    let seeds: number[] | undefined;
+    let unitScore: ((unit: number) => number) | undefined;
+    if (o.entryPoints !== 'dense' && lexical) {
+      const bm25 = new Float64Array(lexical.size);
+      for (const hit of lexical.search(query, lexical.size)) bm25[hit.id] = hit.score;
+      const lexicalSeeds = queryKeywordSeeds(keyword.bipartite, query);
+      if (o.entryPoints === 'lexical') {
+        seeds = lexicalSeeds;
+        unitScore = (unit) => bm25[unit]!;
+      } else {
+        // The query's own keywords (rarest first), then the keywords nearest the query vector.
+        const taken = new Set(lexicalSeeds);
+        seeds = [
+          ...lexicalSeeds,
+          ...rankKeywords(q, keyword.keywordVectors, o.maxSeedKeywords)
+            .map((k) => k.keyword)
+            .filter((k) => !taken.has(k)),
+        ];
+        const cosine = keyword.subChunkVectors.map((v) => cosineSimilarity(q, v));
+        const fused = new Float64Array(cosine.length);
+        for (const hit of reciprocalRankFusion([ranking(cosine), ranking(bm25, (i) => bm25[i]! > 0)])) {
+          fused[hit.id] = hit.score;
+        }
+        unitScore = (unit) => fused[unit]!;
+      }
+    }
     const found = keywordChannel(
       {
         graph: keyword.bipartite,
@@ -1009,7 +1393,13 @@ function textChannelItems(
         unitTokens: keyword.subChunkTokens,
       },
       q,
-      { budgetTokens: budget, collectFactor: o.collectFactor, maxSeedKeywords: o.maxSeedKeywords },
+      {
+        budgetTokens: budget,
+        collectFactor: o.collectFactor,
+        maxSeedKeywords: o.maxSeedKeywords,
+        ...(seeds ? { seeds } : {}),
+        ...(unitScore ? { unitScore } : {}),
+      },
     );
     trace.keywordSeeds = found.seeds.slice(0, 20).map((k) => keyword.bipartite.keywords[k]);
     trace.keywordSeedCount = found.seeds.length;

@@ -25,9 +25,11 @@ export type KetRagVariant = (typeof KET_RAG_VARIANTS)[number];
  * - `'keyword'`: the text-keyword bipartite graph (Algorithm 4, lines 2-4);
  * - `'dense'`: the chunks most similar to the query (Text-RAG);
  * - `'knn'`: those chunks and their KNN-graph neighbours (KNNG-RAG);
+ * - `'entry'`: the sub-chunks found by the entry-point search alone (`entryPoints`: dense, BM25 or
+ *   both), no graph: the "entry points only" baseline of the graph channels;
  * - `'none'`: no text channel; the knowledge graph gets the whole budget.
  */
-export type TextChannel = 'keyword' | 'dense' | 'knn' | 'none';
+export type TextChannel = 'keyword' | 'dense' | 'knn' | 'entry' | 'none';
 
 /** What a variant fixes. */
 export interface VariantPreset {

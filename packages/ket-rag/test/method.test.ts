@@ -13,7 +13,13 @@ import {
 import { chunkKnnCsr, keywordChannel, seededShuffle } from '@grag/keyword-bipartite';
 import { createOfflineProviders } from '@grag/offline';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createKetRag, type KetRagIndex, type KetRagVariant, ketRag } from '../src/index.js';
+import {
+  createKetRag,
+  KET_RAG_PAPER_SETTINGS,
+  type KetRagIndex,
+  type KetRagVariant,
+  ketRag,
+} from '../src/index.js';
 import { CORPUS } from './corpus.js';
 
 const tokenizer = getTokenizer();
@@ -24,7 +30,13 @@ async function build(variant: KetRagVariant, extra: Record<string, unknown> = {}
   const { tasks, embedder } = createOfflineProviders();
   const ctx: BuildContext = createBuildContext({ embedder, tasks });
   const method = createKetRag({ variant });
-  const index = await method.build(CORPUS, ctx, { chunking: 'document', subChunkSize: 24, ...extra });
+  // The paper's algorithms as written (dense entry points, no entity linking).
+  const index = await method.build(CORPUS, ctx, {
+    chunking: 'document',
+    subChunkSize: 24,
+    ...KET_RAG_PAPER_SETTINGS,
+    ...extra,
+  });
   return { ctx, method, index };
 }
 

@@ -5,6 +5,7 @@
  */
 import { cosineSimilarity, InvalidArgumentError, type VectorIndex } from '@grag/core';
 import type { KeywordBipartite } from './bipartite.js';
+import { type KeywordOptions, keywordTokens } from './keywords.js';
 
 /** Options of {@link keywordChannel}. */
 export interface KeywordChannelOptions {
@@ -17,6 +18,18 @@ export interface KeywordChannelOptions {
   collectFactor: number;
   /** Most seed keywords examined. @default 1000 (official KET-RAG code, a top-1000 keyword search) */
   maxSeedKeywords: number;
+  /**
+   * Seed keywords to walk, best first (positions in `graph.keywords`), instead of the keywords most
+   * similar to the query vector (e.g. from a lexical or hybrid search); at most `maxSeedKeywords` are
+   * read. @default undefined (by similarity to the query vector)
+   */
+  seeds?: readonly number[];
+  /**
+   * Score of a unit for the query, higher is better, instead of its cosine similarity to the query
+   * vector (e.g. a fused dense + BM25 score); orders each seed's units and the final candidates.
+   * @default undefined (cosine similarity)
+   */
+  unitScore?: (unit: number) => number;
 }
 
 /** Defaults of {@link keywordChannel}. */
@@ -37,7 +50,7 @@ export interface KeywordChannelIndex {
 export interface KeywordCandidate {
   /** Position in `graph.units`. */
   unit: number;
-  /** Cosine similarity to the query. */
+  /** Cosine similarity to the query (or `unitScore`). */
   score: number;
   /** Position (in `keywords`) of the seed keyword it was collected through. */
   seed: number;
@@ -117,13 +130,17 @@ export function keywordChannel(
   const score = (unit: number): number => {
     let s = scores.get(unit);
     if (s === undefined) {
-      s = cosineSimilarity(queryVector, unitVectors[unit]!);
+      s = o.unitScore ? o.unitScore(unit) : cosineSimilarity(queryVector, unitVectors[unit]!);
       scores.set(unit, s);
     }
     return s;
   };
   const taken = new Set<number>();
-  for (const { keyword } of rankKeywords(queryVector, index.keywordVectors, o.maxSeedKeywords)) {
+  const seedOrder =
+    o.seeds !== undefined
+      ? o.seeds.slice(0, o.maxSeedKeywords)
+      : rankKeywords(queryVector, index.keywordVectors, o.maxSeedKeywords).map((k) => k.keyword);
+  for (const keyword of seedOrder) {
     const neighbours = Array.from(graph.keywordUnits[keyword] ?? [], (unit) => ({ unit, s: score(unit) }));
     neighbours.sort((a, b) => b.s - a.s || a.unit - b.unit);
     result.seeds.push(keyword);
@@ -143,4 +160,35 @@ export function keywordChannel(
   // Stable sort: equal scores keep collection order.
   result.candidates.sort((a, b) => b.score - a.score);
   return result;
+}
+
+const keywordPositions = new WeakMap<KeywordBipartite, Map<string, number>>();
+
+/**
+ * The lexical seed keywords of a query: the keywords of the query text ({@link keywordTokens}) that
+ * are keyword nodes of `graph`, rarest first (fewest units, i.e. highest IDF; ties: order in the
+ * query). What "most similar to the query" means for a keyword node when similarity is lexical: the
+ * keyword occurs in the query, and a rare keyword says more than a common one.
+ * @example queryKeywordSeeds(graph, 'Who directed Life Classes?') // positions of 'life', 'classes', 'directed', rarest first
+ */
+export function queryKeywordSeeds(
+  graph: KeywordBipartite,
+  query: string,
+  options: Partial<KeywordOptions> = {},
+): number[] {
+  let positions = keywordPositions.get(graph);
+  if (!positions) {
+    positions = new Map(graph.keywords.map((k, i) => [k, i]));
+    keywordPositions.set(graph, positions);
+  }
+  const found: { keyword: number; units: number; order: number }[] = [];
+  const seen = new Set<number>();
+  keywordTokens(query, options).forEach((word, order) => {
+    const keyword = positions.get(word);
+    if (keyword === undefined || seen.has(keyword)) return;
+    seen.add(keyword);
+    found.push({ keyword, units: graph.keywordUnits[keyword]?.length ?? 0, order });
+  });
+  found.sort((a, b) => a.units - b.units || a.order - b.order);
+  return found.map((f) => f.keyword);
 }

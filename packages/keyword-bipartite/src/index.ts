@@ -21,6 +21,7 @@ export {
   type KeywordChannelOptions,
   type KeywordChannelResult,
   keywordChannel,
+  queryKeywordSeeds,
   rankKeywords,
 } from './channel.js';
 export {

@@ -1,6 +1,6 @@
 import { FlatIndex, InvalidArgumentError } from '@grag/core';
 import { describe, expect, it } from 'vitest';
-import { buildKeywordBipartite, keywordChannel, rankKeywords } from '../src/index.js';
+import { buildKeywordBipartite, keywordChannel, queryKeywordSeeds, rankKeywords } from '../src/index.js';
 
 // Keywords: alpha → u0, u1; beta → u0, u2; gamma → u3.
 const graph = buildKeywordBipartite([
@@ -64,5 +64,32 @@ describe('keywordChannel', () => {
     expect(() => keywordChannel({ ...index, unitTokens: [1] }, query, { budgetTokens: 10 })).toThrow(
       InvalidArgumentError,
     );
+  });
+});
+
+describe('keywordChannel with given seeds and unit scores', () => {
+  it('walks the given seeds and ranks by unitScore; queryKeywordSeeds orders the query keywords rarest first', () => {
+    const graph = buildKeywordBipartite([
+      { id: 'a', text: 'Ada Lovelace wrote notes.' },
+      { id: 'b', text: 'Lovelace met Babbage.' },
+      { id: 'c', text: 'Notes on engines.' },
+    ]);
+    const seeds = queryKeywordSeeds(graph, 'Which notes did Ada Lovelace write?');
+    // ada (1 unit), then lovelace and notes (2 units each, query order)
+    expect(seeds.map((k) => graph.keywords[k])).toEqual(['ada', 'notes', 'lovelace']);
+    const unitVectors = [new Float32Array([1, 0]), new Float32Array([0, 1]), new Float32Array([1, 1])];
+    const found = keywordChannel(
+      {
+        graph,
+        keywordVectors: graph.keywords.map(() => new Float32Array([1, 0])),
+        unitVectors,
+        unitTokens: [5, 5, 5],
+      },
+      new Float32Array([1, 0]),
+      { budgetTokens: 100, seeds, unitScore: (unit) => [0.1, 0.9, 0.5][unit]! },
+    );
+    expect(found.seeds).toEqual(seeds);
+    expect(found.candidates.map((c) => c.unit)).toEqual([1, 2, 0]);
+    expect(found.candidates.map((c) => c.score)).toEqual([0.9, 0.5, 0.1]);
   });
 });
