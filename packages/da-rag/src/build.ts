@@ -126,13 +126,17 @@ export async function buildDaRagIndex(
     ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
   };
 
+  // Entity linking: each chunk's document title is its main subject (an extraction hint, and the
+  // canonical entity that mentions of it elsewhere link to).
+  const subjects = chunks.map((c) => titleOf.get(c.docId)?.trim() || undefined);
   let parseIssues = 0;
   const extractions = await rt.stage('extract', () =>
     rt.map(
       texts,
-      (text) =>
+      (text, i) =>
         tasks.extractGraph(text, {
           gleanings: options.gleanings,
+          ...(options.entityLinking && subjects[i] ? { subject: subjects[i] } : {}),
           abortSignal: ctx.signal,
           ...(options.entityTypes ? { entityTypes: options.entityTypes } : {}),
         }),
@@ -142,10 +146,13 @@ export async function buildDaRagIndex(
   const described = await rt.stage('describe', () =>
     rt.map(texts, (text) => tasks.titleAndDescription(text, { abortSignal: ctx.signal }), overChunks),
   );
-  const builder = new KnowledgeGraphBuilder();
+  const builder = new KnowledgeGraphBuilder(
+    options.entityLinking ? { entityLinking: { titles: titleOf } } : {},
+  );
   extractions.forEach((extraction, i) => {
     parseIssues += extraction.issues.length;
-    builder.addExtraction(extraction, { chunkId: chunks[i]!.id, docId: chunks[i]!.docId });
+    const source = { chunkId: chunks[i]!.id, docId: chunks[i]!.docId };
+    builder.addExtraction(extraction, options.entityLinking ? { ...source, text: texts[i]! } : source);
   });
   const kg = builder.build();
   const entities = [...kg.entities.values()];

@@ -42,6 +42,15 @@ import type { DaRagIndex, DaRagStats } from './types.js';
 /** Every build option key; others are refused. */
 const BUILD_OPTION_KEYS = optionKeys<DaRagOptions>({ ...DA_RAG_DEFAULTS, concurrency: undefined });
 
+/** Options that take `null`, given as the string `'null'` (e.g. `grag --set maxCommunityNodes=null`). */
+const NULLABLE = ['kMax', 'maxLinkEntityChunks', 'maxCommunityNodes'] as const;
+
+function nulls(options: Partial<DaRagOptions>): Partial<DaRagOptions> {
+  const out: Record<string, unknown> = { ...options };
+  for (const key of NULLABLE) if (out[key] === 'null') out[key] = null;
+  return out as Partial<DaRagOptions>;
+}
+
 /** Settings of {@link createDaRag}. */
 export interface DaRagSettings {
   /** Method name used in manifests and the CLI. @default 'da-rag' */
@@ -188,7 +197,7 @@ export function createDaRag(
   const formatVersion = DA_RAG_FORMAT_VERSION;
   const resolve = (options: Partial<DaRagOptions>): DaRagOptions => {
     assertKnownOptions(`${name} build`, options, BUILD_OPTION_KEYS);
-    const o: DaRagOptions = { ...DA_RAG_DEFAULTS, ...settings.defaults, ...options };
+    const o: DaRagOptions = { ...DA_RAG_DEFAULTS, ...settings.defaults, ...nulls(options) };
     checkOptions(o, `${name} build`);
     return o;
   };
@@ -196,7 +205,7 @@ export function createDaRag(
     name,
     formatVersion,
     optionKeys: { build: BUILD_OPTION_KEYS, retrieve: DA_RAG_RETRIEVE_OPTION_KEYS },
-    passageRanking: { kinds: ['community'] },
+    passageRanking: { kinds: ['community', 'chunk'] },
     async build(docs, ctx, options = {}) {
       return buildDaRagIndex(docs, ctx, resolve(options));
     },

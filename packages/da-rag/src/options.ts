@@ -1,5 +1,7 @@
 import {
   assertKnownOptions,
+  ENTRY_POINT_MODES,
+  type EntryPointMode,
   InvalidArgumentError,
   optionKeys,
   RETRIEVE_OPTION_KEYS,
@@ -54,6 +56,16 @@ export interface DaRagIndexOptions {
    */
   maxLinkEntityChunks: number | null;
   /**
+   * Link entities across the corpus while assembling the KG (core `linkEntities`): each document's
+   * title is the canonical entity of its chunks (and the extraction's `subject` hint), a chunk whose
+   * text writes another document's title gets that entity, and aliases (case, diacritics, short
+   * names, surnames, acronyms) fold into one entity. A film passage naming its director and the
+   * director's own passage then share the director's entity, so the KG and chunk layers join them.
+   * `false` merges entities by normalized name only, as DA-RAG §3 does. @default true (not in the
+   * paper; measured, see the README)
+   */
+  entityLinking: boolean;
+  /**
    * Model calls run at once: chunks sent to extraction and to titles while building (overriding the
    * build runtime's `ctx.runtime.concurrency`), community assessments while retrieving.
    * @default the build runtime's (8) while building; 8 while retrieving
@@ -101,10 +113,12 @@ export interface DaRagQueryOptions {
   anchor: 'best' | 'union';
   /**
    * Candidate score used to rank and pack: `'model'`, the relevance score the model returns with the
-   * report (§5.1); `'qrscore'`, 10 × the community's QRScore; `'auto'`, QRScore with the offline task
-   * suite (its "score" is a heuristic) and the model's score otherwise. @default 'auto'
+   * report (§5.1); `'qrscore'`, 10 × the community's QRScore (Eq. 1, on its own layer's relevance);
+   * `'evidence'`, 10 × the mean chunk relevance of the chunks the community packs (one scale for
+   * every layer); `'auto'`, `'evidence'` with the offline task suite (its "score" is a heuristic) and
+   * the model's score otherwise. @default 'auto'
    */
-  scoring: 'auto' | 'model' | 'qrscore';
+  scoring: 'auto' | 'model' | 'qrscore' | 'evidence';
   /**
    * Ask the model for a relevance score and a community report for each candidate (one call each,
    * §5.1). With `false` no call is made: the score is the QRScore and there is no report.
@@ -126,6 +140,42 @@ export interface DaRagQueryOptions {
    * layer has no k-truss. @default 5
    */
   oneHopSeeds: number;
+  /**
+   * Query relevance of the nodes (the attribute Q-Peel peels by, and the order of members):
+   * `'dense'`, the cosine of the query and node embeddings (DA-RAG Eq. 1); `'lexical'`, BM25 of the
+   * query over the chunk texts and entity texts (rebuilt from the stored texts on first use); or
+   * `'hybrid'`, both fused by reciprocal rank (the top 100 of each list), scaled to
+   * the best. @default 'hybrid' (measured; DA-RAG Eq. 1 is `'dense'`, see the README)
+   */
+  relevance: EntryPointMode;
+  /**
+   * Size bound of a community: Q-Peel goes on peeling the least relevant nodes, past its QRScore test,
+   * while the community has more nodes than this and the rest stays a connected k-truss (so the
+   * community closes in on the query's nodes). `null`: no bound, Q-Peel as in DA-RAG §5.2.
+   * @default 10 (measured; DA-RAG §5.2 has no bound, see the README)
+   */
+  maxCommunityNodes: number | null;
+  /**
+   * Query vertices of each layer's search: the `querySeeds` most relevant nodes. Q-Peel then searches
+   * only the k-truss components holding one of them and never peels them off (attributed community
+   * search with query vertices, as in ACQ / ATC, which DA-RAG §5 builds on). 0: no query vertex, the
+   * best component anywhere (DA-RAG §5.2). @default 1 (measured; DA-RAG §5.2 has none, see the README)
+   */
+  querySeeds: number;
+  /**
+   * The "entry points only" configuration: no graph step. The chunks ranked by `relevance` are packed
+   * in that order (items of kind `'chunk'`), with no community search and no assessment call; it
+   * shows what the graph step adds. @default false
+   */
+  entryPointsOnly: boolean;
+  /**
+   * Order of a community's chunks (what the context and the passage ranking follow): `'relevance'`,
+   * chunk-layer members most relevant first and an entity community's chunks by how many of its
+   * entities they mention; `'linked'`, by relevance, each chunk followed by the community's chunks
+   * whose document it mentions (through the inter-layer links to their title entities).
+   * @default 'linked' (the paper does not order members)
+   */
+  memberOrder: 'relevance' | 'linked';
 }
 
 /** Every option of DA-RAG. */
@@ -144,6 +194,7 @@ export const DA_RAG_DEFAULTS: DaRagOptions = {
   similarityK: 5,
   similarityKnn: 'index',
   maxLinkEntityChunks: 10,
+  entityLinking: true,
   chunkLayer: true,
   acs: true,
   kMin: 3,
@@ -156,6 +207,27 @@ export const DA_RAG_DEFAULTS: DaRagOptions = {
   communityText: 'report+members',
   communityTokens: 4000,
   oneHopSeeds: 5,
+  relevance: 'hybrid',
+  maxCommunityNodes: 10,
+  querySeeds: 1,
+  entryPointsOnly: false,
+  memberOrder: 'linked',
+};
+
+/**
+ * The paper's settings of the options whose offline defaults (in {@link DA_RAG_DEFAULTS}) were
+ * chosen by measurement and differ from DA-RAG: name merging only, cosine relevance (Eq. 1), Q-Peel
+ * without a size bound (§5.2), members by relevance.
+ */
+export const DA_RAG_PAPER_DEFAULTS: Pick<
+  DaRagOptions,
+  'entityLinking' | 'relevance' | 'maxCommunityNodes' | 'querySeeds' | 'memberOrder'
+> = {
+  entityLinking: false,
+  relevance: 'dense',
+  maxCommunityNodes: null,
+  querySeeds: 0,
+  memberOrder: 'relevance',
 };
 
 /** Retrieve options of DA-RAG: the budget, and any query option to override for this query. */
@@ -179,6 +251,11 @@ const QUERY_KEYS = optionKeys<DaRagQueryOptions>({
   communityText: undefined,
   communityTokens: undefined,
   oneHopSeeds: undefined,
+  relevance: undefined,
+  maxCommunityNodes: undefined,
+  querySeeds: undefined,
+  entryPointsOnly: undefined,
+  memberOrder: undefined,
 });
 
 /** Every key of {@link DaRagRetrieveOptions}; `retrieve` refuses others. */
@@ -191,7 +268,11 @@ export const DA_RAG_RETRIEVE_OPTION_KEYS: readonly string[] = [...RETRIEVE_OPTIO
 export function queryOptions(base: DaRagOptions, overrides: DaRagRetrieveOptions): DaRagQueryOptions {
   assertKnownOptions('da-rag retrieve', overrides, DA_RAG_RETRIEVE_OPTION_KEYS);
   const out = {} as Record<string, unknown>;
-  for (const key of QUERY_KEYS) out[key] = overrides[key] ?? base[key] ?? DA_RAG_DEFAULTS[key];
+  for (const key of QUERY_KEYS) {
+    // An explicit `null` (no kMax, no size bound) overrides too; only a missing key falls through.
+    const given = overrides[key] !== undefined ? overrides[key] : base[key];
+    out[key] = given !== undefined ? given : DA_RAG_DEFAULTS[key];
+  }
   const o = out as unknown as DaRagQueryOptions;
   checkQueryOptions(o, 'da-rag retrieve');
   return o;
@@ -229,9 +310,13 @@ export function checkQueryOptions(o: DaRagQueryOptions, caller: string): void {
   positiveInteger(o.oneHopSeeds, 'oneHopSeeds', caller);
   oneOf(o.kSpacing, 'kSpacing', ['geometric', 'linear'], caller);
   oneOf(o.anchor, 'anchor', ['best', 'union'], caller);
-  oneOf(o.scoring, 'scoring', ['auto', 'model', 'qrscore'], caller);
+  oneOf(o.scoring, 'scoring', ['auto', 'model', 'qrscore', 'evidence'], caller);
   oneOf(o.communityText, 'communityText', ['report', 'members', 'report+members'], caller);
-  for (const key of ['chunkLayer', 'similarityLayer', 'acs', 'reports'] as const) {
+  oneOf(o.relevance, 'relevance', ENTRY_POINT_MODES, caller);
+  oneOf(o.memberOrder, 'memberOrder', ['relevance', 'linked'], caller);
+  if (o.maxCommunityNodes !== null) positiveInteger(o.maxCommunityNodes, 'maxCommunityNodes', caller);
+  positiveInteger(o.querySeeds, 'querySeeds', caller, 0);
+  for (const key of ['chunkLayer', 'similarityLayer', 'acs', 'reports', 'entryPointsOnly'] as const) {
     if (typeof o[key] !== 'boolean')
       fail(key, caller, `${key} must be true or false, got ${JSON.stringify(o[key])}.`);
   }
@@ -273,7 +358,7 @@ export function checkOptions(o: DaRagOptions, caller: string): void {
       `entityTypes must be an array of strings or null, got ${JSON.stringify(o.entityTypes)}.`,
     );
   }
-  for (const key of ['includeTitle'] as const) {
+  for (const key of ['includeTitle', 'entityLinking'] as const) {
     if (typeof o[key] !== 'boolean')
       fail(key, caller, `${key} must be true or false, got ${JSON.stringify(o[key])}.`);
   }

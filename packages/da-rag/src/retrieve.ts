@@ -1,11 +1,14 @@
 import {
+  Bm25Index,
   DEFAULT_BUDGET_TOKENS,
   DEFAULT_BUILD_CONCURRENCY,
   embedAll,
   InvalidArgumentError,
+  linkKey,
   packContext,
   type Retrieval,
   type RetrievedItem,
+  RRF_K,
   throwIfAborted,
 } from '@grag/core';
 import { type TrussGraph, TrussIndex, trussGraphFromEdges } from '@grag/ktruss';
@@ -123,9 +126,19 @@ function eacs(
   const hi = q.kMax === null ? index.maxTrussness : Math.min(q.kMax, index.maxTrussness);
   trace.feasibleK = [q.kMin, index.maxTrussness];
   trace.kValues = spreadK(q.kMin, hi, q.candidatesPerLayer, q.kSpacing);
+  // Query vertices: the most relevant nodes of the searched graph (none: any component, as in §5.2).
+  const seeds =
+    q.querySeeds > 0
+      ? byRelevance(identityArray(search.graph.n), search.relevance)
+          .slice(0, q.querySeeds)
+          .filter((v) => search.relevance[v]! > 0)
+      : [];
   const byNodes = new Map<string, Candidate>();
   for (const k of trace.kValues) {
-    const community = index.qPeel(k, search.relevance).communities[0];
+    const community = index.qPeel(k, search.relevance, {
+      ...(q.maxCommunityNodes === null ? {} : { maxNodes: q.maxCommunityNodes }),
+      keep: seeds,
+    }).communities[0];
     if (community === undefined) continue;
     const key = Array.from(community.nodes).join(',');
     const seen = byNodes.get(key);
@@ -212,6 +225,7 @@ function renderMembers(
   c: Candidate,
   budget: number,
   chunkRelevance: () => Float64Array,
+  memberOrder: DaRagQueryOptions['memberOrder'] = 'relevance',
 ): void {
   const { tokenizer } = index.ctx;
   const lines: string[] = [];
@@ -268,14 +282,79 @@ function renderMembers(
     }
     c.members = lines.join('\n');
     const rel = chunkRelevance();
-    chunkIds = [...mentions.entries()]
-      .sort((x, y) => y[1] - x[1] || rel[y[0]]! - rel[x[0]]! || x[0] - y[0])
-      .map(([chunk]) => index.chunks[chunk]!.id);
+    const chunks =
+      memberOrder === 'linked'
+        ? linkedOrder(index, byRelevance(mentions.keys(), rel))
+        : [...mentions.entries()]
+            .sort((x, y) => y[1] - x[1] || rel[y[0]]! - rel[x[0]]! || x[0] - y[0])
+            .map(([chunk]) => chunk);
+    chunkIds = chunks.map((chunk) => index.chunks[chunk]!.id);
   }
   if (tokenizer.count(c.members) > budget) c.members = tokenizer.truncate(c.members, budget);
   c.chunkIds = chunkIds;
   const docOf = (id: string) => index.chunks[index.chunkLayer.index.get(id)!]!.docId;
   c.docIds = [...new Set(c.chunkIds.map(docOf))];
+}
+
+/**
+ * The entity each chunk's document is about: the KG entity named by the document title (the title
+ * line of the chunk text), or -1. With entity linking, that is the entity other chunks link to when
+ * they mention the document.
+ */
+function subjectEntities(index: DaRagIndex): Int32Array {
+  if (index.cache.subjects) return index.cache.subjects;
+  const byKey = new Map<string, number>();
+  index.entities.forEach((e, i) => {
+    const key = linkKey(e.name);
+    if (key !== '' && !byKey.has(key)) byKey.set(key, i);
+  });
+  const out = new Int32Array(index.chunks.length).fill(-1);
+  if (index.options.includeTitle) {
+    index.texts.forEach((text, i) => {
+      const line = text.slice(0, text.indexOf('\n') >>> 0).trim();
+      const e = line === '' ? undefined : byKey.get(linkKey(line));
+      if (e !== undefined) out[i] = e;
+    });
+  }
+  index.cache.subjects = out;
+  return out;
+}
+
+/**
+ * Chunk members in `'linked'` order: by relevance, each followed by the members whose document it
+ * mentions (its link to their subject entity), by relevance.
+ */
+function linkedOrder(index: DaRagIndex, nodes: readonly number[]): number[] {
+  const subjects = subjectEntities(index);
+  const placed = new Set<number>();
+  const out: number[] = [];
+  for (const c of nodes) {
+    if (placed.has(c)) continue;
+    placed.add(c);
+    out.push(c);
+    const mentions = index.chunkEntities[c]!;
+    for (const d of nodes) {
+      if (placed.has(d) || subjects[d]! < 0) continue;
+      if (binaryHas(mentions, subjects[d]!)) {
+        placed.add(d);
+        out.push(d);
+      }
+    }
+  }
+  return out;
+}
+
+function binaryHas(sorted: Uint32Array, x: number): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const y = sorted[mid]!;
+    if (y === x) return true;
+    if (y < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
 
 function findRelation(index: DaRagIndex, a: number, b: number): number {
@@ -318,7 +397,7 @@ export async function retrieveDaRag(
     );
   }
   const scoreBy =
-    q.scoring === 'auto' ? (ctx.tasks.id.startsWith('offline') ? 'qrscore' : 'model') : q.scoring;
+    q.scoring === 'auto' ? (ctx.tasks.id.startsWith('offline') ? 'evidence' : 'model') : q.scoring;
   const useSim = q.similarityLayer && index.simLayer !== null;
   const ms: Record<string, number> = {};
   const time = async <T>(name: string, fn: () => Promise<T> | T): Promise<T> => {
@@ -330,39 +409,78 @@ export async function retrieveDaRag(
     }
   };
 
-  const [queryVector] = await time('embed', () => embedAll(ctx.embedder, [query], { abortSignal: signal }));
+  const [queryVector] =
+    q.relevance === 'lexical'
+      ? [undefined]
+      : await time('embed', () => embedAll(ctx.embedder, [query], { abortSignal: signal }));
   throwIfAborted(signal);
-  const queryUnit = unit(queryVector!);
+  const queryUnit = queryVector === undefined ? undefined : unit(queryVector);
   let assessCalls = 0;
   let parseIssues = 0;
   let chunkRel: Float64Array | undefined;
   const chunkRelevance = () => {
-    chunkRel ??= cosines(queryUnit, index.chunkVectors, identity(index.chunks.length));
+    chunkRel ??= nodeRelevance(q.relevance, query, queryUnit, index.chunkVectors, () => {
+      index.cache.lexicalChunks ??= new Bm25Index(index.texts);
+      return index.cache.lexicalChunks;
+    });
     return chunkRel;
   };
+  let entityRel: Float64Array | undefined;
+  const allEntityRelevance = () => {
+    entityRel ??= nodeRelevance(q.relevance, query, queryUnit, index.entityVectors, () => {
+      index.cache.lexicalEntities ??= new Bm25Index(
+        index.entities.map((e) => entityText(e.name, e.descriptions)),
+      );
+      return index.cache.lexicalEntities;
+    });
+    return entityRel;
+  };
+
+  if (q.entryPointsOnly) {
+    return entryPointsOnly(index, q, chunkRelevance(), budget, options.topK, methodName, {
+      ...ms,
+      total: performance.now() - started,
+    });
+  }
   const assess = async (candidates: Candidate[]) => {
-    for (const c of candidates) renderMembers(index, c, q.communityTokens, chunkRelevance);
+    for (const c of candidates) renderMembers(index, c, q.communityTokens, chunkRelevance, q.memberOrder);
     await time('assess', () =>
       mapLimit(candidates, index.options.concurrency ?? DEFAULT_BUILD_CONCURRENCY, async (c) => {
+        const offlineScore = () => {
+          if (scoreBy !== 'evidence') return 10 * c.qrScore;
+          // QRScore of the chunks the community packs, on the chunk relevance: one scale for all layers.
+          const rel = chunkRelevance();
+          let sum = 0;
+          for (const id of c.chunkIds) sum += rel[index.chunkLayer.index.get(id)!]!;
+          return c.chunkIds.length === 0 ? 0 : (10 * sum) / c.chunkIds.length;
+        };
         if (!q.reports) {
-          c.score = 10 * c.qrScore;
+          c.score = offlineScore();
           return;
         }
         const assessment = await ctx.tasks.assessCommunity(query, c.members, { abortSignal: signal });
         assessCalls++;
         parseIssues += assessment.issues.length;
         c.report = assessment.report.trim();
-        c.score = scoreBy === 'qrscore' ? 10 * c.qrScore : assessment.score;
+        c.score = scoreBy === 'model' ? assessment.score : offlineScore();
       }),
     );
   };
-  const searchLayer = (layer: Layer, search: Search) =>
-    q.acs ? eacs(layer, search, q) : oneHop(layer, search, q.oneHopSeeds);
+  const searchLayer = (layer: Layer, search: Search) => {
+    const found = q.acs ? eacs(layer, search, q) : oneHop(layer, search, q.oneHopSeeds);
+    if (layer === 'chunk' && q.memberOrder === 'linked') {
+      for (const c of found.candidates) c.nodes = linkedOrder(index, c.nodes);
+    }
+    return found;
+  };
 
   const layers: Partial<Record<Layer, LayerTrace>> = {};
   const all: Candidate[] = [];
   let anchor: Record<string, unknown> | null = null;
-  const entityRelevance = (nodes: ArrayLike<number>) => cosines(queryUnit, index.entityVectors, nodes);
+  const entityRelevance = (nodes: ArrayLike<number>) => {
+    const all = allEntityRelevance();
+    return Float64Array.from(nodes as ArrayLike<number>, (v) => all[v]!);
+  };
 
   if (q.chunkLayer) {
     const chunkRel = chunkRelevance();
@@ -503,9 +621,10 @@ export async function retrieveDaRag(
     trace: {
       method: methodName,
       retrieval: q.acs ? 'eacs' : '1-hop',
+      relevance: q.relevance,
       chunkLayer: q.chunkLayer,
       similarityLayer: useSim,
-      scoring: q.reports ? scoreBy : 'qrscore',
+      scoring: q.reports || scoreBy === 'evidence' ? scoreBy : 'qrscore',
       layers,
       anchor,
       chosenK,
@@ -517,6 +636,82 @@ export async function retrieveDaRag(
       packed: packed.items.length,
       truncated: packed.truncated,
       ms: { ...ms, total: performance.now() - started },
+    },
+  };
+}
+
+/**
+ * Relevance of every node to the query: cosine (`'dense'`), BM25 scaled to the best hit
+ * (`'lexical'`), or reciprocal-rank fusion of both over the top {@link RELEVANCE_DEPTH} of each,
+ * scaled to the best (`'hybrid'`). Nodes outside the lexical (or fused) lists get 0.
+ */
+function nodeRelevance(
+  mode: DaRagQueryOptions['relevance'],
+  query: string,
+  queryUnit: Float32Array | undefined,
+  vectors: readonly Float32Array[],
+  lexical: () => Bm25Index,
+): Float64Array {
+  const n = vectors.length;
+  if (mode === 'dense') return cosines(queryUnit!, vectors, identity(n));
+  const bm25 = lexical().search(query, mode === 'lexical' ? n : RELEVANCE_DEPTH);
+  const out = new Float64Array(n);
+  if (mode === 'lexical') {
+    const top = bm25[0]?.score ?? 0;
+    if (top > 0) for (const hit of bm25) out[hit.id] = hit.score / top;
+    return out;
+  }
+  const dense = cosines(queryUnit!, vectors, identity(n));
+  const denseTop = Array.from(dense.keys())
+    .sort((a, b) => dense[b]! - dense[a]! || a - b)
+    .slice(0, RELEVANCE_DEPTH);
+  denseTop.forEach((id, r) => {
+    out[id]! += 1 / (RRF_K + r + 1);
+  });
+  bm25.forEach((hit, r) => {
+    out[hit.id]! += 1 / (RRF_K + r + 1);
+  });
+  const scale = 2 / (RRF_K + 1);
+  for (let i = 0; i < n; i++) out[i]! /= scale;
+  return out;
+}
+
+/** Hits of each list fused by `'hybrid'` relevance. */
+export const RELEVANCE_DEPTH = 100;
+
+/** The "entry points only" retrieval: chunks by relevance, packed in that order, no graph step. */
+function entryPointsOnly(
+  index: DaRagIndex,
+  q: DaRagQueryOptions,
+  rel: Float64Array,
+  budget: number,
+  topK: number | undefined,
+  methodName: string,
+  ms: Record<string, number>,
+): Retrieval {
+  const order = byRelevance(identityArray(index.chunks.length), rel).slice(0, topK ?? 200);
+  const items: RetrievedItem[] = order.map((i) => ({
+    id: index.chunks[i]!.id,
+    kind: 'chunk',
+    text: index.texts[i]!,
+    score: rel[i]!,
+    source: { chunkIds: [index.chunks[i]!.id], docIds: [index.chunks[i]!.docId] },
+  }));
+  const packed = packContext(items, budget, { tokenizer: index.ctx.tokenizer });
+  return {
+    context: packed.context,
+    items: packed.items,
+    tokens: packed.tokens,
+    trace: {
+      method: methodName,
+      retrieval: 'entry-points',
+      relevance: q.relevance,
+      assessCalls: 0,
+      budgetTokens: budget,
+      ranked: items.length,
+      packed: packed.items.length,
+      truncated: packed.truncated,
+      ms,
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { BuildContext, Chunk, KgEntity, KgRelation } from '@grag/core';
+import type { Bm25Index, BuildContext, Chunk, KgEntity, KgRelation } from '@grag/core';
 import type { TrussGraph, TrussIndex } from '@grag/ktruss';
 import type { DaRagOptions } from './options.js';
 
@@ -59,6 +59,13 @@ export interface DaRagIndex {
   /** Similarity layer over entity indices, or `null` when built without it. */
   simLayer: TrussGraph | null;
   stats: DaRagStats;
-  /** Truss indexes of the whole layers, made on first use (not persisted). */
-  cache: Partial<Record<Layer, TrussIndex>>;
+  /**
+   * Made on first use, not persisted: truss indexes of the whole layers, and BM25 over the chunk
+   * texts and entity texts (lexical and hybrid relevance).
+   */
+  cache: Partial<Record<Layer, TrussIndex>> & {
+    lexicalChunks?: Bm25Index;
+    lexicalEntities?: Bm25Index;
+    subjects?: Int32Array;
+  };
 }

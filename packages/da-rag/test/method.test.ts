@@ -174,7 +174,14 @@ describe('offline index (DA-RAG §3)', () => {
 
 describe('online retrieval (DA-RAG §4-5)', () => {
   test('returns connected k-truss communities with their QRScore, for every k that found them', async () => {
-    const r = await daRag.retrieve(index, QUERY, { budgetTokens: 4000 });
+    // The paper's Q-Peel: cosine relevance, no size bound, no query vertex (peeling only raises QRScore).
+    const paper = {
+      relevance: 'dense',
+      maxCommunityNodes: null,
+      querySeeds: 0,
+      memberOrder: 'relevance',
+    } as const;
+    const r = await daRag.retrieve(index, QUERY, { budgetTokens: 4000, ...paper });
     const communities = r.trace.communities as TracedCommunity[];
     expect(communities.length).toBeGreaterThan(3);
     expect(new Set(communities.map((c) => c.layer))).toEqual(new Set(['chunk', 'kg', 'sim']));
@@ -245,11 +252,26 @@ describe('online retrieval (DA-RAG §4-5)', () => {
   });
 
   test('scores with the QRScore and extractive reports under the offline task suite', async () => {
-    const r = await daRag.retrieve(index, QUERY, { budgetTokens: 12000 });
+    const r = await daRag.retrieve(index, QUERY, { budgetTokens: 12000, scoring: 'qrscore' });
     expect(r.trace.scoring).toBe('qrscore');
     for (const c of r.trace.communities as TracedCommunity[]) {
       expect(c.score).toBeCloseTo(10 * c.qrScore, 12);
       expect(c.report.length).toBeGreaterThan(0);
+    }
+  });
+
+  test("'auto' scoring under the offline suite is the relevance of the chunks a community packs", async () => {
+    const r = await daRag.retrieve(index, QUERY, { budgetTokens: 12000 });
+    expect(r.trace.scoring).toBe('evidence');
+    const ep = await daRag.retrieve(index, QUERY, { budgetTokens: 12000, entryPointsOnly: true });
+    const relevance = new Map(ep.items.map((item) => [item.id, item.score]));
+    const items = new Map(r.items.map((item) => [item.id, item]));
+    for (const c of r.trace.communities as TracedCommunity[]) {
+      const item = items.get(c.id);
+      if (!item) continue;
+      const chunks = item.source.chunkIds;
+      const mean = chunks.reduce((sum, id) => sum + (relevance.get(id) ?? 0), 0) / chunks.length;
+      expect(c.score).toBeCloseTo(10 * mean, 9);
     }
   });
 

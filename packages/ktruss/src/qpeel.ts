@@ -68,12 +68,28 @@ export interface QPeelOptions {
    * relevance; sweeps repeat until one removes nothing). @default Infinity
    */
   maxSweeps: number;
+  /**
+   * Size bound: when a refined component still has more nodes than this, peeling goes on past the
+   * QRScore test, least relevant node first, as long as what remains is a connected k-truss, until
+   * the component fits or no node can go (a connected k-truss with an edge keeps at least k nodes).
+   * Not in DA-RAG, whose Q-Peel stops when no removal raises the QRScore; see the README.
+   * @default Infinity (DA-RAG §5.2)
+   */
+  maxNodes: number;
+  /**
+   * Query nodes (indices): only components of the k-truss holding one of them are searched, and
+   * peeling never removes them (attributed community search with query vertices, as in ACQ and ATC,
+   * Fang et al. 2016, Huang & Lakshmanan 2017). Empty: any component (DA-RAG §5.2). @default []
+   */
+  keep: readonly number[];
 }
 
 /** Defaults of {@link qPeel}. */
 export const QPEEL_DEFAULTS: Omit<QPeelOptions, 'trussness'> = {
   top: 1,
   maxSweeps: Number.POSITIVE_INFINITY,
+  maxNodes: Number.POSITIVE_INFINITY,
+  keep: [],
 };
 
 /** A community found by {@link qPeel}: a connected k-truss. */
@@ -134,12 +150,13 @@ export function qPeel(
   options: Partial<QPeelOptions> = {},
 ): QPeelResult {
   assertK('qPeel', k);
-  const { top, maxSweeps, trussness } = { ...QPEEL_DEFAULTS, ...options };
+  const { top, maxSweeps, maxNodes, keep, trussness } = { ...QPEEL_DEFAULTS, ...options };
   checkTop(top, 'qPeel');
+  checkMaxNodes(maxNodes, 'qPeel');
   const g = asTrussGraph(input);
   const rel = resolveRelevance(g, relevance, 'qPeel');
   const truss = maximalKTruss(g, k, trussness === undefined ? {} : { trussness });
-  return peelTruss(prepareTruss(truss), rel, top, maxSweeps);
+  return peelTruss(prepareTruss(truss), rel, top, maxSweeps, maxNodes, keep);
 }
 
 export function checkTop(top: number, caller: string): void {
@@ -147,6 +164,15 @@ export function checkTop(top: number, caller: string): void {
     throw new InvalidArgumentError(
       'options.top',
       `${caller}: top must be a positive integer, got ${String(top)}.`,
+    );
+  }
+}
+
+export function checkMaxNodes(maxNodes: number, caller: string): void {
+  if (!(maxNodes === Number.POSITIVE_INFINITY || (Number.isInteger(maxNodes) && maxNodes >= 1))) {
+    throw new InvalidArgumentError(
+      'options.maxNodes',
+      `${caller}: maxNodes must be a positive integer or Infinity, got ${String(maxNodes)}.`,
     );
   }
 }
@@ -198,6 +224,8 @@ export function peelTruss(
   rel: Float64Array,
   top: number,
   maxSweeps: number,
+  maxNodes: number = Number.POSITIVE_INFINITY,
+  keep: readonly number[] = [],
 ): QPeelResult {
   const { truss, offsets, neighbors, edgeIds } = prepared;
   const { graph: g, k } = truss;
@@ -210,6 +238,8 @@ export function peelTruss(
   const support = prepared.support.slice();
   const nodeAlive = new Uint8Array(n);
   for (const v of truss.nodes) nodeAlive[v] = 1;
+  const isQuery = new Uint8Array(n);
+  for (const v of keep) if (v >= 0 && v < n) isQuery[v] = 1;
   const mark = new Uint32Array(n);
   const local = new Int32Array(n);
   let stamp = 0;
@@ -305,8 +335,100 @@ export function peelTruss(
     nodeAlive[v] = 0;
   };
 
+  // Bounded peeling (maxNodes): removal with cascade, and the split of what remains into components.
+  const edgeMark = new Uint32Array(n);
+  const deleteEdges = (first: number[], undo: number[], decremented: number[]): void => {
+    const queue = first;
+    while (queue.length > 0) {
+      const e = queue.pop()!;
+      if (edgeAlive[e] !== 1) continue;
+      edgeAlive[e] = 0;
+      undo.push(e);
+      const u = g.sources[e]!;
+      const w = g.targets[e]!;
+      stamp++;
+      for (let p = offsets[u]!; p < offsets[u + 1]!; p++) {
+        if (edgeAlive[edgeIds[p]!] !== 1) continue;
+        mark[neighbors[p]!] = stamp;
+        edgeMark[neighbors[p]!] = edgeIds[p]!;
+      }
+      for (let p = offsets[w]!; p < offsets[w + 1]!; p++) {
+        const x = neighbors[p]!;
+        const wx = edgeIds[p]!;
+        if (mark[x] !== stamp || edgeAlive[wx] !== 1) continue;
+        const ux = edgeMark[x]!;
+        decremented.push(ux, wx);
+        if (--support[ux]! < minSupport) queue.push(ux);
+        if (--support[wx]! < minSupport) queue.push(wx);
+      }
+    }
+  };
+  const hasLiveEdge = (v: number): boolean => {
+    for (let p = offsets[v]!; p < offsets[v + 1]!; p++) if (edgeAlive[edgeIds[p]!] === 1) return true;
+    return false;
+  };
+  const boundedPeel = (order: readonly number[], aliveCount: number, bound: number): number => {
+    let count = aliveCount;
+    for (const v of order) {
+      if (count <= bound) break;
+      if (nodeAlive[v] !== 1 || isQuery[v] === 1) continue;
+      result.checks++;
+      const undoEdges: number[] = [];
+      const decremented: number[] = [];
+      const first: number[] = [];
+      for (let p = offsets[v]!; p < offsets[v + 1]!; p++)
+        if (edgeAlive[edgeIds[p]!] === 1) first.push(edgeIds[p]!);
+      deleteEdges(first, undoEdges, decremented);
+      const gone: number[] = [];
+      for (const e of undoEdges) {
+        for (const x of [g.sources[e]!, g.targets[e]!]) {
+          if (nodeAlive[x] === 1 && !hasLiveEdge(x)) {
+            nodeAlive[x] = 0;
+            gone.push(x);
+          }
+        }
+      }
+      if (nodeAlive[v] === 1) {
+        nodeAlive[v] = 0;
+        gone.push(v);
+      }
+      const lostQuery = gone.some((x) => isQuery[x] === 1);
+      if (gone.length >= count || lostQuery) {
+        // Nothing would remain, or a query node would go: undo this step.
+        for (const e of undoEdges) edgeAlive[e] = 1;
+        for (const x of gone) nodeAlive[x] = 1;
+        for (const e of decremented) support[e]!++;
+        if (lostQuery) continue;
+        break;
+      }
+      count -= gone.length;
+    }
+    return count;
+  };
+  const splitAlive = (nodes: readonly number[]): number[][] => {
+    const parts: number[][] = [];
+    seenStamp++;
+    for (const start of nodes) {
+      if (seen[start] === seenStamp) continue;
+      seen[start] = seenStamp;
+      const part = [start];
+      for (let head = 0; head < part.length; head++) {
+        const u = part[head]!;
+        for (let p = offsets[u]!; p < offsets[u + 1]!; p++) {
+          const w = neighbors[p]!;
+          if (seen[w] === seenStamp || edgeAlive[edgeIds[p]!] !== 1 || nodeAlive[w] !== 1) continue;
+          seen[w] = seenStamp;
+          part.push(w);
+        }
+      }
+      parts.push(part);
+    }
+    return parts;
+  };
+
   const communities: Community[] = [];
   for (const component of truss.components) {
+    if (keep.length > 0 && !Array.from(component.nodes).some((v) => isQuery[v] === 1)) continue;
     const order = Array.from(component.nodes).sort((a, b) => rel[a]! - rel[b]! || a - b);
     let alive = order.length;
     let sum = 0;
@@ -318,6 +440,7 @@ export function peelTruss(
         if (nodeAlive[v] !== 1) continue;
         // Ascending order: once a node does not raise the mean, no later one does.
         if (!(rel[v]! < sum / alive)) break;
+        if (isQuery[v] === 1) continue;
         result.checks++;
         if (!removable(v, alive)) continue;
         remove(v);
@@ -327,17 +450,35 @@ export function peelTruss(
       }
       if (!changed) break;
     }
-    const nodes = Uint32Array.from(order.filter((v) => nodeAlive[v] === 1)).sort();
-    const edges = Uint32Array.from(Array.from(component.edges).filter((e) => edgeAlive[e] === 1));
-    communities.push({
-      k,
-      nodes,
-      keys: Array.from(nodes, (v) => g.nodeIds[v]!),
-      edges,
-      qrScore: qrScore(nodes, rel),
-      initialQrScore,
-      removed: component.nodes.length - nodes.length,
-    });
+    const bounded = alive > maxNodes;
+    if (bounded) {
+      // Size bound: peel on toward the query, least relevant node first, and restore the k-truss
+      // after each removal by deleting the edges left in fewer than k − 2 triangles (and the nodes
+      // left without edges), as attributed truss search does (Huang & Lakshmanan 2017). Stop when at
+      // most `maxNodes` nodes remain; a step that would leave nothing is undone.
+      alive = boundedPeel(order, alive, maxNodes);
+    }
+    const kept = order.filter((v) => nodeAlive[v] === 1);
+    const parts = (bounded ? splitAlive(kept) : [kept]).filter(
+      (part) => keep.length === 0 || part.some((v) => isQuery[v] === 1),
+    );
+    for (const part of parts) {
+      const nodes = Uint32Array.from(part).sort();
+      const inPart = new Uint8Array(n);
+      for (const v of nodes) inPart[v] = 1;
+      const edges = Uint32Array.from(
+        Array.from(component.edges).filter((e) => edgeAlive[e] === 1 && inPart[g.sources[e]!] === 1),
+      );
+      communities.push({
+        k,
+        nodes,
+        keys: Array.from(nodes, (v) => g.nodeIds[v]!),
+        edges,
+        qrScore: qrScore(nodes, rel),
+        initialQrScore,
+        removed: component.nodes.length - nodes.length,
+      });
+    }
   }
   communities.sort(
     (x, y) => y.qrScore - x.qrScore || y.nodes.length - x.nodes.length || x.nodes[0]! - y.nodes[0]!,

@@ -8,6 +8,7 @@ import {
 } from './decomposition.js';
 import { asTrussGraph, type TrussGraph } from './graph.js';
 import {
+  checkMaxNodes,
   checkTop,
   type PreparedTruss,
   peelTruss,
@@ -71,10 +72,11 @@ export class TrussIndex {
     options: Partial<Omit<QPeelOptions, 'trussness'>> = {},
   ): QPeelResult {
     assertK('TrussIndex.qPeel', k);
-    const { top, maxSweeps } = { ...QPEEL_DEFAULTS, ...options };
+    const { top, maxSweeps, maxNodes, keep } = { ...QPEEL_DEFAULTS, ...options };
     checkTop(top, 'TrussIndex.qPeel');
+    checkMaxNodes(maxNodes, 'TrussIndex.qPeel');
     const rel = resolveRelevance(this.graph, relevance, 'TrussIndex.qPeel');
-    return peelTruss(this.#prepared(k), rel, top, maxSweeps);
+    return peelTruss(this.#prepared(k), rel, top, maxSweeps, maxNodes, keep);
   }
 
   /** Drop the cached k-trusses. */

@@ -181,6 +181,69 @@ describe('qPeel', () => {
   });
 });
 
+describe('qPeel with a size bound (maxNodes)', () => {
+  test('peels a 6-clique of equally relevant nodes down to 4, a 3-truss (Q-Peel alone keeps all 6)', () => {
+    const g = trussGraphFromEdges(6, clique([0, 1, 2, 3, 4, 5]));
+    const flat = [0.5, 0.5, 0.5, 0.5, 0.5, 0.5];
+    expect(qPeel(g, 3, flat).communities[0]!.nodes.length).toBe(6);
+    // Least relevant first, ties by index: 0 and 1 go.
+    expect(Array.from(qPeel(g, 3, flat, { maxNodes: 4 }).communities[0]!.nodes)).toEqual([2, 3, 4, 5]);
+    // Below the mean Q-Peel already goes down to the 3 most relevant; the bound changes nothing then.
+    const graded = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4];
+    expect(Array.from(qPeel(g, 3, graded, { maxNodes: 4 }).communities[0]!.nodes)).toEqual([0, 1, 2]);
+  });
+
+  test('undoes a removal that would leave nothing: a triangle stays whole under maxNodes 1', () => {
+    const g = trussGraphFromEdges(3, clique([0, 1, 2]));
+    const [best] = qPeel(g, 3, [0.1, 0.2, 0.3], { maxNodes: 1 }).communities;
+    expect(Array.from(best!.nodes)).toEqual([0, 1, 2]);
+  });
+
+  test('with query nodes, searches only their components and never peels them', () => {
+    // Two 4-cliques joined by a bridge edge: {0..3} and {4..7}; node 4 is the query vertex.
+    const g = trussGraphFromEdges(8, [...clique([0, 1, 2, 3]), ...clique([4, 5, 6, 7]), [3, 4]]);
+    const relevance = [0.9, 0.9, 0.9, 0.9, 0.1, 0.5, 0.5, 0.5];
+    expect(Array.from(qPeel(g, 3, relevance).communities[0]!.nodes)).toEqual([0, 1, 2, 3]);
+    const [withQuery] = qPeel(g, 3, relevance, { keep: [4], maxNodes: 3 }).communities;
+    expect(withQuery!.nodes).toContain(4);
+    expect(withQuery!.nodes.length).toBe(3);
+  });
+
+  test('returns connected k-trusses over their own edges, within the bound whenever one remains (property)', () => {
+    fc.assert(
+      fc.property(randomInstance, fc.integer({ min: 1, max: 8 }), ({ n, edges, relevance, k }, maxNodes) => {
+        const g = trussGraphFromEdges(n, edges);
+        const keep = relevance.length > 0 ? [0] : [];
+        const result = qPeel(g, k, relevance, { top: n, maxNodes });
+        for (const community of qPeel(g, k, relevance, { top: n, maxNodes, keep }).communities) {
+          expect(community.nodes).toContain(0);
+          expect(
+            isConnectedKTruss(
+              Array.from(community.nodes),
+              Array.from(community.edges, (e) => edges[e]!),
+              k,
+            ),
+          ).toBe(true);
+        }
+        const components = bruteComponents(n, edges, k);
+        const trussEdges = new Set(components.flatMap((c) => c.edges).map(([a, b]) => pairKey(a, b)));
+        for (const community of result.communities) {
+          const nodes = Array.from(community.nodes);
+          const own = Array.from(community.edges, (e) => edges[e]!);
+          expect(own.every(([a, b]) => trussEdges.has(pairKey(a, b)))).toBe(true);
+          expect(isConnectedKTruss(nodes, own, k)).toBe(true);
+          const origin = components.find((c) => c.nodes.includes(nodes[0]!))!;
+          expect(nodes.every((v) => origin.nodes.includes(v))).toBe(true);
+          // Over the bound only when the last peeling step would have emptied the component.
+          if (nodes.length > maxNodes) expect(nodes.length).toBeLessThanOrEqual(origin.nodes.length);
+        }
+        expect(() => qPeel(g, k, relevance, { maxNodes: 0 })).toThrow(InvalidArgumentError);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe('TrussIndex', () => {
   test('gives the same communities as qPeel for every k and query, reusing its cached trusses', () => {
     fc.assert(
