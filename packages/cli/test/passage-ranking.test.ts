@@ -39,20 +39,23 @@ describe('passage ranking declared by each method', () => {
     expect(rankedPassages(items).slice(0, 3)).toEqual(['p1', 'p2', 'p3']);
   });
 
-  it('e2graphrag and ket-rag: chunk items in context order; summaries and entities do not rank', () => {
+  it('e2graphrag: chunk items in context order; summaries do not rank', () => {
     const e2 = [
       item('s:1', 'summary', 1, ['p1', 'p2', 'p3']),
       item('c:2', 'chunk', 0.2, ['p4']),
       item('c:1', 'chunk', 0.9, ['p2']),
     ];
     expect(rankedPassages(e2, ranking('e2graphrag'))).toEqual(['p4', 'p2']);
+  });
+
+  it('ket-rag: chunk items of both channels by their score; entities and relations do not rank', () => {
     const ket = [
       item('e:1', 'entity', 1, ['p7', 'p8']),
       item('r:1', 'relation', 1, ['p9']),
       item('t:1', 'chunk', 0.1, ['p2']),
       item('t:2', 'chunk', 0.8, ['p1', 'p2']),
     ];
-    expect(rankedPassages(ket, ranking('ket-rag'))).toEqual(['p2', 'p1']);
+    expect(rankedPassages(ket, ranking('ket-rag'))).toEqual(['p1', 'p2']);
   });
 
   it('da-rag: community members in the order the greedy packing ranks communities', () => {
