@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { access, lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { IndexFormatError, OutputError } from './errors.js';
 import { type Embedder, isFittableEmbedder } from './models.js';
@@ -86,35 +85,60 @@ export async function checkIndexTarget(dir: string): Promise<IndexTarget> {
   return 'index';
 }
 
-/** Throw {@link OutputError} unless the nearest existing ancestor of `path` is a writable directory. */
-async function assertWritableAncestor(path: string): Promise<void> {
+/** Why a directory cannot be created at a path (see {@link creationProblem}). */
+export interface CreationProblem {
+  /** `'file'`: `at` is a file; `'unreadable'`: `at` could not be looked at; `'unwritable'`: nothing can be created in `at`. */
+  kind: 'file' | 'unreadable' | 'unwritable';
+  /** The nearest existing ancestor (or the path that could not be looked at). */
+  at: string;
+  /** The error code, for `'unreadable'` and `'unwritable'`. */
+  code?: string;
+}
+
+/**
+ * Whether a directory can be created at `path` (or already exists there): its nearest existing
+ * ancestor must be a directory in which a directory can really be made. That is probed by creating
+ * and removing one, one level deep: `access()` says yes to root everywhere, and Node's recursive
+ * mkdir never returns under /proc. Creates nothing that stays; `undefined` when all is well.
+ */
+export async function creationProblem(path: string): Promise<CreationProblem | undefined> {
   let at = resolve(path);
   for (;;) {
-    const info = await stat(at).catch(() => undefined);
-    if (info) {
-      if (!info.isDirectory()) {
-        throw new OutputError(path, `Cannot write the index to ${path}: ${at} is a file, not a directory.`);
-      }
-      try {
-        await access(at, constants.W_OK);
-        // access() says yes to root everywhere; creating a directory is the real test. It also
-        // keeps a build from starting where Node's recursive mkdir never returns (under /proc).
-        const probe = join(at, `.grag-write-probe-${process.pid}-${randomBytes(4).toString('hex')}`);
-        await mkdir(probe);
-        await rm(probe, { recursive: true, force: true });
-      } catch (error) {
-        throw new OutputError(
-          path,
-          `Cannot write the index to ${path}: ${at} is not writable (${(error as NodeJS.ErrnoException).code}). Choose a writable location.`,
-          { cause: error },
-        );
-      }
-      return;
+    const info = await stat(at).catch((error: NodeJS.ErrnoException) => error);
+    if (!(info instanceof Error)) {
+      if (!info.isDirectory()) return { kind: 'file', at };
+      break;
     }
+    if (info.code !== 'ENOENT' && info.code !== 'ENOTDIR')
+      return { kind: 'unreadable', at, code: info.code ?? info.message };
     const parent = dirname(at);
-    if (parent === at) return;
+    if (parent === at) return undefined;
     at = parent;
   }
+  const probe = join(at, `.grag-write-probe-${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    await mkdir(probe);
+  } catch (error) {
+    return {
+      kind: 'unwritable',
+      at,
+      code: (error as NodeJS.ErrnoException).code ?? (error as Error).message,
+    };
+  }
+  await rm(probe, { recursive: true, force: true });
+  return undefined;
+}
+
+/** Throw {@link OutputError} unless an index directory can be created at `path` ({@link creationProblem}). */
+async function assertWritableAncestor(path: string): Promise<void> {
+  const problem = await creationProblem(path);
+  if (problem === undefined) return;
+  throw new OutputError(
+    path,
+    problem.kind === 'file'
+      ? `Cannot write the index to ${path}: ${problem.at} is a file, not a directory.`
+      : `Cannot write the index to ${path}: ${problem.at} is not writable (${problem.code}). Choose a writable location.`,
+  );
 }
 
 /** An fs error while writing `dir`, as an {@link OutputError} naming the path. */
