@@ -9,6 +9,7 @@ import {
   type Retrieval,
   type RetrievedItem,
   RRF_K,
+  reciprocalRankFusion,
   throwIfAborted,
 } from '@grag/core';
 import { type TrussGraph, TrussIndex, trussGraphFromEdges } from '@grag/ktruss';
@@ -664,15 +665,11 @@ function nodeRelevance(
   const dense = cosines(queryUnit!, vectors, identity(n));
   const denseTop = Array.from(dense.keys())
     .sort((a, b) => dense[b]! - dense[a]! || a - b)
-    .slice(0, RELEVANCE_DEPTH);
-  denseTop.forEach((id, r) => {
-    out[id]! += 1 / (RRF_K + r + 1);
-  });
-  bm25.forEach((hit, r) => {
-    out[hit.id]! += 1 / (RRF_K + r + 1);
-  });
+    .slice(0, RELEVANCE_DEPTH)
+    .map((id) => ({ id, score: dense[id]! }));
+  // Scaled so that first place in both lists is 1.
   const scale = 2 / (RRF_K + 1);
-  for (let i = 0; i < n; i++) out[i]! /= scale;
+  for (const hit of reciprocalRankFusion([denseTop, bm25])) out[hit.id] = hit.score / scale;
   return out;
 }
 
