@@ -49,6 +49,7 @@ import {
   saveEmbedderState,
   searchEntryPoints,
   shapeIssue,
+  type VectorHit,
   type VectorIndex,
   v,
   validate as validateShape,
@@ -1283,14 +1284,7 @@ function seedEntities(
   const byUnits = o.entitySeeds !== 'query' && o.entityLinking && index.entry && skeleton.unitEntities;
   if (byUnits && skeleton.unitEntities) {
     const homeOf = new Map(skeleton.titleEntities);
-    const hits = searchEntryPoints({
-      mode: o.entryPoints,
-      query,
-      queryVector: q,
-      ...(index.entry?.vectors ? { vectors: index.entry.vectors } : {}),
-      ...(index.entry?.lexical ? { lexical: index.entry.lexical } : {}),
-      k: o.seedUnits,
-    });
+    const hits = searchSubChunks(index, query, q, o.seedUnits);
     for (const hit of hits) {
       const unit = index.subChunks[hit.id]!;
       const home = homeOf.get(unit.docId);
@@ -1346,14 +1340,7 @@ function textChannelItems(
     const n = index.subChunks.length;
     const meanTokens = index.subChunkTexts.reduce((t, text) => t + text.length, 0) / Math.max(1, n) / 4;
     const k = Math.min(n, Math.ceil((budget / Math.max(1, meanTokens)) * 1.5) + 5);
-    const hits = searchEntryPoints({
-      mode: o.entryPoints,
-      query,
-      queryVector: q,
-      ...(index.entry?.vectors ? { vectors: index.entry.vectors } : {}),
-      ...(index.entry?.lexical ? { lexical: index.entry.lexical } : {}),
-      k,
-    });
+    const hits = searchSubChunks(index, query, q, k);
     return hits.map((h) => subChunkItem(index, h.id, h.score));
   }
   if (o.textChannel === 'keyword') {
@@ -1481,3 +1468,15 @@ export const ketRagVariants: Readonly<
   KetRagVariant,
   Method<KetRagIndex, KetRagOptions, KetRagRetrieveOptions>
 >;
+
+/** The best `k` entry sub-chunks for a query, by the index's `entryPoints` mode. */
+function searchSubChunks(index: KetRagIndex, query: string, q: Float32Array, k: number): VectorHit[] {
+  return searchEntryPoints({
+    mode: index.options.entryPoints,
+    query,
+    queryVector: q,
+    ...(index.entry?.vectors ? { vectors: index.entry.vectors } : {}),
+    ...(index.entry?.lexical ? { lexical: index.entry.lexical } : {}),
+    k,
+  });
+}
