@@ -35,7 +35,7 @@ import {
   AbortError,
   type BuildContext,
   buildKey,
-  buildRuntime,
+  startBuild,
   type ChatModel,
   cachedChat,
   cachedEmbedder,
@@ -279,7 +279,7 @@ async function runBuild(spec: BuildSpec): Promise<BuildResult> {
   const checkpoints =
     spec.store && spec.checkpoints ? checkpointsFor(spec.store, spec.method, ctx, spec.docs) : undefined;
   ctx.runtime = { concurrency: spec.concurrency, ...(checkpoints ? { checkpoints } : {}) };
-  const rt = buildRuntime(ctx);
+  const rt = startBuild(ctx);
   const t0 = performance.now();
   let index: unknown;
   let aborted = false;

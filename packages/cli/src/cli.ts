@@ -9,7 +9,7 @@ import {
   assertKnownOptions,
   type BuildContext,
   buildKey,
-  buildRuntime,
+  type BuildRuntime,
   checkIndexTarget,
   type Document,
   FileCallCache,
@@ -431,8 +431,11 @@ async function buildIndex(
     resumeHint: useCache
       ? `completed model calls are cached in ${cacheDir}; run the same grag index command again to resume`
       : 'run grag index again without --no-cache to keep completed calls for a resume',
+    onStart: (runtime) => {
+      rt = runtime;
+    },
   };
-  const rt = buildRuntime(ctx);
+  let rt: BuildRuntime | undefined;
   const started = performance.now();
   let index: unknown;
   try {
@@ -441,7 +444,7 @@ async function buildIndex(
     progress.done();
     if (AbortError.isInstance(error) && !flags.estimate) {
       throw new AbortError(
-        `interrupted during stage "${rt.currentStage}"; ${
+        `interrupted during stage "${rt?.currentStage ?? ctx.meter.currentStage}"; ${
           useCache
             ? `completed model calls are cached in ${cacheDir} and finished stages are kept; run the same command again to resume`
             : 'nothing was kept (--no-cache)'
@@ -466,26 +469,28 @@ async function buildIndex(
   }
   const outDir = out as string;
   await entry.method.save(index, outDir);
-  if (rt.issues.length > 0) {
+  const issues = rt?.issues ?? [];
+  const resumedStages = rt?.resumedStages ?? [];
+  if (issues.length > 0) {
     await writeFile(
       join(outDir, 'build-issues.jsonl'),
-      rt.issues.map((issue) => JSON.stringify(issue)).join('\n') + '\n',
+      issues.map((issue) => JSON.stringify(issue)).join('\n') + '\n',
     );
   }
   await checkpoints?.clear();
   const manifest = await readManifest(outDir);
   if (!quiet) {
-    if (rt.resumedStages.length > 0) {
+    if (resumedStages.length > 0) {
       io.stderr.write(
-        `grag: resumed: ${rt.resumedStages.length} finished stages restored from checkpoints (${[...new Set(rt.resumedStages)].join(', ')})\n`,
+        `grag: resumed: ${resumedStages.length} finished stages restored from checkpoints (${[...new Set(resumedStages)].join(', ')})\n`,
       );
     }
-    if (rt.issues.length > 0) {
-      const counts = Object.entries(rt.issueCounts())
+    if (issues.length > 0) {
+      const counts = Object.entries(rt!.issueCounts())
         .map(([stage, count]) => `${stage} ${count}`)
         .join(', ');
       io.stderr.write(
-        `grag: ${rt.issues.length} model-output records could not be used (${counts}); each is listed with its raw text in ${join(outDir, 'build-issues.jsonl')}\n`,
+        `grag: ${issues.length} model-output records could not be used (${counts}); each is listed with its raw text in ${join(outDir, 'build-issues.jsonl')}\n`,
       );
     }
     io.stderr.write(

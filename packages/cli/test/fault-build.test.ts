@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   BuildStageError,
-  buildRuntime,
+  trackBuilds,
   type ChatModel,
   cachedChat,
   chunkDocuments,
@@ -317,11 +317,13 @@ describe('a DA-RAG build against a faulty OpenAI-compatible server', () => {
       ),
     );
     const ctx = context(faulty);
+    const builds = trackBuilds(ctx);
     const index = await method.build(docs, ctx, OPTIONS);
     await method.save(index, join(dir, 'faulty'));
 
     const clean = await server();
     const cleanCtx = context(clean);
+    const cleanBuilds = trackBuilds(cleanCtx);
     const cleanIndex = await method.build(docs, cleanCtx, OPTIONS);
     await method.save(cleanIndex, join(dir, 'clean'));
 
@@ -356,7 +358,7 @@ describe('a DA-RAG build against a faulty OpenAI-compatible server', () => {
       index.texts,
       index.chunks.map((c) => c.id),
     );
-    const skipped = buildRuntime(ctx).issues.filter((i) => i.kind === 'skipped-record');
+    const skipped = builds[0]!.issues.filter((i) => i.kind === 'skipped-record');
     const reported = skipped.flatMap((i) =>
       (i.raw.match(BAD_TOKEN) ?? []).map((token) => ({ token, issue: i })),
     );
@@ -368,11 +370,11 @@ describe('a DA-RAG build against a faulty OpenAI-compatible server', () => {
       expect(issue.raw).toContain(`unreadable ${token}`);
     }
     // The same issues, and the same repair requests (when the tasks send any), without faults.
-    const issueKeys = (c: typeof ctx) =>
-      buildRuntime(c)
+    const issueKeys = (b: typeof builds) =>
+      b[0]!
         .issues.map((i) => JSON.stringify([i.stage, i.item, i.kind, i.raw]))
         .sort();
-    expect(issueKeys(cleanCtx)).toEqual(issueKeys(ctx));
+    expect(issueKeys(cleanBuilds)).toEqual(issueKeys(builds));
     const repairKeys = (s: FaultServer) =>
       [
         ...new Set(

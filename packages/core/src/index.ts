@@ -6,6 +6,7 @@ export * from './graph/index.js';
 export * from './lexical/index.js';
 export * from './meter.js';
 export * from './method.js';
+export * from './method-index.js';
 export * from './models.js';
 export * from './options.js';
 export * from './persistence.js';

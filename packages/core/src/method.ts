@@ -1,3 +1,4 @@
+import type { IndexProviderKind } from './method-index.js';
 import { Meter, meteredEmbedder } from './meter.js';
 import type { ChatModel, Embedder } from './models.js';
 import type { BuildRuntimeSettings } from './runtime.js';
@@ -34,7 +35,7 @@ export interface BuildContext {
   chat?: ChatModel;
   onProgress?: ProgressReporter;
   signal?: AbortSignal;
-  /** Concurrency, checkpoints and resume hint of builds; see {@link buildRuntime}. */
+  /** Concurrency, checkpoints and resume hint of builds; see {@link startBuild}. */
   runtime?: BuildRuntimeSettings;
 }
 
@@ -57,6 +58,18 @@ export interface PassageRanking {
   readonly order?: 'context' | 'score';
 }
 
+/** What a method's index depends on and what it can build from. */
+export interface MethodCapabilities {
+  /**
+   * The providers the index depends on: each is fingerprinted when the index is written and must
+   * match on load (`openMethodIndex`), and an embedder among them is fitted on the corpus when it is
+   * fittable (the CLI's offline embedder).
+   */
+  readonly uses: readonly IndexProviderKind[];
+  /** Whether `build` accepts knowledge-graph triples as documents (`grag index <triple-dir>`). @default false */
+  readonly triples?: boolean;
+}
+
 /** Default context budget in tokens. */
 export const DEFAULT_BUDGET_TOKENS = 12_000;
 
@@ -70,6 +83,10 @@ export interface Method<
   Retrieve extends RetrieveOptions = RetrieveOptions,
 > {
   readonly name: string;
+  /** One line saying what the method is, after its paper (`grag methods` lists it). */
+  readonly description: string;
+  /** What the index depends on and what it can build from. */
+  readonly capabilities: MethodCapabilities;
   /** Version of the on-disk format written by `save`; `load` refuses others. */
   readonly formatVersion: number;
   /**
@@ -93,7 +110,7 @@ export interface Method<
 /**
  * A {@link BuildContext} with defaults: the cl100k_base tokenizer, a new {@link Meter}, the exact
  * flat vector index, no checkpoints (pass `runtime: { checkpoints, concurrency }` to make builds
- * resumable; see `buildRuntime`). The embedder is wrapped so its calls are metered (pass
+ * resumable; see `startBuild`). The embedder is wrapped so its calls are metered (pass
  * `meterEmbedder: false` when it already is, e.g. under a call cache).
  */
 export function createBuildContext(

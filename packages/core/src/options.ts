@@ -107,3 +107,121 @@ export function assertKnownOptions(
   }
   throw new InvalidArgumentError(unknown[0]!, message);
 }
+
+/**
+ * Merge option layers over `defaults`, later layers first: a key whose value is `undefined` (or
+ * absent) in a layer leaves the value beneath it, as graphology's defaults helper does. So
+ * `resolveOptions(DEFAULTS, settings.defaults, { chunkSize: flags.chunkSize })` keeps the default
+ * when the flag was not given, and `null` (an explicit "none") still overrides.
+ */
+export function resolveOptions<T extends object>(
+  defaults: T,
+  ...layers: readonly (Partial<T> | Readonly<Record<string, unknown>> | null | undefined)[]
+): T {
+  const out = { ...defaults } as Record<string, unknown>;
+  for (const layer of layers) {
+    if (layer === null || layer === undefined) continue;
+    for (const [key, value] of Object.entries(layer)) if (value !== undefined) out[key] = value;
+  }
+  return out as T;
+}
+
+/** A check of one option's value: what it expects (for messages) and the test. */
+export interface OptionRule {
+  /** What a valid value is, e.g. `'a positive integer'`. */
+  readonly expected: string;
+  test(value: unknown): boolean;
+}
+
+const rule = (expected: string, test: (value: unknown) => boolean): OptionRule => ({ expected, test });
+const isNumber = (x: unknown): x is number => typeof x === 'number' && !Number.isNaN(x);
+
+function range(min?: number, max?: number): string {
+  if (min !== undefined && max !== undefined) return ` in [${min}, ${max}]`;
+  if (min !== undefined) return ` ≥ ${min}`;
+  if (max !== undefined) return ` ≤ ${max}`;
+  return '';
+}
+
+/**
+ * Checks of option values, for {@link validateOptions} and {@link checkOption}:
+ * `validateOptions('noderag build', o, { k: opt.positiveInt, alpha: opt.fraction, mode: opt.oneOf('a', 'b') })`.
+ */
+export const opt = {
+  /** An integer ≥ 1. */
+  positiveInt: rule('a positive integer', (x) => Number.isInteger(x) && (x as number) >= 1),
+  /** An integer ≥ 0. */
+  nonNegativeInt: rule('a non-negative integer', (x) => Number.isInteger(x) && (x as number) >= 0),
+  /** An integer within the bounds. */
+  int: (bounds: { min?: number; max?: number } = {}): OptionRule =>
+    rule(
+      `an integer${range(bounds.min, bounds.max)}`,
+      (x) =>
+        Number.isInteger(x) &&
+        (bounds.min === undefined || (x as number) >= bounds.min) &&
+        (bounds.max === undefined || (x as number) <= bounds.max),
+    ),
+  /** A finite number > 0. */
+  positive: rule('a positive number', (x) => isNumber(x) && Number.isFinite(x) && x > 0),
+  /** A finite number ≥ 0. */
+  nonNegative: rule('a non-negative number', (x) => isNumber(x) && Number.isFinite(x) && x >= 0),
+  /** A number in [0, 1]. */
+  fraction: rule('a number in [0, 1]', (x) => isNumber(x) && x >= 0 && x <= 1),
+  /** A finite number within the bounds (`above`: strictly greater). */
+  number: (bounds: { min?: number; max?: number; above?: number } = {}): OptionRule =>
+    rule(
+      `a number${bounds.above !== undefined ? ` > ${bounds.above}` : ''}${range(bounds.min, bounds.max)}`,
+      (x) =>
+        isNumber(x) &&
+        Number.isFinite(x) &&
+        (bounds.min === undefined || x >= bounds.min) &&
+        (bounds.max === undefined || x <= bounds.max) &&
+        (bounds.above === undefined || x > bounds.above),
+    ),
+  /** `true` or `false`. */
+  boolean: rule('true or false', (x) => typeof x === 'boolean'),
+  /** A non-empty string. */
+  string: rule('a non-empty string', (x) => typeof x === 'string' && x.length > 0),
+  /** An array of non-empty strings. */
+  stringList: rule('a list of non-empty strings', (x) => Array.isArray(x) && x.every((s) => typeof s === 'string' && s.length > 0)),
+  /** One of `values`. */
+  oneOf: <V extends string | number | boolean>(...values: readonly V[]): OptionRule =>
+    rule(`one of ${values.map((x) => JSON.stringify(x)).join(', ')}`, (x) => values.includes(x as V)),
+  /** `null` or a value `inner` accepts. */
+  nullable: (inner: OptionRule): OptionRule => rule(`${inner.expected} or null`, (x) => x === null || inner.test(x)),
+  /** Absent (`undefined`) or a value `inner` accepts. */
+  optional: (inner: OptionRule): OptionRule => rule(inner.expected, (x) => x === undefined || inner.test(x)),
+} as const;
+
+function show(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined)
+    return String(value);
+  try {
+    const json = JSON.stringify(value);
+    return json.length > 60 ? `${json.slice(0, 57)}...` : json;
+  } catch {
+    return typeof value;
+  }
+}
+
+/**
+ * Throw an {@link InvalidArgumentError} unless `rule` accepts `value`, naming the caller, the
+ * option and the value: `noderag build: k must be a positive integer (got 0).`
+ */
+export function checkOption(caller: string, key: string, value: unknown, rule: OptionRule): void {
+  if (!rule.test(value)) {
+    throw new InvalidArgumentError(key, `${caller}: ${key} must be ${rule.expected} (got ${show(value)}).`);
+  }
+}
+
+/** Check each option named in `rules` with {@link checkOption} (in the rules' order). */
+export function validateOptions<T extends object>(
+  caller: string,
+  options: T,
+  rules: { readonly [K in keyof T]?: OptionRule },
+): void {
+  for (const [key, r] of Object.entries(rules) as [string, OptionRule | undefined][]) {
+    if (r) checkOption(caller, key, (options as Record<string, unknown>)[key], r);
+  }
+}

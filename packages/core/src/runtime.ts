@@ -91,18 +91,17 @@ export interface BuildRuntimeSettings {
   concurrency?: number;
   /** Where finished stages are kept; none by default (nothing is resumed). */
   checkpoints?: CheckpointStore;
-  /**
-   * The end of a failure message: how to resume.
-   * @default 'completed model calls are kept in the call cache; run the same build again to resume'
-   */
+  /** The end of a failure message, e.g. how to resume (the CLI names its cache). @default none */
   resumeHint?: string;
+  /**
+   * Called with the {@link BuildRuntime} of each build as it starts (a build's stages, issues and
+   * resumed stages are its own; read them here).
+   */
+  onStart?: (runtime: BuildRuntime) => void;
 }
 
 /** Default {@link BuildRuntimeSettings.concurrency}. */
 export const DEFAULT_BUILD_CONCURRENCY = 8;
-
-const DEFAULT_RESUME_HINT =
-  'completed model calls are kept in the call cache; run the same build again to resume';
 
 /** A parse issue met during a build, with the stage and the item (chunk, entity) it came from. */
 export interface BuildIssue extends ParseIssue {
@@ -190,7 +189,8 @@ function firstNonPlain(value: unknown, seen = new Set<object>()): string | undef
  * The build runtime every method's `build` runs through: named stages (metered, checkpointed and
  * skipped on resume), bounded-concurrency maps over work items (ordered results, progress events,
  * abort, failures that name the stage and the item), and the parse issues met on the way.
- * Get the one of a context with {@link buildRuntime}.
+ * Each build starts its own with {@link startBuild} and passes it down: two builds on one context
+ * share nothing but the context.
  */
 export class BuildRuntime {
   readonly #ctx: BuildContext;
@@ -200,6 +200,8 @@ export class BuildRuntime {
   readonly issues: BuildIssue[] = [];
   /** Names of the stages restored from checkpoints instead of run. */
   readonly resumedStages: string[] = [];
+  /** Keys of the stages started so far (`'001-chunk'`), in order. */
+  readonly stages: string[] = [];
 
   constructor(ctx: BuildContext) {
     this.#ctx = ctx;
@@ -221,6 +223,7 @@ export class BuildRuntime {
    */
   async stage<T>(name: string, fn: () => Promise<T> | T, options: StageOptions = {}): Promise<T> {
     const key = `${String(++this.#ordinal).padStart(3, '0')}-${name}`;
+    this.stages.push(key);
     const store = options.checkpoint === false ? undefined : this.#ctx.runtime?.checkpoints;
     throwIfAborted(this.#ctx.signal);
     if (store) {
@@ -297,11 +300,12 @@ export class BuildRuntime {
       const { error, index } = failed.reduce((a, b) => (b.index < a.index ? b : a));
       if (AbortError.isInstance(error) || BuildStageError.isInstance(error)) throw error;
       const item = label(items[index]!, index);
+      const hint = this.#ctx.runtime?.resumeHint;
       const cause = error instanceof Error ? error.message : String(error);
       throw new BuildStageError(
         stage,
         item,
-        `stage "${stage}" failed on ${item} (${done} of ${items.length} done): ${cause.replace(/\.$/, '')}; ${this.#ctx.runtime?.resumeHint ?? DEFAULT_RESUME_HINT}.`,
+        `stage "${stage}" failed on ${item} (${done} of ${items.length} done): ${cause.replace(/\.$/, '')}${hint ? `; ${hint.replace(/\.$/, '')}` : ''}.`,
         { cause: error },
       );
     }
@@ -381,15 +385,14 @@ export class BuildRuntime {
   }
 }
 
-const runtimes = new WeakMap<BuildContext, BuildRuntime>();
-
-/** The {@link BuildRuntime} of `ctx` (one per context, created on first use). */
-export function buildRuntime(ctx: BuildContext): BuildRuntime {
-  let runtime = runtimes.get(ctx);
-  if (!runtime) {
-    runtime = new BuildRuntime(ctx);
-    runtimes.set(ctx, runtime);
-  }
+/**
+ * Start a build on `ctx`: a new {@link BuildRuntime} (stage numbering, issues and resumed stages of
+ * this build alone), announced to `ctx.runtime.onStart`. Call it once at the top of `build` and
+ * pass the runtime down.
+ */
+export function startBuild(ctx: BuildContext): BuildRuntime {
+  const runtime = new BuildRuntime(ctx);
+  ctx.runtime?.onStart?.(runtime);
   return runtime;
 }
 
@@ -408,4 +411,22 @@ export function buildKey(parts: {
     ...parts,
     documents: callCacheKey(parts.documents),
   });
+}
+
+/**
+ * Keep the {@link BuildRuntime} of every build started on `ctx` from now on (chained before any
+ * `onStart` already set): `const builds = trackBuilds(ctx); await method.build(docs, ctx);
+ * builds.at(-1)?.issues`.
+ */
+export function trackBuilds(ctx: BuildContext): BuildRuntime[] {
+  const started: BuildRuntime[] = [];
+  const previous = ctx.runtime?.onStart;
+  ctx.runtime = {
+    ...ctx.runtime,
+    onStart: (runtime) => {
+      started.push(runtime);
+      previous?.(runtime);
+    },
+  };
+  return started;
 }

@@ -5,7 +5,7 @@ import {
   AbortError,
   BuildStageError,
   buildKey,
-  buildRuntime,
+  startBuild,
   createBuildContext,
   embedAll,
   FileCheckpointStore,
@@ -30,7 +30,7 @@ describe('BuildRuntime.map', () => {
   it('keeps input order, never exceeds the concurrency, and reports progress per item', async () => {
     const events: ProgressEvent[] = [];
     const ctx = context({ runtime: { concurrency: 3 }, onProgress: (e) => events.push(e) });
-    const rt = buildRuntime(ctx);
+    const rt = startBuild(ctx);
     let inFlight = 0;
     let peak = 0;
     const out = await rt.stage(
@@ -58,7 +58,7 @@ describe('BuildRuntime.map', () => {
 
   it('a failing item stops new work and becomes a BuildStageError naming the stage, the item and the resume step', async () => {
     const ctx = context({ runtime: { concurrency: 2, resumeHint: 'run grag index again to resume' } });
-    const rt = buildRuntime(ctx);
+    const rt = startBuild(ctx);
     const started: number[] = [];
     const error = await rt
       .stage('extract', () =>
@@ -89,7 +89,7 @@ describe('BuildRuntime.map', () => {
   it('stops at an abort and throws AbortError, not a stage error', async () => {
     const controller = new AbortController();
     const ctx = context({ signal: controller.signal, runtime: { concurrency: 1 } });
-    const rt = buildRuntime(ctx);
+    const rt = startBuild(ctx);
     const seen: number[] = [];
     const error = await rt
       .map([0, 1, 2, 3, 4], async (n) => {
@@ -103,7 +103,7 @@ describe('BuildRuntime.map', () => {
   });
 
   it('records the parse issues of every result with stage and item', async () => {
-    const rt = buildRuntime(context());
+    const rt = startBuild(context());
     await rt.stage('extract', () =>
       rt.map(
         ['a', 'b'],
@@ -129,7 +129,7 @@ describe('BuildRuntime.map', () => {
 
   it('embeds in batches of maxBatchSize, in order', async () => {
     const embedder = { ...createScriptedEmbedder({ dimensions: 4 }), maxBatchSize: 3 };
-    const rt = buildRuntime(context({ embedder }));
+    const rt = startBuild(context({ embedder }));
     const values = Array.from({ length: 8 }, (_, i) => `text number ${i}`);
     const vectors = await rt.embed(values);
     const direct = await createScriptedEmbedder({ dimensions: 4 }).doEmbed({ values });
@@ -139,7 +139,7 @@ describe('BuildRuntime.map', () => {
 
   it('embeds each distinct text once and returns a vector per value', async () => {
     const embedder = { ...createScriptedEmbedder({ dimensions: 4 }), maxBatchSize: 2 };
-    const rt = buildRuntime(context({ embedder }));
+    const rt = startBuild(context({ embedder }));
     const vectors = await rt.embed(['a b', 'c', 'a b', 'c', 'd']);
     expect(embedder.calls.flatMap((c) => c.values).sort()).toEqual(['a b', 'c', 'd']);
     expect(vectors).toHaveLength(5);
@@ -180,7 +180,7 @@ describe('BuildRuntime.stage checkpoints', () => {
     dirs.push(dir);
     const runs: string[] = [];
     const build = async () => {
-      const rt = buildRuntime(context({ runtime: { checkpoints: new FileCheckpointStore(dir) } }));
+      const rt = startBuild(context({ runtime: { checkpoints: new FileCheckpointStore(dir) } }));
       const a = await rt.stage('a', async () => {
         runs.push('a');
         return { map: new Map([['x', new Float32Array([1, 2])]]), list: [1, 2, 3] };
@@ -216,7 +216,7 @@ describe('BuildRuntime.stage checkpoints', () => {
 
   it('refuses to checkpoint a class instance, naming the stage and the way out', async () => {
     class Graph {}
-    const rt = buildRuntime(context({ runtime: { checkpoints: new MemoryCheckpointStore() } }));
+    const rt = startBuild(context({ runtime: { checkpoints: new MemoryCheckpointStore() } }));
     const error = await rt.stage('graph', () => ({ g: new Graph() })).catch((e: unknown) => e);
     expect(StateError.isInstance(error)).toBe(true);
     expect((error as Error).message).toBe(

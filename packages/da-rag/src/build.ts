@@ -1,7 +1,7 @@
 import {
   type BuildContext,
   buildKnnGraph,
-  buildRuntime,
+  startBuild,
   type Chunk,
   chunkDocuments,
   type Document,
@@ -97,7 +97,7 @@ export async function buildDaRagIndex(
     throw new InvalidArgumentError('docs', 'da-rag build: the corpus is empty; pass at least one document.');
   }
   const { tokenizer, embedder, tasks } = ctx;
-  const rt = buildRuntime(ctx);
+  const rt = startBuild(ctx);
   const docTexts = docs.map((d) => withTitle(d.title, d.text, options.includeTitle));
   if (isFittableEmbedder(embedder)) {
     await rt.stage('fit', () => embedder.fit(docTexts), { checkpoint: false });

@@ -203,6 +203,8 @@ export function createDaRag(
   };
   return {
     name,
+    description: 'DA-RAG: chunk-layer graph index + query-time attributed community search (k-truss, Q-Peel)',
+    capabilities: { uses: ['embedder', 'tasks', 'vectorIndex'] },
     formatVersion,
     optionKeys: { build: BUILD_OPTION_KEYS, retrieve: DA_RAG_RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['community', 'chunk'] },

@@ -5,7 +5,7 @@ import {
   assertSameProviders,
   Bm25Index,
   type BuildContext,
-  buildRuntime,
+  startBuild,
   type Chunk,
   checkVectorRows,
   chunkCorpus as chunkCorpusBy,
@@ -382,13 +382,15 @@ export function createE2GraphRag(
   const extractor = settings.extractor ?? createWinkEntityExtractor();
   return {
     name,
+    description: 'E2GraphRAG: summary tree + NLP entity graph, adaptive local/global retrieval',
+    capabilities: { uses: ['embedder', 'tasks', 'vectorIndex'] },
     formatVersion,
     optionKeys: { build: BUILD_OPTION_KEYS, retrieve: QUERY_OPTION_KEYS },
     passageRanking: { kinds: ['chunk'] },
     async build(docs, ctx, options = {}) {
       assertKnownOptions(`${name} build`, options, BUILD_OPTION_KEYS);
       const o = resolveOptions({ ...settings.defaults, ...options }, `${name} build`);
-      const rt = buildRuntime(ctx);
+      const rt = startBuild(ctx);
       const { chunks, skipped } = await rt.stage('chunk', () => chunkCorpus(docs, ctx, o));
       const leaves = leavesFromChunks(chunks, o.includeTitle ? { titles: titlesToWrite(docs) } : {});
       // The paper runs the (CPU) entity extraction and the (GPU) summaries side by side (§3.1).

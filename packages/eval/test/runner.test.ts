@@ -72,6 +72,8 @@ interface FakeLog {
 function fakeMethod(log: FakeLog, hooks: { onRetrieve?: (query: string) => void } = {}): Method<FakeIndex> {
   return {
     name: 'fake',
+    description: 'a test method',
+    capabilities: { uses: [] },
     formatVersion: 1,
     async build(docs, ctx) {
       log.builds++;

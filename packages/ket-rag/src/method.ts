@@ -5,7 +5,7 @@ import {
   Bm25Index,
   type BuildContext,
   type BuildRuntime,
-  buildRuntime,
+  startBuild,
   type Chunk,
   checkIndexFile,
   checkVectorRows,
@@ -823,6 +823,8 @@ export function createKetRag(
   };
   return {
     name,
+    description: `KET-RAG: KG skeleton on PageRank core chunks + keyword bipartite graph (--variant ${KET_RAG_VARIANTS.join('|')})`,
+    capabilities: { uses: ['embedder', 'tasks', 'vectorIndex'] },
     formatVersion: FORMAT_VERSION,
     optionKeys: { build: BUILD_OPTION_KEYS, retrieve: RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['chunk'], order: 'score' },
@@ -831,7 +833,7 @@ export function createKetRag(
       assertKnownOptions(`${name} build`, options, BUILD_OPTION_KEYS);
       const o = resolveKetRagOptions(base, options);
       const { tokenizer, embedder } = ctx;
-      const rt = buildRuntime(ctx);
+      const rt = startBuild(ctx);
       const stats = emptyStats();
       const { chunks, texts: chunkTexts } = await rt.stage('chunk', () => chunkCorpus(docs, ctx, o));
       stats.documents = new Set(chunks.map((c) => c.docId)).size;

@@ -5,7 +5,7 @@ import {
   BM25_DEFAULTS,
   Bm25Index,
   type BuildContext,
-  buildRuntime,
+  startBuild,
   type Chunk,
   checkVectorRows,
   chunkCorpus,
@@ -208,6 +208,8 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
   const formatVersion = 1;
   return {
     name,
+    description: 'baseline: dense top-k chunks (Text-RAG / NaiveRAG)',
+    capabilities: { uses: ['embedder', 'vectorIndex'] },
     formatVersion,
     optionKeys: { build: DENSE_RAG_OPTION_KEYS, retrieve: RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['chunk'] },
@@ -219,7 +221,7 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
           'entryPoints',
           `${name} build: entryPoints must be one of ${ENTRY_POINT_MODES.join(', ')}, got "${String(opts.entryPoints)}".`,
         );
-      const rt = buildRuntime(ctx);
+      const rt = startBuild(ctx);
       const { chunks, texts } = await rt.stage('chunk', () => toUnits(docs, ctx, opts));
       const { embedder } = ctx;
       if (isFittableEmbedder(embedder)) {
@@ -308,6 +310,8 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
   const bm25Of = (texts: string[], opts: Bm25RagOptions) => new Bm25Index(texts, { k1: opts.k1, b: opts.b });
   return {
     name,
+    description: 'baseline: BM25 top-k chunks',
+    capabilities: { uses: [] },
     formatVersion,
     optionKeys: { build: BM25_RAG_OPTION_KEYS, retrieve: RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['chunk'] },
@@ -319,7 +323,7 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
         ...settings.defaults,
         ...options,
       };
-      const rt = buildRuntime(ctx);
+      const rt = startBuild(ctx);
       const { chunks, texts } = await rt.stage('chunk', () => toUnits(docs, ctx, opts));
       const bm25 = await rt.stage('bm25', () => bm25Of(texts, opts), { checkpoint: false });
       return { ctx, options: opts, chunks, texts, bm25 };

@@ -281,6 +281,8 @@ export function createNodeRag(
   const name = settings.name ?? 'noderag';
   return {
     name,
+    description: 'NodeRAG: heterograph of 7 node types, dual search + shallow PPR',
+    capabilities: { uses: ['embedder', 'tasks', 'vectorIndex'] },
     formatVersion: FORMAT_VERSION,
     optionKeys: { build: BUILD_OPTION_KEYS, retrieve: RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['text', 'semantic-unit'], order: 'score' },

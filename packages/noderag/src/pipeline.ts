@@ -1,6 +1,6 @@
 import {
   type BuildContext,
-  buildRuntime,
+  startBuild,
   type Chunk,
   chunkCorpus,
   cleanEntityName,
@@ -117,7 +117,7 @@ function fitTexts(texts: readonly string[], budget: number, ctx: BuildContext): 
  * overviews and semantic matching; text insertion; selective embedding of T, S, A, H; HNSW semantic
  * edges.
  *
- * Runs through the build runtime of `ctx` ({@link buildRuntime}): the model calls of each stage go
+ * Runs through the build runtime of `ctx` ({@link startBuild}): the model calls of each stage go
  * through `rt.map` (at most `o.concurrency`, else the runtime's concurrency, in flight) and their
  * results are checkpointed, so a build interrupted and run again with the same checkpoint store
  * resumes; the graph is rebuilt from those results, which are applied in input order.
@@ -128,7 +128,7 @@ export async function buildNodeRag(
   o: NodeRagOptions,
 ): Promise<NodeRagIndex> {
   const { tasks, signal } = ctx;
-  const rt = buildRuntime(ctx);
+  const rt = startBuild(ctx);
   const concurrency = o.concurrency !== undefined ? { concurrency: o.concurrency } : {};
   const stats: NodeRagBuildStats = {
     documents: new Set(docs.map((d) => d.id)).size,

@@ -4,7 +4,7 @@ import {
   assertKnownOptions,
   assertSameProviders,
   type BuildContext,
-  buildRuntime,
+  startBuild,
   type Chunk,
   checkIndexFile,
   checkVectorRows,
@@ -663,6 +663,9 @@ export function createSgRag(
 
   return {
     name,
+    description:
+      'SG-RAG: query graph -> path decomposition -> dominance embeddings in an R*-tree -> exact subgraphs',
+    capabilities: { uses: ['embedder', 'tasks', 'vectorIndex'], triples: true },
     formatVersion,
     optionKeys: { build: BUILD_OPTION_KEYS, retrieve: RETRIEVE_OPTION_KEYS },
     async build(docs, ctx, options = {}) {
@@ -671,7 +674,7 @@ export function createSgRag(
       checkOptions(opts);
       const { triples, entityText, relationText, ...stored } = opts;
       const stats: Record<string, number> = {};
-      const rt = buildRuntime(ctx);
+      const rt = startBuild(ctx);
       let graph: SgGraph;
       if (triples) {
         graph = await rt.stage(

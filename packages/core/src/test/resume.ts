@@ -5,7 +5,7 @@ import { cachedChat, cachedEmbedder, chatCallKey, embeddingKey, MemoryCallCache 
 import { AbortError } from '../errors.js';
 import { type BuildContext, createBuildContext, type Method } from '../method.js';
 import type { ChatModel, Embedder } from '../models.js';
-import { buildRuntime, MemoryCheckpointStore } from '../runtime.js';
+import { type BuildRuntime, MemoryCheckpointStore, trackBuilds } from '../runtime.js';
 import type { TaskSuite } from '../tasks/types.js';
 import type { Document } from '../types.js';
 
@@ -119,7 +119,7 @@ export async function checkResumableBuild<Index>(spec: ResumableBuildSpec<Index>
       checkpoints: MemoryCheckpointStore | undefined,
       signal: AbortSignal | undefined,
       dir: string,
-    ): Promise<BuildContext> => {
+    ): Promise<BuildRuntime[]> => {
       const ctx = createBuildContext({
         ...spec.context,
         embedder: cachedEmbedder(models.embedder, cache),
@@ -127,9 +127,10 @@ export async function checkResumableBuild<Index>(spec: ResumableBuildSpec<Index>
         ...(signal ? { signal } : {}),
         ...(checkpoints ? { runtime: { checkpoints } } : {}),
       });
+      const builds = trackBuilds(ctx);
       const index = await spec.method.build(spec.documents, ctx, spec.options ?? {});
       await spec.method.save(index, dir);
-      return ctx;
+      return builds;
     };
 
     let totalCalls = 0;
@@ -178,7 +179,7 @@ export async function checkResumableBuild<Index>(spec: ResumableBuildSpec<Index>
       let resumedCalls = 0;
       let repeatedCalls = 0;
       const dir = join(root, `resumed-${n}`);
-      const ctx = await build(
+      const builds = await build(
         countedModels(spec as ResumableBuildSpec<unknown>, (key) => {
           resumedCalls += 1;
           if (first.has(key)) repeatedCalls += 1;
@@ -198,7 +199,7 @@ export async function checkResumableBuild<Index>(spec: ResumableBuildSpec<Index>
         firstRunCalls: first.size,
         resumedCalls,
         repeatedCalls,
-        resumedStages: [...buildRuntime(ctx).resumedStages],
+        resumedStages: builds.flatMap((b) => b.resumedStages),
         differingFiles,
       });
     }

@@ -4,3 +4,4 @@
  * `@grag/core/test`.
  */
 export { runVectorIndexSpec, type VectorIndexSpecOptions } from './vector-index-spec.js';
+export { type MethodSpecOptions, runMethodSpec } from './method-spec.js';
