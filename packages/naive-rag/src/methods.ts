@@ -1,13 +1,9 @@
-import { join } from 'node:path';
 import {
   assertKnownOptions,
-  assertSameProviders,
   BM25_DEFAULTS,
   Bm25Index,
   type BuildContext,
-  startBuild,
   type Chunk,
-  checkVectorRows,
   chunkCorpus,
   chunkSchema,
   DEFAULT_BUDGET_TOKENS,
@@ -15,29 +11,31 @@ import {
   ENTRY_POINT_MODES,
   type EntryPointMode,
   embedAll,
+  type IndexProviders,
+  type IndexWriter,
   InvalidArgumentError,
+  indexProviders,
   indexVectors,
   isFittableEmbedder,
-  MANIFEST_FILE,
   type Method,
-  modelFingerprint,
+  type OpenedIndex,
+  type OptionRule,
+  openMethodIndex,
+  opt,
   optionKeys,
   packContext,
   RETRIEVE_OPTION_KEYS,
   type Retrieval,
   type RetrievedItem,
   type RetrieveOptions,
-  readJson,
-  readManifest,
-  restoreEmbedderState,
-  saveEmbedderState,
+  resolveOptions,
   searchEntryPoints,
+  startBuild,
   type VectorIndex,
   v,
-  validate,
+  validateOptions,
   withTitle,
-  writeIndexDir,
-  writeJson,
+  writeMethodIndex,
 } from '@grag/core';
 
 /** How documents become retrieval units. */
@@ -78,6 +76,31 @@ export interface Bm25RagOptions extends ChunkingOptions {
   b: number;
 }
 
+const CHUNKING_RULES: { readonly [K in keyof ChunkingOptions]: OptionRule } = {
+  chunking: opt.oneOf('fixed', 'document'),
+  chunkSize: opt.positiveInt,
+  overlap: opt.nonNegativeInt,
+  includeTitle: opt.boolean,
+};
+const DENSE_RULES = { ...CHUNKING_RULES, entryPoints: opt.oneOf(...ENTRY_POINT_MODES) };
+const BM25_RULES = { ...CHUNKING_RULES, k1: opt.nonNegative, b: opt.fraction };
+
+/**
+ * Options of one build or load: `layers` over `defaults` (undefined values ignored), unknown keys
+ * refused and every value checked, naming `caller`.
+ */
+function resolve<O extends object>(
+  caller: string,
+  defaults: O,
+  rules: { readonly [K in keyof O]?: OptionRule },
+  ...layers: (Partial<O> | Record<string, unknown> | undefined)[]
+): O {
+  for (const layer of layers) assertKnownOptions(caller, layer, defaults);
+  const options = resolveOptions(defaults, ...layers);
+  validateOptions(caller, options, rules);
+  return options;
+}
+
 /** Every build option key of {@link createDenseRag}; others are refused. */
 const DENSE_RAG_OPTION_KEYS: readonly string[] = optionKeys<DenseRagOptions>(DENSE_RAG_DEFAULTS);
 /** Every build option key of {@link createBm25Rag}; others are refused. */
@@ -87,7 +110,8 @@ const BM25_RAG_OPTION_KEYS: readonly string[] = optionKeys<Bm25RagOptions>({
 });
 
 interface BaseIndex<Options> {
-  ctx: BuildContext;
+  /** The providers retrieval needs (tokenizer; embedder for the dense baseline). */
+  providers: IndexProviders;
   options: Options;
   chunks: Chunk[];
   /** The text each unit is searched and shown by (title line + chunk text). */
@@ -149,7 +173,7 @@ function retrievalFrom<O>(
     };
   });
   const packed = packContext(items, options.budgetTokens ?? DEFAULT_BUDGET_TOKENS, {
-    tokenizer: index.ctx.tokenizer,
+    tokenizer: index.providers.tokenizer,
   });
   return {
     context: packed.context,
@@ -175,22 +199,23 @@ function rankDepth<O>(index: BaseIndex<O>, options: RetrieveOptions): number {
   return Math.min(index.chunks.length, Math.ceil((budget / Math.max(1, meanTokens)) * 1.5) + 5);
 }
 
-async function saveUnits<O>(index: BaseIndex<O>, dir: string): Promise<void> {
-  await writeJson(join(dir, 'chunks.json'), { chunks: index.chunks, texts: index.texts });
-}
-
 const unitsSchema = v.refine(v.object({ chunks: v.array(chunkSchema), texts: v.array(v.string()) }), (u) =>
   u.texts.length === u.chunks.length
     ? undefined
     : `has ${u.texts.length} texts for ${u.chunks.length} chunks`,
 );
 
-async function loadUnits(dir: string): Promise<{ chunks: Chunk[]; texts: string[] }> {
-  return readJson(join(dir, 'chunks.json'), unitsSchema);
-}
+const UNITS_FILE = 'chunks.json';
 
-const denseParamsSchema = v.object({ entryPoints: v.optional(v.literal(...ENTRY_POINT_MODES)) });
-const bm25ParamsSchema = v.object({ k1: v.number({ min: 0 }), b: v.number({ min: 0, max: 1 }) });
+const saveUnits = <O>(index: BaseIndex<O>, out: IndexWriter) =>
+  out.json(UNITS_FILE, { chunks: index.chunks, texts: index.texts });
+
+const loadUnits = <P, S>(opened: OpenedIndex<P, S>) => opened.json(UNITS_FILE, unitsSchema);
+
+const statsOf = <O>(index: BaseIndex<O>) => ({
+  documents: new Set(index.chunks.map((c) => c.docId)).size,
+  chunks: index.chunks.length,
+});
 
 /** Settings of {@link createDenseRag}. */
 export interface DenseRagSettings {
@@ -206,21 +231,16 @@ export interface DenseRagSettings {
 export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRagIndex, DenseRagOptions> {
   const name = settings.name ?? 'naive-dense';
   const formatVersion = 1;
+  const uses = ['embedder', 'vectorIndex'] as const;
   return {
     name,
     description: 'baseline: dense top-k chunks (Text-RAG / NaiveRAG)',
-    capabilities: { uses: ['embedder', 'vectorIndex'] },
+    capabilities: { uses },
     formatVersion,
     optionKeys: { build: DENSE_RAG_OPTION_KEYS, retrieve: RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['chunk'] },
     async build(docs, ctx, options = {}) {
-      assertKnownOptions(`${name} build`, options, DENSE_RAG_OPTION_KEYS);
-      const opts: DenseRagOptions = { ...DENSE_RAG_DEFAULTS, ...settings.defaults, ...options };
-      if (!ENTRY_POINT_MODES.includes(opts.entryPoints))
-        throw new InvalidArgumentError(
-          'entryPoints',
-          `${name} build: entryPoints must be one of ${ENTRY_POINT_MODES.join(', ')}, got "${String(opts.entryPoints)}".`,
-        );
+      const opts = resolve(`${name} build`, DENSE_RAG_DEFAULTS, DENSE_RULES, settings.defaults, options);
       const rt = startBuild(ctx);
       const { chunks, texts } = await rt.stage('chunk', () => toUnits(docs, ctx, opts));
       const { embedder } = ctx;
@@ -233,16 +253,23 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
         () => indexVectors(ctx.vectorIndex, embeddings, { dimensions: embedder.dimensions }),
         { checkpoint: false },
       );
-      return { ctx, options: opts, chunks, texts, vectors, ...lexicalFor(texts, opts) };
+      return {
+        providers: indexProviders(ctx),
+        options: opts,
+        chunks,
+        texts,
+        vectors,
+        ...lexicalFor(texts, opts),
+      };
     },
     async retrieve(index, query, options = {}) {
       assertKnownOptions(`${name} retrieve`, options, RETRIEVE_OPTION_KEYS);
       const started = performance.now();
-      const mode = index.options.entryPoints ?? 'dense';
+      const mode = index.options.entryPoints;
       const [queryVector] =
         mode === 'lexical'
           ? []
-          : await embedAll(index.ctx.embedder, [query], { abortSignal: options.signal });
+          : await embedAll(index.providers.embedder, [query], { abortSignal: options.signal });
       const depth = rankDepth(index, options);
       const hits = searchEntryPoints({
         mode,
@@ -260,38 +287,34 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
       });
     },
     async save(index, dir) {
-      const { ctx } = index;
-      await writeIndexDir(
+      await writeMethodIndex(
         dir,
         {
           method: name,
           formatVersion,
-          params: { ...index.options },
-          providers: { embedder: modelFingerprint(ctx.embedder), vectorIndex: index.vectors.kind },
-          stats: { documents: new Set(index.chunks.map((c) => c.docId)).size, chunks: index.chunks.length },
+          uses,
+          providers: index.providers,
+          params: index.options,
+          stats: statsOf(index),
         },
-        async (tmp) => {
-          await saveUnits(index, tmp);
-          await index.vectors.save(join(tmp, 'vectors.bin'));
-          await saveEmbedderState(ctx.embedder, tmp);
+        async (out) => {
+          await saveUnits(index, out);
+          await out.vectors('vectors.bin', index.vectors);
         },
       );
     },
     async load(dir, ctx) {
-      const manifest = await readManifest(dir, { method: name, formatVersion });
-      assertSameProviders(dir, manifest, {
-        embedder: modelFingerprint(ctx.embedder),
-        vectorIndex: ctx.vectorIndex.kind,
+      const opened = await openMethodIndex(dir, ctx, {
+        method: name,
+        formatVersion,
+        uses,
+        // Indexes written before `entryPoints` existed were dense: the default fills it in.
+        params: (saved) => resolve(`${name} load`, DENSE_RAG_DEFAULTS, DENSE_RULES, saved),
       });
-      await restoreEmbedderState(ctx.embedder, dir);
-      const { chunks, texts } = await loadUnits(dir);
-      const vectorsPath = join(dir, 'vectors.bin');
-      const vectors = await ctx.vectorIndex.load(vectorsPath);
-      checkVectorRows(vectors, { count: chunks.length, dimensions: ctx.embedder.dimensions }, vectorsPath);
-      // Indexes written before `entryPoints` existed were dense.
-      validate(denseParamsSchema, manifest.params, `${join(dir, MANIFEST_FILE)} params`);
-      const options = { ...DENSE_RAG_DEFAULTS, ...manifest.params } as DenseRagOptions;
-      return { ctx, options, chunks, texts, vectors, ...lexicalFor(texts, options) };
+      const { chunks, texts } = await loadUnits(opened);
+      const vectors = await opened.vectors('vectors.bin', chunks.length);
+      const options = opened.params;
+      return { providers: opened.providers, options, chunks, texts, vectors, ...lexicalFor(texts, options) };
     },
   };
 }
@@ -307,26 +330,22 @@ export interface Bm25RagSettings {
 export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagIndex, Bm25RagOptions> {
   const name = settings.name ?? 'bm25';
   const formatVersion = 1;
+  const uses = [] as const;
+  const defaults: Bm25RagOptions = { ...CHUNKING_DEFAULTS, ...BM25_DEFAULTS };
   const bm25Of = (texts: string[], opts: Bm25RagOptions) => new Bm25Index(texts, { k1: opts.k1, b: opts.b });
   return {
     name,
     description: 'baseline: BM25 top-k chunks',
-    capabilities: { uses: [] },
+    capabilities: { uses },
     formatVersion,
     optionKeys: { build: BM25_RAG_OPTION_KEYS, retrieve: RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['chunk'] },
     async build(docs, ctx, options = {}) {
-      assertKnownOptions(`${name} build`, options, BM25_RAG_OPTION_KEYS);
-      const opts: Bm25RagOptions = {
-        ...CHUNKING_DEFAULTS,
-        ...BM25_DEFAULTS,
-        ...settings.defaults,
-        ...options,
-      };
+      const opts = resolve(`${name} build`, defaults, BM25_RULES, settings.defaults, options);
       const rt = startBuild(ctx);
       const { chunks, texts } = await rt.stage('chunk', () => toUnits(docs, ctx, opts));
       const bm25 = await rt.stage('bm25', () => bm25Of(texts, opts), { checkpoint: false });
-      return { ctx, options: opts, chunks, texts, bm25 };
+      return { providers: indexProviders(ctx), options: opts, chunks, texts, bm25 };
     },
     async retrieve(index, query, options = {}) {
       assertKnownOptions(`${name} retrieve`, options, RETRIEVE_OPTION_KEYS);
@@ -336,24 +355,34 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
       return retrievalFrom(index, hits, options, { method: name, depth, ms: performance.now() - started });
     },
     async save(index, dir) {
-      await writeIndexDir(
+      await writeMethodIndex(
         dir,
         {
           method: name,
           formatVersion,
-          params: { ...index.options },
-          providers: {},
-          stats: { documents: new Set(index.chunks.map((c) => c.docId)).size, chunks: index.chunks.length },
+          uses,
+          providers: index.providers,
+          params: index.options,
+          stats: statsOf(index),
         },
-        (tmp) => saveUnits(index, tmp),
+        (out) => saveUnits(index, out),
       );
     },
     async load(dir, ctx) {
-      const manifest = await readManifest(dir, { method: name, formatVersion });
-      validate(bm25ParamsSchema, manifest.params, `${join(dir, MANIFEST_FILE)} params`);
-      const options = manifest.params as unknown as Bm25RagOptions;
-      const { chunks, texts } = await loadUnits(dir);
-      return { ctx, options, chunks, texts, bm25: bm25Of(texts, options) };
+      const opened = await openMethodIndex(dir, ctx, {
+        method: name,
+        formatVersion,
+        uses,
+        params: (saved) => resolve(`${name} load`, defaults, BM25_RULES, saved),
+      });
+      const { chunks, texts } = await loadUnits(opened);
+      return {
+        providers: opened.providers,
+        options: opened.params,
+        chunks,
+        texts,
+        bm25: bm25Of(texts, opened.params),
+      };
     },
   };
 }

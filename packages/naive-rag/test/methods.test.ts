@@ -1,7 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createBuildContext, type Document, IndexFormatError, type TaskSuite } from '@grag/core';
+import { createBuildContext, type Document, type TaskSuite } from '@grag/core';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { describe, expect, it } from 'vitest';
 import { bm25Rag, denseRag } from '../src/index.js';
@@ -59,19 +56,6 @@ describe('naive baselines', () => {
     const index = await bm25Rag.build(docs, context(), { chunking: 'document' });
     const r = await bm25Rag.retrieve(index, 'capital river Seine Spree Nile', { budgetTokens: 20 });
     expect(r.tokens).toBeLessThanOrEqual(20);
-  });
-
-  it('saves and loads an index that answers the same, and refuses a foreign one', async () => {
-    const dir = join(await mkdtemp(join(tmpdir(), 'grag-naive-')), 'dense');
-    const ctx = context();
-    const index = await denseRag.build(docs, ctx, { chunking: 'document' });
-    await denseRag.save(index, dir);
-    const loaded = await denseRag.load(dir, context());
-    const q = 'capital of Germany';
-    expect((await denseRag.retrieve(loaded, q)).items).toEqual((await denseRag.retrieve(index, q)).items);
-    const error = await bm25Rag.load(dir, context()).catch((e) => e);
-    expect(IndexFormatError.isInstance(error)).toBe(true);
-    expect(String(error.message)).toMatch(/holds a 'naive-dense' index, not 'bm25'/);
   });
 
   it('refuses an empty corpus with a clear error', async () => {

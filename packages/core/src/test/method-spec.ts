@@ -3,7 +3,7 @@
  * indexes: every method runs the same checks of shape, budget, persistence, refusals, build
  * independence and abort.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ import { INDEX_PROVIDER_KINDS, type IndexProviderKind } from '../method-index.js
 import { MANIFEST_FILE } from '../persistence.js';
 import { trackBuilds } from '../runtime.js';
 import type { Document, Retrieval } from '../types.js';
+import { formatIndexFuzzReport, fuzzIndexLoad } from './index-fuzz.js';
 
 /** Options of {@link runMethodSpec}. */
 export interface MethodSpecOptions<Options> {
@@ -28,6 +29,8 @@ export interface MethodSpecOptions<Options> {
   budgets?: number[];
   /** Further build options each of which `build` must refuse with an `InvalidArgumentError`. */
   badOptions?: Partial<Options>[];
+  /** Cases of the load fuzz (`fuzzIndexLoad`): damaged files must be refused with a `GragError`. @default 300 */
+  fuzzCases?: number;
   /** Per-test timeout in ms. @default 60000 */
   timeout?: number;
 }
@@ -102,7 +105,9 @@ function checkShape(r: Retrieval, where: string): void {
     );
   });
   if (r.subgraph !== undefined) {
-    expect(Array.isArray(r.subgraph.nodes) && Array.isArray(r.subgraph.edges), `${where}: subgraph`).toBe(true);
+    expect(Array.isArray(r.subgraph.nodes) && Array.isArray(r.subgraph.edges), `${where}: subgraph`).toBe(
+      true,
+    );
   }
 }
 
@@ -127,7 +132,9 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
  * - an empty corpus, an unknown option and each of `badOptions` throw `InvalidArgumentError`;
  * - two builds on one context are independent (each has its own build runtime) and the index
  *   does not keep the context;
- * - an aborted signal stops a build with an `AbortError`.
+ * - an aborted signal stops a build with an `AbortError`;
+ * - each JSON file of the index replaced by JSON of another shape, and damaged files
+ *   (`fuzzIndexLoad`), are refused with an error naming the file, never a crash.
  */
 export function runMethodSpec<Index, Options>(
   label: string,
@@ -265,11 +272,41 @@ export function runMethodSpec<Index, Options>(
       expect((error as Error).message).toContain(key);
     });
 
+    it('refuses each JSON file of another shape with an IndexFormatError naming it', async () => {
+      const files = (await readdir(saved)).filter((f) => f.endsWith('.json') && f !== MANIFEST_FILE);
+      for (const file of files) {
+        const dir = join(root, `shape-${file}`);
+        await cp(saved, dir, { recursive: true });
+        await writeFile(join(dir, file), JSON.stringify({ unexpected: [5] }));
+        const error = await rejection(method.load(dir, await options.makeContext()));
+        expect(IndexFormatError.isInstance(error), `${file}: ${String(error)}`).toBe(true);
+        expect((error as Error).message).toContain(join(dir, file));
+        expect((error as Error).message).toMatch(/rebuild the index\.$/);
+      }
+    });
+
+    it(
+      'refuses damaged index files with a GragError, never a crash (fuzz)',
+      async () => {
+        const report = await fuzzIndexLoad({
+          dir: saved,
+          cases: options.fuzzCases ?? 300,
+          seed: 7,
+          load: async (dir) => method.load(dir, await options.makeContext()),
+          use: (loaded) => method.retrieve(loaded, queries[0]!, { budgetTokens: budgets.at(-1)! }),
+        });
+        expect(report.failures, formatIndexFuzzReport(report)).toEqual([]);
+      },
+      timeout * 4,
+    );
+
     it('refuses an empty corpus, unknown options and bad option values with InvalidArgumentError', async () => {
       const c = await options.makeContext();
       const empty = await rejection(build(c, []));
       expect(InvalidArgumentError.isInstance(empty), `empty corpus: ${String(empty)}`).toBe(true);
-      const unknown = await rejection(build(c, options.corpus, { notAnOption: 1 } as Partial<Options>));
+      const unknown = await rejection(
+        build(c, options.corpus, { notAnOption: 1 } as unknown as Partial<Options>),
+      );
       expect(InvalidArgumentError.isInstance(unknown), `unknown option: ${String(unknown)}`).toBe(true);
       expect((unknown as Error).message).toContain('notAnOption');
       for (const bad of options.badOptions ?? []) {
@@ -293,7 +330,9 @@ export function runMethodSpec<Index, Options>(
         expect(builds[1]).not.toBe(builds[0]);
         expect(builds[1]!.stages).toEqual(builds[0]!.stages);
         expect(builds[1]!.issues).toHaveLength(builds[0]!.issues.length);
-        expect((await retrieveAll(second)).map(comparable)).toEqual((await retrieveAll(first)).map(comparable));
+        expect((await retrieveAll(second)).map(comparable)).toEqual(
+          (await retrieveAll(first)).map(comparable),
+        );
         expect(findValue(first, c), 'the index holds its BuildContext').toBeUndefined();
       },
       timeout * 2,
