@@ -8,8 +8,8 @@ import {
   AbortError,
   assertKnownOptions,
   type BuildContext,
-  buildKey,
   type BuildRuntime,
+  buildKey,
   checkIndexTarget,
   type Document,
   FileCallCache,
@@ -54,7 +54,9 @@ ${EVAL_USAGE.command}
 Options:
   --method <name>            method to build (see \`grag methods\`)
   --out <dir>                index directory to write
-  --set <key=value>          method option, repeatable (e.g. --set chunkSize=600)
+  --set <key=value>          method option, repeatable (e.g. --set chunkSize=600); true/false, null,
+                             numbers and lists ([a,b] or a,b) convert. index: build options; query:
+                             retrieve options; eval: each key to build and/or retrieve, as the method declares
   --variant <name>           method variant (same as --set variant=<name>), e.g. ket-rag's keyword-rag
   --estimate                 count the calls, tokens and cost a build would make, without calling a model (index)
   --cache-dir <dir>          model-call cache and build checkpoints (default .grag-cache next to --out)
@@ -180,7 +182,19 @@ function isTripleDirectory(path: string): boolean {
   );
 }
 
-/** `--set key=value` pairs as method options; numbers and booleans are converted. */
+/** One `--set` value: `true`/`false`, `null`, a number, or the string as written. */
+function setValue(raw: string): unknown {
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  if (raw === 'null') return null;
+  return raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+}
+
+/**
+ * `--set key=value` pairs as method options. Values convert as written: `true`/`false`, `null`,
+ * numbers; a list is written `[a,b]` or `a,b` (each element converted the same way; `[]` is the
+ * empty list, `[a]` a list of one); anything else is a string.
+ */
 export function parseSetOptions(pairs: readonly string[] = []): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const pair of pairs) {
@@ -191,15 +205,14 @@ export function parseSetOptions(pairs: readonly string[] = []): Record<string, u
         `Bad --set "${pair}": write it as key=value, e.g. --set chunkSize=600.`,
       );
     const key = pair.slice(0, eq);
-    const raw = pair.slice(eq + 1);
-    out[key] =
-      raw === 'true'
-        ? true
-        : raw === 'false'
-          ? false
-          : raw !== '' && Number.isFinite(Number(raw))
-            ? Number(raw)
-            : raw;
+    const raw = pair.slice(eq + 1).trim();
+    const bracketed = raw.startsWith('[') && raw.endsWith(']');
+    if (bracketed || raw.includes(',')) {
+      const inner = bracketed ? raw.slice(1, -1).trim() : raw;
+      out[key] = inner === '' ? [] : inner.split(',').map((part) => setValue(part.trim()));
+    } else {
+      out[key] = setValue(raw);
+    }
   }
   return out;
 }
@@ -513,7 +526,7 @@ async function queryIndex(
   dir: string,
   question: string,
   config: GragConfig,
-  options: { topK?: number; answer: boolean },
+  options: { topK?: number; answer: boolean; retrieve?: Record<string, unknown> },
 ): Promise<{ result: QueryResult; summary: string }> {
   if (question.trim() === '')
     throw new InvalidArgumentError(
@@ -532,6 +545,7 @@ async function queryIndex(
   const index = await entry.method.load(dir, ctx);
   const t0 = performance.now();
   const retrieval: Retrieval = await entry.method.retrieve(index, question, {
+    ...options.retrieve,
     budgetTokens: config.budget,
     ...(options.topK !== undefined ? { topK: options.topK } : {}),
   });
@@ -726,6 +740,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         const topK = positiveInt(values['top-k'], 'top-k');
         const { result, summary } = await queryIndex(dir, words.join(' '), config, {
           answer: values['no-answer'] !== true,
+          retrieve: parseSetOptions(values.set),
           ...(topK !== undefined ? { topK } : {}),
         });
         if (values.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

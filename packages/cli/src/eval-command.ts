@@ -64,16 +64,19 @@ function positive(value: string | undefined, name: string): number | undefined {
 }
 
 /**
- * The `--set` options one method of an evaluation gets: those of its own option keys. A key that no
- * method of the run knows is an error (a misspelling, with the closest key), so one set of flags
- * can serve methods with different options, e.g. `--methods bm25,ket-rag --variant keyword-rag`.
+ * The `--set` options one method of an evaluation gets, split by its own option keys: build keys
+ * go to `build`, retrieve keys to `retrieve` (so a retrieval switch needs no rebuild), a key of both
+ * to both. A key that no method of the run knows is an error (a misspelling, with the closest key),
+ * so one set of flags can serve methods with different options, e.g.
+ * `--methods bm25,ket-rag --variant keyword-rag`.
  */
 export function optionsFor(
   entry: MethodEntry,
   options: Record<string, unknown>,
   all: readonly MethodEntry[],
-): Record<string, unknown> {
-  const keysOf = (e: MethodEntry) => e.method.optionKeys?.build;
+): { build: Record<string, unknown>; retrieve: Record<string, unknown> } {
+  const keysOf = (e: MethodEntry) =>
+    e.method.optionKeys ? [...e.method.optionKeys.build, ...e.method.optionKeys.retrieve] : undefined;
   for (const key of Object.keys(options)) {
     if (all.some((e) => keysOf(e) === undefined || keysOf(e)?.includes(key))) continue;
     const known = [...new Set(all.flatMap((e) => keysOf(e) ?? []))];
@@ -83,10 +86,11 @@ export function optionsFor(
       `No method of this run (${all.map((e) => e.name).join(', ')}) has an option "${key}"${near ? `; did you mean "${near}"?` : '.'}`,
     );
   }
-  const own = keysOf(entry);
-  return own === undefined
-    ? options
-    : Object.fromEntries(Object.entries(options).filter(([k]) => own.includes(k)));
+  const declared = entry.method.optionKeys;
+  if (declared === undefined) return { build: options, retrieve: {} };
+  const pick = (keys: readonly string[]) =>
+    Object.fromEntries(Object.entries(options).filter(([k]) => keys.includes(k)));
+  return { build: pick(declared.build), retrieve: pick(declared.retrieve) };
 }
 
 /** Run `grag eval`; returns the exit code. Errors are thrown for the CLI to print. */
@@ -160,7 +164,10 @@ export async function evalCommand(input: {
   const topK = positive(flags['top-k'], 'top-k');
   const run = await runEval({
     dataset,
-    methods: entries.map((e) => ({ method: e.method, options: optionsFor(e, input.methodOptions, entries) })),
+    methods: entries.map((e) => {
+      const { build, retrieve } = optionsFor(e, input.methodOptions, entries);
+      return { method: e.method, options: build, ...(Object.keys(retrieve).length > 0 ? { retrieve } : {}) };
+    }),
     context: () => createProviders(config, { cache }).ctx,
     out,
     budgetTokens: config.budget,

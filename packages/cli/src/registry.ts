@@ -31,9 +31,15 @@ function entry(method: Method<any, any>): MethodEntry {
 }
 
 /** Every method the CLI knows, by name; each declares its own description and capabilities. */
-export const METHODS: readonly MethodEntry[] = [denseRag, bm25Rag, e2GraphRag, nodeRag, ketRag, daRag, sgRag].map(
-  entry,
-);
+export const METHODS: readonly MethodEntry[] = [
+  denseRag,
+  bm25Rag,
+  e2GraphRag,
+  nodeRag,
+  ketRag,
+  daRag,
+  sgRag,
+].map(entry);
 
 export function findMethod(name: string): MethodEntry | undefined {
   return METHODS.find((m) => m.name === name);

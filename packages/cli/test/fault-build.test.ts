@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   BuildStageError,
-  trackBuilds,
   type ChatModel,
   cachedChat,
   chunkDocuments,
@@ -27,6 +26,7 @@ import {
   ProviderError,
   TUPLE_DELIMITER_DEFAULTS,
   titleDescriptionPrompt,
+  trackBuilds,
 } from '@grag/core';
 import { createDaRag, type DaRagOptions } from '@grag/da-rag';
 import { createOpenAI, type OpenAIProviderSettings } from '@grag/openai';
@@ -371,9 +371,7 @@ describe('a DA-RAG build against a faulty OpenAI-compatible server', () => {
     }
     // The same issues, and the same repair requests (when the tasks send any), without faults.
     const issueKeys = (b: typeof builds) =>
-      b[0]!
-        .issues.map((i) => JSON.stringify([i.stage, i.item, i.kind, i.raw]))
-        .sort();
+      b[0]!.issues.map((i) => JSON.stringify([i.stage, i.item, i.kind, i.raw])).sort();
     expect(issueKeys(cleanBuilds)).toEqual(issueKeys(builds));
     const repairKeys = (s: FaultServer) =>
       [

@@ -33,7 +33,14 @@ import {
 } from './persistence.js';
 import type { TaskSuite } from './tasks/types.js';
 import type { Tokenizer } from './tokenizer.js';
-import { checkIndexFile, float32Rows, indexFileMessage, type Schema, ShapeIssue, validate } from './validate.js';
+import {
+  checkIndexFile,
+  float32Rows,
+  indexFileMessage,
+  type Schema,
+  ShapeIssue,
+  validate,
+} from './validate.js';
 import type { VectorIndex, VectorIndexFactory } from './vector/types.js';
 
 /** The providers an index can depend on, each fingerprinted in its manifest. */
@@ -225,12 +232,19 @@ export async function openMethodIndex<P, S = Record<string, unknown>>(
   } catch (error) {
     if (!(error instanceof ShapeIssue) && !InvalidArgumentError.isInstance(error)) throw error;
     const problem = error instanceof ShapeIssue ? error.message : (error as Error).message.replace(/\.$/, '');
-    throw new IndexFormatError(manifestPath, manifest.formatVersion, indexFileMessage(manifestPath, `params: ${problem}`), {
-      cause: error,
-    });
+    throw new IndexFormatError(
+      manifestPath,
+      manifest.formatVersion,
+      indexFileMessage(manifestPath, `params: ${problem}`),
+      {
+        cause: error,
+      },
+    );
   }
   const stats = (
-    options.stats ? validate(options.stats, manifest.stats ?? {}, `${manifestPath} stats`) : (manifest.stats ?? {})
+    options.stats
+      ? validate(options.stats, manifest.stats ?? {}, `${manifestPath} stats`)
+      : (manifest.stats ?? {})
   ) as S;
   const path = (file: string) => join(dir, file);
   return {

@@ -1,5 +1,5 @@
-import type { IndexProviderKind } from './method-index.js';
 import { Meter, meteredEmbedder } from './meter.js';
+import type { IndexProviderKind } from './method-index.js';
 import type { ChatModel, Embedder } from './models.js';
 import type { BuildRuntimeSettings } from './runtime.js';
 import type { TaskSuite } from './tasks/types.js';

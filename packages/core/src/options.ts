@@ -183,12 +183,16 @@ export const opt = {
   /** A non-empty string. */
   string: rule('a non-empty string', (x) => typeof x === 'string' && x.length > 0),
   /** An array of non-empty strings. */
-  stringList: rule('a list of non-empty strings', (x) => Array.isArray(x) && x.every((s) => typeof s === 'string' && s.length > 0)),
+  stringList: rule(
+    'a list of non-empty strings',
+    (x) => Array.isArray(x) && x.every((s) => typeof s === 'string' && s.length > 0),
+  ),
   /** One of `values`. */
   oneOf: <V extends string | number | boolean>(...values: readonly V[]): OptionRule =>
     rule(`one of ${values.map((x) => JSON.stringify(x)).join(', ')}`, (x) => values.includes(x as V)),
   /** `null` or a value `inner` accepts. */
-  nullable: (inner: OptionRule): OptionRule => rule(`${inner.expected} or null`, (x) => x === null || inner.test(x)),
+  nullable: (inner: OptionRule): OptionRule =>
+    rule(`${inner.expected} or null`, (x) => x === null || inner.test(x)),
   /** Absent (`undefined`) or a value `inner` accepts. */
   optional: (inner: OptionRule): OptionRule => rule(inner.expected, (x) => x === undefined || inner.test(x)),
 } as const;

@@ -5,14 +5,15 @@ import {
   AbortError,
   BuildStageError,
   buildKey,
-  startBuild,
   createBuildContext,
   embedAll,
   FileCheckpointStore,
   MemoryCheckpointStore,
   type ProgressEvent,
   StateError,
+  startBuild,
   type TaskSuite,
+  trackBuilds,
 } from '@grag/core';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -240,5 +241,40 @@ describe('BuildRuntime.stage checkpoints', () => {
     expect(buildKey({ ...base, options: { m: new Map([['k', 1]]) } })).not.toBe(
       buildKey({ ...base, options: { m: new Map([['k', 2]]) } }),
     );
+  });
+});
+
+describe('startBuild', () => {
+  it('gives each build on one context its own stage numbers and issues, announced to onStart', async () => {
+    const ctx = context();
+    const started: unknown[] = [];
+    ctx.runtime = { onStart: (rt) => started.push(rt) };
+    const build = async () => {
+      const rt = startBuild(ctx);
+      await rt.stage('extract', () =>
+        rt.map([1, 2], (n) => ({ n, issues: [{ kind: 'skipped-record', raw: `bad ${n}`, reason: 'x' }] })),
+      );
+      await rt.stage('embed', () => 1, { checkpoint: false });
+      return rt;
+    };
+    const first = await build();
+    const second = await build();
+    expect(started).toEqual([first, second]);
+    expect(second).not.toBe(first);
+    expect(first.stages).toEqual(['001-extract', '002-embed']);
+    expect(second.stages).toEqual(['001-extract', '002-embed']);
+    expect(first.issues).toHaveLength(2);
+    expect(second.issues).toHaveLength(2);
+    expect(second.issues.map((i) => i.step)).toEqual(['001-extract', '001-extract']);
+  });
+
+  it('trackBuilds keeps every runtime and chains an onStart already set', async () => {
+    const seen: unknown[] = [];
+    const ctx = context({ runtime: { onStart: (rt) => seen.push(rt) } });
+    const builds = trackBuilds(ctx);
+    const a = startBuild(ctx);
+    const b = startBuild(ctx);
+    expect(builds).toEqual([a, b]);
+    expect(seen).toEqual([a, b]);
   });
 });

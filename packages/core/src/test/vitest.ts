@@ -3,5 +3,6 @@
  * `VectorIndex` spec suite. Import from `@grag/core/test/vitest`; everything vitest-free is in
  * `@grag/core/test`.
  */
-export { runVectorIndexSpec, type VectorIndexSpecOptions } from './vector-index-spec.js';
+
 export { type MethodSpecOptions, runMethodSpec } from './method-spec.js';
+export { runVectorIndexSpec, type VectorIndexSpecOptions } from './vector-index-spec.js';
