@@ -3,22 +3,22 @@
  * PageRank core chunks plus a text-keyword bipartite graph over all chunks, searched by two channels —
  * with the baselines and ablations of its evaluation as variants.
  */
+export { createKetRag, ketRag, ketRagVariants } from './method.js';
 export {
-  createKetRag,
   KET_RAG_DEFAULTS,
   KET_RAG_PAPER_SETTINGS,
-  type KetRagEntryIndex,
-  type KetRagIndex,
-  type KetRagKeywordIndex,
   type KetRagOptions,
   type KetRagRetrieveOptions,
   type KetRagSettings,
-  type KetRagSkeleton,
-  type KetRagStats,
-  ketRag,
-  ketRagVariants,
   resolveKetRagOptions,
-} from './method.js';
+} from './options.js';
+export type {
+  KetRagEntryIndex,
+  KetRagIndex,
+  KetRagKeywordIndex,
+  KetRagSkeleton,
+  KetRagStats,
+} from './types.js';
 export {
   isKetRagVariant,
   KET_RAG_VARIANT_PRESETS,

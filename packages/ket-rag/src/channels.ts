@@ -1,0 +1,136 @@
+/**
+ * The text channels that fill the budget the knowledge-graph channel leaves (see `TextChannel`):
+ * the keyword channel (Algorithm 4, lines 2-4), the entry-point search alone, and whole chunks by
+ * similarity, alone (Text-RAG) or followed by their KNN neighbours (KNNG-RAG).
+ */
+import { cosineSimilarity, type RetrievedItem, reciprocalRankFusion } from '@grag/core';
+import { keywordChannel, queryKeywordSeeds, rankKeywords } from '@grag/keyword-bipartite';
+import { searchSubChunks } from './entry.js';
+import { followNeighbours, rankPositions } from './ranking.js';
+import type { KetRagIndex } from './types.js';
+
+function subChunkItem(index: KetRagIndex, position: number, score: number): RetrievedItem {
+  const sub = index.subChunks[position]!;
+  return {
+    id: sub.id,
+    kind: 'chunk',
+    text: index.subChunkTexts[position]!,
+    score,
+    source: { chunkIds: [sub.id], docIds: [sub.docId] },
+  };
+}
+
+function chunkItem(index: KetRagIndex, position: number, score: number): RetrievedItem {
+  const chunk = index.chunks[position]!;
+  return {
+    id: chunk.id,
+    kind: 'chunk',
+    text: index.chunkTexts[position]!,
+    score,
+    source: { chunkIds: [chunk.id], docIds: [chunk.docId] },
+  };
+}
+
+/** How many of `count` units of `meanTokens` tokens to rank for `budget` tokens (1.5× and 5 spare). */
+function depthFor(count: number, budget: number, meanTokens: number): number {
+  return Math.min(count, Math.ceil((budget / Math.max(1, meanTokens)) * 1.5) + 5);
+}
+
+/**
+ * The keyword channel. With `entryPoints` `'lexical'`: the query's own keywords as seeds (rarest
+ * first), candidates by BM25; `'hybrid'`: those keywords, then the nearest by sentence embeddings,
+ * candidates by cosine and BM25 fused by reciprocal rank; `'dense'`: the paper's (seed keywords
+ * and candidates by embeddings).
+ */
+function keywordItems({ index, query, queryVector: q, budget }: TextChannelInput): TextChannelResult {
+  const o = index.options;
+  const keyword = index.keyword!;
+  const lexical = index.entry?.lexical;
+  let seeds: number[] | undefined;
+  let unitScore: ((unit: number) => number) | undefined;
+  if (o.entryPoints !== 'dense' && lexical) {
+    const bm25 = new Float64Array(lexical.size);
+    for (const hit of lexical.search(query, lexical.size)) bm25[hit.id] = hit.score;
+    const lexicalSeeds = queryKeywordSeeds(keyword.bipartite, query);
+    if (o.entryPoints === 'lexical') {
+      seeds = lexicalSeeds;
+      unitScore = (unit) => bm25[unit]!;
+    } else {
+      // The query's own keywords (rarest first), then the keywords nearest the query vector.
+      const taken = new Set(lexicalSeeds);
+      seeds = [
+        ...lexicalSeeds,
+        ...rankKeywords(q, keyword.keywordVectors, o.maxSeedKeywords)
+          .map((k) => k.keyword)
+          .filter((k) => !taken.has(k)),
+      ];
+      const cosine = keyword.subChunkVectors.map((v) => cosineSimilarity(q, v));
+      const fused = new Float64Array(cosine.length);
+      const rankings = [rankPositions(cosine), rankPositions(bm25, (i) => bm25[i]! > 0)];
+      for (const hit of reciprocalRankFusion(rankings)) fused[hit.id] = hit.score;
+      unitScore = (unit) => fused[unit]!;
+    }
+  }
+  const found = keywordChannel(
+    {
+      graph: keyword.bipartite,
+      keywordVectors: keyword.keywordVectors,
+      unitVectors: keyword.subChunkVectors,
+      unitTokens: keyword.subChunkTokens,
+    },
+    q,
+    {
+      budgetTokens: budget,
+      collectFactor: o.collectFactor,
+      maxSeedKeywords: o.maxSeedKeywords,
+      ...(seeds ? { seeds } : {}),
+      ...(unitScore ? { unitScore } : {}),
+    },
+  );
+  return {
+    items: found.candidates.map((c) => subChunkItem(index, c.unit, c.score)),
+    trace: {
+      keywordSeeds: found.seeds.slice(0, 20).map((k) => keyword.bipartite.keywords[k]),
+      keywordSeedCount: found.seeds.length,
+      candidates: found.candidates.length,
+    },
+  };
+}
+
+/** What a text channel searches: the index, the query (and its embedding) and the channel's budget. */
+export interface TextChannelInput {
+  index: KetRagIndex;
+  query: string;
+  queryVector: Float32Array;
+  /** Tokens the channel may fill. */
+  budget: number;
+}
+
+/** A text channel's items, best first, before packing, and what it reports in the trace. */
+export interface TextChannelResult {
+  items: RetrievedItem[];
+  trace: Record<string, unknown>;
+}
+
+/** Items of the index's text channel, best first, before packing. */
+export function textChannelItems(input: TextChannelInput): TextChannelResult {
+  const { index, query, queryVector: q, budget } = input;
+  const o = index.options;
+  if (o.textChannel === 'entry') {
+    const k = depthFor(index.subChunks.length, budget, index.meanTokens.subChunk);
+    const hits = searchSubChunks(index, query, q, k);
+    return { items: hits.map((h) => subChunkItem(index, h.id, h.score)), trace: {} };
+  }
+  if (o.textChannel === 'keyword') return keywordItems(input);
+  // 'dense' and 'knn': chunks by similarity to the query.
+  const depth = depthFor(index.chunks.length, budget, index.meanTokens.chunk);
+  const hits = index.chunkVectors!.search(q, depth);
+  if (o.textChannel === 'dense')
+    return { items: hits.map((h) => chunkItem(index, h.id, h.score)), trace: {} };
+  // 'knn': each seed chunk followed by its KNN-graph neighbours (KNNG-RAG).
+  const followed = followNeighbours(hits, index.knnNeighbours ?? []);
+  return {
+    items: followed.map((h) => chunkItem(index, h.id, h.score)),
+    trace: { seedChunks: hits.length },
+  };
+}

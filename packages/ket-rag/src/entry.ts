@@ -1,0 +1,45 @@
+/** Entry-point search over the sub-chunks, and the vector indexes the method builds. */
+import {
+  Bm25Index,
+  type IndexProviders,
+  indexVectors,
+  searchEntryPoints,
+  type VectorHit,
+  type VectorIndex,
+} from '@grag/core';
+import type { KetRagOptions } from './options.js';
+import type { KetRagEntryIndex, KetRagIndex } from './types.js';
+
+/** A vector index of `vectors` (ids = positions) by the providers' factory. */
+export function vectorIndexOf(providers: IndexProviders, vectors: readonly ArrayLike<number>[]): VectorIndex {
+  return indexVectors(providers.vectorIndex, vectors, { dimensions: providers.embedder.dimensions });
+}
+
+/** Whether the graph channel seeds from entry sub-chunks (and so needs the entry search over them). */
+export function unitSeeds(o: KetRagOptions, hasSkeleton: boolean): boolean {
+  return hasSkeleton && o.entityLinking && o.entitySeeds !== 'query';
+}
+
+/** BM25 (and, when given, the dense index) over the sub-chunks, as `entryPoints` needs. */
+export function entryIndex(
+  o: KetRagOptions,
+  subChunkTexts: readonly string[],
+  vectors?: () => VectorIndex,
+): KetRagEntryIndex | undefined {
+  const entry: KetRagEntryIndex = {};
+  if (o.entryPoints !== 'dense') entry.lexical = new Bm25Index(subChunkTexts);
+  if (vectors && o.entryPoints !== 'lexical') entry.vectors = vectors();
+  return entry.lexical || entry.vectors ? entry : undefined;
+}
+
+/** The best `k` entry sub-chunks for a query, by the index's `entryPoints` mode. */
+export function searchSubChunks(index: KetRagIndex, query: string, q: Float32Array, k: number): VectorHit[] {
+  return searchEntryPoints({
+    mode: index.options.entryPoints,
+    query,
+    queryVector: q,
+    ...(index.entry?.vectors ? { vectors: index.entry.vectors } : {}),
+    ...(index.entry?.lexical ? { lexical: index.entry.lexical } : {}),
+    k,
+  });
+}

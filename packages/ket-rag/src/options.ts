@@ -1,0 +1,275 @@
+/**
+ * KET-RAG's options: the build options with their defaults (the paper's, the official code's, or
+ * measured offline), the variant presets layered under them, and one resolver that checks them.
+ */
+import {
+  assertKnownOptions,
+  ENTRY_POINT_MODES,
+  type EntryPointMode,
+  InvalidArgumentError,
+  type OptionRule,
+  opt,
+  optionKeys,
+  RETRIEVE_OPTION_KEYS,
+  type RetrieveOptions,
+  resolveOptions,
+  validateOptions,
+} from '@grag/core';
+import type { CoreSelection } from '@grag/keyword-bipartite';
+import {
+  KET_RAG_VARIANT_PRESETS,
+  KET_RAG_VARIANTS,
+  type KetRagVariant,
+  parseKetRagVariant,
+  type TextChannel,
+} from './variants.js';
+
+/** Build options of KET-RAG. Defaults: {@link KET_RAG_DEFAULTS}, then the variant's preset. */
+export interface KetRagOptions {
+  /** Which solution of KET-RAG §6.1 to build; sets `beta`, `coreSelection`, `lambda`, `textChannel`. @default 'ket-rag-p' */
+  variant: KetRagVariant;
+  /**
+   * `'fixed'`: token windows of `chunkSize` with `overlap`; `'document'`: one chunk per document (a
+   * corpus of short passages). @default 'fixed'
+   */
+  chunking: 'fixed' | 'document';
+  /** Tokens per chunk. @default 1200 (KET-RAG §6.1, GraphRAG) */
+  chunkSize: number;
+  /** Tokens shared by consecutive chunks. @default 100 (GraphRAG) */
+  overlap: number;
+  /** Write the document title as the first line of every chunk and sub-chunk text. @default true */
+  includeTitle: boolean;
+  /** Tokens per sub-chunk. @default 150 (official KET-RAG code; 3 halvings of a 1200-token chunk) */
+  subChunkSize: number;
+  /** Split chunks by this many recursive halvings instead of by `subChunkSize` (KET-RAG §5.1's m). */
+  halvings?: number;
+  /** Lexical neighbours per chunk in the KNN graph. @default 1 (official KET-RAG code) */
+  lexicalK: number;
+  /** Semantic neighbours per chunk in the KNN graph. @default 1 (official KET-RAG code) */
+  semanticK: number;
+  /** Keywords in more than this fraction of chunks do not count for lexical similarity. @default 1 */
+  maxDocumentFrequency: number;
+  /** Fraction β of chunks whose graph is extracted. @default 0.8 (KET-RAG §6.1) */
+  beta: number;
+  /** How core chunks are chosen. @default 'pagerank' (KET-RAG-P) */
+  coreSelection: CoreSelection;
+  /** PageRank damping (teleport `1 - damping`). @default 0.85 (KET-RAG §5.1) */
+  damping: number;
+  /** Seed of the uniform core sample (KET-RAG-U). @default 42 (official KET-RAG code) */
+  seed: number;
+  /** Entity types to extract. @default the task suite's default (GraphRAG's four) */
+  entityTypes?: string[];
+  /** Gleaning passes of the extraction task. @default the task suite's default */
+  gleanings?: number;
+  /**
+   * Merge the several descriptions of an entity or relationship with the summarize task (GraphRAG
+   * does); otherwise they are joined. Either way a description is cut to `descriptionMaxTokens`.
+   * @default true
+   */
+  summarizeDescriptions: boolean;
+  /** Longest entity or relationship description, in tokens. @default 200 */
+  descriptionMaxTokens: number;
+  /**
+   * Chunks (extraction) or descriptions (summaries) sent to the model at once while indexing; set
+   * it to override the build runtime's concurrency for this method.
+   * @default the build runtime's (`ctx.runtime.concurrency`, 8)
+   */
+  concurrency?: number;
+  /** Share λ of the budget for the knowledge-graph channel. @default 0.5 (official KET-RAG README) */
+  lambda: number;
+  /** Channel that fills the rest of the budget. @default 'keyword' */
+  textChannel: TextChannel;
+  /** Seed entities of the local search. @default 10 (KET-RAG §2.3) */
+  topKEntities: number;
+  /** Out-network relationships per seed. @default 10 (GraphRAG) */
+  topKRelationships: number;
+  /** Share of the local-search budget for text units. @default 0.5 (GraphRAG `text_unit_prop`) */
+  textUnitProp: number;
+  /** The keyword channel collects candidates up to this multiple of its budget. @default 2 (official KET-RAG code) */
+  collectFactor: number;
+  /** Most seed keywords examined per query. @default 1000 (official KET-RAG code) */
+  maxSeedKeywords: number;
+  /**
+   * How both channels find their entry points for a query: `'dense'` by the embedder (the paper:
+   * seed entities by their description embeddings, seed keywords by their sentence embeddings,
+   * candidate sub-chunks by cosine), `'lexical'` by BM25 (seed entities by BM25 over `name:
+   * description`, seed keywords = the query's own keywords, rarest first, sub-chunks by BM25),
+   * `'hybrid'` by both, fused by reciprocal rank. BM25 is rebuilt at load from the stored texts.
+   * @default 'hybrid' (measured offline; the paper's is 'dense')
+   */
+  entryPoints: EntryPointMode;
+  /**
+   * Entity linking in the skeleton: document titles are entities (every chunk of a titled document
+   * and every chunk that writes its title links to it), aliases fold into their canonical entity,
+   * the extraction task gets the title as the chunk's subject, and entities written in the query
+   * (longest match over the skeleton's names and aliases) become the first seed entities.
+   * @default true (measured offline; the paper merges entities by exact name)
+   */
+  entityLinking: boolean;
+  /**
+   * With `entityLinking`, a title entity's text units are every sub-chunk of its document, core
+   * chunk or not, before the other sub-chunks that mention it (the skeleton otherwise knows only the
+   * core chunks' text). No extraction is added. @default true (measured offline)
+   */
+  titleUnits: boolean;
+  /**
+   * How the knowledge-graph channel picks its seed entities: `'query'` by the `entryPoints` search
+   * over the entities' `name: description` texts (the paper's Algorithm 2); `'units'` from the text
+   * units the `entryPoints` search finds first: for each of the `seedUnits` best sub-chunks, the
+   * title entity of its document, then the other title entities it links to (GraphRAG local search
+   * from the entities of the best passages; needs `entityLinking`); `'both'`: the two lists
+   * alternate, units first. With `entityLinking`, entities written in the query come first either
+   * way. @default 'units' (measured offline; the paper's is 'query')
+   */
+  entitySeeds: 'query' | 'units' | 'both';
+  /** Entry sub-chunks whose entities seed the graph channel (`entitySeeds` `'units'` or `'both'`). @default 5 */
+  seedUnits: number;
+  /**
+   * Most text units the local search takes from one seed entity (its first ones: with `titleUnits`,
+   * its own document's), so that a hub entity mentioned in many chunks ("United States") does not
+   * fill the text-unit share alone. `0`: no cap (GraphRAG). @default 1 (measured offline)
+   */
+  unitsPerEntity: number;
+}
+
+/** Defaults of {@link KetRagOptions} before the variant's preset is applied. */
+export const KET_RAG_DEFAULTS: Omit<KetRagOptions, 'halvings' | 'entityTypes' | 'gleanings' | 'concurrency'> =
+  {
+    variant: 'ket-rag-p',
+    chunking: 'fixed',
+    chunkSize: 1200,
+    overlap: 100,
+    includeTitle: true,
+    subChunkSize: 150,
+    lexicalK: 1,
+    semanticK: 1,
+    maxDocumentFrequency: 1,
+    ...KET_RAG_VARIANT_PRESETS['ket-rag-p'],
+    damping: 0.85,
+    seed: 42,
+    summarizeDescriptions: true,
+    descriptionMaxTokens: 200,
+    topKEntities: 10,
+    topKRelationships: 10,
+    textUnitProp: 0.5,
+    collectFactor: 2,
+    maxSeedKeywords: 1000,
+    entryPoints: 'hybrid',
+    entityLinking: true,
+    titleUnits: true,
+    entitySeeds: 'units',
+    seedUnits: 5,
+    unitsPerEntity: 1,
+  };
+
+/**
+ * The settings of the paper (and of grag before measured offline defaults): dense entry points, no
+ * entity linking. `createKetRag({ defaults: KET_RAG_PAPER_SETTINGS })`, or from the command line
+ * `--set entryPoints=dense --set entityLinking=false --set titleUnits=false --set unitsPerEntity=0
+ * --set entitySeeds=query`.
+ */
+export const KET_RAG_PAPER_SETTINGS: Readonly<
+  Pick<KetRagOptions, 'entryPoints' | 'entityLinking' | 'titleUnits' | 'unitsPerEntity' | 'entitySeeds'>
+> = {
+  entryPoints: 'dense',
+  entityLinking: false,
+  titleUnits: false,
+  unitsPerEntity: 0,
+  entitySeeds: 'query',
+};
+
+/** Retrieval options of KET-RAG. */
+export interface KetRagRetrieveOptions extends RetrieveOptions {
+  /** Override the index's λ for this query (ignored when the text channel is `'none'`). */
+  lambda?: number;
+}
+
+/** Every build option key (`variant` included); others are refused. */
+export const BUILD_OPTION_KEYS: readonly string[] = optionKeys<KetRagOptions>({
+  ...KET_RAG_DEFAULTS,
+  halvings: undefined,
+  entityTypes: undefined,
+  gleanings: undefined,
+  concurrency: undefined,
+});
+
+/** Every retrieve option key; others are refused. */
+export const KET_RAG_RETRIEVE_OPTION_KEYS: readonly string[] = [...RETRIEVE_OPTION_KEYS, 'lambda'];
+
+/** Settings of {@link createKetRag}. */
+export interface KetRagSettings {
+  /** Method name used in manifests and the CLI. @default 'ket-rag' */
+  name?: string;
+  /** Variant built when the build options do not name one. @default 'ket-rag-p' */
+  variant?: KetRagVariant;
+  /** Build options applied before the per-call options. */
+  defaults?: Partial<KetRagOptions>;
+}
+
+/** The check of every build option (`variant` is read by {@link parseKetRagVariant}). */
+const RULES: { readonly [K in keyof KetRagOptions]?: OptionRule } = {
+  chunking: opt.oneOf('fixed', 'document'),
+  chunkSize: opt.positiveInt,
+  overlap: opt.nonNegativeInt,
+  includeTitle: opt.boolean,
+  subChunkSize: opt.positiveInt,
+  halvings: opt.optional(opt.int({ min: 0, max: 30 })),
+  lexicalK: opt.nonNegativeInt,
+  semanticK: opt.nonNegativeInt,
+  maxDocumentFrequency: opt.number({ above: 0, max: 1 }),
+  beta: opt.fraction,
+  coreSelection: opt.oneOf('pagerank', 'uniform'),
+  damping: opt.fraction,
+  seed: opt.int(),
+  entityTypes: opt.optional(opt.stringList),
+  gleanings: opt.optional(opt.nonNegativeInt),
+  summarizeDescriptions: opt.boolean,
+  descriptionMaxTokens: opt.positiveInt,
+  concurrency: opt.optional(opt.positiveInt),
+  lambda: opt.fraction,
+  textChannel: opt.oneOf('keyword', 'dense', 'knn', 'entry', 'none'),
+  topKEntities: opt.positiveInt,
+  topKRelationships: opt.nonNegativeInt,
+  textUnitProp: opt.fraction,
+  collectFactor: opt.number({ min: 1 }),
+  maxSeedKeywords: opt.nonNegativeInt,
+  entryPoints: opt.oneOf(...ENTRY_POINT_MODES),
+  entityLinking: opt.boolean,
+  titleUnits: opt.boolean,
+  entitySeeds: opt.oneOf('query', 'units', 'both'),
+  seedUnits: opt.positiveInt,
+  unitsPerEntity: opt.nonNegativeInt,
+};
+
+type Layer = Partial<KetRagOptions> | Readonly<Record<string, unknown>> | undefined;
+
+/**
+ * The options of one build or load, for `caller` (e.g. `'ket-rag build'`): unknown keys refused in
+ * every layer; the variant named by the last layer that names one (else the default); then
+ * {@link KET_RAG_DEFAULTS}, the variant's preset and the layers in order (`undefined` values
+ * ignored); every value checked. Errors are `InvalidArgumentError`s naming `caller`.
+ */
+export function resolveKetRagOptionsFor(caller: string, layers: readonly Layer[]): KetRagOptions {
+  for (const layer of layers) assertKnownOptions(caller, layer, BUILD_OPTION_KEYS);
+  let variant: KetRagVariant = KET_RAG_DEFAULTS.variant;
+  for (const layer of layers) {
+    const named: unknown = layer?.variant;
+    if (named === undefined) continue;
+    if (typeof named !== 'string') {
+      throw new InvalidArgumentError(
+        'variant',
+        `${caller}: variant must be one of ${KET_RAG_VARIANTS.join(', ')} (got ${String(named)}).`,
+      );
+    }
+    variant = parseKetRagVariant(named);
+  }
+  const base: KetRagOptions = { ...KET_RAG_DEFAULTS, ...KET_RAG_VARIANT_PRESETS[variant] };
+  const options = { ...resolveOptions(base, ...layers), variant };
+  validateOptions(caller, options, RULES);
+  return options;
+}
+
+/** Resolve build options: defaults, then the variant's preset, then each layer (see {@link resolveKetRagOptionsFor}). */
+export function resolveKetRagOptions(...layers: Layer[]): KetRagOptions {
+  return resolveKetRagOptionsFor('ket-rag', layers);
+}

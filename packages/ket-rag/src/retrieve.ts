@@ -1,0 +1,123 @@
+/**
+ * KET-RAG retrieval (Algorithm 4): GraphRAG local search on the skeleton with ⌊λ·L⌋ tokens, then the
+ * text channel with what the graph channel left, without repeating its sub-chunks.
+ */
+import {
+  assertKnownOptions,
+  checkOption,
+  DEFAULT_BUDGET_TOKENS,
+  embedAll,
+  type LocalSearchResult,
+  localSearch,
+  opt,
+  packContext,
+  type Retrieval,
+  type RetrievedItem,
+  renderLocalSearchItem,
+} from '@grag/core';
+import { textChannelItems } from './channels.js';
+import { KET_RAG_RETRIEVE_OPTION_KEYS, type KetRagRetrieveOptions } from './options.js';
+import { channelRankScores } from './ranking.js';
+import { seedEntities } from './seeds.js';
+import type { KetRagIndex, KetRagSkeleton } from './types.js';
+
+function subgraphOf(skeleton: KetRagSkeleton, items: RetrievedItem[]): NonNullable<Retrieval['subgraph']> {
+  const nodes = new Set<string>();
+  const edges: [string, string][] = [];
+  for (const item of items) {
+    if (item.kind === 'entity') nodes.add(item.id);
+    if (item.kind === 'relation') {
+      const r = skeleton.relationshipById.get(item.id);
+      if (r) {
+        nodes.add(r.source);
+        nodes.add(r.target);
+        edges.push([r.source, r.target]);
+      }
+    }
+  }
+  return { nodes: [...nodes], edges };
+}
+
+/** Retrieve from a KET-RAG index; `name` is the method's name (in errors and the trace). */
+export async function retrieveKetRag(
+  name: string,
+  index: KetRagIndex,
+  query: string,
+  options: KetRagRetrieveOptions,
+): Promise<Retrieval> {
+  const caller = `${name} retrieve`;
+  assertKnownOptions(caller, options, KET_RAG_RETRIEVE_OPTION_KEYS);
+  const started = performance.now();
+  const o = index.options;
+  const { tokenizer } = index.providers;
+  const budget = options.budgetTokens ?? DEFAULT_BUDGET_TOKENS;
+  checkOption(caller, 'budgetTokens', budget, opt.nonNegative);
+  const lambda = o.textChannel === 'none' ? 1 : (options.lambda ?? o.lambda);
+  checkOption(caller, 'lambda', lambda, opt.fraction);
+  const [queryVector] = await embedAll(index.providers.embedder, [query], { abortSignal: options.signal });
+  const q = queryVector!;
+
+  // Line 1: local search on the skeleton with λ·L tokens.
+  const graphBudget = Math.floor(lambda * budget);
+  let graph: LocalSearchResult | undefined;
+  let matched: string[] = [];
+  if (index.skeleton && graphBudget > 0) {
+    const seeds = seedEntities(index, query, q);
+    matched = seeds.matched;
+    graph = localSearch(index.skeleton.graph, q, index.skeleton.entityVectors, {
+      budgetTokens: graphBudget,
+      tokenizer,
+      topKEntities: o.topKEntities,
+      topKRelationships: o.topKRelationships,
+      textUnitProp: o.textUnitProp,
+      seeds: seeds.ids,
+    });
+  }
+  const graphContext = graph?.context ?? '';
+  // Lines 2-4: the text channel gets what the graph channel left.
+  const used = graphContext === '' ? 0 : tokenizer.count(`${graphContext}\n\n`);
+  const textBudget = Math.max(0, budget - used);
+  const seen = new Set((graph?.items ?? []).filter((i) => i.kind === 'chunk').map((i) => i.id));
+  const trace: Record<string, unknown> = {
+    method: name,
+    variant: o.variant,
+    lambda,
+    budgets: { graph: graphBudget, text: textBudget },
+  };
+  let ranked: RetrievedItem[] = [];
+  if (textBudget > 0 && o.textChannel !== 'none') {
+    const channel = textChannelItems({ index, query, queryVector: q, budget: textBudget });
+    Object.assign(trace, channel.trace);
+    ranked = channel.items.filter((item) => !seen.has(item.id));
+  }
+  const pack = (tokens: number) =>
+    packContext(ranked, tokens, { tokenizer, render: renderLocalSearchItem, truncate: false });
+  const join = (text: string) => [graphContext, text].filter((c) => c !== '').join('\n\n');
+  const text = pack(textBudget);
+  let context = join(text.context);
+  let tokens = tokenizer.count(context);
+  let textItems = text.items;
+  if (tokens > budget) {
+    // Only for tokenizers whose counts do not add up across the join.
+    const fitted = pack(Math.max(0, textBudget - (tokens - budget)));
+    textItems = fitted.items;
+    context = join(fitted.context);
+    tokens = tokenizer.count(context);
+  }
+  // Passage ranking: the two channels are parallel sources of text (the paper concatenates them
+  // and ranks neither above the other); each chunk item scores by reciprocal rank within its
+  // channel, 1/(60 + rank), so a ranking by score interleaves them, graph first on ties.
+  const items = [...channelRankScores(graph?.items ?? []), ...channelRankScores(textItems)];
+  if (graph) {
+    trace.seeds = graph.seeds.map((s) => s.id);
+    trace.queryEntities = matched;
+    trace.graphUnits = graph.items.filter((i) => i.kind === 'chunk').length;
+    trace.relationshipSeeds = graph.relationshipSeeds;
+    trace.graphTokens = graph.tokens;
+  }
+  trace.textTokens = text.tokens;
+  trace.ms = performance.now() - started;
+  const result: Retrieval = { context, items, tokens, trace };
+  if (graph && index.skeleton) result.subgraph = subgraphOf(index.skeleton, graph.items);
+  return result;
+}

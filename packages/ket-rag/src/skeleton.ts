@@ -1,0 +1,237 @@
+/**
+ * The knowledge-graph skeleton: Algorithm 1 on the core chunks (extraction, merged and summarized
+ * descriptions, entity embeddings, text units rewired to sub-chunks), and the search structures
+ * built over it at build and at load.
+ */
+import {
+  Bm25Index,
+  type BuildRuntime,
+  type Chunk,
+  EntityVocabulary,
+  type IndexProviders,
+  KnowledgeGraphBuilder,
+  type LocalSearchEntity,
+  type LocalSearchRelationship,
+  normalizeEntityName,
+  prepareLocalSearch,
+  type VectorIndex,
+} from '@grag/core';
+import type { SubChunk } from '@grag/keyword-bipartite';
+import { vectorIndexOf } from './entry.js';
+import type { KetRagOptions } from './options.js';
+import { entityUnits, homeUnits, rewire, unitTitleEntities } from './rewire.js';
+import type { KetRagSkeleton, KetRagStats } from './types.js';
+
+/** The text an entity is embedded and searched by. */
+export function entityText(e: LocalSearchEntity): string {
+  return e.description ? `${e.name}: ${e.description}` : e.name;
+}
+
+/** What a skeleton is made of and saved as; the rest is built from it ({@link assembleSkeleton}). */
+export interface SkeletonParts {
+  entities: LocalSearchEntity[];
+  relationships: LocalSearchRelationship[];
+  entityVectors: VectorIndex;
+  aliases: [string, string[]][];
+  titleEntities: [string, string][];
+}
+
+/**
+ * The skeleton of `parts` with its search structures: the local-search graph over the sub-chunks
+ * (at most `unitsPerEntity` text units per entity), BM25 over the entity texts (`entryPoints` not
+ * `'dense'`), the vocabulary of names and aliases (`entityLinking`), the title entities of each
+ * sub-chunk (`entitySeeds` not `'query'`), and the lookups retrieval reads.
+ */
+export function assembleSkeleton(input: {
+  options: KetRagOptions;
+  parts: SkeletonParts;
+  subChunks: readonly SubChunk[];
+  subChunkTexts: readonly string[];
+}): KetRagSkeleton {
+  const { options: o, parts, subChunks, subChunkTexts } = input;
+  const { entities, relationships } = parts;
+  const graph = prepareLocalSearch({
+    entities:
+      o.unitsPerEntity > 0
+        ? entities.map((e) => ({ ...e, textUnitIds: e.textUnitIds.slice(0, o.unitsPerEntity) }))
+        : entities,
+    relationships,
+    textUnits: subChunks.map((s, i) => ({ id: s.id, text: subChunkTexts[i]!, docIds: [s.docId] })),
+  });
+  const skeleton: KetRagSkeleton = {
+    ...parts,
+    graph,
+    titleEntityOf: new Map(parts.titleEntities),
+    relationshipById: new Map(relationships.map((r) => [r.id, r])),
+  };
+  if (o.entryPoints !== 'dense') skeleton.lexical = new Bm25Index(entities.map(entityText));
+  if (o.entityLinking) skeleton.vocabulary = EntityVocabulary.fromEntities(entities, new Map(parts.aliases));
+  if (o.entitySeeds !== 'query') {
+    // Sub-chunk → title entities it links to; the entity whose home document it is comes first.
+    skeleton.unitEntities = unitTitleEntities(entities, new Set(parts.titleEntities.map(([, id]) => id)));
+  }
+  return skeleton;
+}
+
+/** What {@link extractSkeleton} counts. */
+export type SkeletonStats = Pick<KetRagStats, 'extraction' | 'summaries' | 'entities' | 'relationships'>;
+
+/** Options of the build runtime's maps: the method's `concurrency` only when the user set it. */
+function mapConcurrency(o: KetRagOptions): { concurrency?: number } {
+  return o.concurrency !== undefined ? { concurrency: o.concurrency } : {};
+}
+
+/**
+ * Build the knowledge-graph skeleton from the core chunks (Algorithm 1 on the core chunks): extract
+ * in document order, merge by name (with entity linking: titles as entities, aliases folded),
+ * summarize multi-description records and cap every description, rewire chunk links to sub-chunks
+ * (title entities: their own document's first), embed the entities.
+ */
+export async function extractSkeleton(input: {
+  rt: BuildRuntime;
+  providers: IndexProviders;
+  signal?: AbortSignal | undefined;
+  options: KetRagOptions;
+  chunks: readonly Chunk[];
+  chunkTexts: readonly string[];
+  /** Positions of the core chunks. */
+  corePositions: readonly number[];
+  subChunks: readonly SubChunk[];
+  subChunkTexts: readonly string[];
+  /** Chunk id → its sub-chunk ids. */
+  subIdsOf: ReadonlyMap<string, readonly string[]>;
+  /** Document id → title. */
+  titles: ReadonlyMap<string, string | undefined>;
+}): Promise<{ skeleton: KetRagSkeleton; stats: SkeletonStats }> {
+  const { rt, providers, signal, options: o, chunks, chunkTexts, subIdsOf, titles } = input;
+  const { tasks, tokenizer } = providers;
+  // Extract in document order (the official code sorts the sampled chunks by id).
+  const order = [...input.corePositions].sort((a, b) => a - b);
+  const extractionOptions = {
+    ...(o.entityTypes !== undefined ? { entityTypes: o.entityTypes } : {}),
+    ...(o.gleanings !== undefined ? { gleanings: o.gleanings } : {}),
+    ...(signal !== undefined ? { abortSignal: signal } : {}),
+  };
+  const subjectOf = (position: number) => {
+    const title = o.entityLinking ? titles.get(chunks[position]!.docId) : undefined;
+    return title ? { subject: title } : {};
+  };
+  const extractions = await rt.stage('extract', () =>
+    rt.map(
+      order,
+      (position) =>
+        tasks.extractGraph(chunkTexts[position]!, { ...extractionOptions, ...subjectOf(position) }),
+      { label: (position) => `chunk ${chunks[position]!.id}`, unit: 'chunks', ...mapConcurrency(o) },
+    ),
+  );
+  const extraction = { calls: 0, inputTokens: 0, entities: 0, relations: 0, issues: 0, skipped: 0 };
+  const builder = new KnowledgeGraphBuilder(o.entityLinking ? { entityLinking: { titles } } : {});
+  order.forEach((position, i) => {
+    const chunk = chunks[position]!;
+    const extracted = extractions[i]!;
+    extraction.calls += 1;
+    extraction.inputTokens += tokenizer.count(chunkTexts[position]!);
+    extraction.entities += extracted.entities.length;
+    extraction.relations += extracted.relations.length;
+    extraction.issues += extracted.issues.length;
+    builder.addExtraction(
+      extracted,
+      o.entityLinking
+        ? { chunkId: chunk.id, docId: chunk.docId, text: chunkTexts[position]! }
+        : { chunkId: chunk.id, docId: chunk.docId },
+    );
+  });
+  const kg = builder.build();
+  extraction.skipped = kg.skipped.length;
+
+  // Descriptions: merge several into one (GraphRAG's summarization), cut to the token cap.
+  const cap = (text: string) => {
+    const trimmed = text.trim();
+    // Most descriptions are short: count (memoized) before paying for a truncation.
+    return tokenizer.count(trimmed) <= o.descriptionMaxTokens
+      ? trimmed
+      : tokenizer.truncate(trimmed, o.descriptionMaxTokens).trim();
+  };
+  const kgEntities = [...kg.entities.values()];
+  const kgRelations = [...kg.relations.values()];
+  const records = [
+    ...kgEntities.map((e) => ({ label: `entity ${e.name}`, descriptions: e.descriptions })),
+    ...kgRelations.map((r) => ({
+      label: `relationship ${r.source} -> ${r.target}`,
+      descriptions: r.descriptions,
+    })),
+  ];
+  const summarized = (descriptions: readonly string[]) => descriptions.length > 1 && o.summarizeDescriptions;
+  const toSummarize = records.filter((r) => summarized(r.descriptions));
+  // Only the model's summaries are kept (plain strings, in record order); the rest is recomputed.
+  const summaries = await rt.stage('summarize', () =>
+    rt.map(
+      toSummarize,
+      (r) =>
+        tasks.summarize(r.descriptions, {
+          purpose: 'entity',
+          maxTokens: o.descriptionMaxTokens,
+          ...(signal !== undefined ? { abortSignal: signal } : {}),
+        }),
+      { label: (r) => r.label, unit: 'descriptions', ...mapConcurrency(o) },
+    ),
+  );
+  let next = 0;
+  const descriptions = records.map((r) =>
+    cap(summarized(r.descriptions) ? summaries[next++]! : r.descriptions.join(' ')),
+  );
+  // Rewire chunk links to the chunk's sub-chunks (KET-RAG §5.1); a title entity's own document
+  // first: all its sub-chunks, core or not (titleUnits).
+  const home =
+    o.entityLinking && o.titleUnits && kg.linking
+      ? homeUnits({
+          chunks,
+          titleEntities: [...kg.linking.titleEntities].map(([docId, name]) => [
+            docId,
+            normalizeEntityName(name),
+          ]),
+          subIdsOf,
+        })
+      : new Map<string, string[]>();
+  const entities: LocalSearchEntity[] = kgEntities.map((e, i) => ({
+    id: e.id,
+    name: e.name,
+    description: descriptions[i]!,
+    textUnitIds: entityUnits(home.get(e.id), rewire(e.chunkIds, subIdsOf)),
+  }));
+  const relationships: LocalSearchRelationship[] = kgRelations.map((r, i) => ({
+    id: r.id,
+    source: r.source,
+    target: r.target,
+    description: descriptions[kgEntities.length + i]!,
+    weight: r.weight,
+    textUnitIds: rewire(r.chunkIds, subIdsOf),
+  }));
+  const entityVectorList = await rt.stage('embed-entities', () =>
+    rt.embed(entities.map(entityText), { label: (_text, i) => `entity ${entities[i]!.name}` }),
+  );
+  const entityVectors = await rt.stage('vector-index', () => vectorIndexOf(providers, entityVectorList), {
+    checkpoint: false,
+  });
+  const aliases: [string, string[]][] = kg.linking
+    ? [...kg.linking.aliases].filter(([, list]) => list.length > 0)
+    : [];
+  const titleEntities: [string, string][] = kg.linking
+    ? [...kg.linking.titleEntities].map(([docId, name]) => [docId, normalizeEntityName(name)])
+    : [];
+  const skeleton = assembleSkeleton({
+    options: o,
+    parts: { entities, relationships, entityVectors, aliases, titleEntities },
+    subChunks: input.subChunks,
+    subChunkTexts: input.subChunkTexts,
+  });
+  return {
+    skeleton,
+    stats: {
+      extraction,
+      summaries: summaries.length,
+      entities: entities.length,
+      relationships: relationships.length,
+    },
+  };
+}

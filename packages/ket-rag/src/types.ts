@@ -1,0 +1,124 @@
+import type {
+  Bm25Index,
+  Chunk,
+  EntityVocabulary,
+  IndexProviders,
+  LocalSearchEntity,
+  LocalSearchGraph,
+  LocalSearchRelationship,
+  VectorIndex,
+} from '@grag/core';
+import type { ChunkKnnGraph, KeywordBipartite, SubChunk } from '@grag/keyword-bipartite';
+import type { KetRagOptions } from './options.js';
+
+/** What indexing cost, as counted by the method itself (model-independent). */
+export interface KetRagStats {
+  documents: number;
+  chunks: number;
+  subChunks: number;
+  coreChunks: number;
+  knnEdges: number;
+  /** Graph-extraction calls (one per core chunk) and the tokens of the texts sent. */
+  extraction: {
+    calls: number;
+    inputTokens: number;
+    entities: number;
+    relations: number;
+    /** Parse issues reported by the extraction task. */
+    issues: number;
+    /** Extracted records not merged (empty names, self-relations, invalid weights). */
+    skipped: number;
+  };
+  /** Summarize calls that merged descriptions. */
+  summaries: number;
+  entities: number;
+  relationships: number;
+  keywords: number;
+  sentences: number;
+}
+
+/** The knowledge-graph skeleton, with text units rewired to sub-chunks. */
+export interface KetRagSkeleton {
+  entities: LocalSearchEntity[];
+  relationships: LocalSearchRelationship[];
+  /** Entity embeddings (of `name: description`), ids = entity positions. */
+  entityVectors: VectorIndex;
+  /** Prepared for local search. */
+  graph: LocalSearchGraph;
+  /** Names folded into each entity by entity linking (entity id → aliases), for the vocabulary. */
+  aliases: [string, string[]][];
+  /** Document id → id of its title entity (entity linking). */
+  titleEntities: [string, string][];
+  /** `titleEntities` as a map (built once, read by every query that seeds from units). */
+  titleEntityOf: Map<string, string>;
+  /** Relationships by id, for the retrieval's subgraph. */
+  relationshipById: Map<string, LocalSearchRelationship>;
+  /** BM25 over the entity texts (`name: description`), ids = entity positions (lexical/hybrid entry points). */
+  lexical?: Bm25Index;
+  /** The entities' names and aliases, for finding them in a query (with `entityLinking`). */
+  vocabulary?: EntityVocabulary;
+  /** Title entities linked to each sub-chunk (sub-chunk id → entity positions, its own document's first). */
+  unitEntities?: Map<string, number[]>;
+}
+
+/** The keyword channel's index. */
+export interface KetRagKeywordIndex {
+  bipartite: KeywordBipartite;
+  /** Keyword embeddings, ids = keyword positions. */
+  keywordVectors: VectorIndex;
+  /** Sub-chunk embeddings, aligned with `subChunks`. */
+  subChunkVectors: Float32Array[];
+  /** Tokens of each sub-chunk text as retrieved (title line included), aligned with `subChunks`. */
+  subChunkTokens: Int32Array;
+}
+
+/** Dense and BM25 search over the sub-chunks, ids = sub-chunk positions. */
+export interface KetRagEntryIndex {
+  vectors?: VectorIndex;
+  lexical?: Bm25Index;
+}
+
+/** A built KET-RAG index. */
+export interface KetRagIndex {
+  /** The providers retrieval needs (embedder, tokenizer) and the index was built with. */
+  providers: IndexProviders;
+  options: KetRagOptions;
+  chunks: Chunk[];
+  /** Text of each chunk as embedded, extracted and retrieved (title line + chunk text). */
+  chunkTexts: string[];
+  subChunks: SubChunk[];
+  /** Text of each sub-chunk as embedded and retrieved. */
+  subChunkTexts: string[];
+  /** Ids of the core chunks, best first. */
+  core: string[];
+  /** KNN chunk graph (when core chunks were chosen by PageRank or the text channel is `'knn'`). */
+  knn?: ChunkKnnGraph;
+  /** Neighbours of each chunk position in `knn`, for the `'knn'` text channel (built once). */
+  knnNeighbours?: number[][];
+  /** Chunk embeddings for the `'dense'` and `'knn'` channels, ids = chunk positions. */
+  chunkVectors?: VectorIndex;
+  skeleton?: KetRagSkeleton;
+  keyword?: KetRagKeywordIndex;
+  /** Entry-point search over the sub-chunks (text channels `'keyword'` with BM25, and `'entry'`). */
+  entry?: KetRagEntryIndex;
+  /** Search depths of the text channels: mean tokens of a chunk, estimated tokens (chars / 4) of a sub-chunk. */
+  meanTokens: { chunk: number; subChunk: number };
+  stats: KetRagStats;
+}
+
+/** Stats before anything is counted. */
+export function emptyStats(): KetRagStats {
+  return {
+    documents: 0,
+    chunks: 0,
+    subChunks: 0,
+    coreChunks: 0,
+    knnEdges: 0,
+    extraction: { calls: 0, inputTokens: 0, entities: 0, relations: 0, issues: 0, skipped: 0 },
+    summaries: 0,
+    entities: 0,
+    relationships: 0,
+    keywords: 0,
+    sentences: 0,
+  };
+}
