@@ -19,7 +19,7 @@ const CONFIGS: EvalConfig[] = [
   {
     label: 'e2graphrag (paper defaults)',
     method: 'e2graphrag',
-    set: { linking: false, entryPoints: 'dense', fuseEntryPoints: false, bridges: 0 },
+    set: { entityLinking: false, entryPoints: 'dense', fuseEntryPoints: false, bridges: 0 },
   },
   { label: 'e2graphrag (offline defaults)', method: 'e2graphrag' },
 ];

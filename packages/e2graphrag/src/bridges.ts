@@ -38,6 +38,19 @@ export function homeChunks(graph: EntityGraph, homes: readonly (string | undefin
   return out;
 }
 
+/** What {@link expandBridges} reads. */
+export interface BridgeInput extends BridgeOptions {
+  graph: EntityGraph;
+  /** Entity id → its document's first chunk (see {@link homeChunks}). */
+  home: ReadonlyMap<number, number>;
+  /** Per chunk: its document's title entity key, or undefined. */
+  homes: readonly (string | undefined)[];
+  /** Leaves, best first. */
+  ranking: readonly number[];
+  /** Graph ids of the query entities. */
+  queryIds: readonly number[];
+}
+
 /**
  * Insert bridge chunks into a ranking of leaves: for each of the first `bridgeSeeds` leaves, the
  * title entities it names (other than its own) whose home chunk is not ranked before it, best
@@ -45,14 +58,8 @@ export function homeChunks(graph: EntityGraph, homes: readonly (string | undefin
  * (a hub such as a country names half the corpus) — at most `bridges` of them, each placed right
  * behind the leaf (moved up when it was ranked lower).
  */
-export function expandBridges(
-  graph: EntityGraph,
-  home: ReadonlyMap<number, number>,
-  homeOfChunk: readonly (string | undefined)[],
-  ranking: readonly number[],
-  queryIds: readonly number[],
-  o: BridgeOptions,
-): { ranking: number[]; bridges: Bridge[] } {
+export function expandBridges(input: BridgeInput): { ranking: number[]; bridges: Bridge[] } {
+  const { graph, home, homes: homeOfChunk, ranking, queryIds, ...o } = input;
   if (o.bridges <= 0 || o.bridgeSeeds <= 0 || home.size === 0) return { ranking: [...ranking], bridges: [] };
   const query = new Set(queryIds);
   const coverage = (chunk: number): number => {

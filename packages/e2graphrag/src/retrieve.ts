@@ -1,431 +1,149 @@
 /**
- * E2GraphRAG's adaptive retrieval (§3.2, appendix A Algorithm 1) on plain data: query entities in,
- * selected chunks (local mode) or tree nodes (global mode) out, with every branch taken recorded.
+ * E2GraphRAG's query path: query entities (linked to the index's names), Algorithm 1 with the
+ * entry points as its "dense retrieval", grag's fused chunk ranking and bridges (or the paper's
+ * evidence formatting), packed into the budget with a trace of every branch taken.
  */
-import { InvalidArgumentError } from '@grag/core';
-import { type CollapsedTreeHit, type SummaryTree, subtreeWeights } from '@grag/summary-tree';
-import type { EntityGraph } from './graph.js';
+import {
+  Bm25Index,
+  DEFAULT_BUDGET_TOKENS,
+  embedAll,
+  InvalidArgumentError,
+  packContext,
+  type Retrieval,
+  searchEntryPoints,
+  throwIfAborted,
+  type VectorHit,
+} from '@grag/core';
+import type { CollapsedTreeHit } from '@grag/summary-tree';
+import { adaptiveRetrieve } from './adaptive.js';
+import { type Bridge, expandBridges } from './bridges.js';
+import { type LabelledItems, paperItems, rankedItems, renderLabelled } from './items.js';
+import { linkQueryEntities } from './linking.js';
+import { type E2GraphRagRetrieveOptions, resolveQueryOptions } from './options.js';
+import { fuseChunkRanking, graphLeaves } from './ranking.js';
+import type { E2GraphRagIndex } from './types.js';
 
-/** Retrieval parameters and the ablation switches of the paper's Table 2. */
-export interface AdaptiveRetrievalOptions {
-  /** Most chunks (or tree nodes) returned, k. @default 25 (official code `max_chunk_setting: 25`) */
-  topK: number;
-  /**
-   * Largest hop distance h between two query entities kept by the graph filter (Eq. 1).
-   * @default 3 (official code `shortest_path_k: 4`: a path of at most 4 nodes)
-   */
-  hops: number;
-  /** While index mapping returns more chunks than this, h is decreased. @default 25 (Algorithm 1, line 11) */
-  chunkThreshold: number;
-  /**
-   * Entity-aware ranking also prefers chunks in longer runs of adjacent candidate chunks (between
-   * entity coverage and occurrences), as the official code does. @default false (the paper ranks by
-   * coverage, then occurrences)
-   */
-  preferAdjacentRuns: boolean;
-  /** Ablation "Dense Retrieval Only": always dense top-k over the collapsed tree. @default false */
-  denseOnly: boolean;
-  /** `false`: ablation "w/o Graph Filter": every pair of query entities is kept, h is never reduced. @default true */
-  graphFilter: boolean;
-  /** `false`: ablation "w/o Entity-Aware Ranking": too many chunks are cut to the first k in document order. @default true */
-  entityAwareRanking: boolean;
-  /**
-   * `false`: ablation "w/o Dense Retrieval": global mode ranks every tree node with a non-zero
-   * occurrence weight instead of the dense top-2k; a query without entities gets nothing. @default true
-   */
-  denseRetrieval: boolean;
-  /** `false`: ablation "w/o Occurrence Ranking": global mode keeps the dense order. @default true */
-  occurrenceRanking: boolean;
+/** BM25 over the tree node texts: the index's, or built once on the first query that needs it. */
+function lexicalOf(index: E2GraphRagIndex): Bm25Index {
+  index.lexical ??= new Bm25Index(index.tree.nodes.map((n) => n.text));
+  return index.lexical;
 }
 
-/** Defaults of {@link adaptiveRetrieve}. */
-export const ADAPTIVE_RETRIEVAL_DEFAULTS: Readonly<AdaptiveRetrievalOptions> = {
-  topK: 25,
-  hops: 3,
-  chunkThreshold: 25,
-  preferAdjacentRuns: false,
-  denseOnly: false,
-  graphFilter: true,
-  entityAwareRanking: true,
-  denseRetrieval: true,
-  occurrenceRanking: true,
-};
-
-/** Which branch of Algorithm 1 produced the result. */
-export type RetrievalBranch =
-  /** Ablation: dense retrieval only. */
-  | 'dense-only'
-  /** No query entity in the graph: dense top-k over the tree (lines 2-3). */
-  | 'no-entity'
-  /** No pair within h hops (one entity, or unrelated ones): dense top-2k + occurrence ranking (lines 6-8). */
-  | 'no-pair'
-  /** Pairs kept but no chunk holds both entities of any of them: as `no-pair` (the official code does this; Algorithm 1 leaves it open). */
-  | 'no-shared-chunk'
-  /** Index mapping, with h reduced while there were too many chunks (lines 10-16, 20). */
-  | 'local'
-  /** Index mapping reduced to nothing or left too many chunks: the last non-empty set, entity-aware ranked (line 18). */
-  | 'local-ranked';
-
-/** One step of the index-mapping loop: h, pairs kept, chunks reached. */
-export interface MappingStep {
-  hops: number;
-  pairs: number;
-  chunks: number;
-}
-
-/** What {@link adaptiveRetrieve} did, for the `trace` of a retrieval. */
-export interface AdaptiveRetrievalTrace {
-  mode: 'local' | 'global';
-  branch: RetrievalBranch;
-  /** Distinct entities the extractor found in the query. */
-  queryEntities: string[];
-  /** Those that are graph vertices (the others are dropped as extraction noise, §3.2). */
-  entities: string[];
-  dropped: string[];
-  /** Every pair of query entities with its hop distance (`null`: more than h hops or no path). */
-  pairs: { a: string; b: string; hops: number | null }[];
-  /** h at the start. */
-  hops: number;
-  /** h of the pair set the chunks come from (local mode). */
-  hopsUsed?: number;
-  /** Entity pairs the chunks come from (local mode). */
-  keptPairs?: [string, string][];
-  /** Index-mapping steps, one per h tried. */
-  steps: MappingStep[];
-  /** Why a fallback ran: `'single-entity'`, `'unrelated-pairs'`, `'no-shared-chunk'`, `'reduced-to-empty'`, `'over-k'`, `'graph-filter-off'`, `'no-occurrence'`, `'dense-disabled'`. */
-  fallbacks: string[];
-  /** Candidates ranked in the last step (dense hits, or chunks). */
-  candidates: number;
-  /** Items selected before packing. */
-  selected: number;
-}
-
-/** Chunks of one evidence group: the query entities that reached them and their leaf indexes, in document order. */
-export interface EvidenceGroup {
-  /** Entity keys, in query order. */
-  entities: string[];
-  /** Leaf (node) indexes of the chunks, ascending. */
-  leaves: number[];
-}
-
-/** Result of {@link adaptiveRetrieve}. */
-export interface AdaptiveRetrievalResult {
-  /** Local mode: evidence groups, ordered by entity coverage then by first chunk. */
-  groups: EvidenceGroup[];
-  /** Global mode: tree nodes, best first, with their score (similarity or occurrence weight). */
-  nodes: { node: number; score: number }[];
-  /**
-   * Local mode: the selected chunks (leaf indexes) in relevance order (entity coverage, then
-   * occurrences, then document order); empty in global mode.
-   */
-  ranked: number[];
-  trace: AdaptiveRetrievalTrace;
-}
-
-/** What adaptive retrieval reads: the summary tree (leaves = chunks) and the entity graph over the same chunks. */
-export interface AdaptiveRetrievalIndex {
-  tree: SummaryTree;
-  graph: EntityGraph;
-}
-
-/** Dense top-`k` over the collapsed tree, computed only when a branch needs it. */
-export type DenseSearch = (k: number) => Promise<CollapsedTreeHit[]>;
-
-function checkOptions(o: AdaptiveRetrievalOptions): void {
-  const positive = (name: keyof AdaptiveRetrievalOptions, min: number) => {
-    const v = o[name] as number;
-    if (!Number.isInteger(v) || v < min) {
-      throw new InvalidArgumentError(
-        name,
-        `adaptiveRetrieve: ${name} must be an integer >= ${min}, got ${String(v)}.`,
-      );
-    }
-  };
-  positive('topK', 1);
-  positive('hops', 0);
-  positive('chunkThreshold', 1);
-}
-
-/**
- * Algorithm 1 of E2GraphRAG. `queryEntities` come from the same extractor as the index; those that
- * are not graph vertices are dropped.
- *
- * 1. No entity left → global: dense top-k over the collapsed tree.
- * 2. Graph filter: keep pairs within `hops` hops (Eq. 1; bounded search).
- * 3. No pair kept → global: dense top-2k, ranked by the occurrence weight of the query entities
- *    (a summary weighs the sum of its children), non-zero ones, top k.
- * 4. Otherwise local: index mapping (chunks holding both entities of a kept pair, Eq. 2); while
- *    more than `chunkThreshold` chunks, decrease h and map again; if that empties the set, go back
- *    to the last non-empty one and rank it (entity coverage, then occurrences), top k.
- * 5. Chunks are grouped by the entities that reached them.
- */
-export async function adaptiveRetrieve(
-  index: AdaptiveRetrievalIndex,
-  queryEntities: readonly string[],
-  dense: DenseSearch,
-  options: Partial<AdaptiveRetrievalOptions> = {},
-): Promise<AdaptiveRetrievalResult> {
-  const o: AdaptiveRetrievalOptions = { ...ADAPTIVE_RETRIEVAL_DEFAULTS, ...options };
-  checkOptions(o);
-  const { tree, graph } = index;
+/** Retrieve from an E2GraphRAG index (see the README for the items and the trace). */
+export async function retrieveE2GraphRag(
+  index: E2GraphRagIndex,
+  query: string,
+  options: E2GraphRagRetrieveOptions,
+  name: string,
+): Promise<Retrieval> {
+  const started = performance.now();
+  const { providers, tree, vectors, graph } = index;
+  if (typeof query !== 'string' || query.trim() === '') {
+    throw new InvalidArgumentError('query', `${name} retrieve: the query is empty; pass a question.`);
+  }
+  const o = resolveQueryOptions(`${name} retrieve`, index.options, options);
+  throwIfAborted(options.signal);
+  const extractedEntities = (await index.extractor.extract(query)).flat();
+  const queryEntities = index.vocabulary
+    ? linkQueryEntities(query, extractedEntities, index.vocabulary)
+    : extractedEntities;
+  const extracted = performance.now();
+  let queryVector: Float32Array | undefined;
+  let denseMs = 0;
   const leafCount = tree.levels[0]!.length;
-  if (graph.chunkCount !== leafCount) {
-    throw new InvalidArgumentError(
-      'index',
-      `adaptiveRetrieve: the entity graph indexes ${graph.chunkCount} chunks but the tree has ${leafCount} leaves; build both from the same chunks.`,
-    );
-  }
-  const distinct = [...new Set(queryEntities)];
-  const ids: number[] = [];
-  const entities: string[] = [];
-  const dropped: string[] = [];
-  for (const e of distinct) {
-    const id = graph.id(e);
-    if (id === undefined) dropped.push(e);
-    else {
-      ids.push(id);
-      entities.push(e);
+  const search = async (k: number, leavesOnly = false): Promise<VectorHit[]> => {
+    const t = performance.now();
+    if (o.entryPoints !== 'lexical') {
+      queryVector ??= (await embedAll(providers.embedder, [query], { abortSignal: options.signal }))[0]!;
     }
-  }
-  const trace: AdaptiveRetrievalTrace = {
-    mode: 'global',
-    branch: 'no-entity',
-    queryEntities: distinct,
-    entities,
-    dropped,
-    pairs: [],
-    hops: o.hops,
-    steps: [],
-    fallbacks: [],
-    candidates: 0,
-    selected: 0,
-  };
-  const done = (
-    groups: EvidenceGroup[],
-    nodes: { node: number; score: number }[],
-    ranked: number[] = [],
-  ): AdaptiveRetrievalResult => {
-    trace.selected = groups.length > 0 ? groups.reduce((n, g) => n + g.leaves.length, 0) : nodes.length;
-    return { groups, nodes, ranked, trace };
-  };
-  const denseTop = async (k: number) => {
-    const hits = await dense(k);
-    trace.candidates = hits.length;
-    return hits.map((h) => ({ node: h.node, score: h.score }));
-  };
-
-  if (o.denseOnly) {
-    trace.branch = 'dense-only';
-    return done([], await denseTop(o.topK));
-  }
-  if (ids.length === 0) {
-    trace.branch = 'no-entity';
-    if (!o.denseRetrieval) {
-      trace.fallbacks.push('dense-disabled');
-      return done([], []);
-    }
-    return done([], await denseTop(o.topK));
-  }
-
-  // Graph filter: distances once, bounded by h; smaller h only filters them further.
-  const pairs: { a: number; b: number; hops: number }[] = [];
-  for (let i = 0; i < ids.length; i++) {
-    for (let j = i + 1; j < ids.length; j++) {
-      const hops = o.graphFilter ? graph.distance(ids[i]!, ids[j]!, o.hops) : 0;
-      pairs.push({ a: i, b: j, hops });
-    }
-  }
-  trace.pairs = pairs.map((p) => ({
-    a: entities[p.a]!,
-    b: entities[p.b]!,
-    hops: o.graphFilter && Number.isFinite(p.hops) ? p.hops : null,
-  }));
-  const kept = (h: number) => pairs.filter((p) => p.hops <= h);
-  const mapping = (ps: typeof pairs): Map<number, Set<number>> => {
-    // chunk → positions (in `entities`) of the entities whose pairs reached it
-    const reached = new Map<number, Set<number>>();
-    for (const p of ps) {
-      for (const c of graph.sharedChunks(ids[p.a]!, ids[p.b]!)) {
-        let set = reached.get(c);
-        if (!set) {
-          set = new Set();
-          reached.set(c, set);
-        }
-        set.add(p.a);
-        set.add(p.b);
-      }
-    }
-    return reached;
-  };
-
-  let h = o.hops;
-  let current = kept(h);
-  let reached = mapping(current);
-  trace.steps.push({ hops: h, pairs: current.length, chunks: reached.size });
-  if (current.length === 0 || reached.size === 0) {
-    if (current.length === 0) {
-      trace.branch = 'no-pair';
-      trace.fallbacks.push(ids.length === 1 ? 'single-entity' : 'unrelated-pairs');
-    } else {
-      trace.branch = 'no-shared-chunk';
-      trace.fallbacks.push('no-shared-chunk');
-    }
-    return done([], await occurrenceRanked(index, ids, o, denseTop, trace));
-  }
-
-  trace.mode = 'local';
-  trace.branch = 'local';
-  let previous: { pairs: typeof pairs; reached: Map<number, Set<number>>; hops: number } | undefined;
-  while (reached.size > o.chunkThreshold) {
-    if (!o.graphFilter) {
-      trace.fallbacks.push('graph-filter-off');
-      break;
-    }
-    previous = { pairs: current, reached, hops: h };
-    h -= 1;
-    current = kept(h);
-    reached = mapping(current);
-    trace.steps.push({ hops: h, pairs: current.length, chunks: reached.size });
-  }
-  if (reached.size === 0 && previous) {
-    trace.fallbacks.push('reduced-to-empty');
-    ({ pairs: current, reached, hops: h } = previous);
-  }
-  trace.hopsUsed = h;
-  trace.keptPairs = current.map((p) => [entities[p.a]!, entities[p.b]!]);
-  let chosen = [...reached.keys()].sort((x, y) => x - y);
-  if (chosen.length > o.topK || trace.fallbacks.includes('reduced-to-empty')) {
-    if (chosen.length > o.topK && !trace.fallbacks.includes('reduced-to-empty') && o.graphFilter) {
-      trace.fallbacks.push('over-k');
-    }
-    trace.branch = 'local-ranked';
-    trace.candidates = chosen.length;
-    chosen = o.entityAwareRanking
-      ? entityAwareRank(index, chosen, ids, o.preferAdjacentRuns).slice(0, o.topK)
-      : chosen.slice(0, o.topK);
-  } else {
-    trace.candidates = chosen.length;
-  }
-  const ranked = o.entityAwareRanking ? entityAwareRank(index, chosen, ids, o.preferAdjacentRuns) : chosen;
-  return done(groupEvidence(chosen, reached, entities), [], ranked);
-}
-
-/** Occurrence ranking over dense candidates (or every weighted node without dense retrieval). */
-async function occurrenceRanked(
-  index: AdaptiveRetrievalIndex,
-  ids: readonly number[],
-  o: AdaptiveRetrievalOptions,
-  denseTop: (k: number) => Promise<{ node: number; score: number }[]>,
-  trace: AdaptiveRetrievalTrace,
-): Promise<{ node: number; score: number }[]> {
-  const { tree } = index;
-  if (o.denseRetrieval && !o.occurrenceRanking) return denseTop(o.topK);
-  const weights = subtreeWeights(tree, leafOccurrences(index, ids));
-  if (!o.denseRetrieval) {
-    const all: { node: number; score: number }[] = [];
-    weights.forEach((w, node) => {
-      if (w > 0) all.push({ node, score: w });
+    const hits = searchEntryPoints({
+      mode: o.entryPoints,
+      query,
+      queryVector,
+      vectors,
+      lexical: o.entryPoints === 'dense' ? undefined : lexicalOf(index),
+      k: Math.min(k, leavesOnly ? leafCount : tree.nodes.length),
+      filter: leavesOnly ? (id: number) => id < leafCount : undefined,
     });
-    trace.candidates = all.length;
-    if (o.occurrenceRanking) all.sort((x, y) => y.score - x.score || x.node - y.node);
-    return all.slice(0, o.topK);
-  }
-  const candidates = await denseTop(2 * o.topK);
-  const weighted = candidates
-    .map((c, rank) => ({ node: c.node, score: weights[c.node]!, rank }))
-    .filter((c) => c.score > 0)
-    .sort((x, y) => y.score - x.score || x.rank - y.rank);
-  if (weighted.length === 0) {
-    trace.fallbacks.push('no-occurrence');
-    return candidates.slice(0, o.topK);
-  }
-  return weighted.slice(0, o.topK).map(({ node, score }) => ({ node, score }));
-}
-
-/** Per leaf: total occurrences of the query entities in its chunk, w(c) = Count(c, E_q). */
-function leafOccurrences(index: AdaptiveRetrievalIndex, ids: readonly number[]): Float64Array {
-  const counts = new Float64Array(index.tree.levels[0]!.length);
-  for (const id of ids) {
-    const { chunks, counts: n } = index.graph.chunksOf(id);
-    for (let i = 0; i < chunks.length; i++) counts[chunks[i]!]! += n[i]!;
-  }
-  return counts;
-}
-
-/**
- * Entity-aware ranking (§3.2): distinct query entities in the chunk (coverage), then (optionally)
- * the length of the run of adjacent candidate chunks it belongs to, then total occurrences of the
- * query entities, then document order.
- */
-export function entityAwareRank(
-  index: AdaptiveRetrievalIndex,
-  candidates: readonly number[],
-  ids: readonly number[],
-  preferAdjacentRuns = false,
-): number[] {
-  const { tree, graph } = index;
-  const query = new Set(ids);
-  const info = new Map<number, { coverage: number; occurrences: number; run: number }>();
-  for (const c of candidates) {
-    const { entities, counts } = graph.entitiesOf(c);
-    let coverage = 0;
-    let occurrences = 0;
-    for (let i = 0; i < entities.length; i++) {
-      if (query.has(entities[i]!)) {
-        coverage++;
-        occurrences += counts[i]!;
-      }
+    denseMs += performance.now() - t;
+    return hits;
+  };
+  const dense = async (k: number): Promise<CollapsedTreeHit[]> =>
+    (await search(k)).map((h) => {
+      const n = tree.nodes[h.id]!;
+      return { node: h.id, id: n.id, level: n.level, score: h.score };
+    });
+  const result = await adaptiveRetrieve(index, queryEntities, dense, o);
+  let bridges: Bridge[] = [];
+  const rankedPath = !o.denseOnly && (o.fuseEntryPoints || o.bridges > 0);
+  let labelled: LabelledItems;
+  if (rankedPath) {
+    // grag's offline configuration: one chunk ranking (Algorithm 1's chunks fused with the entry
+    // points), bridge chunks behind the first ones, then global mode's summaries.
+    const leaves = graphLeaves(result, leafCount);
+    let ranking = o.fuseEntryPoints
+      ? fuseChunkRanking({ entry: await search(2 * o.topK, true), leaves, graphWeight: o.graphWeight })
+      : leaves;
+    if (o.bridges > 0 && index.home) {
+      const queryIds = result.trace.entities.flatMap((e) => graph.id(e) ?? []);
+      ({ ranking, bridges } = expandBridges({
+        graph,
+        home: index.home,
+        homes: index.homes,
+        ranking,
+        queryIds,
+        bridges: o.bridges,
+        bridgeSeeds: o.bridgeSeeds,
+      }));
     }
-    info.set(c, { coverage, occurrences, run: 1 });
+    labelled = rankedItems(tree, result, ranking.slice(0, o.topK));
+  } else {
+    labelled = paperItems(tree, result);
   }
-  if (preferAdjacentRuns) {
-    const sorted = [...candidates].sort((x, y) => x - y);
-    let start = 0;
-    for (let i = 1; i <= sorted.length; i++) {
-      const prev = sorted[i - 1]!;
-      const cur = sorted[i];
-      const adjacent =
-        cur !== undefined && cur === prev + 1 && tree.nodes[cur]!.docId === tree.nodes[prev]!.docId;
-      if (!adjacent) {
-        for (let k = start; k < i; k++) info.get(sorted[k]!)!.run = i - start;
-        start = i;
-      }
-    }
-  }
-  return [...candidates].sort((x, y) => {
-    const a = info.get(x)!;
-    const b = info.get(y)!;
-    return (
-      b.coverage - a.coverage ||
-      (preferAdjacentRuns ? b.run - a.run : 0) ||
-      b.occurrences - a.occurrences ||
-      x - y
-    );
+  const { items, labels } = labelled;
+  const selected = performance.now();
+  const packed = packContext(items, options.budgetTokens ?? DEFAULT_BUDGET_TOKENS, {
+    tokenizer: providers.tokenizer,
+    render: renderLabelled(labels),
   });
-}
-
-/**
- * Evidence formatting (§3.2): each chunk once, under the set of query entities whose pairs reached
- * it; groups ordered by entity coverage (more entities first), then by their first chunk; chunks
- * of a group in document order.
- */
-function groupEvidence(
-  chosen: readonly number[],
-  reached: ReadonlyMap<number, ReadonlySet<number>>,
-  entities: readonly string[],
-): EvidenceGroup[] {
-  const groups = new Map<string, { positions: number[]; leaves: number[] }>();
-  for (const leaf of [...chosen].sort((x, y) => x - y)) {
-    const positions = [...(reached.get(leaf) ?? [])].sort((x, y) => x - y);
-    const key = positions.join(',');
-    let group = groups.get(key);
-    if (!group) {
-      group = { positions, leaves: [] };
-      groups.set(key, group);
-    }
-    group.leaves.push(leaf);
-  }
-  return [...groups.values()]
-    .sort((x, y) => y.positions.length - x.positions.length || x.leaves[0]! - y.leaves[0]!)
-    .map((g) => ({ entities: g.positions.map((p) => entities[p]!), leaves: g.leaves }));
+  const finished = performance.now();
+  return {
+    context: packed.context,
+    items: packed.items,
+    tokens: packed.tokens,
+    subgraph: {
+      nodes: result.trace.entities,
+      edges: (result.trace.keptPairs ?? []).map(([a, b]) => [a, b] as [string, string]),
+    },
+    trace: {
+      method: name,
+      ...result.trace,
+      k: o.topK,
+      chunkThreshold: o.chunkThreshold,
+      entryPoints: o.entryPoints,
+      ranking: rankedPath ? 'fused' : 'paper',
+      bridges: bridges.map((b) => ({
+        from: tree.nodes[b.from]!.id,
+        entity: b.entity,
+        chunk: tree.nodes[b.chunk]!.id,
+      })),
+      ablation: {
+        denseOnly: o.denseOnly,
+        graphFilter: o.graphFilter,
+        entityAwareRanking: o.entityAwareRanking,
+        denseRetrieval: o.denseRetrieval,
+        occurrenceRanking: o.occurrenceRanking,
+      },
+      ranked: items.length,
+      packed: packed.items.length,
+      truncated: packed.truncated,
+      ms: {
+        extract: extracted - started,
+        dense: denseMs,
+        select: selected - extracted - denseMs,
+        pack: finished - selected,
+        total: finished - started,
+      },
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import { createBuildContext, type Document } from '@grag/core';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, test } from 'vitest';
-import { e2GraphRag } from '../src/index.js';
+import { EntityGraph, e2GraphRag, expandBridges, homeChunks } from '../src/index.js';
 
 /**
  * A two-hop question: the film passage names its director, the director's own passage (titled
@@ -68,7 +68,7 @@ describe('bridges: the second hop through linked title entities', () => {
   });
 
   test('without linking, the second-hop passage is not reached', async () => {
-    const { ids, trace } = await ranked({ linking: false });
+    const { ids, trace } = await ranked({ entityLinking: false });
     expect(ids).toContain('film');
     expect(ids).not.toContain('director');
     expect(trace.bridges).toEqual([]);
@@ -77,5 +77,43 @@ describe('bridges: the second hop through linked title entities', () => {
   test('the entry points alone (the dense-only ablation) miss it too', async () => {
     const { ids } = await ranked({ denseOnly: true });
     expect(ids).not.toContain('director');
+  });
+});
+
+describe('expandBridges', () => {
+  // c0 (home Film) names Director; c1 (home Director) names School; c2 (home Other) names Film.
+  const graph = EntityGraph.fromSentences([
+    [['Film', 'Director']],
+    [['Director', 'School']],
+    [['Other', 'Film']],
+  ]);
+  const homes = ['Film', 'Director', 'Other'];
+  const home = homeChunks(graph, homes);
+  const input = { graph, home, homes, queryIds: [graph.id('Film')!] };
+
+  test('home chunks are the first chunk of each title entity', () => {
+    expect([...home].map(([e, c]) => [graph.entities[e], c])).toEqual([
+      ['Film', 0],
+      ['Director', 1],
+      ['Other', 2],
+    ]);
+  });
+
+  test('moves the home chunk of an entity a seed names right behind it', () => {
+    const { ranking, bridges } = expandBridges({ ...input, ranking: [0, 2, 1], bridges: 1, bridgeSeeds: 1 });
+    expect(ranking).toEqual([0, 1, 2]);
+    expect(bridges).toEqual([{ from: 0, entity: 'Director', chunk: 1 }]);
+  });
+
+  test('leaves the ranking alone when off, and never moves a later seed forward', () => {
+    expect(expandBridges({ ...input, ranking: [0, 2, 1], bridges: 0, bridgeSeeds: 3 })).toEqual({
+      ranking: [0, 2, 1],
+      bridges: [],
+    });
+    // Director's chunk is the third seed: it stays there; Film's chunk is already placed.
+    expect(expandBridges({ ...input, ranking: [0, 2, 1], bridges: 2, bridgeSeeds: 3 })).toEqual({
+      ranking: [0, 2, 1],
+      bridges: [],
+    });
   });
 });

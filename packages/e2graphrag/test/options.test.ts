@@ -1,27 +1,16 @@
-import { createBuildContext, createPromptTasks, type Document, InvalidArgumentError } from '@grag/core';
-import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
+import { type Document, InvalidArgumentError } from '@grag/core';
 import { describe, expect, it } from 'vitest';
-import {
-  createE2GraphRag,
-  E2GRAPHRAG_DEFAULTS,
-  e2GraphRag,
-  entityExtractorFromFunction,
-} from '../src/index.js';
+import { createE2GraphRag, E2GRAPHRAG_DEFAULTS, e2GraphRag } from '../src/index.js';
+import { savedParams } from '../src/options.js';
+import { capitalized, context } from './fixtures.js';
 
-const method = createE2GraphRag({
-  extractor: entityExtractorFromFunction((s) => s.match(/\b[A-Z][a-z]+\b/g) ?? [], { id: 'capitalized' }),
-});
+const method = createE2GraphRag({ extractor: capitalized });
 const docs: Document[] = [
   { id: 'a', text: 'Alice met Bob in Paris. Bob stayed in Paris.' },
   { id: 'b', text: 'Carol visited Rome with Alice.' },
 ];
-const context = () =>
-  createBuildContext({
-    embedder: createScriptedEmbedder({ dimensions: 16 }),
-    tasks: createPromptTasks(createScriptedChatModel((_call, i) => `overview ${i + 1}`)),
-  });
 
-describe('option keys', () => {
+describe('options', () => {
   it('a misspelled build option is an InvalidArgumentError that suggests the right key', async () => {
     const error = await e2GraphRag.build(docs, context(), { chunkSzie: 600 } as object).catch((e) => e);
     expect(InvalidArgumentError.isInstance(error)).toBe(true);
@@ -30,34 +19,58 @@ describe('option keys', () => {
     );
   });
 
-  it('accepts every documented build option, concurrency (no default) included', async () => {
+  it('accepts every documented build and query option, concurrency (no default) included', async () => {
     const index = await method.build(docs, context(), {
       ...E2GRAPHRAG_DEFAULTS,
       chunking: 'document',
       concurrency: 2,
     });
     expect(index.stats.chunks).toBe(2);
-    await expect(
-      method.retrieve(index, 'Where did Alice meet Bob?', {
-        topK: 5,
-        budgetTokens: 500,
-        signal: new AbortController().signal,
-        hops: 2,
-        chunkThreshold: 10,
-        preferAdjacentRuns: true,
-        denseOnly: false,
-        graphFilter: true,
-        entityAwareRanking: true,
-        denseRetrieval: true,
-        occurrenceRanking: true,
-      }),
-    ).resolves.toBeDefined();
+    const r = await method.retrieve(index, 'Where did Alice meet Bob?', {
+      topK: 5,
+      budgetTokens: 500,
+      signal: new AbortController().signal,
+      hops: 2,
+      chunkThreshold: 10,
+      preferAdjacentRuns: true,
+      denseOnly: false,
+      graphFilter: true,
+      entityAwareRanking: true,
+      denseRetrieval: true,
+      occurrenceRanking: true,
+      entryPoints: 'lexical',
+      fuseEntryPoints: true,
+      graphWeight: 0.5,
+      bridges: 1,
+      bridgeSeeds: 2,
+    });
+    expect(r.trace).toMatchObject({ k: 5, chunkThreshold: 10, entryPoints: 'lexical', ranking: 'fused' });
   });
 
-  it('refuses a misspelled query option', async () => {
-    const index = await method.build(docs, context(), { chunking: 'document' });
+  it('a query option overrides the index default for that query only, and is checked', async () => {
+    const index = await method.build(docs, context(), { chunking: 'document', entryPoints: 'dense' });
+    expect(index.lexical).toBeUndefined();
+    const lexical = await method.retrieve(index, 'Carol?', { entryPoints: 'lexical' });
+    expect(lexical.trace.entryPoints).toBe('lexical');
+    expect((await method.retrieve(index, 'Carol?')).trace.entryPoints).toBe('dense');
+    await expect(method.retrieve(index, 'Carol?', { entryPoints: 'sideways' as never })).rejects.toThrow(
+      /e2graphrag retrieve: entryPoints must be one of "dense", "lexical", "hybrid" \(got "sideways"\)/,
+    );
     await expect(method.retrieve(index, 'Alice?', { hosp: 2 } as object)).rejects.toThrow(
       /e2graphrag retrieve: unknown option "hosp"; did you mean "hops"\?/,
     );
+  });
+
+  it('saved params: `linking` is read as entityLinking, and an index older than linking is the paper', () => {
+    expect(savedParams({ linking: true, chunkSize: 600 })).toEqual({
+      entityLinking: true,
+      entryPoints: 'dense',
+      fuseEntryPoints: false,
+      bridges: 0,
+      chunkSize: 600,
+    });
+    expect(
+      savedParams({ entityLinking: true, entryPoints: 'hybrid', fuseEntryPoints: true, bridges: 2 }),
+    ).toEqual({ entityLinking: true, entryPoints: 'hybrid', fuseEntryPoints: true, bridges: 2 });
   });
 });

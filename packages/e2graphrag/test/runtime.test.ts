@@ -64,7 +64,7 @@ describe('e2graphrag build on the build runtime', () => {
           concurrency: 0,
         },
       ),
-    ).rejects.toThrow(/concurrency must be a positive integer, got 0/);
+    ).rejects.toThrow(/e2graphrag build: concurrency must be a positive integer \(got 0\)/);
   });
 
   test('reports progress per tree level, per chunk for entities and per embedding batch', async () => {

@@ -1,88 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import {
-  chunkDocument,
-  cosineSimilarity,
-  createBuildContext,
-  createPromptTasks,
-  type Document,
-  IndexFormatError,
-  type Retrieval,
-} from '@grag/core';
-import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
 import { buildSummaryTree } from '@grag/summary-tree';
 import { describe, expect, test } from 'vitest';
-import {
-  type AdaptiveRetrievalTrace,
-  createE2GraphRag,
-  E2GRAPHRAG_PAPER_DEFAULTS,
-  type E2GraphRagIndex,
-  type E2GraphRagRetrieveOptions,
-  EntityGraph,
-  entityAwareRank,
-  entityExtractorFromFunction,
-} from '../src/index.js';
-
-/** A controlled extractor: the entities of a sentence are its capitalized words. */
-const capitalized = entityExtractorFromFunction((s) => s.match(/\b[A-Z][a-z]+\b/g) ?? [], {
-  id: 'capitalized',
-});
-
-function context() {
-  const model = createScriptedChatModel((_call, i) => `overview ${i + 1}`);
-  return createBuildContext({
-    embedder: createScriptedEmbedder({ dimensions: 64 }),
-    tasks: createPromptTasks(model),
-  });
-}
-
-/** The paper's configuration (no linking, dense retrieval, Algorithm 1's selection alone). */
-const PAPER = {
-  linking: E2GRAPHRAG_PAPER_DEFAULTS.linking,
-  entryPoints: E2GRAPHRAG_PAPER_DEFAULTS.entryPoints,
-  fuseEntryPoints: E2GRAPHRAG_PAPER_DEFAULTS.fuseEntryPoints,
-  bridges: E2GRAPHRAG_PAPER_DEFAULTS.bridges,
-};
-
-const method = createE2GraphRag({
-  extractor: capitalized,
-  defaults: { ...PAPER, chunking: 'document', includeTitle: false },
-});
-
-const docs = (texts: string[], prefix = 'd'): Document[] =>
-  texts.map((text, i) => ({ id: `${prefix}${i}`, text }));
-
-async function build(texts: string[], prefix = 'd') {
-  return method.build(docs(texts, prefix), context());
-}
-
-const traceOf = (r: Retrieval) => r.trace as unknown as AdaptiveRetrievalTrace & { k: number };
-/** Chunk ids of a retrieval, in context order (runs expanded). */
-const chunkIds = (r: Retrieval) => r.items.flatMap((i) => i.source.chunkIds);
-
-/** Brute-force collapsed-tree ranking: cosine of every node text with the query, same embedder. */
-async function denseOracle(index: E2GraphRagIndex, query: string): Promise<string[]> {
-  const embedder = createScriptedEmbedder({ dimensions: 64 });
-  const texts = index.tree.nodes.map((n) => n.text);
-  const { embeddings } = await embedder.doEmbed({ values: [query, ...texts] });
-  const [q, ...nodes] = embeddings;
-  return nodes
-    .map((v, i) => ({ id: index.tree.nodes[i]!.id, score: cosineSimilarity(v, q!) }))
-    .sort((a, b) => b.score - a.score)
-    .map((x) => x.id);
-}
-
-// Corpus A. Sentence co-occurrence gives three components:
-// {Alice, Bob, Paris, Acme}, {Carol, Rome, Dave} and {Eve}.
-const CORPUS_A = [
-  'Alice met Bob in Paris.', // d0
-  'Bob works at Acme.', // d1
-  'Carol lives in Rome.', // d2
-  'Dave paints in Rome. Carol knows Dave.', // d3
-  'Eve sings alone. Eve dances.', // d4
-  'Alice visited Acme. Eve came too.', // d5
-];
+import { type E2GraphRagRetrieveOptions, EntityGraph, entityAwareRank } from '../src/index.js';
+import { build, CORPUS_A, CORPUS_B, chunkIds, denseOracle, method, traceOf } from './fixtures.js';
 
 describe('Algorithm 1 on a hand-made corpus', async () => {
   const index = await build(CORPUS_A);
@@ -238,15 +157,6 @@ describe('Algorithm 1 on a hand-made corpus', async () => {
   });
 });
 
-// Corpus B: Xavier-Yara 1 hop; Xavier-Quinn-Zeno 2 hops; Yara-Wendy-Zeno 2 hops.
-const CORPUS_B = [
-  'Xavier saw Yara.', // b0
-  'Xavier ran. Zeno ran.', // b1
-  'Xavier walked. Zeno walked.', // b2
-  'Yara met Wendy. Wendy met Zeno. Zeno smiled.', // b3
-  'Xavier met Quinn. Quinn met Zeno.', // b4
-];
-
 describe('h reduction', async () => {
   const index = await build(CORPUS_B, 'b');
 
@@ -358,95 +268,5 @@ describe('reduction to empty', async () => {
     const ids = [graph.id('Pia')!, graph.id('Quin')!];
     expect(entityAwareRank({ tree, graph }, [0, 1, 3], ids)).toEqual([3, 0, 1]);
     expect(entityAwareRank({ tree, graph }, [0, 1, 3], ids, true)).toEqual([0, 1, 3]);
-  });
-});
-
-describe('the method', () => {
-  test('merges consecutive chunks of a group into one item, overlap removed', async () => {
-    const filler = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
-    const text = `${filler(30)} ${'Ada met Bob. '.repeat(15)}${filler(40)} Ada and Bob left. ${filler(40)}.`;
-    const fixed = createE2GraphRag({
-      extractor: capitalized,
-      defaults: { ...PAPER, chunkSize: 40, overlap: 10 },
-    });
-    const index = await fixed.build([{ id: 'doc', text }], context());
-    const chunks = chunkDocument({ id: 'doc', text }, { chunkSize: 40, overlap: 10 });
-    const holding = chunks.filter((c) => /Ada/.test(c.text) && /Bob/.test(c.text)).map((c) => c.order);
-    expect(holding.length).toBeGreaterThan(1);
-    const r = await fixed.retrieve(index, 'Ada and Bob?');
-    // Runs of consecutive chunks holding both names become single items.
-    const runs: number[][] = [];
-    for (const o of holding) {
-      const last = runs.at(-1);
-      if (last && last.at(-1) === o - 1) last.push(o);
-      else runs.push([o]);
-    }
-    expect(runs.some((run) => run.length > 1)).toBe(true);
-    expect(r.items.map((i) => i.text)).toEqual(
-      runs.map((run) => text.slice(chunks[run[0]!]!.start, chunks[run.at(-1)!]!.end)),
-    );
-    expect(r.items.map((i) => i.id)).toEqual(
-      runs.map((run) => (run.length === 1 ? `doc#${run[0]}` : `doc#${run[0]}..doc#${run.at(-1)}`)),
-    );
-  });
-
-  test('extracts entities while the tree is being summarized', async () => {
-    const events: string[] = [];
-    const tasks = createPromptTasks(
-      createScriptedChatModel(async () => {
-        events.push('summary');
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        return 'overview';
-      }),
-    );
-    const extractor = entityExtractorFromFunction((s) => {
-      events.push('extract');
-      return s.match(/\b[A-Z][a-z]+\b/g) ?? [];
-    });
-    const m = createE2GraphRag({ extractor, defaults: { ...PAPER, chunking: 'document', concurrency: 1 } });
-    const texts = Array.from({ length: 60 }, (_, i) => `Doc ${i} names Ada.`);
-    await m.build(docs(texts), createBuildContext({ embedder: createScriptedEmbedder(), tasks }));
-    const firstExtract = events.indexOf('extract');
-    const lastSummary = events.lastIndexOf('summary');
-    expect(events.filter((e) => e === 'summary')).toHaveLength(15); // levels of 12 and 3
-    expect(firstExtract).toBeLessThan(lastSummary);
-  });
-
-  test('packs the evidence into the budget', async () => {
-    const index = await build(CORPUS_B, 'b');
-    const r = await method.retrieve(index, 'Xavier, Yara and Zeno?', { hops: 2, budgetTokens: 20 });
-    expect(r.tokens).toBeLessThanOrEqual(20);
-    expect(r.context.startsWith('[b0] Xavier-Yara: Xavier saw Yara.')).toBe(true);
-    expect(r.items.length).toBeLessThan(5);
-  });
-
-  test('saves and loads an index that answers the same, and refuses another extractor', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'e2graphrag-'));
-    try {
-      const index = await build(CORPUS_A);
-      await method.save(index, join(dir, 'idx'));
-      const loaded = await method.load(join(dir, 'idx'), context());
-      for (const q of [
-        'did Alice meet Bob in Paris?',
-        'where does Eve sing?',
-        'what happened at the market?',
-      ]) {
-        const [a, b] = await Promise.all([method.retrieve(index, q), method.retrieve(loaded, q)]);
-        expect(b.context).toBe(a.context);
-        expect(traceOf(b).branch).toBe(traceOf(a).branch);
-      }
-      expect(loaded.stats).toEqual(index.stats);
-      const other = createE2GraphRag({ extractor: entityExtractorFromFunction(() => [], { id: 'other' }) });
-      await expect(other.load(join(dir, 'idx'), context())).rejects.toSatisfy(IndexFormatError.isInstance);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
-
-  test('rejects an empty corpus and an empty query', async () => {
-    await expect(method.build([], context())).rejects.toThrow(/corpus is empty/);
-    const index = await build(CORPUS_A);
-    await expect(method.retrieve(index, '  ')).rejects.toThrow(/query is empty/);
-    await expect(method.retrieve(index, 'Alice and Bob?', { topK: 0 })).rejects.toThrow(/topK/);
   });
 });

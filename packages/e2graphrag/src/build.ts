@@ -1,0 +1,221 @@
+/**
+ * E2GraphRAG's index construction (§3.1): chunks; the summary tree and the entities side by side;
+ * the entity graph (linked across the corpus with `entityLinking`); every tree node embedded.
+ */
+import {
+  AbortError,
+  Bm25Index,
+  type BuildContext,
+  type Chunk,
+  chunkCorpus as chunkCorpusBy,
+  type Document,
+  type EntityVocabulary,
+  InvalidArgumentError,
+  indexProviders,
+  isFittableEmbedder,
+  startBuild,
+} from '@grag/core';
+import {
+  buildSummaryTree,
+  indexSummaryTree,
+  leavesFromChunks,
+  type SummaryLevelRunner,
+  type SummaryTree,
+  summaryCount,
+} from '@grag/summary-tree';
+import { homeChunks } from './bridges.js';
+import type { EntityExtractor } from './entities.js';
+import { EntityGraph } from './graph.js';
+import { entityVocabulary, linkChunkEntities } from './linking.js';
+import type { E2GraphRagOptions } from './options.js';
+import type { E2GraphRagIndex, E2GraphRagStats } from './types.js';
+
+/** Chunks of the corpus: token windows, or one chunk per non-blank document. */
+function chunkCorpus(
+  docs: readonly Document[],
+  ctx: BuildContext,
+  o: E2GraphRagOptions,
+): { chunks: Chunk[]; skipped: number } {
+  if (docs.length === 0) {
+    throw new InvalidArgumentError(
+      'docs',
+      'e2graphrag build: the corpus is empty; pass at least one document.',
+    );
+  }
+  const kept = docs.filter((d) => d.text.trim() !== '');
+  if (kept.length === 0) {
+    throw new InvalidArgumentError('docs', 'e2graphrag build: every document is blank; pass some text.');
+  }
+  const chunks = chunkCorpusBy(kept, {
+    chunking: o.chunking,
+    chunkSize: o.chunkSize,
+    overlap: o.overlap,
+    tokenizer: ctx.tokenizer,
+  });
+  return { chunks, skipped: docs.length - kept.length };
+}
+
+/** Titles to write on first chunks: those the document text does not already start with. */
+function titlesToWrite(docs: readonly Document[]): Map<string, string | undefined> {
+  const titles = new Map<string, string | undefined>();
+  for (const doc of docs) {
+    const title = doc.title?.trim();
+    const firstLine = /^\s*#*\s*(.*)/.exec(doc.text)?.[1]?.trim();
+    if (title && firstLine !== title) titles.set(doc.id, title);
+  }
+  return titles;
+}
+
+/** The entity graph of the chunks, and each chunk's title entity. */
+export interface ChunkEntityGraph {
+  graph: EntityGraph;
+  /** Per chunk: its document's title entity; empty without linking. */
+  homes: (string | undefined)[];
+  /** Title mentions added by linking. */
+  textMentions: number;
+}
+
+/**
+ * The entity graph of the extracted entities (`extracted[c][s]`: sentence s of chunk c): as they
+ * come, or linked across the corpus (see {@link linkChunkEntities}) with `entityLinking`.
+ */
+export function chunkEntityGraph(input: {
+  extracted: readonly (readonly (readonly string[])[])[];
+  chunks: readonly { docId: string; text: string }[];
+  titles: ReadonlyMap<string, string | undefined>;
+  entityLinking: boolean;
+}): ChunkEntityGraph {
+  const { extracted, chunks, titles } = input;
+  if (!input.entityLinking)
+    return { graph: EntityGraph.fromSentences(extracted), homes: [], textMentions: 0 };
+  const linked = linkChunkEntities(extracted, chunks, titles);
+  return {
+    graph: EntityGraph.fromSentences(linked.sentences),
+    homes: linked.homes,
+    textMentions: linked.textMentions,
+  };
+}
+
+/** What queries read besides the stored data: built with the index, rebuilt on load. */
+export interface QueryViews {
+  lexical?: Bm25Index;
+  vocabulary?: EntityVocabulary;
+  home?: Map<number, number>;
+}
+
+/**
+ * BM25 over the tree node texts when the index's entry points need it; the vocabulary and the home
+ * chunks when the index is linked.
+ */
+export function queryViews(input: {
+  tree: SummaryTree;
+  graph: EntityGraph;
+  homes: readonly (string | undefined)[];
+  options: Pick<E2GraphRagOptions, 'entryPoints'>;
+}): QueryViews {
+  const { tree, graph, homes } = input;
+  const views: QueryViews = {};
+  if (input.options.entryPoints !== 'dense') views.lexical = new Bm25Index(tree.nodes.map((n) => n.text));
+  if (homes.length > 0) {
+    views.vocabulary = entityVocabulary(graph.entities);
+    views.home = homeChunks(graph, homes);
+  }
+  return views;
+}
+
+/** What {@link buildE2GraphRagIndex} builds from. */
+export interface E2GraphRagBuildInput {
+  docs: readonly Document[];
+  ctx: BuildContext;
+  /** Resolved and checked options. */
+  options: E2GraphRagOptions;
+  extractor: EntityExtractor;
+}
+
+/** Build an E2GraphRAG index, in stages of a fresh build runtime (see the README). */
+export async function buildE2GraphRagIndex(input: E2GraphRagBuildInput): Promise<E2GraphRagIndex> {
+  const { docs, ctx, options: o, extractor } = input;
+  const rt = startBuild(ctx);
+  const { chunks, skipped } = await rt.stage('chunk', () => chunkCorpus(docs, ctx, o));
+  const leaves = leavesFromChunks(chunks, { titles: o.includeTitle ? titlesToWrite(docs) : undefined });
+  // The paper runs the (CPU) entity extraction and the (GPU) summaries side by side (§3.1).
+  // Both start in this tick, entities first, so the stages are numbered the same on every run.
+  const entities = rt.stage('entities', () =>
+    rt.map(
+      leaves,
+      async (leaf, i) => {
+        // Yield to the event loop now and then, so the summaries progress meanwhile.
+        if (i % 16 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        return extractor.extract(leaf.text);
+      },
+      { label: (leaf) => leaf.id, unit: 'chunks', concurrency: 1, issues: () => undefined },
+    ),
+  );
+  // Each level of the tree is one checkpointed 'summarize' stage: a resumed build gets the
+  // finished levels back without asking for them again.
+  const runLevel: SummaryLevelRunner = (groups, summarize) =>
+    rt.stage('summarize', () =>
+      rt.map(groups, summarize, {
+        label: (g) => `${g.id} (chunks ${leaves[g.firstLeaf]!.id} to ${leaves[g.lastLeaf]!.id})`,
+        unit: 'summaries',
+        concurrency: o.concurrency,
+      }),
+    );
+  const summaries = buildSummaryTree(leaves, ctx.tasks, {
+    groupSize: o.groupSize,
+    stopRatio: o.stopRatio,
+    summaryMaxTokens: o.summaryMaxTokens,
+    runLevel,
+    signal: ctx.signal,
+  });
+  // Both settle before the build goes on or fails, so no stage keeps running (and writing its
+  // checkpoint) after the build has returned.
+  const [treeResult, entitiesResult] = await Promise.allSettled([summaries, entities]);
+  const failures = [treeResult, entitiesResult].flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+  if (failures.length > 0) throw failures.find((e) => !AbortError.isInstance(e)) ?? failures[0];
+  const tree = (treeResult as PromiseFulfilledResult<SummaryTree>).value;
+  const extracted = (entitiesResult as PromiseFulfilledResult<string[][][]>).value;
+  const { graph, homes, textMentions } = await rt.stage(
+    'graph',
+    () =>
+      chunkEntityGraph({
+        extracted,
+        chunks: leaves.map((l) => ({ docId: l.docId ?? l.id, text: l.text })),
+        titles: new Map(docs.map((d) => [d.id, d.title])),
+        entityLinking: o.entityLinking,
+      }),
+    { checkpoint: false },
+  );
+  const texts = tree.nodes.map((n) => n.text);
+  const { embedder } = ctx;
+  if (isFittableEmbedder(embedder)) {
+    await rt.stage('fit', () => embedder.fit(texts), { checkpoint: false });
+  }
+  const embeddings = await rt.stage('embed', () => rt.embed(texts, { label: (_, i) => tree.nodes[i]!.id }));
+  const vectors = await rt.stage(
+    'vector-index',
+    () => indexSummaryTree(tree, embeddings, ctx.vectorIndex, { dimensions: embedder.dimensions }),
+    { checkpoint: false },
+  );
+  const stats: E2GraphRagStats = {
+    documents: docs.length - skipped,
+    skippedDocuments: skipped,
+    chunks: chunks.length,
+    summaries: summaryCount(tree),
+    levels: tree.levels.map((l) => l.length),
+    entities: graph.entities.length,
+    edges: graph.edgeCount,
+  };
+  if (o.entityLinking) stats.textMentions = textMentions;
+  return {
+    providers: indexProviders(ctx),
+    options: o,
+    tree,
+    vectors,
+    graph,
+    extractor,
+    stats,
+    homes,
+    ...queryViews({ tree, graph, homes, options: o }),
+  };
+}

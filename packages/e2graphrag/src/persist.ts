@@ -1,0 +1,131 @@
+/**
+ * E2GraphRAG's index directory, through core's persistence envelope: `tree.json` (the summary tree,
+ * written and checked by `@grag/summary-tree`'s io), `graph.json` (the entity graph with its
+ * entity↔chunk indexes), `links.json` (each chunk's title entity; linked indexes only),
+ * `vectors.bin` (the vector index over every tree node), and the manifest (params, stats with the
+ * entity extractor's id, provider fingerprints, the fitted embedder's state).
+ */
+import {
+  type BuildContext,
+  IndexFormatError,
+  type IndexProviderKind,
+  openMethodIndex,
+  type Schema,
+  shapeIssue,
+  v,
+  writeMethodIndex,
+} from '@grag/core';
+import { loadSummaryTree, saveSummaryTree } from '@grag/summary-tree';
+import { queryViews } from './build.js';
+import type { EntityExtractor } from './entities.js';
+import { EntityGraph } from './graph.js';
+import { resolveE2GraphRagOptions, savedParams } from './options.js';
+import type { E2GraphRagIndex, E2GraphRagStats } from './types.js';
+
+/** Which method's index, in which layout, depending on which providers. */
+export interface E2GraphRagFormat {
+  method: string;
+  formatVersion: number;
+  uses: readonly IndexProviderKind[];
+}
+
+const TREE_FILE = 'tree.json';
+const GRAPH_FILE = 'graph.json';
+const LINKS_FILE = 'links.json';
+const VECTORS_FILE = 'vectors.bin';
+
+const count = v.int({ min: 0 });
+/** The manifest's stats: the index's counts and the id of the entity extractor it was built with. */
+const statsSchema: Schema<E2GraphRagStats & { entityExtractor?: string }> = v.object({
+  documents: count,
+  skippedDocuments: count,
+  chunks: count,
+  summaries: count,
+  levels: v.array(count),
+  entities: count,
+  edges: count,
+  textMentions: v.optional(count),
+  entityExtractor: v.optional(v.string()),
+});
+const linksSchema = v.object({ homes: v.array(v.nullable(v.string())) });
+
+/** Write `index` to `dir` (atomically; see core `writeMethodIndex`). */
+export async function saveE2GraphRag(
+  index: E2GraphRagIndex,
+  dir: string,
+  format: E2GraphRagFormat,
+): Promise<void> {
+  await writeMethodIndex(
+    dir,
+    {
+      ...format,
+      providers: index.providers,
+      params: index.options,
+      stats: { ...index.stats, entityExtractor: index.extractor.id },
+    },
+    async (out) => {
+      await saveSummaryTree(index.tree, out.path(TREE_FILE));
+      await out.json(GRAPH_FILE, index.graph.toJSON());
+      if (index.homes.length > 0) await out.json(LINKS_FILE, { homes: index.homes });
+      await out.vectors(VECTORS_FILE, index.vectors);
+    },
+  );
+}
+
+/**
+ * Load the index in `dir` with the providers of `ctx` and `extractor`: the envelope checks the
+ * method, format version and providers and validates the saved params; the extractor must be the
+ * one the index was built with; each file is checked, and so is every cross-file count.
+ * @throws IndexFormatError naming the file, saying to rebuild.
+ */
+export async function loadE2GraphRag(
+  dir: string,
+  ctx: BuildContext,
+  extractor: EntityExtractor,
+  format: E2GraphRagFormat,
+): Promise<E2GraphRagIndex> {
+  const opened = await openMethodIndex(dir, ctx, {
+    ...format,
+    params: (saved) => resolveE2GraphRagOptions(`${format.method} load`, savedParams(saved)),
+    stats: statsSchema,
+  });
+  // Indexes written before the envelope recorded the extractor among the providers.
+  const { entityExtractor: built = opened.manifest.providers.entityExtractor, ...stats } = opened.stats;
+  if (built !== undefined && built !== extractor.id) {
+    throw new IndexFormatError(
+      dir,
+      format.formatVersion,
+      `${dir} was built with entity extractor '${built}' (now '${extractor.id}'). Use the same extractor or rebuild the index.`,
+    );
+  }
+  const options = opened.params;
+  const tree = await loadSummaryTree(opened.path(TREE_FILE));
+  const graph = EntityGraph.fromJSON(await opened.json(GRAPH_FILE, v.unknown()), opened.path(GRAPH_FILE));
+  const leaves = tree.levels[0]!.length;
+  opened.check(GRAPH_FILE, () => {
+    if (graph.chunkCount !== leaves) {
+      shapeIssue('chunks', `index ${graph.chunkCount} chunks, but the summary tree has ${leaves} leaves`);
+    }
+  });
+  let homes: (string | undefined)[] = [];
+  if (options.entityLinking) {
+    const links = await opened.json(LINKS_FILE, linksSchema);
+    opened.check(LINKS_FILE, () => {
+      if (links.homes.length !== graph.chunkCount) {
+        shapeIssue('homes', `has ${links.homes.length} title entities for ${graph.chunkCount} chunks`);
+      }
+    });
+    homes = links.homes.map((h) => h ?? undefined);
+  }
+  return {
+    providers: opened.providers,
+    options,
+    tree,
+    vectors: await opened.vectors(VECTORS_FILE, tree.nodes.length),
+    graph,
+    extractor,
+    stats,
+    homes,
+    ...queryViews({ tree, graph, homes, options }),
+  };
+}
