@@ -2,12 +2,21 @@
  * @grag/noderag: NodeRAG (Xu et al. 2025) for grag — a heterogeneous graph of seven node types built
  * from semantic units, retrieved by dual search and shallow personalized PageRank.
  */
+export { buildNodeRag } from './build.js';
+export { CONTEXT_TYPE_ORDER } from './context.js';
+export { layBaseLayer } from './hnsw.js';
 export * from './method.js';
-export * from './options.js';
 export {
-  buildNodeRag,
-  layBaseLayer,
-  type NodeRagBuildStats,
-  type NodeRagIndex,
-  textUnits,
-} from './pipeline.js';
+  NODERAG_BUILD_OPTION_KEYS,
+  NODERAG_DEFAULTS,
+  NODERAG_PLAIN_TOP_K,
+  NODERAG_RETRIEVE_DEFAULTS,
+  NODERAG_RETRIEVE_OPTION_KEYS,
+  type NodeRagOptions,
+  type NodeRagQueryOptions,
+  type NodeRagRetrieveOptions,
+  resolveNodeRagOptions,
+} from './options.js';
+export { nodeRagStats } from './persist.js';
+export type { NodeRagBuildStats, NodeRagIndex, NodeRagLinkingStats } from './types.js';
+export { textUnits } from './units.js';

@@ -1,33 +1,24 @@
-import type { EntryPointMode, PprUpdate, RetrieveOptions } from '@grag/core';
-
 /**
- * Retrieval settings that can also be given at build time (e.g. `grag index --set entryPoints=dense`):
- * they are stored with the index and become its retrieval defaults (a `retrieve` call still
- * overrides them).
+ * NodeRAG's options: the build options (what the index is made with, stored in its manifest) and
+ * the retrieve options (given per query), their defaults, keys and checks.
  */
-export const INDEX_RETRIEVE_KEYS = [
-  'entryPoints',
-  'entryWeighting',
-  'queryEntityMatch',
-  'vectorTopK',
-  'teleport',
-  'pprIterations',
-  'pprUpdate',
-  'semanticEdges',
-  'dualSearch',
-  'graphSearch',
-  'edgeWeighting',
-  'entities',
-  'relationships',
-  'overviews',
-  'crossNodes',
-] as const;
-
-/** The retrieval settings an index can carry (see {@link INDEX_RETRIEVE_KEYS}). */
-export type NodeRagIndexRetrieveDefaults = Pick<NodeRagRetrieveOptions, (typeof INDEX_RETRIEVE_KEYS)[number]>;
+import {
+  assertKnownOptions,
+  type EntryPointMode,
+  InvalidArgumentError,
+  type OptionRule,
+  opt,
+  optionKeys,
+  type PprUpdate,
+  RETRIEVE_OPTION_KEYS,
+  type RetrieveOptions,
+  resolveOptions,
+  validateOptions,
+} from '@grag/core';
+import { ENTRY_POINT_MODES } from '@grag/core/internal';
 
 /** Build options of NodeRAG (see {@link NODERAG_DEFAULTS}). */
-export interface NodeRagOptions extends NodeRagIndexRetrieveDefaults {
+export interface NodeRagOptions {
   /**
    * `'fixed'`: token windows of `chunkSize`; `'document'`: one text chunk per document (passage
    * corpora). @default 'fixed'
@@ -113,66 +104,68 @@ export const NODERAG_DEFAULTS: NodeRagOptions = {
   entityLinking: true,
 };
 
-/** Retrieval options of NodeRAG (see {@link NODERAG_RETRIEVE_DEFAULTS}). */
-export interface NodeRagRetrieveOptions extends RetrieveOptions {
+/** The retrieval settings of one query (see {@link NODERAG_RETRIEVE_DEFAULTS}). */
+export interface NodeRagQueryOptions {
   /**
    * How the entry points among T, S, A, H nodes are found: `'dense'` by the embedder (the paper),
    * `'lexical'` by BM25 over the same node texts, `'hybrid'` by both fused with reciprocal rank
    * fusion. @default 'hybrid' (measured; see the README's deviations)
    */
-  entryPoints?: EntryPointMode;
+  entryPoints: EntryPointMode;
   /**
    * Personalization weight of the vector entry points: `'uniform'` 1/|entries| each (the paper), or
    * `'rank'`, the i-th entry (0-based) weighing 1/(i + 1), so the walk starts mostly from the best
    * entries. Exact-match entries (N, O) weigh 1 in both. @default 'rank' (measured)
    */
-  entryWeighting?: 'uniform' | 'rank';
+  entryWeighting: 'uniform' | 'rank';
   /**
    * How query entities become N/O entry points: `'phrase'`, every extracted query entity matched as a
    * whole-word phrase inside N and O names (the official code's search); `'vocabulary'`, only the
    * index's entity names found in the question by longest match (`EntityVocabulary`), each to its own
    * N node, plus phrase matches of O names. @default 'vocabulary' (measured)
    */
-  queryEntityMatch?: 'phrase' | 'vocabulary';
+  queryEntityMatch: 'phrase' | 'vocabulary';
   /** Vector entry points: the k nearest embedded nodes. @default 10 (official `HNSW_results`) */
-  vectorTopK?: number;
+  vectorTopK: number;
   /** PPR teleport α. @default 0.5 (NodeRAG §2.5) */
-  teleport?: number;
+  teleport: number;
   /** PPR iterations t (Figure 4 sweeps 1-10). @default 2 (NodeRAG §2.5) */
-  pprIterations?: number;
+  pprIterations: number;
   /** PPR update: `'paper'` π = αp + (1−α)Pᵀπ, or the official code's `'lazy'` walk. @default 'paper' */
-  pprUpdate?: PprUpdate;
+  pprUpdate: PprUpdate;
   /** Entities taken from the PPR ranking (each brings its attributes). @default 10 (official `Enode`) */
-  entities?: number;
+  entities: number;
   /** Relationships taken from the PPR ranking. @default 30 (official `Rnode`) */
-  relationships?: number;
+  relationships: number;
   /** Overviews taken from the ranking (each brings its high-level element). @default 10 (official `Hnode`) */
-  overviews?: number;
+  overviews: number;
   /** Other retrievable cross nodes. @default 10 (official `cross_node`) */
-  crossNodes?: number;
-
+  crossNodes: number;
   /** Ablation: `false` uses vector entry points only (Table 2 "w/o Dual Search"). @default true */
-  dualSearch?: boolean;
+  dualSearch: boolean;
   /** Ablation: `false` walks without HNSW semantic edges (Table 2 "w/o HNSW"). @default true */
-  semanticEdges?: boolean;
+  semanticEdges: boolean;
   /**
-   * Ablation: `false` skips the graph and returns the `topK` (default 10) most similar embedded nodes
-   * (Table 2 "w/o Cross Node", k = 10/20/30). @default true
+   * Ablation: `false` skips the graph and returns the `topK` (default {@link NODERAG_PLAIN_TOP_K})
+   * most similar embedded nodes (Table 2 "w/o Cross Node", k = 10/20/30). @default true
    */
-  graphSearch?: boolean;
+  graphSearch: boolean;
   /** Edge weights of the walk: as built, or the official code's `'unbalance-adjust'`. @default 'paper' */
-  edgeWeighting?: 'paper' | 'unbalance-adjust';
+  edgeWeighting: 'paper' | 'unbalance-adjust';
 }
 
+/** Retrieve options of NodeRAG: the budget, and any retrieval setting to override for this query. */
+export interface NodeRagRetrieveOptions extends RetrieveOptions, Partial<NodeRagQueryOptions> {}
+
 /** Defaults of NodeRAG's retrieval. */
-export const NODERAG_RETRIEVE_DEFAULTS = {
-  entryPoints: 'hybrid' as EntryPointMode,
-  entryWeighting: 'rank' as 'uniform' | 'rank',
-  queryEntityMatch: 'vocabulary' as 'phrase' | 'vocabulary',
+export const NODERAG_RETRIEVE_DEFAULTS: NodeRagQueryOptions = {
+  entryPoints: 'hybrid',
+  entryWeighting: 'rank',
+  queryEntityMatch: 'vocabulary',
   vectorTopK: 10,
   teleport: 0.5,
   pprIterations: 2,
-  pprUpdate: 'paper' as PprUpdate,
+  pprUpdate: 'paper',
   entities: 10,
   relationships: 30,
   overviews: 10,
@@ -180,7 +173,141 @@ export const NODERAG_RETRIEVE_DEFAULTS = {
   dualSearch: true,
   semanticEdges: true,
   graphSearch: true,
-  edgeWeighting: 'paper' as 'paper' | 'unbalance-adjust',
-  /** `topK` of the "w/o cross node" ablation. */
-  plainTopK: 10,
-} as const;
+  edgeWeighting: 'paper',
+};
+
+/** `topK` of the "w/o cross node" ablation (`graphSearch: false`) when none is given. */
+export const NODERAG_PLAIN_TOP_K = 10;
+
+/** Every build option key; `build` refuses others. */
+export const NODERAG_BUILD_OPTION_KEYS: readonly string[] = optionKeys<NodeRagOptions>({
+  ...NODERAG_DEFAULTS,
+  concurrency: undefined,
+});
+
+/** Every key of {@link NodeRagQueryOptions}. */
+const QUERY_KEYS: readonly string[] = optionKeys<NodeRagQueryOptions>(NODERAG_RETRIEVE_DEFAULTS);
+
+/** Every retrieve option key; `retrieve` refuses others. */
+export const NODERAG_RETRIEVE_OPTION_KEYS: readonly string[] = [...RETRIEVE_OPTION_KEYS, ...QUERY_KEYS];
+
+/** What a valid value of each build option is. */
+const BUILD_RULES: { readonly [K in keyof NodeRagOptions]-?: OptionRule } = {
+  chunking: opt.oneOf('fixed', 'document'),
+  chunkSize: opt.positiveInt,
+  overlap: opt.nonNegativeInt,
+  includeTitle: opt.boolean,
+  concurrency: opt.optional(opt.positiveInt),
+  attributeMinMentions: opt.nonNegative,
+  coreRule: opt.oneOf('core', 'degree'),
+  betweennessSamples: opt.positiveInt,
+  attributeContextTokens: opt.positiveInt,
+  attributeTokens: opt.positiveInt,
+  leidenResolution: opt.nonNegative,
+  leidenIterations: opt.positiveInt,
+  communityContextTokens: opt.positiveInt,
+  denseMatchingClusterSize: opt.nonNegative,
+  hnswEdges: opt.boolean,
+  // hnswlib needs at least two links per node (and its saved files are refused below 2).
+  hnswM: opt.int({ min: 2 }),
+  hnswEfConstruction: opt.positiveInt,
+  hnswEfSearch: opt.positiveInt,
+  seed: opt.int(),
+  entityLinking: opt.boolean,
+};
+
+/** What a valid value of each retrieve option is. */
+const RETRIEVE_RULES: { readonly [K in keyof NodeRagRetrieveOptions]?: OptionRule } = {
+  budgetTokens: opt.optional(opt.nonNegative),
+  topK: opt.optional(opt.positiveInt),
+  entryPoints: opt.oneOf(...ENTRY_POINT_MODES),
+  entryWeighting: opt.oneOf('uniform', 'rank'),
+  queryEntityMatch: opt.oneOf('phrase', 'vocabulary'),
+  vectorTopK: opt.nonNegativeInt,
+  teleport: opt.fraction,
+  pprIterations: opt.nonNegativeInt,
+  pprUpdate: opt.oneOf('paper', 'lazy'),
+  entities: opt.nonNegativeInt,
+  relationships: opt.nonNegativeInt,
+  overviews: opt.nonNegativeInt,
+  crossNodes: opt.nonNegativeInt,
+  dualSearch: opt.boolean,
+  semanticEdges: opt.boolean,
+  graphSearch: opt.boolean,
+  edgeWeighting: opt.oneOf('paper', 'unbalance-adjust'),
+};
+
+/**
+ * The options of a build: each layer's keys checked, the layers resolved over
+ * {@link NODERAG_DEFAULTS} (`undefined` values ignored) and every value checked.
+ * @throws InvalidArgumentError naming `caller`, on an unknown key or a bad value.
+ */
+export function resolveNodeRagOptions(
+  caller: string,
+  ...layers: readonly (Partial<NodeRagOptions> | Readonly<Record<string, unknown>> | undefined)[]
+): NodeRagOptions {
+  for (const layer of layers) {
+    const retrieval = QUERY_KEYS.find((key) => layer !== undefined && key in layer);
+    if (retrieval !== undefined) {
+      throw new InvalidArgumentError(
+        retrieval,
+        `${caller}: ${JSON.stringify(retrieval)} is a retrieve option, not a build option; give it to ` +
+          '`retrieve` (`grag query --set`; `grag eval --set` routes it to retrieve).',
+      );
+    }
+    assertKnownOptions(caller, layer, NODERAG_BUILD_OPTION_KEYS);
+  }
+  const o = resolveOptions(NODERAG_DEFAULTS, ...layers);
+  validateOptions(caller, o, BUILD_RULES);
+  if (o.chunking === 'fixed' && o.overlap >= o.chunkSize) {
+    throw new InvalidArgumentError(
+      'overlap',
+      `${caller}: overlap (${o.overlap}) must be below chunkSize (${o.chunkSize}).`,
+    );
+  }
+  return o;
+}
+
+/**
+ * The build options of a saved index (its manifest's params), checked as a build's are. Indexes
+ * written before retrieval settings became retrieve-only may hold one as a retrieval default; such
+ * an index is refused with a message that says so (the envelope adds "rebuild the index").
+ * @throws InvalidArgumentError naming `caller`.
+ */
+export function savedNodeRagOptions(
+  caller: string,
+  saved: Readonly<Record<string, unknown>>,
+): NodeRagOptions {
+  const stale = QUERY_KEYS.filter((key) => key in saved);
+  if (stale.length > 0) {
+    const keys = stale.map((key) => JSON.stringify(key)).join(', ');
+    throw new InvalidArgumentError(
+      stale[0]!,
+      `${caller}: the index keeps the retrieval setting${stale.length > 1 ? 's' : ''} ${keys} as a default, ` +
+        'which noderag no longer does: retrieval settings are retrieve options now (give them to ' +
+        '`retrieve`, or `grag query --set`)',
+    );
+  }
+  return resolveNodeRagOptions(caller, saved);
+}
+
+/**
+ * The options of one query: each layer's keys checked, the retrieval settings resolved over
+ * {@link NODERAG_RETRIEVE_DEFAULTS} (`undefined` values ignored), every value checked.
+ * @throws InvalidArgumentError naming `caller`, on an unknown key or a bad value.
+ */
+export function resolveRetrieveOptions(
+  caller: string,
+  defaults: Partial<NodeRagRetrieveOptions> | undefined,
+  options: NodeRagRetrieveOptions,
+): NodeRagQueryOptions & RetrieveOptions {
+  assertKnownOptions(caller, defaults, NODERAG_RETRIEVE_OPTION_KEYS);
+  assertKnownOptions(caller, options, NODERAG_RETRIEVE_OPTION_KEYS);
+  const o = resolveOptions<NodeRagQueryOptions & RetrieveOptions>(
+    NODERAG_RETRIEVE_DEFAULTS,
+    defaults,
+    options,
+  );
+  validateOptions(caller, o, RETRIEVE_RULES);
+  return o;
+}

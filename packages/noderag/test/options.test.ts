@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@grag/core';
 import { describe, expect, it } from 'vitest';
-import { NODERAG_DEFAULTS, NODERAG_RETRIEVE_DEFAULTS, nodeRag } from '../src/index.js';
+import { createNodeRag, NODERAG_DEFAULTS, NODERAG_RETRIEVE_DEFAULTS, nodeRag } from '../src/index.js';
 import { DOCS, scriptedContext } from './fixtures.js';
 
 describe('option keys', () => {
@@ -12,6 +12,18 @@ describe('option keys', () => {
     expect(chat.calls).toHaveLength(0);
   });
 
+  it('refuses a retrieval setting given to build, saying to give it to retrieve', async () => {
+    const { ctx, chat } = scriptedContext();
+    const error = await nodeRag.build(DOCS, ctx, { graphSearch: false } as object).catch((e) => e);
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect(error.message).toMatch(/^noderag build: "graphSearch" is a retrieve option.*`retrieve`/);
+    expect(chat.calls).toHaveLength(0);
+    expect(nodeRag.optionKeys?.build).not.toContain('graphSearch');
+    expect(nodeRag.optionKeys?.retrieve).toEqual(
+      expect.arrayContaining(['budgetTokens', 'topK', 'signal', ...Object.keys(NODERAG_RETRIEVE_DEFAULTS)]),
+    );
+  });
+
   it('accepts every documented build and retrieve option', async () => {
     const { ctx } = scriptedContext();
     const index = await nodeRag.build(DOCS, ctx, {
@@ -19,9 +31,8 @@ describe('option keys', () => {
       chunking: 'document',
       concurrency: 2,
     });
-    const { plainTopK: _, ...retrieveDefaults } = NODERAG_RETRIEVE_DEFAULTS;
     const r = await nodeRag.retrieve(index, 'Who founded the Kessler Shipyard?', {
-      ...retrieveDefaults,
+      ...NODERAG_RETRIEVE_DEFAULTS,
       budgetTokens: 2000,
       topK: 5,
       signal: new AbortController().signal,
@@ -30,5 +41,35 @@ describe('option keys', () => {
     await expect(nodeRag.retrieve(index, 'Who?', { teleprot: 0.3 } as object)).rejects.toThrow(
       /noderag retrieve: unknown option "teleprot"; did you mean "teleport"\?/,
     );
+  });
+
+  it('checks every retrieve option value, naming the option', async () => {
+    const index = await nodeRag.build(DOCS, scriptedContext().ctx, { chunking: 'document' });
+    for (const [key, value] of [
+      ['entryPoints', 'sideways'],
+      ['teleport', 1.5],
+      ['vectorTopK', -1],
+      ['topK', 0],
+      ['graphSearch', 'no'],
+    ] as const) {
+      const error = await nodeRag.retrieve(index, 'Orsa', { [key]: value }).catch((e) => e);
+      expect(InvalidArgumentError.isInstance(error), key).toBe(true);
+      expect(error.message).toContain(`noderag retrieve: ${key} must be`);
+    }
+  });
+
+  it('takes retrieval defaults from its settings; a retrieve call overrides them', async () => {
+    const plain = createNodeRag({ retrieveDefaults: { graphSearch: false, topK: 2 } });
+    const index = await plain.build(DOCS, scriptedContext().ctx, { chunking: 'document' });
+    const byDefault = await plain.retrieve(index, 'Who founded the Kessler Shipyard?');
+    expect(byDefault.trace).toMatchObject({ mode: 'vector-only', topK: 2 });
+    expect(byDefault.items).toHaveLength(2);
+    const overridden = await plain.retrieve(index, 'Who founded the Kessler Shipyard?', {
+      graphSearch: true,
+    });
+    expect(overridden.trace.mode).toBe('graph');
+    // An `undefined` value leaves the default beneath it.
+    const kept = await plain.retrieve(index, 'Who founded the Kessler Shipyard?', { graphSearch: undefined });
+    expect(kept.trace.mode).toBe('vector-only');
   });
 });

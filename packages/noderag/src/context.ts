@@ -1,0 +1,150 @@
+/**
+ * The context of a NodeRAG retrieval: the best-scored retrievable nodes that fit the token budget,
+ * written in groups of a fixed type order, each with a heading.
+ */
+import { packContext, type Retrieval, type RetrievedItem, type Tokenizer } from '@grag/core';
+import { type HeteroGraph, NODE_TYPES, type NodeType, RETRIEVABLE_TYPES } from '@grag/heterograph';
+
+/** Order of the node-type groups in the context. */
+export const CONTEXT_TYPE_ORDER: readonly NodeType[] = ['H', 'A', 'S', 'R', 'T'];
+
+/** Heading written before each node-type group of the context. */
+const GROUP_HEADINGS: Record<NodeType, string> = {
+  N: 'Entities',
+  O: 'Overviews',
+  H: 'High-level elements',
+  A: 'Entity attributes',
+  S: 'Semantic units',
+  R: 'Relationships',
+  T: 'Source text',
+};
+
+/** Tokens reserved per group heading and per item separator when choosing what fits the budget. */
+const HEADING_TOKENS = 8;
+const SEPARATOR_TOKENS = 2;
+
+/** A node ranked by retrieval. */
+export interface RankedNode {
+  key: string;
+  type: NodeType;
+  score: number;
+}
+
+/**
+ * The keys of the nodes chosen by score (highest first; ties in input order) while their cost fits
+ * `budget`: a node costs its `tokens` plus `separatorTokens`, plus `headingTokens` when it is the
+ * first of its type. A node too large for what is left is passed over and smaller ones after it may
+ * still fit; the best node is always chosen.
+ */
+export function chooseNodes(input: {
+  nodes: readonly RankedNode[];
+  budget: number;
+  tokens: (node: RankedNode) => number;
+  headingTokens: number;
+  separatorTokens: number;
+}): Set<string> {
+  const chosen = new Set<string>();
+  const groups = new Set<NodeType>();
+  let used = 0;
+  for (const node of [...input.nodes].sort((a, b) => b.score - a.score)) {
+    const cost =
+      input.tokens(node) + input.separatorTokens + (groups.has(node.type) ? 0 : input.headingTokens);
+    if (used + cost > input.budget && chosen.size > 0) continue;
+    chosen.add(node.key);
+    groups.add(node.type);
+    used += cost;
+  }
+  return chosen;
+}
+
+/** The chosen nodes grouped by type in `order`, by score (highest first) within each group. */
+export function orderByType(
+  nodes: readonly RankedNode[],
+  chosen: ReadonlySet<string>,
+  order: readonly NodeType[],
+): RankedNode[] {
+  return order.flatMap((type) =>
+    nodes.filter((n) => n.type === type && chosen.has(n.key)).sort((a, b) => b.score - a.score),
+  );
+}
+
+/** The nodes `keys` and the edges of `graph` among them (each once, smaller key first). */
+export function subgraphOf(
+  graph: HeteroGraph,
+  keys: readonly string[],
+): { nodes: string[]; edges: [string, string][] } {
+  const inside = new Set(keys);
+  const edges: [string, string][] = [];
+  for (const key of inside) {
+    graph.graph.forEachNeighbor(key, (other) => {
+      if (key < other && inside.has(other)) edges.push([key, other]);
+    });
+  }
+  return { nodes: [...inside], edges };
+}
+
+/** How often each value occurs. */
+export function countBy(values: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const v of values) out[v] = (out[v] ?? 0) + 1;
+  return out;
+}
+
+/**
+ * The {@link Retrieval} of ranked nodes: the retrievable ones (T, S, A, H, R) chosen by
+ * {@link chooseNodes}, written grouped by type ({@link CONTEXT_TYPE_ORDER}) under a heading each and
+ * packed into `budget`; `subgraph` when `subgraphNodes` is given.
+ */
+export function nodeRetrieval(input: {
+  graph: HeteroGraph;
+  tokenizer: Tokenizer;
+  nodes: readonly RankedNode[];
+  budget: number;
+  trace: Record<string, unknown>;
+  subgraphNodes?: readonly string[];
+}): Retrieval {
+  const { graph, tokenizer, budget } = input;
+  const retrievable = input.nodes.filter((n) => RETRIEVABLE_TYPES.includes(n.type));
+  const chosen = chooseNodes({
+    nodes: retrievable,
+    budget,
+    tokens: (node) => tokenizer.count(`[${node.key}] ${graph.node(node.key).text}`),
+    headingTokens: HEADING_TOKENS,
+    separatorTokens: SEPARATOR_TOKENS,
+  });
+  const ordered: RetrievedItem[] = orderByType(retrievable, chosen, CONTEXT_TYPE_ORDER).map((node) => {
+    const attrs = graph.node(node.key);
+    return {
+      id: node.key,
+      kind: NODE_TYPES[node.type].kind,
+      text: attrs.text,
+      score: node.score,
+      source: { chunkIds: [...attrs.chunks], docIds: [...attrs.docs] },
+    };
+  });
+  let previous: string | undefined;
+  const packed = packContext(ordered, budget, {
+    tokenizer,
+    render: (item) => {
+      const type = item.id.slice(0, 1) as NodeType;
+      const heading = type !== previous ? `## ${GROUP_HEADINGS[type]}\n` : '';
+      previous = type;
+      return `${heading}[${item.id}] ${item.text}`;
+    },
+  });
+  const retrieval: Retrieval = {
+    context: packed.context,
+    items: packed.items,
+    tokens: packed.tokens,
+    trace: {
+      ...input.trace,
+      types: countBy(packed.items.map((i) => i.id.slice(0, 1))),
+      ranked: retrievable.length,
+      packed: packed.items.length,
+      dropped: retrievable.length - packed.items.length,
+      truncated: packed.truncated,
+    },
+  };
+  if (input.subgraphNodes) retrieval.subgraph = subgraphOf(graph, input.subgraphNodes);
+  return retrieval;
+}

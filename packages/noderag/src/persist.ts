@@ -1,0 +1,214 @@
+/**
+ * NodeRAG's index directory, through core's persistence envelope: `graph.json` (every node and the
+ * structural edges; HNSW edges are laid again from the vector index on load), `chunks.json` (chunks
+ * and the node key of each vector id), `build-stats.json`, `vectors.bin` (the `@grag/hnsw` index),
+ * and the manifest (params, graph statistics and storage size, provider fingerprints, the fitted
+ * embedder's state).
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  type BuildContext,
+  chunkSchema,
+  type IndexProviderKind,
+  openMethodIndex,
+  type Schema,
+  shapeIssue,
+  v,
+  writeMethodIndex,
+} from '@grag/core';
+import { type EdgeKind, HeteroGraph, type HeteroGraphStats, type NodeType } from '@grag/heterograph';
+import { HnswIndex } from '@grag/hnsw';
+import { layBaseLayer, NODERAG_VECTOR_INDEX } from './hnsw.js';
+import { savedNodeRagOptions } from './options.js';
+import { searchStructures } from './search.js';
+import type { NodeRagBuildStats, NodeRagIndex } from './types.js';
+
+/** Which method's index, in which layout, depending on which providers. */
+export interface NodeRagFormat {
+  method: string;
+  formatVersion: number;
+  uses: readonly IndexProviderKind[];
+}
+
+/** Compact serialized graph: structural edges only (HNSW edges are rebuilt from the vector index). */
+interface StoredGraph {
+  nodes: [
+    key: string,
+    type: NodeType,
+    text: string,
+    weight: number,
+    chunks: string[],
+    docs: string[],
+    extra?: Record<string, unknown>,
+  ][];
+  edges: [a: number, b: number, kind: EdgeKind, baseWeight: number][];
+}
+
+const GRAPH_FILE = 'graph.json';
+const CHUNKS_FILE = 'chunks.json';
+const BUILD_STATS_FILE = 'build-stats.json';
+const VECTORS_FILE = 'vectors.bin';
+
+const NODE_TYPE_VALUES = ['T', 'S', 'N', 'R', 'A', 'O', 'H'] as const satisfies readonly NodeType[];
+const STORED_EDGE_KINDS = ['d', 'r', 'a', 'h', 'o', 's'] as const satisfies readonly EdgeKind[];
+
+const storedGraphSchema: Schema<StoredGraph> = v.object({
+  nodes: v.array(
+    v.tuple(
+      v.string(),
+      v.literal(...NODE_TYPE_VALUES),
+      v.string(),
+      v.number(),
+      v.array(v.string()),
+      v.array(v.string()),
+      v.optional(v.record(v.unknown())),
+    ),
+  ),
+  edges: v.array(
+    v.tuple(v.int({ min: 0 }), v.int({ min: 0 }), v.literal(...STORED_EDGE_KINDS), v.number({ min: 0 })),
+  ),
+});
+
+const count = v.int({ min: 0 });
+const buildStatsSchema: Schema<NodeRagBuildStats> = v.object({
+  documents: count,
+  chunks: count,
+  extractedUnits: count,
+  importantEntities: count,
+  attributes: count,
+  communities: count,
+  emptyCommunities: count,
+  highLevelElements: count,
+  semanticMatchingEdges: count,
+  semanticClusters: count,
+  hnsw: v.object({ added: count, reinforced: count }),
+  skipped: v.record(count),
+  parseIssues: v.record(count),
+  linking: v.optional(
+    v.object({ names: count, entities: count, titleEntities: count, textMentions: count, folded: count }),
+  ),
+});
+
+const storedChunksSchema = v.object({ chunks: v.array(chunkSchema), vectorKeys: v.array(v.string()) });
+
+function storeGraph(graph: HeteroGraph): StoredGraph {
+  const position = new Map<string, number>();
+  const nodes: StoredGraph['nodes'] = [];
+  graph.graph.forEachNode((key, attrs) => {
+    position.set(key, nodes.length);
+    const { type, text, weight, chunks, docs, ...extra } = attrs;
+    const row: StoredGraph['nodes'][number] = [key, type, text, weight, chunks, docs];
+    if (Object.keys(extra).length > 0) row.push(extra);
+    nodes.push(row);
+  });
+  const edges: StoredGraph['edges'] = [];
+  graph.graph.forEachEdge((_, attrs, a, b) => {
+    if (attrs.baseWeight > 0) edges.push([position.get(a)!, position.get(b)!, attrs.kind, attrs.baseWeight]);
+  });
+  return { nodes, edges };
+}
+
+/** The graph of `stored`; a repeated key or an edge that does not join two nodes is a shape issue. */
+function restoreGraph(stored: StoredGraph): HeteroGraph {
+  const graph = new HeteroGraph();
+  const keys: string[] = [];
+  const seen = new Set<string>();
+  stored.nodes.forEach(([key, type, text, weight, chunks, docs, extra], i) => {
+    if (seen.has(key)) shapeIssue(`nodes[${i}]`, `repeats the key ${JSON.stringify(key)}`);
+    seen.add(key);
+    graph.addNode(key, type, { text, weight, chunks, docs, ...(extra ? { extra } : {}) });
+    keys.push(key);
+  });
+  stored.edges.forEach(([a, b, kind, weight], i) => {
+    const ka = keys[a];
+    const kb = keys[b];
+    if (ka === undefined || kb === undefined || a === b) {
+      shapeIssue(`edges[${i}]`, `joins nodes ${a} and ${b}, not two of the ${keys.length} nodes`);
+    }
+    // The schema admits only the stored kinds: HNSW edges are rebuilt from the vector index.
+    graph.connect(ka, kb, kind as Exclude<EdgeKind, 'hnsw'>, weight);
+  });
+  return graph;
+}
+
+/** Every vector key is a node of the graph, once. */
+function checkVectorKeys(graph: HeteroGraph, vectorKeys: readonly string[]): void {
+  const seen = new Set<string>();
+  vectorKeys.forEach((key, i) => {
+    if (!graph.graph.hasNode(key))
+      shapeIssue(`vectorKeys[${i}]`, `is ${JSON.stringify(key)}, not a node of graph.json`);
+    if (seen.has(key)) shapeIssue(`vectorKeys[${i}]`, `repeats the key ${JSON.stringify(key)}`);
+    seen.add(key);
+  });
+}
+
+async function directoryBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    total += entry.isDirectory() ? await directoryBytes(path) : (await stat(path)).size;
+  }
+  return total;
+}
+
+/** The heterograph statistics of an index (NodeRAG Table 4) plus the build counts. */
+export function nodeRagStats(index: NodeRagIndex): HeteroGraphStats & { build: NodeRagBuildStats } {
+  return { ...index.graph.stats(), build: index.stats };
+}
+
+/** Write `index` to `dir` (atomically; see core `writeMethodIndex`). */
+export async function saveNodeRag(index: NodeRagIndex, dir: string, format: NodeRagFormat): Promise<void> {
+  const stats: Record<string, unknown> = { ...nodeRagStats(index) };
+  await writeMethodIndex(
+    dir,
+    { ...format, providers: index.providers, params: index.options, stats },
+    async (out) => {
+      await out.json(GRAPH_FILE, storeGraph(index.graph));
+      await out.json(CHUNKS_FILE, { chunks: index.chunks, vectorKeys: index.vectorKeys });
+      await out.json(BUILD_STATS_FILE, index.stats);
+      await out.vectors(VECTORS_FILE, index.vectors);
+      // Measured before the manifest is written, which then tells the size of the index files.
+      stats.storageBytes = await directoryBytes(out.dir);
+    },
+  );
+}
+
+/**
+ * Load the index in `dir` with the providers of `ctx`: the envelope checks the method, format
+ * version and providers (not `ctx.vectorIndex`: the vectors are in an `@grag/hnsw` index) and
+ * validates the saved params; each file is checked, and so is every cross-file reference. The HNSW
+ * semantic edges are laid again from the vector index. @throws IndexFormatError naming the file.
+ */
+export async function loadNodeRag(
+  dir: string,
+  ctx: BuildContext,
+  format: NodeRagFormat,
+): Promise<NodeRagIndex> {
+  const opened = await openMethodIndex(
+    dir,
+    { ...ctx, vectorIndex: NODERAG_VECTOR_INDEX },
+    { ...format, params: (saved) => savedNodeRagOptions(`${format.method} load`, saved) },
+  );
+  const options = opened.params;
+  const storedGraph = await opened.json(GRAPH_FILE, storedGraphSchema);
+  const graph = opened.check(GRAPH_FILE, () => restoreGraph(storedGraph));
+  const { chunks, vectorKeys } = await opened.json(CHUNKS_FILE, storedChunksSchema);
+  opened.check(CHUNKS_FILE, () => checkVectorKeys(graph, vectorKeys));
+  const stats = await opened.json(BUILD_STATS_FILE, buildStatsSchema);
+  const vectors = await opened.vectors(VECTORS_FILE, vectorKeys.length);
+  if (!(vectors instanceof HnswIndex))
+    throw new TypeError('noderag load: the vector index is not an HnswIndex.');
+  vectors.efSearch = options.hnswEfSearch;
+  if (options.hnswEdges) await layBaseLayer(graph, vectors, vectorKeys);
+  return {
+    providers: opened.providers,
+    options,
+    graph,
+    vectors,
+    vectorKeys,
+    chunks,
+    stats,
+    ...searchStructures(graph, vectorKeys),
+  };
+}

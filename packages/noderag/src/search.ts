@@ -1,0 +1,18 @@
+import { Bm25Index, EntityVocabulary } from '@grag/core';
+import { type HeteroGraph, HeteroSearch } from '@grag/heterograph';
+import type { NodeRagSearch } from './types.js';
+
+/**
+ * The search structures of an index, made once when it is built or loaded: the graph search, BM25
+ * over the texts of the embedded nodes (`vectorKeys` order, so lexical ids are vector ids), and the
+ * vocabulary of entity (N) names.
+ */
+export function searchStructures(graph: HeteroGraph, vectorKeys: readonly string[]): NodeRagSearch {
+  const vocabulary = new EntityVocabulary();
+  for (const key of graph.nodes('N')) vocabulary.add(graph.node(key).text);
+  return {
+    search: new HeteroSearch(graph),
+    lexical: new Bm25Index(vectorKeys.map((key) => graph.node(key).text)),
+    vocabulary,
+  };
+}

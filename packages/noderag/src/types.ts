@@ -1,0 +1,67 @@
+import type { Bm25Index, Chunk, EntityVocabulary, IndexProviders } from '@grag/core';
+import type { HeteroGraph, HeteroSearch } from '@grag/heterograph';
+import type { HnswIndex } from '@grag/hnsw';
+import type { NodeRagOptions } from './options.js';
+
+/** Counts of one build, stored in the index and its manifest. */
+export interface NodeRagBuildStats {
+  documents: number;
+  chunks: number;
+  /** Semantic units returned by the model (before identical ones merge). */
+  extractedUnits: number;
+  importantEntities: number;
+  attributes: number;
+  communities: number;
+  /** Communities without semantic units or attributes (no high-level element made). */
+  emptyCommunities: number;
+  highLevelElements: number;
+  semanticMatchingEdges: number;
+  /** K of the semantic-matching k-means (0 when it was skipped). */
+  semanticClusters: number;
+  hnsw: { added: number; reinforced: number };
+  /** Inputs left out, by reason (blank units, nameless entities, self-relations, empty summaries). */
+  skipped: Record<string, number>;
+  /** Parse issues reported by the tasks, by kind. */
+  parseIssues: Record<string, number>;
+  /** What entity linking did (absent when `entityLinking` is off). */
+  linking?: NodeRagLinkingStats;
+}
+
+/** What entity linking did in one build. */
+export interface NodeRagLinkingStats {
+  /** Distinct entity names before and canonical entities after linking. */
+  names: number;
+  entities: number;
+  /** Documents whose title became an entity. */
+  titleEntities: number;
+  /** Title entities added to semantic units that write the title (a mention the extractor missed). */
+  textMentions: number;
+  /** Names folded into another entity (all rules). */
+  folded: number;
+}
+
+/** The search structures of an index, made once when it is built or loaded. */
+export interface NodeRagSearch {
+  /** Dual search and shallow PPR over the graph. */
+  search: HeteroSearch;
+  /** BM25 over the texts of the embedded nodes, same ids as the vector index. */
+  lexical: Bm25Index;
+  /** The entity (N) names of the graph, for query entity matching. */
+  vocabulary: EntityVocabulary;
+}
+
+/** A built NodeRAG index: the heterograph, the vector index over embedded nodes, and the chunks. */
+export interface NodeRagIndex extends NodeRagSearch {
+  /**
+   * The providers retrieval needs (embedder, tasks, tokenizer). Its `vectorIndex` is `@grag/hnsw`'s
+   * factory: NodeRAG always builds its own HNSW graph, whatever the build context's vector index.
+   */
+  providers: IndexProviders;
+  options: NodeRagOptions;
+  graph: HeteroGraph;
+  /** HNSW index over the embedded nodes (T, S, A, H); vector id i is node `vectorKeys[i]`. */
+  vectors: HnswIndex;
+  vectorKeys: string[];
+  chunks: Chunk[];
+  stats: NodeRagBuildStats;
+}

@@ -1,0 +1,100 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BuildContext, flatIndexFactory, IndexFormatError } from '@grag/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type NodeRagIndex, nodeRag } from '../src/index.js';
+import { DOCS, scriptedContext } from './fixtures.js';
+
+/** A context whose vector index is the exact flat one (NodeRAG keeps its own HNSW index anyway). */
+const flatContext = (): BuildContext => ({ ...scriptedContext().ctx, vectorIndex: flatIndexFactory });
+
+describe('noderag index directory', () => {
+  let root: string;
+  let index: NodeRagIndex;
+  let saved: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'grag-noderag-persist-'));
+    index = await nodeRag.build(DOCS, flatContext(), { chunking: 'document' });
+    saved = join(root, 'idx');
+    await nodeRag.save(index, saved);
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  /** A copy of the saved index with `file` (JSON) edited by `edit`. */
+  const edited = async (name: string, file: string, edit: (json: Record<string, unknown>) => void) => {
+    const dir = join(root, name);
+    await cp(saved, dir, { recursive: true });
+    const json = JSON.parse(await readFile(join(dir, file), 'utf8')) as Record<string, unknown>;
+    edit(json);
+    await writeFile(join(dir, file), JSON.stringify(json));
+    return dir;
+  };
+  const loadError = async (dir: string) => nodeRag.load(dir, scriptedContext().ctx).catch((e: unknown) => e);
+
+  it('records the graph statistics, the storage size and its own HNSW vector index in the manifest', async () => {
+    const manifest = JSON.parse(await readFile(join(saved, 'manifest.json'), 'utf8'));
+    expect(manifest.method).toBe('noderag');
+    expect(manifest.stats.nodes).toEqual(index.graph.stats().nodes);
+    expect(manifest.stats.storageBytes).toBeGreaterThan(0);
+    // Built on a context with a flat vector index: the manifest names the index it holds.
+    expect(manifest.providers.vectorIndex).toBe('hnsw');
+    expect(index.providers.vectorIndex.kind).toBe('hnsw');
+    expect(manifest.params).not.toHaveProperty('graphSearch');
+  });
+
+  it('lays the HNSW semantic edges again on load', async () => {
+    const loaded = await nodeRag.load(saved, flatContext());
+    expect(loaded.graph.stats()).toEqual(index.graph.stats());
+    expect(loaded.graph.stats().hnswEdges).toBeGreaterThan(0);
+    expect(loaded.vectors.efSearch).toBe(index.options.hnswEfSearch);
+  });
+
+  it('refuses vector keys that name no node of the graph, or repeat one', async () => {
+    const missing = await edited('missing-key', 'chunks.json', (json) => {
+      (json.vectorKeys as string[])[0] = 'T:nowhere';
+    });
+    const e1 = await loadError(missing);
+    expect(IndexFormatError.isInstance(e1), String(e1)).toBe(true);
+    expect((e1 as Error).message).toContain('vectorKeys[0] is "T:nowhere", not a node of graph.json');
+    const repeated = await edited('repeated-key', 'chunks.json', (json) => {
+      const keys = json.vectorKeys as string[];
+      keys[1] = keys[0]!;
+    });
+    const e2 = await loadError(repeated);
+    expect(IndexFormatError.isInstance(e2), String(e2)).toBe(true);
+    expect((e2 as Error).message).toMatch(
+      /chunks\.json: vectorKeys\[1\] repeats the key .*rebuild the index\.$/,
+    );
+  });
+
+  it('refuses a graph that repeats a node or has an edge that does not join two of its nodes', async () => {
+    const repeated = await edited('repeated-node', 'graph.json', (json) => {
+      const nodes = json.nodes as unknown[][];
+      nodes.push([...nodes[0]!]);
+    });
+    const e1 = await loadError(repeated);
+    expect(IndexFormatError.isInstance(e1), String(e1)).toBe(true);
+    expect((e1 as Error).message).toMatch(/graph\.json: nodes\[\d+\] repeats the key/);
+    const dangling = await edited('dangling-edge', 'graph.json', (json) => {
+      (json.edges as unknown[][])[0]![1] = 10_000;
+    });
+    const e2 = await loadError(dangling);
+    expect(IndexFormatError.isInstance(e2), String(e2)).toBe(true);
+    expect((e2 as Error).message).toMatch(/graph\.json: edges\[0\] joins nodes \d+ and 10000/);
+  });
+
+  it('refuses an index that kept retrieval settings as defaults, saying to give them to retrieve', async () => {
+    // What noderag wrote when retrieval settings were build options too (`--set graphSearch=false`).
+    const older = await edited('retrieval-defaults', 'manifest.json', (json) => {
+      (json.params as Record<string, unknown>).graphSearch = false;
+    });
+    const error = await loadError(older);
+    expect(IndexFormatError.isInstance(error), String(error)).toBe(true);
+    expect((error as Error).message).toMatch(
+      /"graphSearch" as a default.*retrieve options.*rebuild the index\.$/,
+    );
+  });
+});
