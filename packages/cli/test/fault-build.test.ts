@@ -16,18 +16,20 @@ import {
   chunkDocuments,
   createBuildContext,
   createPromptTasks,
-  DEFAULT_ENTITY_TYPES,
   type Document,
-  GLEANING_CHECK_PROMPT,
   getTokenizer,
-  gleaningContinuePrompt,
-  graphExtractionPrompt,
   MemoryCallCache,
   ProviderError,
-  TUPLE_DELIMITER_DEFAULTS,
-  titleDescriptionPrompt,
   trackBuilds,
 } from '@grag/core';
+import {
+  DEFAULT_ENTITY_TYPES,
+  GLEANING_CHECK_PROMPT,
+  gleaningContinuePrompt,
+  graphExtractionPrompt,
+  TUPLE_DELIMITER_DEFAULTS,
+  titleDescriptionPrompt,
+} from '@grag/core/tasks';
 import { createDaRag, type DaRagOptions } from '@grag/da-rag';
 import { createOpenAI, type OpenAIProviderSettings } from '@grag/openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -410,11 +412,9 @@ describe('a DA-RAG build against a faulty OpenAI-compatible server', () => {
 
     let error: unknown;
     try {
-      await method.build(
-        docs,
-        context(s, { maxRetries: 2 }, (chat) => cachedChat(chat, cache)),
-        OPTIONS,
-      );
+      const ctx = context(s, { maxRetries: 2 }, (chat) => cachedChat(chat, cache));
+      ctx.runtime = { ...ctx.runtime, resumeHint: 'run the same build again to resume' };
+      await method.build(docs, ctx, OPTIONS);
     } catch (e) {
       error = e;
     }

@@ -1,62 +1,25 @@
 import {
   type BuildContext,
   buildKnnGraph,
-  startBuild,
   type Chunk,
   chunkDocuments,
   type Document,
   InvalidArgumentError,
+  indexProviders,
   indexVectors,
   isFittableEmbedder,
   KnowledgeGraphBuilder,
   knnEdges,
   ModelOutputError,
   semanticChunkDocuments,
+  startBuild,
   throwIfAborted,
 } from '@grag/core';
 import { type TrussGraph, trussGraphFromEdges } from '@grag/ktruss';
+import { chunkLayerEdges, graphLinks, pairsToEdges } from './layers.js';
 import type { DaRagOptions } from './options.js';
 import type { DaRagIndex, DaRagStats } from './types.js';
 import { entityText, unit, withTitle } from './util.js';
-
-/** Unique sorted pairs (as a flat array) from numeric pair keys `a * n + b`, a < b. */
-function pairsToEdges(keys: Set<number>, n: number): Uint32Array {
-  const sorted = Float64Array.from(keys).sort();
-  const out = new Uint32Array(sorted.length * 2);
-  for (let i = 0; i < sorted.length; i++) {
-    const key = sorted[i]!;
-    out[2 * i] = Math.floor(key / n);
-    out[2 * i + 1] = key % n;
-  }
-  return out;
-}
-
-/**
- * Semantic Chunk layer edges (DA-RAG §3): chunks i ≠ j are linked when a relation joins an entity of
- * chunk i to an entity of chunk j. Entities in more than `maxLinkEntityChunks` chunks do not link.
- */
-export function chunkLayerEdges(
-  chunkCount: number,
-  relations: readonly { source: number; target: number }[],
-  entityChunks: readonly Uint32Array[],
-  maxLinkEntityChunks: number | null,
-): { edges: Uint32Array; hubEntities: number } {
-  const cap = maxLinkEntityChunks ?? Number.POSITIVE_INFINITY;
-  const keys = new Set<number>();
-  for (const { source, target } of relations) {
-    const a = entityChunks[source]!;
-    const b = entityChunks[target]!;
-    if (a.length > cap || b.length > cap) continue;
-    for (const i of a) {
-      for (const j of b) {
-        if (i !== j) keys.add(i < j ? i * chunkCount + j : j * chunkCount + i);
-      }
-    }
-  }
-  let hubEntities = 0;
-  for (const chunks of entityChunks) if (chunks.length > cap) hubEntities++;
-  return { edges: pairsToEdges(keys, chunkCount), hubEntities };
-}
 
 /** Similarity layer edges: each entity linked to its `k` most similar entities (undirected union). */
 async function similarityEdges(
@@ -157,8 +120,6 @@ export async function buildDaRagIndex(
   const kg = builder.build();
   const entities = [...kg.entities.values()];
   const relations = [...kg.relations.values()];
-  const entityIndex = new Map(entities.map((e, i) => [e.id, i]));
-  const chunkIndex = new Map(chunks.map((c, i) => [c.id, i]));
 
   let undescribedChunks = 0;
   const titles = described.map((d) => d.title.trim());
@@ -188,32 +149,22 @@ export async function buildDaRagIndex(
     return [c.map(unit), e.map(unit)] as const;
   });
 
-  const { chunkLayer, kgLayer, chunkEntities, hubEntities } = await rt.stage(
+  const { chunkLayer, kgLayer, entityIndex, chunkEntities, hubEntities } = await rt.stage(
     'layers',
     () => {
-      const entityChunks = entities.map((e) =>
-        Uint32Array.from(e.chunkIds.map((id) => chunkIndex.get(id)!)).sort(),
-      );
-      const perChunk: number[][] = chunks.map(() => []);
-      entityChunks.forEach((list, e) => {
-        for (const c of list) perChunk[c]!.push(e);
+      const links = graphLinks({ chunkIds: chunks.map((c) => c.id), entities, relations });
+      const chunkEdges = chunkLayerEdges({
+        chunkCount: chunks.length,
+        relations: links.relationPairs,
+        entityChunks: links.entityChunks,
+        maxLinkEntityChunks: options.maxLinkEntityChunks,
       });
-      const relationPairs = relations.map((r) => ({
-        source: entityIndex.get(r.source)!,
-        target: entityIndex.get(r.target)!,
-      }));
-      const kgEdges = new Uint32Array(relations.length * 2);
-      relationPairs.forEach((r, e) => {
-        kgEdges[2 * e] = r.source;
-        kgEdges[2 * e + 1] = r.target;
-      });
-      const ids = entities.map((e) => e.id);
-      const links = chunkLayerEdges(chunks.length, relationPairs, entityChunks, options.maxLinkEntityChunks);
       return {
-        chunkLayer: trussGraphFromEdges(chunks.length, links.edges, { ids: chunks.map((c) => c.id) }),
-        kgLayer: trussGraphFromEdges(entities.length, kgEdges, { ids }),
-        chunkEntities: perChunk.map((list) => Uint32Array.from(list).sort()),
-        hubEntities: links.hubEntities,
+        chunkLayer: trussGraphFromEdges(chunks.length, chunkEdges.edges, { ids: chunks.map((c) => c.id) }),
+        kgLayer: trussGraphFromEdges(entities.length, links.kgEdges, { ids: entities.map((e) => e.id) }),
+        entityIndex: links.entityIndex,
+        chunkEntities: links.chunkEntities,
+        hubEntities: chunkEdges.hubEntities,
       };
     },
     { checkpoint: false },
@@ -243,7 +194,7 @@ export async function buildDaRagIndex(
     undescribedChunks,
   };
   return {
-    ctx,
+    providers: indexProviders(ctx),
     options,
     chunks,
     texts,

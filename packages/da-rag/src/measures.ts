@@ -6,7 +6,7 @@ import {
   subgraphDiameter,
   type TrussGraph,
 } from '@grag/ktruss';
-import type { TracedCommunity } from './retrieve.js';
+import type { TracedCommunity } from './pack.js';
 import type { DaRagIndex, Layer } from './types.js';
 
 /** The whole graph of a layer (the global graph diameters are measured in). */

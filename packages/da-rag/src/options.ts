@@ -1,11 +1,16 @@
 import {
   assertKnownOptions,
+  checkOption,
   ENTRY_POINT_MODES,
   type EntryPointMode,
   InvalidArgumentError,
+  type OptionRule,
+  opt,
   optionKeys,
   RETRIEVE_OPTION_KEYS,
   type RetrieveOptions,
+  resolveOptions,
+  validateOptions,
 } from '@grag/core';
 
 /** Options that shape the offline index (DA-RAG §3); stored in the index manifest. */
@@ -181,21 +186,10 @@ export interface DaRagQueryOptions {
 /** Every option of DA-RAG. */
 export interface DaRagOptions extends DaRagIndexOptions, DaRagQueryOptions {}
 
-/** Defaults of every DA-RAG option. */
-export const DA_RAG_DEFAULTS: DaRagOptions = {
-  chunking: 'semantic',
-  chunkSize: 1200,
-  overlap: 100,
-  breakpointPercentile: 95,
-  includeTitle: true,
-  gleanings: 1,
-  entityTypes: null,
-  similarityLayer: true,
-  similarityK: 5,
-  similarityKnn: 'index',
-  maxLinkEntityChunks: 10,
-  entityLinking: true,
+/** Defaults of the query options (those `retrieve` also takes). */
+export const DA_RAG_QUERY_DEFAULTS: DaRagQueryOptions = {
   chunkLayer: true,
+  similarityLayer: true,
   acs: true,
   kMin: 3,
   kMax: null,
@@ -212,6 +206,22 @@ export const DA_RAG_DEFAULTS: DaRagOptions = {
   querySeeds: 1,
   entryPointsOnly: false,
   memberOrder: 'linked',
+};
+
+/** Defaults of every DA-RAG option. */
+export const DA_RAG_DEFAULTS: DaRagOptions = {
+  chunking: 'semantic',
+  chunkSize: 1200,
+  overlap: 100,
+  breakpointPercentile: 95,
+  includeTitle: true,
+  gleanings: 1,
+  entityTypes: null,
+  similarityK: 5,
+  similarityKnn: 'index',
+  maxLinkEntityChunks: 10,
+  entityLinking: true,
+  ...DA_RAG_QUERY_DEFAULTS,
 };
 
 /**
@@ -236,130 +246,110 @@ export interface DaRagRetrieveOptions extends RetrieveOptions, Partial<DaRagQuer
   topK?: number;
 }
 
-/** Every key of {@link DaRagQueryOptions} (a missing one is a type error). */
-const QUERY_KEYS = optionKeys<DaRagQueryOptions>({
-  chunkLayer: undefined,
-  similarityLayer: undefined,
-  acs: undefined,
-  kMin: undefined,
-  kMax: undefined,
-  candidatesPerLayer: undefined,
-  kSpacing: undefined,
-  anchor: undefined,
-  scoring: undefined,
-  reports: undefined,
-  communityText: undefined,
-  communityTokens: undefined,
-  oneHopSeeds: undefined,
-  relevance: undefined,
-  maxCommunityNodes: undefined,
-  querySeeds: undefined,
-  entryPointsOnly: undefined,
-  memberOrder: undefined,
+/** Every key of {@link DaRagQueryOptions}. */
+const QUERY_KEYS = optionKeys<DaRagQueryOptions>(DA_RAG_QUERY_DEFAULTS);
+
+/** Every key of {@link DaRagOptions}; `build` refuses others. The query options are among them (their defaults). */
+export const DA_RAG_BUILD_OPTION_KEYS: readonly string[] = optionKeys<DaRagOptions>({
+  ...DA_RAG_DEFAULTS,
+  concurrency: undefined,
 });
 
 /** Every key of {@link DaRagRetrieveOptions}; `retrieve` refuses others. */
 export const DA_RAG_RETRIEVE_OPTION_KEYS: readonly string[] = [...RETRIEVE_OPTION_KEYS, ...QUERY_KEYS];
 
-/**
- * The query options in effect: the index's, overridden by those given to `retrieve`.
- * @throws InvalidArgumentError on an unknown option key or a bad value.
- */
-export function queryOptions(base: DaRagOptions, overrides: DaRagRetrieveOptions): DaRagQueryOptions {
-  assertKnownOptions('da-rag retrieve', overrides, DA_RAG_RETRIEVE_OPTION_KEYS);
-  const out = {} as Record<string, unknown>;
-  for (const key of QUERY_KEYS) {
-    // An explicit `null` (no kMax, no size bound) overrides too; only a missing key falls through.
-    const given = overrides[key] !== undefined ? overrides[key] : base[key];
-    out[key] = given !== undefined ? given : DA_RAG_DEFAULTS[key];
+/** What a valid value of each query option is. */
+const QUERY_RULES: { readonly [K in keyof DaRagQueryOptions]-?: OptionRule } = {
+  chunkLayer: opt.boolean,
+  similarityLayer: opt.boolean,
+  acs: opt.boolean,
+  kMin: opt.int({ min: 2 }),
+  kMax: opt.nullable(opt.int({ min: 2 })),
+  candidatesPerLayer: opt.positiveInt,
+  kSpacing: opt.oneOf('geometric', 'linear'),
+  anchor: opt.oneOf('best', 'union'),
+  scoring: opt.oneOf('auto', 'model', 'qrscore', 'evidence'),
+  reports: opt.boolean,
+  communityText: opt.oneOf('report', 'members', 'report+members'),
+  communityTokens: opt.positiveInt,
+  oneHopSeeds: opt.positiveInt,
+  relevance: opt.oneOf(...ENTRY_POINT_MODES),
+  maxCommunityNodes: opt.nullable(opt.positiveInt),
+  querySeeds: opt.nonNegativeInt,
+  entryPointsOnly: opt.boolean,
+  memberOrder: opt.oneOf('relevance', 'linked'),
+};
+
+/** What a valid value of every option is. */
+const RULES: { readonly [K in keyof DaRagOptions]-?: OptionRule } = {
+  chunking: opt.oneOf('semantic', 'fixed'),
+  chunkSize: opt.positiveInt,
+  overlap: opt.nonNegativeInt,
+  breakpointPercentile: opt.number({ min: 0, max: 100 }),
+  includeTitle: opt.boolean,
+  gleanings: opt.nonNegativeInt,
+  entityTypes: opt.nullable(opt.stringList),
+  similarityK: opt.positiveInt,
+  similarityKnn: opt.oneOf('index', 'exact'),
+  maxLinkEntityChunks: opt.nullable(opt.positiveInt),
+  entityLinking: opt.boolean,
+  concurrency: opt.optional(opt.positiveInt),
+  ...QUERY_RULES,
+};
+
+/** The checks that involve two query options (each value already passed its rule). */
+function checkQueryRelations(caller: string, o: DaRagQueryOptions): void {
+  if (o.kMax !== null && o.kMax < o.kMin) {
+    throw new InvalidArgumentError(
+      'kMax',
+      `${caller}: kMax (${o.kMax}) must be at least kMin (${o.kMin}), or null.`,
+    );
   }
-  const o = out as unknown as DaRagQueryOptions;
-  checkQueryOptions(o, 'da-rag retrieve');
+}
+
+/**
+ * The options of a build (or of a saved index, on load): each layer's keys checked, the layers
+ * resolved over {@link DA_RAG_DEFAULTS} (`undefined` values ignored) and every value checked.
+ * @throws InvalidArgumentError naming `caller`, on an unknown key or a bad value.
+ */
+export function resolveDaRagOptions(
+  caller: string,
+  ...layers: readonly (Partial<DaRagOptions> | Readonly<Record<string, unknown>> | undefined)[]
+): DaRagOptions {
+  for (const layer of layers) assertKnownOptions(caller, layer, DA_RAG_BUILD_OPTION_KEYS);
+  const o = resolveOptions(DA_RAG_DEFAULTS, ...layers);
+  validateOptions(caller, o, RULES);
+  if (o.overlap >= o.chunkSize) {
+    throw new InvalidArgumentError(
+      'overlap',
+      `${caller}: overlap (${o.overlap}) must be below chunkSize (${o.chunkSize}).`,
+    );
+  }
+  checkQueryRelations(caller, o);
   return o;
 }
 
-function fail(argument: string, caller: string, message: string): never {
-  throw new InvalidArgumentError(argument, `${caller}: ${message}`);
+/** The query options of `options` (no other key). */
+function queryPart(options: Partial<DaRagQueryOptions>): Partial<DaRagQueryOptions> {
+  const out: Record<string, unknown> = {};
+  for (const key of QUERY_KEYS) if (options[key] !== undefined) out[key] = options[key];
+  return out as Partial<DaRagQueryOptions>;
 }
 
-function positiveInteger(value: unknown, name: string, caller: string, min = 1): void {
-  if (!(typeof value === 'number' && Number.isInteger(value) && value >= min)) {
-    fail(name, caller, `${name} must be an integer of at least ${min}, got ${JSON.stringify(value)}.`);
-  }
-}
-
-function oneOf(value: unknown, name: string, allowed: readonly string[], caller: string): void {
-  if (!allowed.includes(value as string)) {
-    fail(
-      name,
-      caller,
-      `${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${JSON.stringify(value)}.`,
-    );
-  }
-}
-
-/** Validate the query options. @throws InvalidArgumentError naming the option. */
-export function checkQueryOptions(o: DaRagQueryOptions, caller: string): void {
-  positiveInteger(o.kMin, 'kMin', caller, 2);
-  if (o.kMax !== null) {
-    positiveInteger(o.kMax, 'kMax', caller, 2);
-    if (o.kMax < o.kMin) fail('kMax', caller, `kMax (${o.kMax}) must be at least kMin (${o.kMin}), or null.`);
-  }
-  positiveInteger(o.candidatesPerLayer, 'candidatesPerLayer', caller);
-  positiveInteger(o.communityTokens, 'communityTokens', caller);
-  positiveInteger(o.oneHopSeeds, 'oneHopSeeds', caller);
-  oneOf(o.kSpacing, 'kSpacing', ['geometric', 'linear'], caller);
-  oneOf(o.anchor, 'anchor', ['best', 'union'], caller);
-  oneOf(o.scoring, 'scoring', ['auto', 'model', 'qrscore', 'evidence'], caller);
-  oneOf(o.communityText, 'communityText', ['report', 'members', 'report+members'], caller);
-  oneOf(o.relevance, 'relevance', ENTRY_POINT_MODES, caller);
-  oneOf(o.memberOrder, 'memberOrder', ['relevance', 'linked'], caller);
-  if (o.maxCommunityNodes !== null) positiveInteger(o.maxCommunityNodes, 'maxCommunityNodes', caller);
-  positiveInteger(o.querySeeds, 'querySeeds', caller, 0);
-  for (const key of ['chunkLayer', 'similarityLayer', 'acs', 'reports', 'entryPointsOnly'] as const) {
-    if (typeof o[key] !== 'boolean')
-      fail(key, caller, `${key} must be true or false, got ${JSON.stringify(o[key])}.`);
-  }
-}
-
-/** Validate every option. @throws InvalidArgumentError naming the option. */
-export function checkOptions(o: DaRagOptions, caller: string): void {
-  checkQueryOptions(o, caller);
-  oneOf(o.chunking, 'chunking', ['semantic', 'fixed'], caller);
-  positiveInteger(o.chunkSize, 'chunkSize', caller);
-  positiveInteger(o.overlap, 'overlap', caller, 0);
-  if (o.overlap >= o.chunkSize)
-    fail('overlap', caller, `overlap (${o.overlap}) must be below chunkSize (${o.chunkSize}).`);
-  if (
-    !(
-      typeof o.breakpointPercentile === 'number' &&
-      o.breakpointPercentile >= 0 &&
-      o.breakpointPercentile <= 100
-    )
-  ) {
-    fail(
-      'breakpointPercentile',
-      caller,
-      `breakpointPercentile must be within 0..100, got ${JSON.stringify(o.breakpointPercentile)}.`,
-    );
-  }
-  positiveInteger(o.gleanings, 'gleanings', caller, 0);
-  positiveInteger(o.similarityK, 'similarityK', caller);
-  oneOf(o.similarityKnn, 'similarityKnn', ['index', 'exact'], caller);
-  if (o.maxLinkEntityChunks !== null) positiveInteger(o.maxLinkEntityChunks, 'maxLinkEntityChunks', caller);
-  if (o.concurrency !== undefined) positiveInteger(o.concurrency, 'concurrency', caller);
-  if (
-    o.entityTypes !== null &&
-    !(Array.isArray(o.entityTypes) && o.entityTypes.every((t) => typeof t === 'string'))
-  ) {
-    fail(
-      'entityTypes',
-      caller,
-      `entityTypes must be an array of strings or null, got ${JSON.stringify(o.entityTypes)}.`,
-    );
-  }
-  for (const key of ['includeTitle', 'entityLinking'] as const) {
-    if (typeof o[key] !== 'boolean')
-      fail(key, caller, `${key} must be true or false, got ${JSON.stringify(o[key])}.`);
-  }
+/**
+ * The query options in effect for one query: the index's (set at build time), overridden by those
+ * given to `retrieve` (`undefined` leaves the index's; `null` is a value).
+ * @throws InvalidArgumentError naming `caller`, on an unknown option key or a bad value.
+ */
+export function resolveQueryOptions(
+  caller: string,
+  base: DaRagQueryOptions,
+  overrides: DaRagRetrieveOptions,
+): DaRagQueryOptions {
+  assertKnownOptions(caller, overrides, DA_RAG_RETRIEVE_OPTION_KEYS);
+  checkOption(caller, 'topK', overrides.topK, opt.optional(opt.positiveInt));
+  const q = resolveOptions(DA_RAG_QUERY_DEFAULTS, queryPart(base), queryPart(overrides));
+  validateOptions(caller, q, QUERY_RULES);
+  checkQueryRelations(caller, q);
+  return q;
 }

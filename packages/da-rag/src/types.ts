@@ -1,4 +1,4 @@
-import type { Bm25Index, BuildContext, Chunk, KgEntity, KgRelation } from '@grag/core';
+import type { Bm25Index, Chunk, IndexProviders, KgEntity, KgRelation } from '@grag/core';
 import type { TrussGraph, TrussIndex } from '@grag/ktruss';
 import type { DaRagOptions } from './options.js';
 
@@ -31,7 +31,11 @@ export interface DaRagStats {
  * (entity kNN edges) and the inter-layer links (chunk → its entities).
  */
 export interface DaRagIndex {
-  ctx: BuildContext;
+  /**
+   * The providers retrieval calls: the embedder (the query), the task suite (community
+   * assessments) and the tokenizer.
+   */
+  providers: IndexProviders;
   options: DaRagOptions;
   chunks: Chunk[];
   /** Each chunk's text as extracted and shown: the document title line, then the chunk text. */

@@ -46,3 +46,15 @@ export function unit(v: ArrayLike<number>): Float32Array {
   }
   return out;
 }
+
+/** `0, 1, …, n - 1` as a typed array. */
+export function identity(n: number): Uint32Array {
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) out[i] = i;
+  return out;
+}
+
+/** `0, 1, …, n - 1`. */
+export function identityArray(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}

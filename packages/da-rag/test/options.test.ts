@@ -1,7 +1,7 @@
 import { createBuildContext, InvalidArgumentError } from '@grag/core';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
-import { DA_RAG_DEFAULTS, daRag } from '../src/index.js';
+import { DA_RAG_DEFAULTS, DA_RAG_QUERY_DEFAULTS, daRag, type LayerTrace } from '../src/index.js';
 import { CORPUS } from './corpus.js';
 
 const context = () => {
@@ -46,6 +46,44 @@ describe('option keys', () => {
     expect(r.items.length).toBeGreaterThan(0);
     await expect(daRag.retrieve(index, 'Who?', { kmin: 2 } as object)).rejects.toThrow(
       /da-rag retrieve: unknown option "kmin"; did you mean "kMin"\?/,
+    );
+  });
+
+  it('lists every option as a build key and every query option as a retrieve key too', () => {
+    expect([...daRag.optionKeys!.build].sort()).toEqual(
+      [...Object.keys(DA_RAG_DEFAULTS), 'concurrency'].sort(),
+    );
+    expect(daRag.optionKeys!.retrieve).toEqual(
+      expect.arrayContaining(['budgetTokens', 'topK', 'signal', ...Object.keys(DA_RAG_QUERY_DEFAULTS)]),
+    );
+    expect(daRag.optionKeys!.retrieve).not.toContain('chunkSize');
+  });
+
+  it('takes query options at build time as the defaults of every query, which retrieve overrides', async () => {
+    const query = 'Who founded the Kessler Shipyard?';
+    const index = await daRag.build(CORPUS, context(), { chunking: 'fixed', entryPointsOnly: true, kMax: 3 });
+    expect((await daRag.retrieve(index, query)).trace.retrieval).toBe('entry-points');
+    const graph = await daRag.retrieve(index, query, { entryPointsOnly: false });
+    expect(graph.trace.retrieval).toBe('eacs');
+    const layers = Object.values(graph.trace.layers as Record<string, LayerTrace>);
+    expect(layers.every((l) => l.kValues.every((k) => k <= 3))).toBe(true);
+    // `null` is a value: no cap on k. `undefined` leaves the index's.
+    const uncapped = await daRag.retrieve(index, query, { entryPointsOnly: false, kMax: null });
+    const feasible = Object.values(uncapped.trace.layers as Record<string, LayerTrace>);
+    expect(
+      feasible.some((l) => l.feasibleK !== null && l.feasibleK[1] > 3 && l.kValues.at(-1) === l.feasibleK[1]),
+    ).toBe(true);
+    expect((await daRag.retrieve(index, query, { entryPointsOnly: undefined })).trace.retrieval).toBe(
+      'entry-points',
+    );
+  });
+
+  it('checks options with their rules, naming the caller, the option and the value', async () => {
+    await expect(daRag.build(CORPUS, context(), { maxCommunityNodes: 'null' as never })).rejects.toThrow(
+      'da-rag build: maxCommunityNodes must be a positive integer or null (got "null").',
+    );
+    await expect(daRag.build(CORPUS, context(), { chunkSize: 100, overlap: 100 })).rejects.toThrow(
+      'da-rag build: overlap (100) must be below chunkSize (100).',
     );
   });
 });

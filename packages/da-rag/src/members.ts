@@ -1,0 +1,196 @@
+/**
+ * What a community contributes: its member text within a token budget, the chunks and documents
+ * it comes from in the order the context follows, and the text it packs.
+ */
+import { linkKey } from '@grag/core';
+import { findEdge } from '@grag/ktruss';
+import { byRelevance, type FoundCommunity } from './community-search.js';
+import type { DaRagQueryOptions } from './options.js';
+import type { DaRagIndex } from './types.js';
+import { entityText } from './util.js';
+
+/** A community's member text and provenance. */
+export interface CommunityMembers {
+  /** Chunk texts, or entity and relation descriptions, within the budget. */
+  members: string;
+  /** The chunks it comes from, in context order. */
+  chunkIds: string[];
+  docIds: string[];
+}
+
+/** Input of {@link subjectEntities}. */
+export interface SubjectEntitiesInput {
+  entities: readonly { name: string }[];
+  /** Chunk texts; with `includeTitle`, their first line is the document title. */
+  texts: readonly string[];
+  includeTitle: boolean;
+}
+
+/**
+ * The entity each chunk's document is about: the first entity whose name has the link key of the
+ * chunk's title line, or -1 (always -1 without titles). With entity linking, that is the entity
+ * other chunks link to when they mention the document.
+ */
+export function subjectEntities(input: SubjectEntitiesInput): Int32Array {
+  const byKey = new Map<string, number>();
+  input.entities.forEach((e, i) => {
+    const key = linkKey(e.name);
+    if (key !== '' && !byKey.has(key)) byKey.set(key, i);
+  });
+  const out = new Int32Array(input.texts.length).fill(-1);
+  if (input.includeTitle) {
+    input.texts.forEach((text, i) => {
+      const line = text.slice(0, text.indexOf('\n') >>> 0).trim();
+      const e = line === '' ? undefined : byKey.get(linkKey(line));
+      if (e !== undefined) out[i] = e;
+    });
+  }
+  return out;
+}
+
+function binaryHas(sorted: ArrayLike<number>, x: number): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const y = sorted[mid]!;
+    if (y === x) return true;
+    if (y < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/**
+ * Chunks in `'linked'` order: in the given order (by relevance), each followed by the chunks of
+ * `nodes` whose subject entity it mentions (`chunkEntities`, ascending), in the given order.
+ */
+export function linkedOrder(
+  nodes: readonly number[],
+  chunkEntities: readonly ArrayLike<number>[],
+  subjects: ArrayLike<number>,
+): number[] {
+  const placed = new Set<number>();
+  const out: number[] = [];
+  for (const c of nodes) {
+    if (placed.has(c)) continue;
+    placed.add(c);
+    out.push(c);
+    const mentions = chunkEntities[c]!;
+    for (const d of nodes) {
+      if (placed.has(d) || subjects[d]! < 0) continue;
+      if (binaryHas(mentions, subjects[d]!)) {
+        placed.add(d);
+        out.push(d);
+      }
+    }
+  }
+  return out;
+}
+
+/** The subject entity of each chunk of `index` (made once, kept in its cache). */
+export function indexSubjects(index: DaRagIndex): Int32Array {
+  index.cache.subjects ??= subjectEntities({
+    entities: index.entities,
+    texts: index.texts,
+    includeTitle: index.options.includeTitle,
+  });
+  return index.cache.subjects;
+}
+
+/** Input of {@link renderMembers}. */
+export interface RenderMembersInput {
+  index: DaRagIndex;
+  community: FoundCommunity;
+  /** Tokens of the member text. */
+  budget: number;
+  /** Relevance of every chunk (orders an entity community's chunks). */
+  chunkRelevance: () => Float64Array;
+  memberOrder: DaRagQueryOptions['memberOrder'];
+}
+
+/**
+ * Member text of a community within `budget` tokens, most relevant members first, with provenance:
+ * the member chunks (chunk layer), or the chunks that mention the included entities — by
+ * `memberOrder`: those that mention more of them first, then by relevance; or linked order.
+ */
+export function renderMembers(input: RenderMembersInput): CommunityMembers {
+  const { index, community: c, budget } = input;
+  const { tokenizer } = index.providers;
+  const lines: string[] = [];
+  let chunkIds: string[] = [];
+  let used = 0;
+  // Line counts are memoized by the tokenizer (the same chunk texts recur across queries); the
+  // separator adds at most one token. The joined text is checked exactly at the end.
+  const take = (line: string, separator: string): boolean => {
+    const cost = tokenizer.count(line) + (separator === '' ? 0 : 1);
+    if (used + cost > budget) {
+      if (lines.length === 0) {
+        lines.push(tokenizer.truncate(line, budget));
+        used = budget;
+      }
+      return false;
+    }
+    lines.push(line);
+    used += cost;
+    return true;
+  };
+  let members: string;
+  if (c.layer === 'chunk') {
+    for (const i of c.nodes) {
+      const fits = take(index.texts[i]!, '\n\n');
+      if (fits || chunkIds.length === 0) chunkIds.push(index.chunks[i]!.id);
+      if (!fits) break;
+    }
+    members = lines.join('\n\n');
+  } else {
+    const included = new Set<number>();
+    const mentions = new Map<number, number>();
+    for (const v of c.nodes) {
+      const entity = index.entities[v]!;
+      const fits = take(entityText(entity.name, entity.descriptions), '\n');
+      if (!fits && included.size > 0) break;
+      included.add(v);
+      for (const id of entity.chunkIds) {
+        const chunk = index.chunkLayer.index.get(id)!;
+        mentions.set(chunk, (mentions.get(chunk) ?? 0) + 1);
+      }
+      if (!fits) break;
+    }
+    if (c.layer === 'kg') {
+      const rank = new Map(c.nodes.map((v, r) => [v, r]));
+      const edges = c.edges
+        .filter(([a, b]) => included.has(a) && included.has(b))
+        .sort((x, y) => rank.get(x[0])! + rank.get(x[1])! - (rank.get(y[0])! + rank.get(y[1])!));
+      for (const [a, b] of edges) {
+        const e = findEdge(index.kgLayer, a, b);
+        if (e < 0) continue;
+        const relation = index.relations[e]!;
+        const names = `${index.entities[a]!.name} — ${index.entities[b]!.name}`;
+        if (!take(entityText(names, relation.descriptions), '\n')) break;
+      }
+    }
+    members = lines.join('\n');
+    const rel = input.chunkRelevance();
+    const chunks =
+      input.memberOrder === 'linked'
+        ? linkedOrder(byRelevance(mentions.keys(), rel), index.chunkEntities, indexSubjects(index))
+        : [...mentions.entries()]
+            .sort((x, y) => y[1] - x[1] || rel[y[0]]! - rel[x[0]]! || x[0] - y[0])
+            .map(([chunk]) => chunk);
+    chunkIds = chunks.map((chunk) => index.chunks[chunk]!.id);
+  }
+  if (tokenizer.count(members) > budget) members = tokenizer.truncate(members, budget);
+  const docOf = (id: string) => index.chunks[index.chunkLayer.index.get(id)!]!.docId;
+  return { members, chunkIds, docIds: [...new Set(chunkIds.map(docOf))] };
+}
+
+/** The text a packed community writes: its report, its members, or both. */
+export function communityText(
+  c: { report: string; members: string },
+  mode: DaRagQueryOptions['communityText'],
+): string {
+  if (mode === 'members' || c.report === '') return c.members;
+  if (mode === 'report') return c.report;
+  return `${c.report}\n\n${c.members}`;
+}

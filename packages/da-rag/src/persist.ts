@@ -1,0 +1,207 @@
+/**
+ * DA-RAG's index directory, through core's persistence envelope: `chunks.json` (chunks, texts,
+ * titles, descriptions), `graph.json` (entities, relations, the chunk and Similarity layer edges),
+ * `chunk-vectors.f32` and `entity-vectors.f32` (unit-length float32 rows), and the manifest (params,
+ * stats with the embedding dimensions, provider fingerprints, the fitted embedder's state).
+ */
+import {
+  type BuildContext,
+  type Chunk,
+  chunkSchema,
+  type IndexProviderKind,
+  type KgEntity,
+  type KgRelation,
+  MANIFEST_FILE,
+  openMethodIndex,
+  type Schema,
+  shapeIssue,
+  v,
+  writeMethodIndex,
+} from '@grag/core';
+import { trussGraphFromEdges } from '@grag/ktruss';
+import { flatEdges, graphLinks } from './layers.js';
+import { resolveDaRagOptions } from './options.js';
+import type { DaRagIndex, DaRagStats } from './types.js';
+
+/** Which method's index, in which layout, depending on which providers. */
+export interface DaRagFormat {
+  method: string;
+  formatVersion: number;
+  uses: readonly IndexProviderKind[];
+}
+
+interface StoredUnits {
+  chunks: Chunk[];
+  texts: string[];
+  titles: string[];
+  descriptions: string[];
+}
+
+interface StoredGraph {
+  entities: KgEntity[];
+  relations: KgRelation[];
+  chunkLayer: number[];
+  simLayer: number[] | null;
+}
+
+const UNITS_FILE = 'chunks.json';
+const GRAPH_FILE = 'graph.json';
+const CHUNK_VECTORS_FILE = 'chunk-vectors.f32';
+const ENTITY_VECTORS_FILE = 'entity-vectors.f32';
+
+const count = v.int({ min: 0 });
+const strings = v.array(v.string());
+const unitsSchema: Schema<StoredUnits> = v.object({
+  chunks: v.array(chunkSchema),
+  texts: strings,
+  titles: strings,
+  descriptions: strings,
+});
+const edgeList = v.refine(v.array(count), (list) =>
+  list.length % 2 === 0 ? undefined : 'has an odd length; it lists edges as pairs',
+);
+const graphSchema: Schema<StoredGraph> = v.object({
+  entities: v.array(
+    v.object({ id: v.string(), name: v.string(), types: strings, descriptions: strings, chunkIds: strings }),
+  ),
+  relations: v.array(
+    v.object({
+      id: v.string(),
+      source: v.string(),
+      target: v.string(),
+      descriptions: strings,
+      weight: v.number(),
+      keywords: strings,
+      chunkIds: strings,
+    }),
+  ),
+  chunkLayer: edgeList,
+  simLayer: v.nullable(edgeList),
+});
+const statsSchema: Schema<DaRagStats & { dimensions: number }> = v.object({
+  documents: count,
+  chunks: count,
+  entities: count,
+  relations: count,
+  chunkLayerEdges: count,
+  similarityLayerEdges: count,
+  hubEntities: count,
+  skippedRecords: count,
+  parseIssues: count,
+  undescribedChunks: count,
+  dimensions: v.int({ min: 1 }),
+});
+
+/** The parallel arrays of chunks.json agree and chunk ids are distinct. */
+function checkUnits(units: StoredUnits): void {
+  const n = units.chunks.length;
+  for (const key of ['texts', 'titles', 'descriptions'] as const) {
+    if (units[key].length !== n) shapeIssue(key, `has ${units[key].length} entries for ${n} chunks`);
+  }
+  const chunkIds = new Set<string>();
+  units.chunks.forEach((c, i) => {
+    if (chunkIds.has(c.id)) shapeIssue(`chunks[${i}].id`, `repeats ${JSON.stringify(c.id)}`);
+    chunkIds.add(c.id);
+  });
+}
+
+/** Every id and position the graph names exists. */
+function checkGraph(units: StoredUnits, graph: StoredGraph): void {
+  const n = units.chunks.length;
+  const chunkIds = new Set(units.chunks.map((c) => c.id));
+  const entityIds = new Set<string>();
+  graph.entities.forEach((e, i) => {
+    if (entityIds.has(e.id)) shapeIssue(`entities[${i}].id`, `repeats ${JSON.stringify(e.id)}`);
+    entityIds.add(e.id);
+    e.chunkIds.forEach((id, j) => {
+      if (!chunkIds.has(id)) shapeIssue(`entities[${i}].chunkIds[${j}]`, 'names no chunk of chunks.json');
+    });
+  });
+  graph.relations.forEach((r, i) => {
+    if (!entityIds.has(r.source) || !entityIds.has(r.target))
+      shapeIssue(`relations[${i}]`, 'joins an unknown entity');
+  });
+  const checkLayer = (at: string, edges: readonly number[], nodes: number) =>
+    edges.forEach((x, i) => {
+      if (x >= nodes) shapeIssue(`${at}[${i}]`, `is ${x}, beyond the ${nodes} nodes of the layer`);
+    });
+  checkLayer('chunkLayer', graph.chunkLayer, n);
+  if (graph.simLayer) checkLayer('simLayer', graph.simLayer, graph.entities.length);
+}
+
+/** Write `index` to `dir` (atomically; see core `writeMethodIndex`). */
+export async function saveDaRag(index: DaRagIndex, dir: string, format: DaRagFormat): Promise<void> {
+  const dimensions = index.providers.embedder.dimensions;
+  await writeMethodIndex(
+    dir,
+    { ...format, providers: index.providers, params: index.options, stats: { ...index.stats, dimensions } },
+    async (out) => {
+      const units: StoredUnits = {
+        chunks: index.chunks,
+        texts: index.texts,
+        titles: index.titles,
+        descriptions: index.descriptions,
+      };
+      const graph: StoredGraph = {
+        entities: index.entities,
+        relations: index.relations,
+        chunkLayer: flatEdges(index.chunkLayer),
+        simLayer: index.simLayer ? flatEdges(index.simLayer) : null,
+      };
+      await out.json(UNITS_FILE, units);
+      await out.json(GRAPH_FILE, graph);
+      await out.float32Rows(CHUNK_VECTORS_FILE, index.chunkVectors, dimensions);
+      await out.float32Rows(ENTITY_VECTORS_FILE, index.entityVectors, dimensions);
+    },
+  );
+}
+
+/**
+ * Load the index in `dir` with the providers of `ctx`: the envelope checks the method, format
+ * version and providers and validates the saved params; each file is checked, and so is every
+ * cross-file reference. @throws IndexFormatError naming the file, saying to rebuild.
+ */
+export async function loadDaRag(dir: string, ctx: BuildContext, format: DaRagFormat): Promise<DaRagIndex> {
+  const opened = await openMethodIndex(dir, ctx, {
+    ...format,
+    // An index written before an option existed gets its default.
+    params: (saved) => resolveDaRagOptions(`${format.method} load`, saved),
+    stats: statsSchema,
+  });
+  const { providers, stats } = opened;
+  opened.check(MANIFEST_FILE, () => {
+    if (stats.dimensions !== providers.embedder.dimensions) {
+      shapeIssue(
+        'stats.dimensions',
+        `is ${stats.dimensions}, but the embedder has ${providers.embedder.dimensions}`,
+      );
+    }
+  });
+  const units = await opened.json(UNITS_FILE, unitsSchema);
+  opened.check(UNITS_FILE, () => checkUnits(units));
+  const graph = await opened.json(GRAPH_FILE, graphSchema);
+  opened.check(GRAPH_FILE, () => checkGraph(units, graph));
+  const chunkIds = units.chunks.map((c) => c.id);
+  const entityIds = graph.entities.map((e) => e.id);
+  const links = graphLinks({ chunkIds, entities: graph.entities, relations: graph.relations });
+  return {
+    providers,
+    options: opened.params,
+    ...units,
+    chunkVectors: await opened.float32Rows(CHUNK_VECTORS_FILE, units.chunks.length),
+    entities: graph.entities,
+    relations: graph.relations,
+    entityVectors: await opened.float32Rows(ENTITY_VECTORS_FILE, graph.entities.length),
+    entityIndex: links.entityIndex,
+    chunkEntities: links.chunkEntities,
+    chunkLayer: trussGraphFromEdges(units.chunks.length, Uint32Array.from(graph.chunkLayer), {
+      ids: chunkIds,
+    }),
+    kgLayer: trussGraphFromEdges(graph.entities.length, links.kgEdges, { ids: entityIds }),
+    simLayer: graph.simLayer
+      ? trussGraphFromEdges(graph.entities.length, Uint32Array.from(graph.simLayer), { ids: entityIds })
+      : null,
+    stats,
+    cache: {},
+  };
+}

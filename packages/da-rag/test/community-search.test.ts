@@ -1,0 +1,141 @@
+import { type TrussGraph, TrussIndex, trussGraphFromEdges } from '@grag/ktruss';
+import { describe, expect, test } from 'vitest';
+import {
+  byRelevance,
+  type EacsOptions,
+  eacs,
+  inducedSubgraph,
+  type LayerSearch,
+  oneHop,
+  spreadK,
+} from '../src/community-search.js';
+
+/** Every pair of `nodes` as an edge. */
+const clique = (nodes: number[]): [number, number][] =>
+  nodes.flatMap((a, i) => nodes.slice(i + 1).map((b): [number, number] => [a, b]));
+
+const edgeSet = (g: TrussGraph) =>
+  new Set(Array.from({ length: g.m }, (_, e) => `${g.nodeIds[g.sources[e]!]}-${g.nodeIds[g.targets[e]!]}`));
+
+function search(graph: TrussGraph, relevance: number[], global?: number[]): LayerSearch {
+  return {
+    graph,
+    global: global ?? relevance.map((_, i) => i),
+    relevance: Float64Array.from(relevance),
+    truss: () => new TrussIndex(graph),
+  };
+}
+
+const PAPER: EacsOptions = {
+  kMin: 3,
+  kMax: null,
+  candidatesPerLayer: 3,
+  kSpacing: 'linear',
+  querySeeds: 0,
+  maxCommunityNodes: null,
+};
+
+describe('spreadK', () => {
+  test('spreads k over the feasible range, both ends included', () => {
+    expect(spreadK(3, 12, 3, 'geometric')).toEqual([3, 6, 12]);
+    expect(spreadK(3, 12, 3, 'linear')).toEqual([3, 8, 12]);
+    expect(spreadK(3, 48, 5, 'geometric')).toEqual([3, 6, 12, 24, 48]);
+    expect(spreadK(3, 4, 3, 'geometric')).toEqual([3, 4]);
+    expect(spreadK(3, 9, 1, 'linear')).toEqual([3]);
+    expect(spreadK(3, 2, 3, 'linear')).toEqual([]);
+  });
+});
+
+describe('byRelevance', () => {
+  test('orders by descending relevance, ties by index', () => {
+    expect(byRelevance([0, 1, 2, 3], [0.5, 0.9, 0.5, 0.1])).toEqual([1, 0, 2, 3]);
+  });
+});
+
+describe('inducedSubgraph', () => {
+  test('keeps the edges between the chosen nodes, renumbered, keyed by their old index', () => {
+    const g = trussGraphFromEdges(5, [
+      [0, 1],
+      [1, 2],
+      [2, 3],
+      [3, 4],
+      [0, 2],
+      [1, 4],
+    ]);
+    const sub = inducedSubgraph(g, [1, 2, 3, 4]);
+    expect(sub.n).toBe(4);
+    expect(sub.nodeIds).toEqual(['1', '2', '3', '4']);
+    expect(edgeSet(sub)).toEqual(new Set(['1-2', '1-4', '2-3', '3-4']));
+    expect(edgeSet(inducedSubgraph(g, [0, 2, 4]))).toEqual(new Set(['0-2']));
+  });
+});
+
+describe('eacs', () => {
+  // A 4-clique (relevance 0.9) and a 5-clique (0.5): trussness 4 and 5.
+  const graph = trussGraphFromEdges(9, [...clique([0, 1, 2, 3]), ...clique([4, 5, 6, 7, 8])]);
+  const relevance = [0.9, 0.9, 0.9, 0.9, 0.5, 0.5, 0.5, 0.5, 0.5];
+
+  test('finds the best community at each k of the spread range and merges a community found twice', () => {
+    const global = [10, 11, 12, 13, 14, 15, 16, 17, 18];
+    const { communities, trace } = eacs('kg', search(graph, relevance, global), PAPER);
+    expect(trace).toEqual({ nodes: 9, edges: 16, feasibleK: [3, 5], kValues: [3, 4, 5], candidates: 2 });
+    // k = 3 and 4: both cliques qualify, the 4-clique has the higher QRScore; k = 5: the 5-clique only.
+    expect(communities.map((c) => [c.id, c.ks, c.nodes])).toEqual([
+      ['kg-k3+4', [3, 4], [10, 11, 12, 13]],
+      ['kg-k5', [5], [14, 15, 16, 17, 18]],
+    ]);
+    expect(communities[0]!.qrScore).toBeCloseTo(0.9, 12);
+    expect(communities[0]!.edges).toHaveLength(6);
+    expect(communities[0]!.edges.every(([a, b]) => a >= 10 && a <= 13 && b >= 10 && b <= 13)).toBe(true);
+    expect(communities[1]!.qrScore).toBeCloseTo(0.5, 12);
+  });
+
+  test('caps the range at kMax and searches only around query vertices (querySeeds)', () => {
+    const capped = eacs('kg', search(graph, relevance), { ...PAPER, kMax: 3 });
+    expect(capped.trace.feasibleK).toEqual([3, 5]);
+    expect(capped.trace.kValues).toEqual([3]);
+    // The most relevant node sits in the 5-clique: every community holds it.
+    const seeded = eacs('kg', search(graph, [0.9, 0.9, 0.9, 0.9, 1, 0.5, 0.5, 0.5, 0.5]), {
+      ...PAPER,
+      querySeeds: 1,
+    });
+    expect(seeded.communities.length).toBeGreaterThan(0);
+    for (const c of seeded.communities) expect(c.nodes[0]).toBe(4);
+  });
+
+  test('finds nothing below kMin or on a graph without edges', () => {
+    const triangle = trussGraphFromEdges(3, clique([0, 1, 2]));
+    expect(eacs('sim', search(triangle, [1, 1, 1]), { ...PAPER, kMin: 4 })).toEqual({
+      communities: [],
+      trace: { nodes: 3, edges: 3, feasibleK: null, kValues: [], candidates: 0 },
+    });
+    expect(eacs('sim', search(trussGraphFromEdges(2, []), [1, 1]), PAPER).communities).toEqual([]);
+  });
+});
+
+describe('oneHop (w/o ACS)', () => {
+  test('takes the most relevant nodes, their neighbours and the edges at the seeds', () => {
+    // A path 0-1-2-3-4 with a chord 1-3; seeds 1 and 3.
+    const g = trussGraphFromEdges(5, [
+      [0, 1],
+      [1, 2],
+      [2, 3],
+      [3, 4],
+      [1, 3],
+    ]);
+    const { communities, trace } = oneHop('chunk', search(g, [0.1, 0.9, 0.2, 0.8, 0.3]), 2);
+    expect(trace.candidates).toBe(1);
+    const [c] = communities;
+    expect(c!.id).toBe('chunk-1hop');
+    expect(c!.nodes).toEqual([1, 3, 4, 2, 0]);
+    expect(c!.edges).toEqual([
+      [1, 0],
+      [1, 2],
+      [1, 3],
+      [3, 2],
+      [3, 4],
+    ]);
+    expect(c!.qrScore).toBeCloseTo((0.1 + 0.9 + 0.2 + 0.8 + 0.3) / 5, 12);
+    expect(c!.initialQrScore).toBeNull();
+  });
+});

@@ -1,0 +1,58 @@
+import type { Bm25Index } from '@grag/core';
+import { describe, expect, test } from 'vitest';
+import { cosines, nodeRelevance, RELEVANCE_DEPTH } from '../src/relevance.js';
+
+const query = Float32Array.of(1, 0);
+const vectors = [Float32Array.of(1, 0), Float32Array.of(0, 1), Float32Array.of(0.6, 0.8)];
+
+/** A BM25 stand-in with fixed hits that records the depth asked for. */
+function fixedLexical(hits: { id: number; score: number }[]) {
+  const depths: number[] = [];
+  const index = {
+    search: (_query: string, k: number) => {
+      depths.push(k);
+      return hits.slice(0, k);
+    },
+  } as unknown as Bm25Index;
+  return { lexical: () => index, depths };
+}
+
+describe('cosines', () => {
+  test('is the dot product of the unit query with each chosen unit vector', () => {
+    const out = cosines(query, vectors, [2, 0, 1]);
+    expect(Array.from(out)).toEqual([expect.closeTo(0.6, 6), 1, 0]);
+  });
+});
+
+describe('nodeRelevance', () => {
+  test("'dense' is the cosine of every node, and never asks BM25", () => {
+    const { lexical, depths } = fixedLexical([]);
+    const out = nodeRelevance({ mode: 'dense', query: 'q', queryUnit: query, vectors, lexical });
+    expect(Array.from(out)).toEqual([1, 0, expect.closeTo(0.6, 6)]);
+    expect(depths).toEqual([]);
+  });
+
+  test("'lexical' is BM25 over every node scaled to the best hit; nodes without a hit get 0", () => {
+    const { lexical, depths } = fixedLexical([
+      { id: 2, score: 4 },
+      { id: 0, score: 1 },
+    ]);
+    const out = nodeRelevance({ mode: 'lexical', query: 'q', queryUnit: undefined, vectors, lexical });
+    expect(Array.from(out)).toEqual([0.25, 0, 1]);
+    expect(depths).toEqual([3]);
+  });
+
+  test("'hybrid' fuses the two rankings by reciprocal rank, first place in both lists scoring 1", () => {
+    // Dense ranking: 0 (1), 2 (0.6), 1 (0). BM25 ranking: 2, 0.
+    const { lexical, depths } = fixedLexical([
+      { id: 2, score: 4 },
+      { id: 0, score: 1 },
+    ]);
+    const out = nodeRelevance({ mode: 'hybrid', query: 'q', queryUnit: query, vectors, lexical });
+    const rrf = (...ranks: number[]) => ranks.reduce((s, r) => s + 1 / (60 + r), 0) / (2 / 61);
+    expect(out[0]).toBeCloseTo(rrf(1, 2), 12);
+    expect(out[2]).toBeCloseTo(rrf(2, 1), 12);
+    expect(out[1]).toBeCloseTo(rrf(3), 12);
+    expect(depths).toEqual([RELEVANCE_DEPTH]);
+  });
+});
