@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { DirectedGraph, MultiGraph, UndirectedGraph } from 'graphology';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../src/errors.js';
@@ -149,5 +150,132 @@ describe('csrFromEdges', () => {
     expect(() => csrFromEdges(2, [], { directed: true, ids: ['a'] })).toThrow(/one key per node/);
     expect(() => csrFromEdges(2, [], { directed: true, ids: ['a', 'a'] })).toThrow(/duplicate/);
     expect(() => csrFromEdges(-1, [], { directed: true })).toThrow(/non-negative integer/);
+  });
+});
+
+describe('edge ids and sorted rows', () => {
+  /** Every entry of every row as `row>target#edge`. */
+  function entries(csr: Csr): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < csr.nodeIds.length; i++) {
+      for (let p = csr.offsets[i]!; p < csr.offsets[i + 1]!; p++) {
+        out.push(`${i}>${csr.targets[p]}#${csr.edgeIds[p]}`);
+      }
+    }
+    return out;
+  }
+
+  it('gives both entries of an undirected edge the edge list position as their id', () => {
+    const csr = csrFromEdges(
+      3,
+      [
+        [2, 0],
+        [0, 1],
+        [1, 1],
+      ],
+      { directed: false },
+    );
+    expect(entries(csr)).toEqual(['0>2#0', '0>1#1', '1>0#1', '1>1#2', '2>0#0']);
+  });
+
+  it('sorts every row ascending by target, ties in edge order, for symmetric and directed graphs', () => {
+    const edges: [number, number, number][] = [
+      [3, 1, 1],
+      [0, 3, 2],
+      [3, 0, 3],
+      [1, 0, 4],
+      [0, 1, 5],
+      [2, 2, 6],
+    ];
+    for (const directed of [false, true]) {
+      const plain = csrFromEdges(4, edges, { directed });
+      const sorted = csrFromEdges(4, edges, { directed, sortRows: true });
+      expect([...sorted.offsets]).toEqual([...plain.offsets]);
+      expect([...sorted.outWeight]).toEqual([...plain.outWeight]);
+      for (let i = 0; i < 4; i++) {
+        const row = entries(sorted).filter((e) => e.startsWith(`${i}>`));
+        const targets = row.map((e) => Number(e.split('>')[1]!.split('#')[0]));
+        expect(targets).toEqual([...targets].sort((a, b) => a - b));
+        // Same entries as the unsorted rows, weights carried along with their edge.
+        expect(row.slice().sort()).toEqual(
+          entries(plain)
+            .filter((e) => e.startsWith(`${i}>`))
+            .sort(),
+        );
+        for (let p = sorted.offsets[i]!; p < sorted.offsets[i + 1]!; p++) {
+          expect(sorted.weights[p]).toBe(edges[sorted.edgeIds[p]!]![2]);
+        }
+      }
+      // Ties (parallel edges) keep edge order.
+      const row0 = entries(sorted).filter((e) => e.startsWith('0>'));
+      expect(row0).toEqual(directed ? ['0>1#4', '0>3#1'] : ['0>1#3', '0>1#4', '0>3#1', '0>3#2']);
+    }
+  });
+
+  it('sorts the rows of toCsr the same way, mixed graphs included', () => {
+    const graph = new MultiGraph();
+    for (const n of ['a', 'b', 'c', 'd']) graph.addNode(n);
+    graph.addDirectedEdge('a', 'd', { weight: 1 });
+    graph.addUndirectedEdge('a', 'c', { weight: 2 });
+    graph.addDirectedEdge('a', 'b', { weight: 3 });
+    graph.addUndirectedEdge('d', 'a', { weight: 4 });
+    const csr = toCsr(graph, { sortRows: true });
+    expect(entries(csr)).toEqual(['0>1#2', '0>2#1', '0>3#0', '0>3#3', '2>0#1', '3>0#3']);
+    expect([...csr.weights]).toEqual([3, 2, 1, 4, 2, 4]);
+  });
+
+  it('reads a flat typed array of pairs as unit-weight edges', () => {
+    const flat = csrFromEdges(3, Uint32Array.of(0, 1, 1, 2), { directed: false, sortRows: true });
+    const tuples = csrFromEdges(
+      3,
+      [
+        [0, 1],
+        [1, 2],
+      ],
+      { directed: false, sortRows: true },
+    );
+    expect(entries(flat)).toEqual(entries(tuples));
+    expect([...flat.weights]).toEqual([1, 1, 1, 1]);
+    expect([...flat.outWeight]).toEqual([1, 2, 1]);
+    expect(() => csrFromEdges(3, Uint32Array.of(0, 1, 2), { directed: false })).toThrow(/must be even/);
+    expect(() => csrFromEdges(2, Int32Array.of(0, -1), { directed: false })).toThrow(/\[0, -1\]/);
+  });
+
+  it('sorted rows hold exactly the unsorted entries, ascending by target (property)', () => {
+    const graphs = fc
+      .integer({ min: 1, max: 12 })
+      .chain((n) =>
+        fc.tuple(
+          fc.constant(n),
+          fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1), fc.integer({ min: 1, max: 9 })), { maxLength: 40 }),
+          fc.boolean(),
+        ),
+      );
+    fc.assert(
+      fc.property(graphs, ([n, edges, directed]) => {
+        const plain = csrFromEdges(n, edges, { directed });
+        const sorted = csrFromEdges(n, edges, { directed, sortRows: true });
+        expect([...sorted.offsets]).toEqual([...plain.offsets]);
+        for (let i = 0; i < n; i++) {
+          const row = (c: Csr) => {
+            const out: [number, number, number][] = [];
+            for (let p = c.offsets[i]!; p < c.offsets[i + 1]!; p++)
+              out.push([c.targets[p]!, c.edgeIds[p]!, c.weights[p]!]);
+            return out;
+          };
+          const s = row(sorted);
+          const byTargetThenEdge = (a: [number, number, number], b: [number, number, number]) =>
+            a[0] - b[0] || a[1] - b[1];
+          expect(s).toEqual(row(plain).sort(byTargetThenEdge));
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('names the caller a wrapping builder passes in its errors', () => {
+    expect(() => csrFromEdges(2, [[0, 5]], { directed: false, caller: 'trussGraphFromEdges' })).toThrow(
+      /^trussGraphFromEdges: edge 0 is \[0, 5\]/,
+    );
   });
 });

@@ -1,13 +1,15 @@
 import { InvalidArgumentError } from '@grag/core';
+import { type Csr, csrFromEdges, toCsr } from '@grag/core/internal';
 import type { AbstractGraph } from 'graphology-types';
 
 /**
  * A simple undirected graph on typed arrays, the input of every algorithm of this package.
  *
  * Nodes are `0 .. n - 1` (`nodeIds[i]` is node `i`'s key); edges are `0 .. m - 1`, edge `e` joins
- * `sources[e] < targets[e]`. The adjacency is a CSR: node `i`'s neighbours are
- * `neighbors[offsets[i] .. offsets[i + 1] - 1]`, sorted ascending, and `edgeIds` holds the edge id of
- * each entry (every edge appears once in each endpoint's row). No self-loops, no parallel edges.
+ * `sources[e] < targets[e]`. The adjacency is `@grag/core`'s CSR with sorted rows: node `i`'s
+ * neighbours are `neighbors[offsets[i] .. offsets[i + 1] - 1]` (the CSR's `targets`), ascending, and
+ * `edgeIds` holds the edge id of each entry (every edge appears once in each endpoint's row). No
+ * self-loops, no parallel edges.
  */
 export interface TrussGraph {
   /** Number of nodes. */
@@ -56,7 +58,8 @@ export function isTrussGraph(value: unknown): value is TrussGraph {
 
 /**
  * The {@link TrussGraph} of plain data: `n` nodes numbered `0 .. n - 1` and an edge list. Edge ids
- * follow the list order. O(n + m) time (rows are sorted by a counting pass, not a comparison sort).
+ * follow the list order. O(n + m) time: the adjacency is core's CSR (`csrFromEdges` with sorted
+ * rows, a counting pass rather than a comparison sort).
  *
  * @throws InvalidArgumentError when an endpoint is not an integer in `[0, n)`, an edge is a self-loop,
  * two edges join the same pair (a multigraph), or `ids` does not hold `n` distinct keys.
@@ -69,67 +72,30 @@ export function trussGraphFromEdges(
   options: TrussGraphFromEdgesOptions = {},
 ): TrussGraph {
   const caller = 'trussGraphFromEdges';
-  if (!Number.isInteger(n) || n < 0) {
-    throw new InvalidArgumentError('n', `${caller}: n must be a non-negative integer, got ${String(n)}.`);
-  }
-  const nodeIds = options.ids ? options.ids.slice() : Array.from({ length: n }, (_, i) => String(i));
-  if (nodeIds.length !== n) {
-    throw new InvalidArgumentError(
-      'options.ids',
-      `${caller}: ids has ${nodeIds.length} keys but n is ${n}; pass one key per node.`,
-    );
-  }
-  const index = new Map<string, number>();
-  for (let i = 0; i < n; i++) index.set(nodeIds[i]!, i);
-  if (index.size !== n) {
-    throw new InvalidArgumentError(
-      'options.ids',
-      `${caller}: ids contains duplicate keys; keys must be distinct.`,
-    );
-  }
-  const flat = edges instanceof Uint32Array || edges instanceof Int32Array;
-  if (flat && edges.length % 2 !== 0) {
-    throw new InvalidArgumentError(
-      'edges',
-      `${caller}: a flat edge array holds source, target pairs, so its length must be even; got ${edges.length}.`,
-    );
-  }
-  const m = flat ? edges.length / 2 : edges.length;
-  const src = new Uint32Array(m);
-  const dst = new Uint32Array(m);
-  for (let e = 0; e < m; e++) {
-    let s: number;
-    let t: number;
-    if (flat) {
-      s = edges[2 * e]!;
-      t = edges[2 * e + 1]!;
-    } else {
-      const pair = (edges as readonly (readonly [number, number])[])[e]!;
-      s = pair[0];
-      t = pair[1];
-    }
-    if (!(Number.isInteger(s) && s >= 0 && s < n && Number.isInteger(t) && t >= 0 && t < n)) {
-      throw new InvalidArgumentError(
-        'edges',
-        `${caller}: edge ${e} is [${s}, ${t}], but endpoints must be integers in [0, ${n}); check n.`,
-      );
-    }
-    if (s === t) {
-      throw new InvalidArgumentError(
-        'edges',
-        `${caller}: edge ${e} is a self-loop on node ${s}; trusses are defined on simple graphs, remove self-loops first.`,
-      );
-    }
-    src[e] = s;
-    dst[e] = t;
-  }
-  return buildTrussGraph(nodeIds, index, src, dst, undefined, (a, b, e1, e2) => {
-    return new InvalidArgumentError(
-      'edges',
-      `${caller}: edges ${e1} and ${e2} both join nodes ${a} and ${b} (a multigraph); ` +
-        'trusses are defined on simple graphs, remove duplicate edges first.',
-    );
+  const csr = csrFromEdges(n, edges, {
+    directed: false,
+    sortRows: true,
+    caller,
+    ...(options.ids ? { ids: options.ids } : {}),
   });
+  return fromSortedCsr(
+    csr,
+    undefined,
+    {
+      selfLoop: (node, e) =>
+        new InvalidArgumentError(
+          'edges',
+          `${caller}: edge ${e} is a self-loop on node ${node}; trusses are defined on simple graphs, remove self-loops first.`,
+        ),
+      duplicate: (a, b, e1, e2) =>
+        new InvalidArgumentError(
+          'edges',
+          `${caller}: edges ${e1} and ${e2} both join nodes ${a} and ${b} (a multigraph); ` +
+            'trusses are defined on simple graphs, remove duplicate edges first.',
+        ),
+    },
+    edges,
+  );
 }
 
 /**
@@ -154,32 +120,21 @@ export function toTrussGraph(graph: AbstractGraph): TrussGraph {
       `${caller}: the graph has ${graph.selfLoopCount} self-loop(s); trusses are defined on simple graphs, drop self-loops first.`,
     );
   }
-  const n = graph.order;
-  const nodeIds: string[] = new Array(n);
-  const index = new Map<string, number>();
-  let i = 0;
-  graph.forEachNode((node) => {
-    nodeIds[i] = node;
-    index.set(node, i);
-    i++;
-  });
-  const m = graph.size;
-  const src = new Uint32Array(m);
-  const dst = new Uint32Array(m);
-  const edgeKeys: string[] = new Array(m);
-  let e = 0;
-  graph.forEachEdge((edge, _attributes, source, target) => {
-    src[e] = index.get(source)!;
-    dst[e] = index.get(target)!;
-    edgeKeys[e] = edge;
-    e++;
-  });
-  return buildTrussGraph(nodeIds, index, src, dst, edgeKeys, (a, b, e1, e2) => {
-    return new InvalidArgumentError(
-      'graph',
-      `${caller}: edges "${edgeKeys[e1]}" and "${edgeKeys[e2]}" both join "${nodeIds[a]}" and "${nodeIds[b]}" ` +
-        '(a multigraph); trusses are defined on simple graphs, merge parallel edges first.',
-    );
+  const csr = toCsr(graph, { weightAttribute: null, directed: false, sortRows: true });
+  const edgeKeys = graph.edges();
+  const { nodeIds } = csr;
+  return fromSortedCsr(csr, edgeKeys, {
+    selfLoop: (node) =>
+      new InvalidArgumentError(
+        'graph',
+        `${caller}: node "${nodeIds[node]}" has a self-loop; drop self-loops first.`,
+      ),
+    duplicate: (a, b, e1, e2) =>
+      new InvalidArgumentError(
+        'graph',
+        `${caller}: edges "${edgeKeys[e1]}" and "${edgeKeys[e2]}" both join "${nodeIds[a]}" and "${nodeIds[b]}" ` +
+          '(a multigraph); trusses are defined on simple graphs, merge parallel edges first.',
+      ),
   });
 }
 
@@ -188,68 +143,69 @@ export function asTrussGraph(input: TrussGraph | AbstractGraph): TrussGraph {
   return isTrussGraph(input) ? input : toTrussGraph(input as AbstractGraph);
 }
 
-function buildTrussGraph(
-  nodeIds: string[],
-  index: Map<string, number>,
-  src: Uint32Array,
-  dst: Uint32Array,
+/** How {@link fromSortedCsr} reports an input that is not a simple graph. */
+interface SimpleGraphErrors {
+  selfLoop: (node: number, edge: number) => Error;
+  duplicate: (a: number, b: number, e1: number, e2: number) => Error;
+}
+
+/**
+ * The {@link TrussGraph} over core's symmetric CSR with ascending rows (`directed: false,
+ * sortRows: true`): its `offsets`, `targets` and `edgeIds` are the adjacency as they are. One
+ * sequential pass over the rows checks that the graph is simple (a self-loop is an entry equal to
+ * its row; parallel edges are equal neighbours side by side in a sorted row). Each edge's
+ * endpoints are read from `edges` when the caller has the edge list (a sequential pass), else
+ * from the rows.
+ */
+function fromSortedCsr(
+  csr: Csr,
   edgeKeys: string[] | undefined,
-  duplicate: (a: number, b: number, e1: number, e2: number) => Error,
+  errors: SimpleGraphErrors,
+  edges?: EdgeList,
 ): TrussGraph {
+  const { nodeIds, index, offsets, targets: neighbors, edgeIds } = csr;
   const n = nodeIds.length;
-  const m = src.length;
-  const offsets = new Uint32Array(n + 1);
-  for (let e = 0; e < m; e++) {
-    offsets[src[e]! + 1]!++;
-    offsets[dst[e]! + 1]!++;
-  }
-  for (let i = 0; i < n; i++) offsets[i + 1]! += offsets[i]!;
-  // Pass 1: rows in edge order. Pass 2: scan the rows of t = 0, 1, ... and append t to the row of each
-  // of its neighbours, which leaves every row sorted without a comparison sort.
-  const rawNeighbors = new Uint32Array(2 * m);
-  const rawEdges = new Uint32Array(2 * m);
-  const cursor = offsets.slice(0, n);
-  for (let e = 0; e < m; e++) {
-    const s = src[e]!;
-    const t = dst[e]!;
-    let at = cursor[s]!++;
-    rawNeighbors[at] = t;
-    rawEdges[at] = e;
-    at = cursor[t]!++;
-    rawNeighbors[at] = s;
-    rawEdges[at] = e;
-  }
-  const neighbors = new Uint32Array(2 * m);
-  const edgeIds = new Uint32Array(2 * m);
-  cursor.set(offsets.subarray(0, n));
-  for (let t = 0; t < n; t++) {
-    const end = offsets[t + 1]!;
-    for (let p = offsets[t]!; p < end; p++) {
-      const s = rawNeighbors[p]!;
-      const at = cursor[s]!++;
-      neighbors[at] = t;
-      edgeIds[at] = rawEdges[p]!;
-    }
-  }
   for (let i = 0; i < n; i++) {
     const end = offsets[i + 1]!;
-    for (let p = offsets[i]! + 1; p < end; p++) {
-      if (neighbors[p] === neighbors[p - 1]) {
-        const a = Math.min(i, neighbors[p]!);
-        const b = Math.max(i, neighbors[p]!);
+    let previous = -1;
+    for (let p = offsets[i]!; p < end; p++) {
+      const j = neighbors[p]!;
+      if (j === i) throw errors.selfLoop(i, edgeIds[p]!);
+      if (j === previous) {
         const e1 = Math.min(edgeIds[p]!, edgeIds[p - 1]!);
         const e2 = Math.max(edgeIds[p]!, edgeIds[p - 1]!);
-        throw duplicate(a, b, e1, e2);
+        throw errors.duplicate(Math.min(i, j), Math.max(i, j), e1, e2);
       }
+      previous = j;
     }
   }
+  const m = neighbors.length >>> 1;
   const sources = new Uint32Array(m);
   const targets = new Uint32Array(m);
-  for (let e = 0; e < m; e++) {
-    const s = src[e]!;
-    const t = dst[e]!;
-    sources[e] = Math.min(s, t);
-    targets[e] = Math.max(s, t);
+  if (edges instanceof Uint32Array || edges instanceof Int32Array) {
+    for (let e = 0; e < m; e++) {
+      const s = edges[2 * e]!;
+      const t = edges[2 * e + 1]!;
+      sources[e] = Math.min(s, t);
+      targets[e] = Math.max(s, t);
+    }
+  } else if (edges) {
+    for (let e = 0; e < m; e++) {
+      const [s, t] = edges[e]!;
+      sources[e] = Math.min(s, t);
+      targets[e] = Math.max(s, t);
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const end = offsets[i + 1]!;
+      for (let p = offsets[i]!; p < end; p++) {
+        const j = neighbors[p]!;
+        if (i < j) {
+          sources[edgeIds[p]!] = i;
+          targets[edgeIds[p]!] = j;
+        }
+      }
+    }
   }
   const g: TrussGraph = { n, m, nodeIds, index, offsets, neighbors, edgeIds, sources, targets };
   return edgeKeys ? { ...g, edgeKeys } : g;
