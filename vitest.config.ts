@@ -7,6 +7,8 @@ export default defineConfig({
   resolve: {
     // Tests run against the TypeScript sources of the workspace, not built dist/ files.
     alias: [
+      { find: /^@grag\/core\/internal$/, replacement: `${packages}core/src/internal.ts` },
+      { find: /^@grag\/core\/tasks$/, replacement: `${packages}core/src/tasks/index.ts` },
       { find: /^@grag\/core\/test$/, replacement: `${packages}core/src/test/index.ts` },
       { find: /^@grag\/core\/test\/vitest$/, replacement: `${packages}core/src/test/vitest.ts` },
       { find: /^@grag\/([a-z0-9-]+)$/, replacement: `${packages}$1/src/index.ts` },

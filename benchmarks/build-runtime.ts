@@ -30,24 +30,18 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { findMethod } from '@grag/cli';
+import { createSimulatedEmbedder, findMethod } from '@grag/cli';
 import {
   AbortError,
   type BuildContext,
   buildKey,
-  startBuild,
   type ChatModel,
   cachedChat,
   cachedEmbedder,
-  callCacheKey,
-  chatCallKey,
   createBuildContext,
   createPromptTasks,
-  createSimulatedChat,
-  createSimulatedEmbedder,
   type Document,
   type Embedder,
-  embeddingKey,
   FileCallCache,
   FileCheckpointStore,
   getTokenizer,
@@ -55,7 +49,10 @@ import {
   meteredChat,
   meteredEmbedder,
   modelFingerprint,
+  startBuild,
 } from '@grag/core';
+import { callCacheKey, chatCallKey, embeddingKey } from '@grag/core/internal';
+import { createSimulatedChat } from '@grag/core/tasks';
 import { gitState, seededRandom, shuffle } from '@grag/eval';
 import { hnswIndexFactory } from '@grag/hnsw';
 import { createOfflineTasks } from '@grag/offline';

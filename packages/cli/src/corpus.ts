@@ -1,7 +1,8 @@
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
-import { type Document, decodeText, InputError, type TextEncodingName } from '@grag/core';
+import { type Document, InputError } from '@grag/core';
+import { decodeText, type TextEncodingName } from '@grag/core/internal';
 
 /** A file or record that was not read, and why. */
 export interface SkippedInput {

@@ -8,3 +8,4 @@ export * from './corpus.js';
 export * from './progress.js';
 export * from './providers.js';
 export * from './registry.js';
+export * from './simulate.js';

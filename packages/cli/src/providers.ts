@@ -5,8 +5,6 @@ import {
   cachedEmbedder,
   createBuildContext,
   createPromptTasks,
-  createSimulatedChat,
-  createSimulatedEmbedder,
   type Embedder,
   flatIndexFactory,
   getTokenizer,
@@ -16,14 +14,16 @@ import {
   meteredChat,
   meteredEmbedder,
   type PriceTable,
-  readOnlyCache,
   type TaskSuite,
   type VectorIndexFactory,
 } from '@grag/core';
+import { readOnlyCache } from '@grag/core/internal';
+import { createSimulatedChat } from '@grag/core/tasks';
 import { hnswAvailability, hnswIndexFactory } from '@grag/hnsw';
 import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';
-import { createOpenAI, KNOWN_EMBEDDING_DIMENSIONS } from '@grag/openai';
+import { createOpenAI, KNOWN_EMBEDDING_DIMENSIONS, OPENAI_PRICES } from '@grag/openai';
 import { type GragConfig, usesOpenAI } from './config.js';
+import { createSimulatedEmbedder } from './simulate.js';
 
 export interface Providers {
   ctx: BuildContext;
@@ -74,13 +74,24 @@ function parseFingerprint(
     : { provider: provider!, modelId };
 }
 
+/** The offline heuristics and embedders run locally and cost nothing. */
+const LOCAL_PRICES: PriceTable = { 'offline:*': { input: 0, output: 0 } };
+
+/**
+ * The price table of a run's meter: OpenAI's list prices (`OPENAI_PRICES` from `@grag/openai`),
+ * the free local providers, and the user's `--prices` over both (a key given there wins).
+ */
+export function runPrices(overrides: PriceTable = {}): PriceTable {
+  return { ...OPENAI_PRICES, ...LOCAL_PRICES, ...overrides };
+}
+
 /** What else a run's providers need. */
 export interface ProviderOptions {
   /** The index being queried: its embedder and vector index are used. */
   manifest?: IndexManifest;
   /** Model-call cache in front of the OpenAI-compatible models. */
   cache?: ModelCallCache;
-  /** Price overrides for the meter. */
+  /** Price overrides for the meter, over {@link runPrices}' defaults. */
   prices?: PriceTable;
 }
 
@@ -92,7 +103,7 @@ export interface ProviderOptions {
  * are answered from it (read only) and cost nothing, as in the real build.
  */
 export function createEstimateProviders(config: GragConfig, options: ProviderOptions = {}): Providers {
-  const meter = new Meter(options.prices ? { prices: options.prices } : {});
+  const meter = new Meter({ prices: runPrices(options.prices) });
   const tokenizer = getTokenizer();
   const probe = options.cache ? readOnlyCache(options.cache) : undefined;
   const local = createOfflineEmbedder(config.offlineEmbedder);
@@ -139,7 +150,7 @@ export function createEstimateProviders(config: GragConfig, options: ProviderOpt
  */
 export function createProviders(config: GragConfig, options: ProviderOptions = {}): Providers {
   const { manifest, cache } = options;
-  const meter = new Meter(options.prices ? { prices: options.prices } : {});
+  const meter = new Meter({ prices: runPrices(options.prices) });
   const tokenizer = getTokenizer();
   const built = parseFingerprint(manifest?.providers.embedder);
   const vectorKind = manifest?.providers.vectorIndex ?? config.vectorIndex;

@@ -7,17 +7,17 @@ import {
   type ChatModel,
   createBuildContext,
   createPromptTasks,
-  createSimulatedChat,
-  createSimulatedEmbedder,
   type Embedder,
   getTokenizer,
   type MeterSnapshot,
 } from '@grag/core';
+import { createSimulatedChat } from '@grag/core/tasks';
 import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { readCorpus } from '../src/corpus.js';
 import { demoCorpusPath, run } from '../src/index.js';
 import { findMethod } from '../src/registry.js';
+import { createSimulatedEmbedder } from '../src/simulate.js';
 import { captureIO } from './helpers.js';
 
 interface Tally {

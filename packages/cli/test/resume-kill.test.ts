@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hashedBagOfWords } from '@grag/core';
+import { hashedBagOfWords } from '@grag/core/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCorpusPath, run } from '../src/index.js';
 import { captureIO } from './helpers.js';

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type ChatModel, type Embedder, type FittableEmbedder, isFittableEmbedder } from './models.js';
-import { DEFAULT_PRICES, findPrice, type PriceTable, priceTokens } from './pricing.js';
+import { findPrice, type PriceTable, priceTokens } from './pricing.js';
 import type { Tokenizer } from './tokenizer.js';
 
 /** Usage counted for one stage (or in total). */
@@ -89,8 +89,10 @@ export const UNSTAGED = 'other';
 /** Settings of a {@link Meter}. */
 export interface MeterOptions {
   /**
-   * Prices that turn tokens into `usd`; merged over the defaults (a key given here wins).
-   * @default DEFAULT_PRICES
+   * Prices that turn tokens into `usd` (USD per 1M tokens by model; see {@link PriceTable}), e.g.
+   * `OPENAI_PRICES` from `@grag/openai`. Models without a price add nothing to `usd` and are named
+   * by {@link Meter.unpricedModels}.
+   * @default {} (no prices: core holds no vendor's price list)
    */
   prices?: PriceTable;
 }
@@ -103,11 +105,11 @@ export interface MeterOptions {
 export class Meter {
   readonly #stages = new Map<string, StageUsage>();
   readonly #current = new AsyncLocalStorage<string>();
-  /** The price table in use (defaults merged with the overrides). */
+  /** The price table in use. */
   readonly prices: Readonly<PriceTable>;
 
   constructor(options: MeterOptions = {}) {
-    this.prices = { ...DEFAULT_PRICES, ...options.prices };
+    this.prices = { ...options.prices };
   }
 
   /** The stage the caller runs in (`'other'` outside any stage). */

@@ -73,19 +73,10 @@ export function providerFingerprints(providers: IndexProviders): Record<IndexPro
   };
 }
 
-/** What {@link writeMethodIndex} records about an index. */
-export interface MethodIndexHeader<P extends object> {
-  /** The method's name (manifests and the CLI). */
-  method: string;
-  /** The version of the method's file layout. */
-  formatVersion: number;
+/** What {@link writeMethodIndex} records about an index (a fitted embedder's state is kept when `uses` names it). */
+export interface MethodIndexHeader<P extends object> extends MethodIndexFormat {
   /** The providers the index was built with; every one is fingerprinted. */
   providers: IndexProviders;
-  /**
-   * The providers the index depends on: a fitted embedder's state is kept when it is one of them.
-   * @default every kind
-   */
-  uses?: readonly IndexProviderKind[];
   /** The options the index was built with (plain JSON data). */
   params: P;
   /** Counts and sizes worth showing. */
@@ -157,12 +148,16 @@ export async function writeMethodIndex<P extends object>(
   );
 }
 
-/** What {@link openMethodIndex} checks and returns. */
-export interface OpenMethodIndexOptions<P, S> {
+/** What names a method's index format: the method, its file-layout version and the providers it uses. */
+export interface MethodIndexFormat {
   method: string;
   formatVersion: number;
   /** The providers the index depends on; each must match the context's on load. @default every kind */
   uses?: readonly IndexProviderKind[];
+}
+
+/** What {@link openMethodIndex} checks and returns. */
+export interface OpenMethodIndexOptions<P, S> extends MethodIndexFormat {
   /**
    * The saved params, checked and typed: typically `resolveOptions(DEFAULTS, saved)` (so an index
    * written before an option existed gets its default) followed by `validateOptions`. What it

@@ -229,3 +229,42 @@ export function validateOptions<T extends object>(
     if (r) checkOption(caller, key, (options as Record<string, unknown>)[key], r);
   }
 }
+
+/** What {@link resolveCheckedOptions} resolves against. */
+export interface OptionsSpec<T extends object> {
+  /** The defaults (usually the paper's). */
+  defaults: T;
+  /** Checks of the resolved values. */
+  rules: { readonly [K in keyof T]?: OptionRule };
+  /** The keys a layer may hold. @default the keys of `defaults` */
+  known?: readonly string[];
+}
+
+/**
+ * The options of one call, the one way every method resolves them: each layer's keys are checked
+ * against the known keys ({@link assertKnownOptions}), the layers are put over the defaults
+ * ({@link resolveOptions}: `undefined` never replaces a value) and the result is checked against the
+ * rules ({@link validateOptions}). Every failure is an {@link InvalidArgumentError} naming `caller`.
+ * Also how `load` checks saved params: `resolveCheckedOptions('x load', SPEC, saved)`.
+ */
+export function resolveCheckedOptions<T extends object>(
+  caller: string,
+  spec: OptionsSpec<T>,
+  ...layers: readonly (Partial<T> | Readonly<Record<string, unknown>> | null | undefined)[]
+): T {
+  const known = spec.known ?? Object.keys(spec.defaults);
+  for (const layer of layers) assertKnownOptions(caller, layer, known);
+  const options = resolveOptions(spec.defaults, ...layers);
+  validateOptions(caller, options, spec.rules);
+  return options;
+}
+
+/** The entries of `options` under `keys` whose value is not `undefined` (e.g. a method's query options). */
+export function pickOptions<T extends object, K extends keyof T & string>(
+  options: T,
+  keys: readonly K[],
+): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (options[key] !== undefined) out[key] = options[key];
+  return out;
+}

@@ -1,6 +1,7 @@
 /**
- * Model prices, to turn metered tokens into US dollars. Prices change: the defaults are a
- * starting point (list prices of OpenAI's API in 2025); pass your own table to override them.
+ * Model prices, to turn metered tokens into US dollars. Core holds no vendor's prices: a provider
+ * package ships its list prices (`OPENAI_PRICES` in `@grag/openai`), and the meter's owner passes
+ * the table it wants (`new Meter({ prices })`).
  */
 
 /** Price of a model in USD per million tokens. Embedding models have input tokens only. */
@@ -18,29 +19,11 @@ export interface ModelPrice {
  */
 export type PriceTable = Record<string, ModelPrice>;
 
-/** Default prices (USD per 1M tokens). Local providers cost nothing. */
-export const DEFAULT_PRICES: Readonly<PriceTable> = {
-  'gpt-4o-mini': { input: 0.15, output: 0.6 },
-  'gpt-4o': { input: 2.5, output: 10 },
-  'gpt-4.1': { input: 2, output: 8 },
-  'gpt-4.1-mini': { input: 0.4, output: 1.6 },
-  'gpt-4.1-nano': { input: 0.1, output: 0.4 },
-  'o4-mini': { input: 1.1, output: 4.4 },
-  'text-embedding-3-small': { input: 0.02 },
-  'text-embedding-3-large': { input: 0.13 },
-  'text-embedding-ada-002': { input: 0.1 },
-  'offline:*': { input: 0, output: 0 },
-  'scripted:*': { input: 0, output: 0 },
-};
-
 /**
  * The price of `model` (`provider:modelId`) in `table`, or `undefined` when it has none: exact
  * key, then the bare model id, then the longest key that prefixes the model id, then `provider:*`.
  */
-export function findPrice(
-  model: string,
-  table: Readonly<PriceTable> = DEFAULT_PRICES,
-): ModelPrice | undefined {
+export function findPrice(model: string, table: Readonly<PriceTable>): ModelPrice | undefined {
   const colon = model.indexOf(':');
   const provider = colon >= 0 ? model.slice(0, colon) : '';
   const modelId = colon >= 0 ? model.slice(colon + 1) : model;

@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import {
   cachedChat,
   cachedEmbedder,
-  callCacheKey,
   createPromptTasks,
   embedAll,
   FileCallCache,
@@ -13,6 +12,7 @@ import {
   MemoryCallCache,
   Meter,
 } from '../src/index.js';
+import { callCacheKey } from '../src/internal.js';
 import { createScriptedChatModel, createScriptedEmbedder } from '../src/test/index.js';
 
 describe('callCacheKey', () => {

@@ -8,9 +8,9 @@ import {
   KnowledgeGraphBuilder,
   linkEntities,
   linkKey,
-  stripDisambiguator,
   withVocabularyMatches,
 } from '../src/index.js';
+import { stripDisambiguator } from '../src/internal.js';
 
 const entity = (name: string, type = 'other'): ExtractedEntity => ({ name, type, description: '' });
 const relation = (source: string, target: string): ExtractedRelation => ({

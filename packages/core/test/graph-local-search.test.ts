@@ -7,11 +7,9 @@ import {
   type LocalSearchRelationship,
   localSearch,
   prepareLocalSearch,
-  rankRelationships,
-  rankTextUnits,
   renderLocalSearchItem,
-  selectSeedEntities,
 } from '../src/index.js';
+import { rankRelationships, rankTextUnits, selectSeedEntities } from '../src/internal.js';
 
 const tokenizer = getTokenizer();
 

@@ -1,4 +1,5 @@
-import { InvalidArgumentError, toCsr } from '@grag/core';
+import { InvalidArgumentError } from '@grag/core';
+import { toCsr } from '@grag/core/internal';
 import { randomInt } from './random.js';
 
 /** A graphology graph (any type), as accepted by `toCsr` of `@grag/core`. */

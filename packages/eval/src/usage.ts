@@ -1,5 +1,6 @@
 /** Adding up `Meter` snapshots across sessions of a resumed run. */
-import { addStageUsage, emptyStageUsage, type MeterSnapshot, type StageUsage } from '@grag/core';
+import type { MeterSnapshot, StageUsage } from '@grag/core';
+import { addStageUsage, emptyStageUsage } from '@grag/core/internal';
 
 /** The sum of several meter snapshots, stage by stage. */
 export function addSnapshots(snapshots: readonly MeterSnapshot[]): MeterSnapshot {

@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { emptyStageUsage, type MeterSnapshot } from '@grag/core';
+import type { MeterSnapshot } from '@grag/core';
+import { emptyStageUsage } from '@grag/core/internal';
 import { describe, expect, it } from 'vitest';
 import {
   barChart,

@@ -1,4 +1,5 @@
-import { type Csr, InvalidArgumentError, toCsr } from '@grag/core';
+import { InvalidArgumentError } from '@grag/core';
+import { type Csr, toCsr } from '@grag/core/internal';
 import type { AbstractGraph } from 'graphology-types';
 import { seededRandom, shuffleInPlace } from './random.js';
 

@@ -1,12 +1,5 @@
-import {
-  type Csr,
-  InvalidArgumentError,
-  PPR_DEFAULTS,
-  type PprUpdate,
-  personalizedPageRankCsr,
-  toCsr,
-  type VectorIndex,
-} from '@grag/core';
+import { InvalidArgumentError, type PprUpdate, type VectorIndex } from '@grag/core';
+import { type Csr, PPR_DEFAULTS, personalizedPageRankCsr, toCsr } from '@grag/core/internal';
 import type { HeteroGraph } from './graph.js';
 import { ALL_NODE_TYPES, EXACT_ENTRY_TYPES, type NodeType, RETRIEVABLE_TYPES } from './types.js';
 

@@ -3,9 +3,6 @@ import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  assertK,
-  assertVector,
-  assertVectorId,
   IndexFormatError,
   InvalidArgumentError,
   type Metric,
@@ -17,6 +14,7 @@ import {
   v,
   validate,
 } from '@grag/core';
+import { assertK, assertVector, assertVectorId } from '@grag/core/internal';
 import type { HierarchicalNSW } from 'hnswlib-node';
 import { checkNativeLayout, type NativeBaseLayer, readNativeBaseLayer } from './base-layer.js';
 import { loadHnswlib } from './native.js';

@@ -2,14 +2,8 @@
  * Sub-chunks (KET-RAG Algorithm 3, line 10): each chunk split into equal pieces, either by a token
  * size (the official code's `split_size`, default 150) or by `m` recursive halvings (the paper).
  */
-import {
-  type Chunk,
-  getTokenizer,
-  hasTokenOffsets,
-  InvalidArgumentError,
-  splitTextByTokens,
-  type Tokenizer,
-} from '@grag/core';
+import { type Chunk, getTokenizer, InvalidArgumentError, type Tokenizer } from '@grag/core';
+import { hasTokenOffsets, splitTextByTokens } from '@grag/core/internal';
 
 /** A piece of a chunk. Offsets are in the document, like the chunk's: `doc.text.slice(start, end) === text`. */
 export interface SubChunk extends Chunk {

@@ -19,6 +19,7 @@ export {
   type OpenAIEmbeddingSettings,
   parseEmbeddingResponse,
 } from './embedding.js';
+export { OPENAI_PRICES } from './pricing.js';
 export {
   createOpenAI,
   type FetchFunction,

@@ -1,4 +1,5 @@
-import { hashedBagOfWords, ProviderError } from '@grag/core';
+import { ProviderError } from '@grag/core';
+import { hashedBagOfWords } from '@grag/core/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAI, type OpenAIProviderSettings } from '../src/index.js';
 import {

@@ -1,6 +1,16 @@
+/**
+ * `@grag/core/tasks`: everything about grag's model tasks. The task contracts and
+ * `createPromptTasks` are also exported from `@grag/core`; this entry point adds what writing or
+ * testing a prompt-based task needs: the prompt texts, the lenient output parsers and their
+ * helpers, the renderers that turn a task result back into model text, and
+ * `createSimulatedChat`, which answers the prompt suite's calls from another suite.
+ *
+ * @packageDocumentation
+ */
 export * from './parse.js';
 export * from './parsers.js';
 export * from './prompt-tasks.js';
 export * from './prompts.js';
 export * from './render.js';
+export * from './simulate.js';
 export * from './types.js';

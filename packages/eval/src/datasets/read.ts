@@ -1,7 +1,8 @@
 /** Reading JSONL / JSON / TSV files with errors that name the file and line. */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { decodeText, InputError } from '@grag/core';
+import { InputError } from '@grag/core';
+import { decodeText } from '@grag/core/internal';
 import type { LoadOptions, SkippedRecord } from './types.js';
 
 /** A parsed record and where it was. */

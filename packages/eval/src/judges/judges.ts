@@ -4,18 +4,16 @@
  * LLM-as-judge answer correctness (NodeRAG appendix B.1), and the Empowerment Score 0-3 (SG-RAG
  * appendix K). Prompts: `prompts.ts`.
  */
+import { type ChatModel, generateText, ModelOutputError } from '@grag/core';
 import {
-  type ChatModel,
   extractJson,
   fieldNumber,
   fieldText,
-  generateText,
   getRecordField,
   isJsonRecord,
   type JsonRecord,
-  ModelOutputError,
   normalizeFieldName,
-} from '@grag/core';
+} from '@grag/core/tasks';
 import { mapLimit } from '../concurrency.js';
 import { mean } from '../stats.js';
 import {

@@ -1,0 +1,87 @@
+/**
+ * `@grag/core/internal`: building blocks that grag's own packages share and a pipeline author
+ * rarely needs — defaults tables, the CSR view and typed-array PageRank for algorithm packages,
+ * vector-index argument checks and vector math, call-cache keys, meter arithmetic, price lookup,
+ * text decoding, entity-linking and local-search steps, and the lenient-parsing helpers. No
+ * stability promise: these may change in any release. Everything a pipeline author uses is in
+ * `@grag/core`; prompt texts, parsers and renderers are in `@grag/core/tasks`.
+ *
+ * @packageDocumentation
+ */
+export {
+  callCacheKey,
+  chatCallKey,
+  embeddingKey,
+  readOnlyCache,
+  stableJson,
+} from './cache.js';
+export {
+  CHUNK_DEFAULTS,
+  documentChunk,
+  SEMANTIC_CHUNK_DEFAULTS,
+  semanticChunk,
+  splitTextByTokens,
+  type TokenSpan,
+} from './chunking/index.js';
+export { renderItem } from './context.js';
+export {
+  CSR_DEFAULTS,
+  type Csr,
+  type CsrFromEdgesOptions,
+  cleanEntityName,
+  csrFromEdges,
+  type IndexEdge,
+  type IndexEdgeList,
+  KNN_DEFAULTS,
+  KNN_TO_GRAPH_DEFAULTS,
+  type KnnToGraphOptions,
+  KnowledgeGraph,
+  knnEdges,
+  knnGraphToGraphology,
+  type LinkToken,
+  LOCAL_SEARCH_DEFAULTS,
+  linkKey,
+  linkTokens,
+  PAGERANK_DEFAULTS,
+  PPR_DEFAULTS,
+  pageRankCsr,
+  personalizationVector,
+  personalizedPageRankCsr,
+  prepareLocalSearch,
+  type RankedRelationship,
+  type RankedTextUnit,
+  rankRelationships,
+  rankTextUnits,
+  relationId,
+  renderLocalSearchItem,
+  type SeedEntity,
+  selectSeedEntities,
+  stripDisambiguator,
+  type ToCsrOptions,
+  toCsr,
+  UNKNOWN_ENTITY_TYPE,
+  withVocabularyMatches,
+} from './graph/index.js';
+export {
+  BM25_DEFAULTS,
+  BM25_STOP_WORDS,
+  ENTRY_POINT_MODES,
+  RRF_K,
+  tokenizeForBm25,
+} from './lexical/index.js';
+export { addStageUsage, emptyStageUsage, STAGE_COUNTERS, UNSTAGED } from './meter.js';
+export { findPrice, priceTokens } from './pricing.js';
+export { hashedBagOfWords } from './simulate.js';
+export { type BinaryBytes, type DecodedText, decodeText, type TextEncodingName } from './text-decoding.js';
+export { hasTokenOffsets } from './tokenizer.js';
+export {
+  assertK,
+  assertVector,
+  assertVectorId,
+  dot,
+  FLAT_INDEX_FORMAT_VERSION,
+  FLAT_INDEX_MAGIC,
+  norm,
+  normalize,
+  squaredL2,
+} from './vector/index.js';
