@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@grag/core';
+import { type Chunk, type GraphExtraction, InvalidArgumentError, KnowledgeGraphBuilder } from '@grag/core';
 
 /** One fact of a knowledge graph: `head --relation--> tail`. */
 export interface Triple {
@@ -59,6 +59,19 @@ export function adjacencyOf(graph: SgGraph): Adjacency {
 }
 
 /**
+ * Exact-label lookup of entity normalization: each node label, trimmed and lower-cased, → the first
+ * node that has it.
+ */
+export function exactLabelIndex(graph: SgGraph): Map<string, number> {
+  const exact = new Map<string, number>();
+  graph.labels.forEach((l, i) => {
+    const key = l.trim().toLowerCase();
+    if (!exact.has(key)) exact.set(key, i);
+  });
+  return exact;
+}
+
+/**
  * Builds an {@link SgGraph} from triples. Self-loops are skipped and counted; repeated pairs merge
  * into one undirected edge carrying every fact.
  */
@@ -111,6 +124,50 @@ export function graphFromTriples(
   }
   const labels = ids.map((id) => entityText.get(id) ?? id);
   return { graph: { ids, labels, descriptions: ids.map(() => ''), edges }, skippedSelfLoops };
+}
+
+/**
+ * The data graph of per-chunk extractions (in chunk order), merged with core's
+ * `KnowledgeGraphBuilder`; relation descriptions become the edge facts (`'related'` when a relation
+ * has none). Self-loops are dropped; `skipped` counts the records the builder skipped.
+ */
+export function graphFromExtractions(
+  chunks: readonly Chunk[],
+  extractions: readonly GraphExtraction[],
+): { graph: SgGraph; skipped: number } {
+  const builder = new KnowledgeGraphBuilder();
+  chunks.forEach((chunk, i) => {
+    builder.addExtraction(extractions[i]!, { chunkId: chunk.id, docId: chunk.docId });
+  });
+  const kg = builder.build();
+  const ids = [...kg.entities.keys()];
+  const index = new Map(ids.map((id, i) => [id, i]));
+  const edges: SgEdge[] = [];
+  for (const r of kg.relations.values()) {
+    const s = index.get(r.source);
+    const t = index.get(r.target);
+    if (s === undefined || t === undefined || s === t) continue;
+    const a = Math.min(s, t);
+    const b = Math.max(s, t);
+    const descriptions = r.descriptions.length > 0 ? r.descriptions : ['related'];
+    edges.push({
+      a,
+      b,
+      facts: descriptions.map((relation) => ({ relation, forward: s === a })),
+      chunkIds: [...r.chunkIds],
+      docIds: [...new Set(r.chunkIds.map((c) => kg.chunkDocs.get(c)).filter((d): d is string => !!d))],
+    });
+  }
+  const entities = [...kg.entities.values()];
+  return {
+    graph: {
+      ids,
+      labels: entities.map((e) => e.name),
+      descriptions: entities.map((e) => e.descriptions.join(' ')),
+      edges,
+    },
+    skipped: kg.skipped.length,
+  };
 }
 
 /** The sentence of one fact, as in SG-RAG's relation paragraph (appendix I). */

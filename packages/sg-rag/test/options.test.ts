@@ -47,4 +47,33 @@ describe('option keys', () => {
       /sg-rag retrieve: unknown option "maxMatchs"; did you mean "maxMatches"\?/,
     );
   });
+
+  it('resolves options over the defaults, ignoring undefined values, and checks their values', async () => {
+    const index = await sgRag.build([], context(), { triples, entityText, pathLength: undefined });
+    expect(index.options.pathLength).toBe(1);
+    const queryGraph = {
+      nodes: [
+        { id: 'X', label: null, isTarget: true },
+        { id: 'a', label: 'Robert De Niro', isTarget: false },
+      ],
+      edges: [{ source: 'X', target: 'a', relation: 'starring' }],
+      issues: [],
+    };
+    const r = await sgRag.retrieve(index, 'q', { queryGraph, mode: undefined, maxMatches: undefined });
+    expect(r.trace.mode).toBe('sg-rag');
+    expect(r.trace.answers).toEqual(['Heat', 'Ronin']);
+    for (const [bad, message] of [
+      [
+        { mode: 'three-hop' },
+        'sg-rag retrieve: mode must be one of "sg-rag", "entity", "one-hop", "two-hop"',
+      ],
+      [{ maxMatches: 0 }, 'sg-rag retrieve: maxMatches must be a positive integer (got 0)'],
+    ] as const) {
+      const error = await sgRag.retrieve(index, 'q', { queryGraph, ...bad } as object).catch((e) => e);
+      expect(InvalidArgumentError.isInstance(error), String(error)).toBe(true);
+      expect(error.message).toContain(message);
+    }
+    const error = await sgRag.build([], context(), { triples, pathLength: 3 as never }).catch((e) => e);
+    expect(error.message).toContain('sg-rag build: pathLength must be one of 1, 2 (got 3)');
+  });
 });

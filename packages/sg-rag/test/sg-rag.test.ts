@@ -1,27 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import {
-  BuildStageError,
-  createBuildContext,
-  createPromptTasks,
-  type QueryGraph,
-  type TaskSuite,
-} from '@grag/core';
+import { createBuildContext, createPromptTasks, type QueryGraph } from '@grag/core';
 import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
-import {
-  adjacencyOf,
-  assembleSubgraphs,
-  createSgRag,
-  decomposeQuery,
-  enumeratePaths,
-  graphFromTriples,
-  type NormalizedQueryGraph,
-  type SgRagIndex,
-  type Triple,
-} from '../src/index.js';
+import { createSgRag, type SgRagIndex, type Triple } from '../src/index.js';
 
 // A hand-made film graph. Heat: De Niro, Pacino, Mann, crime. Ronin: De Niro, Reno, crime.
 // Alien: Weaver, Scott, science fiction.
@@ -164,32 +145,6 @@ describe('sg-rag on a hand-made film graph', () => {
     });
     // (The dominance filter already rejects it: X's query star has De Niro twice, no data star does.)
     expect(twice.trace.fallback).toBe(true);
-  });
-
-  it('assembles only combinations that agree on shared nodes and keep query nodes apart', () => {
-    const q: NormalizedQueryGraph = {
-      nodes: ['X', 'a', 'b'].map((id) => ({ id, node: null, isTarget: id === 'X' })),
-      edges: [
-        { source: 0, target: 1, relation: '' },
-        { source: 0, target: 2, relation: '' },
-      ],
-    };
-    const paths = [
-      [0, 1],
-      [0, 2],
-    ];
-    const lists = [
-      [{ pathId: 0, nodes: [5, 7] }],
-      [
-        { pathId: 1, nodes: [5, 7] }, // b = 7 = a: injectivity conflict
-        { pathId: 2, nodes: [6, 8] }, // X = 6 ≠ 5: mapping conflict
-        { pathId: 3, nodes: [5, 8] }, // the only match
-      ],
-    ];
-    const r = assembleSubgraphs(q, paths, lists, () => true, 10);
-    expect(r.matches).toEqual([[5, 7, 8]]);
-    expect(r.injectivityConflicts).toBe(1);
-    expect(r.conflicts).toBe(1);
   });
 
   it('agrees with a brute-force oracle on random graphs and star questions', async () => {
@@ -360,155 +315,5 @@ describe('sg-rag on a hand-made film graph', () => {
     expect(chat.calls).toHaveLength(1);
     expect(JSON.stringify(chat.calls[0])).toContain('Which film stars Robert De Niro and Jean Reno?');
     expect(answersOf(r)).toEqual(['Ronin']);
-  });
-
-  it('saves and loads an index that answers the same', async () => {
-    const index = await build();
-    const sg = createSgRag();
-    const dir = await mkdtemp(join(tmpdir(), 'sg-rag-'));
-    try {
-      await sg.save(index, join(dir, 'idx'));
-      const loaded = await sg.load(join(dir, 'idx'), index.ctx);
-      const queryGraph = starQuery([
-        ['Robert De Niro', 'starring'],
-        ['Crime film', 'genre'],
-      ]);
-      const a = await sg.retrieve(index, 'q', { queryGraph });
-      const b = await sg.retrieve(loaded, 'q', { queryGraph });
-      expect(b.trace.answers).toEqual(a.trace.answers);
-      expect(b.context).toBe(a.context);
-      expect(loaded.paths.tree.size).toBe(index.paths.tree.size);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
-});
-
-describe('path enumeration and decomposition', () => {
-  it('enumerates every simple path once, without reversed duplicates', () => {
-    const { graph } = graphFromTriples([
-      T('a', 'r', 'b'),
-      T('b', 'r', 'c'),
-      T('c', 'r', 'a'),
-      T('c', 'r', 'd'),
-    ]);
-    const adjacency = adjacencyOf(graph);
-    const one = enumeratePaths(graph, adjacency, 1);
-    expect(one.count).toBe(4);
-    const two = enumeratePaths(graph, adjacency, 2);
-    // Brute force: ordered (x, m, y) with x–m, m–y edges, x ≠ y, counted once per reversal.
-    const n = graph.ids.length;
-    let expected = 0;
-    for (let m = 0; m < n; m++) {
-      const d = adjacency.neighbours[m]!.length;
-      expected += (d * (d - 1)) / 2;
-    }
-    expect(two.count).toBe(expected);
-    const keys = new Set<string>();
-    for (let p = 0; p < two.count; p++) {
-      const [x, m, y] = Array.from(two.nodes.subarray(p * 3, p * 3 + 3));
-      expect(x!).toBeLessThan(y!);
-      expect(adjacency.edgeOf[m!]!.has(x!) && adjacency.edgeOf[m!]!.has(y!)).toBe(true);
-      keys.add(`${x},${m},${y}`);
-    }
-    expect(keys.size).toBe(two.count);
-  });
-
-  it('decomposes a query graph into paths that cover every edge', () => {
-    // A star of four leaves around X plus a tail edge from one leaf.
-    const q: NormalizedQueryGraph = {
-      nodes: ['X', 'a', 'b', 'c', 'd', 'e'].map((id) => ({ id, node: null, isTarget: id === 'X' })),
-      edges: [
-        { source: 0, target: 1, relation: '' },
-        { source: 0, target: 2, relation: '' },
-        { source: 0, target: 3, relation: '' },
-        { source: 0, target: 4, relation: '' },
-        { source: 4, target: 5, relation: '' },
-      ],
-    };
-    for (const l of [1, 2]) {
-      const paths = decomposeQuery(q, l);
-      const covered = new Set(
-        paths.flatMap((p) => p.slice(1).map((n, i) => [p[i]!, n].sort((x, y) => x - y).join('-'))),
-      );
-      expect(covered).toEqual(new Set(['0-1', '0-2', '0-3', '0-4', '4-5']));
-      for (const p of paths) expect(p.length).toBe(l + 1);
-    }
-    // Two-edge paths: 5 edges need at least 3 paths; greedy with minimal overlap finds 3.
-    expect(decomposeQuery(q, 2)).toHaveLength(3);
-  });
-});
-
-describe('building from documents', () => {
-  // Each document states one fact "Head|relation|Tail"; chunks finish in reverse order.
-  const facts = ['Alpha|likes|Beta', 'Beta|knows|Gamma', 'Gamma|owns|Alpha', 'Alpha|met|Delta'];
-  const docs = facts.map((text, i) => ({ id: `d${i}`, title: '', text }));
-  const tasks = (onStart: () => void = () => {}, onEnd: () => void = () => {}) =>
-    ({
-      async extractGraph(text: string) {
-        onStart();
-        const i = facts.indexOf(text.trim());
-        await new Promise((resolve) => setTimeout(resolve, (facts.length - i) * 5));
-        onEnd();
-        if (text.includes('Gamma') && text.includes('fail')) throw new Error('model refused');
-        const [head, relation, tail] = text.trim().split('|') as [string, string, string];
-        return {
-          entities: [head, tail].map((name) => ({ name, type: 'thing', description: `${name} in ${i}` })),
-          relations: [{ source: head, target: tail, description: relation, weight: 1 }],
-          issues: [],
-        };
-      },
-    }) as unknown as TaskSuite;
-
-  it('extracts chunks concurrently and merges them in chunk order', async () => {
-    let inFlight = 0;
-    let maxInFlight = 0;
-    const progress: [number, number | undefined, string | undefined][] = [];
-    const ctx = createBuildContext({
-      embedder: createScriptedEmbedder(),
-      tasks: tasks(
-        () => {
-          inFlight += 1;
-          maxInFlight = Math.max(maxInFlight, inFlight);
-        },
-        () => {
-          inFlight -= 1;
-        },
-      ),
-      runtime: { concurrency: 3 },
-      onProgress: (e) => {
-        if (e.stage === 'extract') progress.push([e.done, e.total, e.unit]);
-      },
-    });
-    const index = await createSgRag().build(docs, ctx, {});
-    expect(maxInFlight).toBe(3);
-    expect(progress).toEqual([
-      [1, 4, 'chunks'],
-      [2, 4, 'chunks'],
-      [3, 4, 'chunks'],
-      [4, 4, 'chunks'],
-    ]);
-    // First appearance in chunk order, whatever order the chunks finished in.
-    expect(index.graph.labels).toEqual(['Alpha', 'Beta', 'Gamma', 'Delta']);
-    expect(index.graph.edges).toEqual([
-      { a: 0, b: 1, facts: [{ relation: 'likes', forward: true }], chunkIds: ['d0#0'], docIds: ['d0'] },
-      { a: 1, b: 2, facts: [{ relation: 'knows', forward: true }], chunkIds: ['d1#0'], docIds: ['d1'] },
-      { a: 0, b: 2, facts: [{ relation: 'owns', forward: false }], chunkIds: ['d2#0'], docIds: ['d2'] },
-      { a: 0, b: 3, facts: [{ relation: 'met', forward: true }], chunkIds: ['d3#0'], docIds: ['d3'] },
-    ]);
-    expect(index.graph.descriptions[0]).toBe('Alpha in 0 Alpha in 2 Alpha in 3');
-    expect(index.stats).toMatchObject({ skippedExtractions: 0, nodes: 4, edges: 4, paths: 4 });
-  });
-
-  it('names the stage and the chunk when an extraction fails', async () => {
-    const failing = docs.map((d) => (d.text.includes('Gamma') ? { ...d, text: `${d.text} fail` } : d));
-    const ctx = createBuildContext({ embedder: createScriptedEmbedder(), tasks: tasks() });
-    const error = await createSgRag()
-      .build(failing, ctx, {})
-      .catch((e: unknown) => e);
-    expect(BuildStageError.isInstance(error)).toBe(true);
-    // d1 and d2 both fail; the earliest chunk is named.
-    expect(error).toMatchObject({ stage: 'extract', item: 'd1#0' });
-    expect((error as Error).message).toContain('model refused');
   });
 });

@@ -1,0 +1,187 @@
+import {
+  assertKnownOptions,
+  type OptionRule,
+  opt,
+  optionKeys,
+  type QueryGraph,
+  type RetrieveOptions,
+  resolveOptions,
+  validateOptions,
+} from '@grag/core';
+import type { Triple } from './kg.js';
+
+/** The options an index is built with and keeps (stored in its manifest). */
+export interface SgRagIndexOptions {
+  /** Edges per indexed path, l. @default 1 (SG-RAG §5.1 uses l = 1 unless stated; Table 6 compares 1 and 2) */
+  pathLength: 1 | 2;
+  /** Dominance embedding dimensions per node, d. @default 2 (GNN-PE code: a linear layer to 2 dims) */
+  dominanceDimensions: number;
+  /** Seed of the training-free label vectors. @default 2022 (GNN-PE code) */
+  seed: number;
+  /** For `pathLength: 2`, middle nodes of higher degree are skipped (their deg² paths dominate). @default 300 */
+  maxMiddleDegree: number;
+  /** R*-tree node capacity M. @default 16 */
+  nodeCapacity: number;
+  /** Tokens per chunk when a graph is extracted from documents. @default 1200 (GraphRAG) */
+  chunkSize: number;
+  /** Tokens shared by consecutive chunks. @default 100 */
+  overlap: number;
+}
+
+/** Build options of SG-RAG: the index options and the knowledge-graph input. */
+export interface SgRagOptions extends SgRagIndexOptions {
+  /**
+   * Index these triples instead of extracting a graph from the documents (FB15k-237 and other
+   * knowledge graphs). The documents passed to `build` are then ignored.
+   */
+  triples?: Triple[];
+  /** Entity id → text (entity2text); ids without one are their own label. */
+  entityText?: Record<string, string> | ReadonlyMap<string, string>;
+  /** Relation id → text (relation2text); ids without one are their own text. */
+  relationText?: Record<string, string> | ReadonlyMap<string, string>;
+}
+
+/** Defaults of {@link SgRagIndexOptions}. */
+export const SG_RAG_DEFAULTS: SgRagIndexOptions = {
+  pathLength: 1,
+  dominanceDimensions: 2,
+  seed: 2022,
+  maxMiddleDegree: 300,
+  nodeCapacity: 16,
+  chunkSize: 1200,
+  overlap: 100,
+};
+
+/** Checks of the {@link SgRagIndexOptions}, on build and on load. */
+export const SG_RAG_RULES: { readonly [K in keyof SgRagIndexOptions]: OptionRule } = {
+  pathLength: opt.oneOf(1, 2),
+  dominanceDimensions: opt.int({ min: 1, max: 4096 }),
+  seed: opt.int(),
+  maxMiddleDegree: opt.nonNegativeInt,
+  nodeCapacity: opt.int({ min: 2 }),
+  chunkSize: opt.positiveInt,
+  overlap: opt.nonNegativeInt,
+};
+
+/** Retrieval strategies: SG-RAG itself and the graph baselines of SG-RAG Table 3. */
+export type SgRagMode = 'sg-rag' | 'entity' | 'one-hop' | 'two-hop';
+const MODES: readonly SgRagMode[] = ['sg-rag', 'entity', 'one-hop', 'two-hop'];
+
+/** The retrieve options of SG-RAG that have a default. */
+export interface SgRagQueryOptions {
+  /** `'sg-rag'` (default) or a Table 3 baseline: `'entity'`, `'one-hop'`, `'two-hop'`. */
+  mode: SgRagMode;
+  /** Cap on candidate labels per unknown node (Algorithm 5). @default 1000 */
+  maxLabelCandidates: number;
+  /** Cap on label combinations (Algorithm 6). @default 1000 */
+  maxLabelCombinations: number;
+  /** Cap on assembled subgraphs (Algorithm 8). @default 100 */
+  maxMatches: number;
+  /**
+   * Also require each query edge's relation (and direction) on the matched data edge. SG-RAG matches
+   * structure and node labels only. @default false
+   */
+  matchRelations: boolean;
+  /** Facts gathered for the fallback and the hop baselines before ranking. @default 2000 */
+  maxGatheredFacts: number;
+}
+
+/** Retrieve options of SG-RAG. */
+export interface SgRagRetrieveOptions extends RetrieveOptions, Partial<SgRagQueryOptions> {
+  /** Use this query graph instead of calling the `extractQueryGraph` task. */
+  queryGraph?: QueryGraph;
+}
+
+/** Defaults of {@link SgRagQueryOptions}. */
+export const SG_RAG_RETRIEVE_DEFAULTS: SgRagQueryOptions = {
+  mode: 'sg-rag',
+  maxLabelCandidates: 1000,
+  maxLabelCombinations: 1000,
+  maxMatches: 100,
+  matchRelations: false,
+  maxGatheredFacts: 2000,
+};
+
+/** Checks of the {@link SgRagQueryOptions}. */
+const RETRIEVE_RULES: { readonly [K in keyof SgRagQueryOptions]: OptionRule } = {
+  mode: opt.oneOf(...MODES),
+  maxLabelCandidates: opt.positiveInt,
+  maxLabelCombinations: opt.positiveInt,
+  maxMatches: opt.positiveInt,
+  matchRelations: opt.boolean,
+  maxGatheredFacts: opt.positiveInt,
+};
+
+/** Every build option key (the triple input included); others are refused. */
+export const SG_RAG_BUILD_OPTION_KEYS: readonly string[] = optionKeys<SgRagOptions>({
+  ...SG_RAG_DEFAULTS,
+  triples: undefined,
+  entityText: undefined,
+  relationText: undefined,
+});
+
+/** Every retrieve option key; others are refused. */
+export const SG_RAG_RETRIEVE_OPTION_KEYS: readonly string[] = optionKeys<SgRagRetrieveOptions>({
+  budgetTokens: undefined,
+  topK: undefined,
+  signal: undefined,
+  queryGraph: undefined,
+  ...SG_RAG_RETRIEVE_DEFAULTS,
+});
+
+/** Settings of {@link createSgRag}. */
+export interface SgRagSettings {
+  /** Method name used in manifests and the CLI. @default 'sg-rag' */
+  name?: string;
+  /** Build option defaults of this instance (over {@link SG_RAG_DEFAULTS}). */
+  defaults?: Partial<SgRagOptions>;
+  /** Retrieve option defaults of this instance (over {@link SG_RAG_RETRIEVE_DEFAULTS}). */
+  retrieveDefaults?: Partial<SgRagRetrieveOptions>;
+}
+
+/** Resolved build options: the index options and the triple input, if any. */
+export interface ResolvedBuildOptions {
+  index: SgRagIndexOptions;
+  triples: Triple[] | undefined;
+  entityText: SgRagOptions['entityText'];
+  relationText: SgRagOptions['relationText'];
+}
+
+/**
+ * The options of one build: unknown keys refused in each layer, `layers` resolved over the
+ * defaults (undefined values ignored) and every index option checked, naming `caller`.
+ */
+export function resolveBuildOptions(
+  caller: string,
+  ...layers: (Partial<SgRagOptions> | undefined)[]
+): ResolvedBuildOptions {
+  for (const layer of layers) assertKnownOptions(caller, layer, SG_RAG_BUILD_OPTION_KEYS);
+  const { triples, entityText, relationText, ...index } = resolveOptions<SgRagOptions>(
+    SG_RAG_DEFAULTS,
+    ...layers,
+  );
+  validateOptions(caller, index, SG_RAG_RULES);
+  return { index, triples, entityText, relationText };
+}
+
+/** The index options saved in a manifest, resolved over the defaults and checked like a build's. */
+export function resolveSavedOptions(caller: string, saved: Record<string, unknown>): SgRagIndexOptions {
+  assertKnownOptions(caller, saved, SG_RAG_DEFAULTS);
+  const options = resolveOptions(SG_RAG_DEFAULTS, saved);
+  validateOptions(caller, options, SG_RAG_RULES);
+  return options;
+}
+
+/** Resolved retrieve options. */
+export type ResolvedRetrieveOptions = SgRagQueryOptions & Omit<SgRagRetrieveOptions, keyof SgRagQueryOptions>;
+
+/** The options of one retrieval, resolved and checked like a build's. */
+export function resolveRetrieveOptions(
+  caller: string,
+  ...layers: (SgRagRetrieveOptions | Partial<SgRagRetrieveOptions> | undefined)[]
+): ResolvedRetrieveOptions {
+  for (const layer of layers) assertKnownOptions(caller, layer, SG_RAG_RETRIEVE_OPTION_KEYS);
+  const options = resolveOptions<ResolvedRetrieveOptions>(SG_RAG_RETRIEVE_DEFAULTS, ...layers);
+  validateOptions(caller, options, RETRIEVE_RULES);
+  return options;
+}

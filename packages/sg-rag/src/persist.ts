@@ -1,0 +1,178 @@
+import { writeFile } from 'node:fs/promises';
+import {
+  type BuildContext,
+  type IndexProviderKind,
+  indexFileError,
+  openMethodIndex,
+  readBinary,
+  type Schema,
+  shapeIssue,
+  v,
+  writeMethodIndex,
+} from '@grag/core';
+import { type DominanceEmbedder, loadDominanceEmbedder } from '@grag/dominance-gnn';
+import { RStarTree } from '@grag/rstar-index';
+import { adjacencyOf, exactLabelIndex, pairKey, type SgGraph } from './kg.js';
+import { resolveSavedOptions } from './options.js';
+import type { SgRagIndex } from './types.js';
+
+/** What the manifest of an index records about its method. */
+export interface SgRagFormat {
+  method: string;
+  formatVersion: number;
+  uses: readonly IndexProviderKind[];
+}
+
+const GRAPH_FILE = 'graph.json';
+const PATHS_FILE = 'paths.bin';
+const TREE_FILE = 'tree.bin';
+const DOMINANCE_FILE = 'dominance.json';
+const LABELS_FILE = 'labels.bin';
+
+const strings = v.array(v.string());
+const graphSchema: Schema<SgGraph> = v.object({
+  ids: strings,
+  labels: strings,
+  descriptions: strings,
+  edges: v.array(
+    v.object({
+      a: v.int({ min: 0 }),
+      b: v.int({ min: 0 }),
+      facts: v.array(v.object({ relation: v.string(), forward: v.boolean() })),
+      chunkIds: strings,
+      docIds: strings,
+    }),
+  ),
+});
+
+const dominanceSchema = v.object({
+  format: v.literal('grag-dominance-embedder'),
+  version: v.literal(1),
+  kind: v.literal('training-free', 'gat', 'monotone-gat'),
+  dimensions: v.int({ min: 1, max: 4096 }),
+  seed: v.int(),
+  config: v.record(v.union(v.number(), v.string(), v.boolean())),
+  weights: v.record(v.array(v.number())),
+});
+
+/** Node arrays agree, ids are distinct, and edges join two distinct nodes once. */
+function checkGraph(graph: SgGraph): void {
+  const n = graph.ids.length;
+  if (graph.labels.length !== n) shapeIssue('labels', `has ${graph.labels.length} labels for ${n} nodes`);
+  if (graph.descriptions.length !== n) {
+    shapeIssue('descriptions', `has ${graph.descriptions.length} descriptions for ${n} nodes`);
+  }
+  if (new Set(graph.ids).size !== n) shapeIssue('ids', 'repeat an id');
+  const pairs = new Set<number>();
+  graph.edges.forEach((e, i) => {
+    if (!(e.a < e.b && e.b < n))
+      shapeIssue(`edges[${i}]`, `joins ${e.a} and ${e.b}, not two nodes a < b of ${n}`);
+    const key = pairKey(e.a, e.b, n);
+    if (pairs.has(key)) shapeIssue(`edges[${i}]`, 'repeats a pair of nodes');
+    pairs.add(key);
+  });
+}
+
+/**
+ * Write an index: the manifest (params, stats, provider fingerprints), the data graph
+ * (`graph.json`), the path nodes (`paths.bin`, int32), the R*-tree (`tree.bin`), the dominance
+ * embedder (`dominance.json`) and the label vectors (`labels.bin`, the context's vector index).
+ */
+export async function saveSgRagIndex(index: SgRagIndex, dir: string, format: SgRagFormat): Promise<void> {
+  const { pathNodes, tree, embedder } = index.paths;
+  await writeMethodIndex(
+    dir,
+    { ...format, providers: index.providers, params: index.options, stats: index.stats },
+    async (out) => {
+      await out.json(GRAPH_FILE, index.graph);
+      await writeFile(
+        out.path(PATHS_FILE),
+        new Uint8Array(pathNodes.buffer, pathNodes.byteOffset, pathNodes.byteLength),
+      );
+      await writeFile(out.path(TREE_FILE), tree.save());
+      await out.json(DOMINANCE_FILE, embedder.toJSON());
+      await out.vectors(LABELS_FILE, index.labelVectors);
+    },
+  );
+}
+
+/**
+ * Read an index written by {@link saveSgRagIndex}: the manifest's params are resolved and checked
+ * like a build's, and every file is checked against the others (path nodes name graph nodes, the
+ * tree holds one entry per path with keys of the params' dimensions, the dominance embedder has
+ * the params' dimensions, one label vector per node).
+ */
+export async function loadSgRagIndex(
+  dir: string,
+  ctx: BuildContext,
+  format: SgRagFormat,
+): Promise<SgRagIndex> {
+  const opened = await openMethodIndex(dir, ctx, {
+    ...format,
+    params: (saved) => resolveSavedOptions(`${format.method} load`, saved),
+    stats: v.record(v.number()),
+  });
+  const options = opened.params;
+  const graph = await opened.json(GRAPH_FILE, graphSchema);
+  opened.check(GRAPH_FILE, () => checkGraph(graph));
+  const n = graph.ids.length;
+  const k = options.pathLength + 1;
+  const pathsPath = opened.path(PATHS_FILE);
+  const bytes = await readBinary(pathsPath);
+  if (bytes.byteLength % (4 * k) !== 0) {
+    throw indexFileError(pathsPath, `holds ${bytes.byteLength} bytes, not a whole number of ${k}-node paths`);
+  }
+  const pathNodes = new Int32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  const badNode = pathNodes.findIndex((node) => node < 0 || node >= n);
+  if (badNode >= 0) {
+    throw indexFileError(
+      pathsPath,
+      `path ${Math.floor(badNode / k)} names node ${pathNodes[badNode]}, not one of the ${n} nodes`,
+    );
+  }
+  const treePath = opened.path(TREE_FILE);
+  const tree = RStarTree.load(await readBinary(treePath), treePath);
+  const pathCount = pathNodes.length / k;
+  const treeProblem =
+    tree.dimensions !== k * options.dominanceDimensions || tree.labelDimensions !== k
+      ? `indexes ${tree.dimensions}-dimensional keys, expected ${k * options.dominanceDimensions}`
+      : tree.size !== pathCount
+        ? `holds ${tree.size} paths, but ${PATHS_FILE} holds ${pathCount}`
+        : undefined;
+  if (treeProblem !== undefined) throw indexFileError(treePath, treeProblem);
+  for (let id = 0; id < pathCount; id++) {
+    if (!tree.has(id)) throw indexFileError(treePath, `has no entry for path ${id}`);
+  }
+  const dominancePath = opened.path(DOMINANCE_FILE);
+  const dominance = await opened.json(DOMINANCE_FILE, dominanceSchema);
+  let embedder: DominanceEmbedder;
+  try {
+    embedder = loadDominanceEmbedder(dominance);
+  } catch (error) {
+    // The embedder checks its own weights; name the file they came from.
+    throw indexFileError(dominancePath, (error as Error).message.replace(/\.$/, ''), { cause: error });
+  }
+  if (embedder.dimensions !== options.dominanceDimensions) {
+    throw indexFileError(
+      dominancePath,
+      `holds a ${embedder.dimensions}-dimensional embedder, expected ${options.dominanceDimensions}`,
+    );
+  }
+  const labelVectors = await opened.vectors(LABELS_FILE, n);
+  return {
+    providers: opened.providers,
+    options,
+    graph,
+    adjacency: adjacencyOf(graph),
+    exactLabels: exactLabelIndex(graph),
+    labelVectors,
+    paths: {
+      tree,
+      pathNodes,
+      pathLength: options.pathLength,
+      dimensions: options.dominanceDimensions,
+      embedder,
+    },
+    stats: opened.stats,
+  };
+}
