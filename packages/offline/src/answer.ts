@@ -5,9 +5,18 @@
  * question's words in the sentence, and whether the question already names it.
  */
 import type { EntityAnalysis } from './entities.js';
-import { DESCRIPTOR_TYPES } from './lexicon.js';
+import { pairedNames, type Relation, relationOf } from './hops.js';
+import {
+  COUNTRY_ALIASES,
+  DEMONYMS,
+  DESCRIPTOR_TYPES,
+  NAME_PARTICLES,
+  PERSON_TITLES,
+  ROMAN_NUMERAL,
+} from './lexicon.js';
 import { spanText, type Token } from './nlp.js';
 import { isVerbLike, questionTarget } from './query.js';
+import { containsWords, contentWords, wordsOf } from './words.js';
 
 /** What kind of phrase a question asks for. */
 export type QuestionKind = 'person' | 'place' | 'date' | 'number' | 'polar' | 'choice' | 'thing';
@@ -29,6 +38,8 @@ export interface QuestionReading {
   direction: 'min' | 'max' | null;
   /** For a choice by dates: read the death year (the later date of a life span) rather than the first. */
   deathDate: boolean;
+  /** For a choice: compare life spans ("Who lived longer, A or B?"): death year minus birth year. */
+  lifespan: boolean;
   /** Polar question asking whether two things share a property ("the same nationality"). */
   same: boolean;
   /** The noun asked for is plural ("Which rivers …"): the answer may be a list. */
@@ -57,6 +68,7 @@ const TIME_WORDS = new Set(
     ' ',
   ),
 );
+const WH = new Set('who whom whose what which where when why how'.split(' '));
 const OPTION_CONNECTORS = new Set('of the de la le von van der del da di du and & for on in a an'.split(' '));
 const NUMBER_WORDS = new Set(
   'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion dozen'.split(
@@ -66,6 +78,9 @@ const NUMBER_WORDS = new Set(
 const YEAR = /^(1[0-9]{3}|20[0-9]{2})$/;
 const YEAR_IN = /\b(1[0-9]{3}|20[0-9]{2})\b/g;
 const HAS_YEAR = /\b(1[0-9]{3}|20[0-9]{2})\b/;
+const MONTHS = new Set(
+  'january february march april may june july august september october november december'.split(' '),
+);
 const PLACE_PREPOSITIONS = new Set('in at from near of to'.split(' '));
 
 const clean = (s: string): string =>
@@ -74,16 +89,7 @@ const clean = (s: string): string =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** Lower-cased words of a text (letters and digits), for overlap tests. */
-export function wordsOf(text: string): string[] {
-  return (
-    text
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? []
-  );
-}
+export { wordsOf };
 
 /** The compared phrases of "…, A or B?" / "Did A or B …?", or [] when the question compares nothing. */
 function choiceOptions(tokens: readonly Token[]): string[] {
@@ -97,6 +103,10 @@ function choiceOptions(tokens: readonly Token[]): string[] {
   if (or < 0) return [];
   let last = tokens.length - 1;
   while (last > or && tokens[last]!.type === 'punctuation') last--;
+  const isCap = (t: Token | undefined): boolean =>
+    !!t && (/^[\p{Lu}\p{N}"“]/u.test(t.value) || t.pos === 'PROPN' || t.pos === 'NUM');
+  // The comma that opens the options: the first one after which only a name runs up to "or" (a
+  // name may hold commas: "Which came first, Love, Honor and Oh-Baby! or …"); else the last one.
   let comma = -1;
   for (let i = or - 1; i >= 0; i--) {
     if (tokens[i]!.value === ',') {
@@ -104,8 +114,18 @@ function choiceOptions(tokens: readonly Token[]): string[] {
       break;
     }
   }
-  const isCap = (t: Token | undefined): boolean =>
-    !!t && (/^[\p{Lu}\p{N}"“]/u.test(t.value) || t.pos === 'PROPN' || t.pos === 'NUM');
+  for (let i = 1; i < comma; i++) {
+    if (tokens[i]!.value !== ',' || !isCap(tokens[i + 1])) continue;
+    let name = true;
+    for (let k = i + 1; k < or && name; k++) {
+      const t = tokens[k]!;
+      if (t.type === 'word' && !isCap(t) && !OPTION_CONNECTORS.has(t.normal)) name = false;
+    }
+    if (name) {
+      comma = i;
+      break;
+    }
+  }
   let leftStart: number;
   let rightEnd: number;
   if (comma >= 0) {
@@ -120,6 +140,12 @@ function choiceOptions(tokens: readonly Token[]): string[] {
       else if (t.type === 'punctuation' && /["”’']/.test(t.value)) leftStart = i;
       else break;
     }
+    // The question's opening word is capitalised, not a name ("Is A or B public?").
+    while (
+      leftStart < or &&
+      (AUXILIARIES.has(tokens[leftStart]!.normal) || WH.has(tokens[leftStart]!.normal))
+    )
+      leftStart++;
     rightEnd = or;
     for (let i = or + 1; i <= last; i++) {
       const t = tokens[i]!;
@@ -148,6 +174,7 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
     options: [],
     direction: null,
     deathDate: false,
+    lifespan: false,
     same: normals.has('same'),
     whStart: target.start,
     whEnd: target.end,
@@ -165,7 +192,12 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
       if (MIN_WORDS.has(t.normal)) reading.direction ??= 'min';
       else if (MAX_WORDS.has(t.normal)) reading.direction ??= 'max';
       if (t.lemma === 'die' || t.normal === 'death' || t.normal === 'died') reading.deathDate = true;
+      if (t.lemma === 'live' || t.normal === 'lived' || t.normal === 'lifespan' || t.normal === 'life')
+        reading.lifespan = true;
     }
+    // "lived longer" compares spans; "lived later" / "lived first" compare dates.
+    if (reading.lifespan && !normals.has('longer') && !normals.has('shorter') && !normals.has('longest'))
+      reading.lifespan = false;
     return reading;
   }
   if (polar) {
@@ -272,6 +304,14 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
     push(start, end, type === 'concept' ? 'np' : type, text);
     if (type !== 'concept') for (let i = start; i <= end; i++) covered[i] = 1;
   }
+  // Full dates as the text writes them ("4 May 1901", "May 4, 1901", "May 1901"): a date
+  // question's answer, also where wink reads a life span as one duration.
+  if (reading.kind === 'date' && !reading.yearOnly)
+    for (const [start, end] of fullDates(tokens, sentence.start, sentence.end)) push(start, end, 'date');
+  // Nationalities ("an American director") for "what nationality" and "which country … from".
+  if (reading.descriptor === 'nationality' || reading.descriptor === 'country')
+    for (let i = sentence.start; i <= sentence.end; i++)
+      if (DEMONYMS[tokens[i]!.normal] && /^\p{Lu}/u.test(tokens[i]!.value)) push(i, i, 'nationality');
   // wink's dates and numbers.
   for (const e of wink) {
     if (e.start < sentence.start || e.end > sentence.end) continue;
@@ -282,9 +322,11 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
       if (reading.yearOnly && years) for (const y of years) push(e.start, e.end, 'year', y);
       else push(e.start, e.end, years && years.length === 1 && wordsOf(text).length === 1 ? 'year' : 'date');
     } else if (e.type === 'DURATION' && HAS_YEAR.test(text)) {
-      // "Since 2015", "from 1998 to 2020": the years.
-      for (let i = e.start; i <= e.end; i++) covered[i] = 1;
-      for (const y of text.match(YEAR_IN) ?? []) push(e.start, e.end, 'year', y);
+      // "Since 2015", "from 1998 to 2020", "(4 May 1901 – 2 June 1980)": each year where it stands.
+      for (let i = e.start; i <= e.end; i++) {
+        covered[i] = 1;
+        if (YEAR.test(tokens[i]!.value)) push(i, i, 'year');
+      }
     } else if (e.type === 'CARDINAL' || e.type === 'MONEY' || e.type === 'PERCENT' || e.type === 'DURATION') {
       let start = e.start;
       // "about 42", "over 300": the number.
@@ -332,11 +374,43 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
   return spans;
 }
 
+const DAY = /^(0?[1-9]|[12][0-9]|3[01])(st|nd|rd|th)?$/;
+
+/**
+ * Token ranges of the full dates in `start..end`: day month year, month day(,) year, month year.
+ * The answer to "when" / "what is the date of" is the date as written, not only its year.
+ */
+export function fullDates(tokens: readonly Token[], start: number, end: number): [number, number][] {
+  const out: [number, number][] = [];
+  const month = (k: number): boolean => k <= end && MONTHS.has(tokens[k]?.normal ?? '');
+  const year = (k: number): boolean => k <= end && YEAR.test(tokens[k]?.value ?? '');
+  const day = (k: number): boolean => k <= end && DAY.test(tokens[k]?.normal ?? '');
+  for (let i = start; i <= end; i++) {
+    if (day(i) && month(i + 1) && year(i + 2)) {
+      out.push([i, i + 2]);
+      i += 2;
+    } else if (month(i) && day(i + 1) && tokens[i + 2]?.value === ',' && year(i + 3)) {
+      out.push([i, i + 3]);
+      i += 3;
+    } else if (month(i) && day(i + 1) && year(i + 2)) {
+      out.push([i, i + 2]);
+      i += 2;
+    } else if (month(i) && year(i + 1) && !day(i - 1)) {
+      out.push([i, i + 1]);
+      i += 1;
+    }
+  }
+  return out;
+}
+
 /** How well a span's type fits the question's kind (0 = never the answer). */
 export function typeFit(reading: QuestionReading, span: Span, tokens: readonly Token[]): number {
   const t = span.type;
   const before = tokens[span.start - 1]?.normal ?? '';
-  const name = !['date', 'year', 'number', 'np', 'time', 'money', 'percent'].includes(t);
+  const name = !['date', 'year', 'number', 'np', 'time', 'money', 'percent', 'nationality'].includes(t);
+  if (t === 'nationality')
+    return reading.descriptor === 'nationality' ? 1 : reading.descriptor === 'country' ? 0.5 : 0;
+  if (reading.descriptor === 'nationality') return name ? 0.2 : t === 'np' ? 0.05 : 0;
   switch (reading.kind) {
     case 'person':
       if (t === 'person') return 1;
@@ -345,16 +419,27 @@ export function typeFit(reading: QuestionReading, span: Span, tokens: readonly T
       if (t === 'work' || t === 'event') return 0.25;
       if (t === 'geo') return 0.15;
       return t === 'np' ? 0.05 : 0;
-    case 'place':
+    case 'place': {
       if (t === 'geo') return 1;
+      // A country under another name ("Siam", "Burma").
+      const lower = span.text.toLowerCase();
+      if (name && (COUNTRY_ALIASES[lower] || COUNTRIES.has(lower))) return 1;
+      // A one-word name before a common noun qualifies it ("Western innovations"): not a place.
+      const next = tokens[span.end + 1];
+      const attributive =
+        span.start === span.end && t === 'other' && next?.pos === 'NOUN' && /^\p{Ll}/u.test(next.value);
+      if (attributive) return 0.2;
       if (name && PLACE_PREPOSITIONS.has(before)) return 0.7;
       // "Which river …": a name the finder could not type may well be one.
       if (t === 'other' && reading.descriptor) return 0.6;
       if (name) return t === 'organization' ? 0.35 : 0.25;
       return t === 'np' ? 0.05 : 0;
+    }
     case 'date':
       if (reading.yearOnly) return t === 'year' ? 1 : t === 'date' ? 0.5 : 0;
-      if (t === 'date' || t === 'year') return 1;
+      // A date with its year is the fullest answer; a bare year next; a day without a year last.
+      if (t === 'date') return HAS_YEAR.test(span.text) ? 1 : 0.6;
+      if (t === 'year') return 0.9;
       return t === 'number' ? 0.1 : 0;
     case 'number':
       if (t === 'number') return 1;
@@ -400,6 +485,13 @@ export interface AnswerQuestion {
   /** The names the question mentions, as written. */
   names: readonly string[];
   reading: QuestionReading;
+  /** Entities the question was led to through a relation ("the director of X" → Y): their items count most. */
+  focus?: readonly string[];
+  /**
+   * Entities the question asks about only through a relation the context did not resolve ("X's
+   * father" with no father found): a date or place in their own items is theirs, not the answer.
+   */
+  aside?: readonly string[];
 }
 
 /** What {@link extractPhrase} found. */
@@ -411,21 +503,8 @@ export interface PhraseAnswer {
   confident: boolean;
 }
 
-const SPAN_STOP = new Set('the a an of and in on at for to de la le by with from or'.split(' '));
-const MONTHS = new Set(
-  'january february march april may june july august september october november december'.split(' '),
-);
 /** Entity types that do not bridge two sentences (too common to mean the same thing). */
 const NON_BRIDGE_TYPES = new Set(['concept', 'date', 'time', 'money', 'percent', 'number']);
-
-const contentWords = (text: string): string[] => wordsOf(text).filter((w) => !SPAN_STOP.has(w));
-
-function containsWords(haystack: ReadonlySet<string>, words: readonly string[]): number {
-  if (words.length === 0) return 0;
-  let hits = 0;
-  for (const w of words) if (haystack.has(w)) hits++;
-  return hits / words.length;
-}
 
 /**
  * Extract the answer phrase from scored context sentences. Sentences gain from a bridge: a
@@ -461,6 +540,8 @@ export function extractPhrase(
       reading.whStart < 0 ? 0 : k < reading.whStart ? reading.whStart - k : Math.max(0, k - reading.whEnd);
     const weight = verbs.has(t.index) ? 1 : 0.4 + 0.6 / (1 + Math.max(0, gap - 1) / 3);
     for (const w of [t.lemma, t.normal]) near.set(w, Math.max(near.get(w) ?? 0, weight));
+    // "the place of death of X": the text says X "died" there; the event noun is the predicate.
+    for (const w of EVENT_VERBS[t.normal] ?? []) near.set(w, 1);
   });
   const inQuestion = (key: string): boolean => {
     if (question.keys.includes(key)) return true;
@@ -491,6 +572,14 @@ export function extractPhrase(
     .sort((a, b) => b.s.score - a.s.score || a.i - b.i)
     .slice(0, 5);
   if (top.length === 0) return null;
+  // The item about an entity the question was led to (a resolved relation) holds its facts.
+  const focusItems = new Set<number>();
+  for (const name of question.focus ?? [])
+    for (const item of aboutItems(name, sentences)) focusItems.add(item);
+  const asideItems = new Set<number>();
+  if (reading.kind === 'date' || reading.kind === 'place' || reading.kind === 'number')
+    for (const name of question.aside ?? [])
+      for (const item of aboutItems(name, sentences)) asideItems.add(item);
   const support = sentences.map((s, i) => {
     let bridge = 0;
     let from = -1;
@@ -504,7 +593,8 @@ export function extractPhrase(
         }
       }
     }
-    return { value: s.score + 0.5 * bridge, from };
+    const aside = asideItems.has(s.item) ? 0.2 : 1;
+    return { value: aside * (s.score + 0.5 * bridge + (focusItems.has(s.item) ? top[0]!.s.score : 0)), from };
   });
   const wordSets = new Map<number, Set<string>>();
   const wordsAt = (i: number): Set<string> => {
@@ -516,6 +606,7 @@ export function extractPhrase(
     return set;
   };
 
+  const lifeEvent = lifeEventOf(question.tokens);
   if (reading.kind === 'choice') return chooseOption(question, sentences, support, wordsAt);
   if (reading.kind === 'polar') return polarAnswer(question, sentences, support, wordsAt, qWords);
 
@@ -554,7 +645,10 @@ export function extractPhrase(
       for (const { k, weight } of matched) {
         if (k >= span.start && k <= span.end) continue;
         const distance = k < span.start ? span.start - k : k - span.end;
-        closeness = Math.max(closeness, weight / (1 + distance / 5));
+        // "born … in P", "died … on D": the place or date of a life event follows its verb; a span
+        // before the verb belongs to the clause before.
+        const follows = k > span.end && LIFE_VERBS.has(tokens[k]!.normal) && span.type !== 'person' ? 0.5 : 1;
+        closeness = Math.max(closeness, (follows * weight) / (1 + distance / 5));
       }
       let descriptor = 1;
       if (reading.descriptor) {
@@ -562,7 +656,20 @@ export function extractPhrase(
           if ((k < span.start || k > span.end) && tokens[k]!.lemma === reading.descriptor) descriptor = 1.5;
         }
       }
-      const score = sup * fit * closeness * novelty * descriptor;
+      // A life span "(4 May 1901 – 2 June 1980)": the date before the dash is the birth, after it
+      // the death.
+      // The bracket states the event as "born"/"died" would, and a name there is a place.
+      let side = 1;
+      let eventFit = fit;
+      if (lifeEvent && (reading.kind === 'date' || reading.kind === 'place')) {
+        const at = lifeSpanSide(tokens, span, range);
+        if (at) side = (at === 'end') === (lifeEvent === 'death') ? 1.5 : 0.5;
+        if (side > 1) {
+          closeness = Math.max(closeness, 0.8);
+          if (reading.kind === 'place' && !NOT_NAMES.has(span.type)) eventFit = Math.max(fit, 0.7);
+        }
+      }
+      const score = sup * eventFit * closeness * novelty * descriptor * side;
       const key = words.join(' ');
       const entry = found.get(key);
       const at = { text: span.text, sentence: i, fit, start: span.start, end: span.end };
@@ -640,6 +747,487 @@ export function extractPhrase(
   };
 }
 
+const DASH = /^[-–—]$/;
+/** Span types that are not names. */
+const NOT_NAMES = new Set(['date', 'year', 'number', 'np', 'time', 'money', 'percent', 'nationality']);
+
+/** Verbs of a life event, whose place and date follow them. */
+const LIFE_VERBS = new Set(['born', 'died', 'buried', 'interred', 'married']);
+
+/** The verb forms a text uses for the event a question names with a noun ("death" → "died"). */
+const EVENT_VERBS: Record<string, string[]> = {
+  birth: ['born', 'bear'],
+  death: ['died', 'die'],
+  burial: ['buried', 'bury', 'interred'],
+  marriage: ['married', 'marry'],
+  residence: ['lived', 'live', 'resided', 'reside'],
+  education: ['studied', 'study', 'educated', 'graduated', 'attended'],
+};
+
+/**
+ * Which side of a life span a span stands on: "(4 May 1901 – 2 June 1980)", "(1725, Ensisheim –
+ * 1794, Paris)": before the dash is the birth, after it the death. null outside a life span.
+ */
+function lifeSpanSide(
+  tokens: readonly Token[],
+  span: Span,
+  range: { start: number; end: number },
+): 'start' | 'end' | null {
+  // A dash between two dates, not a hyphen inside a name ("Baden-Baden"): a number stands on the
+  // dash's other side, or the span is a date itself.
+  const dated = (k: number): boolean => /^\d/.test(tokens[k]?.value ?? '');
+  const isDate = dated(span.start) || dated(span.end);
+  if (DASH.test(tokens[span.start - 1]?.value ?? '') && (isDate || dated(span.start - 2))) return 'end';
+  if (DASH.test(tokens[span.end + 1]?.value ?? '') && (isDate || dated(span.end + 2))) return 'start';
+  // Inside brackets: a dash between the span and the bracket on one side only.
+  let open = -1;
+  let dashLeft = false;
+  for (let k = span.start - 1; k >= range.start; k--) {
+    const v = tokens[k]!.value;
+    if (v === '(') {
+      open = k;
+      break;
+    }
+    if (v === ')') break;
+    if (DASH.test(v)) dashLeft = true;
+  }
+  let close = -1;
+  let dashRight = false;
+  for (let k = span.end + 1; k <= range.end; k++) {
+    const v = tokens[k]!.value;
+    if (v === ')') {
+      close = k;
+      break;
+    }
+    if (v === '(') break;
+    if (DASH.test(v)) dashRight = true;
+  }
+  if (open < 0 || close < 0 || dashLeft === dashRight) return null;
+  let year = false;
+  for (let k = open; k <= close; k++) if (YEAR.test(tokens[k]!.value)) year = true;
+  if (!year) return null;
+  return dashLeft ? 'end' : 'start';
+}
+
+/** Whether a question is about a birth or a death ("When did X die?", "date of birth"), or null. */
+function lifeEventOf(tokens: readonly Token[]): 'birth' | 'death' | null {
+  for (const t of tokens) {
+    if (t.lemma === 'die' || t.normal === 'died' || t.normal === 'death') return 'death';
+    if (t.normal === 'born' || t.normal === 'birth') return 'birth';
+  }
+  return null;
+}
+
+const wordSetCache = new WeakMap<AnswerSentence, Set<string>>();
+function wordSet(s: AnswerSentence): Set<string> {
+  let set = wordSetCache.get(s);
+  if (!set) {
+    set = new Set(wordsOf(s.text));
+    wordSetCache.set(s, set);
+  }
+  return set;
+}
+
+/**
+ * Items about a phrase: their first sentence (the title line the methods prepend) names it and
+ * little else. An item about "Life Classes" is where the film's director is said.
+ */
+export function aboutItems(phrase: string, sentences: readonly AnswerSentence[]): Set<number> {
+  const words = withoutTitles(contentWords(phrase));
+  const out = new Set<number>();
+  if (words.length === 0) return out;
+  for (const s of sentences) {
+    if (s.index !== 0 || out.has(s.item)) continue;
+    // Every word of the phrase in the title, spelling variants allowed ("Bayqara(h)").
+    const title = withoutTitles(contentWords(s.text));
+    if (title.length > 14 || fuzzyContains(title, words) < 1) continue;
+    // …and most of the title in the phrase; the title may add a disambiguator: "Bogislaw IV, Duke
+    // of Pomerania", "Life (1999 film)".
+    const core = withoutTitles(contentWords(s.text.split(/\s*[,(]/)[0]!));
+    if (fuzzyContains(words, title) >= 0.6 || (core.length > 0 && fuzzyContains(words, core) >= 0.6))
+      out.add(s.item);
+  }
+  return out;
+}
+
+/** Honorifics and ranks before a name ("King Mongkut", "Caliph al-Walid I"). */
+const TITLES = new Set([
+  ...PERSON_TITLES,
+  ...'caliph sultan shah tsar czar pharaoh emir maharaja raja consort chief'.split(' '),
+]);
+
+/** Name words without leading honorifics (the words themselves when nothing else is left). */
+function withoutTitles(words: readonly string[]): string[] {
+  let i = 0;
+  while (i < words.length - 1 && TITLES.has(words[i]!)) i++;
+  return words.slice(i);
+}
+
+/** Two spellings of one name word: equal, or one the other with a letter more ("Bayqara(h)"). */
+function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (Math.abs(a.length - b.length) > 1 || Math.min(a.length, b.length) < 5) return false;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return long.startsWith(short.slice(0, -1)) && (long.startsWith(short) || long.length === short.length);
+}
+
+/** Share of `words` that `haystack` holds, spelling variants allowed. */
+function fuzzyContains(haystack: readonly string[], words: readonly string[]): number {
+  if (words.length === 0) return 0;
+  let hits = 0;
+  for (const w of words) if (haystack.some((h) => sameWord(h, w))) hits++;
+  return hits / words.length;
+}
+
+/** The gender the item about a person says (he/his vs she/her), or null. */
+export function genderOf(name: string, sentences: readonly AnswerSentence[]): 'male' | 'female' | null {
+  const about = aboutItems(name, sentences);
+  if (about.size === 0) return null;
+  let male = 0;
+  let female = 0;
+  const seen = new Set<string>();
+  for (const s of sentences) {
+    if (!about.has(s.item)) continue;
+    const key = `${s.item}:${s.index}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const range = s.ea.analysis.sentences[s.index]!;
+    for (let k = range.start; k <= range.end; k++) {
+      const w = s.ea.analysis.tokens[k]!.normal;
+      if (w === 'he' || w === 'his' || w === 'him' || w === 'himself') male++;
+      else if (w === 'she' || w === 'her' || w === 'hers' || w === 'herself') female++;
+    }
+  }
+  if (male > 2 * female && male > 0) return 'male';
+  if (female > 2 * male && female > 0) return 'female';
+  return null;
+}
+
+/** What {@link resolveRelation} found: the entity, and the sentence that says so. */
+export interface ResolvedEntity {
+  name: string;
+  /** Index in the sentences given. */
+  sentence: number;
+  score: number;
+}
+
+const PERSON_READING: QuestionReading = {
+  kind: 'person',
+  descriptor: null,
+  expectedType: 'person',
+  yearOnly: false,
+  withUnit: false,
+  options: [],
+  direction: null,
+  deathDate: false,
+  lifespan: false,
+  same: false,
+  plural: false,
+  whStart: -1,
+  whEnd: -1,
+};
+const KIN_NAME_TYPES = new Set(['person', 'other', 'organization', 'work', 'event']);
+const ROLE_NAME_TYPES = new Set(['person', 'other', 'organization', 'work', 'event']);
+/** How likely a name of each type is a person or a group ("the *Strumpet wife of X*" is a work). */
+const TYPE_WEIGHT: Record<string, number> = { organization: 0.8, work: 0.6, event: 0.6 };
+
+/**
+ * The name of a related person as a span writes it, completed: lower-case particles and what
+ * follows them ("Caliph al-Walid I", "Conchobar mac Nessa"), a regnal "of" ("William I of
+ * Dampierre", or any "X of Y" that titles an item of the context); without leading honorifics.
+ */
+function personName(
+  tokens: readonly Token[],
+  span: Span,
+  limit: number,
+  sentences: readonly AnswerSentence[],
+): string {
+  let end = span.end;
+  const capital = (k: number): boolean => k <= limit && /^\p{Lu}/u.test(tokens[k]?.value ?? '');
+  for (;;) {
+    const t = tokens[end + 1];
+    if (!t || end + 1 > limit) break;
+    if (
+      (NAME_PARTICLES.has(t.normal) || t.normal === 'mac' || t.normal === 'ibn') &&
+      /^\p{Ll}/u.test(t.value)
+    ) {
+      let k = end + 2;
+      if (tokens[k]?.value === '-') k++;
+      if (!capital(k)) break;
+      end = k;
+      while (capital(end + 1)) end++;
+    } else if (t.value === '-' && capital(end + 2) && tokens[end + 1]!.space === '') {
+      end += 2;
+    } else if (ROMAN_NUMERAL.test(t.value) && t.value.length <= 4) end++;
+    else break;
+  }
+  let text = spanText(tokens, span.start, end);
+  if (tokens[end + 1]?.normal === 'of' && capital(end + 2)) {
+    let k = end + 2;
+    while (capital(k + 1)) k++;
+    const longer = spanText(tokens, span.start, k);
+    if (ROMAN_NUMERAL.test(tokens[end]!.value) || aboutItems(longer, sentences).size > 0) text = longer;
+  }
+  text = clean(text);
+  // "King Mongkut" → "Mongkut": the name, not the rank.
+  const words = text.split(/\s+/);
+  let i = 0;
+  while (i < words.length - 1 && TITLES.has(words[i]!.toLowerCase()) && /^\p{Lu}/u.test(words[i + 1]!)) i++;
+  return words.slice(i).join(' ');
+}
+const PARENT_NOUNS = new Set(['son', 'daughter', 'child', 'children', 'heir', 'offspring']);
+const SPOUSE_CUES = new Set(
+  'married marry marries marrying wed weds wedded wife husband spouse consort widow widower'.split(' '),
+);
+const CHILD_CUES = new Set('son sons daughter daughters child children heir'.split(' '));
+const SIBLING_CUES = new Set('brother brothers sister sisters sibling siblings'.split(' '));
+
+/** How strongly sentence tokens `range` say that `span` stands in `relation` to the item's subject. */
+function relationCue(
+  relation: Relation,
+  tokens: readonly Token[],
+  range: { start: number; end: number },
+  span: Span,
+  spans: readonly Span[],
+  genderOfName: (span: Span) => 'male' | 'female' | null,
+): number {
+  const near = (d: number, limit: number, weight: number): number =>
+    d >= 0 && d <= limit ? weight / (1 + d / 4) : 0;
+  const stops = (from: number, to: number): boolean => {
+    for (let k = from; k <= to; k++) if (/^[.;]$/.test(tokens[k]?.value ?? '')) return true;
+    return false;
+  };
+  let best = 0;
+  for (let k = range.start; k <= range.end; k++) {
+    const t = tokens[k]!;
+    const after = span.start - k - 1; // words between the cue and a span after it
+    const before = k - span.end - 1; // words between a span before the cue and it
+    if (after >= 0 && stops(k + 1, span.start - 1)) continue;
+    if (before >= 0 && stops(span.end + 1, k - 1)) continue;
+    if (relation.kind === 'role') {
+      if (relation.verbs.includes(t.lemma) && (t.pos === 'VERB' || /ed$|en$/.test(t.normal))) {
+        // "directed by X" (passive: the agent after "by"); "X directed …" (active: the subject).
+        let by = false;
+        for (let j = k + 1; j < span.start; j++) if (tokens[j]!.normal === 'by') by = true;
+        if (after >= 0 && by) best = Math.max(best, near(after, 8, 1.2));
+        if (before >= 0) best = Math.max(best, near(before, 3, 0.7));
+      } else if (t.lemma === relation.noun) {
+        // "director X", "the director, X"; "X is the director".
+        if (tokens[k + 1]?.normal !== 'of') best = Math.max(best, near(after, 5, 1));
+        best = Math.max(best, near(before, 4, 0.6));
+      } else if (
+        t.normal === 'by' &&
+        after === 0 &&
+        /^(perform|write|compose|sing|create|paint)/.test(relation.verbs[0]!)
+      ) {
+        // "a song by X", "a novel by X".
+        best = Math.max(best, 0.6);
+      }
+      continue;
+    }
+    const gender = relation.gender;
+    if (relation.base === 'parent') {
+      // "the son of A and B", "born to A and B", "His parents were A and B": the father first.
+      const anchor =
+        (PARENT_NOUNS.has(t.lemma) || PARENT_NOUNS.has(t.normal)) && tokens[k + 1]?.normal === 'of'
+          ? k + 1
+          : t.normal === 'born' && tokens[k + 1]?.normal === 'to'
+            ? k + 1
+            : (t.lemma === 'parent' || t.normal === 'parents') &&
+                /^(were|are|was|:)$/.test(tokens[k + 1]?.normal ?? '')
+              ? k + 1
+              : -1;
+      if (anchor >= 0) {
+        const following = spans.filter((x) => x.start > anchor && !stops(anchor + 1, x.start - 1));
+        const first = following[0];
+        if (first && first.start - anchor - 1 <= 4) {
+          let second: Span | undefined;
+          for (const x of following.slice(1)) {
+            if (x.start - first.end > 12) break;
+            let and = false;
+            for (let j = first.end + 1; j < x.start; j++) if (tokens[j]!.normal === 'and') and = true;
+            if (and) {
+              second = x;
+              break;
+            }
+          }
+          // "He was the son of A": the item's subject is the child; with another name before the
+          // anchor ("X's friend B, son of A") it may be someone else's parent.
+          const own = spans.some((x) => x.end < anchor && x.start >= range.start) ? 0.5 : 1;
+          // The father is named first, unless the parents' own items say otherwise ("son of A and
+          // B" where A's item says "she").
+          let [father, mother] = [first, second];
+          if (span === first || span === second) {
+            const g1 = genderOfName(first);
+            const g2 = second ? genderOfName(second) : null;
+            if (second && (g1 === 'female' || g2 === 'male')) [father, mother] = [second, first];
+          }
+          if (span === father) best = Math.max(best, own * (gender === 'female' ? 0.35 : 0.9));
+          if (span === mother)
+            best = Math.max(best, own * (gender === 'female' ? 0.9 : gender === 'male' ? 0.35 : 0.5));
+        }
+      }
+      const noun = gender === 'male' ? 'father' : gender === 'female' ? 'mother' : 'parent';
+      if (
+        t.lemma === noun &&
+        !/^['’]s?$/.test(tokens[k + 1]?.value ?? '') &&
+        tokens[k + 1]?.normal !== 'of'
+      ) {
+        best = Math.max(best, near(after, 5, 1));
+        if (/^(his|her|their)$/.test(tokens[k - 1]?.normal ?? ''))
+          best = Math.max(best, near(before, 4, 0.8));
+      }
+      continue;
+    }
+    const cues =
+      relation.base === 'spouse' ? SPOUSE_CUES : relation.base === 'child' ? CHILD_CUES : SIBLING_CUES;
+    if (!cues.has(t.normal) && !cues.has(t.lemma)) continue;
+    if (relation.base === 'child' && tokens[k + 1]?.normal === 'of') continue;
+    if (/^['’]s?$/.test(tokens[k + 1]?.value ?? '')) continue;
+    best = Math.max(best, near(after, relation.base === 'child' ? 8 : 6, 1), near(before, 3, 0.6));
+  }
+  return best;
+}
+
+/**
+ * The entity that stands in `relation` to `subject` in the context: "the director of Life Classes"
+ * → the person "directed by" in the item about Life Classes; "the father of X" → the first parent
+ * of "son of A and B" (a named parent whose own item says "she" is not a father). Sentences of an
+ * item about the subject count whole, other sentences naming it at 0.6. null when no name is tied
+ * to the subject by a cue word.
+ */
+export function resolveRelation(
+  relation: Relation,
+  subject: string,
+  sentences: readonly AnswerSentence[],
+  exclude: readonly string[] = [],
+): ResolvedEntity | null {
+  const subjectWords = contentWords(subject);
+  if (subjectWords.length === 0) return null;
+  const subjectSet = new Set(subjectWords);
+  const excluded = exclude.map((e) => new Set(contentWords(e)));
+  const about = aboutItems(subject, sentences);
+  const types = relation.kind === 'kin' ? KIN_NAME_TYPES : ROLE_NAME_TYPES;
+  const found = new Map<string, ResolvedEntity>();
+  const seen = new Set<string>();
+  for (let i = 0; i < sentences.length; i++) {
+    const s = sentences[i]!;
+    let weight = 0;
+    if (about.has(s.item)) weight = s.index === 0 ? 0 : 1;
+    else if (containsWords(wordSet(s), subjectWords) >= 0.8) weight = 0.6;
+    if (weight === 0) continue;
+    const key = `${s.item}:${s.index}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const tokens = s.ea.analysis.tokens;
+    const range = s.ea.analysis.sentences[s.index]!;
+    const spans = sentenceSpans(s.ea, s.index, PERSON_READING).filter((x) => {
+      if (!types.has(x.type)) return false;
+      const words = contentWords(x.text);
+      // Not the subject itself ("Sombreuil" for Charles de Sombreuil); a relative may share its
+      // surname ("His father was Charles François de Sombreuil").
+      if (words.length === 0 || containsWords(subjectSet, words) === 1) return false;
+      return !excluded.some((e) => containsWords(e, words) === 1);
+    });
+    spans.sort((a, b) => a.start - b.start);
+    for (const span of spans) {
+      const score =
+        weight *
+        (TYPE_WEIGHT[span.type] ?? 1) *
+        relationCue(relation, tokens, range, span, spans, (x) =>
+          genderOf(personName(tokens, x, range.end, sentences), sentences),
+        );
+      if (score <= 0) continue;
+      const text = personName(tokens, span, range.end, sentences);
+      const name = contentWords(text).join(' ');
+      const entry = found.get(name);
+      if (!entry || score > entry.score) found.set(name, { name: text, sentence: i, score });
+    }
+  }
+  let best: ResolvedEntity | null = null;
+  for (const entry of found.values()) {
+    if (relation.kind === 'kin' && relation.gender) {
+      const gender = genderOf(entry.name, sentences);
+      if (gender && gender !== relation.gender) entry.score *= 0.2;
+    }
+    if (!best || entry.score > best.score || (entry.score === best.score && entry.sentence < best.sentence))
+      best = entry;
+  }
+  return best && best.score >= 0.3 ? best : null;
+}
+
+/** Resolve a chain of relations from `subject` ("paternal grandfather" = parent of the parent). */
+export function resolveChain(
+  relations: readonly Relation[],
+  subject: string,
+  sentences: readonly AnswerSentence[],
+  exclude: readonly string[] = [],
+): ResolvedEntity | null {
+  let current: ResolvedEntity | null = null;
+  let from = subject;
+  const avoid = [...exclude];
+  for (const relation of relations) {
+    current = resolveRelation(relation, from, sentences, avoid);
+    if (!current) return null;
+    avoid.push(from);
+    from = current.name;
+  }
+  return current;
+}
+
+/** Countries a phrase's item says (nationality adjectives and country names), canonical names. */
+export function countriesOf(
+  phrase: string,
+  sentences: readonly AnswerSentence[],
+  ownItemOnly = false,
+): Set<string> {
+  const about = aboutItems(phrase, sentences);
+  const words = contentWords(phrase);
+  const out = new Set<string>();
+  const read = (s: AnswerSentence): void => {
+    const range = s.ea.analysis.sentences[s.index]!;
+    const tokens = s.ea.analysis.tokens;
+    for (let k = range.start; k <= range.end; k++) {
+      const t = tokens[k]!;
+      if (t.type !== 'word' || !/^\p{Lu}/u.test(t.value)) continue;
+      const demonym = DEMONYMS[t.normal];
+      if (demonym) {
+        out.add(demonym);
+        continue;
+      }
+      for (let n = 3; n >= 1; n--) {
+        if (k + n - 1 > range.end) continue;
+        const name = tokens
+          .slice(k, k + n)
+          .map((x) => x.normal)
+          .join(' ');
+        const country = COUNTRY_ALIASES[name] ?? (COUNTRIES.has(name) ? name : undefined);
+        if (country) {
+          out.add(country);
+          k += n - 1;
+          break;
+        }
+      }
+    }
+  };
+  // The first sentence of the item about it that says a country; else the sentences naming it.
+  for (const s of sentences) {
+    if (!about.has(s.item) || s.index === 0) continue;
+    read(s);
+    if (out.size > 0) return out;
+  }
+  if (about.size === 0 && !ownItemOnly) {
+    for (const s of sentences) {
+      if (containsWords(wordSet(s), words) < 0.8) continue;
+      read(s);
+      if (out.size > 0) return out;
+    }
+  }
+  return out;
+}
+
+const COUNTRIES = new Set([...Object.values(DEMONYMS), ...Object.values(COUNTRY_ALIASES)]);
+
 type Support = readonly { value: number; from: number }[];
 
 /** Sentences that name `phrase` (most of its words), best supported first. */
@@ -652,6 +1240,8 @@ function sentencesNaming(
 ): { i: number; score: number }[] {
   const words = contentWords(phrase);
   const out: { i: number; score: number }[] = [];
+  // An item whose title is the phrase is where its dates and facts are said: its sentences first.
+  const titled = aboutItems(phrase, sentences);
   // An item whose first sentence names the phrase is about it: its other sentences count too.
   const about = new Set<number>();
   for (let i = 0; i < sentences.length; i++) {
@@ -667,7 +1257,8 @@ function sentencesNaming(
     let hits = 0;
     for (const l of predicate) if (lemmas.has(l) || set.has(l)) hits++;
     const pred = predicate.length ? hits / predicate.length : 0;
-    out.push({ i, score: match + pred + 0.01 * support[i]!.value + (s.index === 0 ? 0.2 : 0) });
+    const bonus = (s.index === 0 ? 0.2 : 0) + (titled.has(s.item) ? 1.5 : 0);
+    out.push({ i, score: match + pred + 0.01 * support[i]!.value + bonus });
   }
   return out.sort((a, b) => b.score - a.score || a.i - b.i);
 }
@@ -682,6 +1273,23 @@ function numberValue(token: Token): number | null {
   return null;
 }
 
+/**
+ * The relation a comparison or a polar question asks about beyond its compared names: "Which film
+ * has the *director* born later, A or B?", "Do both A and B have the *directors* from the same
+ * country?". null when the question compares the named things themselves.
+ */
+function questionRelation(question: AnswerQuestion, skip: ReadonlySet<string>): Relation[] | null {
+  const { tokens, reading } = question;
+  for (let k = Math.max(0, reading.whEnd + 1); k < tokens.length; k++) {
+    const t = tokens[k]!;
+    if (t.type !== 'word' || /^\p{Lu}/u.test(t.value) || skip.has(t.normal)) continue;
+    if (t.pos !== 'NOUN' && t.pos !== 'PROPN') continue;
+    const relations = relationOf(t.lemma) ?? relationOf(t.normal.replace(/s$/, ''));
+    if (relations) return relations;
+  }
+  return null;
+}
+
 function chooseOption(
   question: AnswerQuestion,
   sentences: readonly AnswerSentence[],
@@ -691,12 +1299,27 @@ function chooseOption(
   const { reading } = question;
   const optionWords = new Set(reading.options.flatMap(contentWords));
   const predicate = [...question.lemmas].filter((l) => !optionWords.has(l));
-  const byTime = question.tokens.some((t) => !optionWords.has(t.normal) && TIME_WORDS.has(t.normal));
-  const looked = reading.options.map((option) => {
-    const named = sentencesNaming(option, sentences, support, wordsAt, predicate);
+  const byTime =
+    reading.lifespan || question.tokens.some((t) => !optionWords.has(t.normal) && TIME_WORDS.has(t.normal));
+  /** The value a phrase's sentences give: a year (birth; death; life span) or a number. */
+  const dateOrNumberOf = (phrase: string, ownItemOnly = false) => {
+    let named = sentencesNaming(phrase, sentences, support, wordsAt, predicate);
+    const own = aboutItems(phrase, sentences);
+    if (ownItemOnly) named = named.filter(({ i }) => own.has(sentences[i]!.item));
+    if (byTime) {
+      // Its own item in reading order: the first dated sentence there is where its dates stand
+      // ("X (4 May 1901 – 2 June 1980) was…", "X is a 1940 film…"); later sentences date other
+      // events ("In 1966 X was edited down…").
+      const first = named.filter(({ i }) => own.has(sentences[i]!.item));
+      first.sort(
+        (x, y) =>
+          sentences[x.i]!.item - sentences[y.i]!.item || sentences[x.i]!.index - sentences[y.i]!.index,
+      );
+      named = [...first, ...named.filter(({ i }) => !own.has(sentences[i]!.item))];
+    }
     let value: number | null = null;
     let valueAt = -1;
-    if (reading.direction) {
+    if (reading.direction || reading.lifespan) {
       for (const { i } of named) {
         const s = sentences[i]!;
         const range = s.ea.analysis.sentences[s.index]!;
@@ -710,20 +1333,42 @@ function chooseOption(
             if (n !== null) values.push(n);
           }
         }
-        if (values.length) {
+        if (reading.lifespan) {
+          // "(6 September 1667 – 25 August 1721)": the years between birth and death.
+          if (values.length < 2 || values[1]! <= values[0]!) continue;
+          value = values[1]! - values[0]!;
+        } else if (values.length) {
           value = byTime && reading.deathDate ? Math.max(...values) : values[0]!;
-          valueAt = i;
-          break;
-        }
+        } else continue;
+        valueAt = i;
+        break;
       }
     }
-    return { option, named, value, valueAt, fit: named[0]?.score ?? 0 };
-  });
+    return { named, value, valueAt };
+  };
+  const looked = reading.options.map((option) => ({ option, ...dateOrNumberOf(option) }));
   const [a, b] = looked as [(typeof looked)[0], (typeof looked)[0]];
-  let pick = a.fit >= b.fit ? a : b;
-  if (reading.direction && a.value !== null && b.value !== null && a.value !== b.value) {
-    pick = (reading.direction === 'min') === a.value < b.value ? a : b;
+  const fit = (x: typeof a): number => x.named[0]?.score ?? 0;
+  let pick = fit(a) >= fit(b) ? a : b;
+  const direction = reading.direction ?? (reading.lifespan ? 'max' : null);
+  const decide = (va: number | null, vb: number | null): boolean => {
+    if (!direction || va === null || vb === null || va === vb) return false;
+    pick = (direction === 'min') === va < vb ? a : b;
+    return true;
+  };
+  // "Which film has the director born later, A or B?": compare the directors when the context
+  // names both and dates them; else the options' own dates stand in for theirs.
+  const relation = questionRelation(question, optionWords);
+  let bridged = false;
+  if (relation && direction) {
+    const resolved = reading.options.map((o) => resolveChain(relation, o, sentences, reading.options));
+    if (resolved[0] && resolved[1]) {
+      // Their own items only: a film's sentence naming its director dates the film, not him.
+      const [va, vb] = resolved.map((r) => dateOrNumberOf(r!.name, true));
+      bridged = decide(va!.value, vb!.value);
+    }
   }
+  if (!bridged) decide(a.value, b.value);
   const items: number[] = [];
   for (const x of [pick, pick === a ? b : a]) {
     const at = x.valueAt >= 0 ? x.valueAt : x.named[0]?.i;
@@ -740,7 +1385,10 @@ function polarAnswer(
   qWords: ReadonlySet<string>,
 ): PhraseAnswer {
   const { reading } = question;
-  const subjects = question.names.filter((n) => contentWords(n).length > 0);
+  // The two coordinated names when the question has them ("Are A and B both …?"): names as the
+  // question writes them, which the entity finder may split ("The Pit And The Pendulum").
+  const pair = pairedNames(question.tokens);
+  const subjects = (pair ?? question.names).filter((n) => contentWords(n).length > 0);
   const subjectWords = new Set(subjects.flatMap(contentWords));
   const predicate = [...question.lemmas].filter(
     (l) => !subjectWords.has(l) && l !== 'both' && l !== 'same' && l !== 'also',
@@ -758,7 +1406,34 @@ function polarAnswer(
   }
   const named = subjects.map((s) => sentencesNaming(s, sentences, support, wordsAt, predicate));
   let yes: boolean;
-  if (reading.same && subjects.length >= 2) {
+  // "Are A and B from the same country?", "… the same nationality?": the countries their items
+  // say, nationality adjectives read as countries ("American" = "United States"); through the
+  // relation the question names when the context resolves it ("the directors of A and B").
+  let countries: Set<string>[] | null = null;
+  if (
+    reading.same &&
+    subjects.length >= 2 &&
+    question.tokens.some((t) => /^(country|countries|nationality|nation)$/.test(t.normal))
+  ) {
+    const relation = questionRelation(question, subjectWords);
+    // Through the relation when the items of both related entities say their countries; else the
+    // subjects' own countries stand in (a film's country for its director's).
+    const through = relation
+      ? subjects.map((subject) => {
+          const bridge = resolveChain(relation, subject, sentences, subjects);
+          return bridge ? countriesOf(bridge.name, sentences, true) : new Set<string>();
+        })
+      : [];
+    countries =
+      relation && through.every((set) => set.size > 0)
+        ? through
+        : subjects.map((subject) => countriesOf(subject, sentences));
+    if (countries.some((set) => set.size === 0)) countries = null;
+  }
+  if (countries) {
+    const [first, ...rest] = countries as [Set<string>, ...Set<string>[]];
+    yes = rest.every((set) => [...set].some((c) => first.has(c)));
+  } else if (reading.same && subjects.length >= 2) {
     // Compare what the sentences naming each subject say beyond the question: their capitalised
     // words (nationalities, places) other than the subjects' own.
     const attributes = named.map((list) => {

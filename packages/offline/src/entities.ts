@@ -4,7 +4,8 @@
  * phrases. Plain heuristics: see the package README for what they get right and wrong.
  */
 
-import { linkKey, stripDisambiguator } from '@grag/core';
+import { linkKey } from '@grag/core';
+import { stripDisambiguator } from '@grag/core/internal';
 import {
   EVENT_WORDS,
   GEO_WORDS,

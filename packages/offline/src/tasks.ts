@@ -27,8 +27,9 @@ import {
   type UnitRelationship,
   withVocabularyMatches,
 } from '@grag/core';
-import { type AnswerSentence, extractPhrase, readQuestion } from './answer.js';
+import { type AnswerSentence, extractPhrase, readQuestion, resolveChain } from './answer.js';
 import { type EntityAnalysis, findEntities } from './entities.js';
+import { findRelationPhrase, substitute } from './hops.js';
 import { type Analysis, analyze, contentLemmas, isContent, spanText } from './nlp.js';
 import { buildQueryGraph, isVerbLike, questionTarget } from './query.js';
 import { centrality, inverseDocumentFrequency, tfidfVectors } from './rank.js';
@@ -99,6 +100,9 @@ export const OFFLINE_TASKS_DEFAULTS = {
   answerRelativeScore: 0.6,
   answerMode: 'phrase',
 } as const satisfies Omit<OfflineTasksOptions, 'embedder' | 'tokenizer'>;
+
+/** Most relation phrases resolved in one question ("the father of the director of film X"). */
+const MAX_HOPS = 3;
 
 /** What `answer` says when no context sentence shares anything with the question. */
 export const NO_ANSWER = 'The context does not contain an answer to the question.';
@@ -559,13 +563,6 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
 
     async answer(query, context: ContextItem[], options = {}): Promise<AnswerWithCitations> {
       throwIfAborted(options.abortSignal);
-      const qea = await entitiesOf(query, false);
-      const qTokens = qea.analysis.tokens;
-      const queryLemmas = new Set(contentLemmas(qea.analysis, 0, qTokens.length - 1));
-      const queryKeys = qea.entities.filter((e) => e.type !== 'concept').map((e) => e.key);
-      const target = questionTarget(qTokens);
-      const queryNumbers = new Set(qTokens.filter((t) => t.type === 'number').map((t) => t.normal));
-
       const candidates: ScoredSentence[] = [];
       for (let item = 0; item < context.length; item++) {
         throwIfAborted(options.abortSignal);
@@ -593,74 +590,129 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
           });
         }
       }
-      if (candidates.length === 0 || queryLemmas.size === 0)
-        return { answer: NO_ANSWER, citations: [], issues: [] };
-
       const idf = inverseDocumentFrequency(candidates.map((c) => c.lemmas));
       const maxIdf = Math.log(1 + candidates.length);
-      let queryWeight = 0;
-      for (const l of queryLemmas) queryWeight += idf.get(l) ?? maxIdf;
-      const cosines = await embedCosines(
-        query,
-        candidates.map((c) => c.text),
-        options.abortSignal,
-      );
-      const scores = candidates.map((c, i) => {
-        let overlap = 0;
-        for (const l of new Set(c.lemmas)) if (queryLemmas.has(l)) overlap += idf.get(l) ?? 0;
-        const lexical = queryWeight > 0 ? overlap / queryWeight : 0;
-        if (lexical === 0 && !(cosines && (cosines[i] ?? 0) > 0.2)) return 0;
-        const lower = c.text.toLowerCase();
-        // A query entity counts when the sentence names it, or names its first or last word
-        // ("Varga" for "Elena Varga").
-        const entityHits = queryKeys.filter((k) => {
-          if (c.keys.has(k) || containsPhrase(lower, k)) return true;
-          const parts = k.split(' ');
-          return parts.length > 1 && (c.keys.has(parts[0]!) || c.keys.has(parts[parts.length - 1]!));
-        }).length;
-        const entityScore = queryKeys.length ? entityHits / queryKeys.length : 0;
-        let typeScore = 0;
-        if (target.expectedType === 'number') {
-          typeScore = c.numbers.some((n) => !queryNumbers.has(n)) ? 1 : 0;
-        } else if (target.expectedType) {
-          for (const [key, type] of c.types) {
-            if (type === target.expectedType && !queryKeys.includes(key)) typeScore = 1;
-          }
-        }
-        return (
-          lexical + 0.5 * entityScore + 0.3 * typeScore + (cosines ? 0.5 * Math.max(0, cosines[i] ?? 0) : 0)
+      // The context's embeddings are computed once, for every reading of the question.
+      let textVectors: Float32Array[] | null | undefined;
+      const cosinesFor = async (q: string): Promise<number[] | null> => {
+        if (!embedder || candidates.length === 0) return null;
+        textVectors ??= await embedAll(
+          embedder,
+          candidates.map((c) => c.text),
+          { abortSignal: options.abortSignal },
         );
-      });
-      if (settings.answerMode === 'phrase') {
-        // Items come best first: a mild prior for earlier ones.
-        const sentences: AnswerSentence[] = candidates.map((c, i) => ({
+        const [qv] = await embedAll(embedder, [q], { abortSignal: options.abortSignal });
+        return textVectors.map((v) => cosineSimilarity(qv!, v));
+      };
+
+      /** The question read, and how well each context sentence matches it. */
+      const read = async (q: string) => {
+        const qea = await entitiesOf(q, false);
+        const qTokens = qea.analysis.tokens;
+        const queryLemmas = new Set(contentLemmas(qea.analysis, 0, qTokens.length - 1));
+        const queryKeys = qea.entities.filter((e) => e.type !== 'concept').map((e) => e.key);
+        const target = questionTarget(qTokens);
+        const queryNumbers = new Set(qTokens.filter((t) => t.type === 'number').map((t) => t.normal));
+        let queryWeight = 0;
+        for (const l of queryLemmas) queryWeight += idf.get(l) ?? maxIdf;
+        const cosines = queryLemmas.size ? await cosinesFor(q) : null;
+        const scores = candidates.map((c, i) => {
+          let overlap = 0;
+          for (const l of new Set(c.lemmas)) if (queryLemmas.has(l)) overlap += idf.get(l) ?? 0;
+          const lexical = queryWeight > 0 ? overlap / queryWeight : 0;
+          if (lexical === 0 && !(cosines && (cosines[i] ?? 0) > 0.2)) return 0;
+          const lower = c.text.toLowerCase();
+          // A query entity counts when the sentence names it, or names its first or last word
+          // ("Varga" for "Elena Varga").
+          const entityHits = queryKeys.filter((k) => {
+            if (c.keys.has(k) || containsPhrase(lower, k)) return true;
+            const parts = k.split(' ');
+            return parts.length > 1 && (c.keys.has(parts[0]!) || c.keys.has(parts[parts.length - 1]!));
+          }).length;
+          const entityScore = queryKeys.length ? entityHits / queryKeys.length : 0;
+          let typeScore = 0;
+          if (target.expectedType === 'number') {
+            typeScore = c.numbers.some((n) => !queryNumbers.has(n)) ? 1 : 0;
+          } else if (target.expectedType) {
+            for (const [key, type] of c.types) {
+              if (type === target.expectedType && !queryKeys.includes(key)) typeScore = 1;
+            }
+          }
+          return (
+            lexical + 0.5 * entityScore + 0.3 * typeScore + (cosines ? 0.5 * Math.max(0, cosines[i] ?? 0) : 0)
+          );
+        });
+        return { qea, qTokens, queryLemmas, queryKeys, scores };
+      };
+      const asAnswerSentences = (scores: readonly number[]): AnswerSentence[] =>
+        candidates.map((c, i) => ({
           ea: c.ea,
           index: c.index,
           item: c.item,
           text: c.text,
           lemmas: c.lemmas,
           types: c.types,
+          // Items come best first: a mild prior for earlier ones.
           score: scores[i]! / (1 + 0.02 * c.item),
         }));
+
+      if (settings.answerMode === 'phrase') {
+        if (candidates.length === 0) return { answer: NO_ANSWER, citations: [], issues: [] };
+        // Relation chains first: "Where was the director of film X born?" → the context's
+        // director of X, Y → "Where was Y born?". The bridge's items are cited after the answer's.
+        let q = query;
+        const bridgeItems: number[] = [];
+        const focus: string[] = [];
+        const unresolved: string[] = [];
+        const plain = asAnswerSentences(candidates.map(() => 0));
+        for (let hop = 0; hop < MAX_HOPS; hop++) {
+          const qTokens = (await analyze(q)).tokens;
+          const phrase = findRelationPhrase(qTokens);
+          if (!phrase) break;
+          const bridge = resolveChain(phrase.relations, phrase.subject, plain);
+          if (!bridge) unresolved.push(phrase.subject);
+          if (!bridge) break;
+          const item = plain[bridge.sentence]!.item;
+          if (!bridgeItems.includes(item)) bridgeItems.push(item);
+          const next = substitute(qTokens, phrase, bridge.name);
+          focus.push(bridge.name);
+          if (next.whole) {
+            return {
+              answer: bridge.name,
+              citations: [...bridgeItems].reverse().map((i) => context[i]!.id),
+              issues: [],
+            };
+          }
+          q = next.text;
+        }
+        const { qea, qTokens, queryLemmas, queryKeys, scores } = await read(q);
+        if (queryLemmas.size === 0) return { answer: NO_ANSWER, citations: [], issues: [] };
         const names = qea.entities.filter((e) => e.type !== 'concept').map((e) => e.name);
         const phrase = extractPhrase(
           {
-            text: query,
+            text: q,
             tokens: qTokens,
             lemmas: queryLemmas,
             keys: queryKeys,
             names,
             reading: readQuestion(qTokens),
+            focus,
+            aside: unresolved,
           },
-          sentences,
+          asAnswerSentences(scores),
         );
         if (!phrase?.answer) return { answer: NO_ANSWER, citations: [], issues: [] };
+        const items = [...phrase.items];
+        for (const i of [...bridgeItems].reverse()) if (!items.includes(i)) items.push(i);
         return {
           answer: phrase.answer,
-          citations: phrase.items.map((i) => context[i]!.id),
+          citations: items.map((i) => context[i]!.id),
           issues: [],
         };
       }
+      const { queryLemmas, scores } = await read(query);
+      if (candidates.length === 0 || queryLemmas.size === 0)
+        return { answer: NO_ANSWER, citations: [], issues: [] };
       const ranked = scores
         .map((score, i) => ({ score, i }))
         .filter((x) => x.score > 0)

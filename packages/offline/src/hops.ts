@@ -1,0 +1,355 @@
+/**
+ * Relation chains in questions: "the director of film X", "X's father", "the paternal grandfather
+ * of X", "X's mother-in-law". A chain names an entity the question does not name (the bridge); the
+ * answer task resolves it from the context and asks the rest of the question about it.
+ */
+import { spanText, type Token } from './nlp.js';
+
+/** One relation from a known entity to the entity it leads to. */
+export type Relation =
+  | {
+      kind: 'kin';
+      /** parent, spouse, child or sibling of the entity. */
+      base: 'parent' | 'spouse' | 'child' | 'sibling';
+      /** The gender the relation word implies (father → male), or null (parent, spouse). */
+      gender: 'male' | 'female' | null;
+    }
+  | {
+      kind: 'role';
+      /** The role noun, lemma ("director"). */
+      noun: string;
+      /** Lemmas of the verbs that state the role ("direct"): "directed by X". */
+      verbs: string[];
+    };
+
+const kin = (
+  base: 'parent' | 'spouse' | 'child' | 'sibling',
+  gender: 'male' | 'female' | null,
+): Relation => ({
+  kind: 'kin',
+  base,
+  gender,
+});
+
+/** Kinship nouns, as the chain of basic relations they stand for, applied from the entity outwards. */
+const KIN: Record<string, Relation[]> = {
+  father: [kin('parent', 'male')],
+  mother: [kin('parent', 'female')],
+  parent: [kin('parent', null)],
+  husband: [kin('spouse', 'male')],
+  wife: [kin('spouse', 'female')],
+  spouse: [kin('spouse', null)],
+  son: [kin('child', 'male')],
+  daughter: [kin('child', 'female')],
+  child: [kin('child', null)],
+  brother: [kin('sibling', 'male')],
+  sister: [kin('sibling', 'female')],
+  sibling: [kin('sibling', null)],
+  // The side (paternal / maternal) is read from the adjective before it; paternal by default.
+  grandfather: [kin('parent', 'male'), kin('parent', 'male')],
+  grandmother: [kin('parent', 'male'), kin('parent', 'female')],
+  stepfather: [kin('parent', 'female'), kin('spouse', 'male')],
+  stepmother: [kin('parent', 'male'), kin('spouse', 'female')],
+};
+
+/** "-in-law": the relation of the spouse (mother-in-law), or the spouse of the relation (son-in-law). */
+function inLaw(noun: string): Relation[] | null {
+  const own = KIN[noun];
+  if (own?.length !== 1) return null;
+  const r = own[0]!;
+  if (r.kind !== 'kin') return null;
+  if (r.base === 'parent' || r.base === 'sibling') return [kin('spouse', null), r];
+  if (r.base === 'child') return [kin('child', null), kin('spouse', r.gender)];
+  return null;
+}
+
+/**
+ * Role nouns and the lemmas of the verbs that state them ("the director of X" ↔ "X … directed by
+ * Y"): agent nouns of the kinds encyclopedic text relates a work or a thing to.
+ */
+const ROLE_VERBS: Record<string, string[]> = {
+  author: ['write'],
+  writer: ['write'],
+  screenwriter: ['write'],
+  lyricist: ['write'],
+  novelist: ['write'],
+  performer: ['perform', 'sing', 'record'],
+  singer: ['sing', 'perform', 'record'],
+  founder: ['found', 'establish', 'create'],
+  cofounder: ['found', 'establish'],
+  architect: ['design'],
+  creator: ['create'],
+  composer: ['compose', 'write'],
+  producer: ['produce'],
+  director: ['direct'],
+  editor: ['edit'],
+  designer: ['design'],
+  developer: ['develop'],
+  publisher: ['publish'],
+  manufacturer: ['manufacture', 'make', 'build'],
+  builder: ['build'],
+  inventor: ['invent'],
+  illustrator: ['illustrate'],
+  narrator: ['narrate'],
+  presenter: ['present', 'host'],
+  painter: ['paint'],
+  sculptor: ['sculpt'],
+  owner: ['own'],
+};
+
+/** The relations a noun (lemma) stands for, or null when it names none. */
+export function relationOf(lemma: string): Relation[] | null {
+  const k = KIN[lemma];
+  if (k) return k;
+  const verbs = ROLE_VERBS[lemma];
+  if (verbs) return [{ kind: 'role', noun: lemma, verbs }];
+  return null;
+}
+
+/** A relation phrase of a question, resolved innermost first. */
+export interface RelationPhrase {
+  /** Token range of the whole phrase ("the director of film X", "X's father"). */
+  start: number;
+  end: number;
+  /** Relations from the subject outwards ("paternal grandfather" → parent, parent). */
+  relations: Relation[];
+  /** The named entity the chain starts from, as the question writes it. */
+  subject: string;
+}
+
+/** Lower-case words allowed inside a name when a capitalised word follows ("Battle of X"). */
+const NAME_JOINERS = new Set(
+  'of the de la le les von van der den del della di du des da do dos das y e and & for on in at a an to'.split(
+    ' ',
+  ),
+);
+const LEADING = new Set('is are was were do does did has have had can could will would'.split(' '));
+const LEADING_LOWER = new Set('both either the a an'.split(' '));
+const POSSESSIVE = /^['’][sS]$/;
+
+/** Most common nouns typing the subject ("the director of *film* X", "of the *song* Y"). */
+const MAX_TYPE_WORDS = 3;
+
+const isCapital = (t: Token | undefined): boolean =>
+  !!t && (t.type === 'word' || t.type === 'number') && /^[\p{Lu}\p{N}]/u.test(t.value);
+const isQuote = (t: Token | undefined): boolean => !!t && /^["“”'‘’]$/.test(t.value);
+
+/** End of a name starting at `k` (capitalised words, joiners between them, symbols inside). */
+function nameEnd(tokens: readonly Token[], k: number): number {
+  let end = -1;
+  for (let i = k; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (isCapital(t) || (isQuote(t) && i === k)) end = i;
+    else if (POSSESSIVE.test(t.value) && isCapital(tokens[i + 1])) continue;
+    // A lower-case "and" coordinates two names ("director of film A and B"); title-cased names
+    // write theirs with a capital.
+    else if (t.type === 'word' && t.value !== 'and' && NAME_JOINERS.has(t.normal) && isCapital(tokens[i + 1]))
+      continue;
+    else if (t.type === 'punctuation' || t.type === 'symbol' || t.pos === 'SYM' || t.pos === 'PUNCT') {
+      if (/^[?!]$/.test(t.value)) break;
+      // A comma or stop ends the name unless a capitalised word goes on ("Louis of Nassau, Lord of …").
+      if (!isCapital(tokens[i + 1]) && !/^[()'’"“”]$/.test(t.value)) break;
+      // A closing bracket belongs to the name ("Dancing in the Rain (Film)").
+      if (t.value === ')' && end >= 0) end = i;
+    } else break;
+  }
+  return end;
+}
+
+/** Start of a name ending at `k`, read leftwards. */
+function nameStart(tokens: readonly Token[], k: number): number {
+  let start = -1;
+  for (let i = k; i >= 0; i--) {
+    const t = tokens[i]!;
+    if (isCapital(t)) start = i;
+    else if (t.type === 'word' && NAME_JOINERS.has(t.normal) && isCapital(tokens[i - 1])) continue;
+    else if (t.type !== 'word' && t.type !== 'number' && isCapital(tokens[i - 1]) && !/^[?!.]$/.test(t.value))
+      continue;
+    else break;
+  }
+  // A question word or auxiliary is not part of the name ("Who is X's father", "Is X's …").
+  while (
+    start >= 0 &&
+    start <= k &&
+    /^(who|whom|whose|what|which|where|when|how|is|was|are|were|did|does|do)$/.test(tokens[start]!.normal)
+  )
+    start++;
+  return start <= k ? start : -1;
+}
+
+/** The relation noun at `k` with its -in-law suffix and side adjective: relations and last token. */
+function relationAt(
+  tokens: readonly Token[],
+  k: number,
+): { relations: Relation[]; end: number; start: number } | null {
+  const t = tokens[k]!;
+  if (t.type !== 'word' || (t.pos !== 'NOUN' && t.pos !== 'PROPN' && t.pos !== 'ADJ' && t.pos !== 'VERB'))
+    return null;
+  // Relation words are common nouns: a capitalised one belongs to a name ("Son of Saul").
+  if (isCapital(t)) return null;
+  let relations: Relation[] | null = null;
+  let end = k;
+  const lemma = t.lemma;
+  if (
+    tokens[k + 1]?.value === '-' &&
+    tokens[k + 2]?.normal === 'in' &&
+    tokens[k + 3]?.value === '-' &&
+    /^laws?$/.test(tokens[k + 4]?.normal ?? '')
+  ) {
+    relations = inLaw(lemma);
+    end = k + 4;
+  } else if (/-in-laws?$/.test(t.normal)) {
+    relations = inLaw(t.normal.replace(/-in-laws?$/, ''));
+  } else relations = relationOf(lemma) ?? relationOf(t.normal.replace(/s$/, ''));
+  if (!relations) return null;
+  let start = k;
+  const side = tokens[k - 1]?.normal;
+  if (
+    (side === 'paternal' || side === 'maternal') &&
+    relations.length === 2 &&
+    relations[0]!.kind === 'kin'
+  ) {
+    relations = [kin('parent', side === 'paternal' ? 'male' : 'female'), relations[1]!];
+    start = k - 1;
+  }
+  return { relations, end, start };
+}
+
+/**
+ * The innermost relation phrase of a question: "the R of [type nouns] Name" or "Name's R", whose
+ * subject is a name (not another relation). null when the question has none.
+ */
+export function findRelationPhrase(tokens: readonly Token[]): RelationPhrase | null {
+  for (let k = tokens.length - 1; k >= 0; k--) {
+    const rel = relationAt(tokens, k);
+    // A plural ("the directors of films A and B") relates several subjects: not a chain.
+    if (!rel || (rel.end === k && tokens[k]!.normal !== tokens[k]!.lemma && /s$/.test(tokens[k]!.normal)))
+      continue;
+    // "the R of … Name"
+    if (tokens[rel.end + 1]?.normal === 'of') {
+      let i = rel.end + 2;
+      if (tokens[i]?.pos === 'DET' && !isCapital(tokens[i])) i++;
+      let typeWords = 0;
+      // "the director of the 2004 film X": a year before the type noun types it too.
+      if (tokens[i]?.type === 'number' && tokens[i + 1]?.type === 'word' && !isCapital(tokens[i + 1])) i++;
+      while (
+        typeWords < MAX_TYPE_WORDS &&
+        tokens[i]?.type === 'word' &&
+        !isCapital(tokens[i]) &&
+        (tokens[i]!.pos === 'NOUN' || tokens[i]!.pos === 'ADJ') &&
+        !relationAt(tokens, i)
+      ) {
+        i++;
+        typeWords++;
+      }
+      const end = isCapital(tokens[i]) || isQuote(tokens[i]) ? nameEnd(tokens, i) : -1;
+      if (end >= i) {
+        let start = rel.start;
+        if (tokens[start - 1]?.pos === 'DET' && !isCapital(tokens[start - 1])) start--;
+        return { start, end, relations: rel.relations, subject: cleanName(spanText(tokens, i, end)) };
+      }
+    }
+    // "Name's R"
+    const p = rel.start - 1;
+    if (p >= 1 && /^['’]s$|^['’]$/.test(tokens[p]!.value)) {
+      const s = nameStart(tokens, p - 1);
+      if (s >= 0) {
+        return {
+          start: s,
+          end: rel.end,
+          relations: rel.relations,
+          subject: cleanName(spanText(tokens, s, p - 1)),
+        };
+      }
+    }
+  }
+  return null;
+}
+
+const cleanName = (s: string): string =>
+  s
+    .replace(/^[\s"'“”‘’,]+|[\s"'“”‘’,]+$/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/**
+ * The question with a relation phrase replaced by the entity it names: "Where was the director of
+ * film X born?" → "Where was Y born?". `whole` is true when nothing but a wh-word and a copula is
+ * left ("Who is the father of X?"): the entity is the answer.
+ */
+export function substitute(
+  tokens: readonly Token[],
+  phrase: RelationPhrase,
+  name: string,
+): { text: string; whole: boolean } {
+  const before = spanText(tokens, 0, phrase.start - 1);
+  const after = phrase.end + 1 < tokens.length ? spanText(tokens, phrase.end + 1, tokens.length - 1) : '';
+  const text = `${before} ${name}${/^[?.!,]/.test(after) ? '' : ' '}${after}`.replace(/\s+/g, ' ').trim();
+  const rest = [...tokens.slice(0, phrase.start), ...tokens.slice(phrase.end + 1)].filter(
+    (t) => t.type === 'word' && !/^(who|whom|what|which|is|was|are|were|the)$/.test(t.normal),
+  );
+  return { text, whole: rest.length === 0 };
+}
+
+/** A run of name tokens from `k` towards `step` (±1): capitalised words and what joins them. */
+function nameRun(tokens: readonly Token[], k: number, step: 1 | -1): number {
+  let edge = -1;
+  for (let i = k; i >= 0 && i < tokens.length; i += step) {
+    const t = tokens[i]!;
+    const next = tokens[i + step];
+    if (isCapital(t)) edge = i;
+    else if (POSSESSIVE.test(t.value) && isCapital(next) && isCapital(tokens[i - step])) continue;
+    else if (t.type === 'word' && t.value !== 'and' && NAME_JOINERS.has(t.normal) && isCapital(next))
+      continue;
+    else if (t.type !== 'word' && t.type !== 'number' && !/^[?]$/.test(t.value)) {
+      // Brackets and marks inside or closing a name ("Possession (1922 Film)", "How Sweet It Is!").
+      if (/^[()!'’"“”:.\-–]$/.test(t.value) || (t.value === ',' && isCapital(next))) {
+        if (/^[)!]$/.test(t.value) && step === 1) edge = i;
+        if (/^[(]$/.test(t.value) && step === -1) edge = i;
+        continue;
+      }
+      break;
+    } else break;
+  }
+  return edge;
+}
+
+/**
+ * The two things a question compares by "and" or "the same … as": "Are A and B both from …?",
+ * "Do both A and B films have …?", "Does A have the same nationality as B?". Title-cased names
+ * keep their capitalised "And" ("The Pit And The Pendulum"); the lower-case "and" joins the two.
+ */
+export function pairedNames(tokens: readonly Token[]): [string, string] | null {
+  const trimLeft = (s: number, e: number): number => {
+    let i = s;
+    while (
+      i <= e &&
+      (LEADING.has(tokens[i]!.normal) ||
+        LEADING_LOWER.has(tokens[i]!.value) ||
+        (tokens[i]!.type !== 'word' && tokens[i]!.type !== 'number'))
+    )
+      i++;
+    return i;
+  };
+  const text = (s: number, e: number): string => cleanName(spanText(tokens, s, e));
+  for (let a = 1; a < tokens.length - 1; a++) {
+    if (tokens[a]!.value !== 'and') continue;
+    const start = nameRun(tokens, a - 1, -1);
+    const end = nameRun(tokens, a + 1, 1);
+    if (start < 0 || end < 0) continue;
+    const s = trimLeft(start, a - 1);
+    if (s > a - 1) continue;
+    return [text(s, a - 1), text(a + 1, end)];
+  }
+  const as = tokens.findIndex(
+    (t, k) => t.normal === 'as' && k > 0 && tokens.slice(0, k).some((x) => x.normal === 'same'),
+  );
+  if (as > 0) {
+    const first = tokens.findIndex((t, k) => k > 0 && isCapital(t));
+    if (first < 0 || first > as) return null;
+    const firstEnd = nameRun(tokens, first, 1);
+    const end = nameRun(tokens, as + 1, 1);
+    if (firstEnd >= first && end > as) return [text(first, firstEnd), text(as + 1, end)];
+  }
+  return null;
+}

@@ -1,0 +1,26 @@
+/** Word-level helpers shared by the answer extraction and the reading of relation chains. */
+
+/** Lower-cased words of a text (letters and digits, diacritics folded), for overlap tests. */
+export function wordsOf(text: string): string[] {
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
+}
+
+/** Function words that never decide whether two phrases name the same thing. */
+export const SPAN_STOP = new Set('the a an of and in on at for to de la le by with from or'.split(' '));
+
+/** The words of a phrase that say what it names. */
+export const contentWords = (text: string): string[] => wordsOf(text).filter((w) => !SPAN_STOP.has(w));
+
+/** Share of `words` that `haystack` holds (0 when `words` is empty). */
+export function containsWords(haystack: ReadonlySet<string>, words: readonly string[]): number {
+  if (words.length === 0) return 0;
+  let hits = 0;
+  for (const w of words) if (haystack.has(w)) hits++;
+  return hits / words.length;
+}
