@@ -1,4 +1,5 @@
-import { creationProblem, OutputError } from '@grag/core';
+import { OutputError } from '@grag/core';
+import { creationProblem } from '@grag/core/internal';
 
 /**
  * Check, before a build starts, that the model-call cache directory `dir` can be used: it is a

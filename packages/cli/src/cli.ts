@@ -10,7 +10,6 @@ import {
   type BuildContext,
   type BuildRuntime,
   buildKey,
-  checkIndexTarget,
   type Document,
   FileCallCache,
   FileCheckpointStore,
@@ -22,6 +21,7 @@ import {
   type Retrieval,
   readManifest,
 } from '@grag/core';
+import { checkIndexTarget } from '@grag/core/internal';
 import { loadKgTriples } from '@grag/eval';
 import { HnswUnavailableError } from '@grag/hnsw';
 import { checkCacheDir } from './cache-dir.js';

@@ -4,7 +4,8 @@
  * `--out` resumes: finished questions are not recomputed and built indexes are loaded.
  */
 import { basename, join, resolve } from 'node:path';
-import { closestMatch, FileCallCache, InvalidArgumentError } from '@grag/core';
+import { FileCallCache, InvalidArgumentError } from '@grag/core';
+import { closestMatch } from '@grag/core/internal';
 import { type JudgeSettings, loadDataset, methodsTable, runEval, writeReports } from '@grag/eval';
 import { checkCacheDir } from './cache-dir.js';
 import type { GragConfig } from './config.js';

@@ -6,12 +6,6 @@
  * typed-array PageRank, parser helpers, cache keys, ...) are in `@grag/core/internal`, with no
  * stability promise. The committed list of each entry point's names is `api/core.api.md`.
  *
- * Kept here only while method packages import them from `@grag/core` (each is also exported from
- * `@grag/core/internal`, or `@grag/core/tasks` for `createSimulatedChat`, where it belongs; drop it
- * from this file once no method package imports it from the root): `BM25_DEFAULTS`,
- * `BM25_STOP_WORDS`, `tokenizeForBm25`, `ENTRY_POINT_MODES`, `RRF_K`, `knnEdges`, `linkKey`,
- * `withVocabularyMatches`, `prepareLocalSearch`, `renderLocalSearchItem`, `createSimulatedChat`.
- *
  * @packageDocumentation
  */
 export {
@@ -55,7 +49,6 @@ export {
   KnowledgeGraphBuilder,
   type KnowledgeGraphLinking,
   type KnowledgeGraphOptions,
-  knnEdges,
   type LinkableItem,
   type LocalSearchEntity,
   type LocalSearchGraph,
@@ -65,7 +58,6 @@ export {
   type LocalSearchResult,
   type LocalSearchTextUnit,
   linkEntities,
-  linkKey,
   localSearch,
   normalizeEntityName,
   type PageRankOptions,
@@ -73,25 +65,17 @@ export {
   type PprUpdate,
   pageRank,
   personalizedPageRank,
-  prepareLocalSearch,
-  renderLocalSearchItem,
   type SkippedExtraction,
   type VocabularyMatch,
   type VocabularyMatchOptions,
-  withVocabularyMatches,
 } from './graph/index.js';
 export {
-  BM25_DEFAULTS,
-  BM25_STOP_WORDS,
   Bm25Index,
   type Bm25Options,
-  ENTRY_POINT_MODES,
   type EntryPointMode,
   type EntryPointQuery,
-  RRF_K,
   reciprocalRankFusion,
   searchEntryPoints,
-  tokenizeForBm25,
 } from './lexical/index.js';
 export {
   Meter,
@@ -102,10 +86,42 @@ export {
   type StageUsage,
 } from './meter.js';
 export * from './method.js';
-export * from './method-index.js';
+export {
+  type IndexProviderKind,
+  type IndexProviders,
+  type IndexWriter,
+  indexProviders,
+  type MethodIndexFormat,
+  type MethodIndexHeader,
+  type OpenedIndex,
+  type OpenMethodIndexOptions,
+  openMethodIndex,
+  packFloat32Rows,
+  writeMethodIndex,
+} from './method-index.js';
 export * from './models.js';
-export * from './options.js';
-export * from './persistence.js';
+export {
+  assertKnownOptions,
+  checkOption,
+  type OptionRule,
+  type OptionsSpec,
+  opt,
+  optionKeys,
+  pickOptions,
+  RETRIEVE_OPTION_KEYS,
+  resolveCheckedOptions,
+  resolveOptions,
+  validateOptions,
+} from './options.js';
+export {
+  type CreationProblem,
+  chunkFields,
+  chunkSchema,
+  type IndexManifest,
+  type IndexTarget,
+  MANIFEST_FILE,
+  readManifest,
+} from './persistence.js';
 export type { ModelPrice, PriceTable } from './pricing.js';
 export * from './runtime.js';
 export {
@@ -113,7 +129,6 @@ export {
   type CommunityAssessment,
   type ContextItem,
   createPromptTasks,
-  createSimulatedChat,
   type GraphExtraction,
   type GraphExtractionOptions,
   type ParseIssue,
@@ -140,7 +155,17 @@ export {
   type Tokenizer,
 } from './tokenizer.js';
 export * from './types.js';
-export * from './validate.js';
+export {
+  checkIndexFile,
+  type Infer,
+  type NumberBounds,
+  type ObjectOf,
+  type OptionalSchema,
+  type Schema,
+  shapeIssue,
+  v,
+  validate,
+} from './validate.js';
 export {
   cosineSimilarity,
   FlatIndex,

@@ -70,10 +70,27 @@ export {
   tokenizeForBm25,
 } from './lexical/index.js';
 export { addStageUsage, emptyStageUsage, STAGE_COUNTERS, UNSTAGED } from './meter.js';
+export { INDEX_PROVIDER_KINDS, providerFingerprints } from './method-index.js';
+export { closestMatch, editDistance } from './options.js';
+export {
+  assertSameProviders,
+  checkIndexTarget,
+  checkVectorRows,
+  creationProblem,
+  EMBEDDER_STATE_FILE,
+  MANIFEST_VERSION,
+  readBinary,
+  readJson,
+  restoreEmbedderState,
+  saveEmbedderState,
+  writeIndexDir,
+  writeJson,
+} from './persistence.js';
 export { findPrice, priceTokens } from './pricing.js';
 export { hashedBagOfWords } from './simulate.js';
 export { type BinaryBytes, type DecodedText, decodeText, type TextEncodingName } from './text-decoding.js';
 export { hasTokenOffsets } from './tokenizer.js';
+export { float32Rows, indexFileError, indexFileMessage, ShapeIssue } from './validate.js';
 export {
   assertK,
   assertVector,

@@ -36,6 +36,7 @@ import type { Tokenizer } from './tokenizer.js';
 import {
   checkIndexFile,
   float32Rows,
+  indexFileError,
   indexFileMessage,
   type Schema,
   ShapeIssue,
@@ -95,6 +96,8 @@ export interface IndexWriter {
   float32Rows(file: string, rows: readonly ArrayLike<number>[], dimensions: number): Promise<void>;
   /** Save a vector index (read it with {@link OpenedIndex.vectors}). */
   vectors(file: string, index: VectorIndex): Promise<void>;
+  /** Write raw bytes (read them with {@link OpenedIndex.bytes}). */
+  bytes(file: string, data: Uint8Array): Promise<void>;
 }
 
 /** Pack `rows` (each of `dimensions` components) into little-endian float32 bytes. */
@@ -118,6 +121,7 @@ function writer(dir: string): IndexWriter {
     json: (file, value) => writeJson(path(file), value),
     float32Rows: (file, rows, dimensions) => writeFile(path(file), packFloat32Rows(rows, dimensions)),
     vectors: (file, index) => index.save(path(file)),
+    bytes: (file, data) => writeFile(path(file), data),
   };
 }
 
@@ -185,6 +189,10 @@ export interface OpenedIndex<P, S> {
   check<T>(file: string, fn: () => T): T;
   /** Read a float32 row file of `rows` vectors (of the embedder's dimensions unless given). */
   float32Rows(file: string, rows: number, dimensions?: number): Promise<Float32Array[]>;
+  /** Read a binary file. */
+  bytes(file: string): Promise<Uint8Array>;
+  /** An {@link IndexFormatError} naming `file` and what is wrong with it, ending with "rebuild the index.". */
+  error(file: string, problem: string, options?: { cause?: unknown }): IndexFormatError;
   /** Load a vector index with the context's factory and check it holds ids `0 … count - 1` of the embedder's dimensions. */
   vectors(file: string, count: number): Promise<VectorIndex>;
 }
@@ -251,6 +259,8 @@ export async function openMethodIndex<P, S = Record<string, unknown>>(
     path,
     json: (file, schema) => readJson(path(file), schema),
     check: (file, fn) => checkIndexFile(path(file), fn),
+    bytes: (file) => readBinary(path(file)),
+    error: (file, problem, errorOptions) => indexFileError(path(file), problem, errorOptions),
     async float32Rows(file, rows, dimensions = providers.embedder.dimensions) {
       return float32Rows(await readBinary(path(file)), rows, dimensions, path(file));
     },

@@ -7,10 +7,8 @@ import {
   type ExtractionItem,
   KnowledgeGraphBuilder,
   linkEntities,
-  linkKey,
-  withVocabularyMatches,
 } from '../src/index.js';
-import { stripDisambiguator } from '../src/internal.js';
+import { linkKey, stripDisambiguator, withVocabularyMatches } from '../src/internal.js';
 
 const entity = (name: string, type = 'other'): ExtractedEntity => ({ name, type, description: '' });
 const relation = (source: string, target: string): ExtractedRelation => ({

@@ -6,10 +6,14 @@ import {
   type LocalSearchEntity,
   type LocalSearchRelationship,
   localSearch,
-  prepareLocalSearch,
-  renderLocalSearchItem,
 } from '../src/index.js';
-import { rankRelationships, rankTextUnits, selectSeedEntities } from '../src/internal.js';
+import {
+  prepareLocalSearch,
+  rankRelationships,
+  rankTextUnits,
+  renderLocalSearchItem,
+  selectSeedEntities,
+} from '../src/internal.js';
 
 const tokenizer = getTokenizer();
 

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  assertKnownOptions,
-  closestMatch,
-  editDistance,
-  InvalidArgumentError,
-  optionKeys,
-  RETRIEVE_OPTION_KEYS,
-} from '../src/index.js';
+import { assertKnownOptions, InvalidArgumentError, optionKeys, RETRIEVE_OPTION_KEYS } from '../src/index.js';
+import { closestMatch, editDistance } from '../src/internal.js';
 
 function thrown(fn: () => void): InvalidArgumentError {
   try {

@@ -2,14 +2,8 @@ import { mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  assertSameProviders,
-  checkIndexTarget,
-  IndexFormatError,
-  OutputError,
-  readManifest,
-  writeIndexDir,
-} from '../src/index.js';
+import { IndexFormatError, OutputError, readManifest } from '../src/index.js';
+import { assertSameProviders, checkIndexTarget, writeIndexDir } from '../src/internal.js';
 
 const manifest = {
   method: 'demo',

@@ -2,16 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  checkIndexFile,
-  chunkSchema,
-  float32Rows,
-  IndexFormatError,
-  readJson,
-  shapeIssue,
-  v,
-  validate,
-} from '../src/index.js';
+import { checkIndexFile, chunkSchema, IndexFormatError, shapeIssue, v, validate } from '../src/index.js';
+import { float32Rows, readJson } from '../src/internal.js';
 
 const problem = (schema: Parameters<typeof validate>[0], value: unknown): string => {
   try {

@@ -9,12 +9,12 @@ import {
   indexVectors,
   isFittableEmbedder,
   KnowledgeGraphBuilder,
-  knnEdges,
   ModelOutputError,
   semanticChunkDocuments,
   startBuild,
   throwIfAborted,
 } from '@grag/core';
+import { knnEdges } from '@grag/core/internal';
 import { type TrussGraph, trussGraphFromEdges } from '@grag/ktruss';
 import { chunkLayerEdges, graphLinks, pairsToEdges } from './layers.js';
 import type { DaRagOptions } from './options.js';

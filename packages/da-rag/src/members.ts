@@ -2,7 +2,7 @@
  * What a community contributes: its member text within a token budget, the chunks and documents
  * it comes from in the order the context follows, and the text it packs.
  */
-import { linkKey } from '@grag/core';
+import { linkKey } from '@grag/core/internal';
 import { findEdge } from '@grag/ktruss';
 import { byRelevance, type FoundCommunity } from './community-search.js';
 import type { DaRagQueryOptions } from './options.js';

@@ -1,17 +1,17 @@
 import {
   assertKnownOptions,
   checkOption,
-  ENTRY_POINT_MODES,
   type EntryPointMode,
   InvalidArgumentError,
   type OptionRule,
   opt,
   optionKeys,
+  pickOptions,
   RETRIEVE_OPTION_KEYS,
   type RetrieveOptions,
-  resolveOptions,
-  validateOptions,
+  resolveCheckedOptions,
 } from '@grag/core';
+import { ENTRY_POINT_MODES } from '@grag/core/internal';
 
 /** Options that shape the offline index (DA-RAG §3); stored in the index manifest. */
 export interface DaRagIndexOptions {
@@ -316,9 +316,11 @@ export function resolveDaRagOptions(
   caller: string,
   ...layers: readonly (Partial<DaRagOptions> | Readonly<Record<string, unknown>> | undefined)[]
 ): DaRagOptions {
-  for (const layer of layers) assertKnownOptions(caller, layer, DA_RAG_BUILD_OPTION_KEYS);
-  const o = resolveOptions(DA_RAG_DEFAULTS, ...layers);
-  validateOptions(caller, o, RULES);
+  const o = resolveCheckedOptions(
+    caller,
+    { defaults: DA_RAG_DEFAULTS, rules: RULES, known: DA_RAG_BUILD_OPTION_KEYS },
+    ...layers,
+  );
   if (o.overlap >= o.chunkSize) {
     throw new InvalidArgumentError(
       'overlap',
@@ -327,13 +329,6 @@ export function resolveDaRagOptions(
   }
   checkQueryRelations(caller, o);
   return o;
-}
-
-/** The query options of `options` (no other key). */
-function queryPart(options: Partial<DaRagQueryOptions>): Partial<DaRagQueryOptions> {
-  const out: Record<string, unknown> = {};
-  for (const key of QUERY_KEYS) if (options[key] !== undefined) out[key] = options[key];
-  return out as Partial<DaRagQueryOptions>;
 }
 
 /**
@@ -348,8 +343,12 @@ export function resolveQueryOptions(
 ): DaRagQueryOptions {
   assertKnownOptions(caller, overrides, DA_RAG_RETRIEVE_OPTION_KEYS);
   checkOption(caller, 'topK', overrides.topK, opt.optional(opt.positiveInt));
-  const q = resolveOptions(DA_RAG_QUERY_DEFAULTS, queryPart(base), queryPart(overrides));
-  validateOptions(caller, q, QUERY_RULES);
+  const q = resolveCheckedOptions<DaRagQueryOptions>(
+    caller,
+    { defaults: DA_RAG_QUERY_DEFAULTS, rules: QUERY_RULES },
+    pickOptions(base, QUERY_KEYS),
+    pickOptions(overrides, QUERY_KEYS),
+  );
   checkQueryRelations(caller, q);
   return q;
 }

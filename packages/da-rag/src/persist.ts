@@ -8,10 +8,10 @@ import {
   type BuildContext,
   type Chunk,
   chunkSchema,
-  type IndexProviderKind,
   type KgEntity,
   type KgRelation,
   MANIFEST_FILE,
+  type MethodIndexFormat,
   openMethodIndex,
   type Schema,
   shapeIssue,
@@ -22,13 +22,6 @@ import { trussGraphFromEdges } from '@grag/ktruss';
 import { flatEdges, graphLinks } from './layers.js';
 import { resolveDaRagOptions } from './options.js';
 import type { DaRagIndex, DaRagStats } from './types.js';
-
-/** Which method's index, in which layout, depending on which providers. */
-export interface DaRagFormat {
-  method: string;
-  formatVersion: number;
-  uses: readonly IndexProviderKind[];
-}
 
 interface StoredUnits {
   chunks: Chunk[];
@@ -130,7 +123,7 @@ function checkGraph(units: StoredUnits, graph: StoredGraph): void {
 }
 
 /** Write `index` to `dir` (atomically; see core `writeMethodIndex`). */
-export async function saveDaRag(index: DaRagIndex, dir: string, format: DaRagFormat): Promise<void> {
+export async function saveDaRag(index: DaRagIndex, dir: string, format: MethodIndexFormat): Promise<void> {
   const dimensions = index.providers.embedder.dimensions;
   await writeMethodIndex(
     dir,
@@ -161,7 +154,11 @@ export async function saveDaRag(index: DaRagIndex, dir: string, format: DaRagFor
  * version and providers and validates the saved params; each file is checked, and so is every
  * cross-file reference. @throws IndexFormatError naming the file, saying to rebuild.
  */
-export async function loadDaRag(dir: string, ctx: BuildContext, format: DaRagFormat): Promise<DaRagIndex> {
+export async function loadDaRag(
+  dir: string,
+  ctx: BuildContext,
+  format: MethodIndexFormat,
+): Promise<DaRagIndex> {
   const opened = await openMethodIndex(dir, ctx, {
     ...format,
     // An index written before an option existed gets its default.

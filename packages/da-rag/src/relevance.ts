@@ -2,7 +2,8 @@
  * Query relevance of a layer's nodes (the attribute Q-Peel peels by, DA-RAG Eq. 1): cosine of unit
  * embeddings, BM25, or the two fused by reciprocal rank.
  */
-import { type Bm25Index, type EntryPointMode, RRF_K, reciprocalRankFusion } from '@grag/core';
+import { type Bm25Index, type EntryPointMode, reciprocalRankFusion } from '@grag/core';
+import { RRF_K } from '@grag/core/internal';
 import { identity } from './util.js';
 
 /** Hits of each list fused by `'hybrid'` relevance. */

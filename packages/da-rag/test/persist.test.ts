@@ -1,8 +1,8 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBuildContext, IndexFormatError, MANIFEST_FILE } from '@grag/core';
-import { createScriptedEmbedder } from '@grag/core/test';
+import { createScriptedEmbedder, editedIndexCopy } from '@grag/core/test';
 import { createOfflineTasks } from '@grag/offline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DA_RAG_DEFAULTS, daRag } from '../src/index.js';
@@ -27,14 +27,9 @@ afterAll(async () => {
 });
 
 /** A copy of the saved index with `file`'s JSON edited. */
-async function edited(name: string, file: string, edit: (json: Record<string, unknown>) => void) {
-  const dir = join(root, name);
-  await cp(saved, dir, { recursive: true });
-  const json = JSON.parse(await readFile(join(dir, file), 'utf8')) as Record<string, unknown>;
-  edit(json);
-  await writeFile(join(dir, file), JSON.stringify(json));
-  return dir;
-}
+// biome-ignore lint/suspicious/noExplicitAny: edits reach into JSON of a known layout
+const edited = (name: string, file: string, edit: (json: any) => void) =>
+  editedIndexCopy(saved, join(root, name), file, edit);
 
 async function refusal(dir: string, file: string, problem: RegExp): Promise<void> {
   const error = await daRag.load(dir, context()).catch((e: unknown) => e);

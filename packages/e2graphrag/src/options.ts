@@ -5,16 +5,17 @@
  */
 import {
   assertKnownOptions,
-  ENTRY_POINT_MODES,
   type EntryPointMode,
   type OptionRule,
   opt,
   optionKeys,
+  pickOptions,
   RETRIEVE_OPTION_KEYS,
   type RetrieveOptions,
+  resolveCheckedOptions,
   resolveOptions,
-  validateOptions,
 } from '@grag/core';
+import { ENTRY_POINT_MODES } from '@grag/core/internal';
 import {
   ADAPTIVE_RETRIEVAL_DEFAULTS,
   ADAPTIVE_RETRIEVAL_RULES,
@@ -178,17 +179,11 @@ export function resolveE2GraphRagOptions(
   caller: string,
   ...layers: readonly (Partial<E2GraphRagOptions> | Readonly<Record<string, unknown>> | undefined)[]
 ): E2GraphRagOptions {
-  for (const layer of layers) assertKnownOptions(caller, layer, E2GRAPHRAG_BUILD_OPTION_KEYS);
-  const o = resolveOptions(E2GRAPHRAG_DEFAULTS, ...layers);
-  validateOptions(caller, o, RULES);
-  return o;
-}
-
-/** The query options of `options` (no other key). */
-function queryPart(options: Partial<E2GraphRagQueryOptions>): Partial<E2GraphRagQueryOptions> {
-  const out: Record<string, unknown> = {};
-  for (const key of QUERY_KEYS) if (options[key] !== undefined) out[key] = options[key];
-  return out as Partial<E2GraphRagQueryOptions>;
+  return resolveCheckedOptions(
+    caller,
+    { defaults: E2GRAPHRAG_DEFAULTS, rules: RULES, known: E2GRAPHRAG_BUILD_OPTION_KEYS },
+    ...layers,
+  );
 }
 
 /**
@@ -202,9 +197,12 @@ export function resolveQueryOptions(
   overrides: E2GraphRagRetrieveOptions,
 ): E2GraphRagQueryOptions {
   assertKnownOptions(caller, overrides, E2GRAPHRAG_RETRIEVE_OPTION_KEYS);
-  const q = resolveOptions(QUERY_DEFAULTS, queryPart(base), queryPart(overrides));
-  validateOptions(caller, q, QUERY_RULES);
-  return q;
+  return resolveCheckedOptions<E2GraphRagQueryOptions>(
+    caller,
+    { defaults: QUERY_DEFAULTS, rules: QUERY_RULES },
+    pickOptions(base, QUERY_KEYS),
+    pickOptions(overrides, QUERY_KEYS),
+  );
 }
 
 /** What an index saved before entity linking, entry points and bridges existed was built with. */

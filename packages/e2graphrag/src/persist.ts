@@ -8,7 +8,7 @@
 import {
   type BuildContext,
   IndexFormatError,
-  type IndexProviderKind,
+  type MethodIndexFormat,
   openMethodIndex,
   type Schema,
   shapeIssue,
@@ -21,13 +21,6 @@ import type { EntityExtractor } from './entities.js';
 import { EntityGraph } from './graph.js';
 import { resolveE2GraphRagOptions, savedParams } from './options.js';
 import type { E2GraphRagIndex, E2GraphRagStats } from './types.js';
-
-/** Which method's index, in which layout, depending on which providers. */
-export interface E2GraphRagFormat {
-  method: string;
-  formatVersion: number;
-  uses: readonly IndexProviderKind[];
-}
 
 const TREE_FILE = 'tree.json';
 const GRAPH_FILE = 'graph.json';
@@ -53,7 +46,7 @@ const linksSchema = v.object({ homes: v.array(v.nullable(v.string())) });
 export async function saveE2GraphRag(
   index: E2GraphRagIndex,
   dir: string,
-  format: E2GraphRagFormat,
+  format: MethodIndexFormat,
 ): Promise<void> {
   await writeMethodIndex(
     dir,
@@ -82,7 +75,7 @@ export async function loadE2GraphRag(
   dir: string,
   ctx: BuildContext,
   extractor: EntityExtractor,
-  format: E2GraphRagFormat,
+  format: MethodIndexFormat,
 ): Promise<E2GraphRagIndex> {
   const opened = await openMethodIndex(dir, ctx, {
     ...format,

@@ -1,7 +1,8 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Document, IndexFormatError } from '@grag/core';
+import { editedIndexCopy } from '@grag/core/test';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createE2GraphRag, entityExtractorFromFunction } from '../src/index.js';
 import { capitalized, context } from './fixtures.js';
@@ -36,14 +37,8 @@ describe('e2graphrag index files', () => {
 
   /** A copy of the saved index with `file`'s JSON edited by `edit`. */
   // biome-ignore lint/suspicious/noExplicitAny: edits reach into JSON of a known layout
-  async function edited(name: string, file: string, edit: (json: Record<string, any>) => void) {
-    const dir = join(root, name);
-    await cp(saved, dir, { recursive: true });
-    const json = JSON.parse(await readFile(join(dir, file), 'utf8'));
-    edit(json);
-    await writeFile(join(dir, file), JSON.stringify(json));
-    return dir;
-  }
+  const edited = (name: string, file: string, edit: (json: Record<string, any>) => void) =>
+    editedIndexCopy(saved, join(root, name), file, edit);
 
   test('refuses an index built with another entity extractor, saying to rebuild', async () => {
     const other = createE2GraphRag({ extractor: entityExtractorFromFunction(() => [], { id: 'other' }) });

@@ -1,4 +1,5 @@
-import { type ChatModel, createPromptTasks, createSimulatedChat, type Document } from '@grag/core';
+import { type ChatModel, createPromptTasks, type Document } from '@grag/core';
+import { createSimulatedChat } from '@grag/core/tasks';
 import { checkResumableBuild, createScriptedEmbedder } from '@grag/core/test';
 import { createOfflineTasks } from '@grag/offline';
 import { describe, expect, it } from 'vitest';

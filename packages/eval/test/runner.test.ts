@@ -12,12 +12,10 @@ import {
   meteredChat,
   OutputError,
   type RetrievedItem,
-  readJson,
   readManifest,
   type TaskSuite,
-  writeIndexDir,
-  writeJson,
 } from '@grag/core';
+import { readJson, writeIndexDir, writeJson } from '@grag/core/internal';
 import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
 import { bm25Rag } from '@grag/naive-rag';
 import { createOfflineProviders } from '@grag/offline';

@@ -39,7 +39,7 @@ export function createKetRag(
   settings: KetRagSettings = {},
 ): Method<KetRagIndex, KetRagOptions, KetRagRetrieveOptions> {
   const name = settings.name ?? 'ket-rag';
-  const format = { name, formatVersion: FORMAT_VERSION, uses: USES };
+  const format = { method: name, formatVersion: FORMAT_VERSION, uses: USES };
   return {
     name,
     description: `KET-RAG: KG skeleton on PageRank core chunks + keyword bipartite graph (--variant ${KET_RAG_VARIANTS.join('|')})`,

@@ -4,7 +4,6 @@
  */
 import {
   assertKnownOptions,
-  ENTRY_POINT_MODES,
   type EntryPointMode,
   InvalidArgumentError,
   type OptionRule,
@@ -15,6 +14,7 @@ import {
   resolveOptions,
   validateOptions,
 } from '@grag/core';
+import { ENTRY_POINT_MODES } from '@grag/core/internal';
 import type { CoreSelection } from '@grag/keyword-bipartite';
 import {
   KET_RAG_VARIANT_PRESETS,
@@ -263,6 +263,7 @@ export function resolveKetRagOptionsFor(caller: string, layers: readonly Layer[]
     }
     variant = parseKetRagVariant(named);
   }
+  // The variant as parsed (aliases such as `KEYWORD_RAG` normalized) replaces the one the layers name.
   const base: KetRagOptions = { ...KET_RAG_DEFAULTS, ...KET_RAG_VARIANT_PRESETS[variant] };
   const options = { ...resolveOptions(base, ...layers), variant };
   validateOptions(caller, options, RULES);

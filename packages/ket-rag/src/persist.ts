@@ -5,13 +5,7 @@
  * `keywords.vec` + `subchunks.f32` (keyword channel), `subchunks.vec` (entry search without the
  * keyword channel). BM25, the vocabulary and the other search structures are rebuilt at load.
  */
-import {
-  type BuildContext,
-  type IndexProviderKind,
-  indexFileError,
-  openMethodIndex,
-  writeMethodIndex,
-} from '@grag/core';
+import { type BuildContext, type MethodIndexFormat, openMethodIndex, writeMethodIndex } from '@grag/core';
 import type { KeywordBipartite } from '@grag/keyword-bipartite';
 import { derivedParts } from './build.js';
 import { entryIndex, unitSeeds, vectorIndexOf } from './entry.js';
@@ -27,20 +21,13 @@ import {
 import { assembleSkeleton } from './skeleton.js';
 import type { KetRagIndex } from './types.js';
 
-/** What identifies an index of the method: its name, file layout version and the providers it depends on. */
-export interface KetRagFormat {
-  name: string;
-  formatVersion: number;
-  uses: readonly IndexProviderKind[];
-}
-
 /** Write `index` to `dir` (atomically). */
-export async function saveKetRag(format: KetRagFormat, index: KetRagIndex, dir: string): Promise<void> {
+export async function saveKetRag(format: MethodIndexFormat, index: KetRagIndex, dir: string): Promise<void> {
   const { dimensions } = index.providers.embedder;
   await writeMethodIndex(
     dir,
     {
-      method: format.name,
+      method: format.method,
       formatVersion: format.formatVersion,
       uses: format.uses,
       providers: index.providers,
@@ -85,19 +72,23 @@ export async function saveKetRag(format: KetRagFormat, index: KetRagIndex, dir: 
 }
 
 /** Read an index written by {@link saveKetRag}; every file and the saved options are checked. */
-export async function loadKetRag(format: KetRagFormat, dir: string, ctx: BuildContext): Promise<KetRagIndex> {
+export async function loadKetRag(
+  format: MethodIndexFormat,
+  dir: string,
+  ctx: BuildContext,
+): Promise<KetRagIndex> {
   const opened = await openMethodIndex(dir, ctx, {
-    method: format.name,
+    method: format.method,
     formatVersion: format.formatVersion,
     uses: format.uses,
-    params: (saved) => resolveKetRagOptionsFor(`${format.name} load`, [saved]),
+    params: (saved) => resolveKetRagOptionsFor(`${format.method} load`, [saved]),
   });
   const { providers, params: options } = opened;
   const units = await opened.json('units.json', unitsSchema);
   opened.check('units.json', () => checkUnits(units));
   if (units.dimensions !== providers.embedder.dimensions) {
-    throw indexFileError(
-      opened.path('units.json'),
+    throw opened.error(
+      'units.json',
       `dimensions is ${units.dimensions}, but the embedder has ${providers.embedder.dimensions}`,
     );
   }

@@ -13,8 +13,8 @@ import {
   packContext,
   type Retrieval,
   type RetrievedItem,
-  renderLocalSearchItem,
 } from '@grag/core';
+import { renderLocalSearchItem } from '@grag/core/internal';
 import { textChannelItems } from './channels.js';
 import { KET_RAG_RETRIEVE_OPTION_KEYS, type KetRagRetrieveOptions } from './options.js';
 import { channelRankScores } from './ranking.js';

@@ -13,9 +13,9 @@ import {
   type LocalSearchEntity,
   type LocalSearchRelationship,
   normalizeEntityName,
-  prepareLocalSearch,
   type VectorIndex,
 } from '@grag/core';
+import { prepareLocalSearch } from '@grag/core/internal';
 import type { SubChunk } from '@grag/keyword-bipartite';
 import { vectorIndexOf } from './entry.js';
 import type { KetRagOptions } from './options.js';

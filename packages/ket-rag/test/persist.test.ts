@@ -1,8 +1,8 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBuildContext, IndexFormatError } from '@grag/core';
-import { createScriptedEmbedder } from '@grag/core/test';
+import { createScriptedEmbedder, editedIndexCopy } from '@grag/core/test';
 import { createOfflineTasks } from '@grag/offline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKetRag } from '../src/index.js';
@@ -30,11 +30,7 @@ describe('ket-rag index loading: cross-file checks', () => {
 
   /** Load a copy whose JSON `file` was changed by `edit`; the error it is refused with. */
   async function refusal(name: string, file: string, edit: (json: Record<string, unknown[]>) => void) {
-    const dir = join(root, name);
-    await cp(saved, dir, { recursive: true });
-    const json = JSON.parse(await readFile(join(dir, file), 'utf8'));
-    edit(json);
-    await writeFile(join(dir, file), JSON.stringify(json));
+    const dir = await editedIndexCopy(saved, join(root, name), file, edit);
     const error = await method.load(dir, context()).catch((e: unknown) => e);
     expect(IndexFormatError.isInstance(error), String(error)).toBe(true);
     expect((error as Error).message).toContain(join(dir, file));

@@ -1,6 +1,5 @@
 import {
   assertKnownOptions,
-  BM25_DEFAULTS,
   Bm25Index,
   type BuildContext,
   type Chunk,
@@ -8,7 +7,6 @@ import {
   chunkSchema,
   DEFAULT_BUDGET_TOKENS,
   type Document,
-  ENTRY_POINT_MODES,
   type EntryPointMode,
   embedAll,
   type IndexProviders,
@@ -28,15 +26,15 @@ import {
   type Retrieval,
   type RetrievedItem,
   type RetrieveOptions,
-  resolveOptions,
+  resolveCheckedOptions,
   searchEntryPoints,
   startBuild,
   type VectorIndex,
   v,
-  validateOptions,
   withTitle,
   writeMethodIndex,
 } from '@grag/core';
+import { BM25_DEFAULTS, ENTRY_POINT_MODES } from '@grag/core/internal';
 
 /** How documents become retrieval units. */
 export interface ChunkingOptions {
@@ -84,22 +82,6 @@ const CHUNKING_RULES: { readonly [K in keyof ChunkingOptions]: OptionRule } = {
 };
 const DENSE_RULES = { ...CHUNKING_RULES, entryPoints: opt.oneOf(...ENTRY_POINT_MODES) };
 const BM25_RULES = { ...CHUNKING_RULES, k1: opt.nonNegative, b: opt.fraction };
-
-/**
- * Options of one build or load: `layers` over `defaults` (undefined values ignored), unknown keys
- * refused and every value checked, naming `caller`.
- */
-function resolve<O extends object>(
-  caller: string,
-  defaults: O,
-  rules: { readonly [K in keyof O]?: OptionRule },
-  ...layers: (Partial<O> | Record<string, unknown> | undefined)[]
-): O {
-  for (const layer of layers) assertKnownOptions(caller, layer, defaults);
-  const options = resolveOptions(defaults, ...layers);
-  validateOptions(caller, options, rules);
-  return options;
-}
 
 /** Every build option key of {@link createDenseRag}; others are refused. */
 const DENSE_RAG_OPTION_KEYS: readonly string[] = optionKeys<DenseRagOptions>(DENSE_RAG_DEFAULTS);
@@ -240,7 +222,12 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
     optionKeys: { build: DENSE_RAG_OPTION_KEYS, retrieve: RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['chunk'] },
     async build(docs, ctx, options = {}) {
-      const opts = resolve(`${name} build`, DENSE_RAG_DEFAULTS, DENSE_RULES, settings.defaults, options);
+      const opts = resolveCheckedOptions(
+        `${name} build`,
+        { defaults: DENSE_RAG_DEFAULTS, rules: DENSE_RULES },
+        settings.defaults,
+        options,
+      );
       const rt = startBuild(ctx);
       const { chunks, texts } = await rt.stage('chunk', () => toUnits(docs, ctx, opts));
       const { embedder } = ctx;
@@ -309,7 +296,8 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
         formatVersion,
         uses,
         // Indexes written before `entryPoints` existed were dense: the default fills it in.
-        params: (saved) => resolve(`${name} load`, DENSE_RAG_DEFAULTS, DENSE_RULES, saved),
+        params: (saved) =>
+          resolveCheckedOptions(`${name} load`, { defaults: DENSE_RAG_DEFAULTS, rules: DENSE_RULES }, saved),
       });
       const { chunks, texts } = await loadUnits(opened);
       const vectors = await opened.vectors('vectors.bin', chunks.length);
@@ -341,7 +329,12 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
     optionKeys: { build: BM25_RAG_OPTION_KEYS, retrieve: RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['chunk'] },
     async build(docs, ctx, options = {}) {
-      const opts = resolve(`${name} build`, defaults, BM25_RULES, settings.defaults, options);
+      const opts = resolveCheckedOptions(
+        `${name} build`,
+        { defaults, rules: BM25_RULES },
+        settings.defaults,
+        options,
+      );
       const rt = startBuild(ctx);
       const { chunks, texts } = await rt.stage('chunk', () => toUnits(docs, ctx, opts));
       const bm25 = await rt.stage('bm25', () => bm25Of(texts, opts), { checkpoint: false });
@@ -373,7 +366,7 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
         method: name,
         formatVersion,
         uses,
-        params: (saved) => resolve(`${name} load`, defaults, BM25_RULES, saved),
+        params: (saved) => resolveCheckedOptions(`${name} load`, { defaults, rules: BM25_RULES }, saved),
       });
       const { chunks, texts } = await loadUnits(opened);
       return {

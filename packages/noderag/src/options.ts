@@ -3,7 +3,6 @@
  * the retrieve options (given per query), their defaults, keys and checks.
  */
 import {
-  assertKnownOptions,
   type EntryPointMode,
   InvalidArgumentError,
   type OptionRule,
@@ -12,8 +11,7 @@ import {
   type PprUpdate,
   RETRIEVE_OPTION_KEYS,
   type RetrieveOptions,
-  resolveOptions,
-  validateOptions,
+  resolveCheckedOptions,
 } from '@grag/core';
 import { ENTRY_POINT_MODES } from '@grag/core/internal';
 
@@ -255,10 +253,12 @@ export function resolveNodeRagOptions(
           '`retrieve` (`grag query --set`; `grag eval --set` routes it to retrieve).',
       );
     }
-    assertKnownOptions(caller, layer, NODERAG_BUILD_OPTION_KEYS);
   }
-  const o = resolveOptions(NODERAG_DEFAULTS, ...layers);
-  validateOptions(caller, o, BUILD_RULES);
+  const o = resolveCheckedOptions(
+    caller,
+    { defaults: NODERAG_DEFAULTS, rules: BUILD_RULES, known: NODERAG_BUILD_OPTION_KEYS },
+    ...layers,
+  );
   if (o.chunking === 'fixed' && o.overlap >= o.chunkSize) {
     throw new InvalidArgumentError(
       'overlap',
@@ -301,13 +301,10 @@ export function resolveRetrieveOptions(
   defaults: Partial<NodeRagRetrieveOptions> | undefined,
   options: NodeRagRetrieveOptions,
 ): NodeRagQueryOptions & RetrieveOptions {
-  assertKnownOptions(caller, defaults, NODERAG_RETRIEVE_OPTION_KEYS);
-  assertKnownOptions(caller, options, NODERAG_RETRIEVE_OPTION_KEYS);
-  const o = resolveOptions<NodeRagQueryOptions & RetrieveOptions>(
-    NODERAG_RETRIEVE_DEFAULTS,
+  return resolveCheckedOptions<NodeRagQueryOptions & RetrieveOptions>(
+    caller,
+    { defaults: NODERAG_RETRIEVE_DEFAULTS, rules: RETRIEVE_RULES, known: NODERAG_RETRIEVE_OPTION_KEYS },
     defaults,
     options,
   );
-  validateOptions(caller, o, RETRIEVE_RULES);
-  return o;
 }

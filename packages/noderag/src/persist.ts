@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import {
   type BuildContext,
   chunkSchema,
-  type IndexProviderKind,
+  type MethodIndexFormat,
   openMethodIndex,
   type Schema,
   shapeIssue,
@@ -23,13 +23,6 @@ import { layBaseLayer, NODERAG_VECTOR_INDEX } from './hnsw.js';
 import { savedNodeRagOptions } from './options.js';
 import { searchStructures } from './search.js';
 import type { NodeRagBuildStats, NodeRagIndex } from './types.js';
-
-/** Which method's index, in which layout, depending on which providers. */
-export interface NodeRagFormat {
-  method: string;
-  formatVersion: number;
-  uses: readonly IndexProviderKind[];
-}
 
 /** Compact serialized graph: structural edges only (HNSW edges are rebuilt from the vector index). */
 interface StoredGraph {
@@ -158,7 +151,11 @@ export function nodeRagStats(index: NodeRagIndex): HeteroGraphStats & { build: N
 }
 
 /** Write `index` to `dir` (atomically; see core `writeMethodIndex`). */
-export async function saveNodeRag(index: NodeRagIndex, dir: string, format: NodeRagFormat): Promise<void> {
+export async function saveNodeRag(
+  index: NodeRagIndex,
+  dir: string,
+  format: MethodIndexFormat,
+): Promise<void> {
   const stats: Record<string, unknown> = { ...nodeRagStats(index) };
   await writeMethodIndex(
     dir,
@@ -183,7 +180,7 @@ export async function saveNodeRag(index: NodeRagIndex, dir: string, format: Node
 export async function loadNodeRag(
   dir: string,
   ctx: BuildContext,
-  format: NodeRagFormat,
+  format: MethodIndexFormat,
 ): Promise<NodeRagIndex> {
   const opened = await openMethodIndex(
     dir,

@@ -1,7 +1,8 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BuildContext, flatIndexFactory, IndexFormatError } from '@grag/core';
+import { editedIndexCopy } from '@grag/core/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeRagIndex, nodeRag } from '../src/index.js';
 import { DOCS, scriptedContext } from './fixtures.js';
@@ -24,14 +25,9 @@ describe('noderag index directory', () => {
   });
 
   /** A copy of the saved index with `file` (JSON) edited by `edit`. */
-  const edited = async (name: string, file: string, edit: (json: Record<string, unknown>) => void) => {
-    const dir = join(root, name);
-    await cp(saved, dir, { recursive: true });
-    const json = JSON.parse(await readFile(join(dir, file), 'utf8')) as Record<string, unknown>;
-    edit(json);
-    await writeFile(join(dir, file), JSON.stringify(json));
-    return dir;
-  };
+  // biome-ignore lint/suspicious/noExplicitAny: edits reach into JSON of a known layout
+  const edited = (name: string, file: string, edit: (json: any) => void) =>
+    editedIndexCopy(saved, join(root, name), file, edit);
   const loadError = async (dir: string) => nodeRag.load(dir, scriptedContext().ctx).catch((e: unknown) => e);
 
   it('records the graph statistics, the storage size and its own HNSW vector index in the manifest', async () => {

@@ -3,10 +3,10 @@ import {
   type ChatModel,
   createBuildContext,
   createPromptTasks,
-  createSimulatedChat,
   type Document,
   type ProgressEvent,
 } from '@grag/core';
+import { createSimulatedChat } from '@grag/core/tasks';
 import { checkResumableBuild, createScriptedEmbedder } from '@grag/core/test';
 import { createOfflineTasks } from '@grag/offline';
 import { describe, expect, it } from 'vitest';

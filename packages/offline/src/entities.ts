@@ -4,8 +4,7 @@
  * phrases. Plain heuristics: see the package README for what they get right and wrong.
  */
 
-import { linkKey } from '@grag/core';
-import { stripDisambiguator } from '@grag/core/internal';
+import { linkKey, stripDisambiguator } from '@grag/core/internal';
 import {
   EVENT_WORDS,
   GEO_WORDS,

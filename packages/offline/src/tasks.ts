@@ -25,8 +25,8 @@ import {
   type Tokenizer,
   throwIfAborted,
   type UnitRelationship,
-  withVocabularyMatches,
 } from '@grag/core';
+import { withVocabularyMatches } from '@grag/core/internal';
 import { type AnswerSentence, extractPhrase, readQuestion, resolveChain } from './answer.js';
 import { type EntityAnalysis, findEntities } from './entities.js';
 import { findRelationPhrase, substitute } from './hops.js';

@@ -1,12 +1,10 @@
 import {
-  assertKnownOptions,
   type OptionRule,
   opt,
   optionKeys,
   type QueryGraph,
   type RetrieveOptions,
-  resolveOptions,
-  validateOptions,
+  resolveCheckedOptions,
 } from '@grag/core';
 import type { Triple } from './kg.js';
 
@@ -155,21 +153,17 @@ export function resolveBuildOptions(
   caller: string,
   ...layers: (Partial<SgRagOptions> | undefined)[]
 ): ResolvedBuildOptions {
-  for (const layer of layers) assertKnownOptions(caller, layer, SG_RAG_BUILD_OPTION_KEYS);
-  const { triples, entityText, relationText, ...index } = resolveOptions<SgRagOptions>(
-    SG_RAG_DEFAULTS,
+  const { triples, entityText, relationText, ...index } = resolveCheckedOptions<SgRagOptions>(
+    caller,
+    { defaults: SG_RAG_DEFAULTS, rules: SG_RAG_RULES, known: SG_RAG_BUILD_OPTION_KEYS },
     ...layers,
   );
-  validateOptions(caller, index, SG_RAG_RULES);
   return { index, triples, entityText, relationText };
 }
 
 /** The index options saved in a manifest, resolved over the defaults and checked like a build's. */
 export function resolveSavedOptions(caller: string, saved: Record<string, unknown>): SgRagIndexOptions {
-  assertKnownOptions(caller, saved, SG_RAG_DEFAULTS);
-  const options = resolveOptions(SG_RAG_DEFAULTS, saved);
-  validateOptions(caller, options, SG_RAG_RULES);
-  return options;
+  return resolveCheckedOptions(caller, { defaults: SG_RAG_DEFAULTS, rules: SG_RAG_RULES }, saved);
 }
 
 /** Resolved retrieve options. */
@@ -180,8 +174,9 @@ export function resolveRetrieveOptions(
   caller: string,
   ...layers: (SgRagRetrieveOptions | Partial<SgRagRetrieveOptions> | undefined)[]
 ): ResolvedRetrieveOptions {
-  for (const layer of layers) assertKnownOptions(caller, layer, SG_RAG_RETRIEVE_OPTION_KEYS);
-  const options = resolveOptions<ResolvedRetrieveOptions>(SG_RAG_RETRIEVE_DEFAULTS, ...layers);
-  validateOptions(caller, options, RETRIEVE_RULES);
-  return options;
+  return resolveCheckedOptions<ResolvedRetrieveOptions>(
+    caller,
+    { defaults: SG_RAG_RETRIEVE_DEFAULTS, rules: RETRIEVE_RULES, known: SG_RAG_RETRIEVE_OPTION_KEYS },
+    ...layers,
+  );
 }

@@ -1,10 +1,7 @@
-import { writeFile } from 'node:fs/promises';
 import {
   type BuildContext,
-  type IndexProviderKind,
-  indexFileError,
+  type MethodIndexFormat,
   openMethodIndex,
-  readBinary,
   type Schema,
   shapeIssue,
   v,
@@ -15,13 +12,6 @@ import { RStarTree } from '@grag/rstar-index';
 import { adjacencyOf, exactLabelIndex, pairKey, type SgGraph } from './kg.js';
 import { resolveSavedOptions } from './options.js';
 import type { SgRagIndex } from './types.js';
-
-/** What the manifest of an index records about its method. */
-export interface SgRagFormat {
-  method: string;
-  formatVersion: number;
-  uses: readonly IndexProviderKind[];
-}
 
 const GRAPH_FILE = 'graph.json';
 const PATHS_FILE = 'paths.bin';
@@ -78,18 +68,22 @@ function checkGraph(graph: SgGraph): void {
  * (`graph.json`), the path nodes (`paths.bin`, int32), the R*-tree (`tree.bin`), the dominance
  * embedder (`dominance.json`) and the label vectors (`labels.bin`, the context's vector index).
  */
-export async function saveSgRagIndex(index: SgRagIndex, dir: string, format: SgRagFormat): Promise<void> {
+export async function saveSgRagIndex(
+  index: SgRagIndex,
+  dir: string,
+  format: MethodIndexFormat,
+): Promise<void> {
   const { pathNodes, tree, embedder } = index.paths;
   await writeMethodIndex(
     dir,
     { ...format, providers: index.providers, params: index.options, stats: index.stats },
     async (out) => {
       await out.json(GRAPH_FILE, index.graph);
-      await writeFile(
-        out.path(PATHS_FILE),
+      await out.bytes(
+        PATHS_FILE,
         new Uint8Array(pathNodes.buffer, pathNodes.byteOffset, pathNodes.byteLength),
       );
-      await writeFile(out.path(TREE_FILE), tree.save());
+      await out.bytes(TREE_FILE, tree.save());
       await out.json(DOMINANCE_FILE, embedder.toJSON());
       await out.vectors(LABELS_FILE, index.labelVectors);
     },
@@ -105,7 +99,7 @@ export async function saveSgRagIndex(index: SgRagIndex, dir: string, format: SgR
 export async function loadSgRagIndex(
   dir: string,
   ctx: BuildContext,
-  format: SgRagFormat,
+  format: MethodIndexFormat,
 ): Promise<SgRagIndex> {
   const opened = await openMethodIndex(dir, ctx, {
     ...format,
@@ -117,21 +111,19 @@ export async function loadSgRagIndex(
   opened.check(GRAPH_FILE, () => checkGraph(graph));
   const n = graph.ids.length;
   const k = options.pathLength + 1;
-  const pathsPath = opened.path(PATHS_FILE);
-  const bytes = await readBinary(pathsPath);
+  const bytes = await opened.bytes(PATHS_FILE);
   if (bytes.byteLength % (4 * k) !== 0) {
-    throw indexFileError(pathsPath, `holds ${bytes.byteLength} bytes, not a whole number of ${k}-node paths`);
+    throw opened.error(PATHS_FILE, `holds ${bytes.byteLength} bytes, not a whole number of ${k}-node paths`);
   }
   const pathNodes = new Int32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
   const badNode = pathNodes.findIndex((node) => node < 0 || node >= n);
   if (badNode >= 0) {
-    throw indexFileError(
-      pathsPath,
+    throw opened.error(
+      PATHS_FILE,
       `path ${Math.floor(badNode / k)} names node ${pathNodes[badNode]}, not one of the ${n} nodes`,
     );
   }
-  const treePath = opened.path(TREE_FILE);
-  const tree = RStarTree.load(await readBinary(treePath), treePath);
+  const tree = RStarTree.load(await opened.bytes(TREE_FILE), opened.path(TREE_FILE));
   const pathCount = pathNodes.length / k;
   const treeProblem =
     tree.dimensions !== k * options.dominanceDimensions || tree.labelDimensions !== k
@@ -139,22 +131,21 @@ export async function loadSgRagIndex(
       : tree.size !== pathCount
         ? `holds ${tree.size} paths, but ${PATHS_FILE} holds ${pathCount}`
         : undefined;
-  if (treeProblem !== undefined) throw indexFileError(treePath, treeProblem);
+  if (treeProblem !== undefined) throw opened.error(TREE_FILE, treeProblem);
   for (let id = 0; id < pathCount; id++) {
-    if (!tree.has(id)) throw indexFileError(treePath, `has no entry for path ${id}`);
+    if (!tree.has(id)) throw opened.error(TREE_FILE, `has no entry for path ${id}`);
   }
-  const dominancePath = opened.path(DOMINANCE_FILE);
   const dominance = await opened.json(DOMINANCE_FILE, dominanceSchema);
   let embedder: DominanceEmbedder;
   try {
     embedder = loadDominanceEmbedder(dominance);
   } catch (error) {
     // The embedder checks its own weights; name the file they came from.
-    throw indexFileError(dominancePath, (error as Error).message.replace(/\.$/, ''), { cause: error });
+    throw opened.error(DOMINANCE_FILE, (error as Error).message.replace(/\.$/, ''), { cause: error });
   }
   if (embedder.dimensions !== options.dominanceDimensions) {
-    throw indexFileError(
-      dominancePath,
+    throw opened.error(
+      DOMINANCE_FILE,
       `holds a ${embedder.dimensions}-dimensional embedder, expected ${options.dominanceDimensions}`,
     );
   }

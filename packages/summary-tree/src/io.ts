@@ -1,4 +1,5 @@
-import { checkIndexFile, readJson, type Schema, shapeIssue, v, validate, writeJson } from '@grag/core';
+import { checkIndexFile, type Schema, shapeIssue, v, validate } from '@grag/core';
+import { readJson, writeJson } from '@grag/core/internal';
 import type { SummaryTree, SummaryTreeNode } from './tree.js';
 
 const nodeSchema: Schema<SummaryTreeNode> = v.object({

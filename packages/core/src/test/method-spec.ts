@@ -13,6 +13,7 @@ import { INDEX_PROVIDER_KINDS, type IndexProviderKind } from '../method-index.js
 import { MANIFEST_FILE } from '../persistence.js';
 import { trackBuilds } from '../runtime.js';
 import type { Document, Retrieval } from '../types.js';
+import { editedIndexCopy } from './index-files.js';
 import { formatIndexFuzzReport, fuzzIndexLoad } from './index-fuzz.js';
 
 /** Options of {@link runMethodSpec}. */
@@ -182,15 +183,8 @@ export function runMethodSpec<Index, Options>(
     });
 
     /** A copy of the saved index with its manifest edited by `edit`. */
-    const editedCopy = async (name: string, edit: (manifest: Record<string, unknown>) => void) => {
-      const dir = join(root, name);
-      await cp(saved, dir, { recursive: true });
-      const path = join(dir, MANIFEST_FILE);
-      const manifest = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
-      edit(manifest);
-      await writeFile(path, JSON.stringify(manifest));
-      return dir;
-    };
+    const editedCopy = (name: string, edit: (manifest: Record<string, unknown>) => void) =>
+      editedIndexCopy(saved, join(root, name), MANIFEST_FILE, edit);
 
     it('declares a name, description, capabilities and option keys', () => {
       expect(method.name).toMatch(/^[a-z0-9][a-z0-9-]*$/);
