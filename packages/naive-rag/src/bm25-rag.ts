@@ -1,0 +1,99 @@
+import {
+  assertKnownOptions,
+  Bm25Index,
+  indexProviders,
+  type Method,
+  openMethodIndex,
+  RETRIEVE_OPTION_KEYS,
+  resolveCheckedOptions,
+  startBuild,
+  writeMethodIndex,
+} from '@grag/core';
+import { BM25_DEFAULTS } from '@grag/core/internal';
+
+import { BM25_RAG_OPTION_KEYS, BM25_RULES, type Bm25RagOptions, CHUNKING_DEFAULTS } from './options.js';
+import {
+  type Bm25RagIndex,
+  loadUnits,
+  rankDepth,
+  retrievalFrom,
+  saveUnits,
+  statsOf,
+  toUnits,
+} from './units.js';
+
+/** Settings of {@link createBm25Rag}. */
+export interface Bm25RagSettings {
+  /** Method name used in manifests and the CLI. @default 'bm25' */
+  name?: string;
+  defaults?: Partial<Bm25RagOptions>;
+}
+
+/** BM25 baseline: the top-k chunks by Okapi BM25, packed into the budget. No embedder is used. */
+export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagIndex, Bm25RagOptions> {
+  const name = settings.name ?? 'bm25';
+  const formatVersion = 1;
+  const uses = [] as const;
+  const defaults: Bm25RagOptions = { ...CHUNKING_DEFAULTS, ...BM25_DEFAULTS };
+  const bm25Of = (texts: string[], opts: Bm25RagOptions) => new Bm25Index(texts, { k1: opts.k1, b: opts.b });
+  return {
+    name,
+    description: 'baseline: BM25 top-k chunks',
+    capabilities: { uses },
+    formatVersion,
+    optionKeys: { build: BM25_RAG_OPTION_KEYS, retrieve: RETRIEVE_OPTION_KEYS },
+    passageRanking: { kinds: ['chunk'] },
+    async build(docs, ctx, options = {}) {
+      const opts = resolveCheckedOptions(
+        `${name} build`,
+        { defaults, rules: BM25_RULES },
+        settings.defaults,
+        options,
+      );
+      const rt = startBuild(ctx);
+      const { chunks, texts } = await rt.stage('chunk', () => toUnits(docs, ctx, opts));
+      const bm25 = await rt.stage('bm25', () => bm25Of(texts, opts), { checkpoint: false });
+      return { providers: indexProviders(ctx), options: opts, chunks, texts, bm25 };
+    },
+    async retrieve(index, query, options = {}) {
+      assertKnownOptions(`${name} retrieve`, options, RETRIEVE_OPTION_KEYS);
+      const started = performance.now();
+      const depth = rankDepth(index, options);
+      const hits = index.bm25.search(query, depth);
+      return retrievalFrom(index, hits, options, { method: name, depth, ms: performance.now() - started });
+    },
+    async save(index, dir) {
+      await writeMethodIndex(
+        dir,
+        {
+          method: name,
+          formatVersion,
+          uses,
+          providers: index.providers,
+          params: index.options,
+          stats: statsOf(index),
+        },
+        (out) => saveUnits(index, out),
+      );
+    },
+    async load(dir, ctx) {
+      const opened = await openMethodIndex(dir, ctx, {
+        method: name,
+        formatVersion,
+        uses,
+        params: (saved) => resolveCheckedOptions(`${name} load`, { defaults, rules: BM25_RULES }, saved),
+      });
+      const { chunks, texts } = await loadUnits(opened);
+      return {
+        providers: opened.providers,
+        options: opened.params,
+        chunks,
+        texts,
+        bm25: bm25Of(texts, opened.params),
+      };
+    },
+  };
+}
+
+/** The BM25 baseline with default settings. */
+export const bm25Rag = createBm25Rag();

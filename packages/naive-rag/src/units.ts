@@ -1,0 +1,131 @@
+/** What both baselines share: retrieval units, ranking depth, packing, and the units file. */
+import {
+  Bm25Index,
+  type BuildContext,
+  type Chunk,
+  chunkCorpus,
+  chunkSchema,
+  DEFAULT_BUDGET_TOKENS,
+  type Document,
+  type IndexProviders,
+  type IndexWriter,
+  InvalidArgumentError,
+  type OpenedIndex,
+  packContext,
+  type Retrieval,
+  type RetrievedItem,
+  type RetrieveOptions,
+  type VectorIndex,
+  v,
+  withTitle,
+} from '@grag/core';
+
+import type { Bm25RagOptions, ChunkingOptions, DenseRagOptions } from './options.js';
+
+export interface BaseIndex<Options> {
+  /** The providers retrieval needs (tokenizer; embedder for the dense baseline). */
+  providers: IndexProviders;
+  options: Options;
+  chunks: Chunk[];
+  /** The text each unit is searched and shown by (title line + chunk text). */
+  texts: string[];
+}
+
+export interface DenseRagIndex extends BaseIndex<DenseRagOptions> {
+  vectors: VectorIndex;
+  /** BM25 over `texts`, when `entryPoints` is not `'dense'`. */
+  lexical?: Bm25Index;
+}
+
+export interface Bm25RagIndex extends BaseIndex<Bm25RagOptions> {
+  bm25: Bm25Index;
+}
+
+/** BM25 over a dense index's texts when its entry points are not dense alone. */
+export function lexicalFor(texts: string[], options: DenseRagOptions): { lexical?: Bm25Index } {
+  return options.entryPoints === 'dense' ? {} : { lexical: new Bm25Index(texts) };
+}
+
+/** Units of retrieval from documents, with the text to search by. */
+export function toUnits(
+  docs: Document[],
+  ctx: BuildContext,
+  options: ChunkingOptions,
+): { chunks: Chunk[]; texts: string[] } {
+  if (docs.length === 0) {
+    throw new InvalidArgumentError(
+      'docs',
+      'naive-rag build: the corpus is empty; pass at least one document.',
+    );
+  }
+  const titles = new Map(docs.map((d) => [d.id, d.title]));
+  const chunks = chunkCorpus(docs, {
+    chunking: options.chunking,
+    chunkSize: options.chunkSize,
+    overlap: options.overlap,
+    tokenizer: ctx.tokenizer,
+  });
+  const texts = chunks.map((chunk) => withTitle(chunk.text, titles.get(chunk.docId), options.includeTitle));
+  return { chunks, texts };
+}
+
+export function retrievalFrom<O>(
+  index: BaseIndex<O>,
+  hits: { id: number; score: number }[],
+  options: RetrieveOptions,
+  trace: Record<string, unknown>,
+): Retrieval {
+  const items: RetrievedItem[] = hits.map(({ id, score }) => {
+    const chunk = index.chunks[id]!;
+    return {
+      id: chunk.id,
+      kind: 'chunk',
+      text: index.texts[id]!,
+      score,
+      source: { chunkIds: [chunk.id], docIds: [chunk.docId] },
+    };
+  });
+  const packed = packContext(items, options.budgetTokens ?? DEFAULT_BUDGET_TOKENS, {
+    tokenizer: index.providers.tokenizer,
+  });
+  return {
+    context: packed.context,
+    items: packed.items,
+    tokens: packed.tokens,
+    trace: { ...trace, ranked: items.length, packed: packed.items.length, truncated: packed.truncated },
+  };
+}
+
+/** How many units to rank: `topK` when given, else enough to fill the budget at the mean unit size. */
+export function rankDepth<O>(index: BaseIndex<O>, options: RetrieveOptions): number {
+  if (options.topK !== undefined) {
+    if (!Number.isInteger(options.topK) || options.topK < 1) {
+      throw new InvalidArgumentError(
+        'topK',
+        `naive-rag retrieve: topK must be a positive integer, got ${options.topK}.`,
+      );
+    }
+    return Math.min(options.topK, index.chunks.length);
+  }
+  const meanTokens = index.chunks.reduce((n, c) => n + c.tokens, 0) / Math.max(1, index.chunks.length);
+  const budget = options.budgetTokens ?? DEFAULT_BUDGET_TOKENS;
+  return Math.min(index.chunks.length, Math.ceil((budget / Math.max(1, meanTokens)) * 1.5) + 5);
+}
+
+const unitsSchema = v.refine(v.object({ chunks: v.array(chunkSchema), texts: v.array(v.string()) }), (u) =>
+  u.texts.length === u.chunks.length
+    ? undefined
+    : `has ${u.texts.length} texts for ${u.chunks.length} chunks`,
+);
+
+const UNITS_FILE = 'chunks.json';
+
+export const saveUnits = <O>(index: BaseIndex<O>, out: IndexWriter) =>
+  out.json(UNITS_FILE, { chunks: index.chunks, texts: index.texts });
+
+export const loadUnits = <P, S>(opened: OpenedIndex<P, S>) => opened.json(UNITS_FILE, unitsSchema);
+
+export const statsOf = <O>(index: BaseIndex<O>) => ({
+  documents: new Set(index.chunks.map((c) => c.docId)).size,
+  chunks: index.chunks.length,
+});
