@@ -2,8 +2,9 @@
  * E2GraphRAG on the multi-hop QA slices through `grag eval` (offline providers: extractive
  * `summarize`, hashed TF-IDF embedder, wink entity extractor), next to the BM25 and dense (Text-RAG)
  * baselines of the same run: the paper's configuration, grag's offline defaults (entity linking,
- * hybrid entry points, bridge chunks), and the entry points alone (the paper's "Dense Retrieval
- * Only" ablation with the same entry points), each at the default 12k-token budget and at 2k.
+ * hybrid entry points, title and mention bridge chunks), the same with title bridges only, and the
+ * entry points alone (the paper's "Dense Retrieval Only" ablation with the same entry points), each
+ * at the default 12k-token budget and at 2k.
  *
  *   pnpm tsx benchmarks/e2graphrag.ts [datasets-dir] [--datasets musique,hotpotqa] [--out benchmarks/results]
  */
@@ -20,6 +21,11 @@ const CONFIGS: EvalConfig[] = [
     label: 'e2graphrag (paper defaults)',
     method: 'e2graphrag',
     set: { entityLinking: false, entryPoints: 'dense', fuseEntryPoints: false, bridges: 0 },
+  },
+  {
+    label: 'e2graphrag (title bridges only)',
+    method: 'e2graphrag',
+    set: { mentionBridges: 0 },
   },
   { label: 'e2graphrag (offline defaults)', method: 'e2graphrag' },
 ];
@@ -69,7 +75,8 @@ async function main(): Promise<void> {
     '',
     '- **entry points only**: the paper\'s "Dense Retrieval Only" ablation (`denseOnly`) with the offline default entry points (BM25 + dense, RRF).',
     "- **paper defaults**: Algorithm 1 as published: no entity linking, dense retrieval, Algorithm 1's selection alone.",
-    "- **offline defaults**: entity linking, hybrid entry points, Algorithm 1's chunks behind them, bridge chunks.",
+    '- **title bridges only**: the offline defaults without mention bridges (`mentionBridges: 0`, the configuration before them).',
+    "- **offline defaults**: entity linking, hybrid entry points, Algorithm 1's chunks behind them, title and mention bridge chunks.",
     '',
     '## At the default 12k-token budget',
     '',

@@ -2,9 +2,22 @@
  * Bridge chunks: the second hop of a multi-hop question through the linked entity graph. A chunk
  * ranked near the top names other documents' title entities; I(c→e) gives them, the graph's title
  * ("home") entities lead to their documents' chunks, which are placed right behind the chunk that
- * names them.
+ * names them (title bridges). Mention bridges follow them: chunks that share a rare entity with the
+ * chunk and best match what the question asks beyond it (its residual query).
  */
 import type { EntityGraph } from './graph.js';
+
+/**
+ * How one seed's title-bridge candidates are ordered: `'coverage'`: most distinct query entities in
+ * the candidate chunk, then the entity named in fewest chunks ("spread"); `'entry'`: the candidate
+ * chunk's entry-point rank for the query first (unranked last), then coverage and spread;
+ * `'residual'`: the candidate's residual score first (BM25 for the query terms the seed does not
+ * contain), then coverage and spread.
+ */
+export type BridgeOrder = 'coverage' | 'entry' | 'residual';
+
+/** The bridge orders, for option checks. */
+export const BRIDGE_ORDERS: readonly BridgeOrder[] = ['coverage', 'entry', 'residual'];
 
 /** Options of {@link expandBridges}. */
 export interface BridgeOptions {
@@ -12,6 +25,23 @@ export interface BridgeOptions {
   bridges: number;
   /** How many of the first ranked chunks are expanded. */
   bridgeSeeds: number;
+  /** How a seed's title-bridge candidates are ordered. @default 'coverage' */
+  bridgeOrder?: BridgeOrder;
+  /**
+   * Place a title bridge only when its entry-point rank (0-based, see `entryRank`) is below this;
+   * 0: no threshold. @default 0
+   */
+  bridgeMaxRank?: number;
+  /**
+   * Mention bridges behind each seed, after its title bridges (needs `residual`): chunks among the
+   * first `mentionResidualRank` for the seed's residual query that name an entity of the seed named
+   * in at most `mentionSpread` chunks, in residual order. 0: off. @default 0
+   */
+  mentionBridges?: number;
+  /** Most chunks an entity shared with the seed may be named in. @default 5 */
+  mentionSpread?: number;
+  /** How deep in the seed's residual ranking mention bridges are looked for. @default 10 */
+  mentionResidualRank?: number;
 }
 
 /** One bridge added by {@link expandBridges}. */
@@ -49,52 +79,124 @@ export interface BridgeInput extends BridgeOptions {
   ranking: readonly number[];
   /** Graph ids of the query entities. */
   queryIds: readonly number[];
+  /**
+   * Chunk → its 0-based rank in the entry-point search for the query (a chunk not in it ranks
+   * last); read by `bridgeOrder: 'entry'` and `bridgeMaxRank`.
+   */
+  entryRank?: ReadonlyMap<number, number>;
+  /**
+   * The chunks matching the seed's residual query — the query terms the seed does not contain,
+   * what a second hop behind it must still match — best first with their scores (chunks with no
+   * such term left out); read by `bridgeOrder: 'residual'` and mention bridges.
+   */
+  residual?: (seed: number) => readonly { id: number; score: number }[];
 }
 
 /**
- * Insert bridge chunks into a ranking of leaves: for each of the first `bridgeSeeds` leaves, the
- * title entities it names (other than its own) whose home chunk is not ranked before it, best
- * first — most distinct query entities in the home chunk, then the entity named in fewest chunks
- * (a hub such as a country names half the corpus) — at most `bridges` of them, each placed right
- * behind the leaf (moved up when it was ranked lower).
+ * Insert bridge chunks into a ranking of leaves. For each of the first `bridgeSeeds` leaves (the
+ * seeds), best first:
+ * - title bridges: the title entities the seed names (other than its own) whose home chunk is not
+ *   placed yet nor a later seed, ordered by `bridgeOrder` — by default most distinct query entities
+ *   in the home chunk, then the entity named in fewest chunks (a hub such as a country names half
+ *   the corpus) — at most `bridges` of them (with `bridgeMaxRank`, only those ranked below it among
+ *   the entry points);
+ * - then mention bridges: at most `mentionBridges` of the first `mentionResidualRank` chunks for the
+ *   seed's residual query that share with the seed an entity named in at most `mentionSpread`
+ *   chunks (not placed yet nor a later seed), in residual order;
+ * each placed right behind the seed (moved up when it was ranked lower). The rest keep their order.
  */
 export function expandBridges(input: BridgeInput): { ranking: number[]; bridges: Bridge[] } {
-  const { graph, home, homes: homeOfChunk, ranking, queryIds, ...o } = input;
-  if (o.bridges <= 0 || o.bridgeSeeds <= 0 || home.size === 0) return { ranking: [...ranking], bridges: [] };
+  const { graph, home, homes: homeOfChunk, ranking, queryIds, entryRank, residual, ...o } = input;
+  const mentions = residual ? (o.mentionBridges ?? 0) : 0;
+  if (o.bridgeSeeds <= 0 || (o.bridges <= 0 && mentions <= 0)) return { ranking: [...ranking], bridges: [] };
+  const order = o.bridgeOrder ?? 'coverage';
+  const maxRank = o.bridgeMaxRank ?? 0;
+  const mentionSpread = o.mentionSpread ?? 5;
+  const mentionDepth = o.mentionResidualRank ?? 10;
+  const rankOf = (chunk: number): number => entryRank?.get(chunk) ?? Number.POSITIVE_INFINITY;
   const query = new Set(queryIds);
   const coverage = (chunk: number): number => {
     let n = 0;
     for (const e of graph.entitiesOf(chunk).entities) if (query.has(e)) n++;
     return n;
   };
+  type Candidate = {
+    entity: number;
+    chunk: number;
+    coverage: number;
+    spread: number;
+    rank: number;
+    residual: number;
+  };
+  const compare = (a: Candidate, b: Candidate): number => {
+    const byCoverage = b.coverage - a.coverage;
+    const bySpread = a.spread - b.spread;
+    const tie = byCoverage || bySpread || a.entity - b.entity;
+    if (order === 'entry') return (a.rank === b.rank ? 0 : a.rank < b.rank ? -1 : 1) || tie;
+    if (order === 'residual') return b.residual - a.residual || tie;
+    return tie;
+  };
   const out: number[] = [];
   const placed = new Set<number>();
   const bridges: Bridge[] = [];
   const seeds = ranking.slice(0, o.bridgeSeeds);
   const rest = ranking.slice(o.bridgeSeeds);
-  for (const seed of seeds) {
+  // A chunk can follow the seed at `seedIndex` unless it is placed or a later seed (never moved forward).
+  const free = (chunk: number, seedIndex: number): boolean =>
+    !placed.has(chunk) && !(seeds.indexOf(chunk) > seedIndex);
+  const place = (from: number, entity: number, chunk: number): void => {
+    out.push(chunk);
+    placed.add(chunk);
+    bridges.push({ from, entity: graph.entities[entity]!, chunk });
+  };
+  for (const [seedIndex, seed] of seeds.entries()) {
     if (placed.has(seed)) continue;
     out.push(seed);
     placed.add(seed);
-    const own = homeOfChunk[seed] !== undefined ? graph.id(homeOfChunk[seed]!) : undefined;
-    const candidates: { entity: number; chunk: number; coverage: number; spread: number }[] = [];
-    for (const e of graph.entitiesOf(seed).entities) {
-      if (e === own) continue;
-      const chunk = home.get(e);
-      if (chunk === undefined || placed.has(chunk) || seeds.indexOf(chunk) > seeds.indexOf(seed)) continue;
-      candidates.push({
-        entity: e,
-        chunk,
-        coverage: coverage(chunk),
-        spread: graph.chunksOf(e).chunks.length,
-      });
+    const residualHits = residual && (order === 'residual' || mentions > 0) ? residual(seed) : [];
+    if (o.bridges > 0) {
+      const residualScore = new Map(order === 'residual' ? residualHits.map((h) => [h.id, h.score]) : []);
+      const own = homeOfChunk[seed] !== undefined ? graph.id(homeOfChunk[seed]!) : undefined;
+      const candidates: Candidate[] = [];
+      for (const e of graph.entitiesOf(seed).entities) {
+        if (e === own) continue;
+        const chunk = home.get(e);
+        if (chunk === undefined || !free(chunk, seedIndex)) continue;
+        const rank = rankOf(chunk);
+        if (maxRank > 0 && !(rank < maxRank)) continue;
+        candidates.push({
+          entity: e,
+          chunk,
+          coverage: coverage(chunk),
+          spread: graph.chunksOf(e).chunks.length,
+          rank,
+          residual: residualScore.get(chunk) ?? 0,
+        });
+      }
+      candidates.sort(compare);
+      for (const c of candidates.slice(0, o.bridges))
+        if (!placed.has(c.chunk)) place(seed, c.entity, c.chunk);
     }
-    candidates.sort((a, b) => b.coverage - a.coverage || a.spread - b.spread || a.entity - b.entity);
-    for (const c of candidates.slice(0, o.bridges)) {
-      if (placed.has(c.chunk)) continue;
-      out.push(c.chunk);
-      placed.add(c.chunk);
-      bridges.push({ from: seed, entity: graph.entities[c.entity]!, chunk: c.chunk });
+    if (mentions > 0) {
+      const seedEntities = new Set<number>();
+      for (const e of graph.entitiesOf(seed).entities) {
+        if (graph.chunksOf(e).chunks.length <= mentionSpread) seedEntities.add(e);
+      }
+      let added = 0;
+      for (const { id: chunk } of residualHits.slice(0, mentionDepth)) {
+        if (added >= mentions) break;
+        if (chunk === seed || !free(chunk, seedIndex)) continue;
+        // The shared entity that links them: the one named in fewest chunks (lowest id on ties).
+        let link: number | undefined;
+        for (const e of graph.entitiesOf(chunk).entities) {
+          if (!seedEntities.has(e)) continue;
+          if (link === undefined || graph.chunksOf(e).chunks.length < graph.chunksOf(link).chunks.length)
+            link = e;
+        }
+        if (link === undefined) continue;
+        place(seed, link, chunk);
+        added++;
+      }
     }
   }
   for (const leaf of rest) {

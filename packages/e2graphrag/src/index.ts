@@ -15,7 +15,15 @@ export {
   type MappingStep,
   type RetrievalBranch,
 } from './adaptive.js';
-export { type Bridge, type BridgeInput, type BridgeOptions, expandBridges, homeChunks } from './bridges.js';
+export {
+  BRIDGE_ORDERS,
+  type Bridge,
+  type BridgeInput,
+  type BridgeOptions,
+  type BridgeOrder,
+  expandBridges,
+  homeChunks,
+} from './bridges.js';
 export * from './entities.js';
 export { entityAwareRank } from './evidence.js';
 export * from './graph.js';

@@ -21,6 +21,7 @@ import {
   ADAPTIVE_RETRIEVAL_RULES,
   type AdaptiveRetrievalOptions,
 } from './adaptive.js';
+import { BRIDGE_ORDERS, type BridgeOrder } from './bridges.js';
 
 /**
  * Retrieval options of grag's offline configuration (beyond Algorithm 1): how entry points are
@@ -45,13 +46,36 @@ export interface E2GraphRagRankingOptions {
    */
   graphWeight: number;
   /**
-   * Bridge chunks placed behind each of the first `bridgeSeeds` ranked chunks: the chunks of the
-   * documents whose title entities it names (needs `entityLinking`). 0: off (the paper).
-   * @default 2 (measured)
+   * Title bridges placed behind each of the first `bridgeSeeds` ranked chunks: the chunks of the
+   * documents whose title entities it names (needs `entityLinking`). 0: the bridge step is off,
+   * mention bridges included (the paper). @default 2 (measured)
    */
   bridges: number;
   /** How many of the first ranked chunks get bridges. @default 5 (measured) */
   bridgeSeeds: number;
+  /**
+   * How one seed's title-bridge candidates are ordered: `'coverage'` (most query entities in the
+   * candidate chunk, then the entity named in fewest chunks), `'entry'` (the candidate's
+   * entry-point rank for the question first) or `'residual'` (its BM25 score for the question's
+   * terms the seed does not contain first). @default 'coverage' (measured)
+   */
+  bridgeOrder: BridgeOrder;
+  /**
+   * Place a title bridge only when its entry-point rank for the question is below this; 0: always.
+   * @default 0 (measured)
+   */
+  bridgeMaxRank: number;
+  /**
+   * Mention bridges behind each seed, after its title bridges: chunks among the first
+   * `mentionResidualRank` BM25 hits of the seed's residual query (the question's terms the seed
+   * does not contain) that share with the seed an entity named in at most `mentionSpread` chunks.
+   * 0: off. Only with `bridges` above 0. @default 1 (measured)
+   */
+  mentionBridges: number;
+  /** Most chunks an entity shared by a seed and its mention bridge may be named in. @default 5 (measured) */
+  mentionSpread: number;
+  /** How many hits of the seed's residual query may become mention bridges. @default 10 (measured) */
+  mentionResidualRank: number;
 }
 
 /** Defaults of {@link E2GraphRagRankingOptions}: grag's measured offline configuration. */
@@ -61,6 +85,11 @@ export const E2GRAPHRAG_RANKING_DEFAULTS: Readonly<E2GraphRagRankingOptions> = {
   graphWeight: 0,
   bridges: 2,
   bridgeSeeds: 5,
+  bridgeOrder: 'coverage',
+  bridgeMaxRank: 0,
+  mentionBridges: 1,
+  mentionSpread: 5,
+  mentionResidualRank: 10,
 };
 
 /** Every option a query can set (its default is the index's). */
@@ -129,6 +158,7 @@ export const E2GRAPHRAG_PAPER_DEFAULTS: Readonly<E2GraphRagOptions> = {
   entryPoints: 'dense',
   fuseEntryPoints: false,
   bridges: 0,
+  mentionBridges: 0,
 };
 
 /** Query options: the context budget, `topK` (k), and any retrieval option of {@link E2GraphRagQueryOptions}. */
@@ -154,6 +184,11 @@ const QUERY_RULES: { readonly [K in keyof E2GraphRagQueryOptions]-?: OptionRule 
   graphWeight: opt.nonNegative,
   bridges: opt.nonNegativeInt,
   bridgeSeeds: opt.nonNegativeInt,
+  bridgeOrder: opt.oneOf(...BRIDGE_ORDERS),
+  bridgeMaxRank: opt.nonNegativeInt,
+  mentionBridges: opt.nonNegativeInt,
+  mentionSpread: opt.positiveInt,
+  mentionResidualRank: opt.positiveInt,
 };
 
 /** What a valid value of every option is. */
@@ -205,18 +240,23 @@ export function resolveQueryOptions(
   );
 }
 
-/** What an index saved before entity linking, entry points and bridges existed was built with. */
+/**
+ * What an index saved before entity linking, entry points and bridges existed was built with (and
+ * one saved before mention bridges existed: none).
+ */
 const BEFORE_LINKING: Readonly<Partial<E2GraphRagOptions>> = {
   entityLinking: false,
   entryPoints: 'dense',
   fuseEntryPoints: false,
   bridges: 0,
+  mentionBridges: 0,
 };
 
 /**
  * The params of a saved index, as {@link resolveE2GraphRagOptions} takes them: `linking` (the name
  * of `entityLinking` before it was renamed) read as `entityLinking`, and an index saved before
- * linking, entry points and bridges existed read as built the paper's way (it has none of them).
+ * linking, entry points and bridges existed read as built the paper's way (it has none of them);
+ * one saved before mention bridges existed reads `mentionBridges: 0`, as it was built and measured.
  */
 export function savedParams(saved: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const { linking, ...params } = saved;

@@ -29,6 +29,20 @@ function lexicalOf(index: E2GraphRagIndex): Bm25Index {
   return index.lexical;
 }
 
+/**
+ * The leaves matching the query's terms that chunk `seed` does not contain (what a second hop behind
+ * it must still match), by BM25, best first; none when the seed contains every term.
+ */
+function residualHits(index: E2GraphRagIndex, query: string, seed: number): { id: number; score: number }[] {
+  const lexical = lexicalOf(index);
+  const { tokenize } = lexical.options;
+  const covered = new Set(tokenize(index.tree.nodes[seed]!.text));
+  const rest = tokenize(query).filter((t) => !covered.has(t));
+  if (rest.length === 0) return [];
+  const leafCount = index.tree.levels[0]!.length;
+  return lexical.search(rest.join(' '), lexical.size).filter((h) => h.id < leafCount);
+}
+
 /** Retrieve from an E2GraphRAG index (see the README for the items and the trace). */
 export async function retrieveE2GraphRag(
   index: E2GraphRagIndex,
@@ -86,6 +100,11 @@ export async function retrieveE2GraphRag(
       : leaves;
     if (o.bridges > 0 && index.home) {
       const queryIds = result.trace.entities.flatMap((e) => graph.id(e) ?? []);
+      // Every leaf's entry-point rank for the query, when the bridge order or threshold reads it.
+      const entryRank =
+        o.bridgeOrder === 'entry' || o.bridgeMaxRank > 0
+          ? new Map((await search(leafCount, true)).map((h, rank) => [h.id, rank]))
+          : undefined;
       ({ ranking, bridges } = expandBridges({
         graph,
         home: index.home,
@@ -94,6 +113,13 @@ export async function retrieveE2GraphRag(
         queryIds,
         bridges: o.bridges,
         bridgeSeeds: o.bridgeSeeds,
+        bridgeOrder: o.bridgeOrder,
+        bridgeMaxRank: o.bridgeMaxRank,
+        mentionBridges: o.mentionBridges,
+        mentionSpread: o.mentionSpread,
+        mentionResidualRank: o.mentionResidualRank,
+        entryRank,
+        residual: (seed) => residualHits(index, query, seed),
       }));
     }
     labelled = rankedItems(tree, result, ranking.slice(0, o.topK));

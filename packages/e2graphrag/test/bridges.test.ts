@@ -117,3 +117,178 @@ describe('expandBridges', () => {
     });
   });
 });
+
+describe('mention bridges: the second hop through a passage that is not titled with the bridge entity', () => {
+  // The rebellion named in the bridge passage has no passage of its own; the passage about its end
+  // ("Modern history of Orsa") names it and holds the question's other terms ("treaty", "ended").
+  const corpus: Document[] = [
+    {
+      id: 'bridge',
+      title: 'Harbour Bridge of Veska',
+      text: 'The Harbour Bridge of Veska was a stone bridge over the Veska river. It was destroyed during the Saltmarsh Rebellion.',
+    },
+    {
+      id: 'history',
+      title: 'Modern history of Orsa',
+      text: 'The Saltmarsh Rebellion ended in 1871 with the Treaty of Calder, signed in Orsa.',
+    },
+    {
+      id: 'lune',
+      title: 'Lune trade dispute',
+      text: 'The trade dispute between Lune and Tarn ended with a treaty in 1902.',
+    },
+    { id: 'river', title: 'Veska river', text: 'The Veska river flows through the harbour town of Veska.' },
+    {
+      id: 'tarn',
+      title: 'Tarn uprising',
+      text: 'A rebellion in Tarn destroyed the old harbour and its bridge.',
+    },
+    {
+      id: 'rebuilt',
+      title: 'Veska harbour',
+      text: 'The Veska harbour bridge was rebuilt after a treaty with Tarn.',
+    },
+  ];
+  const question = 'Which treaty ended the rebellion that destroyed the Harbour Bridge of Veska?';
+
+  async function retrieve(options: Record<string, unknown>) {
+    const { tasks, embedder } = createOfflineProviders();
+    const index = await e2GraphRag.build(corpus, createBuildContext({ embedder, tasks }), {
+      chunking: 'document',
+      topK: 3,
+      bridgeSeeds: 1,
+    });
+    const r = await e2GraphRag.retrieve(index, question, options);
+    return { ids: r.items.filter((i) => i.kind === 'chunk').flatMap((i) => i.source.docIds), trace: r.trace };
+  }
+
+  test('by default the passage sharing the rebellion and matching "treaty ended" follows the title bridge', async () => {
+    const { ids, trace } = await retrieve({});
+    expect(ids).toEqual(['bridge', 'river', 'history']);
+    expect(trace.bridges).toEqual([
+      { from: 'bridge', entity: 'Veska river', chunk: 'river' },
+      { from: 'bridge', entity: 'Saltmarsh Rebellion', chunk: 'history' },
+    ]);
+  });
+
+  test('with mentionBridges 0 (the earlier configuration) it is not among the first three', async () => {
+    const { ids } = await retrieve({ mentionBridges: 0 });
+    expect(ids).not.toContain('history');
+  });
+});
+
+describe('expandBridges: bridge orders, the rank threshold and mention bridges', () => {
+  // c0 (home A) names the title entities B and C and the untitled entity X; c2 also names the query
+  // entity Q; c3 and c4 name X; c5 names nothing of c0's. Spreads: B 2, C 2, X 3.
+  const graph = EntityGraph.fromSentences([
+    [['A', 'B', 'C', 'X']],
+    [['B']],
+    [['C', 'Q']],
+    [['D', 'X']],
+    [['E', 'X']],
+    [['F']],
+  ]);
+  const homes = ['A', 'B', 'C', 'D', 'E', 'F'];
+  const home = homeChunks(graph, homes);
+  const base = {
+    graph,
+    home,
+    homes,
+    queryIds: [graph.id('Q')!],
+    ranking: [0, 5, 1, 2, 3, 4],
+    bridgeSeeds: 1,
+  };
+  // c0's residual query: c4 best, then c5, c1, c3, c2.
+  const residual = (seed: number) =>
+    seed === 0
+      ? [
+          { id: 4, score: 2 },
+          { id: 5, score: 1.8 },
+          { id: 1, score: 1.5 },
+          { id: 3, score: 1 },
+          { id: 2, score: 0.5 },
+        ]
+      : [];
+
+  test("'coverage' (the default): the home chunk with the query entity first", () => {
+    expect(expandBridges({ ...base, bridges: 1 }).ranking).toEqual([0, 2, 5, 1, 3, 4]);
+  });
+
+  test("'entry': the home chunk ranked higher among the entry points first", () => {
+    const entryRank = new Map([
+      [1, 3],
+      [2, 7],
+    ]);
+    expect(expandBridges({ ...base, bridges: 1, bridgeOrder: 'entry', entryRank }).ranking).toEqual([
+      0, 1, 5, 2, 3, 4,
+    ]);
+    // a chunk missing from the entry ranks comes last
+    expect(
+      expandBridges({ ...base, bridges: 1, bridgeOrder: 'entry', entryRank: new Map([[2, 40]]) }).ranking,
+    ).toEqual([0, 2, 5, 1, 3, 4]);
+  });
+
+  test("'residual': the home chunk scoring higher for the seed's residual query first", () => {
+    // c1 scores 1.5, c2 0.5
+    expect(expandBridges({ ...base, bridges: 1, bridgeOrder: 'residual', residual }).ranking).toEqual([
+      0, 1, 5, 2, 3, 4,
+    ]);
+  });
+
+  test('bridgeMaxRank: a home chunk ranked at or beyond it is not placed', () => {
+    const entryRank = new Map([
+      [1, 3],
+      [2, 7],
+    ]);
+    expect(expandBridges({ ...base, bridges: 2, bridgeMaxRank: 5, entryRank })).toEqual({
+      ranking: [0, 1, 5, 2, 3, 4],
+      bridges: [{ from: 0, entity: 'B', chunk: 1 }],
+    });
+  });
+
+  test('mention bridges: the best residual hit that shares a rare entity, after the title bridges', () => {
+    // c4 is the best residual hit and shares X (named in 3 chunks) with c0.
+    expect(expandBridges({ ...base, bridges: 1, mentionBridges: 1, residual })).toEqual({
+      ranking: [0, 2, 4, 5, 1, 3],
+      bridges: [
+        { from: 0, entity: 'C', chunk: 2 },
+        { from: 0, entity: 'X', chunk: 4 },
+      ],
+    });
+    // two of them: c5 shares nothing with c0, c1 shares B (spread 2): c4 then c1
+    expect(expandBridges({ ...base, bridges: 0, mentionBridges: 2, residual }).ranking).toEqual([
+      0, 4, 1, 5, 2, 3,
+    ]);
+  });
+
+  test('mention bridges: the spread limit, the residual depth and later seeds', () => {
+    // X is named in 3 chunks: over a spread of 2, c4 is not linked; c1 (B, spread 2) is
+    expect(
+      expandBridges({ ...base, bridges: 0, mentionBridges: 1, mentionSpread: 2, residual }).ranking,
+    ).toEqual([0, 1, 5, 2, 3, 4]);
+    // only the first two residual hits (c4, c5) are looked at: with spread 2 neither is linked
+    expect(
+      expandBridges({
+        ...base,
+        bridges: 0,
+        mentionBridges: 1,
+        mentionSpread: 2,
+        mentionResidualRank: 2,
+        residual,
+      }),
+    ).toEqual({ ranking: [0, 5, 1, 2, 3, 4], bridges: [] });
+    // c4 is the second seed: it stays there, the next linked hit (c1) follows c0
+    expect(
+      expandBridges({
+        ...base,
+        ranking: [0, 4, 5, 1, 2, 3],
+        bridgeSeeds: 2,
+        bridges: 0,
+        mentionBridges: 1,
+        residual,
+      }).ranking,
+    ).toEqual([0, 1, 4, 5, 2, 3]);
+    // without a residual ranking there are no mention bridges
+    expect(expandBridges({ ...base, bridges: 0, mentionBridges: 1 }).bridges).toEqual([]);
+  });
+});

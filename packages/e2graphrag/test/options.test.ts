@@ -67,10 +67,21 @@ describe('options', () => {
       entryPoints: 'dense',
       fuseEntryPoints: false,
       bridges: 0,
+      mentionBridges: 0,
       chunkSize: 600,
     });
+    // saved before mention bridges existed: read without them, as it was built and measured
     expect(
       savedParams({ entityLinking: true, entryPoints: 'hybrid', fuseEntryPoints: true, bridges: 2 }),
-    ).toEqual({ entityLinking: true, entryPoints: 'hybrid', fuseEntryPoints: true, bridges: 2 });
+    ).toEqual({
+      entityLinking: true,
+      entryPoints: 'hybrid',
+      fuseEntryPoints: true,
+      bridges: 2,
+      mentionBridges: 0,
+    });
+    expect(savedParams({ entityLinking: true, bridges: 2, mentionBridges: 1 })).toMatchObject({
+      mentionBridges: 1,
+    });
   });
 });
