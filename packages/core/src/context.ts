@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from './errors.js';
 import type { Tokenizer } from './tokenizer.js';
-import type { RetrievedItem } from './types.js';
+import type { Chunk, RetrievedItem } from './types.js';
 
 export interface PackContextOptions {
   /** Tokenizer that counts the budget. */
@@ -111,4 +111,23 @@ export function packContext(
   const result: PackedContext = { context, items: kept, tokens, dropped: items.length - kept.length };
   if (truncated !== undefined) result.truncated = truncated;
   return result;
+}
+
+/** A chunk as a retrieved item (kind `'chunk'`), shown by `text` (e.g. with its title line), with its provenance. */
+export function chunkItem(chunk: Pick<Chunk, 'id' | 'docId'>, text: string, score: number): RetrievedItem {
+  return {
+    id: chunk.id,
+    kind: 'chunk',
+    text,
+    score,
+    source: { chunkIds: [chunk.id], docIds: [chunk.docId] },
+  };
+}
+
+/**
+ * How many of `count` units of `meanTokens` tokens on average to rank for a context of
+ * `budgetTokens`: enough to fill it 1.5 times over, plus 5 spare, and at most `count`.
+ */
+export function rankDepthFor(count: number, budgetTokens: number, meanTokens: number): number {
+  return Math.min(count, Math.ceil((budgetTokens / Math.max(1, meanTokens)) * 1.5) + 5);
 }

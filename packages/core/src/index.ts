@@ -29,7 +29,13 @@ export {
   splitSentences,
   withTitle,
 } from './chunking/index.js';
-export { type PackContextOptions, type PackedContext, packContext } from './context.js';
+export {
+  chunkItem,
+  type PackContextOptions,
+  type PackedContext,
+  packContext,
+  rankDepthFor,
+} from './context.js';
 export * from './errors.js';
 export {
   type AliasKind,

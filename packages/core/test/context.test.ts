@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { getTokenizer, packContext, type RetrievedItem } from '../src/index.js';
+import { chunkItem, getTokenizer, packContext, type RetrievedItem, rankDepthFor } from '../src/index.js';
 
 const tokenizer = getTokenizer();
 const item = (id: string, text: string, doc = 'd'): RetrievedItem => ({
@@ -104,5 +104,27 @@ describe('packContext token counts', () => {
       expect(packed.tokens).toBe(Math.ceil(packed.context.length / 4));
       expect(packed.tokens).toBeLessThanOrEqual(budget);
     }
+  });
+});
+
+describe('chunkItem and rankDepthFor', () => {
+  it('makes a chunk item with its provenance', () => {
+    expect(chunkItem({ id: 'd1#0', docId: 'd1' }, 'Title\ntext', 0.5)).toEqual({
+      id: 'd1#0',
+      kind: 'chunk',
+      text: 'Title\ntext',
+      score: 0.5,
+      source: { chunkIds: ['d1#0'], docIds: ['d1'] },
+    });
+  });
+
+  it('ranks enough units to fill the budget 1.5 times plus 5, at most all of them', () => {
+    // 1000 / 100 = 10 units fill it; 15 + 5 = 20.
+    expect(rankDepthFor(50, 1000, 100)).toBe(20);
+    // ceil(1000 / 300 * 1.5) = 5, + 5.
+    expect(rankDepthFor(50, 1000, 300)).toBe(10);
+    expect(rankDepthFor(7, 1000, 100)).toBe(7);
+    // A mean below one token counts as one.
+    expect(rankDepthFor(10_000, 10, 0)).toBe(20);
   });
 });

@@ -5,6 +5,7 @@
  */
 import {
   Bm25Index,
+  chunkItem,
   DEFAULT_BUDGET_TOKENS,
   DEFAULT_BUILD_CONCURRENCY,
   embedAll,
@@ -281,13 +282,7 @@ interface EntryPointsInput {
 function entryPointsOnly(input: EntryPointsInput): Retrieval {
   const { index, rel, budget } = input;
   const order = byRelevance(identityArray(index.chunks.length), rel).slice(0, input.topK ?? 200);
-  const items: RetrievedItem[] = order.map((i) => ({
-    id: index.chunks[i]!.id,
-    kind: 'chunk',
-    text: index.texts[i]!,
-    score: rel[i]!,
-    source: { chunkIds: [index.chunks[i]!.id], docIds: [index.chunks[i]!.docId] },
-  }));
+  const items: RetrievedItem[] = order.map((i) => chunkItem(index.chunks[i]!, index.texts[i]!, rel[i]!));
   const packed = packContext(items, budget, { tokenizer: index.providers.tokenizer });
   return {
     context: packed.context,

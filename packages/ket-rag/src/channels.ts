@@ -3,38 +3,23 @@
  * the keyword channel (Algorithm 4, lines 2-4), the entry-point search alone, and whole chunks by
  * similarity, alone (Text-RAG) or followed by their KNN neighbours (KNNG-RAG).
  */
-import { cosineSimilarity, type RetrievedItem, reciprocalRankFusion } from '@grag/core';
+import {
+  chunkItem,
+  cosineSimilarity,
+  type RetrievedItem,
+  rankDepthFor,
+  reciprocalRankFusion,
+} from '@grag/core';
 import { keywordChannel, queryKeywordSeeds, rankKeywords } from '@grag/keyword-bipartite';
 import { searchSubChunks } from './entry.js';
 import { followNeighbours, rankPositions } from './ranking.js';
 import type { KetRagIndex } from './types.js';
 
-function subChunkItem(index: KetRagIndex, position: number, score: number): RetrievedItem {
-  const sub = index.subChunks[position]!;
-  return {
-    id: sub.id,
-    kind: 'chunk',
-    text: index.subChunkTexts[position]!,
-    score,
-    source: { chunkIds: [sub.id], docIds: [sub.docId] },
-  };
-}
+const subChunkItem = (index: KetRagIndex, position: number, score: number): RetrievedItem =>
+  chunkItem(index.subChunks[position]!, index.subChunkTexts[position]!, score);
 
-function chunkItem(index: KetRagIndex, position: number, score: number): RetrievedItem {
-  const chunk = index.chunks[position]!;
-  return {
-    id: chunk.id,
-    kind: 'chunk',
-    text: index.chunkTexts[position]!,
-    score,
-    source: { chunkIds: [chunk.id], docIds: [chunk.docId] },
-  };
-}
-
-/** How many of `count` units of `meanTokens` tokens to rank for `budget` tokens (1.5× and 5 spare). */
-function depthFor(count: number, budget: number, meanTokens: number): number {
-  return Math.min(count, Math.ceil((budget / Math.max(1, meanTokens)) * 1.5) + 5);
-}
+const chunkItemAt = (index: KetRagIndex, position: number, score: number): RetrievedItem =>
+  chunkItem(index.chunks[position]!, index.chunkTexts[position]!, score);
 
 /**
  * The keyword channel. With `entryPoints` `'lexical'`: the query's own keywords as seeds (rarest
@@ -117,20 +102,20 @@ export function textChannelItems(input: TextChannelInput): TextChannelResult {
   const { index, query, queryVector: q, budget } = input;
   const o = index.options;
   if (o.textChannel === 'entry') {
-    const k = depthFor(index.subChunks.length, budget, index.meanTokens.subChunk);
+    const k = rankDepthFor(index.subChunks.length, budget, index.meanTokens.subChunk);
     const hits = searchSubChunks(index, query, q, k);
     return { items: hits.map((h) => subChunkItem(index, h.id, h.score)), trace: {} };
   }
   if (o.textChannel === 'keyword') return keywordItems(input);
   // 'dense' and 'knn': chunks by similarity to the query.
-  const depth = depthFor(index.chunks.length, budget, index.meanTokens.chunk);
+  const depth = rankDepthFor(index.chunks.length, budget, index.meanTokens.chunk);
   const hits = index.chunkVectors!.search(q, depth);
   if (o.textChannel === 'dense')
-    return { items: hits.map((h) => chunkItem(index, h.id, h.score)), trace: {} };
+    return { items: hits.map((h) => chunkItemAt(index, h.id, h.score)), trace: {} };
   // 'knn': each seed chunk followed by its KNN-graph neighbours (KNNG-RAG).
   const followed = followNeighbours(hits, index.knnNeighbours ?? []);
   return {
-    items: followed.map((h) => chunkItem(index, h.id, h.score)),
+    items: followed.map((h) => chunkItemAt(index, h.id, h.score)),
     trace: { seedChunks: hits.length },
   };
 }

@@ -4,6 +4,7 @@ import {
   type BuildContext,
   type Chunk,
   chunkCorpus,
+  chunkItem,
   chunkSchema,
   DEFAULT_BUDGET_TOKENS,
   type Document,
@@ -15,6 +16,7 @@ import {
   type Retrieval,
   type RetrievedItem,
   type RetrieveOptions,
+  rankDepthFor,
   type VectorIndex,
   v,
   withTitle,
@@ -75,16 +77,9 @@ export function retrievalFrom<O>(
   options: RetrieveOptions,
   trace: Record<string, unknown>,
 ): Retrieval {
-  const items: RetrievedItem[] = hits.map(({ id, score }) => {
-    const chunk = index.chunks[id]!;
-    return {
-      id: chunk.id,
-      kind: 'chunk',
-      text: index.texts[id]!,
-      score,
-      source: { chunkIds: [chunk.id], docIds: [chunk.docId] },
-    };
-  });
+  const items: RetrievedItem[] = hits.map(({ id, score }) =>
+    chunkItem(index.chunks[id]!, index.texts[id]!, score),
+  );
   const packed = packContext(items, options.budgetTokens ?? DEFAULT_BUDGET_TOKENS, {
     tokenizer: index.providers.tokenizer,
   });
@@ -109,7 +104,7 @@ export function rankDepth<O>(index: BaseIndex<O>, options: RetrieveOptions): num
   }
   const meanTokens = index.chunks.reduce((n, c) => n + c.tokens, 0) / Math.max(1, index.chunks.length);
   const budget = options.budgetTokens ?? DEFAULT_BUDGET_TOKENS;
-  return Math.min(index.chunks.length, Math.ceil((budget / Math.max(1, meanTokens)) * 1.5) + 5);
+  return rankDepthFor(index.chunks.length, budget, meanTokens);
 }
 
 const unitsSchema = v.refine(v.object({ chunks: v.array(chunkSchema), texts: v.array(v.string()) }), (u) =>
