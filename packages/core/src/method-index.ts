@@ -270,12 +270,7 @@ export async function openMethodIndex<P, S = Record<string, unknown>>(
         vectors = await providers.vectorIndex.load(path(file));
       } catch (error) {
         if (GragError.isInstance(error)) throw error;
-        throw new IndexFormatError(
-          path(file),
-          undefined,
-          indexFileMessage(path(file), `cannot be loaded (${(error as Error).message})`),
-          { cause: error },
-        );
+        throw indexFileError(path(file), `cannot be loaded (${(error as Error).message})`, { cause: error });
       }
       checkVectorRows(vectors, { count, dimensions: providers.embedder.dimensions }, path(file));
       return vectors;

@@ -4,7 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { IndexFormatError, OutputError } from './errors.js';
 import { type Embedder, isFittableEmbedder } from './models.js';
 import type { Chunk } from './types.js';
-import { indexFileMessage, type Schema, v, validate } from './validate.js';
+import { indexFileError, type Schema, v, validate } from './validate.js';
 import type { VectorIndex } from './vector/types.js';
 
 /** Name of the manifest file inside an index directory. */
@@ -293,14 +293,7 @@ export async function readJson<T>(path: string, schema?: Schema<T>): Promise<T> 
   try {
     value = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    throw new IndexFormatError(
-      path,
-      undefined,
-      indexFileMessage(path, `cannot be read (${(error as Error).message})`),
-      {
-        cause: error,
-      },
-    );
+    throw indexFileError(path, `cannot be read (${(error as Error).message})`, { cause: error });
   }
   return schema === undefined ? (value as T) : validate(schema, value, path);
 }
@@ -310,14 +303,7 @@ export async function readBinary(path: string): Promise<Uint8Array> {
   try {
     return await readFile(path);
   } catch (error) {
-    throw new IndexFormatError(
-      path,
-      undefined,
-      indexFileMessage(path, `cannot be read (${(error as Error).message})`),
-      {
-        cause: error,
-      },
-    );
+    throw indexFileError(path, `cannot be read (${(error as Error).message})`, { cause: error });
   }
 }
 
@@ -359,9 +345,7 @@ export async function restoreEmbedderState(embedder: Embedder, dir: string): Pro
     embedder.restore(state);
   } catch (error) {
     // The embedder checks its own state; name the file it came from.
-    throw new IndexFormatError(path, undefined, indexFileMessage(path, (error as Error).message), {
-      cause: error,
-    });
+    throw indexFileError(path, (error as Error).message, { cause: error });
   }
 }
 
@@ -391,22 +375,14 @@ export function checkVectorRows(
 ): void {
   const { count, dimensions } = expected;
   if (dimensions !== undefined && vectors.dimensions !== dimensions) {
-    throw new IndexFormatError(
-      path,
-      undefined,
-      indexFileMessage(path, `holds ${vectors.dimensions}-dimensional vectors, expected ${dimensions}`),
-    );
+    throw indexFileError(path, `holds ${vectors.dimensions}-dimensional vectors, expected ${dimensions}`);
   }
   if (vectors.size !== count) {
-    throw new IndexFormatError(
-      path,
-      undefined,
-      indexFileMessage(path, `holds ${vectors.size} vectors, expected ${count}`),
-    );
+    throw indexFileError(path, `holds ${vectors.size} vectors, expected ${count}`);
   }
   for (let id = 0; id < count; id++) {
     if (!vectors.has(id)) {
-      throw new IndexFormatError(path, undefined, indexFileMessage(path, `has no vector for id ${id}`));
+      throw indexFileError(path, `has no vector for id ${id}`);
     }
   }
 }
