@@ -45,6 +45,11 @@ export interface LayerSearch {
   relevance: Float64Array;
   /** The truss index of `graph` (made on first call, by the caller's choice cached). */
   truss: () => TrussIndex;
+  /**
+   * Query vertices of this search (local node indices), instead of the `querySeeds` most relevant
+   * nodes.
+   */
+  seeds?: readonly number[];
 }
 
 /** The result of one layer's search. */
@@ -98,7 +103,8 @@ export type EacsOptions = Pick<
 
 /**
  * EACS on one graph: Q-Peel at each k of the spread feasible range `[kMin, min(kMax, k_max)]`,
- * around the `querySeeds` most relevant nodes (with a positive relevance) as query vertices, each
+ * around the query vertices (`search.seeds`, or the `querySeeds` most relevant nodes with a positive
+ * relevance), each
  * community bounded by `maxCommunityNodes`; a community found at several k is one candidate.
  */
 export function eacs(layer: Layer, search: LayerSearch, q: EacsOptions): LayerFound {
@@ -117,11 +123,12 @@ export function eacs(layer: Layer, search: LayerSearch, q: EacsOptions): LayerFo
   trace.kValues = spreadK(q.kMin, hi, q.candidatesPerLayer, q.kSpacing);
   // Query vertices: the most relevant nodes of the searched graph (none: any component, as in §5.2).
   const seeds =
-    q.querySeeds > 0
+    search.seeds ??
+    (q.querySeeds > 0
       ? byRelevance(identityArray(search.graph.n), search.relevance)
           .slice(0, q.querySeeds)
           .filter((v) => search.relevance[v]! > 0)
-      : [];
+      : []);
   const byNodes = new Map<string, FoundCommunity>();
   const found: FoundCommunity[] = [];
   for (const k of trace.kValues) {

@@ -62,6 +62,20 @@ export function rankCandidates<C extends Pick<Candidate, 'score' | 'qrScore' | '
   );
 }
 
+/**
+ * `ranked` without the candidates whose layer and nodes repeat an earlier one's (several anchors can
+ * find one community).
+ */
+export function distinctCandidates<C extends Pick<Candidate, 'layer' | 'nodes'>>(ranked: readonly C[]): C[] {
+  const seen = new Set<string>();
+  return ranked.filter((c) => {
+    const key = `${c.layer}:${[...c.nodes].sort((a, b) => a - b).join(',')}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** The chunk community that anchors the working subgraphs (§4): the highest score, then QRScore. */
 export function bestCandidate<C extends Pick<Candidate, 'score' | 'qrScore'>>(candidates: readonly C[]): C {
   return [...candidates].sort((x, y) => y.score - x.score || y.qrScore - x.qrScore)[0]!;

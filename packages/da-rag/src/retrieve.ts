@@ -27,7 +27,14 @@ import {
 } from './community-search.js';
 import { indexSubjects, linkedOrder, renderMembers } from './members.js';
 import { type DaRagQueryOptions, type DaRagRetrieveOptions, resolveQueryOptions } from './options.js';
-import { bestCandidate, type Candidate, evidenceScore, packCommunities, rankCandidates } from './pack.js';
+import {
+  bestCandidate,
+  type Candidate,
+  distinctCandidates,
+  evidenceScore,
+  packCommunities,
+  rankCandidates,
+} from './pack.js';
 import { nodeRelevance } from './relevance.js';
 import type { DaRagIndex, Layer } from './types.js';
 import { entityText, identity, identityArray, mapLimit, unit } from './util.js';
@@ -148,7 +155,7 @@ export async function retrieveDaRag(
     return { ...found, communities };
   };
   /** Search the KG (and Similarity) layer: the subgraphs induced by `entities`, or the whole layers. */
-  const searchEntityLayers = async (entities: number[] | null) => {
+  const searchEntityLayers = async (entities: number[] | null, traced: boolean) => {
     const rel = entityRelevance(entities ?? identity(index.entities.length));
     const found: FoundCommunity[] = [];
     for (const layer of useSim ? (['kg', 'sim'] as const) : (['kg'] as const)) {
@@ -177,7 +184,7 @@ export async function retrieveDaRag(
           },
         });
       });
-      layers[layer] = result.trace;
+      if (traced) layers[layer] = result.trace;
       found.push(...result.communities);
     }
     return assess(found);
@@ -185,51 +192,75 @@ export async function retrieveDaRag(
 
   const layers: Partial<Record<Layer, LayerTrace>> = {};
   const all: Candidate[] = [];
-  let anchor: Record<string, unknown> | null = null;
+  const anchors: Record<string, unknown>[] = [];
   if (q.chunkLayer) {
     const rel = chunkRelevance();
-    const found = await time('chunk', () =>
-      searchLayer('chunk', {
-        graph: index.chunkLayer,
-        global: identity(index.chunks.length),
-        relevance: rel,
-        truss: () => {
-          index.cache.chunk ??= new TrussIndex(index.chunkLayer);
-          return index.cache.chunk;
-        },
-      }),
-    );
-    layers.chunk = found.trace;
-    const chunkCandidates = await assess(found.communities);
-    all.push(...chunkCandidates);
-    throwIfAborted(signal);
+    const chunkSearch = (seeds?: number[]) =>
+      time('chunk', () =>
+        searchLayer('chunk', {
+          graph: index.chunkLayer,
+          global: identity(index.chunks.length),
+          relevance: rel,
+          truss: () => {
+            index.cache.chunk ??= new TrussIndex(index.chunkLayer);
+            return index.cache.chunk;
+          },
+          ...(seeds ? { seeds } : {}),
+        }),
+      );
+    // One anchor per query vertex: the most relevant chunk outside the earlier anchors' communities.
+    const covered = new Set<number>();
+    const order = q.anchors > 1 ? byRelevance(identityArray(index.chunks.length), rel) : [];
+    for (let a = 0, next = 0; a < q.anchors; a++) {
+      let seed: number | undefined;
+      if (q.anchors > 1) {
+        while (next < order.length && covered.has(order[next]!)) next++;
+        seed = order[next];
+        if (seed === undefined || rel[seed]! <= 0) break;
+      }
+      const found = await chunkSearch(seed === undefined ? undefined : [seed]);
+      if (a === 0) layers.chunk = found.trace;
+      const tag = q.anchors > 1 ? `a${a + 1}:` : '';
+      const chunkCandidates = await assess(found.communities.map((c) => ({ ...c, id: tag + c.id })));
+      all.push(...chunkCandidates);
+      throwIfAborted(signal);
 
-    // Working subgraphs: the entities of the anchor chunk community (§4).
-    let anchorChunks: number[];
-    if (chunkCandidates.length === 0) {
-      anchorChunks = byRelevance(identityArray(index.chunks.length), rel).slice(0, q.oneHopSeeds);
-      anchor = { community: null, fallback: 'most relevant chunks' };
-    } else if (q.anchor === 'union') {
-      anchorChunks = [...new Set(chunkCandidates.flatMap((c) => c.nodes))];
-      anchor = { community: chunkCandidates.map((c) => c.id) };
-    } else {
-      const best = bestCandidate(chunkCandidates);
-      anchorChunks = best.nodes;
-      anchor = { community: best.id };
+      // Working subgraphs: the entities of the anchor chunk community (§4).
+      let anchorChunks: number[];
+      const anchor: Record<string, unknown> = seed === undefined ? {} : { seed: index.chunks[seed]!.id };
+      if (chunkCandidates.length === 0) {
+        anchorChunks =
+          seed === undefined
+            ? byRelevance(identityArray(index.chunks.length), rel).slice(0, q.oneHopSeeds)
+            : [seed];
+        anchor.community = null;
+        anchor.fallback = seed === undefined ? 'most relevant chunks' : 'the query vertex';
+      } else if (q.anchor === 'union') {
+        anchorChunks = [...new Set(chunkCandidates.flatMap((c) => c.nodes))];
+        anchor.community = chunkCandidates.map((c) => c.id);
+      } else {
+        const best = bestCandidate(chunkCandidates);
+        anchorChunks = best.nodes;
+        anchor.community = best.id;
+      }
+      for (const c of anchorChunks) covered.add(c);
+      if (seed !== undefined) covered.add(seed);
+      const entitySet = new Set<number>();
+      for (const c of anchorChunks) for (const e of index.chunkEntities[c]!) entitySet.add(e);
+      const entities = [...entitySet].sort((x, y) => x - y);
+      anchor.chunks = anchorChunks.length;
+      anchor.entities = entities.length;
+      anchors.push(anchor);
+      const entityCandidates = await searchEntityLayers(entities, a === 0);
+      all.push(...entityCandidates.map((c) => ({ ...c, id: tag + c.id })));
     }
-    const entitySet = new Set<number>();
-    for (const c of anchorChunks) for (const e of index.chunkEntities[c]!) entitySet.add(e);
-    const entities = [...entitySet].sort((a, b) => a - b);
-    anchor.chunks = anchorChunks.length;
-    anchor.entities = entities.length;
-    all.push(...(await searchEntityLayers(entities)));
   } else {
     // "w/o C": EACS directly on the whole KG and Similarity layers.
-    all.push(...(await searchEntityLayers(null)));
+    all.push(...(await searchEntityLayers(null, true)));
   }
   throwIfAborted(signal);
 
-  const ranked = rankCandidates(all);
+  const ranked = distinctCandidates(rankCandidates(all));
   const result = packCommunities({
     index,
     ranked,
@@ -252,7 +283,7 @@ export async function retrieveDaRag(
       similarityLayer: useSim,
       scoring: q.reports || scoreBy === 'evidence' ? scoreBy : 'qrscore',
       layers,
-      anchor,
+      anchor: q.chunkLayer ? (q.anchors > 1 ? anchors : anchors[0]) : null,
       chosenK: result.chosenK,
       communities: result.communities,
       assessCalls,

@@ -27,10 +27,13 @@ describe('bridges: entity linking joins a passage to the passage it names', () =
   test('retrieval reaches the second-hop passage with linking, and not without', async () => {
     const linked = await daRag.build(BRIDGE_CORPUS, offlineContext());
     const unlinked = await daRag.build(BRIDGE_CORPUS, offlineContext(), { entityLinking: false });
-    const options: DaRagRetrieveOptions = {};
+    // One anchor (DA-RAG §4): linking alone brings the director's passage into the first five.
+    const options: DaRagRetrieveOptions = { anchors: 1 };
     const withLinks = await passages(linked, options);
     expect(withLinks[0]).toBe('harbour-lights');
     expect(withLinks.slice(0, 5)).toContain('halloran');
+    // The default second anchor adds the other film's community, still with the director's passage.
+    expect(await passages(linked, {})).toContain('halloran');
     expect(await passages(unlinked, options)).not.toContain('halloran');
     // Relevance alone ranks the director's passage last: the question shares no word with it.
     const entryOnly = await passages(linked, { entryPointsOnly: true });

@@ -154,6 +154,7 @@ describe('online retrieval (DA-RAG §4-5)', () => {
       maxCommunityNodes: null,
       querySeeds: 0,
       memberOrder: 'relevance',
+      anchors: 1,
     } as const;
     const r = await daRag.retrieve(index, QUERY, { budgetTokens: 4000, ...paper });
     const communities = r.trace.communities as TracedCommunity[];
@@ -178,7 +179,7 @@ describe('online retrieval (DA-RAG §4-5)', () => {
   });
 
   test('tries k over the feasible range of each layer and shows the chosen k in the trace', async () => {
-    const r = await daRag.retrieve(index, QUERY, { budgetTokens: 4000 });
+    const r = await daRag.retrieve(index, QUERY, { budgetTokens: 4000, anchors: 1 });
     const layers = r.trace.layers as Record<string, { feasibleK: [number, number]; kValues: number[] }>;
     const chunkMax = trussDecomposition(index.chunkLayer).maxTrussness;
     expect(layers.chunk!.feasibleK).toEqual([3, chunkMax]);
@@ -205,7 +206,7 @@ describe('online retrieval (DA-RAG §4-5)', () => {
       return JSON.stringify({ score, report: `Report scored ${score}.` });
     });
     const scripted = { ...index, providers: { ...index.providers, tasks: createPromptTasks(chat) } };
-    const r = await daRag.retrieve(scripted, QUERY, { budgetTokens: 12000 });
+    const r = await daRag.retrieve(scripted, QUERY, { budgetTokens: 12000, anchors: 1 });
     const communities = r.trace.communities as TracedCommunity[];
     expect(chat.calls).toHaveLength(communities.length);
     expect(r.trace.assessCalls).toBe(communities.length);
@@ -216,12 +217,16 @@ describe('online retrieval (DA-RAG §4-5)', () => {
     expect(new Set(scores).size).toBeGreaterThan(1);
     for (const item of r.items) expect(item.text.startsWith(`Report scored ${item.score}.`)).toBe(true);
     // A budget smaller than the first community packs only its head.
-    const small = await daRag.retrieve(scripted, QUERY, { budgetTokens: 40 });
+    const small = await daRag.retrieve(scripted, QUERY, { budgetTokens: 40, anchors: 1 });
     expect(small.items.map((i) => i.id)).toEqual([r.items[0]!.id]);
     expect(small.trace.truncated).toBe(r.items[0]!.id);
     expect(small.tokens).toBeLessThanOrEqual(40);
     // With reports only, every community is a short report and all of them fit.
-    const reports = await daRag.retrieve(scripted, QUERY, { budgetTokens: 400, communityText: 'report' });
+    const reports = await daRag.retrieve(scripted, QUERY, {
+      budgetTokens: 400,
+      communityText: 'report',
+      anchors: 1,
+    });
     expect(reports.items.map((i) => i.text)).toEqual(r.items.map((i) => `Report scored ${i.score}.`));
   });
 
@@ -296,7 +301,7 @@ describe('online retrieval (DA-RAG §4-5)', () => {
 
 describe('ablations (Table 3a)', () => {
   test('w/o ACS retrieves the 1-hop neighbourhood of the most relevant nodes of each layer', async () => {
-    const r = await daRag.retrieve(index, QUERY, { acs: false, oneHopSeeds: 2 });
+    const r = await daRag.retrieve(index, QUERY, { acs: false, oneHopSeeds: 2, anchors: 1 });
     expect(r.trace.retrieval).toBe('1-hop');
     const communities = r.trace.communities as TracedCommunity[];
     expect(communities.map((c) => c.id).sort()).toEqual(['chunk-1hop', 'kg-1hop', 'sim-1hop']);

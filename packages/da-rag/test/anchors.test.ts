@@ -1,0 +1,89 @@
+import { type BuildContext, createBuildContext, type Document } from '@grag/core';
+import { createOfflineProviders } from '@grag/offline';
+import { describe, expect, test } from 'vitest';
+import { type DaRagIndex, daRag } from '../src/index.js';
+
+/**
+ * Two films with no entity in common: each film's passage, its director's and its town's name one
+ * another, so each triple is a triangle of the Semantic Chunk layer and the two triangles are apart.
+ */
+const CORPUS: Document[] = [
+  [
+    'harbour-lights',
+    'Harbour Lights',
+    'Harbour Lights is a 1987 drama film directed by William Halloran. It was shot in Castleton.',
+  ],
+  [
+    'halloran',
+    'William Halloran',
+    'William Halloran is a filmmaker from Castleton. Halloran directed Harbour Lights.',
+  ],
+  [
+    'castleton',
+    'Castleton',
+    'Castleton is a port town. Harbour Lights was filmed in Castleton by William Halloran.',
+  ],
+  [
+    'north-road',
+    'The North Road',
+    'The North Road is a 1991 film directed by Agnes Whitlock. It was shot in Westmark.',
+  ],
+  [
+    'whitlock',
+    'Agnes Whitlock',
+    'Agnes Whitlock is a director from Westmark. Whitlock directed The North Road.',
+  ],
+  [
+    'westmark',
+    'Westmark',
+    'Westmark is a hilly province. The North Road was filmed in Westmark by Agnes Whitlock.',
+  ],
+].map(([id, title, text]) => ({ id: id!, title: title!, text: text! }));
+
+function offlineContext(): BuildContext {
+  const { tasks, embedder } = createOfflineProviders();
+  return createBuildContext({ embedder, tasks });
+}
+
+/** A comparison question: its two films' passages are the two most relevant chunks. */
+const COMPARISON = 'Which film came out first, Harbour Lights or The North Road?';
+
+/** The parts of DA-RAG's trace these tests read. */
+interface AnchorTrace {
+  anchor: { seed: string; community: string | null }[];
+  communities: { id: string; nodes: string[] }[];
+}
+
+async function run(index: DaRagIndex, anchors: number) {
+  const r = await daRag.retrieve(index, COMPARISON, { anchors });
+  return {
+    passages: [...new Set(r.items.flatMap((i) => i.source.docIds))],
+    trace: r.trace as unknown as AnchorTrace,
+  };
+}
+
+describe('anchors: one anchor chunk community per query vertex', () => {
+  test('the second anchor starts at the most relevant chunk outside the first anchor community', async () => {
+    const index = await daRag.build(CORPUS, offlineContext());
+    const entry = await daRag.retrieve(index, COMPARISON, { entryPointsOnly: true });
+    const byRelevance = entry.items.map((i) => i.id);
+    const { trace } = await run(index, 2);
+    const [first, second] = trace.anchor;
+    expect(first!.seed).toBe(byRelevance[0]);
+    const firstCommunity = trace.communities.find((c) => c.id === first!.community)?.nodes ?? [first!.seed];
+    expect(second!.seed).toBe(byRelevance.find((id) => !firstCommunity.includes(id)));
+    // Every candidate of the second anchor is tagged with it.
+    expect(trace.communities.some((c) => c.id.startsWith('a2:'))).toBe(true);
+  });
+
+  test('with two anchors both films of the comparison reach the context', async () => {
+    const index = await daRag.build(CORPUS, offlineContext());
+    const one = await run(index, 1);
+    const two = await run(index, 2);
+    // One anchor: every community lies in the first film's triangle (the working subgraphs hold only
+    // its entities), so the other film never reaches the context.
+    const films = ['harbour-lights', 'north-road'];
+    expect(films.filter((f) => one.passages.includes(f))).toHaveLength(1);
+    expect(two.passages).toEqual(expect.arrayContaining(films));
+  });
+});
