@@ -15,6 +15,11 @@ export interface PackContextOptions {
    * not fit. @default true
    */
   truncate?: boolean;
+  /**
+   * With `truncate: false`: leave out an item that does not fit whole and go on with the next ones,
+   * taking each that still fits (greedy packing in rank order), instead of stopping. @default false
+   */
+  skip?: boolean;
   /** Smallest remainder worth filling with a truncated item. @default 32 */
   minTruncatedTokens?: number;
 }
@@ -58,6 +63,7 @@ export function packContext(
   const render = options.render ?? renderItem;
   const separator = options.separator ?? '\n\n';
   const truncate = options.truncate ?? true;
+  const skip = !truncate && options.skip === true;
   const minTruncated = options.minTruncatedTokens ?? 32;
   // Parts are trimmed so each starts with a non-space character: the additivity condition.
   const additive = tokenizer.additiveAfterBlankLine === true && /^\s*\n\n\s*$/.test(separator);
@@ -79,6 +85,7 @@ export function packContext(
       usedWithSeparator += tokenizer.count(text + separator);
       continue;
     }
+    if (skip) continue;
     const remaining = budgetTokens - usedWithSeparator;
     if (truncate && remaining >= minTruncated) {
       const head = tokenizer.truncate(text, remaining).trim();

@@ -44,6 +44,22 @@ describe('packContext', () => {
     expect(packed.truncated).toBeUndefined();
   });
 
+  it('with skip, leaves out an item that does not fit whole and takes later ones that do', () => {
+    const big = item('big', 'delta '.repeat(200), 'doc4');
+    const small = item('s', 'tiny', 'doc5');
+    const whole = tokenizer.count(`[a] ${items[0]!.text}`);
+    const budget = whole + 40;
+    const packed = packContext([items[0]!, big, small], budget, { tokenizer, truncate: false, skip: true });
+    expect(packed.items.map((i) => i.id)).toEqual(['a', 's']);
+    expect(packed.truncated).toBeUndefined();
+    expect(packed.dropped).toBe(1);
+    expect(packed.tokens).toBeLessThanOrEqual(budget);
+    // Without skip the small item after the big one is lost.
+    expect(packContext([items[0]!, big, small], budget, { tokenizer, truncate: false }).items).toHaveLength(
+      1,
+    );
+  });
+
   it('returns an empty context for a zero budget and rejects a negative one', () => {
     expect(packContext(items, 0, { tokenizer })).toMatchObject({
       context: '',

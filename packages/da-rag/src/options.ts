@@ -168,6 +168,13 @@ export interface DaRagQueryOptions {
    */
   querySeeds: number;
   /**
+   * How the ranked communities fill the budget: `'greedy'` takes each community whole, in score
+   * order, leaving out one that does not fit and going on with the next (§5.1's greedy packing);
+   * `'truncate'` stops at the first that does not fit and writes its head into what is left.
+   * @default 'greedy' (DA-RAG §5.1)
+   */
+  packing: 'greedy' | 'truncate';
+  /**
    * Anchor chunk communities (§4), each searched around its own query vertex: the most relevant chunk
    * outside the communities of the anchors before it. Each anchor's community gives its own working
    * subgraphs on the KG and Similarity layers, and every candidate of every anchor is ranked and
@@ -213,6 +220,7 @@ export const DA_RAG_QUERY_DEFAULTS: DaRagQueryOptions = {
   maxCommunityNodes: 10,
   querySeeds: 1,
   anchors: 2,
+  packing: 'greedy',
   entryPointsOnly: false,
   memberOrder: 'linked',
 };
@@ -287,6 +295,7 @@ const QUERY_RULES: { readonly [K in keyof DaRagQueryOptions]-?: OptionRule } = {
   maxCommunityNodes: opt.nullable(opt.positiveInt),
   querySeeds: opt.nonNegativeInt,
   anchors: opt.positiveInt,
+  packing: opt.oneOf('greedy', 'truncate'),
   entryPointsOnly: opt.boolean,
   memberOrder: opt.oneOf('relevance', 'linked'),
 };

@@ -90,6 +90,7 @@ export interface PackInput {
   /** Most communities packed. */
   topK: number | undefined;
   communityText: DaRagQueryOptions['communityText'];
+  packing: DaRagQueryOptions['packing'];
   tokenizer: Tokenizer;
 }
 
@@ -99,7 +100,8 @@ function keyOf(index: DaRagIndex, layer: Layer, v: number): string {
 }
 
 /**
- * Pack the ranked communities greedily into the budget (§5.1), and report them: the packed items,
+ * Pack the ranked communities into the budget (§5.1; whole, or the last one truncated, by
+ * `packing`), and report them: the packed items,
  * the subgraph of the packed communities (nodes `chunk:<id>` / `entity:<id>`), the k values of the
  * packed communities per layer, and every candidate as traced.
  */
@@ -113,7 +115,13 @@ export function packCommunities(input: PackInput) {
     score: c.score,
     source: { chunkIds: c.chunkIds, docIds: c.docIds },
   }));
-  const packed = packContext(items, input.budget, { tokenizer: input.tokenizer });
+  const packed = packContext(
+    items,
+    input.budget,
+    input.packing === 'greedy'
+      ? { tokenizer: input.tokenizer, truncate: false, skip: true }
+      : { tokenizer: input.tokenizer },
+  );
   const packedIds = new Set(packed.items.map((i) => i.id));
 
   const nodes = new Set<string>();

@@ -267,6 +267,7 @@ export async function retrieveDaRag(
     budget,
     topK: options.topK,
     communityText: q.communityText,
+    packing: q.packing,
     tokenizer: index.providers.tokenizer,
   });
   const { packed } = result;

@@ -216,11 +216,31 @@ describe('online retrieval (DA-RAG §4-5)', () => {
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     expect(new Set(scores).size).toBeGreaterThan(1);
     for (const item of r.items) expect(item.text.startsWith(`Report scored ${item.score}.`)).toBe(true);
-    // A budget smaller than the first community packs only its head.
-    const small = await daRag.retrieve(scripted, QUERY, { budgetTokens: 40, anchors: 1 });
+    // Greedy packing (§5.1): whole communities in score order; one that does not fit is left out.
+    const tokenizer = index.providers.tokenizer;
+    const budget = 300;
+    const greedy = await daRag.retrieve(scripted, QUERY, { budgetTokens: budget, anchors: 1 });
+    expect(greedy.tokens).toBeLessThanOrEqual(budget);
+    expect(greedy.trace.truncated).toBeUndefined();
+    const kept = new Set(greedy.items.map((i) => i.id));
+    expect(greedy.items.map((i) => i.id)).toEqual(r.items.filter((i) => kept.has(i.id)).map((i) => i.id));
+    for (const item of greedy.items) expect(greedy.context).toContain(`[${item.id}] ${item.text.trim()}`);
+    const left = r.items.filter((i) => !kept.has(i.id));
+    expect(left.length).toBeGreaterThan(0);
+    for (const item of left) {
+      expect(tokenizer.count(`[${item.id}] ${item.text.trim()}`)).toBeGreaterThan(budget - greedy.tokens);
+    }
+    // With packing 'truncate', a budget smaller than the first community packs only its head.
+    const small = await daRag.retrieve(scripted, QUERY, {
+      budgetTokens: 40,
+      anchors: 1,
+      packing: 'truncate',
+    });
     expect(small.items.map((i) => i.id)).toEqual([r.items[0]!.id]);
     expect(small.trace.truncated).toBe(r.items[0]!.id);
     expect(small.tokens).toBeLessThanOrEqual(40);
+    const none = await daRag.retrieve(scripted, QUERY, { budgetTokens: 40, anchors: 1 });
+    expect(none.items).toEqual([]);
     // With reports only, every community is a short report and all of them fit.
     const reports = await daRag.retrieve(scripted, QUERY, {
       budgetTokens: 400,
