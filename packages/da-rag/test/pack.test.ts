@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import {
   bestCandidate,
   type Candidate,
+  distinctCandidates,
   evidenceScore,
   packCommunities,
   rankCandidates,
@@ -72,6 +73,7 @@ describe('packCommunities', () => {
       budget: 1000,
       topK: 2,
       communityText: 'report+members',
+      packing: 'greedy',
       tokenizer: getTokenizer(),
     });
     expect(out.packed.items.map((i) => [i.id, i.text])).toEqual([
@@ -92,6 +94,20 @@ describe('packCommunities', () => {
     ]);
   });
 
+  test('distinctCandidates keeps the first of the candidates with one layer and one node set', () => {
+    const twice = [
+      ...ranked,
+      candidate({ id: 'a2:chunk-k3', layer: 'chunk', ks: [3], nodes: [0, 1], score: 1 }),
+      candidate({ id: 'a2:kg-k3', layer: 'kg', ks: [3], nodes: [1], score: 1 }),
+    ];
+    expect(distinctCandidates(twice).map((c) => c.id)).toEqual([
+      'chunk-k3+4',
+      'kg-k3',
+      'chunk-1hop',
+      'a2:kg-k3',
+    ]);
+  });
+
   test('packs nothing within a budget of 0', () => {
     const out = packCommunities({
       index,
@@ -99,6 +115,7 @@ describe('packCommunities', () => {
       budget: 0,
       topK: undefined,
       communityText: 'members',
+      packing: 'greedy',
       tokenizer: getTokenizer(),
     });
     expect(out.packed.items).toEqual([]);
