@@ -31,6 +31,7 @@ import { EVAL_OPTIONS, EVAL_USAGE, evalCommand } from './eval-command.js';
 import { createProgressView } from './progress.js';
 import { createEstimateProviders, createProviders } from './providers.js';
 import { findMethod, METHODS, type MethodEntry } from './registry.js';
+import { SERVE_OPTIONS, SERVE_USAGE, serveCommand } from './serve-command.js';
 
 /** Where the CLI writes; injectable for tests. */
 export interface CliIO {
@@ -50,6 +51,7 @@ Commands:
   demo                                       index the demo corpus with every method and answer questions
   methods                                    list the available methods
 ${EVAL_USAGE.command}
+${SERVE_USAGE.command}
 
 Options:
   --method <name>            method to build (see \`grag methods\`)
@@ -78,7 +80,9 @@ Environment: OPENAI_API_KEY, OPENAI_BASE_URL, GRAG_CHAT_MODEL, GRAG_EMBEDDING_MO
 GRAG_CACHE_DIR, GRAG_PRICES, GRAG_CONCURRENCY, ...
 With no endpoint configured, grag runs offline.
 
-${EVAL_USAGE.options}`;
+${EVAL_USAGE.options}
+
+${SERVE_USAGE.options}`;
 
 const OPTIONS = {
   method: { type: 'string' },
@@ -105,6 +109,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
   ...EVAL_OPTIONS,
+  ...SERVE_OPTIONS,
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -656,7 +661,7 @@ function joinNegativeValues(argv: string[]): string[] {
   return out;
 }
 
-const COMMANDS = ['index', 'query', 'demo', 'eval', 'methods'];
+const COMMANDS = ['index', 'query', 'demo', 'eval', 'methods', 'serve'];
 
 /**
  * A command line that parses but would drop part of what it was given: an unknown command, a
@@ -763,6 +768,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           methodOptions: methodOptions(values),
           command: `grag ${argv.join(' ')}`,
         });
+      case 'serve':
+        return await serveCommand({ io, config, args, flags: values });
       case 'methods':
         for (const m of METHODS) io.stdout.write(`${m.name.padEnd(14)} ${m.description}\n`);
         return 0;

@@ -131,6 +131,14 @@ export {
 export type { ModelPrice, PriceTable } from './pricing.js';
 export * from './runtime.js';
 export {
+  type AnswerStreamPart,
+  canStream,
+  collectChatStream,
+  type StreamingChatModel,
+  streamAnswer,
+  streamChat,
+} from './streaming.js';
+export {
   type AnswerWithCitations,
   type CommunityAssessment,
   type ContextItem,

@@ -1,5 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { type ChatModel, type Embedder, type FittableEmbedder, isFittableEmbedder } from './models.js';
+import {
+  type ChatCallOptions,
+  type ChatModel,
+  type Embedder,
+  type FittableEmbedder,
+  isFittableEmbedder,
+  type TokenUsage,
+} from './models.js';
 import { findPrice, type PriceTable, priceTokens } from './pricing.js';
 import type { Tokenizer } from './tokenizer.js';
 
@@ -197,24 +204,50 @@ export class Meter {
 
 /**
  * Wrap a chat model so every call is recorded in `meter`. Token counts come from the provider's
- * usage; when it reports none, they are counted with `tokenizer` (when given).
+ * usage; when it reports none, they are counted with `tokenizer` (when given). A model that streams
+ * keeps streaming: its call is recorded when the stream finishes, or, when it ends early (aborted,
+ * failed, or the caller stopped reading), with the text that had arrived.
  */
 export function meteredChat(model: ChatModel, meter: Meter, tokenizer?: Tokenizer): ChatModel {
   const id = `${model.provider}:${model.modelId}`;
-  return {
+  const record = (options: ChatCallOptions, text: string, usage: TokenUsage | undefined) =>
+    meter.recordChat(
+      id,
+      usage ?? {
+        inputTokens: tokenizer ? options.messages.reduce((n, m) => n + tokenizer.count(m.content), 0) : 0,
+        outputTokens: tokenizer ? tokenizer.count(text) : 0,
+      },
+    );
+  const wrapped: ChatModel = {
     specificationVersion: 'v1',
     provider: model.provider,
     modelId: model.modelId,
     async doGenerate(options) {
       const result = await model.doGenerate(options);
-      const usage = result.usage ?? {
-        inputTokens: tokenizer ? options.messages.reduce((n, m) => n + tokenizer.count(m.content), 0) : 0,
-        outputTokens: tokenizer ? tokenizer.count(result.text) : 0,
-      };
-      meter.recordChat(id, usage);
+      record(options, result.text, result.usage);
       return result;
     },
   };
+  const stream = model.doStream?.bind(model);
+  if (stream) {
+    wrapped.doStream = async function* (options) {
+      let text = '';
+      let recorded = false;
+      try {
+        for await (const part of stream(options)) {
+          if (part.type === 'text-delta') text += part.text;
+          else if (!recorded) {
+            recorded = true;
+            record(options, text, part.usage);
+          }
+          yield part;
+        }
+      } finally {
+        if (!recorded) record(options, text, undefined);
+      }
+    };
+  }
+  return wrapped;
 }
 
 /**

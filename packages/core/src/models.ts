@@ -53,6 +53,14 @@ export interface ChatResult {
   finishReason?: 'stop' | 'length' | 'content-filter' | 'error' | 'other';
 }
 
+/**
+ * A part of a streamed chat response ({@link ChatModel.doStream}): pieces of the text as the model
+ * writes them, then one `finish` part with what `doGenerate` would report besides the text.
+ */
+export type ChatStreamPart =
+  | { type: 'text-delta'; text: string }
+  | { type: 'finish'; usage?: TokenUsage; finishReason?: ChatResult['finishReason'] };
+
 /** A chat (completion) model. */
 export interface ChatModel {
   readonly specificationVersion: 'v1';
@@ -60,6 +68,14 @@ export interface ChatModel {
   readonly provider: string;
   readonly modelId: string;
   doGenerate(options: ChatCallOptions): Promise<ChatResult>;
+  /**
+   * Optional: the same call, streamed. Yields `text-delta` parts as the text arrives and ends with
+   * one `finish` part; the deltas joined are the text `doGenerate` would return. Throws (from the
+   * iteration) what `doGenerate` throws, also mid-stream, and an `AbortError` once
+   * `options.abortSignal` aborts. Stopping the iteration early ends the call. Callers use
+   * `streamChat` (from `@grag/core`), which falls back to `doGenerate` for a model without it.
+   */
+  doStream?(options: ChatCallOptions): AsyncIterable<ChatStreamPart>;
 }
 
 export interface EmbedCallOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { embedAll, generateText, Meter, meteredChat, meteredEmbedder } from '../src/index.js';
+import { type ChatModel, embedAll, generateText, Meter, meteredChat, meteredEmbedder } from '../src/index.js';
 import { createScriptedChatModel, createScriptedEmbedder } from '../src/test/index.js';
 
 describe('Meter', () => {
@@ -55,5 +55,33 @@ describe('Meter', () => {
     const chat = meteredChat(createScriptedChatModel(['three word answer']), meter, words);
     await generateText(chat, { system: 'be brief', user: 'what is it' });
     expect(meter.snapshot().total).toMatchObject({ inputTokens: 5, outputTokens: 3 });
+  });
+
+  it('keeps a streaming model streaming and records its usage when the stream finishes or stops', async () => {
+    const meter = new Meter();
+    const words = { name: 'words', count: (t: string) => t.split(/\s+/).filter(Boolean).length } as never;
+    const base = createScriptedChatModel(['unused']);
+    const streaming: ChatModel = {
+      ...base,
+      doGenerate: base.doGenerate.bind(base),
+      async *doStream() {
+        yield { type: 'text-delta', text: 'one two ' };
+        yield { type: 'text-delta', text: 'three' };
+        yield { type: 'finish', usage: { inputTokens: 7, outputTokens: 3 } };
+      },
+    };
+    const chat = meteredChat(streaming, meter, words);
+    expect(chat.doStream).toBeDefined();
+    const texts: string[] = [];
+    for await (const part of chat.doStream!({ messages: [{ role: 'user', content: 'q' }] })) {
+      if (part.type === 'text-delta') texts.push(part.text);
+    }
+    expect(texts).toEqual(['one two ', 'three']);
+    expect(meter.snapshot().total).toMatchObject({ inputTokens: 7, outputTokens: 3 });
+    // A caller that stops after the first delta: the text that arrived is counted with the tokenizer.
+    for await (const _part of chat.doStream!({ messages: [{ role: 'user', content: 'a b' }] })) break;
+    expect(meter.snapshot().total).toMatchObject({ inputTokens: 9, outputTokens: 5 });
+    // A model without doStream stays without it.
+    expect(meteredChat(base, meter).doStream).toBeUndefined();
   });
 });

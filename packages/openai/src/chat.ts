@@ -2,6 +2,7 @@ import {
   type ChatCallOptions,
   type ChatModel,
   type ChatResult,
+  type ChatStreamPart,
   InvalidArgumentError,
   type TokenUsage,
 } from '@grag/core';
@@ -15,6 +16,7 @@ import {
   type RequestRuntime,
   sendWithRetry,
 } from './request.js';
+import { streamChatCompletion } from './stream.js';
 
 /** Settings of one chat model (`provider.chat(modelId, settings)`). Defaults in {@link OPENAI_CHAT_DEFAULTS}. */
 export interface OpenAIChatSettings {
@@ -30,12 +32,19 @@ export interface OpenAIChatSettings {
    * @default 'max_tokens'
    */
   maxTokensParam?: 'max_tokens' | 'max_completion_tokens';
+  /**
+   * Ask a streamed call (`doStream`) for its token usage with `stream_options: { include_usage: true }`,
+   * so the final `finish` part carries it. Turn off for servers that reject `stream_options`.
+   * @default true
+   */
+  streamUsage?: boolean;
 }
 
 /** Defaults of {@link OpenAIChatSettings}. */
 export const OPENAI_CHAT_DEFAULTS = {
   jsonResponseFormat: true,
   maxTokensParam: 'max_tokens',
+  streamUsage: true,
 } as const satisfies Required<OpenAIChatSettings>;
 
 type ChatParams = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
@@ -76,6 +85,7 @@ export class OpenAIChatModel implements ChatModel {
     this.settings = {
       jsonResponseFormat: settings?.jsonResponseFormat ?? OPENAI_CHAT_DEFAULTS.jsonResponseFormat,
       maxTokensParam: settings?.maxTokensParam ?? OPENAI_CHAT_DEFAULTS.maxTokensParam,
+      streamUsage: settings?.streamUsage ?? OPENAI_CHAT_DEFAULTS.streamUsage,
     };
     this.#runtime = runtime;
   }
@@ -101,12 +111,7 @@ export class OpenAIChatModel implements ChatModel {
    * choice. Throws `ProviderError`, `AbortError` or `InvalidArgumentError` (empty `messages`).
    */
   async doGenerate(options: ChatCallOptions): Promise<ChatResult> {
-    if (!Array.isArray(options.messages) || options.messages.length === 0) {
-      throw new InvalidArgumentError(
-        'messages',
-        `@grag/openai: doGenerate on '${this.modelId}': messages must be a non-empty array.`,
-      );
-    }
+    this.#checkMessages(options, 'doGenerate');
     const target: CallTarget = { kind: 'chat', modelId: this.modelId };
     const body = this.requestBody(options);
     return sendWithRetry(
@@ -117,13 +122,41 @@ export class OpenAIChatModel implements ChatModel {
       (raw) => parseChatCompletion(target, raw),
     );
   }
+
+  /**
+   * The same call streamed (`stream: true`): `text-delta` parts as the server sends them, then a
+   * `finish` part with the usage (see {@link OpenAIChatSettings.streamUsage}) and finish reason.
+   * Retried per the provider's policy until the response starts; a failure after that throws
+   * `ProviderError` mid-stream. The request holds one permit of the provider's concurrency limit
+   * until the stream ends or the caller stops iterating (which ends the request).
+   */
+  async *doStream(options: ChatCallOptions): AsyncGenerator<ChatStreamPart> {
+    this.#checkMessages(options, 'doStream');
+    const target: CallTarget = { kind: 'chat', modelId: this.modelId };
+    const body: OpenAI.Chat.ChatCompletionCreateParamsStreaming = {
+      ...this.requestBody(options),
+      stream: true,
+      ...(this.settings.streamUsage ? { stream_options: { include_usage: true } } : {}),
+    };
+    yield* streamChatCompletion(this.#runtime, target, body, options.abortSignal);
+  }
+
+  #checkMessages(options: ChatCallOptions, call: string): void {
+    if (!Array.isArray(options.messages) || options.messages.length === 0) {
+      throw new InvalidArgumentError(
+        'messages',
+        `@grag/openai: ${call} on '${this.modelId}': messages must be a non-empty array.`,
+      );
+    }
+  }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function parseUsage(usage: unknown): TokenUsage | undefined {
+/** @internal The usage of a response body, when it has `prompt_tokens` and `completion_tokens`. */
+export function parseUsage(usage: unknown): TokenUsage | undefined {
   if (!isRecord(usage)) return undefined;
   const input = usage['prompt_tokens'];
   const output = usage['completion_tokens'];

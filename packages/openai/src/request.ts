@@ -1,10 +1,20 @@
 import { AbortError, InvalidArgumentError, ProviderError } from '@grag/core';
 import type OpenAI from 'openai';
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import {
+  type CallTarget,
+  classify,
+  type Failure,
+  isRetryableStatus,
+  label,
+  oneLine,
+  parseRetryAfter,
+} from './failure.js';
 import type { Semaphore } from './semaphore.js';
 
 /** Provider name reported by every model of this package (`ChatModel.provider`, `Embedder.provider`). */
 export const PROVIDER = 'openai';
+
+export { type CallTarget, classify, type Failure, isRetryableStatus, label, oneLine, parseRetryAfter };
 
 /** Check the model id a factory was given; `call` names the factory in the message. */
 export function assertModelId(modelId: unknown, call: 'chat' | 'embedding'): asserts modelId is string {
@@ -39,12 +49,6 @@ export interface RequestRuntime {
   readonly random: () => number;
 }
 
-/** Names the call in error messages. */
-export interface CallTarget {
-  kind: 'chat' | 'embedding';
-  modelId: string;
-}
-
 /** Options this package passes to every SDK request. */
 export interface SdkRequestOptions {
   signal: AbortSignal;
@@ -55,43 +59,6 @@ export interface SdkRequestOptions {
 /** Sends one request through the SDK and resolves with the raw HTTP response (`.asResponse()`). */
 export type SendRequest = (client: OpenAI, options: SdkRequestOptions) => Promise<Response>;
 
-interface Failure {
-  retryable: boolean;
-  status: number | undefined;
-  /** Server-requested delay before the next attempt. */
-  retryAfterMs: number | undefined;
-  /** What went wrong, without the provider/model prefix. */
-  reason: string;
-  /** What the user can do about it. */
-  hint: string;
-  cause: unknown;
-}
-
-/** HTTP statuses worth retrying: request timeout, conflict (lock timeout), rate limit, server errors. */
-export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 409 || status === 429 || status >= 500;
-}
-
-/**
- * The delay a server asks for in `retry-after-ms` (milliseconds) or `Retry-After` (seconds or an
- * HTTP date), in milliseconds; `undefined` when neither header is present or parseable.
- */
-export function parseRetryAfter(headers: Headers | undefined, now: number = Date.now()): number | undefined {
-  if (!headers) return undefined;
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null && ms.trim() !== '') {
-    const value = Number(ms);
-    if (Number.isFinite(value) && value >= 0) return value;
-  }
-  const raw = headers.get('retry-after');
-  if (raw === null || raw.trim() === '') return undefined;
-  const seconds = Number(raw);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-  const date = Date.parse(raw);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
-}
-
 /**
  * Delay before retry number `retry` (0 for the first retry): exponential backoff with full jitter,
  * `random() * min(maxDelayMs, baseDelayMs * 2^retry)`.
@@ -101,139 +68,8 @@ export function backoffDelay(retry: number, policy: RetryPolicy, random: () => n
   return random() * cap;
 }
 
-function oneLine(text: string, max = 240): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-function label(target: CallTarget): string {
-  return `@grag/openai: ${target.kind} request for model '${target.modelId}'`;
-}
-
-function statusHint(status: number, target: CallTarget, code: string | null | undefined): string {
-  if (status === 401) return 'check OPENAI_API_KEY (or the apiKey setting of createOpenAI)';
-  if (status === 403) return 'check that the API key, organization and project may use this model';
-  if (status === 404) {
-    return 'check the model id and the baseURL (OpenAI-compatible servers usually serve under /v1)';
-  }
-  if (status === 413) return 'send fewer or shorter inputs (lower batchSize)';
-  if (status === 429 && code === 'insufficient_quota') return 'the account is out of quota; check billing';
-  if (status === 429)
-    return 'lower concurrency or raise maxRetries, and check the rate limits of the account';
-  if (status === 400 || status === 422) {
-    return target.kind === 'chat'
-      ? 'check the request options; for a server that rejects response_format set jsonResponseFormat: false, for a model that needs max_completion_tokens set maxTokensParam'
-      : 'check the inputs (empty or over the token limit) and dimensions (set sendDimensions: false for servers that reject it)';
-  }
-  if (isRetryableStatus(status))
-    return 'the server is overloaded or failing; try again later or raise maxRetries';
-  return 'check the request and the server logs';
-}
-
-function serverMessage(error: APIError): string {
-  const status = error.status;
-  const text =
-    status !== undefined && error.message.startsWith(`${status} `)
-      ? error.message.slice(String(status).length + 1)
-      : error.message;
-  return oneLine(text);
-}
-
-function classify(
-  error: unknown,
-  phase: 'request' | 'body',
-  timedOut: boolean,
-  timeoutMs: number,
-  target: CallTarget,
-): Failure {
-  if (timedOut || error instanceof APIConnectionTimeoutError) {
-    return {
-      retryable: true,
-      status: undefined,
-      retryAfterMs: undefined,
-      reason: `timed out after ${timeoutMs} ms`,
-      hint: 'raise timeoutMs, or check that the server at baseURL is responsive',
-      cause: error,
-    };
-  }
-  if (error instanceof APIConnectionError) {
-    const cause = (error as { cause?: unknown }).cause;
-    const detail = cause instanceof Error ? `${cause.message}${causeCode(cause)}` : error.message;
-    const code = cause instanceof Error ? codeOf(cause) : undefined;
-    if (code !== undefined && DROPPED.has(code)) {
-      // Connected, then the server or something on the way closed the connection.
-      return {
-        retryable: true,
-        status: undefined,
-        retryAfterMs: undefined,
-        reason: `lost the connection before the response arrived (${oneLine(detail, 160)})`,
-        hint: 'check the network and the server at baseURL',
-        cause: error,
-      };
-    }
-    return {
-      retryable: true,
-      status: undefined,
-      retryAfterMs: undefined,
-      reason: `could not connect (${oneLine(detail, 160)})`,
-      hint: 'check the baseURL and that the server is running',
-      cause: error,
-    };
-  }
-  if (error instanceof APIError && typeof error.status === 'number') {
-    const status = error.status;
-    const quota = status === 429 && error.code === 'insufficient_quota';
-    return {
-      retryable: isRetryableStatus(status) && !quota,
-      status,
-      retryAfterMs: parseRetryAfter(error.headers),
-      reason: `failed with HTTP ${status}: ${serverMessage(error)}`,
-      hint: statusHint(status, target, error.code),
-      cause: error,
-    };
-  }
-  if (phase === 'body') {
-    // The connection broke while the body was streaming in (reset, truncated chunked encoding).
-    const message = error instanceof Error ? `${error.message}${causeCode(error)}` : String(error);
-    return {
-      retryable: true,
-      status: undefined,
-      retryAfterMs: undefined,
-      reason: `lost the connection while reading the response (${oneLine(message, 160)})`,
-      hint: 'check the network and the server at baseURL',
-      cause: error,
-    };
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return {
-    retryable: false,
-    status: undefined,
-    retryAfterMs: undefined,
-    reason: `failed: ${oneLine(message, 160)}`,
-    hint: 'check the settings passed to createOpenAI (fetch, headers, baseURL)',
-    cause: error,
-  };
-}
-
-/** Error codes of a connection that was open and then dropped (as opposed to refused or unresolved). */
-const DROPPED = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
-
-/** The `code` of an error's cause (`'ECONNRESET'`, `'UND_ERR_SOCKET'`), if any. */
-function codeOf(error: Error): string | undefined {
-  const cause = (error as { cause?: unknown }).cause;
-  if (cause && typeof cause === 'object' && 'code' in cause && typeof cause.code === 'string') {
-    return cause.code;
-  }
-  return undefined;
-}
-
-/** ` [CODE]` of an error's cause, or `''`. */
-function causeCode(error: Error): string {
-  const code = codeOf(error);
-  return code === undefined ? '' : ` [${code}]`;
-}
-
-function abortError(target: CallTarget, signal: AbortSignal): AbortError {
+/** @internal The {@link AbortError} of a call aborted by its caller. */
+export function abortError(target: CallTarget, signal: AbortSignal): AbortError {
   return new AbortError(`${label(target)} was aborted.`, { cause: signal.reason });
 }
 
@@ -257,6 +93,10 @@ function sleep(ms: number, signal: AbortSignal | undefined, target: CallTarget):
 
 type AttemptOutcome = { ok: true; body: string } | { ok: false; failure: Failure };
 
+/**
+ * One attempt: the request and its whole body within `runtime.timeoutMs`. A failure is classified
+ * (see {@link classify}); `signal` aborting throws an {@link AbortError}.
+ */
 async function attempt(
   runtime: RequestRuntime,
   client: OpenAI,
@@ -290,25 +130,21 @@ async function attempt(
   }
 }
 
+/** What one try of {@link withRetries} gives: a value, or a failure to retry or report. */
+export type TryOutcome<T> = { ok: true; value: T } | { ok: false; failure: Failure };
+
 /**
- * Send a request with this package's retry policy and resolve with what `read` makes of the
- * response body.
- *
- * - Each attempt holds one permit of the provider's semaphore (released during backoff).
- * - Retries 408, 409, 429, 5xx, connection errors, timeouts, bodies cut off in transit, and 2xx
- *   bodies that are not JSON (`read` throws a retryable {@link malformedResponse}), waiting
- *   `Retry-After` / `retry-after-ms` when the server sends it (capped at `maxDelayMs`), else
- *   exponential backoff with full jitter.
- * - Throws {@link ProviderError} (`retryable: false`) at once for any other status and for a JSON
- *   body of the wrong shape, and (`retryable: true`) when the retries are used up;
- *   {@link AbortError} when `signal` aborts.
+ * The retry loop of this package. `once` makes one attempt (holding a permit of the provider's
+ * semaphore, which it is given and releases itself); a retryable failure waits `Retry-After` /
+ * `retry-after-ms` (capped at `maxDelayMs`) or the backoff, then tries again, up to
+ * `maxRetries` times. Throws {@link ProviderError} for a failure that is not retryable or once the
+ * retries are used up, {@link AbortError} when `signal` aborts.
  */
-export async function sendWithRetry<T>(
+export async function withRetries<T>(
   runtime: RequestRuntime,
   target: CallTarget,
-  send: SendRequest,
   signal: AbortSignal | undefined,
-  read: (body: string) => T,
+  once: (client: OpenAI, release: () => void) => Promise<TryOutcome<T>>,
 ): Promise<T> {
   if (signal?.aborted) throw abortError(target, signal);
   const client = runtime.client();
@@ -317,20 +153,9 @@ export async function sendWithRetry<T>(
     const release = await runtime.limiter.acquire(signal).catch((error: unknown) => {
       throw signal?.aborted ? abortError(target, signal) : error;
     });
-    let outcome: AttemptOutcome;
-    try {
-      outcome = await attempt(runtime, client, send, target, signal);
-    } finally {
-      release();
-    }
-    let failure: Failure;
-    if (outcome.ok) {
-      const body = readBody(outcome.body, read);
-      if (body.ok) return body.value;
-      failure = body.failure;
-    } else {
-      failure = outcome.failure;
-    }
+    const outcome = await once(client, release);
+    if (outcome.ok) return outcome.value;
+    const { failure } = outcome;
     if (!failure.retryable) {
       throw new ProviderError(PROVIDER, `${label(target)} ${failure.reason} — ${failure.hint}.`, {
         status: failure.status,
@@ -352,6 +177,39 @@ export async function sendWithRetry<T>(
         : backoffDelay(n - 1, runtime.retry, runtime.random);
     await sleep(delay, signal, target);
   }
+}
+
+/**
+ * Send a request with this package's retry policy and resolve with what `read` makes of the
+ * response body.
+ *
+ * - Each attempt holds one permit of the provider's semaphore (released during backoff).
+ * - Retries 408, 409, 429, 5xx, connection errors, timeouts, bodies cut off in transit, and 2xx
+ *   bodies that are not JSON (`read` throws a retryable {@link malformedResponse}), waiting
+ *   `Retry-After` / `retry-after-ms` when the server sends it (capped at `maxDelayMs`), else
+ *   exponential backoff with full jitter.
+ * - Throws {@link ProviderError} (`retryable: false`) at once for any other status and for a JSON
+ *   body of the wrong shape, and (`retryable: true`) when the retries are used up;
+ *   {@link AbortError} when `signal` aborts.
+ */
+export function sendWithRetry<T>(
+  runtime: RequestRuntime,
+  target: CallTarget,
+  send: SendRequest,
+  signal: AbortSignal | undefined,
+  read: (body: string) => T,
+): Promise<T> {
+  return withRetries(runtime, target, signal, async (client, release) => {
+    let outcome: AttemptOutcome;
+    try {
+      outcome = await attempt(runtime, client, send, target, signal);
+    } finally {
+      release();
+    }
+    if (!outcome.ok) return outcome;
+    const body = readBody(outcome.body, read);
+    return body.ok ? body : { ok: false, failure: body.failure };
+  });
 }
 
 /** Reason and hint of each retryable {@link malformedResponse}, for the message after the last attempt. */

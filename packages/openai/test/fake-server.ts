@@ -30,12 +30,67 @@ export interface FakeReply {
   delayMs?: number;
   /** Never answer (`'headers'`), or send headers and half a body and stop (`'body'`). */
   stall?: 'headers' | 'body';
+  /** Answer with Server-Sent Events (`text/event-stream`, chunked) instead of one body. */
+  sse?: FakeStream;
+}
+
+/** A streamed reply: one `data:` event per entry, then how the stream ends. */
+export interface FakeStream {
+  /** Each is sent as `data: <JSON>` (a string is sent as it is), one event per entry. */
+  events: unknown[];
+  /** Wait before each event. @default 0 */
+  delayMs?: number;
+  /**
+   * `'done'`: `data: [DONE]` and the end of the body; `'end'`: the end of the body, no `[DONE]`;
+   * `'cut'`: the connection is destroyed; `'hang'`: nothing more is sent. @default 'done'
+   */
+  end?: 'done' | 'end' | 'cut' | 'hang';
+}
+
+/**
+ * OpenAI `chat.completion.chunk` events streaming `pieces`: a role chunk, one chunk per piece, a
+ * chunk with the finish reason, and (with `usage`) the usage chunk with no choices.
+ */
+export function chunkEvents(
+  pieces: string[],
+  options: { finishReason?: string; usage?: { prompt_tokens: number; completion_tokens: number } } = {},
+): unknown[] {
+  const chunk = (delta: object, finish: string | null) => ({
+    id: 'chatcmpl-test',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: 'test',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  const events: unknown[] = [chunk({ role: 'assistant', content: '' }, null)];
+  for (const piece of pieces) events.push(chunk({ content: piece }, null));
+  events.push(chunk({}, options.finishReason ?? 'stop'));
+  if (options.usage) {
+    const { prompt_tokens, completion_tokens } = options.usage;
+    events.push({
+      id: 'chatcmpl-test',
+      object: 'chat.completion.chunk',
+      created: 0,
+      model: 'test',
+      choices: [],
+      usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens },
+    });
+  }
+  return events;
 }
 
 /** The default chat answer: echoes the last user message. */
 // biome-ignore lint/suspicious/noExplicitAny: request body
 function defaultChat(body: any): FakeReply {
   const last = body?.messages?.at(-1)?.content ?? '';
+  if (body?.stream === true) {
+    // The echo in pieces of a word each, with usage when the request asks for it.
+    const pieces = `echo: ${last}`.split(/(?<= )/);
+    const usage = body.stream_options?.include_usage
+      ? { prompt_tokens: 11, completion_tokens: 7 }
+      : undefined;
+    return { sse: { events: chunkEvents(pieces, usage ? { usage } : {}) } };
+  }
   return {
     json: {
       id: 'chatcmpl-test',
@@ -154,6 +209,10 @@ export class FakeOpenAIServer {
   #send(res: ServerResponse, reply: FakeReply): void {
     if (res.destroyed) return;
     if (reply.stall === 'headers') return;
+    if (reply.sse) {
+      this.#stream(res, reply.sse, reply.headers);
+      return;
+    }
     const status = reply.status ?? 200;
     const isJson = reply.json !== undefined;
     const body = isJson ? JSON.stringify(reply.json) : (reply.raw ?? '');
@@ -166,6 +225,37 @@ export class FakeOpenAIServer {
       return;
     }
     res.end(body);
+  }
+
+  #stream(res: ServerResponse, stream: FakeStream, headers: Record<string, string> = {}): void {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
+    res.flushHeaders();
+    const events = [...stream.events];
+    const next = () => {
+      if (res.destroyed) return;
+      const event = events.shift();
+      if (event !== undefined) {
+        res.write(`data: ${typeof event === 'string' ? event : JSON.stringify(event)}\n\n`);
+        later(next);
+        return;
+      }
+      const end = stream.end ?? 'done';
+      if (end === 'done') res.end('data: [DONE]\n\n');
+      else if (end === 'end') res.end();
+      else if (end === 'cut') res.socket?.destroy();
+    };
+    const later = (fn: () => void) => {
+      if (!stream.delayMs) {
+        setImmediate(fn);
+        return;
+      }
+      const timer = setTimeout(() => {
+        this.#timers.delete(timer);
+        fn();
+      }, stream.delayMs);
+      this.#timers.add(timer);
+    };
+    later(next);
   }
 }
 

@@ -204,10 +204,13 @@ describe('abort', () => {
   it('rejects with AbortError when the signal aborts during a request, without retrying', async () => {
     server.script('chat', { stall: 'headers' });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    const error = await rejection(
+    const pending = rejection(
       provider({ timeoutMs: 5000 }).chat('m').doGenerate({ messages, abortSignal: controller.signal }),
     );
+    // Abort once the request is at the server (a fixed delay may fire before it got there on a busy machine).
+    await expect.poll(() => server.requests.length).toBe(1);
+    controller.abort();
+    const error = await pending;
     expect(AbortError.isInstance(error)).toBe(true);
     expect(ProviderError.isInstance(error)).toBe(false);
     expect(server.requests).toHaveLength(1);

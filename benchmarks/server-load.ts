@@ -1,0 +1,283 @@
+/**
+ * Loopback load test of `grag serve`: offline indexes of a dev slice (BM25 and E2GraphRAG, each
+ * build timed on its own), served by the `grag serve` command in a child process, and
+ * `POST /v1/query` with the slice's questions (retrieval, no answer) from autocannon at several
+ * concurrencies for a fixed duration each. Reports requests/s, p50/p95/p99 latency, errors and
+ * non-2xx responses; writes benchmarks/results/server-load.{json,md}.
+ *
+ *   pnpm tsx benchmarks/server-load.ts [datasets-dir] [--dataset hotpotqa] [--duration 10]
+ *     [--connections 1,8,32] [--out benchmarks/results] [--render]
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createBuildContext, type Document, type Method } from '@grag/core';
+import { e2GraphRag } from '@grag/e2graphrag';
+import { bm25Rag } from '@grag/naive-rag';
+import { createOfflineProviders } from '@grag/offline';
+import { loadQaDataset, machine, percentile } from './lib.js';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+
+/** The part of autocannon's API used here (it ships no types; a devDependency of @grag/server). */
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: { method: string; path: string; headers: Record<string, string>; body: string }[];
+}) => Promise<AutocannonResult> & {
+  on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): void;
+};
+interface AutocannonResult {
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  '2xx': number;
+  duration: number;
+  requests: { total: number };
+  statusCodeStats: Record<string, { count: number }>;
+}
+
+const autocannon = createRequire(join(repo, 'packages/server/package.json'))('autocannon') as Autocannon;
+
+/** One load run: what was sent, and what came back. */
+export interface LoadResult {
+  connections: number;
+  durationS: number;
+  /** Completed requests. */
+  requests: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  /** Connection errors and timeouts. */
+  errors: number;
+  timeouts: number;
+  /** Responses with a status other than 2xx. */
+  non2xx: number;
+  statusCodes: Record<string, number>;
+}
+
+/**
+ * `POST /v1/query` with `bodies` (each connection sends them in turn, round and round) from
+ * `connections` connections for `durationS` seconds. Latency percentiles are nearest-rank over
+ * every response.
+ */
+export async function runLoad(
+  url: string,
+  options: { connections: number; durationS: number; bodies: string[]; headers?: Record<string, string> },
+): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const headers = { 'content-type': 'application/json', ...options.headers };
+  const instance = autocannon({
+    url,
+    connections: options.connections,
+    duration: options.durationS,
+    requests: options.bodies.map((body) => ({ method: 'POST', path: '/v1/query', headers, body })),
+  });
+  instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
+  const result = await instance;
+  const completed = latencies.length;
+  return {
+    connections: options.connections,
+    durationS: options.durationS,
+    requests: completed,
+    requestsPerSecond: completed / Math.max(result.duration, 1e-9),
+    p50Ms: percentile(latencies, 50),
+    p95Ms: percentile(latencies, 95),
+    p99Ms: percentile(latencies, 99),
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    statusCodes: Object.fromEntries(
+      Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count]),
+    ),
+  };
+}
+
+/** Start `grag serve` on `dirs` in a child process (offline, port 0); resolves with its URL. */
+function startServe(dirs: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(repo, 'packages/cli/src/bin.ts'),
+      'serve',
+      ...dirs,
+      '--port',
+      '0',
+      '--no-explorer',
+      '-q',
+    ],
+    {
+      cwd: repo,
+      env: {
+        PATH: process.env.PATH,
+        TSX_TSCONFIG_PATH: join(repo, 'tsconfig.json'),
+        GRAG_PROVIDER: 'offline',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  return new Promise((resolvePromise, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk) => {
+      out += chunk;
+      const url = / at (http:\/\/\S+)/.exec(out)?.[1];
+      if (url) resolvePromise({ url, child });
+    });
+    child.once('exit', (code) => reject(new Error(`grag serve exited with ${code} before it listened`)));
+  });
+}
+
+interface BuildRow {
+  method: string;
+  documents: number;
+  buildSeconds: number;
+}
+
+async function buildIndex(method: Method<unknown>, docs: Document[], dir: string): Promise<BuildRow> {
+  const ctx = createBuildContext(createOfflineProviders());
+  const started = performance.now();
+  const index = await method.build(docs, ctx);
+  const buildSeconds = (performance.now() - started) / 1000;
+  await method.save(index, dir);
+  return { method: method.name, documents: docs.length, buildSeconds };
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      dataset: { type: 'string', default: 'hotpotqa' },
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '1,8,32' },
+      out: { type: 'string', default: 'benchmarks/results' },
+      render: { type: 'boolean', default: false },
+    },
+  });
+  if (values.render) {
+    const saved = JSON.parse(readFileSync(join(values.out, 'server-load.json'), 'utf8')) as LoadReport;
+    writeFileSync(join(values.out, 'server-load.md'), render(saved));
+    return;
+  }
+  const root = resolve(positionals[0] ?? '../shared/datasets');
+  const durationS = Number(values.duration);
+  const levels = values.connections.split(',').map(Number);
+  const dataset = loadQaDataset(root, values.dataset);
+  const work = await mkdtemp(join(tmpdir(), 'grag-server-load-'));
+  const load: { start: number; end?: number } = { start: loadavg()[0]! };
+  const methods = [bm25Rag, e2GraphRag] as unknown as Method<unknown>[];
+  const builds: BuildRow[] = [];
+  for (const method of methods) {
+    process.stderr.write(`building ${method.name} on ${dataset.corpus.length} passages ...\n`);
+    builds.push(await buildIndex(method, dataset.corpus, join(work, method.name)));
+  }
+  const { url, child } = await startServe(methods.map((m) => join(work, m.name)));
+  const rows: (LoadResult & { method: string })[] = [];
+  try {
+    for (const method of methods) {
+      const bodies = dataset.questions.map((q) =>
+        JSON.stringify({ question: q.question, method: method.name }),
+      );
+      await runLoad(url, { connections: 4, durationS: 1, bodies }); // warm-up
+      for (const connections of levels) {
+        process.stderr.write(`${method.name}: ${connections} connections for ${durationS} s ...\n`);
+        rows.push({ method: method.name, ...(await runLoad(url, { connections, durationS, bodies })) });
+      }
+    }
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    await rm(work, { recursive: true, force: true });
+  }
+  load.end = loadavg()[0]!;
+  const report: LoadReport = {
+    benchmark: 'server-load',
+    date: new Date().toISOString(),
+    machine: machine(),
+    loadAverage: { start: load.start, end: load.end },
+    dataset: values.dataset,
+    passages: dataset.corpus.length,
+    questions: dataset.questions.length,
+    durationS,
+    builds,
+    rows,
+  };
+  mkdirSync(values.out, { recursive: true });
+  writeFileSync(join(values.out, 'server-load.json'), `${JSON.stringify(report, null, 2)}\n`);
+  const md = render(report);
+  writeFileSync(join(values.out, 'server-load.md'), md);
+  process.stdout.write(md);
+}
+
+/** What `server-load.json` holds. */
+interface LoadReport {
+  benchmark: 'server-load';
+  date: string;
+  machine: ReturnType<typeof machine>;
+  /** 1-minute load average at the start and the end of the run. */
+  loadAverage: { start: number; end: number };
+  dataset: string;
+  passages: number;
+  questions: number;
+  durationS: number;
+  builds: BuildRow[];
+  rows: (LoadResult & { method: string })[];
+}
+
+/** The markdown table of a report. */
+function render(report: LoadReport): string {
+  const { machine: m, loadAverage: load, dataset: slice, durationS, builds, rows } = report;
+  const fixed = (v: number, d = 1) => v.toFixed(d);
+  return [
+    '# grag serve under load',
+    '',
+    `Run ${report.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB), Node ${m.node}, ${m.platform};`,
+    `1-minute load average ${fixed(load.start, 2)} at the start and ${fixed(load.end, 2)} at the end. The server (\`grag serve\`,`,
+    'a child process) and the load generator (autocannon, this process) share those cores, and other jobs ran on',
+    'the machine too: read the numbers as a floor, not a capacity.',
+    '',
+    `Indexes: the ${slice} dev slice (${report.passages} passages), built offline (\`@grag/offline\`: hashed TF-IDF`,
+    'embedder, heuristic tasks, exact flat vector index) and saved; `grag serve` loads them once. Each request is',
+    `\`POST /v1/query {"question", "method"}\` with one of the slice's ${report.questions} questions in turn (retrieval at the`,
+    `default 12k-token budget, no answer), over keep-alive loopback connections, for ${durationS} s per row after a 1 s warm-up.`,
+    'Latency percentiles are nearest-rank over every response of the row.',
+    '',
+    '| method | build s |',
+    '|---|---:|',
+    ...builds.map((b) => `| ${b.method} | ${fixed(b.buildSeconds)} |`),
+    '',
+    '| method | connections | requests | req/s | p50 ms | p95 ms | p99 ms | errors | non-2xx |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.method} | ${r.connections} | ${r.requests} | ${fixed(r.requestsPerSecond)} | ${fixed(r.p50Ms)} | ${fixed(r.p95Ms)} | ${fixed(r.p99Ms)} | ${r.errors + r.timeouts} | ${r.non2xx} |`,
+    ),
+    '',
+    "Retrieval runs on the server's one event loop (no worker threads): once it is busy, more connections queue,",
+    'so latency grows with the number of connections while throughput is bounded by one core (and by whatever',
+    `else runs on the machine; see the load average above). ${
+      rows.every((r) => r.errors + r.timeouts + r.non2xx === 0)
+        ? 'No row had an error or a non-2xx response.'
+        : 'Rows with errors or non-2xx responses are failures of the server under that load.'
+    }`,
+    '',
+    `Reproduce: \`pnpm tsx benchmarks/server-load.ts ../shared/datasets --dataset ${slice} --duration ${durationS}\` from the repository root`,
+    '(`--render` rewrites this table from `server-load.json` without running).',
+    '',
+  ].join('\n');
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exitCode = 1;
+  });
+}

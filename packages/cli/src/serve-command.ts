@@ -1,0 +1,120 @@
+/** `grag serve <index-dir>...`: the HTTP API and explorer page of `@grag/server` over saved indexes. */
+import { InvalidArgumentError } from '@grag/core';
+import { loadIndexes, SERVE_DEFAULTS, serve } from '@grag/server';
+import type { CliIO } from './cli.js';
+import type { GragConfig } from './config.js';
+import { createProviders } from './providers.js';
+import { METHODS } from './registry.js';
+
+/** The options `grag serve` adds to the command line. */
+export const SERVE_OPTIONS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  token: { type: 'string' },
+  'no-explorer': { type: 'boolean' },
+} as const;
+
+/** Help lines of `grag serve`: its line under Commands, and its options. */
+export const SERVE_USAGE = {
+  command:
+    '  serve <index-dir>...                       serve indexes over HTTP: JSON API, streamed answers, explorer page at /',
+  options: `Options of serve:
+  --host <addr>              interface to bind (default 127.0.0.1; any other exposes the indexes to the network)
+  --port <n>                 port (default 8787; 0 picks a free one)
+  --token <t>                require Authorization: Bearer <t> on the API (default: $GRAG_TOKEN, else none)
+  --no-explorer              serve the API only, no explorer page at /`,
+};
+
+/** What `grag serve` was given. */
+export interface ServeCommandInput {
+  io: CliIO;
+  config: GragConfig;
+  /** The index directories. */
+  args: string[];
+  flags: { host?: string; port?: string; token?: string; 'no-explorer'?: boolean; quiet?: boolean };
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return SERVE_DEFAULTS.port;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 0 || n > 65535) {
+    throw new InvalidArgumentError(
+      'port',
+      `Bad --port: expected an integer from 0 to 65535, got "${value}".`,
+    );
+  }
+  return n;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/** Resolves when `signal` aborts or the process gets SIGTERM. */
+function stopRequested(signal: AbortSignal | undefined): { promise: Promise<string>; dispose(): void } {
+  let dispose = () => {};
+  const promise = new Promise<string>((resolve) => {
+    const onTerm = () => resolve('SIGTERM');
+    const onAbort = () => resolve('SIGINT');
+    process.once('SIGTERM', onTerm);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) resolve('SIGINT');
+    dispose = () => {
+      process.off('SIGTERM', onTerm);
+      signal?.removeEventListener('abort', onAbort);
+    };
+  });
+  return { promise, dispose };
+}
+
+/**
+ * Run `grag serve`: load every index directory once (each with the providers its manifest names,
+ * as `grag query` does), serve them, print one line with the URL, and run until Ctrl-C (the CLI's
+ * abort signal) or SIGTERM, then close. Returns the exit code.
+ */
+export async function serveCommand({ io, config, args, flags }: ServeCommandInput): Promise<number> {
+  if (args.length === 0) {
+    throw new InvalidArgumentError(
+      'dir',
+      'Missing index directory. Usage: grag serve <index-dir>... [--host 127.0.0.1] [--port 8787] [--token T].',
+    );
+  }
+  const port = parsePort(flags.port);
+  const host = flags.host ?? SERVE_DEFAULTS.host;
+  const token = flags.token ?? (io.env.GRAG_TOKEN?.trim() || undefined);
+  const summaries = new Set<string>();
+  const indexes = await loadIndexes(args, {
+    methods: METHODS.map((m) => m.method),
+    context: (manifest) => {
+      const providers = createProviders(config, { manifest });
+      summaries.add(providers.summary);
+      return providers.ctx;
+    },
+  });
+  if (!flags.quiet) for (const summary of summaries) io.stderr.write(`${summary}\n`);
+  const server = await serve({
+    indexes,
+    host,
+    port,
+    ...(token !== undefined ? { token } : {}),
+    ...(flags['no-explorer'] ? { explorerDir: false as const } : {}),
+    onError: (error, where) => {
+      const message = error instanceof Error ? error.message : String(error);
+      io.stderr.write(`grag serve: ${where}: ${message.split('\n')[0]}\n`);
+    },
+  });
+  const stop = stopRequested(io.signal);
+  try {
+    const names = indexes.map((ix) => ix.method.name).join(', ');
+    io.stdout.write(`grag serve: ${names} at ${server.url}${token ? ' (bearer token required)' : ''}\n`);
+    if (!LOOPBACK.has(host) && !flags.quiet) {
+      io.stderr.write(
+        `grag serve: listening on ${host}, so anyone who can reach it can query these indexes${token ? '' : '; set --token or GRAG_TOKEN'}.\n`,
+      );
+    }
+    const why = await stop.promise;
+    if (!flags.quiet) io.stderr.write(`grag serve: ${why}, stopping.\n`);
+  } finally {
+    stop.dispose();
+    await server.close();
+  }
+  return 0;
+}

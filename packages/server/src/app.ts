@@ -1,0 +1,213 @@
+/** `createGragServer`: the HTTP API over loaded grag indexes, as a Hono app. */
+import { InvalidArgumentError } from '@grag/core';
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { answerOf, streamQuery } from './answer.js';
+import { bearerCheck } from './auth.js';
+import { badRequest, errorBody, HttpError, oneLine, toHttpError } from './errors.js';
+import { pickIndex, resolveIndexes } from './indexes.js';
+import { parseQueryRequest, retrievalJson, retrieve } from './query.js';
+import { defaultExplorerDir, loadExplorerAssets, NOT_BUILT_PAGE, type StaticFile } from './static.js';
+import type { DocumentResponse, GragServerOptions, QueryResponse } from './types.js';
+
+/** Defaults of {@link GragServerOptions}. */
+export const GRAG_SERVER_DEFAULTS = {
+  bodyLimitBytes: 64 * 1024,
+  maxQuestionChars: 2000,
+} as const;
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new InvalidArgumentError(
+      name,
+      `createGragServer: ${name} must be a positive integer, got ${value}.`,
+    );
+  }
+  return value;
+}
+
+function checkToken(token: unknown): string | undefined {
+  if (token === undefined) return undefined;
+  if (typeof token !== 'string' || !/^[\x21-\x7e]+$/.test(token)) {
+    throw new InvalidArgumentError(
+      'token',
+      'createGragServer: token must be a non-empty string of printable ASCII characters without spaces.',
+    );
+  }
+  return token;
+}
+
+/** The default `onError`: one line on stderr. */
+function logError(error: unknown, where: string): void {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`grag serve: ${where}: ${oneLine(message)}\n`);
+}
+
+function sendFile(c: Context, file: StaticFile, cache: string): Response {
+  return c.body(file.body as Uint8Array<ArrayBuffer>, 200, {
+    'Content-Type': file.contentType,
+    'Cache-Control': cache,
+    'X-Content-Type-Options': 'nosniff',
+  });
+}
+
+/**
+ * The grag HTTP API over `options.indexes` as a [Hono](https://hono.dev) app: run it with
+ * {@link serve} (Node), or call `app.fetch(request)` / `app.request(path)` on any runtime with
+ * web-standard `Request` and `Response`. Routes: `GET /healthz`, `GET /v1/indexes`,
+ * `POST /v1/query`, `GET /v1/documents/:id`, and the explorer page at `/` and `/assets/*`.
+ *
+ * The indexes are resolved once (names, documents, listing) and queried concurrently. Throws
+ * `InvalidArgumentError` for bad options (no index, two with one name, a bad token or limit).
+ *
+ * @example
+ * ```ts
+ * const app = createGragServer({ indexes: [{ method: bm25Rag, index }], token: 's3cret' });
+ * const res = await app.request('/v1/query', {
+ *   method: 'POST',
+ *   headers: { authorization: 'Bearer s3cret' },
+ *   body: JSON.stringify({ question: 'Who founded the shipyard?' }),
+ * });
+ * ```
+ */
+export function createGragServer(options: GragServerOptions): Hono {
+  const bodyLimitBytes = positiveInteger(
+    'bodyLimitBytes',
+    options.bodyLimitBytes,
+    GRAG_SERVER_DEFAULTS.bodyLimitBytes,
+  );
+  const maxQuestionChars = positiveInteger(
+    'maxQuestionChars',
+    options.maxQuestionChars,
+    GRAG_SERVER_DEFAULTS.maxQuestionChars,
+  );
+  const token = checkToken(options.token);
+  const indexes = resolveIndexes(options);
+  const explorer = options.explorerDir ?? defaultExplorerDir();
+  const assets = loadExplorerAssets(explorer);
+  const onError = options.onError ?? logError;
+  const authorized = token === undefined ? undefined : bearerCheck(token);
+
+  const app = new Hono();
+
+  app.onError((error, c) => {
+    const http = toHttpError(error);
+    if (http.status >= 500) onError(error, `${c.req.method} ${c.req.path}`);
+    c.header('Cache-Control', 'no-store');
+    // 499 (the client went away) is no status a Response may carry; nobody reads it anyway.
+    return c.json(errorBody(http), http.status === 499 ? 400 : http.status);
+  });
+  app.notFound((c) =>
+    c.json(
+      errorBody(
+        new HttpError(
+          404,
+          'not_found',
+          `No route ${c.req.method} ${JSON.stringify(c.req.path.slice(0, 200))}.`,
+        ),
+      ),
+      404,
+    ),
+  );
+
+  app.get('/healthz', (c) => c.json({ ok: true }));
+
+  app.get('/', (c) => {
+    if (explorer === false)
+      throw new HttpError(404, 'not_found', 'The explorer page is turned off on this server.');
+    if (!assets.page) return c.html(NOT_BUILT_PAGE, 200);
+    return sendFile(c, assets.page, 'no-cache');
+  });
+  app.get('/assets/:name', (c) => {
+    const file = assets.asset(c.req.param('name'));
+    if (!file) throw new HttpError(404, 'not_found', 'No such asset.');
+    return sendFile(c, file, 'no-cache');
+  });
+
+  app.use('/v1/*', async (c, next) => {
+    if (authorized && !authorized(c.req.header('authorization'))) {
+      c.header('WWW-Authenticate', 'Bearer');
+      throw new HttpError(
+        401,
+        'unauthorized',
+        'Missing or wrong bearer token: send Authorization: Bearer <token>.',
+      );
+    }
+    await next();
+  });
+
+  app.get('/v1/indexes', (c) => c.json({ indexes: indexes.map((ix) => ix.info) }));
+
+  app.get('/v1/documents/:id{.+}', (c) => {
+    const served = pickIndex(indexes, c.req.query('method'));
+    const id = c.req.param('id');
+    const doc = served.documents.get(id);
+    if (!doc) {
+      throw new HttpError(
+        404,
+        'not_found',
+        `No document ${JSON.stringify(id.slice(0, 200))} in index "${served.name}".`,
+      );
+    }
+    const body: DocumentResponse = { ...doc, index: served.name };
+    return c.json(body);
+  });
+
+  app.post(
+    '/v1/query',
+    bodyLimit({
+      maxSize: bodyLimitBytes,
+      onError: () => {
+        throw new HttpError(
+          413,
+          'payload_too_large',
+          `The request body is over the limit of ${bodyLimitBytes} bytes.`,
+        );
+      },
+    }),
+    async (c) => {
+      const started = performance.now();
+      let parsed: unknown;
+      const raw = await c.req.text();
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        throw badRequest('The body is not valid JSON; send {"question": "<your question>"}.');
+      }
+      const request = parseQueryRequest(parsed, maxQuestionChars);
+      const served = pickIndex(indexes, request.method);
+      if (request.answer && !served.answer) {
+        throw new HttpError(
+          400,
+          'answer_unavailable',
+          `This server gives no answers for index "${served.name}"; ask with "answer": false.`,
+        );
+      }
+      const signal = c.req.raw.signal;
+      const retrieval = await retrieve(served, request, signal);
+      const response: QueryResponse = {
+        index: served.name,
+        method: served.method.name,
+        retrieval: retrievalJson(retrieval),
+        ms: 0,
+      };
+      const context = retrieval.items.map((item) => ({ id: item.id, text: item.text }));
+      if (request.answer && request.stream && served.answer) {
+        response.ms = elapsed(started);
+        return streamQuery(c, response, served.answer, request.question, context, onError);
+      }
+      if (request.answer && served.answer) {
+        response.answer = await answerOf(served.answer, request.question, context, signal);
+      }
+      response.ms = elapsed(started);
+      return c.json(response);
+    },
+  );
+
+  return app;
+}
+
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10;
+}

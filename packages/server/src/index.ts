@@ -1,0 +1,22 @@
+/**
+ * `@grag/server`: the `grag serve` HTTP API over loaded grag indexes — JSON queries with
+ * retrieval, subgraph and cited answers, answers streamed as Server-Sent Events, source documents,
+ * and the graph explorer page — as a Hono app that runs on Node through `@hono/node-server`.
+ *
+ * @packageDocumentation
+ */
+export { createGragServer, GRAG_SERVER_DEFAULTS } from './app.js';
+export { type LoadedIndex, type LoadIndexesOptions, loadIndex, loadIndexes } from './load.js';
+export { type ListenOptions, type RunningServer, SERVE_DEFAULTS, type ServeOptions, serve } from './serve.js';
+export { defaultExplorerDir } from './static.js';
+export type {
+  AnswerJson,
+  AnswerSource,
+  DocumentResponse,
+  ErrorBody,
+  GragServerOptions,
+  IndexInfo,
+  QueryResponse,
+  RetrievalJson,
+  ServedIndexInput,
+} from './types.js';

@@ -1,0 +1,99 @@
+/** `loadIndexes`: saved index directories, loaded once, ready to serve. */
+import {
+  type BuildContext,
+  type IndexManifest,
+  InvalidArgumentError,
+  type Method,
+  readManifest,
+} from '@grag/core';
+import type { ServedIndexInput } from './types.js';
+
+/** What {@link loadIndexes} needs: the methods it may meet and the providers of each index. */
+export interface LoadIndexesOptions {
+  /** The methods whose indexes can be loaded, found by the `method` of each manifest. */
+  // biome-ignore lint/suspicious/noExplicitAny: indexes of every method
+  methods: readonly Method<any, any>[];
+  /**
+   * The context to load an index with, given its manifest (the CLI builds it from its config and
+   * the manifest's provider fingerprints, so a query uses the embedder the index was built with).
+   * Return a new context per call: loading restores a fitted embedder's state into the context's
+   * embedder, so two indexes must not share one.
+   */
+  context: (manifest: IndexManifest, dir: string) => BuildContext | Promise<BuildContext>;
+}
+
+/** An index loaded from a directory: what `createGragServer` serves, and where it came from. */
+export interface LoadedIndex extends ServedIndexInput {
+  /** The directory it was loaded from. */
+  dir: string;
+  manifest: IndexManifest;
+  /** The context it was loaded with (its meter counts the queries' model calls). */
+  context: BuildContext;
+}
+
+/**
+ * Load one saved index directory: read its manifest, find its method in `options.methods`, and
+ * `method.load(dir, context)`. Throws `IndexFormatError` (no such directory, not an index, built
+ * with other providers) or `InvalidArgumentError` (a method not in `options.methods`), each with a
+ * one-line message that names the directory.
+ */
+export async function loadIndex(dir: string, options: LoadIndexesOptions): Promise<LoadedIndex> {
+  const manifest = await readManifest(dir);
+  const method = options.methods.find((m) => m.name === manifest.method);
+  if (!method) {
+    throw new InvalidArgumentError(
+      'index',
+      `${dir} holds a '${manifest.method}' index, which this server does not know. Available: ${options.methods
+        .map((m) => m.name)
+        .join(', ')}.`,
+    );
+  }
+  const context = await options.context(manifest, dir);
+  const index: unknown = await method.load(dir, context);
+  return {
+    dir,
+    manifest,
+    context,
+    method,
+    index,
+    providers: { ...manifest.providers } as Record<string, string>,
+    ...(manifest.stats ? { stats: manifest.stats } : {}),
+    answer: context.tasks,
+  };
+}
+
+/**
+ * Load saved index directories (one per method: each is served under its method's name), in
+ * parallel. Throws for the first that fails (see {@link loadIndex}) and when two hold indexes of the
+ * same method.
+ *
+ * @example
+ * ```ts
+ * const indexes = await loadIndexes(['idx/bm25', 'idx/e2graphrag'], {
+ *   methods: [bm25Rag, e2GraphRag],
+ *   context: () => createBuildContext(createOfflineProviders()),
+ * });
+ * const server = await serve({ indexes, port: 8787 });
+ * ```
+ */
+export async function loadIndexes(
+  dirs: readonly string[],
+  options: LoadIndexesOptions,
+): Promise<LoadedIndex[]> {
+  if (dirs.length === 0) {
+    throw new InvalidArgumentError('dirs', 'loadIndexes: pass at least one index directory.');
+  }
+  const loaded = await Promise.all(dirs.map((dir) => loadIndex(dir, options)));
+  const byMethod = new Map<string, string>();
+  for (const ix of loaded) {
+    const other = byMethod.get(ix.method.name);
+    if (other !== undefined) {
+      throw new InvalidArgumentError(
+        'dirs',
+        `${other} and ${ix.dir} both hold a '${ix.method.name}' index; serve one index per method.`,
+      );
+    }
+    byMethod.set(ix.method.name, ix.dir);
+  }
+  return loaded;
+}

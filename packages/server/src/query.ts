@@ -1,0 +1,136 @@
+/** `POST /v1/query`: the request checked field by field, the retrieval run and shaped as JSON. */
+import type { Retrieval } from '@grag/core';
+import { badRequest } from './errors.js';
+import type { ServedIndex } from './indexes.js';
+import type { RetrievalJson } from './types.js';
+
+/** A checked query request. */
+export interface QueryRequest {
+  question: string;
+  method?: string;
+  budget?: number;
+  topK?: number;
+  answer: boolean;
+  stream: boolean;
+}
+
+const FIELDS = ['question', 'method', 'budget', 'topK', 'answer', 'stream'];
+
+function typeName(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+}
+
+function positiveInteger(body: Record<string, unknown>, field: 'budget' | 'topK'): number | undefined {
+  const value = body[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw badRequest(`"${field}" must be a positive integer, got ${JSON.stringify(value)}.`);
+  }
+  return value;
+}
+
+function flag(body: Record<string, unknown>, field: 'answer' | 'stream'): boolean {
+  const value = body[field];
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean')
+    throw badRequest(`"${field}" must be true or false, got ${JSON.stringify(value)}.`);
+  return value;
+}
+
+/**
+ * Check a parsed request body: an object with a non-empty `question` string of at most
+ * `maxQuestionChars` characters, and optional `method` (string), `budget` and `topK` (positive
+ * integers), `answer` and `stream` (booleans); no other field. Throws a 400 naming what is wrong.
+ */
+export function parseQueryRequest(body: unknown, maxQuestionChars: number): QueryRequest {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw badRequest(`The body must be a JSON object like {"question": "..."}, got ${typeName(body)}.`);
+  }
+  const b = body as Record<string, unknown>;
+  const unknown = Object.keys(b).find((k) => !FIELDS.includes(k));
+  if (unknown !== undefined) {
+    throw badRequest(`Unknown field ${JSON.stringify(unknown)}; a query takes ${FIELDS.join(', ')}.`);
+  }
+  const { question } = b;
+  if (question === undefined) throw badRequest('Missing "question": send {"question": "<your question>"}.');
+  if (typeof question !== 'string')
+    throw badRequest(`"question" must be a string, got ${typeName(question)}.`);
+  if (question.trim() === '') throw badRequest('"question" is empty: send the text of your question.');
+  const length = [...question].length;
+  if (length > maxQuestionChars) {
+    throw badRequest(`"question" has ${length} characters; the limit is ${maxQuestionChars}.`);
+  }
+  if (b.method !== undefined && typeof b.method !== 'string') {
+    throw badRequest(`"method" must be the name of an index (a string), got ${typeName(b.method)}.`);
+  }
+  const budget = positiveInteger(b, 'budget');
+  const topK = positiveInteger(b, 'topK');
+  return {
+    question,
+    ...(b.method !== undefined ? { method: b.method as string } : {}),
+    ...(budget !== undefined ? { budget } : {}),
+    ...(topK !== undefined ? { topK } : {}),
+    answer: flag(b, 'answer'),
+    stream: flag(b, 'stream'),
+  };
+}
+
+/** Run the retrieval of a checked request on `served`. */
+export function retrieve(
+  served: ServedIndex,
+  request: QueryRequest,
+  signal: AbortSignal,
+): Promise<Retrieval> {
+  return served.method.retrieve(served.index, request.question, {
+    ...(request.budget !== undefined ? { budgetTokens: request.budget } : {}),
+    ...(request.topK !== undefined ? { topK: request.topK } : {}),
+    signal,
+  });
+}
+
+function stringArray(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined;
+}
+
+/** Where a method names the query's entry points, in the order they are looked for. */
+const ENTRY_POINT_KEYS = ['entryPoints', 'seeds', 'queryEntities'] as const;
+
+/**
+ * The subgraph nodes that were the query's entry points, when the method names them: an
+ * `entryPoints` list on its subgraph, else the first of its trace's `entryPoints`, `seeds` (KET-RAG's
+ * seed entities) and `queryEntities` (E2GraphRAG's, KET-RAG's) that names nodes of the subgraph. An
+ * id matches a node as it is or as `entity:<id>`.
+ */
+function entryPointsOf(retrieval: Retrieval, nodes: ReadonlySet<string>): string[] | undefined {
+  const lists = [
+    (retrieval.subgraph as { entryPoints?: unknown } | undefined)?.entryPoints,
+    ...ENTRY_POINT_KEYS.map((key) => retrieval.trace?.[key]),
+  ];
+  for (const list of lists) {
+    const ids = stringArray(list);
+    if (!ids) continue;
+    const found = [
+      ...new Set(
+        ids
+          .map((id) => (nodes.has(id) ? id : nodes.has(`entity:${id}`) ? `entity:${id}` : undefined))
+          .filter((id): id is string => id !== undefined),
+      ),
+    ];
+    if (found.length > 0) return found;
+  }
+  return undefined;
+}
+
+/** A retrieval as the API returns it: the method's, with `entryPoints` when it names them. */
+export function retrievalJson(retrieval: Retrieval): RetrievalJson {
+  const out: RetrievalJson = { context: retrieval.context, tokens: retrieval.tokens, items: retrieval.items };
+  const subgraph = retrieval.subgraph as (Retrieval['subgraph'] & Record<string, unknown>) | undefined;
+  if (subgraph) {
+    const { entryPoints: _named, ...rest } = subgraph;
+    out.subgraph = rest as NonNullable<RetrievalJson['subgraph']>;
+    const entry = entryPointsOf(retrieval, new Set(subgraph.nodes));
+    if (entry) out.entryPoints = entry;
+  }
+  if (retrieval.trace !== undefined) out.trace = retrieval.trace;
+  return out;
+}

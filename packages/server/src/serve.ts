@@ -1,0 +1,94 @@
+/** `serve`: the grag HTTP API on Node's HTTP server, through `@hono/node-server`. */
+import type { AddressInfo } from 'node:net';
+import { InvalidArgumentError } from '@grag/core';
+import { serve as serveNode } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { createGragServer } from './app.js';
+import type { GragServerOptions } from './types.js';
+
+/** Where {@link serve} listens. */
+export interface ListenOptions {
+  /** Interface to bind. Anything but loopback exposes the indexes to the network. @default '127.0.0.1' */
+  host?: string;
+  /** Port; `0` picks a free one (read it from the returned `url`). @default 8787 */
+  port?: number;
+}
+
+/** Options of {@link serve}: the server's, and where to listen. */
+export interface ServeOptions extends GragServerOptions, ListenOptions {}
+
+/** A running server. */
+export interface RunningServer {
+  /** Where it listens, e.g. `http://127.0.0.1:8787`. */
+  readonly url: string;
+  /** Stop accepting connections, end the open ones, and resolve when the server is closed. */
+  close(): Promise<void>;
+}
+
+/** Defaults of {@link ServeOptions}. */
+export const SERVE_DEFAULTS = { host: '127.0.0.1', port: 8787 } as const;
+
+/**
+ * Start the grag HTTP API on `host:port`, by default `127.0.0.1:8787`: either from the server's
+ * options (see {@link createGragServer}) with `host` and `port` among them, or an app already made
+ * (e.g. by `createGragServer`, with routes of your own added) and where to listen. Resolves once it
+ * listens, with its URL and a `close()`. Rejects with the listen error (e.g. `EADDRINUSE`) as an
+ * `InvalidArgumentError` naming host and port.
+ *
+ * @example
+ * ```ts
+ * const server = await serve({ indexes: [{ method: bm25Rag, index }], port: 0 });
+ * console.log(server.url); // http://127.0.0.1:40123
+ * await server.close();
+ * ```
+ */
+export function serve(options: ServeOptions): Promise<RunningServer>;
+export function serve(app: Hono, listen?: ListenOptions): Promise<RunningServer>;
+export async function serve(first: ServeOptions | Hono, listen: ListenOptions = {}): Promise<RunningServer> {
+  const made = typeof (first as Hono).fetch === 'function';
+  const {
+    host = SERVE_DEFAULTS.host,
+    port = SERVE_DEFAULTS.port,
+    ...rest
+  } = made ? { ...listen } : (first as ServeOptions);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new InvalidArgumentError('port', `serve: port must be an integer from 0 to 65535, got ${port}.`);
+  }
+  const app = made ? (first as Hono) : createGragServer(rest as GragServerOptions);
+  return new Promise((resolve, reject) => {
+    const server = serveNode(
+      // Leave the global Request and Response alone: the server may share its process with an app.
+      { fetch: app.fetch, port, hostname: host, overrideGlobalObjects: false },
+      (info: AddressInfo) => {
+        server.off('error', onListenError);
+        const shown =
+          info.family === 'IPv6' || info.address.includes(':') ? `[${info.address}]` : info.address;
+        const url = `http://${shown}:${info.port}`;
+        let closing: Promise<void> | undefined;
+        resolve({
+          url,
+          close() {
+            closing ??= new Promise<void>((done, fail) => {
+              server.close((error) => (error ? fail(error) : done()));
+              // Idle keep-alive connections would hold close() open; streams in flight end too.
+              (server as import('node:http').Server).closeAllConnections?.();
+            });
+            return closing;
+          },
+        });
+      },
+    );
+    const onListenError = (error: NodeJS.ErrnoException) => {
+      reject(
+        new InvalidArgumentError(
+          'port',
+          `serve: cannot listen on ${host}:${port} (${error.code ?? error.message})${
+            error.code === 'EADDRINUSE' ? '; choose another --port or stop what uses it' : ''
+          }.`,
+          { cause: error },
+        ),
+      );
+    };
+    server.once('error', onListenError);
+  });
+}

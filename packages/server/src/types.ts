@@ -1,0 +1,115 @@
+/** The options of `createGragServer` and the JSON shapes of the HTTP API. */
+import type { ChatModel, Document, Method, RetrievedItem, TaskSuite } from '@grag/core';
+
+/**
+ * Where answers come from: a task suite (its `answer` task; a prompt suite on a model that streams
+ * streams its answers) or a chat model (grag's answer prompt, streamed when the model streams).
+ */
+export type AnswerSource = TaskSuite | ChatModel;
+
+/** One index to serve. */
+export interface ServedIndexInput {
+  /** The name a query picks the index by (`"method"` in a request). @default method.name */
+  name?: string;
+  /** The method the index belongs to. */
+  // biome-ignore lint/suspicious/noExplicitAny: a server holds indexes of every method
+  method: Method<any, any>;
+  /** A built or loaded index of `method`. */
+  index: unknown;
+  /**
+   * Where this index's answers come from. @default the server's `answer` option, else the task
+   * suite the index was built or loaded with (`index.providers.tasks`)
+   */
+  answer?: AnswerSource;
+  /**
+   * The source documents `GET /v1/documents/:id` returns. @default reconstructed from what the index
+   * keeps (its chunks with their offsets, summary-tree leaves, or the facts of its graph)
+   */
+  documents?: readonly Document[];
+  /** Provider fingerprints `GET /v1/indexes` shows (a loaded index's manifest has them). @default from `index.providers` */
+  providers?: Readonly<Record<string, string>>;
+  /** Counts `GET /v1/indexes` shows (`documents`, `chunks`), e.g. a manifest's `stats`. */
+  stats?: Readonly<Record<string, unknown>>;
+}
+
+/** Options of `createGragServer`. */
+export interface GragServerOptions {
+  /** The indexes to serve, at least one; a query without `"method"` uses the first. */
+  indexes: readonly ServedIndexInput[];
+  /**
+   * A bearer token every route but `GET /healthz` and the explorer's static files requires
+   * (`Authorization: Bearer <token>`), compared in constant time. @default none (no auth)
+   */
+  token?: string;
+  /** Largest request body, in bytes; a larger one is refused with 413. @default 65536 */
+  bodyLimitBytes?: number;
+  /** Longest question, in characters; a longer one is refused with 400. @default 2000 */
+  maxQuestionChars?: number;
+  /**
+   * Directory of the built explorer page (`index.html` and `assets/`), or `false` to serve no page.
+   * @default the `dist/explorer` directory of this package
+   */
+  explorerDir?: string | URL | false;
+  /**
+   * Where every index's answers come from (see {@link AnswerSource}), or `false` to refuse
+   * `"answer": true` with 400. @default each index's own (see {@link ServedIndexInput.answer})
+   */
+  answer?: AnswerSource | false;
+  /**
+   * Called with every failure answered with a 5xx status and every error that ends an answer
+   * stream (the client sees one line and no stack). @default one line on stderr
+   */
+  onError?: (error: unknown, where: string) => void;
+}
+
+/** An index as `GET /v1/indexes` lists it. */
+export interface IndexInfo {
+  name: string;
+  method: string;
+  description: string;
+  documents: number;
+  chunks: number | null;
+  providers: Record<string, string>;
+  passageRanking: { kinds: string[] | null; order: 'context' | 'score' } | null;
+}
+
+/** The retrieval part of a query response. */
+export interface RetrievalJson {
+  context: string;
+  tokens: number;
+  items: RetrievedItem[];
+  /** The retrieved subgraph with whatever else the method gives with it (e.g. `edgeLabels`). */
+  subgraph?: { nodes: string[]; edges: [string, string][]; [extra: string]: unknown };
+  /** Subgraph node ids that were the query's entry points, when the method says. */
+  entryPoints?: string[];
+  trace?: Record<string, unknown>;
+}
+
+/** A generated answer and the ids of the context items it cites. */
+export interface AnswerJson {
+  text: string;
+  citations: string[];
+}
+
+/** The body of a `POST /v1/query` response. */
+export interface QueryResponse {
+  index: string;
+  method: string;
+  retrieval: RetrievalJson;
+  answer?: AnswerJson;
+  /** Wall time of the query on the server, in milliseconds. */
+  ms: number;
+}
+
+/** The body of a `GET /v1/documents/:id` response. */
+export interface DocumentResponse {
+  id: string;
+  title?: string;
+  text: string;
+  index: string;
+}
+
+/** The body of every error response: `{"error": {"code", "message"}}`. */
+export interface ErrorBody {
+  error: { code: string; message: string };
+}
