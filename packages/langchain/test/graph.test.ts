@@ -1,0 +1,60 @@
+import { createBuildContext } from '@grag/core';
+import { GragRetriever } from '@grag/langchain';
+import { type NodeRagIndex, nodeRag } from '@grag/noderag';
+import { createOfflineProviders } from '@grag/offline';
+import { beforeAll, expect, it } from 'vitest';
+
+// The two passages of @grag/noderag's README: NodeRAG's graph has seven node types, so its
+// retrievals mix item kinds, each with the provenance of the passages behind it.
+const DOCS = [
+  {
+    id: 'kessler',
+    title: 'Kessler Shipyard',
+    text: 'The Kessler Shipyard was founded in 1881 by Anton Kessler. The shipyard built ferries for Orsa.',
+  },
+  {
+    id: 'orsa',
+    title: 'Orsa',
+    text: 'Orsa is an island across the Veskan Strait. Anton Kessler was born on Orsa in 1850.',
+  },
+];
+const QUESTION = 'Where was Anton Kessler born?';
+
+let index: NodeRagIndex;
+
+beforeAll(async () => {
+  index = await nodeRag.build(DOCS, createBuildContext(createOfflineProviders()));
+});
+
+it('returns every item of a NodeRAG retrieval as a document, kinds and provenance kept', async () => {
+  const docs = await new GragRetriever({ index, method: nodeRag }).invoke(QUESTION);
+  const direct = await nodeRag.retrieve(index, QUESTION);
+  expect(docs.map((d) => [d.id, d.pageContent, d.metadata])).toEqual(
+    direct.items.map((item) => [
+      item.id,
+      item.text,
+      { id: item.id, kind: item.kind, score: item.score, source: item.source, method: 'noderag' },
+    ]),
+  );
+  // Independent of the method's own output: NodeRAG's README lists these kinds for this question,
+  // and the passage that answers it is among the text items.
+  expect([...new Set(docs.map((d) => d.metadata.kind))].sort()).toEqual([
+    'attribute',
+    'high-level-element',
+    'relationship',
+    'semantic-unit',
+    'text',
+  ]);
+  const texts = docs.filter((d) => d.metadata.kind === 'text');
+  expect(
+    texts.some((d) => d.metadata.source.docIds.includes('orsa') && d.pageContent.includes('born on Orsa')),
+  ).toBe(true);
+});
+
+it("passes a method's own retrieve options through retrieveOptions", async () => {
+  const retriever = new GragRetriever({ index, method: nodeRag, retrieveOptions: { relationships: 0 } });
+  const docs = await retriever.invoke(QUESTION);
+  const direct = await nodeRag.retrieve(index, QUESTION, { relationships: 0 });
+  expect(docs.map((d) => d.id)).toEqual(direct.items.map((i) => i.id));
+  expect(docs.some((d) => d.metadata.kind === 'relationship')).toBe(false);
+});
