@@ -45,6 +45,12 @@ export interface TrainLoopOptions {
    * @default 10 (GNN-PE code)
    */
   maxTrainDegree: number;
+  /**
+   * At most this many training vertices (of degree 1..`maxTrainDegree`) are used, drawn with the
+   * seed; the rest are skipped (counted in `vertices.notSampled`). Bounds training time on large
+   * graphs (tfjs pure JS). @default Infinity (every such vertex, as in the GNN-PE code)
+   */
+  maxTrainVertices: number;
   /** Called after every epoch. */
   onEpoch?: (info: EpochInfo) => void;
   /** Stops training between two steps with an `AbortError`. */
@@ -95,6 +101,7 @@ export const GAT_TRAIN_DEFAULTS: Omit<GatTrainOptions, 'labelFeatures' | 'onEpoc
   batchSize: 32,
   learningRate: 1e-3,
   maxTrainDegree: 10,
+  maxTrainVertices: Number.POSITIVE_INFINITY,
   subStarsPerVertex: 16,
   bnMomentum: 0.1,
 };
@@ -116,6 +123,7 @@ export const MONOTONE_TRAIN_DEFAULTS: Omit<MonotoneTrainOptions, 'labelFeatures'
   batchSize: 32,
   learningRate: 1e-2,
   maxTrainDegree: 10,
+  maxTrainVertices: Number.POSITIVE_INFINITY,
   negativesPerVertex: 8,
   sameLabelShare: 0.75,
   margin: 0.05,
@@ -125,6 +133,9 @@ function checkLoop(o: TrainLoopOptions, where: string): void {
   assertInteger('epochs', o.epochs, 1, where);
   assertInteger('batchSize', o.batchSize, 1, where);
   assertInteger('maxTrainDegree', o.maxTrainDegree, 1, where);
+  if (o.maxTrainVertices !== Number.POSITIVE_INFINITY) {
+    assertInteger('maxTrainVertices', o.maxTrainVertices, 1, where);
+  }
   if (!(o.learningRate > 0))
     throw new InvalidArgumentError('learningRate', `${where}: learningRate must be > 0.`);
 }
@@ -158,13 +169,17 @@ export interface TrainingVertices {
   isolated: number;
   /** Vertices above `maxTrainDegree` (skipped, as in the GNN-PE code). */
   highDegree: number;
+  /** Vertices of degree 1..`maxTrainDegree` left out by the `maxTrainVertices` draw. */
+  notSampled: number;
 }
 
 function trainingVertices(
   graph: StarGraph,
   maxTrainDegree: number,
+  maxVertices = Number.POSITIVE_INFINITY,
+  seed = 0,
 ): { indices: number[]; counts: TrainingVertices } {
-  const indices: number[] = [];
+  let indices: number[] = [];
   let isolated = 0;
   let highDegree = 0;
   for (let i = 0; i < graph.ids.length; i++) {
@@ -173,7 +188,17 @@ function trainingVertices(
     else if (d > maxTrainDegree) highDegree++;
     else indices.push(i);
   }
-  return { indices, counts: { used: indices.length, isolated, highDegree } };
+  const eligible = indices.length;
+  if (eligible > maxVertices) {
+    // A seeded draw, kept in node order so the pairs do not depend on the draw's order.
+    indices = shuffleInPlace(indices, seededRandom(seed ^ 0x5eed))
+      .slice(0, maxVertices)
+      .sort((a, b) => a - b);
+  }
+  return {
+    indices,
+    counts: { used: indices.length, isolated, highDegree, notSampled: eligible - indices.length },
+  };
 }
 
 let variableCounter = 0;
@@ -224,10 +249,15 @@ function flatParameters(tf: Tf, initial: Weights, shapes: Record<string, number[
  */
 export function sampleSubStarPairs(
   graph: StarGraph,
-  options: { maxTrainDegree: number; perVertex: number; seed: number },
+  options: { maxTrainDegree: number; perVertex: number; seed: number; maxVertices?: number },
 ): { pairs: { star: Star; sub: Star }[]; vertices: TrainingVertices } {
   const rand = seededRandom(options.seed ^ 0x9a1f);
-  const { indices, counts } = trainingVertices(graph, options.maxTrainDegree);
+  const { indices, counts } = trainingVertices(
+    graph,
+    options.maxTrainDegree,
+    options.maxVertices,
+    options.seed,
+  );
   const pairs: { star: Star; sub: Star }[] = [];
   for (const i of indices) {
     const star = starOf(graph, i);
@@ -279,6 +309,7 @@ export async function trainGatEmbedder(
   const featuresOf = cachedFeatures(labelFeatures, o.featureDimensions);
   const { pairs, vertices } = sampleSubStarPairs(graph, {
     maxTrainDegree: o.maxTrainDegree,
+    maxVertices: o.maxTrainVertices,
     perVertex: o.subStarsPerVertex,
     seed: o.seed,
   });
@@ -403,10 +434,21 @@ export async function trainGatEmbedder(
  */
 export function sampleNegatives(
   graph: StarGraph,
-  options: { maxTrainDegree: number; perVertex: number; sameLabelShare: number; seed: number },
+  options: {
+    maxTrainDegree: number;
+    perVertex: number;
+    sameLabelShare: number;
+    seed: number;
+    maxVertices?: number;
+  },
 ): { pairs: { query: Star; data: Star }[]; vertices: TrainingVertices } {
   const rand = seededRandom(options.seed ^ 0x4e6a);
-  const { indices: used, counts } = trainingVertices(graph, options.maxTrainDegree);
+  const { indices: used, counts } = trainingVertices(
+    graph,
+    options.maxTrainDegree,
+    options.maxVertices,
+    options.seed,
+  );
   const byLabel = new Map<string, number[]>();
   for (const i of used) {
     const l = graph.labels[i]!;
@@ -458,6 +500,7 @@ export async function trainMonotoneEmbedder(
   const featuresOf = cachedFeatures(labelFeatures, o.featureDimensions);
   const { pairs, vertices } = sampleNegatives(graph, {
     maxTrainDegree: o.maxTrainDegree,
+    maxVertices: o.maxTrainVertices,
     perVertex: o.negativesPerVertex,
     sameLabelShare: o.sameLabelShare,
     seed: o.seed,

@@ -5,6 +5,7 @@ import {
   degree,
   pruningPower,
   sampleNegatives,
+  sampleSubStarPairs,
   trainGatEmbedder,
   trainMonotoneEmbedder,
   verifyDominance,
@@ -49,6 +50,27 @@ describe('trainGatEmbedder (the paper model, Algorithm 2)', () => {
     const degrees = filmGraph().ids.map((_, i) => degree(filmGraph(), i));
     expect(report.vertices.highDegree).toBe(degrees.filter((d) => d > 3).length);
     expect(report.vertices.used).toBe(degrees.filter((d) => d >= 1 && d <= 3).length);
+  });
+
+  test('maxTrainVertices draws that many training vertices with the seed and counts the rest', async () => {
+    const eligible = graph.ids.filter((_, i) => degree(graph, i) >= 1 && degree(graph, i) <= 10).length;
+    const pairsOf = (seed: number) =>
+      sampleSubStarPairs(graph, { maxTrainDegree: 10, perVertex: 2, seed, maxVertices: 5 });
+    const a = pairsOf(1);
+    expect(a.vertices.used).toBe(5);
+    expect(a.vertices.notSampled).toBe(eligible - 5);
+    // At most 2 sub-stars from each of the 5 vertices drawn; the same seed draws the same ones.
+    expect(a.pairs.length).toBeLessThanOrEqual(10);
+    expect(pairsOf(1).pairs).toEqual(a.pairs);
+    expect(pairsOf(2).pairs).not.toEqual(a.pairs);
+    const { report } = await trainGatEmbedder(graph, {
+      epochs: 1,
+      maxTrainVertices: 5,
+      subStarsPerVertex: 2,
+    });
+    expect(report.vertices).toMatchObject({ used: 5, notSampled: eligible - 5 });
+    expect(report.pairs).toBe(pairsOf(2022).pairs.length); // the default seed
+    await expect(trainGatEmbedder(graph, { maxTrainVertices: 0 })).rejects.toThrow(/maxTrainVertices/);
   });
 
   test('stops with an AbortError when its signal is aborted', async () => {

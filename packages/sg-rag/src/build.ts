@@ -8,8 +8,9 @@ import {
   isFittableEmbedder,
   startBuild,
 } from '@grag/core';
+import { createDominanceModel, starGraphOf } from './dominance.js';
 import { adjacencyOf, exactLabelIndex, graphFromExtractions, graphFromTriples, type SgGraph } from './kg.js';
-import type { ResolvedBuildOptions } from './options.js';
+import type { DominanceEmbedderChoice, ResolvedBuildOptions } from './options.js';
 import { buildPathIndex } from './path-index.js';
 import type { SgRagIndex } from './types.js';
 
@@ -20,8 +21,9 @@ function toMap(m: Record<string, string> | ReadonlyMap<string, string> | undefin
 
 /**
  * Build an SG-RAG index (stages `chunk`, `extract`, `graph`, `fit`, `embed`, `vector-index`,
- * `paths`): the data graph from `options.triples`, or from one `extractGraph` call per chunk of
- * `docs`; node label embeddings in the context's vector index; the path index.
+ * `dominance`, `paths`): the data graph from `options.triples`, or from one `extractGraph` call per
+ * chunk of `docs`; node label embeddings in the context's vector index; the dominance embedder
+ * (trained for `'gat'` and `'monotone'`); the path index.
  */
 export async function buildSgRagIndex(
   docs: Document[],
@@ -91,11 +93,30 @@ export async function buildSgRagIndex(
     () => indexVectors(ctx.vectorIndex, vectors, { dimensions: embedder.dimensions }),
     { checkpoint: false },
   );
-  const { paths, skippedMiddles } = await rt.stage(
-    'paths',
-    () => buildPathIndex({ graph, adjacency, ...opts }),
+  const dominance = await rt.stage(
+    'dominance',
+    () =>
+      createDominanceModel(starGraphOf(graph), {
+        ...opts,
+        embedder: options.customEmbedder ?? (opts.dominanceEmbedder as DominanceEmbedderChoice),
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      }),
     { checkpoint: false },
   );
+  const { paths, skippedMiddles } = await rt.stage(
+    'paths',
+    () => buildPathIndex({ graph, adjacency, ...opts, embedder: dominance.embedder, rows: dominance.rows }),
+    { checkpoint: false },
+  );
+  const { correction } = dominance.rows;
+  stats.dominanceLifted = correction.lifted;
+  stats.dominanceSaturated = correction.saturated;
+  if (dominance.training) {
+    stats.dominanceTrainSeconds = dominance.training.seconds;
+    stats.dominanceTrainPairs = dominance.training.pairs;
+    stats.dominanceTrainEpochs = dominance.training.epochs;
+    stats.dominanceTrainLoss = dominance.training.losses.at(-1) ?? 0;
+  }
   Object.assign(stats, {
     nodes: graph.ids.length,
     edges: graph.edges.length,

@@ -1,6 +1,12 @@
 export { type Assembly, type AssemblyInput, assembleSubgraphs } from './assemble.js';
 export { decomposeQuery } from './decompose.js';
 export {
+  createDominanceModel,
+  type DominanceModel,
+  type DominanceModelOptions,
+  starGraphOf,
+} from './dominance.js';
+export {
   type Adjacency,
   adjacencyOf,
   edgeSentences,
@@ -25,6 +31,8 @@ export { type MatchInput, type MatchResult, matchQueryGraph } from './match.js';
 export { createSgRag, SG_RAG_FORMAT_VERSION, sgRag } from './method.js';
 export { coverageAnswers, type GatherInput, gatherEdges } from './neighbourhood.js';
 export {
+  type DominanceEmbedderChoice,
+  isDominanceEmbedder,
   SG_RAG_DEFAULTS,
   SG_RAG_RETRIEVE_DEFAULTS,
   type SgRagIndexOptions,
@@ -42,4 +50,5 @@ export {
 } from './path-index.js';
 export { queryPathEmbedding, retrievePath } from './path-search.js';
 export type { Embedding, NormalizedQueryGraph, PathCandidate, QueryPath } from './query-graph.js';
+export { type RankedMatch, type RankMatchesInput, rankMatches } from './rank.js';
 export type { SgRagIndex } from './types.js';

@@ -56,7 +56,8 @@ export function createSgRag(
       await saveSgRagIndex(index, dir, format);
     },
     async load(dir, ctx) {
-      return loadSgRagIndex(dir, ctx, format);
+      const custom = settings.defaults?.dominanceEmbedder;
+      return loadSgRagIndex(dir, ctx, format, typeof custom === 'object' ? custom : undefined);
     },
   };
 }

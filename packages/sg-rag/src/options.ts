@@ -6,7 +6,17 @@ import {
   type RetrieveOptions,
   resolveCheckedOptions,
 } from '@grag/core';
+import type { DominanceEmbedder } from '@grag/dominance-gnn';
 import type { Triple } from './kg.js';
+
+/**
+ * The dominance embedders an index can train or create by name (`@grag/dominance-gnn`):
+ * `'training-free'` (GNN-PE code, no training), `'gat'` (the paper's GAT, Algorithm 1 lines 4–5,
+ * trained at build time; the data side gets the closure correction) and `'monotone'` (an attention
+ * model that is monotone by construction, trained at build time).
+ */
+export type DominanceEmbedderChoice = 'training-free' | 'gat' | 'monotone';
+const EMBEDDER_CHOICES: readonly DominanceEmbedderChoice[] = ['training-free', 'gat', 'monotone'];
 
 /** The options an index is built with and keeps (stored in its manifest). */
 export interface SgRagIndexOptions {
@@ -14,7 +24,19 @@ export interface SgRagIndexOptions {
   pathLength: 1 | 2;
   /** Dominance embedding dimensions per node, d. @default 2 (GNN-PE code: a linear layer to 2 dims) */
   dominanceDimensions: number;
-  /** Seed of the training-free label vectors. @default 2022 (GNN-PE code) */
+  /**
+   * The dominance embedder, as recorded in the manifest: a name, or `'custom'` for an embedder
+   * object passed to `build` (its serialized form is in `dominance.json`). @default 'training-free'
+   */
+  dominanceEmbedder: DominanceEmbedderChoice | 'custom';
+  /** Epochs of the trained embedders (`'gat'`, `'monotone'`). @default 2 */
+  dominanceEpochs: number;
+  /**
+   * Training vertices (degree 1..10) drawn with `seed` for the trained embedders; bounds the
+   * training time (tfjs pure JS). @default 1000
+   */
+  dominanceTrainVertices: number;
+  /** Seed of the training-free label vectors and of the trained models (weights, sampling). @default 2022 (GNN-PE code) */
   seed: number;
   /** For `pathLength: 2`, middle nodes of higher degree are skipped (their deg² paths dominate). @default 300 */
   maxMiddleDegree: number;
@@ -27,7 +49,15 @@ export interface SgRagIndexOptions {
 }
 
 /** Build options of SG-RAG: the index options and the knowledge-graph input. */
-export interface SgRagOptions extends SgRagIndexOptions {
+export interface SgRagOptions extends Omit<SgRagIndexOptions, 'dominanceEmbedder'> {
+  /**
+   * The dominance embedder: `'training-free'` (default), `'gat'` or `'monotone'` (trained on the
+   * data graph at build time, seeded), or your own embedder object implementing
+   * `DominanceEmbedder` of `@grag/dominance-gnn` (its `dimensions` replace `dominanceDimensions`;
+   * it is embedded with node identities as star labels and saved with its `toJSON()`).
+   * @default 'training-free'
+   */
+  dominanceEmbedder: DominanceEmbedderChoice | DominanceEmbedder;
   /**
    * Index these triples instead of extracting a graph from the documents (FB15k-237 and other
    * knowledge graphs). The documents passed to `build` are then ignored.
@@ -39,10 +69,13 @@ export interface SgRagOptions extends SgRagIndexOptions {
   relationText?: Record<string, string> | ReadonlyMap<string, string>;
 }
 
-/** Defaults of {@link SgRagIndexOptions}. */
-export const SG_RAG_DEFAULTS: SgRagIndexOptions = {
+/** Defaults of {@link SgRagIndexOptions} (valid build options too). */
+export const SG_RAG_DEFAULTS: SgRagIndexOptions & { dominanceEmbedder: DominanceEmbedderChoice } = {
   pathLength: 1,
   dominanceDimensions: 2,
+  dominanceEmbedder: 'training-free',
+  dominanceEpochs: 2,
+  dominanceTrainVertices: 1000,
   seed: 2022,
   maxMiddleDegree: 300,
   nodeCapacity: 16,
@@ -54,7 +87,10 @@ export const SG_RAG_DEFAULTS: SgRagIndexOptions = {
 export const SG_RAG_RULES: { readonly [K in keyof SgRagIndexOptions]: OptionRule } = {
   pathLength: opt.oneOf(1, 2),
   dominanceDimensions: opt.int({ min: 1, max: 4096 }),
-  seed: opt.int(),
+  dominanceEmbedder: opt.oneOf(...EMBEDDER_CHOICES, 'custom'),
+  dominanceEpochs: opt.positiveInt,
+  dominanceTrainVertices: opt.positiveInt,
+  seed: opt.int({ min: 0 }),
   maxMiddleDegree: opt.nonNegativeInt,
   nodeCapacity: opt.int({ min: 2 }),
   chunkSize: opt.positiveInt,
@@ -82,6 +118,19 @@ export interface SgRagQueryOptions {
   matchRelations: boolean;
   /** Facts gathered for the fallback and the hop baselines before ranking. @default 2000 */
   maxGatheredFacts: number;
+  /**
+   * Entity normalization takes a data node whose label equals the query node's (case-insensitive)
+   * before the nearest-neighbour search. SG-RAG (Algorithm 3) uses the nearest neighbour only.
+   * @default false
+   */
+  exactLabelMatch: boolean;
+  /**
+   * Order of the matched subgraphs (and so of the answers): `'similarity'` ranks them by the
+   * relation similarity of the matched edges to the query graph's relations (the question's text
+   * for edges without one; see `rankMatches`), `'none'` keeps the order they were found in (node
+   * order of the label combinations). SG-RAG leaves the choice to the answer model. @default 'similarity'
+   */
+  rankMatches: 'similarity' | 'none';
 }
 
 /** Retrieve options of SG-RAG. */
@@ -98,6 +147,8 @@ export const SG_RAG_RETRIEVE_DEFAULTS: SgRagQueryOptions = {
   maxMatches: 100,
   matchRelations: false,
   maxGatheredFacts: 2000,
+  exactLabelMatch: false,
+  rankMatches: 'similarity',
 };
 
 /** Checks of the {@link SgRagQueryOptions}. */
@@ -108,6 +159,31 @@ const RETRIEVE_RULES: { readonly [K in keyof SgRagQueryOptions]: OptionRule } = 
   maxMatches: opt.positiveInt,
   matchRelations: opt.boolean,
   maxGatheredFacts: opt.positiveInt,
+  exactLabelMatch: opt.boolean,
+  rankMatches: opt.oneOf('similarity', 'none'),
+};
+
+/** Whether `x` looks like a `DominanceEmbedder` (the methods and fields sg-rag calls). */
+export function isDominanceEmbedder(x: unknown): x is DominanceEmbedder {
+  const e = x as Partial<DominanceEmbedder> | null;
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    typeof e.embed === 'function' &&
+    typeof e.embedGraph === 'function' &&
+    typeof e.toJSON === 'function' &&
+    Number.isInteger(e.dimensions) &&
+    (e.dimensions as number) >= 1
+  );
+}
+
+/** Build-time checks: as {@link SG_RAG_RULES}, but the embedder may be an object, not `'custom'`. */
+const BUILD_RULES: { readonly [K in keyof SgRagOptions]?: OptionRule } = {
+  ...SG_RAG_RULES,
+  dominanceEmbedder: {
+    expected: `one of ${EMBEDDER_CHOICES.map((c) => `'${c}'`).join(', ')} or a DominanceEmbedder object (embed, embedGraph, toJSON, dimensions)`,
+    test: (x) => EMBEDDER_CHOICES.includes(x as DominanceEmbedderChoice) || isDominanceEmbedder(x),
+  },
 };
 
 /** Every build option key (the triple input included); others are refused. */
@@ -139,7 +215,10 @@ export interface SgRagSettings {
 
 /** Resolved build options: the index options and the triple input, if any. */
 export interface ResolvedBuildOptions {
+  /** The index options (an embedder object is recorded as `'custom'`, with its own dimensions). */
   index: SgRagIndexOptions;
+  /** The embedder object passed to `build`, if any. */
+  customEmbedder: DominanceEmbedder | undefined;
   triples: Triple[] | undefined;
   entityText: SgRagOptions['entityText'];
   relationText: SgRagOptions['relationText'];
@@ -153,12 +232,32 @@ export function resolveBuildOptions(
   caller: string,
   ...layers: (Partial<SgRagOptions> | undefined)[]
 ): ResolvedBuildOptions {
-  const { triples, entityText, relationText, ...index } = resolveCheckedOptions<SgRagOptions>(
-    caller,
-    { defaults: SG_RAG_DEFAULTS, rules: SG_RAG_RULES, known: SG_RAG_BUILD_OPTION_KEYS },
-    ...layers,
-  );
-  return { index, triples, entityText, relationText };
+  const { triples, entityText, relationText, dominanceEmbedder, ...rest } =
+    resolveCheckedOptions<SgRagOptions>(
+      caller,
+      {
+        defaults: SG_RAG_DEFAULTS,
+        rules: BUILD_RULES,
+        known: SG_RAG_BUILD_OPTION_KEYS,
+      },
+      ...layers,
+    );
+  if (typeof dominanceEmbedder === 'string') {
+    return {
+      index: { ...rest, dominanceEmbedder },
+      customEmbedder: undefined,
+      triples,
+      entityText,
+      relationText,
+    };
+  }
+  return {
+    index: { ...rest, dominanceEmbedder: 'custom', dominanceDimensions: dominanceEmbedder.dimensions },
+    customEmbedder: dominanceEmbedder,
+    triples,
+    entityText,
+    relationText,
+  };
 }
 
 /** The index options saved in a manifest, resolved over the defaults and checked like a build's. */

@@ -1,10 +1,12 @@
+import { InvalidArgumentError } from '@grag/core';
 import {
-  createStarGraph,
   createTrainingFreeEmbedder,
   type DominanceEmbedder,
   pathEmbedding,
+  type StarEmbeddings,
 } from '@grag/dominance-gnn';
 import { RStarTree } from '@grag/rstar-index';
+import { starGraphOf } from './dominance.js';
 import { type Adjacency, enumeratePaths, type SgGraph } from './kg.js';
 
 /** The path index of SG-RAG (Eq. 4): what path retrieval and label completion read. */
@@ -26,8 +28,15 @@ export interface PathIndexInput {
   pathLength: 1 | 2;
   /** Dominance dimensions per node, d. */
   dominanceDimensions: number;
-  /** Seed of the training-free label vectors. */
+  /** Seed of the training-free label vectors (when no `embedder` is given). */
   seed: number;
+  /**
+   * The dominance embedder (default: the training-free one with `dominanceDimensions`, `seed`);
+   * its `dimensions` must equal `dominanceDimensions`.
+   */
+  embedder?: DominanceEmbedder;
+  /** Its data-side rows of the graph's star graph (node order), when already computed. */
+  rows?: StarEmbeddings;
   /** l = 2: middle nodes of higher degree are skipped. */
   maxMiddleDegree: number;
   /** R*-tree node capacity M. */
@@ -42,21 +51,24 @@ export interface BuiltPathIndex {
 }
 
 /**
- * The path index I_l of SG-RAG (§4.2, Eq. 4): each node gets a training-free dominance embedding of
- * its star, labelled by node identity (o(v) = x(v) + Σ x(u) over its neighbours); every simple path
+ * The path index I_l of SG-RAG (§4.2, Eq. 4): each node gets a dominance embedding of its star,
+ * labelled by node identity (by default the training-free o(v) = x(v) + Σ x(u) over its
+ * neighbours; any `embedder` fits); every simple path
  * of l edges (reversed duplicates removed, see `enumeratePaths`) is stored in an R*-tree with the
  * concatenated dominance embeddings of its nodes (Eq. 16) as its box and its node indexes as its
  * label box (MBR_0). Entry ids are path positions in `pathNodes`.
  */
 export function buildPathIndex(input: PathIndexInput): BuiltPathIndex {
   const { graph, pathLength, dominanceDimensions } = input;
-  const labels = new Map(graph.ids.map((_, i) => [String(i), String(i)]));
-  const star = createStarGraph(
-    labels,
-    graph.edges.map((e) => [String(e.a), String(e.b)] as const),
-  );
-  const embedder = createTrainingFreeEmbedder({ dimensions: dominanceDimensions, seed: input.seed });
-  const rows = embedder.embedGraph(star);
+  const embedder =
+    input.embedder ?? createTrainingFreeEmbedder({ dimensions: dominanceDimensions, seed: input.seed });
+  if (embedder.dimensions !== dominanceDimensions) {
+    throw new InvalidArgumentError(
+      'embedder',
+      `buildPathIndex: the embedder has ${embedder.dimensions} dimensions, dominanceDimensions is ${dominanceDimensions}; pass the same value.`,
+    );
+  }
+  const rows = input.rows ?? embedder.embedGraph(starGraphOf(graph));
   const enumeration = enumeratePaths(graph, input.adjacency, pathLength, input.maxMiddleDegree);
   const k = pathLength + 1;
   const tree = new RStarTree({

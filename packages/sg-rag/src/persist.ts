@@ -19,6 +19,13 @@ const TREE_FILE = 'tree.bin';
 const DOMINANCE_FILE = 'dominance.json';
 const LABELS_FILE = 'labels.bin';
 
+/** The serialized kind each named embedder choice must have (`'custom'`: any). */
+const KIND_OF: Record<string, string | undefined> = {
+  'training-free': 'training-free',
+  gat: 'gat',
+  monotone: 'monotone-gat',
+};
+
 const strings = v.array(v.string());
 const graphSchema: Schema<SgGraph> = v.object({
   ids: strings,
@@ -66,7 +73,8 @@ function checkGraph(graph: SgGraph): void {
 /**
  * Write an index: the manifest (params, stats, provider fingerprints), the data graph
  * (`graph.json`), the path nodes (`paths.bin`, int32), the R*-tree (`tree.bin`), the dominance
- * embedder (`dominance.json`) and the label vectors (`labels.bin`, the context's vector index).
+ * embedder with its choice, config and weights (`dominance.json`, exact float64 values: the query
+ * side must reproduce the data side's model) and the label vectors (`labels.bin`, the context's vector index).
  */
 export async function saveSgRagIndex(
   index: SgRagIndex,
@@ -100,6 +108,7 @@ export async function loadSgRagIndex(
   dir: string,
   ctx: BuildContext,
   format: MethodIndexFormat,
+  customEmbedder?: DominanceEmbedder,
 ): Promise<SgRagIndex> {
   const opened = await openMethodIndex(dir, ctx, {
     ...format,
@@ -136,12 +145,30 @@ export async function loadSgRagIndex(
     if (!tree.has(id)) throw opened.error(TREE_FILE, `has no entry for path ${id}`);
   }
   const dominance = await opened.json(DOMINANCE_FILE, dominanceSchema);
+  const expectedKind = KIND_OF[options.dominanceEmbedder];
+  if (expectedKind !== undefined && dominance.kind !== expectedKind) {
+    throw opened.error(
+      DOMINANCE_FILE,
+      `holds a ${dominance.kind} embedder, but the manifest says dominanceEmbedder "${options.dominanceEmbedder}"`,
+    );
+  }
   let embedder: DominanceEmbedder;
-  try {
-    embedder = loadDominanceEmbedder(dominance);
-  } catch (error) {
-    // The embedder checks its own weights; name the file they came from.
-    throw opened.error(DOMINANCE_FILE, (error as Error).message.replace(/\.$/, ''), { cause: error });
+  if (options.dominanceEmbedder === 'custom' && customEmbedder !== undefined) {
+    // The instance's own embedder object, if it is the one the index was built with.
+    if (JSON.stringify(customEmbedder.toJSON()) !== JSON.stringify(dominance)) {
+      throw opened.error(
+        DOMINANCE_FILE,
+        'holds another embedder than the `dominanceEmbedder` object of this sg-rag instance (its toJSON() differs)',
+      );
+    }
+    embedder = customEmbedder;
+  } else {
+    try {
+      embedder = loadDominanceEmbedder(dominance);
+    } catch (error) {
+      // The embedder checks its own weights; name the file they came from.
+      throw opened.error(DOMINANCE_FILE, (error as Error).message.replace(/\.$/, ''), { cause: error });
+    }
   }
   if (embedder.dimensions !== options.dominanceDimensions) {
     throw opened.error(

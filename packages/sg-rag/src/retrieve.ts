@@ -12,7 +12,11 @@ import { matchQueryGraph } from './match.js';
 import { coverageAnswers, gatherEdges } from './neighbourhood.js';
 import type { ResolvedRetrieveOptions } from './options.js';
 import type { NormalizedQueryGraph } from './query-graph.js';
+import { rankMatches } from './rank.js';
 import type { SgRagIndex } from './types.js';
+
+/** Relation and question embeddings of the match ranking, per index. */
+const relationVectors = new WeakMap<SgRagIndex, Map<string, Float32Array>>();
 
 /** How one query node was normalized (the `normalization` trace). */
 interface NormalizedNode {
@@ -24,10 +28,15 @@ interface NormalizedNode {
   exact: boolean;
 }
 
-/** Entity normalization (SG-RAG Algorithm 3): each labelled query node → nearest data node label. */
+/**
+ * Entity normalization (SG-RAG Algorithm 3): each labelled query node → nearest data node label;
+ * with `exactFirst`, a node whose label equals a data node's (case-insensitive) takes that node
+ * first (our addition).
+ */
 async function normalize(
   index: SgRagIndex,
   qg: QueryGraph,
+  exactFirst: boolean,
   signal: AbortSignal | undefined,
 ): Promise<{ q: NormalizedQueryGraph; report: NormalizedNode[]; droppedEdges: number }> {
   const labelled = qg.nodes.filter((n) => n.label !== null);
@@ -60,7 +69,7 @@ async function normalize(
     }
     const vector = vectors[v++]!;
     const hit = index.labelVectors.search(vector, 1)[0];
-    const exactNode = index.exactLabels.get(n.label.trim().toLowerCase());
+    const exactNode = exactFirst ? index.exactLabels.get(n.label.trim().toLowerCase()) : undefined;
     const node = exactNode ?? hit?.id;
     if (node === undefined) {
       nodes.push({ id: n.id, node: null, isTarget: n.isTarget });
@@ -138,8 +147,9 @@ function finish(
 
 /**
  * One SG-RAG retrieval: the query graph (given, or from the `extractQueryGraph` task) is normalized
- * against the node labels, then matched exactly (`matchQueryGraph`); the matched subgraphs' relation
- * paragraphs are the context. Without an exact match — or in a Table 3 baseline mode — the facts
+ * against the node labels, then matched exactly (`matchQueryGraph`); the matched subgraphs, ranked
+ * by `rankMatches` (relation similarity to the query graph, by default), give the answers (target
+ * bindings, best first) and their relation paragraphs are the context. Without an exact match — or in a Table 3 baseline mode — the facts
  * around the query entities, ranked by similarity to the query, are.
  */
 export async function retrieveSgRag(
@@ -161,7 +171,9 @@ export async function retrieveSgRag(
     (await time('extractQueryGraph', () =>
       index.providers.tasks.extractQueryGraph(query, { abortSignal: o.signal }),
     ));
-  const { q, report, droppedEdges } = await time('normalize', () => normalize(index, qg, o.signal));
+  const { q, report, droppedEdges } = await time('normalize', () =>
+    normalize(index, qg, o.exactLabelMatch, o.signal),
+  );
   const known = new Set(q.nodes.flatMap((n) => (n.node === null ? [] : [n.node])));
   const trace: Record<string, unknown> = {
     method,
@@ -255,16 +267,35 @@ export async function retrieveSgRag(
   });
   if (matches.length === 0) return fallback(1, 'no subgraph matches every constraint');
 
+  const cache = relationVectors.get(index) ?? new Map<string, Float32Array>();
+  relationVectors.set(index, cache);
+  const ranked =
+    o.rankMatches === 'similarity'
+      ? await time('rankMatches', () =>
+          rankMatches({
+            query: q,
+            question: query,
+            matches,
+            graph,
+            adjacency: index.adjacency,
+            embedder: index.providers.embedder,
+            cache,
+            ...(o.signal ? { signal: o.signal } : {}),
+          }),
+        )
+      : matches.map((_, match) => ({ match, score: 1 / (match + 1) }));
+  const ordered = ranked.map((r) => matches[r.match]!);
+
   const targets = q.nodes.some((n) => n.isTarget)
     ? q.nodes.flatMap((n, i) => (n.isTarget ? [i] : []))
     : q.nodes.flatMap((n, i) => (n.node === null ? [i] : []));
   const answers = [
-    ...new Set(matches.flatMap((m) => targets.flatMap((t) => (m[t]! >= 0 ? [graph.labels[m[t]!]!] : [])))),
+    ...new Set(ordered.flatMap((m) => targets.flatMap((t) => (m[t]! >= 0 ? [graph.labels[m[t]!]!] : [])))),
   ];
   const { edgeOf } = index.adjacency;
   const nodes = new Set<number>();
   const edges = new Set<number>();
-  const items: RetrievedItem[] = matches.map((m, i) => {
+  const items: RetrievedItem[] = ordered.map((m, i) => {
     const used: SgEdge[] = [];
     const sentences: string[] = [];
     for (const e of q.edges) {
@@ -278,7 +309,7 @@ export async function retrieveSgRag(
       id: `match:${m.map((n) => graph.ids[n] ?? '').join('|')}`,
       kind: 'subgraph',
       text: [...new Set(sentences)].join(' '),
-      score: 1 / (i + 1),
+      score: ranked[i]!.score,
       source: provenance(used),
     };
   });
@@ -287,7 +318,9 @@ export async function retrieveSgRag(
     fallback: false,
     answers,
     answerSource: 'bindings',
-    bindings: matches.map((m) =>
+    rankMatches: o.rankMatches,
+    matchScores: ranked.map((r) => r.score),
+    bindings: ordered.map((m) =>
       Object.fromEntries(m.flatMap((n, i) => (n >= 0 ? [[q.nodes[i]!.id, graph.ids[n]!]] : []))),
     ),
     stageMs,
