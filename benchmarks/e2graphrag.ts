@@ -7,9 +7,12 @@
  * at the default 12k-token budget and at 2k.
  *
  *   pnpm tsx benchmarks/e2graphrag.ts [datasets-dir] [--datasets musique,hotpotqa] [--out benchmarks/results]
+ *
+ * `--only <labels>` (comma-separated row labels) reruns only those rows and keeps the others from the
+ * `e2graphrag.json` already in `--out`; the header then names the rows rerun and when.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type EvalConfig, type EvalRow, evalTable, gragEval, machine } from './lib.js';
 
@@ -30,32 +33,76 @@ const CONFIGS: EvalConfig[] = [
   { label: 'e2graphrag (offline defaults)', method: 'e2graphrag' },
 ];
 
+/** What the script writes to `e2graphrag.json`. */
+interface Results {
+  benchmark: 'e2graphrag';
+  /** When the whole table was run, and on what. */
+  date: string;
+  machine: ReturnType<typeof machine>;
+  /** Rows rerun since with `--only`. */
+  reruns?: { date: string; labels: string[]; machine: ReturnType<typeof machine> }[];
+  rows: EvalRow[];
+  budget2k: EvalRow[];
+}
+
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
       datasets: { type: 'string', default: 'musique,hotpotqa,2wikimultihopqa' },
       out: { type: 'string', default: 'benchmarks/results' },
+      only: { type: 'string' },
     },
   });
   const root = positionals[0] ?? '../shared/datasets';
+  const only = values.only?.split(',');
+  const unknown = only?.find((label) => !CONFIGS.some((c) => c.label === label));
+  if (unknown !== undefined) {
+    throw new Error(`--only: no row "${unknown}"; rows: ${CONFIGS.map((c) => c.label).join(', ')}.`);
+  }
+  const jsonPath = join(values.out, 'e2graphrag.json');
+  const earlier: Results | undefined =
+    only && existsSync(jsonPath) ? (JSON.parse(readFileSync(jsonPath, 'utf8')) as Results) : undefined;
+  if (only && !earlier) throw new Error(`--only needs the earlier results in ${jsonPath}.`);
   const rows: EvalRow[] = [];
   const at2k: EvalRow[] = [];
-  for (const dataset of values.datasets.split(',')) {
+  const requested = values.datasets.split(',');
+  // With --only, every slice of the earlier table stays in it; only the requested ones are rerun.
+  const datasets = earlier ? [...new Set([...earlier.rows.map((r) => r.slice), ...requested])] : requested;
+  for (const dataset of datasets) {
     const slice = join(root, dataset);
     for (const config of CONFIGS) {
+      const kept = (list: readonly EvalRow[]) =>
+        list.find((r) => r.slice === basename(slice) && r.label === config.label);
+      if (earlier && only && (!only.includes(config.label) || !requested.includes(dataset))) {
+        const [row, row2k] = [kept(earlier.rows), kept(earlier.budget2k)];
+        if (!row || !row2k)
+          throw new Error(`${jsonPath} has no row "${config.label}" of ${dataset}; run it too.`);
+        rows.push(row);
+        at2k.push(row2k);
+        continue;
+      }
       process.stderr.write(`${dataset}: ${config.label} ...\n`);
       rows.push(await gragEval(slice, config));
       at2k.push(await gragEval(slice, config, ['--budget', '2000']));
     }
   }
-  const meta = { benchmark: 'e2graphrag', date: new Date().toISOString(), machine: machine() };
+  const now = new Date().toISOString();
+  const meta: Omit<Results, 'rows' | 'budget2k'> = earlier
+    ? {
+        benchmark: 'e2graphrag',
+        date: earlier.date,
+        machine: earlier.machine,
+        reruns: [...(earlier.reruns ?? []), { date: now, labels: only!, machine: machine() }],
+      }
+    : { benchmark: 'e2graphrag', date: now, machine: machine() };
   mkdirSync(values.out, { recursive: true });
-  writeFileSync(
-    join(values.out, 'e2graphrag.json'),
-    `${JSON.stringify({ ...meta, rows, budget2k: at2k }, null, 2)}\n`,
-  );
+  writeFileSync(jsonPath, `${JSON.stringify({ ...meta, rows, budget2k: at2k }, null, 2)}\n`);
   const m = meta.machine;
+  const reruns = (meta.reruns ?? []).map(
+    (r) =>
+      `Rerun ${r.date.slice(0, 10)} (${r.machine.cpu}, Node ${r.machine.node}): the rows ${r.labels.map((l) => `"${l}"`).join(', ')}.`,
+  );
   const latency = [
     '| slice | configuration | index s | p50 ms | p95 ms | peak RSS MiB |',
     '|---|---|---:|---:|---:|---:|',
@@ -68,13 +115,14 @@ async function main(): Promise<void> {
     '# E2GraphRAG',
     '',
     `Run ${meta.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB), Node ${m.node}, ${m.platform}; the cores are shared with other jobs, so times are noisy.`,
+    ...reruns,
     'Every number is what the command in its row prints (`grag eval`, offline providers, 100 questions per slice).',
     'Each corpus is indexed whole, one passage per chunk (title line + text). R@k: share of supporting passages',
     'among the first k passages the method ranks (chunk items in context order). Coverage: the gold answer or an',
     'alias appears (SQuAD-normalized) in the packed context.',
     '',
     '- **entry points only**: the paper\'s "Dense Retrieval Only" ablation (`denseOnly`) with the offline default entry points (BM25 + dense, RRF).',
-    "- **paper defaults**: Algorithm 1 as published: no entity linking, dense retrieval, Algorithm 1's selection alone.",
+    "- **paper defaults**: Algorithm 1 as published: no entity linking, dense retrieval, Algorithm 1's selection alone, h = 4 (Appendix C).",
     '- **title bridges only**: the offline defaults without mention bridges (`mentionBridges: 0`, the configuration before them).',
     "- **offline defaults**: entity linking, hybrid entry points, Algorithm 1's chunks behind them, title and mention bridge chunks.",
     '',

@@ -12,8 +12,9 @@ export interface AdaptiveRetrievalOptions {
   /** Most chunks (or tree nodes) returned, k. @default 25 (official code `max_chunk_setting: 25`) */
   topK: number;
   /**
-   * Largest hop distance h between two query entities kept by the graph filter (Eq. 1).
-   * @default 3 (official code `shortest_path_k: 4`: a path of at most 4 nodes)
+   * Largest hop distance h between two query entities kept by the graph filter (Eq. 1); decreased
+   * by Algorithm 1 while index mapping returns too many chunks.
+   * @default 4 (E2GraphRAG Appendix C: "we choose a relatively large value 4")
    */
   hops: number;
   /** While index mapping returns more chunks than this, h is decreased. @default 25 (Algorithm 1, line 11) */
@@ -42,7 +43,7 @@ export interface AdaptiveRetrievalOptions {
 /** Defaults of {@link adaptiveRetrieve}. */
 export const ADAPTIVE_RETRIEVAL_DEFAULTS: Readonly<AdaptiveRetrievalOptions> = {
   topK: 25,
-  hops: 3,
+  hops: 4,
   chunkThreshold: 25,
   preferAdjacentRuns: false,
   denseOnly: false,

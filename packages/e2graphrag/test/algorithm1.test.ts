@@ -97,13 +97,13 @@ describe('Algorithm 1 on a hand-made corpus', async () => {
   test('related pair: local mode, the chunks holding both entities', async () => {
     const r = await ask('did Alice meet Bob in Paris?');
     const t = traceOf(r);
-    expect(t).toMatchObject({ mode: 'local', branch: 'local', hopsUsed: 3, fallbacks: [] });
+    expect(t).toMatchObject({ mode: 'local', branch: 'local', hopsUsed: 4, fallbacks: [] });
     expect(t.pairs).toEqual([
       { a: 'Alice', b: 'Bob', hops: 1 },
       { a: 'Alice', b: 'Paris', hops: 1 },
       { a: 'Bob', b: 'Paris', hops: 1 },
     ]);
-    expect(t.steps).toEqual([{ hops: 3, pairs: 3, chunks: 1 }]);
+    expect(t.steps).toEqual([{ hops: 4, pairs: 3, chunks: 1 }]);
     expect(r.context).toBe('[d0] Alice-Bob-Paris: Alice met Bob in Paris.');
     expect(r.subgraph?.nodes).toEqual(['Alice', 'Bob', 'Paris']);
   });
@@ -196,6 +196,37 @@ describe('h reduction', async () => {
     expect(t).toMatchObject({ branch: 'local-ranked', fallbacks: ['graph-filter-off'] });
     // Coverage: b0 {X,Y}, b1 {X,Z}, b2 {X,Z}, b3 {Y,Z}, b4 {X,Z} all 2; occurrences 2, 2, 2, 3, 2 → b3, then b0.
     expect(new Set(chunkIds(r))).toEqual(new Set(['b3', 'b0']));
+  });
+});
+
+// Corpus D: a chain Ann - Ben - Cal - Dan - Eli; Ann and Eli share passage e4 but no sentence,
+// so they are exactly 4 hops apart.
+const CORPUS_D = [
+  'Ann met Ben.', // e0
+  'Ben met Cal.', // e1
+  'Cal met Dan.', // e2
+  'Dan met Eli.', // e3
+  'Ann sailed north. Eli rowed south.', // e4
+];
+
+describe('the hop limit h', async () => {
+  const index = await build(CORPUS_D, 'e');
+
+  test("defaults to the paper's 4 (Appendix C): a pair 4 hops apart is kept and its shared chunk returned", async () => {
+    const r = await method.retrieve(index, 'did Ann ever see Eli?');
+    const t = traceOf(r);
+    expect(t.hops).toBe(4);
+    expect(t.pairs).toEqual([{ a: 'Ann', b: 'Eli', hops: 4 }]);
+    expect(t).toMatchObject({ mode: 'local', branch: 'local', hopsUsed: 4, keptPairs: [['Ann', 'Eli']] });
+    expect(t.steps).toEqual([{ hops: 4, pairs: 1, chunks: 1 }]);
+    expect(r.context).toBe('[e4] Ann-Eli: Ann sailed north. Eli rowed south.');
+  });
+
+  test('h = 3 drops that pair: global mode over both entities', async () => {
+    const r = await method.retrieve(index, 'did Ann ever see Eli?', { hops: 3 });
+    const t = traceOf(r);
+    expect(t.pairs).toEqual([{ a: 'Ann', b: 'Eli', hops: null }]);
+    expect(t).toMatchObject({ mode: 'global', branch: 'no-pair', fallbacks: ['unrelated-pairs'] });
   });
 });
 
