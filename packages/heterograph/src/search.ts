@@ -1,94 +1,14 @@
 import { InvalidArgumentError, type PprUpdate, type VectorIndex } from '@grag/core';
 import { type Csr, PPR_DEFAULTS, personalizedPageRankCsr, toCsr } from '@grag/core/internal';
+import {
+  type CrossNodeLimits,
+  type CrossNodeSelection,
+  selectCrossNodes,
+  type TypeCodes,
+} from './cross-nodes.js';
 import type { HeteroGraph } from './graph.js';
+import { NameIndex } from './names.js';
 import { ALL_NODE_TYPES, EXACT_ENTRY_TYPES, type NodeType, RETRIEVABLE_TYPES } from './types.js';
-
-const WORD = /[\p{L}\p{N}_]+/gu;
-
-/** Lower-cased word tokens of a text (letters, digits, underscore). */
-function words(text: string): string[] {
-  return text.toLowerCase().match(WORD) ?? [];
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/**
- * The matcher of one query entity: its whitespace-separated words, in order, separated by any
- * whitespace, case-insensitive, with a word boundary at both ends (Unicode-aware: a letter, digit or
- * underscore may not touch the phrase). `null` for a blank entity.
- */
-export function phraseMatcher(entity: string): RegExp | null {
-  const parts = entity
-    .trim()
-    .split(/\s+/u)
-    .filter((p) => p !== '');
-  if (parts.length === 0) return null;
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${parts.map(escapeRegExp).join('\\s+')}(?![\\p{L}\\p{N}_])`, 'iu');
-}
-
-/**
- * An index of node names for exact matching (dual search, NodeRAG §2.5 and appendix C.4): a query
- * entity matches a name when the entity's words occur in the name as a whole phrase, case-insensitive
- * (the official code's `\b` word-boundary phrase search). "Obama" matches "Barack Obama"; "art" does
- * not match "Bart". An inverted index of name words narrows the candidates before the phrase test.
- */
-export class NameIndex {
-  readonly #keys: string[] = [];
-  readonly #names: string[] = [];
-  readonly #postings = new Map<string, number[]>();
-
-  /** Add a node's name. */
-  add(key: string, name: string): void {
-    const id = this.#keys.length;
-    this.#keys.push(key);
-    this.#names.push(name);
-    for (const word of new Set(words(name))) {
-      let list = this.#postings.get(word);
-      if (!list) {
-        list = [];
-        this.#postings.set(word, list);
-      }
-      list.push(id);
-    }
-  }
-
-  /** Number of names indexed. */
-  get size(): number {
-    return this.#keys.length;
-  }
-
-  /** Keys whose name contains `entity` as a whole-word phrase, in insertion order. */
-  match(entity: string): string[] {
-    const matcher = phraseMatcher(entity);
-    if (matcher === null) return [];
-    const tokens = words(entity);
-    let candidates: readonly number[] | undefined;
-    if (tokens.length > 0) {
-      for (const token of tokens) {
-        const list = this.#postings.get(token) ?? [];
-        if (candidates === undefined || list.length < candidates.length) candidates = list;
-      }
-    }
-    const ids = candidates ?? this.#keys.map((_, i) => i); // no word characters: test every name
-    const out: string[] = [];
-    for (const id of ids) if (matcher.test(this.#names[id]!)) out.push(this.#keys[id]!);
-    return out;
-  }
-}
-
-/** Limits of the cross-node selection (official code defaults). */
-export interface CrossNodeLimits {
-  /** Entities kept from the PPR ranking; each brings its attribute nodes. @default 10 (official `Enode`) */
-  entities: number;
-  /** Relationship nodes kept. @default 30 (official `Rnode`) */
-  relationships: number;
-  /** High-level overviews kept; each brings its high-level element. @default 10 (official `Hnode`) */
-  overviews: number;
-  /** Other retrievable nodes (T, S, A, H) kept as cross nodes. @default 10 (official `cross_node`) */
-  cross: number;
-}
 
 /** How PPR and edges are set up for {@link HeteroSearch}. */
 export interface HeteroSearchOptions {
@@ -106,6 +26,13 @@ export interface HeteroSearchOptions {
    * 1/deg of both ends, i.e. w' = min(w, 1/max(deg u, deg v)). @default 'paper'
    */
   edgeWeighting: 'paper' | 'unbalance-adjust';
+  /**
+   * How cross nodes are chosen from the ranking: `'paper'`, the top `limits.cross` of each type
+   * (NodeRAG §2.5); `'official'`, the official code's buckets (see {@link CrossNodeSelection}).
+   * @default 'paper' (NodeRAG §2.5)
+   */
+  crossNodeSelection: CrossNodeSelection;
+  /** How many cross nodes each selection keeps. */
   limits: CrossNodeLimits;
 }
 
@@ -116,6 +43,7 @@ export const HETERO_SEARCH_DEFAULTS: HeteroSearchOptions = {
   update: PPR_DEFAULTS.update,
   semanticEdges: true,
   edgeWeighting: 'paper',
+  crossNodeSelection: 'paper',
   limits: { entities: 10, relationships: 30, overviews: 10, cross: 10 },
 };
 
@@ -137,7 +65,10 @@ export interface HeteroSearchResult {
   entries: { exact: string[]; vector: string[] };
   /** Retrievable nodes only (never N or O), in selection order. */
   nodes: RetrievedNode[];
-  /** Entities and overviews picked from the ranking (not returned as content). */
+  /**
+   * Entities and overviews picked from the ranking (never returned as content; with `'official'`
+   * selection they bring their attributes and high-level elements).
+   */
   picked: { entities: string[]; overviews: string[] };
   /** PPR score of every node, by CSR index (see {@link HeteroSearch.csr} for the node order). */
   ppr: Float64Array;
@@ -147,9 +78,10 @@ export interface HeteroSearchResult {
 
 /**
  * Graph search on a heterograph (NodeRAG §2.5): personalized PageRank from the entry nodes on a
- * typed-array CSR, then, walking the ranking, the top entities, relationships and overviews and the
- * top other retrievable nodes as cross nodes; entities bring their attributes and overviews their
- * high-level element (as the official code does). Only retrievable types are returned.
+ * typed-array CSR, then the cross nodes of the ranking, by `crossNodeSelection`: the top k of each
+ * type (`'paper'`), or the official code's buckets (`'official'`: the top entities, relationships and
+ * overviews and the top other retrievable nodes; entities bring their attributes and overviews their
+ * high-level element). Only retrievable types are returned.
  *
  * Build it once per graph; the CSRs are cached per edge setting.
  *
@@ -164,6 +96,12 @@ export class HeteroSearch {
   #types: Uint8Array | undefined;
   #names: NameIndex | undefined;
   readonly #typeCodes = new Map(ALL_NODE_TYPES.map((t, i) => [t, i]));
+  readonly #codes: TypeCodes = {
+    N: ALL_NODE_TYPES.indexOf('N'),
+    R: ALL_NODE_TYPES.indexOf('R'),
+    O: ALL_NODE_TYPES.indexOf('O'),
+    retrievable: Uint8Array.from(ALL_NODE_TYPES, (t) => (RETRIEVABLE_TYPES.includes(t) ? 1 : 0)),
+  };
 
   constructor(hetero: HeteroGraph) {
     this.hetero = hetero;
@@ -281,63 +219,27 @@ export class HeteroSearch {
     };
     // Vector entries are retrieved as they are (N and O entries only seed the walk).
     for (const key of entries.vector) add(key, 'entry');
-    // Walking the ranking until every bucket is full (the official code) is the same as taking, per
-    // bucket, its top nodes (score descending, CSR order on ties), skipping the vector entries: one
-    // pass with small bounded lists instead of sorting every node with mass.
-    const { limits } = o;
-    const codeN = this.#typeCodes.get('N')!;
-    const codeR = this.#typeCodes.get('R')!;
-    const codeO = this.#typeCodes.get('O')!;
-    const retrievable = new Uint8Array(ALL_NODE_TYPES.length);
-    for (const t of RETRIEVABLE_TYPES) retrievable[this.#typeCodes.get(t)!] = 1;
-    const buckets = {
-      entities: new TopList(limits.entities, ppr),
-      relationships: new TopList(limits.relationships, ppr),
-      overviews: new TopList(limits.overviews, ppr),
-      cross: new TopList(limits.cross, ppr),
-    };
-    const skip = new Set(entries.vector.map((key) => csr.index.get(key)!));
-    for (let i = 0; i < n; i++) {
-      if (!(ppr[i]! > 0) || skip.has(i)) continue;
-      const code = types[i]!;
-      if (code === codeN) buckets.entities.offer(i);
-      else if (code === codeR) buckets.relationships.offer(i);
-      else if (code === codeO) buckets.overviews.offer(i);
-      else if (retrievable[code] === 1) buckets.cross.offer(i);
+    const picks = selectCrossNodes({
+      selection: o.crossNodeSelection,
+      ppr,
+      types,
+      codes: this.#codes,
+      vector: new Set(entries.vector.map((key) => csr.index.get(key)!)),
+      limits: o.limits,
+    });
+    for (const i of picks.cross) add(csr.nodeIds[i]!, 'cross');
+    result.picked.entities = picks.entities.map((i) => csr.nodeIds[i]!);
+    result.picked.overviews = picks.overviews.map((i) => csr.nodeIds[i]!);
+    if (o.crossNodeSelection === 'official') {
+      for (const entity of result.picked.entities) {
+        for (const attribute of this.hetero.neighbors(entity, 'A')) add(attribute, 'attribute');
+      }
+      for (const overview of result.picked.overviews) {
+        for (const high of this.hetero.neighbors(overview, 'H')) add(high, 'high-level');
+      }
+      for (const i of picks.relationships) add(csr.nodeIds[i]!, 'relationship');
     }
-    for (const i of buckets.cross.items) add(csr.nodeIds[i]!, 'cross');
-    result.picked.entities = buckets.entities.items.map((i) => csr.nodeIds[i]!);
-    result.picked.overviews = buckets.overviews.items.map((i) => csr.nodeIds[i]!);
-    const relationships = buckets.relationships.items.map((i) => csr.nodeIds[i]!);
-    for (const entity of result.picked.entities) {
-      for (const attribute of this.hetero.neighbors(entity, 'A')) add(attribute, 'attribute');
-    }
-    for (const overview of result.picked.overviews) {
-      for (const high of this.hetero.neighbors(overview, 'H')) add(high, 'high-level');
-    }
-    for (const relationship of relationships) add(relationship, 'relationship');
     return result;
-  }
-}
-
-/** The best `limit` indices by score (descending, lower index first on ties), kept sorted. */
-class TopList {
-  readonly items: number[] = [];
-  readonly #limit: number;
-  readonly #scores: Float64Array;
-  constructor(limit: number, scores: Float64Array) {
-    this.#limit = limit;
-    this.#scores = scores;
-  }
-  offer(i: number): void {
-    if (this.#limit === 0) return;
-    const s = this.#scores[i]!;
-    const items = this.items;
-    if (items.length === this.#limit && s <= this.#scores[items[items.length - 1]!]!) return;
-    let at = items.length;
-    while (at > 0 && this.#scores[items[at - 1]!]! < s) at--;
-    items.splice(at, 0, i);
-    if (items.length > this.#limit) items.pop();
   }
 }
 

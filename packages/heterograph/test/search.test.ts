@@ -123,9 +123,12 @@ describe('HeteroSearch', () => {
     expect(once.scoreOf('T1')).toBe(0);
   });
 
-  it('picks top nodes per type, brings attributes of entities, and never returns N or O', () => {
+  it('official selection: picks top nodes per bucket, brings attributes of entities, never N or O', () => {
     const g = example();
-    const result = new HeteroSearch(g).search({ exact: ['x'], vector: [] }, { limits: { cross: 2 } });
+    const result = new HeteroSearch(g).search(
+      { exact: ['x'], vector: [] },
+      { crossNodeSelection: 'official', limits: { cross: 2 } },
+    );
     expect(result.picked.entities).toEqual(['x']);
     // Ranking after x: S1, S2, R1, A1 (ties in insertion order), T1. Cross nodes: S1, S2 (limit 2);
     // A1 comes as the attribute of x; R1 as a relationship.
@@ -137,7 +140,7 @@ describe('HeteroSearch', () => {
     ]);
   });
 
-  it('brings the high-level element of a matched overview, and returns vector entries first', () => {
+  it('official selection: brings the high-level element of a matched overview, vector entries first', () => {
     const g = example();
     g.addNode('O1', 'O', { text: 'Analytical Engine' });
     g.addNode('H1', 'H', { text: 'The engine community.' });
@@ -145,7 +148,10 @@ describe('HeteroSearch', () => {
     g.connect('H1', 'S2', 'h');
     const search = new HeteroSearch(g);
     expect(search.exactMatch(['analytical engine', 'ada'])).toEqual(['O1', 'x']);
-    const result = search.search({ exact: ['O1'], vector: ['T1'] }, { limits: { cross: 0 } });
+    const result = search.search(
+      { exact: ['O1'], vector: ['T1'] },
+      { crossNodeSelection: 'official', limits: { cross: 0 } },
+    );
     expect(result.nodes[0]).toMatchObject({ key: 'T1', reason: 'entry' });
     expect(result.picked.overviews).toEqual(['O1']);
     expect(result.nodes.map((n) => n.key)).toContain('H1');
@@ -170,7 +176,7 @@ describe('HeteroSearch', () => {
       const entries = keys.filter(() => rand() < 0.03);
       const exact = entries.filter((k) => k.startsWith('N') || k.startsWith('O'));
       const vector = entries.filter((k) => !exact.includes(k) && !k.startsWith('R'));
-      const result = search.search({ exact, vector });
+      const result = search.search({ exact, vector }, { crossNodeSelection: 'official' });
       for (const node of result.nodes) {
         expect(RETRIEVABLE_TYPES).toContain(node.type);
         expect(node.type).not.toBe('N');
@@ -197,7 +203,123 @@ describe('HeteroSearch', () => {
       expect(result.nodes.filter((x) => x.reason === 'relationship').map((x) => x.key)).toEqual(
         picked.R!.filter((key) => !result.nodes.some((x) => x.key === key && x.reason !== 'relationship')),
       );
+      // Oracle of the paper's selection: the top 10 of each type over the whole ranking, entries
+      // included, filtered to the retrievable types and joined to the vector entries.
+      const paper = search.search({ exact, vector }, { crossNodeSelection: 'paper' });
+      const taken = new Map<string, number>();
+      const perType = ranked.filter(({ key }) => {
+        const type = g.typeOf(key)!;
+        taken.set(type, (taken.get(type) ?? 0) + 1);
+        return taken.get(type)! <= 10;
+      });
+      const expected = [
+        ...vector,
+        ...perType
+          .filter(({ key }) => RETRIEVABLE_TYPES.includes(g.typeOf(key)!) && !vector.includes(key))
+          .map(({ key }) => key),
+      ];
+      expect(paper.nodes.map((x) => x.key)).toEqual(expected);
+      expect(paper.picked.entities).toEqual(
+        perType.filter(({ key }) => g.typeOf(key) === 'N').map(({ key }) => key),
+      );
     }
+  });
+
+  it('reaches a node that is no entry point only through the walk, two hops out at t = 2', () => {
+    // T1 hangs off S1, which hangs off the entry x: two hops. Scores as in the first test above.
+    const search = new HeteroSearch(example());
+    for (const crossNodeSelection of ['official', 'paper'] as const) {
+      const keys = (iterations: number) =>
+        search
+          .search({ exact: ['x'], vector: [] }, { iterations, crossNodeSelection })
+          .nodes.map((n) => n.key);
+      const walked = search.search({ exact: ['x'], vector: [] }, { crossNodeSelection });
+      expect(walked.nodes.find((n) => n.key === 'T1')).toMatchObject({ score: 0.03125, reason: 'cross' });
+      expect(keys(1)).not.toContain('T1'); // one hop: S1, S2, R1, A1 only
+      expect(keys(1)).toContain('S1');
+      expect(keys(0)).not.toContain('T1'); // no walk: only x has mass
+    }
+  });
+
+  /**
+   * x has S1, S2, the relationship R1 (to y) and its attribute A1; y has its attribute Ay; T1 hangs off
+   * S1; the overview O1 names H1, which touches S2. Entries x (exact) and S1 (vector), ½ each.
+   * Degrees: x 4, S1 2, S2 2, R1 2, y 2, H1 2, A1 1, Ay 1, T1 1, O1 1.
+   *   π1 = ½p + ½Pᵀp: x ½·½ + ½·¼ = 0.375, S1 ¼ + ½·⅛ = 0.3125, T1 ½·¼ = 0.125, S2 = R1 = A1 = 0.0625.
+   *   π2 = ½p + ½Pᵀπ1: x ¼ + ½(0.15625 + 0.03125 + 0.03125 + 0.0625) = 0.390625,
+   *   S1 ¼ + ½(0.09375 + 0.125) = 0.359375, T1 ½·0.15625 = 0.078125, S2 = R1 = A1 ½·0.09375 = 0.046875,
+   *   H1 = y = ½·0.03125 = 0.015625, Ay = O1 = 0.
+   */
+  function crossExample(): HeteroGraph {
+    const g = new HeteroGraph();
+    for (const [key, type] of [
+      ['x', 'N'],
+      ['y', 'N'],
+      ['S1', 'S'],
+      ['S2', 'S'],
+      ['R1', 'R'],
+      ['A1', 'A'],
+      ['Ay', 'A'],
+      ['T1', 'T'],
+      ['O1', 'O'],
+      ['H1', 'H'],
+    ] as const) {
+      g.addNode(key, type, { text: key });
+    }
+    g.connect('S1', 'x', 'd');
+    g.connect('S2', 'x', 'd');
+    g.connect('R1', 'x', 'r');
+    g.connect('R1', 'y', 'r');
+    g.connect('A1', 'x', 'a');
+    g.connect('Ay', 'y', 'a');
+    g.connect('T1', 'S1', 's');
+    g.connect('O1', 'H1', 'o');
+    g.connect('H1', 'S2', 'h');
+    return g;
+  }
+
+  it('selects cross nodes as the official buckets or as the top k of each type (paper)', () => {
+    const search = new HeteroSearch(crossExample());
+    const entries = { exact: ['x'], vector: ['S1'] };
+    const official = search.search(entries, { crossNodeSelection: 'official', limits: { cross: 1 } });
+    expect(positive(search, official)).toEqual({
+      x: 0.390625,
+      S1: 0.359375,
+      T1: 0.078125,
+      S2: 0.046875,
+      R1: 0.046875,
+      A1: 0.046875,
+      H1: 0.015625,
+      y: 0.015625,
+    });
+    // Official: the shared bucket past the vector entry takes T1 (S2 and A1 score less); the entities
+    // x and y bring their attributes, Ay although the walk never reached it; R1 from its bucket.
+    expect(official.nodes.map((n) => [n.key, n.reason, n.score])).toEqual([
+      ['S1', 'entry', 0.359375],
+      ['T1', 'cross', 0.078125],
+      ['A1', 'attribute', 0.046875],
+      ['Ay', 'attribute', 0],
+      ['R1', 'relationship', 0.046875],
+    ]);
+    expect(official.picked).toEqual({ entities: ['x', 'y'], overviews: [] });
+    // Paper: the best node of each type, the entry S1 holding the S place (S2 stays out); H1 comes by
+    // its own score, Ay (no mass) does not; the best N (x) is filtered out.
+    const paper = search.search(entries, { crossNodeSelection: 'paper', limits: { cross: 1 } });
+    expect(paper.nodes.map((n) => [n.key, n.reason, n.score])).toEqual([
+      ['S1', 'entry', 0.359375],
+      ['T1', 'cross', 0.078125],
+      ['R1', 'cross', 0.046875],
+      ['A1', 'cross', 0.046875],
+      ['H1', 'cross', 0.015625],
+    ]);
+    expect(paper.picked).toEqual({ entities: ['x'], overviews: [] });
+    // With k = 2 the S place beside the entry goes to S2; the limits of the official buckets do not
+    // apply to the paper's selection.
+    const two = search.search(entries, {
+      crossNodeSelection: 'paper',
+      limits: { cross: 2, entities: 0, relationships: 0, overviews: 0 },
+    });
+    expect(two.nodes.map((n) => n.key)).toEqual(['S1', 'T1', 'S2', 'R1', 'A1', 'H1']);
   });
 
   it('walks without HNSW weight when semantic edges are switched off', () => {

@@ -14,6 +14,7 @@ import {
   resolveCheckedOptions,
 } from '@grag/core';
 import { ENTRY_POINT_MODES } from '@grag/core/internal';
+import type { CrossNodeSelection } from '@grag/heterograph';
 
 /** Build options of NodeRAG (see {@link NODERAG_DEFAULTS}). */
 export interface NodeRagOptions {
@@ -131,13 +132,31 @@ export interface NodeRagQueryOptions {
   pprIterations: number;
   /** PPR update: `'paper'` π = αp + (1−α)Pᵀπ, or the official code's `'lazy'` walk. @default 'paper' */
   pprUpdate: PprUpdate;
-  /** Entities taken from the PPR ranking (each brings its attributes). @default 10 (official `Enode`) */
+  /**
+   * Entities taken from the PPR ranking, each bringing its attributes (`'official'` selection only).
+   * @default 10 (official `Enode`)
+   */
   entities: number;
-  /** Relationships taken from the PPR ranking. @default 30 (official `Rnode`) */
+  /** Relationships taken from the PPR ranking (`'official'` selection only). @default 30 (official `Rnode`) */
   relationships: number;
-  /** Overviews taken from the ranking (each brings its high-level element). @default 10 (official `Hnode`) */
+  /**
+   * Overviews taken from the ranking, each bringing its high-level element (`'official'` selection
+   * only). @default 10 (official `Hnode`)
+   */
   overviews: number;
-  /** Other retrievable cross nodes. @default 10 (official `cross_node`) */
+  /**
+   * How cross nodes are chosen from the PPR ranking: `'paper'`, the top `crossNodes` nodes of each
+   * type, then entries and cross nodes filtered to T, S, A, H, R (NodeRAG §2.5); `'official'`, the
+   * official code's buckets: `entities` entities that bring their attributes, `overviews` overviews
+   * that bring their high-level elements, `relationships` relationships, and `crossNodes` other
+   * retrievable nodes shared by T, S, A and H. @default 'paper' (NodeRAG §2.5; measured against
+   * `'official'` in the README's deviations)
+   */
+  crossNodeSelection: CrossNodeSelection;
+  /**
+   * `'official'`: the retrievable cross nodes (T, S, A, H) besides the buckets. `'paper'`: the k of
+   * every type (the paper gives no value). @default 10 (official `cross_node`)
+   */
   crossNodes: number;
   /** Ablation: `false` uses vector entry points only (Table 2 "w/o Dual Search"). @default true */
   dualSearch: boolean;
@@ -167,6 +186,7 @@ export const NODERAG_RETRIEVE_DEFAULTS: NodeRagQueryOptions = {
   entities: 10,
   relationships: 30,
   overviews: 10,
+  crossNodeSelection: 'paper',
   crossNodes: 10,
   dualSearch: true,
   semanticEdges: true,
@@ -228,6 +248,7 @@ const RETRIEVE_RULES: { readonly [K in keyof NodeRagRetrieveOptions]?: OptionRul
   entities: opt.nonNegativeInt,
   relationships: opt.nonNegativeInt,
   overviews: opt.nonNegativeInt,
+  crossNodeSelection: opt.oneOf('paper', 'official'),
   crossNodes: opt.nonNegativeInt,
   dualSearch: opt.boolean,
   semanticEdges: opt.boolean,

@@ -101,6 +101,7 @@ export async function retrieveNodeRag(
       entryPoints: o.entryPoints,
       topK: k,
       entries: { exact: 0, vector: hits.length },
+      entryNodes: { exact: [], vector: hits.map((h) => h.key) },
     });
   }
 
@@ -135,6 +136,7 @@ export async function retrieveNodeRag(
       update: o.pprUpdate,
       semanticEdges: o.semanticEdges,
       edgeWeighting: o.edgeWeighting,
+      crossNodeSelection: o.crossNodeSelection,
       limits: {
         entities: o.entities,
         relationships: o.relationships,
@@ -151,8 +153,10 @@ export async function retrieveNodeRag(
       mode: 'graph',
       queryEntities,
       entries: { exact: exact.length, vector: vectorHits.length },
+      entryNodes: { exact, vector },
       entryPoints: o.entryPoints,
       entryWeighting: o.entryWeighting,
+      crossNodeSelection: o.crossNodeSelection,
       picked: { entities: result.picked.entities.length, overviews: result.picked.overviews.length },
       reasons: countBy(result.nodes.map((n) => n.reason)),
       ppr: { teleport: o.teleport, iterations: o.pprIterations, update: o.pprUpdate },

@@ -221,19 +221,6 @@ describe('noderag retrieve', () => {
     for (const item of r.items) expect(EMBEDDED_TYPES).toContain(item.id[0]);
   });
 
-  it('runs the PPR ablations: iterations, lazy update, no HNSW edges', async () => {
-    for (const options of [
-      { pprIterations: 1 },
-      { pprIterations: 10 },
-      { pprUpdate: 'lazy' as const },
-      { semanticEdges: false },
-      { edgeWeighting: 'unbalance-adjust' as const },
-    ]) {
-      const r = await nodeRag.retrieve(index, 'Where was Anton Kessler born?', options);
-      expect(r.items.length).toBeGreaterThan(0);
-    }
-  });
-
   it('refuses a blank query and bad limits', async () => {
     await expect(nodeRag.retrieve(index, '  ')).rejects.toThrow(InvalidArgumentError);
     await expect(nodeRag.retrieve(index, 'Orsa', { pprIterations: -1 })).rejects.toThrow(/pprIterations/);

@@ -51,6 +51,7 @@ describe('option keys', () => {
       ['vectorTopK', -1],
       ['topK', 0],
       ['graphSearch', 'no'],
+      ['crossNodeSelection', 'buckets'],
     ] as const) {
       const error = await nodeRag.retrieve(index, 'Orsa', { [key]: value }).catch((e) => e);
       expect(InvalidArgumentError.isInstance(error), key).toBe(true);
