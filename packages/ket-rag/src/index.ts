@@ -5,9 +5,13 @@
  */
 export { createKetRag, ketRag, ketRagVariants } from './method.js';
 export {
+  type BudgetSplit,
   KET_RAG_DEFAULTS,
   KET_RAG_PAPER_SETTINGS,
+  KET_RAG_PRESET_OPTIONS,
+  KET_RAG_PRESETS,
   type KetRagOptions,
+  type KetRagPreset,
   type KetRagRetrieveOptions,
   type KetRagSettings,
   resolveKetRagOptions,

@@ -24,10 +24,30 @@ import {
   type TextChannel,
 } from './variants.js';
 
-/** Build options of KET-RAG. Defaults: {@link KET_RAG_DEFAULTS}, then the variant's preset. */
+/** How the context budget is split between the two channels (see {@link KetRagOptions.budgetSplit}). */
+export type BudgetSplit = 'rest' | 'fixed';
+
+/** Every settings preset (see {@link KetRagOptions.preset}). */
+export const KET_RAG_PRESETS = ['offline', 'paper'] as const;
+
+/** A settings preset of {@link KET_RAG_PRESETS}. */
+export type KetRagPreset = (typeof KET_RAG_PRESETS)[number];
+
+/**
+ * Build options of KET-RAG. Defaults: {@link KET_RAG_DEFAULTS}, then the variant's preset, then the
+ * settings preset ({@link KET_RAG_PRESET_OPTIONS}).
+ */
 export interface KetRagOptions {
   /** Which solution of KET-RAG §6.1 to build; sets `beta`, `coreSelection`, `lambda`, `textChannel`. @default 'ket-rag-p' */
   variant: KetRagVariant;
+  /**
+   * Which settings the options not given explicitly take: `'offline'`, the measured offline
+   * defaults of {@link KET_RAG_DEFAULTS}; `'paper'`, the paper's values where they differ
+   * ({@link KET_RAG_PAPER_SETTINGS}: dense entry points, no entity linking, k = 2, 1× keyword
+   * collection, a fixed (1 − λ)·L text budget, ...). Explicit options override either.
+   * @default 'offline'
+   */
+  preset: KetRagPreset;
   /**
    * `'fixed'`: token windows of `chunkSize` with `overlap`; `'document'`: one chunk per document (a
    * corpus of short passages). @default 'fixed'
@@ -43,9 +63,12 @@ export interface KetRagOptions {
   subChunkSize: number;
   /** Split chunks by this many recursive halvings instead of by `subChunkSize` (KET-RAG §5.1's m). */
   halvings?: number;
-  /** Lexical neighbours per chunk in the KNN graph. @default 1 (official KET-RAG code) */
+  /**
+   * Lexical neighbours per chunk in the KNN graph (the paper's k). @default 1 (official KET-RAG
+   * code `knn_edges`; the `paper` preset: 2, the column of Table 5 that matches Table 3's KET-RAG-P)
+   */
   lexicalK: number;
-  /** Semantic neighbours per chunk in the KNN graph. @default 1 (official KET-RAG code) */
+  /** Semantic neighbours per chunk in the KNN graph (the paper's k). @default 1 (official code; `paper` preset: 2) */
   semanticK: number;
   /** Keywords in more than this fraction of chunks do not count for lexical similarity. @default 1 */
   maxDocumentFrequency: number;
@@ -85,8 +108,18 @@ export interface KetRagOptions {
   topKRelationships: number;
   /** Share of the local-search budget for text units. @default 0.5 (GraphRAG `text_unit_prop`) */
   textUnitProp: number;
-  /** The keyword channel collects candidates up to this multiple of its budget. @default 2 (official KET-RAG code) */
+  /**
+   * The keyword channel collects candidates up to this multiple of its budget. @default 2 (official
+   * KET-RAG code; the `paper` preset: 1, Algorithm 4 stops when the candidates hold the budget)
+   */
   collectFactor: number;
+  /**
+   * How the budget L is split between the channels: `'rest'`, the text channel gets L minus the
+   * tokens the knowledge-graph channel wrote (at least (1 − λ)·L); `'fixed'`, it gets (1 − λ)·L
+   * whatever the graph channel left unused (the paper: "the remaining 1 − θ of the context budget").
+   * Also a retrieve option. @default 'rest' (the `paper` preset: 'fixed')
+   */
+  budgetSplit: BudgetSplit;
   /** Most seed keywords examined per query. @default 1000 (official KET-RAG code) */
   maxSeedKeywords: number;
   /**
@@ -136,6 +169,7 @@ export interface KetRagOptions {
 export const KET_RAG_DEFAULTS: Omit<KetRagOptions, 'halvings' | 'entityTypes' | 'gleanings' | 'concurrency'> =
   {
     variant: 'ket-rag-p',
+    preset: 'offline',
     chunking: 'fixed',
     chunkSize: 1200,
     overlap: 100,
@@ -153,6 +187,7 @@ export const KET_RAG_DEFAULTS: Omit<KetRagOptions, 'halvings' | 'entityTypes' | 
     topKRelationships: 10,
     textUnitProp: 0.5,
     collectFactor: 2,
+    budgetSplit: 'rest',
     maxSeedKeywords: 1000,
     entryPoints: 'hybrid',
     entityLinking: true,
@@ -163,25 +198,50 @@ export const KET_RAG_DEFAULTS: Omit<KetRagOptions, 'halvings' | 'entityTypes' | 
   };
 
 /**
- * The settings of the paper (and of grag before measured offline defaults): dense entry points, no
- * entity linking. `createKetRag({ defaults: KET_RAG_PAPER_SETTINGS })`, or from the command line
- * `--set entryPoints=dense --set entityLinking=false --set titleUnits=false --set unitsPerEntity=0
- * --set entitySeeds=query`.
+ * The paper's values of the options whose defaults are not the paper's (the `paper` preset): dense
+ * entry points, names merged only when equal, seed entities by the entry search over entities,
+ * every text unit of a seed, KNN k = 2 (Table 5's column that matches Table 3's KET-RAG-P), keyword
+ * candidates collected up to 1× the channel's budget and the text channel fixed at (1 − λ)·L
+ * (Algorithm 4). `--set preset=paper` on the command line, or `createKetRag({ defaults: { preset:
+ * 'paper' } })`; explicit options still override it.
  */
 export const KET_RAG_PAPER_SETTINGS: Readonly<
-  Pick<KetRagOptions, 'entryPoints' | 'entityLinking' | 'titleUnits' | 'unitsPerEntity' | 'entitySeeds'>
+  Pick<
+    KetRagOptions,
+    | 'entryPoints'
+    | 'entityLinking'
+    | 'titleUnits'
+    | 'unitsPerEntity'
+    | 'entitySeeds'
+    | 'lexicalK'
+    | 'semanticK'
+    | 'collectFactor'
+    | 'budgetSplit'
+  >
 > = {
   entryPoints: 'dense',
   entityLinking: false,
   titleUnits: false,
   unitsPerEntity: 0,
   entitySeeds: 'query',
+  lexicalK: 2,
+  semanticK: 2,
+  collectFactor: 1,
+  budgetSplit: 'fixed',
+};
+
+/** What each settings preset sets over {@link KET_RAG_DEFAULTS} (the `offline` preset: nothing). */
+export const KET_RAG_PRESET_OPTIONS: Readonly<Record<KetRagPreset, Readonly<Partial<KetRagOptions>>>> = {
+  offline: {},
+  paper: KET_RAG_PAPER_SETTINGS,
 };
 
 /** Retrieval options of KET-RAG. */
 export interface KetRagRetrieveOptions extends RetrieveOptions {
   /** Override the index's λ for this query (ignored when the text channel is `'none'`). */
   lambda?: number;
+  /** Override the index's `budgetSplit` for this query (see {@link KetRagOptions.budgetSplit}). */
+  budgetSplit?: BudgetSplit;
 }
 
 /** Every build option key (`variant` included); others are refused. */
@@ -194,7 +254,11 @@ export const BUILD_OPTION_KEYS: readonly string[] = optionKeys<KetRagOptions>({
 });
 
 /** Every retrieve option key; others are refused. */
-export const KET_RAG_RETRIEVE_OPTION_KEYS: readonly string[] = [...RETRIEVE_OPTION_KEYS, 'lambda'];
+export const KET_RAG_RETRIEVE_OPTION_KEYS: readonly string[] = [
+  ...RETRIEVE_OPTION_KEYS,
+  'lambda',
+  'budgetSplit',
+];
 
 /** Settings of {@link createKetRag}. */
 export interface KetRagSettings {
@@ -232,6 +296,8 @@ const RULES: { readonly [K in keyof KetRagOptions]?: OptionRule } = {
   topKRelationships: opt.nonNegativeInt,
   textUnitProp: opt.fraction,
   collectFactor: opt.number({ min: 1 }),
+  budgetSplit: opt.oneOf('rest', 'fixed'),
+  preset: opt.oneOf(...KET_RAG_PRESETS),
   maxSeedKeywords: opt.nonNegativeInt,
   entryPoints: opt.oneOf(...ENTRY_POINT_MODES),
   entityLinking: opt.boolean,
@@ -245,9 +311,9 @@ type Layer = Partial<KetRagOptions> | Readonly<Record<string, unknown>> | undefi
 
 /**
  * The options of one build or load, for `caller` (e.g. `'ket-rag build'`): unknown keys refused in
- * every layer; the variant named by the last layer that names one (else the default); then
- * {@link KET_RAG_DEFAULTS}, the variant's preset and the layers in order (`undefined` values
- * ignored); every value checked. Errors are `InvalidArgumentError`s naming `caller`.
+ * every layer; the variant and the settings preset named by the last layer that names each (else
+ * the defaults); then {@link KET_RAG_DEFAULTS}, the variant's preset, the settings preset and the
+ * layers in order (`undefined` values ignored); every value checked. Errors are `InvalidArgumentError`s naming `caller`.
  */
 export function resolveKetRagOptionsFor(caller: string, layers: readonly Layer[]): KetRagOptions {
   for (const layer of layers) assertKnownOptions(caller, layer, BUILD_OPTION_KEYS);
@@ -263,14 +329,30 @@ export function resolveKetRagOptionsFor(caller: string, layers: readonly Layer[]
     }
     variant = parseKetRagVariant(named);
   }
+  let preset: KetRagPreset = KET_RAG_DEFAULTS.preset;
+  for (const layer of layers) {
+    const named: unknown = layer?.preset;
+    if (named === undefined) continue;
+    if (typeof named !== 'string' || !(KET_RAG_PRESETS as readonly string[]).includes(named)) {
+      throw new InvalidArgumentError(
+        'preset',
+        `${caller}: preset must be one of ${KET_RAG_PRESETS.join(', ')} (got ${JSON.stringify(named)}).`,
+      );
+    }
+    preset = named as KetRagPreset;
+  }
   // The variant as parsed (aliases such as `KEYWORD_RAG` normalized) replaces the one the layers name.
-  const base: KetRagOptions = { ...KET_RAG_DEFAULTS, ...KET_RAG_VARIANT_PRESETS[variant] };
-  const options = { ...resolveOptions(base, ...layers), variant };
+  const base: KetRagOptions = {
+    ...KET_RAG_DEFAULTS,
+    ...KET_RAG_VARIANT_PRESETS[variant],
+    ...KET_RAG_PRESET_OPTIONS[preset],
+  };
+  const options = { ...resolveOptions(base, ...layers), variant, preset };
   validateOptions(caller, options, RULES);
   return options;
 }
 
-/** Resolve build options: defaults, then the variant's preset, then each layer (see {@link resolveKetRagOptionsFor}). */
+/** Resolve build options: defaults, the variant's preset, the settings preset, then each layer (see {@link resolveKetRagOptionsFor}). */
 export function resolveKetRagOptions(...layers: Layer[]): KetRagOptions {
   return resolveKetRagOptionsFor('ket-rag', layers);
 }

@@ -1,6 +1,7 @@
 /**
  * KET-RAG retrieval (Algorithm 4): GraphRAG local search on the skeleton with ⌊λ·L⌋ tokens, then the
- * text channel with what the graph channel left, without repeating its sub-chunks.
+ * text channel with the rest of L (`budgetSplit`: all the graph channel left, or (1 − λ)·L), without
+ * repeating its sub-chunks.
  */
 import {
   assertKnownOptions,
@@ -54,6 +55,8 @@ export async function retrieveKetRag(
   checkOption(caller, 'budgetTokens', budget, opt.nonNegative);
   const lambda = o.textChannel === 'none' ? 1 : (options.lambda ?? o.lambda);
   checkOption(caller, 'lambda', lambda, opt.fraction);
+  const split = options.budgetSplit ?? o.budgetSplit;
+  checkOption(caller, 'budgetSplit', split, opt.oneOf('rest', 'fixed'));
   const [queryVector] = await embedAll(index.providers.embedder, [query], { abortSignal: options.signal });
   const q = queryVector!;
 
@@ -74,14 +77,16 @@ export async function retrieveKetRag(
     });
   }
   const graphContext = graph?.context ?? '';
-  // Lines 2-4: the text channel gets what the graph channel left.
+  // Lines 2-4: the text channel gets (1 − λ)·L ('fixed', the paper), or all the graph channel
+  // left ('rest').
   const used = graphContext === '' ? 0 : tokenizer.count(`${graphContext}\n\n`);
-  const textBudget = Math.max(0, budget - used);
+  const textBudget = Math.max(0, budget - (split === 'fixed' ? Math.max(graphBudget, used) : used));
   const seen = new Set((graph?.items ?? []).filter((i) => i.kind === 'chunk').map((i) => i.id));
   const trace: Record<string, unknown> = {
     method: name,
     variant: o.variant,
     lambda,
+    budgetSplit: split,
     budgets: { graph: graphBudget, text: textBudget },
   };
   let ranked: RetrievedItem[] = [];

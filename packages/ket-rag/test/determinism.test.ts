@@ -1,0 +1,133 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Document, TaskSuite } from '@grag/core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CORPUS } from './corpus.js';
+
+// Shortened from a MuSiQue passage. wink's tokenizer splits `Oldman's...` by what its lexicon holds:
+// two sentences while it has never seen `Oldman's`, one once another text taught it the word, so a
+// reader that keeps what it learned reads this passage differently after GORDON (see
+// @grag/offline's order-independence test). The same kind of dependence made two builds of one
+// MuSiQue configuration report 10,823 and 10,825 entities.
+const KERMODE: Document = {
+  id: 'kermode',
+  title: 'The Dark Knight reviews',
+  text: "Prominent film critic Mark Kermode, in reviewing The Dark Knight, said the best performance in the film is Gary Oldman's... it would be lovely to see him get a nomination. Gary Oldman played James Gordon.",
+};
+const GORDON: Document = {
+  id: 'gordon',
+  title: 'James Gordon',
+  text: "The role of James Gordon in The Dark Knight Rises (2012) was Gary Oldman's. Christopher Nolan directed the film.",
+};
+const DOCS: Document[] = [KERMODE, ...CORPUS];
+
+/** A deterministic pause of 0–7 ms that depends on `text`, so calls finish out of their order. */
+function pause(text: string): Promise<void> {
+  let h = 0;
+  for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) >>> 0;
+  return new Promise((resolve) => setTimeout(resolve, h % 8));
+}
+
+/** `tasks` whose extractions and summaries finish after a text-dependent pause. */
+function shuffledTasks(tasks: TaskSuite): TaskSuite {
+  return {
+    ...tasks,
+    extractGraph: async (text, options) => {
+      await pause(text);
+      return tasks.extractGraph(text, options);
+    },
+    summarize: async (texts, options) => {
+      await pause(texts.join(' '));
+      return tasks.summarize(texts, options);
+    },
+  };
+}
+
+/** Every file of a saved index; the manifest without its creation time. */
+async function files(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const name of (await readdir(dir)).sort()) {
+    const bytes = await readFile(join(dir, name));
+    if (name === 'manifest.json') {
+      const { createdAt: _createdAt, ...manifest } = JSON.parse(bytes.toString('utf8'));
+      out[name] = JSON.stringify(manifest);
+    } else {
+      out[name] = bytes.toString('base64');
+    }
+  }
+  return out;
+}
+
+/**
+ * Build `DOCS` in a fresh copy of the packages (its own wink instance, as in a new process), after
+ * building `teach` first when given, with the runtime's `concurrency`; the saved files.
+ */
+async function buildFresh(
+  root: string,
+  name: string,
+  settings: { concurrency: number; shuffle: boolean; teach?: Document[]; options?: Record<string, unknown> },
+): Promise<Record<string, string>> {
+  vi.resetModules();
+  const { createBuildContext } = await import('@grag/core');
+  const { createOfflineProviders } = await import('@grag/offline');
+  const { createKetRag } = await import('../src/index.js');
+  const method = createKetRag();
+  const context = () => {
+    const { tasks, embedder } = createOfflineProviders();
+    return createBuildContext({
+      embedder,
+      tasks: settings.shuffle ? shuffledTasks(tasks) : tasks,
+      runtime: { concurrency: settings.concurrency },
+    });
+  };
+  const options = { chunking: 'document' as const, subChunkSize: 24, ...settings.options };
+  if (settings.teach) await method.build(settings.teach, context(), options);
+  const index = await method.build(DOCS, context(), options);
+  const dir = join(root, name);
+  await method.save(index, dir);
+  return files(dir);
+}
+
+describe('a KET-RAG build is deterministic', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'ket-rag-determinism-'));
+  });
+  afterAll(async () => {
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  it('gives the same index with any runtime concurrency, whatever order the model calls finish in', async () => {
+    for (const preset of ['offline', 'paper']) {
+      const one = await buildFresh(root, `one-${preset}`, {
+        concurrency: 1,
+        shuffle: false,
+        options: { preset },
+      });
+      const many = await buildFresh(root, `many-${preset}`, {
+        concurrency: 8,
+        shuffle: true,
+        options: { preset },
+      });
+      expect(Object.keys(many)).toEqual(Object.keys(one));
+      expect(Object.keys(one)).toEqual(
+        expect.arrayContaining(['skeleton.json', 'keywords.json', 'units.json']),
+      );
+      for (const file of Object.keys(one)) expect(many[file], `${preset}: ${file}`).toBe(one[file]);
+    }
+  });
+
+  it('gives the same index when the process has read other texts before', async () => {
+    // β = 1: the passage is extracted whatever its PageRank.
+    const options = { beta: 1 };
+    const first = await buildFresh(root, 'first', { concurrency: 4, shuffle: false, options });
+    const after = await buildFresh(root, 'after', {
+      concurrency: 4,
+      shuffle: false,
+      teach: [GORDON],
+      options,
+    });
+    for (const file of Object.keys(first)) expect(after[file], file).toBe(first[file]);
+  });
+});
