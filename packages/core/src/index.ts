@@ -120,16 +120,22 @@ export {
   validateOptions,
 } from './options.js';
 export {
-  type CreationProblem,
+  checkManifest,
   chunkFields,
   chunkSchema,
   type IndexManifest,
-  type IndexTarget,
   MANIFEST_FILE,
+  type ManifestInput,
+  parseManifest,
   readManifest,
 } from './persistence.js';
 export type { ModelPrice, PriceTable } from './pricing.js';
 export * from './runtime.js';
+export { directoryStore, toIndexStore } from './store/directory.js';
+export type { CreationProblem, IndexTarget } from './store/directory-files.js';
+export { type MemoryStoreOptions, memoryStore } from './store/memory.js';
+export { checkArtifactName } from './store/scratch.js';
+export type { ArtifactWriter, IndexStore, StoredIndex, StoreTarget } from './store/types.js';
 export {
   type AnswerStreamPart,
   canStream,

@@ -74,20 +74,22 @@ export { INDEX_PROVIDER_KINDS, providerFingerprints } from './method-index.js';
 export { closestMatch, editDistance } from './options.js';
 export {
   assertSameProviders,
-  checkIndexTarget,
   checkVectorRows,
-  creationProblem,
+  completeManifest,
   EMBEDDER_STATE_FILE,
   MANIFEST_VERSION,
+  manifestText,
+  parseJsonArtifact,
   readBinary,
   readJson,
   restoreEmbedderState,
   saveEmbedderState,
-  writeIndexDir,
   writeJson,
 } from './persistence.js';
 export { findPrice, priceTokens } from './pricing.js';
 export { hashedBagOfWords } from './simulate.js';
+export { checkIndexTarget, creationProblem, writeIndexDir } from './store/directory-files.js';
+export { artifactLocator, Scratch } from './store/scratch.js';
 export { type BinaryBytes, type DecodedText, decodeText, type TextEncodingName } from './text-decoding.js';
 export { hasTokenOffsets } from './tokenizer.js';
 export { float32Rows, indexFileError, indexFileMessage, ShapeIssue } from './validate.js';

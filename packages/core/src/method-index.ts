@@ -1,36 +1,39 @@
 /**
  * The persistence envelope every method's `save` and `load` go through: one manifest layout, the
  * providers an index was built with fingerprinted and checked on load, fitted embedder state kept,
- * saved parameters validated, and typed readers and writers of the index's files.
+ * saved parameters validated, and typed readers and writers of the index's artifacts, kept by any
+ * {@link IndexStore} (a directory path means `directoryStore(path)`).
  *
  * @example
  * ```ts
- * await writeMethodIndex(dir, { method: 'my-rag', formatVersion: 1, providers, params, stats }, async (out) => {
+ * // `target`: a directory path, memoryStore(), a @grag/postgres store, …
+ * await writeMethodIndex(target, { method: 'my-rag', formatVersion: 1, providers, params, stats }, async (out) => {
  *   await out.json('chunks.json', chunks);
  *   await out.float32Rows('vectors.f32', vectors);
  * });
- * const opened = await openMethodIndex(dir, ctx, { method: 'my-rag', formatVersion: 1, params: checkParams });
+ * const opened = await openMethodIndex(target, ctx, { method: 'my-rag', formatVersion: 1, params: checkParams });
  * const chunks = await opened.json('chunks.json', v.array(chunkSchema));
  * const vectors = await opened.float32Rows('vectors.f32', chunks.length);
  * ```
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GragError, IndexFormatError, InvalidArgumentError } from './errors.js';
 import type { BuildContext } from './method.js';
 import { type Embedder, modelFingerprint } from './models.js';
 import {
+  checkManifest,
   checkVectorRows,
   type IndexManifest,
   MANIFEST_FILE,
-  readBinary,
-  readJson,
-  readManifest,
+  parseJsonArtifact,
   restoreEmbedderState,
   saveEmbedderState,
-  writeIndexDir,
-  writeJson,
 } from './persistence.js';
+import { toIndexStore } from './store/directory.js';
+import { artifactLocator } from './store/scratch.js';
+import type { ArtifactWriter, IndexStore, StoredIndex } from './store/types.js';
 import type { TaskSuite } from './tasks/types.js';
 import type { Tokenizer } from './tokenizer.js';
 import {
@@ -84,20 +87,22 @@ export interface MethodIndexHeader<P extends object> extends MethodIndexFormat {
   stats?: Record<string, unknown>;
 }
 
-/** Writes the files of an index into its (temporary) directory. */
+/** Writes the artifacts of an index's new version into its store (see {@link writeMethodIndex}). */
 export interface IndexWriter {
-  /** The directory being written. */
-  readonly dir: string;
-  /** The path of `file` in it. */
-  path(file: string): string;
+  /** Where the index is being written (the store's location), for messages. */
+  readonly location: string;
+  /** Where artifact `file` will live (a file path in a directory, `<location>/<file>` elsewhere), for messages. */
+  locate(file: string): string;
   /** Write `value` as JSON. */
   json(file: string, value: unknown): Promise<void>;
-  /** Write vectors of equal length `dimensions` as one little-endian float32 file (read it with {@link OpenedIndex.float32Rows}). */
+  /** Write vectors of equal length `dimensions` as one little-endian float32 artifact (read it with {@link OpenedIndex.float32Rows}). */
   float32Rows(file: string, rows: readonly ArrayLike<number>[], dimensions: number): Promise<void>;
-  /** Save a vector index (read it with {@link OpenedIndex.vectors}). */
+  /** Save a vector index (read it with {@link OpenedIndex.vectors}); it is saved to a scratch file whose bytes are stored. */
   vectors(file: string, index: VectorIndex): Promise<void>;
   /** Write raw bytes (read them with {@link OpenedIndex.bytes}). */
   bytes(file: string, data: Uint8Array): Promise<void>;
+  /** Bytes of the artifacts written so far (the manifest and embedder state excluded): the index's size. */
+  bytesWritten(): number;
 }
 
 /** Pack `rows` (each of `dimensions` components) into little-endian float32 bytes. */
@@ -113,31 +118,51 @@ export function packFloat32Rows(rows: readonly ArrayLike<number>[], dimensions: 
   return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
 }
 
-function writer(dir: string): IndexWriter {
-  const path = (file: string) => join(dir, file);
+/** The locator of artifact `file` of `store`, for messages (a file path for a directory). */
+function locator(store: IndexStore): (file: string) => string {
+  return store.kind === 'directory'
+    ? (file) => join(store.location, file)
+    : (file) => artifactLocator(store.location, file);
+}
+
+function writer(store: IndexStore, out: ArtifactWriter): IndexWriter {
+  let written = 0;
+  const put = async (file: string, data: Uint8Array) => {
+    await out.write(file, data);
+    written += data.byteLength;
+  };
   return {
-    dir,
-    path,
-    json: (file, value) => writeJson(path(file), value),
-    float32Rows: (file, rows, dimensions) => writeFile(path(file), packFloat32Rows(rows, dimensions)),
-    vectors: (file, index) => index.save(path(file)),
-    bytes: (file, data) => writeFile(path(file), data),
+    location: store.location,
+    locate: locator(store),
+    json: (file, value) => put(file, new TextEncoder().encode(JSON.stringify(value))),
+    float32Rows: (file, rows, dimensions) => put(file, packFloat32Rows(rows, dimensions)),
+    async vectors(file, index) {
+      const path = join(await out.scratch(), file);
+      await index.save(path);
+      const data = new Uint8Array(await readFile(path));
+      await rm(path, { force: true });
+      await put(file, data);
+    },
+    bytes: put,
+    bytesWritten: () => written,
   };
 }
 
 /**
- * Write a method's index directory (atomically, refusing to replace anything but a grag index: see
- * `writeIndexDir`): `write` fills it, then the manifest records the method, format version,
- * params, stats and the fingerprint of every provider, and a fitted embedder's state is kept.
+ * Write a method's index as a new version of `target` (a directory path, or any
+ * {@link IndexStore}): `write` puts the artifacts, then the manifest records the method, format
+ * version, params, stats and the fingerprint of every provider, and a fitted embedder's state is
+ * kept. The store makes it atomic: a failed write leaves the previous version served, and a
+ * directory store refuses to replace anything but a grag index (see `checkIndexTarget`).
  */
 export async function writeMethodIndex<P extends object>(
-  dir: string,
+  target: string | IndexStore,
   header: MethodIndexHeader<P>,
   write: (out: IndexWriter) => Promise<void>,
 ): Promise<void> {
+  const store = toIndexStore(target);
   const uses = header.uses ?? INDEX_PROVIDER_KINDS;
-  await writeIndexDir(
-    dir,
+  await store.writeVersion(
     {
       method: header.method,
       formatVersion: header.formatVersion,
@@ -145,9 +170,9 @@ export async function writeMethodIndex<P extends object>(
       providers: providerFingerprints(header.providers),
       ...(header.stats !== undefined ? { stats: header.stats } : {}),
     },
-    async (tmp) => {
-      await write(writer(tmp));
-      if (uses.includes('embedder')) await saveEmbedderState(header.providers.embedder, tmp);
+    async (out) => {
+      await write(writer(store, out));
+      if (uses.includes('embedder')) await saveEmbedderState(header.providers.embedder, out);
     },
   );
 }
@@ -172,24 +197,27 @@ export interface OpenMethodIndexOptions<P, S> extends MethodIndexFormat {
   stats?: Schema<S>;
 }
 
-/** An index directory opened by {@link openMethodIndex}. */
+/** An index opened by {@link openMethodIndex}: its checked manifest and typed readers of its artifacts. */
 export interface OpenedIndex<P, S> {
-  readonly dir: string;
+  /** Where the index lives (the store's location), for messages. */
+  readonly location: string;
   readonly manifest: IndexManifest;
   /** The validated params. */
   readonly params: P;
   readonly stats: S;
   /** The context's providers (the embedder restored to its fitted state). */
   readonly providers: IndexProviders;
-  /** The path of `file` in the index. */
-  path(file: string): string;
-  /** Read a JSON file and check it against `schema` (see `readJson`). */
+  /** The names of the index's artifacts, sorted. */
+  readonly names: readonly string[];
+  /** Where artifact `file` lives (a file path in a directory, `<location>/<file>` elsewhere), for messages. */
+  locate(file: string): string;
+  /** Read a JSON artifact and check it against `schema` (see `validate`). */
   json<T>(file: string, schema: Schema<T>): Promise<T>;
-  /** Run cross-file checks that call `shapeIssue`, reported against `file`. */
+  /** Run cross-artifact checks that call `shapeIssue`, reported against `file`. */
   check<T>(file: string, fn: () => T): T;
-  /** Read a float32 row file of `rows` vectors (of the embedder's dimensions unless given). */
+  /** Read a float32 row artifact of `rows` vectors (of the embedder's dimensions unless given). */
   float32Rows(file: string, rows: number, dimensions?: number): Promise<Float32Array[]>;
-  /** Read a binary file. */
+  /** Read a binary artifact (the same bytes on every call: copy them before changing them). */
   bytes(file: string): Promise<Uint8Array>;
   /** An {@link IndexFormatError} naming `file` and what is wrong with it, ending with "rebuild the index.". */
   error(file: string, problem: string, options?: { cause?: unknown }): IndexFormatError;
@@ -198,37 +226,82 @@ export interface OpenedIndex<P, S> {
 }
 
 /**
- * Open a method's index directory: the manifest must be of `method` and `formatVersion`; every
- * provider in `uses` must have the fingerprint recorded when it was built (one error names each
- * that differs); a fitted embedder gets its state back; the saved params pass `params`. Every
- * failure is an {@link IndexFormatError} that says what to do.
+ * Read every artifact of `stored` (one consistent version, whatever writers do next). A failed
+ * read is kept and thrown when that artifact is asked for, so an unused one cannot fail a load.
+ */
+async function readAll(stored: StoredIndex): Promise<Map<string, Uint8Array | { error: unknown }>> {
+  const artifacts = new Map<string, Uint8Array | { error: unknown }>();
+  for (const name of stored.names) {
+    artifacts.set(name, await stored.read(name).catch((error: unknown) => ({ error })));
+  }
+  return artifacts;
+}
+
+/** The bytes of `vectors` loaded by `factory` through a scratch file; errors name `where`, not the scratch file. */
+async function loadVectors(factory: VectorIndexFactory, file: string, bytes: Uint8Array, where: string) {
+  const dir = await mkdtemp(join(tmpdir(), 'grag-vectors-'));
+  const path = join(dir, file);
+  try {
+    await writeFile(path, bytes);
+    return await factory.load(path);
+  } catch (error) {
+    if (IndexFormatError.isInstance(error) && error.message.includes(path)) {
+      throw new IndexFormatError(where, error.version, error.message.split(path).join(where), {
+        cause: error,
+      });
+    }
+    if (GragError.isInstance(error)) throw error;
+    throw indexFileError(where, `cannot be loaded (${(error as Error).message})`, { cause: error });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Open a method's index in `target` (a directory path, or any {@link IndexStore}): the manifest
+ * must be of `method` and `formatVersion`; every provider in `uses` must have the fingerprint
+ * recorded when it was built (one error names each that differs); a fitted embedder gets its state
+ * back; the saved params pass `params`. The version's artifacts are read at once (one consistent
+ * version) and the store's snapshot released before this returns. Every failure is an
+ * {@link IndexFormatError} that says what to do.
  */
 export async function openMethodIndex<P, S = Record<string, unknown>>(
-  dir: string,
+  target: string | IndexStore,
   ctx: Pick<BuildContext, 'embedder' | 'tasks' | 'tokenizer' | 'vectorIndex'>,
   options: OpenMethodIndexOptions<P, S>,
 ): Promise<OpenedIndex<P, S>> {
-  const manifest = await readManifest(dir, { method: options.method, formatVersion: options.formatVersion });
+  const store = toIndexStore(target);
+  const location = store.location;
+  const locate = locator(store);
+  const stored = await store.open();
+  let artifacts: Map<string, Uint8Array | { error: unknown }>;
+  const manifest = stored.manifest;
   const providers: IndexProviders = indexProviders(ctx as BuildContext);
-  const uses = options.uses ?? INDEX_PROVIDER_KINDS;
-  const current = providerFingerprints(providers);
-  const differing = uses.filter((kind) => {
-    const built = manifest.providers[kind];
-    // Indexes written before a fingerprint was recorded are not refused for it.
-    return built !== undefined && built !== current[kind];
-  });
-  if (differing.length > 0) {
-    const list = differing
-      .map((kind) => `${kind} '${manifest.providers[kind]}' (now '${current[kind]}')`)
-      .join(', ');
-    throw new IndexFormatError(
-      dir,
-      manifest.formatVersion,
-      `${dir} was built with ${list}. Use the same ${differing.length === 1 ? differing[0] : 'providers'} or rebuild the index.`,
-    );
+  try {
+    checkManifest(manifest, location, { method: options.method, formatVersion: options.formatVersion });
+    const uses = options.uses ?? INDEX_PROVIDER_KINDS;
+    const current = providerFingerprints(providers);
+    const differing = uses.filter((kind) => {
+      const built = manifest.providers[kind];
+      // Indexes written before a fingerprint was recorded are not refused for it.
+      return built !== undefined && built !== current[kind];
+    });
+    if (differing.length > 0) {
+      const list = differing
+        .map((kind) => `${kind} '${manifest.providers[kind]}' (now '${current[kind]}')`)
+        .join(', ');
+      throw new IndexFormatError(
+        location,
+        manifest.formatVersion,
+        `${location} was built with ${list}. Use the same ${differing.length === 1 ? differing[0] : 'providers'} or rebuild the index.`,
+      );
+    }
+    if (uses.includes('embedder')) await restoreEmbedderState(providers.embedder, stored);
+    artifacts = await readAll(stored);
+  } finally {
+    await stored.release();
   }
-  if (uses.includes('embedder')) await restoreEmbedderState(providers.embedder, dir);
-  const manifestPath = join(dir, MANIFEST_FILE);
+  const manifestPath = locate(MANIFEST_FILE);
   let params: P;
   try {
     params = options.params(manifest.params);
@@ -249,30 +322,32 @@ export async function openMethodIndex<P, S = Record<string, unknown>>(
       ? validate(options.stats, manifest.stats ?? {}, `${manifestPath} stats`)
       : (manifest.stats ?? {})
   ) as S;
-  const path = (file: string) => join(dir, file);
+  const read = async (file: string): Promise<Uint8Array> => {
+    const found = artifacts.get(file);
+    if (found === undefined) throw indexFileError(locate(file), 'is missing');
+    if (found instanceof Uint8Array) return found;
+    throw found.error;
+  };
   return {
-    dir,
+    location,
     manifest,
     params,
     stats,
     providers,
-    path,
-    json: (file, schema) => readJson(path(file), schema),
-    check: (file, fn) => checkIndexFile(path(file), fn),
-    bytes: (file) => readBinary(path(file)),
-    error: (file, problem, errorOptions) => indexFileError(path(file), problem, errorOptions),
+    names: stored.names,
+    locate,
+    async json(file, schema) {
+      return validate(schema, parseJsonArtifact(await read(file), locate(file)), locate(file));
+    },
+    check: (file, fn) => checkIndexFile(locate(file), fn),
+    bytes: read,
+    error: (file, problem, errorOptions) => indexFileError(locate(file), problem, errorOptions),
     async float32Rows(file, rows, dimensions = providers.embedder.dimensions) {
-      return float32Rows(await readBinary(path(file)), rows, dimensions, path(file));
+      return float32Rows(await read(file), rows, dimensions, locate(file));
     },
     async vectors(file, count) {
-      let vectors: VectorIndex;
-      try {
-        vectors = await providers.vectorIndex.load(path(file));
-      } catch (error) {
-        if (GragError.isInstance(error)) throw error;
-        throw indexFileError(path(file), `cannot be loaded (${(error as Error).message})`, { cause: error });
-      }
-      checkVectorRows(vectors, { count, dimensions: providers.embedder.dimensions }, path(file));
+      const vectors = await loadVectors(providers.vectorIndex, file, await read(file), locate(file));
+      checkVectorRows(vectors, { count, dimensions: providers.embedder.dimensions }, locate(file));
       return vectors;
     },
   };

@@ -2,6 +2,7 @@ import { Meter, meteredEmbedder } from './meter.js';
 import type { IndexProviderKind } from './method-index.js';
 import type { ChatModel, Embedder } from './models.js';
 import type { BuildRuntimeSettings } from './runtime.js';
+import type { IndexStore } from './store/types.js';
 import type { TaskSuite } from './tasks/types.js';
 import { getTokenizer, type Tokenizer } from './tokenizer.js';
 import type { Document, Retrieval } from './types.js';
@@ -103,8 +104,18 @@ export interface Method<
   readonly passageRanking?: PassageRanking;
   build(docs: Document[], ctx: BuildContext, options?: Partial<Options>): Promise<Index>;
   retrieve(index: Index, query: string, options?: Retrieve): Promise<Retrieval>;
-  save(index: Index, dir: string): Promise<void>;
-  load(dir: string, ctx: BuildContext): Promise<Index>;
+  /**
+   * Write `index` as a new version of `target`: a directory path (the default store,
+   * `directoryStore`) or any `IndexStore` (`memoryStore`, `@grag/postgres`). Atomic: a failed save
+   * leaves the previous version in place.
+   */
+  save(index: Index, target: string | IndexStore): Promise<void>;
+  /**
+   * Read the index in `target` (a directory path or an `IndexStore`) with the providers of `ctx`;
+   * throws `IndexFormatError` saying what to do when it is missing, of another method, format
+   * version or providers, or damaged.
+   */
+  load(target: string | IndexStore, ctx: BuildContext): Promise<Index>;
 }
 
 /**

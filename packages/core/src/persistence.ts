@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
-import { IndexFormatError, OutputError } from './errors.js';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { IndexFormatError } from './errors.js';
 import { type Embedder, isFittableEmbedder } from './models.js';
+import type { ArtifactWriter, StoredIndex } from './store/types.js';
 import type { Chunk } from './types.js';
 import { indexFileError, type Schema, v, validate } from './validate.js';
 import type { VectorIndex } from './vector/types.js';
@@ -30,176 +30,75 @@ export interface IndexManifest {
   stats?: Record<string, unknown>;
 }
 
-/** What {@link checkIndexTarget} found at an index directory's path. */
-export type IndexTarget = 'absent' | 'empty' | 'index';
+/** The manifest layout fields a store adds to what a writer gives: version and time of writing. */
+export type ManifestInput = Omit<IndexManifest, 'manifestVersion' | 'createdAt'> & Partial<IndexManifest>;
+
+/** `manifest` with its layout version and time of writing filled in (when not given), as stores write it. */
+export function completeManifest(manifest: ManifestInput): IndexManifest {
+  return { manifestVersion: MANIFEST_VERSION, createdAt: new Date().toISOString(), ...manifest };
+}
+
+/** The text a store keeps for `manifest` (pretty JSON with a final newline, as `manifest.json` holds it). */
+export function manifestText(manifest: IndexManifest): string {
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}
 
 /**
- * Check that an index may be written to `dir` without destroying anything that is not grag's own
- * output: `dir` must not exist, be an empty directory, or hold a grag index (a manifest that reads
- * as one), and its nearest existing ancestor must be a writable directory. Throws
- * {@link OutputError} naming the path and what to do otherwise; writes nothing.
+ * Parse and check the text of a manifest as a store read it: JSON, a grag manifest, of the layout
+ * version this grag reads, of the manifest shape. For implementers of an `IndexStore`.
+ *
+ * @param location The index's location (named in messages and the error's `path`).
+ * @param file Where the manifest text was read from. @default `<location>/manifest.json`
+ * @throws IndexFormatError saying what is wrong and to rebuild the index.
  */
-export async function checkIndexTarget(dir: string): Promise<IndexTarget> {
-  const info = await lstat(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
-    throw new OutputError(dir, `Cannot write the index to ${dir} (${error.code ?? error.message}).`, {
+export function parseManifest(
+  text: string,
+  location: string,
+  file = `${location.replace(/\/$/, '')}/${MANIFEST_FILE}`,
+): IndexManifest {
+  let manifest: IndexManifest;
+  try {
+    manifest = JSON.parse(text) as IndexManifest;
+  } catch (error) {
+    throw new IndexFormatError(location, undefined, `${file} is not valid JSON; rebuild the index.`, {
       cause: error,
     });
-  });
-  if (info === undefined) {
-    await assertWritableAncestor(dir);
-    return 'absent';
   }
-  const isDir =
-    info.isDirectory() || (info.isSymbolicLink() && (await stat(dir).catch(() => undefined))?.isDirectory());
-  if (!isDir) {
-    throw new OutputError(
-      dir,
-      `Refusing to write the index to ${dir}: it is an existing file, not an index directory, and would be replaced. Choose a new or empty directory.`,
+  if (typeof manifest !== 'object' || manifest === null || typeof manifest.method !== 'string') {
+    throw new IndexFormatError(location, undefined, `${file} is not a grag manifest; rebuild the index.`);
+  }
+  if (manifest.manifestVersion !== MANIFEST_VERSION) {
+    throw new IndexFormatError(
+      location,
+      manifest.manifestVersion,
+      `${location} has manifest version ${manifest.manifestVersion}; this grag reads version ${MANIFEST_VERSION}. Rebuild the index.`,
     );
   }
-  const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
-    throw new OutputError(
-      dir,
-      `Cannot read ${dir} (${error.code ?? error.message}); choose another directory for the index.`,
-      {
-        cause: error,
-      },
-    );
-  });
-  if (entries.length === 0) {
-    await assertWritableAncestor(dirname(resolve(dir)));
-    return 'empty';
-  }
-  const isIndex = await readManifest(dir).then(
-    () => true,
-    () => false,
-  );
-  if (!isIndex) {
-    throw new OutputError(
-      dir,
-      `Refusing to write the index to ${dir}: the directory exists and is not a grag index (no readable ${MANIFEST_FILE}), so replacing it would delete its ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}. Choose a new or empty directory.`,
-    );
-  }
-  await assertWritableAncestor(dirname(resolve(dir)));
-  return 'index';
-}
-
-/** Why a directory cannot be created at a path (see {@link creationProblem}). */
-export interface CreationProblem {
-  /** `'file'`: `at` is a file; `'unreadable'`: `at` could not be looked at; `'unwritable'`: nothing can be created in `at`. */
-  kind: 'file' | 'unreadable' | 'unwritable';
-  /** The nearest existing ancestor (or the path that could not be looked at). */
-  at: string;
-  /** The error code, for `'unreadable'` and `'unwritable'`. */
-  code?: string;
+  return validate(manifestSchema, manifest, file) as IndexManifest;
 }
 
 /**
- * Whether a directory can be created at `path` (or already exists there): its nearest existing
- * ancestor must be a directory in which a directory can really be made. That is probed by creating
- * and removing one, one level deep: `access()` says yes to root everywhere, and Node's recursive
- * mkdir never returns under /proc. Creates nothing that stays; `undefined` when all is well.
+ * Check that the manifest of the index at `location` is of the `expected` method and format version.
+ * @throws IndexFormatError naming the location and what to do.
  */
-export async function creationProblem(path: string): Promise<CreationProblem | undefined> {
-  let at = resolve(path);
-  for (;;) {
-    const info = await stat(at).catch((error: NodeJS.ErrnoException) => error);
-    if (!(info instanceof Error)) {
-      if (!info.isDirectory()) return { kind: 'file', at };
-      break;
-    }
-    if (info.code !== 'ENOENT' && info.code !== 'ENOTDIR')
-      return { kind: 'unreadable', at, code: info.code ?? info.message };
-    const parent = dirname(at);
-    if (parent === at) return undefined;
-    at = parent;
+export function checkManifest(
+  manifest: IndexManifest,
+  location: string,
+  expected: { method?: string; formatVersion?: number },
+): void {
+  if (expected.method !== undefined && manifest.method !== expected.method) {
+    throw new IndexFormatError(
+      location,
+      manifest.formatVersion,
+      `${location} holds a '${manifest.method}' index, not '${expected.method}'. Query it with --method ${manifest.method} or rebuild it.`,
+    );
   }
-  const probe = join(at, `.grag-write-probe-${process.pid}-${randomBytes(4).toString('hex')}`);
-  try {
-    await mkdir(probe);
-  } catch (error) {
-    return {
-      kind: 'unwritable',
-      at,
-      code: (error as NodeJS.ErrnoException).code ?? (error as Error).message,
-    };
-  }
-  await rm(probe, { recursive: true, force: true });
-  return undefined;
-}
-
-/** Throw {@link OutputError} unless an index directory can be created at `path` ({@link creationProblem}). */
-async function assertWritableAncestor(path: string): Promise<void> {
-  const problem = await creationProblem(path);
-  if (problem === undefined) return;
-  throw new OutputError(
-    path,
-    problem.kind === 'file'
-      ? `Cannot write the index to ${path}: ${problem.at} is a file, not a directory.`
-      : `Cannot write the index to ${path}: ${problem.at} is not writable (${problem.code}). Choose a writable location.`,
-  );
-}
-
-/** An fs error while writing `dir`, as an {@link OutputError} naming the path. */
-function outputFailure(dir: string, error: unknown): unknown {
-  const code = (error as NodeJS.ErrnoException)?.code;
-  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return error;
-  return new OutputError(
-    dir,
-    `Cannot write the index to ${dir} (${code}: ${(error as Error).message.replace(/^[A-Z]+: /, '')}). Check the location and free space, then run again.`,
-    { cause: error },
-  );
-}
-
-/**
- * Write an index directory atomically: `write` fills a temporary sibling directory, the manifest
- * is written last, and the directory is renamed into place, replacing an older index only once
- * the new one is complete. A crash leaves either the old index or the new one, never a mix.
- * Only grag's own output is ever replaced: an existing `dir` that is a file, or a non-empty
- * directory without a grag manifest, is refused with {@link OutputError} (see
- * {@link checkIndexTarget}) before anything is written.
- */
-export async function writeIndexDir(
-  dir: string,
-  manifest: Omit<IndexManifest, 'manifestVersion' | 'createdAt'> & Partial<IndexManifest>,
-  write: (tmpDir: string) => Promise<void>,
-): Promise<void> {
-  await checkIndexTarget(dir);
-  const parent = dirname(dir);
-  const suffix = `${process.pid}-${randomBytes(4).toString('hex')}`;
-  const tmp = join(parent, `.${basename(dir)}.tmp-${suffix}`);
-  const old = join(parent, `.${basename(dir)}.old-${suffix}`);
-  try {
-    await mkdir(parent, { recursive: true });
-    await mkdir(tmp, { recursive: true });
-  } catch (error) {
-    throw outputFailure(dir, error);
-  }
-  try {
-    await write(tmp);
-    const full: IndexManifest = {
-      manifestVersion: MANIFEST_VERSION,
-      createdAt: new Date().toISOString(),
-      ...manifest,
-    };
-    await writeFile(join(tmp, MANIFEST_FILE), `${JSON.stringify(full, null, 2)}\n`);
-    // Checked again right before the swap: the build may have run for hours.
-    const target = await checkIndexTarget(dir);
-    let hadOld = false;
-    if (target !== 'absent') {
-      try {
-        await rename(dir, old);
-        hadOld = true;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
-    }
-    await rename(tmp, dir);
-    if (hadOld) await rm(old, { recursive: true, force: true });
-  } catch (error) {
-    await rm(tmp, { recursive: true, force: true });
-    throw outputFailure(dir, error);
+  if (expected.formatVersion !== undefined && manifest.formatVersion !== expected.formatVersion) {
+    throw new IndexFormatError(
+      location,
+      manifest.formatVersion,
+      `${location} is a '${manifest.method}' index of format version ${manifest.formatVersion}; this version reads ${expected.formatVersion}. Rebuild the index.`,
+    );
   }
 }
 
@@ -229,39 +128,9 @@ export async function readManifest(
       { cause: error },
     );
   }
-  let manifest: IndexManifest;
-  try {
-    manifest = JSON.parse(raw) as IndexManifest;
-  } catch (error) {
-    throw new IndexFormatError(dir, undefined, `${path} is not valid JSON; rebuild the index.`, {
-      cause: error,
-    });
-  }
-  if (typeof manifest !== 'object' || manifest === null || typeof manifest.method !== 'string') {
-    throw new IndexFormatError(dir, undefined, `${path} is not a grag manifest; rebuild the index.`);
-  }
-  if (manifest.manifestVersion !== MANIFEST_VERSION) {
-    throw new IndexFormatError(
-      dir,
-      manifest.manifestVersion,
-      `${dir} has manifest version ${manifest.manifestVersion}; this grag reads version ${MANIFEST_VERSION}. Rebuild the index.`,
-    );
-  }
-  if (expected?.method !== undefined && manifest.method !== expected.method) {
-    throw new IndexFormatError(
-      dir,
-      manifest.formatVersion,
-      `${dir} holds a '${manifest.method}' index, not '${expected.method}'. Query it with --method ${manifest.method} or rebuild it.`,
-    );
-  }
-  if (expected?.formatVersion !== undefined && manifest.formatVersion !== expected.formatVersion) {
-    throw new IndexFormatError(
-      dir,
-      manifest.formatVersion,
-      `${dir} is a '${manifest.method}' index of format version ${manifest.formatVersion}; this version reads ${expected.formatVersion}. Rebuild the index.`,
-    );
-  }
-  return validate(manifestSchema, manifest, path) as IndexManifest;
+  const manifest = parseManifest(raw, dir, path);
+  if (expected !== undefined) checkManifest(manifest, dir, expected);
+  return manifest;
 }
 
 const manifestSchema = v.object({
@@ -331,21 +200,41 @@ export function assertSameProviders(
 /** File in an index directory that holds a fitted embedder's state. */
 export const EMBEDDER_STATE_FILE = 'embedder.json';
 
-/** Write a fittable embedder's state into an index directory (nothing for other embedders). */
-export async function saveEmbedderState(embedder: Embedder, dir: string): Promise<void> {
-  if (isFittableEmbedder(embedder)) await writeJson(join(dir, EMBEDDER_STATE_FILE), embedder.state());
+/** Store a fittable embedder's state among an index's artifacts (nothing for other embedders). */
+export async function saveEmbedderState(embedder: Embedder, out: ArtifactWriter): Promise<void> {
+  if (!isFittableEmbedder(embedder)) return;
+  await out.write(EMBEDDER_STATE_FILE, new TextEncoder().encode(JSON.stringify(embedder.state())));
 }
 
-/** Restore a fittable embedder from the state an index directory holds (nothing for other embedders). */
-export async function restoreEmbedderState(embedder: Embedder, dir: string): Promise<void> {
+/**
+ * Restore a fittable embedder from the state an index holds (nothing for other embedders).
+ * @throws IndexFormatError naming the state artifact when it is missing, not JSON or refused by the embedder.
+ */
+export async function restoreEmbedderState(embedder: Embedder, stored: StoredIndex): Promise<void> {
   if (!isFittableEmbedder(embedder)) return;
-  const path = join(dir, EMBEDDER_STATE_FILE);
-  const state = await readJson(path, v.record(v.unknown()));
+  const where = stored.locate(EMBEDDER_STATE_FILE);
+  const state = validate(
+    v.record(v.unknown()),
+    parseJsonArtifact(await stored.read(EMBEDDER_STATE_FILE), where),
+    where,
+  );
   try {
     embedder.restore(state);
   } catch (error) {
     // The embedder checks its own state; name the file it came from.
-    throw indexFileError(path, (error as Error).message, { cause: error });
+    throw indexFileError(where, (error as Error).message, { cause: error });
+  }
+}
+
+/**
+ * Parse the bytes of a JSON artifact read from `where`.
+ * @throws IndexFormatError naming `where` when they are not UTF-8 JSON.
+ */
+export function parseJsonArtifact(bytes: Uint8Array, where: string): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch (error) {
+    throw indexFileError(where, `cannot be read (${(error as Error).message})`, { cause: error });
   }
 }
 

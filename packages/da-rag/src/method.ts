@@ -53,8 +53,8 @@ export function createDaRag(
       return buildDaRagIndex(docs, ctx, resolveDaRagOptions(`${name} build`, settings.defaults, options));
     },
     retrieve: (index, query, options = {}) => retrieveDaRag(index, query, options, name),
-    save: (index, dir) => saveDaRag(index, dir, format),
-    load: (dir, ctx) => loadDaRag(dir, ctx, format),
+    save: (index, target) => saveDaRag(index, target, format),
+    load: (target, ctx) => loadDaRag(target, ctx, format),
   };
 }
 

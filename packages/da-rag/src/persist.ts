@@ -1,5 +1,5 @@
 /**
- * DA-RAG's index directory, through core's persistence envelope: `chunks.json` (chunks, texts,
+ * DA-RAG's index (a directory or any IndexStore), through core's persistence envelope: `chunks.json` (chunks, texts,
  * titles, descriptions), `graph.json` (entities, relations, the chunk and Similarity layer edges),
  * `chunk-vectors.f32` and `entity-vectors.f32` (unit-length float32 rows), and the manifest (params,
  * stats with the embedding dimensions, provider fingerprints, the fitted embedder's state).
@@ -8,6 +8,7 @@ import {
   type BuildContext,
   type Chunk,
   chunkSchema,
+  type IndexStore,
   type KgEntity,
   type KgRelation,
   MANIFEST_FILE,
@@ -122,11 +123,15 @@ function checkGraph(units: StoredUnits, graph: StoredGraph): void {
   if (graph.simLayer) checkLayer('simLayer', graph.simLayer, graph.entities.length);
 }
 
-/** Write `index` to `dir` (atomically; see core `writeMethodIndex`). */
-export async function saveDaRag(index: DaRagIndex, dir: string, format: MethodIndexFormat): Promise<void> {
+/** Write `index` to `target`, a directory or any store (atomically; see core `writeMethodIndex`). */
+export async function saveDaRag(
+  index: DaRagIndex,
+  target: string | IndexStore,
+  format: MethodIndexFormat,
+): Promise<void> {
   const dimensions = index.providers.embedder.dimensions;
   await writeMethodIndex(
-    dir,
+    target,
     { ...format, providers: index.providers, params: index.options, stats: { ...index.stats, dimensions } },
     async (out) => {
       const units: StoredUnits = {
@@ -150,16 +155,16 @@ export async function saveDaRag(index: DaRagIndex, dir: string, format: MethodIn
 }
 
 /**
- * Load the index in `dir` with the providers of `ctx`: the envelope checks the method, format
+ * Load the index in `target` (a directory or any store) with the providers of `ctx`: the envelope checks the method, format
  * version and providers and validates the saved params; each file is checked, and so is every
  * cross-file reference. @throws IndexFormatError naming the file, saying to rebuild.
  */
 export async function loadDaRag(
-  dir: string,
+  target: string | IndexStore,
   ctx: BuildContext,
   format: MethodIndexFormat,
 ): Promise<DaRagIndex> {
-  const opened = await openMethodIndex(dir, ctx, {
+  const opened = await openMethodIndex(target, ctx, {
     ...format,
     // An index written before an option existed gets its default.
     params: (saved) => resolveDaRagOptions(`${format.method} load`, saved),

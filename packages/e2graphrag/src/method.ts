@@ -56,8 +56,8 @@ export function createE2GraphRag(
       return buildE2GraphRagIndex({ docs, ctx, options: resolved, extractor });
     },
     retrieve: (index, query, options = {}) => retrieveE2GraphRag(index, query, options, name),
-    save: (index, dir) => saveE2GraphRag(index, dir, format),
-    load: (dir, ctx) => loadE2GraphRag(dir, ctx, extractor, format),
+    save: (index, target) => saveE2GraphRag(index, target, format),
+    load: (target, ctx) => loadE2GraphRag(target, ctx, extractor, format),
   };
 }
 

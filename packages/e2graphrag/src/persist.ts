@@ -1,5 +1,5 @@
 /**
- * E2GraphRAG's index directory, through core's persistence envelope: `tree.json` (the summary tree,
+ * E2GraphRAG's index (a directory or any IndexStore), through core's persistence envelope: `tree.json` (the summary tree,
  * written and checked by `@grag/summary-tree`'s io), `graph.json` (the entity graph with its
  * entity↔chunk indexes), `links.json` (each chunk's title entity; linked indexes only),
  * `vectors.bin` (the vector index over every tree node), and the manifest (params, stats with the
@@ -8,6 +8,7 @@
 import {
   type BuildContext,
   IndexFormatError,
+  type IndexStore,
   type MethodIndexFormat,
   openMethodIndex,
   type Schema,
@@ -15,7 +16,7 @@ import {
   v,
   writeMethodIndex,
 } from '@grag/core';
-import { loadSummaryTree, saveSummaryTree } from '@grag/summary-tree';
+import { validateSummaryTree } from '@grag/summary-tree';
 import { queryViews } from './build.js';
 import type { EntityExtractor } from './entities.js';
 import { EntityGraph } from './graph.js';
@@ -42,14 +43,14 @@ const statsSchema: Schema<E2GraphRagStats & { entityExtractor?: string }> = v.ob
 });
 const linksSchema = v.object({ homes: v.array(v.nullable(v.string())) });
 
-/** Write `index` to `dir` (atomically; see core `writeMethodIndex`). */
+/** Write `index` to `target`, a directory or any store (atomically; see core `writeMethodIndex`). */
 export async function saveE2GraphRag(
   index: E2GraphRagIndex,
-  dir: string,
+  target: string | IndexStore,
   format: MethodIndexFormat,
 ): Promise<void> {
   await writeMethodIndex(
-    dir,
+    target,
     {
       ...format,
       providers: index.providers,
@@ -57,7 +58,8 @@ export async function saveE2GraphRag(
       stats: { ...index.stats, entityExtractor: index.extractor.id },
     },
     async (out) => {
-      await saveSummaryTree(index.tree, out.path(TREE_FILE));
+      // The layout `@grag/summary-tree`'s saveSummaryTree writes, read back by validateSummaryTree.
+      await out.json(TREE_FILE, index.tree);
       await out.json(GRAPH_FILE, index.graph.toJSON());
       if (index.homes.length > 0) await out.json(LINKS_FILE, { homes: index.homes });
       await out.vectors(VECTORS_FILE, index.vectors);
@@ -66,18 +68,18 @@ export async function saveE2GraphRag(
 }
 
 /**
- * Load the index in `dir` with the providers of `ctx` and `extractor`: the envelope checks the
+ * Load the index in `target` (a directory or any store) with the providers of `ctx` and `extractor`: the envelope checks the
  * method, format version and providers and validates the saved params; the extractor must be the
  * one the index was built with; each file is checked, and so is every cross-file count.
  * @throws IndexFormatError naming the file, saying to rebuild.
  */
 export async function loadE2GraphRag(
-  dir: string,
+  target: string | IndexStore,
   ctx: BuildContext,
   extractor: EntityExtractor,
   format: MethodIndexFormat,
 ): Promise<E2GraphRagIndex> {
-  const opened = await openMethodIndex(dir, ctx, {
+  const opened = await openMethodIndex(target, ctx, {
     ...format,
     params: (saved) => resolveE2GraphRagOptions(`${format.method} load`, savedParams(saved)),
     stats: statsSchema,
@@ -86,14 +88,14 @@ export async function loadE2GraphRag(
   const { entityExtractor: built = opened.manifest.providers.entityExtractor, ...stats } = opened.stats;
   if (built !== undefined && built !== extractor.id) {
     throw new IndexFormatError(
-      dir,
+      opened.location,
       format.formatVersion,
-      `${dir} was built with entity extractor '${built}' (now '${extractor.id}'). Use the same extractor or rebuild the index.`,
+      `${opened.location} was built with entity extractor '${built}' (now '${extractor.id}'). Use the same extractor or rebuild the index.`,
     );
   }
   const options = opened.params;
-  const tree = await loadSummaryTree(opened.path(TREE_FILE));
-  const graph = EntityGraph.fromJSON(await opened.json(GRAPH_FILE, v.unknown()), opened.path(GRAPH_FILE));
+  const tree = validateSummaryTree(await opened.json(TREE_FILE, v.unknown()), opened.locate(TREE_FILE));
+  const graph = EntityGraph.fromJSON(await opened.json(GRAPH_FILE, v.unknown()), opened.locate(GRAPH_FILE));
   const leaves = tree.levels[0]!.length;
   opened.check(GRAPH_FILE, () => {
     if (graph.chunkCount !== leaves) {

@@ -1,4 +1,4 @@
-import { createBuildContext, createPromptTasks } from '@grag/core';
+import { createBuildContext, createPromptTasks, memoryStore } from '@grag/core';
 import { createScriptedChatModel, createScriptedEmbedder, entityDocuments } from '@grag/core/test';
 import { runMethodSpec } from '@grag/core/test/vitest';
 import { e2GraphRag } from '../src/index.js';
@@ -13,15 +13,19 @@ const makeContext = () =>
   });
 
 // The default method (wink entities, entity linking, hybrid entry points, bridges) on small chunks.
-runMethodSpec('e2graphrag', e2GraphRag, {
-  corpus: entityDocuments(12),
-  makeContext,
-  buildOptions: { chunkSize: 40, overlap: 5 },
-  badOptions: [
-    { chunking: 'sideways' as never },
-    { entryPoints: 'sideways' as never },
-    { groupSize: 1 },
-    { bridges: -1 },
-    { entityLinking: 'yes' as never },
-  ],
-});
+// Every check on directories, then the persistence checks on an in-memory store (same results).
+for (const store of [undefined, memoryStore]) {
+  runMethodSpec('e2graphrag', e2GraphRag, {
+    corpus: entityDocuments(12),
+    makeContext,
+    buildOptions: { chunkSize: 40, overlap: 5 },
+    badOptions: [
+      { chunking: 'sideways' as never },
+      { entryPoints: 'sideways' as never },
+      { groupSize: 1 },
+      { bridges: -1 },
+      { entityLinking: 'yes' as never },
+    ],
+    store,
+  });
+}

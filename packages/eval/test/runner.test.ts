@@ -107,7 +107,7 @@ function fakeMethod(log: FakeLog, hooks: { onRetrieve?: (query: string) => void 
         ...(subgraph ? { subgraph } : {}),
       };
     },
-    async save(index, dir) {
+    async save(index, dir: string) {
       await writeIndexDir(
         dir,
         { method: 'fake', formatVersion: 1, params: {}, providers: {} },
@@ -116,7 +116,7 @@ function fakeMethod(log: FakeLog, hooks: { onRetrieve?: (query: string) => void 
         },
       );
     },
-    async load(dir) {
+    async load(dir: string) {
       log.loads++;
       await readManifest(dir, { method: 'fake', formatVersion: 1 });
       return { docs: await readJson<Document[]>(join(dir, 'docs.json')) };

@@ -52,8 +52,8 @@ export function createKetRag(
       return buildKetRag(docs, ctx, resolveKetRagOptionsFor(`${name} build`, layers));
     },
     retrieve: async (index, query, options = {}) => retrieveKetRag(name, index, query, options),
-    save: async (index, dir) => saveKetRag(format, index, dir),
-    load: async (dir, ctx) => loadKetRag(format, dir, ctx),
+    save: async (index, target) => saveKetRag(format, index, target),
+    load: async (target, ctx) => loadKetRag(format, target, ctx),
   };
 }
 

@@ -5,7 +5,13 @@
  * `keywords.vec` + `subchunks.f32` (keyword channel), `subchunks.vec` (entry search without the
  * keyword channel). BM25, the vocabulary and the other search structures are rebuilt at load.
  */
-import { type BuildContext, type MethodIndexFormat, openMethodIndex, writeMethodIndex } from '@grag/core';
+import {
+  type BuildContext,
+  type IndexStore,
+  type MethodIndexFormat,
+  openMethodIndex,
+  writeMethodIndex,
+} from '@grag/core';
 import type { KeywordBipartite } from '@grag/keyword-bipartite';
 import { derivedParts } from './build.js';
 import { entryIndex, unitSeeds, vectorIndexOf } from './entry.js';
@@ -21,11 +27,15 @@ import {
 import { assembleSkeleton } from './skeleton.js';
 import type { KetRagIndex } from './types.js';
 
-/** Write `index` to `dir` (atomically). */
-export async function saveKetRag(format: MethodIndexFormat, index: KetRagIndex, dir: string): Promise<void> {
+/** Write `index` to `target`, a directory or any store (atomically). */
+export async function saveKetRag(
+  format: MethodIndexFormat,
+  index: KetRagIndex,
+  target: string | IndexStore,
+): Promise<void> {
   const { dimensions } = index.providers.embedder;
   await writeMethodIndex(
-    dir,
+    target,
     {
       method: format.method,
       formatVersion: format.formatVersion,
@@ -74,10 +84,10 @@ export async function saveKetRag(format: MethodIndexFormat, index: KetRagIndex, 
 /** Read an index written by {@link saveKetRag}; every file and the saved options are checked. */
 export async function loadKetRag(
   format: MethodIndexFormat,
-  dir: string,
+  target: string | IndexStore,
   ctx: BuildContext,
 ): Promise<KetRagIndex> {
-  const opened = await openMethodIndex(dir, ctx, {
+  const opened = await openMethodIndex(target, ctx, {
     method: format.method,
     formatVersion: format.formatVersion,
     uses: format.uses,

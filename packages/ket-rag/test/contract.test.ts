@@ -1,4 +1,4 @@
-import { createBuildContext } from '@grag/core';
+import { createBuildContext, memoryStore } from '@grag/core';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { runMethodSpec } from '@grag/core/test/vitest';
 import { createOfflineTasks } from '@grag/offline';
@@ -21,21 +21,31 @@ const badOptions: Partial<KetRagOptions>[] = [
 // Between them the three write every file: KET-RAG-P the KNN graph, skeleton and keyword channel
 // (keywords.json, keywords.vec, subchunks.f32); Hybrid-RAG chunks.vec and the entry search's
 // subchunks.vec; KNNG-RAG the KNN channel, whose neighbour lists are rebuilt at load.
-runMethodSpec('ket-rag (ket-rag-p)', createKetRag(), {
-  corpus: CORPUS,
-  makeContext,
-  buildOptions,
-  badOptions,
-});
-runMethodSpec('ket-rag (hybrid-rag)', ketRagVariants['hybrid-rag'], {
-  corpus: CORPUS,
-  makeContext,
-  buildOptions,
-  fuzzCases: 150,
-});
-runMethodSpec('ket-rag (knng-rag)', ketRagVariants['knng-rag'], {
-  corpus: CORPUS,
-  makeContext,
-  buildOptions,
-  fuzzCases: 150,
-});
+// Every check on directories, then the persistence checks on an in-memory store (same results).
+for (const store of [undefined, memoryStore]) {
+  runMethodSpec('ket-rag (ket-rag-p)', createKetRag(), {
+    corpus: CORPUS,
+    makeContext,
+    buildOptions,
+    badOptions,
+    store,
+  });
+}
+for (const store of [undefined, memoryStore]) {
+  runMethodSpec('ket-rag (hybrid-rag)', ketRagVariants['hybrid-rag'], {
+    corpus: CORPUS,
+    makeContext,
+    buildOptions,
+    fuzzCases: 150,
+    store,
+  });
+}
+for (const store of [undefined, memoryStore]) {
+  runMethodSpec('ket-rag (knng-rag)', ketRagVariants['knng-rag'], {
+    corpus: CORPUS,
+    makeContext,
+    buildOptions,
+    fuzzCases: 150,
+    store,
+  });
+}

@@ -62,9 +62,9 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
       const hits = index.bm25.search(query, depth);
       return retrievalFrom(index, hits, options, { method: name, depth, ms: performance.now() - started });
     },
-    async save(index, dir) {
+    async save(index, target) {
       await writeMethodIndex(
-        dir,
+        target,
         {
           method: name,
           formatVersion,
@@ -76,8 +76,8 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
         (out) => saveUnits(index, out),
       );
     },
-    async load(dir, ctx) {
-      const opened = await openMethodIndex(dir, ctx, {
+    async load(target, ctx) {
+      const opened = await openMethodIndex(target, ctx, {
         method: name,
         formatVersion,
         uses,

@@ -99,9 +99,9 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
         ms: performance.now() - started,
       });
     },
-    async save(index, dir) {
+    async save(index, target) {
       await writeMethodIndex(
-        dir,
+        target,
         {
           method: name,
           formatVersion,
@@ -116,8 +116,8 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
         },
       );
     },
-    async load(dir, ctx) {
-      const opened = await openMethodIndex(dir, ctx, {
+    async load(target, ctx) {
+      const opened = await openMethodIndex(target, ctx, {
         method: name,
         formatVersion,
         uses,

@@ -1,4 +1,4 @@
-import { createBuildContext, type TaskSuite } from '@grag/core';
+import { createBuildContext, memoryStore, type TaskSuite } from '@grag/core';
 import { createScriptedEmbedder, entityDocuments } from '@grag/core/test';
 import { runMethodSpec } from '@grag/core/test/vitest';
 import { bm25Rag, denseRag } from '../src/index.js';
@@ -7,15 +7,22 @@ const tasks = { id: 'no-tasks' } as TaskSuite;
 const makeContext = () => createBuildContext({ embedder: createScriptedEmbedder({ dimensions: 32 }), tasks });
 const corpus = entityDocuments(12);
 
-runMethodSpec('naive-dense', denseRag, {
-  corpus,
-  makeContext,
-  buildOptions: { chunkSize: 40, overlap: 5 },
-  badOptions: [{ chunkSize: 0 }, { entryPoints: 'sideways' as never }],
-});
-runMethodSpec('bm25', bm25Rag, {
-  corpus,
-  makeContext,
-  buildOptions: { chunkSize: 40, overlap: 5 },
-  badOptions: [{ chunkSize: 0 }, { k1: -1 }],
-});
+// Every check on directories, then the persistence checks on an in-memory store (same results).
+for (const store of [undefined, memoryStore]) {
+  runMethodSpec('naive-dense', denseRag, {
+    corpus,
+    makeContext,
+    buildOptions: { chunkSize: 40, overlap: 5 },
+    badOptions: [{ chunkSize: 0 }, { entryPoints: 'sideways' as never }],
+    store,
+  });
+}
+for (const store of [undefined, memoryStore]) {
+  runMethodSpec('bm25', bm25Rag, {
+    corpus,
+    makeContext,
+    buildOptions: { chunkSize: 40, overlap: 5 },
+    badOptions: [{ chunkSize: 0 }, { k1: -1 }],
+    store,
+  });
+}

@@ -58,8 +58,8 @@ export function createNodeRag(
       return buildNodeRag(docs, ctx, resolveNodeRagOptions(`${name} build`, settings.defaults, options));
     },
     retrieve: (index, query, options = {}) => retrieveNodeRag(index, query, options, retrieval),
-    save: (index, dir) => saveNodeRag(index, dir, format),
-    load: (dir, ctx) => loadNodeRag(dir, ctx, format),
+    save: (index, target) => saveNodeRag(index, target, format),
+    load: (target, ctx) => loadNodeRag(target, ctx, format),
   };
 }
 

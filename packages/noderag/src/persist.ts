@@ -1,15 +1,14 @@
 /**
- * NodeRAG's index directory, through core's persistence envelope: `graph.json` (every node and the
+ * NodeRAG's index (a directory or any IndexStore), through core's persistence envelope: `graph.json` (every node and the
  * structural edges; HNSW edges are laid again from the vector index on load), `chunks.json` (chunks
  * and the node key of each vector id), `build-stats.json`, `vectors.bin` (the `@grag/hnsw` index),
  * and the manifest (params, graph statistics and storage size, provider fingerprints, the fitted
  * embedder's state).
  */
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import {
   type BuildContext,
   chunkSchema,
+  type IndexStore,
   type MethodIndexFormat,
   openMethodIndex,
   type Schema,
@@ -136,54 +135,46 @@ function checkVectorKeys(graph: HeteroGraph, vectorKeys: readonly string[]): voi
   });
 }
 
-async function directoryBytes(dir: string): Promise<number> {
-  let total = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    total += entry.isDirectory() ? await directoryBytes(path) : (await stat(path)).size;
-  }
-  return total;
-}
-
 /** The heterograph statistics of an index (NodeRAG Table 4) plus the build counts. */
 export function nodeRagStats(index: NodeRagIndex): HeteroGraphStats & { build: NodeRagBuildStats } {
   return { ...index.graph.stats(), build: index.stats };
 }
 
-/** Write `index` to `dir` (atomically; see core `writeMethodIndex`). */
+/** Write `index` to `target`, a directory or any store (atomically; see core `writeMethodIndex`). */
 export async function saveNodeRag(
   index: NodeRagIndex,
-  dir: string,
+  target: string | IndexStore,
   format: MethodIndexFormat,
 ): Promise<void> {
   const stats: Record<string, unknown> = { ...nodeRagStats(index) };
   await writeMethodIndex(
-    dir,
+    target,
     { ...format, providers: index.providers, params: index.options, stats },
     async (out) => {
       await out.json(GRAPH_FILE, storeGraph(index.graph));
       await out.json(CHUNKS_FILE, { chunks: index.chunks, vectorKeys: index.vectorKeys });
       await out.json(BUILD_STATS_FILE, index.stats);
       await out.vectors(VECTORS_FILE, index.vectors);
-      // Measured before the manifest is written, which then tells the size of the index files.
-      stats.storageBytes = await directoryBytes(out.dir);
+      // The bytes of the artifacts above (as a directory: the size of its files but the manifest
+      // and the embedder state), recorded in the manifest written next.
+      stats.storageBytes = out.bytesWritten();
     },
   );
 }
 
 /**
- * Load the index in `dir` with the providers of `ctx`: the envelope checks the method, format
+ * Load the index in `target` (a directory or any store) with the providers of `ctx`: the envelope checks the method, format
  * version and providers (not `ctx.vectorIndex`: the vectors are in an `@grag/hnsw` index) and
  * validates the saved params; each file is checked, and so is every cross-file reference. The HNSW
  * semantic edges are laid again from the vector index. @throws IndexFormatError naming the file.
  */
 export async function loadNodeRag(
-  dir: string,
+  target: string | IndexStore,
   ctx: BuildContext,
   format: MethodIndexFormat,
 ): Promise<NodeRagIndex> {
   const opened = await openMethodIndex(
-    dir,
+    target,
     { ...ctx, vectorIndex: NODERAG_VECTOR_INDEX },
     { ...format, params: (saved) => savedNodeRagOptions(`${format.method} load`, saved) },
   );

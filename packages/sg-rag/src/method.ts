@@ -52,12 +52,12 @@ export function createSgRag(
         name,
       );
     },
-    async save(index, dir) {
-      await saveSgRagIndex(index, dir, format);
+    async save(index, target) {
+      await saveSgRagIndex(index, target, format);
     },
-    async load(dir, ctx) {
+    async load(target, ctx) {
       const custom = settings.defaults?.dominanceEmbedder;
-      return loadSgRagIndex(dir, ctx, format, typeof custom === 'object' ? custom : undefined);
+      return loadSgRagIndex(target, ctx, format, typeof custom === 'object' ? custom : undefined);
     },
   };
 }

@@ -1,5 +1,6 @@
 import {
   type BuildContext,
+  type IndexStore,
   type MethodIndexFormat,
   openMethodIndex,
   type Schema,
@@ -78,12 +79,12 @@ function checkGraph(graph: SgGraph): void {
  */
 export async function saveSgRagIndex(
   index: SgRagIndex,
-  dir: string,
+  target: string | IndexStore,
   format: MethodIndexFormat,
 ): Promise<void> {
   const { pathNodes, tree, embedder } = index.paths;
   await writeMethodIndex(
-    dir,
+    target,
     { ...format, providers: index.providers, params: index.options, stats: index.stats },
     async (out) => {
       await out.json(GRAPH_FILE, index.graph);
@@ -105,12 +106,12 @@ export async function saveSgRagIndex(
  * the params' dimensions, one label vector per node).
  */
 export async function loadSgRagIndex(
-  dir: string,
+  target: string | IndexStore,
   ctx: BuildContext,
   format: MethodIndexFormat,
   customEmbedder?: DominanceEmbedder,
 ): Promise<SgRagIndex> {
-  const opened = await openMethodIndex(dir, ctx, {
+  const opened = await openMethodIndex(target, ctx, {
     ...format,
     params: (saved) => resolveSavedOptions(`${format.method} load`, saved),
     stats: v.record(v.number()),
@@ -132,7 +133,7 @@ export async function loadSgRagIndex(
       `path ${Math.floor(badNode / k)} names node ${pathNodes[badNode]}, not one of the ${n} nodes`,
     );
   }
-  const tree = RStarTree.load(await opened.bytes(TREE_FILE), opened.path(TREE_FILE));
+  const tree = RStarTree.load(await opened.bytes(TREE_FILE), opened.locate(TREE_FILE));
   const pathCount = pathNodes.length / k;
   const treeProblem =
     tree.dimensions !== k * options.dominanceDimensions || tree.labelDimensions !== k

@@ -1,4 +1,4 @@
-import { createBuildContext } from '@grag/core';
+import { createBuildContext, memoryStore } from '@grag/core';
 import { createScriptedEmbedder, entityDocuments } from '@grag/core/test';
 import { runMethodSpec } from '@grag/core/test/vitest';
 import { createOfflineProviders } from '@grag/offline';
@@ -8,14 +8,18 @@ import { sgRag } from '../src/index.js';
 const { tasks } = createOfflineProviders();
 const makeContext = () => createBuildContext({ embedder: createScriptedEmbedder({ dimensions: 16 }), tasks });
 
-runMethodSpec('sg-rag', sgRag, {
-  corpus: entityDocuments(12),
-  makeContext,
-  buildOptions: { chunkSize: 60, overlap: 5, pathLength: 2 },
-  queries: [
-    'Who worked for the Kessler Shipyard?',
-    'Which place did Anton Kessler visit?',
-    'Who did the Orsa Marine Institute hire?',
-  ],
-  badOptions: [{ pathLength: 3 as never }, { dominanceDimensions: 0 }, { nodeCapacity: 1 }],
-});
+// Every check on directories, then the persistence checks on an in-memory store (same results).
+for (const store of [undefined, memoryStore]) {
+  runMethodSpec('sg-rag', sgRag, {
+    corpus: entityDocuments(12),
+    makeContext,
+    buildOptions: { chunkSize: 60, overlap: 5, pathLength: 2 },
+    queries: [
+      'Who worked for the Kessler Shipyard?',
+      'Which place did Anton Kessler visit?',
+      'Who did the Orsa Marine Institute hire?',
+    ],
+    badOptions: [{ pathLength: 3 as never }, { dominanceDimensions: 0 }, { nodeCapacity: 1 }],
+    store,
+  });
+}

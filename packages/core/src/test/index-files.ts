@@ -1,5 +1,6 @@
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { IndexStore } from '../store/types.js';
 
 /**
  * Copy the index directory `from` to `to` and edit the JSON file `file` of the copy: `edit` changes
@@ -18,5 +19,42 @@ export async function editedIndexCopy(
   const json = JSON.parse(await readFile(path, 'utf8'));
   edit(json);
   await writeFile(path, JSON.stringify(json));
+  return to;
+}
+
+/** Changes {@link copyStoredIndex} makes to the copy. */
+export interface StoredIndexEdits {
+  /** Edit the manifest in place (what it returns is ignored). */
+  // biome-ignore lint/suspicious/noExplicitAny: edits reach into a manifest of a layout the test knows
+  manifest?: (manifest: any) => unknown;
+  /** New bytes for artifact `name` (`undefined`: keep them, `null`: leave the artifact out). */
+  artifact?: (name: string, data: Uint8Array) => Uint8Array | null | undefined;
+}
+
+/**
+ * Copy the current version of the index in `from` into `to` (any two stores), applying `edits`:
+ * for tests of a method's load checks on any store, e.g.
+ * `await copyStoredIndex(saved, memoryStore(), { manifest: (m) => { m.formatVersion = 99; } })`.
+ * @returns `to`.
+ */
+export async function copyStoredIndex(
+  from: IndexStore,
+  to: IndexStore,
+  edits: StoredIndexEdits = {},
+): Promise<IndexStore> {
+  const snapshot = await from.open();
+  try {
+    const manifest = structuredClone(snapshot.manifest);
+    edits.manifest?.(manifest);
+    await to.writeVersion(manifest, async (out) => {
+      for (const name of snapshot.names) {
+        const data = await snapshot.read(name);
+        const edited = edits.artifact?.(name, data);
+        if (edited !== null) await out.write(name, edited ?? data);
+      }
+    });
+  } finally {
+    await snapshot.release();
+  }
   return to;
 }

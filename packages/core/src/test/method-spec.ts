@@ -3,18 +3,17 @@
  * indexes: every method runs the same checks of shape, budget, persistence, refusals, build
  * independence and abort.
  */
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AbortError, IndexFormatError, InvalidArgumentError } from '../errors.js';
+import { AbortError, InvalidArgumentError } from '../errors.js';
 import type { BuildContext, Method, RetrieveOptions } from '../method.js';
-import { INDEX_PROVIDER_KINDS, type IndexProviderKind } from '../method-index.js';
-import { MANIFEST_FILE } from '../persistence.js';
+import { INDEX_PROVIDER_KINDS } from '../method-index.js';
 import { trackBuilds } from '../runtime.js';
+import type { IndexStore } from '../store/types.js';
 import type { Document, Retrieval } from '../types.js';
-import { editedIndexCopy } from './index-files.js';
-import { formatIndexFuzzReport, fuzzIndexLoad } from './index-fuzz.js';
+import { comparable, persistenceChecks, rejection } from './method-spec-persistence.js';
 
 /** Options of {@link runMethodSpec}. */
 export interface MethodSpecOptions<Options> {
@@ -34,44 +33,14 @@ export interface MethodSpecOptions<Options> {
   fuzzCases?: number;
   /** Per-test timeout in ms. @default 60000 */
   timeout?: number;
-}
-
-/** A copy of `target` whose `key` reads `value` (methods still run on `target`). */
-function withProperty<T extends object>(target: T, key: string, value: unknown): T {
-  return new Proxy(target, {
-    get(t, p) {
-      if (p === key) return value;
-      const v = Reflect.get(t, p, t);
-      return typeof v === 'function' ? v.bind(t) : v;
-    },
-  });
-}
-
-/** A context whose provider `kind` has another fingerprint. */
-function otherProvider(ctx: BuildContext, kind: IndexProviderKind): BuildContext {
-  switch (kind) {
-    case 'embedder':
-      return { ...ctx, embedder: withProperty(ctx.embedder, 'modelId', `${ctx.embedder.modelId}-other`) };
-    case 'tasks':
-      return { ...ctx, tasks: withProperty(ctx.tasks, 'id', `${ctx.tasks.id}-other`) };
-    case 'vectorIndex':
-      return { ...ctx, vectorIndex: withProperty(ctx.vectorIndex, 'kind', `${ctx.vectorIndex.kind}-other`) };
-  }
-}
-
-/** A retrieval without its timings (`ms`, `*Ms`, `elapsed…`), which differ from run to run. */
-function comparable(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(comparable);
-  if (value instanceof Map) return new Map([...value].map(([k, v]) => [k, comparable(v)]));
-  if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (/^(ms|.*Ms|elapsed.*|.*[Tt]ime)$/.test(k)) continue;
-      out[k] = comparable(v);
-    }
-    return out;
-  }
-  return value;
+  /**
+   * Keep the suite's indexes in stores from this factory (each call: a new, empty store, e.g.
+   * `() => memoryStore()`) instead of directories. The suite then runs its persistence checks only
+   * (save → load, the load refusals; not the file fuzz, which damages files of a directory), plus
+   * one more: the index loads from the store with the same results as from a directory. Each
+   * store's `close()`, if any, is called after the suite.
+   */
+  store?: () => IndexStore | Promise<IndexStore>;
 }
 
 /** Where `needle` sits inside `haystack` (plain objects and arrays, a few levels deep), if anywhere. */
@@ -112,15 +81,6 @@ function checkShape(r: Retrieval, where: string): void {
   }
 }
 
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
-
 /**
  * The method contract, checked on `options.corpus`:
  * - it declares a name, a description, capabilities and option keys;
@@ -136,6 +96,9 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
  * - an aborted signal stops a build with an `AbortError`;
  * - each JSON file of the index replaced by JSON of another shape, and damaged files
  *   (`fuzzIndexLoad`), are refused with an error naming the file, never a crash.
+ *
+ * With `options.store`, the indexes are kept in stores from that factory and only the persistence
+ * checks run (without the file fuzz), plus a comparison with the same index loaded from a directory.
  */
 export function runMethodSpec<Index, Options>(
   label: string,
@@ -162,29 +125,66 @@ export function runMethodSpec<Index, Options>(
     return out;
   };
 
-  describe(`${label}: method contract`, () => {
+  const store = options.store;
+  describe(store ? `${label}: method persistence on a store` : `${label}: method contract`, () => {
     let root: string;
     let ctx: BuildContext;
     let index: Index;
-    let saved: string;
+    let saved: string | IndexStore;
     let results: Retrieval[];
+    /** Stores made for the suite, closed after it. */
+    const made: IndexStore[] = [];
+    /** A new, empty place for an index: a store from `options.store`, or a directory under `root`. */
+    const makeTarget = async (name: string): Promise<string | IndexStore> => {
+      if (!store) return join(root, name);
+      const fresh = await store();
+      made.push(fresh);
+      return fresh;
+    };
 
     beforeAll(async () => {
       root = await mkdtemp(join(tmpdir(), 'grag-method-spec-'));
       ctx = await options.makeContext();
       index = await build(ctx);
-      saved = join(root, 'index');
+      saved = await makeTarget('index');
       await method.save(index, saved);
       results = await retrieveAll(index);
     }, timeout * 2);
 
     afterAll(async () => {
+      for (const target of made) await target.close?.();
       if (root) await rm(root, { recursive: true, force: true });
     });
 
-    /** A copy of the saved index with its manifest edited by `edit`. */
-    const editedCopy = (name: string, edit: (manifest: Record<string, unknown>) => void) =>
-      editedIndexCopy(saved, join(root, name), MANIFEST_FILE, edit);
+    persistenceChecks({
+      method,
+      makeContext: options.makeContext,
+      makeTarget,
+      saved: () => saved,
+      results: () => results,
+      retrieveAll,
+      query: queries[0]!,
+      budget: budgets.at(-1)!,
+      fuzzCases: store ? 0 : (options.fuzzCases ?? 300),
+      timeout,
+    });
+
+    if (store) {
+      it(
+        'loads from the store with the same results as from a directory',
+        async () => {
+          const dir = join(root, 'directory');
+          await method.save(index, dir);
+          const fromStore = await method.load(saved, await options.makeContext());
+          const fromDir = await method.load(dir, await options.makeContext());
+          expect((await retrieveAll(fromStore)).map(comparable)).toEqual(
+            (await retrieveAll(fromDir)).map(comparable),
+          );
+        },
+        timeout,
+      );
+      return;
+    }
 
     it('declares a name, description, capabilities and option keys', () => {
       expect(method.name).toMatch(/^[a-z0-9][a-z0-9-]*$/);
@@ -212,87 +212,6 @@ export function runMethodSpec<Index, Options>(
       // Something is found for some query at the largest budget.
       expect(results.some((r) => r.items.length > 0)).toBe(true);
     });
-
-    it(
-      'gives the same results after save → load',
-      async () => {
-        const loaded = await method.load(saved, await options.makeContext());
-        expect((await retrieveAll(loaded)).map(comparable)).toEqual(results.map(comparable));
-      },
-      timeout,
-    );
-
-    it('refuses to load another method or format version', async () => {
-      const other = await editedCopy('other-method', (m) => {
-        m.method = `${method.name}-other`;
-      });
-      const e1 = await rejection(method.load(other, await options.makeContext()));
-      expect(IndexFormatError.isInstance(e1), String(e1)).toBe(true);
-      expect((e1 as Error).message).toContain(`${method.name}-other`);
-      const newer = await editedCopy('other-format', (m) => {
-        m.formatVersion = method.formatVersion + 1;
-      });
-      const e2 = await rejection(method.load(newer, await options.makeContext()));
-      expect(IndexFormatError.isInstance(e2), String(e2)).toBe(true);
-      expect((e2 as Error).message).toMatch(/rebuild/i);
-    });
-
-    for (const kind of INDEX_PROVIDER_KINDS) {
-      it(`${method.capabilities.uses.includes(kind) ? 'refuses' : 'does not check'} another ${kind} on load`, async () => {
-        const error = await rejection(method.load(saved, otherProvider(await options.makeContext(), kind)));
-        if (method.capabilities.uses.includes(kind)) {
-          expect(IndexFormatError.isInstance(error), String(error)).toBe(true);
-          expect((error as Error).message).toContain(kind);
-          expect((error as Error).message).toMatch(/rebuild/i);
-        } else {
-          expect(error).toBeUndefined();
-        }
-      });
-    }
-
-    it('validates saved params on load instead of trusting them', async () => {
-      const manifest = JSON.parse(await readFile(join(saved, MANIFEST_FILE), 'utf8')) as {
-        params: Record<string, unknown>;
-      };
-      const key = Object.keys(manifest.params).find((k) =>
-        ['number', 'boolean'].includes(typeof manifest.params[k]),
-      );
-      if (key === undefined) return; // nothing typed to break
-      const dir = await editedCopy('bad-params', (m) => {
-        (m.params as Record<string, unknown>)[key] = 'not-a-valid-value';
-      });
-      const error = await rejection(method.load(dir, await options.makeContext()));
-      expect(IndexFormatError.isInstance(error), `${key}: ${String(error)}`).toBe(true);
-      expect((error as Error).message).toContain(key);
-    });
-
-    it('refuses each JSON file of another shape with an IndexFormatError naming it', async () => {
-      const files = (await readdir(saved)).filter((f) => f.endsWith('.json') && f !== MANIFEST_FILE);
-      for (const file of files) {
-        const dir = join(root, `shape-${file}`);
-        await cp(saved, dir, { recursive: true });
-        await writeFile(join(dir, file), JSON.stringify({ unexpected: [5] }));
-        const error = await rejection(method.load(dir, await options.makeContext()));
-        expect(IndexFormatError.isInstance(error), `${file}: ${String(error)}`).toBe(true);
-        expect((error as Error).message).toContain(join(dir, file));
-        expect((error as Error).message).toMatch(/rebuild the index\.$/);
-      }
-    });
-
-    it(
-      'refuses damaged index files with a GragError, never a crash (fuzz)',
-      async () => {
-        const report = await fuzzIndexLoad({
-          dir: saved,
-          cases: options.fuzzCases ?? 300,
-          seed: 7,
-          load: async (dir) => method.load(dir, await options.makeContext()),
-          use: (loaded) => method.retrieve(loaded, queries[0]!, { budgetTokens: budgets.at(-1)! }),
-        });
-        expect(report.failures, formatIndexFuzzReport(report)).toEqual([]);
-      },
-      timeout * 4,
-    );
 
     it('refuses an empty corpus, unknown options and bad option values with InvalidArgumentError', async () => {
       const c = await options.makeContext();

@@ -1,0 +1,98 @@
+/**
+ * An in-process {@link IndexStore}: versions live in a `Map` of this process, nothing touches the
+ * disk (but scratch files). For tests of code that saves and loads indexes, for short-lived
+ * indexes, and as a second implementation of the store contract beside the directory.
+ */
+import { IndexFormatError } from '../errors.js';
+import { completeManifest, manifestText, parseManifest } from '../persistence.js';
+import { indexFileError } from '../validate.js';
+import { artifactLocator, assertOpen, checkArtifactName, Scratch } from './scratch.js';
+import type { ArtifactWriter, IndexStore, StoredIndex } from './types.js';
+
+/** Options of {@link memoryStore}. */
+export interface MemoryStoreOptions {
+  /** Named in its location (`memory:<name>`) and in messages. @default a number unique in the process */
+  name?: string;
+}
+
+/** One stored version: the manifest's text and the artifacts' bytes, never changed once stored. */
+interface Version {
+  readonly manifest: string;
+  readonly artifacts: ReadonlyMap<string, Uint8Array>;
+}
+
+let counter = 0;
+
+/**
+ * A store that keeps an index in memory. A write builds the new version aside and swaps it in
+ * when its callback returns (a callback that throws leaves the old version served and nothing of
+ * the new one); a snapshot from `open()` keeps reading its version even after newer ones are
+ * stored. Bytes are copied in and out, so changing an array after writing it, or one read from a
+ * snapshot, changes nothing stored. The manifest is kept as text and checked on `open()` exactly
+ * as a directory's `manifest.json` is.
+ *
+ * @example
+ * ```ts
+ * const store = memoryStore();
+ * await denseRag.save(index, store);
+ * const again = await denseRag.load(store, ctx);
+ * ```
+ */
+export function memoryStore(options: MemoryStoreOptions = {}): IndexStore {
+  const location = `memory:${options.name ?? ++counter}`;
+  const owner = `memoryStore(${location})`;
+  let current: Version | undefined;
+  return {
+    kind: 'memory',
+    location,
+    async target() {
+      return current === undefined ? 'absent' : 'index';
+    },
+    async writeVersion(manifest, write) {
+      const artifacts = new Map<string, Uint8Array>();
+      const scratch = new Scratch(owner);
+      let closed = false;
+      const out: ArtifactWriter = {
+        async write(name, data) {
+          assertOpen(closed, owner);
+          artifacts.set(checkArtifactName(name, owner), Uint8Array.from(data));
+        },
+        scratch: () => scratch.get(),
+      };
+      try {
+        await write(out);
+      } finally {
+        closed = true;
+        await scratch.remove();
+      }
+      current = { manifest: manifestText(completeManifest(manifest)), artifacts };
+    },
+    async open(): Promise<StoredIndex> {
+      const version = current;
+      if (version === undefined) {
+        throw new IndexFormatError(
+          location,
+          undefined,
+          `${location} holds no index yet. Save one to this store first (method.save(index, store)).`,
+        );
+      }
+      const manifest = parseManifest(version.manifest, location);
+      const scratch = new Scratch(owner);
+      const locate = (name: string) => artifactLocator(location, name);
+      return {
+        manifest,
+        names: [...version.artifacts.keys()].sort(),
+        locate,
+        async read(name) {
+          const data = version.artifacts.get(checkArtifactName(name, owner));
+          if (data === undefined) {
+            throw indexFileError(locate(name), 'is missing');
+          }
+          return Uint8Array.from(data);
+        },
+        scratch: () => scratch.get(),
+        release: () => scratch.remove(),
+      };
+    },
+  };
+}

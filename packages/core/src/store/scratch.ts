@@ -1,0 +1,79 @@
+/**
+ * Helpers shared by the stores of core: artifact-name checks, scratch directories, and the
+ * locator of an artifact in a store that is not a directory.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InvalidArgumentError, StateError } from '../errors.js';
+import { MANIFEST_FILE } from '../persistence.js';
+
+/**
+ * Check that `name` can name an artifact: a non-empty plain file name (no `/`, `\`, NUL, not `.`
+ * or `..`) other than the manifest's. For implementers of an `IndexStore`.
+ * @throws InvalidArgumentError naming the artifact and what to use instead.
+ */
+export function checkArtifactName(name: string, where = 'IndexStore'): string {
+  if (
+    typeof name !== 'string' ||
+    name.length === 0 ||
+    name === '.' ||
+    name === '..' ||
+    /[/\\\0]/.test(name)
+  ) {
+    throw new InvalidArgumentError(
+      'name',
+      `${where}: artifact name ${JSON.stringify(name)} is not a plain file name; use a name such as 'chunks.json' (no slashes).`,
+    );
+  }
+  if (name === MANIFEST_FILE) {
+    throw new InvalidArgumentError(
+      'name',
+      `${where}: '${MANIFEST_FILE}' is the manifest, written by the store itself; choose another artifact name.`,
+    );
+  }
+  return name;
+}
+
+/** `<location>/<name>`: where an artifact of a store that is not a directory lives, for messages. */
+export function artifactLocator(location: string, name: string): string {
+  return `${location.replace(/\/+$/, '')}/${name}`;
+}
+
+/** A scratch directory under the OS temporary directory, made on first use and removed by {@link Scratch.remove}. */
+export class Scratch {
+  #dir: Promise<string> | undefined;
+  #closed = false;
+
+  constructor(private readonly owner: string) {}
+
+  /** The directory (made on the first call). */
+  get(): Promise<string> {
+    if (this.#closed) {
+      return Promise.reject(
+        new StateError(
+          `${this.owner}: the scratch directory was removed; the version was already stored or released.`,
+        ),
+      );
+    }
+    this.#dir ??= mkdtemp(join(tmpdir(), 'grag-store-scratch-'));
+    return this.#dir;
+  }
+
+  /** Remove the directory and everything in it; later {@link get} calls throw `StateError`. */
+  async remove(): Promise<void> {
+    this.#closed = true;
+    const dir = this.#dir;
+    this.#dir = undefined;
+    if (dir !== undefined) await rm(await dir, { recursive: true, force: true });
+  }
+}
+
+/** A guard that throws `StateError` once the writer of a version is used after the version ended. */
+export function assertOpen(closed: boolean, owner: string): void {
+  if (closed) {
+    throw new StateError(
+      `${owner}: this artifact writer belongs to a version that was already stored or abandoned; write artifacts inside the writeVersion callback.`,
+    );
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * The storage contract of an index (issue: indexes in PostgreSQL). An index is one manifest plus a
+ * set of named artifacts (bytes: JSON documents, float32 rows, a saved vector index, a tree), kept
+ * by an {@link IndexStore}. A store writes a whole new version at once and readers see either the
+ * old version or the new one, never a mix. The embedded default is a directory (one file per
+ * artifact, `manifest.json` last, renamed into place: `directoryStore`); `memoryStore` keeps them
+ * in the process and `@grag/postgres` in tables. `runIndexStoreSpec` (`@grag/core/test/vitest`)
+ * checks an implementation against this contract.
+ */
+import type { IndexManifest } from '../persistence.js';
+
+/** What a store holds at its location before a write (see {@link IndexStore.target}). */
+export type StoreTarget = 'absent' | 'empty' | 'index';
+
+/**
+ * Where one index lives. Methods never talk to a store directly: `writeMethodIndex` and
+ * `openMethodIndex` do, so every method saves and loads through any store.
+ */
+export interface IndexStore {
+  /** The kind of store, e.g. `'directory'`, `'memory'` or `'postgres'`. */
+  readonly kind: string;
+  /**
+   * Where the index lives, for messages: a directory path, or a database URL without its password
+   * followed by `#<index name>`.
+   */
+  readonly location: string;
+  /**
+   * What the location holds: nothing (`'absent'`), an empty place (`'empty'`) or a grag index
+   * (`'index'`); a store without the distinction says `'absent'` before its first version. Anything else (a user's file, a non-empty directory that is not an index, a schema
+   * that is not grag's) throws `OutputError` naming the location and what to do: a store never
+   * replaces what grag did not write.
+   */
+  target(): Promise<StoreTarget>;
+  /**
+   * Write a new version: `write` puts every artifact, then the manifest is stored and the version
+   * becomes the one readers see, in one step. If `write` throws (or the process dies), nothing of
+   * the new version is visible and the old one, if any, stays served. Two writers of one index
+   * never interleave (a directory: distinct temporary directories and an atomic rename; Postgres:
+   * an advisory lock per index and one transaction).
+   */
+  writeVersion(
+    manifest: Omit<IndexManifest, 'manifestVersion' | 'createdAt'> & Partial<IndexManifest>,
+    write: (out: ArtifactWriter) => Promise<void>,
+  ): Promise<void>;
+  /**
+   * Open the current version for reading. Throws `IndexFormatError` (naming the location and
+   * saying to build the index) when there is none. The returned snapshot keeps reading that
+   * version even if a writer stores a newer one meanwhile (the directory store reads files in
+   * place: it keeps the version only as long as no writer replaces the directory).
+   */
+  open(): Promise<StoredIndex>;
+  /** Release connections or handles (a no-op for a directory). */
+  close?(): Promise<void>;
+}
+
+/** Puts the artifacts of one version being written. */
+export interface ArtifactWriter {
+  /**
+   * Store `data` under `name` (a file name such as `'chunks.json'`: no slashes, not
+   * `manifest.json`, else `InvalidArgumentError`; see `checkArtifactName`). The bytes are taken
+   * when the call resolves: changing `data` afterwards changes nothing stored. A name written twice
+   * keeps its last bytes. Using the writer after its version ended throws `StateError`.
+   */
+  write(name: string, data: Uint8Array): Promise<void>;
+  /**
+   * A private scratch directory for writers that can only write files (a vector index's
+   * `save(path)`); files left in it are not stored unless passed to {@link write}. Removed when
+   * the version is stored or abandoned.
+   */
+  scratch(): Promise<string>;
+}
+
+/** One version of an index, opened for reading. */
+export interface StoredIndex {
+  /** The version's manifest (checked as a manifest, not yet against a method). */
+  readonly manifest: IndexManifest;
+  /** Names of the version's artifacts (the manifest excluded), sorted. */
+  readonly names: readonly string[];
+  /** Where artifact `name` lives, for messages (a file path, or `<location>/<name>`). */
+  locate(name: string): string;
+  /**
+   * The bytes of artifact `name` (a copy: changing them changes nothing stored; a `Buffer` is
+   * fine); `IndexFormatError` naming it when it is missing or unreadable.
+   */
+  read(name: string): Promise<Uint8Array>;
+  /** A private scratch directory (see {@link ArtifactWriter.scratch}), removed by {@link release}. */
+  scratch(): Promise<string>;
+  /** Release what the snapshot holds (scratch files, a pinned version). */
+  release(): Promise<void>;
+}
