@@ -105,6 +105,80 @@ function verbRunAt(tokens: readonly Token[], k: number, limit: number): { text: 
   return { text: spanText(tokens, i, end), end };
 }
 
+/** Lower-case words that stay inside a capitalised name ("United States of America"). */
+const NAME_PARTICLES = new Set([
+  'of',
+  'for',
+  'the',
+  'de',
+  'du',
+  'des',
+  'la',
+  'le',
+  'del',
+  'da',
+  'di',
+  'van',
+  'von',
+  'der',
+]);
+
+/** A capitalised word (or an ordinal such as "39th") that may continue a name. */
+function nameWord(t: Token | undefined): boolean {
+  if (!t) return false;
+  if (/^\d+(st|nd|rd|th)$/i.test(t.value)) return true;
+  return (t.type === 'word' || t.type === 'number') && /^[A-Z]/.test(t.value);
+}
+
+/**
+ * Named mentions widened to whole capitalised names: a mention takes the capitalised words right
+ * after it ("Heaven" + "Can Wait") and the capitalised words or ordinals right before it
+ * ("The" + "Blues Brothers", "39th" + "Annual Grammy Awards"), outside the wh-phrase; two mentions
+ * separated only by capitalised words and name particles ("of", "for", "the", "de", ...) are one
+ * name ("United States" + "of" + "America"). Commas, "and" and other lower-case words keep
+ * mentions apart. A widened mention gets the key `span:<start>-<end>` (no known entity).
+ */
+export function joinNameSpans(
+  tokens: readonly Token[],
+  mentions: readonly Mention[],
+  wh: QuestionTarget,
+): Mention[] {
+  const outsideWh = (i: number) => i < wh.start || i > wh.end;
+  const out: Mention[] = [];
+  for (const m of mentions) {
+    let start = m.start;
+    let end = m.end;
+    while (
+      start > 0 &&
+      outsideWh(start - 1) &&
+      nameWord(tokens[start - 1]) &&
+      !WH_WORDS.has(tokens[start - 1]!.normal)
+    )
+      start--;
+    while (nameWord(tokens[end + 1]) && outsideWh(end + 1)) end++;
+    const prev = out.at(-1);
+    if (prev && prev.end >= start - 1 && prev.end < end) {
+      // Overlapping or touching after widening: one name.
+      out[out.length - 1] = { ...prev, end, key: `span:${prev.start}-${end}` };
+      continue;
+    }
+    if (prev && prev.end >= end) continue;
+    const gap = prev ? tokens.slice(prev.end + 1, start) : [];
+    if (
+      prev &&
+      gap.length > 0 &&
+      gap.some((t) => NAME_PARTICLES.has(t.value)) &&
+      gap.every((t) => NAME_PARTICLES.has(t.value) || nameWord(t))
+    ) {
+      out[out.length - 1] = { ...prev, end, key: `span:${prev.start}-${end}` };
+      continue;
+    }
+    const widened = start !== m.start || end !== m.end;
+    out.push(widened ? { ...m, start, end, key: `span:${start}-${end}` } : m);
+  }
+  return out;
+}
+
 /**
  * SG-RAG style query graph: one unknown target node (`label: null`, `isTarget: true`) and one node
  * per named entity of the question, each linked to the target. The relation of an entity is the
@@ -118,10 +192,14 @@ export function buildQueryGraph(ea: EntityAnalysis): QueryGraph {
   const target = questionTarget(tokens);
   const nodes: QueryGraphNode[] = [{ id: 'target', label: null, isTarget: true }];
   const edges: QueryGraphEdge[] = [];
-  const mentions = ea.bySentence
-    .flat()
-    .filter((m) => m.source === 'ner' || m.source === 'name')
-    .sort((a, b) => a.start - b.start);
+  const mentions = joinNameSpans(
+    tokens,
+    ea.bySentence
+      .flat()
+      .filter((m) => m.source === 'ner' || m.source === 'name')
+      .sort((a, b) => a.start - b.start),
+    target,
+  );
   // First mention of each entity, outside the wh-phrase.
   const seen = new Set<string>();
   const firsts: Mention[] = [];
