@@ -1,0 +1,191 @@
+/**
+ * The connection layer: one small interface ({@link PgQueryable}, {@link PgDatabase}) that both a
+ * `pg.Pool` and an in-process database such as PGlite satisfy, so the store and the vector
+ * collections run the same SQL over the wire and in-process.
+ */
+import { InvalidArgumentError } from '@grag/core';
+import pg from 'pg';
+import { describeDbError } from './errors.js';
+
+/** A result of {@link PgQueryable.query}: the rows, as objects keyed by column name. */
+export interface PgRows<R> {
+  rows: R[];
+}
+
+/** Something that runs one SQL statement with `$1…` parameters. */
+export interface PgQueryable {
+  /** Run `text` with `params` and return its rows. */
+  query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<PgRows<R>>;
+}
+
+/**
+ * A database the store can use directly: statements, and transactions on one connection. PGlite
+ * (`new PGlite(...)`) has exactly this shape, so it can be passed as is; a `pg.Pool` is wrapped by
+ * the store itself.
+ */
+export interface PgTransactional extends PgQueryable {
+  /**
+   * Run `fn` in one transaction on one connection: committed when `fn` resolves, rolled back
+   * when it throws.
+   */
+  transaction<T>(fn: (tx: PgQueryable) => Promise<T>): Promise<T>;
+}
+
+/** Where the store or a vector collection connects: exactly one of `url`, `pool` or `db`. */
+export interface PgConnectionOptions {
+  /** A `postgres://user:password@host:port/database` URL; the store then owns a `pg.Pool`. */
+  url?: string;
+  /** A `pg.Pool` of your own (left open by `close()`). */
+  pool?: pg.Pool;
+  /** An in-process database with `query` and `transaction`, e.g. a PGlite instance (left open by `close()`). */
+  db?: PgTransactional;
+  /** Connections of the pool made from `url`. @default 10 */
+  maxConnections?: number;
+  /** How long to wait for a connection from `url`, in milliseconds. @default 10000 */
+  connectTimeoutMs?: number;
+}
+
+/** The connection a store or collection works with. */
+export interface PgDatabase extends PgTransactional {
+  /** The database, for messages: the URL without its password, or `pglite` / `pg pool`. */
+  readonly label: string;
+  /** End the pool if this object made it. */
+  close(): Promise<void>;
+}
+
+/** `url` without its password (for messages and `location`). */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '';
+    return parsed.toString().replace(/:@/, '@');
+  } catch {
+    return '<invalid url>';
+  }
+}
+
+/** Throws InvalidArgumentError unless `url` is a `postgres://` or `postgresql://` URL. */
+function checkUrl(fn: string, url: unknown): string {
+  if (typeof url !== 'string' || url.length === 0) {
+    throw new InvalidArgumentError('url', `${fn}: url must be a postgres:// URL string.`);
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch (error) {
+    throw new InvalidArgumentError(
+      'url',
+      `${fn}: ${JSON.stringify(redactUrl(url))} is not a URL; use postgres://user:password@host:5432/database.`,
+      { cause: error },
+    );
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    throw new InvalidArgumentError(
+      'url',
+      `${fn}: ${redactUrl(url)} is not a postgres:// URL; use postgres://user:password@host:5432/database.`,
+    );
+  }
+  return url;
+}
+
+/** A {@link PgDatabase} over a `pg.Pool`: each transaction checks out one client. */
+function poolDatabase(pool: pg.Pool, label: string, owned: boolean): PgDatabase {
+  if (owned) {
+    // An idle client dropped by the server must not crash the process; the next query reports it.
+    pool.on('error', () => {});
+  }
+  return {
+    label,
+    async query<R>(text: string, params?: unknown[]) {
+      const result = await pool.query(text, params);
+      return { rows: result.rows as R[] };
+    },
+    async transaction<T>(fn: (tx: PgQueryable) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      let broken = false;
+      try {
+        await client.query('BEGIN');
+        const tx: PgQueryable = {
+          async query<R>(text: string, params?: unknown[]) {
+            const result = await client.query(text, params);
+            return { rows: result.rows as R[] };
+          },
+        };
+        const value = await fn(tx);
+        await client.query('COMMIT');
+        return value;
+      } catch (error) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          broken = true; // the connection is gone; the server rolls back on its own
+        }
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
+    async close() {
+      if (owned) await pool.end();
+    },
+  };
+}
+
+/**
+ * The database `options` names (exactly one of `url`, `pool`, `db`).
+ * @throws InvalidArgumentError naming the option and what to pass.
+ */
+export function connect(fn: string, options: PgConnectionOptions): PgDatabase {
+  const given = (['url', 'pool', 'db'] as const).filter((key) => options?.[key] !== undefined);
+  if (given.length !== 1) {
+    throw new InvalidArgumentError(
+      given.length === 0 ? 'url' : given[1]!,
+      `${fn}: pass exactly one of url (a postgres:// URL), pool (a pg.Pool) or db (e.g. a PGlite instance); got ${given.length === 0 ? 'none' : given.join(' and ')}.`,
+    );
+  }
+  if (options.url !== undefined) {
+    const url = checkUrl(fn, options.url);
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.maxConnections ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    });
+    return poolDatabase(pool, redactUrl(url), true);
+  }
+  if (options.pool !== undefined) {
+    const pool = options.pool;
+    if (typeof pool.connect !== 'function' || typeof pool.query !== 'function') {
+      throw new InvalidArgumentError('pool', `${fn}: pool must be a pg.Pool.`);
+    }
+    const o = pool.options;
+    const label = o?.host
+      ? `postgres://${o.user ? `${o.user}@` : ''}${o.host}${o.port ? `:${o.port}` : ''}/${o.database ?? ''}`
+      : 'pg pool';
+    return poolDatabase(pool, label, false);
+  }
+  const db = options.db!;
+  if (typeof db?.query !== 'function' || typeof db.transaction !== 'function') {
+    throw new InvalidArgumentError(
+      'db',
+      `${fn}: db must have query(text, params) and transaction(fn), as a PGlite instance has.`,
+    );
+  }
+  return {
+    label: 'pglite',
+    query: (text, params) => db.query(text, params),
+    transaction: (fn) => db.transaction(fn),
+    async close() {},
+  };
+}
+
+/**
+ * Run `work` and turn a failure of the database (unreachable, refused credentials, a server
+ * error) into one grag error whose message names `label`; grag's own errors pass through.
+ */
+export async function guard<T>(label: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw describeDbError(label, error);
+  }
+}

@@ -1,0 +1,286 @@
+/**
+ * `postgresStore`: an {@link IndexStore} that keeps each version of an index in tables of its own
+ * schema, written in one transaction under an advisory lock.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  type ArtifactWriter,
+  checkArtifactName,
+  IndexFormatError,
+  type IndexStore,
+  InvalidArgumentError,
+  parseManifest,
+  StateError,
+  type StoredIndex,
+  type StoreTarget,
+} from '@grag/core';
+import {
+  artifactLocator,
+  completeManifest,
+  indexFileError,
+  manifestText,
+  Scratch,
+} from '@grag/core/internal';
+import { connect, guard, type PgConnectionOptions, type PgDatabase, type PgQueryable } from './db.js';
+import {
+  checkIndexName,
+  checkSchemaName,
+  foreignSchema,
+  inspectSchema,
+  lockSql,
+  migrate,
+  newerSchema,
+  quoteIdent,
+  SCHEMA_VERSION,
+} from './schema.js';
+
+/** Options of {@link postgresStore}. */
+export interface PostgresStoreOptions extends PgConnectionOptions {
+  /** The index's name: lower-case letters, digits and `_`, e.g. `'docs'`. */
+  index: string;
+  /** The schema that holds the index. @default `grag_<index>` */
+  schema?: string;
+  /**
+   * How many versions to keep, the current one included (at least 1). Older versions are deleted
+   * by the write that makes them older, except those opened by a snapshot of this store object
+   * that is not released yet. A snapshot of another process whose version was deleted gets an
+   * `IndexFormatError` telling it to open the index again. @default 2 (current and previous)
+   */
+  keepVersions?: number;
+}
+
+/** An {@link IndexStore} in PostgreSQL, with the connection it owns. */
+export interface PostgresStore extends IndexStore {
+  /** Always `'postgres'`. */
+  readonly kind: 'postgres';
+  /** The schema that holds the index. */
+  readonly schema: string;
+  /** End the pool made from `url` (a `pool` or `db` you passed stays open). */
+  close(): Promise<void>;
+}
+
+/**
+ * A store that keeps one index in PostgreSQL: schema `grag_<index>` holds a table of versions
+ * (manifest as `jsonb`, creation time, a current flag) and a table of artifacts (version, name,
+ * bytes). The schema is created and migrated by the store itself on the first write.
+ *
+ * - `writeVersion` spools the artifacts the callback writes to a private temporary directory, then
+ *   stores them in one transaction holding `pg_advisory_xact_lock` on the schema's name: two
+ *   writers of one index commit one after the other, each a whole version; the manifest is stored
+ *   last and the version becomes current at commit, so readers see the old version or the new one.
+ *   A callback that throws stores nothing; a process that dies mid-commit is rolled back. No
+ *   transaction is open while the callback runs, so it may read the same database (even a
+ *   single-session one such as PGlite).
+ * - `open()` pins the current version's id: the snapshot keeps reading that version after newer
+ *   ones are stored (see `keepVersions`).
+ * - `target()` is `'absent'` (no schema), `'empty'` (an empty schema, or grag's with no version
+ *   yet) or `'index'`; a schema with tables of someone else is refused with `OutputError`, and one
+ *   written by a newer `@grag/postgres` with `IndexFormatError`.
+ *
+ * @example
+ * ```ts
+ * const store = postgresStore({ url: process.env.DATABASE_URL, index: 'docs' });
+ * await denseRag.save(index, store);
+ * const again = await denseRag.load(store, ctx);
+ * await store.close();
+ * ```
+ */
+export function postgresStore(options: PostgresStoreOptions): PostgresStore {
+  const fn = 'postgresStore';
+  if (options === null || typeof options !== 'object') {
+    throw new InvalidArgumentError('options', `${fn}: pass { url | pool | db, index }.`);
+  }
+  const index = checkIndexName(fn, options.index);
+  const schema = checkSchemaName(fn, options.schema ?? `grag_${index}`);
+  const keep = options.keepVersions ?? 2;
+  if (!Number.isInteger(keep) || keep < 1) {
+    throw new InvalidArgumentError(
+      'keepVersions',
+      `${fn}: keepVersions must be an integer >= 1, got ${String(keep)}.`,
+    );
+  }
+  const db: PgDatabase = connect(fn, options);
+  const location = `${db.label}#${index}`;
+  const owner = `postgresStore(${location})`;
+  const q = quoteIdent(schema);
+  /** Version ids opened by unreleased snapshots of this store, with how many hold each. */
+  const pinned = new Map<number, number>();
+  let closed = false;
+
+  const checkOpen = () => {
+    if (closed)
+      throw new StateError(`${owner}: the store was closed; make a new postgresStore to use it again.`);
+  };
+
+  /** The current version's id and manifest text, after checking the schema is grag's and readable. */
+  async function currentVersion(tx: PgQueryable): Promise<{ id: number; manifest: string } | undefined> {
+    const state = await inspectSchema(tx, schema);
+    if (state.kind === 'foreign') {
+      throw new IndexFormatError(
+        location,
+        undefined,
+        `${location}: schema ${schema} is not a grag index (it holds ${state.tables.slice(0, 3).join(', ')}); check the index name.`,
+      );
+    }
+    if (state.kind === 'grag' && state.version > SCHEMA_VERSION)
+      throw newerSchema(location, schema, state.version);
+    if (state.kind !== 'grag') return undefined;
+    const rows = await tx.query<{ id: number; manifest: string }>(
+      `SELECT id, manifest::text AS manifest FROM ${q}.versions WHERE current`,
+    );
+    return rows.rows[0];
+  }
+
+  function unpin(id: number): void {
+    const n = (pinned.get(id) ?? 0) - 1;
+    if (n <= 0) pinned.delete(id);
+    else pinned.set(id, n);
+  }
+
+  return {
+    kind: 'postgres',
+    location,
+    schema,
+
+    async target(): Promise<StoreTarget> {
+      checkOpen();
+      return await guard(db.label, async () => {
+        const state = await inspectSchema(db, schema);
+        if (state.kind === 'absent' || state.kind === 'empty') return state.kind;
+        if (state.kind === 'foreign') throw foreignSchema(location, schema, state.tables);
+        if (state.version > SCHEMA_VERSION) throw newerSchema(location, schema, state.version);
+        const current = await db.query(`SELECT 1 AS n FROM ${q}.versions WHERE current`);
+        return current.rows.length > 0 ? 'index' : 'empty';
+      });
+    },
+
+    async writeVersion(manifest, write) {
+      checkOpen();
+      const text = manifestText(completeManifest(manifest));
+      const scratch = new Scratch(owner);
+      const spool = new Scratch(owner);
+      /** Artifact name → its spool file, in the order written (a name written again keeps its last bytes). */
+      const spooled = new Map<string, string>();
+      let ended = false;
+      try {
+        const out: ArtifactWriter = {
+          async write(name, data) {
+            if (ended) {
+              throw new StateError(
+                `${owner}: this artifact writer belongs to a version that was already stored or abandoned; write artifacts inside the writeVersion callback.`,
+              );
+            }
+            const checked = checkArtifactName(name, owner);
+            if (!(data instanceof Uint8Array)) {
+              throw new InvalidArgumentError('data', `${owner}: artifact ${checked} must be a Uint8Array.`);
+            }
+            const file = join(await spool.get(), String(spooled.size));
+            await writeFile(file, data);
+            spooled.set(checked, file);
+          },
+          scratch: () => scratch.get(),
+        };
+        try {
+          await write(out);
+        } finally {
+          ended = true;
+        }
+        await guard(db.label, () =>
+          db.transaction(async (tx) => {
+            const lock = lockSql(schema);
+            await tx.query(lock.text, lock.params);
+            await migrate(tx, schema, location);
+            const made = await tx.query<{ id: number }>(
+              `INSERT INTO ${q}.versions (manifest) VALUES (NULL) RETURNING id`,
+            );
+            const id = made.rows[0]!.id;
+            for (const [name, file] of spooled) {
+              await tx.query(`INSERT INTO ${q}.artifacts (version, name, bytes) VALUES ($1, $2, $3)`, [
+                id,
+                name,
+                await readFile(file),
+              ]);
+            }
+            await tx.query(`UPDATE ${q}.versions SET manifest = $1::jsonb WHERE id = $2`, [text, id]);
+            await tx.query(`UPDATE ${q}.versions SET current = false WHERE current`);
+            await tx.query(`UPDATE ${q}.versions SET current = true WHERE id = $1`, [id]);
+            await tx.query(
+              `DELETE FROM ${q}.versions WHERE NOT current AND NOT (id = ANY($1::int[]))
+               AND id NOT IN (SELECT id FROM ${q}.versions WHERE NOT current ORDER BY id DESC LIMIT $2)`,
+              [[...pinned.keys()], keep - 1],
+            );
+          }),
+        );
+      } finally {
+        ended = true;
+        await Promise.all([scratch.remove(), spool.remove()]);
+      }
+    },
+
+    async open(): Promise<StoredIndex> {
+      checkOpen();
+      const found = await guard(db.label, async () => {
+        const current = await currentVersion(db);
+        if (current === undefined) return undefined;
+        const names = await db.query<{ name: string }>(`SELECT name FROM ${q}.artifacts WHERE version = $1`, [
+          current.id,
+        ]);
+        return { ...current, names: names.rows.map((row) => row.name).sort() };
+      });
+      if (found === undefined) {
+        throw new IndexFormatError(
+          location,
+          undefined,
+          `${location} holds no index yet. Build one into it first (method.save(index, store), or grag index --store).`,
+        );
+      }
+      const manifest = parseManifest(found.manifest, location);
+      const { id } = found;
+      pinned.set(id, (pinned.get(id) ?? 0) + 1);
+      const scratch = new Scratch(owner);
+      const locate = (name: string) => artifactLocator(location, name);
+      let released = false;
+      return {
+        manifest,
+        names: found.names,
+        locate,
+        async read(name) {
+          const checked = checkArtifactName(name, owner);
+          if (released) throw new StateError(`${owner}: this snapshot was released; open the index again.`);
+          const rows = await guard(db.label, () =>
+            db.query<{ bytes: Uint8Array | null; live: boolean }>(
+              `SELECT a.bytes, true AS live FROM ${q}.artifacts a WHERE a.version = $1 AND a.name = $2
+               UNION ALL SELECT NULL, false WHERE NOT EXISTS (SELECT 1 FROM ${q}.versions WHERE id = $1)`,
+              [id, checked],
+            ),
+          );
+          const row = rows.rows[0];
+          if (row !== undefined && !row.live) {
+            throw new IndexFormatError(
+              location,
+              manifest.formatVersion,
+              `${location}: the version this snapshot opened (${id}) was replaced and deleted by newer writes (the store keeps ${keep}); open the index again.`,
+            );
+          }
+          if (row?.bytes == null) throw indexFileError(locate(checked), 'is missing');
+          return new Uint8Array(row.bytes);
+        },
+        scratch: () => scratch.get(),
+        async release() {
+          if (!released) {
+            released = true;
+            unpin(id);
+          }
+          await scratch.remove();
+        },
+      };
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.close();
+    },
+  };
+}

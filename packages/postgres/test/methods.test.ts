@@ -1,0 +1,97 @@
+/**
+ * Every grag method saves into a Postgres store and loads from it with the same results as from a
+ * directory: the shared method spec's persistence checks, on PGlite in-process and over the wire.
+ */
+import type { PGlite } from '@electric-sql/pglite';
+import { createBuildContext, createPromptTasks, type IndexStore, type TaskSuite } from '@grag/core';
+import { createScriptedChatModel, createScriptedEmbedder, entityDocuments } from '@grag/core/test';
+import { runMethodSpec } from '@grag/core/test/vitest';
+import { daRag } from '@grag/da-rag';
+import { e2GraphRag } from '@grag/e2graphrag';
+import { createKetRag } from '@grag/ket-rag';
+import { bm25Rag, denseRag } from '@grag/naive-rag';
+import { nodeRag } from '@grag/noderag';
+import { createOfflineTasks } from '@grag/offline';
+import { sgRag } from '@grag/sg-rag';
+import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { postgresStore } from '../src/index.js';
+import { freshIndex, makePglite, type SocketDb, servePglite } from './pglite.js';
+
+let db: PGlite;
+let server: SocketDb;
+let pool: pg.Pool;
+beforeAll(async () => {
+  db = await makePglite(false);
+  server = await servePglite();
+  pool = new pg.Pool({ connectionString: server.url, max: 2 });
+}, 120_000);
+afterAll(async () => {
+  await pool?.end();
+  await server?.stop();
+  await db?.close();
+});
+
+const embedder = (dimensions: number) => createScriptedEmbedder({ dimensions });
+const offline =
+  (dimensions = 16) =>
+  () =>
+    createBuildContext({ embedder: embedder(dimensions), tasks: createOfflineTasks() });
+const corpus = entityDocuments(12);
+
+const stores: [string, () => IndexStore][] = [
+  ['PGlite in-process', () => postgresStore({ db, index: freshIndex('method') })],
+  ['PGlite over the wire', () => postgresStore({ pool, index: freshIndex('method') })],
+];
+
+for (const [where, store] of stores) {
+  runMethodSpec(`naive-dense on ${where}`, denseRag, {
+    corpus,
+    makeContext: () => createBuildContext({ embedder: embedder(32), tasks: { id: 'no-tasks' } as TaskSuite }),
+    buildOptions: { chunkSize: 40, overlap: 5 },
+    store,
+  });
+  runMethodSpec(`bm25 on ${where}`, bm25Rag, {
+    corpus,
+    makeContext: () => createBuildContext({ embedder: embedder(32), tasks: { id: 'no-tasks' } as TaskSuite }),
+    buildOptions: { chunkSize: 40, overlap: 5 },
+    store,
+  });
+  runMethodSpec(`sg-rag on ${where}`, sgRag, {
+    corpus,
+    makeContext: offline(),
+    buildOptions: { chunkSize: 60, overlap: 5, pathLength: 2 },
+    queries: ['Who worked for the Kessler Shipyard?', 'Which place did Anton Kessler visit?'],
+    store,
+  });
+  runMethodSpec(`da-rag on ${where}`, daRag, {
+    corpus,
+    makeContext: offline(),
+    buildOptions: { chunking: 'fixed', chunkSize: 40, overlap: 5 },
+    store,
+  });
+  runMethodSpec(`e2graphrag on ${where}`, e2GraphRag, {
+    corpus,
+    makeContext: () =>
+      createBuildContext({
+        embedder: embedder(32),
+        tasks: createPromptTasks(
+          createScriptedChatModel((call) => `overview of ${call.messages.at(-1)!.content.length} characters`),
+        ),
+      }),
+    buildOptions: { chunkSize: 40, overlap: 5 },
+    store,
+  });
+  runMethodSpec(`ket-rag on ${where}`, createKetRag(), {
+    corpus,
+    makeContext: offline(),
+    buildOptions: { chunking: 'document', subChunkSize: 16 },
+    store,
+  });
+  runMethodSpec(`noderag on ${where}`, nodeRag, {
+    corpus,
+    makeContext: offline(),
+    buildOptions: { chunking: 'document', hnswM: 8, hnswEfConstruction: 32 },
+    store,
+  });
+}

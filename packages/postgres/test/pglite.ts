@@ -1,0 +1,41 @@
+/**
+ * Test servers: PGlite in-process (with or without its pgvector extension) and PGlite over the
+ * wire through `@electric-sql/pglite-socket`, on 127.0.0.1 and a port the OS picks.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+/** A fresh in-memory PGlite database; with the pgvector extension unless `vectors` is false. */
+export async function makePglite(vectors = true): Promise<PGlite> {
+  const db = vectors ? new PGlite({ extensions: { vector } }) : new PGlite();
+  await db.waitReady;
+  return db;
+}
+
+/** A PGlite database served over TCP, with the URL a `pg` client connects to. */
+export interface SocketDb {
+  db: PGlite;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Serve a fresh PGlite database on 127.0.0.1 (a random port), accepting `maxConnections` clients. */
+export async function servePglite(maxConnections = 8): Promise<SocketDb> {
+  const db = await makePglite();
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
+  await server.start();
+  const url = `postgres://postgres:postgres@${server.getServerConn()}/postgres`;
+  return {
+    db,
+    url,
+    async stop() {
+      await server.stop();
+      await db.close();
+    },
+  };
+}
+
+/** A unique index name per call, so every store of a test file gets a fresh schema. */
+let counter = 0;
+export const freshIndex = (prefix = 'spec') => `${prefix}_${++counter}_${process.pid}`;

@@ -1,0 +1,50 @@
+import { runIndexStoreSpec } from '@grag/core/test/vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { postgresStore } from '../src/index.js';
+import { killedWriterCheck } from './crash.js';
+import { freshIndex, type SocketDb, servePglite } from './pglite.js';
+import { concurrentWritersCheck } from './writers.js';
+
+let server: SocketDb;
+let pool: pg.Pool;
+beforeAll(async () => {
+  server = await servePglite();
+  pool = new pg.Pool({ connectionString: server.url, max: 4 });
+}, 120_000);
+afterAll(async () => {
+  await pool?.end();
+  await server?.stop();
+});
+
+runIndexStoreSpec(
+  'postgresStore on PGlite over the wire (pg.Pool)',
+  () => postgresStore({ pool, index: freshIndex() }),
+  {
+    pinsVersions: true,
+    makeForeign: async () => {
+      const index = freshIndex('foreign');
+      await pool.query(`CREATE SCHEMA grag_${index}; CREATE TABLE grag_${index}.customers (id int)`);
+      return postgresStore({ pool, index });
+    },
+  },
+);
+
+describe('postgresStore over the wire', () => {
+  it('completes concurrent writers on separate pools, ending on one whole version', async () => {
+    const pools: pg.Pool[] = [];
+    try {
+      await concurrentWritersCheck(() => {
+        const own = new pg.Pool({ connectionString: server.url, max: 2 });
+        pools.push(own);
+        return postgresStore({ pool: own, index: 'race' });
+      });
+    } finally {
+      for (const own of pools) await own.end();
+    }
+  });
+
+  it('serves the old version after a writer is killed with SIGKILL inside its write', async () => {
+    await killedWriterCheck(server.url, 'crash', 'callback');
+  });
+});
