@@ -32,6 +32,7 @@ import { createProgressView } from './progress.js';
 import { createEstimateProviders, createProviders } from './providers.js';
 import { findMethod, METHODS, type MethodEntry } from './registry.js';
 import { SERVE_OPTIONS, SERVE_USAGE, serveCommand } from './serve-command.js';
+import { UPDATE_USAGE, updateCommand } from './update-command.js';
 
 /** Where the CLI writes; injectable for tests. */
 export interface CliIO {
@@ -48,6 +49,7 @@ const USAGE = `Usage: grag <command> [options]
 Commands:
   index <path> --method <name> --out <dir>   build an index from .txt/.md files or a .jsonl corpus
   query <dir> "<question>"                   retrieve context and answer from an index
+${UPDATE_USAGE}
   demo                                       index the demo corpus with every method and answer questions
   methods                                    list the available methods
 ${EVAL_USAGE.command}
@@ -62,12 +64,12 @@ Options:
   --variant <name>           method variant (same as --set variant=<name>), e.g. ket-rag's keyword-rag
   --estimate                 count the calls, tokens and cost a build would make, without calling a model (index)
   --cache-dir <dir>          model-call cache and build checkpoints (default .grag-cache next to --out)
-  --no-cache                 neither read nor write the cache (index)
+  --no-cache                 neither read nor write the cache (index, add)
   --concurrency <n>          model calls in flight while indexing (default 8)
   --prices <file.json>       price table, USD per 1M tokens: {"gpt-4o-mini": {"input": 0.15, "output": 0.6}}
   --budget <tokens>          context budget (default 12000)
   --top-k <n>                items to rank before packing (method default otherwise)
-  --json                     machine-readable output (query)
+  --json                     machine-readable output (query, add, remove)
   --no-answer                retrieval only, no answer (query)
   --config <file>            config file (default ./grag.config.json)
   --provider <auto|offline|openai>
@@ -661,7 +663,7 @@ function joinNegativeValues(argv: string[]): string[] {
   return out;
 }
 
-const COMMANDS = ['index', 'query', 'demo', 'eval', 'methods', 'serve'];
+const COMMANDS = ['index', 'query', 'add', 'remove', 'demo', 'eval', 'methods', 'serve'];
 
 /**
  * A command line that parses but would drop part of what it was given: an unknown command, a
@@ -770,6 +772,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         });
       case 'serve':
         return await serveCommand({ io, config, args, flags: values });
+      case 'add':
+      case 'remove':
+        return await updateCommand({ io, config, command, args, flags: values });
       case 'methods':
         for (const m of METHODS) io.stdout.write(`${m.name.padEnd(14)} ${m.description}\n`);
         return 0;

@@ -116,6 +116,56 @@ export interface Method<
    * version or providers, or damaged.
    */
   load(target: string | IndexStore, ctx: BuildContext): Promise<Index>;
+  /**
+   * Change the corpus of `index` and return the new index (`index` itself is left as it was):
+   * documents in `change.add` are indexed (one whose id is already indexed replaces it: remove, then
+   * add), documents named in `change.remove` are removed with every trace of them. Model calls and
+   * embeddings are made only for new chunks; the report says which stages were recomputed for the
+   * changed documents alone and which over the whole index. Removing an id the index does not hold
+   * is an `InvalidArgumentError` naming the ids, and nothing changes. Methods without it cannot be
+   * updated yet: rebuild with `build`.
+   */
+  update?(
+    index: Index,
+    change: IndexChange,
+    ctx: BuildContext,
+    options?: UpdateOptions,
+  ): Promise<IndexUpdate<Index>>;
+}
+
+/** A change to an index's corpus (see {@link Method.update}). */
+export interface IndexChange {
+  /** Documents to index; one whose id is already indexed replaces the indexed one. */
+  readonly add?: readonly Document[];
+  /** Ids of indexed documents to remove. */
+  readonly remove?: readonly string[];
+}
+
+/** Options of {@link Method.update}. */
+export interface UpdateOptions {
+  signal?: AbortSignal;
+}
+
+/** What {@link Method.update} changed and recomputed. */
+export interface UpdateReport {
+  /** Document ids: new ones indexed, indexed ones replaced by a new text, and removed ones. */
+  documents: { added: string[]; replaced: string[]; removed: string[] };
+  /** Chunks dropped (of removed and replaced documents), chunks made (of added ones), and the index's chunks after. */
+  chunks: { removed: number; added: number; total: number };
+  /** Texts sent to the embedder (new chunks only). */
+  embedded: number;
+  /** Stages recomputed for the changed documents alone, e.g. `['chunk', 'embed', 'bm25']`. */
+  local: string[];
+  /** Stages recomputed over the whole index, each with why. */
+  global: { stage: string; reason: string }[];
+  /** Method-specific details (e.g. what was kept and why). */
+  trace: Record<string, unknown>;
+}
+
+/** The result of {@link Method.update}: the new index and what changed. */
+export interface IndexUpdate<Index> {
+  index: Index;
+  report: UpdateReport;
 }
 
 /**

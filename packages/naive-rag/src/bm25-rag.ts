@@ -7,6 +7,7 @@ import {
   RETRIEVE_OPTION_KEYS,
   resolveCheckedOptions,
   startBuild,
+  throwIfAborted,
   writeMethodIndex,
 } from '@grag/core';
 import { BM25_DEFAULTS } from '@grag/core/internal';
@@ -21,6 +22,7 @@ import {
   statsOf,
   toUnits,
 } from './units.js';
+import { changeUnits, reportOf } from './update.js';
 
 /** Settings of {@link createBm25Rag}. */
 export interface Bm25RagSettings {
@@ -53,7 +55,35 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
       const rt = startBuild(ctx);
       const { chunks, texts } = await rt.stage('chunk', () => toUnits(docs, ctx, opts));
       const bm25 = await rt.stage('bm25', () => bm25Of(texts, opts), { checkpoint: false });
-      return { providers: indexProviders(ctx), options: opts, chunks, texts, bm25 };
+      return {
+        providers: indexProviders(ctx),
+        options: opts,
+        documents: docs.map((d) => d.id),
+        chunks,
+        texts,
+        bm25,
+      };
+    },
+    async update(index, change, ctx, options = {}) {
+      throwIfAborted(options.signal ?? ctx.signal);
+      const rt = startBuild(ctx);
+      const units = await changeUnits(`${name} update`, index, change, ctx, rt);
+      const bm25 = await rt.stage(
+        'bm25',
+        () => index.bm25.update({ remove: units.dropped, add: units.added.texts }),
+        { checkpoint: false },
+      );
+      return {
+        index: { ...index, documents: units.plan.documents, chunks: units.chunks, texts: units.texts, bm25 },
+        report: reportOf(units, {
+          embedded: 0,
+          local: ['chunk', 'bm25'],
+          global: [],
+          trace: {
+            bm25: 'only the new chunks were tokenized; document frequencies and the average length follow the change',
+          },
+        }),
+      };
     },
     async retrieve(index, query, options = {}) {
       assertKnownOptions(`${name} retrieve`, options, RETRIEVE_OPTION_KEYS);
@@ -83,10 +113,11 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
         uses,
         params: (saved) => resolveCheckedOptions(`${name} load`, { defaults, rules: BM25_RULES }, saved),
       });
-      const { chunks, texts } = await loadUnits(opened);
+      const { chunks, texts, documents } = await loadUnits(opened);
       return {
         providers: opened.providers,
         options: opened.params,
+        documents,
         chunks,
         texts,
         bm25: bm25Of(texts, opened.params),

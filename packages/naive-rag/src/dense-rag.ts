@@ -8,8 +8,10 @@ import {
   openMethodIndex,
   RETRIEVE_OPTION_KEYS,
   resolveCheckedOptions,
+  StateError,
   searchEntryPoints,
   startBuild,
+  throwIfAborted,
   writeMethodIndex,
 } from '@grag/core';
 
@@ -24,6 +26,10 @@ import {
   statsOf,
   toUnits,
 } from './units.js';
+import { assertSameEmbedder, changeUnits, reportOf } from './update.js';
+
+/** The artifact that keeps each chunk's embedding, so updates never embed a kept chunk again. */
+const EMBEDDINGS_FILE = 'embeddings.f32';
 
 /** Settings of {@link createDenseRag}. */
 export interface DenseRagSettings {
@@ -69,10 +75,70 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
       return {
         providers: indexProviders(ctx),
         options: opts,
+        documents: docs.map((d) => d.id),
         chunks,
         texts,
         vectors,
+        embeddings,
         ...lexicalFor(texts, opts),
+      };
+    },
+    async update(index, change, baseCtx, options = {}) {
+      const ctx = options.signal ? { ...baseCtx, signal: options.signal } : baseCtx;
+      throwIfAborted(ctx.signal);
+      const caller = `${name} update`;
+      const stored = index.embeddings;
+      if (!stored) {
+        throw new StateError(
+          `${caller}: this index was saved before grag kept chunk embeddings, so it cannot be updated without embedding every chunk again; rebuild it once with grag index (or ${name}.build), and later updates are local.`,
+        );
+      }
+      assertSameEmbedder(caller, index.providers.embedder, ctx);
+      const rt = startBuild(ctx);
+      const units = await changeUnits(caller, index, change, ctx, rt);
+      const fresh =
+        units.added.texts.length > 0
+          ? await rt.stage('embed', () => rt.embed(units.added.texts), { checkpoint: false })
+          : [];
+      const embeddings = [...units.kept.map((i) => stored[i]!), ...fresh];
+      const vectors = await rt.stage(
+        'vector-index',
+        () =>
+          indexVectors(index.providers.vectorIndex, embeddings, {
+            dimensions: index.providers.embedder.dimensions,
+          }),
+        { checkpoint: false },
+      );
+      const lexical = index.lexical?.update({ remove: units.dropped, add: units.added.texts });
+      const { embedder } = index.providers;
+      return {
+        index: {
+          ...index,
+          documents: units.plan.documents,
+          chunks: units.chunks,
+          texts: units.texts,
+          vectors,
+          embeddings,
+          ...(lexical ? { lexical } : {}),
+        },
+        report: reportOf(units, {
+          embedded: new Set(units.added.texts).size,
+          local: ['chunk', 'embed', ...(lexical ? ['bm25'] : [])],
+          global: [
+            {
+              stage: 'vector-index',
+              reason:
+                'vector ids are chunk positions and a VectorIndex has no delete, so the index is rebuilt from the stored embeddings of the kept chunks (none is embedded again)',
+            },
+          ],
+          trace: {
+            ...(isFittableEmbedder(embedder)
+              ? {
+                  fit: `the ${embedder.modelId} embedder keeps the fit of the original corpus (new chunks are embedded with it, not refitted); rebuild to refit on the changed corpus`,
+                }
+              : {}),
+          },
+        }),
       };
     },
     async retrieve(index, query, options = {}) {
@@ -113,6 +179,9 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
         async (out) => {
           await saveUnits(index, out);
           await out.vectors('vectors.bin', index.vectors);
+          if (index.embeddings) {
+            await out.float32Rows(EMBEDDINGS_FILE, index.embeddings, index.providers.embedder.dimensions);
+          }
         },
       );
     },
@@ -125,10 +194,23 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
         params: (saved) =>
           resolveCheckedOptions(`${name} load`, { defaults: DENSE_RAG_DEFAULTS, rules: DENSE_RULES }, saved),
       });
-      const { chunks, texts } = await loadUnits(opened);
+      const { chunks, texts, documents } = await loadUnits(opened);
       const vectors = await opened.vectors('vectors.bin', chunks.length);
+      // Indexes saved before updates existed have no embeddings: they load, but only rebuild.
+      const embeddings = opened.names.includes(EMBEDDINGS_FILE)
+        ? await opened.float32Rows(EMBEDDINGS_FILE, chunks.length)
+        : undefined;
       const options = opened.params;
-      return { providers: opened.providers, options, chunks, texts, vectors, ...lexicalFor(texts, options) };
+      return {
+        providers: opened.providers,
+        options,
+        documents,
+        chunks,
+        texts,
+        vectors,
+        ...(embeddings ? { embeddings } : {}),
+        ...lexicalFor(texts, options),
+      };
     },
   };
 }

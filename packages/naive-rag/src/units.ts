@@ -28,6 +28,11 @@ export interface BaseIndex<Options> {
   /** The providers retrieval needs (tokenizer; embedder for the dense baseline). */
   providers: IndexProviders;
   options: Options;
+  /**
+   * Ids of the indexed documents, in corpus order (also those that gave no chunk, e.g. blank ones),
+   * so an update knows what it may remove.
+   */
+  documents: string[];
   chunks: Chunk[];
   /** The text each unit is searched and shown by (title line + chunk text). */
   texts: string[];
@@ -35,6 +40,12 @@ export interface BaseIndex<Options> {
 
 export interface DenseRagIndex extends BaseIndex<DenseRagOptions> {
   vectors: VectorIndex;
+  /**
+   * The embedding of each chunk, as the embedder returned it, so an update re-indexes kept chunks
+   * without embedding them again. Absent in indexes saved before it was kept: those cannot be
+   * updated, only rebuilt.
+   */
+  embeddings?: Float32Array[];
   /** BM25 over `texts`, when `entryPoints` is not `'dense'`. */
   lexical?: Bm25Index;
 }
@@ -60,6 +71,15 @@ export function toUnits(
       'naive-rag build: the corpus is empty; pass at least one document.',
     );
   }
+  return unitsOf(docs, ctx, options);
+}
+
+/** {@link toUnits} of any number of documents (an update may add none). */
+export function unitsOf(
+  docs: readonly Document[],
+  ctx: Pick<BuildContext, 'tokenizer'>,
+  options: ChunkingOptions,
+): { chunks: Chunk[]; texts: string[] } {
   const titles = new Map(docs.map((d) => [d.id, d.title]));
   const chunks = chunkCorpus(docs, {
     chunking: options.chunking,
@@ -107,18 +127,38 @@ export function rankDepth<O>(index: BaseIndex<O>, options: RetrieveOptions): num
   return rankDepthFor(index.chunks.length, budget, meanTokens);
 }
 
-const unitsSchema = v.refine(v.object({ chunks: v.array(chunkSchema), texts: v.array(v.string()) }), (u) =>
-  u.texts.length === u.chunks.length
-    ? undefined
-    : `has ${u.texts.length} texts for ${u.chunks.length} chunks`,
+const unitsSchema = v.refine(
+  v.object({
+    chunks: v.array(chunkSchema),
+    texts: v.array(v.string()),
+    // Written since updates exist; older indexes name their documents through their chunks.
+    documents: v.optional(v.array(v.string())),
+  }),
+  (u) => {
+    if (u.texts.length !== u.chunks.length)
+      return `has ${u.texts.length} texts for ${u.chunks.length} chunks`;
+    if (u.documents === undefined) return undefined;
+    const ids = new Set(u.documents);
+    if (ids.size !== u.documents.length) return 'names a document twice in documents';
+    const stray = u.chunks.find((c) => !ids.has(c.docId));
+    return stray ? `has chunk ${JSON.stringify(stray.id)} of a document not in documents` : undefined;
+  },
 );
 
 const UNITS_FILE = 'chunks.json';
 
-export const saveUnits = <O>(index: BaseIndex<O>, out: IndexWriter) =>
-  out.json(UNITS_FILE, { chunks: index.chunks, texts: index.texts });
+/** The ids of the documents of `chunks`, in order of their first chunk. */
+export const documentsOf = (chunks: readonly Chunk[]): string[] => [...new Set(chunks.map((c) => c.docId))];
 
-export const loadUnits = <P, S>(opened: OpenedIndex<P, S>) => opened.json(UNITS_FILE, unitsSchema);
+export const saveUnits = <O>(index: BaseIndex<O>, out: IndexWriter) =>
+  out.json(UNITS_FILE, { chunks: index.chunks, texts: index.texts, documents: index.documents });
+
+export async function loadUnits<P, S>(
+  opened: OpenedIndex<P, S>,
+): Promise<{ chunks: Chunk[]; texts: string[]; documents: string[] }> {
+  const { chunks, texts, documents } = await opened.json(UNITS_FILE, unitsSchema);
+  return { chunks, texts, documents: documents ?? documentsOf(chunks) };
+}
 
 export const statsOf = <O>(index: BaseIndex<O>) => ({
   documents: new Set(index.chunks.map((c) => c.docId)).size,

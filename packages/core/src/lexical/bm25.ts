@@ -33,11 +33,40 @@ export function tokenizeForBm25(text: string): string[] {
   return terms;
 }
 
+type Postings = Map<string, { docs: number[]; tfs: number[] }>;
+
+/** What an index holds, before its postings become typed arrays. */
+interface Bm25Parts {
+  lengths: Float64Array;
+  lists: Postings;
+}
+
+/** Parts handed from {@link Bm25Index.update} to the constructor (module-private). */
+let adopted: Bm25Parts | undefined;
+
+/** Append the postings of `text` as document `doc`; returns its length in terms. */
+function indexText(lists: Postings, tokenize: (text: string) => string[], text: string, doc: number): number {
+  const terms = tokenize(text);
+  const counts = new Map<string, number>();
+  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+  for (const [term, tf] of counts) {
+    let list = lists.get(term);
+    if (!list) {
+      list = { docs: [], tfs: [] };
+      lists.set(term, list);
+    }
+    list.docs.push(doc);
+    list.tfs.push(Math.min(tf, 0xffff));
+  }
+  return terms.length;
+}
+
 /**
  * Okapi BM25 over a fixed set of documents with an inverted index: a query touches only the
  * postings of its terms, and scoring is exact (no hashing, no approximation). Ids are the positions
  * of the documents passed to the constructor. Rebuilding from the same texts gives the same index,
- * so an index persists its texts and rebuilds this on load.
+ * so an index persists its texts and rebuilds this on load; {@link Bm25Index.update} makes the
+ * index of a changed corpus tokenizing only the new texts.
  */
 export class Bm25Index {
   readonly options: Bm25Options;
@@ -47,6 +76,8 @@ export class Bm25Index {
   readonly #avgLength: number;
 
   constructor(texts: readonly string[], options: Partial<Bm25Options> = {}) {
+    const parts = adopted;
+    adopted = undefined;
     this.options = { ...BM25_DEFAULTS, tokenize: tokenizeForBm25, ...options };
     if (!(this.options.k1 >= 0) || !(this.options.b >= 0 && this.options.b <= 1)) {
       throw new InvalidArgumentError(
@@ -54,30 +85,72 @@ export class Bm25Index {
         `Bm25Index: need k1 >= 0 and 0 <= b <= 1, got k1=${this.options.k1}, b=${this.options.b}.`,
       );
     }
-    this.size = texts.length;
-    this.#lengths = new Float64Array(texts.length);
-    const lists = new Map<string, { docs: number[]; tfs: number[] }>();
+    let lengths: Float64Array;
+    let lists: Postings;
+    if (parts) {
+      ({ lengths, lists } = parts);
+    } else {
+      lengths = new Float64Array(texts.length);
+      lists = new Map();
+      texts.forEach((text, doc) => {
+        lengths[doc] = indexText(lists, this.options.tokenize, text, doc);
+      });
+    }
+    this.size = lengths.length;
+    this.#lengths = lengths;
     let total = 0;
-    texts.forEach((text, doc) => {
-      const terms = this.options.tokenize(text);
-      this.#lengths[doc] = terms.length;
-      total += terms.length;
-      const counts = new Map<string, number>();
-      for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-      for (const [term, tf] of counts) {
-        let list = lists.get(term);
-        if (!list) {
-          list = { docs: [], tfs: [] };
-          lists.set(term, list);
-        }
-        list.docs.push(doc);
-        list.tfs.push(Math.min(tf, 0xffff));
-      }
-    });
-    this.#avgLength = texts.length > 0 ? total / texts.length : 0;
+    for (const length of lengths) total += length;
+    this.#avgLength = lengths.length > 0 ? total / lengths.length : 0;
     for (const [term, list] of lists) {
       this.#postings.set(term, { docs: Uint32Array.from(list.docs), tfs: Uint16Array.from(list.tfs) });
     }
+  }
+
+  /**
+   * A new index over this one's documents without the ids in `change.remove`, followed by
+   * `change.add`'s texts: the same index as `new Bm25Index([...kept texts, ...add], options)`
+   * (equal scores, bit for bit), but only the added texts are tokenized. Kept documents keep their
+   * order and are renumbered (a kept id drops by the number of removed ids below it); document
+   * frequencies, lengths and the average length follow the change. This index is not changed.
+   *
+   * @throws InvalidArgumentError when a removed id is not an id of this index.
+   */
+  update(change: { remove?: Iterable<number>; add?: readonly string[] }): Bm25Index {
+    const removed = new Uint8Array(this.size);
+    for (const id of change.remove ?? []) {
+      if (!Number.isInteger(id) || id < 0 || id >= this.size) {
+        throw new InvalidArgumentError(
+          'remove',
+          `Bm25Index.update: ${String(id)} is not a document id of this index (0 to ${this.size - 1}).`,
+        );
+      }
+      removed[id] = 1;
+    }
+    const renumbered = new Int32Array(this.size);
+    let kept = 0;
+    for (let id = 0; id < this.size; id++) renumbered[id] = removed[id] ? -1 : kept++;
+    const add = change.add ?? [];
+    const lengths = new Float64Array(kept + add.length);
+    for (let id = 0; id < this.size; id++) {
+      if (!removed[id]) lengths[renumbered[id]!] = this.#lengths[id]!;
+    }
+    const lists: Postings = new Map();
+    for (const [term, posting] of this.#postings) {
+      const docs: number[] = [];
+      const tfs: number[] = [];
+      for (let i = 0; i < posting.docs.length; i++) {
+        const id = renumbered[posting.docs[i]!]!;
+        if (id < 0) continue;
+        docs.push(id);
+        tfs.push(posting.tfs[i]!);
+      }
+      if (docs.length > 0) lists.set(term, { docs, tfs });
+    }
+    add.forEach((text, i) => {
+      lengths[kept + i] = indexText(lists, this.options.tokenize, text, kept + i);
+    });
+    adopted = { lengths, lists };
+    return new Bm25Index([], this.options);
   }
 
   /** Robertson-Sparck Jones IDF with +1 inside the log, so it is never negative. */

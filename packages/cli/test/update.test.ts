@@ -1,0 +1,128 @@
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeIndexDir } from '@grag/core/internal';
+import { describe, expect, it } from 'vitest';
+import { run } from '../src/index.js';
+import { captureIO } from './helpers.js';
+
+const tmp = () => mkdtemp(join(tmpdir(), 'grag-update-'));
+
+/** A corpus directory of two documents and an index of it (beside it) built with `method`. */
+async function indexed(method: string): Promise<{ corpus: string; index: string; root: string }> {
+  const root = await tmp();
+  const corpus = join(root, 'corpus');
+  await mkdir(corpus);
+  await writeFile(
+    join(corpus, 'lyon.md'),
+    '# Lyon\n\nLyon is a city in France. The Rhone and the Saone meet in Lyon. Paul Bocuse cooked in Lyon.',
+  );
+  await writeFile(join(corpus, 'oslo.txt'), 'Oslo is the capital of Norway. The Munch Museum is in Oslo.');
+  const index = join(root, 'index');
+  const io = captureIO(root);
+  expect(await run(['index', corpus, '--method', method, '--out', index, '-q'], io), io.err()).toBe(0);
+  return { corpus, index, root };
+}
+
+/** The document ids of the items `grag query --json --no-answer` retrieves. */
+async function retrievedDocs(root: string, index: string, question: string): Promise<string[]> {
+  const io = captureIO(root);
+  expect(await run(['query', index, question, '--json', '--no-answer', '--top-k', '10'], io), io.err()).toBe(
+    0,
+  );
+  const result = JSON.parse(io.out()) as { retrieval: { items: { source: { docIds: string[] } }[] } };
+  return result.retrieval.items.flatMap((item) => item.source.docIds);
+}
+
+describe('grag add and grag remove', () => {
+  it('adds a file to a bm25 index in place and says what changed', async () => {
+    const { index, root } = await indexed('bm25');
+    const extra = join(root, 'berlin.txt');
+    await writeFile(extra, 'Berlin is the capital of Germany. The Spree flows through Berlin.');
+    expect(await retrievedDocs(root, index, 'Spree Germany')).toEqual([]);
+    const io = captureIO(root);
+    expect(await run(['add', index, extra], io), io.err()).toBe(0);
+    expect(io.out()).toBe(
+      `grag: updated ${index} (bm25): 1 document added, 0 removed; chunks −0 +1 (3 now); 0 model calls, 0 texts embedded\n`,
+    );
+    expect(await retrievedDocs(root, index, 'Spree Germany')).toEqual(['berlin.txt']);
+    const manifest = JSON.parse(await readFile(join(index, 'manifest.json'), 'utf8'));
+    expect(manifest.stats).toMatchObject({ documents: 3, chunks: 3 });
+    // Saved in place: no temporary directory is left beside it.
+    expect((await readdir(root)).sort()).toEqual(['.grag-cache', 'berlin.txt', 'corpus', 'index'].sort());
+  });
+
+  it('removes a document so that nothing retrieved cites it, and replaces one added under its id', async () => {
+    const { corpus, index, root } = await indexed('bm25');
+    expect(await retrievedDocs(root, index, 'Munch Museum Oslo')).toContain('oslo.txt');
+    let io = captureIO(root);
+    expect(await run(['remove', index, 'oslo.txt', '--json'], io), io.err()).toBe(0);
+    const summary = JSON.parse(io.out());
+    expect(summary.report.documents).toEqual({ added: [], replaced: [], removed: ['oslo.txt'] });
+    expect(summary.report.chunks).toEqual({ removed: 1, added: 0, total: 1 });
+    expect(await retrievedDocs(root, index, 'Munch Museum Oslo')).toEqual([]);
+
+    await writeFile(join(corpus, 'lyon.md'), '# Lyon\n\nLyon hosts the Fete des Lumieres every December.');
+    io = captureIO(root);
+    expect(await run(['add', index, join(corpus, 'lyon.md'), '--json'], io), io.err()).toBe(0);
+    expect(JSON.parse(io.out()).report.documents).toEqual({ added: [], replaced: ['lyon.md'], removed: [] });
+    expect(await retrievedDocs(root, index, 'Lumieres December')).toEqual(['lyon.md']);
+    expect(await retrievedDocs(root, index, 'Bocuse cooked')).toEqual([]);
+  });
+
+  it('embeds only the new chunks of a naive-dense index', async () => {
+    const { index, root } = await indexed('naive-dense');
+    const extra = join(root, 'more');
+    await mkdir(extra);
+    await writeFile(
+      join(extra, 'berlin.txt'),
+      'Berlin is the capital of Germany. The Spree flows through Berlin.',
+    );
+    await writeFile(join(extra, 'rome.txt'), 'Rome is the capital of Italy. The Tiber flows through Rome.');
+    const io = captureIO(root);
+    expect(await run(['add', index, extra, '--json'], io), io.err()).toBe(0);
+    const summary = JSON.parse(io.out());
+    expect(summary.method).toBe('naive-dense');
+    expect(summary.report.documents.added).toEqual(['berlin.txt', 'rome.txt']);
+    expect(summary.report.embedded).toBe(2);
+    expect(summary.usage.embeddedValues).toBe(2);
+    expect(summary.report.global.map((g: { stage: string }) => g.stage)).toEqual(['vector-index']);
+    expect(await retrievedDocs(root, index, 'Tiber Italy')).toContain('rome.txt');
+  });
+
+  it('refuses an unknown id in one line, leaving the index as it was', async () => {
+    const { index, root } = await indexed('bm25');
+    const before = await readFile(join(index, 'chunks.json'), 'utf8');
+    const io = captureIO(root);
+    expect(await run(['remove', index, 'lyon.md', 'paris.txt', 'rome.txt'], io)).toBe(1);
+    expect(io.err()).toBe(
+      'grag: bm25 update: the index holds no document with the id "paris.txt", "rome.txt"; nothing was changed. Remove only ids of indexed documents.\n',
+    );
+    expect(await readFile(join(index, 'chunks.json'), 'utf8')).toBe(before);
+  });
+
+  it('says in one line that a method without update cannot be updated yet', async () => {
+    const root = await tmp();
+    const index = join(root, 'ket');
+    await writeIndexDir(
+      index,
+      { method: 'ket-rag', formatVersion: 1, params: {}, providers: {} },
+      async () => {},
+    );
+    const io = captureIO(root);
+    expect(await run(['remove', index, 'a.txt'], io)).toBe(1);
+    expect(io.err()).toBe('grag: ket-rag indexes cannot be updated yet; rebuild with grag index\n');
+    expect(io.out()).toBe('');
+  });
+
+  it('reports usage mistakes and a missing index in one line', async () => {
+    const root = await tmp();
+    let io = captureIO(root);
+    expect(await run(['add', join(root, 'nope')], io)).toBe(1);
+    expect(io.err()).toMatch(/^grag: Usage: grag add <dir> <path>\.\.\./);
+    io = captureIO(root);
+    expect(await run(['remove', join(root, 'nope'), 'x'], io)).toBe(1);
+    expect(io.err()).toMatch(/^grag: Index directory .*nope does not exist/);
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * Checking an {@link IndexChange} against the documents an index holds, once for every method
+ * that implements `Method.update`.
+ */
+import { InvalidArgumentError } from './errors.js';
+import type { IndexChange } from './method.js';
+import type { Document } from './types.js';
+
+/** An {@link IndexChange} checked against an index's documents by {@link planIndexChange}. */
+export interface IndexChangePlan {
+  /** The documents to index, in the order given. */
+  add: Document[];
+  /** Ids whose indexed content goes: the removed ones and the replaced ones. */
+  drop: ReadonlySet<string>;
+  /** Ids of `add` the index does not hold yet. */
+  added: string[];
+  /** Ids of `add` the index already holds (their old content is dropped). */
+  replaced: string[];
+  /** Ids of `remove`, each once. */
+  removed: string[];
+  /** Ids the index holds after the change, in order: the kept ones as they were, then `add`'s. */
+  documents: string[];
+}
+
+const quoted = (ids: readonly string[]) => ids.map((id) => JSON.stringify(id)).join(', ');
+
+/**
+ * Check `change` against `indexed` (the ids of the documents an index holds, in order) and say
+ * what it does. `caller` (e.g. `'bm25 update'`) starts every error message.
+ *
+ * @throws InvalidArgumentError when `change` is not `{ add?: Document[]; remove?: string[] }`, a
+ *   document has no string `id` and `text`, `add` repeats an id, an id is both added and removed,
+ *   `remove` names ids the index does not hold (all of them are named), or the change would leave
+ *   the index without documents.
+ */
+export function planIndexChange(
+  caller: string,
+  change: IndexChange,
+  indexed: readonly string[],
+): IndexChangePlan {
+  if (change === null || typeof change !== 'object') {
+    throw new InvalidArgumentError(
+      'change',
+      `${caller}: the change must be an object { add?: Document[]; remove?: string[] }, got ${change === null ? 'null' : typeof change}.`,
+    );
+  }
+  const add = change.add ?? [];
+  const remove = change.remove ?? [];
+  if (!Array.isArray(add)) {
+    throw new InvalidArgumentError('add', `${caller}: add must be an array of documents.`);
+  }
+  if (!Array.isArray(remove)) {
+    throw new InvalidArgumentError('remove', `${caller}: remove must be an array of document ids.`);
+  }
+  const held = new Set(indexed);
+  const adding = new Set<string>();
+  add.forEach((doc: Document, i) => {
+    if (
+      doc === null ||
+      typeof doc !== 'object' ||
+      typeof doc.id !== 'string' ||
+      typeof doc.text !== 'string'
+    ) {
+      throw new InvalidArgumentError(
+        'add',
+        `${caller}: add[${i}] must be a document { id: string; text: string; title?: string }.`,
+      );
+    }
+    if (adding.has(doc.id)) {
+      throw new InvalidArgumentError(
+        'add',
+        `${caller}: add has two documents with the id ${JSON.stringify(doc.id)}; give every document a unique id.`,
+      );
+    }
+    adding.add(doc.id);
+  });
+  const removed = [...new Set(remove)];
+  const notString = removed.filter((id) => typeof id !== 'string');
+  if (notString.length > 0) {
+    throw new InvalidArgumentError(
+      'remove',
+      `${caller}: remove must list document ids (strings), got ${notString.map(String).join(', ')}.`,
+    );
+  }
+  const unknown = removed.filter((id) => !held.has(id));
+  if (unknown.length > 0) {
+    throw new InvalidArgumentError(
+      'remove',
+      `${caller}: the index holds no document with the id ${quoted(unknown)}; nothing was changed. ` +
+        'Remove only ids of indexed documents.',
+    );
+  }
+  const both = removed.filter((id) => adding.has(id));
+  if (both.length > 0) {
+    throw new InvalidArgumentError(
+      'change',
+      `${caller}: ${quoted(both)} ${both.length === 1 ? 'is' : 'are'} both added and removed; to replace a document, only add it (its id replaces the indexed one).`,
+    );
+  }
+  const added = add.filter((doc) => !held.has(doc.id)).map((doc) => doc.id);
+  const replaced = add.filter((doc) => held.has(doc.id)).map((doc) => doc.id);
+  const drop = new Set([...removed, ...replaced]);
+  const documents = [...indexed.filter((id) => !drop.has(id)), ...add.map((doc) => doc.id)];
+  if (documents.length === 0) {
+    throw new InvalidArgumentError(
+      'remove',
+      `${caller}: removing ${quoted(removed)} would leave the index without documents; build a new index instead.`,
+    );
+  }
+  return { add: [...add], drop, added, replaced, removed, documents };
+}

@@ -1,0 +1,140 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Bm25Index, InvalidArgumentError, planIndexChange } from '../src/index.js';
+
+const texts = [
+  'the river flows into the sea',
+  'a river and a lake',
+  'mountains above the lake',
+  'the sea is salty',
+  'river river river delta',
+];
+
+describe('Bm25Index.update', () => {
+  it('scores exactly as an index built on the changed texts', () => {
+    const updated = new Bm25Index(texts).update({ remove: [1, 3], add: ['a new river', 'salty lake water'] });
+    const fresh = new Bm25Index([texts[0]!, texts[2]!, texts[4]!, 'a new river', 'salty lake water']);
+    expect(updated.size).toBe(5);
+    for (const query of ['river', 'salty lake', 'sea', 'mountains delta water']) {
+      expect(updated.search(query, 10)).toEqual(fresh.search(query, 10));
+    }
+  });
+
+  it('follows the document frequency and average length by hand', () => {
+    // Docs after the change: ['river sea' (2 terms), 'river' (1 term)]: df(river) = 2, avg length 1.5.
+    const updated = new Bm25Index(['lake', 'river sea']).update({ remove: [0], add: ['river'] });
+    expect(updated.idf('river')).toBeCloseTo(Math.log(1 + (2 - 2 + 0.5) / (2 + 0.5)), 12);
+    expect(updated.idf('lake')).toBeCloseTo(Math.log(1 + (2 + 0.5) / 0.5), 12);
+    const [k1, b] = [1.2, 0.75];
+    const idfSea = Math.log(1 + (2 - 1 + 0.5) / (1 + 0.5));
+    const norm = k1 * (1 - b + (b * 2) / 1.5);
+    expect(updated.search('sea', 5)).toEqual([
+      { id: 0, score: expect.closeTo((idfSea * (k1 + 1)) / (1 + norm), 12) },
+    ]);
+  });
+
+  it('tokenizes only the added texts and leaves the original index as it was', () => {
+    const seen: string[] = [];
+    const tokenize = (text: string) => {
+      seen.push(text);
+      return text.split(' ');
+    };
+    const index = new Bm25Index(['a b', 'b c', 'c d'], { tokenize });
+    seen.length = 0;
+    const before = index.search('b', 5);
+    const updated = index.update({ remove: [0], add: ['d e'] });
+    expect(seen).toEqual(['b', 'd e']);
+    expect(index.search('b', 5)).toEqual(before);
+    expect(index.size).toBe(3);
+    expect(updated.search('b', 5).map((h) => h.id)).toEqual([0]);
+  });
+
+  it('refuses an id it does not hold', () => {
+    expect(() => new Bm25Index(texts).update({ remove: [5] })).toThrow(
+      /5 is not a document id of this index \(0 to 4\)/,
+    );
+  });
+
+  it('equals a fresh index for any change (property)', () => {
+    const word = fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'the', 'river');
+    const text = fc.array(word, { minLength: 0, maxLength: 6 }).map((w) => w.join(' '));
+    fc.assert(
+      fc.property(
+        fc.array(text, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
+        fc.array(text, { maxLength: 4 }),
+        (base, drop, add) => {
+          const remove = base.map((_, i) => i).filter((i) => drop[i]);
+          const kept = base.filter((_, i) => !drop[i]);
+          const updated = new Bm25Index(base).update({ remove, add });
+          const fresh = new Bm25Index([...kept, ...add]);
+          for (const query of ['alpha', 'beta gamma', 'river delta alpha']) {
+            expect(updated.search(query, 20)).toEqual(fresh.search(query, 20));
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe('planIndexChange', () => {
+  const indexed = ['a', 'b', 'c'];
+
+  it('splits added documents into new and replaced ones and orders the documents after', () => {
+    const plan = planIndexChange(
+      't',
+      {
+        add: [
+          { id: 'd', text: 'D' },
+          { id: 'b', text: 'B2' },
+        ],
+        remove: ['a'],
+      },
+      indexed,
+    );
+    expect(plan.added).toEqual(['d']);
+    expect(plan.replaced).toEqual(['b']);
+    expect(plan.removed).toEqual(['a']);
+    expect([...plan.drop].sort()).toEqual(['a', 'b']);
+    expect(plan.documents).toEqual(['c', 'd', 'b']);
+  });
+
+  it('names every unknown id in one InvalidArgumentError', () => {
+    let error: unknown;
+    try {
+      planIndexChange('bm25 update', { remove: ['a', 'x', 'y'] }, indexed);
+    } catch (e) {
+      error = e;
+    }
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    expect((error as InvalidArgumentError).argument).toBe('remove');
+    expect((error as Error).message).toBe(
+      'bm25 update: the index holds no document with the id "x", "y"; nothing was changed. Remove only ids of indexed documents.',
+    );
+  });
+
+  it('refuses repeated added ids, an id both added and removed, and an emptied index', () => {
+    expect(() =>
+      planIndexChange(
+        't',
+        {
+          add: [
+            { id: 'd', text: '1' },
+            { id: 'd', text: '2' },
+          ],
+        },
+        indexed,
+      ),
+    ).toThrow(/two documents with the id "d"/);
+    expect(() => planIndexChange('t', { add: [{ id: 'a', text: '1' }], remove: ['a'] }, indexed)).toThrow(
+      /"a" is both added and removed/,
+    );
+    expect(() => planIndexChange('t', { remove: ['a', 'b', 'c'] }, indexed)).toThrow(
+      /would leave the index without documents/,
+    );
+    expect(() => planIndexChange('t', { add: [{ id: 1, text: 'x' } as never] }, indexed)).toThrow(
+      /add\[0\] must be a document/,
+    );
+  });
+});

@@ -1,0 +1,82 @@
+/** Local updates of both baselines: which units go, which come, and the report of a change. */
+import {
+  type BuildContext,
+  type BuildRuntime,
+  type Chunk,
+  type IndexChange,
+  type IndexChangePlan,
+  InvalidArgumentError,
+  modelFingerprint,
+  planIndexChange,
+  type UpdateReport,
+} from '@grag/core';
+
+import type { ChunkingOptions } from './options.js';
+import { type BaseIndex, unitsOf } from './units.js';
+
+/** The units of an index after a change, and where they came from. */
+export interface ChangedUnits {
+  plan: IndexChangePlan;
+  /** Positions (ids) in the old index of the units dropped. */
+  dropped: number[];
+  /** Positions in the old index of the units kept, in order: they come first in the new index. */
+  kept: number[];
+  /** The units of the added documents: they follow the kept ones. */
+  added: { chunks: Chunk[]; texts: string[] };
+  /** All units of the new index. */
+  chunks: Chunk[];
+  texts: string[];
+}
+
+/**
+ * Check `change` against `index` and chunk the added documents: the kept units stay in their
+ * order, the added ones follow, as a build of the kept documents followed by the added ones
+ * would order them.
+ */
+export async function changeUnits<O extends ChunkingOptions>(
+  caller: string,
+  index: BaseIndex<O>,
+  change: IndexChange,
+  ctx: BuildContext,
+  rt: BuildRuntime,
+): Promise<ChangedUnits> {
+  const plan = planIndexChange(caller, change, index.documents);
+  const dropped: number[] = [];
+  const kept: number[] = [];
+  index.chunks.forEach((chunk, i) => {
+    (plan.drop.has(chunk.docId) ? dropped : kept).push(i);
+  });
+  const added = await rt.stage('chunk', () => unitsOf(plan.add, ctx, index.options), { checkpoint: false });
+  return {
+    plan,
+    dropped,
+    kept,
+    added,
+    chunks: [...kept.map((i) => index.chunks[i]!), ...added.chunks],
+    texts: [...kept.map((i) => index.texts[i]!), ...added.texts],
+  };
+}
+
+/** Refuse a context whose embedder is not the one the index was built with. */
+export function assertSameEmbedder(caller: string, built: BuildContext['embedder'], ctx: BuildContext): void {
+  const [was, now] = [modelFingerprint(built), modelFingerprint(ctx.embedder)];
+  if (was !== now) {
+    throw new InvalidArgumentError(
+      'ctx',
+      `${caller}: the index was built with the embedder '${was}' but the context has '${now}'; update with the context the index was loaded with.`,
+    );
+  }
+}
+
+/** The report of a change, once its stages ran. */
+export function reportOf(
+  units: ChangedUnits,
+  parts: Pick<UpdateReport, 'embedded' | 'local' | 'global' | 'trace'>,
+): UpdateReport {
+  const { plan } = units;
+  return {
+    documents: { added: plan.added, replaced: plan.replaced, removed: plan.removed },
+    chunks: { removed: units.dropped.length, added: units.added.chunks.length, total: units.chunks.length },
+    ...parts,
+  };
+}
