@@ -52,9 +52,11 @@ it('returns every item of a NodeRAG retrieval as a document, kinds and provenanc
 });
 
 it("passes a method's own retrieve options through retrieveOptions", async () => {
-  const retriever = new GragRetriever({ index, method: nodeRag, retrieveOptions: { relationships: 0 } });
+  // The official code's buckets with no relationship bucket: no relationship node is retrieved.
+  const options = { crossNodeSelection: 'official', relationships: 0 } as const;
+  const retriever = new GragRetriever({ index, method: nodeRag, retrieveOptions: options });
   const docs = await retriever.invoke(QUESTION);
-  const direct = await nodeRag.retrieve(index, QUESTION, { relationships: 0 });
+  const direct = await nodeRag.retrieve(index, QUESTION, options);
   expect(docs.map((d) => d.id)).toEqual(direct.items.map((i) => i.id));
   expect(docs.some((d) => d.metadata.kind === 'relationship')).toBe(false);
 });

@@ -16,14 +16,16 @@ describe('errors of an unusable database', () => {
     });
     try {
       const expected = `@grag/postgres: cannot reach PostgreSQL at postgres://grag@127.0.0.1:${port}/rag (ECONNREFUSED); check the host and port in the URL and that the server is running.`;
+      // Each started only when the one before has failed: a rejection nobody awaits yet would be unhandled.
       const attempts = [
-        store.target(),
-        store.open(),
-        store.writeVersion({ method: 'm', formatVersion: 1, params: {}, providers: {} }, async () => {}),
-        vectors.create({ dimensions: 2 }),
+        () => store.target(),
+        () => store.open(),
+        () =>
+          store.writeVersion({ method: 'm', formatVersion: 1, params: {}, providers: {} }, async () => {}),
+        () => vectors.create({ dimensions: 2 }),
       ];
       for (const attempt of attempts) {
-        const error = await attempt.catch((e: unknown) => e);
+        const error = await attempt().catch((e: unknown) => e);
         expect(ProviderError.isInstance(error), String(error)).toBe(true);
         expect((error as ProviderError).message).toBe(expected);
         expect((error as ProviderError).retryable).toBe(true);
