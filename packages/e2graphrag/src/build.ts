@@ -28,7 +28,7 @@ import type { EntityExtractor } from './entities.js';
 import { EntityGraph } from './graph.js';
 import { entityVocabulary, linkChunkEntities } from './linking.js';
 import type { E2GraphRagOptions } from './options.js';
-import type { E2GraphRagIndex, E2GraphRagStats } from './types.js';
+import type { E2GraphRagIndex, E2GraphRagKept, E2GraphRagStats } from './types.js';
 
 /** Chunks of the corpus: token windows, or one chunk per non-blank document. */
 function chunkCorpus(
@@ -56,7 +56,7 @@ function chunkCorpus(
 }
 
 /** Titles to write on first chunks: those the document text does not already start with. */
-function titlesToWrite(docs: readonly Document[]): Map<string, string | undefined> {
+export function titlesToWrite(docs: readonly Document[]): Map<string, string | undefined> {
   const titles = new Map<string, string | undefined>();
   for (const doc of docs) {
     const title = doc.title?.trim();
@@ -207,6 +207,12 @@ export async function buildE2GraphRagIndex(input: E2GraphRagBuildInput): Promise
     edges: graph.edgeCount,
   };
   if (o.entityLinking) stats.textMentions = textMentions;
+  const kept: E2GraphRagKept = {
+    documents: docs.map((d) => d.id),
+    titles: titleRecord(docs),
+    extracted,
+    embeddings,
+  };
   return {
     providers: indexProviders(ctx),
     options: o,
@@ -217,5 +223,13 @@ export async function buildE2GraphRagIndex(input: E2GraphRagBuildInput): Promise
     stats,
     homes,
     ...queryViews({ tree, graph, homes, options: o }),
+    kept,
   };
+}
+
+/** Document id → title, for the documents that have one. */
+export function titleRecord(docs: readonly Document[]): Record<string, string> {
+  const titles: Record<string, string> = {};
+  for (const d of docs) if (typeof d.title === 'string') titles[d.id] = d.title;
+  return titles;
 }

@@ -38,4 +38,4 @@ export {
   type E2GraphRagRankingOptions,
   type E2GraphRagRetrieveOptions,
 } from './options.js';
-export type { E2GraphRagIndex, E2GraphRagStats } from './types.js';
+export type { E2GraphRagIndex, E2GraphRagKept, E2GraphRagStats } from './types.js';

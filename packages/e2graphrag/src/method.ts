@@ -11,6 +11,7 @@ import {
 import { loadE2GraphRag, saveE2GraphRag } from './persist.js';
 import { retrieveE2GraphRag } from './retrieve.js';
 import type { E2GraphRagIndex } from './types.js';
+import { updateE2GraphRag } from './update.js';
 
 /** Settings of {@link createE2GraphRag}. */
 export interface E2GraphRagSettings {
@@ -55,6 +56,7 @@ export function createE2GraphRag(
       const resolved = resolveE2GraphRagOptions(`${name} build`, settings.defaults, options);
       return buildE2GraphRagIndex({ docs, ctx, options: resolved, extractor });
     },
+    update: (index, change, ctx, options = {}) => updateE2GraphRag(index, change, ctx, options, name),
     retrieve: (index, query, options = {}) => retrieveE2GraphRag(index, query, options, name),
     save: (index, target) => saveE2GraphRag(index, target, format),
     load: (target, ctx) => loadE2GraphRag(target, ctx, extractor, format),

@@ -10,6 +10,7 @@ import {
   IndexFormatError,
   type IndexStore,
   type MethodIndexFormat,
+  type OpenedIndex,
   openMethodIndex,
   type Schema,
   shapeIssue,
@@ -21,12 +22,16 @@ import { queryViews } from './build.js';
 import type { EntityExtractor } from './entities.js';
 import { EntityGraph } from './graph.js';
 import { resolveE2GraphRagOptions, savedParams } from './options.js';
-import type { E2GraphRagIndex, E2GraphRagStats } from './types.js';
+import type { E2GraphRagIndex, E2GraphRagKept, E2GraphRagStats } from './types.js';
 
 const TREE_FILE = 'tree.json';
 const GRAPH_FILE = 'graph.json';
 const LINKS_FILE = 'links.json';
 const VECTORS_FILE = 'vectors.bin';
+/** Since updates exist: the documents, their titles and each chunk's extracted entities. */
+const KEPT_FILE = 'update.json';
+/** Since updates exist: every tree node's embedding. */
+const EMBEDDINGS_FILE = 'embeddings.f32';
 
 const count = v.int({ min: 0 });
 /** The manifest's stats: the index's counts and the id of the entity extractor it was built with. */
@@ -42,6 +47,11 @@ const statsSchema: Schema<E2GraphRagStats & { entityExtractor?: string }> = v.ob
   entityExtractor: v.optional(v.string()),
 });
 const linksSchema = v.object({ homes: v.array(v.nullable(v.string())) });
+const keptSchema = v.object({
+  documents: v.array(v.string()),
+  titles: v.record(v.string()),
+  extracted: v.array(v.array(v.array(v.string()))),
+});
 
 /** Write `index` to `target`, a directory or any store (atomically; see core `writeMethodIndex`). */
 export async function saveE2GraphRag(
@@ -63,6 +73,11 @@ export async function saveE2GraphRag(
       await out.json(GRAPH_FILE, index.graph.toJSON());
       if (index.homes.length > 0) await out.json(LINKS_FILE, { homes: index.homes });
       await out.vectors(VECTORS_FILE, index.vectors);
+      if (index.kept) {
+        const { embeddings, ...rest } = index.kept;
+        await out.json(KEPT_FILE, rest);
+        await out.float32Rows(EMBEDDINGS_FILE, embeddings, index.providers.embedder.dimensions);
+      }
     },
   );
 }
@@ -112,6 +127,7 @@ export async function loadE2GraphRag(
     });
     homes = links.homes.map((h) => h ?? undefined);
   }
+  const kept = await loadKept(opened, tree.nodes.length, graph.chunkCount);
   return {
     providers: opened.providers,
     options,
@@ -122,5 +138,26 @@ export async function loadE2GraphRag(
     stats,
     homes,
     ...queryViews({ tree, graph, homes, options }),
+    ...(kept ? { kept } : {}),
   };
+}
+
+/** What an update reuses, checked against the tree; `undefined` for an index saved before updates existed. */
+async function loadKept(
+  opened: Pick<OpenedIndex<unknown, unknown>, 'names' | 'json' | 'check' | 'float32Rows'>,
+  nodes: number,
+  chunks: number,
+): Promise<E2GraphRagKept | undefined> {
+  if (!opened.names.includes(KEPT_FILE) || !opened.names.includes(EMBEDDINGS_FILE)) return undefined;
+  const data = await opened.json(KEPT_FILE, keptSchema);
+  opened.check(KEPT_FILE, () => {
+    if (data.extracted.length !== chunks) {
+      shapeIssue(
+        'extracted',
+        `has the entities of ${data.extracted.length} chunks, but the index has ${chunks}`,
+      );
+    }
+  });
+  const embeddings = await opened.float32Rows(EMBEDDINGS_FILE, nodes);
+  return { ...data, embeddings };
 }

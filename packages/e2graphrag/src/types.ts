@@ -27,6 +27,23 @@ export interface E2GraphRagIndex {
   vocabulary?: EntityVocabulary;
   /** Entity id → its document's first chunk (with `entityLinking`). */
   home?: Map<number, number>;
+  /**
+   * What `update` reuses so that kept chunks and summaries cost no model call: kept since updates
+   * exist; indexes saved before load without it and can only be rebuilt.
+   */
+  kept?: E2GraphRagKept;
+}
+
+/** The intermediate data of a build that an update reuses (see {@link E2GraphRagIndex.kept}). */
+export interface E2GraphRagKept {
+  /** Ids of the indexed documents in build order, blank ones included. */
+  documents: string[];
+  /** Document id → its title, for the documents that have one (entity linking reads them). */
+  titles: Record<string, string>;
+  /** Per chunk (tree leaf), per sentence: the entities as the extractor returned them. */
+  extracted: string[][][];
+  /** Per tree node: its embedding, as the embedder returned it. */
+  embeddings: Float32Array[];
 }
 
 /** Counts of a built index (also written to the manifest). */

@@ -1,0 +1,228 @@
+/**
+ * E2GraphRAG's incremental update: new documents are chunked, their entities extracted and their
+ * chunks summarized into the tree along the paths of the change; removed documents leave every
+ * structure. Kept chunks and unchanged summaries cost no model call and no embedding.
+ */
+import {
+  type BuildContext,
+  chunkCorpus,
+  type IndexChange,
+  type IndexUpdate,
+  InvalidArgumentError,
+  isFittableEmbedder,
+  modelFingerprint,
+  planIndexChange,
+  StateError,
+  startBuild,
+  throwIfAborted,
+  type UpdateOptions,
+} from '@grag/core';
+import {
+  indexSummaryTree,
+  leavesFromChunks,
+  type SummaryLevelRunner,
+  summaryCount,
+} from '@grag/summary-tree';
+import { chunkEntityGraph, queryViews, titleRecord, titlesToWrite } from './build.js';
+import { updateSummaryTree } from './tree-update.js';
+import type { E2GraphRagIndex, E2GraphRagKept, E2GraphRagStats } from './types.js';
+
+/** Refuse an index saved before updates existed, and a context with another embedder. */
+function checkUpdatable(caller: string, index: E2GraphRagIndex, ctx: BuildContext): E2GraphRagKept {
+  if (!index.kept) {
+    throw new StateError(
+      `${caller}: this index was saved before grag kept each chunk's entities and each tree node's embedding, so it cannot be updated without summarizing and embedding everything again; rebuild it once with grag index, and later updates are local.`,
+    );
+  }
+  const [was, now] = [modelFingerprint(index.providers.embedder), modelFingerprint(ctx.embedder)];
+  if (was !== now) {
+    throw new InvalidArgumentError(
+      'ctx',
+      `${caller}: the index was built with the embedder '${was}' but the context has '${now}'; update with the context the index was loaded with.`,
+    );
+  }
+  return index.kept;
+}
+
+/**
+ * Change the corpus of `index` (see `Method.update`): the kept documents' chunks, extractions,
+ * summaries and embeddings are reused; the added documents are chunked, extracted, summarized and
+ * embedded; summaries whose children changed are asked for again. The entity graph, the vector
+ * index and the BM25 view are rebuilt from kept and new data without model calls.
+ *
+ * @throws StateError for an index saved before updates existed (rebuild it once).
+ * @throws InvalidArgumentError for a bad change (see core's `planIndexChange`) or another embedder.
+ */
+export async function updateE2GraphRag(
+  index: E2GraphRagIndex,
+  change: IndexChange,
+  baseCtx: BuildContext,
+  options: UpdateOptions,
+  name: string,
+): Promise<IndexUpdate<E2GraphRagIndex>> {
+  const ctx = options.signal ? { ...baseCtx, signal: options.signal } : baseCtx;
+  throwIfAborted(ctx.signal);
+  const caller = `${name} update`;
+  const kept = checkUpdatable(caller, index, ctx);
+  const plan = planIndexChange(caller, change, kept.documents);
+  const o = index.options;
+  const rt = startBuild(ctx);
+  const nonBlank = plan.add.filter((d) => d.text.trim() !== '');
+  const chunks = await rt.stage(
+    'chunk',
+    () =>
+      chunkCorpus(nonBlank, {
+        chunking: o.chunking,
+        chunkSize: o.chunkSize,
+        overlap: o.overlap,
+        tokenizer: ctx.tokenizer,
+      }),
+    { checkpoint: false },
+  );
+  const added = leavesFromChunks(chunks, { titles: o.includeTitle ? titlesToWrite(plan.add) : undefined });
+  const old = index.tree;
+  const docOf = (leaf: number) => old.nodes[leaf]!.docId ?? old.nodes[leaf]!.id;
+  const keep = (leaf: number) => !plan.drop.has(docOf(leaf));
+  const keptLeaves = old.levels[0]!.filter(keep);
+  const extractedNew = await rt.stage(
+    'entities',
+    () =>
+      rt.map(added, (leaf) => index.extractor.extract(leaf.text), {
+        label: (leaf) => leaf.id,
+        unit: 'chunks',
+        concurrency: 1,
+        issues: () => undefined,
+      }),
+    { checkpoint: false },
+  );
+  const runLevel: SummaryLevelRunner = (groups, summarize) =>
+    rt.stage(
+      'summarize',
+      () =>
+        rt.map(groups, summarize, {
+          label: (g) => `${g.id} (leaves ${g.firstLeaf} to ${g.lastLeaf})`,
+          unit: 'summaries',
+          concurrency: o.concurrency,
+        }),
+      { checkpoint: false },
+    );
+  const changed = await updateSummaryTree(old, {
+    keep,
+    added,
+    summarizer: ctx.tasks,
+    summaryMaxTokens: o.summaryMaxTokens,
+    runLevel,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+  const { tree } = changed;
+  const extracted = [...keptLeaves.map((i) => kept.extracted[i]!), ...extractedNew];
+  const documents = plan.documents;
+  const titles: Record<string, string> = {
+    ...Object.fromEntries(Object.entries(kept.titles).filter(([id]) => !plan.drop.has(id))),
+    ...titleRecord(plan.add),
+  };
+  const leaves = tree.levels[0]!.map((i) => tree.nodes[i]!);
+  const { graph, homes, textMentions } = await rt.stage(
+    'graph',
+    () =>
+      chunkEntityGraph({
+        extracted,
+        chunks: leaves.map((l) => ({ docId: l.docId ?? l.id, text: l.text })),
+        titles: new Map(documents.map((id) => [id, titles[id]])),
+        entityLinking: o.entityLinking,
+      }),
+    { checkpoint: false },
+  );
+  // Embeddings are kept per node; a node whose text some old node had reuses that embedding.
+  const byText = new Map<string, Float32Array>();
+  old.nodes.forEach((n, i) => {
+    byText.set(n.text, kept.embeddings[i]!);
+  });
+  const missing = [
+    ...new Set(tree.nodes.filter((n, i) => changed.origin[i]! < 0 && !byText.has(n.text)).map((n) => n.text)),
+  ];
+  const fresh =
+    missing.length > 0 ? await rt.stage('embed', () => rt.embed(missing), { checkpoint: false }) : [];
+  missing.forEach((text, i) => {
+    byText.set(text, fresh[i]!);
+  });
+  const embeddings = tree.nodes.map((n, i) =>
+    changed.origin[i]! >= 0 ? kept.embeddings[changed.origin[i]!]! : byText.get(n.text)!,
+  );
+  const { embedder, vectorIndex } = index.providers;
+  const vectors = await rt.stage(
+    'vector-index',
+    () => indexSummaryTree(tree, embeddings, vectorIndex, { dimensions: embedder.dimensions }),
+    { checkpoint: false },
+  );
+  const withChunks = new Set(leaves.map((l) => l.docId ?? l.id));
+  const stats: E2GraphRagStats = {
+    documents: documents.filter((id) => withChunks.has(id)).length,
+    skippedDocuments: documents.filter((id) => !withChunks.has(id)).length,
+    chunks: leaves.length,
+    summaries: summaryCount(tree),
+    levels: tree.levels.map((l) => l.length),
+    entities: graph.entities.length,
+    edges: graph.edgeCount,
+  };
+  if (o.entityLinking) stats.textMentions = textMentions;
+  const views = queryViews({ tree, graph, homes, options: o });
+  const { lexical: _lexical, vocabulary: _vocabulary, home: _home, ...base } = index;
+  return {
+    index: {
+      ...base,
+      tree,
+      vectors,
+      graph,
+      stats,
+      homes,
+      ...views,
+      kept: { documents, titles, extracted, embeddings },
+    },
+    report: {
+      documents: { added: plan.added, replaced: plan.replaced, removed: plan.removed },
+      chunks: {
+        removed: old.levels[0]!.length - keptLeaves.length,
+        added: added.length,
+        total: leaves.length,
+      },
+      embedded: missing.length,
+      local: ['chunk', 'entities', 'summarize', 'embed'],
+      global: [
+        {
+          stage: 'graph',
+          reason: o.entityLinking
+            ? 'entity linking folds names across the whole corpus, so the graph and its indexes are rebuilt from every chunk’s kept extraction (no model call)'
+            : 'entity ids are positions of first occurrence, so the graph and its indexes are rebuilt from every chunk’s kept extraction (no model call)',
+        },
+        {
+          stage: 'vector-index',
+          reason:
+            'vector ids are tree node positions, which shift when the tree changes, so the index is reloaded from the kept embeddings and the new ones (none is embedded again)',
+        },
+        ...(views.lexical
+          ? [
+              {
+                stage: 'bm25',
+                reason: 'BM25 ids are tree node positions too; rebuilt over the node texts (no model call)',
+              },
+            ]
+          : []),
+      ],
+      trace: {
+        summaries: {
+          asked: changed.summarized,
+          kept: changed.origin.filter((x, i) => x >= 0 && tree.nodes[i]!.level > 0).length,
+          dropped: changed.droppedSummaries,
+          total: summaryCount(tree),
+        },
+        tree: 'changed along the paths of the change: groups that lost a chunk or gained one are summarized again with their ancestors; a rebuild regroups every chunk',
+        ...(isFittableEmbedder(embedder)
+          ? {
+              fit: `the ${embedder.modelId} embedder keeps the fit of the original corpus (new nodes are embedded with it, not refitted); rebuild to refit on the changed corpus`,
+            }
+          : {}),
+      },
+    },
+  };
+}
