@@ -111,14 +111,18 @@ describe.each(METHODS)('grag query on a damaged %s index', (method) => {
     bm25: ['chunks.json', 'manifest.json'],
     'naive-dense': ['chunks.json', 'embedder.json', 'embeddings.f32', 'manifest.json', 'vectors.bin'],
     'ket-rag': [
+      'chunks.f32',
       'embedder.json',
+      'entities.f32',
       'entities.vec',
       'keywords.json',
       'keywords.vec',
       'manifest.json',
+      'sentences.f32',
       'skeleton.json',
       'subchunks.f32',
       'units.json',
+      'update.json',
     ],
   };
   const cases = (expected[method] ?? []).flatMap((file) =>
@@ -130,7 +134,10 @@ describe.each(METHODS)('grag query on a damaged %s index', (method) => {
 
   // Files an index written before them lacks: without one it still answers (an update then asks
   // for a rebuild), so only damage to it is an error.
-  const optional: Record<string, string[]> = { 'naive-dense': ['embeddings.f32'] };
+  const optional: Record<string, string[]> = {
+    'naive-dense': ['embeddings.f32'],
+    'ket-rag': ['chunks.f32', 'entities.f32', 'sentences.f32', 'update.json'],
+  };
   it.each(cases)('%s', async (_name, file, corruption) => {
     const dir = await copyOf(method);
     await corruption.apply(join(dir, file));

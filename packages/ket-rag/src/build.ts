@@ -30,12 +30,19 @@ import {
 import { entryIndex, unitSeeds, vectorIndexOf } from './entry.js';
 import type { KetRagOptions } from './options.js';
 import { neighbourLists } from './ranking.js';
+import { embedMissing, type KetRagReuse, stageOptions } from './reuse.js';
 import { subChunksByChunk } from './rewire.js';
-import { extractSkeleton } from './skeleton.js';
-import { emptyStats, type KetRagIndex, type KetRagKeywordIndex, type KetRagSkeleton } from './types.js';
+import { extractSkeleton, type SkeletonKept } from './skeleton.js';
+import {
+  emptyStats,
+  type KetRagIndex,
+  type KetRagKeywordIndex,
+  type KetRagSkeleton,
+  type KetRagUpdateState,
+} from './types.js';
 
 /** Chunks of the corpus and the text each is shown by (title line + text). */
-function chunkCorpus(
+export function chunkCorpus(
   docs: readonly Document[],
   providers: IndexProviders,
   o: KetRagOptions,
@@ -77,28 +84,47 @@ async function keywordIndex(input: {
   subChunks: readonly SubChunk[];
   subChunkTexts: readonly string[];
   subChunkVectors: () => Promise<Float32Array[]>;
-}): Promise<KetRagKeywordIndex> {
-  const { rt, providers, subChunks, subChunkTexts } = input;
-  const bipartite = await rt.stage('keywords', () =>
-    buildKeywordBipartite(subChunks.map((s, i) => ({ id: s.id, text: subChunkTexts[i]! }))),
+  reuse: KetRagReuse | undefined;
+}): Promise<{ keyword: KetRagKeywordIndex; sentenceVectors: Float32Array[] }> {
+  const { rt, providers, subChunks, subChunkTexts, reuse } = input;
+  const cp = stageOptions(reuse);
+  const bipartite = await rt.stage(
+    'keywords',
+    () => buildKeywordBipartite(subChunks.map((s, i) => ({ id: s.id, text: subChunkTexts[i]! }))),
+    cp,
   );
-  const sentenceVectors = await rt.stage('embed-sentences', () =>
-    rt.embed(
-      bipartite.sentences.map((s) => s.text),
-      { label: (_text, i) => `a sentence of ${subChunks[bipartite.sentences[i]!.unit]!.id}` },
-    ),
+  // A kept sub-chunk splits into the same sentences: its k-th sentence keeps its k-th vector.
+  const ordinal: number[] = [];
+  bipartite.sentences.forEach((s, i) => {
+    const previous = bipartite.sentences[i - 1];
+    ordinal.push(previous?.unit === s.unit ? ordinal[i - 1]! + 1 : 0);
+  });
+  const sentenceVectors = await rt.stage(
+    'embed-sentences',
+    () =>
+      embedMissing(
+        bipartite.sentences.map((s) => s.text),
+        (i) => reuse?.sentenceVectors.get(subChunks[bipartite.sentences[i]!.unit]!.id)?.[ordinal[i]!],
+        (texts, at) =>
+          rt.embed(texts, {
+            label: (_text, i) => `a sentence of ${subChunks[bipartite.sentences[at[i]!]!.unit]!.id}`,
+          }),
+        reuse?.tally,
+      ),
+    cp,
   );
   const keywordVectorIndex = await rt.stage(
     'vector-index',
     () => vectorIndexOf(providers, keywordVectors(bipartite, sentenceVectors)),
     { checkpoint: false },
   );
-  return {
+  const keyword: KetRagKeywordIndex = {
     bipartite,
     keywordVectors: keywordVectorIndex,
     subChunkVectors: await input.subChunkVectors(),
     subChunkTokens: Int32Array.from(subChunkTexts, (t) => providers.tokenizer.count(t)),
   };
+  return { keyword, sentenceVectors };
 }
 
 /** Build a KET-RAG index with resolved options `o`. */
@@ -108,28 +134,92 @@ export async function buildKetRag(
   o: KetRagOptions,
 ): Promise<KetRagIndex> {
   const providers = indexProviders(ctx);
-  const { tokenizer, embedder } = providers;
+  const { embedder } = providers;
   const rt = startBuild(ctx);
-  const stats = emptyStats();
   const { chunks, texts: chunkTexts } = await rt.stage('chunk', () => chunkCorpus(docs, providers, o));
-  stats.documents = new Set(chunks.map((c) => c.docId)).size;
-  stats.chunks = chunks.length;
   if (isFittableEmbedder(embedder)) {
     await rt.stage('fit', () => embedder.fit(chunkTexts), { checkpoint: false });
   }
-
-  const titles = new Map(docs.map((d) => [d.id, d.title]));
-  const { subChunks, subChunkTexts } = await rt.stage('split', () => {
-    const subs = splitChunks(chunks, {
-      size: o.subChunkSize,
-      tokenizer,
-      ...(o.halvings !== undefined ? { halvings: o.halvings } : {}),
-    });
-    return {
-      subChunks: subs,
-      subChunkTexts: subs.map((s) => withTitle(s.text, titles.get(s.docId), o.includeTitle)),
-    };
+  const titles: [string, string][] = docs.flatMap((d) =>
+    d.title ? [[d.id, d.title] as [string, string]] : [],
+  );
+  return indexChunks({
+    rt,
+    ctx,
+    providers,
+    options: o,
+    chunks,
+    chunkTexts,
+    documents: docs.map((d) => d.id),
+    titles,
   });
+}
+
+/**
+ * The core chunks of an update: the kept core chunks stay core (extracting other kept chunks would
+ * call the model for unchanged text) and new chunks fill the budget ⌊n·β⌋, best PageRank on the
+ * updated graph first (`'pagerank'`) or in the seeded sample order (`'uniform'`). Positions, best
+ * first by the updated ranking.
+ */
+function updatedCore(
+  o: KetRagOptions,
+  chunks: readonly Chunk[],
+  knn: ChunkKnnGraph | undefined,
+  reuse: KetRagReuse,
+): number[] {
+  const graph = knn ?? { ids: chunks.map((c) => c.id), edges: [] };
+  const ranked = selectCoreChunks(graph, {
+    beta: 1,
+    method: o.coreSelection,
+    damping: o.damping,
+    seed: o.seed,
+  }).positions;
+  const budget = Math.floor(chunks.length * o.beta + 1e-9);
+  const kept = ranked.filter((i) => reuse.keptCore.has(chunks[i]!.id));
+  const candidates = ranked.filter((i) => !reuse.keptChunks.has(chunks[i]!.id));
+  const chosen = new Set([...kept, ...candidates.slice(0, Math.max(0, budget - kept.length))]);
+  return ranked.filter((i) => chosen.has(i));
+}
+
+/**
+ * Index chunked documents: split, KNN graph, core chunks, skeleton, keyword graph and entry search
+ * (Algorithm 3 after chunking). With `reuse` (an update), what the earlier index holds for kept
+ * units is taken instead of embedded or extracted again, and kept core chunks stay core.
+ */
+export async function indexChunks(input: {
+  rt: BuildRuntime;
+  ctx: BuildContext;
+  providers: IndexProviders;
+  options: KetRagOptions;
+  chunks: Chunk[];
+  chunkTexts: string[];
+  documents: string[];
+  titles: [string, string][];
+  reuse?: KetRagReuse;
+}): Promise<KetRagIndex> {
+  const { rt, ctx, providers, options: o, chunks, chunkTexts, reuse } = input;
+  const { tokenizer } = providers;
+  const cp = stageOptions(reuse);
+  const stats = emptyStats();
+  stats.documents = new Set(chunks.map((c) => c.docId)).size;
+  stats.chunks = chunks.length;
+
+  const titles = new Map<string, string | undefined>(input.titles);
+  const { subChunks, subChunkTexts } = await rt.stage(
+    'split',
+    () => {
+      const subs = splitChunks(chunks, {
+        size: o.subChunkSize,
+        tokenizer,
+        ...(o.halvings !== undefined ? { halvings: o.halvings } : {}),
+      });
+      return {
+        subChunks: subs,
+        subChunkTexts: subs.map((s) => withTitle(s.text, titles.get(s.docId), o.includeTitle)),
+      };
+    },
+    cp,
+  );
   stats.subChunks = subChunks.length;
 
   const partial = o.beta > 0 && o.beta < 1;
@@ -138,38 +228,55 @@ export async function buildKetRag(
     (needKnn && o.semanticK > 0) || o.textChannel === 'dense' || o.textChannel === 'knn';
   let chunkVectorList: Float32Array[] | undefined;
   if (needChunkVectors) {
-    chunkVectorList = await rt.stage('embed-chunks', () =>
-      rt.embed(chunkTexts, { label: (_text, i) => `chunk ${chunks[i]!.id}` }),
+    chunkVectorList = await rt.stage(
+      'embed-chunks',
+      () =>
+        embedMissing(
+          chunkTexts,
+          (i) => reuse?.chunkVectors.get(chunks[i]!.id),
+          (texts, at) => rt.embed(texts, { label: (_text, i) => `chunk ${chunks[at[i]!]!.id}` }),
+          reuse?.tally,
+        ),
+      cp,
     );
   }
   let knn: ChunkKnnGraph | undefined;
   if (needKnn) {
-    knn = await rt.stage('knn', () =>
-      buildChunkKnnGraph(
-        chunks.map((c, i) => ({
-          id: c.id,
-          keywords: distinctKeywords(chunkTexts[i]!),
-          ...(chunkVectorList ? { vector: chunkVectorList[i]! } : {}),
-        })),
-        { lexicalK: o.lexicalK, semanticK: o.semanticK, maxDocumentFrequency: o.maxDocumentFrequency },
-      ),
+    knn = await rt.stage(
+      'knn',
+      () =>
+        buildChunkKnnGraph(
+          chunks.map((c, i) => ({
+            id: c.id,
+            keywords: distinctKeywords(chunkTexts[i]!),
+            ...(chunkVectorList ? { vector: chunkVectorList[i]! } : {}),
+          })),
+          { lexicalK: o.lexicalK, semanticK: o.semanticK, maxDocumentFrequency: o.maxDocumentFrequency },
+        ),
+      cp,
     );
     stats.knnEdges = knn.edges.length;
   }
-  const corePositions = await rt.stage('core', () => {
-    if (o.beta >= 1) return chunks.map((_, i) => i);
-    if (o.beta <= 0) return [];
-    const graph = knn ?? { ids: chunks.map((c) => c.id), edges: [] };
-    return selectCoreChunks(graph, {
-      beta: o.beta,
-      method: o.coreSelection,
-      damping: o.damping,
-      seed: o.seed,
-    }).positions;
-  });
+  const corePositions = await rt.stage(
+    'core',
+    () => {
+      if (o.beta >= 1) return chunks.map((_, i) => i);
+      if (o.beta <= 0) return [];
+      if (reuse) return updatedCore(o, chunks, knn, reuse);
+      const graph = knn ?? { ids: chunks.map((c) => c.id), edges: [] };
+      return selectCoreChunks(graph, {
+        beta: o.beta,
+        method: o.coreSelection,
+        damping: o.damping,
+        seed: o.seed,
+      }).positions;
+    },
+    cp,
+  );
   stats.coreChunks = corePositions.length;
 
   let skeleton: KetRagSkeleton | undefined;
+  let skeletonKept: SkeletonKept | undefined;
   if (corePositions.length > 0) {
     const extracted = await extractSkeleton({
       rt,
@@ -183,27 +290,39 @@ export async function buildKetRag(
       subChunkTexts,
       subIdsOf: subChunksByChunk(subChunks),
       titles,
+      reuse,
     });
     skeleton = extracted.skeleton;
+    skeletonKept = extracted.kept;
     Object.assign(stats, extracted.stats);
   }
 
   let subChunkVectorList: Float32Array[] | undefined;
   const embedSubChunks = async (): Promise<Float32Array[]> => {
-    subChunkVectorList ??= await rt.stage('embed-subchunks', () =>
-      rt.embed(subChunkTexts, { label: (_text, i) => `sub-chunk ${subChunks[i]!.id}` }),
+    subChunkVectorList ??= await rt.stage(
+      'embed-subchunks',
+      () =>
+        embedMissing(
+          subChunkTexts,
+          (i) => reuse?.subChunkVectors.get(subChunks[i]!.id),
+          (texts, at) => rt.embed(texts, { label: (_text, i) => `sub-chunk ${subChunks[at[i]!]!.id}` }),
+          reuse?.tally,
+        ),
+      cp,
     );
     return subChunkVectorList;
   };
   let keyword: KetRagKeywordIndex | undefined;
+  let sentenceVectors: Float32Array[] | undefined;
   if (o.textChannel === 'keyword') {
-    keyword = await keywordIndex({
+    ({ keyword, sentenceVectors } = await keywordIndex({
       rt,
       providers,
       subChunks,
       subChunkTexts,
       subChunkVectors: embedSubChunks,
-    });
+      reuse,
+    }));
     stats.keywords = keyword.bipartite.keywords.length;
     stats.sentences = keyword.bipartite.sentences.length;
   }
@@ -238,5 +357,16 @@ export async function buildKetRag(
     const entry = entryIndex(o, subChunkTexts, () => vectorIndexOf(providers, entryVectors));
     if (entry) index.entry = entry;
   }
+  const kept: KetRagUpdateState = {
+    documents: input.documents,
+    titles: input.titles,
+    extractions: skeletonKept?.extractions ?? new Map(),
+    summaries: skeletonKept?.summaries ?? new Map(),
+  };
+  if (chunkVectorList) kept.chunkVectors = chunkVectorList;
+  if (subChunkVectorList) kept.subChunkVectors = subChunkVectorList;
+  if (skeletonKept) kept.entityVectors = skeletonKept.entityVectors;
+  if (sentenceVectors) kept.sentenceVectors = sentenceVectors;
+  index.kept = kept;
   return index;
 }

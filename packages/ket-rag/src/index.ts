@@ -22,6 +22,8 @@ export type {
   KetRagKeywordIndex,
   KetRagSkeleton,
   KetRagStats,
+  KetRagUpdateState,
+  StoredExtraction,
 } from './types.js';
 export {
   isKetRagVariant,

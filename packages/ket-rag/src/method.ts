@@ -11,6 +11,7 @@ import {
 import { loadKetRag, saveKetRag } from './persist.js';
 import { retrieveKetRag } from './retrieve.js';
 import type { KetRagIndex } from './types.js';
+import { updateKetRag } from './update.js';
 import { KET_RAG_VARIANTS, type KetRagVariant } from './variants.js';
 
 /** Version of the index files' layout. */
@@ -33,7 +34,8 @@ const USES: readonly IndexProviderKind[] = ['embedder', 'vectorIndex'];
  * PageRank, or uniform); graph extraction on the core chunks only, entity descriptions and
  * embeddings, chunk links rewired to sub-chunks; the text-keyword bipartite graph over all
  * sub-chunks. Retrieve (Algorithm 4): GraphRAG local search on the skeleton with λ·L tokens, then the
- * keyword channel with what is left.
+ * keyword channel with what is left. Update: only the added documents' chunks are embedded and
+ * extracted; the global stages are recomputed from kept and new results (see the README's Updates).
  */
 export function createKetRag(
   settings: KetRagSettings = {},
@@ -54,6 +56,7 @@ export function createKetRag(
     retrieve: async (index, query, options = {}) => retrieveKetRag(name, index, query, options),
     save: async (index, target) => saveKetRag(format, index, target),
     load: async (target, ctx) => loadKetRag(format, target, ctx),
+    update: async (index, change, ctx, options) => updateKetRag(name, index, change, ctx, options),
   };
 }
 

@@ -3,7 +3,8 @@
  * (chunks, sub-chunks, their texts, core chunks, KNN graph, stats), `chunks.vec` (dense and KNN
  * channels), `skeleton.json` + `entities.vec` (when there is a skeleton), `keywords.json` +
  * `keywords.vec` + `subchunks.f32` (keyword channel), `subchunks.vec` (entry search without the
- * keyword channel). BM25, the vocabulary and the other search structures are rebuilt at load.
+ * keyword channel), and what updates reuse (see persist-kept.ts). BM25, the vocabulary and the other
+ * search structures are rebuilt at load.
  */
 import {
   type BuildContext,
@@ -16,6 +17,7 @@ import type { KeywordBipartite } from '@grag/keyword-bipartite';
 import { derivedParts } from './build.js';
 import { entryIndex, unitSeeds, vectorIndexOf } from './entry.js';
 import { resolveKetRagOptionsFor } from './options.js';
+import { loadKept, saveKept } from './persist-kept.js';
 import {
   checkKeywords,
   checkSkeleton,
@@ -77,6 +79,7 @@ export async function saveKetRag(
         await out.float32Rows('subchunks.f32', index.keyword.subChunkVectors, dimensions);
       }
       if (!index.keyword && index.entry?.vectors) await out.vectors('subchunks.vec', index.entry.vectors);
+      await saveKept(out, index);
     },
   );
 }
@@ -170,5 +173,7 @@ export async function loadKetRag(
     const entry = entryIndex(options, subChunkTexts, vectors ? () => vectors : undefined);
     if (entry) index.entry = entry;
   }
+  const kept = await loadKept(opened, index);
+  if (kept) index.kept = kept;
   return index;
 }

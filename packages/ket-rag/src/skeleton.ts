@@ -19,8 +19,9 @@ import { prepareLocalSearch } from '@grag/core/internal';
 import type { SubChunk } from '@grag/keyword-bipartite';
 import { vectorIndexOf } from './entry.js';
 import type { KetRagOptions } from './options.js';
+import { embedMissing, type KetRagReuse, stageOptions, summaryKey } from './reuse.js';
 import { entityUnits, homeUnits, rewire, unitTitleEntities } from './rewire.js';
-import type { KetRagSkeleton, KetRagStats } from './types.js';
+import type { KetRagSkeleton, KetRagStats, StoredExtraction } from './types.js';
 
 /** The text an entity is embedded and searched by. */
 export function entityText(e: LocalSearchEntity): string {
@@ -81,11 +82,23 @@ function mapConcurrency(o: KetRagOptions): { concurrency?: number } {
   return o.concurrency !== undefined ? { concurrency: o.concurrency } : {};
 }
 
+/** What an update keeps of a skeleton's making: extractions, summaries and entity vectors. */
+export interface SkeletonKept {
+  /** Core chunk id → its extraction. */
+  extractions: Map<string, StoredExtraction>;
+  /** `JSON.stringify(descriptions)` → the model's summary. */
+  summaries: Map<string, string>;
+  /** Entity embeddings, aligned with the skeleton's entities. */
+  entityVectors: Float32Array[];
+}
+
 /**
  * Build the knowledge-graph skeleton from the core chunks (Algorithm 1 on the core chunks): extract
  * in document order, merge by name (with entity linking: titles as entities, aliases folded),
  * summarize multi-description records and cap every description, rewire chunk links to sub-chunks
- * (title entities: their own document's first), embed the entities.
+ * (title entities: their own document's first), embed the entities. With `reuse` (an update), kept
+ * core chunks are not extracted again, description lists summarized before are not summarized
+ * again, and entity texts embedded before are not embedded again.
  */
 export async function extractSkeleton(input: {
   rt: BuildRuntime;
@@ -102,8 +115,10 @@ export async function extractSkeleton(input: {
   subIdsOf: ReadonlyMap<string, readonly string[]>;
   /** Document id → title. */
   titles: ReadonlyMap<string, string | undefined>;
-}): Promise<{ skeleton: KetRagSkeleton; stats: SkeletonStats }> {
-  const { rt, providers, signal, options: o, chunks, chunkTexts, subIdsOf, titles } = input;
+  reuse?: KetRagReuse | undefined;
+}): Promise<{ skeleton: KetRagSkeleton; stats: SkeletonStats; kept: SkeletonKept }> {
+  const { rt, providers, signal, options: o, chunks, chunkTexts, subIdsOf, titles, reuse } = input;
+  const cp = stageOptions(reuse);
   const { tasks, tokenizer } = providers;
   // Extract in document order (the official code sorts the sampled chunks by id).
   const order = [...input.corePositions].sort((a, b) => a - b);
@@ -116,24 +131,35 @@ export async function extractSkeleton(input: {
     const title = o.entityLinking ? titles.get(chunks[position]!.docId) : undefined;
     return title ? { subject: title } : {};
   };
-  const extractions = await rt.stage('extract', () =>
-    rt.map(
-      order,
-      (position) =>
-        tasks.extractGraph(chunkTexts[position]!, { ...extractionOptions, ...subjectOf(position) }),
-      { label: (position) => `chunk ${chunks[position]!.id}`, unit: 'chunks', ...mapConcurrency(o) },
-    ),
+  const toExtract = order.filter((position) => !reuse?.extractions.has(chunks[position]!.id));
+  const fresh = await rt.stage(
+    'extract',
+    () =>
+      rt.map(
+        toExtract,
+        (position) =>
+          tasks.extractGraph(chunkTexts[position]!, { ...extractionOptions, ...subjectOf(position) }),
+        { label: (position) => `chunk ${chunks[position]!.id}`, unit: 'chunks', ...mapConcurrency(o) },
+      ),
+    cp,
   );
+  if (reuse) reuse.tally.extracted += toExtract.length;
+  const extractions = new Map<string, StoredExtraction>();
+  toExtract.forEach((position, i) => {
+    const { entities, relations, issues } = fresh[i]!;
+    extractions.set(chunks[position]!.id, { entities, relations, issues: issues.length });
+  });
   const extraction = { calls: 0, inputTokens: 0, entities: 0, relations: 0, issues: 0, skipped: 0 };
   const builder = new KnowledgeGraphBuilder(o.entityLinking ? { entityLinking: { titles } } : {});
-  order.forEach((position, i) => {
+  order.forEach((position) => {
     const chunk = chunks[position]!;
-    const extracted = extractions[i]!;
+    const extracted = extractions.get(chunk.id) ?? reuse!.extractions.get(chunk.id)!;
+    extractions.set(chunk.id, extracted);
     extraction.calls += 1;
     extraction.inputTokens += tokenizer.count(chunkTexts[position]!);
     extraction.entities += extracted.entities.length;
     extraction.relations += extracted.relations.length;
-    extraction.issues += extracted.issues.length;
+    extraction.issues += extracted.issues;
     builder.addExtraction(
       extracted,
       o.entityLinking
@@ -163,23 +189,34 @@ export async function extractSkeleton(input: {
   ];
   const summarized = (descriptions: readonly string[]) => descriptions.length > 1 && o.summarizeDescriptions;
   const toSummarize = records.filter((r) => summarized(r.descriptions));
+  const toCall = toSummarize.filter((r) => !reuse?.summaries.has(summaryKey(r.descriptions)));
   // Only the model's summaries are kept (plain strings, in record order); the rest is recomputed.
-  const summaries = await rt.stage('summarize', () =>
-    rt.map(
-      toSummarize,
-      (r) =>
-        tasks.summarize(r.descriptions, {
-          purpose: 'entity',
-          maxTokens: o.descriptionMaxTokens,
-          ...(signal !== undefined ? { abortSignal: signal } : {}),
-        }),
-      { label: (r) => r.label, unit: 'descriptions', ...mapConcurrency(o) },
-    ),
+  const called = await rt.stage(
+    'summarize',
+    () =>
+      rt.map(
+        toCall,
+        (r) =>
+          tasks.summarize(r.descriptions, {
+            purpose: 'entity',
+            maxTokens: o.descriptionMaxTokens,
+            ...(signal !== undefined ? { abortSignal: signal } : {}),
+          }),
+        { label: (r) => r.label, unit: 'descriptions', ...mapConcurrency(o) },
+      ),
+    cp,
   );
-  let next = 0;
-  const descriptions = records.map((r) =>
-    cap(summarized(r.descriptions) ? summaries[next++]! : r.descriptions.join(' ')),
-  );
+  // Each record its own summary (a model may answer the same descriptions differently); kept by key.
+  if (reuse) reuse.tally.summarized += toCall.length;
+  const summaryOf = new Map(toCall.map((r, i) => [r, called[i]!]));
+  const summaries = new Map<string, string>();
+  for (const r of toSummarize) {
+    const key = summaryKey(r.descriptions);
+    const summary = summaryOf.get(r) ?? reuse!.summaries.get(key)!;
+    summaryOf.set(r, summary);
+    summaries.set(key, summary);
+  }
+  const descriptions = records.map((r) => cap(summaryOf.get(r) ?? r.descriptions.join(' ')));
   // Rewire chunk links to the chunk's sub-chunks (KET-RAG §5.1); a title entity's own document
   // first: all its sub-chunks, core or not (titleUnits).
   const home =
@@ -207,8 +244,17 @@ export async function extractSkeleton(input: {
     weight: r.weight,
     textUnitIds: rewire(r.chunkIds, subIdsOf),
   }));
-  const entityVectorList = await rt.stage('embed-entities', () =>
-    rt.embed(entities.map(entityText), { label: (_text, i) => `entity ${entities[i]!.name}` }),
+  const entityTexts = entities.map(entityText);
+  const entityVectorList = await rt.stage(
+    'embed-entities',
+    () =>
+      embedMissing(
+        entityTexts,
+        (i) => reuse?.entityVectors.get(entityTexts[i]!),
+        (texts, at) => rt.embed(texts, { label: (_text, i) => `entity ${entities[at[i]!]!.name}` }),
+        reuse?.tally,
+      ),
+    cp,
   );
   const entityVectors = await rt.stage('vector-index', () => vectorIndexOf(providers, entityVectorList), {
     checkpoint: false,
@@ -227,9 +273,10 @@ export async function extractSkeleton(input: {
   });
   return {
     skeleton,
+    kept: { extractions, summaries, entityVectors: entityVectorList },
     stats: {
       extraction,
-      summaries: summaries.length,
+      summaries: toSummarize.length,
       entities: entities.length,
       relationships: relationships.length,
     },

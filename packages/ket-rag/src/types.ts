@@ -2,6 +2,8 @@ import type {
   Bm25Index,
   Chunk,
   EntityVocabulary,
+  ExtractedEntity,
+  ExtractedRelation,
   IndexProviders,
   LocalSearchEntity,
   LocalSearchGraph,
@@ -78,6 +80,38 @@ export interface KetRagEntryIndex {
   lexical?: Bm25Index;
 }
 
+/** What graph extraction returned for one core chunk, as kept for updates. */
+export interface StoredExtraction {
+  entities: ExtractedEntity[];
+  relations: ExtractedRelation[];
+  /** Parse issues the extraction reported (only their number is kept, for the stats). */
+  issues: number;
+}
+
+/**
+ * What an update reuses instead of calling a model again (see `updateKetRag`): the documents and
+ * their titles, each core chunk's extraction, and the raw vectors behind the vector indexes
+ * (a `VectorIndex` cannot give its vectors back). Indexes saved before updates existed lack it.
+ */
+export interface KetRagUpdateState {
+  /** Ids of the indexed documents, in order (also those without chunks). */
+  documents: string[];
+  /** Document id → title, for the documents that have one. */
+  titles: [string, string][];
+  /** Core chunk id → its extraction. */
+  extractions: Map<string, StoredExtraction>;
+  /** Model summaries of merged descriptions: `JSON.stringify(descriptions)` → summary, as returned. */
+  summaries: Map<string, string>;
+  /** Chunk embeddings, aligned with `chunks` (when the variant embeds chunks). */
+  chunkVectors?: Float32Array[];
+  /** Sub-chunk embeddings, aligned with `subChunks` (when the variant embeds sub-chunks). */
+  subChunkVectors?: Float32Array[];
+  /** Entity embeddings, aligned with `skeleton.entities`. */
+  entityVectors?: Float32Array[];
+  /** Sentence embeddings, aligned with `keyword.bipartite.sentences`. */
+  sentenceVectors?: Float32Array[];
+}
+
 /** A built KET-RAG index. */
 export interface KetRagIndex {
   /** The providers retrieval needs (embedder, tokenizer) and the index was built with. */
@@ -104,6 +138,8 @@ export interface KetRagIndex {
   /** Search depths of the text channels: mean tokens of a chunk, estimated tokens (chars / 4) of a sub-chunk. */
   meanTokens: { chunk: number; subChunk: number };
   stats: KetRagStats;
+  /** What an update reuses; absent in indexes saved before updates existed. */
+  kept?: KetRagUpdateState;
 }
 
 /** Stats before anything is counted. */

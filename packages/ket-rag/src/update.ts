@@ -1,0 +1,216 @@
+/**
+ * Incremental updates of a KET-RAG index: the added documents are chunked, split, embedded and (when
+ * core) extracted; the kept chunks reuse what the index holds (their embeddings, extractions,
+ * summaries, sentence and entity vectors), and the global stages (KNN graph, PageRank ranking,
+ * entity merge, keyword graph, vector indexes, BM25) are recomputed from kept and new data without
+ * model calls.
+ */
+import {
+  type BuildContext,
+  type Chunk,
+  type IndexChange,
+  type IndexUpdate,
+  InvalidArgumentError,
+  isFittableEmbedder,
+  modelFingerprint,
+  planIndexChange,
+  StateError,
+  startBuild,
+  throwIfAborted,
+  type UpdateOptions,
+  type UpdateReport,
+} from '@grag/core';
+import { chunkCorpus, indexChunks } from './build.js';
+import type { KetRagReuse } from './reuse.js';
+import type { KetRagIndex, KetRagUpdateState } from './types.js';
+
+/** `rows[i]` keyed by `ids[i]` for the positions `keep` accepts. */
+function byId<T>(ids: readonly string[], rows: readonly T[] | undefined, keep: (i: number) => boolean) {
+  const out = new Map<string, T>();
+  if (!rows) return out;
+  ids.forEach((id, i) => {
+    if (keep(i)) out.set(id, rows[i]!);
+  });
+  return out;
+}
+
+/** The reuse of `index` for the kept chunks (`keptChunks`): nothing of a dropped document. */
+function reuseOf(index: KetRagIndex, kept: KetRagUpdateState, keptChunks: ReadonlySet<string>): KetRagReuse {
+  const keptSub = (i: number) => keptChunks.has(index.subChunks[i]!.chunkId);
+  const sentenceVectors = new Map<string, Float32Array[]>();
+  const { sentenceVectors: rows } = kept;
+  if (index.keyword && rows) {
+    index.keyword.bipartite.sentences.forEach((s, i) => {
+      if (!keptSub(s.unit)) return;
+      const id = index.subChunks[s.unit]!.id;
+      const list = sentenceVectors.get(id);
+      if (list) list.push(rows[i]!);
+      else sentenceVectors.set(id, [rows[i]!]);
+    });
+  }
+  const entityVectors = new Map<string, Float32Array>();
+  if (index.skeleton && kept.entityVectors) {
+    index.skeleton.entities.forEach((e, i) => {
+      entityVectors.set(e.description ? `${e.name}: ${e.description}` : e.name, kept.entityVectors![i]!);
+    });
+  }
+  const chunkIds = index.chunks.map((c) => c.id);
+  return {
+    keptChunks,
+    keptCore: new Set(index.core.filter((id) => keptChunks.has(id))),
+    chunkVectors: byId(chunkIds, kept.chunkVectors, (i) => keptChunks.has(chunkIds[i]!)),
+    subChunkVectors: byId(
+      index.subChunks.map((s) => s.id),
+      kept.subChunkVectors,
+      keptSub,
+    ),
+    sentenceVectors,
+    extractions: new Map([...kept.extractions].filter(([id]) => keptChunks.has(id))),
+    summaries: kept.summaries,
+    entityVectors,
+    tally: { embedded: 0, extracted: 0, summarized: 0 },
+  };
+}
+
+/** What the variant of `index` needs kept that `kept` lacks (an index saved mid-format). */
+function missingParts(index: KetRagIndex, kept: KetRagUpdateState): string[] {
+  const missing: string[] = [];
+  if (index.chunkVectors && !kept.chunkVectors) missing.push('chunk embeddings');
+  if (index.skeleton && !kept.entityVectors) missing.push('entity embeddings');
+  if (index.keyword && !kept.sentenceVectors) missing.push('sentence embeddings');
+  if (index.entry?.vectors && !kept.subChunkVectors) missing.push('sub-chunk embeddings');
+  return missing;
+}
+
+/** Stages recomputed over the whole index, with why, for the variant of `next`. */
+function globalStages(next: KetRagIndex): UpdateReport['global'] {
+  const o = next.options;
+  const out: UpdateReport['global'] = [];
+  if (next.knn) {
+    out.push({
+      stage: 'knn',
+      reason:
+        'lexical edges weigh keywords by their document frequency and every chunk keeps its k best neighbours, so the KNN graph is rebuilt from the kept chunk embeddings and keywords (no embedding again)',
+    });
+  }
+  if (o.beta > 0 && o.beta < 1) {
+    out.push({
+      stage: 'core',
+      reason: `${o.coreSelection === 'pagerank' ? 'PageRank over the updated KNN graph ranks' : 'the seeded sample orders'} the chunks; kept core chunks stay core and new chunks fill the budget ⌊n·β⌋ best first (choosing other kept chunks would extract unchanged text again), so the core set can differ from a fresh build's`,
+    });
+  }
+  if (next.skeleton) {
+    out.push({
+      stage: 'skeleton',
+      reason:
+        'entities and relationships are merged by name across chunks: the graph, its text units, entity BM25 and vocabulary are rebuilt from the kept and new extractions (only description lists not summarized before are summarized, only entity texts not embedded before are embedded)',
+    });
+  }
+  if (next.keyword) {
+    out.push({
+      stage: 'keywords',
+      reason:
+        'keyword and sentence positions span the corpus and a keyword vector is the mean over all its sentences: the bipartite graph and keyword vectors are rebuilt from the kept and new sentence embeddings',
+    });
+  }
+  out.push({
+    stage: 'vector-index',
+    reason:
+      'vector ids are positions and a VectorIndex has no delete, so the vector indexes are rebuilt from the kept and new embeddings',
+  });
+  if (next.entry?.lexical || next.skeleton?.lexical) {
+    out.push({ stage: 'bm25', reason: 'BM25 ids are positions: rebuilt over the kept and new texts' });
+  }
+  return out;
+}
+
+/**
+ * Change the corpus of `index` (see `Method.update`): models are called for the added documents'
+ * chunks alone (embeddings, extraction of the new core chunks, summaries of description lists they
+ * change); kept units reuse the index's results.
+ *
+ * @throws StateError when `index` was saved before KET-RAG kept what updates reuse.
+ * @throws InvalidArgumentError for a bad change (see `planIndexChange`) or another embedder.
+ */
+export async function updateKetRag(
+  name: string,
+  index: KetRagIndex,
+  change: IndexChange,
+  baseCtx: BuildContext,
+  options: UpdateOptions = {},
+): Promise<IndexUpdate<KetRagIndex>> {
+  const ctx = options.signal ? { ...baseCtx, signal: options.signal } : baseCtx;
+  throwIfAborted(ctx.signal);
+  const caller = `${name} update`;
+  const { kept } = index;
+  const missing = kept ? missingParts(index, kept) : [];
+  if (!kept || missing.length > 0) {
+    throw new StateError(
+      `${caller}: this index was saved before grag kept what updates reuse (${missing.length > 0 ? missing.join(', ') : 'extractions, summaries and embeddings'}), so it cannot be updated without calling the models on every chunk again; rebuild it once with grag index (or ${name}.build), and later updates are local.`,
+    );
+  }
+  const [was, now] = [modelFingerprint(index.providers.embedder), modelFingerprint(ctx.embedder)];
+  if (was !== now) {
+    throw new InvalidArgumentError(
+      'ctx',
+      `${caller}: the index was built with the embedder '${was}' but the context has '${now}'; update with the context the index was loaded with.`,
+    );
+  }
+  const plan = planIndexChange(caller, change, kept.documents);
+  const providers = { ...index.providers, tasks: ctx.tasks };
+  const o = index.options;
+  const rt = startBuild(ctx);
+  const added =
+    plan.add.length > 0
+      ? await rt.stage('chunk', () => chunkCorpus(plan.add, providers, o), { checkpoint: false })
+      : { chunks: [] as Chunk[], texts: [] as string[] };
+  const keptPositions = index.chunks.flatMap((c, i) => (plan.drop.has(c.docId) ? [] : [i]));
+  const keptChunks = new Set(keptPositions.map((i) => index.chunks[i]!.id));
+  const reuse = reuseOf(index, kept, keptChunks);
+  const next = await indexChunks({
+    rt,
+    ctx,
+    providers,
+    options: o,
+    chunks: [...keptPositions.map((i) => index.chunks[i]!), ...added.chunks],
+    chunkTexts: [...keptPositions.map((i) => index.chunkTexts[i]!), ...added.texts],
+    documents: plan.documents,
+    titles: [
+      ...kept.titles.filter(([id]) => !plan.drop.has(id)),
+      ...plan.add.flatMap((d) => (d.title ? [[d.id, d.title] as [string, string]] : [])),
+    ],
+    reuse,
+  });
+  const keptCore = next.core.filter((id) => reuse.keptCore.has(id));
+  const { tally } = reuse;
+  const local = ['chunk', 'split'];
+  if (next.kept?.chunkVectors) local.push('embed-chunks');
+  if (next.skeleton) local.push('extract', 'summarize', 'embed-entities');
+  if (next.kept?.subChunkVectors) local.push('embed-subchunks');
+  if (next.keyword) local.push('embed-sentences');
+  const { embedder } = index.providers;
+  return {
+    index: next,
+    report: {
+      documents: { added: plan.added, replaced: plan.replaced, removed: plan.removed },
+      chunks: {
+        removed: index.chunks.length - keptPositions.length,
+        added: added.chunks.length,
+        total: next.chunks.length,
+      },
+      embedded: tally.embedded,
+      local,
+      global: globalStages(next),
+      trace: {
+        core: { kept: keptCore.length, added: next.core.length - keptCore.length, total: next.core.length },
+        extracted: tally.extracted,
+        summarized: tally.summarized,
+        ...(isFittableEmbedder(embedder)
+          ? {
+              fit: `the ${embedder.modelId} embedder keeps the fit of the original corpus (new texts are embedded with it, not refitted); rebuild to refit on the changed corpus`,
+            }
+          : {}),
+      },
+    },
+  };
+}
