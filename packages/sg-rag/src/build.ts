@@ -1,29 +1,55 @@
 import {
   type BuildContext,
+  type BuildRuntime,
   chunkDocuments,
   type Document,
+  type GraphExtraction,
   InvalidArgumentError,
   indexProviders,
   indexVectors,
   isFittableEmbedder,
   startBuild,
+  type VectorIndexFactory,
 } from '@grag/core';
 import { createDominanceModel, starGraphOf } from './dominance.js';
 import { adjacencyOf, exactLabelIndex, graphFromExtractions, graphFromTriples, type SgGraph } from './kg.js';
 import type { DominanceEmbedderChoice, ResolvedBuildOptions } from './options.js';
 import { buildPathIndex } from './path-index.js';
-import type { SgRagIndex } from './types.js';
+import type { KeptChunk, SgRagIndex, SgRagUpdateState } from './types.js';
 
 function toMap(m: Record<string, string> | ReadonlyMap<string, string> | undefined): Map<string, string> {
   if (!m) return new Map();
   return m instanceof Map ? new Map(m) : new Map(Object.entries(m as Record<string, string>));
 }
 
+/** A chunk's extraction as the index keeps it (the parse issues are the build's report, not kept). */
+export function keptChunk(
+  id: string,
+  docId: string,
+  extraction: Pick<GraphExtraction, 'entities' | 'relations'>,
+): KeptChunk {
+  return { id, docId, extraction: { entities: extraction.entities, relations: extraction.relations } };
+}
+
+/**
+ * Refuse a graph without edges (nothing to index), naming `caller` and the `input` it came from.
+ * @throws InvalidArgumentError when `graph` has no edges.
+ */
+export function requireEdges(graph: SgGraph, caller: string, input: string): void {
+  if (graph.edges.length === 0) {
+    throw new InvalidArgumentError(
+      input,
+      `${caller}: the knowledge graph has no edges; pass triples or documents with relations.`,
+    );
+  }
+}
+
 /**
  * Build an SG-RAG index (stages `chunk`, `extract`, `graph`, `fit`, `embed`, `vector-index`,
  * `dominance`, `paths`): the data graph from `options.triples`, or from one `extractGraph` call per
  * chunk of `docs`; node label embeddings in the context's vector index; the dominance embedder
- * (trained for `'gat'` and `'monotone'`); the path index.
+ * (trained for `'gat'` and `'monotone'`); the path index. An index built from documents keeps what
+ * `update` reuses (`kept`): the document ids, each chunk's extraction and the label embeddings.
  */
 export async function buildSgRagIndex(
   docs: Document[],
@@ -34,6 +60,7 @@ export async function buildSgRagIndex(
   const stats: Record<string, number> = {};
   const rt = startBuild(ctx);
   let graph: SgGraph;
+  let keptChunks: KeptChunk[] | undefined;
   if (triples) {
     graph = await rt.stage(
       'graph',
@@ -73,14 +100,14 @@ export async function buildSgRagIndex(
       },
       { checkpoint: false },
     );
+    keptChunks = chunks.map((chunk, i) => keptChunk(chunk.id, chunk.docId, extractions[i]!));
   }
-  if (graph.edges.length === 0) {
-    throw new InvalidArgumentError(
-      triples ? 'triples' : 'docs',
-      'sg-rag build: the knowledge graph has no edges; pass triples or documents with relations.',
-    );
-  }
-  const adjacency = adjacencyOf(graph);
+  requireEdges(graph, 'sg-rag build', triples ? 'triples' : 'docs');
+  const kept: SgRagUpdateState | undefined = keptChunks && {
+    documents: docs.map((d) => d.id),
+    chunks: keptChunks,
+    labelEmbeddings: [],
+  };
   const { embedder } = ctx;
   if (isFittableEmbedder(embedder)) {
     await rt.stage('fit', () => embedder.fit(graph.labels), { checkpoint: false });
@@ -88,9 +115,46 @@ export async function buildSgRagIndex(
   const vectors = await rt.stage('embed', () =>
     rt.embed(graph.labels, { label: (label) => `entity label "${label}"` }),
   );
+  if (kept) kept.labelEmbeddings = vectors;
+  const parts = await indexGraph(rt, graph, vectors, {
+    vectorIndex: ctx.vectorIndex,
+    dimensions: embedder.dimensions,
+    options,
+    signal: ctx.signal,
+    stats,
+  });
+  return { providers: indexProviders(ctx), ...parts, ...(kept ? { kept } : {}) };
+}
+
+/** What {@link indexGraph} needs besides the graph and its label vectors. */
+export interface IndexGraphSettings {
+  vectorIndex: VectorIndexFactory;
+  /** Dimensions of the label vectors. */
+  dimensions: number;
+  /** The resolved options (the dominance embedder: a name, or the object in `customEmbedder`). */
+  options: Pick<ResolvedBuildOptions, 'index' | 'customEmbedder'>;
+  signal: AbortSignal | undefined;
+  /** Stats gathered so far; the graph's, the dominance model's and the path index's are added. */
+  stats: Record<string, number>;
+}
+
+/**
+ * The stages of an index that follow its data graph and label embeddings (`vector-index`,
+ * `dominance`, `paths`), shared by build and update: the label vector index, the dominance
+ * embedder (trained for `'gat'` and `'monotone'`) and the path index, with their stats.
+ */
+export async function indexGraph(
+  rt: BuildRuntime,
+  graph: SgGraph,
+  vectors: readonly Float32Array[],
+  settings: IndexGraphSettings,
+): Promise<Omit<SgRagIndex, 'providers' | 'kept'>> {
+  const { options, stats } = settings;
+  const opts = options.index;
+  const adjacency = adjacencyOf(graph);
   const labelVectors = await rt.stage(
     'vector-index',
-    () => indexVectors(ctx.vectorIndex, vectors, { dimensions: embedder.dimensions }),
+    () => indexVectors(settings.vectorIndex, vectors, { dimensions: settings.dimensions }),
     { checkpoint: false },
   );
   const dominance = await rt.stage(
@@ -99,7 +163,7 @@ export async function buildSgRagIndex(
       createDominanceModel(starGraphOf(graph), {
         ...opts,
         embedder: options.customEmbedder ?? (opts.dominanceEmbedder as DominanceEmbedderChoice),
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        ...(settings.signal ? { signal: settings.signal } : {}),
       }),
     { checkpoint: false },
   );
@@ -125,7 +189,6 @@ export async function buildSgRagIndex(
     skippedMiddles,
   });
   return {
-    providers: indexProviders(ctx),
     options: opts,
     graph,
     adjacency,

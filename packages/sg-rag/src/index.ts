@@ -51,4 +51,4 @@ export {
 export { queryPathEmbedding, retrievePath } from './path-search.js';
 export type { Embedding, NormalizedQueryGraph, PathCandidate, QueryPath } from './query-graph.js';
 export { type RankedMatch, type RankMatchesInput, rankMatches } from './rank.js';
-export type { SgRagIndex } from './types.js';
+export type { KeptChunk, KeptExtraction, SgRagIndex, SgRagUpdateState } from './types.js';

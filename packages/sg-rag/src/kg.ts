@@ -132,8 +132,8 @@ export function graphFromTriples(
  * has none). Self-loops are dropped; `skipped` counts the records the builder skipped.
  */
 export function graphFromExtractions(
-  chunks: readonly Chunk[],
-  extractions: readonly GraphExtraction[],
+  chunks: readonly Pick<Chunk, 'id' | 'docId'>[],
+  extractions: readonly Pick<GraphExtraction, 'entities' | 'relations'>[],
 ): { graph: SgGraph; skipped: number } {
   const builder = new KnowledgeGraphBuilder();
   chunks.forEach((chunk, i) => {

@@ -12,6 +12,7 @@ import {
 import { loadSgRagIndex, saveSgRagIndex } from './persist.js';
 import { retrieveSgRag } from './retrieve.js';
 import type { SgRagIndex } from './types.js';
+import { updateSgRagIndex } from './update.js';
 
 /** On-disk format version written by `save`. */
 export const SG_RAG_FORMAT_VERSION = 1;
@@ -51,6 +52,9 @@ export function createSgRag(
         resolveRetrieveOptions(`${name} retrieve`, settings.retrieveDefaults, options),
         name,
       );
+    },
+    async update(index, change, ctx, options = {}) {
+      return updateSgRagIndex(index, change, ctx, options, name);
     },
     async save(index, target) {
       await saveSgRagIndex(index, target, format);

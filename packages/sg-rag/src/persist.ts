@@ -13,6 +13,7 @@ import { RStarTree } from '@grag/rstar-index';
 import { adjacencyOf, exactLabelIndex, pairKey, type SgGraph } from './kg.js';
 import { resolveSavedOptions } from './options.js';
 import type { SgRagIndex } from './types.js';
+import { loadUpdateState, saveUpdateState } from './update-state.js';
 
 const GRAPH_FILE = 'graph.json';
 const PATHS_FILE = 'paths.bin';
@@ -75,7 +76,8 @@ function checkGraph(graph: SgGraph): void {
  * Write an index: the manifest (params, stats, provider fingerprints), the data graph
  * (`graph.json`), the path nodes (`paths.bin`, int32), the R*-tree (`tree.bin`), the dominance
  * embedder with its choice, config and weights (`dominance.json`, exact float64 values: the query
- * side must reproduce the data side's model) and the label vectors (`labels.bin`, the context's vector index).
+ * side must reproduce the data side's model), the label vectors (`labels.bin`, the context's vector
+ * index) and, for an index built from documents, what updates reuse (see `saveUpdateState`).
  */
 export async function saveSgRagIndex(
   index: SgRagIndex,
@@ -95,6 +97,7 @@ export async function saveSgRagIndex(
       await out.bytes(TREE_FILE, tree.save());
       await out.json(DOMINANCE_FILE, embedder.toJSON());
       await out.vectors(LABELS_FILE, index.labelVectors);
+      await saveUpdateState(out, index);
     },
   );
 }
@@ -178,6 +181,8 @@ export async function loadSgRagIndex(
     );
   }
   const labelVectors = await opened.vectors(LABELS_FILE, n);
+  // Indexes saved before updates existed (and triple indexes) have no update state: they load, but only rebuild.
+  const kept = await loadUpdateState(opened, { graph });
   return {
     providers: opened.providers,
     options,
@@ -193,5 +198,6 @@ export async function loadSgRagIndex(
       embedder,
     },
     stats: opened.stats,
+    ...(kept ? { kept } : {}),
   };
 }

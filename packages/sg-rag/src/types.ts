@@ -1,7 +1,33 @@
-import type { IndexProviders, VectorIndex } from '@grag/core';
+import type { ExtractedEntity, ExtractedRelation, IndexProviders, VectorIndex } from '@grag/core';
 import type { Adjacency, SgGraph } from './kg.js';
 import type { SgRagIndexOptions } from './options.js';
 import type { PathIndexView } from './path-index.js';
+
+/** One chunk's graph extraction as an index keeps it: the records the graph was merged from. */
+export interface KeptExtraction {
+  entities: ExtractedEntity[];
+  relations: ExtractedRelation[];
+}
+
+/** A chunk of an index built from documents: its id, its document and what was extracted from it. */
+export interface KeptChunk {
+  id: string;
+  docId: string;
+  extraction: KeptExtraction;
+}
+
+/**
+ * What `update` reuses, kept by builds from documents (absent from triple indexes and from indexes
+ * saved before updates existed): so an update never extracts or embeds a kept chunk or label again.
+ */
+export interface SgRagUpdateState {
+  /** Ids of the indexed documents, in corpus order. */
+  documents: string[];
+  /** Every chunk with its extraction, in corpus order (the order the graph was merged in). */
+  chunks: KeptChunk[];
+  /** The label embedding of every graph node, in node order (the vectors of `labelVectors`). */
+  labelEmbeddings: Float32Array[];
+}
 
 /** A built (or loaded) SG-RAG index. */
 export interface SgRagIndex {
@@ -17,4 +43,6 @@ export interface SgRagIndex {
   /** The path index I_l (Eq. 4). */
   paths: PathIndexView;
   stats: Record<string, number>;
+  /** What an update reuses; absent for triple indexes and indexes saved before updates existed. */
+  kept?: SgRagUpdateState;
 }

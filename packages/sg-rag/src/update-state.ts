@@ -1,0 +1,83 @@
+/**
+ * Saving and loading what updates reuse ({@link SgRagUpdateState}): `update.json` (the documents
+ * and each chunk's extraction) and `label-embeddings.f32` (each node's label embedding). Indexes
+ * built from triples, and indexes saved before updates existed, have neither and still load.
+ */
+import { type IndexWriter, type OpenedIndex, shapeIssue, v } from '@grag/core';
+import type { KeptChunk, SgRagIndex, SgRagUpdateState } from './types.js';
+
+/** The artifact that marks an index saved with update state. */
+export const UPDATE_FILE = 'update.json';
+/** The label embeddings, one float32 row per node. */
+export const LABEL_EMBEDDINGS_FILE = 'label-embeddings.f32';
+
+const entitySchema = v.object({ name: v.string(), type: v.string(), description: v.string() });
+// A weight that JSON cannot hold (NaN, ±Infinity) is written as null and read back as NaN: the
+// graph builder skips such a relation either way, as the build did.
+const relationSchema = v.object({
+  source: v.string(),
+  target: v.string(),
+  description: v.string(),
+  weight: v.nullable(v.number()),
+  keywords: v.optional(v.array(v.string())),
+});
+const updateSchema = v.object({
+  documents: v.array(v.string()),
+  chunks: v.array(
+    v.tuple(
+      v.string(),
+      v.string(),
+      v.object({ entities: v.array(entitySchema), relations: v.array(relationSchema) }),
+    ),
+  ),
+});
+
+/** Write `index.kept` (nothing for an index without it). */
+export async function saveUpdateState(out: IndexWriter, index: SgRagIndex): Promise<void> {
+  const { kept } = index;
+  if (!kept) return;
+  await out.json(UPDATE_FILE, {
+    documents: kept.documents,
+    chunks: kept.chunks.map((c) => [c.id, c.docId, c.extraction]),
+  });
+  await out.float32Rows(LABEL_EMBEDDINGS_FILE, kept.labelEmbeddings, index.providers.embedder.dimensions);
+}
+
+/**
+ * Read the update state of `index` from `opened`, or undefined when it was saved without one;
+ * every chunk must name a listed document, chunk ids and document ids must be distinct, and there
+ * must be one label embedding per graph node.
+ */
+export async function loadUpdateState(
+  opened: OpenedIndex<unknown, unknown>,
+  index: Pick<SgRagIndex, 'graph'>,
+): Promise<SgRagUpdateState | undefined> {
+  if (!opened.names.includes(UPDATE_FILE)) return undefined;
+  const stored = await opened.json(UPDATE_FILE, updateSchema);
+  opened.check(UPDATE_FILE, () => {
+    const documents = new Set(stored.documents);
+    if (documents.size !== stored.documents.length) shapeIssue('documents', 'repeat an id');
+    const ids = new Set<string>();
+    stored.chunks.forEach(([id, docId], i) => {
+      if (ids.has(id)) shapeIssue(`chunks[${i}]`, `repeats the chunk id ${JSON.stringify(id)}`);
+      ids.add(id);
+      if (!documents.has(docId)) {
+        shapeIssue(`chunks[${i}]`, `names the document ${JSON.stringify(docId)}, which is not listed`);
+      }
+    });
+  });
+  const chunks: KeptChunk[] = stored.chunks.map(([id, docId, extraction]) => ({
+    id,
+    docId,
+    extraction: {
+      entities: extraction.entities,
+      relations: extraction.relations.map(({ weight, keywords, ...rest }) => ({
+        ...rest,
+        weight: weight ?? Number.NaN,
+        ...(keywords ? { keywords } : {}),
+      })),
+    },
+  }));
+  const labelEmbeddings = await opened.float32Rows(LABEL_EMBEDDINGS_FILE, index.graph.ids.length);
+  return { documents: stored.documents, chunks, labelEmbeddings };
+}

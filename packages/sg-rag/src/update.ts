@@ -1,0 +1,199 @@
+/**
+ * Incremental updates of an SG-RAG index built from documents: only the added documents' chunks
+ * are extracted and only labels the index has no embedding for are embedded; the data graph is
+ * merged again from the kept and new extractions, and the stages that follow it (label vector
+ * index, dominance embeddings, R*-tree path index) are recomputed from that without model calls.
+ */
+import {
+  type BuildContext,
+  chunkDocuments,
+  type IndexChange,
+  type IndexUpdate,
+  InvalidArgumentError,
+  isFittableEmbedder,
+  modelFingerprint,
+  planIndexChange,
+  StateError,
+  startBuild,
+  throwIfAborted,
+  type UpdateOptions,
+  type UpdateReport,
+} from '@grag/core';
+import { indexGraph, keptChunk, requireEdges } from './build.js';
+import { graphFromExtractions, type SgGraph } from './kg.js';
+import type { SgRagIndexOptions } from './options.js';
+import type { KeptChunk, SgRagIndex } from './types.js';
+
+/** Stages an update recomputes over the whole index, and why (`report.global`). */
+function globalStages(options: SgRagIndexOptions): UpdateReport['global'] {
+  const choice = options.dominanceEmbedder;
+  const dominance =
+    choice === 'training-free'
+      ? "a node's training-free dominance embedding adds the seeded vectors of its star's nodes, which are keyed by node number: nodes are numbered again and neighbourhoods change, so every node's is recomputed (no training, no model calls)"
+      : choice === 'custom'
+        ? "the index's own dominance embedder embeds every node's star again: nodes are numbered again and neighbourhoods change (no model calls)"
+        : `the ${choice} dominance embedder is trained on the whole data graph (seeded), so it is trained again on the changed graph, as a build would train it (no model calls)`;
+  return [
+    {
+      stage: 'graph',
+      reason:
+        'the data graph is merged again from the kept and the new per-chunk extractions (no model calls): entities and relations that only removed documents supported go, the others lose what removed documents said, and nodes and edges are numbered as a fresh build numbers them',
+    },
+    {
+      stage: 'vector-index',
+      reason:
+        'label vector ids are node numbers, which shift when nodes come and go, and a VectorIndex has no delete: it is rebuilt from the kept and the new label embeddings (none is embedded again)',
+    },
+    { stage: 'dominance', reason: dominance },
+    {
+      stage: 'paths',
+      reason:
+        "every path's key concatenates its nodes' dominance embeddings, which were recomputed, and the R*-tree is bulk loaded (SG-RAG Eq. 4): the path index is built again from the changed graph",
+    },
+  ];
+}
+
+/** Refuse an index that cannot be updated, saying why and what to do. */
+function requireUpdateState(
+  caller: string,
+  name: string,
+  index: SgRagIndex,
+): NonNullable<SgRagIndex['kept']> {
+  if (index.kept) return index.kept;
+  if (index.graph.edges.every((e) => e.chunkIds.length === 0)) {
+    throw new StateError(
+      `${caller}: this index was built from triples, not documents, so it holds no documents to add or remove; build it again with the changed triples.`,
+    );
+  }
+  throw new StateError(
+    `${caller}: this index was saved before grag kept each chunk's extraction and label embeddings, so it cannot be updated without extracting every chunk again; rebuild it once with grag index (or ${name}.build), and later updates are local.`,
+  );
+}
+
+/**
+ * Change the corpus of `index` (see `Method.update`): the kept chunks' extractions and the kept
+ * labels' embeddings are reused, the added documents are chunked and extracted and their new labels
+ * embedded; the graph, the label vector index, the dominance embeddings and the path index are
+ * recomputed without model calls, so the new index equals a fresh build of the changed corpus.
+ * `index` is left as it was.
+ *
+ * @throws StateError when `index` was built from triples or saved before updates existed.
+ * @throws InvalidArgumentError when the change is refused (see `planIndexChange`), the context's
+ *   embedder is not the index's, or the changed corpus yields a graph without edges.
+ */
+export async function updateSgRagIndex(
+  index: SgRagIndex,
+  change: IndexChange,
+  baseCtx: BuildContext,
+  options: UpdateOptions,
+  name: string,
+): Promise<IndexUpdate<SgRagIndex>> {
+  const ctx = options.signal ? { ...baseCtx, signal: options.signal } : baseCtx;
+  throwIfAborted(ctx.signal);
+  const caller = `${name} update`;
+  const kept = requireUpdateState(caller, name, index);
+  const [was, now] = [modelFingerprint(index.providers.embedder), modelFingerprint(ctx.embedder)];
+  if (was !== now) {
+    throw new InvalidArgumentError(
+      'ctx',
+      `${caller}: the index was built with the embedder '${was}' but the context has '${now}'; update with the context the index was loaded with.`,
+    );
+  }
+  const plan = planIndexChange(caller, change, kept.documents);
+  const opts = index.options;
+  const rt = startBuild(ctx);
+  const added = await rt.stage(
+    'chunk',
+    () =>
+      chunkDocuments(plan.add, {
+        chunkSize: opts.chunkSize,
+        overlap: opts.overlap,
+        tokenizer: ctx.tokenizer,
+      }),
+    { checkpoint: false },
+  );
+  const extractions = await rt.stage(
+    'extract',
+    () =>
+      rt.map(added, (chunk) => ctx.tasks.extractGraph(chunk.text, { abortSignal: ctx.signal }), {
+        label: (chunk) => chunk.id,
+        unit: 'chunks',
+      }),
+    { checkpoint: false },
+  );
+  const keptChunks = kept.chunks.filter((c) => !plan.drop.has(c.docId));
+  const chunks: KeptChunk[] = [
+    ...keptChunks,
+    ...added.map((chunk, i) => keptChunk(chunk.id, chunk.docId, extractions[i]!)),
+  ];
+  const stats: Record<string, number> = {};
+  const graph: SgGraph = await rt.stage(
+    'graph',
+    () => {
+      const r = graphFromExtractions(
+        chunks,
+        chunks.map((c) => c.extraction),
+      );
+      stats.skippedExtractions = r.skipped;
+      return r.graph;
+    },
+    { checkpoint: false },
+  );
+  requireEdges(graph, caller, 'change');
+  // Label → embedding of every label the index holds; only labels new to it are embedded.
+  const known = new Map<string, Float32Array>();
+  index.graph.labels.forEach((label, i) => {
+    if (!known.has(label)) known.set(label, kept.labelEmbeddings[i]!);
+  });
+  const fresh = [...new Set(graph.labels.filter((label) => !known.has(label)))];
+  if (fresh.length > 0) {
+    const vectors = await rt.stage(
+      'embed',
+      () => rt.embed(fresh, { label: (label) => `entity label "${label}"` }),
+      { checkpoint: false },
+    );
+    fresh.forEach((label, i) => {
+      known.set(label, vectors[i]!);
+    });
+  }
+  const labelEmbeddings = graph.labels.map((label) => known.get(label)!);
+  const parts = await indexGraph(rt, graph, labelEmbeddings, {
+    vectorIndex: index.providers.vectorIndex,
+    dimensions: index.providers.embedder.dimensions,
+    options: {
+      index: opts,
+      customEmbedder: opts.dominanceEmbedder === 'custom' ? index.paths.embedder : undefined,
+    },
+    signal: ctx.signal,
+    stats,
+  });
+  const { embedder } = index.providers;
+  const freshSet = new Set(fresh);
+  return {
+    index: {
+      providers: index.providers,
+      ...parts,
+      kept: { documents: plan.documents, chunks, labelEmbeddings },
+    },
+    report: {
+      documents: { added: plan.added, replaced: plan.replaced, removed: plan.removed },
+      chunks: { removed: kept.chunks.length - keptChunks.length, added: added.length, total: chunks.length },
+      embedded: fresh.length,
+      local: ['chunk', 'extract', 'embed'],
+      global: globalStages(opts),
+      trace: {
+        extracted: added.length,
+        reusedExtractions: keptChunks.length,
+        reusedLabelEmbeddings: graph.labels.filter((label) => !freshSet.has(label)).length,
+        nodes: { before: index.graph.ids.length, after: graph.ids.length },
+        edges: { before: index.graph.edges.length, after: graph.edges.length },
+        paths: { before: index.paths.tree.size, after: parts.paths.tree.size },
+        ...(isFittableEmbedder(embedder)
+          ? {
+              fit: `the ${embedder.modelId} embedder keeps the fit of the original corpus (new labels are embedded with it, not refitted); rebuild to refit on the changed corpus`,
+            }
+          : {}),
+      },
+    },
+  };
+}
