@@ -1,10 +1,14 @@
-/** `grag serve <index-dir>...`: the HTTP API and explorer page of `@grag/server` over saved indexes. */
+/**
+ * `grag serve <index-dir>...`: the HTTP API and explorer page of `@grag/server` over saved indexes
+ * (directories, or with `--store` index names in a PostgreSQL database).
+ */
 import { InvalidArgumentError } from '@grag/core';
 import { loadIndexes, SERVE_DEFAULTS, serve } from '@grag/server';
 import type { CliIO } from './cli.js';
 import type { GragConfig } from './config.js';
 import { createProviders } from './providers.js';
 import { METHODS } from './registry.js';
+import { closeAll, indexTargets, readTargetManifest } from './store.js';
 
 /** The options `grag serve` adds to the command line. */
 export const SERVE_OPTIONS = {
@@ -17,7 +21,7 @@ export const SERVE_OPTIONS = {
 /** Help lines of `grag serve`: its line under Commands, and its options. */
 export const SERVE_USAGE = {
   command:
-    '  serve <index-dir>...                       serve indexes over HTTP: JSON API, streamed answers, explorer page at /',
+    '  serve <index-dir>...                       serve indexes over HTTP: JSON API, streamed answers, explorer page at /\n                                             (with --store: index names, each loaded once at start)',
   options: `Options of serve:
   --host <addr>              interface to bind (default 127.0.0.1; any other exposes the indexes to the network)
   --port <n>                 port (default 8787; 0 picks a free one)
@@ -29,9 +33,11 @@ export const SERVE_USAGE = {
 export interface ServeCommandInput {
   io: CliIO;
   config: GragConfig;
-  /** The index directories. */
+  /** The index directories (or names, with a store). */
   args: string[];
   flags: { host?: string; port?: string; token?: string; 'no-explorer'?: boolean; quiet?: boolean };
+  /** The `--store` / `GRAG_STORE` database URL; `undefined`: the indexes are directories. */
+  store?: string | undefined;
 }
 
 function parsePort(value: string | undefined): number {
@@ -66,11 +72,12 @@ function stopRequested(signal: AbortSignal | undefined): { promise: Promise<stri
 }
 
 /**
- * Run `grag serve`: load every index directory once (each with the providers its manifest names,
- * as `grag query` does), serve them, print one line with the URL, and run until Ctrl-C (the CLI's
+ * Run `grag serve`: load every index once (each with the providers its manifest names, as
+ * `grag query` does; from a database, its current version, after which the connection is closed:
+ * restart to serve a newer version), serve them, print one line with the URL, and run until Ctrl-C (the CLI's
  * abort signal) or SIGTERM, then close. Returns the exit code.
  */
-export async function serveCommand({ io, config, args, flags }: ServeCommandInput): Promise<number> {
+export async function serveCommand({ io, config, args, flags, store }: ServeCommandInput): Promise<number> {
   if (args.length === 0) {
     throw new InvalidArgumentError(
       'dir',
@@ -81,14 +88,25 @@ export async function serveCommand({ io, config, args, flags }: ServeCommandInpu
   const host = flags.host ?? SERVE_DEFAULTS.host;
   const token = flags.token ?? (io.env.GRAG_TOKEN?.trim() || undefined);
   const summaries = new Set<string>();
-  const indexes = await loadIndexes(args, {
-    methods: METHODS.map((m) => m.method),
-    context: (manifest) => {
-      const providers = createProviders(config, { manifest });
-      summaries.add(providers.summary);
-      return providers.ctx;
-    },
-  });
+  const targets = await indexTargets(args, store);
+  let indexes: Awaited<ReturnType<typeof loadIndexes>>;
+  try {
+    // A name with no index in the database is named first, with how to build it.
+    if (store !== undefined) for (const target of targets) await readTargetManifest(target);
+    indexes = await loadIndexes(
+      targets.map((t) => (t.kind === 'directory' ? (t.dir as string) : t.store)),
+      {
+        methods: METHODS.map((m) => m.method),
+        context: (manifest) => {
+          const providers = createProviders(config, { manifest });
+          summaries.add(providers.summary);
+          return providers.ctx;
+        },
+      },
+    );
+  } finally {
+    await closeAll(targets);
+  }
   if (!flags.quiet) for (const summary of summaries) io.stderr.write(`${summary}\n`);
   const server = await serve({
     indexes,

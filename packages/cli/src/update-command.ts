@@ -1,15 +1,15 @@
 /**
  * `grag add <index> <path>...` and `grag remove <index> <doc-id>...`: change the corpus of an index
- * with the method's local update, and save it back in place, atomically.
+ * with the method's local update, and save it back in place, atomically (a directory, or with
+ * `--store` an index in PostgreSQL).
  */
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   type Document,
   FileCallCache,
   type IndexChange,
   InvalidArgumentError,
   type MeterSnapshot,
-  readManifest,
   StateError,
   type UpdateReport,
 } from '@grag/core';
@@ -20,6 +20,7 @@ import { readCorpus } from './corpus.js';
 import { createProgressView } from './progress.js';
 import { createProviders } from './providers.js';
 import { findMethod, METHODS } from './registry.js';
+import { defaultTargetCacheDir, type IndexTarget, indexTarget, readTargetManifest } from './store.js';
 
 /** Help lines of `grag add` and `grag remove` under Commands. */
 export const UPDATE_USAGE = `  add <dir> <path>...                        index more .txt/.md/.jsonl files into an index (an existing id is replaced)
@@ -30,13 +31,16 @@ export interface UpdateCommandInput {
   io: CliIO;
   config: GragConfig;
   command: 'add' | 'remove';
-  /** The index directory, then paths (add) or document ids (remove). */
+  /** The index directory (or name, with a store), then paths (add) or document ids (remove). */
   args: string[];
   flags: { json?: boolean; quiet?: boolean; 'no-cache'?: boolean };
+  /** The `--store` / `GRAG_STORE` database URL; `undefined`: the index is a directory. */
+  store?: string | undefined;
 }
 
 /** What `grag add` / `grag remove` print with `--json`. */
 export interface UpdateSummary {
+  /** The index directory, or the database URL without its password then `#<name>`. */
   index: string;
   method: string;
   report: UpdateReport;
@@ -87,18 +91,27 @@ function describe(summary: UpdateSummary): string {
 }
 
 /**
- * Run `grag add` or `grag remove`: load the index in `<dir>` with the providers its manifest
- * names, apply the change with the method's `update`, save the new version over `<dir>` (the
- * directory store replaces it atomically: a failure leaves the old index), and print what changed.
- * Returns the exit code; errors are thrown as `GragError`s for the CLI to print.
+ * Run `grag add` or `grag remove`: load the index in `<dir>` (or the index `<dir>` of the
+ * `--store` database) with the providers its manifest names, apply the change with the method's
+ * `update`, save the new version over it (the store replaces it atomically: a failure leaves the
+ * old index served), and print what changed. Two updates of one index at once each apply to the
+ * version they loaded, and the one stored last wins: run them one after the other. Returns the exit
+ * code; errors are thrown as `GragError`s for the CLI to print.
  */
-export async function updateCommand({
-  io,
-  config,
-  command,
-  args,
-  flags,
-}: UpdateCommandInput): Promise<number> {
+export async function updateCommand(input: UpdateCommandInput): Promise<number> {
+  const [dir] = input.args;
+  const target = dir === undefined ? undefined : await indexTarget(dir, input.store);
+  try {
+    return await update(input, target);
+  } finally {
+    await target?.close();
+  }
+}
+
+async function update(
+  { io, config, command, args, flags }: UpdateCommandInput,
+  target: IndexTarget | undefined,
+): Promise<number> {
   const [dir, ...rest] = args;
   const what = command === 'add' ? '<path>...' : '<doc-id>...';
   if (!dir || rest.length === 0) {
@@ -107,19 +120,20 @@ export async function updateCommand({
       `Usage: grag ${command} <dir> ${what} (the index directory, then ${command === 'add' ? 'files or directories to index' : 'ids of indexed documents'}).`,
     );
   }
-  const manifest = await readManifest(dir);
+  const where = target as IndexTarget;
+  const manifest = await readTargetManifest(where);
   const entry = findMethod(manifest.method);
   if (!entry) {
     throw new InvalidArgumentError(
       'index',
-      `${dir} holds a '${manifest.method}' index, which this grag does not know. Available: ${METHODS.map((m) => m.name).join(', ')}.`,
+      `${where.location} holds a '${manifest.method}' index, which this grag does not know. Available: ${METHODS.map((m) => m.name).join(', ')}.`,
     );
   }
   const { method } = entry;
   if (!method.update)
     throw new StateError(`${entry.name} indexes cannot be updated yet; rebuild with grag index`);
   const change: IndexChange = command === 'add' ? { add: await readPaths(io, rest) } : { remove: rest };
-  const cacheDir = resolve(config.cacheDir ?? join(dirname(resolve(dir)), '.grag-cache'));
+  const cacheDir = resolve(config.cacheDir ?? defaultTargetCacheDir(where, io.cwd));
   const useCache = flags['no-cache'] !== true;
   if (useCache) await checkCacheDir(cacheDir);
   const { ctx, summary } = createProviders(config, {
@@ -136,7 +150,7 @@ export async function updateCommand({
   if (!quiet) ctx.onProgress = progress.report;
   if (io.signal) ctx.signal = io.signal;
   ctx.runtime = { concurrency: config.concurrency };
-  const index = await method.load(dir, ctx);
+  const index = await method.load(where.store, ctx);
   let report: UpdateReport;
   let updated: unknown;
   try {
@@ -144,9 +158,9 @@ export async function updateCommand({
   } finally {
     progress.done();
   }
-  await method.save(updated, dir);
+  await method.save(updated, where.store);
   const result: UpdateSummary = {
-    index: dir,
+    index: where.location,
     method: entry.name,
     report,
     usage: ctx.meter.snapshot().total,

@@ -103,15 +103,15 @@ describe('grag add and grag remove', () => {
 
   it('says in one line that a method without update cannot be updated yet', async () => {
     const root = await tmp();
-    const index = join(root, 'ket');
+    const index = join(root, 'noderag');
     await writeIndexDir(
       index,
-      { method: 'ket-rag', formatVersion: 1, params: {}, providers: {} },
+      { method: 'noderag', formatVersion: 1, params: {}, providers: {} },
       async () => {},
     );
     const io = captureIO(root);
     expect(await run(['remove', index, 'a.txt'], io)).toBe(1);
-    expect(io.err()).toBe('grag: ket-rag indexes cannot be updated yet; rebuild with grag index\n');
+    expect(io.err()).toBe('grag: noderag indexes cannot be updated yet; rebuild with grag index\n');
     expect(io.out()).toBe('');
   });
 

@@ -1,7 +1,8 @@
-/** `loadIndexes`: saved index directories, loaded once, ready to serve. */
+/** `loadIndexes`: saved indexes (directories or any `IndexStore`), loaded once, ready to serve. */
 import {
   type BuildContext,
   type IndexManifest,
+  type IndexStore,
   InvalidArgumentError,
   type Method,
   readManifest,
@@ -17,28 +18,44 @@ export interface LoadIndexesOptions {
    * The context to load an index with, given its manifest (the CLI builds it from its config and
    * the manifest's provider fingerprints, so a query uses the embedder the index was built with).
    * Return a new context per call: loading restores a fitted embedder's state into the context's
-   * embedder, so two indexes must not share one.
+   * embedder, so two indexes must not share one. `dir` is the directory, or the store's location.
    */
   context: (manifest: IndexManifest, dir: string) => BuildContext | Promise<BuildContext>;
 }
 
-/** An index loaded from a directory: what `createGragServer` serves, and where it came from. */
+/** An index loaded from a directory or a store: what `createGragServer` serves, and where it came from. */
 export interface LoadedIndex extends ServedIndexInput {
-  /** The directory it was loaded from. */
+  /** The directory it was loaded from, or the location of its store (a database URL without password, `#<index>`). */
   dir: string;
   manifest: IndexManifest;
   /** The context it was loaded with (its meter counts the queries' model calls). */
   context: BuildContext;
 }
 
+/** The current manifest of `store` (its snapshot released at once). */
+async function storeManifest(store: IndexStore): Promise<IndexManifest> {
+  const snapshot = await store.open();
+  try {
+    return snapshot.manifest;
+  } finally {
+    await snapshot.release();
+  }
+}
+
 /**
- * Load one saved index directory: read its manifest, find its method in `options.methods`, and
- * `method.load(dir, context)`. Throws `IndexFormatError` (no such directory, not an index, built
- * with other providers) or `InvalidArgumentError` (a method not in `options.methods`), each with a
- * one-line message that names the directory.
+ * Load one saved index, from a directory or any `IndexStore` (e.g. a `@grag/postgres` store): read
+ * its manifest, find its method in `options.methods`, and `method.load(target, context)`. Throws
+ * `IndexFormatError` (no such directory, not an index, built with other providers) or
+ * `InvalidArgumentError` (a method not in `options.methods`), each with a one-line message that
+ * names the directory or the store's location. The store stays open; the index is in memory once
+ * this resolves, so the caller may close it.
  */
-export async function loadIndex(dir: string, options: LoadIndexesOptions): Promise<LoadedIndex> {
-  const manifest = await readManifest(dir);
+export async function loadIndex(
+  target: string | IndexStore,
+  options: LoadIndexesOptions,
+): Promise<LoadedIndex> {
+  const dir = typeof target === 'string' ? target : target.location;
+  const manifest = typeof target === 'string' ? await readManifest(dir) : await storeManifest(target);
   const method = options.methods.find((m) => m.name === manifest.method);
   if (!method) {
     throw new InvalidArgumentError(
@@ -49,7 +66,7 @@ export async function loadIndex(dir: string, options: LoadIndexesOptions): Promi
     );
   }
   const context = await options.context(manifest, dir);
-  const index: unknown = await method.load(dir, context);
+  const index: unknown = await method.load(target, context);
   return {
     dir,
     manifest,
@@ -63,8 +80,8 @@ export async function loadIndex(dir: string, options: LoadIndexesOptions): Promi
 }
 
 /**
- * Load saved index directories (one per method: each is served under its method's name), in
- * parallel. Throws for the first that fails (see {@link loadIndex}) and when two hold indexes of the
+ * Load saved indexes, directories or stores (one per method: each is served under its method's
+ * name), in parallel. Throws for the first that fails (see {@link loadIndex}) and when two hold indexes of the
  * same method.
  *
  * @example
@@ -77,11 +94,11 @@ export async function loadIndex(dir: string, options: LoadIndexesOptions): Promi
  * ```
  */
 export async function loadIndexes(
-  dirs: readonly string[],
+  dirs: readonly (string | IndexStore)[],
   options: LoadIndexesOptions,
 ): Promise<LoadedIndex[]> {
   if (dirs.length === 0) {
-    throw new InvalidArgumentError('dirs', 'loadIndexes: pass at least one index directory.');
+    throw new InvalidArgumentError('dirs', 'loadIndexes: pass at least one index directory or store.');
   }
   const loaded = await Promise.all(dirs.map((dir) => loadIndex(dir, options)));
   const byMethod = new Map<string, string>();

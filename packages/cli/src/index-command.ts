@@ -1,0 +1,315 @@
+/**
+ * `grag index <path> --method <name> --out <dir | name>`: read a corpus, build an index with the
+ * call cache and checkpoints of the cache directory, and store it (a directory, or an index in
+ * PostgreSQL with `--store`); or, with `--estimate`, count what a build would call.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import {
+  AbortError,
+  assertKnownOptions,
+  type BuildContext,
+  type BuildRuntime,
+  buildKey,
+  type Document,
+  FileCallCache,
+  FileCheckpointStore,
+  InvalidArgumentError,
+  modelFingerprint,
+} from '@grag/core';
+import { checkIndexTarget } from '@grag/core/internal';
+import { loadKgTriples } from '@grag/eval';
+import { formatEstimate, formatUsage, readPrices } from './build-report.js';
+import { checkCacheDir } from './cache-dir.js';
+import type { CliIO } from './cli.js';
+import type { GragConfig } from './config.js';
+import { readCorpus } from './corpus.js';
+import { createProgressView } from './progress.js';
+import { createEstimateProviders, createProviders } from './providers.js';
+import { findMethod, METHODS, type MethodEntry } from './registry.js';
+import { defaultTargetCacheDir, type IndexTarget, readTargetManifest } from './store.js';
+
+/**
+ * Read what `grag index` was pointed at: a knowledge-graph triple directory (train.tsv + entity2text.txt,
+ * as FB15k-237 ships) for a method that indexes triples, else a text corpus.
+ */
+async function readInput(
+  path: string,
+  entry: MethodEntry,
+  methodOptions: Record<string, unknown>,
+): Promise<{
+  documents: Document[];
+  skipped: { path: string; reason: string }[];
+  /** Files decoded from an encoding other than UTF-8. */
+  decoded?: { path: string; encoding: string; reason: string }[];
+  description: string;
+  methodOptions: Record<string, unknown>;
+}> {
+  if (isTripleDirectory(path)) {
+    if (!entry.indexesTriples) {
+      throw new InvalidArgumentError(
+        'path',
+        `${path} holds knowledge-graph triples; ${entry.name} indexes text. Use --method ${METHODS.filter(
+          (m) => m.indexesTriples,
+        )
+          .map((m) => m.name)
+          .join(' or ')}, or pass a directory of .txt/.md/.jsonl files.`,
+      );
+    }
+    const kg = loadKgTriples(path, { malformed: 'skip' });
+    return {
+      documents: [],
+      skipped: kg.skipped.map((s) => ({ path: `${s.path}${s.line ? `:${s.line}` : ''}`, reason: s.reason })),
+      description: `${kg.triples.length} triples over ${kg.entities.size} named entities from ${path}`,
+      methodOptions: {
+        ...methodOptions,
+        triples: kg.triples,
+        entityText: kg.entities,
+        relationText: kg.relations,
+      },
+    };
+  }
+  const corpus = await readCorpus(path);
+  return {
+    documents: corpus.documents,
+    skipped: corpus.skipped,
+    decoded: corpus.decoded,
+    description: `${corpus.documents.length} documents from ${corpus.files} files`,
+    methodOptions,
+  };
+}
+
+/** A directory with a triple file and entity names, in the FB15k-237 layout. */
+function isTripleDirectory(path: string): boolean {
+  return (
+    (existsSync(join(path, 'train.tsv')) || existsSync(join(path, 'train.txt'))) &&
+    existsSync(join(path, 'entity2text.txt'))
+  );
+}
+
+/** Where `grag index --out <out>` keeps its call cache and checkpoints. */
+export function defaultCacheDir(out: string): string {
+  return join(dirname(resolve(out)), '.grag-cache');
+}
+
+/**
+ * Refuse an `--out` that would lose a user's files before anything is built: it must be new, empty
+ * or a grag index ({@link checkIndexTarget}), and neither the corpus nor inside it, nor hold it.
+ */
+async function checkOutDir(corpusPath: string, out: string): Promise<void> {
+  const real = async (path: string) => {
+    const full = resolve(path);
+    // The deepest existing ancestor, resolved through links, plus what does not exist yet.
+    let at = full;
+    let rest = '';
+    for (;;) {
+      try {
+        return join(await realpath(at), rest);
+      } catch {
+        const parent = dirname(at);
+        if (parent === at) return full;
+        rest = join(basename(at), rest);
+        at = parent;
+      }
+    }
+  };
+  const [corpus, target] = await Promise.all([real(corpusPath), real(out)]);
+  const inside = (child: string, parent: string) =>
+    child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
+  if (inside(target, corpus)) {
+    throw new InvalidArgumentError(
+      'out',
+      `--out ${out} is ${target === corpus ? 'the corpus itself' : `inside the corpus ${corpusPath}`}; write the index outside the corpus, e.g. --out ${join(dirname(corpus), `${basename(corpus)}-index`)}.`,
+    );
+  }
+  if (inside(corpus, target)) {
+    throw new InvalidArgumentError(
+      'out',
+      `--out ${out} contains the corpus ${corpusPath}, and replacing it would delete the corpus; choose another --out.`,
+    );
+  }
+  await checkIndexTarget(out);
+}
+
+/** Flags of {@link buildIndex}. */
+export interface IndexFlags {
+  quiet: boolean;
+  estimate?: boolean;
+  noCache?: boolean;
+  json?: boolean;
+  /**
+   * The cache directory when `config.cacheDir` is not set (default: next to a directory `out`, in
+   * the working directory for an index in a database; none for an estimate without `--out`).
+   */
+  defaultCacheDir?: string;
+}
+
+/**
+ * Build an index of `corpusPath` with `methodName` and store it in `out` (a directory or an index
+ * in a database; not used by an estimate). The target is checked before anything is read: a
+ * directory must be new, empty or a grag index, and a database must be reachable and hold no
+ * schema grag did not write. Completed model calls and finished stages are kept in the cache
+ * directory, so a build that was stopped or killed resumes when run again; the store makes the
+ * new version visible at once when it is complete, so the previous one is served until then.
+ */
+export async function buildIndex(
+  io: CliIO,
+  corpusPath: string,
+  methodName: string,
+  out: IndexTarget | undefined,
+  config: GragConfig,
+  methodOptions: Record<string, unknown>,
+  flags: IndexFlags,
+): Promise<{ ctx: BuildContext; docs: number; chunks: unknown }> {
+  const { quiet } = flags;
+  const entry = findMethod(methodName);
+  if (!entry) {
+    throw new InvalidArgumentError(
+      'method',
+      `Unknown method "${methodName}". Available: ${METHODS.map((m) => m.name).join(', ')}.`,
+    );
+  }
+  // Checked before anything is read or printed, so a misspelt --set key is the only line.
+  const keys = entry.method.optionKeys?.build;
+  if (keys) assertKnownOptions(`${entry.name} build`, methodOptions, keys);
+  if (!flags.estimate) {
+    if (out === undefined) throw new InvalidArgumentError('out', 'Missing --out: where to write the index.');
+    // A database is reached here, so a wrong URL fails before any model call.
+    if (out.kind === 'directory') await checkOutDir(corpusPath, out.location);
+    else await out.store.target();
+  }
+  const progress = createProgressView(
+    io.stderr as NodeJS.WriteStream,
+    !quiet && (io.stderr as { isTTY?: boolean }).isTTY === true,
+  );
+  const corpus = await readInput(corpusPath, entry, methodOptions);
+  for (const skip of corpus.skipped) io.stderr.write(`grag: skipped ${skip.path}: ${skip.reason}\n`);
+  for (const file of corpus.decoded ?? [])
+    io.stderr.write(`grag: read ${file.path} as ${file.encoding} (${file.reason})\n`);
+  const prices = await readPrices(config.prices);
+  const cacheDir =
+    config.cacheDir !== undefined
+      ? resolve(config.cacheDir)
+      : out !== undefined
+        ? defaultTargetCacheDir(out, io.cwd)
+        : flags.defaultCacheDir;
+  const useCache = !flags.estimate && !flags.noCache && cacheDir !== undefined;
+  // An estimate reads the cache (what is there costs nothing) but writes nothing.
+  const probeCache = flags.estimate && !flags.noCache && cacheDir !== undefined;
+  if (useCache) await checkCacheDir(cacheDir);
+  const { ctx, summary, mode } = flags.estimate
+    ? createEstimateProviders(config, {
+        ...(prices ? { prices } : {}),
+        ...(probeCache ? { cache: new FileCallCache(join(cacheDir, 'calls')) } : {}),
+      })
+    : createProviders(config, {
+        ...(prices ? { prices } : {}),
+        ...(useCache ? { cache: new FileCallCache(join(cacheDir, 'calls')) } : {}),
+      });
+  if (!quiet) io.stderr.write(`${summary}\n`);
+  if (!quiet) {
+    io.stderr.write(
+      `grag: ${flags.estimate ? 'estimating' : 'indexing'} ${corpus.description}` +
+        (corpus.skipped.length ? ` (${corpus.skipped.length} skipped)` : '') +
+        ` with ${entry.name}\n`,
+    );
+    ctx.onProgress = progress.report;
+  }
+  if (io.signal) ctx.signal = io.signal;
+  const checkpoints = useCache
+    ? new FileCheckpointStore(
+        join(
+          cacheDir,
+          'builds',
+          buildKey({
+            method: entry.method.name,
+            formatVersion: entry.method.formatVersion,
+            options: corpus.methodOptions,
+            documents: corpus.documents,
+            providers: {
+              embedder: modelFingerprint(ctx.embedder),
+              tasks: ctx.tasks.id,
+              vectorIndex: ctx.vectorIndex.kind,
+            },
+          }),
+        ),
+      )
+    : undefined;
+  ctx.runtime = {
+    concurrency: config.concurrency,
+    ...(checkpoints ? { checkpoints } : {}),
+    resumeHint: useCache
+      ? `completed model calls are cached in ${cacheDir}; run the same grag index command again to resume`
+      : 'run grag index again without --no-cache to keep completed calls for a resume',
+    onStart: (runtime) => {
+      rt = runtime;
+    },
+  };
+  let rt: BuildRuntime | undefined;
+  const started = performance.now();
+  let index: unknown;
+  try {
+    index = await entry.method.build(corpus.documents, ctx, corpus.methodOptions);
+  } catch (error) {
+    progress.done();
+    if (AbortError.isInstance(error) && !flags.estimate) {
+      throw new AbortError(
+        `interrupted during stage "${rt?.currentStage ?? ctx.meter.currentStage}"; ${
+          useCache
+            ? `completed model calls are cached in ${cacheDir} and finished stages are kept; run the same command again to resume`
+            : 'nothing was kept (--no-cache)'
+        }.`,
+      );
+    }
+    throw error;
+  }
+  progress.done();
+  const snapshot = ctx.meter.snapshot();
+  if (flags.estimate) {
+    if (flags.json) {
+      io.stdout.write(`${JSON.stringify({ method: entry.name, mode, ...snapshot }, null, 2)}\n`);
+    } else {
+      io.stdout.write(`${formatEstimate(snapshot)}\n`);
+      const unpriced = ctx.meter.unpricedModels();
+      if (unpriced.length) {
+        io.stdout.write(`No price for ${unpriced.join(', ')}; pass --prices <file.json> to include it.\n`);
+      }
+    }
+    return { ctx, docs: corpus.documents.length, chunks: undefined };
+  }
+  const target = out as IndexTarget;
+  await entry.method.save(index, target.store);
+  const issues = rt?.issues ?? [];
+  const resumedStages = rt?.resumedStages ?? [];
+  // Beside an index directory; for an index in a database, in the cache directory.
+  const issuesFile =
+    target.kind === 'directory'
+      ? join(target.location, 'build-issues.jsonl')
+      : join(cacheDir ?? resolve(io.cwd, '.grag-cache'), 'build-issues', `${target.name}.jsonl`);
+  if (issues.length > 0) {
+    await mkdir(dirname(issuesFile), { recursive: true });
+    await writeFile(issuesFile, issues.map((issue) => JSON.stringify(issue)).join('\n') + '\n');
+  }
+  await checkpoints?.clear();
+  const manifest = await readTargetManifest(target);
+  if (!quiet) {
+    if (resumedStages.length > 0) {
+      io.stderr.write(
+        `grag: resumed: ${resumedStages.length} finished stages restored from checkpoints (${[...new Set(resumedStages)].join(', ')})\n`,
+      );
+    }
+    if (issues.length > 0) {
+      const counts = Object.entries(rt!.issueCounts())
+        .map(([stage, count]) => `${stage} ${count}`)
+        .join(', ');
+      io.stderr.write(
+        `grag: ${issues.length} model-output records could not be used (${counts}); each is listed with its raw text in ${issuesFile}\n`,
+      );
+    }
+    io.stderr.write(
+      `grag: wrote ${target.location} (${JSON.stringify(manifest.stats ?? {})}) in ${((performance.now() - started) / 1000).toFixed(1)} s; ${formatUsage(snapshot)}\n`,
+    );
+  }
+  return { ctx, docs: corpus.documents.length, chunks: manifest.stats?.chunks };
+}

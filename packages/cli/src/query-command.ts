@@ -1,0 +1,89 @@
+/** `grag query <index> "<question>"`: retrieve from a stored index, and answer. */
+import { InvalidArgumentError, type Retrieval } from '@grag/core';
+import type { CliIO } from './cli.js';
+import type { GragConfig } from './config.js';
+import { createProviders } from './providers.js';
+import { findMethod, METHODS } from './registry.js';
+import { type IndexTarget, readTargetManifest } from './store.js';
+
+/** What `grag query` prints with `--json`. */
+export interface QueryResult {
+  question: string;
+  method: string;
+  answer?: string;
+  citations?: string[];
+  retrieval: Retrieval;
+  timings: { retrieveMs: number; answerMs?: number };
+}
+
+/**
+ * Load the index in `target` with the providers its manifest names, retrieve for `question`, and
+ * answer from the retrieved items unless `options.answer` is false.
+ */
+export async function queryIndex(
+  target: IndexTarget,
+  question: string,
+  config: GragConfig,
+  options: { topK?: number; answer: boolean; retrieve?: Record<string, unknown> },
+): Promise<{ result: QueryResult; summary: string }> {
+  if (question.trim() === '')
+    throw new InvalidArgumentError(
+      'question',
+      'The question is empty. Usage: grag query <dir> "<question>".',
+    );
+  const manifest = await readTargetManifest(target);
+  const entry = findMethod(manifest.method);
+  if (!entry) {
+    throw new InvalidArgumentError(
+      'index',
+      `${target.location} holds a '${manifest.method}' index, which this grag does not know. Available: ${METHODS.map((m) => m.name).join(', ')}.`,
+    );
+  }
+  const { ctx, summary } = createProviders(config, { manifest });
+  const index = await entry.method.load(target.store, ctx);
+  const t0 = performance.now();
+  const retrieval: Retrieval = await entry.method.retrieve(index, question, {
+    ...options.retrieve,
+    budgetTokens: config.budget,
+    ...(options.topK !== undefined ? { topK: options.topK } : {}),
+  });
+  const retrieveMs = performance.now() - t0;
+  const result: QueryResult = { question, method: entry.name, retrieval, timings: { retrieveMs } };
+  if (options.answer) {
+    const t1 = performance.now();
+    const answer = await ctx.tasks.answer(
+      question,
+      retrieval.items.map((item) => ({ id: item.id, text: item.text })),
+    );
+    result.answer = answer.answer;
+    result.citations = answer.citations;
+    result.timings.answerMs = performance.now() - t1;
+  }
+  return { result, summary };
+}
+
+/** Print a query result for people: the answer and its sources, then the top `maxItems` items. */
+export function printQuery(io: CliIO, r: QueryResult, maxItems = 5): void {
+  const w = (s: string) => io.stdout.write(`${s}\n`);
+  w(`Q: ${r.question}`);
+  if (r.answer !== undefined) {
+    w(`A: ${r.answer}`);
+    if (r.citations?.length) {
+      const sources = r.citations.map((id) => {
+        const item = r.retrieval.items.find((i) => i.id === id);
+        return item ? `[${id}] ${item.source.docIds.join(', ')}` : `[${id}]`;
+      });
+      w(`   sources: ${sources.join('; ')}`);
+    }
+  }
+  w(
+    `Context: ${r.retrieval.items.length} items, ${r.retrieval.tokens} tokens (${r.method}, retrieval ${r.timings.retrieveMs.toFixed(1)} ms${r.timings.answerMs !== undefined ? `, answer ${r.timings.answerMs.toFixed(1)} ms` : ''})`,
+  );
+  for (const item of r.retrieval.items.slice(0, maxItems)) {
+    const preview = item.text.replace(/\s+/g, ' ').slice(0, 100);
+    w(
+      `  [${item.id}] ${item.kind} ${item.score.toFixed(3)} from ${item.source.docIds.join(', ')}: ${preview}${item.text.length > 100 ? '…' : ''}`,
+    );
+  }
+  if (r.retrieval.items.length > maxItems) w(`  … ${r.retrieval.items.length - maxItems} more`);
+}

@@ -1,0 +1,155 @@
+/**
+ * Crash safety through the CLI with `--store`: `grag index --store` (ket-rag, against a counting
+ * OpenAI-compatible server) is killed with SIGKILL after N completed model calls; the version built
+ * before is still what `grag query` serves, and running the same command again repeats none of the
+ * completed calls (call cache and checkpoints in the cache directory), then serves the new version.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoCorpusPath, run } from '../src/index.js';
+import { CountingServer, MODEL_FLAGS } from './counting-server.js';
+import { captureIO } from './helpers.js';
+import { PASSWORD, type SocketDb, servePglite } from './pg-harness.js';
+
+const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+/** Completed chat calls after which the build is killed. */
+const KILL_AFTER = 6;
+
+function env(server: CountingServer, db: SocketDb): NodeJS.ProcessEnv {
+  return { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key', GRAG_STORE: db.url };
+}
+
+/** `grag index <corpus> --method ket-rag --out docs` with the store in GRAG_STORE, as one node process. */
+function gragIndex(
+  server: CountingServer,
+  db: SocketDb,
+  corpus: string,
+  cacheDir: string,
+): ChildProcess & { stderrText: () => string } {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      bin,
+      'index',
+      corpus,
+      '--method',
+      'ket-rag',
+      '--out',
+      'docs',
+      '--cache-dir',
+      cacheDir,
+      '--concurrency',
+      '2',
+      ...MODEL_FLAGS,
+    ],
+    {
+      cwd: repo,
+      env: { PATH: process.env.PATH, TSX_TSCONFIG_PATH: join(repo, 'tsconfig.json'), ...env(server, db) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  return Object.assign(child, { stderrText: () => stderr });
+}
+
+function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+}
+
+async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('grag index --store killed with SIGKILL and run again', () => {
+  const server = new CountingServer();
+  let db: SocketDb;
+  let root = '';
+  beforeAll(async () => {
+    await server.start();
+    db = await servePglite();
+    root = await mkdtemp(join(tmpdir(), 'grag-store-kill-'));
+  }, 60_000);
+  afterAll(async () => {
+    await server.stop();
+    await db?.stop();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  /** The documents of the current version (its manifest's stats) and the docs a query retrieves. */
+  async function served(): Promise<{ documents: number; retrieved: string[] }> {
+    const io = captureIO(root, env(server, db));
+    const args = ['query', 'docs', 'Kessler Shipyard research vessel', '--json', '--no-answer'];
+    expect(await run([...args, '--top-k', '20', ...MODEL_FLAGS], io), io.err()).toBe(0);
+    const result = JSON.parse(io.out()) as { retrieval: { items: { source: { docIds: string[] } }[] } };
+    const current = await db.db.query<{ documents: number }>(
+      `SELECT (manifest->'stats'->>'documents')::int AS documents FROM grag_docs.versions WHERE current`,
+    );
+    return {
+      documents: current.rows[0]!.documents,
+      retrieved: [...new Set(result.retrieval.items.flatMap((i) => i.source.docIds))].sort(),
+    };
+  }
+
+  it('keeps serving the previous version, and the rerun repeats 0 completed model calls', async () => {
+    // The previous version: three of the demo documents.
+    const small = join(root, 'small');
+    await mkdir(small);
+    const names = (await readdir(demoCorpusPath())).sort();
+    const smallNames = names.slice(0, 3);
+    for (const name of smallNames) await copyFile(join(demoCorpusPath(), name), join(small, name));
+    const first = gragIndex(server, db, small, join(root, 'cache-small'));
+    expect((await exited(first)).code, first.stderrText()).toBe(0);
+    const before = await served();
+    expect(before.documents).toBe(3);
+    expect(before.retrieved.length).toBeGreaterThan(0);
+    expect(before.retrieved.every((id) => smallNames.includes(id))).toBe(true);
+
+    // The whole demo corpus into the same index, killed after KILL_AFTER completed chat calls;
+    // later requests are held unanswered, and the pause lets the client store what it has.
+    server.reset();
+    server.holdAfterChat = KILL_AFTER;
+    const cacheDir = join(root, 'cache');
+    const killed = gragIndex(server, db, demoCorpusPath(), cacheDir);
+    await until(() => server.completedChats >= KILL_AFTER, 90_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    killed.kill('SIGKILL');
+    expect((await exited(killed)).signal).toBe('SIGKILL');
+    const completedBeforeKill = new Set(server.completed.map((c) => c.key));
+    expect(server.completedChats).toBeGreaterThanOrEqual(KILL_AFTER);
+
+    // The previous version is still the one served.
+    server.reset();
+    expect(await served()).toEqual(before);
+
+    // The same command again: no completed call is sent again, and the new version is served.
+    server.reset();
+    const rerun = gragIndex(server, db, demoCorpusPath(), cacheDir);
+    expect((await exited(rerun)).code, rerun.stderrText()).toBe(0);
+    const repeated = server.received.filter((c) => completedBeforeKill.has(c.key));
+    expect(repeated).toEqual([]);
+    // The kill came midway: the rerun still had model calls to make.
+    expect(server.received.filter((c) => c.kind === 'chat').length).toBeGreaterThan(0);
+    expect(rerun.stderrText()).toMatch(/grag: resumed: \d+ finished stages restored from checkpoints/);
+    expect(rerun.stderrText()).not.toContain(PASSWORD);
+    // Checkpoints live in the cache directory and are dropped once the version is stored.
+    expect(await readdir(join(cacheDir, 'builds'))).toEqual([]);
+    server.reset();
+    const after = await served();
+    expect(after.documents).toBe(names.length);
+    expect(after.retrieved.some((id) => !smallNames.includes(id))).toBe(true);
+  }, 180_000);
+});
