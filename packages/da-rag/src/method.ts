@@ -10,6 +10,7 @@ import {
 import { loadDaRag, saveDaRag } from './persist.js';
 import { retrieveDaRag } from './retrieve.js';
 import type { DaRagIndex } from './types.js';
+import { updateDaRagIndex } from './update.js';
 
 /** Settings of {@link createDaRag}. */
 export interface DaRagSettings {
@@ -52,6 +53,7 @@ export function createDaRag(
     async build(docs, ctx, options = {}) {
       return buildDaRagIndex(docs, ctx, resolveDaRagOptions(`${name} build`, settings.defaults, options));
     },
+    update: (index, change, ctx, options = {}) => updateDaRagIndex(index, change, ctx, options, name),
     retrieve: (index, query, options = {}) => retrieveDaRag(index, query, options, name),
     save: (index, target) => saveDaRag(index, target, format),
     load: (target, ctx) => loadDaRag(target, ctx, format),

@@ -2,7 +2,8 @@
  * DA-RAG's index (a directory or any IndexStore), through core's persistence envelope: `chunks.json` (chunks, texts,
  * titles, descriptions), `graph.json` (entities, relations, the chunk and Similarity layer edges),
  * `chunk-vectors.f32` and `entity-vectors.f32` (unit-length float32 rows), and the manifest (params,
- * stats with the embedding dimensions, provider fingerprints, the fitted embedder's state).
+ * stats with the embedding dimensions, provider fingerprints, the fitted embedder's state), and
+ * `update.json` (what updates reuse; see `persist-kept.ts`).
  */
 import {
   type BuildContext,
@@ -22,6 +23,7 @@ import {
 import { trussGraphFromEdges } from '@grag/ktruss';
 import { flatEdges, graphLinks } from './layers.js';
 import { resolveDaRagOptions } from './options.js';
+import { loadKept, saveKept } from './persist-kept.js';
 import type { DaRagIndex, DaRagStats } from './types.js';
 
 interface StoredUnits {
@@ -150,6 +152,7 @@ export async function saveDaRag(
       await out.json(GRAPH_FILE, graph);
       await out.float32Rows(CHUNK_VECTORS_FILE, index.chunkVectors, dimensions);
       await out.float32Rows(ENTITY_VECTORS_FILE, index.entityVectors, dimensions);
+      if (index.kept) await saveKept(out, index.kept);
     },
   );
 }
@@ -186,6 +189,8 @@ export async function loadDaRag(
   const chunkIds = units.chunks.map((c) => c.id);
   const entityIds = graph.entities.map((e) => e.id);
   const links = graphLinks({ chunkIds, entities: graph.entities, relations: graph.relations });
+  // Indexes saved before updates existed have no kept data: they load, but only rebuild.
+  const kept = await loadKept(opened, units.chunks);
   return {
     providers,
     options: opened.params,
@@ -204,6 +209,7 @@ export async function loadDaRag(
       ? trussGraphFromEdges(graph.entities.length, Uint32Array.from(graph.simLayer), { ids: entityIds })
       : null,
     stats,
+    ...(kept ? { kept } : {}),
     cache: {},
   };
 }

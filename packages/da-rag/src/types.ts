@@ -1,4 +1,12 @@
-import type { Bm25Index, Chunk, IndexProviders, KgEntity, KgRelation } from '@grag/core';
+import type {
+  Bm25Index,
+  Chunk,
+  ExtractedEntity,
+  ExtractedRelation,
+  IndexProviders,
+  KgEntity,
+  KgRelation,
+} from '@grag/core';
 import type { TrussGraph, TrussIndex } from '@grag/ktruss';
 import type { DaRagOptions } from './options.js';
 
@@ -64,6 +72,11 @@ export interface DaRagIndex {
   simLayer: TrussGraph | null;
   stats: DaRagStats;
   /**
+   * What `update` reuses: the documents and each chunk's extraction. Absent in indexes saved before
+   * updates existed: those load and retrieve, but an update asks to rebuild once.
+   */
+  kept?: DaRagKept;
+  /**
    * Made on first use, not persisted: truss indexes of the whole layers, and BM25 over the chunk
    * texts and entity texts (lexical and hybrid relevance).
    */
@@ -72,4 +85,21 @@ export interface DaRagIndex {
     lexicalEntities?: Bm25Index;
     subjects?: Int32Array;
   };
+}
+
+/** One chunk's graph extraction as kept in the index, so an update merges the KG again without the model. */
+export interface ChunkExtraction {
+  entities: ExtractedEntity[];
+  /** `weight` is `NaN` where the model wrote an invalid one (the merge skips such relations). */
+  relations: ExtractedRelation[];
+  /** Parse issues of the chunk's extraction and title tasks (counted in `stats.parseIssues`). */
+  issues: number;
+}
+
+/** What a DA-RAG index keeps so that `update` calls the model only for new chunks. */
+export interface DaRagKept {
+  /** The indexed documents in corpus order (also those that gave no chunk), with their titles. */
+  documents: { id: string; title?: string }[];
+  /** The extraction of each chunk, parallel to `chunks`. */
+  extractions: ChunkExtraction[];
 }

@@ -1,0 +1,93 @@
+/**
+ * Saving and loading what updates reuse ({@link DaRagKept}): `update.json` with the documents
+ * (ids and titles, in corpus order) and each chunk's extraction. Indexes saved before updates
+ * existed have no such file and still load, without `kept`.
+ */
+import { type Chunk, type IndexWriter, type OpenedIndex, type Schema, shapeIssue, v } from '@grag/core';
+import type { DaRagKept } from './types.js';
+
+/** The artifact that keeps what an update reuses. */
+export const KEPT_FILE = 'update.json';
+
+interface StoredKept {
+  documents: { id: string; title?: string }[];
+  extractions: {
+    entities: { name: string; type: string; description: string }[];
+    relations: {
+      source: string;
+      target: string;
+      description: string;
+      /** `null` for a weight JSON cannot hold (the merge skips the relation as before). */
+      weight: number | null;
+      keywords?: string[];
+    }[];
+    issues: number;
+  }[];
+}
+
+const keptSchema: Schema<StoredKept> = v.object({
+  documents: v.array(v.object({ id: v.string(), title: v.optional(v.string()) })),
+  extractions: v.array(
+    v.object({
+      entities: v.array(v.object({ name: v.string(), type: v.string(), description: v.string() })),
+      relations: v.array(
+        v.object({
+          source: v.string(),
+          target: v.string(),
+          description: v.string(),
+          weight: v.nullable(v.number()),
+          keywords: v.optional(v.array(v.string())),
+        }),
+      ),
+      issues: v.int({ min: 0 }),
+    }),
+  ),
+});
+
+/** Write `kept` as {@link KEPT_FILE}. */
+export async function saveKept(out: IndexWriter, kept: DaRagKept): Promise<void> {
+  const stored: StoredKept = {
+    documents: kept.documents,
+    extractions: kept.extractions.map((e) => ({
+      ...e,
+      relations: e.relations.map((r) => ({ ...r, weight: Number.isFinite(r.weight) ? r.weight : null })),
+    })),
+  };
+  await out.json(KEPT_FILE, stored);
+}
+
+/**
+ * Read the kept update data of an index whose chunks are `chunks`, or `undefined` when it was
+ * saved before updates existed. @throws IndexFormatError when the file disagrees with the chunks.
+ */
+export async function loadKept(
+  opened: OpenedIndex<unknown, unknown>,
+  chunks: readonly Chunk[],
+): Promise<DaRagKept | undefined> {
+  if (!opened.names.includes(KEPT_FILE)) return undefined;
+  const stored = await opened.json(KEPT_FILE, keptSchema);
+  opened.check(KEPT_FILE, () => {
+    if (stored.extractions.length !== chunks.length) {
+      shapeIssue('extractions', `has ${stored.extractions.length} entries for ${chunks.length} chunks`);
+    }
+    const ids = new Set<string>();
+    stored.documents.forEach((d, i) => {
+      if (ids.has(d.id)) shapeIssue(`documents[${i}].id`, `repeats ${JSON.stringify(d.id)}`);
+      ids.add(d.id);
+    });
+    chunks.forEach((c, i) => {
+      if (!ids.has(c.docId)) {
+        shapeIssue('documents', `lacks ${JSON.stringify(c.docId)}, the document of chunks[${i}]`);
+      }
+    });
+  });
+  return {
+    documents: stored.documents.map((d) =>
+      d.title === undefined ? { id: d.id } : { id: d.id, title: d.title },
+    ),
+    extractions: stored.extractions.map((e) => ({
+      ...e,
+      relations: e.relations.map((r) => ({ ...r, weight: r.weight ?? Number.NaN })),
+    })),
+  };
+}

@@ -1,0 +1,253 @@
+/**
+ * Incremental updates of a DA-RAG index (`Method.update`): the model is asked only about new
+ * chunks (extraction, title and description) and the embedder only embeds new chunks, the
+ * sentence windows of new documents (semantic chunking) and entities whose embedded text changed;
+ * the KG, the layers and the Similarity layer are derived again over the whole index from what it
+ * keeps, without model calls, exactly as a build of the changed corpus derives them.
+ */
+import {
+  type BuildContext,
+  type Embedder,
+  type IndexChange,
+  type IndexUpdate,
+  InvalidArgumentError,
+  isFittableEmbedder,
+  ModelOutputError,
+  modelFingerprint,
+  planIndexChange,
+  StateError,
+  startBuild,
+  throwIfAborted,
+  type UpdateOptions,
+  type UpdateReport,
+} from '@grag/core';
+import {
+  analyseChunks,
+  chunkEmbedText,
+  chunkStage,
+  chunkTexts,
+  keepExtraction,
+  linkLayers,
+  mergeGraph,
+  statsOf,
+} from './stages.js';
+import type { DaRagIndex, DaRagKept } from './types.js';
+import { entityText, unit } from './util.js';
+
+/** `embedder` with every text it is sent counted (its own methods and state untouched). */
+function countingEmbedder(embedder: Embedder): { embedder: Embedder; count: () => number } {
+  let sent = 0;
+  const doEmbed: Embedder['doEmbed'] = (options) => {
+    sent += options.values.length;
+    return embedder.doEmbed(options);
+  };
+  const proxy = new Proxy(embedder, {
+    get(target, key) {
+      if (key === 'doEmbed') return doEmbed;
+      const value = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { embedder: proxy, count: () => sent };
+}
+
+/** Refuse a context whose embedder or task suite is not the one the index was built with. */
+function assertSameProviders(caller: string, index: DaRagIndex, ctx: BuildContext): void {
+  const [was, now] = [modelFingerprint(index.providers.embedder), modelFingerprint(ctx.embedder)];
+  if (was !== now) {
+    throw new InvalidArgumentError(
+      'ctx',
+      `${caller}: the index was built with the embedder '${was}' but the context has '${now}'; update with the context the index was loaded with.`,
+    );
+  }
+  if (index.providers.tasks.id !== ctx.tasks.id) {
+    throw new InvalidArgumentError(
+      'ctx',
+      `${caller}: the index was built with the tasks '${index.providers.tasks.id}' but the context has '${ctx.tasks.id}'; update with the context the index was loaded with.`,
+    );
+  }
+}
+
+/** What each global stage recomputes, and why. */
+const GLOBAL_REASONS = {
+  kg: 'entity linking (document titles, aliases) and the merged descriptions of an entity span documents: the KG is merged again from the kept per-chunk extractions and the new ones (no model calls)',
+  layers:
+    'a Semantic Chunk layer edge joins chunks of related entities anywhere in the corpus and the hub cap (maxLinkEntityChunks) counts all chunks of an entity: the layers and inter-layer links are derived again from the merged KG',
+  similarity:
+    "a new or changed entity can enter any entity's k nearest neighbours: the kNN edges are found again over the entity vectors (kept ones reused, none embedded again)",
+  'query-caches':
+    'k-truss decompositions of the layers and BM25 over entity texts are made again on the first query (node positions change with the KG)',
+} as const;
+
+/**
+ * Apply `change` to `index` (see `Method.update`) and return the new index and the report.
+ * @throws StateError when `index` was saved before updates existed (rebuild it once).
+ * @throws InvalidArgumentError for a bad change (see `planIndexChange`) or other providers.
+ */
+export async function updateDaRagIndex(
+  index: DaRagIndex,
+  change: IndexChange,
+  baseCtx: BuildContext,
+  options: UpdateOptions,
+  name: string,
+): Promise<IndexUpdate<DaRagIndex>> {
+  const caller = `${name} update`;
+  throwIfAborted(options.signal ?? baseCtx.signal);
+  const old = index.kept;
+  if (!old) {
+    throw new StateError(
+      `${caller}: this index was saved before grag kept each chunk's extraction, so it cannot be updated without extracting every chunk again; rebuild it once with grag index (or ${name}.build), and later updates are local.`,
+    );
+  }
+  assertSameProviders(caller, index, baseCtx);
+  const plan = planIndexChange(
+    caller,
+    change,
+    old.documents.map((d) => d.id),
+  );
+  const counter = countingEmbedder(baseCtx.embedder);
+  const ctx: BuildContext = {
+    ...baseCtx,
+    embedder: counter.embedder,
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  const opts = index.options;
+  const rt = startBuild(ctx);
+
+  const dropped: number[] = [];
+  const keptAt: number[] = [];
+  index.chunks.forEach((chunk, i) => {
+    (plan.drop.has(chunk.docId) ? dropped : keptAt).push(i);
+  });
+  const added = plan.add.length > 0 ? await chunkStage(rt, plan.add, ctx, opts, false) : [];
+  const titleOf = new Map(plan.add.map((d) => [d.id, d.title]));
+  const addedTexts = chunkTexts(added, titleOf, opts);
+  const { extractions, described } =
+    added.length > 0
+      ? await analyseChunks(rt, ctx, opts, { chunks: added, texts: addedTexts, titleOf }, false)
+      : { extractions: [], described: [] };
+  const addedTitles = described.map((d) => d.title.trim());
+  const addedDescriptions = described.map((d) => d.description.trim());
+
+  const pick = <T>(list: readonly T[]) => keptAt.map((i) => list[i]!);
+  const chunks = [...pick(index.chunks), ...added];
+  if (chunks.length === 0) {
+    throw new InvalidArgumentError(
+      'change',
+      `${caller}: after this change no document has any text to index; build a new index instead.`,
+    );
+  }
+  const texts = [...pick(index.texts), ...addedTexts];
+  const titles = [...pick(index.titles), ...addedTitles];
+  const descriptions = [...pick(index.descriptions), ...addedDescriptions];
+  const keptDocs = old.documents.filter((d) => !plan.drop.has(d.id));
+  const kept: DaRagKept = {
+    documents: [
+      ...keptDocs,
+      ...plan.add.map((d) => (d.title === undefined ? { id: d.id } : { id: d.id, title: d.title })),
+    ],
+    extractions: [
+      ...pick(old.extractions),
+      ...extractions.map((e, i) => keepExtraction(e, described[i]!.issues.length)),
+    ],
+  };
+
+  const kg = await rt.stage('kg', () => mergeGraph(chunks, texts, kept, opts), { checkpoint: false });
+  const entities = [...kg.entities.values()];
+  const relations = [...kg.relations.values()];
+
+  // An entity whose embedded text is unchanged keeps its vector; new and changed ones are embedded.
+  const heldVector = new Map(index.entities.map((e, i) => [entityText(e.name, e.descriptions), i]));
+  const entityTexts = entities.map((e) => entityText(e.name, e.descriptions));
+  const missing = [...new Set(entityTexts.filter((t) => !heldVector.has(t)))];
+  const addedEmbedTexts = addedTexts.map((text, i) =>
+    chunkEmbedText(addedTitles[i]!, addedDescriptions[i]!, text),
+  );
+  const [addedVectors, missingVectors] = await rt.stage(
+    'embed',
+    async () => {
+      const c = await rt.embed(addedEmbedTexts, { label: (_text, i) => `chunk ${added[i]!.id}` });
+      const e = await rt.embed(missing, { label: (text) => `entity ${text.slice(0, 40)}` });
+      if (c.length !== added.length || e.length !== missing.length) {
+        throw new ModelOutputError(
+          'embed',
+          `${c.length + e.length} embeddings`,
+          `${caller}: the embedder returned ${c.length + e.length} vectors for ${added.length + missing.length} texts; ` +
+            'check that its doEmbed returns one vector per value.',
+        );
+      }
+      return [c.map(unit), e.map(unit)] as const;
+    },
+    { checkpoint: false },
+  );
+  const embeddedEntity = new Map(missing.map((t, i) => [t, missingVectors[i]!]));
+  const chunkVectors = [...pick(index.chunkVectors), ...addedVectors];
+  const entityVectors = entityTexts.map(
+    (t) => embeddedEntity.get(t) ?? index.entityVectors[heldVector.get(t)!]!,
+  );
+
+  const layers = await linkLayers(rt, ctx, opts, { chunks, entities, relations, entityVectors });
+  const lexicalChunks = index.cache.lexicalChunks?.update({ remove: dropped, add: addedTexts });
+  const embedder = index.providers.embedder;
+  const report: UpdateReport = {
+    documents: { added: plan.added, replaced: plan.replaced, removed: plan.removed },
+    chunks: { removed: dropped.length, added: added.length, total: chunks.length },
+    embedded: counter.count(),
+    // The stages that ran: a removal alone chunks and asks the model nothing.
+    local: [
+      ...(plan.add.length > 0 ? ['chunk'] : []),
+      ...(added.length > 0 ? ['extract', 'describe'] : []),
+      ...(added.length + missing.length > 0 ? ['embed'] : []),
+      ...(lexicalChunks ? ['bm25'] : []),
+    ],
+    global: [
+      { stage: 'kg', reason: GLOBAL_REASONS.kg },
+      { stage: 'layers', reason: GLOBAL_REASONS.layers },
+      ...(opts.similarityLayer ? [{ stage: 'similarity', reason: GLOBAL_REASONS.similarity }] : []),
+      { stage: 'query-caches', reason: GLOBAL_REASONS['query-caches'] },
+    ],
+    trace: {
+      keptChunks: keptAt.length,
+      entities: {
+        total: entities.length,
+        reused: entityTexts.filter((t) => !embeddedEntity.has(t)).length,
+        embedded: missing.length,
+      },
+      ...(isFittableEmbedder(embedder)
+        ? {
+            fit: `the ${embedder.modelId} embedder keeps the fit of the original corpus (new chunks and entities are embedded with it, not refitted); rebuild to refit on the changed corpus`,
+          }
+        : {}),
+    },
+  };
+  return {
+    index: {
+      ...index,
+      chunks,
+      texts,
+      titles,
+      descriptions,
+      chunkVectors,
+      entities,
+      relations,
+      entityVectors,
+      entityIndex: layers.entityIndex,
+      chunkEntities: layers.chunkEntities,
+      chunkLayer: layers.chunkLayer,
+      kgLayer: layers.kgLayer,
+      simLayer: layers.simLayer,
+      stats: statsOf({
+        documents: kept.documents.length,
+        chunks: chunks.length,
+        kg,
+        layers,
+        kept,
+        titles,
+        descriptions,
+      }),
+      kept,
+      cache: lexicalChunks ? { lexicalChunks } : {},
+    },
+    report,
+  };
+}
