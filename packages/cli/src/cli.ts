@@ -61,6 +61,8 @@ ${STORE_USAGE}
   --estimate                 count the calls, tokens and cost a build would make, without calling a model (index)
   --cache-dir <dir>          model-call cache and build checkpoints (default .grag-cache next to --out)
   --no-cache                 neither read nor write the cache (index, add)
+  --full                     add, remove: also recompute the stages an update approximates, so the index
+                             equals a fresh build of the changed corpus
   --concurrency <n>          model calls in flight while indexing (default 8)
   --prices <file.json>       price table, USD per 1M tokens: {"gpt-4o-mini": {"input": 0.15, "output": 0.6}}
   --budget <tokens>          context budget (default 12000)
@@ -101,6 +103,7 @@ const OPTIONS = {
   estimate: { type: 'boolean' },
   'cache-dir': { type: 'string' },
   'no-cache': { type: 'boolean' },
+  full: { type: 'boolean' },
   prices: { type: 'string' },
   methods: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },

@@ -33,7 +33,7 @@ export interface UpdateCommandInput {
   command: 'add' | 'remove';
   /** The index directory (or name, with a store), then paths (add) or document ids (remove). */
   args: string[];
-  flags: { json?: boolean; quiet?: boolean; 'no-cache'?: boolean };
+  flags: { json?: boolean; quiet?: boolean; 'no-cache'?: boolean; full?: boolean };
   /** The `--store` / `GRAG_STORE` database URL; `undefined`: the index is a directory. */
   store?: string | undefined;
 }
@@ -154,7 +154,7 @@ async function update(
   let report: UpdateReport;
   let updated: unknown;
   try {
-    ({ index: updated, report } = await method.update(index, change, ctx));
+    ({ index: updated, report } = await method.update(index, change, ctx, { full: flags.full === true }));
   } finally {
     progress.done();
   }

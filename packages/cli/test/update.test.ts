@@ -1,7 +1,6 @@
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeIndexDir } from '@grag/core/internal';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/index.js';
 import { captureIO } from './helpers.js';
@@ -99,20 +98,6 @@ describe('grag add and grag remove', () => {
       'grag: bm25 update: the index holds no document with the id "paris.txt", "rome.txt"; nothing was changed. Remove only ids of indexed documents.\n',
     );
     expect(await readFile(join(index, 'chunks.json'), 'utf8')).toBe(before);
-  });
-
-  it('says in one line that a method without update cannot be updated yet', async () => {
-    const root = await tmp();
-    const index = join(root, 'noderag');
-    await writeIndexDir(
-      index,
-      { method: 'noderag', formatVersion: 1, params: {}, providers: {} },
-      async () => {},
-    );
-    const io = captureIO(root);
-    expect(await run(['remove', index, 'a.txt'], io)).toBe(1);
-    expect(io.err()).toBe('grag: noderag indexes cannot be updated yet; rebuild with grag index\n');
-    expect(io.out()).toBe('');
   });
 
   it('reports usage mistakes and a missing index in one line', async () => {

@@ -144,6 +144,14 @@ export interface IndexChange {
 /** Options of {@link Method.update}. */
 export interface UpdateOptions {
   signal?: AbortSignal;
+  /**
+   * Recompute every stage whose update is an approximation, so the result equals a fresh build on
+   * the changed corpus (the CLI's `--full`): e.g. a summary tree regrouped from scratch, or core
+   * chunks selected again over the whole corpus. Model calls are made for every text the fresh
+   * build would send that the index holds no result for (a call cache makes repeated ones free).
+   * Methods whose update is already exact ignore it. @default false
+   */
+  full?: boolean;
 }
 
 /** What {@link Method.update} changed and recomputed. */

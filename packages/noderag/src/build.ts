@@ -1,15 +1,20 @@
 /**
  * NodeRAG indexing, G0 → G5 (§2.2-2.4), as stages of a build runtime: each stage's model calls go
  * through the runtime, and the graph is laid from their results by the pure steps of `units.ts`,
- * `elements.ts` and `hnsw.ts`.
+ * `elements.ts` and `hnsw.ts`. A build and an update run the same stages; an update's memo holds
+ * the answers of the kept documents, so only new inputs reach the models.
  */
 import {
   type BuildContext,
+  type BuildRuntime,
+  type Chunk,
   type Document,
+  type IndexProviders,
   indexProviders,
   isFittableEmbedder,
   type ParseIssue,
   startBuild,
+  type TitleDescription,
 } from '@grag/core';
 import { importantEntities, leiden, type MatchingNode } from '@grag/heterograph';
 import {
@@ -21,6 +26,16 @@ import {
   matchHighLevelElements,
 } from './elements.js';
 import { buildHnsw, layBaseLayer, NODERAG_VECTOR_INDEX } from './hnsw.js';
+import {
+  emptyMemo,
+  issuesOf,
+  type KeptDecomposition,
+  keptElement,
+  materialKey,
+  type NodeRagCalls,
+  type NodeRagKept,
+  type NodeRagMemo,
+} from './kept.js';
 import type { NodeRagOptions } from './options.js';
 import { searchStructures } from './search.js';
 import type { NodeRagBuildStats, NodeRagIndex } from './types.js';
@@ -29,6 +44,11 @@ import { bump, layUnits, linkUnits, textUnits } from './units.js';
 /** Add every count of `from` to `into`. */
 function addCounts(into: Record<string, number>, from: Readonly<Record<string, number>>): void {
   for (const [key, n] of Object.entries(from)) bump(into, key, n);
+}
+
+/** The positions of `items` whose key `has` does not know: what must still be asked. */
+function missing<T>(items: readonly T[], has: (item: T) => boolean): number[] {
+  return items.flatMap((item, i) => (has(item) ? [] : [i]));
 }
 
 /**
@@ -47,12 +67,57 @@ export async function buildNodeRag(
   ctx: BuildContext,
   o: NodeRagOptions,
 ): Promise<NodeRagIndex> {
-  const { tasks, signal, tokenizer } = ctx;
   const rt = startBuild(ctx);
+  const { chunks, texts } = await rt.stage('chunk', () => textUnits(docs, ctx, o));
+  const { embedder } = ctx;
+  if (isFittableEmbedder(embedder)) {
+    await rt.stage('fit', () => embedder.fit(texts), { checkpoint: false });
+  }
+  const documents = docs.map((d) => ({ id: d.id, ...(d.title !== undefined ? { title: d.title } : {}) }));
+  const { index } = await indexNodeRag({
+    rt,
+    ctx,
+    o,
+    providers: { ...indexProviders(ctx), vectorIndex: NODERAG_VECTOR_INDEX },
+    documents,
+    chunks,
+    texts,
+    memo: emptyMemo(),
+  });
+  return index;
+}
+
+/** What {@link indexNodeRag} indexes. */
+export interface NodeRagInput {
+  rt: BuildRuntime;
+  ctx: BuildContext;
+  o: NodeRagOptions;
+  /** The providers the index records. */
+  providers: IndexProviders;
+  /** Ids and titles of the documents, in order (titles feed entity linking). */
+  documents: NodeRagKept['documents'];
+  /** The chunks and the text of each chunk's T node (title line + chunk text). */
+  chunks: Chunk[];
+  texts: string[];
+  /** Model answers to reuse instead of calling the model. */
+  memo: NodeRagMemo;
+}
+
+/**
+ * The stages after chunking (G1 → G5) over `input.chunks`: every model call whose exact input
+ * `input.memo` answers is not made. Returns the index (with what it keeps for updates) and the
+ * calls made.
+ */
+export async function indexNodeRag(
+  input: NodeRagInput,
+): Promise<{ index: NodeRagIndex; calls: NodeRagCalls }> {
+  const { rt, ctx, o, chunks, texts, memo } = input;
+  const { tasks, signal, tokenizer } = ctx;
   const concurrency = o.concurrency !== undefined ? { concurrency: o.concurrency } : {};
+  const calls: NodeRagCalls = { decomposed: 0, summarized: 0, described: 0, embedded: 0 };
   const stats: NodeRagBuildStats = {
-    documents: new Set(docs.map((d) => d.id)).size,
-    chunks: 0,
+    documents: new Set(input.documents.map((d) => d.id)).size,
+    chunks: chunks.length,
     extractedUnits: 0,
     importantEntities: 0,
     attributes: 0,
@@ -69,31 +134,32 @@ export async function buildNodeRag(
     for (const issue of issues) bump(stats.parseIssues, issue.kind);
   };
 
-  const { chunks, texts } = await rt.stage('chunk', () => textUnits(docs, ctx, o));
-  stats.chunks = chunks.length;
-  const { embedder } = ctx;
-  if (isFittableEmbedder(embedder)) {
-    await rt.stage('fit', () => embedder.fit(texts), { checkpoint: false });
-  }
-
   // G1: semantic units, entities and relationships (§2.2).
-  const decompositions = await rt.stage('decompose', () =>
-    rt.map(texts, (text) => tasks.decomposeSemanticUnits(text, { abortSignal: signal }), {
-      label: (_, c) => chunks[c]!.id,
+  const ask = missing(texts, (text) => memo.decompositions.has(text));
+  const asked = await rt.stage('decompose', () =>
+    rt.map(ask, (c) => tasks.decomposeSemanticUnits(texts[c]!, { abortSignal: signal }), {
+      label: (c) => chunks[c]!.id,
       unit: 'chunks',
       ...concurrency,
     }),
   );
+  calls.decomposed = ask.length;
+  const answered = new Map<number, KeptDecomposition>(
+    asked.map((d, i) => [ask[i]!, { units: d.units, issues: d.issues.map((x) => x.kind) }]),
+  );
+  const decompositions = texts.map((text, c) => answered.get(c) ?? memo.decompositions.get(text)!);
   const { graph, unitsOfChunk } = await rt.stage(
     'decompose',
     () => {
       let units = decompositions.map((d) => d.units);
       if (o.entityLinking) {
+        // Linking reads only ids and titles.
+        const docs = input.documents.map((d) => ({ ...d, text: '' }));
         const linked = linkUnits({ docs, chunks, units });
         stats.linking = linked.linking;
         units = linked.units;
       }
-      for (const decomposition of decompositions) countIssues(decomposition.issues);
+      for (const decomposition of decompositions) countIssues(issuesOf(decomposition.issues));
       const laid = layUnits({ chunks, units });
       stats.extractedUnits = laid.extractedUnits;
       addCounts(stats.skipped, laid.skipped);
@@ -110,24 +176,32 @@ export async function buildNodeRag(
       betweennessSamples: o.betweennessSamples,
       seed: o.seed,
     });
-    const summaries = await rt.map(
-      important.nodes,
-      async (entity) => {
-        const fitted = fitTexts(attributeMaterial(graph, entity), o.attributeContextTokens, tokenizer);
-        const summary =
-          fitted.length === 0
-            ? ''
-            : await tasks.summarize(fitted, {
-                purpose: 'entity',
-                maxTokens: o.attributeTokens,
-                abortSignal: signal,
-              });
+    const material = important.nodes.map((entity) =>
+      fitTexts(attributeMaterial(graph, entity), o.attributeContextTokens, tokenizer),
+    );
+    const keys = material.map(materialKey);
+    const toAsk = missing(material, (m) => m.length === 0).filter((i) => !memo.attributes.has(keys[i]!));
+    const fresh = await rt.map(
+      toAsk,
+      async (i) => {
+        const summary = await tasks.summarize(material[i]!, {
+          purpose: 'entity',
+          maxTokens: o.attributeTokens,
+          abortSignal: signal,
+        });
         return summary.trim();
       },
-      { label: (entity) => entity, unit: 'entities', ...concurrency },
+      { label: (i) => important.nodes[i]!, unit: 'entities', ...concurrency },
     );
-    return { entities: important.nodes, summaries };
+    const got = new Map(fresh.map((summary, j) => [toAsk[j]!, summary]));
+    const summaries = material.map((m, i) =>
+      m.length === 0 ? '' : (got.get(i) ?? memo.attributes.get(keys[i]!)!),
+    );
+    // Only entities with material have a key worth keeping (the others are never asked).
+    const kept = keys.flatMap((key, i) => (material[i]!.length > 0 ? [[key, summaries[i]!] as const] : []));
+    return { entities: important.nodes, summaries, kept, asked: toAsk.length };
   });
+  calls.summarized = attributes.asked;
   await rt.stage(
     'attributes',
     () => {
@@ -142,15 +216,20 @@ export async function buildNodeRag(
   // Embeddings of S and A now (semantic matching needs them), of H and T when they exist (§2.4).
   const vectors = new Map<string, Float32Array>();
   const embed = async (keys: string[]) => {
+    const textOf = new Map<string, string>();
+    for (const key of keys) {
+      const text = graph.node(key).text;
+      if (!memo.vectors.has(text) && !textOf.has(text)) textOf.set(text, key);
+    }
+    const toEmbed = [...textOf.keys()];
     const embeddings = await rt.stage('embed', () =>
-      rt.embed(
-        keys.map((key) => graph.node(key).text),
-        { label: (_, i) => keys[i]! },
-      ),
+      rt.embed(toEmbed, { label: (text) => textOf.get(text)! }),
     );
-    keys.forEach((key, i) => {
-      vectors.set(key, embeddings[i]!);
+    calls.embedded += toEmbed.length;
+    toEmbed.forEach((text, i) => {
+      memo.vectors.set(text, embeddings[i]!);
     });
+    for (const key of keys) vectors.set(key, memo.vectors.get(graph.node(key).text)!);
   };
   await embed([...graph.nodes('S'), ...graph.nodes('A')]);
 
@@ -164,17 +243,30 @@ export async function buildNodeRag(
     const nonEmpty = communityMembers(graph, communities, count)
       .map((m, c) => ({ m, c }))
       .filter(({ m }) => m.length > 0);
-    const elements = await rt.map(
-      nonEmpty,
-      ({ m }) => {
-        const material = m.map((key) => graph.node(key).text);
-        const content = fitTexts(material, o.communityContextTokens, tokenizer).join('\n');
-        return tasks.titleAndDescription(content, { abortSignal: signal });
-      },
-      { label: ({ c }) => `community ${c}`, unit: 'communities', ...concurrency },
+    const contents = nonEmpty.map(({ m }) =>
+      fitTexts(
+        m.map((key) => graph.node(key).text),
+        o.communityContextTokens,
+        tokenizer,
+      ).join('\n'),
     );
-    return { count, nonEmpty, elements };
+    const keys = contents.map((content) => materialKey([content]));
+    const toAsk = missing(keys, (key) => memo.elements.has(key));
+    const fresh = await rt.map(
+      toAsk,
+      (i) => tasks.titleAndDescription(contents[i]!, { abortSignal: signal }),
+      { label: (i) => `community ${nonEmpty[i]!.c}`, unit: 'communities', ...concurrency },
+    );
+    const got = new Map(fresh.map((element, j) => [toAsk[j]!, element]));
+    const elements: TitleDescription[] = keys.map((key, i) => {
+      const element = got.get(i);
+      if (element) return element;
+      const kept = memo.elements.get(key)!;
+      return { title: kept.title, description: kept.description, issues: issuesOf(kept.issues) };
+    });
+    return { count, nonEmpty, elements, keys, asked: toAsk.length };
   });
+  calls.described = communities.asked;
   const { matching, highKeys } = await rt.stage(
     'communities',
     () => {
@@ -223,7 +315,7 @@ export async function buildNodeRag(
     async () => {
       const index = buildHnsw({
         vectors: vectorKeys.map((key) => vectors.get(key)!),
-        dimensions: embedder.dimensions,
+        dimensions: input.providers.embedder.dimensions,
         options: o,
         onAdded: (done) => ctx.onProgress?.({ stage: 'hnsw', done, total: vectorKeys.length, unit: 'nodes' }),
       });
@@ -235,14 +327,23 @@ export async function buildNodeRag(
     },
     { checkpoint: false },
   );
-  return {
-    providers: { ...indexProviders(ctx), vectorIndex: NODERAG_VECTOR_INDEX },
+  const kept: NodeRagKept = {
+    documents: input.documents,
+    decompositions,
+    attributes: attributes.kept.map(([key, summary]) => [key, summary]),
+    elements: communities.keys.map((key, i) => [key, keptElement(communities.elements[i]!)]),
+    embeddings: vectorKeys.map((key) => vectors.get(key)!),
+  };
+  const index: NodeRagIndex = {
+    providers: input.providers,
     options: o,
     graph,
     vectors: hnsw,
     vectorKeys,
     chunks,
     stats,
+    kept,
     ...searchStructures(graph, vectorKeys),
   };
+  return { index, calls };
 }

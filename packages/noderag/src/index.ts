@@ -5,6 +5,7 @@
 export { buildNodeRag } from './build.js';
 export { CONTEXT_TYPE_ORDER } from './context.js';
 export { layBaseLayer } from './hnsw.js';
+export type { KeptDecomposition, KeptElement, NodeRagKept } from './kept.js';
 export * from './method.js';
 export {
   NODERAG_BUILD_OPTION_KEYS,

@@ -10,6 +10,7 @@ import {
 import { loadNodeRag, saveNodeRag } from './persist.js';
 import { retrieveNodeRag } from './retrieve.js';
 import type { NodeRagIndex } from './types.js';
+import { updateNodeRag } from './update.js';
 
 /** Settings of {@link createNodeRag}. */
 export interface NodeRagSettings {
@@ -20,6 +21,10 @@ export interface NodeRagSettings {
   /** Retrieve options overriding {@link NODERAG_RETRIEVE_DEFAULTS}. */
   retrieveDefaults?: Partial<NodeRagRetrieveOptions>;
 }
+
+/** NodeRAG as a grag {@link Method} whose `update` is always there (see the README's "Updates"). */
+export type NodeRagMethod = Method<NodeRagIndex, NodeRagOptions, NodeRagRetrieveOptions> &
+  Required<Pick<Method<NodeRagIndex, NodeRagOptions, NodeRagRetrieveOptions>, 'update'>>;
 
 /** On-disk layout version written by `save`. */
 export const NODERAG_FORMAT_VERSION = 1;
@@ -35,15 +40,14 @@ const USES = ['embedder', 'tasks'] as const;
  * NodeRAG (Xu et al., "NodeRAG: Structuring Graph-based RAG with Heterogeneous Nodes", 2025) as a
  * grag {@link Method}: build the heterograph G5 of seven node types, retrieve by dual search, shallow
  * personalized PageRank and cross nodes, and return only retrievable content (T, S, A, H, R), grouped
- * by node type within the token budget.
+ * by node type within the token budget. `update` adds and removes documents, calling the models only
+ * for what the index never asked (see the README's "Updates").
  *
  * @example
  * const index = await nodeRag.build(docs, ctx);
  * const retrieval = await nodeRag.retrieve(index, 'Who founded the shipyard?');
  */
-export function createNodeRag(
-  settings: NodeRagSettings = {},
-): Method<NodeRagIndex, NodeRagOptions, NodeRagRetrieveOptions> {
+export function createNodeRag(settings: NodeRagSettings = {}): NodeRagMethod {
   const name = settings.name ?? 'noderag';
   const format = { method: name, formatVersion: NODERAG_FORMAT_VERSION, uses: USES };
   const retrieval = { name, defaults: settings.retrieveDefaults };
@@ -57,6 +61,7 @@ export function createNodeRag(
     async build(docs, ctx, options = {}) {
       return buildNodeRag(docs, ctx, resolveNodeRagOptions(`${name} build`, settings.defaults, options));
     },
+    update: (index, change, ctx, options = {}) => updateNodeRag(name, index, change, ctx, options),
     retrieve: (index, query, options = {}) => retrieveNodeRag(index, query, options, retrieval),
     save: (index, target) => saveNodeRag(index, target, format),
     load: (target, ctx) => loadNodeRag(target, ctx, format),

@@ -2,8 +2,8 @@
  * NodeRAG's index (a directory or any IndexStore), through core's persistence envelope: `graph.json` (every node and the
  * structural edges; HNSW edges are laid again from the vector index on load), `chunks.json` (chunks
  * and the node key of each vector id), `build-stats.json`, `vectors.bin` (the `@grag/hnsw` index),
- * and the manifest (params, graph statistics and storage size, provider fingerprints, the fitted
- * embedder's state).
+ * what updates reuse (`update.json`, `embeddings.f32`; see `persist-kept.ts`), and the manifest
+ * (params, graph statistics and storage size, provider fingerprints, the fitted embedder's state).
  */
 import {
   type BuildContext,
@@ -20,6 +20,7 @@ import { type EdgeKind, HeteroGraph, type HeteroGraphStats, type NodeType } from
 import { HnswIndex } from '@grag/hnsw';
 import { layBaseLayer, NODERAG_VECTOR_INDEX } from './hnsw.js';
 import { savedNodeRagOptions } from './options.js';
+import { loadKept, saveKept } from './persist-kept.js';
 import { searchStructures } from './search.js';
 import type { NodeRagBuildStats, NodeRagIndex } from './types.js';
 
@@ -155,6 +156,7 @@ export async function saveNodeRag(
       await out.json(CHUNKS_FILE, { chunks: index.chunks, vectorKeys: index.vectorKeys });
       await out.json(BUILD_STATS_FILE, index.stats);
       await out.vectors(VECTORS_FILE, index.vectors);
+      if (index.kept) await saveKept(out, index.kept, index.providers.embedder.dimensions);
       // The bytes of the artifacts above (as a directory: the size of its files but the manifest
       // and the embedder state), recorded in the manifest written next.
       stats.storageBytes = out.bytesWritten();
@@ -188,6 +190,8 @@ export async function loadNodeRag(
   if (!(vectors instanceof HnswIndex))
     throw new TypeError('noderag load: the vector index is not an HnswIndex.');
   vectors.efSearch = options.hnswEfSearch;
+  // Indexes saved before updates existed keep nothing for them: they load, but only rebuild.
+  const kept = await loadKept(opened, { chunks: chunks.length, vectors: vectorKeys.length });
   if (options.hnswEdges) await layBaseLayer(graph, vectors, vectorKeys);
   return {
     providers: opened.providers,
@@ -197,6 +201,7 @@ export async function loadNodeRag(
     vectorKeys,
     chunks,
     stats,
+    ...(kept ? { kept } : {}),
     ...searchStructures(graph, vectorKeys),
   };
 }

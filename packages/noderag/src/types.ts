@@ -1,6 +1,7 @@
 import type { Bm25Index, Chunk, EntityVocabulary, IndexProviders } from '@grag/core';
 import type { HeteroGraph, HeteroSearch } from '@grag/heterograph';
 import type { HnswIndex } from '@grag/hnsw';
+import type { NodeRagKept } from './kept.js';
 import type { NodeRagOptions } from './options.js';
 
 /** Counts of one build, stored in the index and its manifest. */
@@ -64,4 +65,9 @@ export interface NodeRagIndex extends NodeRagSearch {
   vectorKeys: string[];
   chunks: Chunk[];
   stats: NodeRagBuildStats;
+  /**
+   * The model answers and embeddings the index was made from, which `update` reuses. Absent in an
+   * index saved before updates existed: it loads and retrieves, but must be rebuilt once to update.
+   */
+  kept?: NodeRagKept;
 }

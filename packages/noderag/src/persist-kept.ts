@@ -1,0 +1,85 @@
+/**
+ * What a NodeRAG index keeps for updates, on disk: `update.json` (documents, each chunk's
+ * decomposition, attribute summaries and high-level elements by the key of what was sent) and
+ * `embeddings.f32` (the embedding of each vector key). Indexes saved before updates existed have
+ * neither file and load without them.
+ */
+import type { IndexWriter, OpenedIndex, ParseIssue, Schema } from '@grag/core';
+import { shapeIssue, v } from '@grag/core';
+import type { KeptDecomposition, KeptElement, NodeRagKept } from './kept.js';
+
+const UPDATE_FILE = 'update.json';
+const EMBEDDINGS_FILE = 'embeddings.f32';
+
+/** The files {@link saveKept} writes (a `save` without `kept` writes none of them). */
+export const KEPT_FILES = [UPDATE_FILE, EMBEDDINGS_FILE] as const;
+
+type StoredKept = Omit<NodeRagKept, 'embeddings'>;
+
+const ISSUE_KINDS = [
+  'skipped-record',
+  'missing-field',
+  'truncated',
+  'no-records',
+  'invalid-value',
+] as const satisfies readonly ParseIssue['kind'][];
+
+const issueKinds = v.array(v.literal(...ISSUE_KINDS));
+
+const decompositionSchema: Schema<KeptDecomposition> = v.object({
+  units: v.array(
+    v.object({
+      text: v.string(),
+      entities: v.array(v.string()),
+      relationships: v.array(v.object({ source: v.string(), relation: v.string(), target: v.string() })),
+    }),
+  ),
+  issues: issueKinds,
+});
+
+const elementSchema: Schema<KeptElement> = v.object({
+  title: v.string(),
+  description: v.string(),
+  issues: issueKinds,
+});
+
+const storedKeptSchema: Schema<StoredKept> = v.object({
+  documents: v.array(v.object({ id: v.string(), title: v.optional(v.string()) })),
+  decompositions: v.array(decompositionSchema),
+  attributes: v.array(v.tuple(v.string(), v.string())),
+  elements: v.array(v.tuple(v.string(), elementSchema)),
+});
+
+/** Write `kept` (vectors of `dimensions` components). */
+export async function saveKept(out: IndexWriter, kept: NodeRagKept, dimensions: number): Promise<void> {
+  const { embeddings, ...rest } = kept;
+  await out.json(UPDATE_FILE, rest);
+  await out.float32Rows(EMBEDDINGS_FILE, embeddings, dimensions);
+}
+
+/**
+ * The kept data of `opened`, checked against its `chunks` and `vectorKeys` counts; `undefined`
+ * when the index was saved before updates existed (neither file). @throws IndexFormatError
+ */
+export async function loadKept<P, S>(
+  opened: OpenedIndex<P, S>,
+  counts: { chunks: number; vectors: number },
+): Promise<NodeRagKept | undefined> {
+  const has = KEPT_FILES.map((file) => opened.names.includes(file));
+  if (!has[0] && !has[1]) return undefined;
+  if (!has[0] || !has[1]) {
+    const [present, absent] = has[0] ? [UPDATE_FILE, EMBEDDINGS_FILE] : [EMBEDDINGS_FILE, UPDATE_FILE];
+    throw opened.error(present, `is present but ${absent} is missing`);
+  }
+  const stored = await opened.json(UPDATE_FILE, storedKeptSchema);
+  opened.check(UPDATE_FILE, () => {
+    if (stored.decompositions.length !== counts.chunks) {
+      shapeIssue(
+        'decompositions',
+        `has ${stored.decompositions.length} entries for the ${counts.chunks} chunks of chunks.json`,
+      );
+    }
+  });
+  const embeddings = await opened.float32Rows(EMBEDDINGS_FILE, counts.vectors);
+  return { ...stored, embeddings };
+}

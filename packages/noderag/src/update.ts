@@ -1,0 +1,171 @@
+/**
+ * Incremental updates of a NodeRAG index: the added documents are chunked and only model inputs the
+ * index never answered are sent (decompositions of new chunks, attributes whose material changed,
+ * community elements whose content changed, embeddings of new texts); the graph and everything
+ * global in it (entity linking, importance, Leiden, semantic matching, HNSW, BM25) are recomputed
+ * from the kept and new answers, as a build of the changed corpus would compute them.
+ */
+import {
+  type BuildContext,
+  type Chunk,
+  type IndexChange,
+  type IndexUpdate,
+  InvalidArgumentError,
+  isFittableEmbedder,
+  modelFingerprint,
+  planIndexChange,
+  StateError,
+  startBuild,
+  throwIfAborted,
+  type UpdateOptions,
+  type UpdateReport,
+} from '@grag/core';
+import { indexNodeRag } from './build.js';
+import type { NodeRagKept, NodeRagMemo } from './kept.js';
+import type { NodeRagIndex } from './types.js';
+import { textUnits } from './units.js';
+
+/** Why each stage recomputed over the whole index is. */
+const GLOBAL_STAGES: UpdateReport['global'] = [
+  {
+    stage: 'graph',
+    reason:
+      'semantic-unit keys are positions in the corpus and entity linking folds names across all documents, so the decomposition graph (S, N, R) is laid again from the kept and new decompositions (no model call)',
+  },
+  {
+    stage: 'attributes',
+    reason:
+      'important entities are the k-core and betweenness leaders of the whole graph; an entity keeps its attribute when the material summarized is unchanged, and only entities whose material changed (or that became important) are summarized again',
+  },
+  {
+    stage: 'communities',
+    reason:
+      'Leiden runs over the whole graph; a community whose content is unchanged keeps its high-level element and overview, and only communities whose content changed are described again',
+  },
+  {
+    stage: 'semantic-matching',
+    reason: 'k-means over the embeddings of every S, A and H node (kept embeddings, no embedding again)',
+  },
+  {
+    stage: 'hnsw',
+    reason:
+      'vector ids are positions and the base layer becomes graph edges, so the HNSW index is rebuilt from the kept and new embeddings and its base layer laid again',
+  },
+  { stage: 'bm25', reason: 'BM25 ids are vector positions: rebuilt over the texts of the embedded nodes' },
+];
+
+/** A memo of the answers `kept` holds, with `index`'s node texts for its embeddings. */
+function memoOf(index: NodeRagIndex, kept: NodeRagKept, keptChunks: ReadonlySet<number>): NodeRagMemo {
+  const decompositions = new Map<string, NodeRagKept['decompositions'][number]>();
+  index.chunks.forEach((chunk, c) => {
+    if (keptChunks.has(c))
+      decompositions.set(index.graph.node(`T:${chunk.id}`).text, kept.decompositions[c]!);
+  });
+  const vectors = new Map<string, Float32Array>();
+  index.vectorKeys.forEach((key, i) => {
+    vectors.set(index.graph.node(key).text, kept.embeddings[i]!);
+  });
+  return {
+    decompositions,
+    attributes: new Map(kept.attributes),
+    elements: new Map(kept.elements),
+    vectors,
+  };
+}
+
+/** `ctx` without checkpoints: an update's stages must not restore a build's. */
+function withoutCheckpoints(ctx: BuildContext): BuildContext {
+  if (!ctx.runtime?.checkpoints) return ctx;
+  const { checkpoints: _, ...runtime } = ctx.runtime;
+  return { ...ctx, runtime };
+}
+
+/**
+ * Change the corpus of `index` (see `Method.update`); `index` is left as it was. Models are called
+ * only for inputs the index never answered; the rest is recomputed from kept answers, so with a
+ * deterministic model and an unfitted embedder the result is the index a build of the changed
+ * corpus makes.
+ *
+ * @throws StateError when `index` was saved before NodeRAG kept what updates reuse.
+ * @throws InvalidArgumentError for a bad change (see `planIndexChange`) or another embedder.
+ */
+export async function updateNodeRag(
+  name: string,
+  index: NodeRagIndex,
+  change: IndexChange,
+  baseCtx: BuildContext,
+  options: UpdateOptions = {},
+): Promise<IndexUpdate<NodeRagIndex>> {
+  const ctx = withoutCheckpoints(options.signal ? { ...baseCtx, signal: options.signal } : baseCtx);
+  throwIfAborted(ctx.signal);
+  const caller = `${name} update`;
+  const { kept } = index;
+  if (!kept) {
+    throw new StateError(
+      `${caller}: this index was saved before grag kept what updates reuse (decompositions, summaries and embeddings), so it cannot be updated without calling the models on every chunk again; rebuild it once with grag index (or ${name}.build), and later updates are local.`,
+    );
+  }
+  const [was, now] = [modelFingerprint(index.providers.embedder), modelFingerprint(ctx.embedder)];
+  if (was !== now) {
+    throw new InvalidArgumentError(
+      'ctx',
+      `${caller}: the index was built with the embedder '${was}' but the context has '${now}'; update with the context the index was loaded with.`,
+    );
+  }
+  const plan = planIndexChange(
+    caller,
+    change,
+    kept.documents.map((d) => d.id),
+  );
+  const o = index.options;
+  const rt = startBuild(ctx);
+  const added =
+    plan.add.length > 0
+      ? await rt.stage('chunk', () => textUnits(plan.add, ctx, o), { checkpoint: false })
+      : { chunks: [] as Chunk[], texts: [] as string[] };
+  const keptPositions = index.chunks.flatMap((chunk, c) => (plan.drop.has(chunk.docId) ? [] : [c]));
+  const memo = memoOf(index, kept, new Set(keptPositions));
+  const { index: next, calls } = await indexNodeRag({
+    rt,
+    ctx,
+    o,
+    providers: index.providers,
+    documents: [
+      ...kept.documents.filter((d) => !plan.drop.has(d.id)),
+      ...plan.add.map((d) => ({ id: d.id, ...(d.title !== undefined ? { title: d.title } : {}) })),
+    ],
+    chunks: [...keptPositions.map((c) => index.chunks[c]!), ...added.chunks],
+    texts: [...keptPositions.map((c) => index.graph.node(`T:${index.chunks[c]!.id}`).text), ...added.texts],
+    memo,
+  });
+  const nextKept = next.kept!;
+  const { embedder } = index.providers;
+  return {
+    index: next,
+    report: {
+      documents: { added: plan.added, replaced: plan.replaced, removed: plan.removed },
+      chunks: {
+        removed: index.chunks.length - keptPositions.length,
+        added: added.chunks.length,
+        total: next.chunks.length,
+      },
+      embedded: calls.embedded,
+      local: ['chunk', 'decompose', 'embed'],
+      global: GLOBAL_STAGES,
+      trace: {
+        calls,
+        reused: {
+          decompositions: next.chunks.length - calls.decomposed,
+          attributes: nextKept.attributes.length - calls.summarized,
+          elements: nextKept.elements.length - calls.described,
+          embeddings: new Set(next.vectorKeys.map((key) => next.graph.node(key).text)).size - calls.embedded,
+        },
+        ...(isFittableEmbedder(embedder)
+          ? {
+              fit: `the ${embedder.modelId} embedder keeps the fit of the original corpus (new texts are embedded with it, not refitted); rebuild to refit on the changed corpus`,
+            }
+          : {}),
+      },
+    },
+  };
+}
