@@ -184,7 +184,8 @@ function updatedCore(
 /**
  * Index chunked documents: split, KNN graph, core chunks, skeleton, keyword graph and entry search
  * (Algorithm 3 after chunking). With `reuse` (an update), what the earlier index holds for kept
- * units is taken instead of embedded or extracted again, and kept core chunks stay core.
+ * units is taken instead of embedded or extracted again, and kept core chunks stay core (with
+ * `reuse.full`, the core set is selected again as a build does).
  */
 export async function indexChunks(input: {
   rt: BuildRuntime;
@@ -262,7 +263,7 @@ export async function indexChunks(input: {
     () => {
       if (o.beta >= 1) return chunks.map((_, i) => i);
       if (o.beta <= 0) return [];
-      if (reuse) return updatedCore(o, chunks, knn, reuse);
+      if (reuse && !reuse.full) return updatedCore(o, chunks, knn, reuse);
       const graph = knn ?? { ids: chunks.map((c) => c.id), edges: [] };
       return selectCoreChunks(graph, {
         beta: o.beta,

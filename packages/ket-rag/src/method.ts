@@ -35,7 +35,8 @@ const USES: readonly IndexProviderKind[] = ['embedder', 'vectorIndex'];
  * embeddings, chunk links rewired to sub-chunks; the text-keyword bipartite graph over all
  * sub-chunks. Retrieve (Algorithm 4): GraphRAG local search on the skeleton with λ·L tokens, then the
  * keyword channel with what is left. Update: only the added documents' chunks are embedded and
- * extracted; the global stages are recomputed from kept and new results (see the README's Updates).
+ * extracted; the global stages are recomputed from kept and new results, and with `full` the core
+ * set is selected again as a build does (see the README's Updates).
  */
 export function createKetRag(
   settings: KetRagSettings = {},

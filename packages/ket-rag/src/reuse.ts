@@ -8,8 +8,17 @@ import type { StoredExtraction } from './types.js';
 export interface KetRagReuse {
   /** Ids of the kept chunks (the others are new). */
   keptChunks: ReadonlySet<string>;
-  /** Ids of the kept chunks that were core chunks: they stay core (their extraction is kept). */
+  /**
+   * Ids of the kept chunks that were core chunks: they stay core (their extraction is kept), unless
+   * {@link KetRagReuse.full} selects the core set again.
+   */
   keptCore: ReadonlySet<string>;
+  /**
+   * Select the core chunks again over the whole corpus as a build does (`UpdateOptions.full`):
+   * kept chunks that become core are extracted, kept core chunks that are no longer core lose their
+   * extraction. Otherwise kept core chunks stay core and new chunks fill the budget.
+   */
+  full: boolean;
   /** Kept chunk id → its embedding. */
   chunkVectors: ReadonlyMap<string, Float32Array>;
   /** Kept sub-chunk id → its embedding. */

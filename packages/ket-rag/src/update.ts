@@ -3,7 +3,7 @@
  * core) extracted; the kept chunks reuse what the index holds (their embeddings, extractions,
  * summaries, sentence and entity vectors), and the global stages (KNN graph, PageRank ranking,
  * entity merge, keyword graph, vector indexes, BM25) are recomputed from kept and new data without
- * model calls.
+ * model calls. With `full`, the core chunks are selected again as a build does (see `updateKetRag`).
  */
 import {
   type BuildContext,
@@ -34,8 +34,16 @@ function byId<T>(ids: readonly string[], rows: readonly T[] | undefined, keep: (
   return out;
 }
 
-/** The reuse of `index` for the kept chunks (`keptChunks`): nothing of a dropped document. */
-function reuseOf(index: KetRagIndex, kept: KetRagUpdateState, keptChunks: ReadonlySet<string>): KetRagReuse {
+/**
+ * The reuse of `index` for the kept chunks (`keptChunks`): nothing of a dropped document. `full`
+ * selects the core set again (see {@link KetRagReuse.full}).
+ */
+function reuseOf(
+  index: KetRagIndex,
+  kept: KetRagUpdateState,
+  keptChunks: ReadonlySet<string>,
+  full: boolean,
+): KetRagReuse {
   const keptSub = (i: number) => keptChunks.has(index.subChunks[i]!.chunkId);
   const sentenceVectors = new Map<string, Float32Array[]>();
   const { sentenceVectors: rows } = kept;
@@ -58,6 +66,7 @@ function reuseOf(index: KetRagIndex, kept: KetRagUpdateState, keptChunks: Readon
   return {
     keptChunks,
     keptCore: new Set(index.core.filter((id) => keptChunks.has(id))),
+    full,
     chunkVectors: byId(chunkIds, kept.chunkVectors, (i) => keptChunks.has(chunkIds[i]!)),
     subChunkVectors: byId(
       index.subChunks.map((s) => s.id),
@@ -82,8 +91,11 @@ function missingParts(index: KetRagIndex, kept: KetRagUpdateState): string[] {
   return missing;
 }
 
-/** Stages recomputed over the whole index, with why, for the variant of `next`. */
-function globalStages(next: KetRagIndex): UpdateReport['global'] {
+/**
+ * Stages recomputed over the whole index, with why, for the variant of `next`; `full` when the core
+ * set was selected again (`UpdateOptions.full`).
+ */
+function globalStages(next: KetRagIndex, full: boolean): UpdateReport['global'] {
   const o = next.options;
   const out: UpdateReport['global'] = [];
   if (next.knn) {
@@ -93,10 +105,17 @@ function globalStages(next: KetRagIndex): UpdateReport['global'] {
         'lexical edges weigh keywords by their document frequency and every chunk keeps its k best neighbours, so the KNN graph is rebuilt from the kept chunk embeddings and keywords (no embedding again)',
     });
   }
-  if (o.beta > 0 && o.beta < 1) {
+  const order =
+    o.coreSelection === 'pagerank' ? 'PageRank over the updated KNN graph ranks' : 'the seeded sample orders';
+  if (o.beta > 0 && o.beta < 1 && full) {
     out.push({
       stage: 'core',
-      reason: `${o.coreSelection === 'pagerank' ? 'PageRank over the updated KNN graph ranks' : 'the seeded sample orders'} the chunks; kept core chunks stay core and new chunks fill the budget ⌊n·β⌋ best first (choosing other kept chunks would extract unchanged text again), so the core set can differ from a fresh build's`,
+      reason: `full: the core chunks are selected again over the whole updated corpus as a build does (${order} the chunks, the best ⌊n·β⌋ are core); core chunks the index holds no extraction for (new ones and kept ones that became core) are extracted, and the extractions of chunks no longer core are dropped`,
+    });
+  } else if (o.beta > 0 && o.beta < 1) {
+    out.push({
+      stage: 'core',
+      reason: `${order} the chunks; kept core chunks stay core and new chunks fill the budget ⌊n·β⌋ best first (choosing other kept chunks would extract unchanged text again), so the core set can differ from a fresh build's`,
     });
   }
   if (next.skeleton) {
@@ -127,7 +146,10 @@ function globalStages(next: KetRagIndex): UpdateReport['global'] {
 /**
  * Change the corpus of `index` (see `Method.update`): models are called for the added documents'
  * chunks alone (embeddings, extraction of the new core chunks, summaries of description lists they
- * change); kept units reuse the index's results.
+ * change); kept units reuse the index's results. With `options.full` and 0 < β < 1 the core set is
+ * selected again over the whole corpus, so the result equals a fresh build on the changed corpus;
+ * the models are then also called for kept chunks that become core (extraction) and for what their
+ * extractions change (summaries, entity texts).
  *
  * @throws StateError when `index` was saved before KET-RAG kept what updates reuse.
  * @throws InvalidArgumentError for a bad change (see `planIndexChange`) or another embedder.
@@ -166,7 +188,8 @@ export async function updateKetRag(
       : { chunks: [] as Chunk[], texts: [] as string[] };
   const keptPositions = index.chunks.flatMap((c, i) => (plan.drop.has(c.docId) ? [] : [i]));
   const keptChunks = new Set(keptPositions.map((i) => index.chunks[i]!.id));
-  const reuse = reuseOf(index, kept, keptChunks);
+  const full = options.full === true;
+  const reuse = reuseOf(index, kept, keptChunks, full);
   const next = await indexChunks({
     rt,
     ctx,
@@ -182,6 +205,7 @@ export async function updateKetRag(
     reuse,
   });
   const keptCore = next.core.filter((id) => reuse.keptCore.has(id));
+  const newCore = next.core.length - keptCore.length;
   const { tally } = reuse;
   const local = ['chunk', 'split'];
   if (next.kept?.chunkVectors) local.push('embed-chunks');
@@ -200,9 +224,14 @@ export async function updateKetRag(
       },
       embedded: tally.embedded,
       local,
-      global: globalStages(next),
+      global: globalStages(next, full),
       trace: {
-        core: { kept: keptCore.length, added: next.core.length - keptCore.length, total: next.core.length },
+        core: {
+          kept: keptCore.length,
+          added: newCore,
+          dropped: reuse.keptCore.size - keptCore.length,
+          total: next.core.length,
+        },
         extracted: tally.extracted,
         summarized: tally.summarized,
         ...(isFittableEmbedder(embedder)

@@ -1,111 +1,23 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type BuildContext,
-  createBuildContext,
-  directoryStore,
-  InvalidArgumentError,
-  type Retrieval,
-  StateError,
-  type TaskSuite,
-} from '@grag/core';
-import { copyStoredIndex, createScriptedEmbedder, entityDocuments } from '@grag/core/test';
-import { createOfflineTasks } from '@grag/offline';
+import { directoryStore, InvalidArgumentError, type Retrieval, StateError } from '@grag/core';
+import { copyStoredIndex } from '@grag/core/test';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createKetRag, type KetRagIndex, type KetRagVariant } from '../src/index.js';
-
-const all = entityDocuments(15);
-const A = all.slice(0, 10);
-const B = all.slice(10);
-const C = ['d2', 'd5', 'd7'];
-const AplusBminusC = [...A.filter((d) => !C.includes(d.id)), ...B];
-const build = { chunkSize: 24, overlap: 4, subChunkSize: 12 };
-const QUERIES = [
-  'Anton Kessler visited Varnholm',
-  'Kessler Shipyard hired',
-  'Orsa Marine Institute in 1962',
-  'Dunmore Lighthouse 1887',
-  'Petra Lind worked in Ashford',
-  'Record 12',
-  'Record 5 in 1885',
-  'Who worked for the Orsa Marine Institute?',
-  'Tomas Brandt visited Orsa',
-  'Ilse Varga 1973',
-];
-
-/** A context whose embedder records every text it embeds and whose tasks record what they are sent. */
-function counted() {
-  const embedder = createScriptedEmbedder({ dimensions: 48 });
-  const base = createOfflineTasks();
-  const extracted: string[] = [];
-  const summarized: string[][] = [];
-  const tasks = new Proxy(base, {
-    get(target, key, receiver) {
-      const value = Reflect.get(target, key, receiver);
-      if (key === 'extractGraph') {
-        return (text: string, ...rest: unknown[]) => {
-          extracted.push(text);
-          return (value as (...args: unknown[]) => unknown).call(target, text, ...rest);
-        };
-      }
-      if (key === 'summarize') {
-        return (descriptions: string[], ...rest: unknown[]) => {
-          summarized.push([...descriptions]);
-          return (value as (...args: unknown[]) => unknown).call(target, descriptions, ...rest);
-        };
-      }
-      return value;
-    },
-  }) as TaskSuite;
-  const ctx: BuildContext = createBuildContext({ embedder, tasks });
-  return {
-    ctx,
-    extracted,
-    summarized,
-    get embedded() {
-      return embedder.calls.flatMap((c) => c.values);
-    },
-  };
-}
-
-const methodOf = (variant: KetRagVariant) => createKetRag({ variant });
-
-async function results(variant: KetRagVariant, index: KetRagIndex): Promise<Retrieval[]> {
-  const method = methodOf(variant);
-  return Promise.all(QUERIES.map((q) => method.retrieve(index, q, { budgetTokens: 400 })));
-}
-
-function expectSameRetrievals(got: Retrieval[], want: Retrieval[]): void {
-  got.forEach((r, i) => {
-    const w = want[i]!;
-    expect(r.items.map((x) => [x.id, x.kind, x.source])).toEqual(
-      w.items.map((x) => [x.id, x.kind, x.source]),
-    );
-    r.items.forEach((item, j) => {
-      expect(Math.abs(item.score - w.items[j]!.score)).toBeLessThanOrEqual(1e-6);
-    });
-    expect(r.context).toBe(w.context);
-  });
-}
-
-/** The parts of an index a fresh build must reproduce exactly (everything but search structures). */
-function contentOf(index: KetRagIndex) {
-  return {
-    chunks: index.chunks,
-    chunkTexts: index.chunkTexts,
-    subChunks: index.subChunks,
-    core: index.core,
-    knn: index.knn,
-    entities: index.skeleton?.entities,
-    relationships: index.skeleton?.relationships,
-    aliases: index.skeleton?.aliases,
-    titleEntities: index.skeleton?.titleEntities,
-    keywords: index.keyword?.bipartite.keywords,
-    keywordUnits: index.keyword?.bipartite.keywordUnits,
-    stats: index.stats,
-  };
-}
+import type { KetRagVariant } from '../src/index.js';
+import {
+  A,
+  AplusBminusC,
+  B,
+  build,
+  C,
+  contentOf,
+  counted,
+  expectSameRetrievals,
+  methodOf,
+  QUERIES,
+  results,
+} from './update-fixtures.js';
 
 const dirs: string[] = [];
 afterAll(async () => {

@@ -1,0 +1,110 @@
+/**
+ * What the update tests share: the corpora (A, B, C of generated records), build options, queries,
+ * a context that records every model call, and the comparisons with a fresh build.
+ */
+import { type BuildContext, createBuildContext, type Retrieval, type TaskSuite } from '@grag/core';
+import { createScriptedEmbedder, entityDocuments } from '@grag/core/test';
+import { createOfflineTasks } from '@grag/offline';
+import { expect } from 'vitest';
+import { createKetRag, type KetRagIndex, type KetRagVariant } from '../src/index.js';
+
+const all = entityDocuments(15);
+/** The corpus built on: 10 of 15 generated records. */
+export const A = all.slice(0, 10);
+/** The records added: the other 5. */
+export const B = all.slice(10);
+/** The ids removed. */
+export const C = ['d2', 'd5', 'd7'];
+/** The corpus after the change, in the order an update holds its documents. */
+export const AplusBminusC = [...A.filter((d) => !C.includes(d.id)), ...B];
+/** Build options: small chunks, so 10 records make 30 chunks. */
+export const build = { chunkSize: 24, overlap: 4, subChunkSize: 12 };
+/** Fixed queries the retrievals are compared on. */
+export const QUERIES = [
+  'Anton Kessler visited Varnholm',
+  'Kessler Shipyard hired',
+  'Orsa Marine Institute in 1962',
+  'Dunmore Lighthouse 1887',
+  'Petra Lind worked in Ashford',
+  'Record 12',
+  'Record 5 in 1885',
+  'Who worked for the Orsa Marine Institute?',
+  'Tomas Brandt visited Orsa',
+  'Ilse Varga 1973',
+];
+
+/** A context whose embedder records every text it embeds and whose tasks record what they are sent. */
+export function counted() {
+  const embedder = createScriptedEmbedder({ dimensions: 48 });
+  const base = createOfflineTasks();
+  const extracted: string[] = [];
+  const summarized: string[][] = [];
+  const tasks = new Proxy(base, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (key === 'extractGraph') {
+        return (text: string, ...rest: unknown[]) => {
+          extracted.push(text);
+          return (value as (...args: unknown[]) => unknown).call(target, text, ...rest);
+        };
+      }
+      if (key === 'summarize') {
+        return (descriptions: string[], ...rest: unknown[]) => {
+          summarized.push([...descriptions]);
+          return (value as (...args: unknown[]) => unknown).call(target, descriptions, ...rest);
+        };
+      }
+      return value;
+    },
+  }) as TaskSuite;
+  const ctx: BuildContext = createBuildContext({ embedder, tasks });
+  return {
+    ctx,
+    extracted,
+    summarized,
+    get embedded() {
+      return embedder.calls.flatMap((c) => c.values);
+    },
+  };
+}
+
+/** The method building `variant`. */
+export const methodOf = (variant: KetRagVariant) => createKetRag({ variant });
+
+/** The retrievals of {@link QUERIES} from `index` (400-token budget). */
+export async function results(variant: KetRagVariant, index: KetRagIndex): Promise<Retrieval[]> {
+  const method = methodOf(variant);
+  return Promise.all(QUERIES.map((q) => method.retrieve(index, q, { budgetTokens: 400 })));
+}
+
+/** Expect the same items (ids, kinds, sources, scores within 1e-6) and contexts. */
+export function expectSameRetrievals(got: Retrieval[], want: Retrieval[]): void {
+  got.forEach((r, i) => {
+    const w = want[i]!;
+    expect(r.items.map((x) => [x.id, x.kind, x.source])).toEqual(
+      w.items.map((x) => [x.id, x.kind, x.source]),
+    );
+    r.items.forEach((item, j) => {
+      expect(Math.abs(item.score - w.items[j]!.score)).toBeLessThanOrEqual(1e-6);
+    });
+    expect(r.context).toBe(w.context);
+  });
+}
+
+/** The parts of an index a fresh build must reproduce exactly (everything but search structures). */
+export function contentOf(index: KetRagIndex) {
+  return {
+    chunks: index.chunks,
+    chunkTexts: index.chunkTexts,
+    subChunks: index.subChunks,
+    core: index.core,
+    knn: index.knn,
+    entities: index.skeleton?.entities,
+    relationships: index.skeleton?.relationships,
+    aliases: index.skeleton?.aliases,
+    titleEntities: index.skeleton?.titleEntities,
+    keywords: index.keyword?.bipartite.keywords,
+    keywordUnits: index.keyword?.bipartite.keywordUnits,
+    stats: index.stats,
+  };
+}
