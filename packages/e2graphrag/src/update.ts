@@ -1,7 +1,8 @@
 /**
  * E2GraphRAG's incremental update: new documents are chunked, their entities extracted and their
  * chunks summarized into the tree along the paths of the change; removed documents leave every
- * structure. Kept chunks and unchanged summaries cost no model call and no embedding.
+ * structure. Kept chunks and unchanged summaries cost no model call and no embedding. With `full`,
+ * the tree is regrouped from scratch (and a fittable embedder fitted again), as a fresh build does.
  */
 import {
   type BuildContext,
@@ -24,8 +25,10 @@ import {
   summaryCount,
 } from '@grag/summary-tree';
 import { chunkEntityGraph, queryViews, titleRecord, titlesToWrite } from './build.js';
+import { regroupSummaryTree } from './tree-regroup.js';
 import { updateSummaryTree } from './tree-update.js';
 import type { E2GraphRagIndex, E2GraphRagKept, E2GraphRagStats } from './types.js';
+import { updateStages } from './update-stages.js';
 
 /** Refuse an index saved before updates existed, and a context with another embedder. */
 function checkUpdatable(caller: string, index: E2GraphRagIndex, ctx: BuildContext): E2GraphRagKept {
@@ -49,6 +52,12 @@ function checkUpdatable(caller: string, index: E2GraphRagIndex, ctx: BuildContex
  * summaries and embeddings are reused; the added documents are chunked, extracted, summarized and
  * embedded; summaries whose children changed are asked for again. The entity graph, the vector
  * index and the BM25 view are rebuilt from kept and new data without model calls.
+ *
+ * With `options.full` the result is the index a fresh build of the changed corpus makes: the tree
+ * is regrouped over every chunk as a build groups it (see `regroupSummaryTree`: only summaries
+ * whose exact request the index has not answered are asked for), and a fittable embedder is
+ * fitted again on the new node texts, which are then all embedded again. That refits the
+ * context's embedder, which `index` shares when it was loaded with the same context.
  *
  * @throws StateError for an index saved before updates existed (rebuild it once).
  * @throws InvalidArgumentError for a bad change (see core's `planIndexChange`) or another embedder.
@@ -106,7 +115,8 @@ export async function updateE2GraphRag(
         }),
       { checkpoint: false },
     );
-  const changed = await updateSummaryTree(old, {
+  const full = options.full === true;
+  const changed = await (full ? regroupSummaryTree : updateSummaryTree)(old, {
     keep,
     added,
     summarizer: ctx.tasks,
@@ -133,23 +143,40 @@ export async function updateE2GraphRag(
       }),
     { checkpoint: false },
   );
-  // Embeddings are kept per node; a node whose text some old node had reuses that embedding.
-  const byText = new Map<string, Float32Array>();
-  old.nodes.forEach((n, i) => {
-    byText.set(n.text, kept.embeddings[i]!);
-  });
-  const missing = [
-    ...new Set(tree.nodes.filter((n, i) => changed.origin[i]! < 0 && !byText.has(n.text)).map((n) => n.text)),
-  ];
-  const fresh =
-    missing.length > 0 ? await rt.stage('embed', () => rt.embed(missing), { checkpoint: false }) : [];
-  missing.forEach((text, i) => {
-    byText.set(text, fresh[i]!);
-  });
-  const embeddings = tree.nodes.map((n, i) =>
-    changed.origin[i]! >= 0 ? kept.embeddings[changed.origin[i]!]! : byText.get(n.text)!,
-  );
-  const { embedder, vectorIndex } = index.providers;
+  // A full update fits a fittable embedder again on the changed corpus, as a build does, so
+  // every node is embedded again with the new fit; otherwise the kept embeddings stay valid.
+  const refit = full && isFittableEmbedder(ctx.embedder) ? ctx.embedder : undefined;
+  let embeddings: Float32Array[];
+  let embedded: number;
+  if (refit) {
+    const texts = tree.nodes.map((n) => n.text);
+    await rt.stage('fit', () => refit.fit(texts), { checkpoint: false });
+    embeddings = await rt.stage('embed', () => rt.embed(texts), { checkpoint: false });
+    embedded = texts.length;
+  } else {
+    // Embeddings are kept per node; a node whose text some old node had reuses that embedding.
+    const byText = new Map<string, Float32Array>();
+    old.nodes.forEach((n, i) => {
+      byText.set(n.text, kept.embeddings[i]!);
+    });
+    const missing = [
+      ...new Set(
+        tree.nodes.filter((n, i) => changed.origin[i]! < 0 && !byText.has(n.text)).map((n) => n.text),
+      ),
+    ];
+    const fresh =
+      missing.length > 0 ? await rt.stage('embed', () => rt.embed(missing), { checkpoint: false }) : [];
+    missing.forEach((text, i) => {
+      byText.set(text, fresh[i]!);
+    });
+    embeddings = tree.nodes.map((n, i) =>
+      changed.origin[i]! >= 0 ? kept.embeddings[changed.origin[i]!]! : byText.get(n.text)!,
+    );
+    embedded = missing.length;
+  }
+  // The refitted embedder is the one the new index's vectors (and its saved state) belong to.
+  const providers = refit ? { ...index.providers, embedder: ctx.embedder } : index.providers;
+  const { embedder, vectorIndex } = providers;
   const vectors = await rt.stage(
     'vector-index',
     () => indexSummaryTree(tree, embeddings, vectorIndex, { dimensions: embedder.dimensions }),
@@ -171,6 +198,7 @@ export async function updateE2GraphRag(
   return {
     index: {
       ...base,
+      providers,
       tree,
       vectors,
       graph,
@@ -186,29 +214,13 @@ export async function updateE2GraphRag(
         added: added.length,
         total: leaves.length,
       },
-      embedded: missing.length,
-      local: ['chunk', 'entities', 'summarize', 'embed'],
-      global: [
-        {
-          stage: 'graph',
-          reason: o.entityLinking
-            ? 'entity linking folds names across the whole corpus, so the graph and its indexes are rebuilt from every chunk’s kept extraction (no model call)'
-            : 'entity ids are positions of first occurrence, so the graph and its indexes are rebuilt from every chunk’s kept extraction (no model call)',
-        },
-        {
-          stage: 'vector-index',
-          reason:
-            'vector ids are tree node positions, which shift when the tree changes, so the index is reloaded from the kept embeddings and the new ones (none is embedded again)',
-        },
-        ...(views.lexical
-          ? [
-              {
-                stage: 'bm25',
-                reason: 'BM25 ids are tree node positions too; rebuilt over the node texts (no model call)',
-              },
-            ]
-          : []),
-      ],
+      embedded,
+      ...updateStages({
+        full,
+        refit: refit !== undefined,
+        entityLinking: o.entityLinking,
+        bm25: !!views.lexical,
+      }),
       trace: {
         summaries: {
           asked: changed.summarized,
@@ -216,10 +228,12 @@ export async function updateE2GraphRag(
           dropped: changed.droppedSummaries,
           total: summaryCount(tree),
         },
-        tree: 'changed along the paths of the change: groups that lost a chunk or gained one are summarized again with their ancestors; a rebuild regroups every chunk',
-        ...(isFittableEmbedder(embedder)
+        tree: full
+          ? 'regrouped from scratch over every chunk, as a build groups them (full); summaries whose exact inputs the index had already summarized were reused'
+          : 'changed along the paths of the change: groups that lost a chunk or gained one are summarized again with their ancestors; a rebuild (or an update with full) regroups every chunk',
+        ...(isFittableEmbedder(embedder) && !refit
           ? {
-              fit: `the ${embedder.modelId} embedder keeps the fit of the original corpus (new nodes are embedded with it, not refitted); rebuild to refit on the changed corpus`,
+              fit: `the ${embedder.modelId} embedder keeps the fit of the original corpus (new nodes are embedded with it, not refitted); rebuild or update with full to refit on the changed corpus`,
             }
           : {}),
       },
