@@ -4,6 +4,7 @@
  */
 import { InvalidArgumentError } from './errors.js';
 import type { IndexChange } from './method.js';
+import { type Embedder, modelFingerprint } from './models.js';
 import type { Document } from './types.js';
 
 /** An {@link IndexChange} checked against an index's documents by {@link planIndexChange}. */
@@ -108,4 +109,21 @@ export function planIndexChange(
     );
   }
   return { add: [...add], drop, added, replaced, removed, documents };
+}
+
+/**
+ * Refuse to update an index built with `built` through a context whose embedder is another one
+ * (different provider, model or dimensions): the kept vectors and the new ones would not compare.
+ * `caller` (e.g. `'bm25 update'`) starts the message.
+ *
+ * @throws InvalidArgumentError naming both embedders.
+ */
+export function assertSameEmbedder(caller: string, built: Embedder, current: Embedder): void {
+  const [was, now] = [modelFingerprint(built), modelFingerprint(current)];
+  if (was !== now) {
+    throw new InvalidArgumentError(
+      'ctx',
+      `${caller}: the index was built with the embedder '${was}' but the context has '${now}'; update with the context the index was loaded with.`,
+    );
+  }
 }

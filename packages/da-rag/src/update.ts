@@ -6,6 +6,7 @@
  * keeps, without model calls, exactly as a build of the changed corpus derives them.
  */
 import {
+  assertSameEmbedder,
   type BuildContext,
   type Embedder,
   type IndexChange,
@@ -13,7 +14,6 @@ import {
   InvalidArgumentError,
   isFittableEmbedder,
   ModelOutputError,
-  modelFingerprint,
   planIndexChange,
   StateError,
   startBuild,
@@ -53,13 +53,7 @@ function countingEmbedder(embedder: Embedder): { embedder: Embedder; count: () =
 
 /** Refuse a context whose embedder or task suite is not the one the index was built with. */
 function assertSameProviders(caller: string, index: DaRagIndex, ctx: BuildContext): void {
-  const [was, now] = [modelFingerprint(index.providers.embedder), modelFingerprint(ctx.embedder)];
-  if (was !== now) {
-    throw new InvalidArgumentError(
-      'ctx',
-      `${caller}: the index was built with the embedder '${was}' but the context has '${now}'; update with the context the index was loaded with.`,
-    );
-  }
+  assertSameEmbedder(caller, index.providers.embedder, ctx.embedder);
   if (index.providers.tasks.id !== ctx.tasks.id) {
     throw new InvalidArgumentError(
       'ctx',

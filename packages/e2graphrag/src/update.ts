@@ -5,13 +5,12 @@
  * the tree is regrouped from scratch (and a fittable embedder fitted again), as a fresh build does.
  */
 import {
+  assertSameEmbedder,
   type BuildContext,
   chunkCorpus,
   type IndexChange,
   type IndexUpdate,
-  InvalidArgumentError,
   isFittableEmbedder,
-  modelFingerprint,
   planIndexChange,
   StateError,
   startBuild,
@@ -37,13 +36,7 @@ function checkUpdatable(caller: string, index: E2GraphRagIndex, ctx: BuildContex
       `${caller}: this index was saved before grag kept each chunk's entities and each tree node's embedding, so it cannot be updated without summarizing and embedding everything again; rebuild it once with grag index, and later updates are local.`,
     );
   }
-  const [was, now] = [modelFingerprint(index.providers.embedder), modelFingerprint(ctx.embedder)];
-  if (was !== now) {
-    throw new InvalidArgumentError(
-      'ctx',
-      `${caller}: the index was built with the embedder '${was}' but the context has '${now}'; update with the context the index was loaded with.`,
-    );
-  }
+  assertSameEmbedder(caller, index.providers.embedder, ctx.embedder);
   return index.kept;
 }
 

@@ -1,5 +1,6 @@
 import {
   assertKnownOptions,
+  assertSameEmbedder,
   embedAll,
   indexProviders,
   indexVectors,
@@ -26,7 +27,7 @@ import {
   statsOf,
   toUnits,
 } from './units.js';
-import { assertSameEmbedder, changeUnits, reportOf } from './update.js';
+import { changeUnits, reportOf } from './update.js';
 
 /** The artifact that keeps each chunk's embedding, so updates never embed a kept chunk again. */
 const EMBEDDINGS_FILE = 'embeddings.f32';
@@ -93,7 +94,7 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
           `${caller}: this index was saved before grag kept chunk embeddings, so it cannot be updated without embedding every chunk again; rebuild it once with grag index (or ${name}.build), and later updates are local.`,
         );
       }
-      assertSameEmbedder(caller, index.providers.embedder, ctx);
+      assertSameEmbedder(caller, index.providers.embedder, ctx.embedder);
       const rt = startBuild(ctx);
       const units = await changeUnits(caller, index, change, ctx, rt);
       const fresh =

@@ -5,8 +5,6 @@ import {
   type Chunk,
   type IndexChange,
   type IndexChangePlan,
-  InvalidArgumentError,
-  modelFingerprint,
   planIndexChange,
   type UpdateReport,
 } from '@grag/core';
@@ -55,17 +53,6 @@ export async function changeUnits<O extends ChunkingOptions>(
     chunks: [...kept.map((i) => index.chunks[i]!), ...added.chunks],
     texts: [...kept.map((i) => index.texts[i]!), ...added.texts],
   };
-}
-
-/** Refuse a context whose embedder is not the one the index was built with. */
-export function assertSameEmbedder(caller: string, built: BuildContext['embedder'], ctx: BuildContext): void {
-  const [was, now] = [modelFingerprint(built), modelFingerprint(ctx.embedder)];
-  if (was !== now) {
-    throw new InvalidArgumentError(
-      'ctx',
-      `${caller}: the index was built with the embedder '${was}' but the context has '${now}'; update with the context the index was loaded with.`,
-    );
-  }
 }
 
 /** The report of a change, once its stages ran. */

@@ -6,13 +6,12 @@
  * from the kept and new answers, as a build of the changed corpus would compute them.
  */
 import {
+  assertSameEmbedder,
   type BuildContext,
   type Chunk,
   type IndexChange,
   type IndexUpdate,
-  InvalidArgumentError,
   isFittableEmbedder,
-  modelFingerprint,
   planIndexChange,
   StateError,
   startBuild,
@@ -105,13 +104,7 @@ export async function updateNodeRag(
       `${caller}: this index was saved before grag kept what updates reuse (decompositions, summaries and embeddings), so it cannot be updated without calling the models on every chunk again; rebuild it once with grag index (or ${name}.build), and later updates are local.`,
     );
   }
-  const [was, now] = [modelFingerprint(index.providers.embedder), modelFingerprint(ctx.embedder)];
-  if (was !== now) {
-    throw new InvalidArgumentError(
-      'ctx',
-      `${caller}: the index was built with the embedder '${was}' but the context has '${now}'; update with the context the index was loaded with.`,
-    );
-  }
+  assertSameEmbedder(caller, index.providers.embedder, ctx.embedder);
   const plan = planIndexChange(
     caller,
     change,

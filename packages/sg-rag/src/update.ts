@@ -5,13 +5,12 @@
  * index, dominance embeddings, R*-tree path index) are recomputed from that without model calls.
  */
 import {
+  assertSameEmbedder,
   type BuildContext,
   chunkDocuments,
   type IndexChange,
   type IndexUpdate,
-  InvalidArgumentError,
   isFittableEmbedder,
-  modelFingerprint,
   planIndexChange,
   StateError,
   startBuild,
@@ -92,13 +91,7 @@ export async function updateSgRagIndex(
   throwIfAborted(ctx.signal);
   const caller = `${name} update`;
   const kept = requireUpdateState(caller, name, index);
-  const [was, now] = [modelFingerprint(index.providers.embedder), modelFingerprint(ctx.embedder)];
-  if (was !== now) {
-    throw new InvalidArgumentError(
-      'ctx',
-      `${caller}: the index was built with the embedder '${was}' but the context has '${now}'; update with the context the index was loaded with.`,
-    );
-  }
+  assertSameEmbedder(caller, index.providers.embedder, ctx.embedder);
   const plan = planIndexChange(caller, change, kept.documents);
   const opts = index.options;
   const rt = startBuild(ctx);
