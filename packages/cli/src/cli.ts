@@ -392,6 +392,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           flags: values,
           methodOptions: methodOptions(values),
           command: `grag ${argv.join(' ')}`,
+          store: storeUrl(values.store, io.env),
         });
       case 'serve':
         return await serveCommand({ io, config, args, flags: values, store: storeUrl(values.store, io.env) });

@@ -1,7 +1,8 @@
 /**
  * `grag eval <dataset> --methods a,b --budget 12000 --out <dir>`: evaluate methods on a QA dataset
  * with `@grag/eval` and write JSON, a markdown table and SVG charts. Rerunning with the same
- * `--out` resumes: finished questions are not recomputed and built indexes are loaded.
+ * `--out` resumes: finished questions are not recomputed and built indexes are loaded. With
+ * `--store`, each method's index lives in PostgreSQL as `eval_<method>`, loaded by any later run.
  */
 import { basename, join, resolve } from 'node:path';
 import { FileCallCache, InvalidArgumentError } from '@grag/core';
@@ -12,6 +13,7 @@ import type { GragConfig } from './config.js';
 import { createProgressView } from './progress.js';
 import { createProviders } from './providers.js';
 import { findMethod, METHODS, type MethodEntry } from './registry.js';
+import { closeAll, type IndexTarget, indexTargets } from './store.js';
 
 /** Flags of `grag eval` (parsed by the CLI). */
 export interface EvalFlags {
@@ -94,6 +96,15 @@ export function optionsFor(
   return { build: pick(declared.build), retrieve: pick(declared.retrieve) };
 }
 
+/**
+ * The name under which `grag eval --store` keeps the index of the method labelled `label`:
+ * `eval_` then the label in lower case with every character other than a-z, 0-9 and `_` replaced
+ * by `_` (e.g. `naive-dense` → `eval_naive_dense`), a valid `@grag/postgres` index name.
+ */
+export function evalIndexName(label: string): string {
+  return `eval_${label.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
+}
+
 /** Run `grag eval`; returns the exit code. Errors are thrown for the CLI to print. */
 export async function evalCommand(input: {
   io: EvalIO;
@@ -102,6 +113,8 @@ export async function evalCommand(input: {
   flags: EvalFlags;
   methodOptions: Record<string, unknown>;
   command: string;
+  /** The `--store` URL (or `GRAG_STORE`): keep each method's index there, see {@link evalIndexName}. */
+  store?: string | undefined;
 }): Promise<number> {
   const { io, config, flags } = input;
   const [datasetArg] = input.args;
@@ -163,6 +176,16 @@ export async function evalCommand(input: {
     say(`skipped ${skip.path}${skip.line ? `:${skip.line}` : ''}: ${skip.reason}`);
   const limit = positive(flags.limit, 'limit');
   const topK = positive(flags['top-k'], 'top-k');
+  // URL and names are checked before any build; nothing connects until a method needs its index.
+  const targets: IndexTarget[] =
+    input.store === undefined
+      ? []
+      : await indexTargets(
+          entries.map((e) => evalIndexName(e.name)),
+          input.store,
+        );
+  const stores = new Map(entries.map((e, i) => [e.name, targets[i]?.store] as const));
+  if (targets.length > 0) say(`keeping the indexes in --store as ${targets.map((t) => t.name).join(', ')}`);
   const run = await runEval({
     dataset,
     methods: entries.map((e) => {
@@ -179,8 +202,17 @@ export async function evalCommand(input: {
     restart: flags.restart === true,
     ...(judge ? { judge } : {}),
     command: input.command,
+    ...(targets.length > 0
+      ? {
+          indexStore: (label: string) => {
+            const store = stores.get(label);
+            if (store === undefined) throw new Error(`no --store target for the method "${label}"`);
+            return store;
+          },
+        }
+      : {}),
     ...(quiet ? {} : { onProgress: progress.report, onLog: say }),
-  });
+  }).finally(() => closeAll(targets));
   progress.done();
   const files = writeReports(run, out);
   io.stdout.write(`${methodsTable(run.methods)}\n`);

@@ -20,10 +20,11 @@ export const STORE_OPTIONS = { store: { type: 'string' } } as const;
 /** Help lines of `--store`. */
 export const STORE_USAGE = `  --store <postgres-url>     keep indexes in PostgreSQL (default: $GRAG_STORE) for index, query, add, remove
                              and serve: the index argument or --out is then an index name in that database
-                             (lower-case letters, digits, _), not a directory`;
+                             (lower-case letters, digits, _), not a directory; eval keeps each method's
+                             index there as eval_<method> (its --out stays a directory)`;
 
 /** The commands that read or write an index through `--store`. */
-export const STORE_COMMANDS: readonly string[] = ['index', 'query', 'add', 'remove', 'serve'];
+export const STORE_COMMANDS: readonly string[] = ['index', 'query', 'add', 'remove', 'serve', 'eval'];
 
 /**
  * The store URL a command uses: `--store`, else `GRAG_STORE` when it is set and not blank, else

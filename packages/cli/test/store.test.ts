@@ -223,10 +223,10 @@ describe('bad input with --store: one line on stderr and a non-zero exit', () =>
     expect(oneLine(await grag(['query', 'docs', 'Lyon?', '--store', '']))).toMatch(
       /^grag: --store is empty;/,
     );
-    const evalRun = await grag(['eval', corpus, '--store', db.url]);
-    expect(oneLine(evalRun)).toBe(
-      'grag: --store is an option of index, query, add, remove, serve; grag eval keeps its indexes in directories. Run `grag --help`.\n',
+    const demoRun = await grag(['demo', '--store', db.url]);
+    expect(oneLine(demoRun)).toBe(
+      'grag: --store is an option of index, query, add, remove, serve, eval; grag demo keeps its indexes in directories. Run `grag --help`.\n',
     );
-    expect(evalRun.code).toBe(2);
+    expect(demoRun.code).toBe(2);
   });
 });

@@ -44,6 +44,7 @@ export {
   generateErqa,
   writeErqaDataset,
 } from './erqa.js';
+export type { IndexStoreFor } from './index-source.js';
 export {
   type CorrectnessJudgment,
   type EmpowermentScore,

@@ -21,7 +21,6 @@ import {
   DEFAULT_BUDGET_TOKENS,
   embedAll,
   GragError,
-  IndexFormatError,
   InvalidArgumentError,
   Meter,
   type MeterSnapshot,
@@ -37,6 +36,7 @@ import {
 } from '@grag/core';
 import { mapLimit } from './concurrency.js';
 import type { EvalDataset, EvalQuestion, SkippedRecord } from './datasets/types.js';
+import { type IndexProvenance, type IndexStoreFor, obtainIndex, RunStores } from './index-source.js';
 import { empowermentScores, judgeCorrectness, judgePair } from './judges/judges.js';
 import { PAIRWISE_CRITERIA, type PairwiseCriterion } from './judges/prompts.js';
 import {
@@ -127,8 +127,17 @@ export interface RunOptions {
   seed?: number;
   /** One untimed retrieval before the timed ones, so lazy initialisation is not measured. @default true */
   warmup?: boolean;
-  /** Save built indexes under `out/indexes/<label>` so a resumed run loads rather than rebuilds. @default true */
+  /** Save built indexes under `out/indexes/<label>` (or to {@link indexStore}) so a later run loads rather than rebuilds. @default true */
   saveIndexes?: boolean;
+  /**
+   * Keep each method's index in a store of the caller's instead of `out/indexes/<label>`: called
+   * with a method's label, it returns a directory path or an `IndexStore` (e.g. `postgresStore`).
+   * A store that holds an index of the method built with the same options is loaded by any run,
+   * not only a resumed one (one with other options, of another method or providers is rebuilt and
+   * replaced); else the index is built and saved there. Stores with `close()` are closed when
+   * their method is done, or when the run ends.
+   */
+  indexStore?: IndexStoreFor;
   /** Compute subgraph metrics when a retrieval has a subgraph (embeds its nodes). @default true */
   subgraphMetrics?: boolean;
   /** Ignore earlier results in `out` made with other settings instead of refusing to mix them. @default false */
@@ -191,8 +200,10 @@ export interface BuildRecord {
   usage: MeterSnapshot;
   /** Peak RSS of the process after the build, MiB. */
   peakRssMiB: number;
-  /** Directory the index was saved to, if saved. */
+  /** Directory the index was saved to, if saved there (`out/indexes/<label>`). */
   indexDir?: string;
+  /** Location of the store the index was saved to, if saved to {@link RunOptions.indexStore}. */
+  indexStore?: string;
   at: string;
 }
 
@@ -230,7 +241,7 @@ export interface MethodSummary {
   index: {
     seconds: number;
     usage: MeterSnapshot;
-    /** `'built'` this session, `'loaded'` from `out/indexes`, `'skipped'` (every question done before). */
+    /** `'built'` this session, `'loaded'` from `out/indexes` or the run's `indexStore`, `'skipped'` (every question done before). */
     source: 'built' | 'loaded' | 'skipped';
   };
   /** Query-time model usage (retrieval, answers, subgraph embeddings), summed over sessions. */
@@ -548,6 +559,15 @@ function summarize(
  * pass it to `writeReports` for JSON, markdown and SVG.
  */
 export async function runEval(options: RunOptions): Promise<EvalRun> {
+  const stores = new RunStores(options.indexStore);
+  try {
+    return await evaluate(options, stores);
+  } finally {
+    await stores.closeAll();
+  }
+}
+
+async function evaluate(options: RunOptions, stores: RunStores): Promise<EvalRun> {
   const opts = { ...RUN_DEFAULTS, ...options };
   const { dataset, out, signal } = opts;
   const log = opts.onLog ?? (() => {});
@@ -707,11 +727,8 @@ export async function runEval(options: RunOptions): Promise<EvalRun> {
     if (resumed > 0)
       log(`${label}: ${resumed} of ${selected.length} questions done in an earlier session; resuming.`);
 
-    const indexDir = join(out, 'indexes', safeName(label));
     const builtBefore = builds.filter((b) => b.method === label && b.key === key).at(-1);
-    let build:
-      | { seconds: number; usage: MeterSnapshot; source: 'built' | 'loaded' | 'skipped'; peakRssMiB: number }
-      | undefined;
+    let build: IndexProvenance | undefined;
     let index: AnyIndex;
     const sessionResults: QuestionResult[] = [];
     if (pending.length === 0) {
@@ -723,44 +740,28 @@ export async function runEval(options: RunOptions): Promise<EvalRun> {
       };
       log(`${label}: every question was done in an earlier session; nothing to build.`);
     } else {
-      if (builtBefore?.indexDir && existsSync(join(builtBefore.indexDir, 'manifest.json'))) {
-        try {
-          index = await spec.method.load(builtBefore.indexDir, ctx);
-          build = {
-            seconds: builtBefore.seconds,
-            usage: builtBefore.usage,
-            source: 'loaded',
-            peakRssMiB: builtBefore.peakRssMiB,
+      ({ index, build } = await obtainIndex({
+        label,
+        method: spec.method,
+        options: spec.options ?? {},
+        ctx,
+        dataset,
+        builtBefore,
+        save: opts.saveIndexes,
+        indexDir: join(out, 'indexes', safeName(label)),
+        store: stores.get(label),
+        log,
+        recordBuild: ({ saved, ...measured }) => {
+          const record: BuildRecord = {
+            method: label,
+            key,
+            ...measured,
+            ...saved,
+            at: new Date().toISOString(),
           };
-          log(`${label}: loaded the index built in an earlier session from ${builtBefore.indexDir}.`);
-        } catch (error) {
-          if (!IndexFormatError.isInstance(error)) throw error;
-          log(`${label}: cannot load ${builtBefore.indexDir} (${error.message}); rebuilding.`);
-        }
-      }
-      if (index === undefined) {
-        const started = performance.now();
-        index = await spec.method.build(dataset.corpus, ctx, spec.options ?? {});
-        const seconds = (performance.now() - started) / 1000;
-        const usage = ctx.meter.snapshot();
-        let savedTo: string | undefined;
-        if (opts.saveIndexes) {
-          await spec.method.save(index, indexDir);
-          savedTo = indexDir;
-        }
-        const record: BuildRecord = {
-          method: label,
-          key,
-          seconds,
-          usage,
-          peakRssMiB: peakRssMiB(),
-          ...(savedTo ? { indexDir: savedTo } : {}),
-          at: new Date().toISOString(),
-        };
-        appendRecord(join(out, BUILDS_FILE), record);
-        build = { seconds, usage, source: 'built', peakRssMiB: record.peakRssMiB };
-        log(`${label}: built the index in ${seconds.toFixed(2)} s.`);
-      }
+          appendRecord(join(out, BUILDS_FILE), record);
+        },
+      }));
       ctx.meter.reset();
       const budgetTokens = opts.budgetTokens;
       const retrieveOptions = {
@@ -892,6 +893,7 @@ export async function runEval(options: RunOptions): Promise<EvalRun> {
       if (failures.length > 0)
         log(`${label}: ${failures.length} questions failed; first error: ${failures[0]?.error}`);
     }
+    await stores.closeStore(label);
     const byQuestion = new Map<string, QuestionResult>(done);
     for (const r of sessionResults) byQuestion.set(r.questionId, r);
     const results = selected.flatMap((q) => {

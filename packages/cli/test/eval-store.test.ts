@@ -1,0 +1,129 @@
+/**
+ * `grag eval --store` (or `GRAG_STORE`): each method's index lives in PostgreSQL (PGlite served
+ * over the wire) as `eval_<method>`, built by the first run and loaded by the next, with the same
+ * metrics as a run that keeps its indexes in directories.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evalIndexName } from '../src/eval-command.js';
+import { run } from '../src/index.js';
+import { captureIO } from './helpers.js';
+import { closedPort, PASSWORD, type SocketDb, servePglite } from './pg-harness.js';
+
+let db: SocketDb;
+let root: string;
+
+beforeAll(async () => {
+  db = await servePglite();
+  root = mkdtempSync(join(tmpdir(), 'grag-cli-eval-store-'));
+  const data = join(root, 'mini');
+  const rows = (r: unknown[]) => `${r.map((x) => JSON.stringify(x)).join('\n')}\n`;
+  mkdirSync(data);
+  writeFileSync(
+    join(data, 'corpus.jsonl'),
+    rows([
+      { id: 'p1', title: 'Ada', text: 'Ada Lovelace was born in London in 1815.' },
+      { id: 'p2', title: 'Babbage', text: 'Charles Babbage designed the Analytical Engine.' },
+      { id: 'p3', title: 'Paris', text: 'Paris is the capital of France.' },
+    ]),
+  );
+  writeFileSync(
+    join(data, 'questions.jsonl'),
+    rows([
+      { id: 'q1', question: 'Where was Ada Lovelace born?', answers: ['London'], supporting: ['p1'] },
+      {
+        id: 'q2',
+        question: 'What did Charles Babbage design?',
+        answers: ['Analytical Engine'],
+        supporting: ['p2'],
+      },
+      { id: 'q3', question: 'What is the capital of France?', answers: ['Paris'], supporting: ['p3'] },
+    ]),
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await db?.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+async function grag(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const io = captureIO(root, env);
+  const code = await run(args, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+const EVAL = ['eval', 'mini', '--methods', 'naive-dense,bm25', '--budget', '200'];
+
+/** Label → metrics of each method in `<out>/report.json`. */
+function metrics(out: string): Record<string, Record<string, number>> {
+  const report = JSON.parse(readFileSync(join(root, out, 'report.json'), 'utf8')) as {
+    methods: { label: string; metrics: Record<string, number>; index: { source: string } }[];
+  };
+  return Object.fromEntries(report.methods.map((m) => [m.label, m.metrics]));
+}
+
+function sources(out: string): string[] {
+  const report = JSON.parse(readFileSync(join(root, out, 'report.json'), 'utf8')) as {
+    methods: { index: { source: string } }[];
+  };
+  return report.methods.map((m) => m.index.source);
+}
+
+describe('grag eval --store', () => {
+  it('names each index eval_<method> in lower case with _ for other characters', () => {
+    expect(evalIndexName('naive-dense')).toBe('eval_naive_dense');
+    expect(evalIndexName('bm25')).toBe('eval_bm25');
+    expect(evalIndexName('KET-RAG.v2')).toBe('eval_ket_rag_v2');
+  });
+
+  it('builds the indexes into the database, then loads them in another run, with the metrics of a directory run', async () => {
+    const dirRun = await grag([...EVAL, '--out', 'dirs', '-q']);
+    expect(dirRun.code, dirRun.err).toBe(0);
+    expect(existsSync(join(root, 'dirs', 'indexes'))).toBe(true);
+
+    const first = await grag([...EVAL, '--out', 'pg1', '--store', db.url]);
+    expect(first.code, first.err).toBe(0);
+    expect(first.err).not.toContain(PASSWORD);
+    expect(first.err).toContain('grag: keeping the indexes in --store as eval_naive_dense, eval_bm25');
+    expect(first.err).toMatch(/grag: naive-dense: built the index in /);
+    expect(first.err).toMatch(/grag: bm25: built the index in /);
+    expect(existsSync(join(root, 'pg1', 'indexes'))).toBe(false);
+    expect(sources('pg1')).toEqual(['built', 'built']);
+    const schemas = await db.db.query<{ name: string }>(
+      `SELECT schema_name AS name FROM information_schema.schemata WHERE schema_name LIKE 'grag_eval_%' ORDER BY 1`,
+    );
+    expect(schemas.rows.map((r) => r.name)).toEqual(['grag_eval_bm25', 'grag_eval_naive_dense']);
+    expect(metrics('pg1')).toEqual(metrics('dirs'));
+    // bm25 ranks each question's own passage first: Recall@2 of 1 on every question.
+    expect(metrics('pg1').bm25?.['recall@2']).toBe(1);
+
+    // GRAG_STORE works as --store; a run in a new --out loads instead of building.
+    const second = await grag([...EVAL, '--out', 'pg2'], { GRAG_STORE: db.url });
+    expect(second.code, second.err).toBe(0);
+    const shown = db.url.replace(`:${PASSWORD}@`, '@');
+    expect(second.err).toContain(`grag: naive-dense: loaded the index from ${shown}#eval_naive_dense.`);
+    expect(second.err).toContain(`grag: bm25: loaded the index from ${shown}#eval_bm25.`);
+    expect(second.err).not.toMatch(/built the index/);
+    expect(second.err).not.toContain(PASSWORD);
+    expect(sources('pg2')).toEqual(['loaded', 'loaded']);
+    expect(metrics('pg2')).toEqual(metrics('dirs'));
+  }, 120_000);
+
+  it('an unreachable database is one line and exit 1; demo still refuses --store', async () => {
+    const port = await closedPort();
+    const url = `postgres://u:${PASSWORD}@127.0.0.1:${port}/db`;
+    const r = await grag([...EVAL, '--out', 'down', '--store', url, '-q']);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(
+      `grag: @grag/postgres: cannot reach PostgreSQL at postgres://u@127.0.0.1:${port}/db (ECONNREFUSED); check the host and port in the URL and that the server is running.\n`,
+    );
+    const demo = await grag(['demo', '--store', db.url]);
+    expect(demo.code).toBe(2);
+    expect(demo.err).toBe(
+      'grag: --store is an option of index, query, add, remove, serve, eval; grag demo keeps its indexes in directories. Run `grag --help`.\n',
+    );
+  });
+});
