@@ -3,72 +3,18 @@
  * killed with SIGKILL midway, the same command runs again, and the test checks that no model call
  * the first run had completed is sent again and that the index equals an uninterrupted build's.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCorpusPath, run } from '../src/index.js';
 import { CountingServer, MODEL_FLAGS } from './counting-server.js';
 import { captureIO } from './helpers.js';
+import { exited, type IndexChild, spawnKetRagIndex, until } from './index-child.js';
 
-const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
-const repo = fileURLToPath(new URL('../../../', import.meta.url));
-
-function grag(
-  server: CountingServer,
-  out: string,
-  cacheDir: string,
-): ChildProcess & { stderrText: () => string } {
-  // One process (node with the tsx loader), so SIGKILL stops the build itself, not a wrapper.
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      bin,
-      'index',
-      demoCorpusPath(),
-      '--method',
-      'ket-rag',
-      '--out',
-      out,
-      '--cache-dir',
-      cacheDir,
-      '--concurrency',
-      '2',
-      ...MODEL_FLAGS,
-    ],
-    {
-      cwd: repo,
-      env: {
-        PATH: process.env.PATH,
-        TSX_TSCONFIG_PATH: join(repo, 'tsconfig.json'),
-        OPENAI_BASE_URL: server.url,
-        OPENAI_API_KEY: 'test-key',
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  let stderr = '';
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return Object.assign(child, { stderrText: () => stderr });
-}
-
-function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-}
-
-async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+function grag(server: CountingServer, out: string, cacheDir: string): IndexChild {
+  return spawnKetRagIndex(server, { corpus: demoCorpusPath(), out, cacheDir });
 }
 
 /** Every file of an index directory; the manifest without its write time. */

@@ -4,19 +4,16 @@
  * before is still what `grag query` serves, and running the same command again repeats none of the
  * completed calls (call cache and checkpoints in the cache directory), then serves the new version.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCorpusPath, run } from '../src/index.js';
 import { CountingServer, MODEL_FLAGS } from './counting-server.js';
 import { captureIO } from './helpers.js';
+import { exited, type IndexChild, spawnKetRagIndex, until } from './index-child.js';
 import { PASSWORD, type SocketDb, servePglite } from './pg-harness.js';
 
-const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
-const repo = fileURLToPath(new URL('../../../', import.meta.url));
 /** Completed chat calls after which the build is killed. */
 const KILL_AFTER = 6;
 
@@ -25,53 +22,8 @@ function env(server: CountingServer, db: SocketDb): NodeJS.ProcessEnv {
 }
 
 /** `grag index <corpus> --method ket-rag --out docs` with the store in GRAG_STORE, as one node process. */
-function gragIndex(
-  server: CountingServer,
-  db: SocketDb,
-  corpus: string,
-  cacheDir: string,
-): ChildProcess & { stderrText: () => string } {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      bin,
-      'index',
-      corpus,
-      '--method',
-      'ket-rag',
-      '--out',
-      'docs',
-      '--cache-dir',
-      cacheDir,
-      '--concurrency',
-      '2',
-      ...MODEL_FLAGS,
-    ],
-    {
-      cwd: repo,
-      env: { PATH: process.env.PATH, TSX_TSCONFIG_PATH: join(repo, 'tsconfig.json'), ...env(server, db) },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  let stderr = '';
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return Object.assign(child, { stderrText: () => stderr });
-}
-
-function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-}
-
-async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const started = Date.now();
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+function gragIndex(server: CountingServer, db: SocketDb, corpus: string, cacheDir: string): IndexChild {
+  return spawnKetRagIndex(server, { corpus, out: 'docs', cacheDir, env: { GRAG_STORE: db.url } });
 }
 
 describe('grag index --store killed with SIGKILL and run again', () => {

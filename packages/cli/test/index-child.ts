@@ -1,0 +1,74 @@
+/**
+ * `grag index … --method ket-rag` as a child process against a {@link CountingServer}, for the
+ * tests that kill a build with SIGKILL midway and run it again.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type CountingServer, MODEL_FLAGS } from './counting-server.js';
+
+const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
+const repo = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** A running build, with what it has written to stderr so far. */
+export type IndexChild = ChildProcess & { stderrText: () => string };
+
+/**
+ * `grag index <corpus> --method ket-rag --out <out> --cache-dir <cacheDir> --concurrency 2` with
+ * the server as its OpenAI-compatible endpoint, plus `env`. One process (node with the tsx loader),
+ * so SIGKILL stops the build itself, not a wrapper.
+ */
+export function spawnKetRagIndex(
+  server: CountingServer,
+  settings: { corpus: string; out: string; cacheDir: string; env?: NodeJS.ProcessEnv },
+): IndexChild {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      bin,
+      'index',
+      settings.corpus,
+      '--method',
+      'ket-rag',
+      '--out',
+      settings.out,
+      '--cache-dir',
+      settings.cacheDir,
+      '--concurrency',
+      '2',
+      ...MODEL_FLAGS,
+    ],
+    {
+      cwd: repo,
+      env: {
+        PATH: process.env.PATH,
+        TSX_TSCONFIG_PATH: join(repo, 'tsconfig.json'),
+        OPENAI_BASE_URL: server.url,
+        OPENAI_API_KEY: 'test-key',
+        ...settings.env,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  return Object.assign(child, { stderrText: () => stderr });
+}
+
+/** How `child` ended. */
+export function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+}
+
+/** Resolves once `condition()` holds, polling every 20 ms; throws after `timeoutMs`. */
+export async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
