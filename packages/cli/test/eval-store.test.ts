@@ -3,13 +3,12 @@
  * over the wire) as `eval_<method>`, built by the first run and loaded by the next, with the same
  * metrics as a run that keeps its indexes in directories.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evalIndexName } from '../src/eval-command.js';
 import { run } from '../src/index.js';
-import { captureIO } from './helpers.js';
+import { captureIO, miniDataset } from './helpers.js';
 import { closedPort, PASSWORD, type SocketDb, servePglite } from './pg-harness.js';
 
 let db: SocketDb;
@@ -17,31 +16,7 @@ let root: string;
 
 beforeAll(async () => {
   db = await servePglite();
-  root = mkdtempSync(join(tmpdir(), 'grag-cli-eval-store-'));
-  const data = join(root, 'mini');
-  const rows = (r: unknown[]) => `${r.map((x) => JSON.stringify(x)).join('\n')}\n`;
-  mkdirSync(data);
-  writeFileSync(
-    join(data, 'corpus.jsonl'),
-    rows([
-      { id: 'p1', title: 'Ada', text: 'Ada Lovelace was born in London in 1815.' },
-      { id: 'p2', title: 'Babbage', text: 'Charles Babbage designed the Analytical Engine.' },
-      { id: 'p3', title: 'Paris', text: 'Paris is the capital of France.' },
-    ]),
-  );
-  writeFileSync(
-    join(data, 'questions.jsonl'),
-    rows([
-      { id: 'q1', question: 'Where was Ada Lovelace born?', answers: ['London'], supporting: ['p1'] },
-      {
-        id: 'q2',
-        question: 'What did Charles Babbage design?',
-        answers: ['Analytical Engine'],
-        supporting: ['p2'],
-      },
-      { id: 'q3', question: 'What is the capital of France?', answers: ['Paris'], supporting: ['p3'] },
-    ]),
-  );
+  root = miniDataset('grag-cli-eval-store-');
 }, 60_000);
 
 afterAll(async () => {

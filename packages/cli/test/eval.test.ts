@@ -1,47 +1,17 @@
 /**
  * `grag eval` end to end on a small inline dataset, offline.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/index.js';
-import { captureIO } from './helpers.js';
+import { captureIO, miniDataset } from './helpers.js';
 
 const io = (cwd: string) => captureIO(cwd);
 
-function datasetDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'grag-cli-eval-'));
-  const data = join(dir, 'mini');
-  const rows = (r: unknown[]) => `${r.map((x) => JSON.stringify(x)).join('\n')}\n`;
-  mkdirSync(data);
-  writeFileSync(
-    join(data, 'corpus.jsonl'),
-    rows([
-      { id: 'p1', title: 'Ada', text: 'Ada Lovelace was born in London in 1815.' },
-      { id: 'p2', title: 'Babbage', text: 'Charles Babbage designed the Analytical Engine.' },
-      { id: 'p3', title: 'Paris', text: 'Paris is the capital of France.' },
-    ]),
-  );
-  writeFileSync(
-    join(data, 'questions.jsonl'),
-    rows([
-      { id: 'q1', question: 'Where was Ada Lovelace born?', answers: ['London'], supporting: ['p1'] },
-      {
-        id: 'q2',
-        question: 'What did Charles Babbage design?',
-        answers: ['Analytical Engine'],
-        supporting: ['p2'],
-      },
-      { id: 'q3', question: 'What is the capital of France?', answers: ['Paris'], supporting: ['p3'] },
-    ]),
-  );
-  return dir;
-}
-
 describe('grag eval', () => {
   it('evaluates methods offline, writes JSON, markdown and SVG, and resumes on a second run', async () => {
-    const dir = datasetDir();
+    const dir = miniDataset();
     const first = io(dir);
     const code = await run(
       ['eval', 'mini', '--methods', 'naive-dense,bm25', '--budget', '200', '--out', 'out'],
@@ -88,7 +58,7 @@ describe('grag eval', () => {
   });
 
   it('explains a changed setting, an unknown method and a missing dataset in one line', async () => {
-    const dir = datasetDir();
+    const dir = miniDataset();
     await run(['eval', 'mini', '--methods', 'bm25', '--budget', '200', '--out', 'out', '-q'], io(dir));
     let e = io(dir);
     expect(await run(['eval', 'mini', '--methods', 'bm25', '--budget', '300', '--out', 'out', '-q'], e)).toBe(
@@ -114,7 +84,7 @@ describe('grag eval', () => {
   });
 
   it('hands each method only its own --set options and names a key no method knows', async () => {
-    const dir = datasetDir();
+    const dir = miniDataset();
     let e = io(dir);
     const args = ['eval', 'mini', '--methods', 'bm25,ket-rag', '--limit', '1', '-q', '--out', 'o1'];
     expect(await run([...args, '--set', 'chunkSzie=300'], e)).toBe(1);

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { CliIO } from '../src/index.js';
 
@@ -27,4 +30,37 @@ export function captureIO(
     out: () => out,
     err: () => err,
   };
+}
+
+/**
+ * A temporary directory holding `mini/`: a three-passage corpus (`corpus.jsonl`) and a question on
+ * each passage (`questions.jsonl`), the dataset the `grag eval` tests run on.
+ */
+export function miniDataset(prefix = 'grag-cli-eval-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const data = join(dir, 'mini');
+  const rows = (r: unknown[]) => `${r.map((x) => JSON.stringify(x)).join('\n')}\n`;
+  mkdirSync(data);
+  writeFileSync(
+    join(data, 'corpus.jsonl'),
+    rows([
+      { id: 'p1', title: 'Ada', text: 'Ada Lovelace was born in London in 1815.' },
+      { id: 'p2', title: 'Babbage', text: 'Charles Babbage designed the Analytical Engine.' },
+      { id: 'p3', title: 'Paris', text: 'Paris is the capital of France.' },
+    ]),
+  );
+  writeFileSync(
+    join(data, 'questions.jsonl'),
+    rows([
+      { id: 'q1', question: 'Where was Ada Lovelace born?', answers: ['London'], supporting: ['p1'] },
+      {
+        id: 'q2',
+        question: 'What did Charles Babbage design?',
+        answers: ['Analytical Engine'],
+        supporting: ['p2'],
+      },
+      { id: 'q3', question: 'What is the capital of France?', answers: ['Paris'], supporting: ['p3'] },
+    ]),
+  );
+  return dir;
 }
