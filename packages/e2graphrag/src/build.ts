@@ -197,16 +197,14 @@ export async function buildE2GraphRagIndex(input: E2GraphRagBuildInput): Promise
     () => indexSummaryTree(tree, embeddings, ctx.vectorIndex, { dimensions: embedder.dimensions }),
     { checkpoint: false },
   );
-  const stats: E2GraphRagStats = {
+  const stats = indexStats({
     documents: docs.length - skipped,
     skippedDocuments: skipped,
     chunks: chunks.length,
-    summaries: summaryCount(tree),
-    levels: tree.levels.map((l) => l.length),
-    entities: graph.entities.length,
-    edges: graph.edgeCount,
-  };
-  if (o.entityLinking) stats.textMentions = textMentions;
+    tree,
+    graph,
+    textMentions: o.entityLinking ? textMentions : undefined,
+  });
   const kept: E2GraphRagKept = {
     documents: docs.map((d) => d.id),
     titles: titleRecord(docs),
@@ -232,4 +230,27 @@ export function titleRecord(docs: readonly Document[]): Record<string, string> {
   const titles: Record<string, string> = {};
   for (const d of docs) if (typeof d.title === 'string') titles[d.id] = d.title;
   return titles;
+}
+
+/** The stats of an index (build or update): counts of documents and chunks, and of its tree and graph. */
+export function indexStats(parts: {
+  documents: number;
+  skippedDocuments: number;
+  chunks: number;
+  tree: SummaryTree;
+  graph: EntityGraph;
+  /** Mentions found in text by entity linking; `undefined` without linking. */
+  textMentions: number | undefined;
+}): E2GraphRagStats {
+  const stats: E2GraphRagStats = {
+    documents: parts.documents,
+    skippedDocuments: parts.skippedDocuments,
+    chunks: parts.chunks,
+    summaries: summaryCount(parts.tree),
+    levels: parts.tree.levels.map((l) => l.length),
+    entities: parts.graph.entities.length,
+    edges: parts.graph.edgeCount,
+  };
+  if (parts.textMentions !== undefined) stats.textMentions = parts.textMentions;
+  return stats;
 }

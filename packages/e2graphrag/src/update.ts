@@ -23,10 +23,10 @@ import {
   type SummaryLevelRunner,
   summaryCount,
 } from '@grag/summary-tree';
-import { chunkEntityGraph, queryViews, titleRecord, titlesToWrite } from './build.js';
+import { chunkEntityGraph, indexStats, queryViews, titleRecord, titlesToWrite } from './build.js';
 import { regroupSummaryTree } from './tree-regroup.js';
 import { updateSummaryTree } from './tree-update.js';
-import type { E2GraphRagIndex, E2GraphRagKept, E2GraphRagStats } from './types.js';
+import type { E2GraphRagIndex, E2GraphRagKept } from './types.js';
 import { updateStages } from './update-stages.js';
 
 /** Refuse an index saved before updates existed, and a context with another embedder. */
@@ -176,16 +176,14 @@ export async function updateE2GraphRag(
     { checkpoint: false },
   );
   const withChunks = new Set(leaves.map((l) => l.docId ?? l.id));
-  const stats: E2GraphRagStats = {
+  const stats = indexStats({
     documents: documents.filter((id) => withChunks.has(id)).length,
     skippedDocuments: documents.filter((id) => !withChunks.has(id)).length,
     chunks: leaves.length,
-    summaries: summaryCount(tree),
-    levels: tree.levels.map((l) => l.length),
-    entities: graph.entities.length,
-    edges: graph.edgeCount,
-  };
-  if (o.entityLinking) stats.textMentions = textMentions;
+    tree,
+    graph,
+    textMentions: o.entityLinking ? textMentions : undefined,
+  });
   const views = queryViews({ tree, graph, homes, options: o });
   const { lexical: _lexical, vocabulary: _vocabulary, home: _home, ...base } = index;
   return {
