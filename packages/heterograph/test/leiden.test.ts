@@ -1,8 +1,9 @@
 import { GragError, InvalidArgumentError } from '@grag/core';
+import { toCsr } from '@grag/core/internal';
 import { UndirectedGraph } from 'graphology';
 import louvainModule from 'graphology-communities-louvain';
 import { describe, expect, it } from 'vitest';
-import { leiden, leidenAssign, partitionQuality } from '../src/index.js';
+import { leiden, leidenAssign, leidenUpdate, leidenUpdateCsr, partitionQuality } from '../src/index.js';
 import { groupsOf, isConnected, plantedPartition, randomGraph } from './helpers.js';
 
 // A CommonJS package: under NodeNext its default import types as the module record.
@@ -154,6 +155,87 @@ describe('leiden', () => {
       expect(GragError.isInstance(error)).toBe(true);
       expect((error as Error).message).toMatch(/non-negative/);
     }
+  });
+});
+
+describe('leidenUpdate', () => {
+  it('puts a node added to one triangle into it and leaves the other triangle alone', () => {
+    const g = twoTriangles();
+    const before = leiden(g, { seed: 1 }).communities;
+    g.addNode('x');
+    g.addEdge('x', 'a');
+    g.addEdge('x', 'b');
+    const { communities, count } = leidenUpdate(g, before, ['a', 'b'], { seed: 1 });
+    expect(count).toBe(2);
+    // x has 2 links into {a,b,c}: gain 2 − a_x·K/2m = 2 − 2·9/18 = 1 > 0; into nothing else.
+    expect(communities.get('x')).toBe(communities.get('a'));
+    expect(groupsOf(communities).get(communities.get('d')!)!.sort()).toEqual(['d', 'e', 'f']);
+  });
+
+  it('keeps every node where it was when nothing is affected, and splits a community a removal disconnected', () => {
+    // A path a–b–c–d in one community; removing b leaves a alone and c–d together.
+    const g = new UndirectedGraph();
+    for (const v of 'abcd') g.addNode(v);
+    for (const [u, v] of ['ab', 'bc', 'cd']) g.addEdge(u!, v!);
+    const before = new Map([...'abcd'].map((v) => [v, 7]));
+    const same = leidenUpdate(g, before, [], { seed: 1 });
+    expect(same.count).toBe(1);
+    expect(same.splits).toBe(0);
+    g.dropNode('b');
+    const after = leidenUpdate(g, before, [], { seed: 1 });
+    expect(after.count).toBe(2);
+    expect(after.splits).toBe(1);
+    expect(after.communities.get('c')).toBe(after.communities.get('d'));
+    expect(after.communities.get('a')).not.toBe(after.communities.get('c'));
+  });
+
+  it('moves only nodes the frontier reaches: a planted partition with one new node keeps every other assignment', () => {
+    const { graph } = plantedPartition(6, 25, 0.4, 0.004, 11);
+    const before = leiden(graph, { seed: 3 }).communities;
+    graph.addNode('new');
+    for (const v of ['g2-0', 'g2-1', 'g2-2', 'g4-0']) graph.addEdge('new', v);
+    const { communities } = leidenUpdate(graph, before, ['g2-0', 'g2-1', 'g2-2', 'g4-0'], { seed: 3 });
+    expect(communities.get('new')).toBe(communities.get('g2-0'));
+    // The same grouping of the old nodes (ids are renumbered).
+    const pairs = (m: ReadonlyMap<string, number>) =>
+      [...groupsOf(new Map([...m].filter(([k]) => k !== 'new'))).values()].map((x) => x.sort().join()).sort();
+    expect(pairs(communities)).toEqual(pairs(before));
+  });
+
+  it('never ends below the quality of the previous communities with the new nodes alone', () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const g = randomGraph(200, 0.03, seed);
+      const before = leiden(g, { seed }).communities;
+      const rand = seededUniform(seed);
+      const added: string[] = [];
+      for (let i = 0; i < 20; i++) {
+        const key = `n${i}`;
+        g.addNode(key);
+        added.push(key);
+        for (let j = 0; j < 3; j++) {
+          const other = String(Math.floor(rand() * 200));
+          if (!g.hasEdge(key, other)) g.addEdge(key, other);
+        }
+      }
+      for (let i = 0; i < 10; i++) g.dropNode(String(i * 7));
+      const start = new Map<string, number>();
+      g.forEachNode((v) => {
+        start.set(v, before.get(v) ?? 1000 + start.size);
+      });
+      const affected = added.flatMap((v) => [v, ...g.neighbors(v)]);
+      const { communities, quality } = leidenUpdate(g, before, affected, { seed });
+      expect(quality).toBeGreaterThanOrEqual(partitionQuality(g, start) - 1e-12);
+      for (const members of groupsOf(communities).values()) expect(isConnected(g, members)).toBe(true);
+    }
+  });
+
+  it('refuses arrays of the wrong length', () => {
+    const g = twoTriangles();
+    const csr = toCsr(g, { directed: false });
+    expect(() => leidenUpdateCsr(csr, new Int32Array(1), new Uint8Array(6))).toThrow(
+      /previous has 1 entries for a graph of 6 nodes/,
+    );
+    expect(() => leidenUpdate(g, new Map(), [], { iterations: 0 })).toThrow(InvalidArgumentError);
   });
 });
 

@@ -16,7 +16,7 @@ import {
   startBuild,
   type TitleDescription,
 } from '@grag/core';
-import { importantEntities, leiden, type MatchingNode } from '@grag/heterograph';
+import { type HeteroNodeAttributes, importantEntities, leiden, type MatchingNode } from '@grag/heterograph';
 import {
   attributeMaterial,
   communityMembers,
@@ -36,6 +36,7 @@ import {
   type NodeRagKept,
   type NodeRagMemo,
 } from './kept.js';
+import { localCommunities, localImportant, type PreviousStructures } from './local.js';
 import type { NodeRagOptions } from './options.js';
 import { searchStructures } from './search.js';
 import type { NodeRagBuildStats, NodeRagIndex } from './types.js';
@@ -101,6 +102,11 @@ export interface NodeRagInput {
   texts: string[];
   /** Model answers to reuse instead of calling the model. */
   memo: NodeRagMemo;
+  /**
+   * The index an update changes, when importance and communities are kept where the change does
+   * not reach (see `local.ts`); absent, both are computed over the whole graph, as a build does.
+   */
+  previous?: PreviousStructures;
 }
 
 /**
@@ -170,13 +176,17 @@ export async function indexNodeRag(
 
   // G2: attributes of important entities (§2.3, appendix C.2).
   const attributes = await rt.stage('attributes', async () => {
-    const important = importantEntities(graph.graph, {
-      isCandidate: (_, a) => a.type === 'N' && (a.weight as number) >= o.attributeMinMentions,
+    const isCandidate = (a: HeteroNodeAttributes) => a.type === 'N' && a.weight >= o.attributeMinMentions;
+    const computed = importantEntities(graph.graph, {
+      isCandidate: (_, a) => isCandidate(a as HeteroNodeAttributes),
       coreRule: o.coreRule,
       betweennessSamples: o.betweennessSamples,
       seed: o.seed,
-    });
-    const material = important.nodes.map((entity) =>
+    }).nodes;
+    const nodes = input.previous
+      ? localImportant(input.previous, graph, computed, (key) => isCandidate(graph.node(key)))
+      : computed;
+    const material = nodes.map((entity) =>
       fitTexts(attributeMaterial(graph, entity), o.attributeContextTokens, tokenizer),
     );
     const keys = material.map(materialKey);
@@ -191,7 +201,7 @@ export async function indexNodeRag(
         });
         return summary.trim();
       },
-      { label: (i) => important.nodes[i]!, unit: 'entities', ...concurrency },
+      { label: (i) => nodes[i]!, unit: 'entities', ...concurrency },
     );
     const got = new Map(fresh.map((summary, j) => [toAsk[j]!, summary]));
     const summaries = material.map((m, i) =>
@@ -199,7 +209,7 @@ export async function indexNodeRag(
     );
     // Only entities with material have a key worth keeping (the others are never asked).
     const kept = keys.flatMap((key, i) => (material[i]!.length > 0 ? [[key, summaries[i]!] as const] : []));
-    return { entities: important.nodes, summaries, kept, asked: toAsk.length };
+    return { entities: nodes, summaries, kept, asked: toAsk.length };
   });
   calls.summarized = attributes.asked;
   await rt.stage(
@@ -235,11 +245,9 @@ export async function indexNodeRag(
 
   // G3: Leiden communities, high-level elements and overviews, semantic matching (§2.3, appendix C.3).
   const communities = await rt.stage('communities', async () => {
-    const { communities, count } = leiden(graph.graph, {
-      seed: o.seed,
-      resolution: o.leidenResolution,
-      iterations: o.leidenIterations,
-    });
+    const { communities, count } = input.previous
+      ? localCommunities(input.previous, graph, { seed: o.seed, resolution: o.leidenResolution })
+      : leiden(graph.graph, { seed: o.seed, resolution: o.leidenResolution, iterations: o.leidenIterations });
     const nonEmpty = communityMembers(graph, communities, count)
       .map((m, c) => ({ m, c }))
       .filter(({ m }) => m.length > 0);
@@ -264,7 +272,7 @@ export async function indexNodeRag(
       const kept = memo.elements.get(key)!;
       return { title: kept.title, description: kept.description, issues: issuesOf(kept.issues) };
     });
-    return { count, nonEmpty, elements, keys, asked: toAsk.length };
+    return { count, nonEmpty, elements, keys, asked: toAsk.length, membership: [...communities] };
   });
   calls.described = communities.asked;
   const { matching, highKeys } = await rt.stage(
@@ -332,6 +340,8 @@ export async function indexNodeRag(
     decompositions,
     attributes: attributes.kept.map(([key, summary]) => [key, summary]),
     elements: communities.keys.map((key, i) => [key, keptElement(communities.elements[i]!)]),
+    important: attributes.entities,
+    communities: communities.membership,
     embeddings: vectorKeys.map((key) => vectors.get(key)!),
   };
   const index: NodeRagIndex = {

@@ -33,6 +33,16 @@ export interface NodeRagKept {
   attributes: [key: string, summary: string][];
   /** High-level elements by {@link materialKey} of the community content described. */
   elements: [key: string, element: KeptElement][];
+  /**
+   * The important entities (G2), in graph order. Absent in indexes saved before updates were local:
+   * their update recomputes importance over the whole graph.
+   */
+  important?: string[];
+  /**
+   * The Leiden community of every S, N, R and A node (G3), in graph order. Absent in indexes saved
+   * before updates were local: their update runs Leiden over the whole graph.
+   */
+  communities?: [key: string, community: number][];
 
   /** The embedding of each vector key (same order as the index's `vectorKeys`). */
   embeddings: Float32Array[];

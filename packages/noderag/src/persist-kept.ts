@@ -48,6 +48,8 @@ const storedKeptSchema: Schema<StoredKept> = v.object({
   decompositions: v.array(decompositionSchema),
   attributes: v.array(v.tuple(v.string(), v.string())),
   elements: v.array(v.tuple(v.string(), elementSchema)),
+  important: v.optional(v.array(v.string())),
+  communities: v.optional(v.array(v.tuple(v.string(), v.number()))),
 });
 
 /** Write `kept` (vectors of `dimensions` components). */

@@ -1,10 +1,10 @@
 /**
  * Incremental updates of a NodeRAG index: the added documents are chunked and only model inputs the
  * index never answered are sent (decompositions of new chunks, attributes whose material changed,
- * community elements whose content changed, embeddings of new texts); the graph and everything
- * global in it (entity linking, importance, Leiden, semantic matching, HNSW, BM25) are recomputed
- * from the kept and new answers, as a build of the changed corpus would compute them.
- */
+ * community elements whose content changed, embeddings of new texts). Importance and communities
+ * are kept where the change does not reach (see `local.ts`); with `full` they are chosen again over
+ * the whole graph, as a build of the changed corpus chooses them. The graph, semantic matching,
+ * HNSW and BM25 are recomputed from the kept and new answers (no model call). */
 import {
   assertSameEmbedder,
   type BuildContext,
@@ -24,22 +24,12 @@ import type { NodeRagKept, NodeRagMemo } from './kept.js';
 import type { NodeRagIndex } from './types.js';
 import { textUnits } from './units.js';
 
-/** Why each stage recomputed over the whole index is. */
-const GLOBAL_STAGES: UpdateReport['global'] = [
+/** Why each stage recomputed over the whole index is, whatever the update. */
+const ALWAYS_GLOBAL: UpdateReport['global'] = [
   {
     stage: 'graph',
     reason:
       'semantic-unit keys are positions in the corpus and entity linking folds names across all documents, so the decomposition graph (S, N, R) is laid again from the kept and new decompositions (no model call)',
-  },
-  {
-    stage: 'attributes',
-    reason:
-      'important entities are the k-core and betweenness leaders of the whole graph; an entity keeps its attribute when the material summarized is unchanged, and only entities whose material changed (or that became important) are summarized again',
-  },
-  {
-    stage: 'communities',
-    reason:
-      'Leiden runs over the whole graph; a community whose content is unchanged keeps its high-level element and overview, and only communities whose content changed are described again',
   },
   {
     stage: 'semantic-matching',
@@ -52,6 +42,21 @@ const GLOBAL_STAGES: UpdateReport['global'] = [
   },
   { stage: 'bm25', reason: 'BM25 ids are vector positions: rebuilt over the texts of the embedded nodes' },
 ];
+
+/** Why importance and communities were recomputed over the whole graph (a `full` update, or an older index). */
+const whyGlobal = (because: string): UpdateReport['global'] => [
+  {
+    stage: 'attributes',
+    reason: `${because}: important entities were selected again over the whole graph (k-core and betweenness); an entity keeps its attribute when the material summarized is unchanged, and only entities whose material changed (or that became important) are summarized again`,
+  },
+  {
+    stage: 'communities',
+    reason: `${because}: Leiden ran over the whole graph; a community whose content is unchanged keeps its high-level element and overview, and only communities whose content changed are described again`,
+  },
+];
+
+/** What a local update did in place of the whole-graph G2 and G3 choices. */
+const LOCAL_STAGES = ['chunk', 'decompose', 'attributes', 'communities', 'embed'];
 
 /** A memo of the answers `kept` holds, with `index`'s node texts for its embeddings. */
 function memoOf(index: NodeRagIndex, kept: NodeRagKept, keptChunks: ReadonlySet<number>): NodeRagMemo {
@@ -118,6 +123,8 @@ export async function updateNodeRag(
       : { chunks: [] as Chunk[], texts: [] as string[] };
   const keptPositions = index.chunks.flatMap((chunk, c) => (plan.drop.has(chunk.docId) ? [] : [c]));
   const memo = memoOf(index, kept, new Set(keptPositions));
+  const { important, communities } = kept;
+  const local = !options.full && important !== undefined && communities !== undefined;
   const { index: next, calls } = await indexNodeRag({
     rt,
     ctx,
@@ -130,6 +137,7 @@ export async function updateNodeRag(
     chunks: [...keptPositions.map((c) => index.chunks[c]!), ...added.chunks],
     texts: [...keptPositions.map((c) => index.graph.node(`T:${index.chunks[c]!.id}`).text), ...added.texts],
     memo,
+    ...(local ? { previous: { graph: index.graph, important, communities } } : {}),
   });
   const nextKept = next.kept!;
   const { embedder } = index.providers;
@@ -143,8 +151,14 @@ export async function updateNodeRag(
         total: next.chunks.length,
       },
       embedded: calls.embedded,
-      local: ['chunk', 'decompose', 'embed'],
-      global: GLOBAL_STAGES,
+      local: local ? LOCAL_STAGES : ['chunk', 'decompose', 'embed'],
+      global: local
+        ? ALWAYS_GLOBAL
+        : [
+            ALWAYS_GLOBAL[0]!,
+            ...whyGlobal(options.full ? 'full update' : 'the index was saved before updates were local'),
+            ...ALWAYS_GLOBAL.slice(1),
+          ],
       trace: {
         calls,
         reused: {

@@ -128,6 +128,24 @@ function sameTopShare(got: Retrieval[], want: Retrieval[]): number {
   return same.length / got.length;
 }
 
+/**
+ * The tolerance of a local update (the default) against a fresh build: the mean, over the queries,
+ * of the Jaccard similarity of the documents cited by the top 10 items (measured: 1 on this corpus,
+ * where items still differ in ids and scores; benchmarks/results/update.md has it on MuSiQue).
+ */
+const TOLERANCE = 0.8;
+
+/** Mean over queries of the Jaccard similarity of the documents the first 10 items cite. */
+function topPassageOverlap(got: Retrieval[], want: Retrieval[]): number {
+  const docs = (r: Retrieval) => new Set(r.items.slice(0, 10).flatMap((item) => item.source.docIds));
+  const shares = got.map((r, i) => {
+    const [a, b] = [docs(r), docs(want[i]!)];
+    const union = new Set([...a, ...b]).size;
+    return union === 0 ? 1 : [...a].filter((d) => b.has(d)).length / union;
+  });
+  return shares.reduce((x, y) => x + y, 0) / shares.length;
+}
+
 /** The entries of `list` that `seen` does not hold, each once, in order of first appearance. */
 function newEntries(list: readonly string[], seen: readonly string[]): string[] {
   const before = new Set(seen);
@@ -144,10 +162,10 @@ for (const [label, options] of [
   ['fixed-size chunks', FIXED],
 ] as const) {
   describe(`noderag update (${label})`, () => {
-    it('build on A, add B, remove C: the same graph and retrievals as a fresh build on A + B − C', async () => {
+    it('with full, build on A, add B, remove C: the same graph and retrievals as a fresh build on A + B − C', async () => {
       const { ctx } = recorded();
       const base = await nodeRag.build(A, ctx, options);
-      const { index, report } = await nodeRag.update(base, { add: B, remove: C }, ctx);
+      const { index, report } = await nodeRag.update(base, { add: B, remove: C }, ctx, { full: true });
       const fresh = await nodeRag.build(AplusBminusC, recorded().ctx, options);
       // Global stages are recomputed as a build computes them, from the same (deterministic) answers:
       // the tolerance is zero — the same graph, and the same top-10 for 100% of the queries.
@@ -176,15 +194,16 @@ for (const [label, options] of [
         'hnsw',
         'bm25',
       ]);
+      expect(report.global[1]!.reason).toMatch(/^full update: /);
       // The base index is left as it was.
       expect(base.chunks.some((c) => c.docId === 'd2')).toBe(true);
     });
 
-    it('sends the models only what the index never asked: the new chunks, changed material, new texts', async () => {
+    it('with full, sends the models only what the index never asked: the new chunks, changed material, new texts', async () => {
       const counter = recorded();
       const base = await nodeRag.build(A, counter.ctx, options);
       const before = counter.sent();
-      const { report } = await nodeRag.update(base, { add: B, remove: C }, counter.ctx);
+      const { report } = await nodeRag.update(base, { add: B, remove: C }, counter.ctx, { full: true });
       const sent = since(counter.sent(), before);
       const freshCounter = recorded();
       const fresh = await nodeRag.build(AplusBminusC, freshCounter.ctx, options);
@@ -211,6 +230,29 @@ for (const [label, options] of [
       // Far fewer calls than the rebuild: most answers are kept.
       expect(sent.decompose.length).toBeLessThan(rebuild.decompose.length);
       expect(sent.embed.length).toBeLessThan(rebuild.embed.length);
+    });
+
+    it('by default keeps importance and communities where the change does not reach, within tolerance of a fresh build', async () => {
+      const counter = recorded();
+      const base = await nodeRag.build(A, counter.ctx, options);
+      const before = counter.sent();
+      const { index, report } = await nodeRag.update(base, { add: B, remove: C }, counter.ctx);
+      const sent = since(counter.sent(), before);
+      const full = recorded();
+      const exact = await nodeRag.update(base, { add: B, remove: C }, full.ctx, { full: true });
+      const fresh = await nodeRag.build(AplusBminusC, recorded().ctx, options);
+      expect(report.local).toEqual(['chunk', 'decompose', 'attributes', 'communities', 'embed']);
+      expect(report.global.map((g) => g.stage)).toEqual(['graph', 'semantic-matching', 'hnsw', 'bm25']);
+      // The same chunks were decomposed as by the full update, and no more summaries or descriptions asked.
+      expect(sent.decompose).toEqual(full.sent().decompose);
+      expect(sent.summarize.length).toBeLessThanOrEqual(full.sent().summarize.length);
+      expect(sent.describe.length).toBeLessThanOrEqual(full.sent().describe.length);
+      // Tolerance: the passages of the top 10 items of each query against the fresh build's.
+      const overlap = topPassageOverlap(await results(index), await results(fresh));
+      expect(overlap).toBeGreaterThanOrEqual(TOLERANCE);
+      // Every node of the graph carries what a build gives it (provenance of kept documents only).
+      expect(index.chunks.map((c) => c.id)).toEqual(fresh.chunks.map((c) => c.id));
+      expect(index.graph.nodes('T')).toEqual(fresh.graph.nodes('T'));
     });
 
     it('leaves nothing retrievable that cites a removed document', async () => {
@@ -249,7 +291,8 @@ for (const [label, options] of [
         recorded().ctx,
         options,
       );
-      expect(graphOf(index)).toEqual(graphOf(fresh));
+      const exact = await nodeRag.update(base, { add: [replacement] }, ctx, { full: true });
+      expect(graphOf(exact.index)).toEqual(graphOf(fresh));
       const texts = index.chunks.filter((c) => c.docId === 'd3').map((c) => c.text);
       expect(texts.join(' ')).toContain('1999');
       expect(texts.join(' ')).not.toContain('1883');
@@ -258,29 +301,48 @@ for (const [label, options] of [
 }
 
 describe('noderag update of an unrelated document', () => {
-  it('asks for no attribute of an entity the new document does not touch', async () => {
+  const press: Document = {
+    id: 'press',
+    title: 'Bellmere Press',
+    text: 'Zora Quill founded Bellmere Press in Lowmarsh in 2001. Bellmere Press printed maps for Zora Quill.',
+  };
+  const isNew = (text: string) => /Bellmere|Zora|Quill|Lowmarsh|2001/.test(text);
+
+  /** The communities of an index as sets of node identities (a unit by its text, other nodes by key). */
+  function groups(index: NodeRagIndex, only?: (id: string) => boolean): string[] {
+    const byCommunity = new Map<number, string[]>();
+    for (const [key, c] of index.kept!.communities!) {
+      const id = index.graph.typeOf(key) === 'S' ? `S:${index.graph.node(key).text}` : key;
+      if (only && !only(id)) continue;
+      byCommunity.set(c, [...(byCommunity.get(c) ?? []), id]);
+    }
+    return [...byCommunity.values()].map((ids) => ids.sort().join('\u0000')).sort();
+  }
+
+  it('asks only about its own entities and communities, and every other attribute and community stays', async () => {
     const counter = recorded();
     const base = await nodeRag.build(A, counter.ctx, OPTIONS);
     const before = counter.sent();
-    const press: Document = {
-      id: 'press',
-      title: 'Bellmere Press',
-      text: 'Zora Quill founded Bellmere Press in Lowmarsh in 2001. Bellmere Press printed maps for Zora Quill.',
-    };
     const { index, report } = await nodeRag.update(base, { add: [press] }, counter.ctx);
     const sent = since(counter.sent(), before);
     expect(sent.decompose).toEqual([`Bellmere Press\n${press.text}`]);
-    // No entity of A gains or loses material: an entity important before and after keeps its
-    // attribute, and only entities that became important (importance is global) are summarized.
+    // Every attribute of the base index stays, with its text; only the new document's are summarized.
     const attributes = (i: NodeRagIndex) =>
       new Map(i.graph.nodes('A').map((key) => [key, i.graph.node(key).text]));
     const [was, now] = [attributes(base), attributes(index)];
-    const both = [...now.keys()].filter((key) => was.has(key));
-    expect(both.length).toBeGreaterThan(0);
-    for (const key of both) expect([key, now.get(key)]).toEqual([key, was.get(key)]);
-    expect(sent.summarize).toHaveLength(now.size - both.length);
-    expect(report.trace.reused).toMatchObject({ attributes: both.length });
-    expect(graphOf(index)).toEqual(graphOf(await nodeRag.build([...A, press], recorded().ctx, OPTIONS)));
+    expect(was.size).toBeGreaterThan(0);
+    for (const [key, text] of was) expect([key, now.get(key)]).toEqual([key, text]);
+    for (const material of sent.summarize) expect([material, isNew(material)]).toEqual([material, true]);
+    expect(report.trace.reused).toMatchObject({ attributes: was.size });
+    // The communities of the base index's nodes are the same groups; only content of the new
+    // document is described.
+    const old = new Set(groups(base).flatMap((g) => g.split('\u0000')));
+    expect(groups(index, (id) => old.has(id))).toEqual(groups(base));
+    expect(sent.describe.length).toBeGreaterThan(0);
+    for (const content of sent.describe) expect([content, isNew(content)]).toEqual([content, true]);
+    // A full update instead is the fresh build.
+    const full = await nodeRag.update(base, { add: [press] }, counter.ctx, { full: true });
+    expect(graphOf(full.index)).toEqual(graphOf(await nodeRag.build([...A, press], recorded().ctx, OPTIONS)));
   });
 });
 
@@ -324,7 +386,7 @@ describe('noderag update: errors, persistence and older indexes', () => {
     const load = recorded();
     const loaded = await nodeRag.load(dir, load.ctx);
     expect(loaded.kept).toEqual(first.index.kept);
-    const second = await nodeRag.update(loaded, { add: B, remove: C }, load.ctx);
+    const second = await nodeRag.update(loaded, { add: B, remove: C }, load.ctx, { full: true });
     const fresh = await nodeRag.build(
       AplusBminusC.filter((d) => d.id !== 'd0'),
       recorded().ctx,
@@ -353,6 +415,28 @@ describe('noderag update: errors, persistence and older indexes', () => {
     expect(error.message).toMatch(
       /saved before grag kept what updates reuse.*rebuild it once with grag index/,
     );
+  });
+
+  it('updates an index saved before updates were local over the whole graph, and says so', async () => {
+    const { ctx } = recorded();
+    const dir = await mkdtemp(join(tmpdir(), 'grag-noderag-update-v1-'));
+    dirs.push(dir);
+    await nodeRag.save(await nodeRag.build(A, ctx, OPTIONS), join(dir, 'new'));
+    const older = await copyStoredIndex(directoryStore(join(dir, 'new')), directoryStore(join(dir, 'v1')), {
+      artifact: (name, data) => {
+        if (name !== 'update.json') return undefined;
+        const { important: _, communities: __, ...rest } = JSON.parse(new TextDecoder().decode(data));
+        return new TextEncoder().encode(JSON.stringify(rest));
+      },
+    });
+    const loaded = await nodeRag.load(older, recorded().ctx);
+    expect(loaded.kept!.communities).toBeUndefined();
+    const { index, report } = await nodeRag.update(loaded, { add: B, remove: C }, ctx);
+    expect(report.local).toEqual(['chunk', 'decompose', 'embed']);
+    expect(report.global[1]!.reason).toMatch(/^the index was saved before updates were local: /);
+    expect(graphOf(index)).toEqual(graphOf(await nodeRag.build(AplusBminusC, recorded().ctx, OPTIONS)));
+    // What it keeps now makes the next update local.
+    expect(index.kept!.communities!.length).toBeGreaterThan(0);
   });
 
   it('refuses an index that has one of the two update files but not the other', async () => {
