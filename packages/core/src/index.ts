@@ -175,7 +175,7 @@ export {
   type Tokenizer,
 } from './tokenizer.js';
 export * from './types.js';
-export { assertSameEmbedder, type IndexChangePlan, planIndexChange } from './update.js';
+export { assertSameEmbedder, type IndexChangePlan, planIndexChange, startUpdate } from './update.js';
 export {
   checkIndexFile,
   type Infer,

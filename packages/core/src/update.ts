@@ -2,8 +2,8 @@
  * Checking an {@link IndexChange} against the documents an index holds, once for every method
  * that implements `Method.update`.
  */
-import { InvalidArgumentError } from './errors.js';
-import type { IndexChange } from './method.js';
+import { InvalidArgumentError, throwIfAborted } from './errors.js';
+import type { BuildContext, IndexChange, UpdateOptions } from './method.js';
 import { type Embedder, modelFingerprint } from './models.js';
 import type { Document } from './types.js';
 
@@ -126,4 +126,20 @@ export function assertSameEmbedder(caller: string, built: Embedder, current: Emb
       `${caller}: the index was built with the embedder '${was}' but the context has '${now}'; update with the context the index was loaded with.`,
     );
   }
+}
+
+/**
+ * The start of every `Method.update`: the context its stages run with (`ctx` with the update's
+ * `signal`, when one is given) and the `caller` its errors begin with (`'<name> update'`).
+ *
+ * @throws AbortError when the signal is already aborted.
+ */
+export function startUpdate(
+  name: string,
+  ctx: BuildContext,
+  options: UpdateOptions = {},
+): { ctx: BuildContext; caller: string } {
+  const updateCtx = options.signal ? { ...ctx, signal: options.signal } : ctx;
+  throwIfAborted(updateCtx.signal);
+  return { ctx: updateCtx, caller: `${name} update` };
 }

@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Bm25Index, InvalidArgumentError, planIndexChange } from '../src/index.js';
+import {
+  AbortError,
+  Bm25Index,
+  createBuildContext,
+  InvalidArgumentError,
+  planIndexChange,
+  startUpdate,
+  type TaskSuite,
+} from '../src/index.js';
+import { createScriptedEmbedder } from '../src/test/index.js';
 
 const texts = [
   'the river flows into the sea',
@@ -136,5 +145,30 @@ describe('planIndexChange', () => {
     expect(() => planIndexChange('t', { add: [{ id: 1, text: 'x' } as never] }, indexed)).toThrow(
       /add\[0\] must be a document/,
     );
+  });
+});
+
+describe('startUpdate', () => {
+  // startUpdate reads only the signal: no task is called.
+  const ctx = createBuildContext({
+    embedder: createScriptedEmbedder({ dimensions: 8 }),
+    tasks: {} as TaskSuite,
+  });
+
+  it("names the caller and runs with the update's signal, else the context's", () => {
+    const update = new AbortController();
+    const started = startUpdate('bm25', ctx, { signal: update.signal });
+    expect(started.caller).toBe('bm25 update');
+    expect(started.ctx.signal).toBe(update.signal);
+    expect(started.ctx.embedder).toBe(ctx.embedder);
+    expect(startUpdate('bm25', ctx).ctx).toBe(ctx);
+  });
+
+  it('throws an AbortError when the signal is already aborted', () => {
+    const aborted = new AbortController();
+    aborted.abort();
+    expect(() => startUpdate('bm25', ctx, { signal: aborted.signal })).toThrow(AbortError);
+    const ctxAborted = { ...ctx, signal: aborted.signal };
+    expect(() => startUpdate('bm25', ctxAborted)).toThrow(AbortError);
   });
 });

@@ -17,7 +17,7 @@ import {
   planIndexChange,
   StateError,
   startBuild,
-  throwIfAborted,
+  startUpdate,
   type UpdateOptions,
   type UpdateReport,
 } from '@grag/core';
@@ -85,26 +85,22 @@ export async function updateDaRagIndex(
   options: UpdateOptions,
   name: string,
 ): Promise<IndexUpdate<DaRagIndex>> {
-  const caller = `${name} update`;
-  throwIfAborted(options.signal ?? baseCtx.signal);
+  const started = startUpdate(name, baseCtx, options);
+  const { caller } = started;
   const old = index.kept;
   if (!old) {
     throw new StateError(
       `${caller}: this index was saved before grag kept each chunk's extraction, so it cannot be updated without extracting every chunk again; rebuild it once with grag index (or ${name}.build), and later updates are local.`,
     );
   }
-  assertSameProviders(caller, index, baseCtx);
+  assertSameProviders(caller, index, started.ctx);
   const plan = planIndexChange(
     caller,
     change,
     old.documents.map((d) => d.id),
   );
-  const counter = countingEmbedder(baseCtx.embedder);
-  const ctx: BuildContext = {
-    ...baseCtx,
-    embedder: counter.embedder,
-    ...(options.signal ? { signal: options.signal } : {}),
-  };
+  const counter = countingEmbedder(started.ctx.embedder);
+  const ctx: BuildContext = { ...started.ctx, embedder: counter.embedder };
   const opts = index.options;
   const rt = startBuild(ctx);
 

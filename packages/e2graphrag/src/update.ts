@@ -14,7 +14,7 @@ import {
   planIndexChange,
   StateError,
   startBuild,
-  throwIfAborted,
+  startUpdate,
   type UpdateOptions,
 } from '@grag/core';
 import {
@@ -62,9 +62,7 @@ export async function updateE2GraphRag(
   options: UpdateOptions,
   name: string,
 ): Promise<IndexUpdate<E2GraphRagIndex>> {
-  const ctx = options.signal ? { ...baseCtx, signal: options.signal } : baseCtx;
-  throwIfAborted(ctx.signal);
-  const caller = `${name} update`;
+  const { ctx, caller } = startUpdate(name, baseCtx, options);
   const kept = checkUpdatable(caller, index, ctx);
   const plan = planIndexChange(caller, change, kept.documents);
   const o = index.options;

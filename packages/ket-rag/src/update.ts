@@ -15,7 +15,7 @@ import {
   planIndexChange,
   StateError,
   startBuild,
-  throwIfAborted,
+  startUpdate,
   type UpdateOptions,
   type UpdateReport,
 } from '@grag/core';
@@ -160,9 +160,7 @@ export async function updateKetRag(
   baseCtx: BuildContext,
   options: UpdateOptions = {},
 ): Promise<IndexUpdate<KetRagIndex>> {
-  const ctx = options.signal ? { ...baseCtx, signal: options.signal } : baseCtx;
-  throwIfAborted(ctx.signal);
-  const caller = `${name} update`;
+  const { ctx, caller } = startUpdate(name, baseCtx, options);
   const { kept } = index;
   const missing = kept ? missingParts(index, kept) : [];
   if (!kept || missing.length > 0) {

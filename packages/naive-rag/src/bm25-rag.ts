@@ -7,7 +7,7 @@ import {
   RETRIEVE_OPTION_KEYS,
   resolveCheckedOptions,
   startBuild,
-  throwIfAborted,
+  startUpdate,
   writeMethodIndex,
 } from '@grag/core';
 import { BM25_DEFAULTS } from '@grag/core/internal';
@@ -64,10 +64,10 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
         bm25,
       };
     },
-    async update(index, change, ctx, options = {}) {
-      throwIfAborted(options.signal ?? ctx.signal);
+    async update(index, change, baseCtx, options = {}) {
+      const { ctx, caller } = startUpdate(name, baseCtx, options);
       const rt = startBuild(ctx);
-      const units = await changeUnits(`${name} update`, index, change, ctx, rt);
+      const units = await changeUnits(caller, index, change, ctx, rt);
       const bm25 = await rt.stage(
         'bm25',
         () => index.bm25.update({ remove: units.dropped, add: units.added.texts }),

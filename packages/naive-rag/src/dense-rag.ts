@@ -12,7 +12,7 @@ import {
   StateError,
   searchEntryPoints,
   startBuild,
-  throwIfAborted,
+  startUpdate,
   writeMethodIndex,
 } from '@grag/core';
 
@@ -85,9 +85,7 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
       };
     },
     async update(index, change, baseCtx, options = {}) {
-      const ctx = options.signal ? { ...baseCtx, signal: options.signal } : baseCtx;
-      throwIfAborted(ctx.signal);
-      const caller = `${name} update`;
+      const { ctx, caller } = startUpdate(name, baseCtx, options);
       const stored = index.embeddings;
       if (!stored) {
         throw new StateError(

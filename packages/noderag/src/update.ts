@@ -15,7 +15,7 @@ import {
   planIndexChange,
   StateError,
   startBuild,
-  throwIfAborted,
+  startUpdate,
   type UpdateOptions,
   type UpdateReport,
 } from '@grag/core';
@@ -100,9 +100,9 @@ export async function updateNodeRag(
   baseCtx: BuildContext,
   options: UpdateOptions = {},
 ): Promise<IndexUpdate<NodeRagIndex>> {
-  const ctx = withoutCheckpoints(options.signal ? { ...baseCtx, signal: options.signal } : baseCtx);
-  throwIfAborted(ctx.signal);
-  const caller = `${name} update`;
+  const started = startUpdate(name, baseCtx, options);
+  const ctx = withoutCheckpoints(started.ctx);
+  const { caller } = started;
   const { kept } = index;
   if (!kept) {
     throw new StateError(

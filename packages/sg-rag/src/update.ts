@@ -14,7 +14,7 @@ import {
   planIndexChange,
   StateError,
   startBuild,
-  throwIfAborted,
+  startUpdate,
   type UpdateOptions,
   type UpdateReport,
 } from '@grag/core';
@@ -87,9 +87,7 @@ export async function updateSgRagIndex(
   options: UpdateOptions,
   name: string,
 ): Promise<IndexUpdate<SgRagIndex>> {
-  const ctx = options.signal ? { ...baseCtx, signal: options.signal } : baseCtx;
-  throwIfAborted(ctx.signal);
-  const caller = `${name} update`;
+  const { ctx, caller } = startUpdate(name, baseCtx, options);
   const kept = requireUpdateState(caller, name, index);
   assertSameEmbedder(caller, index.providers.embedder, ctx.embedder);
   const plan = planIndexChange(caller, change, kept.documents);
