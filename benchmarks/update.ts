@@ -35,9 +35,14 @@ import {
   type UpdateReport,
 } from '@grag/core';
 import { createSimulatedChat } from '@grag/core/tasks';
-import { loadDataset, seededRandom, shuffle } from '@grag/eval';
+import { loadDataset, rankedPassages, seededRandom, shuffle } from '@grag/eval';
 import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';
 import { machine } from './lib.js';
+
+/** Methods whose update is the build's computation whatever `full` says (their tests compare with a build exactly). */
+const EXACT = new Set(['bm25', 'naive-dense', 'sg-rag', 'da-rag']);
+/** Passages compared by the agreement measure. */
+const AGREEMENT_K = 10;
 
 /** Methods in table order. */
 const ORDER = ['bm25', 'naive-dense', 'e2graphrag', 'ket-rag', 'sg-rag', 'noderag', 'da-rag'];
@@ -75,6 +80,11 @@ interface Row {
   /** A fresh build of the corpus after the update. */
   rebuild?: Measure;
   report?: Pick<UpdateReport, 'chunks' | 'embedded' | 'local' | 'global'>;
+  /**
+   * Mean over the slice's questions of the Jaccard similarity of the first 10 passages retrieved from
+   * the update and from a `full` update of the same index (absent for methods whose update is exact).
+   */
+  agreement?: number;
   /** Why the row has no numbers (no `update`, or it failed). */
   missing?: string;
 }
@@ -85,6 +95,8 @@ interface Part {
   machine: ReturnType<typeof machine>;
   dataset: string;
   corpus: number;
+  /** Questions of the slice (the agreement measure's queries). */
+  questions?: number;
   rows: Row[];
 }
 
@@ -140,8 +152,38 @@ const brief = (r: UpdateReport): Row['report'] => ({
 
 const say = (line: string) => process.stderr.write(`update: ${line}\n`);
 
+/**
+ * Mean over `questions` of the Jaccard similarity of the first {@link AGREEMENT_K} passages (as
+ * `runEval` ranks them) that `method` retrieves from `a` and from `b`.
+ */
+async function agreement(
+  method: (typeof METHODS)[number]['method'],
+  a: unknown,
+  b: unknown,
+  questions: readonly string[],
+): Promise<number> {
+  let sum = 0;
+  for (const question of questions) {
+    const [x, y] = await Promise.all(
+      [a, b].map(async (index) =>
+        rankedPassages((await method.retrieve(index, question)).items, method.passageRanking ?? {}).slice(
+          0,
+          AGREEMENT_K,
+        ),
+      ),
+    );
+    const union = new Set([...x!, ...y!]).size;
+    sum += union === 0 ? 1 : x!.filter((p) => y!.includes(p)).length / union;
+  }
+  return sum / questions.length;
+}
+
 /** The rows of one method: an update per share, and the removal. */
-async function runMethod(name: string, corpus: readonly Document[]): Promise<Row[]> {
+async function runMethod(
+  name: string,
+  corpus: readonly Document[],
+  questions: readonly string[],
+): Promise<Row[]> {
   const entry = METHODS.find((m) => m.name === name);
   if (!entry) throw new Error(`update benchmark: unknown method "${name}"; known: ${ORDER.join(', ')}.`);
   const { method } = entry;
@@ -175,6 +217,17 @@ async function runMethod(name: string, corpus: readonly Document[]): Promise<Row
   ];
   if (!method.update) return rowsOf(`${name} has no update`);
   const update = method.update.bind(method);
+  /** How far an update is from a `full` update of the same index, for methods whose update approximates. */
+  const agreementWithFull = async (
+    base: unknown,
+    change: Parameters<typeof update>[1],
+    updated: unknown,
+    ctx: BuildContext,
+  ): Promise<{ agreement?: number }> => {
+    if (EXACT.has(name)) return {};
+    const full = await update(base, change, ctx, { full: true });
+    return { agreement: await agreement(method, updated, full.index, questions) };
+  };
   const options = buildOptions(name);
   const rows: Row[] = [];
   // A small build and update first, so the first timed build does not pay for loading and JIT.
@@ -191,12 +244,12 @@ async function runMethod(name: string, corpus: readonly Document[]): Promise<Row
   const full = await measured(fullCtx, () => method.build([...corpus], fullCtx, options));
   say(`${name}: full build ${full.measure.seconds.toFixed(1)} s, ${full.measure.chatCalls} calls`);
   const removal = split(REMOVE_SHARE);
-  let removed: { value: { report: UpdateReport }; measure: Measure } | undefined;
+  let removed: { value: { report: UpdateReport }; measure: Measure; agreement?: number } | undefined;
   let removeError: string | undefined;
   try {
-    removed = await measured(fullCtx, () =>
-      update(full.value, { remove: removal.picked.map((d) => d.id) }, fullCtx),
-    );
+    const change = { remove: removal.picked.map((d) => d.id) };
+    const done = await measured(fullCtx, () => update(full.value, change, fullCtx));
+    removed = { ...done, ...(await agreementWithFull(full.value, change, done.value.index, fullCtx)) };
     say(`${name}: removed ${removal.picked.length} in ${removed.measure.seconds.toFixed(1)} s`);
   } catch (error) {
     removeError = `update failed: ${(error as Error).message}`;
@@ -218,7 +271,11 @@ async function runMethod(name: string, corpus: readonly Document[]): Promise<Row
     };
     try {
       const added = await measured(ctx, () => update(base.value, { add: picked }, ctx));
-      Object.assign(row, { update: added.measure, report: brief(added.value.report) });
+      Object.assign(row, {
+        update: added.measure,
+        report: brief(added.value.report),
+        ...(await agreementWithFull(base.value, { add: picked }, added.value.index, ctx)),
+      });
       say(`${name}: added ${picked.length} in ${added.measure.seconds.toFixed(1)} s`);
     } catch (error) {
       row.missing = `update failed: ${(error as Error).message}`;
@@ -236,7 +293,11 @@ async function runMethod(name: string, corpus: readonly Document[]): Promise<Row
         after: rest.length,
         rebuild: base.measure,
         ...(removed
-          ? { update: removed.measure, report: brief(removed.value.report) }
+          ? {
+              update: removed.measure,
+              report: brief(removed.value.report),
+              ...(removed.agreement !== undefined ? { agreement: removed.agreement } : {}),
+            }
           : { missing: removeError ?? 'update failed' }),
       });
     }
@@ -287,9 +348,11 @@ async function main(): Promise<void> {
       machine: machine(),
       dataset: values.dataset,
       corpus: dataset.corpus.length,
+      questions: dataset.questions.length,
       rows: [],
     };
-    for (const name of names) part.rows.push(...(await runMethod(name, dataset.corpus)));
+    const questions = dataset.questions.map((q) => q.question);
+    for (const name of names) part.rows.push(...(await runMethod(name, dataset.corpus, questions)));
     if (values.part) {
       writeFileSync(values.part, `${JSON.stringify(part, null, 2)}\n`);
       return;
@@ -323,16 +386,17 @@ function writeTables(part: Part, root: string, out: string): void {
     'update / rebuild tokens',
     'embedded (update / rebuild)',
     'chunks −/+ (total)',
+    'top-10 agreement with full',
     'global stages',
   ];
   const lines = [
     `| ${head.join(' | ')} |`,
-    `|${head.map((_, i) => (i < 2 || i > 6 ? '---' : '---:')).join('|')}|`,
+    `|${head.map((_, i) => (i < 2 || i === 7 || i === 9 ? '---' : '---:')).join('|')}|`,
   ];
   for (const r of rows) {
     const change = `${r.kind === 'add' ? '+' : '−'}${r.share * 100}% (${r.documents} docs; ${r.before} → ${r.after})`;
     if (!r.update || !r.rebuild) {
-      lines.push(`| ${r.method} | ${change} | ${r.missing ?? 'missing'} | | | | | | |`);
+      lines.push(`| ${r.method} | ${change} | ${r.missing ?? 'missing'} | | | | | | | |`);
       continue;
     }
     const u = r.update;
@@ -348,6 +412,7 @@ function writeTables(part: Part, root: string, out: string): void {
         `${int(tokens(u))} / ${int(tokens(b))} (${pct(tokens(u), tokens(b))})`,
         `${int(u.embedded)} / ${int(b.embedded)}`,
         r.report ? `−${r.report.chunks.removed} / +${r.report.chunks.added} (${r.report.chunks.total})` : '',
+        r.agreement !== undefined ? r.agreement.toFixed(3) : EXACT.has(r.method) ? 'exact' : 'not measured',
         r.report?.global.map((g) => g.stage).join(', ') || 'none',
       ].join(' | ')} |`,
     );
@@ -377,6 +442,7 @@ function writeTables(part: Part, root: string, out: string): void {
     'prompt + answer tokens in cl100k_base). Embedded: texts sent to the embedder (offline hashed TF-IDF, fitted',
     'on the corpus of each build; an update keeps the fit of the index it changes). Global stages: what the',
     "update recomputed over the whole index (the method's `UpdateReport.global`; the local stages are in update.json).",
+    `Top-10 agreement with full: for methods whose update approximates a build (a \`full\` update, \`grag add --full\`, recomputes what it keeps), the mean over the slice's ${part.questions ?? 'dev'} questions of the Jaccard similarity of the first ${AGREEMENT_K} passages retrieved (ranked as \`runEval\` ranks them) from the update and from a \`full\` update of the same index; \`exact\`: the update is the build's computation (its tests compare with a fresh build exactly).`,
     '',
     lines.join('\n'),
     '',
