@@ -3,42 +3,26 @@
  * concurrency, optionally answer and judge, and record per-question and aggregate metrics, cost
  * and a run manifest. Per-question results are appended to a JSONL file, so a run can be resumed.
  */
-import { createHash } from 'node:crypto';
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   AbortError,
-  type BuildContext,
-  type ChatModel,
-  DEFAULT_BUDGET_TOKENS,
   embedAll,
   GragError,
   InvalidArgumentError,
   Meter,
   type MeterSnapshot,
-  type Method,
   ModelOutputError,
   meteredChat,
   modelFingerprint,
-  OutputError,
-  type PassageRanking,
-  type ProgressReporter,
   type Retrieval,
   throwIfAborted,
 } from '@grag/core';
 import { mapLimit } from './concurrency.js';
-import type { EvalDataset, EvalQuestion, SkippedRecord } from './datasets/types.js';
-import { type IndexProvenance, type IndexStoreFor, obtainIndex, RunStores } from './index-source.js';
-import { empowermentScores, judgeCorrectness, judgePair } from './judges/judges.js';
-import { PAIRWISE_CRITERIA, type PairwiseCriterion } from './judges/prompts.js';
+import type { EvalQuestion, SkippedRecord } from './datasets/types.js';
+import { type IndexProvenance, obtainIndex, RunStores } from './index-source.js';
+import { judgeCorrectness } from './judges/judges.js';
+import { runJudges } from './judging.js';
 import {
   coverage,
   entityMetrics,
@@ -52,402 +36,42 @@ import { rankedPassages, recallAt } from './metrics/retrieval.js';
 import {
   adjacencyOf,
   averagePairwiseSimilarity,
-  type EdgeList,
   type NeighborFn,
   qrScore,
   subgraphDensity,
   subgraphDiameter,
 } from './metrics/subgraph.js';
 import { seededRandom, shuffle } from './random.js';
-import { type GitState, gitState, type MachineInfo, machine, mean, peakRssMiB, percentile } from './stats.js';
+import {
+  appendRecord,
+  assertEvalOutput,
+  BUILDS_FILE,
+  datasetFingerprint,
+  MANIFEST_FILE,
+  providerFingerprint,
+  RESULTS_FILE,
+  readJsonlRecords,
+  SESSIONS_FILE,
+  safeName,
+  sha1,
+  stableJson,
+  VERSION,
+} from './run-records.js';
+import {
+  type AnyIndex,
+  type BuildRecord,
+  type EvalRun,
+  type JudgeSummary,
+  type MethodSpec,
+  type MethodSummary,
+  type QuestionResult,
+  RUN_DEFAULTS,
+  type RunManifest,
+  type RunOptions,
+  type SessionRecord,
+} from './run-types.js';
+import { gitState, machine, mean, peakRssMiB, percentile } from './stats.js';
 import { addSnapshots } from './usage.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: a run holds methods of every index type
-type AnyMethod = Method<any, any, any>;
-// biome-ignore lint/suspicious/noExplicitAny: the index type of the method
-type AnyIndex = any;
-
-/** One method (with its options) to evaluate. */
-export interface MethodSpec {
-  /** Name in results and reports; give two specs of one method different labels. @default method.name */
-  label?: string;
-  method: AnyMethod;
-  /** Build options (`method.build(docs, ctx, options)`). */
-  options?: Record<string, unknown>;
-  /** Extra retrieve options (e.g. `topK`), besides the run's budget. */
-  retrieve?: Record<string, unknown>;
-  /** Fresh providers for this method (own `Meter`); overrides {@link RunOptions.context}. */
-  context?: () => BuildContext;
-  /** The global graph of an index, for the subgraph diameter (DA-RAG B.3). */
-  graph?: (index: AnyIndex) => EdgeList;
-  /** Text embedded for a subgraph node (QRScore, pairwise similarity). @default the node id */
-  nodeText?: (index: AnyIndex, node: string) => string;
-  /** Chunk → passages mapping of an index, when its chunks are not the corpus passages. */
-  passageOf?: (index: AnyIndex) => (chunkId: string) => readonly string[] | undefined;
-  /** Which items rank passages for Recall@k. @default the method's own `passageRanking` */
-  passageRanking?: PassageRanking;
-}
-
-/** Model-judged metrics to run (they need an answer for every question: `generateAnswers`). */
-export interface JudgeSettings {
-  model: ChatModel;
-  /** LLM-as-judge correctness per answer (NodeRAG B.1), metric `judgeCorrect`. @default true */
-  correctness?: boolean;
-  /** Head-to-head win rates of every method against the method with this label (DA-RAG §6.1). */
-  pairwiseBaseline?: string;
-  /** Empowerment Score 0-3 of every method's answer (SG-RAG appendix K). @default false */
-  empowerment?: boolean;
-  /** Judge calls in flight. @default 4 */
-  concurrency?: number;
-}
-
-/** Options of {@link runEval}. */
-export interface RunOptions {
-  dataset: EvalDataset;
-  methods: MethodSpec[];
-  /** Directory of the run: results, build records, saved indexes, manifest. */
-  out: string;
-  /** Fresh providers per method (each with its own `Meter`), unless a spec brings its own. */
-  context?: () => BuildContext;
-  /** Context budget in tokens. @default 12000 (KET-RAG §6.1) */
-  budgetTokens?: number;
-  /** Items to rank before packing (the method's default otherwise). */
-  topK?: number;
-  /** Generate an answer per question with `ctx.tasks.answer` (EM, F1, accuracy, ROUGE-L, entity metrics). @default false */
-  generateAnswers?: boolean;
-  /** Questions in flight at once per method. @default 4 */
-  concurrency?: number;
-  /** The k of Recall@k. @default [2, 5, 10] */
-  recallAt?: readonly number[];
-  /** Evaluate only this many questions (after `shuffle`). */
-  limit?: number;
-  /** Shuffle the questions with `seed` before taking `limit`. @default false */
-  shuffle?: boolean;
-  /** Seed of the run (question sampling), recorded in the manifest. @default 1 */
-  seed?: number;
-  /** One untimed retrieval before the timed ones, so lazy initialisation is not measured. @default true */
-  warmup?: boolean;
-  /** Save built indexes under `out/indexes/<label>` (or to {@link indexStore}) so a later run loads rather than rebuilds. @default true */
-  saveIndexes?: boolean;
-  /**
-   * Keep each method's index in a store of the caller's instead of `out/indexes/<label>`: called
-   * with a method's label, it returns a directory path or an `IndexStore` (e.g. `postgresStore`).
-   * A store that holds an index of the method built with the same options is loaded by any run,
-   * not only a resumed one (one with other options, of another method or providers is rebuilt and
-   * replaced); else the index is built and saved there. Stores with `close()` are closed when
-   * their method is done, or when the run ends.
-   */
-  indexStore?: IndexStoreFor;
-  /** Compute subgraph metrics when a retrieval has a subgraph (embeds its nodes). @default true */
-  subgraphMetrics?: boolean;
-  /** Ignore earlier results in `out` made with other settings instead of refusing to mix them. @default false */
-  restart?: boolean;
-  judge?: JudgeSettings;
-  /** Progress of builds, questions and judging. */
-  onProgress?: ProgressReporter;
-  /** One line per notable step (a method loaded from disk, questions resumed, ...). */
-  onLog?: (line: string) => void;
-  /** Recorded in the manifest (e.g. the command line). */
-  command?: string;
-  signal?: AbortSignal;
-}
-
-/** Defaults of {@link RunOptions}. */
-export const RUN_DEFAULTS = {
-  budgetTokens: DEFAULT_BUDGET_TOKENS,
-  generateAnswers: false,
-  concurrency: 4,
-  recallAt: [2, 5, 10],
-  shuffle: false,
-  seed: 1,
-  warmup: true,
-  saveIndexes: true,
-  subgraphMetrics: true,
-  restart: false,
-} as const;
-
-/** The result of one question under one method (a line of `results.jsonl`). */
-export interface QuestionResult {
-  method: string;
-  /** Settings key of the method run; results of other settings are not mixed. */
-  key: string;
-  questionId: string;
-  /** Wall time of `method.retrieve`, in milliseconds. */
-  retrieveMs: number;
-  contextTokens: number;
-  items: number;
-  /** The first 20 distinct passages retrieved, in rank order. */
-  passages: string[];
-  answer?: string;
-  answerMs?: number;
-  /** Every metric that applies: `coverage`, `recall@5`, `em`, `f1`, `accuracy`, `rougeL`, `hit1`, ... */
-  metrics: Record<string, number>;
-  /** The retrieval trace of the method. */
-  trace?: Record<string, unknown>;
-  /** Set when the question failed; its metrics are then empty. */
-  error?: string;
-  /** Set when the correctness judge gave no verdict (the other metrics stand). */
-  judgeError?: string;
-}
-
-/** Build (or load) record of a method (a line of `builds.jsonl`). */
-export interface BuildRecord {
-  method: string;
-  key: string;
-  /** Wall time of `method.build`, in seconds. */
-  seconds: number;
-  /** Model calls and tokens per build stage. */
-  usage: MeterSnapshot;
-  /** Peak RSS of the process after the build, MiB. */
-  peakRssMiB: number;
-  /** Directory the index was saved to, if saved there (`out/indexes/<label>`). */
-  indexDir?: string;
-  /** Location of the store the index was saved to, if saved to {@link RunOptions.indexStore}. */
-  indexStore?: string;
-  at: string;
-}
-
-/** Query-time usage of one session of a method (a line of `sessions.jsonl`). */
-interface SessionRecord {
-  method: string;
-  key: string;
-  questions: number;
-  usage: MeterSnapshot;
-  peakRssMiB: number;
-  at: string;
-}
-
-/** Aggregate results of one method. */
-export interface MethodSummary {
-  label: string;
-  method: string;
-  key: string;
-  options: Record<string, unknown>;
-  providers: Record<string, string>;
-  /** Questions evaluated without error. */
-  questions: number;
-  /** Questions that failed, and the first few errors. */
-  failed: number;
-  errors: { questionId: string; message: string }[];
-  /** Questions whose results came from an earlier session. */
-  resumed: number;
-  /** Mean of each metric over the questions it applies to. */
-  metrics: Record<string, number>;
-  /** How many questions each metric was computed on. */
-  metricCounts: Record<string, number>;
-  latencyMs: { p50: number; p95: number; mean: number };
-  /** Mean retrieved-context tokens. */
-  contextTokens: number;
-  index: {
-    seconds: number;
-    usage: MeterSnapshot;
-    /** `'built'` this session, `'loaded'` from `out/indexes` or the run's `indexStore`, `'skipped'` (every question done before). */
-    source: 'built' | 'loaded' | 'skipped';
-  };
-  /** Query-time model usage (retrieval, answers, subgraph embeddings), summed over sessions. */
-  query: { usage: MeterSnapshot };
-  /** Largest peak RSS recorded for this method (the whole process), MiB. */
-  peakRssMiB: number;
-}
-
-/** Model-judged results across methods. */
-export interface JudgeSummary {
-  model: string;
-  /** Win rates of each method against `baseline` per criterion (both orders averaged). */
-  pairwise?: {
-    baseline: string;
-    rates: Record<
-      string,
-      { winRate: Partial<Record<PairwiseCriterion, number>>; judged: number; failed: number }
-    >;
-  };
-  /** Mean Empowerment Score (0-3) per method. */
-  empowerment?: Record<string, { logic: number; insight: number; total: number; judged: number }>;
-  failures: { kind: string; questionId: string; message: string }[];
-  usage: MeterSnapshot;
-}
-
-/** What a run was: everything needed to reproduce it. */
-export interface RunManifest {
-  tool: { name: string; version: string };
-  createdAt: string;
-  updatedAt: string;
-  command?: string;
-  dataset: {
-    name: string;
-    format: string;
-    path?: string;
-    documents: number;
-    questionsTotal: number;
-    questionsSelected: number;
-    skippedRecords: number;
-    fingerprint: string;
-  };
-  options: {
-    budgetTokens: number;
-    topK?: number;
-    generateAnswers: boolean;
-    concurrency: number;
-    recallAt: number[];
-    limit?: number;
-    shuffle: boolean;
-    warmup: boolean;
-    subgraphMetrics: boolean;
-  };
-  methods: {
-    label: string;
-    method: string;
-    formatVersion: number;
-    options: Record<string, unknown>;
-    retrieve: Record<string, unknown>;
-    providers: Record<string, string>;
-    key: string;
-  }[];
-  judge?: { model: string; correctness: boolean; pairwiseBaseline?: string; empowerment: boolean };
-  seed: number;
-  git: GitState;
-  machine: MachineInfo;
-  node: string;
-}
-
-/** A finished (or resumed) run. */
-export interface EvalRun {
-  manifest: RunManifest;
-  methods: MethodSummary[];
-  /** Every per-question result of this run's settings. */
-  results: QuestionResult[];
-  judge?: JudgeSummary;
-  /** Lines of earlier sessions that could not be read (e.g. cut off by a crash), skipped. */
-  skippedLines: SkippedRecord[];
-}
-
-const RESULTS_FILE = 'results.jsonl';
-const BUILDS_FILE = 'builds.jsonl';
-const SESSIONS_FILE = 'sessions.jsonl';
-const JUDGMENTS_FILE = 'judgments.jsonl';
-const MANIFEST_FILE = 'run.json';
-
-/**
- * Refuse an output directory that holds files of someone else's: `out` must not exist, be empty,
- * or hold an earlier run (its manifest or results files), so a run never overwrites a user's file.
- */
-function assertEvalOutput(out: string): void {
-  let entries: string[];
-  try {
-    if (!statSync(out).isDirectory())
-      throw new OutputError(
-        out,
-        `runEval: the output ${out} is an existing file; choose a new or empty directory for the run.`,
-      );
-    entries = readdirSync(out);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    if (OutputError.isInstance(error)) throw error;
-    throw new OutputError(
-      out,
-      `runEval: cannot read the output directory ${out} (${(error as NodeJS.ErrnoException).code}).`,
-      {
-        cause: error,
-      },
-    );
-  }
-  // What a run (or the CLI's call cache beside it) writes; a run stopped early may have only some.
-  const ours = [
-    MANIFEST_FILE,
-    RESULTS_FILE,
-    BUILDS_FILE,
-    SESSIONS_FILE,
-    JUDGMENTS_FILE,
-    'indexes',
-    '.grag-cache',
-  ];
-  if (entries.length > 0 && !entries.some((name) => ours.includes(name))) {
-    throw new OutputError(
-      out,
-      `runEval: the output directory ${out} exists and holds no earlier evaluation (no ${MANIFEST_FILE} or ${RESULTS_FILE}); choose a new or empty directory so no file of yours is overwritten.`,
-    );
-  }
-}
-
-const VERSION: string = (() => {
-  try {
-    return (
-      JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-    ).version;
-  } catch {
-    return 'unknown';
-  }
-})();
-
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined && typeof v !== 'function')
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
-
-/** A content fingerprint of a dataset: its documents and questions (ids, texts, answers). */
-export function datasetFingerprint(dataset: Pick<EvalDataset, 'corpus' | 'questions'>): string {
-  const hash = createHash('sha1');
-  for (const d of dataset.corpus) hash.update(`${d.id}\u0000${d.title ?? ''}\u0000${d.text}\u0001`);
-  for (const q of dataset.questions)
-    hash.update(
-      `${q.id}\u0000${q.question}\u0000${q.answers.join('\u0002')}\u0000${q.supporting.join('\u0002')}\u0001`,
-    );
-  return hash.digest('hex').slice(0, 16);
-}
-
-/** Fingerprints of the providers in a context, for manifests and settings keys. */
-export function providerFingerprint(ctx: BuildContext): Record<string, string> {
-  const out: Record<string, string> = {
-    embedder: modelFingerprint(ctx.embedder),
-    tasks: ctx.tasks.id,
-    tokenizer: String(ctx.tokenizer.name),
-    vectorIndex: ctx.vectorIndex.kind,
-  };
-  if (ctx.chat) out.chat = modelFingerprint(ctx.chat);
-  return out;
-}
-
-/** Read a JSONL file of records written by the runner; unreadable lines are skipped and reported. */
-function readJsonlRecords<T>(path: string, skipped: SkippedRecord[]): T[] {
-  if (!existsSync(path)) return [];
-  const out: T[] = [];
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .forEach((line, i) => {
-      if (line.trim() === '') return;
-      try {
-        out.push(JSON.parse(line) as T);
-      } catch (error) {
-        skipped.push({
-          path,
-          line: i + 1,
-          reason: `not valid JSON (${(error as Error).message}), e.g. cut short by an interrupted run`,
-        });
-      }
-    });
-  return out;
-}
-
-/** Append one record; a previous line cut off by a crash is ended first so it cannot swallow this one. */
-function appendRecord(path: string, record: unknown): void {
-  if (existsSync(path)) {
-    const text = readFileSync(path);
-    if (text.length > 0 && text[text.length - 1] !== 0x0a) appendFileSync(path, '\n');
-  }
-  appendFileSync(path, `${JSON.stringify(record)}\n`);
-}
-
-function safeName(label: string): string {
-  return label.replace(/[^A-Za-z0-9._-]+/g, '_');
-}
 
 /** The text given to the answer task: the question, with its options for a multiple-choice one. */
 export function answerQuery(q: EvalQuestion): string {
@@ -933,147 +557,15 @@ async function evaluate(options: RunOptions, stores: RunStores): Promise<EvalRun
   return { manifest, methods: summaries, results: allResults, ...(judge ? { judge } : {}), skippedLines };
 }
 
-interface JudgmentRecord {
-  kind: 'pairwise' | 'empowerment';
-  id: string;
-  questionId: string;
-  scores?: Partial<Record<PairwiseCriterion, number>>;
-  empowerment?: Record<string, { logic: number; insight: number; total: number }>;
-  error?: string;
-}
-
-async function runJudges(
-  settings: JudgeSettings,
-  model: ChatModel,
-  meter: Meter,
-  out: string,
-  questions: EvalQuestion[],
-  summaries: MethodSummary[],
-  results: QuestionResult[],
-  opts: RunOptions,
-  skippedLines: SkippedRecord[],
-): Promise<JudgeSummary> {
-  const path = join(out, JUDGMENTS_FILE);
-  const previous = new Map<string, JudgmentRecord>();
-  for (const r of readJsonlRecords<JudgmentRecord>(path, skippedLines))
-    if (r.error === undefined) previous.set(r.id, r);
-  const answers = new Map<string, string>();
-  for (const r of results)
-    if (r.answer !== undefined && r.error === undefined)
-      answers.set(`${r.method}\u0000${r.questionId}`, r.answer);
-  const keyOf = new Map(summaries.map((s) => [s.label, s.key]));
-  const failures: JudgeSummary['failures'] = [];
-  const concurrency = settings.concurrency ?? 4;
-  const summary: JudgeSummary = {
-    model: modelFingerprint(settings.model),
-    failures,
-    usage: meter.snapshot(),
-  };
-  const record = (r: JudgmentRecord) => {
-    appendRecord(path, r);
-    if (r.error !== undefined) failures.push({ kind: r.kind, questionId: r.questionId, message: r.error });
-  };
-  const judged = async (
-    kind: JudgmentRecord['kind'],
-    id: string,
-    q: EvalQuestion,
-    fn: () => Promise<Partial<JudgmentRecord>>,
-  ) => {
-    const before = previous.get(id);
-    if (before) return before;
-    try {
-      const r: JudgmentRecord = { kind, id, questionId: q.id, ...(await fn()) };
-      record(r);
-      return r;
-    } catch (error) {
-      if (AbortError.isInstance(error) || !GragError.isInstance(error)) throw error;
-      record({ kind, id, questionId: q.id, error: error.message });
-      return undefined;
-    }
-  };
-  let done = 0;
-  const baseline = settings.pairwiseBaseline;
-  if (baseline !== undefined) {
-    const rates: NonNullable<JudgeSummary['pairwise']>['rates'] = {};
-    for (const s of summaries) {
-      if (s.label === baseline) continue;
-      const scores = await mapLimit(
-        questions,
-        concurrency,
-        async (q) => {
-          const a = answers.get(`${s.label}\u0000${q.id}`);
-          const b = answers.get(`${baseline}\u0000${q.id}`);
-          if (a === undefined || b === undefined) return undefined;
-          const id = `pairwise\u0000${s.label}:${s.key}\u0000${baseline}:${keyOf.get(baseline)}\u0000${q.id}`;
-          const r = await judged('pairwise', id, q, async () => ({
-            scores: (await judgePair(model, { question: q.question, a, b }, { concurrency })).scores,
-          }));
-          opts.onProgress?.({ stage: `judge: ${s.label} vs ${baseline}`, done: ++done, unit: 'pairs' });
-          return r;
-        },
-        opts.signal,
-      );
-      const winRate: Partial<Record<PairwiseCriterion, number>> = {};
-      for (const c of PAIRWISE_CRITERIA) {
-        const v = scores.flatMap((r) => (r?.scores?.[c] === undefined ? [] : [r.scores[c] as number]));
-        if (v.length > 0) winRate[c] = mean(v);
-      }
-      rates[s.label] = {
-        winRate,
-        judged: scores.filter((r) => r?.scores).length,
-        failed: scores.filter((r) => r === undefined).length,
-      };
-    }
-    summary.pairwise = { baseline, rates };
-  }
-  if (settings.empowerment) {
-    const collected = new Map<string, { logic: number[]; insight: number[]; total: number[] }>();
-    await mapLimit(
-      questions,
-      concurrency,
-      async (q) => {
-        const given: Record<string, string> = {};
-        for (const s of summaries) {
-          const a = answers.get(`${s.label}\u0000${q.id}`);
-          if (a !== undefined) given[s.label] = a;
-        }
-        if (Object.keys(given).length === 0) return;
-        const id = `empowerment\u0000${Object.keys(given)
-          .map((l) => `${l}:${keyOf.get(l)}`)
-          .join(',')}\u0000${q.id}`;
-        const r = await judged('empowerment', id, q, async () => ({
-          empowerment: await empowermentScores(model, {
-            question: q.question,
-            gold: q.answers,
-            answers: given,
-          }),
-        }));
-        for (const [label, score] of Object.entries(r?.empowerment ?? {})) {
-          let c = collected.get(label);
-          if (!c) {
-            c = { logic: [], insight: [], total: [] };
-            collected.set(label, c);
-          }
-          c.logic.push(score.logic);
-          c.insight.push(score.insight);
-          c.total.push(score.total);
-        }
-        opts.onProgress?.({
-          stage: 'judge: empowerment',
-          done: ++done,
-          total: questions.length,
-          unit: 'questions',
-        });
-      },
-      opts.signal,
-    );
-    summary.empowerment = Object.fromEntries(
-      [...collected].map(([label, c]) => [
-        label,
-        { logic: mean(c.logic), insight: mean(c.insight), total: mean(c.total), judged: c.total.length },
-      ]),
-    );
-  }
-  summary.usage = meter.snapshot();
-  return summary;
-}
+export { datasetFingerprint, providerFingerprint } from './run-records.js';
+export {
+  type BuildRecord,
+  type EvalRun,
+  type JudgeSettings,
+  type MethodSpec,
+  type MethodSummary,
+  type QuestionResult,
+  RUN_DEFAULTS,
+  type RunManifest,
+  type RunOptions,
+} from './run-types.js';

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PAIRWISE_CRITERIA } from '../judges/prompts.js';
-import type { EvalRun, MethodSummary } from '../runner.js';
+import type { EvalRun, MethodSummary } from '../run-types.js';
 import { modelTokens } from '../usage.js';
 import { barChart, scatterChart } from './svg.js';
 
