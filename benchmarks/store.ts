@@ -21,11 +21,10 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { METHODS } from '@grag/cli';
 import { createBuildContext, directoryStore, type IndexStore, type Method, type Retrieval } from '@grag/core';
@@ -53,20 +52,6 @@ function methodNamed(name: string): AnyMethod {
   }
   return entry.method as unknown as AnyMethod;
 }
-
-/** The packages `@grag/postgres` depends on (pg, PGlite), resolved from its folder. */
-const fromPostgres = createRequire(new URL('../packages/postgres/package.json', import.meta.url));
-const importFromPostgres = async <T>(name: string): Promise<T> =>
-  (await import(pathToFileURL(fromPostgres.resolve(name)).href)) as T;
-
-/** The parts of `pg`, PGlite and its socket server used here. */
-type Client = { connect(): Promise<void>; end(): Promise<void> } & {
-  query<R>(text: string, params?: unknown[]): Promise<{ rows: R[] }>;
-};
-type PgModule = { default: { Client: new (o: { connectionString: string }) => Client } };
-type PgliteModule = { PGlite: new () => { waitReady: Promise<void>; close(): Promise<void> } };
-type SocketServer = { start(): Promise<void>; stop(): Promise<void>; getServerConn(): string };
-type PgliteSocketModule = { PGLiteSocketServer: new (o: Record<string, unknown>) => SocketServer };
 
 /** Where one index lives, in a form a reader process can open. */
 type Place = { type: 'directory'; path: string } | { type: 'postgres'; url: string; index: string };
@@ -110,8 +95,8 @@ function postgresKind(name: string, detail: string, url: string, stop: () => Pro
     detail,
     place: (index) => ({ type: 'postgres', url, index }),
     async storedBytes(index) {
-      const pg = await importFromPostgres<PgModule>('pg');
-      const client = new pg.default.Client({ connectionString: url });
+      const { default: pg } = await import('pg');
+      const client = new pg.Client({ connectionString: url });
       await client.connect();
       try {
         const r = await client.query<{ bytes: string }>(
@@ -129,8 +114,8 @@ function postgresKind(name: string, detail: string, url: string, stop: () => Pro
 }
 
 async function pgliteKind(): Promise<StoreKind> {
-  const { PGlite } = await importFromPostgres<PgliteModule>('@electric-sql/pglite');
-  const { PGLiteSocketServer } = await importFromPostgres<PgliteSocketModule>('@electric-sql/pglite-socket');
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   const db = new PGlite();
   await db.waitReady;
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 16 });
