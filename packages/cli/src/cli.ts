@@ -278,7 +278,21 @@ function usageProblem(command: string, args: string[], values: Values): string |
     return "--top-k is an option of query and eval, not of index; set a method's own default with --set.";
   if (values.store !== undefined && !STORE_COMMANDS.includes(command))
     return `--store is an option of ${STORE_COMMANDS.join(', ')}; grag ${command} keeps its indexes in directories.`;
+  if (values['store-vectors'] && command !== 'index' && command !== 'eval')
+    return `--store-vectors is an option of index and eval (add and remove keep what the index has; readers need nothing).`;
   return undefined;
+}
+
+/** `--store-vectors` as store options; it needs a store. */
+function storeVectors(values: Values, url: string | undefined): { vectors?: boolean } {
+  if (!values['store-vectors']) return {};
+  if (url === undefined) {
+    throw new InvalidArgumentError(
+      'store-vectors',
+      '--store-vectors keeps vectors in PostgreSQL: give --store <postgres-url> (or set GRAG_STORE) too.',
+    );
+  }
+  return { vectors: true };
 }
 
 /** Run the CLI; returns the exit code. Errors become one line on stderr. */
@@ -341,7 +355,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           );
         // An estimate touches no store: it only says where the cache it reads would be.
         const out =
-          values.out !== undefined && !values.estimate ? await indexTarget(values.out, url) : undefined;
+          values.out !== undefined && !values.estimate
+            ? await indexTarget(values.out, url, storeVectors(values, url))
+            : undefined;
         try {
           await buildIndex(io, path, values.method, out, config, methodOptions(values), {
             quiet: values.quiet === true,
@@ -393,6 +409,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           methodOptions: methodOptions(values),
           command: `grag ${argv.join(' ')}`,
           store: storeUrl(values.store, io.env),
+          storeVectors: storeVectors(values, storeUrl(values.store, io.env)).vectors === true,
         });
       case 'serve':
         return await serveCommand({ io, config, args, flags: values, store: storeUrl(values.store, io.env) });

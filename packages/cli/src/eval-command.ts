@@ -115,6 +115,8 @@ export async function evalCommand(input: {
   command: string;
   /** The `--store` URL (or `GRAG_STORE`): keep each method's index there, see {@link evalIndexName}. */
   store?: string | undefined;
+  /** `--store-vectors`: keep vector collections in the store. */
+  storeVectors?: boolean;
 }): Promise<number> {
   const { io, config, flags } = input;
   const [datasetArg] = input.args;
@@ -183,6 +185,7 @@ export async function evalCommand(input: {
       : await indexTargets(
           entries.map((e) => evalIndexName(e.name)),
           input.store,
+          { vectors: input.storeVectors === true },
         );
   const stores = new Map(entries.map((e, i) => [e.name, targets[i]?.store] as const));
   if (targets.length > 0) say(`keeping the indexes in --store as ${targets.map((t) => t.name).join(', ')}`);

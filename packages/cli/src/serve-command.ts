@@ -104,21 +104,30 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
         },
       },
     );
-  } finally {
+  } catch (error) {
     await closeAll(targets);
+    throw error;
   }
-  if (!flags.quiet) for (const summary of summaries) io.stderr.write(`${summary}\n`);
-  const server = await serve({
-    indexes,
-    host,
-    port,
-    ...(token !== undefined ? { token } : {}),
-    ...(flags['no-explorer'] ? { explorerDir: false as const } : {}),
-    onError: (error, where) => {
-      const message = error instanceof Error ? error.message : String(error);
-      io.stderr.write(`grag serve: ${where}: ${message.split('\n')[0]}\n`);
-    },
-  });
+  // The stores stay open while serving: an index whose vectors are searched in the database
+  // (--store-vectors) queries through its store's connections.
+  let server: Awaited<ReturnType<typeof serve>>;
+  try {
+    if (!flags.quiet) for (const summary of summaries) io.stderr.write(`${summary}\n`);
+    server = await serve({
+      indexes,
+      host,
+      port,
+      ...(token !== undefined ? { token } : {}),
+      ...(flags['no-explorer'] ? { explorerDir: false as const } : {}),
+      onError: (error, where) => {
+        const message = error instanceof Error ? error.message : String(error);
+        io.stderr.write(`grag serve: ${where}: ${message.split('\n')[0]}\n`);
+      },
+    });
+  } catch (error) {
+    await closeAll(targets);
+    throw error;
+  }
   const stop = stopRequested(io.signal);
   try {
     const names = indexes.map((ix) => ix.method.name).join(', ');
@@ -133,6 +142,7 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
   } finally {
     stop.dispose();
     await server.close();
+    await closeAll(targets);
   }
   return 0;
 }

@@ -15,13 +15,16 @@ import {
 } from '@grag/core';
 
 /** The option `--store` adds to the command line. */
-export const STORE_OPTIONS = { store: { type: 'string' } } as const;
+export const STORE_OPTIONS = { store: { type: 'string' }, 'store-vectors': { type: 'boolean' } } as const;
 
 /** Help lines of `--store`. */
 export const STORE_USAGE = `  --store <postgres-url>     keep indexes in PostgreSQL (default: $GRAG_STORE) for index, query, add, remove
                              and serve: the index argument or --out is then an index name in that database
                              (lower-case letters, digits, _), not a directory; eval keeps each method's
-                             index there as eval_<method> (its --out stays a directory)`;
+                             index there as eval_<method> (its --out stays a directory)
+  --store-vectors            index, eval with --store: keep the vectors of methods that can search them in the
+                             database (naive-dense) as pgvector tables instead of an artifact each reader loads;
+                             needs pgvector; later add/remove keep them`;
 
 /** The commands that read or write an index through `--store`. */
 export const STORE_COMMANDS: readonly string[] = ['index', 'query', 'add', 'remove', 'serve', 'eval'];
@@ -70,11 +73,15 @@ export function directoryTarget(dir: string): IndexTarget {
  * yet. The caller closes it.
  * @throws InvalidArgumentError for a bad URL or index name, in one line without the password.
  */
-export async function indexTarget(name: string, url: string | undefined): Promise<IndexTarget> {
+export async function indexTarget(
+  name: string,
+  url: string | undefined,
+  options: { vectors?: boolean } = {},
+): Promise<IndexTarget> {
   if (url === undefined) return directoryTarget(name);
   const { postgresStore } = await import('@grag/postgres');
   try {
-    const store = postgresStore({ url, index: name });
+    const store = postgresStore({ url, index: name, ...(options.vectors ? { vectors: true } : {}) });
     return {
       store,
       kind: 'postgres',
@@ -97,10 +104,11 @@ export async function indexTarget(name: string, url: string | undefined): Promis
 export async function indexTargets(
   names: readonly string[],
   url: string | undefined,
+  options: { vectors?: boolean } = {},
 ): Promise<IndexTarget[]> {
   const targets: IndexTarget[] = [];
   try {
-    for (const name of names) targets.push(await indexTarget(name, url));
+    for (const name of names) targets.push(await indexTarget(name, url, options));
     return targets;
   } catch (error) {
     await closeAll(targets);

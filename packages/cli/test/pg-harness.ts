@@ -1,10 +1,11 @@
 /**
- * PostgreSQL servers for the CLI's `--store` tests: PGlite (no pgvector) served over the wire on
+ * PostgreSQL servers for the CLI's `--store` tests: PGlite (with pgvector only when asked) served over the wire on
  * 127.0.0.1 through `@electric-sql/pglite-socket`, reached by the CLI with the same `pg` client
  * users run; and a port where nothing listens.
  */
 import { createServer } from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 /** The password in every test URL: output must never show it. */
@@ -19,8 +20,11 @@ export interface SocketDb {
 }
 
 /** Serve a fresh in-memory PGlite database on 127.0.0.1 and a port the OS picks. */
-export async function servePglite(maxConnections = 8): Promise<SocketDb> {
-  const db = new PGlite();
+export async function servePglite(
+  maxConnections = 8,
+  options: { pgvector?: boolean } = {},
+): Promise<SocketDb> {
+  const db = options.pgvector ? new PGlite({ extensions: { vector } }) : new PGlite();
   await db.waitReady;
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
   await server.start();

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { SCHEMA_VERSION } from '@grag/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/index.js';
 import { captureIO } from './helpers.js';
@@ -199,7 +200,7 @@ describe('bad input with --store: one line on stderr and a non-zero exit', () =>
     await db.db.exec(`CREATE SCHEMA grag_future;
       CREATE TABLE grag_future.grag_meta (key text PRIMARY KEY, value text NOT NULL);
       INSERT INTO grag_future.grag_meta VALUES ('schema_version', '99');`);
-    const expected = `grag: ${shown}#future: schema grag_future has layout version 99, but this @grag/postgres reads up to version 1; upgrade @grag/postgres.\n`;
+    const expected = `grag: ${shown}#future: schema grag_future has layout version 99, but this @grag/postgres reads up to version ${SCHEMA_VERSION}; upgrade @grag/postgres.\n`;
     expect(oneLine(await grag(['query', 'future', 'Where is Lyon?', '--store', db.url]))).toBe(expected);
     expect(
       oneLine(await grag(['index', corpus, '--method', 'bm25', '--store', db.url, '--out', 'future'])),

@@ -82,6 +82,7 @@ export {
   type EntryPointQuery,
   reciprocalRankFusion,
   searchEntryPoints,
+  searchEntryPointsAsync,
 } from './lexical/index.js';
 export {
   Meter,
@@ -135,7 +136,13 @@ export { directoryStore, toIndexStore } from './store/directory.js';
 export type { CreationProblem, IndexTarget } from './store/directory-files.js';
 export { type MemoryStoreOptions, memoryStore } from './store/memory.js';
 export { checkArtifactName } from './store/scratch.js';
-export type { ArtifactWriter, IndexStore, StoredIndex, StoreTarget } from './store/types.js';
+export type {
+  ArtifactWriter,
+  IndexStore,
+  StoredIndex,
+  StoreTarget,
+  VectorCollectionOptions,
+} from './store/types.js';
 export {
   type AnswerStreamPart,
   canStream,
@@ -193,7 +200,9 @@ export {
   type FlatIndexOptions,
   flatIndexFactory,
   indexVectors,
+  isStoredVectors,
   type Metric,
+  type StoredVectors,
   type VectorHit,
   type VectorIndex,
   type VectorIndexFactory,

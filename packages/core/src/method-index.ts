@@ -33,7 +33,7 @@ import {
 } from './persistence.js';
 import { toIndexStore } from './store/directory.js';
 import { artifactLocator } from './store/scratch.js';
-import type { ArtifactWriter, IndexStore, StoredIndex } from './store/types.js';
+import type { ArtifactWriter, IndexStore, StoredIndex, VectorCollectionOptions } from './store/types.js';
 import type { TaskSuite } from './tasks/types.js';
 import type { Tokenizer } from './tokenizer.js';
 import {
@@ -45,7 +45,7 @@ import {
   ShapeIssue,
   validate,
 } from './validate.js';
-import type { VectorIndex, VectorIndexFactory } from './vector/types.js';
+import type { StoredVectors, VectorIndex, VectorIndexFactory } from './vector/types.js';
 
 /** The providers an index can depend on, each fingerprinted in its manifest. */
 export const INDEX_PROVIDER_KINDS = ['embedder', 'tasks', 'vectorIndex'] as const;
@@ -101,6 +101,16 @@ export interface IndexWriter {
   vectors(file: string, index: VectorIndex): Promise<void>;
   /** Write raw bytes (read them with {@link OpenedIndex.bytes}). */
   bytes(file: string, data: Uint8Array): Promise<void>;
+  /**
+   * Present when the store keeps vector collections searchable in place (see
+   * `ArtifactWriter.vectorCollection`): store `vectors` (of the embedder's dimensions) as collection
+   * `name`. Read it with {@link OpenedIndex.vectorCollection}.
+   */
+  vectorCollection?(
+    name: string,
+    vectors: readonly ArrayLike<number>[],
+    options: Omit<VectorCollectionOptions, 'dimensions'>,
+  ): Promise<void>;
   /** Bytes of the artifacts written so far (the manifest and embedder state excluded): the index's size. */
   bytesWritten(): number;
 }
@@ -125,8 +135,9 @@ function locator(store: IndexStore): (file: string) => string {
     : (file) => artifactLocator(store.location, file);
 }
 
-function writer(store: IndexStore, out: ArtifactWriter): IndexWriter {
+function writer(store: IndexStore, out: ArtifactWriter, providers: IndexProviders): IndexWriter {
   let written = 0;
+  const collection = out.vectorCollection?.bind(out);
   const put = async (file: string, data: Uint8Array) => {
     await out.write(file, data);
     written += data.byteLength;
@@ -145,6 +156,15 @@ function writer(store: IndexStore, out: ArtifactWriter): IndexWriter {
     },
     bytes: put,
     bytesWritten: () => written,
+    ...(collection
+      ? {
+          vectorCollection: (
+            name: string,
+            vectors: readonly ArrayLike<number>[],
+            options: Omit<VectorCollectionOptions, 'dimensions'>,
+          ) => collection(name, vectors, { ...options, dimensions: providers.embedder.dimensions }),
+        }
+      : {}),
   };
 }
 
@@ -171,7 +191,7 @@ export async function writeMethodIndex<P extends object>(
       ...(header.stats !== undefined ? { stats: header.stats } : {}),
     },
     async (out) => {
-      await write(writer(store, out));
+      await write(writer(store, out, header.providers));
       if (uses.includes('embedder')) await saveEmbedderState(header.providers.embedder, out);
     },
   );
@@ -223,6 +243,13 @@ export interface OpenedIndex<P, S> {
   error(file: string, problem: string, options?: { cause?: unknown }): IndexFormatError;
   /** Load a vector index with the context's factory and check it holds ids `0 … count - 1` of the embedder's dimensions. */
   vectors(file: string, count: number): Promise<VectorIndex>;
+  /** Names of the index's vector collections (see {@link IndexWriter.vectorCollection}), sorted. */
+  readonly collections: readonly string[];
+  /**
+   * Vector collection `name`, searched where it is stored, checked to hold `count` vectors of the
+   * embedder's dimensions. `IndexFormatError` when it is missing or of another shape.
+   */
+  vectorCollection(name: string, count: number): Promise<StoredVectors>;
 }
 
 /**
@@ -275,6 +302,7 @@ export async function openMethodIndex<P, S = Record<string, unknown>>(
   const locate = locator(store);
   const stored = await store.open();
   let artifacts: Map<string, Uint8Array | { error: unknown }>;
+  const collections = new Map<string, StoredVectors | { error: unknown }>();
   const manifest = stored.manifest;
   const providers: IndexProviders = indexProviders(ctx as BuildContext);
   try {
@@ -298,6 +326,10 @@ export async function openMethodIndex<P, S = Record<string, unknown>>(
     }
     if (uses.includes('embedder')) await restoreEmbedderState(providers.embedder, stored);
     artifacts = await readAll(stored);
+    for (const name of stored.collections ?? []) {
+      const opened = stored.vectorCollection?.(name);
+      if (opened) collections.set(name, await opened.catch((error: unknown) => ({ error })));
+    }
   } finally {
     await stored.release();
   }
@@ -349,6 +381,20 @@ export async function openMethodIndex<P, S = Record<string, unknown>>(
       const vectors = await loadVectors(providers.vectorIndex, file, await read(file), locate(file));
       checkVectorRows(vectors, { count, dimensions: providers.embedder.dimensions }, locate(file));
       return vectors;
+    },
+    collections: [...collections.keys()].sort(),
+    async vectorCollection(name, count) {
+      const found = collections.get(name);
+      if (found === undefined) throw indexFileError(locate(name), 'is missing (no such vector collection)');
+      if ('error' in found) throw found.error;
+      const { dimensions } = providers.embedder;
+      if (found.size !== count || found.dimensions !== dimensions) {
+        throw indexFileError(
+          found.location,
+          `holds ${found.size} vectors of ${found.dimensions} dimensions where ${count} of ${dimensions} were expected`,
+        );
+      }
+      return found;
     },
   };
 }

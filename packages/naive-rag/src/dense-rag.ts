@@ -2,15 +2,17 @@ import {
   assertKnownOptions,
   assertSameEmbedder,
   embedAll,
+  flatIndexFactory,
   indexProviders,
   indexVectors,
   isFittableEmbedder,
+  isStoredVectors,
   type Method,
   openMethodIndex,
   RETRIEVE_OPTION_KEYS,
   resolveCheckedOptions,
   StateError,
-  searchEntryPoints,
+  searchEntryPointsAsync,
   startBuild,
   startUpdate,
   writeMethodIndex,
@@ -31,6 +33,8 @@ import { changeUnits, reportOf } from './update.js';
 
 /** The artifact that keeps each chunk's embedding, so updates never embed a kept chunk again. */
 const EMBEDDINGS_FILE = 'embeddings.f32';
+/** The vector collection of the chunk embeddings, in a store that keeps collections. */
+const CHUNK_COLLECTION = 'chunks';
 
 /** Settings of {@link createDenseRag}. */
 export interface DenseRagSettings {
@@ -86,7 +90,8 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
     },
     async update(index, change, baseCtx, options = {}) {
       const { ctx, caller } = startUpdate(name, baseCtx, options);
-      const stored = index.embeddings;
+      const stored =
+        index.embeddings ?? (isStoredVectors(index.vectors) ? await index.vectors.all() : undefined);
       if (!stored) {
         throw new StateError(
           `${caller}: this index was saved before grag kept chunk embeddings, so it cannot be updated without embedding every chunk again; rebuild it once with grag index (or ${name}.build), and later updates are local.`,
@@ -149,7 +154,7 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
           ? []
           : await embedAll(index.providers.embedder, [query], { abortSignal: options.signal });
       const depth = rankDepth(index, options);
-      const hits = searchEntryPoints({
+      const hits = await searchEntryPointsAsync({
         mode,
         query,
         k: depth,
@@ -177,7 +182,22 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
         },
         async (out) => {
           await saveUnits(index, out);
-          await out.vectors('vectors.bin', index.vectors);
+          const { vectors } = index;
+          if (out.vectorCollection) {
+            // The store searches the vectors in place: they are the collection, kept once.
+            const rows = index.embeddings ?? (isStoredVectors(vectors) ? await vectors.all() : undefined);
+            if (rows) {
+              const exact = isStoredVectors(vectors) ? vectors.exact : vectors.kind === flatIndexFactory.kind;
+              await out.vectorCollection(CHUNK_COLLECTION, rows, { metric: vectors.metric, exact });
+              return;
+            }
+          }
+          if (isStoredVectors(vectors)) {
+            throw new StateError(
+              `${name} save: the vectors of this index are stored in ${vectors.location} and ${out.location} keeps no vector collections; save it to a store that does, or rebuild it.`,
+            );
+          }
+          await out.vectors('vectors.bin', vectors);
           if (index.embeddings) {
             await out.float32Rows(EMBEDDINGS_FILE, index.embeddings, index.providers.embedder.dimensions);
           }
@@ -194,7 +214,9 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
           resolveCheckedOptions(`${name} load`, { defaults: DENSE_RAG_DEFAULTS, rules: DENSE_RULES }, saved),
       });
       const { chunks, texts, documents } = await loadUnits(opened);
-      const vectors = await opened.vectors('vectors.bin', chunks.length);
+      const vectors = opened.collections.includes(CHUNK_COLLECTION)
+        ? await opened.vectorCollection(CHUNK_COLLECTION, chunks.length)
+        : await opened.vectors('vectors.bin', chunks.length);
       // Indexes saved before updates existed have no embeddings: they load, but only rebuild.
       const embeddings = opened.names.includes(EMBEDDINGS_FILE)
         ? await opened.float32Rows(EMBEDDINGS_FILE, chunks.length)

@@ -17,6 +17,7 @@ import {
   type RetrievedItem,
   type RetrieveOptions,
   rankDepthFor,
+  type StoredVectors,
   type VectorIndex,
   v,
   withTitle,
@@ -39,11 +40,15 @@ export interface BaseIndex<Options> {
 }
 
 export interface DenseRagIndex extends BaseIndex<DenseRagOptions> {
-  vectors: VectorIndex;
+  /**
+   * The chunk vectors: an in-process index, or a collection searched where it is stored (an index
+   * saved to a store that keeps vector collections, e.g. `postgresStore({ vectors: true })`).
+   */
+  vectors: VectorIndex | StoredVectors;
   /**
    * The embedding of each chunk, as the embedder returned it, so an update re-indexes kept chunks
-   * without embedding them again. Absent in indexes saved before it was kept: those cannot be
-   * updated, only rebuilt.
+   * without embedding them again. Absent in indexes saved before it was kept (those cannot be
+   * updated, only rebuilt) and in indexes whose vectors are stored (an update reads them there).
    */
   embeddings?: Float32Array[];
   /** BM25 over `texts`, when `entryPoints` is not `'dense'`. */

@@ -6,7 +6,7 @@ import { IndexFormatError, InvalidArgumentError, OutputError } from '@grag/core'
 import type { PgQueryable } from './db.js';
 
 /** The layout version of an index schema this package writes and reads. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** PostgreSQL's longest identifier. */
 const MAX_IDENTIFIER = 63;
@@ -33,6 +33,18 @@ const MIGRATIONS: readonly string[][] = [
        name text PRIMARY KEY,
        dimensions integer NOT NULL,
        metric text NOT NULL)`,
+  ],
+  [
+    // The vector collections of each version (postgresStore with `vectors: true`): one table each.
+    `CREATE TABLE %s.version_collections (
+       version integer NOT NULL REFERENCES %s.versions (id) ON DELETE CASCADE,
+       name text NOT NULL,
+       tbl text NOT NULL,
+       dimensions integer NOT NULL,
+       metric text NOT NULL,
+       exact boolean NOT NULL,
+       size integer NOT NULL,
+       PRIMARY KEY (version, name))`,
   ],
 ];
 

@@ -14,14 +14,23 @@ import {
   StateError,
   type StoredIndex,
   type StoreTarget,
+  type VectorCollectionOptions,
 } from '@grag/core';
 import {
   artifactLocator,
+  assertVector,
   completeManifest,
   indexFileError,
   manifestText,
   Scratch,
 } from '@grag/core/internal';
+import {
+  checkCollectionName,
+  dropCollections,
+  listCollections,
+  PgStoredVectors,
+  writeCollection,
+} from './collections.js';
 import { connect, guard, type PgConnectionOptions, type PgDatabase, type PgQueryable } from './db.js';
 import {
   checkIndexName,
@@ -34,6 +43,7 @@ import {
   quoteIdent,
   SCHEMA_VERSION,
 } from './schema.js';
+import { ensurePgvector } from './vector.js';
 
 /** Options of {@link postgresStore}. */
 export interface PostgresStoreOptions extends PgConnectionOptions {
@@ -48,6 +58,14 @@ export interface PostgresStoreOptions extends PgConnectionOptions {
    * `IndexFormatError` telling it to open the index again. @default 2 (current and previous)
    */
   keepVersions?: number;
+  /**
+   * Keep the vectors of methods that can search them in place (`naive-dense`) as pgvector tables of
+   * each version, searched in the database, instead of an artifact every reader loads into memory.
+   * Needs pgvector: a write without it fails with one line saying how to install it. Readers need
+   * no option: a version's collections are opened whatever this says.
+   * @default as the current version: with collections when it has some (so an update keeps them), else without
+   */
+  vectors?: boolean;
 }
 
 /** An {@link IndexStore} in PostgreSQL, with the connection it owns. */
@@ -132,6 +150,16 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     return rows.rows[0];
   }
 
+  /** Whether the current version has vector collections (false when there is no index yet). */
+  async function currentHasCollections(): Promise<boolean> {
+    // Anything but a readable grag schema is the commit's to refuse (migrate says why).
+    const state = await inspectSchema(db, schema);
+    if (state.kind !== 'grag' || state.version > SCHEMA_VERSION) return false;
+    const current = await db.query<{ id: number }>(`SELECT id FROM ${q}.versions WHERE current`);
+    const id = current.rows[0]?.id;
+    return id !== undefined && (await listCollections(db, schema, id)).size > 0;
+  }
+
   function unpin(id: number): void {
     const n = (pinned.get(id) ?? 0) - 1;
     if (n <= 0) pinned.delete(id);
@@ -162,8 +190,14 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       const spool = new Scratch(owner);
       /** Artifact name → its spool file, in the order written (a name written again keeps its last bytes). */
       const spooled = new Map<string, string>();
+      /** Vector collections to store with the version, by name. */
+      const collections = new Map<
+        string,
+        { vectors: readonly ArrayLike<number>[]; options: VectorCollectionOptions }
+      >();
       let ended = false;
       try {
+        const keepVectors = options.vectors ?? (await guard(db.label, () => currentHasCollections()));
         const out: ArtifactWriter = {
           async write(name, data) {
             if (ended) {
@@ -180,6 +214,15 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
             spooled.set(checked, file);
           },
           scratch: () => scratch.get(),
+          ...(keepVectors
+            ? {
+                async vectorCollection(name, vectors, collection) {
+                  const checked = checkCollectionName(owner, name);
+                  for (const vector of vectors) assertVector(owner, 'vectors', vector, collection.dimensions);
+                  collections.set(checked, { vectors: [...vectors], options: { ...collection } });
+                },
+              }
+            : {}),
         };
         try {
           await write(out);
@@ -188,6 +231,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
         }
         await guard(db.label, () =>
           db.transaction(async (tx) => {
+            if (collections.size > 0) await ensurePgvector(tx, db.label);
             const lock = lockSql(schema);
             await tx.query(lock.text, lock.params);
             await migrate(tx, schema, location);
@@ -202,14 +246,20 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
                 await readFile(file),
               ]);
             }
+            for (const [name, collection] of collections) {
+              await writeCollection(tx, schema, id, name, collection.vectors, collection.options);
+            }
             await tx.query(`UPDATE ${q}.versions SET manifest = $1::jsonb WHERE id = $2`, [text, id]);
             await tx.query(`UPDATE ${q}.versions SET current = false WHERE current`);
             await tx.query(`UPDATE ${q}.versions SET current = true WHERE id = $1`, [id]);
-            await tx.query(
-              `DELETE FROM ${q}.versions WHERE NOT current AND NOT (id = ANY($1::int[]))
+            const old = await tx.query<{ id: number }>(
+              `SELECT id FROM ${q}.versions WHERE NOT current AND NOT (id = ANY($1::int[]))
                AND id NOT IN (SELECT id FROM ${q}.versions WHERE NOT current ORDER BY id DESC LIMIT $2)`,
               [[...pinned.keys()], keep - 1],
             );
+            const gone = old.rows.map((row) => row.id);
+            await dropCollections(tx, schema, gone);
+            await tx.query(`DELETE FROM ${q}.versions WHERE id = ANY($1::int[])`, [gone]);
           }),
         );
       } finally {
@@ -226,7 +276,8 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
         const names = await db.query<{ name: string }>(`SELECT name FROM ${q}.artifacts WHERE version = $1`, [
           current.id,
         ]);
-        return { ...current, names: names.rows.map((row) => row.name).sort() };
+        const collections = await listCollections(db, schema, current.id);
+        return { ...current, names: names.rows.map((row) => row.name).sort(), collections };
       });
       if (found === undefined) {
         throw new IndexFormatError(
@@ -241,9 +292,16 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       const scratch = new Scratch(owner);
       const locate = (name: string) => artifactLocator(location, name);
       let released = false;
+      const { collections } = found;
       return {
         manifest,
         names: found.names,
+        collections: [...collections.keys()].sort(),
+        async vectorCollection(name) {
+          const row = collections.get(name);
+          if (row === undefined) throw indexFileError(locate(name), 'is missing (no such vector collection)');
+          return new PgStoredVectors(db, schema, row, `${location}/${name}`);
+        },
         locate,
         async read(name) {
           const checked = checkArtifactName(name, owner);

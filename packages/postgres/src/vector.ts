@@ -13,11 +13,12 @@ import type { AsyncVectorIndex, AsyncVectorSearchOptions, VectorHit } from './ve
 /** pgvector's largest dimension an HNSW index accepts on the `vector` type. */
 export const HNSW_MAX_DIMENSIONS = 2000;
 
-const OPS: Record<Metric, { operator: string; opclass: string; score: (distance: number) => number }> = {
-  cosine: { operator: '<=>', opclass: 'vector_cosine_ops', score: (d) => 1 - d },
-  ip: { operator: '<#>', opclass: 'vector_ip_ops', score: (d) => -d },
-  l2: { operator: '<->', opclass: 'vector_l2_ops', score: (d) => -(d * d) },
-};
+export const OPS: Record<Metric, { operator: string; opclass: string; score: (distance: number) => number }> =
+  {
+    cosine: { operator: '<=>', opclass: 'vector_cosine_ops', score: (d) => 1 - d },
+    ip: { operator: '<#>', opclass: 'vector_ip_ops', score: (d) => -d },
+    l2: { operator: '<->', opclass: 'vector_l2_ops', score: (d) => -(d * d) },
+  };
 
 /** Options of {@link pgVectorIndexFactory}. */
 export interface PgVectorOptions extends PgConnectionOptions {
@@ -50,12 +51,12 @@ export interface PgVectorIndexFactory {
 }
 
 /** `vector` as pgvector's text input, `[1,2,3]`. */
-function vectorText(vector: ArrayLike<number>): string {
+export function vectorText(vector: ArrayLike<number>): string {
   return `[${Array.from(vector, (x) => String(x)).join(',')}]`;
 }
 
 /** Make sure the `vector` extension exists in the database, or throw the one-line StateError. */
-async function ensurePgvector(tx: PgQueryable, label: string): Promise<void> {
+export async function ensurePgvector(tx: PgQueryable, label: string): Promise<void> {
   const installed = await tx.query('SELECT 1 AS n FROM pg_extension WHERE extname = $1', ['vector']);
   if (installed.rows.length > 0) return;
   const available = await tx.query('SELECT 1 AS n FROM pg_available_extensions WHERE name = $1', ['vector']);
@@ -181,7 +182,7 @@ export function pgVectorIndexFactory(options: PgVectorOptions): PgVectorIndexFac
 }
 
 /** Rows written per statement by {@link PgVectorIndex.addMany}. */
-const BATCH = 500;
+export const BATCH = 500;
 
 /**
  * One pgvector collection: vectors under non-negative integer ids, searched in the database.

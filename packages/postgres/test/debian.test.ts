@@ -76,6 +76,26 @@ describe.skipIf(bin === undefined)(reason, () => {
     expect((error as ProviderError).retryable).toBe(false);
   });
 
+  it('refuses a store that keeps vector collections with the one pgvector line, creating nothing', async () => {
+    const index = freshIndex('debvec');
+    const store = postgresStore({ url: server.url, index, vectors: true });
+    stores.push(store);
+    const error = await store
+      .writeVersion({ method: 'test', formatVersion: 1, params: {}, providers: {} }, async (out) => {
+        await out.vectorCollection!('chunks', [[1, 0, 0, 0]], {
+          dimensions: 4,
+          metric: 'cosine',
+          exact: true,
+        });
+      })
+      .catch((e: unknown) => e);
+    expect(StateError.isInstance(error), String(error)).toBe(true);
+    expect((error as GragError).message).toMatch(
+      /^pgvector is not installed in postgres:\/\/grag_test@127\.0\.0\.1:\d+\/postgres; install it/,
+    );
+    expect(await store.target()).toBe('absent');
+  });
+
   it('refuses a vector collection with the one pgvector line, creating nothing', async () => {
     const vectors = pgVectorIndexFactory({ url: server.url, index: 'vec', collection: 'chunks' });
     try {

@@ -44,6 +44,14 @@ const stores: [string, () => IndexStore][] = [
   ['PGlite over the wire', () => postgresStore({ pool, index: freshIndex('method') })],
 ];
 
+// The dense baseline with its vectors in a pgvector collection, searched in the database.
+runMethodSpec('naive-dense with its vectors in pgvector (PGlite over the wire)', denseRag, {
+  corpus,
+  makeContext: () => createBuildContext({ embedder: embedder(32), tasks: { id: 'no-tasks' } as TaskSuite }),
+  buildOptions: { chunkSize: 40, overlap: 5 },
+  store: () => postgresStore({ pool, index: freshIndex('vectors'), vectors: true }),
+});
+
 for (const [where, store] of stores) {
   runMethodSpec(`naive-dense on ${where}`, denseRag, {
     corpus,

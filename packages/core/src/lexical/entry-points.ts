@@ -1,5 +1,5 @@
 /** Entry-point search over one set of texts: dense vectors, BM25, or both fused by rank. */
-import type { VectorHit, VectorIndex } from '../vector/types.js';
+import { isStoredVectors, type StoredVectors, type VectorHit, type VectorIndex } from '../vector/types.js';
 import type { Bm25Index } from './bm25.js';
 import { reciprocalRankFusion } from './fusion.js';
 
@@ -37,16 +37,43 @@ export interface EntryPointQuery {
  * hybrid hits by their fused reciprocal-rank score (only the order is comparable across modes).
  */
 export function searchEntryPoints(q: EntryPointQuery): VectorHit[] {
-  const depth = Math.max(q.k, q.fusionDepth ?? 50);
-  const dense = () => {
+  return entryPoints(q, () => {
     if (!q.vectors || !q.queryVector)
       throw new TypeError(`searchEntryPoints: mode '${q.mode}' needs vectors and a query vector.`);
-    return q.vectors.search(
-      q.queryVector,
-      q.mode === 'dense' ? q.k : depth,
-      q.filter ? { filter: q.filter } : {},
-    );
-  };
+    return q.vectors.search(q.queryVector, denseDepth(q), q.filter ? { filter: q.filter } : {});
+  });
+}
+
+/**
+ * {@link searchEntryPoints} over vectors that may be stored outside the process
+ * ({@link StoredVectors}, searched where they live); the same hits as an exact in-process index
+ * when the collection is exact. A `filter` needs in-process vectors.
+ */
+export async function searchEntryPointsAsync(
+  q: Omit<EntryPointQuery, 'vectors'> & { vectors?: VectorIndex | StoredVectors },
+): Promise<VectorHit[]> {
+  const { vectors } = q;
+  if (vectors === undefined || !isStoredVectors(vectors)) return searchEntryPoints({ ...q, vectors });
+  if (q.filter) throw new TypeError('searchEntryPoints: a filter needs in-process vectors, not stored ones.');
+  const dense =
+    q.mode === 'lexical'
+      ? []
+      : await (() => {
+          if (!q.queryVector)
+            throw new TypeError(`searchEntryPoints: mode '${q.mode}' needs a query vector.`);
+          return vectors.search(q.queryVector, denseDepth(q));
+        })();
+  return entryPoints(q, () => dense);
+}
+
+/** How many dense hits a query takes: `k` alone, else the fusion depth. */
+function denseDepth(q: Pick<EntryPointQuery, 'mode' | 'k' | 'fusionDepth'>): number {
+  return q.mode === 'dense' ? q.k : Math.max(q.k, q.fusionDepth ?? 50);
+}
+
+/** The entry points of `q` from its dense hits (`dense`, called only when the mode needs them) and its BM25. */
+function entryPoints(q: Omit<EntryPointQuery, 'vectors'>, dense: () => VectorHit[]): VectorHit[] {
+  const depth = Math.max(q.k, q.fusionDepth ?? 50);
   const lexical = () => {
     if (!q.lexical) throw new TypeError(`searchEntryPoints: mode '${q.mode}' needs a BM25 index.`);
     const want = q.mode === 'lexical' ? q.k : depth;

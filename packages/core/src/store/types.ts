@@ -8,6 +8,7 @@
  * checks an implementation against this contract.
  */
 import type { IndexManifest } from '../persistence.js';
+import type { Metric, StoredVectors } from '../vector/types.js';
 
 /** What a store holds at its location before a write (see {@link IndexStore.target}). */
 export type StoreTarget = 'absent' | 'empty' | 'index';
@@ -68,6 +69,24 @@ export interface ArtifactWriter {
    * the version is stored or abandoned.
    */
   scratch(): Promise<string>;
+  /**
+   * Present only on stores that keep vector collections searchable in place (`@grag/postgres`
+   * with `vectors: true`): store `vectors` (id = position) as collection `name` of this version,
+   * searched exactly (a scan) or through an HNSW index. Stored with the version, deleted with it.
+   */
+  vectorCollection?(
+    name: string,
+    vectors: readonly ArrayLike<number>[],
+    options: VectorCollectionOptions,
+  ): Promise<void>;
+}
+
+/** How a vector collection is searched (see {@link ArtifactWriter.vectorCollection}). */
+export interface VectorCollectionOptions {
+  dimensions: number;
+  metric: Metric;
+  /** Search by scanning every vector (the results of `FlatIndex`), else through an HNSW index. */
+  exact: boolean;
 }
 
 /** One version of an index, opened for reading. */
@@ -87,4 +106,12 @@ export interface StoredIndex {
   scratch(): Promise<string>;
   /** Release what the snapshot holds (scratch files, a pinned version). */
   release(): Promise<void>;
+  /** Names of the version's vector collections (absent: the store keeps none), sorted. */
+  readonly collections?: readonly string[];
+  /**
+   * Open collection `name` of this version, searched where it is stored; it stays usable after
+   * {@link release} as long as the store is open and keeps the version. `IndexFormatError` naming
+   * it when it is missing.
+   */
+  vectorCollection?(name: string): Promise<StoredVectors>;
 }

@@ -35,6 +35,34 @@ export interface VectorIndex {
   save(path: string): Promise<void>;
 }
 
+/**
+ * A vector collection searched where it is stored (pgvector, through `@grag/postgres`), so the
+ * process that queries it never holds its vectors: core's {@link VectorIndex} search, asynchronous.
+ * An index keeps one when its store offers collections (see `IndexWriter.vectorCollection`); ids
+ * are positions, 0 … size − 1.
+ */
+export interface StoredVectors {
+  /** Where the vectors live, e.g. `'pgvector'`. */
+  readonly kind: string;
+  readonly dimensions: number;
+  readonly metric: Metric;
+  /** Number of vectors. */
+  readonly size: number;
+  /** Whether a search is exact (a scan, as `FlatIndex`) rather than approximate (an HNSW index). */
+  readonly exact: boolean;
+  /** Where the collection lives, for messages. */
+  readonly location: string;
+  /** The `k` nearest ids to `query`, best first; scores as {@link VectorHit}. */
+  search(query: ArrayLike<number>, k: number): Promise<VectorHit[]>;
+  /** Every vector, by id (for an update, which rebuilds from the kept vectors). */
+  all(): Promise<Float32Array[]>;
+}
+
+/** Whether `vectors` is a {@link StoredVectors} (searched where it is stored) rather than an in-process {@link VectorIndex}. */
+export function isStoredVectors(vectors: VectorIndex | StoredVectors): vectors is StoredVectors {
+  return typeof (vectors as StoredVectors).all === 'function';
+}
+
 export interface VectorIndexOptions {
   dimensions: number;
   /** @default 'cosine' */
