@@ -19,7 +19,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -54,9 +54,13 @@ function methodNamed(name: string): AnyMethod {
 }
 
 /** Where one index lives, in a form a reader process can open. */
-type Place = { type: 'directory'; path: string } | { type: 'postgres'; url: string; index: string };
+type Place =
+  | { type: 'directory'; path: string }
+  | { type: 'postgres'; url: string; index: string; vectors: boolean };
 const storeAt = (p: Place): IndexStore =>
-  p.type === 'directory' ? directoryStore(p.path) : postgresStore({ url: p.url, index: p.index });
+  p.type === 'directory'
+    ? directoryStore(p.path)
+    : postgresStore({ url: p.url, index: p.index, vectors: p.vectors });
 
 /** One kind of store: where an index lives in it, and what that place takes. */
 interface StoreKind {
@@ -69,6 +73,8 @@ interface StoreKind {
   stop(): Promise<void>;
   /** Whether reader processes are measured on it (PGlite serves one session at a time: no). */
   readers: boolean;
+  /** The only methods measured on it (all when absent). */
+  methods?: readonly string[];
 }
 
 async function directoryKind(): Promise<StoreKind> {
@@ -88,12 +94,18 @@ async function directoryKind(): Promise<StoreKind> {
 }
 
 /** A store kind on the PostgreSQL server at `url`; stored bytes are the schema's tables (TOAST and indexes included). */
-function postgresKind(name: string, detail: string, url: string, stop: () => Promise<void>): StoreKind {
+function postgresKind(
+  name: string,
+  detail: string,
+  url: string,
+  stop: () => Promise<void>,
+  vectors = false,
+): StoreKind {
   return {
-    readers: name !== 'pglite-socket',
+    readers: !name.startsWith('pglite'),
     name,
     detail,
-    place: (index) => ({ type: 'postgres', url, index }),
+    place: (index) => ({ type: 'postgres', url, index, vectors }),
     async storedBytes(index) {
       const { default: pg } = await import('pg');
       const client = new pg.Client({ connectionString: url });
@@ -113,19 +125,31 @@ function postgresKind(name: string, detail: string, url: string, stop: () => Pro
   };
 }
 
-async function pgliteKind(): Promise<StoreKind> {
+/**
+ * PGlite served over a socket; with `vectors`, with its pgvector extension and a store that keeps
+ * vector collections (`vectors: true`), measured on the methods that search them in place.
+ */
+async function pgliteKind(vectors = false): Promise<StoreKind> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-  const db = new PGlite();
+  const { vector } = await import('@electric-sql/pglite-pgvector');
+  const db = vectors ? new PGlite({ extensions: { vector } }) : new PGlite();
   await db.waitReady;
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 16 });
   await server.start();
   const url = `postgres://postgres:postgres@${server.getServerConn()}/postgres`;
-  const detail = 'PGlite (in-memory, one session at a time) over a socket on 127.0.0.1, `pg` client';
-  return postgresKind('pglite-socket', detail, url, async () => {
-    await server.stop();
-    await db.close();
-  });
+  const detail = `PGlite (in-memory, one session at a time) over a socket on 127.0.0.1, \`pg\` client${vectors ? '; with pgvector and `postgresStore({ vectors: true })`: naive-dense keeps its chunk vectors as a pgvector table searched in the database (an exact scan, rescored by FlatIndex)' : ''}`;
+  const kind = postgresKind(
+    vectors ? 'pglite-socket-vectors' : 'pglite-socket',
+    detail,
+    url,
+    async () => {
+      await server.stop();
+      await db.close();
+    },
+    vectors,
+  );
+  return vectors ? { ...kind, methods: ['naive-dense'] } : kind;
 }
 
 async function debianKind(bin: string): Promise<StoreKind> {
@@ -363,7 +387,7 @@ async function main(): Promise<void> {
     dataset.questions.map((q) => q.question),
   ).slice(0, QUESTIONS);
 
-  const kinds: StoreKind[] = [await directoryKind(), await pgliteKind()];
+  const kinds: StoreKind[] = [await directoryKind(), await pgliteKind(), await pgliteKind(true)];
   const skipped: Result['skipped'] = [];
   const bin = debianPostgresBin();
   if (bin) kinds.push(await debianKind(bin));
@@ -387,6 +411,7 @@ async function main(): Promise<void> {
       for (const q of questions) answers.push(comparable(await method.retrieve(index, q)));
       const expected = digest(answers);
       for (const kind of kinds) {
+        if (kind.methods && !kind.methods.includes(method.name)) continue;
         const row = await measureStore(method, index, kind, questions, expected, runs);
         rows.push(row);
         say(
@@ -433,11 +458,28 @@ async function main(): Promise<void> {
     command: `nice -n 5 pnpm tsx benchmarks/store.ts ${shownRoot}${flags}`,
   };
   mkdirSync(values.out, { recursive: true });
-  writeFileSync(join(values.out, 'store.json'), `${JSON.stringify(result, null, 2)}\n`);
+  const file = join(values.out, 'store.json');
+  if (values.methods && existsSync(file)) {
+    // A run of some methods keeps the earlier rows of the others.
+    const earlier = JSON.parse(readFileSync(file, 'utf8')) as Result;
+    const ran = new Set(methods.map((m) => m.name));
+    const keep = <T extends { method: string }>(rows: T[]) => rows.filter((r) => !ran.has(r.method));
+    result.rows = [...keep(earlier.rows), ...result.rows].sort(byOrder);
+    result.readers = [...keep(earlier.readers), ...result.readers].sort(byOrder);
+    result.builds = [...keep(earlier.builds), ...result.builds].sort(byOrder);
+    result.command = earlier.command;
+  }
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   const md = render(result);
   writeFileSync(join(values.out, 'store.md'), md);
   process.stdout.write(md);
 }
+
+/** Rows in table order: by method, then store (directory first, as the stores were measured). */
+const STORES = ['directory', 'pglite-socket', 'pglite-socket-vectors', 'postgresql'];
+const byOrder = (a: { method: string; store?: string }, b: { method: string; store?: string }) =>
+  ORDER.indexOf(a.method) - ORDER.indexOf(b.method) ||
+  STORES.indexOf(a.store ?? '') - STORES.indexOf(b.store ?? '');
 
 const int = (v: number) => Math.round(v).toLocaleString('en-US');
 const secs = (s: Stat) => `${s.median.toFixed(3)} / ${s.min.toFixed(3)}`;
