@@ -7,8 +7,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evalIndexName } from '../src/eval-command.js';
-import { run } from '../src/index.js';
-import { captureIO, miniDataset } from './helpers.js';
+import { miniDataset, runGrag } from './helpers.js';
 import { closedPort, PASSWORD, type SocketDb, servePglite } from './pg-harness.js';
 
 let db: SocketDb;
@@ -24,11 +23,7 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-async function grag(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const io = captureIO(root, env);
-  const code = await run(args, io);
-  return { code, out: io.out(), err: io.err() };
-}
+const grag = (args: string[], env: NodeJS.ProcessEnv = {}) => runGrag(root, args, env);
 
 const EVAL = ['eval', 'mini', '--methods', 'naive-dense,bm25', '--budget', '200'];
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import type { CliIO } from '../src/index.js';
+import { type CliIO, run } from '../src/index.js';
 
 /** A CLI IO that captures stdout and stderr; environment without any OpenAI settings. */
 export function captureIO(
@@ -30,6 +30,17 @@ export function captureIO(
     out: () => out,
     err: () => err,
   };
+}
+
+/** Run `grag args` in `cwd` with `env`; returns the exit code and what it printed. */
+export async function runGrag(
+  cwd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; out: string; err: string }> {
+  const io = captureIO(cwd, env);
+  const code = await run(args, io);
+  return { code, out: io.out(), err: io.err() };
 }
 
 /**

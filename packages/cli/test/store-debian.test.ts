@@ -13,8 +13,8 @@ import {
   debianPostgresBin,
   startDebianServer,
 } from '../../postgres/test/debian-server.js';
-import { formatError, run } from '../src/index.js';
-import { captureIO } from './helpers.js';
+import { formatError } from '../src/index.js';
+import { runGrag } from './helpers.js';
 
 const bin = debianPostgresBin();
 const reason = bin
@@ -41,11 +41,7 @@ describe.skipIf(bin === undefined)(reason, () => {
     if (root) await rm(root, { recursive: true, force: true });
   }, 60_000);
 
-  async function grag(args: string[], env: NodeJS.ProcessEnv = {}) {
-    const io = captureIO(root, env);
-    const code = await run(args, io);
-    return { code, out: io.out(), err: io.err() };
-  }
+  const grag = (args: string[], env: NodeJS.ProcessEnv = {}) => runGrag(root, args, env);
 
   it('builds into the server and queries it by index name', async () => {
     const built = await grag(['index', corpus, '--method', 'bm25', '--out', 'docs', '-q'], {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/index.js';
-import { captureIO } from './helpers.js';
+import { captureIO, runGrag } from './helpers.js';
 import { type SocketDb, servePglite } from './pg-harness.js';
 
 let db: SocketDb;
@@ -32,11 +32,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function grag(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const io = captureIO(root, env);
-  const code = await run(args, io);
-  return { code, out: io.out(), err: io.err() };
-}
+const grag = (args: string[], env: NodeJS.ProcessEnv = {}) => runGrag(root, args, env);
 
 /** The collections of each version of index `name`, oldest first. */
 async function collections(name: string): Promise<{ version: number; name: string; size: number }[]> {

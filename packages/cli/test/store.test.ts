@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { SCHEMA_VERSION } from '@grag/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/index.js';
-import { captureIO } from './helpers.js';
+import { captureIO, runGrag } from './helpers.js';
 import { closedPort, PASSWORD, type SocketDb, servePglite } from './pg-harness.js';
 
 let db: SocketDb;
@@ -40,11 +40,7 @@ afterAll(async () => {
 });
 
 /** Run grag in `root`; returns the exit code and what it printed. */
-async function grag(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const io = captureIO(root, env);
-  const code = await run(args, io);
-  return { code, out: io.out(), err: io.err() };
-}
+const grag = (args: string[], env: NodeJS.ProcessEnv = {}) => runGrag(root, args, env);
 
 /** The document ids `grag query --json --no-answer` retrieves from the index `name` of the store. */
 async function retrievedDocs(name: string, question: string): Promise<string[]> {

@@ -119,21 +119,18 @@ export {
   type ScatterSpec,
   scatterChart,
 } from './report/svg.js';
+export { datasetFingerprint, providerFingerprint } from './run-records.js';
 export {
-  answerMetrics,
-  answerQuery,
   type BuildRecord,
-  datasetFingerprint,
   type EvalRun,
   type JudgeSettings,
   type MethodSpec,
   type MethodSummary,
-  providerFingerprint,
   type QuestionResult,
   RUN_DEFAULTS,
   type RunManifest,
   type RunOptions,
-  runEval,
-} from './runner.js';
+} from './run-types.js';
+export { answerMetrics, answerQuery, runEval } from './runner.js';
 export { type GitState, gitState, type MachineInfo, machine, mean, peakRssMiB, percentile } from './stats.js';
 export { addSnapshots, modelTokens } from './usage.js';

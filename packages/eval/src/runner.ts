@@ -556,16 +556,3 @@ async function evaluate(options: RunOptions, stores: RunStores): Promise<EvalRun
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   return { manifest, methods: summaries, results: allResults, ...(judge ? { judge } : {}), skippedLines };
 }
-
-export { datasetFingerprint, providerFingerprint } from './run-records.js';
-export {
-  type BuildRecord,
-  type EvalRun,
-  type JudgeSettings,
-  type MethodSpec,
-  type MethodSummary,
-  type QuestionResult,
-  RUN_DEFAULTS,
-  type RunManifest,
-  type RunOptions,
-} from './run-types.js';

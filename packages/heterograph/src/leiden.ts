@@ -605,7 +605,11 @@ export function leidenCsr(csr: Csr, options: Partial<LeidenOptions> = {}): Leide
 export function leiden(graph: AbstractGraph, options: Partial<LeidenOptions> = {}): LeidenResult {
   const weightAttribute = options.weightAttribute === undefined ? 'weight' : options.weightAttribute;
   const csr = toCsr(graph, { directed: false, weightAttribute });
-  const { membership, ...rest } = leidenCsr(csr, options);
+  return byNode(csr, leidenCsr(csr, options));
+}
+
+/** A CSR result with its membership as node → community. */
+function byNode(csr: Csr, { membership, ...rest }: LeidenCsrResult): LeidenResult {
   const communities = new Map<string, number>();
   csr.nodeIds.forEach((id, i) => {
     communities.set(id, membership[i]!);
@@ -725,10 +729,5 @@ export function leidenUpdate(
     const i = position.get(id);
     if (i !== undefined) queued[i] = 1;
   }
-  const { membership, ...rest } = leidenUpdateCsr(csr, before, queued, options);
-  const communities = new Map<string, number>();
-  csr.nodeIds.forEach((id, i) => {
-    communities.set(id, membership[i]!);
-  });
-  return { ...rest, communities };
+  return byNode(csr, leidenUpdateCsr(csr, before, queued, options));
 }
