@@ -129,8 +129,10 @@ export function assertSameEmbedder(caller: string, built: Embedder, current: Emb
 }
 
 /**
- * The start of every `Method.update`: the context its stages run with (`ctx` with the update's
- * `signal`, when one is given) and the `caller` its errors begin with (`'<name> update'`).
+ * The start of every `Method.update`: the context its stages run with and the `caller` its errors
+ * begin with (`'<name> update'`). The context is `ctx` with the update's `signal` (when one is
+ * given) and without checkpoints: checkpoint keys name a build's stages, not their inputs, so an
+ * update that runs stages a build also runs must never restore (or leave) a build's results.
  *
  * @throws AbortError when the signal is already aborted.
  */
@@ -139,7 +141,11 @@ export function startUpdate(
   ctx: BuildContext,
   options: UpdateOptions = {},
 ): { ctx: BuildContext; caller: string } {
-  const updateCtx = options.signal ? { ...ctx, signal: options.signal } : ctx;
+  let updateCtx = options.signal ? { ...ctx, signal: options.signal } : ctx;
+  if (updateCtx.runtime?.checkpoints) {
+    const { checkpoints: _, ...runtime } = updateCtx.runtime;
+    updateCtx = { ...updateCtx, runtime };
+  }
   throwIfAborted(updateCtx.signal);
   return { ctx: updateCtx, caller: `${name} update` };
 }

@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import {
   AbortError,
   Bm25Index,
+  type BuildContext,
   createBuildContext,
   InvalidArgumentError,
+  MemoryCheckpointStore,
   planIndexChange,
   startUpdate,
   type TaskSuite,
@@ -162,6 +164,14 @@ describe('startUpdate', () => {
     expect(started.ctx.signal).toBe(update.signal);
     expect(started.ctx.embedder).toBe(ctx.embedder);
     expect(startUpdate('bm25', ctx).ctx).toBe(ctx);
+  });
+
+  it("runs without the context's checkpoints, keeping the rest of its runtime", () => {
+    const checkpoints = new MemoryCheckpointStore();
+    const withRuntime = { ...ctx, runtime: { concurrency: 3, checkpoints } } as BuildContext;
+    const started = startUpdate('bm25', withRuntime).ctx;
+    expect(started.runtime).toEqual({ concurrency: 3 });
+    expect(withRuntime.runtime?.checkpoints).toBe(checkpoints);
   });
 
   it('throws an AbortError when the signal is already aborted', () => {

@@ -77,13 +77,6 @@ function memoOf(index: NodeRagIndex, kept: NodeRagKept, keptChunks: ReadonlySet<
   };
 }
 
-/** `ctx` without checkpoints: an update's stages must not restore a build's. */
-function withoutCheckpoints(ctx: BuildContext): BuildContext {
-  if (!ctx.runtime?.checkpoints) return ctx;
-  const { checkpoints: _, ...runtime } = ctx.runtime;
-  return { ...ctx, runtime };
-}
-
 /**
  * Change the corpus of `index` (see `Method.update`); `index` is left as it was. Models are called
  * only for inputs the index never answered; the rest is recomputed from kept answers, so with a
@@ -100,9 +93,7 @@ export async function updateNodeRag(
   baseCtx: BuildContext,
   options: UpdateOptions = {},
 ): Promise<IndexUpdate<NodeRagIndex>> {
-  const started = startUpdate(name, baseCtx, options);
-  const ctx = withoutCheckpoints(started.ctx);
-  const { caller } = started;
+  const { ctx, caller } = startUpdate(name, baseCtx, options);
   const { kept } = index;
   if (!kept) {
     throw new StateError(
