@@ -20,12 +20,18 @@ export interface SocketDb {
   stop(): Promise<void>;
 }
 
-/** Serve a fresh PGlite database on 127.0.0.1 (a random port), accepting `maxConnections` clients. */
-export async function servePglite(maxConnections = 8): Promise<SocketDb> {
-  const db = await makePglite();
+/**
+ * Serve a fresh PGlite database on 127.0.0.1 (a random port), accepting `maxConnections` clients;
+ * with pgvector unless `pgvector` is false, reached with `password` in the URL (PGlite checks none).
+ */
+export async function servePglite(
+  maxConnections = 8,
+  options: { pgvector?: boolean; password?: string } = {},
+): Promise<SocketDb> {
+  const db = await makePglite(options.pgvector ?? true);
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
   await server.start();
-  const url = `postgres://postgres:postgres@${server.getServerConn()}/postgres`;
+  const url = `postgres://postgres:${options.password ?? 'postgres'}@${server.getServerConn()}/postgres`;
   return {
     db,
     url,
