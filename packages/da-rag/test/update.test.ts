@@ -12,6 +12,7 @@ import {
   type TaskSuite,
 } from '@grag/core';
 import { copyStoredIndex, createScriptedEmbedder } from '@grag/core/test';
+import { expectSameRetrievals } from '@grag/core/test/vitest';
 import { createOfflineProviders, createOfflineTasks } from '@grag/offline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type DaRagIndex, type DaRagOptions, daRag, entityText } from '../src/index.js';
@@ -73,20 +74,6 @@ async function results(index: DaRagIndex): Promise<Retrieval[]> {
   const out: Retrieval[] = [];
   for (const q of QUERIES) out.push(await daRag.retrieve(index, q, { budgetTokens: 4000 }));
   return out;
-}
-
-function expectSameRetrievals(got: Retrieval[], want: Retrieval[]): void {
-  expect(got).toHaveLength(want.length);
-  got.forEach((r, i) => {
-    const w = want[i]!;
-    expect(r.items.map((x) => [x.id, x.kind, x.source])).toEqual(
-      w.items.map((x) => [x.id, x.kind, x.source]),
-    );
-    r.items.forEach((item, j) => {
-      expect(Math.abs(item.score - w.items[j]!.score)).toBeLessThanOrEqual(1e-9);
-    });
-    expect(r.context).toBe(w.context);
-  });
 }
 
 const edges = (g: DaRagIndex['chunkLayer'] | null) =>

@@ -4,8 +4,8 @@
  */
 import { type BuildContext, createBuildContext, type Retrieval, type TaskSuite } from '@grag/core';
 import { createScriptedEmbedder, entityDocuments } from '@grag/core/test';
+import { expectSameRetrievals as expectSameItems } from '@grag/core/test/vitest';
 import { createOfflineTasks } from '@grag/offline';
-import { expect } from 'vitest';
 import { createKetRag, type KetRagIndex, type KetRagVariant } from '../src/index.js';
 
 const all = entityDocuments(15);
@@ -79,16 +79,7 @@ export async function results(variant: KetRagVariant, index: KetRagIndex): Promi
 
 /** Expect the same items (ids, kinds, sources, scores within 1e-6) and contexts. */
 export function expectSameRetrievals(got: Retrieval[], want: Retrieval[]): void {
-  got.forEach((r, i) => {
-    const w = want[i]!;
-    expect(r.items.map((x) => [x.id, x.kind, x.source])).toEqual(
-      w.items.map((x) => [x.id, x.kind, x.source]),
-    );
-    r.items.forEach((item, j) => {
-      expect(Math.abs(item.score - w.items[j]!.score)).toBeLessThanOrEqual(1e-6);
-    });
-    expect(r.context).toBe(w.context);
-  });
+  expectSameItems(got, want, { scoreTolerance: 1e-6 });
 }
 
 /** The parts of an index a fresh build must reproduce exactly (everything but search structures). */

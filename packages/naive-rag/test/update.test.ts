@@ -13,6 +13,7 @@ import {
   type TaskSuite,
 } from '@grag/core';
 import { copyStoredIndex, createScriptedEmbedder, entityDocuments } from '@grag/core/test';
+import { expectSameRetrievals } from '@grag/core/test/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bm25Rag, denseRag } from '../src/index.js';
 
@@ -48,20 +49,6 @@ function counted(): { ctx: BuildContext; embedded: string[] } {
 /** Every query's items (id, kind, sources) and scores, with the whole index ranked. */
 async function results<I>(method: Method<I>, index: I): Promise<Retrieval[]> {
   return Promise.all(QUERIES.map((q) => method.retrieve(index, q, { topK: 1000, budgetTokens: 100_000 })));
-}
-
-function expectSameRetrievals(got: Retrieval[], want: Retrieval[]): void {
-  expect(got).toHaveLength(want.length);
-  got.forEach((r, i) => {
-    const w = want[i]!;
-    expect(r.items.map((x) => [x.id, x.kind, x.source])).toEqual(
-      w.items.map((x) => [x.id, x.kind, x.source]),
-    );
-    r.items.forEach((item, j) => {
-      expect(Math.abs(item.score - w.items[j]!.score)).toBeLessThanOrEqual(1e-9);
-    });
-    expect(r.context).toBe(w.context);
-  });
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: both baselines, each with its own index type

@@ -15,6 +15,7 @@ import {
   type TaskSuite,
 } from '@grag/core';
 import { copyStoredIndex, createScriptedEmbedder, entityDocuments } from '@grag/core/test';
+import { expectSameRetrievals as expectSameItems } from '@grag/core/test/vitest';
 import { createOfflineProviders } from '@grag/offline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type SgRagIndex, type SgRagMode, type SgRagOptions, sgRag } from '../src/index.js';
@@ -75,19 +76,11 @@ async function results(index: SgRagIndex): Promise<Retrieval[]> {
 }
 
 function expectSameRetrievals(got: Retrieval[], want: Retrieval[]): void {
-  expect(got).toHaveLength(want.length);
   // Most queries retrieve something, so equality says something.
   expect(want.filter((r) => r.items.length > 0).length).toBeGreaterThan(want.length / 2);
+  expectSameItems(got, want);
   got.forEach((r, i) => {
-    const w = want[i]!;
-    expect(r.items.map((x) => [x.id, x.kind, x.source])).toEqual(
-      w.items.map((x) => [x.id, x.kind, x.source]),
-    );
-    r.items.forEach((item, j) => {
-      expect(Math.abs(item.score - w.items[j]!.score)).toBeLessThanOrEqual(1e-9);
-    });
-    expect(r.context).toBe(w.context);
-    expect(r.trace.answers).toEqual(w.trace.answers);
+    expect(r.trace.answers).toEqual(want[i]!.trace.answers);
   });
 }
 

@@ -1,0 +1,27 @@
+/** A comparison of retrievals for tests: two indexes that must retrieve the same things. */
+import { expect } from 'vitest';
+import type { Retrieval } from '../types.js';
+
+/**
+ * Expect `got` to retrieve what `want` retrieves, query by query: as many retrievals, the same
+ * items in the same order (ids, kinds and sources), scores within `scoreTolerance`, and the same
+ * context. Traces (timings) are not compared.
+ */
+export function expectSameRetrievals(
+  got: readonly Retrieval[],
+  want: readonly Retrieval[],
+  options: { scoreTolerance?: number } = {},
+): void {
+  const tolerance = options.scoreTolerance ?? 1e-9;
+  expect(got).toHaveLength(want.length);
+  got.forEach((r, i) => {
+    const w = want[i]!;
+    expect(r.items.map((x) => [x.id, x.kind, x.source])).toEqual(
+      w.items.map((x) => [x.id, x.kind, x.source]),
+    );
+    r.items.forEach((item, j) => {
+      expect(Math.abs(item.score - w.items[j]!.score)).toBeLessThanOrEqual(tolerance);
+    });
+    expect(r.context).toBe(w.context);
+  });
+}
