@@ -239,7 +239,8 @@ for (const [label, options] of [
       const { index, report } = await nodeRag.update(base, { add: B, remove: C }, counter.ctx);
       const sent = since(counter.sent(), before);
       const full = recorded();
-      const exact = await nodeRag.update(base, { add: B, remove: C }, full.ctx, { full: true });
+      // A full update of the same change, for what it sends the models.
+      await nodeRag.update(base, { add: B, remove: C }, full.ctx, { full: true });
       const fresh = await nodeRag.build(AplusBminusC, recorded().ctx, options);
       expect(report.local).toEqual(['chunk', 'decompose', 'attributes', 'communities', 'embed']);
       expect(report.global.map((g) => g.stage)).toEqual(['graph', 'semantic-matching', 'hnsw', 'bm25']);
