@@ -31,47 +31,47 @@ const chunksOf = (kg: ReturnType<typeof assembleKnowledgeGraph>, name: string) =
 describe('linkKey / stripDisambiguator', () => {
   it('folds case, diacritics, punctuation, a trailing disambiguator and a leading "the"', () => {
     expect(linkKey('The Military Museum of Phú Lương (Vietnam)')).toBe('military museum of phu luong');
-    expect(linkKey('W. D. MacGillivray')).toBe('w d macgillivray');
+    expect(linkKey('E. D. MacAlder')).toBe('e d macalder');
     expect(linkKey('Phu-Luong')).toBe(linkKey('PHU LUONG'));
-    expect(stripDisambiguator('Life Classes (film)')).toBe('Life Classes');
+    expect(stripDisambiguator('Night Ferry (film)')).toBe('Night Ferry');
     expect(stripDisambiguator('(film)')).toBe('film');
   });
 });
 
 describe('linkEntities: titles', () => {
   const titles = new Map([
-    ['film', 'Life Classes (film)'],
-    ['director', 'William D. MacGillivray'],
-    ['other', 'Stations'],
+    ['film', 'Night Ferry (film)'],
+    ['director', 'Edvin D. MacAlder'],
+    ['other', 'Breakwater'],
   ]);
 
   it('gives every chunk of a titled document its title entity, which mentions elsewhere link to', () => {
     const kg = assembleKnowledgeGraph(
       [
-        item('film', [entity('Life Classes'), entity('William D. MacGillivray', 'person')]),
+        item('film', [entity('Night Ferry'), entity('Edvin D. MacAlder', 'person')]),
         // The director's own passage: the extractor did not report its subject.
-        item('director', [entity("St. John's", 'geo')]),
+        item('director', [entity('Merrow Falls', 'geo')]),
       ],
       { entityLinking: { titles } },
     );
-    expect(chunksOf(kg, 'William D. MacGillivray')).toEqual(['film', 'director']);
-    // The disambiguator goes: the film is "Life Classes".
-    expect(kg.entities.get('life classes')?.name).toBe('Life Classes');
-    expect(kg.entities.has('life classes (film)')).toBe(false);
-    expect(kg.linking?.titleEntities.get('film')).toBe('Life Classes');
+    expect(chunksOf(kg, 'Edvin D. MacAlder')).toEqual(['film', 'director']);
+    // The disambiguator goes: the film is "Night Ferry".
+    expect(kg.entities.get('night ferry')?.name).toBe('Night Ferry');
+    expect(kg.entities.has('night ferry (film)')).toBe(false);
+    expect(kg.linking?.titleEntities.get('film')).toBe('Night Ferry');
     expect(kg.linking?.stats.titleEntities).toBe(3);
   });
 
   it('finds capitalised title mentions the extractor missed in the chunk text, not lower-case ones', () => {
     const kg = assembleKnowledgeGraph(
       [
-        item('film', [], [], 'Life Classes is a film.'),
-        item('other', [entity('Stations')], [], 'Stations is a film like Life Classes.'),
-        item('director', [], [], 'He teaches life classes.'),
+        item('film', [], [], 'Night Ferry is a film.'),
+        item('other', [entity('Breakwater')], [], 'Breakwater is a film like Night Ferry.'),
+        item('director', [], [], 'He took the night ferry.'),
       ],
       { entityLinking: { titles } },
     );
-    expect(chunksOf(kg, 'Life Classes')).toEqual(['film', 'other']);
+    expect(chunksOf(kg, 'Night Ferry')).toEqual(['film', 'other']);
     expect(kg.linking?.stats.textMentions).toBe(1);
   });
 
@@ -98,44 +98,44 @@ describe('linkEntities: alias folding', () => {
 
   it('names an entity by a spelling with capitals over a more frequent lower-case one', () => {
     const linking = linkEntities([
-      item('a', [entity('the way of the world', 'concept')]),
-      item('b', [entity('the way of the world', 'concept'), entity('Way of the World', 'work')]),
+      item('a', [entity('the harbour suite', 'concept')]),
+      item('b', [entity('the harbour suite', 'concept'), entity('Harbour Suite', 'work')]),
     ]);
-    expect(linking.resolve('the way of the world')).toBe('Way of the World');
+    expect(linking.resolve('the harbour suite')).toBe('Harbour Suite');
   });
 
   it('folds a parenthesised disambiguator into the bare name', () => {
-    const linking = linkEntities([item('a', [entity('Life Classes (film)'), entity('Life Classes')])]);
-    expect(linking.resolve('Life Classes (film)')).toBe('Life Classes');
+    const linking = linkEntities([item('a', [entity('Night Ferry (film)'), entity('Night Ferry')])]);
+    expect(linking.resolve('Night Ferry (film)')).toBe('Night Ferry');
     expect(linking.stats.folded.disambiguator).toBe(1);
   });
 
   it('folds initials and shorter forms of a person into the only full name they fit', () => {
     const linking = linkEntities([
-      item('a', [entity('William D. MacGillivray', 'person')]),
-      item('b', [entity('W. D. MacGillivray', 'person'), entity('William MacGillivray', 'person')]),
-      item('c', [entity('W. MacGillivray', 'person')]),
+      item('a', [entity('Edvin D. MacAlder', 'person')]),
+      item('b', [entity('E. D. MacAlder', 'person'), entity('Edvin MacAlder', 'person')]),
+      item('c', [entity('E. MacAlder', 'person')]),
     ]);
-    for (const alias of ['W. D. MacGillivray', 'William MacGillivray', 'W. MacGillivray']) {
-      expect(linking.resolve(alias)).toBe('William D. MacGillivray');
+    for (const alias of ['E. D. MacAlder', 'Edvin MacAlder', 'E. MacAlder']) {
+      expect(linking.resolve(alias)).toBe('Edvin D. MacAlder');
     }
     expect(linking.stats.folded['short-name']).toBe(3);
   });
 
   it('folds a bare surname into the only person with it', () => {
     const linking = linkEntities([
-      item('a', [entity('William D. MacGillivray', 'person')]),
-      item('b', [entity('MacGillivray')]),
+      item('a', [entity('Edvin D. MacAlder', 'person')]),
+      item('b', [entity('MacAlder')]),
     ]);
-    expect(linking.resolve('MacGillivray')).toBe('William D. MacGillivray');
+    expect(linking.resolve('MacAlder')).toBe('Edvin D. MacAlder');
     expect(linking.stats.folded.surname).toBe(1);
     // Not a lower-case word, nor a name typed as something else.
     const other = linkEntities([
-      item('a', [entity('Manjunatha Release', 'person'), entity('Talia Shire', 'person')]),
-      item('b', [entity('release', 'concept'), entity('Shire', 'geo')]),
+      item('a', [entity('Linnea Tide', 'person'), entity('Aron Strand', 'person')]),
+      item('b', [entity('tide', 'concept'), entity('Strand', 'geo')]),
     ]);
-    expect(other.resolve('release')).toBe('release');
-    expect(other.resolve('Shire')).toBe('Shire');
+    expect(other.resolve('tide')).toBe('tide');
+    expect(other.resolve('Strand')).toBe('Strand');
   });
 
   it('folds an acronym into the only entity whose initials spell it', () => {
@@ -149,10 +149,10 @@ describe('linkEntities: alias folding', () => {
 
   it('folds the bare name of a "Name, Place" title', () => {
     const linking = linkEntities(
-      [item('a', [entity('Springfield'), entity('Illinois', 'geo')]), item('b', [entity('Springfield')])],
-      { titles: { b: 'Springfield, Illinois' } },
+      [item('a', [entity('Skarn'), entity('Orsa', 'geo')]), item('b', [entity('Skarn')])],
+      { titles: { b: 'Skarn, Orsa' } },
     );
-    expect(linking.resolve('Springfield')).toBe('Springfield, Illinois');
+    expect(linking.resolve('Skarn')).toBe('Skarn, Orsa');
   });
 
   it('drops relations whose two ends became one entity, and counts them', () => {
@@ -160,14 +160,14 @@ describe('linkEntities: alias folding', () => {
       [
         item(
           'a',
-          [entity('William D. MacGillivray', 'person'), entity('MacGillivray'), entity('Halifax', 'geo')],
-          [relation('MacGillivray', 'William D. MacGillivray'), relation('MacGillivray', 'Halifax')],
+          [entity('Edvin D. MacAlder', 'person'), entity('MacAlder'), entity('Port Halvard', 'geo')],
+          [relation('MacAlder', 'Edvin D. MacAlder'), relation('MacAlder', 'Port Halvard')],
         ),
       ],
       { entityLinking: true },
     );
     expect([...kg.relations.values()].map((r) => [r.source, r.target])).toEqual([
-      ['william d. macgillivray', 'halifax'],
+      ['edvin d. macalder', 'port halvard'],
     ]);
     expect(kg.linking?.stats.selfRelations).toBe(1);
     expect(kg.skipped).toEqual([]);
@@ -250,14 +250,14 @@ describe('EntityVocabulary', () => {
 
   it('builds from a knowledge graph with its aliases', () => {
     const kg = assembleKnowledgeGraph(
-      [item('a', [entity('William D. MacGillivray', 'person')]), item('b', [entity('MacGillivray')])],
+      [item('a', [entity('Edvin D. MacAlder', 'person')]), item('b', [entity('MacAlder')])],
       { entityLinking: true },
     );
     const fromKg = EntityVocabulary.fromEntities(kg.entities.values(), kg.linking?.aliases);
-    expect(fromKg.match('Where was MacGillivray born?').map((m) => m.name)).toEqual([
-      'William D. MacGillivray',
+    expect(fromKg.match('Where was MacAlder born?').map((m) => m.name)).toEqual([
+      'Edvin D. MacAlder',
     ]);
-    expect(fromKg.get('william d macgillivray')).toBe('William D. MacGillivray');
+    expect(fromKg.get('edvin d macalder')).toBe('Edvin D. MacAlder');
   });
 
   it('withVocabularyMatches puts the matches first and drops what they cover', () => {

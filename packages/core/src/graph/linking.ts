@@ -74,8 +74,8 @@ export function linkTokens(text: string): LinkToken[] {
 }
 
 /**
- * A name without a trailing parenthesised (or bracketed) disambiguator: "Life Classes (film)" →
- * "Life Classes". A name that is only brackets is returned cleaned.
+ * A name without a trailing parenthesised (or bracketed) disambiguator: "Night Ferry (film)" →
+ * "Night Ferry". A name that is only brackets is returned cleaned.
  */
 export function stripDisambiguator(name: string): string {
   const clean = cleanEntityName(name);
@@ -87,7 +87,7 @@ export function stripDisambiguator(name: string): string {
  * The alias-folding key of a name: {@link cleanEntityName}, disambiguator dropped, words only
  * (punctuation is a word break), lower-cased, diacritics removed, a leading "the" dropped.
  * "The Military Museum of Phú Lương (Vietnam)" → "military museum of phu luong"; "W. D.
- * MacGillivray" → "w d macgillivray". `''` when no word is left.
+ * MacAlder" → "e d macalder". `''` when no word is left.
  */
 export function linkKey(name: string): string {
   return cleanLinkKey(cleanEntityName(name));
@@ -110,9 +110,9 @@ export interface EntityLinkingOptions {
    * subject: every chunk of the document gets that entity, and mentions of it anywhere link to it.
    */
   titles?: ReadonlyMap<string, string | undefined> | Readonly<Record<string, string | undefined>>;
-  /** Fold "MacGillivray" into the only person named "… MacGillivray". @default true */
+  /** Fold "MacAlder" into the only person named "… MacAlder". @default true */
   surnames?: boolean;
-  /** Fold "W. D. MacGillivray" / "William MacGillivray" into "William D. MacGillivray". @default true */
+  /** Fold "E. D. MacAlder" / "Edvin MacAlder" into "Edvin D. MacAlder". @default true */
   shortNames?: boolean;
   /** Fold "NBA" into the only entity whose initials spell it. @default true */
   acronyms?: boolean;
@@ -226,15 +226,15 @@ function addCount<K>(map: Map<K, string[]>, key: K, value: string): void {
  *
  * Rules, in order:
  * 1. A titled document's main subject is its title (disambiguator dropped when no other title
- *    shares the rest: "Life Classes (film)" → "Life Classes"). Every chunk of the document gets that
+ *    shares the rest: "Night Ferry (film)" → "Night Ferry"). Every chunk of the document gets that
  *    entity, and with `scanTexts`, every chunk whose text writes the title (capitalised) gets it too.
  * 2. Names with the same {@link linkKey} (case, diacritics, punctuation, disambiguator, leading
  *    "the"; spaces ignored: "South-East Asia" = "Southeast Asia") are one entity, named by the
  *    title when there is one, else by its most frequent spelling with capitals (any spelling when
  *    none has capitals; first seen on ties), without its disambiguator. Two titles that differ only by disambiguator ("Mercury (planet)", "Mercury
  *    (element)") stay apart, and a bare "Mercury" joins neither (counted as ambiguous).
- * 3. `shortNames`: a person's name with fewer words or initials ("W. D. MacGillivray",
- *    "William MacGillivray") folds into the only longer person name it fits.
+ * 3. `shortNames`: a person's name with fewer words or initials ("E. D. MacAlder",
+ *    "Edvin MacAlder") folds into the only longer person name it fits.
  * 4. `surnames`: a capitalised one-word name (not typed as anything but a person) folds into the
  *    only person (of two or more words) ending with it.
  * 5. `acronyms`: a 2-6 capital-letter name ("NBA") folds into the only non-person entity whose
@@ -334,7 +334,7 @@ export function linkEntities(
       }
       continue;
     }
-    // A spelling with capitals over a lower-case one ("Way of the World", not "the way of the world").
+    // A spelling with capitals over a lower-case one ("Harbour Suite", not "the harbour suite").
     const capitals = (n: NameInfo) => (/\p{Lu}/u.test(n.name) ? 1 : 0);
     const head =
       titled[0] ??
@@ -377,7 +377,7 @@ export function linkEntities(
     if (a !== b) forward.set(a, b);
   };
 
-  // 2b. A title that is a name, a comma and a place ("Springfield, Illinois"): the bare name folds
+  // 2b. A title that is a name, a comma and a place ("Skarn, Orsa"): the bare name folds
   // into it when no other title has that name.
   const byBase = new Map<string, NameInfo[]>();
   for (const h of heads()) {
@@ -410,7 +410,7 @@ export function linkEntities(
       const owners = (byLast.get(words.at(-1)!) ?? []).filter(
         (q) => q !== p && isShortForm(words, q.lkey.split(' ')),
       );
-      // The longest forms own it ("W. MacGillivray" fits "William MacGillivray" and "William D. MacGillivray").
+      // The longest forms own it ("E. MacAlder" fits "Edvin MacAlder" and "Edvin D. MacAlder").
       const maximal = owners.filter(
         (q) => !owners.some((r) => r !== q && isShortForm(q.lkey.split(' '), r.lkey.split(' '))),
       );
