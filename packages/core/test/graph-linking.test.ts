@@ -254,9 +254,7 @@ describe('EntityVocabulary', () => {
       { entityLinking: true },
     );
     const fromKg = EntityVocabulary.fromEntities(kg.entities.values(), kg.linking?.aliases);
-    expect(fromKg.match('Where was MacAlder born?').map((m) => m.name)).toEqual([
-      'Edvin D. MacAlder',
-    ]);
+    expect(fromKg.match('Where was MacAlder born?').map((m) => m.name)).toEqual(['Edvin D. MacAlder']);
     expect(fromKg.get('edvin d macalder')).toBe('Edvin D. MacAlder');
   });
 
