@@ -33,14 +33,14 @@ describe('linkKey / stripDisambiguator', () => {
     expect(linkKey('The Military Museum of Phú Lương (Vietnam)')).toBe('military museum of phu luong');
     expect(linkKey('E. D. MacAlder')).toBe('e d macalder');
     expect(linkKey('Phu-Luong')).toBe(linkKey('PHU LUONG'));
-    expect(stripDisambiguator('Night Ferry (film)')).toBe('Night Ferry');
+    expect(stripDisambiguator('Still Waters (film)')).toBe('Still Waters');
     expect(stripDisambiguator('(film)')).toBe('film');
   });
 });
 
 describe('linkEntities: titles', () => {
   const titles = new Map([
-    ['film', 'Night Ferry (film)'],
+    ['film', 'Still Waters (film)'],
     ['director', 'Edvin D. MacAlder'],
     ['other', 'Breakwater'],
   ]);
@@ -48,30 +48,30 @@ describe('linkEntities: titles', () => {
   it('gives every chunk of a titled document its title entity, which mentions elsewhere link to', () => {
     const kg = assembleKnowledgeGraph(
       [
-        item('film', [entity('Night Ferry'), entity('Edvin D. MacAlder', 'person')]),
+        item('film', [entity('Still Waters'), entity('Edvin D. MacAlder', 'person')]),
         // The director's own passage: the extractor did not report its subject.
         item('director', [entity('Merrow Falls', 'geo')]),
       ],
       { entityLinking: { titles } },
     );
     expect(chunksOf(kg, 'Edvin D. MacAlder')).toEqual(['film', 'director']);
-    // The disambiguator goes: the film is "Night Ferry".
-    expect(kg.entities.get('night ferry')?.name).toBe('Night Ferry');
-    expect(kg.entities.has('night ferry (film)')).toBe(false);
-    expect(kg.linking?.titleEntities.get('film')).toBe('Night Ferry');
+    // The disambiguator goes: the film is "Still Waters".
+    expect(kg.entities.get('still waters')?.name).toBe('Still Waters');
+    expect(kg.entities.has('still waters (film)')).toBe(false);
+    expect(kg.linking?.titleEntities.get('film')).toBe('Still Waters');
     expect(kg.linking?.stats.titleEntities).toBe(3);
   });
 
   it('finds capitalised title mentions the extractor missed in the chunk text, not lower-case ones', () => {
     const kg = assembleKnowledgeGraph(
       [
-        item('film', [], [], 'Night Ferry is a film.'),
-        item('other', [entity('Breakwater')], [], 'Breakwater is a film like Night Ferry.'),
-        item('director', [], [], 'He took the night ferry.'),
+        item('film', [], [], 'Still Waters is a film.'),
+        item('other', [entity('Breakwater')], [], 'Breakwater is a film like Still Waters.'),
+        item('director', [], [], 'He swam in still waters.'),
       ],
       { entityLinking: { titles } },
     );
-    expect(chunksOf(kg, 'Night Ferry')).toEqual(['film', 'other']);
+    expect(chunksOf(kg, 'Still Waters')).toEqual(['film', 'other']);
     expect(kg.linking?.stats.textMentions).toBe(1);
   });
 
@@ -105,8 +105,8 @@ describe('linkEntities: alias folding', () => {
   });
 
   it('folds a parenthesised disambiguator into the bare name', () => {
-    const linking = linkEntities([item('a', [entity('Night Ferry (film)'), entity('Night Ferry')])]);
-    expect(linking.resolve('Night Ferry (film)')).toBe('Night Ferry');
+    const linking = linkEntities([item('a', [entity('Still Waters (film)'), entity('Still Waters')])]);
+    expect(linking.resolve('Still Waters (film)')).toBe('Still Waters');
     expect(linking.stats.folded.disambiguator).toBe(1);
   });
 

@@ -74,8 +74,8 @@ export function linkTokens(text: string): LinkToken[] {
 }
 
 /**
- * A name without a trailing parenthesised (or bracketed) disambiguator: "Night Ferry (film)" →
- * "Night Ferry". A name that is only brackets is returned cleaned.
+ * A name without a trailing parenthesised (or bracketed) disambiguator: "Still Waters (film)" →
+ * "Still Waters". A name that is only brackets is returned cleaned.
  */
 export function stripDisambiguator(name: string): string {
   const clean = cleanEntityName(name);
@@ -226,7 +226,7 @@ function addCount<K>(map: Map<K, string[]>, key: K, value: string): void {
  *
  * Rules, in order:
  * 1. A titled document's main subject is its title (disambiguator dropped when no other title
- *    shares the rest: "Night Ferry (film)" → "Night Ferry"). Every chunk of the document gets that
+ *    shares the rest: "Still Waters (film)" → "Still Waters"). Every chunk of the document gets that
  *    entity, and with `scanTexts`, every chunk whose text writes the title (capitalised) gets it too.
  * 2. Names with the same {@link linkKey} (case, diacritics, punctuation, disambiguator, leading
  *    "the"; spaces ignored: "South-East Asia" = "Southeast Asia") are one entity, named by the
