@@ -27,9 +27,8 @@ import {
   type UnitRelationship,
 } from '@grag/core';
 import { withVocabularyMatches } from '@grag/core/internal';
-import { type AnswerSentence, extractPhrase, readQuestion, resolveChain } from './answer.js';
 import { type EntityAnalysis, findEntities } from './entities.js';
-import { findRelationPhrase, substitute } from './hops.js';
+import { createReader, NO_ANSWER } from './reader/read.js';
 import { type Analysis, analyze, contentLemmas, isContent, spanText } from './nlp.js';
 import { buildQueryGraph, isVerbLike, questionTarget } from './query.js';
 import { centrality, inverseDocumentFrequency, tfidfVectors } from './rank.js';
@@ -101,11 +100,7 @@ export const OFFLINE_TASKS_DEFAULTS = {
   answerMode: 'phrase',
 } as const satisfies Omit<OfflineTasksOptions, 'embedder' | 'tokenizer'>;
 
-/** Most relation phrases resolved in one question ("the father of the director of film X"). */
-const MAX_HOPS = 3;
-
-/** What `answer` says when no context sentence shares anything with the question. */
-export const NO_ANSWER = 'The context does not contain an answer to the question.';
+export { NO_ANSWER };
 
 /** Summary length when `summarize` is called without `maxTokens`. @default 200 (SummarizeOptions) */
 const DEFAULT_SUMMARY_TOKENS = 200;
@@ -274,6 +269,13 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
     const q = vectors[0]!;
     return vectors.slice(1).map((v) => cosineSimilarity(q, v));
   };
+  const reader = createReader({
+    entitiesOf: (text, full) => entitiesOf(text, full),
+    embedder,
+    answerMode: settings.answerMode,
+    answerSentences: settings.answerSentences,
+    answerRelativeScore: settings.answerRelativeScore,
+  });
 
   return {
     id: 'offline:wink',
@@ -561,183 +563,7 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
       return { score, report, issues: [] };
     },
 
-    async answer(query, context: ContextItem[], options = {}): Promise<AnswerWithCitations> {
-      throwIfAborted(options.abortSignal);
-      const candidates: ScoredSentence[] = [];
-      for (let item = 0; item < context.length; item++) {
-        throwIfAborted(options.abortSignal);
-        const ea = await entitiesOf(context[item]!.text, true);
-        for (const s of ea.analysis.sentences) {
-          const keys = new Set<string>();
-          const types = new Map<string, string>();
-          for (const m of ea.bySentence[s.index] ?? []) {
-            keys.add(m.key);
-            types.set(m.key, ea.byKey.get(m.key)?.type ?? 'other');
-          }
-          const numbers = ea.analysis.tokens
-            .slice(s.start, s.end + 1)
-            .filter((t) => t.type === 'number')
-            .map((t) => t.normal);
-          candidates.push({
-            text: s.text,
-            lemmas: contentLemmas(ea.analysis, s.start, s.end),
-            keys,
-            types,
-            numbers,
-            item,
-            ea,
-            index: s.index,
-          });
-        }
-      }
-      const idf = inverseDocumentFrequency(candidates.map((c) => c.lemmas));
-      const maxIdf = Math.log(1 + candidates.length);
-      // The context's embeddings are computed once, for every reading of the question.
-      let textVectors: Float32Array[] | null | undefined;
-      const cosinesFor = async (q: string): Promise<number[] | null> => {
-        if (!embedder || candidates.length === 0) return null;
-        textVectors ??= await embedAll(
-          embedder,
-          candidates.map((c) => c.text),
-          { abortSignal: options.abortSignal },
-        );
-        const [qv] = await embedAll(embedder, [q], { abortSignal: options.abortSignal });
-        return textVectors.map((v) => cosineSimilarity(qv!, v));
-      };
-
-      /** The question read, and how well each context sentence matches it. */
-      const read = async (q: string) => {
-        const qea = await entitiesOf(q, false);
-        const qTokens = qea.analysis.tokens;
-        const queryLemmas = new Set(contentLemmas(qea.analysis, 0, qTokens.length - 1));
-        const queryKeys = qea.entities.filter((e) => e.type !== 'concept').map((e) => e.key);
-        const target = questionTarget(qTokens);
-        const queryNumbers = new Set(qTokens.filter((t) => t.type === 'number').map((t) => t.normal));
-        let queryWeight = 0;
-        for (const l of queryLemmas) queryWeight += idf.get(l) ?? maxIdf;
-        const cosines = queryLemmas.size ? await cosinesFor(q) : null;
-        const scores = candidates.map((c, i) => {
-          let overlap = 0;
-          for (const l of new Set(c.lemmas)) if (queryLemmas.has(l)) overlap += idf.get(l) ?? 0;
-          const lexical = queryWeight > 0 ? overlap / queryWeight : 0;
-          if (lexical === 0 && !(cosines && (cosines[i] ?? 0) > 0.2)) return 0;
-          const lower = c.text.toLowerCase();
-          // A query entity counts when the sentence names it, or names its first or last word
-          // ("Varga" for "Elena Varga").
-          const entityHits = queryKeys.filter((k) => {
-            if (c.keys.has(k) || containsPhrase(lower, k)) return true;
-            const parts = k.split(' ');
-            return parts.length > 1 && (c.keys.has(parts[0]!) || c.keys.has(parts[parts.length - 1]!));
-          }).length;
-          const entityScore = queryKeys.length ? entityHits / queryKeys.length : 0;
-          let typeScore = 0;
-          if (target.expectedType === 'number') {
-            typeScore = c.numbers.some((n) => !queryNumbers.has(n)) ? 1 : 0;
-          } else if (target.expectedType) {
-            for (const [key, type] of c.types) {
-              if (type === target.expectedType && !queryKeys.includes(key)) typeScore = 1;
-            }
-          }
-          return (
-            lexical + 0.5 * entityScore + 0.3 * typeScore + (cosines ? 0.5 * Math.max(0, cosines[i] ?? 0) : 0)
-          );
-        });
-        return { qea, qTokens, queryLemmas, queryKeys, scores };
-      };
-      const asAnswerSentences = (scores: readonly number[]): AnswerSentence[] =>
-        candidates.map((c, i) => ({
-          ea: c.ea,
-          index: c.index,
-          item: c.item,
-          text: c.text,
-          lemmas: c.lemmas,
-          types: c.types,
-          // Items come best first: a mild prior for earlier ones.
-          score: scores[i]! / (1 + 0.02 * c.item),
-        }));
-
-      if (settings.answerMode === 'phrase') {
-        if (candidates.length === 0) return { answer: NO_ANSWER, citations: [], issues: [] };
-        // Relation chains first: "Where was the director of film X born?" → the context's
-        // director of X, Y → "Where was Y born?". The bridge's items are cited after the answer's.
-        let q = query;
-        const bridgeItems: number[] = [];
-        const focus: string[] = [];
-        const unresolved: string[] = [];
-        const plain = asAnswerSentences(candidates.map(() => 0));
-        for (let hop = 0; hop < MAX_HOPS; hop++) {
-          const qTokens = (await analyze(q)).tokens;
-          const phrase = findRelationPhrase(qTokens);
-          if (!phrase) break;
-          const bridge = resolveChain(phrase.relations, phrase.subject, plain);
-          if (!bridge) unresolved.push(phrase.subject);
-          if (!bridge) break;
-          const item = plain[bridge.sentence]!.item;
-          if (!bridgeItems.includes(item)) bridgeItems.push(item);
-          const next = substitute(qTokens, phrase, bridge.name);
-          focus.push(bridge.name);
-          if (next.whole) {
-            return {
-              answer: bridge.name,
-              citations: [...bridgeItems].reverse().map((i) => context[i]!.id),
-              issues: [],
-            };
-          }
-          q = next.text;
-        }
-        const { qea, qTokens, queryLemmas, queryKeys, scores } = await read(q);
-        if (queryLemmas.size === 0) return { answer: NO_ANSWER, citations: [], issues: [] };
-        const names = qea.entities.filter((e) => e.type !== 'concept').map((e) => e.name);
-        const phrase = extractPhrase(
-          {
-            text: q,
-            tokens: qTokens,
-            lemmas: queryLemmas,
-            keys: queryKeys,
-            names,
-            reading: readQuestion(qTokens),
-            focus,
-            aside: unresolved,
-          },
-          asAnswerSentences(scores),
-        );
-        if (!phrase?.answer) return { answer: NO_ANSWER, citations: [], issues: [] };
-        const items = [...phrase.items];
-        for (const i of [...bridgeItems].reverse()) if (!items.includes(i)) items.push(i);
-        return {
-          answer: phrase.answer,
-          citations: items.map((i) => context[i]!.id),
-          issues: [],
-        };
-      }
-      const { queryLemmas, scores } = await read(query);
-      if (candidates.length === 0 || queryLemmas.size === 0)
-        return { answer: NO_ANSWER, citations: [], issues: [] };
-      const ranked = scores
-        .map((score, i) => ({ score, i }))
-        .filter((x) => x.score > 0)
-        .sort((a, b) => b.score - a.score || a.i - b.i);
-      const best = ranked[0];
-      if (!best) return { answer: NO_ANSWER, citations: [], issues: [] };
-      // The same sentence often reaches the context several times (a passage, an entity description,
-      // a relation); an answer states it once.
-      const picked: ScoredSentence[] = [];
-      const seen: string[] = [];
-      for (const x of ranked) {
-        if (picked.length >= settings.answerSentences || x.score < settings.answerRelativeScore * best.score)
-          break;
-        const c = candidates[x.i]!;
-        const norm = c.text.toLowerCase().replace(/\s+/g, ' ').trim();
-        if (seen.some((t) => t.includes(norm) || norm.includes(t))) continue;
-        seen.push(norm);
-        picked.push(c);
-      }
-      const citations: string[] = [];
-      for (const c of picked) {
-        const id = context[c.item]!.id;
-        if (!citations.includes(id)) citations.push(id);
-      }
-      return { answer: picked.map((c) => c.text).join(' '), citations, issues: [] };
-    },
+    answer: (query, context: ContextItem[], options = {}): Promise<AnswerWithCitations> =>
+      reader(query, context, options),
   };
 }

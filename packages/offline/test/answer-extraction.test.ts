@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { readQuestion } from '../src/answer.js';
+import { readQuestion } from '../src/reader/question.js';
 import { createOfflineTasks, NO_ANSWER } from '../src/index.js';
 import { analyze } from '../src/nlp.js';
 

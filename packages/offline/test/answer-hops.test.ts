@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { readQuestion } from '../src/answer.js';
-import { findRelationPhrase, pairedNames, substitute } from '../src/hops.js';
+import { readQuestion } from '../src/reader/question.js';
+import { findRelationPhrase, pairedNames, substitute } from '../src/reader/chain.js';
 import { createOfflineTasks } from '../src/index.js';
 import { analyze } from '../src/nlp.js';
 

@@ -3,7 +3,7 @@
  * of X", "X's mother-in-law". A chain names an entity the question does not name (the bridge); the
  * answer task resolves it from the context and asks the rest of the question about it.
  */
-import { spanText, type Token } from './nlp.js';
+import { spanText, type Token } from '../nlp.js';
 
 /** One relation from a known entity to the entity it leads to. */
 export type Relation =

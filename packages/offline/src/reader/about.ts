@@ -1,0 +1,140 @@
+/**
+ * What the context says about a named thing: the items about it (their title line names it), its
+ * gender from pronouns, and the full form of a related person's name.
+ */
+import { NAME_PARTICLES, PERSON_TITLES, ROMAN_NUMERAL } from '../lexicon.js';
+import { spanText, type Token } from '../nlp.js';
+import { contentWords, wordsOf } from '../words.js';
+import { clean } from './question.js';
+import type { Span } from './spans.js';
+import type { AnswerSentence } from './types.js';
+
+const wordSetCache = new WeakMap<AnswerSentence, Set<string>>();
+export function wordSet(s: AnswerSentence): Set<string> {
+  let set = wordSetCache.get(s);
+  if (!set) {
+    set = new Set(wordsOf(s.text));
+    wordSetCache.set(s, set);
+  }
+  return set;
+}
+
+/**
+ * Items about a phrase: their first sentence (the title line the methods prepend) names it and
+ * little else. An item about "Life Classes" is where the film's director is said.
+ */
+export function aboutItems(phrase: string, sentences: readonly AnswerSentence[]): Set<number> {
+  const words = withoutTitles(contentWords(phrase));
+  const out = new Set<number>();
+  if (words.length === 0) return out;
+  for (const s of sentences) {
+    if (s.index !== 0 || out.has(s.item)) continue;
+    // Every word of the phrase in the title, spelling variants allowed ("Bayqara(h)").
+    const title = withoutTitles(contentWords(s.text));
+    if (title.length > 14 || fuzzyContains(title, words) < 1) continue;
+    // …and most of the title in the phrase; the title may add a disambiguator: "Bogislaw IV, Duke
+    // of Pomerania", "Life (1999 film)".
+    const core = withoutTitles(contentWords(s.text.split(/\s*[,(]/)[0]!));
+    if (fuzzyContains(words, title) >= 0.6 || (core.length > 0 && fuzzyContains(words, core) >= 0.6))
+      out.add(s.item);
+  }
+  return out;
+}
+
+/** Honorifics and ranks before a name ("King Mongkut", "Caliph al-Walid I"). */
+const TITLES = new Set([
+  ...PERSON_TITLES,
+  ...'caliph sultan shah tsar czar pharaoh emir maharaja raja consort chief'.split(' '),
+]);
+
+/** Name words without leading honorifics (the words themselves when nothing else is left). */
+function withoutTitles(words: readonly string[]): string[] {
+  let i = 0;
+  while (i < words.length - 1 && TITLES.has(words[i]!)) i++;
+  return words.slice(i);
+}
+
+/** Two spellings of one name word: equal, or one the other with a letter more ("Bayqara(h)"). */
+function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (Math.abs(a.length - b.length) > 1 || Math.min(a.length, b.length) < 5) return false;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return long.startsWith(short.slice(0, -1)) && (long.startsWith(short) || long.length === short.length);
+}
+
+/** Share of `words` that `haystack` holds, spelling variants allowed. */
+function fuzzyContains(haystack: readonly string[], words: readonly string[]): number {
+  if (words.length === 0) return 0;
+  let hits = 0;
+  for (const w of words) if (haystack.some((h) => sameWord(h, w))) hits++;
+  return hits / words.length;
+}
+
+/** The gender the item about a person says (he/his vs she/her), or null. */
+export function genderOf(name: string, sentences: readonly AnswerSentence[]): 'male' | 'female' | null {
+  const about = aboutItems(name, sentences);
+  if (about.size === 0) return null;
+  let male = 0;
+  let female = 0;
+  const seen = new Set<string>();
+  for (const s of sentences) {
+    if (!about.has(s.item)) continue;
+    const key = `${s.item}:${s.index}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const range = s.ea.analysis.sentences[s.index]!;
+    for (let k = range.start; k <= range.end; k++) {
+      const w = s.ea.analysis.tokens[k]!.normal;
+      if (w === 'he' || w === 'his' || w === 'him' || w === 'himself') male++;
+      else if (w === 'she' || w === 'her' || w === 'hers' || w === 'herself') female++;
+    }
+  }
+  if (male > 2 * female && male > 0) return 'male';
+  if (female > 2 * male && female > 0) return 'female';
+  return null;
+}
+
+/**
+ * The name of a related person as a span writes it, completed: lower-case particles and what
+ * follows them ("Caliph al-Walid I", "Conchobar mac Nessa"), a regnal "of" ("William I of
+ * Dampierre", or any "X of Y" that titles an item of the context); without leading honorifics.
+ */
+export function personName(
+  tokens: readonly Token[],
+  span: Span,
+  limit: number,
+  sentences: readonly AnswerSentence[],
+): string {
+  let end = span.end;
+  const capital = (k: number): boolean => k <= limit && /^\p{Lu}/u.test(tokens[k]?.value ?? '');
+  for (;;) {
+    const t = tokens[end + 1];
+    if (!t || end + 1 > limit) break;
+    if (
+      (NAME_PARTICLES.has(t.normal) || t.normal === 'mac' || t.normal === 'ibn') &&
+      /^\p{Ll}/u.test(t.value)
+    ) {
+      let k = end + 2;
+      if (tokens[k]?.value === '-') k++;
+      if (!capital(k)) break;
+      end = k;
+      while (capital(end + 1)) end++;
+    } else if (t.value === '-' && capital(end + 2) && tokens[end + 1]!.space === '') {
+      end += 2;
+    } else if (ROMAN_NUMERAL.test(t.value) && t.value.length <= 4) end++;
+    else break;
+  }
+  let text = spanText(tokens, span.start, end);
+  if (tokens[end + 1]?.normal === 'of' && capital(end + 2)) {
+    let k = end + 2;
+    while (capital(k + 1)) k++;
+    const longer = spanText(tokens, span.start, k);
+    if (ROMAN_NUMERAL.test(tokens[end]!.value) || aboutItems(longer, sentences).size > 0) text = longer;
+  }
+  text = clean(text);
+  // "King Mongkut" → "Mongkut": the name, not the rank.
+  const words = text.split(/\s+/);
+  let i = 0;
+  while (i < words.length - 1 && TITLES.has(words[i]!.toLowerCase()) && /^\p{Lu}/u.test(words[i + 1]!)) i++;
+  return words.slice(i).join(' ');
+}

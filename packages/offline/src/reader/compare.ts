@@ -1,0 +1,308 @@
+/**
+ * Comparisons ("Which opened first, A or B?") and yes/no questions ("Are A and B from the same
+ * country?"): the value each compared thing's sentences give, and the answer they decide.
+ */
+import type { Token } from '../nlp.js';
+import { containsWords, contentWords } from '../words.js';
+import { aboutItems, wordSet } from './about.js';
+import { pairedNames, type Relation, relationOf } from './chain.js';
+import { COUNTRIES, COUNTRY_ALIASES, DEMONYMS } from './countries.js';
+import { MONTHS, NUMBER_WORDS, TIME_WORDS, YEAR } from './question.js';
+import { resolveChain } from './resolve.js';
+import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
+
+/** Countries a phrase's item says (nationality adjectives and country names), canonical names. */
+export function countriesOf(
+  phrase: string,
+  sentences: readonly AnswerSentence[],
+  ownItemOnly = false,
+): Set<string> {
+  const about = aboutItems(phrase, sentences);
+  const words = contentWords(phrase);
+  const out = new Set<string>();
+  const read = (s: AnswerSentence): void => {
+    const range = s.ea.analysis.sentences[s.index]!;
+    const tokens = s.ea.analysis.tokens;
+    for (let k = range.start; k <= range.end; k++) {
+      const t = tokens[k]!;
+      if (t.type !== 'word' || !/^\p{Lu}/u.test(t.value)) continue;
+      const demonym = DEMONYMS[t.normal];
+      if (demonym) {
+        out.add(demonym);
+        continue;
+      }
+      for (let n = 3; n >= 1; n--) {
+        if (k + n - 1 > range.end) continue;
+        const name = tokens
+          .slice(k, k + n)
+          .map((x) => x.normal)
+          .join(' ');
+        const country = COUNTRY_ALIASES[name] ?? (COUNTRIES.has(name) ? name : undefined);
+        if (country) {
+          out.add(country);
+          k += n - 1;
+          break;
+        }
+      }
+    }
+  };
+  // The first sentence of the item about it that says a country; else the sentences naming it.
+  for (const s of sentences) {
+    if (!about.has(s.item) || s.index === 0) continue;
+    read(s);
+    if (out.size > 0) return out;
+  }
+  if (about.size === 0 && !ownItemOnly) {
+    for (const s of sentences) {
+      if (containsWords(wordSet(s), words) < 0.8) continue;
+      read(s);
+      if (out.size > 0) return out;
+    }
+  }
+  return out;
+}
+
+
+type Support = readonly { value: number; from: number }[];
+
+/** Sentences that name `phrase` (most of its words), best supported first. */
+function sentencesNaming(
+  phrase: string,
+  sentences: readonly AnswerSentence[],
+  support: Support,
+  wordsAt: (i: number) => Set<string>,
+  predicate: readonly string[],
+): { i: number; score: number }[] {
+  const words = contentWords(phrase);
+  const out: { i: number; score: number }[] = [];
+  // An item whose title is the phrase is where its dates and facts are said: its sentences first.
+  const titled = aboutItems(phrase, sentences);
+  // An item whose first sentence names the phrase is about it: its other sentences count too.
+  const about = new Set<number>();
+  for (let i = 0; i < sentences.length; i++) {
+    if (sentences[i]!.index === 0 && containsWords(wordsAt(i), words) >= 0.6) about.add(sentences[i]!.item);
+  }
+  for (let i = 0; i < sentences.length; i++) {
+    const set = wordsAt(i);
+    let match = containsWords(set, words);
+    if (match < 0.6 && about.has(sentences[i]!.item)) match = 0.6;
+    if (match < 0.6) continue;
+    const s = sentences[i]!;
+    const lemmas = new Set(s.lemmas);
+    let hits = 0;
+    for (const l of predicate) if (lemmas.has(l) || set.has(l)) hits++;
+    const pred = predicate.length ? hits / predicate.length : 0;
+    const bonus = (s.index === 0 ? 0.2 : 0) + (titled.has(s.item) ? 1.5 : 0);
+    out.push({ i, score: match + pred + 0.01 * support[i]!.value + bonus });
+  }
+  return out.sort((a, b) => b.score - a.score || a.i - b.i);
+}
+
+/** A number written in a sentence (digits or a number word), or null. */
+function numberValue(token: Token): number | null {
+  const digits = token.value.replace(/,/g, '');
+  if (/^\d+(\.\d+)?$/.test(digits)) return Number(digits);
+  const words = [...NUMBER_WORDS];
+  const at = words.indexOf(token.normal);
+  if (at >= 0 && at < 20) return at + 1;
+  return null;
+}
+
+/**
+ * The relation a comparison or a polar question asks about beyond its compared names: "Which film
+ * has the *director* born later, A or B?", "Do both A and B have the *directors* from the same
+ * country?". null when the question compares the named things themselves.
+ */
+function questionRelation(question: AnswerQuestion, skip: ReadonlySet<string>): Relation[] | null {
+  const { tokens, reading } = question;
+  for (let k = Math.max(0, reading.whEnd + 1); k < tokens.length; k++) {
+    const t = tokens[k]!;
+    if (t.type !== 'word' || /^\p{Lu}/u.test(t.value) || skip.has(t.normal)) continue;
+    if (t.pos !== 'NOUN' && t.pos !== 'PROPN') continue;
+    const relations = relationOf(t.lemma) ?? relationOf(t.normal.replace(/s$/, ''));
+    if (relations) return relations;
+  }
+  return null;
+}
+
+export function chooseOption(
+  question: AnswerQuestion,
+  sentences: readonly AnswerSentence[],
+  support: Support,
+  wordsAt: (i: number) => Set<string>,
+): PhraseAnswer {
+  const { reading } = question;
+  const optionWords = new Set(reading.options.flatMap(contentWords));
+  const predicate = [...question.lemmas].filter((l) => !optionWords.has(l));
+  const byTime =
+    reading.lifespan || question.tokens.some((t) => !optionWords.has(t.normal) && TIME_WORDS.has(t.normal));
+  /** The value a phrase's sentences give: a year (birth; death; life span) or a number. */
+  const dateOrNumberOf = (phrase: string, ownItemOnly = false) => {
+    let named = sentencesNaming(phrase, sentences, support, wordsAt, predicate);
+    const own = aboutItems(phrase, sentences);
+    if (ownItemOnly) named = named.filter(({ i }) => own.has(sentences[i]!.item));
+    if (byTime) {
+      // Its own item in reading order: the first dated sentence there is where its dates stand
+      // ("X (4 May 1901 – 2 June 1980) was…", "X is a 1940 film…"); later sentences date other
+      // events ("In 1966 X was edited down…").
+      const first = named.filter(({ i }) => own.has(sentences[i]!.item));
+      first.sort(
+        (x, y) =>
+          sentences[x.i]!.item - sentences[y.i]!.item || sentences[x.i]!.index - sentences[y.i]!.index,
+      );
+      named = [...first, ...named.filter(({ i }) => !own.has(sentences[i]!.item))];
+    }
+    let value: number | null = null;
+    let valueAt = -1;
+    if (reading.direction || reading.lifespan) {
+      for (const { i } of named) {
+        const s = sentences[i]!;
+        const range = s.ea.analysis.sentences[s.index]!;
+        const values: number[] = [];
+        for (let k = range.start; k <= range.end; k++) {
+          const t = s.ea.analysis.tokens[k]!;
+          if (byTime) {
+            if (YEAR.test(t.value)) values.push(Number(t.value));
+          } else if (!YEAR.test(t.value)) {
+            const n = numberValue(t);
+            if (n !== null) values.push(n);
+          }
+        }
+        if (reading.lifespan) {
+          // "(6 September 1667 – 25 August 1721)": the years between birth and death.
+          if (values.length < 2 || values[1]! <= values[0]!) continue;
+          value = values[1]! - values[0]!;
+        } else if (values.length) {
+          value = byTime && reading.deathDate ? Math.max(...values) : values[0]!;
+        } else continue;
+        valueAt = i;
+        break;
+      }
+    }
+    return { named, value, valueAt };
+  };
+  const looked = reading.options.map((option) => ({ option, ...dateOrNumberOf(option) }));
+  const [a, b] = looked as [(typeof looked)[0], (typeof looked)[0]];
+  const fit = (x: typeof a): number => x.named[0]?.score ?? 0;
+  let pick = fit(a) >= fit(b) ? a : b;
+  const direction = reading.direction ?? (reading.lifespan ? 'max' : null);
+  const decide = (va: number | null, vb: number | null): boolean => {
+    if (!direction || va === null || vb === null || va === vb) return false;
+    pick = (direction === 'min') === va < vb ? a : b;
+    return true;
+  };
+  // "Which film has the director born later, A or B?": compare the directors when the context
+  // names both and dates them; else the options' own dates stand in for theirs.
+  const relation = questionRelation(question, optionWords);
+  let bridged = false;
+  if (relation && direction) {
+    const resolved = reading.options.map((o) => resolveChain(relation, o, sentences, reading.options));
+    if (resolved[0] && resolved[1]) {
+      // Their own items only: a film's sentence naming its director dates the film, not him.
+      const [va, vb] = resolved.map((r) => dateOrNumberOf(r!.name, true));
+      bridged = decide(va!.value, vb!.value);
+    }
+  }
+  if (!bridged) decide(a.value, b.value);
+  const items: number[] = [];
+  for (const x of [pick, pick === a ? b : a]) {
+    const at = x.valueAt >= 0 ? x.valueAt : x.named[0]?.i;
+    if (at !== undefined && !items.includes(sentences[at]!.item)) items.push(sentences[at]!.item);
+  }
+  return { answer: pick.option, items, confident: pick.named.length > 0 };
+}
+
+export function polarAnswer(
+  question: AnswerQuestion,
+  sentences: readonly AnswerSentence[],
+  support: Support,
+  wordsAt: (i: number) => Set<string>,
+  qWords: ReadonlySet<string>,
+): PhraseAnswer {
+  const { reading } = question;
+  // The two coordinated names when the question has them ("Are A and B both …?"): names as the
+  // question writes them, which the entity finder may split ("The Pit And The Pendulum").
+  const pair = pairedNames(question.tokens);
+  const subjects = (pair ?? question.names).filter((n) => contentWords(n).length > 0);
+  const subjectWords = new Set(subjects.flatMap(contentWords));
+  const predicate = [...question.lemmas].filter(
+    (l) => !subjectWords.has(l) && l !== 'both' && l !== 'same' && l !== 'also',
+  );
+  const items: number[] = [];
+  const cite = (i: number | undefined): void => {
+    if (i !== undefined && !items.includes(sentences[i]!.item)) items.push(sentences[i]!.item);
+  };
+  if (subjects.length === 0) {
+    let best = -1;
+    for (let i = 0; i < sentences.length; i++)
+      if (best < 0 || support[i]!.value > support[best]!.value) best = i;
+    cite(best);
+    return { answer: support[best]!.value > 0 ? 'yes' : 'no', items, confident: false };
+  }
+  const named = subjects.map((s) => sentencesNaming(s, sentences, support, wordsAt, predicate));
+  let yes: boolean;
+  // "Are A and B from the same country?", "… the same nationality?": the countries their items
+  // say, nationality adjectives read as countries ("American" = "United States"); through the
+  // relation the question names when the context resolves it ("the directors of A and B").
+  let countries: Set<string>[] | null = null;
+  if (
+    reading.same &&
+    subjects.length >= 2 &&
+    question.tokens.some((t) => /^(country|countries|nationality|nation)$/.test(t.normal))
+  ) {
+    const relation = questionRelation(question, subjectWords);
+    // Through the relation when the items of both related entities say their countries; else the
+    // subjects' own countries stand in (a film's country for its director's).
+    const through = relation
+      ? subjects.map((subject) => {
+          const bridge = resolveChain(relation, subject, sentences, subjects);
+          return bridge ? countriesOf(bridge.name, sentences, true) : new Set<string>();
+        })
+      : [];
+    countries =
+      relation && through.every((set) => set.size > 0)
+        ? through
+        : subjects.map((subject) => countriesOf(subject, sentences));
+    if (countries.some((set) => set.size === 0)) countries = null;
+  }
+  if (countries) {
+    const [first, ...rest] = countries as [Set<string>, ...Set<string>[]];
+    yes = rest.every((set) => [...set].some((c) => first.has(c)));
+  } else if (reading.same && subjects.length >= 2) {
+    // Compare what the sentences naming each subject say beyond the question: their capitalised
+    // words (nationalities, places) other than the subjects' own.
+    const attributes = named.map((list) => {
+      const set = new Set<string>();
+      for (const { i } of list.slice(0, 2)) {
+        const s = sentences[i]!;
+        const range = s.ea.analysis.sentences[s.index]!;
+        for (let k = range.start + 1; k <= range.end; k++) {
+          const t = s.ea.analysis.tokens[k]!;
+          if (t.type !== 'word' || !/^\p{Lu}/u.test(t.value)) continue;
+          if (subjectWords.has(t.normal) || qWords.has(t.normal) || MONTHS.has(t.normal)) continue;
+          set.add(t.normal);
+        }
+      }
+      return set;
+    });
+    const [first, ...rest] = attributes;
+    yes = !!first && rest.every((set) => [...set].some((w) => first.has(w)));
+  } else {
+    // Every subject must be said to have the property: most of the predicate's words appear in a
+    // sentence that names it.
+    yes = named.every((list) => {
+      let coverage = 0;
+      for (const { i } of list.slice(0, 3)) {
+        const s = sentences[i]!;
+        const lemmas = new Set(s.lemmas);
+        const set = wordsAt(i);
+        let hits = 0;
+        for (const l of predicate) if (lemmas.has(l) || set.has(l)) hits++;
+        coverage = Math.max(coverage, predicate.length ? hits / predicate.length : 1);
+      }
+      return list.length > 0 && coverage >= 0.5;
+    });
+  }
+  for (const list of named) cite(list[0]?.i);
+  return { answer: yes ? 'yes' : 'no', items, confident: named.every((l) => l.length > 0) };
+}

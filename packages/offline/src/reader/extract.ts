@@ -1,0 +1,328 @@
+/**
+ * The answer phrase of a wh-question: every candidate span of the context scored by its sentence's
+ * support (with bridges to other items for multi-hop questions), its type's fit, its closeness to
+ * the question's words (read by meaning) and its novelty.
+ */
+import { spanText, type Token } from '../nlp.js';
+import { containsWords, contentWords, wordsOf } from '../words.js';
+import { aboutItems } from './about.js';
+import { chooseOption, polarAnswer } from './compare.js';
+import { clean, type QuestionReading, YEAR } from './question.js';
+import { type Span, sentenceSpans, typeFit } from './spans.js';
+import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
+
+/** Entity types that do not bridge two sentences (too common to mean the same thing). */
+const NON_BRIDGE_TYPES = new Set(['concept', 'date', 'time', 'money', 'percent', 'number']);
+
+/**
+ * Extract the answer phrase from scored context sentences. Sentences gain from a bridge: a
+ * well-matching sentence of another item that shares a named entity with them (multi-hop). Spans of
+ * the type the question asks for score by sentence support × type fit × closeness to the question's
+ * words × the share of their words the question does not already hold (× 1.5 next to the noun a
+ * which/what question asks for); the same phrase in several sentences adds up. Choice questions
+ * pick one of the compared phrases, polar ones say yes or no. `null` when no sentence matches.
+ */
+export function extractPhrase(
+  question: AnswerQuestion,
+  sentences: readonly AnswerSentence[],
+): PhraseAnswer | null {
+  const { reading } = question;
+  const qLower = question.text.toLowerCase();
+  const qWords = new Set<string>();
+  // Question words near the wh-phrase weigh more: the answer sits next to what the question says
+  // of it ("Who *directs* the institute that owns…"), the further words lead to it.
+  const near = new Map<string, number>();
+  // The verb the wh-phrase hangs on: the first verb, or the one ending an inverted question
+  // ("When did A die?", "Where was the engineer who built B born?").
+  const words = question.tokens.filter((t) => t.type === 'word');
+  const verbs = new Set<number>();
+  const firstVerb = question.tokens.find((t) => t.pos === 'VERB' && !t.stop);
+  if (firstVerb) verbs.add(firstVerb.index);
+  for (const t of words.slice(-2)) if (t.pos === 'VERB') verbs.add(t.index);
+  question.tokens.forEach((t, k) => {
+    if (t.type !== 'word' && t.type !== 'number') return;
+    for (const w of wordsOf(t.value)) qWords.add(w);
+    qWords.add(t.lemma);
+    if (t.stop) return;
+    const gap =
+      reading.whStart < 0 ? 0 : k < reading.whStart ? reading.whStart - k : Math.max(0, k - reading.whEnd);
+    const weight = verbs.has(t.index) ? 1 : 0.4 + 0.6 / (1 + Math.max(0, gap - 1) / 3);
+    for (const w of [t.lemma, t.normal]) near.set(w, Math.max(near.get(w) ?? 0, weight));
+    // "the place of death of X": the text says X "died" there; the event noun is the predicate.
+    for (const w of EVENT_VERBS[t.normal] ?? []) near.set(w, 1);
+  });
+  const inQuestion = (key: string): boolean => {
+    if (question.keys.includes(key)) return true;
+    const at = qLower.indexOf(key);
+    return (
+      at >= 0 &&
+      !/[\p{L}\p{N}]/u.test(qLower[at - 1] ?? ' ') &&
+      !/[\p{L}\p{N}]/u.test(qLower[at + key.length] ?? ' ')
+    );
+  };
+
+  // Bridges: named entities shared with a top sentence of another item (an item also "mentions" the
+  // names of its first sentence, its topic).
+  const topics = new Map<number, Set<string>>();
+  for (const s of sentences) {
+    if (s.index !== 0 || topics.has(s.item)) continue;
+    topics.set(s.item, new Set([...s.types].filter(([, t]) => !NON_BRIDGE_TYPES.has(t)).map(([k]) => k)));
+  }
+  const bridgeKeys = sentences.map((s) => {
+    const keys = new Set(topics.get(s.item) ?? []);
+    for (const [k, t] of s.types) if (!NON_BRIDGE_TYPES.has(t)) keys.add(k);
+    for (const k of [...keys]) if (inQuestion(k)) keys.delete(k);
+    return keys;
+  });
+  const top = sentences
+    .map((s, i) => ({ s, i }))
+    .filter((x) => x.s.score > 0)
+    .sort((a, b) => b.s.score - a.s.score || a.i - b.i)
+    .slice(0, 5);
+  if (top.length === 0) return null;
+  // The item about an entity the question was led to (a resolved relation) holds its facts.
+  const focusItems = new Set<number>();
+  for (const name of question.focus ?? [])
+    for (const item of aboutItems(name, sentences)) focusItems.add(item);
+  const asideItems = new Set<number>();
+  if (reading.kind === 'date' || reading.kind === 'place' || reading.kind === 'number')
+    for (const name of question.aside ?? [])
+      for (const item of aboutItems(name, sentences)) asideItems.add(item);
+  const support = sentences.map((s, i) => {
+    let bridge = 0;
+    let from = -1;
+    for (const t of top) {
+      if (t.s.item === s.item || t.s.score <= bridge) continue;
+      for (const k of bridgeKeys[i]!) {
+        if (bridgeKeys[t.i]!.has(k)) {
+          bridge = t.s.score;
+          from = t.s.item;
+          break;
+        }
+      }
+    }
+    const aside = asideItems.has(s.item) ? 0.2 : 1;
+    return { value: aside * (s.score + 0.5 * bridge + (focusItems.has(s.item) ? top[0]!.s.score : 0)), from };
+  });
+  const wordSets = new Map<number, Set<string>>();
+  const wordsAt = (i: number): Set<string> => {
+    let set = wordSets.get(i);
+    if (!set) {
+      set = new Set(wordsOf(sentences[i]!.text));
+      wordSets.set(i, set);
+    }
+    return set;
+  };
+
+  const lifeEvent = lifeEventOf(question.tokens);
+  if (reading.kind === 'choice') return chooseOption(question, sentences, support, wordsAt);
+  if (reading.kind === 'polar') return polarAnswer(question, sentences, support, wordsAt, qWords);
+
+  interface Found {
+    text: string;
+    best: number;
+    total: number;
+    sentence: number;
+    fit: number;
+    start: number;
+    end: number;
+  }
+  const found = new Map<string, Found>();
+  for (let i = 0; i < sentences.length; i++) {
+    const sup = support[i]!.value;
+    if (sup <= 0) continue;
+    const s = sentences[i]!;
+    const tokens = s.ea.analysis.tokens;
+    const range = s.ea.analysis.sentences[s.index]!;
+    const matched: { k: number; weight: number }[] = [];
+    for (let k = range.start; k <= range.end; k++) {
+      const t = tokens[k]!;
+      if ((t.type === 'word' || t.type === 'number') && !t.stop) {
+        const weight = Math.max(near.get(t.lemma) ?? 0, near.get(t.normal) ?? 0);
+        if (weight > 0) matched.push({ k, weight });
+      }
+    }
+    for (const span of sentenceSpans(s.ea, s.index, reading)) {
+      const fit = typeFit(reading, span, tokens);
+      if (fit <= 0) continue;
+      const words = contentWords(span.text);
+      if (words.length === 0 || words.length > 10) continue;
+      const novelty = 1 - containsWords(qWords, words);
+      if (novelty <= 0) continue;
+      let closeness = 0.15;
+      for (const { k, weight } of matched) {
+        if (k >= span.start && k <= span.end) continue;
+        const distance = k < span.start ? span.start - k : k - span.end;
+        // "born … in P", "died … on D": the place or date of a life event follows its verb; a span
+        // before the verb belongs to the clause before.
+        const follows = k > span.end && LIFE_VERBS.has(tokens[k]!.normal) && span.type !== 'person' ? 0.5 : 1;
+        closeness = Math.max(closeness, (follows * weight) / (1 + distance / 5));
+      }
+      let descriptor = 1;
+      if (reading.descriptor) {
+        for (let k = Math.max(range.start, span.start - 4); k <= Math.min(range.end, span.end + 4); k++) {
+          if ((k < span.start || k > span.end) && tokens[k]!.lemma === reading.descriptor) descriptor = 1.5;
+        }
+      }
+      // A life span "(4 May 1901 – 2 June 1980)": the date before the dash is the birth, after it
+      // the death.
+      // The bracket states the event as "born"/"died" would, and a name there is a place.
+      let side = 1;
+      let eventFit = fit;
+      if (lifeEvent && (reading.kind === 'date' || reading.kind === 'place')) {
+        const at = lifeSpanSide(tokens, span, range);
+        if (at) side = (at === 'end') === (lifeEvent === 'death') ? 1.5 : 0.5;
+        if (side > 1) {
+          closeness = Math.max(closeness, 0.8);
+          if (reading.kind === 'place' && !NOT_NAMES.has(span.type)) eventFit = Math.max(fit, 0.7);
+        }
+      }
+      const score = sup * eventFit * closeness * novelty * descriptor * side;
+      const key = words.join(' ');
+      const entry = found.get(key);
+      const at = { text: span.text, sentence: i, fit, start: span.start, end: span.end };
+      if (!entry) found.set(key, { ...at, best: score, total: score });
+      else {
+        entry.total += score;
+        if (score > entry.best) Object.assign(entry, at, { best: score });
+      }
+    }
+  }
+  // Repetition counts, but less than the best occurrence.
+  let best: Found | null = null;
+  let bestValue = 0;
+  for (const f of found.values()) {
+    const value = f.best + 0.3 * (f.total - f.best);
+    if (value > bestValue) {
+      best = f;
+      bestValue = value;
+    }
+  }
+  if (best) {
+    const items = [sentences[best.sentence]!.item];
+    if (reading.plural) {
+      // "Which rivers …": the answer and the names coordinated with it ("A and B", "A, B and C").
+      const s = sentences[best.sentence]!;
+      const tokens = s.ea.analysis.tokens;
+      const all = sentenceSpans(s.ea, s.index, reading);
+      const type = all.find((y) => y.start === best!.start)?.type;
+      const spans = all.filter((x) => x.type === type);
+      let start = best.start;
+      let end = best.end;
+      const joins = (from: number, to: number): boolean => {
+        if (to - from > 3) return false;
+        for (let k = from; k <= to; k++) if (!/^(and|the|a|an|,|&)$/.test(tokens[k]!.normal)) return false;
+        return true;
+      };
+      for (let grew = true; grew; ) {
+        grew = false;
+        for (const x of spans) {
+          if (x.end < start && joins(x.end + 1, start - 1) && x.end + 1 <= start - 1) {
+            start = x.start;
+            grew = true;
+          } else if (x.start > end && x.start - 1 >= end + 1 && joins(end + 1, x.start - 1)) {
+            end = x.end;
+            grew = true;
+          }
+        }
+      }
+      if (start !== best.start || end !== best.end) best.text = clean(spanText(tokens, start, end));
+    }
+    const from = support[best.sentence]!.from;
+    if (from >= 0 && !items.includes(from)) items.push(from);
+    return { answer: best.text, items, confident: best.fit >= 0.6 };
+  }
+  // Nothing typed: the longest run of words the question does not hold, in the best sentence.
+  const first = top[0]!.s;
+  const tokens = first.ea.analysis.tokens;
+  const range = first.ea.analysis.sentences[first.index]!;
+  let run: [number, number] | null = null;
+  let start = -1;
+  for (let k = range.start; k <= range.end + 1; k++) {
+    const t = tokens[k];
+    const free = k <= range.end && !!t && t.type === 'word' && !qWords.has(t.normal) && !qWords.has(t.lemma);
+    if (free && start < 0) start = k;
+    if (!free && start >= 0) {
+      if (!run || k - 1 - start > run[1] - run[0]) run = [start, Math.min(k - 1, start + 5)];
+      start = -1;
+    }
+  }
+  const answer = run ? clean(spanText(tokens, run[0], run[1])) : '';
+  return {
+    answer: answer || clean(first.text.split(/\s+/).slice(0, 6).join(' ')),
+    items: [first.item],
+    confident: false,
+  };
+}
+
+const DASH = /^[-–—]$/;
+/** Span types that are not names. */
+const NOT_NAMES = new Set(['date', 'year', 'number', 'np', 'time', 'money', 'percent', 'nationality']);
+
+/** Verbs of a life event, whose place and date follow them. */
+const LIFE_VERBS = new Set(['born', 'died', 'buried', 'interred', 'married']);
+
+/** The verb forms a text uses for the event a question names with a noun ("death" → "died"). */
+const EVENT_VERBS: Record<string, string[]> = {
+  birth: ['born', 'bear'],
+  death: ['died', 'die'],
+  burial: ['buried', 'bury', 'interred'],
+  marriage: ['married', 'marry'],
+  residence: ['lived', 'live', 'resided', 'reside'],
+  education: ['studied', 'study', 'educated', 'graduated', 'attended'],
+};
+
+/**
+ * Which side of a life span a span stands on: "(4 May 1901 – 2 June 1980)", "(1725, Ensisheim –
+ * 1794, Paris)": before the dash is the birth, after it the death. null outside a life span.
+ */
+function lifeSpanSide(
+  tokens: readonly Token[],
+  span: Span,
+  range: { start: number; end: number },
+): 'start' | 'end' | null {
+  // A dash between two dates, not a hyphen inside a name ("Baden-Baden"): a number stands on the
+  // dash's other side, or the span is a date itself.
+  const dated = (k: number): boolean => /^\d/.test(tokens[k]?.value ?? '');
+  const isDate = dated(span.start) || dated(span.end);
+  if (DASH.test(tokens[span.start - 1]?.value ?? '') && (isDate || dated(span.start - 2))) return 'end';
+  if (DASH.test(tokens[span.end + 1]?.value ?? '') && (isDate || dated(span.end + 2))) return 'start';
+  // Inside brackets: a dash between the span and the bracket on one side only.
+  let open = -1;
+  let dashLeft = false;
+  for (let k = span.start - 1; k >= range.start; k--) {
+    const v = tokens[k]!.value;
+    if (v === '(') {
+      open = k;
+      break;
+    }
+    if (v === ')') break;
+    if (DASH.test(v)) dashLeft = true;
+  }
+  let close = -1;
+  let dashRight = false;
+  for (let k = span.end + 1; k <= range.end; k++) {
+    const v = tokens[k]!.value;
+    if (v === ')') {
+      close = k;
+      break;
+    }
+    if (v === '(') break;
+    if (DASH.test(v)) dashRight = true;
+  }
+  if (open < 0 || close < 0 || dashLeft === dashRight) return null;
+  let year = false;
+  for (let k = open; k <= close; k++) if (YEAR.test(tokens[k]!.value)) year = true;
+  if (!year) return null;
+  return dashLeft ? 'end' : 'start';
+}
+
+/** Whether a question is about a birth or a death ("When did X die?", "date of birth"), or null. */
+function lifeEventOf(tokens: readonly Token[]): 'birth' | 'death' | null {
+  for (const t of tokens) {
+    if (t.lemma === 'die' || t.normal === 'died' || t.normal === 'death') return 'death';
+    if (t.normal === 'born' || t.normal === 'birth') return 'birth';
+  }
+  return null;
+}
+

@@ -1,0 +1,259 @@
+/**
+ * Relation words by meaning: a question's "helmed", "perished", "debuted", "set up" or "wed" and a
+ * passage's "directed", "died", "released", "founded" or "married" read as one relation. Every word
+ * (lemma) maps to a canonical concept: the head of its synonym group in a general English lexicon,
+ * the verb an agent noun ("director", "founder") or an event noun ("death", "marriage") stands
+ * for, else the word itself. Matching on concepts instead of words is what lets the reader follow
+ * everyday wording; nothing here is keyed on one dataset's phrasing.
+ */
+import { isKnownWord } from '../nlp.js';
+
+/**
+ * Synonym groups, head first. Words are lemmas (wink lemmatises "born" as "bear" and "died" as
+ * "die"); a phrase is written with underscores and matched as consecutive lemmas ("pass_away").
+ */
+const GROUPS: readonly string[] = [
+  // Life events.
+  'bear birth born birthplace native birthday come_into_the_world',
+  'die death dead perish pass_away decease deceased demise',
+  'bury burial inter grave',
+  'marry wed marriage wedding spouse husband wife married',
+  'divorce separate',
+  'live reside dwell residence inhabit',
+  'move relocate emigrate immigrate settle',
+  // Making things.
+  'found establish set_up create form launch foundation founding co-found cofound incorporate',
+  'build construct erect construction',
+  'design architect plan',
+  'write author pen',
+  'compose score',
+  'direct helm director',
+  'produce producer production',
+  'paint',
+  'invent devise',
+  'publish publication publisher',
+  'release premiere debut come_out air issue',
+  'record',
+  'perform sing play',
+  'star act appear feature cast',
+  'translate',
+  'illustrate draw',
+  'edit',
+  'develop',
+  'discover find',
+  // Places and belonging.
+  'locate situate lie sit base headquarter seat',
+  'own belong possess owner ownership',
+  'operate run manage',
+  'lead head chair captain helm lead',
+  'work employ serve',
+  'teach lecture',
+  'study attend educate graduate alumnus',
+  'win award receive earn',
+  'nominate',
+  'play compete',
+  'coach train',
+  'sign',
+  'join',
+  'retire',
+  'open inaugurate',
+  'close shut',
+  'destroy demolish',
+  'rename',
+  'name call title',
+  'represent',
+  'elect',
+  'succeed',
+  'precede',
+  'flow run',
+  'border neighbour neighbor adjoin',
+  'contain include comprise',
+  // Nouns people use for one another.
+  'country nation state nationality citizenship citizen origin homeland',
+  'city town village municipality',
+  'occupation job profession career work',
+  'film movie picture',
+  'song track single tune',
+  'album record',
+  'book novel',
+  'company firm business corporation enterprise',
+  'school college',
+  'ship vessel boat',
+  'child kid offspring',
+  'father dad',
+  'mother mom mum',
+  'start begin',
+  'end finish conclude',
+  'age old',
+  'large big',
+  'small little',
+  'long lengthy',
+  'tall high',
+  'early first',
+];
+
+/** Agent nouns whose verb morphology does not give (author → write). */
+const IRREGULAR_AGENTS: Readonly<Record<string, string>> = {
+  author: 'write',
+  novelist: 'write',
+  poet: 'write',
+  playwright: 'write',
+  screenwriter: 'write',
+  lyricist: 'write',
+  songwriter: 'write',
+  journalist: 'write',
+  architect: 'design',
+  cofounder: 'found',
+  'co-founder': 'found',
+  heir: 'succeed',
+  successor: 'succeed',
+  predecessor: 'precede',
+  pianist: 'perform',
+  guitarist: 'perform',
+  violinist: 'perform',
+  vocalist: 'sing',
+  artist: 'perform',
+  star: 'star',
+  actor: 'star',
+  actress: 'star',
+  spouse: 'marry',
+  husband: 'marry',
+  wife: 'marry',
+  widow: 'marry',
+  widower: 'marry',
+  alumnus: 'study',
+  student: 'study',
+  pupil: 'study',
+  graduate: 'study',
+  employee: 'work',
+  employer: 'work',
+  member: 'join',
+  captain: 'lead',
+  chairman: 'lead',
+  chairwoman: 'lead',
+  chair: 'lead',
+  ceo: 'lead',
+  president: 'lead',
+  head: 'lead',
+  leader: 'lead',
+  chief: 'lead',
+  mayor: 'lead',
+  coach: 'coach',
+  manager: 'operate',
+  operator: 'operate',
+  proprietor: 'own',
+  landlord: 'own',
+  landlady: 'own',
+  resident: 'live',
+  inhabitant: 'live',
+  native: 'bear',
+  birthplace: 'bear',
+  hometown: 'bear',
+  birthday: 'bear',
+};
+
+/** Event nouns and the verb they name (the text says "died" where a question says "death"). */
+const EVENT_NOUNS: Readonly<Record<string, string>> = {
+  birth: 'bear',
+  death: 'die',
+  burial: 'bury',
+  marriage: 'marry',
+  wedding: 'marry',
+  foundation: 'found',
+  founding: 'found',
+  establishment: 'found',
+  creation: 'create',
+  construction: 'build',
+  release: 'release',
+  publication: 'publish',
+  premiere: 'release',
+  debut: 'release',
+  opening: 'open',
+  closure: 'close',
+  closing: 'close',
+  retirement: 'retire',
+  election: 'elect',
+  education: 'study',
+  graduation: 'study',
+  residence: 'live',
+  discovery: 'discover',
+  invention: 'invent',
+  recording: 'record',
+  performance: 'perform',
+  translation: 'translate',
+  destruction: 'destroy',
+  direction: 'direct',
+  production: 'produce',
+  composition: 'compose',
+  design: 'design',
+  ownership: 'own',
+  location: 'locate',
+  headquarters: 'locate',
+  employment: 'work',
+};
+
+const canonical = new Map<string, string>();
+const phrases: string[][] = [];
+for (const group of GROUPS) {
+  const parts = group.split(' ');
+  const head = parts[0]!;
+  for (const w of parts) {
+    // Multi-word members are written with underscores: "pass_away", "set_up".
+    if (w.includes('_')) phrases.push([...w.split('_'), head]);
+    else if (!canonical.has(w)) canonical.set(w, head);
+  }
+}
+for (const [noun, verb] of Object.entries({ ...IRREGULAR_AGENTS, ...EVENT_NOUNS }))
+  if (!canonical.has(noun)) canonical.set(noun, canonical.get(verb) ?? verb);
+
+/**
+ * The verb an agent noun is made from: "director" → "direct", "founder" → "found", "composer" →
+ * "compose", "creator" → "create", "painter" → "paint"; checked against wink's English lexicon.
+ * null when the noun is no agent noun.
+ */
+export function agentVerb(noun: string): string | null {
+  const irregular = IRREGULAR_AGENTS[noun];
+  if (irregular) return irregular;
+  const m = /^(.{3,}?)(er|or|ist)$/.exec(noun);
+  if (!m) return null;
+  const stem = m[1]!;
+  const tries =
+    m[2] === 'ist'
+      ? [stem, `${stem}e`]
+      : [stem, `${stem}e`, stem.replace(/(.)\1$/, '$1'), stem.replace(/i$/, 'y')];
+  for (const verb of tries) if (verb.length >= 3 && (canonical.has(verb) || isKnownWord(verb))) return verb;
+  return null;
+}
+
+/** The concept a lemma stands for (its synonym group's head, or the verb of an agent/event noun). */
+export function concept(lemma: string): string {
+  const known = canonical.get(lemma);
+  if (known) return known;
+  const verb = EVENT_NOUNS[lemma] ?? agentVerb(lemma);
+  if (verb) {
+    const head = canonical.get(verb) ?? verb;
+    canonical.set(lemma, head);
+    return head;
+  }
+  return lemma;
+}
+
+/**
+ * Concepts of a run of lemmas, multi-word members folded ("pass away" → "die"): one entry per
+ * input lemma, the phrase's concept on its first word and `''` on the rest.
+ */
+export function concepts(lemmas: readonly string[]): string[] {
+  const out = lemmas.map(concept);
+  for (let i = 0; i < lemmas.length; i++) {
+    for (const phrase of phrases) {
+      const n = phrase.length - 1;
+      if (i + n > lemmas.length) continue;
+      let match = true;
+      for (let j = 0; j < n && match; j++) match = lemmas[i + j] === phrase[j];
+      if (!match) continue;
+      out[i] = concept(phrase[n]!);
+      for (let j = 1; j < n; j++) out[i + j] = '';
+    }
+  }
+  return out;
+}

@@ -1,0 +1,245 @@
+/**
+ * Extracting an answer phrase from context sentences: the question's type (who / where / when /
+ * how many / which X / yes-no / "A or B" comparison), candidate spans of the matching type in the
+ * context sentences, and a score from the sentence's support, the span's type, its distance to the
+ * question's words in the sentence, and whether the question already names it.
+ */
+import { DESCRIPTOR_TYPES } from '../lexicon.js';
+import { spanText, type Token } from '../nlp.js';
+import { isVerbLike, questionTarget } from '../query.js';
+import { wordsOf } from '../words.js';
+
+/** What kind of phrase a question asks for. */
+export type QuestionKind = 'person' | 'place' | 'date' | 'number' | 'polar' | 'choice' | 'thing';
+
+/** A question read for answer extraction. */
+export interface QuestionReading {
+  kind: QuestionKind;
+  /** The noun a which/what question asks for (`'film'`), lemma, or null. */
+  descriptor: string | null;
+  /** Entity type the answer should have (from the wh-word or descriptor), or null. */
+  expectedType: string | null;
+  /** "What year" / "which year": the answer is a year, not a full date. */
+  yearOnly: boolean;
+  /** "How long / far / tall": keep the unit after the number. */
+  withUnit: boolean;
+  /** The two compared phrases of a choice question ("A or B"), as the question writes them. */
+  options: string[];
+  /** For a choice: whether the smaller (earlier) or larger (later) value wins, when the question says. */
+  direction: 'min' | 'max' | null;
+  /** For a choice by dates: read the death year (the later date of a life span) rather than the first. */
+  deathDate: boolean;
+  /** For a choice: compare life spans ("Who lived longer, A or B?"): death year minus birth year. */
+  lifespan: boolean;
+  /** Polar question asking whether two things share a property ("the same nationality"). */
+  same: boolean;
+  /** The noun asked for is plural ("Which rivers …"): the answer may be a list. */
+  plural: boolean;
+  /** Token range of the wh-phrase, or -1 when there is none. */
+  whStart: number;
+  whEnd: number;
+}
+
+export const AUXILIARIES = new Set(
+  'is are was were do does did has have had can could will would should may might am'.split(' '),
+);
+export const MIN_WORDS = new Set(
+  'first earlier earliest older oldest before sooner fewer less least smaller smallest shorter shortest lower lowest'.split(
+    ' ',
+  ),
+);
+export const MAX_WORDS = new Set(
+  'last later latest younger youngest after recent recently newer newest more most larger largest bigger biggest higher highest longer longest taller tallest greater greatest'.split(
+    ' ',
+  ),
+);
+/** Comparative words that are about time (dates), not amounts. */
+export const TIME_WORDS = new Set(
+  'first earlier earliest older oldest before sooner last later latest younger youngest after recent recently newer newest born died release released founded established formed'.split(
+    ' ',
+  ),
+);
+export const WH = new Set('who whom whose what which where when why how'.split(' '));
+const OPTION_CONNECTORS = new Set('of the de la le von van der del da di du and & for on in a an'.split(' '));
+export const NUMBER_WORDS = new Set(
+  'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion dozen'.split(
+    ' ',
+  ),
+);
+export const YEAR = /^(1[0-9]{3}|20[0-9]{2})$/;
+export const YEAR_IN = /\b(1[0-9]{3}|20[0-9]{2})\b/g;
+export const HAS_YEAR = /\b(1[0-9]{3}|20[0-9]{2})\b/;
+export const MONTHS = new Set(
+  'january february march april may june july august september october november december'.split(' '),
+);
+
+export const clean = (s: string): string =>
+  s
+    .replace(/^[\s"'“”‘’(,]+|[\s"'“”‘’),.;:?!]+$/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+export { wordsOf };
+
+/** The compared phrases of "…, A or B?" / "Did A or B …?", or [] when the question compares nothing. */
+function choiceOptions(tokens: readonly Token[]): string[] {
+  let or = -1;
+  for (let i = tokens.length - 1; i > 0; i--) {
+    if (tokens[i]!.normal === 'or') {
+      or = i;
+      break;
+    }
+  }
+  if (or < 0) return [];
+  let last = tokens.length - 1;
+  while (last > or && tokens[last]!.type === 'punctuation') last--;
+  const isCap = (t: Token | undefined): boolean =>
+    !!t && (/^[\p{Lu}\p{N}"“]/u.test(t.value) || t.pos === 'PROPN' || t.pos === 'NUM');
+  // The comma that opens the options: the first one after which only a name runs up to "or" (a
+  // name may hold commas: "Which came first, Love, Honor and Oh-Baby! or …"); else the last one.
+  let comma = -1;
+  for (let i = or - 1; i >= 0; i--) {
+    if (tokens[i]!.value === ',') {
+      comma = i;
+      break;
+    }
+  }
+  for (let i = 1; i < comma; i++) {
+    if (tokens[i]!.value !== ',' || !isCap(tokens[i + 1])) continue;
+    let name = true;
+    for (let k = i + 1; k < or && name; k++) {
+      const t = tokens[k]!;
+      if (t.type === 'word' && !isCap(t) && !OPTION_CONNECTORS.has(t.normal)) name = false;
+    }
+    if (name) {
+      comma = i;
+      break;
+    }
+  }
+  let leftStart: number;
+  let rightEnd: number;
+  if (comma >= 0) {
+    leftStart = comma + 1;
+    rightEnd = last;
+  } else {
+    // No comma: the capitalised runs on each side of "or" (connectors inside a name allowed).
+    leftStart = or;
+    for (let i = or - 1; i >= 0; i--) {
+      const t = tokens[i]!;
+      if (isCap(t) || (OPTION_CONNECTORS.has(t.normal) && isCap(tokens[i - 1]))) leftStart = i;
+      else if (t.type === 'punctuation' && /["”’']/.test(t.value)) leftStart = i;
+      else break;
+    }
+    // The question's opening word is capitalised, not a name ("Is A or B public?").
+    while (
+      leftStart < or &&
+      (AUXILIARIES.has(tokens[leftStart]!.normal) || WH.has(tokens[leftStart]!.normal))
+    )
+      leftStart++;
+    rightEnd = or;
+    for (let i = or + 1; i <= last; i++) {
+      const t = tokens[i]!;
+      if (isCap(t) || (OPTION_CONNECTORS.has(t.normal) && isCap(tokens[i + 1]))) rightEnd = i;
+      else if (t.type === 'punctuation' && /["“‘']/.test(t.value)) rightEnd = i;
+      else break;
+    }
+  }
+  const left = clean(spanText(tokens, leftStart, or - 1));
+  const right = clean(spanText(tokens, or + 1, rightEnd));
+  if (!left || !right || wordsOf(left).length > 12 || wordsOf(right).length > 12) return [];
+  return [left, right];
+}
+
+/** Read a question: its kind, the noun it asks for, and the compared phrases of a choice. */
+export function readQuestion(tokens: readonly Token[]): QuestionReading {
+  const target = questionTarget(tokens);
+  const firstWord = tokens.find((t) => t.type === 'word');
+  const normals = new Set(tokens.map((t) => t.normal));
+  const reading: QuestionReading = {
+    kind: 'thing',
+    descriptor: target.descriptor,
+    expectedType: target.expectedType,
+    yearOnly: false,
+    withUnit: false,
+    options: [],
+    direction: null,
+    deathDate: false,
+    lifespan: false,
+    same: normals.has('same'),
+    whStart: target.start,
+    whEnd: target.end,
+    plural: false,
+  };
+  const options = choiceOptions(tokens);
+  const polar = !!firstWord && AUXILIARIES.has(firstWord.normal) && (target.wh === null || target.start > 3);
+  if (options.length === 2 && (polar || target.wh !== null)) {
+    reading.kind = 'choice';
+    reading.options = options;
+    // The comparative word decides which value wins ("born first" → the earlier date).
+    const optionWords = new Set(options.flatMap(wordsOf));
+    for (const t of tokens) {
+      if (optionWords.has(t.normal)) continue;
+      if (MIN_WORDS.has(t.normal)) reading.direction ??= 'min';
+      else if (MAX_WORDS.has(t.normal)) reading.direction ??= 'max';
+      if (t.lemma === 'die' || t.normal === 'death' || t.normal === 'died') reading.deathDate = true;
+      if (t.lemma === 'live' || t.normal === 'lived' || t.normal === 'lifespan' || t.normal === 'life')
+        reading.lifespan = true;
+    }
+    // "lived longer" compares spans; "lived later" / "lived first" compare dates.
+    if (reading.lifespan && !normals.has('longer') && !normals.has('shorter') && !normals.has('longest'))
+      reading.lifespan = false;
+    return reading;
+  }
+  if (polar) {
+    reading.kind = 'polar';
+    return reading;
+  }
+  const wh = target.wh;
+  let descriptor = target.descriptor;
+  if ((wh === 'what' || wh === 'which') && descriptor) {
+    // The noun asked for is a common noun: "Which country Lotte Haas is from?" asks for a country.
+    let k = target.start + 1;
+    let noun: string | null = null;
+    while (tokens[k] && (tokens[k]!.pos === 'ADJ' || tokens[k]!.pos === 'NOUN') && !isVerbLike(tokens, k)) {
+      if (tokens[k]!.pos === 'NOUN') {
+        noun = tokens[k]!.lemma;
+        reading.plural = tokens[k]!.normal !== noun && /s$/.test(tokens[k]!.normal);
+      }
+      k++;
+    }
+    if (noun !== descriptor) {
+      descriptor = noun;
+      reading.descriptor = noun;
+      reading.expectedType = noun ? (DESCRIPTOR_TYPES[noun] ?? null) : null;
+    }
+  }
+  if ((wh === 'what' || wh === 'which') && !descriptor) {
+    // "What is the date of death of A?", "What was the place of birth of B?": the noun after the
+    // copula is what the question asks for.
+    let k = target.end + 1;
+    if (tokens[k]?.pos === 'AUX') {
+      k++;
+      while (tokens[k] && (tokens[k]!.pos === 'DET' || tokens[k]!.pos === 'ADJ')) k++;
+      if (tokens[k]?.pos === 'NOUN') {
+        descriptor = tokens[k]!.lemma;
+        reading.descriptor = descriptor;
+        reading.expectedType = DESCRIPTOR_TYPES[descriptor] ?? null;
+      }
+    }
+  }
+  if (wh === 'who' || wh === 'whom' || wh === 'whose') reading.kind = 'person';
+  else if (wh === 'where') reading.kind = 'place';
+  else if (wh === 'when') reading.kind = 'date';
+  else if (
+    wh === 'how' &&
+    /^(many|much|old|long|far|big|large|tall)$/.test(tokens[target.start + 1]?.normal ?? '')
+  ) {
+    reading.kind = 'number';
+    reading.withUnit = /^(long|far|big|large|tall)$/.test(tokens[target.start + 1]!.normal);
+  } else if (reading.expectedType === 'date') {
+    reading.kind = 'date';
+    reading.yearOnly = descriptor === 'year';
+  } else if (reading.expectedType === 'geo') reading.kind = 'place';
+  else if (reading.expectedType === 'person') reading.kind = 'person';
+  return reading;
+}

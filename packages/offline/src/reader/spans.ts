@@ -1,0 +1,217 @@
+/**
+ * Candidate answer phrases of a context sentence (names, dates, numbers, nationalities, noun
+ * phrases) and how well each kind fits what a question asks for.
+ */
+import type { EntityAnalysis } from '../entities.js';
+import { spanText, type Token } from '../nlp.js';
+import { wordsOf } from '../words.js';
+import { COUNTRIES, COUNTRY_ALIASES, DEMONYMS } from './countries.js';
+import { clean, HAS_YEAR, MONTHS, NUMBER_WORDS, type QuestionReading, YEAR, YEAR_IN } from './question.js';
+
+const PLACE_PREPOSITIONS = new Set('in at from near of to'.split(' '));
+
+/** A candidate answer phrase in one sentence. */
+export interface Span {
+  start: number;
+  end: number;
+  text: string;
+  /** `person`, `geo`, `organization`, `work`, `event`, `other` (names); `date`, `year`, `number`, `np`. */
+  type: string;
+}
+
+/** Candidate phrases of sentence `index` of an analysed context text. */
+export function sentenceSpans(ea: EntityAnalysis, index: number, reading: QuestionReading): Span[] {
+  const { tokens, sentences, entities: wink } = ea.analysis;
+  const sentence = ea.analysis.sentences[index];
+  if (!sentence || !sentences.length) return [];
+  const spans: Span[] = [];
+  const covered = new Uint8Array(tokens.length);
+  const push = (start: number, end: number, type: string, text?: string): void => {
+    const value = clean(text ?? spanText(tokens, start, end));
+    if (!value || !/[\p{L}\p{N}]/u.test(value)) return;
+    spans.push({ start, end, text: value, type });
+  };
+  // Names and noun-phrase concepts found by the entity finder.
+  for (const m of ea.bySentence[index] ?? []) {
+    if (m.source === 'pronoun') continue;
+    const type = ea.byKey.get(m.key)?.type ?? 'other';
+    if (m.source === 'ner') continue; // dates and numbers come from wink below
+    let start = m.start;
+    let end = m.end;
+    let text: string | undefined;
+    if (type !== 'concept') {
+      // A name runs on over capitalised words the tagger read as verbs or nouns ("Merrow Falls",
+      // "the portrait Winter Harbour"), and a surname stands for the full name the text gives.
+      const capital = (k: number): boolean =>
+        !covered[k] && tokens[k]?.type === 'word' && /^\p{Lu}/u.test(tokens[k]!.value);
+      while (end < sentence.end && capital(end + 1)) end++;
+      while (start - 1 > sentence.start && capital(start - 1) && tokens[start - 1]!.pos !== 'DET') start--;
+      const name = ea.byKey.get(m.key)?.name;
+      const written = spanText(tokens, start, end);
+      if (
+        start === m.start &&
+        end === m.end &&
+        name &&
+        name.length > written.length &&
+        name.includes(written)
+      )
+        text = name;
+    }
+    push(start, end, type === 'concept' ? 'np' : type, text);
+    if (type !== 'concept') for (let i = start; i <= end; i++) covered[i] = 1;
+  }
+  // Full dates as the text writes them ("4 May 1901", "May 4, 1901", "May 1901"): a date
+  // question's answer, also where wink reads a life span as one duration.
+  if (reading.kind === 'date' && !reading.yearOnly)
+    for (const [start, end] of fullDates(tokens, sentence.start, sentence.end)) push(start, end, 'date');
+  // Nationalities ("an American director") for "what nationality" and "which country … from".
+  if (reading.descriptor === 'nationality' || reading.descriptor === 'country')
+    for (let i = sentence.start; i <= sentence.end; i++)
+      if (DEMONYMS[tokens[i]!.normal] && /^\p{Lu}/u.test(tokens[i]!.value)) push(i, i, 'nationality');
+  // wink's dates and numbers.
+  for (const e of wink) {
+    if (e.start < sentence.start || e.end > sentence.end) continue;
+    const text = spanText(tokens, e.start, e.end);
+    if (e.type === 'DATE') {
+      for (let i = e.start; i <= e.end; i++) covered[i] = 1;
+      const years = text.match(YEAR_IN);
+      if (reading.yearOnly && years) for (const y of years) push(e.start, e.end, 'year', y);
+      else push(e.start, e.end, years && years.length === 1 && wordsOf(text).length === 1 ? 'year' : 'date');
+    } else if (e.type === 'DURATION' && HAS_YEAR.test(text)) {
+      // "Since 2015", "from 1998 to 2020", "(4 May 1901 – 2 June 1980)": each year where it stands.
+      for (let i = e.start; i <= e.end; i++) {
+        covered[i] = 1;
+        if (YEAR.test(tokens[i]!.value)) push(i, i, 'year');
+      }
+    } else if (e.type === 'CARDINAL' || e.type === 'MONEY' || e.type === 'PERCENT' || e.type === 'DURATION') {
+      let start = e.start;
+      // "about 42", "over 300": the number.
+      while (start < e.end && (tokens[start]!.pos === 'ADV' || tokens[start]!.pos === 'ADP')) start++;
+      let end = e.end;
+      if (reading.withUnit && tokens[end + 1]?.pos === 'NOUN') end++;
+      push(start, end, 'number');
+      for (let i = e.start; i <= e.end; i++) covered[i] = 1;
+    }
+  }
+  // Bare years and numbers wink left out.
+  for (let i = sentence.start; i <= sentence.end; i++) {
+    const t = tokens[i]!;
+    if (covered[i]) continue;
+    if (YEAR.test(t.value)) push(i, i, 'year');
+    else if (t.type === 'number' || NUMBER_WORDS.has(t.normal)) {
+      let end = i;
+      if (reading.withUnit && tokens[i + 1]?.pos === 'NOUN') end = i + 1;
+      push(i, end, 'number');
+    }
+  }
+  // Noun phrases (adjectives and nouns ending in a noun) outside names, for "what" questions.
+  if (reading.kind === 'thing') {
+    let i = sentence.start;
+    while (i <= sentence.end) {
+      const t = tokens[i]!;
+      if (covered[i] || !(t.pos === 'ADJ' || t.pos === 'NOUN') || t.type !== 'word') {
+        i++;
+        continue;
+      }
+      let end = i;
+      while (
+        end + 1 <= sentence.end &&
+        !covered[end + 1] &&
+        tokens[end + 1]!.type === 'word' &&
+        (tokens[end + 1]!.pos === 'ADJ' || tokens[end + 1]!.pos === 'NOUN')
+      )
+        end++;
+      let last = end;
+      while (last >= i && tokens[last]!.pos !== 'NOUN') last--;
+      if (last >= i && last - i < 5 && !tokens[last]!.stop) push(i, last, 'np');
+      i = end + 1;
+    }
+  }
+  return spans;
+}
+
+const DAY = /^(0?[1-9]|[12][0-9]|3[01])(st|nd|rd|th)?$/;
+
+/**
+ * Token ranges of the full dates in `start..end`: day month year, month day(,) year, month year.
+ * The answer to "when" / "what is the date of" is the date as written, not only its year.
+ */
+export function fullDates(tokens: readonly Token[], start: number, end: number): [number, number][] {
+  const out: [number, number][] = [];
+  const month = (k: number): boolean => k <= end && MONTHS.has(tokens[k]?.normal ?? '');
+  const year = (k: number): boolean => k <= end && YEAR.test(tokens[k]?.value ?? '');
+  const day = (k: number): boolean => k <= end && DAY.test(tokens[k]?.normal ?? '');
+  for (let i = start; i <= end; i++) {
+    if (day(i) && month(i + 1) && year(i + 2)) {
+      out.push([i, i + 2]);
+      i += 2;
+    } else if (month(i) && day(i + 1) && tokens[i + 2]?.value === ',' && year(i + 3)) {
+      out.push([i, i + 3]);
+      i += 3;
+    } else if (month(i) && day(i + 1) && year(i + 2)) {
+      out.push([i, i + 2]);
+      i += 2;
+    } else if (month(i) && year(i + 1) && !day(i - 1)) {
+      out.push([i, i + 1]);
+      i += 1;
+    }
+  }
+  return out;
+}
+
+/** How well a span's type fits the question's kind (0 = never the answer). */
+export function typeFit(reading: QuestionReading, span: Span, tokens: readonly Token[]): number {
+  const t = span.type;
+  const before = tokens[span.start - 1]?.normal ?? '';
+  const name = !['date', 'year', 'number', 'np', 'time', 'money', 'percent', 'nationality'].includes(t);
+  if (t === 'nationality')
+    return reading.descriptor === 'nationality' ? 1 : reading.descriptor === 'country' ? 0.5 : 0;
+  if (reading.descriptor === 'nationality') return name ? 0.2 : t === 'np' ? 0.05 : 0;
+  switch (reading.kind) {
+    case 'person':
+      if (t === 'person') return 1;
+      if (t === 'other') return 0.6;
+      if (t === 'organization') return 0.45;
+      if (t === 'work' || t === 'event') return 0.25;
+      if (t === 'geo') return 0.15;
+      return t === 'np' ? 0.05 : 0;
+    case 'place': {
+      if (t === 'geo') return 1;
+      // A country under another name ("Siam", "Burma").
+      const lower = span.text.toLowerCase();
+      if (name && (COUNTRY_ALIASES[lower] || COUNTRIES.has(lower))) return 1;
+      // A one-word name before a common noun qualifies it ("Western innovations"): not a place.
+      const next = tokens[span.end + 1];
+      const attributive =
+        span.start === span.end && t === 'other' && next?.pos === 'NOUN' && /^\p{Ll}/u.test(next.value);
+      if (attributive) return 0.2;
+      if (name && PLACE_PREPOSITIONS.has(before)) return 0.7;
+      // "Which river …": a name the finder could not type may well be one.
+      if (t === 'other' && reading.descriptor) return 0.6;
+      if (name) return t === 'organization' ? 0.35 : 0.25;
+      return t === 'np' ? 0.05 : 0;
+    }
+    case 'date':
+      if (reading.yearOnly) return t === 'year' ? 1 : t === 'date' ? 0.5 : 0;
+      // A date with its year is the fullest answer; a bare year next; a day without a year last.
+      if (t === 'date') return HAS_YEAR.test(span.text) ? 1 : 0.6;
+      if (t === 'year') return 0.9;
+      return t === 'number' ? 0.1 : 0;
+    case 'number':
+      if (t === 'number') return 1;
+      if (t === 'year') return 0.15;
+      return t === 'date' ? 0.1 : 0;
+    default: {
+      if (reading.expectedType) {
+        if (t === reading.expectedType) return 1;
+        if (reading.expectedType === 'date') return t === 'year' ? 1 : 0.05;
+        if (name) return 0.6;
+        return t === 'np' ? 0.3 : 0.05;
+      }
+      if (name) return t === 'work' ? 0.9 : 0.8;
+      if (t === 'np') return 0.45;
+      return t === 'date' || t === 'year' ? 0.25 : 0.15;
+    }
+  }
+}
+
