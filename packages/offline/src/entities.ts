@@ -179,7 +179,7 @@ export function findEntities(analysis: Analysis, options: EntityFindOptions): En
   for (const sentence of sentences)
     for (let i = sentence.start; i <= sentence.end; i++) sentenceOf[i] = sentence.index;
 
-  // 1. Quoted titles ("Game of Thrones", "The Third Man").
+  // 1. Quoted titles ("The Harbour Suite", "The Third Man").
   for (const sentence of sentences) {
     for (let q = sentence.start; q < sentence.end; q++) {
       if (!OPENING_QUOTES.has(tokens[q]!.value) || tokens[q + 1]?.space) continue;
@@ -232,7 +232,7 @@ export function findEntities(analysis: Analysis, options: EntityFindOptions): En
   }
 
   // 3. Proper-noun spans; the subject's name, where the text writes it, is one span whatever its
-  // words' tags ("Life Classes is …": "Life" opens the sentence).
+  // words' tags ("Still Waters is …": "Still" opens the sentence).
   const subjectSpans =
     options.subject === undefined
       ? new Map<number, number>()
@@ -380,12 +380,12 @@ export function findEntities(analysis: Analysis, options: EntityFindOptions): En
         words.every(
           (t) =>
             NAME_PARTICLES.has(t.normal) ||
-            // "Smith", and "MacGillivray", "McDonald", "O'Neil"
+            // "Smith", and "MacAlder", "McDonald", "O'Neil"
             /^(?:\p{Lu}[\p{Ll}'’.-]+|(?:Mc|Mac|O['’])\p{Lu}\p{Ll}+)$/u.test(t.value) ||
             /^\p{Lu}\.$/u.test(t.value),
         );
       if (nameShaped && !PLACES.has(key)) {
-        // Most first names and surnames are not English words; "Happy Return" is.
+        // Most first names and surnames are not English words; "Silver Eel" is.
         const lastWord = words[words.length - 1]!.normal;
         const plural = /[^s]s$/.test(lastWord) && isKnownWord(lastWord.slice(0, -1));
         if (plural) addScore(scores, key, 'organization', 1.5);
@@ -411,7 +411,7 @@ export function findEntities(analysis: Analysis, options: EntityFindOptions): En
     typeOf.set(key, type || 'other');
   }
   // A bare surname or first name stands for a person named in full ("Varga" → "Elena Varga"), a
-  // bare last word for an organization ("Oilers" → "Houston Oilers").
+  // bare last word for an organization ("Gulls" → "Merrow Gulls").
   const alias = new Map<string, string>();
   const longNames = [...firstName.values()].filter(
     (c) => c.key.includes(' ') && (typeOf.get(c.key) === 'person' || typeOf.get(c.key) === 'organization'),
@@ -594,7 +594,7 @@ function isSentenceInitial(tokens: readonly Token[], sentenceStart: number, i: n
 
 /**
  * The class nouns of the subject: the head noun after "is a"/"was an" in the first sentence that
- * defines it ("Life Classes is a 1987 Canadian drama film directed by …" → film).
+ * defines it ("Still Waters is a 1987 Veskan drama film directed by …" → film).
  */
 function classNouns(analysis: Analysis, subject: EntityInfo): Set<string> {
   const { tokens, sentences } = analysis;

@@ -107,7 +107,7 @@ export function phraseBetween(
     runEnd++;
   if ((between[0]?.start ?? gapEnd + 1) <= runEnd) return null;
   // Only a preposition (with determiners or adjectives) may separate the last entity in between
-  // from `b`: "married Varga in Geneva", not "brought this method in Kerala with the help of".
+  // from `b`: "married Varga in Geneva", not "brought the sonar to Orsa with the help of".
   const lastBetween = Math.max(...between.map((m) => m.end));
   let prep: Token | undefined;
   for (let i = lastBetween + 1; i <= gapEnd; i++) {
