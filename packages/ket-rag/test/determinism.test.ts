@@ -5,22 +5,22 @@ import type { Document, TaskSuite } from '@grag/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CORPUS } from './corpus.js';
 
-// Shortened from a MuSiQue passage. wink's tokenizer splits `Oldman's...` by what its lexicon holds:
-// two sentences while it has never seen `Oldman's`, one once another text taught it the word, so a
-// reader that keeps what it learned reads this passage differently after GORDON (see
+// Invented. wink's tokenizer splits `Kvarnby's...` by what its lexicon holds: two sentences while
+// it has never seen `Kvarnby's`, one once another text taught it the word, so a reader that keeps
+// what it learned reads this passage differently after PART (see
 // @grag/offline's order-independence test). The same kind of dependence made two builds of one
 // MuSiQue configuration report 10,823 and 10,825 entities.
-const KERMODE: Document = {
-  id: 'kermode',
-  title: 'The Dark Knight reviews',
-  text: "Prominent film critic Mark Kermode, in reviewing The Dark Knight, said the best performance in the film is Gary Oldman's... it would be lovely to see him get a nomination. Gary Oldman played James Gordon.",
+const REVIEW: Document = {
+  id: 'review',
+  title: 'Harbour Suite reviews',
+  text: "Prominent music critic Signe Halloran, in reviewing The Harbour Suite, said the best performance in the concert is Lotta Kvarnby's... it would be lovely to see her get a medal. Lotta Kvarnby played the cello part.",
 };
-const GORDON: Document = {
-  id: 'gordon',
-  title: 'James Gordon',
-  text: "The role of James Gordon in The Dark Knight Rises (2012) was Gary Oldman's. Christopher Nolan directed the film.",
+const PART: Document = {
+  id: 'part',
+  title: 'Cello part',
+  text: "The cello part in The Harbour Suite (2012) was Lotta Kvarnby's. Tobias Wren wrote the suite.",
 };
-const DOCS: Document[] = [KERMODE, ...CORPUS];
+const DOCS: Document[] = [REVIEW, ...CORPUS];
 
 /** A deterministic pause of 0–7 ms that depends on `text`, so calls finish out of their order. */
 function pause(text: string): Promise<void> {
@@ -125,7 +125,7 @@ describe('a KET-RAG build is deterministic', () => {
     const after = await buildFresh(root, 'after', {
       concurrency: 4,
       shuffle: false,
-      teach: [GORDON],
+      teach: [PART],
       options,
     });
     for (const file of Object.keys(first)) expect(after[file], file).toBe(first[file]);

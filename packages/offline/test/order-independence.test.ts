@@ -1,16 +1,16 @@
 import type { Tokenizer } from '@grag/core';
 import { describe, expect, test, vi } from 'vitest';
 
-// Shortened from a MuSiQue passage ("Gary Oldman", a paraphrase). wink's tokenizer splits
-// `Oldman's...` by what its lexicon holds: `Oldman's . ..` (two sentences) while it has never seen
-// `Oldman's`, `Oldman's ...` (one sentence) once another text taught it the word. GORDON teaches it.
-const KERMODE =
-  "Prominent film critic Mark Kermode, in reviewing The Dark Knight, said the best performance in the film is Gary Oldman's... it would be lovely to see him get a nomination.";
-const GORDON = "The role of James Gordon in The Dark Knight Rises (2012) was Gary Oldman's.";
-const CAROL =
-  'Oldman co-starred with Jim Carrey in the 2009 version of A Christmas Carol, in which he played three roles.';
-const TEXTS = [KERMODE, GORDON, CAROL];
-const QUESTION = 'Who praised the performance of Gary Oldman in The Dark Knight?';
+// Invented texts. wink's tokenizer splits `Kvarnby's...` by what its lexicon holds:
+// `Kvarnby's . ..` (two sentences) while it has never seen `Kvarnby's`, `Kvarnby's ...` (one
+// sentence) once another text taught it the word. PART teaches it.
+const REVIEW =
+  "Prominent music critic Signe Halloran, in reviewing The Harbour Suite, said the best performance in the concert is Lotta Kvarnby's... it would be lovely to see her get a medal.";
+const PART = "The cello part in The Harbour Suite (2012) was Lotta Kvarnby's.";
+const STAGING =
+  'Kvarnby played with Tobias Wren in the 2009 staging of The Silver Eel, in which she played three instruments.';
+const TEXTS = [REVIEW, PART, STAGING];
+const QUESTION = 'Who praised the performance of Lotta Kvarnby in The Harbour Suite?';
 
 /** One token per whitespace-separated word (keeps cl100k out of the fresh module graphs). */
 const wordTokenizer: Pick<Tokenizer, 'count' | 'truncate'> = {
@@ -71,10 +71,11 @@ describe('offline results do not depend on the texts processed before', () => {
 
   test('a text gives the same results when read again after its cached analysis was evicted', async () => {
     const mod = await freshModule();
-    const first = await everything(mod, KERMODE);
-    // More distinct texts than the analysis cache holds (64), GORDON among them.
-    await mod.createOfflineTasks().decomposeSemanticUnits(GORDON);
-    for (let i = 0; i < 70; i++) await mod.createOfflineTasks().decomposeSemanticUnits(`${CAROL} Take ${i}.`);
-    expect(await everything(mod, KERMODE)).toEqual(first);
+    const first = await everything(mod, REVIEW);
+    // More distinct texts than the analysis cache holds (64), PART among them.
+    await mod.createOfflineTasks().decomposeSemanticUnits(PART);
+    for (let i = 0; i < 70; i++)
+      await mod.createOfflineTasks().decomposeSemanticUnits(`${STAGING} Take ${i}.`);
+    expect(await everything(mod, REVIEW)).toEqual(first);
   });
 });

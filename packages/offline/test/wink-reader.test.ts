@@ -1,11 +1,11 @@
 import { describe, expect, test, vi } from 'vitest';
 import type { WinkPipe } from '../src/index.js';
 
-// See order-independence.test.ts: read first, wink splits `Oldman's...` into `Oldman's . ..` (two
-// sentences); once GORDON taught it `Oldman's`, a plain wink instance reads one sentence.
-const KERMODE =
-  "Prominent film critic Mark Kermode, in reviewing The Dark Knight, said the best performance in the film is Gary Oldman's... it would be lovely to see him get a nomination.";
-const GORDON = "The role of James Gordon in The Dark Knight Rises (2012) was Gary Oldman's.";
+// See order-independence.test.ts: read first, wink splits `Kvarnby's...` into `Kvarnby's . ..` (two
+// sentences); once PART taught it `Kvarnby's`, a plain wink instance reads one sentence.
+const REVIEW =
+  "Prominent music critic Signe Halloran, in reviewing The Harbour Suite, said the best performance in the concert is Lotta Kvarnby's... it would be lovely to see her get a medal.";
+const PART = "The cello part in The Harbour Suite (2012) was Lotta Kvarnby's.";
 
 /** A fresh copy of the package (its own wink instances), as in a new process. */
 async function fresh(): Promise<typeof import('../src/index.js')> {
@@ -28,23 +28,23 @@ describe('createWinkReader', () => {
     const posOnly = createWinkReader(['sbd', 'pos']);
     const withNer = createWinkReader(['sbd', 'pos', 'ner']);
     const sentenceCount = (text: string) => posOnly.read(text, (doc) => doc.sentences().length());
-    await posOnly.read(GORDON, (doc, its) => doc.tokens().out(its.value));
-    expect(await sentenceCount(KERMODE)).toBe(2);
-    await withNer.read(GORDON, (doc, its) => doc.tokens().out(its.value));
-    expect(await withNer.read(KERMODE, (doc) => doc.sentences().length())).toBe(2);
+    await posOnly.read(PART, (doc, its) => doc.tokens().out(its.value));
+    expect(await sentenceCount(REVIEW)).toBe(2);
+    await withNer.read(PART, (doc, its) => doc.tokens().out(its.value));
+    expect(await withNer.read(REVIEW, (doc) => doc.sentences().length())).toBe(2);
     // A callback that throws: the error reaches the caller and wink still forgets the text.
     await expect(
-      posOnly.read(GORDON, () => {
+      posOnly.read(PART, () => {
         throw new Error('callback failed');
       }),
     ).rejects.toThrow('callback failed');
-    expect(await sentenceCount(KERMODE)).toBe(2);
+    expect(await sentenceCount(REVIEW)).toBe(2);
     // A callback that returns a promise is refused (the document is gone once it resolves).
-    await expect(posOnly.read(GORDON, async (doc) => doc.sentences().length())).rejects.toMatchObject({
+    await expect(posOnly.read(PART, async (doc) => doc.sentences().length())).rejects.toMatchObject({
       code: 'invalid-argument',
       argument: 'fn',
     });
-    expect(await sentenceCount(KERMODE)).toBe(2);
+    expect(await sentenceCount(REVIEW)).toBe(2);
   });
 
   test("gives the callback wink's its helpers, lemma included", async () => {
