@@ -61,8 +61,8 @@ export interface WinkEntityExtractorOptions {
    */
   nameParts: boolean;
   /**
-   * Lower-case names too, so "Archambaud Viii Of Bourbon" in a title-cased question matches
-   * "Archambaud VIII of Bourbon" in the text, at the price of merging a name with a same-spelled noun.
+   * Lower-case names too, so "Harald Iii Of Orsa" in a title-cased question matches "Harald III of
+   * Orsa" in the text, at the price of merging a name with a same-spelled noun.
    * @default false (E2GraphRAG §3.1 lower-cases common nouns only)
    */
   lowercaseNames: boolean;

@@ -11,18 +11,18 @@ import { EntityGraph, e2GraphRag, expandBridges, homeChunks } from '../src/index
 const CORPUS: Document[] = [
   {
     id: 'film',
-    title: 'Life Classes',
-    text: 'Life Classes is a 1987 drama film directed by William D. MacGillivray. It follows a young woman in Cape Breton.',
+    title: 'Still Waters',
+    text: 'Still Waters is a 1987 drama film directed by Edvin D. MacAlder. It follows a young woman in Skarn.',
   },
   {
     id: 'director',
-    title: 'William D. MacGillivray',
-    text: 'William D. MacGillivray is a Newfoundland filmmaker. He studied at the Nova Scotia College of Art and Design.',
+    title: 'Edvin D. MacAlder',
+    text: 'Edvin D. MacAlder is a Merrow Falls filmmaker. He studied at the Orsa College of Art and Design.',
   },
   {
     id: 'lessons',
-    title: 'Life Lessons',
-    text: 'Life Lessons is a short film by Martin Scorsese about a painter in New York.',
+    title: 'Still Life',
+    text: 'Still Life is a short film by Greta Holm about a painter in Dunmore.',
   },
   {
     id: 'traffic',
@@ -32,16 +32,16 @@ const CORPUS: Document[] = [
   {
     id: 'school',
     title: 'Evening school',
-    text: 'The evening school educated adults in Halifax for a century.',
+    text: 'The evening school educated adults in Port Halvard for a century.',
   },
   {
     id: 'orchestra',
-    title: 'Halifax Orchestra',
-    text: 'The Halifax Orchestra was directed by Georg Tintner for many years.',
+    title: 'Port Halvard Orchestra',
+    text: 'The Port Halvard Orchestra was directed by Tobias Wren for many years.',
   },
 ];
 
-const QUESTION = 'Where was the man who directed Life Classes educated?';
+const QUESTION = 'Where was the man who directed Still Waters educated?';
 
 async function ranked(
   options: Record<string, unknown>,
@@ -60,11 +60,11 @@ describe('bridges: the second hop through linked title entities', () => {
     expect(ids.indexOf('director')).toBe(ids.indexOf('film') + 1);
     expect(trace.bridges).toContainEqual({
       from: 'film',
-      entity: 'William D. MacGillivray',
+      entity: 'Edvin D. MacAlder',
       chunk: 'director',
     });
     // the linked query entity is the film's title entity
-    expect(trace.entities).toContain('Life Classes');
+    expect(trace.entities).toContain('Still Waters');
   });
 
   test('without linking, the second-hop passage is not reached', async () => {

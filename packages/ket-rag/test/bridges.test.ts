@@ -13,48 +13,48 @@ import { createKetRag, type KetRagOptions } from '../src/index.js';
  */
 const FILM: Document = {
   id: 'film',
-  title: 'Life Classes',
-  text: 'Life Classes is a 1987 Canadian drama film directed by W. D. MacGillivray. The film follows a young woman from Cape Breton who becomes an artist model in Halifax.',
+  title: 'Still Waters',
+  text: 'Still Waters is a 1987 Veskan drama film directed by E. D. MacAlder. The film follows a young woman from Orsa who becomes an artist model in Port Halvard.',
 };
 const DIRECTOR: Document = {
   id: 'director',
-  title: 'William D. MacGillivray',
-  text: 'William D. MacGillivray is a Canadian filmmaker and writer from Newfoundland. MacGillivray studied painting at the Nova Scotia College of Art and Design before making films.',
+  title: 'Edvin D. MacAlder',
+  text: 'Edvin D. MacAlder is a Veskan filmmaker and writer from Merrow Falls. MacAlder studied painting at the Orsa College of Art and Design before making films.',
 };
 const DISTRACTORS: Document[] = [
   {
-    id: 'wheeler',
-    title: 'Anne Wheeler',
-    text: 'Anne Wheeler is a Canadian film director who was born in Edmonton. The director was born in 1946 and directed several drama films.',
+    id: 'hale',
+    title: 'Greta Hale',
+    text: 'Greta Hale is a Veskan film director who was born in Dunmore. The director was born in 1946 and directed several drama films.',
   },
   {
-    id: 'shebib',
-    title: 'Donald Shebib',
-    text: 'Donald Shebib is a Canadian film director born in Toronto. Shebib was born in 1938; the director is known for drama films about Nova Scotia.',
+    id: 'strand',
+    title: 'Aron Strand',
+    text: 'Aron Strand is a Veskan film director born in Skarn. Strand was born in 1938; the director is known for drama films about Orsa.',
   },
   {
-    id: 'pool',
-    title: 'Léa Pool',
-    text: 'Léa Pool is a Swiss-born Canadian film director. The director was born in Soglio in 1950 and directed drama films in Montreal.',
+    id: 'lune',
+    title: 'Sigrid Lune',
+    text: 'Sigrid Lune is a Tallin-born Veskan film director. The director was born in Kestrel Bay in 1950 and directed drama films in Port Halvard.',
   },
   {
-    id: 'halifax',
-    title: 'Halifax, Nova Scotia',
-    text: 'Halifax is the capital of the province of Nova Scotia. The city has an art college and a film festival held every September.',
+    id: 'halvard',
+    title: 'Port Halvard, Veskan Peninsula',
+    text: 'Port Halvard is the largest city of the Veskan Peninsula. The city has an art college and a film festival held every September.',
   },
   {
-    id: 'breton',
-    title: 'Cape Breton Island',
-    text: 'Cape Breton Island is an island on the Atlantic coast of Nova Scotia. Its fiddle music and coal mines are well known.',
+    id: 'orsa',
+    title: 'Orsa',
+    text: 'Orsa is an island in the Veskan Strait, off the coast of the Veskan Peninsula. Its fiddle music and eel fisheries are well known.',
   },
   {
-    id: 'goin',
-    title: 'Goin Down the Road',
-    text: 'Goin Down the Road is a 1970 Canadian road movie by Donald Shebib. Two men from Cape Breton drive to Toronto to find work.',
+    id: 'road',
+    title: 'Down the Coast Road',
+    text: 'Down the Coast Road is a 1970 Veskan road movie by Aron Strand. Two men from Orsa drive to Skarn to find work.',
   },
 ];
 const CORPUS = [FILM, ...DISTRACTORS.slice(0, 3), DIRECTOR, ...DISTRACTORS.slice(3)];
-const QUESTION = 'Where is the director of Life Classes from?';
+const QUESTION = 'Where is the director of Still Waters from?';
 
 function docsOf(r: Retrieval): string[] {
   const out: string[] = [];
@@ -112,14 +112,14 @@ describe('entry points', () => {
         entryPoints,
       });
       expect(index.skeleton).toBeUndefined();
-      const r = await method.retrieve(index, 'Where was Anne Wheeler born?', { budgetTokens: 1500 });
+      const r = await method.retrieve(index, 'Where was Greta Hale born?', { budgetTokens: 1500 });
       expect(r.items.every((i) => i.kind === 'chunk')).toBe(true);
-      expect(docsOf(r)[0]).toBe('wheeler');
+      expect(docsOf(r)[0]).toBe('hale');
       const dir = await mkdtemp(join(tmpdir(), 'ket-rag-entry-'));
       try {
         await method.save(index, dir);
         const loaded = await method.load(dir, ctx);
-        const again = await method.retrieve(loaded, 'Where was Anne Wheeler born?', { budgetTokens: 1500 });
+        const again = await method.retrieve(loaded, 'Where was Greta Hale born?', { budgetTokens: 1500 });
         expect(again.items.map((i) => i.id)).toEqual(r.items.map((i) => i.id));
       } finally {
         await rm(dir, { recursive: true, force: true });
