@@ -169,7 +169,7 @@ const keywordPositions = new WeakMap<KeywordBipartite, Map<string, number>>();
  * are keyword nodes of `graph`, rarest first (fewest units, i.e. highest IDF; ties: order in the
  * query). What "most similar to the query" means for a keyword node when similarity is lexical: the
  * keyword occurs in the query, and a rare keyword says more than a common one.
- * @example queryKeywordSeeds(graph, 'Who directed Life Classes?') // positions of 'life', 'classes', 'directed', rarest first
+ * @example queryKeywordSeeds(graph, 'Who built the Aurora Tern?') // positions of 'aurora', 'tern', 'built', rarest first
  */
 export function queryKeywordSeeds(
   graph: KeywordBipartite,
