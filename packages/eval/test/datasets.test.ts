@@ -30,10 +30,10 @@ function sharedSlice(dir: string): void {
     jsonl([
       {
         id: 'mini-1',
-        title: 'Yalu River',
-        text: 'UN troops approached the Yalu River during the Korean War.',
+        title: 'Orsa blockade',
+        text: 'Navy ships blockaded the island of Orsa during the Strait War.',
       },
-      { id: 'mini-2', title: 'Korean War', text: 'The Korean War lasted from 1950 to 1953.' },
+      { id: 'mini-2', title: 'Strait War', text: 'The Strait War lasted from 1861 to 1864.' },
       { id: 'mini-3', title: 'Paris', text: 'Paris is the capital of France.' },
     ]),
   );
@@ -42,8 +42,8 @@ function sharedSlice(dir: string): void {
     jsonl([
       {
         id: '2hop__1_2',
-        question: 'When was the war in which UN troops approached the Yalu River?',
-        answers: ['1950–1953', '1950 to 1953'],
+        question: 'When was the war in which navy ships blockaded the island of Orsa?',
+        answers: ['1861–1864', '1861 to 1864'],
         supporting: ['mini-1', 'mini-2'],
         type: '2hop',
         context: ['mini-1', 'mini-2', 'mini-3'],
@@ -71,7 +71,7 @@ describe('the shared JSONL slices', () => {
     expect(data.corpus.map((d) => d.id)).toEqual(['mini-1', 'mini-2', 'mini-3']);
     expect(data.questions.map((q) => q.id)).toEqual(['2hop__1_2', 'q2']);
     expect(data.questions[0]).toMatchObject({
-      answers: ['1950–1953', '1950 to 1953'],
+      answers: ['1861–1864', '1861 to 1864'],
       supporting: ['mini-1', 'mini-2'],
       type: '2hop',
       meta: { context: ['mini-1', 'mini-2', 'mini-3'] },
