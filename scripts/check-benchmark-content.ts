@@ -12,7 +12,8 @@
  * - every word 8-gram of every corpus passage (title and text separately): eight words in a row from
  *   a passage are not written by chance.
  * Words are the lower-cased runs of letters and digits; punctuation and line breaks are ignored, so a
- * sentence split over two comment lines still matches. Overlapping matches are reported as one hit:
+ * sentence split over two comment lines still matches. An n-gram with fewer than two words that are
+ * not English function words ("what is the name of the") is ordinary phrasing and is not checked. Overlapping matches are reported as one hit:
  *   path:line: "<the matched words>" (from <slice> question <id>)
  *   path:line: "<the matched words>" (from <slice> passage <id> "<title>")
  * and the exit code is 1 when there is any. Benchmark scripts (benchmarks/) may hold dataset content
@@ -83,13 +84,32 @@ function tokens(text: string): Token[] {
   return out;
 }
 
+/**
+ * English function words. An n-gram with fewer than {@link MIN_CONTENT_WORDS} other words is
+ * ordinary phrasing, not benchmark content ("what is the name of the", "who is the father of the"),
+ * and is not checked.
+ */
+const FUNCTION_WORDS = new Set(
+  (
+    'a an the and or but nor so yet if then than as of in on at to from by for with about into onto ' +
+    'over under after before between through during without within upon against among off out up down ' +
+    'is are was were be been being am do does did done has have had having will would shall should can ' +
+    'could may might must i me my we us our you your he him his she her it its they them their this ' +
+    'that these those there here who whom whose what which where when why how not no all any both each ' +
+    'few more most other some such only own same very just also too s t'
+  ).split(' '),
+);
+const MIN_CONTENT_WORDS = 2;
+
 /** n-gram (words joined by one space) → where it comes from; the first source seen wins. */
 type Grams = Map<string, string>;
 
 function addGrams(grams: Grams, text: string, n: number, source: string): void {
   const w = words(text);
   for (let i = 0; i + n <= w.length; i++) {
-    const g = w.slice(i, i + n).join(' ');
+    const gram = w.slice(i, i + n);
+    if (gram.filter((x) => !FUNCTION_WORDS.has(x)).length < MIN_CONTENT_WORDS) continue;
+    const g = gram.join(' ');
     if (!grams.has(g)) grams.set(g, source);
   }
 }
