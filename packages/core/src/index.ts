@@ -132,14 +132,22 @@ export {
 } from './persistence.js';
 export type { ModelPrice, PriceTable } from './pricing.js';
 export * from './runtime.js';
-export { directoryStore, toIndexStore } from './store/directory.js';
+export {
+  type DirectoryStore,
+  type DirectoryStoreOptions,
+  directoryStore,
+  toIndexStore,
+} from './store/directory.js';
 export type { CreationProblem, IndexTarget } from './store/directory-files.js';
+export { withStoreLock } from './store/lock.js';
 export { type MemoryStoreOptions, memoryStore } from './store/memory.js';
 export { checkArtifactName } from './store/scratch.js';
 export type {
   ArtifactWriter,
   IndexStore,
   StoredIndex,
+  StoreLock,
+  StoreLockOptions,
   StoreTarget,
   VectorCollectionOptions,
 } from './store/types.js';

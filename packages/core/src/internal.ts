@@ -88,8 +88,19 @@ export {
 } from './persistence.js';
 export { findPrice, priceTokens } from './pricing.js';
 export { hashedBagOfWords } from './simulate.js';
-export { checkIndexTarget, creationProblem, writeIndexDir } from './store/directory-files.js';
-export { artifactLocator, Scratch } from './store/scratch.js';
+export {
+  checkIndexTarget,
+  creationProblem,
+  foreignEntries,
+  INDEX_COMPANION_FILES,
+  indexLockPath,
+  lockIndexDir,
+  realIndexDir,
+  sweepIndexLeftovers,
+  writeIndexDir,
+} from './store/directory-files.js';
+export { acquireLockFile, type LockOwner, pidIsDead } from './store/lock.js';
+export { artifactLocator, Scratch, sweepStaleScratch } from './store/scratch.js';
 export { type BinaryBytes, type DecodedText, decodeText, type TextEncodingName } from './text-decoding.js';
 export { hasTokenOffsets } from './tokenizer.js';
 export { float32Rows, indexFileError, indexFileMessage, ShapeIssue } from './validate.js';

@@ -28,6 +28,11 @@ export interface IndexManifest {
   providers: Record<string, string>;
   /** Counts and sizes worth showing (documents, chunks, nodes, bytes). */
   stats?: Record<string, unknown>;
+  /**
+   * An index directory's files besides the manifest (the version's artifacts), written by the
+   * directory store, so that anything else in the directory is known not to be the index's.
+   */
+  files?: string[];
 }
 
 /** The manifest layout fields a store adds to what a writer gives: version and time of writing. */
@@ -115,16 +120,18 @@ export async function readManifest(
   try {
     raw = await readFile(path, 'utf8');
   } catch (error) {
-    const exists = await stat(dir).then(
-      (s) => s.isDirectory(),
-      () => false,
+    const kind = await stat(dir).then(
+      (s) => (s.isDirectory() ? 'directory' : 'file'),
+      () => 'absent',
     );
     throw new IndexFormatError(
       dir,
       undefined,
-      exists
+      kind === 'directory'
         ? `${dir} is not a grag index: it has no ${MANIFEST_FILE}. Build one with \`grag index\`.`
-        : `Index directory ${dir} does not exist. Build it with \`grag index <corpus> --out ${dir}\`.`,
+        : kind === 'file'
+          ? `${dir} is a file, not an index directory; pass the directory \`grag index --out\` wrote.`
+          : `Index directory ${dir} does not exist. Build it with \`grag index <corpus> --out ${dir}\`.`,
       { cause: error },
     );
   }
@@ -141,6 +148,7 @@ const manifestSchema = v.object({
   params: v.record(v.unknown()),
   providers: v.record(v.string()),
   stats: v.optional(v.record(v.unknown())),
+  files: v.optional(v.array(v.string())),
 });
 
 /** Write `value` as JSON to `path`. */

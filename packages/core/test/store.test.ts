@@ -33,6 +33,7 @@ runIndexStoreSpec('directoryStore', () => directoryStore(join(root, `spec-${++n}
     await writeFile(join(dir, 'thesis.tex'), 'a user file');
     return directoryStore(dir);
   },
+  reopen: (store) => directoryStore(store.location),
 });
 runIndexStoreSpec('memoryStore', () => memoryStore(), { pinsVersions: true });
 

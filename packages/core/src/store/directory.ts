@@ -8,9 +8,25 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IndexFormatError, InvalidArgumentError } from '../errors.js';
 import { MANIFEST_FILE, readBinary, readManifest } from '../persistence.js';
-import { checkIndexTarget, writeIndexDir } from './directory-files.js';
+import { checkIndexTarget, lockIndexDir, writeIndexDir } from './directory-files.js';
 import { assertOpen, checkArtifactName, Scratch } from './scratch.js';
-import type { ArtifactWriter, IndexStore, StoredIndex } from './types.js';
+import type { ArtifactWriter, IndexStore, StoredIndex, StoreLock, StoreLockOptions } from './types.js';
+
+/** The store {@link directoryStore} makes: an {@link IndexStore} that always has a writer lock. */
+export interface DirectoryStore extends IndexStore {
+  lock(options?: StoreLockOptions): Promise<StoreLock>;
+}
+
+/** Options of {@link directoryStore}. */
+export interface DirectoryStoreOptions {
+  /**
+   * How long a write (or `lock()`) waits for another writer of the same index before an
+   * `OutputError` naming it; `0` refuses at once. @default 60000
+   */
+  lockTimeoutMs?: number;
+  /** Called when a write starts waiting for another writer (`holder`: its pid, host, since when). */
+  onLockWait?: (holder: string) => void;
+}
 
 /**
  * The store of an index kept in the directory `dir` (one file per artifact plus `manifest.json`).
@@ -18,7 +34,14 @@ import type { ArtifactWriter, IndexStore, StoredIndex } from './types.js';
  * - `target()` is `checkIndexTarget(dir)`: `'absent'`, `'empty'` or `'index'`, and an
  *   `OutputError` for a file or a non-empty directory that is not a grag index.
  * - `writeVersion` writes a temporary sibling directory and renames it into place once the
- *   manifest is written; a failed or interrupted write leaves the previous index as it was.
+ *   manifest (which lists the files written) is written; a failed or interrupted write leaves the
+ *   previous index as it was, and the next write removes its leftovers. An index directory that
+ *   also holds files the index does not list (a user's) is refused, never replaced. A symbolic
+ *   link to a directory is written through (its target gets the index; the link stays).
+ * - One writer at a time: a write holds the lock file `.<name>.lock` beside the directory (owner
+ *   pid, host and start time, created exclusively); another writer waits up to `lockTimeoutMs`,
+ *   then is refused with an `OutputError` naming the owner; a lock whose owner died is taken
+ *   over. `lock()` holds it across a read-modify-write (see `withStoreLock`).
  * - `open()` reads the files in place: a snapshot keeps its version only until a writer replaces
  *   the directory (open, read what you need, release).
  *
@@ -28,33 +51,78 @@ import type { ArtifactWriter, IndexStore, StoredIndex } from './types.js';
  * await denseRag.save(index, store); // the same as denseRag.save(index, './my-index')
  * ```
  */
-export function directoryStore(dir: string): IndexStore {
+export function directoryStore(dir: string, options: DirectoryStoreOptions = {}): DirectoryStore {
   if (typeof dir !== 'string' || dir.length === 0) {
     throw new InvalidArgumentError('dir', 'directoryStore: dir must be a non-empty directory path.');
   }
   const owner = `directoryStore(${dir})`;
+  const lockOptions = (given: StoreLockOptions = {}): StoreLockOptions => ({
+    ...(options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {}),
+    ...(options.onLockWait !== undefined ? { onWait: options.onLockWait } : {}),
+    ...given,
+  });
+  /** The lock `lock()` took, while it is held. */
+  let holding: StoreLock | undefined;
+  /** Settles when the last `lock()` of this store is released: callers in one process take turns. */
+  let turn: Promise<void> = Promise.resolve();
   return {
     kind: 'directory',
     location: dir,
     target: () => checkIndexTarget(dir),
-    async writeVersion(manifest, write) {
-      await writeIndexDir(dir, manifest, async (tmp) => {
-        const scratch = new Scratch(owner);
-        let closed = false;
-        const out: ArtifactWriter = {
-          async write(name, data) {
-            assertOpen(closed, owner);
-            await writeFile(join(tmp, checkArtifactName(name, owner)), data);
-          },
-          scratch: () => scratch.get(),
-        };
-        try {
-          await write(out);
-        } finally {
-          closed = true;
-          await scratch.remove();
-        }
+    async lock(given) {
+      const previous = turn;
+      let done!: () => void;
+      turn = new Promise<void>((resolve) => {
+        done = resolve;
       });
+      await previous;
+      let lock: StoreLock;
+      try {
+        lock = await lockIndexDir(dir, lockOptions(given));
+      } catch (error) {
+        done();
+        throw error;
+      }
+      let released = false;
+      const held: StoreLock = {
+        async release() {
+          if (released) return;
+          released = true;
+          holding = undefined;
+          try {
+            await lock.release();
+          } finally {
+            done();
+          }
+        },
+      };
+      holding = held;
+      return held;
+    },
+    async writeVersion(manifest, write) {
+      const locking = holding !== undefined ? { locked: true } : lockOptions();
+      await writeIndexDir(
+        dir,
+        manifest,
+        async (tmp) => {
+          const scratch = new Scratch(owner);
+          let closed = false;
+          const out: ArtifactWriter = {
+            async write(name, data) {
+              assertOpen(closed, owner);
+              await writeFile(join(tmp, checkArtifactName(name, owner)), data);
+            },
+            scratch: () => scratch.get(),
+          };
+          try {
+            await write(out);
+          } finally {
+            closed = true;
+            await scratch.remove();
+          }
+        },
+        locking,
+      );
     },
     async open(): Promise<StoredIndex> {
       const manifest = await readManifest(dir);
@@ -66,9 +134,10 @@ export function directoryStore(dir: string): IndexStore {
           { cause: error },
         );
       });
-      const names = entries
-        .filter((entry) => !entry.isDirectory() && entry.name !== MANIFEST_FILE)
-        .map((entry) => entry.name)
+      // The files the manifest lists (an older index: every file), so a user's file is never read.
+      const listed = manifest.files;
+      const names = (listed ?? entries.filter((entry) => !entry.isDirectory()).map((entry) => entry.name))
+        .filter((name) => name !== MANIFEST_FILE)
         .sort();
       const scratch = new Scratch(owner);
       return {

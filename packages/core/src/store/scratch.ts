@@ -2,11 +2,37 @@
  * Helpers shared by the stores of core: artifact-name checks, scratch directories, and the
  * locator of an artifact in a store that is not a directory.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidArgumentError, StateError } from '../errors.js';
 import { MANIFEST_FILE } from '../persistence.js';
+import { pidIsDead } from './lock.js';
+
+/** Prefix of scratch directories in the OS temporary directory; the owner's pid follows. */
+const SCRATCH_PREFIX = 'grag-store-scratch-';
+let swept: Promise<void> | undefined;
+
+/**
+ * Remove the scratch directories of processes of this host that are gone (a writer killed while it
+ * spooled a version), once per process: `grag-store-scratch-<pid>-*` in the OS temporary
+ * directory. Scratch directories of live processes, and names not grag's, are left alone.
+ */
+export function sweepStaleScratch(): Promise<void> {
+  swept ??= (async () => {
+    const dir = tmpdir();
+    const pattern = new RegExp(`^${SCRATCH_PREFIX}(\\d+)-[A-Za-z0-9]{6}$`);
+    const names = await readdir(dir).catch(() => [] as string[]);
+    await Promise.all(
+      names.map(async (name) => {
+        const match = pattern.exec(name);
+        if (match !== null && pidIsDead(Number(match[1])))
+          await rm(join(dir, name), { recursive: true, force: true }).catch(() => {});
+      }),
+    );
+  })();
+  return swept;
+}
 
 /**
  * Check that `name` can name an artifact: a non-empty plain file name (no `/`, `\`, NUL, not `.`
@@ -40,7 +66,11 @@ export function artifactLocator(location: string, name: string): string {
   return `${location.replace(/\/+$/, '')}/${name}`;
 }
 
-/** A scratch directory under the OS temporary directory, made on first use and removed by {@link Scratch.remove}. */
+/**
+ * A scratch directory under the OS temporary directory (`grag-store-scratch-<pid>-*`), made on
+ * first use and removed by {@link Scratch.remove}; the first one of a process also removes those
+ * of killed processes ({@link sweepStaleScratch}).
+ */
 export class Scratch {
   #dir: Promise<string> | undefined;
   #closed = false;
@@ -56,7 +86,7 @@ export class Scratch {
         ),
       );
     }
-    this.#dir ??= mkdtemp(join(tmpdir(), 'grag-store-scratch-'));
+    this.#dir ??= sweepStaleScratch().then(() => mkdtemp(join(tmpdir(), `${SCRATCH_PREFIX}${process.pid}-`)));
     return this.#dir;
   }
 

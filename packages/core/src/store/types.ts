@@ -50,8 +50,37 @@ export interface IndexStore {
    * place: it keeps the version only as long as no writer replaces the directory).
    */
   open(): Promise<StoredIndex>;
+  /**
+   * Take the store's writer lock, for a read-modify-write (open or load, change, write): until it
+   * is released, writers of the same location through other stores or processes wait (up to
+   * `timeoutMs`, then an `OutputError` naming the holder), and so do other `lock()` calls on this
+   * store (callers in one process take turns), while `writeVersion` through this store does not.
+   * `writeVersion` takes the lock itself for the length of one write when this store does not
+   * hold it. A lock whose holder died is taken over. The directory store has one; a store without
+   * it (the memory store) serialises nothing beyond its single writes. See `withStoreLock`.
+   */
+  lock?(options?: StoreLockOptions): Promise<StoreLock>;
   /** Release connections or handles (a no-op for a directory). */
   close?(): Promise<void>;
+}
+
+/** How {@link IndexStore.lock} waits for another writer. */
+export interface StoreLockOptions {
+  /**
+   * How long to wait for another writer before giving up with an `OutputError` that names it;
+   * `0` refuses at once. @default the store's (60 s for a directory)
+   */
+  timeoutMs?: number;
+  /** Called once when the lock is held by another writer and the call starts waiting (`holder` names it: pid, host, since when). */
+  onWait?: (holder: string) => void;
+  /** Stops the wait with an `AbortError`. */
+  signal?: AbortSignal;
+}
+
+/** A writer lock taken with {@link IndexStore.lock}. */
+export interface StoreLock {
+  /** Release the lock (again: nothing). */
+  release(): Promise<void>;
 }
 
 /** Puts the artifacts of one version being written. */

@@ -22,6 +22,12 @@ export interface IndexStoreSpecOptions {
    * its `target()` and `writeVersion` must refuse with an `OutputError`. Skipped when not given.
    */
   makeForeign?: () => IndexStore | Promise<IndexStore>;
+  /**
+   * Another store of the same location as `store`, as a second process would make it. With it, a
+   * store that has a writer lock (`lock()`) is checked to lose no read-modify-write of writers
+   * that run at once. Skipped when not given.
+   */
+  reopen?: (store: IndexStore) => IndexStore | Promise<IndexStore>;
   /** Per-test timeout in ms. @default 30000 */
   timeout?: number;
 }
@@ -79,6 +85,8 @@ async function expectVersion(store: IndexStore, n: number): Promise<void> {
   });
 }
 
+const store0 = (stores: IndexStore[]) => stores[0] as IndexStore;
+
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
     await promise;
@@ -105,7 +113,9 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
  * - the writer's scratch directory is writable, and files left there are not stored;
  * - of two concurrent writes at least one completes (the other may be refused with a
  *   `GragError`) and the store serves one of them whole;
- * - with `makeForeign`, a location holding foreign content is refused with `OutputError`.
+ * - with `makeForeign`, a location holding foreign content is refused with `OutputError`;
+ * - with `reopen`, on a store with `lock()`: three read-modify-write cycles through three stores
+ *   of one location, at once, each under the lock, lose none of their changes.
  *
  * Every store made is closed (`close()`, when it has one) after the suite.
  */
@@ -298,6 +308,41 @@ export function runIndexStoreSpec(
       },
       timeout,
     );
+
+    const reopen = options.reopen;
+    if (reopen) {
+      it(
+        'loses no read-modify-write of writers at once when each holds the writer lock',
+        async () => {
+          const first = await track(makeStore);
+          if (first.lock === undefined) return;
+          await writeVersion(first, 1);
+          const stores = [first, await track(() => reopen(first)), await track(() => reopen(first))];
+          await Promise.all(
+            stores.map(async (store, i) => {
+              const lock = await (store.lock as NonNullable<IndexStore['lock']>)();
+              try {
+                const seen = await withSnapshot(store, async (s) =>
+                  JSON.parse(decode(await s.read('units.json'))),
+                );
+                const writers = [...((seen.writers as number[] | undefined) ?? []), i];
+                await store.writeVersion(manifestOf(1), async (out) => {
+                  for (const [name, data] of artifactsOf(1)) await out.write(name, data);
+                  await out.write('units.json', encode(JSON.stringify({ writers })));
+                });
+              } finally {
+                await lock.release();
+              }
+            }),
+          );
+          const final = await withSnapshot(store0(stores), async (s) =>
+            JSON.parse(decode(await s.read('units.json'))),
+          );
+          expect([...(final.writers as number[])].sort()).toEqual([0, 1, 2]);
+        },
+        timeout,
+      );
+    }
 
     const makeForeign = options.makeForeign;
     if (makeForeign) {
