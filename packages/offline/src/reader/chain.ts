@@ -4,6 +4,7 @@
  * answer task resolves it from the context and asks the rest of the question about it.
  */
 import { spanText, type Token } from '../nlp.js';
+import { agentVerb } from './meaning.js';
 
 /** One relation from a known entity to the entity it leads to. */
 export type Relation =
@@ -31,26 +32,76 @@ const kin = (
   gender,
 });
 
-/** Kinship nouns, as the chain of basic relations they stand for, applied from the entity outwards. */
+const P = (g: 'male' | 'female' | null = null): Relation => kin('parent', g);
+const C = (g: 'male' | 'female' | null = null): Relation => kin('child', g);
+const S = (g: 'male' | 'female' | null = null): Relation => kin('sibling', g);
+const W = (g: 'male' | 'female' | null = null): Relation => kin('spouse', g);
+
+/**
+ * Kinship nouns, as the chain of basic relations they stand for, applied from the entity outwards:
+ * parents, grandparents and great-grandparents, children and grandchildren, siblings and
+ * half-siblings, uncles, aunts, nephews, nieces and cousins, spouses, step-relations (in-laws are
+ * built from these by {@link inLaw}). Everyday forms ("dad", "granny") stand for the same.
+ */
 const KIN: Record<string, Relation[]> = {
-  father: [kin('parent', 'male')],
-  mother: [kin('parent', 'female')],
-  parent: [kin('parent', null)],
-  husband: [kin('spouse', 'male')],
-  wife: [kin('spouse', 'female')],
-  spouse: [kin('spouse', null)],
-  son: [kin('child', 'male')],
-  daughter: [kin('child', 'female')],
-  child: [kin('child', null)],
-  brother: [kin('sibling', 'male')],
-  sister: [kin('sibling', 'female')],
-  sibling: [kin('sibling', null)],
-  // The side (paternal / maternal) is read from the adjective before it; paternal by default.
-  grandfather: [kin('parent', 'male'), kin('parent', 'male')],
-  grandmother: [kin('parent', 'male'), kin('parent', 'female')],
-  stepfather: [kin('parent', 'female'), kin('spouse', 'male')],
-  stepmother: [kin('parent', 'male'), kin('spouse', 'female')],
+  father: [P('male')],
+  mother: [P('female')],
+  parent: [P()],
+  husband: [W('male')],
+  wife: [W('female')],
+  spouse: [W()],
+  partner: [W()],
+  widow: [W('female')],
+  widower: [W('male')],
+  son: [C('male')],
+  daughter: [C('female')],
+  child: [C()],
+  brother: [S('male')],
+  sister: [S('female')],
+  sibling: [S()],
+  // Grandparents: the side (paternal / maternal) is read from the word before; either side else.
+  grandfather: [P(), P('male')],
+  grandmother: [P(), P('female')],
+  grandparent: [P(), P()],
+  'great-grandfather': [P(), P(), P('male')],
+  'great-grandmother': [P(), P(), P('female')],
+  grandson: [C(), C('male')],
+  granddaughter: [C(), C('female')],
+  grandchild: [C(), C()],
+  uncle: [P(), S('male')],
+  aunt: [P(), S('female')],
+  nephew: [S(), C('male')],
+  niece: [S(), C('female')],
+  cousin: [P(), S(), C()],
+  stepfather: [P('female'), W('male')],
+  stepmother: [P('male'), W('female')],
+  stepson: [W(), C('male')],
+  stepdaughter: [W(), C('female')],
+  'half-brother': [P(), C('male')],
+  'half-sister': [P(), C('female')],
 };
+for (const [alias, noun] of Object.entries({
+  dad: 'father',
+  daddy: 'father',
+  pa: 'father',
+  mom: 'mother',
+  mum: 'mother',
+  mummy: 'mother',
+  ma: 'mother',
+  grandpa: 'grandfather',
+  granddad: 'grandfather',
+  grandad: 'grandfather',
+  grandma: 'grandmother',
+  granny: 'grandmother',
+  gran: 'grandmother',
+  nan: 'grandmother',
+  kid: 'child',
+  offspring: 'child',
+  heir: 'child',
+  bride: 'wife',
+  groom: 'husband',
+}))
+  KIN[alias] = KIN[noun]!;
 
 /** "-in-law": the relation of the spouse (mother-in-law), or the spouse of the relation (son-in-law). */
 function inLaw(noun: string): Relation[] | null {
@@ -58,51 +109,30 @@ function inLaw(noun: string): Relation[] | null {
   if (own?.length !== 1) return null;
   const r = own[0]!;
   if (r.kind !== 'kin') return null;
-  if (r.base === 'parent' || r.base === 'sibling') return [kin('spouse', null), r];
-  if (r.base === 'child') return [kin('child', null), kin('spouse', r.gender)];
+  // A sibling-in-law is the spouse's sibling or the sibling's spouse; the first is read here.
+  if (r.base === 'parent' || r.base === 'sibling') return [W(), r];
+  if (r.base === 'child') return [C(), W(r.gender)];
   return null;
 }
 
-/**
- * Role nouns and the lemmas of the verbs that state them ("the director of X" ↔ "X … directed by
- * Y"): agent nouns of the kinds encyclopedic text relates a work or a thing to.
- */
-const ROLE_VERBS: Record<string, string[]> = {
-  author: ['write'],
-  writer: ['write'],
-  screenwriter: ['write'],
-  lyricist: ['write'],
-  novelist: ['write'],
-  performer: ['perform', 'sing', 'record'],
-  singer: ['sing', 'perform', 'record'],
-  founder: ['found', 'establish', 'create'],
-  cofounder: ['found', 'establish'],
-  architect: ['design'],
-  creator: ['create'],
-  composer: ['compose', 'write'],
-  producer: ['produce'],
-  director: ['direct'],
-  editor: ['edit'],
-  designer: ['design'],
-  developer: ['develop'],
-  publisher: ['publish'],
-  manufacturer: ['manufacture', 'make', 'build'],
-  builder: ['build'],
-  inventor: ['invent'],
-  illustrator: ['illustrate'],
-  narrator: ['narrate'],
-  presenter: ['present', 'host'],
-  painter: ['paint'],
-  sculptor: ['sculpt'],
-  owner: ['own'],
-};
+/** Nouns that type a name rather than relate it ("the film X"): never a relation. */
+const NOT_RELATIONS = new Set(
+  'film movie song album book novel series show band group team company city town village country river ship boat person man woman people one member player'.split(
+    ' ',
+  ),
+);
 
-/** The relations a noun (lemma) stands for, or null when it names none. */
+/**
+ * The relations a noun (lemma) stands for, or null when it names none: a kinship noun, or an agent
+ * noun whose verb relates it ("director" → direct, "founder" → found, "builder" → build; see
+ * {@link agentVerb}).
+ */
 export function relationOf(lemma: string): Relation[] | null {
   const k = KIN[lemma];
   if (k) return k;
-  const verbs = ROLE_VERBS[lemma];
-  if (verbs) return [{ kind: 'role', noun: lemma, verbs }];
+  if (NOT_RELATIONS.has(lemma)) return null;
+  const verb = agentVerb(lemma);
+  if (verb) return [{ kind: 'role', noun: lemma, verbs: [verb] }];
   return null;
 }
 
@@ -206,10 +236,11 @@ function relationAt(
   const side = tokens[k - 1]?.normal;
   if (
     (side === 'paternal' || side === 'maternal') &&
-    relations.length === 2 &&
-    relations[0]!.kind === 'kin'
+    relations.length >= 2 &&
+    relations[0]!.kind === 'kin' &&
+    relations[0]!.base === 'parent'
   ) {
-    relations = [kin('parent', side === 'paternal' ? 'male' : 'female'), relations[1]!];
+    relations = [kin('parent', side === 'paternal' ? 'male' : 'female'), ...relations.slice(1)];
     start = k - 1;
   }
   return { relations, end, start };

@@ -62,7 +62,6 @@ export function countriesOf(
   return out;
 }
 
-
 type Support = readonly { value: number; from: number }[];
 
 /** Sentences that name `phrase` (most of its words), best supported first. */
@@ -159,14 +158,39 @@ export function chooseOption(
         const s = sentences[i]!;
         const range = s.ea.analysis.sentences[s.index]!;
         const values: number[] = [];
+        const at: number[] = [];
+        const tokens = s.ea.analysis.tokens;
+        const phraseWords = new Set(contentWords(phrase));
+        let mention = -1;
         for (let k = range.start; k <= range.end; k++) {
-          const t = s.ea.analysis.tokens[k]!;
+          const t = tokens[k]!;
+          if (mention < 0 && phraseWords.has(t.normal)) mention = k;
           if (byTime) {
-            if (YEAR.test(t.value)) values.push(Number(t.value));
+            if (YEAR.test(t.value)) {
+              values.push(Number(t.value));
+              at.push(k);
+            }
           } else if (!YEAR.test(t.value)) {
             const n = numberValue(t);
-            if (n !== null) values.push(n);
+            if (n !== null) {
+              values.push(n);
+              at.push(k);
+            }
           }
+        }
+        // A sentence that dates several things ("A (born 1981) and B (born 1984)"): the value
+        // nearest after the phrase's own mention is its own.
+        if (mention >= 0 && values.length > 1 && !reading.lifespan && !reading.deathDate) {
+          let best = 0;
+          let bestDistance = Number.POSITIVE_INFINITY;
+          at.forEach((k, j) => {
+            const d = k >= mention ? k - mention : 1.5 * (mention - k);
+            if (d < bestDistance) {
+              bestDistance = d;
+              best = j;
+            }
+          });
+          values.unshift(values.splice(best, 1)[0]!);
         }
         if (reading.lifespan) {
           // "(6 September 1667 – 25 August 1721)": the years between birth and death.

@@ -103,4 +103,7 @@ export const COUNTRY_ALIASES: Readonly<Record<string, string>> = {
 };
 
 /** Every country name the tables know, canonical. */
-export const COUNTRIES: ReadonlySet<string> = new Set([...Object.values(DEMONYMS), ...Object.values(COUNTRY_ALIASES)]);
+export const COUNTRIES: ReadonlySet<string> = new Set([
+  ...Object.values(DEMONYMS),
+  ...Object.values(COUNTRY_ALIASES),
+]);

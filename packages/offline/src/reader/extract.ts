@@ -325,4 +325,3 @@ function lifeEventOf(tokens: readonly Token[]): 'birth' | 'death' | null {
   }
   return null;
 }
-

@@ -44,7 +44,7 @@ export const AUXILIARIES = new Set(
   'is are was were do does did has have had can could will would should may might am'.split(' '),
 );
 export const MIN_WORDS = new Set(
-  'first earlier earliest older oldest before sooner fewer less least smaller smallest shorter shortest lower lowest'.split(
+  'first earlier earliest older oldest elder eldest before sooner prior fewer less least smaller smallest shorter shortest lower lowest'.split(
     ' ',
   ),
 );
@@ -90,7 +90,7 @@ function choiceOptions(tokens: readonly Token[]): string[] {
       break;
     }
   }
-  if (or < 0) return [];
+  if (or < 0) return coordinatedOptions(tokens);
   let last = tokens.length - 1;
   while (last > or && tokens[last]!.type === 'punctuation') last--;
   const isCap = (t: Token | undefined): boolean =>
@@ -144,9 +144,49 @@ function choiceOptions(tokens: readonly Token[]): string[] {
       else break;
     }
   }
+  if (leftStart >= or || rightEnd <= or) return nounOptions(tokens, or);
   const left = clean(spanText(tokens, leftStart, or - 1));
   const right = clean(spanText(tokens, or + 1, rightEnd));
   if (!left || !right || wordsOf(left).length > 12 || wordsOf(right).length > 12) return [];
+  return [left, right];
+}
+
+const NOUNISH = new Set(['NOUN', 'PROPN', 'ADJ', 'NUM']);
+
+/** Common-noun options either side of "or": "on Mondays or on Tuesdays", "the captain or the treasurer". */
+function nounOptions(tokens: readonly Token[], or: number): string[] {
+  let ls = or - 1;
+  if (!NOUNISH.has(tokens[ls]?.pos ?? '')) return [];
+  while (ls - 1 >= 0 && NOUNISH.has(tokens[ls - 1]!.pos) && !WH.has(tokens[ls - 1]!.normal)) ls--;
+  let re = or + 1;
+  while (re < tokens.length && /^(DET|ADP)$/.test(tokens[re]!.pos)) re++;
+  const rs = re;
+  while (re + 1 < tokens.length && NOUNISH.has(tokens[re + 1]!.pos)) re++;
+  if (!NOUNISH.has(tokens[rs]?.pos ?? '')) return [];
+  return [clean(spanText(tokens, ls, or - 1)), clean(spanText(tokens, rs, re))];
+}
+
+/**
+ * The options of a comparison written with "and": "Between A and B, which …", "Of A and B, who …",
+ * "A and B: which of them …". [] when the question has no such frame.
+ */
+function coordinatedOptions(tokens: readonly Token[]): string[] {
+  const wh = tokens.findIndex((t) => WH.has(t.normal));
+  if (wh < 0) return [];
+  const words = tokens.map((t) => t.normal);
+  // The frame: an opening "between"/"of" up to a comma or colon before the wh-word, or a run up to
+  // a colon before it.
+  let start = 0;
+  if (words[0] === 'between' || words[0] === 'of' || words[0] === 'among') start = 1;
+  let end = wh - 1;
+  while (end > start && tokens[end]!.type === 'punctuation') end--;
+  if (end <= start || !/^[,:;]$/.test(tokens[end + 1]?.value ?? '')) return [];
+  if (start === 0 && tokens[end + 1]!.value !== ':') return [];
+  const and = words.indexOf('and', start);
+  if (and <= start || and >= end) return [];
+  const left = clean(spanText(tokens, start, and - 1));
+  const right = clean(spanText(tokens, and + 1, end));
+  if (!left || !right || wordsOf(left).length > 8 || wordsOf(right).length > 8) return [];
   return [left, right];
 }
 

@@ -90,188 +90,234 @@ export function contentConcepts(analysis: Analysis, start: number, end: number):
   return out;
 }
 
+/**
+ * The relation words of a question: concepts of its content words outside its names and its
+ * wh-phrase ("Who *founded* the Gig Club?" → found).
+ */
+export function predicateConcepts(qea: EntityAnalysis, whStart: number, whEnd: number): Set<string> {
+  const { analysis } = qea;
+  const inName = new Uint8Array(analysis.tokens.length);
+  for (const mentions of qea.bySentence)
+    for (const m of mentions) {
+      if (qea.byKey.get(m.key)?.type === 'concept' || m.source === 'pronoun') continue;
+      for (let k = m.start; k <= m.end; k++) inName[k] = 1;
+    }
+  const all = tokenConcepts(analysis);
+  const out = new Set<string>();
+  analysis.tokens.forEach((t, k) => {
+    if (inName[k] || (k >= whStart && k <= whEnd) || !all[k]) return;
+    if (/^\p{Lu}/u.test(t.value) && k > 0) return;
+    if (isContent(t) || all[k] !== t.lemma) out.add(all[k]!);
+  });
+  return out;
+}
+
 /** The reader: answer `query` from `context`, citing the items the answer comes from. */
 export function createReader(
   deps: ReaderDeps,
-): (query: string, context: ContextItem[], options?: { abortSignal?: AbortSignal }) => Promise<AnswerWithCitations> {
+): (
+  query: string,
+  context: ContextItem[],
+  options?: { abortSignal?: AbortSignal },
+) => Promise<AnswerWithCitations> {
   const { entitiesOf, embedder } = deps;
   const settings = deps;
   return async (query, context, options = {}) => {
-  throwIfAborted(options.abortSignal);
-  const candidates: ScoredSentence[] = [];
-  for (let item = 0; item < context.length; item++) {
     throwIfAborted(options.abortSignal);
-    const ea = await entitiesOf(context[item]!.text, true);
-    for (const s of ea.analysis.sentences) {
-      const keys = new Set<string>();
-      const types = new Map<string, string>();
-      for (const m of ea.bySentence[s.index] ?? []) {
-        keys.add(m.key);
-        types.set(m.key, ea.byKey.get(m.key)?.type ?? 'other');
-      }
-      const numbers = ea.analysis.tokens
-        .slice(s.start, s.end + 1)
-        .filter((t) => t.type === 'number')
-        .map((t) => t.normal);
-      candidates.push({
-        text: s.text,
-        lemmas: contentConcepts(ea.analysis, s.start, s.end),
-        keys,
-        types,
-        numbers,
-        item,
-        ea,
-        index: s.index,
-      });
-    }
-  }
-  const idf = inverseDocumentFrequency(candidates.map((c) => c.lemmas));
-  const maxIdf = Math.log(1 + candidates.length);
-  // The context's embeddings are computed once, for every reading of the question.
-  let textVectors: Float32Array[] | null | undefined;
-  const cosinesFor = async (q: string): Promise<number[] | null> => {
-    if (!embedder || candidates.length === 0) return null;
-    textVectors ??= await embedAll(
-      embedder,
-      candidates.map((c) => c.text),
-      { abortSignal: options.abortSignal },
-    );
-    const [qv] = await embedAll(embedder, [q], { abortSignal: options.abortSignal });
-    return textVectors.map((v) => cosineSimilarity(qv!, v));
-  };
-
-  /** The question read, and how well each context sentence matches it. */
-  const read = async (q: string) => {
-    const qea = await entitiesOf(q, false);
-    const qTokens = qea.analysis.tokens;
-    const queryLemmas = new Set(contentConcepts(qea.analysis, 0, qTokens.length - 1));
-    const queryKeys = qea.entities.filter((e) => e.type !== 'concept').map((e) => e.key);
-    const target = questionTarget(qTokens);
-    const queryNumbers = new Set(qTokens.filter((t) => t.type === 'number').map((t) => t.normal));
-    let queryWeight = 0;
-    for (const l of queryLemmas) queryWeight += idf.get(l) ?? maxIdf;
-    const cosines = queryLemmas.size ? await cosinesFor(q) : null;
-    const scores = candidates.map((c, i) => {
-      let overlap = 0;
-      for (const l of new Set(c.lemmas)) if (queryLemmas.has(l)) overlap += idf.get(l) ?? 0;
-      const lexical = queryWeight > 0 ? overlap / queryWeight : 0;
-      if (lexical === 0 && !(cosines && (cosines[i] ?? 0) > 0.2)) return 0;
-      const lower = c.text.toLowerCase();
-      // A query entity counts when the sentence names it, or names its first or last word
-      // ("Varga" for "Elena Varga").
-      const entityHits = queryKeys.filter((k) => {
-        if (c.keys.has(k) || containsPhrase(lower, k)) return true;
-        const parts = k.split(' ');
-        return parts.length > 1 && (c.keys.has(parts[0]!) || c.keys.has(parts[parts.length - 1]!));
-      }).length;
-      const entityScore = queryKeys.length ? entityHits / queryKeys.length : 0;
-      let typeScore = 0;
-      if (target.expectedType === 'number') {
-        typeScore = c.numbers.some((n) => !queryNumbers.has(n)) ? 1 : 0;
-      } else if (target.expectedType) {
-        for (const [key, type] of c.types) {
-          if (type === target.expectedType && !queryKeys.includes(key)) typeScore = 1;
+    const candidates: ScoredSentence[] = [];
+    for (let item = 0; item < context.length; item++) {
+      throwIfAborted(options.abortSignal);
+      const ea = await entitiesOf(context[item]!.text, true);
+      for (const s of ea.analysis.sentences) {
+        const keys = new Set<string>();
+        const types = new Map<string, string>();
+        for (const m of ea.bySentence[s.index] ?? []) {
+          keys.add(m.key);
+          types.set(m.key, ea.byKey.get(m.key)?.type ?? 'other');
         }
+        const numbers = ea.analysis.tokens
+          .slice(s.start, s.end + 1)
+          .filter((t) => t.type === 'number')
+          .map((t) => t.normal);
+        candidates.push({
+          text: s.text,
+          lemmas: contentConcepts(ea.analysis, s.start, s.end),
+          keys,
+          types,
+          numbers,
+          item,
+          ea,
+          index: s.index,
+        });
       }
-      return (
-        lexical + 0.5 * entityScore + 0.3 * typeScore + (cosines ? 0.5 * Math.max(0, cosines[i] ?? 0) : 0)
-      );
-    });
-    return { qea, qTokens, queryLemmas, queryKeys, scores };
-  };
-  const asAnswerSentences = (scores: readonly number[]): AnswerSentence[] =>
-    candidates.map((c, i) => ({
-      ea: c.ea,
-      index: c.index,
-      item: c.item,
-      text: c.text,
-      lemmas: c.lemmas,
-      types: c.types,
-      // Items come best first: a mild prior for earlier ones.
-      score: scores[i]! / (1 + 0.02 * c.item),
-    }));
-
-  if (settings.answerMode === 'phrase') {
-    if (candidates.length === 0) return { answer: NO_ANSWER, citations: [], issues: [] };
-    // Relation chains first: "Where was the director of film X born?" → the context's
-    // director of X, Y → "Where was Y born?". The bridge's items are cited after the answer's.
-    let q = query;
-    const bridgeItems: number[] = [];
-    const focus: string[] = [];
-    const unresolved: string[] = [];
-    const plain = asAnswerSentences(candidates.map(() => 0));
-    for (let hop = 0; hop < MAX_HOPS; hop++) {
-      const qTokens = (await analyze(q)).tokens;
-      const phrase = findRelationPhrase(qTokens);
-      if (!phrase) break;
-      const bridge = resolveChain(phrase.relations, phrase.subject, plain);
-      if (!bridge) unresolved.push(phrase.subject);
-      if (!bridge) break;
-      const item = plain[bridge.sentence]!.item;
-      if (!bridgeItems.includes(item)) bridgeItems.push(item);
-      const next = substitute(qTokens, phrase, bridge.name);
-      focus.push(bridge.name);
-      if (next.whole) {
-        return {
-          answer: bridge.name,
-          citations: [...bridgeItems].reverse().map((i) => context[i]!.id),
-          issues: [],
-        };
-      }
-      q = next.text;
     }
-    const { qea, qTokens, queryLemmas, queryKeys, scores } = await read(q);
-    if (queryLemmas.size === 0) return { answer: NO_ANSWER, citations: [], issues: [] };
-    const names = qea.entities.filter((e) => e.type !== 'concept').map((e) => e.name);
-    const phrase = extractPhrase(
-      {
-        text: q,
-        tokens: qTokens,
-        lemmas: queryLemmas,
-        keys: queryKeys,
-        names,
-        reading: readQuestion(qTokens),
-        focus,
-        aside: unresolved,
-      },
-      asAnswerSentences(scores),
-    );
-    if (!phrase?.answer) return { answer: NO_ANSWER, citations: [], issues: [] };
-    const items = [...phrase.items];
-    for (const i of [...bridgeItems].reverse()) if (!items.includes(i)) items.push(i);
-    return {
-      answer: phrase.answer,
-      citations: items.map((i) => context[i]!.id),
-      issues: [],
+    // The names each item mentions anywhere: a note or passage about X speaks of X in every sentence
+    // ("The club was founded in 1961 by …" in the history of the Gig Club).
+    const itemKeys = new Map<number, Set<string>>();
+    for (const c of candidates) {
+      let keys = itemKeys.get(c.item);
+      if (!keys) itemKeys.set(c.item, (keys = new Set()));
+      for (const k of c.keys) keys.add(k);
+    }
+    const idf = inverseDocumentFrequency(candidates.map((c) => c.lemmas));
+    const maxIdf = Math.log(1 + candidates.length);
+    // The context's embeddings are computed once, for every reading of the question.
+    let textVectors: Float32Array[] | null | undefined;
+    const cosinesFor = async (q: string): Promise<number[] | null> => {
+      if (!embedder || candidates.length === 0) return null;
+      textVectors ??= await embedAll(
+        embedder,
+        candidates.map((c) => c.text),
+        { abortSignal: options.abortSignal },
+      );
+      const [qv] = await embedAll(embedder, [q], { abortSignal: options.abortSignal });
+      return textVectors.map((v) => cosineSimilarity(qv!, v));
     };
-  }
-  const { queryLemmas, scores } = await read(query);
-  if (candidates.length === 0 || queryLemmas.size === 0)
-    return { answer: NO_ANSWER, citations: [], issues: [] };
-  const ranked = scores
-    .map((score, i) => ({ score, i }))
-    .filter((x) => x.score > 0)
-    .sort((a, b) => b.score - a.score || a.i - b.i);
-  const best = ranked[0];
-  if (!best) return { answer: NO_ANSWER, citations: [], issues: [] };
-  // The same sentence often reaches the context several times (a passage, an entity description,
-  // a relation); an answer states it once.
-  const picked: ScoredSentence[] = [];
-  const seen: string[] = [];
-  for (const x of ranked) {
-    if (picked.length >= settings.answerSentences || x.score < settings.answerRelativeScore * best.score)
-      break;
-    const c = candidates[x.i]!;
-    const norm = c.text.toLowerCase().replace(/\s+/g, ' ').trim();
-    if (seen.some((t) => t.includes(norm) || norm.includes(t))) continue;
-    seen.push(norm);
-    picked.push(c);
-  }
-  const citations: string[] = [];
-  for (const c of picked) {
-    const id = context[c.item]!.id;
-    if (!citations.includes(id)) citations.push(id);
-  }
-  return { answer: picked.map((c) => c.text).join(' '), citations, issues: [] };
+
+    /** The question read, and how well each context sentence matches it. */
+    const read = async (q: string) => {
+      const qea = await entitiesOf(q, false);
+      const qTokens = qea.analysis.tokens;
+      const queryLemmas = new Set(contentConcepts(qea.analysis, 0, qTokens.length - 1));
+      const queryKeys = qea.entities.filter((e) => e.type !== 'concept').map((e) => e.key);
+      const target = questionTarget(qTokens);
+      const queryNumbers = new Set(qTokens.filter((t) => t.type === 'number').map((t) => t.normal));
+      const predicate = predicateConcepts(qea, target.start, target.end);
+      // The relation words (not the names) say what is asked: they weigh double.
+      const weightOf = (l: string): number => (predicate.has(l) ? 1 : 1);
+      let queryWeight = 0;
+      for (const l of queryLemmas) queryWeight += weightOf(l) * (idf.get(l) ?? maxIdf);
+      const cosines = queryLemmas.size ? await cosinesFor(q) : null;
+      const scores = candidates.map((c, i) => {
+        let overlap = 0;
+        for (const l of new Set(c.lemmas)) if (queryLemmas.has(l)) overlap += weightOf(l) * (idf.get(l) ?? 0);
+        const lexical = queryWeight > 0 ? overlap / queryWeight : 0;
+        if (lexical === 0 && !(cosines && (cosines[i] ?? 0) > 0.2)) return 0;
+        const lower = c.text.toLowerCase();
+        // A query entity counts when the sentence names it, or names its first or last word
+        // ("Varga" for "Elena Varga").
+        const inItem = itemKeys.get(c.item)!;
+        let entityHits = 0;
+        for (const k of queryKeys) {
+          const parts = k.split(' ');
+          if (c.keys.has(k) || containsPhrase(lower, k)) entityHits += 1;
+          else if (parts.length > 1 && (c.keys.has(parts[0]!) || c.keys.has(parts[parts.length - 1]!)))
+            entityHits += 1;
+          // Named elsewhere in the same item, or taken up by its head noun ("the club").
+          else if (
+            inItem.has(k) ||
+            (parts.length > 1 && containsPhrase(lower, `the ${parts[parts.length - 1]}`))
+          )
+            entityHits += 0.6;
+        }
+        const entityScore = queryKeys.length ? entityHits / queryKeys.length : 0;
+        let typeScore = 0;
+        if (target.expectedType === 'number') {
+          typeScore = c.numbers.some((n) => !queryNumbers.has(n)) ? 1 : 0;
+        } else if (target.expectedType) {
+          for (const [key, type] of c.types) {
+            if (type === target.expectedType && !queryKeys.includes(key)) typeScore = 1;
+          }
+        }
+        return (
+          lexical + 0.5 * entityScore + 0.3 * typeScore + (cosines ? 0.5 * Math.max(0, cosines[i] ?? 0) : 0)
+        );
+      });
+      return { qea, qTokens, queryLemmas, queryKeys, scores, predicate };
+    };
+    const asAnswerSentences = (scores: readonly number[]): AnswerSentence[] =>
+      candidates.map((c, i) => ({
+        ea: c.ea,
+        index: c.index,
+        item: c.item,
+        text: c.text,
+        lemmas: c.lemmas,
+        types: c.types,
+        // Items come best first: a mild prior for earlier ones.
+        score: scores[i]! / (1 + 0.02 * c.item),
+      }));
+
+    if (settings.answerMode === 'phrase') {
+      if (candidates.length === 0) return { answer: NO_ANSWER, citations: [], issues: [] };
+      // Relation chains first: "Where was the director of film X born?" → the context's
+      // director of X, Y → "Where was Y born?". The bridge's items are cited after the answer's.
+      let q = query;
+      const bridgeItems: number[] = [];
+      const focus: string[] = [];
+      const unresolved: string[] = [];
+      const plain = asAnswerSentences(candidates.map(() => 0));
+      for (let hop = 0; hop < MAX_HOPS; hop++) {
+        const qTokens = (await analyze(q)).tokens;
+        const phrase = findRelationPhrase(qTokens);
+        if (!phrase) break;
+        const bridge = resolveChain(phrase.relations, phrase.subject, plain);
+        if (!bridge) unresolved.push(phrase.subject);
+        if (!bridge) break;
+        const item = plain[bridge.sentence]!.item;
+        if (!bridgeItems.includes(item)) bridgeItems.push(item);
+        const next = substitute(qTokens, phrase, bridge.name);
+        focus.push(bridge.name);
+        if (next.whole) {
+          return {
+            answer: bridge.name,
+            citations: [...bridgeItems].reverse().map((i) => context[i]!.id),
+            issues: [],
+          };
+        }
+        q = next.text;
+      }
+      const { qea, qTokens, queryLemmas, queryKeys, scores } = await read(q);
+      if (queryLemmas.size === 0) return { answer: NO_ANSWER, citations: [], issues: [] };
+      const names = qea.entities.filter((e) => e.type !== 'concept').map((e) => e.name);
+      const phrase = extractPhrase(
+        {
+          text: q,
+          tokens: qTokens,
+          lemmas: queryLemmas,
+          keys: queryKeys,
+          names,
+          reading: readQuestion(qTokens),
+          focus,
+          aside: unresolved,
+        },
+        asAnswerSentences(scores),
+      );
+      if (!phrase?.answer) return { answer: NO_ANSWER, citations: [], issues: [] };
+      const items = [...phrase.items];
+      for (const i of [...bridgeItems].reverse()) if (!items.includes(i)) items.push(i);
+      return {
+        answer: phrase.answer,
+        citations: items.map((i) => context[i]!.id),
+        issues: [],
+      };
+    }
+    const { queryLemmas, scores } = await read(query);
+    if (candidates.length === 0 || queryLemmas.size === 0)
+      return { answer: NO_ANSWER, citations: [], issues: [] };
+    const ranked = scores
+      .map((score, i) => ({ score, i }))
+      .filter((x) => x.score > 0)
+      .sort((a, b) => b.score - a.score || a.i - b.i);
+    const best = ranked[0];
+    if (!best) return { answer: NO_ANSWER, citations: [], issues: [] };
+    // The same sentence often reaches the context several times (a passage, an entity description,
+    // a relation); an answer states it once.
+    const picked: ScoredSentence[] = [];
+    const seen: string[] = [];
+    for (const x of ranked) {
+      if (picked.length >= settings.answerSentences || x.score < settings.answerRelativeScore * best.score)
+        break;
+      const c = candidates[x.i]!;
+      const norm = c.text.toLowerCase().replace(/\s+/g, ' ').trim();
+      if (seen.some((t) => t.includes(norm) || norm.includes(t))) continue;
+      seen.push(norm);
+      picked.push(c);
+    }
+    const citations: string[] = [];
+    for (const c of picked) {
+      const id = context[c.item]!.id;
+      if (!citations.includes(id)) citations.push(id);
+    }
+    return { answer: picked.map((c) => c.text).join(' '), citations, issues: [] };
   };
 }

@@ -6,6 +6,7 @@ import type { Token } from '../nlp.js';
 import { containsWords, contentWords } from '../words.js';
 import { aboutItems, genderOf, personName, wordSet } from './about.js';
 import type { Relation } from './chain.js';
+import { concept } from './meaning.js';
 import type { QuestionReading } from './question.js';
 import { type Span, sentenceSpans } from './spans.js';
 import type { AnswerSentence } from './types.js';
@@ -68,20 +69,27 @@ function relationCue(
     if (after >= 0 && stops(k + 1, span.start - 1)) continue;
     if (before >= 0 && stops(span.end + 1, k - 1)) continue;
     if (relation.kind === 'role') {
-      if (relation.verbs.includes(t.lemma) && (t.pos === 'VERB' || /ed$|en$/.test(t.normal))) {
+      const meaning = concept(t.lemma);
+      if (
+        relation.verbs.some((v) => concept(v) === meaning) &&
+        (t.pos === 'VERB' || /ed$|en$/.test(t.normal))
+      ) {
         // "directed by X" (passive: the agent after "by"); "X directed …" (active: the subject).
         let by = false;
         for (let j = k + 1; j < span.start; j++) if (tokens[j]!.normal === 'by') by = true;
         if (after >= 0 && by) best = Math.max(best, near(after, 8, 1.2));
         if (before >= 0) best = Math.max(best, near(before, 3, 0.7));
-      } else if (t.lemma === relation.noun) {
+      } else if (t.lemma === relation.noun || (t.pos === 'NOUN' && meaning === concept(relation.noun))) {
         // "director X", "the director, X"; "X is the director".
         if (tokens[k + 1]?.normal !== 'of') best = Math.max(best, near(after, 5, 1));
         best = Math.max(best, near(before, 4, 0.6));
       } else if (
         t.normal === 'by' &&
         after === 0 &&
-        /^(perform|write|compose|sing|create|paint)/.test(relation.verbs[0]!)
+        // "a song by X", "a novel by X", "a painting by X": works name their maker with "by".
+        /^(perform|write|compose|sing|create|paint|design|build|direct|produce|record)/.test(
+          concept(relation.verbs[0]!),
+        )
       ) {
         // "a song by X", "a novel by X".
         best = Math.max(best, 0.6);
@@ -237,4 +245,3 @@ export function resolveChain(
   }
   return current;
 }
-

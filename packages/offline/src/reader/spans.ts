@@ -214,4 +214,3 @@ export function typeFit(reading: QuestionReading, span: Span, tokens: readonly T
     }
   }
 }
-

@@ -46,4 +46,3 @@ export interface PhraseAnswer {
   /** false: no span of the type the question asks for was found (a fallback phrase). */
   confident: boolean;
 }
-
