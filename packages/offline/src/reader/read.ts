@@ -155,8 +155,8 @@ export function createReader(
     // ("The club was founded in 1961 by …" in the history of the Gig Club).
     const itemKeys = new Map<number, Set<string>>();
     for (const c of candidates) {
-      let keys = itemKeys.get(c.item);
-      if (!keys) itemKeys.set(c.item, (keys = new Set()));
+      const keys = itemKeys.get(c.item) ?? new Set<string>();
+      itemKeys.set(c.item, keys);
       for (const k of c.keys) keys.add(k);
     }
     const idf = inverseDocumentFrequency(candidates.map((c) => c.lemmas));
