@@ -13,7 +13,8 @@
  *   a passage are not written by chance.
  * Words are the lower-cased runs of letters and digits; punctuation and line breaks are ignored, so a
  * sentence split over two comment lines still matches. An n-gram with fewer than two words that are
- * not English function words ("what is the name of the") is ordinary phrasing and is not checked. Overlapping matches are reported as one hit:
+ * not English function words ("what is the name of the") is ordinary phrasing and is not checked.
+ * Overlapping matches are reported as one hit:
  *   path:line: "<the matched words>" (from <slice> question <id>)
  *   path:line: "<the matched words>" (from <slice> passage <id> "<title>")
  * and the exit code is 1 when there is any. Benchmark scripts (benchmarks/) may hold dataset content
@@ -21,7 +22,8 @@
  *
  * Usage:
  *   npx tsx scripts/check-benchmark-content.ts [--datasets ../shared/datasets]
- * Without the datasets folder it prints one line saying so and exits 1 in CI (CI=true), 0 otherwise.
+ * The default is `../shared/datasets` from the repository root; a given path is taken from the
+ * current directory. Without the datasets folder it prints one line saying so and exits 1 in CI (CI=true), 0 otherwise.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -44,7 +46,8 @@ function argValue(name: string): string | undefined {
   return eq?.slice(name.length + 1);
 }
 
-const datasets = resolve(root, argValue('--datasets') ?? '../shared/datasets');
+const given = argValue('--datasets');
+const datasets = given === undefined ? resolve(root, '../shared/datasets') : resolve(given);
 const inCi = process.env.CI === 'true' || process.env.CI === '1';
 
 const missing = SLICES.flatMap((s) =>
