@@ -187,8 +187,8 @@ function createSession({ winkNLP, model }: WinkModules, pipes: readonly WinkPipe
  * Make wink forget the words it learned from the texts read since the last call, so that the next
  * text is read exactly as by a fresh instance.
  *
- * wink's tokenizer consults its lexicon to decide where to split (`Oldman's...` is split into
- * `Oldman's . ..` while `Oldman's` is unknown, into `Oldman's ...` once wink has seen it), and
+ * wink's tokenizer consults its lexicon to decide where to split (`Kvarnby's...` is split into
+ * `Kvarnby's . ..` while `Kvarnby's` is unknown, into `Kvarnby's ...` once wink has seen it), and
  * every text it reads appends its new words to that lexicon: without this, a text's tokens (and
  * so its sentences, entities and relations) depend on the texts read before it in the process.
  *
