@@ -3,7 +3,7 @@
  * (directories, or with `--store` index names in a PostgreSQL database).
  */
 import { InvalidArgumentError } from '@grag/core';
-import { loadIndexes, SERVE_DEFAULTS, serve } from '@grag/server';
+import { isLoopbackHost, loadIndexes, SERVE_DEFAULTS, serve } from '@grag/server';
 import type { CliIO } from './cli.js';
 import type { GragConfig } from './config.js';
 import { createProviders } from './providers.js';
@@ -15,6 +15,8 @@ export const SERVE_OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string' },
   token: { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
+  cors: { type: 'string', multiple: true },
   'no-explorer': { type: 'boolean' },
 } as const;
 
@@ -23,9 +25,14 @@ export const SERVE_USAGE = {
   command:
     '  serve <index-dir>...                       serve indexes over HTTP: JSON API, streamed answers, explorer page at /\n                                             (with --store: index names, each loaded once at start)',
   options: `Options of serve:
-  --host <addr>              interface to bind (default 127.0.0.1; any other exposes the indexes to the network)
+  --host <addr>              interface to bind (default 127.0.0.1; any other exposes the indexes to the
+                             network and needs --token)
   --port <n>                 port (default 8787; 0 picks a free one)
   --token <t>                require Authorization: Bearer <t> on the API (default: $GRAG_TOKEN, else none)
+  --allowed-host <h>         also answer requests for Host h (name or name:port; repeat or comma-separate),
+                             e.g. behind a reverse proxy; others get 421 (DNS rebinding guard)
+  --cors <origin>            let pages of this exact origin call the API (repeat or comma-separate);
+                             default: no CORS, requests from other origins get 403
   --no-explorer              serve the API only, no explorer page at /`,
 };
 
@@ -35,7 +42,15 @@ export interface ServeCommandInput {
   config: GragConfig;
   /** The index directories (or names, with a store). */
   args: string[];
-  flags: { host?: string; port?: string; token?: string; 'no-explorer'?: boolean; quiet?: boolean };
+  flags: {
+    host?: string;
+    port?: string;
+    token?: string;
+    'allowed-host'?: string[];
+    cors?: string[];
+    'no-explorer'?: boolean;
+    quiet?: boolean;
+  };
   /** The `--store` / `GRAG_STORE` database URL; `undefined`: the indexes are directories. */
   store?: string | undefined;
 }
@@ -52,7 +67,15 @@ function parsePort(value: string | undefined): number {
   return n;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+/** The values of a repeatable flag that also takes comma-separated lists; an empty one is refused. */
+function listFlag(name: string, values: string[] | undefined): string[] | undefined {
+  if (values === undefined) return undefined;
+  const items = values.flatMap((v) => v.split(',')).map((v) => v.trim());
+  if (items.some((v) => v === '')) {
+    throw new InvalidArgumentError(name, `Bad --${name}: an empty value; give one or more, comma-separated.`);
+  }
+  return items;
+}
 
 /** Resolves when `signal` aborts or the process gets SIGTERM. */
 function stopRequested(signal: AbortSignal | undefined): { promise: Promise<string>; dispose(): void } {
@@ -87,6 +110,16 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
   const port = parsePort(flags.port);
   const host = flags.host ?? SERVE_DEFAULTS.host;
   const token = flags.token ?? (io.env.GRAG_TOKEN?.trim() || undefined);
+  const allowedHosts = listFlag('allowed-host', flags['allowed-host']);
+  const cors = listFlag('cors', flags.cors);
+  // Before anything is loaded: a server on the network without a token would serve anyone.
+  const loopback = await isLoopbackHost(host);
+  if (!loopback && token === undefined) {
+    throw new InvalidArgumentError(
+      'token',
+      `--host ${host} is not a loopback address, so anyone who can reach it could read and query these indexes; add --token <t> (or set GRAG_TOKEN), or bind 127.0.0.1.`,
+    );
+  }
   const summaries = new Set<string>();
   const targets = await indexTargets(args, store);
   let indexes: Awaited<ReturnType<typeof loadIndexes>>;
@@ -118,6 +151,8 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
       host,
       port,
       ...(token !== undefined ? { token } : {}),
+      ...(allowedHosts !== undefined ? { allowedHosts } : {}),
+      ...(cors !== undefined ? { cors } : {}),
       ...(flags['no-explorer'] ? { explorerDir: false as const } : {}),
       onError: (error, where) => {
         const message = error instanceof Error ? error.message : String(error);
@@ -132,9 +167,9 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
   try {
     const names = indexes.map((ix) => ix.method.name).join(', ');
     io.stdout.write(`grag serve: ${names} at ${server.url}${token ? ' (bearer token required)' : ''}\n`);
-    if (!LOOPBACK.has(host) && !flags.quiet) {
+    if (!loopback && !flags.quiet) {
       io.stderr.write(
-        `grag serve: listening on ${host}, so anyone who can reach it can query these indexes${token ? '' : '; set --token or GRAG_TOKEN'}.\n`,
+        `grag serve: listening on ${host}, so anyone who can reach it and has the token can query these indexes.\n`,
       );
     }
     const why = await stop.promise;

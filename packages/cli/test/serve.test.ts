@@ -1,6 +1,7 @@
 /** `grag serve`: in process and as a real process, over real HTTP on 127.0.0.1. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +54,59 @@ async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void
 
 const URL_LINE = /^grag serve: (.+) at (http:\/\/127\.0\.0\.1:\d+)( \(bearer token required\))?\n$/;
 
+/** A request with any headers, `Host` included (fetch sends its own). */
+function raw(
+  url: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: hostname, port, path, method: options.method ?? 'GET', headers: options.headers ?? {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString(),
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** Run `grag serve <argv>` in process until `check(url)` is done, then stop it; returns what it printed. */
+async function serving(
+  argv: string[],
+  check: (url: string) => Promise<void>,
+  env: Record<string, string> = {},
+  line = URL_LINE,
+): Promise<{ out: string; err: string }> {
+  const controller = new AbortController();
+  const io = { ...captureIO(root, env), signal: controller.signal };
+  const running = run(['serve', ...argv], io);
+  let failed: unknown;
+  try {
+    await until(() => line.test(io.out()) || io.err() !== '');
+    const match = line.exec(io.out());
+    if (!match) throw new Error(`grag serve did not start: ${io.err()}`);
+    await check(match[2]!);
+  } catch (error) {
+    failed = error;
+  }
+  controller.abort();
+  const code = await running;
+  if (failed) throw failed;
+  expect(code, io.err()).toBe(0);
+  return { out: io.out(), err: io.err() };
+}
+
 describe('grag serve in process', () => {
   it('serves every index given, prints one line with the URL, and stops when aborted', async () => {
     const controller = new AbortController();
@@ -65,6 +119,7 @@ describe('grag serve in process', () => {
     expect(indexes.indexes.map((ix) => ix.name)).toEqual(['bm25', 'naive-dense']);
     const res = await fetch(`${url}/v1/query`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         question: 'Which museum is in Oslo?',
         method: 'naive-dense',
@@ -139,6 +194,151 @@ describe('grag serve in process', () => {
     expect(io.out()).toContain('serve <index-dir>...');
     expect(io.out()).toContain('--no-explorer');
     expect(io.out()).toContain('$GRAG_TOKEN');
+    expect(io.out()).toContain('--allowed-host <h>');
+    expect(io.out()).toContain('--cors <origin>');
+  });
+});
+
+describe('grag serve against web pages', () => {
+  it('refuses a non-loopback --host without a token in one line, before loading anything', async () => {
+    for (const host of ['0.0.0.0', '::']) {
+      // The index directory does not even exist: the host is checked first.
+      for (const dir of [bm25Dir, join(root, 'nope')]) {
+        const io = captureIO(root);
+        expect(await run(['serve', dir, '--host', host, '--port', '0'], io)).toBe(1);
+        expect(io.out()).toBe('');
+        expect(io.err()).toBe(
+          `grag: --host ${host} is not a loopback address, so anyone who can reach it could read and query these indexes; add --token <t> (or set GRAG_TOKEN), or bind 127.0.0.1.\n`,
+        );
+      }
+    }
+  });
+
+  it('serves 0.0.0.0 with a token (--token or GRAG_TOKEN), answering any Host', async () => {
+    const line = /^grag serve: (.+) at (http:\/\/0\.0\.0\.0:\d+) \(bearer token required\)\n$/;
+    for (const [argv, env] of [
+      [['--token', 'tok-9a1f'], {}],
+      [[], { GRAG_TOKEN: 'tok-9a1f' }],
+    ] as const) {
+      const { err } = await serving(
+        [bm25Dir, '--host', '0.0.0.0', '--port', '0', '--no-explorer', ...argv],
+        async (url) => {
+          const local = `http://127.0.0.1:${new URL(url).port}`;
+          const auth = { authorization: 'Bearer tok-9a1f' };
+          expect((await raw(local, '/v1/indexes')).status).toBe(401);
+          expect(
+            (await raw(local, '/v1/indexes', { headers: { ...auth, host: 'grag.lan:8787' } })).status,
+          ).toBe(200);
+        },
+        env,
+        line,
+      );
+      expect(err).toContain('grag serve: listening on 0.0.0.0, so anyone who can reach it and has the token');
+    }
+  });
+
+  it('answers 421 to a foreign Host, 415 to a text/plain query and 403 to a foreign Origin, with no CORS headers', async () => {
+    await serving([bm25Dir, '--port', '0'], async (url) => {
+      const port = new URL(url).port;
+      const foreign = await raw(url, '/v1/indexes', { headers: { host: `attacker.example:${port}` } });
+      expect(foreign.status).toBe(421);
+      expect(JSON.parse(foreign.body).error.code).toBe('misdirected_request');
+      const page = await raw(url, '/', { headers: { host: `attacker.example:${port}` } });
+      expect(page.status).toBe(421);
+      for (const host of [`localhost:${port}`, `[::1]:${port}`, 'localhost']) {
+        expect((await raw(url, '/v1/indexes', { headers: { host } })).status, host).toBe(200);
+      }
+      const text = await raw(url, '/v1/query', {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: JSON.stringify({ question: 'Which museum is in Oslo?' }),
+      });
+      expect(text.status).toBe(415);
+      expect(text.body.trim().split('\n')).toHaveLength(1);
+      const bodiless = await raw(url, '/v1/query', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(bodiless.status).toBe(400);
+      expect(JSON.parse(bodiless.body).error.message).toBe(
+        'The request has no body; send {"question": "<your question>"} as JSON.',
+      );
+      for (const path of ['/v1/indexes', '/v1/documents/oslo.md']) {
+        const res = await raw(url, path, { headers: { origin: 'http://127.0.0.1:1' } });
+        expect(res.status, path).toBe(403);
+        expect(res.body).not.toContain('Oslo');
+        expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+      }
+      const own = await raw(url, '/v1/indexes', { headers: { origin: url } });
+      expect(own.status).toBe(200);
+      expect(Object.keys(own.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+    });
+  });
+
+  it('answers the hosts of --allowed-host and the origins of --cors (repeated or comma-separated)', async () => {
+    const argv = [
+      bm25Dir,
+      '--port',
+      '0',
+      '--allowed-host',
+      'grag.test,proxy.test:8443',
+      '--allowed-host',
+      'other.test',
+      '--cors',
+      'http://app.test:3000',
+      '--cors',
+      'https://b.test,https://c.test',
+    ];
+    await serving(argv, async (url) => {
+      for (const host of ['grag.test', 'grag.test:80', 'proxy.test:8443', 'other.test:1234']) {
+        expect((await raw(url, '/v1/indexes', { headers: { host } })).status, host).toBe(200);
+      }
+      for (const host of ['proxy.test:9000', 'attacker.example']) {
+        expect((await raw(url, '/v1/indexes', { headers: { host } })).status, host).toBe(421);
+      }
+      for (const origin of ['http://app.test:3000', 'https://b.test', 'https://c.test']) {
+        const preflight = await raw(url, '/v1/query', {
+          method: 'OPTIONS',
+          headers: {
+            origin,
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'content-type',
+          },
+        });
+        expect(preflight.status, origin).toBe(204);
+        expect(preflight.headers['access-control-allow-origin']).toBe(origin);
+        const list = await raw(url, '/v1/indexes', { headers: { origin } });
+        expect(list.headers['access-control-allow-origin']).toBe(origin);
+      }
+      const other = await raw(url, '/v1/query', {
+        method: 'OPTIONS',
+        headers: { origin: 'http://app.test:3001', 'access-control-request-method': 'POST' },
+      });
+      expect(other.status).toBe(403);
+      expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    });
+  });
+
+  it('refuses a bad --cors or --allowed-host value in one line', async () => {
+    const cases: [string[], string][] = [
+      [
+        ['--cors', 'https://app.test/path'],
+        'grag: Bad CORS origin "https://app.test/path": give an exact origin, scheme://host[:port] without a path, e.g. https://app.example.com.\n',
+      ],
+      [
+        ['--allowed-host', 'http://grag.test'],
+        'grag: Bad allowed host "http://grag.test": give a host name or address with an optional :port, e.g. grag.example.com or grag.example.com:8443.\n',
+      ],
+      [
+        ['--cors', 'https://a.test,'],
+        'grag: Bad --cors: an empty value; give one or more, comma-separated.\n',
+      ],
+    ];
+    for (const [flags, message] of cases) {
+      const io = captureIO(root);
+      expect(await run(['serve', bm25Dir, '--port', '0', '-q', ...flags], io)).toBe(1);
+      expect(io.err()).toBe(message);
+    }
   });
 });
 
@@ -171,6 +371,15 @@ describe('grag serve as a process', () => {
     return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
   }
 
+  it('refuses --host 0.0.0.0 without a token: one line on stderr, exit code 1', async () => {
+    const child = start([bm25Dir, '--host', '0.0.0.0', '--port', '0']);
+    expect(await exited(child)).toBe(1);
+    expect(child.out()).toBe('');
+    expect(child.err()).toMatch(
+      /^grag: --host 0\.0\.0\.0 is not a loopback address, .*add --token <t> \(or set GRAG_TOKEN\), or bind 127\.0\.0\.1\.\n$/,
+    );
+  }, 60_000);
+
   it.each(['SIGTERM', 'SIGINT'] as const)(
     'answers over HTTP, then closes cleanly on %s',
     async (signal) => {
@@ -186,7 +395,7 @@ describe('grag serve as a process', () => {
       expect((await fetch(`${url}/v1/indexes`)).status).toBe(401);
       const res = await fetch(`${url}/v1/query`, {
         method: 'POST',
-        headers: { authorization: 'Bearer proc-token' },
+        headers: { authorization: 'Bearer proc-token', 'content-type': 'application/json' },
         body: JSON.stringify({ question: 'Where do the Rhone and the Saone meet?', topK: 1 }),
       });
       const body = (await res.json()) as { retrieval: { items: { source: { docIds: string[] } }[] } };

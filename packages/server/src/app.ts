@@ -1,10 +1,10 @@
 /** `createGragServer`: the HTTP API over loaded grag indexes, as a Hono app. */
 import { InvalidArgumentError } from '@grag/core';
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { answerOf, streamQuery } from './answer.js';
 import { bearerCheck } from './auth.js';
 import { badRequest, errorBody, HttpError, oneLine, toHttpError } from './errors.js';
+import { browserGuard, unsupportedBody } from './guard.js';
 import { pickIndex, resolveIndexes } from './indexes.js';
 import { parseQueryRequest, retrievalJson, retrieve } from './query.js';
 import { defaultExplorerDir, loadExplorerAssets, NOT_BUILT_PAGE, type StaticFile } from './static.js';
@@ -36,6 +36,59 @@ function checkToken(token: unknown): string | undefined {
     );
   }
   return token;
+}
+
+/** What {@link serve} needs to know of an app made by {@link createGragServer}. */
+interface MadeHere {
+  /** Whether it requires a bearer token. */
+  token: boolean;
+}
+
+const MADE_HERE = new WeakMap<Hono, MadeHere>();
+
+/** What `app` is, when {@link createGragServer} made it. */
+export function madeHere(app: Hono): MadeHere | undefined {
+  return MADE_HERE.get(app);
+}
+
+/**
+ * The request body as text, read up to `limit` bytes whatever the framing (a `Content-Length`
+ * over the limit is refused before anything is read; a chunked body as soon as it passes it).
+ * Throws 413 over the limit, 400 for no body or a body that is not UTF-8.
+ */
+async function readBody(c: Context, limit: number): Promise<string> {
+  const tooLarge = () =>
+    new HttpError(413, 'payload_too_large', `The request body is over the limit of ${limit} bytes.`);
+  const declared = c.req.header('content-length');
+  if (declared !== undefined && Number(declared) > limit) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const body = c.req.raw.body;
+  if (body) {
+    const reader = body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  if (size === 0) throw badRequest('The request has no body; send {"question": "<your question>"} as JSON.');
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw badRequest('The body is not valid UTF-8; send {"question": "<your question>"} as JSON.');
+  }
 }
 
 /** The default `onError`: one line on stderr. */
@@ -90,6 +143,10 @@ export function createGragServer(options: GragServerOptions): Hono {
   const authorized = token === undefined ? undefined : bearerCheck(token);
 
   const app = new Hono();
+  MADE_HERE.set(app, { token: token !== undefined });
+  // Host, Origin and CORS come first, for every route (the static files and /healthz too).
+  const guard = browserGuard({ allowedHosts: options.allowedHosts, cors: options.cors });
+  app.use('*', guard);
 
   app.onError((error, c) => {
     const http = toHttpError(error);
@@ -154,56 +211,46 @@ export function createGragServer(options: GragServerOptions): Hono {
     return c.json(body);
   });
 
-  app.post(
-    '/v1/query',
-    bodyLimit({
-      maxSize: bodyLimitBytes,
-      onError: () => {
-        throw new HttpError(
-          413,
-          'payload_too_large',
-          `The request body is over the limit of ${bodyLimitBytes} bytes.`,
-        );
-      },
-    }),
-    async (c) => {
-      const started = performance.now();
-      let parsed: unknown;
-      const raw = await c.req.text();
-      try {
-        parsed = JSON.parse(raw);
-      } catch {
-        throw badRequest('The body is not valid JSON; send {"question": "<your question>"}.');
-      }
-      const request = parseQueryRequest(parsed, maxQuestionChars);
-      const served = pickIndex(indexes, request.method);
-      if (request.answer && !served.answer) {
-        throw new HttpError(
-          400,
-          'answer_unavailable',
-          `This server gives no answers for index "${served.name}"; ask with "answer": false.`,
-        );
-      }
-      const signal = c.req.raw.signal;
-      const retrieval = await retrieve(served, request, signal);
-      const response: QueryResponse = {
-        index: served.name,
-        method: served.method.name,
-        retrieval: retrievalJson(retrieval),
-        ms: 0,
-      };
-      const context = retrieval.items.map((item) => ({ id: item.id, text: item.text }));
-      if (request.answer && request.stream && served.answer) {
-        response.ms = elapsed(started);
-        return streamQuery(c, response, served.answer, request.question, context, onError);
-      }
-      if (request.answer && served.answer) {
-        response.answer = await answerOf(served.answer, request.question, context, signal);
-      }
+  app.post('/v1/query', async (c) => {
+    const started = performance.now();
+    // Only JSON: a page of another site may send text/plain or form bodies without asking first.
+    const unsupported = unsupportedBody(c.req.header('content-type'));
+    if (unsupported) throw unsupported;
+    const raw = await readBody(c, bodyLimitBytes);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      throw badRequest('The body is not valid JSON; send {"question": "<your question>"}.');
+    }
+    const request = parseQueryRequest(parsed, maxQuestionChars);
+    const served = pickIndex(indexes, request.method);
+    if (request.answer && !served.answer) {
+      throw new HttpError(
+        400,
+        'answer_unavailable',
+        `This server gives no answers for index "${served.name}"; ask with "answer": false.`,
+      );
+    }
+    const signal = c.req.raw.signal;
+    const retrieval = await retrieve(served, request, signal);
+    const response: QueryResponse = {
+      index: served.name,
+      method: served.method.name,
+      retrieval: retrievalJson(retrieval),
+      ms: 0,
+    };
+    const context = retrieval.items.map((item) => ({ id: item.id, text: item.text }));
+    if (request.answer && request.stream && served.answer) {
       response.ms = elapsed(started);
-      return c.json(response);
-    },
-  );
+      return streamQuery(c, response, served.answer, request.question, context, onError);
+    }
+    if (request.answer && served.answer) {
+      response.answer = await answerOf(served.answer, request.question, context, signal);
+    }
+    response.ms = elapsed(started);
+    return c.json(response);
+  });
 
   return app;
 }

@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 export { createGragServer, GRAG_SERVER_DEFAULTS } from './app.js';
+export { isLoopbackHost } from './guard.js';
 export { type LoadedIndex, type LoadIndexesOptions, loadIndex, loadIndexes } from './load.js';
 export { type ListenOptions, type RunningServer, SERVE_DEFAULTS, type ServeOptions, serve } from './serve.js';
 export { defaultExplorerDir } from './static.js';

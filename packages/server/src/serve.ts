@@ -3,12 +3,16 @@ import type { AddressInfo } from 'node:net';
 import { InvalidArgumentError } from '@grag/core';
 import { serve as serveNode } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { createGragServer } from './app.js';
+import { createGragServer, madeHere } from './app.js';
+import { BINDING, type Binding, isLoopbackHost } from './guard.js';
 import type { GragServerOptions } from './types.js';
 
 /** Where {@link serve} listens. */
 export interface ListenOptions {
-  /** Interface to bind. Anything but loopback exposes the indexes to the network. @default '127.0.0.1' */
+  /**
+   * Interface to bind. Anything but loopback exposes the indexes to the network, so it needs a
+   * server with a `token` (see {@link serve}). @default '127.0.0.1'
+   */
   host?: string;
   /** Port; `0` picks a free one (read it from the returned `url`). @default 8787 */
   port?: number;
@@ -35,6 +39,11 @@ export const SERVE_DEFAULTS = { host: '127.0.0.1', port: 8787 } as const;
  * listens, with its URL and a `close()`. Rejects with the listen error (e.g. `EADDRINUSE`) as an
  * `InvalidArgumentError` naming host and port.
  *
+ * A `host` that is not loopback (see {@link isLoopbackHost}: `0.0.0.0`, a LAN address, a public
+ * name) is refused with an `InvalidArgumentError` unless the server requires a token (for an app
+ * passed in: unless `createGragServer` made it with a `token`; an app of your own is yours to
+ * guard). The app learns where it listens, for its `Host` allow-list (see `allowedHosts`).
+ *
  * @example
  * ```ts
  * const server = await serve({ indexes: [{ method: bm25Rag, index }], port: 0 });
@@ -55,12 +64,27 @@ export async function serve(first: ServeOptions | Hono, listen: ListenOptions = 
     throw new InvalidArgumentError('port', `serve: port must be an integer from 0 to 65535, got ${port}.`);
   }
   const app = made ? (first as Hono) : createGragServer(rest as GragServerOptions);
+  const loopback = await isLoopbackHost(host);
+  if (!loopback && madeHere(app)?.token === false) {
+    throw new InvalidArgumentError(
+      'token',
+      `serve: host "${host}" is not a loopback address, so anyone who can reach it could read and query these indexes; give the server a token (or bind 127.0.0.1).`,
+    );
+  }
+  const binding: Binding = { host, port, loopback };
   return new Promise((resolve, reject) => {
     const server = serveNode(
-      // Leave the global Request and Response alone: the server may share its process with an app.
-      { fetch: app.fetch, port, hostname: host, overrideGlobalObjects: false },
+      {
+        // The app hears where it listens with every request (its Host allow-list needs the port).
+        fetch: (request, env) => app.fetch(request, { ...(env as object), [BINDING]: binding }),
+        port,
+        hostname: host,
+        // Leave the global Request and Response alone: the server may share its process with an app.
+        overrideGlobalObjects: false,
+      },
       (info: AddressInfo) => {
         server.off('error', onListenError);
+        binding.port = info.port;
         const shown =
           info.family === 'IPv6' || info.address.includes(':') ? `[${info.address}]` : info.address;
         const url = `http://${shown}:${info.port}`;

@@ -41,6 +41,22 @@ export interface GragServerOptions {
    * (`Authorization: Bearer <token>`), compared in constant time. @default none (no auth)
    */
   token?: string;
+  /**
+   * More `Host` names to answer to, each `name` or `name:port` (`[v6]` for an IPv6 address; without
+   * a port, any port), e.g. the name a reverse proxy passes on. A server bound to loopback answers
+   * to `localhost`, `127.0.0.1`, `[::1]` and its bound host only (each without a port or with its
+   * own), and refuses any other `Host` with 421: a guard against DNS rebinding. A server bound to
+   * another address (which needs a `token`) answers any `Host` unless this is given.
+   * @default none
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * Origins of other sites' pages allowed to call the API from a browser, each exactly
+   * `scheme://host[:port]` (e.g. `https://app.example.com`): their preflights are answered and
+   * their answers carry `Access-Control-Allow-Origin`. A request with an `Origin` that is neither
+   * the server's own nor in this list is refused with 403. @default none (no CORS headers at all)
+   */
+  cors?: readonly string[];
   /** Largest request body, in bytes; a larger one is refused with 413. @default 65536 */
   bodyLimitBytes?: number;
   /** Longest question, in characters; a longer one is refused with 400. @default 2000 */

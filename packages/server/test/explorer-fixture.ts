@@ -3,7 +3,7 @@
  * indexes, Chromium, direct calls of the API for independent expectations, and a PNG decoder to
  * read the pixels of the drawn graph.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateSync } from 'node:zlib';
@@ -11,10 +11,9 @@ import { createBuildContext, type Document, type Method, type TaskSuite } from '
 import { e2GraphRag } from '@grag/e2graphrag';
 import { bm25Rag } from '@grag/naive-rag';
 import { createOfflineProviders } from '@grag/offline';
-import { type Browser, chromium } from 'playwright-core';
 
-/** Debian's Chromium (`apt-get install chromium`). */
-export const CHROMIUM = '/usr/bin/chromium';
+export { CHROMIUM, chromiumState, launchChromium } from './chromium.js';
+
 /** The demo corpus of `grag demo`. */
 export const DEMO_DIR = fileURLToPath(new URL('../../cli/demo/', import.meta.url));
 /** A demo question and its answer in the corpus (Lindqvist Institute → director Ilse Marren). */
@@ -54,20 +53,6 @@ export async function demoIndexes(): Promise<DemoIndex[]> {
     out.push({ method, index: await method.build(documents, ctx), documents, answer: tasks });
   }
   return out;
-}
-
-/** Headless Chromium as CI runs it. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
-}
-
-/** Whether the explorer test can run here; in CI a missing Chromium is a failure, not a skip. */
-export function chromiumState(): 'present' | 'skip' | 'fail' {
-  if (existsSync(CHROMIUM)) return 'present';
-  return process.env.CI ? 'fail' : 'skip';
 }
 
 /** What `POST /v1/query` returns, as much of it as the test reads. */

@@ -3,7 +3,6 @@
  * graph method and a scripted streaming chat model, a raw HTTP client (paths sent exactly as
  * written, `../` included), and an SSE reader.
  */
-import { request as httpRequest } from 'node:http';
 import {
   type BuildContext,
   type ChatCallOptions,
@@ -132,59 +131,7 @@ export function streamingChat(
   return model;
 }
 
-/** What a raw request got back. */
-export interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/**
- * An HTTP request with `path` sent exactly as written (fetch would resolve `../`), optionally
- * chunked (no Content-Length).
- */
-export function rawRequest(
-  base: string,
-  path: string,
-  options: { method?: string; body?: string; headers?: Record<string, string>; chunked?: boolean } = {},
-): Promise<RawResponse> {
-  const url = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: url.hostname,
-        port: url.port,
-        method: options.method ?? 'GET',
-        path,
-        headers: {
-          ...(options.body !== undefined && !options.chunked
-            ? { 'content-length': String(Buffer.byteLength(options.body)) }
-            : {}),
-          ...options.headers,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    if (options.body !== undefined && options.chunked) {
-      // Several chunks, so the server cannot know the size up front.
-      const step = Math.ceil(options.body.length / 4);
-      for (let i = 0; i < options.body.length; i += step) req.write(options.body.slice(i, i + step));
-    } else if (options.body !== undefined) req.write(options.body);
-    req.end();
-  });
-}
+export { type RawResponse, rawRequest } from './http.js';
 
 /** A response whose JSON body the test reads field by field. */
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field in tests

@@ -56,6 +56,7 @@ describe('createGragServer options', () => {
     });
     const res = await app.request('/v1/query', {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ question: 'Orsa', method: 'bm25-b', topK: 1 }),
     });
     expect(((await res.json()) as { index: string }).index).toBe('bm25-b');
@@ -76,6 +77,7 @@ describe('createGragServer options', () => {
     });
     const res = await app.request('/v1/query', {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ question: 'q', answer: true }),
     });
     expect(res.status).toBe(400);
@@ -94,6 +96,7 @@ describe('createGragServer options', () => {
     });
     const res = await app.request('/v1/query', {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ question: 'q', answer: true }),
     });
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('answer_unavailable');

@@ -163,7 +163,7 @@ describe('request limits and bad requests', () => {
     const res = await rawRequest(server.url, '/v1/query', {
       method: 'POST',
       body: '{"question": ',
-      headers: auth,
+      headers: { ...auth, 'content-type': 'application/json' },
     });
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body).error).toEqual({

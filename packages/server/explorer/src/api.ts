@@ -24,11 +24,12 @@ export function tokenFromHash(hash: string): string | undefined {
   return token ? token : undefined;
 }
 
-function headers(token: string | undefined, json: boolean): HeadersInit {
+function headers(token: string | undefined, json: boolean, body = false): HeadersInit {
   const out: Record<string, string> = {
     accept: json ? 'application/json' : 'text/event-stream, application/json',
   };
-  if (json) out['content-type'] = 'application/json';
+  // The server takes JSON bodies only (415 for anything else, text/plain included).
+  if (body) out['content-type'] = 'application/json';
   if (token) out.authorization = `Bearer ${token}`;
   return out;
 }
@@ -82,7 +83,7 @@ export class ApiClient {
     const { answer, signal } = options;
     const res = await fetch(`${this.base}/v1/query`, {
       method: 'POST',
-      headers: headers(this.token, false),
+      headers: headers(this.token, false, true),
       body: JSON.stringify({ ...body, answer, stream: answer }),
       ...(signal ? { signal } : {}),
     });
