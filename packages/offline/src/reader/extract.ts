@@ -7,6 +7,7 @@ import { spanText, type Token } from '../nlp.js';
 import { containsWords, contentWords, wordsOf } from '../words.js';
 import { aboutItems } from './about.js';
 import { chooseOption, polarAnswer } from './compare.js';
+import { concepts, tokenConcepts } from './meaning.js';
 import { clean, type QuestionReading, YEAR } from './question.js';
 import { type Span, sentenceSpans, typeFit } from './spans.js';
 import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
@@ -39,6 +40,7 @@ export function extractPhrase(
   const firstVerb = question.tokens.find((t) => t.pos === 'VERB' && !t.stop);
   if (firstVerb) verbs.add(firstVerb.index);
   for (const t of words.slice(-2)) if (t.pos === 'VERB') verbs.add(t.index);
+  const questionConcepts = concepts(question.tokens.map((t) => t.lemma));
   question.tokens.forEach((t, k) => {
     if (t.type !== 'word' && t.type !== 'number') return;
     for (const w of wordsOf(t.value)) qWords.add(w);
@@ -47,7 +49,12 @@ export function extractPhrase(
     const gap =
       reading.whStart < 0 ? 0 : k < reading.whStart ? reading.whStart - k : Math.max(0, k - reading.whEnd);
     const weight = verbs.has(t.index) ? 1 : 0.4 + 0.6 / (1 + Math.max(0, gap - 1) / 3);
-    for (const w of [t.lemma, t.normal]) near.set(w, Math.max(near.get(w) ?? 0, weight));
+    // Words of the relation asked about weigh whole; the names' words lead to the sentence, and the
+    // answer need not stand next to them.
+    const relation = !question.predicate || question.predicate.has(questionConcepts[k] ?? '');
+    const w8 = relation ? weight : 0.8 * weight;
+    for (const w of [t.lemma, t.normal, questionConcepts[k]!])
+      if (w) near.set(w, Math.max(near.get(w) ?? 0, w8));
     // "the place of death of X": the text says X "died" there; the event noun is the predicate.
     for (const w of EVENT_VERBS[t.normal] ?? []) near.set(w, 1);
   });
@@ -135,10 +142,15 @@ export function extractPhrase(
     const tokens = s.ea.analysis.tokens;
     const range = s.ea.analysis.sentences[s.index]!;
     const matched: { k: number; weight: number }[] = [];
+    const sentenceConcepts = tokenConcepts(s.ea.analysis);
     for (let k = range.start; k <= range.end; k++) {
       const t = tokens[k]!;
       if ((t.type === 'word' || t.type === 'number') && !t.stop) {
-        const weight = Math.max(near.get(t.lemma) ?? 0, near.get(t.normal) ?? 0);
+        const weight = Math.max(
+          near.get(t.lemma) ?? 0,
+          near.get(t.normal) ?? 0,
+          near.get(sentenceConcepts[k] || t.lemma) ?? 0,
+        );
         if (weight > 0) matched.push({ k, weight });
       }
     }
@@ -178,6 +190,10 @@ export function extractPhrase(
         }
       }
       const score = sup * eventFit * closeness * novelty * descriptor * side;
+      if (process.env.GRAG_DEBUG_READER)
+        console.error(
+          `  ${score.toFixed(3)} sup=${sup.toFixed(2)} fit=${eventFit} close=${closeness.toFixed(2)} nov=${novelty.toFixed(2)} | ${span.text} | ${s.text.slice(0, 90)}`,
+        );
       const key = words.join(' ');
       const entry = found.get(key);
       const at = { text: span.text, sentence: i, fit, start: span.start, end: span.end };

@@ -6,7 +6,7 @@
  * for, else the word itself. Matching on concepts instead of words is what lets the reader follow
  * everyday wording; nothing here is keyed on one dataset's phrasing.
  */
-import { isKnownWord } from '../nlp.js';
+import { type Analysis, isContent, isKnownWord } from '../nlp.js';
 
 /**
  * Synonym groups, head first. Words are lemmas (wink lemmatises "born" as "bear" and "died" as
@@ -254,6 +254,30 @@ export function concepts(lemmas: readonly string[]): string[] {
       out[i] = concept(phrase[n]!);
       for (let j = 1; j < n; j++) out[i + j] = '';
     }
+  }
+  return out;
+}
+
+const conceptCache = new WeakMap<Analysis, string[]>();
+/** The concept of every token of an analysis ('' where a multi-word phrase continues). */
+export function tokenConcepts(analysis: Analysis): string[] {
+  let out = conceptCache.get(analysis);
+  if (!out) {
+    out = concepts(analysis.tokens.map((t) => t.lemma));
+    conceptCache.set(analysis, out);
+  }
+  return out;
+}
+
+/** Concepts of the content tokens `start..end` (a phrase's stop words count through its head). */
+export function contentConcepts(analysis: Analysis, start: number, end: number): string[] {
+  const all = tokenConcepts(analysis);
+  const out: string[] = [];
+  for (let i = start; i <= end; i++) {
+    const token = analysis.tokens[i];
+    const c = all[i];
+    if (!token || !c) continue;
+    if (isContent(token) || c !== token.lemma) out.push(c);
   }
   return out;
 }

@@ -15,12 +15,13 @@ import {
   throwIfAborted,
 } from '@grag/core';
 import type { EntityAnalysis } from '../entities.js';
-import { type Analysis, analyze, isContent } from '../nlp.js';
+import { analyze, isContent } from '../nlp.js';
 import { questionTarget } from '../query.js';
 import { inverseDocumentFrequency } from '../rank.js';
 import { findRelationPhrase, substitute } from './chain.js';
+import { findDescription, reorderQuestion, replaceSpan } from './decompose.js';
 import { extractPhrase } from './extract.js';
-import { concepts } from './meaning.js';
+import { contentConcepts, tokenConcepts } from './meaning.js';
 import { readQuestion } from './question.js';
 import { resolveChain } from './resolve.js';
 import type { AnswerSentence } from './types.js';
@@ -64,30 +65,6 @@ function containsPhrase(text: string, phrase: string): boolean {
     if (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after)) return true;
   }
   return false;
-}
-
-const conceptCache = new WeakMap<Analysis, string[]>();
-/** The concept of every token of an analysis ('' where a multi-word phrase continues). */
-export function tokenConcepts(analysis: Analysis): string[] {
-  let out = conceptCache.get(analysis);
-  if (!out) {
-    out = concepts(analysis.tokens.map((t) => t.lemma));
-    conceptCache.set(analysis, out);
-  }
-  return out;
-}
-
-/** Concepts of the content tokens `start..end` (a phrase's stop words count through its head). */
-export function contentConcepts(analysis: Analysis, start: number, end: number): string[] {
-  const all = tokenConcepts(analysis);
-  const out: string[] = [];
-  for (let i = start; i <= end; i++) {
-    const token = analysis.tokens[i];
-    const c = all[i];
-    if (!token || !c) continue;
-    if (isContent(token) || c !== token.lemma) out.push(c);
-  }
-  return out;
 }
 
 /**
@@ -239,49 +216,68 @@ export function createReader(
 
     if (settings.answerMode === 'phrase') {
       if (candidates.length === 0) return { answer: NO_ANSWER, citations: [], issues: [] };
-      // Relation chains first: "Where was the director of film X born?" → the context's
-      // director of X, Y → "Where was Y born?". The bridge's items are cited after the answer's.
-      let q = query;
-      const bridgeItems: number[] = [];
+      // Relation chains first: "Where was the founder of X born?" → the context's founder of X, Y
+      // → "Where was Y born?". The bridge's items are cited after the answer's.
       const focus: string[] = [];
       const unresolved: string[] = [];
+      /** One question answered from the context as it stands (no further decomposition). */
+      const single = async (q: string) => {
+        const { qea, qTokens, queryLemmas, queryKeys, scores, predicate } = await read(q);
+        if (queryLemmas.size === 0) return null;
+        const names = qea.entities.filter((e) => e.type !== 'concept').map((e) => e.name);
+        return extractPhrase(
+          {
+            text: q,
+            tokens: qTokens,
+            lemmas: queryLemmas,
+            keys: queryKeys,
+            names,
+            reading: readQuestion(qTokens),
+            focus,
+            aside: unresolved,
+            predicate,
+          },
+          asAnswerSentences(scores),
+        );
+      };
+      const firstTokens = (await analyze(query)).tokens;
+      let q = reorderQuestion(firstTokens) ?? query;
+      const bridgeItems: number[] = [];
       const plain = asAnswerSentences(candidates.map(() => 0));
       for (let hop = 0; hop < MAX_HOPS; hop++) {
         const qTokens = (await analyze(q)).tokens;
         const phrase = findRelationPhrase(qTokens);
-        if (!phrase) break;
-        const bridge = resolveChain(phrase.relations, phrase.subject, plain);
-        if (!bridge) unresolved.push(phrase.subject);
-        if (!bridge) break;
-        const item = plain[bridge.sentence]!.item;
-        if (!bridgeItems.includes(item)) bridgeItems.push(item);
-        const next = substitute(qTokens, phrase, bridge.name);
-        focus.push(bridge.name);
-        if (next.whole) {
-          return {
-            answer: bridge.name,
-            citations: [...bridgeItems].reverse().map((i) => context[i]!.id),
-            issues: [],
-          };
+        if (phrase) {
+          // "the director of X", "X's mother": resolved from the items about X.
+          const bridge = resolveChain(phrase.relations, phrase.subject, plain);
+          if (!bridge) {
+            unresolved.push(phrase.subject);
+            break;
+          }
+          const item = plain[bridge.sentence]!.item;
+          if (!bridgeItems.includes(item)) bridgeItems.push(item);
+          const next = substitute(qTokens, phrase, bridge.name);
+          focus.push(bridge.name);
+          if (next.whole) {
+            return {
+              answer: bridge.name,
+              citations: [...bridgeItems].reverse().map((i) => context[i]!.id),
+              issues: [],
+            };
+          }
+          q = next.text;
+          continue;
         }
-        q = next.text;
+        // "the shipyard that built X", "the man leading Y": answered as a question of its own.
+        const description = findDescription(qTokens);
+        if (!description) break;
+        const sub = await single(description.question);
+        if (!sub?.answer || !sub.confident) break;
+        for (const i of sub.items) if (!bridgeItems.includes(i)) bridgeItems.push(i);
+        focus.push(sub.answer);
+        q = replaceSpan(qTokens, description.start, description.end, sub.answer);
       }
-      const { qea, qTokens, queryLemmas, queryKeys, scores } = await read(q);
-      if (queryLemmas.size === 0) return { answer: NO_ANSWER, citations: [], issues: [] };
-      const names = qea.entities.filter((e) => e.type !== 'concept').map((e) => e.name);
-      const phrase = extractPhrase(
-        {
-          text: q,
-          tokens: qTokens,
-          lemmas: queryLemmas,
-          keys: queryKeys,
-          names,
-          reading: readQuestion(qTokens),
-          focus,
-          aside: unresolved,
-        },
-        asAnswerSentences(scores),
-      );
+      const phrase = await single(q);
       if (!phrase?.answer) return { answer: NO_ANSWER, citations: [], issues: [] };
       const items = [...phrase.items];
       for (const i of [...bridgeItems].reverse()) if (!items.includes(i)) items.push(i);

@@ -36,6 +36,8 @@ export interface AnswerQuestion {
    * father" with no father found): a date or place in their own items is theirs, not the answer.
    */
   aside?: readonly string[];
+  /** Concepts of the question's relation words (not its names): what the answer sentence must state. */
+  predicate?: ReadonlySet<string>;
 }
 
 /** What {@link extractPhrase} found. */

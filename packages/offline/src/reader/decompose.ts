@@ -1,0 +1,179 @@
+/**
+ * Questions as people write them, brought to one shape the reader can chain:
+ * - a topic set apart before the question and taken up by a pronoun ("The lighthouse keeper's
+ *   daughter — where was she born?") is put back in its place ("where was the lighthouse keeper's
+ *   daughter born?");
+ * - an entity named only by a description with a relative or participle clause ("the shipyard
+ *   that built the Orsa", "the man leading the hull team", "whoever founded the club") becomes a
+ *   sub-question ("Which shipyard built the Orsa?") whose answer is put in its place.
+ * Both read the parse (POS tags, relative pronouns, punctuation), not any question template.
+ */
+import { spanText, type Token } from '../nlp.js';
+
+/** Pronouns that take up a topic set apart before the question, and their possessive forms. */
+const SUBJECT_PRONOUNS = new Set(['he', 'she', 'they', 'it', 'him', 'her', 'them']);
+const POSSESSIVE_PRONOUNS = new Set(['his', 'its', 'their', 'hers']);
+const RELATIVE = new Set(['who', 'that', 'which', 'whom', 'where', 'whose']);
+const PERSON_HEADS = new Set(
+  'person man woman one someone somebody people guy lady boy girl individual'.split(' '),
+);
+const WH_START = new Set('who whom whose what which where when how why'.split(' '));
+/** Words that end a clause's object: the main clause's verb or a question mark. */
+const CLAUSE_BREAK = /^[?,;:—–]$|^--$/;
+
+const isWord = (t: Token | undefined): boolean => !!t && (t.type === 'word' || t.type === 'number');
+const isCapital = (t: Token | undefined): boolean => !!t && isWord(t) && /^[\p{Lu}\p{N}]/u.test(t.value);
+
+/**
+ * "Topic — question with a pronoun?" → the question with the topic in the pronoun's place. null
+ * when the question sets nothing apart, or the question part has no pronoun to take it up.
+ */
+export function reorderQuestion(tokens: readonly Token[]): string | null {
+  // The break: a dash or colon (or a comma before a wh-word) after a topic without a verb of its own.
+  let cut = -1;
+  for (let k = 1; k < tokens.length - 2; k++) {
+    const v = tokens[k]!.value;
+    if (/^[—–:]$|^--$/.test(v) || (v === ',' && WH_START.has(tokens[k + 1]!.normal))) {
+      cut = k;
+      break;
+    }
+  }
+  if (cut < 0) return null;
+  const topic = tokens.slice(0, cut);
+  if (topic.some((t) => t.pos === 'VERB' && !/ing$|ed$/.test(t.normal)) || topic.length > 14) return null;
+  if (topic.some((t) => t.normal === 'or')) return null; // "A or B: which …?" names options
+  const rest = tokens.slice(cut + 1);
+  const at = rest.findIndex((t) => SUBJECT_PRONOUNS.has(t.normal) || POSSESSIVE_PRONOUNS.has(t.normal));
+  if (at < 0) return null;
+  let topicText = spanText(tokens, 0, cut - 1).replace(/^(whoever|whatever)\b/i, (w) =>
+    /^whoever$/i.test(w) ? 'the person who' : 'the thing that',
+  );
+  topicText =
+    topicText.charAt(0).toLowerCase() === topicText.charAt(0) ? topicText : lowerFirst(topicText, tokens[0]!);
+  const pronoun = rest[at]!;
+  const replacement = POSSESSIVE_PRONOUNS.has(pronoun.normal) ? `${topicText}'s` : topicText;
+  const before = at > 0 ? spanText(rest, 0, at - 1) : '';
+  const after = at + 1 < rest.length ? spanText(rest, at + 1, rest.length - 1) : '';
+  const text = `${before} ${replacement}${/^[?.!,]/.test(after) ? '' : ' '}${after}`;
+  return capitalise(text.replace(/\s+/g, ' ').trim());
+}
+
+/** A description's first word in lower case unless it is a name ("The club" → "the club"). */
+function lowerFirst(text: string, first: Token): string {
+  if (
+    first.pos === 'PROPN' ||
+    (first.pos !== 'DET' && first.pos !== 'PRON' && !/^whoever$/i.test(first.value))
+  )
+    return text;
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** An entity a question names by a description with a clause, and the sub-question that finds it. */
+export interface Description {
+  /** Token range of the whole description ("the shipyard that built the Orsa"). */
+  start: number;
+  end: number;
+  /** The question whose answer is the entity ("Which shipyard built the Orsa?"). */
+  question: string;
+}
+
+/**
+ * The innermost description of the question whose clause names something ("the N who/that/which/
+ * where …", "the N leading …", "the N built by …", "whoever …"). null when there is none.
+ */
+export function findDescription(tokens: readonly Token[]): Description | null {
+  const found: Description[] = [];
+  for (let k = 1; k < tokens.length - 1; k++) {
+    const t = tokens[k]!;
+    const head = tokens[k - 1]!;
+    let clauseStart = -1;
+    let connector = '';
+    let headEnd = k - 1;
+    if (t.normal === 'whoever' || t.normal === 'whatever') {
+      clauseStart = k + 1;
+      connector = t.normal === 'whoever' ? 'who' : 'which';
+      headEnd = k;
+    } else if (RELATIVE.has(t.normal) && head.pos === 'NOUN' && !isCapital(head)) {
+      clauseStart = k + 1;
+      connector = t.normal;
+    } else if (
+      head.pos === 'NOUN' &&
+      !isCapital(head) &&
+      (t.pos === 'VERB' || t.pos === 'ADJ') &&
+      (/ing$/.test(t.normal) || (/(ed|en|t)$/.test(t.normal) && tokens[k + 1]?.normal === 'by'))
+    ) {
+      clauseStart = k;
+      connector = /ing$/.test(t.normal) ? 'is' : 'was';
+    }
+    if (clauseStart < 0) continue;
+    // The head noun phrase: determiners, adjectives, nouns and a possessive before the head.
+    let start = headEnd;
+    if (t.normal !== 'whoever' && t.normal !== 'whatever') {
+      while (
+        start - 1 >= 0 &&
+        /^(DET|ADJ|NOUN|NUM)$/.test(tokens[start - 1]!.pos) &&
+        !WH_START.has(tokens[start - 1]!.normal)
+      )
+        start--;
+      if (start === 0 && WH_START.has(tokens[0]!.normal)) continue;
+    }
+    const end = clauseEnd(tokens, clauseStart);
+    if (end < clauseStart) continue;
+    const headNoun = t.normal === 'whoever' ? 'person' : t.normal === 'whatever' ? 'thing' : head.lemma;
+    const clause = spanText(tokens, clauseStart, end);
+    let question: string;
+    if (PERSON_HEADS.has(headNoun) && connector !== 'where')
+      question = `Who ${connector === 'who' || connector === 'that' ? '' : `${connector} `}${clause}?`;
+    else if (connector === 'where') question = `Which ${headNoun} is where ${clause}?`;
+    else if (connector === 'is' || connector === 'was')
+      question = `Which ${headNoun} ${connector} ${clause}?`;
+    else question = `Which ${headNoun} ${connector === 'whom' ? '' : ''}${clause}?`;
+    found.push({ start, end, question: question.replace(/\s+/g, ' ').replace(/ \?$/, '?') });
+  }
+  // The innermost: the one that starts last.
+  return found.length ? found[found.length - 1]! : null;
+}
+
+/**
+ * Last token of a clause starting at `k`: its verb group, then its object or complement (a name, a
+ * noun phrase, with "of"/possessive links), stopping at punctuation or at a verb that follows the
+ * object (the main clause's: "the shipyard that built the Orsa *founded*").
+ */
+function clauseEnd(tokens: readonly Token[], k: number): number {
+  let i = k;
+  let sawVerb = false;
+  let sawObject = false;
+  let end = -1;
+  for (; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (CLAUSE_BREAK.test(t.value) || t.value === '?') break;
+    if (t.pos === 'VERB' || t.pos === 'AUX') {
+      // A verb after the object closes the clause ("that built the Orsa *founded*"); a clause whose
+      // subject comes first takes its verb after it ("where her mother *works*").
+      if (sawObject && sawVerb) break;
+      sawVerb = true;
+      end = i;
+      continue;
+    }
+    if (!sawVerb && (t.pos === 'PRON' || t.pos === 'ADV' || t.pos === 'PART')) {
+      end = i;
+      continue;
+    }
+    if (isWord(t) || /^['’]s?$/.test(t.value) || /^["“”]$/.test(t.value)) {
+      if (/^(NOUN|PROPN|NUM|ADJ|PRON)$/.test(t.pos) || isCapital(t)) sawObject = true;
+      end = i;
+      continue;
+    }
+    break;
+  }
+  return sawVerb || sawObject ? end : -1;
+}
+
+/** The question with tokens `start..end` replaced by `name`. */
+export function replaceSpan(tokens: readonly Token[], start: number, end: number, name: string): string {
+  const before = start > 0 ? spanText(tokens, 0, start - 1) : '';
+  const after = end + 1 < tokens.length ? spanText(tokens, end + 1, tokens.length - 1) : '';
+  return `${before} ${name}${/^[?.!,]/.test(after) ? '' : ' '}${after}`.replace(/\s+/g, ' ').trim();
+}
