@@ -9,6 +9,7 @@ import { pairedNames, type Relation, relationOf } from './chain.js';
 import { COUNTRIES, COUNTRY_ALIASES, DEMONYMS } from './countries.js';
 import { MONTHS, NUMBER_WORDS, TIME_WORDS, YEAR } from './question.js';
 import { resolveChain } from './resolve.js';
+import { concept } from './meaning.js';
 import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
 
 /** Countries a phrase's item says (nationality adjectives and country names), canonical names. */
@@ -114,7 +115,8 @@ function numberValue(token: Token): number | null {
  */
 function questionRelation(question: AnswerQuestion, skip: ReadonlySet<string>): Relation[] | null {
   const { tokens, reading } = question;
-  for (let k = Math.max(0, reading.whEnd + 1); k < tokens.length; k++) {
+  // From the wh-word on: "*whose director* was born later" names the relation in the wh-phrase.
+  for (let k = Math.max(0, reading.whStart); k < tokens.length; k++) {
     const t = tokens[k]!;
     if (t.type !== 'word' || /^\p{Lu}/u.test(t.value) || skip.has(t.normal)) continue;
     if (t.pos !== 'NOUN' && t.pos !== 'PROPN') continue;
@@ -272,7 +274,7 @@ export function polarAnswer(
   if (
     reading.same &&
     subjects.length >= 2 &&
-    question.tokens.some((t) => /^(country|countries|nationality|nation)$/.test(t.normal))
+    question.tokens.some((t) => concept(t.lemma) === 'country')
   ) {
     const relation = questionRelation(question, subjectWords);
     // Through the relation when the items of both related entities say their countries; else the

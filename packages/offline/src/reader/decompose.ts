@@ -10,6 +10,24 @@
  */
 import { spanText, type Token } from '../nlp.js';
 
+/** Pairs people write for one kinship relation, and the relation ("his husband or wife" → spouse). */
+const EITHER_KIN: readonly [RegExp, string][] = [
+  [/\b(husband or wife|wife or husband|husband\/wife|wife\/husband)\b/gi, 'spouse'],
+  [/\b(mother or father|father or mother|mom or dad|dad or mom|mum or dad|dad or mum)\b/gi, 'parent'],
+  [/\b(brother or sister|sister or brother)\b/gi, 'sibling'],
+  [/\b(son or daughter|daughter or son)\b/gi, 'child'],
+];
+
+/**
+ * Everyday wording folded to one form the question reader knows: "husband or wife" → spouse,
+ * "which one's" / "which of the two's" → whose. The text's words and names are otherwise kept.
+ */
+export function normalizeWording(question: string): string {
+  let text = question;
+  for (const [pattern, word] of EITHER_KIN) text = text.replace(pattern, word);
+  return text.replace(/\bwhich (one|of (the two|them|these|those)(?: \w+)?)['’]s\b/gi, 'whose');
+}
+
 /** Pronouns that take up a topic set apart before the question, and their possessive forms. */
 const SUBJECT_PRONOUNS = new Set(['he', 'she', 'they', 'it', 'him', 'her', 'them']);
 const POSSESSIVE_PRONOUNS = new Set(['his', 'its', 'their', 'hers']);
@@ -40,7 +58,10 @@ export function reorderQuestion(tokens: readonly Token[]): string | null {
   }
   if (cut < 0) return null;
   const topic = tokens.slice(0, cut);
-  if (topic.some((t) => t.pos === 'VERB' && !/ing$|ed$/.test(t.normal)) || topic.length > 14) return null;
+  // A topic is a noun phrase: a verb only inside its own relative clause ("the man who built X").
+  const relative = topic.findIndex((t) => RELATIVE.has(t.normal) || t.normal === 'whoever');
+  const own = relative < 0 ? topic : topic.slice(0, relative);
+  if (own.some((t) => t.pos === 'VERB' || t.pos === 'AUX') || topic.length > 14) return null;
   if (topic.some((t) => t.normal === 'or')) return null; // "A or B: which …?" names options
   const rest = tokens.slice(cut + 1);
   const at = rest.findIndex((t) => SUBJECT_PRONOUNS.has(t.normal) || POSSESSIVE_PRONOUNS.has(t.normal));
@@ -51,9 +72,14 @@ export function reorderQuestion(tokens: readonly Token[]): string | null {
   topicText =
     topicText.charAt(0).toLowerCase() === topicText.charAt(0) ? topicText : lowerFirst(topicText, tokens[0]!);
   const pronoun = rest[at]!;
+  // "he or she", "his or her": one pronoun.
+  let last = at;
+  const isPronoun = (t: Token | undefined): boolean =>
+    !!t && (SUBJECT_PRONOUNS.has(t.normal) || POSSESSIVE_PRONOUNS.has(t.normal));
+  if (rest[at + 1]?.normal === 'or' && isPronoun(rest[at + 2])) last = at + 2;
   const replacement = POSSESSIVE_PRONOUNS.has(pronoun.normal) ? `${topicText}'s` : topicText;
   const before = at > 0 ? spanText(rest, 0, at - 1) : '';
-  const after = at + 1 < rest.length ? spanText(rest, at + 1, rest.length - 1) : '';
+  const after = last + 1 < rest.length ? spanText(rest, last + 1, rest.length - 1) : '';
   const text = `${before} ${replacement}${/^[?.!,]/.test(after) ? '' : ' '}${after}`;
   return capitalise(text.replace(/\s+/g, ' ').trim());
 }

@@ -335,9 +335,10 @@ function lifeSpanSide(
 
 /** Whether a question is about a birth or a death ("When did X die?", "date of birth"), or null. */
 function lifeEventOf(tokens: readonly Token[]): 'birth' | 'death' | null {
-  for (const t of tokens) {
-    if (t.lemma === 'die' || t.normal === 'died' || t.normal === 'death') return 'death';
-    if (t.normal === 'born' || t.normal === 'birth') return 'birth';
+  // By meaning: "passed away", "perished", "came into the world", "birthplace".
+  for (const c of concepts(tokens.map((t) => t.lemma))) {
+    if (c === 'die') return 'death';
+    if (c === 'bear') return 'birth';
   }
   return null;
 }

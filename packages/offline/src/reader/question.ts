@@ -8,6 +8,7 @@ import { DESCRIPTOR_TYPES } from '../lexicon.js';
 import { spanText, type Token } from '../nlp.js';
 import { isVerbLike, questionTarget } from '../query.js';
 import { wordsOf } from '../words.js';
+import { concept } from './meaning.js';
 
 /** What kind of phrase a question asks for. */
 export type QuestionKind = 'person' | 'place' | 'date' | 'number' | 'polar' | 'choice' | 'thing';
@@ -44,12 +45,12 @@ export const AUXILIARIES = new Set(
   'is are was were do does did has have had can could will would should may might am'.split(' '),
 );
 export const MIN_WORDS = new Set(
-  'first earlier earliest older oldest elder eldest before sooner prior fewer less least smaller smallest shorter shortest lower lowest'.split(
+  'first earlier earliest older oldest elder eldest before sooner prior fewer less least smaller smallest shorter shortest lower lowest lighter lightest narrower shallower'.split(
     ' ',
   ),
 );
 export const MAX_WORDS = new Set(
-  'last later latest younger youngest after recent recently newer newest more most larger largest bigger biggest higher highest longer longest taller tallest greater greatest'.split(
+  'last later latest younger youngest after recent recently newer newest more most larger largest bigger biggest higher highest longer longest taller tallest greater greatest heavier heaviest wider widest deeper deepest'.split(
     ' ',
   ),
 );
@@ -61,6 +62,8 @@ export const TIME_WORDS = new Set(
 );
 export const WH = new Set('who whom whose what which where when why how'.split(' '));
 const OPTION_CONNECTORS = new Set('of the de la le von van der del da di du and & for on in a an'.split(' '));
+/** Verbs that compare deaths: A outlived B. */
+const OUTLIVE = new Set(['outlive', 'outlived', 'outlast', 'outlasted', 'survive', 'survived']);
 export const NUMBER_WORDS = new Set(
   'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion dozen'.split(
     ' ',
@@ -182,6 +185,8 @@ function coordinatedOptions(tokens: readonly Token[]): string[] {
   while (end > start && tokens[end]!.type === 'punctuation') end--;
   if (end <= start || !/^[,:;]$/.test(tokens[end + 1]?.value ?? '')) return [];
   if (start === 0 && tokens[end + 1]!.value !== ':') return [];
+  // "Of the films A and B": the type words before the first name are not part of it.
+  while (start < end && /^(DET|NOUN|ADJ)$/.test(tokens[start]!.pos) && /^\p{Ll}/u.test(tokens[start]!.value)) start++;
   const and = words.indexOf('and', start);
   if (and <= start || and >= end) return [];
   const left = clean(spanText(tokens, start, and - 1));
@@ -205,7 +210,11 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
     direction: null,
     deathDate: false,
     lifespan: false,
-    same: normals.has('same'),
+    // "the same country", "share a nationality", "have in common".
+    same:
+      normals.has('same') ||
+      tokens.some((t) => t.lemma === 'share' || t.normal === 'shared') ||
+      (normals.has('common') && normals.has('in')),
     whStart: target.start,
     whEnd: target.end,
     plural: false,
@@ -219,10 +228,27 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
     const optionWords = new Set(options.flatMap(wordsOf));
     for (const t of tokens) {
       if (optionWords.has(t.normal)) continue;
+      // "outlived", "survived": died later; "predeceased": died first.
+      if (OUTLIVE.has(t.lemma) || OUTLIVE.has(t.normal)) {
+        reading.deathDate = true;
+        reading.direction ??= 'max';
+        continue;
+      }
+      if (t.lemma === 'predecease' || t.normal === 'predeceased') {
+        reading.deathDate = true;
+        reading.direction ??= 'min';
+        continue;
+      }
       if (MIN_WORDS.has(t.normal)) reading.direction ??= 'min';
       else if (MAX_WORDS.has(t.normal)) reading.direction ??= 'max';
-      if (t.lemma === 'die' || t.normal === 'death' || t.normal === 'died') reading.deathDate = true;
-      if (t.lemma === 'live' || t.normal === 'lived' || t.normal === 'lifespan' || t.normal === 'life')
+      if (concept(t.lemma) === 'die' || concept(t.normal) === 'die') reading.deathDate = true;
+      if (
+        t.lemma === 'live' ||
+        t.normal === 'lived' ||
+        t.normal === 'lifespan' ||
+        t.normal === 'life' ||
+        t.normal === 'lifetime'
+      )
         reading.lifespan = true;
     }
     // "lived longer" compares spans; "lived later" / "lived first" compare dates.

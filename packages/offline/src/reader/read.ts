@@ -19,7 +19,7 @@ import { analyze, isContent } from '../nlp.js';
 import { questionTarget } from '../query.js';
 import { inverseDocumentFrequency } from '../rank.js';
 import { findRelationPhrase, substitute } from './chain.js';
-import { findDescription, reorderQuestion, replaceSpan } from './decompose.js';
+import { findDescription, normalizeWording, reorderQuestion, replaceSpan } from './decompose.js';
 import { extractPhrase } from './extract.js';
 import { contentConcepts, tokenConcepts } from './meaning.js';
 import { readQuestion } from './question.js';
@@ -240,8 +240,9 @@ export function createReader(
           asAnswerSentences(scores),
         );
       };
-      const firstTokens = (await analyze(query)).tokens;
-      let q = reorderQuestion(firstTokens) ?? query;
+      const normalized = normalizeWording(query);
+      const firstTokens = (await analyze(normalized)).tokens;
+      let q = reorderQuestion(firstTokens) ?? normalized;
       const bridgeItems: number[] = [];
       const plain = asAnswerSentences(candidates.map(() => 0));
       for (let hop = 0; hop < MAX_HOPS; hop++) {
