@@ -182,7 +182,9 @@ describe('directoryStore: one writer at a time', () => {
     const other = { pid: 4242, host: 'elsewhere.example', started: new Date().toISOString(), token: 't' };
     await writeFile(lockFile, JSON.stringify(other));
     const error = await writeIds(directoryStore(dir, { lockTimeoutMs: 100 }), ['lost']).catch((e) => e);
-    expect((error as Error).message).toMatch(/pid 4242 on elsewhere\.example .*waited 0 s/);
+    expect((error as Error).message).toMatch(
+      /another grag \(pid 4242 on elsewhere\.example, since .*\); waited 0 s\. /,
+    );
     expect(existsSync(lockFile)).toBe(true);
     expect(await readIds(directoryStore(dir))).toEqual(['kept']);
   });

@@ -24,7 +24,7 @@ export interface DirectoryStoreOptions {
    * `OutputError` naming it; `0` refuses at once. @default 60000
    */
   lockTimeoutMs?: number;
-  /** Called when a write starts waiting for another writer (`holder`: its pid, host, since when). */
+  /** Called when a write starts waiting for another writer (`holder`: `pid 123, since 14:02:07`). */
   onLockWait?: (holder: string) => void;
 }
 
@@ -134,10 +134,13 @@ export function directoryStore(dir: string, options: DirectoryStoreOptions = {})
           { cause: error },
         );
       });
-      // The files the manifest lists (an older index: every file), so a user's file is never read.
-      const listed = manifest.files;
-      const names = (listed ?? entries.filter((entry) => !entry.isDirectory()).map((entry) => entry.name))
-        .filter((name) => name !== MANIFEST_FILE)
+      // The files present that the manifest lists (an older index: every file), so a user's file
+      // is never read; a listed file that is gone is missing, as it would be without the list.
+      const listed = manifest.files === undefined ? undefined : new Set(manifest.files);
+      const names = entries
+        .filter((entry) => !entry.isDirectory() && entry.name !== MANIFEST_FILE)
+        .map((entry) => entry.name)
+        .filter((name) => listed === undefined || listed.has(name))
         .sort();
       const scratch = new Scratch(owner);
       return {

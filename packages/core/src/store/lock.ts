@@ -161,9 +161,9 @@ function when(iso: string): string {
   return today ? date.toLocaleTimeString('en-GB') : date.toISOString().replace('T', ' ').slice(0, 19);
 }
 
-/** The owner, for messages: `pid 123 (since 14:02:07)`, with the host when it is another. */
+/** The owner, for messages: `pid 123, since 14:02:07`, with the host when it is another. */
 export function describeOwner(owner: LockOwner): string {
-  return `pid ${owner.pid}${owner.host !== HOST ? ` on ${owner.host}` : ''} (since ${when(owner.started)})`;
+  return `pid ${owner.pid}${owner.host !== HOST ? ` on ${owner.host}` : ''}, since ${when(owner.started)}`;
 }
 
 /** What {@link acquireLockFile} needs besides the lock file's path. */
@@ -201,11 +201,11 @@ async function take(
       continue;
     }
     if (Date.now() >= deadline) {
-      const who = found.owner ? `another grag, ${describeOwner(found.owner)},` : 'another grag';
+      const who = found.owner ? ` (${describeOwner(found.owner)})` : '';
       const waited = timeoutMs > 0 ? `; waited ${Math.round(timeoutMs / 1000)} s` : '';
       throw new OutputError(
         options.what,
-        `${options.what} is being written by ${who}${waited}. Run this again once it has finished; if no grag is running, delete ${path}.`,
+        `${options.what} is being written by another grag${who}${waited}. Run this again once it has finished; if no grag is running, delete ${path}.`,
       );
     }
     if (!told && found.owner) {

@@ -71,7 +71,7 @@ export interface StoreLockOptions {
    * `0` refuses at once. @default the store's (60 s for a directory)
    */
   timeoutMs?: number;
-  /** Called once when the lock is held by another writer and the call starts waiting (`holder` names it: pid, host, since when). */
+  /** Called once when the lock is held by another writer and the call starts waiting (`holder` names it: `pid 123, since 14:02:07`). */
   onWait?: (holder: string) => void;
   /** Stops the wait with an `AbortError`. */
   signal?: AbortSignal;
