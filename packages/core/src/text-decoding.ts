@@ -6,17 +6,20 @@
  * 1. A byte-order mark decides: `EF BB BF` is UTF-8, `FF FE` UTF-16 LE, `FE FF` UTF-16 BE. The mark
  *    is removed from the text.
  * 2. A file with NUL bytes is UTF-16 without a byte-order mark only when the NULs sit almost all in
- *    the high byte of each 16-bit unit (the pattern of mostly-ASCII text in UTF-16) and the whole
- *    file is valid UTF-16; otherwise it is binary.
+ *    the high byte of each 16-bit unit (the pattern of mostly-ASCII text in UTF-16), the other byte
+ *    of those units is (nearly) always a printable Latin-1 character, and the whole file is valid UTF-16;
+ *    otherwise it is binary. A short file (under 32 units) needs half its units in that pattern.
  * 3. A file that is valid UTF-8 is UTF-8 (pure ASCII included).
- * 4. Otherwise it is a single-byte legacy encoding: Windows-1252 when it has bytes 0x80–0x9F
+ * 4. Otherwise it is a single-byte legacy encoding (a file of fewer than 64 bytes only when at
+ *    least half of them are ASCII text; else binary): Windows-1252 when it has bytes 0x80–0x9F
  *    (curly quotes, dashes, the euro sign…; the five bytes Windows-1252 leaves undefined become the
  *    C1 control characters, as in the WHATWG Encoding Standard), else ISO-8859-1 (Latin-1), which is
  *    identical to Windows-1252 on every other byte.
  *
  * Whatever the encoding, text with a NUL character or with more than 2% control characters (C0
  * other than tab, line feed, vertical tab, form feed, carriage return and escape; DEL; C1) is
- * binary.
+ * binary. Two stray control characters are tolerated in a text of 100 characters or more, and a
+ * final DOS end-of-file mark (0x1A) in any; a shorter text has no room for noise.
  *
  * The single-byte tables are written out here rather than taken from `TextDecoder`: Node 20's
  * `TextDecoder('windows-1252')` decodes as Latin-1 (0x93 becomes U+0093, not “).
@@ -81,8 +84,14 @@ const CP1252_HIGH: readonly (number | undefined)[] = [
 
 /** Share of control characters above which text is taken for binary data. */
 const MAX_CONTROL_SHARE = 0.02;
-/** Control characters always tolerated, however short the text (a DOS end-of-file mark, a stray byte). */
+/** Stray control characters tolerated in a text of {@link TOLERANT_LENGTH} characters or more. */
 const TOLERATED_CONTROLS = 2;
+/** Length from which {@link TOLERATED_CONTROLS} apply: in a few bytes, a control character is no stray. */
+const TOLERANT_LENGTH = 100;
+/** Below this many bytes, a file that is not UTF-8 must be mostly ASCII to be text. */
+const SHORT_LEGACY_BYTES = 64;
+/** Units a BOM-less UTF-16 file needs before one NUL-pattern unit in ten is evidence enough. */
+const UTF16_SHORT_UNITS = 32;
 /** How much of a NUL-bearing file is inspected for the UTF-16 NUL pattern. */
 const UTF16_SAMPLE = 8192;
 
@@ -100,12 +109,15 @@ function checkText(
   reason: string,
 ): DecodedText | BinaryBytes {
   let controls = 0;
-  for (let i = 0; i < text.length; i++) {
+  // A DOS end-of-file mark ends many old text files.
+  const end = text.endsWith('\u001a') ? text.length - 1 : text.length;
+  for (let i = 0; i < end; i++) {
     const code = text.charCodeAt(i);
     if (code === 0) return { binary: true, reason: 'NUL characters' };
     if (isSuspectControl(code)) controls++;
   }
-  if (controls > Math.max(TOLERATED_CONTROLS, text.length * MAX_CONTROL_SHARE))
+  const tolerated = text.length >= TOLERANT_LENGTH ? TOLERATED_CONTROLS : 0;
+  if (controls > Math.max(tolerated, text.length * MAX_CONTROL_SHARE))
     return { binary: true, reason: 'control characters' };
   return { text, encoding, bom, reason };
 }
@@ -119,22 +131,39 @@ function strictDecode(bytes: Uint8Array, encoding: 'utf-8' | 'utf-16le' | 'utf-1
   }
 }
 
+/** The low byte of a Latin-1 text character: printable (ASCII or U+00A0–U+00FF), or tab, line feed, carriage return. */
+const isTextByte = (b: number) =>
+  (b >= 0x20 && b < 0x7f) || b >= 0xa0 || b === 0x09 || b === 0x0a || b === 0x0d;
+
 /**
  * UTF-16 byte order of BOM-less bytes whose NULs sit (nearly) all at odd offsets (LE) or all at
- * even offsets (BE) and make up at least a tenth of the 16-bit units; `undefined` otherwise.
+ * even offsets (BE), in units whose other byte is (nearly) always Latin-1 text, making up at least a
+ * tenth of the 16-bit units (half, in a file of fewer than 32 units); `undefined` otherwise.
  */
 function utf16ByNulPattern(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
   if (bytes.length < 2 || bytes.length % 2 !== 0) return undefined;
   const end = Math.min(bytes.length, UTF16_SAMPLE);
   let evenNul = 0;
   let oddNul = 0;
+  /** Units `00 xx` (BE) and `xx 00` (LE) whose `xx` is a Latin-1 text character. */
+  let beText = 0;
+  let leText = 0;
   for (let i = 0; i + 1 < end; i += 2) {
-    if (bytes[i] === 0) evenNul++;
-    if (bytes[i + 1] === 0) oddNul++;
+    const a = bytes[i] as number;
+    const b = bytes[i + 1] as number;
+    if (a === 0) {
+      evenNul++;
+      if (isTextByte(b)) beText++;
+    }
+    if (b === 0) {
+      oddNul++;
+      if (isTextByte(a)) leText++;
+    }
   }
   const units = Math.floor(end / 2);
-  if (oddNul >= units * 0.1 && evenNul * 8 <= oddNul) return 'utf-16le';
-  if (evenNul >= units * 0.1 && oddNul * 8 <= evenNul) return 'utf-16be';
+  const share = units < UTF16_SHORT_UNITS ? 0.5 : 0.1;
+  if (oddNul >= units * share && evenNul * 8 <= oddNul && leText >= oddNul * 0.9) return 'utf-16le';
+  if (evenNul >= units * share && oddNul * 8 <= evenNul && beText >= evenNul * 0.9) return 'utf-16be';
   return undefined;
 }
 
@@ -193,11 +222,13 @@ function decodeWithoutBom(bytes: Uint8Array): DecodedText | BinaryBytes {
   const utf8 = strictDecode(bytes, 'utf-8');
   if (utf8 !== undefined) return checkText(utf8, 'utf-8', false, 'valid UTF-8');
   let c1 = false;
+  let ascii = 0;
   for (const b of bytes) {
-    if (b >= 0x80 && b <= 0x9f) {
-      c1 = true;
-      break;
-    }
+    if (b >= 0x80 && b <= 0x9f) c1 = true;
+    if (b < 0x80 && isTextByte(b)) ascii++;
   }
+  // A few bytes that are not UTF-8 are text only when most are ASCII ("café", not noise).
+  if (bytes.length < SHORT_LEGACY_BYTES && ascii * 2 < bytes.length)
+    return { binary: true, reason: 'not text (short, not UTF-8, mostly non-ASCII bytes)' };
   return checkText(decodeSingleByte(bytes, c1), c1 ? 'windows-1252' : 'latin1', false, 'not valid UTF-8');
 }
