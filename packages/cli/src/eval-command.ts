@@ -10,6 +10,7 @@ import { closestMatch } from '@grag/core/internal';
 import { type JudgeSettings, loadDataset, methodsTable, runEval, writeReports } from '@grag/eval';
 import { checkCacheDir } from './cache-dir.js';
 import type { GragConfig } from './config.js';
+import { printable } from './printable.js';
 import { createProgressView } from './progress.js';
 import { createProviders } from './providers.js';
 import { findMethod, METHODS, type MethodEntry } from './registry.js';
@@ -166,7 +167,7 @@ export async function evalCommand(input: {
   }
   const progress = createProgressView(io.stderr as NodeJS.WriteStream, !quiet && io.stderr.isTTY === true);
   const say = (line: string) => {
-    if (!quiet) progress.log(`grag: ${line}`);
+    if (!quiet) progress.log(`grag: ${printable(line)}`);
   };
   if (!quiet) io.stderr.write(`${providers.summary}\n`);
   say(
@@ -222,9 +223,10 @@ export async function evalCommand(input: {
   const failed = run.methods.reduce((n, m) => n + m.failed, 0);
   if (!quiet) {
     io.stderr.write(
-      `grag: wrote ${files.json}, ${files.markdown} and ${files.charts.length} charts; per-question results in ${out}/results.jsonl` +
-        (failed ? `; ${failed} questions failed (see report.md)` : '') +
-        '\n',
+      `${printable(
+        `grag: wrote ${files.json}, ${files.markdown} and ${files.charts.length} charts; per-question results in ${out}/results.jsonl` +
+          (failed ? `; ${failed} questions failed (see report.md)` : ''),
+      )}\n`,
     );
   }
   return failed > 0 ? 1 : 0;

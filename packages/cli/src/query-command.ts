@@ -2,6 +2,7 @@
 import { InvalidArgumentError, type Retrieval } from '@grag/core';
 import type { CliIO } from './cli.js';
 import type { GragConfig } from './config.js';
+import { printable } from './printable.js';
 import { createProviders } from './providers.js';
 import { findMethod, METHODS } from './registry.js';
 import { type IndexTarget, readTargetManifest } from './store.js';
@@ -62,16 +63,21 @@ export async function queryIndex(
   return { result, summary };
 }
 
-/** Print a query result for people: the answer and its sources, then the top `maxItems` items. */
+/**
+ * Print a query result for people: the answer and its sources, then the top `maxItems` items.
+ * Everything that comes from the indexed documents or the model (ids, passages, the answer) is
+ * printed through {@link printable}, so no escape sequence in it reaches the terminal.
+ */
 export function printQuery(io: CliIO, r: QueryResult, maxItems = 5): void {
   const w = (s: string) => io.stdout.write(`${s}\n`);
-  w(`Q: ${r.question}`);
+  const p = (s: string) => printable(s);
+  w(`Q: ${p(r.question)}`);
   if (r.answer !== undefined) {
-    w(`A: ${r.answer}`);
+    w(`A: ${printable(r.answer, { lines: true })}`);
     if (r.citations?.length) {
       const sources = r.citations.map((id) => {
         const item = r.retrieval.items.find((i) => i.id === id);
-        return item ? `[${id}] ${item.source.docIds.join(', ')}` : `[${id}]`;
+        return p(item ? `[${id}] ${item.source.docIds.join(', ')}` : `[${id}]`);
       });
       w(`   sources: ${sources.join('; ')}`);
     }
@@ -80,9 +86,9 @@ export function printQuery(io: CliIO, r: QueryResult, maxItems = 5): void {
     `Context: ${r.retrieval.items.length} items, ${r.retrieval.tokens} tokens (${r.method}, retrieval ${r.timings.retrieveMs.toFixed(1)} ms${r.timings.answerMs !== undefined ? `, answer ${r.timings.answerMs.toFixed(1)} ms` : ''})`,
   );
   for (const item of r.retrieval.items.slice(0, maxItems)) {
-    const preview = item.text.replace(/\s+/g, ' ').slice(0, 100);
+    const preview = p(item.text.replace(/\s+/g, ' ').slice(0, 100));
     w(
-      `  [${item.id}] ${item.kind} ${item.score.toFixed(3)} from ${item.source.docIds.join(', ')}: ${preview}${item.text.length > 100 ? '…' : ''}`,
+      `  [${p(item.id)}] ${p(item.kind)} ${item.score.toFixed(3)} from ${p(item.source.docIds.join(', '))}: ${preview}${item.text.length > 100 ? '…' : ''}`,
     );
   }
   if (r.retrieval.items.length > maxItems) w(`  … ${r.retrieval.items.length - maxItems} more`);
