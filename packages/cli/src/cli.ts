@@ -9,6 +9,7 @@ import { HnswUnavailableError } from '@grag/hnsw';
 import { type GragConfig, resolveConfig } from './config.js';
 import { EVAL_OPTIONS, EVAL_USAGE, evalCommand } from './eval-command.js';
 import { buildIndex } from './index-command.js';
+import { printable, printableJson } from './printable.js';
 import { createProviders } from './providers.js';
 import { printQuery, queryIndex } from './query-command.js';
 import { METHODS } from './registry.js';
@@ -19,6 +20,7 @@ import {
   directoryTarget,
   type IndexTarget,
   indexTarget,
+  lockSettings,
   STORE_COMMANDS,
   STORE_OPTIONS,
   STORE_USAGE,
@@ -205,7 +207,7 @@ async function demo(io: CliIO, config: GragConfig, values: Values): Promise<void
   try {
     for (const name of names) {
       const out = join(base, name);
-      io.stdout.write(`\n== ${name} ==\n`);
+      io.stdout.write(`\n== ${printable(name)} ==\n`);
       try {
         await buildIndex(
           io,
@@ -222,7 +224,7 @@ async function demo(io: CliIO, config: GragConfig, values: Values): Promise<void
       } catch (error) {
         // A method that needs HNSW itself (NodeRAG) is skipped when the native addon is missing.
         if (!HnswUnavailableError.isInstance(error)) throw error;
-        io.stdout.write(`skipped: ${name} needs HNSW (${error.reason}).\n`);
+        io.stdout.write(`skipped: ${printable(name)} needs HNSW (${error.reason}).\n`);
         skipped++;
         continue;
       }
@@ -308,7 +310,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   } catch (error) {
     // node:util's messages run over several lines; the first says what is wrong.
     const first = ((error as Error).message.split('\n')[0] ?? '').replace(/\.$/, '');
-    io.stderr.write(`grag: ${first}. Run \`grag --help\`.\n`);
+    io.stderr.write(`grag: ${printable(first)}. Run \`grag --help\`.\n`);
     return 2;
   }
   const { values, positionals } = parsed;
@@ -323,7 +325,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   const misuse = usageProblem(command, args, values);
   if (misuse) {
-    io.stderr.write(`grag: ${misuse} Run \`grag --help\`.\n`);
+    io.stderr.write(`grag: ${printable(misuse)} Run \`grag --help\`.\n`);
     return 2;
   }
   try {
@@ -356,7 +358,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         // An estimate touches no store: it only says where the cache it reads would be.
         const out =
           values.out !== undefined && !values.estimate
-            ? await indexTarget(values.out, url, storeVectors(values, url))
+            ? await indexTarget(values.out, url, {
+                ...storeVectors(values, url),
+                lock: lockSettings(config, io, values.out, values.quiet === true || values.json === true),
+              })
             : undefined;
         try {
           await buildIndex(io, path, values.method, out, config, methodOptions(values), {
@@ -389,7 +394,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           retrieve: parseSetOptions(values.set),
           ...(topK !== undefined ? { topK } : {}),
         }).finally(() => closeAll([target]));
-        if (values.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+        if (values.json) io.stdout.write(`${printableJson(result)}\n`);
         else {
           if (!values.quiet) io.stderr.write(`${summary}\n`);
           printQuery(io, result);
@@ -427,7 +432,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         for (const m of METHODS) io.stdout.write(`${m.name.padEnd(14)} ${m.description}\n`);
         return 0;
       default:
-        io.stderr.write(`grag: unknown command "${command}". Run \`grag --help\`.\n`);
+        io.stderr.write(`grag: unknown command "${printable(command)}". Run \`grag --help\`.\n`);
         return 2;
     }
   } catch (error) {
@@ -440,13 +445,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
 /**
  * What the CLI prints for an error that ends a command, and its exit code: a grag error is its one
  * line (exit 130 for an interrupted build, else 1); anything else is named as unexpected, with its
- * stack only when `GRAG_DEBUG` is set.
+ * stack only when `GRAG_DEBUG` is set. The message is {@link printable}: the file names and ids it
+ * quotes can neither break it into lines nor send escape sequences to the terminal.
  */
 export function formatError(error: unknown, env: NodeJS.ProcessEnv): { text: string; exitCode: number } {
   if (GragError.isInstance(error)) {
-    return { text: `grag: ${error.message}\n`, exitCode: AbortError.isInstance(error) ? 130 : 1 };
+    return { text: `grag: ${printable(error.message)}\n`, exitCode: AbortError.isInstance(error) ? 130 : 1 };
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = printable(error instanceof Error ? error.message : String(error));
   return {
     text: `grag: unexpected error: ${message}${env.GRAG_DEBUG ? `\n${(error as Error).stack}` : ' (set GRAG_DEBUG=1 for the stack)'}\n`,
     exitCode: 1,

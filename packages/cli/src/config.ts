@@ -21,6 +21,11 @@ export interface GragConfig {
   cacheDir?: string;
   /** A JSON price table (USD per 1M tokens by model) merged over the defaults. */
   prices?: string;
+  /**
+   * Seconds a write waits for another grag writing the same index directory before giving up with
+   * one line naming it; 0 gives up at once.
+   */
+  lockWait: number;
 }
 
 export const CONFIG_DEFAULTS: GragConfig = {
@@ -31,6 +36,7 @@ export const CONFIG_DEFAULTS: GragConfig = {
   vectorIndex: 'hnsw',
   budget: 12_000,
   concurrency: 8,
+  lockWait: 60,
 };
 
 /** Keys a config may set that have no default. */
@@ -52,6 +58,7 @@ const ENV: Record<string, keyof GragConfig> = {
   GRAG_CONCURRENCY: 'concurrency',
   GRAG_CACHE_DIR: 'cacheDir',
   GRAG_PRICES: 'prices',
+  GRAG_LOCK_WAIT: 'lockWait',
 };
 
 const CHOICES: Partial<Record<keyof GragConfig, readonly string[]>> = {
@@ -60,9 +67,21 @@ const CHOICES: Partial<Record<keyof GragConfig, readonly string[]>> = {
   vectorIndex: ['flat', 'hnsw'],
 };
 const INTEGERS: ReadonlySet<keyof GragConfig> = new Set(['embeddingDimensions', 'budget', 'concurrency']);
+/** Integers that may be 0. */
+const COUNTS: ReadonlySet<keyof GragConfig> = new Set(['lockWait']);
 
 /** Check and convert one configuration value; `from` names where it came from for the error. */
 function coerce(key: keyof GragConfig, value: unknown, from: string): unknown {
+  if (COUNTS.has(key)) {
+    const n = typeof value === 'number' ? value : Number(value);
+    if (!Number.isInteger(n) || n < 0 || (typeof value === 'string' && value.trim() === '')) {
+      throw new InvalidArgumentError(
+        key,
+        `Bad ${from}: ${key} must be a whole number of seconds (0 or more), got "${String(value)}".`,
+      );
+    }
+    return n;
+  }
   if (INTEGERS.has(key)) {
     const n = typeof value === 'number' ? value : Number(value);
     if (!Number.isInteger(n) || n <= 0) {

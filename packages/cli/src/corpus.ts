@@ -23,7 +23,7 @@ export interface Corpus {
   skipped: SkippedInput[];
   /** Files not in UTF-8, with the encoding they were decoded from (see `decodeText`). */
   decoded: DecodedInput[];
-  /** Files read. */
+  /** Files read that gave documents (each file counted once: a skipped file is only in `skipped`). */
   files: number;
 }
 
@@ -136,10 +136,11 @@ function parseJsonl(text: string, path: string, skipped: SkippedInput[]): Docume
  * Read a corpus: one file or a directory (recursively) of .txt/.md files and .jsonl files
  * (`{id, title, text}` per line). Each file's encoding is detected by content with `decodeText`
  * (UTF-8, UTF-16, Windows-1252, Latin-1); files not in UTF-8 are listed in `decoded`. Unreadable,
- * binary and malformed inputs are skipped and reported in `skipped`, never silently dropped. Throws {@link InputError} when the path does not exist or
- * nothing usable is found.
+ * binary and malformed inputs are skipped and reported in `skipped`, never silently dropped. Throws
+ * {@link InputError} when the path does not exist, or when nothing usable is found unless
+ * `allowEmpty` (then the caller decides, e.g. `grag add` over several paths).
  */
-export async function readCorpus(path: string): Promise<Corpus> {
+export async function readCorpus(path: string, options: { allowEmpty?: boolean } = {}): Promise<Corpus> {
   const info = await stat(path).catch((error: NodeJS.ErrnoException) => error);
   if (info instanceof Error)
     throw new InputError(
@@ -186,8 +187,12 @@ export async function readCorpus(path: string): Promise<Corpus> {
       skipped.push({ path: file, reason: 'binary content' });
       continue;
     }
-    read++;
     const { text, encoding } = result;
+    if (text.trim() === '') {
+      skipped.push({ path: file, reason: 'empty file' });
+      continue;
+    }
+    read++;
     if (encoding !== 'utf-8') decoded.push({ path: file, encoding, reason: result.reason });
     const name = root ? relative(root, file) : basename(file);
     if (ext === '.jsonl') {
@@ -201,14 +206,10 @@ export async function readCorpus(path: string): Promise<Corpus> {
       }
       continue;
     }
-    if (text.trim() === '') {
-      skipped.push({ path: file, reason: 'empty file' });
-      continue;
-    }
     ids.add(name);
     documents.push({ id: name, title: titleOf(text, file), text });
   }
-  if (documents.length === 0) {
+  if (documents.length === 0 && !options.allowEmpty) {
     const shown = skipped
       .slice(0, 3)
       .map((s) => `${s.path}: ${s.reason}`)

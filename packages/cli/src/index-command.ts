@@ -4,7 +4,7 @@
  * PostgreSQL with `--store`); or, with `--estimate`, count what a build would call.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, realpath, rmdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import {
   AbortError,
@@ -12,11 +12,13 @@ import {
   type BuildContext,
   type BuildRuntime,
   buildKey,
+  createBuildContext,
   type Document,
   FileCallCache,
   FileCheckpointStore,
   InvalidArgumentError,
   modelFingerprint,
+  type TaskSuite,
 } from '@grag/core';
 import { checkIndexTarget } from '@grag/core/internal';
 import { loadKgTriples } from '@grag/eval';
@@ -25,9 +27,11 @@ import { checkCacheDir } from './cache-dir.js';
 import type { CliIO } from './cli.js';
 import type { GragConfig } from './config.js';
 import { readCorpus } from './corpus.js';
+import { printable } from './printable.js';
 import { createProgressView } from './progress.js';
 import { createEstimateProviders, createProviders } from './providers.js';
 import { findMethod, METHODS, type MethodEntry } from './registry.js';
+import { createSimulatedEmbedder } from './simulate.js';
 import { defaultTargetCacheDir, type IndexTarget, readTargetManifest } from './store.js';
 
 /**
@@ -132,6 +136,27 @@ async function checkOutDir(corpusPath: string, out: string): Promise<void> {
   await checkIndexTarget(out);
 }
 
+/**
+ * Check the values of the method options before the corpus is read, so a bad `--set` value is
+ * refused at once: a method checks its options before anything else, so a build of no documents
+ * says what is wrong with them, and otherwise only that the corpus is empty (which is ignored
+ * here). No model is called.
+ */
+async function checkOptionValues(entry: MethodEntry, methodOptions: Record<string, unknown>): Promise<void> {
+  if (Object.keys(methodOptions).length === 0) return;
+  // Providers that call nothing: the check never gets past the options.
+  const ctx = createBuildContext({
+    embedder: createSimulatedEmbedder({ provider: 'check', modelId: 'check', dimensions: 8 }),
+    tasks: { id: 'check' } as TaskSuite,
+  });
+  try {
+    await entry.method.build([], ctx, methodOptions);
+  } catch (error) {
+    // 'docs': the empty corpus, which is all that is wrong once the options passed.
+    if (InvalidArgumentError.isInstance(error) && error.argument !== 'docs') throw error;
+  }
+}
+
 /** Flags of {@link buildIndex}. */
 export interface IndexFlags {
   quiet: boolean;
@@ -173,6 +198,7 @@ export async function buildIndex(
   // Checked before anything is read or printed, so a misspelt --set key is the only line.
   const keys = entry.method.optionKeys?.build;
   if (keys) assertKnownOptions(`${entry.name} build`, methodOptions, keys);
+  await checkOptionValues(entry, methodOptions);
   if (!flags.estimate) {
     if (out === undefined) throw new InvalidArgumentError('out', 'Missing --out: where to write the index.');
     // A database is reached here, so a wrong URL fails before any model call.
@@ -184,9 +210,10 @@ export async function buildIndex(
     !quiet && (io.stderr as { isTTY?: boolean }).isTTY === true,
   );
   const corpus = await readInput(corpusPath, entry, methodOptions);
-  for (const skip of corpus.skipped) io.stderr.write(`grag: skipped ${skip.path}: ${skip.reason}\n`);
+  for (const skip of corpus.skipped)
+    io.stderr.write(`grag: skipped ${printable(skip.path)}: ${printable(skip.reason)}\n`);
   for (const file of corpus.decoded ?? [])
-    io.stderr.write(`grag: read ${file.path} as ${file.encoding} (${file.reason})\n`);
+    io.stderr.write(`grag: read ${printable(file.path)} as ${file.encoding} (${file.reason})\n`);
   const prices = await readPrices(config.prices);
   const cacheDir =
     config.cacheDir !== undefined
@@ -210,7 +237,7 @@ export async function buildIndex(
   if (!quiet) io.stderr.write(`${summary}\n`);
   if (!quiet) {
     io.stderr.write(
-      `grag: ${flags.estimate ? 'estimating' : 'indexing'} ${corpus.description}` +
+      `grag: ${flags.estimate ? 'estimating' : 'indexing'} ${printable(corpus.description)}` +
         (corpus.skipped.length ? ` (${corpus.skipped.length} skipped)` : '') +
         ` with ${entry.name}\n`,
     );
@@ -292,6 +319,8 @@ export async function buildIndex(
     await writeFile(issuesFile, issues.map((issue) => JSON.stringify(issue)).join('\n') + '\n');
   }
   await checkpoints?.clear();
+  // The checkpoints of finished builds go; so does the folder that held them once it is empty.
+  if (checkpoints !== undefined && cacheDir !== undefined) await removeIfEmpty(join(cacheDir, 'builds'));
   const manifest = await readTargetManifest(target);
   if (!quiet) {
     if (resumedStages.length > 0) {
@@ -304,12 +333,18 @@ export async function buildIndex(
         .map(([stage, count]) => `${stage} ${count}`)
         .join(', ');
       io.stderr.write(
-        `grag: ${issues.length} model-output records could not be used (${counts}); each is listed with its raw text in ${issuesFile}\n`,
+        `grag: ${issues.length} model-output records could not be used (${counts}); each is listed with its raw text in ${printable(issuesFile)}\n`,
       );
     }
     io.stderr.write(
-      `grag: wrote ${target.location} (${JSON.stringify(manifest.stats ?? {})}) in ${((performance.now() - started) / 1000).toFixed(1)} s; ${formatUsage(snapshot)}\n`,
+      `grag: wrote ${printable(target.location)} (${JSON.stringify(manifest.stats ?? {})}) in ${((performance.now() - started) / 1000).toFixed(1)} s; ${formatUsage(snapshot)}\n`,
     );
   }
   return { ctx, docs: corpus.documents.length, chunks: manifest.stats?.chunks };
+}
+
+/** Remove the directory `dir` if it is empty (nothing if it is not, or is gone). */
+async function removeIfEmpty(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => undefined);
+  if (names !== undefined && names.length === 0) await rmdir(dir).catch(() => {});
 }

@@ -13,6 +13,7 @@ import {
   InvalidArgumentError,
   readManifest,
 } from '@grag/core';
+import { printable } from './printable.js';
 
 /** The option `--store` adds to the command line. */
 export const STORE_OPTIONS = { store: { type: 'string' }, 'store-vectors': { type: 'boolean' } } as const;
@@ -62,9 +63,41 @@ export interface IndexTarget {
   close(): Promise<void>;
 }
 
+/** How a write waits for another writer of the same index directory (see `directoryStore`). */
+export interface LockSettings {
+  /** Milliseconds to wait before giving up with one line naming the other writer. */
+  timeoutMs?: number;
+  /** Called once when the write starts waiting (`holder`: the other writer's pid, host, since when). */
+  onWait?: (holder: string) => void;
+}
+
+/** The lock settings of a command: `config.lockWait` seconds, and one line on stderr when it waits (unless quiet). */
+export function lockSettings(
+  config: { lockWait: number },
+  io: { stderr: NodeJS.WritableStream },
+  location: string,
+  quiet: boolean,
+): LockSettings {
+  return {
+    timeoutMs: config.lockWait * 1000,
+    ...(quiet
+      ? {}
+      : {
+          onWait: (holder: string) =>
+            io.stderr.write(
+              `grag: waiting for another grag writing ${printable(location)} (${holder}), up to ${config.lockWait} s\n`,
+            ),
+        }),
+  };
+}
+
 /** The target of the index directory `dir`. */
-export function directoryTarget(dir: string): IndexTarget {
-  return { store: directoryStore(dir), kind: 'directory', location: dir, dir, close: async () => {} };
+export function directoryTarget(dir: string, lock: LockSettings = {}): IndexTarget {
+  const store = directoryStore(dir, {
+    ...(lock.timeoutMs !== undefined ? { lockTimeoutMs: lock.timeoutMs } : {}),
+    ...(lock.onWait !== undefined ? { onLockWait: lock.onWait } : {}),
+  });
+  return { store, kind: 'directory', location: dir, dir, close: async () => {} };
 }
 
 /**
@@ -76,9 +109,9 @@ export function directoryTarget(dir: string): IndexTarget {
 export async function indexTarget(
   name: string,
   url: string | undefined,
-  options: { vectors?: boolean } = {},
+  options: { vectors?: boolean; lock?: LockSettings } = {},
 ): Promise<IndexTarget> {
-  if (url === undefined) return directoryTarget(name);
+  if (url === undefined) return directoryTarget(name, options.lock);
   const { postgresStore } = await import('@grag/postgres');
   try {
     const store = postgresStore({ url, index: name, ...(options.vectors ? { vectors: true } : {}) });

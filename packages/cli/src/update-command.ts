@@ -8,6 +8,7 @@ import {
   type Document,
   FileCallCache,
   type IndexChange,
+  InputError,
   InvalidArgumentError,
   type MeterSnapshot,
   StateError,
@@ -16,11 +17,18 @@ import {
 import { checkCacheDir } from './cache-dir.js';
 import type { CliIO } from './cli.js';
 import type { GragConfig } from './config.js';
-import { readCorpus } from './corpus.js';
+import { readCorpus, type SkippedInput } from './corpus.js';
+import { printable, printableJson } from './printable.js';
 import { createProgressView } from './progress.js';
 import { createProviders } from './providers.js';
 import { findMethod, METHODS } from './registry.js';
-import { defaultTargetCacheDir, type IndexTarget, indexTarget, readTargetManifest } from './store.js';
+import {
+  defaultTargetCacheDir,
+  type IndexTarget,
+  indexTarget,
+  lockSettings,
+  readTargetManifest,
+} from './store.js';
 
 /** Help lines of `grag add` and `grag remove` under Commands. */
 export const UPDATE_USAGE = `  add <dir> <path>...                        index more .txt/.md/.jsonl files into an index (an existing id is replaced)
@@ -45,17 +53,30 @@ export interface UpdateSummary {
   method: string;
   report: UpdateReport;
   usage: MeterSnapshot['total'];
+  /** Inputs of `add` that were not read (binary, empty, unsupported files; malformed records), and why. */
+  skipped: SkippedInput[];
 }
 
-/** Documents of every path, read as `grag index` reads a corpus; an id given twice is refused. */
-async function readPaths(io: CliIO, paths: string[]): Promise<Document[]> {
+/**
+ * Documents of every path, read as `grag index` reads a corpus: a file that cannot be indexed
+ * (binary, empty, not .txt/.md/.jsonl) is skipped with one line, as inside a directory, and the
+ * rest is indexed; only when no path gives a document is the add refused. An id given twice is
+ * refused.
+ */
+async function readPaths(
+  io: CliIO,
+  paths: string[],
+): Promise<{ documents: Document[]; skipped: SkippedInput[] }> {
   const documents: Document[] = [];
+  const skipped: SkippedInput[] = [];
   const from = new Map<string, string>();
   for (const path of paths) {
-    const corpus = await readCorpus(path);
-    for (const skip of corpus.skipped) io.stderr.write(`grag: skipped ${skip.path}: ${skip.reason}\n`);
+    const corpus = await readCorpus(path, { allowEmpty: true });
+    for (const skip of corpus.skipped)
+      io.stderr.write(`grag: skipped ${printable(skip.path)}: ${printable(skip.reason)}\n`);
     for (const file of corpus.decoded)
-      io.stderr.write(`grag: read ${file.path} as ${file.encoding} (${file.reason})\n`);
+      io.stderr.write(`grag: read ${printable(file.path)} as ${file.encoding} (${file.reason})\n`);
+    skipped.push(...corpus.skipped);
     for (const doc of corpus.documents) {
       const first = from.get(doc.id);
       if (first !== undefined) {
@@ -68,7 +89,15 @@ async function readPaths(io: CliIO, paths: string[]): Promise<Document[]> {
       documents.push(doc);
     }
   }
-  return documents;
+  if (documents.length === 0) {
+    const [one] = paths;
+    const what = paths.length === 1 && one !== undefined ? one : `the ${paths.length} paths given`;
+    throw new InputError(
+      one ?? '',
+      `Nothing to add: ${what} ${paths.length === 1 ? 'has' : 'have'} no usable documents (${skipped.length} input${skipped.length === 1 ? '' : 's'} skipped, each named above). Add .txt, .md or .jsonl files with text.`,
+    );
+  }
+  return { documents, skipped };
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -78,7 +107,7 @@ function describe(summary: UpdateSummary): string {
   const { report, usage } = summary;
   const { added, replaced, removed } = report.documents;
   const docs = [
-    `${plural(added.length, 'document')} added`,
+    `${plural(added.length, 'document')} added${summary.skipped.length ? ` (${plural(summary.skipped.length, 'input')} skipped)` : ''}`,
     ...(replaced.length ? [`${replaced.length} replaced`] : []),
     `${removed.length} removed`,
   ].join(', ');
@@ -87,20 +116,25 @@ function describe(summary: UpdateSummary): string {
   const global = report.global.length
     ? `; recomputed over the whole index: ${report.global.map((g) => g.stage).join(', ')}`
     : '';
-  return `grag: updated ${summary.index} (${summary.method}): ${docs}; ${chunks}; ${calls}${global}`;
+  return `grag: updated ${printable(summary.index)} (${summary.method}): ${docs}; ${chunks}; ${calls}${global}`;
 }
 
 /**
  * Run `grag add` or `grag remove`: load the index in `<dir>` (or the index `<dir>` of the
  * `--store` database) with the providers its manifest names, apply the change with the method's
  * `update`, save the new version over it (the store replaces it atomically: a failure leaves the
- * old index served), and print what changed. Two updates of one index at once each apply to the
- * version they loaded, and the one stored last wins: run them one after the other. Returns the exit
- * code; errors are thrown as `GragError`s for the CLI to print.
+ * old index served), and print what changed. An index directory is locked from before it is read
+ * until the new version is stored, so two updates at once apply one after the other (the second
+ * waits up to `config.lockWait` seconds, then is refused in one line naming the first). Returns
+ * the exit code; errors are thrown as `GragError`s for the CLI to print.
  */
 export async function updateCommand(input: UpdateCommandInput): Promise<number> {
   const [dir] = input.args;
-  const target = dir === undefined ? undefined : await indexTarget(dir, input.store);
+  const quiet = input.flags.quiet === true || input.flags.json === true;
+  const target =
+    dir === undefined
+      ? undefined
+      : await indexTarget(dir, input.store, { lock: lockSettings(input.config, input.io, dir, quiet) });
   try {
     return await update(input, target);
   } finally {
@@ -121,6 +155,21 @@ async function update(
     );
   }
   const where = target as IndexTarget;
+  // Held from before the index is read until the new version is stored (a directory; a store
+  // without a lock serialises its single writes only).
+  const lock = await where.store.lock?.(io.signal ? { signal: io.signal } : {});
+  try {
+    return await updateLocked({ io, config, command, args, flags }, where);
+  } finally {
+    await lock?.release();
+  }
+}
+
+async function updateLocked(
+  { io, config, command, args, flags }: UpdateCommandInput,
+  where: IndexTarget,
+): Promise<number> {
+  const rest = args.slice(1);
   const manifest = await readTargetManifest(where);
   const entry = findMethod(manifest.method);
   if (!entry) {
@@ -132,7 +181,8 @@ async function update(
   const { method } = entry;
   if (!method.update)
     throw new StateError(`${entry.name} indexes cannot be updated yet; rebuild with grag index`);
-  const change: IndexChange = command === 'add' ? { add: await readPaths(io, rest) } : { remove: rest };
+  const read = command === 'add' ? await readPaths(io, rest) : undefined;
+  const change: IndexChange = read ? { add: read.documents } : { remove: rest };
   const cacheDir = resolve(config.cacheDir ?? defaultTargetCacheDir(where, io.cwd));
   const useCache = flags['no-cache'] !== true;
   if (useCache) await checkCacheDir(cacheDir);
@@ -164,13 +214,14 @@ async function update(
     method: entry.name,
     report,
     usage: ctx.meter.snapshot().total,
+    skipped: read?.skipped ?? [],
   };
-  if (flags.json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  if (flags.json) io.stdout.write(`${printableJson(result)}\n`);
   else io.stdout.write(`${describe(result)}\n`);
   if (!quiet) {
-    for (const g of report.global) io.stderr.write(`grag: ${g.stage}: ${g.reason}\n`);
+    for (const g of report.global) io.stderr.write(`grag: ${g.stage}: ${printable(g.reason)}\n`);
     for (const [key, note] of Object.entries(report.trace)) {
-      if (typeof note === 'string') io.stderr.write(`grag: ${key}: ${note}\n`);
+      if (typeof note === 'string') io.stderr.write(`grag: ${printable(key)}: ${printable(note)}\n`);
     }
   }
   return 0;

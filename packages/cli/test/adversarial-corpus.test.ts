@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CliResult,
+  cli,
   expectError,
   expectOk,
   guarded,
@@ -82,6 +83,29 @@ beforeAll(async () => {
     'crlf.md': '# Windows\r\n\r\nLines end in CRLF.\r\nSecond line.\r\n',
   });
   await files(at('zero'), { 'good.md': GOOD, 'empty.md': '', 'blank.txt': ' \n\t\n' });
+  await files(at('tiny-binary'), {
+    'good.md': GOOD,
+    // Ten bytes that were read as UTF-16BE text, and the start of a PNG (read as Windows-1252).
+    'ten.txt': Uint8Array.from([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]),
+    'png.md': Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xd8]),
+  });
+  // Eleven files: six documents, two empty, one binary, one of another type, one hidden.
+  await files(at('eleven'), {
+    ...Object.fromEntries(
+      Array.from({ length: 6 }, (_, i) => [`doc${i}.md`, `# Doc ${i}\n\nNote ${i} on the harbour.`]),
+    ),
+    'empty1.md': '',
+    'empty2.txt': '  \n',
+    'blob.md': binary,
+    'paper.pdf': '%PDF',
+    '.hidden.md': 'hidden',
+  });
+  // Terminal escape sequences in a file name and in file contents (ESC, CSI as C1, BEL, a bidi override).
+  await files(at('escapes'), {
+    'title\u001b]0;pwned\u0007.md':
+      '# \u001b[2JCleared\n\nThe lighthouse keeper \u001b[31mred\u001b[0m and \u009b31mcsi\u202e text.',
+    'caf\u001b[5m.txt': Buffer.from('Le caf\xe9 du phare \x1b[1mbold\x1b[0m.\n', 'latin1'),
+  });
   await files(at('zero-only'), { 'empty.md': '' });
   await files(at('hidden'), {
     'good.md': GOOD,
@@ -282,6 +306,13 @@ describe('grag index: corpus contents', () => {
       info: [skipped('blank.txt', 'empty file'), skipped('empty.md', 'empty file')],
     },
     {
+      name: 'tiny binary files (ten bytes) are skipped as binary, not read as UTF-16 or Windows-1252',
+      corpus: 'tiny-binary',
+      code: 0,
+      documents: 1,
+      info: [skipped('png.md', 'binary content'), skipped('ten.txt', 'binary content')],
+    },
+    {
       name: 'a corpus of only a 0-byte file',
       corpus: 'zero-only',
       code: 1,
@@ -347,4 +378,38 @@ describe('grag index: huge and many inputs', () => {
       info: [],
     },
   ]);
+});
+
+describe('grag index: counts and what reaches the terminal', () => {
+  it('counts each file once: six documents from six files, five skipped, of eleven', async () => {
+    const out = at('out-eleven');
+    const r = await guarded(['index', at('eleven'), '--method', 'bm25', '--out', out], root, root);
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('grag: indexing 6 documents from 6 files (5 skipped) with bm25\n');
+    await rm(out, { recursive: true, force: true });
+  });
+
+  it('never lets escape sequences of file names or contents reach the terminal raw', async () => {
+    const out = at('out-escapes');
+    const raw = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
+    const r = await guarded(['index', at('escapes'), '--method', 'bm25', '--out', out], root, root);
+    expect(r.code).toBe(0);
+    expect(r.err).not.toMatch(raw);
+    // The file name, shown with its escape visible, in the line that says how it was read.
+    expect(r.err).toContain(`grag: read ${join(at('escapes'), 'caf\\x1b[5m.txt')} as latin1`);
+    for (const question of ['lighthouse keeper red csi', 'cafe du phare bold']) {
+      const q = await cli(['query', out, question, '-q'], root);
+      expect(q.code, q.err).toBe(0);
+      expect(q.out + q.err).not.toMatch(raw);
+      expect(q.out).toMatch(/\\x1b/);
+    }
+    const q = await cli(['query', out, 'lighthouse keeper red csi', '-q'], root);
+    expect(q.out).toContain('title\\x1b]0;pwned\\x07.md');
+    expect(q.out).toContain('\\x9b31mcsi\\u202e text');
+    // --json keeps the text exactly (JSON escapes control characters itself).
+    const json = await cli(['query', out, 'lighthouse keeper red csi', '--json', '--no-answer'], root);
+    expect(json.out).not.toMatch(raw);
+    expect(JSON.stringify(JSON.parse(json.out))).toContain('\\u001b[31mred');
+    await rm(out, { recursive: true, force: true });
+  });
 });

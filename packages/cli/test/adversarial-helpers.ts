@@ -12,7 +12,7 @@ import { captureIO } from './helpers.js';
 
 /** Informational stderr lines a run may print next to (or instead of) an error. */
 export const INFO_LINE =
-  /^grag: (skipped .+: .+|read .+ as [\w-]+ \(.+\)|no OpenAI-compatible endpoint.*|using the exact flat vector index.*)$/;
+  /^grag: (skipped .+: .+|read .+ as [\w-]+ \(.+\)|no OpenAI-compatible endpoint.*|using the exact flat vector index.*|waiting for another grag writing .+)$/;
 
 export interface CliResult {
   code: number;
@@ -104,11 +104,20 @@ export async function hashTree(
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-/** What a run may write: the `--out` directory and the `.grag-cache` next to it. */
+/**
+ * What a run may write: the `--out` directory (of `add` and `remove`: the index directory) and the
+ * `.grag-cache` next to it.
+ */
 export function outputsOf(argv: readonly string[], cwd: string): string[] {
   const i = argv.findIndex((a) => a === '--out' || a.startsWith('--out='));
-  if (i < 0) return [];
-  const value = argv[i]!.startsWith('--out=') ? argv[i]!.slice(6) : argv[i + 1];
+  const value =
+    argv[0] === 'add' || argv[0] === 'remove'
+      ? argv[1]
+      : i < 0
+        ? undefined
+        : argv[i]!.startsWith('--out=')
+          ? argv[i]!.slice(6)
+          : argv[i + 1];
   if (value === undefined) return [];
   const out = resolve(cwd, value);
   return [out, join(dirname(out), '.grag-cache')];

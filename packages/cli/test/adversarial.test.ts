@@ -5,13 +5,15 @@
  * `--out` (and the `.grag-cache` next to it) changed anywhere in the temporary tree.
  * Corpus inputs (FIFOs, encodings, huge and many files…) are in adversarial-corpus.test.ts.
  */
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliResult, cli, expectError, expectOk, guarded, IS_ROOT } from './adversarial-helpers.js';
 
 let root: string;
+/** A second temporary root, outside `root`: where a symlinked `--out` points. */
+let elsewhere: string;
 /** An absolute path under the temporary root. */
 const at = (rel: string) => join(root, rel);
 
@@ -25,6 +27,14 @@ const jsonl = (rows: unknown[]) => `${rows.map((r) => JSON.stringify(r)).join('\
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'grag-adv-'));
+  elsewhere = await mkdtemp(join(tmpdir(), 'grag-adv-target-'));
+  await mkdir(join(elsewhere, 'empty-target'));
+  await symlink(join(elsewhere, 'empty-target'), at('linked-out'));
+  await mkdir(at('mixed'));
+  await writeFile(at('mixed/a.md'), '# A\n\nA note about the harbour.');
+  await writeFile(at('mixed/blob.bin'), 'not read');
+  await mkdir(at('user-cache'));
+  await writeFile(at('user-cache/todo.txt'), 'my own folder');
   await mkdir(at('notes'));
   for (const [name, text] of Object.entries(NOTES)) await writeFile(at(`notes/${name}`), text);
   await mkdir(at('empty'));
@@ -66,7 +76,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  if (root) await rm(root, { recursive: true, force: true });
+  for (const dir of [root, elsewhere]) if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 interface Case {
@@ -229,6 +239,48 @@ describe('grag index: arguments and options', () => {
       argv: () => [...index(), '--set', 'chunkSize=abc'],
       code: 1,
       error: /chunkSize/,
+    },
+    {
+      name: 'index --set chunkSize=abc is refused before the corpus is read',
+      argv: () => [
+        'index',
+        at('mixed'),
+        '--method',
+        'bm25',
+        '--out',
+        at('new-index'),
+        '-q',
+        '--set',
+        'chunkSize=abc',
+      ],
+      code: 1,
+      error: /bm25 build: chunkSize must be a positive integer \(got "abc"\)/,
+      // Read, the corpus would say `grag: skipped …blob.bin: not a .txt, .md or .jsonl file`.
+      check: (r) => expect(r.infoLines).toEqual([]),
+    },
+    {
+      name: 'index --set overlap=5000 (a value only its combination refuses) before the corpus is read',
+      argv: () => [
+        'index',
+        at('mixed'),
+        '--method',
+        'da-rag',
+        '--out',
+        at('new-index'),
+        '-q',
+        '--set',
+        'overlap=5000',
+      ],
+      code: 1,
+      error: /overlap \(5000\) must be below chunkSize/,
+      check: (r) => expect(r.infoLines).toEqual([]),
+    },
+    {
+      name: 'index --cache-dir a folder of the user leaves nothing behind in it',
+      argv: () => [...index(), '--cache-dir', at('user-cache')],
+      code: 0,
+      // guarded: the folder (not an output) hashes the same before and after.
+      check: async () => expect(await readdir(at('user-cache'))).toEqual(['todo.txt']),
     },
     {
       name: 'index --variant nope (ket-rag)',
@@ -420,6 +472,31 @@ describe('grag index --out', () => {
       error: /\/proc/,
     },
     {
+      name: '--out an index folder that also holds a file of the user is refused, the file kept',
+      argv: to(() => at('index-with-notes')),
+      code: 1,
+      error:
+        /index-with-notes: it also holds notes\.txt, which grag did not write .*move it out of .*index-with-notes, or write the index to another directory\.$/,
+      check: async () => {
+        expect(await readFile(at('index-with-notes/notes.txt'), 'utf8')).toBe('mine');
+        expect(JSON.parse(await readFile(at('index-with-notes/manifest.json'), 'utf8')).method).toBe(
+          'naive-dense',
+        );
+      },
+    },
+    {
+      name: '--out a symbolic link to an empty folder is written through, the link kept',
+      argv: to(() => at('linked-out')),
+      code: 0,
+      check: async () => {
+        expect((await lstat(at('linked-out'))).isSymbolicLink()).toBe(true);
+        expect(JSON.parse(await readFile(join(elsewhere, 'empty-target/manifest.json'), 'utf8')).method).toBe(
+          'bm25',
+        );
+        expect((await readdir(elsewhere)).sort()).toEqual(['empty-target']);
+      },
+    },
+    {
       name: '--out an existing index of another method is replaced',
       argv: to(() => at('replaceable')),
       code: 0,
@@ -429,11 +506,11 @@ describe('grag index --out', () => {
     },
   ]);
   beforeAll(async () => {
-    const r = await cli(
-      ['index', at('notes'), '--method', 'naive-dense', '--out', at('replaceable'), '-q'],
-      root,
-    );
-    expect(r.code).toBe(0);
+    for (const out of ['replaceable', 'index-with-notes']) {
+      const r = await cli(['index', at('notes'), '--method', 'naive-dense', '--out', at(out), '-q'], root);
+      expect(r.code).toBe(0);
+    }
+    await writeFile(at('index-with-notes/notes.txt'), 'mine');
   });
   // As root (CI), permissions do not stop writes; the /proc row above covers an unwritable place.
   it.skipIf(IS_ROOT)('--out under a directory without write permission (non-root only)', async () => {
@@ -541,10 +618,17 @@ describe('grag query: arguments and options', () => {
       error: /notes is not a grag index/,
     },
     {
+      name: 'query a directory named with an escape sequence and a line feed: one line, escapes visible',
+      argv: () => ['query', at('no\u001b[2J\nsuch'), 'Where?'],
+      code: 1,
+      error: /no\\x1b\[2J\\nsuch does not exist/,
+      check: (r) => expect(r.err).not.toMatch(/\u001b/),
+    },
+    {
       name: 'query a file',
       argv: () => ['query', at('important.txt'), 'Where?'],
       code: 1,
-      error: /important\.txt/,
+      error: /important\.txt is a file, not an index directory/,
     },
   ]);
 });

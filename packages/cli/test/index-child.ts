@@ -59,6 +59,23 @@ export function spawnKetRagIndex(
   return Object.assign(child, { stderrText: () => stderr });
 }
 
+/**
+ * `grag <args>` as a child process (node with the tsx loader, so SIGKILL stops grag itself; paths
+ * in `args` absolute), with `env` over an environment free of OpenAI settings.
+ */
+export function spawnGrag(args: string[], env: NodeJS.ProcessEnv = {}): IndexChild {
+  const child = spawn(process.execPath, ['--import', 'tsx', bin, ...args], {
+    cwd: repo,
+    env: { PATH: process.env.PATH, TSX_TSCONFIG_PATH: join(repo, 'tsconfig.json'), ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  return Object.assign(child, { stderrText: () => stderr });
+}
+
 /** How `child` ended. */
 export function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));

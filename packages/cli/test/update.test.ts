@@ -1,8 +1,11 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/index.js';
+import { expectError, expectOk, guarded, hashTree } from './adversarial-helpers.js';
 import { captureIO } from './helpers.js';
 
 const tmp = () => mkdtemp(join(tmpdir(), 'grag-update-'));
@@ -22,6 +25,15 @@ async function indexed(method: string): Promise<{ corpus: string; index: string;
   expect(await run(['index', corpus, '--method', method, '--out', index, '-q'], io), io.err()).toBe(0);
   return { corpus, index, root };
 }
+
+/** The ids of the documents a bm25 index holds. */
+async function documentsOf(index: string): Promise<string[]> {
+  return (JSON.parse(await readFile(join(index, 'chunks.json'), 'utf8')) as { documents: string[] })
+    .documents;
+}
+
+/** The pid of a process that has exited. */
+const deadPid = () => spawnSync(process.execPath, ['-e', ''], { stdio: 'ignore' }).pid as number;
 
 /** The document ids of the items `grag query --json --no-answer` retrieves. */
 async function retrievedDocs(root: string, index: string, question: string): Promise<string[]> {
@@ -109,5 +121,93 @@ describe('grag add and grag remove', () => {
     expect(await run(['remove', join(root, 'nope'), 'x'], io)).toBe(1);
     expect(io.err()).toMatch(/^grag: Index directory .*nope does not exist/);
     expect(io.err().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('skips a binary file named on the command line with one line, counts it, and adds the rest', async () => {
+    const { index, root } = await indexed('bm25');
+    await writeFile(join(root, 'binary.txt'), Buffer.from([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
+    await writeFile(join(root, 'good.md'), '# Bergen\n\nBergen is a harbour city in Norway.');
+    const r = await guarded(
+      ['add', index, join(root, 'binary.txt'), join(root, 'good.md'), '-q'],
+      root,
+      root,
+      {},
+    );
+    expectOk(r);
+    expect(r.infoLines).toEqual([`grag: skipped ${join(root, 'binary.txt')}: binary content`]);
+    expect(r.out).toMatch(/: 1 document added \(1 input skipped\), 0 removed;/);
+    expect(await documentsOf(index)).toEqual(['lyon.md', 'oslo.txt', 'good.md']);
+  });
+
+  it('refuses an add of nothing but unusable files in one line, and changes nothing', async () => {
+    const { index, root } = await indexed('bm25');
+    await writeFile(
+      join(root, 'binary.txt'),
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xd8]),
+    );
+    await writeFile(join(root, 'empty.md'), '');
+    const before = await hashTree(root);
+    const r = await guarded(['add', index, join(root, 'binary.txt'), join(root, 'empty.md')], root, root, {});
+    expectError(r, 1, /Nothing to add: the 2 paths given have no usable documents \(2 inputs skipped/);
+    expect(await hashTree(root)).toEqual(before);
+  });
+
+  it('removes what killed saves left beside the index (dead pids only) on the next add and index', async () => {
+    const { corpus, index, root } = await indexed('bm25');
+    const dead = deadPid();
+    const leftovers = [`.index.tmp-${dead}-0123abcd`, `.index.old-${dead}-4567cdef`];
+    const live = `.index.tmp-${process.pid}-89abcdef`;
+    for (const name of [...leftovers, live]) {
+      await mkdir(join(root, name));
+      await writeFile(join(root, name, 'chunks.json'), '{}');
+    }
+    await writeFile(join(root, 'berlin.txt'), 'Berlin is the capital of Germany.');
+    let io = captureIO(root);
+    expect(await run(['add', index, join(root, 'berlin.txt'), '-q'], io), io.err()).toBe(0);
+    expect((await readdir(root)).sort()).toEqual(
+      ['.grag-cache', live, 'berlin.txt', 'corpus', 'index'].sort(),
+    );
+    // A rebuild over the index clears them too.
+    await mkdir(join(root, leftovers[0] as string));
+    io = captureIO(root);
+    expect(await run(['index', corpus, '--method', 'bm25', '--out', index, '-q'], io), io.err()).toBe(0);
+    expect(existsSync(join(root, leftovers[0] as string))).toBe(false);
+  });
+
+  it('waits for another writer of the index, or with GRAG_LOCK_WAIT=0 is refused in one line naming it', async () => {
+    const { index, root } = await indexed('bm25');
+    await writeFile(join(root, 'berlin.txt'), 'Berlin is the capital of Germany.');
+    // Another grag, alive, holds the lock.
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    const lockFile = join(root, '.index.lock');
+    try {
+      await writeFile(
+        lockFile,
+        JSON.stringify({
+          pid: other.pid,
+          host: hostname(),
+          started: new Date().toISOString(),
+          token: 'other',
+        }),
+      );
+      const r = await guarded(['add', index, join(root, 'berlin.txt')], root, root, { GRAG_LOCK_WAIT: '0' });
+      expectError(
+        r,
+        1,
+        new RegExp(
+          `^grag: ${index} is being written by another grag \\(pid ${other.pid}, since [0-9:]+\\)\\. Run this again once it has finished; if no grag is running, delete ${lockFile}\\.$`,
+        ),
+      );
+      expect(await documentsOf(index)).toEqual(['lyon.md', 'oslo.txt']);
+      // Once it is gone (killed, its lock left behind), the next add takes the lock over.
+      other.kill('SIGKILL');
+      await new Promise((resolve) => other.once('exit', resolve));
+      const io = captureIO(root, { GRAG_LOCK_WAIT: '0' });
+      expect(await run(['add', index, join(root, 'berlin.txt'), '-q'], io), io.err()).toBe(0);
+      expect(await documentsOf(index)).toEqual(['lyon.md', 'oslo.txt', 'berlin.txt']);
+      expect(existsSync(lockFile)).toBe(false);
+    } finally {
+      other.kill('SIGKILL');
+    }
   });
 });

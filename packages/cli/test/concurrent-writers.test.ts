@@ -1,0 +1,130 @@
+/**
+ * Issue 25, item 1: writers of one directory index at once, as separate `grag` processes. Each run
+ * ends with the documents of one serial order of the writes (every writer that exited 0 applied,
+ * on top of the others), or a writer refused in one line naming the other; a writer killed with
+ * SIGKILL while it holds the index's lock leaves a stale lock that the next writer takes over.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../src/index.js';
+import { CountingServer, MODEL_FLAGS } from './counting-server.js';
+import { captureIO } from './helpers.js';
+import { exited, spawnGrag, until } from './index-child.js';
+
+const roots: string[] = [];
+afterAll(async () => {
+  for (const root of roots) await rm(root, { recursive: true, force: true });
+});
+
+/** A corpus of two documents (lyon.md, oslo.txt), an index of it built with `method`, and `extra` files beside it. */
+async function indexed(
+  method: string,
+  extra: Record<string, string>,
+  options: { env?: NodeJS.ProcessEnv; flags?: string[] } = {},
+): Promise<{ root: string; index: string }> {
+  const root = await mkdtemp(join(tmpdir(), 'grag-writers-'));
+  roots.push(root);
+  await mkdir(join(root, 'corpus'));
+  await writeFile(join(root, 'corpus', 'lyon.md'), '# Lyon\n\nLyon is a city in France on the Rhone.');
+  await writeFile(join(root, 'corpus', 'oslo.txt'), 'Oslo is the capital of Norway.');
+  for (const [name, text] of Object.entries(extra)) await writeFile(join(root, name), text);
+  const index = join(root, 'index');
+  const io = captureIO(root, options.env);
+  const args = [
+    'index',
+    join(root, 'corpus'),
+    '--method',
+    method,
+    '--out',
+    index,
+    '-q',
+    ...(options.flags ?? []),
+  ];
+  expect(await run(args, io), io.err()).toBe(0);
+  return { root, index };
+}
+
+/** The ids of the documents an index of naive-rag's layout holds. */
+async function documentsOf(index: string): Promise<string[]> {
+  return (JSON.parse(await readFile(join(index, 'chunks.json'), 'utf8')) as { documents: string[] })
+    .documents;
+}
+
+const CITIES: Record<string, string> = {
+  'berlin.md': 'Berlin is the capital of Germany.',
+  'rome.md': 'Rome is the capital of Italy.',
+  'bern.md': 'Bern is the capital of Switzerland.',
+};
+
+describe('simultaneous grag add / remove on one directory index', () => {
+  it('three runs of three writers at once lose nothing: the index ends as one serial order of them', async () => {
+    for (let round = 0; round < 3; round++) {
+      const { root, index } = await indexed('bm25', CITIES);
+      // Two adds and, in the last round, a remove of a document the index holds.
+      const writes: { args: string[]; add?: string; remove?: string }[] = [
+        { args: ['add', index, join(root, 'berlin.md')], add: 'berlin.md' },
+        { args: ['add', index, join(root, 'rome.md')], add: 'rome.md' },
+        round === 2
+          ? { args: ['remove', index, 'oslo.txt'], remove: 'oslo.txt' }
+          : { args: ['add', index, join(root, 'bern.md')], add: 'bern.md' },
+      ];
+      const children = writes.map((w) => spawnGrag([...w.args, '-q']));
+      const ends = await Promise.all(children.map((child) => exited(child)));
+      const expected = new Set(['lyon.md', 'oslo.txt']);
+      for (const [i, end] of ends.entries()) {
+        const write = writes[i]!;
+        const stderr = children[i]!.stderrText();
+        if (end.code === 0) {
+          expect(stderr).toBe('');
+          if (write.add) expected.add(write.add);
+          if (write.remove) expected.delete(write.remove);
+        } else {
+          // A loser is refused in one line that names the writer it waited for.
+          expect(end.code).toBe(1);
+          expect(stderr).toMatch(/^grag: .* is being written by another grag \(pid \d+, since .*\n$/);
+        }
+      }
+      expect(ends.filter((e) => e.code === 0).length).toBeGreaterThanOrEqual(1);
+      expect(new Set(await documentsOf(index))).toEqual(expected);
+      // No lock, temporary or old directory is left.
+      expect((await readdir(root)).sort()).toEqual(
+        ['.grag-cache', 'corpus', 'index', ...Object.keys(CITIES)].sort(),
+      );
+    }
+  }, 120_000);
+});
+
+describe('a writer killed with SIGKILL while it holds the lock', () => {
+  const server = new CountingServer();
+  beforeAll(() => server.start());
+  afterAll(() => server.stop());
+
+  it('leaves the index as it was, and the next writer takes the stale lock over at once', async () => {
+    const env = { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key' };
+    const { root, index } = await indexed('naive-dense', CITIES, { env, flags: MODEL_FLAGS });
+    const lockFile = join(root, '.index.lock');
+    // Every model call from now on is held unanswered: the add stops while embedding its chunk.
+    server.reset();
+    server.holdAfterChat = 0;
+    const killed = spawnGrag(['add', index, join(root, 'berlin.md'), '-q', ...MODEL_FLAGS], env);
+    await until(() => server.received.length > 0 && existsSync(lockFile), 60_000);
+    expect(JSON.parse(await readFile(lockFile, 'utf8')).pid).toBe(killed.pid);
+    killed.kill('SIGKILL');
+    expect((await exited(killed)).signal).toBe('SIGKILL');
+    expect(existsSync(lockFile)).toBe(true);
+    expect(await documentsOf(index)).toEqual(['lyon.md', 'oslo.txt']);
+
+    server.reset();
+    // No waiting allowed: the dead writer's lock must be recognised as stale.
+    const io = captureIO(root, { ...env, GRAG_LOCK_WAIT: '0' });
+    const code = await run(['add', index, join(root, 'rome.md'), '-q', ...MODEL_FLAGS], io);
+    expect({ code, err: io.err() }).toEqual({ code: 0, err: '' });
+    expect(await documentsOf(index)).toEqual(['lyon.md', 'oslo.txt', 'rome.md']);
+    expect((await readdir(root)).sort()).toEqual(
+      ['.grag-cache', 'corpus', 'index', ...Object.keys(CITIES)].sort(),
+    );
+  }, 120_000);
+});
