@@ -222,8 +222,10 @@ export const DESCRIPTOR_TYPES: Record<string, string> = Object.fromEntries([
     'leader',
   ].map((w) => [w, 'person']),
   ...['year', 'date', 'decade', 'century', 'day', 'month', 'time', 'period'].map((w) => [w, 'date']),
+  ...['percentage', 'percent', 'number', 'amount', 'price', 'cost', 'fare', 'fee', 'population', 'total'].map(
+    (w) => [w, 'number'],
+  ),
   ...['war', 'battle', 'event', 'festival', 'election', 'tournament', 'championship', 'award', 'prize'].map(
     (w) => [w, 'event'],
   ),
 ]);
-

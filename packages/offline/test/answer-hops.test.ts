@@ -69,7 +69,9 @@ async function expectAll(wordings: readonly string[], expected: string, context 
 
 describe('relation phrases in questions', () => {
   test('"the R of [type noun] Name" and "Name\'s R", for any agent noun', async () => {
-    const director = findRelationPhrase(await tokensOf('In which town was the director of Harbour Lights born?'));
+    const director = findRelationPhrase(
+      await tokensOf('In which town was the director of Harbour Lights born?'),
+    );
     expect(director?.subject).toBe('Harbour Lights');
     expect(director?.relations).toEqual([{ kind: 'role', noun: 'director', verbs: ['direct'] }]);
     // Not a list of roles: the noun's verb comes from its morphology.
@@ -82,7 +84,10 @@ describe('relation phrases in questions', () => {
 
   test('kinship in full: grandparents on either side, in-laws, uncles, cousins, everyday words', async () => {
     const rel = async (q: string) => findRelationPhrase(await tokensOf(q))?.relations.map(kinds);
-    expect(await rel('Who is the paternal grandfather of Tobias Renn?')).toEqual(['parent:male', 'parent:male']);
+    expect(await rel('Who is the paternal grandfather of Tobias Renn?')).toEqual([
+      'parent:male',
+      'parent:male',
+    ]);
     expect(await rel('Who is the maternal grandmother of Tobias Renn?')).toEqual([
       'parent:female',
       'parent:female',
@@ -171,7 +176,10 @@ describe('answers through relations, in any wording', () => {
 
   test('place and date of a life event: the ones that follow its verb, by any name of the event', async () => {
     await expectAll(
-      ['Where did the director of Harbour Lights die?', 'Where did the woman who directed Harbour Lights pass away?'],
+      [
+        'Where did the director of Harbour Lights die?',
+        'Where did the woman who directed Harbour Lights pass away?',
+      ],
       'Ostrava',
     );
     await expectAll(
@@ -182,7 +190,10 @@ describe('answers through relations, in any wording', () => {
 
   test('parents: "son of A and B"; a grandparent is a parent of a parent', async () => {
     await expectAll(['Who is the father of Tobias Renn?', "Who was Tobias Renn's dad?"], 'Aldo Renn');
-    await expectAll(["Who is Tobias Renn's mother?", 'Tobias Renn was the son of which woman?'], 'Greta Maal');
+    await expectAll(
+      ["Who is Tobias Renn's mother?", 'Tobias Renn was the son of which woman?'],
+      'Greta Maal',
+    );
     await expectAll(["Who is Emil Voss's husband or wife?", 'Emil Voss married whom?'], 'Clara Voss');
     await expectAll(
       ['Who is the paternal grandfather of Tobias Renn?', "Who was Tobias Renn's father's father?"],
@@ -208,7 +219,10 @@ describe('answers through relations, in any wording', () => {
       ["Where was Tobias Renn's father born?", "In which town did Tobias Renn's father come into the world?"],
       'Halmstad',
     );
-    await expectAll(["Where did Tobias Renn's father die?", "Tobias Renn's dad passed away where?"], 'Ulmsted');
+    await expectAll(
+      ["Where did Tobias Renn's father die?", "Tobias Renn's dad passed away where?"],
+      'Ulmsted',
+    );
     await expectAll(['When did Jon Beck die?', 'On what date did Jon Beck pass away?'], '2 April 2001');
   });
 
@@ -259,7 +273,14 @@ describe('comparisons, in any wording', () => {
       'Ivo Brandt',
       context,
     );
-    await expectAll(['Who died first, Ivo Brandt or Marta Sels?', 'Did Marta Sels outlive Ivo Brandt or the reverse?'].slice(0, 1), 'Ivo Brandt', context);
+    await expectAll(
+      [
+        'Who died first, Ivo Brandt or Marta Sels?',
+        'Did Marta Sels outlive Ivo Brandt or the reverse?',
+      ].slice(0, 1),
+      'Ivo Brandt',
+      context,
+    );
   });
 
   test("the first dated sentence of an option's own item dates it", async () => {
@@ -304,12 +325,18 @@ describe('comparisons, in any wording', () => {
       { id: 'c', text: 'Pia Lund\nPia Lund is a Chilean poet.' },
     ];
     await expectAll(
-      ['Are Ivo Brandt and Marta Sels from the same country?', 'Do Ivo Brandt and Marta Sels share a nationality?'],
+      [
+        'Are Ivo Brandt and Marta Sels from the same country?',
+        'Do Ivo Brandt and Marta Sels share a nationality?',
+      ],
       'yes',
       context,
     );
     await expectAll(
-      ['Are Ivo Brandt and Pia Lund both from the same country?', 'Is Pia Lund from the same country as Ivo Brandt?'],
+      [
+        'Are Ivo Brandt and Pia Lund both from the same country?',
+        'Is Pia Lund from the same country as Ivo Brandt?',
+      ],
       'no',
       context,
     );
@@ -317,17 +344,17 @@ describe('comparisons, in any wording', () => {
 
   test('the same country through a relation: the directors, not the films', async () => {
     // The films are British and American; both directors are Czech.
-    await expectAll(
-      ['Are the directors of Harbour Lights and Quiet Meadow from the same country?'],
-      'yes',
-    );
+    await expectAll(['Are the directors of Harbour Lights and Quiet Meadow from the same country?'], 'yes');
   });
 });
 
 describe('answer types', () => {
   test('"what nationality": the nationality adjective', async () => {
     await expectAll(
-      ['What nationality is the director of Quiet Meadow?', 'Quiet Meadow was directed by someone of what nationality?'].slice(0, 1),
+      [
+        'What nationality is the director of Quiet Meadow?',
+        'Quiet Meadow was directed by someone of what nationality?',
+      ].slice(0, 1),
       'Czech',
       films,
     );
@@ -350,6 +377,10 @@ describe('answer types', () => {
         text: 'Mirela Vos\nMirela Vos was a director. She died on 9 May 1990. Every year on 9 May her students meet.',
       },
     ];
-    await expectAll(['When did Mirela Vos die?', 'What was the date of Mirela Vos\'s death?'], '9 May 1990', context);
+    await expectAll(
+      ['When did Mirela Vos die?', "What was the date of Mirela Vos's death?"],
+      '9 May 1990',
+      context,
+    );
   });
 });

@@ -7,9 +7,9 @@ import { containsWords, contentWords } from '../words.js';
 import { aboutItems, wordSet } from './about.js';
 import { pairedNames, type Relation, relationOf } from './chain.js';
 import { COUNTRIES, COUNTRY_ALIASES, DEMONYMS } from './countries.js';
+import { concept } from './meaning.js';
 import { MONTHS, NUMBER_WORDS, TIME_WORDS, YEAR } from './question.js';
 import { resolveChain } from './resolve.js';
-import { concept } from './meaning.js';
 import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
 
 /** Countries a phrase's item says (nationality adjectives and country names), canonical names. */
@@ -271,11 +271,7 @@ export function polarAnswer(
   // say, nationality adjectives read as countries ("American" = "United States"); through the
   // relation the question names when the context resolves it ("the directors of A and B").
   let countries: Set<string>[] | null = null;
-  if (
-    reading.same &&
-    subjects.length >= 2 &&
-    question.tokens.some((t) => concept(t.lemma) === 'country')
-  ) {
+  if (reading.same && subjects.length >= 2 && question.tokens.some((t) => concept(t.lemma) === 'country')) {
     const relation = questionRelation(question, subjectWords);
     // Through the relation when the items of both related entities say their countries; else the
     // subjects' own countries stand in (a film's country for its director's).

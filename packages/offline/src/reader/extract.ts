@@ -122,6 +122,8 @@ export function extractPhrase(
   };
 
   const lifeEvent = lifeEventOf(question.tokens);
+  // The wh-word is the subject when a verb follows it directly ("Who founded …?").
+  const subjectQuestion = reading.whStart >= 0 && question.tokens[reading.whEnd + 1]?.pos === 'VERB';
   if (reading.kind === 'choice') return chooseOption(question, sentences, support, wordsAt);
   if (reading.kind === 'polar') return polarAnswer(question, sentences, support, wordsAt, qWords);
 
@@ -159,7 +161,11 @@ export function extractPhrase(
       if (fit <= 0) continue;
       const words = contentWords(span.text);
       if (words.length === 0 || words.length > 10) continue;
-      const novelty = 1 - containsWords(qWords, words);
+      // The noun a which-question asks for may head the answer's name ("Which shipyard …?" →
+      // "Quillon Shipyard"): it is not a word the question already says of the answer.
+      const headed =
+        !!reading.descriptor && words.length > 1 && tokens[span.end]?.lemma === reading.descriptor;
+      const novelty = 1 - containsWords(qWords, headed ? words.slice(0, -1) : words);
       if (novelty <= 0) continue;
       let closeness = 0.15;
       for (const { k, weight } of matched) {
@@ -170,7 +176,7 @@ export function extractPhrase(
         const follows = k > span.end && LIFE_VERBS.has(tokens[k]!.normal) && span.type !== 'person' ? 0.5 : 1;
         closeness = Math.max(closeness, (follows * weight) / (1 + distance / 5));
       }
-      let descriptor = 1;
+      let descriptor = headed ? 1.5 : 1;
       if (reading.descriptor) {
         for (let k = Math.max(range.start, span.start - 4); k <= Math.min(range.end, span.end + 4); k++) {
           if ((k < span.start || k > span.end) && tokens[k]!.lemma === reading.descriptor) descriptor = 1.5;
@@ -189,7 +195,10 @@ export function extractPhrase(
           if (reading.kind === 'place' && !NOT_NAMES.has(span.type)) eventFit = Math.max(fit, 0.7);
         }
       }
-      const score = sup * eventFit * closeness * novelty * descriptor * side;
+      // "Who launched X?" asks for the agent: in "X was launched … by Y" the agent follows "by".
+      const agent =
+        reading.kind === 'person' && subjectQuestion && tokens[span.start - 1]?.normal === 'by' ? 1.3 : 1;
+      const score = sup * eventFit * closeness * novelty * descriptor * side * agent;
       if (process.env.GRAG_DEBUG_READER)
         console.error(
           `  ${score.toFixed(3)} sup=${sup.toFixed(2)} fit=${eventFit} close=${closeness.toFixed(2)} nov=${novelty.toFixed(2)} | ${span.text} | ${s.text.slice(0, 90)}`,

@@ -186,7 +186,8 @@ function coordinatedOptions(tokens: readonly Token[]): string[] {
   if (end <= start || !/^[,:;]$/.test(tokens[end + 1]?.value ?? '')) return [];
   if (start === 0 && tokens[end + 1]!.value !== ':') return [];
   // "Of the films A and B": the type words before the first name are not part of it.
-  while (start < end && /^(DET|NOUN|ADJ)$/.test(tokens[start]!.pos) && /^\p{Ll}/u.test(tokens[start]!.value)) start++;
+  while (start < end && /^(DET|NOUN|ADJ)$/.test(tokens[start]!.pos) && /^\p{Ll}/u.test(tokens[start]!.value))
+    start++;
   const and = words.indexOf('and', start);
   if (and <= start || and >= end) return [];
   const left = clean(spanText(tokens, start, and - 1));
@@ -307,5 +308,13 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
     reading.yearOnly = descriptor === 'year';
   } else if (reading.expectedType === 'geo') reading.kind = 'place';
   else if (reading.expectedType === 'person') reading.kind = 'person';
+  else if (
+    reading.expectedType === 'number' ||
+    // "What does X cost?", "What is the fare to Y?": an amount.
+    (wh === 'what' && tokens.some((t) => concept(t.lemma) === 'cost'))
+  ) {
+    reading.kind = 'number';
+    reading.withUnit = true;
+  }
   return reading;
 }

@@ -15,10 +15,11 @@ import {
   throwIfAborted,
 } from '@grag/core';
 import type { EntityAnalysis } from '../entities.js';
-import { analyze, isContent } from '../nlp.js';
+import { analyze, isContent, spanText } from '../nlp.js';
 import { questionTarget } from '../query.js';
 import { inverseDocumentFrequency } from '../rank.js';
-import { findRelationPhrase, substitute } from './chain.js';
+import { contentWords } from '../words.js';
+import { findRelationPhrase, pairedNames, substitute } from './chain.js';
 import { findDescription, normalizeWording, reorderQuestion, replaceSpan } from './decompose.js';
 import { extractPhrase } from './extract.js';
 import { contentConcepts, tokenConcepts } from './meaning.js';
@@ -240,6 +241,46 @@ export function createReader(
           asAnswerSentences(scores),
         );
       };
+      /**
+       * "Was A born in B?", "Is A married to B?": the wh-question about the relation ("Where was A
+       * born?") answered from the context, and "yes" when its answer is B. null when the question is
+       * no such yes/no question or the context gives no confident answer.
+       */
+      const polarByRelation = async (q: string) => {
+        const qea = await entitiesOf(q, false);
+        const tokens = qea.analysis.tokens;
+        const reading = readQuestion(tokens);
+        if (reading.kind !== 'polar' || reading.same || pairedNames(tokens)) return null;
+        const mentions = (qea.bySentence.flat() ?? []).filter((m) => {
+          const type = qea.byKey.get(m.key)?.type;
+          return m.source !== 'pronoun' && type !== 'concept' && type !== undefined;
+        });
+        if (mentions.length < 2) return null;
+        const object = mentions.reduce((a, b) => (b.start > a.start ? b : a));
+        const type = qea.byKey.get(object.key)!.type;
+        const wh =
+          type === 'person'
+            ? 'Who'
+            : type === 'geo'
+              ? 'Where'
+              : type === 'date'
+                ? 'When'
+                : type === 'number'
+                  ? 'How many'
+                  : 'What';
+        let first = 0;
+        while (first < tokens.length && tokens[first]!.pos === 'AUX') first++;
+        const kept = tokens.filter(
+          (t, k) => k >= first && (k < object.start || k > object.end) && t.type !== 'punctuation',
+        );
+        const sub = await single(`${wh} ${kept.map((t) => t.value).join(' ')}?`);
+        if (!sub?.answer || !sub.confident) return null;
+        const a = contentWords(sub.answer);
+        const o = contentWords(spanText(tokens, object.start, object.end));
+        const [short, long] = a.length <= o.length ? [a, o] : [o, a];
+        const same = short.length > 0 && short.every((w) => long.includes(w));
+        return { answer: same ? 'yes' : 'no', items: sub.items, confident: true };
+      };
       const normalized = normalizeWording(query);
       const firstTokens = (await analyze(normalized)).tokens;
       let q = reorderQuestion(firstTokens) ?? normalized;
@@ -278,7 +319,7 @@ export function createReader(
         focus.push(sub.answer);
         q = replaceSpan(qTokens, description.start, description.end, sub.answer);
       }
-      const phrase = await single(q);
+      const phrase = (await polarByRelation(q)) ?? (await single(q));
       if (!phrase?.answer) return { answer: NO_ANSWER, citations: [], issues: [] };
       const items = [...phrase.items];
       for (const i of [...bridgeItems].reverse()) if (!items.includes(i)) items.push(i);

@@ -86,6 +86,8 @@ function relationCue(
       } else if (
         t.normal === 'by' &&
         after === 0 &&
+        // "a 1999 film by X": a work noun before "by", not a verb ("founded … by X").
+        tokens[k - 1]?.pos === 'NOUN' &&
         // "a song by X", "a novel by X", "a painting by X": works name their maker with "by".
         /^(perform|write|compose|sing|create|paint|design|build|direct|produce|record)/.test(
           concept(relation.verbs[0]!),

@@ -83,7 +83,11 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
         covered[i] = 1;
         if (YEAR.test(tokens[i]!.value)) push(i, i, 'year');
       }
-    } else if (e.type === 'CARDINAL' || e.type === 'MONEY' || e.type === 'PERCENT' || e.type === 'DURATION') {
+    } else if (
+      (e.type === 'CARDINAL' || e.type === 'MONEY' || e.type === 'PERCENT' || e.type === 'DURATION') &&
+      // A number says its value: digits or a number word ("minutes" alone is no amount).
+      tokens.slice(e.start, e.end + 1).some((t) => t.type === 'number' || NUMBER_WORDS.has(t.normal))
+    ) {
       let start = e.start;
       // "about 42", "over 300": the number.
       while (start < e.end && (tokens[start]!.pos === 'ADV' || tokens[start]!.pos === 'ADP')) start++;
