@@ -108,6 +108,7 @@ describe('grag with --store-vectors', () => {
     const url = line.exec(io.out())![1];
     const response = await fetch(`${url}/v1/query`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ question: 'Munch Museum in Norway', answer: false, topK: 1 }),
     });
     expect(response.status, await response.clone().text()).toBe(200);
