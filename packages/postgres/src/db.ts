@@ -6,6 +6,7 @@
 import { InvalidArgumentError } from '@grag/core';
 import pg from 'pg';
 import { describeDbError } from './errors.js';
+import { needsFallback, type TlsPlan, tlsPlan } from './tls.js';
 
 /** A result of {@link PgQueryable.query}: the rows, as objects keyed by column name. */
 export interface PgRows<R> {
@@ -33,7 +34,12 @@ export interface PgTransactional extends PgQueryable {
 
 /** Where the store or a vector collection connects: exactly one of `url`, `pool` or `db`. */
 export interface PgConnectionOptions {
-  /** A `postgres://user:password@host:port/database` URL; the store then owns a `pg.Pool`. */
+  /**
+   * A `postgres://user:password@host:port/database` URL; the store then owns a `pg.Pool`. TLS
+   * follows libpq: `?sslmode=require` encrypts without checking the certificate (as `psql` does),
+   * `verify-ca` / `verify-full` check it against `sslrootcert` (a PEM file) or the trusted CAs,
+   * `prefer` / `allow` try both, `disable` and no `sslmode` (nor `PGSSLMODE`) connect in plain text.
+   */
   url?: string;
   /** A `pg.Pool` of your own (left open by `close()`). */
   pool?: pg.Pool;
@@ -88,20 +94,23 @@ function checkUrl(fn: string, url: unknown): string {
   return url;
 }
 
-/** A {@link PgDatabase} over a `pg.Pool`: each transaction checks out one client. */
-function poolDatabase(pool: pg.Pool, label: string, owned: boolean): PgDatabase {
-  if (owned) {
-    // An idle client dropped by the server must not crash the process; the next query reports it.
-    pool.on('error', () => {});
-  }
+/**
+ * A {@link PgDatabase} over a `pg.Pool` (`pool()` gives the pool to use now): each transaction
+ * checks out one client. `end` ends the pool when this object made it.
+ */
+function poolDatabase(
+  pool: () => pg.Pool | Promise<pg.Pool>,
+  label: string,
+  end?: () => Promise<void>,
+): PgDatabase {
   return {
     label,
     async query<R>(text: string, params?: unknown[]) {
-      const result = await pool.query(text, params);
+      const result = await (await pool()).query(text, params);
       return { rows: result.rows as R[] };
     },
     async transaction<T>(fn: (tx: PgQueryable) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
+      const client = await (await pool()).connect();
       let broken = false;
       try {
         await client.query('BEGIN');
@@ -126,9 +135,56 @@ function poolDatabase(pool: pg.Pool, label: string, owned: boolean): PgDatabase 
       }
     },
     async close() {
-      if (owned) await pool.end();
+      await end?.();
     },
   };
+}
+
+/**
+ * The pools of a URL: one with the `ssl` option of `plan`; for `allow` and `prefer`, the first
+ * connection tells whether the server takes that, and if it refuses, the pool of the fallback
+ * replaces it for good.
+ */
+function urlDatabase(plan: TlsPlan, label: string, options: PgConnectionOptions): PgDatabase {
+  const make = (ssl: TlsPlan['ssl']) => {
+    const pool = new pg.Pool({
+      connectionString: plan.connectionString,
+      ssl,
+      ...(plan.sslnegotiation !== undefined ? { sslnegotiation: plan.sslnegotiation } : {}),
+      max: options.maxConnections ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+    });
+    // An idle client dropped by the server must not crash the process; the next query reports it.
+    pool.on('error', () => {});
+    return pool;
+  };
+  let current = make(plan.ssl);
+  let fallback = plan.fallback;
+  let probing: Promise<pg.Pool> | undefined;
+  const pool = (): pg.Pool | Promise<pg.Pool> => {
+    if (fallback === undefined) return current;
+    probing ??= (async () => {
+      try {
+        const client = await current.connect();
+        client.release();
+      } catch (error) {
+        if (fallback === undefined || !needsFallback(plan.mode, error)) {
+          probing = undefined; // unreachable now, perhaps not later: the next call asks again
+          throw error;
+        }
+        const refused = current;
+        current = make(fallback);
+        void refused.end().catch(() => {});
+      }
+      fallback = undefined;
+      return current;
+    })();
+    return probing;
+  };
+  return poolDatabase(pool, label, async () => {
+    await probing?.catch(() => {});
+    await current.end();
+  });
 }
 
 /**
@@ -145,12 +201,7 @@ export function connect(fn: string, options: PgConnectionOptions): PgDatabase {
   }
   if (options.url !== undefined) {
     const url = checkUrl(fn, options.url);
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: options.maxConnections ?? 10,
-      connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
-    });
-    return poolDatabase(pool, redactUrl(url), true);
+    return urlDatabase(tlsPlan(fn, url), redactUrl(url), options);
   }
   if (options.pool !== undefined) {
     const pool = options.pool;
@@ -161,7 +212,7 @@ export function connect(fn: string, options: PgConnectionOptions): PgDatabase {
     const label = o?.host
       ? `postgres://${o.user ? `${o.user}@` : ''}${o.host}${o.port ? `:${o.port}` : ''}/${o.database ?? ''}`
       : 'pg pool';
-    return poolDatabase(pool, label, false);
+    return poolDatabase(() => pool, label);
   }
   const db = options.db!;
   if (typeof db?.query !== 'function' || typeof db.transaction !== 'function') {

@@ -1,7 +1,8 @@
 /**
  * A throw-away Debian PostgreSQL server for tests: `initdb` into a temporary directory (as the
  * `postgres` user when the tests run as root, since the server refuses to run as root), password
- * authentication (scram-sha-256) on 127.0.0.1 and a free port, started and stopped with `pg_ctl`.
+ * authentication (scram-sha-256) on 127.0.0.1 and a free port, started and stopped with `pg_ctl`;
+ * with `{ tls: true }`, `ssl=on` with a self-signed certificate made by `openssl req -x509`.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -41,14 +42,58 @@ export interface DebianServer {
   url: string;
   /** The same server with a wrong password. */
   wrongPasswordUrl: string;
+  /** With `{ tls: true }`: the server's self-signed certificate (PEM file), its own CA. */
+  certFile?: string;
   stop(): Promise<void>;
+}
+
+/** How {@link startDebianServer} sets up the server. */
+export interface DebianServerOptions {
+  /**
+   * `ssl=on` with a self-signed certificate for `localhost` and `127.0.0.1`; the server also
+   * listens on 127.0.0.2, a name the certificate does not list.
+   */
+  tls?: boolean;
+}
+
+/**
+ * A self-signed certificate and its key in `dir` (`<name>.crt`, `<name>.key`), for `localhost` and
+ * `127.0.0.1`.
+ */
+export async function selfSignedCertificate(
+  dir: string,
+  name: string,
+): Promise<{ cert: string; key: string }> {
+  const cert = join(dir, `${name}.crt`);
+  const key = join(dir, `${name}.key`);
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=localhost',
+    '-addext',
+    'subjectAltName=DNS:localhost,IP:127.0.0.1',
+    '-keyout',
+    key,
+    '-out',
+    cert,
+  ]);
+  return { cert, key };
 }
 
 export const USER = 'grag_test';
 const PASSWORD = 'correct horse';
 
 /** Start a fresh server from the binaries in `bin`. */
-export async function startDebianServer(bin: string): Promise<DebianServer> {
+export async function startDebianServer(
+  bin: string,
+  options: DebianServerOptions = {},
+): Promise<DebianServer> {
   const dir = await mkdtemp(join(tmpdir(), 'grag-pg-'));
   const data = join(dir, 'data');
   const asRoot = process.getuid?.() === 0;
@@ -78,13 +123,29 @@ export async function startDebianServer(bin: string): Promise<DebianServer> {
     'UTF8',
     '--no-sync',
   ]);
+  let serverOptions = '';
+  let listen = '127.0.0.1';
+  let certFile: string | undefined;
+  if (options.tls) {
+    const { cert, key } = await selfSignedCertificate(data, 'server');
+    await chmod(key, 0o600);
+    if (asRoot) {
+      const { uid, gid } = await postgresIds();
+      await chown(cert, uid, gid);
+      await chown(key, uid, gid);
+    }
+    certFile = cert;
+    serverOptions = ` -c ssl=on -c ssl_cert_file=${cert} -c ssl_key_file=${key}`;
+    listen = '127.0.0.1,127.0.0.2';
+  }
   const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
-  await as('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
+  const pgOptions = `-p ${port} -k ${dir} -c listen_addresses=${listen} -c fsync=off${serverOptions}`;
+  await as('pg_ctl', ['-D', data, '-o', pgOptions, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
   const password = encodeURIComponent(PASSWORD);
   return {
     url: `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`,
     wrongPasswordUrl: `postgres://${USER}:wrong@127.0.0.1:${port}/postgres`,
+    ...(certFile !== undefined ? { certFile } : {}),
     async stop() {
       try {
         await as('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
