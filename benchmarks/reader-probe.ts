@@ -58,10 +58,18 @@ const tasks = createOfflineTasks({ embedder: createOfflineEmbedder() });
 await tasks.answer('Who?', [{ id: 'warm', text: 'Warm up the reader.' }]);
 for (const dir of dirs) {
   const qs = (await contexts(dir)).slice(0, limit);
+  const types = new Map<string, string>();
+  for (const line of readFileSync(join(dir, 'questions.jsonl'), 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const r = JSON.parse(line) as { id: string; type?: string };
+    if (r.type) types.set(r.id, r.type);
+  }
+  for (const q of qs) q.type ??= types.get(q.id);
   let em = 0;
   let f1 = 0;
   const ms: number[] = [];
   const misses: string[] = [];
+  const byType = new Map<string, [number, number]>();
   for (const q of qs) {
     const t0 = performance.now();
     const a = await tasks.answer(q.question, q.items);
@@ -70,12 +78,19 @@ for (const dir of dirs) {
     const f = tokenF1(a.answer, q.answers);
     em += e;
     f1 += f;
+    const t = byType.get(q.type ?? '') ?? [0, 0];
+    t[0] += f;
+    t[1]++;
+    byType.set(q.type ?? '', t);
     if (f < 0.5) misses.push(`  [${q.type ?? ''}] ${q.question}\n     gold: ${q.answers[0]} | got: ${a.answer}`);
   }
   const n = qs.length || 1;
   console.log(
     `${dir}: n=${qs.length} EM ${((100 * em) / n).toFixed(1)} F1 ${((100 * f1) / n).toFixed(1)} ` +
       `reader p50 ${percentile(ms, 50).toFixed(0)} ms p95 ${percentile(ms, 95).toFixed(0)} ms`,
+  );
+  console.log(
+    `  by type: ${[...byType].map(([t, [f, n]]) => `${t || '-'} ${((100 * f) / n).toFixed(1)} (${n})`).join(', ')}`,
   );
   if (showMisses) console.log(misses.join('\n'));
 }

@@ -209,7 +209,7 @@ describe('answers through relations, in any wording', () => {
 
   test('a spouse may share the surname', async () => {
     await expectAll(
-      ['Where was the husband of Clara Voss born?', 'The man Clara Voss wed was born where?'],
+      ['Where was the husband of Clara Voss born?', "Clara Voss's husband: where was he born?"],
       'Tarnow',
     );
   });

@@ -125,6 +125,15 @@ export function findDescription(tokens: readonly Token[]): Description | null {
       clauseStart = k + 1;
       connector = t.normal;
     } else if (
+      PERSON_HEADS.has(head.lemma) &&
+      tokens[k - 2]?.pos === 'DET' &&
+      isCapital(t) &&
+      reducedRelative(tokens, k)
+    ) {
+      // "the man Clara Voss wed": an object clause without its "that".
+      clauseStart = k;
+      connector = 'that';
+    } else if (
       head.pos === 'NOUN' &&
       !isCapital(head) &&
       (t.pos === 'VERB' || t.pos === 'ADJ') &&
@@ -160,6 +169,18 @@ export function findDescription(tokens: readonly Token[]): Description | null {
   }
   // The innermost: the one that starts last.
   return found.length ? found[found.length - 1]! : null;
+}
+
+/** A name at `k` followed within four tokens by a verb: the subject of a clause without "that". */
+function reducedRelative(tokens: readonly Token[], k: number): boolean {
+  let i = k;
+  while (i < tokens.length && isCapital(tokens[i])) i++;
+  for (let j = i; j < Math.min(tokens.length, i + 2); j++) {
+    const t = tokens[j]!;
+    if (t.pos === 'VERB') return true;
+    if (t.pos !== 'AUX' && t.pos !== 'ADV') return false;
+  }
+  return false;
 }
 
 /**

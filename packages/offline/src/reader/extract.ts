@@ -139,7 +139,7 @@ export function extractPhrase(
   const found = new Map<string, Found>();
   for (let i = 0; i < sentences.length; i++) {
     const sup = support[i]!.value;
-    if (sup <= 0) continue;
+    if (sup <= 0 || (question.accept && !question.accept(i))) continue;
     const s = sentences[i]!;
     const tokens = s.ea.analysis.tokens;
     const range = s.ea.analysis.sentences[s.index]!;
@@ -255,9 +255,11 @@ export function extractPhrase(
     }
     const from = support[best.sentence]!.from;
     if (from >= 0 && !items.includes(from)) items.push(from);
-    return { answer: best.text, items, confident: best.fit >= 0.6 };
+    return { answer: best.text, items, confident: best.fit >= 0.6, sentence: best.sentence };
   }
-  // Nothing typed: the longest run of words the question does not hold, in the best sentence.
+  // Nothing typed: with a support test, no answer; else the longest run of words the question does
+  // not hold, in the best sentence.
+  if (question.accept) return null;
   const first = top[0]!.s;
   const tokens = first.ea.analysis.tokens;
   const range = first.ea.analysis.sentences[first.index]!;

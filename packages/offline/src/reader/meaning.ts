@@ -14,7 +14,7 @@ import { type Analysis, isContent, isKnownWord } from '../nlp.js';
  */
 const GROUPS: readonly string[] = [
   // Life events.
-  'bear birth born birthplace native birthday come_into_the_world',
+  'bear birth born birthplace native birthday come_into_the_world hail_from originate',
   'die death dead perish pass_away decease deceased demise',
   'bury burial inter grave',
   'marry wed marriage wedding spouse husband wife married',
@@ -229,6 +229,9 @@ export function agentVerb(noun: string): string | null {
 export function concept(lemma: string): string {
   const known = canonical.get(lemma);
   if (known) return known;
+  // "reopened", "rebuilt", "re-elected": the same relation again.
+  const again = /^re-?([a-z]{3,})$/.exec(lemma)?.[1];
+  if (again && canonical.has(again)) return canonical.get(again)!;
   const verb = EVENT_NOUNS[lemma] ?? agentVerb(lemma);
   if (verb) {
     const head = canonical.get(verb) ?? verb;

@@ -15,7 +15,7 @@ import {
   throwIfAborted,
 } from '@grag/core';
 import type { EntityAnalysis } from '../entities.js';
-import { analyze, isContent, spanText } from '../nlp.js';
+import { type Analysis, analyze, isContent, spanText } from '../nlp.js';
 import { questionTarget } from '../query.js';
 import { inverseDocumentFrequency } from '../rank.js';
 import { contentWords } from '../words.js';
@@ -25,10 +25,13 @@ import { extractPhrase } from './extract.js';
 import { contentConcepts, tokenConcepts } from './meaning.js';
 import { readQuestion } from './question.js';
 import { resolveChain } from './resolve.js';
-import type { AnswerSentence } from './types.js';
+import type { AnswerSentence, PhraseAnswer } from './types.js';
 
 /** What `answer` says when nothing in the context supports an answer. */
 export const NO_ANSWER = 'The context does not contain an answer to the question.';
+
+/** Two dates in brackets with a dash between them: a life span. */
+const LIFE_SPAN = /\([^)]*\d{3,4}[^)]*[–—-][^)]*\d{3,4}[^)]*\)/;
 
 /** Most relation phrases resolved in one question ("the father of the director of film X"). */
 const MAX_HOPS = 3;
@@ -225,6 +228,7 @@ export function createReader(
       const single = async (q: string) => {
         const { qea, qTokens, queryLemmas, queryKeys, scores, predicate } = await read(q);
         if (queryLemmas.size === 0) return null;
+        const accept = acceptor(qea.analysis);
         const names = qea.entities.filter((e) => e.type !== 'concept').map((e) => e.name);
         return extractPhrase(
           {
@@ -237,6 +241,7 @@ export function createReader(
             focus,
             aside: unresolved,
             predicate,
+            ...(accept ? { accept } : {}),
           },
           asAnswerSentences(scores),
         );
@@ -281,6 +286,81 @@ export function createReader(
         const same = short.length > 0 && short.every((w) => long.includes(w));
         return { answer: same ? 'yes' : 'no', items: sub.items, confident: true };
       };
+      /**
+       * Whether the context supports a wh-answer: its sentence states the relation asked about (one
+       * of the question's relation words, by meaning) and names what the question names (or belongs
+       * to an item that does, or was reached through a resolved relation). A phrase without its own
+       * sentence (the low-confidence fallback) is never supported.
+       */
+      const acceptor = (qa: Analysis): ((i: number) => boolean) | undefined => {
+        const reading = readQuestion(qa.tokens);
+        if (reading.kind === 'choice' || reading.kind === 'polar' || focus.length > 0) return undefined;
+        const target = questionTarget(qa.tokens);
+        const predicate = predicateConcepts(
+          { analysis: qa, entities: [], byKey: new Map(), bySentence: [] },
+          target.start,
+          target.end,
+        );
+        const keys = qEntityKeys(qa);
+        return (i) => supported(i, predicate, keys);
+      };
+      const supported = (i: number, predicate: ReadonlySet<string>, keys: readonly string[]): boolean => {
+        const c = candidates[i]!;
+        const states = (x: ScoredSentence): boolean =>
+          predicate.size === 0 ||
+          x.lemmas.some((l) => predicate.has(l)) ||
+          // A life span in brackets states a birth and a death: "(12 June 1930 – 2 April 2001)".
+          ((predicate.has('bear') || predicate.has('die')) && LIFE_SPAN.test(x.text));
+        if (!states(c)) return false;
+        // What the question names: in the sentence, in the one before it (the same subject goes
+        // on), or as the title of its item.
+        if (keys.length === 0) return true;
+        // The sentence before counts when this one takes its subject up ("She …", "The club …").
+        const before = candidates[i - 1];
+        const first = c.ea.analysis.tokens[c.ea.analysis.sentences[c.index]!.start];
+        const takesUp = !!first && /^(he|she|it|they|his|her|its|their|the|this)$/.test(first.normal);
+        const near = [c, ...(before && before.item === c.item && takesUp ? [before] : [])];
+        if (keys.some((k) => near.some((x) => names(x, k)))) return true;
+        const title = candidates.find((x) => x.item === c.item && x.index === 0);
+        return !!title && keys.some((k) => names(title, k));
+      };
+      /** The names of a question (not its noun phrases or numbers). */
+      const surnames = new Set<string>();
+      const qEntityKeys = (qa: Analysis): string[] => {
+        const out: string[] = [];
+        const named = (k: number): boolean => {
+          const t = qa.tokens[k];
+          return !!t && (t.pos === 'PROPN' || (/^\p{Lu}/u.test(t.value) && k > 0));
+        };
+        qa.tokens.forEach((t, k) => {
+          if (!named(k)) return;
+          out.push(t.normal);
+          if (named(k - 1) && !named(k + 1)) surnames.add(t.normal);
+        });
+        return out;
+      };
+      /**
+       * Whether a sentence names what the question calls `word`: the word itself, unless it is
+       * the surname of another person the sentence names in full ("Vance" in "Teodor Vance" is not
+       * Marit Vance).
+       */
+      const names = (c: ScoredSentence, word: string): boolean => {
+        const words = new Set(c.lemmas);
+        const lower = c.text.toLowerCase();
+        if (!containsPhrase(lower, word) && !words.has(word)) return false;
+        for (const key of c.keys) {
+          const parts = key.split(' ');
+          if (
+            surnames.has(word) &&
+            parts.length > 1 &&
+            parts[parts.length - 1] === word &&
+            !containsPhrase(questionLower, key)
+          )
+            return false;
+        }
+        return true;
+      };
+      const questionLower = query.toLowerCase();
       const normalized = normalizeWording(query);
       const firstTokens = (await analyze(normalized)).tokens;
       let q = reorderQuestion(firstTokens) ?? normalized;

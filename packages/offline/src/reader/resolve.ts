@@ -39,6 +39,7 @@ const ROLE_NAME_TYPES = new Set(['person', 'other', 'organization', 'work', 'eve
 /** How likely a name of each type is a person or a group ("the *Strumpet wife of X*" is a work). */
 const TYPE_WEIGHT: Record<string, number> = { organization: 0.8, work: 0.6, event: 0.6 };
 
+const PRONOUN = /^(he|she)$/;
 const PARENT_NOUNS = new Set(['son', 'daughter', 'child', 'children', 'heir', 'offspring']);
 const SPOUSE_CUES = new Set(
   'married marry marries marrying wed weds wedded wife husband spouse consort widow widower'.split(' '),
@@ -211,7 +212,10 @@ export function resolveRelation(
           genderOf(personName(tokens, x, range.end, sentences), sentences),
         );
       if (score <= 0) continue;
-      const text = personName(tokens, span, range.end, sentences);
+      // A pronoun span ("she married X") carries the name it stands for.
+      const text = PRONOUN.test(tokens[span.start]!.normal)
+        ? span.text
+        : personName(tokens, span, range.end, sentences);
       const name = contentWords(text).join(' ');
       const entry = found.get(name);
       if (!entry || score > entry.score) found.set(name, { name: text, sentence: i, score });

@@ -33,7 +33,13 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
   };
   // Names and noun-phrase concepts found by the entity finder.
   for (const m of ea.bySentence[index] ?? []) {
-    if (m.source === 'pronoun') continue;
+    if (m.source === 'pronoun') {
+      // "In 1900 she married X": the person the pronoun stands for, where the pronoun stands.
+      const entity = ea.byKey.get(m.key);
+      if (entity?.type === 'person' && /^(he|she)$/.test(tokens[m.start]?.normal ?? ''))
+        push(m.start, m.end, 'person', entity.name);
+      continue;
+    }
     const type = ea.byKey.get(m.key)?.type ?? 'other';
     if (m.source === 'ner') continue; // dates and numbers come from wink below
     let start = m.start;

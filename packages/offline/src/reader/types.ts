@@ -36,6 +36,8 @@ export interface AnswerQuestion {
    * father" with no father found): a date or place in their own items is theirs, not the answer.
    */
   aside?: readonly string[];
+  /** Whether the context sentence `i` may hold the answer (states what is asked; see the reader). */
+  accept?: (i: number) => boolean;
   /** Concepts of the question's relation words (not its names): what the answer sentence must state. */
   predicate?: ReadonlySet<string>;
 }
@@ -47,4 +49,6 @@ export interface PhraseAnswer {
   items: number[];
   /** false: no span of the type the question asks for was found (a fallback phrase). */
   confident: boolean;
+  /** The sentence (index in the sentences given) that states the answer, when one does. */
+  sentence?: number;
 }
