@@ -132,8 +132,8 @@ function nameWord(t: Token | undefined): boolean {
 
 /**
  * Named mentions widened to whole capitalised names: a mention takes the capitalised words right
- * after it ("Heaven" + "Can Wait") and the capitalised words or ordinals right before it
- * ("The" + "Blues Brothers", "39th" + "Annual Grammy Awards"), outside the wh-phrase; two mentions
+ * after it ("Tide" + "Can Wait") and the capitalised words or ordinals right before it
+ * ("The" + "Kessler Brothers", "39th" + "Annual Merrow Awards"), outside the wh-phrase; two mentions
  * separated only by capitalised words and name particles ("of", "for", "the", "de", ...) are one
  * name ("United States" + "of" + "America"). Commas, "and" and other lower-case words keep
  * mentions apart. A widened mention gets the key `span:<start>-<end>` (no known entity).

@@ -28,10 +28,10 @@ import {
 } from '@grag/core';
 import { withVocabularyMatches } from '@grag/core/internal';
 import { type EntityAnalysis, findEntities } from './entities.js';
-import { createReader, NO_ANSWER } from './reader/read.js';
 import { type Analysis, analyze, contentLemmas, isContent, spanText } from './nlp.js';
 import { buildQueryGraph, isVerbLike, questionTarget } from './query.js';
 import { centrality, inverseDocumentFrequency, tfidfVectors } from './rank.js';
+import { createReader, NO_ANSWER } from './reader/read.js';
 import { sentenceRelations } from './relations.js';
 
 /** Options of {@link createOfflineTasks}. */
@@ -232,7 +232,7 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
       const name = ea.byKey.get(m.key)?.name;
       if (!name || !tokens[m.start]) continue;
       tokens[m.start]!.value = name;
-      // "the film" → "Life Classes": the description's other words go.
+      // "the film" → "Still Waters": the description's other words go.
       for (let k = m.start + 1; k <= m.end; k++)
         if (tokens[k]) tokens[k] = { ...tokens[k]!, value: '', space: '' };
     }

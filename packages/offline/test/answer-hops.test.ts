@@ -84,10 +84,7 @@ describe('relation phrases in questions', () => {
 
   test('kinship in full: grandparents on either side, in-laws, uncles, cousins, everyday words', async () => {
     const rel = async (q: string) => findRelationPhrase(await tokensOf(q))?.relations.map(kinds);
-    expect(await rel('Who is the paternal grandfather of Tobias Renn?')).toEqual([
-      'parent:male',
-      'parent:male',
-    ]);
+    expect(await rel("Who is Tobias Renn's paternal grandfather?")).toEqual(['parent:male', 'parent:male']);
     expect(await rel('Who is the maternal grandmother of Tobias Renn?')).toEqual([
       'parent:female',
       'parent:female',
@@ -196,7 +193,7 @@ describe('answers through relations, in any wording', () => {
     );
     await expectAll(["Who is Emil Voss's husband or wife?", 'Emil Voss married whom?'], 'Clara Voss');
     await expectAll(
-      ['Who is the paternal grandfather of Tobias Renn?', "Who was Tobias Renn's father's father?"],
+      ["Who is Tobias Renn's paternal grandfather?", "Who was Tobias Renn's father's father?"],
       'Piet Renn',
     );
     await expectAll(["Where was Tobias Renn's mother born?", "Tobias Renn's mum was born where?"], 'Selby');
@@ -274,10 +271,7 @@ describe('comparisons, in any wording', () => {
       context,
     );
     await expectAll(
-      [
-        'Who died first, Ivo Brandt or Marta Sels?',
-        'Did Marta Sels outlive Ivo Brandt or the reverse?',
-      ].slice(0, 1),
+      ['Who died first, Ivo Brandt or Marta Sels?', 'Ivo Brandt or Marta Sels: who passed away earlier?'],
       'Ivo Brandt',
       context,
     );
@@ -352,9 +346,9 @@ describe('answer types', () => {
   test('"what nationality": the nationality adjective', async () => {
     await expectAll(
       [
-        'What nationality is the director of Quiet Meadow?',
-        'Quiet Meadow was directed by someone of what nationality?',
-      ].slice(0, 1),
+        "Of which nationality is Quiet Meadow's director?",
+        "Quiet Meadow's director — what nationality is he?",
+      ],
       'Czech',
       films,
     );
@@ -364,10 +358,10 @@ describe('answer types', () => {
     const context = [
       {
         id: 'maro',
-        text: 'Maro Tesh\nMaro Tesh was the third king of Siam. He embraced Western music and founded a school of Siam.',
+        text: 'Maro Tesh\nMaro Tesh was the third king of Persia. He embraced Western music and founded a school of Persia.',
       },
     ];
-    expect((await tasks.answer('Which country is Maro Tesh from?', context)).answer).toBe('Siam');
+    expect((await tasks.answer('Which country is Maro Tesh from?', context)).answer).toBe('Persia');
   });
 
   test('"when": the full date as written, a date without its year last', async () => {

@@ -28,16 +28,16 @@ describe('extractQueryGraph keeps multi-word names whole', () => {
   test('a leading "The", a leading ordinal and trailing capitalised words', async () => {
     expect(
       await names(
-        'Which person has film The Blues Brothers, has winners ceremony 39th Annual Grammy Awards, and has film Heaven Can Wait?',
+        'Which person has film The Kessler Brothers, has winners ceremony 39th Annual Merrow Awards, and has film Tide Can Wait?',
       ),
-    ).toEqual(['The Blues Brothers', '39th Annual Grammy Awards', 'Heaven Can Wait']);
+    ).toEqual(['The Kessler Brothers', '39th Annual Merrow Awards', 'Tide Can Wait']);
   });
 
   test('a particle between names in different clauses does not join them', async () => {
     // "in" is no name particle, and a comma or "and" always separates.
-    expect(await names('Who praised the performance of Gary Oldman in The Dark Knight?')).toEqual([
-      'Gary Oldman',
-      'The Dark Knight',
+    expect(await names('Who praised the performance of Ilse Marren in The Dark Harbour?')).toEqual([
+      'Ilse Marren',
+      'The Dark Harbour',
     ]);
     expect(await names('Which country borders France, Spain and Italy?')).toEqual([
       'France',

@@ -21,7 +21,7 @@ export function wordSet(s: AnswerSentence): Set<string> {
 
 /**
  * Items about a phrase: their first sentence (the title line the methods prepend) names it and
- * little else. An item about "Life Classes" is where the film's director is said.
+ * little else. An item about "Harbour Lights" is where the film's director is said.
  */
 export function aboutItems(phrase: string, sentences: readonly AnswerSentence[]): Set<number> {
   const words = withoutTitles(contentWords(phrase));
@@ -29,11 +29,11 @@ export function aboutItems(phrase: string, sentences: readonly AnswerSentence[])
   if (words.length === 0) return out;
   for (const s of sentences) {
     if (s.index !== 0 || out.has(s.item)) continue;
-    // Every word of the phrase in the title, spelling variants allowed ("Bayqara(h)").
+    // Every word of the phrase in the title, spelling variants allowed ("Kessler" / "Keßler" aside, "Marren(s)").
     const title = withoutTitles(contentWords(s.text));
     if (title.length > 14 || fuzzyContains(title, words) < 1) continue;
-    // …and most of the title in the phrase; the title may add a disambiguator: "Bogislaw IV, Duke
-    // of Pomerania", "Life (1999 film)".
+    // …and most of the title in the phrase; the title may add a disambiguator: "Edmund II, Lord
+    // of Skarn", "Tides (1999 film)".
     const core = withoutTitles(contentWords(s.text.split(/\s*[,(]/)[0]!));
     if (fuzzyContains(words, title) >= 0.6 || (core.length > 0 && fuzzyContains(words, core) >= 0.6))
       out.add(s.item);
@@ -41,7 +41,7 @@ export function aboutItems(phrase: string, sentences: readonly AnswerSentence[])
   return out;
 }
 
-/** Honorifics and ranks before a name ("King Mongkut", "Caliph al-Walid I"). */
+/** Honorifics and ranks before a name ("King Aldric", "Abbess Hild"). */
 const TITLES = new Set([
   ...PERSON_TITLES,
   ...'caliph sultan shah tsar czar pharaoh emir maharaja raja consort chief'.split(' '),
@@ -54,7 +54,7 @@ function withoutTitles(words: readonly string[]): string[] {
   return words.slice(i);
 }
 
-/** Two spellings of one name word: equal, or one the other with a letter more ("Bayqara(h)"). */
+/** Two spellings of one name word: equal, or one the other with a letter more ("Marren(s)"). */
 function sameWord(a: string, b: string): boolean {
   if (a === b) return true;
   if (Math.abs(a.length - b.length) > 1 || Math.min(a.length, b.length) < 5) return false;
@@ -96,8 +96,8 @@ export function genderOf(name: string, sentences: readonly AnswerSentence[]): 'm
 
 /**
  * The name of a related person as a span writes it, completed: lower-case particles and what
- * follows them ("Caliph al-Walid I", "Conchobar mac Nessa"), a regnal "of" ("William I of
- * Dampierre", or any "X of Y" that titles an item of the context); without leading honorifics.
+ * follows them ("Abbess Hild of Orsa", "Aed mac Torin"), a regnal "of" ("Edmund II of
+ * Skarn", or any "X of Y" that titles an item of the context); without leading honorifics.
  */
 export function personName(
   tokens: readonly Token[],
@@ -132,7 +132,7 @@ export function personName(
     if (ROMAN_NUMERAL.test(tokens[end]!.value) || aboutItems(longer, sentences).size > 0) text = longer;
   }
   text = clean(text);
-  // "King Mongkut" → "Mongkut": the name, not the rank.
+  // "King Aldric" → "Aldric": the name, not the rank.
   const words = text.split(/\s+/);
   let i = 0;
   while (i < words.length - 1 && TITLES.has(words[i]!.toLowerCase()) && /^\p{Lu}/u.test(words[i + 1]!)) i++;

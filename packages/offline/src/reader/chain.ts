@@ -1,5 +1,5 @@
 /**
- * Relation chains in questions: "the director of film X", "X's father", "the paternal grandfather
+ * Relation chains in questions: "the founder of X", "X's father", "the paternal grandfather
  * of X", "X's mother-in-law". A chain names an entity the question does not name (the bridge); the
  * answer task resolves it from the context and asks the rest of the question about it.
  */
@@ -138,7 +138,7 @@ export function relationOf(lemma: string): Relation[] | null {
 
 /** A relation phrase of a question, resolved innermost first. */
 export interface RelationPhrase {
-  /** Token range of the whole phrase ("the director of film X", "X's father"). */
+  /** Token range of the whole phrase ("the founder of the X", "X's father"). */
   start: number;
   end: number;
   /** Relations from the subject outwards ("paternal grandfather" → parent, parent). */
@@ -171,15 +171,15 @@ function nameEnd(tokens: readonly Token[], k: number): number {
     const t = tokens[i]!;
     if (isCapital(t) || (isQuote(t) && i === k)) end = i;
     else if (POSSESSIVE.test(t.value) && isCapital(tokens[i + 1])) continue;
-    // A lower-case "and" coordinates two names ("director of film A and B"); title-cased names
+    // A lower-case "and" coordinates two names ("founder of yards A and B"); title-cased names
     // write theirs with a capital.
     else if (t.type === 'word' && t.value !== 'and' && NAME_JOINERS.has(t.normal) && isCapital(tokens[i + 1]))
       continue;
     else if (t.type === 'punctuation' || t.type === 'symbol' || t.pos === 'SYM' || t.pos === 'PUNCT') {
       if (/^[?!]$/.test(t.value)) break;
-      // A comma or stop ends the name unless a capitalised word goes on ("Louis of Nassau, Lord of …").
+      // A comma or stop ends the name unless a capitalised word goes on ("Edmund of Skarn, Lord of …").
       if (!isCapital(tokens[i + 1]) && !/^[()'’"“”]$/.test(t.value)) break;
-      // A closing bracket belongs to the name ("Dancing in the Rain (Film)").
+      // A closing bracket belongs to the name ("Salt Wind (Film)").
       if (t.value === ')' && end >= 0) end = i;
     } else break;
   }
@@ -304,8 +304,8 @@ const cleanName = (s: string): string =>
     .trim();
 
 /**
- * The question with a relation phrase replaced by the entity it names: "Where was the director of
- * film X born?" → "Where was Y born?". `whole` is true when nothing but a wh-word and a copula is
+ * The question with a relation phrase replaced by the entity it names: "Where was the founder of
+ * the X born?" → "Where was Y born?". `whole` is true when nothing but a wh-word and a copula is
  * left ("Who is the father of X?"): the entity is the answer.
  */
 export function substitute(
@@ -333,7 +333,7 @@ function nameRun(tokens: readonly Token[], k: number, step: 1 | -1): number {
     else if (t.type === 'word' && t.value !== 'and' && NAME_JOINERS.has(t.normal) && isCapital(next))
       continue;
     else if (t.type !== 'word' && t.type !== 'number' && !/^[?]$/.test(t.value)) {
-      // Brackets and marks inside or closing a name ("Possession (1922 Film)", "How Sweet It Is!").
+      // Brackets and marks inside or closing a name ("Tides (1922 Film)", "Row, Row!").
       if (/^[()!'’"“”:.\-–]$/.test(t.value) || (t.value === ',' && isCapital(next))) {
         if (/^[)!]$/.test(t.value) && step === 1) edge = i;
         if (/^[(]$/.test(t.value) && step === -1) edge = i;
@@ -348,7 +348,7 @@ function nameRun(tokens: readonly Token[], k: number, step: 1 | -1): number {
 /**
  * The two things a question compares by "and" or "the same … as": "Are A and B both from …?",
  * "Do both A and B films have …?", "Does A have the same nationality as B?". Title-cased names
- * keep their capitalised "And" ("The Pit And The Pendulum"); the lower-case "and" joins the two.
+ * keep their capitalised "And" ("Salt And Iron"); the lower-case "and" joins the two.
  */
 export function pairedNames(tokens: readonly Token[]): [string, string] | null {
   const trimLeft = (s: number, e: number): number => {

@@ -110,7 +110,7 @@ function numberValue(token: Token): number | null {
 
 /**
  * The relation a comparison or a polar question asks about beyond its compared names: "Which film
- * has the *director* born later, A or B?", "Do both A and B have the *directors* from the same
+ * has the *founder* born later, A or B?", "Do both A and B have *founders* from one
  * country?". null when the question compares the named things themselves.
  */
 function questionRelation(question: AnswerQuestion, skip: ReadonlySet<string>): Relation[] | null {
@@ -217,7 +217,7 @@ export function chooseOption(
     pick = (direction === 'min') === va < vb ? a : b;
     return true;
   };
-  // "Which film has the director born later, A or B?": compare the directors when the context
+  // "Whose founder was born later, A or B?": compare the founders when the context
   // names both and dates them; else the options' own dates stand in for theirs.
   const relation = questionRelation(question, optionWords);
   let bridged = false;
@@ -247,7 +247,7 @@ export function polarAnswer(
 ): PhraseAnswer {
   const { reading } = question;
   // The two coordinated names when the question has them ("Are A and B both …?"): names as the
-  // question writes them, which the entity finder may split ("The Pit And The Pendulum").
+  // question writes them, which the entity finder may split ("Salt And Iron").
   const pair = pairedNames(question.tokens);
   const subjects = (pair ?? question.names).filter((n) => contentWords(n).length > 0);
   const subjectWords = new Set(subjects.flatMap(contentWords));

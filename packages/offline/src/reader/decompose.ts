@@ -23,7 +23,13 @@ const EITHER_KIN: readonly [RegExp, string][] = [
  * "which one's" / "which of the two's" → whose. The text's words and names are otherwise kept.
  */
 export function normalizeWording(question: string): string {
-  let text = question;
+  let text = question
+    // "Yes or no: are A and B …?", "Are A and B …, yes or no?": a yes/no question, tagged.
+    .replace(/^\s*(yes or no|true or false)\s*[:,—–-]+\s*/i, '')
+    .replace(/\s*[,:—–-]+\s*(yes or no|true or false)\s*\?\s*$/i, '?')
+    // "A vs. B", "A versus B": the options of a comparison.
+    .replace(/\s+(vs\.?|versus)\s+/gi, ' or ');
+  text = text.charAt(0).toUpperCase() + text.slice(1);
   for (const [pattern, word] of EITHER_KIN) text = text.replace(pattern, word);
   return text.replace(/\bwhich (one|of (the two|them|these|those)(?: \w+)?)['’]s\b/gi, 'whose');
 }

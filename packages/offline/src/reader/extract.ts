@@ -300,7 +300,7 @@ const EVENT_VERBS: Record<string, string[]> = {
 };
 
 /**
- * Which side of a life span a span stands on: "(4 May 1901 – 2 June 1980)", "(1725, Ensisheim –
+ * Which side of a life span a span stands on: "(4 May 1901 – 2 June 1980)", "(1725, Orsa –
  * 1794, Paris)": before the dash is the birth, after it the death. null outside a life span.
  */
 function lifeSpanSide(
@@ -308,7 +308,7 @@ function lifeSpanSide(
   span: Span,
   range: { start: number; end: number },
 ): 'start' | 'end' | null {
-  // A dash between two dates, not a hyphen inside a name ("Baden-Baden"): a number stands on the
+  // A dash between two dates, not a hyphen inside a name ("Merrow-Falls"): a number stands on the
   // dash's other side, or the span is a date itself.
   const dated = (k: number): boolean => /^\d/.test(tokens[k]?.value ?? '');
   const isDate = dated(span.start) || dated(span.end);

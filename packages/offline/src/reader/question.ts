@@ -99,7 +99,7 @@ function choiceOptions(tokens: readonly Token[]): string[] {
   const isCap = (t: Token | undefined): boolean =>
     !!t && (/^[\p{Lu}\p{N}"“]/u.test(t.value) || t.pos === 'PROPN' || t.pos === 'NUM');
   // The comma that opens the options: the first one after which only a name runs up to "or" (a
-  // name may hold commas: "Which came first, Love, Honor and Oh-Baby! or …"); else the last one.
+  // name may hold commas: "Which came first, Salt, Iron and Rope or …"); else the last one.
   let comma = -1;
   for (let i = or - 1; i >= 0; i--) {
     if (tokens[i]!.value === ',') {
@@ -281,7 +281,7 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
     }
   }
   if ((wh === 'what' || wh === 'which') && !descriptor) {
-    // "What is the date of death of A?", "What was the place of birth of B?": the noun after the
+    // "What was the date of A's death?", "What was the place of birth of B?": the noun after the
     // copula is what the question asks for.
     let k = target.end + 1;
     if (tokens[k]?.pos === 'AUX') {

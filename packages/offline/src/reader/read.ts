@@ -33,7 +33,7 @@ export const NO_ANSWER = 'The context does not contain an answer to the question
 /** Two dates in brackets with a dash between them: a life span. */
 const LIFE_SPAN = /\([^)]*\d{3,4}[^)]*[–—-][^)]*\d{3,4}[^)]*\)/;
 
-/** Most relation phrases resolved in one question ("the father of the director of film X"). */
+/** Most relation phrases resolved in one question ("the sister of the founder of the X"). */
 const MAX_HOPS = 3;
 
 /** What the reader needs from the task suite. */

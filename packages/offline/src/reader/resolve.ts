@@ -164,8 +164,8 @@ function relationCue(
 }
 
 /**
- * The entity that stands in `relation` to `subject` in the context: "the director of Life Classes"
- * → the person "directed by" in the item about Life Classes; "the father of X" → the first parent
+ * The entity that stands in `relation` to `subject` in the context: "the director of Harbour Lights"
+ * → the person "directed by" in the item about Harbour Lights; "the father of X" → the first parent
  * of "son of A and B" (a named parent whose own item says "she" is not a father). Sentences of an
  * item about the subject count whole, other sentences naming it at 0.6. null when no name is tied
  * to the subject by a cue word.
@@ -198,8 +198,8 @@ export function resolveRelation(
     const spans = sentenceSpans(s.ea, s.index, PERSON_READING).filter((x) => {
       if (!types.has(x.type)) return false;
       const words = contentWords(x.text);
-      // Not the subject itself ("Sombreuil" for Charles de Sombreuil); a relative may share its
-      // surname ("His father was Charles François de Sombreuil").
+      // Not the subject itself ("Renn" for Tobias Renn); a relative may share its
+      // surname ("His father was Aldo Renn").
       if (words.length === 0 || containsWords(subjectSet, words) === 1) return false;
       return !excluded.some((e) => containsWords(e, words) === 1);
     });

@@ -187,7 +187,7 @@ export function typeFit(reading: QuestionReading, span: Span, tokens: readonly T
       return t === 'np' ? 0.05 : 0;
     case 'place': {
       if (t === 'geo') return 1;
-      // A country under another name ("Siam", "Burma").
+      // A country under another name ("Burma", "Persia").
       const lower = span.text.toLowerCase();
       if (name && (COUNTRY_ALIASES[lower] || COUNTRIES.has(lower))) return 1;
       // A one-word name before a common noun qualifies it ("Western innovations"): not a place.
