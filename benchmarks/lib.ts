@@ -51,6 +51,9 @@ export interface EvalRow {
   indexSeconds: number;
   p50Ms: number;
   p95Ms: number;
+  /** Answer-task time per question, with `--answer` (same run as retrieval). */
+  answerP50Ms?: number;
+  answerP95Ms?: number;
   peakRssMiB: number;
 }
 
@@ -95,13 +98,17 @@ export async function gragEval(
       metrics: Record<string, number>;
       contextTokens: number;
       latencyMs: { p50: number; p95: number };
+      answerMs?: { p50: number; p95: number };
       index: { seconds: number };
       peakRssMiB: number;
     }[];
   };
   await rm(out, { recursive: true, force: true });
   const m = report.methods[0]!;
-  const shown = args.map((a) => (a === slicePath ? `../shared/datasets/${basename(slicePath)}` : a));
+  const { relative, resolve } = await import('node:path');
+  const inRepo = relative(process.cwd(), resolve(slicePath));
+  const where = inRepo.startsWith('..') ? `../shared/datasets/${basename(slicePath)}` : inRepo;
+  const shown = args.map((a) => (a === slicePath ? where : a));
   return {
     label: config.label,
     slice: basename(slicePath),
@@ -112,6 +119,7 @@ export async function gragEval(
     indexSeconds: m.index.seconds,
     p50Ms: m.latencyMs.p50,
     p95Ms: m.latencyMs.p95,
+    ...(m.answerMs ? { answerP50Ms: m.answerMs.p50, answerP95Ms: m.answerMs.p95 } : {}),
     peakRssMiB: m.peakRssMiB,
   };
 }

@@ -28,7 +28,7 @@ const flag = (name: string): string | undefined => {
 };
 const limit = Number(flag('limit') ?? Number.POSITIVE_INFINITY);
 const showMisses = args.includes('--show-misses');
-const dirs = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1] === '--limit'));
+const dirs = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && /^--(limit|contexts-of)$/.test(args[i - 1]!)));
 const cacheDir = join(dirname(new URL(import.meta.url).pathname), '.cache', 'reader-probe');
 mkdirSync(cacheDir, { recursive: true });
 
@@ -65,6 +65,13 @@ for (const dir of dirs) {
     if (r.type) types.set(r.id, r.type);
   }
   for (const q of qs) q.type ??= types.get(q.id);
+  // --contexts-of <dir>: answer over the contexts retrieved for another wording of the same ids
+  // (the reader alone, retrieval held fixed).
+  const other = flag('contexts-of');
+  if (other) {
+    const byId = new Map((await contexts(other)).map((c) => [c.id, c.items]));
+    for (const q of qs) q.items = byId.get(q.id) ?? q.items;
+  }
   let em = 0;
   let f1 = 0;
   const ms: number[] = [];

@@ -188,6 +188,8 @@ export interface MethodSummary {
   /** How many questions each metric was computed on. */
   metricCounts: Record<string, number>;
   latencyMs: { p50: number; p95: number; mean: number };
+  /** Time of the answer task per question (with `generateAnswers`), in the same run as retrieval. */
+  answerMs?: { p50: number; p95: number; mean: number };
   /** Mean retrieved-context tokens. */
   contextTokens: number;
   index: {

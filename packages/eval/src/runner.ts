@@ -149,6 +149,7 @@ function summarize(
     metricCounts[name] = list.length;
   }
   const latencies = ok.map((r) => r.retrieveMs);
+  const answerTimes = ok.flatMap((r) => (r.answerMs === undefined ? [] : [r.answerMs]));
   return {
     label,
     method: spec.method.name,
@@ -162,6 +163,15 @@ function summarize(
     metrics,
     metricCounts,
     latencyMs: { p50: percentile(latencies, 50), p95: percentile(latencies, 95), mean: mean(latencies) },
+    ...(answerTimes.length > 0
+      ? {
+          answerMs: {
+            p50: percentile(answerTimes, 50),
+            p95: percentile(answerTimes, 95),
+            mean: mean(answerTimes),
+          },
+        }
+      : {}),
     contextTokens: mean(ok.map((r) => r.contextTokens)),
     index: { seconds: build.seconds, usage: build.usage, source: build.source },
     query: { usage: addSnapshots(sessions.map((s) => s.usage)) },

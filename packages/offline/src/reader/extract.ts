@@ -48,11 +48,12 @@ export function extractPhrase(
     if (t.stop) return;
     const gap =
       reading.whStart < 0 ? 0 : k < reading.whStart ? reading.whStart - k : Math.max(0, k - reading.whEnd);
-    const weight = verbs.has(t.index) ? 1 : 0.4 + 0.6 / (1 + Math.max(0, gap - 1) / 3);
-    // Words of the relation asked about weigh whole; the names' words lead to the sentence, and the
-    // answer need not stand next to them.
+    // Words of the relation asked about (and the question's verb) weigh whole; the names' words
+    // lead to the sentence, and the answer need not stand next to them. By role, not by where the
+    // wording puts them ("X was fought by what army?" and "Which army fought X?" alike); the
+    // distance to the wh-word only breaks ties.
     const relation = !question.predicate || question.predicate.has(questionConcepts[k] ?? '');
-    const w8 = relation ? weight : 0.8 * weight;
+    const w8 = (verbs.has(t.index) || relation ? 0.9 : 0.6) + 0.1 / (1 + gap);
     for (const w of [t.lemma, t.normal, questionConcepts[k]!])
       if (w) near.set(w, Math.max(near.get(w) ?? 0, w8));
     // "the place of death of X": the text says X "died" there; the event noun is the predicate.
