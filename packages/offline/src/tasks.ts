@@ -102,6 +102,9 @@ export const OFFLINE_TASKS_DEFAULTS = {
 
 export { NO_ANSWER };
 
+/** Entity readings of texts kept per task suite for reuse. */
+const READINGS_KEPT = 512;
+
 /** Summary length when `summarize` is called without `maxTokens`. @default 200 (SummarizeOptions) */
 const DEFAULT_SUMMARY_TOKENS = 200;
 
@@ -213,13 +216,26 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
     return tokenizer;
   };
 
+  // What is read from a text depends on the text (and these settings) only: the last few hundred
+  // readings are kept, since the same passages reach `answer` question after question.
+  const readings = new Map<string, EntityAnalysis>();
   const entitiesOf = async (text: string, full: boolean, subject?: string): Promise<EntityAnalysis> => {
+    const key = `${full ? 1 : 0}\u0000${subject ?? ''}\u0000${text}`;
+    const hit = readings.get(key);
+    if (hit) {
+      readings.delete(key);
+      readings.set(key, hit);
+      return hit;
+    }
     const found = {
       resolvePronouns: full && settings.resolvePronouns,
       maxNounPhrases: full ? settings.maxNounPhrases : 0,
     };
     const main = full ? (subject ?? (settings.titleLineSubject ? titleLine(text) : undefined)) : undefined;
-    return findEntities(await analyze(text), main === undefined ? found : { ...found, subject: main });
+    const ea = findEntities(await analyze(text), main === undefined ? found : { ...found, subject: main });
+    readings.set(key, ea);
+    if (readings.size > READINGS_KEPT) readings.delete(readings.keys().next().value!);
+    return ea;
   };
 
   /** Sentence text with resolved he/she/him replaced by the person's name (for standalone units). */
