@@ -52,9 +52,38 @@ export function madeHere(app: Hono): MadeHere | undefined {
 }
 
 /**
+ * Whether `error`, thrown while reading the request body, means the client closed its connection
+ * (Node's `aborted` / `ECONNRESET` on the request stream, or the request's signal aborted).
+ */
+function clientWentAway(c: Context, error: unknown): boolean {
+  if (c.req.raw.signal?.aborted) return true;
+  const fields = error as { code?: unknown; message?: unknown } | undefined;
+  return (
+    fields?.code === 'ECONNRESET' ||
+    fields?.code === 'ECONNABORTED' ||
+    fields?.code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    (typeof fields?.message === 'string' && /^(aborted|terminated|premature close)$/i.test(fields.message))
+  );
+}
+
+/**
+ * A client that went away mid-body: 499 (which nobody receives), not a failure of the server, so
+ * neither `onError` nor the log hears of it (a slow or dropped client would otherwise log a line
+ * each).
+ */
+function clientClosed(): HttpError {
+  return new HttpError(
+    499,
+    'client_closed',
+    'The client closed the connection before sending the whole request body.',
+  );
+}
+
+/**
  * The request body as text, read up to `limit` bytes whatever the framing (a `Content-Length`
  * over the limit is refused before anything is read; a chunked body as soon as it passes it).
- * Throws 413 over the limit, 400 for no body or a body that is not UTF-8.
+ * Throws 413 over the limit, 400 for no body or a body that is not UTF-8, 499 when the client
+ * disconnects before the body is complete.
  */
 async function readBody(c: Context, limit: number): Promise<string> {
   const tooLarge = () =>
@@ -67,7 +96,14 @@ async function readBody(c: Context, limit: number): Promise<string> {
   if (body) {
     const reader = body.getReader();
     for (;;) {
-      const { done, value } = await reader.read();
+      let next: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        if (clientWentAway(c, error)) throw clientClosed();
+        throw error;
+      }
+      const { done, value } = next;
       if (done) break;
       size += value.byteLength;
       if (size > limit) {

@@ -73,7 +73,9 @@ export interface GragServerOptions {
   answer?: AnswerSource | false;
   /**
    * Called with every failure answered with a 5xx status and every error that ends an answer
-   * stream (the client sees one line and no stack). @default one line on stderr
+   * stream (the client sees one line and no stack). Not called for a client that disconnects
+   * before sending its whole request body (499, not a failure of the server). @default one line
+   * on stderr
    */
   onError?: (error: unknown, where: string) => void;
 }
