@@ -98,6 +98,23 @@ function sentencesNaming(
   return out.sort((a, b) => b.score - a.score || a.i - b.i);
 }
 
+/** Tokens between a phrase's mention in a sentence and the nearest word of `predicate` (by concept). */
+function eventDistance(s: AnswerSentence, phrase: string, predicate: readonly string[]): number {
+  const range = s.ea.analysis.sentences[s.index]!;
+  const tokens = s.ea.analysis.tokens;
+  const words = new Set(contentWords(phrase));
+  const wanted = new Set(predicate);
+  const mentions: number[] = [];
+  const events: number[] = [];
+  for (let k = range.start; k <= range.end; k++) {
+    if (words.has(tokens[k]!.normal)) mentions.push(k);
+    if (wanted.has(concept(tokens[k]!.lemma))) events.push(k);
+  }
+  let best = Number.POSITIVE_INFINITY;
+  for (const m of mentions) for (const e of events) best = Math.min(best, Math.abs(m - e));
+  return best;
+}
+
 /** A number written in a sentence (digits or a number word), or null. */
 function numberValue(token: Token): number | null {
   const digits = token.value.replace(/,/g, '');
@@ -151,7 +168,12 @@ export function chooseOption(
         (x, y) =>
           sentences[x.i]!.item - sentences[y.i]!.item || sentences[x.i]!.index - sentences[y.i]!.index,
       );
-      named = [...first, ...named.filter(({ i }) => !own.has(sentences[i]!.item))];
+      // Outside its own item, a sentence that puts the phrase next to the event asked about
+      // ("Callum (born 1981) and Ines (born 1984)") dates it before one that only names it.
+      const rest = named.filter(({ i }) => !own.has(sentences[i]!.item));
+      const closeness = new Map(rest.map(({ i }) => [i, eventDistance(sentences[i]!, phrase, predicate)]));
+      rest.sort((x, y) => Number(closeness.get(x.i)! > 4) - Number(closeness.get(y.i)! > 4));
+      named = [...first, ...rest];
     }
     let value: number | null = null;
     let valueAt = -1;

@@ -7,7 +7,7 @@ import { spanText, type Token } from '../nlp.js';
 import { containsWords, contentWords, wordsOf } from '../words.js';
 import { aboutItems } from './about.js';
 import { chooseOption, polarAnswer } from './compare.js';
-import { concepts, tokenConcepts } from './meaning.js';
+import { concept, concepts, tokenConcepts } from './meaning.js';
 import { clean, type QuestionReading, YEAR } from './question.js';
 import { type Span, sentenceSpans, typeFit } from './spans.js';
 import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
@@ -197,8 +197,36 @@ export function extractPhrase(
         }
       }
       // "Who launched X?" asks for the agent: in "X was launched … by Y" the agent follows "by".
-      const agent =
-        reading.kind === 'person' && subjectQuestion && tokens[span.start - 1]?.normal === 'by' ? 1.3 : 1;
+      let agent = 1;
+      if (reading.kind === 'person' && subjectQuestion) {
+        // "… launched by my grandmother, Hester Pellow": "by" a few words before, no verb between.
+        for (let k = span.start - 1; k >= Math.max(range.start, span.start - 4); k--) {
+          if (tokens[k]!.pos === 'VERB' || tokens[k]!.pos === 'AUX') break;
+          if (tokens[k]!.normal === 'by') {
+            agent = 1.3;
+            break;
+          }
+        }
+      }
+      // "How many shipwrights …?": the number that counts shipwrights, not weeks or metres.
+      if (
+        reading.kind === 'number' &&
+        reading.descriptor &&
+        !/^(many|much|old|long|far|big|large|tall|high|deep|wide)$/.test(reading.descriptor) &&
+        /^(number|year|date)$/.test(span.type)
+      ) {
+        // A year counts no passengers.
+        if (span.type !== 'number' && !/^(year|date|day|time)$/.test(reading.descriptor)) continue;
+        const counted = tokens[span.end + 1]?.type === 'word' ? tokens[span.end + 1] : tokens[span.end + 2];
+        const unit = span.text.split(/\s+/).length > 1 ? tokens[span.end] : counted;
+        if (
+          unit &&
+          (unit.lemma === reading.descriptor || concept(unit.lemma) === concept(reading.descriptor))
+        )
+          agent = 2;
+        // A number that counts something else ("two weeks" for "how many passengers") is not it.
+        else if (unit?.pos === 'NOUN') continue;
+      }
       const score = sup * eventFit * closeness * novelty * descriptor * side * agent;
       if (process.env.GRAG_DEBUG_READER)
         console.error(

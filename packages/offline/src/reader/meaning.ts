@@ -80,6 +80,8 @@ const GROUPS: readonly string[] = [
   'school college',
   'ship vessel boat',
   'child kid offspring',
+  'staff people employee worker personnel workforce',
+  'passenger traveller traveler rider',
   'father dad',
   'mother mom mum',
   'start begin',

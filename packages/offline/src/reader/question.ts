@@ -222,7 +222,9 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
   };
   const options = choiceOptions(tokens);
   const polar = !!firstWord && AUXILIARIES.has(firstWord.normal) && (target.wh === null || target.start > 3);
-  if (options.length === 2 && (polar || target.wh !== null)) {
+  // "Bin day: Tuesday or Monday?" asks for one of the options without a wh-word or auxiliary.
+  const bare = target.wh === null && tokens.some((t) => t.value === ':');
+  if (options.length === 2 && (polar || target.wh !== null || bare)) {
     reading.kind = 'choice';
     reading.options = options;
     // The comparative word decides which value wins ("born first" → the earlier date).

@@ -315,14 +315,31 @@ export function createReader(
         // What the question names: in the sentence, in the one before it (the same subject goes
         // on), or as the title of its item.
         if (keys.length === 0) return true;
-        // The sentence before counts when this one takes its subject up ("She …", "The club …").
-        const before = candidates[i - 1];
-        const first = c.ea.analysis.tokens[c.ea.analysis.sentences[c.index]!.start];
-        const takesUp = !!first && /^(he|she|it|they|his|her|its|their|the|this)$/.test(first.normal);
-        const near = [c, ...(before && before.item === c.item && takesUp ? [before] : [])];
+        // The two sentences before count when this one takes a subject up ("She …", "The club …",
+        // "… to launch her in March").
+        const range = c.ea.analysis.sentences[c.index]!;
+        const first = c.ea.analysis.tokens[range.start];
+        // A pronoun later in the sentence takes a subject up only when the sentence names no person
+        // it could stand for ("My wife Sunniva says … about her" is about Sunniva).
+        const namesPerson = [...c.types.values()].includes('person');
+        const takesUp =
+          (!!first && /^(the|this|he|she|it|they|his|her|its|their)$/.test(first.normal)) ||
+          (!namesPerson &&
+            c.ea.analysis.tokens
+              .slice(range.start, range.end + 1)
+              .some((t) => /^(he|she|it|they|him|her|them|his|its|their)$/.test(t.normal)));
+        const near = [c];
+        for (const j of [i - 1, i - 2])
+          if (takesUp && candidates[j] && candidates[j]!.item === c.item) near.push(candidates[j]!);
         if (keys.some((k) => near.some((x) => names(x, k)))) return true;
+        // A sentence that states two or more of the question's relation words ("is leading the hull
+        // team") may leave the name to its item ("Subject: the Wren …" earlier in the same note).
+        let shared = 0;
+        for (const l of new Set(c.lemmas)) if (predicate.has(l)) shared++;
+        const scope = shared >= 2 ? candidates.filter((x) => x.item === c.item) : [];
         const title = candidates.find((x) => x.item === c.item && x.index === 0);
-        return !!title && keys.some((k) => names(title, k));
+        if (title) scope.push(title);
+        return keys.some((k) => scope.some((x) => names(x, k)));
       };
       /** The names of a question (not its noun phrases or numbers). */
       const surnames = new Set<string>();
