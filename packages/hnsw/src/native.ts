@@ -4,9 +4,10 @@ import type * as Hnswlib from 'hnswlib-node';
 
 /** What to do when hnswlib-node's native addon is missing, for error messages and READMEs. */
 export const HNSW_ENABLE_HINT =
-  'To enable HNSW, let hnswlib-node build its native addon: with pnpm run `pnpm approve-builds` ' +
-  '(or list it in `pnpm.onlyBuiltDependencies`) and reinstall; npm and yarn build it on install ' +
-  '(node-gyp needs Python 3 and a C++ compiler)';
+  'To enable HNSW, let hnswlib-node build its native addon: npm and yarn build it on install ' +
+  '(node-gyp needs Python 3 and a C++ compiler); with pnpm, `pnpm add <package> --allow-build=hnswlib-node` ' +
+  '(with `--force` when it is installed already), or list hnswlib-node in `pnpm.onlyBuiltDependencies` ' +
+  'and run `pnpm install --force` (`pnpm rebuild` does not build it)';
 
 /**
  * The `hnswlib-node` native addon could not be loaded (not compiled, e.g. because pnpm skipped its

@@ -18,7 +18,9 @@ describe('without the native addon (GRAG_DISABLE_NATIVE=1)', () => {
     expect(availability.available).toBe(false);
     if (availability.available) return;
     expect(availability.error.reason).toMatch(/GRAG_DISABLE_NATIVE/);
-    expect(availability.error.message).toMatch(/pnpm approve-builds/);
+    expect(availability.error.message).toMatch(
+      /pnpm add <package> --allow-build=hnswlib-node.*pnpm install --force/,
+    );
     expect(availability.error.message).not.toContain('\n');
   });
 

@@ -25,7 +25,7 @@ import {
   layHighLevelElements,
   matchHighLevelElements,
 } from './elements.js';
-import { buildHnsw, layBaseLayer, NODERAG_VECTOR_INDEX } from './hnsw.js';
+import { buildFlat, buildHnsw, exactBaseLayer, layBaseLayer, layLinks, nodeRagVectorIndex } from './hnsw.js';
 import {
   emptyMemo,
   issuesOf,
@@ -79,7 +79,7 @@ export async function buildNodeRag(
     rt,
     ctx,
     o,
-    providers: { ...indexProviders(ctx), vectorIndex: NODERAG_VECTOR_INDEX },
+    providers: { ...indexProviders(ctx), vectorIndex: nodeRagVectorIndex(ctx) },
     documents,
     chunks,
     texts,
@@ -316,14 +316,25 @@ export async function indexNodeRag(
   });
   await embed(textKeys);
 
-  // G5: HNSW index over the embedded nodes and its base layer as semantic edges (§2.4).
+  // G5: HNSW index over the embedded nodes and its base layer as semantic edges (§2.4); without
+  // the HNSW addon, the exact flat index and the base layer HNSW's rule makes over exact neighbours.
   const vectorKeys = [...textKeys, ...graph.nodes('S'), ...graph.nodes('A'), ...graph.nodes('H')];
-  const hnsw = await rt.stage(
+  const { index: hnsw, baseLayer } = await rt.stage(
     'hnsw',
-    async () => {
+    async (): Promise<{ index: NodeRagIndex['vectors']; baseLayer?: number[][] }> => {
+      const rows = vectorKeys.map((key) => vectors.get(key)!);
+      const dimensions = input.providers.embedder.dimensions;
+      if (input.providers.vectorIndex.kind === 'flat') {
+        const index = buildFlat({ vectors: rows, dimensions });
+        ctx.onProgress?.({ stage: 'hnsw', done: rows.length, total: rows.length, unit: 'nodes' });
+        if (!o.hnswEdges) return { index };
+        const layer = exactBaseLayer(rows, { M: o.hnswM, efConstruction: o.hnswEfConstruction });
+        stats.hnsw = layLinks(graph, layer, vectorKeys);
+        return { index, baseLayer: vectorKeys.map((_, id) => layer.get(id) ?? []) };
+      }
       const index = buildHnsw({
-        vectors: vectorKeys.map((key) => vectors.get(key)!),
-        dimensions: input.providers.embedder.dimensions,
+        vectors: rows,
+        dimensions,
         options: o,
         onAdded: (done) => ctx.onProgress?.({ stage: 'hnsw', done, total: vectorKeys.length, unit: 'nodes' }),
       });
@@ -331,7 +342,7 @@ export async function indexNodeRag(
         const counts = await layBaseLayer(graph, index, vectorKeys);
         stats.hnsw = { added: counts.added, reinforced: counts.reinforced };
       }
-      return index;
+      return { index };
     },
     { checkpoint: false },
   );
@@ -350,6 +361,7 @@ export async function indexNodeRag(
     graph,
     vectors: hnsw,
     vectorKeys,
+    ...(baseLayer ? { baseLayer } : {}),
     chunks,
     stats,
     kept,

@@ -1,18 +1,51 @@
 /**
  * G5 of NodeRAG (§2.4): the HNSW index over the embedded nodes, whose level-0 links become semantic
  * edges of the graph. NodeRAG needs the real HNSW graph, so it builds `@grag/hnsw`'s index itself
- * (not the build context's `vectorIndex`).
+ * (not the build context's `vectorIndex`). Where hnswlib-node's native addon is missing and the
+ * context did not ask for HNSW (its vector index is not `'hnsw'`: core's default flat index, or the
+ * CLI's fallback), it uses core's exact flat index instead, and the semantic edges are the base layer
+ * HNSW's insertion rule makes over exact neighbours ({@link exactBaseLayer}).
  */
-import type { VectorIndexFactory } from '@grag/core';
+import { type BuildContext, FlatIndex, flatIndexFactory, type VectorIndexFactory } from '@grag/core';
 import { addSemanticEdges, type HeteroGraph } from '@grag/heterograph';
-import { HnswIndex, hnswIndexFactory } from '@grag/hnsw';
+import { HnswIndex, hnswAvailability, hnswIndexFactory } from '@grag/hnsw';
 import type { NodeRagOptions } from './options.js';
 
 /**
- * The vector index provider of every NodeRAG index (`kind` `'hnsw'`, what its manifest records):
- * its vectors live in an `@grag/hnsw` index whatever `ctx.vectorIndex` is.
+ * The vector index provider of a NodeRAG index (`kind` `'hnsw'`, what its manifest records) when
+ * HNSW is available: its vectors live in an `@grag/hnsw` index whatever `ctx.vectorIndex` is.
  */
 export const NODERAG_VECTOR_INDEX: VectorIndexFactory = hnswIndexFactory();
+
+/**
+ * The vector index a NodeRAG build uses: `@grag/hnsw`'s when its addon loads, or when the context
+ * asks for HNSW (then the build fails with `HnswUnavailableError`, which says how to enable it);
+ * otherwise core's exact flat index.
+ */
+export function nodeRagVectorIndex(ctx: Pick<BuildContext, 'vectorIndex'>): VectorIndexFactory {
+  if (ctx.vectorIndex?.kind === 'hnsw' || hnswAvailability().available) return NODERAG_VECTOR_INDEX;
+  return flatIndexFactory;
+}
+
+/**
+ * The factory `load` reads `vectors.bin` with: core's flat index for a file it wrote (magic
+ * `GRAGFLAT`), else `@grag/hnsw`'s.
+ */
+export const NODERAG_LOAD_VECTOR_INDEX: VectorIndexFactory = {
+  kind: 'hnsw',
+  create: (options) => NODERAG_VECTOR_INDEX.create(options),
+  async load(path) {
+    const { open } = await import('node:fs/promises');
+    const file = await open(path, 'r');
+    const magic = Buffer.alloc(8);
+    try {
+      await file.read(magic, 0, 8, 0);
+    } finally {
+      await file.close();
+    }
+    return magic.toString('latin1') === 'GRAGFLAT' ? FlatIndex.load(path) : NODERAG_VECTOR_INDEX.load(path);
+  },
+};
 
 /** An HNSW index (cosine) holding `vectors[i]` under id i, built with the HNSW options of `o`. */
 export function buildHnsw(input: {
@@ -39,16 +72,124 @@ export function buildHnsw(input: {
   return hnsw;
 }
 
+/** An exact flat index (cosine) holding `vectors[i]` under id i. */
+export function buildFlat(input: { vectors: readonly Float32Array[]; dimensions: number }): FlatIndex {
+  const index = new FlatIndex({ dimensions: input.dimensions, metric: 'cosine' });
+  input.vectors.forEach((vector, id) => {
+    index.add(id, vector);
+  });
+  return index;
+}
+
+/**
+ * The level-0 graph HNSW's insertion rule makes when every search is exact: the vectors are
+ * inserted in id order; each one takes, among the `efConstruction` nearest (cosine) earlier ones,
+ * at most `M` chosen by hnswlib's neighbour-selection heuristic (all of them when fewer than `M`;
+ * else a candidate is kept when it is not nearer to a neighbour kept before it than to the new
+ * vector), and each chosen neighbour links back,
+ * its links cut to `2·M` by the same heuristic when they overflow. Deterministic (ties by lower id);
+ * O(n²·d) time. What NodeRAG lays as semantic edges over the flat index, in place of
+ * {@link HnswIndex.baseLayerGraph}.
+ */
+export function exactBaseLayer(
+  vectors: readonly ArrayLike<number>[],
+  options: { M: number; efConstruction: number },
+): Map<number, number[]> {
+  const n = vectors.length;
+  const d = n === 0 ? 0 : vectors[0]!.length;
+  const M = options.M;
+  const maxM0 = 2 * M;
+  const ef = Math.max(options.efConstruction, M);
+  const unit = new Float32Array(n * d);
+  vectors.forEach((vector, i) => {
+    let sum = 0;
+    for (let j = 0; j < d; j++) sum += (vector[j] as number) ** 2;
+    const scale = sum > 0 ? 1 / Math.sqrt(sum) : 0;
+    for (let j = 0; j < d; j++) unit[i * d + j] = (vector[j] as number) * scale;
+  });
+  const sim = (a: number, b: number): number => {
+    let s = 0;
+    const oa = a * d;
+    const ob = b * d;
+    for (let j = 0; j < d; j++) s += unit[oa + j]! * unit[ob + j]!;
+    return s;
+  };
+  /**
+   * hnswlib's getNeighborsByHeuristic2: `ids` (nearest first, `scores` their similarity to the
+   * base), at most `limit` kept; all of them when there are fewer than `limit`.
+   */
+  const select = (ids: readonly number[], scores: readonly number[], limit: number): number[] => {
+    if (ids.length < limit) return [...ids];
+    const kept: number[] = [];
+    for (let c = 0; c < ids.length && kept.length < limit; c++) {
+      const id = ids[c]!;
+      const s = scores[c]!;
+      let good = true;
+      // dropped when nearer to a kept neighbour than to the base (hnswlib: curdist < dist_to_query)
+      for (const other of kept) {
+        if (sim(id, other) > s) {
+          good = false;
+          break;
+        }
+      }
+      if (good) kept.push(id);
+    }
+    return kept;
+  };
+  /** `ids` sorted nearest first by `score` (ties by lower id). */
+  const nearestFirst = (
+    ids: number[],
+    score: (id: number) => number,
+  ): { ids: number[]; scores: number[] } => {
+    ids.sort((a, b) => score(b) - score(a) || a - b);
+    return { ids, scores: ids.map(score) };
+  };
+  const links: number[][] = Array.from({ length: n }, () => []);
+  const row = new Float64Array(n);
+  for (let i = 1; i < n; i++) {
+    for (let j = 0; j < i; j++) row[j] = sim(i, j);
+    let top = Array.from({ length: i }, (_, j) => j);
+    if (top.length > ef) {
+      // the ef nearest by a partial order first: sort only what can be among them
+      const sortedScores = Float64Array.from(top, (j) => row[j]!).sort();
+      const cut = sortedScores[i - ef]!;
+      top = top.filter((j) => row[j]! >= cut);
+    }
+    const candidates = nearestFirst(top, (j) => row[j]!);
+    const chosen = select(candidates.ids.slice(0, ef), candidates.scores.slice(0, ef), M);
+    links[i] = chosen;
+    for (const other of chosen) {
+      const back = links[other]!;
+      if (back.length < maxM0) {
+        back.push(i);
+        continue;
+      }
+      const pool = nearestFirst([...back, i], (id) => sim(other, id));
+      links[other] = select(pool.ids, pool.scores, maxM0);
+    }
+  }
+  return new Map(links.map((list, id) => [id, list]));
+}
+
+/** Add the level-0 links `layer` (vector id → linked ids) to `graph` as semantic edges. */
+export function layLinks(
+  graph: HeteroGraph,
+  layer: ReadonlyMap<number, readonly number[]>,
+  vectorKeys: readonly string[],
+): { added: number; reinforced: number } {
+  const lists: [string, string[]][] = [];
+  for (const [id, links] of layer) {
+    lists.push([vectorKeys[id]!, links.map((l) => vectorKeys[l]!)]);
+  }
+  const { added, reinforced } = addSemanticEdges(graph, lists);
+  return { added, reinforced };
+}
+
 /** Add the HNSW base layer (level-0 links) of `hnsw` to `graph` as semantic edges. */
 export async function layBaseLayer(
   graph: HeteroGraph,
   hnsw: HnswIndex,
   vectorKeys: readonly string[],
 ): Promise<{ added: number; reinforced: number }> {
-  const layer = await hnsw.baseLayerGraph();
-  const lists: [string, string[]][] = [];
-  for (const [id, links] of layer) {
-    lists.push([vectorKeys[id]!, links.map((l) => vectorKeys[l]!)]);
-  }
-  return addSemanticEdges(graph, lists);
+  return layLinks(graph, await hnsw.baseLayerGraph(), vectorKeys);
 }

@@ -4,7 +4,7 @@
  */
 export { buildNodeRag } from './build.js';
 export { CONTEXT_TYPE_ORDER } from './context.js';
-export { layBaseLayer } from './hnsw.js';
+export { exactBaseLayer, layBaseLayer } from './hnsw.js';
 export type { KeptDecomposition, KeptElement, NodeRagKept } from './kept.js';
 export * from './method.js';
 export {

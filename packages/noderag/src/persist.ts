@@ -8,6 +8,8 @@
 import {
   type BuildContext,
   chunkSchema,
+  FlatIndex,
+  flatIndexFactory,
   type IndexStore,
   type MethodIndexFormat,
   openMethodIndex,
@@ -18,7 +20,13 @@ import {
 } from '@grag/core';
 import { type EdgeKind, HeteroGraph, type HeteroGraphStats, type NodeType } from '@grag/heterograph';
 import { HnswIndex } from '@grag/hnsw';
-import { layBaseLayer, NODERAG_VECTOR_INDEX } from './hnsw.js';
+import {
+  exactBaseLayer,
+  layBaseLayer,
+  layLinks,
+  NODERAG_LOAD_VECTOR_INDEX,
+  NODERAG_VECTOR_INDEX,
+} from './hnsw.js';
 import { savedNodeRagOptions } from './options.js';
 import { loadKept, saveKept } from './persist-kept.js';
 import { searchStructures } from './search.js';
@@ -42,6 +50,9 @@ const GRAPH_FILE = 'graph.json';
 const CHUNKS_FILE = 'chunks.json';
 const BUILD_STATS_FILE = 'build-stats.json';
 const VECTORS_FILE = 'vectors.bin';
+/** The semantic edges of an index on the flat vector index (see `NodeRagIndex.baseLayer`). */
+const BASE_LAYER_FILE = 'base-layer.json';
+const baseLayerSchema = v.object({ links: v.array(v.array(v.int({ min: 0 }))) });
 
 const NODE_TYPE_VALUES = ['T', 'S', 'N', 'R', 'A', 'O', 'H'] as const satisfies readonly NodeType[];
 const STORED_EDGE_KINDS = ['d', 'r', 'a', 'h', 'o', 's'] as const satisfies readonly EdgeKind[];
@@ -125,6 +136,18 @@ function restoreGraph(stored: StoredGraph): HeteroGraph {
   return graph;
 }
 
+/** `links` has one list per vector, each of other vector ids below `count`. */
+function checkBaseLayer(links: number[][], count: number): number[][] {
+  if (links.length !== count) shapeIssue('links', `has ${links.length} lists for ${count} vectors`);
+  links.forEach((list, id) => {
+    for (const other of list) {
+      if (other >= count || other === id)
+        shapeIssue(`links[${id}]`, `links to ${other}, not another of the ${count} vectors`);
+    }
+  });
+  return links;
+}
+
 /** Every vector key is a node of the graph, once. */
 function checkVectorKeys(graph: HeteroGraph, vectorKeys: readonly string[]): void {
   const seen = new Set<string>();
@@ -156,6 +179,7 @@ export async function saveNodeRag(
       await out.json(CHUNKS_FILE, { chunks: index.chunks, vectorKeys: index.vectorKeys });
       await out.json(BUILD_STATS_FILE, index.stats);
       await out.vectors(VECTORS_FILE, index.vectors);
+      if (index.baseLayer) await out.json(BASE_LAYER_FILE, { links: index.baseLayer });
       if (index.kept) await saveKept(out, index.kept, index.providers.embedder.dimensions);
       // The bytes of the artifacts above (as a directory: the size of its files but the manifest
       // and the embedder state), recorded in the manifest written next.
@@ -177,7 +201,7 @@ export async function loadNodeRag(
 ): Promise<NodeRagIndex> {
   const opened = await openMethodIndex(
     target,
-    { ...ctx, vectorIndex: NODERAG_VECTOR_INDEX },
+    { ...ctx, vectorIndex: NODERAG_LOAD_VECTOR_INDEX },
     { ...format, params: (saved) => savedNodeRagOptions(`${format.method} load`, saved) },
   );
   const options = opened.params;
@@ -187,18 +211,41 @@ export async function loadNodeRag(
   opened.check(CHUNKS_FILE, () => checkVectorKeys(graph, vectorKeys));
   const stats = await opened.json(BUILD_STATS_FILE, buildStatsSchema);
   const vectors = await opened.vectors(VECTORS_FILE, vectorKeys.length);
-  if (!(vectors instanceof HnswIndex))
-    throw new TypeError('noderag load: the vector index is not an HnswIndex.');
-  vectors.efSearch = options.hnswEfSearch;
+  if (!(vectors instanceof HnswIndex) && !(vectors instanceof FlatIndex))
+    throw new TypeError('noderag load: the vector index is neither an HnswIndex nor a FlatIndex.');
+  if (vectors instanceof HnswIndex) vectors.efSearch = options.hnswEfSearch;
   // Indexes saved before updates existed keep nothing for them: they load, but only rebuild.
   const kept = await loadKept(opened, { chunks: chunks.length, vectors: vectorKeys.length });
-  if (options.hnswEdges) await layBaseLayer(graph, vectors, vectorKeys);
+  let baseLayer: number[][] | undefined;
+  if (options.hnswEdges) {
+    if (vectors instanceof HnswIndex) await layBaseLayer(graph, vectors, vectorKeys);
+    else {
+      // A flat index (built without the HNSW addon): its links were saved beside it; an index
+      // that lacks them gets them again from the embeddings it was built from.
+      if (opened.names.includes(BASE_LAYER_FILE)) {
+        const { links } = await opened.json(BASE_LAYER_FILE, baseLayerSchema);
+        baseLayer = opened.check(BASE_LAYER_FILE, () => checkBaseLayer(links, vectorKeys.length));
+      } else if (kept) {
+        const layer = exactBaseLayer(kept.embeddings, {
+          M: options.hnswM,
+          efConstruction: options.hnswEfConstruction,
+        });
+        baseLayer = vectorKeys.map((_, id) => layer.get(id) ?? []);
+      } else
+        throw opened.error(BASE_LAYER_FILE, 'is missing (the flat index keeps its semantic edges there)');
+      layLinks(graph, new Map(baseLayer.map((links, id) => [id, links])), vectorKeys);
+    }
+  }
   return {
-    providers: opened.providers,
+    providers: {
+      ...opened.providers,
+      vectorIndex: vectors instanceof HnswIndex ? NODERAG_VECTOR_INDEX : flatIndexFactory,
+    },
     options,
     graph,
     vectors,
     vectorKeys,
+    ...(baseLayer ? { baseLayer } : {}),
     chunks,
     stats,
     ...(kept ? { kept } : {}),

@@ -1,4 +1,4 @@
-import type { Bm25Index, Chunk, EntityVocabulary, IndexProviders } from '@grag/core';
+import type { Bm25Index, Chunk, EntityVocabulary, FlatIndex, IndexProviders } from '@grag/core';
 import type { HeteroGraph, HeteroSearch } from '@grag/heterograph';
 import type { HnswIndex } from '@grag/hnsw';
 import type { NodeRagKept } from './kept.js';
@@ -55,14 +55,24 @@ export interface NodeRagSearch {
 export interface NodeRagIndex extends NodeRagSearch {
   /**
    * The providers retrieval needs (embedder, tasks, tokenizer). Its `vectorIndex` is `@grag/hnsw`'s
-   * factory: NodeRAG always builds its own HNSW graph, whatever the build context's vector index.
+   * factory: NodeRAG builds its own HNSW graph, whatever the build context's vector index; core's
+   * flat index only where the HNSW addon is missing and the context did not ask for HNSW.
    */
   providers: IndexProviders;
   options: NodeRagOptions;
   graph: HeteroGraph;
-  /** HNSW index over the embedded nodes (T, S, A, H); vector id i is node `vectorKeys[i]`. */
-  vectors: HnswIndex;
+  /**
+   * HNSW index over the embedded nodes (T, S, A, H), or the exact flat index without the HNSW
+   * addon; vector id i is node `vectorKeys[i]`.
+   */
+  vectors: HnswIndex | FlatIndex;
   vectorKeys: string[];
+  /**
+   * With the flat index and `hnswEdges`: the level-0 links laid as semantic edges (vector id →
+   * linked ids, see `exactBaseLayer`), kept because a flat index cannot give them back (saved as
+   * `base-layer.json`). Absent with HNSW, whose index holds them.
+   */
+  baseLayer?: number[][];
   chunks: Chunk[];
   stats: NodeRagBuildStats;
   /**

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BuildContext, flatIndexFactory, IndexFormatError } from '@grag/core';
 import { editedIndexCopy } from '@grag/core/test';
+import { HnswIndex } from '@grag/hnsw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeRagIndex, nodeRag } from '../src/index.js';
 import { DOCS, scriptedContext } from './fixtures.js';
@@ -45,7 +46,8 @@ describe('noderag index directory', () => {
     const loaded = await nodeRag.load(saved, flatContext());
     expect(loaded.graph.stats()).toEqual(index.graph.stats());
     expect(loaded.graph.stats().hnswEdges).toBeGreaterThan(0);
-    expect(loaded.vectors.efSearch).toBe(index.options.hnswEfSearch);
+    expect(loaded.vectors).toBeInstanceOf(HnswIndex);
+    expect((loaded.vectors as HnswIndex).efSearch).toBe(index.options.hnswEfSearch);
   });
 
   it('refuses vector keys that name no node of the graph, or repeat one', async () => {
