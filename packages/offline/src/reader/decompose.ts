@@ -109,6 +109,8 @@ export interface Description {
   end: number;
   /** The question whose answer is the entity ("Which shipyard built the Orsa?"). */
   question: string;
+  /** The head noun (lemma) the description gives the entity ("shipyard"), or null for a person. */
+  head: string | null;
 }
 
 /**
@@ -163,15 +165,25 @@ export function findDescription(tokens: readonly Token[]): Description | null {
     const end = clauseEnd(tokens, clauseStart);
     if (end < clauseStart) continue;
     const headNoun = t.normal === 'whoever' ? 'person' : t.normal === 'whatever' ? 'thing' : head.lemma;
+    // The head with its modifiers ("research vessel"), without the determiner.
+    let modifiers = start;
+    while (modifiers < headEnd && tokens[modifiers]!.pos === 'DET') modifiers++;
+    const headPhrase =
+      modifiers < headEnd ? `${spanText(tokens, modifiers, headEnd - 1)} ${headNoun}` : headNoun;
     const clause = spanText(tokens, clauseStart, end);
     let question: string;
     if (PERSON_HEADS.has(headNoun) && connector !== 'where')
       question = `Who ${connector === 'who' || connector === 'that' ? '' : `${connector} `}${clause}?`;
-    else if (connector === 'where') question = `Which ${headNoun} is where ${clause}?`;
+    else if (connector === 'where') question = `Which ${headPhrase} is where ${clause}?`;
     else if (connector === 'is' || connector === 'was')
-      question = `Which ${headNoun} ${connector} ${clause}?`;
-    else question = `Which ${headNoun} ${connector === 'whom' ? '' : ''}${clause}?`;
-    found.push({ start, end, question: question.replace(/\s+/g, ' ').replace(/ \?$/, '?') });
+      question = `Which ${headPhrase} ${connector} ${clause}?`;
+    else question = `Which ${headPhrase} ${clause}?`;
+    found.push({
+      start,
+      end,
+      question: question.replace(/\s+/g, ' ').replace(/ \?$/, '?'),
+      head: PERSON_HEADS.has(headNoun) || headNoun === 'thing' ? null : headNoun,
+    });
   }
   // The innermost: the one that starts last.
   return found.length ? found[found.length - 1]! : null;

@@ -140,7 +140,7 @@ export function extractPhrase(
   const found = new Map<string, Found>();
   for (let i = 0; i < sentences.length; i++) {
     const sup = support[i]!.value;
-    if (sup <= 0 || (question.accept && !question.accept(i))) continue;
+    if (sup <= 0 || (question.accept && !question.accept(i, support[i]!.from))) continue;
     const s = sentences[i]!;
     const tokens = s.ea.analysis.tokens;
     const range = s.ea.analysis.sentences[s.index]!;

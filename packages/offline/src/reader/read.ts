@@ -22,7 +22,7 @@ import { contentWords } from '../words.js';
 import { findRelationPhrase, pairedNames, substitute } from './chain.js';
 import { findDescription, normalizeWording, reorderQuestion, replaceSpan } from './decompose.js';
 import { extractPhrase } from './extract.js';
-import { contentConcepts, tokenConcepts } from './meaning.js';
+import { concept, contentConcepts, tokenConcepts } from './meaning.js';
 import { readQuestion } from './question.js';
 import { resolveChain } from './resolve.js';
 import type { AnswerSentence, PhraseAnswer } from './types.js';
@@ -292,7 +292,7 @@ export function createReader(
        * to an item that does, or was reached through a resolved relation). A phrase without its own
        * sentence (the low-confidence fallback) is never supported.
        */
-      const acceptor = (qa: Analysis): ((i: number) => boolean) | undefined => {
+      const acceptor = (qa: Analysis): ((i: number, bridge: number) => boolean) | undefined => {
         const reading = readQuestion(qa.tokens);
         if (reading.kind === 'choice' || reading.kind === 'polar' || focus.length > 0) return undefined;
         const target = questionTarget(qa.tokens);
@@ -302,9 +302,17 @@ export function createReader(
           target.end,
         );
         const keys = qEntityKeys(qa);
-        return (i) => supported(i, predicate, keys);
+        // Only a question that names its answer through another entity ("the institute that owns
+        // X", "the founder of Y") is answered through a bridge.
+        const multiHop = !!findDescription(qa.tokens) || !!findRelationPhrase(qa.tokens);
+        return (i, bridge) => supported(i, predicate, keys, multiHop ? bridge : -1);
       };
-      const supported = (i: number, predicate: ReadonlySet<string>, keys: readonly string[]): boolean => {
+      const supported = (
+        i: number,
+        predicate: ReadonlySet<string>,
+        keys: readonly string[],
+        bridge = -1,
+      ): boolean => {
         const c = candidates[i]!;
         const states = (x: ScoredSentence): boolean =>
           predicate.size === 0 ||
@@ -339,6 +347,9 @@ export function createReader(
         const scope = shared >= 2 ? candidates.filter((x) => x.item === c.item) : [];
         const title = candidates.find((x) => x.item === c.item && x.index === 0);
         if (title) scope.push(title);
+        // A multi-hop answer: its sentence shares a name with a sentence of another item that
+        // names what the question names ("… directed by Ilse Marren" ← the item about the vessel).
+        if (bridge >= 0) for (const x of candidates) if (x.item === bridge) scope.push(x);
         return keys.some((k) => scope.some((x) => names(x, k)));
       };
       /** The names of a question (not its noun phrases or numbers). */
@@ -377,6 +388,24 @@ export function createReader(
         }
         return true;
       };
+      /** Whether some context sentence calls `name` a `head` ("the ferry Sable Gull", "X Institute"). */
+      const describedAs = (name: string, head: string): boolean => {
+        const words = contentWords(name);
+        const wanted = concept(head);
+        if (words.length === 0) return false;
+        if (concept(words[words.length - 1]!.replace(/s$/, '')) === wanted) return true;
+        for (const c of candidates) {
+          const tokens = c.ea.analysis.tokens;
+          const range = c.ea.analysis.sentences[c.index]!;
+          const all = tokenConcepts(c.ea.analysis);
+          for (let k = range.start; k <= range.end; k++) {
+            if (tokens[k]!.normal !== words[0]) continue;
+            for (let j = Math.max(range.start, k - 4); j <= Math.min(range.end, k + words.length + 3); j++)
+              if (all[j] === wanted || tokens[j]!.lemma === head) return true;
+          }
+        }
+        return false;
+      };
       const questionLower = query.toLowerCase();
       const normalized = normalizeWording(query);
       const firstTokens = (await analyze(normalized)).tokens;
@@ -412,6 +441,9 @@ export function createReader(
         if (!description) break;
         const sub = await single(description.question);
         if (!sub?.answer || !sub.confident) break;
+        // The entity found must be what the description calls it: "the research vessel Aurora
+        // Tern", "the Lindqvist Institute", somewhere in the context.
+        if (description.head && !describedAs(sub.answer, description.head)) break;
         for (const i of sub.items) if (!bridgeItems.includes(i)) bridgeItems.push(i);
         focus.push(sub.answer);
         q = replaceSpan(qTokens, description.start, description.end, sub.answer);

@@ -219,7 +219,9 @@ export function typeFit(reading: QuestionReading, span: Span, tokens: readonly T
         return t === 'np' ? 0.3 : 0.05;
       }
       if (name) return t === 'work' ? 0.9 : 0.8;
-      if (t === 'np') return 0.45;
+      // "Which vessel …?" asks for one named vessel; a plural common noun ("ferries") names none.
+      if (t === 'np')
+        return reading.descriptor && /s$/.test(span.text) && !/ss$/.test(span.text) ? 0.15 : 0.45;
       return t === 'date' || t === 'year' ? 0.25 : 0.15;
     }
   }

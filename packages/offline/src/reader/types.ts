@@ -36,8 +36,12 @@ export interface AnswerQuestion {
    * father" with no father found): a date or place in their own items is theirs, not the answer.
    */
   aside?: readonly string[];
-  /** Whether the context sentence `i` may hold the answer (states what is asked; see the reader). */
-  accept?: (i: number) => boolean;
+  /**
+   * Whether the context sentence `i` may hold the answer (states what is asked; see the reader).
+   * `bridge` is the item a bridge leads to it from (it shares a name with a sentence of that item
+   * that matches the question), or -1.
+   */
+  accept?: (i: number, bridge: number) => boolean;
   /** Concepts of the question's relation words (not its names): what the answer sentence must state. */
   predicate?: ReadonlySet<string>;
 }
