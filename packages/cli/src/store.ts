@@ -63,7 +63,7 @@ export interface IndexTarget {
   close(): Promise<void>;
 }
 
-/** How a write waits for another writer of the same index directory (see `directoryStore`). */
+/** How a write waits for another writer of the same index (see `directoryStore`, `postgresStore`). */
 export interface LockSettings {
   /** Milliseconds to wait before giving up with one line naming the other writer. */
   timeoutMs?: number;
@@ -103,7 +103,7 @@ export function directoryTarget(dir: string, lock: LockSettings = {}): IndexTarg
 /**
  * The target `name` names: the directory `name` without a store URL, else the index `name` in the
  * database at `url` (checked as `@grag/postgres` checks index names and URLs). Nothing connects
- * yet. The caller closes it.
+ * yet. Either store waits for another writer of the index as `lock` says. The caller closes it.
  * @throws InvalidArgumentError for a bad URL or index name, in one line without the password.
  */
 export async function indexTarget(
@@ -114,7 +114,14 @@ export async function indexTarget(
   if (url === undefined) return directoryTarget(name, options.lock);
   const { postgresStore } = await import('@grag/postgres');
   try {
-    const store = postgresStore({ url, index: name, ...(options.vectors ? { vectors: true } : {}) });
+    const lock = options.lock ?? {};
+    const store = postgresStore({
+      url,
+      index: name,
+      ...(options.vectors ? { vectors: true } : {}),
+      ...(lock.timeoutMs !== undefined ? { lockTimeoutMs: lock.timeoutMs } : {}),
+      ...(lock.onWait !== undefined ? { onLockWait: lock.onWait } : {}),
+    });
     return {
       store,
       kind: 'postgres',

@@ -123,9 +123,10 @@ function describe(summary: UpdateSummary): string {
  * Run `grag add` or `grag remove`: load the index in `<dir>` (or the index `<dir>` of the
  * `--store` database) with the providers its manifest names, apply the change with the method's
  * `update`, save the new version over it (the store replaces it atomically: a failure leaves the
- * old index served), and print what changed. An index directory is locked from before it is read
- * until the new version is stored, so two updates at once apply one after the other (the second
- * waits up to `config.lockWait` seconds, then is refused in one line naming the first). Returns
+ * old index served), and print what changed. The index (a directory, or one in PostgreSQL) is
+ * locked from before it is read until the new version is stored, so two updates at once apply one
+ * after the other (the second waits up to `config.lockWait` seconds, then is refused in one line
+ * naming the first). Returns
  * the exit code; errors are thrown as `GragError`s for the CLI to print.
  */
 export async function updateCommand(input: UpdateCommandInput): Promise<number> {
@@ -155,8 +156,8 @@ async function update(
     );
   }
   const where = target as IndexTarget;
-  // Held from before the index is read until the new version is stored (a directory; a store
-  // without a lock serialises its single writes only).
+  // Held from before the index is read until the new version is stored (a directory or
+  // PostgreSQL; a store without a lock serialises its single writes only).
   const lock = await where.store.lock?.(io.signal ? { signal: io.signal } : {});
   try {
     return await updateLocked({ io, config, command, args, flags }, where);

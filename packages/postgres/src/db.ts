@@ -51,10 +51,22 @@ export interface PgConnectionOptions {
   connectTimeoutMs?: number;
 }
 
+/** A connection of its own, for a session-level lock (see {@link PgDatabase.session}). */
+export interface PgSession extends PgQueryable {
+  /** Close the connection (nothing for a database given as `db`). */
+  end(): Promise<void>;
+}
+
 /** The connection a store or collection works with. */
 export interface PgDatabase extends PgTransactional {
   /** The database, for messages: the URL without its password, or `pglite` / `pg pool`. */
   readonly label: string;
+  /**
+   * A connection of its own, outside the pool (so a pool of one connection still has one for its
+   * statements), with `applicationName` as its `application_name`; for a database given as `db`
+   * (one session, as PGlite), the database itself.
+   */
+  session(applicationName: string): Promise<PgSession>;
   /** End the pool if this object made it. */
   close(): Promise<void>;
 }
@@ -133,6 +145,29 @@ function poolDatabase(
       } finally {
         client.release(broken);
       }
+    },
+    async session(applicationName: string): Promise<PgSession> {
+      // The pool's own settings (URL, TLS, time-outs), on a client outside it.
+      const client = new pg.Client((await pool()).options);
+      // A connection dropped by the server must not crash the process; its lock is then gone.
+      client.on('error', () => {});
+      try {
+        await client.connect();
+        // After connecting: a URL's own application_name would win over a connect option.
+        await client.query("SELECT set_config('application_name', $1, false)", [applicationName]);
+      } catch (error) {
+        await client.end().catch(() => {});
+        throw error;
+      }
+      return {
+        async query<R>(text: string, params?: unknown[]) {
+          const result = await client.query(text, params);
+          return { rows: result.rows as R[] };
+        },
+        async end() {
+          await client.end().catch(() => {});
+        },
+      };
     },
     async close() {
       await end?.();
@@ -225,6 +260,9 @@ export function connect(fn: string, options: PgConnectionOptions): PgDatabase {
     label: 'pglite',
     query: (text, params) => db.query(text, params),
     transaction: (fn) => db.transaction(fn),
+    async session() {
+      return { query: (text, params) => db.query(text, params), async end() {} };
+    },
     async close() {},
   };
 }

@@ -13,6 +13,8 @@ import {
   parseManifest,
   StateError,
   type StoredIndex,
+  type StoreLock,
+  type StoreLockOptions,
   type StoreTarget,
   type VectorCollectionOptions,
 } from '@grag/core';
@@ -32,6 +34,7 @@ import {
   writeCollection,
 } from './collections.js';
 import { connect, guard, type PgConnectionOptions, type PgDatabase, type PgQueryable } from './db.js';
+import { acquireWriterLock, type WriterLock } from './lock.js';
 import {
   checkIndexName,
   checkSchemaName,
@@ -66,6 +69,13 @@ export interface PostgresStoreOptions extends PgConnectionOptions {
    * @default as the current version: with collections when it has some (so an update keeps them), else without
    */
   vectors?: boolean;
+  /**
+   * How long a write (or `lock()`) waits for another writer of the same index before an
+   * `OutputError` naming it; `0` refuses at once. @default 60000
+   */
+  lockTimeoutMs?: number;
+  /** Called when a write starts waiting for another writer (`holder`: `pid 123, since 14:02:07`). */
+  onLockWait?: (holder: string) => void;
 }
 
 /** An {@link IndexStore} in PostgreSQL, with the connection it owns. */
@@ -74,6 +84,12 @@ export interface PostgresStore extends IndexStore {
   readonly kind: 'postgres';
   /** The schema that holds the index. */
   readonly schema: string;
+  /**
+   * Take the index's writer lock for a read-modify-write (see `IndexStore.lock` and
+   * `withStoreLock`): a session-level advisory lock held on a connection of its own until
+   * `release()`, or until that connection ends (PostgreSQL releases it when its process dies).
+   */
+  lock(options?: StoreLockOptions): Promise<StoreLock>;
   /** End the pool made from `url` (a `pool` or `db` you passed stays open). */
   close(): Promise<void>;
 }
@@ -84,12 +100,21 @@ export interface PostgresStore extends IndexStore {
  * bytes). The schema is created and migrated by the store itself on the first write.
  *
  * - `writeVersion` spools the artifacts the callback writes to a private temporary directory, then
- *   stores them in one transaction holding `pg_advisory_xact_lock` on the schema's name: two
- *   writers of one index commit one after the other, each a whole version; the manifest is stored
- *   last and the version becomes current at commit, so readers see the old version or the new one.
- *   A callback that throws stores nothing; a process that dies mid-commit is rolled back. No
- *   transaction is open while the callback runs, so it may read the same database (even a
- *   single-session one such as PGlite).
+ *   stores them in one transaction, holding the index's writer lock (below) and
+ *   `pg_advisory_xact_lock` on the schema's name: two writers of one index commit one after the
+ *   other, each a whole version; the manifest is stored last and the version becomes current at
+ *   commit, so readers see the old version or the new one. A callback that throws stores nothing;
+ *   a process that dies mid-commit is rolled back. No transaction is open while the callback runs,
+ *   so it may read the same database (even a single-session one such as PGlite).
+ * - One writer at a time: `lock()` takes a session-level advisory lock (key: the schema) on a
+ *   connection of its own and holds it across a read-modify-write (`withStoreLock`: load, update,
+ *   save); writes and `lock()` calls through other stores (other processes) wait up to
+ *   `lockTimeoutMs`, then are refused with an `OutputError` naming the holder (`pid 123, since
+ *   14:02:07`); `lock()` calls on one store take turns; a write through the store that holds the
+ *   lock does not wait. A holder's lock ends with its connection, so a writer killed with SIGKILL
+ *   keeps nobody out. On a database with one session for every connection (PGlite, as `db` or over
+ *   `pglite-socket`), a lock held by that session counts as another writer's, and one whose
+ *   process is gone (on this host) is released by the next writer.
  * - `open()` pins the current version's id: the snapshot keeps reading that version after newer
  *   ones are stored (see `keepVersions`).
  * - `target()` is `'absent'` (no schema), `'empty'` (an empty schema, or grag's with no version
@@ -125,6 +150,17 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
   /** Version ids opened by unreleased snapshots of this store, with how many hold each. */
   const pinned = new Map<number, number>();
   let closed = false;
+  const lockOptions = (given: StoreLockOptions = {}) => ({
+    what: location,
+    schema,
+    ...(options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {}),
+    ...(options.onLockWait !== undefined ? { onWait: options.onLockWait } : {}),
+    ...given,
+  });
+  /** The lock `lock()` took, while it is held. */
+  let holding: WriterLock | undefined;
+  /** Settles when the last `lock()` of this store is released: callers in one process take turns. */
+  let turn: Promise<void> = Promise.resolve();
 
   const checkOpen = () => {
     if (closed)
@@ -183,6 +219,39 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       });
     },
 
+    async lock(given) {
+      checkOpen();
+      const previous = turn;
+      let done!: () => void;
+      turn = new Promise<void>((resolve) => {
+        done = resolve;
+      });
+      await previous;
+      let lock: WriterLock;
+      try {
+        checkOpen();
+        lock = await guard(db.label, () => acquireWriterLock(db, lockOptions(given)));
+      } catch (error) {
+        done();
+        throw error;
+      }
+      let released = false;
+      const held: StoreLock = {
+        async release() {
+          if (released) return;
+          released = true;
+          if (holding === lock) holding = undefined;
+          try {
+            await lock.release();
+          } finally {
+            done();
+          }
+        },
+      };
+      holding = lock;
+      return held;
+    },
+
     async writeVersion(manifest, write) {
       checkOpen();
       const text = manifestText(completeManifest(manifest));
@@ -229,6 +298,26 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
         } finally {
           ended = true;
         }
+        // The writer lock: the one lock() holds, else taken for this commit alone.
+        const held = holding;
+        if (held !== undefined && !(await held.alive())) {
+          throw new StateError(
+            `${owner}: the connection holding the writer lock of ${location} was lost, so another writer may have stored a version meanwhile; run the update again.`,
+          );
+        }
+        const own =
+          held === undefined ? await guard(db.label, () => acquireWriterLock(db, lockOptions())) : undefined;
+        try {
+          await commit();
+        } finally {
+          await own?.release();
+        }
+      } finally {
+        ended = true;
+        await Promise.all([scratch.remove(), spool.remove()]);
+      }
+
+      async function commit(): Promise<void> {
         await guard(db.label, () =>
           db.transaction(async (tx) => {
             if (collections.size > 0) await ensurePgvector(tx, db.label);
@@ -262,9 +351,6 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
             await tx.query(`DELETE FROM ${q}.versions WHERE id = ANY($1::int[])`, [gone]);
           }),
         );
-      } finally {
-        ended = true;
-        await Promise.all([scratch.remove(), spool.remove()]);
       }
     },
 
@@ -338,6 +424,8 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
     async close() {
       if (closed) return;
       closed = true;
+      await holding?.release();
+      holding = undefined;
       await db.close();
     },
   };

@@ -45,6 +45,14 @@ describe.skipIf(bin === undefined)(reason, () => {
       stores.push(store);
       return store;
     },
+    reopen: (store) => {
+      const again = postgresStore({
+        url: server.url,
+        index: store.location.slice(store.location.lastIndexOf('#') + 1),
+      });
+      stores.push(again);
+      return again;
+    },
   });
 
   it('completes two concurrent writers from separate pools, ending on one whole version', async () => {

@@ -19,4 +19,5 @@ runIndexStoreSpec('postgresStore on PGlite in-process', () => postgresStore({ db
     await db.exec(`CREATE SCHEMA grag_${index}; CREATE TABLE grag_${index}.customers (id int)`);
     return postgresStore({ db, index });
   },
+  reopen: (store) => postgresStore({ db, index: store.location.slice(store.location.lastIndexOf('#') + 1) }),
 });

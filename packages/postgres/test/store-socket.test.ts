@@ -27,6 +27,8 @@ runIndexStoreSpec(
       await pool.query(`CREATE SCHEMA grag_${index}; CREATE TABLE grag_${index}.customers (id int)`);
       return postgresStore({ pool, index });
     },
+    reopen: (store) =>
+      postgresStore({ url: server.url, index: store.location.slice(store.location.lastIndexOf('#') + 1) }),
   },
 );
 

@@ -56,8 +56,9 @@ export interface IndexStore {
    * `timeoutMs`, then an `OutputError` naming the holder), and so do other `lock()` calls on this
    * store (callers in one process take turns), while `writeVersion` through this store does not.
    * `writeVersion` takes the lock itself for the length of one write when this store does not
-   * hold it. A lock whose holder died is taken over. The directory store has one; a store without
-   * it (the memory store) serialises nothing beyond its single writes. See `withStoreLock`.
+   * hold it. A lock whose holder died is taken over. The directory store has one (a lock file),
+   * and so has `@grag/postgres` (a session-level advisory lock); a store without it (the memory
+   * store) serialises nothing beyond its single writes. See `withStoreLock`.
    */
   lock?(options?: StoreLockOptions): Promise<StoreLock>;
   /** Release connections or handles (a no-op for a directory). */

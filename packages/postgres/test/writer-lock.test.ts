@@ -1,0 +1,113 @@
+/**
+ * Issue 25, item 1 for PostgreSQL: one writer at a time per index. `postgresStore().lock()` holds a
+ * session-level advisory lock from before a load until after the new version is committed;
+ * writers through other stores (other processes) wait or are refused in one line naming the
+ * holder; a holder killed with SIGKILL does not keep the index locked. On PGlite over the wire
+ * (one server session shared by every connection), in-process PGlite, and Debian's PostgreSQL.
+ */
+import type { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresStore } from '../src/index.js';
+import { type DebianServer, debianPostgresBin, startDebianServer } from './debian-server.js';
+import { freshIndex, makePglite, type SocketDb, servePglite } from './pglite.js';
+import {
+  killedHolderCheck,
+  type MakeStore,
+  parallelMethodUpdatesCheck,
+  parallelReadModifyWriteCheck,
+  readIds,
+  refusalAndWaitCheck,
+  writeIds,
+} from './writer-lock.js';
+
+describe('writer lock on PGlite over the wire', () => {
+  let server: SocketDb;
+  beforeAll(async () => {
+    server = await servePglite(32, { pgvector: false });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+  const make: MakeStore = (index, options = {}) =>
+    postgresStore({ url: server.url, index, maxConnections: 2, ...options });
+
+  it('loses no update of four bm25 updates at once, each through its own store', async () => {
+    await parallelMethodUpdatesCheck(make, freshIndex('lockm'));
+  }, 60_000);
+
+  it('loses no read-modify-write of six writers at once', async () => {
+    await parallelReadModifyWriteCheck(make, freshIndex('lockr'));
+  }, 60_000);
+
+  it('refuses a writer that may not wait in one line, and stores a waiting save after the holder', async () => {
+    await refusalAndWaitCheck(make, freshIndex('lockw'));
+  }, 60_000);
+
+  it('lets the next writer in once a holder is killed with SIGKILL', async () => {
+    await killedHolderCheck(server.url, make, freshIndex('lockk'));
+  }, 90_000);
+});
+
+describe('writer lock on PGlite in-process', () => {
+  let db: PGlite;
+  beforeAll(async () => {
+    db = await makePglite(false);
+  }, 120_000);
+  afterAll(async () => {
+    await db?.close();
+  });
+  const make: MakeStore = (index, options = {}) => postgresStore({ db, index, ...options });
+
+  it('loses no read-modify-write of six stores of one database at once', async () => {
+    await parallelReadModifyWriteCheck(make, freshIndex('lockp'));
+  }, 60_000);
+
+  it('takes turns between lock() calls on one store', async () => {
+    const store = make(freshIndex('lockt'));
+    await writeIds(store, []);
+    const { withStoreLock } = await import('@grag/core');
+    await Promise.all(
+      ['x', 'y', 'z'].map((id) =>
+        withStoreLock(store, async () => {
+          const ids = await readIds(store);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          await writeIds(store, [...ids, id]);
+        }),
+      ),
+    );
+    expect((await readIds(store)).sort()).toEqual(['x', 'y', 'z']);
+  });
+});
+
+const bin = debianPostgresBin();
+const reason = bin
+  ? `writer lock on Debian PostgreSQL (${bin})`
+  : 'SKIPPED: writer lock on Debian PostgreSQL: no /usr/lib/postgresql/*/bin/initdb; apt-get install -y postgresql to run it';
+
+describe.skipIf(bin === undefined)(reason, () => {
+  let server: DebianServer;
+  beforeAll(async () => {
+    server = await startDebianServer(bin!);
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+  }, 60_000);
+  const make: MakeStore = (index, options = {}) =>
+    postgresStore({ url: server.url, index, maxConnections: 2, ...options });
+
+  it('loses no update of four bm25 updates at once, each through its own store', async () => {
+    await parallelMethodUpdatesCheck(make, freshIndex('lockm'));
+  }, 60_000);
+
+  it('loses no read-modify-write of six writers at once', async () => {
+    await parallelReadModifyWriteCheck(make, freshIndex('lockr'));
+  }, 60_000);
+
+  it('refuses a writer that may not wait in one line, and stores a waiting save after the holder', async () => {
+    await refusalAndWaitCheck(make, freshIndex('lockw'));
+  }, 60_000);
+
+  it('lets the next writer in once a holder is killed with SIGKILL (PostgreSQL ends its session)', async () => {
+    await killedHolderCheck(server.url, make, freshIndex('lockk'));
+  }, 90_000);
+});
