@@ -2,7 +2,7 @@
  * Reworded copies of the QA dev slices: the same corpus and the same questions, asked in everyday
  * words, to measure how much an answer reader depends on the benchmark's own phrasing.
  *
- *   npx tsx benchmarks/reword.ts [--datasets /work/shared/datasets] [--out benchmarks/.reworded]
+ *   npx tsx benchmarks/reword.ts [--datasets ../shared/datasets] [--out benchmarks/.reworded]
  *
  * For each slice it writes `<out>/<slice>/corpus.jsonl` (a byte copy) and `<out>/<slice>/questions.jsonl`
  * (each record unchanged except `question`, plus `original_question` and `reworded_by`), and
@@ -1435,7 +1435,7 @@ function main(): void {
     return k >= 0 && args[k + 1] ? args[k + 1]! : dflt;
   };
   const here = dirname(fileURLToPath(import.meta.url));
-  const datasets = resolve(opt('--datasets', '/work/shared/datasets'));
+  const datasets = resolve(opt('--datasets', '../shared/datasets'));
   const outDir = resolve(opt('--out', join(here, '.reworded')));
   const handDir = join(here, 'reworded');
 

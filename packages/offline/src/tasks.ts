@@ -122,16 +122,6 @@ function clip(text: string, maxChars: number): string {
   return `${(space > maxChars * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
-/** Whether `phrase` occurs in `text` between non-letters ("paris" in "in paris.", not in "comparison"). */
-function containsPhrase(text: string, phrase: string): boolean {
-  for (let at = text.indexOf(phrase); at >= 0; at = text.indexOf(phrase, at + 1)) {
-    const before = text[at - 1] ?? ' ';
-    const after = text[at + phrase.length] ?? ' ';
-    if (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after)) return true;
-  }
-  return false;
-}
-
 /**
  * The first line of a text when it looks like a title (what methods prepend: "Title\ntext"): 1 to
  * 12 words, starting with a capital or a digit, no sentence punctuation at its end, and more text
@@ -160,22 +150,6 @@ function checkOption(name: string, value: number, min: number): void {
       `createOfflineTasks: option ${name} must be a number >= ${min}, got ${value}.`,
     );
   }
-}
-
-/** A sentence of a context or community, with what the scorers need. */
-interface ScoredSentence {
-  text: string;
-  lemmas: string[];
-  /** Keys of the entities it mentions (pronouns resolved). */
-  keys: Set<string>;
-  /** Types of the entities it mentions, per key. */
-  types: Map<string, string>;
-  /** Whether it contains a number token. */
-  numbers: string[];
-  item: number;
-  /** The analysed item and the sentence's index in it. */
-  ea: EntityAnalysis;
-  index: number;
 }
 
 /**
