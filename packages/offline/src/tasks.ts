@@ -29,7 +29,7 @@ import {
 import { withVocabularyMatches } from '@grag/core/internal';
 import { type EntityAnalysis, findEntities } from './entities.js';
 import { type Analysis, analyze, contentLemmas, isContent, spanText } from './nlp.js';
-import { buildQueryGraph, isVerbLike, } from './query.js';
+import { buildQueryGraph, isVerbLike } from './query.js';
 import { centrality, inverseDocumentFrequency, tfidfVectors } from './rank.js';
 import { createReader, NO_ANSWER } from './reader/read.js';
 import { sentenceRelations } from './relations.js';

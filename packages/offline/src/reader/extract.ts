@@ -8,7 +8,7 @@ import { containsWords, contentWords, wordsOf } from '../words.js';
 import { aboutItems } from './about.js';
 import { chooseOption, polarAnswer } from './compare.js';
 import { concept, concepts, tokenConcepts } from './meaning.js';
-import { clean, type QuestionReading, YEAR } from './question.js';
+import { clean, YEAR } from './question.js';
 import { type Span, sentenceSpans, typeFit } from './spans.js';
 import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
 

@@ -25,7 +25,7 @@ import { extractPhrase } from './extract.js';
 import { concept, contentConcepts, tokenConcepts } from './meaning.js';
 import { readQuestion } from './question.js';
 import { resolveChain } from './resolve.js';
-import type { AnswerSentence, PhraseAnswer } from './types.js';
+import type { AnswerSentence } from './types.js';
 
 /** What `answer` says when nothing in the context supports an answer. */
 export const NO_ANSWER = 'The context does not contain an answer to the question.';
