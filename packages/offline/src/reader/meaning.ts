@@ -6,6 +6,7 @@
  * for, else the word itself. Matching on concepts instead of words is what lets the reader follow
  * everyday wording; nothing here is keyed on one dataset's phrasing.
  */
+import type { EntityAnalysis } from '../entities.js';
 import { type Analysis, isContent, isKnownWord } from '../nlp.js';
 
 /**
@@ -285,5 +286,27 @@ export function contentConcepts(analysis: Analysis, start: number, end: number):
     if (!token || !c) continue;
     if (isContent(token) || c !== token.lemma) out.push(c);
   }
+  return out;
+}
+
+/**
+ * The relation words of a question: concepts of its content words outside its names and its
+ * wh-phrase ("Who *founded* the Gig Club?" → found).
+ */
+export function predicateConcepts(qea: EntityAnalysis, whStart: number, whEnd: number): Set<string> {
+  const { analysis } = qea;
+  const inName = new Uint8Array(analysis.tokens.length);
+  for (const mentions of qea.bySentence)
+    for (const m of mentions) {
+      if (qea.byKey.get(m.key)?.type === 'concept' || m.source === 'pronoun') continue;
+      for (let k = m.start; k <= m.end; k++) inName[k] = 1;
+    }
+  const all = tokenConcepts(analysis);
+  const out = new Set<string>();
+  analysis.tokens.forEach((t, k) => {
+    if (inName[k] || (k >= whStart && k <= whEnd) || !all[k]) return;
+    if (/^\p{Lu}/u.test(t.value) && k > 0) return;
+    if (isContent(t) || all[k] !== t.lemma) out.add(all[k]!);
+  });
   return out;
 }

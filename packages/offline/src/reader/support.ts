@@ -1,0 +1,168 @@
+/**
+ * Whether the context supports an answer: the sentence it comes from states the relation asked
+ * about (one of the question's relation words, by concept) and names what the question names — in
+ * the sentence, in the sentences before it that it takes up, in its item, or through a bridge for a
+ * multi-hop question. What lets the reader say "unknown" instead of answering anyway.
+ */
+import type { EntityAnalysis } from '../entities.js';
+import type { Analysis } from '../nlp.js';
+import { questionTarget } from '../query.js';
+import { contentWords } from '../words.js';
+import { findRelationPhrase } from './chain.js';
+import { findDescription } from './decompose.js';
+import { concept, predicateConcepts, tokenConcepts } from './meaning.js';
+import { readQuestion } from './question.js';
+
+/** A context sentence with what the scorers need. */
+export interface ScoredSentence {
+  text: string;
+  /** Concepts of its content words. */
+  lemmas: string[];
+  /** Keys of the entities it mentions (pronouns resolved). */
+  keys: Set<string>;
+  /** Types of the entities it mentions, per key. */
+  types: Map<string, string>;
+  numbers: string[];
+  item: number;
+  ea: EntityAnalysis;
+  index: number;
+}
+
+/** Whether `phrase` occurs in `text` between non-letters ("paris" in "in paris.", not in "comparison"). */
+export function containsPhrase(text: string, phrase: string): boolean {
+  for (let at = text.indexOf(phrase); at >= 0; at = text.indexOf(phrase, at + 1)) {
+    const before = text[at - 1] ?? ' ';
+    const after = text[at + phrase.length] ?? ' ';
+    if (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after)) return true;
+  }
+  return false;
+}
+
+/** Two dates in brackets with a dash between them: a life span. */
+const LIFE_SPAN = /\([^)]*\d{3,4}[^)]*[–—-][^)]*\d{3,4}[^)]*\)/;
+
+/** The support tests over one context, for the questions asked of it (`query` the user's). */
+export function createSupport(candidates: readonly ScoredSentence[], query: string) {
+  const questionLower = query.toLowerCase();
+  /**
+   * Whether the context supports a wh-answer: its sentence states the relation asked about (one
+   * of the question's relation words, by meaning) and names what the question names (or belongs
+   * to an item that does, or was reached through a resolved relation). A phrase without its own
+   * sentence (the low-confidence fallback) is never supported.
+   */
+  const acceptor = (qa: Analysis): ((i: number, bridge: number) => boolean) | undefined => {
+    const reading = readQuestion(qa.tokens);
+    if (reading.kind === 'choice' || reading.kind === 'polar') return undefined;
+    const target = questionTarget(qa.tokens);
+    const predicate = predicateConcepts(
+      { analysis: qa, entities: [], byKey: new Map(), bySentence: [] },
+      target.start,
+      target.end,
+    );
+    const keys = qEntityKeys(qa);
+    // Only a question that names its answer through another entity ("the institute that owns
+    // X", "the founder of Y") is answered through a bridge.
+    const multiHop = !!findDescription(qa.tokens) || !!findRelationPhrase(qa.tokens);
+    return (i, bridge) => supported(i, predicate, keys, multiHop ? bridge : -1);
+  };
+  const supported = (
+    i: number,
+    predicate: ReadonlySet<string>,
+    keys: readonly string[],
+    bridge = -1,
+  ): boolean => {
+    const c = candidates[i]!;
+    const states = (x: ScoredSentence): boolean =>
+      predicate.size === 0 ||
+      x.lemmas.some((l) => predicate.has(l)) ||
+      // A life span in brackets states a birth and a death: "(12 June 1930 – 2 April 2001)".
+      ((predicate.has('bear') || predicate.has('die')) && LIFE_SPAN.test(x.text));
+    if (!states(c)) return false;
+    // What the question names: in the sentence, in the one before it (the same subject goes
+    // on), or as the title of its item.
+    if (keys.length === 0) return true;
+    // The two sentences before count when this one takes a subject up ("She …", "The club …",
+    // "… to launch her in March").
+    const range = c.ea.analysis.sentences[c.index]!;
+    const first = c.ea.analysis.tokens[range.start];
+    // A pronoun later in the sentence takes a subject up only when the sentence names no person
+    // it could stand for ("My wife Sunniva says … about her" is about Sunniva).
+    const namesPerson = [...c.types.values()].includes('person');
+    const takesUp =
+      (!!first && /^(the|this|he|she|it|they|his|her|its|their)$/.test(first.normal)) ||
+      (!namesPerson &&
+        c.ea.analysis.tokens
+          .slice(range.start, range.end + 1)
+          .some((t) => /^(he|she|it|they|him|her|them|his|its|their)$/.test(t.normal)));
+    const near = [c];
+    for (const j of [i - 1, i - 2])
+      if (takesUp && candidates[j] && candidates[j]!.item === c.item) near.push(candidates[j]!);
+    if (keys.some((k) => near.some((x) => names(x, k)))) return true;
+    // A sentence that states two or more of the question's relation words ("is leading the hull
+    // team") may leave the name to its item ("Subject: the Wren …" earlier in the same note).
+    let shared = 0;
+    for (const l of new Set(c.lemmas)) if (predicate.has(l)) shared++;
+    const scope = shared >= 2 ? candidates.filter((x) => x.item === c.item) : [];
+    const title = candidates.find((x) => x.item === c.item && x.index === 0);
+    if (title) scope.push(title);
+    // A multi-hop answer: its sentence shares a name with a sentence of another item that
+    // names what the question names ("… directed by Ilse Marren" ← the item about the vessel).
+    if (bridge >= 0) for (const x of candidates) if (x.item === bridge) scope.push(x);
+    return keys.some((k) => scope.some((x) => names(x, k)));
+  };
+  /** The names of a question (not its noun phrases or numbers). */
+  const surnames = new Set<string>();
+  const qEntityKeys = (qa: Analysis): string[] => {
+    const out: string[] = [];
+    const named = (k: number): boolean => {
+      const t = qa.tokens[k];
+      return !!t && (t.pos === 'PROPN' || (/^\p{Lu}/u.test(t.value) && k > 0));
+    };
+    qa.tokens.forEach((t, k) => {
+      if (!named(k)) return;
+      out.push(t.normal);
+      if (named(k - 1) && !named(k + 1)) surnames.add(t.normal);
+    });
+    return out;
+  };
+  /**
+   * Whether a sentence names what the question calls `word`: the word itself, unless it is
+   * the surname of another person the sentence names in full ("Vance" in "Teodor Vance" is not
+   * Marit Vance).
+   */
+  const names = (c: ScoredSentence, word: string): boolean => {
+    const words = new Set(c.lemmas);
+    const lower = c.text.toLowerCase();
+    if (!containsPhrase(lower, word) && !words.has(word)) return false;
+    for (const key of c.keys) {
+      const parts = key.split(' ');
+      if (
+        surnames.has(word) &&
+        parts.length > 1 &&
+        parts[parts.length - 1] === word &&
+        !containsPhrase(questionLower, key)
+      )
+        return false;
+    }
+    return true;
+  };
+  /** Whether some context sentence calls `name` a `head` ("the ferry Sable Gull", "X Institute"). */
+  const describedAs = (name: string, head: string): boolean => {
+    const words = contentWords(name);
+    const wanted = concept(head);
+    if (words.length === 0) return false;
+    if (concept(words[words.length - 1]!.replace(/s$/, '')) === wanted) return true;
+    for (const c of candidates) {
+      const tokens = c.ea.analysis.tokens;
+      const range = c.ea.analysis.sentences[c.index]!;
+      const all = tokenConcepts(c.ea.analysis);
+      for (let k = range.start; k <= range.end; k++) {
+        if (tokens[k]!.normal !== words[0]) continue;
+        for (let j = Math.max(range.start, k - 4); j <= Math.min(range.end, k + words.length + 3); j++)
+          if (all[j] === wanted || tokens[j]!.lemma === head) return true;
+      }
+    }
+    return false;
+  };
+  return { acceptor, describedAs };
+}
