@@ -190,7 +190,14 @@ export {
   type Tokenizer,
 } from './tokenizer.js';
 export * from './types.js';
-export { assertSameEmbedder, type IndexChangePlan, planIndexChange, startUpdate } from './update.js';
+export {
+  assertSameEmbedder,
+  type IndexChangePlan,
+  keptFitNote,
+  planIndexChange,
+  refitForFullUpdate,
+  startUpdate,
+} from './update.js';
 export {
   checkIndexFile,
   type Infer,

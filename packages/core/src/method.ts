@@ -147,9 +147,12 @@ export interface UpdateOptions {
   /**
    * Recompute every stage whose update is an approximation, so the result equals a fresh build on
    * the changed corpus (the CLI's `--full`): e.g. a summary tree regrouped from scratch, or core
-   * chunks selected again over the whole corpus. Model calls are made for every text the fresh
-   * build would send that the index holds no result for (a call cache makes repeated ones free).
-   * Methods whose update is already exact ignore it. @default false
+   * chunks selected again over the whole corpus. A fittable embedder of the context (fitted on the
+   * corpus it indexes, as the offline TF-IDF one) is fitted again on the changed corpus, as a build
+   * fits it, and every vector is embedded again with the new fit (see `refitForFullUpdate`; the
+   * embedder is refitted in place). Model calls are made for every text the fresh build would send
+   * that the index holds no result for (a call cache makes repeated ones free). Methods whose update
+   * is already exact ignore it. @default false
    */
   full?: boolean;
 }

@@ -4,7 +4,8 @@
  */
 import { InvalidArgumentError, throwIfAborted } from './errors.js';
 import type { BuildContext, IndexChange, UpdateOptions } from './method.js';
-import { type Embedder, modelFingerprint } from './models.js';
+import { type Embedder, type FittableEmbedder, isFittableEmbedder, modelFingerprint } from './models.js';
+import type { BuildRuntime } from './runtime.js';
 import type { Document } from './types.js';
 
 /** An {@link IndexChange} checked against an index's documents by {@link planIndexChange}. */
@@ -148,4 +149,41 @@ export function startUpdate(
   }
   throwIfAborted(updateCtx.signal);
   return { ctx: updateCtx, caller: `${name} update` };
+}
+
+/**
+ * The refit of a full update (`UpdateOptions.full`). A fittable embedder (the offline TF-IDF one)
+ * is fitted on the corpus it indexes, so a fresh build of the changed corpus embeds everything
+ * with a fit on that corpus: with `full`, the context's fittable embedder is fitted again on
+ * `texts()` (what the method's build fits it on, in the build's order), in stage `'fit'`, and
+ * returned. The update must then embed every vector of the new index again with it (kept
+ * embeddings belong to the old fit) and name it in the new index's providers. Returns `undefined`
+ * (and fits nothing) without `full` or for an embedder that is not fittable: kept embeddings stay
+ * valid.
+ *
+ * The embedder is refitted in place: an index loaded with the same context embeds its queries with
+ * the new fit too (load the old version again to query it).
+ */
+export async function refitForFullUpdate(
+  rt: BuildRuntime,
+  ctx: BuildContext,
+  options: UpdateOptions,
+  texts: () => readonly string[] | Promise<readonly string[]>,
+): Promise<FittableEmbedder | undefined> {
+  const { embedder } = ctx;
+  if (options.full !== true || !isFittableEmbedder(embedder)) return undefined;
+  const corpus = [...(await texts())];
+  await rt.stage('fit', () => embedder.fit(corpus), { checkpoint: false });
+  return embedder;
+}
+
+/**
+ * The trace note of an update that kept the fit of a fittable embedder (`{ fit }`), else nothing:
+ * `what` names what the update embedded with the old fit (e.g. `'new chunks'`).
+ */
+export function keptFitNote(embedder: Embedder, refitted: boolean, what: string): { fit?: string } {
+  if (refitted || !isFittableEmbedder(embedder)) return {};
+  return {
+    fit: `the ${embedder.modelId} embedder keeps the fit of the original corpus (${what} are embedded with it, not refitted); update with full, or rebuild, to refit on the changed corpus`,
+  };
 }

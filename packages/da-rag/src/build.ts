@@ -1,5 +1,7 @@
 import {
   type BuildContext,
+  type BuildRuntime,
+  type Chunk,
   type Document,
   InvalidArgumentError,
   indexProviders,
@@ -7,6 +9,7 @@ import {
   ModelOutputError,
   startBuild,
 } from '@grag/core';
+import { keptDocuments } from './documents.js';
 import type { DaRagOptions } from './options.js';
 import {
   analyseChunks,
@@ -18,7 +21,7 @@ import {
   mergeGraph,
   statsOf,
 } from './stages.js';
-import type { DaRagIndex, DaRagKept } from './types.js';
+import type { ChunkExtraction, DaRagIndex, DaRagKept } from './types.js';
 import { entityText, unit, withTitle } from './util.js';
 
 /**
@@ -37,7 +40,7 @@ export async function buildDaRagIndex(
   const { embedder } = ctx;
   const rt = startBuild(ctx);
   if (isFittableEmbedder(embedder)) {
-    const docTexts = docs.map((d) => withTitle(d.title, d.text, options.includeTitle));
+    const docTexts = fitTexts(docs, options);
     await rt.stage('fit', () => embedder.fit(docTexts), { checkpoint: false });
   }
 
@@ -49,16 +52,56 @@ export async function buildDaRagIndex(
   const titleOf = new Map(docs.map((d) => [d.id, d.title]));
   const texts = chunkTexts(chunks, titleOf, options);
   const { extractions, described } = await analyseChunks(rt, ctx, options, { chunks, texts, titleOf }, true);
-  const kept: DaRagKept = {
-    documents: docs.map((d) => (d.title === undefined ? { id: d.id } : { id: d.id, title: d.title })),
+  return await assembleDaRagIndex(rt, ctx, options, {
+    caller: 'da-rag build',
+    docs,
+    chunks,
+    texts,
     extractions: extractions.map((e, i) => keepExtraction(e, described[i]!.issues.length)),
+    titles: described.map((d) => d.title.trim()),
+    descriptions: described.map((d) => d.description.trim()),
+  });
+}
+
+/** The texts a fittable embedder is fitted on: each document with its title line. */
+export function fitTexts(docs: readonly Document[], options: DaRagOptions): string[] {
+  return docs.map((d) => withTitle(d.title, d.text, options.includeTitle));
+}
+
+/** What {@link assembleDaRagIndex} makes an index of: the corpus, its chunks and the model's work on each. */
+export interface DaRagAssembly {
+  /** Starts error messages, e.g. `'da-rag build'`. */
+  caller: string;
+  docs: readonly Document[];
+  chunks: Chunk[];
+  /** Each chunk's text (title line + chunk text). */
+  texts: string[];
+  /** Each chunk's extraction, as kept. */
+  extractions: ChunkExtraction[];
+  /** Each chunk's title and description, trimmed. */
+  titles: string[];
+  descriptions: string[];
+}
+
+/**
+ * The stages of a build after the model's work on each chunk: merge the KG, embed every chunk and
+ * entity, link the layers (a build, and a full update that refits the embedder, run them alike).
+ */
+export async function assembleDaRagIndex(
+  rt: BuildRuntime,
+  ctx: BuildContext,
+  options: DaRagOptions,
+  input: DaRagAssembly,
+): Promise<DaRagIndex> {
+  const { docs, chunks, texts, titles, descriptions } = input;
+  const kept: DaRagKept = {
+    documents: keptDocuments(docs, chunks),
+    extractions: input.extractions,
   };
   const kg = mergeGraph(chunks, texts, kept, options);
   const entities = [...kg.entities.values()];
   const relations = [...kg.relations.values()];
 
-  const titles = described.map((d) => d.title.trim());
-  const descriptions = described.map((d) => d.description.trim());
   const chunkEmbedTexts = texts.map((text, i) => chunkEmbedText(titles[i]!, descriptions[i]!, text));
   const [chunkVectors, entityVectors] = await rt.stage('embed', async () => {
     const c = await rt.embed(chunkEmbedTexts, { label: (_text, i) => `chunk ${chunks[i]!.id}` });
@@ -70,7 +113,7 @@ export async function buildDaRagIndex(
       throw new ModelOutputError(
         'embed',
         `${c.length + e.length} embeddings`,
-        `da-rag build: the embedder returned ${c.length + e.length} vectors for ${chunks.length + entities.length} texts; ` +
+        `${input.caller}: the embedder returned ${c.length + e.length} vectors for ${chunks.length + entities.length} texts; ` +
           'check that its doEmbed returns one vector per value.',
       );
     }

@@ -1,6 +1,7 @@
 /**
  * Saving and loading what updates reuse ({@link DaRagKept}): `update.json` with the documents
- * (ids and titles, in corpus order) and each chunk's extraction. Indexes saved before updates
+ * (ids, titles and the parts of their text no chunk holds, in corpus order) and each chunk's
+ * extraction. Indexes saved before updates
  * existed have no such file and still load, without `kept`.
  */
 import { type Chunk, type IndexWriter, type OpenedIndex, type Schema, shapeIssue, v } from '@grag/core';
@@ -10,7 +11,8 @@ import type { DaRagKept } from './types.js';
 export const KEPT_FILE = 'update.json';
 
 interface StoredKept {
-  documents: { id: string; title?: string }[];
+  /** `gaps`: the parts of the text no chunk holds (absent in indexes saved before they were kept). */
+  documents: { id: string; title?: string; gaps?: [number, string][] }[];
   extractions: {
     entities: { name: string; type: string; description: string }[];
     relations: {
@@ -26,7 +28,13 @@ interface StoredKept {
 }
 
 const keptSchema: Schema<StoredKept> = v.object({
-  documents: v.array(v.object({ id: v.string(), title: v.optional(v.string()) })),
+  documents: v.array(
+    v.object({
+      id: v.string(),
+      title: v.optional(v.string()),
+      gaps: v.optional(v.array(v.tuple(v.int({ min: 0 }), v.string()))),
+    }),
+  ),
   extractions: v.array(
     v.object({
       entities: v.array(v.object({ name: v.string(), type: v.string(), description: v.string() })),
@@ -82,9 +90,11 @@ export async function loadKept(
     });
   });
   return {
-    documents: stored.documents.map((d) =>
-      d.title === undefined ? { id: d.id } : { id: d.id, title: d.title },
-    ),
+    documents: stored.documents.map((d) => ({
+      id: d.id,
+      ...(d.title !== undefined ? { title: d.title } : {}),
+      ...(d.gaps !== undefined ? { gaps: d.gaps } : {}),
+    })),
     extractions: stored.extractions.map((e) => ({
       ...e,
       relations: e.relations.map((r) => ({ ...r, weight: r.weight ?? Number.NaN })),

@@ -98,8 +98,12 @@ export interface ChunkExtraction {
 
 /** What a DA-RAG index keeps so that `update` calls the model only for new chunks. */
 export interface DaRagKept {
-  /** The indexed documents in corpus order (also those that gave no chunk), with their titles. */
-  documents: { id: string; title?: string }[];
+  /**
+   * The indexed documents in corpus order (also those that gave no chunk), with their titles and
+   * the parts of their text no chunk holds (`[offset, text]`; absent in indexes saved before they
+   * were kept), from which a full update puts each text back together.
+   */
+  documents: { id: string; title?: string; gaps?: [number, string][] }[];
   /** The extraction of each chunk, parallel to `chunks`. */
   extractions: ChunkExtraction[];
 }

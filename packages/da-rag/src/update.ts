@@ -13,6 +13,7 @@ import {
   type IndexUpdate,
   InvalidArgumentError,
   isFittableEmbedder,
+  keptFitNote,
   ModelOutputError,
   planIndexChange,
   StateError,
@@ -21,6 +22,7 @@ import {
   type UpdateOptions,
   type UpdateReport,
 } from '@grag/core';
+import { keptDocuments } from './documents.js';
 import {
   analyseChunks,
   chunkEmbedText,
@@ -32,6 +34,7 @@ import {
   statsOf,
 } from './stages.js';
 import type { DaRagIndex, DaRagKept } from './types.js';
+import { fullRefitUpdate } from './update-full.js';
 import { entityText, unit } from './util.js';
 
 /** `embedder` with every text it is sent counted (its own methods and state untouched). */
@@ -103,6 +106,29 @@ export async function updateDaRagIndex(
   const ctx: BuildContext = { ...started.ctx, embedder: counter.embedder };
   const opts = index.options;
   const rt = startBuild(ctx);
+  if (options.full === true && isFittableEmbedder(started.ctx.embedder)) {
+    // A fit on the changed corpus changes every vector and the semantic chunks: as a build does.
+    return await fullRefitUpdate({
+      index,
+      kept: old,
+      plan,
+      rt,
+      ctx,
+      providers: { ...index.providers, embedder: started.ctx.embedder },
+      options,
+      caller,
+      name,
+      embedded: counter.count,
+      global: [
+        { stage: 'kg', reason: GLOBAL_REASONS.kg },
+        { stage: 'layers', reason: GLOBAL_REASONS.layers },
+        ...(opts.similarityLayer
+          ? [{ stage: 'similarity', reason: 'the kNN edges are found again over the new entity vectors' }]
+          : []),
+        { stage: 'query-caches', reason: GLOBAL_REASONS['query-caches'] },
+      ],
+    });
+  }
 
   const dropped: number[] = [];
   const keptAt: number[] = [];
@@ -132,10 +158,7 @@ export async function updateDaRagIndex(
   const descriptions = [...pick(index.descriptions), ...addedDescriptions];
   const keptDocs = old.documents.filter((d) => !plan.drop.has(d.id));
   const kept: DaRagKept = {
-    documents: [
-      ...keptDocs,
-      ...plan.add.map((d) => (d.title === undefined ? { id: d.id } : { id: d.id, title: d.title })),
-    ],
+    documents: [...keptDocs, ...keptDocuments(plan.add, added)],
     extractions: [
       ...pick(old.extractions),
       ...extractions.map((e, i) => keepExtraction(e, described[i]!.issues.length)),
@@ -203,11 +226,7 @@ export async function updateDaRagIndex(
         reused: entityTexts.filter((t) => !embeddedEntity.has(t)).length,
         embedded: missing.length,
       },
-      ...(isFittableEmbedder(embedder)
-        ? {
-            fit: `the ${embedder.modelId} embedder keeps the fit of the original corpus (new chunks and entities are embedded with it, not refitted); rebuild to refit on the changed corpus`,
-          }
-        : {}),
+      ...keptFitNote(embedder, false, 'new chunks and entities'),
     },
   };
   return {

@@ -11,8 +11,9 @@ import {
   type Chunk,
   type IndexChange,
   type IndexUpdate,
-  isFittableEmbedder,
+  keptFitNote,
   planIndexChange,
+  refitForFullUpdate,
   StateError,
   startBuild,
   startUpdate,
@@ -89,6 +90,12 @@ function missingParts(index: KetRagIndex, kept: KetRagUpdateState): string[] {
   if (index.entry?.vectors && !kept.subChunkVectors) missing.push('sub-chunk embeddings');
   return missing;
 }
+
+/** The stage a full update's refit adds (see `refitForFullUpdate`). */
+const refitStage = (model: string): UpdateReport['global'][number] => ({
+  stage: 'fit',
+  reason: `full: the ${model} embedder is fitted on the changed corpus's chunks, as a build fits it, and every chunk, sub-chunk, sentence and entity text is embedded again with the new fit`,
+});
 
 /**
  * Stages recomputed over the whole index, with why, for the variant of `next`; `full` when the core
@@ -170,24 +177,34 @@ export async function updateKetRag(
   }
   assertSameEmbedder(caller, index.providers.embedder, ctx.embedder);
   const plan = planIndexChange(caller, change, kept.documents);
-  const providers = { ...index.providers, tasks: ctx.tasks };
   const o = index.options;
   const rt = startBuild(ctx);
   const added =
     plan.add.length > 0
-      ? await rt.stage('chunk', () => chunkCorpus(plan.add, providers, o), { checkpoint: false })
+      ? await rt.stage('chunk', () => chunkCorpus(plan.add, index.providers, o), { checkpoint: false })
       : { chunks: [] as Chunk[], texts: [] as string[] };
   const keptPositions = index.chunks.flatMap((c, i) => (plan.drop.has(c.docId) ? [] : [i]));
   const keptChunks = new Set(keptPositions.map((i) => index.chunks[i]!.id));
   const full = options.full === true;
+  const chunkTexts = [...keptPositions.map((i) => index.chunkTexts[i]!), ...added.texts];
+  // A full update refits a fittable embedder on the changed corpus's chunks, as a build fits it:
+  // every vector is then embedded again with the new fit (no kept vector is reused).
+  const refit = await refitForFullUpdate(rt, ctx, options, () => chunkTexts);
+  const providers = { ...index.providers, tasks: ctx.tasks, ...(refit ? { embedder: ctx.embedder } : {}) };
   const reuse = reuseOf(index, kept, keptChunks, full);
+  if (refit) {
+    reuse.chunkVectors = new Map();
+    reuse.subChunkVectors = new Map();
+    reuse.sentenceVectors = new Map();
+    reuse.entityVectors = new Map();
+  }
   const next = await indexChunks({
     rt,
     ctx,
     providers,
     options: o,
     chunks: [...keptPositions.map((i) => index.chunks[i]!), ...added.chunks],
-    chunkTexts: [...keptPositions.map((i) => index.chunkTexts[i]!), ...added.texts],
+    chunkTexts,
     documents: plan.documents,
     titles: [
       ...kept.titles.filter(([id]) => !plan.drop.has(id)),
@@ -215,7 +232,7 @@ export async function updateKetRag(
       },
       embedded: tally.embedded,
       local,
-      global: globalStages(next, full),
+      global: [...(refit ? [refitStage(refit.modelId)] : []), ...globalStages(next, full)],
       trace: {
         core: {
           kept: keptCore.length,
@@ -225,11 +242,7 @@ export async function updateKetRag(
         },
         extracted: tally.extracted,
         summarized: tally.summarized,
-        ...(isFittableEmbedder(embedder)
-          ? {
-              fit: `the ${embedder.modelId} embedder keeps the fit of the original corpus (new texts are embedded with it, not refitted); rebuild to refit on the changed corpus`,
-            }
-          : {}),
+        ...keptFitNote(embedder, refit !== undefined, 'new texts'),
       },
     },
   };

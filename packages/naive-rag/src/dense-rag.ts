@@ -7,9 +7,11 @@ import {
   indexVectors,
   isFittableEmbedder,
   isStoredVectors,
+  keptFitNote,
   type Method,
   openMethodIndex,
   RETRIEVE_OPTION_KEYS,
+  refitForFullUpdate,
   resolveCheckedOptions,
   StateError,
   searchEntryPointsAsync,
@@ -100,24 +102,27 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
       assertSameEmbedder(caller, index.providers.embedder, ctx.embedder);
       const rt = startBuild(ctx);
       const units = await changeUnits(caller, index, change, ctx, rt);
+      // A full update refits a fittable embedder on the changed corpus, as a build fits it, and
+      // embeds every chunk again with the new fit; otherwise the kept embeddings stay valid.
+      const refit = await refitForFullUpdate(rt, ctx, options, () => units.texts);
+      const toEmbed = refit ? units.texts : units.added.texts;
       const fresh =
-        units.added.texts.length > 0
-          ? await rt.stage('embed', () => rt.embed(units.added.texts), { checkpoint: false })
-          : [];
-      const embeddings = [...units.kept.map((i) => stored[i]!), ...fresh];
+        toEmbed.length > 0 ? await rt.stage('embed', () => rt.embed(toEmbed), { checkpoint: false }) : [];
+      const embeddings = refit ? fresh : [...units.kept.map((i) => stored[i]!), ...fresh];
+      const providers = refit ? { ...index.providers, embedder: ctx.embedder } : index.providers;
       const vectors = await rt.stage(
         'vector-index',
         () =>
-          indexVectors(index.providers.vectorIndex, embeddings, {
-            dimensions: index.providers.embedder.dimensions,
+          indexVectors(providers.vectorIndex, embeddings, {
+            dimensions: providers.embedder.dimensions,
           }),
         { checkpoint: false },
       );
       const lexical = index.lexical?.update({ remove: units.dropped, add: units.added.texts });
-      const { embedder } = index.providers;
       return {
         index: {
           ...index,
+          providers,
           documents: units.plan.documents,
           chunks: units.chunks,
           texts: units.texts,
@@ -126,22 +131,27 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
           ...(lexical ? { lexical } : {}),
         },
         report: reportOf(units, {
-          embedded: new Set(units.added.texts).size,
+          embedded: new Set(toEmbed).size,
           local: ['chunk', 'embed', ...(lexical ? ['bm25'] : [])],
-          global: [
-            {
-              stage: 'vector-index',
-              reason:
-                'vector ids are chunk positions and a VectorIndex has no delete, so the index is rebuilt from the stored embeddings of the kept chunks (none is embedded again)',
-            },
-          ],
-          trace: {
-            ...(isFittableEmbedder(embedder)
-              ? {
-                  fit: `the ${embedder.modelId} embedder keeps the fit of the original corpus (new chunks are embedded with it, not refitted); rebuild to refit on the changed corpus`,
-                }
-              : {}),
-          },
+          global: refit
+            ? [
+                {
+                  stage: 'fit',
+                  reason: `full: the ${refit.modelId} embedder is fitted on the changed corpus, as a build fits it, and every chunk is embedded again with the new fit`,
+                },
+                {
+                  stage: 'vector-index',
+                  reason: 'vector ids are chunk positions: the index is built again from the new embeddings',
+                },
+              ]
+            : [
+                {
+                  stage: 'vector-index',
+                  reason:
+                    'vector ids are chunk positions and a VectorIndex has no delete, so the index is rebuilt from the stored embeddings of the kept chunks (none is embedded again)',
+                },
+              ],
+          trace: keptFitNote(index.providers.embedder, refit !== undefined, 'new chunks'),
         }),
       };
     },

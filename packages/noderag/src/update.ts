@@ -11,8 +11,9 @@ import {
   type Chunk,
   type IndexChange,
   type IndexUpdate,
-  isFittableEmbedder,
+  keptFitNote,
   planIndexChange,
+  refitForFullUpdate,
   StateError,
   startBuild,
   startUpdate,
@@ -113,20 +114,28 @@ export async function updateNodeRag(
       ? await rt.stage('chunk', () => textUnits(plan.add, ctx, o), { checkpoint: false })
       : { chunks: [] as Chunk[], texts: [] as string[] };
   const keptPositions = index.chunks.flatMap((chunk, c) => (plan.drop.has(chunk.docId) ? [] : [c]));
+  const texts = [
+    ...keptPositions.map((c) => index.graph.node(`T:${index.chunks[c]!.id}`).text),
+    ...added.texts,
+  ];
+  // A full update refits a fittable embedder on the changed corpus's chunks, as a build fits it:
+  // every node is then embedded again with the new fit (no kept embedding is reused).
+  const refit = await refitForFullUpdate(rt, ctx, options, () => texts);
   const memo = memoOf(index, kept, new Set(keptPositions));
+  if (refit) memo.vectors.clear();
   const { important, communities } = kept;
   const local = !options.full && important !== undefined && communities !== undefined;
   const { index: next, calls } = await indexNodeRag({
     rt,
     ctx,
     o,
-    providers: index.providers,
+    providers: refit ? { ...index.providers, embedder: ctx.embedder } : index.providers,
     documents: [
       ...kept.documents.filter((d) => !plan.drop.has(d.id)),
       ...plan.add.map((d) => ({ id: d.id, ...(d.title !== undefined ? { title: d.title } : {}) })),
     ],
     chunks: [...keptPositions.map((c) => index.chunks[c]!), ...added.chunks],
-    texts: [...keptPositions.map((c) => index.graph.node(`T:${index.chunks[c]!.id}`).text), ...added.texts],
+    texts,
     memo,
     ...(local ? { previous: { graph: index.graph, important, communities } } : {}),
   });
@@ -143,13 +152,23 @@ export async function updateNodeRag(
       },
       embedded: calls.embedded,
       local: local ? LOCAL_STAGES : ['chunk', 'decompose', 'embed'],
-      global: local
-        ? ALWAYS_GLOBAL
-        : [
-            ALWAYS_GLOBAL[0]!,
-            ...whyGlobal(options.full ? 'full update' : 'the index was saved before updates were local'),
-            ...ALWAYS_GLOBAL.slice(1),
-          ],
+      global: [
+        ...(refit
+          ? [
+              {
+                stage: 'fit',
+                reason: `full: the ${refit.modelId} embedder is fitted on the changed corpus's chunks, as a build fits it, and every node is embedded again with the new fit`,
+              },
+            ]
+          : []),
+        ...(local
+          ? ALWAYS_GLOBAL
+          : [
+              ALWAYS_GLOBAL[0]!,
+              ...whyGlobal(options.full ? 'full update' : 'the index was saved before updates were local'),
+              ...ALWAYS_GLOBAL.slice(1),
+            ]),
+      ],
       trace: {
         calls,
         reused: {
@@ -158,11 +177,7 @@ export async function updateNodeRag(
           elements: nextKept.elements.length - calls.described,
           embeddings: new Set(next.vectorKeys.map((key) => next.graph.node(key).text)).size - calls.embedded,
         },
-        ...(isFittableEmbedder(embedder)
-          ? {
-              fit: `the ${embedder.modelId} embedder keeps the fit of the original corpus (new texts are embedded with it, not refitted); rebuild to refit on the changed corpus`,
-            }
-          : {}),
+        ...keptFitNote(embedder, refit !== undefined, 'new texts'),
       },
     },
   };

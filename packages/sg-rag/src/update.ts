@@ -10,8 +10,9 @@ import {
   chunkDocuments,
   type IndexChange,
   type IndexUpdate,
-  isFittableEmbedder,
+  keptFitNote,
   planIndexChange,
+  refitForFullUpdate,
   StateError,
   startBuild,
   startUpdate,
@@ -131,11 +132,17 @@ export async function updateSgRagIndex(
     { checkpoint: false },
   );
   requireEdges(graph, caller, 'change');
+  // A full update refits a fittable embedder on the changed graph's labels, as a build fits it,
+  // and embeds every label again with the new fit.
+  const refit = await refitForFullUpdate(rt, ctx, options, () => graph.labels);
+  const providers = refit ? { ...index.providers, embedder: ctx.embedder } : index.providers;
   // Label → embedding of every label the index holds; only labels new to it are embedded.
   const known = new Map<string, Float32Array>();
-  index.graph.labels.forEach((label, i) => {
-    if (!known.has(label)) known.set(label, kept.labelEmbeddings[i]!);
-  });
+  if (!refit) {
+    index.graph.labels.forEach((label, i) => {
+      if (!known.has(label)) known.set(label, kept.labelEmbeddings[i]!);
+    });
+  }
   const fresh = [...new Set(graph.labels.filter((label) => !known.has(label)))];
   if (fresh.length > 0) {
     const vectors = await rt.stage(
@@ -149,8 +156,8 @@ export async function updateSgRagIndex(
   }
   const labelEmbeddings = graph.labels.map((label) => known.get(label)!);
   const parts = await indexGraph(rt, graph, labelEmbeddings, {
-    vectorIndex: index.providers.vectorIndex,
-    dimensions: index.providers.embedder.dimensions,
+    vectorIndex: providers.vectorIndex,
+    dimensions: providers.embedder.dimensions,
     options: {
       index: opts,
       customEmbedder: opts.dominanceEmbedder === 'custom' ? index.paths.embedder : undefined,
@@ -162,7 +169,7 @@ export async function updateSgRagIndex(
   const freshSet = new Set(fresh);
   return {
     index: {
-      providers: index.providers,
+      providers,
       ...parts,
       kept: { documents: plan.documents, chunks, labelEmbeddings },
     },
@@ -171,7 +178,17 @@ export async function updateSgRagIndex(
       chunks: { removed: kept.chunks.length - keptChunks.length, added: added.length, total: chunks.length },
       embedded: fresh.length,
       local: ['chunk', 'extract', 'embed'],
-      global: globalStages(opts),
+      global: [
+        ...(refit
+          ? [
+              {
+                stage: 'fit',
+                reason: `full: the ${refit.modelId} embedder is fitted on the changed graph's labels, as a build fits it, and every label is embedded again with the new fit`,
+              },
+            ]
+          : []),
+        ...globalStages(opts),
+      ],
       trace: {
         extracted: added.length,
         reusedExtractions: keptChunks.length,
@@ -179,11 +196,7 @@ export async function updateSgRagIndex(
         nodes: { before: index.graph.ids.length, after: graph.ids.length },
         edges: { before: index.graph.edges.length, after: graph.edges.length },
         paths: { before: index.paths.tree.size, after: parts.paths.tree.size },
-        ...(isFittableEmbedder(embedder)
-          ? {
-              fit: `the ${embedder.modelId} embedder keeps the fit of the original corpus (new labels are embedded with it, not refitted); rebuild to refit on the changed corpus`,
-            }
-          : {}),
+        ...keptFitNote(embedder, refit !== undefined, 'new labels'),
       },
     },
   };
