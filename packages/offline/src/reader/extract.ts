@@ -92,6 +92,11 @@ export function extractPhrase(
   const focusItems = new Set<number>();
   for (const name of question.focus ?? [])
     for (const item of aboutItems(name, sentences)) focusItems.add(item);
+  // The item about a name the question asks about holds that name's facts ("Which country is X
+  // from?": X's own item, not a film's sentence that names X).
+  const ownItems = new Set<number>();
+  if (reading.descriptor === 'country' || reading.descriptor === 'nationality')
+    for (const name of question.names) for (const item of aboutItems(name, sentences)) ownItems.add(item);
   const asideItems = new Set<number>();
   if (reading.kind === 'date' || reading.kind === 'place' || reading.kind === 'number')
     for (const name of question.aside ?? [])
@@ -110,7 +115,8 @@ export function extractPhrase(
       }
     }
     const aside = asideItems.has(s.item) ? 0.2 : 1;
-    return { value: aside * (s.score + 0.5 * bridge + (focusItems.has(s.item) ? top[0]!.s.score : 0)), from };
+    const own = focusItems.has(s.item) ? top[0]!.s.score : ownItems.has(s.item) ? top[0]!.s.score : 0;
+    return { value: aside * (s.score + 0.5 * bridge + own), from };
   });
   const wordSets = new Map<number, Set<string>>();
   const wordsAt = (i: number): Set<string> => {
@@ -313,7 +319,17 @@ export function extractPhrase(
 
 const DASH = /^[-–—]$/;
 /** Span types that are not names. */
-const NOT_NAMES = new Set(['date', 'year', 'number', 'np', 'time', 'money', 'percent', 'nationality']);
+const NOT_NAMES = new Set([
+  'date',
+  'year',
+  'number',
+  'np',
+  'time',
+  'money',
+  'percent',
+  'nationality',
+  'country',
+]);
 
 /** Verbs of a life event, whose place and date follow them. */
 const LIFE_VERBS = new Set(['born', 'died', 'buried', 'interred', 'married']);

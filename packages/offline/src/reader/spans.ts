@@ -8,6 +8,11 @@ import { wordsOf } from '../words.js';
 import { COUNTRIES, COUNTRY_ALIASES, DEMONYMS } from './countries.js';
 import { clean, HAS_YEAR, MONTHS, NUMBER_WORDS, type QuestionReading, YEAR, YEAR_IN } from './question.js';
 
+const titleCase = (s: string): string =>
+  s
+    .replace(/(^|\s)(\p{Ll})/gu, (_, sep: string, c: string) => sep + c.toUpperCase())
+    .replace(/ And /g, ' and ');
+
 const PLACE_PREPOSITIONS = new Set('in at from near of to'.split(' '));
 
 /** A candidate answer phrase in one sentence. */
@@ -73,7 +78,11 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
   // Nationalities ("an American director") for "what nationality" and "which country … from".
   if (reading.descriptor === 'nationality' || reading.descriptor === 'country')
     for (let i = sentence.start; i <= sentence.end; i++)
-      if (DEMONYMS[tokens[i]!.normal] && /^\p{Lu}/u.test(tokens[i]!.value)) push(i, i, 'nationality');
+      if (DEMONYMS[tokens[i]!.normal] && /^\p{Lu}/u.test(tokens[i]!.value)) {
+        if (reading.descriptor === 'nationality') push(i, i, 'nationality');
+        // "Which country is X from?" — "a Czech director" says the Czech Republic.
+        else push(i, i, 'country', titleCase(DEMONYMS[tokens[i]!.normal]!));
+      }
   // wink's dates and numbers.
   for (const e of wink) {
     if (e.start < sentence.start || e.end > sentence.end) continue;
@@ -173,7 +182,18 @@ export function fullDates(tokens: readonly Token[], start: number, end: number):
 export function typeFit(reading: QuestionReading, span: Span, tokens: readonly Token[]): number {
   const t = span.type;
   const before = tokens[span.start - 1]?.normal ?? '';
-  const name = !['date', 'year', 'number', 'np', 'time', 'money', 'percent', 'nationality'].includes(t);
+  const name = ![
+    'date',
+    'year',
+    'number',
+    'np',
+    'time',
+    'money',
+    'percent',
+    'nationality',
+    'country',
+  ].includes(t);
+  if (t === 'country') return reading.descriptor === 'country' ? 0.9 : 0;
   if (t === 'nationality')
     return reading.descriptor === 'nationality' ? 1 : reading.descriptor === 'country' ? 0.5 : 0;
   if (reading.descriptor === 'nationality') return name ? 0.2 : t === 'np' ? 0.05 : 0;
