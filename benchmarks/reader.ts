@@ -16,6 +16,9 @@ import { type EvalRow, gragEval, machine } from './lib.js';
 
 const SLICES = ['musique', 'hotpotqa', '2wikimultihopqa'];
 
+const describe = (m: ReturnType<typeof machine>): string =>
+  `${m.cores} × ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node} (the machine was shared with other work: read times as upper bounds)`;
+
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
@@ -49,7 +52,7 @@ async function main(): Promise<void> {
   const lines = [
     '# The offline reader: original and reworded questions',
     '',
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}, offline providers, 12k-token budget, \`grag eval --answer\`; reworded slices from \`benchmarks/reword.ts\` (see benchmarks/reworded/README.md). "answer ms" is the answer task's time per question, "retrieval ms" the method's retrieval, both from the same run.`,
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${describe(machine())}, offline providers, 12k-token budget, \`grag eval --answer\`; reworded slices from \`benchmarks/reword.ts\` (see benchmarks/reworded/README.md). "answer ms" is the answer task's time per question, "retrieval ms" the method's retrieval, both from the same run.`,
     '',
     '| slice | method | EM orig | F1 orig | EM reworded | F1 reworded | F1 reworded / orig | answer p50 / p95 ms | retrieval p50 ms |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|',
