@@ -1,12 +1,15 @@
 /**
- * Loopback load test of `grag serve`: offline indexes of a dev slice (BM25 and E2GraphRAG, each
- * build timed on its own), served by the `grag serve` command in a child process, and
- * `POST /v1/query` with the slice's questions (retrieval, no answer) from autocannon at several
- * concurrencies for a fixed duration each. Reports requests/s, p50/p95/p99 latency, errors and
- * non-2xx responses; writes benchmarks/results/server-load.{json,md}.
+ * Loopback load test of `grag serve`: offline indexes of a dev slice (BM25, E2GraphRAG and NodeRAG,
+ * each build timed on its own), served by the `grag serve` command in a child process, and
+ * `POST /v1/query` with the slice's questions from autocannon at several concurrencies for a fixed
+ * duration each: retrieval (no answer) for every method, and streamed answers (`answer: true,
+ * stream: true`, Server-Sent Events read to the end) for the `--answers` methods. Reports
+ * requests/s, p50/p95/p99 latency, errors (connection errors and requests unanswered after
+ * autocannon's 10 s time-out) and non-2xx responses; writes benchmarks/results/server-load.{json,md}.
  *
  *   pnpm tsx benchmarks/server-load.ts [datasets-dir] [--dataset hotpotqa] [--duration 10]
- *     [--connections 1,8,32] [--out benchmarks/results] [--render]
+ *     [--connections 1,8,32] [--methods bm25,e2graphrag,noderag] [--answers noderag]
+ *     [--out benchmarks/results] [--render]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,6 +22,7 @@ import { parseArgs } from 'node:util';
 import { createBuildContext, type Document, type Method } from '@grag/core';
 import { e2GraphRag } from '@grag/e2graphrag';
 import { bm25Rag } from '@grag/naive-rag';
+import { nodeRag } from '@grag/noderag';
 import { createOfflineProviders } from '@grag/offline';
 import { loadQaDataset, machine, percentile } from './lib.js';
 
@@ -55,8 +59,9 @@ export interface LoadResult {
   p50Ms: number;
   p95Ms: number;
   p99Ms: number;
-  /** Connection errors and timeouts. */
+  /** Connection errors, time-outs included (autocannon counts a request unanswered after 10 s as both). */
   errors: number;
+  /** Of `errors`, the time-outs. */
   timeouts: number;
   /** Responses with a status other than 2xx. */
   non2xx: number;
@@ -158,6 +163,8 @@ async function main(): Promise<void> {
       dataset: { type: 'string', default: 'hotpotqa' },
       duration: { type: 'string', default: '10' },
       connections: { type: 'string', default: '1,8,32' },
+      methods: { type: 'string', default: 'bm25,e2graphrag,noderag' },
+      answers: { type: 'string', default: 'noderag' },
       out: { type: 'string', default: 'benchmarks/results' },
       render: { type: 'boolean', default: false },
     },
@@ -173,23 +180,43 @@ async function main(): Promise<void> {
   const dataset = loadQaDataset(root, values.dataset);
   const work = await mkdtemp(join(tmpdir(), 'grag-server-load-'));
   const load: { start: number; end?: number } = { start: loadavg()[0]! };
-  const methods = [bm25Rag, e2GraphRag] as unknown as Method<unknown>[];
+  const known = [bm25Rag, e2GraphRag, nodeRag] as unknown as Method<unknown>[];
+  const methods = values.methods.split(',').map((name) => {
+    const method = known.find((m) => m.name === name);
+    if (!method) throw new Error(`--methods: unknown method ${name}`);
+    return method;
+  });
+  const answering = new Set(values.answers.split(',').filter((name) => name !== ''));
   const builds: BuildRow[] = [];
   for (const method of methods) {
     process.stderr.write(`building ${method.name} on ${dataset.corpus.length} passages ...\n`);
     builds.push(await buildIndex(method, dataset.corpus, join(work, method.name)));
   }
   const { url, child } = await startServe(methods.map((m) => join(work, m.name)));
-  const rows: (LoadResult & { method: string })[] = [];
+  const rows: LoadRow[] = [];
   try {
     for (const method of methods) {
-      const bodies = dataset.questions.map((q) =>
-        JSON.stringify({ question: q.question, method: method.name }),
-      );
-      await runLoad(url, { connections: 4, durationS: 1, bodies }); // warm-up
-      for (const connections of levels) {
-        process.stderr.write(`${method.name}: ${connections} connections for ${durationS} s ...\n`);
-        rows.push({ method: method.name, ...(await runLoad(url, { connections, durationS, bodies })) });
+      const modes: LoadRow['mode'][] = [
+        'retrieval',
+        ...(answering.has(method.name) ? ['streamed answer' as const] : []),
+      ];
+      for (const mode of modes) {
+        const bodies = dataset.questions.map((q) =>
+          JSON.stringify({
+            question: q.question,
+            method: method.name,
+            ...(mode === 'streamed answer' ? { answer: true, stream: true } : {}),
+          }),
+        );
+        await runLoad(url, { connections: 4, durationS: 1, bodies }); // warm-up
+        for (const connections of levels) {
+          process.stderr.write(`${method.name} ${mode}: ${connections} connections for ${durationS} s ...\n`);
+          rows.push({
+            method: method.name,
+            mode,
+            ...(await runLoad(url, { connections, durationS, bodies })),
+          });
+        }
       }
     }
   } finally {
@@ -229,8 +256,11 @@ interface LoadReport {
   questions: number;
   durationS: number;
   builds: BuildRow[];
-  rows: (LoadResult & { method: string })[];
+  rows: LoadRow[];
 }
+
+/** One row: a method, what was asked of it (retrieval, or a streamed answer), and the load result. */
+type LoadRow = LoadResult & { method: string; mode?: 'retrieval' | 'streamed answer' };
 
 /** The markdown table of a report. */
 function render(report: LoadReport): string {
@@ -245,29 +275,37 @@ function render(report: LoadReport): string {
     'the machine too: read the numbers as a floor, not a capacity.',
     '',
     `Indexes: the ${slice} dev slice (${report.passages} passages), built offline (\`@grag/offline\`: hashed TF-IDF`,
-    'embedder, heuristic tasks, exact flat vector index) and saved; `grag serve` loads them once. Each request is',
-    `\`POST /v1/query {"question", "method"}\` with one of the slice's ${report.questions} questions in turn (retrieval at the`,
-    `default 12k-token budget, no answer), over keep-alive loopback connections, for ${durationS} s per row after a 1 s warm-up.`,
-    'Latency percentiles are nearest-rank over every response of the row.',
+    'embedder, heuristic tasks, exact flat vector index; NodeRAG with its HNSW graph) and saved; `grag serve` loads them',
+    `once. Each request is \`POST /v1/query {"question", "method"}\` with one of the slice's ${report.questions} questions in turn`,
+    '(every connection starts with the first): `retrieval` rows at the default 12k-token budget, no answer; `streamed answer`',
+    'rows add `"answer": true, "stream": true` (the offline reader answers; Server-Sent Events read to the end). Over',
+    `keep-alive loopback connections, for ${durationS} s per row after a 1 s warm-up. Latency percentiles are nearest-rank over`,
+    "every response of the row; `errors` counts connection errors and requests unanswered after 10 s (autocannon's time-out).",
     '',
     '| method | build s |',
     '|---|---:|',
     ...builds.map((b) => `| ${b.method} | ${fixed(b.buildSeconds)} |`),
     '',
-    '| method | connections | requests | req/s | p50 ms | p95 ms | p99 ms | errors | non-2xx |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| method | request | connections | requests | req/s | p50 ms | p95 ms | p99 ms | errors | non-2xx |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.method} | ${r.connections} | ${r.requests} | ${fixed(r.requestsPerSecond)} | ${fixed(r.p50Ms)} | ${fixed(r.p95Ms)} | ${fixed(r.p99Ms)} | ${r.errors + r.timeouts} | ${r.non2xx} |`,
+        `| ${r.method} | ${r.mode ?? 'retrieval'} | ${r.connections} | ${r.requests} | ${fixed(r.requestsPerSecond)} | ${fixed(r.p50Ms)} | ${fixed(r.p95Ms)} | ${fixed(r.p99Ms)} | ${r.errors} | ${r.non2xx} |`,
     ),
     '',
-    "Retrieval runs on the server's one event loop (no worker threads): once it is busy, more connections queue,",
-    'so latency grows with the number of connections while throughput is bounded by one core (and by whatever',
-    `else runs on the machine; see the load average above). ${
-      rows.every((r) => r.errors + r.timeouts + r.non2xx === 0)
+    "Retrieval and answers run on the server's one event loop (no worker threads): once it is busy, more connections",
+    'queue, so latency grows with the number of connections while throughput is bounded by one core (and by whatever',
+    'else runs on the machine; see the load average above). Each retrieval and each answer starts in a turn of the',
+    'event loop of its own, in arrival order, so a busy server still accepts new connections (Node accepts one per',
+    `turn) and serves the oldest query first. ${
+      rows.every((r) => r.errors + r.non2xx === 0)
         ? 'No row had an error or a non-2xx response.'
         : 'Rows with errors or non-2xx responses are failures of the server under that load.'
     }`,
+    '',
+    'Before each step got a turn of its own (issue 25, item 14), every ready request ran its retrieval and answer in the',
+    'turn that read it: with NodeRAG streamed answers at 32 connections a turn lasted seconds, new connections were accepted',
+    'one per turn, and on this machine 8 requests of 314 timed out after 10 s (306 answered, p50 558 ms, p99 7.5 s; 30 req/s).',
     '',
     `Reproduce: \`pnpm tsx benchmarks/server-load.ts ../shared/datasets --dataset ${slice} --duration ${durationS}\` from the repository root`,
     '(`--render` rewrites this table from `server-load.json` without running).',

@@ -3,6 +3,7 @@ import { type ContextItem, streamAnswer } from '@grag/core';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { errorBody, toHttpError } from './errors.js';
+import { nextTurn } from './turns.js';
 import type { AnswerJson, AnswerSource, QueryResponse } from './types.js';
 
 function isTaskSuite(source: AnswerSource): source is Extract<AnswerSource, { answer: unknown }> {
@@ -47,6 +48,7 @@ export function streamQuery(
     stream.onAbort(() => controller.abort());
     try {
       await stream.writeSSE({ event: 'retrieval', data: JSON.stringify(response) });
+      await nextTurn();
       for await (const part of streamAnswer(source, question, context, { abortSignal: controller.signal })) {
         if (part.type === 'text-delta') {
           await stream.writeSSE({ event: 'delta', data: JSON.stringify({ text: part.text }) });

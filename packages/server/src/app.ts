@@ -8,6 +8,7 @@ import { browserGuard, unsupportedBody } from './guard.js';
 import { pickIndex, resolveIndexes } from './indexes.js';
 import { parseQueryRequest, retrievalJson, retrieve } from './query.js';
 import { defaultExplorerDir, loadExplorerAssets, NOT_BUILT_PAGE, type StaticFile } from './static.js';
+import { nextTurn } from './turns.js';
 import type { DocumentResponse, GragServerOptions, QueryResponse } from './types.js';
 
 /** Defaults of {@link GragServerOptions}. */
@@ -269,6 +270,9 @@ export function createGragServer(options: GragServerOptions): Hono {
       );
     }
     const signal = c.req.raw.signal;
+    // Retrieval and answer each start in a turn of the event loop of their own, in arrival order
+    // (see turns.ts): a busy server still accepts connections and serves the oldest query first.
+    await nextTurn();
     const retrieval = await retrieve(served, request, signal);
     const response: QueryResponse = {
       index: served.name,
@@ -282,6 +286,7 @@ export function createGragServer(options: GragServerOptions): Hono {
       return streamQuery(c, response, served.answer, request.question, context, onError);
     }
     if (request.answer && served.answer) {
+      await nextTurn();
       response.answer = await answerOf(served.answer, request.question, context, signal);
     }
     response.ms = elapsed(started);
