@@ -28,7 +28,9 @@ const flag = (name: string): string | undefined => {
 };
 const limit = Number(flag('limit') ?? Number.POSITIVE_INFINITY);
 const showMisses = args.includes('--show-misses');
-const dirs = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && /^--(limit|contexts-of)$/.test(args[i - 1]!)));
+const dirs = args.filter(
+  (a, i) => !a.startsWith('--') && !(i > 0 && /^--(limit|contexts-of)$/.test(args[i - 1]!)),
+);
 const cacheDir = join(dirname(new URL(import.meta.url).pathname), '.cache', 'reader-probe');
 mkdirSync(cacheDir, { recursive: true });
 
@@ -89,7 +91,8 @@ for (const dir of dirs) {
     t[0] += f;
     t[1]++;
     byType.set(q.type ?? '', t);
-    if (f < 0.5) misses.push(`  [${q.type ?? ''}] ${q.question}\n     gold: ${q.answers[0]} | got: ${a.answer}`);
+    if (f < 0.5)
+      misses.push(`  [${q.type ?? ''}] ${q.question}\n     gold: ${q.answers[0]} | got: ${a.answer}`);
   }
   const n = qs.length || 1;
   console.log(
