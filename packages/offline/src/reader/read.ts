@@ -272,7 +272,21 @@ export function createReader(
         // "the shipyard that built X", "the man leading Y": answered as a question of its own.
         const description = findDescription(qTokens);
         if (!description) break;
-        const sub = await single(description.question);
+        // A relation inside the description is resolved first ("the institute where Pip's mother
+        // works": Pip's mother, then the institute where she works).
+        let subQuestion = description.question;
+        for (let inner = 0; inner < 2; inner++) {
+          const subTokens = (await analyze(subQuestion)).tokens;
+          const innerPhrase = findRelationPhrase(subTokens);
+          const innerBridge = innerPhrase && resolveChain(innerPhrase.relations, innerPhrase.subject, plain);
+          if (!innerPhrase || !innerBridge) break;
+          const next = substitute(subTokens, innerPhrase, innerBridge.name);
+          if (next.whole) break;
+          const item = plain[innerBridge.sentence]!.item;
+          if (!bridgeItems.includes(item)) bridgeItems.push(item);
+          subQuestion = next.text;
+        }
+        const sub = await single(subQuestion);
         if (!sub?.answer || !sub.confident) break;
         // The entity found must be what the description calls it: "the research vessel Aurora
         // Tern", "the Lindqvist Institute", somewhere in the context.
