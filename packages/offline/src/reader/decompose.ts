@@ -189,7 +189,7 @@ export function findDescription(tokens: readonly Token[]): Description | null {
   return found.length ? found[found.length - 1]! : null;
 }
 
-/** A name at `k` followed within four tokens by a verb: the subject of a clause without "that". */
+/** A name at `k` followed within two tokens by a verb: the subject of a clause without "that". */
 function reducedRelative(tokens: readonly Token[], k: number): boolean {
   let i = k;
   while (i < tokens.length && isCapital(tokens[i])) i++;
