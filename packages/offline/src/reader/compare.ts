@@ -231,7 +231,23 @@ export function chooseOption(
   };
   const looked = reading.options.map((option) => ({ option, ...dateOrNumberOf(option) }));
   const [a, b] = looked as [(typeof looked)[0], (typeof looked)[0]];
-  const fit = (x: typeof a): number => x.named[0]?.score ?? 0;
+  // "Bins go out on Tuesdays, not Mondays": an option the sentence negates does not fit.
+  const negated = (x: typeof a): boolean => {
+    const at = x.named[0]?.i;
+    if (at === undefined) return false;
+    const s = sentences[at]!;
+    const range = s.ea.analysis.sentences[s.index]!;
+    const tokens = s.ea.analysis.tokens;
+    const words = new Set(contentWords(x.option));
+    for (let k = range.start; k <= range.end; k++) {
+      if (!words.has(tokens[k]!.normal)) continue;
+      for (let j = Math.max(range.start, k - 2); j < k; j++)
+        if (/^(not|never|no)$/.test(tokens[j]!.normal)) return true;
+      break;
+    }
+    return false;
+  };
+  const fit = (x: typeof a): number => (x.named[0]?.score ?? 0) * (negated(x) ? 0.3 : 1);
   let pick = fit(a) >= fit(b) ? a : b;
   const direction = reading.direction ?? (reading.lifespan ? 'max' : null);
   const decide = (va: number | null, vb: number | null): boolean => {

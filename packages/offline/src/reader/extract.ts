@@ -210,6 +210,13 @@ export function extractPhrase(
           if (tokens[k]!.pos === 'VERB' || tokens[k]!.pos === 'AUX') break;
           if (tokens[k]!.normal === 'by') {
             agent = 1.3;
+            // The agent stands as close to its verb as "by" does: "launched on 21 May 1994 by Y".
+            for (let j = k - 1; j >= Math.max(range.start, k - 8); j--) {
+              if (tokens[j]!.pos !== 'VERB') continue;
+              const w = near.get(sentenceConcepts[j] || tokens[j]!.lemma) ?? 0;
+              closeness = Math.max(closeness, w / (1 + (k - j) / 5));
+              break;
+            }
             break;
           }
         }

@@ -148,8 +148,10 @@ function choiceOptions(tokens: readonly Token[]): string[] {
     }
   }
   if (leftStart >= or || rightEnd <= or) return nounOptions(tokens, or);
-  const left = clean(spanText(tokens, leftStart, or - 1));
-  const right = clean(spanText(tokens, or + 1, rightEnd));
+  // "on Mondays or on Tuesdays": the preposition is the question's, not the option's.
+  const bare = (x: string): string => x.replace(/^(on|in|at|to|from|by|for|with)\s+(?=\p{Lu})/u, '');
+  const left = bare(clean(spanText(tokens, leftStart, or - 1)));
+  const right = bare(clean(spanText(tokens, or + 1, rightEnd)));
   if (!left || !right || wordsOf(left).length > 12 || wordsOf(right).length > 12) return [];
   return [left, right];
 }
