@@ -241,10 +241,6 @@ export function extractPhrase(
         else if (unit?.pos === 'NOUN') continue;
       }
       const score = sup * eventFit * closeness * novelty * descriptor * side * agent;
-      if (process.env.GRAG_DEBUG_READER)
-        console.error(
-          `  ${score.toFixed(3)} sup=${sup.toFixed(2)} fit=${eventFit} close=${closeness.toFixed(2)} nov=${novelty.toFixed(2)} | ${span.text} | ${s.text.slice(0, 90)}`,
-        );
       const key = words.join(' ');
       const entry = found.get(key);
       const at = { text: span.text, sentence: i, fit, start: span.start, end: span.end };
