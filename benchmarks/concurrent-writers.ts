@@ -20,6 +20,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { seededRandom } from '@grag/eval';
 import { postgresStore } from '@grag/postgres';
 import pg from 'pg';
 import { debianPostgresBin, startDebianServer } from '../packages/postgres/test/debian-server.js';
@@ -47,18 +48,6 @@ const DOCS: Record<string, string> = Object.fromEntries(
 );
 const NAMES = Object.keys(DOCS);
 const FIRST = NAMES.slice(0, 4);
-
-/** A small seeded random generator (mulberry32), so a run can be repeated. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** When a round's victim is killed: once it holds the index's lock, or at a random moment. */
 type KillWhen = 'holding' | 'random';
@@ -354,7 +343,7 @@ async function runStore(
       detail = 'PGlite served over the wire (pglite-socket; one shared session), `--store`';
     }
   }
-  const rand = random(options.seed + (store === 'directory' ? 0 : 1000));
+  const rand = seededRandom(options.seed + (store === 'directory' ? 0 : 1000));
   const rounds: Round[] = [];
   const started = performance.now();
   try {
