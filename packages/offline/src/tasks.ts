@@ -33,6 +33,7 @@ import { buildQueryGraph, isVerbLike } from './query.js';
 import { centrality, inverseDocumentFrequency, tfidfVectors } from './rank.js';
 import { createReader, NO_ANSWER } from './reader/read.js';
 import { sentenceRelations } from './relations.js';
+import { titleCase } from './words.js';
 
 /** Options of {@link createOfflineTasks}. */
 export interface OfflineTasksOptions {
@@ -137,10 +138,6 @@ function titleLine(text: string): string | undefined {
 
 function wordCount(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
-}
-
-function titleCase(word: string): string {
-  return word.replace(/(^|[\s-])(\p{Ll})/gu, (_, sep: string, c: string) => sep + c.toUpperCase());
 }
 
 function checkOption(name: string, value: number, min: number): void {

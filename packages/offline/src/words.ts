@@ -24,3 +24,8 @@ export function containsWords(haystack: ReadonlySet<string>, words: readonly str
   for (const w of words) if (haystack.has(w)) hits++;
   return hits / words.length;
 }
+
+/** Each word with a capital first letter, also after a hyphen ("austria-hungary" → "Austria-Hungary"). */
+export function titleCase(text: string): string {
+  return text.replace(/(^|[\s-])(\p{Ll})/gu, (_, sep: string, c: string) => sep + c.toUpperCase());
+}

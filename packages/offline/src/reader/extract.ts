@@ -9,7 +9,7 @@ import { aboutItems } from './about.js';
 import { chooseOption, polarAnswer } from './compare.js';
 import { concept, concepts, tokenConcepts } from './meaning.js';
 import { clean, YEAR } from './question.js';
-import { type Span, sentenceSpans, typeFit } from './spans.js';
+import { NOT_NAME_TYPES, type Span, sentenceSpans, typeFit } from './spans.js';
 import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
 
 /** Entity types that do not bridge two sentences (too common to mean the same thing). */
@@ -199,7 +199,7 @@ export function extractPhrase(
         if (at) side = (at === 'end') === (lifeEvent === 'death') ? 1.5 : 0.5;
         if (side > 1) {
           closeness = Math.max(closeness, 0.8);
-          if (reading.kind === 'place' && !NOT_NAMES.has(span.type)) eventFit = Math.max(fit, 0.7);
+          if (reading.kind === 'place' && !NOT_NAME_TYPES.has(span.type)) eventFit = Math.max(fit, 0.7);
         }
       }
       // "Who launched X?" asks for the agent: in "X was launched … by Y" the agent follows "by".
@@ -321,18 +321,6 @@ export function extractPhrase(
 }
 
 const DASH = /^[-–—]$/;
-/** Span types that are not names. */
-const NOT_NAMES = new Set([
-  'date',
-  'year',
-  'number',
-  'np',
-  'time',
-  'money',
-  'percent',
-  'nationality',
-  'country',
-]);
 
 /** Verbs of a life event, whose place and date follow them. */
 const LIFE_VERBS = new Set(['born', 'died', 'buried', 'interred', 'married']);

@@ -23,7 +23,7 @@ import { findRelationPhrase, pairedNames, substitute } from './chain.js';
 import { findDescription, normalizeWording, reorderQuestion, replaceSpan } from './decompose.js';
 import { extractPhrase } from './extract.js';
 import { contentConcepts, predicateConcepts } from './meaning.js';
-import { readQuestion } from './question.js';
+import { type QuestionReading, readQuestion } from './question.js';
 import { resolveChain } from './resolve.js';
 import { containsPhrase, createSupport, type ScoredSentence } from './support.js';
 import type { AnswerSentence } from './types.js';
@@ -53,7 +53,6 @@ export function createReader(
   options?: { abortSignal?: AbortSignal },
 ) => Promise<AnswerWithCitations> {
   const { entitiesOf, embedder } = deps;
-  const settings = deps;
   return async (query, context, options = {}) => {
     throwIfAborted(options.abortSignal);
     const candidates: ScoredSentence[] = [];
@@ -169,7 +168,7 @@ export function createReader(
         score: scores[i]! / (1 + 0.02 * c.item),
       }));
 
-    if (settings.answerMode === 'phrase') {
+    if (deps.answerMode === 'phrase') {
       if (candidates.length === 0) return { answer: NO_ANSWER, citations: [], issues: [] };
       // Relation chains first: "Where was the founder of X born?" → the context's founder of X, Y
       // → "Where was Y born?". The bridge's items are cited after the answer's.
@@ -179,7 +178,8 @@ export function createReader(
       const single = async (q: string) => {
         const { qea, qTokens, queryLemmas, queryKeys, scores, predicate } = await read(q);
         if (queryLemmas.size === 0) return null;
-        const accept = acceptor(qea.analysis);
+        const reading = readQuestion(qTokens);
+        const accept = acceptor(qea.analysis, reading);
         const names = qea.entities.filter((e) => e.type !== 'concept').map((e) => e.name);
         return extractPhrase(
           {
@@ -188,7 +188,7 @@ export function createReader(
             lemmas: queryLemmas,
             keys: queryKeys,
             names,
-            reading: readQuestion(qTokens),
+            reading,
             focus,
             aside: unresolved,
             predicate,
@@ -238,7 +238,8 @@ export function createReader(
         return { answer: same ? 'yes' : 'no', items: sub.items, confident: true };
       };
       const support = createSupport(candidates, query);
-      const acceptor = (qa: Analysis) => (focus.length > 0 ? undefined : support.acceptor(qa));
+      const acceptor = (qa: Analysis, reading: QuestionReading) =>
+        focus.length > 0 ? undefined : support.acceptor(qa, reading);
       const describedAs = support.describedAs;
       const normalized = normalizeWording(query);
       const firstTokens = (await analyze(normalized)).tokens;
@@ -319,8 +320,7 @@ export function createReader(
     const picked: ScoredSentence[] = [];
     const seen: string[] = [];
     for (const x of ranked) {
-      if (picked.length >= settings.answerSentences || x.score < settings.answerRelativeScore * best.score)
-        break;
+      if (picked.length >= deps.answerSentences || x.score < deps.answerRelativeScore * best.score) break;
       const c = candidates[x.i]!;
       const norm = c.text.toLowerCase().replace(/\s+/g, ' ').trim();
       if (seen.some((t) => t.includes(norm) || norm.includes(t))) continue;

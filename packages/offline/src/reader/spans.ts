@@ -4,14 +4,22 @@
  */
 import type { EntityAnalysis } from '../entities.js';
 import { spanText, type Token } from '../nlp.js';
-import { wordsOf } from '../words.js';
+import { titleCase, wordsOf } from '../words.js';
 import { COUNTRIES, COUNTRY_ALIASES, DEMONYMS } from './countries.js';
 import { clean, HAS_YEAR, MONTHS, NUMBER_WORDS, type QuestionReading, YEAR, YEAR_IN } from './question.js';
 
-const titleCase = (s: string): string =>
-  s
-    .replace(/(^|\s)(\p{Ll})/gu, (_, sep: string, c: string) => sep + c.toUpperCase())
-    .replace(/ And /g, ' and ');
+/** Span types that are not names. */
+export const NOT_NAME_TYPES: ReadonlySet<string> = new Set([
+  'date',
+  'year',
+  'number',
+  'np',
+  'time',
+  'money',
+  'percent',
+  'nationality',
+  'country',
+]);
 
 const PLACE_PREPOSITIONS = new Set('in at from near of to'.split(' '));
 
@@ -81,7 +89,7 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
       if (DEMONYMS[tokens[i]!.normal] && /^\p{Lu}/u.test(tokens[i]!.value)) {
         if (reading.descriptor === 'nationality') push(i, i, 'nationality');
         // "Which country is X from?" — "a Czech director" says the Czech Republic.
-        else push(i, i, 'country', titleCase(DEMONYMS[tokens[i]!.normal]!));
+        else push(i, i, 'country', titleCase(DEMONYMS[tokens[i]!.normal]!).replace(/ And /g, ' and '));
       }
   // wink's dates and numbers.
   for (const e of wink) {
@@ -182,17 +190,7 @@ export function fullDates(tokens: readonly Token[], start: number, end: number):
 export function typeFit(reading: QuestionReading, span: Span, tokens: readonly Token[]): number {
   const t = span.type;
   const before = tokens[span.start - 1]?.normal ?? '';
-  const name = ![
-    'date',
-    'year',
-    'number',
-    'np',
-    'time',
-    'money',
-    'percent',
-    'nationality',
-    'country',
-  ].includes(t);
+  const name = !NOT_NAME_TYPES.has(t);
   if (t === 'country') return reading.descriptor === 'country' ? 0.9 : 0;
   if (t === 'nationality')
     return reading.descriptor === 'nationality' ? 1 : reading.descriptor === 'country' ? 0.5 : 0;

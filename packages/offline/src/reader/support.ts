@@ -6,12 +6,11 @@
  */
 import type { EntityAnalysis } from '../entities.js';
 import type { Analysis } from '../nlp.js';
-import { questionTarget } from '../query.js';
 import { contentWords } from '../words.js';
 import { findRelationPhrase } from './chain.js';
 import { findDescription } from './decompose.js';
 import { concept, predicateConcepts, tokenConcepts } from './meaning.js';
-import { readQuestion } from './question.js';
+import type { QuestionReading } from './question.js';
 
 /** A context sentence with what the scorers need. */
 export interface ScoredSentence {
@@ -44,20 +43,28 @@ const LIFE_SPAN = /\([^)]*\d{3,4}[^)]*[–—-][^)]*\d{3,4}[^)]*\)/;
 /** The support tests over one context, for the questions asked of it (`query` the user's). */
 export function createSupport(candidates: readonly ScoredSentence[], query: string) {
   const questionLower = query.toLowerCase();
+  /** The sentences of each context item, in order. */
+  const byItem = new Map<number, ScoredSentence[]>();
+  for (const c of candidates) {
+    const list = byItem.get(c.item) ?? [];
+    list.push(c);
+    byItem.set(c.item, list);
+  }
   /**
    * Whether the context supports a wh-answer: its sentence states the relation asked about (one
    * of the question's relation words, by meaning) and names what the question names (or belongs
-   * to an item that does, or was reached through a resolved relation). A phrase without its own
-   * sentence (the low-confidence fallback) is never supported.
+   * to an item that does, or was reached through a resolved relation). `reading` is the question
+   * `qa` read.
    */
-  const acceptor = (qa: Analysis): ((i: number, bridge: number) => boolean) | undefined => {
-    const reading = readQuestion(qa.tokens);
+  const acceptor = (
+    qa: Analysis,
+    reading: QuestionReading,
+  ): ((i: number, bridge: number) => boolean) | undefined => {
     if (reading.kind === 'choice' || reading.kind === 'polar') return undefined;
-    const target = questionTarget(qa.tokens);
     const predicate = predicateConcepts(
       { analysis: qa, entities: [], byKey: new Map(), bySentence: [] },
-      target.start,
-      target.end,
+      reading.whStart,
+      reading.whEnd,
     );
     const keys = qEntityKeys(qa);
     // Only a question that names its answer through another entity ("the institute that owns
@@ -102,12 +109,13 @@ export function createSupport(candidates: readonly ScoredSentence[], query: stri
     // team") may leave the name to its item ("Subject: the Wren …" earlier in the same note).
     let shared = 0;
     for (const l of new Set(c.lemmas)) if (predicate.has(l)) shared++;
-    const scope = shared >= 2 ? candidates.filter((x) => x.item === c.item) : [];
-    const title = candidates.find((x) => x.item === c.item && x.index === 0);
+    const item = byItem.get(c.item)!;
+    const scope = shared >= 2 ? [...item] : [];
+    const title = item.find((x) => x.index === 0);
     if (title) scope.push(title);
     // A multi-hop answer: its sentence shares a name with a sentence of another item that
     // names what the question names ("… directed by Ilse Marren" ← the item about the vessel).
-    if (bridge >= 0) for (const x of candidates) if (x.item === bridge) scope.push(x);
+    if (bridge >= 0) scope.push(...(byItem.get(bridge) ?? []));
     return keys.some((k) => scope.some((x) => names(x, k)));
   };
   /** The names of a question (not its noun phrases or numbers). */
