@@ -18,7 +18,7 @@ import {
 import { run } from '../src/index.js';
 import { CountingServer, MODEL_FLAGS } from './counting-server.js';
 import { captureIO } from './helpers.js';
-import { exited, spawnGrag, until } from './index-child.js';
+import { exited, spawnGrag, threeWritersRound, until } from './index-child.js';
 import { type SocketDb, servePglite } from './pg-harness.js';
 
 const roots: string[] = [];
@@ -72,30 +72,7 @@ async function documentsOf(url: string, name: string): Promise<string[]> {
 async function threeWritersCheck(url: string): Promise<void> {
   for (let round = 0; round < 3; round++) {
     const { root, name } = await indexed(url, 'bm25');
-    const writes: { args: string[]; add?: string; remove?: string }[] = [
-      { args: ['add', name, join(root, 'berlin.md')], add: 'berlin.md' },
-      { args: ['add', name, join(root, 'rome.md')], add: 'rome.md' },
-      round === 2
-        ? { args: ['remove', name, 'oslo.txt'], remove: 'oslo.txt' }
-        : { args: ['add', name, join(root, 'bern.md')], add: 'bern.md' },
-    ];
-    const children = writes.map((w) => spawnGrag([...w.args, '-q'], { GRAG_STORE: url }));
-    const ends = await Promise.all(children.map((child) => exited(child)));
-    const expected = new Set(['lyon.md', 'oslo.txt']);
-    for (const [i, end] of ends.entries()) {
-      const write = writes[i]!;
-      const stderr = children[i]!.stderrText();
-      if (end.code === 0) {
-        expect(stderr).toBe('');
-        if (write.add) expected.add(write.add);
-        if (write.remove) expected.delete(write.remove);
-      } else {
-        expect(end.code).toBe(1);
-        expect(stderr).toMatch(/^grag: .* is being written by another grag \(pid \d+, since .*\n$/);
-      }
-    }
-    expect(ends.filter((e) => e.code === 0).length).toBeGreaterThanOrEqual(1);
-    expect(new Set(await documentsOf(url, name))).toEqual(expected);
+    await threeWritersRound(round, root, name, () => documentsOf(url, name), { GRAG_STORE: url });
   }
 }
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/index.js';
 import { CountingServer, MODEL_FLAGS } from './counting-server.js';
 import { captureIO } from './helpers.js';
-import { exited, spawnGrag, until } from './index-child.js';
+import { exited, spawnGrag, threeWritersRound, until } from './index-child.js';
 
 const roots: string[] = [];
 afterAll(async () => {
@@ -64,31 +64,7 @@ describe('simultaneous grag add / remove on one directory index', () => {
     for (let round = 0; round < 3; round++) {
       const { root, index } = await indexed('bm25', CITIES);
       // Two adds and, in the last round, a remove of a document the index holds.
-      const writes: { args: string[]; add?: string; remove?: string }[] = [
-        { args: ['add', index, join(root, 'berlin.md')], add: 'berlin.md' },
-        { args: ['add', index, join(root, 'rome.md')], add: 'rome.md' },
-        round === 2
-          ? { args: ['remove', index, 'oslo.txt'], remove: 'oslo.txt' }
-          : { args: ['add', index, join(root, 'bern.md')], add: 'bern.md' },
-      ];
-      const children = writes.map((w) => spawnGrag([...w.args, '-q']));
-      const ends = await Promise.all(children.map((child) => exited(child)));
-      const expected = new Set(['lyon.md', 'oslo.txt']);
-      for (const [i, end] of ends.entries()) {
-        const write = writes[i]!;
-        const stderr = children[i]!.stderrText();
-        if (end.code === 0) {
-          expect(stderr).toBe('');
-          if (write.add) expected.add(write.add);
-          if (write.remove) expected.delete(write.remove);
-        } else {
-          // A loser is refused in one line that names the writer it waited for.
-          expect(end.code).toBe(1);
-          expect(stderr).toMatch(/^grag: .* is being written by another grag \(pid \d+, since .*\n$/);
-        }
-      }
-      expect(ends.filter((e) => e.code === 0).length).toBeGreaterThanOrEqual(1);
-      expect(new Set(await documentsOf(index))).toEqual(expected);
+      await threeWritersRound(round, root, index, () => documentsOf(index));
       // No lock, temporary or old directory is left.
       expect((await readdir(root)).sort()).toEqual(
         ['.grag-cache', 'corpus', 'index', ...Object.keys(CITIES)].sort(),

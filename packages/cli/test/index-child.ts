@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { type CountingServer, MODEL_FLAGS } from './counting-server.js';
 
 const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
@@ -88,4 +89,44 @@ export async function until(condition: () => boolean, timeoutMs: number): Promis
     if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * One round of three `grag` writers at once on the index `index` of the corpus lyon.md + oslo.txt
+ * (berlin.md, rome.md and bern.md beside it in `root`): two adds and an add, or (round 2) a remove
+ * of oslo.txt. Every writer exits 0 with nothing on stderr, or 1 with the one-line refusal naming
+ * the other writer; at least one succeeds; the index ends with the writes that succeeded applied.
+ */
+export async function threeWritersRound(
+  round: number,
+  root: string,
+  index: string,
+  documentsOf: () => Promise<string[]>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<void> {
+  const writes: { args: string[]; add?: string; remove?: string }[] = [
+    { args: ['add', index, join(root, 'berlin.md')], add: 'berlin.md' },
+    { args: ['add', index, join(root, 'rome.md')], add: 'rome.md' },
+    round === 2
+      ? { args: ['remove', index, 'oslo.txt'], remove: 'oslo.txt' }
+      : { args: ['add', index, join(root, 'bern.md')], add: 'bern.md' },
+  ];
+  const children = writes.map((w) => spawnGrag([...w.args, '-q'], env));
+  const ends = await Promise.all(children.map((child) => exited(child)));
+  const expected = new Set(['lyon.md', 'oslo.txt']);
+  for (const [i, end] of ends.entries()) {
+    const write = writes[i]!;
+    const stderr = children[i]!.stderrText();
+    if (end.code === 0) {
+      expect(stderr).toBe('');
+      if (write.add) expected.add(write.add);
+      if (write.remove) expected.delete(write.remove);
+    } else {
+      // A loser is refused in one line that names the writer it waited for.
+      expect(end.code).toBe(1);
+      expect(stderr).toMatch(/^grag: .* is being written by another grag \(pid \d+, since .*\n$/);
+    }
+  }
+  expect(ends.filter((e) => e.code === 0).length).toBeGreaterThanOrEqual(1);
+  expect(new Set(await documentsOf())).toEqual(expected);
 }
