@@ -189,6 +189,20 @@ export {
   type OffsetTokenizer,
   type Tokenizer,
 } from './tokenizer.js';
+export {
+  baseTitle,
+  decodeFileText,
+  formatLocation,
+  type LoadedFile,
+  type Loader,
+  type LoaderInput,
+  type LoaderLimits,
+  type LoaderOptions,
+  type RecordFields,
+  type SkippedInput,
+  segmentAt,
+  textLoader,
+} from './loader.js';
 export * from './types.js';
 export {
   assertSameEmbedder,

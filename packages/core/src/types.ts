@@ -4,6 +4,32 @@ export interface Document {
   text: string;
   title?: string;
   meta?: Record<string, unknown>;
+  /**
+   * Where the parts of `text` come from in the file it was loaded from (set by a `Loader`): in text
+   * order, not overlapping. Chunking keeps these boundaries, so every chunk has one location.
+   */
+  segments?: DocumentSegment[];
+}
+
+/** Where a piece of text sits in the file it was loaded from. */
+export interface SourceLocation {
+  /** The file, as the loader was given it (relative to the corpus root for a folder). */
+  path: string;
+  /** PDF page, from 1. */
+  page?: number;
+  /** Heading path, outermost first (Markdown, HTML, Word). */
+  section?: string[];
+  /** CSV row as a spreadsheet shows the file: the header is row 1, the first record row 2. */
+  row?: number;
+  /** JSON or JSONL record, from 1 (a JSONL file's line number). */
+  record?: number;
+}
+
+/** A span `[start, end)` of a document's text and the place in the source file it comes from. */
+export interface DocumentSegment {
+  start: number;
+  end: number;
+  location: SourceLocation;
 }
 
 /** A contiguous piece of one document, in document order. */
@@ -19,12 +45,16 @@ export interface Chunk {
   /** Character offsets of `text` in the document text: `doc.text.slice(start, end) === text`. */
   start: number;
   end: number;
+  /** The source-file place of the segment the chunk lies in, when the document has segments. */
+  location?: SourceLocation;
 }
 
 /** Where a retrieved or extracted item comes from. */
 export interface Provenance {
   chunkIds: string[];
   docIds: string[];
+  /** The source-file places of those chunks, when their documents were loaded with segments. */
+  locations?: SourceLocation[];
 }
 
 /** An entity produced by a graph-extraction task for one chunk. */
