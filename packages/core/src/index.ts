@@ -85,6 +85,20 @@ export {
   searchEntryPointsAsync,
 } from './lexical/index.js';
 export {
+  baseTitle,
+  decodeFileText,
+  formatLocation,
+  type LoadedFile,
+  type Loader,
+  type LoaderInput,
+  type LoaderLimits,
+  type LoaderOptions,
+  type RecordFields,
+  type SkippedInput,
+  segmentAt,
+  textLoader,
+} from './loader.js';
+export {
   Meter,
   type MeterOptions,
   type MeterSnapshot,
@@ -189,20 +203,6 @@ export {
   type OffsetTokenizer,
   type Tokenizer,
 } from './tokenizer.js';
-export {
-  baseTitle,
-  decodeFileText,
-  formatLocation,
-  type LoadedFile,
-  type Loader,
-  type LoaderInput,
-  type LoaderLimits,
-  type LoaderOptions,
-  type RecordFields,
-  type SkippedInput,
-  segmentAt,
-  textLoader,
-} from './loader.js';
 export * from './types.js';
 export {
   assertSameEmbedder,

@@ -114,7 +114,8 @@ export function baseTitle(path: string): string {
  */
 export function decodeFileText(input: LoaderInput): { text: string; decoded?: LoadedFile['decoded'] } {
   const result = decodeText(input.bytes);
-  if (result.binary) throw new InputError(input.path, `${input.path}: binary content (${result.reason}), not text`);
+  if (result.binary)
+    throw new InputError(input.path, `${input.path}: binary content (${result.reason}), not text`);
   if (result.text.trim() === '') throw new InputError(input.path, `${input.path}: empty file`);
   return result.encoding === 'utf-8'
     ? { text: result.text }
