@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from './errors.js';
+import { provenanceOf } from './provenance.js';
 import type { Tokenizer } from './tokenizer.js';
 import type { Chunk, RetrievedItem } from './types.js';
 
@@ -120,15 +121,16 @@ export function packContext(
   return result;
 }
 
-/** A chunk as a retrieved item (kind `'chunk'`), shown by `text` (e.g. with its title line), with its provenance. */
-export function chunkItem(chunk: Pick<Chunk, 'id' | 'docId'>, text: string, score: number): RetrievedItem {
-  return {
-    id: chunk.id,
-    kind: 'chunk',
-    text,
-    score,
-    source: { chunkIds: [chunk.id], docIds: [chunk.docId] },
-  };
+/**
+ * A chunk as a retrieved item (kind `'chunk'`), shown by `text` (e.g. with its title line), with its
+ * provenance: the chunk, its document, and its `location` when it has one.
+ */
+export function chunkItem(
+  chunk: Pick<Chunk, 'id' | 'docId' | 'location'>,
+  text: string,
+  score: number,
+): RetrievedItem {
+  return { id: chunk.id, kind: 'chunk', text, score, source: provenanceOf([chunk]) };
 }
 
 /**

@@ -21,6 +21,7 @@ export {
   chunkCorpus,
   chunkDocument,
   chunkDocuments,
+  documentUnits,
   type SemanticBreakpoint,
   type SemanticChunkInput,
   type SemanticChunkOptions,
@@ -143,8 +144,17 @@ export {
   type ManifestInput,
   parseManifest,
   readManifest,
+  sourceLocationSchema,
 } from './persistence.js';
 export type { ModelPrice, PriceTable } from './pricing.js';
+export {
+  type ChunkRef,
+  mergeProvenance,
+  provenanceOf,
+  sourceLabel,
+  uniqueLocations,
+  withLocations,
+} from './provenance.js';
 export * from './runtime.js';
 export {
   type DirectoryStore,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { IndexFormatError } from './errors.js';
 import { type Embedder, isFittableEmbedder } from './models.js';
 import type { ArtifactWriter, StoredIndex } from './store/types.js';
-import type { Chunk } from './types.js';
+import type { Chunk, SourceLocation } from './types.js';
 import { indexFileError, type Schema, v, validate } from './validate.js';
 import type { VectorIndex } from './vector/types.js';
 
@@ -246,7 +246,19 @@ export function parseJsonArtifact(bytes: Uint8Array, where: string): unknown {
   }
 }
 
-/** The fields of a {@link Chunk}, to extend in a schema of a type that extends it. */
+/** Schema of a {@link SourceLocation} as indexes save it (on chunks, leaves, kept records). */
+export const sourceLocationSchema: Schema<SourceLocation> = v.object({
+  path: v.string(),
+  page: v.optional(v.int({ min: 1 })),
+  section: v.optional(v.array(v.string())),
+  row: v.optional(v.int({ min: 1 })),
+  record: v.optional(v.int({ min: 1 })),
+});
+
+/**
+ * The fields of a {@link Chunk}, to extend in a schema of a type that extends it. `location` is
+ * optional: chunks of documents without segments, and indexes saved before chunks kept it, have none.
+ */
 export const chunkFields = {
   id: v.string(),
   docId: v.string(),
@@ -255,6 +267,7 @@ export const chunkFields = {
   tokens: v.int({ min: 0 }),
   start: v.int({ min: 0 }),
   end: v.int({ min: 0 }),
+  location: v.optional(sourceLocationSchema),
 };
 
 /** Schema of a {@link Chunk} as methods save it in their index files. */

@@ -257,3 +257,41 @@ describe('localSearch', () => {
     expect(result.sections.textUnits).toBe(0);
   });
 });
+
+describe('localSearch provenance', () => {
+  it("gives every item the locations of its text units: a chunk its own, an entity or relation its units' (distinct)", () => {
+    const located = prepareLocalSearch({
+      entities,
+      relationships,
+      textUnits: textUnits.map((u, i) => ({
+        ...u,
+        // u1 and u2 on page 1, then one page each; u6 has none (its document had no segments).
+        ...(u.id === 'u6' ? {} : { locations: [{ path: 'report.pdf', page: Math.max(1, i) }] }),
+      })),
+    });
+    const result = localSearch(located, null, null, {
+      seeds: ['a', 'b', 'd'],
+      budgetTokens: 4000,
+      tokenizer,
+    });
+    const byId = new Map(result.items.map((i) => [i.id, i.source]));
+    expect(byId.get('u4')).toEqual({
+      chunkIds: ['u4'],
+      docIds: ['doc-u4'],
+      locations: [{ path: 'report.pdf', page: 3 }],
+    });
+    // r6 rests on u4 and u3; r1 on u2 alone; r4 on u6, which has no location.
+    expect(byId.get('r6')!.locations).toEqual([
+      { path: 'report.pdf', page: 3 },
+      { path: 'report.pdf', page: 2 },
+    ]);
+    expect(byId.get('r1')!.locations).toEqual([{ path: 'report.pdf', page: 1 }]);
+    expect(byId.get('r4')).toEqual({ chunkIds: ['u6'], docIds: ['doc-u6'] });
+    // Entity a rests on u1 and u2, both on page 1: one location.
+    expect(byId.get('a')).toEqual({
+      chunkIds: ['u1', 'u2'],
+      docIds: ['doc-u1', 'doc-u2'],
+      locations: [{ path: 'report.pdf', page: 1 }],
+    });
+  });
+});

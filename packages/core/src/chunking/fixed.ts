@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from '../errors.js';
 import { getTokenizer, hasTokenOffsets, type Tokenizer } from '../tokenizer.js';
-import type { Chunk, Document } from '../types.js';
+import type { Chunk, Document, SourceLocation } from '../types.js';
+import { hasSegments, textRegions } from './regions.js';
 
 /** Options of the fixed-size token chunker. */
 export interface ChunkOptions {
@@ -155,43 +156,84 @@ export function splitResolved(
   return spans;
 }
 
+/** A span of a document's text with the location of the segment it lies in, if the document has segments. */
+export type LocatedSpan = Omit<TokenSpan, 'text'> & { location?: SourceLocation };
+
+/**
+ * The token windows of `doc`: of its whole text, or, for a document with segments, of each region
+ * of it ({@link textRegions}) on its own, so that no window crosses a segment boundary; each window
+ * then carries its region's location.
+ */
+export function splitDocument(
+  doc: Document,
+  chunkSize: number,
+  overlap: number,
+  tokenizer: Tokenizer,
+  caller: string,
+): LocatedSpan[] {
+  if (!hasSegments(doc)) return splitResolved(doc.text, chunkSize, overlap, tokenizer, caller);
+  return textRegions(doc, caller).flatMap((region) =>
+    splitResolved(doc.text.slice(region.start, region.end), chunkSize, overlap, tokenizer, caller).map(
+      (span) => ({
+        start: region.start + span.start,
+        end: region.start + span.end,
+        tokens: span.tokens,
+        ...(region.location ? { location: region.location } : {}),
+      }),
+    ),
+  );
+}
+
 /**
  * Split a document into fixed-size token chunks: windows of `chunkSize` tokens advancing by
  * `chunkSize - overlap` (GraphRAG's default chunking, also used by KET-RAG and E2GraphRAG). Chunks
  * are in document order, with ids `${doc.id}#${order}`, token counts, and character offsets such that
  * `doc.text.slice(chunk.start, chunk.end) === chunk.text`. Empty text gives no chunks.
  *
- * @throws InvalidArgumentError for a non-positive `chunkSize` or an `overlap` outside `[0, chunkSize)`.
+ * A document with `segments` (from a loader) is windowed segment by segment: no chunk crosses a
+ * segment boundary, windows overlap only within a segment, and each chunk's `location` is its
+ * segment's. Blank segments give no chunk; non-blank text outside every segment is chunked on its
+ * own, located by the file alone (`{ path }`). Ids and orders still run over the whole document, so
+ * an unchanged file gives the same chunks on every build.
+ *
+ * @throws InvalidArgumentError for a non-positive `chunkSize`, an `overlap` outside `[0, chunkSize)`,
+ * or segments out of text order, overlapping or outside the text.
  */
 export function chunkDocument(doc: Document, options: Partial<ChunkOptions> = {}): Chunk[] {
   const { chunkSize, overlap, tokenizer } = resolveChunkOptions(options, 'chunkDocument');
-  return toChunks(doc, splitResolved(doc.text, chunkSize, overlap, tokenizer, 'chunkDocument'));
+  return toChunks(doc, splitDocument(doc, chunkSize, overlap, tokenizer, 'chunkDocument'));
 }
 
 /**
- * {@link chunkDocument} over many documents, in input order.
+ * {@link chunkDocument} over many documents, in input order (documents with segments are chunked
+ * segment by segment, as there).
  *
- * @throws InvalidArgumentError when two documents share an id (their chunk ids would collide).
+ * @throws InvalidArgumentError when two documents share an id (their chunk ids would collide), or
+ * for segments out of text order, overlapping or outside the text.
  */
 export function chunkDocuments(docs: readonly Document[], options: Partial<ChunkOptions> = {}): Chunk[] {
   const { chunkSize, overlap, tokenizer } = resolveChunkOptions(options, 'chunkDocuments');
   assertUniqueIds(docs, 'chunkDocuments');
   return docs.flatMap((doc) =>
-    toChunks(doc, splitResolved(doc.text, chunkSize, overlap, tokenizer, 'chunkDocuments')),
+    toChunks(doc, splitDocument(doc, chunkSize, overlap, tokenizer, 'chunkDocuments')),
   );
 }
 
-/** Number spans of `doc` as its chunks. */
-export function toChunks(doc: Document, spans: readonly Omit<TokenSpan, 'text'>[]): Chunk[] {
-  return spans.map((span, order) => ({
-    id: `${doc.id}#${order}`,
-    docId: doc.id,
-    order,
-    text: doc.text.slice(span.start, span.end),
-    tokens: span.tokens,
-    start: span.start,
-    end: span.end,
-  }));
+/** Number spans of `doc` as its chunks (ids `${doc.id}#${order}`), each with its span's location. */
+export function toChunks(doc: Document, spans: readonly LocatedSpan[]): Chunk[] {
+  return spans.map((span, order) => {
+    const chunk: Chunk = {
+      id: `${doc.id}#${order}`,
+      docId: doc.id,
+      order,
+      text: doc.text.slice(span.start, span.end),
+      tokens: span.tokens,
+      start: span.start,
+      end: span.end,
+    };
+    if (span.location) chunk.location = span.location;
+    return chunk;
+  });
 }
 
 /** Throw when two documents share an id. */

@@ -3,7 +3,8 @@ import { type Embedder, embedAll } from '../models.js';
 import type { Tokenizer } from '../tokenizer.js';
 import type { Chunk, Document } from '../types.js';
 import { cosineSimilarity } from '../vector/math.js';
-import { assertUniqueIds, resolveTokenizer, splitResolved, toChunks } from './fixed.js';
+import { assertUniqueIds, type LocatedSpan, resolveTokenizer, splitResolved, toChunks } from './fixed.js';
+import { type TextRegion, textRegions } from './regions.js';
 import { splitSentences } from './sentences.js';
 
 /**
@@ -58,11 +59,13 @@ export const SEMANTIC_CHUNK_DEFAULTS = {
   minTokens: 0,
 } as const satisfies Partial<SemanticChunkOptions>;
 
-/** A sentence (or a fixed-size piece of an over-long one) with its token count. */
+/** A sentence (or a fixed-size piece of an over-long one) with its token count and its region. */
 interface Unit {
   start: number;
   end: number;
   tokens: number;
+  /** Index of the region of the document's text the unit lies in (0 for a document without segments). */
+  region: number;
 }
 
 function resolveOptions(options: SemanticChunkInput, caller: string): SemanticChunkOptions {
@@ -119,23 +122,32 @@ function resolveOptions(options: SemanticChunkInput, caller: string): SemanticCh
   };
 }
 
-/** Sentences of `text`, with sentences longer than `maxTokens` cut into fixed-size token pieces. */
-function unitsOf(text: string, tokenizer: Tokenizer, maxTokens: number, caller: string): Unit[] {
+/**
+ * Sentences of each region of `text` (offsets in `text`), with sentences longer than `maxTokens`
+ * cut into fixed-size token pieces.
+ */
+function unitsOf(
+  text: string,
+  regions: readonly TextRegion[],
+  tokenizer: Tokenizer,
+  maxTokens: number,
+  caller: string,
+): Unit[] {
   const units: Unit[] = [];
-  for (const sentence of splitSentences(text)) {
-    const tokens = tokenizer.count(sentence.text);
-    if (tokens <= maxTokens) {
-      units.push({ start: sentence.start, end: sentence.end, tokens });
-      continue;
+  regions.forEach((r, region) => {
+    const whole = r.start === 0 && r.end === text.length;
+    for (const s of splitSentences(whole ? text : text.slice(r.start, r.end))) {
+      const start = r.start + s.start;
+      const tokens = tokenizer.count(s.text);
+      if (tokens <= maxTokens) {
+        units.push({ start, end: r.start + s.end, tokens, region });
+        continue;
+      }
+      for (const piece of splitResolved(s.text, maxTokens, 0, tokenizer, caller)) {
+        units.push({ start: start + piece.start, end: start + piece.end, tokens: piece.tokens, region });
+      }
     }
-    for (const piece of splitResolved(sentence.text, maxTokens, 0, tokenizer, caller)) {
-      units.push({
-        start: sentence.start + piece.start,
-        end: sentence.start + piece.end,
-        tokens: piece.tokens,
-      });
-    }
-  }
+  });
   return units;
 }
 
@@ -149,30 +161,48 @@ function percentile(values: readonly number[], p: number): number {
   return lowValue + ((sorted[high] as number) - lowValue) * (rank - low);
 }
 
-/** The window ranges `[from, to)` of units compared at each gap: before and after gap `i`. */
-function windowRanges(
-  count: number,
-  windowSize: number,
-): { before: [number, number]; after: [number, number] }[] {
-  const gaps: { before: [number, number]; after: [number, number] }[] = [];
-  for (let i = 0; i + 1 < count; i++) {
-    gaps.push({
-      before: [Math.max(0, i + 1 - windowSize), i + 1],
-      after: [i + 1, Math.min(count, i + 1 + windowSize)],
-    });
+/** The gap after unit `at`, and the window ranges `[from, to)` of units compared there. */
+interface Gap {
+  at: number;
+  before: [number, number];
+  after: [number, number];
+}
+
+/**
+ * The gaps between units of one region, with the windows compared at each, clipped at the ends of
+ * the region: a window never reaches into another segment. There is no gap between regions (the
+ * chunk always breaks there).
+ */
+function windowRanges(units: readonly Unit[], windowSize: number): Gap[] {
+  const gaps: Gap[] = [];
+  let first = 0;
+  while (first < units.length) {
+    let end = first + 1;
+    while (end < units.length && units[end]!.region === units[first]!.region) end++;
+    for (let i = first; i + 1 < end; i++) {
+      gaps.push({
+        at: i,
+        before: [Math.max(first, i + 1 - windowSize), i + 1],
+        after: [i + 1, Math.min(end, i + 1 + windowSize)],
+      });
+    }
+    first = end;
   }
   return gaps;
 }
 
-/** Group units into chunks: break at the breakpoints and before a chunk would exceed `maxTokens`. */
+/**
+ * Group units into chunks: break at the breakpoints, between regions (whatever `minTokens` says),
+ * and before a chunk would exceed `maxTokens`.
+ */
 function groupUnits(
   text: string,
   units: readonly Unit[],
   isBreak: readonly boolean[],
   options: SemanticChunkOptions,
-): Omit<Chunk, 'id' | 'docId' | 'order' | 'text'>[] {
+): (Omit<LocatedSpan, 'location'> & { region: number })[] {
   const { tokenizer, maxTokens, minTokens } = options;
-  const out: Omit<Chunk, 'id' | 'docId' | 'order' | 'text'>[] = [];
+  const out: (Omit<LocatedSpan, 'location'> & { region: number })[] = [];
   let first = 0;
   while (first < units.length) {
     // Extend the chunk [first, last] unit by unit. `estimate` adds up the parts (an upper bound in
@@ -182,6 +212,7 @@ function groupUnits(
     let exact = true;
     while (last + 1 < units.length) {
       const next = units[last + 1] as Unit;
+      if (next.region !== (units[last] as Unit).region) break;
       if (isBreak[last]) {
         if (!exact && minTokens > 0) {
           tokens = tokenizer.count(text.slice((units[first] as Unit).start, (units[last] as Unit).end));
@@ -212,7 +243,7 @@ function groupUnits(
       end = (units[last] as Unit).end;
       tokens = tokenizer.count(text.slice(start, end));
     }
-    out.push({ start, end, tokens });
+    out.push({ start, end, tokens, region: (units[first] as Unit).region });
     first = last + 1;
   }
   return out;
@@ -242,6 +273,10 @@ export async function semanticChunkDocuments(
  * `${doc.id}#${order}`; `doc.text.slice(chunk.start, chunk.end) === chunk.text`, from the first
  * sentence's start to the last sentence's end (whitespace between chunks belongs to none). Empty
  * text gives no chunks, and the embedder is not called for text of one sentence.
+ *
+ * A document with `segments` is split into sentences segment by segment: a chunk always breaks at a
+ * segment boundary (`minTokens` aside), the windows compared at a gap stay within its segment, and
+ * each chunk's `location` is its segment's (text outside every segment: see `chunkDocument`).
  *
  * @throws InvalidArgumentError for a missing `embedder` or invalid options.
  * @throws ModelOutputError when the embedder returns a different number of vectors than asked.
@@ -273,14 +308,16 @@ async function chunkAll(
   };
   const plans = docs.map((doc) => {
     throwIfAborted(options.abortSignal);
-    const units = unitsOf(doc.text, tokenizer, maxTokens, caller);
+    const regions = textRegions(doc, caller);
+    const units = unitsOf(doc.text, regions, tokenizer, maxTokens, caller);
     const windowText = ([from, to]: [number, number]): number =>
       indexOf(doc.text.slice((units[from] as Unit).start, (units[to - 1] as Unit).end));
-    const gaps = windowRanges(units.length, windowSize).map((gap) => ({
+    const gaps = windowRanges(units, windowSize).map((gap) => ({
+      at: gap.at,
       before: windowText(gap.before),
       after: windowText(gap.after),
     }));
-    return { doc, units, gaps };
+    return { doc, regions, units, gaps };
   });
 
   const embeddings =
@@ -299,7 +336,7 @@ async function chunkAll(
     );
   }
 
-  return plans.flatMap(({ doc, units, gaps }) => {
+  return plans.flatMap(({ doc, regions, units, gaps }) => {
     const distances = gaps.map(
       (gap) =>
         1 - cosineSimilarity(embeddings[gap.before] as Float32Array, embeddings[gap.after] as Float32Array),
@@ -310,8 +347,14 @@ async function chunkAll(
         : distances.length > 0
           ? percentile(distances, options.breakpoint.value)
           : Number.POSITIVE_INFINITY;
-    const isBreak = distances.map((distance) => distance > threshold);
-    const spans = groupUnits(doc.text, units, isBreak, options);
+    const isBreak = new Array<boolean>(Math.max(0, units.length - 1)).fill(false);
+    gaps.forEach((gap, g) => {
+      isBreak[gap.at] = (distances[g] as number) > threshold;
+    });
+    const spans = groupUnits(doc.text, units, isBreak, options).map(({ region, ...span }): LocatedSpan => {
+      const location = regions[region]?.location;
+      return location ? { ...span, location } : span;
+    });
     return toChunks(doc, spans);
   });
 }

@@ -2,10 +2,12 @@ import type { Tokenizer } from '../tokenizer.js';
 import { getTokenizer } from '../tokenizer.js';
 import type { Chunk, Document } from '../types.js';
 import { type ChunkOptions, chunkDocuments } from './fixed.js';
+import { hasSegments, textRegions } from './regions.js';
 
 /**
  * How documents become retrieval units: `'fixed'` token windows, or `'document'`: one unit per
- * document (a corpus of passages, as in the multi-hop QA benchmarks).
+ * document (a corpus of passages, as in the multi-hop QA benchmarks) — per segment for a document
+ * loaded with several (see {@link documentUnits}).
  */
 export type ChunkingMode = 'fixed' | 'document';
 
@@ -23,7 +25,47 @@ export function documentChunk(doc: Document, tokenizer: Tokenizer = getTokenizer
 }
 
 /**
+ * The `'document'`-mode units of one document. Without segments: the whole document as one unit
+ * ({@link documentChunk}; none for blank text). With segments, the units are its regions (each
+ * non-blank segment, and non-blank text outside the segments; see `chunkDocument`):
+ * - one region: the whole document as one unit, `id` = the document id as without segments, with
+ *   that region's `location` (a plain-text file, one page, one record);
+ * - several: one unit per region, in text order, `id` = `${doc.id}#${order}` (order from 0, as the
+ *   fixed chunker numbers chunks), each with its text, offsets and `location`.
+ *
+ * The ids depend on the text and its segments alone, so an unchanged file keeps its unit ids.
+ */
+export function documentUnits(doc: Document, tokenizer: Tokenizer = getTokenizer()): Chunk[] {
+  if (doc.text.trim() === '') return [];
+  if (!hasSegments(doc)) return [documentChunk(doc, tokenizer)];
+  const regions = textRegions(doc, 'chunkCorpus');
+  if (regions.length === 1) {
+    const location = regions[0]!.location;
+    return [{ ...documentChunk(doc, tokenizer), ...(location ? { location } : {}) }];
+  }
+  return regions.map((region, order) => {
+    const text = doc.text.slice(region.start, region.end);
+    const unit: Chunk = {
+      id: `${doc.id}#${order}`,
+      docId: doc.id,
+      order,
+      text,
+      tokens: tokenizer.count(text),
+      start: region.start,
+      end: region.end,
+    };
+    if (region.location) unit.location = region.location;
+    return unit;
+  });
+}
+
+/**
  * Chunks of a corpus in either {@link ChunkingMode}. Blank documents give no chunks in both modes.
+ * Documents with segments are cut at their segment boundaries in both modes, and each chunk gets its
+ * segment's `location`.
+ *
+ * @throws InvalidArgumentError for segments out of text order, overlapping or outside the text, and
+ * in `'fixed'` mode for two documents with one id (as `chunkDocuments`).
  */
 export function chunkCorpus(
   docs: readonly Document[],
@@ -32,7 +74,7 @@ export function chunkCorpus(
   const { chunking = 'fixed', ...fixed } = options;
   if (chunking === 'document') {
     const tokenizer = fixed.tokenizer ?? getTokenizer();
-    return docs.filter((doc) => doc.text.trim() !== '').map((doc) => documentChunk(doc, tokenizer));
+    return docs.flatMap((doc) => documentUnits(doc, tokenizer));
   }
   return chunkDocuments(docs, fixed);
 }

@@ -6,8 +6,9 @@
  */
 import { type PackedContext, packContext } from '../context.js';
 import { InvalidArgumentError } from '../errors.js';
+import { withLocations } from '../provenance.js';
 import type { Tokenizer } from '../tokenizer.js';
-import type { RetrievedItem } from '../types.js';
+import type { Provenance, RetrievedItem, SourceLocation } from '../types.js';
 import { cosineSimilarity } from '../vector/math.js';
 import type { VectorIndex } from '../vector/types.js';
 
@@ -42,6 +43,8 @@ export interface LocalSearchTextUnit {
   text: string;
   /** Documents the unit comes from (provenance of the retrieved item). @default [] */
   docIds?: readonly string[];
+  /** Where in the source files the unit lies (its chunk's `location`), for the items' provenance. @default [] */
+  locations?: readonly SourceLocation[];
 }
 
 /** What {@link prepareLocalSearch} reads. */
@@ -479,10 +482,16 @@ export function localSearch(
   };
 }
 
-function unitDocs(graph: LocalSearchGraph, unitIds: readonly string[]): string[] {
+/** The provenance of an item the units `unitIds` support: those units, their documents and locations. */
+function unitSource(graph: LocalSearchGraph, unitIds: readonly string[]): Provenance {
   const docs = new Set<string>();
-  for (const id of unitIds) for (const doc of graph.textUnits.get(id)?.docIds ?? []) docs.add(doc);
-  return [...docs];
+  const locations: SourceLocation[] = [];
+  for (const id of unitIds) {
+    const unit = graph.textUnits.get(id);
+    for (const doc of unit?.docIds ?? []) docs.add(doc);
+    if (unit?.locations) locations.push(...unit.locations);
+  }
+  return withLocations({ chunkIds: [...unitIds], docIds: [...docs] }, locations);
 }
 
 function entityItem(graph: LocalSearchGraph, seed: SeedEntity): RetrievedItem {
@@ -492,7 +501,7 @@ function entityItem(graph: LocalSearchGraph, seed: SeedEntity): RetrievedItem {
     kind: 'entity',
     text: entity.description ? `${entity.name}: ${entity.description}` : entity.name,
     score: seed.score,
-    source: { chunkIds: [...entity.textUnitIds], docIds: unitDocs(graph, entity.textUnitIds) },
+    source: unitSource(graph, entity.textUnitIds),
   };
 }
 
@@ -505,10 +514,7 @@ function relationItem(graph: LocalSearchGraph, ranked: RankedRelationship): Retr
     kind: 'relation',
     text: relationship.description ? `${names}: ${relationship.description}` : names,
     score: ranked.rank,
-    source: {
-      chunkIds: [...relationship.textUnitIds],
-      docIds: unitDocs(graph, relationship.textUnitIds),
-    },
+    source: unitSource(graph, relationship.textUnitIds),
   };
 }
 
@@ -519,6 +525,6 @@ function textUnitItem(graph: LocalSearchGraph, ranked: RankedTextUnit, seeds: Se
     kind: 'chunk',
     text: unit.text,
     score: seeds[ranked.seed]?.score ?? 0,
-    source: { chunkIds: [unit.id], docIds: [...(unit.docIds ?? [])] },
+    source: withLocations({ chunkIds: [unit.id], docIds: [...(unit.docIds ?? [])] }, unit.locations ?? []),
   };
 }

@@ -1,5 +1,5 @@
 import type { TaskSuite } from '../tasks/types.js';
-import type { Document } from '../types.js';
+import type { Document, DocumentSegment, SourceLocation } from '../types.js';
 
 const PEOPLE = ['Anton Kessler', 'Mira Kessler', 'Tomas Brandt', 'Ilse Varga', 'Jonas Holm', 'Petra Lind'];
 const PLACES = ['Varnholm', 'Orsa', 'Kestrel Bay', 'Dunmore', 'Ashford'];
@@ -24,6 +24,85 @@ export function entityDocuments(count: number): Document[] {
       `In ${1960 + i}, ${THINGS[(i + 1) % 4]} hired ${PEOPLE[(i + 3) % 6]}.`,
   }));
 }
+
+/** One file as a loader gives it: its parts, each a segment with its location, joined by blank lines. */
+function loaded(
+  id: string,
+  title: string,
+  parts: readonly [Omit<SourceLocation, 'path'>, string][],
+): Document {
+  let text = '';
+  const segments: DocumentSegment[] = [];
+  for (const [place, part] of parts) {
+    if (text !== '') text += '\n\n';
+    segments.push({ start: text.length, end: text.length + part.length, location: { path: id, ...place } });
+    text += part;
+  }
+  return { id, title, text, segments };
+}
+
+/**
+ * A small corpus as loaders give it, for provenance tests: `report.pdf` (three pages),
+ * `guide.md` (sections under a heading path), `people.csv` (one segment per row, as a spreadsheet
+ * numbers rows: the header is row 1), and `notes` without segments. Each fact of
+ * {@link LOCATED_QUESTIONS} is in one segment only, and its answer is named nowhere else.
+ */
+export function locatedDocuments(): Document[] {
+  return [
+    loaded('report.pdf', 'Annual report', [
+      [
+        { page: 1 },
+        'Anton Kessler founded the Kessler Shipyard in Varnholm in 1881. The Kessler Shipyard builds ferries.',
+      ],
+      [
+        { page: 2 },
+        'Mira Kessler won the Varnholm Regatta in 1902. The Varnholm Regatta is held every August.',
+      ],
+      [
+        { page: 3 },
+        'Ilse Varga founded the Orsa Observatory in 1887. The Orsa Observatory stands on a hill above Orsa.',
+      ],
+    ]),
+    loaded('guide.md', 'Lighthouse guide', [
+      [
+        { section: ['Dunmore Lighthouse'] },
+        'Tomas Brandt built the Dunmore Lighthouse in 1860 on the cliffs of Dunmore.',
+      ],
+      [
+        { section: ['Dunmore Lighthouse', 'Keepers'] },
+        'Jonas Holm kept the Dunmore Lighthouse from 1901 to 1930.',
+      ],
+    ]),
+    loaded('people.csv', 'People', [
+      [{ row: 2 }, 'name: Tomas Brandt\nrole: Tomas Brandt was an engineer in Dunmore.'],
+      [{ row: 3 }, 'name: Petra Lind\nrole: Petra Lind directs the Orsa Marine Institute in Kestrel Bay.'],
+    ]),
+    {
+      id: 'notes',
+      title: 'Notes',
+      text: 'Ashford lies on the river Esk. The Ashford market opens on Mondays.',
+    },
+  ];
+}
+
+/** Questions on {@link locatedDocuments}, each with its answer and the one place the answer is given. */
+export const LOCATED_QUESTIONS: readonly { question: string; answer: string; location: SourceLocation }[] = [
+  {
+    question: 'Who founded the Orsa Observatory?',
+    answer: 'Ilse Varga',
+    location: { path: 'report.pdf', page: 3 },
+  },
+  {
+    question: 'Who kept the Dunmore Lighthouse?',
+    answer: 'Jonas Holm',
+    location: { path: 'guide.md', section: ['Dunmore Lighthouse', 'Keepers'] },
+  },
+  {
+    question: 'Who directs the Orsa Marine Institute?',
+    answer: 'Petra Lind',
+    location: { path: 'people.csv', row: 3 },
+  },
+];
 
 /** How many task calls a {@link trackTasks} suite has in flight, at most, and has made. */
 export interface TaskTracking {
