@@ -125,7 +125,7 @@ function splitResolved(
   }
   return spans.map((span, order) => {
     const piece = text.slice(span.start, span.end);
-    return {
+    const sub: SubChunk = {
       id: `${chunk.id}/${order}`,
       chunkId: chunk.id,
       docId: chunk.docId,
@@ -135,5 +135,8 @@ function splitResolved(
       start: chunk.start + span.start,
       end: chunk.start + span.end,
     };
+    // A piece lies in its chunk, so in the chunk's segment.
+    if (chunk.location) sub.location = chunk.location;
+    return sub;
   });
 }

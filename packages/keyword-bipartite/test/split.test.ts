@@ -33,6 +33,13 @@ describe('splitChunk', () => {
     expectCoverage(pieces);
   });
 
+  it("gives every piece its chunk's location (a page, section or row of the source file)", () => {
+    const location = { path: 'report.pdf', page: 3 };
+    const pieces = splitChunk({ ...chunk, location }, { size: 500 });
+    expect(pieces.map((p) => p.location)).toEqual([location, location, location]);
+    expect(splitChunk(chunk, { size: 500 }).every((p) => !('location' in p))).toBe(true);
+  });
+
   it('gives the rest to the last piece', () => {
     const pieces = splitChunk(chunk, { size: 500 });
     expect(pieces.map((p) => p.tokens)).toEqual([500, 500, 200]);

@@ -1,4 +1,4 @@
-import { checkIndexFile, type Schema, shapeIssue, v, validate } from '@grag/core';
+import { checkIndexFile, type Schema, shapeIssue, sourceLocationSchema, v, validate } from '@grag/core';
 import { readJson, writeJson } from '@grag/core/internal';
 import type { SummaryTree, SummaryTreeNode } from './tree.js';
 
@@ -11,6 +11,7 @@ const nodeSchema: Schema<SummaryTreeNode> = v.object({
   firstLeaf: v.int({ min: 0 }),
   lastLeaf: v.int({ min: 0 }),
   docId: v.optional(v.string()),
+  location: v.optional(sourceLocationSchema),
   overlapChars: v.optional(v.int({ min: 0 })),
 });
 

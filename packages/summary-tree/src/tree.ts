@@ -2,6 +2,7 @@ import {
   type Chunk,
   InvalidArgumentError,
   type ProgressReporter,
+  type SourceLocation,
   type TaskSuite,
   throwIfAborted,
 } from '@grag/core';
@@ -14,6 +15,8 @@ export interface SummaryTreeLeaf {
   text: string;
   /** Document of the leaf; consecutive leaves of one document can continue each other. */
   docId?: string;
+  /** Where in its source file the leaf's chunk lies (the chunk's `location`), for citations. */
+  location?: SourceLocation;
   /**
    * Leading characters of `text` that repeat the end of the previous leaf's text (the chunker's
    * overlap). A value > 0 marks the leaf as the continuation of the previous one: when both are
@@ -40,6 +43,8 @@ export interface SummaryTreeNode {
   lastLeaf: number;
   /** Leaves only: their document, as given. */
   docId?: string;
+  /** Leaves only: their source-file location, as given. */
+  location?: SourceLocation;
   /** Leaves only: as given in {@link SummaryTreeLeaf.overlapChars}. */
   overlapChars?: number;
 }
@@ -188,6 +193,7 @@ export function summaryTreeShape(
  * Leaves from chunks in document order. A chunk that follows the previous chunk of its document
  * (`order + 1`) and starts before that chunk ends gets `overlapChars = prev.end − chunk.start`.
  * With `titles`, the first chunk of each document (order 0) is written as `title + '\n' + text`.
+ * Each leaf keeps its chunk's `location`, when it has one.
  */
 export function leavesFromChunks(
   chunks: readonly Chunk[],
@@ -197,6 +203,7 @@ export function leavesFromChunks(
   let previous: Chunk | undefined;
   for (const chunk of chunks) {
     const leaf: SummaryTreeLeaf = { id: chunk.id, text: chunk.text, docId: chunk.docId };
+    if (chunk.location) leaf.location = chunk.location;
     const continues =
       previous !== undefined && previous.docId === chunk.docId && chunk.order === previous.order + 1;
     if (continues && chunk.start < previous!.end) {
@@ -294,6 +301,7 @@ export async function buildSummaryTree(
       lastLeaf: i,
     };
     if (leaf.docId !== undefined) node.docId = leaf.docId;
+    if (leaf.location !== undefined) node.location = leaf.location;
     if (leaf.overlapChars !== undefined && leaf.overlapChars > 0) node.overlapChars = leaf.overlapChars;
     return node;
   });

@@ -129,6 +129,24 @@ describe('buildSummaryTree', () => {
     expect(joinLeafTexts(l)).toEqual(['Alpha\nalpha one two', 'beta']);
   });
 
+  test("keeps each chunk's source-file location on its leaf and leaf node, through validation", async () => {
+    const p3 = { path: 'report.pdf', page: 3 };
+    const chunks: Chunk[] = [
+      { id: 'r#0', docId: 'r', order: 0, text: 'page two', tokens: 2, start: 0, end: 8 },
+      { id: 'r#1', docId: 'r', order: 1, text: 'page three', tokens: 2, start: 10, end: 20, location: p3 },
+    ];
+    const l = leavesFromChunks(chunks);
+    expect(l.map((x) => x.location)).toEqual([undefined, p3]);
+    const tree = validateSummaryTree(JSON.parse(JSON.stringify(await buildSummaryTree(l, naming))));
+    expect(tree.nodes.slice(0, 2).map((n) => n.location)).toEqual([undefined, p3]);
+    expect(() =>
+      validateSummaryTree({
+        ...tree,
+        nodes: tree.nodes.map((n, i) => (i === 1 ? { ...n, location: { page: 3 } } : n)),
+      }),
+    ).toThrow(/nodes\[1\]\.location\.path/);
+  });
+
   test('summarizes the leaves even when there are only a few', async () => {
     const tree = await buildSummaryTree(leaves(3), naming);
     expect(tree.levels.map((l) => l.length)).toEqual([3, 1]);
