@@ -1,8 +1,9 @@
 /**
- * The documents a DA-RAG index keeps for updates: ids and titles, and the parts of each text no
- * chunk holds (`gaps`: mostly the whitespace between semantic chunks), so that a full update can
- * put every document's text back together from its chunks and chunk it again, as a build of the
- * changed corpus does when the embedder is fitted again (semantic chunk boundaries follow the fit).
+ * The documents a DA-RAG index keeps for updates: ids and titles, the parts of each text no chunk
+ * holds (`gaps`: mostly the whitespace between semantic chunks), and the segments of documents
+ * loaded with them, so that a full update can put every document back together from its chunks
+ * and chunk it again, as a build of the changed corpus does when the embedder is fitted again
+ * (semantic chunk boundaries follow the fit; segment boundaries and locations stay).
  */
 import type { Chunk, Document } from '@grag/core';
 import type { DaRagKept } from './types.js';
@@ -45,6 +46,7 @@ export function keptDocuments(docs: readonly Document[], chunks: readonly Chunk[
     id: d.id,
     ...(d.title !== undefined ? { title: d.title } : {}),
     gaps: gapsOf(d.text, chunksOf.get(d.id) ?? []),
+    ...(d.segments?.length ? { segments: d.segments } : {}),
   }));
 }
 
@@ -67,7 +69,12 @@ export function keptTexts(kept: readonly KeptDocument[], chunks: readonly Chunk[
     for (const [at, text] of parts) {
       for (let i = 0; i < text.length; i++) chars[at + i] = text[i]!;
     }
-    out.push({ id: d.id, text: chars.join(''), ...(d.title !== undefined ? { title: d.title } : {}) });
+    out.push({
+      id: d.id,
+      text: chars.join(''),
+      ...(d.title !== undefined ? { title: d.title } : {}),
+      ...(d.segments !== undefined ? { segments: d.segments } : {}),
+    });
   }
   return out;
 }

@@ -2,6 +2,7 @@
  * What a community contributes: its member text within a token budget, the chunks and documents
  * it comes from in the order the context follows, and the text it packs.
  */
+import { provenanceOf, type SourceLocation } from '@grag/core';
 import { linkKey } from '@grag/core/internal';
 import { findEdge } from '@grag/ktruss';
 import { byRelevance, type FoundCommunity } from './community-search.js';
@@ -16,6 +17,8 @@ export interface CommunityMembers {
   /** The chunks it comes from, in context order. */
   chunkIds: string[];
   docIds: string[];
+  /** The distinct locations of those chunks, when their documents were loaded with segments. */
+  locations?: SourceLocation[];
 }
 
 /** Input of {@link subjectEntities}. */
@@ -181,8 +184,8 @@ export function renderMembers(input: RenderMembersInput): CommunityMembers {
     chunkIds = chunks.map((chunk) => index.chunks[chunk]!.id);
   }
   if (tokenizer.count(members) > budget) members = tokenizer.truncate(members, budget);
-  const docOf = (id: string) => index.chunks[index.chunkLayer.index.get(id)!]!.docId;
-  return { members, chunkIds, docIds: [...new Set(chunkIds.map(docOf))] };
+  const chunkOf = (id: string) => index.chunks[index.chunkLayer.index.get(id)!]!;
+  return { members, ...provenanceOf(chunkIds.map(chunkOf)) };
 }
 
 /** The text a packed community writes: its report, its members, or both. */

@@ -113,7 +113,7 @@ export function packCommunities(input: PackInput) {
     kind: 'community',
     text: communityText(c, input.communityText),
     score: c.score,
-    source: { chunkIds: c.chunkIds, docIds: c.docIds },
+    source: { chunkIds: c.chunkIds, docIds: c.docIds, ...(c.locations ? { locations: c.locations } : {}) },
   }));
   const packed = packContext(
     items,

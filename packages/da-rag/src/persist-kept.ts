@@ -1,18 +1,30 @@
 /**
  * Saving and loading what updates reuse ({@link DaRagKept}): `update.json` with the documents
- * (ids, titles and the parts of their text no chunk holds, in corpus order) and each chunk's
+ * (ids, titles, the parts of their text no chunk holds and their segments, in corpus order) and each chunk's
  * extraction. Indexes saved before updates
  * existed have no such file and still load, without `kept`.
  */
-import { type Chunk, type IndexWriter, type OpenedIndex, type Schema, shapeIssue, v } from '@grag/core';
+import {
+  type Chunk,
+  type DocumentSegment,
+  type IndexWriter,
+  type OpenedIndex,
+  type Schema,
+  shapeIssue,
+  sourceLocationSchema,
+  v,
+} from '@grag/core';
 import type { DaRagKept } from './types.js';
 
 /** The artifact that keeps what an update reuses. */
 export const KEPT_FILE = 'update.json';
 
 interface StoredKept {
-  /** `gaps`: the parts of the text no chunk holds (absent in indexes saved before they were kept). */
-  documents: { id: string; title?: string; gaps?: [number, string][] }[];
+  /**
+   * `gaps`: the parts of the text no chunk holds (absent in indexes saved before they were kept);
+   * `segments`: those of a document loaded with them.
+   */
+  documents: { id: string; title?: string; gaps?: [number, string][]; segments?: DocumentSegment[] }[];
   extractions: {
     entities: { name: string; type: string; description: string }[];
     relations: {
@@ -33,6 +45,11 @@ const keptSchema: Schema<StoredKept> = v.object({
       id: v.string(),
       title: v.optional(v.string()),
       gaps: v.optional(v.array(v.tuple(v.int({ min: 0 }), v.string()))),
+      segments: v.optional(
+        v.array(
+          v.object({ start: v.int({ min: 0 }), end: v.int({ min: 0 }), location: sourceLocationSchema }),
+        ),
+      ),
     }),
   ),
   extractions: v.array(
@@ -94,6 +111,7 @@ export async function loadKept(
       id: d.id,
       ...(d.title !== undefined ? { title: d.title } : {}),
       ...(d.gaps !== undefined ? { gaps: d.gaps } : {}),
+      ...(d.segments !== undefined ? { segments: d.segments } : {}),
     })),
     extractions: stored.extractions.map((e) => ({
       ...e,

@@ -1,6 +1,7 @@
 import type {
   Bm25Index,
   Chunk,
+  DocumentSegment,
   ExtractedEntity,
   ExtractedRelation,
   IndexProviders,
@@ -99,11 +100,12 @@ export interface ChunkExtraction {
 /** What a DA-RAG index keeps so that `update` calls the model only for new chunks. */
 export interface DaRagKept {
   /**
-   * The indexed documents in corpus order (also those that gave no chunk), with their titles and
-   * the parts of their text no chunk holds (`[offset, text]`; absent in indexes saved before they
-   * were kept), from which a full update puts each text back together.
+   * The indexed documents in corpus order (also those that gave no chunk), with their titles, the
+   * parts of their text no chunk holds (`[offset, text]`; absent in indexes saved before they were
+   * kept), from which a full update puts each text back together, and their segments (documents
+   * loaded with them), so that chunking again keeps the segment boundaries and locations.
    */
-  documents: { id: string; title?: string; gaps?: [number, string][] }[];
+  documents: { id: string; title?: string; gaps?: [number, string][]; segments?: DocumentSegment[] }[];
   /** The extraction of each chunk, parallel to `chunks`. */
   extractions: ChunkExtraction[];
 }

@@ -12,6 +12,7 @@ import {
   StateError,
   type TaskSuite,
 } from '@grag/core';
+import { locatedDocuments } from '@grag/core/test';
 import { expectSameRetrievals } from '@grag/core/test/vitest';
 import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
@@ -97,5 +98,22 @@ describe('da-rag full update with the offline TF-IDF embedder', () => {
     // Without full it updates as before, keeping the fit.
     const { report } = await daRag.update!(legacy, { add: B }, run.ctx);
     expect(report.trace.fit).toMatch(/keeps the fit of the original corpus/);
+  }, 60_000);
+
+  it('keeps the segments of loaded documents, so a full update chunks by segment with locations again', async () => {
+    const located = locatedDocuments();
+    const [first, ...rest] = located;
+    const store = memoryStore();
+    await daRag.save(await daRag.build([first!], offline().ctx), store);
+    const loaded = await daRag.load(store, offline().ctx);
+    expect(loaded.kept!.documents[0]!.segments).toEqual(first!.segments);
+    const { index } = await daRag.update!(loaded, { add: rest }, offline().ctx, { full: true });
+    const fresh = await daRag.build(located, offline().ctx);
+    expect(index.chunks).toEqual(fresh.chunks);
+    expect(index.chunks.find((c) => c.text.includes('Ilse Varga'))!.location).toEqual({
+      path: 'report.pdf',
+      page: 3,
+    });
+    expect(index.chunks.filter((c) => c.docId !== 'notes').every((c) => c.location !== undefined)).toBe(true);
   }, 60_000);
 });
