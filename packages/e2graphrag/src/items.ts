@@ -3,7 +3,7 @@
  * entities that reached them ("entity1-entity2: chunk"), tree nodes of global mode, each with the
  * chunks and documents it comes from.
  */
-import type { RetrievedItem } from '@grag/core';
+import { provenanceOf, type RetrievedItem } from '@grag/core';
 import { joinLeafTexts, type SummaryTree } from '@grag/summary-tree';
 import type { AdaptiveRetrievalResult } from './adaptive.js';
 
@@ -13,11 +13,14 @@ export interface LabelledItems {
   labels: Map<string, string>;
 }
 
-/** The chunks and documents of `leaves`. */
+/** The chunks, documents and source-file locations of `leaves`. */
 export function provenance(tree: SummaryTree, leaves: readonly number[]): RetrievedItem['source'] {
-  const chunkIds = leaves.map((l) => tree.nodes[l]!.id);
-  const docIds = [...new Set(leaves.map((l) => tree.nodes[l]!.docId ?? tree.nodes[l]!.id))];
-  return { chunkIds, docIds };
+  return provenanceOf(
+    leaves.map((l) => {
+      const n = tree.nodes[l]!;
+      return { id: n.id, docId: n.docId ?? n.id, location: n.location };
+    }),
+  );
 }
 
 /** The leaves a tree node covers. */

@@ -48,6 +48,7 @@ function changedLeaves(
     const n = tree.nodes[i]!;
     const leaf: SummaryTreeLeaf = { id: n.id, text: n.text };
     if (n.docId !== undefined) leaf.docId = n.docId;
+    if (n.location !== undefined) leaf.location = n.location;
     if (n.overlapChars !== undefined) leaf.overlapChars = n.overlapChars;
     return { leaf, old: i };
   });

@@ -64,6 +64,7 @@ function reshape(tree: SummaryTree, change: SummaryTreeChange, g: number): Draft
     at.set(i, leafLevel.length);
     const leaf: SummaryTreeLeaf = { id: n.id, text: n.text };
     if (n.docId !== undefined) leaf.docId = n.docId;
+    if (n.location !== undefined) leaf.location = n.location;
     if (n.overlapChars !== undefined) leaf.overlapChars = n.overlapChars;
     leafLevel.push({ text: n.text, children: [], old: i, dirty: false, firstLeaf: 0, lastLeaf: 0, leaf });
   }
@@ -218,6 +219,7 @@ function assemble(tree: SummaryTree, levels: Draft[][]): { tree: SummaryTree; or
         lastLeaf: d.lastLeaf,
       };
       if (l === 0 && d.leaf!.docId !== undefined) node.docId = d.leaf!.docId;
+      if (l === 0 && d.leaf!.location !== undefined) node.location = d.leaf!.location;
       if (l === 0 && (d.leaf!.overlapChars ?? 0) > 0) node.overlapChars = d.leaf!.overlapChars!;
       for (const c of node.children) nodes[c]!.parent = base + i;
       nodes.push(node);

@@ -1,0 +1,30 @@
+import { createBuildContext, createPromptTasks } from '@grag/core';
+import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
+import { runLocationSpec } from '@grag/core/test/vitest';
+import { createOfflineTasks } from '@grag/offline';
+import { E2GRAPHRAG_PAPER_DEFAULTS, e2GraphRag } from '../src/index.js';
+
+// Scripted summaries name no entity, so every item that mentions an answer is a chunk of the corpus.
+const scripted = () =>
+  createBuildContext({
+    embedder: createScriptedEmbedder({ dimensions: 32 }),
+    tasks: createPromptTasks(
+      createScriptedChatModel((call) => `overview of ${call.messages.at(-1)!.content.length} characters`),
+    ),
+  });
+const offline = () =>
+  createBuildContext({ embedder: createScriptedEmbedder({ dimensions: 32 }), tasks: createOfflineTasks() });
+
+runLocationSpec('e2graphrag (fixed)', e2GraphRag, {
+  makeContext: scripted,
+  buildOptions: { chunkSize: 16, overlap: 4 },
+});
+// The paper's configuration merges runs of consecutive chunks into one item (paperItems).
+runLocationSpec('e2graphrag (paper, fixed)', e2GraphRag, {
+  makeContext: offline,
+  buildOptions: { ...E2GRAPHRAG_PAPER_DEFAULTS, chunkSize: 16, overlap: 4 },
+});
+runLocationSpec('e2graphrag (document)', e2GraphRag, {
+  makeContext: offline,
+  buildOptions: { chunking: 'document' },
+});
