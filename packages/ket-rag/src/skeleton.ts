@@ -57,7 +57,12 @@ export function assembleSkeleton(input: {
         ? entities.map((e) => ({ ...e, textUnitIds: e.textUnitIds.slice(0, o.unitsPerEntity) }))
         : entities,
     relationships,
-    textUnits: subChunks.map((s, i) => ({ id: s.id, text: subChunkTexts[i]!, docIds: [s.docId] })),
+    textUnits: subChunks.map((s, i) => ({
+      id: s.id,
+      text: subChunkTexts[i]!,
+      docIds: [s.docId],
+      ...(s.location ? { locations: [s.location] } : {}),
+    })),
   });
   const skeleton: KetRagSkeleton = {
     ...parts,
