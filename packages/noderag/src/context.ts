@@ -2,7 +2,15 @@
  * The context of a NodeRAG retrieval: the best-scored retrievable nodes that fit the token budget,
  * written in groups of a fixed type order, each with a heading.
  */
-import { packContext, type Retrieval, type RetrievedItem, type Tokenizer } from '@grag/core';
+import {
+  type Chunk,
+  packContext,
+  type Retrieval,
+  type RetrievedItem,
+  type SourceLocation,
+  type Tokenizer,
+  withLocations,
+} from '@grag/core';
 import { type HeteroGraph, NODE_TYPES, type NodeType, RETRIEVABLE_TYPES } from '@grag/heterograph';
 
 /** Order of the node-type groups in the context. */
@@ -90,10 +98,18 @@ export function countBy(values: readonly string[]): Record<string, number> {
   return out;
 }
 
+/** The location of each chunk of `chunks` that has one (documents loaded with segments). */
+export function chunkLocations(chunks: readonly Chunk[]): ReadonlyMap<string, SourceLocation> {
+  const out = new Map<string, SourceLocation>();
+  for (const chunk of chunks) if (chunk.location) out.set(chunk.id, chunk.location);
+  return out;
+}
+
 /**
  * The {@link Retrieval} of ranked nodes: the retrievable ones (T, S, A, H, R) chosen by
  * {@link chooseNodes}, written grouped by type ({@link CONTEXT_TYPE_ORDER}) under a heading each and
- * packed into `budget`; `subgraph` when `subgraphNodes` is given.
+ * packed into `budget`; `subgraph` when `subgraphNodes` is given. Each item's provenance is its
+ * node's chunks and documents, with the locations of those chunks found in `locations`.
  */
 export function nodeRetrieval(input: {
   graph: HeteroGraph;
@@ -102,6 +118,8 @@ export function nodeRetrieval(input: {
   budget: number;
   trace: Record<string, unknown>;
   subgraphNodes?: readonly string[];
+  /** Chunk id → its location ({@link chunkLocations}). @default none */
+  locations?: ReadonlyMap<string, SourceLocation>;
 }): Retrieval {
   const { graph, tokenizer, budget } = input;
   const retrievable = input.nodes.filter((n) => RETRIEVABLE_TYPES.includes(n.type));
@@ -119,7 +137,10 @@ export function nodeRetrieval(input: {
       kind: NODE_TYPES[node.type].kind,
       text: attrs.text,
       score: node.score,
-      source: { chunkIds: [...attrs.chunks], docIds: [...attrs.docs] },
+      source: withLocations(
+        { chunkIds: [...attrs.chunks], docIds: [...attrs.docs] },
+        [...attrs.chunks].map((id) => input.locations?.get(id)),
+      ),
     };
   });
   let previous: string | undefined;

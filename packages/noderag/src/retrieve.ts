@@ -9,10 +9,11 @@ import {
   InvalidArgumentError,
   normalizeEntityName,
   type Retrieval,
+  type SourceLocation,
   searchEntryPoints,
   throwIfAborted,
 } from '@grag/core';
-import { countBy, nodeRetrieval } from './context.js';
+import { chunkLocations, countBy, nodeRetrieval } from './context.js';
 import {
   NODERAG_PLAIN_TOP_K,
   type NodeRagQueryOptions,
@@ -36,6 +37,18 @@ export function entryWeights(input: {
     weights.set(key, input.weighting === 'rank' ? 1 / (i + 1) : 1);
   });
   return weights;
+}
+
+/** Chunk id → location of each index's chunks, made on the first retrieval (chunks do not change). */
+const locationsByIndex = new WeakMap<NodeRagIndex, ReadonlyMap<string, SourceLocation>>();
+
+function locationsOf(index: NodeRagIndex): ReadonlyMap<string, SourceLocation> {
+  let locations = locationsByIndex.get(index);
+  if (!locations) {
+    locations = chunkLocations(index.chunks);
+    locationsByIndex.set(index, locations);
+  }
+  return locations;
 }
 
 /**
@@ -87,6 +100,7 @@ export async function retrieveNodeRag(
       budget,
       trace: { ...trace, stageMs, ms: performance.now() - started },
       ...(subgraphNodes ? { subgraphNodes } : {}),
+      locations: locationsOf(index),
     });
 
   if (!o.graphSearch) {
