@@ -19,6 +19,8 @@ export interface LocationSpecOptions<Options> {
   makeContext: () => BuildContext | Promise<BuildContext>;
   /** Build options (small chunks keep it fast). */
   buildOptions?: Partial<Options>;
+  /** Options of every retrieval (besides the question). @default {} */
+  retrieveOptions?: Record<string, unknown>;
   /** Per-test timeout in ms. @default 60000 */
   timeout?: number;
 }
@@ -115,7 +117,8 @@ export function runLocationSpec<Index, Options>(
       root = await mkdtemp(join(tmpdir(), 'grag-location-spec-'));
       index = await method.build(corpus, await options.makeContext(), options.buildOptions ?? {});
       results = [];
-      for (const q of LOCATED_QUESTIONS) results.push(await method.retrieve(index, q.question));
+      for (const q of LOCATED_QUESTIONS)
+        results.push(await method.retrieve(index, q.question, options.retrieveOptions));
     }, timeout);
 
     afterAll(async () => {
@@ -139,7 +142,9 @@ export function runLocationSpec<Index, Options>(
         await method.save(index, dir);
         const loaded = await method.load(dir, await options.makeContext());
         for (const [n, q] of LOCATED_QUESTIONS.entries()) {
-          expect(sources(await method.retrieve(loaded, q.question))).toEqual(sources(results[n]!));
+          expect(sources(await method.retrieve(loaded, q.question, options.retrieveOptions))).toEqual(
+            sources(results[n]!),
+          );
         }
       },
       timeout,
@@ -158,7 +163,8 @@ export function runLocationSpec<Index, Options>(
           const ctx = await options.makeContext();
           const { index: updated } = await method.update!(loaded, { add: added }, ctx, { full });
           const after: Retrieval[] = [];
-          for (const q of LOCATED_QUESTIONS) after.push(await method.retrieve(updated, q.question));
+          for (const q of LOCATED_QUESTIONS)
+            after.push(await method.retrieve(updated, q.question, options.retrieveOptions));
           expectCitations(after);
           for (const r of after) r.items.forEach(check);
         },
