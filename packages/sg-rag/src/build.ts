@@ -1,6 +1,7 @@
 import {
   type BuildContext,
   type BuildRuntime,
+  type Chunk,
   chunkDocuments,
   type Document,
   type GraphExtraction,
@@ -22,13 +23,20 @@ function toMap(m: Record<string, string> | ReadonlyMap<string, string> | undefin
   return m instanceof Map ? new Map(m) : new Map(Object.entries(m as Record<string, string>));
 }
 
-/** A chunk's extraction as the index keeps it (the parse issues are the build's report, not kept). */
+/**
+ * A chunk's extraction as the index keeps it, with the chunk's id, document and location (the parse
+ * issues are the build's report, not kept).
+ */
 export function keptChunk(
-  id: string,
-  docId: string,
+  chunk: Pick<Chunk, 'id' | 'docId' | 'location'>,
   extraction: Pick<GraphExtraction, 'entities' | 'relations'>,
 ): KeptChunk {
-  return { id, docId, extraction: { entities: extraction.entities, relations: extraction.relations } };
+  return {
+    id: chunk.id,
+    docId: chunk.docId,
+    ...(chunk.location ? { location: chunk.location } : {}),
+    extraction: { entities: extraction.entities, relations: extraction.relations },
+  };
 }
 
 /**
@@ -100,7 +108,7 @@ export async function buildSgRagIndex(
       },
       { checkpoint: false },
     );
-    keptChunks = chunks.map((chunk, i) => keptChunk(chunk.id, chunk.docId, extractions[i]!));
+    keptChunks = chunks.map((chunk, i) => keptChunk(chunk, extractions[i]!));
   }
   requireEdges(graph, 'sg-rag build', triples ? 'triples' : 'docs');
   const kept: SgRagUpdateState | undefined = keptChunks && {

@@ -1,4 +1,11 @@
-import { type Chunk, type GraphExtraction, InvalidArgumentError, KnowledgeGraphBuilder } from '@grag/core';
+import {
+  type Chunk,
+  type GraphExtraction,
+  InvalidArgumentError,
+  KnowledgeGraphBuilder,
+  type SourceLocation,
+  uniqueLocations,
+} from '@grag/core';
 
 /** One fact of a knowledge graph: `head --relation--> tail`. */
 export interface Triple {
@@ -18,6 +25,11 @@ export interface SgEdge {
   chunkIds: string[];
   /** Documents the facts come from (empty for loaded triples). */
   docIds: string[];
+  /**
+   * The distinct source-file locations of those chunks (pages, sections, rows), when their
+   * documents were loaded with segments; absent otherwise (loaded triples, indexes saved before).
+   */
+  locations?: SourceLocation[];
 }
 
 /**
@@ -129,10 +141,11 @@ export function graphFromTriples(
 /**
  * The data graph of per-chunk extractions (in chunk order), merged with core's
  * `KnowledgeGraphBuilder`; relation descriptions become the edge facts (`'related'` when a relation
- * has none). Self-loops are dropped; `skipped` counts the records the builder skipped.
+ * has none), and each edge keeps the chunks, documents and chunk locations its facts come from.
+ * Self-loops are dropped; `skipped` counts the records the builder skipped.
  */
 export function graphFromExtractions(
-  chunks: readonly Pick<Chunk, 'id' | 'docId'>[],
+  chunks: readonly Pick<Chunk, 'id' | 'docId' | 'location'>[],
   extractions: readonly Pick<GraphExtraction, 'entities' | 'relations'>[],
 ): { graph: SgGraph; skipped: number } {
   const builder = new KnowledgeGraphBuilder();
@@ -140,6 +153,7 @@ export function graphFromExtractions(
     builder.addExtraction(extractions[i]!, { chunkId: chunk.id, docId: chunk.docId });
   });
   const kg = builder.build();
+  const locationOf = new Map(chunks.filter((c) => c.location).map((c) => [c.id, c.location!]));
   const ids = [...kg.entities.keys()];
   const index = new Map(ids.map((id, i) => [id, i]));
   const edges: SgEdge[] = [];
@@ -150,13 +164,16 @@ export function graphFromExtractions(
     const a = Math.min(s, t);
     const b = Math.max(s, t);
     const descriptions = r.descriptions.length > 0 ? r.descriptions : ['related'];
-    edges.push({
+    const edge: SgEdge = {
       a,
       b,
       facts: descriptions.map((relation) => ({ relation, forward: s === a })),
       chunkIds: [...r.chunkIds],
       docIds: [...new Set(r.chunkIds.map((c) => kg.chunkDocs.get(c)).filter((d): d is string => !!d))],
-    });
+    };
+    const locations = uniqueLocations(r.chunkIds.map((c) => locationOf.get(c)));
+    if (locations.length > 0) edge.locations = locations;
+    edges.push(edge);
   }
   const entities = [...kg.entities.values()];
   return {

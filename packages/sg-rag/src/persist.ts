@@ -5,6 +5,7 @@ import {
   openMethodIndex,
   type Schema,
   shapeIssue,
+  sourceLocationSchema,
   v,
   writeMethodIndex,
 } from '@grag/core';
@@ -40,6 +41,7 @@ const graphSchema: Schema<SgGraph> = v.object({
       facts: v.array(v.object({ relation: v.string(), forward: v.boolean() })),
       chunkIds: strings,
       docIds: strings,
+      locations: v.optional(v.array(sourceLocationSchema)),
     }),
   ),
 });

@@ -2,10 +2,12 @@ import {
   cosineSimilarity,
   DEFAULT_BUDGET_TOKENS,
   embedAll,
+  type Provenance,
   packContext,
   type QueryGraph,
   type Retrieval,
   type RetrievedItem,
+  withLocations,
 } from '@grag/core';
 import { edgeSentences, type SgEdge } from './kg.js';
 import { matchQueryGraph } from './match.js';
@@ -100,11 +102,15 @@ async function normalize(
   return { q: { nodes, edges }, report, droppedEdges };
 }
 
-function provenance(edges: readonly SgEdge[]): { chunkIds: string[]; docIds: string[] } {
-  return {
-    chunkIds: [...new Set(edges.flatMap((e) => e.chunkIds))],
-    docIds: [...new Set(edges.flatMap((e) => e.docIds))],
-  };
+/** The chunks, documents and locations of the facts on `edges` (none for an index of triples). */
+function provenance(edges: readonly SgEdge[]): Provenance {
+  return withLocations(
+    {
+      chunkIds: [...new Set(edges.flatMap((e) => e.chunkIds))],
+      docIds: [...new Set(edges.flatMap((e) => e.docIds))],
+    },
+    edges.flatMap((e) => e.locations ?? []),
+  );
 }
 
 /** Ranks edges by the best similarity of their fact sentences to the query (dense retrieval). */

@@ -1,4 +1,10 @@
-import type { ExtractedEntity, ExtractedRelation, IndexProviders, VectorIndex } from '@grag/core';
+import type {
+  ExtractedEntity,
+  ExtractedRelation,
+  IndexProviders,
+  SourceLocation,
+  VectorIndex,
+} from '@grag/core';
 import type { Adjacency, SgGraph } from './kg.js';
 import type { SgRagIndexOptions } from './options.js';
 import type { PathIndexView } from './path-index.js';
@@ -9,10 +15,14 @@ export interface KeptExtraction {
   relations: ExtractedRelation[];
 }
 
-/** A chunk of an index built from documents: its id, its document and what was extracted from it. */
+/**
+ * A chunk of an index built from documents: its id, its document, its source-file location (when
+ * its document was loaded with segments) and what was extracted from it.
+ */
 export interface KeptChunk {
   id: string;
   docId: string;
+  location?: SourceLocation;
   extraction: KeptExtraction;
 }
 

@@ -3,7 +3,7 @@
  * and each chunk's extraction) and `label-embeddings.f32` (each node's label embedding). Indexes
  * built from triples, and indexes saved before updates existed, have neither and still load.
  */
-import { type IndexWriter, type OpenedIndex, shapeIssue, v } from '@grag/core';
+import { type IndexWriter, type OpenedIndex, shapeIssue, sourceLocationSchema, v } from '@grag/core';
 import type { KeptChunk, SgRagIndex, SgRagUpdateState } from './types.js';
 
 /** The artifact that marks an index saved with update state. */
@@ -21,6 +21,8 @@ const relationSchema = v.object({
   weight: v.nullable(v.number()),
   keywords: v.optional(v.array(v.string())),
 });
+// A chunk is `[id, docId, extraction]`, with its location fourth when it has one (indexes saved
+// before chunks kept their location have three elements).
 const updateSchema = v.object({
   documents: v.array(v.string()),
   chunks: v.array(
@@ -28,6 +30,7 @@ const updateSchema = v.object({
       v.string(),
       v.string(),
       v.object({ entities: v.array(entitySchema), relations: v.array(relationSchema) }),
+      v.optional(sourceLocationSchema),
     ),
   ),
 });
@@ -38,7 +41,9 @@ export async function saveUpdateState(out: IndexWriter, index: SgRagIndex): Prom
   if (!kept) return;
   await out.json(UPDATE_FILE, {
     documents: kept.documents,
-    chunks: kept.chunks.map((c) => [c.id, c.docId, c.extraction]),
+    chunks: kept.chunks.map((c) =>
+      c.location ? [c.id, c.docId, c.extraction, c.location] : [c.id, c.docId, c.extraction],
+    ),
   });
   await out.float32Rows(LABEL_EMBEDDINGS_FILE, kept.labelEmbeddings, index.providers.embedder.dimensions);
 }
@@ -66,9 +71,10 @@ export async function loadUpdateState(
       }
     });
   });
-  const chunks: KeptChunk[] = stored.chunks.map(([id, docId, extraction]) => ({
+  const chunks: KeptChunk[] = stored.chunks.map(([id, docId, extraction, location]) => ({
     id,
     docId,
+    ...(location ? { location } : {}),
     extraction: {
       entities: extraction.entities,
       relations: extraction.relations.map(({ weight, keywords, ...rest }) => ({

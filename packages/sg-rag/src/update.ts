@@ -114,10 +114,7 @@ export async function updateSgRagIndex(
     { checkpoint: false },
   );
   const keptChunks = kept.chunks.filter((c) => !plan.drop.has(c.docId));
-  const chunks: KeptChunk[] = [
-    ...keptChunks,
-    ...added.map((chunk, i) => keptChunk(chunk.id, chunk.docId, extractions[i]!)),
-  ];
+  const chunks: KeptChunk[] = [...keptChunks, ...added.map((chunk, i) => keptChunk(chunk, extractions[i]!))];
   const stats: Record<string, number> = {};
   const graph: SgGraph = await rt.stage(
     'graph',
