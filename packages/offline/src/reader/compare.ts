@@ -1,14 +1,10 @@
-/**
- * Comparisons ("Which opened first, A or B?") and yes/no questions ("Are A and B from the same
- * country?"): the value each compared thing's sentences give, and the answer they decide.
- */
-import type { Token } from '../nlp.js';
 import { containsWords, contentWords } from '../words.js';
 import { aboutItems, wordSet } from './about.js';
 import { pairedNames, type Relation, relationOf } from './chain.js';
 import { COUNTRIES, COUNTRY_ALIASES, DEMONYMS } from './countries.js';
+import { AGE_WORDS, eventDistance, eventYear, numberValue } from './events.js';
 import { concept } from './meaning.js';
-import { MONTHS, NUMBER_WORDS, TIME_WORDS, YEAR } from './question.js';
+import { LIFE_SPAN, MONTHS, TIME_WORDS, YEAR } from './question.js';
 import { resolveChain } from './resolve.js';
 import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
 
@@ -75,6 +71,8 @@ function sentencesNaming(
 ): { i: number; score: number }[] {
   const words = contentWords(phrase);
   const out: { i: number; score: number }[] = [];
+  const itemNames = (item: number, rest: readonly string[]): boolean =>
+    sentences.some((s, j) => s.item === item && rest.every((w) => wordsAt(j).has(w)));
   // An item whose title is the phrase is where its dates and facts are said: its sentences first.
   const titled = aboutItems(phrase, sentences);
   // An item whose first sentence names the phrase is about it: its other sentences count too.
@@ -86,7 +84,10 @@ function sentencesNaming(
     const set = wordsAt(i);
     let match = containsWords(set, words);
     if (match < 0.6 && about.has(sentences[i]!.item)) match = 0.6;
-    if (match < 0.6) continue;
+    // A first name alone ("Callum (born 1981)") in an item that names the whole name's other words.
+    const given =
+      match < 0.6 && words.length > 1 && set.has(words[0]!) && itemNames(sentences[i]!.item, words.slice(1));
+    if (match < 0.6 && !given) continue;
     const s = sentences[i]!;
     const lemmas = new Set(s.lemmas);
     let hits = 0;
@@ -96,33 +97,6 @@ function sentencesNaming(
     out.push({ i, score: match + pred + 0.01 * support[i]!.value + bonus });
   }
   return out.sort((a, b) => b.score - a.score || a.i - b.i);
-}
-
-/** Tokens between a phrase's mention in a sentence and the nearest word of `predicate` (by concept). */
-function eventDistance(s: AnswerSentence, phrase: string, predicate: readonly string[]): number {
-  const range = s.ea.analysis.sentences[s.index]!;
-  const tokens = s.ea.analysis.tokens;
-  const words = new Set(contentWords(phrase));
-  const wanted = new Set(predicate);
-  const mentions: number[] = [];
-  const events: number[] = [];
-  for (let k = range.start; k <= range.end; k++) {
-    if (words.has(tokens[k]!.normal)) mentions.push(k);
-    if (wanted.has(concept(tokens[k]!.lemma))) events.push(k);
-  }
-  let best = Number.POSITIVE_INFINITY;
-  for (const m of mentions) for (const e of events) best = Math.min(best, Math.abs(m - e));
-  return best;
-}
-
-/** A number written in a sentence (digits or a number word), or null. */
-function numberValue(token: Token): number | null {
-  const digits = token.value.replace(/,/g, '');
-  if (/^\d+(\.\d+)?$/.test(digits)) return Number(digits);
-  const words = [...NUMBER_WORDS];
-  const at = words.indexOf(token.normal);
-  if (at >= 0 && at < 20) return at + 1;
-  return null;
 }
 
 /**
@@ -154,6 +128,16 @@ export function chooseOption(
   const predicate = [...question.lemmas].filter((l) => !optionWords.has(l));
   const byTime =
     reading.lifespan || question.tokens.some((t) => !optionWords.has(t.normal) && TIME_WORDS.has(t.normal));
+  // The event whose date decides: the question's verbs ("born", "opened"); for an age ("younger",
+  // "the elder", "the older organisation") the start of the thing: a birth, a founding, a building.
+  const events = new Set(
+    question.tokens
+      .filter((t) => t.pos === 'VERB' && !optionWords.has(t.normal))
+      .map((t) => concept(t.lemma)),
+  );
+  if (question.tokens.some((t) => AGE_WORDS.test(t.normal)))
+    for (const origin of ['born', 'found', 'build', 'open']) events.add(concept(origin));
+  events.delete(concept('be'));
   /** The value a phrase's sentences give: a year (birth; death; life span) or a number. */
   const dateOrNumberOf = (phrase: string, ownItemOnly = false) => {
     let named = sentencesNaming(phrase, sentences, support, wordsAt, predicate);
@@ -177,6 +161,16 @@ export function chooseOption(
     }
     let value: number | null = null;
     let valueAt = -1;
+    // Dates of the event asked about first ("born 1981", "… born in Tressick in 1982"): a
+    // sentence that dates the phrase by another event ("In 2012 A married B") comes after.
+    // A life span in the phrase's own item ("X (4 May 1901 – 2 June 1980)") dates it first.
+    const spanned = named.some(({ i }) => own.has(sentences[i]!.item) && LIFE_SPAN.test(sentences[i]!.text));
+    if (byTime && events.size > 0 && !reading.lifespan && !spanned) {
+      for (const { i } of named) {
+        const year = eventYear(sentences[i]!, phrase, events);
+        if (year !== null) return { named, value: year, valueAt: i };
+      }
+    }
     if (reading.direction || reading.lifespan) {
       for (const { i } of named) {
         const s = sentences[i]!;

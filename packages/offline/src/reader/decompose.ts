@@ -84,11 +84,21 @@ export function reorderQuestion(tokens: readonly Token[]): string | null {
     !!t && (SUBJECT_PRONOUNS.has(t.normal) || POSSESSIVE_PRONOUNS.has(t.normal));
   if (rest[at + 1]?.normal === 'or' && isPronoun(rest[at + 2])) last = at + 2;
   const replacement = POSSESSIVE_PRONOUNS.has(pronoun.normal) ? `${topicText}'s` : topicText;
-  const before = at > 0 ? spanText(rest, 0, at - 1) : '';
+  let before = at > 0 ? spanText(rest, 0, at - 1) : '';
+  // "who set it up?": the particle goes back to its verb before the topic takes the pronoun's
+  // place ("who set up the club?").
+  const particle = rest[last + 1];
+  if (at > 0 && particle && PARTICLES.has(particle.normal) && rest[at - 1]!.pos === 'VERB') {
+    before = `${before} ${particle.value}`;
+    last++;
+  }
   const after = last + 1 < rest.length ? spanText(rest, last + 1, rest.length - 1) : '';
   const text = `${before} ${replacement}${/^[?.!,]/.test(after) ? '' : ' '}${after}`;
   return capitalise(text.replace(/\s+/g, ' ').trim());
 }
+
+/** Particles of phrasal verbs ("set up", "hand over", "pass on"). */
+const PARTICLES = new Set(['up', 'down', 'out', 'off', 'over', 'away', 'back', 'on', 'in']);
 
 /** A description's first word in lower case unless it is a name ("The club" → "the club"). */
 function lowerFirst(text: string, first: Token): string {

@@ -3,13 +3,14 @@
  * support (with bridges to other items for multi-hop questions), its type's fit, its closeness to
  * the question's words (read by meaning) and its novelty.
  */
-import { spanText, type Token } from '../nlp.js';
+import { spanText } from '../nlp.js';
 import { containsWords, contentWords, wordsOf } from '../words.js';
 import { aboutItems } from './about.js';
 import { chooseOption, polarAnswer } from './compare.js';
-import { concept, concepts, tokenConcepts } from './meaning.js';
-import { clean, YEAR } from './question.js';
-import { NOT_NAME_TYPES, type Span, sentenceSpans, typeFit } from './spans.js';
+import { EVENT_VERBS, LIFE_VERBS, lifeEventOf, lifeSpanSide } from './events.js';
+import { concept, concepts, isKindOf, secondSenses, tokenConcepts } from './meaning.js';
+import { clean } from './question.js';
+import { NOT_NAME_TYPES, sentenceSpans, typeFit } from './spans.js';
 import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
 
 /** Entity types that do not bridge two sentences (too common to mean the same thing). */
@@ -152,14 +153,21 @@ export function extractPhrase(
     const range = s.ea.analysis.sentences[s.index]!;
     const matched: { k: number; weight: number }[] = [];
     const sentenceConcepts = tokenConcepts(s.ea.analysis);
+    /** How much token `k` says of the question: its word, its concept or a second sense of it. */
+    const nearWeight = (k: number): number => {
+      const t = tokens[k]!;
+      let weight = Math.max(
+        near.get(t.lemma) ?? 0,
+        near.get(t.normal) ?? 0,
+        near.get(sentenceConcepts[k] || t.lemma) ?? 0,
+      );
+      for (const sense of secondSenses(t.lemma)) weight = Math.max(weight, near.get(sense) ?? 0);
+      return weight;
+    };
     for (let k = range.start; k <= range.end; k++) {
       const t = tokens[k]!;
       if ((t.type === 'word' || t.type === 'number') && !t.stop) {
-        const weight = Math.max(
-          near.get(t.lemma) ?? 0,
-          near.get(t.normal) ?? 0,
-          near.get(sentenceConcepts[k] || t.lemma) ?? 0,
-        );
+        const weight = nearWeight(k);
         if (weight > 0) matched.push({ k, weight });
       }
     }
@@ -171,7 +179,9 @@ export function extractPhrase(
       // The noun a which-question asks for may head the answer's name ("Which shipyard …?" →
       // "Quillon Shipyard"): it is not a word the question already says of the answer.
       const headed =
-        !!reading.descriptor && words.length > 1 && tokens[span.end]?.lemma === reading.descriptor;
+        !!reading.descriptor &&
+        words.length > 1 &&
+        isKindOf(tokens[span.end]?.lemma ?? '', reading.descriptor);
       const novelty = 1 - containsWords(qWords, headed ? words.slice(0, -1) : words);
       if (novelty <= 0) continue;
       let closeness = 0.15;
@@ -186,7 +196,8 @@ export function extractPhrase(
       let descriptor = headed ? 1.5 : 1;
       if (reading.descriptor) {
         for (let k = Math.max(range.start, span.start - 4); k <= Math.min(range.end, span.end + 4); k++) {
-          if ((k < span.start || k > span.end) && tokens[k]!.lemma === reading.descriptor) descriptor = 1.5;
+          if ((k < span.start || k > span.end) && isKindOf(tokens[k]!.lemma, reading.descriptor))
+            descriptor = 1.5;
         }
       }
       // A life span "(4 May 1901 – 2 June 1980)": the date before the dash is the birth, after it
@@ -213,7 +224,7 @@ export function extractPhrase(
             // The agent stands as close to its verb as "by" does: "launched on 21 May 1994 by Y".
             for (let j = k - 1; j >= Math.max(range.start, k - 8); j--) {
               if (tokens[j]!.pos !== 'VERB') continue;
-              const w = near.get(sentenceConcepts[j] || tokens[j]!.lemma) ?? 0;
+              const w = nearWeight(j);
               closeness = Math.max(closeness, w / (1 + (k - j) / 5));
               break;
             }
@@ -318,74 +329,4 @@ export function extractPhrase(
     items: [first.item],
     confident: false,
   };
-}
-
-const DASH = /^[-–—]$/;
-
-/** Verbs of a life event, whose place and date follow them. */
-const LIFE_VERBS = new Set(['born', 'died', 'buried', 'interred', 'married']);
-
-/** The verb forms a text uses for the event a question names with a noun ("death" → "died"). */
-const EVENT_VERBS: Record<string, string[]> = {
-  birth: ['born', 'bear'],
-  death: ['died', 'die'],
-  burial: ['buried', 'bury', 'interred'],
-  marriage: ['married', 'marry'],
-  residence: ['lived', 'live', 'resided', 'reside'],
-  education: ['studied', 'study', 'educated', 'graduated', 'attended'],
-};
-
-/**
- * Which side of a life span a span stands on: "(4 May 1901 – 2 June 1980)", "(1725, Orsa –
- * 1794, Paris)": before the dash is the birth, after it the death. null outside a life span.
- */
-function lifeSpanSide(
-  tokens: readonly Token[],
-  span: Span,
-  range: { start: number; end: number },
-): 'start' | 'end' | null {
-  // A dash between two dates, not a hyphen inside a name ("Merrow-Falls"): a number stands on the
-  // dash's other side, or the span is a date itself.
-  const dated = (k: number): boolean => /^\d/.test(tokens[k]?.value ?? '');
-  const isDate = dated(span.start) || dated(span.end);
-  if (DASH.test(tokens[span.start - 1]?.value ?? '') && (isDate || dated(span.start - 2))) return 'end';
-  if (DASH.test(tokens[span.end + 1]?.value ?? '') && (isDate || dated(span.end + 2))) return 'start';
-  // Inside brackets: a dash between the span and the bracket on one side only.
-  let open = -1;
-  let dashLeft = false;
-  for (let k = span.start - 1; k >= range.start; k--) {
-    const v = tokens[k]!.value;
-    if (v === '(') {
-      open = k;
-      break;
-    }
-    if (v === ')') break;
-    if (DASH.test(v)) dashLeft = true;
-  }
-  let close = -1;
-  let dashRight = false;
-  for (let k = span.end + 1; k <= range.end; k++) {
-    const v = tokens[k]!.value;
-    if (v === ')') {
-      close = k;
-      break;
-    }
-    if (v === '(') break;
-    if (DASH.test(v)) dashRight = true;
-  }
-  if (open < 0 || close < 0 || dashLeft === dashRight) return null;
-  let year = false;
-  for (let k = open; k <= close; k++) if (YEAR.test(tokens[k]!.value)) year = true;
-  if (!year) return null;
-  return dashLeft ? 'end' : 'start';
-}
-
-/** Whether a question is about a birth or a death ("When did X die?", "date of birth"), or null. */
-function lifeEventOf(tokens: readonly Token[]): 'birth' | 'death' | null {
-  // By meaning: "passed away", "perished", "came into the world", "birthplace".
-  for (const c of concepts(tokens.map((t) => t.lemma))) {
-    if (c === 'die') return 'death';
-    if (c === 'bear') return 'birth';
-  }
-  return null;
 }

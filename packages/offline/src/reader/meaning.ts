@@ -15,7 +15,7 @@ import { type Analysis, isContent, isKnownWord } from '../nlp.js';
  */
 const GROUPS: readonly string[] = [
   // Life events.
-  'bear birth born birthplace native birthday come_into_the_world hail_from originate',
+  'bear birth born birthplace native birthday come_into_the_world hail_from come_from originate',
   'die death dead perish pass_away decease deceased demise',
   'bury burial inter grave',
   'marry wed marriage wedding spouse husband wife married',
@@ -95,6 +95,25 @@ const GROUPS: readonly string[] = [
   'tall high',
   'early first',
 ];
+
+/**
+ * Second senses: a word that also means another group's relation in common use. A text's "started
+ * a yard" founded it, "runs the programme" leads it, "keeps the bakery" runs it. Added to a
+ * sentence's concepts beside the word's own, so "When was X founded?" finds "… started X in 1923"
+ * and "When did X start?" still finds it as a start.
+ */
+const SECOND_SENSES: Readonly<Record<string, readonly string[]>> = {
+  start: ['found', 'open'],
+  begin: ['found', 'open'],
+  open: ['found'],
+  launch: ['release', 'open'],
+  run: ['lead'],
+  manage: ['lead'],
+  keep: ['operate'],
+  head: ['operate'],
+  skipper: ['lead'],
+  come: ['move'],
+};
 
 /** Agent nouns whose verb morphology does not give (author → write). */
 const IRREGULAR_AGENTS: Readonly<Record<string, string>> = {
@@ -245,9 +264,18 @@ export function concept(lemma: string): string {
   return lemma;
 }
 
+/** The other relations a lemma can name besides its concept ("start" also founds), see SECOND_SENSES. */
+export function secondSenses(lemma: string): readonly string[] {
+  return Object.hasOwn(SECOND_SENSES, lemma) ? SECOND_SENSES[lemma]! : [];
+}
+
+/** Object pronouns a phrasal verb's particle may follow ("set it up", "passed them on"). */
+const OBJECT_PRONOUN = /^(it|them|him|her|us|me|this|that)$/;
+
 /**
  * Concepts of a run of lemmas, multi-word members folded ("pass away" → "die"): one entry per
- * input lemma, the phrase's concept on its first word and `''` on the rest.
+ * input lemma, the phrase's concept on its first word and `''` on the rest. A two-word phrasal
+ * verb also matches with an object pronoun between its words ("set it up").
  */
 export function concepts(lemmas: readonly string[]): string[] {
   const out = lemmas.map(concept);
@@ -257,9 +285,18 @@ export function concepts(lemmas: readonly string[]): string[] {
       if (i + n > lemmas.length) continue;
       let match = true;
       for (let j = 0; j < n && match; j++) match = lemmas[i + j] === phrase[j];
-      if (!match) continue;
-      out[i] = concept(phrase[n]!);
-      for (let j = 1; j < n; j++) out[i + j] = '';
+      if (match) {
+        out[i] = concept(phrase[n]!);
+        for (let j = 1; j < n; j++) out[i + j] = '';
+      } else if (
+        n === 2 &&
+        lemmas[i] === phrase[0] &&
+        OBJECT_PRONOUN.test(lemmas[i + 1] ?? '') &&
+        lemmas[i + 2] === phrase[1]
+      ) {
+        out[i] = concept(phrase[n]!);
+        out[i + 2] = '';
+      }
     }
   }
   return out;
@@ -276,15 +313,26 @@ export function tokenConcepts(analysis: Analysis): string[] {
   return out;
 }
 
-/** Concepts of the content tokens `start..end` (a phrase's stop words count through its head). */
-export function contentConcepts(analysis: Analysis, start: number, end: number): string[] {
+/**
+ * Concepts of the content tokens `start..end` (a phrase's stop words count through its head); with
+ * `withSenses` (a context sentence, not a question) each word's second senses too.
+ */
+export function contentConcepts(
+  analysis: Analysis,
+  start: number,
+  end: number,
+  withSenses = false,
+): string[] {
   const all = tokenConcepts(analysis);
   const out: string[] = [];
   for (let i = start; i <= end; i++) {
     const token = analysis.tokens[i];
     const c = all[i];
     if (!token || !c) continue;
-    if (isContent(token) || c !== token.lemma) out.push(c);
+    if (isContent(token) || c !== token.lemma) {
+      out.push(c);
+      if (withSenses) out.push(...secondSenses(token.lemma));
+    }
   }
   return out;
 }
@@ -309,4 +357,13 @@ export function predicateConcepts(qea: EntityAnalysis, whStart: number, whEnd: n
     if (isContent(t) || all[k] !== t.lemma) out.add(all[k]!);
   });
   return out;
+}
+
+/**
+ * Whether a noun names a kind of `kind`: the same word or concept, or a compound headed by it
+ * ("shipyard" is a yard, "clubhouse" a house; English compounds take their head last).
+ */
+export function isKindOf(lemma: string, kind: string): boolean {
+  if (lemma === kind || concept(lemma) === concept(kind)) return true;
+  return kind.length >= 3 && lemma.length - kind.length >= 3 && lemma.endsWith(kind);
 }

@@ -55,8 +55,11 @@ export const MAX_WORDS = new Set(
   ),
 );
 /** Comparative words that are about time (dates), not amounts. */
+/** Two dates in brackets with a dash between them: a life span. */
+export const LIFE_SPAN = /\([^)]*\d{3,4}[^)]*[–—-][^)]*\d{3,4}[^)]*\)/;
+
 export const TIME_WORDS = new Set(
-  'first earlier earliest older oldest before sooner last later latest younger youngest after recent recently newer newest born died release released founded established formed'.split(
+  'first earlier earliest older oldest elder eldest before sooner last later latest younger youngest after recent recently newer newest born died release released founded established formed'.split(
     ' ',
   ),
 );
@@ -173,12 +176,33 @@ function nounOptions(tokens: readonly Token[], or: number): string[] {
 
 /**
  * The options of a comparison written with "and": "Between A and B, which …", "Of A and B, who …",
- * "A and B: which of them …". [] when the question has no such frame.
+ * "A and B: which of them …", "Which of A and B …". [] when the question has no such frame.
  */
 function coordinatedOptions(tokens: readonly Token[]): string[] {
   const wh = tokens.findIndex((t) => WH.has(t.normal));
   if (wh < 0) return [];
   const words = tokens.map((t) => t.normal);
+  // "Which of A and B was …?": the names between "of" and the verb.
+  if (words[wh + 1] === 'of' && words.indexOf('and', wh) > wh) {
+    let start = wh + 2;
+    while (
+      start < tokens.length &&
+      /^(DET|NOUN|ADJ|NUM)$/.test(tokens[start]!.pos) &&
+      /^\p{Ll}/u.test(tokens[start]!.value)
+    )
+      start++;
+    const and = words.indexOf('and', start);
+    let end = and + 1;
+    while (
+      end + 1 < tokens.length &&
+      !/^(VERB|AUX)$/.test(tokens[end + 1]!.pos) &&
+      tokens[end + 1]!.type !== 'punctuation'
+    )
+      end++;
+    const left = and > start ? clean(spanText(tokens, start, and - 1)) : '';
+    const right = end > and ? clean(spanText(tokens, and + 1, end)) : '';
+    if (left && right && wordsOf(left).length <= 8 && wordsOf(right).length <= 8) return [left, right];
+  }
   // The frame: an opening "between"/"of" up to a comma or colon before the wh-word, or a run up to
   // a colon before it.
   let start = 0;

@@ -72,7 +72,7 @@ export function createReader(
           .map((t) => t.normal);
         candidates.push({
           text: s.text,
-          lemmas: contentConcepts(ea.analysis, s.start, s.end),
+          lemmas: contentConcepts(ea.analysis, s.start, s.end, true),
           keys,
           types,
           numbers,
@@ -114,8 +114,8 @@ export function createReader(
       const target = questionTarget(qTokens);
       const queryNumbers = new Set(qTokens.filter((t) => t.type === 'number').map((t) => t.normal));
       const predicate = predicateConcepts(qea, target.start, target.end);
-      // The relation words (not the names) say what is asked: they weigh double.
-      const weightOf = (l: string): number => (predicate.has(l) ? 1 : 1);
+      // The relation words (not the names) say what is asked: they weigh a quarter more.
+      const weightOf = (l: string): number => (predicate.has(l) ? 1.25 : 1);
       let queryWeight = 0;
       for (const l of queryLemmas) queryWeight += weightOf(l) * (idf.get(l) ?? maxIdf);
       const cosines = queryLemmas.size ? await cosinesFor(q) : null;

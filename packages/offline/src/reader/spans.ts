@@ -186,6 +186,9 @@ export function fullDates(tokens: readonly Token[], start: number, end: number):
   return out;
 }
 
+/** Units of a length of time. */
+const DURATION = /^(seconds?|minutes?|hours?|days?|weeks?|fortnights?|months?|years?|decades?|centuries)$/i;
+
 /** How well a span's type fits the question's kind (0 = never the answer). */
 export function typeFit(reading: QuestionReading, span: Span, tokens: readonly Token[]): number {
   const t = span.type;
@@ -220,6 +223,12 @@ export function typeFit(reading: QuestionReading, span: Span, tokens: readonly T
       return t === 'np' ? 0.05 : 0;
     }
     case 'date':
+      // "forty years", "three weeks": a length of time, not a point in it.
+      if (
+        DURATION.test(span.text.split(/\s+/).pop() ?? '') ||
+        DURATION.test(tokens[span.end + 1]?.normal ?? '')
+      )
+        return 0;
       if (reading.yearOnly) return t === 'year' ? 1 : t === 'date' ? 0.5 : 0;
       // A date with its year is the fullest answer; a bare year next; a day without a year last.
       if (t === 'date') return HAS_YEAR.test(span.text) ? 1 : 0.6;

@@ -10,7 +10,7 @@ import { contentWords } from '../words.js';
 import { findRelationPhrase } from './chain.js';
 import { findDescription } from './decompose.js';
 import { concept, predicateConcepts, tokenConcepts } from './meaning.js';
-import type { QuestionReading } from './question.js';
+import { LIFE_SPAN, type QuestionReading } from './question.js';
 
 /** A context sentence with what the scorers need. */
 export interface ScoredSentence {
@@ -36,9 +36,6 @@ export function containsPhrase(text: string, phrase: string): boolean {
   }
   return false;
 }
-
-/** Two dates in brackets with a dash between them: a life span. */
-const LIFE_SPAN = /\([^)]*\d{3,4}[^)]*[–—-][^)]*\d{3,4}[^)]*\)/;
 
 /** The support tests over one context, for the questions asked of it (`query` the user's). */
 export function createSupport(candidates: readonly ScoredSentence[], query: string) {

@@ -1,0 +1,158 @@
+/**
+ * Events in a sentence: which side of a life span a date stands on, the life event a question asks
+ * about, and the year a sentence gives a thing for an event ("born 1981"), for the extractor and
+ * the comparisons.
+ */
+import type { Token } from '../nlp.js';
+import { contentWords } from '../words.js';
+import { concept, concepts } from './meaning.js';
+import { NUMBER_WORDS, YEAR } from './question.js';
+import type { Span } from './spans.js';
+import type { AnswerSentence } from './types.js';
+
+const DASH = /^[-–—]$/;
+
+/** Verbs of a life event, whose place and date follow them. */
+export const LIFE_VERBS = new Set(['born', 'died', 'buried', 'interred', 'married']);
+
+/** The verb forms a text uses for the event a question names with a noun ("death" → "died"). */
+export const EVENT_VERBS: Record<string, string[]> = {
+  birth: ['born', 'bear'],
+  death: ['died', 'die'],
+  burial: ['buried', 'bury', 'interred'],
+  marriage: ['married', 'marry'],
+  residence: ['lived', 'live', 'resided', 'reside'],
+  education: ['studied', 'study', 'educated', 'graduated', 'attended'],
+};
+
+/**
+ * Which side of a life span a span stands on: "(4 May 1901 – 2 June 1980)", "(1725, Orsa –
+ * 1794, Paris)": before the dash is the birth, after it the death. null outside a life span.
+ */
+export function lifeSpanSide(
+  tokens: readonly Token[],
+  span: Span,
+  range: { start: number; end: number },
+): 'start' | 'end' | null {
+  // A dash between two dates, not a hyphen inside a name ("Merrow-Falls"): a number stands on the
+  // dash's other side, or the span is a date itself.
+  const dated = (k: number): boolean => /^\d/.test(tokens[k]?.value ?? '');
+  const isDate = dated(span.start) || dated(span.end);
+  if (DASH.test(tokens[span.start - 1]?.value ?? '') && (isDate || dated(span.start - 2))) return 'end';
+  if (DASH.test(tokens[span.end + 1]?.value ?? '') && (isDate || dated(span.end + 2))) return 'start';
+  // Inside brackets: a dash between the span and the bracket on one side only.
+  let open = -1;
+  let dashLeft = false;
+  for (let k = span.start - 1; k >= range.start; k--) {
+    const v = tokens[k]!.value;
+    if (v === '(') {
+      open = k;
+      break;
+    }
+    if (v === ')') break;
+    if (DASH.test(v)) dashLeft = true;
+  }
+  let close = -1;
+  let dashRight = false;
+  for (let k = span.end + 1; k <= range.end; k++) {
+    const v = tokens[k]!.value;
+    if (v === ')') {
+      close = k;
+      break;
+    }
+    if (v === '(') break;
+    if (DASH.test(v)) dashRight = true;
+  }
+  if (open < 0 || close < 0 || dashLeft === dashRight) return null;
+  let year = false;
+  for (let k = open; k <= close; k++) if (YEAR.test(tokens[k]!.value)) year = true;
+  if (!year) return null;
+  return dashLeft ? 'end' : 'start';
+}
+
+/** Whether a question is about a birth or a death ("When did X die?", "date of birth"), or null. */
+export function lifeEventOf(tokens: readonly Token[]): 'birth' | 'death' | null {
+  // By meaning: "passed away", "perished", "came into the world", "birthplace".
+  for (const c of concepts(tokens.map((t) => t.lemma))) {
+    if (c === 'die') return 'death';
+    if (c === 'bear') return 'birth';
+  }
+  return null;
+}
+
+/** Tokens between a phrase's mention in a sentence and the nearest word of `predicate` (by concept). */
+export function eventDistance(s: AnswerSentence, phrase: string, predicate: readonly string[]): number {
+  const range = s.ea.analysis.sentences[s.index]!;
+  const tokens = s.ea.analysis.tokens;
+  const words = new Set(contentWords(phrase));
+  const wanted = new Set(predicate);
+  const mentions: number[] = [];
+  const events: number[] = [];
+  for (let k = range.start; k <= range.end; k++) {
+    if (words.has(tokens[k]!.normal)) mentions.push(k);
+    if (wanted.has(concept(tokens[k]!.lemma))) events.push(k);
+  }
+  let best = Number.POSITIVE_INFINITY;
+  for (const m of mentions) for (const e of events) best = Math.min(best, Math.abs(m - e));
+  return best;
+}
+
+/** Words that compare ages: the date that decides is a birth. */
+export const AGE_WORDS = /^(younger|youngest|older|oldest|elder|eldest)$/;
+
+/**
+ * The year a sentence gives `phrase` for one of `events`: a year at most six tokens after a verb
+ * of the event ("born 1981", "born in Tressick in 1982") or opening its clause ("In 1979 A
+ * married B"), the one nearest after the phrase's mention. null when the sentence dates none of the events.
+ */
+export function eventYear(s: AnswerSentence, phrase: string, events: ReadonlySet<string>): number | null {
+  const range = s.ea.analysis.sentences[s.index]!;
+  const tokens = s.ea.analysis.tokens;
+  // The phrase's mention: its first word ("Tobin" of "Tobin Varne", not "Varne" in "Elsa Varne
+  // had two sons, Tobin … and Arlo …"), else any of its words.
+  const list = contentWords(phrase);
+  const words = new Set(list);
+  const at = (match: (w: string) => boolean): number => {
+    for (let k = range.start; k <= range.end; k++) if (match(tokens[k]!.normal)) return k;
+    return -1;
+  };
+  let mention = at((w) => w === list[0]);
+  if (mention < 0) mention = at((w) => words.has(w));
+  if (mention < 0) return null;
+  let best: number | null = null;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (let k = range.start; k <= range.end; k++) {
+    if (!YEAR.test(tokens[k]!.value)) continue;
+    // A verb, or a participle the tagger took for an adjective ("Arlo married/ADJ Wenna").
+    const isEvent = (j: number): boolean =>
+      (tokens[j]!.pos === 'VERB' || /(ed|en|born)$/.test(tokens[j]!.normal)) &&
+      events.has(concept(tokens[j]!.lemma));
+    let dated = false;
+    for (let j = k - 1; j >= Math.max(range.start, k - 6) && !dated; j--) {
+      if (tokens[j]!.value === ';' || YEAR.test(tokens[j]!.value)) break;
+      dated = isEvent(j);
+    }
+    // "In 1979 Arlo married …": the year opens the clause of its verb, no punctuation between.
+    for (let j = k + 1; j <= Math.min(range.end, k + 4) && !dated; j++) {
+      if (tokens[j]!.type === 'punctuation' || (tokens[j]!.pos === 'VERB' && !isEvent(j))) break;
+      dated = isEvent(j);
+    }
+    if (!dated) continue;
+    const d = k >= mention ? k - mention : 1.5 * (mention - k);
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = Number(tokens[k]!.value);
+    }
+  }
+  return best;
+}
+
+/** A number written in a sentence (digits or a number word), or null. */
+export function numberValue(token: Token): number | null {
+  const digits = token.value.replace(/,/g, '');
+  if (/^\d+(\.\d+)?$/.test(digits)) return Number(digits);
+  const words = [...NUMBER_WORDS];
+  const at = words.indexOf(token.normal);
+  if (at >= 0 && at < 20) return at + 1;
+  return null;
+}
