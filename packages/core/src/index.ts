@@ -149,6 +149,8 @@ export {
 export type { ModelPrice, PriceTable } from './pricing.js';
 export {
   type ChunkRef,
+  type CitedSource,
+  citedSources,
   mergeProvenance,
   provenanceOf,
   sourceLabel,

@@ -3,7 +3,7 @@
  * built the same way by every method, and the label a citation shows for it.
  */
 import { formatLocation } from './loader.js';
-import type { Chunk, Provenance, SourceLocation } from './types.js';
+import type { Chunk, Provenance, RetrievedItem, SourceLocation } from './types.js';
 
 /** What {@link provenanceOf} reads of a chunk (sub-chunks, summary-tree leaves and kept records have it too). */
 export type ChunkRef = Pick<Chunk, 'id' | 'docId' | 'location'>;
@@ -90,4 +90,32 @@ export function sourceLabel(
   const shown = parts.slice(0, Math.max(1, max));
   const more = parts.length - shown.length;
   return shown.join(located ? '; ' : ', ') + (more > 0 ? ` (+${more} more)` : '');
+}
+
+/** What one citation of an answer points at: the cited item's documents and places, and their label. */
+export interface CitedSource {
+  /** The cited item's id, as the answer cites it (`[id]`). */
+  id: string;
+  /** The documents of the item (empty for an id that is no retrieved item). */
+  docIds: string[];
+  /** The places in the source files (pages, sections, rows), when known. */
+  locations?: SourceLocation[];
+  /** {@link sourceLabel} of the item's source, e.g. `report.pdf p. 3`; `''` when nothing is known. */
+  label: string;
+}
+
+/**
+ * The source of each cited id among `items` (in citation order): its documents, locations and
+ * label, so that an answer's citations can be shown as `[id] report.pdf p. 3`.
+ */
+export function citedSources(citations: readonly string[], items: readonly RetrievedItem[]): CitedSource[] {
+  const byId = new Map<string, RetrievedItem>();
+  for (const item of items) if (!byId.has(item.id)) byId.set(item.id, item);
+  return citations.map((id) => {
+    const source = byId.get(id)?.source;
+    if (!source) return { id, docIds: [], label: '' };
+    const cited: CitedSource = { id, docIds: [...source.docIds], label: sourceLabel(source) };
+    if (source.locations?.length) cited.locations = [...source.locations];
+    return cited;
+  });
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   chunkItem,
   chunkSchema,
+  citedSources,
   formatLocation,
   IndexFormatError,
   mergeProvenance,
@@ -100,5 +101,19 @@ describe('chunkSchema', () => {
     expect(() =>
       validate(chunkSchema, { ...chunk, location: { path: 'r', page: 0 } }, 'chunks.json'),
     ).toThrow(/location\.page/);
+  });
+});
+
+describe('citedSources', () => {
+  it("gives each cited id its item's documents, locations and label, in citation order", () => {
+    const items = [
+      chunkItem({ id: 'a#0', docId: 'a' }, 'A', 1),
+      chunkItem({ id: 'report.pdf#4', docId: 'report.pdf', location: p3 }, 'P3', 0.5),
+    ];
+    expect(citedSources(['report.pdf#4', 'a#0', 'ghost'], items)).toEqual([
+      { id: 'report.pdf#4', docIds: ['report.pdf'], locations: [p3], label: 'report.pdf p. 3' },
+      { id: 'a#0', docIds: ['a'], label: 'a' },
+      { id: 'ghost', docIds: [], label: '' },
+    ]);
   });
 });
