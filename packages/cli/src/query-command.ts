@@ -1,5 +1,11 @@
 /** `grag query <index> "<question>"`: retrieve from a stored index, and answer. */
-import { InvalidArgumentError, type Retrieval } from '@grag/core';
+import {
+  type CitedSource,
+  citedSources,
+  InvalidArgumentError,
+  type Retrieval,
+  sourceLabel,
+} from '@grag/core';
 import type { CliIO } from './cli.js';
 import type { GragConfig } from './config.js';
 import { printable } from './printable.js';
@@ -12,7 +18,14 @@ export interface QueryResult {
   question: string;
   method: string;
   answer?: string;
+  /** Ids of the retrieved items the answer cites. */
   citations?: string[];
+  /**
+   * What each citation points at, in citation order: the item's documents, its places in the
+   * source files (`locations`: pages, sections, rows) and their label (`report.pdf p. 3`).
+   */
+  sources?: CitedSource[];
+  /** Every item's `source.locations` is there when its documents were loaded with segments. */
   retrieval: Retrieval;
   timings: { retrieveMs: number; answerMs?: number };
 }
@@ -58,15 +71,24 @@ export async function queryIndex(
     );
     result.answer = answer.answer;
     result.citations = answer.citations;
+    result.sources = citedSources(answer.citations, retrieval.items);
     result.timings.answerMs = performance.now() - t1;
   }
   return { result, summary };
 }
 
+/** Places shown per item or citation before `(+N more)`. */
+const SHOWN_PLACES = 3;
+
+/** Where an item comes from: its first places in the source files, else (as before) all its documents. */
+const fromLabel = (source: Retrieval['items'][number]['source']): string =>
+  source.locations?.length ? sourceLabel(source, SHOWN_PLACES) : source.docIds.join(', ');
+
 /**
- * Print a query result for people: the answer and its sources, then the top `maxItems` items.
- * Everything that comes from the indexed documents or the model (ids, passages, the answer) is
- * printed through {@link printable}, so no escape sequence in it reaches the terminal.
+ * Print a query result for people: the answer and its sources (`[id] report.pdf p. 3`: each cited
+ * item's locations, else its documents), then the top `maxItems` items with theirs. Everything that
+ * comes from the indexed documents or the model (ids, passages, locations, the answer) is printed
+ * through {@link printable}, so no escape sequence in it reaches the terminal.
  */
 export function printQuery(io: CliIO, r: QueryResult, maxItems = 5): void {
   const w = (s: string) => io.stdout.write(`${s}\n`);
@@ -77,7 +99,8 @@ export function printQuery(io: CliIO, r: QueryResult, maxItems = 5): void {
     if (r.citations?.length) {
       const sources = r.citations.map((id) => {
         const item = r.retrieval.items.find((i) => i.id === id);
-        return p(item ? `[${id}] ${item.source.docIds.join(', ')}` : `[${id}]`);
+        const label = item ? fromLabel(item.source) : '';
+        return p(label ? `[${id}] ${label}` : `[${id}]`);
       });
       w(`   sources: ${sources.join('; ')}`);
     }
@@ -88,7 +111,7 @@ export function printQuery(io: CliIO, r: QueryResult, maxItems = 5): void {
   for (const item of r.retrieval.items.slice(0, maxItems)) {
     const preview = p(item.text.replace(/\s+/g, ' ').slice(0, 100));
     w(
-      `  [${p(item.id)}] ${p(item.kind)} ${item.score.toFixed(3)} from ${p(item.source.docIds.join(', '))}: ${preview}${item.text.length > 100 ? '…' : ''}`,
+      `  [${p(item.id)}] ${p(item.kind)} ${item.score.toFixed(3)} from ${p(fromLabel(item.source))}: ${preview}${item.text.length > 100 ? '…' : ''}`,
     );
   }
   if (r.retrieval.items.length > maxItems) w(`  … ${r.retrieval.items.length - maxItems} more`);
