@@ -18,6 +18,8 @@ export {
 export { type DatasetLayout, detectLayout, loadDataset } from './datasets/load.js';
 export { loadBookDataset, loadInfiniteBench, loadNovelQa } from './datasets/longdoc.js';
 export {
+  type FolderCorpus,
+  loadFolderDataset,
   loadGragDataset,
   loadMultihopQa,
   loadQaDataset,

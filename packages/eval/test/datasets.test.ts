@@ -8,6 +8,7 @@ import {
   detectLayout,
   kgToDocuments,
   loadDataset,
+  loadFolderDataset,
   loadGragDataset,
   loadInfiniteBench,
   loadKgTriples,
@@ -88,6 +89,41 @@ describe('the shared JSONL slices', () => {
     ]);
     expect(detectLayout(join(root, 'mini'))).toBe('grag-jsonl');
     expect(loadDataset(join(root, 'mini')).questions).toHaveLength(2);
+  });
+
+  it('recognises a corpus/ folder of files beside questions.jsonl, and asks for its documents', () => {
+    const dir = join(tmp(), 'handbook');
+    mkdirSync(join(dir, 'corpus'), { recursive: true });
+    writeFileSync(
+      join(dir, 'questions.jsonl'),
+      jsonl([
+        { id: 'q1', question: 'Who runs the harbour?', answer: 'Ada Berg', supporting: ['staff.pdf'] },
+        { id: 'q2', question: 'When does the ferry leave?', answer: 'noon', supporting_titles: ['Ferry'] },
+        { id: 'q3', question: 'Who keeps the lighthouse?', answer: 'Ivo', supporting: ['lighthouse.md'] },
+      ]),
+    );
+    expect(detectLayout(dir)).toBe('corpus-folder');
+    expect(() => loadDataset(dir)).toThrowError(/corpus as a folder of files .*loadFolderDataset/);
+    const data = loadFolderDataset(dir, {
+      documents: [
+        { id: 'staff.pdf', title: 'Staff', text: 'Ada Berg runs the harbour.' },
+        { id: 'ferry.html', title: 'Ferry', text: 'The ferry leaves at noon.' },
+      ],
+      skipped: [{ path: join(dir, 'corpus', 'broken.docx'), reason: 'not a Word file' }],
+    });
+    expect(data).toMatchObject({ name: 'handbook', format: 'corpus-folder', path: dir });
+    expect(data.questions.map((q) => [q.id, q.supporting])).toEqual([
+      ['q1', ['staff.pdf']],
+      ['q2', ['ferry.html']],
+    ]);
+    expect(data.skipped).toEqual([
+      { path: join(dir, 'corpus', 'broken.docx'), reason: 'not a Word file' },
+      {
+        path: join(dir, 'questions.jsonl'),
+        line: 3,
+        reason: 'question "q3": supporting passage "lighthouse.md" is not in the corpus',
+      },
+    ]);
   });
 
   it('names the file and line of a line that is not JSON, or skips it on request', () => {

@@ -8,7 +8,14 @@ import { pathKind } from './read.js';
 import type { EvalDataset, LoadOptions } from './types.js';
 
 /** The layouts {@link loadDataset} recognises. */
-export type DatasetLayout = 'grag-jsonl' | 'novelqa' | 'book' | 'infinitebench' | 'multihop' | 'user-jsonl';
+export type DatasetLayout =
+  | 'grag-jsonl'
+  | 'corpus-folder'
+  | 'novelqa'
+  | 'book'
+  | 'infinitebench'
+  | 'multihop'
+  | 'user-jsonl';
 
 function firstRecord(path: string): Record<string, unknown> | undefined {
   const head = readFileSync(path, 'utf8').slice(0, 1 << 20);
@@ -28,7 +35,8 @@ function firstRecord(path: string): Record<string, unknown> | undefined {
 
 /**
  * What layout `path` holds: a directory with `corpus.jsonl` + `questions.jsonl` (grag / the shared
- * slices), `Books/` + `Data/` (NovelQA), `book.txt` + `questions.jsonl` (one book); a JSONL file of
+ * slices), a `corpus/` folder of files + `questions.jsonl` (`corpus-folder`: see
+ * {@link loadFolderDataset}), `Books/` + `Data/` (NovelQA), `book.txt` + `questions.jsonl` (one book); a JSONL file of
  * `{context, input}` lines (InfiniteBench); a JSON / JSONL file of MuSiQue `paragraphs` or
  * HotpotQA / 2Wiki `context` records. `undefined` when none fits.
  */
@@ -37,6 +45,8 @@ export function detectLayout(path: string): DatasetLayout | undefined {
   if (kind === 'dir') {
     if (pathKind(join(path, 'corpus.jsonl')) === 'file' && pathKind(join(path, 'questions.jsonl')) === 'file')
       return 'grag-jsonl';
+    if (pathKind(join(path, 'corpus')) === 'dir' && pathKind(join(path, 'questions.jsonl')) === 'file')
+      return 'corpus-folder';
     if (pathKind(join(path, 'Books')) === 'dir' && pathKind(join(path, 'Data')) === 'dir') return 'novelqa';
     if (singleBookFile(path) && pathKind(join(path, 'questions.jsonl')) === 'file') return 'book';
     return undefined;
@@ -51,7 +61,8 @@ export function detectLayout(path: string): DatasetLayout | undefined {
 }
 
 /**
- * Load a dataset from a directory or file, recognising its layout (see {@link detectLayout}).
+ * Load a dataset from a directory or file, recognising its layout (see {@link detectLayout}). A
+ * `corpus/` folder of files needs a loader: use {@link loadFolderDataset} for that layout.
  * Throws an `InputError` naming the path when no layout fits, with what was expected; a knowledge
  * graph directory (`train.tsv`) is pointed to `loadKgTriples` / `generateErqa`.
  */
@@ -68,6 +79,13 @@ export function loadDataset(path: string, options: LoadOptions = {}): EvalDatase
       return loadInfiniteBench(path, options);
     case 'multihop':
       return loadMultihopQa(path, options);
+    case 'corpus-folder':
+      throw new InputError(
+        path,
+        `@grag/eval: ${path} keeps its corpus as a folder of files (corpus/), which a loader reads: read it ` +
+          '(readCorpus of @grag/cli, or the loaders of @grag/loaders) and pass the documents to ' +
+          'loadFolderDataset(dir, { documents }); grag eval does this itself.',
+      );
     default: {
       const kind = pathKind(path);
       if (kind === 'missing') throw new InputError(path, `@grag/eval: dataset path ${path} does not exist.`);
@@ -80,7 +98,7 @@ export function loadDataset(path: string, options: LoadOptions = {}): EvalDatase
       throw new InputError(
         path,
         `@grag/eval: cannot tell the layout of ${basename(path)}. Expected a directory with corpus.jsonl + ` +
-          'questions.jsonl, Books/ + Data/ (NovelQA), or book.txt + questions.jsonl; or a JSONL/JSON file of ' +
+          'questions.jsonl, a corpus/ folder of files + questions.jsonl, Books/ + Data/ (NovelQA), or book.txt + questions.jsonl; or a JSONL/JSON file of ' +
           'InfiniteBench, MuSiQue, HotpotQA or 2WikiMultihopQA records. For other files use loadUserDataset.',
       );
     }

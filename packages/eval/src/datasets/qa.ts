@@ -269,6 +269,31 @@ export function loadUserDataset(paths: UserDatasetPaths, options: LoadOptions = 
   return { name, format: 'user-jsonl', path: paths.questions, corpus, questions, skipped };
 }
 
+/** The documents of a corpus folder, read by loaders, and what they skipped. */
+export interface FolderCorpus {
+  documents: Document[];
+  /** Files and records of the folder that were not read, each with its reason. */
+  skipped?: readonly SkippedRecord[];
+}
+
+/**
+ * A dataset directory whose corpus is a folder of files: `questions.jsonl` (read as
+ * {@link loadUserDataset} reads questions) beside `corpus/` (PDF, Word, HTML, CSV, Markdown, …).
+ * `@grag/eval` reads no file format itself: pass the folder's documents as a loader read them
+ * (`grag eval` reads `corpus/` with the CLI's `readCorpus`, the loaders of `@grag/loaders`).
+ * Questions name their supporting documents by those documents' ids (a file's path inside
+ * `corpus/`, e.g. `reports/q3.pdf`) or by title (`supporting_titles`).
+ */
+export function loadFolderDataset(dir: string, corpus: FolderCorpus, options: LoadOptions = {}): EvalDataset {
+  const name = options.name ?? basename(dir);
+  const skipped: SkippedRecord[] = [...(corpus.skipped ?? [])];
+  const path = join(dir, 'questions.jsonl');
+  const q = readRecords(path, options);
+  skipped.push(...q.skipped);
+  const questions = questionsFromRecords(q.records, path, corpus.documents, name, skipped);
+  return { name, format: 'corpus-folder', path: dir, corpus: corpus.documents, questions, skipped };
+}
+
 /**
  * Load a dataset directory in grag's JSONL layout (the shared slices): `corpus.jsonl`
  * (`{id, title, text}`) and `questions.jsonl` (`{id, question, answers, supporting, type, ...}`).
