@@ -1,11 +1,14 @@
 import { describe, expect, test } from 'vitest';
+import { findEntities } from '../src/entities.js';
 import { createOfflineTasks, NO_ANSWER } from '../src/index.js';
 import { analyze } from '../src/nlp.js';
+import { findRelationPhrase } from '../src/reader/chain.js';
 import { eventYear } from '../src/reader/events.js';
 import { concepts, contentConcepts, isKindOf } from '../src/reader/meaning.js';
+import { headerOf, narratorOf } from '../src/reader/narrator.js';
 import { readQuestion } from '../src/reader/question.js';
 
-// Invented notes in plain prose (a club letter, a family note, a shop note). The expected answers
+// Invented notes in plain prose (a club letter, a family note, a workshop note, a boat note). The expected answers
 // are read off the notes; each question is asked in two wordings.
 const notes = [
   {
@@ -15,6 +18,10 @@ const notes = [
   {
     id: 'family',
     text: 'Varne family note. Elsa Varne had two sons, Tobin (born 1950) and Arlo (born 1954). In 1979 Arlo married Wenna Trask, a potter born in Selcombe in 1956.',
+  },
+  {
+    id: 'pottery',
+    text: 'Pottery notes for the new students, from Wenna Trask. I opened the workshop on Mill Lane in 1990. My brother Casek built the kiln. The clay recipe came from our mother, Loveday Trask, who potted in Selcombe all her life.',
   },
   {
     id: 'ferry',
@@ -65,6 +72,36 @@ describe('reading by meaning', () => {
   });
 });
 
+describe('relation phrases and notes in the first person', () => {
+  test('a family side after the relation noun names the first parent', async () => {
+    const phrase = async (q: string) => findRelationPhrase((await analyze(q)).tokens);
+    expect((await phrase("Who is Jory's grandmother on his father's side?"))?.relations).toEqual([
+      { kind: 'kin', base: 'parent', gender: 'male' },
+      { kind: 'kin', base: 'parent', gender: 'female' },
+    ]);
+    expect((await phrase("Who is Jory's uncle through his mum?"))?.relations[0]).toEqual({
+      kind: 'kin',
+      base: 'parent',
+      gender: 'female',
+    });
+  });
+
+  test("the narrator is the name a note's header gives with a cue of authorship", async () => {
+    const narrator = async (text: string) =>
+      narratorOf(text, findEntities(await analyze(headerOf(text)), { full: false }));
+    expect(await narrator(notes[2]!.text)).toBe('Wenna Trask');
+    expect(await narrator('Trip log, Casek. We took my boat out; my sister steered.')).toBe('Casek');
+    expect(
+      await narrator('From: Loveday Trask\nTo: the guild. My kiln is fixed and our show opens in May.'),
+    ).toBe('Loveday Trask');
+    // A note about someone, not by them; and a note with one first-person word.
+    expect(await narrator('Arlo Varne was born in 1954. He sold my uncle a boat.')).toBeNull();
+    expect(
+      await narrator('Letter from Elsa Varne. The society rows on Sundays; my thanks to all.'),
+    ).toBeNull();
+  });
+});
+
 describe('the offline reader on plain notes', () => {
   const tasks = createOfflineTasks();
   const ask = (q: string) => tasks.answer(q, notes);
@@ -76,6 +113,11 @@ describe('the offline reader on plain notes', () => {
     ['Which boatyard built the Gannet?', 'Lorrick Boatyard', 'ferry'],
     ['Who is younger, Tobin Varne or Arlo Varne?', 'Arlo Varne', 'family'],
     ['Tobin Varne and Arlo Varne: which of them was born first?', 'Tobin Varne', 'family'],
+    // The narrator of a note in the first person: "our mother" in Wenna Trask's note.
+    ["What was the name of Wenna Trask's mother?", 'Loveday Trask', 'pottery'],
+    ["Who is Wenna Trask's mother?", 'Loveday Trask', 'pottery'],
+    // "A had two sons, C and D": the names before the child word are the parents.
+    ["Who is Arlo's mother?", 'Elsa Varne', 'family'],
   ])('%s → %s', async (question, expected, source) => {
     const r = await ask(question);
     expect(r.answer).toContain(expected);

@@ -207,6 +207,33 @@ function nameStart(tokens: readonly Token[], k: number): number {
   return start <= k ? start : -1;
 }
 
+const MOTHER_WORDS = /^(mother|mum|mom|mama|maternal)$/;
+const FATHER_WORDS = /^(father|dad|papa|paternal)$/;
+
+/**
+ * A family side after a relation noun ending at `end`: "on her mother's side", "on the paternal
+ * side", "through his dad", "on the father's side": the parent's gender and the side's last token.
+ */
+function sideAfter(tokens: readonly Token[], end: number): { gender: 'male' | 'female'; end: number } | null {
+  // Raw words: wink normalises "through" to "thru".
+  const first = tokens[end + 1]?.value.toLowerCase();
+  if (first !== 'on' && first !== 'through' && first !== 'via') return null;
+  for (let j = end + 2; j <= Math.min(tokens.length - 1, end + 5); j++) {
+    const w = tokens[j]!.value.toLowerCase();
+    const gender = MOTHER_WORDS.test(w) ? 'female' : FATHER_WORDS.test(w) ? 'male' : null;
+    if (!gender) {
+      if (/^(her|his|their|the|my|your|'s|’s)$/.test(w) || /^['’]s?$/.test(tokens[j]!.value)) continue;
+      return null;
+    }
+    let last = j;
+    if (/^['’]s?$/.test(tokens[last + 1]?.value ?? '')) last++;
+    if (tokens[last + 1]?.value.toLowerCase() === 'side') last++;
+    else if (first === 'on') return null;
+    return { gender, end: last };
+  }
+  return null;
+}
+
 /** The relation noun at `k` with its -in-law suffix and side adjective: relations and last token. */
 function relationAt(
   tokens: readonly Token[],
@@ -232,6 +259,12 @@ function relationAt(
     relations = inLaw(t.normal.replace(/-in-laws?$/, ''));
   } else relations = relationOf(lemma) ?? relationOf(t.normal.replace(/s$/, ''));
   if (!relations) return null;
+  // "… on her mother's side", "… through his dad", "… on the paternal side": the first parent.
+  const after = sideAfter(tokens, end);
+  if (after && relations.length >= 2 && relations[0]!.kind === 'kin' && relations[0]!.base === 'parent') {
+    relations = [kin('parent', after.gender), ...relations.slice(1)];
+    end = after.end;
+  }
   let start = k;
   const side = tokens[k - 1]?.normal;
   if (
@@ -316,8 +349,13 @@ export function substitute(
   const before = spanText(tokens, 0, phrase.start - 1);
   const after = phrase.end + 1 < tokens.length ? spanText(tokens, phrase.end + 1, tokens.length - 1) : '';
   const text = `${before} ${name}${/^[?.!,]/.test(after) ? '' : ' '}${after}`.replace(/\s+/g, ' ').trim();
+  // "What was the name of X's mother?", "What is X's mother called?" ask for the name itself.
+  const naming = /\bname of$/i.test(before.trim()) || /^(called|named)\b/i.test(after.trim());
   const rest = [...tokens.slice(0, phrase.start), ...tokens.slice(phrase.end + 1)].filter(
-    (t) => t.type === 'word' && !/^(who|whom|what|which|is|was|are|were|the)$/.test(t.normal),
+    (t) =>
+      t.type === 'word' &&
+      !/^(who|whom|what|which|is|was|are|were|the)$/.test(t.normal) &&
+      !(naming && /^(name|of|called|named)$/.test(t.normal)),
   );
   return { text, whole: rest.length === 0 };
 }

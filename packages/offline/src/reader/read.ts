@@ -23,6 +23,7 @@ import { findRelationPhrase, pairedNames, substitute } from './chain.js';
 import { findDescription, normalizeWording, reorderQuestion, replaceSpan } from './decompose.js';
 import { extractPhrase } from './extract.js';
 import { contentConcepts, predicateConcepts } from './meaning.js';
+import { headerOf, narratorOf } from './narrator.js';
 import { type QuestionReading, readQuestion } from './question.js';
 import { resolveChain } from './resolve.js';
 import { containsPhrase, createSupport, type ScoredSentence } from './support.js';
@@ -58,7 +59,11 @@ export function createReader(
     const candidates: ScoredSentence[] = [];
     for (let item = 0; item < context.length; item++) {
       throwIfAborted(options.abortSignal);
-      const ea = await entitiesOf(context[item]!.text, true);
+      const text = context[item]!.text;
+      const ea = await entitiesOf(text, true);
+      const narrator = /\b(my|our)\b/i.test(text)
+        ? narratorOf(text, await entitiesOf(headerOf(text), false))
+        : null;
       for (const s of ea.analysis.sentences) {
         const keys = new Set<string>();
         const types = new Map<string, string>();
@@ -79,6 +84,7 @@ export function createReader(
           item,
           ea,
           index: s.index,
+          ...(narrator ? { narrator } : {}),
         });
       }
     }
@@ -164,6 +170,7 @@ export function createReader(
         text: c.text,
         lemmas: c.lemmas,
         types: c.types,
+        ...(c.narrator ? { narrator: c.narrator } : {}),
         // Items come best first: a mild prior for earlier ones.
         score: scores[i]! / (1 + 0.02 * c.item),
       }));

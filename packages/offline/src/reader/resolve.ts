@@ -55,7 +55,17 @@ function relationCue(
   span: Span,
   spans: readonly Span[],
   genderOfName: (span: Span) => 'male' | 'female' | null,
+  firstPerson = false,
+  subject: ReadonlySet<string> = new Set(),
 ): number {
+  /** Whether the subject is named within eight words after token `k`, in the same clause. */
+  const subjectAfter = (k: number): boolean => {
+    for (let j = k + 1; j <= Math.min(range.end, k + 8); j++) {
+      if (/^[.;]$/.test(tokens[j]!.value)) return false;
+      if (subject.has(tokens[j]!.normal)) return true;
+    }
+    return false;
+  };
   const near = (d: number, limit: number, weight: number): number =>
     d >= 0 && d <= limit ? weight / (1 + d / 4) : 0;
   const stops = (from: number, to: number): boolean => {
@@ -65,6 +75,8 @@ function relationCue(
   let best = 0;
   for (let k = range.start; k <= range.end; k++) {
     const t = tokens[k]!;
+    // In the narrator's own note, a relation word counts only as "my …" or "our …".
+    if (firstPerson && !/^(my|our)$/.test(tokens[k - 1]?.normal ?? '')) continue;
     const after = span.start - k - 1; // words between the cue and a span after it
     const before = k - span.end - 1; // words between a span before the cue and it
     if (after >= 0 && stops(k + 1, span.start - 1)) continue;
@@ -141,6 +153,20 @@ function relationCue(
             best = Math.max(best, own * (gender === 'female' ? 0.9 : gender === 'male' ? 0.35 : 0.5));
         }
       }
+      // "A and B had two children, C and D", "… and their daughter C was born": the names
+      // before a child word whose child is the subject are the subject's parents.
+      if (
+        before >= 0 &&
+        (CHILD_CUES.has(t.normal) || CHILD_CUES.has(t.lemma)) &&
+        tokens[k + 1]?.normal !== 'of' &&
+        subjectAfter(k)
+      )
+        // The parents are the clause's subject however long the clause ("A married B, a …, and
+        // their daughter C"; "their" takes up the couple): no decay with distance.
+        best = Math.max(
+          best,
+          tokens[k - 1]?.normal === 'their' ? (before <= 20 ? 0.9 : 0) : before <= 8 ? 0.8 : 0,
+        );
       const noun = gender === 'male' ? 'father' : gender === 'female' ? 'mother' : 'parent';
       if (
         t.lemma === noun &&
@@ -187,8 +213,12 @@ export function resolveRelation(
   for (let i = 0; i < sentences.length; i++) {
     const s = sentences[i]!;
     let weight = 0;
+    // In a note the subject writes, "my mother" is the subject's ("our mother, Halina Vance" in
+    // Marit Vance's note): only the relation words "my" or "our" own count there.
+    const mine = !!s.narrator && namesSame(s.narrator, subjectWords);
     if (about.has(s.item)) weight = s.index === 0 ? 0 : 1;
     else if (containsWords(wordSet(s), subjectWords) >= 0.8) weight = 0.6;
+    else if (mine) weight = 1;
     if (weight === 0) continue;
     const key = `${s.item}:${s.index}`;
     if (seen.has(key)) continue;
@@ -208,8 +238,15 @@ export function resolveRelation(
       const score =
         weight *
         (TYPE_WEIGHT[span.type] ?? 1) *
-        relationCue(relation, tokens, range, span, spans, (x) =>
-          genderOf(personName(tokens, x, range.end, sentences), sentences),
+        relationCue(
+          relation,
+          tokens,
+          range,
+          span,
+          spans,
+          (x) => genderOf(personName(tokens, x, range.end, sentences), sentences),
+          mine && weight === 1,
+          subjectSet,
         );
       if (score <= 0) continue;
       // A pronoun span ("she married X") carries the name it stands for.
@@ -231,6 +268,12 @@ export function resolveRelation(
       best = entry;
   }
   return best && best.score >= 0.3 ? best : null;
+}
+
+/** Whether a narrator's name is the subject's: "Ines" for "Ines Callowby", or the whole name. */
+function namesSame(narrator: string, subjectWords: readonly string[]): boolean {
+  const words = contentWords(narrator);
+  return words.length > 0 && containsWords(new Set(subjectWords), words) === 1;
 }
 
 /** Resolve a chain of relations from `subject` ("paternal grandfather" = parent of the parent). */

@@ -25,6 +25,8 @@ export interface ScoredSentence {
   item: number;
   ea: EntityAnalysis;
   index: number;
+  /** Who "my" and "our" are in its item, a note in the first person (see `narratorOf`). */
+  narrator?: string;
 }
 
 /** Whether `phrase` occurs in `text` between non-letters ("paris" in "in paris.", not in "comparison"). */

@@ -16,6 +16,8 @@ export interface AnswerSentence {
   types: Map<string, string>;
   /** How well it matches the question on its own (0: not at all). */
   score: number;
+  /** Who "my" and "our" are in its item, a note in the first person (see `narratorOf`). */
+  narrator?: string;
 }
 
 /** The question, read. */
