@@ -1,5 +1,11 @@
 /** Answers of `POST /v1/query`: whole, or streamed as Server-Sent Events. */
-import { type ContextItem, streamAnswer } from '@grag/core';
+import {
+  type AnswerWithCitations,
+  type ContextItem,
+  citedSources,
+  type RetrievedItem,
+  streamAnswer,
+} from '@grag/core';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { errorBody, toHttpError } from './errors.js';
@@ -10,19 +16,35 @@ function isTaskSuite(source: AnswerSource): source is Extract<AnswerSource, { an
   return typeof (source as { answer?: unknown }).answer === 'function';
 }
 
-/** The answer with citations, whole: the task suite's `answer`, or the answer prompt on a chat model. */
+/** What the model wrote to the context items, with what each citation points at. */
+function answerJson(
+  answer: Pick<AnswerWithCitations, 'answer' | 'citations'>,
+  items: readonly RetrievedItem[],
+): AnswerJson {
+  return { text: answer.answer, citations: answer.citations, sources: citedSources(answer.citations, items) };
+}
+
+/** The model's context: each item's id (what it cites) and text. */
+export function contextOf(items: readonly RetrievedItem[]): ContextItem[] {
+  return items.map((item) => ({ id: item.id, text: item.text }));
+}
+
+/**
+ * The answer with citations and their sources, whole: the task suite's `answer`, or the answer
+ * prompt on a chat model, asked with the retrieved `items`.
+ */
 export async function answerOf(
   source: AnswerSource,
   question: string,
-  context: ContextItem[],
+  items: readonly RetrievedItem[],
   signal: AbortSignal,
 ): Promise<AnswerJson> {
+  const context = contextOf(items);
   if (isTaskSuite(source)) {
-    const answer = await source.answer(question, context, { abortSignal: signal });
-    return { text: answer.answer, citations: answer.citations };
+    return answerJson(await source.answer(question, context, { abortSignal: signal }), items);
   }
   for await (const part of streamAnswer(source, question, context, { abortSignal: signal })) {
-    if (part.type === 'answer') return { text: part.answer.answer, citations: part.answer.citations };
+    if (part.type === 'answer') return answerJson(part.answer, items);
   }
   /* c8 ignore next */
   throw new Error('streamAnswer ended without an answer');
@@ -30,18 +52,19 @@ export async function answerOf(
 
 /**
  * The answer streamed as Server-Sent Events: `retrieval` (the response so far), a `delta` per piece
- * of answer text as the model writes it, `answer` (text and citations), `done`. A failure after the
- * stream started is an `error` event with the usual error body, and the stream ends. The model call
- * is aborted when the client goes away.
+ * of answer text as the model writes it, `answer` (text, citations and their sources), `done`. A
+ * failure after the stream started is an `error` event with the usual error body, and the stream
+ * ends. The model call is aborted when the client goes away.
  */
 export function streamQuery(
   c: Context,
   response: QueryResponse,
   source: AnswerSource,
   question: string,
-  context: ContextItem[],
   onError: (error: unknown, where: string) => void,
 ): Response {
+  const items = response.retrieval.items;
+  const context = contextOf(items);
   c.header('X-Accel-Buffering', 'no');
   return streamSSE(c, async (stream) => {
     const controller = new AbortController();
@@ -53,7 +76,7 @@ export function streamQuery(
         if (part.type === 'text-delta') {
           await stream.writeSSE({ event: 'delta', data: JSON.stringify({ text: part.text }) });
         } else {
-          const answer: AnswerJson = { text: part.answer.answer, citations: part.answer.citations };
+          const answer = answerJson(part.answer, items);
           await stream.writeSSE({ event: 'answer', data: JSON.stringify(answer) });
         }
       }

@@ -280,14 +280,13 @@ export function createGragServer(options: GragServerOptions): Hono {
       retrieval: retrievalJson(retrieval),
       ms: 0,
     };
-    const context = retrieval.items.map((item) => ({ id: item.id, text: item.text }));
     if (request.answer && request.stream && served.answer) {
       response.ms = elapsed(started);
-      return streamQuery(c, response, served.answer, request.question, context, onError);
+      return streamQuery(c, response, served.answer, request.question, onError);
     }
     if (request.answer && served.answer) {
       await nextTurn();
-      response.answer = await answerOf(served.answer, request.question, context, signal);
+      response.answer = await answerOf(served.answer, request.question, retrieval.items, signal);
     }
     response.ms = elapsed(started);
     return c.json(response);

@@ -1,5 +1,5 @@
 /** The options of `createGragServer` and the JSON shapes of the HTTP API. */
-import type { ChatModel, Document, Method, RetrievedItem, TaskSuite } from '@grag/core';
+import type { ChatModel, CitedSource, Document, Method, RetrievedItem, TaskSuite } from '@grag/core';
 
 /**
  * Where answers come from: a task suite (its `answer` task; a prompt suite on a model that streams
@@ -95,6 +95,10 @@ export interface IndexInfo {
 export interface RetrievalJson {
   context: string;
   tokens: number;
+  /**
+   * The items in context order; each `source` has `chunkIds`, `docIds` and, when its documents were
+   * loaded with segments, `locations` (`{path, page?, section?, row?, record?}`).
+   */
   items: RetrievedItem[];
   /** The retrieved subgraph with whatever else the method gives with it (e.g. `edgeLabels`). */
   subgraph?: { nodes: string[]; edges: [string, string][]; [extra: string]: unknown };
@@ -103,10 +107,16 @@ export interface RetrievalJson {
   trace?: Record<string, unknown>;
 }
 
-/** A generated answer and the ids of the context items it cites. */
+/** A generated answer, the ids of the context items it cites, and what each citation points at. */
 export interface AnswerJson {
   text: string;
   citations: string[];
+  /**
+   * One per citation, in the same order: the cited item's `docIds`, its `locations` (when known)
+   * and their `label` to show (`report.pdf p. 3`, `guide.html § Install › Linux`; the document ids
+   * when no location is known).
+   */
+  sources: CitedSource[];
 }
 
 /** The body of a `POST /v1/query` response. */

@@ -7,7 +7,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateSync } from 'node:zlib';
-import { createBuildContext, type Document, type Method, type TaskSuite } from '@grag/core';
+import {
+  type CitedSource,
+  createBuildContext,
+  type Document,
+  type Method,
+  type SourceLocation,
+  type TaskSuite,
+} from '@grag/core';
 import { e2GraphRag } from '@grag/e2graphrag';
 import { bm25Rag } from '@grag/naive-rag';
 import { createOfflineProviders } from '@grag/offline';
@@ -21,14 +28,24 @@ export const QUESTION =
   'Who directs the institute that owns the research vessel built by the Kessler Shipyard?';
 export const ANSWER = 'Ilse Marren';
 
-/** The demo corpus as `grag index` reads it: one document per file, id = file name, title = `# heading`. */
+/**
+ * The demo corpus as `grag index` reads it: one document per file, id = file name, title = `# heading`,
+ * and, as a Markdown loader gives it, one segment located in the file's section under that heading
+ * (so citations show `03-lindqvist-institute.md § Lindqvist Institute`).
+ */
 export function demoDocuments(): Document[] {
   return readdirSync(DEMO_DIR)
     .filter((f) => f.endsWith('.md'))
     .sort()
     .map((f) => {
       const text = readFileSync(join(DEMO_DIR, f), 'utf8');
-      return { id: f, title: /^#\s+(.+)$/m.exec(text)?.[1]?.trim() ?? f, text };
+      const title = /^#\s+(.+)$/m.exec(text)?.[1]?.trim() ?? f;
+      return {
+        id: f,
+        title,
+        text,
+        segments: [{ start: 0, end: text.length, location: { path: f, section: [title] } }],
+      };
     });
 }
 
@@ -60,10 +77,15 @@ export interface QueryJson {
   index: string;
   method: string;
   retrieval: {
-    items: { id: string; kind: string; text: string; source: { docIds?: string[] } }[];
+    items: {
+      id: string;
+      kind: string;
+      text: string;
+      source: { docIds?: string[]; locations?: SourceLocation[] };
+    }[];
     subgraph?: { nodes: string[]; edges: [string, string][] };
   };
-  answer?: { text: string; citations: string[] };
+  answer?: { text: string; citations: string[]; sources: CitedSource[] };
 }
 
 /** `POST /v1/query` as plain JSON, straight from Node: the expectation the page is checked against. */

@@ -7,6 +7,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { formatLocation } from '@grag/core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExplorer } from '../scripts/build-explorer.mjs';
@@ -133,6 +134,25 @@ describe.skipIf(state === 'skip')('explorer page in headless Chromium', () => {
     const [, a, b] = ends!;
     expect(subgraph.edges.some(([x, y]) => (x === a && y === b) || (x === b && y === a))).toBe(true);
 
+    // Each item shows where it lies in the source files: the demo files' sections.
+    const places = column.getByTestId('item');
+    for (const [i, item] of expected.retrieval.items.entries()) {
+      const locations = item.source.locations!;
+      expect(locations.length, `item ${item.id} has locations`).toBeGreaterThan(0);
+      const shown = await places.nth(i).getByTestId('item-places').textContent();
+      expect(shown).toContain(formatLocation(locations[0]!));
+    }
+
+    // Each citation shows the label of its source, as the API answers it (the file and its section).
+    const answered = await queryApi(server!.url, 'e2graphrag', true);
+    const labels = await column
+      .getByTestId('citation')
+      .evaluateAll((els) =>
+        els.map((e) => e.querySelector('[data-testid=citation-source]')?.textContent ?? ''),
+      );
+    expect(labels).toEqual(answered.answer!.sources.map((s) => ` · ${s.label}`));
+    expect(answered.answer!.sources.some((s) => s.label.includes('.md § '))).toBe(true);
+
     // A citation opens its passage: the cited document as it is on disk, the cited item's text marked.
     const citations = column.getByTestId('citation');
     expect(await citations.count()).toBeGreaterThan(0);
@@ -145,6 +165,10 @@ describe.skipIf(state === 'skip')('explorer page in headless Chromium', () => {
       const dialog = page.getByTestId('passage');
       await expect.poll(() => dialog.getAttribute('data-doc-id')).toBe(docId);
       await expect.poll(() => page.getByTestId('passage-meta').textContent()).toContain(docId);
+      // …and says where in the file the passage is.
+      expect(await page.getByTestId('passage-meta').textContent()).toContain(
+        formatLocation(item.source.locations![0]!),
+      );
       const shown = (await page.getByTestId('passage-text').textContent()) ?? '';
       const onDisk = await readFile(join(DEMO_DIR, docId), 'utf8');
       expect(shown.trim()).toBe(onDisk.trim());

@@ -1,7 +1,9 @@
+import { formatLocation, type SourceLocation } from '@grag/core';
 import { describe, expect, it } from 'vitest';
 import { buildGraph } from '../explorer/src/layout.js';
 import { nodeLabel, PLAIN, TypePalette } from '../explorer/src/palette.js';
 import { quotedRanges } from '../explorer/src/passage.js';
+import { placeLabel, placesLabel } from '../explorer/src/places.js';
 import { parseSse } from '../explorer/src/sse.js';
 import { findExternalLoad } from '../scripts/build-explorer.mjs';
 
@@ -160,5 +162,29 @@ describe('explorer build check for remote loads', () => {
     expect(findExternalLoad('<script type="module" src="assets/explorer.js?v=1"></script>')).toBeUndefined();
     expect(findExternalLoad('<svg xmlns="http://www.w3.org/2000/svg"></svg>')).toBeUndefined();
     expect(findExternalLoad('// see https://www.sigmajs.org for the docs')).toBeUndefined();
+  });
+});
+
+describe('explorer place labels', () => {
+  const places: SourceLocation[] = [
+    { path: 'report.pdf', page: 3 },
+    { path: 'guide.html', section: ['Install', 'Linux'] },
+    { path: 'people.csv', row: 12 },
+    { path: 'notes.json', record: 4 },
+    { path: 'notes.txt' },
+  ];
+
+  it("labels a place as core's formatLocation does", () => {
+    for (const place of places) expect(placeLabel(place)).toBe(formatLocation(place));
+    expect(placeLabel(places[1]!)).toBe('guide.html § Install › Linux');
+  });
+
+  it("labels an item's places, the first three and how many more, or nothing", () => {
+    expect(placesLabel(places.slice(0, 2))).toBe('report.pdf p. 3; guide.html § Install › Linux');
+    expect(placesLabel(places)).toBe(
+      'report.pdf p. 3; guide.html § Install › Linux; people.csv row 12 (+2 more)',
+    );
+    expect(placesLabel(undefined)).toBe('');
+    expect(placesLabel([])).toBe('');
   });
 });

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { modelFingerprint } from '@grag/core';
+import { citedSources, modelFingerprint } from '@grag/core';
 import { bm25Rag, denseRag } from '@grag/naive-rag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, serve } from '../src/index.js';
@@ -134,7 +134,11 @@ describe('grag server routes over HTTP', () => {
     const body = await res.json();
     const items = body.retrieval.items.map((i: { id: string; text: string }) => ({ id: i.id, text: i.text }));
     const expected = await indexes.bm25.providers.tasks.answer('Who founded the Kessler Shipyard?', items);
-    expect(body.answer).toEqual({ text: expected.answer, citations: expected.citations });
+    expect(body.answer).toEqual({
+      text: expected.answer,
+      citations: expected.citations,
+      sources: citedSources(expected.citations, body.retrieval.items),
+    });
     expect(body.answer.text).toMatch(/Anton/);
     expect(body.answer.citations).toEqual(['kessler']);
   });
@@ -166,6 +170,7 @@ describe('grag server routes over HTTP', () => {
     expect((await res.json()).answer).toEqual({
       text: 'Ilse Marren directs it [lindqvist].',
       citations: ['lindqvist'],
+      sources: [{ id: 'lindqvist', docIds: ['lindqvist'], label: 'lindqvist' }],
     });
   });
 

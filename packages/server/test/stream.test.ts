@@ -76,6 +76,7 @@ describe('POST /v1/query with "stream": true', () => {
     expect(events[4]!.data).toEqual({
       text: 'Ilse Marren directs the institute [lindqvist].',
       citations: ['lindqvist'],
+      sources: [{ id: 'lindqvist', docIds: ['lindqvist'], label: 'lindqvist' }],
     });
     expect(events[5]!.data).toEqual({});
     // The model waits 40 ms before each piece: the first delta came well before the answer.

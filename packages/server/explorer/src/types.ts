@@ -12,13 +12,23 @@ export interface IndexInfo {
   chunks: number | null;
 }
 
+/** A place in a source file (core's `SourceLocation`): the file, and a page, heading path, row or record. */
+export interface SourceLocation {
+  path: string;
+  page?: number;
+  section?: string[];
+  row?: number;
+  record?: number;
+}
+
 /** One item of retrieved context (core's `RetrievedItem`). */
 export interface RetrievedItem {
   id: string;
   kind: string;
   text: string;
   score: number;
-  source: { chunkIds?: string[]; docIds?: string[] };
+  /** `locations`: where its text lies in the source files, when the documents were loaded with segments. */
+  source: { chunkIds?: string[]; docIds?: string[]; locations?: SourceLocation[] };
 }
 
 /** The retrieved subgraph; node ids are whatever the method uses (`entity:x`, `T:doc#0`, `x`). */
@@ -40,10 +50,21 @@ export interface Retrieval {
   trace?: Record<string, unknown>;
 }
 
-/** A generated answer: its text and the ids of the context items it cites. */
+/** What one citation points at (core's `CitedSource`): the cited item's documents, places and their label. */
+export interface CitedSource {
+  id: string;
+  docIds: string[];
+  locations?: SourceLocation[];
+  /** `report.pdf p. 3`, `guide.html § Install › Linux`, or the document ids. */
+  label: string;
+}
+
+/** A generated answer: its text, the ids of the context items it cites, and their sources. */
 export interface Answer {
   text: string;
   citations: string[];
+  /** One per citation (absent from servers older than provenance to the citation). */
+  sources?: CitedSource[];
 }
 
 /** The body of `POST /v1/query` (and the `retrieval` event of its stream, without `answer`). */

@@ -7,6 +7,7 @@ import type { ApiClient } from './api.js';
 import { h } from './dom.js';
 import { type GraphView, renderGraph } from './graph.js';
 import { quotedRanges } from './passage.js';
+import { placesLabel } from './places.js';
 import type { QueryResponse, RetrievedItem } from './types.js';
 
 const PREVIEW = 220;
@@ -48,7 +49,8 @@ export class PassageDialog {
     try {
       const doc = await this.api.document(docId, method);
       this.title.textContent = doc.title ?? doc.id;
-      this.meta.textContent = `${doc.id} · ${method}${passage ? ` · item ${passage.id} (${passage.kind})` : ''}`;
+      const places = placesLabel(passage?.source.locations);
+      this.meta.textContent = `${doc.id} · ${method}${passage ? ` · item ${passage.id} (${passage.kind})` : ''}${places ? ` · ${places}` : ''}`;
       this.body.replaceChildren(...marked(doc.text, passage?.text));
       this.body.querySelector('mark')?.scrollIntoView({ block: 'center' });
     } catch (error) {
@@ -186,13 +188,18 @@ export class ResultColumn {
     this.citations.replaceChildren(
       ...answer.citations.map((id, i) => {
         const item = res.retrieval.items.find((it) => it.id === id);
-        const docs = item?.source.docIds ?? [];
+        // Where the cited passage comes from: the server's label (its places in the source files,
+        // else its documents), or, from an older server, the item's documents.
+        const from =
+          answer.sources?.[i]?.id === id
+            ? answer.sources[i]!.label
+            : placesLabel(item?.source.locations) || (item?.source.docIds ?? []).join(', ');
         const button = h(
           'button',
           { type: 'button', class: 'citation', 'data-testid': 'citation', 'data-item-id': id },
           h('span', { class: 'num' }, `[${i + 1}]`),
           ` ${id}`,
-          docs.length ? h('span', { class: 'muted' }, ` · ${docs.join(', ')}`) : '',
+          from ? h('span', { class: 'muted', 'data-testid': 'citation-source' }, ` · ${from}`) : '',
         );
         button.addEventListener('click', () => void this.openItem(id));
         return h('li', {}, button);
@@ -257,6 +264,12 @@ export class ResultColumn {
       open,
       h('p', { class: 'preview' }, text.length > PREVIEW ? `${text.slice(0, PREVIEW - 1)}…` : text),
     );
+    const places = placesLabel(item.source.locations);
+    if (places) {
+      row.append(
+        h('p', { class: 'places', 'data-testid': 'item-places', title: 'Where in the source files' }, places),
+      );
+    }
     if (docs.length) {
       const list = h('p', { class: 'docs' }, 'from ');
       docs.slice(0, 6).forEach((doc, k) => {
