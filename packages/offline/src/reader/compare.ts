@@ -1,8 +1,9 @@
 import { containsWords, contentWords } from '../words.js';
 import { aboutItems, wordSet } from './about.js';
-import { pairedNames, type Relation, relationOf } from './chain.js';
+import { pairedNames } from './chain.js';
 import { COUNTRIES, COUNTRY_ALIASES, DEMONYMS } from './countries.js';
 import { AGE_WORDS, eventDistance, eventYear, numberValue } from './events.js';
+import { type Relation, relationOf } from './kinship.js';
 import { concept } from './meaning.js';
 import { LIFE_SPAN, MONTHS, TIME_WORDS, YEAR } from './question.js';
 import { resolveChain } from './resolve.js';

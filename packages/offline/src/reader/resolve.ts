@@ -5,7 +5,7 @@
 import type { Token } from '../nlp.js';
 import { containsWords, contentWords } from '../words.js';
 import { aboutItems, genderOf, personName, wordSet } from './about.js';
-import type { Relation } from './chain.js';
+import type { Relation } from './kinship.js';
 import { concept } from './meaning.js';
 import type { QuestionReading } from './question.js';
 import { type Span, sentenceSpans } from './spans.js';
