@@ -106,7 +106,8 @@ export interface E2GraphRagOptions extends E2GraphRagQueryOptions {
   entityLinking: boolean;
   /**
    * `'fixed'`: token windows of `chunkSize` with `overlap`; `'document'`: one chunk per document (a
-   * corpus of passages, as in the multi-hop QA benchmarks). @default 'fixed'
+   * corpus of passages, as in the multi-hop QA benchmarks; one per segment of a document loaded
+   * with several, see core's `documentUnits`). Neither crosses a segment boundary. @default 'fixed'
    */
   chunking: 'fixed' | 'document';
   /** Tokens per chunk. @default 1200 (E2GraphRAG §3.1) */

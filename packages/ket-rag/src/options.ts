@@ -50,7 +50,8 @@ export interface KetRagOptions {
   preset: KetRagPreset;
   /**
    * `'fixed'`: token windows of `chunkSize` with `overlap`; `'document'`: one chunk per document (a
-   * corpus of short passages). @default 'fixed'
+   * corpus of short passages; one per segment of a document loaded with several, see core's
+   * `documentUnits`). Neither crosses a segment boundary. @default 'fixed'
    */
   chunking: 'fixed' | 'document';
   /** Tokens per chunk. @default 1200 (KET-RAG §6.1, GraphRAG) */

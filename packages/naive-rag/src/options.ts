@@ -6,7 +6,8 @@ import { BM25_DEFAULTS, ENTRY_POINT_MODES } from '@grag/core/internal';
 export interface ChunkingOptions {
   /**
    * `'fixed'`: token windows of `chunkSize` with `overlap`; `'document'`: one unit per document
-   * (a corpus of passages, as in the multi-hop QA benchmarks). @default 'fixed'
+   * (a corpus of passages, as in the multi-hop QA benchmarks; one per segment of a document loaded
+   * with several, see core's `documentUnits`). Neither crosses a segment boundary. @default 'fixed'
    */
   chunking: 'fixed' | 'document';
   /** Tokens per chunk. @default 1200 (KET-RAG §6, GraphRAG) */

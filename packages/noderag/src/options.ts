@@ -20,7 +20,8 @@ import type { CrossNodeSelection } from '@grag/heterograph';
 export interface NodeRagOptions {
   /**
    * `'fixed'`: token windows of `chunkSize`; `'document'`: one text chunk per document (passage
-   * corpora). @default 'fixed'
+   * corpora; one per segment of a document loaded with several, see core's `documentUnits`).
+   * Neither crosses a segment boundary. @default 'fixed'
    */
   chunking: 'fixed' | 'document';
   /** Tokens per text chunk. @default 1048 (official code, `chunk_size`) */
