@@ -79,3 +79,90 @@ export function formatEstimate(snapshot: MeterSnapshot): string {
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(header), ...rows.map(line)].join('\n');
 }
+
+/** Inputs that were not read, counted: whole files and records of files, each by reason. */
+export interface SkipCounts {
+  files: number;
+  records: number;
+  /** Files by reason (see {@link reasonKind}), most frequent first. */
+  filesByReason: Record<string, number>;
+  /** Records by reason, most frequent first. */
+  recordsByReason: Record<string, number>;
+}
+
+/**
+ * The kind of a skip reason, for counting: the reason up to its details — a parenthesis, a colon,
+ * a semicolon — with quoted names left out and numbers as `N` (`unsupported file type ".png"
+ * (supported: …)` → `unsupported file type`, `duplicate id "a"` → `duplicate id`).
+ */
+export function reasonKind(reason: string): string {
+  const head = reason.split(/ \(|: |; | — /)[0] ?? reason;
+  return (
+    head
+      .replace(/"[^"]*"|'[^']*'|“[^”]*”/g, '')
+      .replace(/\d+(\.\d+)?/g, 'N')
+      .replace(/\s+/g, ' ')
+      .replace(/[\s,.]+$/, '')
+      .trim() || reason
+  );
+}
+
+/** Count skipped inputs by kind and reason. */
+export function countSkipped(skipped: readonly { reason: string; kind?: 'file' | 'record' }[]): SkipCounts {
+  const files = new Map<string, number>();
+  const records = new Map<string, number>();
+  for (const s of skipped) {
+    const into = s.kind === 'record' ? records : files;
+    const kind = reasonKind(s.reason);
+    into.set(kind, (into.get(kind) ?? 0) + 1);
+  }
+  const sorted = (m: Map<string, number>) =>
+    Object.fromEntries([...m].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])));
+  const sum = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+  return {
+    files: sum(files),
+    records: sum(records),
+    filesByReason: sorted(files),
+    recordsByReason: sorted(records),
+  };
+}
+
+/**
+ * Skipped inputs in one line, e.g. `3 files skipped (empty file 2, damaged PDF 1) and 2 records
+ * skipped (not valid JSON 2); each is named above`; `undefined` when nothing was skipped.
+ */
+export function formatSkipped(counts: SkipCounts): string | undefined {
+  const part = (n: number, one: string, by: Record<string, number>) =>
+    `${n} ${one}${n === 1 ? '' : 's'} skipped (${Object.entries(by)
+      .map(([reason, count]) => `${reason} ${count}`)
+      .join(', ')})`;
+  const parts = [
+    ...(counts.files ? [part(counts.files, 'file', counts.filesByReason)] : []),
+    ...(counts.records ? [part(counts.records, 'record', counts.recordsByReason)] : []),
+  ];
+  return parts.length ? `${parts.join(' and ')}; each is named above` : undefined;
+}
+
+/** What an estimate read: files that gave documents, documents, tokens of their text, what was skipped. */
+export interface EstimateInput {
+  files: number;
+  documents: number;
+  /** Tokens of the documents' text, as the loaders extracted it (the build's tokenizer). */
+  tokens: number;
+  skipped: SkipCounts;
+}
+
+/** The estimate's input in one line: `input: 42,310 tokens of text in 12 documents from 5 files (2 files skipped)`. */
+export function formatInput(input: EstimateInput): string {
+  const n = (v: number) => v.toLocaleString('en-US');
+  const skipped = [
+    ...(input.skipped.files ? [`${n(input.skipped.files)} file${input.skipped.files === 1 ? '' : 's'}`] : []),
+    ...(input.skipped.records
+      ? [`${n(input.skipped.records)} record${input.skipped.records === 1 ? '' : 's'}`]
+      : []),
+  ];
+  return (
+    `input: ${n(input.tokens)} tokens of text in ${n(input.documents)} documents from ${n(input.files)} files` +
+    (skipped.length ? ` (${skipped.join(' and ')} skipped)` : '')
+  );
+}

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AbortError, GragError, InvalidArgumentError } from '@grag/core';
 import { HnswUnavailableError } from '@grag/hnsw';
-import { type GragConfig, resolveConfig } from './config.js';
+import { type GragConfig, importLoaders, recordFields, resolveConfig } from './config.js';
+import type { ReadCorpusOptions } from './corpus.js';
 import { EVAL_OPTIONS, EVAL_USAGE, evalCommand } from './eval-command.js';
 import { buildIndex } from './index-command.js';
 import { printable, printableJson } from './printable.js';
@@ -43,7 +44,9 @@ export interface CliIO {
 const USAGE = `Usage: grag <command> [options]
 
 Commands:
-  index <path> --method <name> --out <dir>   build an index from .txt/.md files or a .jsonl corpus
+  index <path>... --method <name> --out <dir>
+                                             build an index from files, folders and globs: PDF, Word (.docx),
+                                             HTML, CSV/TSV, JSON, JSONL, Markdown, text
   query <dir> "<question>"                   retrieve context and answer from an index
                                              (with --store, <dir> and --out <dir> are index names)
 ${UPDATE_USAGE}
@@ -60,7 +63,14 @@ ${STORE_USAGE}
                              numbers and lists ([a,b] or a,b) convert. index: build options; query:
                              retrieve options; eval: each key to build and/or retrieve, as the method declares
   --variant <name>           method variant (same as --set variant=<name>), e.g. ket-rag's keyword-rag
-  --estimate                 count the calls, tokens and cost a build would make, without calling a model (index)
+  --estimate                 count the calls, tokens and cost a build would make, and the tokens of the
+                             text extracted from the files, without calling a model (index)
+  --include <glob>           read only matching files (index, add, eval; repeatable; '*.pdf' matches at any depth)
+  --exclude <glob>           leave matching files and folders out (repeatable); a .gragignore at a folder's
+                             root does the same in gitignore syntax
+  --text-field <name>        CSV, JSON, JSONL: the field with a record's text (default text; CSV: every column)
+  --title-field <name>       ... the field with its title (default title)
+  --id-field <name>          ... the field with its id (default id, else the file and row or record)
   --cache-dir <dir>          model-call cache and build checkpoints (default .grag-cache next to --out)
   --no-cache                 neither read nor write the cache (index, add)
   --full                     add, remove: also recompute the stages an update approximates, so the index
@@ -107,6 +117,11 @@ const OPTIONS = {
   'no-cache': { type: 'boolean' },
   full: { type: 'boolean' },
   prices: { type: 'string' },
+  include: { type: 'string', multiple: true },
+  exclude: { type: 'string', multiple: true },
+  'text-field': { type: 'string' },
+  'title-field': { type: 'string' },
+  'id-field': { type: 'string' },
   methods: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
@@ -130,6 +145,21 @@ function configFlags(values: Values): Partial<Record<keyof GragConfig, unknown>>
     concurrency: values.concurrency,
     cacheDir: values['cache-dir'],
     prices: values.prices,
+    textField: values['text-field'],
+    titleField: values['title-field'],
+    idField: values['id-field'],
+  };
+}
+
+/** How `index`, `add` and `eval` read files: the configured loaders and fields, `--include`, `--exclude`. */
+async function corpusOptions(values: Values, config: GragConfig): Promise<ReadCorpusOptions> {
+  const loaders = await importLoaders(config.loaders);
+  const fields = recordFields(config);
+  return {
+    ...(loaders.length ? { loaders } : {}),
+    ...(fields ? { fields } : {}),
+    ...(values.include?.length ? { include: values.include } : {}),
+    ...(values.exclude?.length ? { exclude: values.exclude } : {}),
   };
 }
 
@@ -273,10 +303,12 @@ const COMMANDS = ['index', 'query', 'add', 'remove', 'demo', 'eval', 'methods', 
  */
 function usageProblem(command: string, args: string[], values: Values): string | undefined {
   if (!COMMANDS.includes(command)) return `unknown command "${command}".`;
-  if ((command === 'index' || command === 'eval') && args.length > 1) {
-    const what = command === 'index' ? 'one corpus path' : 'one dataset';
-    return `${command} takes ${what}, got ${args.length}: ${args.map((a) => JSON.stringify(a)).join(', ')}; put the files in one directory.`;
-  }
+  if (command === 'eval' && args.length > 1)
+    return `eval takes one dataset, got ${args.length}: ${args.map((a) => JSON.stringify(a)).join(', ')}.`;
+  const reading = ['include', 'exclude', 'text-field', 'title-field', 'id-field'] as const;
+  const misplaced = reading.find((name) => values[name] !== undefined);
+  if (misplaced !== undefined && !['index', 'add', 'eval'].includes(command))
+    return `--${misplaced} is an option of index, add and eval (how files are read), not of ${command}.`;
   if (command === 'index' && values['top-k'] !== undefined)
     return "--top-k is an option of query and eval, not of index; set a method's own default with --set.";
   if (values.store !== undefined && !STORE_COMMANDS.includes(command))
@@ -337,11 +369,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     });
     switch (command) {
       case 'index': {
-        const [path] = args;
-        if (!path)
+        if (args.length === 0)
           throw new InvalidArgumentError(
             'path',
-            'Missing corpus path. Usage: grag index <path> --method <name> --out <dir>.',
+            'Missing corpus path. Usage: grag index <path>... --method <name> --out <dir> (files, folders or globs).',
           );
         if (!values.method)
           throw new InvalidArgumentError(
@@ -365,7 +396,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
               })
             : undefined;
         try {
-          await buildIndex(io, path, values.method, out, config, methodOptions(values), {
+          await buildIndex(io, args, values.method, out, config, methodOptions(values), {
+            corpus: await corpusOptions(values, config),
             quiet: values.quiet === true,
             estimate: values.estimate === true,
             noCache: values['no-cache'] === true,
@@ -410,6 +442,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         return await evalCommand({
           io,
           config,
+          corpus: await corpusOptions(values, config),
           args,
           flags: values,
           methodOptions: methodOptions(values),
@@ -424,6 +457,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         return await updateCommand({
           io,
           config,
+          ...(command === 'add' ? { corpus: await corpusOptions(values, config) } : {}),
           command,
           args,
           flags: values,

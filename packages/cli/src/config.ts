@@ -1,5 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { InvalidArgumentError } from '@grag/core';
+import { createRequire } from 'node:module';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { InvalidArgumentError, type Loader, type RecordFields } from '@grag/core';
 
 /** Everything the CLI can be configured with. */
 export interface GragConfig {
@@ -26,6 +29,18 @@ export interface GragConfig {
    * one line naming it; 0 gives up at once.
    */
   lockWait: number;
+  /** CSV, JSON and JSONL files: the field (column) that holds a record's text. @default 'text' */
+  textField?: string;
+  /** The field that holds a record's title. @default 'title' */
+  titleField?: string;
+  /** The field that holds a record's id. @default 'id' (else `path#row` / `path#record`) */
+  idField?: string;
+  /**
+   * Modules that export your own loaders (a `Loader`, an array of them, as the default export or
+   * named exports), tried before the built-in ones. A path (`./loaders/rtf.js`) is resolved from the
+   * config file's folder, a package name from there too.
+   */
+  loaders?: string[];
 }
 
 export const CONFIG_DEFAULTS: GragConfig = {
@@ -40,7 +55,17 @@ export const CONFIG_DEFAULTS: GragConfig = {
 };
 
 /** Keys a config may set that have no default. */
-const OPTIONAL_KEYS: readonly string[] = ['apiKey', 'baseURL', 'embeddingDimensions', 'cacheDir', 'prices'];
+const OPTIONAL_KEYS: readonly string[] = [
+  'apiKey',
+  'baseURL',
+  'embeddingDimensions',
+  'cacheDir',
+  'prices',
+  'textField',
+  'titleField',
+  'idField',
+  'loaders',
+];
 
 /** Config file read from the working directory when `--config` is not given. */
 export const CONFIG_FILE = 'grag.config.json';
@@ -59,6 +84,9 @@ const ENV: Record<string, keyof GragConfig> = {
   GRAG_CACHE_DIR: 'cacheDir',
   GRAG_PRICES: 'prices',
   GRAG_LOCK_WAIT: 'lockWait',
+  GRAG_TEXT_FIELD: 'textField',
+  GRAG_TITLE_FIELD: 'titleField',
+  GRAG_ID_FIELD: 'idField',
 };
 
 const CHOICES: Partial<Record<keyof GragConfig, readonly string[]>> = {
@@ -72,6 +100,20 @@ const COUNTS: ReadonlySet<keyof GragConfig> = new Set(['lockWait']);
 
 /** Check and convert one configuration value; `from` names where it came from for the error. */
 function coerce(key: keyof GragConfig, value: unknown, from: string): unknown {
+  if (key === 'loaders') {
+    const list = typeof value === 'string' ? [value] : value;
+    if (
+      !Array.isArray(list) ||
+      list.length === 0 ||
+      !list.every((item) => typeof item === 'string' && item.trim() !== '')
+    ) {
+      throw new InvalidArgumentError(
+        key,
+        `Bad ${from}: loaders must list modules that export a loader, e.g. ["./loaders/rtf.js"], got ${JSON.stringify(value)}.`,
+      );
+    }
+    return list;
+  }
   if (COUNTS.has(key)) {
     const n = typeof value === 'number' ? value : Number(value);
     if (!Number.isInteger(n) || n < 0 || (typeof value === 'string' && value.trim() === '')) {
@@ -149,6 +191,8 @@ export async function resolveConfig(
       }
       config[key] = coerce(key as keyof GragConfig, value, `config file ${path}`);
     }
+    if (Array.isArray(config.loaders))
+      config.loaders = (config.loaders as string[]).map((spec) => resolveModule(spec, path));
   }
   for (const [name, key] of Object.entries(ENV)) {
     const value = env[name];
@@ -158,6 +202,92 @@ export async function resolveConfig(
     if (value !== undefined) config[key] = coerce(key as keyof GragConfig, value, `option --${kebab(key)}`);
   }
   return config as unknown as GragConfig;
+}
+
+/**
+ * A module named in the config file `configPath`, as a path or package name `import()` can load: a
+ * path (`./x.js`, `../x.js`) from the config file's folder; a package name as Node resolves it from
+ * there (`require.resolve`), else as written (resolved from grag's own folder when imported).
+ */
+function resolveModule(spec: string, configPath: string): string {
+  if (spec.startsWith('./') || spec.startsWith('../')) return resolve(dirname(resolve(configPath)), spec);
+  if (isAbsolute(spec)) return spec;
+  try {
+    return createRequire(resolve(configPath)).resolve(spec);
+  } catch {
+    return spec;
+  }
+}
+
+/** Whether `value` has the shape of a {@link Loader}: a name, extensions, a `load` function. */
+function isLoader(value: unknown): value is Loader {
+  const v = value as Partial<Loader> | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.name === 'string' &&
+    Array.isArray(v.extensions) &&
+    v.extensions.every((e) => typeof e === 'string') &&
+    typeof v.load === 'function'
+  );
+}
+
+/**
+ * The loaders the modules of `config.loaders` export, in the order listed: each module's default
+ * export (a `Loader` or an array of them), else its named exports that are loaders (or arrays of
+ * them). A module that cannot be imported or exports no loader is an {@link InvalidArgumentError}
+ * naming it; an extension must start with a dot (`.rtf`).
+ */
+export async function importLoaders(specs: readonly string[] = []): Promise<Loader[]> {
+  const out: Loader[] = [];
+  for (const spec of specs) {
+    let module: Record<string, unknown>;
+    try {
+      module = await import(isAbsolute(spec) ? pathToFileURL(spec).href : spec);
+    } catch (error) {
+      throw new InvalidArgumentError(
+        'loaders',
+        `Cannot load the loader module ${spec} named in the config (loaders): ${(error as Error).message.split('\n')[0]}`,
+        { cause: error },
+      );
+    }
+    const flat = (value: unknown) => (Array.isArray(value) ? value : [value]);
+    const fromDefault = flat(module.default).filter(isLoader);
+    const found = fromDefault.length
+      ? fromDefault
+      : Object.entries(module)
+          .filter(([name]) => name !== 'default')
+          .flatMap(([, value]) => flat(value))
+          .filter(isLoader);
+    if (found.length === 0)
+      throw new InvalidArgumentError(
+        'loaders',
+        `The loader module ${spec} exports no loader: export { name, extensions: ['.ext'], load(input, options) } (a Loader of @grag/core), or an array of them.`,
+      );
+    for (const loader of found) {
+      const bad = loader.extensions.find((e) => !/^\.[^./\\]+$/.test(e));
+      if (bad !== undefined)
+        throw new InvalidArgumentError(
+          'loaders',
+          `The loader "${loader.name}" of ${spec} lists the extension ${JSON.stringify(bad)}; write extensions with their dot, e.g. ".rtf".`,
+        );
+      out.push({
+        ...loader,
+        extensions: loader.extensions.map((e) => e.toLowerCase()),
+        load: loader.load.bind(loader),
+      });
+    }
+  }
+  return out;
+}
+
+/** The record fields of `config` (`textField`, `titleField`, `idField`) as loaders take them. */
+export function recordFields(config: GragConfig): RecordFields | undefined {
+  const fields: RecordFields = {};
+  if (config.textField !== undefined) fields.text = config.textField;
+  if (config.titleField !== undefined) fields.title = config.titleField;
+  if (config.idField !== undefined) fields.id = config.idField;
+  return Object.keys(fields).length ? fields : undefined;
 }
 
 function kebab(key: string): string {

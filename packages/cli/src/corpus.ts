@@ -1,14 +1,28 @@
+/**
+ * Reading a corpus: files, folders (recursively) and globs, each file turned into documents by the
+ * loader of its extension (the caller's loaders first, then the built-in ones: PDF, Word, HTML,
+ * CSV/TSV, JSON, JSONL, Markdown, text). Whatever is not read is named with its reason.
+ */
 import type { Dirent } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, extname, join, relative } from 'node:path';
-import { type Document, InputError } from '@grag/core';
+import { basename, extname, join, relative, resolve, sep } from 'node:path';
+import {
+  AbortError,
+  type Document,
+  InputError,
+  InvalidArgumentError,
+  type Loader,
+  type LoaderOptions,
+  type SkippedInput,
+} from '@grag/core';
 import { decodeText, type TextEncodingName } from '@grag/core/internal';
+import { defaultLoaders, findLoader, loadFile } from '@grag/loaders';
+import ignore, { type Ignore } from 'ignore';
+import picomatch from 'picomatch';
 
-/** A file or record that was not read, and why. */
-export interface SkippedInput {
-  path: string;
-  reason: string;
-}
+/** A file or record that was not read, and why (the type is `@grag/core`'s, re-exported). */
+export type { SkippedInput } from '@grag/core';
 
 /** A file that was read in an encoding other than UTF-8, and why that encoding was assumed. */
 export interface DecodedInput {
@@ -18,16 +32,69 @@ export interface DecodedInput {
   reason: string;
 }
 
+/** A skipped input and what it was: a whole file (or folder, link, special file) or one record of a file. */
+export interface CorpusSkip extends SkippedInput {
+  kind: 'file' | 'record';
+}
+
 export interface Corpus {
   documents: Document[];
-  skipped: SkippedInput[];
+  /** Every input not read, in the order met: files (and folders) first-hand, records of files read. */
+  skipped: CorpusSkip[];
   /** Files not in UTF-8, with the encoding they were decoded from (see `decodeText`). */
   decoded: DecodedInput[];
   /** Files read that gave documents (each file counted once: a skipped file is only in `skipped`). */
   files: number;
+  /** Files and folders left out on purpose: by `.gragignore`, `include` or `exclude` (not read, not skipped). */
+  excluded: number;
 }
 
-const TEXT_EXTENSIONS = new Set(['.txt', '.md', '.markdown']);
+/** One file being loaded, for progress: `start` before its loader runs, `end` after. */
+export interface CorpusFileEvent {
+  phase: 'start' | 'end';
+  /** The file on disk. */
+  path: string;
+  /** Its place among the files to load, from 1. */
+  index: number;
+  total: number;
+  bytes: number;
+  /** Time its loader took (`end` only). */
+  ms?: number;
+}
+
+/** Options of {@link readCorpus}. */
+export interface ReadCorpusOptions extends LoaderOptions {
+  /**
+   * Your loaders, tried before the built-in ones: a file goes to the first loader that lists its
+   * extension. A loader throws an `InputError` for a file it cannot read; that file is skipped.
+   */
+  loaders?: readonly Loader[];
+  /** Globs (picomatch; a glob without `/` matches the file name at any depth): only matching files are read. */
+  include?: readonly string[];
+  /** Globs of files and folders to leave out (same syntax as `include`). */
+  exclude?: readonly string[];
+  /** Read `.gragignore` (gitignore syntax) at the root of each folder given. @default true */
+  ignoreFile?: boolean;
+  /** Return an empty corpus instead of throwing when nothing usable is found (e.g. `grag add` over several paths). */
+  allowEmpty?: boolean;
+  /** Called before and after each file's loader runs. */
+  onFile?: (event: CorpusFileEvent) => void;
+  /** The folder relative paths start from; messages keep them relative. @default process.cwd() */
+  cwd?: string;
+}
+
+/** The file at the root of a corpus folder that lists what to leave out, in gitignore syntax. */
+export const IGNORE_FILE = '.gragignore';
+
+/** Largest file read when `limits.maxBytes` is not set (core's `LoaderLimits` default). */
+const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
+
+/** Every extension `loaders` and the built-in loaders of `@grag/loaders` take, sorted: `.csv`, `.docx`, … */
+export function supportedExtensions(loaders: readonly Loader[] = []): string[] {
+  return [
+    ...new Set([...loaders, ...defaultLoaders()].flatMap((l) => l.extensions.map((e) => e.toLowerCase()))),
+  ].sort();
+}
 
 /**
  * True when `bytes` are binary data rather than text in UTF-8, UTF-16, Windows-1252 or Latin-1:
@@ -42,14 +109,98 @@ function specialKind(info: { isFIFO(): boolean; isSocket(): boolean }): string {
   return info.isFIFO() ? 'a named pipe (FIFO)' : info.isSocket() ? 'a socket' : 'a device';
 }
 
+/** What one corpus argument names: a file, a folder, or a glob over a folder. */
+interface Source {
+  arg: string;
+  kind: 'file' | 'dir' | 'glob';
+  /** The folder walked (`dir`, `glob`), or the file, resolved from the working directory. */
+  at: string;
+  /** The same as given (relative stays relative), for messages. */
+  shown: string;
+  /** Matches a path relative to `at` (`glob` only). */
+  glob?: (rel: string) => boolean;
+}
+
+/** A file to load: where it is, and its name in citations and ids. */
+interface Candidate {
+  /** Its path for the file system. */
+  disk: string;
+  /** Its path as messages show it (under the path as given). */
+  shown: string;
+  name: string;
+  size: number;
+  source: Source;
+}
+
+/** Filters shared by every source: `--include`, `--exclude`. */
+interface Filters {
+  include?: (rel: string) => boolean;
+  exclude?: (rel: string) => boolean;
+}
+
+const toPosix = (path: string) => (sep === '/' ? path : path.split(sep).join('/'));
+
+function matcher(globs: readonly string[] | undefined, what: string): ((rel: string) => boolean) | undefined {
+  if (!globs?.length) return undefined;
+  for (const glob of globs) {
+    if (glob.trim() === '')
+      throw new InvalidArgumentError(
+        what,
+        `--${what} needs a glob, e.g. --${what} '*.pdf'; got an empty one.`,
+      );
+  }
+  // A glob without a slash names a file or folder at any depth (as in .gitignore); picomatch's own
+  // `basename` option would apply that to every glob, so the two kinds are matched apart.
+  const names = globs.filter((g) => !g.replace(/\/+$/, '').includes('/'));
+  const paths = globs.filter((g) => g.replace(/\/+$/, '').includes('/'));
+  const byName = names.length
+    ? picomatch(
+        names.map((g) => g.replace(/\/+$/, '')),
+        { dot: true },
+      )
+    : undefined;
+  const byPath = paths.length ? picomatch(paths, { dot: true }) : undefined;
+  return (rel) => (byPath?.(rel) ?? false) || (byName?.(rel.slice(rel.lastIndexOf('/') + 1)) ?? false);
+}
+
+/** The `.gragignore` of `root`, if it has one. */
+async function readIgnoreFile(root: string): Promise<Ignore | undefined> {
+  const text = await readFile(join(root, IGNORE_FILE), 'utf8').catch(() => undefined);
+  return text === undefined ? undefined : ignore().add(text);
+}
+
+/** What an argument that does not exist as a path but is a glob matches: its folder and pattern. */
+function asGlob(arg: string, cwd: string): { base: string; glob: string } | undefined {
+  if (existsSync(resolve(cwd, arg))) return undefined;
+  const scan = picomatch.scan(arg);
+  if (!scan.isGlob) return undefined;
+  return { base: scan.base === '' ? '.' : scan.base, glob: scan.glob };
+}
+
+/** The files and folders `paths` name: each path, or for a glob the folder it starts at. */
+export function corpusRoots(paths: readonly string[], cwd = process.cwd()): string[] {
+  return paths.map((path) => resolve(cwd, asGlob(path, cwd)?.base ?? path));
+}
+
 /**
- * The regular files under `root`, recursively. What is not read is pushed to `skipped` with the
- * reason: hidden entries and node_modules, unreadable directories, links to directories (not
+ * The regular files under `source.at`, recursively. What is not read is pushed to `skipped` with
+ * the reason: hidden entries and node_modules, unreadable directories, links to directories (not
  * followed, so a link cycle cannot loop), broken or looping links, and special files (a FIFO would
- * block the read forever).
+ * block the read forever). Entries that `.gragignore`, `exclude` or `include` leave out are counted,
+ * not reported; under a glob, entries the glob does not match are neither.
  */
-async function listFiles(root: string, skipped: SkippedInput[]): Promise<string[]> {
-  const out: string[] = [];
+async function listFiles(
+  source: Source,
+  filters: Filters,
+  ignoreFile: boolean,
+  skipped: CorpusSkip[],
+  out: Candidate[],
+): Promise<number> {
+  const root = source.at;
+  const ig = ignoreFile ? await readIgnoreFile(root) : undefined;
+  let excluded = 0;
+  const shown = (path: string) => join(source.shown, relative(root, path));
+  const skip = (path: string, reason: string) => skipped.push({ path: shown(path), reason, kind: 'file' });
   const walk = async (dir: string) => {
     let entries: Dirent[];
     try {
@@ -58,156 +209,233 @@ async function listFiles(root: string, skipped: SkippedInput[]): Promise<string[
       const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
       if (dir === root)
         throw new InputError(
-          root,
-          `Cannot read the corpus directory ${root} (${code}); check its permissions.`,
+          source.shown,
+          `Cannot read the corpus directory ${source.shown} (${code}); check its permissions.`,
         );
-      skipped.push({ path: dir, reason: `unreadable directory (${code})` });
+      skip(dir, `unreadable directory (${code})`);
       return;
     }
     entries.sort((a, b) => a.name.localeCompare(b.name));
     for (const entry of entries) {
       const path = join(dir, entry.name);
-      if (entry.name.startsWith('.') || entry.name === 'node_modules') {
-        skipped.push({
-          path,
-          reason: `${entry.name === 'node_modules' ? 'node_modules' : 'hidden'} (not read)`,
-        });
+      const rel = toPosix(relative(root, path));
+      if (dir === root && entry.name === IGNORE_FILE && ig) continue;
+      const isDir = entry.isDirectory();
+      if (ig?.ignores(isDir ? `${rel}/` : rel) || filters.exclude?.(rel)) {
+        excluded++;
         continue;
       }
-      if (entry.isDirectory()) await walk(path);
-      else if (entry.isFile()) out.push(path);
-      else if (entry.isSymbolicLink()) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') {
+        // Under a glob, what the glob does not name was not asked for.
+        if (!source.glob)
+          skip(path, `${entry.name === 'node_modules' ? 'node_modules' : 'hidden'} (not read)`);
+        continue;
+      }
+      if (isDir) {
+        await walk(path);
+        continue;
+      }
+      if (source.glob && !source.glob(rel)) continue;
+      if (filters.include && !filters.include(rel)) {
+        excluded++;
+        continue;
+      }
+      const name = rel;
+      if (entry.isFile()) {
+        const size = await stat(path).then(
+          (s) => s.size,
+          () => 0,
+        );
+        out.push({ disk: path, shown: shown(path), name, size, source });
+      } else if (entry.isSymbolicLink()) {
         const target = await stat(path).catch((error: NodeJS.ErrnoException) => error);
-        if (target instanceof Error)
-          skipped.push({ path, reason: `broken link (${target.code ?? target.message})` });
-        else if (target.isDirectory()) skipped.push({ path, reason: 'link to a directory (not followed)' });
-        else if (target.isFile()) out.push(path);
-        else skipped.push({ path, reason: `link to ${specialKind(target)}, not a regular file` });
-      } else skipped.push({ path, reason: `${specialKind(entry)}, not a regular file` });
+        if (target instanceof Error) skip(path, `broken link (${target.code ?? target.message})`);
+        else if (target.isDirectory()) skip(path, 'link to a directory (not followed)');
+        else if (target.isFile())
+          out.push({ disk: path, shown: shown(path), name, size: target.size, source });
+        else skip(path, `link to ${specialKind(target)}, not a regular file`);
+      } else skip(path, `${specialKind(entry)}, not a regular file`);
     }
   };
   await walk(root);
-  return out;
+  return excluded;
 }
 
-/** Title of a markdown/text document: its first `# heading`, else the file name. */
-function titleOf(text: string, path: string): string {
-  const heading = /^#\s+(.+)$/m.exec(text.slice(0, 2000));
-  return heading?.[1]?.trim() ?? basename(path, extname(path));
+/** How the paths were named, for messages: `a`, or `a, b and c`. */
+function listed(paths: readonly string[]): string {
+  return paths.length <= 1 ? (paths[0] ?? '') : `${paths.slice(0, -1).join(', ')} and ${paths.at(-1)}`;
 }
 
-function parseJsonl(text: string, path: string, skipped: SkippedInput[]): Document[] {
-  const docs: Document[] = [];
-  const seen = new Set<string>();
-  text.split(/\r?\n/).forEach((line, i) => {
-    if (line.trim() === '') return;
-    const where = `${path}:${i + 1}`;
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      skipped.push({ path: where, reason: 'not valid JSON' });
-      return;
+/** The reason a loader gave, without the file name it starts with. */
+function reasonOf(error: Error, name: string): string {
+  let message = (error.message.split('\n')[0] ?? '').trim();
+  for (const prefix of [`${name}: `, `${name} `]) {
+    if (message.startsWith(prefix)) {
+      message = message.slice(prefix.length);
+      break;
     }
-    const r = record as { id?: unknown; title?: unknown; text?: unknown };
-    if (typeof r !== 'object' || r === null || typeof r.text !== 'string') {
-      skipped.push({ path: where, reason: 'no "text" string field' });
-      return;
-    }
-    if (r.text.trim() === '') {
-      skipped.push({ path: where, reason: 'empty "text"' });
-      return;
-    }
-    const id =
-      typeof r.id === 'string' || typeof r.id === 'number' ? String(r.id) : `${basename(path)}:${i + 1}`;
-    if (seen.has(id)) {
-      skipped.push({ path: where, reason: `duplicate id "${id}"` });
-      return;
-    }
-    seen.add(id);
-    const doc: Document = { id, text: r.text };
-    if (typeof r.title === 'string' && r.title.trim()) doc.title = r.title;
-    docs.push(doc);
-  });
-  return docs;
+  }
+  return message.replace(/\.$/, '') || error.name;
+}
+
+/** A record path of a loader (`name:3`, `name row 4`) on the file as it is on disk. */
+function onDisk(path: string, name: string, disk: string): string {
+  return path.startsWith(name) ? disk + path.slice(name.length) : `${disk}: ${path}`;
 }
 
 /**
- * Read a corpus: one file or a directory (recursively) of .txt/.md files and .jsonl files
- * (`{id, title, text}` per line). Each file's encoding is detected by content with `decodeText`
- * (UTF-8, UTF-16, Windows-1252, Latin-1); files not in UTF-8 are listed in `decoded`. Unreadable,
- * binary and malformed inputs are skipped and reported in `skipped`, never silently dropped. Throws
- * {@link InputError} when the path does not exist, or when nothing usable is found unless
- * `allowEmpty` (then the caller decides, e.g. `grag add` over several paths).
+ * Read a corpus: files, folders (recursively) and globs (`'docs/**\/*.pdf'`, quoted so the shell
+ * leaves it), each file read by the loader of its extension (see {@link ReadCorpusOptions.loaders}).
+ * A folder's files are named by their path inside it, a file given on its own by its name; a
+ * folder's `.gragignore` and the `include` / `exclude` globs leave files out. Hidden files,
+ * node_modules, links to folders, special files, unsupported types, unreadable, damaged, binary,
+ * empty files and files over a limit are skipped and reported in `skipped` (one entry each, with
+ * the reason), as are the records a loader could not read and duplicate ids; never silently
+ * dropped. Files not in UTF-8 are listed in `decoded`. Throws {@link InputError} when a path does
+ * not exist or a glob matches nothing, and when nothing usable is found unless `allowEmpty`; an
+ * {@link InvalidArgumentError} when two paths give the same document id.
  */
-export async function readCorpus(path: string, options: { allowEmpty?: boolean } = {}): Promise<Corpus> {
-  const info = await stat(path).catch((error: NodeJS.ErrnoException) => error);
-  if (info instanceof Error)
-    throw new InputError(
-      path,
-      info.code === 'ENOENT'
-        ? `Corpus path ${path} does not exist. Pass a file or a directory of .txt/.md/.jsonl files.`
-        : `Cannot read the corpus path ${path} (${info.code ?? info.message}). Pass a file or a directory of .txt/.md/.jsonl files.`,
+export async function readCorpus(
+  paths: string | readonly string[],
+  options: ReadCorpusOptions = {},
+): Promise<Corpus> {
+  const args = typeof paths === 'string' ? [paths] : [...paths];
+  const supported = supportedExtensions(options.loaders).join(', ');
+  const sources: Source[] = [];
+  const cwd = options.cwd ?? process.cwd();
+  for (const arg of args) {
+    const glob = asGlob(arg, cwd);
+    const shownAt = glob?.base ?? arg;
+    const at = resolve(cwd, shownAt);
+    const info = await stat(at).catch((error: NodeJS.ErrnoException) => error);
+    if (info instanceof Error)
+      throw new InputError(
+        arg,
+        info.code === 'ENOENT'
+          ? `Corpus path ${shownAt} does not exist. Pass files, directories or globs of ${supported} files.`
+          : `Cannot read the corpus path ${shownAt} (${info.code ?? info.message}). Pass files, directories or globs of ${supported} files.`,
+      );
+    if (glob && !info.isDirectory())
+      throw new InputError(arg, `The glob ${arg} starts at ${shownAt}, which is not a directory.`);
+    if (!info.isDirectory() && !info.isFile())
+      throw new InputError(
+        arg,
+        `Corpus path ${arg} is ${specialKind(info)}, not a file or directory; pass files, directories or globs of ${supported} files.`,
+      );
+    sources.push(
+      glob
+        ? { arg, kind: 'glob', at, shown: shownAt, glob: picomatch(glob.glob, { dot: false }) }
+        : { arg, kind: info.isDirectory() ? 'dir' : 'file', at, shown: shownAt },
     );
-  const root = info.isDirectory() ? path : undefined;
-  const skipped: SkippedInput[] = [];
-  if (!root && !info.isFile())
-    throw new InputError(
-      path,
-      `Corpus path ${path} is ${specialKind(info)}, not a file or directory; pass a file or a directory of .txt/.md/.jsonl files.`,
-    );
-  const files = root ? await listFiles(root, skipped) : [path];
+  }
+  const filters: Filters = {};
+  const include = matcher(options.include, 'include');
+  const exclude = matcher(options.exclude, 'exclude');
+  if (include) filters.include = include;
+  if (exclude) filters.exclude = exclude;
+  const skipped: CorpusSkip[] = [];
+  const candidates: Candidate[] = [];
+  let excluded = 0;
+  for (const source of sources) {
+    if (source.kind === 'file') {
+      const name = basename(source.at);
+      if (filters.exclude?.(name) || (filters.include && !filters.include(name))) {
+        excluded++;
+        continue;
+      }
+      const size = (await stat(source.at)).size;
+      candidates.push({ disk: source.at, shown: source.shown, name, size, source });
+      continue;
+    }
+    const before = candidates.length + skipped.length;
+    excluded += await listFiles(source, filters, options.ignoreFile !== false, skipped, candidates);
+    if (source.kind === 'glob' && candidates.length + skipped.length === before)
+      throw new InputError(
+        source.arg,
+        `No file matches ${source.arg}; check the pattern (quote it so the shell leaves it to grag).`,
+      );
+  }
+
+  const {
+    loaders,
+    include: _i,
+    exclude: _e,
+    ignoreFile: _g,
+    allowEmpty: _a,
+    onFile,
+    cwd: _c,
+    ...loaderOptions
+  } = options;
+  const maxBytes = options.limits?.maxBytes ?? DEFAULT_MAX_BYTES;
   const documents: Document[] = [];
   const decoded: DecodedInput[] = [];
   let read = 0;
-  const ids = new Set<string>();
-  for (const file of files) {
-    const ext = extname(file).toLowerCase();
-    if (!TEXT_EXTENSIONS.has(ext) && ext !== '.jsonl') {
-      if (!root)
-        skipped.push({
-          path: file,
-          reason: `unsupported file type "${ext || 'none'}" (use .txt, .md or .jsonl)`,
-        });
-      else skipped.push({ path: file, reason: `not a .txt, .md or .jsonl file` });
+  /** Which argument each id came from: within one argument a repeat is skipped, across two it is refused. */
+  const ids = new Map<string, Source>();
+  const skip = (path: string, reason: string, kind: CorpusSkip['kind'] = 'file') =>
+    skipped.push({ path, reason, kind });
+  for (const [i, file] of candidates.entries()) {
+    const ext = extname(file.name).toLowerCase();
+    const loader = findLoader(file.name, loaders);
+    if (!loader) {
+      skip(file.shown, `unsupported file type "${ext || 'none'}" (supported: ${supported})`);
+      continue;
+    }
+    if (file.size > maxBytes) {
+      skip(
+        file.shown,
+        `too large (${(file.size / 2 ** 20).toFixed(1)} MiB; the limit is ${(maxBytes / 2 ** 20).toFixed(0)} MiB)`,
+      );
       continue;
     }
     let bytes: Uint8Array;
     try {
-      bytes = await readFile(file);
+      bytes = await readFile(file.disk);
     } catch (error) {
-      skipped.push({
-        path: file,
-        reason: `unreadable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-      });
+      skip(file.shown, `unreadable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
       continue;
     }
-    const result = decodeText(bytes);
-    if (result.binary) {
-      skipped.push({ path: file, reason: 'binary content' });
+    const event = { path: file.shown, index: i + 1, total: candidates.length, bytes: bytes.length };
+    onFile?.({ phase: 'start', ...event });
+    const started = performance.now();
+    let loaded: Awaited<ReturnType<typeof loadFile>>;
+    try {
+      loaded = await loadFile(
+        { path: file.name, bytes },
+        { ...loaderOptions, ...(loaders ? { loaders: [...loaders] } : {}) },
+      );
+    } catch (error) {
+      if (AbortError.isInstance(error)) throw error;
+      if (options.signal?.aborted) throw new AbortError(undefined, { cause: options.signal.reason });
+      const reason = InputError.isInstance(error)
+        ? reasonOf(error, file.name)
+        : `the ${loader.name} loader failed: ${reasonOf(error as Error, file.name)}`;
+      skip(file.shown, reason);
       continue;
+    } finally {
+      onFile?.({ phase: 'end', ...event, ms: performance.now() - started });
     }
-    const { text, encoding } = result;
-    if (text.trim() === '') {
-      skipped.push({ path: file, reason: 'empty file' });
-      continue;
-    }
-    read++;
-    if (encoding !== 'utf-8') decoded.push({ path: file, encoding, reason: result.reason });
-    const name = root ? relative(root, file) : basename(file);
-    if (ext === '.jsonl') {
-      for (const doc of parseJsonl(text, file, skipped)) {
-        if (ids.has(doc.id)) {
-          skipped.push({ path: file, reason: `duplicate id "${doc.id}"` });
-          continue;
-        }
-        ids.add(doc.id);
-        documents.push(doc);
+    for (const s of loaded.skipped) skip(onDisk(s.path, file.name, file.shown), s.reason, 'record');
+    let kept = 0;
+    for (const doc of loaded.documents) {
+      const first = ids.get(doc.id);
+      if (first !== undefined && first !== file.source) {
+        throw new InvalidArgumentError(
+          'path',
+          `The document id ${JSON.stringify(doc.id)} comes from both ${first.arg} and ${file.source.arg}; rename one, leave one out (--exclude), or add them in separate commands.`,
+        );
       }
-      continue;
+      if (first !== undefined) {
+        skip(file.shown, `duplicate id "${doc.id}"`, 'record');
+        continue;
+      }
+      ids.set(doc.id, file.source);
+      documents.push(doc);
+      kept++;
     }
-    ids.add(name);
-    documents.push({ id: name, title: titleOf(text, file), text });
+    if (loaded.decoded) decoded.push({ path: file.shown, ...loaded.decoded });
+    if (loaded.documents.length === 0 && loaded.skipped.length === 0) skip(file.shown, 'no text');
+    if (kept > 0) read++;
   }
   if (documents.length === 0 && !options.allowEmpty) {
     const shown = skipped
@@ -218,11 +446,13 @@ export async function readCorpus(path: string, options: { allowEmpty?: boolean }
     const why =
       skipped.length > 0
         ? ` (${skipped.length} input${skipped.length === 1 ? '' : 's'} skipped: ${shown}${more})`
-        : '';
+        : excluded > 0
+          ? ` (${excluded} left out by ${IGNORE_FILE}, --include or --exclude)`
+          : '';
     throw new InputError(
-      path,
-      `The corpus at ${path} has no usable documents${why}. Add .txt, .md or .jsonl files with text.`,
+      args[0] ?? '',
+      `The corpus at ${listed(args)} has no usable documents${why}. Add files with text (${supported}).`,
     );
   }
-  return { documents, skipped, decoded, files: read };
+  return { documents, skipped, decoded, files: read, excluded };
 }

@@ -7,9 +7,19 @@
 import { basename, join, resolve } from 'node:path';
 import { FileCallCache, InvalidArgumentError } from '@grag/core';
 import { closestMatch } from '@grag/core/internal';
-import { type JudgeSettings, loadDataset, methodsTable, runEval, writeReports } from '@grag/eval';
+import {
+  detectLayout,
+  type EvalDataset,
+  type JudgeSettings,
+  loadDataset,
+  loadFolderDataset,
+  methodsTable,
+  runEval,
+  writeReports,
+} from '@grag/eval';
 import { checkCacheDir } from './cache-dir.js';
 import type { GragConfig } from './config.js';
+import { type ReadCorpusOptions, readCorpus } from './corpus.js';
 import { printable } from './printable.js';
 import { createProgressView } from './progress.js';
 import { createProviders } from './providers.js';
@@ -106,6 +116,19 @@ export function evalIndexName(label: string): string {
   return `eval_${label.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
 }
 
+/**
+ * The dataset at `path`: a layout of `@grag/eval`, or a `corpus/` folder of files (PDF, Word, HTML,
+ * CSV, Markdown, …) beside `questions.jsonl`, read as `grag index` reads a corpus.
+ */
+async function readDataset(path: string, options: ReadCorpusOptions): Promise<EvalDataset> {
+  if (detectLayout(path) !== 'corpus-folder') return loadDataset(path);
+  const corpus = await readCorpus(join(path, 'corpus'), options);
+  return loadFolderDataset(path, {
+    documents: corpus.documents,
+    skipped: corpus.skipped.map((s) => ({ path: s.path, reason: s.reason })),
+  });
+}
+
 /** Run `grag eval`; returns the exit code. Errors are thrown for the CLI to print. */
 export async function evalCommand(input: {
   io: EvalIO;
@@ -118,6 +141,8 @@ export async function evalCommand(input: {
   store?: string | undefined;
   /** `--store-vectors`: keep vector collections in the store. */
   storeVectors?: boolean;
+  /** How a dataset's `corpus/` folder is read: loaders, fields, `include` / `exclude` globs. */
+  corpus?: ReadCorpusOptions;
 }): Promise<number> {
   const { io, config, flags } = input;
   const [datasetArg] = input.args;
@@ -149,7 +174,7 @@ export async function evalCommand(input: {
   });
   const quiet = flags.quiet === true;
   const datasetPath = resolve(io.cwd, datasetArg);
-  const dataset = loadDataset(datasetPath);
+  const dataset = await readDataset(datasetPath, input.corpus ?? {});
   const out = resolve(io.cwd, flags.out ?? `grag-eval-${basename(datasetPath)}`);
   // Builds, answers and judgements share the call cache: an eval run again repeats no model call.
   if (config.cacheDir !== undefined) await checkCacheDir(config.cacheDir);

@@ -22,35 +22,58 @@ import {
 } from '@grag/core';
 import { checkIndexTarget } from '@grag/core/internal';
 import { loadKgTriples } from '@grag/eval';
-import { formatEstimate, formatUsage, readPrices } from './build-report.js';
+import {
+  countSkipped,
+  formatEstimate,
+  formatInput,
+  formatSkipped,
+  formatUsage,
+  readPrices,
+} from './build-report.js';
 import { checkCacheDir } from './cache-dir.js';
 import type { CliIO } from './cli.js';
 import type { GragConfig } from './config.js';
-import { readCorpus } from './corpus.js';
+import {
+  type CorpusSkip,
+  corpusRoots,
+  type DecodedInput,
+  IGNORE_FILE,
+  type ReadCorpusOptions,
+  readCorpus,
+} from './corpus.js';
 import { printable } from './printable.js';
-import { createProgressView } from './progress.js';
+import { createFileProgress, createProgressView } from './progress.js';
 import { createEstimateProviders, createProviders } from './providers.js';
 import { findMethod, METHODS, type MethodEntry } from './registry.js';
 import { createSimulatedEmbedder } from './simulate.js';
 import { defaultTargetCacheDir, type IndexTarget, readTargetManifest } from './store.js';
 
+/** What `grag index` read, for the build and its report. */
+interface IndexInput {
+  documents: Document[];
+  skipped: CorpusSkip[];
+  /** Files decoded from an encoding other than UTF-8. */
+  decoded?: DecodedInput[];
+  description: string;
+  /** Files that gave documents (0 for a triple directory). */
+  files: number;
+  methodOptions: Record<string, unknown>;
+}
+
 /**
  * Read what `grag index` was pointed at: a knowledge-graph triple directory (train.tsv + entity2text.txt,
- * as FB15k-237 ships) for a method that indexes triples, else a text corpus.
+ * as FB15k-237 ships) for a method that indexes triples, else a text corpus of files, folders and
+ * globs read through the loaders.
  */
 async function readInput(
-  path: string,
+  paths: readonly string[],
   entry: MethodEntry,
   methodOptions: Record<string, unknown>,
-): Promise<{
-  documents: Document[];
-  skipped: { path: string; reason: string }[];
-  /** Files decoded from an encoding other than UTF-8. */
-  decoded?: { path: string; encoding: string; reason: string }[];
-  description: string;
-  methodOptions: Record<string, unknown>;
-}> {
-  if (isTripleDirectory(path)) {
+  options: ReadCorpusOptions,
+): Promise<IndexInput> {
+  const [given] = paths;
+  const path = given === undefined ? undefined : resolve(options.cwd ?? '.', given);
+  if (paths.length === 1 && path !== undefined && isTripleDirectory(path)) {
     if (!entry.indexesTriples) {
       throw new InvalidArgumentError(
         'path',
@@ -58,14 +81,19 @@ async function readInput(
           (m) => m.indexesTriples,
         )
           .map((m) => m.name)
-          .join(' or ')}, or pass a directory of .txt/.md/.jsonl files.`,
+          .join(' or ')}, or pass a directory of documents.`,
       );
     }
     const kg = loadKgTriples(path, { malformed: 'skip' });
     return {
       documents: [],
-      skipped: kg.skipped.map((s) => ({ path: `${s.path}${s.line ? `:${s.line}` : ''}`, reason: s.reason })),
+      skipped: kg.skipped.map((s) => ({
+        path: `${s.path}${s.line ? `:${s.line}` : ''}`,
+        reason: s.reason,
+        kind: 'record' as const,
+      })),
       description: `${kg.triples.length} triples over ${kg.entities.size} named entities from ${path}`,
+      files: 0,
       methodOptions: {
         ...methodOptions,
         triples: kg.triples,
@@ -74,12 +102,15 @@ async function readInput(
       },
     };
   }
-  const corpus = await readCorpus(path);
+  const corpus = await readCorpus(paths, options);
   return {
     documents: corpus.documents,
     skipped: corpus.skipped,
     decoded: corpus.decoded,
-    description: `${corpus.documents.length} documents from ${corpus.files} files`,
+    description:
+      `${corpus.documents.length} documents from ${corpus.files} files` +
+      (corpus.excluded ? ` (${corpus.excluded} left out by ${IGNORE_FILE}, --include or --exclude)` : ''),
+    files: corpus.files,
     methodOptions,
   };
 }
@@ -101,7 +132,13 @@ export function defaultCacheDir(out: string): string {
  * Refuse an `--out` that would lose a user's files before anything is built: it must be new, empty
  * or a grag index ({@link checkIndexTarget}), and neither the corpus nor inside it, nor hold it.
  */
-async function checkOutDir(corpusPath: string, out: string): Promise<void> {
+async function checkOutDir(corpusPaths: readonly string[], out: string, cwd: string): Promise<void> {
+  for (const path of corpusRoots(corpusPaths, cwd)) await checkOutAgainst(path, out);
+  await checkIndexTarget(out);
+}
+
+/** Refuse an `--out` that is the corpus path `corpusPath`, inside it, or holds it. */
+async function checkOutAgainst(corpusPath: string, out: string): Promise<void> {
   const real = async (path: string) => {
     const full = resolve(path);
     // The deepest existing ancestor, resolved through links, plus what does not exist yet.
@@ -133,7 +170,6 @@ async function checkOutDir(corpusPath: string, out: string): Promise<void> {
       `--out ${out} contains the corpus ${corpusPath}, and replacing it would delete the corpus; choose another --out.`,
     );
   }
-  await checkIndexTarget(out);
 }
 
 /**
@@ -163,6 +199,8 @@ export interface IndexFlags {
   estimate?: boolean;
   noCache?: boolean;
   json?: boolean;
+  /** How to read the corpus: loaders, fields, `include` / `exclude` globs (progress is added here). */
+  corpus?: ReadCorpusOptions;
   /**
    * The cache directory when `config.cacheDir` is not set (default: next to a directory `out`, in
    * the working directory for an index in a database; none for an estimate without `--out`).
@@ -171,7 +209,7 @@ export interface IndexFlags {
 }
 
 /**
- * Build an index of `corpusPath` with `methodName` and store it in `out` (a directory or an index
+ * Build an index of the files, folders and globs `corpusPaths` with `methodName` and store it in `out` (a directory or an index
  * in a database; not used by an estimate). The target is checked before anything is read: a
  * directory must be new, empty or a grag index, and a database must be reachable and hold no
  * schema grag did not write. Completed model calls and finished stages are kept in the cache
@@ -180,7 +218,7 @@ export interface IndexFlags {
  */
 export async function buildIndex(
   io: CliIO,
-  corpusPath: string,
+  corpusPaths: string | readonly string[],
   methodName: string,
   out: IndexTarget | undefined,
   config: GragConfig,
@@ -188,6 +226,7 @@ export async function buildIndex(
   flags: IndexFlags,
 ): Promise<{ ctx: BuildContext; docs: number; chunks: unknown }> {
   const { quiet } = flags;
+  const paths = typeof corpusPaths === 'string' ? [corpusPaths] : [...corpusPaths];
   const entry = findMethod(methodName);
   if (!entry) {
     throw new InvalidArgumentError(
@@ -202,18 +241,40 @@ export async function buildIndex(
   if (!flags.estimate) {
     if (out === undefined) throw new InvalidArgumentError('out', 'Missing --out: where to write the index.');
     // A database is reached here, so a wrong URL fails before any model call.
-    if (out.kind === 'directory') await checkOutDir(corpusPath, out.location);
+    if (out.kind === 'directory') await checkOutDir(paths, out.location, io.cwd);
     else await out.store.target();
   }
   const progress = createProgressView(
     io.stderr as NodeJS.WriteStream,
     !quiet && (io.stderr as { isTTY?: boolean }).isTTY === true,
   );
-  const corpus = await readInput(corpusPath, entry, methodOptions);
+  const tty = !quiet && (io.stderr as { isTTY?: boolean }).isTTY === true;
+  const files = quiet ? undefined : createFileProgress(progress, tty, { show: printable });
+  let corpus: IndexInput;
+  try {
+    corpus = await readInput(paths, entry, methodOptions, {
+      cwd: io.cwd,
+      ...flags.corpus,
+      ...(io.signal ? { signal: io.signal } : {}),
+      ...(files ? { onFile: files.onFile } : {}),
+    });
+  } catch (error) {
+    if (AbortError.isInstance(error))
+      throw new AbortError(
+        'interrupted while reading the corpus; nothing was built or written. Run the same command again.',
+      );
+    throw error;
+  } finally {
+    files?.stop();
+    progress.done();
+  }
   for (const skip of corpus.skipped)
     io.stderr.write(`grag: skipped ${printable(skip.path)}: ${printable(skip.reason)}\n`);
   for (const file of corpus.decoded ?? [])
     io.stderr.write(`grag: read ${printable(file.path)} as ${file.encoding} (${file.reason})\n`);
+  const skipCounts = countSkipped(corpus.skipped);
+  const skipLine = formatSkipped(skipCounts);
+  if (!quiet && skipLine) io.stderr.write(`grag: ${skipLine}\n`);
   const prices = await readPrices(config.prices);
   const cacheDir =
     config.cacheDir !== undefined
@@ -294,10 +355,18 @@ export async function buildIndex(
   progress.done();
   const snapshot = ctx.meter.snapshot();
   if (flags.estimate) {
+    // The text the loaders extracted, as the build's tokenizer counts it.
+    const input = {
+      files: corpus.files,
+      documents: corpus.documents.length,
+      tokens: corpus.documents.reduce((n, doc) => n + ctx.tokenizer.count(doc.text), 0),
+      skipped: skipCounts,
+    };
     if (flags.json) {
-      io.stdout.write(`${JSON.stringify({ method: entry.name, mode, ...snapshot }, null, 2)}\n`);
+      io.stdout.write(`${JSON.stringify({ method: entry.name, mode, input, ...snapshot }, null, 2)}\n`);
     } else {
       io.stdout.write(`${formatEstimate(snapshot)}\n`);
+      if (input.documents > 0) io.stdout.write(`${formatInput(input)}\n`);
       const unpriced = ctx.meter.unpricedModels();
       if (unpriced.length) {
         io.stdout.write(`No price for ${unpriced.join(', ')}; pass --prices <file.json> to include it.\n`);

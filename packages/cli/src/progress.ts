@@ -75,3 +75,62 @@ export function createProgressView(
     },
   };
 }
+
+/** One file of a corpus being loaded (`readCorpus`'s `onFile` events). */
+export interface FileLoadEvent {
+  phase: 'start' | 'end';
+  path: string;
+  /** From 1. */
+  index: number;
+  total: number;
+  bytes: number;
+}
+
+/** Sizes as a person reads them: `812 B`, `4.1 KiB`, `45.2 MiB`. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/**
+ * Progress of reading a corpus on `view`: on a TTY the stage `read` gets a bar of files; on a TTY
+ * or not, a file still loading after `slowMs` gets one line, `grag: reading <path> (file 3 of 40,
+ * 45.2 MiB)…`, so a long PDF or a slow custom loader is seen at work. Fast files print nothing off a
+ * TTY. The returned function takes `readCorpus`'s `onFile` events; `stop()` clears a pending line.
+ */
+export function createFileProgress(
+  view: ProgressView,
+  tty: boolean,
+  options: { slowMs?: number; show?: (path: string) => string } = {},
+): { onFile: (event: FileLoadEvent) => void; stop(): void } {
+  const slowMs = options.slowMs ?? 2000;
+  const show = options.show ?? ((path: string) => path);
+  let timer: NodeJS.Timeout | undefined;
+  const stop = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+  };
+  return {
+    onFile(event) {
+      stop();
+      if (event.phase === 'start') {
+        timer = setTimeout(() => {
+          timer = undefined;
+          view.log(
+            `grag: reading ${show(event.path)} (file ${event.index} of ${event.total}, ${formatBytes(event.bytes)})…`,
+          );
+        }, slowMs);
+        timer.unref?.();
+        if (tty) view.report({ stage: 'read', done: event.index - 1, total: event.total, unit: 'files' });
+      } else if (tty) view.report({ stage: 'read', done: event.index, total: event.total, unit: 'files' });
+    },
+    stop,
+  };
+}

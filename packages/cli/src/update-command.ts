@@ -14,12 +14,20 @@ import {
   StateError,
   type UpdateReport,
 } from '@grag/core';
+import { countSkipped, formatSkipped, type SkipCounts } from './build-report.js';
 import { checkCacheDir } from './cache-dir.js';
 import type { CliIO } from './cli.js';
 import type { GragConfig } from './config.js';
-import { readCorpus, type SkippedInput } from './corpus.js';
+import {
+  type Corpus,
+  type CorpusSkip,
+  IGNORE_FILE,
+  type ReadCorpusOptions,
+  readCorpus,
+  supportedExtensions,
+} from './corpus.js';
 import { printable, printableJson } from './printable.js';
-import { createProgressView } from './progress.js';
+import { createFileProgress, createProgressView } from './progress.js';
 import { createProviders } from './providers.js';
 import { findMethod, METHODS } from './registry.js';
 import {
@@ -31,7 +39,7 @@ import {
 } from './store.js';
 
 /** Help lines of `grag add` and `grag remove` under Commands. */
-export const UPDATE_USAGE = `  add <dir> <path>...                        index more .txt/.md/.jsonl files into an index (an existing id is replaced)
+export const UPDATE_USAGE = `  add <dir> <path>...                        index more files, folders or globs into an index (an existing id is replaced)
   remove <dir> <doc-id>...                   remove documents from an index`;
 
 /** What `grag add` / `grag remove` were given. */
@@ -44,6 +52,8 @@ export interface UpdateCommandInput {
   flags: { json?: boolean; quiet?: boolean; 'no-cache'?: boolean; full?: boolean };
   /** The `--store` / `GRAG_STORE` database URL; `undefined`: the index is a directory. */
   store?: string | undefined;
+  /** How `add` reads its paths: loaders, fields, `include` / `exclude` globs. */
+  corpus?: ReadCorpusOptions;
 }
 
 /** What `grag add` / `grag remove` print with `--json`. */
@@ -53,49 +63,56 @@ export interface UpdateSummary {
   method: string;
   report: UpdateReport;
   usage: MeterSnapshot['total'];
-  /** Inputs of `add` that were not read (binary, empty, unsupported files; malformed records), and why. */
-  skipped: SkippedInput[];
+  /** Inputs of `add` that were not read (unsupported, damaged, binary, empty files; malformed records), and why. */
+  skipped: CorpusSkip[];
+  /** The same, counted: files and records by reason. */
+  skippedCounts: SkipCounts;
 }
 
 /**
- * Documents of every path, read as `grag index` reads a corpus: a file that cannot be indexed
- * (binary, empty, not .txt/.md/.jsonl) is skipped with one line, as inside a directory, and the
- * rest is indexed; only when no path gives a document is the add refused. An id given twice is
- * refused.
+ * Documents of every path (files, folders, globs), read as `grag index` reads a corpus: a file that
+ * cannot be indexed (unsupported, damaged, binary, empty) is skipped with one line, as inside a
+ * directory, and the rest is indexed; only when no path gives a document is the add refused. An
+ * id that two paths give is refused.
  */
 async function readPaths(
   io: CliIO,
   paths: string[],
-): Promise<{ documents: Document[]; skipped: SkippedInput[] }> {
-  const documents: Document[] = [];
-  const skipped: SkippedInput[] = [];
-  const from = new Map<string, string>();
-  for (const path of paths) {
-    const corpus = await readCorpus(path, { allowEmpty: true });
-    for (const skip of corpus.skipped)
-      io.stderr.write(`grag: skipped ${printable(skip.path)}: ${printable(skip.reason)}\n`);
-    for (const file of corpus.decoded)
-      io.stderr.write(`grag: read ${printable(file.path)} as ${file.encoding} (${file.reason})\n`);
-    skipped.push(...corpus.skipped);
-    for (const doc of corpus.documents) {
-      const first = from.get(doc.id);
-      if (first !== undefined) {
-        throw new InvalidArgumentError(
-          'path',
-          `The document id ${JSON.stringify(doc.id)} comes from both ${first} and ${path}; add them in separate commands or rename one.`,
-        );
-      }
-      from.set(doc.id, path);
-      documents.push(doc);
-    }
+  options: ReadCorpusOptions,
+  quiet: boolean,
+): Promise<{ documents: Document[]; skipped: CorpusSkip[] }> {
+  const tty = !quiet && (io.stderr as { isTTY?: boolean }).isTTY === true;
+  const view = createProgressView(io.stderr as NodeJS.WriteStream, tty);
+  const files = quiet ? undefined : createFileProgress(view, tty, { show: printable });
+  let corpus: Corpus;
+  try {
+    corpus = await readCorpus(paths, {
+      cwd: io.cwd,
+      ...options,
+      allowEmpty: true,
+      ...(io.signal ? { signal: io.signal } : {}),
+      ...(files ? { onFile: files.onFile } : {}),
+    });
+  } finally {
+    files?.stop();
+    view.done();
   }
+  const { documents, skipped } = corpus;
+  for (const skip of skipped)
+    io.stderr.write(`grag: skipped ${printable(skip.path)}: ${printable(skip.reason)}\n`);
+  for (const file of corpus.decoded)
+    io.stderr.write(`grag: read ${printable(file.path)} as ${file.encoding} (${file.reason})\n`);
   if (documents.length === 0) {
     const [one] = paths;
     const what = paths.length === 1 && one !== undefined ? one : `the ${paths.length} paths given`;
     throw new InputError(
       one ?? '',
-      `Nothing to add: ${what} ${paths.length === 1 ? 'has' : 'have'} no usable documents (${skipped.length} input${skipped.length === 1 ? '' : 's'} skipped, each named above). Add .txt, .md or .jsonl files with text.`,
+      `Nothing to add: ${what} ${paths.length === 1 ? 'has' : 'have'} no usable documents (${skipped.length} input${skipped.length === 1 ? '' : 's'} skipped, each named above${corpus.excluded ? `; ${corpus.excluded} left out by ${IGNORE_FILE}, --include or --exclude` : ''}). Add files with text (${supportedExtensions(options.loaders).join(', ')}).`,
     );
+  }
+  if (!quiet) {
+    const line = formatSkipped(countSkipped(skipped));
+    if (line) io.stderr.write(`grag: ${line}\n`);
   }
   return { documents, skipped };
 }
@@ -144,7 +161,7 @@ export async function updateCommand(input: UpdateCommandInput): Promise<number> 
 }
 
 async function update(
-  { io, config, command, args, flags }: UpdateCommandInput,
+  { io, config, command, args, flags, corpus }: UpdateCommandInput,
   target: IndexTarget | undefined,
 ): Promise<number> {
   const [dir, ...rest] = args;
@@ -160,14 +177,14 @@ async function update(
   // PostgreSQL; a store without a lock serialises its single writes only).
   const lock = await where.store.lock?.(io.signal ? { signal: io.signal } : {});
   try {
-    return await updateLocked({ io, config, command, args, flags }, where);
+    return await updateLocked({ io, config, command, args, flags, ...(corpus ? { corpus } : {}) }, where);
   } finally {
     await lock?.release();
   }
 }
 
 async function updateLocked(
-  { io, config, command, args, flags }: UpdateCommandInput,
+  { io, config, command, args, flags, corpus }: UpdateCommandInput,
   where: IndexTarget,
 ): Promise<number> {
   const rest = args.slice(1);
@@ -182,7 +199,8 @@ async function updateLocked(
   const { method } = entry;
   if (!method.update)
     throw new StateError(`${entry.name} indexes cannot be updated yet; rebuild with grag index`);
-  const read = command === 'add' ? await readPaths(io, rest) : undefined;
+  const quietRead = flags.quiet === true || flags.json === true;
+  const read = command === 'add' ? await readPaths(io, rest, corpus ?? {}, quietRead) : undefined;
   const change: IndexChange = read ? { add: read.documents } : { remove: rest };
   const cacheDir = resolve(config.cacheDir ?? defaultTargetCacheDir(where, io.cwd));
   const useCache = flags['no-cache'] !== true;
@@ -216,6 +234,7 @@ async function updateLocked(
     report,
     usage: ctx.meter.snapshot().total,
     skipped: read?.skipped ?? [],
+    skippedCounts: countSkipped(read?.skipped ?? []),
   };
   if (flags.json) io.stdout.write(`${printableJson(result)}\n`);
   else io.stdout.write(`${describe(result)}\n`);

@@ -218,10 +218,10 @@ describe('grag index: corpus paths', () => {
     },
     { name: 'a single .md file', corpus: 'single/doc.md', code: 0, documents: 1, info: [] },
     {
-      name: 'a single .pdf file',
+      name: 'a single damaged .pdf file',
       corpus: 'single/doc.pdf',
       code: 1,
-      error: /no usable documents \(1 input skipped: .*doc\.pdf: unsupported file type "\.pdf"/,
+      error: /no usable documents \(1 input skipped: .*doc\.pdf: damaged PDF/,
     },
     {
       name: 'a directory with a self-link, a link cycle, a dangling link and a link to a file',
@@ -282,7 +282,10 @@ describe('grag index: corpus contents', () => {
       documents: 1,
       info: [
         skipped('blob.md', 'binary content'),
-        skipped('image.png', 'not a .txt, .md or .jsonl file'),
+        skipped(
+          'image.png',
+          'unsupported file type "\\.png" \\(supported: \\.csv, \\.docx, .*\\.markdown, \\.md, .*\\.pdf',
+        ),
         skipped('nul.txt', 'binary content'),
       ],
     },
@@ -310,7 +313,10 @@ describe('grag index: corpus contents', () => {
       corpus: 'tiny-binary',
       code: 0,
       documents: 1,
-      info: [skipped('png.md', 'binary content'), skipped('ten.txt', 'binary content')],
+      info: [
+        skipped('png.md', 'the content is a PNG image, not Markdown text'),
+        skipped('ten.txt', 'binary content'),
+      ],
     },
     {
       name: 'a corpus of only a 0-byte file',
@@ -346,7 +352,7 @@ describe('grag index: corpus contents', () => {
       corpus: 'single/',
       code: 0,
       documents: 1,
-      info: [skipped('doc.pdf', 'not a \\.txt, \\.md or \\.jsonl file')],
+      info: [skipped('doc.pdf', 'damaged PDF')],
     },
   ]);
 });

@@ -12,7 +12,7 @@ import { captureIO } from './helpers.js';
 
 /** Informational stderr lines a run may print next to (or instead of) an error. */
 export const INFO_LINE =
-  /^grag: (skipped .+: .+|read .+ as [\w-]+ \(.+\)|no OpenAI-compatible endpoint.*|using the exact flat vector index.*|waiting for another grag writing .+)$/;
+  /^grag: (skipped .+: .+|\d+ (files?|records?) skipped \(.+; each is named above|reading .+ \(file \d+ of \d+, .+\)…|read .+ as [\w-]+ \(.+\)|no OpenAI-compatible endpoint.*|using the exact flat vector index.*|waiting for another grag writing .+)$/;
 
 export interface CliResult {
   code: number;

@@ -148,10 +148,16 @@ describe('grag index: arguments and options', () => {
       error: /Missing --out/,
     },
     {
-      name: 'index with two corpus paths (the second would be silently ignored)',
-      argv: () => [...index(), at('empty')],
-      code: 2,
-      error: /index takes one corpus path, got 2: .*empty/,
+      name: 'index with a second corpus path that does not exist (refused before anything is built)',
+      argv: () => [...index(), at('no-such-folder')],
+      code: 1,
+      error: /Corpus path .*no-such-folder does not exist/,
+    },
+    {
+      name: 'index with a glob that matches nothing',
+      argv: () => [...index(), `${at('notes')}/*.nothing`],
+      code: 1,
+      error: /No file matches .*notes\/\*\.nothing/,
     },
     {
       name: 'index --method nope',

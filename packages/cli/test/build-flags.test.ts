@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { defaultCacheDir, demoCorpusPath, run } from '../src/index.js';
 import { captureIO } from './helpers.js';
@@ -13,12 +14,17 @@ describe('grag index: cache, interruption and prices', () => {
     const dir = await tmp();
     const out = join(dir, 'idx');
     const controller = new AbortController();
-    const io = { ...captureIO(dir), signal: controller.signal };
-    // Aborted before the first stage ends.
+    const captured = captureIO(dir);
+    // Aborted once the corpus is read, before the first stage ends: when the line that starts the build is written.
+    const stderr = new Writable({
+      write(chunk, encoding, done) {
+        if (String(chunk).startsWith('grag: indexing ')) controller.abort();
+        captured.stderr.write(chunk, encoding, done);
+      },
+    });
+    const io = { ...captured, stderr, signal: controller.signal };
     const args = ['index', demoCorpusPath(), '--method', 'naive-dense', '--out', out];
-    const pending = run(args, io);
-    controller.abort();
-    expect(await pending).toBe(130);
+    expect(await run(args, io)).toBe(130);
     const lines = io.err().trim().split('\n');
     expect(lines.at(-1)).toMatch(
       new RegExp(
@@ -28,6 +34,20 @@ describe('grag index: cache, interruption and prices', () => {
     const again = captureIO(dir);
     expect(await run(args, again)).toBe(0);
     expect(await readdir(out)).toContain('manifest.json');
+  });
+
+  it('a Ctrl-C while the corpus is read stops with exit 130 and one line; nothing is written', async () => {
+    const dir = await tmp();
+    const out = join(dir, 'idx');
+    const controller = new AbortController();
+    const io = { ...captureIO(dir), signal: controller.signal };
+    const pending = run(['index', demoCorpusPath(), '--method', 'bm25', '--out', out], io);
+    controller.abort();
+    expect(await pending).toBe(130);
+    expect(io.err().trim().split('\n').at(-1)).toBe(
+      'grag: interrupted while reading the corpus; nothing was built or written. Run the same command again.',
+    );
+    expect(existsSync(out)).toBe(false);
   });
 
   it('writes the call cache and checkpoints where --cache-dir says, and --no-cache writes neither', async () => {

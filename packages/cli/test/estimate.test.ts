@@ -130,6 +130,8 @@ describe('grag index --estimate', () => {
     expect(lines).toContainEqual(
       expect.stringMatching(/^extract\s+12\s+[\d,]+\s+[\d,]+\s+0\s+0\s+0\s+0\.\d{4}$/),
     );
-    expect(lines.at(-1)).toMatch(/^total\s+\d+/);
+    expect(lines.at(-2)).toMatch(/^total\s+\d+/);
+    // Then the text the loaders extracted from the eight demo files, in tokens.
+    expect(lines.at(-1)).toMatch(/^input: [\d,]+ tokens of text in 8 documents from 8 files$/);
   });
 });

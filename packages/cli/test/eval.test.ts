@@ -1,7 +1,8 @@
 /**
  * `grag eval` end to end on a small inline dataset, offline.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/index.js';
@@ -112,5 +113,53 @@ describe('grag eval', () => {
     ).toBe(0);
     const manifest = JSON.parse(readFileSync(join(dir, 'o2', 'run.json'), 'utf8'));
     expect(JSON.stringify(manifest)).toContain('keyword-rag');
+  });
+
+  it('evaluates a dataset whose corpus is a folder of files, read by the loaders', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'grag-cli-eval-folder-'));
+    const corpus = join(dir, 'handbook', 'corpus');
+    mkdirSync(join(corpus, 'staff'), { recursive: true });
+    writeFileSync(
+      join(corpus, 'harbour.md'),
+      '# Harbour\n\nThe harbour master of Port Halvard is Ada Berg.\n',
+    );
+    writeFileSync(join(corpus, 'staff', 'lighthouse.txt'), 'Ivo Lund keeps the Skarv lighthouse.');
+    writeFileSync(
+      join(corpus, 'ferries.jsonl'),
+      `${JSON.stringify({ id: 'nordlys', title: 'Nordlys', text: 'The Nordlys ferry leaves Port Halvard at noon.' })}\n`,
+    );
+    writeFileSync(join(corpus, 'empty.md'), '');
+    writeFileSync(
+      join(dir, 'handbook', 'questions.jsonl'),
+      [
+        {
+          id: 'q1',
+          question: 'Who is the harbour master of Port Halvard?',
+          answer: 'Ada Berg',
+          supporting: ['harbour.md'],
+        },
+        {
+          id: 'q2',
+          question: 'Who keeps the Skarv lighthouse?',
+          answer: 'Ivo Lund',
+          supporting: ['staff/lighthouse.txt'],
+        },
+        {
+          id: 'q3',
+          question: 'When does the Nordlys ferry leave?',
+          answer: 'noon',
+          supporting_titles: ['Nordlys'],
+        },
+      ]
+        .map((q) => JSON.stringify(q))
+        .join('\n'),
+    );
+    const e = io(dir);
+    expect(await run(['eval', 'handbook', '--methods', 'bm25', '--out', 'out'], e), e.err()).toBe(0);
+    expect(e.err()).toContain(
+      'evaluating bm25 on handbook (corpus-folder): 3 questions, 3 documents, 1 input records skipped',
+    );
+    expect(e.err()).toMatch(/skipped .*empty\.md: empty file/);
+    expect(e.out()).toMatch(/\| bm25 \| 3 \| 1\.000 \|/);
   });
 });

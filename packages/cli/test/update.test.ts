@@ -134,7 +134,9 @@ describe('grag add and grag remove', () => {
       {},
     );
     expectOk(r);
-    expect(r.infoLines).toEqual([`grag: skipped ${join(root, 'binary.txt')}: binary content`]);
+    expect(r.infoLines).toEqual([
+      `grag: skipped ${join(root, 'binary.txt')}: binary content (NUL bytes), not text`,
+    ]);
     expect(r.out).toMatch(/: 1 document added \(1 input skipped\), 0 removed;/);
     expect(await documentsOf(index)).toEqual(['lyon.md', 'oslo.txt', 'good.md']);
   });
