@@ -283,6 +283,32 @@ function onDisk(path: string, name: string, disk: string): string {
   return path.startsWith(name) ? disk + path.slice(name.length) : `${disk}: ${path}`;
 }
 
+/** What the corpus argument `arg` names, checked: an existing file or folder, or a glob over a folder. */
+async function resolveSource(arg: string, cwd: string, supported: string): Promise<Source> {
+  const glob = asGlob(arg, cwd);
+  const shown = glob?.base ?? arg;
+  const at = resolve(cwd, shown);
+  const info = await stat(at).catch((error: NodeJS.ErrnoException) => error);
+  const pass = `Pass files, directories or globs of ${supported} files.`;
+  if (info instanceof Error)
+    throw new InputError(
+      arg,
+      info.code === 'ENOENT'
+        ? `Corpus path ${shown} does not exist. ${pass}`
+        : `Cannot read the corpus path ${shown} (${info.code ?? info.message}). ${pass}`,
+    );
+  if (glob && !info.isDirectory())
+    throw new InputError(arg, `The glob ${arg} starts at ${shown}, which is not a directory.`);
+  if (!info.isDirectory() && !info.isFile())
+    throw new InputError(
+      arg,
+      `Corpus path ${arg} is ${specialKind(info)}, not a file or directory; ${pass[0]?.toLowerCase()}${pass.slice(1)}`,
+    );
+  return glob
+    ? { arg, kind: 'glob', at, shown, glob: picomatch(glob.glob, { dot: false }) }
+    : { arg, kind: info.isDirectory() ? 'dir' : 'file', at, shown };
+}
+
 /**
  * Read a corpus: files, folders (recursively) and globs (`'docs/**\/*.pdf'`, quoted so the shell
  * leaves it), each file read by the loader of its extension (see {@link ReadCorpusOptions.loaders}).
@@ -300,34 +326,12 @@ export async function readCorpus(
   options: ReadCorpusOptions = {},
 ): Promise<Corpus> {
   const args = typeof paths === 'string' ? [paths] : [...paths];
+  if (args.length === 0)
+    throw new InvalidArgumentError('paths', 'readCorpus: no path given; pass files, folders or globs.');
   const supported = supportedExtensions(options.loaders).join(', ');
-  const sources: Source[] = [];
   const cwd = options.cwd ?? process.cwd();
-  for (const arg of args) {
-    const glob = asGlob(arg, cwd);
-    const shownAt = glob?.base ?? arg;
-    const at = resolve(cwd, shownAt);
-    const info = await stat(at).catch((error: NodeJS.ErrnoException) => error);
-    if (info instanceof Error)
-      throw new InputError(
-        arg,
-        info.code === 'ENOENT'
-          ? `Corpus path ${shownAt} does not exist. Pass files, directories or globs of ${supported} files.`
-          : `Cannot read the corpus path ${shownAt} (${info.code ?? info.message}). Pass files, directories or globs of ${supported} files.`,
-      );
-    if (glob && !info.isDirectory())
-      throw new InputError(arg, `The glob ${arg} starts at ${shownAt}, which is not a directory.`);
-    if (!info.isDirectory() && !info.isFile())
-      throw new InputError(
-        arg,
-        `Corpus path ${arg} is ${specialKind(info)}, not a file or directory; pass files, directories or globs of ${supported} files.`,
-      );
-    sources.push(
-      glob
-        ? { arg, kind: 'glob', at, shown: shownAt, glob: picomatch(glob.glob, { dot: false }) }
-        : { arg, kind: info.isDirectory() ? 'dir' : 'file', at, shown: shownAt },
-    );
-  }
+  const sources: Source[] = [];
+  for (const arg of args) sources.push(await resolveSource(arg, cwd, supported));
   const filters: Filters = {};
   const include = matcher(options.include, 'include');
   const exclude = matcher(options.exclude, 'exclude');
@@ -348,8 +352,9 @@ export async function readCorpus(
       continue;
     }
     const before = candidates.length + skipped.length;
-    excluded += await listFiles(source, filters, options.ignoreFile !== false, skipped, candidates);
-    if (source.kind === 'glob' && candidates.length + skipped.length === before)
+    const left = await listFiles(source, filters, options.ignoreFile !== false, skipped, candidates);
+    excluded += left;
+    if (source.kind === 'glob' && candidates.length + skipped.length === before && left === 0)
       throw new InputError(
         source.arg,
         `No file matches ${source.arg}; check the pattern (quote it so the shell leaves it to grag).`,

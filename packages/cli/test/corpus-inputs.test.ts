@@ -65,6 +65,11 @@ describe('readCorpus: paths, folders and globs', () => {
   it('refuses a glob that matches nothing, and an id that two paths both give', async () => {
     const root = await tree({ 'a/x.md': note('Harbour'), 'b/x.md': note('Ferry') });
     await expect(readCorpus(`${root}/a/*.pdf`)).rejects.toThrowError(/No file matches .*\*\.pdf/);
+    // A glob whose files are all left out matched: the corpus is empty, and says why.
+    await expect(readCorpus(`${root}/a/*.md`, { exclude: ['x.md'] })).rejects.toThrowError(
+      /no usable documents \(1 left out by \.gragignore, --include or --exclude\)/,
+    );
+    await expect(readCorpus([])).rejects.toThrowError(/no path given/);
     await expect(readCorpus([join(root, 'a'), join(root, 'b')])).rejects.toThrowError(
       /The document id "x\.md" comes from both .*a and .*b/,
     );
