@@ -77,7 +77,7 @@ async function readInput(
     if (!entry.indexesTriples) {
       throw new InvalidArgumentError(
         'path',
-        `${path} holds knowledge-graph triples; ${entry.name} indexes text. Use --method ${METHODS.filter(
+        `${given} holds knowledge-graph triples; ${entry.name} indexes text. Use --method ${METHODS.filter(
           (m) => m.indexesTriples,
         )
           .map((m) => m.name)
@@ -92,7 +92,7 @@ async function readInput(
         reason: s.reason,
         kind: 'record' as const,
       })),
-      description: `${kg.triples.length} triples over ${kg.entities.size} named entities from ${path}`,
+      description: `${kg.triples.length} triples over ${kg.entities.size} named entities from ${given}`,
       files: 0,
       methodOptions: {
         ...methodOptions,
