@@ -24,6 +24,10 @@ const notes = [
     text: 'Pottery notes for the new students, from Wenna Trask. I opened the workshop on Mill Lane in 1990. My brother Casek built the kiln. The clay recipe came from our mother, Loveday Trask, who potted in Selcombe all her life.',
   },
   {
+    id: 'harbour',
+    text: 'Harbour office notice, May 2025. The Harrow Point slipway fee goes up from £12 to £15 on 1 June. The rowing society now has 140 members. Moorings are cleared on Thursdays, not Fridays. The Net Loft café has been open since 2021; the chandlery on Pier Road opened in 1996. The breakwater is about 60 percent rebuilt. The new pontoon was opened in 2024 by Mayor Ysella Penrose.',
+  },
+  {
     id: 'ferry',
     text: 'The Gannet was built at the Lorrick Boatyard in 1988. Her first skipper was Mabyn Cole, who ran her for twelve years. The crossing takes forty minutes.',
   },
@@ -121,6 +125,19 @@ describe('the offline reader on plain notes', () => {
     ["Who is Wenna Trask's mother?", 'Loveday Trask', 'pottery'],
     // "A had two sons, C and D": the names before the child word are the parents.
     ["Who is Arlo's mother?", 'Elsa Varne', 'family'],
+    // Amounts keep their currency; "what is the membership / percentage" asks for a number.
+    ['What will the slipway fee at Harrow Point be from 1 June?', '£15', 'harbour'],
+    ["What's the membership of the rowing society?", '140', 'harbour'],
+    ['What percentage of the breakwater is rebuilt?', '60 percent', 'harbour'],
+    // A where-question's "find" and "in town" only ask where.
+    ['Where in town would I find the chandlery?', 'Pier Road', 'harbour'],
+    // "… by whom?" asks for the agent after "by".
+    ['The new pontoon was opened in 2024 by whom?', 'Ysella Penrose', 'harbour'],
+    // Choices: a sentence that negates one option; "been open longer" is the earlier opening; an
+    // opening phrase before a yes/no choice.
+    ['Harbour moorings: Friday or Thursday?', 'Thursday', 'harbour'],
+    ['Of the Net Loft café and the chandlery, which has been open longer?', 'chandlery', 'harbour'],
+    ['At the harbour office, is the slipway fee £15 or £18 from June?', '£15', 'harbour'],
   ])('%s → %s', async (question, expected, source) => {
     const r = await ask(question);
     expect(r.answer).toContain(expected);

@@ -128,7 +128,9 @@ export function chooseOption(
   const optionWords = new Set(reading.options.flatMap(contentWords));
   const predicate = [...question.lemmas].filter((l) => !optionWords.has(l));
   const byTime =
-    reading.lifespan || question.tokens.some((t) => !optionWords.has(t.normal) && TIME_WORDS.has(t.normal));
+    reading.lifespan ||
+    !!reading.since ||
+    question.tokens.some((t) => !optionWords.has(t.normal) && TIME_WORDS.has(t.normal));
   // The event whose date decides: the question's verbs ("born", "opened"); for an age ("younger",
   // "the elder", "the older organisation") the start of the thing: a birth, a founding, a building.
   const events = new Set(
@@ -138,6 +140,7 @@ export function chooseOption(
   );
   if (question.tokens.some((t) => AGE_WORDS.test(t.normal)))
     for (const origin of ['born', 'found', 'build', 'open']) events.add(concept(origin));
+  if (reading.since) events.add(concept(reading.since));
   events.delete(concept('be'));
   /** The value a phrase's sentences give: a year (birth; death; life span) or a number. */
   const dateOrNumberOf = (phrase: string, ownItemOnly = false) => {
@@ -227,21 +230,27 @@ export function chooseOption(
   const looked = reading.options.map((option) => ({ option, ...dateOrNumberOf(option) }));
   const [a, b] = looked as [(typeof looked)[0], (typeof looked)[0]];
   // "Bins go out on Tuesdays, not Mondays": an option the sentence negates does not fit.
-  const negated = (x: typeof a): boolean => {
-    const at = x.named[0]?.i;
-    if (at === undefined) return false;
+  const negatedAt = (at: number, option: string): boolean => {
     const s = sentences[at]!;
     const range = s.ea.analysis.sentences[s.index]!;
     const tokens = s.ea.analysis.tokens;
-    const words = new Set(contentWords(x.option));
+    const words = new Set(contentWords(option));
     for (let k = range.start; k <= range.end; k++) {
-      if (!words.has(tokens[k]!.normal)) continue;
+      const w = tokens[k]!.normal;
+      if (!words.has(w) && !words.has(w.replace(/([^s])s$/, '$1'))) continue;
       for (let j = Math.max(range.start, k - 2); j < k; j++)
         if (/^(not|never|no)$/.test(tokens[j]!.normal)) return true;
       break;
     }
     return false;
   };
+  const negated = (x: typeof a): boolean => x.named[0] !== undefined && negatedAt(x.named[0].i, x.option);
+  // A sentence that names both options and negates one decides between them.
+  for (const { i } of a.named) {
+    if (!b.named.some((x) => x.i === i)) continue;
+    const [na, nb] = [negatedAt(i, a.option), negatedAt(i, b.option)];
+    if (na !== nb) return { answer: (na ? b : a).option, items: [sentences[i]!.item], confident: true };
+  }
   const fit = (x: typeof a): number => (x.named[0]?.score ?? 0) * (negated(x) ? 0.3 : 1);
   let pick = fit(a) >= fit(b) ? a : b;
   const direction = reading.direction ?? (reading.lifespan ? 'max' : null);

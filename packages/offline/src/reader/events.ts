@@ -123,10 +123,14 @@ export function eventYear(s: AnswerSentence, phrase: string, events: ReadonlySet
   let bestDistance = Number.POSITIVE_INFINITY;
   for (let k = range.start; k <= range.end; k++) {
     if (!YEAR.test(tokens[k]!.value)) continue;
-    // A verb, or a participle the tagger took for an adjective ("Arlo married/ADJ Wenna").
+    // A verb, a participle the tagger took for an adjective ("Arlo married/ADJ Wenna"), or the
+    // state an event starts ("has been open since 2021").
     const isEvent = (j: number): boolean =>
-      (tokens[j]!.pos === 'VERB' || /(ed|en|born)$/.test(tokens[j]!.normal)) &&
+      (tokens[j]!.pos === 'VERB' || tokens[j]!.pos === 'ADJ' || /(ed|en|born)$/.test(tokens[j]!.normal)) &&
       events.has(concept(tokens[j]!.lemma));
+    // The phrase's own clause: no ";" between its mention and the year.
+    const [from, to] = k < mention ? [k, mention] : [mention, k];
+    if (tokens.slice(from, to).some((t) => t.value === ';')) continue;
     let dated = false;
     for (let j = k - 1; j >= Math.max(range.start, k - 6) && !dated; j--) {
       if (tokens[j]!.value === ';' || YEAR.test(tokens[j]!.value)) break;

@@ -124,14 +124,25 @@ export function extractPhrase(
     let set = wordSets.get(i);
     if (!set) {
       set = new Set(wordsOf(sentences[i]!.text));
+      // "Tuesdays" names the option "Tuesday" too.
+      for (const w of [...set]) if (w.length > 3 && /[^s]s$/.test(w)) set.add(w.slice(0, -1));
       wordSets.set(i, set);
     }
     return set;
   };
 
   const lifeEvent = lifeEventOf(question.tokens);
+  const asksOld = question.tokens.some((t) => /^(old|previous|former|formerly|before|used)$/.test(t.normal));
+  // "How many shipwrights …" names what its number counts; "What is the membership of …" does not.
+  const countedNoun = question.tokens.some(
+    (t, k) => t.normal === 'how' && /^(many|much)$/.test(question.tokens[k + 1]?.normal ?? ''),
+  );
   // The wh-word is the subject when a verb follows it directly ("Who founded …?").
-  const subjectQuestion = reading.whStart >= 0 && question.tokens[reading.whEnd + 1]?.pos === 'VERB';
+  // "… was launched by whom?" asks for the agent too.
+  const subjectQuestion =
+    reading.whStart >= 0 &&
+    (question.tokens[reading.whEnd + 1]?.pos === 'VERB' ||
+      question.tokens[reading.whStart - 1]?.normal === 'by');
   if (reading.kind === 'choice') return chooseOption(question, sentences, support, wordsAt);
   if (reading.kind === 'polar') return polarAnswer(question, sentences, support, wordsAt, qWords);
 
@@ -236,6 +247,7 @@ export function extractPhrase(
       if (
         reading.kind === 'number' &&
         reading.descriptor &&
+        countedNoun &&
         !/^(many|much|old|long|far|big|large|tall|high|deep|wide)$/.test(reading.descriptor) &&
         /^(number|year|date)$/.test(span.type)
       ) {
@@ -251,7 +263,14 @@ export function extractPhrase(
         // A number that counts something else ("two weeks" for "how many passengers") is not it.
         else if (unit?.pos === 'NOUN') continue;
       }
-      const score = sup * eventFit * closeness * novelty * descriptor * side * agent;
+      // "goes up from £12 to £15": the value after "to" is the new one, the one after "from" the old.
+      let change = 1;
+      if (
+        tokens[span.start - 1]?.normal === 'from' &&
+        tokens.slice(span.end + 1, Math.min(range.end, span.end + 2) + 1).some((t) => t.normal === 'to')
+      )
+        change = asksOld ? 1.2 : 0.5;
+      const score = sup * eventFit * closeness * novelty * descriptor * side * agent * change;
       const key = words.join(' ');
       const entry = found.get(key);
       const at = { text: span.text, sentence: i, fit, start: span.start, end: span.end };

@@ -83,6 +83,7 @@ const GROUPS: readonly string[] = [
   'ship vessel boat ferry',
   'child kid offspring',
   'staff people employee worker personnel workforce',
+  'percent percentage per_cent',
   'passenger traveller traveler rider',
   'father dad',
   'mother mom mum',
@@ -113,6 +114,12 @@ const SECOND_SENSES: Readonly<Record<string, readonly string[]>> = {
   head: ['operate'],
   skipper: ['lead'],
   come: ['move'],
+  // The people who work somewhere: "27 staff" answers "how many people work there".
+  staff: ['work'],
+  employee: ['work'],
+  worker: ['work'],
+  personnel: ['work'],
+  crew: ['work'],
 };
 
 /** Agent nouns whose verb morphology does not give (author → write). */
@@ -213,6 +220,7 @@ const EVENT_NOUNS: Readonly<Record<string, string>> = {
   location: 'locate',
   headquarters: 'locate',
   employment: 'work',
+  membership: 'join',
 };
 
 const canonical = new Map<string, string>();
@@ -337,6 +345,11 @@ export function contentConcepts(
   return out;
 }
 
+/** Verbs a where-question uses to ask where a thing is, not what happened there. */
+const LOCATING_VERBS = new Set(['find', 'see', 'visit', 'get', 'go', 'reach', 'locate']);
+/** Kinds of place a where-question narrows to ("Where in town …", "Where in the city …"). */
+const PLACE_KINDS = new Set(['town', 'city', 'village', 'country', 'area', 'place', 'world', 'building']);
+
 /**
  * The relation words of a question: concepts of its content words outside its names and its
  * wh-phrase ("Who *founded* the Gig Club?" → found).
@@ -351,9 +364,13 @@ export function predicateConcepts(qea: EntityAnalysis, whStart: number, whEnd: n
     }
   const all = tokenConcepts(analysis);
   const out = new Set<string>();
+  // "Where would I find X?", "Where can you see Y?": the verb only asks where X is.
+  const where = analysis.tokens[whStart]?.normal === 'where';
   analysis.tokens.forEach((t, k) => {
     if (inName[k] || (k >= whStart && k <= whEnd) || !all[k]) return;
     if (/^\p{Lu}/u.test(t.value) && k > 0) return;
+    // "Where in town …": the kind of place asked for, not a relation.
+    if (where && (LOCATING_VERBS.has(t.lemma) || PLACE_KINDS.has(t.lemma))) return;
     if (isContent(t) || all[k] !== t.lemma) out.add(all[k]!);
   });
   return out;

@@ -32,6 +32,11 @@ export interface QuestionReading {
   deathDate: boolean;
   /** For a choice: compare life spans ("Who lived longer, A or B?"): death year minus birth year. */
   lifespan: boolean;
+  /**
+   * For a choice: how long since a start ("Which has been open longer?"): the earlier start wins;
+   * the state after "been" names the event ("open" → opened).
+   */
+  since?: string;
   /** Polar question asking whether two things share a property ("the same nationality"). */
   same: boolean;
   /** The noun asked for is plural ("Which rivers …"): the answer may be a list. */
@@ -165,7 +170,15 @@ const NOUNISH = new Set(['NOUN', 'PROPN', 'ADJ', 'NUM']);
 function nounOptions(tokens: readonly Token[], or: number): string[] {
   let ls = or - 1;
   if (!NOUNISH.has(tokens[ls]?.pos ?? '')) return [];
-  while (ls - 1 >= 0 && NOUNISH.has(tokens[ls - 1]!.pos) && !WH.has(tokens[ls - 1]!.normal)) ls--;
+  // "is Sunniva Rusk treasurer or captain": a lower-case option does not take in the name before it.
+  const lower = /^\p{Ll}/u.test(tokens[ls]!.value);
+  while (
+    ls - 1 >= 0 &&
+    NOUNISH.has(tokens[ls - 1]!.pos) &&
+    !WH.has(tokens[ls - 1]!.normal) &&
+    !(lower && /^\p{Lu}/u.test(tokens[ls - 1]!.value))
+  )
+    ls--;
   let re = or + 1;
   while (re < tokens.length && /^(DET|ADP)$/.test(tokens[re]!.pos)) re++;
   const rs = re;
@@ -247,7 +260,12 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
     plural: false,
   };
   const options = choiceOptions(tokens);
-  const polar = !!firstWord && AUXILIARIES.has(firstWord.normal) && (target.wh === null || target.start > 3);
+  // "Is A …?", and after an opening phrase: "At the club, is A the captain or the treasurer?".
+  const comma = tokens.findIndex((t) => t.value === ',');
+  const opened = comma > 0 && comma < tokens.length - 2 && AUXILIARIES.has(tokens[comma + 1]!.normal);
+  const polar =
+    ((!!firstWord && AUXILIARIES.has(firstWord.normal)) || opened) &&
+    (target.wh === null || target.start > 3);
   // "Bin day: Tuesday or Monday?" asks for one of the options without a wh-word or auxiliary.
   const bare = target.wh === null && tokens.some((t) => t.value === ':');
   if (options.length === 2 && (polar || target.wh !== null || bare)) {
@@ -283,6 +301,13 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
     // "lived longer" compares spans; "lived later" / "lived first" compare dates.
     if (reading.lifespan && !normals.has('longer') && !normals.has('shorter') && !normals.has('longest'))
       reading.lifespan = false;
+    // "Which has been open longer?", "married longer": longer since the start, an earlier date.
+    const been = tokens.findIndex((t) => t.normal === 'been');
+    const state = tokens[been + 1];
+    if (!reading.lifespan && (normals.has('longer') || normals.has('longest')) && state?.type === 'word') {
+      reading.direction = 'min';
+      reading.since = state.lemma;
+    }
     return reading;
   }
   if (polar) {

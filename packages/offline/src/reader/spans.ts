@@ -116,6 +116,8 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
       while (start < e.end && (tokens[start]!.pos === 'ADV' || tokens[start]!.pos === 'ADP')) start++;
       let end = e.end;
       if (reading.withUnit && tokens[end + 1]?.pos === 'NOUN') end++;
+      // "£4.00", "$12": the currency sign is part of the amount.
+      if (CURRENCY.test(tokens[start - 1]?.value ?? '')) start--;
       push(start, end, 'number');
       for (let i = e.start; i <= e.end; i++) covered[i] = 1;
     }
@@ -128,7 +130,7 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
     else if (t.type === 'number' || NUMBER_WORDS.has(t.normal)) {
       let end = i;
       if (reading.withUnit && tokens[i + 1]?.pos === 'NOUN') end = i + 1;
-      push(i, end, 'number');
+      push(CURRENCY.test(tokens[i - 1]?.value ?? '') ? i - 1 : i, end, 'number');
     }
   }
   // Noun phrases (adjectives and nouns ending in a noun) outside names, for "what" questions.
@@ -158,6 +160,9 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
 }
 
 const DAY = /^(0?[1-9]|[12][0-9]|3[01])(st|nd|rd|th)?$/;
+
+/** Currency signs written before an amount. */
+const CURRENCY = /^[£$€¥₹]$/;
 
 /**
  * Token ranges of the full dates in `start..end`: day month year, month day(,) year, month year.

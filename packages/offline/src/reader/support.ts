@@ -123,7 +123,8 @@ export function createSupport(candidates: readonly ScoredSentence[], query: stri
     const out: string[] = [];
     const named = (k: number): boolean => {
       const t = qa.tokens[k];
-      return !!t && (t.pos === 'PROPN' || (/^\p{Lu}/u.test(t.value) && k > 0));
+      // A capital "I" is the asker, not a name.
+      return !!t && t.pos !== 'PRON' && (t.pos === 'PROPN' || (/^\p{Lu}/u.test(t.value) && k > 0));
     };
     qa.tokens.forEach((t, k) => {
       if (!named(k)) return;
