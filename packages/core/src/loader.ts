@@ -43,6 +43,11 @@ export interface LoaderLimits {
   maxRecords?: number;
   /** Longest a single file may take to load, in ms. @default 60,000 */
   timeoutMs?: number;
+  /**
+   * Most memory (heap and buffers) a loader that parses in a worker thread (`@grag/loaders`) may use
+   * for one file. @default 512 MiB
+   */
+  maxMemoryBytes?: number;
 }
 
 export interface LoaderOptions {
