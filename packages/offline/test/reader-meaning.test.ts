@@ -28,6 +28,10 @@ const notes = [
     text: 'Harbour office notice, May 2025. The Harrow Point slipway fee goes up from £12 to £15 on 1 June. The rowing society now has 140 members. Moorings are cleared on Thursdays, not Fridays. The Net Loft café has been open since 2021; the chandlery on Pier Road opened in 1996. The breakwater is about 60 percent rebuilt. The new pontoon was opened in 2024 by Mayor Ysella Penrose.',
   },
   {
+    id: 'mill',
+    text: 'Mill Lane history. The miller Ennor Hale had one child. Their only daughter, Maren, and her husband Corin had one son, Piran (born 1920).',
+  },
+  {
     id: 'ferry',
     text: 'The Gannet was built at the Lorrick Boatyard in 1988. Her first skipper was Mabyn Cole, who ran her for twelve years. The crossing takes forty minutes.',
   },
@@ -125,6 +129,13 @@ describe('the offline reader on plain notes', () => {
     ["Who is Wenna Trask's mother?", 'Loveday Trask', 'pottery'],
     // "A had two sons, C and D": the names before the child word are the parents.
     ["Who is Arlo's mother?", 'Elsa Varne', 'family'],
+    // A first name alone in a note that names the family ("Tobin (born 1950)" in the Varne note),
+    // and "what was X's … name".
+    ["Who is Tobin Varne's mother?", 'Elsa Varne', 'family'],
+    ["Tobin Varne's mother, what was her name?", 'Elsa Varne', 'family'],
+    // A person's sex from the noun before the name ("daughter, Maren", "husband Corin").
+    ["Who is Piran's father?", 'Corin', 'mill'],
+    ["Who is Piran's mother?", 'Maren', 'mill'],
     // Amounts keep their currency; "what is the membership / percentage" asks for a number.
     ['What will the slipway fee at Harrow Point be from 1 June?', '£15', 'harbour'],
     ["What's the membership of the rowing society?", '140', 'harbour'],

@@ -73,9 +73,22 @@ function fuzzyContains(haystack: readonly string[], words: readonly string[]): n
 /** The gender the item about a person says (he/his vs she/her), or null. */
 export function genderOf(name: string, sentences: readonly AnswerSentence[]): 'male' | 'female' | null {
   const about = aboutItems(name, sentences);
-  if (about.size === 0) return null;
   let male = 0;
   let female = 0;
+  // A gendered noun just before the name: "their only daughter, Agnes", "my brother Teodor",
+  // "her husband, Walter Pellow".
+  const first = name.split(/\s+/)[0]?.toLowerCase();
+  for (const s of sentences) {
+    const range = s.ea.analysis.sentences[s.index]!;
+    const tokens = s.ea.analysis.tokens;
+    for (let k = range.start + 1; k <= range.end; k++) {
+      if (tokens[k]!.normal !== first || !/^\p{Lu}/u.test(tokens[k]!.value)) continue;
+      const before = tokens[k - 1]!.value === ',' ? tokens[k - 2] : tokens[k - 1];
+      const g = before ? GENDERED[before.normal] : undefined;
+      if (g === 'male') male += 2;
+      else if (g === 'female') female += 2;
+    }
+  }
   const seen = new Set<string>();
   for (const s of sentences) {
     if (!about.has(s.item)) continue;
@@ -93,6 +106,16 @@ export function genderOf(name: string, sentences: readonly AnswerSentence[]): 'm
   if (female > 2 * male && female > 0) return 'female';
   return null;
 }
+
+/** Nouns that say a person's sex when they stand right before the name. */
+const GENDERED: Readonly<Record<string, 'male' | 'female'>> = Object.fromEntries([
+  ...'son brother father dad husband grandfather grandpa grandson uncle nephew widower boy man mr sir king prince lord'
+    .split(' ')
+    .map((w) => [w, 'male'] as const),
+  ...'daughter sister mother mum mom wife grandmother granny gran grandma granddaughter aunt niece widow girl woman mrs ms miss lady queen princess'
+    .split(' ')
+    .map((w) => [w, 'female'] as const),
+]);
 
 /**
  * The name of a related person as a span writes it, completed: lower-case particles and what

@@ -221,13 +221,14 @@ export function substitute(
   const before = spanText(tokens, 0, phrase.start - 1);
   const after = phrase.end + 1 < tokens.length ? spanText(tokens, phrase.end + 1, tokens.length - 1) : '';
   const text = `${before} ${name}${/^[?.!,]/.test(after) ? '' : ' '}${after}`.replace(/\s+/g, ' ').trim();
-  // "What was the name of X's mother?", "What is X's mother called?" ask for the name itself.
-  const naming = /\bname of$/i.test(before.trim()) || /^(called|named)\b/i.test(after.trim());
+  // "What was the name of X's mother?", "What is X's mother called?", "What was X's mother's
+  // name?" ask for the name itself.
+  const naming = /\bname of$/i.test(before.trim()) || /^(called|named|['’]s name)\b/i.test(after.trim());
   const rest = [...tokens.slice(0, phrase.start), ...tokens.slice(phrase.end + 1)].filter(
     (t) =>
       t.type === 'word' &&
       !/^(who|whom|what|which|is|was|are|were|the)$/.test(t.normal) &&
-      !(naming && /^(name|of|called|named)$/.test(t.normal)),
+      !(naming && /^(name|of|called|named|['’]s)$/.test(t.normal)),
   );
   return { text, whole: rest.length === 0 };
 }

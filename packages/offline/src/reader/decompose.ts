@@ -83,7 +83,11 @@ export function reorderQuestion(tokens: readonly Token[]): string | null {
   const isPronoun = (t: Token | undefined): boolean =>
     !!t && (SUBJECT_PRONOUNS.has(t.normal) || POSSESSIVE_PRONOUNS.has(t.normal));
   if (rest[at + 1]?.normal === 'or' && isPronoun(rest[at + 2])) last = at + 2;
-  const replacement = POSSESSIVE_PRONOUNS.has(pronoun.normal) ? `${topicText}'s` : topicText;
+  // "her" before a noun is a possessive ("what was her name?").
+  const possessive =
+    POSSESSIVE_PRONOUNS.has(pronoun.normal) ||
+    (pronoun.normal === 'her' && /^(NOUN|ADJ)$/.test(rest[last + 1]?.pos ?? ''));
+  const replacement = possessive ? `${topicText}'s` : topicText;
   let before = at > 0 ? spanText(rest, 0, at - 1) : '';
   // "who set it up?": the particle goes back to its verb before the topic takes the pronoun's
   // place ("who set up the club?").

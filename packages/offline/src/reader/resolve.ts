@@ -207,6 +207,17 @@ export function resolveRelation(
   const subjectSet = new Set(subjectWords);
   const excluded = exclude.map((e) => new Set(contentWords(e)));
   const about = aboutItems(subject, sentences);
+  const whole = new Map<number, boolean>();
+  /** Whether the item names the subject's other words ("Vance" of "Teodor Vance") somewhere. */
+  const namesWhole = (item: number): boolean => {
+    let named = whole.get(item);
+    if (named === undefined) {
+      const rest = subjectWords.slice(1);
+      named = rest.every((w) => sentences.some((x) => x.item === item && wordSet(x).has(w)));
+      whole.set(item, named);
+    }
+    return named;
+  };
   const types = relation.kind === 'kin' ? KIN_NAME_TYPES : ROLE_NAME_TYPES;
   const found = new Map<string, ResolvedEntity>();
   const seen = new Set<string>();
@@ -219,6 +230,8 @@ export function resolveRelation(
     if (about.has(s.item)) weight = s.index === 0 ? 0 : 1;
     else if (containsWords(wordSet(s), subjectWords) >= 0.8) weight = 0.6;
     else if (mine) weight = 1;
+    // "Teodor's sister, Marit" in a note that names the Vances elsewhere.
+    else if (subjectWords.length > 1 && wordSet(s).has(subjectWords[0]!) && namesWhole(s.item)) weight = 0.5;
     if (weight === 0) continue;
     const key = `${s.item}:${s.index}`;
     if (seen.has(key)) continue;
