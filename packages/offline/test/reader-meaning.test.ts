@@ -32,6 +32,10 @@ const notes = [
     text: 'Mill Lane history. The miller Ennor Hale had one child. Their only daughter, Maren, and her husband Corin had one son, Piran (born 1920).',
   },
   {
+    id: 'status',
+    text: 'From: Jory Pascoe, boatyard foreman.\nTo: the rowing society.\nSubject: the new gig Kestrel, progress.\nThe planking is done and the oars have arrived. We hope to launch her in April 2026. Thanks, Jory',
+  },
+  {
     id: 'ferry',
     text: 'The Gannet was built at the Lorrick Boatyard in 1988. Her first skipper was Mabyn Cole, who ran her for twelve years. The crossing takes forty minutes.',
   },
@@ -136,6 +140,10 @@ describe('the offline reader on plain notes', () => {
     // A person's sex from the noun before the name ("daughter, Maren", "husband Corin").
     ["Who is Piran's father?", 'Corin', 'mill'],
     ["Who is Piran's mother?", 'Maren', 'mill'],
+    // A note's header names what its later sentences take up ("launch her"); "launched" is no
+    // founding; "the planned launch date" asks for a date.
+    ['When is the Kestrel due to be launched?', 'April 2026', 'status'],
+    ["What's the planned launch date for the Kestrel?", 'April 2026', 'status'],
     // Amounts keep their currency; "what is the membership / percentage" asks for a number.
     ['What will the slipway fee at Harrow Point be from 1 June?', '£15', 'harbour'],
     ["What's the membership of the rowing society?", '140', 'harbour'],

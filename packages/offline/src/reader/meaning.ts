@@ -23,7 +23,9 @@ const GROUPS: readonly string[] = [
   'live reside dwell residence inhabit',
   'move relocate emigrate immigrate settle',
   // Making things.
-  'found establish set_up create form launch foundation founding co-found cofound incorporate',
+  'found establish set_up create form foundation founding co-found cofound incorporate',
+  // A ship or a product is launched, a firm founded: "launch" is its own relation.
+  'launch',
   'build construct erect construction',
   'design architect plan',
   'write author pen',

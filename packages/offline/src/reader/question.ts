@@ -336,12 +336,17 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
   if ((wh === 'what' || wh === 'which') && !descriptor) {
     // "What was the date of A's death?", "What was the place of birth of B?": the noun after the
     // copula is what the question asks for.
+    // The head is the last noun of the phrase: "What's the planned launch date for X?" asks for a date.
     let k = target.end + 1;
     if (tokens[k]?.pos === 'AUX') {
       k++;
       while (tokens[k] && (tokens[k]!.pos === 'DET' || tokens[k]!.pos === 'ADJ')) k++;
-      if (tokens[k]?.pos === 'NOUN') {
-        descriptor = tokens[k]!.lemma;
+      let head = -1;
+      // The tagger reads some nouns before a noun as verbs ("launch/VERB date").
+      for (; tokens[k] && /^(NOUN|ADJ|VERB)$/.test(tokens[k]!.pos) && /^\p{Ll}/u.test(tokens[k]!.value); k++)
+        if (tokens[k]!.pos === 'NOUN') head = k;
+      if (head >= 0) {
+        descriptor = tokens[head]!.lemma;
         reading.descriptor = descriptor;
         reading.expectedType = DESCRIPTOR_TYPES[descriptor] ?? null;
       }

@@ -39,6 +39,9 @@ export function containsPhrase(text: string, phrase: string): boolean {
   return false;
 }
 
+/** A labelled header line of a note or mail: "Subject: …", "From: …", "Re: …". */
+const HEADER_LINE = /^\s*\p{Lu}[\p{L} ]{0,15}:\s/u;
+
 /** The support tests over one context, for the questions asked of it (`query` the user's). */
 export function createSupport(candidates: readonly ScoredSentence[], query: string) {
   const questionLower = query.toLowerCase();
@@ -110,8 +113,8 @@ export function createSupport(candidates: readonly ScoredSentence[], query: stri
     for (const l of new Set(c.lemmas)) if (predicate.has(l)) shared++;
     const item = byItem.get(c.item)!;
     const scope = shared >= 2 ? [...item] : [];
-    const title = item.find((x) => x.index === 0);
-    if (title) scope.push(title);
+    // Its title, and the header lines of a note or mail ("From: …", "Subject: the Wren, status").
+    for (const x of item) if (x.index === 0 || (x.index <= 3 && HEADER_LINE.test(x.text))) scope.push(x);
     // A multi-hop answer: its sentence shares a name with a sentence of another item that
     // names what the question names ("… directed by Ilse Marren" ← the item about the vessel).
     if (bridge >= 0) scope.push(...(byItem.get(bridge) ?? []));
