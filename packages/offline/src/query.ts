@@ -21,6 +21,19 @@ export interface QuestionTarget {
   expectedType: string | null;
 }
 
+/** Nouns that are plural without an -s. */
+const PLURAL_NOUNS = new Set([
+  'people',
+  'staff',
+  'police',
+  'crew',
+  'folk',
+  'cattle',
+  'children',
+  'men',
+  'women',
+]);
+
 /** Find the wh-phrase of a question and the entity type its answer should have. */
 export function questionTarget(tokens: readonly Token[]): QuestionTarget {
   const whIndex = tokens.findIndex((t) => WH_WORDS.has(t.normal));
@@ -43,6 +56,15 @@ export function questionTarget(tokens: readonly Token[]): QuestionTarget {
       if (tokens[k]!.pos !== 'ADJ') descriptor = tokens[k]!.lemma;
       end = k;
       k++;
+      // "How many people work at X": after a plural noun, a "noun" before a preposition is the verb.
+      const t = tokens[k - 1]!;
+      if (
+        t.pos === 'NOUN' &&
+        (t.normal !== t.lemma || PLURAL_NOUNS.has(t.normal)) &&
+        tokens[k]?.pos === 'NOUN' &&
+        /^(ADP|DET|ADV|PART)$/.test(tokens[k + 1]?.pos ?? '')
+      )
+        break;
     }
   }
   let expectedType: string | null = null;

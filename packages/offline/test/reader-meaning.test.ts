@@ -37,7 +37,7 @@ const notes = [
   },
   {
     id: 'ferry',
-    text: 'The Gannet was built at the Lorrick Boatyard in 1988. Her first skipper was Mabyn Cole, who ran her for twelve years. The crossing takes forty minutes.',
+    text: 'The Gannet was built at the Lorrick Boatyard in 1988. Her first skipper was Mabyn Cole, who ran her for twelve years. The crossing takes forty minutes. The Lorrick Boatyard has 14 staff.',
   },
 ];
 
@@ -144,6 +144,9 @@ describe('the offline reader on plain notes', () => {
     // founding; "the planned launch date" asks for a date.
     ['When is the Kestrel due to be launched?', 'April 2026', 'status'],
     ["What's the planned launch date for the Kestrel?", 'April 2026', 'status'],
+    // "How many people work at X" counts its staff; "the crossing" is the event of crossing.
+    ['How many people work at the Lorrick Boatyard?', '14', 'ferry'],
+    ['How long does the ferry crossing take?', 'forty minutes', 'ferry'],
     // Amounts keep their currency; "what is the membership / percentage" asks for a number.
     ['What will the slipway fee at Harrow Point be from 1 June?', '£15', 'harbour'],
     ["What's the membership of the rowing society?", '140', 'harbour'],

@@ -265,6 +265,16 @@ export function concept(lemma: string): string {
   // "reopened", "rebuilt", "re-elected": the same relation again.
   const again = /^re-?([a-z]{3,})$/.exec(lemma)?.[1];
   if (again && canonical.has(again)) return canonical.get(again)!;
+  // A verb's -ing noun names its event: "the crossing took 25 minutes" is a crossing.
+  const ing = /^([a-z]{3,})ing$/.exec(lemma)?.[1];
+  if (ing) {
+    for (const verb of [ing, `${ing}e`, ing.replace(/(.)\1$/, '$1')]) {
+      if (!canonical.has(verb) && !isKnownWord(verb)) continue;
+      const head = canonical.get(verb) ?? verb;
+      canonical.set(lemma, head);
+      return head;
+    }
+  }
   const verb = EVENT_NOUNS[lemma] ?? agentVerb(lemma);
   if (verb) {
     const head = canonical.get(verb) ?? verb;
