@@ -86,6 +86,32 @@ Meadows shelter the silver eel.
     expect(plain.documents[0]!.title).toBe('plain-notes');
   });
 
+  it('reads a long file in pieces with the same sections, code fences and reference links across cuts', async () => {
+    const filler = 'The ferry leaves Port Halvard at noon and reaches Orsa before one. '.repeat(40);
+    const parts = ['# Long guide', '', 'See the [timetable][tt] first.', ''];
+    for (let i = 0; i < 60; i++) {
+      parts.push(`## Part ${i}`, '', filler, '');
+      if (i === 30) parts.push('```sh', '# not a heading, a comment in code', 'echo ok', '```', '');
+    }
+    parts.push('## Last', '', 'Back to the [timetable][tt].', '', '[tt]: https://example.org/timetable');
+    const source = parts.join('\n');
+    expect(source.length).toBeGreaterThan(100_000);
+    const doc = (await markdownLoader.load({ path: 'long.md', bytes: utf8(source) })).documents[0]!;
+    expectWellFormed(doc, 'long.md');
+    expect(doc.segments!.map((s) => s.location.section!.join(' › '))).toEqual([
+      'Long guide',
+      ...Array.from({ length: 60 }, (_, i) => `Long guide › Part ${i}`),
+      'Long guide › Last',
+    ]);
+    expect(segmentText(doc, { path: 'long.md', section: ['Long guide', 'Part 30'] })).toContain(
+      '# not a heading, a comment in code\necho ok',
+    );
+    expect(segmentText(doc, { path: 'long.md', section: ['Long guide', 'Last'] })).toBe(
+      'Last\n\nBack to the timetable.',
+    );
+    expect(doc.text).not.toContain('[tt]');
+  });
+
   it('drops the import and export lines of MDX and keeps the text of its components', async () => {
     const mdx =
       "import Chart from './chart.js'\nexport const meta = 1\n\n# Tides\n\n<Note kind=\"tip\">\nSpring tides flood the lowest terrace.\n</Note>\n\n```js\nimport x from 'y'\n```\n";

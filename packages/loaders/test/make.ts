@@ -16,19 +16,51 @@ import {
 import { zipSync } from 'fflate';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 
+/** The standard PDF fonts the generated files use (no font file is embedded). */
+export type PdfFont = 'Helvetica' | 'Times-Roman' | 'Courier';
+
+const FONTS: Record<PdfFont, StandardFonts> = {
+  Helvetica: StandardFonts.Helvetica,
+  'Times-Roman': StandardFonts.TimesRoman,
+  Courier: StandardFonts.Courier,
+};
+
+export interface MakePdfOptions {
+  title?: string;
+  objectStreams?: boolean;
+  font?: PdfFont;
+  /** Font size in points. @default 11 */
+  size?: number;
+  /** Two columns: the first half of a page's lines on the left, the rest on the right. @default 1 */
+  columns?: 1 | 2;
+  /** Each word drawn on its own at its position, as many PDF producers do, instead of whole lines. */
+  wordByWord?: boolean;
+}
+
 /** A PDF with one page per entry, each line of the entry drawn as one line of text. */
 export async function makePdf(
   pages: readonly (readonly string[])[],
-  options: { title?: string; objectStreams?: boolean; font?: StandardFonts; size?: number } = {},
+  options: MakePdfOptions = {},
 ): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  const font = await doc.embedFont(options.font ?? StandardFonts.Helvetica);
+  const font = await doc.embedFont(FONTS[options.font ?? 'Helvetica']);
   const size = options.size ?? 11;
   if (options.title) doc.setTitle(options.title);
   for (const lines of pages) {
     const page = doc.addPage([612, 792]);
+    const perColumn = options.columns === 2 ? Math.ceil(lines.length / 2) : lines.length;
     lines.forEach((line, i) => {
-      page.drawText(line, { x: 56, y: 730 - i * size * 1.6, size, font });
+      const x = i < perColumn ? 56 : 316;
+      const y = 730 - (i % perColumn) * size * 1.6;
+      if (!options.wordByWord) {
+        page.drawText(line, { x, y, size, font });
+        return;
+      }
+      let at = x;
+      for (const word of line.split(' ')) {
+        page.drawText(word, { x: at, y, size, font });
+        at += font.widthOfTextAtSize(`${word} `, size);
+      }
     });
   }
   return doc.save({ useObjectStreams: options.objectStreams ?? true });

@@ -17,10 +17,6 @@ import { collapseSpace, fileTitle, SegmentedText } from '../text.js';
 export function parseMarkdown(task: ParseTask, mdx = false): ParseResult {
   const text = capNesting(task.text ?? '');
   const source = mdx ? dropMdxStatements(text) : text;
-  const tree = fromMarkdown(source, {
-    extensions: [gfm(), frontmatter(['yaml', 'toml'])],
-    mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown(['yaml', 'toml'])],
-  });
   const out = new SegmentedText();
   const stack: { depth: number; text: string }[] = [];
   let blocks: string[] = [];
@@ -31,27 +27,33 @@ export function parseMarkdown(task: ParseTask, mdx = false): ParseResult {
     out.add(blocks.join('\n\n'), section ? { path: task.path, section } : { path: task.path });
     blocks = [];
   };
-  for (const node of (tree as Root).children) {
+  const visit = (node: RootContent) => {
     if (node.type === 'heading') {
       flush();
       const text = collapseSpace(inline(node));
       while (stack.length > 0 && stack.at(-1)!.depth >= node.depth) stack.pop();
-      if (text === '') {
-        section = stack.length > 0 ? stack.map((h) => h.text) : undefined;
-        continue;
+      if (text !== '') {
+        stack.push({ depth: node.depth, text });
+        if (node.depth === 1) h1 ??= text;
+        blocks.push(text);
       }
-      stack.push({ depth: node.depth, text });
-      section = stack.map((h) => h.text);
-      if (node.depth === 1) h1 ??= text;
-      blocks.push(text);
-      continue;
+      section = stack.length > 0 ? stack.map((h) => h.text) : undefined;
+      return;
     }
     if (node.type === 'yaml' || (node.type as string) === 'toml') {
       matterTitle ??= frontMatterTitle((node as { value: string }).value);
-      continue;
+      return;
     }
     const text = block(node);
     if (text !== undefined && text.trim() !== '') blocks.push(text);
+  };
+  // Each piece's tree is read and dropped before the next is parsed.
+  for (const piece of pieces(source)) {
+    const tree = fromMarkdown(piece, {
+      extensions: [gfm(), frontmatter(['yaml', 'toml'])],
+      mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown(['yaml', 'toml'])],
+    }) as Root;
+    for (const node of tree.children) visit(node);
   }
   flush();
   const doc = out.toDocument(task.path, h1 ?? matterTitle ?? fileTitle(task.path));
@@ -160,19 +162,56 @@ function capLine(line: string): string {
   return count > MAX_NESTING ? line.slice(0, keep) + line.slice(end) : line;
 }
 
+/** Tracks fenced code blocks line by line: `inside(line)` says whether the line is code. */
+function fences(): (line: string) => boolean {
+  let fence: string | undefined;
+  return (line) => {
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (!open) return fence !== undefined;
+    if (fence === undefined) fence = open[0]!.repeat(open.length);
+    else if (open.startsWith(fence)) fence = undefined;
+    return true;
+  };
+}
+
 /** MDX: top-level `import` / `export` lines (outside code fences) are code, not prose. */
 function dropMdxStatements(source: string): string {
-  let fence: string | undefined;
+  const inCode = fences();
   return source
     .split('\n')
-    .map((line) => {
-      const open = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-      if (open) {
-        if (fence === undefined) fence = open[0]!.repeat(open.length);
-        else if (open.startsWith(fence)) fence = undefined;
-        return line;
-      }
-      return fence === undefined && /^(import|export)\s/.test(line) ? '' : line;
-    })
+    .map((line) => (!inCode(line) && /^(import|export)\s/.test(line) ? '' : line))
     .join('\n');
+}
+
+/** Size of the pieces a long Markdown file is parsed in. */
+const PIECE_CHARS = 16 * 1024;
+
+/**
+ * A long file in pieces of about {@link PIECE_CHARS} characters, cut before ATX headings outside
+ * code fences: micromark's time grows faster than the length of one document (5 MB: 20 s whole,
+ * 2.6 s in 16 KB pieces), while a heading at the start of a line ends every open block anyway.
+ * Link reference definitions are repeated in each piece so references resolve across cuts.
+ */
+function pieces(source: string): string[] {
+  if (source.length <= 2 * PIECE_CHARS) return [source];
+  const lines = source.split('\n');
+  const inCode = fences();
+  const out: string[] = [];
+  const definitions: string[] = [];
+  let start = 0;
+  let size = 0;
+  lines.forEach((line, i) => {
+    const code = inCode(line);
+    if (!code && /^ {0,3}\[(?:[^\]\\^]|\\.)(?:[^\]\\]|\\.)*\]:/.test(line)) definitions.push(line);
+    if (!code && size >= PIECE_CHARS && /^#{1,6}(?:[ \t]|$)/.test(line)) {
+      out.push(lines.slice(start, i).join('\n'));
+      start = i;
+      size = 0;
+    }
+    size += line.length + 1;
+  });
+  out.push(lines.slice(start).join('\n'));
+  if (out.length === 1 || definitions.length === 0) return out;
+  const shared = `\n\n${definitions.join('\n')}\n`;
+  return out.map((piece) => piece + shared);
 }
