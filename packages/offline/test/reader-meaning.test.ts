@@ -166,6 +166,14 @@ describe('the offline reader on plain notes', () => {
     expect(r.citations).toContain(source);
   });
 
+  test('after a resolved relation chain, the answer must still be stated of the entity it led to', async () => {
+    // Arlo's wife is Wenna Trask; the notes say where she was born, not when she died.
+    expect((await ask("Where was Arlo Varne's wife born?")).answer).toContain('Selcombe');
+    const r = await ask("When did Arlo Varne's wife die?");
+    expect(r.answer).toBe(NO_ANSWER);
+    expect(r.citations).toEqual([]);
+  });
+
   test('a length of time is not a date', async () => {
     const r = await ask('When was Mabyn Cole born?');
     expect(r.answer).toBe(NO_ANSWER);

@@ -325,27 +325,6 @@ export function extractPhrase(
     if (from >= 0 && !items.includes(from)) items.push(from);
     return { answer: best.text, items, confident: best.fit >= 0.6, sentence: best.sentence };
   }
-  // Nothing typed: with a support test, no answer; else the longest run of words the question does
-  // not hold, in the best sentence.
-  if (question.accept) return null;
-  const first = top[0]!.s;
-  const tokens = first.ea.analysis.tokens;
-  const range = first.ea.analysis.sentences[first.index]!;
-  let run: [number, number] | null = null;
-  let start = -1;
-  for (let k = range.start; k <= range.end + 1; k++) {
-    const t = tokens[k];
-    const free = k <= range.end && !!t && t.type === 'word' && !qWords.has(t.normal) && !qWords.has(t.lemma);
-    if (free && start < 0) start = k;
-    if (!free && start >= 0) {
-      if (!run || k - 1 - start > run[1] - run[0]) run = [start, Math.min(k - 1, start + 5)];
-      start = -1;
-    }
-  }
-  const answer = run ? clean(spanText(tokens, run[0], run[1])) : '';
-  return {
-    answer: answer || clean(first.text.split(/\s+/).slice(0, 6).join(' ')),
-    items: [first.item],
-    confident: false,
-  };
+  // No span of the type asked for in a supported sentence: no answer.
+  return null;
 }

@@ -15,7 +15,7 @@ import {
   throwIfAborted,
 } from '@grag/core';
 import type { EntityAnalysis } from '../entities.js';
-import { type Analysis, analyze, spanText } from '../nlp.js';
+import { analyze, spanText } from '../nlp.js';
 import { questionTarget } from '../query.js';
 import { inverseDocumentFrequency } from '../rank.js';
 import { contentWords } from '../words.js';
@@ -24,7 +24,7 @@ import { findDescription, normalizeWording, reorderQuestion, replaceSpan } from 
 import { extractPhrase } from './extract.js';
 import { contentConcepts, predicateConcepts } from './meaning.js';
 import { headerOf, narratorOf } from './narrator.js';
-import { type QuestionReading, readQuestion } from './question.js';
+import { readQuestion } from './question.js';
 import { resolveChain } from './resolve.js';
 import { containsPhrase, createSupport, type ScoredSentence } from './support.js';
 import type { AnswerSentence } from './types.js';
@@ -245,8 +245,9 @@ export function createReader(
         return { answer: same ? 'yes' : 'no', items: sub.items, confident: true };
       };
       const support = createSupport(candidates, query);
-      const acceptor = (qa: Analysis, reading: QuestionReading) =>
-        focus.length > 0 ? undefined : support.acceptor(qa, reading);
+      // Every wh-answer passes the support test, also after a resolved relation chain (the
+      // question then names the bridge entity, which the answer's sentence must name).
+      const acceptor = support.acceptor;
       const describedAs = support.describedAs;
       const normalized = normalizeWording(query);
       const firstTokens = (await analyze(normalized)).tokens;
