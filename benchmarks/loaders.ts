@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { seededRandom } from '@grag/eval';
 import { loadFile } from '@grag/loaders';
@@ -47,14 +47,57 @@ function stats(values: number[]): Stats {
 }
 
 async function time(runs: number, fn: () => Promise<unknown>): Promise<Stats> {
-  await fn(); // warm-up: module loading, the worker pool, JIT
-  const ms: number[] = [];
+  return (await interleaved(runs, { fn })).fn;
+}
+
+/**
+ * Times each function `runs` times after one warm-up (module loading, the worker pool, JIT),
+ * taking turns — run 1 of each, then run 2 of each — so that load from other processes falls on
+ * all of them alike.
+ */
+async function interleaved<K extends string>(
+  runs: number,
+  fns: Record<K, () => Promise<unknown>>,
+): Promise<Record<K, Stats>> {
+  const keys = Object.keys(fns) as K[];
+  const ms = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<K, number[]>;
+  for (const k of keys) await fns[k]();
   for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await fn();
-    ms.push(performance.now() - started);
+    for (const k of keys) {
+      const started = performance.now();
+      await fns[k]();
+      ms[k].push(performance.now() - started);
+    }
   }
-  return stats(ms);
+  return Object.fromEntries(keys.map((k) => [k, stats(ms[k])])) as Record<K, Stats>;
+}
+
+/**
+ * A fresh Node process that imports a pdf.js build and extracts every page of `file`: wall time
+ * (from process start to the last page) and peak RSS, the cost a CLI run or a new worker pays once.
+ */
+async function coldStart(
+  cwd: string,
+  importExpr: string,
+  file: string,
+  runs: number,
+): Promise<{ ms: Stats; rssMiB: Stats }> {
+  const script = `
+import { readFileSync } from 'node:fs';
+const pdfjs = await ${importExpr};
+const data = new Uint8Array(readFileSync(${JSON.stringify(file)}));
+const doc = await pdfjs.getDocument({ data, isEvalSupported: false, useSystemFonts: false, disableFontFace: true, verbosity: 0 }).promise;
+for (let n = 1; n <= doc.numPages; n++) await (await doc.getPage(n)).getTextContent();
+console.log(JSON.stringify({ ms: performance.now(), rss: process.resourceUsage().maxRSS / 1024 }));`;
+  const ms: number[] = [];
+  const rss: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const out = (await run(process.execPath, ['--input-type=module', '-e', script], { cwd })).stdout;
+    const r = JSON.parse(out.trim().split('\n').at(-1)!) as { ms: number; rss: number };
+    ms.push(r.ms);
+    rss.push(r.rss);
+  }
+  return { ms: stats(ms), rssMiB: stats(rss) };
 }
 
 /** Lower-case word tokens (letters and digits), as a multiset. */
@@ -270,9 +313,9 @@ async function main(): Promise<void> {
         f1: f1(doc.text, reference),
         minPageF1: Math.min(...pageF1),
         pdfjsDistF1: f1(distPages.join('\n\n'), reference),
-        timesMs: {
-          loader: await time(runs, () => loadFile({ path: 'x.pdf', bytes })),
-          inProcess: await time(runs, () =>
+        timesMs: await interleaved(runs, {
+          loader: () => loadFile({ path: 'x.pdf', bytes }),
+          inProcess: () =>
             parsePdf({
               format: 'pdf',
               path: 'x.pdf',
@@ -280,12 +323,9 @@ async function main(): Promise<void> {
               fields: {},
               limits: { maxPages: 10_000, maxExpandedBytes: 1, maxRecords: 1 },
             }),
-          ),
-          pdfjsDist: await time(runs, () => pdfjsDistText(pdfjsDist, bytes)),
-          pdftotext: await time(runs, () =>
-            run('pdftotext', ['-enc', 'UTF-8', file, '-'], { maxBuffer: 1 << 28 }),
-          ),
-        },
+          pdfjsDist: () => pdfjsDistText(pdfjsDist, bytes),
+          pdftotext: () => run('pdftotext', ['-enc', 'UTF-8', file, '-'], { maxBuffer: 1 << 28 }),
+        }),
       };
       for (const [k, t] of Object.entries(row.timesMs))
         process.stderr.write(
@@ -296,6 +336,17 @@ async function main(): Promise<void> {
       );
       pdfRows.push(row);
     }
+
+    // Cold start of each pdf.js build on the first PDF: a new process, import, every page.
+    const loadersDir = fileURLToPath(new URL('../packages/loaders/', import.meta.url));
+    const first = join(dir, `${PDF_CASES[0]!.pages}.pdf`);
+    const cold = {
+      unpdf: await coldStart(loadersDir, "import('unpdf').then((m) => m.getResolvedPDFJS())", first, runs),
+      pdfjsDist: await coldStart(loadersDir, "import('pdfjs-dist/legacy/build/pdf.mjs')", first, runs),
+    };
+    process.stderr.write(
+      `cold start: unpdf ${cold.unpdf.ms.median.toFixed(0)} ms ${cold.unpdf.rssMiB.median.toFixed(0)} MiB, pdfjs-dist ${cold.pdfjsDist.ms.median.toFixed(0)} ms ${cold.pdfjsDist.rssMiB.median.toFixed(0)} MiB\n`,
+    );
 
     const formatRows = [];
     for (const f of await otherFormats(random)) {
@@ -329,7 +380,7 @@ async function main(): Promise<void> {
     mkdirSync(values.out, { recursive: true });
     writeFileSync(
       join(values.out, 'loaders.json'),
-      `${JSON.stringify({ ...meta, versions, pdf: pdfRows, formats: formatRows, smallFileMs, peakRssMiB: peakRss / MiB }, null, 2)}\n`,
+      `${JSON.stringify({ ...meta, versions, pdf: pdfRows, coldStart: cold, formats: formatRows, smallFileMs, peakRssMiB: peakRss / MiB }, null, 2)}\n`,
     );
 
     const m = meta.machine;
@@ -372,11 +423,19 @@ async function main(): Promise<void> {
       '# @grag/loaders: throughput and PDF text quality',
       '',
       `Run ${meta.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB), Node ${m.node}, ${m.platform}.`,
-      `${runs} timed runs after one warm-up; median shown. Files generated from a fixed seed (pdf-lib, docx).`,
+      `${runs} timed runs after one warm-up, the extractors of a file taking turns; median shown. Files generated`,
+      'from a fixed seed (pdf-lib, docx). The machine is shared with other jobs: absolute times vary between runs.',
       '',
       '## PDF: the loader against pdftotext and pdfjs-dist, same files, same run',
       '',
       ...pdfTable,
+      '',
+      `Cold start: a new Node process imports pdf.js and reads every page of ${PDF_CASES[0]!.name} (median of ${runs}):`,
+      '',
+      '| pdf.js build | ms from process start | peak RSS MiB |',
+      '|---|---:|---:|',
+      `| unpdf ${versions.unpdf} (pdf.js serverless build, bundled) | ${cold.unpdf.ms.median.toFixed(0)} | ${cold.unpdf.rssMiB.median.toFixed(0)} |`,
+      `| pdfjs-dist ${versions.pdfjsDist} legacy build | ${cold.pdfjsDist.ms.median.toFixed(0)} | ${cold.pdfjsDist.rssMiB.median.toFixed(0)} |`,
       '',
       'Token-level F1 (lower-cased letters and digits, as a multiset) of the extracted text against',
       "pdftotext's, whole file and page by page (pdftotext's pages split at form feeds):",
@@ -388,7 +447,7 @@ async function main(): Promise<void> {
       ...formatTable,
       '',
       `Per-file cost with a warm pool: ${smallFileMs.toFixed(2)} ms for a small Markdown file (100 files one after another).`,
-      `Peak RSS of the whole run: ${(peakRss / MiB).toFixed(0)} MiB.`,
+      `Peak RSS of the whole benchmark process (generated files, both in-process pdf.js builds, the loader workers): ${(peakRss / MiB).toFixed(0)} MiB.`,
       '',
       'Reproduce: `npx tsx benchmarks/loaders.ts` (needs `pdftotext`, Debian package poppler-utils).',
       '',
