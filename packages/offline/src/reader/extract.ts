@@ -53,7 +53,10 @@ export function extractPhrase(
     // lead to the sentence, and the answer need not stand next to them. By role, not by where the
     // wording puts them ("X was fought by what army?" and "Which army fought X?" alike); the
     // distance to the wh-word only breaks ties.
-    const relation = !question.predicate || question.predicate.has(questionConcepts[k] ?? '');
+    // A noun before another noun only modifies it: "harbour pilot" asks for a pilot.
+    const next = question.tokens[k + 1];
+    const modifier = t.pos === 'NOUN' && next?.pos === 'NOUN' && /^\p{Ll}/u.test(next.value);
+    const relation = !modifier && (!question.predicate || question.predicate.has(questionConcepts[k] ?? ''));
     const w8 = (verbs.has(t.index) || relation ? 0.9 : 0.6) + 0.1 / (1 + gap);
     for (const w of [t.lemma, t.normal, questionConcepts[k]!])
       if (w) near.set(w, Math.max(near.get(w) ?? 0, w8));
