@@ -68,8 +68,8 @@ export function parseHtml(task: ParseTask): ParseResult {
 }
 
 /**
- * Deepest element nesting kept. Readability's time grows with about the cube of nesting depth (512
- * nested divs take 1.4 s, 2,000 a minute); browsers cap the depth at 512, real pages stay under 60.
+ * Deepest element nesting kept. Readability's time grows faster than the square of the nesting
+ * depth (128 nested divs take 0.14 s, 512 take 1.4 s, 2,000 a minute); browsers cap the depth at 512.
  */
 const MAX_DEPTH = 128;
 

@@ -140,9 +140,9 @@ const MAX_NESTING = 32;
 const DEEP = /(?:[>*+-][ \t]*|\d{1,9}[.)][ \t]*){33}/;
 
 /**
- * micromark's time grows with the square of container nesting (50,000 `>` on one line take
- * seconds and gigabytes): a line that opens more than {@link MAX_NESTING} block quotes or list
- * items keeps only the first ones.
+ * micromark's time and memory grow fast with container nesting (50,000 `>` on one line: 17 s and
+ * more than 512 MiB; 4,000 overflow the stack): a line that opens more than {@link MAX_NESTING}
+ * block quotes or list items keeps only the first ones.
  */
 function capNesting(source: string): string {
   return DEEP.test(source) ? source.split('\n').map(capLine).join('\n') : source;
