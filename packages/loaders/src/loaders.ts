@@ -83,7 +83,9 @@ function prepare(
 ): Pick<ParseTask, 'text' | 'bytes'> {
   if ('binary' in content) {
     checkBinary(input, content.binary);
-    return { bytes: input.bytes };
+    // A view into a larger buffer would be copied whole to the worker: copy just the view.
+    const { bytes } = input;
+    return { bytes: bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice() };
   }
   const { text, decoded } = readText(input, content.text);
   if (decoded) onDecoded(decoded);
