@@ -140,6 +140,8 @@ describe('the offline reader on plain notes', () => {
     // A person's sex from the noun before the name ("daughter, Maren", "husband Corin").
     ["Who is Piran's father?", 'Corin', 'mill'],
     ["Who is Piran's mother?", 'Maren', 'mill'],
+    // "the mother of A and B Surname": asked of "A Surname".
+    ['Who is the mother of Tobin and Arlo Varne?', 'Elsa Varne', 'family'],
     // A note's header names what its later sentences take up ("launch her"); "launched" is no
     // founding; "the planned launch date" asks for a date.
     ['When is the Kestrel due to be launched?', 'April 2026', 'status'],

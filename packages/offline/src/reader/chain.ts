@@ -182,7 +182,19 @@ export function findRelationPhrase(tokens: readonly Token[]): RelationPhrase | n
       if (end >= i) {
         let start = rel.start;
         if (tokens[start - 1]?.pos === 'DET' && !isCapital(tokens[start - 1])) start--;
-        return { start, end, relations: rel.relations, subject: cleanName(spanText(tokens, i, end)) };
+        let subject = cleanName(spanText(tokens, i, end));
+        let last = end;
+        // "the mother of Marit and Teodor Vance": the relation of both, asked of the first with
+        // the surname they share ("Marit Vance").
+        if (tokens[end + 1]?.normal === 'and' && isCapital(tokens[end + 2])) {
+          const other = nameEnd(tokens, end + 2);
+          const second = cleanName(spanText(tokens, end + 2, other)).split(' ');
+          if (other > end + 1 && second.length > 1 && !subject.includes(' ')) {
+            subject = `${subject} ${second[second.length - 1]}`;
+            last = other;
+          }
+        }
+        return { start, end: last, relations: rel.relations, subject };
       }
     }
     // "Name's R"
