@@ -84,7 +84,7 @@ export function genderOf(name: string, sentences: readonly AnswerSentence[]): 'm
     for (let k = range.start + 1; k <= range.end; k++) {
       if (tokens[k]!.normal !== first || !/^\p{Lu}/u.test(tokens[k]!.value)) continue;
       const before = tokens[k - 1]!.value === ',' ? tokens[k - 2] : tokens[k - 1];
-      const g = before ? GENDERED[before.normal] : undefined;
+      const g = before ? GENDERED.get(before.normal) : undefined;
       if (g === 'male') male += 2;
       else if (g === 'female') female += 2;
     }
@@ -108,7 +108,7 @@ export function genderOf(name: string, sentences: readonly AnswerSentence[]): 'm
 }
 
 /** Nouns that say a person's sex when they stand right before the name. */
-const GENDERED: Readonly<Record<string, 'male' | 'female'>> = Object.fromEntries([
+const GENDERED: ReadonlyMap<string, 'male' | 'female'> = new Map([
   ...'son brother father dad husband grandfather grandpa grandson uncle nephew widower boy man mr sir king prince lord'
     .split(' ')
     .map((w) => [w, 'male'] as const),
