@@ -10,7 +10,7 @@
  * test helpers) from a fixed seed; nothing is read from disk but what is written here.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,6 +98,28 @@ console.log(JSON.stringify({ ms: performance.now(), rss: process.resourceUsage()
     rss.push(r.rss);
   }
   return { ms: stats(ms), rssMiB: stats(rss) };
+}
+
+/**
+ * The resident memory of this process's children (the loader workers; tsx's esbuild), from /proc
+ * on Linux; 0 elsewhere.
+ */
+function childrenRss(): number {
+  let bytes = 0;
+  try {
+    for (const task of readdirSync(`/proc/${process.pid}/task`)) {
+      for (const pid of readFileSync(`/proc/${process.pid}/task/${task}/children`, 'latin1')
+        .trim()
+        .split(' ')) {
+        if (!pid) continue;
+        const kb = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'latin1'))?.[1];
+        bytes += Number(kb ?? 0) * 1024;
+      }
+    }
+  } catch {
+    // Not Linux, or a child ended while being read.
+  }
+  return bytes;
 }
 
 /** Lower-case word tokens (letters and digits), as a multiset. */
@@ -287,7 +309,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'grag-bench-loaders-'));
   let peakRss = 0;
   const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, process.memoryUsage.rss());
+    peakRss = Math.max(peakRss, process.memoryUsage.rss() + childrenRss());
   }, 25);
 
   const pdfRows = [];
@@ -447,7 +469,7 @@ async function main(): Promise<void> {
       ...formatTable,
       '',
       `Per-file cost with a warm pool: ${smallFileMs.toFixed(2)} ms for a small Markdown file (100 files one after another).`,
-      `Peak RSS of the whole benchmark process (generated files, both in-process pdf.js builds, the loader workers): ${(peakRss / MiB).toFixed(0)} MiB.`,
+      `Peak RSS of the whole benchmark process and its worker processes (generated files, both in-process pdf.js builds, the loader workers): ${(peakRss / MiB).toFixed(0)} MiB.`,
       '',
       'Reproduce: `npx tsx benchmarks/loaders.ts` (needs `pdftotext`, Debian package poppler-utils).',
       '',

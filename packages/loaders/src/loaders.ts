@@ -45,24 +45,27 @@ function defineLoader(
       const limits = resolveLimits(options);
       checkSize(input, limits);
       let decoded: LoadedFile['decoded'];
+      // The task is not kept in a variable: once the worker has its copy, none stays here. A parse
+      // stopped to keep the workers within their memory budget is run again from a new one.
+      const task = (): ParseTask => ({
+        format: format(input.path),
+        path: input.path,
+        ...prepare(input, content, (d) => {
+          decoded = d;
+        }),
+        fields: options.fields ?? {},
+        limits: {
+          maxPages: limits.maxPages,
+          maxExpandedBytes: limits.maxExpandedBytes,
+          maxRecords: limits.maxRecords,
+        },
+      });
       try {
-        // The task is not kept in a variable: once the worker has its copy, none stays here.
-        const result = await runInWorker(
-          {
-            format: format(input.path),
-            path: input.path,
-            ...prepare(input, content, (d) => {
-              decoded = d;
-            }),
-            fields: options.fields ?? {},
-            limits: {
-              maxPages: limits.maxPages,
-              maxExpandedBytes: limits.maxExpandedBytes,
-              maxRecords: limits.maxRecords,
-            },
-          },
-          { timeoutMs: limits.timeoutMs, maxMemoryBytes: limits.maxMemoryBytes, signal: options.signal },
-        );
+        const result = await runInWorker(task(), task, {
+          timeoutMs: limits.timeoutMs,
+          maxMemoryBytes: limits.maxMemoryBytes,
+          signal: options.signal,
+        });
         return decoded ? { ...result, decoded } : result;
       } catch (error) {
         if (error instanceof LoadFailure)

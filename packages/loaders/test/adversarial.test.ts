@@ -2,7 +2,7 @@ import { InputError, type LoaderOptions } from '@grag/core';
 import { zipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadFile } from '../src/index.js';
-import { utf8 } from './helpers.js';
+import { childPids, peakWhile, resident, residentTree, utf8 } from './helpers.js';
 import {
   makeDamagedPdf,
   makeDocx,
@@ -85,6 +85,44 @@ describe('adversarial PDFs', () => {
     );
     const { documents } = await loadFile({ path: 'ok.pdf', bytes: await makePdf([['After the time-out.']]) });
     expect(documents[0]!.text).toBe('After the time-out.');
+  });
+});
+
+// Memory as the system sees it (resident, from /proc): Linux only.
+describe.runIf(process.platform === 'linux')('memory of stopped and concurrent parses', () => {
+  it("gives a stopped parse's memory back: four bombs in a row peak where one did", async () => {
+    const bomb = makePdfBomb(256 * MiB);
+    const peaks: number[] = [];
+    for (let i = 1; i <= 4; i++) {
+      const { outcome, peak } = await peakWhile(
+        () => residentTree(process.pid),
+        () => loadFile({ path: `bomb-${i}.pdf`, bytes: bomb }, { limits: { maxMemoryBytes: 128 * MiB } }),
+      );
+      expect((outcome as Error).message).toMatch(/needs more than 128 MiB of memory/);
+      peaks.push(peak);
+    }
+    // Worker threads kept what each bomb's thread had taken (its malloc arena): about 0.5 GB per
+    // bomb at the default limit.
+    expect(Math.max(...peaks.slice(1)), peaks.map((p) => (p / MiB).toFixed(0)).join(', ')).toBeLessThan(
+      peaks[0]! + 64 * MiB,
+    );
+  });
+
+  it('keeps the worker processes within one budget together, and reads each file that fits alone', async () => {
+    // Each takes about 300 MiB more than a worker at rest: one fits in the 512 MiB each is given,
+    // two at once would not.
+    const bomb = makePdfBomb(112 * MiB);
+    const limits = { maxMemoryBytes: 512 * MiB };
+    const { outcome, peak } = await peakWhile(
+      () => childPids(process.pid).reduce((sum, pid) => sum + resident(pid), 0),
+      () => Promise.all([1, 2, 3].map((i) => loadFile({ path: `big-${i}.pdf`, bytes: bomb }, { limits }))),
+    );
+    if (outcome instanceof Error) throw outcome;
+    for (const { documents } of outcome) expect(documents[0]!.text).toBe('bomb');
+    // The child processes of this one (the workers, and tsx's esbuild when run from sources),
+    // sampled every 5 ms; the pool checks every 20 ms, and a killed child takes a moment to go.
+    expect(peak / MiB).toBeGreaterThan(300);
+    expect(peak / MiB).toBeLessThan(512 + 32);
   });
 });
 
