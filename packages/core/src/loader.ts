@@ -44,8 +44,8 @@ export interface LoaderLimits {
   /** Longest a single file may take to load, in ms. @default 60,000 */
   timeoutMs?: number;
   /**
-   * Most memory (heap and buffers) a loader that parses in a worker thread (`@grag/loaders`) may use
-   * for one file. @default 512 MiB
+   * Most resident memory the parsing workers of `@grag/loaders` (child processes) may use together;
+   * past it the largest parse is stopped (and run again alone, or failed). @default 512 MiB
    */
   maxMemoryBytes?: number;
 }
