@@ -20,16 +20,14 @@ import {
   writeIds,
 } from './writer-lock.js';
 
-describe('writer lock on PGlite over the wire', () => {
-  let server: SocketDb;
-  beforeAll(async () => {
-    server = await servePglite(32, { pgvector: false });
-  }, 120_000);
-  afterAll(async () => {
-    await server?.stop();
-  });
+/**
+ * The four checks of a PostgreSQL server that other processes reach over the wire, each writer
+ * through its own store (`url()` is read once the server has started); the SIGKILL check's
+ * title says what the server does with the holder's session.
+ */
+function serverChecks(url: () => string, killed: string): void {
   const make: MakeStore = (index, options = {}) =>
-    postgresStore({ url: server.url, index, maxConnections: 2, ...options });
+    postgresStore({ url: url(), index, maxConnections: 2, ...options });
 
   it('loses no update of four bm25 updates at once, each through its own store', async () => {
     await parallelMethodUpdatesCheck(make, freshIndex('lockm'));
@@ -43,9 +41,20 @@ describe('writer lock on PGlite over the wire', () => {
     await refusalAndWaitCheck(make, freshIndex('lockw'));
   }, 60_000);
 
-  it('lets the next writer in once a holder is killed with SIGKILL', async () => {
-    await killedHolderCheck(server.url, make, freshIndex('lockk'));
+  it(`lets the next writer in once a holder is killed with SIGKILL${killed}`, async () => {
+    await killedHolderCheck(url(), make, freshIndex('lockk'));
   }, 90_000);
+}
+
+describe('writer lock on PGlite over the wire', () => {
+  let server: SocketDb;
+  beforeAll(async () => {
+    server = await servePglite(32, { pgvector: false });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+  serverChecks(() => server.url, '');
 });
 
 describe('writer lock on PGlite in-process', () => {
@@ -92,22 +101,5 @@ describe.skipIf(bin === undefined)(reason, () => {
   afterAll(async () => {
     await server?.stop();
   }, 60_000);
-  const make: MakeStore = (index, options = {}) =>
-    postgresStore({ url: server.url, index, maxConnections: 2, ...options });
-
-  it('loses no update of four bm25 updates at once, each through its own store', async () => {
-    await parallelMethodUpdatesCheck(make, freshIndex('lockm'));
-  }, 60_000);
-
-  it('loses no read-modify-write of six writers at once', async () => {
-    await parallelReadModifyWriteCheck(make, freshIndex('lockr'));
-  }, 60_000);
-
-  it('refuses a writer that may not wait in one line, and stores a waiting save after the holder', async () => {
-    await refusalAndWaitCheck(make, freshIndex('lockw'));
-  }, 60_000);
-
-  it('lets the next writer in once a holder is killed with SIGKILL (PostgreSQL ends its session)', async () => {
-    await killedHolderCheck(server.url, make, freshIndex('lockk'));
-  }, 90_000);
+  serverChecks(() => server.url, ' (PostgreSQL ends its session)');
 });
