@@ -99,7 +99,7 @@ export {
   sweepIndexLeftovers,
   writeIndexDir,
 } from './store/directory-files.js';
-export { acquireLockFile, type LockOwner, pidIsDead } from './store/lock.js';
+export { acquireLockFile, type LockOwner, lockInTurn, pidIsDead } from './store/lock.js';
 export { artifactLocator, Scratch, sweepStaleScratch } from './store/scratch.js';
 export { type BinaryBytes, type DecodedText, decodeText, type TextEncodingName } from './text-decoding.js';
 export { hasTokenOffsets } from './tokenizer.js';

@@ -23,6 +23,7 @@ import {
   assertVector,
   completeManifest,
   indexFileError,
+  lockInTurn,
   manifestText,
   Scratch,
 } from '@grag/core/internal';
@@ -159,8 +160,8 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
   });
   /** The lock `lock()` took, while it is held. */
   let holding: WriterLock | undefined;
-  /** Settles when the last `lock()` of this store is released: callers in one process take turns. */
-  let turn: Promise<void> = Promise.resolve();
+  /** Callers of `lock()` in one process take turns. */
+  const inTurn = lockInTurn();
 
   const checkOpen = () => {
     if (closed)
@@ -221,33 +222,15 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
 
     async lock(given) {
       checkOpen();
-      const previous = turn;
-      let done!: () => void;
-      turn = new Promise<void>((resolve) => {
-        done = resolve;
-      });
-      await previous;
-      let lock: WriterLock;
-      try {
-        checkOpen();
-        lock = await guard(db.label, () => acquireWriterLock(db, lockOptions(given)));
-      } catch (error) {
-        done();
-        throw error;
-      }
-      let released = false;
-      const held: StoreLock = {
-        async release() {
-          if (released) return;
-          released = true;
-          if (holding === lock) holding = undefined;
-          try {
-            await lock.release();
-          } finally {
-            done();
-          }
+      const { held, lock } = await inTurn(
+        () => {
+          checkOpen();
+          return guard(db.label, () => acquireWriterLock(db, lockOptions(given)));
         },
-      };
+        (released) => {
+          if (holding === released) holding = undefined;
+        },
+      );
       holding = lock;
       return held;
     },

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { IndexFormatError, InvalidArgumentError } from '../errors.js';
 import { MANIFEST_FILE, readBinary, readManifest } from '../persistence.js';
 import { checkIndexTarget, lockIndexDir, writeIndexDir } from './directory-files.js';
+import { lockInTurn } from './lock.js';
 import { assertOpen, checkArtifactName, Scratch } from './scratch.js';
 import type { ArtifactWriter, IndexStore, StoredIndex, StoreLock, StoreLockOptions } from './types.js';
 
@@ -63,39 +64,19 @@ export function directoryStore(dir: string, options: DirectoryStoreOptions = {})
   });
   /** The lock `lock()` took, while it is held. */
   let holding: StoreLock | undefined;
-  /** Settles when the last `lock()` of this store is released: callers in one process take turns. */
-  let turn: Promise<void> = Promise.resolve();
+  /** Callers of `lock()` in one process take turns. */
+  const inTurn = lockInTurn();
   return {
     kind: 'directory',
     location: dir,
     target: () => checkIndexTarget(dir),
     async lock(given) {
-      const previous = turn;
-      let done!: () => void;
-      turn = new Promise<void>((resolve) => {
-        done = resolve;
-      });
-      await previous;
-      let lock: StoreLock;
-      try {
-        lock = await lockIndexDir(dir, lockOptions(given));
-      } catch (error) {
-        done();
-        throw error;
-      }
-      let released = false;
-      const held: StoreLock = {
-        async release() {
-          if (released) return;
-          released = true;
+      const { held } = await inTurn(
+        () => lockIndexDir(dir, lockOptions(given)),
+        () => {
           holding = undefined;
-          try {
-            await lock.release();
-          } finally {
-            done();
-          }
         },
-      };
+      );
       holding = held;
       return held;
     },

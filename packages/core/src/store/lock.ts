@@ -281,3 +281,46 @@ export async function withStoreLock<T>(
     await lock?.release();
   }
 }
+
+/**
+ * The `lock()` of a store whose callers in one process take turns: each call waits until the lock
+ * the previous call took is released, then takes the store's own lock with `acquire` (a lock file,
+ * a database advisory lock). `held` releases it once, calling `onRelease` first, and lets the next
+ * caller in; `lock` is what `acquire` gave.
+ */
+export function lockInTurn() {
+  /** Settles when the last lock taken through this function is released. */
+  let turn: Promise<void> = Promise.resolve();
+  return async <L extends StoreLock>(
+    acquire: () => Promise<L>,
+    onRelease?: (lock: L) => void,
+  ): Promise<{ held: StoreLock; lock: L }> => {
+    const previous = turn;
+    let done!: () => void;
+    turn = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    await previous;
+    let lock: L;
+    try {
+      lock = await acquire();
+    } catch (error) {
+      done();
+      throw error;
+    }
+    let released = false;
+    const held: StoreLock = {
+      async release() {
+        if (released) return;
+        released = true;
+        onRelease?.(lock);
+        try {
+          await lock.release();
+        } finally {
+          done();
+        }
+      },
+    };
+    return { held, lock };
+  };
+}
