@@ -13,21 +13,18 @@
  * `--minutes` bounds each store's rounds: a store stops after the round that passes that time (the
  * report says how many rounds ran).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { seededRandom } from '@grag/eval';
 import { postgresStore } from '@grag/postgres';
 import pg from 'pg';
+import { exited, spawnGrag } from '../packages/cli/test/index-child.js';
 import { debianPostgresBin, startDebianServer } from '../packages/postgres/test/debian-server.js';
 import { machine } from './lib.js';
-
-const repo = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(repo, 'packages/cli/src/bin.ts');
 
 /** The documents writers add and remove: 12 short notes, 4 of them in the first build. */
 const DOCS: Record<string, string> = Object.fromEntries(
@@ -95,24 +92,6 @@ interface StoreRun {
   rounds: Round[];
   plannedRounds: number;
   seconds: number;
-}
-
-/** A running `grag` process, with its stderr. */
-function spawnGrag(args: string[], env: NodeJS.ProcessEnv): ChildProcess & { stderrText: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', bin, ...args], {
-    cwd: repo,
-    env: { PATH: process.env.PATH, TSX_TSCONFIG_PATH: join(repo, 'tsconfig.json'), ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return Object.assign(child, { stderrText: () => stderr });
-}
-
-function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  return new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
 }
 
 const REFUSAL = /^grag: .* is being written by another grag \(pid \d+(?: on \S+)?, since [^)]*\)[^\n]*\n$/;
