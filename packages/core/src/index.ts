@@ -157,6 +157,7 @@ export {
   uniqueLocations,
   withLocations,
 } from './provenance.js';
+export { mulberry32, type Random, randomInt, shuffleInPlace, weylFmix32 } from './random.js';
 export * from './runtime.js';
 export {
   type DirectoryStore,

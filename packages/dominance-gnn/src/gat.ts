@@ -1,3 +1,4 @@
+import { mulberry32 } from '@grag/core';
 import {
   assertInteger,
   type DominanceEmbedder,
@@ -17,7 +18,7 @@ import {
   type Weights,
   weightsToJson,
 } from './layers.js';
-import { glorotUniform, seededRandom } from './random.js';
+import { glorotUniform } from './random.js';
 
 /** Architecture of the paper's GAT model (SG-RAG appendix C, as configured in the GNN-PE code). */
 export interface GatModelOptions {
@@ -77,7 +78,7 @@ export function gatWeightSizes(o: {
 
 /** Seeded initial weights: Glorot-uniform matrices, zero biases, identity batch norm. */
 export function initialGatWeights(o: Omit<GatModelOptions, 'labelFeatures'>): Weights {
-  const rand = seededRandom(o.seed ^ 0x5eed);
+  const rand = mulberry32(o.seed ^ 0x5eed);
   const hc = o.heads * o.hidden;
   const s = gatWeightSizes(o);
   return {

@@ -1,6 +1,5 @@
-import { InvalidArgumentError } from '@grag/core';
+import { InvalidArgumentError, randomInt } from '@grag/core';
 import { toCsr } from '@grag/core/internal';
-import { randomInt } from './random.js';
 
 /** A graphology graph (any type), as accepted by `toCsr` of `@grag/core`. */
 export type GraphLike = Parameters<typeof toCsr>[0];

@@ -1,3 +1,4 @@
+import { mulberry32 } from '@grag/core';
 import {
   assertInteger,
   type DominanceEmbedder,
@@ -17,7 +18,7 @@ import {
   type Weights,
   weightsToJson,
 } from './layers.js';
-import { glorotUniform, seededRandom } from './random.js';
+import { glorotUniform } from './random.js';
 
 /** Architecture of the monotone attention model. */
 export interface MonotoneModelOptions {
@@ -64,7 +65,7 @@ export function monotoneWeightSizes(o: {
 
 /** Seeded initial weights of the monotone model. */
 export function initialMonotoneWeights(o: Omit<MonotoneModelOptions, 'labelFeatures'>): Weights {
-  const rand = seededRandom(o.seed ^ 0x3a7e);
+  const rand = mulberry32(o.seed ^ 0x3a7e);
   const hc = o.heads * o.hidden;
   return {
     w: Float64Array.from(glorotUniform(o.featureDimensions, hc, rand)),

@@ -1,7 +1,6 @@
-import { InvalidArgumentError } from '@grag/core';
+import { InvalidArgumentError, mulberry32, randomInt } from '@grag/core';
 import { assertInteger, type DominanceEmbedder, dominatedBy, type StarEmbeddings } from './embedder.js';
 import { degree, isSubMultiset, neighbourLabelCounts, type StarGraph } from './graph.js';
-import { randomInt, seededRandom } from './random.js';
 
 /** Options of {@link pruningPower}. */
 export interface PruningOptions {
@@ -135,7 +134,7 @@ export function pruningPower(
     paths: { ...emptyCounts(), queries: 0 },
   };
   if (withEdges.length === 0) return report;
-  const rand = seededRandom(o.seed ^ 0x9121);
+  const rand = mulberry32(o.seed ^ 0x9121);
   const countsCache = new Map<number, Map<string, number>>();
   const countsOf = (i: number) => {
     let c = countsCache.get(i);

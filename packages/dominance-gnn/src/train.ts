@@ -1,4 +1,4 @@
-import { InvalidArgumentError, throwIfAborted } from '@grag/core';
+import { InvalidArgumentError, mulberry32, randomInt, shuffleInPlace, throwIfAborted } from '@grag/core';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import { assertInteger } from './embedder.js';
 import { GAT_MODEL_DEFAULTS, GatEmbedder, type GatModelOptions, initialGatWeights } from './gat.js';
@@ -21,7 +21,6 @@ import {
   MonotoneEmbedder,
   type MonotoneModelOptions,
 } from './monotone.js';
-import { randomInt, seededRandom, shuffleInPlace } from './random.js';
 import { loadTf, type Tf } from './tf.js';
 import {
   buildBatch,
@@ -191,7 +190,7 @@ function trainingVertices(
   const eligible = indices.length;
   if (eligible > maxVertices) {
     // A seeded draw, kept in node order so the pairs do not depend on the draw's order.
-    indices = shuffleInPlace(indices, seededRandom(seed ^ 0x5eed))
+    indices = shuffleInPlace(indices, mulberry32(seed ^ 0x5eed))
       .slice(0, maxVertices)
       .sort((a, b) => a - b);
   }
@@ -251,7 +250,7 @@ export function sampleSubStarPairs(
   graph: StarGraph,
   options: { maxTrainDegree: number; perVertex: number; seed: number; maxVertices?: number },
 ): { pairs: { star: Star; sub: Star }[]; vertices: TrainingVertices } {
-  const rand = seededRandom(options.seed ^ 0x9a1f);
+  const rand = mulberry32(options.seed ^ 0x9a1f);
   const { indices, counts } = trainingVertices(
     graph,
     options.maxTrainDegree,
@@ -333,7 +332,7 @@ export async function trainGatEmbedder(
   );
   const running = { mean: new Float64Array(hc), variance: new Float64Array(hc).fill(1) };
   const optimizer = tf.train.adam(o.learningRate);
-  const rand = seededRandom(o.seed ^ 0x7a11);
+  const rand = mulberry32(o.seed ^ 0x7a11);
   const report: TrainingReport = {
     backend,
     epochs: 0,
@@ -442,7 +441,7 @@ export function sampleNegatives(
     maxVertices?: number;
   },
 ): { pairs: { query: Star; data: Star }[]; vertices: TrainingVertices } {
-  const rand = seededRandom(options.seed ^ 0x4e6a);
+  const rand = mulberry32(options.seed ^ 0x4e6a);
   const { indices: used, counts } = trainingVertices(
     graph,
     options.maxTrainDegree,
@@ -523,7 +522,7 @@ export async function trainMonotoneEmbedder(
   );
   const read = flat.read;
   const optimizer = tf.train.adam(o.learningRate);
-  const rand = seededRandom(o.seed ^ 0x7a12);
+  const rand = mulberry32(o.seed ^ 0x7a12);
   const report: TrainingReport = {
     backend,
     epochs: 0,

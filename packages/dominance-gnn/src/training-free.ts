@@ -1,3 +1,4 @@
+import { mulberry32 } from '@grag/core';
 import {
   assertInteger,
   type DominanceEmbedder,
@@ -7,7 +8,7 @@ import {
   type StarEmbeddings,
 } from './embedder.js';
 import type { StarGraph } from './graph.js';
-import { hashString, seededRandom } from './random.js';
+import { hashString } from './random.js';
 
 /** Options of {@link createTrainingFreeEmbedder}. */
 export interface TrainingFreeOptions {
@@ -51,7 +52,7 @@ export class TrainingFreeEmbedder implements DominanceEmbedder {
   labelVector(label: string): Float64Array {
     let v = this.#cache.get(label);
     if (v === undefined) {
-      const rand = seededRandom(hashString(label, this.seed));
+      const rand = mulberry32(hashString(label, this.seed));
       v = new Float64Array(this.dimensions);
       for (let k = 0; k < this.dimensions; k++) v[k] = Math.floor(rand() * 65536) * QUANTUM;
       this.#cache.set(label, v);

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@grag/core';
+import { InvalidArgumentError, mulberry32 } from '@grag/core';
 import {
   assertInteger,
   type CorrectionReport,
@@ -13,7 +13,6 @@ import {
   subMultisets,
   toMultiset,
 } from './graph.js';
-import { seededRandom } from './random.js';
 
 /** Options of {@link verifyDominance}. */
 export interface VerifyOptions {
@@ -107,7 +106,7 @@ export function verifyDominance(
       `verifyDominance: embeddings have ${data.size} rows of ${data.dimensions}, the graph has ${graph.ids.length} nodes and the embedder ${embedder.dimensions} dimensions.`,
     );
   }
-  const rand = seededRandom(o.seed ^ 0x0e21);
+  const rand = mulberry32(o.seed ^ 0x0e21);
   const report: DominanceReport = {
     stars: 0,
     exhaustiveStars: 0,

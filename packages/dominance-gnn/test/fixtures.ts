@@ -1,5 +1,5 @@
+import { mulberry32 } from '@grag/core';
 import { createStarGraph, type StarGraph } from '../src/index.js';
-import { seededRandom } from '../src/random.js';
 
 /** A hand-made film knowledge graph: 10 entities of 4 types, 16 relations. */
 export function filmGraph(): StarGraph {
@@ -39,7 +39,7 @@ export function filmGraph(): StarGraph {
 
 /** A seeded random labelled graph: `n` nodes with one of `labels` labels, `m` random edges. */
 export function randomGraph(n: number, m: number, labels: number, seed: number): StarGraph {
-  const rand = seededRandom(seed);
+  const rand = mulberry32(seed);
   const names: Record<string, string> = {};
   for (let i = 0; i < n; i++) names[`n${i}`] = `L${Math.floor(rand() * labels)}`;
   const edges: [string, string][] = [];

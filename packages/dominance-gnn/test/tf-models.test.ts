@@ -1,6 +1,7 @@
+import { mulberry32 } from '@grag/core';
 import { describe, expect, test } from 'vitest';
 import { createGatEmbedder, createMonotoneEmbedder, type Star } from '../src/index.js';
-import { hashedLabelFeatures, seededRandom } from '../src/random.js';
+import { hashedLabelFeatures } from '../src/random.js';
 import { loadTf } from '../src/tf.js';
 import {
   buildBatch,
@@ -97,7 +98,7 @@ describe('the registered gradients', () => {
   test('agree with central finite differences on every kernel the models use', async () => {
     const { tf } = await loadTf();
     const rand = (() => {
-      const next = seededRandom(17);
+      const next = mulberry32(17);
       return () => next() * 2 - 1;
     })();
     const values = (n: number) => Array.from({ length: n }, rand);

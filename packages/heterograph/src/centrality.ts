@@ -1,7 +1,6 @@
-import { InvalidArgumentError } from '@grag/core';
+import { InvalidArgumentError, shuffleInPlace, weylFmix32 } from '@grag/core';
 import { type Csr, toCsr } from '@grag/core/internal';
 import type { AbstractGraph } from 'graphology-types';
-import { seededRandom, shuffleInPlace } from './random.js';
 
 /** The undirected, unweighted adjacency of a graph, as {@link coreNumbers} and betweenness read it. */
 function adjacency(graph: AbstractGraph | Csr): Csr {
@@ -134,7 +133,7 @@ export function betweennessCsr(csr: Csr, options: Partial<BetweennessOptions> = 
   } else {
     const all = new Uint32Array(n);
     for (let i = 0; i < n; i++) all[i] = i;
-    sources = shuffleInPlace(all, seededRandom(o.seed)).slice(0, o.samples);
+    sources = shuffleInPlace(all, weylFmix32(o.seed)).slice(0, o.samples);
   }
   const { offsets, targets } = csr;
   const sigma = new Float64Array(n);

@@ -3,12 +3,17 @@
  * (k-core + betweenness), Leiden communities, k-means semantic matching, HNSW semantic edges, dual
  * search and shallow personalized PageRank search.
  */
+
+/**
+ * The seeded generator of this package's algorithms is `weylFmix32` from `@grag/core` (exported
+ * here as `seededRandom`, as before); `randomInt` and `shuffleInPlace` are core's.
+ */
+export { randomInt, shuffleInPlace, weylFmix32 as seededRandom } from '@grag/core';
 export * from './centrality.js';
 export type { CrossNodeLimits, CrossNodeSelection } from './cross-nodes.js';
 export * from './graph.js';
 export * from './kmeans.js';
 export * from './leiden.js';
 export * from './names.js';
-export { randomInt, seededRandom, shuffleInPlace } from './random.js';
 export * from './search.js';
 export * from './types.js';

@@ -1,5 +1,4 @@
-import { InvalidArgumentError } from '@grag/core';
-import { randomInt, seededRandom } from './random.js';
+import { InvalidArgumentError, randomInt, weylFmix32 } from '@grag/core';
 
 /** Options of {@link kMeans}. */
 export interface KMeansOptions {
@@ -111,7 +110,7 @@ export function kMeans(
     }
     return toPoint(p, d);
   });
-  const rand = seededRandom(o.seed);
+  const rand = weylFmix32(o.seed);
 
   // k-means++: the first centre uniformly, each next one with probability ∝ D(x)².
   const centroids: Float64Array[] = [centroidOf(data[randomInt(rand, n)]!, d)];

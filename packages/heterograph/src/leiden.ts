@@ -1,7 +1,6 @@
-import { InvalidArgumentError } from '@grag/core';
+import { InvalidArgumentError, shuffleInPlace, weylFmix32 } from '@grag/core';
 import { type Csr, toCsr } from '@grag/core/internal';
 import type { AbstractGraph } from 'graphology-types';
-import { seededRandom, shuffleInPlace } from './random.js';
 
 /** Options of {@link leiden}. */
 export interface LeidenOptions {
@@ -570,7 +569,7 @@ export function leidenCsr(csr: Csr, options: Partial<LeidenOptions> = {}): Leide
   let m2 = 0;
   for (let v = 0; v < n; v++) m2 += base.nodeWeight[v]!;
   const factor = o.quality === 'cpm' ? o.resolution : m2 > 0 ? o.resolution / m2 : 0;
-  const rand = seededRandom(o.seed);
+  const rand = weylFmix32(o.seed);
   let membership: Int32Array = new Int32Array(n);
   for (let v = 0; v < n; v++) membership[v] = v;
   let iterations = 0;
@@ -691,7 +690,7 @@ export function leidenUpdateCsr(
     membership[v] = fresh++;
     frontier[v] = 1;
   }
-  const run = iterate(base, membership, factor, o, seededRandom(o.seed), frontier);
+  const run = iterate(base, membership, factor, o, weylFmix32(o.seed), frontier);
   membership.set(run.membership);
   const splits = splitDisconnected(base, membership);
   const count = renumber(membership);

@@ -2,7 +2,7 @@
  * Core-chunk selection (KET-RAG Algorithm 3, line 8): the top β fraction of chunks by PageRank on the
  * KNN chunk graph (KET-RAG-P), or a seeded uniform sample (KET-RAG-U).
  */
-import { InvalidArgumentError, pageRank } from '@grag/core';
+import { InvalidArgumentError, mulberry32, pageRank, shuffleInPlace } from '@grag/core';
 import { type ChunkKnnGraph, chunkKnnCsr } from './knn.js';
 
 /** How core chunks are chosen. */
@@ -76,22 +76,10 @@ export function selectCoreChunks(graph: ChunkKnnGraph, options: Partial<CoreChun
   return result;
 }
 
-/** A random permutation of `0 .. n-1` (Fisher–Yates with a mulberry32 generator seeded by `seed`). */
+/** A random permutation of `0 .. n-1` (Fisher–Yates with `mulberry32(seed)` from `@grag/core`). */
 export function seededShuffle(n: number, seed: number): number[] {
-  const order = Array.from({ length: n }, (_, i) => i);
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    const tmp = order[i]!;
-    order[i] = order[j]!;
-    order[j] = tmp;
-  }
-  return order;
+  return shuffleInPlace(
+    Array.from({ length: n }, (_, i) => i),
+    mulberry32(seed),
+  );
 }

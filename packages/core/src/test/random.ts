@@ -1,27 +1,10 @@
 /**
- * Seeded pseudo-random numbers for tests and benchmarks: identical inputs across runs make results
- * comparable. Not for anything that needs real randomness.
+ * Seeded pseudo-random test data: identical inputs across runs make results comparable. The
+ * generator itself is `mulberry32` from `@grag/core`, re-exported here for tests and benchmarks.
  */
+import { mulberry32 } from '../random.js';
 
-/**
- * mulberry32: a tiny 32-bit seeded generator. Returns a function giving floats in [0, 1).
- *
- * @example
- * ```ts
- * const rand = mulberry32(42);
- * rand(); // the same sequence on every run
- * ```
- */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 };
 
 /** `n` vectors of `d` components drawn uniformly from [-1, 1) by {@link mulberry32}(`seed`). */
 export function randomVectors(n: number, d: number, seed: number): Float32Array[] {

@@ -51,7 +51,12 @@ export interface EdgeAttrs {
 /** Colour of edges at rest. */
 export const EDGE_COLOR = '#b8c2cf';
 
-/** mulberry32: a small seeded generator (the initial position of a node depends on its id only). */
+/**
+ * mulberry32: a small seeded generator (the initial position of a node depends on its id only).
+ * A copy of `mulberry32` from `@grag/core`, which this browser bundle cannot import (esbuild would
+ * need core's built `dist/` and its Node-only modules); test/explorer-random.test.ts checks that
+ * both give the same streams.
+ */
 export function seeded(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
