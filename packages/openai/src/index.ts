@@ -5,13 +5,8 @@
  *
  * @packageDocumentation
  */
-export {
-  mapFinishReason,
-  OPENAI_CHAT_DEFAULTS,
-  OpenAIChatModel,
-  type OpenAIChatSettings,
-  parseChatCompletion,
-} from './chat.js';
+export { OPENAI_CHAT_DEFAULTS, OpenAIChatModel, type OpenAIChatSettings } from './chat.js';
+export { mapFinishReason, parseChatCompletion } from './chat-response.js';
 export {
   KNOWN_EMBEDDING_DIMENSIONS,
   OPENAI_EMBEDDING_DEFAULTS,

@@ -6,7 +6,7 @@
  */
 import { type ChatStreamPart, ProviderError, type TokenUsage } from '@grag/core';
 import type OpenAI from 'openai';
-import { mapFinishReason, parseChatCompletion, parseUsage } from './chat.js';
+import { mapFinishReason, parseChatCompletion, parseUsage } from './chat-response.js';
 import {
   abortError,
   type CallTarget,

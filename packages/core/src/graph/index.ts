@@ -8,4 +8,5 @@ export * from './kg.js';
 export * from './knn.js';
 export * from './linking.js';
 export * from './local-search.js';
+export { cleanEntityName, normalizeEntityName } from './names.js';
 export * from './pagerank.js';

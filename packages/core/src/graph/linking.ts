@@ -5,7 +5,8 @@
  */
 import { InvalidArgumentError } from '../errors.js';
 import type { ExtractedEntity, ExtractedRelation, KgEntity } from '../types.js';
-import { cleanEntityName, type ExtractionItem, type ExtractionLike, normalizeEntityName } from './kg.js';
+import type { ExtractionItem, ExtractionLike } from './kg.js';
+import { cleanEntityName, normalizeEntityName } from './names.js';
 
 /** A word of a text, folded for linking, with its place in the text. */
 export interface LinkToken {
