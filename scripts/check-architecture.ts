@@ -1,0 +1,481 @@
+/**
+ * check-architecture: the layering rules of DESIGN.md that the compiler does not enforce, checked
+ * on the sources of every package (`packages/<name>/src/**\/*.ts`).
+ *
+ * 1. **No runtime import cycle.** The module graph of every static `import … from` /
+ *    `export … from` (across packages too: `@grag/x` resolves to `packages/x/src/index.ts`, a
+ *    subpath through the package's `exports` map) has no cycle. `import type` / `export type`
+ *    declarations are left out (erased); an import whose names are all `type` is kept, because
+ *    with `verbatimModuleSyntax` it is emitted as `import {} from '…'` and still loads the module.
+ *    Dynamic `import()` is left out (it does not take part in module evaluation order). There is
+ *    no allowlist: every cycle fails.
+ * 2. **No package reaches into another's `/internal` entry** (any import, type-only included),
+ *    except the files listed in {@link KNOWN_INTERNAL_IMPORTS}, today's debt.
+ * 3. **Method packages import no provider package at run time** (static or dynamic; `import type`
+ *    is allowed), except the files listed in {@link KNOWN_PROVIDER_IMPORTS}, today's debt.
+ *
+ * The two allowlists may only shrink: the check fails on a violation not listed, and on a listed
+ * one that no longer exists (delete its line). Known debt is printed on every run.
+ *
+ * Usage:
+ *   npx tsx scripts/check-architecture.ts      prints the report; exit code 1 when a rule fails
+ * `packages/core/test/architecture.test.ts` runs the same check under vitest (whose `include`
+ * globs do not reach `scripts/`), so `pnpm test` enforces it.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import ts from 'typescript';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The paper-method packages (DESIGN.md: providers reach them only through the context). */
+export const METHOD_PACKAGES = [
+  '@grag/da-rag',
+  '@grag/e2graphrag',
+  '@grag/ket-rag',
+  '@grag/noderag',
+  '@grag/sg-rag',
+  '@grag/naive-rag',
+] as const;
+
+/** Provider packages a method package may not import at run time. */
+export const PROVIDER_PACKAGES = ['@grag/offline', '@grag/hnsw', '@grag/openai'] as const;
+
+/**
+ * Files that import another package's `/internal` entry today, as `file -> specifier`. Known debt:
+ * this list may only shrink.
+ */
+export const KNOWN_INTERNAL_IMPORTS: readonly string[] = [
+  'packages/cli/src/cache-dir.ts -> @grag/core/internal',
+  'packages/cli/src/corpus.ts -> @grag/core/internal',
+  'packages/cli/src/eval-command.ts -> @grag/core/internal',
+  'packages/cli/src/index-command.ts -> @grag/core/internal',
+  'packages/cli/src/providers.ts -> @grag/core/internal',
+  'packages/cli/src/simulate.ts -> @grag/core/internal',
+  'packages/da-rag/src/members.ts -> @grag/core/internal',
+  'packages/da-rag/src/options.ts -> @grag/core/internal',
+  'packages/da-rag/src/relevance.ts -> @grag/core/internal',
+  'packages/da-rag/src/stages.ts -> @grag/core/internal',
+  'packages/dominance-gnn/src/graph.ts -> @grag/core/internal',
+  'packages/e2graphrag/src/linking.ts -> @grag/core/internal',
+  'packages/e2graphrag/src/options.ts -> @grag/core/internal',
+  'packages/eval/src/datasets/read.ts -> @grag/core/internal',
+  'packages/eval/src/usage.ts -> @grag/core/internal',
+  'packages/heterograph/src/centrality.ts -> @grag/core/internal',
+  'packages/heterograph/src/leiden.ts -> @grag/core/internal',
+  'packages/heterograph/src/search.ts -> @grag/core/internal',
+  'packages/hnsw/src/hnsw-index.ts -> @grag/core/internal',
+  'packages/ket-rag/src/options.ts -> @grag/core/internal',
+  'packages/ket-rag/src/ranking.ts -> @grag/core/internal',
+  'packages/ket-rag/src/retrieve.ts -> @grag/core/internal',
+  'packages/ket-rag/src/skeleton.ts -> @grag/core/internal',
+  'packages/keyword-bipartite/src/knn.ts -> @grag/core/internal',
+  'packages/keyword-bipartite/src/split.ts -> @grag/core/internal',
+  'packages/ktruss/src/graph.ts -> @grag/core/internal',
+  'packages/naive-rag/src/bm25-rag.ts -> @grag/core/internal',
+  'packages/naive-rag/src/bm25.ts -> @grag/core/internal',
+  'packages/naive-rag/src/options.ts -> @grag/core/internal',
+  'packages/noderag/src/options.ts -> @grag/core/internal',
+  'packages/noderag/src/units.ts -> @grag/core/internal',
+  'packages/offline/src/entities.ts -> @grag/core/internal',
+  'packages/offline/src/tasks.ts -> @grag/core/internal',
+  'packages/postgres/src/collections.ts -> @grag/core/internal',
+  'packages/postgres/src/lock.ts -> @grag/core/internal',
+  'packages/postgres/src/store.ts -> @grag/core/internal',
+  'packages/postgres/src/vector.ts -> @grag/core/internal',
+  'packages/summary-tree/src/io.ts -> @grag/core/internal',
+];
+
+/**
+ * Method-package files that import a provider package at run time today, as
+ * `file -> specifier`. Known debt: this list may only shrink.
+ */
+export const KNOWN_PROVIDER_IMPORTS: readonly string[] = [
+  'packages/e2graphrag/src/entities.ts -> @grag/offline',
+  'packages/noderag/src/hnsw.ts -> @grag/hnsw',
+  'packages/noderag/src/persist.ts -> @grag/hnsw',
+];
+
+/** One import or re-export of a source file. */
+export interface ImportEdge {
+  /** Repository-relative path of the importing file. */
+  from: string;
+  /** The module specifier as written. */
+  specifier: string;
+  /** Repository-relative path of the imported source file, when it is in the workspace. */
+  to?: string;
+  /** 1-based line of the declaration. */
+  line: number;
+  /** `type` for `import type` / `export type` (erased), `dynamic` for `import()`. */
+  kind: 'static' | 'type' | 'dynamic';
+}
+
+/** What {@link checkArchitecture} found. */
+export interface ArchitectureReport {
+  /** Every runtime import cycle, each as the files around it (the first file repeated at the end). */
+  cycles: string[][];
+  internalImports: AllowlistResult;
+  providerImports: AllowlistResult;
+  /** True when no rule fails. */
+  ok: boolean;
+  /** The report as printed by the command line. */
+  text: string;
+}
+
+/** Violations of a rule with an allowlist, sorted. */
+export interface AllowlistResult {
+  /** Listed and still present: known debt. */
+  known: string[];
+  /** Present and not listed: fails. */
+  added: string[];
+  /** Listed and no longer present: fails until the line is deleted. */
+  gone: string[];
+}
+
+interface WorkspacePackage {
+  name: string;
+  dir: string;
+  /** Export subpath (`.`, `./internal`, …) -> absolute source file. */
+  entries: Map<string, string>;
+}
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...listFiles(path));
+    else if (/\.(m|c)?tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** The file an `exports` condition object (or string) points at for `import`. */
+function importTarget(target: unknown): string | undefined {
+  if (typeof target === 'string') return target;
+  if (target && typeof target === 'object') {
+    const t = target as Record<string, unknown>;
+    for (const key of ['import', 'default', 'node']) {
+      const found = importTarget(t[key]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+function workspacePackages(root: string): WorkspacePackage[] {
+  const packagesDir = join(root, 'packages');
+  const out: WorkspacePackage[] = [];
+  for (const entry of readdirSync(packagesDir, { withFileTypes: true })) {
+    const dir = join(packagesDir, entry.name);
+    const manifest = join(dir, 'package.json');
+    if (!entry.isDirectory() || !existsSync(manifest)) continue;
+    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { name: string; exports?: unknown };
+    const exportsMap: Record<string, unknown> =
+      typeof pkg.exports === 'string'
+        ? { '.': pkg.exports }
+        : ((pkg.exports as Record<string, unknown> | undefined) ?? { '.': './dist/index.js' });
+    const entries = new Map<string, string>();
+    for (const [subpath, target] of Object.entries(exportsMap)) {
+      const file = importTarget(target);
+      if (!file || !/\.(m|c)?js$/.test(file)) continue;
+      const source = join(
+        dir,
+        file
+          .replace(/^\.\//, '')
+          .replace(/^dist\//, 'src/')
+          .replace(/\.(m|c)?js$/, '.ts'),
+      );
+      if (existsSync(source)) entries.set(subpath, source);
+    }
+    out.push({ name: pkg.name, dir, entries });
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/** `@grag/core/internal` -> `{ name: '@grag/core', subpath: './internal' }`. */
+function splitPackageSpecifier(specifier: string): { name: string; subpath: string } {
+  const parts = specifier.split('/');
+  const scoped = specifier.startsWith('@');
+  const name = parts.slice(0, scoped ? 2 : 1).join('/');
+  const rest = parts.slice(scoped ? 2 : 1).join('/');
+  return { name, subpath: rest ? `./${rest}` : '.' };
+}
+
+function resolveRelative(fromFile: string, specifier: string): string | undefined {
+  const base = resolve(dirname(fromFile), specifier);
+  const stem = base.replace(/\.(m|c)?js$/, '');
+  for (const candidate of [`${stem}.ts`, `${stem}.tsx`, `${stem}.mts`, base, join(base, 'index.ts')]) {
+    if (existsSync(candidate) && !candidate.endsWith('.js')) return candidate;
+  }
+  return undefined;
+}
+
+/** The imports, re-exports and dynamic imports of one source file. */
+export function importsOf(fileName: string, text: string): Omit<ImportEdge, 'from' | 'to'>[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const out: Omit<ImportEdge, 'from' | 'to'>[] = [];
+  const lineOf = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+  for (const statement of source.statements) {
+    if (
+      (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) &&
+      statement.moduleSpecifier &&
+      ts.isStringLiteral(statement.moduleSpecifier)
+    ) {
+      const typeOnly = ts.isImportDeclaration(statement)
+        ? statement.importClause?.isTypeOnly === true
+        : statement.isTypeOnly;
+      out.push({
+        specifier: statement.moduleSpecifier.text,
+        line: lineOf(statement),
+        kind: typeOnly ? 'type' : 'static',
+      });
+    } else if (
+      ts.isImportEqualsDeclaration(statement) &&
+      ts.isExternalModuleReference(statement.moduleReference)
+    ) {
+      const expr = statement.moduleReference.expression;
+      if (ts.isStringLiteral(expr))
+        out.push({
+          specifier: expr.text,
+          line: lineOf(statement),
+          kind: statement.isTypeOnly ? 'type' : 'static',
+        });
+    }
+  }
+  const visit = (node: ts.Node): void => {
+    if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments.length >= 1 &&
+      ts.isStringLiteralLike(node.arguments[0]!)
+    ) {
+      out.push({
+        specifier: (node.arguments[0] as ts.StringLiteralLike).text,
+        line: lineOf(node),
+        kind: 'dynamic',
+      });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+/** Every import edge of every `packages/<name>/src` file, resolved inside the workspace. */
+export function collectImports(root = ROOT): {
+  files: string[];
+  edges: ImportEdge[];
+  packages: WorkspacePackage[];
+} {
+  const packages = workspacePackages(root);
+  const byName = new Map(packages.map((p) => [p.name, p]));
+  const files: string[] = [];
+  const edges: ImportEdge[] = [];
+  for (const pkg of packages) {
+    const srcDir = join(pkg.dir, 'src');
+    if (!existsSync(srcDir)) continue;
+    for (const file of listFiles(srcDir).sort()) {
+      const from = relative(root, file);
+      files.push(from);
+      for (const edge of importsOf(file, readFileSync(file, 'utf8'))) {
+        let target: string | undefined;
+        if (edge.specifier.startsWith('.')) target = resolveRelative(file, edge.specifier);
+        else {
+          const { name, subpath } = splitPackageSpecifier(edge.specifier);
+          target = byName.get(name)?.entries.get(subpath);
+        }
+        edges.push({ from, ...edge, ...(target ? { to: relative(root, target) } : {}) });
+      }
+    }
+  }
+  return { files, edges, packages };
+}
+
+/**
+ * The cycles of a directed graph: one shortest cycle through each node of every strongly connected
+ * component with more than one node (or a self-loop), deduplicated, each as its nodes with the
+ * first repeated at the end. Components come from Tarjan's algorithm (iterative).
+ */
+export function findCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const components: string[][] = [];
+  let counter = 0;
+  for (const start of [...graph.keys()].sort()) {
+    if (index.has(start)) continue;
+    const work: { node: string; next: number }[] = [{ node: start, next: 0 }];
+    index.set(start, counter);
+    low.set(start, counter++);
+    stack.push(start);
+    onStack.add(start);
+    while (work.length > 0) {
+      const frame = work[work.length - 1]!;
+      const succ = graph.get(frame.node) ?? [];
+      if (frame.next < succ.length) {
+        const w = succ[frame.next++]!;
+        if (!index.has(w)) {
+          index.set(w, counter);
+          low.set(w, counter++);
+          stack.push(w);
+          onStack.add(w);
+          work.push({ node: w, next: 0 });
+        } else if (onStack.has(w)) low.set(frame.node, Math.min(low.get(frame.node)!, index.get(w)!));
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = work[work.length - 1]!.node;
+        low.set(parent, Math.min(low.get(parent)!, low.get(frame.node)!));
+      }
+      if (low.get(frame.node) === index.get(frame.node)) {
+        const component: string[] = [];
+        let w: string;
+        do {
+          w = stack.pop()!;
+          onStack.delete(w);
+          component.push(w);
+        } while (w !== frame.node);
+        const selfLoop = component.length === 1 && (graph.get(w) ?? []).includes(w);
+        if (component.length > 1 || selfLoop) components.push(component.sort());
+      }
+    }
+  }
+  const cycles = new Map<string, string[]>();
+  for (const component of components) {
+    const members = new Set(component);
+    for (const node of component) {
+      const cycle = shortestCycle(graph, node, members);
+      // One cycle per rotation class: key it by its sorted, rotated-to-smallest form.
+      const body = cycle.slice(0, -1);
+      const smallest = body.indexOf([...body].sort()[0]!);
+      const canonical = [...body.slice(smallest), ...body.slice(0, smallest)];
+      cycles.set(canonical.join(' -> '), [...canonical, canonical[0]!]);
+    }
+  }
+  return [...cycles.values()].sort((a, b) => (a.join() < b.join() ? -1 : 1));
+}
+
+/** The shortest path from `start` back to itself inside `members` (breadth first). */
+function shortestCycle(
+  graph: ReadonlyMap<string, readonly string[]>,
+  start: string,
+  members: ReadonlySet<string>,
+): string[] {
+  const parent = new Map<string, string>();
+  const queue = [start];
+  for (let head = 0; head < queue.length; head++) {
+    const node = queue[head]!;
+    for (const next of graph.get(node) ?? []) {
+      if (!members.has(next)) continue;
+      if (next === start) {
+        const path = [start];
+        for (let at = node; at !== start; at = parent.get(at)!) path.push(at);
+        path.push(start);
+        return [path[0]!, ...path.slice(1, -1).reverse(), start];
+      }
+      if (!parent.has(next) && next !== start) {
+        parent.set(next, node);
+        queue.push(next);
+      }
+    }
+  }
+  return [start, start];
+}
+
+function compareAllowlist(found: Iterable<string>, listed: readonly string[]): AllowlistResult {
+  const present = new Set(found);
+  const allowed = new Set(listed);
+  return {
+    known: [...present].filter((v) => allowed.has(v)).sort(),
+    added: [...present].filter((v) => !allowed.has(v)).sort(),
+    gone: [...allowed].filter((v) => !present.has(v)).sort(),
+  };
+}
+
+/** Which workspace package a repository-relative file belongs to. */
+function packageOf(file: string, packages: WorkspacePackage[], root: string): string | undefined {
+  const abs = join(root, file);
+  return packages.find((p) => abs.startsWith(`${p.dir}/`))?.name;
+}
+
+/** Run every check on the workspace at `root`. */
+export function checkArchitecture(
+  root = ROOT,
+  allowlists: { internal?: readonly string[]; provider?: readonly string[] } = {},
+): ArchitectureReport {
+  const { files, edges, packages } = collectImports(root);
+  const graph = new Map<string, string[]>(files.map((f) => [f, []]));
+  for (const edge of edges) {
+    if (edge.kind !== 'static' || !edge.to) continue;
+    const out = graph.get(edge.from)!;
+    if (!out.includes(edge.to)) out.push(edge.to);
+  }
+  const cycles = findCycles(graph);
+
+  const internal = new Set<string>();
+  const provider = new Set<string>();
+  const methods = new Set<string>(METHOD_PACKAGES);
+  const providers = new Set<string>(PROVIDER_PACKAGES);
+  for (const edge of edges) {
+    if (edge.specifier.startsWith('.')) continue;
+    const { name, subpath } = splitPackageSpecifier(edge.specifier);
+    const own = packageOf(edge.from, packages, root);
+    if (name !== own && (subpath === './internal' || subpath.startsWith('./internal/')))
+      internal.add(`${edge.from} -> ${edge.specifier}`);
+    if (own && methods.has(own) && providers.has(name) && edge.kind !== 'type')
+      provider.add(`${edge.from} -> ${edge.specifier}`);
+  }
+  const internalImports = compareAllowlist(internal, allowlists.internal ?? KNOWN_INTERNAL_IMPORTS);
+  const providerImports = compareAllowlist(provider, allowlists.provider ?? KNOWN_PROVIDER_IMPORTS);
+  const ok =
+    cycles.length === 0 &&
+    internalImports.added.length === 0 &&
+    internalImports.gone.length === 0 &&
+    providerImports.added.length === 0 &&
+    providerImports.gone.length === 0;
+  return {
+    cycles,
+    internalImports,
+    providerImports,
+    ok,
+    text: formatReport(files.length, cycles, internalImports, providerImports),
+  };
+}
+
+function formatReport(
+  fileCount: number,
+  cycles: string[][],
+  internal: AllowlistResult,
+  provider: AllowlistResult,
+): string {
+  const lines: string[] = [`check-architecture: ${fileCount} source files under packages/*/src`];
+  lines.push(
+    cycles.length === 0 ? 'runtime import cycles: none' : `runtime import cycles: ${cycles.length} (FAIL)`,
+  );
+  for (const cycle of cycles) lines.push(`  ${cycle.join(' -> ')}`);
+  const section = (title: string, r: AllowlistResult, listName: string) => {
+    lines.push(
+      `${title}: ${r.known.length} known (debt), ${r.added.length} new, ${r.gone.length} fixed but still listed`,
+    );
+    for (const v of r.known) lines.push(`  known: ${v}`);
+    for (const v of r.added)
+      lines.push(
+        `  NEW (FAIL): ${v} — remove it, or (only to record debt that predates this rule) list it in ${listName}`,
+      );
+    for (const v of r.gone)
+      lines.push(`  FIXED (FAIL until delisted): ${v} — delete its line from ${listName}`);
+  };
+  section("imports of another package's /internal entry", internal, 'KNOWN_INTERNAL_IMPORTS');
+  section('runtime imports of a provider package by a method package', provider, 'KNOWN_PROVIDER_IMPORTS');
+  return lines.join('\n');
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const report = checkArchitecture();
+  console.log(report.text);
+  console.log(report.ok ? 'check-architecture: ok' : 'check-architecture: FAILED');
+  process.exitCode = report.ok ? 0 : 1;
+}
