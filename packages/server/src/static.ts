@@ -82,14 +82,18 @@ export function loadExplorerAssets(dir: string | URL | false): ExplorerAssets {
   return { page, asset: (name) => assets.get(name), dir: root };
 }
 
-/** The page `/` shows when the explorer's files are not there (it names no server path). */
+/**
+ * The page `/` shows when the explorer's files are not there (it names no server path). The published
+ * package ships them; in a clone `pnpm install` builds them, and the command it names rebuilds them
+ * without building any other package.
+ */
 export const NOT_BUILT_PAGE = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>grag serve</title></head>
 <body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; line-height: 1.5">
 <h1>grag serve</h1>
 <p>The API is running (<code>POST /v1/query</code>, <code>GET /v1/indexes</code>, <code>GET /healthz</code>), but the explorer page's assets are not built.</p>
-<p>Build them with <code>pnpm --filter @grag/server build</code> and restart the server.</p>
+<p>In a clone of the grag repository, build them with <code>npx -y pnpm@10 --filter @grag/server run build:explorer</code> (<code>npx -y pnpm@10 install</code> builds them too), then restart the server.</p>
 </body>
 </html>
 `;

@@ -230,7 +230,7 @@ describe('explorer assets missing or off', () => {
       expect(res.status).toBe(200);
       const html = await res.text();
       expect(html).toContain('assets are not built');
-      expect(html).toContain('pnpm --filter @grag/server build');
+      expect(html).toContain('npx -y pnpm@10 --filter @grag/server run build:explorer');
       expect(html).not.toContain('grag-no-such-explorer-dir');
       expect((await get(missing.url, '/assets/explorer.js')).status).toBe(404);
     } finally {
