@@ -40,22 +40,6 @@ type Format = MixedCorpusFact['format'];
  * extraction stripped of the relation asked about, so the reader rightly finds no answer in it.
  */
 const KNOWN_MISSES: Record<string, { stage: 'retrieval' | 'reader' | 'context'; why: string }> = {
-  // "The harbour pilot of Port Halvard is Nils Ostrander." is retrieved first (page 3); page 2's
-  // "The harbour master of Port Halvard is Greta Holm." (+ "She has kept the harbour log …")
-  // is second, and the reader answers Greta Holm. It answers right from the two fact sentences
-  // alone; the chunks' leading title line "Port Halvard Harbour Report" tips it.
-  'naive-dense/pdf': { stage: 'reader', why: 'answers Greta Holm (page 2, harbour master)' },
-  'bm25/pdf': { stage: 'reader', why: 'answers Greta Holm (page 2, harbour master)' },
-  'noderag/pdf': {
-    stage: 'reader',
-    why: 'page 3 chunk retrieved (T:harbour-report.pdf#2); answers Greta Holm',
-  },
-  // Retrieved first: the high-level element H:0 (with "The organist of the Merrow Falls concert
-  // hall is Ada Lindgren.", then the page's headings and triples run together without full stops),
-  // and the semantic unit, relationship and text chunk of the fact. The reader answers "Merrow
-  // Paper Mill" from them, "Ada Lindgren" from the items that name her alone (since the reader's
-  // commit 639261c; it answered right before).
-  'noderag/html': { stage: 'reader', why: 'answers Merrow Paper Mill from H:0 (since 639261c)' },
   // The anchor of the community search is the row-7 chunk (v6#0), but it has no chunk-layer
   // community ("fallback: the query vertex"); the three communities returned all grow from the
   // Sable Gull row (v1#0), and none holds row 7.

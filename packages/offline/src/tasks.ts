@@ -136,6 +136,15 @@ function titleLine(text: string): string | undefined {
   return words >= 1 && words <= 12 ? line : undefined;
 }
 
+/**
+ * Sentences joined into one text, each line-sentence (a heading, a line of a list) closed with a
+ * full stop, so the text still reads as the sentences it was made of: "The organ The organist of
+ * … is Ada Lindgren." would otherwise read as one sentence.
+ */
+function joinSentences(texts: readonly string[]): string {
+  return texts.map((t) => (/[.!?…:;]["'”’)\]]*$/u.test(t) ? t : `${t}.`)).join(' ');
+}
+
 function wordCount(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
 }
@@ -402,19 +411,19 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
         });
       }
       if (sentences.length === 0) return '';
-      const all = sentences.map((s) => s.text).join(' ');
+      const all = joinSentences(sentences.map((s) => s.text));
       if (counter.count(all) <= maxTokens) return all;
       const chosen: number[] = [];
       for (const i of rankSentences(sentences.map((s) => s.lemmas))) {
         const trial = [...chosen, i].sort((a, b) => a - b);
-        if (counter.count(trial.map((k) => sentences[k]!.text).join(' ')) <= maxTokens)
+        if (counter.count(joinSentences(trial.map((k) => sentences[k]!.text))) <= maxTokens)
           chosen.splice(0, chosen.length, ...trial);
       }
       if (chosen.length === 0) {
         const best = rankSentences(sentences.map((s) => s.lemmas))[0]!;
         return counter.truncate(sentences[best]!.text, maxTokens).trim();
       }
-      return chosen.map((k) => sentences[k]!.text).join(' ');
+      return joinSentences(chosen.map((k) => sentences[k]!.text));
     },
 
     async titleAndDescription(text, options = {}): Promise<TitleDescription> {
@@ -467,10 +476,7 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
         chosen.push(i);
         words += n;
       }
-      let description = chosen
-        .sort((a, b) => a - b)
-        .map((i) => sentences[i]!.text)
-        .join(' ');
+      let description = joinSentences(chosen.sort((a, b) => a - b).map((i) => sentences[i]!.text));
       if (!description && order.length) {
         const first = sentences[order[0]!]!.text.split(/\s+/);
         description = `${first.slice(0, settings.descriptionWords).join(' ')}…`;

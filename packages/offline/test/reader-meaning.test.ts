@@ -176,6 +176,23 @@ describe('the offline reader on plain notes', () => {
     expect(r.citations).toEqual([]);
   });
 
+  test("a sentence that shares only a noun's modifier with the question does not add to its answer", async () => {
+    // Two pages of one report: "She has kept the harbour log" names the harbour master again, but
+    // says nothing of a pilot.
+    const pages = [
+      {
+        id: 'p3',
+        text: 'Port Selcombe Harbour Report\nPilotage\nThe harbour pilot of Port Selcombe is Hedra Polwin.\nEvery yacht longer than twelve metres takes a pilot at the north steps.\nThe pilot boat is moored below the old harbour wall.',
+      },
+      {
+        id: 'p2',
+        text: 'Port Selcombe Harbour Report\nHarbour staff\nThe harbour master of Port Selcombe is Demelza Roe.\nShe has kept the harbour log since the flood of 2009.\nThe harbour office stands beside the fish market.',
+      },
+    ];
+    expect((await tasks.answer('Who is the harbour pilot of Port Selcombe?', pages)).answer).toBe('Hedra Polwin');
+    expect((await tasks.answer('Who is the harbour master of Port Selcombe?', pages)).answer).toBe('Demelza Roe');
+  });
+
   test('a length of time is not a date', async () => {
     const r = await ask('When was Mabyn Cole born?');
     expect(r.answer).toBe(NO_ANSWER);

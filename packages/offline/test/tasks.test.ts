@@ -214,6 +214,17 @@ describe('titleAndDescription', () => {
     expect(issues).toEqual([]);
   });
 
+  test('keeps a line without a full stop (a heading) a sentence of its own', async () => {
+    const text = 'Selcombe Quay\nThe organ\nThe organist of the quay chapel is Wenna Roe.\nThe chapel occupies the old sail loft';
+    const { description } = await tasks.titleAndDescription(text);
+    const summary = await tasks.summarize([text], { maxTokens: 200 });
+    for (const t of [description, summary]) {
+      expect(t).toContain('The organ. ');
+      expect(t).toContain('The organist of the quay chapel is Wenna Roe. ');
+      expect(t.endsWith('sail loft.')).toBe(true);
+    }
+  });
+
   test('title-cases noun keywords', async () => {
     const { title } = await tasks.titleAndDescription(
       'The bees collect nectar from flowers. The bees turn the nectar into honey. The honey keeps for years in sealed jars.',

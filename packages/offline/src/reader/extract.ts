@@ -42,6 +42,8 @@ export function extractPhrase(
   if (firstVerb) verbs.add(firstVerb.index);
   for (const t of words.slice(-2)) if (t.pos === 'VERB') verbs.add(t.index);
   const questionConcepts = concepts(question.tokens.map((t) => t.lemma));
+  // The question's words that are not only a modifier of another noun ("harbour" in "harbour pilot").
+  const headWords = new Set<string>();
   question.tokens.forEach((t, k) => {
     if (t.type !== 'word' && t.type !== 'number') return;
     for (const w of wordsOf(t.value)) qWords.add(w);
@@ -58,8 +60,11 @@ export function extractPhrase(
     const modifier = t.pos === 'NOUN' && next?.pos === 'NOUN' && /^\p{Ll}/u.test(next.value);
     const relation = !modifier && (!question.predicate || question.predicate.has(questionConcepts[k] ?? ''));
     const w8 = (verbs.has(t.index) || relation ? 0.9 : 0.6) + 0.1 / (1 + gap);
-    for (const w of [t.lemma, t.normal, questionConcepts[k]!])
-      if (w) near.set(w, Math.max(near.get(w) ?? 0, w8));
+    for (const w of [t.lemma, t.normal, questionConcepts[k]!]) {
+      if (!w) continue;
+      near.set(w, Math.max(near.get(w) ?? 0, w8));
+      if (!modifier && !/^\p{Lu}/u.test(t.value)) headWords.add(w);
+    }
     // "the place of death of X": the text says X "died" there; the event noun is the predicate.
     for (const w of EVENT_VERBS[t.normal] ?? []) near.set(w, 1);
   });
@@ -157,6 +162,8 @@ export function extractPhrase(
     fit: number;
     start: number;
     end: number;
+    /** Whether the best occurrence's sentence says more of the question than a modifier. */
+    relational: boolean;
   }
   const found = new Map<string, Found>();
   for (let i = 0; i < sentences.length; i++) {
@@ -166,6 +173,7 @@ export function extractPhrase(
     const tokens = s.ea.analysis.tokens;
     const range = s.ea.analysis.sentences[s.index]!;
     const matched: { k: number; weight: number }[] = [];
+    let relational = false;
     const sentenceConcepts = tokenConcepts(s.ea.analysis);
     /** How much token `k` says of the question: its word, its concept or a second sense of it. */
     const nearWeight = (k: number): number => {
@@ -183,6 +191,8 @@ export function extractPhrase(
       if ((t.type === 'word' || t.type === 'number') && !t.stop) {
         const weight = nearWeight(k);
         if (weight > 0) matched.push({ k, weight });
+        if (weight > 0 && !relational)
+          relational = [t.lemma, t.normal, sentenceConcepts[k]].some((w) => !!w && headWords.has(w));
       }
     }
     for (const span of sentenceSpans(s.ea, s.index, reading)) {
@@ -276,19 +286,21 @@ export function extractPhrase(
       const score = sup * eventFit * closeness * novelty * descriptor * side * agent * change;
       const key = words.join(' ');
       const entry = found.get(key);
-      const at = { text: span.text, sentence: i, fit, start: span.start, end: span.end };
-      if (!entry) found.set(key, { ...at, best: score, total: score });
+      const at = { text: span.text, sentence: i, fit, start: span.start, end: span.end, relational };
+      const adds = relational ? score : 0;
+      if (!entry) found.set(key, { ...at, best: score, total: adds });
       else {
-        entry.total += score;
+        entry.total += adds;
         if (score > entry.best) Object.assign(entry, at, { best: score });
       }
     }
   }
-  // Repetition counts, but less than the best occurrence.
+  // Repetition counts, but less than the best occurrence, and only in sentences that say more of the
+  // question than a noun's modifier ("She kept the harbour log" for "Who is the harbour pilot?").
   let best: Found | null = null;
   let bestValue = 0;
   for (const f of found.values()) {
-    const value = f.best + 0.3 * (f.total - f.best);
+    const value = f.best + 0.3 * Math.min(2 * f.best, Math.max(0, f.total - (f.relational ? f.best : 0)));
     if (value > bestValue) {
       best = f;
       bestValue = value;
