@@ -189,8 +189,12 @@ describe('the offline reader on plain notes', () => {
         text: 'Port Selcombe Harbour Report\nHarbour staff\nThe harbour master of Port Selcombe is Demelza Roe.\nShe has kept the harbour log since the flood of 2009.\nThe harbour office stands beside the fish market.',
       },
     ];
-    expect((await tasks.answer('Who is the harbour pilot of Port Selcombe?', pages)).answer).toBe('Hedra Polwin');
-    expect((await tasks.answer('Who is the harbour master of Port Selcombe?', pages)).answer).toBe('Demelza Roe');
+    expect((await tasks.answer('Who is the harbour pilot of Port Selcombe?', pages)).answer).toBe(
+      'Hedra Polwin',
+    );
+    expect((await tasks.answer('Who is the harbour master of Port Selcombe?', pages)).answer).toBe(
+      'Demelza Roe',
+    );
   });
 
   test('a length of time is not a date', async () => {

@@ -215,7 +215,8 @@ describe('titleAndDescription', () => {
   });
 
   test('keeps a line without a full stop (a heading) a sentence of its own', async () => {
-    const text = 'Selcombe Quay\nThe organ\nThe organist of the quay chapel is Wenna Roe.\nThe chapel occupies the old sail loft';
+    const text =
+      'Selcombe Quay\nThe organ\nThe organist of the quay chapel is Wenna Roe.\nThe chapel occupies the old sail loft';
     const { description } = await tasks.titleAndDescription(text);
     const summary = await tasks.summarize([text], { maxTokens: 200 });
     for (const t of [description, summary]) {
