@@ -9,9 +9,7 @@
  *
  * Every (method, fact) pair checks retrieval and answer apart: retrieval must bring an item holding
  * the answer with exactly the fact's location; the answer must name the answer and cite that
- * location. The pairs where the offline pipeline misses are listed in {@link KNOWN_MISSES}, with
- * the stage that misses; their tests are `it.fails`, so one that starts to pass fails the suite
- * until it is taken off the list.
+ * location. Every method passes every fact offline.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -33,27 +31,6 @@ import { captureIO, runGrag } from './helpers.js';
 
 type Format = MixedCorpusFact['format'];
 
-/**
- * Where the offline pipeline misses a fact, by `method/format`. `retrieval`: no retrieved item
- * holds the answer at the fact's location. `reader`: one does (often ranked first), and the offline
- * reader answers wrongly from it. `context`: one does, but its text is a triple the offline graph
- * extraction stripped of the relation asked about, so the reader rightly finds no answer in it.
- */
-const KNOWN_MISSES: Record<string, { stage: 'retrieval' | 'reader' | 'context'; why: string }> = {
-  // The anchor of the community search is the row-7 chunk (v6#0), but it has no chunk-layer
-  // community ("fallback: the query vertex"); the three communities returned all grow from the
-  // Sable Gull row (v1#0), and none holds row 7.
-  'da-rag/csv': { stage: 'retrieval', why: 'the row-7 seed is dropped; communities of row 2 returned' },
-  // The items are extracted triples: "Kessler Shipyard is Agnes Dahl", "Grey Heron is Lena
-  // Sorensen" (at the right places), which no longer say "head of the welding school"/"captain".
-  'sg-rag/docx': { stage: 'context', why: 'the triple at the Welding school section lost its relation' },
-  'sg-rag/csv': { stage: 'context', why: 'the triple at row 7 lost its relation' },
-  // The offline extraction splits "the Merrow Falls concert hall" into "Merrow" and "concert hall",
-  // so Ada Lindgren hangs off those; the query's "Merrow Falls" matches the node of the page's
-  // title, "Merrow Falls Concert Hall", whose neighbours are River Ode and Merrow Paper Mill.
-  'sg-rag/html': { stage: 'retrieval', why: 'Ada Lindgren is not linked to the matched node' },
-};
-
 /** The labels people read, written out here so that `formatLocation` is checked, not trusted. */
 const LABELS: Record<Format, string> = {
   pdf: 'harbour-report.pdf p. 3',
@@ -61,8 +38,6 @@ const LABELS: Record<Format, string> = {
   csv: 'ferries.csv row 7',
   html: 'concert-hall.html § The Merrow Falls Concert Hall › The organ',
 };
-
-const missOf = (method: string, format: Format) => KNOWN_MISSES[`${method}/${format}`];
 
 /** The index the server and the explorer are checked on: every fact passes end to end with it. */
 const SERVED = 'e2graphrag';
@@ -172,42 +147,35 @@ describe.each(METHODS.map((m) => m.name))('%s over the mixed corpus, offline', (
   });
 
   describe.each(MIXED_CORPUS_FACTS.map((f) => [f.format, f] as const))('%s fact', (format, fact) => {
-    const miss = missOf(method, format);
     const label = LABELS[format];
 
-    (miss?.stage === 'retrieval' ? it.fails : it)(
-      `retrieves the passage with "${fact.answer}" at ${label}${miss?.stage === 'retrieval' ? ` (known miss: ${miss.why})` : ''}`,
-      async () => {
-        const r = await queryJson(method, fact);
-        expect(itemsAt(r.retrieval, fact).length, explain(r)).toBeGreaterThan(0);
-        // Every document came through a loader with segments: every item knows where it is.
-        const unlocated = r.retrieval.items.filter((i) => !i.source.locations?.length).map((i) => i.id);
-        expect(unlocated, 'items without locations').toEqual([]);
-      },
-    );
+    it(`retrieves the passage with "${fact.answer}" at ${label}`, async () => {
+      const r = await queryJson(method, fact);
+      expect(itemsAt(r.retrieval, fact).length, explain(r)).toBeGreaterThan(0);
+      // Every document came through a loader with segments: every item knows where it is.
+      const unlocated = r.retrieval.items.filter((i) => !i.source.locations?.length).map((i) => i.id);
+      expect(unlocated, 'items without locations').toEqual([]);
+    });
 
-    (miss ? it.fails : it)(
-      `answers "${fact.answer}" citing ${label} in --json and in text${miss ? ` (known ${miss.stage} miss: ${miss.why})` : ''}`,
-      async () => {
-        const r = await queryJson(method, fact);
-        expect(
-          r.sources?.map((s) => s.id),
-          'a source per citation',
-        ).toEqual(r.citations);
-        expectAnsweredAndCited(r.answer, r.sources ?? [], fact);
+    it(`answers "${fact.answer}" citing ${label} in --json and in text`, async () => {
+      const r = await queryJson(method, fact);
+      expect(
+        r.sources?.map((s) => s.id),
+        'a source per citation',
+      ).toEqual(r.citations);
+      expectAnsweredAndCited(r.answer, r.sources ?? [], fact);
 
-        // The text output prints the label after the citation's id.
-        const text = await runGrag(root, ['query', indexDir(method), fact.question]);
-        expect(text.code, text.err).toBe(0);
-        const line = /^ {3}sources: (.*)$/m.exec(text.out)?.[1] ?? '';
-        const cited = r.sources!.filter((s) => holds(s.locations, fact.location));
-        expect(
-          cited.some((s) => line.includes(`[${s.id}] `)),
-          line,
-        ).toBe(true);
-        expect(line).toContain(label);
-      },
-    );
+      // The text output prints the label after the citation's id.
+      const text = await runGrag(root, ['query', indexDir(method), fact.question]);
+      expect(text.code, text.err).toBe(0);
+      const line = /^ {3}sources: (.*)$/m.exec(text.out)?.[1] ?? '';
+      const cited = r.sources!.filter((s) => holds(s.locations, fact.location));
+      expect(
+        cited.some((s) => line.includes(`[${s.id}] `)),
+        line,
+      ).toBe(true);
+      expect(line).toContain(label);
+    });
   });
 });
 

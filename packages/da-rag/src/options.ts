@@ -183,6 +183,14 @@ export interface DaRagQueryOptions {
    */
   anchors: number;
   /**
+   * When an anchor's chunk search finds no community (its query vertex is in no k-truss, or the chunk
+   * layer has none), the chunks that anchor the working subgraphs instead (the query vertex, or the
+   * `oneHopSeeds` most relevant chunks) are a candidate community of their own, assessed, ranked and
+   * packed like the others. `false`: they only anchor the working subgraphs, and the best-matching
+   * chunk can be missing from the context. @default true (grag's; §4 does not say what happens then)
+   */
+  fallbackCommunity: boolean;
+  /**
    * The "entry points only" configuration: no graph step. The chunks ranked by `relevance` are packed
    * in that order (items of kind `'chunk'`), with no community search and no assessment call; it
    * shows what the graph step adds. @default false
@@ -220,6 +228,7 @@ export const DA_RAG_QUERY_DEFAULTS: DaRagQueryOptions = {
   maxCommunityNodes: 10,
   querySeeds: 1,
   anchors: 2,
+  fallbackCommunity: true,
   packing: 'greedy',
   entryPointsOnly: false,
   memberOrder: 'linked',
@@ -295,6 +304,7 @@ const QUERY_RULES: { readonly [K in keyof DaRagQueryOptions]-?: OptionRule } = {
   maxCommunityNodes: opt.nullable(opt.positiveInt),
   querySeeds: opt.nonNegativeInt,
   anchors: opt.positiveInt,
+  fallbackCommunity: opt.boolean,
   packing: opt.oneOf('greedy', 'truncate'),
   entryPointsOnly: opt.boolean,
   memberOrder: opt.oneOf('relevance', 'linked'),

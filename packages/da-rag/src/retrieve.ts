@@ -235,6 +235,21 @@ export async function retrieveDaRag(
             : [seed];
         anchor.community = null;
         anchor.fallback = seed === undefined ? 'most relevant chunks' : 'the query vertex';
+        if (q.fallbackCommunity && anchorChunks.length > 0) {
+          let sum = 0;
+          for (const c of anchorChunks) sum += rel[c]!;
+          const own: FoundCommunity = {
+            id: `${tag}chunk-fallback`,
+            layer: 'chunk',
+            ks: [],
+            nodes: anchorChunks,
+            edges: [],
+            qrScore: sum / anchorChunks.length,
+            initialQrScore: null,
+          };
+          all.push(...(await assess([own])));
+          anchor.community = own.id;
+        }
       } else if (q.anchor === 'union') {
         anchorChunks = [...new Set(chunkCandidates.flatMap((c) => c.nodes))];
         anchor.community = chunkCandidates.map((c) => c.id);

@@ -142,11 +142,17 @@ function isNameToken(
   if (!startsUpper(token.value)) return false;
   if (token.pos === 'PROPN') return true;
   // Capitalized words wink did not tag PROPN count after another word, not at the start of a
-  // sentence or after punctuation ("(Birth date unknown").
+  // sentence or after punctuation ("(Birth date unknown"); one tagged as a verb only right after a
+  // capitalised word of the name ("Merrow Falls", "Palm Springs").
   return (
     token.index !== sentenceStart &&
     previous?.type === 'word' &&
-    (token.pos === 'NOUN' || token.pos === 'ADJ' || token.pos === 'X')
+    (token.pos === 'NOUN' ||
+      token.pos === 'ADJ' ||
+      token.pos === 'X' ||
+      (token.pos === 'VERB' &&
+        startsUpper(previous.value) &&
+        (previous.pos === 'PROPN' || previous.index !== sentenceStart)))
   );
 }
 

@@ -39,6 +39,21 @@ export function isVerbish(token: Token | undefined): boolean {
   return token.pos === 'ADJ' && /[a-z]ed$/.test(token.normal);
 }
 
+/**
+ * A word before a name in its noun phrase: a determiner, adjective, common noun or another name
+ * ("the old ferry Grey Heron", "the Merrow Falls concert hall").
+ */
+function isModifier(token: Token): boolean {
+  return (
+    token.pos === 'DET' ||
+    token.pos === 'ADJ' ||
+    token.pos === 'PROPN' ||
+    // A capitalised word is part of a name whatever its tag ("Falls" read as a verb).
+    (token.type === 'word' && /^\p{Lu}/u.test(token.value)) ||
+    (token.pos === 'NOUN' && /^\p{Ll}/u.test(token.value))
+  );
+}
+
 function verbLemmas(tokens: readonly Token[], start: number, end: number): string[] {
   const out: string[] = [];
   for (let i = start; i <= end; i++) {
@@ -69,11 +84,13 @@ export function phraseBetween(
   let words = 0;
   for (let i = gapStart; i <= gapEnd; i++) if (tokens[i]?.type === 'word') words++;
   if (words === 0 || words > maxGap) return null;
-  // "Anna Smith of Acme Corp. said ...": an entity inside a prepositional phrase is not the
-  // subject of the verb that follows it.
-  const before = tokens[a.start - 1];
-  const objectOfPreposition =
-    !!before && before.pos === 'ADP' && a.start - 1 > 0 && tokens[a.start - 2]?.pos !== 'PUNCT';
+  // "Anna Smith of Acme Corp. said ...", "The captain of the ferry Grey Heron is ...": an entity
+  // inside a prepositional phrase (past its determiner and common-noun modifiers) is not the subject
+  // of the verb that follows it.
+  let p = a.start - 1;
+  while (p >= 0 && isModifier(tokens[p]!)) p--;
+  const before = tokens[p];
+  const objectOfPreposition = !!before && before.pos === 'ADP' && p > 0 && tokens[p - 1]?.pos !== 'PUNCT';
 
   if (between.length === 0) {
     let v = -1;
