@@ -87,3 +87,29 @@ describe('anchors: one anchor chunk community per query vertex', () => {
     expect(two.passages).toEqual(expect.arrayContaining(films));
   });
 });
+
+describe('fallbackCommunity: an anchor in no community is a candidate of its own', () => {
+  // A passage that names nothing the films' passages name: a chunk in no triangle of the Semantic
+  // Chunk layer, so no k-truss (k ≥ 3) holds it.
+  const LONE: Document = {
+    id: 'marsh-wren',
+    title: 'Marsh Wren',
+    text: 'The skipper of the ferry Marsh Wren is Tamsin Hale.',
+  };
+  const QUESTION = 'Who is the skipper of the ferry Marsh Wren?';
+
+  test('the best-matching chunk reaches the context even when its chunk search finds no community', async () => {
+    const index = await daRag.build([...CORPUS, LONE], offlineContext());
+    const on = await daRag.retrieve(index, QUESTION);
+    const trace = on.trace as unknown as {
+      anchor: { seed: string; community: string | null; fallback?: string }[];
+    };
+    // The query vertex is the lone passage, and its search fell back.
+    expect(trace.anchor[0]).toMatchObject({ seed: 'marsh-wren#0', fallback: 'the query vertex' });
+    expect(trace.anchor[0]!.community).toBe('a1:chunk-fallback');
+    expect(on.items[0]!.source.docIds).toEqual(['marsh-wren']);
+    // Without it the passage only anchors the working subgraphs, and no candidate holds it.
+    const off = await daRag.retrieve(index, QUESTION, { fallbackCommunity: false });
+    expect(off.items.flatMap((i) => i.source.docIds)).not.toContain('marsh-wren');
+  });
+});

@@ -102,7 +102,10 @@ export function phraseBetween(
       }
       if (t.pos === 'PUNCT' || CLAUSE_WORDS.has(t.normal)) return null;
     }
-    if (v < 0 || (objectOfPreposition && v === gapStart)) return null;
+    // "of the Selcombe Falls chapel is": the verb follows the phrase's head noun.
+    let head = gapStart;
+    while (head < v && isModifier(tokens[head]!)) head++;
+    if (v < 0 || (objectOfPreposition && v === head)) return null;
     let start = v;
     while (start - 1 >= gapStart && (tokens[start - 1]!.pos === 'ADV' || tokens[start - 1]!.pos === 'PART'))
       start--;

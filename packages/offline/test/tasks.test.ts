@@ -62,6 +62,22 @@ describe('extractGraph', () => {
     expect(find('Tomas Keller', 'Geneva')?.description).toContain('married');
   });
 
+  test('a name inside a prepositional phrase is no subject: the relation keeps its sentence', async () => {
+    const text =
+      'The skipper of the ferry Marsh Wren is Tamsin Hale. The organist of the Selcombe Falls chapel is Morwen Pascoe.';
+    const { entities, relations } = await tasks.extractGraph(text);
+    const between = (a: string, b: string) =>
+      relations.find((r) => (r.source === a && r.target === b) || (r.source === b && r.target === a))
+        ?.description;
+    // Not "Marsh Wren is Tamsin Hale": the skipper is.
+    expect(between('Marsh Wren', 'Tamsin Hale')).toBe('The skipper of the ferry Marsh Wren is Tamsin Hale.');
+    // "Falls", tagged as a verb, continues the name of the town.
+    expect(entities.map((e) => e.name)).toContain('Selcombe Falls');
+    expect(between('Selcombe Falls', 'Morwen Pascoe')).toBe(
+      'The organist of the Selcombe Falls chapel is Morwen Pascoe.',
+    );
+  });
+
   test('weights a relation by the number of sentences the two entities share', async () => {
     const { relations } = await tasks.extractGraph(BIOGRAPHY);
     const weight = (a: string, b: string) =>
