@@ -6,7 +6,15 @@
  */
 import { ensureCliBundle } from './cli-bundle.mjs';
 
-const message = (error) => (error instanceof Error ? error.message : String(error)).split('\n')[0];
+/** One line on why a step failed: esbuild's first error with its place, else the error's first line. */
+function message(error) {
+  const first = error?.errors?.[0];
+  if (first?.text) {
+    const at = first.location ? `${first.location.file}:${first.location.line}: ` : '';
+    return `${at}${first.text}`;
+  }
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0];
+}
 
 try {
   const { buildExplorer } = await import('../packages/server/scripts/build-explorer.mjs');
@@ -20,7 +28,7 @@ try {
 
 try {
   await ensureCliBundle();
-  console.log('grag: built the command line (packages/cli/node_modules/.cache/grag-cli)');
+  console.log('grag: the command line is built (packages/cli/node_modules/.cache/grag-cli)');
 } catch (error) {
   console.warn(
     `grag: the command line was not prebuilt (${message(error)}); pnpm grag builds it when first run`,
