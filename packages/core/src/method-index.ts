@@ -284,6 +284,13 @@ async function loadVectors(factory: VectorIndexFactory, file: string, bytes: Uin
   }
 }
 
+/** The vector indexes grag ships, by kind: the factory to pass to load an index built with one. */
+const VECTOR_INDEX_FACTORIES: Readonly<Record<string, { call: string; from: string }>> = {
+  flat: { call: 'flatIndexFactory', from: '@grag/core' },
+  hnsw: { call: 'hnswIndexFactory()', from: '@grag/hnsw' },
+  pgvector: { call: 'pgVectorIndexFactory({ … })', from: '@grag/postgres' },
+};
+
 /**
  * Open a method's index in `target` (a directory path, or any {@link IndexStore}): the manifest
  * must be of `method` and `formatVersion`; every provider in `uses` must have the fingerprint
@@ -318,10 +325,15 @@ export async function openMethodIndex<P, S = Record<string, unknown>>(
       const list = differing
         .map((kind) => `${kind} '${manifest.providers[kind]}' (now '${current[kind]}')`)
         .join(', ');
+      const factory = VECTOR_INDEX_FACTORIES[manifest.providers.vectorIndex ?? ''];
+      const how =
+        differing.includes('vectorIndex') && factory
+          ? ` Load it with \`createBuildContext({ …, vectorIndex: ${factory.call} })\`, ${factory.call.replace(/\(.*$/, '')} from ${factory.from}.`
+          : '';
       throw new IndexFormatError(
         location,
         manifest.formatVersion,
-        `${location} was built with ${list}. Use the same ${differing.length === 1 ? differing[0] : 'providers'} or rebuild the index.`,
+        `${location} was built with ${list}. Use the same ${differing.length === 1 ? differing[0] : 'providers'} or rebuild the index.${how}`,
       );
     }
     if (uses.includes('embedder')) await restoreEmbedderState(providers.embedder, stored);

@@ -89,6 +89,22 @@ describe('writeMethodIndex / openMethodIndex', () => {
     );
   });
 
+  it('names the factory to load with when the vector index differs', async () => {
+    const dir = await written('vector-index', ['vectorIndex']);
+    // An index built with the flat index, opened with another kind (as one built with HNSW is by
+    // the default context).
+    const other = { ...context(), vectorIndex: { ...flatIndexFactory, kind: 'other' } };
+    const error = await openMethodIndex(dir, other, {
+      method: 'demo',
+      formatVersion: 2,
+      uses: ['vectorIndex'],
+      params,
+    }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      `${dir} was built with vectorIndex 'flat' (now 'other'). Use the same vectorIndex or rebuild the index. Load it with \`createBuildContext({ …, vectorIndex: flatIndexFactory })\`, flatIndexFactory from @grag/core.`,
+    );
+  });
+
   it('checks only the providers the index uses', async () => {
     const dir = await written('uses', ['vectorIndex']);
     const opened = await openMethodIndex(dir, context('e2', 't2'), {

@@ -39,7 +39,16 @@ export interface GragRetrieverInput<Index, R extends RetrieveOptions = RetrieveO
   /** The grag method the index belongs to, e.g. `bm25Rag` from `@grag/naive-rag`. */
   // biome-ignore lint/suspicious/noExplicitAny: the build options of the method play no part here.
   method: Method<Index, any, R>;
-  /** How many items to rank before packing (grag's `topK`); each method documents its default. */
+  /**
+   * How many documents `invoke` returns: the first `k` items of the retrieval, in the method's context
+   * order (fewer only when the retrieval holds fewer). @default every item of the retrieval
+   */
+  k?: number;
+  /**
+   * How many items the method ranks before packing (grag's `topK`), not the number of documents: a
+   * graph method packs several items per ranked unit (a community, its members). Each method
+   * documents its default.
+   */
   topK?: number;
   /** Token budget of the retrieved context (grag's `budgetTokens`). @default the method's (12000) */
   budgetTokens?: number;
@@ -89,7 +98,7 @@ export function itemToDocument(item: RetrievedItem, method: string): Document<Gr
  *
  * @example
  * ```ts
- * const retriever = new GragRetriever({ index, method: bm25Rag, topK: 3 });
+ * const retriever = new GragRetriever({ index, method: bm25Rag, k: 3 });
  * const docs = await retriever.invoke('Who founded the shipyard?');
  * ```
  */
@@ -112,10 +121,12 @@ export class GragRetriever<
   readonly method: Method<Index, any, R>;
   /** The options passed to `method.retrieve` on every call (without the signal). */
   readonly retrieveOptions: Readonly<GragRetrieveOptions<R>>;
+  /** How many documents `invoke` returns (`undefined`: every item). */
+  readonly k: number | undefined;
 
   /**
-   * Throws `InvalidArgumentError` when `method` is not a grag method, `index` is missing, `topK` or
-   * `budgetTokens` is not a positive integer, or `retrieveOptions` has a key the method does not
+   * Throws `InvalidArgumentError` when `method` is not a grag method, `index` is missing, `k`, `topK`
+   * or `budgetTokens` is not a positive integer, or `retrieveOptions` has a key the method does not
    * accept (with the closest valid key), `signal`, or a key also given at the top level.
    */
   constructor(fields: GragRetrieverInput<Index, R>) {
@@ -135,6 +146,7 @@ export class GragRetriever<
         `@grag/langchain: GragRetriever needs \`index\`, an index of method '${name}' (from \`${name}.build(docs, ctx)\` or \`.load(dir, ctx)\`).`,
       );
     }
+    checkPositiveInteger('k', fields.k);
     checkPositiveInteger('topK', fields.topK);
     checkPositiveInteger('budgetTokens', fields.budgetTokens);
     const extra = (fields.retrieveOptions ?? {}) as Record<string, unknown>;
@@ -171,6 +183,7 @@ export class GragRetriever<
     if (fields.topK !== undefined) options.topK = fields.topK;
     if (fields.budgetTokens !== undefined) options.budgetTokens = fields.budgetTokens;
     this.retrieveOptions = Object.freeze(options) as GragRetrieveOptions<R>;
+    this.k = fields.k;
   }
 
   /**
@@ -209,6 +222,7 @@ export class GragRetriever<
   ): Promise<Document<GragDocumentMetadata>[]> {
     const signal = callSignal.getStore();
     const retrieval = await this.retrieve(query, signal ? { signal } : {});
-    return retrieval.items.map((item) => itemToDocument(item, this.method.name));
+    const items = this.k === undefined ? retrieval.items : retrieval.items.slice(0, this.k);
+    return items.map((item) => itemToDocument(item, this.method.name));
   }
 }

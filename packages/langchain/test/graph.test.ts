@@ -60,3 +60,13 @@ it("passes a method's own retrieve options through retrieveOptions", async () =>
   expect(docs.map((d) => d.id)).toEqual(direct.items.map((i) => i.id));
   expect(docs.some((d) => d.metadata.kind === 'relationship')).toBe(false);
 });
+
+it('returns exactly k documents, the first k items in context order, whatever topK packs', async () => {
+  const all = await nodeRag.retrieve(index, QUESTION, { topK: 1 });
+  // topK ranks units before packing; NodeRAG packs several items per unit.
+  expect(all.items.length).toBeGreaterThan(4);
+  for (const k of [1, 2, 4]) {
+    const docs = await new GragRetriever({ index, method: nodeRag, k, topK: 1 }).invoke(QUESTION);
+    expect(docs.map((d) => d.id)).toEqual(all.items.slice(0, k).map((i) => i.id));
+  }
+});

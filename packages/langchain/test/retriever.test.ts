@@ -283,11 +283,14 @@ describe('GragRetriever construction', () => {
     );
   });
 
-  it('refuses a topK or budget that is not a positive integer', () => {
+  it('refuses a k, topK or budget that is not a positive integer', () => {
     expect(attempt({ index, method: bm25Rag, topK: 0 }).message).toBe(
       '@grag/langchain: GragRetriever `topK` must be a positive integer (got number 0).',
     );
     expect(attempt({ index, method: bm25Rag, budgetTokens: 'lots' }).argument).toBe('budgetTokens');
+    expect(attempt({ index, method: bm25Rag, k: 1.5 }).message).toBe(
+      '@grag/langchain: GragRetriever `k` must be a positive integer (got number 1.5).',
+    );
   });
 
   it("checks retrieveOptions against the method's retrieve option keys", () => {
