@@ -197,6 +197,19 @@ describe('the offline reader on plain notes', () => {
     );
   });
 
+  test('"What did X build?" asks for the object of its verb, the whole noun phrase', async () => {
+    const cafe = [
+      {
+        id: 'cafe',
+        text: 'Net Loft café notes, from Tamsin Hale. I opened the café on Pier Road in 2021. My uncle Jory built the shop counter out of old oars left at the boathouse. We close on Mondays.',
+      },
+    ];
+    // Not the header's name (it does not say "built"), not "shop" alone ("counter" is tagged a verb).
+    expect((await tasks.answer('What did Jory build for the Net Loft café?', cafe)).answer).toBe(
+      'shop counter',
+    );
+  });
+
   test('a length of time is not a date', async () => {
     const r = await ask('When was Mabyn Cole born?');
     expect(r.answer).toBe(NO_ANSWER);

@@ -151,6 +151,17 @@ export function extractPhrase(
     reading.whStart >= 0 &&
     (question.tokens[reading.whEnd + 1]?.pos === 'VERB' ||
       question.tokens[reading.whStart - 1]?.normal === 'by');
+  // "What did X build?": the wh-word is the object of the question's verb.
+  const objectQuestion =
+    reading.kind === 'thing' &&
+    !subjectQuestion &&
+    question.tokens.slice(reading.whEnd + 1).some((t) => t.pos === 'AUX' && /^(do|did|does)$/.test(t.normal));
+  const verbWords = new Set<string>();
+  for (const k of verbs) {
+    const t = question.tokens[k]!;
+    if (t.stop || t.pos !== 'VERB') continue;
+    for (const w of [t.lemma, t.normal, questionConcepts[k]]) if (w) verbWords.add(w);
+  }
   if (reading.kind === 'choice') return chooseOption(question, sentences, support, wordsAt);
   if (reading.kind === 'polar') return polarAnswer(question, sentences, support, wordsAt, qWords);
 
@@ -195,6 +206,14 @@ export function extractPhrase(
           relational = [t.lemma, t.normal, sentenceConcepts[k]].some((w) => !!w && headWords.has(w));
       }
     }
+    const passive = tokens.slice(range.start, range.end + 1).some((t) => t.normal === 'by');
+    // An object question's verb is its relation: a sentence that does not say it names no object of it.
+    let saysVerb = !objectQuestion || verbWords.size === 0;
+    for (let k = range.start; k <= range.end && !saysVerb; k++) {
+      const t = tokens[k]!;
+      saysVerb = [t.lemma, t.normal, sentenceConcepts[k]].some((w) => !!w && verbWords.has(w));
+      for (const sense of secondSenses(t.lemma)) if (verbWords.has(sense)) saysVerb = true;
+    }
     for (const span of sentenceSpans(s.ea, s.index, reading)) {
       const fit = typeFit(reading, span, tokens);
       if (fit <= 0) continue;
@@ -214,7 +233,13 @@ export function extractPhrase(
         const distance = k < span.start ? span.start - k : k - span.end;
         // "born … in P", "died … on D": the place or date of a life event follows its verb; a span
         // before the verb belongs to the clause before.
-        const follows = k > span.end && LIFE_VERBS.has(tokens[k]!.normal) && span.type !== 'person' ? 0.5 : 1;
+        // "What did X build?": the thing built is the verb's object, after it in an active sentence.
+        const follows =
+          k > span.end && LIFE_VERBS.has(tokens[k]!.normal) && span.type !== 'person'
+            ? 0.5
+            : objectQuestion && k > span.end && tokens[k]!.pos === 'VERB' && !passive
+              ? 0.8
+              : 1;
         closeness = Math.max(closeness, (follows * weight) / (1 + distance / 5));
       }
       let descriptor = headed ? 1.5 : 1;
@@ -283,7 +308,8 @@ export function extractPhrase(
         tokens.slice(span.end + 1, Math.min(range.end, span.end + 2) + 1).some((t) => t.normal === 'to')
       )
         change = asksOld ? 1.2 : 0.5;
-      const score = sup * eventFit * closeness * novelty * descriptor * side * agent * change;
+      const score =
+        sup * eventFit * closeness * novelty * descriptor * side * agent * change * (saysVerb ? 1 : 0.5);
       const key = words.join(' ');
       const entry = found.get(key);
       const at = { text: span.text, sentence: i, fit, start: span.start, end: span.end, relational };
@@ -301,7 +327,14 @@ export function extractPhrase(
   let bestValue = 0;
   for (const f of found.values()) {
     const value = f.best + 0.3 * Math.min(2 * f.best, Math.max(0, f.total - (f.relational ? f.best : 0)));
-    if (value > bestValue) {
+    // A tie with a phrase inside this one: the whole phrase ("shop counter", not "shop").
+    const wider =
+      value === bestValue &&
+      best?.sentence === f.sentence &&
+      f.start <= best.start &&
+      f.end >= best.end &&
+      f.end - f.start > best.end - best.start;
+    if (value > bestValue || wider) {
       best = f;
       bestValue = value;
     }

@@ -143,15 +143,32 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
         continue;
       }
       let end = i;
+      // "the shop counter out of …": after a determiner and a singular noun, a base-form "verb"
+      // before a preposition or the end heads the phrase (a verb would agree: "the shop counters").
+      const headNoun = (k: number): boolean => {
+        const w = tokens[k]!;
+        if (w.pos === 'NOUN') return true;
+        const before = tokens[k - 1]!;
+        const after = tokens[k + 1];
+        return (
+          w.pos === 'VERB' &&
+          w.normal === w.lemma &&
+          !/s$/.test(w.normal) &&
+          before.pos === 'NOUN' &&
+          !/s$/.test(before.normal) &&
+          tokens[i - 1]?.pos === 'DET' &&
+          (!after || after.pos === 'ADP' || after.pos === 'PUNCT')
+        );
+      };
       while (
         end + 1 <= sentence.end &&
         !covered[end + 1] &&
         tokens[end + 1]!.type === 'word' &&
-        (tokens[end + 1]!.pos === 'ADJ' || tokens[end + 1]!.pos === 'NOUN')
+        (tokens[end + 1]!.pos === 'ADJ' || headNoun(end + 1))
       )
         end++;
       let last = end;
-      while (last >= i && tokens[last]!.pos !== 'NOUN') last--;
+      while (last >= i && !headNoun(last)) last--;
       if (last >= i && last - i < 5 && !tokens[last]!.stop) push(i, last, 'np');
       i = end + 1;
     }
