@@ -17,7 +17,7 @@ const notes = [
   },
   {
     id: 'family',
-    text: 'Varne family note. Elsa Varne had two sons, Tobin (born 1950) and Arlo (born 1954). In 1979 Arlo married Wenna Trask, a potter born in Selcombe in 1956.',
+    text: 'Varne family note. Elsa Varne had two sons, Tobin (born 1950) and Arlo (born 1954). In 1979 Arlo married Wenna Trask, a potter born in Selcombe in 1956, at St Piran’s Church in Harrow Point.',
   },
   {
     id: 'pottery',
@@ -62,7 +62,9 @@ describe('reading by meaning', () => {
   });
 
   test('the year of the event asked about, not of another event in the sentence', async () => {
-    const a = await analyze('In 1979 Arlo married Wenna Trask, a potter born in Selcombe in 1956.');
+    const a = await analyze(
+      'In 1979 Arlo married Wenna Trask, a potter born in Selcombe in 1956, at St Piran’s Church in Harrow Point.',
+    );
     const sentence = {
       ea: { analysis: a } as never,
       index: 0,
@@ -75,6 +77,12 @@ describe('reading by meaning', () => {
     expect(eventYear(sentence, 'Wenna Trask', new Set(['bear']))).toBe(1956);
     expect(eventYear(sentence, 'Arlo', new Set(['marry']))).toBe(1979);
     expect(eventYear(sentence, 'Wenna Trask', new Set(['die']))).toBeNull();
+  });
+
+  test('a possessor is not the noun a question asks for ("the institute\'s research boat")', async () => {
+    const read = async (q: string) => readQuestion((await analyze(q)).tokens).descriptor;
+    expect(await read("What's the society's new rowing boat called?")).toBe('boat');
+    expect(await read("What's the planned launch date for the Kestrel?")).toBe('date');
   });
 
   test('"Which of A and B …?" names its two options', async () => {
@@ -155,6 +163,9 @@ describe('the offline reader on plain notes', () => {
     ['What percentage of the breakwater is rebuilt?', '60 percent', 'harbour'],
     // A where-question's "find" and "in town" only ask where.
     ['Where in town would I find the chandlery?', 'Pier Road', 'harbour'],
+    // A possessive name ("St Piran's Church") is one name, and it is the kind asked; the town named
+    // next to it is not.
+    ['In which church did Arlo Varne and Wenna Trask marry?', 'St Piran’s Church', 'family'],
     // "… by whom?" asks for the agent after "by".
     ['The new pontoon was opened in 2024 by whom?', 'Ysella Penrose', 'harbour'],
     // Choices: a sentence that negates one option; "been open longer" is the earlier opening; an

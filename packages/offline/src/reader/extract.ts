@@ -229,6 +229,8 @@ export function extractPhrase(
       if (novelty <= 0) continue;
       let closeness = 0.15;
       for (const { k, weight } of matched) {
+        // The kind asked heading the span says the question's word right there.
+        if (headed && k === span.end) closeness = Math.max(closeness, weight);
         if (k >= span.start && k <= span.end) continue;
         const distance = k < span.start ? span.start - k : k - span.end;
         // "born … in P", "died … on D": the place or date of a life event follows its verb; a span
@@ -242,11 +244,13 @@ export function extractPhrase(
               : 1;
         closeness = Math.max(closeness, (follows * weight) / (1 + distance / 5));
       }
+      // The kind asked heading the span ("St Ewenna's Chapel" for "which chapel") counts more than the
+      // kind named next to it.
       let descriptor = headed ? 1.5 : 1;
       if (reading.descriptor) {
         for (let k = Math.max(range.start, span.start - 4); k <= Math.min(range.end, span.end + 4); k++) {
           if ((k < span.start || k > span.end) && isKindOf(tokens[k]!.lemma, reading.descriptor))
-            descriptor = 1.5;
+            descriptor = Math.max(descriptor, 1.3);
         }
       }
       // A life span "(4 May 1901 – 2 June 1980)": the date before the dash is the birth, after it

@@ -343,8 +343,18 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
       while (tokens[k] && (tokens[k]!.pos === 'DET' || tokens[k]!.pos === 'ADJ')) k++;
       let head = -1;
       // The tagger reads some nouns before a noun as verbs ("launch/VERB date").
-      for (; tokens[k] && /^(NOUN|ADJ|VERB)$/.test(tokens[k]!.pos) && /^\p{Ll}/u.test(tokens[k]!.value); k++)
+      for (
+        ;
+        tokens[k] && /^(NOUN|ADJ|VERB)$/.test(tokens[k]!.pos) && /^\p{Ll}/u.test(tokens[k]!.value);
+        k++
+      ) {
         if (tokens[k]!.pos === 'NOUN') head = k;
+        // "the institute's one research boat": the possessor is not the head.
+        if (/^['’]s?$/.test(tokens[k + 1]?.value ?? '')) {
+          k++;
+          while (tokens[k + 1] && /^(DET|ADJ|NUM)$/.test(tokens[k + 1]!.pos)) k++;
+        }
+      }
       if (head >= 0) {
         descriptor = tokens[head]!.lemma;
         reading.descriptor = descriptor;

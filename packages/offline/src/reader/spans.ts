@@ -64,6 +64,11 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
       const capital = (k: number): boolean =>
         !covered[k] && tokens[k]?.type === 'word' && /^\p{Lu}/u.test(tokens[k]!.value);
       while (end < sentence.end && capital(end + 1)) end++;
+      // "St Ewenna's Chapel": a possessive followed by a capitalised noun is one name.
+      if (/^['’]s$/.test(tokens[end + 1]?.value ?? '') && capital(end + 2)) {
+        end += 2;
+        while (end < sentence.end && capital(end + 1)) end++;
+      }
       while (start - 1 > sentence.start && capital(start - 1) && tokens[start - 1]!.pos !== 'DET') start--;
       const name = ea.byKey.get(m.key)?.name;
       const written = spanText(tokens, start, end);
