@@ -8,7 +8,7 @@ import { mkdir, readdir, realpath, rmdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import {
   AbortError,
-  assertKnownOptions,
+  assertMethodOptions,
   type BuildContext,
   type BuildRuntime,
   buildKey,
@@ -235,8 +235,7 @@ export async function buildIndex(
     );
   }
   // Checked before anything is read or printed, so a misspelt --set key is the only line.
-  const keys = entry.method.optionKeys?.build;
-  if (keys) assertKnownOptions(`${entry.name} build`, methodOptions, keys);
+  assertMethodOptions(entry.method, 'build', methodOptions);
   await checkOptionValues(entry, methodOptions);
   if (!flags.estimate) {
     if (out === undefined) throw new InvalidArgumentError('out', 'Missing --out: where to write the index.');

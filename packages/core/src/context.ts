@@ -1,7 +1,8 @@
 import { InvalidArgumentError } from './errors.js';
+import { DEFAULT_BUDGET_TOKENS } from './method.js';
 import { provenanceOf } from './provenance.js';
 import type { Tokenizer } from './tokenizer.js';
-import type { Chunk, RetrievedItem } from './types.js';
+import type { Chunk, Retrieval, RetrievedItem } from './types.js';
 
 export interface PackContextOptions {
   /** Tokenizer that counts the budget. */
@@ -139,4 +140,48 @@ export function chunkItem(
  */
 export function rankDepthFor(count: number, budgetTokens: number, meanTokens: number): number {
   return Math.min(count, Math.ceil((budgetTokens / Math.max(1, meanTokens)) * 1.5) + 5);
+}
+
+/** Options of {@link firstItems}. */
+export interface FirstItemsOptions {
+  /** Tokenizer that counts the new context. */
+  tokenizer: Tokenizer;
+  /** Token budget of the new context. @default {@link DEFAULT_BUDGET_TOKENS} */
+  budgetTokens?: number;
+}
+
+/**
+ * The first `k` items of `retrieval`, in context order, with a context of those items alone: each
+ * written `[id] text` ({@link packContext}'s default), blank lines between, within `budgetTokens`
+ * (the last item's text is cut when it does not fit whole). A method's own layout of its context
+ * (group headings, labels) is not kept. The subgraph is the method's, and the trace gains
+ * `firstItems: { k, retrieved }` (`retrieved`: how many items the method returned). A retrieval of
+ * at most `k` items is returned as it is.
+ *
+ * What "k results" means to a caller: a graph method packs several items per ranked unit (a
+ * community and its members, an entity and its relations), so its own `topK` (a ranking depth) does
+ * not bound the number of items; this does.
+ *
+ * @throws InvalidArgumentError when `k` is not a positive integer.
+ * @example
+ * const three = firstItems(await nodeRag.retrieve(index, question), 3, { tokenizer: getTokenizer() });
+ */
+export function firstItems(retrieval: Retrieval, k: number, options: FirstItemsOptions): Retrieval {
+  if (!Number.isInteger(k) || k < 1) {
+    throw new InvalidArgumentError('k', `firstItems: k must be a positive integer, got ${k}.`);
+  }
+  if (retrieval.items.length <= k) return retrieval;
+  const packed = packContext(retrieval.items.slice(0, k), options.budgetTokens ?? DEFAULT_BUDGET_TOKENS, {
+    tokenizer: options.tokenizer,
+    // Keep the k-th item even when only a few tokens of its text fit.
+    minTruncatedTokens: 1,
+  });
+  const out: Retrieval = {
+    context: packed.context,
+    items: packed.items,
+    tokens: packed.tokens,
+    trace: { ...retrieval.trace, firstItems: { k, retrieved: retrieval.items.length } },
+  };
+  if (retrieval.subgraph) out.subgraph = retrieval.subgraph;
+  return out;
 }

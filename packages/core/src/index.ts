@@ -32,6 +32,8 @@ export {
 } from './chunking/index.js';
 export {
   chunkItem,
+  type FirstItemsOptions,
+  firstItems,
   type PackContextOptions,
   type PackedContext,
   packContext,
@@ -124,6 +126,7 @@ export {
 export * from './models.js';
 export {
   assertKnownOptions,
+  assertMethodOptions,
   checkOption,
   type OptionRule,
   type OptionsSpec,

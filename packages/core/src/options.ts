@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from './errors.js';
-import type { RetrieveOptions } from './method.js';
+import type { Method, RetrieveOptions } from './method.js';
 
 /**
  * Edit distance of two strings: insertions, deletions, substitutions and swaps of two adjacent
@@ -106,6 +106,22 @@ export function assertKnownOptions(
     message = `${caller}: unknown options ${keys}. ${list}`;
   }
   throw new InvalidArgumentError(unknown[0]!, message);
+}
+
+/**
+ * Throw the {@link InvalidArgumentError} that `method`'s own `build` or `retrieve` (`stage`) throws
+ * for an option key it does not declare in `optionKeys`, before any work is done: the message names
+ * `<method name> <stage>`, the unknown key with the closest valid key and the valid keys, e.g.
+ * `noderag retrieve: unknown option "topk"; did you mean "topK"? Valid options: …`. Nothing is
+ * checked for a method without `optionKeys`. Values are the method's to check.
+ */
+export function assertMethodOptions(
+  method: Pick<Method<unknown>, 'name' | 'optionKeys'>,
+  stage: 'build' | 'retrieve',
+  options: object | null | undefined,
+): void {
+  const keys = method.optionKeys?.[stage];
+  if (keys) assertKnownOptions(`${method.name} ${stage}`, options, keys);
 }
 
 /**

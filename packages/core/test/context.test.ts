@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunkItem, getTokenizer, packContext, type RetrievedItem, rankDepthFor } from '../src/index.js';
+import {
+  chunkItem,
+  firstItems,
+  getTokenizer,
+  InvalidArgumentError,
+  packContext,
+  type Retrieval,
+  type RetrievedItem,
+  rankDepthFor,
+} from '../src/index.js';
 
 const tokenizer = getTokenizer();
 const item = (id: string, text: string, doc = 'd'): RetrievedItem => ({
@@ -142,5 +151,50 @@ describe('chunkItem and rankDepthFor', () => {
     expect(rankDepthFor(7, 1000, 100)).toBe(7);
     // A mean below one token counts as one.
     expect(rankDepthFor(10_000, 10, 0)).toBe(20);
+  });
+});
+
+describe('firstItems', () => {
+  // A method's own layout: headings between groups, which the cut context does not keep.
+  const items = ['N:orsa', 'R:1', 'R:2', 'T:kessler'].map((id) => item(id, `text of ${id}`));
+  const retrieval: Retrieval = {
+    context: `## Entities\n[N:orsa] text of N:orsa\n\n## Relationships\n[R:1] text of R:1\n\n[R:2] text of R:2\n\n## Text\n[T:kessler] text of T:kessler`,
+    items,
+    tokens: 40,
+    subgraph: { nodes: ['N:orsa', 'T:kessler'], edges: [['N:orsa', 'T:kessler']] },
+    trace: { mode: 'graph' },
+  };
+
+  it('keeps the first k items in context order, with a context of theirs alone, counted', () => {
+    const two = firstItems(retrieval, 2, { tokenizer });
+    expect(two.items.map((i) => i.id)).toEqual(['N:orsa', 'R:1']);
+    expect(two.context).toBe('[N:orsa] text of N:orsa\n\n[R:1] text of R:1');
+    expect(two.tokens).toBe(tokenizer.count(two.context));
+    expect(two.subgraph).toBe(retrieval.subgraph);
+    expect(two.trace).toEqual({ mode: 'graph', firstItems: { k: 2, retrieved: 4 } });
+    expect(retrieval.items).toHaveLength(4);
+  });
+
+  it('returns a retrieval of at most k items as it is', () => {
+    expect(firstItems(retrieval, 4, { tokenizer })).toBe(retrieval);
+    expect(firstItems(retrieval, 9, { tokenizer })).toBe(retrieval);
+  });
+
+  it('keeps k items within the budget, the last one cut', () => {
+    const long = {
+      ...retrieval,
+      items: [item('a', 'alpha '.repeat(60)), item('b', 'beta '.repeat(60)), item('c', 'c')],
+    };
+    const budget = tokenizer.count(`[a] ${'alpha '.repeat(60)}`.trim()) + 10;
+    const two = firstItems(long, 2, { tokenizer, budgetTokens: budget });
+    expect(two.items.map((i) => i.id)).toEqual(['a', 'b']);
+    expect(two.tokens).toBeLessThanOrEqual(budget);
+    expect(two.context).toMatch(/\[b\] beta/);
+  });
+
+  it('refuses a k that is not a positive integer', () => {
+    for (const k of [0, -1, 1.5, Number.NaN]) {
+      expect(() => firstItems(retrieval, k, { tokenizer })).toThrow(InvalidArgumentError);
+    }
   });
 });

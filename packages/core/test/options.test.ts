@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { assertKnownOptions, InvalidArgumentError, optionKeys, RETRIEVE_OPTION_KEYS } from '../src/index.js';
+import {
+  assertKnownOptions,
+  assertMethodOptions,
+  InvalidArgumentError,
+  optionKeys,
+  RETRIEVE_OPTION_KEYS,
+} from '../src/index.js';
 import { closestMatch, editDistance } from '../src/internal.js';
 
 function thrown(fn: () => void): InvalidArgumentError {
@@ -122,5 +128,26 @@ describe('assertKnownOptions', () => {
     expect(thrown(() => assertKnownOptions('m', { sed: 1 }, new Set(known))).message).toContain(
       'did you mean "seed"?',
     );
+  });
+});
+
+describe('assertMethodOptions', () => {
+  const method = {
+    name: 'noderag',
+    optionKeys: { build: ['chunkSize'], retrieve: ['budgetTokens', 'topK', 'signal', 'teleport'] },
+  };
+
+  it("throws the message of the method's own stage for a key it does not declare", () => {
+    expect(() => assertMethodOptions(method, 'retrieve', { telport: 0.3 })).toThrow(
+      'noderag retrieve: unknown option "telport"; did you mean "teleport"? Valid options: budgetTokens, topK, signal, teleport.',
+    );
+    expect(() => assertMethodOptions(method, 'build', { teleport: 0.3 })).toThrow(
+      'noderag build: unknown option "teleport". Valid options: chunkSize.',
+    );
+  });
+
+  it('passes declared keys, and anything for a method that declares none', () => {
+    expect(() => assertMethodOptions(method, 'retrieve', { teleport: 0.3, topK: 5 })).not.toThrow();
+    expect(() => assertMethodOptions({ name: 'custom' }, 'retrieve', { anything: 1 })).not.toThrow();
   });
 });

@@ -6,7 +6,7 @@ import { bearerCheck } from './auth.js';
 import { badRequest, errorBody, HttpError, oneLine, toHttpError } from './errors.js';
 import { browserGuard, unsupportedBody } from './guard.js';
 import { pickIndex, resolveIndexes } from './indexes.js';
-import { parseQueryRequest, retrievalJson, retrieve } from './query.js';
+import { checkRequestOptions, parseQueryRequest, retrievalJson, retrieve } from './query.js';
 import { defaultExplorerDir, loadExplorerAssets, NOT_BUILT_PAGE, type StaticFile } from './static.js';
 import { nextTurn } from './turns.js';
 import type { DocumentResponse, GragServerOptions, QueryResponse } from './types.js';
@@ -262,6 +262,7 @@ export function createGragServer(options: GragServerOptions): Hono {
     }
     const request = parseQueryRequest(parsed, maxQuestionChars);
     const served = pickIndex(indexes, request.method);
+    checkRequestOptions(served, request);
     if (request.answer && !served.answer) {
       throw new HttpError(
         400,

@@ -1,5 +1,11 @@
 /** The served indexes, resolved once when the server is created. */
-import { type IndexProviders, InvalidArgumentError, modelFingerprint } from '@grag/core';
+import {
+  getTokenizer,
+  type IndexProviders,
+  InvalidArgumentError,
+  modelFingerprint,
+  type Tokenizer,
+} from '@grag/core';
 import { type DocumentStore, documentsOf, storeOf } from './documents.js';
 import { HttpError } from './errors.js';
 import type { AnswerSource, GragServerOptions, IndexInfo, ServedIndexInput } from './types.js';
@@ -12,6 +18,8 @@ export interface ServedIndex {
   readonly documents: DocumentStore;
   /** `undefined` when answers are off or nothing can answer. */
   readonly answer: AnswerSource | undefined;
+  /** What counts the context of a retrieval cut to `topK` items: the index's, else cl100k_base. */
+  readonly tokenizer: Tokenizer;
   readonly info: IndexInfo;
 }
 
@@ -35,6 +43,15 @@ function fingerprints(input: ServedIndexInput): Record<string, string> {
 
 function count(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+/** Retrieve options a request gives otherwise: its connection, its `budget`. */
+const NOT_REQUEST_OPTIONS: readonly string[] = ['signal', 'budgetTokens'];
+
+/** The retrieve option keys a request's `options` may hold (`null`: the method declares none). */
+function requestOptionKeys(method: ServedIndexInput['method']): string[] | null {
+  const keys = method.optionKeys?.retrieve;
+  return keys ? [...new Set(keys)].filter((key) => !NOT_REQUEST_OPTIONS.includes(key)) : null;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -82,6 +99,7 @@ export function resolveIndexes(options: GragServerOptions): ServedIndex[] {
       index: input.index,
       documents,
       answer,
+      tokenizer: providersOf(input.index)?.tokenizer ?? getTokenizer(),
       info: {
         name,
         method: input.method.name,
@@ -92,6 +110,7 @@ export function resolveIndexes(options: GragServerOptions): ServedIndex[] {
         passageRanking: ranking
           ? { kinds: ranking.kinds ? [...ranking.kinds] : null, order: ranking.order ?? 'context' }
           : null,
+        options: requestOptionKeys(input.method),
       },
     };
   });

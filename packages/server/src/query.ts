@@ -1,5 +1,5 @@
 /** `POST /v1/query`: the request checked field by field, the retrieval run and shaped as JSON. */
-import type { Retrieval } from '@grag/core';
+import { assertMethodOptions, firstItems, type Retrieval } from '@grag/core';
 import { badRequest } from './errors.js';
 import type { ServedIndex } from './indexes.js';
 import type { RetrievalJson } from './types.js';
@@ -9,12 +9,15 @@ export interface QueryRequest {
   question: string;
   method?: string;
   budget?: number;
+  /** How many items the retrieval returns (its first ones, in context order). */
   topK?: number;
+  /** The method's retrieve options, checked against its option keys by {@link checkRequestOptions}. */
+  options?: Record<string, unknown>;
   answer: boolean;
   stream: boolean;
 }
 
-const FIELDS = ['question', 'method', 'budget', 'topK', 'answer', 'stream'];
+const FIELDS = ['question', 'method', 'budget', 'topK', 'options', 'answer', 'stream'];
 
 function typeName(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
@@ -37,10 +40,23 @@ function flag(body: Record<string, unknown>, field: 'answer' | 'stream'): boolea
   return value;
 }
 
+function methodOptions(body: Record<string, unknown>): Record<string, unknown> | undefined {
+  const value = body.options;
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw badRequest(
+      `"options" must be an object of the method's retrieve options, e.g. {"topK": 20}, got ${typeName(value)}.`,
+    );
+  }
+  return value as Record<string, unknown>;
+}
+
 /**
  * Check a parsed request body: an object with a non-empty `question` string of at most
  * `maxQuestionChars` characters, and optional `method` (string), `budget` and `topK` (positive
- * integers), `answer` and `stream` (booleans); no other field. Throws a 400 naming what is wrong.
+ * integers), `options` (an object), `answer` and `stream` (booleans); no other field. Throws a 400
+ * naming what is wrong. The keys of `options` are checked once the index is known
+ * ({@link checkRequestOptions}).
  */
 export function parseQueryRequest(body: unknown, maxQuestionChars: number): QueryRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -65,26 +81,56 @@ export function parseQueryRequest(body: unknown, maxQuestionChars: number): Quer
   }
   const budget = positiveInteger(b, 'budget');
   const topK = positiveInteger(b, 'topK');
+  const options = methodOptions(b);
   return {
     question,
     ...(b.method !== undefined ? { method: b.method as string } : {}),
     ...(budget !== undefined ? { budget } : {}),
     ...(topK !== undefined ? { topK } : {}),
+    ...(options !== undefined ? { options } : {}),
     answer: flag(b, 'answer'),
     stream: flag(b, 'stream'),
   };
 }
 
-/** Run the retrieval of a checked request on `served`. */
-export function retrieve(
+/**
+ * Check the request's `options` against the retrieve options of `served`'s method: `signal` and
+ * `budgetTokens` are refused (a request is stopped by closing its connection, and its budget is
+ * `budget`), and a key the method does not declare gets the method's own message, as
+ * `grag query --set` does (`noderag retrieve: unknown option "topk"; did you mean "topK"? …`).
+ * Values are checked by the method when it retrieves (a bad one is its `InvalidArgumentError`, a 400).
+ */
+export function checkRequestOptions(served: ServedIndex, request: QueryRequest): void {
+  const options = request.options;
+  if (options === undefined) return;
+  if ('signal' in options) {
+    throw badRequest('"options.signal" cannot be sent: a query stops when its client closes the connection.');
+  }
+  if ('budgetTokens' in options) {
+    throw badRequest('"options.budgetTokens" is the request\'s "budget": send {"budget": <tokens>}.');
+  }
+  assertMethodOptions(served.method, 'retrieve', options);
+}
+
+/**
+ * Run the retrieval of a checked request on `served`: the method's `retrieve` with the request's
+ * `options`, `budget` as `budgetTokens` and the client's `signal`; with `topK`, only the first
+ * `topK` items are kept, and the context is theirs ({@link firstItems}).
+ */
+export async function retrieve(
   served: ServedIndex,
   request: QueryRequest,
   signal: AbortSignal,
 ): Promise<Retrieval> {
-  return served.method.retrieve(served.index, request.question, {
+  const retrieval = await served.method.retrieve(served.index, request.question, {
+    ...request.options,
     ...(request.budget !== undefined ? { budgetTokens: request.budget } : {}),
-    ...(request.topK !== undefined ? { topK: request.topK } : {}),
     signal,
+  });
+  if (request.topK === undefined) return retrieval;
+  return firstItems(retrieval, request.topK, {
+    tokenizer: served.tokenizer,
+    ...(request.budget !== undefined ? { budgetTokens: request.budget } : {}),
   });
 }
 

@@ -89,6 +89,12 @@ export interface IndexInfo {
   chunks: number | null;
   providers: Record<string, string>;
   passageRanking: { kinds: string[] | null; order: 'context' | 'score' } | null;
+  /**
+   * The keys a query's `options` may hold: the method's retrieve options but `signal` and
+   * `budgetTokens` (given otherwise). `null` when the method does not declare its options (any key
+   * is passed on).
+   */
+  options: string[] | null;
 }
 
 /** The retrieval part of a query response. */

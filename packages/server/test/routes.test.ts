@@ -60,7 +60,7 @@ describe('grag server routes over HTTP', () => {
     expect(await json('/healthz')).toEqual({ status: 200, body: { ok: true } });
   });
 
-  it('GET /v1/indexes lists each index with its method, counts, providers and passage ranking', async () => {
+  it('GET /v1/indexes lists each index with its method, counts, providers, passage ranking and options', async () => {
     const { status, body } = await json('/v1/indexes');
     expect(status).toBe(200);
     const providers = indexes.bm25.providers;
@@ -76,6 +76,7 @@ describe('grag server routes over HTTP', () => {
         vectorIndex: 'flat',
       },
       passageRanking: { kinds: ['chunk'], order: 'context' },
+      options: ['topK'],
     });
     expect(body.indexes.map((ix: { name: string }) => ix.name)).toEqual([
       'bm25',
@@ -87,11 +88,12 @@ describe('grag server routes over HTTP', () => {
       chunks: null,
       providers: {},
       passageRanking: null,
+      options: null,
     });
   });
 
   it('POST /v1/query retrieves from the first index by default, as the method itself does', async () => {
-    const res = await postQuery(server.url, { question: 'Who founded the shipyard?', topK: 1 });
+    const res = await postQuery(server.url, { question: 'Who founded the shipyard?', options: { topK: 1 } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const body = await res.json();
@@ -109,11 +111,11 @@ describe('grag server routes over HTTP', () => {
     expect(typeof body.ms).toBe('number');
   });
 
-  it('passes budget and topK to the method', async () => {
+  it('passes budget and the options to the method', async () => {
     const res = await postQuery(server.url, {
       question: 'research vessel Aurora',
       method: 'naive-dense',
-      topK: 3,
+      options: { topK: 3 },
       budget: 30,
     });
     const body = await res.json();

@@ -141,8 +141,12 @@ describe('request limits and bad requests', () => {
       [{ question: 'q', budget: 1.5 }, '"budget" must be a positive integer, got 1.5.'],
       [{ question: 'q', answer: 'yes' }, '"answer" must be true or false, got "yes".'],
       [
+        { question: 'q', options: [1] },
+        '"options" must be an object of the method\'s retrieve options, e.g. {"topK": 20}, got an array.',
+      ],
+      [
         { question: 'q', topk: 3 },
-        'Unknown field "topk"; a query takes question, method, budget, topK, answer, stream.',
+        'Unknown field "topk"; a query takes question, method, budget, topK, options, answer, stream.',
       ],
     ];
     for (const [body, message] of cases) {
