@@ -1,7 +1,9 @@
 /**
- * `@grag/ai-sdk`: Vercel AI SDK models as grag providers. `fromAiSdk(languageModel)` is a grag
- * `ChatModel` and `fromAiSdkEmbedding(embeddingModel, { dimensions })` a grag `Embedder`, so any
- * AI SDK provider drives every grag method.
+ * `@grag/ai-sdk`: Vercel AI SDK models as grag providers, and grag for AI SDK apps.
+ * `fromAiSdk(languageModel)` is a grag `ChatModel` and `fromAiSdkEmbedding(embeddingModel, {
+ * dimensions })` a grag `Embedder`, so any AI SDK provider drives every grag method; `gragTool`
+ * gives an agent a grag index as a search tool with cited items, and `gragUIMessageStream` sends a
+ * grag answer with its citations as an AI SDK UI message stream.
  *
  * @packageDocumentation
  */
@@ -22,3 +24,12 @@ export {
   fromAiSdkEmbedding,
 } from './embedding.js';
 export { type CallTarget, mapAiSdkError } from './errors.js';
+export {
+  GRAG_TOOL_DESCRIPTION,
+  type GragToolInput,
+  type GragToolItem,
+  type GragToolOptions,
+  type GragToolOutput,
+  gragTool,
+} from './tool.js';
+export { type GragUIMessageStreamOptions, gragUIMessageStream } from './ui-stream.js';

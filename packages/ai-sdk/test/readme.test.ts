@@ -28,6 +28,16 @@ async function runSnippet(code: string): Promise<unknown[]> {
   }
 }
 
+/** Every ```ts block under `## Use` (up to the next `## ` heading), as consumer-check runs them. */
+async function useSnippets(): Promise<string[]> {
+  const text = await readFile(readme, 'utf8');
+  const at = text.indexOf('\n## Use\n');
+  const rest = text.slice(at + 1);
+  const end = rest.slice(1).search(/^## /m);
+  const use = end < 0 ? rest : rest.slice(0, end + 1);
+  return [...use.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+}
+
 it('runs the Use snippet of the README on the AI SDK mock models and prints what its comments say', async () => {
   const snippet = await readmeSnippet(readme);
   expect(snippet).toContain("from 'ai/test'");
@@ -36,8 +46,26 @@ it('runs the Use snippet of the README on the AI SDK mock models and prints what
   expect(await runSnippet(snippet)).toEqual(expected);
 });
 
-it('names ai in the Install block, so the snippet’s ai/test import installs', async () => {
+it('runs the tool and UI message stream snippets under Use offline, and they print what their comments say', async () => {
+  const snippets = await useSnippets();
+  expect(snippets).toHaveLength(3);
+  for (const snippet of snippets.slice(1)) {
+    const expected = [...snippet.matchAll(/^\/\/ → (.*)$/gm)].map((m) => JSON.parse(m[1]!) as unknown);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(await runSnippet(snippet)).toEqual(expected);
+  }
+});
+
+it('names ai and the snippets’ method in the Install block, so their imports install', async () => {
   const text = await readFile(readme, 'utf8');
   const install = /## Install\s+```sh\n([\s\S]*?)```/.exec(text)?.[1] ?? '';
-  expect(install.trim().split(/\s+/)).toEqual(['npm', 'install', '@grag/ai-sdk', '@grag/core', 'ai']);
+  expect(
+    install
+      .trim()
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/)),
+  ).toEqual([
+    ['npm', 'install', '@grag/ai-sdk', '@grag/core', 'ai'],
+    ['npm', 'install', '@grag/naive-rag'],
+  ]);
 });

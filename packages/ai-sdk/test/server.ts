@@ -25,16 +25,27 @@ export interface ErrorReply {
 
 export interface ChatRequest {
   model: string;
-  messages: { role: string; content: string }[];
+  messages: {
+    role: string;
+    content: string | null;
+    tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+    tool_call_id?: string;
+  }[];
+  tools?: { type: 'function'; function: { name: string; description?: string; parameters: unknown } }[];
   [key: string]: unknown;
+}
+
+/** A reply that calls tools instead of writing text (plain, not streamed, replies only). */
+export interface ToolCallsReply {
+  toolCalls: { id: string; name: string; arguments: unknown }[];
 }
 
 export interface TestServer {
   /** `http://127.0.0.1:<port>/v1` */
   baseURL: string;
   requests: SeenRequest[];
-  /** The chat completions' text for a request. */
-  chat: (request: ChatRequest) => string;
+  /** The chat completions' text for a request, or the tools it calls. */
+  chat: (request: ChatRequest) => string | ToolCallsReply;
   /** The vector of one embedding input. */
   embed: (input: string) => number[];
   /** Replies sent before the handlers answer, one per request, in order. */
@@ -54,7 +65,7 @@ export function words(text: string): number {
 export async function startServer(): Promise<TestServer> {
   const state = {
     requests: [] as SeenRequest[],
-    chat: (_: ChatRequest) => 'ok',
+    chat: (_: ChatRequest): string | ToolCallsReply => 'ok',
     embed: (input: string) => [input.length, 1],
     failures: [] as ErrorReply[],
     delayMs: 0,
@@ -80,8 +91,10 @@ export async function startServer(): Promise<TestServer> {
       }
       if (seen.path === '/v1/chat/completions') {
         const body = seen.body as ChatRequest;
-        const text = state.chat(body);
-        const prompt = body.messages.reduce((n, m) => n + words(m.content), 0);
+        const reply = state.chat(body);
+        const calls = typeof reply === 'string' ? undefined : reply.toolCalls;
+        const text = typeof reply === 'string' ? reply : '';
+        const prompt = body.messages.reduce((n, m) => n + words(m.content ?? ''), 0);
         seen.usage = [prompt, words(text)];
         const usage = {
           prompt_tokens: prompt,
@@ -108,7 +121,23 @@ export async function startServer(): Promise<TestServer> {
             object: 'chat.completion',
             created: 0,
             model: body.model,
-            choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+            choices: [
+              {
+                index: 0,
+                message: calls
+                  ? {
+                      role: 'assistant',
+                      content: null,
+                      tool_calls: calls.map((call) => ({
+                        id: call.id,
+                        type: 'function',
+                        function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                      })),
+                    }
+                  : { role: 'assistant', content: text },
+                finish_reason: calls ? 'tool_calls' : 'stop',
+              },
+            ],
             usage,
           }),
         );

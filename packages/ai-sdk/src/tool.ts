@@ -1,0 +1,209 @@
+/** `gragTool`: a grag index as an AI SDK tool an agent calls to search, with cited items back. */
+import {
+  assertMethodOptions,
+  citedSources,
+  InvalidArgumentError,
+  type Method,
+  type RetrievedItem,
+  type RetrieveOptions,
+  type SourceLocation,
+  throwIfAborted,
+} from '@grag/core';
+import { jsonSchema, type Tool, tool } from 'ai';
+import { PACKAGE } from './errors.js';
+
+/** What the model sends when it calls the tool. */
+export interface GragToolInput {
+  /** What to search the indexed documents for: a question or keywords. */
+  query: string;
+}
+
+/** One retrieved item as the tool returns it to the model: what to read and what to cite. */
+export interface GragToolItem {
+  /** The id to cite, as `[id]`. */
+  id: string;
+  /** What the item is: `'chunk'`, `'entity'`, `'relation'`, `'community'`, … (the method's kind). */
+  kind: string;
+  /** The text of the item. */
+  text: string;
+  /**
+   * Where it comes from, to show: its places in the source files (`report.pdf p. 3`), else its
+   * documents' ids (core's `sourceLabel`).
+   */
+  source: string;
+  /** The documents it comes from. */
+  docIds: string[];
+  /** Its places in the source files, when its documents were loaded with them. */
+  locations?: SourceLocation[];
+}
+
+/** What the tool returns: the retrieved items in the method's context order. */
+export interface GragToolOutput {
+  items: GragToolItem[];
+}
+
+/** Options of {@link gragTool}. */
+export interface GragToolOptions<Index, R extends RetrieveOptions = RetrieveOptions> {
+  /** A built or loaded index of `method`. */
+  index: Index;
+  /** The grag method the index belongs to, e.g. `bm25Rag` from `@grag/naive-rag`. */
+  // biome-ignore lint/suspicious/noExplicitAny: the build options of the method play no part here.
+  method: Method<Index, any, R>;
+  /**
+   * What the model reads about the tool: when to call it. @default a description that says it
+   * searches the indexed documents and that the ids are to be cited as `[id]`
+   */
+  description?: string;
+  /**
+   * How many items a call returns: the first `k` items of the retrieval, in context order (fewer
+   * when it holds fewer). Not the method's `topK`, a ranking depth: a graph method packs several
+   * items per ranked unit. @default every item of the retrieval
+   */
+  k?: number;
+  /**
+   * The options every call passes to `method.retrieve`, e.g. `{ budgetTokens: 4000, topK: 20 }` or
+   * a method's own (NodeRAG's `teleport`); keys are checked against the method's declared ones.
+   * The signal is the AI SDK's `abortSignal` of the call.
+   */
+  retrieveOptions?: Omit<R, 'signal'>;
+}
+
+/** The description the model reads when none is given. */
+export const GRAG_TOOL_DESCRIPTION =
+  'Search the indexed documents. Returns the passages and facts that match the query, each with an id; ' +
+  'answer from them and cite each one you use as [id].';
+
+const INPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    query: {
+      type: 'string',
+      description: 'What to search the documents for: the question, or its key names and terms.',
+    },
+  },
+  required: ['query'],
+  additionalProperties: false,
+} as const;
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
+function checkInput(
+  value: unknown,
+): { success: true; value: GragToolInput } | { success: false; error: Error } {
+  const query = (value as { query?: unknown } | null)?.query;
+  if (typeof value !== 'object' || value === null || typeof query !== 'string' || query.trim() === '') {
+    return {
+      success: false,
+      error: new InvalidArgumentError(
+        'query',
+        `${PACKAGE}: gragTool input must be {"query": "<non-empty text>"}, got ${JSON.stringify(value)?.slice(0, 200)}.`,
+      ),
+    };
+  }
+  return { success: true, value: { query } };
+}
+
+/** The items the tool returns: each with its text and its citation's source (core's `citedSources`). */
+function toolItems(items: readonly RetrievedItem[]): GragToolItem[] {
+  const sources = citedSources(
+    items.map((item) => item.id),
+    items,
+  );
+  return items.map((item, i) => {
+    const cited = sources[i]!;
+    const out: GragToolItem = {
+      id: item.id,
+      kind: item.kind,
+      text: item.text,
+      source: cited.label,
+      docIds: cited.docIds,
+    };
+    if (cited.locations) out.locations = cited.locations;
+    return out;
+  });
+}
+
+/**
+ * A grag index as an AI SDK tool (`tool()` with a JSON-schema input `{ query }`): when the model
+ * calls it, `method.retrieve(index, query, retrieveOptions)` runs (aborted with the call's
+ * `abortSignal`) and the tool returns `{ items }`: each retrieved item's id (what the answer cites
+ * as `[id]`), kind, text, and its source (`report.pdf p. 3`, else its documents), so the model's
+ * next step reads them and can cite them. Give it to `generateText` / `streamText` / an agent in
+ * `tools`, with a `stopWhen` that allows a step after the tool call (e.g. `stepCountIs(3)`).
+ *
+ * Throws `InvalidArgumentError` when `method` is not a grag method, `index` is missing, `k` is not a
+ * positive integer, or `retrieveOptions` is not an object, holds `signal`, or has a key the method
+ * does not accept (with the closest valid key).
+ *
+ * @example
+ * ```ts
+ * const { text } = await generateText({
+ *   model: openai('gpt-4o-mini'),
+ *   tools: { searchDocuments: gragTool({ index, method: bm25Rag, k: 5 }) },
+ *   stopWhen: stepCountIs(3),
+ *   prompt: 'Who founded the Kessler Shipyard?',
+ * });
+ * ```
+ */
+export function gragTool<Index, R extends RetrieveOptions = RetrieveOptions>(
+  options: GragToolOptions<Index, R>,
+): Tool<GragToolInput, GragToolOutput> {
+  const method = options?.method as Partial<Method<Index>> | undefined;
+  if (typeof method !== 'object' || method === null || typeof method.retrieve !== 'function') {
+    throw new InvalidArgumentError(
+      'method',
+      `${PACKAGE}: gragTool needs \`method\`, a grag Method such as \`bm25Rag\` from @grag/naive-rag (got ${describe(method)}).`,
+    );
+  }
+  const name = typeof method.name === 'string' ? method.name : 'unnamed';
+  if (options.index === undefined || options.index === null) {
+    throw new InvalidArgumentError(
+      'index',
+      `${PACKAGE}: gragTool needs \`index\`, an index of method '${name}' (from \`${name}.build(docs, ctx)\` or \`.load(dir, ctx)\`).`,
+    );
+  }
+  const { k } = options;
+  if (k !== undefined && (typeof k !== 'number' || !Number.isInteger(k) || k < 1)) {
+    throw new InvalidArgumentError(
+      'k',
+      `${PACKAGE}: gragTool k must be a positive integer, got ${describe(k)}.`,
+    );
+  }
+  const retrieveOptions = (options.retrieveOptions ?? {}) as Record<string, unknown>;
+  if (typeof retrieveOptions !== 'object' || retrieveOptions === null || Array.isArray(retrieveOptions)) {
+    throw new InvalidArgumentError(
+      'retrieveOptions',
+      `${PACKAGE}: gragTool retrieveOptions must be an object of '${name}' retrieve options (got ${describe(retrieveOptions)}).`,
+    );
+  }
+  if ('signal' in retrieveOptions) {
+    throw new InvalidArgumentError(
+      'retrieveOptions.signal',
+      `${PACKAGE}: gragTool takes no \`signal\` in retrieveOptions; each call is aborted by the AI SDK's abortSignal.`,
+    );
+  }
+  // The method's own message (`noderag retrieve: unknown option …`), as `grag query --set` gives it.
+  assertMethodOptions({ name, optionKeys: method.optionKeys }, 'retrieve', retrieveOptions);
+  const frozen = Object.freeze({ ...retrieveOptions });
+  const { index } = options;
+  const retrieve = method.retrieve.bind(method);
+  return tool({
+    description: options.description ?? GRAG_TOOL_DESCRIPTION,
+    inputSchema: jsonSchema<GragToolInput>(INPUT_SCHEMA, { validate: checkInput }),
+    execute: async ({ query }, { abortSignal }): Promise<GragToolOutput> => {
+      // A method that does not await anything would not look at the signal.
+      throwIfAborted(abortSignal);
+      const retrieval = await retrieve(index, query, {
+        ...frozen,
+        ...(abortSignal ? { signal: abortSignal } : {}),
+      } as R);
+      const items = k === undefined ? retrieval.items : retrieval.items.slice(0, k);
+      return { items: toolItems(items) };
+    },
+  });
+}

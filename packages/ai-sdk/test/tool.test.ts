@@ -1,0 +1,189 @@
+/**
+ * `gragTool`: a grag index as an AI SDK tool. An agent (`generateText` with tools and `stopWhen`)
+ * on `@ai-sdk/openai-compatible` against an OpenAI-compatible server on 127.0.0.1 calls the tool,
+ * and the cited items come back to the model in its next request.
+ */
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import {
+  createBuildContext,
+  type Document,
+  InvalidArgumentError,
+  sourceLabel,
+  type TaskSuite,
+} from '@grag/core';
+import { createScriptedEmbedder } from '@grag/core/test';
+import { type Bm25RagIndex, bm25Rag } from '@grag/naive-rag';
+import { generateText, stepCountIs } from 'ai';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { GRAG_TOOL_DESCRIPTION, type GragToolOutput, gragTool } from '../src/index.js';
+import { type ChatRequest, startServer, type TestServer } from './server.js';
+
+const DOCS: Document[] = [
+  {
+    id: 'kessler',
+    text: 'The Kessler Shipyard in Port Halvard was founded in 1881 by Anton Kessler.',
+    // As a loader gives it: the place in the source file, which the item's source label shows.
+    segments: [{ start: 0, end: 74, location: { path: 'history.pdf', page: 3 } }],
+  },
+  {
+    id: 'falls',
+    title: 'Merrow Falls',
+    text: 'Merrow Falls lies upriver from Port Halvard; its mill was built by the Kessler Shipyard.',
+  },
+  {
+    id: 'strait',
+    title: 'Veskan Strait',
+    text: 'Ferries built by the Kessler Shipyard cross the Veskan Strait from Port Halvard to Orsa.',
+  },
+];
+const QUESTION = 'Who founded the Kessler Shipyard?';
+
+let index: Bm25RagIndex;
+let server: TestServer;
+
+beforeAll(async () => {
+  const ctx = createBuildContext({
+    embedder: createScriptedEmbedder({ dimensions: 8 }),
+    tasks: { id: 'no-tasks' } as TaskSuite,
+  });
+  index = await bm25Rag.build(DOCS, ctx, { chunking: 'document' });
+});
+
+beforeEach(async () => {
+  server = await startServer();
+});
+
+afterEach(async () => {
+  await server.close();
+});
+
+/** The "model": call the tool first; once a tool result is in the conversation, answer from it. */
+function agentModel(request: ChatRequest) {
+  const result = request.messages.find((m) => m.role === 'tool');
+  if (!result) {
+    return { toolCalls: [{ id: 'call_1', name: 'searchDocuments', arguments: { query: QUESTION } }] };
+  }
+  const { items } = JSON.parse(result.content ?? '{}') as GragToolOutput;
+  return `Anton Kessler founded it in 1881 [${items[0]?.id}].`;
+}
+
+describe('an AI SDK agent with gragTool over HTTP', () => {
+  it('calls the tool, and its next request carries the cited items', async () => {
+    server.chat = agentModel;
+    const provider = createOpenAICompatible({ baseURL: server.baseURL, name: 'local', apiKey: 'test' });
+    const result = await generateText({
+      model: provider.chatModel('test-model'),
+      tools: { searchDocuments: gragTool({ index, method: bm25Rag, k: 2 }) },
+      stopWhen: stepCountIs(3),
+      prompt: QUESTION,
+    });
+
+    const requests = server.seen('/v1/chat/completions');
+    expect(requests).toHaveLength(2);
+    // The tool as the model sees it: its description and the JSON schema of its input.
+    const [declared] = requests[0]!.body.tools;
+    expect(declared.function.name).toBe('searchDocuments');
+    expect(declared.function.description).toBe(GRAG_TOOL_DESCRIPTION);
+    expect(declared.function.parameters).toMatchObject({
+      type: 'object',
+      properties: { query: { type: 'string' } },
+      required: ['query'],
+    });
+
+    // The second request: the tool's result, the first k items of the retrieval with their sources.
+    const direct = await bm25Rag.retrieve(index, QUESTION);
+    expect(direct.items.length).toBeGreaterThan(2);
+    const toolMessage = (requests[1]!.body as ChatRequest).messages.find((m) => m.role === 'tool');
+    expect(toolMessage?.tool_call_id).toBe('call_1');
+    const output = JSON.parse(toolMessage!.content!) as GragToolOutput;
+    expect(output.items).toEqual(
+      direct.items.slice(0, 2).map((item) => ({
+        id: item.id,
+        kind: 'chunk',
+        text: item.text,
+        source: sourceLabel(item.source),
+        docIds: item.source.docIds,
+        ...(item.source.locations ? { locations: item.source.locations } : {}),
+      })),
+    );
+    expect(output.items[0]).toMatchObject({
+      source: 'history.pdf p. 3',
+      docIds: ['kessler'],
+      locations: [{ path: 'history.pdf', page: 3 }],
+    });
+    expect(output.items[1]).toMatchObject({ source: 'falls', docIds: ['falls'] });
+
+    expect(result.text).toBe(`Anton Kessler founded it in 1881 [${output.items[0]!.id}].`);
+    expect(result.steps[0]!.toolResults[0]!.output).toEqual(output);
+  });
+});
+
+describe('gragTool', () => {
+  const execute = async (t: ReturnType<typeof gragTool>, query: string, abortSignal?: AbortSignal) =>
+    (await t.execute!({ query }, {
+      toolCallId: 'c',
+      messages: [],
+      context: {},
+      ...(abortSignal ? { abortSignal } : {}),
+    } as never)) as GragToolOutput;
+
+  it('passes retrieveOptions to the method', async () => {
+    const one = await execute(gragTool({ index, method: bm25Rag, retrieveOptions: { topK: 1 } }), QUESTION);
+    expect(one.items.map((item) => item.docIds)).toEqual([['kessler']]);
+    const all = await execute(gragTool({ index, method: bm25Rag }), QUESTION);
+    expect(all.items).toHaveLength(3);
+  });
+
+  it('stops the retrieval when the call is aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(execute(gragTool({ index, method: bm25Rag }), QUESTION, controller.signal)).rejects.toThrow(
+      /abort/i,
+    );
+  });
+
+  it('refuses a bad method, index, k or retrieveOptions with one line naming what to do', () => {
+    const refusal = (fn: () => unknown): string => {
+      try {
+        fn();
+      } catch (error) {
+        expect(InvalidArgumentError.isInstance(error)).toBe(true);
+        return (error as Error).message;
+      }
+      throw new Error('expected gragTool to throw');
+    };
+    expect(refusal(() => gragTool({ index, method: {} as typeof bm25Rag }))).toBe(
+      '@grag/ai-sdk: gragTool needs `method`, a grag Method such as `bm25Rag` from @grag/naive-rag (got an object).',
+    );
+    expect(
+      refusal(() => gragTool({ index: undefined as unknown as Bm25RagIndex, method: bm25Rag })),
+    ).toContain("gragTool needs `index`, an index of method 'bm25'");
+    expect(refusal(() => gragTool({ index, method: bm25Rag, k: 0 }))).toBe(
+      '@grag/ai-sdk: gragTool k must be a positive integer, got number 0.',
+    );
+    expect(
+      refusal(() =>
+        gragTool({ index, method: bm25Rag, retrieveOptions: { topk: 3 } as unknown as { topK: number } }),
+      ),
+    ).toBe(
+      'bm25 retrieve: unknown option "topk"; did you mean "topK"? Valid options: budgetTokens, topK, signal.',
+    );
+    expect(
+      refusal(() =>
+        gragTool({
+          index,
+          method: bm25Rag,
+          retrieveOptions: { signal: AbortSignal.timeout(1) } as unknown as { topK: number },
+        }),
+      ),
+    ).toContain('takes no `signal` in retrieveOptions');
+  });
+
+  it('validates the input the model sends against its schema', async () => {
+    const t = gragTool({ index, method: bm25Rag });
+    const schema = t.inputSchema as { validate?: (value: unknown) => Promise<{ success: boolean }> };
+    expect((await schema.validate!({ query: QUESTION })).success).toBe(true);
+    expect((await schema.validate!({ query: '  ' })).success).toBe(false);
+    expect((await schema.validate!({ q: QUESTION })).success).toBe(false);
+  });
+});
