@@ -139,6 +139,22 @@ describe('relation phrases in questions', () => {
     expect(await r('Harbour Lights or Quiet Meadow: which came out first?')).toBeNull();
   });
 
+  test('a sentence that introduces someone or something before the question becomes its description', async () => {
+    const r = async (q: string) => reorderQuestion(await tokensOf(q));
+    expect(await r('Ada Flint has a brother. Where does he work?')).toBe(
+      'Where does the brother of Ada Flint work?',
+    );
+    expect(await r('The mill was built by a carpenter. When did he die?')).toBe(
+      'When did the carpenter who built the mill die?',
+    );
+    expect(await r("Ada Flint's son works at a museum. Who set that museum up?")).toBe(
+      "Who set up the museum where Ada Flint's son works?",
+    );
+    expect(await r('Mirela Vos has a sister. What is her name?')).toBe('Who is the sister of Mirela Vos?');
+    // The pronoun must agree: "it" is not the uncle.
+    expect(await r('Jon Beck has an uncle who sails a ketch. What is it called?')).toBeNull();
+  });
+
   test('the two coordinated names of a comparison, title-cased "And" kept inside a name', async () => {
     expect(pairedNames(await tokensOf('Are Salt And Iron and Quiet Meadow from the same country?'))).toEqual([
       'Salt And Iron',

@@ -166,6 +166,9 @@ describe('the offline reader on plain notes', () => {
     // A possessive name ("St Piran's Church") is one name, and it is the kind asked; the town named
     // next to it is not.
     ['In which church did Arlo Varne and Wenna Trask marry?', 'St Piran’s Church', 'family'],
+    // A sentence before the question that introduces whom it asks about.
+    ["Wenna Trask has a brother. What's his name?", 'Casek', 'pottery'],
+    ['The Harrow Point Rowing Society was started by a woman. What was her name?', 'Elsa Varne', 'rowing'],
     // "… by whom?" asks for the agent after "by".
     ['The new pontoon was opened in 2024 by whom?', 'Ysella Penrose', 'harbour'],
     // Choices: a sentence that negates one option; "been open longer" is the earlier opening; an

@@ -8,7 +8,9 @@
  *   sub-question ("Which shipyard built the Orsa?") whose answer is put in its place.
  * Both read the parse (POS tags, relative pronouns, punctuation), not any question template.
  */
+import { DESCRIPTOR_TYPES } from '../lexicon.js';
 import { spanText, type Token } from '../nlp.js';
+import { relationOf } from './kinship.js';
 
 /** Pairs people write for one kinship relation, and the relation ("his husband or wife" → spouse). */
 const EITHER_KIN: readonly [RegExp, string][] = [
@@ -53,26 +55,67 @@ const isCapital = (t: Token | undefined): boolean => !!t && isWord(t) && /^[\p{L
  * when the question sets nothing apart, or the question part has no pronoun to take it up.
  */
 export function reorderQuestion(tokens: readonly Token[]): string | null {
-  // The break: a dash or colon (or a comma before a wh-word) after a topic without a verb of its own.
+  // The break: a dash or colon (or a comma before a wh-word) after a topic without a verb of its own;
+  // or the full stop after a sentence that introduces what the question asks about ("X has a sister.").
   let cut = -1;
   for (let k = 1; k < tokens.length - 2; k++) {
     const v = tokens[k]!.value;
-    if (/^[—–:]$|^--$/.test(v) || (v === ',' && WH_START.has(tokens[k + 1]!.normal))) {
+    if (/^[—–:.]$|^--$/.test(v) || (v === ',' && WH_START.has(tokens[k + 1]!.normal))) {
       cut = k;
       break;
     }
   }
   if (cut < 0) return null;
   const topic = tokens.slice(0, cut);
-  // A topic is a noun phrase: a verb only inside its own relative clause ("the man who built X").
-  const relative = topic.findIndex((t) => RELATIVE.has(t.normal) || t.normal === 'whoever');
-  const own = relative < 0 ? topic : topic.slice(0, relative);
-  if (own.some((t) => t.pos === 'VERB' || t.pos === 'AUX') || topic.length > 14) return null;
-  if (topic.some((t) => t.normal === 'or')) return null; // "A or B: which …?" names options
   const rest = tokens.slice(cut + 1);
+  let topicText: string;
+  let head: string | null = null;
+  let person = false;
+  if (tokens[cut]!.value === '.') {
+    const setup = describeSetup(topic);
+    if (!setup) return null;
+    topicText = setup.description;
+    head = setup.head;
+    person = isPersonNoun(head);
+  } else {
+    // A topic is a noun phrase: a verb only inside its own relative clause ("the man who built X").
+    const relative = topic.findIndex((t) => RELATIVE.has(t.normal) || t.normal === 'whoever');
+    const own = relative < 0 ? topic : topic.slice(0, relative);
+    if (own.some((t) => t.pos === 'VERB' || t.pos === 'AUX') || topic.length > 14) return null;
+    if (topic.some((t) => t.normal === 'or')) return null; // "A or B: which …?" names options
+    topicText = spanText(tokens, 0, cut - 1);
+  }
+  // "that institute", "the grandmother": the introduced entity taken up by its noun.
+  const taken = head
+    ? rest.findIndex((t, k) => /^(that|this|the)$/.test(t.normal) && rest[k + 1]?.lemma === head)
+    : -1;
+  if (taken >= 0) {
+    // "Who set that institute up?": the particle goes back to its verb ("who set up the institute …").
+    const particle = rest[taken + 2];
+    const moved = !!particle && PARTICLES.has(particle.normal) && rest[taken - 1]?.pos === 'VERB';
+    const before = `${spanText(rest, 0, taken - 1)}${moved ? ` ${particle.value}` : ''}`;
+    const text = `${before} ${topicText} ${spanText(rest, taken + (moved ? 3 : 2), rest.length - 1)}`;
+    return capitalise(
+      text
+        .replace(/\s+/g, ' ')
+        .replace(/ ([?.!,])/g, '$1')
+        .trim(),
+    );
+  }
   const at = rest.findIndex((t) => SUBJECT_PRONOUNS.has(t.normal) || POSSESSIVE_PRONOUNS.has(t.normal));
   if (at < 0) return null;
-  let topicText = spanText(tokens, 0, cut - 1).replace(/^(whoever|whatever)\b/i, (w) =>
+  // The pronoun must agree with what the sentence introduced: "it" is no uncle, "she" no ferry.
+  if (head && (/^its?$/.test(rest[at]!.normal) ? person : !/^the(y|m|ir)$/.test(rest[at]!.normal) && !person))
+    return null;
+  // "What's her name?" asks for the person introduced.
+  if (
+    head &&
+    /^(her|his|its|their)$/.test(rest[at]!.normal) &&
+    rest[at + 1]?.lemma === 'name' &&
+    /^[?.]?$/.test(rest[at + 2]?.value ?? '')
+  )
+    return `Who is ${topicText}?`;
+  topicText = topicText.replace(/^(whoever|whatever)\b/i, (w) =>
     /^whoever$/i.test(w) ? 'the person who' : 'the thing that',
   );
   topicText =
@@ -100,6 +143,48 @@ export function reorderQuestion(tokens: readonly Token[]): string | null {
   const text = `${before} ${replacement}${/^[?.!,]/.test(after) ? '' : ' '}${after}`;
   return capitalise(text.replace(/\s+/g, ' ').trim());
 }
+
+/** Indefinite determiners that introduce an entity ("a sister", "an institute"). */
+const INDEFINITE = new Set(['a', 'an', 'some']);
+
+/**
+ * A sentence before a question that introduces what it asks about, as a definite description:
+ * "X has a sister" → "the sister of X"; "X was launched by a grandmother" → "the grandmother who
+ * launched X"; "X works at an institute" → "the institute where X works"; "X skippers a ferry" →
+ * "the ferry that X skippers". null when the sentence introduces nothing this way.
+ */
+function describeSetup(tokens: readonly Token[]): { description: string; head: string } | null {
+  const i = tokens.findIndex(
+    (t, k) => INDEFINITE.has(t.normal) && tokens.slice(0, k).some((v) => v.pos === 'VERB' || v.pos === 'AUX'),
+  );
+  if (i < 1) return null;
+  let h = i;
+  while (tokens[h + 1] && /^(ADJ|NOUN)$/.test(tokens[h + 1]!.pos) && !isCapital(tokens[h + 1])) h++;
+  if (h === i || tokens[h]!.pos !== 'NOUN') return null;
+  const noun = spanText(tokens, i + 1, h);
+  const post = h + 1 < tokens.length ? ` ${spanText(tokens, h + 1, tokens.length - 1)}` : '';
+  const last = tokens[i - 1]!;
+  const text = (from: number, to: number): string => lowerFirst(spanText(tokens, from, to), tokens[from]!);
+  let description: string | null = null;
+  if (last.lemma === 'have' && i >= 2) description = `the ${noun} of ${text(0, i - 2)}`;
+  else if (last.normal === 'by' && i >= 4 && tokens[i - 3]!.lemma === 'be') {
+    const connector = isPersonNoun(tokens[h]!.lemma) ? 'who' : 'that';
+    description = `the ${noun} ${connector} ${tokens[i - 2]!.value} ${text(0, i - 4)}`;
+  } else if (last.pos === 'ADP' && i >= 2 && tokens[i - 2]!.pos === 'VERB')
+    description = /^(at|in)$/.test(last.normal)
+      ? `the ${noun} where ${text(0, i - 2)}`
+      : `the ${noun} that ${text(0, i - 1)}`;
+  else if (last.pos === 'VERB') description = `the ${noun} that ${text(0, i - 1)}`;
+  return description ? { description: `${description}${post}`, head: tokens[h]!.lemma } : null;
+}
+
+/** Whether a noun names a person: "man", "someone", a relative ("sister"), a role ("director"). */
+const isPersonNoun = (lemma: string): boolean =>
+  PERSON_HEADS.has(lemma) ||
+  relationOf(lemma) !== null ||
+  DESCRIPTOR_TYPES[lemma] === 'person' ||
+  // An agent noun ("carpenter", "sculptor", "chemist") not known as a kind of thing.
+  (DESCRIPTOR_TYPES[lemma] === undefined && /.{3}(er|or|ist)$/.test(lemma));
 
 /** Particles of phrasal verbs ("set up", "hand over", "pass on"). */
 const PARTICLES = new Set(['up', 'down', 'out', 'off', 'over', 'away', 'back', 'on', 'in']);

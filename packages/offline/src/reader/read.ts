@@ -257,13 +257,9 @@ export function createReader(
       for (let hop = 0; hop < MAX_HOPS; hop++) {
         const qTokens = (await analyze(q)).tokens;
         const phrase = findRelationPhrase(qTokens);
-        if (phrase) {
-          // "the director of X", "X's mother": resolved from the items about X.
-          const bridge = resolveChain(phrase.relations, phrase.subject, plain);
-          if (!bridge) {
-            unresolved.push(phrase.subject);
-            break;
-          }
+        // "the director of X", "X's mother": resolved from the items about X.
+        const bridge = phrase && resolveChain(phrase.relations, phrase.subject, plain);
+        if (phrase && bridge) {
           const item = plain[bridge.sentence]!.item;
           if (!bridgeItems.includes(item)) bridgeItems.push(item);
           const next = substitute(qTokens, phrase, bridge.name);
@@ -278,9 +274,13 @@ export function createReader(
           q = next.text;
           continue;
         }
-        // "the shipyard that built X", "the man leading Y": answered as a question of its own.
+        // "the shipyard that built X", "the man leading Y": answered as a question of its own (also
+        // when it is the subject of an unresolved relation: "the sister of whoever leads Y").
         const description = findDescription(qTokens);
-        if (!description) break;
+        if (!description) {
+          if (phrase) unresolved.push(phrase.subject);
+          break;
+        }
         // A relation inside the description is resolved first ("the institute where Pip's mother
         // works": Pip's mother, then the institute where she works).
         let subQuestion = description.question;
@@ -301,6 +301,19 @@ export function createReader(
         // Tern", "the Lindqvist Institute", somewhere in the context.
         if (description.head && !describedAs(sub.answer, description.head)) break;
         for (const i of sub.items) if (!bridgeItems.includes(i)) bridgeItems.push(i);
+        // "Who is the woman who started X?": the description is all that is asked.
+        const whole =
+          description.start === 2 &&
+          /^(who|what)$/.test(qTokens[0]!.normal) &&
+          qTokens[1]!.lemma === 'be' &&
+          description.end >= qTokens.length - 2;
+        if (whole) {
+          return {
+            answer: sub.answer,
+            citations: [...bridgeItems].reverse().map((i) => context[i]!.id),
+            issues: [],
+          };
+        }
         focus.push(sub.answer);
         q = replaceSpan(qTokens, description.start, description.end, sub.answer);
       }
