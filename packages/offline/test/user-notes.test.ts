@@ -57,7 +57,7 @@ describe('the user-notes fixture', () => {
  * was written at 21/69), so that the suite fails on any step back; raise them as the reader
  * improves, to the target.
  */
-const FLOOR = { rate: 0.65, abstained: 3, uncited: 1 };
+const FLOOR = { rate: 0.69, abstained: 3, uncited: 1 };
 const TARGET = { rate: 0.8 };
 
 describe('the offline reader on user notes', () => {
