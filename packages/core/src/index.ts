@@ -134,6 +134,7 @@ export {
   optionKeys,
   pickOptions,
   RETRIEVE_OPTION_KEYS,
+  RETRIEVE_OPTION_RULES,
   resolveCheckedOptions,
   resolveOptions,
   validateOptions,

@@ -213,6 +213,12 @@ export const opt = {
   optional: (inner: OptionRule): OptionRule => rule(inner.expected, (x) => x === undefined || inner.test(x)),
 } as const;
 
+/** What a valid value of each of core's {@link RetrieveOptions} is (`signal` is checked where used). */
+export const RETRIEVE_OPTION_RULES: { readonly budgetTokens: OptionRule; readonly topK: OptionRule } = {
+  budgetTokens: opt.optional(opt.positiveInt),
+  topK: opt.optional(opt.positiveInt),
+};
+
 function show(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined)

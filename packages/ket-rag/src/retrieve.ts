@@ -12,6 +12,7 @@ import {
   localSearch,
   opt,
   packContext,
+  RETRIEVE_OPTION_RULES,
   type Retrieval,
   type RetrievedItem,
 } from '@grag/core';
@@ -53,6 +54,7 @@ export async function retrieveKetRag(
   const { tokenizer } = index.providers;
   const budget = options.budgetTokens ?? DEFAULT_BUDGET_TOKENS;
   checkOption(caller, 'budgetTokens', budget, opt.nonNegative);
+  checkOption(caller, 'topK', options.topK, RETRIEVE_OPTION_RULES.topK);
   const lambda = o.textChannel === 'none' ? 1 : (options.lambda ?? o.lambda);
   checkOption(caller, 'lambda', lambda, opt.fraction);
   const split = options.budgetSplit ?? o.budgetSplit;

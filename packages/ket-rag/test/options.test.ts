@@ -39,5 +39,8 @@ describe('option keys', () => {
     await expect(ketRag.retrieve(index, 'Who?', { lamda: 0.3 } as object)).rejects.toThrow(
       /ket-rag retrieve: unknown option "lamda"; did you mean "lambda"\?/,
     );
+    await expect(ketRag.retrieve(index, 'Who?', { topK: 'x' } as object)).rejects.toThrow(
+      'ket-rag retrieve: topK must be a positive integer (got "x").',
+    );
   });
 });

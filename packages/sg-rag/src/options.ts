@@ -3,6 +3,7 @@ import {
   opt,
   optionKeys,
   type QueryGraph,
+  RETRIEVE_OPTION_RULES,
   type RetrieveOptions,
   resolveCheckedOptions,
 } from '@grag/core';
@@ -151,8 +152,18 @@ export const SG_RAG_RETRIEVE_DEFAULTS: SgRagQueryOptions = {
   rankMatches: 'similarity',
 };
 
-/** Checks of the {@link SgRagQueryOptions}. */
-const RETRIEVE_RULES: { readonly [K in keyof SgRagQueryOptions]: OptionRule } = {
+/** Checks of the retrieve options: core's, the given query graph's shape and the {@link SgRagQueryOptions}. */
+const RETRIEVE_RULES: { readonly [K in keyof SgRagRetrieveOptions]?: OptionRule } = {
+  ...RETRIEVE_OPTION_RULES,
+  queryGraph: {
+    expected: 'a query graph ({ nodes: [...], edges: [...], issues: [...] })',
+    test: (x) =>
+      x === undefined ||
+      (typeof x === 'object' &&
+        x !== null &&
+        Array.isArray((x as QueryGraph).nodes) &&
+        Array.isArray((x as QueryGraph).edges)),
+  },
   mode: opt.oneOf(...MODES),
   maxLabelCandidates: opt.positiveInt,
   maxLabelCombinations: opt.positiveInt,

@@ -68,6 +68,8 @@ describe('option keys', () => {
         'sg-rag retrieve: mode must be one of "sg-rag", "entity", "one-hop", "two-hop"',
       ],
       [{ maxMatches: 0 }, 'sg-rag retrieve: maxMatches must be a positive integer (got 0)'],
+      [{ topK: 1.5 }, 'sg-rag retrieve: topK must be a positive integer (got 1.5)'],
+      [{ queryGraph: {} }, 'sg-rag retrieve: queryGraph must be a query graph'],
     ] as const) {
       const error = await sgRag.retrieve(index, 'q', { queryGraph, ...bad } as object).catch((e) => e);
       expect(InvalidArgumentError.isInstance(error), String(error)).toBe(true);
