@@ -230,16 +230,13 @@ describe('titleAndDescription', () => {
     expect(issues).toEqual([]);
   });
 
-  test('keeps a line without a full stop (a heading) a sentence of its own', async () => {
+  test('a description keeps a line without a full stop (a heading) a sentence of its own', async () => {
     const text =
       'Selcombe Quay\nThe organ\nThe organist of the quay chapel is Wenna Roe.\nThe chapel occupies the old sail loft';
     const { description } = await tasks.titleAndDescription(text);
-    const summary = await tasks.summarize([text], { maxTokens: 200 });
-    for (const t of [description, summary]) {
-      expect(t).toContain('The organ. ');
-      expect(t).toContain('The organist of the quay chapel is Wenna Roe. ');
-      expect(t.endsWith('sail loft.')).toBe(true);
-    }
+    expect(description).toContain('The organ. ');
+    expect(description).toContain('The organist of the quay chapel is Wenna Roe. ');
+    expect(description.endsWith('sail loft.')).toBe(true);
   });
 
   test('title-cases noun keywords', async () => {
