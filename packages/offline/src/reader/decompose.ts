@@ -58,9 +58,17 @@ export function reorderQuestion(tokens: readonly Token[]): string | null {
   // The break: a dash or colon (or a comma before a wh-word) after a topic without a verb of its own;
   // or the full stop after a sentence that introduces what the question asks about ("X has a sister.").
   let cut = -1;
+  let setup: ReturnType<typeof describeSetup> = null;
   for (let k = 1; k < tokens.length - 2; k++) {
     const v = tokens[k]!.value;
-    if (/^[—–:.]$|^--$/.test(v) || (v === ',' && WH_START.has(tokens[k + 1]!.normal))) {
+    if (v === '.') {
+      // A full stop cuts only after a sentence that introduces something.
+      setup = describeSetup(tokens.slice(0, k));
+      if (setup) {
+        cut = k;
+        break;
+      }
+    } else if (/^[—–:]$|^--$/.test(v) || (v === ',' && WH_START.has(tokens[k + 1]!.normal))) {
       cut = k;
       break;
     }
@@ -71,9 +79,7 @@ export function reorderQuestion(tokens: readonly Token[]): string | null {
   let topicText: string;
   let head: string | null = null;
   let person = false;
-  if (tokens[cut]!.value === '.') {
-    const setup = describeSetup(topic);
-    if (!setup) return null;
+  if (setup) {
     topicText = setup.description;
     head = setup.head;
     person = isPersonNoun(head);
