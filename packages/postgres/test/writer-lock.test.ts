@@ -21,21 +21,33 @@ import {
 } from './writer-lock.js';
 
 /**
- * The four checks of a PostgreSQL server that other processes reach over the wire, each writer
- * through its own store (`url()` is read once the server has started); the SIGKILL check's
- * title says what the server does with the holder's session.
+ * The checks of a PostgreSQL server that other processes reach over the wire, each writer through
+ * its own store (`url()` is read once the server has started); the SIGKILL check's title says what
+ * the server does with the holder's session. `parallel: false` leaves out the checks with many
+ * writers' queries in flight at once: PGlite over the wire serves every connection from one
+ * session, and pglite-socket interleaves concurrent extended-protocol batches of different
+ * connections (electric-sql/pglite#1046: "portal \"\" does not exist" under load), so there they
+ * test the socket server, not the lock.
  */
-function serverChecks(url: () => string, killed: string): void {
+function serverChecks(url: () => string, killed: string, parallel = true): void {
   const make: MakeStore = (index, options = {}) =>
     postgresStore({ url: url(), index, maxConnections: 2, ...options });
 
-  it('loses no update of four bm25 updates at once, each through its own store', async () => {
-    await parallelMethodUpdatesCheck(make, freshIndex('lockm'));
-  }, 60_000);
+  it.runIf(parallel)(
+    'loses no update of four bm25 updates at once, each through its own store',
+    async () => {
+      await parallelMethodUpdatesCheck(make, freshIndex('lockm'));
+    },
+    60_000,
+  );
 
-  it('loses no read-modify-write of six writers at once', async () => {
-    await parallelReadModifyWriteCheck(make, freshIndex('lockr'));
-  }, 60_000);
+  it.runIf(parallel)(
+    'loses no read-modify-write of six writers at once',
+    async () => {
+      await parallelReadModifyWriteCheck(make, freshIndex('lockr'));
+    },
+    60_000,
+  );
 
   it('refuses a writer that may not wait in one line, and stores a waiting save after the holder', async () => {
     await refusalAndWaitCheck(make, freshIndex('lockw'));
@@ -54,7 +66,7 @@ describe('writer lock on PGlite over the wire', () => {
   afterAll(async () => {
     await server?.stop();
   });
-  serverChecks(() => server.url, '');
+  serverChecks(() => server.url, '', false);
 });
 
 describe('writer lock on PGlite in-process', () => {
