@@ -5,6 +5,7 @@
  */
 import { type TrussGraph, type TrussIndex, trussGraphFromEdges } from '@grag/ktruss';
 import type { DaRagQueryOptions } from './options.js';
+import { topByScore } from './relevance.js';
 import type { Layer } from './types.js';
 import { identityArray } from './util.js';
 
@@ -125,9 +126,7 @@ export function eacs(layer: Layer, search: LayerSearch, q: EacsOptions): LayerFo
   const seeds =
     search.seeds ??
     (q.querySeeds > 0
-      ? byRelevance(identityArray(search.graph.n), search.relevance)
-          .slice(0, q.querySeeds)
-          .filter((v) => search.relevance[v]! > 0)
+      ? topByScore(search.relevance, q.querySeeds).filter((v) => search.relevance[v]! > 0)
       : []);
   const byNodes = new Map<string, FoundCommunity>();
   const found: FoundCommunity[] = [];

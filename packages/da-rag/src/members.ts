@@ -2,7 +2,7 @@
  * What a community contributes: its member text within a token budget, the chunks and documents
  * it comes from in the order the context follows, and the text it packs.
  */
-import { provenanceOf, type SourceLocation } from '@grag/core';
+import { provenanceOf, type SourceLocation, type Tokenizer } from '@grag/core';
 import { linkKey } from '@grag/core/internal';
 import { findEdge } from '@grag/ktruss';
 import { byRelevance, type FoundCommunity } from './community-search.js';
@@ -14,6 +14,8 @@ import { entityText } from './util.js';
 export interface CommunityMembers {
   /** Chunk texts, or entity and relation descriptions, within the budget. */
   members: string;
+  /** Tokens of `members`. */
+  memberTokens: number;
   /** The chunks it comes from, in context order. */
   chunkIds: string[];
   docIds: string[];
@@ -139,6 +141,7 @@ export function renderMembers(input: RenderMembersInput): CommunityMembers {
     return true;
   };
   let members: string;
+  let memberTokens: number | undefined;
   if (c.layer === 'chunk') {
     for (const i of c.nodes) {
       const fits = take(index.texts[i]!, '\n\n');
@@ -146,6 +149,7 @@ export function renderMembers(input: RenderMembersInput): CommunityMembers {
       if (!fits) break;
     }
     members = lines.join('\n\n');
+    memberTokens = blankLineJoinedTokens(tokenizer, lines);
   } else {
     const included = new Set<number>();
     const mentions = new Map<number, number>();
@@ -183,9 +187,29 @@ export function renderMembers(input: RenderMembersInput): CommunityMembers {
             .map(([chunk]) => chunk);
     chunkIds = chunks.map((chunk) => index.chunks[chunk]!.id);
   }
-  if (tokenizer.count(members) > budget) members = tokenizer.truncate(members, budget);
+  memberTokens ??= tokenizer.count(members);
+  if (memberTokens > budget) {
+    members = tokenizer.truncate(members, budget);
+    memberTokens = tokenizer.count(members);
+  }
   const chunkOf = (id: string) => index.chunks[index.chunkLayer.index.get(id)!]!;
-  return { members, ...provenanceOf(chunkIds.map(chunkOf)) };
+  return { members, memberTokens, ...provenanceOf(chunkIds.map(chunkOf)) };
+}
+
+/**
+ * Tokens of `lines.join('\n\n')` from the (memoized) counts of its lines, each but the last with the
+ * blank line after it, when the tokenizer's counts add up across a blank line
+ * (`additiveAfterBlankLine`) and every line after the first starts with a non-whitespace character;
+ * `undefined` otherwise (count the joined text).
+ */
+export function blankLineJoinedTokens(tokenizer: Tokenizer, lines: readonly string[]): number | undefined {
+  if (tokenizer.additiveAfterBlankLine !== true) return undefined;
+  for (let i = 1; i < lines.length; i++) if (!/^\S/.test(lines[i]!)) return undefined;
+  let tokens = 0;
+  for (let i = 0; i < lines.length; i++) {
+    tokens += tokenizer.count(i < lines.length - 1 ? `${lines[i]}\n\n` : lines[i]!);
+  }
+  return tokens;
 }
 
 /** The text a packed community writes: its report, its members, or both. */

@@ -3,6 +3,7 @@
  * retrieval reports of them: the items, the subgraph, the k chosen per layer, the traced communities.
  */
 import { packContext, type RetrievedItem, type Tokenizer } from '@grag/core';
+import { renderItem } from '@grag/core/internal';
 import type { FoundCommunity } from './community-search.js';
 import { type CommunityMembers, communityText } from './members.js';
 import type { DaRagQueryOptions } from './options.js';
@@ -94,6 +95,38 @@ export interface PackInput {
   tokenizer: Tokenizer;
 }
 
+/**
+ * `tokenizer`, with the count of each item's text as `packContext` writes it (`renderItem`, trimmed)
+ * known in advance where that text is a head, a blank line and the community's members: the head's
+ * count plus the members' (known from rendering them), which is the text's count for a tokenizer
+ * whose counts add up across a blank line (`additiveAfterBlankLine`) when the members start with a
+ * non-whitespace character. Any other text is counted by `tokenizer`.
+ */
+function itemCounting(
+  tokenizer: Tokenizer,
+  candidates: readonly Candidate[],
+  items: readonly RetrievedItem[],
+): Tokenizer {
+  if (tokenizer.additiveAfterBlankLine !== true) return tokenizer;
+  const known = new Map<string, number>();
+  candidates.forEach((c, i) => {
+    const text = renderItem(items[i]!).trim();
+    const suffix = `\n\n${c.members}`;
+    if (!/^\S/.test(c.members) || !text.endsWith(suffix)) return;
+    const head = text.slice(0, text.length - c.members.length);
+    known.set(text, tokenizer.count(head) + c.memberTokens);
+  });
+  if (known.size === 0) return tokenizer;
+  return {
+    name: tokenizer.name,
+    additiveAfterBlankLine: true,
+    count: (text) => known.get(text) ?? tokenizer.count(text),
+    encode: (text) => tokenizer.encode(text),
+    decode: (tokens) => tokenizer.decode(tokens),
+    truncate: (text, maxTokens) => tokenizer.truncate(text, maxTokens),
+  };
+}
+
 /** Keys of a layer's nodes: chunk ids for the chunk layer, entity ids otherwise. */
 function keyOf(index: DaRagIndex, layer: Layer, v: number): string {
   return layer === 'chunk' ? index.chunks[v]!.id : index.entities[v]!.id;
@@ -115,12 +148,11 @@ export function packCommunities(input: PackInput) {
     score: c.score,
     source: { chunkIds: c.chunkIds, docIds: c.docIds, ...(c.locations ? { locations: c.locations } : {}) },
   }));
+  const tokenizer = itemCounting(input.tokenizer, limited, items);
   const packed = packContext(
     items,
     input.budget,
-    input.packing === 'greedy'
-      ? { tokenizer: input.tokenizer, truncate: false, skip: true }
-      : { tokenizer: input.tokenizer },
+    input.packing === 'greedy' ? { tokenizer, truncate: false, skip: true } : { tokenizer },
   );
   const packedIds = new Set(packed.items.map((i) => i.id));
 

@@ -9,21 +9,79 @@ import { identity } from './util.js';
 /** Hits of each list fused by `'hybrid'` relevance. */
 export const RELEVANCE_DEPTH = 100;
 
-/** Cosine of the unit query with the unit vectors of `nodes` (a dot product: index vectors are unit length). */
+/**
+ * Cosine of the unit query with the unit vectors of `nodes` (a dot product: index vectors are unit
+ * length). Only the query's non-zero coordinates are read, in ascending order: a zero coordinate adds
+ * a zero product, which leaves the sum as it is, so every value equals the full dot product's bit for
+ * bit (a short query has a few hundred of the embedder's coordinates).
+ */
 export function cosines(
   query: Float32Array,
   vectors: readonly Float32Array[],
   nodes: ArrayLike<number>,
 ): Float64Array {
   const out = new Float64Array(nodes.length);
-  const d = query.length;
+  const dims: number[] = [];
+  const weights: number[] = [];
+  for (let c = 0; c < query.length; c++) {
+    if (query[c] !== 0) {
+      dims.push(c);
+      weights.push(query[c]!);
+    }
+  }
+  const nnz = dims.length;
   for (let i = 0; i < nodes.length; i++) {
     const v = vectors[nodes[i]!]!;
     let s = 0;
-    for (let c = 0; c < d; c++) s += query[c]! * v[c]!;
+    for (let j = 0; j < nnz; j++) s += weights[j]! * v[dims[j]!]!;
     out[i] = s;
   }
   return out;
+}
+
+/**
+ * The `count` indices of highest score, by descending score then ascending index: the first `count`
+ * of `scores`' indices sorted that way, found with a bounded heap in O(n log count).
+ */
+export function topByScore(scores: ArrayLike<number>, count: number): number[] {
+  const n = scores.length;
+  const size = Math.min(count, n);
+  if (size <= 0) return [];
+  // Min-heap of the best `size` seen: the root is the worst of them (lowest score, then highest index).
+  const heap = new Int32Array(size);
+  let filled = 0;
+  const worse = (a: number, b: number) => scores[a]! < scores[b]! || (scores[a] === scores[b] && a > b);
+  const siftDown = (at: number) => {
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= filled) return;
+      const right = left + 1;
+      const child = right < filled && worse(heap[right]!, heap[left]!) ? right : left;
+      if (!worse(heap[child]!, heap[at]!)) return;
+      const t = heap[at]!;
+      heap[at] = heap[child]!;
+      heap[child] = t;
+      at = child;
+    }
+  };
+  for (let i = 0; i < n; i++) {
+    if (filled < size) {
+      let at = filled++;
+      heap[at] = i;
+      while (at > 0) {
+        const up = (at - 1) >> 1;
+        if (!worse(heap[at]!, heap[up]!)) break;
+        const t = heap[at]!;
+        heap[at] = heap[up]!;
+        heap[up] = t;
+        at = up;
+      }
+    } else if (worse(heap[0]!, i)) {
+      heap[0] = i;
+      siftDown(0);
+    }
+  }
+  return Array.from(heap).sort((a, b) => scores[b]! - scores[a]! || a - b);
 }
 
 /** Input of {@link nodeRelevance}. */
@@ -56,10 +114,7 @@ export function nodeRelevance(input: NodeRelevanceInput): Float64Array {
     return out;
   }
   const dense = cosines(queryUnit!, vectors, identity(n));
-  const denseTop = Array.from(dense.keys())
-    .sort((a, b) => dense[b]! - dense[a]! || a - b)
-    .slice(0, RELEVANCE_DEPTH)
-    .map((id) => ({ id, score: dense[id]! }));
+  const denseTop = topByScore(dense, RELEVANCE_DEPTH).map((id) => ({ id, score: dense[id]! }));
   const scale = 2 / (RRF_K + 1);
   for (const hit of reciprocalRankFusion([denseTop, bm25])) out[hit.id] = hit.score / scale;
   return out;

@@ -35,7 +35,7 @@ import {
   packCommunities,
   rankCandidates,
 } from './pack.js';
-import { nodeRelevance } from './relevance.js';
+import { nodeRelevance, topByScore } from './relevance.js';
 import type { DaRagIndex, Layer } from './types.js';
 import { entityText, identity, identityArray, mapLimit, unit } from './util.js';
 
@@ -62,6 +62,14 @@ export async function retrieveDaRag(
       ms[name] = (ms[name] ?? 0) + performance.now() - t;
     }
   };
+  const timeSync = <T>(name: string, fn: () => T): T => {
+    const t = performance.now();
+    try {
+      return fn();
+    } finally {
+      ms[name] = (ms[name] ?? 0) + performance.now() - t;
+    }
+  };
 
   const [queryVector] =
     q.relevance === 'lexical'
@@ -71,32 +79,36 @@ export async function retrieveDaRag(
   const queryUnit = queryVector === undefined ? undefined : unit(queryVector);
   let chunkRel: Float64Array | undefined;
   const chunkRelevance = () => {
-    chunkRel ??= nodeRelevance({
-      mode: q.relevance,
-      query,
-      queryUnit,
-      vectors: index.chunkVectors,
-      lexical: () => {
-        index.cache.lexicalChunks ??= new Bm25Index(index.texts);
-        return index.cache.lexicalChunks;
-      },
-    });
+    chunkRel ??= timeSync('relevance', () =>
+      nodeRelevance({
+        mode: q.relevance,
+        query,
+        queryUnit,
+        vectors: index.chunkVectors,
+        lexical: () => {
+          index.cache.lexicalChunks ??= new Bm25Index(index.texts);
+          return index.cache.lexicalChunks;
+        },
+      }),
+    );
     return chunkRel;
   };
   let entityRel: Float64Array | undefined;
   const allEntityRelevance = () => {
-    entityRel ??= nodeRelevance({
-      mode: q.relevance,
-      query,
-      queryUnit,
-      vectors: index.entityVectors,
-      lexical: () => {
-        index.cache.lexicalEntities ??= new Bm25Index(
-          index.entities.map((e) => entityText(e.name, e.descriptions)),
-        );
-        return index.cache.lexicalEntities;
-      },
-    });
+    entityRel ??= timeSync('relevance', () =>
+      nodeRelevance({
+        mode: q.relevance,
+        query,
+        queryUnit,
+        vectors: index.entityVectors,
+        lexical: () => {
+          index.cache.lexicalEntities ??= new Bm25Index(
+            index.entities.map((e) => entityText(e.name, e.descriptions)),
+          );
+          return index.cache.lexicalEntities;
+        },
+      }),
+    );
     return entityRel;
   };
   const entityRelevance = (nodes: ArrayLike<number>) => {
@@ -119,16 +131,18 @@ export async function retrieveDaRag(
   let assessCalls = 0;
   let parseIssues = 0;
   const assess = async (found: readonly FoundCommunity[]): Promise<Candidate[]> => {
-    const rendered = found.map((community) => ({
-      ...community,
-      ...renderMembers({
-        index,
-        community,
-        budget: q.communityTokens,
-        chunkRelevance,
-        memberOrder: q.memberOrder,
-      }),
-    }));
+    const rendered = timeSync('members', () =>
+      found.map((community) => ({
+        ...community,
+        ...renderMembers({
+          index,
+          community,
+          budget: q.communityTokens,
+          chunkRelevance,
+          memberOrder: q.memberOrder,
+        }),
+      })),
+    );
     return time('assess', () =>
       mapLimit(rendered, index.options.concurrency ?? DEFAULT_BUILD_CONCURRENCY, async (c) => {
         const offlineScore = () =>
@@ -210,7 +224,8 @@ export async function retrieveDaRag(
       );
     // One anchor per query vertex: the most relevant chunk outside the earlier anchors' communities.
     const covered = new Set<number>();
-    const order = q.anchors > 1 ? byRelevance(identityArray(index.chunks.length), rel) : [];
+    // Only chunks of positive relevance can be query vertices.
+    const order = q.anchors > 1 ? byRelevance(positiveNodes(rel), rel) : [];
     for (let a = 0, next = 0; a < q.anchors; a++) {
       let seed: number | undefined;
       if (q.anchors > 1) {
@@ -229,10 +244,7 @@ export async function retrieveDaRag(
       let anchorChunks: number[];
       const anchor: Record<string, unknown> = seed === undefined ? {} : { seed: index.chunks[seed]!.id };
       if (chunkCandidates.length === 0) {
-        anchorChunks =
-          seed === undefined
-            ? byRelevance(identityArray(index.chunks.length), rel).slice(0, q.oneHopSeeds)
-            : [seed];
+        anchorChunks = seed === undefined ? topByScore(rel, q.oneHopSeeds) : [seed];
         anchor.community = null;
         anchor.fallback = seed === undefined ? 'most relevant chunks' : 'the query vertex';
         if (q.fallbackCommunity && anchorChunks.length > 0) {
@@ -276,15 +288,17 @@ export async function retrieveDaRag(
   throwIfAborted(signal);
 
   const ranked = distinctCandidates(rankCandidates(all));
-  const result = packCommunities({
-    index,
-    ranked,
-    budget,
-    topK: options.topK,
-    communityText: q.communityText,
-    packing: q.packing,
-    tokenizer: index.providers.tokenizer,
-  });
+  const result = timeSync('pack', () =>
+    packCommunities({
+      index,
+      ranked,
+      budget,
+      topK: options.topK,
+      communityText: q.communityText,
+      packing: q.packing,
+      tokenizer: index.providers.tokenizer,
+    }),
+  );
   const { packed } = result;
   return {
     context: packed.context,
@@ -311,6 +325,13 @@ export async function retrieveDaRag(
       ms: { ...ms, total: performance.now() - started },
     },
   };
+}
+
+/** The nodes of positive relevance, ascending. */
+function positiveNodes(rel: Float64Array): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < rel.length; i++) if (rel[i]! > 0) out.push(i);
+  return out;
 }
 
 /** Input of {@link entryPointsOnly}. */

@@ -1,5 +1,7 @@
-import { getTokenizer } from '@grag/core';
+import { getTokenizer, type Tokenizer } from '@grag/core';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { blankLineJoinedTokens } from '../src/members.js';
 import {
   bestCandidate,
   type Candidate,
@@ -11,13 +13,15 @@ import {
 import type { DaRagIndex } from '../src/types.js';
 
 function candidate(over: Partial<Candidate> & Pick<Candidate, 'id' | 'layer'>): Candidate {
+  const members = over.members ?? 'members';
   return {
     ks: [],
     nodes: [],
     edges: [],
     qrScore: 0,
     initialQrScore: null,
-    members: 'members',
+    members,
+    memberTokens: getTokenizer().count(members),
     chunkIds: [],
     docIds: [],
     score: 0,
@@ -122,5 +126,97 @@ describe('packCommunities', () => {
     expect(out.subgraph).toEqual({ nodes: [], edges: [] });
     expect(out.chosenK).toEqual({});
     expect(out.communities.every((c) => !c.packed)).toBe(true);
+  });
+});
+
+describe('packCommunities token counts', () => {
+  const index = { chunks: [], entities: [] } as unknown as DaRagIndex;
+  const tokenizer = getTokenizer();
+  /** The same tokenizer without the blank-line additivity: every text counted whole. */
+  const plain: Tokenizer = {
+    name: tokenizer.name,
+    count: (t) => tokenizer.count(t),
+    encode: (t) => tokenizer.encode(t),
+    decode: (t) => tokenizer.decode(t),
+    truncate: (t, n) => tokenizer.truncate(t, n),
+  };
+  const words = [
+    'Harbour',
+    'ferry',
+    '1923.',
+    'Nordlys,',
+    'the',
+    '—',
+    'crosses',
+    '"Veskan"',
+    'strait',
+    '\n',
+    'of',
+  ];
+
+  test('packs exactly what counting every item text whole packs, heads and members counted apart (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            report: fc.array(fc.constantFrom(...words), { maxLength: 12 }),
+            members: fc.array(fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 30 }), {
+              minLength: 1,
+              maxLength: 4,
+            }),
+            lead: fc.constantFrom('', ' ', '\n'),
+          }),
+          { minLength: 1, maxLength: 8 },
+        ),
+        fc.integer({ min: 5, max: 400 }),
+        fc.constantFrom('greedy', 'truncate'),
+        (specs, budget, packing) => {
+          const ranked = specs.map((spec, i) =>
+            candidate({
+              id: `chunk-k${i + 3}`,
+              layer: 'chunk',
+              report: spec.report.join(' ').trim(),
+              members: spec.lead + spec.members.map((line) => line.join(' ')).join('\n\n'),
+              score: 10 - i,
+            }),
+          );
+          const pack = (t: Tokenizer) =>
+            packCommunities({
+              index,
+              ranked,
+              budget,
+              topK: undefined,
+              communityText: 'report+members',
+              packing,
+              tokenizer: t,
+            }).packed;
+          expect(pack(tokenizer)).toEqual(pack(plain));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('blankLineJoinedTokens', () => {
+  const tokenizer = getTokenizer();
+  test('counts lines joined by blank lines as the joined text is counted', () => {
+    const lines = [
+      'Meridian\nThe Meridian is a vessel.',
+      'Kessler Shipyard\nIt built the ferry.  ',
+      '"Nordlys" 1923.\n\n',
+    ];
+    expect(blankLineJoinedTokens(tokenizer, lines)).toBe(tokenizer.count(lines.join('\n\n')));
+    expect(blankLineJoinedTokens(tokenizer, [])).toBe(0);
+  });
+
+  test('gives up on a line that starts with whitespace, or a tokenizer whose counts need not add up', () => {
+    expect(blankLineJoinedTokens(tokenizer, ['a', ' b'])).toBeUndefined();
+    expect(
+      blankLineJoinedTokens(
+        { ...tokenizer, count: (t) => tokenizer.count(t), additiveAfterBlankLine: false },
+        ['a', 'b'],
+      ),
+    ).toBeUndefined();
   });
 });

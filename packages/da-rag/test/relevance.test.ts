@@ -1,6 +1,6 @@
 import type { Bm25Index } from '@grag/core';
 import { describe, expect, test } from 'vitest';
-import { cosines, nodeRelevance, RELEVANCE_DEPTH } from '../src/relevance.js';
+import { cosines, nodeRelevance, RELEVANCE_DEPTH, topByScore } from '../src/relevance.js';
 
 const query = Float32Array.of(1, 0);
 const vectors = [Float32Array.of(1, 0), Float32Array.of(0, 1), Float32Array.of(0.6, 0.8)];
@@ -54,5 +54,53 @@ describe('nodeRelevance', () => {
     expect(out[2]).toBeCloseTo(rrf(2, 1), 12);
     expect(out[1]).toBeCloseTo(rrf(3), 12);
     expect(depths).toEqual([RELEVANCE_DEPTH]);
+  });
+});
+
+describe('cosines on sparse queries', () => {
+  test('equals the full dot product bit for bit, zero coordinates of the query skipped', () => {
+    let s = 11;
+    const next = () => {
+      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+      return s / 2 ** 32;
+    };
+    const d = 64;
+    const sparse = (p: number) => Float32Array.from({ length: d }, () => (next() < p ? next() * 2 - 1 : 0));
+    const vectors = Array.from({ length: 50 }, () => sparse(0.4));
+    for (let trial = 0; trial < 20; trial++) {
+      const q = sparse(0.2);
+      const full = vectors.map((v) => {
+        let dot = 0;
+        for (let c = 0; c < d; c++) dot += q[c]! * v[c]!;
+        return dot;
+      });
+      expect(
+        Array.from(
+          cosines(
+            q,
+            vectors,
+            vectors.map((_, i) => i),
+          ),
+        ),
+      ).toEqual(full);
+    }
+  });
+});
+
+describe('topByScore', () => {
+  test('gives the first indices of the full sort by descending score, ties by ascending index', () => {
+    let s = 5;
+    const next = () => {
+      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+      return s / 2 ** 32;
+    };
+    for (const n of [0, 1, 7, 300]) {
+      // A coarse grid, so ties are frequent.
+      const scores = Float64Array.from({ length: n }, () => Math.round(next() * 8) / 8 - 0.25);
+      const sorted = Array.from(scores.keys()).sort((a, b) => scores[b]! - scores[a]! || a - b);
+      for (const count of [0, 1, 5, 100, 400]) {
+        expect(topByScore(scores, count)).toEqual(sorted.slice(0, count));
+      }
+    }
   });
 });

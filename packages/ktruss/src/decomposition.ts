@@ -13,16 +13,50 @@ import { asTrussGraph, findEdge, isTrussGraph, type TrussGraph } from './graph.j
  */
 export function edgeSupport(input: TrussGraph | AbstractGraph, mask?: ArrayLike<number>): Uint32Array {
   const g = asTrussGraph(input);
-  const { n, m, offsets, neighbors, edgeIds } = g;
-  if (mask !== undefined && mask.length !== m) {
+  checkMask('edgeSupport', g, mask);
+  const support = new Uint32Array(g.m);
+  if (g.m === 0) return support;
+  const { n } = g;
+  const { outOffsets, outNeighbors, outEdges } = orient(g, mask);
+  const mark = new Int32Array(n).fill(-1);
+  for (let u = 0; u < n; u++) {
+    const start = outOffsets[u]!;
+    const end = outOffsets[u + 1]!;
+    if (end - start < 2) continue;
+    for (let p = start; p < end; p++) mark[outNeighbors[p]!] = outEdges[p]!;
+    for (let p = start; p < end; p++) {
+      const v = outNeighbors[p]!;
+      const uv = outEdges[p]!;
+      const vEnd = outOffsets[v + 1]!;
+      for (let q = outOffsets[v]!; q < vEnd; q++) {
+        const uw = mark[outNeighbors[q]!]!;
+        if (uw >= 0) {
+          support[uv]!++;
+          support[uw]!++;
+          support[outEdges[q]!]!++;
+        }
+      }
+    }
+    for (let p = start; p < end; p++) mark[outNeighbors[p]!] = -1;
+  }
+  return support;
+}
+
+function checkMask(caller: string, g: TrussGraph, mask: ArrayLike<number> | undefined): void {
+  if (mask !== undefined && mask.length !== g.m) {
     throw new InvalidArgumentError(
       'mask',
-      `edgeSupport: mask has ${mask.length} entries but the graph has ${m} edges; pass one flag per edge.`,
+      `${caller}: mask has ${mask.length} entries but the graph has ${g.m} edges; pass one flag per edge.`,
     );
   }
-  const support = new Uint32Array(m);
-  if (m === 0) return support;
-  // Orientation: u → v when (deg u, u) < (deg v, v); out-degrees are then at most √(2m).
+}
+
+/**
+ * The edges of `g` (those flagged in `mask`) oriented from lower to higher (degree, index) rank, as
+ * out-rows: out-degrees are then at most √(2m).
+ */
+function orient(g: TrussGraph, mask: ArrayLike<number> | undefined) {
+  const { n, offsets, neighbors, edgeIds } = g;
   const outOffsets = new Uint32Array(n + 1);
   const deg = (i: number) => offsets[i + 1]! - offsets[i]!;
   const before = (u: number, v: number) => {
@@ -52,6 +86,68 @@ export function edgeSupport(input: TrussGraph | AbstractGraph, mask?: ArrayLike<
       }
     }
   }
+  return { outOffsets, outNeighbors, outEdges };
+}
+
+/** The triangles on every edge, as {@link edgeTriangles} returns them. */
+export interface EdgeTriangles {
+  /**
+   * Start of each edge's triangles, length `m + 1`: edge `e` is in `offsets[e + 1] - offsets[e]`
+   * triangles (its support).
+   */
+  offsets: Uint32Array;
+  /**
+   * Two edge ids per triangle of each edge: for edge `e = {s, t}` (`s < t`, its `sources` and
+   * `targets` entries) and its triangle `{s, t, x}`, the edges `{s, x}` and `{t, x}`, at positions
+   * `2i` and `2i + 1` for `i` in `offsets[e] .. offsets[e + 1] - 1`.
+   */
+  pairs: Uint32Array;
+  /** The third node `x` of each triangle, at position `i`; ascending within each edge's triangles. */
+  thirds: Uint32Array;
+}
+
+/**
+ * Every triangle of the graph listed on each of its three edges (with `mask`, only edges `e` with
+ * `mask[e] !== 0` and triangles made of such edges), ordered by third node, so that the triangles on
+ * an edge are read without searching rows. Listed by the forward algorithm as {@link edgeSupport}
+ * counts them; `support`, when given, must be that count (it saves the counting pass). O(m^1.5)
+ * time plus the sort of each edge's triangles; 36 bytes per triangle.
+ */
+export function edgeTriangles(
+  input: TrussGraph | AbstractGraph,
+  mask?: ArrayLike<number>,
+  support?: ArrayLike<number>,
+): EdgeTriangles {
+  const g = asTrussGraph(input);
+  checkMask('edgeTriangles', g, mask);
+  const { n, m, sources } = g;
+  const counts = support ?? edgeSupport(g, mask);
+  if (counts.length !== m) {
+    throw new InvalidArgumentError(
+      'support',
+      `edgeTriangles: support has ${counts.length} entries but the graph has ${m} edges; pass edgeSupport of this graph and mask.`,
+    );
+  }
+  const offsets = new Uint32Array(m + 1);
+  for (let e = 0; e < m; e++) offsets[e + 1] = offsets[e]! + counts[e]!;
+  const pairs = new Uint32Array(2 * offsets[m]!);
+  const thirds = new Uint32Array(offsets[m]!);
+  if (offsets[m] === 0) return { offsets, pairs, thirds };
+  const cursor = offsets.slice(0, m);
+  /** Record triangle `{a, b, x}` on edge `ab`, given its edges `ax` and `bx`. */
+  const put = (ab: number, a: number, x: number, ax: number, bx: number) => {
+    const i = cursor[ab]!++;
+    thirds[i] = x;
+    // The pair is ({source, x}, {target, x}).
+    if (sources[ab] === a) {
+      pairs[2 * i] = ax;
+      pairs[2 * i + 1] = bx;
+    } else {
+      pairs[2 * i] = bx;
+      pairs[2 * i + 1] = ax;
+    }
+  };
+  const { outOffsets, outNeighbors, outEdges } = orient(g, mask);
   const mark = new Int32Array(n).fill(-1);
   for (let u = 0; u < n; u++) {
     const start = outOffsets[u]!;
@@ -63,17 +159,54 @@ export function edgeSupport(input: TrussGraph | AbstractGraph, mask?: ArrayLike<
       const uv = outEdges[p]!;
       const vEnd = outOffsets[v + 1]!;
       for (let q = outOffsets[v]!; q < vEnd; q++) {
-        const uw = mark[outNeighbors[q]!]!;
-        if (uw >= 0) {
-          support[uv]!++;
-          support[uw]!++;
-          support[outEdges[q]!]!++;
-        }
+        const w = outNeighbors[q]!;
+        const uw = mark[w]!;
+        if (uw < 0) continue;
+        const vw = outEdges[q]!;
+        put(uv, u, w, uw, vw);
+        put(uw, u, v, uv, vw);
+        put(vw, v, u, uv, uw);
       }
     }
     for (let p = start; p < end; p++) mark[outNeighbors[p]!] = -1;
   }
-  return support;
+  for (let e = 0; e < m; e++) sortByThird(pairs, thirds, offsets[e]!, offsets[e + 1]!);
+  return { offsets, pairs, thirds };
+}
+
+/** Sort the triangles `lo .. hi - 1` of {@link EdgeTriangles} by third node (distinct within an edge). */
+function sortByThird(pairs: Uint32Array, thirds: Uint32Array, lo: number, hi: number): void {
+  const d = hi - lo;
+  if (d < 2) return;
+  if (d <= 32) {
+    for (let i = lo + 1; i < hi; i++) {
+      const x = thirds[i]!;
+      const f = pairs[2 * i]!;
+      const h = pairs[2 * i + 1]!;
+      let j = i - 1;
+      for (; j >= lo && thirds[j]! > x; j--) {
+        thirds[j + 1] = thirds[j]!;
+        pairs[2 * j + 2] = pairs[2 * j]!;
+        pairs[2 * j + 3] = pairs[2 * j + 1]!;
+      }
+      thirds[j + 1] = x;
+      pairs[2 * j + 2] = f;
+      pairs[2 * j + 3] = h;
+    }
+    return;
+  }
+  // Longer lists: a numeric sort of keys `x · d + position`, then the triangles moved into place.
+  const keys = new Float64Array(d);
+  for (let i = 0; i < d; i++) keys[i] = thirds[lo + i]! * d + i;
+  keys.sort();
+  const oldThirds = thirds.slice(lo, hi);
+  const oldPairs = pairs.slice(2 * lo, 2 * hi);
+  for (let i = 0; i < d; i++) {
+    const from = keys[i]! % d;
+    thirds[lo + i] = oldThirds[from]!;
+    pairs[2 * (lo + i)] = oldPairs[2 * from]!;
+    pairs[2 * (lo + i) + 1] = oldPairs[2 * from + 1]!;
+  }
 }
 
 /** The result of {@link trussDecomposition}. */

@@ -1,7 +1,15 @@
 import { InvalidArgumentError } from '@grag/core';
 import type { AbstractGraph } from 'graphology-types';
-import { assertK, edgeSupport, type KTruss, maximalKTruss } from './decomposition.js';
+import {
+  assertK,
+  type EdgeTriangles,
+  edgeSupport,
+  edgeTriangles,
+  type KTruss,
+  maximalKTruss,
+} from './decomposition.js';
 import { asTrussGraph, type TrussGraph } from './graph.js';
+import { peelPrepared } from './peel.js';
 
 /**
  * Cosine similarity of `query` with each vector: the per-node relevance that QRScore averages
@@ -177,7 +185,10 @@ export function checkMaxNodes(maxNodes: number, caller: string): void {
   }
 }
 
-/** A maximal k-truss prepared for peeling: supports inside it and adjacency rows of its edges only. */
+/**
+ * A maximal k-truss prepared for peeling: supports inside it, adjacency rows of its edges only, and
+ * its triangles on each edge.
+ */
 export interface PreparedTruss {
   truss: KTruss;
   /** Support of every edge of the graph inside the truss (0 outside it). */
@@ -186,9 +197,18 @@ export interface PreparedTruss {
   offsets: Uint32Array;
   neighbors: Uint32Array;
   edgeIds: Uint32Array;
+  /**
+   * The triangles inside the truss on each of its edges ({@link edgeTriangles} of the truss), so
+   * that peeling reads the triangles at a node or an edge without searching rows. Made by
+   * {@link prepareTruss}; made (and set here) by {@link peelTruss} when absent.
+   */
+  triangles?: EdgeTriangles;
 }
 
-/** Supports and truss-only adjacency rows of a maximal k-truss: what peeling it needs. O(m^1.5). */
+/**
+ * Supports, truss-only adjacency rows and the triangles on each edge of a maximal k-truss: what
+ * peeling it needs. O(m^1.5) time; 36 bytes per triangle of the truss.
+ */
 export function prepareTruss(truss: KTruss): PreparedTruss {
   const g = truss.graph;
   const mask = new Uint8Array(g.m);
@@ -212,12 +232,17 @@ export function prepareTruss(truss: KTruss): PreparedTruss {
     neighbors[at] = s;
     edgeIds[at] = e;
   }
-  return { truss, support: edgeSupport(g, mask), offsets, neighbors, edgeIds };
+  const support = edgeSupport(g, mask);
+  return { truss, support, offsets, neighbors, edgeIds, triangles: edgeTriangles(g, mask, support) };
 }
 
 /**
  * The peeling phase of {@link qPeel} on a maximal k-truss already prepared by {@link prepareTruss}
- * (not modified: supports are copied).
+ * (not modified, except that its `triangles` are made when absent: supports are copied).
+ *
+ * Removal tests and cascades read the prepared triangle lists; a failed test is skipped in later
+ * sweeps while the reason it failed still holds. The decisions, and so the communities and `checks`,
+ * are those of Q-Peel scanning rows (see the README's Algorithms).
  */
 export function peelTruss(
   prepared: PreparedTruss,
@@ -227,264 +252,7 @@ export function peelTruss(
   maxNodes: number = Number.POSITIVE_INFINITY,
   keep: readonly number[] = [],
 ): QPeelResult {
-  const { truss, offsets, neighbors, edgeIds } = prepared;
-  const { graph: g, k } = truss;
-  const result: QPeelResult = { k, communities: [], components: truss.components.length, checks: 0 };
-  if (truss.edges.length === 0) return result;
-
-  const { n, m } = g;
-  const edgeAlive = new Uint8Array(m);
-  for (const e of truss.edges) edgeAlive[e] = 1;
-  const support = prepared.support.slice();
-  const nodeAlive = new Uint8Array(n);
-  for (const v of truss.nodes) nodeAlive[v] = 1;
-  const isQuery = new Uint8Array(n);
-  for (const v of keep) if (v >= 0 && v < n) isQuery[v] = 1;
-  const mark = new Uint32Array(n);
-  const local = new Int32Array(n);
-  let stamp = 0;
-  const minSupport = k - 2;
-
-  // Scratch of one check: v's live neighbours, the triangle edges around v, a union-find on neighbours.
-  const around: number[] = [];
-  const triangleEdges: number[] = [];
-  const parent: number[] = [];
-  const seen = new Uint32Array(n);
-  const queue = new Uint32Array(n);
-  const groupSeen: number[] = [];
-  let seenStamp = 0;
-  const findRoot = (x: number): number => {
-    while (parent[x] !== x) {
-      parent[x] = parent[parent[x]!]!;
-      x = parent[x]!;
-    }
-    return x;
-  };
-
-  /** Whether removing v leaves a connected k-truss; fills `triangleEdges` when it does. */
-  const removable = (v: number, alive: number): boolean => {
-    stamp++;
-    around.length = 0;
-    triangleEdges.length = 0;
-    for (let p = offsets[v]!; p < offsets[v + 1]!; p++) {
-      if (edgeAlive[edgeIds[p]!] === 1) {
-        const a = neighbors[p]!;
-        mark[a] = stamp;
-        local[a] = around.length;
-        around.push(a);
-      }
-    }
-    // A connected k-truss with an edge has at least k nodes.
-    if (alive - 1 < k) return false;
-    parent.length = around.length;
-    groupSeen.length = around.length;
-    for (let i = 0; i < around.length; i++) {
-      parent[i] = i;
-      groupSeen[i] = 0;
-    }
-    let groups = around.length;
-    for (const a of around) {
-      for (let p = offsets[a]!; p < offsets[a + 1]!; p++) {
-        const b = neighbors[p]!;
-        if (b <= a || mark[b] !== stamp) continue;
-        const e = edgeIds[p]!;
-        if (edgeAlive[e] !== 1) continue;
-        if (support[e]! - 1 < minSupport) return false;
-        triangleEdges.push(e);
-        const ra = findRoot(local[a]!);
-        const rb = findRoot(local[b]!);
-        if (ra !== rb) {
-          parent[ra] = rb;
-          groups--;
-        }
-      }
-    }
-    if (groups <= 1) return true;
-    // The neighbours are not connected among themselves: a breadth-first search of the rest of the
-    // community from one of them, stopped as soon as it has met every group of neighbours.
-    seenStamp++;
-    seen[v] = seenStamp;
-    seen[around[0]!] = seenStamp;
-    groupSeen[findRoot(0)] = seenStamp;
-    let groupsReached = 1;
-    let head = 0;
-    let tail = 0;
-    queue[tail++] = around[0]!;
-    while (head < tail) {
-      const u = queue[head++]!;
-      for (let p = offsets[u]!; p < offsets[u + 1]!; p++) {
-        const w = neighbors[p]!;
-        if (seen[w] === seenStamp || edgeAlive[edgeIds[p]!] !== 1) continue;
-        seen[w] = seenStamp;
-        queue[tail++] = w;
-        if (mark[w] === stamp) {
-          const root = findRoot(local[w]!);
-          if (groupSeen[root] !== seenStamp) {
-            groupSeen[root] = seenStamp;
-            if (++groupsReached === groups) return true;
-          }
-        }
-      }
-    }
-    return false;
-  };
-
-  const remove = (v: number) => {
-    for (const e of triangleEdges) support[e]!--;
-    for (let p = offsets[v]!; p < offsets[v + 1]!; p++) edgeAlive[edgeIds[p]!] = 0;
-    nodeAlive[v] = 0;
-  };
-
-  // Bounded peeling (maxNodes): removal with cascade, and the split of what remains into components.
-  const edgeMark = new Uint32Array(n);
-  const deleteEdges = (first: number[], undo: number[], decremented: number[]): void => {
-    const queue = first;
-    while (queue.length > 0) {
-      const e = queue.pop()!;
-      if (edgeAlive[e] !== 1) continue;
-      edgeAlive[e] = 0;
-      undo.push(e);
-      const u = g.sources[e]!;
-      const w = g.targets[e]!;
-      stamp++;
-      for (let p = offsets[u]!; p < offsets[u + 1]!; p++) {
-        if (edgeAlive[edgeIds[p]!] !== 1) continue;
-        mark[neighbors[p]!] = stamp;
-        edgeMark[neighbors[p]!] = edgeIds[p]!;
-      }
-      for (let p = offsets[w]!; p < offsets[w + 1]!; p++) {
-        const x = neighbors[p]!;
-        const wx = edgeIds[p]!;
-        if (mark[x] !== stamp || edgeAlive[wx] !== 1) continue;
-        const ux = edgeMark[x]!;
-        decremented.push(ux, wx);
-        if (--support[ux]! < minSupport) queue.push(ux);
-        if (--support[wx]! < minSupport) queue.push(wx);
-      }
-    }
-  };
-  const hasLiveEdge = (v: number): boolean => {
-    for (let p = offsets[v]!; p < offsets[v + 1]!; p++) if (edgeAlive[edgeIds[p]!] === 1) return true;
-    return false;
-  };
-  const boundedPeel = (order: readonly number[], aliveCount: number, bound: number): number => {
-    let count = aliveCount;
-    for (const v of order) {
-      if (count <= bound) break;
-      if (nodeAlive[v] !== 1 || isQuery[v] === 1) continue;
-      result.checks++;
-      const undoEdges: number[] = [];
-      const decremented: number[] = [];
-      const first: number[] = [];
-      for (let p = offsets[v]!; p < offsets[v + 1]!; p++)
-        if (edgeAlive[edgeIds[p]!] === 1) first.push(edgeIds[p]!);
-      deleteEdges(first, undoEdges, decremented);
-      const gone: number[] = [];
-      for (const e of undoEdges) {
-        for (const x of [g.sources[e]!, g.targets[e]!]) {
-          if (nodeAlive[x] === 1 && !hasLiveEdge(x)) {
-            nodeAlive[x] = 0;
-            gone.push(x);
-          }
-        }
-      }
-      if (nodeAlive[v] === 1) {
-        nodeAlive[v] = 0;
-        gone.push(v);
-      }
-      const lostQuery = gone.some((x) => isQuery[x] === 1);
-      if (gone.length >= count || lostQuery) {
-        // Nothing would remain, or a query node would go: undo this step.
-        for (const e of undoEdges) edgeAlive[e] = 1;
-        for (const x of gone) nodeAlive[x] = 1;
-        for (const e of decremented) support[e]!++;
-        if (lostQuery) continue;
-        break;
-      }
-      count -= gone.length;
-    }
-    return count;
-  };
-  const splitAlive = (nodes: readonly number[]): number[][] => {
-    const parts: number[][] = [];
-    seenStamp++;
-    for (const start of nodes) {
-      if (seen[start] === seenStamp) continue;
-      seen[start] = seenStamp;
-      const part = [start];
-      for (let head = 0; head < part.length; head++) {
-        const u = part[head]!;
-        for (let p = offsets[u]!; p < offsets[u + 1]!; p++) {
-          const w = neighbors[p]!;
-          if (seen[w] === seenStamp || edgeAlive[edgeIds[p]!] !== 1 || nodeAlive[w] !== 1) continue;
-          seen[w] = seenStamp;
-          part.push(w);
-        }
-      }
-      parts.push(part);
-    }
-    return parts;
-  };
-
-  const communities: Community[] = [];
-  for (const component of truss.components) {
-    if (keep.length > 0 && !Array.from(component.nodes).some((v) => isQuery[v] === 1)) continue;
-    const order = Array.from(component.nodes).sort((a, b) => rel[a]! - rel[b]! || a - b);
-    let alive = order.length;
-    let sum = 0;
-    for (const v of order) sum += rel[v]!;
-    const initialQrScore = sum / alive;
-    for (let sweep = 0; sweep < maxSweeps; sweep++) {
-      let changed = false;
-      for (const v of order) {
-        if (nodeAlive[v] !== 1) continue;
-        // Ascending order: once a node does not raise the mean, no later one does.
-        if (!(rel[v]! < sum / alive)) break;
-        if (isQuery[v] === 1) continue;
-        result.checks++;
-        if (!removable(v, alive)) continue;
-        remove(v);
-        alive--;
-        sum -= rel[v]!;
-        changed = true;
-      }
-      if (!changed) break;
-    }
-    const bounded = alive > maxNodes;
-    if (bounded) {
-      // Size bound: peel on toward the query, least relevant node first, and restore the k-truss
-      // after each removal by deleting the edges left in fewer than k − 2 triangles (and the nodes
-      // left without edges), as attributed truss search does (Huang & Lakshmanan 2017). Stop when at
-      // most `maxNodes` nodes remain; a step that would leave nothing is undone.
-      alive = boundedPeel(order, alive, maxNodes);
-    }
-    const kept = order.filter((v) => nodeAlive[v] === 1);
-    const parts = (bounded ? splitAlive(kept) : [kept]).filter(
-      (part) => keep.length === 0 || part.some((v) => isQuery[v] === 1),
-    );
-    for (const part of parts) {
-      const nodes = Uint32Array.from(part).sort();
-      const inPart = new Uint8Array(n);
-      for (const v of nodes) inPart[v] = 1;
-      const edges = Uint32Array.from(
-        Array.from(component.edges).filter((e) => edgeAlive[e] === 1 && inPart[g.sources[e]!] === 1),
-      );
-      communities.push({
-        k,
-        nodes,
-        keys: Array.from(nodes, (v) => g.nodeIds[v]!),
-        edges,
-        qrScore: qrScore(nodes, rel),
-        initialQrScore,
-        removed: component.nodes.length - nodes.length,
-      });
-    }
-  }
-  communities.sort(
-    (x, y) => y.qrScore - x.qrScore || y.nodes.length - x.nodes.length || x.nodes[0]! - y.nodes[0]!,
-  );
-  result.communities = communities.slice(0, top);
-  return result;
+  return peelPrepared(prepared, rel, top, maxSweeps, maxNodes, keep);
 }
 
 /** Relevance as a Float64Array aligned with the node indices, validated. */

@@ -7,11 +7,11 @@ import {
   trussDecomposition,
 } from './decomposition.js';
 import { asTrussGraph, type TrussGraph } from './graph.js';
+import { PeelMemo, peelPrepared } from './peel.js';
 import {
   checkMaxNodes,
   checkTop,
   type PreparedTruss,
-  peelTruss,
   prepareTruss,
   QPEEL_DEFAULTS,
   type QPeelOptions,
@@ -22,8 +22,11 @@ import {
 
 /**
  * A graph prepared for many attributed community searches (many queries, several k): the truss
- * decomposition is computed once, and each maximal k-truss with the supports inside it is computed
- * on first use and cached, so a {@link TrussIndex.qPeel} call only peels.
+ * decomposition is computed once, and each maximal k-truss with the supports and triangles inside it
+ * is computed on first use and cached, so a {@link TrussIndex.qPeel} call only peels. The QRScore
+ * phase of the last search at each k is kept too: a search with the same relevance and other query
+ * vertices (several query vertices of one query, searched one at a time) starts from it when no
+ * query vertex of either search was among the nodes that phase reached, which gives the same result.
  *
  * @example
  * const index = new TrussIndex(graph);
@@ -38,6 +41,7 @@ export class TrussIndex {
   /** Its truss decomposition. */
   readonly decomposition: TrussDecomposition;
   readonly #trusses = new Map<number, PreparedTruss>();
+  readonly #memos = new Map<number, PeelMemo>();
 
   /** @throws InvalidArgumentError for a graph that is not simple and undirected. */
   constructor(input: TrussGraph | AbstractGraph, decomposition?: TrussDecomposition) {
@@ -76,11 +80,17 @@ export class TrussIndex {
     checkTop(top, 'TrussIndex.qPeel');
     checkMaxNodes(maxNodes, 'TrussIndex.qPeel');
     const rel = resolveRelevance(this.graph, relevance, 'TrussIndex.qPeel');
-    return peelTruss(this.#prepared(k), rel, top, maxSweeps, maxNodes, keep);
+    let memo = this.#memos.get(k);
+    if (memo === undefined) {
+      memo = new PeelMemo();
+      this.#memos.set(k, memo);
+    }
+    return peelPrepared(this.#prepared(k), rel, top, maxSweeps, maxNodes, keep, memo);
   }
 
-  /** Drop the cached k-trusses. */
+  /** Drop the cached k-trusses and the kept QRScore phases. */
   clearCache(): void {
     this.#trusses.clear();
+    this.#memos.clear();
   }
 }

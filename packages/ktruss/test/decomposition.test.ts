@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import {
   assignTrussness,
   edgeSupport,
+  edgeTriangles,
   kTruss,
   maximalKTruss,
   nodeTrussness,
@@ -132,6 +133,53 @@ describe('edgeSupport', () => {
     const g = trussGraphFromEdges(4, edges);
     const mask = edges.map(([a, b]) => (a === 0 && b === 1 ? 0 : 1));
     expect(Array.from(edgeSupport(g, mask))).toEqual([0, 1, 1, 1, 1, 2]);
+  });
+});
+
+describe('edgeTriangles', () => {
+  /** Each edge's triangles as `[x, {s, x}, {t, x}]` from the brute-force adjacency, x ascending. */
+  const bruteTriangles = (n: number, edges: readonly Pair[], keep: (e: number) => boolean) => {
+    const kept = edges.filter((_, e) => keep(e));
+    const adj = adjacency(n, kept);
+    const id = new Map(edges.map(([a, b], e) => [pairKey(a, b), e]));
+    return edges.map(([a, b], e) => {
+      if (!keep(e)) return [];
+      const [s, t] = a < b ? [a, b] : [b, a];
+      return [...adj[s]!]
+        .filter((x) => x !== t && adj[t]!.has(x))
+        .sort((x, y) => x - y)
+        .map((x) => [x, id.get(pairKey(s, x))!, id.get(pairKey(t, x))!]);
+    });
+  };
+  const listed = (t: ReturnType<typeof edgeTriangles>, m: number) =>
+    Array.from({ length: m }, (_, e) =>
+      Array.from({ length: t.offsets[e + 1]! - t.offsets[e]! }, (_, j) => {
+        const i = t.offsets[e]! + j;
+        return [t.thirds[i]!, t.pairs[2 * i]!, t.pairs[2 * i + 1]!];
+      }),
+    );
+
+  test('lists every triangle on each of its edges, by third node, with the two other edges (property)', () => {
+    fc.assert(
+      fc.property(randomGraph, fc.nat(), ({ n, edges }, seed) => {
+        const g = trussGraphFromEdges(n, edges);
+        expect(listed(edgeTriangles(g), edges.length)).toEqual(bruteTriangles(n, edges, () => true));
+        const mask = edges.map((_, e) => ((seed >> (e % 30)) & 1 ? 1 : 0) | (e % 3 === 0 ? 1 : 0));
+        const masked = edgeTriangles(g, mask, edgeSupport(g, mask));
+        expect(listed(masked, edges.length)).toEqual(bruteTriangles(n, edges, (e) => mask[e] === 1));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  test('sorts long lists too: edge {0, 1} in 40 triangles, listed out of order', () => {
+    // Nodes 2..21 join 0 and 1 only; nodes 22..41 join 0, 1 and 50 more nodes each, so they rank
+    // above 0 and 1 and their triangles on {0, 1} are found before those of 2..21.
+    const edges: Pair[] = [[0, 1]];
+    for (let x = 2; x < 42; x++) edges.push([0, x], [1, x]);
+    for (let x = 22; x < 42; x++) for (let y = 42; y < 92; y++) edges.push([x, y]);
+    const t = edgeTriangles(trussGraphFromEdges(92, edges));
+    expect(listed(t, edges.length)).toEqual(bruteTriangles(92, edges, () => true));
   });
 });
 

@@ -2,8 +2,19 @@ import { InvalidArgumentError } from '@grag/core';
 import fc from 'fast-check';
 import { UndirectedGraph } from 'graphology';
 import { describe, expect, test } from 'vitest';
-import { qPeel, qrScore, queryRelevance, TrussIndex, trussGraphFromEdges } from '../src/index.js';
+import {
+  maximalKTruss,
+  type PreparedTruss,
+  peelTruss,
+  prepareTruss,
+  qPeel,
+  qrScore,
+  queryRelevance,
+  TrussIndex,
+  trussGraphFromEdges,
+} from '../src/index.js';
 import { bruteKTruss, clique, isConnectedKTruss, type Pair, pairKey } from './oracle.js';
+import { referencePeel, referencePrepare } from './reference-peel.js';
 
 const randomInstance = fc
   .record({
@@ -265,5 +276,79 @@ describe('TrussIndex', () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('peelTruss', () => {
+  /** Sparser and larger graphs than `randomInstance`, many nodes of relevance 0 (as with lexical relevance). */
+  const peelInstance = fc
+    .record({
+      n: fc.integer({ min: 4, max: 40 }),
+      p: fc.double({ min: 0.1, max: 0.7, noNaN: true }),
+      zeros: fc.double({ min: 0, max: 0.95, noNaN: true }),
+      seed: fc.nat(),
+      k: fc.integer({ min: 2, max: 6 }),
+      maxNodes: fc.oneof(fc.constant(Number.POSITIVE_INFINITY), fc.integer({ min: 1, max: 12 })),
+      maxSweeps: fc.oneof(fc.constant(Number.POSITIVE_INFINITY), fc.integer({ min: 1, max: 3 })),
+      keeps: fc.integer({ min: 0, max: 2 }),
+      top: fc.integer({ min: 1, max: 3 }),
+    })
+    .map(({ n, p, zeros, seed, ...rest }) => {
+      let s = seed >>> 0 || 7;
+      const next = () => {
+        s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+        return s / 2 ** 32;
+      };
+      const edges: Pair[] = [];
+      for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) if (next() < p) edges.push([a, b]);
+      const relevance = Array.from({ length: n }, () => (next() < zeros ? 0 : Math.round(next() * 20) / 20));
+      const keep = Array.from({ length: rest.keeps }, () => Math.floor(next() * n));
+      return { n, edges, relevance, keep, ...rest };
+    });
+
+  test('gives exactly the results of the row-scanning peel it replaced: communities, components and checks (property)', () => {
+    fc.assert(
+      fc.property(peelInstance, ({ n, edges, relevance, keep, k, maxNodes, maxSweeps, top }) => {
+        const g = trussGraphFromEdges(n, edges);
+        const truss = maximalKTruss(g, k);
+        const rel = Float64Array.from(relevance);
+        const got = peelTruss(prepareTruss(truss), rel, top, maxSweeps, maxNodes, keep);
+        const want = referencePeel(referencePrepare(truss), rel, top, maxSweeps, maxNodes, keep);
+        expect(got).toEqual(want);
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  test('TrussIndex gives the same results when it starts from a kept QRScore phase: one relevance, several query vertices (property)', () => {
+    fc.assert(
+      fc.property(
+        peelInstance,
+        fc.array(fc.integer({ min: 0, max: 39 }), { minLength: 1, maxLength: 4 }),
+        ({ n, edges, relevance, k, maxNodes, maxSweeps, top }, seeds) => {
+          const g = trussGraphFromEdges(n, edges);
+          const index = new TrussIndex(g);
+          const prepared = referencePrepare(maximalKTruss(g, k));
+          const rel = Float64Array.from(relevance);
+          // The same relevance around each query vertex in turn, then with none, then again.
+          for (const keep of [...seeds.map((v) => [v % n]), [], [seeds[0]! % n]]) {
+            const got = index.qPeel(k, rel, { top, maxSweeps, maxNodes, keep });
+            expect(got).toEqual(referencePeel(prepared, rel, top, maxSweeps, maxNodes, keep));
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  test('makes the triangle lists of a prepared truss that lacks them', () => {
+    const g = trussGraphFromEdges(5, [...clique([0, 1, 2, 3]), [3, 4]]);
+    const { triangles, ...rest } = prepareTruss(maximalKTruss(g, 3));
+    const bare: PreparedTruss = rest;
+    const rel = Float64Array.from([0.9, 0.8, 0.1, 0.7, 0]);
+    expect(peelTruss(bare, rel, 1, Number.POSITIVE_INFINITY)).toEqual(
+      peelTruss({ ...bare, triangles }, rel, 1, Number.POSITIVE_INFINITY),
+    );
+    expect(bare.triangles?.offsets).toEqual(triangles?.offsets);
   });
 });
