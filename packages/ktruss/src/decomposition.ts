@@ -97,13 +97,12 @@ export interface EdgeTriangles {
    */
   offsets: Uint32Array;
   /**
-   * Two edge ids per triangle of each edge: for edge `e = {s, t}` (`s < t`, its `sources` and
-   * `targets` entries) and its triangle `{s, t, x}`, the edges `{s, x}` and `{t, x}`, at positions
-   * `2i` and `2i + 1` for `i` in `offsets[e] .. offsets[e + 1] - 1`.
+   * Three numbers per triangle of each edge: for edge `e = {s, t}` (`s < t`, its `sources` and
+   * `targets` entries) and its `i`-th triangle `{s, t, x}` (`i` in `offsets[e] .. offsets[e + 1] - 1`),
+   * the third node `x` at `3i`, the edge `{s, x}` at `3i + 1` and the edge `{t, x}` at `3i + 2`.
+   * Within each edge, ascending by third node.
    */
-  pairs: Uint32Array;
-  /** The third node `x` of each triangle, at position `i`; ascending within each edge's triangles. */
-  thirds: Uint32Array;
+  entries: Uint32Array;
 }
 
 /**
@@ -130,21 +129,20 @@ export function edgeTriangles(
   }
   const offsets = new Uint32Array(m + 1);
   for (let e = 0; e < m; e++) offsets[e + 1] = offsets[e]! + counts[e]!;
-  const pairs = new Uint32Array(2 * offsets[m]!);
-  const thirds = new Uint32Array(offsets[m]!);
-  if (offsets[m] === 0) return { offsets, pairs, thirds };
+  const entries = new Uint32Array(3 * offsets[m]!);
+  if (offsets[m] === 0) return { offsets, entries };
   const cursor = offsets.slice(0, m);
   /** Record triangle `{a, b, x}` on edge `ab`, given its edges `ax` and `bx`. */
   const put = (ab: number, a: number, x: number, ax: number, bx: number) => {
-    const i = cursor[ab]!++;
-    thirds[i] = x;
-    // The pair is ({source, x}, {target, x}).
+    const at = 3 * cursor[ab]!++;
+    entries[at] = x;
+    // Then {source, x} and {target, x}.
     if (sources[ab] === a) {
-      pairs[2 * i] = ax;
-      pairs[2 * i + 1] = bx;
+      entries[at + 1] = ax;
+      entries[at + 2] = bx;
     } else {
-      pairs[2 * i] = bx;
-      pairs[2 * i + 1] = ax;
+      entries[at + 1] = bx;
+      entries[at + 2] = ax;
     }
   };
   const { outOffsets, outNeighbors, outEdges } = orient(g, mask);
@@ -170,42 +168,39 @@ export function edgeTriangles(
     }
     for (let p = start; p < end; p++) mark[outNeighbors[p]!] = -1;
   }
-  for (let e = 0; e < m; e++) sortByThird(pairs, thirds, offsets[e]!, offsets[e + 1]!);
-  return { offsets, pairs, thirds };
+  for (let e = 0; e < m; e++) sortByThird(entries, offsets[e]!, offsets[e + 1]!);
+  return { offsets, entries };
 }
 
 /** Sort the triangles `lo .. hi - 1` of {@link EdgeTriangles} by third node (distinct within an edge). */
-function sortByThird(pairs: Uint32Array, thirds: Uint32Array, lo: number, hi: number): void {
+function sortByThird(entries: Uint32Array, lo: number, hi: number): void {
   const d = hi - lo;
   if (d < 2) return;
   if (d <= 32) {
     for (let i = lo + 1; i < hi; i++) {
-      const x = thirds[i]!;
-      const f = pairs[2 * i]!;
-      const h = pairs[2 * i + 1]!;
+      const x = entries[3 * i]!;
+      const f = entries[3 * i + 1]!;
+      const h = entries[3 * i + 2]!;
       let j = i - 1;
-      for (; j >= lo && thirds[j]! > x; j--) {
-        thirds[j + 1] = thirds[j]!;
-        pairs[2 * j + 2] = pairs[2 * j]!;
-        pairs[2 * j + 3] = pairs[2 * j + 1]!;
+      for (; j >= lo && entries[3 * j]! > x; j--) {
+        entries[3 * j + 3] = entries[3 * j]!;
+        entries[3 * j + 4] = entries[3 * j + 1]!;
+        entries[3 * j + 5] = entries[3 * j + 2]!;
       }
-      thirds[j + 1] = x;
-      pairs[2 * j + 2] = f;
-      pairs[2 * j + 3] = h;
+      entries[3 * j + 3] = x;
+      entries[3 * j + 4] = f;
+      entries[3 * j + 5] = h;
     }
     return;
   }
   // Longer lists: a numeric sort of keys `x · d + position`, then the triangles moved into place.
   const keys = new Float64Array(d);
-  for (let i = 0; i < d; i++) keys[i] = thirds[lo + i]! * d + i;
+  for (let i = 0; i < d; i++) keys[i] = entries[3 * (lo + i)]! * d + i;
   keys.sort();
-  const oldThirds = thirds.slice(lo, hi);
-  const oldPairs = pairs.slice(2 * lo, 2 * hi);
+  const old = entries.slice(3 * lo, 3 * hi);
   for (let i = 0; i < d; i++) {
     const from = keys[i]! % d;
-    thirds[lo + i] = oldThirds[from]!;
-    pairs[2 * (lo + i)] = oldPairs[2 * from]!;
-    pairs[2 * (lo + i) + 1] = oldPairs[2 * from + 1]!;
+    entries.set(old.subarray(3 * from, 3 * from + 3), 3 * (lo + i));
   }
 }
 

@@ -41,7 +41,7 @@ export function peelPrepared(
   const result: QPeelResult = { k, communities: [], components: truss.components.length, checks: 0 };
   if (truss.edges.length === 0) return result;
   prepared.triangles ??= edgeTriangles(g, maskOf(g.m, truss.edges), prepared.support);
-  const { offsets: triOffsets, pairs: triPairs, thirds: triThirds } = prepared.triangles;
+  const { offsets: triOffsets, entries: tri } = prepared.triangles;
 
   const { n, m, sources, targets } = g;
   const edgeAlive = new Uint8Array(m);
@@ -65,7 +65,7 @@ export function peelPrepared(
   // Scratch of one check: v's live neighbours, the triangle edges around v, a union-find on neighbours.
   const around: number[] = [];
   const triangleEdges: number[] = [];
-  const parent: number[] = [];
+  const parent = new Int32Array(n);
   const seen = new Uint32Array(n);
   const queue = new Uint32Array(n);
   const label = new Uint32Array(n);
@@ -134,7 +134,6 @@ export function peelPrepared(
       local[a] = around.length;
       around.push(a);
     }
-    parent.length = around.length;
     for (let i = 0; i < around.length; i++) parent[i] = i;
     let groups = around.length;
     // Each triangle {v, a, x} (a < x) with its three edges alive, read on edge {v, a}: the edge's
@@ -145,10 +144,10 @@ export function peelPrepared(
       const vIsSource = sources[va] === v;
       const start = triOffsets[va]!;
       for (let q = triOffsets[va + 1]! - 1; q >= start; q--) {
-        const x = triThirds[q]!;
+        const x = tri[3 * q]!;
         if (x < a) break;
-        const first = triPairs[2 * q]!;
-        const second = triPairs[2 * q + 1]!;
+        const first = tri[3 * q + 1]!;
+        const second = tri[3 * q + 2]!;
         const vx = vIsSource ? first : second;
         const ax = vIsSource ? second : first;
         if (edgeAlive[vx] !== 1 || edgeAlive[ax] !== 1) continue;
@@ -244,8 +243,8 @@ export function peelPrepared(
       undoEdges.push(e);
       const end = triOffsets[e + 1]!;
       for (let q = triOffsets[e]!; q < end; q++) {
-        const f = triPairs[2 * q]!;
-        const h = triPairs[2 * q + 1]!;
+        const f = tri[3 * q + 1]!;
+        const h = tri[3 * q + 2]!;
         if (edgeAlive[f] !== 1 || edgeAlive[h] !== 1) continue;
         decremented.push(f, h);
         if (--support[f]! < minSupport) stack.push(f);

@@ -155,7 +155,7 @@ describe('edgeTriangles', () => {
     Array.from({ length: m }, (_, e) =>
       Array.from({ length: t.offsets[e + 1]! - t.offsets[e]! }, (_, j) => {
         const i = t.offsets[e]! + j;
-        return [t.thirds[i]!, t.pairs[2 * i]!, t.pairs[2 * i + 1]!];
+        return [t.entries[3 * i]!, t.entries[3 * i + 1]!, t.entries[3 * i + 2]!];
       }),
     );
 
