@@ -37,7 +37,10 @@ export interface PackedContext {
   truncated?: string;
 }
 
-/** Default rendering: the item id in brackets (what answers cite), then its text. */
+/**
+ * How {@link packContext} writes an item into the context: the item id in brackets (what answers
+ * cite), then its text. A method that counts its items' tokens ahead of packing renders them so.
+ */
 export function renderItem(item: RetrievedItem): string {
   return `[${item.id}] ${item.text}`;
 }

@@ -38,6 +38,7 @@ export {
   type PackedContext,
   packContext,
   rankDepthFor,
+  renderItem,
 } from './context.js';
 export * from './errors.js';
 export {

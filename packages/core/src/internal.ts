@@ -23,7 +23,6 @@ export {
   splitTextByTokens,
   type TokenSpan,
 } from './chunking/index.js';
-export { renderItem } from './context.js';
 export {
   CSR_DEFAULTS,
   type Csr,

@@ -2,8 +2,7 @@
  * Scoring, ranking and greedy packing of the candidate communities (DA-RAG §5.1), and what the
  * retrieval reports of them: the items, the subgraph, the k chosen per layer, the traced communities.
  */
-import { packContext, type RetrievedItem, type Tokenizer } from '@grag/core';
-import { renderItem } from '@grag/core/internal';
+import { packContext, type RetrievedItem, renderItem, type Tokenizer } from '@grag/core';
 import type { FoundCommunity } from './community-search.js';
 import { type CommunityMembers, communityText } from './members.js';
 import type { DaRagQueryOptions } from './options.js';
