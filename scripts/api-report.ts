@@ -18,6 +18,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { importTarget } from './package-exports.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outDir = join(root, 'api');
@@ -43,19 +44,6 @@ interface ExportedName {
   kind: string;
   /** True when the name exists at run time (not only as a type). */
   value: boolean;
-}
-
-/** The file an `exports` condition object (or string) points at for `import`. */
-function importTarget(target: unknown): string | undefined {
-  if (typeof target === 'string') return target;
-  if (target && typeof target === 'object') {
-    const t = target as Record<string, unknown>;
-    for (const key of ['import', 'default', 'node']) {
-      const found = importTarget(t[key]);
-      if (found) return found;
-    }
-  }
-  return undefined;
 }
 
 /** `./dist/test/index.js` → `<pkg>/src/test/index.ts`. */

@@ -26,6 +26,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
+import { importTarget } from './package-exports.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -148,19 +149,6 @@ function listFiles(dir: string): string[] {
     else if (/\.(m|c)?tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
   }
   return out;
-}
-
-/** The file an `exports` condition object (or string) points at for `import`. */
-function importTarget(target: unknown): string | undefined {
-  if (typeof target === 'string') return target;
-  if (target && typeof target === 'object') {
-    const t = target as Record<string, unknown>;
-    for (const key of ['import', 'default', 'node']) {
-      const found = importTarget(t[key]);
-      if (found) return found;
-    }
-  }
-  return undefined;
 }
 
 function workspacePackages(root: string): WorkspacePackage[] {
