@@ -5,7 +5,7 @@
  */
 import { InvalidArgumentError, throwIfAborted } from './errors.js';
 import type { ChatCallOptions, ChatModel, ChatResult, ChatStreamPart, TokenUsage } from './models.js';
-import { parseAnswer } from './tasks/parsers.js';
+import { parseAnswer } from './tasks/parsers/answer.js';
 import { PromptTasks } from './tasks/prompt-tasks.js';
 import { answerPrompt } from './tasks/prompts.js';
 import type { AnswerWithCitations, ContextItem, TaskSuite } from './tasks/types.js';

@@ -7,10 +7,12 @@
  *
  * @packageDocumentation
  */
-export * from './parse.js';
-export * from './parsers.js';
+export * from './lenient-json.js';
+export * from './parsers/index.js';
 export * from './prompt-tasks.js';
 export * from './prompts.js';
+export * from './record-fields.js';
 export * from './render.js';
 export * from './simulate.js';
+export * from './tuples.js';
 export * from './types.js';

@@ -8,18 +8,14 @@ import {
   type ChatTaskInfo,
   generateText,
 } from '../models.js';
-import { parseYesNo, TUPLE_DELIMITER_DEFAULTS, type TupleDelimiters } from './parse.js';
-import {
-  mergeGraphExtractions,
-  parseAnswer,
-  parseCommunityAssessment,
-  parseGraphExtraction,
-  parseQueryEntities,
-  parseQueryGraph,
-  parseSemanticUnits,
-  parseSummary,
-  parseTitleDescription,
-} from './parsers.js';
+import { parseAnswer } from './parsers/answer.js';
+import { parseCommunityAssessment } from './parsers/community-assessment.js';
+import { mergeGraphExtractions, parseGraphExtraction } from './parsers/graph-extraction.js';
+import { parseQueryEntities } from './parsers/query-entities.js';
+import { parseQueryGraph } from './parsers/query-graph.js';
+import { parseSemanticUnits } from './parsers/semantic-units.js';
+import { parseSummary } from './parsers/summary.js';
+import { parseTitleDescription } from './parsers/title-description.js';
 import {
   answerPrompt,
   communityAssessmentPrompt,
@@ -37,6 +33,8 @@ import {
   type TaskPrompt,
   titleDescriptionPrompt,
 } from './prompts.js';
+import { parseYesNo } from './record-fields.js';
+import { TUPLE_DELIMITER_DEFAULTS, type TupleDelimiters } from './tuples.js';
 import {
   type AnswerWithCitations,
   type CommunityAssessment,
@@ -282,7 +280,7 @@ function mergeUnits(result: SemanticUnitDecomposition, repaired: SemanticUnitDec
 
 /**
  * The {@link TaskSuite} on a {@link ChatModel}: each task is a prompt from `prompts.ts` and a
- * parser from `parsers.ts`. Create it with {@link createPromptTasks}.
+ * parser from `parsers/`. Create it with {@link createPromptTasks}.
  */
 export class PromptTasks implements TaskSuite {
   readonly id: string;

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { TupleDelimiters } from './parse.js';
+import type { TupleDelimiters } from './tuples.js';
 import type { ContextItem, TaskSuite } from './types.js';
 
 /** A system and a user message, the shape `generateText` takes. */

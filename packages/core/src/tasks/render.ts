@@ -1,6 +1,6 @@
 /**
  * Renderers: the inverse of the parsers. Each turns a task result into the text the task's prompt
- * asks the model to write, so that the matching parser in `parsers.ts` reads it back. They serve
+ * asks the model to write, so that the matching parser in `parsers/` reads it back. They serve
  * simulated models (a dry run answers each chat call with an offline result rendered as model
  * text) and tests (valid outputs to mutate).
  *
@@ -11,9 +11,10 @@
  * @module
  */
 import type { ExtractedEntity, ExtractedRelation } from '../types.js';
-import { TUPLE_DELIMITER_DEFAULTS, type TupleDelimiters, tupleFieldText } from './parse.js';
-import { parseAnswer, parseRelationshipTriple } from './parsers.js';
+import { parseAnswer } from './parsers/answer.js';
+import { parseRelationshipTriple } from './parsers/semantic-units.js';
 import type { GraphExtractionFormat, TaskName } from './prompts.js';
+import { TUPLE_DELIMITER_DEFAULTS, type TupleDelimiters, tupleFieldText } from './tuples.js';
 import type { SemanticUnitRecord, TaskSuite } from './types.js';
 
 /** The result of a task without its parse issues: what a renderer takes. */
