@@ -1,3 +1,8 @@
+/**
+ * The prompt-based {@link TaskSuite}: each task is a prompt, one `generateText` call (graph
+ * extraction adds its gleaning turns), a lenient parser and, when records could not be read, the
+ * repair retry.
+ */
 import { InvalidArgumentError, ModelOutputError, throwIfAborted } from '../errors.js';
 import { withVocabularyMatches } from '../graph/linking.js';
 import {
@@ -17,10 +22,17 @@ import { parseSemanticUnits } from './parsers/semantic-units.js';
 import { parseSummary } from './parsers/summary.js';
 import { parseTitleDescription } from './parsers/title-description.js';
 import {
+  checkEntityTypes,
+  checkGleanings,
+  FN,
+  PROMPT_TASK_DEFAULTS,
+  type PromptTaskOptions,
+  validate,
+} from './prompt-task-options.js';
+import {
   answerPrompt,
   communityAssessmentPrompt,
   GLEANING_CHECK_PROMPT,
-  type GraphExtractionFormat,
   gleaningContinuePrompt,
   graphExtractionPrompt,
   outputFormat,
@@ -34,249 +46,32 @@ import {
   titleDescriptionPrompt,
 } from './prompts.js';
 import { parseYesNo } from './record-fields.js';
-import { TUPLE_DELIMITER_DEFAULTS, type TupleDelimiters } from './tuples.js';
 import {
-  type AnswerWithCitations,
-  type CommunityAssessment,
-  type ContextItem,
-  DEFAULT_ENTITY_TYPES,
-  type GraphExtraction,
-  type GraphExtractionOptions,
-  type ParseIssue,
-  type QueryEntities,
-  type QueryEntitiesOptions,
-  type QueryGraph,
-  type SemanticUnitDecomposition,
-  type SemanticUnitRecord,
-  type SummarizeOptions,
-  type TaskSuite,
-  type TitleDescription,
+  graphKeys,
+  lengthIssue,
+  mergeUnits,
+  promptMessages,
+  type RepairRequest,
+  repairRetry,
+} from './repair.js';
+import type {
+  AnswerWithCitations,
+  CommunityAssessment,
+  ContextItem,
+  GraphExtraction,
+  GraphExtractionOptions,
+  ParseIssue,
+  QueryEntities,
+  QueryEntitiesOptions,
+  QueryGraph,
+  SemanticUnitDecomposition,
+  SummarizeOptions,
+  TaskSuite,
+  TitleDescription,
 } from './types.js';
 
-/** Settings of {@link createPromptTasks}. */
-export interface PromptTaskOptions extends TupleDelimiters {
-  /** Entity types the graph-extraction prompt asks for. @default DEFAULT_ENTITY_TYPES (GraphRAG) */
-  entityTypes: readonly string[];
-  /**
-   * Extra extraction passes asking for missed entities, when a call does not say.
-   * @default 1 (GraphRAG gleaning; DA-RAG Table 4 `entity_extract_max_gleaning`)
-   */
-  gleanings: number;
-  /**
-   * Ask "are there more?" between two gleaning passes and stop on anything but YES (GraphRAG does).
-   * Only matters with `gleanings >= 2`. @default true
-   */
-  gleaningCheck: boolean;
-  /** Output format asked of graph extraction; the parser reads either. @default 'tuples' (GraphRAG) */
-  format: GraphExtractionFormat;
-  /** Sampling temperature of every call. @default 0 (DA-RAG appendix B.1 and NodeRAG §3.2 run at 0) */
-  temperature: number;
-  /** Summary length when a `summarize` call does not say, in tokens. @default 200 */
-  summaryMaxTokens: number;
-  /** Upper bound on generated tokens per call; `undefined` leaves it to the provider. @default undefined */
-  maxOutputTokens: number | undefined;
-  /**
-   * Called with the parse issues of every call that has any (they are also in each result).
-   * @default undefined
-   */
-  onIssues: ((task: TaskName, issues: ParseIssue[]) => void) | undefined;
-  /**
-   * Repair retry: when a task's answer has records the parser could not read (issues with
-   * `repairable: true`: skipped records, an unreadable score, text with no records in it), send one
-   * more call, the conversation so far plus the answer plus {@link repairPrompt} (which quotes the
-   * unreadable text and restates the format), and merge what it recovers. At most one repair call
-   * per task; issues it does not recover stay, with their raw text. `false` sends none.
-   * @default true
-   */
-  repair: boolean;
-}
-
-/** Defaults of {@link createPromptTasks}. */
-export const PROMPT_TASK_DEFAULTS: PromptTaskOptions = {
-  entityTypes: DEFAULT_ENTITY_TYPES,
-  gleanings: 1,
-  gleaningCheck: true,
-  format: 'tuples',
-  temperature: 0,
-  summaryMaxTokens: 200,
-  maxOutputTokens: undefined,
-  onIssues: undefined,
-  repair: true,
-  ...TUPLE_DELIMITER_DEFAULTS,
-};
-
-const FN = 'createPromptTasks';
-
-function checkGleanings(value: number, where: string): void {
-  if (!Number.isInteger(value) || value < 0) {
-    throw new InvalidArgumentError(
-      'gleanings',
-      `${where}: gleanings must be a non-negative integer (got ${value}); use 0 to disable gleaning.`,
-    );
-  }
-}
-
-function checkEntityTypes(types: readonly string[], where: string): void {
-  if (!Array.isArray(types) || types.length === 0 || types.some((t) => typeof t !== 'string' || !t.trim())) {
-    throw new InvalidArgumentError(
-      'entityTypes',
-      `${where}: entityTypes must be a non-empty list of non-empty strings (e.g. DEFAULT_ENTITY_TYPES).`,
-    );
-  }
-}
-
-function validate(options: PromptTaskOptions): void {
-  checkEntityTypes(options.entityTypes, FN);
-  checkGleanings(options.gleanings, FN);
-  for (const key of ['tupleDelimiter', 'recordDelimiter', 'completionDelimiter'] as const) {
-    if (typeof options[key] !== 'string' || options[key] === '') {
-      throw new InvalidArgumentError(key, `${FN}: ${key} must be a non-empty string.`);
-    }
-  }
-  if (options.format !== 'tuples' && options.format !== 'json') {
-    throw new InvalidArgumentError(
-      'format',
-      `${FN}: format must be 'tuples' or 'json' (got ${String(options.format)}).`,
-    );
-  }
-  if (!Number.isFinite(options.temperature) || options.temperature < 0) {
-    throw new InvalidArgumentError('temperature', `${FN}: temperature must be a finite number >= 0.`);
-  }
-  if (!(options.summaryMaxTokens > 0)) {
-    throw new InvalidArgumentError(
-      'summaryMaxTokens',
-      `${FN}: summaryMaxTokens must be a positive number of tokens.`,
-    );
-  }
-  if (typeof options.repair !== 'boolean') {
-    throw new InvalidArgumentError('repair', `${FN}: repair must be true or false.`);
-  }
-  if (options.maxOutputTokens !== undefined && !(options.maxOutputTokens > 0)) {
-    throw new InvalidArgumentError(
-      'maxOutputTokens',
-      `${FN}: maxOutputTokens must be positive or undefined.`,
-    );
-  }
-}
-
-/** The messages `generateText` sends for a prompt. */
-function promptMessages(prompt: TaskPrompt): ChatMessage[] {
-  const messages: ChatMessage[] = [];
-  if (prompt.system) messages.push({ role: 'system', content: prompt.system });
-  messages.push({ role: 'user', content: prompt.user });
-  return messages;
-}
-
-function lengthIssue(result: ChatResult, issues: ParseIssue[]): void {
-  if (result.finishReason === 'length' && !issues.some((i) => i.kind === 'truncated')) {
-    issues.push({
-      kind: 'truncated',
-      reason: 'the model stopped at its output-token limit; raise maxOutputTokens or shorten the input',
-      raw: result.text,
-    });
-  }
-}
-
-/** Appended to the reason of an issue that the repair retry did not recover. */
-export const NOT_RECOVERED_NOTE = ' (not recovered by the repair retry)';
-
-function unrecovered(issue: ParseIssue): ParseIssue {
-  return { ...issue, reason: `${issue.reason}${NOT_RECOVERED_NOTE}` };
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/**
- * Whether every key appears in `raw` as a whole phrase (not inside a longer word), ignoring case
- * and runs of whitespace: how a repaired record is matched to the unreadable text it replaces.
- */
-function mentionsAll(raw: string, keys: readonly string[]): boolean {
-  if (keys.length === 0) return false;
-  const text = raw.replace(/\s+/g, ' ');
-  return keys.every((key) => {
-    const k = key.replace(/\s+/g, ' ').trim();
-    if (!k) return false;
-    return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(k)}(?![\\p{L}\\p{N}])`, 'iu').test(text);
-  });
-}
-
-/** How a task's repair answer is combined with its first answer. */
-type RepairPlan<T extends { issues: ParseIssue[] }> =
-  | {
-      /**
-       * Records of the repair answer are added to the result (without duplicates). `keys` gives,
-       * for each repaired record, alternative sets of strings that identify it: an unreadable raw
-       * text that mentions every string of one set is taken as recovered by that record.
-       */
-      strategy: 'merge';
-      merge: (result: T, repaired: T) => T;
-      keys: (repaired: T) => string[][][];
-    }
-  | {
-      /**
-       * The repair answer replaces the result when it has fewer repairable issues and at least as
-       * many records (`size`): for a task with one record, or a graph whose edges refer to node ids.
-       */
-      strategy: 'replace';
-      size: (result: T) => number;
-    };
-
-/** A repair retry to run after a task's answer was parsed. */
-interface RepairRequest<T extends { issues: ParseIssue[] }> {
-  task: ChatTaskInfo;
-  /** The conversation the answer replied to. */
-  messages: ChatMessage[];
-  /** The answer, sent back as the assistant turn. */
-  answer: string;
-  responseFormat: 'text' | 'json';
-  signal: AbortSignal | undefined;
-  result: T;
-  parse: (text: string) => T;
-  format: string;
-  /** What one record is called in the plural, for the repair prompt. */
-  what: string;
-  plan: RepairPlan<T>;
-}
-
-/** An entity by its name; a relation by two of its endpoints and description (one may be what was missing). */
-function graphKeys(g: GraphExtraction): string[][][] {
-  return [
-    ...g.entities.map((e) => [[e.name]]),
-    ...g.relations.map((r) => [
-      [r.source, r.target],
-      [r.source, r.description],
-      [r.target, r.description],
-    ]),
-  ];
-}
-
-function mergeUnits(result: SemanticUnitDecomposition, repaired: SemanticUnitDecomposition) {
-  const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
-  const units: SemanticUnitRecord[] = result.units.map((u) => ({
-    text: u.text,
-    entities: [...u.entities],
-    relationships: [...u.relationships],
-  }));
-  for (const unit of repaired.units) {
-    const same = units.find((u) => norm(u.text) === norm(unit.text));
-    if (!same) {
-      units.push(unit);
-      continue;
-    }
-    for (const e of unit.entities) if (!same.entities.includes(e)) same.entities.push(e);
-    const key = (r: SemanticUnitRecord['relationships'][number]) =>
-      JSON.stringify([norm(r.source), norm(r.relation), norm(r.target)]);
-    const seen = new Set(same.relationships.map(key));
-    for (const r of unit.relationships) {
-      if (seen.has(key(r))) continue;
-      seen.add(key(r));
-      same.relationships.push(r);
-    }
-  }
-  return { ...result, units };
-}
+export { PROMPT_TASK_DEFAULTS, type PromptTaskOptions } from './prompt-task-options.js';
+export { NOT_RECOVERED_NOTE } from './repair.js';
 
 /**
  * The {@link TaskSuite} on a {@link ChatModel}: each task is a prompt from `prompts.ts` and a
@@ -341,53 +136,12 @@ export class PromptTasks implements TaskSuite {
     return result;
   }
 
-  /**
-   * The repair retry (see `PromptTaskOptions.repair`): one call with the conversation, the answer
-   * and {@link repairPrompt}; its records are merged into (or replace) the result. Issues whose
-   * records were recovered are dropped; the others stay, with {@link NOT_RECOVERED_NOTE} added to
-   * their reason. Issues of the repair answer about records it did add (missing fields, a cut) are
-   * kept; its unreadable parts are already reported by the issues they were meant to repair.
-   */
+  /** The repair retry ({@link repairRetry}; see `PromptTaskOptions.repair`), when it is on. */
   async #repair<T extends { issues: ParseIssue[] }>(request: RepairRequest<T>): Promise<T> {
-    const { result, plan } = request;
-    const problems = result.issues.filter((i) => i.repairable === true);
-    if (problems.length === 0 || !this.settings.repair) return result;
-    const whole = plan.strategy === 'replace' || problems.some((i) => i.kind === 'no-records');
-    const prompt = repairPrompt({
-      unreadable: problems.map((i) => i.raw),
-      scope: whole ? 'whole' : 'parts',
-      format: request.format,
-      what: request.what,
-    });
-    const messages: ChatMessage[] = [
-      ...request.messages,
-      { role: 'assistant', content: request.answer },
-      { role: 'user', content: prompt },
-    ];
-    const reply = await this.#chat(messages, request.responseFormat, request.signal, {
-      ...request.task,
-      kind: 'repair',
-    });
-    const repaired = request.parse(reply.text);
-    lengthIssue(reply, repaired.issues);
-    const fixes = repaired.issues.filter((i) => i.repairable === true);
-    const kept = repaired.issues.filter((i) => i.repairable !== true && i.kind !== 'no-records');
-    if (plan.strategy === 'replace') {
-      if (fixes.length < problems.length && plan.size(repaired) >= plan.size(result))
-        return { ...repaired, issues: [...kept, ...fixes.map(unrecovered)] };
-      return { ...result, issues: result.issues.map((i) => (i.repairable === true ? unrecovered(i) : i)) };
-    }
-    const keys = plan.keys(repaired);
-    const recovered = (issue: ParseIssue): boolean =>
-      issue.kind === 'no-records'
-        ? keys.length > 0
-        : keys.some((alternatives) => alternatives.some((k) => mentionsAll(issue.raw, k)));
-    const issues: ParseIssue[] = [];
-    for (const issue of result.issues) {
-      if (issue.repairable !== true) issues.push(issue);
-      else if (!recovered(issue)) issues.push(unrecovered(issue));
-    }
-    return { ...plan.merge(result, repaired), issues: [...issues, ...kept] };
+    if (!this.settings.repair) return request.result;
+    return repairRetry(request, (messages, task) =>
+      this.#chat(messages, request.responseFormat, request.signal, task),
+    );
   }
 
   /** The conversation fields of a repair request for a task answered by one call. */
