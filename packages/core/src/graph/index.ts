@@ -6,7 +6,9 @@
 export * from './csr.js';
 export * from './kg.js';
 export * from './knn.js';
+export * from './link-keys.js';
 export * from './linking.js';
 export * from './local-search.js';
 export { cleanEntityName, normalizeEntityName } from './names.js';
 export * from './pagerank.js';
+export * from './vocabulary.js';

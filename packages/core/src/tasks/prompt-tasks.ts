@@ -4,7 +4,7 @@
  * repair retry.
  */
 import { InvalidArgumentError, ModelOutputError, throwIfAborted } from '../errors.js';
-import { withVocabularyMatches } from '../graph/linking.js';
+import { withVocabularyMatches } from '../graph/vocabulary.js';
 import {
   type ChatCallOptions,
   type ChatMessage,

@@ -1,4 +1,4 @@
-import type { EntityVocabulary } from '../graph/linking.js';
+import type { EntityVocabulary } from '../graph/vocabulary.js';
 import type { ExtractedEntity, ExtractedRelation } from '../types.js';
 
 /**
