@@ -9,6 +9,8 @@ export * from './knn.js';
 export * from './link-keys.js';
 export * from './linking.js';
 export * from './local-search.js';
+export * from './local-search-graph.js';
+export * from './local-search-ranking.js';
 export { cleanEntityName, normalizeEntityName } from './names.js';
 export * from './pagerank.js';
 export * from './vocabulary.js';
