@@ -186,94 +186,125 @@ export function runMethodSpec<Index, Options>(
       return;
     }
 
-    it('declares a name, description, capabilities and option keys', () => {
-      expect(method.name).toMatch(/^[a-z0-9][a-z0-9-]*$/);
-      expect(method.description.trim().length).toBeGreaterThan(0);
-      for (const kind of method.capabilities.uses) expect(INDEX_PROVIDER_KINDS).toContain(kind);
-      expect(Number.isInteger(method.formatVersion) && method.formatVersion >= 1).toBe(true);
-      expect(method.optionKeys?.build.length).toBeGreaterThan(0);
-      expect(method.optionKeys?.retrieve).toEqual(expect.arrayContaining(['budgetTokens', 'topK', 'signal']));
-    });
-
-    it('returns the Retrieval shape within every budget, counted by the tokenizer', () => {
-      expect(results.length).toBe(queries.length * budgets.length);
-      let k = 0;
-      for (const query of queries) {
-        for (const budget of budgets) {
-          const r = results[k++]!;
-          const where = `"${query}" within ${budget}`;
-          checkShape(r, where);
-          expect(r.tokens, `${where}: tokens`).toBeLessThanOrEqual(budget);
-          expect(r.tokens, `${where}: tokens is the tokenizer's count of context`).toBe(
-            ctx.tokenizer.count(r.context),
-          );
-        }
-      }
-      // Something is found for some query at the largest budget.
-      expect(results.some((r) => r.items.length > 0)).toBe(true);
-    });
-
-    it('refuses an empty corpus, unknown options and bad option values with InvalidArgumentError', async () => {
-      const c = await options.makeContext();
-      const empty = await rejection(build(c, []));
-      expect(InvalidArgumentError.isInstance(empty), `empty corpus: ${String(empty)}`).toBe(true);
-      const unknown = await rejection(
-        build(c, options.corpus, { notAnOption: 1 } as unknown as Partial<Options>),
-      );
-      expect(InvalidArgumentError.isInstance(unknown), `unknown option: ${String(unknown)}`).toBe(true);
-      expect((unknown as Error).message).toContain('notAnOption');
-      for (const bad of options.badOptions ?? []) {
-        const error = await rejection(build(c, options.corpus, bad));
-        expect(InvalidArgumentError.isInstance(error), `${JSON.stringify(bad)}: ${String(error)}`).toBe(true);
-      }
-      const query = await rejection(
-        method.retrieve(index, queries[0]!, { notAnOption: 1 } as unknown as RetrieveOptions),
-      );
-      expect(InvalidArgumentError.isInstance(query), `unknown retrieve option: ${String(query)}`).toBe(true);
-    });
-
-    it(
-      'runs two builds on one context independently and keeps no context in the index',
-      async () => {
-        const c = await options.makeContext();
-        const builds = trackBuilds(c);
-        const first = await build(c);
-        const second = await build(c);
-        expect(builds).toHaveLength(2);
-        expect(builds[1]).not.toBe(builds[0]);
-        expect(builds[1]!.stages).toEqual(builds[0]!.stages);
-        expect(builds[1]!.issues).toHaveLength(builds[0]!.issues.length);
-        expect((await retrieveAll(second)).map(comparable)).toEqual(
-          (await retrieveAll(first)).map(comparable),
-        );
-        expect(findValue(first, c), 'the index holds its BuildContext').toBeUndefined();
-      },
-      timeout * 2,
-    );
-
-    it(
-      'stops a build when its signal aborts',
-      async () => {
-        const before = new AbortController();
-        before.abort();
-        const c = { ...(await options.makeContext()), signal: before.signal };
-        const e1 = await rejection(build(c));
-        expect(AbortError.isInstance(e1), String(e1)).toBe(true);
-
-        const during = new AbortController();
-        let events = 0;
-        const d: BuildContext = {
-          ...(await options.makeContext()),
-          signal: during.signal,
-          onProgress: () => {
-            events += 1;
-            during.abort();
-          },
-        };
-        const e2 = await rejection(build(d));
-        if (events > 0) expect(AbortError.isInstance(e2), String(e2)).toBe(true);
-      },
+    contractChecks({
+      method,
+      options,
+      build,
+      retrieveAll,
+      queries,
+      budgets,
       timeout,
-    );
+      ctx: () => ctx,
+      index: () => index,
+      results: () => results,
+    });
   });
+}
+
+/** What {@link contractChecks} reads from {@link runMethodSpec}: the built index and its results are getters, set in `beforeAll`. */
+interface ContractSuite<Index, Options> {
+  // biome-ignore lint/suspicious/noExplicitAny: any method's retrieve options
+  method: Method<Index, Options, any>;
+  options: MethodSpecOptions<Options>;
+  build: (ctx: BuildContext, docs?: Document[], extra?: Partial<Options>) => Promise<Index>;
+  retrieveAll: (index: Index) => Promise<Retrieval[]>;
+  queries: string[];
+  budgets: number[];
+  timeout: number;
+  ctx: () => BuildContext;
+  index: () => Index;
+  /** The results of `retrieveAll(index)`, each query at each budget. */
+  results: () => Retrieval[];
+}
+
+/** The contract checks beyond persistence: declarations, the result shape, argument errors, independent builds, aborts. */
+function contractChecks<Index, Options>(suite: ContractSuite<Index, Options>): void {
+  const { method, options, build, retrieveAll, queries, budgets, timeout, ctx, index, results } = suite;
+  it('declares a name, description, capabilities and option keys', () => {
+    expect(method.name).toMatch(/^[a-z0-9][a-z0-9-]*$/);
+    expect(method.description.trim().length).toBeGreaterThan(0);
+    for (const kind of method.capabilities.uses) expect(INDEX_PROVIDER_KINDS).toContain(kind);
+    expect(Number.isInteger(method.formatVersion) && method.formatVersion >= 1).toBe(true);
+    expect(method.optionKeys?.build.length).toBeGreaterThan(0);
+    expect(method.optionKeys?.retrieve).toEqual(expect.arrayContaining(['budgetTokens', 'topK', 'signal']));
+  });
+
+  it('returns the Retrieval shape within every budget, counted by the tokenizer', () => {
+    expect(results().length).toBe(queries.length * budgets.length);
+    let k = 0;
+    for (const query of queries) {
+      for (const budget of budgets) {
+        const r = results()[k++]!;
+        const where = `"${query}" within ${budget}`;
+        checkShape(r, where);
+        expect(r.tokens, `${where}: tokens`).toBeLessThanOrEqual(budget);
+        expect(r.tokens, `${where}: tokens is the tokenizer's count of context`).toBe(
+          ctx().tokenizer.count(r.context),
+        );
+      }
+    }
+    // Something is found for some query at the largest budget.
+    expect(results().some((r) => r.items.length > 0)).toBe(true);
+  });
+
+  it('refuses an empty corpus, unknown options and bad option values with InvalidArgumentError', async () => {
+    const c = await options.makeContext();
+    const empty = await rejection(build(c, []));
+    expect(InvalidArgumentError.isInstance(empty), `empty corpus: ${String(empty)}`).toBe(true);
+    const unknown = await rejection(
+      build(c, options.corpus, { notAnOption: 1 } as unknown as Partial<Options>),
+    );
+    expect(InvalidArgumentError.isInstance(unknown), `unknown option: ${String(unknown)}`).toBe(true);
+    expect((unknown as Error).message).toContain('notAnOption');
+    for (const bad of options.badOptions ?? []) {
+      const error = await rejection(build(c, options.corpus, bad));
+      expect(InvalidArgumentError.isInstance(error), `${JSON.stringify(bad)}: ${String(error)}`).toBe(true);
+    }
+    const query = await rejection(
+      method.retrieve(index(), queries[0]!, { notAnOption: 1 } as unknown as RetrieveOptions),
+    );
+    expect(InvalidArgumentError.isInstance(query), `unknown retrieve option: ${String(query)}`).toBe(true);
+  });
+
+  it(
+    'runs two builds on one context independently and keeps no context in the index',
+    async () => {
+      const c = await options.makeContext();
+      const builds = trackBuilds(c);
+      const first = await build(c);
+      const second = await build(c);
+      expect(builds).toHaveLength(2);
+      expect(builds[1]).not.toBe(builds[0]);
+      expect(builds[1]!.stages).toEqual(builds[0]!.stages);
+      expect(builds[1]!.issues).toHaveLength(builds[0]!.issues.length);
+      expect((await retrieveAll(second)).map(comparable)).toEqual((await retrieveAll(first)).map(comparable));
+      expect(findValue(first, c), 'the index holds its BuildContext').toBeUndefined();
+    },
+    timeout * 2,
+  );
+
+  it(
+    'stops a build when its signal aborts',
+    async () => {
+      const before = new AbortController();
+      before.abort();
+      const c = { ...(await options.makeContext()), signal: before.signal };
+      const e1 = await rejection(build(c));
+      expect(AbortError.isInstance(e1), String(e1)).toBe(true);
+
+      const during = new AbortController();
+      let events = 0;
+      const d: BuildContext = {
+        ...(await options.makeContext()),
+        signal: during.signal,
+        onProgress: () => {
+          events += 1;
+          during.abort();
+        },
+      };
+      const e2 = await rejection(build(d));
+      if (events > 0) expect(AbortError.isInstance(e2), String(e2)).toBe(true);
+    },
+    timeout,
+  );
 }
