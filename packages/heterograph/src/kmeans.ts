@@ -111,8 +111,23 @@ export function kMeans(
     return toPoint(p, d);
   });
   const rand = weylFmix32(o.seed);
+  const { centroids, norms } = seedCentres(data, k, d, rand);
+  const { labels, iterations } = lloyd(data, centroids, norms, o.maxIterations);
+  const best = new Float64Array(n);
+  for (let i = 0; i < n; i++) best[i] = distance2(data[i]!, centroids[labels[i]!]!, norms[labels[i]!]!);
+  let inertia = 0;
+  for (let i = 0; i < n; i++) inertia += best[i]!;
+  return { labels, centroids, iterations, inertia };
+}
 
-  // k-means++: the first centre uniformly, each next one with probability ∝ D(x)².
+/** k-means++ seeding (Arthur & Vassilvitskii 2007): the first centre uniformly, each next one with probability ∝ D(x)². */
+function seedCentres(
+  data: readonly Point[],
+  k: number,
+  d: number,
+  rand: () => number,
+): { centroids: Float64Array[]; norms: number[] } {
+  const n = data.length;
   const centroids: Float64Array[] = [centroidOf(data[randomInt(rand, n)]!, d)];
   const norms: number[] = [norm2(centroids[0]!)];
   const nearest = new Float64Array(n);
@@ -143,24 +158,55 @@ export function kMeans(
       if (dist < nearest[i]!) nearest[i] = dist;
     }
   }
+  return { centroids, norms };
+}
 
-  // Lloyd iterations with Hamerly's bounds (Hamerly 2010): a point whose distance to its centre is at
-  // most both the lower bound on its second-closest centre and half the distance from its centre to
-  // the nearest other centre keeps its label without computing any distance. Same result as plain Lloyd.
-  const labels = new Int32Array(n);
-  const upper = new Float64Array(n); // ≥ distance to the assigned centre
-  const lower = new Float64Array(n); // ≤ distance to every other centre
-  const transposed = new Float64Array(d * k);
-  const dots = new Float64Array(k);
-  const transpose = () => {
+/**
+ * The labels of the points and Hamerly's bounds on their distances (Hamerly 2010): `upper[i]` is at
+ * least the distance of point i to its centre, `lower[i]` at most its distance to every other centre.
+ */
+class HamerlyBounds {
+  readonly labels: Int32Array;
+  readonly upper: Float64Array;
+  readonly lower: Float64Array;
+  /** The centres by dimension (`transposed[j * k + c]`), for one pass over a point's non-zeros. */
+  readonly transposed: Float64Array;
+  readonly #dots: Float64Array;
+  readonly #data: readonly Point[];
+  readonly #centroids: readonly Float64Array[];
+  readonly #norms: readonly number[];
+
+  constructor(data: readonly Point[], centroids: readonly Float64Array[], norms: readonly number[]) {
+    const n = data.length;
+    const k = centroids.length;
+    this.labels = new Int32Array(n);
+    this.upper = new Float64Array(n);
+    this.lower = new Float64Array(n);
+    this.transposed = new Float64Array(centroids[0]!.length * k);
+    this.#dots = new Float64Array(k);
+    this.#data = data;
+    this.#centroids = centroids;
+    this.#norms = norms;
+  }
+
+  /** Copy the current centres into `transposed`. */
+  transpose(): void {
+    const centroids = this.#centroids;
+    const k = centroids.length;
+    const transposed = this.transposed;
     for (let c = 0; c < k; c++) {
       const centroid = centroids[c]!;
-      for (let j = 0; j < d; j++) transposed[j * k + c] = centroid[j]!;
+      for (let j = 0; j < centroid.length; j++) transposed[j * k + c] = centroid[j]!;
     }
-  };
+  }
+
   /** Full scan of point i: label, distance to its centre and to the second closest. */
-  const scan = (i: number) => {
-    const p = data[i]!;
+  scan(i: number): void {
+    const p = this.#data[i]!;
+    const dots = this.#dots;
+    const transposed = this.transposed;
+    const norms = this.#norms;
+    const k = dots.length;
     dots.fill(0);
     for (let t = 0; t < p.index.length; t++) {
       const base = p.index[t]! * k;
@@ -178,49 +224,37 @@ export function kMeans(
         label = c;
       } else if (dist < second) second = dist;
     }
-    labels[i] = label;
-    upper[i] = Math.sqrt(first);
-    lower[i] = Math.sqrt(second);
-  };
-  transpose();
-  for (let i = 0; i < n; i++) scan(i);
+    this.labels[i] = label;
+    this.upper[i] = Math.sqrt(first);
+    this.lower[i] = Math.sqrt(second);
+  }
+}
+
+/**
+ * Lloyd iterations with Hamerly's bounds (Hamerly 2010): a point whose distance to its centre is at
+ * most both the lower bound on its second-closest centre and half the distance from its centre to
+ * the nearest other centre keeps its label without computing any distance. Same result as plain
+ * Lloyd. Moves `centroids` and `norms` in place.
+ */
+function lloyd(
+  data: readonly Point[],
+  centroids: Float64Array[],
+  norms: number[],
+  maxIterations: number,
+): { labels: Int32Array; iterations: number } {
+  const n = data.length;
+  const k = centroids.length;
+  const bounds = new HamerlyBounds(data, centroids, norms);
+  const { labels, upper, lower } = bounds;
+  bounds.transpose();
+  for (let i = 0; i < n; i++) bounds.scan(i);
   const old = centroids.map((c) => Float64Array.from(c));
   const moved = new Float64Array(k);
   const half = new Float64Array(k);
   let iterations = 0;
-  while (iterations < o.maxIterations) {
+  while (iterations < maxIterations) {
     iterations++;
-    const counts = new Int32Array(k);
-    let reseeded = false;
-    for (let c = 0; c < k; c++) {
-      old[c]!.set(centroids[c]!);
-      centroids[c]!.fill(0);
-    }
-    for (let i = 0; i < n; i++) {
-      const c = centroids[labels[i]!]!;
-      const p = data[i]!;
-      counts[labels[i]!]!++;
-      for (let j = 0; j < p.index.length; j++) c[p.index[j]!]! += p.value[j]!;
-    }
-    for (let c = 0; c < k; c++) {
-      const centroid = centroids[c]!;
-      if (counts[c] === 0) {
-        // Re-seed an empty cluster with the point farthest from its centre.
-        let far = 0;
-        for (let i = 1; i < n; i++) if (upper[i]! > upper[far]!) far = i;
-        centroid.set(centroidOf(data[far]!, d));
-        upper[far] = 0;
-        reseeded = true;
-      } else {
-        const inv = 1 / counts[c]!;
-        for (let j = 0; j < d; j++) centroid[j]! *= inv;
-      }
-      norms[c] = norm2(centroid);
-      let m = 0;
-      const before = old[c]!;
-      for (let j = 0; j < d; j++) m += (centroid[j]! - before[j]!) ** 2;
-      moved[c] = Math.sqrt(m);
-    }
+    const reseeded = moveCentres(data, bounds, centroids, norms, old, moved);
     let maxMove = 0;
     let maxAt = 0;
     let secondMove = 0;
@@ -232,26 +266,14 @@ export function kMeans(
       } else if (moved[c]! > secondMove) secondMove = moved[c]!;
     }
     if (maxMove === 0 && !reseeded) break;
-    transpose();
-    // half[c]: half the distance from centre c to the nearest other centre.
-    for (let c = 0; c < k; c++) {
-      let min = Number.POSITIVE_INFINITY;
-      const a = centroids[c]!;
-      for (let e = 0; e < k; e++) {
-        if (e === c) continue;
-        let dot = 0;
-        for (let j = 0; j < d; j++) dot += a[j]! * transposed[j * k + e]!;
-        const dist = norms[c]! + norms[e]! - 2 * dot;
-        if (dist < min) min = dist;
-      }
-      half[c] = k > 1 ? Math.sqrt(Math.max(0, min)) / 2 : Number.POSITIVE_INFINITY;
-    }
+    bounds.transpose();
+    halfGaps(centroids, norms, bounds.transposed, half);
     let changed = false;
     if (reseeded) {
       // Bounds do not hold across a re-seeded centre: assign every point afresh.
       for (let i = 0; i < n; i++) {
         const a = labels[i]!;
-        scan(i);
+        bounds.scan(i);
         if (labels[i] !== a) changed = true;
       }
       if (!changed) break;
@@ -265,16 +287,85 @@ export function kMeans(
       if (upper[i]! <= bound) continue;
       upper[i] = Math.sqrt(distance2(data[i]!, centroids[a]!, norms[a]!));
       if (upper[i]! <= bound) continue;
-      scan(i);
+      bounds.scan(i);
       if (labels[i] !== a) changed = true;
     }
     if (!changed) break;
   }
-  const best = new Float64Array(n);
-  for (let i = 0; i < n; i++) best[i] = distance2(data[i]!, centroids[labels[i]!]!, norms[labels[i]!]!);
-  let inertia = 0;
-  for (let i = 0; i < n; i++) inertia += best[i]!;
-  return { labels, centroids, iterations, inertia };
+  return { labels, iterations };
+}
+
+/**
+ * Each centre moved to the mean of its points (`old` keeps where it was, `moved` how far it went);
+ * an empty cluster is re-seeded with the point farthest from its centre. Returns whether one was.
+ */
+function moveCentres(
+  data: readonly Point[],
+  bounds: HamerlyBounds,
+  centroids: Float64Array[],
+  norms: number[],
+  old: Float64Array[],
+  moved: Float64Array,
+): boolean {
+  const n = data.length;
+  const k = centroids.length;
+  const d = centroids[0]!.length;
+  const { labels, upper } = bounds;
+  const counts = new Int32Array(k);
+  let reseeded = false;
+  for (let c = 0; c < k; c++) {
+    old[c]!.set(centroids[c]!);
+    centroids[c]!.fill(0);
+  }
+  for (let i = 0; i < n; i++) {
+    const c = centroids[labels[i]!]!;
+    const p = data[i]!;
+    counts[labels[i]!]!++;
+    for (let j = 0; j < p.index.length; j++) c[p.index[j]!]! += p.value[j]!;
+  }
+  for (let c = 0; c < k; c++) {
+    const centroid = centroids[c]!;
+    if (counts[c] === 0) {
+      // Re-seed an empty cluster with the point farthest from its centre.
+      let far = 0;
+      for (let i = 1; i < n; i++) if (upper[i]! > upper[far]!) far = i;
+      centroid.set(centroidOf(data[far]!, d));
+      upper[far] = 0;
+      reseeded = true;
+    } else {
+      const inv = 1 / counts[c]!;
+      for (let j = 0; j < d; j++) centroid[j]! *= inv;
+    }
+    norms[c] = norm2(centroid);
+    let m = 0;
+    const before = old[c]!;
+    for (let j = 0; j < d; j++) m += (centroid[j]! - before[j]!) ** 2;
+    moved[c] = Math.sqrt(m);
+  }
+  return reseeded;
+}
+
+/** `half[c]`: half the distance from centre c to the nearest other centre (∞ with one centre). */
+function halfGaps(
+  centroids: readonly Float64Array[],
+  norms: readonly number[],
+  transposed: Float64Array,
+  half: Float64Array,
+): void {
+  const k = centroids.length;
+  const d = centroids[0]!.length;
+  for (let c = 0; c < k; c++) {
+    let min = Number.POSITIVE_INFINITY;
+    const a = centroids[c]!;
+    for (let e = 0; e < k; e++) {
+      if (e === c) continue;
+      let dot = 0;
+      for (let j = 0; j < d; j++) dot += a[j]! * transposed[j * k + e]!;
+      const dist = norms[c]! + norms[e]! - 2 * dot;
+      if (dist < min) min = dist;
+    }
+    half[c] = k > 1 ? Math.sqrt(Math.max(0, min)) / 2 : Number.POSITIVE_INFINITY;
+  }
 }
 
 /** A node taking part in {@link semanticMatching}. */
