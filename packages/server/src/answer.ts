@@ -10,7 +10,7 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { errorBody, toHttpError } from './errors.js';
 import { nextTurn } from './turns.js';
-import type { AnswerJson, AnswerSource, QueryResponse } from './types.js';
+import type { AnswerJson, AnswerSource, QueryResponse, QueryStreamEvent } from './types.js';
 
 function isTaskSuite(source: AnswerSource): source is Extract<AnswerSource, { answer: unknown }> {
   return typeof (source as { answer?: unknown }).answer === 'function';
@@ -69,23 +69,22 @@ export function streamQuery(
   return streamSSE(c, async (stream) => {
     const controller = new AbortController();
     stream.onAbort(() => controller.abort());
+    // Every event is one of the API's QueryStreamEvent (schema.ts), as the OpenAPI document says.
+    const send = ({ event, data }: QueryStreamEvent) =>
+      stream.writeSSE({ event, data: JSON.stringify(data) });
     try {
-      await stream.writeSSE({ event: 'retrieval', data: JSON.stringify(response) });
+      await send({ event: 'retrieval', data: response });
       await nextTurn();
       for await (const part of streamAnswer(source, question, context, { abortSignal: controller.signal })) {
-        if (part.type === 'text-delta') {
-          await stream.writeSSE({ event: 'delta', data: JSON.stringify({ text: part.text }) });
-        } else {
-          const answer = answerJson(part.answer, items);
-          await stream.writeSSE({ event: 'answer', data: JSON.stringify(answer) });
-        }
+        if (part.type === 'text-delta') await send({ event: 'delta', data: { text: part.text } });
+        else await send({ event: 'answer', data: answerJson(part.answer, items) });
       }
-      await stream.writeSSE({ event: 'done', data: '{}' });
+      await send({ event: 'done', data: {} });
     } catch (error) {
       if (controller.signal.aborted) return;
       const http = toHttpError(error);
       onError(error, `streamed answer of ${response.index}`);
-      await stream.writeSSE({ event: 'error', data: JSON.stringify(errorBody(http)) });
+      await send({ event: 'error', data: errorBody(http) });
     }
   });
 }

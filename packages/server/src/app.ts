@@ -6,10 +6,11 @@ import { bearerCheck } from './auth.js';
 import { badRequest, errorBody, HttpError, oneLine, toHttpError } from './errors.js';
 import { browserGuard, unsupportedBody } from './guard.js';
 import { pickIndex, resolveIndexes } from './indexes.js';
+import { openApiDocument } from './openapi.js';
 import { checkRequestOptions, parseQueryRequest, retrievalJson, retrieve } from './query.js';
 import { defaultExplorerDir, loadExplorerAssets, NOT_BUILT_PAGE, type StaticFile } from './static.js';
 import { nextTurn } from './turns.js';
-import type { DocumentResponse, GragServerOptions, QueryResponse } from './types.js';
+import type { DocumentResponse, GragServerOptions, Health, IndexList, QueryResponse } from './types.js';
 
 /** Defaults of {@link GragServerOptions}. */
 export const GRAG_SERVER_DEFAULTS = {
@@ -145,8 +146,9 @@ function sendFile(c: Context, file: StaticFile, cache: string): Response {
 /**
  * The grag HTTP API over `options.indexes` as a [Hono](https://hono.dev) app: run it with
  * {@link serve} (Node), or call `app.fetch(request)` / `app.request(path)` on any runtime with
- * web-standard `Request` and `Response`. Routes: `GET /healthz`, `GET /v1/indexes`,
- * `POST /v1/query`, `GET /v1/documents/:id`, and the explorer page at `/` and `/assets/*`.
+ * web-standard `Request` and `Response`. Routes: `GET /healthz`, `GET /openapi.json` (the API's
+ * OpenAPI 3.1 document, see {@link openApiDocument}), `GET /v1/indexes`, `POST /v1/query`,
+ * `GET /v1/documents/:id`, and the explorer page at `/` and `/assets/*`.
  *
  * The indexes are resolved once (names, documents, listing) and queried concurrently. Throws
  * `InvalidArgumentError` for bad options (no index, two with one name, a bad token or limit).
@@ -205,7 +207,13 @@ export function createGragServer(options: GragServerOptions): Hono {
     ),
   );
 
-  app.get('/healthz', (c) => c.json({ ok: true }));
+  app.get('/healthz', (c) => c.json({ ok: true } satisfies Health));
+
+  // The document of this server's API, written once; like /healthz it needs no token.
+  const openApi = JSON.stringify(openApiDocument({ bearerAuth: token !== undefined, maxQuestionChars }));
+  app.get('/openapi.json', (c) =>
+    c.body(openApi, 200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache' }),
+  );
 
   app.get('/', (c) => {
     if (explorer === false)
@@ -231,7 +239,7 @@ export function createGragServer(options: GragServerOptions): Hono {
     await next();
   });
 
-  app.get('/v1/indexes', (c) => c.json({ indexes: indexes.map((ix) => ix.info) }));
+  app.get('/v1/indexes', (c) => c.json({ indexes: indexes.map((ix) => ix.info) } satisfies IndexList));
 
   app.get('/v1/documents/:id{.+}', (c) => {
     const served = pickIndex(indexes, c.req.query('method'));

@@ -1,13 +1,16 @@
 /**
  * `@grag/server`: the `grag serve` HTTP API over loaded grag indexes — JSON queries with
  * retrieval, subgraph and cited answers, answers streamed as Server-Sent Events, source documents,
- * and the graph explorer page — as a Hono app that runs on Node through `@hono/node-server`.
+ * and the graph explorer page — as a Hono app that runs on Node through `@hono/node-server`; the
+ * API's OpenAPI 3.1 document ({@link openApiDocument}, served at `GET /openapi.json`). The typed
+ * client is the `@grag/server/client` entry.
  *
  * @packageDocumentation
  */
 export { createGragServer, GRAG_SERVER_DEFAULTS } from './app.js';
 export { isLoopbackHost } from './guard.js';
 export { type LoadedIndex, type LoadIndexesOptions, loadIndex, loadIndexes } from './load.js';
+export { type OpenApiDocument, type OpenApiOptions, openApiDocument } from './openapi.js';
 export { type ListenOptions, type RunningServer, SERVE_DEFAULTS, type ServeOptions, serve } from './serve.js';
 export { defaultExplorerDir } from './static.js';
 export type {
@@ -16,8 +19,12 @@ export type {
   DocumentResponse,
   ErrorBody,
   GragServerOptions,
+  Health,
   IndexInfo,
+  IndexList,
+  QueryRequest,
   QueryResponse,
+  QueryStreamEvent,
   RetrievalJson,
   ServedIndexInput,
 } from './types.js';

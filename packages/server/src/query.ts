@@ -4,8 +4,8 @@ import { badRequest } from './errors.js';
 import type { ServedIndex } from './indexes.js';
 import type { RetrievalJson } from './types.js';
 
-/** A checked query request. */
-export interface QueryRequest {
+/** A checked query request (the body of `POST /v1/query`, its defaults filled in). */
+export interface CheckedQuery {
   question: string;
   method?: string;
   budget?: number;
@@ -58,7 +58,7 @@ function methodOptions(body: Record<string, unknown>): Record<string, unknown> |
  * naming what is wrong. The keys of `options` are checked once the index is known
  * ({@link checkRequestOptions}).
  */
-export function parseQueryRequest(body: unknown, maxQuestionChars: number): QueryRequest {
+export function parseQueryRequest(body: unknown, maxQuestionChars: number): CheckedQuery {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw badRequest(`The body must be a JSON object like {"question": "..."}, got ${typeName(body)}.`);
   }
@@ -100,7 +100,7 @@ export function parseQueryRequest(body: unknown, maxQuestionChars: number): Quer
  * `grag query --set` does (`noderag retrieve: unknown option "topk"; did you mean "topK"? …`).
  * Values are checked by the method when it retrieves (a bad one is its `InvalidArgumentError`, a 400).
  */
-export function checkRequestOptions(served: ServedIndex, request: QueryRequest): void {
+export function checkRequestOptions(served: ServedIndex, request: CheckedQuery): void {
   const options = request.options;
   if (options === undefined) return;
   if ('signal' in options) {
@@ -119,7 +119,7 @@ export function checkRequestOptions(served: ServedIndex, request: QueryRequest):
  */
 export async function retrieve(
   served: ServedIndex,
-  request: QueryRequest,
+  request: CheckedQuery,
   signal: AbortSignal,
 ): Promise<Retrieval> {
   const retrieval = await served.method.retrieve(served.index, request.question, {

@@ -1,5 +1,5 @@
 /** The options of `createGragServer` and the JSON shapes of the HTTP API. */
-import type { ChatModel, CitedSource, Document, Method, RetrievedItem, TaskSuite } from '@grag/core';
+import type { ChatModel, Document, Method, TaskSuite } from '@grag/core';
 
 /**
  * Where answers come from: a task suite (its `answer` task; a prompt suite on a model that streams
@@ -80,70 +80,23 @@ export interface GragServerOptions {
   onError?: (error: unknown, where: string) => void;
 }
 
-/** An index as `GET /v1/indexes` lists it. */
-export interface IndexInfo {
-  name: string;
-  method: string;
-  description: string;
-  documents: number;
-  chunks: number | null;
-  providers: Record<string, string>;
-  passageRanking: { kinds: string[] | null; order: 'context' | 'score' } | null;
-  /**
-   * The keys a query's `options` may hold: the method's retrieve options but `signal` and
-   * `budgetTokens` (given otherwise). `null` when the method does not declare its options (any key
-   * is passed on).
-   */
-  options: string[] | null;
-}
-
-/** The retrieval part of a query response. */
-export interface RetrievalJson {
-  context: string;
-  tokens: number;
-  /**
-   * The items in context order; each `source` has `chunkIds`, `docIds` and, when its documents were
-   * loaded with segments, `locations` (`{path, page?, section?, row?, record?}`).
-   */
-  items: RetrievedItem[];
-  /** The retrieved subgraph with whatever else the method gives with it (e.g. `edgeLabels`). */
-  subgraph?: { nodes: string[]; edges: [string, string][]; [extra: string]: unknown };
-  /** Subgraph node ids that were the query's entry points, when the method says. */
-  entryPoints?: string[];
-  trace?: Record<string, unknown>;
-}
-
-/** A generated answer, the ids of the context items it cites, and what each citation points at. */
-export interface AnswerJson {
-  text: string;
-  citations: string[];
-  /**
-   * One per citation, in the same order: the cited item's `docIds`, its `locations` (when known)
-   * and their `label` to show (`report.pdf p. 3`, `guide.html § Install › Linux`; the document ids
-   * when no location is known).
-   */
-  sources: CitedSource[];
-}
-
-/** The body of a `POST /v1/query` response. */
-export interface QueryResponse {
-  index: string;
-  method: string;
-  retrieval: RetrievalJson;
-  answer?: AnswerJson;
-  /** Wall time of the query on the server, in milliseconds. */
-  ms: number;
-}
-
-/** The body of a `GET /v1/documents/:id` response. */
-export interface DocumentResponse {
-  id: string;
-  title?: string;
-  text: string;
-  index: string;
-}
-
-/** The body of every error response: `{"error": {"code", "message"}}`. */
-export interface ErrorBody {
-  error: { code: string; message: string };
-}
+/**
+ * The JSON shapes of the HTTP API, derived from the JSON Schemas of schema.ts (which the OpenAPI
+ * document at `GET /openapi.json` is made of).
+ */
+export type {
+  AnswerJson,
+  CitedSource,
+  DocumentResponse,
+  ErrorBody,
+  Health,
+  IndexInfo,
+  IndexList,
+  QueryRequest,
+  QueryResponse,
+  QueryStreamEvent,
+  RetrievalJson,
+  RetrievedItem,
+  SourceLocation,
+  Subgraph,
+} from './schema.js';
