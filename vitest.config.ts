@@ -11,6 +11,7 @@ export default defineConfig({
       { find: /^@grag\/core\/tasks$/, replacement: `${packages}core/src/tasks/index.ts` },
       { find: /^@grag\/core\/test$/, replacement: `${packages}core/src/test/index.ts` },
       { find: /^@grag\/core\/test\/vitest$/, replacement: `${packages}core/src/test/vitest.ts` },
+      { find: /^@grag\/server\/client$/, replacement: `${packages}server/src/client.ts` },
       { find: /^@grag\/([a-z0-9-]+)$/, replacement: `${packages}$1/src/index.ts` },
     ],
   },

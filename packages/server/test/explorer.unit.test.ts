@@ -1,11 +1,12 @@
+import { readdir, readFile } from 'node:fs/promises';
 import { formatLocation, type SourceLocation } from '@grag/core';
 import { describe, expect, it } from 'vitest';
 import { buildGraph } from '../explorer/src/layout.js';
 import { nodeLabel, PLAIN, TypePalette } from '../explorer/src/palette.js';
 import { quotedRanges } from '../explorer/src/passage.js';
 import { placeLabel, placesLabel } from '../explorer/src/places.js';
-import { parseSse } from '../explorer/src/sse.js';
 import { findExternalLoad } from '../scripts/build-explorer.mjs';
+import { parseSse } from '../src/sse.js';
 
 describe('explorer node types', () => {
   it('reads the type from the prefix before the first colon, NodeRAG letters included', () => {
@@ -186,5 +187,19 @@ describe('explorer place labels', () => {
     );
     expect(placesLabel(undefined)).toBe('');
     expect(placesLabel([])).toBe('');
+  });
+});
+
+describe('explorer API calls', () => {
+  it('go through the typed client of @grag/server/client: no fetch or URL of a route in the page sources', async () => {
+    const dir = new URL('../explorer/src/', import.meta.url);
+    const sources = (await readdir(dir)).filter((f) => f.endsWith('.ts'));
+    expect(sources).toContain('api.ts');
+    for (const file of sources) {
+      const text = await readFile(new URL(file, dir), 'utf8');
+      expect(text, file).not.toMatch(/\bfetch\s*\(|XMLHttpRequest|EventSource|['"`]\/v1\//);
+    }
+    const api = await readFile(new URL('api.ts', dir), 'utf8');
+    expect(api).toContain("from '../../src/client.js'");
   });
 });

@@ -3,12 +3,12 @@
  * each one's answer with citations, its context items and its retrieved subgraph.
  */
 import './explorer.css';
-import { ApiClient, ApiError, tokenFromHash } from './api.js';
+import { ask as askIndex, failureMessage, GragApiError, pageClient, tokenFromHash } from './api.js';
 import { h } from './dom.js';
 import type { IndexInfo, QueryResponse } from './types.js';
 import { PassageDialog, ResultColumn } from './view.js';
 
-const api = new ApiClient(tokenFromHash(location.hash));
+const api = pageClient(tokenFromHash(location.hash));
 const form = document.querySelector<HTMLFormElement>('#ask')!;
 const question = document.querySelector<HTMLTextAreaElement>('#question')!;
 const methodsBox = document.querySelector<HTMLElement>('#methods')!;
@@ -79,11 +79,11 @@ async function ask(text: string, methods: string[]): Promise<void> {
       try {
         let res: QueryResponse;
         try {
-          res = await api.query(body, events, { answer: true, signal: controller.signal });
+          res = await askIndex(api, body, events, { answer: true, signal: controller.signal });
         } catch (error) {
           // A server (or index) that gives no answers still retrieves.
-          if (!(error instanceof ApiError && error.code === 'answer_unavailable')) throw error;
-          res = await api.query(body, events, { answer: false, signal: controller.signal });
+          if (!(GragApiError.isInstance(error) && error.code === 'answer_unavailable')) throw error;
+          res = await askIndex(api, body, events, { answer: false, signal: controller.signal });
           column.showAnswer(res, error.message);
           return true;
         }
@@ -91,7 +91,7 @@ async function ask(text: string, methods: string[]): Promise<void> {
         return true;
       } catch (error) {
         if (controller.signal.aborted) return false;
-        column.showError((error as Error).message);
+        column.showError(failureMessage(error));
         return false;
       }
     }),
@@ -142,7 +142,7 @@ async function start(): Promise<void> {
       form.requestSubmit();
     }
   } catch (error) {
-    setStatus((error as Error).message, true);
+    setStatus(failureMessage(error), true);
   }
 }
 

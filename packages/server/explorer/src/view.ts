@@ -3,7 +3,7 @@
  * subgraph and the context items; and the passage dialog that opens a cited or listed item's source
  * document with the item's text marked.
  */
-import type { ApiClient } from './api.js';
+import { failureMessage, type GragClient } from './api.js';
 import { h } from './dom.js';
 import { type GraphView, renderGraph } from './graph.js';
 import { quotedRanges } from './passage.js';
@@ -25,7 +25,7 @@ export class PassageDialog {
   private readonly meta = h('p', { class: 'meta', 'data-testid': 'passage-meta' });
   private readonly body = h('div', { class: 'passage-text', 'data-testid': 'passage-text', tabindex: '0' });
 
-  constructor(private readonly api: ApiClient) {
+  constructor(private readonly api: GragClient) {
     const close = h('button', { type: 'button', class: 'close', 'aria-label': 'Close passage' }, '×');
     close.addEventListener('click', () => this.dialog.close());
     this.dialog.addEventListener('click', (e) => {
@@ -47,14 +47,14 @@ export class PassageDialog {
       return;
     }
     try {
-      const doc = await this.api.document(docId, method);
+      const doc = await this.api.document(docId, { method });
       this.title.textContent = doc.title ?? doc.id;
       const places = placesLabel(passage?.source.locations);
       this.meta.textContent = `${doc.id} · ${method}${passage ? ` · item ${passage.id} (${passage.kind})` : ''}${places ? ` · ${places}` : ''}`;
       this.body.replaceChildren(...marked(doc.text, passage?.text));
       this.body.querySelector('mark')?.scrollIntoView({ block: 'center' });
     } catch (error) {
-      this.meta.textContent = (error as Error).message;
+      this.meta.textContent = failureMessage(error);
     }
   }
 }

@@ -1,0 +1,291 @@
+/**
+ * `@grag/server/client`: a typed client of the grag HTTP API (`grag serve`), for browsers and
+ * any runtime with `fetch`. Its request and response types are derived from the same JSON Schemas
+ * as the server's OpenAPI document (`GET /openapi.json`); it imports no Node module and nothing of
+ * the server at run time (the explorer page bundles it).
+ *
+ * @packageDocumentation
+ */
+import type {
+  DocumentResponse,
+  ErrorBody,
+  Health,
+  IndexInfo,
+  IndexList,
+  QueryRequest,
+  QueryResponse,
+  QueryStreamEvent,
+} from './schema.js';
+import { parseSse } from './sse.js';
+
+export type {
+  AnswerJson,
+  CitedSource,
+  DocumentResponse,
+  ErrorBody,
+  Health,
+  IndexInfo,
+  IndexList,
+  QueryRequest,
+  QueryResponse,
+  QueryStreamEvent,
+  RetrievalJson,
+  RetrievedItem,
+  SourceLocation,
+  Subgraph,
+} from './schema.js';
+
+const MARKER = Symbol.for('grag.server.apiError');
+
+/**
+ * A failed call: the HTTP `status` and the server's error `code` (`bad_request`,
+ * `unknown_index`, `unauthorized`, … — see the `ErrorBody` of the OpenAPI document), or
+ * `http_error` when the answer carried no error body. An `error` event of an answer stream is one
+ * too, with the stream's status (200).
+ */
+export class GragApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly [MARKER] = true;
+
+  constructor(message: string, fields: { status: number; code: string; cause?: unknown }) {
+    super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
+    this.name = 'GragApiError';
+    this.status = fields.status;
+    this.code = fields.code;
+  }
+
+  /** Whether `error` is a {@link GragApiError}, also one of another copy of this package. */
+  static isInstance(error: unknown): error is GragApiError {
+    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[MARKER] === true;
+  }
+}
+
+/** Options of {@link createGragClient}. */
+export interface GragClientOptions {
+  /**
+   * Where the server is, e.g. `http://127.0.0.1:8787` (a path after it is kept: a server behind
+   * a proxy at `https://example.com/grag`). @default '' (the page's own origin; in a browser only)
+   */
+  baseUrl?: string | URL;
+  /** The server's bearer token, sent as `Authorization: Bearer <token>`. @default none */
+  token?: string;
+  /** The `fetch` to call. @default globalThis.fetch */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
+}
+
+/** Options of one call. */
+export interface CallOptions {
+  /** Aborts the call (and, for a streamed answer, the server's model call). */
+  signal?: AbortSignal;
+}
+
+/** An event of an answer stream as {@link GragClient.streamQuery} yields it (an `error` event is thrown). */
+export type QueryStreamPart = Exclude<QueryStreamEvent, { event: 'error' }>;
+
+/** A client of one grag server; see {@link createGragClient}. */
+export interface GragClient {
+  /** The server's URL as given (`''`: the page's own origin). */
+  readonly baseUrl: string;
+  /** `GET /healthz`: `{ ok: true }` when the server is up. */
+  health(options?: CallOptions): Promise<Health>;
+  /** `GET /openapi.json`: the OpenAPI 3.1 document of the server's API. */
+  openApi(options?: CallOptions): Promise<Record<string, unknown>>;
+  /** `GET /v1/indexes`: the served indexes, in order (a query without `method` asks the first). */
+  indexes(options?: CallOptions): Promise<IndexInfo[]>;
+  /** `GET /v1/documents/:id`: a source document of the index named `method` (default the first). */
+  document(id: string, options?: CallOptions & { method?: string }): Promise<DocumentResponse>;
+  /** `POST /v1/query`: the retrieval and, with `answer: true`, the answer, in one response. */
+  query(request: Omit<QueryRequest, 'stream'>, options?: CallOptions): Promise<QueryResponse>;
+  /**
+   * `POST /v1/query` with `answer` and `stream`: the answer stream's events as they come —
+   * `retrieval` (the response without its answer), a `delta` per piece of answer text, `answer`,
+   * `done`. An `error` event is thrown as a {@link GragApiError}, and so is a stream that ends
+   * before `done`. Leaving the loop early closes the connection, which stops the server's model call.
+   */
+  streamQuery(
+    request: Omit<QueryRequest, 'answer' | 'stream'>,
+    options?: CallOptions,
+  ): AsyncGenerator<QueryStreamPart, void, undefined>;
+}
+
+function typeName(value: unknown): string {
+  return value === null ? 'null' : typeof value;
+}
+
+/** The error a non-2xx answer stands for: the server's error body, else its status. */
+async function failure(res: Response, what: string): Promise<GragApiError> {
+  let code = 'http_error';
+  let message = `${what} failed with HTTP ${res.status}`;
+  try {
+    const body = (await res.json()) as Partial<ErrorBody> | null;
+    if (typeof body?.error?.message === 'string') message = body.error.message;
+    if (typeof body?.error?.code === 'string') code = body.error.code;
+  } catch {
+    // Not a JSON error body: keep the status line.
+  }
+  return new GragApiError(message, { status: res.status, code });
+}
+
+/** The events of an answer stream's body, up to `done`; the body is released when the loop ends. */
+async function* streamEvents(
+  body: ReadableStream<Uint8Array>,
+  status: number,
+): AsyncGenerator<QueryStreamPart, void, undefined> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let ended = false;
+  // The server ends the stream right after `done` or `error`: read it to its end, so the
+  // connection closes cleanly rather than aborted (what follows is not read).
+  const drain = async () => {
+    while (!ended) ended = (await reader.read()).done;
+  };
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      ended = done;
+      buffer += done ? `${decoder.decode()}\n\n` : decoder.decode(value, { stream: true });
+      const parsed = parseSse(buffer);
+      buffer = parsed.rest;
+      for (const { event, data } of parsed.events) {
+        let payload: unknown;
+        try {
+          payload = JSON.parse(data);
+        } catch (cause) {
+          throw new GragApiError(`The answer stream's ${event} event is not JSON.`, {
+            status,
+            code: 'bad_stream',
+            cause,
+          });
+        }
+        const part = { event, data: payload } as QueryStreamEvent;
+        switch (part.event) {
+          case 'error': {
+            await drain();
+            const error = (part.data as Partial<ErrorBody> | null)?.error;
+            throw new GragApiError(error?.message ?? 'The answer stream failed.', {
+              status,
+              code: error?.code ?? 'stream_error',
+            });
+          }
+          case 'done':
+            await drain();
+            yield part;
+            return;
+          case 'retrieval':
+          case 'delta':
+          case 'answer':
+            yield part;
+            break;
+          default:
+          // An event this client does not know (a newer server): skipped.
+        }
+      }
+      if (done) {
+        throw new GragApiError('The server ended the answer stream before it was done.', {
+          status,
+          code: 'stream_ended',
+        });
+      }
+    }
+  } finally {
+    // A consumer that left the loop early: close the connection, which stops the model call.
+    if (!ended) await reader.cancel().catch(() => {});
+  }
+}
+
+/**
+ * A typed client of a grag server: one method per route of its HTTP API, each request and
+ * response typed as the server's OpenAPI document describes it. Failures (the server's error
+ * answers, a stream's `error` event) are {@link GragApiError}s with the server's code and message.
+ *
+ * @example
+ * ```ts
+ * const grag = createGragClient({ baseUrl: 'http://127.0.0.1:8787', token: process.env.GRAG_TOKEN });
+ * const [first] = await grag.indexes();
+ * const res = await grag.query({ question: 'Who founded the shipyard?', method: first.name, topK: 3 });
+ * for await (const part of grag.streamQuery({ question: 'Who founded the shipyard?' })) {
+ *   if (part.event === 'delta') process.stdout.write(part.data.text);
+ * }
+ * ```
+ */
+export function createGragClient(options: GragClientOptions = {}): GragClient {
+  const baseUrl = String(options.baseUrl ?? '').replace(/\/+$/, '');
+  const token = options.token;
+  if (token !== undefined && typeof token !== 'string') {
+    throw new TypeError(`createGragClient: token must be a string, got ${typeName(token)}.`);
+  }
+  const fetchImpl = options.fetch;
+
+  async function call(
+    what: string,
+    path: string,
+    init: { body?: unknown; accept?: string; signal?: AbortSignal | undefined } = {},
+  ): Promise<Response> {
+    const run = fetchImpl ?? globalThis.fetch;
+    if (typeof run !== 'function') {
+      throw new TypeError('createGragClient: no fetch here; pass options.fetch.');
+    }
+    if (baseUrl === '' && (globalThis as { location?: unknown }).location === undefined) {
+      throw new TypeError(
+        'createGragClient: pass baseUrl (e.g. http://127.0.0.1:8787); only a page in a browser can call its own origin without one.',
+      );
+    }
+    const headers: Record<string, string> = { accept: init.accept ?? 'application/json' };
+    // The server takes JSON bodies only (415 for anything else).
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await run(`${baseUrl}${path}`, {
+      method: init.body === undefined ? 'GET' : 'POST',
+      headers,
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+      ...(init.signal ? { signal: init.signal } : {}),
+    });
+    if (!res.ok) throw await failure(res, what);
+    return res;
+  }
+
+  async function getJson<T>(what: string, path: string, options: CallOptions = {}): Promise<T> {
+    return (await (await call(what, path, { signal: options.signal })).json()) as T;
+  }
+
+  return {
+    baseUrl,
+    health: (options) => getJson<Health>('GET /healthz', '/healthz', options),
+    openApi: (options) => getJson<Record<string, unknown>>('GET /openapi.json', '/openapi.json', options),
+    async indexes(options) {
+      return (await getJson<IndexList>('GET /v1/indexes', '/v1/indexes', options)).indexes;
+    },
+    document(id, options = {}) {
+      const query = options.method === undefined ? '' : `?method=${encodeURIComponent(options.method)}`;
+      return getJson<DocumentResponse>(
+        `GET /v1/documents/${id}`,
+        `/v1/documents/${encodeURIComponent(id)}${query}`,
+        options,
+      );
+    },
+    async query(request, options = {}) {
+      const { stream: _stream, ...body } = request as QueryRequest;
+      const res = await call('POST /v1/query', '/v1/query', { body, signal: options.signal });
+      return (await res.json()) as QueryResponse;
+    },
+    async *streamQuery(request, options = {}) {
+      const res = await call('POST /v1/query', '/v1/query', {
+        body: { ...request, answer: true, stream: true },
+        accept: 'text/event-stream, application/json',
+        signal: options.signal,
+      });
+      const type = res.headers.get('content-type') ?? '';
+      if (type.includes('text/event-stream') && res.body) {
+        yield* streamEvents(res.body, res.status);
+        return;
+      }
+      // A response in one piece (a server or proxy that does not stream): the same events from it.
+      const { answer, ...retrieval } = (await res.json()) as QueryResponse;
+      yield { event: 'retrieval', data: retrieval };
+      if (answer) yield { event: 'answer', data: answer };
+      yield { event: 'done', data: {} };
+    },
+  };
+}
