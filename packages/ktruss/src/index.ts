@@ -6,4 +6,5 @@ export * from './decomposition.js';
 export * from './graph.js';
 export * from './measures.js';
 export * from './qpeel.js';
+export * from './triangles.js';
 export * from './truss-index.js';

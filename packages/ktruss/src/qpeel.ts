@@ -1,15 +1,9 @@
 import { InvalidArgumentError } from '@grag/core';
 import type { AbstractGraph } from 'graphology-types';
-import {
-  assertK,
-  type EdgeTriangles,
-  edgeSupport,
-  edgeTriangles,
-  type KTruss,
-  maximalKTruss,
-} from './decomposition.js';
+import { assertK, type KTruss, maximalKTruss } from './decomposition.js';
 import { asTrussGraph, type TrussGraph } from './graph.js';
 import { peelPrepared } from './peel.js';
+import { type EdgeTriangles, edgeSupport, edgeTriangles } from './triangles.js';
 
 /**
  * Cosine similarity of `query` with each vector: the per-node relevance that QRScore averages

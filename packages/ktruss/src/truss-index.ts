@@ -7,7 +7,8 @@ import {
   trussDecomposition,
 } from './decomposition.js';
 import { asTrussGraph, type TrussGraph } from './graph.js';
-import { PeelMemo, peelPrepared } from './peel.js';
+import { peelPrepared } from './peel.js';
+import { PeelMemo } from './peel-memo.js';
 import {
   checkMaxNodes,
   checkTop,

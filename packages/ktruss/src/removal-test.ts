@@ -1,0 +1,201 @@
+/**
+ * Q-Peel's removal test (DA-RAG §5.2, condition 2; internal: not exported from the package): whether
+ * a connected k-truss remains without a node. A test that fails records why (its witness), so that a
+ * later sweep skips the test while that reason still holds: supports only fall and nodes only go
+ * during the QRScore phase, so it would fail again.
+ */
+import type { PeelState } from './peel-state.js';
+
+/** No failure recorded. */
+const NO_WITNESS = 0;
+/** A triangle edge at its minimum support: fails while the triangle's three edges are alive. */
+const SUPPORT_WITNESS = 1;
+/** Neighbours not connected without the node: fails while no neighbour has gone. */
+const CONNECTIVITY_WITNESS = 2;
+/** Fewer than k nodes would remain: fails from then on. */
+const SIZE_WITNESS = 3;
+
+/** Root of x in a union-find with path halving. */
+function findRoot(parent: Int32Array, x: number): number {
+  while (parent[x] !== x) {
+    parent[x] = parent[parent[x]!]!;
+    x = parent[x]!;
+  }
+  return x;
+}
+
+export class RemovalTest {
+  /** The edges that lose a triangle when the node last found removable goes. */
+  readonly triangleEdges: number[] = [];
+  readonly #state: PeelState;
+  // Why the last removal test of each node failed (see the constants above).
+  readonly #witness: Uint8Array;
+  readonly #witnessEdges: Uint32Array;
+  readonly #witnessDegree: Uint32Array;
+  // Scratch of one test: v's live neighbours and their positions, a union-find on them, and the
+  // search of the rest of the community (queue, group label, nodes pending per group).
+  readonly #around: number[] = [];
+  readonly #local: Int32Array;
+  readonly #parent: Int32Array;
+  readonly #queue: Uint32Array;
+  readonly #label: Uint32Array;
+  readonly #pending: number[] = [];
+
+  constructor(state: PeelState) {
+    const n = state.nodeAlive.length;
+    this.#state = state;
+    this.#witness = new Uint8Array(n);
+    this.#witnessEdges = new Uint32Array(3 * n);
+    this.#witnessDegree = new Uint32Array(n);
+    this.#local = new Int32Array(n);
+    this.#parent = new Int32Array(n);
+    this.#queue = new Uint32Array(n);
+    this.#label = new Uint32Array(n);
+  }
+
+  /** Whether a recorded failure of v's removal test still holds (so the test would fail again). */
+  #stillFails(v: number): boolean {
+    const { edgeAlive, liveDegree } = this.#state;
+    const witnessEdges = this.#witnessEdges;
+    switch (this.#witness[v]) {
+      case SUPPORT_WITNESS:
+        return (
+          edgeAlive[witnessEdges[3 * v]!] === 1 &&
+          edgeAlive[witnessEdges[3 * v + 1]!] === 1 &&
+          edgeAlive[witnessEdges[3 * v + 2]!] === 1
+        );
+      case CONNECTIVITY_WITNESS:
+        return liveDegree[v] === this.#witnessDegree[v];
+      case SIZE_WITNESS:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * Whether removing v (of `alive` live nodes) leaves a connected k-truss; fills
+   * {@link triangleEdges} when it does. The triangles at v are read from the per-edge triangle lists
+   * (sorted by third node, so the triangles {v, a, x} with x > a are a suffix of edge {v, a}'s list:
+   * each is read once), so a test costs the triangles at the node.
+   */
+  removable(v: number, alive: number): boolean {
+    const state = this.#state;
+    const { k, minSupport, offsets, sources, triOffsets, tri, edgeAlive, support } = state;
+    const { rowNeighbors, rowEdges } = state;
+    const witness = this.#witness;
+    const witnessEdges = this.#witnessEdges;
+    const around = this.#around;
+    const triangleEdges = this.triangleEdges;
+    const local = this.#local;
+    const parent = this.#parent;
+    if (witness[v] !== NO_WITNESS && this.#stillFails(v)) return false;
+    witness[v] = NO_WITNESS;
+    // A connected k-truss with an edge has at least k nodes.
+    if (alive - 1 < k) {
+      witness[v] = SIZE_WITNESS;
+      return false;
+    }
+    around.length = 0;
+    triangleEdges.length = 0;
+    const vEnd = state.compactRow(v);
+    for (let p = offsets[v]!; p < vEnd; p++) {
+      const a = rowNeighbors[p]!;
+      local[a] = around.length;
+      around.push(a);
+    }
+    for (let i = 0; i < around.length; i++) parent[i] = i;
+    let groups = around.length;
+    // Each triangle {v, a, x} (a < x) with its three edges alive, read on edge {v, a}: the edge's
+    // triangles are sorted by third node, so those with x > a are a suffix.
+    for (let p = offsets[v]!; p < vEnd; p++) {
+      const va = rowEdges[p]!;
+      const a = rowNeighbors[p]!;
+      const vIsSource = sources[va] === v;
+      const start = triOffsets[va]!;
+      for (let q = triOffsets[va + 1]! - 1; q >= start; q--) {
+        const x = tri[3 * q]!;
+        if (x < a) break;
+        const first = tri[3 * q + 1]!;
+        const second = tri[3 * q + 2]!;
+        const vx = vIsSource ? first : second;
+        const ax = vIsSource ? second : first;
+        if (edgeAlive[vx] !== 1 || edgeAlive[ax] !== 1) continue;
+        if (support[ax]! - 1 < minSupport) {
+          witness[v] = SUPPORT_WITNESS;
+          witnessEdges[3 * v] = va;
+          witnessEdges[3 * v + 1] = vx;
+          witnessEdges[3 * v + 2] = ax;
+          return false;
+        }
+        triangleEdges.push(ax);
+        const ra = findRoot(parent, local[a]!);
+        const rx = findRoot(parent, local[x]!);
+        if (ra !== rx) {
+          parent[ra] = rx;
+          groups--;
+        }
+      }
+    }
+    if (groups <= 1) return true;
+    if (this.#neighboursConnected(v, groups)) return true;
+    witness[v] = CONNECTIVITY_WITNESS;
+    this.#witnessDegree[v] = state.liveDegree[v]!;
+    return false;
+  }
+
+  /**
+   * Whether v's neighbours, in `groups` groups joined by triangles, are connected through the rest of
+   * the community: a search from all of them at once, each search labelled by its group, groups
+   * merged where two searches meet. Connected as soon as one group is left; not connected when a
+   * group's search runs out of nodes (nothing of it leads to another group).
+   */
+  #neighboursConnected(v: number, groups: number): boolean {
+    const state = this.#state;
+    const { offsets, rowNeighbors, seen } = state;
+    const around = this.#around;
+    const parent = this.#parent;
+    const queue = this.#queue;
+    const label = this.#label;
+    const pending = this.#pending;
+    const stamp = state.nextStamp();
+    seen[v] = stamp;
+    pending.length = around.length;
+    pending.fill(0);
+    let head = 0;
+    let tail = 0;
+    for (let i = 0; i < around.length; i++) {
+      const a = around[i]!;
+      seen[a] = stamp;
+      label[a] = i;
+      queue[tail++] = a;
+      pending[findRoot(parent, i)]!++;
+    }
+    while (head < tail) {
+      const u = queue[head++]!;
+      let r = findRoot(parent, label[u]!);
+      pending[r]!--;
+      const end = state.compactRow(u);
+      for (let p = offsets[u]!; p < end; p++) {
+        const w = rowNeighbors[p]!;
+        if (w === v) continue;
+        if (seen[w] === stamp) {
+          const rw = findRoot(parent, label[w]!);
+          if (rw !== r) {
+            parent[rw] = r;
+            pending[r]! += pending[rw]!;
+            if (--groups === 1) return true;
+          }
+          continue;
+        }
+        seen[w] = stamp;
+        label[w] = r;
+        pending[r]!++;
+        queue[tail++] = w;
+      }
+      r = findRoot(parent, r);
+      if (pending[r] === 0) break;
+    }
+    return false;
+  }
+}
