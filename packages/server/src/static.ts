@@ -92,7 +92,7 @@ export const NOT_BUILT_PAGE = `<!doctype html>
 <head><meta charset="utf-8"><title>grag serve</title></head>
 <body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; line-height: 1.5">
 <h1>grag serve</h1>
-<p>The API is running (<code>POST /v1/query</code>, <code>GET /v1/indexes</code>, <code>GET /healthz</code>), but the explorer page's assets are not built.</p>
+<p>The API is running (<code>POST /v1/query</code>, <code>GET /v1/indexes</code>, <code>GET /healthz</code>, described by <code>GET /openapi.json</code>), but the explorer page's assets are not built.</p>
 <p>In a clone of the grag repository, build them with <code>npx -y pnpm@10 --filter @grag/server run build:explorer</code> (<code>npx -y pnpm@10 install</code> builds them too), then restart the server.</p>
 </body>
 </html>
