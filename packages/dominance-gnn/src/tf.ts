@@ -77,7 +77,15 @@ function keptShape(shape: number[], axes: number[]): number[] {
  * where none is registered yet.
  */
 export function registerMissingGradients(tf: Tf): void {
-  const configs: TfCore.GradConfig[] = [
+  const configs = [...arithmeticGradients(tf), ...activationGradients(tf), ...shapeGradients(tf)];
+  for (const config of configs) {
+    if (tf.getGradient(config.kernelName) === undefined) tf.registerGradient(config);
+  }
+}
+
+/** Gradients of the element-wise arithmetic and the reductions (with broadcasting undone). */
+function arithmeticGradients(tf: Tf): TfCore.GradConfig[] {
+  return [
     {
       kernelName: 'Add',
       inputsToSave: ['a', 'b'],
@@ -138,6 +146,12 @@ export function registerMissingGradients(tf: Tf): void {
         },
       }),
     },
+  ];
+}
+
+/** Gradients of the activations and element-wise functions. */
+function activationGradients(tf: Tf): TfCore.GradConfig[] {
+  return [
     {
       kernelName: 'Relu',
       inputsToSave: ['x'],
@@ -183,6 +197,12 @@ export function registerMissingGradients(tf: Tf): void {
       outputsToSave: [true],
       gradFunc: (dy, [y]) => ({ x: () => tf.mul(dy as Tensor, tf.mul(tf.pow(y!, 3), -0.5)) }),
     },
+  ];
+}
+
+/** Gradients of slicing, reshaping and batched matrix products. */
+function shapeGradients(tf: Tf): TfCore.GradConfig[] {
+  return [
     {
       kernelName: 'Slice',
       inputsToSave: ['x'],
@@ -225,7 +245,4 @@ export function registerMissingGradients(tf: Tf): void {
       },
     },
   ];
-  for (const config of configs) {
-    if (tf.getGradient(config.kernelName) === undefined) tf.registerGradient(config);
-  }
 }
