@@ -4,7 +4,7 @@
  * answer task resolves it from the context and asks the rest of the question about it.
  */
 import { spanText, type Token } from '../nlp.js';
-import { inLaw, kin, type Relation, relationOf } from './kinship.js';
+import { inLaw, kin, kinNoun, type Relation, relationOf } from './kinship.js';
 
 export type { Relation } from './kinship.js';
 
@@ -17,6 +17,11 @@ export interface RelationPhrase {
   relations: Relation[];
   /** The named entity the chain starts from, as the question writes it. */
   subject: string;
+  /**
+   * The kinship noun of a chain of two or more relations, when a text may say it outright ("my
+   * grandfather Walter", "his aunt, Marit"): tried before the chain step by step.
+   */
+  noun?: string;
 }
 
 /** Lower-case words allowed inside a name when a capitalised word follows ("Battle of X"). */
@@ -110,7 +115,7 @@ function sideAfter(tokens: readonly Token[], end: number): { gender: 'male' | 'f
 function relationAt(
   tokens: readonly Token[],
   k: number,
-): { relations: Relation[]; end: number; start: number } | null {
+): { relations: Relation[]; end: number; start: number; noun?: string } | null {
   const t = tokens[k]!;
   if (t.type !== 'word' || (t.pos !== 'NOUN' && t.pos !== 'PROPN' && t.pos !== 'ADJ' && t.pos !== 'VERB'))
     return null;
@@ -119,6 +124,7 @@ function relationAt(
   let relations: Relation[] | null = null;
   let end = k;
   const lemma = t.lemma;
+  let sided = false;
   if (
     tokens[k + 1]?.value === '-' &&
     tokens[k + 2]?.normal === 'in' &&
@@ -136,6 +142,7 @@ function relationAt(
   if (after && relations.length >= 2 && relations[0]!.kind === 'kin' && relations[0]!.base === 'parent') {
     relations = [kin('parent', after.gender), ...relations.slice(1)];
     end = after.end;
+    sided = true;
   }
   let start = k;
   const side = tokens[k - 1]?.normal;
@@ -147,8 +154,14 @@ function relationAt(
   ) {
     relations = [kin('parent', side === 'paternal' ? 'male' : 'female'), ...relations.slice(1)];
     start = k - 1;
+    sided = true;
   }
-  return { relations, end, start };
+  // A kinship noun of several steps, said as one word (a side named restricts it: not one word).
+  const whole =
+    !sided && end === k && relations.length > 1 && relations.every((r) => r.kind === 'kin')
+      ? kinNoun(lemma)
+      : null;
+  return { relations, end, start, ...(whole ? { noun: whole } : {}) };
 }
 
 /**
@@ -194,7 +207,13 @@ export function findRelationPhrase(tokens: readonly Token[]): RelationPhrase | n
             last = other;
           }
         }
-        return { start, end: last, relations: rel.relations, subject };
+        return {
+          start,
+          end: last,
+          relations: rel.relations,
+          subject,
+          ...(rel.noun ? { noun: rel.noun } : {}),
+        };
       }
     }
     // "Name's R"
@@ -207,6 +226,7 @@ export function findRelationPhrase(tokens: readonly Token[]): RelationPhrase | n
           end: rel.end,
           relations: rel.relations,
           subject: cleanName(spanText(tokens, s, p - 1)),
+          ...(rel.noun ? { noun: rel.noun } : {}),
         };
       }
     }

@@ -91,6 +91,8 @@ function sentencesNaming(
     if (match < 0.6 && !given) continue;
     const s = sentences[i]!;
     const lemmas = new Set(s.lemmas);
+    // "… where I learned to read" in Ines's own note names Ines.
+    if (s.narrator && /\b(I|me|my)\b/.test(s.text)) for (const w of contentWords(s.narrator)) lemmas.add(w);
     let hits = 0;
     for (const l of predicate) if (lemmas.has(l) || set.has(l)) hits++;
     const pred = predicate.length ? hits / predicate.length : 0;

@@ -22,7 +22,7 @@ const EITHER_KIN: readonly [RegExp, string][] = [
 
 /**
  * Everyday wording folded to one form the question reader knows: "husband or wife" → spouse,
- * "which one's" / "which of the two's" → whose. The text's words and names are otherwise kept.
+ * "which one's" / "which of the two's" → whose, "which aunt does X have" → "who is X's aunt". The text's words and names are otherwise kept.
  */
 export function normalizeWording(question: string): string {
   let text = question
@@ -33,6 +33,12 @@ export function normalizeWording(question: string): string {
     .replace(/\s+(vs\.?|versus)\s+/gi, ' or ');
   text = text.charAt(0).toUpperCase() + text.slice(1);
   for (const [pattern, word] of EITHER_KIN) text = text.replace(pattern, word);
+  // "Which aunt does Pip have through her dad?" → "Who is Pip's aunt through her dad?"
+  text = text.replace(
+    /^(which|what) ([a-z-]+) (?:does|did|do) (\p{Lu}[\p{L}'’-]*(?: \p{Lu}[\p{L}'’-]*)*) have\b/iu,
+    (all, _wh: string, noun: string, name: string) =>
+      relationOf(noun)?.every((r) => r.kind === 'kin') ? `Who is ${name}'s ${noun}` : all,
+  );
   return text.replace(/\bwhich (one|of (the two|them|these|those)(?: \w+)?)['’]s\b/gi, 'whose');
 }
 
@@ -87,7 +93,11 @@ export function reorderQuestion(tokens: readonly Token[]): string | null {
     // A topic is a noun phrase: a verb only inside its own relative clause ("the man who built X").
     const relative = topic.findIndex((t) => RELATIVE.has(t.normal) || t.normal === 'whoever');
     const own = relative < 0 ? topic : topic.slice(0, relative);
-    if (own.some((t) => t.pos === 'VERB' || t.pos === 'AUX') || topic.length > 14) return null;
+    if (
+      own.some((t, i) => (t.pos === 'VERB' || t.pos === 'AUX') && !misreadVerb(tokens, i)) ||
+      topic.length > 14
+    )
+      return null;
     if (topic.some((t) => t.normal === 'or')) return null; // "A or B: which …?" names options
     topicText = spanText(tokens, 0, cut - 1);
   }
@@ -311,6 +321,17 @@ function reducedRelative(tokens: readonly Token[], k: number): boolean {
  * noun phrase, with "of"/possessive links), stopping at punctuation or at a verb that follows the
  * object (the main clause's: "the shipyard that built the Orsa *founded*").
  */
+/**
+ * Whether the "verb" at `i` is a noun the tagger misread: after a possessive ("Merrow's hull team"),
+ * a determiner ("the hull") or a preposition ("in charge of").
+ */
+function misreadVerb(tokens: readonly Token[], i: number): boolean {
+  const t = tokens[i]!;
+  const prev = tokens[i - 1];
+  if (t.pos !== 'VERB' || !prev) return false;
+  return /^['’]s?$/.test(prev.value) || prev.pos === 'DET' || (prev.pos === 'ADP' && !/ing$/.test(t.normal));
+}
+
 function clauseEnd(tokens: readonly Token[], k: number): number {
   let i = k;
   let sawVerb = false;
@@ -319,7 +340,8 @@ function clauseEnd(tokens: readonly Token[], k: number): number {
   for (; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (CLAUSE_BREAK.test(t.value) || t.value === '?') break;
-    if (t.pos === 'VERB' || t.pos === 'AUX') {
+    const nominal = misreadVerb(tokens, i);
+    if ((t.pos === 'VERB' || t.pos === 'AUX') && !nominal) {
       // A verb after the object closes the clause ("that built the Orsa *founded*"); a clause whose
       // subject comes first takes its verb after it ("where her mother *works*").
       if (sawObject && sawVerb) break;
@@ -332,7 +354,7 @@ function clauseEnd(tokens: readonly Token[], k: number): number {
       continue;
     }
     if (isWord(t) || /^['’]s?$/.test(t.value) || /^["“”]$/.test(t.value)) {
-      if (/^(NOUN|PROPN|NUM|ADJ|PRON)$/.test(t.pos) || isCapital(t)) sawObject = true;
+      if (/^(NOUN|PROPN|NUM|ADJ|PRON)$/.test(t.pos) || isCapital(t) || nominal) sawObject = true;
       end = i;
       continue;
     }
@@ -346,4 +368,31 @@ export function replaceSpan(tokens: readonly Token[], start: number, end: number
   const before = start > 0 ? spanText(tokens, 0, start - 1) : '';
   const after = end + 1 < tokens.length ? spanText(tokens, end + 1, tokens.length - 1) : '';
   return `${before} ${name}${/^[?.!,]/.test(after) ? '' : ' '}${after}`.replace(/\s+/g, ' ').trim();
+}
+
+const CONNECTOR_WH: Record<string, string> = {
+  where: 'Where',
+  when: 'When',
+  who: 'Who',
+  that: 'What',
+  which: 'What',
+};
+
+/**
+ * "Is Merrow Falls *the town where Hester Pellow was born*?": the description after the name that
+ * ends at `nameEnd`, as a question of its own ("Where Hester Pellow was born?"); null when none
+ * follows (a head noun, then where/when/who/that/which and a clause).
+ */
+export function describedName(tokens: readonly Token[], nameEnd: number): string | null {
+  let k = nameEnd + 1;
+  if (/^(the|a|an)$/.test(tokens[k]?.normal ?? '')) k++;
+  let heads = 0;
+  while (heads < 3 && /^(NOUN|ADJ)$/.test(tokens[k]?.pos ?? '') && !CONNECTOR_WH[tokens[k]!.normal]) {
+    k++;
+    heads++;
+  }
+  const wh = CONNECTOR_WH[tokens[k]?.normal ?? ''];
+  let end = tokens.length - 1;
+  while (end > k && tokens[end]!.type === 'punctuation') end--;
+  return heads > 0 && wh && end > k + 1 ? `${wh} ${spanText(tokens, k + 1, end)}?` : null;
 }

@@ -160,3 +160,29 @@ export function numberValue(token: Token): number | null {
   if (at >= 0 && at < 20) return at + 1;
   return null;
 }
+
+/**
+ * Which end of a span of time a date stands at: "from 1950 until 1982", "between 1950 and 1982",
+ * "1950–1982": 'start' for the first, 'end' for the second; null for a date in no range.
+ */
+export function rangeSide(
+  tokens: readonly { normal: string; value: string }[],
+  span: { start: number; end: number },
+  first: number,
+): 'start' | 'end' | null {
+  const before = tokens[span.start - 1]?.normal ?? '';
+  if (/^(until|till|til|to|through|and|–|-)$/.test(before)) {
+    for (let k = span.start - 2; k >= Math.max(first, span.start - 8); k--)
+      if (
+        /^(from|between|since)$/.test(tokens[k]!.normal) ||
+        (before === '–' && /^\d{4}$/.test(tokens[k]!.value))
+      )
+        return 'end';
+    return before === 'until' || before === 'till' ? 'end' : null;
+  }
+  if (/^(from|between|since)$/.test(before)) {
+    for (let k = span.end + 1; k <= Math.min(tokens.length - 1, span.end + 8); k++)
+      if (/^(until|till|til|to|through|and|–)$/.test(tokens[k]!.normal)) return 'start';
+  }
+  return null;
+}

@@ -3,14 +3,13 @@
  * support (with bridges to other items for multi-hop questions), its type's fit, its closeness to
  * the question's words (read by meaning) and its novelty.
  */
-import { spanText } from '../nlp.js';
-import { containsWords, contentWords, wordsOf } from '../words.js';
+import { contentWords, wordsOf } from '../words.js';
 import { aboutItems } from './about.js';
+import { askedUnit, namesNoAgent } from './clauses.js';
 import { chooseOption, polarAnswer } from './compare.js';
-import { EVENT_VERBS, LIFE_VERBS, lifeEventOf, lifeSpanSide } from './events.js';
+import { EVENT_VERBS, LIFE_VERBS, lifeEventOf, lifeSpanSide, rangeSide } from './events.js';
 import { concept, concepts, isKindOf, secondSenses, tokenConcepts } from './meaning.js';
-import { clean } from './question.js';
-import { NOT_NAME_TYPES, sentenceSpans, typeFit } from './spans.js';
+import { coordinated, NOT_NAME_TYPES, sentenceSpans, typeFit } from './spans.js';
 import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
 
 /** Entity types that do not bridge two sentences (too common to mean the same thing). */
@@ -31,6 +30,8 @@ export function extractPhrase(
   const { reading } = question;
   const qLower = question.text.toLowerCase();
   const qWords = new Set<string>();
+  // …and their concepts: a span that says "co-operative" restates a question's "co-op".
+  const qConcepts = new Set<string>();
   // Question words near the wh-phrase weigh more: the answer sits next to what the question says
   // of it ("Who *directs* the institute that owns…"), the further words lead to it.
   const near = new Map<string, number>();
@@ -48,6 +49,7 @@ export function extractPhrase(
     if (t.type !== 'word' && t.type !== 'number') return;
     for (const w of wordsOf(t.value)) qWords.add(w);
     qWords.add(t.lemma);
+    qConcepts.add(concept(t.lemma));
     if (t.stop) return;
     const gap =
       reading.whStart < 0 ? 0 : k < reading.whStart ? reading.whStart - k : Math.max(0, k - reading.whEnd);
@@ -141,10 +143,20 @@ export function extractPhrase(
 
   const lifeEvent = lifeEventOf(question.tokens);
   const asksOld = question.tokens.some((t) => /^(old|previous|former|formerly|before|used)$/.test(t.normal));
+  // "When did X stop …?" asks for the end of a span of time ("from 1950 until 1982"), "When did X
+  // start …?" for its beginning.
+  const asksEnd = question.tokens.some((t) =>
+    /^(stop|end|cease|quit|retire|finish|until|till|last|leave|resign|close)$/.test(t.lemma),
+  );
+  const asksStart = question.tokens.some((t) => /^(start|begin|since|first|join)$/.test(t.lemma));
   // "How many shipwrights …" names what its number counts; "What is the membership of …" does not.
   const countedNoun = question.tokens.some(
     (t, k) => t.normal === 'how' && /^(many|much)$/.test(question.tokens[k + 1]?.normal ?? ''),
   );
+  const unitAsked = askedUnit(question.tokens, reading, countedNoun);
+  // "… now?", "… currently?": the sentence that says what holds now, not what held at a meeting.
+  const NOW = /^(now|currently|today|nowadays|current)$/;
+  const asksNow = question.tokens.some((t) => NOW.test(t.normal));
   // The wh-word is the subject when a verb follows it directly ("Who founded …?").
   // "… was launched by whom?" asks for the agent too.
   const subjectQuestion =
@@ -214,6 +226,18 @@ export function extractPhrase(
       saysVerb = [t.lemma, t.normal, sentenceConcepts[k]].some((w) => !!w && verbWords.has(w));
       for (const sense of secondSenses(t.lemma)) if (verbWords.has(sense)) saysVerb = true;
     }
+    // "… which was built in 1889, and where Walter kept the light": no agent of the verb is named.
+    const agentless =
+      reading.kind === 'person' &&
+      subjectQuestion &&
+      verbWords.size > 0 &&
+      namesNoAgent(tokens, range, (k) => {
+        const t = tokens[k]!;
+        return (
+          [t.lemma, t.normal, sentenceConcepts[k]].some((w) => !!w && verbWords.has(w)) ||
+          secondSenses(t.lemma).some((w) => verbWords.has(w))
+        );
+      });
     for (const span of sentenceSpans(s.ea, s.index, reading)) {
       const fit = typeFit(reading, span, tokens);
       if (fit <= 0) continue;
@@ -225,7 +249,11 @@ export function extractPhrase(
         !!reading.descriptor &&
         words.length > 1 &&
         isKindOf(tokens[span.end]?.lemma ?? '', reading.descriptor);
-      const novelty = 1 - containsWords(qWords, headed ? words.slice(0, -1) : words);
+      const own = headed ? words.slice(0, -1) : words;
+      const novelty =
+        own.length === 0
+          ? 1
+          : 1 - own.filter((w) => qWords.has(w) || qConcepts.has(concept(w))).length / own.length;
       if (novelty <= 0) continue;
       let closeness = 0.15;
       for (const { k, weight } of matched) {
@@ -285,23 +313,15 @@ export function extractPhrase(
           }
         }
       }
-      // "How many shipwrights …?": the number that counts shipwrights, not weeks or metres.
-      if (
-        reading.kind === 'number' &&
-        reading.descriptor &&
-        countedNoun &&
-        !/^(many|much|old|long|far|big|large|tall|high|deep|wide)$/.test(reading.descriptor) &&
-        /^(number|year|date)$/.test(span.type)
-      ) {
+      if (agentless && agent === 1) continue;
+      // "How many shipwrights …?", "…, in percent?": the number that counts shipwrights or is in
+      // percent, not weeks or metres.
+      if (reading.kind === 'number' && unitAsked && /^(number|year|date|percent)$/.test(span.type)) {
         // A year counts no passengers.
-        if (span.type !== 'number' && !/^(year|date|day|time)$/.test(reading.descriptor)) continue;
+        if (!/^(number|percent)$/.test(span.type) && !/^(year|date|day|time)$/.test(unitAsked)) continue;
         const counted = tokens[span.end + 1]?.type === 'word' ? tokens[span.end + 1] : tokens[span.end + 2];
         const unit = span.text.split(/\s+/).length > 1 ? tokens[span.end] : counted;
-        if (
-          unit &&
-          (unit.lemma === reading.descriptor || concept(unit.lemma) === concept(reading.descriptor))
-        )
-          agent = 2;
+        if (unit && (unit.lemma === unitAsked || concept(unit.lemma) === concept(unitAsked))) agent = 2;
         // A number that counts something else ("two weeks" for "how many passengers") is not it.
         else if (unit?.pos === 'NOUN') continue;
       }
@@ -312,8 +332,23 @@ export function extractPhrase(
         tokens.slice(span.end + 1, Math.min(range.end, span.end + 2) + 1).some((t) => t.normal === 'to')
       )
         change = asksOld ? 1.2 : 0.5;
+      if (reading.kind === 'date' && asksEnd !== asksStart) {
+        const side = rangeSide(tokens, span, range.start);
+        if (side) change = (side === 'end') === asksEnd ? 1.5 : 0.5;
+      }
+      const now =
+        asksNow && tokens.slice(range.start, range.end + 1).some((t) => NOW.test(t.normal)) ? 1.2 : 1;
       const score =
-        sup * eventFit * closeness * novelty * descriptor * side * agent * change * (saysVerb ? 1 : 0.5);
+        sup *
+        eventFit *
+        closeness *
+        novelty *
+        descriptor *
+        side *
+        agent *
+        change *
+        now *
+        (saysVerb ? 1 : 0.5);
       const key = words.join(' ');
       const entry = found.get(key);
       const at = { text: span.text, sentence: i, fit, start: span.start, end: span.end, relational };
@@ -348,30 +383,7 @@ export function extractPhrase(
     if (reading.plural) {
       // "Which rivers …": the answer and the names coordinated with it ("A and B", "A, B and C").
       const s = sentences[best.sentence]!;
-      const tokens = s.ea.analysis.tokens;
-      const all = sentenceSpans(s.ea, s.index, reading);
-      const type = all.find((y) => y.start === best!.start)?.type;
-      const spans = all.filter((x) => x.type === type);
-      let start = best.start;
-      let end = best.end;
-      const joins = (from: number, to: number): boolean => {
-        if (to - from > 3) return false;
-        for (let k = from; k <= to; k++) if (!/^(and|the|a|an|,|&)$/.test(tokens[k]!.normal)) return false;
-        return true;
-      };
-      for (let grew = true; grew; ) {
-        grew = false;
-        for (const x of spans) {
-          if (x.end < start && joins(x.end + 1, start - 1) && x.end + 1 <= start - 1) {
-            start = x.start;
-            grew = true;
-          } else if (x.start > end && x.start - 1 >= end + 1 && joins(end + 1, x.start - 1)) {
-            end = x.end;
-            grew = true;
-          }
-        }
-      }
-      if (start !== best.start || end !== best.end) best.text = clean(spanText(tokens, start, end));
+      best.text = coordinated(s.ea, s.index, best, reading) ?? best.text;
     }
     const from = support[best.sentence]!.from;
     if (from >= 0 && !items.includes(from)) items.push(from);

@@ -79,7 +79,8 @@ const KIN: Record<string, Relation[]> = {
   'half-brother': [P(), C('male')],
   'half-sister': [P(), C('female')],
 };
-for (const [alias, noun] of Object.entries({
+/** Everyday kinship words and the noun they stand for ("granny" → grandmother). */
+const KIN_ALIASES: Record<string, string> = {
   dad: 'father',
   daddy: 'father',
   pa: 'father',
@@ -99,8 +100,13 @@ for (const [alias, noun] of Object.entries({
   heir: 'child',
   bride: 'wife',
   groom: 'husband',
-}))
-  KIN[alias] = KIN[noun]!;
+};
+for (const [alias, noun] of Object.entries(KIN_ALIASES)) KIN[alias] = KIN[noun]!;
+
+/** The kinship noun a word stands for ("grandpa" → grandfather), or the word itself. */
+export function kinNoun(lemma: string): string {
+  return Object.hasOwn(KIN_ALIASES, lemma) ? KIN_ALIASES[lemma]! : lemma;
+}
 
 /** "-in-law": the relation of the spouse (mother-in-law), or the spouse of the relation (son-in-law). */
 export function inLaw(noun: string): Relation[] | null {

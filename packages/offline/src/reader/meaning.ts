@@ -8,96 +8,7 @@
  */
 import type { EntityAnalysis } from '../entities.js';
 import { type Analysis, isContent, isKnownWord } from '../nlp.js';
-
-/**
- * Synonym groups, head first. Words are lemmas (wink lemmatises "born" as "bear" and "died" as
- * "die"); a phrase is written with underscores and matched as consecutive lemmas ("pass_away").
- */
-const GROUPS: readonly string[] = [
-  // Life events.
-  'bear birth born birthplace native birthday come_into_the_world hail_from come_from originate',
-  'die death dead perish pass_away decease deceased demise',
-  'bury burial inter grave',
-  'marry wed marriage wedding spouse husband wife married',
-  'divorce separate',
-  'live reside dwell residence inhabit',
-  'move relocate emigrate immigrate settle',
-  // Making things.
-  'found establish set_up create form foundation founding co-found cofound incorporate',
-  // A ship or a product is launched, a firm founded: "launch" is its own relation.
-  'launch',
-  'build construct erect construction',
-  'design architect plan',
-  'write author pen',
-  'compose score',
-  'direct helm director head',
-  'lead chair captain',
-  'produce producer production',
-  'paint',
-  'invent devise',
-  'publish publication publisher',
-  'release premiere debut come_out air issue',
-  'record',
-  'perform sing play',
-  'star act appear feature cast',
-  'translate',
-  'illustrate draw',
-  'edit',
-  'develop',
-  'discover find',
-  // Places and belonging.
-  'locate situate lie sit base headquarter seat',
-  'own belong possess owner ownership',
-  'operate run manage',
-  'cost price charge fare fee',
-  'work employ serve',
-  'teach lecture',
-  'study attend educate graduate alumnus',
-  'win award receive earn',
-  'nominate',
-  'play compete',
-  'coach train',
-  'sign',
-  'join',
-  'retire',
-  'open inaugurate',
-  'close shut',
-  'destroy demolish',
-  'rename',
-  'name call title',
-  'represent',
-  'elect',
-  'succeed',
-  'precede',
-  'flow run',
-  'border neighbour neighbor adjoin',
-  'contain include comprise',
-  // Nouns people use for one another.
-  'country nation state nationality citizenship citizen origin homeland',
-  'city town village municipality',
-  'occupation job profession career work',
-  'film movie picture',
-  'song track single tune',
-  'album record',
-  'book novel',
-  'company firm business corporation enterprise',
-  'school college',
-  'ship vessel boat ferry',
-  'child kid offspring',
-  'staff people employee worker personnel workforce',
-  'percent percentage per_cent',
-  'passenger traveller traveler rider',
-  'father dad',
-  'mother mom mum',
-  'start begin',
-  'end finish conclude',
-  'age old',
-  'large big',
-  'small little',
-  'long lengthy',
-  'tall high',
-  'early first',
-];
+import { GROUPS } from './synonyms.js';
 
 /**
  * Second senses: a word that also means another group's relation in common use. A text's "started
@@ -115,6 +26,8 @@ const SECOND_SENSES: Readonly<Record<string, readonly string[]>> = {
   keep: ['operate'],
   head: ['operate'],
   skipper: ['lead'],
+  // "What did she make out of oak?" asks what she built.
+  make: ['build'],
   come: ['move'],
   // The people who work somewhere: "27 staff" answers "how many people work there".
   staff: ['work'],
@@ -380,6 +293,8 @@ export function predicateConcepts(qea: EntityAnalysis, whStart: number, whEnd: n
   const where = analysis.tokens[whStart]?.normal === 'where';
   analysis.tokens.forEach((t, k) => {
     if (inName[k] || (k >= whStart && k <= whEnd) || !all[k]) return;
+    // A possessive "'s" relates, but says no relation of its own.
+    if (/^['’]s?$/.test(t.value)) return;
     if (/^\p{Lu}/u.test(t.value) && k > 0) return;
     // "Where in town …": the kind of place asked for, not a relation.
     if (where && (LOCATING_VERBS.has(t.lemma) || PLACE_KINDS.has(t.lemma))) return;

@@ -20,7 +20,13 @@ import { questionTarget } from '../query.js';
 import { inverseDocumentFrequency } from '../rank.js';
 import { contentWords } from '../words.js';
 import { findRelationPhrase, pairedNames, substitute } from './chain.js';
-import { findDescription, normalizeWording, reorderQuestion, replaceSpan } from './decompose.js';
+import {
+  describedName,
+  findDescription,
+  normalizeWording,
+  reorderQuestion,
+  replaceSpan,
+} from './decompose.js';
 import { extractPhrase } from './extract.js';
 import { contentConcepts, predicateConcepts } from './meaning.js';
 import { headerOf, narratorOf } from './narrator.js';
@@ -96,6 +102,8 @@ export function createReader(
       itemKeys.set(c.item, keys);
       for (const k of c.keys) keys.add(k);
     }
+    // …or as a phrase inside a longer name ("Gig Club" in "the Merrow Falls Gig Club").
+    const itemLower = context.map((c) => c.text.toLowerCase());
     const idf = inverseDocumentFrequency(candidates.map((c) => c.lemmas));
     const maxIdf = Math.log(1 + candidates.length);
     // The context's embeddings are computed once, for every reading of the question.
@@ -143,6 +151,7 @@ export function createReader(
           // Named elsewhere in the same item, or taken up by its head noun ("the club").
           else if (
             inItem.has(k) ||
+            containsPhrase(itemLower[c.item]!, k) ||
             (parts.length > 1 && containsPhrase(lower, `the ${parts[parts.length - 1]}`))
           )
             entityHits += 0.6;
@@ -181,12 +190,15 @@ export function createReader(
       // → "Where was Y born?". The bridge's items are cited after the answer's.
       const focus: string[] = [];
       const unresolved: string[] = [];
+      // "Who is X's husband?" left unresolved: a relative must be tied to X itself, not reached
+      // through a third name the two items share.
+      let direct = false;
       /** One question answered from the context as it stands (no further decomposition). */
       const single = async (q: string) => {
         const { qea, qTokens, queryLemmas, queryKeys, scores, predicate } = await read(q);
         if (queryLemmas.size === 0) return null;
         const reading = readQuestion(qTokens);
-        const accept = acceptor(qea.analysis, reading);
+        const accept = acceptor(qea.analysis, reading, { bridges: !direct });
         const names = qea.entities.filter((e) => e.type !== 'concept').map((e) => e.name);
         return extractPhrase(
           {
@@ -219,6 +231,18 @@ export function createReader(
           return m.source !== 'pronoun' && type !== 'concept' && type !== undefined;
         });
         if (mentions.length < 2) return null;
+        let lead = 0;
+        while (lead < tokens.length && tokens[lead]!.pos === 'AUX') lead++;
+        // "Is Merrow Falls the town where Hester Pellow was born?": the name first, a description
+        // after it; the description asked as a question of its own, its answer against the name.
+        const named = mentions.find((m) => m.start === lead);
+        const described = named && describedName(tokens, named.end);
+        if (named && described) {
+          const sub = await single(described);
+          if (!sub?.answer || !sub.confident) return null;
+          const same = sameName(sub.answer, spanText(tokens, named.start, named.end));
+          return { answer: same ? 'yes' : 'no', items: sub.items, confident: true };
+        }
         const object = mentions.reduce((a, b) => (b.start > a.start ? b : a));
         const type = qea.byKey.get(object.key)!.type;
         const wh =
@@ -231,17 +255,12 @@ export function createReader(
                 : type === 'number'
                   ? 'How many'
                   : 'What';
-        let first = 0;
-        while (first < tokens.length && tokens[first]!.pos === 'AUX') first++;
         const kept = tokens.filter(
-          (t, k) => k >= first && (k < object.start || k > object.end) && t.type !== 'punctuation',
+          (t, k) => k >= lead && (k < object.start || k > object.end) && t.type !== 'punctuation',
         );
         const sub = await single(`${wh} ${kept.map((t) => t.value).join(' ')}?`);
         if (!sub?.answer || !sub.confident) return null;
-        const a = contentWords(sub.answer);
-        const o = contentWords(spanText(tokens, object.start, object.end));
-        const [short, long] = a.length <= o.length ? [a, o] : [o, a];
-        const same = short.length > 0 && short.every((w) => long.includes(w));
+        const same = sameName(sub.answer, spanText(tokens, object.start, object.end));
         return { answer: same ? 'yes' : 'no', items: sub.items, confident: true };
       };
       const support = createSupport(candidates, query);
@@ -258,7 +277,7 @@ export function createReader(
         const qTokens = (await analyze(q)).tokens;
         const phrase = findRelationPhrase(qTokens);
         // "the director of X", "X's mother": resolved from the items about X.
-        const bridge = phrase && resolveChain(phrase.relations, phrase.subject, plain);
+        const bridge = phrase && resolveChain(phrase.relations, phrase.subject, plain, [], phrase.noun);
         if (phrase && bridge) {
           const item = plain[bridge.sentence]!.item;
           if (!bridgeItems.includes(item)) bridgeItems.push(item);
@@ -278,7 +297,12 @@ export function createReader(
         // when it is the subject of an unresolved relation: "the sister of whoever leads Y").
         const description = findDescription(qTokens);
         if (!description) {
-          if (phrase) unresolved.push(phrase.subject);
+          if (phrase) {
+            unresolved.push(phrase.subject);
+            direct =
+              phrase.relations.every((r) => r.kind === 'kin') &&
+              substitute(qTokens, phrase, phrase.subject).whole;
+          }
           break;
         }
         // A relation inside the description is resolved first ("the institute where Pip's mother
@@ -287,7 +311,9 @@ export function createReader(
         for (let inner = 0; inner < 2; inner++) {
           const subTokens = (await analyze(subQuestion)).tokens;
           const innerPhrase = findRelationPhrase(subTokens);
-          const innerBridge = innerPhrase && resolveChain(innerPhrase.relations, innerPhrase.subject, plain);
+          const innerBridge =
+            innerPhrase &&
+            resolveChain(innerPhrase.relations, innerPhrase.subject, plain, [], innerPhrase.noun);
           if (!innerPhrase || !innerBridge) break;
           const next = substitute(subTokens, innerPhrase, innerBridge.name);
           if (next.whole) break;
@@ -355,4 +381,12 @@ export function createReader(
     }
     return { answer: picked.map((c) => c.text).join(' '), citations, issues: [] };
   };
+}
+
+/** Whether two names name the same: the shorter one's content words all in the longer one. */
+function sameName(a: string, b: string): boolean {
+  const x = contentWords(a);
+  const y = contentWords(b);
+  const [short, long] = x.length <= y.length ? [x, y] : [y, x];
+  return short.length > 0 && short.every((w) => long.includes(w));
 }

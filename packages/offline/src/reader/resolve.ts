@@ -5,7 +5,7 @@
 import type { Token } from '../nlp.js';
 import { containsWords, contentWords } from '../words.js';
 import { aboutItems, genderOf, personName, wordSet } from './about.js';
-import type { Relation } from './kinship.js';
+import { kinNoun, type Relation } from './kinship.js';
 import { concept } from './meaning.js';
 import type { QuestionReading } from './question.js';
 import { type Span, sentenceSpans } from './spans.js';
@@ -92,7 +92,12 @@ function relationCue(
         for (let j = k + 1; j < span.start; j++) if (tokens[j]!.normal === 'by') by = true;
         if (after >= 0 && by) best = Math.max(best, near(after, 8, 1.2));
         if (before >= 0) best = Math.max(best, near(before, 3, 0.7));
-      } else if (t.lemma === relation.noun || (t.pos === 'NOUN' && meaning === concept(relation.noun))) {
+      } else if (
+        t.lemma === relation.noun ||
+        kinNoun(t.lemma) === relation.noun ||
+        // A kinship noun said outright ("my grandfather Walter") is that word: "uncle" is no aunt.
+        (relation.verbs.length > 0 && t.pos === 'NOUN' && meaning === concept(relation.noun))
+      ) {
         // "director X", "the director, X"; "X is the director".
         if (tokens[k + 1]?.normal !== 'of') best = Math.max(best, near(after, 5, 1));
         best = Math.max(best, near(before, 4, 0.6));
@@ -103,7 +108,7 @@ function relationCue(
         tokens[k - 1]?.pos === 'NOUN' &&
         // "a song by X", "a novel by X", "a painting by X": works name their maker with "by".
         /^(perform|write|compose|sing|create|paint|design|build|direct|produce|record)/.test(
-          concept(relation.verbs[0]!),
+          concept(relation.verbs[0] ?? ''),
         )
       ) {
         // "a song by X", "a novel by X".
@@ -178,6 +183,23 @@ function relationCue(
           best = Math.max(best, near(before, 4, 0.8));
       }
       continue;
+    }
+    // "A and B had two children, C and D": C and D are siblings.
+    if (
+      relation.base === 'sibling' &&
+      after >= 0 &&
+      after <= 12 &&
+      /^(children|sons|daughters|kids)$/.test(t.normal) &&
+      tokens[k + 1]?.normal !== 'of' &&
+      !stops(k + 1, span.start - 1)
+    ) {
+      for (let j = k + 1; j <= Math.min(range.end, k + 14); j++) {
+        if (/^[.;]$/.test(tokens[j]!.value)) break;
+        if (subject.has(tokens[j]!.normal) && (j < span.start || j > span.end)) {
+          best = Math.max(best, 0.8);
+          break;
+        }
+      }
     }
     const cues =
       relation.base === 'spouse' ? SPOUSE_CUES : relation.base === 'child' ? CHILD_CUES : SIBLING_CUES;
@@ -276,6 +298,8 @@ export function resolveRelation(
     if (relation.kind === 'kin' && relation.gender) {
       const gender = genderOf(entry.name, sentences);
       if (gender && gender !== relation.gender) entry.score *= 0.2;
+      // Of two parents named alike, the father is the one the context calls a man.
+      else if (gender) entry.score *= 1.1;
     }
     if (!best || entry.score > best.score || (entry.score === best.score && entry.sentence < best.sentence))
       best = entry;
@@ -289,13 +313,25 @@ function namesSame(narrator: string, subjectWords: readonly string[]): boolean {
   return words.length > 0 && containsWords(new Set(subjectWords), words) === 1;
 }
 
-/** Resolve a chain of relations from `subject` ("paternal grandfather" = parent of the parent). */
+/**
+ * Resolve a chain of relations from `subject` ("paternal grandfather" = parent of the parent). A
+ * `noun` the chain stands for ("grandfather") is looked for first as the text says it ("my
+ * grandfather Walter", "X's aunt, Marit"), then the chain is followed step by step.
+ */
 export function resolveChain(
   relations: readonly Relation[],
   subject: string,
   sentences: readonly AnswerSentence[],
   exclude: readonly string[] = [],
+  noun?: string,
 ): ResolvedEntity | null {
+  const last = relations[relations.length - 1];
+  if (process.env.NO_NOUN === undefined && noun && relations.length > 1) {
+    const said = resolveRelation({ kind: 'role', noun, verbs: [] }, subject, sentences, exclude);
+    const gender = last?.kind === 'kin' ? last.gender : null;
+    if (said && !(gender && genderOf(said.name, sentences) === (gender === 'male' ? 'female' : 'male')))
+      return said;
+  }
   let current: ResolvedEntity | null = null;
   let from = subject;
   const avoid = [...exclude];

@@ -56,11 +56,13 @@ export function createSupport(candidates: readonly ScoredSentence[], query: stri
    * Whether the context supports a wh-answer: its sentence states the relation asked about (one
    * of the question's relation words, by meaning) and names what the question names (or belongs
    * to an item that does, or was reached through a resolved relation). `reading` is the question
-   * `qa` read.
+   * `qa` read; `bridges: false` refuses answers reached through another item (the question asks
+   * for a relation of a name directly).
    */
   const acceptor = (
     qa: Analysis,
     reading: QuestionReading,
+    options: { bridges?: boolean } = {},
   ): ((i: number, bridge: number) => boolean) | undefined => {
     if (reading.kind === 'choice' || reading.kind === 'polar') return undefined;
     const predicate = predicateConcepts(
@@ -71,7 +73,8 @@ export function createSupport(candidates: readonly ScoredSentence[], query: stri
     const keys = qEntityKeys(qa);
     // Only a question that names its answer through another entity ("the institute that owns
     // X", "the founder of Y") is answered through a bridge.
-    const multiHop = !!findDescription(qa.tokens) || !!findRelationPhrase(qa.tokens);
+    const multiHop =
+      options.bridges !== false && (!!findDescription(qa.tokens) || !!findRelationPhrase(qa.tokens));
     return (i, bridge) => supported(i, predicate, keys, multiHop ? bridge : -1);
   };
   const supported = (

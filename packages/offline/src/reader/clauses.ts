@@ -1,0 +1,51 @@
+/**
+ * What a clause says beyond its words: whether it names who did what the question asks ("… was built
+ * in 1889" names no builder), and the unit a number question asks for ("…, in percent?").
+ */
+import type { Token } from '../nlp.js';
+import type { QuestionReading } from './question.js';
+
+/**
+ * Whether sentence tokens `range` use the question's verb (`says(k)`) only in the passive with no
+ * "by": "… which was built in 1889, and where Walter kept the light" names no builder, so no name
+ * in it is who built. false when the verb is not said at all, or said actively or with its agent.
+ */
+export function namesNoAgent(
+  tokens: readonly Token[],
+  range: { start: number; end: number },
+  says: (k: number) => boolean,
+): boolean {
+  let said = false;
+  for (let k = range.start; k <= range.end; k++) {
+    const t = tokens[k]!;
+    if (t.pos === 'NOUN' || !says(k)) continue;
+    said = true;
+    const aux = tokens[k - 1]?.pos === 'ADV' ? tokens[k - 2] : tokens[k - 1];
+    if (!aux || !/^(be|get)$/.test(aux.lemma)) return false;
+    for (let j = k + 1; j <= Math.min(range.end, k + 8); j++) {
+      if (/^[.;]$/.test(tokens[j]!.value)) break;
+      if (tokens[j]!.normal === 'by') return false;
+    }
+  }
+  return said;
+}
+
+/**
+ * The unit of the number a question asks for: the noun counted ("How many shipwrights …?") or one
+ * named last ("How far along is the hull, in percent?"); null when it names none.
+ */
+export function askedUnit(
+  tokens: readonly Token[],
+  reading: QuestionReading,
+  countedNoun: boolean,
+): string | null {
+  if (
+    countedNoun &&
+    reading.descriptor &&
+    !/^(many|much|old|long|far|big|large|tall|high|deep|wide)$/.test(reading.descriptor)
+  )
+    return reading.descriptor;
+  let last = tokens.length - 1;
+  while (last > 0 && tokens[last]!.type === 'punctuation') last--;
+  return tokens[last - 1]?.normal === 'in' && tokens[last]!.pos === 'NOUN' ? tokens[last]!.lemma : null;
+}
