@@ -120,201 +120,235 @@ export function generateErqa(kg: KgTriples, options: Partial<ErqaOptions> = {}):
       `generateErqa: need 2 <= minConstraints <= maxConstraints, got ${opts.minConstraints} and ${opts.maxConstraints}.`,
     );
   }
-  const entityIds: string[] = [];
-  const entityIndex = new Map<string, number>();
-  const relationIds: string[] = [];
-  const relationIndex = new Map<string, number>();
-  const intern = (map: Map<string, number>, list: string[], id: string): number => {
-    let i = map.get(id);
-    if (i === undefined) {
-      i = list.length;
-      map.set(id, i);
-      list.push(id);
-    }
-    return i;
-  };
-  const facts: number[] = [];
-  for (const { head, relation, tail } of kg.triples) {
-    if (head === tail) continue;
-    facts.push(
-      intern(entityIndex, entityIds, head),
-      intern(relationIndex, relationIds, relation),
-      intern(entityIndex, entityIds, tail),
-    );
-  }
-  const E = entityIds.length;
-  // A constraint key encodes (relation, direction, entity): key = (relation * 2 + dir) * E + entity.
-  const keyOf = (relation: number, dir: number, entity: number) => (relation * 2 + dir) * E + entity;
-  const keyParts = (key: number) => {
-    const entity = key % E;
-    const rd = (key - entity) / E;
-    return { relation: rd >> 1, dir: rd & 1, entity };
-  };
-  const satisfiers = new Map<number, number[]>();
-  const keysOfEntity: number[][] = Array.from({ length: E }, () => []);
-  const addSat = (key: number, entity: number) => {
-    let list = satisfiers.get(key);
-    if (!list) {
-      list = [];
-      satisfiers.set(key, list);
-    }
-    list.push(entity);
-    keysOfEntity[entity]?.push(key);
-  };
-  for (let i = 0; i < facts.length; i += 3) {
-    const h = facts[i] as number;
-    const r = facts[i + 1] as number;
-    const t = facts[i + 2] as number;
-    addSat(keyOf(r, 0, t), h); // h --r--> t: "h has r t"
-    addSat(keyOf(r, 1, h), t); // t is the r of h
-  }
-  const entityKeys: Int32Array[] = keysOfEntity.map((keys) => Int32Array.from(new Set(keys)).sort());
-  const satisfies = (entity: number, key: number) => {
-    const keys = entityKeys[entity] as Int32Array;
-    const at = lowerBound(keys, key);
-    return at < keys.length && keys[at] === key;
-  };
-  const satisfierSet = (key: number): number[] => [...new Set(satisfiers.get(key) ?? [])];
-  const named = (entity: number) => kg.entities.has(entityIds[entity] as string);
-  const nameOf = (entity: number) =>
-    kg.entities.get(entityIds[entity] as string) ?? (entityIds[entity] as string);
-
+  const ix = new ConstraintIndex(kg);
   const random = seededRandom(opts.seed);
   const candidates: number[] = [];
-  for (let e = 0; e < E; e++) {
-    const degree = (entityKeys[e] as Int32Array).length;
-    if (named(e) && degree >= opts.minConstraints && degree <= opts.maxDegree) candidates.push(e);
+  for (let e = 0; e < ix.entityIds.length; e++) {
+    const degree = (ix.entityKeys[e] as Int32Array).length;
+    if (ix.named(e) && degree >= opts.minConstraints && degree <= opts.maxDegree) candidates.push(e);
   }
   shuffle(random, candidates);
   const rejected: Record<string, number> = {};
-  const reject = (reason: string) => {
-    rejected[reason] = (rejected[reason] ?? 0) + 1;
-  };
   const questions: ErqaQuestion[] = [];
   let attempts = 0;
   for (const answer of candidates) {
     if (questions.length >= opts.count) break;
     attempts++;
-    // A's usable constraints: named neighbours, one constraint per neighbour entity.
-    const byEntity = new Map<number, number>();
-    for (const key of shuffle(random, [...(entityKeys[answer] as Int32Array)])) {
-      const { entity } = keyParts(key);
-      if (entity !== answer && named(entity) && !byEntity.has(entity)) byEntity.set(entity, key);
-    }
-    const own = [...byEntity.values()];
-    if (own.length < opts.minConstraints) {
-      reject('too-few-named-neighbours');
-      continue;
-    }
-    const bridges = own.filter((key) => {
-      const n = satisfierSet(key).length;
-      return n >= 2 && n - 1 <= opts.maxBridgeFanout;
-    });
-    if (bridges.length === 0) {
-      reject('no-bridge');
-      continue;
-    }
-    const bridge = bridges[randomInt(random, 0, bridges.length - 1)] as number;
-    const others = satisfierSet(bridge).filter(
-      (e) => e !== answer && named(e) && (entityKeys[e] as Int32Array).length <= opts.maxDegree,
-    );
-    if (others.length === 0) {
-      reject('no-distractor');
-      continue;
-    }
-    others.sort((a, b) => a - b);
-    const distractor = others[randomInt(random, 0, others.length - 1)] as number;
-    const distinguishing = own.filter(
-      (key) => key !== bridge && !satisfies(distractor, key) && keyParts(key).entity !== distractor,
-    );
-    if (distinguishing.length === 0) {
-      reject('distractor-satisfies-all');
-      continue;
-    }
-    const unique = distinguishing[randomInt(random, 0, distinguishing.length - 1)] as number;
-    const rest = own.filter((key) => key !== bridge && key !== unique && keyParts(key).entity !== distractor);
-    const target = randomInt(random, opts.minConstraints, Math.min(opts.maxConstraints, 2 + rest.length));
-    if (target < opts.minConstraints) {
-      reject('too-few-named-neighbours');
-      continue;
-    }
-    const chosen = [bridge, unique, ...rest.slice(0, target - 2)];
-    const spare = rest.slice(target - 2);
-    const goldOf = (keys: number[]): number[] => {
-      let smallest = satisfierSet(keys[0] as number);
-      for (const key of keys.slice(1)) {
-        const set = satisfierSet(key);
-        if (set.length < smallest.length) smallest = set;
-      }
-      return smallest.filter((e) => keys.every((k) => satisfies(e, k)));
-    };
-    let gold = goldOf(chosen);
-    while (gold.length > opts.maxAnswers && chosen.length < opts.maxConstraints && spare.length > 0) {
-      chosen.push(spare.shift() as number);
-      gold = goldOf(chosen);
-    }
-    if (gold.length > opts.maxAnswers) {
-      reject('ambiguous');
-      continue;
-    }
-    if (!gold.every(named)) {
-      reject('unnamed-answer');
-      continue;
-    }
-    gold.sort((a, b) => (a === answer ? -1 : b === answer ? 1 : a - b));
-    const typeCounts = new Map<string, number>();
-    for (const key of entityKeys[answer] as Int32Array) {
-      const { relation, dir } = keyParts(key);
-      if (dir !== 0) continue;
-      const type = relationHeadType(relationIds[relation] as string);
-      if (type) typeCounts.set(type, (typeCounts.get(type) ?? 0) + 1);
-    }
-    const type =
-      [...typeCounts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ??
-      opts.fallbackType;
-    const constraints: ErqaConstraint[] = shuffle(random, [...chosen]).map((key) => {
-      const { relation, dir, entity } = keyParts(key);
-      const relationId = relationIds[relation] as string;
-      const phrase = relationPhrase(relationId);
-      const entityName = nameOf(entity);
-      return {
-        relation: relationId,
-        relationText: kg.relations.get(relationId) ?? phrase,
-        entity: entityIds[entity] as string,
-        entityName,
-        direction: dir === 0 ? 'out' : 'in',
-        phrase: dir === 0 ? `has ${phrase} ${entityName}` : `is the ${phrase} of ${entityName}`,
-        bridge: satisfies(distractor, key),
-      };
-    });
-    const question = `Which ${type} ${listPhrases(constraints.map((c) => c.phrase))}?`;
-    const normalizedQuestion = ` ${normalizeAnswer(question)} `;
-    if (gold.some((g) => normalizedQuestion.includes(` ${normalizeAnswer(nameOf(g))} `))) {
-      reject('answer-named-in-question');
-      continue;
-    }
-    const satisfied = chosen.filter((key) => satisfies(distractor, key)).length;
-    questions.push({
-      id: `erqa-${opts.seed}-${questions.length + 1}`,
-      question,
-      answers: gold.map(nameOf),
-      supporting: gold.map((g) => entityDocId(kg, entityIds[g] as string)),
-      type: `${constraints.length}-constraints`,
-      format: 'entity',
-      entities: gold.map((g) => [nameOf(g)]),
-      meta: {
-        answerIds: gold.map((g) => entityIds[g] as string),
-        constraints,
-        distractor: {
-          id: entityIds[distractor] as string,
-          name: nameOf(distractor),
-          satisfied,
-          failed: chosen.length - satisfied,
-        },
-      },
-    });
+    const made = askAbout(ix, answer, random, opts, `erqa-${opts.seed}-${questions.length + 1}`);
+    if (typeof made === 'string') rejected[made] = (rejected[made] ?? 0) + 1;
+    else questions.push(made);
   }
   return { questions, attempts, rejected };
+}
+
+/**
+ * The triples as constraints: a constraint key encodes (relation, direction, entity) as
+ * `(relation * 2 + dir) * E + entity`, with the entities that satisfy it and, for every entity, the
+ * keys it satisfies (sorted). Self-loops are left out.
+ */
+class ConstraintIndex {
+  readonly entityIds: string[] = [];
+  readonly relationIds: string[] = [];
+  /** The keys each entity satisfies, ascending. */
+  readonly entityKeys: Int32Array[];
+  readonly #satisfiers = new Map<number, number[]>();
+  readonly #entities: number;
+
+  constructor(readonly kg: KgTriples) {
+    const entityIndex = new Map<string, number>();
+    const relationIndex = new Map<string, number>();
+    const intern = (map: Map<string, number>, list: string[], id: string): number => {
+      let i = map.get(id);
+      if (i === undefined) {
+        i = list.length;
+        map.set(id, i);
+        list.push(id);
+      }
+      return i;
+    };
+    const facts: number[] = [];
+    for (const { head, relation, tail } of kg.triples) {
+      if (head === tail) continue;
+      facts.push(
+        intern(entityIndex, this.entityIds, head),
+        intern(relationIndex, this.relationIds, relation),
+        intern(entityIndex, this.entityIds, tail),
+      );
+    }
+    const E = this.entityIds.length;
+    this.#entities = E;
+    const keyOf = (relation: number, dir: number, entity: number) => (relation * 2 + dir) * E + entity;
+    const keysOfEntity: number[][] = Array.from({ length: E }, () => []);
+    const addSat = (key: number, entity: number) => {
+      let list = this.#satisfiers.get(key);
+      if (!list) {
+        list = [];
+        this.#satisfiers.set(key, list);
+      }
+      list.push(entity);
+      keysOfEntity[entity]?.push(key);
+    };
+    for (let i = 0; i < facts.length; i += 3) {
+      const h = facts[i] as number;
+      const r = facts[i + 1] as number;
+      const t = facts[i + 2] as number;
+      addSat(keyOf(r, 0, t), h); // h --r--> t: "h has r t"
+      addSat(keyOf(r, 1, h), t); // t is the r of h
+    }
+    this.entityKeys = keysOfEntity.map((keys) => Int32Array.from(new Set(keys)).sort());
+  }
+
+  keyParts(key: number): { relation: number; dir: number; entity: number } {
+    const entity = key % this.#entities;
+    const rd = (key - entity) / this.#entities;
+    return { relation: rd >> 1, dir: rd & 1, entity };
+  }
+
+  satisfies(entity: number, key: number): boolean {
+    const keys = this.entityKeys[entity] as Int32Array;
+    const at = lowerBound(keys, key);
+    return at < keys.length && keys[at] === key;
+  }
+
+  /** The distinct entities that satisfy a key. */
+  satisfierSet(key: number): number[] {
+    return [...new Set(this.#satisfiers.get(key) ?? [])];
+  }
+
+  /** Whether the dataset names the entity. */
+  named(entity: number): boolean {
+    return this.kg.entities.has(this.entityIds[entity] as string);
+  }
+
+  nameOf(entity: number): string {
+    return this.kg.entities.get(this.entityIds[entity] as string) ?? (this.entityIds[entity] as string);
+  }
+}
+
+/**
+ * A question whose answer is `answer`: a bridge constraint a distractor shares, a constraint that
+ * tells the distractor apart, more constraints up to the target count (and beyond it while the
+ * answer is ambiguous). Returns the reason when no question can be made about it.
+ */
+function askAbout(
+  ix: ConstraintIndex,
+  answer: number,
+  random: () => number,
+  opts: ErqaOptions,
+  id: string,
+): ErqaQuestion | string {
+  // A's usable constraints: named neighbours, one constraint per neighbour entity.
+  const byEntity = new Map<number, number>();
+  for (const key of shuffle(random, [...(ix.entityKeys[answer] as Int32Array)])) {
+    const { entity } = ix.keyParts(key);
+    if (entity !== answer && ix.named(entity) && !byEntity.has(entity)) byEntity.set(entity, key);
+  }
+  const own = [...byEntity.values()];
+  if (own.length < opts.minConstraints) {
+    return 'too-few-named-neighbours';
+  }
+  const bridges = own.filter((key) => {
+    const n = ix.satisfierSet(key).length;
+    return n >= 2 && n - 1 <= opts.maxBridgeFanout;
+  });
+  if (bridges.length === 0) {
+    return 'no-bridge';
+  }
+  const bridge = bridges[randomInt(random, 0, bridges.length - 1)] as number;
+  const others = ix
+    .satisfierSet(bridge)
+    .filter((e) => e !== answer && ix.named(e) && (ix.entityKeys[e] as Int32Array).length <= opts.maxDegree);
+  if (others.length === 0) {
+    return 'no-distractor';
+  }
+  others.sort((a, b) => a - b);
+  const distractor = others[randomInt(random, 0, others.length - 1)] as number;
+  const distinguishing = own.filter(
+    (key) => key !== bridge && !ix.satisfies(distractor, key) && ix.keyParts(key).entity !== distractor,
+  );
+  if (distinguishing.length === 0) {
+    return 'distractor-satisfies-all';
+  }
+  const unique = distinguishing[randomInt(random, 0, distinguishing.length - 1)] as number;
+  const rest = own.filter(
+    (key) => key !== bridge && key !== unique && ix.keyParts(key).entity !== distractor,
+  );
+  const target = randomInt(random, opts.minConstraints, Math.min(opts.maxConstraints, 2 + rest.length));
+  if (target < opts.minConstraints) {
+    return 'too-few-named-neighbours';
+  }
+  const chosen = [bridge, unique, ...rest.slice(0, target - 2)];
+  const spare = rest.slice(target - 2);
+  const goldOf = (keys: number[]): number[] => {
+    let smallest = ix.satisfierSet(keys[0] as number);
+    for (const key of keys.slice(1)) {
+      const set = ix.satisfierSet(key);
+      if (set.length < smallest.length) smallest = set;
+    }
+    return smallest.filter((e) => keys.every((k) => ix.satisfies(e, k)));
+  };
+  let gold = goldOf(chosen);
+  while (gold.length > opts.maxAnswers && chosen.length < opts.maxConstraints && spare.length > 0) {
+    chosen.push(spare.shift() as number);
+    gold = goldOf(chosen);
+  }
+  if (gold.length > opts.maxAnswers) {
+    return 'ambiguous';
+  }
+  if (!gold.every((g) => ix.named(g))) {
+    return 'unnamed-answer';
+  }
+  gold.sort((a, b) => (a === answer ? -1 : b === answer ? 1 : a - b));
+  const typeCounts = new Map<string, number>();
+  for (const key of ix.entityKeys[answer] as Int32Array) {
+    const { relation, dir } = ix.keyParts(key);
+    if (dir !== 0) continue;
+    const type = relationHeadType(ix.relationIds[relation] as string);
+    if (type) typeCounts.set(type, (typeCounts.get(type) ?? 0) + 1);
+  }
+  const type =
+    [...typeCounts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ??
+    opts.fallbackType;
+  const constraints: ErqaConstraint[] = shuffle(random, [...chosen]).map((key) => {
+    const { relation, dir, entity } = ix.keyParts(key);
+    const relationId = ix.relationIds[relation] as string;
+    const phrase = relationPhrase(relationId);
+    const entityName = ix.nameOf(entity);
+    return {
+      relation: relationId,
+      relationText: ix.kg.relations.get(relationId) ?? phrase,
+      entity: ix.entityIds[entity] as string,
+      entityName,
+      direction: dir === 0 ? 'out' : 'in',
+      phrase: dir === 0 ? `has ${phrase} ${entityName}` : `is the ${phrase} of ${entityName}`,
+      bridge: ix.satisfies(distractor, key),
+    };
+  });
+  const question = `Which ${type} ${listPhrases(constraints.map((c) => c.phrase))}?`;
+  const normalizedQuestion = ` ${normalizeAnswer(question)} `;
+  if (gold.some((g) => normalizedQuestion.includes(` ${normalizeAnswer(ix.nameOf(g))} `))) {
+    return 'answer-named-in-question';
+  }
+  const satisfied = chosen.filter((key) => ix.satisfies(distractor, key)).length;
+  return {
+    id,
+    question,
+    answers: gold.map((g) => ix.nameOf(g)),
+    supporting: gold.map((g) => entityDocId(ix.kg, ix.entityIds[g] as string)),
+    type: `${constraints.length}-constraints`,
+    format: 'entity',
+    entities: gold.map((g) => [ix.nameOf(g)]),
+    meta: {
+      answerIds: gold.map((g) => ix.entityIds[g] as string),
+      constraints,
+      distractor: {
+        id: ix.entityIds[distractor] as string,
+        name: ix.nameOf(distractor),
+        satisfied,
+        failed: chosen.length - satisfied,
+      },
+    },
+  };
 }
 
 /**

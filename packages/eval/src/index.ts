@@ -17,14 +17,13 @@ export {
 } from './datasets/kg.js';
 export { type DatasetLayout, detectLayout, loadDataset } from './datasets/load.js';
 export { loadBookDataset, loadInfiniteBench, loadNovelQa } from './datasets/longdoc.js';
+export { loadMultihopQa, type MultihopLoadOptions } from './datasets/multihop.js';
 export {
   type FolderCorpus,
   loadFolderDataset,
   loadGragDataset,
-  loadMultihopQa,
   loadQaDataset,
   loadUserDataset,
-  type MultihopLoadOptions,
   type UserDatasetPaths,
 } from './datasets/qa.js';
 export { passageId, readRecords, type SourceRecord } from './datasets/read.js';
@@ -96,6 +95,7 @@ export {
   subgraphDiameter,
 } from './metrics/subgraph.js';
 export { answerTokens, NORMALIZE_DEFAULTS, type NormalizeOptions, normalizeAnswer } from './normalize.js';
+export { answerMetrics, answerQuery } from './question-run.js';
 export { type Random, randomInt, seededRandom, shuffle } from './random.js';
 export {
   buildStagesTable,
@@ -133,6 +133,6 @@ export {
   type RunManifest,
   type RunOptions,
 } from './run-types.js';
-export { answerMetrics, answerQuery, runEval } from './runner.js';
+export { runEval } from './runner.js';
 export { type GitState, gitState, type MachineInfo, machine, mean, peakRssMiB, percentile } from './stats.js';
 export { addSnapshots, modelTokens } from './usage.js';

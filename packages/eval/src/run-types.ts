@@ -118,6 +118,14 @@ export const RUN_DEFAULTS = {
   restart: false,
 } as const;
 
+/** The options of a run with {@link RUN_DEFAULTS} filled in. */
+export function resolveRunOptions(options: RunOptions) {
+  return { ...RUN_DEFAULTS, ...options };
+}
+
+/** {@link RunOptions} with {@link RUN_DEFAULTS} filled in. */
+export type ResolvedRunOptions = ReturnType<typeof resolveRunOptions>;
+
 /** The result of one question under one method (a line of `results.jsonl`). */
 export interface QuestionResult {
   method: string;

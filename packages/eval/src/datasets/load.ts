@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { InputError } from '@grag/core';
 import { loadBookDataset, loadInfiniteBench, loadNovelQa, singleBookFile } from './longdoc.js';
-import { loadGragDataset, loadMultihopQa } from './qa.js';
+import { loadMultihopQa } from './multihop.js';
+import { loadGragDataset } from './qa.js';
 import { pathKind } from './read.js';
 import type { EvalDataset, LoadOptions } from './types.js';
 
