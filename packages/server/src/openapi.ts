@@ -150,44 +150,11 @@ function operation(spec: OperationSpec, bearerAuth: boolean) {
   };
 }
 
-/**
- * The OpenAPI 3.1 document of the grag HTTP API, as `GET /openapi.json` serves it: every route
- * (`/healthz`, `/openapi.json`, the explorer's `/` and `/assets/{name}`, `GET /v1/indexes`,
- * `GET /v1/documents/{id}`, `POST /v1/query` with its JSON and its `text/event-stream` answers),
- * the error body and the error statuses of each route, and the bearer scheme when the server has a
- * token. Its schemas are the ones the API's TypeScript types are derived from.
- *
- * @example
- * ```ts
- * const doc = openApiDocument({ bearerAuth: true });
- * await writeFile('grag-openapi.json', JSON.stringify(doc, null, 2));
- * ```
- */
-export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
-  const bearerAuth = options.bearerAuth === true;
-  const named = namedSchemas();
-  if (options.maxQuestionChars !== undefined) {
-    const request = named.get(QueryRequestSchema.title as string) as {
-      properties: { question: Record<string, Json> };
-    };
-    request.properties.question.maxLength = options.maxQuestionChars;
-  }
-  const schemas = Object.fromEntries([...named].map(([title, schema]) => [title, withRefs(schema, named)]));
-  const responses = Object.fromEntries(
-    Object.values(ERRORS).map(([name, description]) => [
-      name,
-      {
-        description,
-        ...(name === 'Unauthorized'
-          ? { headers: { 'WWW-Authenticate': { description: 'Bearer', schema: { type: 'string' } } } }
-          : {}),
-        content: json(ErrorBodySchema),
-      },
-    ]),
-  );
-  const op = (spec: OperationSpec) => operation(spec, bearerAuth);
+type Op = (spec: OperationSpec) => ReturnType<typeof operation>;
 
-  const paths = {
+/** `/healthz` and this document. */
+function serverPaths(op: Op) {
+  return {
     '/healthz': {
       get: op({
         operationId: 'health',
@@ -211,6 +178,12 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
         },
       }),
     },
+  };
+}
+
+/** The API proper: `/v1/*`, each behind the token when the server has one. */
+function apiPaths(op: Op) {
+  return {
     '/v1/indexes': {
       get: op({
         operationId: 'listIndexes',
@@ -274,6 +247,12 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
         errors: [400, 404, 413, 415, 502],
       }),
     },
+  };
+}
+
+/** The explorer page and its files. */
+function explorerPaths(op: Op) {
+  return {
     '/': {
       get: op({
         operationId: 'explorerPage',
@@ -312,7 +291,62 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
       }),
     },
   };
+}
 
+/** The named schemas (the question's `maxLength` set), the error responses, the bearer scheme. */
+function components(options: OpenApiOptions) {
+  const named = namedSchemas();
+  if (options.maxQuestionChars !== undefined) {
+    const request = named.get(QueryRequestSchema.title as string) as {
+      properties: { question: Record<string, Json> };
+    };
+    request.properties.question.maxLength = options.maxQuestionChars;
+  }
+  const schemas = Object.fromEntries([...named].map(([title, schema]) => [title, withRefs(schema, named)]));
+  const responses = Object.fromEntries(
+    Object.values(ERRORS).map(([name, description]) => [
+      name,
+      {
+        description,
+        ...(name === 'Unauthorized'
+          ? { headers: { 'WWW-Authenticate': { description: 'Bearer', schema: { type: 'string' } } } }
+          : {}),
+        content: json(ErrorBodySchema),
+      },
+    ]),
+  );
+  return {
+    schemas,
+    responses,
+    ...(options.bearerAuth === true
+      ? {
+          securitySchemes: {
+            bearer: {
+              type: 'http',
+              scheme: 'bearer',
+              description: 'The token the server was started with (grag serve --token, or GRAG_TOKEN).',
+            },
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document of the grag HTTP API, as `GET /openapi.json` serves it: every route
+ * (`/healthz`, `/openapi.json`, the explorer's `/` and `/assets/{name}`, `GET /v1/indexes`,
+ * `GET /v1/documents/{id}`, `POST /v1/query` with its JSON and its `text/event-stream` answers),
+ * the error body and the error statuses of each route, and the bearer scheme when the server has a
+ * token. Its schemas are the ones the API's TypeScript types are derived from.
+ *
+ * @example
+ * ```ts
+ * const doc = openApiDocument({ bearerAuth: true });
+ * await writeFile('grag-openapi.json', JSON.stringify(doc, null, 2));
+ * ```
+ */
+export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
+  const op: Op = (spec) => operation(spec, options.bearerAuth === true);
   return {
     openapi: '3.1.0',
     info: {
@@ -330,21 +364,7 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
       { name: 'documents', description: 'Source documents.' },
       { name: 'explorer', description: 'The explorer page.' },
     ],
-    paths,
-    components: {
-      schemas,
-      responses,
-      ...(bearerAuth
-        ? {
-            securitySchemes: {
-              bearer: {
-                type: 'http',
-                scheme: 'bearer',
-                description: 'The token the server was started with (grag serve --token, or GRAG_TOKEN).',
-              },
-            },
-          }
-        : {}),
-    },
+    paths: { ...serverPaths(op), ...apiPaths(op), ...explorerPaths(op) },
+    components: components(options),
   };
 }

@@ -313,23 +313,20 @@ describe('the request schema and the server check the same things', () => {
     const field = <T>(valid: fc.Arbitrary<T>) =>
       fc.oneof({ arbitrary: valid, weight: 6 }, { arbitrary: anyValue, weight: 1 });
     const positive = fc.integer({ min: 1, max: 50 });
+    const fields = {
+      question: field(fc.string({ minLength: 1, maxLength: 14, unit: 'grapheme' })),
+      method: field(fc.string({ maxLength: 8 })),
+      budget: field(positive),
+      topK: field(positive),
+      options: field(fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue(), { maxKeys: 2 })),
+      answer: field(fc.boolean()),
+      stream: field(fc.boolean()),
+    };
     const body = fc.oneof(
-      {
-        weight: 9,
-        arbitrary: fc.record(
-          {
-            question: field(fc.string({ minLength: 1, maxLength: 14, unit: 'grapheme' })),
-            method: field(fc.string({ maxLength: 8 })),
-            budget: field(positive),
-            topK: field(positive),
-            options: field(fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue(), { maxKeys: 2 })),
-            answer: field(fc.boolean()),
-            stream: field(fc.boolean()),
-            extra: anyValue,
-          },
-          { requiredKeys: [] },
-        ),
-      },
+      // Bodies with a question, the other fields optional: about half of them are valid.
+      { weight: 6, arbitrary: fc.record(fields, { requiredKeys: ['question'] }) },
+      // Any subset of the fields, and a field the server does not take.
+      { weight: 3, arbitrary: fc.record({ ...fields, extra: anyValue }, { requiredKeys: [] }) },
       { weight: 1, arbitrary: anyValue },
     );
     let bothAccepted = 0;
@@ -347,7 +344,7 @@ describe('the request schema and the server check the same things', () => {
       { numRuns: 2000 },
     );
     // Enough of the bodies were valid for the agreement on them to mean something.
-    expect(bothAccepted).toBeGreaterThan(100);
+    expect(bothAccepted).toBeGreaterThan(200);
   });
 });
 
