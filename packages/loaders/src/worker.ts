@@ -13,9 +13,9 @@
 import { writeSync } from 'node:fs';
 import { serialize } from 'node:v8';
 import type { Document } from '@grag/core';
+import type { WorkerReply, WorkerRequest } from './child.js';
 import { LoadFailure } from './failure.js';
 import { parseFile } from './parse/index.js';
-import type { WorkerReply, WorkerRequest } from './pool.js';
 
 /** The pipe replies go to (stdio[4] of the pool's `fork`). */
 const REPLIES = 4;
