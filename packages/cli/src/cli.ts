@@ -1,18 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AbortError, GragError, InvalidArgumentError } from '@grag/core';
-import { HnswUnavailableError } from '@grag/hnsw';
 import { type GragConfig, importLoaders, recordFields, resolveConfig } from './config.js';
 import type { ReadCorpusOptions } from './corpus.js';
 import { printable, printableJson } from './printable.js';
 import {
   closeAll,
   defaultTargetCacheDir,
-  directoryTarget,
   type IndexTarget,
   indexTarget,
   lockSettings,
@@ -221,62 +217,6 @@ export const DEMO_QUESTIONS = [
   'Which ferry crosses the Veskan Strait from Port Halvard?',
 ];
 
-async function demo(io: CliIO, config: GragConfig, values: Values): Promise<void> {
-  const [{ buildIndex }, { printQuery, queryIndex }, { METHODS }] = await Promise.all([
-    import('./index-command.js'),
-    import('./query-command.js'),
-    import('./registry.js'),
-  ]);
-  // `--methods ""` names no method (an error below), not every method.
-  const names =
-    values.methods !== undefined
-      ? values.methods.split(',').map((s) => s.trim())
-      : METHODS.map((m) => m.name);
-  const base = values.out ?? (await mkdtemp(join(tmpdir(), 'grag-demo-')));
-  const started = performance.now();
-  let skipped = 0;
-  try {
-    for (const name of names) {
-      const out = join(base, name);
-      io.stdout.write(`\n== ${printable(name)} ==\n`);
-      try {
-        await buildIndex(
-          io,
-          demoCorpusPath(),
-          name,
-          directoryTarget(out),
-          config,
-          {},
-          {
-            quiet: true,
-            noCache: true,
-          },
-        );
-      } catch (error) {
-        // A method that cannot do without HNSW is skipped when the native addon is missing (NodeRAG
-        // falls back to the flat index; none of the demo's methods needs HNSW today).
-        if (!HnswUnavailableError.isInstance(error)) throw error;
-        io.stdout.write(`skipped: ${printable(name)} needs HNSW (${error.reason}).\n`);
-        skipped++;
-        continue;
-      }
-      for (const question of DEMO_QUESTIONS) {
-        const { result } = await queryIndex(directoryTarget(out), question, config, {
-          answer: true,
-          topK: 5,
-        });
-        printQuery(io, result, 3);
-        io.stdout.write('\n');
-      }
-    }
-    io.stdout.write(
-      `demo: ${names.length - skipped} methods${skipped ? ` (${skipped} skipped)` : ''}, ${DEMO_QUESTIONS.length} questions each, ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
-    );
-  } finally {
-    if (!values.out) await rm(base, { recursive: true, force: true });
-  }
-}
-
 /**
  * `--budget -1` as `--budget=-1`: node:util's parser takes a value that starts with a dash for a
  * flag and calls it ambiguous, so a negative number would never reach the option's own check.
@@ -331,6 +271,80 @@ function storeVectors(values: Values, url: string | undefined): { vectors?: bool
   return { vectors: true };
 }
 
+/** `grag index`: its arguments checked, then the build (its module loaded only now). */
+async function runIndex(io: CliIO, args: string[], values: Values, config: GragConfig): Promise<number> {
+  if (args.length === 0)
+    throw new InvalidArgumentError(
+      'path',
+      'Missing corpus path. Usage: grag index <path>... --method <name> --out <dir> (files, folders or globs).',
+    );
+  if (!values.method) {
+    const { METHODS } = await import('./registry.js');
+    throw new InvalidArgumentError(
+      'method',
+      `Missing --method. Available: ${METHODS.map((m) => m.name).join(', ')}.`,
+    );
+  }
+  const url = storeUrl(values.store, io.env);
+  if (!values.out && !values.estimate)
+    throw new InvalidArgumentError(
+      'out',
+      url === undefined
+        ? 'Missing --out <dir>: where to write the index.'
+        : 'Missing --out <name>: the name of the index in the --store database, e.g. --out docs.',
+    );
+  // An estimate touches no store: it only says where the cache it reads would be.
+  const out =
+    values.out !== undefined && !values.estimate
+      ? await indexTarget(values.out, url, {
+          ...storeVectors(values, url),
+          lock: lockSettings(config, io, values.out, values.quiet === true || values.json === true),
+        })
+      : undefined;
+  try {
+    const { buildIndex } = await import('./index-command.js');
+    await buildIndex(io, args, values.method, out, config, methodOptions(values), {
+      corpus: await corpusOptions(values, config),
+      quiet: values.quiet === true,
+      estimate: values.estimate === true,
+      noCache: values['no-cache'] === true,
+      json: values.json === true,
+      ...(values.out !== undefined
+        ? {
+            defaultCacheDir: defaultTargetCacheDir(
+              url === undefined ? { kind: 'directory', dir: values.out } : { kind: 'postgres' },
+              io.cwd,
+            ),
+          }
+        : {}),
+    });
+  } finally {
+    await out?.close();
+  }
+  return 0;
+}
+
+/** `grag query`: its arguments checked, then retrieval and the answer (its module loaded only now). */
+async function runQuery(io: CliIO, args: string[], values: Values, config: GragConfig): Promise<number> {
+  const [dir, ...words] = args;
+  if (!dir || words.length === 0)
+    throw new InvalidArgumentError('question', 'Usage: grag query <dir> "<question>".');
+  const topK = positiveInt(values['top-k'], 'top-k');
+  const { printQuery, queryIndex } = await import('./query-command.js');
+  const target: IndexTarget = await indexTarget(dir, storeUrl(values.store, io.env));
+  const { result, summary } = await queryIndex(target, words.join(' '), config, {
+    answer: values['no-answer'] !== true,
+    retrieve: parseSetOptions(values.set),
+    ...(topK !== undefined ? { topK } : {}),
+  }).finally(() => closeAll([target]));
+  if (values.json) io.stdout.write(`${printableJson(result)}\n`);
+  else {
+    if (!values.quiet) io.stderr.write(`${summary}\n`);
+    printQuery(io, result);
+  }
+  return 0;
+}
+
 /** Run the CLI; returns the exit code. Errors become one line on stderr. */
 export async function run(argv: string[], io: CliIO): Promise<number> {
   let parsed: { values: Values; positionals: string[] };
@@ -369,83 +383,19 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       ...(values.config ? { configPath: values.config } : {}),
     });
     switch (command) {
-      case 'index': {
-        if (args.length === 0)
-          throw new InvalidArgumentError(
-            'path',
-            'Missing corpus path. Usage: grag index <path>... --method <name> --out <dir> (files, folders or globs).',
-          );
-        if (!values.method) {
-          const { METHODS } = await import('./registry.js');
-          throw new InvalidArgumentError(
-            'method',
-            `Missing --method. Available: ${METHODS.map((m) => m.name).join(', ')}.`,
-          );
-        }
-        const url = storeUrl(values.store, io.env);
-        if (!values.out && !values.estimate)
-          throw new InvalidArgumentError(
-            'out',
-            url === undefined
-              ? 'Missing --out <dir>: where to write the index.'
-              : 'Missing --out <name>: the name of the index in the --store database, e.g. --out docs.',
-          );
-        // An estimate touches no store: it only says where the cache it reads would be.
-        const out =
-          values.out !== undefined && !values.estimate
-            ? await indexTarget(values.out, url, {
-                ...storeVectors(values, url),
-                lock: lockSettings(config, io, values.out, values.quiet === true || values.json === true),
-              })
-            : undefined;
-        try {
-          const { buildIndex } = await import('./index-command.js');
-          await buildIndex(io, args, values.method, out, config, methodOptions(values), {
-            corpus: await corpusOptions(values, config),
-            quiet: values.quiet === true,
-            estimate: values.estimate === true,
-            noCache: values['no-cache'] === true,
-            json: values.json === true,
-            ...(values.out !== undefined
-              ? {
-                  defaultCacheDir: defaultTargetCacheDir(
-                    url === undefined ? { kind: 'directory', dir: values.out } : { kind: 'postgres' },
-                    io.cwd,
-                  ),
-                }
-              : {}),
-          });
-        } finally {
-          await out?.close();
-        }
-        return 0;
-      }
-      case 'query': {
-        const [dir, ...words] = args;
-        if (!dir || words.length === 0)
-          throw new InvalidArgumentError('question', 'Usage: grag query <dir> "<question>".');
-        const topK = positiveInt(values['top-k'], 'top-k');
-        const { printQuery, queryIndex } = await import('./query-command.js');
-        const target: IndexTarget = await indexTarget(dir, storeUrl(values.store, io.env));
-        const { result, summary } = await queryIndex(target, words.join(' '), config, {
-          answer: values['no-answer'] !== true,
-          retrieve: parseSetOptions(values.set),
-          ...(topK !== undefined ? { topK } : {}),
-        }).finally(() => closeAll([target]));
-        if (values.json) io.stdout.write(`${printableJson(result)}\n`);
-        else {
-          if (!values.quiet) io.stderr.write(`${summary}\n`);
-          printQuery(io, result);
-        }
-        return 0;
-      }
-      case 'demo':
+      case 'index':
+        return await runIndex(io, args, values, config);
+      case 'query':
+        return await runQuery(io, args, values, config);
+      case 'demo': {
         if (!values.quiet) {
           const { createProviders } = await import('./providers.js');
           io.stderr.write(`${createProviders(config).summary}\n`);
         }
+        const { demo } = await import('./demo-command.js');
         await demo(io, config, values);
         return 0;
+      }
       case 'eval': {
         const { evalCommand } = await import('./eval-command.js');
         return await evalCommand({

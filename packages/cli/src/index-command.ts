@@ -17,6 +17,7 @@ import {
   FileCallCache,
   FileCheckpointStore,
   InvalidArgumentError,
+  type MeterSnapshot,
   modelFingerprint,
   type TaskSuite,
 } from '@grag/core';
@@ -29,6 +30,7 @@ import {
   formatSkipped,
   formatUsage,
   readPrices,
+  type SkipCounts,
 } from './build-report.js';
 import { checkCacheDir } from './cache-dir.js';
 import type { CliIO } from './cli.js';
@@ -42,7 +44,7 @@ import {
   readCorpus,
 } from './corpus.js';
 import { printable } from './printable.js';
-import { createFileProgress, createProgressView } from './progress.js';
+import { createFileProgress, createProgressView, type ProgressView } from './progress.js';
 import { createEstimateProviders, createProviders } from './providers.js';
 import { findMethod, METHODS, type MethodEntry } from './registry.js';
 import { createSimulatedEmbedder } from './simulate.js';
@@ -247,33 +249,7 @@ export async function buildIndex(
     io.stderr as NodeJS.WriteStream,
     !quiet && (io.stderr as { isTTY?: boolean }).isTTY === true,
   );
-  const tty = !quiet && (io.stderr as { isTTY?: boolean }).isTTY === true;
-  const files = quiet ? undefined : createFileProgress(progress, tty, { show: printable });
-  let corpus: IndexInput;
-  try {
-    corpus = await readInput(paths, entry, methodOptions, {
-      cwd: io.cwd,
-      ...flags.corpus,
-      ...(io.signal ? { signal: io.signal } : {}),
-      ...(files ? { onFile: files.onFile } : {}),
-    });
-  } catch (error) {
-    if (AbortError.isInstance(error))
-      throw new AbortError(
-        'interrupted while reading the corpus; nothing was built or written. Run the same command again.',
-      );
-    throw error;
-  } finally {
-    files?.stop();
-    progress.done();
-  }
-  for (const skip of corpus.skipped)
-    io.stderr.write(`grag: skipped ${printable(skip.path)}: ${printable(skip.reason)}\n`);
-  for (const file of corpus.decoded ?? [])
-    io.stderr.write(`grag: read ${printable(file.path)} as ${file.encoding} (${file.reason})\n`);
-  const skipCounts = countSkipped(corpus.skipped);
-  const skipLine = formatSkipped(skipCounts);
-  if (!quiet && skipLine) io.stderr.write(`grag: ${skipLine}\n`);
+  const { corpus, skipCounts } = await readBuildInput(io, paths, entry, methodOptions, flags, progress);
   const prices = await readPrices(config.prices);
   const cacheDir =
     config.cacheDir !== undefined
@@ -323,6 +299,7 @@ export async function buildIndex(
         ),
       )
     : undefined;
+  const started: { runtime?: BuildRuntime } = {};
   ctx.runtime = {
     concurrency: config.concurrency,
     ...(checkpoints ? { checkpoints } : {}),
@@ -330,11 +307,10 @@ export async function buildIndex(
       ? `completed model calls are cached in ${cacheDir}; run the same grag index command again to resume`
       : 'run grag index again without --no-cache to keep completed calls for a resume',
     onStart: (runtime) => {
-      rt = runtime;
+      started.runtime = runtime;
     },
   };
-  let rt: BuildRuntime | undefined;
-  const started = performance.now();
+  const startedAt = performance.now();
   let index: unknown;
   try {
     index = await entry.method.build(corpus.documents, ctx, corpus.methodOptions);
@@ -342,7 +318,7 @@ export async function buildIndex(
     progress.done();
     if (AbortError.isInstance(error) && !flags.estimate) {
       throw new AbortError(
-        `interrupted during stage "${rt?.currentStage ?? ctx.meter.currentStage}"; ${
+        `interrupted during stage "${started.runtime?.currentStage ?? ctx.meter.currentStage}"; ${
           useCache
             ? `completed model calls are cached in ${cacheDir} and finished stages are kept; run the same command again to resume`
             : 'nothing was kept (--no-cache)'
@@ -354,26 +330,116 @@ export async function buildIndex(
   progress.done();
   const snapshot = ctx.meter.snapshot();
   if (flags.estimate) {
-    // The text the loaders extracted, as the build's tokenizer counts it.
-    const input = {
-      files: corpus.files,
-      documents: corpus.documents.length,
-      tokens: corpus.documents.reduce((n, doc) => n + ctx.tokenizer.count(doc.text), 0),
-      skipped: skipCounts,
-    };
-    if (flags.json) {
-      io.stdout.write(`${JSON.stringify({ method: entry.name, mode, input, ...snapshot }, null, 2)}\n`);
-    } else {
-      io.stdout.write(`${formatEstimate(snapshot)}\n`);
-      if (input.documents > 0) io.stdout.write(`${formatInput(input)}\n`);
-      const unpriced = ctx.meter.unpricedModels();
-      if (unpriced.length) {
-        io.stdout.write(`No price for ${unpriced.join(', ')}; pass --prices <file.json> to include it.\n`);
-      }
-    }
+    printEstimate(io, flags, { entry, mode, corpus, ctx, skipCounts, snapshot });
     return { ctx, docs: corpus.documents.length, chunks: undefined };
   }
-  const target = out as IndexTarget;
+  const chunks = await saveBuild(io, flags, {
+    entry,
+    index,
+    target: out as IndexTarget,
+    rt: started.runtime,
+    cacheDir,
+    checkpoints,
+    startedAt,
+    snapshot,
+  });
+  return { ctx, docs: corpus.documents.length, chunks };
+}
+
+/**
+ * The corpus of a build, read with a file progress line (a TTY without `quiet`); skipped and
+ * re-decoded files are reported on stderr. An interrupted read says that nothing was built.
+ */
+async function readBuildInput(
+  io: CliIO,
+  paths: string[],
+  entry: MethodEntry,
+  methodOptions: Record<string, unknown>,
+  flags: IndexFlags,
+  progress: ProgressView,
+): Promise<{ corpus: IndexInput; skipCounts: SkipCounts }> {
+  const { quiet } = flags;
+  const tty = !quiet && (io.stderr as { isTTY?: boolean }).isTTY === true;
+  const files = quiet ? undefined : createFileProgress(progress, tty, { show: printable });
+  let corpus: IndexInput;
+  try {
+    corpus = await readInput(paths, entry, methodOptions, {
+      cwd: io.cwd,
+      ...flags.corpus,
+      ...(io.signal ? { signal: io.signal } : {}),
+      ...(files ? { onFile: files.onFile } : {}),
+    });
+  } catch (error) {
+    if (AbortError.isInstance(error))
+      throw new AbortError(
+        'interrupted while reading the corpus; nothing was built or written. Run the same command again.',
+      );
+    throw error;
+  } finally {
+    files?.stop();
+    progress.done();
+  }
+  for (const skip of corpus.skipped)
+    io.stderr.write(`grag: skipped ${printable(skip.path)}: ${printable(skip.reason)}\n`);
+  for (const file of corpus.decoded ?? [])
+    io.stderr.write(`grag: read ${printable(file.path)} as ${file.encoding} (${file.reason})\n`);
+  const skipCounts = countSkipped(corpus.skipped);
+  const skipLine = formatSkipped(skipCounts);
+  if (!quiet && skipLine) io.stderr.write(`grag: ${skipLine}\n`);
+  return { corpus, skipCounts };
+}
+
+/** What {@link printEstimate} reports. */
+interface EstimateRun {
+  entry: MethodEntry;
+  mode: string;
+  corpus: IndexInput;
+  ctx: BuildContext;
+  skipCounts: SkipCounts;
+  snapshot: MeterSnapshot;
+}
+
+/** The estimate of a build: its usage and cost, and the input it read (JSON with `--json`). */
+function printEstimate(io: CliIO, flags: IndexFlags, run: EstimateRun): void {
+  const { entry, mode, corpus, ctx, skipCounts, snapshot } = run;
+  // The text the loaders extracted, as the build's tokenizer counts it.
+  const input = {
+    files: corpus.files,
+    documents: corpus.documents.length,
+    tokens: corpus.documents.reduce((n, doc) => n + ctx.tokenizer.count(doc.text), 0),
+    skipped: skipCounts,
+  };
+  if (flags.json) {
+    io.stdout.write(`${JSON.stringify({ method: entry.name, mode, input, ...snapshot }, null, 2)}\n`);
+  } else {
+    io.stdout.write(`${formatEstimate(snapshot)}\n`);
+    if (input.documents > 0) io.stdout.write(`${formatInput(input)}\n`);
+    const unpriced = ctx.meter.unpricedModels();
+    if (unpriced.length) {
+      io.stdout.write(`No price for ${unpriced.join(', ')}; pass --prices <file.json> to include it.\n`);
+    }
+  }
+}
+
+/** What {@link saveBuild} writes and reports. */
+interface FinishedBuild {
+  entry: MethodEntry;
+  index: unknown;
+  target: IndexTarget;
+  rt: BuildRuntime | undefined;
+  cacheDir: string | undefined;
+  checkpoints: FileCheckpointStore | undefined;
+  startedAt: number;
+  snapshot: MeterSnapshot;
+}
+
+/**
+ * Save a finished build to its target, write its unusable model outputs beside it, drop its
+ * checkpoints and report (unless `quiet`). Returns the index's chunk count from its manifest.
+ */
+async function saveBuild(io: CliIO, flags: IndexFlags, build: FinishedBuild): Promise<unknown> {
+  const { quiet } = flags;
+  const { entry, index, target, rt, cacheDir, checkpoints, startedAt, snapshot } = build;
   await entry.method.save(index, target.store);
   const issues = rt?.issues ?? [];
   const resumedStages = rt?.resumedStages ?? [];
@@ -405,10 +471,10 @@ export async function buildIndex(
       );
     }
     io.stderr.write(
-      `grag: wrote ${printable(target.location)} (${JSON.stringify(manifest.stats ?? {})}) in ${((performance.now() - started) / 1000).toFixed(1)} s; ${formatUsage(snapshot)}\n`,
+      `grag: wrote ${printable(target.location)} (${JSON.stringify(manifest.stats ?? {})}) in ${((performance.now() - startedAt) / 1000).toFixed(1)} s; ${formatUsage(snapshot)}\n`,
     );
   }
-  return { ctx, docs: corpus.documents.length, chunks: manifest.stats?.chunks };
+  return manifest.stats?.chunks;
 }
 
 /** Remove the directory `dir` if it is empty (nothing if it is not, or is gone). */
