@@ -21,7 +21,11 @@ export function namesNoAgent(
     if (t.pos === 'NOUN' || !says(k)) continue;
     said = true;
     const aux = tokens[k - 1]?.pos === 'ADV' ? tokens[k - 2] : tokens[k - 1];
-    if (!aux || !/^(be|get)$/.test(aux.lemma)) return false;
+    // "was built", "got built"; "the Kittiwake, built in 1971,": a participle after a comma; "a
+    // barge built in 1932": a transitive verb with no object, a preposition right after it.
+    const reduced =
+      aux?.value === ',' || /^(in|on|at|during|around|about)$/.test(tokens[k + 1]?.normal ?? '');
+    if (!aux || !(/^(be|get)$/.test(aux.lemma) || reduced)) return false;
     for (let j = k + 1; j <= Math.min(range.end, k + 8); j++) {
       if (/^[.;]$/.test(tokens[j]!.value)) break;
       if (tokens[j]!.normal === 'by') return false;

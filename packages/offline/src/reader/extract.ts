@@ -241,6 +241,20 @@ export function extractPhrase(
     for (const span of sentenceSpans(s.ea, s.index, reading)) {
       const fit = typeFit(reading, span, tokens);
       if (fit <= 0) continue;
+      // "(updated January 2025)": a date right after a verb dates that verb's event; another
+      // event than the one asked about is no answer.
+      if (reading.kind === 'date' && verbWords.size > 0) {
+        const at = span.start - 1;
+        const v = tokens[at];
+        if (
+          at >= range.start &&
+          v?.pos === 'VERB' &&
+          /^\p{Ll}/u.test(v.value) &&
+          nearWeight(at) === 0 &&
+          !LIFE_VERBS.has(v.normal)
+        )
+          continue;
+      }
       const words = contentWords(span.text);
       if (words.length === 0 || words.length > 10) continue;
       // The noun a which-question asks for may head the answer's name ("Which shipyard …?" →
@@ -302,11 +316,13 @@ export function extractPhrase(
           if (tokens[k]!.pos === 'VERB' || tokens[k]!.pos === 'AUX') break;
           if (tokens[k]!.normal === 'by') {
             agent = 1.3;
-            // The agent stands as close to its verb as "by" does: "launched on 21 May 1994 by Y".
+            // The agent stands as close to its verb as "by" does: "launched on 21 May 1994 by Y";
+            // "worked by the Kittiwake" names who worked, not who built.
             for (let j = k - 1; j >= Math.max(range.start, k - 8); j--) {
               if (tokens[j]!.pos !== 'VERB') continue;
               const w = nearWeight(j);
               closeness = Math.max(closeness, w / (1 + (k - j) / 5));
+              if (w === 0) agent = 1;
               break;
             }
             break;

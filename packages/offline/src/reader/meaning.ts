@@ -275,6 +275,13 @@ const LOCATING_VERBS = new Set(['find', 'see', 'visit', 'get', 'go', 'reach', 'l
 /** Kinds of place a where-question narrows to ("Where in town …", "Where in the city …"). */
 const PLACE_KINDS = new Set(['town', 'city', 'village', 'country', 'area', 'place', 'world', 'building']);
 
+/** Verbs that say little of a relation themselves: the nouns with them say it ("what is it called"). */
+const LIGHT_VERBS = new Set(
+  'call name have get take give go come do make cover include contain hold become use keep put see find know'.split(
+    ' ',
+  ),
+);
+
 /**
  * The relation words of a question: concepts of its content words outside its names and its
  * wh-phrase ("Who *founded* the Gig Club?" → found).
@@ -291,6 +298,8 @@ export function predicateConcepts(qea: EntityAnalysis, whStart: number, whEnd: n
   const out = new Set<string>();
   // "Where would I find X?", "Where can you see Y?": the verb only asks where X is.
   const where = analysis.tokens[whStart]?.normal === 'where';
+  const verbs = new Set<string>();
+  const nouns = new Set<string>();
   analysis.tokens.forEach((t, k) => {
     if (inName[k] || (k >= whStart && k <= whEnd) || !all[k]) return;
     // A possessive "'s" relates, but says no relation of its own.
@@ -298,8 +307,14 @@ export function predicateConcepts(qea: EntityAnalysis, whStart: number, whEnd: n
     if (/^\p{Lu}/u.test(t.value) && k > 0) return;
     // "Where in town …": the kind of place asked for, not a relation.
     if (where && (LOCATING_VERBS.has(t.lemma) || PLACE_KINDS.has(t.lemma))) return;
-    if (isContent(t) || all[k] !== t.lemma) out.add(all[k]!);
+    if (!isContent(t) && all[k] === t.lemma) return;
+    out.add(all[k]!);
+    if (t.pos === 'VERB' && !LIGHT_VERBS.has(t.lemma)) verbs.add(all[k]!);
+    else if (t.pos === 'NOUN') nouns.add(all[k]!);
   });
+  // A verb says the relation asked about ("Who *built* the weir house?"); the nouns with it say
+  // what it is about, not the relation: a sentence that "kept the weir house" does not answer.
+  if (verbs.size > 0) for (const n of nouns) if (!verbs.has(n)) out.delete(n);
   return out;
 }
 
