@@ -8,11 +8,15 @@
 import {
   assertSameEmbedder,
   type BuildContext,
+  type BuildRuntime,
+  type Chunk,
   type Embedder,
   type IndexChange,
+  type IndexChangePlan,
   type IndexUpdate,
   InvalidArgumentError,
   isFittableEmbedder,
+  type KgEntity,
   keptFitNote,
   ModelOutputError,
   planIndexChange,
@@ -135,16 +139,12 @@ export async function updateDaRagIndex(
   index.chunks.forEach((chunk, i) => {
     (plan.drop.has(chunk.docId) ? dropped : keptAt).push(i);
   });
-  const added = plan.add.length > 0 ? await chunkStage(rt, plan.add, ctx, opts, false) : [];
-  const titleOf = new Map(plan.add.map((d) => [d.id, d.title]));
-  const addedTexts = chunkTexts(added, titleOf, opts);
-  const { extractions, described } =
-    added.length > 0
-      ? await analyseChunks(rt, ctx, opts, { chunks: added, texts: addedTexts, titleOf }, false)
-      : { extractions: [], described: [] };
-  const addedTitles = described.map((d) => d.title.trim());
-  const addedDescriptions = described.map((d) => d.description.trim());
-
+  const { added, addedTexts, extractions, described, addedTitles, addedDescriptions } = await analyseAdded(
+    rt,
+    ctx,
+    opts,
+    plan,
+  );
   const pick = <T>(list: readonly T[]) => keptAt.map((i) => list[i]!);
   const chunks = [...pick(index.chunks), ...added];
   if (chunks.length === 0) {
@@ -169,66 +169,30 @@ export async function updateDaRagIndex(
   const entities = [...kg.entities.values()];
   const relations = [...kg.relations.values()];
 
-  // An entity whose embedded text is unchanged keeps its vector; new and changed ones are embedded.
-  const heldVector = new Map(index.entities.map((e, i) => [entityText(e.name, e.descriptions), i]));
-  const entityTexts = entities.map((e) => entityText(e.name, e.descriptions));
-  const missing = [...new Set(entityTexts.filter((t) => !heldVector.has(t)))];
-  const addedEmbedTexts = addedTexts.map((text, i) =>
-    chunkEmbedText(addedTitles[i]!, addedDescriptions[i]!, text),
-  );
-  const [addedVectors, missingVectors] = await rt.stage(
-    'embed',
-    async () => {
-      const c = await rt.embed(addedEmbedTexts, { label: (_text, i) => `chunk ${added[i]!.id}` });
-      const e = await rt.embed(missing, { label: (text) => `entity ${text.slice(0, 40)}` });
-      if (c.length !== added.length || e.length !== missing.length) {
-        throw new ModelOutputError(
-          'embed',
-          `${c.length + e.length} embeddings`,
-          `${caller}: the embedder returned ${c.length + e.length} vectors for ${added.length + missing.length} texts; ` +
-            'check that its doEmbed returns one vector per value.',
-        );
-      }
-      return [c.map(unit), e.map(unit)] as const;
-    },
-    { checkpoint: false },
-  );
-  const embeddedEntity = new Map(missing.map((t, i) => [t, missingVectors[i]!]));
+  const { addedVectors, entityVectors, reused, embedded } = await embedChanges(rt, caller, index, {
+    added,
+    addedEmbedTexts: addedTexts.map((text, i) =>
+      chunkEmbedText(addedTitles[i]!, addedDescriptions[i]!, text),
+    ),
+    entities,
+  });
   const chunkVectors = [...pick(index.chunkVectors), ...addedVectors];
-  const entityVectors = entityTexts.map(
-    (t) => embeddedEntity.get(t) ?? index.entityVectors[heldVector.get(t)!]!,
-  );
 
   const layers = await linkLayers(rt, ctx, opts, { chunks, entities, relations, entityVectors });
   const lexicalChunks = index.cache.lexicalChunks?.update({ remove: dropped, add: addedTexts });
-  const embedder = index.providers.embedder;
-  const report: UpdateReport = {
-    documents: { added: plan.added, replaced: plan.replaced, removed: plan.removed },
-    chunks: { removed: dropped.length, added: added.length, total: chunks.length },
+  const report = updateReport({
+    plan,
+    dropped: dropped.length,
+    added: added.length,
+    total: chunks.length,
     embedded: counter.count(),
-    // The stages that ran: a removal alone chunks and asks the model nothing.
-    local: [
-      ...(plan.add.length > 0 ? ['chunk'] : []),
-      ...(added.length > 0 ? ['extract', 'describe'] : []),
-      ...(added.length + missing.length > 0 ? ['embed'] : []),
-      ...(lexicalChunks ? ['bm25'] : []),
-    ],
-    global: [
-      { stage: 'kg', reason: GLOBAL_REASONS.kg },
-      { stage: 'layers', reason: GLOBAL_REASONS.layers },
-      ...(opts.similarityLayer ? [{ stage: 'similarity', reason: GLOBAL_REASONS.similarity }] : []),
-      { stage: 'query-caches', reason: GLOBAL_REASONS['query-caches'] },
-    ],
-    trace: {
-      keptChunks: keptAt.length,
-      entities: {
-        total: entities.length,
-        reused: entityTexts.filter((t) => !embeddedEntity.has(t)).length,
-        embedded: missing.length,
-      },
-      ...keptFitNote(embedder, false, 'new chunks and entities'),
-    },
-  };
+    embeddedEntities: embedded,
+    bm25: Boolean(lexicalChunks),
+    similarity: opts.similarityLayer,
+    keptChunks: keptAt.length,
+    entities: { total: entities.length, reused },
+    embedder: index.providers.embedder,
+  });
   return {
     index: {
       ...index,
@@ -258,5 +222,113 @@ export async function updateDaRagIndex(
       cache: lexicalChunks ? { lexicalChunks } : {},
     },
     report,
+  };
+}
+
+/** The chunks of the added documents, their texts, extractions, titles and descriptions. */
+async function analyseAdded(
+  rt: BuildRuntime,
+  ctx: BuildContext,
+  opts: DaRagIndex['options'],
+  plan: IndexChangePlan,
+) {
+  const added = plan.add.length > 0 ? await chunkStage(rt, plan.add, ctx, opts, false) : [];
+  const titleOf = new Map(plan.add.map((d) => [d.id, d.title]));
+  const addedTexts = chunkTexts(added, titleOf, opts);
+  const { extractions, described } =
+    added.length > 0
+      ? await analyseChunks(rt, ctx, opts, { chunks: added, texts: addedTexts, titleOf }, false)
+      : { extractions: [], described: [] };
+  const addedTitles = described.map((d) => d.title.trim());
+  const addedDescriptions = described.map((d) => d.description.trim());
+  return { added, addedTexts, extractions, described, addedTitles, addedDescriptions };
+}
+
+/**
+ * The vectors of the added chunks, and of every entity: an entity whose embedded text is unchanged
+ * keeps its vector, new and changed ones are embedded.
+ */
+async function embedChanges(
+  rt: BuildRuntime,
+  caller: string,
+  index: DaRagIndex,
+  changed: { added: readonly Chunk[]; addedEmbedTexts: string[]; entities: readonly KgEntity[] },
+): Promise<{
+  addedVectors: Float32Array[];
+  entityVectors: Float32Array[];
+  reused: number;
+  embedded: number;
+}> {
+  const { added, addedEmbedTexts, entities } = changed;
+  // An entity whose embedded text is unchanged keeps its vector; new and changed ones are embedded.
+  const heldVector = new Map(index.entities.map((e, i) => [entityText(e.name, e.descriptions), i]));
+  const entityTexts = entities.map((e) => entityText(e.name, e.descriptions));
+  const missing = [...new Set(entityTexts.filter((t) => !heldVector.has(t)))];
+  const [addedVectors, missingVectors] = await rt.stage(
+    'embed',
+    async () => {
+      const c = await rt.embed(addedEmbedTexts, { label: (_text, i) => `chunk ${added[i]!.id}` });
+      const e = await rt.embed(missing, { label: (text) => `entity ${text.slice(0, 40)}` });
+      if (c.length !== added.length || e.length !== missing.length) {
+        throw new ModelOutputError(
+          'embed',
+          `${c.length + e.length} embeddings`,
+          `${caller}: the embedder returned ${c.length + e.length} vectors for ${added.length + missing.length} texts; ` +
+            'check that its doEmbed returns one vector per value.',
+        );
+      }
+      return [c.map(unit), e.map(unit)] as const;
+    },
+    { checkpoint: false },
+  );
+  const embeddedEntity = new Map(missing.map((t, i) => [t, missingVectors[i]!]));
+  const entityVectors = entityTexts.map(
+    (t) => embeddedEntity.get(t) ?? index.entityVectors[heldVector.get(t)!]!,
+  );
+  return {
+    addedVectors,
+    entityVectors,
+    reused: entityTexts.filter((t) => !embeddedEntity.has(t)).length,
+    embedded: missing.length,
+  };
+}
+
+/** The report of a local update (see `UpdateReport`). */
+function updateReport(u: {
+  plan: IndexChangePlan;
+  dropped: number;
+  added: number;
+  total: number;
+  embedded: number;
+  embeddedEntities: number;
+  bm25: boolean;
+  similarity: boolean;
+  keptChunks: number;
+  entities: { total: number; reused: number };
+  embedder: Embedder;
+}): UpdateReport {
+  const { plan } = u;
+  return {
+    documents: { added: plan.added, replaced: plan.replaced, removed: plan.removed },
+    chunks: { removed: u.dropped, added: u.added, total: u.total },
+    embedded: u.embedded,
+    // The stages that ran: a removal alone chunks and asks the model nothing.
+    local: [
+      ...(plan.add.length > 0 ? ['chunk'] : []),
+      ...(u.added > 0 ? ['extract', 'describe'] : []),
+      ...(u.added + u.embeddedEntities > 0 ? ['embed'] : []),
+      ...(u.bm25 ? ['bm25'] : []),
+    ],
+    global: [
+      { stage: 'kg', reason: GLOBAL_REASONS.kg },
+      { stage: 'layers', reason: GLOBAL_REASONS.layers },
+      ...(u.similarity ? [{ stage: 'similarity', reason: GLOBAL_REASONS.similarity }] : []),
+      { stage: 'query-caches', reason: GLOBAL_REASONS['query-caches'] },
+    ],
+    trace: {
+      keptChunks: u.keptChunks,
+      entities: { total: u.entities.total, reused: u.entities.reused, embedded: u.embeddedEntities },
+      ...keptFitNote(u.embedder, false, 'new chunks and entities'),
+    },
   };
 }

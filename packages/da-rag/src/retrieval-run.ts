@@ -1,0 +1,195 @@
+/**
+ * One DA-RAG retrieval in progress (§4-5): the relevance of chunks and entities to the query,
+ * computed when first needed; community search on a layer or on the subgraphs of the KG and
+ * Similarity layers that entities induce; one assessment per candidate community; and the timings
+ * and counts its trace reports.
+ */
+import { Bm25Index, DEFAULT_BUILD_CONCURRENCY } from '@grag/core';
+import { TrussIndex } from '@grag/ktruss';
+import {
+  eacs,
+  type FoundCommunity,
+  inducedSubgraph,
+  type LayerFound,
+  type LayerSearch,
+  type LayerTrace,
+  oneHop,
+} from './community-search.js';
+import { indexSubjects, linkedOrder, renderMembers } from './members.js';
+import type { DaRagQueryOptions } from './options.js';
+import { type Candidate, evidenceScore } from './pack.js';
+import { nodeRelevance } from './relevance.js';
+import type { DaRagIndex, Layer } from './types.js';
+import { entityText, identity, mapLimit } from './util.js';
+
+/** How candidate communities are scored: the assessment's score, evidence, or QRScore. */
+export type ScoreBy = Exclude<DaRagQueryOptions['scoring'], 'auto'>;
+
+export class RetrievalRun {
+  /** Milliseconds per step, summed over its calls. */
+  readonly ms: Record<string, number> = {};
+  /** The trace of each layer's (first) search. */
+  readonly layers: Partial<Record<Layer, LayerTrace>> = {};
+  assessCalls = 0;
+  parseIssues = 0;
+  /** The unit query vector; `undefined` for lexical relevance, or until the query is embedded. */
+  queryUnit: Float32Array | undefined;
+  #chunkRel: Float64Array | undefined;
+  #entityRel: Float64Array | undefined;
+
+  constructor(
+    readonly index: DaRagIndex,
+    readonly query: string,
+    readonly q: DaRagQueryOptions,
+    readonly scoreBy: ScoreBy,
+    readonly useSim: boolean,
+    readonly signal: AbortSignal | undefined,
+  ) {}
+
+  /** Run `fn`, adding its wall time to `ms[name]`. */
+  async time<T>(name: string, fn: () => Promise<T> | T): Promise<T> {
+    const t = performance.now();
+    try {
+      return await fn();
+    } finally {
+      this.ms[name] = (this.ms[name] ?? 0) + performance.now() - t;
+    }
+  }
+
+  /** {@link time} for a synchronous step. */
+  timeSync<T>(name: string, fn: () => T): T {
+    const t = performance.now();
+    try {
+      return fn();
+    } finally {
+      this.ms[name] = (this.ms[name] ?? 0) + performance.now() - t;
+    }
+  }
+
+  /** Relevance of every chunk to the query. */
+  chunkRelevance(): Float64Array {
+    const { index } = this;
+    this.#chunkRel ??= this.timeSync('relevance', () =>
+      nodeRelevance({
+        mode: this.q.relevance,
+        query: this.query,
+        queryUnit: this.queryUnit,
+        vectors: index.chunkVectors,
+        lexical: () => {
+          index.cache.lexicalChunks ??= new Bm25Index(index.texts);
+          return index.cache.lexicalChunks;
+        },
+      }),
+    );
+    return this.#chunkRel;
+  }
+
+  /** Relevance of the entities `nodes` to the query, in their order. */
+  entityRelevance(nodes: ArrayLike<number>): Float64Array {
+    const { index } = this;
+    this.#entityRel ??= this.timeSync('relevance', () =>
+      nodeRelevance({
+        mode: this.q.relevance,
+        query: this.query,
+        queryUnit: this.queryUnit,
+        vectors: index.entityVectors,
+        lexical: () => {
+          index.cache.lexicalEntities ??= new Bm25Index(
+            index.entities.map((e) => entityText(e.name, e.descriptions)),
+          );
+          return index.cache.lexicalEntities;
+        },
+      }),
+    );
+    const all = this.#entityRel;
+    return Float64Array.from(nodes, (v) => all[v]!);
+  }
+
+  /**
+   * Score the found communities: their members rendered within the community budget, then one
+   * assessment call each (a report; the model's score, or evidence or QRScore offline).
+   */
+  async assess(found: readonly FoundCommunity[]): Promise<Candidate[]> {
+    const { index, q, query, scoreBy, signal } = this;
+    const { tasks } = index.providers;
+    const rendered = this.timeSync('members', () =>
+      found.map((community) => ({
+        ...community,
+        ...renderMembers({
+          index,
+          community,
+          budget: q.communityTokens,
+          chunkRelevance: () => this.chunkRelevance(),
+          memberOrder: q.memberOrder,
+        }),
+      })),
+    );
+    return this.time('assess', () =>
+      mapLimit(rendered, index.options.concurrency ?? DEFAULT_BUILD_CONCURRENCY, async (c) => {
+        const offlineScore = () =>
+          scoreBy === 'evidence'
+            ? evidenceScore(c.chunkIds, this.chunkRelevance(), index.chunkLayer.index)
+            : 10 * c.qrScore;
+        if (!q.reports) return { ...c, score: offlineScore(), report: '' };
+        const assessment = await tasks.assessCommunity(query, c.members, { abortSignal: signal });
+        this.assessCalls++;
+        this.parseIssues += assessment.issues.length;
+        const score = scoreBy === 'model' ? assessment.score : offlineScore();
+        return { ...c, score, report: assessment.report.trim() };
+      }),
+    );
+  }
+
+  /** Community search on a layer (EACS, or the 1-hop baseline); chunk members in linked order when asked. */
+  searchLayer(layer: Layer, search: LayerSearch): LayerFound {
+    const { index, q } = this;
+    const found = q.acs ? eacs(layer, search, q) : oneHop(layer, search, q.oneHopSeeds);
+    if (layer !== 'chunk' || q.memberOrder !== 'linked') return found;
+    const subjects = indexSubjects(index);
+    const communities = found.communities.map((c) => ({
+      ...c,
+      nodes: linkedOrder(c.nodes, index.chunkEntities, subjects),
+    }));
+    return { ...found, communities };
+  }
+
+  /**
+   * Search the KG (and Similarity) layer: the subgraphs induced by `entities`, or the whole layers
+   * (`null`); the layers' traces are kept when `traced`. Returns the assessed candidates.
+   */
+  async searchEntityLayers(entities: number[] | null, traced: boolean): Promise<Candidate[]> {
+    const { index } = this;
+    const rel = this.entityRelevance(entities ?? identity(index.entities.length));
+    const found: FoundCommunity[] = [];
+    for (const layer of this.useSim ? (['kg', 'sim'] as const) : (['kg'] as const)) {
+      const graph = layer === 'kg' ? index.kgLayer : index.simLayer!;
+      const result = await this.time(layer, () => {
+        if (entities === null) {
+          return this.searchLayer(layer, {
+            graph,
+            global: identity(graph.n),
+            relevance: rel,
+            truss: () => {
+              index.cache[layer] ??= new TrussIndex(graph);
+              return index.cache[layer];
+            },
+          });
+        }
+        const sub = inducedSubgraph(graph, entities);
+        let truss: TrussIndex | undefined;
+        return this.searchLayer(layer, {
+          graph: sub,
+          global: entities,
+          relevance: rel,
+          truss: () => {
+            truss ??= new TrussIndex(sub);
+            return truss;
+          },
+        });
+      });
+      if (traced) this.layers[layer] = result.trace;
+      found.push(...result.communities);
+    }
+    return this.assess(found);
+  }
+}
