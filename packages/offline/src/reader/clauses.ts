@@ -3,6 +3,7 @@
  * in 1889" names no builder), and the unit a number question asks for ("…, in percent?").
  */
 import type { Token } from '../nlp.js';
+import { LIFE_VERBS } from './events.js';
 import type { QuestionReading } from './question.js';
 
 /**
@@ -52,4 +53,25 @@ export function askedUnit(
   let last = tokens.length - 1;
   while (last > 0 && tokens[last]!.type === 'punctuation') last--;
   return tokens[last - 1]?.normal === 'in' && tokens[last]!.pos === 'NOUN' ? tokens[last]!.lemma : null;
+}
+
+/**
+ * Whether a date span stands right after a verb the question does not say (`weight(k)` 0): "(updated
+ * January 2025)" dates the update, so it is no answer to when someone started.
+ */
+export function datesOtherVerb(
+  tokens: readonly Token[],
+  span: { start: number },
+  range: { start: number },
+  weight: (k: number) => number,
+): boolean {
+  const at = span.start - 1;
+  const v = tokens[at];
+  return (
+    at >= range.start &&
+    v?.pos === 'VERB' &&
+    /^\p{Ll}/u.test(v.value) &&
+    weight(at) === 0 &&
+    !LIFE_VERBS.has(v.normal)
+  );
 }

@@ -5,7 +5,7 @@
  */
 import { contentWords, wordsOf } from '../words.js';
 import { aboutItems } from './about.js';
-import { askedUnit, namesNoAgent } from './clauses.js';
+import { askedUnit, datesOtherVerb, namesNoAgent } from './clauses.js';
 import { chooseOption, polarAnswer } from './compare.js';
 import { EVENT_VERBS, LIFE_VERBS, lifeEventOf, lifeSpanSide, rangeSide } from './events.js';
 import { concept, concepts, isKindOf, secondSenses, tokenConcepts } from './meaning.js';
@@ -241,20 +241,8 @@ export function extractPhrase(
     for (const span of sentenceSpans(s.ea, s.index, reading)) {
       const fit = typeFit(reading, span, tokens);
       if (fit <= 0) continue;
-      // "(updated January 2025)": a date right after a verb dates that verb's event; another
-      // event than the one asked about is no answer.
-      if (reading.kind === 'date' && verbWords.size > 0) {
-        const at = span.start - 1;
-        const v = tokens[at];
-        if (
-          at >= range.start &&
-          v?.pos === 'VERB' &&
-          /^\p{Ll}/u.test(v.value) &&
-          nearWeight(at) === 0 &&
-          !LIFE_VERBS.has(v.normal)
-        )
-          continue;
-      }
+      if (reading.kind === 'date' && verbWords.size > 0 && datesOtherVerb(tokens, span, range, nearWeight))
+        continue;
       const words = contentWords(span.text);
       if (words.length === 0 || words.length > 10) continue;
       // The noun a which-question asks for may head the answer's name ("Which shipyard …?" →
