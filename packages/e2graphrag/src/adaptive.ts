@@ -228,39 +228,15 @@ export async function adaptiveRetrieve(
   }
 
   // Graph filter: distances once, bounded by h; smaller h only filters them further.
-  const pairs: { a: number; b: number; hops: number }[] = [];
-  for (let i = 0; i < ids.length; i++) {
-    for (let j = i + 1; j < ids.length; j++) {
-      const hops = o.graphFilter ? graph.distance(ids[i]!, ids[j]!, o.hops) : 0;
-      pairs.push({ a: i, b: j, hops });
-    }
-  }
+  const pairs = entityPairs(graph, ids, o);
   trace.pairs = pairs.map((p) => ({
     a: entities[p.a]!,
     b: entities[p.b]!,
     hops: o.graphFilter && Number.isFinite(p.hops) ? p.hops : null,
   }));
-  const kept = (h: number) => pairs.filter((p) => p.hops <= h);
-  const mapping = (ps: typeof pairs): Map<number, Set<number>> => {
-    // chunk → positions (in `entities`) of the entities whose pairs reached it
-    const reached = new Map<number, Set<number>>();
-    for (const p of ps) {
-      for (const c of graph.sharedChunks(ids[p.a]!, ids[p.b]!)) {
-        let set = reached.get(c);
-        if (!set) {
-          set = new Set();
-          reached.set(c, set);
-        }
-        set.add(p.a);
-        set.add(p.b);
-      }
-    }
-    return reached;
-  };
-
-  let h = o.hops;
-  let current = kept(h);
-  let reached = mapping(current);
+  const h = o.hops;
+  const current = pairs.filter((p) => p.hops <= h);
+  const reached = chunksOfPairs(graph, ids, current);
   trace.steps.push({ hops: h, pairs: current.length, chunks: reached.size });
   if (current.length === 0 || reached.size === 0) {
     if (current.length === 0) {
@@ -276,9 +252,78 @@ export async function adaptiveRetrieve(
     return done([], occurrence.nodes);
   }
 
+  return localRetrieval(index, o, trace, { ids, entities, pairs, current, reached, done });
+}
+
+/** A pair of query entities (positions in the kept entities) and their distance in hops. */
+type Pair = { a: number; b: number; hops: number };
+
+/** Every pair of query vertices with its distance, searched up to `hops` (0 without the graph filter). */
+function entityPairs(
+  graph: AdaptiveRetrievalIndex['graph'],
+  ids: readonly number[],
+  o: AdaptiveRetrievalOptions,
+): Pair[] {
+  const pairs: Pair[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    for (let j = i + 1; j < ids.length; j++) {
+      const hops = o.graphFilter ? graph.distance(ids[i]!, ids[j]!, o.hops) : 0;
+      pairs.push({ a: i, b: j, hops });
+    }
+  }
+  return pairs;
+}
+
+/** Index mapping (Eq. 2): chunk → positions (in the kept entities) of the entities whose pairs reached it. */
+function chunksOfPairs(
+  graph: AdaptiveRetrievalIndex['graph'],
+  ids: readonly number[],
+  ps: readonly Pair[],
+): Map<number, Set<number>> {
+  const reached = new Map<number, Set<number>>();
+  for (const p of ps) {
+    for (const c of graph.sharedChunks(ids[p.a]!, ids[p.b]!)) {
+      let set = reached.get(c);
+      if (!set) {
+        set = new Set();
+        reached.set(c, set);
+      }
+      set.add(p.a);
+      set.add(p.b);
+    }
+  }
+  return reached;
+}
+
+/**
+ * The local branch (step 4): while more than `chunkThreshold` chunks, decrease h and map again; back
+ * to the last non-empty mapping when that empties it; more than k chunks (or such a fallback) are
+ * ranked by entity coverage, then occurrences.
+ */
+function localRetrieval(
+  index: AdaptiveRetrievalIndex,
+  o: AdaptiveRetrievalOptions,
+  trace: AdaptiveRetrievalTrace,
+  found: {
+    ids: readonly number[];
+    entities: readonly string[];
+    pairs: readonly Pair[];
+    current: Pair[];
+    reached: Map<number, Set<number>>;
+    done: (
+      groups: EvidenceGroup[],
+      nodes: { node: number; score: number }[],
+      ranked?: number[],
+    ) => AdaptiveRetrievalResult;
+  },
+): AdaptiveRetrievalResult {
+  const { graph } = index;
+  const { ids, entities, pairs, done } = found;
   trace.mode = 'local';
   trace.branch = 'local';
-  let previous: { pairs: typeof pairs; reached: Map<number, Set<number>>; hops: number } | undefined;
+  let h = o.hops;
+  let { current, reached } = found;
+  let previous: { pairs: Pair[]; reached: Map<number, Set<number>>; hops: number } | undefined;
   while (reached.size > o.chunkThreshold) {
     if (!o.graphFilter) {
       trace.fallbacks.push('graph-filter-off');
@@ -286,8 +331,8 @@ export async function adaptiveRetrieve(
     }
     previous = { pairs: current, reached, hops: h };
     h -= 1;
-    current = kept(h);
-    reached = mapping(current);
+    current = pairs.filter((p) => p.hops <= h);
+    reached = chunksOfPairs(graph, ids, current);
     trace.steps.push({ hops: h, pairs: current.length, chunks: reached.size });
   }
   if (reached.size === 0 && previous) {

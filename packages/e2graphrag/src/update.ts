@@ -7,7 +7,9 @@
 import {
   assertSameEmbedder,
   type BuildContext,
+  type BuildRuntime,
   chunkCorpus,
+  type FittableEmbedder,
   type IndexChange,
   type IndexUpdate,
   isFittableEmbedder,
@@ -21,6 +23,7 @@ import {
   indexSummaryTree,
   leavesFromChunks,
   type SummaryLevelRunner,
+  type SummaryTree,
   summaryCount,
 } from '@grag/summary-tree';
 import { chunkEntityGraph, indexStats, queryViews, titleRecord, titlesToWrite } from './build.js';
@@ -137,34 +140,7 @@ export async function updateE2GraphRag(
   // A full update fits a fittable embedder again on the changed corpus, as a build does, so
   // every node is embedded again with the new fit; otherwise the kept embeddings stay valid.
   const refit = full && isFittableEmbedder(ctx.embedder) ? ctx.embedder : undefined;
-  let embeddings: Float32Array[];
-  let embedded: number;
-  if (refit) {
-    const texts = tree.nodes.map((n) => n.text);
-    await rt.stage('fit', () => refit.fit(texts), { checkpoint: false });
-    embeddings = await rt.stage('embed', () => rt.embed(texts), { checkpoint: false });
-    embedded = texts.length;
-  } else {
-    // Embeddings are kept per node; a node whose text some old node had reuses that embedding.
-    const byText = new Map<string, Float32Array>();
-    old.nodes.forEach((n, i) => {
-      byText.set(n.text, kept.embeddings[i]!);
-    });
-    const missing = [
-      ...new Set(
-        tree.nodes.filter((n, i) => changed.origin[i]! < 0 && !byText.has(n.text)).map((n) => n.text),
-      ),
-    ];
-    const fresh =
-      missing.length > 0 ? await rt.stage('embed', () => rt.embed(missing), { checkpoint: false }) : [];
-    missing.forEach((text, i) => {
-      byText.set(text, fresh[i]!);
-    });
-    embeddings = tree.nodes.map((n, i) =>
-      changed.origin[i]! >= 0 ? kept.embeddings[changed.origin[i]!]! : byText.get(n.text)!,
-    );
-    embedded = missing.length;
-  }
+  const { embeddings, embedded } = await embedTree(rt, { refit, old, kept, tree, origin: changed.origin });
   // The refitted embedder is the one the new index's vectors (and its saved state) belong to.
   const providers = refit ? { ...index.providers, embedder: ctx.embedder } : index.providers;
   const { embedder, vectorIndex } = providers;
@@ -228,4 +204,49 @@ export async function updateE2GraphRag(
       },
     },
   };
+}
+
+/**
+ * The embedding of every node of the changed tree: with `refit`, the embedder fitted again on every
+ * node text and every node embedded again; otherwise a kept node (`origin` ≥ 0) keeps its embedding,
+ * a node whose text some old node had reuses that one, and only new texts are embedded.
+ */
+async function embedTree(
+  rt: BuildRuntime,
+  input: {
+    refit: FittableEmbedder | undefined;
+    old: SummaryTree;
+    kept: E2GraphRagKept;
+    tree: SummaryTree;
+    origin: readonly number[];
+  },
+): Promise<{ embeddings: Float32Array[]; embedded: number }> {
+  const { refit, old, kept, tree, origin } = input;
+  let embeddings: Float32Array[];
+  let embedded: number;
+  if (refit) {
+    const texts = tree.nodes.map((n) => n.text);
+    await rt.stage('fit', () => refit.fit(texts), { checkpoint: false });
+    embeddings = await rt.stage('embed', () => rt.embed(texts), { checkpoint: false });
+    embedded = texts.length;
+  } else {
+    // Embeddings are kept per node; a node whose text some old node had reuses that embedding.
+    const byText = new Map<string, Float32Array>();
+    old.nodes.forEach((n, i) => {
+      byText.set(n.text, kept.embeddings[i]!);
+    });
+    const missing = [
+      ...new Set(tree.nodes.filter((n, i) => origin[i]! < 0 && !byText.has(n.text)).map((n) => n.text)),
+    ];
+    const fresh =
+      missing.length > 0 ? await rt.stage('embed', () => rt.embed(missing), { checkpoint: false }) : [];
+    missing.forEach((text, i) => {
+      byText.set(text, fresh[i]!);
+    });
+    embeddings = tree.nodes.map((n, i) =>
+      origin[i]! >= 0 ? kept.embeddings[origin[i]!]! : byText.get(n.text)!,
+    );
+    embedded = missing.length;
+  }
+  return { embeddings, embedded };
 }
