@@ -38,6 +38,7 @@ import {
   type KetRagIndex,
   type KetRagKeywordIndex,
   type KetRagSkeleton,
+  type KetRagStats,
   type KetRagUpdateState,
 } from './types.js';
 
@@ -187,17 +188,7 @@ function updatedCore(
  * units is taken instead of embedded or extracted again, and kept core chunks stay core (with
  * `reuse.full`, the core set is selected again as a build does).
  */
-export async function indexChunks(input: {
-  rt: BuildRuntime;
-  ctx: BuildContext;
-  providers: IndexProviders;
-  options: KetRagOptions;
-  chunks: Chunk[];
-  chunkTexts: string[];
-  documents: string[];
-  titles: [string, string][];
-  reuse?: KetRagReuse;
-}): Promise<KetRagIndex> {
+export async function indexChunks(input: IndexChunksInput): Promise<KetRagIndex> {
   const { rt, ctx, providers, options: o, chunks, chunkTexts, reuse } = input;
   const { tokenizer } = providers;
   const cp = stageOptions(reuse);
@@ -223,57 +214,7 @@ export async function indexChunks(input: {
   );
   stats.subChunks = subChunks.length;
 
-  const partial = o.beta > 0 && o.beta < 1;
-  const needKnn = (partial && o.coreSelection === 'pagerank') || o.textChannel === 'knn';
-  const needChunkVectors =
-    (needKnn && o.semanticK > 0) || o.textChannel === 'dense' || o.textChannel === 'knn';
-  let chunkVectorList: Float32Array[] | undefined;
-  if (needChunkVectors) {
-    chunkVectorList = await rt.stage(
-      'embed-chunks',
-      () =>
-        embedMissing(
-          chunkTexts,
-          (i) => reuse?.chunkVectors.get(chunks[i]!.id),
-          (texts, at) => rt.embed(texts, { label: (_text, i) => `chunk ${chunks[at[i]!]!.id}` }),
-          reuse?.tally,
-        ),
-      cp,
-    );
-  }
-  let knn: ChunkKnnGraph | undefined;
-  if (needKnn) {
-    knn = await rt.stage(
-      'knn',
-      () =>
-        buildChunkKnnGraph(
-          chunks.map((c, i) => ({
-            id: c.id,
-            keywords: distinctKeywords(chunkTexts[i]!),
-            ...(chunkVectorList ? { vector: chunkVectorList[i]! } : {}),
-          })),
-          { lexicalK: o.lexicalK, semanticK: o.semanticK, maxDocumentFrequency: o.maxDocumentFrequency },
-        ),
-      cp,
-    );
-    stats.knnEdges = knn.edges.length;
-  }
-  const corePositions = await rt.stage(
-    'core',
-    () => {
-      if (o.beta >= 1) return chunks.map((_, i) => i);
-      if (o.beta <= 0) return [];
-      if (reuse && !reuse.full) return updatedCore(o, chunks, knn, reuse);
-      const graph = knn ?? { ids: chunks.map((c) => c.id), edges: [] };
-      return selectCoreChunks(graph, {
-        beta: o.beta,
-        method: o.coreSelection,
-        damping: o.damping,
-        seed: o.seed,
-      }).positions;
-    },
-    cp,
-  );
+  const { chunkVectorList, knn, corePositions } = await chunkGraphAndCore(input, stats);
   stats.coreChunks = corePositions.length;
 
   let skeleton: KetRagSkeleton | undefined;
@@ -370,4 +311,87 @@ export async function indexChunks(input: {
   if (sentenceVectors) kept.sentenceVectors = sentenceVectors;
   index.kept = kept;
   return index;
+}
+
+/** What {@link indexChunks} reads. */
+export interface IndexChunksInput {
+  rt: BuildRuntime;
+  ctx: BuildContext;
+  providers: IndexProviders;
+  options: KetRagOptions;
+  chunks: Chunk[];
+  chunkTexts: string[];
+  documents: string[];
+  titles: [string, string][];
+  reuse?: KetRagReuse;
+}
+
+/**
+ * The chunk vectors (when the KNN graph or the text channel needs them), the chunk KNN graph (for
+ * PageRank core selection or the `knn` channel) and the core chunks: all chunks (β ≥ 1), none
+ * (β ≤ 0), an update's kept core topped up ({@link updatedCore}), or ⌊n·β⌋ by PageRank or a seeded
+ * sample. Positions of the core chunks, best first.
+ */
+async function chunkGraphAndCore(
+  input: IndexChunksInput,
+  stats: KetRagStats,
+): Promise<{
+  chunkVectorList: Float32Array[] | undefined;
+  knn: ChunkKnnGraph | undefined;
+  corePositions: number[];
+}> {
+  const { rt, options: o, chunks, chunkTexts, reuse } = input;
+  const cp = stageOptions(reuse);
+  const partial = o.beta > 0 && o.beta < 1;
+  const needKnn = (partial && o.coreSelection === 'pagerank') || o.textChannel === 'knn';
+  const needChunkVectors =
+    (needKnn && o.semanticK > 0) || o.textChannel === 'dense' || o.textChannel === 'knn';
+  let chunkVectorList: Float32Array[] | undefined;
+  if (needChunkVectors) {
+    chunkVectorList = await rt.stage(
+      'embed-chunks',
+      () =>
+        embedMissing(
+          chunkTexts,
+          (i) => reuse?.chunkVectors.get(chunks[i]!.id),
+          (texts, at) => rt.embed(texts, { label: (_text, i) => `chunk ${chunks[at[i]!]!.id}` }),
+          reuse?.tally,
+        ),
+      cp,
+    );
+  }
+  let knn: ChunkKnnGraph | undefined;
+  if (needKnn) {
+    knn = await rt.stage(
+      'knn',
+      () =>
+        buildChunkKnnGraph(
+          chunks.map((c, i) => ({
+            id: c.id,
+            keywords: distinctKeywords(chunkTexts[i]!),
+            ...(chunkVectorList ? { vector: chunkVectorList[i]! } : {}),
+          })),
+          { lexicalK: o.lexicalK, semanticK: o.semanticK, maxDocumentFrequency: o.maxDocumentFrequency },
+        ),
+      cp,
+    );
+    stats.knnEdges = knn.edges.length;
+  }
+  const corePositions = await rt.stage(
+    'core',
+    () => {
+      if (o.beta >= 1) return chunks.map((_, i) => i);
+      if (o.beta <= 0) return [];
+      if (reuse && !reuse.full) return updatedCore(o, chunks, knn, reuse);
+      const graph = knn ?? { ids: chunks.map((c) => c.id), edges: [] };
+      return selectCoreChunks(graph, {
+        beta: o.beta,
+        method: o.coreSelection,
+        damping: o.damping,
+        seed: o.seed,
+      }).positions;
+    },
+    cp,
+  );
+  return { chunkVectorList, knn, corePositions };
 }

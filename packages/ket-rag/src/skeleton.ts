@@ -9,6 +9,8 @@ import {
   type Chunk,
   EntityVocabulary,
   type IndexProviders,
+  type KgEntity,
+  type KgRelation,
   KnowledgeGraphBuilder,
   type LocalSearchEntity,
   type LocalSearchRelationship,
@@ -105,123 +107,19 @@ export interface SkeletonKept {
  * core chunks are not extracted again, description lists summarized before are not summarized
  * again, and entity texts embedded before are not embedded again.
  */
-export async function extractSkeleton(input: {
-  rt: BuildRuntime;
-  providers: IndexProviders;
-  signal?: AbortSignal | undefined;
-  options: KetRagOptions;
-  chunks: readonly Chunk[];
-  chunkTexts: readonly string[];
-  /** Positions of the core chunks. */
-  corePositions: readonly number[];
-  subChunks: readonly SubChunk[];
-  subChunkTexts: readonly string[];
-  /** Chunk id → its sub-chunk ids. */
-  subIdsOf: ReadonlyMap<string, readonly string[]>;
-  /** Document id → title. */
-  titles: ReadonlyMap<string, string | undefined>;
-  reuse?: KetRagReuse | undefined;
-}): Promise<{ skeleton: KetRagSkeleton; stats: SkeletonStats; kept: SkeletonKept }> {
-  const { rt, providers, signal, options: o, chunks, chunkTexts, subIdsOf, titles, reuse } = input;
+export async function extractSkeleton(
+  input: SkeletonInput,
+): Promise<{ skeleton: KetRagSkeleton; stats: SkeletonStats; kept: SkeletonKept }> {
+  const { rt, providers, options: o, chunks, subIdsOf, reuse } = input;
   const cp = stageOptions(reuse);
-  const { tasks, tokenizer } = providers;
-  // Extract in document order (the official code sorts the sampled chunks by id).
-  const order = [...input.corePositions].sort((a, b) => a - b);
-  const extractionOptions = {
-    ...(o.entityTypes !== undefined ? { entityTypes: o.entityTypes } : {}),
-    ...(o.gleanings !== undefined ? { gleanings: o.gleanings } : {}),
-    ...(signal !== undefined ? { abortSignal: signal } : {}),
-  };
-  const subjectOf = (position: number) => {
-    const title = o.entityLinking ? titles.get(chunks[position]!.docId) : undefined;
-    return title ? { subject: title } : {};
-  };
-  const toExtract = order.filter((position) => !reuse?.extractions.has(chunks[position]!.id));
-  const fresh = await rt.stage(
-    'extract',
-    () =>
-      rt.map(
-        toExtract,
-        (position) =>
-          tasks.extractGraph(chunkTexts[position]!, { ...extractionOptions, ...subjectOf(position) }),
-        { label: (position) => `chunk ${chunks[position]!.id}`, unit: 'chunks', ...mapConcurrency(o) },
-      ),
-    cp,
-  );
-  if (reuse) reuse.tally.extracted += toExtract.length;
-  const extractions = new Map<string, StoredExtraction>();
-  toExtract.forEach((position, i) => {
-    const { entities, relations, issues } = fresh[i]!;
-    extractions.set(chunks[position]!.id, { entities, relations, issues: issues.length });
-  });
-  const extraction = { calls: 0, inputTokens: 0, entities: 0, relations: 0, issues: 0, skipped: 0 };
-  const builder = new KnowledgeGraphBuilder(o.entityLinking ? { entityLinking: { titles } } : {});
-  order.forEach((position) => {
-    const chunk = chunks[position]!;
-    const extracted = extractions.get(chunk.id) ?? reuse!.extractions.get(chunk.id)!;
-    extractions.set(chunk.id, extracted);
-    extraction.calls += 1;
-    extraction.inputTokens += tokenizer.count(chunkTexts[position]!);
-    extraction.entities += extracted.entities.length;
-    extraction.relations += extracted.relations.length;
-    extraction.issues += extracted.issues;
-    builder.addExtraction(
-      extracted,
-      o.entityLinking
-        ? { chunkId: chunk.id, docId: chunk.docId, text: chunkTexts[position]! }
-        : { chunkId: chunk.id, docId: chunk.docId },
-    );
-  });
-  const kg = builder.build();
-  extraction.skipped = kg.skipped.length;
-
-  // Descriptions: merge several into one (GraphRAG's summarization), cut to the token cap.
-  const cap = (text: string) => {
-    const trimmed = text.trim();
-    // Most descriptions are short: count (memoized) before paying for a truncation.
-    return tokenizer.count(trimmed) <= o.descriptionMaxTokens
-      ? trimmed
-      : tokenizer.truncate(trimmed, o.descriptionMaxTokens).trim();
-  };
+  const { kg, extractions, extraction } = await extractCore(input);
   const kgEntities = [...kg.entities.values()];
   const kgRelations = [...kg.relations.values()];
-  const records = [
-    ...kgEntities.map((e) => ({ label: `entity ${e.name}`, descriptions: e.descriptions })),
-    ...kgRelations.map((r) => ({
-      label: `relationship ${r.source} -> ${r.target}`,
-      descriptions: r.descriptions,
-    })),
-  ];
-  const summarized = (descriptions: readonly string[]) => descriptions.length > 1 && o.summarizeDescriptions;
-  const toSummarize = records.filter((r) => summarized(r.descriptions));
-  const toCall = toSummarize.filter((r) => !reuse?.summaries.has(summaryKey(r.descriptions)));
-  // Only the model's summaries are kept (plain strings, in record order); the rest is recomputed.
-  const called = await rt.stage(
-    'summarize',
-    () =>
-      rt.map(
-        toCall,
-        (r) =>
-          tasks.summarize(r.descriptions, {
-            purpose: 'entity',
-            maxTokens: o.descriptionMaxTokens,
-            ...(signal !== undefined ? { abortSignal: signal } : {}),
-          }),
-        { label: (r) => r.label, unit: 'descriptions', ...mapConcurrency(o) },
-      ),
-    cp,
+  const { descriptions, summaries, summarizedRecords } = await describeRecords(
+    input,
+    kgEntities,
+    kgRelations,
   );
-  // Each record its own summary (a model may answer the same descriptions differently); kept by key.
-  if (reuse) reuse.tally.summarized += toCall.length;
-  const summaryOf = new Map(toCall.map((r, i) => [r, called[i]!]));
-  const summaries = new Map<string, string>();
-  for (const r of toSummarize) {
-    const key = summaryKey(r.descriptions);
-    const summary = summaryOf.get(r) ?? reuse!.summaries.get(key)!;
-    summaryOf.set(r, summary);
-    summaries.set(key, summary);
-  }
-  const descriptions = records.map((r) => cap(summaryOf.get(r) ?? r.descriptions.join(' ')));
   // Rewire chunk links to the chunk's sub-chunks (KET-RAG §5.1); a title entity's own document
   // first: all its sub-chunks, core or not (titleUnits).
   const home =
@@ -281,9 +179,149 @@ export async function extractSkeleton(input: {
     kept: { extractions, summaries, entityVectors: entityVectorList },
     stats: {
       extraction,
-      summaries: toSummarize.length,
+      summaries: summarizedRecords,
       entities: entities.length,
       relationships: relationships.length,
     },
   };
+}
+
+/** What {@link extractSkeleton} reads. */
+export interface SkeletonInput {
+  rt: BuildRuntime;
+  providers: IndexProviders;
+  signal?: AbortSignal | undefined;
+  options: KetRagOptions;
+  chunks: readonly Chunk[];
+  chunkTexts: readonly string[];
+  /** Positions of the core chunks. */
+  corePositions: readonly number[];
+  subChunks: readonly SubChunk[];
+  subChunkTexts: readonly string[];
+  /** Chunk id → its sub-chunk ids. */
+  subIdsOf: ReadonlyMap<string, readonly string[]>;
+  /** Document id → title. */
+  titles: ReadonlyMap<string, string | undefined>;
+  reuse?: KetRagReuse | undefined;
+}
+
+/**
+ * Extraction of the core chunks in document order (the official code sorts the sampled chunks by
+ * id), merged by name into the knowledge graph (entity linking: titles as entities, aliases folded).
+ * With `reuse`, a kept core chunk's extraction is taken instead of asking the model again.
+ */
+async function extractCore(input: SkeletonInput) {
+  const { rt, providers, signal, options: o, chunks, chunkTexts, titles, reuse } = input;
+  const cp = stageOptions(reuse);
+  const { tasks, tokenizer } = providers;
+  const order = [...input.corePositions].sort((a, b) => a - b);
+  const extractionOptions = {
+    ...(o.entityTypes !== undefined ? { entityTypes: o.entityTypes } : {}),
+    ...(o.gleanings !== undefined ? { gleanings: o.gleanings } : {}),
+    ...(signal !== undefined ? { abortSignal: signal } : {}),
+  };
+  const subjectOf = (position: number) => {
+    const title = o.entityLinking ? titles.get(chunks[position]!.docId) : undefined;
+    return title ? { subject: title } : {};
+  };
+  const toExtract = order.filter((position) => !reuse?.extractions.has(chunks[position]!.id));
+  const fresh = await rt.stage(
+    'extract',
+    () =>
+      rt.map(
+        toExtract,
+        (position) =>
+          tasks.extractGraph(chunkTexts[position]!, { ...extractionOptions, ...subjectOf(position) }),
+        { label: (position) => `chunk ${chunks[position]!.id}`, unit: 'chunks', ...mapConcurrency(o) },
+      ),
+    cp,
+  );
+  if (reuse) reuse.tally.extracted += toExtract.length;
+  const extractions = new Map<string, StoredExtraction>();
+  toExtract.forEach((position, i) => {
+    const { entities, relations, issues } = fresh[i]!;
+    extractions.set(chunks[position]!.id, { entities, relations, issues: issues.length });
+  });
+  const extraction = { calls: 0, inputTokens: 0, entities: 0, relations: 0, issues: 0, skipped: 0 };
+  const builder = new KnowledgeGraphBuilder(o.entityLinking ? { entityLinking: { titles } } : {});
+  order.forEach((position) => {
+    const chunk = chunks[position]!;
+    const extracted = extractions.get(chunk.id) ?? reuse!.extractions.get(chunk.id)!;
+    extractions.set(chunk.id, extracted);
+    extraction.calls += 1;
+    extraction.inputTokens += tokenizer.count(chunkTexts[position]!);
+    extraction.entities += extracted.entities.length;
+    extraction.relations += extracted.relations.length;
+    extraction.issues += extracted.issues;
+    builder.addExtraction(
+      extracted,
+      o.entityLinking
+        ? { chunkId: chunk.id, docId: chunk.docId, text: chunkTexts[position]! }
+        : { chunkId: chunk.id, docId: chunk.docId },
+    );
+  });
+  const kg = builder.build();
+  extraction.skipped = kg.skipped.length;
+  return { kg, extractions, extraction };
+}
+
+/**
+ * The description of every entity and relationship (entities first): several merged into one by
+ * the model (GraphRAG's summarization, `summarizeDescriptions`), then cut to the token cap. With
+ * `reuse`, descriptions summarized before are not summarized again.
+ */
+async function describeRecords(
+  input: SkeletonInput,
+  kgEntities: readonly KgEntity[],
+  kgRelations: readonly KgRelation[],
+): Promise<{ descriptions: string[]; summaries: Map<string, string>; summarizedRecords: number }> {
+  const { rt, providers, signal, options: o, reuse } = input;
+  const cp = stageOptions(reuse);
+  const { tasks, tokenizer } = providers;
+  // Descriptions: merge several into one (GraphRAG's summarization), cut to the token cap.
+  const cap = (text: string) => {
+    const trimmed = text.trim();
+    // Most descriptions are short: count (memoized) before paying for a truncation.
+    return tokenizer.count(trimmed) <= o.descriptionMaxTokens
+      ? trimmed
+      : tokenizer.truncate(trimmed, o.descriptionMaxTokens).trim();
+  };
+  const records = [
+    ...kgEntities.map((e) => ({ label: `entity ${e.name}`, descriptions: e.descriptions })),
+    ...kgRelations.map((r) => ({
+      label: `relationship ${r.source} -> ${r.target}`,
+      descriptions: r.descriptions,
+    })),
+  ];
+  const summarized = (descriptions: readonly string[]) => descriptions.length > 1 && o.summarizeDescriptions;
+  const toSummarize = records.filter((r) => summarized(r.descriptions));
+  const toCall = toSummarize.filter((r) => !reuse?.summaries.has(summaryKey(r.descriptions)));
+  // Only the model's summaries are kept (plain strings, in record order); the rest is recomputed.
+  const called = await rt.stage(
+    'summarize',
+    () =>
+      rt.map(
+        toCall,
+        (r) =>
+          tasks.summarize(r.descriptions, {
+            purpose: 'entity',
+            maxTokens: o.descriptionMaxTokens,
+            ...(signal !== undefined ? { abortSignal: signal } : {}),
+          }),
+        { label: (r) => r.label, unit: 'descriptions', ...mapConcurrency(o) },
+      ),
+    cp,
+  );
+  // Each record its own summary (a model may answer the same descriptions differently); kept by key.
+  if (reuse) reuse.tally.summarized += toCall.length;
+  const summaryOf = new Map(toCall.map((r, i) => [r, called[i]!]));
+  const summaries = new Map<string, string>();
+  for (const r of toSummarize) {
+    const key = summaryKey(r.descriptions);
+    const summary = summaryOf.get(r) ?? reuse!.summaries.get(key)!;
+    summaryOf.set(r, summary);
+    summaries.set(key, summary);
+  }
+  const descriptions = records.map((r) => cap(summaryOf.get(r) ?? r.descriptions.join(' ')));
+  return { descriptions, summaries, summarizedRecords: toSummarize.length };
 }
