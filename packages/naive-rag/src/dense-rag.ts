@@ -1,8 +1,10 @@
 import {
   assertKnownOptions,
   assertSameEmbedder,
+  type BuildContext,
   embedAll,
   flatIndexFactory,
+  type IndexUpdate,
   indexProviders,
   indexVectors,
   isFittableEmbedder,
@@ -17,6 +19,7 @@ import {
   searchEntryPointsAsync,
   startBuild,
   startUpdate,
+  type UpdateOptions,
   writeMethodIndex,
 } from '@grag/core';
 
@@ -90,70 +93,8 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
         ...lexicalFor(texts, opts),
       };
     },
-    async update(index, change, baseCtx, options = {}) {
-      const { ctx, caller } = startUpdate(name, baseCtx, options);
-      const stored =
-        index.embeddings ?? (isStoredVectors(index.vectors) ? await index.vectors.all() : undefined);
-      if (!stored) {
-        throw new StateError(
-          `${caller}: this index was saved before grag kept chunk embeddings, so it cannot be updated without embedding every chunk again; rebuild it once with grag index (or ${name}.build), and later updates are local.`,
-        );
-      }
-      assertSameEmbedder(caller, index.providers.embedder, ctx.embedder);
-      const rt = startBuild(ctx);
-      const units = await changeUnits(caller, index, change, ctx, rt);
-      // A full update refits a fittable embedder on the changed corpus, as a build fits it, and
-      // embeds every chunk again with the new fit; otherwise the kept embeddings stay valid.
-      const refit = await refitForFullUpdate(rt, ctx, options, () => units.texts);
-      const toEmbed = refit ? units.texts : units.added.texts;
-      const fresh =
-        toEmbed.length > 0 ? await rt.stage('embed', () => rt.embed(toEmbed), { checkpoint: false }) : [];
-      const embeddings = refit ? fresh : [...units.kept.map((i) => stored[i]!), ...fresh];
-      const providers = refit ? { ...index.providers, embedder: ctx.embedder } : index.providers;
-      const vectors = await rt.stage(
-        'vector-index',
-        () =>
-          indexVectors(providers.vectorIndex, embeddings, {
-            dimensions: providers.embedder.dimensions,
-          }),
-        { checkpoint: false },
-      );
-      const lexical = index.lexical?.update({ remove: units.dropped, add: units.added.texts });
-      return {
-        index: {
-          ...index,
-          providers,
-          documents: units.plan.documents,
-          chunks: units.chunks,
-          texts: units.texts,
-          vectors,
-          embeddings,
-          ...(lexical ? { lexical } : {}),
-        },
-        report: reportOf(units, {
-          embedded: new Set(toEmbed).size,
-          local: ['chunk', 'embed', ...(lexical ? ['bm25'] : [])],
-          global: refit
-            ? [
-                {
-                  stage: 'fit',
-                  reason: `full: the ${refit.modelId} embedder is fitted on the changed corpus, as a build fits it, and every chunk is embedded again with the new fit`,
-                },
-                {
-                  stage: 'vector-index',
-                  reason: 'vector ids are chunk positions: the index is built again from the new embeddings',
-                },
-              ]
-            : [
-                {
-                  stage: 'vector-index',
-                  reason:
-                    'vector ids are chunk positions and a VectorIndex has no delete, so the index is rebuilt from the stored embeddings of the kept chunks (none is embedded again)',
-                },
-              ],
-          trace: keptFitNote(index.providers.embedder, refit !== undefined, 'new chunks'),
-        }),
-      };
+    update(index, change, baseCtx, options = {}) {
+      return updateDense(name, index, change, baseCtx, options);
     },
     async retrieve(index, query, options = {}) {
       assertKnownOptions(`${name} retrieve`, options, RETRIEVE_OPTION_KEYS);
@@ -179,72 +120,174 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
         ms: performance.now() - started,
       });
     },
-    async save(index, target) {
-      await writeMethodIndex(
-        target,
-        {
-          method: name,
-          formatVersion,
-          uses,
-          providers: index.providers,
-          params: index.options,
-          stats: statsOf(index),
-        },
-        async (out) => {
-          await saveUnits(index, out);
-          const { vectors } = index;
-          if (out.vectorCollection) {
-            // The store searches the vectors in place: they are the collection, kept once.
-            const rows = index.embeddings ?? (isStoredVectors(vectors) ? await vectors.all() : undefined);
-            if (rows) {
-              const exact = isStoredVectors(vectors) ? vectors.exact : vectors.kind === flatIndexFactory.kind;
-              await out.vectorCollection(CHUNK_COLLECTION, rows, { metric: vectors.metric, exact });
-              return;
-            }
-          }
-          if (isStoredVectors(vectors)) {
-            throw new StateError(
-              `${name} save: the vectors of this index are stored in ${vectors.location} and ${out.location} keeps no vector collections; save it to a store that does, or rebuild it.`,
-            );
-          }
-          await out.vectors('vectors.bin', vectors);
-          if (index.embeddings) {
-            await out.float32Rows(EMBEDDINGS_FILE, index.embeddings, index.providers.embedder.dimensions);
-          }
-        },
-      );
+    save(index, target) {
+      return saveDense({ name, formatVersion, uses }, index, target);
     },
-    async load(target, ctx) {
-      const opened = await openMethodIndex(target, ctx, {
-        method: name,
-        formatVersion,
-        uses,
-        // Indexes written before `entryPoints` existed were dense: the default fills it in.
-        params: (saved) =>
-          resolveCheckedOptions(`${name} load`, { defaults: DENSE_RAG_DEFAULTS, rules: DENSE_RULES }, saved),
-      });
-      const { chunks, texts, documents } = await loadUnits(opened);
-      const vectors = opened.collections.includes(CHUNK_COLLECTION)
-        ? await opened.vectorCollection(CHUNK_COLLECTION, chunks.length)
-        : await opened.vectors('vectors.bin', chunks.length);
-      // Indexes saved before updates existed have no embeddings: they load, but only rebuild.
-      const embeddings = opened.names.includes(EMBEDDINGS_FILE)
-        ? await opened.float32Rows(EMBEDDINGS_FILE, chunks.length)
-        : undefined;
-      const options = opened.params;
-      return {
-        providers: opened.providers,
-        options,
-        documents,
-        chunks,
-        texts,
-        vectors,
-        ...(embeddings ? { embeddings } : {}),
-        ...lexicalFor(texts, options),
-      };
+    load(target, ctx) {
+      return loadDense({ name, formatVersion, uses }, target, ctx);
     },
   };
 }
 
 /** The dense baseline with default settings. */
 export const denseRag = createDenseRag();
+
+type DenseMethod = Method<DenseRagIndex, DenseRagOptions>;
+
+/** What the manifest of a dense index says: its method, format version and provider kinds. */
+interface DenseFormat {
+  name: string;
+  formatVersion: number;
+  uses: readonly ['embedder', 'vectorIndex'];
+}
+
+/**
+ * Update a dense index: kept chunks keep their embeddings (a full update refits a fittable embedder
+ * and embeds every chunk again), new chunks are embedded, the vector index is built again.
+ */
+async function updateDense(
+  name: string,
+  index: DenseRagIndex,
+  change: Parameters<NonNullable<DenseMethod['update']>>[1],
+  baseCtx: BuildContext,
+  options: UpdateOptions,
+): Promise<IndexUpdate<DenseRagIndex>> {
+  const { ctx, caller } = startUpdate(name, baseCtx, options);
+  const stored = index.embeddings ?? (isStoredVectors(index.vectors) ? await index.vectors.all() : undefined);
+  if (!stored) {
+    throw new StateError(
+      `${caller}: this index was saved before grag kept chunk embeddings, so it cannot be updated without embedding every chunk again; rebuild it once with grag index (or ${name}.build), and later updates are local.`,
+    );
+  }
+  assertSameEmbedder(caller, index.providers.embedder, ctx.embedder);
+  const rt = startBuild(ctx);
+  const units = await changeUnits(caller, index, change, ctx, rt);
+  // A full update refits a fittable embedder on the changed corpus, as a build fits it, and
+  // embeds every chunk again with the new fit; otherwise the kept embeddings stay valid.
+  const refit = await refitForFullUpdate(rt, ctx, options, () => units.texts);
+  const toEmbed = refit ? units.texts : units.added.texts;
+  const fresh =
+    toEmbed.length > 0 ? await rt.stage('embed', () => rt.embed(toEmbed), { checkpoint: false }) : [];
+  const embeddings = refit ? fresh : [...units.kept.map((i) => stored[i]!), ...fresh];
+  const providers = refit ? { ...index.providers, embedder: ctx.embedder } : index.providers;
+  const vectors = await rt.stage(
+    'vector-index',
+    () =>
+      indexVectors(providers.vectorIndex, embeddings, {
+        dimensions: providers.embedder.dimensions,
+      }),
+    { checkpoint: false },
+  );
+  const lexical = index.lexical?.update({ remove: units.dropped, add: units.added.texts });
+  return {
+    index: {
+      ...index,
+      providers,
+      documents: units.plan.documents,
+      chunks: units.chunks,
+      texts: units.texts,
+      vectors,
+      embeddings,
+      ...(lexical ? { lexical } : {}),
+    },
+    report: reportOf(units, {
+      embedded: new Set(toEmbed).size,
+      local: ['chunk', 'embed', ...(lexical ? ['bm25'] : [])],
+      global: refit
+        ? [
+            {
+              stage: 'fit',
+              reason: `full: the ${refit.modelId} embedder is fitted on the changed corpus, as a build fits it, and every chunk is embedded again with the new fit`,
+            },
+            {
+              stage: 'vector-index',
+              reason: 'vector ids are chunk positions: the index is built again from the new embeddings',
+            },
+          ]
+        : [
+            {
+              stage: 'vector-index',
+              reason:
+                'vector ids are chunk positions and a VectorIndex has no delete, so the index is rebuilt from the stored embeddings of the kept chunks (none is embedded again)',
+            },
+          ],
+      trace: keptFitNote(index.providers.embedder, refit !== undefined, 'new chunks'),
+    }),
+  };
+}
+
+/** Save a dense index: its units, and its vectors as the store's collection or as files. */
+async function saveDense(
+  { name, formatVersion, uses }: DenseFormat,
+  index: DenseRagIndex,
+  target: Parameters<DenseMethod['save']>[1],
+): Promise<void> {
+  await writeMethodIndex(
+    target,
+    {
+      method: name,
+      formatVersion,
+      uses,
+      providers: index.providers,
+      params: index.options,
+      stats: statsOf(index),
+    },
+    async (out) => {
+      await saveUnits(index, out);
+      const { vectors } = index;
+      if (out.vectorCollection) {
+        // The store searches the vectors in place: they are the collection, kept once.
+        const rows = index.embeddings ?? (isStoredVectors(vectors) ? await vectors.all() : undefined);
+        if (rows) {
+          const exact = isStoredVectors(vectors) ? vectors.exact : vectors.kind === flatIndexFactory.kind;
+          await out.vectorCollection(CHUNK_COLLECTION, rows, { metric: vectors.metric, exact });
+          return;
+        }
+      }
+      if (isStoredVectors(vectors)) {
+        throw new StateError(
+          `${name} save: the vectors of this index are stored in ${vectors.location} and ${out.location} keeps no vector collections; save it to a store that does, or rebuild it.`,
+        );
+      }
+      await out.vectors('vectors.bin', vectors);
+      if (index.embeddings) {
+        await out.float32Rows(EMBEDDINGS_FILE, index.embeddings, index.providers.embedder.dimensions);
+      }
+    },
+  );
+}
+
+/** Load a dense index (one saved before updates existed loads without its embeddings). */
+async function loadDense(
+  { name, formatVersion, uses }: DenseFormat,
+  target: Parameters<DenseMethod['load']>[0],
+  ctx: BuildContext,
+): Promise<DenseRagIndex> {
+  const opened = await openMethodIndex(target, ctx, {
+    method: name,
+    formatVersion,
+    uses,
+    // Indexes written before `entryPoints` existed were dense: the default fills it in.
+    params: (saved) =>
+      resolveCheckedOptions(`${name} load`, { defaults: DENSE_RAG_DEFAULTS, rules: DENSE_RULES }, saved),
+  });
+  const { chunks, texts, documents } = await loadUnits(opened);
+  const vectors = opened.collections.includes(CHUNK_COLLECTION)
+    ? await opened.vectorCollection(CHUNK_COLLECTION, chunks.length)
+    : await opened.vectors('vectors.bin', chunks.length);
+  // Indexes saved before updates existed have no embeddings: they load, but only rebuild.
+  const embeddings = opened.names.includes(EMBEDDINGS_FILE)
+    ? await opened.float32Rows(EMBEDDINGS_FILE, chunks.length)
+    : undefined;
+  const options = opened.params;
+  return {
+    providers: opened.providers,
+    options,
+    documents,
+    chunks,
+    texts,
+    vectors,
+    ...(embeddings ? { embeddings } : {}),
+    ...lexicalFor(texts, options),
+  };
+}
