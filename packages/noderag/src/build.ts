@@ -12,45 +12,24 @@ import {
   type IndexProviders,
   indexProviders,
   isFittableEmbedder,
-  type ParseIssue,
   startBuild,
-  type TitleDescription,
 } from '@grag/core';
-import { type HeteroNodeAttributes, importantEntities, leiden, type MatchingNode } from '@grag/heterograph';
 import {
-  attributeMaterial,
-  communityMembers,
-  fitTexts,
-  layAttributes,
-  layHighLevelElements,
-  matchHighLevelElements,
-} from './elements.js';
-import { buildFlat, buildHnsw, exactBaseLayer, layBaseLayer, layLinks, nodeRagVectorIndex } from './hnsw.js';
-import {
-  emptyMemo,
-  issuesOf,
-  type KeptDecomposition,
-  keptElement,
-  materialKey,
-  type NodeRagCalls,
-  type NodeRagKept,
-  type NodeRagMemo,
-} from './kept.js';
-import { localCommunities, localImportant, type PreviousStructures } from './local.js';
+  communityElements,
+  decompose,
+  embedNodes,
+  type IndexingRun,
+  importantAttributes,
+  semanticMatching,
+  vectorLayer,
+} from './graph-stages.js';
+import { nodeRagVectorIndex } from './hnsw.js';
+import { emptyMemo, keptElement, type NodeRagCalls, type NodeRagKept, type NodeRagMemo } from './kept.js';
+import type { PreviousStructures } from './local.js';
 import type { NodeRagOptions } from './options.js';
 import { searchStructures } from './search.js';
 import type { NodeRagBuildStats, NodeRagIndex } from './types.js';
-import { bump, layUnits, linkUnits, textUnits } from './units.js';
-
-/** Add every count of `from` to `into`. */
-function addCounts(into: Record<string, number>, from: Readonly<Record<string, number>>): void {
-  for (const [key, n] of Object.entries(from)) bump(into, key, n);
-}
-
-/** The positions of `items` whose key `has` does not know: what must still be asked. */
-function missing<T>(items: readonly T[], has: (item: T) => boolean): number[] {
-  return items.flatMap((item, i) => (has(item) ? [] : [i]));
-}
+import { textUnits } from './units.js';
 
 /**
  * NodeRAG indexing, G0 → G5 (NodeRAG §2.2-2.4): decomposition into semantic units, entities and
@@ -117,9 +96,7 @@ export interface NodeRagInput {
 export async function indexNodeRag(
   input: NodeRagInput,
 ): Promise<{ index: NodeRagIndex; calls: NodeRagCalls }> {
-  const { rt, ctx, o, chunks, texts, memo } = input;
-  const { tasks, signal, tokenizer } = ctx;
-  const concurrency = o.concurrency !== undefined ? { concurrency: o.concurrency } : {};
+  const { o, chunks, texts } = input;
   const calls: NodeRagCalls = { decomposed: 0, summarized: 0, described: 0, embedded: 0 };
   const stats: NodeRagBuildStats = {
     documents: new Set(input.documents.map((d) => d.id)).size,
@@ -136,176 +113,22 @@ export async function indexNodeRag(
     skipped: {},
     parseIssues: {},
   };
-  const countIssues = (issues: readonly ParseIssue[]) => {
-    for (const issue of issues) bump(stats.parseIssues, issue.kind);
+  const run: IndexingRun = {
+    ...input,
+    previous: input.previous,
+    concurrency: o.concurrency !== undefined ? { concurrency: o.concurrency } : {},
+    calls,
+    stats,
+    vectors: new Map(),
   };
-
-  // G1: semantic units, entities and relationships (§2.2).
-  const ask = missing(texts, (text) => memo.decompositions.has(text));
-  const asked = await rt.stage('decompose', () =>
-    rt.map(ask, (c) => tasks.decomposeSemanticUnits(texts[c]!, { abortSignal: signal }), {
-      label: (c) => chunks[c]!.id,
-      unit: 'chunks',
-      ...concurrency,
-    }),
-  );
-  calls.decomposed = ask.length;
-  const answered = new Map<number, KeptDecomposition>(
-    asked.map((d, i) => [ask[i]!, { units: d.units, issues: d.issues.map((x) => x.kind) }]),
-  );
-  const decompositions = texts.map((text, c) => answered.get(c) ?? memo.decompositions.get(text)!);
-  const { graph, unitsOfChunk } = await rt.stage(
-    'decompose',
-    () => {
-      let units = decompositions.map((d) => d.units);
-      if (o.entityLinking) {
-        // Linking reads only ids and titles.
-        const docs = input.documents.map((d) => ({ ...d, text: '' }));
-        const linked = linkUnits({ docs, chunks, units });
-        stats.linking = linked.linking;
-        units = linked.units;
-      }
-      for (const decomposition of decompositions) countIssues(issuesOf(decomposition.issues));
-      const laid = layUnits({ chunks, units });
-      stats.extractedUnits = laid.extractedUnits;
-      addCounts(stats.skipped, laid.skipped);
-      return laid;
-    },
-    { checkpoint: false },
-  );
-
-  // G2: attributes of important entities (§2.3, appendix C.2).
-  const attributes = await rt.stage('attributes', async () => {
-    const isCandidate = (a: HeteroNodeAttributes) => a.type === 'N' && a.weight >= o.attributeMinMentions;
-    const computed = importantEntities(graph.graph, {
-      isCandidate: (_, a) => isCandidate(a as HeteroNodeAttributes),
-      coreRule: o.coreRule,
-      betweennessSamples: o.betweennessSamples,
-      seed: o.seed,
-    }).nodes;
-    const nodes = input.previous
-      ? localImportant(input.previous, graph, computed, (key) => isCandidate(graph.node(key)))
-      : computed;
-    const material = nodes.map((entity) =>
-      fitTexts(attributeMaterial(graph, entity), o.attributeContextTokens, tokenizer),
-    );
-    const keys = material.map(materialKey);
-    const toAsk = missing(material, (m) => m.length === 0).filter((i) => !memo.attributes.has(keys[i]!));
-    const fresh = await rt.map(
-      toAsk,
-      async (i) => {
-        const summary = await tasks.summarize(material[i]!, {
-          purpose: 'entity',
-          maxTokens: o.attributeTokens,
-          abortSignal: signal,
-        });
-        return summary.trim();
-      },
-      { label: (i) => nodes[i]!, unit: 'entities', ...concurrency },
-    );
-    const got = new Map(fresh.map((summary, j) => [toAsk[j]!, summary]));
-    const summaries = material.map((m, i) =>
-      m.length === 0 ? '' : (got.get(i) ?? memo.attributes.get(keys[i]!)!),
-    );
-    // Only entities with material have a key worth keeping (the others are never asked).
-    const kept = keys.flatMap((key, i) => (material[i]!.length > 0 ? [[key, summaries[i]!] as const] : []));
-    return { entities: nodes, summaries, kept, asked: toAsk.length };
-  });
-  calls.summarized = attributes.asked;
-  await rt.stage(
-    'attributes',
-    () => {
-      stats.importantEntities = attributes.entities.length;
-      const laid = layAttributes({ graph, ...attributes });
-      stats.attributes = laid.attributes;
-      addCounts(stats.skipped, laid.skipped);
-    },
-    { checkpoint: false },
-  );
-
+  const { vectors } = run;
+  const { decompositions, graph, unitsOfChunk } = await decompose(run);
+  const attributes = await importantAttributes(run, graph);
   // Embeddings of S and A now (semantic matching needs them), of H and T when they exist (§2.4).
-  const vectors = new Map<string, Float32Array>();
-  const embed = async (keys: string[]) => {
-    const textOf = new Map<string, string>();
-    for (const key of keys) {
-      const text = graph.node(key).text;
-      if (!memo.vectors.has(text) && !textOf.has(text)) textOf.set(text, key);
-    }
-    const toEmbed = [...textOf.keys()];
-    const embeddings = await rt.stage('embed', () =>
-      rt.embed(toEmbed, { label: (text) => textOf.get(text)! }),
-    );
-    calls.embedded += toEmbed.length;
-    toEmbed.forEach((text, i) => {
-      memo.vectors.set(text, embeddings[i]!);
-    });
-    for (const key of keys) vectors.set(key, memo.vectors.get(graph.node(key).text)!);
-  };
-  await embed([...graph.nodes('S'), ...graph.nodes('A')]);
-
-  // G3: Leiden communities, high-level elements and overviews, semantic matching (§2.3, appendix C.3).
-  const communities = await rt.stage('communities', async () => {
-    const { communities, count } = input.previous
-      ? localCommunities(input.previous, graph, { seed: o.seed, resolution: o.leidenResolution })
-      : leiden(graph.graph, { seed: o.seed, resolution: o.leidenResolution, iterations: o.leidenIterations });
-    const nonEmpty = communityMembers(graph, communities, count)
-      .map((m, c) => ({ m, c }))
-      .filter(({ m }) => m.length > 0);
-    const contents = nonEmpty.map(({ m }) =>
-      fitTexts(
-        m.map((key) => graph.node(key).text),
-        o.communityContextTokens,
-        tokenizer,
-      ).join('\n'),
-    );
-    const keys = contents.map((content) => materialKey([content]));
-    const toAsk = missing(keys, (key) => memo.elements.has(key));
-    const fresh = await rt.map(
-      toAsk,
-      (i) => tasks.titleAndDescription(contents[i]!, { abortSignal: signal }),
-      { label: (i) => `community ${nonEmpty[i]!.c}`, unit: 'communities', ...concurrency },
-    );
-    const got = new Map(fresh.map((element, j) => [toAsk[j]!, element]));
-    const elements: TitleDescription[] = keys.map((key, i) => {
-      const element = got.get(i);
-      if (element) return element;
-      const kept = memo.elements.get(key)!;
-      return { title: kept.title, description: kept.description, issues: issuesOf(kept.issues) };
-    });
-    return { count, nonEmpty, elements, keys, asked: toAsk.length, membership: [...communities] };
-  });
-  calls.described = communities.asked;
-  const { matching, highKeys } = await rt.stage(
-    'communities',
-    () => {
-      const { count, nonEmpty, elements } = communities;
-      stats.communities = count;
-      stats.emptyCommunities = count - nonEmpty.length;
-      const laid = layHighLevelElements({ graph, communities: nonEmpty, elements });
-      stats.highLevelElements = laid.highKeys.length;
-      addCounts(stats.parseIssues, laid.parseIssues);
-      addCounts(stats.skipped, laid.skipped);
-      return laid;
-    },
-    { checkpoint: false },
-  );
-  await embed(highKeys);
-  await rt.stage(
-    'semantic-matching',
-    () => {
-      if (highKeys.length === 0) return;
-      const nodes: MatchingNode[] = matching.map((node) => ({ ...node, vector: vectors.get(node.id)! }));
-      const { edges, clusters } = matchHighLevelElements({
-        nodes,
-        denseMatchingClusterSize: o.denseMatchingClusterSize,
-        seed: o.seed,
-      });
-      stats.semanticClusters = clusters;
-      for (const [member, h] of edges) graph.connect(member, h, 'h');
-      stats.semanticMatchingEdges = edges.length;
-    },
-    { checkpoint: false },
-  );
+  await embedNodes(run, graph, [...graph.nodes('S'), ...graph.nodes('A')]);
+  const communities = await communityElements(run, graph);
+  await embedNodes(run, graph, communities.highKeys);
+  await semanticMatching(run, graph, communities.matching, communities.highKeys);
 
   // G4: text insertion (§2.4).
   const textKeys = chunks.map((chunk, c) => {
@@ -314,38 +137,10 @@ export async function indexNodeRag(
     for (const sKey of unitsOfChunk[c]!) graph.connect(key, sKey, 's');
     return key;
   });
-  await embed(textKeys);
+  await embedNodes(run, graph, textKeys);
 
-  // G5: HNSW index over the embedded nodes and its base layer as semantic edges (§2.4); without
-  // the HNSW addon, the exact flat index and the base layer HNSW's rule makes over exact neighbours.
   const vectorKeys = [...textKeys, ...graph.nodes('S'), ...graph.nodes('A'), ...graph.nodes('H')];
-  const { index: hnsw, baseLayer } = await rt.stage(
-    'hnsw',
-    async (): Promise<{ index: NodeRagIndex['vectors']; baseLayer?: number[][] }> => {
-      const rows = vectorKeys.map((key) => vectors.get(key)!);
-      const dimensions = input.providers.embedder.dimensions;
-      if (input.providers.vectorIndex.kind === 'flat') {
-        const index = buildFlat({ vectors: rows, dimensions });
-        ctx.onProgress?.({ stage: 'hnsw', done: rows.length, total: rows.length, unit: 'nodes' });
-        if (!o.hnswEdges) return { index };
-        const layer = exactBaseLayer(rows, { M: o.hnswM, efConstruction: o.hnswEfConstruction });
-        stats.hnsw = layLinks(graph, layer, vectorKeys);
-        return { index, baseLayer: vectorKeys.map((_, id) => layer.get(id) ?? []) };
-      }
-      const index = buildHnsw({
-        vectors: rows,
-        dimensions,
-        options: o,
-        onAdded: (done) => ctx.onProgress?.({ stage: 'hnsw', done, total: vectorKeys.length, unit: 'nodes' }),
-      });
-      if (o.hnswEdges) {
-        const counts = await layBaseLayer(graph, index, vectorKeys);
-        stats.hnsw = { added: counts.added, reinforced: counts.reinforced };
-      }
-      return { index };
-    },
-    { checkpoint: false },
-  );
+  const { index: hnsw, baseLayer } = await vectorLayer(run, graph, vectorKeys, input.providers);
   const kept: NodeRagKept = {
     documents: input.documents,
     decompositions,
