@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { createOfflineTasks, NO_ANSWER } from '../src/index.js';
 import { analyze } from '../src/nlp.js';
 import { findRelationPhrase } from '../src/reader/chain.js';
-import { describedName, normalizeWording } from '../src/reader/decompose.js';
+import { describedName, findDescription, normalizeWording } from '../src/reader/decompose.js';
 
 // Invented notes about an invented mill town, written for these tests: family relations said in
 // several ways, spans of time, numbers with units, and facts the notes do not hold. The expected
@@ -109,6 +109,13 @@ describe('time, numbers and voice', () => {
       'Who built the Heron?',
     ])
       expect((await ask(q)).answer, q).toBe(NO_ANSWER);
+  });
+});
+
+describe('descriptions', () => {
+  test('a participle after its auxiliary stays in the clause ("where the barge was built")', async () => {
+    const d = findDescription(await tokensOf('When was the yard where the Heron was built started?'));
+    expect(d?.question).toBe('Which yard is where the Heron was built?');
   });
 });
 

@@ -344,7 +344,9 @@ function clauseEnd(tokens: readonly Token[], k: number): number {
     if ((t.pos === 'VERB' || t.pos === 'AUX') && !nominal) {
       // A verb after the object closes the clause ("that built the Orsa *founded*"); a clause whose
       // subject comes first takes its verb after it ("where her mother *works*").
-      if (sawObject && sawVerb) break;
+      // "was built": a participle after its auxiliary is the same verb.
+      const group = tokens[i - 1]?.pos === 'AUX' && t.pos === 'VERB';
+      if (sawObject && sawVerb && !group) break;
       sawVerb = true;
       end = i;
       continue;
