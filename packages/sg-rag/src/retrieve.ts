@@ -13,7 +13,7 @@ import { edgeSentences, type SgEdge } from './kg.js';
 import { matchQueryGraph } from './match.js';
 import { coverageAnswers, gatherEdges } from './neighbourhood.js';
 import type { ResolvedRetrieveOptions } from './options.js';
-import type { NormalizedQueryGraph } from './query-graph.js';
+import type { Embedding, NormalizedQueryGraph } from './query-graph.js';
 import { rankMatches } from './rank.js';
 import type { SgRagIndex } from './types.js';
 
@@ -151,6 +151,20 @@ function finish(
   };
 }
 
+/** One retrieval in progress: its query graph normalized, the timings and the trace so far. */
+interface SgRun {
+  index: SgRagIndex;
+  query: string;
+  o: ResolvedRetrieveOptions;
+  started: number;
+  stageMs: Record<string, number>;
+  time: <T>(stage: string, fn: () => T | Promise<T>) => Promise<T>;
+  q: NormalizedQueryGraph;
+  /** The data nodes the query nodes were normalized to. */
+  known: Set<number>;
+  trace: Record<string, unknown>;
+}
+
 /**
  * One SG-RAG retrieval: the query graph (given, or from the `extractQueryGraph` task) is normalized
  * against the node labels, then matched exactly (`matchQueryGraph`); the matched subgraphs, ranked
@@ -187,64 +201,15 @@ export async function retrieveSgRag(
     queryGraph: { nodes: qg.nodes, edges: qg.edges, issues: qg.issues.length, droppedEdges },
     normalization: report,
   };
-  const { graph } = index;
-
-  const fallback = async (hops: number, reason: string): Promise<Retrieval> => {
-    const edgeIds = gatherEdges({
-      adjacency: index.adjacency,
-      seeds: [...known],
-      hops,
-      limit: o.maxGatheredFacts,
-    });
-    const ranked = await time('rank', () => rankEdges(index, query, edgeIds, o.signal));
-    const items: RetrievedItem[] = ranked.map(({ id, score, text }) => ({
-      id: `fact:${graph.ids[graph.edges[id]!.a]}|${graph.ids[graph.edges[id]!.b]}`,
-      kind: 'relation',
-      text,
-      score,
-      source: provenance([graph.edges[id]!]),
-    }));
-    const nodes = new Set<number>(known);
-    for (const { id } of ranked) {
-      nodes.add(graph.edges[id]!.a);
-      nodes.add(graph.edges[id]!.b);
-    }
-    return finish(index, items, { nodes, edges: new Set(edgeIds) }, o.budgetTokens, {
-      ...trace,
-      fallback: o.mode === 'sg-rag',
-      fallbackReason: o.mode === 'sg-rag' ? reason : undefined,
-      hops,
-      gatheredFacts: edgeIds.length,
-      answers: coverageAnswers(graph, edgeIds, known),
-      answerSource: 'coverage',
-      stageMs,
-      ms: performance.now() - started,
-    });
-  };
-
-  if (o.mode === 'entity') {
-    const { neighbours, edgeOf } = index.adjacency;
-    const items: RetrievedItem[] = [...known].map((n) => ({
-      id: `entity:${graph.ids[n]}`,
-      kind: 'entity',
-      text: graph.descriptions[n] ? `${graph.labels[n]}: ${graph.descriptions[n]}` : graph.labels[n]!,
-      score: 1,
-      source: provenance(neighbours[n]!.map((m) => graph.edges[edgeOf[n]!.get(m)!]!)),
-    }));
-    return finish(index, items, { nodes: new Set(known), edges: new Set() }, o.budgetTokens, {
-      ...trace,
-      answers: [],
-      stageMs,
-      ms: performance.now() - started,
-    });
-  }
-  if (o.mode === 'one-hop') return fallback(1, 'baseline');
-  if (o.mode === 'two-hop') return fallback(2, 'baseline');
-  if (q.edges.length === 0) return fallback(1, 'the query graph has no edges');
+  const run: SgRun = { index, query, o, started, stageMs, time, q, known, trace };
+  if (o.mode === 'entity') return entityRetrieval(run);
+  if (o.mode === 'one-hop') return factsAround(run, 1, 'baseline');
+  if (o.mode === 'two-hop') return factsAround(run, 2, 'baseline');
+  if (q.edges.length === 0) return factsAround(run, 1, 'the query graph has no edges');
 
   const m = matchQueryGraph({
     query: q,
-    graph,
+    graph: index.graph,
     adjacency: index.adjacency,
     paths: index.paths,
     maxLabelCandidates: o.maxLabelCandidates,
@@ -271,8 +236,77 @@ export async function retrieveSgRag(
       matches: matches.length,
     },
   });
-  if (matches.length === 0) return fallback(1, 'no subgraph matches every constraint');
+  if (matches.length === 0) return factsAround(run, 1, 'no subgraph matches every constraint');
+  return subgraphRetrieval(run, matches);
+}
 
+/**
+ * The facts around the query entities within `hops` hops, ranked by similarity to the query: the
+ * one- and two-hop baselines, and SG-RAG's fallback (`reason`) when no subgraph matches.
+ */
+async function factsAround(run: SgRun, hops: number, reason: string): Promise<Retrieval> {
+  const { index, query, o, time, known, trace, stageMs, started } = run;
+  const { graph } = index;
+  const edgeIds = gatherEdges({
+    adjacency: index.adjacency,
+    seeds: [...known],
+    hops,
+    limit: o.maxGatheredFacts,
+  });
+  const ranked = await time('rank', () => rankEdges(index, query, edgeIds, o.signal));
+  const items: RetrievedItem[] = ranked.map(({ id, score, text }) => ({
+    id: `fact:${graph.ids[graph.edges[id]!.a]}|${graph.ids[graph.edges[id]!.b]}`,
+    kind: 'relation',
+    text,
+    score,
+    source: provenance([graph.edges[id]!]),
+  }));
+  const nodes = new Set<number>(known);
+  for (const { id } of ranked) {
+    nodes.add(graph.edges[id]!.a);
+    nodes.add(graph.edges[id]!.b);
+  }
+  return finish(index, items, { nodes, edges: new Set(edgeIds) }, o.budgetTokens, {
+    ...trace,
+    fallback: o.mode === 'sg-rag',
+    fallbackReason: o.mode === 'sg-rag' ? reason : undefined,
+    hops,
+    gatheredFacts: edgeIds.length,
+    answers: coverageAnswers(graph, edgeIds, known),
+    answerSource: 'coverage',
+    stageMs,
+    ms: performance.now() - started,
+  });
+}
+
+/** The `entity` baseline: the normalized query entities with their descriptions. */
+function entityRetrieval(run: SgRun): Retrieval {
+  const { index, o, known, trace, stageMs, started } = run;
+  const { graph } = index;
+  const { neighbours, edgeOf } = index.adjacency;
+  const items: RetrievedItem[] = [...known].map((n) => ({
+    id: `entity:${graph.ids[n]}`,
+    kind: 'entity',
+    text: graph.descriptions[n] ? `${graph.labels[n]}: ${graph.descriptions[n]}` : graph.labels[n]!,
+    score: 1,
+    source: provenance(neighbours[n]!.map((m) => graph.edges[edgeOf[n]!.get(m)!]!)),
+  }));
+  return finish(index, items, { nodes: new Set(known), edges: new Set() }, o.budgetTokens, {
+    ...trace,
+    answers: [],
+    stageMs,
+    ms: performance.now() - started,
+  });
+}
+
+/**
+ * The matched subgraphs, ranked by `rankMatches` (relation similarity to the query graph, by
+ * default): the answers are the target bindings, best first, and each match's relation paragraph
+ * is an item.
+ */
+async function subgraphRetrieval(run: SgRun, matches: Embedding[]): Promise<Retrieval> {
+  const { index, query, o, time, q, trace, stageMs, started } = run;
+  const { graph } = index;
   const cache = relationVectors.get(index) ?? new Map<string, Float32Array>();
   relationVectors.set(index, cache);
   const ranked =
