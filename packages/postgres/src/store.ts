@@ -146,270 +146,333 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
   }
   const db: PgDatabase = connect(fn, options);
   const location = `${db.label}#${index}`;
-  const owner = `postgresStore(${location})`;
-  const q = quoteIdent(schema);
-  /** Version ids opened by unreleased snapshots of this store, with how many hold each. */
-  const pinned = new Map<number, number>();
-  let closed = false;
-  const lockOptions = (given: StoreLockOptions = {}) => ({
-    what: location,
+  const s: PgStoreState = {
+    db,
+    location,
+    owner: `postgresStore(${location})`,
     schema,
-    ...(options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {}),
-    ...(options.onLockWait !== undefined ? { onWait: options.onLockWait } : {}),
-    ...given,
-  });
-  /** The lock `lock()` took, while it is held. */
-  let holding: WriterLock | undefined;
-  /** Callers of `lock()` in one process take turns. */
-  const inTurn = lockInTurn();
-
-  const checkOpen = () => {
-    if (closed)
-      throw new StateError(`${owner}: the store was closed; make a new postgresStore to use it again.`);
+    q: quoteIdent(schema),
+    keep,
+    vectors: options.vectors,
+    lockTimeoutMs: options.lockTimeoutMs,
+    onLockWait: options.onLockWait,
+    pinned: new Map(),
+    closed: false,
+    holding: undefined,
+    inTurn: lockInTurn(),
   };
-
-  /** The current version's id and manifest text, after checking the schema is grag's and readable. */
-  async function currentVersion(tx: PgQueryable): Promise<{ id: number; manifest: string } | undefined> {
-    const state = await inspectSchema(tx, schema);
-    if (state.kind === 'foreign') {
-      throw new IndexFormatError(
-        location,
-        undefined,
-        `${location}: schema ${schema} is not a grag index (it holds ${state.tables.slice(0, 3).join(', ')}); check the index name.`,
-      );
-    }
-    if (state.kind === 'grag' && state.version > SCHEMA_VERSION)
-      throw newerSchema(location, schema, state.version);
-    if (state.kind !== 'grag') return undefined;
-    const rows = await tx.query<{ id: number; manifest: string }>(
-      `SELECT id, manifest::text AS manifest FROM ${q}.versions WHERE current`,
-    );
-    return rows.rows[0];
-  }
-
-  /** Whether the current version has vector collections (false when there is no index yet). */
-  async function currentHasCollections(): Promise<boolean> {
-    // Anything but a readable grag schema is the commit's to refuse (migrate says why).
-    const state = await inspectSchema(db, schema);
-    if (state.kind !== 'grag' || state.version > SCHEMA_VERSION) return false;
-    const current = await db.query<{ id: number }>(`SELECT id FROM ${q}.versions WHERE current`);
-    const id = current.rows[0]?.id;
-    return id !== undefined && (await listCollections(db, schema, id)).size > 0;
-  }
-
-  function unpin(id: number): void {
-    const n = (pinned.get(id) ?? 0) - 1;
-    if (n <= 0) pinned.delete(id);
-    else pinned.set(id, n);
-  }
-
   return {
     kind: 'postgres',
     location,
     schema,
+    target: () => storeTarget(s),
+    lock: (given) => lockStore(s, given),
+    writeVersion: (manifest, write) => writeStoreVersion(s, manifest, write),
+    open: () => openStoreVersion(s),
+    close: () => closeStore(s),
+  };
+}
 
-    async target(): Promise<StoreTarget> {
-      checkOpen();
-      return await guard(db.label, async () => {
-        const state = await inspectSchema(db, schema);
-        if (state.kind === 'absent' || state.kind === 'empty') return state.kind;
-        if (state.kind === 'foreign') throw foreignSchema(location, schema, state.tables);
-        if (state.version > SCHEMA_VERSION) throw newerSchema(location, schema, state.version);
-        const current = await db.query(`SELECT 1 AS n FROM ${q}.versions WHERE current`);
-        return current.rows.length > 0 ? 'index' : 'empty';
-      });
+/** What the store's schema holds (see `IndexStore.target`). */
+async function storeTarget(s: PgStoreState): Promise<StoreTarget> {
+  const { db, location, schema, q } = s;
+  checkOpen(s);
+  return await guard(db.label, async () => {
+    const state = await inspectSchema(db, schema);
+    if (state.kind === 'absent' || state.kind === 'empty') return state.kind;
+    if (state.kind === 'foreign') throw foreignSchema(location, schema, state.tables);
+    if (state.version > SCHEMA_VERSION) throw newerSchema(location, schema, state.version);
+    const current = await db.query(`SELECT 1 AS n FROM ${q}.versions WHERE current`);
+    return current.rows.length > 0 ? 'index' : 'empty';
+  });
+}
+
+/** Take the index's writer lock (see `PostgresStore.lock`). */
+async function lockStore(s: PgStoreState, given: StoreLockOptions | undefined): Promise<StoreLock> {
+  const { db } = s;
+  checkOpen(s);
+  const { held, lock } = await s.inTurn(
+    () => {
+      checkOpen(s);
+      return guard(db.label, () => acquireWriterLock(db, lockOptions(s, given)));
     },
+    (released) => {
+      if (s.holding === released) s.holding = undefined;
+    },
+  );
+  s.holding = lock;
+  return held;
+}
 
-    async lock(given) {
-      checkOpen();
-      const { held, lock } = await inTurn(
-        () => {
-          checkOpen();
-          return guard(db.label, () => acquireWriterLock(db, lockOptions(given)));
-        },
-        (released) => {
-          if (holding === released) holding = undefined;
-        },
+/** Release the writer lock and end the pool made from `url`. */
+async function closeStore(s: PgStoreState): Promise<void> {
+  const { db } = s;
+  if (s.closed) return;
+  s.closed = true;
+  await s.holding?.release();
+  s.holding = undefined;
+  await db.close();
+}
+
+/**
+ * What every operation of one `postgresStore` shares: its connection, names, the versions its
+ * snapshots hold open, whether it is closed, and the writer lock `lock()` holds.
+ */
+interface PgStoreState {
+  readonly db: PgDatabase;
+  /** `<database>#<index>`, how messages name the index. */
+  readonly location: string;
+  /** `postgresStore(<location>)`, how messages name the store. */
+  readonly owner: string;
+  readonly schema: string;
+  /** The schema name quoted for SQL. */
+  readonly q: string;
+  /** Versions kept, the current one included. */
+  readonly keep: number;
+  /** `PostgresStoreOptions.vectors`. */
+  readonly vectors: boolean | undefined;
+  readonly lockTimeoutMs: number | undefined;
+  readonly onLockWait: ((holder: string) => void) | undefined;
+  /** Version ids opened by unreleased snapshots of this store, with how many hold each. */
+  readonly pinned: Map<number, number>;
+  closed: boolean;
+  /** The lock `lock()` took, while it is held. */
+  holding: WriterLock | undefined;
+  /** Callers of `lock()` in one process take turns. */
+  readonly inTurn: ReturnType<typeof lockInTurn>;
+}
+
+/** Refuse to work on a closed store. */
+function checkOpen(s: PgStoreState): void {
+  if (s.closed)
+    throw new StateError(`${s.owner}: the store was closed; make a new postgresStore to use it again.`);
+}
+
+/** The options of the writer lock of this store's index. */
+function lockOptions(s: PgStoreState, given: StoreLockOptions = {}) {
+  return {
+    what: s.location,
+    schema: s.schema,
+    ...(s.lockTimeoutMs !== undefined ? { timeoutMs: s.lockTimeoutMs } : {}),
+    ...(s.onLockWait !== undefined ? { onWait: s.onLockWait } : {}),
+    ...given,
+  };
+}
+
+/** The current version's id and manifest text, after checking the schema is grag's and readable. */
+async function currentVersion(
+  s: PgStoreState,
+  tx: PgQueryable,
+): Promise<{ id: number; manifest: string } | undefined> {
+  const { schema, location, q } = s;
+  const state = await inspectSchema(tx, schema);
+  if (state.kind === 'foreign') {
+    throw new IndexFormatError(
+      location,
+      undefined,
+      `${location}: schema ${schema} is not a grag index (it holds ${state.tables.slice(0, 3).join(', ')}); check the index name.`,
+    );
+  }
+  if (state.kind === 'grag' && state.version > SCHEMA_VERSION)
+    throw newerSchema(location, schema, state.version);
+  if (state.kind !== 'grag') return undefined;
+  const rows = await tx.query<{ id: number; manifest: string }>(
+    `SELECT id, manifest::text AS manifest FROM ${q}.versions WHERE current`,
+  );
+  return rows.rows[0];
+}
+
+/** Whether the current version has vector collections (false when there is no index yet). */
+async function currentHasCollections(s: PgStoreState): Promise<boolean> {
+  const { db, schema, q } = s;
+  // Anything but a readable grag schema is the commit's to refuse (migrate says why).
+  const state = await inspectSchema(db, schema);
+  if (state.kind !== 'grag' || state.version > SCHEMA_VERSION) return false;
+  const current = await db.query<{ id: number }>(`SELECT id FROM ${q}.versions WHERE current`);
+  const id = current.rows[0]?.id;
+  return id !== undefined && (await listCollections(db, schema, id)).size > 0;
+}
+
+/** One snapshot of version `id` released. */
+function unpin(s: PgStoreState, id: number): void {
+  const n = (s.pinned.get(id) ?? 0) - 1;
+  if (n <= 0) s.pinned.delete(id);
+  else s.pinned.set(id, n);
+}
+
+/** A snapshot of the current version (see `IndexStore.open`). */
+async function openStoreVersion(s: PgStoreState): Promise<StoredIndex> {
+  const { db, owner, location, schema, q, keep } = s;
+  checkOpen(s);
+  const found = await guard(db.label, async () => {
+    const current = await currentVersion(s, db);
+    if (current === undefined) return undefined;
+    const names = await db.query<{ name: string }>(`SELECT name FROM ${q}.artifacts WHERE version = $1`, [
+      current.id,
+    ]);
+    const collections = await listCollections(db, schema, current.id);
+    return { ...current, names: names.rows.map((row) => row.name).sort(), collections };
+  });
+  if (found === undefined) {
+    throw new IndexFormatError(
+      location,
+      undefined,
+      `${location} holds no index yet. Build one into it first (method.save(index, store), or grag index --store).`,
+    );
+  }
+  const manifest = parseManifest(found.manifest, location);
+  const { id } = found;
+  s.pinned.set(id, (s.pinned.get(id) ?? 0) + 1);
+  const scratch = new Scratch(owner);
+  const locate = (name: string) => artifactLocator(location, name);
+  let released = false;
+  const { collections } = found;
+  return {
+    manifest,
+    names: found.names,
+    collections: [...collections.keys()].sort(),
+    async vectorCollection(name) {
+      const row = collections.get(name);
+      if (row === undefined) throw indexFileError(locate(name), 'is missing (no such vector collection)');
+      return new PgStoredVectors(db, schema, row, `${location}/${name}`);
+    },
+    locate,
+    async read(name) {
+      const checked = checkArtifactName(name, owner);
+      if (released) throw new StateError(`${owner}: this snapshot was released; open the index again.`);
+      const rows = await guard(db.label, () =>
+        db.query<{ bytes: Uint8Array | null; live: boolean }>(
+          `SELECT a.bytes, true AS live FROM ${q}.artifacts a WHERE a.version = $1 AND a.name = $2
+           UNION ALL SELECT NULL, false WHERE NOT EXISTS (SELECT 1 FROM ${q}.versions WHERE id = $1)`,
+          [id, checked],
+        ),
       );
-      holding = lock;
-      return held;
-    },
-
-    async writeVersion(manifest, write) {
-      checkOpen();
-      const text = manifestText(completeManifest(manifest));
-      const scratch = new Scratch(owner);
-      const spool = new Scratch(owner);
-      /** Artifact name → its spool file, in the order written (a name written again keeps its last bytes). */
-      const spooled = new Map<string, string>();
-      /** Vector collections to store with the version, by name. */
-      const collections = new Map<
-        string,
-        { vectors: readonly ArrayLike<number>[]; options: VectorCollectionOptions }
-      >();
-      let ended = false;
-      try {
-        const keepVectors = options.vectors ?? (await guard(db.label, () => currentHasCollections()));
-        const out: ArtifactWriter = {
-          async write(name, data) {
-            if (ended) {
-              throw new StateError(
-                `${owner}: this artifact writer belongs to a version that was already stored or abandoned; write artifacts inside the writeVersion callback.`,
-              );
-            }
-            const checked = checkArtifactName(name, owner);
-            if (!(data instanceof Uint8Array)) {
-              throw new InvalidArgumentError('data', `${owner}: artifact ${checked} must be a Uint8Array.`);
-            }
-            const file = join(await spool.get(), String(spooled.size));
-            await writeFile(file, data);
-            spooled.set(checked, file);
-          },
-          scratch: () => scratch.get(),
-          ...(keepVectors
-            ? {
-                async vectorCollection(name, vectors, collection) {
-                  const checked = checkCollectionName(owner, name);
-                  for (const vector of vectors) assertVector(owner, 'vectors', vector, collection.dimensions);
-                  collections.set(checked, { vectors: [...vectors], options: { ...collection } });
-                },
-              }
-            : {}),
-        };
-        try {
-          await write(out);
-        } finally {
-          ended = true;
-        }
-        // The writer lock: the one lock() holds, else taken for this commit alone.
-        const held = holding;
-        if (held !== undefined && !(await held.alive())) {
-          throw new StateError(
-            `${owner}: the connection holding the writer lock of ${location} was lost, so another writer may have stored a version meanwhile; run the update again.`,
-          );
-        }
-        const own =
-          held === undefined ? await guard(db.label, () => acquireWriterLock(db, lockOptions())) : undefined;
-        try {
-          await commit();
-        } finally {
-          await own?.release();
-        }
-      } finally {
-        ended = true;
-        await Promise.all([scratch.remove(), spool.remove()]);
-      }
-
-      async function commit(): Promise<void> {
-        await guard(db.label, () =>
-          db.transaction(async (tx) => {
-            if (collections.size > 0) await ensurePgvector(tx, db.label);
-            const lock = lockSql(schema);
-            await tx.query(lock.text, lock.params);
-            await migrate(tx, schema, location);
-            const made = await tx.query<{ id: number }>(
-              `INSERT INTO ${q}.versions (manifest) VALUES (NULL) RETURNING id`,
-            );
-            const id = made.rows[0]!.id;
-            for (const [name, file] of spooled) {
-              await tx.query(`INSERT INTO ${q}.artifacts (version, name, bytes) VALUES ($1, $2, $3)`, [
-                id,
-                name,
-                await readFile(file),
-              ]);
-            }
-            for (const [name, collection] of collections) {
-              await writeCollection(tx, schema, id, name, collection.vectors, collection.options);
-            }
-            await tx.query(`UPDATE ${q}.versions SET manifest = $1::jsonb WHERE id = $2`, [text, id]);
-            await tx.query(`UPDATE ${q}.versions SET current = false WHERE current`);
-            await tx.query(`UPDATE ${q}.versions SET current = true WHERE id = $1`, [id]);
-            const old = await tx.query<{ id: number }>(
-              `SELECT id FROM ${q}.versions WHERE NOT current AND NOT (id = ANY($1::int[]))
-               AND id NOT IN (SELECT id FROM ${q}.versions WHERE NOT current ORDER BY id DESC LIMIT $2)`,
-              [[...pinned.keys()], keep - 1],
-            );
-            const gone = old.rows.map((row) => row.id);
-            await dropCollections(tx, schema, gone);
-            await tx.query(`DELETE FROM ${q}.versions WHERE id = ANY($1::int[])`, [gone]);
-          }),
-        );
-      }
-    },
-
-    async open(): Promise<StoredIndex> {
-      checkOpen();
-      const found = await guard(db.label, async () => {
-        const current = await currentVersion(db);
-        if (current === undefined) return undefined;
-        const names = await db.query<{ name: string }>(`SELECT name FROM ${q}.artifacts WHERE version = $1`, [
-          current.id,
-        ]);
-        const collections = await listCollections(db, schema, current.id);
-        return { ...current, names: names.rows.map((row) => row.name).sort(), collections };
-      });
-      if (found === undefined) {
+      const row = rows.rows[0];
+      if (row !== undefined && !row.live) {
         throw new IndexFormatError(
           location,
-          undefined,
-          `${location} holds no index yet. Build one into it first (method.save(index, store), or grag index --store).`,
+          manifest.formatVersion,
+          `${location}: the version this snapshot opened (${id}) was replaced and deleted by newer writes (the store keeps ${keep}); open the index again.`,
         );
       }
-      const manifest = parseManifest(found.manifest, location);
-      const { id } = found;
-      pinned.set(id, (pinned.get(id) ?? 0) + 1);
-      const scratch = new Scratch(owner);
-      const locate = (name: string) => artifactLocator(location, name);
-      let released = false;
-      const { collections } = found;
-      return {
-        manifest,
-        names: found.names,
-        collections: [...collections.keys()].sort(),
-        async vectorCollection(name) {
-          const row = collections.get(name);
-          if (row === undefined) throw indexFileError(locate(name), 'is missing (no such vector collection)');
-          return new PgStoredVectors(db, schema, row, `${location}/${name}`);
-        },
-        locate,
-        async read(name) {
-          const checked = checkArtifactName(name, owner);
-          if (released) throw new StateError(`${owner}: this snapshot was released; open the index again.`);
-          const rows = await guard(db.label, () =>
-            db.query<{ bytes: Uint8Array | null; live: boolean }>(
-              `SELECT a.bytes, true AS live FROM ${q}.artifacts a WHERE a.version = $1 AND a.name = $2
-               UNION ALL SELECT NULL, false WHERE NOT EXISTS (SELECT 1 FROM ${q}.versions WHERE id = $1)`,
-              [id, checked],
-            ),
-          );
-          const row = rows.rows[0];
-          if (row !== undefined && !row.live) {
-            throw new IndexFormatError(
-              location,
-              manifest.formatVersion,
-              `${location}: the version this snapshot opened (${id}) was replaced and deleted by newer writes (the store keeps ${keep}); open the index again.`,
-            );
-          }
-          if (row?.bytes == null) throw indexFileError(locate(checked), 'is missing');
-          return new Uint8Array(row.bytes);
-        },
-        scratch: () => scratch.get(),
-        async release() {
-          if (!released) {
-            released = true;
-            unpin(id);
-          }
-          await scratch.remove();
-        },
-      };
+      if (row?.bytes == null) throw indexFileError(locate(checked), 'is missing');
+      return new Uint8Array(row.bytes);
     },
-
-    async close() {
-      if (closed) return;
-      closed = true;
-      await holding?.release();
-      holding = undefined;
-      await db.close();
+    scratch: () => scratch.get(),
+    async release() {
+      if (!released) {
+        released = true;
+        unpin(s, id);
+      }
+      await scratch.remove();
     },
   };
+}
+
+/** Store a new version of the index: the artifacts and collections `write` writes, then `manifest`. */
+async function writeStoreVersion(
+  s: PgStoreState,
+  manifest: Parameters<IndexStore['writeVersion']>[0],
+  write: Parameters<IndexStore['writeVersion']>[1],
+): Promise<void> {
+  const { db, owner, location, schema, q, keep } = s;
+  checkOpen(s);
+  const text = manifestText(completeManifest(manifest));
+  const scratch = new Scratch(owner);
+  const spool = new Scratch(owner);
+  /** Artifact name → its spool file, in the order written (a name written again keeps its last bytes). */
+  const spooled = new Map<string, string>();
+  /** Vector collections to store with the version, by name. */
+  const collections = new Map<
+    string,
+    { vectors: readonly ArrayLike<number>[]; options: VectorCollectionOptions }
+  >();
+  let ended = false;
+  try {
+    const keepVectors = s.vectors ?? (await guard(db.label, () => currentHasCollections(s)));
+    const out: ArtifactWriter = {
+      async write(name, data) {
+        if (ended) {
+          throw new StateError(
+            `${owner}: this artifact writer belongs to a version that was already stored or abandoned; write artifacts inside the writeVersion callback.`,
+          );
+        }
+        const checked = checkArtifactName(name, owner);
+        if (!(data instanceof Uint8Array)) {
+          throw new InvalidArgumentError('data', `${owner}: artifact ${checked} must be a Uint8Array.`);
+        }
+        const file = join(await spool.get(), String(spooled.size));
+        await writeFile(file, data);
+        spooled.set(checked, file);
+      },
+      scratch: () => scratch.get(),
+      ...(keepVectors
+        ? {
+            async vectorCollection(name, vectors, collection) {
+              const checked = checkCollectionName(owner, name);
+              for (const vector of vectors) assertVector(owner, 'vectors', vector, collection.dimensions);
+              collections.set(checked, { vectors: [...vectors], options: { ...collection } });
+            },
+          }
+        : {}),
+    };
+    try {
+      await write(out);
+    } finally {
+      ended = true;
+    }
+    // The writer lock: the one lock() holds, else taken for this commit alone.
+    const held = s.holding;
+    if (held !== undefined && !(await held.alive())) {
+      throw new StateError(
+        `${owner}: the connection holding the writer lock of ${location} was lost, so another writer may have stored a version meanwhile; run the update again.`,
+      );
+    }
+    const own =
+      held === undefined ? await guard(db.label, () => acquireWriterLock(db, lockOptions(s))) : undefined;
+    try {
+      await commit();
+    } finally {
+      await own?.release();
+    }
+  } finally {
+    ended = true;
+    await Promise.all([scratch.remove(), spool.remove()]);
+  }
+
+  async function commit(): Promise<void> {
+    await guard(db.label, () =>
+      db.transaction(async (tx) => {
+        if (collections.size > 0) await ensurePgvector(tx, db.label);
+        const lock = lockSql(schema);
+        await tx.query(lock.text, lock.params);
+        await migrate(tx, schema, location);
+        const made = await tx.query<{ id: number }>(
+          `INSERT INTO ${q}.versions (manifest) VALUES (NULL) RETURNING id`,
+        );
+        const id = made.rows[0]!.id;
+        for (const [name, file] of spooled) {
+          await tx.query(`INSERT INTO ${q}.artifacts (version, name, bytes) VALUES ($1, $2, $3)`, [
+            id,
+            name,
+            await readFile(file),
+          ]);
+        }
+        for (const [name, collection] of collections) {
+          await writeCollection(tx, schema, id, name, collection.vectors, collection.options);
+        }
+        await tx.query(`UPDATE ${q}.versions SET manifest = $1::jsonb WHERE id = $2`, [text, id]);
+        await tx.query(`UPDATE ${q}.versions SET current = false WHERE current`);
+        await tx.query(`UPDATE ${q}.versions SET current = true WHERE id = $1`, [id]);
+        const old = await tx.query<{ id: number }>(
+          `SELECT id FROM ${q}.versions WHERE NOT current AND NOT (id = ANY($1::int[]))
+           AND id NOT IN (SELECT id FROM ${q}.versions WHERE NOT current ORDER BY id DESC LIMIT $2)`,
+          [[...s.pinned.keys()], keep - 1],
+        );
+        const gone = old.rows.map((row) => row.id);
+        await dropCollections(tx, schema, gone);
+        await tx.query(`DELETE FROM ${q}.versions WHERE id = ANY($1::int[])`, [gone]);
+      }),
+    );
+  }
 }
