@@ -3,11 +3,13 @@ import { InvalidArgumentError } from '@grag/core';
 import { type Context, Hono } from 'hono';
 import { answerOf, streamQuery } from './answer.js';
 import { bearerCheck } from './auth.js';
-import { badRequest, errorBody, HttpError, oneLine, toHttpError } from './errors.js';
-import { browserGuard, unsupportedBody } from './guard.js';
+import { readJsonBody } from './body.js';
+import { CHAT_EXAMPLE, chatAnswerStream, parseChatRequest } from './chat.js';
+import { errorBody, HttpError, oneLine, toHttpError } from './errors.js';
+import { browserGuard } from './guard.js';
 import { pickIndex, resolveIndexes } from './indexes.js';
 import { openApiDocument } from './openapi.js';
-import { checkRequestOptions, parseQueryRequest, retrievalJson, retrieve } from './query.js';
+import { parseQueryRequest, retrievalJson, retrieveFor } from './query.js';
 import { defaultExplorerDir, loadExplorerAssets, NOT_BUILT_PAGE, type StaticFile } from './static.js';
 import { nextTurn } from './turns.js';
 import type { DocumentResponse, GragServerOptions, Health, IndexList, QueryResponse } from './types.js';
@@ -53,82 +55,6 @@ export function madeHere(app: Hono): MadeHere | undefined {
   return MADE_HERE.get(app);
 }
 
-/**
- * Whether `error`, thrown while reading the request body, means the client closed its connection
- * (Node's `aborted` / `ECONNRESET` on the request stream, or the request's signal aborted).
- */
-function clientWentAway(c: Context, error: unknown): boolean {
-  if (c.req.raw.signal?.aborted) return true;
-  const fields = error as { code?: unknown; message?: unknown } | undefined;
-  return (
-    fields?.code === 'ECONNRESET' ||
-    fields?.code === 'ECONNABORTED' ||
-    fields?.code === 'ERR_STREAM_PREMATURE_CLOSE' ||
-    (typeof fields?.message === 'string' && /^(aborted|terminated|premature close)$/i.test(fields.message))
-  );
-}
-
-/**
- * A client that went away mid-body: 499 (which nobody receives), not a failure of the server, so
- * neither `onError` nor the log hears of it (a slow or dropped client would otherwise log a line
- * each).
- */
-function clientClosed(): HttpError {
-  return new HttpError(
-    499,
-    'client_closed',
-    'The client closed the connection before sending the whole request body.',
-  );
-}
-
-/**
- * The request body as text, read up to `limit` bytes whatever the framing (a `Content-Length`
- * over the limit is refused before anything is read; a chunked body as soon as it passes it).
- * Throws 413 over the limit, 400 for no body or a body that is not UTF-8, 499 when the client
- * disconnects before the body is complete.
- */
-async function readBody(c: Context, limit: number): Promise<string> {
-  const tooLarge = () =>
-    new HttpError(413, 'payload_too_large', `The request body is over the limit of ${limit} bytes.`);
-  const declared = c.req.header('content-length');
-  if (declared !== undefined && Number(declared) > limit) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const body = c.req.raw.body;
-  if (body) {
-    const reader = body.getReader();
-    for (;;) {
-      let next: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        next = await reader.read();
-      } catch (error) {
-        if (clientWentAway(c, error)) throw clientClosed();
-        throw error;
-      }
-      const { done, value } = next;
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  }
-  if (size === 0) throw badRequest('The request has no body; send {"question": "<your question>"} as JSON.');
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw badRequest('The body is not valid UTF-8; send {"question": "<your question>"} as JSON.');
-  }
-}
-
 /** The default `onError`: one line on stderr. */
 function logError(error: unknown, where: string): void {
   const message = error instanceof Error ? error.message : String(error);
@@ -148,7 +74,8 @@ function sendFile(c: Context, file: StaticFile, cache: string): Response {
  * {@link serve} (Node), or call `app.fetch(request)` / `app.request(path)` on any runtime with
  * web-standard `Request` and `Response`. Routes: `GET /healthz`, `GET /openapi.json` (the API's
  * OpenAPI 3.1 document, see {@link openApiDocument}), `GET /v1/indexes`, `POST /v1/query`,
- * `GET /v1/documents/:id`, and the explorer page at `/` and `/assets/*`.
+ * `POST /v1/chat` (for the AI SDK UI's `useChat`), `GET /v1/documents/:id`, and the explorer page
+ * at `/` and `/assets/*`.
  *
  * The indexes are resolved once (names, documents, listing) and queried concurrently. Throws
  * `InvalidArgumentError` for bad options (no index, two with one name, a bad token or limit).
@@ -258,31 +185,10 @@ export function createGragServer(options: GragServerOptions): Hono {
 
   app.post('/v1/query', async (c) => {
     const started = performance.now();
-    // Only JSON: a page of another site may send text/plain or form bodies without asking first.
-    const unsupported = unsupportedBody(c.req.header('content-type'));
-    if (unsupported) throw unsupported;
-    const raw = await readBody(c, bodyLimitBytes);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      throw badRequest('The body is not valid JSON; send {"question": "<your question>"}.');
-    }
-    const request = parseQueryRequest(parsed, maxQuestionChars);
-    const served = pickIndex(indexes, request.method);
-    checkRequestOptions(served, request);
-    if (request.answer && !served.answer) {
-      throw new HttpError(
-        400,
-        'answer_unavailable',
-        `This server gives no answers for index "${served.name}"; ask with "answer": false.`,
-      );
-    }
+    const body = await readJsonBody(c, bodyLimitBytes, '{"question": "<your question>"}');
+    const request = parseQueryRequest(body, maxQuestionChars);
     const signal = c.req.raw.signal;
-    // Retrieval and answer each start in a turn of the event loop of their own, in arrival order
-    // (see turns.ts): a busy server still accepts connections and serves the oldest query first.
-    await nextTurn();
-    const retrieval = await retrieve(served, request, signal);
+    const { served, retrieval } = await retrieveFor(indexes, request, signal);
     const response: QueryResponse = {
       index: served.name,
       method: served.method.name,
@@ -299,6 +205,21 @@ export function createGragServer(options: GragServerOptions): Hono {
     }
     response.ms = elapsed(started);
     return c.json(response);
+  });
+
+  // The AI SDK UI's `useChat`: the last user message asked as a streamed query, the answer sent as
+  // a UI message stream (chat.ts).
+  app.post('/v1/chat', async (c) => {
+    const body = await readJsonBody(c, bodyLimitBytes, CHAT_EXAMPLE);
+    const request = parseChatRequest(body, maxQuestionChars);
+    const signal = c.req.raw.signal;
+    const { served, retrieval } = await retrieveFor(
+      indexes,
+      request,
+      signal,
+      'read its retrieval with POST /v1/query.',
+    );
+    return chatAnswerStream({ served, question: request.question, retrieval, signal, onError });
   });
 
   return app;

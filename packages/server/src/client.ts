@@ -34,6 +34,7 @@ export type {
   SourceLocation,
   Subgraph,
 } from './schema.js';
+export type { ChatMessage, ChatRequest, ChatStreamChunk } from './schema-chat.js';
 
 const MARKER = Symbol.for('grag.server.apiError');
 

@@ -1,7 +1,8 @@
 /**
  * `@grag/server`: the `grag serve` HTTP API over loaded grag indexes — JSON queries with
- * retrieval, subgraph and cited answers, answers streamed as Server-Sent Events, source documents,
- * and the graph explorer page — as a Hono app that runs on Node through `@hono/node-server`; the
+ * retrieval, subgraph and cited answers, answers streamed as Server-Sent Events, a chat route for
+ * the AI SDK UI's `useChat` (an AI SDK UI message stream), source documents, and the graph explorer
+ * page — as a Hono app that runs on Node through `@hono/node-server`; the
  * API's OpenAPI 3.1 document ({@link openApiDocument}, served at `GET /openapi.json`). The typed
  * client is the `@grag/server/client` entry.
  *
@@ -16,6 +17,9 @@ export { defaultExplorerDir } from './static.js';
 export type {
   AnswerJson,
   AnswerSource,
+  ChatMessage,
+  ChatRequest,
+  ChatStreamChunk,
   DocumentResponse,
   ErrorBody,
   GragServerOptions,

@@ -15,6 +15,7 @@ import {
   QueryResponseSchema,
   QueryStreamEventSchema,
 } from './schema.js';
+import { CHAT_SCHEMAS, ChatRequestSchema, ChatStreamChunkSchema } from './schema-chat.js';
 
 /** An OpenAPI 3.1 document, as plain JSON. */
 export type OpenApiDocument = { openapi: string; info: Record<string, unknown> } & Record<string, unknown>;
@@ -37,7 +38,7 @@ function plain<T>(value: T): T {
 /** The components of the named schemas (each by its `title`), checked to be distinct. */
 function namedSchemas(): Map<string, Json> {
   const named = new Map<string, Json>();
-  for (const schema of API_SCHEMAS) {
+  for (const schema of [...API_SCHEMAS, ...CHAT_SCHEMAS]) {
     const title = schema.title;
     if (typeof title !== 'string' || named.has(title)) {
       throw new Error(`openapi: every API schema needs a title of its own (got ${JSON.stringify(title)}).`);
@@ -247,6 +248,35 @@ function apiPaths(op: Op) {
         errors: [400, 404, 413, 415, 502],
       }),
     },
+    '/v1/chat': {
+      post: op({
+        operationId: 'chat',
+        summary: "Answer a chat's last message, as an AI SDK UI message stream",
+        description:
+          "For the AI SDK UI's useChat (DefaultChatTransport with api /v1/chat; method, budget, topK and options in its body option). The last message is asked as a query of the index with an answer (the same checks, retrieval and answer as POST /v1/query); the answer is streamed in the AI SDK UI message stream protocol: its text as it is written, then a source-document per citation. The earlier messages are not read. A failure after the stream started is an error chunk, and the stream ends.",
+        tags: ['query'],
+        auth: true,
+        requestBody: {
+          required: true,
+          description: 'JSON only (415 for any other Content-Type); unknown fields are refused.',
+          content: json(ChatRequestSchema),
+        },
+        ok: {
+          200: {
+            description:
+              'The answer as an AI SDK UI message stream: text/event-stream, each event a "data:" line with one ChatStreamChunk as JSON, the last one "data: [DONE]".',
+            headers: {
+              'x-vercel-ai-ui-message-stream': {
+                description: 'The version of the UI message stream protocol.',
+                schema: { type: 'string', const: 'v1' },
+              },
+            },
+            content: { 'text/event-stream': { schema: ref(ChatStreamChunkSchema) } },
+          },
+        },
+        errors: [400, 404, 413, 415, 502],
+      }),
+    },
   };
 }
 
@@ -335,7 +365,8 @@ function components(options: OpenApiOptions) {
 /**
  * The OpenAPI 3.1 document of the grag HTTP API, as `GET /openapi.json` serves it: every route
  * (`/healthz`, `/openapi.json`, the explorer's `/` and `/assets/{name}`, `GET /v1/indexes`,
- * `GET /v1/documents/{id}`, `POST /v1/query` with its JSON and its `text/event-stream` answers),
+ * `GET /v1/documents/{id}`, `POST /v1/query` with its JSON and its `text/event-stream` answers,
+ * `POST /v1/chat` with its AI SDK UI message stream),
  * the error body and the error statuses of each route, and the bearer scheme when the server has a
  * token. Its schemas are the ones the API's TypeScript types are derived from.
  *

@@ -1,7 +1,11 @@
-/** `POST /v1/query`: the request checked field by field, the retrieval run and shaped as JSON. */
+/**
+ * `POST /v1/query`: the request checked field by field, the retrieval run and shaped as JSON. The
+ * chat route (chat.ts) checks its index fields and runs its retrieval with the same functions.
+ */
 import { assertMethodOptions, firstItems, type Retrieval } from '@grag/core';
-import { badRequest } from './errors.js';
-import type { ServedIndex } from './indexes.js';
+import { badRequest, HttpError } from './errors.js';
+import { pickIndex, type ServedIndex } from './indexes.js';
+import { nextTurn } from './turns.js';
 import type { RetrievalJson } from './types.js';
 
 /** A checked query request (the body of `POST /v1/query`, its defaults filled in). */
@@ -17,10 +21,19 @@ export interface CheckedQuery {
   stream: boolean;
 }
 
-const FIELDS = ['question', 'method', 'budget', 'topK', 'options', 'answer', 'stream'];
+/** The fields that pick the index and shape its retrieval, shared by the query and chat routes. */
+export const INDEX_FIELDS = ['method', 'budget', 'topK', 'options'] as const;
 
-function typeName(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+const FIELDS = ['question', ...INDEX_FIELDS, 'answer', 'stream'];
+
+/** The fields of a request that pick the index and shape its retrieval, checked. */
+export type IndexFields = Pick<CheckedQuery, 'method' | 'budget' | 'topK' | 'options'>;
+
+/** `value`'s type as a message names it: `null`, `an array`, `a string`, … */
+export function typeName(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 function positiveInteger(body: Record<string, unknown>, field: 'budget' | 'topK'): number | undefined {
@@ -52,6 +65,36 @@ function methodOptions(body: Record<string, unknown>): Record<string, unknown> |
 }
 
 /**
+ * Check a question's length: at most `maxQuestionChars` characters (code points), else a 400 that
+ * names it as `what` (`"question"`).
+ */
+export function checkQuestionLength(question: string, maxQuestionChars: number, what: string): void {
+  const length = [...question].length;
+  if (length > maxQuestionChars) {
+    throw badRequest(`${what} has ${length} characters; the limit is ${maxQuestionChars}.`);
+  }
+}
+
+/**
+ * Check the fields that pick the index and shape its retrieval: optional `method` (string),
+ * `budget` and `topK` (positive integers), `options` (an object). Throws a 400 naming what is wrong.
+ */
+export function parseIndexFields(b: Record<string, unknown>): IndexFields {
+  if (b.method !== undefined && typeof b.method !== 'string') {
+    throw badRequest(`"method" must be the name of an index (a string), got ${typeName(b.method)}.`);
+  }
+  const budget = positiveInteger(b, 'budget');
+  const topK = positiveInteger(b, 'topK');
+  const options = methodOptions(b);
+  return {
+    ...(b.method !== undefined ? { method: b.method as string } : {}),
+    ...(budget !== undefined ? { budget } : {}),
+    ...(topK !== undefined ? { topK } : {}),
+    ...(options !== undefined ? { options } : {}),
+  };
+}
+
+/**
  * Check a parsed request body: an object with a non-empty `question` string of at most
  * `maxQuestionChars` characters, and optional `method` (string), `budget` and `topK` (positive
  * integers), `options` (an object), `answer` and `stream` (booleans); no other field. Throws a 400
@@ -72,25 +115,8 @@ export function parseQueryRequest(body: unknown, maxQuestionChars: number): Chec
   if (typeof question !== 'string')
     throw badRequest(`"question" must be a string, got ${typeName(question)}.`);
   if (question.trim() === '') throw badRequest('"question" is empty: send the text of your question.');
-  const length = [...question].length;
-  if (length > maxQuestionChars) {
-    throw badRequest(`"question" has ${length} characters; the limit is ${maxQuestionChars}.`);
-  }
-  if (b.method !== undefined && typeof b.method !== 'string') {
-    throw badRequest(`"method" must be the name of an index (a string), got ${typeName(b.method)}.`);
-  }
-  const budget = positiveInteger(b, 'budget');
-  const topK = positiveInteger(b, 'topK');
-  const options = methodOptions(b);
-  return {
-    question,
-    ...(b.method !== undefined ? { method: b.method as string } : {}),
-    ...(budget !== undefined ? { budget } : {}),
-    ...(topK !== undefined ? { topK } : {}),
-    ...(options !== undefined ? { options } : {}),
-    answer: flag(b, 'answer'),
-    stream: flag(b, 'stream'),
-  };
+  checkQuestionLength(question, maxQuestionChars, '"question"');
+  return { question, ...parseIndexFields(b), answer: flag(b, 'answer'), stream: flag(b, 'stream') };
 }
 
 /**
@@ -110,6 +136,32 @@ export function checkRequestOptions(served: ServedIndex, request: CheckedQuery):
     throw badRequest('"options.budgetTokens" is the request\'s "budget": send {"budget": <tokens>}.');
   }
   assertMethodOptions(served.method, 'retrieve', options);
+}
+
+/**
+ * The first steps of every query, whole, streamed or a chat's: pick the request's index (404 for
+ * an unknown name), check its `options` against the method's keys, refuse an answer the index
+ * cannot give (400 `answer_unavailable`, `hint` saying what to ask instead), and run the retrieval
+ * in a turn of the event loop of its own, in arrival order (see turns.ts: a busy server still
+ * accepts connections and serves the oldest query first).
+ */
+export async function retrieveFor(
+  indexes: readonly ServedIndex[],
+  request: CheckedQuery,
+  signal: AbortSignal,
+  hint = 'ask with "answer": false.',
+): Promise<{ served: ServedIndex; retrieval: Retrieval }> {
+  const served = pickIndex(indexes, request.method);
+  checkRequestOptions(served, request);
+  if (request.answer && !served.answer) {
+    throw new HttpError(
+      400,
+      'answer_unavailable',
+      `This server gives no answers for index "${served.name}"; ${hint}`,
+    );
+  }
+  await nextTurn();
+  return { served, retrieval: await retrieve(served, request, signal) };
 }
 
 /**

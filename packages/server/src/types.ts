@@ -100,3 +100,4 @@ export type {
   SourceLocation,
   Subgraph,
 } from './schema.js';
+export type { ChatMessage, ChatRequest, ChatStreamChunk } from './schema-chat.js';

@@ -15,6 +15,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { parseChatRequest } from '../src/chat.js';
 import { createGragServer, openApiDocument, type RunningServer, serve } from '../src/index.js';
 import { checkRequestOptions, parseQueryRequest } from '../src/query.js';
 import type { CitedSource, QueryRequest, RetrievedItem, SourceLocation, Subgraph } from '../src/schema.js';
@@ -23,6 +24,20 @@ import { get, parseEvents, postQuery, rawRequest, scriptedGraph, streamingChat }
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is read as plain JSON
 type Doc = Record<string, any>;
+
+/** A user message of one text part, as `useChat` sends it. */
+function userText(text: string) {
+  return { id: 'u', role: 'user', parts: [{ type: 'text', text }] };
+}
+
+/** POST a JSON body to `/v1/chat`. */
+function postChat(base: string, body: unknown, headers: Record<string, string> = {}) {
+  return get(base, '/v1/chat', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}
 
 let server: RunningServer;
 let doc: Doc;
@@ -121,11 +136,19 @@ describe('the OpenAPI document', () => {
     expect(JSON.stringify(open.paths)).not.toContain('"security"');
   });
 
-  it("states the server's question limit and the stream's content type", () => {
+  it("states the server's question limit and the streams' content types", () => {
     expect(doc.components.schemas.QueryRequest.properties.question.maxLength).toBe(300);
     const ok = doc.paths['/v1/query'].post.responses['200'].content;
     expect(Object.keys(ok)).toEqual(['application/json', 'text/event-stream']);
     expect(ok['text/event-stream'].schema).toEqual({ $ref: '#/components/schemas/QueryStreamEvent' });
+    const chat = doc.paths['/v1/chat'].post;
+    expect(chat.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ChatRequest',
+    });
+    expect(chat.responses['200'].content).toEqual({
+      'text/event-stream': { schema: { $ref: '#/components/schemas/ChatStreamChunk' } },
+    });
+    expect(chat.responses['200'].headers['x-vercel-ai-ui-message-stream'].schema.const).toBe('v1');
   });
 });
 
@@ -250,6 +273,33 @@ describe('the live server answers as the document says', () => {
     }
   });
 
+  it('POST /v1/chat: every chunk of the UI message stream is a ChatStreamChunk, and the stream ends with [DONE]', async () => {
+    for (const [method, last] of [
+      ['scripted-graph', 'finish'],
+      ['e2graphrag', 'finish'],
+      ['broken', 'error'],
+    ] as const) {
+      const res = await postChat(
+        server.url,
+        { messages: [{ id: 'u', role: 'user', parts: [{ type: 'text', text: QUESTION }] }], method },
+        auth,
+      );
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      expect(res.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
+      const data = (await res.text())
+        .split('\n\n')
+        .filter((block) => block !== '')
+        .map((block) => block.replace(/^data: /, ''));
+      expect(data.at(-1)).toBe('[DONE]');
+      const chunks = data.slice(0, -1).map((d) => JSON.parse(d) as { type: string });
+      expect(chunks.at(-1)?.type).toBe(last);
+      if (last === 'finish') expect(chunks.map((c) => c.type)).toContain('source-document');
+      for (const chunk of chunks)
+        expect(check('/v1/chat', 'post', 200, 'text/event-stream', chunk), JSON.stringify(chunk)).toEqual([]);
+    }
+  });
+
   it('GET /v1/documents/{id}', async () => {
     const res = await get(server.url, '/v1/documents/02-kessler-shipyard.md?method=bm25', { headers: auth });
     const body = await expectJson(res, '/v1/documents/{id}', 'get', 200);
@@ -270,6 +320,20 @@ describe('the live server answers as the document says', () => {
           body: '{"question":"x"}',
         }),
         '/v1/query',
+        'post',
+        415,
+      ],
+      [postChat(server.url, { messages: [] }, auth), '/v1/chat', 'post', 400],
+      [postChat(server.url, { messages: [userText('q')] }), '/v1/chat', 'post', 401],
+      [postChat(server.url, { messages: [userText('q')], method: 'nope' }, auth), '/v1/chat', 'post', 404],
+      [postChat(server.url, { messages: [userText('x'.repeat(70_000))] }, auth), '/v1/chat', 'post', 413],
+      [
+        get(server.url, '/v1/chat', {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'text/plain' },
+          body: JSON.stringify({ messages: [userText('q')] }),
+        }),
+        '/v1/chat',
         'post',
         415,
       ],
@@ -345,6 +409,110 @@ describe('the request schema and the server check the same things', () => {
     );
     // Enough of the bodies were valid for the agreement on them to mean something.
     expect(bothAccepted).toBeGreaterThan(200);
+  });
+});
+
+describe('the chat request schema and the server check the same things', () => {
+  it('accepts every body the server accepts; a body it accepts and the server refuses is refused for its last message, which JSON Schema cannot single out (fast-check)', () => {
+    const ajv = new Ajv2020({ strict: false });
+    ajv.addSchema({ ...openApiDocument({ maxQuestionChars: 12 }), $id: 'doc' });
+    const validate = ajv.compile({ $ref: 'doc#/components/schemas/ChatRequest' });
+    const anyValue = fc.oneof(
+      fc.string({ maxLength: 8 }),
+      fc.integer({ min: -3, max: 40 }),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant([]),
+      fc.constant({}),
+    );
+    const field = <T>(valid: fc.Arbitrary<T>) =>
+      fc.oneof({ arbitrary: valid, weight: 12 }, { arbitrary: anyValue, weight: 1 });
+    const text = fc.oneof(
+      { weight: 4, arbitrary: fc.string({ minLength: 1, maxLength: 10 }) },
+      { weight: 1, arbitrary: fc.constantFrom('', ' \n', 'x'.repeat(12), 'x'.repeat(13)) },
+    );
+    const textPart = fc.record({ type: fc.constant('text'), text: field(text) });
+    const part = fc.oneof(
+      { weight: 6, arbitrary: textPart },
+      {
+        weight: 2,
+        arbitrary: fc.record({ type: fc.constantFrom('file', 'source-url', 'step-start'), url: fc.string() }),
+      },
+      { weight: 1, arbitrary: fc.record({ type: anyValue, text: fc.string() }, { requiredKeys: [] }) },
+      { weight: 1, arbitrary: fc.constantFrom({ type: 'text' }, { type: 'text', content: 'q' }) },
+      { weight: 1, arbitrary: anyValue },
+    );
+    const message = (role: fc.Arbitrary<string>, parts: fc.Arbitrary<unknown[]>) =>
+      fc.record(
+        {
+          id: field(fc.string({ maxLength: 4 })),
+          role: field(role),
+          parts: field(parts),
+          metadata: fc.jsonValue(),
+        },
+        { requiredKeys: ['role', 'parts'] },
+      );
+    const anyMessage = fc.oneof(
+      {
+        weight: 9,
+        arbitrary: message(fc.constantFrom('user', 'assistant', 'system'), fc.array(part, { maxLength: 3 })),
+      },
+      { weight: 1, arbitrary: anyValue },
+    );
+    // Mostly a question last, so that whole bodies pass too; else any message.
+    const lastMessage = fc.oneof(
+      {
+        weight: 3,
+        arbitrary: message(fc.constant('user'), fc.array(textPart, { minLength: 1, maxLength: 2 })),
+      },
+      { weight: 1, arbitrary: anyMessage },
+    );
+    const messages = fc
+      .tuple(fc.array(anyMessage, { maxLength: 1 }), lastMessage)
+      .map(([history, last]) => [...history, last]);
+    const fields = {
+      messages: fc.oneof({ weight: 12, arbitrary: messages }, { weight: 1, arbitrary: anyValue }),
+      id: field(fc.string({ maxLength: 6 })),
+      trigger: field(fc.constantFrom('submit-message', 'regenerate-message')),
+      messageId: field(fc.string({ maxLength: 6 })),
+      method: field(fc.string({ maxLength: 8 })),
+      topK: field(fc.integer({ min: 1, max: 50 })),
+      options: field(
+        fc.dictionary(fc.constantFrom('topK', 'signal', 'teleport'), fc.integer(), { maxKeys: 2 }),
+      ),
+    };
+    const body = fc.oneof(
+      { weight: 12, arbitrary: fc.record(fields, { requiredKeys: ['messages'] }) },
+      { weight: 1, arbitrary: fc.record({ ...fields, question: anyValue }, { requiredKeys: [] }) },
+      { weight: 1, arbitrary: anyValue },
+    );
+    const served = {
+      method: { name: 'any', optionKeys: undefined },
+    } as unknown as Parameters<typeof checkRequestOptions>[0];
+    let bothAccepted = 0;
+    let lastMessageOnly = 0;
+    fc.assert(
+      fc.property(body, (candidate) => {
+        let refusal: string | undefined;
+        try {
+          checkRequestOptions(served, parseChatRequest(candidate, 12));
+        } catch (error) {
+          refusal = (error as Error).message;
+        }
+        const valid = validate(candidate);
+        if (refusal === undefined) {
+          expect(valid, JSON.stringify(candidate)).toBe(true);
+          bothAccepted++;
+        } else if (valid) {
+          // What JSON Schema cannot say: the last message is the user's, with text, within the limit.
+          expect(refusal, JSON.stringify(candidate)).toMatch(/^The last message /);
+          lastMessageOnly++;
+        }
+      }),
+      { numRuns: 2000 },
+    );
+    expect(bothAccepted).toBeGreaterThan(200);
+    expect(lastMessageOnly).toBeGreaterThan(20);
   });
 });
 

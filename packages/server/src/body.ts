@@ -1,0 +1,97 @@
+/** Request bodies of the `POST` routes: JSON only, read up to the server's limit. */
+import type { Context } from 'hono';
+import { badRequest, HttpError } from './errors.js';
+import { unsupportedBody } from './guard.js';
+
+/**
+ * Whether `error`, thrown while reading the request body, means the client closed its connection
+ * (Node's `aborted` / `ECONNRESET` on the request stream, or the request's signal aborted).
+ */
+function clientWentAway(c: Context, error: unknown): boolean {
+  if (c.req.raw.signal?.aborted) return true;
+  const fields = error as { code?: unknown; message?: unknown } | undefined;
+  return (
+    fields?.code === 'ECONNRESET' ||
+    fields?.code === 'ECONNABORTED' ||
+    fields?.code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    (typeof fields?.message === 'string' && /^(aborted|terminated|premature close)$/i.test(fields.message))
+  );
+}
+
+/**
+ * A client that went away mid-body: 499 (which nobody receives), not a failure of the server, so
+ * neither `onError` nor the log hears of it (a slow or dropped client would otherwise log a line
+ * each).
+ */
+function clientClosed(): HttpError {
+  return new HttpError(
+    499,
+    'client_closed',
+    'The client closed the connection before sending the whole request body.',
+  );
+}
+
+/**
+ * The request body as text, read up to `limit` bytes whatever the framing (a `Content-Length`
+ * over the limit is refused before anything is read; a chunked body as soon as it passes it).
+ * Throws 413 over the limit, 400 for no body or a body that is not UTF-8 (`example` is the body to
+ * send instead), 499 when the client disconnects before the body is complete.
+ */
+async function readBody(c: Context, limit: number, example: string): Promise<string> {
+  const tooLarge = () =>
+    new HttpError(413, 'payload_too_large', `The request body is over the limit of ${limit} bytes.`);
+  const declared = c.req.header('content-length');
+  if (declared !== undefined && Number(declared) > limit) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const body = c.req.raw.body;
+  if (body) {
+    const reader = body.getReader();
+    for (;;) {
+      let next: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        if (clientWentAway(c, error)) throw clientClosed();
+        throw error;
+      }
+      const { done, value } = next;
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  if (size === 0) throw badRequest(`The request has no body; send ${example} as JSON.`);
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw badRequest(`The body is not valid UTF-8; send ${example} as JSON.`);
+  }
+}
+
+/**
+ * The JSON body of a `POST`, parsed: 415 unless it is sent as `application/json` (a page of another
+ * site may send text/plain or form bodies without asking first), then {@link readBody}'s limits,
+ * then 400 when it is not JSON. `example` names the body the route takes, for the messages
+ * (`{"question": "<your question>"}`).
+ */
+export async function readJsonBody(c: Context, limit: number, example: string): Promise<unknown> {
+  const unsupported = unsupportedBody(c.req.header('content-type'));
+  if (unsupported) throw unsupported;
+  const raw = await readBody(c, limit, example);
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    throw badRequest(`The body is not valid JSON; send ${example}.`);
+  }
+}
