@@ -78,8 +78,9 @@ export function questionTarget(tokens: readonly Token[]): QuestionTarget {
 }
 
 /**
- * Whether the noun at `k` is really the verb of a question ("Which city hosts the ..."): a noun in
- * -s after another noun and before a determiner or proper noun.
+ * Whether the noun at `k` is really the verb of a question ("Which city hosts the ...", "What river
+ * flows through ..."): a noun in -s after another noun and before a determiner or proper noun, or
+ * before a preposition after a singular noun.
  */
 export function isVerbLike(tokens: readonly Token[], k: number): boolean {
   const t = tokens[k]!;
@@ -91,7 +92,10 @@ export function isVerbLike(tokens: readonly Token[], k: number): boolean {
     t.pos === 'NOUN' &&
     /s$/.test(t.normal) &&
     !!next &&
-    (next.pos === 'DET' || next.pos === 'PROPN')
+    (next.pos === 'DET' ||
+      next.pos === 'PROPN' ||
+      // "What river flows through X": after a singular noun, a preposition follows the verb.
+      (next.pos === 'ADP' && prev.normal === prev.lemma && !/s$/.test(prev.normal)))
   );
 }
 

@@ -3,6 +3,7 @@ import { createOfflineTasks, NO_ANSWER } from '../src/index.js';
 import { analyze } from '../src/nlp.js';
 import { findRelationPhrase } from '../src/reader/chain.js';
 import { describedName, findDescription, normalizeWording } from '../src/reader/decompose.js';
+import { findEventPlace } from '../src/reader/events.js';
 
 // Invented notes about an invented mill town, written for these tests: family relations said in
 // several ways, spans of time, numbers with units, and facts the notes do not hold. The expected
@@ -125,5 +126,45 @@ describe('a name against a description', () => {
       'Where Bran was born?',
     );
     expect(describedName(await tokensOf('Is Kestry in Wales?'), 1)).toBeNull();
+  });
+});
+
+// Items as the methods pack them: a title line, then the passage.
+const places = [
+  {
+    id: 'institute',
+    text: 'Orrin Institute of Tidal Studies\nThe Orrin Institute of Tidal Studies is a research station on the island of Vell. Since 2011 the institute has been directed by the chemist Maud Selden.',
+  },
+  {
+    id: 'selden',
+    text: 'Maud Selden\nMaud Selden is a chemist born in Larrow in 1969. She is married to the painter Oskar Brae.',
+  },
+  {
+    id: 'larrow',
+    text: 'Larrow\nLarrow is a market town on the River Tave, about thirty kilometres west of Vell Harbour.',
+  },
+];
+
+describe('names, places and chains through them', () => {
+  test('a short form of a title ("Orrin Institute") finds the item the title names', async () => {
+    expect((await tasks.answer('Who is the director of the Orrin Institute?', places)).answer).toBe(
+      'Maud Selden',
+    );
+    expect(
+      (await tasks.answer('Who is the husband of the director of the Orrin Institute?', places)).answer,
+    ).toBe('Oskar Brae');
+  });
+
+  test('the place of a life event is found before what the question asks of it', async () => {
+    const place = findEventPlace(await tokensOf('What river does the birthplace of Maud Selden lie on?'));
+    expect(place?.question).toBe('Where was Maud Selden born?');
+    expect(findEventPlace(await tokensOf("On which river is Maud Selden's hometown?"))?.question).toBe(
+      'Where was Maud Selden born?',
+    );
+    for (const q of [
+      'What river does the birthplace of Maud Selden lie on?',
+      'What river flows through the place of birth of the director of the Orrin Institute?',
+    ])
+      expect((await tasks.answer(q, places)).answer, q).toBe('River Tave');
   });
 });

@@ -35,7 +35,11 @@ export function aboutItems(phrase: string, sentences: readonly AnswerSentence[])
     // …and most of the title in the phrase; the title may add a disambiguator: "Edmund II, Lord
     // of Skarn", "Tides (1999 film)".
     const core = withoutTitles(contentWords(s.text.split(/\s*[,(]/)[0]!));
-    if (fuzzyContains(words, title) >= 0.6 || (core.length > 0 && fuzzyContains(words, core) >= 0.6))
+    // A short form is the title's first words: "Lindqvist Institute" for "Lindqvist Institute of
+    // Marine Science".
+    const short =
+      words.length >= 2 && words.every((w, k) => title[k] !== undefined && sameWord(title[k]!, w));
+    if (short || fuzzyContains(words, title) >= 0.6 || (core.length > 0 && fuzzyContains(words, core) >= 0.6))
       out.add(s.item);
   }
   return out;

@@ -186,3 +186,56 @@ export function rangeSide(
   }
   return null;
 }
+
+/** Nouns for the place of a life event, and the question that finds it ("Where was X born?"). */
+const EVENT_PLACES: Record<string, string> = {
+  birthplace: 'born',
+  hometown: 'born',
+  deathplace: 'died',
+};
+
+const capital = (t: Token | undefined): boolean => !!t && /^\p{Lu}/u.test(t.value);
+
+/**
+ * "the birthplace of Ilse Marren", "Ilse Marren's hometown", "the place of death of X": the place of
+ * a life event of a name, with the question that finds it ("Where was Ilse Marren born?"). null when
+ * the question has none.
+ */
+export function findEventPlace(
+  tokens: readonly Token[],
+): { start: number; end: number; question: string; head: null } | null {
+  for (let k = 0; k < tokens.length; k++) {
+    let verb = EVENT_PLACES[tokens[k]!.lemma];
+    let end = k;
+    // "place of birth", "place of death".
+    if (!verb && tokens[k]!.lemma === 'place' && tokens[k + 1]?.normal === 'of') {
+      const event = tokens[k + 2]?.lemma;
+      verb =
+        event === 'birth' ? 'born' : event === 'death' ? 'died' : event === 'burial' ? 'buried' : undefined;
+      end = k + 2;
+    }
+    if (!verb) continue;
+    let name: [number, number] | null = null;
+    let start = k;
+    if (tokens[end + 1]?.normal === 'of' && capital(tokens[end + 2])) {
+      let last = end + 2;
+      while (capital(tokens[last + 1]) || (tokens[last + 1]?.normal === 'of' && capital(tokens[last + 2])))
+        last++;
+      name = [end + 2, last];
+      end = last;
+      if (tokens[start - 1]?.normal === 'the') start--;
+    } else if (/^['’]s?$/.test(tokens[k - 1]?.value ?? '') && capital(tokens[k - 2])) {
+      let first = k - 2;
+      while (capital(tokens[first - 1]) && first - 1 > 0) first--;
+      name = [first, k - 2];
+      start = first;
+    }
+    if (!name) continue;
+    const who = tokens
+      .slice(name[0], name[1] + 1)
+      .map((t) => t.value)
+      .join(' ');
+    return { start, end, question: `Where was ${who} ${verb}?`, head: null };
+  }
+  return null;
+}

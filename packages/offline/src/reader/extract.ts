@@ -9,7 +9,7 @@ import { askedUnit, datesOtherVerb, namesNoAgent } from './clauses.js';
 import { chooseOption, polarAnswer } from './compare.js';
 import { EVENT_VERBS, LIFE_VERBS, lifeEventOf, lifeSpanSide, rangeSide } from './events.js';
 import { concept, concepts, isKindOf, secondSenses, tokenConcepts } from './meaning.js';
-import { coordinated, NOT_NAME_TYPES, sentenceSpans, typeFit } from './spans.js';
+import { coordinated, kindWord, NOT_NAME_TYPES, sentenceSpans, typeFit } from './spans.js';
 import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
 
 /** Entity types that do not bridge two sentences (too common to mean the same thing). */
@@ -245,13 +245,11 @@ export function extractPhrase(
         continue;
       const words = contentWords(span.text);
       if (words.length === 0 || words.length > 10) continue;
-      // The noun a which-question asks for may head the answer's name ("Which shipyard …?" →
-      // "Quillon Shipyard"): it is not a word the question already says of the answer.
-      const headed =
-        !!reading.descriptor &&
-        words.length > 1 &&
-        isKindOf(tokens[span.end]?.lemma ?? '', reading.descriptor);
-      const own = headed ? words.slice(0, -1) : words;
+      // The noun a which-question asks for may head the answer's name ("Quillon Shipyard", "River
+      // Ode"): it is not a word the question already says of the answer.
+      const kindAt = kindWord(tokens, span, words.length, reading.descriptor);
+      const headed = kindAt >= 0;
+      const own = kindAt === span.end ? words.slice(0, -1) : kindAt === span.start ? words.slice(1) : words;
       const novelty =
         own.length === 0
           ? 1
@@ -260,7 +258,7 @@ export function extractPhrase(
       let closeness = 0.15;
       for (const { k, weight } of matched) {
         // The kind asked heading the span says the question's word right there.
-        if (headed && k === span.end) closeness = Math.max(closeness, weight);
+        if (k === kindAt) closeness = Math.max(closeness, weight);
         if (k >= span.start && k <= span.end) continue;
         const distance = k < span.start ? span.start - k : k - span.end;
         // "born … in P", "died … on D": the place or date of a life event follows its verb; a span

@@ -7,6 +7,7 @@
  * everyday wording; nothing here is keyed on one dataset's phrasing.
  */
 import type { EntityAnalysis } from '../entities.js';
+import { DESCRIPTOR_TYPES } from '../lexicon.js';
 import { type Analysis, isContent, isKnownWord } from '../nlp.js';
 import { GROUPS } from './synonyms.js';
 
@@ -271,7 +272,20 @@ export function contentConcepts(
 }
 
 /** Verbs a where-question uses to ask where a thing is, not what happened there. */
-const LOCATING_VERBS = new Set(['find', 'see', 'visit', 'get', 'go', 'reach', 'locate']);
+const LOCATING_VERBS = new Set([
+  'find',
+  'see',
+  'visit',
+  'get',
+  'go',
+  'reach',
+  'locate',
+  'lie',
+  'sit',
+  'stand',
+  'situate',
+  'flow',
+]);
 /** Kinds of place a where-question narrows to ("Where in town …", "Where in the city …"). */
 const PLACE_KINDS = new Set(['town', 'city', 'village', 'country', 'area', 'place', 'world', 'building']);
 
@@ -297,7 +311,10 @@ export function predicateConcepts(qea: EntityAnalysis, whStart: number, whEnd: n
   const all = tokenConcepts(analysis);
   const out = new Set<string>();
   // "Where would I find X?", "Where can you see Y?": the verb only asks where X is.
-  const where = analysis.tokens[whStart]?.normal === 'where';
+  // "What river does X lie on?": a place asked for by its kind locates the same way.
+  const where =
+    analysis.tokens[whStart]?.normal === 'where' ||
+    DESCRIPTOR_TYPES[analysis.tokens[whEnd]?.lemma ?? ''] === 'geo';
   const verbs = new Set<string>();
   const nouns = new Set<string>();
   analysis.tokens.forEach((t, k) => {

@@ -27,6 +27,7 @@ import {
   reorderQuestion,
   replaceSpan,
 } from './decompose.js';
+import { findEventPlace } from './events.js';
 import { extractPhrase } from './extract.js';
 import { contentConcepts, predicateConcepts } from './meaning.js';
 import { headerOf, narratorOf } from './narrator.js';
@@ -295,7 +296,12 @@ export function createReader(
         }
         // "the shipyard that built X", "the man leading Y": answered as a question of its own (also
         // when it is the subject of an unresolved relation: "the sister of whoever leads Y").
-        const description = findDescription(qTokens);
+        // "What river flows through the birthplace of X?": the place found first. (Asked alone,
+        // "What is the birthplace of X?" is a question of its own.)
+        const place = findEventPlace(qTokens);
+        const description =
+          findDescription(qTokens) ??
+          (place && !(place.start <= 2 && place.end >= qTokens.length - 2) ? place : null);
         if (!description) {
           if (phrase) {
             unresolved.push(phrase.subject);

@@ -326,7 +326,7 @@ export function resolveChain(
   noun?: string,
 ): ResolvedEntity | null {
   const last = relations[relations.length - 1];
-  if (process.env.NO_NOUN === undefined && noun && relations.length > 1) {
+  if (noun && relations.length > 1) {
     const said = resolveRelation({ kind: 'role', noun, verbs: [] }, subject, sentences, exclude);
     const gender = last?.kind === 'kin' ? last.gender : null;
     if (said && !(gender && genderOf(said.name, sentences) === (gender === 'male' ? 'female' : 'male')))

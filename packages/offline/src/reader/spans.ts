@@ -6,6 +6,7 @@ import type { EntityAnalysis } from '../entities.js';
 import { spanText, type Token } from '../nlp.js';
 import { titleCase, wordsOf } from '../words.js';
 import { COUNTRIES, COUNTRY_ALIASES, DEMONYMS } from './countries.js';
+import { isKindOf } from './meaning.js';
 import { clean, HAS_YEAR, MONTHS, NUMBER_WORDS, type QuestionReading, YEAR, YEAR_IN } from './question.js';
 
 /** Span types that are not names. */
@@ -315,4 +316,19 @@ export function coordinated(
     }
   }
   return start !== at.start || end !== at.end ? clean(spanText(tokens, start, end)) : null;
+}
+
+/**
+ * Where the kind a which-question asks for heads a span of `words` words: its last token ("Quillon
+ * Shipyard" for "which shipyard"), or its first ("River Ode", "Lake Varn"); -1 when neither.
+ */
+export function kindWord(
+  tokens: readonly Token[],
+  span: Span,
+  words: number,
+  descriptor: string | null,
+): number {
+  if (!descriptor || words < 2) return -1;
+  if (isKindOf(tokens[span.end]?.lemma ?? '', descriptor)) return span.end;
+  return tokens[span.start]?.lemma === descriptor ? span.start : -1;
 }
