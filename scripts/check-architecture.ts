@@ -14,7 +14,16 @@
  * 3. **Method packages import no provider package at run time** (static or dynamic; `import type`
  *    is allowed), except the files listed in {@link KNOWN_PROVIDER_IMPORTS}, today's debt.
  *
- * The two allowlists may only shrink: the check fails on a violation not listed, and on a listed
+ * 4. **No source file over {@link MAX_FILE_LINES} lines, no function over
+ *    {@link MAX_FUNCTION_LINES} lines** (issue 27), in every `.ts`/`.tsx`/`.mts` file under
+ *    `packages/<name>/src` and `packages/server/explorer/src`. A function is a function
+ *    declaration, method, constructor, accessor, arrow function or function expression, measured
+ *    from its first token (its doc comment left out) to its last line; an enclosing function's
+ *    length includes the functions inside it. A file that says `@generated` in its first lines is
+ *    generated code and is not measured. Except the entries of {@link KNOWN_LONG_CODE}, today's
+ *    debt, all in `packages/offline/src`.
+ *
+ * The allowlists may only shrink: the check fails on a violation not listed, and on a listed
  * one that no longer exists (delete its line). Known debt is printed on every run.
  *
  * Usage:
@@ -98,6 +107,37 @@ export const KNOWN_PROVIDER_IMPORTS: readonly string[] = [
   'packages/noderag/src/persist.ts -> @grag/hnsw',
 ];
 
+/** Longest source file allowed, in lines (issue 27). */
+export const MAX_FILE_LINES = 500;
+
+/** Longest function allowed, in lines (issue 27). */
+export const MAX_FUNCTION_LINES = 150;
+
+/** Where the size rule looks, besides `packages/<name>/src`: sources that are not a package's. */
+export const EXTRA_SOURCE_DIRS = ['packages/server/explorer/src'] as const;
+
+/**
+ * Files and functions over the size limits today, as `file` or `file: function name` (see
+ * {@link functionLengths} for how a function is named). Known debt: this list may only shrink,
+ * and only files under {@link LONG_CODE_DEBT_DIR} may be listed (that package is being rewritten;
+ * every other offender was split when the rule came).
+ */
+export const KNOWN_LONG_CODE: readonly string[] = [
+  'packages/offline/src/entities.ts',
+  'packages/offline/src/entities.ts: findEntities',
+  'packages/offline/src/glove.ts',
+  'packages/offline/src/reader/compare.ts: chooseOption',
+  'packages/offline/src/reader/extract.ts: extractPhrase',
+  'packages/offline/src/reader/read.ts: createReader',
+  'packages/offline/src/reader/read.ts: createReader.(anonymous)',
+  'packages/offline/src/reader/resolve.ts: relationCue',
+  'packages/offline/src/tasks.ts',
+  'packages/offline/src/tasks.ts: createOfflineTasks',
+];
+
+/** The only directory whose files {@link KNOWN_LONG_CODE} may list. */
+export const LONG_CODE_DEBT_DIR = 'packages/offline/src/';
+
 /** One import or re-export of a source file. */
 export interface ImportEdge {
   /** Repository-relative path of the importing file. */
@@ -118,6 +158,10 @@ export interface ArchitectureReport {
   cycles: string[][];
   internalImports: AllowlistResult;
   providerImports: AllowlistResult;
+  /** Files and functions over the size limits, as {@link KNOWN_LONG_CODE} keys. */
+  longCode: AllowlistResult;
+  /** The length of each file or function over its limit, by key. */
+  longCodeDetails: LongCode[];
   /** True when no rule fails. */
   ok: boolean;
   /** The report as printed by the command line. */
@@ -248,6 +292,131 @@ export function importsOf(fileName: string, text: string): Omit<ImportEdge, 'fro
   };
   visit(source);
   return out;
+}
+
+/** Lines of a text as `wc -l` counts them, plus an unterminated last line. */
+export function countLines(text: string): number {
+  if (text === '') return 0;
+  const breaks = text.split('\n').length - 1;
+  return text.endsWith('\n') ? breaks : breaks + 1;
+}
+
+/** True for a file marked as generated code (`@generated` in its first five lines). */
+export function isGenerated(text: string): boolean {
+  return /@generated\b/.test(text.split('\n', 5).join('\n'));
+}
+
+/** One function of a source file and its length. */
+export interface FunctionLength {
+  /**
+   * Its name, qualified by the functions and classes around it: `parse`, `Index.search`,
+   * `createRag.retrieve` (a method of an object literal returned by `createRag`),
+   * `runSpec.describe callback` (a function passed to a call is named after the callee).
+   */
+  name: string;
+  /** 1-based line of its first token. */
+  line: number;
+  /** Lines from its first token to its last, both included. */
+  lines: number;
+}
+
+function propertyNameText(name: ts.PropertyName | ts.BindingName | undefined, source: ts.SourceFile) {
+  if (!name) return undefined;
+  if (ts.isIdentifier(name) || ts.isPrivateIdentifier(name) || ts.isStringLiteralLike(name)) return name.text;
+  if (ts.isNumericLiteral(name)) return name.text;
+  return name.getText(source);
+}
+
+/** The name a function-like node goes by in its file, without its enclosing names. */
+function ownName(node: ts.FunctionLikeDeclaration, source: ts.SourceFile): string {
+  if (ts.isConstructorDeclaration(node)) return 'constructor';
+  if (node.name) return propertyNameText(node.name, source) ?? '(anonymous)';
+  const parent = node.parent;
+  if (ts.isVariableDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isPropertyAssignment(parent))
+    return propertyNameText(parent.name, source) ?? '(anonymous)';
+  if (ts.isBinaryExpression(parent) && parent.right === node) return parent.left.getText(source);
+  if (ts.isExportAssignment(parent)) return 'default';
+  if (ts.isCallExpression(parent) || ts.isNewExpression(parent)) {
+    const callee = parent.expression;
+    const calleeName = ts.isIdentifier(callee)
+      ? callee.text
+      : ts.isPropertyAccessExpression(callee)
+        ? callee.name.text
+        : undefined;
+    return calleeName ? `${calleeName} callback` : '(anonymous)';
+  }
+  return '(anonymous)';
+}
+
+/**
+ * The length of every function of a source file with a body: function declarations, methods,
+ * constructors, accessors, arrow functions and function expressions, in source order. A
+ * function's length includes the functions inside it; its doc comment is not counted.
+ */
+export function functionLengths(fileName: string, text: string): FunctionLength[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const out: FunctionLength[] = [];
+  const lineOf = (pos: number) => source.getLineAndCharacterOfPosition(pos).line + 1;
+  const visit = (node: ts.Node, scope: string[]): void => {
+    let inner = scope;
+    if (ts.isClassLike(node)) inner = [...scope, node.name?.text ?? '(class)'];
+    else if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const fn = node as ts.FunctionLikeDeclaration;
+      inner = [...scope, ownName(fn, source)];
+      const line = lineOf(fn.getStart(source));
+      out.push({ name: inner.join('.'), line, lines: lineOf(fn.getEnd()) - line + 1 });
+    }
+    ts.forEachChild(node, (child) => visit(child, inner));
+  };
+  visit(source, []);
+  return out;
+}
+
+/** The files (repository-relative) the size rule measures. */
+function measuredFiles(root: string): string[] {
+  const out: string[] = [];
+  const packagesDir = join(root, 'packages');
+  const dirs = readdirSync(packagesDir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => join(packagesDir, e.name, 'src'));
+  for (const dir of [...dirs, ...EXTRA_SOURCE_DIRS.map((d) => join(root, d))]) {
+    if (!existsSync(dir)) continue;
+    for (const file of listFiles(dir)) if (/\.(tsx?|mts)$/.test(file)) out.push(relative(root, file));
+  }
+  return out.sort();
+}
+
+/** One file or function over its limit. */
+export interface LongCode {
+  /** `file` or `file: function name`, the form {@link KNOWN_LONG_CODE} lists. */
+  key: string;
+  /** Its length in lines. */
+  lines: number;
+  /** Its limit. */
+  limit: number;
+  /** 1-based line where a function starts. */
+  line?: number;
+}
+
+/** Every file over {@link MAX_FILE_LINES} and function over {@link MAX_FUNCTION_LINES} lines. */
+export function findLongCode(
+  root = ROOT,
+  limits: { file?: number; fn?: number } = {},
+): { files: number; found: LongCode[] } {
+  const fileLimit = limits.file ?? MAX_FILE_LINES;
+  const fnLimit = limits.fn ?? MAX_FUNCTION_LINES;
+  const files = measuredFiles(root);
+  const found: LongCode[] = [];
+  for (const file of files) {
+    const text = readFileSync(join(root, file), 'utf8');
+    if (isGenerated(text)) continue;
+    const lines = countLines(text);
+    if (lines > fileLimit) found.push({ key: file, lines, limit: fileLimit });
+    for (const fn of functionLengths(file, text))
+      if (fn.lines > fnLimit)
+        found.push({ key: `${file}: ${fn.name}`, lines: fn.lines, limit: fnLimit, line: fn.line });
+  }
+  return { files: files.length, found };
 }
 
 /** Every import edge of every `packages/<name>/src` file, resolved inside the workspace. */
@@ -392,7 +561,11 @@ function packageOf(file: string, packages: WorkspacePackage[], root: string): st
 /** Run every check on the workspace at `root`. */
 export function checkArchitecture(
   root = ROOT,
-  allowlists: { internal?: readonly string[]; provider?: readonly string[] } = {},
+  allowlists: {
+    internal?: readonly string[];
+    provider?: readonly string[];
+    longCode?: readonly string[];
+  } = {},
 ): ArchitectureReport {
   const { files, edges, packages } = collectImports(root);
   const graph = new Map<string, string[]>(files.map((f) => [f, []]));
@@ -418,18 +591,32 @@ export function checkArchitecture(
   }
   const internalImports = compareAllowlist(internal, allowlists.internal ?? KNOWN_INTERNAL_IMPORTS);
   const providerImports = compareAllowlist(provider, allowlists.provider ?? KNOWN_PROVIDER_IMPORTS);
+  const { found: longCodeDetails } = findLongCode(root);
+  const longCodeList = allowlists.longCode ?? KNOWN_LONG_CODE;
+  const longCode = compareAllowlist(
+    longCodeDetails.map((c) => c.key),
+    longCodeList.filter((key) => key.startsWith(LONG_CODE_DEBT_DIR)),
+  );
+  // Debt outside the one package being rewritten is not accepted: such an entry counts as new.
+  for (const key of longCodeList)
+    if (!key.startsWith(LONG_CODE_DEBT_DIR) && !longCode.added.includes(key)) longCode.added.push(key);
+  longCode.added.sort();
   const ok =
     cycles.length === 0 &&
     internalImports.added.length === 0 &&
     internalImports.gone.length === 0 &&
     providerImports.added.length === 0 &&
-    providerImports.gone.length === 0;
+    providerImports.gone.length === 0 &&
+    longCode.added.length === 0 &&
+    longCode.gone.length === 0;
   return {
     cycles,
     internalImports,
     providerImports,
+    longCode,
+    longCodeDetails,
     ok,
-    text: formatReport(files.length, cycles, internalImports, providerImports),
+    text: formatReport(files.length, cycles, internalImports, providerImports, longCode, longCodeDetails),
   };
 }
 
@@ -438,26 +625,50 @@ function formatReport(
   cycles: string[][],
   internal: AllowlistResult,
   provider: AllowlistResult,
+  longCode: AllowlistResult,
+  longCodeDetails: LongCode[],
 ): string {
   const lines: string[] = [`check-architecture: ${fileCount} source files under packages/*/src`];
   lines.push(
     cycles.length === 0 ? 'runtime import cycles: none' : `runtime import cycles: ${cycles.length} (FAIL)`,
   );
   for (const cycle of cycles) lines.push(`  ${cycle.join(' -> ')}`);
-  const section = (title: string, r: AllowlistResult, listName: string) => {
+  const section = (
+    title: string,
+    r: AllowlistResult,
+    listName: string,
+    describe: (v: string) => string = (v) => v,
+    newLine: (v: string) => string = (v) =>
+      `${describe(v)} — remove it, or (only to record debt that predates this rule) list it in ${listName}`,
+  ) => {
     lines.push(
       `${title}: ${r.known.length} known (debt), ${r.added.length} new, ${r.gone.length} fixed but still listed`,
     );
-    for (const v of r.known) lines.push(`  known: ${v}`);
-    for (const v of r.added)
-      lines.push(
-        `  NEW (FAIL): ${v} — remove it, or (only to record debt that predates this rule) list it in ${listName}`,
-      );
+    for (const v of r.known) lines.push(`  known: ${describe(v)}`);
+    for (const v of r.added) lines.push(`  NEW (FAIL): ${newLine(v)}`);
     for (const v of r.gone)
       lines.push(`  FIXED (FAIL until delisted): ${v} — delete its line from ${listName}`);
   };
   section("imports of another package's /internal entry", internal, 'KNOWN_INTERNAL_IMPORTS');
   section('runtime imports of a provider package by a method package', provider, 'KNOWN_PROVIDER_IMPORTS');
+  const details = new Map(longCodeDetails.map((c) => [c.key, c]));
+  const describeLong = (key: string) => {
+    const c = details.get(key);
+    return c ? `${key} (${c.line ? `line ${c.line}, ` : ''}${c.lines} lines > ${c.limit})` : key;
+  };
+  section(
+    `files over ${MAX_FILE_LINES} lines and functions over ${MAX_FUNCTION_LINES} lines`,
+    longCode,
+    'KNOWN_LONG_CODE',
+    describeLong,
+    (key) => {
+      if (key.startsWith(LONG_CODE_DEBT_DIR))
+        return `${describeLong(key)} — split it by concern, or (only to record debt that predates this rule) list it in KNOWN_LONG_CODE`;
+      if (!details.has(key))
+        return `${key} — listed in KNOWN_LONG_CODE, which may list code of ${LONG_CODE_DEBT_DIR} only; delete its line`;
+      return `${describeLong(key)} — split it by concern (KNOWN_LONG_CODE may list code of ${LONG_CODE_DEBT_DIR} only)`;
+    },
+  );
   return lines.join('\n');
 }
 

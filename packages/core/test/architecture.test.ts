@@ -1,14 +1,22 @@
 /**
  * The workspace's layering rules (scripts/check-architecture.ts): no runtime import cycle, no new
  * import of another package's `/internal` entry, no new runtime import of a provider package by a
- * method package. It lives here because vitest's `include` globs cover `packages/*\/test`, not
- * `scripts/`.
+ * method package, no source file over 500 lines and no function over 150 lines. It lives here
+ * because vitest's `include` globs cover `packages/*\/test`, not `scripts/`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkArchitecture, findCycles, importsOf } from '../../../scripts/check-architecture.js';
+import {
+  checkArchitecture,
+  countLines,
+  findCycles,
+  functionLengths,
+  importsOf,
+  KNOWN_LONG_CODE,
+  LONG_CODE_DEBT_DIR,
+} from '../../../scripts/check-architecture.js';
 
 describe('the workspace', () => {
   it('has no runtime import cycle, and no import-rule violation beyond the listed debt', () => {
@@ -16,6 +24,64 @@ describe('the workspace', () => {
     // On failure the message is the whole report: what is new, what to delete from an allowlist.
     expect(report.ok, report.text).toBe(true);
     expect(report.cycles).toEqual([]);
+  });
+
+  it('keeps size debt only in the package being rewritten', () => {
+    expect(KNOWN_LONG_CODE.filter((key) => !key.startsWith(LONG_CODE_DEBT_DIR))).toEqual([]);
+  });
+});
+
+describe('countLines', () => {
+  it('counts lines as wc -l does, and an unterminated last line', () => {
+    expect(countLines('')).toBe(0);
+    expect(countLines('a\n')).toBe(1);
+    expect(countLines('a\nb')).toBe(2);
+    expect(countLines('a\n\nb\n')).toBe(3);
+  });
+});
+
+describe('functionLengths', () => {
+  const source = [
+    '/** A documented function: the comment is not counted. */', // 1
+    'export function outer(a: number): number {', // 2
+    '  const inner = (b: number) => {', // 3
+    '    return b + 1;', // 4
+    '  };', // 5
+    '  return inner(a);', // 6
+    '}', // 7
+    'class Index {', // 8
+    '  constructor(readonly n: number) {}', // 9
+    '  search(q: string): string {', // 10
+    '    return q;', // 11
+    '  }', // 12
+    '  get size(): number {', // 13
+    '    return this.n;', // 14
+    '  }', // 15
+    '}', // 16
+    'export const make = () => ({', // 17
+    '  retrieve() {', // 18
+    '    return [1].map(function (x) { return x; });', // 19
+    '  },', // 20
+    '});', // 21
+    "describe('x', () => {", // 22
+    '  it("y", () => {});', // 23
+    '});', // 24
+    'declare function overload(a: string): void;', // 25: no body, not measured
+  ].join('\n');
+
+  it('measures every function with a body, from its first token to its last line, named by scope', () => {
+    expect(functionLengths('x.ts', source).map((f) => `${f.name} ${f.line} ${f.lines}`)).toEqual([
+      'outer 2 6',
+      'outer.inner 3 3',
+      'Index.constructor 9 1',
+      'Index.search 10 3',
+      'Index.size 13 3',
+      'make 17 5',
+      'make.retrieve 18 3',
+      'make.retrieve.map callback 19 1',
+      'describe callback 22 3',
+      'describe callback.it callback 23 1',
+    ]);
   });
 });
 
@@ -104,6 +170,7 @@ describe('checkArchitecture on a small workspace', () => {
     const report = checkArchitecture(root, {
       internal: ['packages/ktruss/src/index.ts -> @grag/core/internal'],
       provider: [],
+      longCode: [],
     });
     expect(report.ok).toBe(false);
     expect(report.cycles).toEqual([
@@ -124,9 +191,96 @@ describe('checkArchitecture on a small workspace', () => {
     const report = checkArchitecture(root, {
       internal: ['packages/noderag/src/index.ts -> @grag/core/internal'],
       provider: ['packages/noderag/src/index.ts -> @grag/hnsw'],
+      longCode: [],
     });
     expect(report.cycles).toEqual([]);
     expect(report.ok, report.text).toBe(true);
     expect(report.internalImports.known).toEqual(['packages/noderag/src/index.ts -> @grag/core/internal']);
+  });
+});
+
+describe('checkArchitecture on long files and functions', () => {
+  const root = mkdtempSync(join(tmpdir(), 'grag-architecture-size-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+  const lines = (n: number, line = 'export const x = 1;') => `${Array(n).fill(line).join('\n')}\n`;
+  /** A function of `n` lines: its signature, `n - 2` statements, its closing brace. */
+  const fn = (name: string, n: number) =>
+    `export function ${name}(): void {\n${lines(n - 2, '  void 0;')}}\n`;
+  write(
+    'packages/core/package.json',
+    JSON.stringify({ name: '@grag/core', exports: { '.': './dist/index.js' } }),
+  );
+  write('packages/core/src/index.ts', fn('short', 150));
+  write('packages/core/src/big.ts', lines(501));
+  write('packages/core/src/long.ts', fn('tooLong', 151));
+  write('packages/core/src/generated.ts', `// @generated by a tool\n${lines(600)}`);
+  write(
+    'packages/offline/package.json',
+    JSON.stringify({ name: '@grag/offline', exports: { '.': './dist/index.js' } }),
+  );
+  write('packages/offline/src/index.ts', fn('legacy', 200));
+  write(
+    'packages/server/package.json',
+    JSON.stringify({ name: '@grag/server', exports: { '.': './dist/index.js' } }),
+  );
+  write('packages/server/src/index.ts', 'export const s = 1;\n');
+  write('packages/server/explorer/src/view.tsx', lines(502, 'export const v = <b />;'));
+
+  it('fails on a new file over 500 lines and a new function over 150, in packages and the explorer', () => {
+    const report = checkArchitecture(root, {
+      internal: [],
+      provider: [],
+      longCode: ['packages/offline/src/index.ts: legacy'],
+    });
+    expect(report.ok).toBe(false);
+    expect(report.longCode).toEqual({
+      known: ['packages/offline/src/index.ts: legacy'],
+      added: [
+        'packages/core/src/big.ts',
+        'packages/core/src/long.ts: tooLong',
+        'packages/server/explorer/src/view.tsx',
+      ],
+      gone: [],
+    });
+    expect(report.longCodeDetails.find((c) => c.key === 'packages/core/src/long.ts: tooLong')).toEqual({
+      key: 'packages/core/src/long.ts: tooLong',
+      lines: 151,
+      limit: 150,
+      line: 1,
+    });
+    expect(report.text).toContain(
+      'NEW (FAIL): packages/core/src/big.ts (501 lines > 500) — split it by concern',
+    );
+  });
+
+  it('accepts debt only in packages/offline/src, and fails on a listed entry that is gone', () => {
+    write('packages/core/src/big.ts', lines(500));
+    write('packages/core/src/long.ts', fn('tooLong', 150));
+    write('packages/server/explorer/src/view.tsx', 'export const v = 1;\n');
+    const clean = checkArchitecture(root, {
+      internal: [],
+      provider: [],
+      longCode: ['packages/offline/src/index.ts: legacy'],
+    });
+    expect(clean.ok, clean.text).toBe(true);
+    const misplaced = checkArchitecture(root, {
+      internal: [],
+      provider: [],
+      longCode: ['packages/offline/src/index.ts: legacy', 'packages/core/src/long.ts: tooLong'],
+    });
+    expect(misplaced.ok).toBe(false);
+    expect(misplaced.longCode.added).toEqual(['packages/core/src/long.ts: tooLong']);
+    expect(misplaced.text).toContain('may list code of packages/offline/src/ only');
+    const stale = checkArchitecture(root, {
+      internal: [],
+      provider: [],
+      longCode: ['packages/offline/src/index.ts: legacy', 'packages/offline/src/gone.ts'],
+    });
+    expect(stale.ok).toBe(false);
+    expect(stale.longCode.gone).toEqual(['packages/offline/src/gone.ts']);
   });
 });
