@@ -168,3 +168,30 @@ describe('names, places and chains through them', () => {
       expect((await tasks.answer(q, places)).answer, q).toBe('River Tave');
   });
 });
+
+describe('what someone or something is', () => {
+  const people = [
+    {
+      id: 'medal',
+      text: 'The Orrin Prize\nThe Orrin Prize is an award for tidal research. It is named after Edda Orrin, a lighthouse keeper of Vell Harbour. Mayor Tomas Orrin, a former ferry engineer, is her grandson.',
+    },
+    ...places,
+  ];
+  test('the noun phrase the context calls a name by, in any of the usual wordings', async () => {
+    for (const [q, a] of [
+      ['Who was Edda Orrin?', 'lighthouse keeper'],
+      ['What was the profession of Edda Orrin?', 'lighthouse keeper'],
+      ["What was Edda Orrin's job?", 'lighthouse keeper'],
+      ['What does Tomas Orrin do for a living?', 'former ferry engineer'],
+      ['Who is Maud Selden?', 'chemist'],
+      ['What is the Orrin Prize?', 'award'],
+      ['What was the profession of the woman the Orrin Prize is named after?', 'lighthouse keeper'],
+    ] as const)
+      expect((await tasks.answer(q, people)).answer, q).toBe(a);
+  });
+
+  test('another person of the same surname is not the one asked about; nothing said is unknown', async () => {
+    expect((await tasks.answer('Who was Ada Orrin?', people)).answer).toBe(NO_ANSWER);
+    expect((await tasks.answer('Who is Oskar Brae?', people)).answer).toBe('painter');
+  });
+});

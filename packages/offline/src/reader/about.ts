@@ -165,3 +165,11 @@ export function personName(
   while (i < words.length - 1 && TITLES.has(words[i]!.toLowerCase()) && /^\p{Lu}/u.test(words[i + 1]!)) i++;
   return words.slice(i).join(' ');
 }
+
+/** Whether two names name the same: the shorter one's content words all in the longer one. */
+export function sameName(a: string, b: string): boolean {
+  const x = contentWords(a);
+  const y = contentWords(b);
+  const [short, long] = x.length <= y.length ? [x, y] : [y, x];
+  return short.length > 0 && short.every((w) => long.includes(w));
+}

@@ -250,10 +250,10 @@ export function findDescription(tokens: readonly Token[]): Description | null {
     } else if (
       PERSON_HEADS.has(head.lemma) &&
       tokens[k - 2]?.pos === 'DET' &&
-      isCapital(t) &&
-      reducedRelative(tokens, k)
+      (isCapital(t) || (t.normal === 'the' && isCapital(tokens[k + 1]))) &&
+      reducedRelative(tokens, isCapital(t) ? k : k + 1)
     ) {
-      // "the man Clara Voss wed": an object clause without its "that".
+      // "the man Clara Voss wed", "the man the medal is named after": no "that".
       clauseStart = k;
       connector = 'that';
     } else if (

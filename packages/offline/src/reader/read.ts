@@ -18,7 +18,7 @@ import type { EntityAnalysis } from '../entities.js';
 import { analyze, spanText } from '../nlp.js';
 import { questionTarget } from '../query.js';
 import { inverseDocumentFrequency } from '../rank.js';
-import { contentWords } from '../words.js';
+import { sameName } from './about.js';
 import { findRelationPhrase, pairedNames, substitute } from './chain.js';
 import {
   describedName,
@@ -29,6 +29,7 @@ import {
 } from './decompose.js';
 import { findEventPlace } from './events.js';
 import { extractPhrase } from './extract.js';
+import { identityName, identityOf } from './identity.js';
 import { contentConcepts, predicateConcepts } from './meaning.js';
 import { headerOf, narratorOf } from './narrator.js';
 import { readQuestion } from './question.js';
@@ -349,6 +350,13 @@ export function createReader(
         focus.push(sub.answer);
         q = replaceSpan(qTokens, description.start, description.end, sub.answer);
       }
+      // "Who was X?", "What does X do?": what the context calls X, or unknown.
+      const identity = identityName((await analyze(q)).tokens);
+      if (identity) {
+        const found = identityOf(identity, plain);
+        if (!found) return { answer: NO_ANSWER, citations: [], issues: [] };
+        return { answer: found.answer, citations: [context[plain[found.sentence]!.item]!.id], issues: [] };
+      }
       const phrase = (await polarByRelation(q)) ?? (await single(q));
       if (!phrase?.answer) return { answer: NO_ANSWER, citations: [], issues: [] };
       const items = [...phrase.items];
@@ -387,12 +395,4 @@ export function createReader(
     }
     return { answer: picked.map((c) => c.text).join(' '), citations, issues: [] };
   };
-}
-
-/** Whether two names name the same: the shorter one's content words all in the longer one. */
-function sameName(a: string, b: string): boolean {
-  const x = contentWords(a);
-  const y = contentWords(b);
-  const [short, long] = x.length <= y.length ? [x, y] : [y, x];
-  return short.length > 0 && short.every((w) => long.includes(w));
 }
