@@ -359,7 +359,7 @@ describe('POST /v1/chat refuses a bad request with one JSON error, before any re
 
   it('refuses a body that is not JSON, not sent as JSON, missing or too large, as /v1/query does', async () => {
     const post = (body: string | undefined, type = 'application/json') =>
-      fetch(`${server.url}/v1/chat`, {
+      get(server.url, '/v1/chat', {
         method: 'POST',
         headers: { 'content-type': type },
         ...(body !== undefined ? { body } : {}),
