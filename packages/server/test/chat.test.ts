@@ -173,6 +173,34 @@ describe('POST /v1/chat', () => {
     expect(textOf(message)).toBe('Ilse Marren directs the institute [lindqvist].');
   });
 
+  it("takes the question alone, as the README's prepareSendMessagesRequest sends it", async () => {
+    const history = [userMessage('Where is Orsa?', 'u0'), userMessage('Who directs the institute?', 'u1')];
+    const sent: unknown[] = [];
+    const transport = new DefaultChatTransport<UIMessage>({
+      api: `${server.url}/v1/chat`,
+      body: { method: 'scripted-graph' },
+      fetch: (url, init) => {
+        sent.push(JSON.parse(init?.body as string));
+        return fetch(url, init);
+      },
+      prepareSendMessagesRequest: ({ messages, body }) => ({
+        body: { ...body, messages: messages.slice(-1) },
+      }),
+    });
+    const stream = await transport.sendMessages({
+      chatId: 'chat-2',
+      messages: history,
+      trigger: 'submit-message',
+      messageId: undefined,
+      abortSignal: undefined,
+    });
+    let message: UIMessage | undefined;
+    for await (const state of readUIMessageStream({ stream })) message = state;
+    expect(textOf(message!)).toBe('Ilse Marren directs the institute [lindqvist].');
+    expect(graph.calls.at(-1)).toBe('Who directs the institute?');
+    expect(sent).toEqual([{ method: 'scripted-graph', messages: [history[1]] }]);
+  });
+
   it("passes method, topK and options to the retrieval as POST /v1/query does, and the model reads that query's items", async () => {
     const question = 'Who founded the Kessler Shipyard in 1881?';
     const fields = { method: 'bm25-chat', topK: 1, options: { topK: 2 } };
