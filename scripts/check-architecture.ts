@@ -126,11 +126,6 @@ export const KNOWN_LONG_CODE: readonly string[] = [
   'packages/offline/src/entities.ts',
   'packages/offline/src/entities.ts: findEntities',
   'packages/offline/src/glove.ts',
-  'packages/offline/src/reader/compare.ts: chooseOption',
-  'packages/offline/src/reader/extract.ts: extractPhrase',
-  'packages/offline/src/reader/read.ts: createReader',
-  'packages/offline/src/reader/read.ts: createReader.(anonymous)',
-  'packages/offline/src/reader/resolve.ts: relationCue',
   'packages/offline/src/tasks.ts',
   'packages/offline/src/tasks.ts: createOfflineTasks',
 ];

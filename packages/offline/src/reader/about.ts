@@ -35,10 +35,12 @@ export function aboutItems(phrase: string, sentences: readonly AnswerSentence[])
     // …and most of the title in the phrase; the title may add a disambiguator: "Edmund II, Lord
     // of Skarn", "Tides (1999 film)".
     const core = withoutTitles(contentWords(s.text.split(/\s*[,(]/)[0]!));
-    // A short form is the title's first words: "Lindqvist Institute" for "Lindqvist Institute of
-    // Marine Science".
+    // A short form is the title's first words before an "of …" or a comma: "Lindqvist Institute" for
+    // "Lindqvist Institute of Marine Science" (not "Merrow Falls" for "Merrow Falls Concert Hall").
     const short =
-      words.length >= 2 && words.every((w, k) => title[k] !== undefined && sameWord(title[k]!, w));
+      words.length >= 2 &&
+      words.every((w, k) => title[k] !== undefined && sameWord(title[k]!, w)) &&
+      /^(of|for|at|in|on|,|\()$/.test(wordAfter(s, words[words.length - 1]!));
     if (short || fuzzyContains(words, title) >= 0.6 || (core.length > 0 && fuzzyContains(words, core) >= 0.6))
       out.add(s.item);
   }
@@ -172,4 +174,12 @@ export function sameName(a: string, b: string): boolean {
   const y = contentWords(b);
   const [short, long] = x.length <= y.length ? [x, y] : [y, x];
   return short.length > 0 && short.every((w) => long.includes(w));
+}
+
+/** The token after the first `word` of sentence `s`, lower case ('' when none). */
+function wordAfter(s: AnswerSentence, word: string): string {
+  const tokens = s.ea.analysis.tokens;
+  const range = s.ea.analysis.sentences[s.index]!;
+  for (let k = range.start; k < range.end; k++) if (tokens[k]!.normal === word) return tokens[k + 1]!.normal;
+  return '';
 }

@@ -231,21 +231,7 @@ export function chooseOption(
   };
   const looked = reading.options.map((option) => ({ option, ...dateOrNumberOf(option) }));
   const [a, b] = looked as [(typeof looked)[0], (typeof looked)[0]];
-  // "Bins go out on Tuesdays, not Mondays": an option the sentence negates does not fit.
-  const negatedAt = (at: number, option: string): boolean => {
-    const s = sentences[at]!;
-    const range = s.ea.analysis.sentences[s.index]!;
-    const tokens = s.ea.analysis.tokens;
-    const words = new Set(contentWords(option));
-    for (let k = range.start; k <= range.end; k++) {
-      const w = tokens[k]!.normal;
-      if (!words.has(w) && !words.has(w.replace(/([^s])s$/, '$1'))) continue;
-      for (let j = Math.max(range.start, k - 2); j < k; j++)
-        if (/^(not|never|no)$/.test(tokens[j]!.normal)) return true;
-      break;
-    }
-    return false;
-  };
+  const negatedAt = (at: number, option: string): boolean => negatedIn(sentences[at]!, option);
   const negated = (x: typeof a): boolean => x.named[0] !== undefined && negatedAt(x.named[0].i, x.option);
   // A sentence that names both options and negates one decides between them.
   for (const { i } of a.named) {
@@ -371,4 +357,19 @@ export function polarAnswer(
   }
   for (const list of named) cite(list[0]?.i);
   return { answer: yes ? 'yes' : 'no', items, confident: named.every((l) => l.length > 0) };
+}
+
+/** "Bins go out on Tuesdays, not Mondays": whether sentence `s` negates `option` ("not" right before it). */
+function negatedIn(s: AnswerSentence, option: string): boolean {
+  const range = s.ea.analysis.sentences[s.index]!;
+  const tokens = s.ea.analysis.tokens;
+  const words = new Set(contentWords(option));
+  for (let k = range.start; k <= range.end; k++) {
+    const w = tokens[k]!.normal;
+    if (!words.has(w) && !words.has(w.replace(/([^s])s$/, '$1'))) continue;
+    for (let j = Math.max(range.start, k - 2); j < k; j++)
+      if (/^(not|never|no)$/.test(tokens[j]!.normal)) return true;
+    break;
+  }
+  return false;
 }

@@ -47,6 +47,10 @@ const SPOUSE_CUES = new Set(
 const CHILD_CUES = new Set('son sons daughter daughters child children heir'.split(' '));
 const SIBLING_CUES = new Set('brother brothers sister sisters sibling siblings'.split(' '));
 
+/** A cue's weight at `d` words from the span, 0 past `limit`. */
+const near = (d: number, limit: number, weight: number): number =>
+  d >= 0 && d <= limit ? weight / (1 + d / 4) : 0;
+
 /** How strongly sentence tokens `range` say that `span` stands in `relation` to the item's subject. */
 function relationCue(
   relation: Relation,
@@ -66,8 +70,6 @@ function relationCue(
     }
     return false;
   };
-  const near = (d: number, limit: number, weight: number): number =>
-    d >= 0 && d <= limit ? weight / (1 + d / 4) : 0;
   const stops = (from: number, to: number): boolean => {
     for (let k = from; k <= to; k++) if (/^[.;]$/.test(tokens[k]?.value ?? '')) return true;
     return false;
@@ -82,38 +84,7 @@ function relationCue(
     if (after >= 0 && stops(k + 1, span.start - 1)) continue;
     if (before >= 0 && stops(span.end + 1, k - 1)) continue;
     if (relation.kind === 'role') {
-      const meaning = concept(t.lemma);
-      if (
-        relation.verbs.some((v) => concept(v) === meaning) &&
-        (t.pos === 'VERB' || /ed$|en$/.test(t.normal))
-      ) {
-        // "directed by X" (passive: the agent after "by"); "X directed …" (active: the subject).
-        let by = false;
-        for (let j = k + 1; j < span.start; j++) if (tokens[j]!.normal === 'by') by = true;
-        if (after >= 0 && by) best = Math.max(best, near(after, 8, 1.2));
-        if (before >= 0) best = Math.max(best, near(before, 3, 0.7));
-      } else if (
-        t.lemma === relation.noun ||
-        kinNoun(t.lemma) === relation.noun ||
-        // A kinship noun said outright ("my grandfather Walter") is that word: "uncle" is no aunt.
-        (relation.verbs.length > 0 && t.pos === 'NOUN' && meaning === concept(relation.noun))
-      ) {
-        // "director X", "the director, X"; "X is the director".
-        if (tokens[k + 1]?.normal !== 'of') best = Math.max(best, near(after, 5, 1));
-        best = Math.max(best, near(before, 4, 0.6));
-      } else if (
-        t.normal === 'by' &&
-        after === 0 &&
-        // "a 1999 film by X": a work noun before "by", not a verb ("founded … by X").
-        tokens[k - 1]?.pos === 'NOUN' &&
-        // "a song by X", "a novel by X", "a painting by X": works name their maker with "by".
-        /^(perform|write|compose|sing|create|paint|design|build|direct|produce|record)/.test(
-          concept(relation.verbs[0] ?? ''),
-        )
-      ) {
-        // "a song by X", "a novel by X".
-        best = Math.max(best, 0.6);
-      }
+      best = Math.max(best, roleCue(relation, tokens, k, span, after, before));
       continue;
     }
     const gender = relation.gender;
@@ -207,6 +178,49 @@ function relationCue(
     if (relation.base === 'child' && tokens[k + 1]?.normal === 'of') continue;
     if (/^['’]s?$/.test(tokens[k + 1]?.value ?? '')) continue;
     best = Math.max(best, near(after, relation.base === 'child' ? 8 : 6, 1), near(before, 3, 0.6));
+  }
+  return best;
+}
+
+/** A role relation's cue at token `k` ("directed by X", "director X", "X is the director", "a song by X"). */
+function roleCue(
+  relation: Extract<Relation, { kind: 'role' }>,
+  tokens: readonly Token[],
+  k: number,
+  span: Span,
+  after: number,
+  before: number,
+): number {
+  const t = tokens[k]!;
+  let best = 0;
+  const meaning = concept(t.lemma);
+  if (relation.verbs.some((v) => concept(v) === meaning) && (t.pos === 'VERB' || /ed$|en$/.test(t.normal))) {
+    // "directed by X" (passive: the agent after "by"); "X directed …" (active: the subject).
+    let by = false;
+    for (let j = k + 1; j < span.start; j++) if (tokens[j]!.normal === 'by') by = true;
+    if (after >= 0 && by) best = Math.max(best, near(after, 8, 1.2));
+    if (before >= 0) best = Math.max(best, near(before, 3, 0.7));
+  } else if (
+    t.lemma === relation.noun ||
+    kinNoun(t.lemma) === relation.noun ||
+    // A kinship noun said outright ("my grandfather Walter") is that word: "uncle" is no aunt.
+    (relation.verbs.length > 0 && t.pos === 'NOUN' && meaning === concept(relation.noun))
+  ) {
+    // "director X", "the director, X"; "X is the director".
+    if (tokens[k + 1]?.normal !== 'of') best = Math.max(best, near(after, 5, 1));
+    best = Math.max(best, near(before, 4, 0.6));
+  } else if (
+    t.normal === 'by' &&
+    after === 0 &&
+    // "a 1999 film by X": a work noun before "by", not a verb ("founded … by X").
+    tokens[k - 1]?.pos === 'NOUN' &&
+    // "a song by X", "a novel by X", "a painting by X": works name their maker with "by".
+    /^(perform|write|compose|sing|create|paint|design|build|direct|produce|record)/.test(
+      concept(relation.verbs[0] ?? ''),
+    )
+  ) {
+    // "a song by X", "a novel by X".
+    best = Math.max(best, 0.6);
   }
   return best;
 }

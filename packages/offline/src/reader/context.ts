@@ -1,0 +1,176 @@
+/**
+ * The context as the reader reads it: every sentence of every item with its concepts, names and
+ * numbers, and how well each matches a question (shared concepts weighted by rarity, the question's
+ * names in the sentence or its item, an answer of the type asked for, the embedder's cosine).
+ */
+import { type ContextItem, cosineSimilarity, type Embedder, embedAll, throwIfAborted } from '@grag/core';
+import type { EntityAnalysis } from '../entities.js';
+import { questionTarget } from '../query.js';
+import { inverseDocumentFrequency } from '../rank.js';
+import { contentConcepts, predicateConcepts } from './meaning.js';
+import { headerOf, narratorOf } from './narrator.js';
+import { containsPhrase, type ScoredSentence } from './support.js';
+import type { AnswerSentence } from './types.js';
+
+/** A question read against the context: its analysis, concepts, names and each sentence's score. */
+export interface QuestionMatch {
+  qea: EntityAnalysis;
+  qTokens: EntityAnalysis['analysis']['tokens'];
+  queryLemmas: Set<string>;
+  queryKeys: string[];
+  scores: number[];
+  predicate: Set<string>;
+}
+
+/** The context read once, for every reading of the question. */
+export interface ReaderContext {
+  candidates: ScoredSentence[];
+  /** The question read, and how well each context sentence matches it. */
+  read(q: string): Promise<QuestionMatch>;
+  /** The sentences with `scores` as the answer extractor takes them. */
+  asAnswerSentences(scores: readonly number[]): AnswerSentence[];
+}
+
+type EntitiesOf = (text: string, full: boolean) => Promise<EntityAnalysis>;
+
+/** Every sentence of `context` with its concepts, names, numbers and its note's narrator. */
+async function contextSentences(
+  context: readonly ContextItem[],
+  entitiesOf: EntitiesOf,
+  abortSignal: AbortSignal | undefined,
+): Promise<ScoredSentence[]> {
+  const candidates: ScoredSentence[] = [];
+  for (let item = 0; item < context.length; item++) {
+    throwIfAborted(abortSignal);
+    const text = context[item]!.text;
+    const ea = await entitiesOf(text, true);
+    const narrator = /\b(my|our)\b/i.test(text)
+      ? narratorOf(text, await entitiesOf(headerOf(text), false))
+      : null;
+    for (const s of ea.analysis.sentences) {
+      const keys = new Set<string>();
+      const types = new Map<string, string>();
+      for (const m of ea.bySentence[s.index] ?? []) {
+        keys.add(m.key);
+        types.set(m.key, ea.byKey.get(m.key)?.type ?? 'other');
+      }
+      const numbers = ea.analysis.tokens
+        .slice(s.start, s.end + 1)
+        .filter((t) => t.type === 'number')
+        .map((t) => t.normal);
+      candidates.push({
+        text: s.text,
+        lemmas: contentConcepts(ea.analysis, s.start, s.end, true),
+        keys,
+        types,
+        numbers,
+        item,
+        ea,
+        index: s.index,
+        ...(narrator ? { narrator } : {}),
+      });
+    }
+  }
+  return candidates;
+}
+
+/** Read `context` for the reader: its sentences, and a scorer of questions against them. */
+export async function readContext(
+  context: readonly ContextItem[],
+  deps: { entitiesOf: EntitiesOf; embedder?: Embedder | undefined },
+  abortSignal?: AbortSignal,
+): Promise<ReaderContext> {
+  const { entitiesOf, embedder } = deps;
+  const candidates = await contextSentences(context, entitiesOf, abortSignal);
+  // The names each item mentions anywhere: a note or passage about X speaks of X in every sentence
+  // ("The club was founded in 1961 by …" in the history of the Gig Club).
+  const itemKeys = new Map<number, Set<string>>();
+  for (const c of candidates) {
+    const keys = itemKeys.get(c.item) ?? new Set<string>();
+    itemKeys.set(c.item, keys);
+    for (const k of c.keys) keys.add(k);
+  }
+  // …or as a phrase inside a longer name ("Gig Club" in "the Merrow Falls Gig Club").
+  const itemLower = context.map((c) => c.text.toLowerCase());
+  const idf = inverseDocumentFrequency(candidates.map((c) => c.lemmas));
+  const maxIdf = Math.log(1 + candidates.length);
+  // The context's embeddings are computed once, for every reading of the question.
+  let textVectors: Float32Array[] | null | undefined;
+  const cosinesFor = async (q: string): Promise<number[] | null> => {
+    if (!embedder || candidates.length === 0) return null;
+    textVectors ??= await embedAll(
+      embedder,
+      candidates.map((c) => c.text),
+      { abortSignal },
+    );
+    const [qv] = await embedAll(embedder, [q], { abortSignal });
+    return textVectors.map((v) => cosineSimilarity(qv!, v));
+  };
+
+  /** The question read, and how well each context sentence matches it. */
+  const read = async (q: string): Promise<QuestionMatch> => {
+    const qea = await entitiesOf(q, false);
+    const qTokens = qea.analysis.tokens;
+    const queryLemmas = new Set(contentConcepts(qea.analysis, 0, qTokens.length - 1));
+    const queryKeys = qea.entities.filter((e) => e.type !== 'concept').map((e) => e.key);
+    const target = questionTarget(qTokens);
+    const queryNumbers = new Set(qTokens.filter((t) => t.type === 'number').map((t) => t.normal));
+    const predicate = predicateConcepts(qea, target.start, target.end);
+    // The relation words (not the names) say what is asked: they weigh a quarter more.
+    const weightOf = (l: string): number => (predicate.has(l) ? 1.25 : 1);
+    let queryWeight = 0;
+    for (const l of queryLemmas) queryWeight += weightOf(l) * (idf.get(l) ?? maxIdf);
+    const cosines = queryLemmas.size ? await cosinesFor(q) : null;
+    const scores = candidates.map((c, i) => {
+      let overlap = 0;
+      for (const l of new Set(c.lemmas)) if (queryLemmas.has(l)) overlap += weightOf(l) * (idf.get(l) ?? 0);
+      const lexical = queryWeight > 0 ? overlap / queryWeight : 0;
+      if (lexical === 0 && !(cosines && (cosines[i] ?? 0) > 0.2)) return 0;
+      const lower = c.text.toLowerCase();
+      // A query entity counts when the sentence names it, or names its first or last word
+      // ("Varga" for "Elena Varga").
+      const inItem = itemKeys.get(c.item)!;
+      let entityHits = 0;
+      for (const k of queryKeys) {
+        const parts = k.split(' ');
+        if (c.keys.has(k) || containsPhrase(lower, k)) entityHits += 1;
+        else if (parts.length > 1 && (c.keys.has(parts[0]!) || c.keys.has(parts[parts.length - 1]!)))
+          entityHits += 1;
+        // Named elsewhere in the same item, or taken up by its head noun ("the club").
+        else if (
+          inItem.has(k) ||
+          containsPhrase(itemLower[c.item]!, k) ||
+          (parts.length > 1 && containsPhrase(lower, `the ${parts[parts.length - 1]}`))
+        )
+          entityHits += 0.6;
+      }
+      const entityScore = queryKeys.length ? entityHits / queryKeys.length : 0;
+      let typeScore = 0;
+      if (target.expectedType === 'number') {
+        typeScore = c.numbers.some((n) => !queryNumbers.has(n)) ? 1 : 0;
+      } else if (target.expectedType) {
+        for (const [key, type] of c.types) {
+          if (type === target.expectedType && !queryKeys.includes(key)) typeScore = 1;
+        }
+      }
+      return (
+        lexical + 0.5 * entityScore + 0.3 * typeScore + (cosines ? 0.5 * Math.max(0, cosines[i] ?? 0) : 0)
+      );
+    });
+    return { qea, qTokens, queryLemmas, queryKeys, scores, predicate };
+  };
+  const asAnswerSentences = (scores: readonly number[]): AnswerSentence[] =>
+    candidates.map((c, i) => ({
+      ea: c.ea,
+      index: c.index,
+      item: c.item,
+      text: c.text,
+      lemmas: c.lemmas,
+      types: c.types,
+      ...(c.narrator ? { narrator: c.narrator } : {}),
+      // Items come best first: a mild prior for earlier ones.
+      score: scores[i]! / (1 + 0.02 * c.item),
+    }));
+
+  return { candidates, read, asAnswerSentences };
+}

@@ -1,0 +1,63 @@
+/**
+ * Yes/no questions about one relation, asked as the wh-question of the relation and compared: "Was A
+ * born in B?" is "Where was A born?" and "yes" when the answer is B.
+ */
+import type { EntityAnalysis } from '../entities.js';
+import { spanText } from '../nlp.js';
+import { sameName } from './about.js';
+import { pairedNames } from './chain.js';
+import { describedName } from './decompose.js';
+import { readQuestion } from './question.js';
+import type { PhraseAnswer } from './types.js';
+
+/**
+ * "Was A born in B?", "Is A married to B?": the wh-question about the relation ("Where was A
+ * born?") answered from the context, and "yes" when its answer is B. null when the question is
+ * no such yes/no question or the context gives no confident answer.
+ */
+export async function polarByRelation(
+  q: string,
+  entitiesOf: (text: string, full: boolean) => Promise<EntityAnalysis>,
+  single: (q: string) => Promise<PhraseAnswer | null>,
+): Promise<PhraseAnswer | null> {
+  const qea = await entitiesOf(q, false);
+  const tokens = qea.analysis.tokens;
+  const reading = readQuestion(tokens);
+  if (reading.kind !== 'polar' || reading.same || pairedNames(tokens)) return null;
+  const mentions = (qea.bySentence.flat() ?? []).filter((m) => {
+    const type = qea.byKey.get(m.key)?.type;
+    return m.source !== 'pronoun' && type !== 'concept' && type !== undefined;
+  });
+  if (mentions.length < 2) return null;
+  let lead = 0;
+  while (lead < tokens.length && tokens[lead]!.pos === 'AUX') lead++;
+  // "Is Merrow Falls the town where Hester Pellow was born?": the name first, a description
+  // after it; the description asked as a question of its own, its answer against the name.
+  const named = mentions.find((m) => m.start === lead);
+  const described = named && describedName(tokens, named.end);
+  if (named && described) {
+    const sub = await single(described);
+    if (!sub?.answer || !sub.confident) return null;
+    const same = sameName(sub.answer, spanText(tokens, named.start, named.end));
+    return { answer: same ? 'yes' : 'no', items: sub.items, confident: true };
+  }
+  const object = mentions.reduce((a, b) => (b.start > a.start ? b : a));
+  const type = qea.byKey.get(object.key)!.type;
+  const wh =
+    type === 'person'
+      ? 'Who'
+      : type === 'geo'
+        ? 'Where'
+        : type === 'date'
+          ? 'When'
+          : type === 'number'
+            ? 'How many'
+            : 'What';
+  const kept = tokens.filter(
+    (t, k) => k >= lead && (k < object.start || k > object.end) && t.type !== 'punctuation',
+  );
+  const sub = await single(`${wh} ${kept.map((t) => t.value).join(' ')}?`);
+  if (!sub?.answer || !sub.confident) return null;
+  const same = sameName(sub.answer, spanText(tokens, object.start, object.end));
+  return { answer: same ? 'yes' : 'no', items: sub.items, confident: true };
+}
