@@ -13,16 +13,10 @@ export {
 export { WINK_ENTITY_TYPES } from './entities.js';
 export {
   firstPrincipalComponent,
-  GLOVE_PACKAGE,
-  gloveVectorsPath,
-  isGloveAvailable,
-  loadWordVectors,
-  parseWinkVectors,
   SIF_GLOVE_DEFAULTS,
   SifGloveEmbedder,
   type SifGloveOptions,
   type SifGloveState,
-  type WordVectors,
 } from './glove.js';
 export { createWinkReader, type WinkIts, type WinkPipe, type WinkReader } from './nlp.js';
 export { createOfflineTasks, NO_ANSWER, OFFLINE_TASKS_DEFAULTS, type OfflineTasksOptions } from './tasks.js';
@@ -32,3 +26,11 @@ export {
   type HashedTfidfOptions,
   type HashedTfidfState,
 } from './tfidf-embedder.js';
+export {
+  GLOVE_PACKAGE,
+  gloveVectorsPath,
+  isGloveAvailable,
+  loadWordVectors,
+  parseWinkVectors,
+  type WordVectors,
+} from './word-vectors.js';

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { GLOVE_PACKAGE } from '../src/glove.js';
+import { GLOVE_PACKAGE } from '../src/word-vectors.js';
 
 const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as Record<
   string,
