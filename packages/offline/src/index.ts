@@ -10,7 +10,7 @@ export {
   type OfflineProvidersOptions,
   restoreOfflineEmbedder,
 } from './embedders.js';
-export { WINK_ENTITY_TYPES } from './entities.js';
+export { WINK_ENTITY_TYPES } from './entity-spans.js';
 export {
   firstPrincipalComponent,
   SIF_GLOVE_DEFAULTS,

@@ -1,6 +1,7 @@
 /**
- * Word lists the heuristics use to type proper-noun spans and to read questions. Hand-written for
- * this package; small on purpose (cue words, not a full gazetteer).
+ * Word lists the heuristics use to type proper-noun spans and to read questions, and the nouns too
+ * generic to be a concept or a keyword. Hand-written for this package; small on purpose (cue words,
+ * not a full gazetteer).
  */
 
 const words = (list: string): Set<string> => new Set(list.trim().split(/\s*\|\s*/));
@@ -255,3 +256,10 @@ export const DESCRIPTOR_TYPES: Record<string, string> = Object.fromEntries([
     (w) => [w, 'event'],
   ),
 ]);
+
+/** Nouns too generic to be a concept node on their own. */
+export const GENERIC_NOUNS = new Set(
+  'time year years way people thing things part number kind type lot day days man woman place case fact group area example end member use form point side world life work home hand week month today others one ones something anything everything nothing someone anyone everyone'.split(
+    ' ',
+  ),
+);
