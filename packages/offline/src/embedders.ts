@@ -3,7 +3,8 @@
  */
 import { type Embedder, type FittableEmbedder, InvalidArgumentError, type TaskSuite } from '@grag/core';
 import { SifGloveEmbedder, type SifGloveOptions } from './glove.js';
-import { createOfflineTasks, type OfflineTasksOptions } from './tasks.js';
+import { createOfflineTasks } from './tasks.js';
+import type { OfflineTasksOptions } from './tasks-options.js';
 import { HashedTfidfEmbedder, type HashedTfidfOptions } from './tfidf-embedder.js';
 
 /** The offline embedders: hashed TF-IDF (no dependency) or SIF on GloVe (optional package). */

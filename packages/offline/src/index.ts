@@ -19,7 +19,8 @@ export {
   type SifGloveState,
 } from './glove.js';
 export { createWinkReader, type WinkIts, type WinkPipe, type WinkReader } from './nlp.js';
-export { createOfflineTasks, NO_ANSWER, OFFLINE_TASKS_DEFAULTS, type OfflineTasksOptions } from './tasks.js';
+export { createOfflineTasks, NO_ANSWER } from './tasks.js';
+export { OFFLINE_TASKS_DEFAULTS, type OfflineTasksOptions } from './tasks-options.js';
 export {
   HASHED_TFIDF_DEFAULTS,
   HashedTfidfEmbedder,

@@ -263,3 +263,10 @@ export const GENERIC_NOUNS = new Set(
     ' ',
   ),
 );
+
+/** Nouns too generic to be a keyword of a title or a question. */
+export const GENERIC_KEYWORDS = new Set(
+  'time year years way people thing things part number kind type lot day days place case fact example end use form name'.split(
+    ' ',
+  ),
+);

@@ -1,11 +1,11 @@
 /**
- * Reading a question: its wh-phrase and expected answer type, and an SG-RAG style query graph
- * (an unknown target node linked to the named entities of the question).
+ * Reading a question: its wh-phrase and expected answer type, an SG-RAG style query graph (an
+ * unknown target node linked to the named entities of the question), and the entities it names.
  */
 import type { QueryGraph, QueryGraphEdge, QueryGraphNode } from '@grag/core';
 import type { EntityAnalysis, Mention } from './entities.js';
-import { DESCRIPTOR_TYPES, WH_WORDS } from './lexicon.js';
-import { spanText, type Token } from './nlp.js';
+import { DESCRIPTOR_TYPES, GENERIC_KEYWORDS, WH_WORDS } from './lexicon.js';
+import { isContent, spanText, type Token } from './nlp.js';
 import { isVerbish } from './relations.js';
 
 /** The wh-phrase of a question. */
@@ -306,4 +306,32 @@ export function buildQueryGraph(ea: EntityAnalysis): QueryGraph {
     anchor = after ? after.end : lastOfGroup.end;
   }
   return { nodes, edges, issues: [] };
+}
+
+/**
+ * The entities a query names: its named entities, then the lemmas of its nouns outside them (not
+ * generic, not used as a verb), each once whatever its case.
+ */
+export function queryEntityNames(ea: EntityAnalysis): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const push = (value: string): void => {
+    const key = value.toLowerCase();
+    if (!key || seen.has(key)) return;
+    seen.add(key);
+    out.push(value);
+  };
+  const inEntity = new Uint8Array(ea.analysis.tokens.length);
+  for (const e of ea.entities) {
+    push(e.name);
+    for (const m of e.mentions) for (let i = m.start; i <= m.end; i++) inEntity[i] = 1;
+  }
+  const queryTokens = ea.analysis.tokens;
+  for (const t of queryTokens) {
+    if (inEntity[t.index] || t.pos !== 'NOUN' || !isContent(t) || GENERIC_KEYWORDS.has(t.lemma)) continue;
+    if (isVerbLike(queryTokens, t.index)) continue;
+    if (!/^\p{L}[\p{L}-]*$/u.test(t.lemma) || t.lemma.length < 3) continue;
+    push(t.lemma);
+  }
+  return out;
 }

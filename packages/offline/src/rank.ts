@@ -112,3 +112,12 @@ export function centrality(
   }
   return Array.from(scores);
 }
+
+/** Sentence indexes by TextRank centrality, most central first. */
+export function rankSentences(lemmaLists: readonly string[][]): number[] {
+  const scores = centrality(tfidfVectors(lemmaLists));
+  return scores
+    .map((score, i) => ({ score, i }))
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .map((x) => x.i);
+}

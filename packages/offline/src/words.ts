@@ -1,4 +1,4 @@
-/** Word-level helpers shared by the answer extraction and the reading of relation chains. */
+/** Word-level helpers shared by the answer extraction, the reading of relation chains and the tasks. */
 
 /** Lower-cased words of a text (letters and digits, diacritics folded), for overlap tests. */
 export function wordsOf(text: string): string[] {
@@ -28,4 +28,9 @@ export function containsWords(haystack: ReadonlySet<string>, words: readonly str
 /** Each word with a capital first letter, also after a hyphen ("austria-hungary" → "Austria-Hungary"). */
 export function titleCase(text: string): string {
   return text.replace(/(^|[\s-])(\p{Ll})/gu, (_, sep: string, c: string) => sep + c.toUpperCase());
+}
+
+/** The number of words of a text, as separated by white space. */
+export function wordCount(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
 }
