@@ -8,6 +8,9 @@ import { DESCRIPTOR_TYPES, GENERIC_KEYWORDS, WH_WORDS } from './lexicon.js';
 import { isContent, spanText, type Token } from './nlp.js';
 import { isVerbish } from './relations.js';
 
+/** The words of "how …" that ask for a number: "How many", "how old", "how wide", "how deep". */
+export const MEASURE_WORDS =
+  /^(many|much|old|long|far|big|large|tall|high|deep|wide|heavy|thick|fast|small|short)$/;
 /** The wh-phrase of a question. */
 export interface QuestionTarget {
   /** Token range of the wh-phrase ("Which city"), or null when the question has no wh-word. */
@@ -43,7 +46,7 @@ export function questionTarget(tokens: readonly Token[]): QuestionTarget {
   let descriptor: string | null = null;
   if (wh === 'which' || wh === 'what' || wh === 'whose' || wh === 'how') {
     let k = whIndex + 1;
-    if (wh === 'how' && tokens[k] && /^(many|much|old|long|far|big|large|tall)$/.test(tokens[k]!.normal)) {
+    if (wh === 'how' && tokens[k] && MEASURE_WORDS.test(tokens[k]!.normal)) {
       descriptor = tokens[k]!.normal;
       end = k;
       k++;
@@ -71,8 +74,7 @@ export function questionTarget(tokens: readonly Token[]): QuestionTarget {
   if (wh === 'who' || wh === 'whom') expectedType = 'person';
   else if (wh === 'where') expectedType = 'geo';
   else if (wh === 'when') expectedType = 'date';
-  else if (wh === 'how' && descriptor && /^(many|much|old|long|far|big|large|tall)$/.test(descriptor))
-    expectedType = 'number';
+  else if (wh === 'how' && descriptor && MEASURE_WORDS.test(descriptor)) expectedType = 'number';
   else if (descriptor) expectedType = DESCRIPTOR_TYPES[descriptor] ?? null;
   return { start: whIndex, end, wh, descriptor, expectedType };
 }

@@ -113,6 +113,21 @@ describe('time, numbers and voice', () => {
   });
 });
 
+describe('measures', () => {
+  const pond = [
+    {
+      id: 'pond',
+      text: 'The Kestry mill pond is about forty metres wide and rarely deeper than three metres. Two sluices feed it.',
+    },
+  ];
+  test('"how wide / deep" is a number with its unit of measure; a count or a year is no measure', async () => {
+    expect((await tasks.answer('How wide is the Kestry mill pond?', pond)).answer).toBe('forty metres');
+    expect((await tasks.answer('How deep is the Kestry mill pond?', pond)).answer).toBe('three metres');
+    // Not stated: "two sluices" counts sluices, it does not measure the pond.
+    expect((await tasks.answer('How long is the Kestry mill pond?', pond)).answer).toBe(NO_ANSWER);
+  });
+});
+
 describe('descriptions', () => {
   test('a participle after its auxiliary stays in the clause ("where the barge was built")', async () => {
     const d = findDescription(await tokensOf('When was the yard where the Heron was built started?'));

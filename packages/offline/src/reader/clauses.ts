@@ -3,6 +3,7 @@
  * in 1889" names no builder), and the unit a number question asks for ("…, in percent?").
  */
 import type { Token } from '../nlp.js';
+import { MEASURE_WORDS } from '../query.js';
 import { LIFE_VERBS } from './events.js';
 import type { QuestionReading } from './question.js';
 
@@ -44,12 +45,7 @@ export function askedUnit(
   reading: QuestionReading,
   countedNoun: boolean,
 ): string | null {
-  if (
-    countedNoun &&
-    reading.descriptor &&
-    !/^(many|much|old|long|far|big|large|tall|high|deep|wide)$/.test(reading.descriptor)
-  )
-    return reading.descriptor;
+  if (countedNoun && reading.descriptor && !MEASURE_WORDS.test(reading.descriptor)) return reading.descriptor;
   let last = tokens.length - 1;
   while (last > 0 && tokens[last]!.type === 'punctuation') last--;
   return tokens[last - 1]?.normal === 'in' && tokens[last]!.pos === 'NOUN' ? tokens[last]!.lemma : null;
@@ -74,4 +70,44 @@ export function datesOtherVerb(
     weight(at) === 0 &&
     !LIFE_VERBS.has(v.normal)
   );
+}
+
+/** Units of measure by what they measure. */
+const UNIT_KINDS: Record<string, readonly string[]> = {
+  length: 'metre meter kilometre kilometer km m cm mm mile yard foot feet inch'.split(' '),
+  time: 'second minute hour day week month year decade century'.split(' '),
+  weight: 'kilogram kg gram g tonne ton pound lb ounce'.split(' '),
+  area: 'hectare acre'.split(' '),
+  speed: 'knot mph kph'.split(' '),
+  other: 'litre liter gallon percent degree storey story floor lap'.split(' '),
+};
+const UNITS = new Map(
+  Object.entries(UNIT_KINDS).flatMap(([kind, units]) => units.map((u) => [u, kind] as const)),
+);
+
+/** What each "how …" word measures. */
+const MEASURED: Record<string, readonly string[]> = {
+  long: ['length', 'time'],
+  far: ['length', 'time'],
+  wide: ['length'],
+  deep: ['length'],
+  high: ['length'],
+  tall: ['length'],
+  short: ['length', 'time'],
+  thick: ['length'],
+  big: ['length', 'area'],
+  large: ['length', 'area'],
+  small: ['length', 'area'],
+  heavy: ['weight'],
+  fast: ['speed'],
+};
+
+/** The kind of unit `noun` is ("kilometres" → length), or null when it is no unit ("ferries"). */
+export function unitKind(noun: Token): string | null {
+  return UNITS.get(noun.lemma) ?? UNITS.get(noun.normal) ?? null;
+}
+
+/** Whether a unit of kind `kind` answers "how `measure`" ("kilometres" answer "how far", not "how heavy"). */
+export function measuredIn(measure: string, kind: string): boolean {
+  return MEASURED[measure]?.includes(kind) ?? false;
 }

@@ -4,6 +4,7 @@
  * life event, the end or start of a span of time, a unit, "now").
  */
 import type { Token } from '../nlp.js';
+import { MEASURE_WORDS } from '../query.js';
 import { wordsOf } from '../words.js';
 import { askedUnit } from './clauses.js';
 import { EVENT_VERBS, lifeEventOf } from './events.js';
@@ -29,6 +30,8 @@ export interface QuestionCues {
   asksEnd: boolean;
   asksStart: boolean;
   unitAsked: string | null;
+  /** "How wide / deep / long / far …?": the measure word, answered with a unit of measure. */
+  measure: string | null;
   asksNow: boolean;
   subjectQuestion: boolean;
   objectQuestion: boolean;
@@ -80,6 +83,15 @@ export function questionCues(question: AnswerQuestion): QuestionCues {
     // "the place of death of X": the text says X "died" there; the event noun is the predicate.
     for (const w of EVENT_VERBS[t.normal] ?? []) near.set(w, 1);
   });
+  // "How deep …?": the number next to "deep" ("three metres deep", "deeper than three metres").
+  let measure: string | null = null;
+  tokens.forEach((t, k) => {
+    const m = tokens[k + 1];
+    if (t.normal === 'how' && m && MEASURE_WORDS.test(m.normal) && !/^(many|much|old)$/.test(m.normal)) {
+      near.set(m.lemma, 1);
+      measure = m.lemma;
+    }
+  });
   const inQuestion = (key: string): boolean => {
     if (question.keys.includes(key)) return true;
     const at = qLower.indexOf(key);
@@ -126,6 +138,7 @@ export function questionCues(question: AnswerQuestion): QuestionCues {
     asksEnd,
     asksStart,
     unitAsked: askedUnit(tokens, reading, countedNoun),
+    measure,
     asksNow: tokens.some((t) => NOW.test(t.normal)),
     subjectQuestion,
     objectQuestion,

@@ -6,7 +6,7 @@
  */
 import { DESCRIPTOR_TYPES } from '../lexicon.js';
 import { spanText, type Token } from '../nlp.js';
-import { isVerbLike, questionTarget } from '../query.js';
+import { isVerbLike, MEASURE_WORDS, questionTarget } from '../query.js';
 import { wordsOf } from '../words.js';
 import { concept } from './meaning.js';
 
@@ -365,12 +365,10 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
   if (wh === 'who' || wh === 'whom' || wh === 'whose') reading.kind = 'person';
   else if (wh === 'where') reading.kind = 'place';
   else if (wh === 'when') reading.kind = 'date';
-  else if (
-    wh === 'how' &&
-    /^(many|much|old|long|far|big|large|tall)$/.test(tokens[target.start + 1]?.normal ?? '')
-  ) {
+  else if (wh === 'how' && MEASURE_WORDS.test(tokens[target.start + 1]?.normal ?? '')) {
     reading.kind = 'number';
-    reading.withUnit = /^(long|far|big|large|tall)$/.test(tokens[target.start + 1]!.normal);
+    // "How wide …?" is answered with its unit ("eighteen kilometres"); "how many", "how old" not.
+    reading.withUnit = !/^(many|much|old)$/.test(tokens[target.start + 1]!.normal);
   } else if (reading.expectedType === 'date') {
     reading.kind = 'date';
     reading.yearOnly = descriptor === 'year';

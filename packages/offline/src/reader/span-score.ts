@@ -4,8 +4,9 @@
  * or a range it stands on, whether it is the agent, unit or value asked for.
  */
 import type { Token } from '../nlp.js';
+import { MEASURE_WORDS } from '../query.js';
 import { contentWords } from '../words.js';
-import { datesOtherVerb, namesNoAgent } from './clauses.js';
+import { datesOtherVerb, measuredIn, namesNoAgent, unitKind } from './clauses.js';
 import { NOW, type QuestionCues } from './cues.js';
 import { LIFE_VERBS, lifeSpanSide, rangeSide } from './events.js';
 import { concept, isKindOf, secondSenses, tokenConcepts } from './meaning.js';
@@ -208,6 +209,10 @@ function agentWeight(
   }
   if (r.agentless && weight === 1) return null;
   const unitAsked = cues.unitAsked;
+  // "How wide is X?" asks for a measure: "two ferry lines" counts, it does not measure; "forty metres
+  // wide" is no length.
+  if (reading.kind === 'number' && cues.measure && !unitAsked && !measures(r, span, cues.measure))
+    return null;
   if (reading.kind === 'number' && unitAsked && /^(number|year|date|percent)$/.test(span.type)) {
     // A year counts no passengers.
     if (!/^(number|percent)$/.test(span.type) && !/^(year|date|day|time)$/.test(unitAsked)) return null;
@@ -243,4 +248,29 @@ function valueSide(
     if (side) change = (side === 'end') === cues.asksEnd ? 1.5 : 0.5;
   }
   return change;
+}
+
+/**
+ * Whether `span` can answer "how `measure`": no year; no other measure said next to it ("forty metres
+ * *wide*" for "how long"); its measure said next to it, or a unit of what it measures ("forty
+ * kilometres" for "how far").
+ */
+function measures(r: SentenceReading, span: Span, measure: string): boolean {
+  if (span.type === 'year' || span.type === 'date') return false;
+  const { tokens, range } = r;
+  const wanted = concept(measure);
+  // The measure said nearest the number is what it gives.
+  let nearest: { distance: number; same: boolean } | null = null;
+  for (let k = Math.max(range.start, span.start - 4); k <= Math.min(range.end, span.end + 4); k++) {
+    if (k >= span.start && k <= span.end) continue;
+    const t = tokens[k]!;
+    const same = concept(t.lemma) === wanted;
+    if (!same && !(MEASURE_WORDS.test(t.lemma) && t.pos === 'ADJ')) continue;
+    const distance = k < span.start ? span.start - k : k - span.end;
+    if (!nearest || distance < nearest.distance) nearest = { distance, same };
+  }
+  if (nearest) return nearest.same;
+  const unit = span.text.split(/\s+/).length > 1 ? tokens[span.end] : tokens[span.end + 1];
+  const kind = unit ? unitKind(unit) : null;
+  return !!kind && measuredIn(measure, kind);
 }

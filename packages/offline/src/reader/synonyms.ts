@@ -89,8 +89,11 @@ export const GROUPS: readonly string[] = [
   'age old',
   'large big',
   'small little',
-  'long lengthy',
-  'tall high',
+  'long lengthy length',
+  'tall high height',
+  'wide broad width breadth across',
+  'deep depth',
+  'heavy weight weigh',
   'early first',
   // Clipped and variant spellings.
   'cooperative co-operative co-op coop',
