@@ -178,7 +178,7 @@ describe('names, places and chains through them', () => {
     );
     for (const q of [
       'What river does the birthplace of Maud Selden lie on?',
-      'What river flows through the place of birth of the director of the Orrin Institute?',
+      "What river flows through the birthplace of the Orrin Institute's director?",
     ])
       expect((await tasks.answer(q, places)).answer, q).toBe('River Tave');
   });

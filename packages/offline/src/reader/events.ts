@@ -217,11 +217,13 @@ export function findEventPlace(
     if (!verb) continue;
     let name: [number, number] | null = null;
     let start = k;
-    if (tokens[end + 1]?.normal === 'of' && capital(tokens[end + 2])) {
-      let last = end + 2;
+    // "of X", "of the X".
+    const at = tokens[end + 2]?.normal === 'the' && capital(tokens[end + 3]) ? end + 3 : end + 2;
+    if (tokens[end + 1]?.normal === 'of' && capital(tokens[at])) {
+      let last = at;
       while (capital(tokens[last + 1]) || (tokens[last + 1]?.normal === 'of' && capital(tokens[last + 2])))
         last++;
-      name = [end + 2, last];
+      name = [at, last];
       end = last;
       if (tokens[start - 1]?.normal === 'the') start--;
     } else if (/^['’]s?$/.test(tokens[k - 1]?.value ?? '') && capital(tokens[k - 2])) {
