@@ -172,10 +172,20 @@ export function agentVerb(noun: string): string | null {
   return null;
 }
 
+/** Concepts worked out once per lemma (a reader asks for the same words over and over). */
+const lemmaConcepts = new Map<string, string>();
+
 /** The concept a lemma stands for (its synonym group's head, or the verb of an agent/event noun). */
 export function concept(lemma: string): string {
-  const known = canonical.get(lemma);
+  const known = canonical.get(lemma) ?? lemmaConcepts.get(lemma);
   if (known) return known;
+  const found = conceptOf(lemma);
+  if (lemmaConcepts.size >= 100_000) lemmaConcepts.clear();
+  lemmaConcepts.set(lemma, found);
+  return found;
+}
+
+function conceptOf(lemma: string): string {
   // "reopened", "rebuilt", "re-elected": the same relation again.
   const again = /^re-?([a-z]{3,})$/.exec(lemma)?.[1];
   if (again && canonical.has(again)) return canonical.get(again)!;
