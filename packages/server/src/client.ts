@@ -18,23 +18,7 @@ import type {
 } from './schema.js';
 import { parseSse } from './sse.js';
 
-export type {
-  AnswerJson,
-  CitedSource,
-  DocumentResponse,
-  ErrorBody,
-  Health,
-  IndexInfo,
-  IndexList,
-  QueryRequest,
-  QueryResponse,
-  QueryStreamEvent,
-  RetrievalJson,
-  RetrievedItem,
-  SourceLocation,
-  Subgraph,
-} from './schema.js';
-export type { ChatMessage, ChatRequest, ChatStreamChunk } from './schema-chat.js';
+export type * from './api-types.js';
 
 const MARKER = Symbol.for('grag.server.apiError');
 

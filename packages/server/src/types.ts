@@ -84,20 +84,4 @@ export interface GragServerOptions {
  * The JSON shapes of the HTTP API, derived from the JSON Schemas of schema.ts (which the OpenAPI
  * document at `GET /openapi.json` is made of).
  */
-export type {
-  AnswerJson,
-  CitedSource,
-  DocumentResponse,
-  ErrorBody,
-  Health,
-  IndexInfo,
-  IndexList,
-  QueryRequest,
-  QueryResponse,
-  QueryStreamEvent,
-  RetrievalJson,
-  RetrievedItem,
-  SourceLocation,
-  Subgraph,
-} from './schema.js';
-export type { ChatMessage, ChatRequest, ChatStreamChunk } from './schema-chat.js';
+export type * from './api-types.js';
