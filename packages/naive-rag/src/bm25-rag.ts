@@ -15,11 +15,11 @@ import { BM25_DEFAULTS } from '@grag/core/internal';
 import { BM25_RAG_OPTION_KEYS, BM25_RULES, type Bm25RagOptions, CHUNKING_DEFAULTS } from './options.js';
 import {
   type Bm25RagIndex,
+  headerOf,
   loadUnits,
   rankDepth,
   retrievalFrom,
   saveUnits,
-  statsOf,
   toUnits,
 } from './units.js';
 import { changeUnits, reportOf } from './update.js';
@@ -93,17 +93,8 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
       return retrievalFrom(index, hits, options, { method: name, depth, ms: performance.now() - started });
     },
     async save(index, target) {
-      await writeMethodIndex(
-        target,
-        {
-          method: name,
-          formatVersion,
-          uses,
-          providers: index.providers,
-          params: index.options,
-          stats: statsOf(index),
-        },
-        (out) => saveUnits(index, out),
+      await writeMethodIndex(target, headerOf({ name, formatVersion, uses }, index), (out) =>
+        saveUnits(index, out),
       );
     },
     async load(target, ctx) {

@@ -26,12 +26,12 @@ import {
 import { DENSE_RAG_DEFAULTS, DENSE_RAG_OPTION_KEYS, DENSE_RULES, type DenseRagOptions } from './options.js';
 import {
   type DenseRagIndex,
+  headerOf,
   lexicalFor,
   loadUnits,
   rankDepth,
   retrievalFrom,
   saveUnits,
-  statsOf,
   toUnits,
 } from './units.js';
 import { changeUnits, reportOf } from './update.js';
@@ -218,43 +218,32 @@ async function updateDense(
 
 /** Save a dense index: its units, and its vectors as the store's collection or as files. */
 async function saveDense(
-  { name, formatVersion, uses }: DenseFormat,
+  format: DenseFormat,
   index: DenseRagIndex,
   target: Parameters<DenseMethod['save']>[1],
 ): Promise<void> {
-  await writeMethodIndex(
-    target,
-    {
-      method: name,
-      formatVersion,
-      uses,
-      providers: index.providers,
-      params: index.options,
-      stats: statsOf(index),
-    },
-    async (out) => {
-      await saveUnits(index, out);
-      const { vectors } = index;
-      if (out.vectorCollection) {
-        // The store searches the vectors in place: they are the collection, kept once.
-        const rows = index.embeddings ?? (isStoredVectors(vectors) ? await vectors.all() : undefined);
-        if (rows) {
-          const exact = isStoredVectors(vectors) ? vectors.exact : vectors.kind === flatIndexFactory.kind;
-          await out.vectorCollection(CHUNK_COLLECTION, rows, { metric: vectors.metric, exact });
-          return;
-        }
+  await writeMethodIndex(target, headerOf(format, index), async (out) => {
+    await saveUnits(index, out);
+    const { vectors } = index;
+    if (out.vectorCollection) {
+      // The store searches the vectors in place: they are the collection, kept once.
+      const rows = index.embeddings ?? (isStoredVectors(vectors) ? await vectors.all() : undefined);
+      if (rows) {
+        const exact = isStoredVectors(vectors) ? vectors.exact : vectors.kind === flatIndexFactory.kind;
+        await out.vectorCollection(CHUNK_COLLECTION, rows, { metric: vectors.metric, exact });
+        return;
       }
-      if (isStoredVectors(vectors)) {
-        throw new StateError(
-          `${name} save: the vectors of this index are stored in ${vectors.location} and ${out.location} keeps no vector collections; save it to a store that does, or rebuild it.`,
-        );
-      }
-      await out.vectors('vectors.bin', vectors);
-      if (index.embeddings) {
-        await out.float32Rows(EMBEDDINGS_FILE, index.embeddings, index.providers.embedder.dimensions);
-      }
-    },
-  );
+    }
+    if (isStoredVectors(vectors)) {
+      throw new StateError(
+        `${format.name} save: the vectors of this index are stored in ${vectors.location} and ${out.location} keeps no vector collections; save it to a store that does, or rebuild it.`,
+      );
+    }
+    await out.vectors('vectors.bin', vectors);
+    if (index.embeddings) {
+      await out.float32Rows(EMBEDDINGS_FILE, index.embeddings, index.providers.embedder.dimensions);
+    }
+  });
 }
 
 /** Load a dense index (one saved before updates existed loads without its embeddings). */

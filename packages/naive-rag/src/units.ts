@@ -11,6 +11,8 @@ import {
   type IndexProviders,
   type IndexWriter,
   InvalidArgumentError,
+  type MethodIndexFormat,
+  type MethodIndexHeader,
   type OpenedIndex,
   packContext,
   type Retrieval,
@@ -165,7 +167,15 @@ export async function loadUnits<P, S>(
   return { chunks, texts, documents: documents ?? documentsOf(chunks) };
 }
 
-export const statsOf = <O>(index: BaseIndex<O>) => ({
-  documents: new Set(index.chunks.map((c) => c.docId)).size,
-  chunks: index.chunks.length,
+/** What a baseline's saved index records about it: its format, providers, options and counts. */
+export const headerOf = <O extends object>(
+  format: { name: string; formatVersion: number; uses?: MethodIndexFormat['uses'] },
+  index: BaseIndex<O>,
+): MethodIndexHeader<O> => ({
+  method: format.name,
+  formatVersion: format.formatVersion,
+  ...(format.uses ? { uses: format.uses } : {}),
+  providers: index.providers,
+  params: index.options,
+  stats: { documents: new Set(index.chunks.map((c) => c.docId)).size, chunks: index.chunks.length },
 });
