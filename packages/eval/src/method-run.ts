@@ -71,26 +71,17 @@ export async function evaluateMethod(
   if (opts.onProgress && !ctx.onProgress) ctx.onProgress = opts.onProgress;
   const providers = providerFingerprint(ctx);
   const retrieveExtra = spec.retrieve ?? {};
-  const key = sha1(
-    stableJson({
-      label,
-      method: spec.method.name,
-      formatVersion: spec.method.formatVersion,
-      options: spec.options ?? {},
-      retrieve: retrieveExtra,
-      providers,
-      ...runSettings,
-    }),
-  ).slice(0, 16);
-  manifest.methods.push({
+  // What the run records of the method; its key also covers the run's settings.
+  const entry = {
     label,
     method: spec.method.name,
     formatVersion: spec.method.formatVersion,
     options: spec.options ?? {},
     retrieve: retrieveExtra,
     providers,
-    key,
-  });
+  };
+  const key = sha1(stableJson({ ...entry, ...runSettings })).slice(0, 16);
+  manifest.methods.push({ ...entry, key });
   const mine = previous.filter((r) => r.method === label);
   const stale = mine.filter((r) => r.key !== key);
   if (stale.length > 0 && !mine.some((r) => r.key === key) && !opts.restart) {
