@@ -165,10 +165,7 @@ async function chainStep(
   // Also when it is the subject of an unresolved relation: "the sister of whoever leads Y".
   // "What river flows through the birthplace of X?": the place found first. (Asked alone, "What is
   // the birthplace of X?" is a question of its own.)
-  const place = findEventPlace(qTokens);
-  const description =
-    findDescription(qTokens) ??
-    (place && !(place.start <= 2 && place.end >= qTokens.length - 2) ? place : null);
+  const description = findDescription(qTokens) ?? innerEventPlace(qTokens);
   if (!description) {
     if (phrase) {
       state.unresolved.push(phrase.subject);
@@ -206,6 +203,12 @@ async function chainStep(
   if (whole) return { answer: sub.answer };
   state.focus.push(sub.answer);
   return { next: replaceSpan(qTokens, description.start, description.end, sub.answer) };
+}
+
+/** The place of a life event inside a longer question; null when it is the whole question or absent. */
+function innerEventPlace(qTokens: Parameters<typeof findEventPlace>[0]): ReturnType<typeof findEventPlace> {
+  const place = findEventPlace(qTokens);
+  return place && !(place.start <= 2 && place.end >= qTokens.length - 2) ? place : null;
 }
 
 /** The answer as the best-matching sentences of the context (`answerMode: 'sentences'`). */
