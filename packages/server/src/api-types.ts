@@ -20,3 +20,10 @@ export type {
   Subgraph,
 } from './schema.js';
 export type { ChatMessage, ChatRequest, ChatStreamChunk } from './schema-chat.js';
+export type {
+  CreateIndexRequest,
+  DocumentInput,
+  Job,
+  JobEvent,
+  UploadDocumentsRequest,
+} from './schema-jobs.js';

@@ -1,23 +1,23 @@
 /** `createGragServer`: the HTTP API over loaded grag indexes, as a Hono app. */
 import { InvalidArgumentError } from '@grag/core';
 import { type Context, Hono } from 'hono';
-import { answerOf, streamQuery } from './answer.js';
 import { bearerCheck } from './auth.js';
-import { readJsonBody } from './body.js';
-import { CHAT_EXAMPLE, chatAnswerStream, parseChatRequest } from './chat.js';
 import { errorBody, HttpError, oneLine, toHttpError } from './errors.js';
 import { browserGuard } from './guard.js';
-import { pickIndex, resolveIndexes } from './indexes.js';
+import { resolveIndexes } from './indexes.js';
+import { JobManager } from './jobs.js';
 import { openApiDocument } from './openapi.js';
-import { parseQueryRequest, retrievalJson, retrieveFor } from './query.js';
+import { IndexRegistry } from './registry.js';
+import { type RouteDeps, readRoutes } from './routes.js';
 import { defaultExplorerDir, loadExplorerAssets, NOT_BUILT_PAGE, type StaticFile } from './static.js';
-import { nextTurn } from './turns.js';
-import type { DocumentResponse, GragServerOptions, Health, IndexList, QueryResponse } from './types.js';
+import type { GragServerOptions, Health } from './types.js';
+import { writeRoutes } from './write-routes.js';
 
 /** Defaults of {@link GragServerOptions}. */
 export const GRAG_SERVER_DEFAULTS = {
   bodyLimitBytes: 64 * 1024,
   maxQuestionChars: 2000,
+  uploadLimitBytes: 16 * 1024 * 1024,
 } as const;
 
 function positiveInteger(name: string, value: number | undefined, fallback: number): number {
@@ -74,11 +74,16 @@ function sendFile(c: Context, file: StaticFile, cache: string): Response {
  * {@link serve} (Node), or call `app.fetch(request)` / `app.request(path)` on any runtime with
  * web-standard `Request` and `Response`. Routes: `GET /healthz`, `GET /openapi.json` (the API's
  * OpenAPI 3.1 document, see {@link openApiDocument}), `GET /v1/indexes`, `POST /v1/query`,
- * `POST /v1/chat` (for the AI SDK UI's `useChat`), `GET /v1/documents/:id`, and the explorer page
- * at `/` and `/assets/*`.
+ * `POST /v1/chat` (for the AI SDK UI's `useChat`), `GET /v1/documents/:id`, the same addressed by
+ * index name (`GET /v1/indexes/:name`, `POST /v1/indexes/:name/query`, `…/chat`,
+ * `GET …/documents/:id`), the writes, each a job (`POST /v1/indexes`, `POST
+ * /v1/indexes/:name/documents`, `DELETE /v1/indexes/:name/documents/:id`, `DELETE
+ * /v1/indexes/:name`, `GET /v1/jobs/:id` and `…/events`), and the explorer page at `/` and
+ * `/assets/*`.
  *
- * The indexes are resolved once (names, documents, listing) and queried concurrently. Throws
- * `InvalidArgumentError` for bad options (no index, two with one name, a bad token or limit).
+ * The indexes are resolved once (names, documents, listing) and queried concurrently; a write makes
+ * a new version of its index and swaps it in whole, so every query is answered by one version.
+ * Throws `InvalidArgumentError` for bad options (no index, two with one name, a bad token or limit).
  *
  * @example
  * ```ts
@@ -102,7 +107,6 @@ export function createGragServer(options: GragServerOptions): Hono {
     GRAG_SERVER_DEFAULTS.maxQuestionChars,
   );
   const token = checkToken(options.token);
-  const indexes = resolveIndexes(options);
   const explorer = options.explorerDir ?? defaultExplorerDir();
   const assets = loadExplorerAssets(explorer);
   const onError = options.onError ?? logError;
@@ -166,65 +170,40 @@ export function createGragServer(options: GragServerOptions): Hono {
     await next();
   });
 
-  app.get('/v1/indexes', (c) => c.json({ indexes: indexes.map((ix) => ix.info) } satisfies IndexList));
-
-  app.get('/v1/documents/:id{.+}', (c) => {
-    const served = pickIndex(indexes, c.req.query('method'));
-    const id = c.req.param('id');
-    const doc = served.documents.get(id);
-    if (!doc) {
-      throw new HttpError(
-        404,
-        'not_found',
-        `No document ${JSON.stringify(id.slice(0, 200))} in index "${served.name}".`,
-      );
-    }
-    const body: DocumentResponse = { ...doc, index: served.name };
-    return c.json(body);
+  const folder = options.folder;
+  const registry = new IndexRegistry(resolveIndexes(options, folder?.indexes ?? []));
+  const jobs = new JobManager({ journal: folder?.journal, history: folder?.jobs ?? [], onError });
+  const routes: RouteDeps = { registry, bodyLimitBytes, maxQuestionChars, onError };
+  readRoutes(app, routes);
+  writeRoutes(app, {
+    ...routes,
+    jobs,
+    uploadLimitBytes: positiveInteger(
+      'uploadLimitBytes',
+      options.uploadLimitBytes,
+      GRAG_SERVER_DEFAULTS.uploadLimitBytes,
+    ),
+    loadFile: options.loadFile,
+    writes: {
+      registry,
+      jobs,
+      answer: options.answer,
+      folder: folder?.dir,
+      methods: options.methods ?? folder?.methods ?? [],
+      createContext: options.createContext ?? folder?.createContext,
+    },
   });
-
-  app.post('/v1/query', async (c) => {
-    const started = performance.now();
-    const body = await readJsonBody(c, bodyLimitBytes, '{"question": "<your question>"}');
-    const request = parseQueryRequest(body, maxQuestionChars);
-    const signal = c.req.raw.signal;
-    const { served, retrieval } = await retrieveFor(indexes, request, signal);
-    const response: QueryResponse = {
-      index: served.name,
-      method: served.method.name,
-      retrieval: retrievalJson(retrieval),
-      ms: 0,
-    };
-    if (request.answer && request.stream && served.answer) {
-      response.ms = elapsed(started);
-      return streamQuery(c, response, served.answer, request.question, onError);
-    }
-    if (request.answer && served.answer) {
-      await nextTurn();
-      response.answer = await answerOf(served.answer, request.question, retrieval.items, signal);
-    }
-    response.ms = elapsed(started);
-    return c.json(response);
-  });
-
-  // The AI SDK UI's `useChat`: the last user message asked as a streamed query, the answer sent as
-  // a UI message stream (chat.ts).
-  app.post('/v1/chat', async (c) => {
-    const body = await readJsonBody(c, bodyLimitBytes, CHAT_EXAMPLE);
-    const request = parseChatRequest(body, maxQuestionChars);
-    const signal = c.req.raw.signal;
-    const { served, retrieval } = await retrieveFor(
-      indexes,
-      request,
-      signal,
-      'read its retrieval with POST /v1/query.',
-    );
-    return chatAnswerStream({ served, question: request.question, retrieval, signal, onError });
-  });
-
+  JOBS.set(app, jobs);
   return app;
 }
 
-function elapsed(started: number): number {
-  return Math.round((performance.now() - started) * 10) / 10;
+const JOBS = new WeakMap<Hono, JobManager>();
+
+/**
+ * Resolves when every write job queued so far on a server made by {@link createGragServer} has
+ * finished (done or failed): for tests, and before closing a server. Resolves at once for any
+ * other app.
+ */
+export function writesSettled(app: Hono): Promise<void> {
+  return JOBS.get(app)?.idle() ?? Promise.resolve();
 }

@@ -32,12 +32,11 @@ function clientClosed(): HttpError {
 }
 
 /**
- * The request body as text, read up to `limit` bytes whatever the framing (a `Content-Length`
+ * The request body, read up to `limit` bytes whatever the framing (a `Content-Length`
  * over the limit is refused before anything is read; a chunked body as soon as it passes it).
- * Throws 413 over the limit, 400 for no body or a body that is not UTF-8 (`example` is the body to
- * send instead), 499 when the client disconnects before the body is complete.
+ * Throws 413 over the limit, 400 for no body (`example` is the body to send instead), 499 when the client disconnects before the body is complete.
  */
-async function readBody(c: Context, limit: number, example: string): Promise<string> {
+export async function readBytes(c: Context, limit: number, example: string): Promise<Uint8Array> {
   const tooLarge = () =>
     new HttpError(413, 'payload_too_large', `The request body is over the limit of ${limit} bytes.`);
   const declared = c.req.header('content-length');
@@ -72,6 +71,12 @@ async function readBody(c: Context, limit: number, example: string): Promise<str
     bytes.set(chunk, at);
     at += chunk.byteLength;
   }
+  return bytes;
+}
+
+/** {@link readBytes}, decoded as UTF-8 (400 when it is not). */
+async function readBody(c: Context, limit: number, example: string): Promise<string> {
+  const bytes = await readBytes(c, limit, example);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {

@@ -16,6 +16,7 @@ import type {
   QueryResponse,
   QueryStreamEvent,
 } from './schema.js';
+import type { CreateIndexRequest, DocumentInput, Job, JobEvent } from './schema-jobs.js';
 import { parseSse } from './sse.js';
 
 export type * from './api-types.js';
@@ -65,6 +66,18 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** Options of a query: its call options, and the index it addresses by name. */
+export interface QueryCallOptions extends CallOptions {
+  /**
+   * The name of the index to ask, through `/v1/indexes/{index}/query` (the request's `method`
+   * may then be left out). @default the request's `method`, else the server's first index
+   */
+  index?: string;
+}
+
+/** What an upload sends: documents as JSON text, or files (each read by the server's loaders). */
+export type Upload = { documents: DocumentInput[] } | { files: (File | { name: string; data: Blob })[] };
+
 /** An event of an answer stream as {@link GragClient.streamQuery} yields it (an `error` event is thrown). */
 export type QueryStreamPart = Exclude<QueryStreamEvent, { event: 'error' }>;
 
@@ -80,8 +93,13 @@ export interface GragClient {
   indexes(options?: CallOptions): Promise<IndexInfo[]>;
   /** `GET /v1/documents/:id`: a source document of the index named `method` (default the first). */
   document(id: string, options?: CallOptions & { method?: string }): Promise<DocumentResponse>;
-  /** `POST /v1/query`: the retrieval and, with `answer: true`, the answer, in one response. */
-  query(request: Omit<QueryRequest, 'stream'>, options?: CallOptions): Promise<QueryResponse>;
+  /** `GET /v1/indexes/:name`: one index, with the version served now. */
+  index(name: string, options?: CallOptions): Promise<IndexInfo>;
+  /**
+   * `POST /v1/query` (`/v1/indexes/:index/query` with `options.index`): the retrieval and, with
+   * `answer: true`, the answer, in one response, from one version of the index (`version`).
+   */
+  query(request: Omit<QueryRequest, 'stream'>, options?: QueryCallOptions): Promise<QueryResponse>;
   /**
    * `POST /v1/query` with `answer` and `stream`: the answer stream's events as they come —
    * `retrieval` (the response without its answer), a `delta` per piece of answer text, `answer`,
@@ -90,8 +108,25 @@ export interface GragClient {
    */
   streamQuery(
     request: Omit<QueryRequest, 'answer' | 'stream'>,
-    options?: CallOptions,
+    options?: QueryCallOptions,
   ): AsyncGenerator<QueryStreamPart, void, undefined>;
+  /** `POST /v1/indexes`: queue the build of a new index; resolves with its job (see {@link waitForJob}). */
+  createIndex(request: CreateIndexRequest, options?: CallOptions): Promise<Job>;
+  /** `POST /v1/indexes/:name/documents`: queue an upload of documents (JSON) or files (multipart). */
+  uploadDocuments(name: string, upload: Upload, options?: CallOptions): Promise<Job>;
+  /** `DELETE /v1/indexes/:name/documents/:id`: queue the removal of a document. */
+  deleteDocument(name: string, id: string, options?: CallOptions): Promise<Job>;
+  /** `DELETE /v1/indexes/:name`: queue the removal of an index. */
+  deleteIndex(name: string, options?: CallOptions): Promise<Job>;
+  /** `GET /v1/jobs/:id`: how a write is going. */
+  job(id: string, options?: CallOptions): Promise<Job>;
+  /**
+   * `GET /v1/jobs/:id/events`: the job as it changes (status, progress), the last one final
+   * (`done` or `failed`); the loop ends after it.
+   */
+  jobEvents(id: string, options?: CallOptions): AsyncGenerator<Job, void, undefined>;
+  /** The job once it is done or failed (followed through {@link jobEvents}). */
+  waitForJob(id: string, options?: CallOptions): Promise<Job>;
 }
 
 function typeName(value: unknown): string {
@@ -189,7 +224,9 @@ async function* streamEvents(
  * ```ts
  * const grag = createGragClient({ baseUrl: 'http://127.0.0.1:8787', token: process.env.GRAG_TOKEN });
  * const [first] = await grag.indexes();
- * const res = await grag.query({ question: 'Who founded the shipyard?', method: first.name, topK: 3 });
+ * const res = await grag.query({ question: 'Who founded the shipyard?', topK: 3 }, { index: first.name });
+ * const job = await grag.uploadDocuments(first.name, { documents: [{ id: 'memo', text: '…' }] });
+ * console.log((await grag.waitForJob(job.id)).version); // the version that answers from now on
  * for await (const part of grag.streamQuery({ question: 'Who founded the shipyard?' })) {
  *   if (part.event === 'delta') process.stdout.write(part.data.text);
  * }
@@ -206,7 +243,7 @@ export function createGragClient(options: GragClientOptions = {}): GragClient {
   async function call(
     what: string,
     path: string,
-    init: { body?: unknown; accept?: string; signal?: AbortSignal | undefined } = {},
+    init: { method?: string; body?: unknown; accept?: string; signal?: AbortSignal | undefined } = {},
   ): Promise<Response> {
     const run = fetchImpl ?? globalThis.fetch;
     if (typeof run !== 'function') {
@@ -218,13 +255,16 @@ export function createGragClient(options: GragClientOptions = {}): GragClient {
       );
     }
     const headers: Record<string, string> = { accept: init.accept ?? 'application/json' };
-    // The server takes JSON bodies only (415 for anything else).
-    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    const form = init.body instanceof FormData;
+    // The server takes JSON bodies (415 for anything else), and files as multipart/form-data.
+    if (init.body !== undefined && !form) headers['content-type'] = 'application/json';
     if (token) headers.authorization = `Bearer ${token}`;
     const res = await run(`${baseUrl}${path}`, {
-      method: init.body === undefined ? 'GET' : 'POST',
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
       headers,
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+      ...(init.body === undefined
+        ? {}
+        : { body: form ? (init.body as FormData) : JSON.stringify(init.body) }),
       ...(init.signal ? { signal: init.signal } : {}),
     });
     if (!res.ok) throw await failure(res, what);
@@ -233,6 +273,49 @@ export function createGragClient(options: GragClientOptions = {}): GragClient {
 
   async function getJson<T>(what: string, path: string, options: CallOptions = {}): Promise<T> {
     return (await (await call(what, path, { signal: options.signal })).json()) as T;
+  }
+
+  const enc = encodeURIComponent;
+  /** A write: its route, answered with a job. */
+  async function submit(
+    method: string,
+    path: string,
+    body: unknown,
+    options: CallOptions = {},
+  ): Promise<Job> {
+    const res = await call(`${method} ${path}`, path, { method, body, signal: options.signal });
+    return (await res.json()) as Job;
+  }
+  const queryPath = (options: QueryCallOptions) =>
+    options.index === undefined ? '/v1/query' : `/v1/indexes/${enc(options.index)}/query`;
+
+  async function* jobEvents(id: string, options: CallOptions = {}): AsyncGenerator<Job, void, undefined> {
+    const path = `/v1/jobs/${enc(id)}/events`;
+    const res = await call(`GET ${path}`, path, { accept: 'text/event-stream', signal: options.signal });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        buffer += done ? `${decoder.decode()}\n\n` : decoder.decode(value, { stream: true });
+        const parsed = parseSse(buffer);
+        buffer = parsed.rest;
+        for (const { event, data } of parsed.events) {
+          const job = JSON.parse(data) as JobEvent['data'];
+          yield job;
+          if (event === 'end') return;
+        }
+        if (done) {
+          throw new GragApiError('The server ended the job stream before the job ended.', {
+            status: res.status,
+            code: 'stream_ended',
+          });
+        }
+      }
+    } finally {
+      await reader.cancel().catch(() => {});
+    }
   }
 
   return {
@@ -250,13 +333,17 @@ export function createGragClient(options: GragClientOptions = {}): GragClient {
         options,
       );
     },
+    index: (name, options) =>
+      getJson<IndexInfo>(`GET /v1/indexes/${name}`, `/v1/indexes/${enc(name)}`, options),
     async query(request, options = {}) {
       const { stream: _stream, ...body } = request as QueryRequest;
-      const res = await call('POST /v1/query', '/v1/query', { body, signal: options.signal });
+      const path = queryPath(options);
+      const res = await call(`POST ${path}`, path, { body, signal: options.signal });
       return (await res.json()) as QueryResponse;
     },
     async *streamQuery(request, options = {}) {
-      const res = await call('POST /v1/query', '/v1/query', {
+      const path = queryPath(options);
+      const res = await call(`POST ${path}`, path, {
         body: { ...request, answer: true, stream: true },
         accept: 'text/event-stream, application/json',
         signal: options.signal,
@@ -271,6 +358,26 @@ export function createGragClient(options: GragClientOptions = {}): GragClient {
       yield { event: 'retrieval', data: retrieval };
       if (answer) yield { event: 'answer', data: answer };
       yield { event: 'done', data: {} };
+    },
+    createIndex: (request, options) => submit('POST', '/v1/indexes', request, options),
+    uploadDocuments(name, upload, options) {
+      let body: unknown = upload;
+      if ('files' in upload) {
+        const form = new FormData();
+        for (const file of upload.files) form.append('file', 'data' in file ? file.data : file, file.name);
+        body = form;
+      }
+      return submit('POST', `/v1/indexes/${enc(name)}/documents`, body, options);
+    },
+    deleteDocument: (name, id, options) =>
+      submit('DELETE', `/v1/indexes/${enc(name)}/documents/${enc(id)}`, undefined, options),
+    deleteIndex: (name, options) => submit('DELETE', `/v1/indexes/${enc(name)}`, undefined, options),
+    job: (id, options) => getJson<Job>(`GET /v1/jobs/${id}`, `/v1/jobs/${enc(id)}`, options),
+    jobEvents,
+    async waitForJob(id, options) {
+      let last: Job | undefined;
+      for await (const job of jobEvents(id, options)) last = job;
+      return last as Job;
     },
   };
 }

@@ -3,7 +3,7 @@ import { AbortError, GragError, InvalidArgumentError, ModelOutputError, Provider
 import type { ErrorBody } from './types.js';
 
 /** Status codes the server answers errors with. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 421 | 499 | 500 | 502;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 421 | 499 | 500 | 502;
 
 /** An error to answer with `status` and `{"error": {code, message}}`. */
 export class HttpError extends Error {

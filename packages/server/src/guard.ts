@@ -240,7 +240,7 @@ export function browserGuard(options: GuardOptions): MiddlewareHandler {
       if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method') !== undefined) {
         return c.body(null, 204, {
           'Access-Control-Allow-Origin': origin,
-          'Access-Control-Allow-Methods': 'GET, POST',
+          'Access-Control-Allow-Methods': 'GET, POST, DELETE',
           'Access-Control-Allow-Headers': CORS_HEADERS,
           'Access-Control-Max-Age': '600',
           Vary: 'Origin',

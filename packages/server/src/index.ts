@@ -8,8 +8,10 @@
  *
  * @packageDocumentation
  */
-export { createGragServer, GRAG_SERVER_DEFAULTS } from './app.js';
+export { createGragServer, GRAG_SERVER_DEFAULTS, writesSettled } from './app.js';
+export { type IndexFolder, type IndexFolderOptions, openIndexFolder } from './folder.js';
 export { isLoopbackHost } from './guard.js';
+export { JOURNAL_FILE } from './journal.js';
 export { type LoadedIndex, type LoadIndexesOptions, loadIndex, loadIndexes } from './load.js';
 export { type OpenApiDocument, type OpenApiOptions, openApiDocument } from './openapi.js';
 export { type ListenOptions, type RunningServer, SERVE_DEFAULTS, type ServeOptions, serve } from './serve.js';
@@ -20,15 +22,20 @@ export type {
   ChatMessage,
   ChatRequest,
   ChatStreamChunk,
+  CreateIndexRequest,
+  DocumentInput,
   DocumentResponse,
   ErrorBody,
   GragServerOptions,
   Health,
   IndexInfo,
   IndexList,
+  Job,
+  JobEvent,
   QueryRequest,
   QueryResponse,
   QueryStreamEvent,
   RetrievalJson,
   ServedIndexInput,
+  UploadDocumentsRequest,
 } from './types.js';

@@ -1,18 +1,31 @@
-/** The served indexes, resolved once when the server is created. */
+/** The served indexes: each resolved once into an immutable version, swapped whole by a write. */
+import { createHash, randomUUID } from 'node:crypto';
 import {
+  type BuildContext,
+  createBuildContext,
   getTokenizer,
+  type IndexManifest,
   type IndexProviders,
   InvalidArgumentError,
   modelFingerprint,
   type Tokenizer,
 } from '@grag/core';
 import { type DocumentStore, documentsOf, storeOf } from './documents.js';
-import { HttpError } from './errors.js';
 import type { AnswerSource, GragServerOptions, IndexInfo, ServedIndexInput } from './types.js';
 
-/** An index ready to serve: its name, method, documents, answer source and listing. */
+/**
+ * One version of an index, ready to serve: its name, method, documents, answer source and listing.
+ * Never changed once made: a write makes a new one and swaps it in whole (registry.ts), so a query
+ * that picked this one is answered entirely from it.
+ */
 export interface ServedIndex {
   readonly name: string;
+  /** The id of this version: a hash of its saved manifest, or a random id for one kept in memory only. */
+  readonly version: string;
+  /** What it was made from (a write makes the next version from it). */
+  readonly input: ServedIndexInput;
+  /** The context writes run with (the one it was loaded or built with), if known. */
+  readonly context: BuildContext | undefined;
   readonly method: ServedIndexInput['method'];
   readonly index: unknown;
   readonly documents: DocumentStore;
@@ -54,15 +67,46 @@ function requestOptionKeys(method: ServedIndexInput['method']): string[] | null 
   return keys ? [...new Set(keys)].filter((key) => !NOT_REQUEST_OPTIONS.includes(key)) : null;
 }
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** What an index name may be: letters, digits, '.', '_', '-', not starting with '.' or '-'. */
+export const INDEX_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** The version id of a saved index: the first 12 hex digits of the SHA-256 of its manifest. */
+export function manifestVersion(manifest: IndexManifest): string {
+  return createHash('sha256').update(JSON.stringify(manifest)).digest('hex').slice(0, 12);
+}
+
+/** A version id for an index kept in memory only. */
+export function memoryVersion(): string {
+  return `m-${randomUUID().replaceAll('-', '').slice(0, 10)}`;
+}
+
+/** The context of a write to `input`: its own, else one made of the providers its index keeps. */
+function writeContext(input: ServedIndexInput): BuildContext | undefined {
+  if (input.context) return input.context;
+  const p = providersOf(input.index);
+  if (!p?.embedder || !p.tasks) return undefined;
+  return createBuildContext({
+    embedder: p.embedder,
+    tasks: p.tasks,
+    ...(p.tokenizer ? { tokenizer: p.tokenizer } : {}),
+    ...(p.vectorIndex ? { vectorIndex: p.vectorIndex } : {}),
+    meterEmbedder: false,
+  });
+}
 
 /** Resolve the inputs: names checked and unique, documents put together, listing computed. */
-export function resolveIndexes(options: GragServerOptions): ServedIndex[] {
-  const inputs = options.indexes;
-  if (!Array.isArray(inputs) || inputs.length === 0) {
+export function resolveIndexes(
+  options: GragServerOptions,
+  more: readonly ServedIndexInput[] = [],
+): ServedIndex[] {
+  const inputs = [...(options.indexes ?? []), ...more];
+  if (
+    !Array.isArray(options.indexes ?? []) ||
+    (inputs.length === 0 && !options.folder && !options.createContext)
+  ) {
     throw new InvalidArgumentError(
       'indexes',
-      'createGragServer: pass at least one index, e.g. { indexes: [{ method: bm25Rag, index }] }.',
+      'createGragServer: pass at least one index, e.g. { indexes: [{ method: bm25Rag, index }] }, or a folder (openIndexFolder) or methods and createContext to create indexes over HTTP.',
     );
   }
   const seen = new Set<string>();
@@ -74,7 +118,7 @@ export function resolveIndexes(options: GragServerOptions): ServedIndex[] {
       );
     }
     const name = input.name ?? input.method.name;
-    if (!NAME.test(name)) {
+    if (!INDEX_NAME.test(name)) {
       throw new InvalidArgumentError(
         'indexes',
         `createGragServer: index name ${JSON.stringify(name)} must be letters, digits, '.', '_' or '-'.`,
@@ -87,43 +131,52 @@ export function resolveIndexes(options: GragServerOptions): ServedIndex[] {
       );
     }
     seen.add(name);
-    const documents = input.documents ? storeOf(input.documents) : documentsOf(input.index);
-    const answer =
-      options.answer === false
-        ? undefined
-        : (input.answer ?? options.answer ?? providersOf(input.index)?.tasks);
-    const ranking = input.method.passageRanking;
-    return {
-      name,
-      method: input.method,
-      index: input.index,
-      documents,
-      answer,
-      tokenizer: providersOf(input.index)?.tokenizer ?? getTokenizer(),
-      info: {
-        name,
-        method: input.method.name,
-        description: input.method.description,
-        documents: count(input.stats?.documents) ?? documents.size,
-        chunks: count(input.stats?.chunks) ?? documents.chunks,
-        providers: fingerprints(input),
-        passageRanking: ranking
-          ? { kinds: ranking.kinds ? [...ranking.kinds] : null, order: ranking.order ?? 'context' }
-          : null,
-        options: requestOptionKeys(input.method),
-      },
-    };
+    const manifest = (input as { manifest?: IndexManifest }).manifest;
+    return servedIndex(
+      { ...input, name },
+      options.answer,
+      manifest ? manifestVersion(manifest) : memoryVersion(),
+    );
   });
 }
 
-/** The index a request names (`undefined`: the first), or a 404 listing the available ones. */
-export function pickIndex(indexes: readonly ServedIndex[], name: string | undefined): ServedIndex {
-  if (name === undefined) return indexes[0] as ServedIndex;
-  const found = indexes.find((ix) => ix.name === name);
-  if (found) return found;
-  throw new HttpError(
-    404,
-    'unknown_index',
-    `No index named ${JSON.stringify(name.slice(0, 100))}; available: ${indexes.map((ix) => ix.name).join(', ')}.`,
-  );
+/**
+ * One version of an index from its input: documents put together, answer source chosen, listing
+ * computed. `answerOption` is the server's `answer` option.
+ */
+export function servedIndex(
+  input: ServedIndexInput & { name: string },
+  answerOption: GragServerOptions['answer'],
+  version: string,
+): ServedIndex {
+  const name = input.name;
+  const documents = input.documents ? storeOf(input.documents) : documentsOf(input.index);
+  const answer =
+    answerOption === false ? undefined : (input.answer ?? answerOption ?? providersOf(input.index)?.tasks);
+  const ranking = input.method.passageRanking;
+  return {
+    name,
+    version,
+    input,
+    context: writeContext(input),
+    method: input.method,
+    index: input.index,
+    documents,
+    answer,
+    tokenizer: providersOf(input.index)?.tokenizer ?? getTokenizer(),
+    info: {
+      name,
+      version,
+      method: input.method.name,
+      description: input.method.description,
+      documents: count(input.stats?.documents) ?? documents.size,
+      chunks: count(input.stats?.chunks) ?? documents.chunks,
+      providers: fingerprints(input),
+      passageRanking: ranking
+        ? { kinds: ranking.kinds ? [...ranking.kinds] : null, order: ranking.order ?? 'context' }
+        : null,
+      options: requestOptionKeys(input.method),
+      writable: input.method.update !== undefined && writeContext(input) !== undefined,
+    },
+  };
 }

@@ -28,12 +28,14 @@ export interface LoadedIndex extends ServedIndexInput {
   /** The directory it was loaded from, or the location of its store (a database URL without password, `#<index>`). */
   dir: string;
   manifest: IndexManifest;
-  /** The context it was loaded with (its meter counts the queries' model calls). */
+  /** The context it was loaded with (its meter counts the queries' model calls; writes run with it). */
   context: BuildContext;
+  /** Where it was loaded from: the directory or the store (writes save their new versions there). */
+  target: string | IndexStore;
 }
 
 /** The current manifest of `store` (its snapshot released at once). */
-async function storeManifest(store: IndexStore): Promise<IndexManifest> {
+export async function storeManifest(store: IndexStore): Promise<IndexManifest> {
   const snapshot = await store.open();
   try {
     return snapshot.manifest;
@@ -69,6 +71,7 @@ export async function loadIndex(
   const index: unknown = await method.load(target, context);
   return {
     dir,
+    target,
     manifest,
     context,
     method,
@@ -107,7 +110,7 @@ export async function loadIndexes(
     if (other !== undefined) {
       throw new InvalidArgumentError(
         'dirs',
-        `${other} and ${ix.dir} both hold a '${ix.method.name}' index; serve one index per method.`,
+        `${other} and ${ix.dir} both hold a '${ix.method.name}' index; give each a name (put them in one folder and serve it with openIndexFolder, grag serve --dir <folder>).`,
       );
     }
     byMethod.set(ix.method.name, ix.dir);

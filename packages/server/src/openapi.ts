@@ -5,6 +5,7 @@
  * are derived from.
  */
 import type { TSchema } from '@sinclair/typebox';
+import { namedIndexPaths, writePaths } from './openapi-writes.js';
 import {
   API_SCHEMAS,
   DocumentResponseSchema,
@@ -16,6 +17,7 @@ import {
   QueryStreamEventSchema,
 } from './schema.js';
 import { CHAT_SCHEMAS, ChatRequestSchema, ChatStreamChunkSchema } from './schema-chat.js';
+import { JOB_SCHEMAS } from './schema-jobs.js';
 
 /** An OpenAPI 3.1 document, as plain JSON. */
 export type OpenApiDocument = { openapi: string; info: Record<string, unknown> } & Record<string, unknown>;
@@ -38,7 +40,7 @@ function plain<T>(value: T): T {
 /** The components of the named schemas (each by its `title`), checked to be distinct. */
 function namedSchemas(): Map<string, Json> {
   const named = new Map<string, Json>();
-  for (const schema of [...API_SCHEMAS, ...CHAT_SCHEMAS]) {
+  for (const schema of [...API_SCHEMAS, ...CHAT_SCHEMAS, ...JOB_SCHEMAS]) {
     const title = schema.title;
     if (typeof title !== 'string' || named.has(title)) {
       throw new Error(`openapi: every API schema needs a title of its own (got ${JSON.stringify(title)}).`);
@@ -91,7 +93,11 @@ const ERRORS = {
   ],
   404: [
     'NotFound',
-    'not_found (no such route, document or asset) or unknown_index (no index of that name; the message lists them).',
+    'not_found (no such route, document, job or asset) or unknown_index (no index of that name; the message lists them).',
+  ],
+  409: [
+    'Conflict',
+    'conflict (an index of that name exists, or its folder holds files grag did not write) or not_writable (the index cannot be updated, or the server cannot create indexes).',
   ],
   413: ['PayloadTooLarge', "payload_too_large: the body is over the server's bodyLimitBytes."],
   415: [
@@ -112,13 +118,15 @@ const ERRORS = {
   ],
 } as const;
 
-type ErrorStatus = keyof typeof ERRORS;
+/** An error status a route may answer with. */
+export type ErrorStatus = keyof typeof ERRORS;
 
 function errorResponse(status: ErrorStatus) {
   return { $ref: `#/components/responses/${ERRORS[status][0]}` };
 }
 
-interface OperationSpec {
+/** One operation of the document, as the path functions write it. */
+export interface OperationSpec {
   operationId: string;
   summary: string;
   description?: string;
@@ -151,7 +159,8 @@ function operation(spec: OperationSpec, bearerAuth: boolean) {
   };
 }
 
-type Op = (spec: OperationSpec) => ReturnType<typeof operation>;
+/** Makes an operation of the document from its spec. */
+export type Op = (spec: OperationSpec) => ReturnType<typeof operation>;
 
 /** `/healthz` and this document. */
 function serverPaths(op: Op) {
@@ -323,6 +332,17 @@ function explorerPaths(op: Op) {
   };
 }
 
+/** Path items put together: the operations of one path from every part. */
+function mergePaths(
+  parts: readonly Record<string, Record<string, Json>>[],
+): Record<string, Record<string, Json>> {
+  const out: Record<string, Record<string, Json>> = {};
+  for (const part of parts) {
+    for (const [path, item] of Object.entries(part)) out[path] = { ...out[path], ...item };
+  }
+  return out;
+}
+
 /** The named schemas (the question's `maxLength` set), the error responses, the bearer scheme. */
 function components(options: OpenApiOptions) {
   const named = namedSchemas();
@@ -393,9 +413,16 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
       { name: 'indexes', description: 'The served indexes.' },
       { name: 'query', description: 'Retrieval and answers.' },
       { name: 'documents', description: 'Source documents.' },
+      { name: 'jobs', description: 'Writes to indexes, run in the background.' },
       { name: 'explorer', description: 'The explorer page.' },
     ],
-    paths: { ...serverPaths(op), ...apiPaths(op), ...explorerPaths(op) },
+    paths: mergePaths([
+      serverPaths(op),
+      apiPaths(op),
+      namedIndexPaths(op),
+      writePaths(op),
+      explorerPaths(op),
+    ]),
     components: components(options),
   };
 }

@@ -4,7 +4,8 @@
  */
 import { assertMethodOptions, firstItems, type Retrieval } from '@grag/core';
 import { badRequest, HttpError } from './errors.js';
-import { pickIndex, type ServedIndex } from './indexes.js';
+import type { ServedIndex } from './indexes.js';
+import type { IndexRegistry } from './registry.js';
 import { nextTurn } from './turns.js';
 import type { RetrievalJson } from './types.js';
 
@@ -139,19 +140,20 @@ export function checkRequestOptions(served: ServedIndex, request: CheckedQuery):
 }
 
 /**
- * The first steps of every query, whole, streamed or a chat's: pick the request's index (404 for
- * an unknown name), check its `options` against the method's keys, refuse an answer the index
+ * The first steps of every query, whole, streamed or a chat's: pick the current version of the
+ * request's index (404 for an unknown name), check its `options` against the method's keys, refuse an answer the index
  * cannot give (400 `answer_unavailable`, `hint` saying what to ask instead), and run the retrieval
  * in a turn of the event loop of its own, in arrival order (see turns.ts: a busy server still
  * accepts connections and serves the oldest query first).
  */
 export async function retrieveFor(
-  indexes: readonly ServedIndex[],
+  indexes: Pick<IndexRegistry, 'pick'>,
   request: CheckedQuery,
   signal: AbortSignal,
   hint = 'ask with "answer": false.',
 ): Promise<{ served: ServedIndex; retrieval: Retrieval }> {
-  const served = pickIndex(indexes, request.method);
+  // The version current now answers the whole query, even if a write swaps in another meanwhile.
+  const served = indexes.pick(request.method);
   checkRequestOptions(served, request);
   if (request.answer && !served.answer) {
     throw new HttpError(

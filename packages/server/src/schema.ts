@@ -42,7 +42,7 @@ export const ErrorBodySchema = Type.Object(
       {
         code: Type.String({
           description:
-            'What went wrong, in snake_case: bad_request, answer_unavailable, unauthorized, forbidden_origin, not_found, unknown_index, payload_too_large, unsupported_media_type, misdirected_request, aborted, provider_error, model_output_error, internal_error.',
+            'What went wrong, in snake_case: bad_request, answer_unavailable, unauthorized, forbidden_origin, not_found, unknown_index, conflict, not_writable, payload_too_large, unsupported_media_type, misdirected_request, aborted, provider_error, model_output_error, internal_error.',
         }),
         message: Type.String({
           description: 'What went wrong and what to do, on one line; never a stack trace.',
@@ -90,7 +90,13 @@ export const PassageRankingSchema = Type.Object(
 /** An index as `GET /v1/indexes` lists it. */
 export const IndexInfoSchema = Type.Object(
   {
-    name: Type.String({ description: 'The name a query picks the index by ("method" in a request).' }),
+    name: Type.String({
+      description: 'The name the index is addressed by: /v1/indexes/{name}/..., or "method" in a request.',
+    }),
+    version: Type.String({
+      description:
+        'The id of the version served now (a write swaps in a new one); every query response names the version that answered it.',
+    }),
     method: Type.String({ description: "The method's name, e.g. noderag." }),
     description: Type.String({ description: 'What the method does, in one line.' }),
     documents: Type.Integer({ minimum: 0, description: 'How many source documents the index holds.' }),
@@ -107,6 +113,10 @@ export const IndexInfoSchema = Type.Object(
     options: Type.Union([Type.Array(Type.String()), Type.Null()], {
       description:
         "The keys a query's options may hold (the method's retrieve options but signal and budgetTokens), or null when the method declares none (any key is passed on).",
+    }),
+    writable: Type.Boolean({
+      description:
+        "Whether documents can be uploaded to and deleted from it (its method has an incremental update and the server knows the index's providers).",
     }),
   },
   { title: 'IndexInfo', description: 'One served index.', additionalProperties: false },
@@ -306,6 +316,9 @@ export type AnswerJson = Static<typeof AnswerSchema>;
 export const QueryResponseSchema = Type.Object(
   {
     index: Type.String({ description: 'The name of the index asked.' }),
+    version: Type.String({
+      description: 'The id of the version of the index that answered (the whole answer comes from it).',
+    }),
     method: Type.String({ description: "The index's method." }),
     retrieval: RetrievalSchema,
     answer: Type.Optional(AnswerSchema),
@@ -362,6 +375,7 @@ export const DocumentResponseSchema = Type.Object(
         'The document as the index keeps it: its chunks joined at their offsets, its summary-tree leaves, or the facts of its graph.',
     }),
     index: Type.String({ description: 'The name of the index it was read from.' }),
+    version: Type.String({ description: 'The id of the version of the index it was read from.' }),
   },
   { title: 'DocumentResponse', description: 'A source document.', additionalProperties: false },
 );

@@ -1,5 +1,15 @@
 /** The options of `createGragServer` and the JSON shapes of the HTTP API. */
-import type { ChatModel, Document, Method, TaskSuite } from '@grag/core';
+import type {
+  BuildContext,
+  ChatModel,
+  Document,
+  IndexStore,
+  LoadedFile,
+  LoaderInput,
+  Method,
+  TaskSuite,
+} from '@grag/core';
+import type { IndexFolder } from './folder.js';
 
 /**
  * Where answers come from: a task suite (its `answer` task; a prompt suite on a model that streams
@@ -30,12 +40,46 @@ export interface ServedIndexInput {
   providers?: Readonly<Record<string, string>>;
   /** Counts `GET /v1/indexes` shows (`documents`, `chunks`), e.g. a manifest's `stats`. */
   stats?: Readonly<Record<string, unknown>>;
+  /**
+   * The context writes to this index run with (the one it was built or loaded with: a fitted
+   * embedder keeps its fit in it). @default one made of the providers the index keeps
+   * (`index.providers`), when it keeps an embedder and tasks; else the index cannot be written
+   */
+  context?: BuildContext;
+  /**
+   * Where a write saves the index's new version (a directory or an `IndexStore`), before swapping
+   * it in. @default nowhere: new versions are kept in memory only
+   */
+  target?: string | IndexStore;
 }
 
 /** Options of `createGragServer`. */
 export interface GragServerOptions {
-  /** The indexes to serve, at least one; a query without `"method"` uses the first. */
-  indexes: readonly ServedIndexInput[];
+  /**
+   * The indexes to serve (a query without an index name uses the first); at least one unless a
+   * `folder` or `methods` is given. @default none
+   */
+  indexes?: readonly ServedIndexInput[];
+  /**
+   * A folder of indexes opened with `openIndexFolder`: its indexes are served (after `indexes`)
+   * under their folder names, new ones are created in it, and the jobs are journaled in it.
+   */
+  folder?: IndexFolder;
+  /** The methods `POST /v1/indexes` may create indexes of. @default the folder's */
+  // biome-ignore lint/suspicious/noExplicitAny: indexes of every method
+  methods?: readonly Method<any, any>[];
+  /**
+   * The context a new index is built with (a new one per call); without it (and without a folder
+   * that has one) `POST /v1/indexes` is refused with 409. @default the folder's
+   */
+  createContext?: () => BuildContext | Promise<BuildContext>;
+  /** Largest body of the write routes (documents, uploaded files), in bytes. @default 16 MiB */
+  uploadLimitBytes?: number;
+  /**
+   * Reads an uploaded file into documents. @default `loadFile` of `@grag/loaders` (PDF, HTML,
+   * DOCX, CSV, JSON, JSONL, Markdown, text)
+   */
+  loadFile?: (input: LoaderInput) => Promise<LoadedFile>;
   /**
    * A bearer token every route but `GET /healthz` and the explorer's static files requires
    * (`Authorization: Bearer <token>`), compared in constant time. @default none (no auth)

@@ -390,7 +390,7 @@ describe('cors', () => {
     });
     expect(res.status).toBe(204);
     expect(res.headers['access-control-allow-origin']).toBe(APP);
-    expect(res.headers['access-control-allow-methods']).toBe('GET, POST');
+    expect(res.headers['access-control-allow-methods']).toBe('GET, POST, DELETE');
     expect(res.headers['access-control-allow-headers']).toBe('authorization, content-type, accept');
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();
     expect(res.headers.vary).toContain('Origin');

@@ -64,6 +64,7 @@ describe('createGragClient against a live server', () => {
       title: 'Orsa',
       text: expect.stringContaining('Veskan Strait'),
       index: 'bm25',
+      version: listed.indexes[0].version,
     });
     const spec = await grag.openApi();
     expect(spec.openapi).toBe('3.1.0');

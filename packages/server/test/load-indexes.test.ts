@@ -68,7 +68,12 @@ describe('loadIndexes', () => {
     const res = await get(server.url, '/v1/documents/orsa?method=e2graphrag');
     const body = await res.json();
     // E2GraphRAG's leaves show the title as the first line of a document's first chunk.
-    expect(body).toEqual({ id: 'orsa', text: `Orsa\n${DOCS[1]!.text}`, index: 'e2graphrag' });
+    expect(body).toEqual({
+      id: 'orsa',
+      text: `Orsa\n${DOCS[1]!.text}`,
+      index: 'e2graphrag',
+      version: loaded[1]!.manifest && expect.stringMatching(/^[0-9a-f]{12}$/),
+    });
   });
 
   it("returns the graph method's subgraph, as the method gives it", async () => {
@@ -102,7 +107,9 @@ describe('loadIndexes', () => {
     );
     await expect(
       loadIndexes([join(root, 'bm25'), join(root, 'bm25')], { methods, context: () => offlineContext() }),
-    ).rejects.toThrow("both hold a 'bm25' index; serve one index per method.");
+    ).rejects.toThrow(
+      "both hold a 'bm25' index; give each a name (put them in one folder and serve it with openIndexFolder, grag serve --dir <folder>).",
+    );
   });
 });
 

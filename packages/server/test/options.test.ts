@@ -24,7 +24,7 @@ describe('createGragServer options', () => {
   it('refuses no index, two indexes of one name, a bad name, a bad token and bad limits', () => {
     const one = { method: bm25Rag, index: bm25 };
     expect(refusal(() => createGragServer({ indexes: [] }))).toBe(
-      'createGragServer: pass at least one index, e.g. { indexes: [{ method: bm25Rag, index }] }.',
+      'createGragServer: pass at least one index, e.g. { indexes: [{ method: bm25Rag, index }] }, or a folder (openIndexFolder) or methods and createContext to create indexes over HTTP.',
     );
     expect(refusal(() => createGragServer({ indexes: [one, one] }))).toBe(
       'createGragServer: two indexes are named "bm25"; serve one index per method or give each a name.',

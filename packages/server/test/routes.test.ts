@@ -77,7 +77,10 @@ describe('grag server routes over HTTP', () => {
       },
       passageRanking: { kinds: ['chunk'], order: 'context' },
       options: ['topK'],
+      version: expect.stringMatching(/^m-[0-9a-f]{10}$/),
+      writable: true,
     });
+    expect(body.indexes[2].writable).toBe(false);
     expect(body.indexes.map((ix: { name: string }) => ix.name)).toEqual([
       'bm25',
       'naive-dense',
@@ -180,7 +183,13 @@ describe('grag server routes over HTTP', () => {
     for (const doc of DOCS) {
       const { status, body } = await json(`/v1/documents/${doc.id}?method=naive-dense`);
       expect(status).toBe(200);
-      expect(body).toEqual({ id: doc.id, title: doc.title, text: doc.text, index: 'naive-dense' });
+      expect(body).toEqual({
+        id: doc.id,
+        title: doc.title,
+        text: doc.text,
+        index: 'naive-dense',
+        version: expect.any(String),
+      });
     }
     // The first index when no method is named.
     expect((await json('/v1/documents/orsa')).body.index).toBe('bm25');

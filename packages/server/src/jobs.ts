@@ -1,0 +1,158 @@
+/**
+ * Writes as jobs: each write to an index is queued behind the writes to the same index before it
+ * (one at a time per index; different indexes run side by side), runs in the background, and is
+ * told by `GET /v1/jobs/{id}` and its event stream. With a journal (a server on a folder), every
+ * change of status is written to it, so a restart can tell what became of the jobs that were
+ * running (journal.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { HttpError, toHttpError } from './errors.js';
+import type { JobJournal } from './journal.js';
+import type { Job } from './schema-jobs.js';
+
+/** What a job's work reports while it runs, and what it gives when done. */
+export interface JobWork {
+  /** Run the write; `started(baseVersion)` is called before anything is saved. */
+  run(report: JobReporter): Promise<{ version: string | null; documents?: Job['documents'] }>;
+}
+
+/** What a running job tells the manager. */
+export interface JobReporter {
+  /** The version the job starts from (recorded in the journal before anything is saved). */
+  started(baseVersion: string | null): Promise<void>;
+  progress(stage: string, done: number, total: number): void;
+}
+
+type Listener = (job: Job, final: boolean) => void;
+
+/** How many finished jobs are kept (and journaled) besides the unfinished ones. */
+const KEEP_FINISHED = 500;
+
+/** The jobs of one server: queues per index, statuses, listeners, the journal. */
+export class JobManager {
+  readonly #jobs = new Map<string, Job>();
+  readonly #queues = new Map<string, Promise<void>>();
+  readonly #listeners = new Map<string, Set<Listener>>();
+  readonly #journal: JobJournal | undefined;
+  readonly #onError: (error: unknown, where: string) => void;
+
+  constructor(options: {
+    journal?: JobJournal | undefined;
+    history?: readonly Job[];
+    onError: (error: unknown, where: string) => void;
+  }) {
+    this.#journal = options.journal;
+    this.#onError = options.onError;
+    for (const job of options.history ?? []) this.#jobs.set(job.id, job);
+  }
+
+  /** The job `id`, as it is now, or a 404. */
+  get(id: string): Job {
+    const job = this.#jobs.get(id);
+    if (!job) throw new HttpError(404, 'not_found', `No job ${JSON.stringify(id.slice(0, 100))}.`);
+    return { ...job };
+  }
+
+  /** Whether a job for `index` is queued or running. */
+  busy(index: string): boolean {
+    for (const job of this.#jobs.values()) {
+      if (job.index === index && (job.status === 'queued' || job.status === 'running')) return true;
+    }
+    return false;
+  }
+
+  /** Hear of every change of job `id` (`final` on the last); returns the unsubscribe. */
+  listen(id: string, listener: Listener): () => void {
+    let set = this.#listeners.get(id);
+    if (!set) {
+      set = new Set();
+      this.#listeners.set(id, set);
+    }
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  /**
+   * Queue `work` for `index` behind the jobs already queued for it; resolves with the job once it
+   * is journaled as queued (its work starts later).
+   */
+  async submit(kind: Job['kind'], index: string, work: JobWork): Promise<Job> {
+    const job: Job = {
+      id: randomUUID(),
+      kind,
+      index,
+      status: 'queued',
+      progress: null,
+      baseVersion: null,
+      version: null,
+      documents: null,
+      error: null,
+      createdAt: new Date().toISOString(),
+      startedAt: null,
+      finishedAt: null,
+    };
+    this.#jobs.set(job.id, job);
+    // Queued at once (so two writes keep the order they came in), run once journaled.
+    const saved = this.#save();
+    const previous = this.#queues.get(index) ?? Promise.resolve();
+    const next = Promise.all([previous, saved.catch(() => {})]).then(() => this.#run(job, work));
+    this.#queues.set(index, next);
+    void next.then(() => {
+      if (this.#queues.get(index) === next) this.#queues.delete(index);
+    });
+    await saved;
+    return { ...job };
+  }
+
+  /** Resolves when every job queued so far has finished (for tests and shutdown). */
+  async idle(): Promise<void> {
+    while (this.#queues.size > 0) await Promise.all(this.#queues.values());
+  }
+
+  async #run(job: Job, work: JobWork): Promise<void> {
+    job.status = 'running';
+    job.startedAt = new Date().toISOString();
+    this.#emit(job, false);
+    const reporter: JobReporter = {
+      started: async (baseVersion) => {
+        job.baseVersion = baseVersion;
+        await this.#save();
+      },
+      progress: (stage, done, total) => {
+        job.progress = { stage, done, total };
+        this.#emit(job, false);
+      },
+    };
+    try {
+      const result = await work.run(reporter);
+      job.status = 'done';
+      job.version = result.version;
+      job.documents = result.documents ?? null;
+    } catch (error) {
+      const http = toHttpError(error);
+      if (http.status >= 500) this.#onError(error, `job ${job.id} (${job.kind} ${job.index})`);
+      job.status = 'failed';
+      job.error = { code: http.code, message: http.message };
+    }
+    job.finishedAt = new Date().toISOString();
+    try {
+      await this.#save();
+    } catch (error) {
+      this.#onError(error, `job journal after ${job.id}`);
+    }
+    this.#emit(job, true);
+  }
+
+  #emit(job: Job, final: boolean): void {
+    for (const listener of this.#listeners.get(job.id) ?? []) listener({ ...job }, final);
+    if (final) this.#listeners.delete(job.id);
+  }
+
+  /** Write the journal (when there is one), dropping the oldest finished jobs past the limit. */
+  async #save(): Promise<void> {
+    const finished = [...this.#jobs.values()].filter((j) => j.status === 'done' || j.status === 'failed');
+    for (const old of finished.slice(0, Math.max(0, finished.length - KEEP_FINISHED)))
+      this.#jobs.delete(old.id);
+    if (this.#journal) await this.#journal.write([...this.#jobs.values()]);
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The read routes of `/v1`: the index list, queries, chats and source documents, each both for the
+ * default index (`/v1/query`, `?method=`) and addressed by name (`/v1/indexes/:name/...`). Every
+ * request picks the current version of its index once and is answered from it alone; its response
+ * names that version.
+ */
+import type { Context, Hono } from 'hono';
+import { answerOf, streamQuery } from './answer.js';
+import { readJsonBody } from './body.js';
+import { CHAT_EXAMPLE, chatAnswerStream, parseChatRequest } from './chat.js';
+import { badRequest, HttpError } from './errors.js';
+import { type CheckedQuery, parseQueryRequest, retrievalJson, retrieveFor } from './query.js';
+import type { IndexRegistry } from './registry.js';
+import { nextTurn } from './turns.js';
+import type { DocumentResponse, IndexInfo, IndexList, QueryResponse } from './types.js';
+
+/** What the routes work on. */
+export interface RouteDeps {
+  registry: IndexRegistry;
+  bodyLimitBytes: number;
+  maxQuestionChars: number;
+  onError: (error: unknown, where: string) => void;
+}
+
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10;
+}
+
+/** The request addressed to the index of the path: a `method` in the body must name the same one. */
+function addressed(request: CheckedQuery, name: string | undefined): CheckedQuery {
+  if (name === undefined) return request;
+  if (request.method !== undefined && request.method !== name) {
+    throw badRequest(
+      `"method" names the index ${JSON.stringify(request.method)} but the path names ${JSON.stringify(name)}; leave "method" out.`,
+    );
+  }
+  return { ...request, method: name };
+}
+
+async function query(c: Context, deps: RouteDeps, name: string | undefined): Promise<Response> {
+  const started = performance.now();
+  const body = await readJsonBody(c, deps.bodyLimitBytes, '{"question": "<your question>"}');
+  const request = addressed(parseQueryRequest(body, deps.maxQuestionChars), name);
+  const signal = c.req.raw.signal;
+  const { served, retrieval } = await retrieveFor(deps.registry, request, signal);
+  const response: QueryResponse = {
+    index: served.name,
+    version: served.version,
+    method: served.method.name,
+    retrieval: retrievalJson(retrieval),
+    ms: 0,
+  };
+  if (request.answer && request.stream && served.answer) {
+    response.ms = elapsed(started);
+    return streamQuery(c, response, served.answer, request.question, deps.onError);
+  }
+  if (request.answer && served.answer) {
+    await nextTurn();
+    response.answer = await answerOf(served.answer, request.question, retrieval.items, signal);
+  }
+  response.ms = elapsed(started);
+  return c.json(response);
+}
+
+// The AI SDK UI's `useChat`: the last user message asked as a streamed query, the answer sent as
+// a UI message stream (chat.ts).
+async function chat(c: Context, deps: RouteDeps, name: string | undefined): Promise<Response> {
+  const body = await readJsonBody(c, deps.bodyLimitBytes, CHAT_EXAMPLE);
+  const request = addressed(parseChatRequest(body, deps.maxQuestionChars), name);
+  const signal = c.req.raw.signal;
+  const { served, retrieval } = await retrieveFor(
+    deps.registry,
+    request,
+    signal,
+    'read its retrieval with POST /v1/query.',
+  );
+  return chatAnswerStream({ served, question: request.question, retrieval, signal, onError: deps.onError });
+}
+
+function document(c: Context, deps: RouteDeps, name: string | undefined): Response {
+  const served = deps.registry.pick(name);
+  const id = c.req.param('id') as string;
+  const doc = served.documents.get(id);
+  if (!doc) {
+    throw new HttpError(
+      404,
+      'not_found',
+      `No document ${JSON.stringify(id.slice(0, 200))} in index "${served.name}".`,
+    );
+  }
+  const body: DocumentResponse = { ...doc, index: served.name, version: served.version };
+  return c.json(body);
+}
+
+/** Add the read routes of `/v1` to `app`. */
+export function readRoutes(app: Hono, deps: RouteDeps): void {
+  const { registry } = deps;
+  app.get('/v1/indexes', (c) =>
+    c.json({ indexes: registry.list().map((ix) => ix.info) } satisfies IndexList),
+  );
+  app.get('/v1/indexes/:name', (c) => c.json(registry.pick(c.req.param('name')).info satisfies IndexInfo));
+
+  app.get('/v1/documents/:id{.+}', (c) => document(c, deps, c.req.query('method')));
+  app.get('/v1/indexes/:name/documents/:id{.+}', (c) => document(c, deps, c.req.param('name')));
+
+  app.post('/v1/query', (c) => query(c, deps, undefined));
+  app.post('/v1/indexes/:name/query', (c) => query(c, deps, c.req.param('name')));
+
+  app.post('/v1/chat', (c) => chat(c, deps, undefined));
+  app.post('/v1/indexes/:name/chat', (c) => chat(c, deps, c.req.param('name')));
+}

@@ -1,0 +1,244 @@
+/**
+ * The writes a server runs as jobs (jobs.ts): create an index, add documents to one, remove a
+ * document, delete an index. An update runs the method's own incremental `update` (which leaves the
+ * index it is given as it was, so the served version keeps answering), saves the new version where
+ * the index lives (atomically: the store's new version replaces the old one in one step) and then
+ * swaps it in with one assignment (registry.ts).
+ */
+import { join } from 'node:path';
+import {
+  assertMethodOptions,
+  type BuildContext,
+  type Document,
+  type IndexChange,
+  type IndexManifest,
+  type IndexStore,
+  type Method,
+  readManifest,
+} from '@grag/core';
+import { badRequest, HttpError } from './errors.js';
+import { removeIndexFolder } from './folder.js';
+import { INDEX_NAME, manifestVersion, memoryVersion, type ServedIndex, servedIndex } from './indexes.js';
+import type { JobManager, JobReporter } from './jobs.js';
+import { storeManifest } from './load.js';
+import type { IndexRegistry } from './registry.js';
+import type { Job } from './schema-jobs.js';
+import type { GragServerOptions, ServedIndexInput } from './types.js';
+
+/** What the writes work on. */
+export interface Writes {
+  registry: IndexRegistry;
+  jobs: JobManager;
+  /** The server's `answer` option (a new version answers as the old one did). */
+  answer: GragServerOptions['answer'];
+  /** The folder new indexes are saved in, when the server has one. */
+  folder: string | undefined;
+  // biome-ignore lint/suspicious/noExplicitAny: indexes of every method
+  methods: readonly Method<any, any>[];
+  createContext: (() => BuildContext | Promise<BuildContext>) | undefined;
+}
+
+/** The 409 for an index whose documents cannot be changed, saying why. */
+function notWritable(served: ServedIndex): HttpError | undefined {
+  if (!served.method.update) {
+    return new HttpError(
+      409,
+      'not_writable',
+      `Index "${served.name}" (${served.method.name}) cannot be updated: its method has no incremental update; create a new index with the changed documents.`,
+    );
+  }
+  if (!served.context) {
+    return new HttpError(
+      409,
+      'not_writable',
+      `Index "${served.name}" cannot be updated: the server does not know the providers it was built with; serve it with its context (loadIndex gives it).`,
+    );
+  }
+  return undefined;
+}
+
+/** The manifest of the version just saved to `target`. */
+async function savedManifest(target: string | IndexStore): Promise<IndexManifest> {
+  return typeof target === 'string' ? readManifest(target) : storeManifest(target);
+}
+
+/** The documents given with an index, after `change`. */
+function changedDocuments(documents: readonly Document[], change: IndexChange): Document[] {
+  const drop = new Set([...(change.remove ?? []), ...(change.add ?? []).map((d) => d.id)]);
+  return [...documents.filter((d) => !drop.has(d.id)), ...(change.add ?? [])];
+}
+
+/** The input of a new version of an index: what it was made from, with the new index and its manifest. */
+function nextInput(
+  served: ServedIndex,
+  index: unknown,
+  change: IndexChange | undefined,
+  manifest: IndexManifest | undefined,
+): ServedIndexInput & { name: string } {
+  const {
+    stats: _stats,
+    manifest: _manifest,
+    ...rest
+  } = served.input as ServedIndexInput & {
+    manifest?: IndexManifest;
+  };
+  return {
+    ...rest,
+    name: served.name,
+    index,
+    ...(served.context ? { context: served.context } : {}),
+    ...(served.input.documents && change
+      ? { documents: changedDocuments(served.input.documents, change) }
+      : {}),
+    ...(manifest
+      ? {
+          manifest,
+          providers: { ...manifest.providers },
+          ...(manifest.stats ? { stats: manifest.stats } : {}),
+        }
+      : {}),
+  };
+}
+
+/** A job's context: `ctx` reporting the method's progress to the job. */
+function jobContext(ctx: BuildContext, report: JobReporter): BuildContext {
+  return { ...ctx, onProgress: (p) => report.progress(p.stage, p.done, p.total ?? 0) };
+}
+
+/** Save `index` where `served` lives (if it lives anywhere) and swap the new version in. */
+async function saveAndSwap(
+  writes: Writes,
+  served: ServedIndex,
+  index: unknown,
+  change: IndexChange | undefined,
+  report: JobReporter,
+): Promise<string> {
+  const target = served.input.target;
+  let manifest: IndexManifest | undefined;
+  if (target !== undefined) {
+    report.progress('save', 0, 1);
+    await served.method.save(index, target);
+    manifest = await savedManifest(target);
+    report.progress('save', 1, 1);
+  }
+  const version = manifest ? manifestVersion(manifest) : memoryVersion();
+  writes.registry.swap(servedIndex(nextInput(served, index, change, manifest), writes.answer, version));
+  return version;
+}
+
+/** Queue `change` to the index `name` (404 for an unknown index, 409 for one that cannot be updated). */
+export function submitChange(writes: Writes, name: string, change: IndexChange): Promise<Job> {
+  const served = writes.registry.pick(name);
+  const refused = notWritable(served);
+  if (refused) throw refused;
+  for (const id of change.remove ?? []) {
+    if (!served.documents.get(id)) {
+      throw new HttpError(
+        404,
+        'not_found',
+        `No document ${JSON.stringify(id.slice(0, 200))} in index "${name}" (version ${served.version}); nothing was queued.`,
+      );
+    }
+  }
+  const kind = change.add ? 'add-documents' : 'remove-documents';
+  return writes.jobs.submit(kind, name, {
+    async run(report) {
+      // The version current when the job runs: the writes queued before it have been swapped in.
+      const current = writes.registry.find(name);
+      if (!current)
+        throw new HttpError(404, 'unknown_index', `Index "${name}" was deleted before this job ran.`);
+      const why = notWritable(current);
+      if (why) throw why;
+      await report.started(current.version);
+      const ctx = jobContext(current.context as BuildContext, report);
+      const update = current.method.update as NonNullable<Method<unknown>['update']>;
+      const result = await update(current.index, change, ctx);
+      const version = await saveAndSwap(writes, current, result.index, change, report);
+      return { version, documents: result.report.documents };
+    },
+  });
+}
+
+/** A checked `POST /v1/indexes` request. */
+export interface CreateIndex {
+  name: string;
+  method: string;
+  options: Record<string, unknown>;
+  documents: Document[];
+}
+
+/** Queue the build of a new index (400 for a bad name, method or option; 409 for a taken name). */
+export function submitCreate(writes: Writes, request: CreateIndex): Promise<Job> {
+  const { name } = request;
+  if (!INDEX_NAME.test(name)) {
+    throw badRequest(
+      `"name" ${JSON.stringify(name.slice(0, 100))} is not an index name: use letters, digits, '.', '_' or '-' (not first), at most 100 characters.`,
+    );
+  }
+  const method = writes.methods.find((m) => m.name === request.method);
+  if (!method) {
+    throw badRequest(
+      `"method" ${JSON.stringify(request.method.slice(0, 100))} is not a method this server knows; use one of: ${writes.methods.map((m) => m.name).join(', ') || '(none)'}.`,
+    );
+  }
+  const createContext = writes.createContext;
+  if (!createContext) {
+    throw new HttpError(
+      409,
+      'not_writable',
+      'This server cannot create indexes: start it with a folder (grag serve --dir <folder>) or with createContext.',
+    );
+  }
+  if (writes.registry.has(name) || writes.jobs.busy(name)) {
+    throw new HttpError(
+      409,
+      'conflict',
+      `An index named "${name}" exists already; choose another name or delete it first.`,
+    );
+  }
+  assertMethodOptions(method, 'build', request.options);
+  return writes.jobs.submit('create-index', name, {
+    async run(report) {
+      if (writes.registry.has(name)) {
+        throw new HttpError(409, 'conflict', `An index named "${name}" exists already.`);
+      }
+      await report.started(null);
+      const ctx = await createContext();
+      const index = await method.build(request.documents, jobContext(ctx, report), request.options);
+      const target = writes.folder === undefined ? undefined : join(writes.folder, name);
+      const input: ServedIndexInput & { name: string } = {
+        name,
+        method,
+        index,
+        context: ctx,
+        ...(target !== undefined ? { target } : {}),
+      };
+      const placeholder = servedIndex(input, writes.answer, memoryVersion());
+      const version = await saveAndSwap(writes, placeholder, index, undefined, report);
+      return { version, documents: { added: request.documents.map((d) => d.id), replaced: [], removed: [] } };
+    },
+  });
+}
+
+/**
+ * Queue the removal of the index `name` (404 for an unknown one). It stops being served when the
+ * job runs; its folder is removed only when it is in the server's folder, and then only the files
+ * grag wrote (a folder that holds others is refused, and the index stays).
+ */
+export function submitDelete(writes: Writes, name: string): Promise<Job> {
+  writes.registry.pick(name);
+  return writes.jobs.submit('delete-index', name, {
+    async run(report) {
+      const current = writes.registry.find(name);
+      if (!current)
+        throw new HttpError(404, 'unknown_index', `Index "${name}" was deleted before this job ran.`);
+      await report.started(current.version);
+      const target = current.input.target;
+      if (writes.folder !== undefined && target === join(writes.folder, name)) {
+        await removeIndexFolder(target, name);
+      }
+      writes.registry.delete(name);
+      return { version: null };
+    },
+  });
+}

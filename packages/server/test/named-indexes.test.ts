@@ -1,0 +1,107 @@
+/**
+ * Indexes as named resources: a folder of indexes served by name (two of one method), the routes
+ * that address an index by name, and the old routes still answering for the first index.
+ */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../src/index.js';
+import { call, docIdsOf, HARBOUR, indexFolder, ORCHARD, serveFolder } from './writes-fixture.js';
+
+let dir: string;
+let server: RunningServer;
+let skipped: { path: string; reason: string }[];
+
+beforeAll(async () => {
+  dir = await indexFolder();
+  // A folder that is no index, and a file: neither is served.
+  await mkdir(join(dir, 'notes'));
+  await writeFile(join(dir, 'notes', 'todo.txt'), 'not an index');
+  await writeFile(join(dir, 'README.txt'), 'a file of the user');
+  ({ server, skipped } = await serveFolder(dir));
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('a folder of indexes', () => {
+  it('serves every index subfolder under its folder name, two of one method side by side', async () => {
+    const res = await call(server.url, 'GET', '/v1/indexes');
+    const body = await res.json();
+    expect(body.indexes.map((ix: { name: string; method: string }) => [ix.name, ix.method])).toEqual([
+      ['harbour', 'bm25'],
+      ['orchard', 'bm25'],
+    ]);
+    expect(body.indexes[0].version).toMatch(/^[0-9a-f]{12}$/);
+    expect(body.indexes[0].writable).toBe(true);
+    expect(skipped).toEqual([{ path: join(dir, 'notes'), reason: 'no manifest.json: not a grag index' }]);
+  });
+
+  it('answers a query by name from that index alone, naming its version', async () => {
+    for (const [name, docs] of [
+      ['harbour', HARBOUR],
+      ['orchard', ORCHARD],
+    ] as const) {
+      const res = await call(server.url, 'POST', `/v1/indexes/${name}/query`, {
+        question: 'Brannock harbour lamp',
+      });
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body.index).toBe(name);
+      const info = await (await call(server.url, 'GET', `/v1/indexes/${name}`)).json();
+      expect(body.version).toBe(info.version);
+      expect(docIdsOf(body).length).toBeGreaterThan(0);
+      for (const id of docIdsOf(body)) expect(docs.map((d) => d.id)).toContain(id);
+    }
+  });
+
+  it('keeps the old routes: /v1/query asks the first index, or the one "method" names', async () => {
+    const first = await (await call(server.url, 'POST', '/v1/query', { question: 'pilot ferry' })).json();
+    expect(first.index).toBe('harbour');
+    const named = await (
+      await call(server.url, 'POST', '/v1/query', { question: 'quince', method: 'orchard' })
+    ).json();
+    expect(named.index).toBe('orchard');
+    const doc = await (await call(server.url, 'GET', '/v1/documents/o-cider?method=orchard')).json();
+    expect(doc).toMatchObject({ id: 'o-cider', index: 'orchard', text: ORCHARD[1]!.text });
+  });
+
+  it('reads a document by index name', async () => {
+    const res = await call(server.url, 'GET', '/v1/indexes/harbour/documents/h-lamp');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id: 'h-lamp', index: 'harbour', text: HARBOUR[2]!.text });
+    // A document of the other index is not in this one.
+    expect((await call(server.url, 'GET', '/v1/indexes/harbour/documents/o-cider')).status).toBe(404);
+  });
+
+  it('answers an unknown index with 404 unknown_index and one line naming the ones there are', async () => {
+    for (const [method, path, body] of [
+      ['GET', '/v1/indexes/nowhere', undefined],
+      ['POST', '/v1/indexes/nowhere/query', { question: 'anything' }],
+      ['GET', '/v1/indexes/nowhere/documents/h-lamp', undefined],
+      ['POST', '/v1/indexes/nowhere/documents', { documents: [{ id: 'x', text: 'x' }] }],
+      ['DELETE', '/v1/indexes/nowhere/documents/h-lamp', undefined],
+      ['DELETE', '/v1/indexes/nowhere', undefined],
+      ['POST', '/v1/query', { question: 'anything', method: 'nowhere' }],
+    ] as const) {
+      const res = await call(server.url, method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(await res.json()).toEqual({
+        error: { code: 'unknown_index', message: 'No index named "nowhere"; available: harbour, orchard.' },
+      });
+    }
+  });
+
+  it('refuses a body whose "method" names another index than the path', async () => {
+    const res = await call(server.url, 'POST', '/v1/indexes/harbour/query', {
+      question: 'q',
+      method: 'orchard',
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.message).toBe(
+      '"method" names the index "orchard" but the path names "harbour"; leave "method" out.',
+    );
+  });
+});

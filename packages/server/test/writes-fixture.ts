@@ -1,0 +1,110 @@
+/**
+ * What the tests of named indexes and writes share: two small invented corpora saved as BM25
+ * indexes in a folder, a server on that folder, and calls that submit a write and wait for its job
+ * (through its event stream).
+ */
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Document } from '@grag/core';
+import { bm25Rag, denseRag } from '@grag/naive-rag';
+import type { Hono } from 'hono';
+import {
+  createGragServer,
+  type GragServerOptions,
+  type Job,
+  openIndexFolder,
+  type RunningServer,
+  serve,
+} from '../src/index.js';
+import { type JsonResponse, offlineContext, parseEvents } from './helpers.js';
+
+/** The corpus of the index `harbour`: one document per line of invented harbour history. */
+export const HARBOUR: Document[] = [
+  { id: 'h-crane', text: 'The Veldt harbour crane lifted the first container in 1962.' },
+  { id: 'h-pilot', text: 'Harbour pilot Mira Otten guided the ferry Saltwind past the breakwater.' },
+  { id: 'h-lamp', text: 'The lamp of the Veldt lighthouse burns whale oil no more since 1921.' },
+];
+
+/** The corpus of the index `orchard`: invented orchard records. */
+export const ORCHARD: Document[] = [
+  { id: 'o-quince', text: 'The Brannock orchard grows quince trees along the southern wall.' },
+  { id: 'o-cider', text: 'Cider from Brannock apples won the county fair in 1988.' },
+  { id: 'o-frost', text: 'A late frost in April damaged the Brannock pear blossoms.' },
+];
+
+export const METHODS = [bm25Rag, denseRag];
+
+/** A fresh folder with `harbour` and `orchard`, two BM25 indexes of one document per unit. */
+export async function indexFolder(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'grag-server-writes-'));
+  await bm25Rag.save(
+    await bm25Rag.build(HARBOUR, offlineContext(), { chunking: 'document' }),
+    join(dir, 'harbour'),
+  );
+  await bm25Rag.save(
+    await bm25Rag.build(ORCHARD, offlineContext(), { chunking: 'document' }),
+    join(dir, 'orchard'),
+  );
+  return dir;
+}
+
+/** A server on the folder `dir` (its app too, to wait for its jobs). */
+export async function serveFolder(
+  dir: string,
+  options: Partial<GragServerOptions> = {},
+): Promise<{ app: Hono; server: RunningServer; skipped: { path: string; reason: string }[] }> {
+  const folder = await openIndexFolder(dir, {
+    methods: METHODS,
+    context: () => offlineContext(),
+    createContext: () => offlineContext(),
+  });
+  const app = createGragServer({ folder, explorerDir: false, onError: () => {}, ...options });
+  const server = await serve(app, { port: 0 });
+  return { app, server, skipped: folder.skipped };
+}
+
+/** A JSON request to the server. */
+export function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<JsonResponse> {
+  return fetch(new URL(path, base), {
+    method,
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+}
+
+/** The events of job `id` until its `end` (read from `GET /v1/jobs/:id/events`). */
+export async function jobEvents(base: string, id: string, headers: Record<string, string> = {}) {
+  const res = await fetch(new URL(`/v1/jobs/${id}/events`, base), { headers });
+  if (res.status !== 200) throw new Error(`job events: HTTP ${res.status}: ${await res.text()}`);
+  return parseEvents(await res.text()) as { event: 'job' | 'end'; data: Job }[];
+}
+
+/** Submit a write (it must be accepted with 202) and wait for its job to end; the final job. */
+export async function write(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Job> {
+  const res = await call(base, method, path, body, headers);
+  const accepted = await res.json();
+  if (res.status !== 202)
+    throw new Error(`${method} ${path}: HTTP ${res.status}: ${JSON.stringify(accepted)}`);
+  const events = await jobEvents(base, accepted.id, headers);
+  const last = events.at(-1);
+  if (last?.event !== 'end') throw new Error(`job ${accepted.id}: the stream ended without "end"`);
+  return last.data;
+}
+
+/** The document ids every item of a query response comes from. */
+export function docIdsOf(body: { retrieval: { items: { source: { docIds: string[] } }[] } }): string[] {
+  return [...new Set(body.retrieval.items.flatMap((item) => item.source.docIds))].sort();
+}

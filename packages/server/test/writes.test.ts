@@ -1,0 +1,351 @@
+/**
+ * Writes as jobs: uploads (JSON and multipart files), document and index deletion, index creation,
+ * each answered 202 with a job that runs the method's update, saves the new version to the folder
+ * and swaps it in; their errors; and the guards that stay (token, Origin, body limits, a user's
+ * files).
+ */
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readManifest } from '@grag/core';
+import type { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, writesSettled } from '../src/index.js';
+import type { JsonResponse } from './helpers.js';
+import { call, docIdsOf, indexFolder, jobEvents, serveFolder, write } from './writes-fixture.js';
+
+const TOKEN = 'writes-test-token';
+const auth = { authorization: `Bearer ${TOKEN}` };
+
+let dir: string;
+let app: Hono;
+let server: RunningServer;
+
+beforeAll(async () => {
+  dir = await indexFolder();
+  ({ app, server } = await serveFolder(dir, { token: TOKEN, uploadLimitBytes: 4096 }));
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const version = async (name: string) =>
+  (await (await call(server.url, 'GET', `/v1/indexes/${name}`, undefined, auth)).json()).version as string;
+
+/** POST to the upload route of `harbour`. */
+const upload = (init: RequestInit): Promise<JsonResponse> =>
+  fetch(new URL('/v1/indexes/harbour/documents', server.url), init);
+
+const query = async (name: string, question: string) =>
+  (await call(server.url, 'POST', `/v1/indexes/${name}/query`, { question }, auth)).json();
+
+describe('uploading and deleting documents', () => {
+  it('adds JSON documents through a job: 202 with the job, then done with the new version, saved and served', async () => {
+    const before = await version('harbour');
+    const res = await call(
+      server.url,
+      'POST',
+      '/v1/indexes/harbour/documents',
+      {
+        documents: [
+          { id: 'h-tug', text: 'The tugboat Corrin towed the grain barge Hesper into the Veldt harbour.' },
+        ],
+      },
+      auth,
+    );
+    expect(res.status).toBe(202);
+    const job = await res.json();
+    expect(res.headers.get('location')).toBe(`/v1/jobs/${job.id}`);
+    expect(job).toMatchObject({ kind: 'add-documents', index: 'harbour', status: 'queued', version: null });
+    const events = await jobEvents(server.url, job.id, auth);
+    const last = events.at(-1)!;
+    expect(last.event).toBe('end');
+    expect(last.data).toMatchObject({
+      status: 'done',
+      baseVersion: before,
+      documents: { added: ['h-tug'], replaced: [], removed: [] },
+      error: null,
+    });
+    const after = last.data.version as string;
+    expect(after).not.toBe(before);
+    // Served now, and saved: the folder's manifest is the version the job names.
+    expect(await version('harbour')).toBe(after);
+    const body = await query('harbour', 'tugboat Corrin grain barge');
+    expect(body.version).toBe(after);
+    expect(docIdsOf(body)).toContain('h-tug');
+    expect((await readManifest(join(dir, 'harbour'))).stats).toMatchObject({ documents: 4 });
+    // GET /v1/jobs/:id tells the same.
+    expect(await (await call(server.url, 'GET', `/v1/jobs/${job.id}`, undefined, auth)).json()).toEqual(
+      last.data,
+    );
+  });
+
+  it('removes a document through a job; it is gone from answers and from the documents', async () => {
+    const job = await write(server.url, 'DELETE', '/v1/indexes/harbour/documents/h-tug', undefined, auth);
+    expect(job).toMatchObject({
+      kind: 'remove-documents',
+      status: 'done',
+      documents: { removed: ['h-tug'] },
+    });
+    const body = await query('harbour', 'tugboat Corrin grain barge');
+    expect(body.version).toBe(job.version);
+    expect(docIdsOf(body)).not.toContain('h-tug');
+    expect(
+      (await call(server.url, 'GET', '/v1/indexes/harbour/documents/h-tug', undefined, auth)).status,
+    ).toBe(404);
+  });
+
+  it('answers 404 for a document the index does not hold, and queues nothing', async () => {
+    const res = await call(server.url, 'DELETE', '/v1/indexes/harbour/documents/h-nothing', undefined, auth);
+    expect(res.status).toBe(404);
+    expect((await res.json()).error.message).toMatch(
+      /^No document "h-nothing" in index "harbour" \(version [0-9a-f]{12}\); nothing was queued\.$/,
+    );
+  });
+
+  it('reports a write the method refuses as a failed job, and keeps the version served', async () => {
+    // Removing every document would leave the index empty: the method's update refuses it.
+    const before = await version('orchard');
+    for (const id of ['o-quince', 'o-cider']) {
+      expect(
+        (await write(server.url, 'DELETE', `/v1/indexes/orchard/documents/${id}`, undefined, auth)).status,
+      ).toBe('done');
+    }
+    const mid = await version('orchard');
+    expect(mid).not.toBe(before);
+    const failed = await write(
+      server.url,
+      'DELETE',
+      '/v1/indexes/orchard/documents/o-frost',
+      undefined,
+      auth,
+    );
+    expect(failed.status).toBe('failed');
+    expect(failed.error?.code).toBe('bad_request');
+    expect(failed.error?.message).toMatch(/would leave the index without documents/);
+    expect(failed.version).toBeNull();
+    expect(await version('orchard')).toBe(mid);
+  });
+
+  it('reads uploaded files with the loaders (multipart/form-data), each file into documents', async () => {
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob(['# Breakwater\n\nThe Veldt breakwater was rebuilt of basalt in 1930.\n']),
+      'breakwater.md',
+    );
+    form.append('file', new Blob(['Gulls nest on the roof of the Veldt customs house.\n']), 'gulls.txt');
+    const res = await upload({ method: 'POST', headers: auth, body: form });
+    expect(res.status).toBe(202);
+    const job = (await jobEvents(server.url, (await res.json()).id, auth)).at(-1)!.data;
+    expect(job.status).toBe('done');
+    expect(job.documents?.added.sort()).toEqual(['breakwater.md', 'gulls.txt']);
+    expect(docIdsOf(await query('harbour', 'breakwater basalt'))).toContain('breakwater.md');
+  });
+
+  it('refuses an upload in a format no loader reads, a form field that is no file, and other content types', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array([0, 1, 2])]), 'tide.bin');
+    const bin = await upload({ method: 'POST', headers: auth, body: form });
+    expect(bin.status).toBe(400);
+    expect((await bin.json()).error.message).toMatch(/^tide\.bin: no loader for \.bin files/);
+    const field = new FormData();
+    field.append('note', 'just text');
+    const notFile = await upload({ method: 'POST', headers: auth, body: field });
+    expect(notFile.status).toBe(400);
+    expect((await notFile.json()).error.message).toBe(
+      'The form field "note" is not a file; an upload takes files only.',
+    );
+    const text = await upload({
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'text/plain' },
+      body: 'plain',
+    });
+    expect(text.status).toBe(415);
+  });
+
+  it('checks JSON documents field by field', async () => {
+    const cases: [unknown, string][] = [
+      [{ documents: [] }, '"documents" must be a non-empty array of {"id", "text", "title"?}, got an array.'],
+      [{ documents: [{ id: 'a' }] }, '"documents[0].text" must be a non-blank string, got undefined.'],
+      [
+        {
+          documents: [
+            { id: 'a', text: 'x' },
+            { id: 'a', text: 'y' },
+          ],
+        },
+        '"documents[1].id" "a" is given twice; give every document its own id.',
+      ],
+      [{ docs: [] }, 'Unknown field "docs"; an upload takes documents (or files as multipart/form-data).'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await call(server.url, 'POST', '/v1/indexes/harbour/documents', body, auth);
+      expect(res.status).toBe(400);
+      expect((await res.json()).error.message).toBe(message);
+    }
+  });
+});
+
+describe('creating and deleting indexes', () => {
+  it('creates an index of a method from JSON documents, saved in the folder and served by name', async () => {
+    const job = await write(
+      server.url,
+      'POST',
+      '/v1/indexes',
+      {
+        name: 'mill',
+        method: 'bm25',
+        options: { chunking: 'document' },
+        documents: [
+          { id: 'm-wheel', text: 'The Oster mill wheel turns on the river Lenn.' },
+          { id: 'm-flour', text: 'Oster flour was sold in Veldt every market day.' },
+        ],
+      },
+      auth,
+    );
+    expect(job).toMatchObject({ kind: 'create-index', index: 'mill', status: 'done' });
+    expect(await version('mill')).toBe(job.version);
+    expect((await readManifest(join(dir, 'mill'))).method).toBe('bm25');
+    expect(docIdsOf(await query('mill', 'mill wheel river'))).toContain('m-wheel');
+  });
+
+  it('refuses a taken name (409), an unknown method and a bad option (400)', async () => {
+    const docs = [{ id: 'a', text: 'some text' }];
+    const taken = await call(
+      server.url,
+      'POST',
+      '/v1/indexes',
+      { name: 'harbour', method: 'bm25', documents: docs },
+      auth,
+    );
+    expect(taken.status).toBe(409);
+    expect((await taken.json()).error.message).toBe(
+      'An index named "harbour" exists already; choose another name or delete it first.',
+    );
+    const method = await call(
+      server.url,
+      'POST',
+      '/v1/indexes',
+      { name: 'x', method: 'nope', documents: docs },
+      auth,
+    );
+    expect(method.status).toBe(400);
+    expect((await method.json()).error.message).toBe(
+      '"method" "nope" is not a method this server knows; use one of: bm25, naive-dense.',
+    );
+    const option = await call(
+      server.url,
+      'POST',
+      '/v1/indexes',
+      { name: 'x', method: 'bm25', options: { chunkin: 'document' }, documents: docs },
+      auth,
+    );
+    expect(option.status).toBe(400);
+    expect((await option.json()).error.message).toMatch(
+      /unknown option "chunkin"; did you mean "chunking"\?/,
+    );
+    const name = await call(
+      server.url,
+      'POST',
+      '/v1/indexes',
+      { name: '../up', method: 'bm25', documents: docs },
+      auth,
+    );
+    expect(name.status).toBe(400);
+  });
+
+  it('deletes an index: no longer served, and its folder removed', async () => {
+    const job = await write(server.url, 'DELETE', '/v1/indexes/mill', undefined, auth);
+    expect(job).toMatchObject({ kind: 'delete-index', status: 'done', version: null });
+    expect((await call(server.url, 'GET', '/v1/indexes/mill', undefined, auth)).status).toBe(404);
+    expect((await readdir(dir)).filter((name) => name.includes('mill'))).toEqual([]);
+  });
+
+  it("never deletes a user's file: an index folder holding one is refused and stays served", async () => {
+    await write(
+      server.url,
+      'POST',
+      '/v1/indexes',
+      {
+        name: 'kiln',
+        method: 'bm25',
+        documents: [{ id: 'k', text: 'The brick kiln of Oster fired roof tiles.' }],
+      },
+      auth,
+    );
+    await writeFile(join(dir, 'kiln', 'my-notes.txt'), 'mine');
+    const job = await write(server.url, 'DELETE', '/v1/indexes/kiln', undefined, auth);
+    expect(job.status).toBe('failed');
+    expect(job.error).toEqual({
+      code: 'conflict',
+      message:
+        'The folder of index "kiln" holds files grag did not write (my-notes.txt); move them out, then delete the index again.',
+    });
+    expect(await readFile(join(dir, 'kiln', 'my-notes.txt'), 'utf8')).toBe('mine');
+    expect((await call(server.url, 'GET', '/v1/indexes/kiln', undefined, auth)).status).toBe(200);
+  });
+});
+
+describe('the guards stay on the write routes', () => {
+  it('needs the bearer token for every write and job route', async () => {
+    for (const [method, path] of [
+      ['POST', '/v1/indexes'],
+      ['POST', '/v1/indexes/harbour/documents'],
+      ['DELETE', '/v1/indexes/harbour/documents/h-lamp'],
+      ['DELETE', '/v1/indexes/harbour'],
+      ['GET', '/v1/jobs/some-id'],
+      ['GET', '/v1/jobs/some-id/events'],
+    ] as const) {
+      const res = await call(server.url, method, path, method === 'POST' ? { documents: [] } : undefined);
+      expect(res.status, `${method} ${path}`).toBe(401);
+    }
+  });
+
+  it('refuses a multipart upload a page of another origin posts (a "simple" request), and queues nothing', async () => {
+    const before = await version('harbour');
+    const form = new FormData();
+    form.append('file', new Blob(['Evil text.']), 'evil.txt');
+    const foreign: Record<string, string>[] = [
+      { origin: 'https://evil.example' },
+      { 'sec-fetch-site': 'cross-site' },
+    ];
+    for (const headers of foreign) {
+      const res = await upload({
+        method: 'POST',
+        headers: { ...auth, ...headers },
+        body: form,
+      });
+      expect(res.status).toBe(403);
+      expect((await res.json()).error.code).toBe('forbidden_origin');
+    }
+    await writesSettled(app);
+    expect(await version('harbour')).toBe(before);
+    expect(
+      (await call(server.url, 'GET', '/v1/indexes/harbour/documents/evil.txt', undefined, auth)).status,
+    ).toBe(404);
+  });
+
+  it('refuses a body over the upload limit with 413, JSON or multipart', async () => {
+    const big = 'x'.repeat(5000);
+    const json = await call(
+      server.url,
+      'POST',
+      '/v1/indexes/harbour/documents',
+      { documents: [{ id: 'big', text: big }] },
+      auth,
+    );
+    expect(json.status).toBe(413);
+    const form = new FormData();
+    form.append('file', new Blob([big]), 'big.txt');
+    const multipart = await upload({ method: 'POST', headers: auth, body: form });
+    expect(multipart.status).toBe(413);
+  });
+
+  it('answers 404 for an unknown job', async () => {
+    const res = await call(server.url, 'GET', '/v1/jobs/no-such-job', undefined, auth);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: { code: 'not_found', message: 'No job "no-such-job".' } });
+  });
+});
