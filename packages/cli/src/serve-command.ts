@@ -2,8 +2,17 @@
  * `grag serve <index-dir>...`: the HTTP API and explorer page of `@grag/server` over saved indexes
  * (directories, or with `--store` index names in a PostgreSQL database).
  */
-import { InvalidArgumentError } from '@grag/core';
-import { isLoopbackHost, loadIndexes, SERVE_DEFAULTS, serve } from '@grag/server';
+
+import { resolve } from 'node:path';
+import { type IndexManifest, InvalidArgumentError } from '@grag/core';
+import {
+  type IndexFolder,
+  isLoopbackHost,
+  loadIndexes,
+  openIndexFolder,
+  SERVE_DEFAULTS,
+  serve,
+} from '@grag/server';
 import type { CliIO } from './cli.js';
 import type { GragConfig } from './config.js';
 import { createProviders } from './providers.js';
@@ -17,6 +26,7 @@ export interface ServeCommandInput {
   /** The index directories (or names, with a store). */
   args: string[];
   flags: {
+    dir?: string;
     host?: string;
     port?: string;
     token?: string;
@@ -75,10 +85,16 @@ function stopRequested(signal: AbortSignal | undefined): { promise: Promise<stri
  * abort signal) or SIGTERM, then close. Returns the exit code.
  */
 export async function serveCommand({ io, config, args, flags, store }: ServeCommandInput): Promise<number> {
-  if (args.length === 0) {
+  if (args.length === 0 && flags.dir === undefined) {
     throw new InvalidArgumentError(
       'dir',
-      'Missing index directory. Usage: grag serve <index-dir>... [--host 127.0.0.1] [--port 8787] [--token T].',
+      'Missing index directory. Usage: grag serve <index-dir>... | --dir <folder> [--host 127.0.0.1] [--port 8787] [--token T].',
+    );
+  }
+  if (flags.dir !== undefined && store !== undefined) {
+    throw new InvalidArgumentError(
+      'dir',
+      "--dir serves a folder of index directories; it cannot be combined with --store (serve the database's indexes by name instead).",
     );
   }
   const port = parsePort(flags.port);
@@ -96,21 +112,33 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
   }
   const summaries = new Set<string>();
   const targets = await indexTargets(args, store);
-  let indexes: Awaited<ReturnType<typeof loadIndexes>>;
+  const load = {
+    methods: METHODS.map((m) => m.method),
+    context: (manifest: IndexManifest) => {
+      const providers = createProviders(config, { manifest });
+      summaries.add(providers.summary);
+      return providers.ctx;
+    },
+  };
+  let indexes: Awaited<ReturnType<typeof loadIndexes>> = [];
+  let folder: IndexFolder | undefined;
   try {
     // A name with no index in the database is named first, with how to build it.
     if (store !== undefined) for (const target of targets) await readTargetManifest(target);
-    indexes = await loadIndexes(
-      targets.map((t) => (t.kind === 'directory' ? (t.dir as string) : t.store)),
-      {
-        methods: METHODS.map((m) => m.method),
-        context: (manifest) => {
-          const providers = createProviders(config, { manifest });
-          summaries.add(providers.summary);
-          return providers.ctx;
-        },
-      },
-    );
+    if (targets.length > 0) {
+      indexes = await loadIndexes(
+        targets.map((t) => (t.kind === 'directory' ? (t.dir as string) : t.store)),
+        { methods: load.methods, context: (manifest) => load.context(manifest) },
+      );
+    }
+    if (flags.dir !== undefined) {
+      folder = await openIndexFolder(resolve(io.cwd, flags.dir), {
+        methods: load.methods,
+        context: (manifest) => load.context(manifest),
+        // A new index is built with the configured providers, as grag index builds one.
+        createContext: () => createProviders(config).ctx,
+      });
+    }
   } catch (error) {
     await closeAll(targets);
     throw error;
@@ -120,8 +148,13 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
   let server: Awaited<ReturnType<typeof serve>>;
   try {
     if (!flags.quiet) for (const summary of summaries) io.stderr.write(`${summary}\n`);
+    if (!flags.quiet) {
+      for (const skip of folder?.skipped ?? [])
+        io.stderr.write(`grag serve: skipped ${skip.path}: ${skip.reason}\n`);
+    }
     server = await serve({
       indexes,
+      ...(folder ? { folder } : {}),
       host,
       port,
       ...(token !== undefined ? { token } : {}),
@@ -139,7 +172,9 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
   }
   const stop = stopRequested(io.signal);
   try {
-    const names = indexes.map((ix) => ix.method.name).join(', ');
+    const names =
+      [...indexes.map((ix) => ix.method.name), ...(folder?.indexes ?? []).map((ix) => ix.name)].join(', ') ||
+      `no index yet in ${flags.dir} (create one with POST /v1/indexes)`;
     io.stdout.write(`grag serve: ${names} at ${server.url}${token ? ' (bearer token required)' : ''}\n`);
     if (!loopback && !flags.quiet) {
       io.stderr.write(

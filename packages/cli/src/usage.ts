@@ -29,6 +29,7 @@ export const EVAL_USAGE = {
 
 /** The options `grag serve` adds to the command line. */
 export const SERVE_OPTIONS = {
+  dir: { type: 'string' },
   host: { type: 'string' },
   port: { type: 'string' },
   token: { type: 'string' },
@@ -40,8 +41,10 @@ export const SERVE_OPTIONS = {
 /** Help lines of `grag serve`: its line under Commands, and its options. */
 export const SERVE_USAGE = {
   command:
-    '  serve <index-dir>...                       serve indexes over HTTP: JSON API, streamed answers, explorer page at /\n                                             (with --store: index names, each loaded once at start)',
+    '  serve <index-dir>... | --dir <folder>      serve indexes over HTTP: JSON API, streamed answers, explorer page at /\n                                             (with --store: index names, each loaded once at start)',
   options: `Options of serve:
+  --dir <folder>             serve every index in the folder (each subfolder one index, named by it);
+                             indexes can be created, documents uploaded and deleted over HTTP (jobs)
   --host <addr>              interface to bind (default 127.0.0.1; any other exposes the indexes to the
                              network and needs --token)
   --port <n>                 port (default 8787; 0 picks a free one)

@@ -179,7 +179,7 @@ describe('grag serve in process', () => {
       [['serve'], /^grag: Missing index directory\. Usage: grag serve <index-dir>\.\.\./],
       [
         ['serve', bm25Dir, bm25Dir, '--port', '0'],
-        /both hold a 'bm25' index; serve one index per method\.\n$/,
+        /both hold a 'bm25' index; give each a name \(put them in one folder and serve it with openIndexFolder, grag serve --dir <folder>\)\.\n$/,
       ],
     ];
     for (const [argv, message] of cases) {
@@ -189,10 +189,64 @@ describe('grag serve in process', () => {
     }
   });
 
+  it('serves every index of a --dir folder under its folder name, and writes to them over HTTP', async () => {
+    const folder = join(root, 'team');
+    for (const name of ['alpha', 'beta']) {
+      const io = captureIO(root);
+      const argv = ['index', join(root, 'corpus'), '--method', 'bm25', '--out', join(folder, name), '-q'];
+      expect(await run(argv, io), io.err()).toBe(0);
+    }
+    await mkdir(join(folder, 'drafts'));
+    const { out, err } = await serving(['--dir', folder, '--port', '0', '--no-explorer'], async (url) => {
+      const listed = (await (await fetch(`${url}/v1/indexes`)).json()) as {
+        indexes: { name: string; method: string }[];
+      };
+      expect(listed.indexes.map((ix) => [ix.name, ix.method])).toEqual([
+        ['alpha', 'bm25'],
+        ['beta', 'bm25'],
+      ]);
+      const post = (path: string, body: unknown) =>
+        fetch(`${url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const upload = await post('/v1/indexes/beta/documents', {
+        documents: [{ id: 'bergen.md', text: 'Bergen is a rainy harbour city in Norway.' }],
+      });
+      expect(upload.status).toBe(202);
+      const created = await post('/v1/indexes', {
+        name: 'gamma',
+        method: 'naive-dense',
+        documents: [{ id: 'turin.md', text: 'Turin lies on the Po river in Italy.' }],
+      });
+      expect(created.status).toBe(202);
+      for (const job of [await upload.json(), await created.json()] as { id: string }[]) {
+        const events = await (await fetch(`${url}/v1/jobs/${job.id}/events`)).text();
+        expect(events).toMatch(/event: end\ndata: \{[^\n]*"status":"done"/);
+      }
+      const asked = (await (
+        await post('/v1/indexes/beta/query', { question: 'rainy harbour city' })
+      ).json()) as {
+        retrieval: { items: { source: { docIds: string[] } }[] };
+      };
+      expect(asked.retrieval.items[0]!.source.docIds).toEqual(['bergen.md']);
+      const gamma = (await (await post('/v1/indexes/gamma/query', { question: 'Po river' })).json()) as {
+        index: string;
+      };
+      expect(gamma.index).toBe('gamma');
+    });
+    expect(out).toMatch(/^grag serve: alpha, beta at http/);
+    expect(err).toContain(
+      `grag serve: skipped ${join(folder, 'drafts')}: no manifest.json: not a grag index`,
+    );
+  });
+
   it('lists serve and its options in --help', async () => {
     const io = captureIO(root);
     expect(await run(['serve', '--help'], io)).toBe(0);
-    expect(io.out()).toContain('serve <index-dir>...');
+    expect(io.out()).toContain('serve <index-dir>... | --dir <folder>');
+    expect(io.out()).toContain('--dir <folder>');
     expect(io.out()).toContain('--no-explorer');
     expect(io.out()).toContain('$GRAG_TOKEN');
     expect(io.out()).toContain('--allowed-host <h>');
