@@ -55,7 +55,7 @@ describe('the write routes answer as the document says', () => {
       ['/v1/indexes/{name}/documents', 'post'],
       ['/v1/indexes/{name}/documents/{id}', 'delete'],
       ['/v1/indexes/{name}', 'delete'],
-    ]) {
+    ] as const) {
       const op = doc.paths[path][method];
       expect(op.responses['202'].content['application/json'].schema, `${method} ${path}`).toEqual({
         $ref: '#/components/schemas/Job',
