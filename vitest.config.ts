@@ -7,7 +7,9 @@ export default defineConfig({
   resolve: {
     // Tests run against the TypeScript sources of the workspace, not built dist/ files.
     alias: [
-      { find: /^@grag\/core\/internal$/, replacement: `${packages}core/src/internal.ts` },
+      { find: /^@grag\/core\/graph$/, replacement: `${packages}core/src/graph/index.ts` },
+      { find: /^@grag\/core\/kit$/, replacement: `${packages}core/src/kit.ts` },
+      { find: /^@grag\/core\/store$/, replacement: `${packages}core/src/store/index.ts` },
       { find: /^@grag\/core\/tasks$/, replacement: `${packages}core/src/tasks/index.ts` },
       { find: /^@grag\/core\/test$/, replacement: `${packages}core/src/test/index.ts` },
       { find: /^@grag\/core\/test\/vitest$/, replacement: `${packages}core/src/test/vitest.ts` },

@@ -51,7 +51,7 @@ import {
   modelFingerprint,
   startBuild,
 } from '@grag/core';
-import { callCacheKey, chatCallKey, embeddingKey } from '@grag/core/internal';
+import { callCacheKey, chatCallKey, embeddingKey } from '@grag/core/kit';
 import { createSimulatedChat } from '@grag/core/tasks';
 import { gitState, seededRandom, shuffle } from '@grag/eval';
 import { hnswIndexFactory } from '@grag/hnsw';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { csrFromEdges } from '@grag/core/internal';
+import { csrFromEdges } from '@grag/core/graph';
 import { leidenCsr, partitionQualityCsr, seededRandom } from '@grag/heterograph';
 import { machine } from './lib.js';
 

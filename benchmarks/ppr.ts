@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { personalizationVector, personalizedPageRankCsr, toCsr } from '@grag/core/internal';
+import { personalizationVector, personalizedPageRankCsr, toCsr } from '@grag/core/graph';
 import { ALL_NODE_TYPES, HeteroGraph, HeteroSearch, type NodeType, seededRandom } from '@grag/heterograph';
 import { machine } from './lib.js';
 

@@ -9,8 +9,9 @@
  *    with `verbatimModuleSyntax` it is emitted as `import {} from '…'` and still loads the module.
  *    Dynamic `import()` is left out (it does not take part in module evaluation order). There is
  *    no allowlist: every cycle fails.
- * 2. **No package reaches into another's `/internal` entry** (any import, type-only included),
- *    except the files listed in {@link KNOWN_INTERNAL_IMPORTS}, today's debt.
+ * 2. **No package reaches into another's `/internal` entry** (any import, type-only included).
+ *    There is no allowlist: what several packages need is a public, documented entry point
+ *    (`@grag/core/kit`, `@grag/core/graph`, `@grag/core/store`, ...).
  * 3. **Method packages import no provider package at run time** (static or dynamic; `import type`
  *    is allowed), except the files listed in {@link KNOWN_PROVIDER_IMPORTS}, today's debt.
  *
@@ -51,51 +52,6 @@ export const METHOD_PACKAGES = [
 
 /** Provider packages a method package may not import at run time. */
 export const PROVIDER_PACKAGES = ['@grag/offline', '@grag/hnsw', '@grag/openai'] as const;
-
-/**
- * Files that import another package's `/internal` entry today, as `file -> specifier`. Known debt:
- * this list may only shrink.
- */
-export const KNOWN_INTERNAL_IMPORTS: readonly string[] = [
-  'packages/cli/src/cache-dir.ts -> @grag/core/internal',
-  'packages/cli/src/corpus.ts -> @grag/core/internal',
-  'packages/cli/src/eval-command.ts -> @grag/core/internal',
-  'packages/cli/src/index-command.ts -> @grag/core/internal',
-  'packages/cli/src/providers.ts -> @grag/core/internal',
-  'packages/cli/src/simulate.ts -> @grag/core/internal',
-  'packages/da-rag/src/members.ts -> @grag/core/internal',
-  'packages/da-rag/src/options.ts -> @grag/core/internal',
-  'packages/da-rag/src/relevance.ts -> @grag/core/internal',
-  'packages/da-rag/src/stages.ts -> @grag/core/internal',
-  'packages/dominance-gnn/src/graph.ts -> @grag/core/internal',
-  'packages/e2graphrag/src/linking.ts -> @grag/core/internal',
-  'packages/e2graphrag/src/options.ts -> @grag/core/internal',
-  'packages/eval/src/datasets/read.ts -> @grag/core/internal',
-  'packages/eval/src/usage.ts -> @grag/core/internal',
-  'packages/heterograph/src/centrality.ts -> @grag/core/internal',
-  'packages/heterograph/src/leiden.ts -> @grag/core/internal',
-  'packages/heterograph/src/search.ts -> @grag/core/internal',
-  'packages/hnsw/src/hnsw-index.ts -> @grag/core/internal',
-  'packages/ket-rag/src/options.ts -> @grag/core/internal',
-  'packages/ket-rag/src/ranking.ts -> @grag/core/internal',
-  'packages/ket-rag/src/retrieve.ts -> @grag/core/internal',
-  'packages/ket-rag/src/skeleton.ts -> @grag/core/internal',
-  'packages/keyword-bipartite/src/knn.ts -> @grag/core/internal',
-  'packages/keyword-bipartite/src/split.ts -> @grag/core/internal',
-  'packages/ktruss/src/graph.ts -> @grag/core/internal',
-  'packages/naive-rag/src/bm25-rag.ts -> @grag/core/internal',
-  'packages/naive-rag/src/bm25.ts -> @grag/core/internal',
-  'packages/naive-rag/src/options.ts -> @grag/core/internal',
-  'packages/noderag/src/options.ts -> @grag/core/internal',
-  'packages/noderag/src/units.ts -> @grag/core/internal',
-  'packages/offline/src/entities.ts -> @grag/core/internal',
-  'packages/offline/src/tasks.ts -> @grag/core/internal',
-  'packages/postgres/src/collections.ts -> @grag/core/internal',
-  'packages/postgres/src/lock.ts -> @grag/core/internal',
-  'packages/postgres/src/store.ts -> @grag/core/internal',
-  'packages/postgres/src/vector.ts -> @grag/core/internal',
-  'packages/summary-tree/src/io.ts -> @grag/core/internal',
-];
 
 /**
  * Method-package files that import a provider package at run time today, as
@@ -145,7 +101,8 @@ export interface ImportEdge {
 export interface ArchitectureReport {
   /** Every runtime import cycle, each as the files around it (the first file repeated at the end). */
   cycles: string[][];
-  internalImports: AllowlistResult;
+  /** Imports of another package's `/internal` entry, as `file -> specifier`: each fails. */
+  internalImports: string[];
   providerImports: AllowlistResult;
   /** Files and functions over the size limits, as {@link KNOWN_LONG_CODE} keys. */
   longCode: AllowlistResult;
@@ -551,7 +508,6 @@ function packageOf(file: string, packages: WorkspacePackage[], root: string): st
 export function checkArchitecture(
   root = ROOT,
   allowlists: {
-    internal?: readonly string[];
     provider?: readonly string[];
     longCode?: readonly string[];
   } = {},
@@ -578,7 +534,7 @@ export function checkArchitecture(
     if (own && methods.has(own) && providers.has(name) && edge.kind !== 'type')
       provider.add(`${edge.from} -> ${edge.specifier}`);
   }
-  const internalImports = compareAllowlist(internal, allowlists.internal ?? KNOWN_INTERNAL_IMPORTS);
+  const internalImports = [...internal].sort();
   const providerImports = compareAllowlist(provider, allowlists.provider ?? KNOWN_PROVIDER_IMPORTS);
   const { found: longCodeDetails } = findLongCode(root);
   const longCodeList = allowlists.longCode ?? KNOWN_LONG_CODE;
@@ -592,8 +548,7 @@ export function checkArchitecture(
   longCode.added.sort();
   const ok =
     cycles.length === 0 &&
-    internalImports.added.length === 0 &&
-    internalImports.gone.length === 0 &&
+    internalImports.length === 0 &&
     providerImports.added.length === 0 &&
     providerImports.gone.length === 0 &&
     longCode.added.length === 0 &&
@@ -612,7 +567,7 @@ export function checkArchitecture(
 function formatReport(
   fileCount: number,
   cycles: string[][],
-  internal: AllowlistResult,
+  internal: string[],
   provider: AllowlistResult,
   longCode: AllowlistResult,
   longCodeDetails: LongCode[],
@@ -638,7 +593,13 @@ function formatReport(
     for (const v of r.gone)
       lines.push(`  FIXED (FAIL until delisted): ${v} — delete its line from ${listName}`);
   };
-  section("imports of another package's /internal entry", internal, 'KNOWN_INTERNAL_IMPORTS');
+  lines.push(
+    internal.length === 0
+      ? "imports of another package's /internal entry: none"
+      : `imports of another package's /internal entry: ${internal.length} (FAIL)`,
+  );
+  for (const v of internal)
+    lines.push(`  ${v} — import a public entry point instead (@grag/core, /kit, /graph, /store, /tasks)`);
   section('runtime imports of a provider package by a method package', provider, 'KNOWN_PROVIDER_IMPORTS');
   const details = new Map(longCodeDetails.map((c) => [c.key, c]));
   const describeLong = (key: string) => {

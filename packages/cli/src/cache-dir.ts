@@ -1,5 +1,5 @@
 import { OutputError } from '@grag/core';
-import { creationProblem } from '@grag/core/internal';
+import { creationProblem } from '@grag/core/store';
 
 /**
  * Check, before a build starts, that the model-call cache directory `dir` can be used: it is a

@@ -16,7 +16,7 @@ import {
   type LoaderOptions,
   type SkippedInput,
 } from '@grag/core';
-import { decodeText, type TextEncodingName } from '@grag/core/internal';
+import { decodeText, type TextEncodingName } from '@grag/core/kit';
 import { defaultLoaders, findLoader, loadFile } from '@grag/loaders';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';

@@ -6,7 +6,7 @@
  */
 import { basename, join, resolve } from 'node:path';
 import { FileCallCache, InvalidArgumentError } from '@grag/core';
-import { closestMatch } from '@grag/core/internal';
+import { closestMatch } from '@grag/core/kit';
 import {
   detectLayout,
   type EvalDataset,

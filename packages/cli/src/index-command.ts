@@ -21,7 +21,7 @@ import {
   modelFingerprint,
   type TaskSuite,
 } from '@grag/core';
-import { checkIndexTarget } from '@grag/core/internal';
+import { checkIndexTarget } from '@grag/core/store';
 import { loadKgTriples } from '@grag/eval';
 import {
   countSkipped,

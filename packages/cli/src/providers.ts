@@ -17,7 +17,7 @@ import {
   type TaskSuite,
   type VectorIndexFactory,
 } from '@grag/core';
-import { readOnlyCache } from '@grag/core/internal';
+import { readOnlyCache } from '@grag/core/kit';
 import { createSimulatedChat } from '@grag/core/tasks';
 import { hnswAvailability, hnswIndexFactory } from '@grag/hnsw';
 import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';

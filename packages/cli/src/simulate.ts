@@ -4,7 +4,7 @@
  * prompt task suite's calls and tests of the methods use it too.)
  */
 import type { Embedder } from '@grag/core';
-import { hashedBagOfWords } from '@grag/core/internal';
+import { hashedBagOfWords } from '@grag/core/kit';
 
 /**
  * An embedder that reports the identity of another (provider, model, dimensions) but computes

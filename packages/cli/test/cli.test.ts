@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { writeIndexDir } from '@grag/core/internal';
+import { writeIndexDir } from '@grag/core/store';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/index.js';
 import { captureIO } from './helpers.js';

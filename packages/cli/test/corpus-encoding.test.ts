@@ -6,7 +6,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeText } from '@grag/core/internal';
+import { decodeText } from '@grag/core/kit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readCorpus } from '../src/corpus.js';
 import { run } from '../src/index.js';

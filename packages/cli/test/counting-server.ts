@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hashedBagOfWords } from '@grag/core/internal';
+import { hashedBagOfWords } from '@grag/core/kit';
 
 /** One request: its body hash and kind. */
 export interface Call {

@@ -4,6 +4,7 @@ import { provenanceOf } from './provenance.js';
 import type { Tokenizer } from './tokenizer.js';
 import type { Chunk, Retrieval, RetrievedItem } from './types.js';
 
+/** Options of {@link packContext}. */
 export interface PackContextOptions {
   /** Tokenizer that counts the budget. */
   tokenizer: Tokenizer;
@@ -26,6 +27,7 @@ export interface PackContextOptions {
   minTruncatedTokens?: number;
 }
 
+/** What {@link packContext} returns: the context text, the items in it, its tokens, what was left out. */
 export interface PackedContext {
   context: string;
   /** Items that made it into the context (a truncated item keeps its full `text`). */

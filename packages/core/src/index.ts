@@ -218,6 +218,7 @@ export {
 export {
   type EncodingName,
   getTokenizer,
+  hasTokenOffsets,
   type OffsetTokenizer,
   type Tokenizer,
 } from './tokenizer.js';

@@ -113,6 +113,7 @@ export interface BuildIssue extends ParseIssue {
   item: string;
 }
 
+/** Options of {@link BuildRuntime.map}. */
 export interface MapOptions<I, O> {
   /** Names an item in progress and error messages, e.g. the chunk id. @default `item <n> of <total>` */
   label?: (item: I, index: number) => string;
@@ -127,6 +128,7 @@ export interface MapOptions<I, O> {
   issues?: (result: O) => readonly ParseIssue[] | undefined;
 }
 
+/** Options of {@link BuildRuntime.stage}. */
 export interface StageOptions {
   /**
    * Keep the stage's result as a checkpoint and reuse it when the build is run again. The result

@@ -12,7 +12,7 @@ import {
   MemoryCallCache,
   Meter,
 } from '../src/index.js';
-import { callCacheKey } from '../src/internal.js';
+import { callCacheKey } from '../src/kit.js';
 import { createScriptedChatModel, createScriptedEmbedder } from '../src/test/index.js';
 
 describe('callCacheKey', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { semanticChunk } from '../src/chunking/semantic.js';
 import {
   type Chunk,
   chunkCorpus,
@@ -12,7 +13,6 @@ import {
   type SourceLocation,
   semanticChunkDocuments,
 } from '../src/index.js';
-import { semanticChunk } from '../src/internal.js';
 import { createScriptedEmbedder } from '../src/test/index.js';
 
 /** A document put together from pages (or sections, rows), each a segment with its location. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { linkKey, stripDisambiguator, withVocabularyMatches } from '../src/graph/index.js';
 import {
   assembleKnowledgeGraph,
   EntityVocabulary,
@@ -8,7 +9,6 @@ import {
   KnowledgeGraphBuilder,
   linkEntities,
 } from '../src/index.js';
-import { linkKey, stripDisambiguator, withVocabularyMatches } from '../src/internal.js';
 
 const entity = (name: string, type = 'other'): ExtractedEntity => ({ name, type, description: '' });
 const relation = (source: string, target: string): ExtractedRelation => ({

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  prepareLocalSearch,
+  rankRelationships,
+  rankTextUnits,
+  renderLocalSearchItem,
+  selectSeedEntities,
+} from '../src/graph/index.js';
+import {
   FlatIndex,
   getTokenizer,
   InvalidArgumentError,
@@ -7,13 +14,6 @@ import {
   type LocalSearchRelationship,
   localSearch,
 } from '../src/index.js';
-import {
-  prepareLocalSearch,
-  rankRelationships,
-  rankTextUnits,
-  renderLocalSearchItem,
-  selectSeedEntities,
-} from '../src/internal.js';
 
 const tokenizer = getTokenizer();
 

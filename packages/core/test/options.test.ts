@@ -6,7 +6,7 @@ import {
   optionKeys,
   RETRIEVE_OPTION_KEYS,
 } from '../src/index.js';
-import { closestMatch, editDistance } from '../src/internal.js';
+import { closestMatch, editDistance } from '../src/kit.js';
 
 function thrown(fn: () => void): InvalidArgumentError {
   try {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IndexFormatError, OutputError, readManifest } from '../src/index.js';
-import { assertSameProviders, checkIndexTarget, writeIndexDir } from '../src/internal.js';
+import { assertSameProviders } from '../src/persistence.js';
+import { checkIndexTarget, writeIndexDir } from '../src/store/index.js';
 
 const manifest = {
   method: 'demo',

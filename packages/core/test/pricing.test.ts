@@ -1,5 +1,5 @@
 import { Meter, type PriceTable } from '@grag/core';
-import { findPrice, priceTokens } from '@grag/core/internal';
+import { findPrice, priceTokens } from '@grag/core/kit';
 import { describe, expect, it } from 'vitest';
 
 const TABLE: PriceTable = {

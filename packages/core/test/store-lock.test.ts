@@ -11,7 +11,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { directoryStore, type IndexStore, OutputError, readManifest, withStoreLock } from '../src/index.js';
-import { Scratch } from '../src/internal.js';
+import { Scratch } from '../src/store/index.js';
 
 const root = await mkdtemp(join(tmpdir(), 'grag-lock-'));
 afterAll(() => rm(root, { recursive: true, force: true }));

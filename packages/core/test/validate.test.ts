@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkIndexFile, chunkSchema, IndexFormatError, shapeIssue, v, validate } from '../src/index.js';
-import { float32Rows, readJson } from '../src/internal.js';
+import { readJson } from '../src/kit.js';
+import { float32Rows } from '../src/validate.js';
 
 const problem = (schema: Parameters<typeof validate>[0], value: unknown): string => {
   try {

@@ -3,7 +3,7 @@
  * it comes from in the order the context follows, and the text it packs.
  */
 import { provenanceOf, type SourceLocation, type Tokenizer } from '@grag/core';
-import { linkKey } from '@grag/core/internal';
+import { linkKey } from '@grag/core/graph';
 import { findEdge } from '@grag/ktruss';
 import { byRelevance, type FoundCommunity } from './community-search.js';
 import type { DaRagQueryOptions } from './options.js';

@@ -11,7 +11,7 @@ import {
   type RetrieveOptions,
   resolveCheckedOptions,
 } from '@grag/core';
-import { ENTRY_POINT_MODES } from '@grag/core/internal';
+import { ENTRY_POINT_MODES } from '@grag/core/kit';
 
 /** Options that shape the offline index (DA-RAG §3); stored in the index manifest. */
 export interface DaRagIndexOptions {

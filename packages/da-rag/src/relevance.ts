@@ -3,7 +3,7 @@
  * embeddings, BM25, or the two fused by reciprocal rank.
  */
 import { type Bm25Index, type EntryPointMode, reciprocalRankFusion } from '@grag/core';
-import { RRF_K } from '@grag/core/internal';
+import { RRF_K } from '@grag/core/kit';
 import { identity } from './util.js';
 
 /** Hits of each list fused by `'hybrid'` relevance. */

@@ -18,7 +18,7 @@ import {
   type TitleDescription,
   throwIfAborted,
 } from '@grag/core';
-import { knnEdges } from '@grag/core/internal';
+import { knnEdges } from '@grag/core/graph';
 import { type TrussGraph, trussGraphFromEdges } from '@grag/ktruss';
 import { chunkLayerEdges, graphLinks, pairsToEdges } from './layers.js';
 import type { DaRagOptions } from './options.js';

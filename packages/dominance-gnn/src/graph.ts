@@ -1,5 +1,5 @@
 import { InvalidArgumentError, randomInt } from '@grag/core';
-import { toCsr } from '@grag/core/internal';
+import { toCsr } from '@grag/core/graph';
 
 /** A graphology graph (any type), as accepted by `toCsr` of `@grag/core`. */
 export type GraphLike = Parameters<typeof toCsr>[0];

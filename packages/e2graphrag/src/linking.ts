@@ -6,7 +6,7 @@
  * core's `EntityVocabulary` (longest match).
  */
 import { EntityVocabulary, type LinkableItem, linkEntities } from '@grag/core';
-import { linkKey, withVocabularyMatches } from '@grag/core/internal';
+import { linkKey, withVocabularyMatches } from '@grag/core/graph';
 
 /** What {@link linkChunkEntities} reads of each chunk. */
 export interface LinkChunk {

@@ -15,7 +15,7 @@ import {
   resolveCheckedOptions,
   resolveOptions,
 } from '@grag/core';
-import { ENTRY_POINT_MODES } from '@grag/core/internal';
+import { ENTRY_POINT_MODES } from '@grag/core/kit';
 import {
   ADAPTIVE_RETRIEVAL_DEFAULTS,
   ADAPTIVE_RETRIEVAL_RULES,

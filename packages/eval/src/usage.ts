@@ -1,6 +1,6 @@
 /** Adding up `Meter` snapshots across sessions of a resumed run. */
 import type { MeterSnapshot, StageUsage } from '@grag/core';
-import { addStageUsage, emptyStageUsage } from '@grag/core/internal';
+import { addStageUsage, emptyStageUsage } from '@grag/core/kit';
 
 /** The sum of several meter snapshots, stage by stage. */
 export function addSnapshots(snapshots: readonly MeterSnapshot[]): MeterSnapshot {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MeterSnapshot } from '@grag/core';
-import { emptyStageUsage } from '@grag/core/internal';
+import { emptyStageUsage } from '@grag/core/kit';
 import { describe, expect, it } from 'vitest';
 import {
   barChart,

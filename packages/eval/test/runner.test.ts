@@ -15,7 +15,8 @@ import {
   readManifest,
   type TaskSuite,
 } from '@grag/core';
-import { readJson, writeIndexDir, writeJson } from '@grag/core/internal';
+import { readJson, writeJson } from '@grag/core/kit';
+import { writeIndexDir } from '@grag/core/store';
 import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
 import { bm25Rag } from '@grag/naive-rag';
 import { createOfflineProviders } from '@grag/offline';

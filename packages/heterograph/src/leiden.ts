@@ -1,5 +1,5 @@
 import { InvalidArgumentError, weylFmix32 } from '@grag/core';
-import { type Csr, toCsr } from '@grag/core/internal';
+import { type Csr, toCsr } from '@grag/core/graph';
 import type { AbstractGraph } from 'graphology-types';
 import { iterate, type Level, renumber, samePartition, splitDisconnected } from './leiden-phases.js';
 

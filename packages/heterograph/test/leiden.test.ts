@@ -1,5 +1,5 @@
 import { GragError, InvalidArgumentError } from '@grag/core';
-import { toCsr } from '@grag/core/internal';
+import { toCsr } from '@grag/core/graph';
 import { UndirectedGraph } from 'graphology';
 import louvainModule from 'graphology-communities-louvain';
 import { describe, expect, it } from 'vitest';

@@ -14,7 +14,7 @@ import {
   v,
   validate,
 } from '@grag/core';
-import { assertK, assertVector, assertVectorId } from '@grag/core/internal';
+import { assertK, assertVector, assertVectorId } from '@grag/core/kit';
 import type { HierarchicalNSW } from 'hnswlib-node';
 import { checkNativeLayout, type NativeBaseLayer, readNativeBaseLayer } from './base-layer.js';
 import { loadHnswlib } from './native.js';

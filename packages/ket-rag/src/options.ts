@@ -14,7 +14,7 @@ import {
   resolveOptions,
   validateOptions,
 } from '@grag/core';
-import { ENTRY_POINT_MODES } from '@grag/core/internal';
+import { ENTRY_POINT_MODES } from '@grag/core/kit';
 import type { CoreSelection } from '@grag/keyword-bipartite';
 import {
   KET_RAG_VARIANT_PRESETS,

@@ -1,6 +1,6 @@
 /** Small rankings the retrieval combines its channels with. */
 import type { RetrievedItem } from '@grag/core';
-import { RRF_K } from '@grag/core/internal';
+import { RRF_K } from '@grag/core/kit';
 
 /** Positions by descending score (ties: lower position first), those `keep` accepts, as hits. */
 export function rankPositions(

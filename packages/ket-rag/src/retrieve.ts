@@ -16,7 +16,7 @@ import {
   type Retrieval,
   type RetrievedItem,
 } from '@grag/core';
-import { renderLocalSearchItem } from '@grag/core/internal';
+import { renderLocalSearchItem } from '@grag/core/graph';
 import { textChannelItems } from './channels.js';
 import { KET_RAG_RETRIEVE_OPTION_KEYS, type KetRagRetrieveOptions } from './options.js';
 import { channelRankScores } from './ranking.js';

@@ -17,7 +17,7 @@ import {
   normalizeEntityName,
   type VectorIndex,
 } from '@grag/core';
-import { prepareLocalSearch } from '@grag/core/internal';
+import { prepareLocalSearch } from '@grag/core/graph';
 import type { SubChunk } from '@grag/keyword-bipartite';
 import { vectorIndexOf } from './entry.js';
 import type { KetRagOptions } from './options.js';

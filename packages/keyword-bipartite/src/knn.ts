@@ -4,7 +4,7 @@
  * embeddings.
  */
 import { buildKnnGraph, InvalidArgumentError, type VectorIndex } from '@grag/core';
-import { type Csr, csrFromEdges } from '@grag/core/internal';
+import { type Csr, csrFromEdges } from '@grag/core/graph';
 
 /** Options of {@link buildChunkKnnGraph}. */
 export interface ChunkKnnOptions {

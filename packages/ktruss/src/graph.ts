@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@grag/core';
-import { type Csr, csrFromEdges, toCsr } from '@grag/core/internal';
+import { type Csr, csrFromEdges, toCsr } from '@grag/core/graph';
 import type { AbstractGraph } from 'graphology-types';
 
 /**

@@ -10,7 +10,7 @@ import {
   startUpdate,
   writeMethodIndex,
 } from '@grag/core';
-import { BM25_DEFAULTS } from '@grag/core/internal';
+import { BM25_DEFAULTS } from '@grag/core/kit';
 
 import { BM25_RAG_OPTION_KEYS, BM25_RULES, type Bm25RagOptions, CHUNKING_DEFAULTS } from './options.js';
 import {

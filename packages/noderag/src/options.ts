@@ -13,7 +13,7 @@ import {
   type RetrieveOptions,
   resolveCheckedOptions,
 } from '@grag/core';
-import { ENTRY_POINT_MODES } from '@grag/core/internal';
+import { ENTRY_POINT_MODES } from '@grag/core/kit';
 import type { CrossNodeSelection } from '@grag/heterograph';
 
 /** Build options of NodeRAG (see {@link NODERAG_DEFAULTS}). */

@@ -14,7 +14,7 @@ import {
   type SemanticUnitRecord,
   withTitle,
 } from '@grag/core';
-import { cleanEntityName } from '@grag/core/internal';
+import { cleanEntityName } from '@grag/core/graph';
 import { HeteroGraph } from '@grag/heterograph';
 import type { NodeRagOptions } from './options.js';
 import type { NodeRagLinkingStats } from './types.js';

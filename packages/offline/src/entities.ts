@@ -4,7 +4,7 @@
  * phrases. Plain heuristics: see the package README for what they get right and wrong.
  */
 
-import { linkKey, stripDisambiguator } from '@grag/core/internal';
+import { linkKey, stripDisambiguator } from '@grag/core/graph';
 import { entityKey, findNerEntities, findProperNames, findQuotedTitles, hasNewline } from './entity-spans.js';
 import type { Analysis } from './nlp.js';
 import { addNounPhrases } from './noun-phrases.js';

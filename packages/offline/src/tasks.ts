@@ -19,7 +19,7 @@ import {
   type Tokenizer,
   throwIfAborted,
 } from '@grag/core';
-import { withVocabularyMatches } from '@grag/core/internal';
+import { withVocabularyMatches } from '@grag/core/graph';
 import { extractGraphOf, semanticUnitsOf } from './graph-extraction.js';
 import { buildQueryGraph, queryEntityNames } from './query.js';
 import { createReader, NO_ANSWER } from './reader/read.js';

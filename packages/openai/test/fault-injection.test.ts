@@ -1,5 +1,5 @@
 import { ProviderError } from '@grag/core';
-import { hashedBagOfWords } from '@grag/core/internal';
+import { hashedBagOfWords } from '@grag/core/kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAI, type OpenAIProviderSettings } from '../src/index.js';
 import {

@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { hashedBagOfWords } from '@grag/core/internal';
+import { hashedBagOfWords } from '@grag/core/kit';
 
 export type FaultEndpoint = 'chat' | 'embeddings';
 

@@ -12,7 +12,7 @@ import {
   type VectorCollectionOptions,
   type VectorHit,
 } from '@grag/core';
-import { assertK, assertVector } from '@grag/core/internal';
+import { assertK, assertVector } from '@grag/core/kit';
 import { guard, type PgDatabase, type PgQueryable } from './db.js';
 import { quoteIdent } from './schema.js';
 import { BATCH, HNSW_MAX_DIMENSIONS, OPS, vectorText } from './vector.js';

@@ -13,7 +13,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AbortError, OutputError, type StoreLock, type StoreLockOptions } from '@grag/core';
-import { type LockOwner, pidIsDead } from '@grag/core/internal';
+import { type LockOwner, pidIsDead } from '@grag/core/store';
 import type { PgDatabase, PgQueryable } from './db.js';
 
 /** How long a writer waits for another by default (as a directory index's writer). */

@@ -18,15 +18,8 @@ import {
   type StoreTarget,
   type VectorCollectionOptions,
 } from '@grag/core';
-import {
-  artifactLocator,
-  assertVector,
-  completeManifest,
-  indexFileError,
-  lockInTurn,
-  manifestText,
-  Scratch,
-} from '@grag/core/internal';
+import { assertVector, indexFileError } from '@grag/core/kit';
+import { artifactLocator, completeManifest, lockInTurn, manifestText, Scratch } from '@grag/core/store';
 import {
   checkCollectionName,
   dropCollections,

@@ -4,7 +4,7 @@
  * `VectorIndex` is synchronous and a query over the network cannot be.
  */
 import { IndexFormatError, InvalidArgumentError, type Metric, type VectorIndexOptions } from '@grag/core';
-import { assertK, assertVector, assertVectorId } from '@grag/core/internal';
+import { assertK, assertVector, assertVectorId } from '@grag/core/kit';
 import { connect, guard, type PgConnectionOptions, type PgDatabase, type PgQueryable } from './db.js';
 import { missingPgvector } from './errors.js';
 import { checkIndexName, checkSchemaName, lockSql, migrate, quoteIdent } from './schema.js';

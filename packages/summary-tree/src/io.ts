@@ -1,5 +1,5 @@
 import { checkIndexFile, type Schema, shapeIssue, sourceLocationSchema, v, validate } from '@grag/core';
-import { readJson, writeJson } from '@grag/core/internal';
+import { readJson, writeJson } from '@grag/core/kit';
 import type { SummaryTree, SummaryTreeNode } from './tree.js';
 
 const nodeSchema: Schema<SummaryTreeNode> = v.object({

@@ -1,16 +1,95 @@
 /**
- * Graph primitives shared by grag's methods: a CSR view of graphology graphs, PageRank and
- * personalized PageRank on typed arrays, exact k-nearest-neighbour graphs, and knowledge-graph
- * assembly with entity merging and corpus-level entity linking.
+ * `@grag/core/graph`: the graph algorithms several grag packages share — a CSR view of graphology
+ * graphs (or of an edge list) on typed arrays, PageRank and personalized PageRank, exact
+ * k-nearest-neighbour graphs, knowledge-graph assembly with entity merging, corpus-level entity
+ * linking and the entity vocabulary of an index, and GraphRAG's local search (KET-RAG
+ * Algorithm 2). Pure functions over plain data or graphology graphs, each with a `*_DEFAULTS`
+ * table.
+ *
+ * @packageDocumentation
  */
-export * from './csr.js';
-export * from './kg.js';
-export * from './knn.js';
-export * from './link-keys.js';
-export * from './linking.js';
-export * from './local-search.js';
-export * from './local-search-graph.js';
-export * from './local-search-ranking.js';
+export {
+  CSR_DEFAULTS,
+  type Csr,
+  type CsrFromEdgesOptions,
+  csrFromEdges,
+  type IndexEdge,
+  type IndexEdgeList,
+  type ToCsrOptions,
+  toCsr,
+} from './csr.js';
+export {
+  assembleKnowledgeGraph,
+  type ExtractionItem,
+  type ExtractionLike,
+  type ExtractionSource,
+  KnowledgeGraph,
+  KnowledgeGraphBuilder,
+  type KnowledgeGraphLinking,
+  type KnowledgeGraphOptions,
+  relationId,
+  type SkippedExtraction,
+  UNKNOWN_ENTITY_TYPE,
+} from './kg.js';
+export {
+  buildKnnGraph,
+  KNN_DEFAULTS,
+  KNN_TO_GRAPH_DEFAULTS,
+  type KnnEdge,
+  type KnnGraph,
+  type KnnOptions,
+  type KnnToGraphOptions,
+  knnEdges,
+  knnGraphToGraphology,
+} from './knn.js';
+export { type LinkToken, linkKey, linkTokens, stripDisambiguator } from './link-keys.js';
+export {
+  type AliasKind,
+  type EntityLinking,
+  type EntityLinkingOptions,
+  type EntityLinkingStats,
+  type LinkableItem,
+  linkEntities,
+} from './linking.js';
+export {
+  LOCAL_SEARCH_DEFAULTS,
+  type LocalSearchOptions,
+  type LocalSearchResult,
+  localSearch,
+  renderLocalSearchItem,
+} from './local-search.js';
+export {
+  type LocalSearchEntity,
+  type LocalSearchGraph,
+  type LocalSearchInput,
+  type LocalSearchRelationship,
+  type LocalSearchTextUnit,
+  prepareLocalSearch,
+} from './local-search-graph.js';
+export {
+  type RankedRelationship,
+  type RankedTextUnit,
+  rankRelationships,
+  rankTextUnits,
+  type SeedEntity,
+  selectSeedEntities,
+} from './local-search-ranking.js';
 export { cleanEntityName, normalizeEntityName } from './names.js';
-export * from './pagerank.js';
-export * from './vocabulary.js';
+export {
+  PAGERANK_DEFAULTS,
+  type PageRankOptions,
+  PPR_DEFAULTS,
+  type PprOptions,
+  type PprUpdate,
+  pageRank,
+  pageRankCsr,
+  personalizationVector,
+  personalizedPageRank,
+  personalizedPageRankCsr,
+} from './pagerank.js';
+export {
+  EntityVocabulary,
+  type VocabularyMatch,
+  type VocabularyMatchOptions,
+  withVocabularyMatches,
+} from './vocabulary.js';

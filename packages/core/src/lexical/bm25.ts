@@ -3,6 +3,7 @@ import { InvalidArgumentError } from '../errors.js';
 /** BM25 parameters. @default k1 1.2, b 0.75 (Robertson & Zaragoza 2009; the usual Lucene/rank_bm25 defaults) */
 export const BM25_DEFAULTS = { k1: 1.2, b: 0.75 } as const;
 
+/** Options of a {@link Bm25Index}. */
 export interface Bm25Options {
   /** Term-frequency saturation. @default 1.2 */
   k1: number;

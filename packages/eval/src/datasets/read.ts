@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { InputError } from '@grag/core';
-import { decodeText } from '@grag/core/internal';
+import { decodeText } from '@grag/core/kit';
 import type { LoadOptions, SkippedRecord } from './types.js';
 
 /** A parsed record and where it was. */

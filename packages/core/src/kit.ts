@@ -1,0 +1,168 @@
+/**
+ * `@grag/core/kit`: the method kit, what a method package is written with — the build context
+ * factory, options, the persistence envelope and its validation kit, the build and update runtime,
+ * the meter and prices, the model-call cache, chunking, the tokenizer, BM25 and entry points, the
+ * exact flat vector index and vector math, context packing and provenance, the seeded random
+ * generators, and the text loader's helpers. Graph algorithms are in `@grag/core/graph`, index
+ * stores in `@grag/core/store`, prompt tasks in `@grag/core/tasks`; the contracts they implement
+ * are in `@grag/core`.
+ *
+ * @packageDocumentation
+ */
+export {
+  cachedChat,
+  cachedEmbedder,
+  callCacheKey,
+  chatCallKey,
+  embeddingKey,
+  FileCallCache,
+  MemoryCallCache,
+  type ModelCallCache,
+  readOnlyCache,
+  stableJson,
+} from './cache.js';
+export {
+  CHUNK_DEFAULTS,
+  type ChunkingMode,
+  type ChunkOptions,
+  chunkCorpus,
+  chunkDocument,
+  chunkDocuments,
+  documentUnits,
+  SEMANTIC_CHUNK_DEFAULTS,
+  type SemanticBreakpoint,
+  type SemanticChunkInput,
+  type SemanticChunkOptions,
+  type Span,
+  semanticChunkDocuments,
+  splitSentences,
+  splitTextByTokens,
+  type TokenSpan,
+  withTitle,
+} from './chunking/index.js';
+export {
+  chunkItem,
+  type FirstItemsOptions,
+  firstItems,
+  type PackContextOptions,
+  type PackedContext,
+  packContext,
+  rankDepthFor,
+  renderItem,
+} from './context.js';
+export {
+  BM25_DEFAULTS,
+  BM25_STOP_WORDS,
+  Bm25Index,
+  type Bm25Options,
+  ENTRY_POINT_MODES,
+  type EntryPointMode,
+  type EntryPointQuery,
+  RRF_K,
+  reciprocalRankFusion,
+  searchEntryPoints,
+  searchEntryPointsAsync,
+  tokenizeForBm25,
+} from './lexical/index.js';
+export { baseTitle, decodeFileText, formatLocation, segmentAt, textLoader } from './loader.js';
+export {
+  addStageUsage,
+  emptyStageUsage,
+  Meter,
+  type MeterOptions,
+  meteredChat,
+  meteredEmbedder,
+} from './meter.js';
+export { createBuildContext } from './method.js';
+export {
+  type IndexProviders,
+  type IndexWriter,
+  indexProviders,
+  type MethodIndexFormat,
+  type MethodIndexHeader,
+  type OpenedIndex,
+  type OpenMethodIndexOptions,
+  openMethodIndex,
+  packFloat32Rows,
+  writeMethodIndex,
+} from './method-index.js';
+export {
+  assertKnownOptions,
+  assertMethodOptions,
+  checkOption,
+  closestMatch,
+  editDistance,
+  type OptionRule,
+  type OptionsSpec,
+  opt,
+  optionKeys,
+  pickOptions,
+  RETRIEVE_OPTION_KEYS,
+  RETRIEVE_OPTION_RULES,
+  resolveCheckedOptions,
+  resolveOptions,
+  validateOptions,
+} from './options.js';
+export {
+  chunkFields,
+  chunkSchema,
+  MANIFEST_FILE,
+  readJson,
+  readManifest,
+  sourceLocationSchema,
+  writeJson,
+} from './persistence.js';
+export { findPrice, type ModelPrice, type PriceTable, priceTokens } from './pricing.js';
+export {
+  type ChunkRef,
+  type CitedSource,
+  citedSources,
+  mergeProvenance,
+  provenanceOf,
+  sourceLabel,
+  uniqueLocations,
+  withLocations,
+} from './provenance.js';
+export { mulberry32, type Random, randomInt, shuffleInPlace, weylFmix32 } from './random.js';
+export {
+  BuildRuntime,
+  buildKey,
+  FileCheckpointStore,
+  type MapOptions,
+  MemoryCheckpointStore,
+  type StageOptions,
+  startBuild,
+  trackBuilds,
+} from './runtime.js';
+export { hashedBagOfWords } from './simulate.js';
+export { type BinaryBytes, type DecodedText, decodeText, type TextEncodingName } from './text-decoding.js';
+export { getTokenizer } from './tokenizer.js';
+export {
+  assertSameEmbedder,
+  type IndexChangePlan,
+  keptFitNote,
+  planIndexChange,
+  refitForFullUpdate,
+  startUpdate,
+} from './update.js';
+export {
+  checkIndexFile,
+  type Infer,
+  indexFileError,
+  type NumberBounds,
+  type ObjectOf,
+  type OptionalSchema,
+  type Schema,
+  shapeIssue,
+  v,
+  validate,
+} from './validate.js';
+export {
+  assertK,
+  assertVector,
+  assertVectorId,
+  FlatIndex,
+  type FlatIndexOptions,
+  flatIndexFactory,
+} from './vector/flat.js';
+export { cosineSimilarity, dot, norm, normalize, squaredL2 } from './vector/math.js';

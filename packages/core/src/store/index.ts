@@ -1,0 +1,33 @@
+/**
+ * `@grag/core/store`: where indexes are kept — the directory store (the default, what a path
+ * means), the in-process memory store, the writer lock, and the pieces a store implementation
+ * shares (manifest text and parsing, artifact names and locations, scratch files, lock files, the
+ * index-directory checks the CLI makes before writing). The `IndexStore` contract is in
+ * `@grag/core`; `runIndexStoreSpec` in `@grag/core/test/vitest` checks an implementation.
+ *
+ * @packageDocumentation
+ */
+export {
+  checkManifest,
+  completeManifest,
+  type ManifestInput,
+  manifestText,
+  parseManifest,
+} from '../persistence.js';
+export {
+  type DirectoryStore,
+  type DirectoryStoreOptions,
+  directoryStore,
+  toIndexStore,
+} from './directory.js';
+export {
+  type CreationProblem,
+  checkIndexTarget,
+  creationProblem,
+  type IndexTarget,
+  type WriteIndexDirOptions,
+  writeIndexDir,
+} from './directory-files.js';
+export { type LockOwner, lockInTurn, pidIsDead, withStoreLock } from './lock.js';
+export { type MemoryStoreOptions, memoryStore } from './memory.js';
+export { artifactLocator, checkArtifactName, Scratch } from './scratch.js';
