@@ -2,9 +2,9 @@
  * `@grag/core`: what a pipeline author uses — contracts and types, errors, chunking, the
  * tokenizer, vector indexes, BM25 and entry points, graph assembly and search, persistence, the
  * meter and call cache, and the prompt task suite. Prompt texts, parsers and renderers are in
- * `@grag/core/tasks`; building blocks shared by grag's own packages (defaults tables, CSR and
- * typed-array PageRank, parser helpers, cache keys, ...) are in `@grag/core/internal`, with no
- * stability promise. The committed list of each entry point's names is `api/core.api.md`.
+ * `@grag/core/tasks`; the method kit, graph algorithms and index stores also have entry points of
+ * their own (`@grag/core/kit`, `@grag/core/graph`, `@grag/core/store`). The committed list of
+ * each entry point's names is `api/core.api.md`.
  *
  * @packageDocumentation
  */
