@@ -1,7 +1,7 @@
 /** `createGragServer`: the HTTP API over loaded grag indexes, as a Hono app. */
 import { InvalidArgumentError } from '@grag/core';
 import { type Context, Hono } from 'hono';
-import { bearerCheck } from './auth.js';
+import { checkTokens, principalCheck, principalOf, setPrincipal, viewFor, Workspaces } from './access.js';
 import { errorBody, HttpError, oneLine, toHttpError } from './errors.js';
 import { browserGuard } from './guard.js';
 import { resolveIndexes } from './indexes.js';
@@ -110,10 +110,14 @@ export function createGragServer(options: GragServerOptions): Hono {
   const explorer = options.explorerDir ?? defaultExplorerDir();
   const assets = loadExplorerAssets(explorer);
   const onError = options.onError ?? logError;
-  const authorized = token === undefined ? undefined : bearerCheck(token);
+  const scoped = [
+    ...(token !== undefined ? [{ token, access: 'admin' as const }] : []),
+    ...checkTokens(options.tokens),
+  ];
+  const identify = scoped.length > 0 ? principalCheck(scoped) : undefined;
 
   const app = new Hono();
-  MADE_HERE.set(app, { token: token !== undefined });
+  MADE_HERE.set(app, { token: identify !== undefined });
   // Host, Origin and CORS come first, for every route (the static files and /healthz too).
   const guard = browserGuard({ allowedHosts: options.allowedHosts, cors: options.cors });
   app.use('*', guard);
@@ -141,7 +145,7 @@ export function createGragServer(options: GragServerOptions): Hono {
   app.get('/healthz', (c) => c.json({ ok: true } satisfies Health));
 
   // The document of this server's API, written once; like /healthz it needs no token.
-  const openApi = JSON.stringify(openApiDocument({ bearerAuth: token !== undefined, maxQuestionChars }));
+  const openApi = JSON.stringify(openApiDocument({ bearerAuth: identify !== undefined, maxQuestionChars }));
   app.get('/openapi.json', (c) =>
     c.body(openApi, 200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache' }),
   );
@@ -159,21 +163,33 @@ export function createGragServer(options: GragServerOptions): Hono {
   });
 
   app.use('/v1/*', async (c, next) => {
-    if (authorized && !authorized(c.req.header('authorization'))) {
-      c.header('WWW-Authenticate', 'Bearer');
-      throw new HttpError(
-        401,
-        'unauthorized',
-        'Missing or wrong bearer token: send Authorization: Bearer <token>.',
-      );
+    if (identify) {
+      const principal = identify(c.req.header('authorization'));
+      if (!principal) {
+        c.header('WWW-Authenticate', 'Bearer');
+        throw new HttpError(
+          401,
+          'unauthorized',
+          'Missing or wrong bearer token: send Authorization: Bearer <token>.',
+        );
+      }
+      setPrincipal(c.req.raw, principal);
     }
     await next();
   });
 
   const folder = options.folder;
   const registry = new IndexRegistry(resolveIndexes(options, folder?.indexes ?? []));
+  const workspaces = new Workspaces(options.workspaces, folder?.workspaces ?? {}, folder?.dir);
   const jobs = new JobManager({ journal: folder?.journal, history: folder?.jobs ?? [], onError });
-  const routes: RouteDeps = { registry, bodyLimitBytes, maxQuestionChars, onError };
+  const routes: RouteDeps = {
+    registry,
+    workspaces,
+    view: (c) => viewFor(registry, workspaces, principalOf(c.req.raw)),
+    bodyLimitBytes,
+    maxQuestionChars,
+    onError,
+  };
   readRoutes(app, routes);
   writeRoutes(app, {
     ...routes,
@@ -186,6 +202,7 @@ export function createGragServer(options: GragServerOptions): Hono {
     loadFile: options.loadFile,
     writes: {
       registry,
+      workspaces,
       jobs,
       answer: options.answer,
       folder: folder?.dir,

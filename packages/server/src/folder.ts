@@ -15,6 +15,7 @@ import {
   type Method,
   readManifest,
 } from '@grag/core';
+import { readWorkspaces } from './access.js';
 import { HttpError } from './errors.js';
 import { INDEX_NAME, manifestVersion } from './indexes.js';
 import { type JobJournal, jobJournal, readJournal, recoverJobs } from './journal.js';
@@ -38,6 +39,8 @@ export interface IndexFolder {
   readonly journal: JobJournal;
   /** The jobs of the journal, those that had not finished finished now (see `recoverJobs`). */
   readonly jobs: Job[];
+  /** The workspace of each index created over HTTP by a workspace's token (`.grag-workspaces.json`). */
+  readonly workspaces: Record<string, string>;
 }
 
 /** Options of {@link openIndexFolder}: how its indexes are loaded, and how new ones are built. */
@@ -107,6 +110,7 @@ export async function openIndexFolder(dir: string, options: IndexFolderOptions):
   const jobs = recoverJobs(await readJournal(journal.path), versions);
   await journal.write(jobs);
   return {
+    workspaces: await readWorkspaces(dir),
     dir,
     indexes,
     skipped,

@@ -8,6 +8,7 @@
  *
  * @packageDocumentation
  */
+export { type ScopedToken, WORKSPACES_FILE } from './access.js';
 export { createGragServer, GRAG_SERVER_DEFAULTS, writesSettled } from './app.js';
 export { type IndexFolder, type IndexFolderOptions, openIndexFolder } from './folder.js';
 export { isLoopbackHost } from './guard.js';

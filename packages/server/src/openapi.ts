@@ -89,7 +89,7 @@ const ERRORS = {
   401: ['Unauthorized', 'unauthorized: missing or wrong bearer token.'],
   403: [
     'ForbiddenOrigin',
-    "forbidden_origin: the request comes from a page of another origin (an Origin that is neither the server's own nor allowed with cors, or Sec-Fetch-Site cross-site/same-site without one).",
+    "forbidden_origin: the request comes from a page of another origin (an Origin that is neither the server's own nor allowed with cors, or Sec-Fetch-Site cross-site/same-site without one); or forbidden: a write with a token that may only read its workspace.",
   ],
   404: [
     'NotFound',

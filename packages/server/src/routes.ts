@@ -5,6 +5,7 @@
  * names that version.
  */
 import type { Context, Hono } from 'hono';
+import type { Workspaces } from './access.js';
 import { answerOf, streamQuery } from './answer.js';
 import { readJsonBody } from './body.js';
 import { CHAT_EXAMPLE, chatAnswerStream, parseChatRequest } from './chat.js';
@@ -17,6 +18,9 @@ import type { DocumentResponse, IndexInfo, IndexList, QueryResponse } from './ty
 /** What the routes work on. */
 export interface RouteDeps {
   registry: IndexRegistry;
+  workspaces: Workspaces;
+  /** The indexes the request's token may see (all of them, but for a workspace's token). */
+  view: (c: Context) => IndexRegistry;
   bodyLimitBytes: number;
   maxQuestionChars: number;
   onError: (error: unknown, where: string) => void;
@@ -42,7 +46,7 @@ async function query(c: Context, deps: RouteDeps, name: string | undefined): Pro
   const body = await readJsonBody(c, deps.bodyLimitBytes, '{"question": "<your question>"}');
   const request = addressed(parseQueryRequest(body, deps.maxQuestionChars), name);
   const signal = c.req.raw.signal;
-  const { served, retrieval } = await retrieveFor(deps.registry, request, signal);
+  const { served, retrieval } = await retrieveFor(deps.view(c), request, signal);
   const response: QueryResponse = {
     index: served.name,
     version: served.version,
@@ -69,7 +73,7 @@ async function chat(c: Context, deps: RouteDeps, name: string | undefined): Prom
   const request = addressed(parseChatRequest(body, deps.maxQuestionChars), name);
   const signal = c.req.raw.signal;
   const { served, retrieval } = await retrieveFor(
-    deps.registry,
+    deps.view(c),
     request,
     signal,
     'read its retrieval with POST /v1/query.',
@@ -78,7 +82,7 @@ async function chat(c: Context, deps: RouteDeps, name: string | undefined): Prom
 }
 
 function document(c: Context, deps: RouteDeps, name: string | undefined): Response {
-  const served = deps.registry.pick(name);
+  const served = deps.view(c).pick(name);
   const id = c.req.param('id') as string;
   const doc = served.documents.get(id);
   if (!doc) {
@@ -94,11 +98,17 @@ function document(c: Context, deps: RouteDeps, name: string | undefined): Respon
 
 /** Add the read routes of `/v1` to `app`. */
 export function readRoutes(app: Hono, deps: RouteDeps): void {
-  const { registry } = deps;
   app.get('/v1/indexes', (c) =>
-    c.json({ indexes: registry.list().map((ix) => ix.info) } satisfies IndexList),
+    c.json({
+      indexes: deps
+        .view(c)
+        .list()
+        .map((ix) => ix.info),
+    } satisfies IndexList),
   );
-  app.get('/v1/indexes/:name', (c) => c.json(registry.pick(c.req.param('name')).info satisfies IndexInfo));
+  app.get('/v1/indexes/:name', (c) =>
+    c.json(deps.view(c).pick(c.req.param('name')).info satisfies IndexInfo),
+  );
 
   app.get('/v1/documents/:id{.+}', (c) => document(c, deps, c.req.query('method')));
   app.get('/v1/indexes/:name/documents/:id{.+}', (c) => document(c, deps, c.req.param('name')));

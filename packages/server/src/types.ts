@@ -9,6 +9,7 @@ import type {
   Method,
   TaskSuite,
 } from '@grag/core';
+import type { ScopedToken } from './access.js';
 import type { IndexFolder } from './folder.js';
 
 /**
@@ -85,6 +86,18 @@ export interface GragServerOptions {
    * (`Authorization: Bearer <token>`), compared in constant time. @default none (no auth)
    */
   token?: string;
+  /**
+   * Tokens scoped to a workspace and to reading or writing it, and admin tokens (see
+   * `ScopedToken`); `token` is an admin token too. A workspace token sees only its workspace's
+   * indexes and their jobs: any other is answered as an index that does not exist. @default none
+   */
+  tokens?: readonly ScopedToken[];
+  /**
+   * The indexes of each workspace, by name: `{ "team-a": ["harbour"], "team-b": ["orchard"] }`. An
+   * index created over HTTP with a workspace's token joins that workspace (kept in the folder's
+   * `.grag-workspaces.json`). An index of no workspace is reached by admin tokens only. @default none
+   */
+  workspaces?: Readonly<Record<string, readonly string[]>>;
   /**
    * More `Host` names to answer to, each `name` or `name:port` (`[v6]` for an IPv6 address; without
    * a port, any port), e.g. the name a reverse proxy passes on. A server bound to loopback answers

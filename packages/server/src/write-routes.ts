@@ -8,6 +8,7 @@ import { basename } from 'node:path';
 import { type Document, GragError, type LoadedFile, type LoaderInput } from '@grag/core';
 import type { Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
+import { principalOf, readOnly } from './access.js';
 import { readBytes, readJsonBody } from './body.js';
 import { badRequest, HttpError, oneLine } from './errors.js';
 import { unsupportedBody } from './guard.js';
@@ -187,10 +188,21 @@ function accepted(c: Context, job: Job): Response {
   return c.json(job, 202);
 }
 
-/** `GET /v1/jobs/:id/events`: the job now, then on every change, `end` when it is final. */
-function jobEvents(c: Context, jobs: JobManager): Response {
+/** The job `id` if the request's token may see its index, else the same 404 as an unknown job. */
+function visibleJob(c: Context, deps: WriteRouteDeps): Job {
   const id = c.req.param('id') as string;
-  const first = jobs.get(id);
+  const job = deps.jobs.get(id);
+  if (!deps.workspaces.allows(principalOf(c.req.raw), job.index)) {
+    throw new HttpError(404, 'not_found', `No job ${JSON.stringify(id.slice(0, 100))}.`);
+  }
+  return job;
+}
+
+/** `GET /v1/jobs/:id/events`: the job now, then on every change, `end` when it is final. */
+function jobEvents(c: Context, deps: WriteRouteDeps): Response {
+  const jobs = deps.jobs;
+  const first = visibleJob(c, deps);
+  const id = first.id;
   c.header('X-Accel-Buffering', 'no');
   c.header('Cache-Control', 'no-store');
   return streamSSE(c, async (stream) => {
@@ -224,21 +236,30 @@ function jobEvents(c: Context, jobs: JobManager): Response {
 
 /** Add the write routes and the job routes to `app`. */
 export function writeRoutes(app: Hono, deps: WriteRouteDeps): void {
-  const { writes, jobs } = deps;
+  const { writes } = deps;
+  const who = (c: Context) => principalOf(c.req.raw);
   app.post('/v1/indexes', async (c) => {
+    if (!who(c).write) throw readOnly(who(c));
     const request = parseCreate(await readJsonBody(c, deps.uploadLimitBytes, CREATE_EXAMPLE));
-    return accepted(c, await submitCreate(writes, request));
+    return accepted(c, await submitCreate(writes, who(c), request));
   });
   app.post('/v1/indexes/:name/documents', async (c) => {
     const name = c.req.param('name');
-    writes.registry.pick(name);
+    // The index and the token's right to write it are checked before the body is read.
+    deps.view(c).pick(name);
+    if (!who(c).write) throw readOnly(who(c));
     const documents = await uploadedDocuments(c, deps);
-    return accepted(c, await submitChange(writes, name, { add: documents }));
+    return accepted(c, await submitChange(writes, deps.view(c), who(c), name, { add: documents }));
   });
   app.delete('/v1/indexes/:name/documents/:id{.+}', async (c) =>
-    accepted(c, await submitChange(writes, c.req.param('name'), { remove: [c.req.param('id')] })),
+    accepted(
+      c,
+      await submitChange(writes, deps.view(c), who(c), c.req.param('name'), { remove: [c.req.param('id')] }),
+    ),
   );
-  app.delete('/v1/indexes/:name', async (c) => accepted(c, await submitDelete(writes, c.req.param('name'))));
-  app.get('/v1/jobs/:id', (c) => c.json(jobs.get(c.req.param('id'))));
-  app.get('/v1/jobs/:id/events', (c) => jobEvents(c, jobs));
+  app.delete('/v1/indexes/:name', async (c) =>
+    accepted(c, await submitDelete(writes, deps.view(c), who(c), c.req.param('name'))),
+  );
+  app.get('/v1/jobs/:id', (c) => c.json(visibleJob(c, deps)));
+  app.get('/v1/jobs/:id/events', (c) => jobEvents(c, deps));
 }

@@ -16,6 +16,7 @@ import {
   type Method,
   readManifest,
 } from '@grag/core';
+import { type Principal, readOnly, type Workspaces } from './access.js';
 import { badRequest, HttpError } from './errors.js';
 import { removeIndexFolder } from './folder.js';
 import { INDEX_NAME, manifestVersion, memoryVersion, type ServedIndex, servedIndex } from './indexes.js';
@@ -28,6 +29,7 @@ import type { GragServerOptions, ServedIndexInput } from './types.js';
 /** What the writes work on. */
 export interface Writes {
   registry: IndexRegistry;
+  workspaces: Workspaces;
   jobs: JobManager;
   /** The server's `answer` option (a new version answers as the old one did). */
   answer: GragServerOptions['answer'];
@@ -126,9 +128,19 @@ async function saveAndSwap(
   return version;
 }
 
-/** Queue `change` to the index `name` (404 for an unknown index, 409 for one that cannot be updated). */
-export function submitChange(writes: Writes, name: string, change: IndexChange): Promise<Job> {
-  const served = writes.registry.pick(name);
+/**
+ * Queue `change` to the index `name` as `view` shows it to the request (404 for an unknown index or
+ * one of another workspace, 403 for a read-only token, 409 for an index that cannot be updated).
+ */
+export function submitChange(
+  writes: Writes,
+  view: IndexRegistry,
+  principal: Principal,
+  name: string,
+  change: IndexChange,
+): Promise<Job> {
+  const served = view.pick(name);
+  if (!principal.write) throw readOnly(principal);
   const refused = notWritable(served);
   if (refused) throw refused;
   for (const id of change.remove ?? []) {
@@ -167,8 +179,12 @@ export interface CreateIndex {
   documents: Document[];
 }
 
-/** Queue the build of a new index (400 for a bad name, method or option; 409 for a taken name). */
-export function submitCreate(writes: Writes, request: CreateIndex): Promise<Job> {
+/**
+ * Queue the build of a new index in the workspace of `principal` (403 for a read-only token, 400
+ * for a bad name, method or option; 409 for a taken name).
+ */
+export async function submitCreate(writes: Writes, principal: Principal, request: CreateIndex): Promise<Job> {
+  if (!principal.write) throw readOnly(principal);
   const { name } = request;
   if (!INDEX_NAME.test(name)) {
     throw badRequest(
@@ -197,6 +213,8 @@ export function submitCreate(writes: Writes, request: CreateIndex): Promise<Job>
     );
   }
   assertMethodOptions(method, 'build', request.options);
+  // The new index (and its job) belong to the creator's workspace from the start.
+  await writes.workspaces.assign(name, principal.workspace);
   return writes.jobs.submit('create-index', name, {
     async run(report) {
       if (writes.registry.has(name)) {
@@ -225,8 +243,14 @@ export function submitCreate(writes: Writes, request: CreateIndex): Promise<Job>
  * job runs; its folder is removed only when it is in the server's folder, and then only the files
  * grag wrote (a folder that holds others is refused, and the index stays).
  */
-export function submitDelete(writes: Writes, name: string): Promise<Job> {
-  writes.registry.pick(name);
+export function submitDelete(
+  writes: Writes,
+  view: IndexRegistry,
+  principal: Principal,
+  name: string,
+): Promise<Job> {
+  view.pick(name);
+  if (!principal.write) throw readOnly(principal);
   return writes.jobs.submit('delete-index', name, {
     async run(report) {
       const current = writes.registry.find(name);
