@@ -9,6 +9,7 @@ import {
   InvalidArgumentError,
   throwIfAborted,
 } from '@grag/core';
+import { FeatureCounts } from './feature-counts.js';
 import { base64ToFloat32, fnv1a, mix32, typedToBase64 } from './hash.js';
 
 /** Options of {@link HashedTfidfEmbedder}. */
@@ -70,16 +71,23 @@ const SEED_CHAR = 0x6b43a9b5;
 const WORD_RE = /[\p{L}\p{N}]+/gu;
 const CHAR_CACHE_LIMIT = 200_000;
 
-/** Hashed features of one text, with counts, per group. */
-interface Features {
-  words: Map<number, number>;
-  bigrams: Map<number, number>;
-  chars: Map<number, number>;
-  wordCount: number;
+/** `1 + ln(count)` of the small counts most features have (the same doubles `Math.log` gives). */
+const SUBLINEAR_TF = Float64Array.from({ length: 256 }, (_, count) => 1 + Math.log(count));
+
+/** Sublinear term frequency, `1 + ln(count)`. */
+function sublinearTf(count: number): number {
+  return count < SUBLINEAR_TF.length ? SUBLINEAR_TF[count]! : 1 + Math.log(count);
 }
 
-function increment(map: Map<number, number>, key: number): void {
-  map.set(key, (map.get(key) ?? 0) + 1);
+/**
+ * Hashed features of one text, with counts, per group, each in first-seen order (the order the
+ * vector's sums run in).
+ */
+interface Features {
+  words: FeatureCounts;
+  bigrams: FeatureCounts;
+  chars: FeatureCounts;
+  wordCount: number;
 }
 
 function validate(options: HashedTfidfOptions): void {
@@ -129,6 +137,16 @@ export class HashedTfidfEmbedder implements FittableEmbedder {
   #idf: Float32Array | null = null;
   #documents = 0;
   readonly #charCache = new Map<string, Uint32Array>();
+  /**
+   * The features of the text being embedded, reused from text to text (embedding is synchronous):
+   * one text's counts are read before the next text's are made.
+   */
+  readonly #counts: Features = {
+    words: new FeatureCounts(),
+    bigrams: new FeatureCounts(),
+    chars: new FeatureCounts(),
+    wordCount: 0,
+  };
 
   constructor(options: Partial<HashedTfidfOptions> = {}) {
     const merged = { ...HASHED_TFIDF_DEFAULTS, ...options };
@@ -180,27 +198,26 @@ export class HashedTfidfEmbedder implements FittableEmbedder {
       normalized = normalized.normalize('NFKD').replace(/\p{M}+/gu, '');
     }
     const words = normalized.match(WORD_RE) ?? [];
-    const features: Features = {
-      words: new Map(),
-      bigrams: new Map(),
-      chars: new Map(),
-      wordCount: words.length,
-    };
+    const features = this.#counts;
+    features.words.clear();
+    features.bigrams.clear();
+    features.chars.clear();
+    features.wordCount = words.length;
     const useChars = this.options.charNgramMin > 0 && this.options.charWeight > 0;
     let previous = -1;
     for (const word of words) {
       const h = fnv1a(word, SEED_WORD);
-      increment(features.words, h);
+      features.words.increment(h);
       if (this.options.wordBigrams && this.options.bigramWeight > 0) {
-        if (previous >= 0) increment(features.bigrams, fnv1a(word, previous));
+        if (previous >= 0) features.bigrams.increment(fnv1a(word, previous));
         previous = fnv1a(' ', fnv1a(word, SEED_BIGRAM));
       }
-      if (useChars) for (const g of this.#charGrams(word)) increment(features.chars, g);
+      if (useChars) for (const g of this.#charGrams(word)) features.chars.increment(g);
     }
     return features;
   }
 
-  #groups(features: Features): [Map<number, number>, number][] {
+  #groups(features: Features): [FeatureCounts, number][] {
     return [
       [features.words, this.options.wordWeight],
       [features.bigrams, this.options.bigramWeight],
@@ -220,9 +237,9 @@ export class HashedTfidfEmbedder implements FittableEmbedder {
     const df = new Uint32Array(buckets);
     const stamp = new Int32Array(buckets).fill(-1);
     corpus.forEach((text, doc) => {
-      for (const [map] of this.#groups(this.#features(text))) {
-        for (const h of map.keys()) {
-          const b = h % buckets;
+      for (const [counts] of this.#groups(this.#features(text))) {
+        for (let i = 0; i < counts.size; i++) {
+          const b = counts.keys[i]! % buckets;
           if (stamp[b] !== doc) {
             stamp[b] = doc;
             df[b]!++;
@@ -237,6 +254,16 @@ export class HashedTfidfEmbedder implements FittableEmbedder {
     this.#documents = n;
   }
 
+  #weightBuffer = new Float64Array(256);
+
+  /** Scratch for the `size` feature weights of one group (doubles, as the sums use them). */
+  #weights(size: number): Float64Array {
+    if (this.#weightBuffer.length < size) {
+      this.#weightBuffer = new Float64Array(Math.max(size, 2 * this.#weightBuffer.length));
+    }
+    return this.#weightBuffer;
+  }
+
   /** The embedding of one text (synchronous). */
   embed(text: string): Float32Array {
     const out = new Float32Array(this.dimensions);
@@ -244,20 +271,21 @@ export class HashedTfidfEmbedder implements FittableEmbedder {
     const idf = this.#idf;
     const buckets = this.options.idfBuckets;
     const dims = this.dimensions;
-    for (const [map, groupWeight] of this.#groups(features)) {
-      if (groupWeight === 0 || map.size === 0) continue;
+    for (const [counts, groupWeight] of this.#groups(features)) {
+      const size = counts.size;
+      if (groupWeight === 0 || size === 0) continue;
+      const { keys } = counts;
       let norm = 0;
-      const weights: number[] = [];
-      for (const [h, count] of map) {
-        const w = (1 + Math.log(count)) * (idf ? idf[h % buckets]! : 1);
-        weights.push(w);
+      const weights = this.#weights(size);
+      for (let i = 0; i < size; i++) {
+        const w = sublinearTf(counts.counts[i]!) * (idf ? idf[keys[i]! % buckets]! : 1);
+        weights[i] = w;
         norm += w * w;
       }
       const scale = groupWeight / Math.sqrt(norm);
-      let k = 0;
-      for (const h of map.keys()) {
-        const m = mix32(h);
-        const value = weights[k++]! * scale;
+      for (let i = 0; i < size; i++) {
+        const m = mix32(keys[i]!);
+        const value = weights[i]! * scale;
         out[m % dims]! += m & 0x80000000 ? -value : value;
       }
     }
