@@ -16,6 +16,11 @@ export interface CommunityMembers {
   members: string;
   /** Tokens of `members`. */
   memberTokens: number;
+  /**
+   * Tokens of `members` followed by a blank line (how a packed item is counted when another comes
+   * after it), when known from the memoized counts of its lines; absent otherwise.
+   */
+  memberTokensWithBlankLine?: number;
   /** The chunks it comes from, in context order. */
   chunkIds: string[];
   docIds: string[];
@@ -142,6 +147,7 @@ export function renderMembers(input: RenderMembersInput): CommunityMembers {
   };
   let members: string;
   let memberTokens: number | undefined;
+  let withBlankLine: number | undefined;
   if (c.layer === 'chunk') {
     for (const i of c.nodes) {
       const fits = take(index.texts[i]!, '\n\n');
@@ -150,6 +156,7 @@ export function renderMembers(input: RenderMembersInput): CommunityMembers {
     }
     members = lines.join('\n\n');
     memberTokens = blankLineJoinedTokens(tokenizer, lines);
+    withBlankLine = blankLineTrailedTokens(tokenizer, lines);
   } else {
     const included = new Set<number>();
     const mentions = new Map<number, number>();
@@ -191,9 +198,15 @@ export function renderMembers(input: RenderMembersInput): CommunityMembers {
   if (memberTokens > budget) {
     members = tokenizer.truncate(members, budget);
     memberTokens = tokenizer.count(members);
+    withBlankLine = undefined;
   }
   const chunkOf = (id: string) => index.chunks[index.chunkLayer.index.get(id)!]!;
-  return { members, memberTokens, ...provenanceOf(chunkIds.map(chunkOf)) };
+  return {
+    members,
+    memberTokens,
+    ...(withBlankLine === undefined ? {} : { memberTokensWithBlankLine: withBlankLine }),
+    ...provenanceOf(chunkIds.map(chunkOf)),
+  };
 }
 
 /**
@@ -209,6 +222,19 @@ export function blankLineJoinedTokens(tokenizer: Tokenizer, lines: readonly stri
   for (let i = 0; i < lines.length; i++) {
     tokens += tokenizer.count(i < lines.length - 1 ? `${lines[i]}\n\n` : lines[i]!);
   }
+  return tokens;
+}
+
+/**
+ * Tokens of `lines.join('\n\n') + '\n\n'` from the (memoized) counts of its lines, each with the
+ * blank line after it, under the conditions of {@link blankLineJoinedTokens}; `undefined` when they
+ * do not hold or there is no line.
+ */
+export function blankLineTrailedTokens(tokenizer: Tokenizer, lines: readonly string[]): number | undefined {
+  if (tokenizer.additiveAfterBlankLine !== true || lines.length === 0) return undefined;
+  for (let i = 1; i < lines.length; i++) if (!/^\S/.test(lines[i]!)) return undefined;
+  let tokens = 0;
+  for (const line of lines) tokens += tokenizer.count(`${line}\n\n`);
   return tokens;
 }
 

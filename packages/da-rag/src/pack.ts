@@ -99,7 +99,9 @@ export interface PackInput {
  * known in advance where that text is a head, a blank line and the community's members: the head's
  * count plus the members' (known from rendering them), which is the text's count for a tokenizer
  * whose counts add up across a blank line (`additiveAfterBlankLine`) when the members start with a
- * non-whitespace character. Any other text is counted by `tokenizer`.
+ * non-whitespace character; and so that text followed by a blank line (as `packContext` counts an
+ * item with its separator) where the members' count with a blank line is known. Any other text is
+ * counted by `tokenizer`.
  */
 function itemCounting(
   tokenizer: Tokenizer,
@@ -113,7 +115,12 @@ function itemCounting(
     const suffix = `\n\n${c.members}`;
     if (!/^\S/.test(c.members) || !text.endsWith(suffix)) return;
     const head = text.slice(0, text.length - c.members.length);
-    known.set(text, tokenizer.count(head) + c.memberTokens);
+    const headTokens = tokenizer.count(head);
+    known.set(text, headTokens + c.memberTokens);
+    // Followed by the blank line that separates it from the next item: the members' count with it.
+    if (c.memberTokensWithBlankLine !== undefined) {
+      known.set(`${text}\n\n`, headTokens + c.memberTokensWithBlankLine);
+    }
   });
   if (known.size === 0) return tokenizer;
   return {

@@ -1,7 +1,7 @@
 import { getTokenizer, type Tokenizer } from '@grag/core';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { blankLineJoinedTokens } from '../src/members.js';
+import { blankLineJoinedTokens, blankLineTrailedTokens } from '../src/members.js';
 import {
   bestCandidate,
   type Candidate,
@@ -171,15 +171,18 @@ describe('packCommunities token counts', () => {
         fc.integer({ min: 5, max: 400 }),
         fc.constantFrom('greedy', 'truncate'),
         (specs, budget, packing) => {
-          const ranked = specs.map((spec, i) =>
-            candidate({
+          const ranked = specs.map((spec, i) => {
+            const lines = spec.members.map((line) => line.join(' '));
+            const withBlankLine = spec.lead === '' ? blankLineTrailedTokens(tokenizer, lines) : undefined;
+            return candidate({
               id: `chunk-k${i + 3}`,
               layer: 'chunk',
               report: spec.report.join(' ').trim(),
-              members: spec.lead + spec.members.map((line) => line.join(' ')).join('\n\n'),
+              members: spec.lead + lines.join('\n\n'),
+              ...(withBlankLine === undefined ? {} : { memberTokensWithBlankLine: withBlankLine }),
               score: 10 - i,
-            }),
-          );
+            });
+          });
           const pack = (t: Tokenizer) =>
             packCommunities({
               index,
@@ -208,6 +211,18 @@ describe('blankLineJoinedTokens', () => {
     ];
     expect(blankLineJoinedTokens(tokenizer, lines)).toBe(tokenizer.count(lines.join('\n\n')));
     expect(blankLineJoinedTokens(tokenizer, [])).toBe(0);
+  });
+
+  test('counts lines joined and followed by blank lines as that text is counted', () => {
+    const lines = [
+      'Meridian\nThe Meridian is a vessel.',
+      'Kessler Shipyard\nIt built the ferry.  ',
+      '"Nordlys" 1923.',
+    ];
+    expect(blankLineTrailedTokens(tokenizer, lines)).toBe(tokenizer.count(`${lines.join('\n\n')}\n\n`));
+    expect(blankLineTrailedTokens(tokenizer, ['It ends.'])).toBe(tokenizer.count('It ends.\n\n'));
+    expect(blankLineTrailedTokens(tokenizer, [])).toBeUndefined();
+    expect(blankLineTrailedTokens(tokenizer, ['a', '\nb'])).toBeUndefined();
   });
 
   test('gives up on a line that starts with whitespace, or a tokenizer whose counts need not add up', () => {
