@@ -5,6 +5,7 @@
  * the index lives (atomically: the store's new version replaces the old one in one step) and then
  * swaps it in with one assignment (registry.ts).
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   assertMethodOptions,
@@ -210,6 +211,13 @@ export async function submitCreate(writes: Writes, principal: Principal, request
       409,
       'conflict',
       `An index named "${name}" exists already; choose another name or delete it first.`,
+    );
+  }
+  if (writes.folder !== undefined && existsSync(join(writes.folder, name))) {
+    throw new HttpError(
+      409,
+      'conflict',
+      `The served folder holds "${name}" already (not an index it serves); choose another name or move it away.`,
     );
   }
   assertMethodOptions(method, 'build', request.options);

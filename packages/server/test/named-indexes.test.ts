@@ -94,6 +94,18 @@ describe('a folder of indexes', () => {
     }
   });
 
+  it('refuses to create an index over a folder that is not one of its indexes', async () => {
+    const res = await call(server.url, 'POST', '/v1/indexes', {
+      name: 'notes',
+      method: 'bm25',
+      documents: [{ id: 'a', text: 'some text' }],
+    });
+    expect(res.status).toBe(409);
+    expect((await res.json()).error.message).toBe(
+      'The served folder holds "notes" already (not an index it serves); choose another name or move it away.',
+    );
+  });
+
   it('refuses a body whose "method" names another index than the path', async () => {
     const res = await call(server.url, 'POST', '/v1/indexes/harbour/query', {
       question: 'q',
