@@ -1,8 +1,8 @@
 /**
- * `grag serve <index-dir>...`: the HTTP API and explorer page of `@grag/server` over saved indexes
+ * `grag serve <index-dir>... | --dir <folder>`: the HTTP API and explorer page of `@grag/server` over saved indexes
  * (directories, or with `--store` index names in a PostgreSQL database).
  */
-
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type IndexManifest, InvalidArgumentError } from '@grag/core';
 import {
@@ -10,6 +10,7 @@ import {
   isLoopbackHost,
   loadIndexes,
   openIndexFolder,
+  type ScopedToken,
   SERVE_DEFAULTS,
   serve,
 } from '@grag/server';
@@ -27,6 +28,7 @@ export interface ServeCommandInput {
   args: string[];
   flags: {
     dir?: string;
+    tokens?: string;
     host?: string;
     port?: string;
     token?: string;
@@ -59,6 +61,34 @@ function listFlag(name: string, values: string[] | undefined): string[] | undefi
     throw new InvalidArgumentError(name, `Bad --${name}: an empty value; give one or more, comma-separated.`);
   }
   return items;
+}
+
+/** What a `--tokens` file holds: the scoped tokens and the indexes of each workspace. */
+type TokensFile = { tokens?: ScopedToken[]; workspaces?: Record<string, string[]> };
+
+/** The `--tokens` file, read and parsed (the server checks its entries); one line naming it when it cannot be. */
+async function readTokensFile(io: CliIO, path: string | undefined): Promise<TokensFile> {
+  if (path === undefined) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(resolve(io.cwd, path), 'utf8'));
+  } catch (error) {
+    const why = (error as NodeJS.ErrnoException).code ?? 'not JSON';
+    throw new InvalidArgumentError('tokens', `Bad --tokens ${path}: cannot read it as JSON (${why}).`);
+  }
+  const file = parsed as TokensFile;
+  if (
+    typeof parsed !== 'object' ||
+    parsed === null ||
+    !Array.isArray(file.tokens) ||
+    file.tokens.length === 0
+  ) {
+    throw new InvalidArgumentError(
+      'tokens',
+      `Bad --tokens ${path}: expected {"tokens": [{"token": "...", "access": "read", "workspace": "team-a"}], "workspaces": {"team-a": ["index"]}}.`,
+    );
+  }
+  return file;
 }
 
 /** Resolves when `signal` aborts or the process gets SIGTERM. */
@@ -100,11 +130,12 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
   const port = parsePort(flags.port);
   const host = flags.host ?? SERVE_DEFAULTS.host;
   const token = flags.token ?? (io.env.GRAG_TOKEN?.trim() || undefined);
+  const scoped = await readTokensFile(io, flags.tokens);
   const allowedHosts = listFlag('allowed-host', flags['allowed-host']);
   const cors = listFlag('cors', flags.cors);
   // Before anything is loaded: a server on the network without a token would serve anyone.
   const loopback = await isLoopbackHost(host);
-  if (!loopback && token === undefined) {
+  if (!loopback && token === undefined && scoped.tokens === undefined) {
     throw new InvalidArgumentError(
       'token',
       `--host ${host} is not a loopback address, so anyone who can reach it could read and query these indexes; add --token <t> (or set GRAG_TOKEN), or bind 127.0.0.1.`,
@@ -158,6 +189,8 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
       host,
       port,
       ...(token !== undefined ? { token } : {}),
+      ...(scoped.tokens ? { tokens: scoped.tokens } : {}),
+      ...(scoped.workspaces ? { workspaces: scoped.workspaces } : {}),
       ...(allowedHosts !== undefined ? { allowedHosts } : {}),
       ...(cors !== undefined ? { cors } : {}),
       ...(flags['no-explorer'] ? { explorerDir: false as const } : {}),
@@ -175,7 +208,9 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
     const names =
       [...indexes.map((ix) => ix.method.name), ...(folder?.indexes ?? []).map((ix) => ix.name)].join(', ') ||
       `no index yet in ${flags.dir} (create one with POST /v1/indexes)`;
-    io.stdout.write(`grag serve: ${names} at ${server.url}${token ? ' (bearer token required)' : ''}\n`);
+    io.stdout.write(
+      `grag serve: ${names} at ${server.url}${token || scoped.tokens ? ' (bearer token required)' : ''}\n`,
+    );
     if (!loopback && !flags.quiet) {
       io.stderr.write(
         `grag serve: listening on ${host}, so anyone who can reach it and has the token can query these indexes.\n`,

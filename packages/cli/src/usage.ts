@@ -30,6 +30,7 @@ export const EVAL_USAGE = {
 /** The options `grag serve` adds to the command line. */
 export const SERVE_OPTIONS = {
   dir: { type: 'string' },
+  tokens: { type: 'string' },
   host: { type: 'string' },
   port: { type: 'string' },
   token: { type: 'string' },
@@ -49,6 +50,8 @@ export const SERVE_USAGE = {
                              network and needs --token)
   --port <n>                 port (default 8787; 0 picks a free one)
   --token <t>                require Authorization: Bearer <t> on the API (default: $GRAG_TOKEN, else none)
+  --tokens <file.json>       tokens scoped to workspaces: {"tokens": [{"token", "access": "read"|"write"|"admin",
+                             "workspace"}], "workspaces": {"<workspace>": ["<index>", ...]}}
   --allowed-host <h>         also answer requests for Host h (name or name:port; repeat or comma-separate),
                              e.g. behind a reverse proxy; others get 421 (DNS rebinding guard)
   --cors <origin>            let pages of this exact origin call the API (repeat or comma-separate);

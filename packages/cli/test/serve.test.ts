@@ -242,6 +242,51 @@ describe('grag serve in process', () => {
     );
   });
 
+  it('scopes tokens to workspaces from a --tokens file', async () => {
+    const folder = join(root, 'scoped');
+    for (const name of ['north', 'south']) {
+      const io = captureIO(root);
+      const argv = ['index', join(root, 'corpus'), '--method', 'bm25', '--out', join(folder, name), '-q'];
+      expect(await run(argv, io), io.err()).toBe(0);
+    }
+    const file = join(root, 'tokens.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        tokens: [
+          { token: 'north-read', access: 'read', workspace: 'n' },
+          { token: 'boss', access: 'admin' },
+        ],
+        workspaces: { n: ['north'], s: ['south'] },
+      }),
+    );
+    const { out } = await serving(
+      ['--dir', folder, '--tokens', file, '--port', '0', '--no-explorer'],
+      async (url) => {
+        const names = async (token: string) =>
+          (
+            (await (
+              await fetch(`${url}/v1/indexes`, { headers: { authorization: `Bearer ${token}` } })
+            ).json()) as {
+              indexes: { name: string }[];
+            }
+          ).indexes.map((ix) => ix.name);
+        expect(await names('north-read')).toEqual(['north']);
+        expect(await names('boss')).toEqual(['north', 'south']);
+        expect((await fetch(`${url}/v1/indexes`)).status).toBe(401);
+        const south = await fetch(`${url}/v1/indexes/south`, {
+          headers: { authorization: 'Bearer north-read' },
+        });
+        expect(south.status).toBe(404);
+      },
+    );
+    expect(out).toContain('(bearer token required)');
+    const bad = captureIO(root);
+    await writeFile(file, '{"tokens": []}');
+    expect(await run(['serve', '--dir', folder, '--tokens', file, '--port', '0'], bad)).toBe(1);
+    expect(bad.err()).toMatch(/^grag: Bad --tokens .*tokens\.json: expected \{"tokens": \[/);
+  });
+
   it('lists serve and its options in --help', async () => {
     const io = captureIO(root);
     expect(await run(['serve', '--help'], io)).toBe(0);
