@@ -11,6 +11,16 @@ export function wordsOf(text: string): string[] {
   );
 }
 
+/**
+ * A token's word as {@link wordsOf} writes it (lower case, diacritics folded), unlike wink's `normal`,
+ * which also respells ("Grey" → "gray").
+ */
+export const foldedWord = (value: string): string =>
+  value
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+
 /** Function words that never decide whether two phrases name the same thing. */
 export const SPAN_STOP = new Set('the a an of and in on at for to de la le by with from or'.split(' '));
 

@@ -30,7 +30,11 @@ const NAME_JOINERS = new Set(
     ' ',
   ),
 );
-const LEADING = new Set('is are was were do does did has have had can could will would'.split(' '));
+const LEADING = new Set(
+  'is are was were do does did has have had can could will would what which who whom whose where when how'.split(
+    ' ',
+  ),
+);
 const LEADING_LOWER = new Set('both either the a an'.split(' '));
 const POSSESSIVE = /^['’][sS]$/;
 

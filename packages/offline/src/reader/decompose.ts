@@ -64,17 +64,17 @@ export function reorderQuestion(tokens: readonly Token[]): string | null {
   // The break: a dash or colon (or a comma before a wh-word) after a topic without a verb of its own;
   // or the full stop after a sentence that introduces what the question asks about ("X has a sister.").
   let cut = -1;
-  let setup: ReturnType<typeof describeSetup> = null;
+  let setup: Setup | null = null;
   for (let k = 1; k < tokens.length - 2; k++) {
     const v = tokens[k]!.value;
     if (v === '.') {
       // A full stop cuts only after a sentence that introduces something.
-      setup = describeSetup(tokens.slice(0, k));
+      setup = chooseSetup(describeSetups(tokens.slice(0, k)), tokens.slice(k + 1));
       if (setup) {
         cut = k;
         break;
       }
-    } else if (/^[—–:]$|^--$/.test(v) || (v === ',' && WH_START.has(tokens[k + 1]!.normal))) {
+    } else if (/^[—–:;]$|^--$/.test(v) || (v === ',' && WH_START.has(tokens[k + 1]!.normal))) {
       cut = k;
       break;
     }
@@ -93,24 +93,27 @@ export function reorderQuestion(tokens: readonly Token[]): string | null {
     // A topic is a noun phrase: a verb only inside its own relative clause ("the man who built X").
     const relative = topic.findIndex((t) => RELATIVE.has(t.normal) || t.normal === 'whoever');
     const own = relative < 0 ? topic : topic.slice(0, relative);
-    if (
-      own.some((t, i) => (t.pos === 'VERB' || t.pos === 'AUX') && !misreadVerb(tokens, i)) ||
-      topic.length > 14
-    )
-      return null;
     if (topic.some((t) => t.normal === 'or')) return null; // "A or B: which …?" names options
-    topicText = spanText(tokens, 0, cut - 1);
+    if (own.some((t, i) => (t.pos === 'VERB' || t.pos === 'AUX') && !misreadVerb(tokens, i))) {
+      // A sentence set apart by a dash or semicolon introduces what the question takes up ("X
+      // taught at a school — how many students does that school have?").
+      setup = chooseSetup(describeSetups(topic), tokens.slice(cut + 1));
+      if (!setup) return null;
+      head = setup.head;
+      person = isPersonNoun(head);
+      topicText = setup.description;
+    } else if (topic.length > 14) return null;
+    else topicText = spanText(tokens, 0, cut - 1);
   }
-  // "that institute", "the grandmother": the introduced entity taken up by its noun.
-  const taken = head
-    ? rest.findIndex((t, k) => /^(that|this|the)$/.test(t.normal) && rest[k + 1]?.lemma === head)
-    : -1;
-  if (taken >= 0) {
+  // "that institute", "the other grandmother": the introduced entity taken up by its noun.
+  const taken = head ? takenUpAt(rest, head) : null;
+  if (taken) {
+    const [at, end] = taken;
     // "Who set that institute up?": the particle goes back to its verb ("who set up the institute …").
-    const particle = rest[taken + 2];
-    const moved = !!particle && PARTICLES.has(particle.normal) && rest[taken - 1]?.pos === 'VERB';
-    const before = `${spanText(rest, 0, taken - 1)}${moved ? ` ${particle.value}` : ''}`;
-    const text = `${before} ${topicText} ${spanText(rest, taken + (moved ? 3 : 2), rest.length - 1)}`;
+    const particle = rest[end + 1];
+    const moved = !!particle && PARTICLES.has(particle.normal) && rest[at - 1]?.pos === 'VERB';
+    const before = `${spanText(rest, 0, at - 1)}${moved ? ` ${particle.value}` : ''}`;
+    const text = `${before} ${topicText} ${spanText(rest, end + (moved ? 2 : 1), rest.length - 1)}`;
     return capitalise(
       text
         .replace(/\s+/g, ' ')
@@ -163,13 +166,74 @@ export function reorderQuestion(tokens: readonly Token[]): string | null {
 /** Indefinite determiners that introduce an entity ("a sister", "an institute"). */
 const INDEFINITE = new Set(['a', 'an', 'some']);
 
+/** What a sentence before the question introduces: a definite description and its head noun. */
+interface Setup {
+  description: string;
+  head: string;
+}
+
+/** Where the question takes up a noun: "that institute", "the other yard" (from, to). */
+function takenUpAt(rest: readonly Token[], head: string): [number, number] | null {
+  for (let k = 0; k < rest.length - 1; k++) {
+    if (!/^(that|this|the)$/.test(rest[k]!.normal)) continue;
+    const n = /^(other|same)$/.test(rest[k + 1]!.normal) ? k + 2 : k + 1;
+    if (rest[n]?.lemma === head) return [k, n];
+  }
+  return null;
+}
+
 /**
- * A sentence before a question that introduces what it asks about, as a definite description:
- * "X has a sister" → "the sister of X"; "X was launched by a grandmother" → "the grandmother who
- * launched X"; "X works at an institute" → "the institute where X works"; "X skippers a ferry" →
- * "the ferry that X skippers". null when the sentence introduces nothing this way.
+ * The entity a question takes up among those its setup introduced: the one it names by its noun
+ * ("that school"), else the one its pronoun agrees with ("she": a person), else the first.
  */
-function describeSetup(tokens: readonly Token[]): { description: string; head: string } | null {
+function chooseSetup(setups: readonly Setup[], rest: readonly Token[]): Setup | null {
+  if (setups.length <= 1) return setups[0] ?? null;
+  const named = setups.find((s) => takenUpAt(rest, s.head));
+  if (named) return named;
+  const pronoun = rest.find((t) => SUBJECT_PRONOUNS.has(t.normal) || POSSESSIVE_PRONOUNS.has(t.normal));
+  if (pronoun && !/^the(y|m|ir)$/.test(pronoun.normal)) {
+    const person = !/^its?$/.test(pronoun.normal);
+    return setups.find((s) => isPersonNoun(s.head) === person) ?? setups[0]!;
+  }
+  return setups[0]!;
+}
+
+/**
+ * What a sentence before a question introduces, as definite descriptions: "X has a sister" → "the
+ * sister of X"; "X was launched by a grandmother" → "the grandmother who launched X"; "X works at
+ * an institute" → "the institute where X works"; "X skippers a ferry" → "the ferry that X
+ * skippers"; its subject, "A chemist helped X" → "the chemist who helped X". Empty when the
+ * sentence introduces nothing this way.
+ */
+function describeSetups(tokens: readonly Token[]): Setup[] {
+  const out: Setup[] = [];
+  const object = describeSetup(tokens);
+  if (object) out.push(object);
+  // "A chemist helped X": an indefinite subject, its verb right after its noun.
+  if (INDEFINITE.has(tokens[0]?.normal ?? '')) {
+    let h = 0;
+    // Modifiers ("English", "marine") and nouns up to a lower-case head noun.
+    while (tokens[h + 1] && /^(ADJ|NOUN|PROPN)$/.test(tokens[h + 1]!.pos)) h++;
+    const verb = tokens[h + 1];
+    if (
+      h > 0 &&
+      tokens[h]!.pos === 'NOUN' &&
+      !isCapital(tokens[h]) &&
+      verb &&
+      (verb.pos === 'VERB' || verb.pos === 'AUX')
+    ) {
+      const connector = isPersonNoun(tokens[h]!.lemma) ? 'who' : 'that';
+      out.push({
+        description: `the ${spanText(tokens, 1, h)} ${connector} ${spanText(tokens, h + 1, tokens.length - 1)}`,
+        head: tokens[h]!.lemma,
+      });
+    }
+  }
+  return out;
+}
+
+/** The object a sentence introduces ({@link describeSetups}), or null. */
+function describeSetup(tokens: readonly Token[]): Setup | null {
   const i = tokens.findIndex(
     (t, k) => INDEFINITE.has(t.normal) && tokens.slice(0, k).some((v) => v.pos === 'VERB' || v.pos === 'AUX'),
   );

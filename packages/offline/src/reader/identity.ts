@@ -4,7 +4,7 @@
  * context calls the name by: "X is a marine biologist …", "X, a harbour master of …", "the composer X".
  */
 import { spanText, type Token } from '../nlp.js';
-import { containsWords, contentWords } from '../words.js';
+import { containsWords, contentWords, foldedWord } from '../words.js';
 import { aboutItems, wordSet } from './about.js';
 import type { AnswerSentence } from './types.js';
 
@@ -55,25 +55,33 @@ function roleAfter(tokens: readonly Token[], k: number, end: number): [number, n
   if (!/^(a|an)$/.test(tokens[i]?.normal ?? '')) return null;
   i++;
   const start = i;
-  // Adjectives and nouns up to the head: "former harbour engineer", "marine biologist".
-  while (i <= end && /^(ADJ|NOUN|ADV)$/.test(tokens[i]!.pos) && !capital(tokens[i])) i++;
+  // Adjectives and nouns up to the head: "former harbour engineer", "marine biologist"; a people's
+  // name before them ("an English composer").
+  const modifier = (t: Token | undefined): boolean => !!t && /^(ADJ|NOUN|ADV)$/.test(t.pos) && !capital(t);
+  while (i <= end && (modifier(tokens[i]) || (capital(tokens[i]) && i < end && modifier(tokens[i + 1])))) i++;
   const last = i - 1;
   return last >= start && tokens[last]!.pos === 'NOUN' ? [start, last] : null;
 }
 
+/** A noun phrase a sentence calls a name by: tokens `start..end` of sentence `sentence`. */
+export interface RoleSpan {
+  sentence: number;
+  start: number;
+  end: number;
+  /** How surely the sentence says it ("X is a …" most, "the composer X" least), its item first. */
+  score: number;
+}
+
 /**
- * The noun phrase the context calls `name` by, with the sentence that says so: "X is a marine
- * biologist …" → "marine biologist"; "X, a harbour master of …" → "harbour master"; "the composer X"
- * → "composer". Sentences of X's own item come first. null when no sentence calls X anything.
+ * Every noun phrase the context calls `name` by: "X is a marine biologist …" → "marine biologist";
+ * "X, a harbour master of …" → "harbour master"; "the composer X" → "composer"; "The director of
+ * the shipyard is X" → "director of the shipyard". Best first; sentences of X's own item count most.
  */
-export function identityOf(
-  name: string,
-  sentences: readonly AnswerSentence[],
-): { answer: string; sentence: number } | null {
+export function roleSpans(name: string, sentences: readonly AnswerSentence[]): RoleSpan[] {
   const words = contentWords(name);
-  if (words.length === 0) return null;
+  if (words.length === 0) return [];
   const own = aboutItems(name, sentences);
-  let best: { answer: string; sentence: number; score: number } | null = null;
+  const out: RoleSpan[] = [];
   for (let i = 0; i < sentences.length; i++) {
     const s = sentences[i]!;
     if (containsWords(wordSet(s), words.slice(-1)) < 1) continue;
@@ -81,50 +89,69 @@ export function identityOf(
     const range = s.ea.analysis.sentences[s.index]!;
     for (let k = range.start; k <= range.end; k++) {
       // The whole name ends here (or its last word alone, as a text calls a person again: "Marren").
-      if (tokens[k]!.normal !== words[words.length - 1] || !capital(tokens[k])) continue;
-      const whole = words.every((word, j) => tokens[k - (words.length - 1 - j)]?.normal === word);
+      const word = (at: number): string | undefined => {
+        const t = tokens[at];
+        return t && foldedWord(t.value);
+      };
+      if (word(k) !== words[words.length - 1] || !capital(tokens[k])) continue;
+      const whole = words.every((w, j) => word(k - (words.length - 1 - j)) === w);
       // Another person of the same surname ("Mayor Odile Brandt" for "Edvard Brandt") is not X.
       if (capital(tokens[k + 1]) || (!whole && capital(tokens[k - 1]))) continue;
-      let role: [number, number] | null = null;
-      let weight = 0;
-      const next = tokens[k + 1]?.normal;
-      if (/^(is|was)$/.test(next ?? '')) {
-        role = roleAfter(tokens, k + 2, range.end);
-        weight = 1;
-      } else if (next === ',') {
-        role = roleAfter(tokens, k + 2, range.end);
-        weight = 0.9;
-      }
-      // "the composer Tobias Wren": a lower-case noun right before the name's first word.
-      const first = k - (words.length - 1);
-      const before = tokens[first - 1];
-      if (
-        !role &&
-        before?.pos === 'NOUN' &&
-        !capital(before) &&
-        /^(the|a|an)$/.test(tokens[first - 2]?.normal ?? '')
-      ) {
-        let j = first - 1;
-        while (j - 1 >= range.start && /^(ADJ|NOUN)$/.test(tokens[j - 1]!.pos) && !capital(tokens[j - 1]))
-          j--;
-        role = [j, first - 1];
-        weight = 0.7;
-      }
-      // "The current director of the shipyard is Marta Kessler": the sentence's subject.
-      if (
-        !role &&
-        /^(is|was)$/.test(before?.normal ?? '') &&
-        tokens[range.start]?.normal === 'the' &&
-        first - 2 - range.start <= 8
-      ) {
-        role = [range.start + 1, first - 2];
-        weight = 0.8;
-      }
-      if (!role) continue;
-      const score = weight * (own.has(s.item) ? 1.5 : 1) - 0.001 * i;
-      if (!best || score > best.score)
-        best = { answer: spanText(tokens, role[0], role[1]), sentence: i, score };
+      const found = roleAt(tokens, k, k - (words.length - 1), range);
+      if (found)
+        out.push({ sentence: i, ...found, score: found.weight * (own.has(s.item) ? 1.5 : 1) - 0.001 * i });
     }
   }
-  return best ? { answer: best.answer, sentence: best.sentence } : null;
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/** The role a sentence gives the name ending at token `k` (first word at `first`), or null. */
+function roleAt(
+  tokens: readonly Token[],
+  k: number,
+  first: number,
+  range: { start: number; end: number },
+): { start: number; end: number; weight: number } | null {
+  const next = tokens[k + 1]?.normal;
+  let role: [number, number] | null = null;
+  if (/^(is|was)$/.test(next ?? '')) role = roleAfter(tokens, k + 2, range.end);
+  if (role) return { start: role[0], end: role[1], weight: 1 };
+  if (next === ',') role = roleAfter(tokens, k + 2, range.end);
+  if (role) return { start: role[0], end: role[1], weight: 0.9 };
+  // "the composer Tobias Wren": a lower-case noun right before the name's first word.
+  const before = tokens[first - 1];
+  if (before?.pos === 'NOUN' && !capital(before) && /^(the|a|an)$/.test(tokens[first - 2]?.normal ?? '')) {
+    let j = first - 1;
+    while (j - 1 >= range.start && /^(ADJ|NOUN)$/.test(tokens[j - 1]!.pos) && !capital(tokens[j - 1])) j--;
+    return { start: j, end: first - 1, weight: 0.7 };
+  }
+  // "The current director of the shipyard is Marta Kessler": the sentence's subject.
+  if (
+    /^(is|was)$/.test(before?.normal ?? '') &&
+    tokens[range.start]?.normal === 'the' &&
+    first - 2 - range.start <= 8
+  )
+    return { start: range.start + 1, end: first - 2, weight: 0.8 };
+  return null;
+}
+
+/**
+ * The noun phrase the context calls `name` by, with the sentence that says so ({@link roleSpans},
+ * the best). null when no sentence calls X anything.
+ */
+export function identityOf(
+  name: string,
+  sentences: readonly AnswerSentence[],
+): { answer: string; sentence: number } | null {
+  const best = roleSpans(name, sentences)[0];
+  if (!best) return null;
+  const tokens = sentences[best.sentence]!.ea.analysis.tokens;
+  return { answer: spanText(tokens, best.start, best.end), sentence: best.sentence };
+}
+
+/** Whether the context calls `name` a `head` (lemma): "X was a Norwegian marine biologist" → "biologist". */
+export function calledA(name: string, head: string, sentences: readonly AnswerSentence[]): boolean {
+  return roleSpans(name, sentences).some(
+    (r) => sentences[r.sentence]!.ea.analysis.tokens[r.end]!.lemma === head,
+  );
 }

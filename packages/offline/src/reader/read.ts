@@ -14,10 +14,11 @@ import { type ReaderContext, readContext } from './context.js';
 import { findDescription, normalizeWording, reorderQuestion, replaceSpan } from './decompose.js';
 import { findEventPlace } from './events.js';
 import { extractPhrase } from './extract.js';
-import { identityName, identityOf } from './identity.js';
+import { calledA, identityName, identityOf } from './identity.js';
 import { polarByRelation } from './polar.js';
 import { readQuestion } from './question.js';
 import { resolveChain } from './resolve.js';
+import { sharedAttribute, sharedQuestion } from './shared.js';
 import { createSupport, type ScoredSentence } from './support.js';
 import type { AnswerSentence, PhraseAnswer } from './types.js';
 
@@ -117,6 +118,11 @@ async function answerPhrase(
   const normalized = normalizeWording(query);
   let q = reorderQuestion((await analyze(normalized)).tokens) ?? normalized;
   const plain = ctx.asAnswerSentences(candidates.map(() => 0));
+  // "What line of work do X and Y share?": what the context calls both alike.
+  const shared = sharedQuestion((await analyze(q)).tokens);
+  const common = shared && sharedAttribute(shared, plain);
+  if (common && common.answer === null) return UNKNOWN;
+  if (common) return cite(common.answer, [...new Set(common.sentences.map((i) => plain[i]!.item))]);
   // Relation chains first: "Where was the founder of X born?" → the context's founder of X, Y
   // → "Where was Y born?". The bridge's items are cited after the answer's.
   for (let hop = 0; hop < MAX_HOPS; hop++) {
@@ -192,7 +198,12 @@ async function chainStep(
   if (!sub?.answer || !sub.confident) return null;
   // The entity found must be what the description calls it: "the research vessel Aurora Tern", "the
   // Lindqvist Institute", somewhere in the context.
-  if (description.head && !describedAs(sub.answer, description.head)) return null;
+  if (
+    description.head &&
+    !describedAs(sub.answer, description.head) &&
+    !calledA(sub.answer, description.head, plain)
+  )
+    return null;
   for (const i of sub.items) addItem(i);
   // "Who is the woman who started X?": the description is all that is asked.
   const whole =

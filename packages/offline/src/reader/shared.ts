@@ -1,0 +1,109 @@
+/**
+ * What two named things have in common: "What line of work do X and Y share?", "What kind of vessel
+ * are X and Y both?", "What do X and Y have in common?". The answer is the part of what the context
+ * calls each of them that is the same: "X is an English composer and organist", "Y was a Danish
+ * composer" → "composer".
+ */
+import type { Token } from '../nlp.js';
+import { pairedNames } from './chain.js';
+import { roleSpans } from './identity.js';
+import type { AnswerSentence } from './types.js';
+
+/** Words that ask for what two things share. */
+const SHARED_CUES = new Set(['share', 'both', 'common', 'alike']);
+/** Nouns that ask for a nationality: the shared part is the capitalised modifier ("Danish"). */
+const NATIONALITY = /^(nationality|citizenship|country|origin)$/;
+
+/** A shared attribute question: its two names and what it asks for, or null. */
+export function sharedQuestion(
+  tokens: readonly Token[],
+): { names: [string, string]; nationality: boolean } | null {
+  if (tokens[0]?.pos === 'AUX') return null; // "Are X and Y both …?" is a yes/no question
+  const wh = tokens.findIndex((t) => /^(what|which)$/.test(t.normal));
+  if (wh < 0 || !tokens.some((t) => SHARED_CUES.has(t.lemma) || SHARED_CUES.has(t.normal))) return null;
+  const names = pairedNames(tokens);
+  if (!names) return null;
+  // The noun asked for: "what kind of animal", "which line of work", "what nationality".
+  const asked = tokens.slice(wh + 1, wh + 5).find((t) => t.pos === 'NOUN');
+  return { names, nationality: !!asked && NATIONALITY.test(asked.lemma) };
+}
+
+/** One noun phrase a name is called by, as lower-case words with the tokens they come from. */
+interface Role {
+  words: string[];
+  tokens: Token[];
+  sentence: number;
+  score: number;
+}
+
+/**
+ * Every role the context gives `name`, each conjunct of a coordination on its own ("an English
+ * composer and organist" → "English composer", "organist").
+ */
+function rolesOf(name: string, sentences: readonly AnswerSentence[]): Role[] {
+  const out: Role[] = [];
+  for (const span of roleSpans(name, sentences)) {
+    const tokens = sentences[span.sentence]!.ea.analysis.tokens;
+    const push = (from: number, to: number): void => {
+      const run = tokens.slice(from, to + 1);
+      out.push({ words: run.map((t) => t.lemma), tokens: run, sentence: span.sentence, score: span.score });
+    };
+    push(span.start, span.end);
+    // "composer and organist", "painter, sculptor and poet": further roles of the same name.
+    let k = span.end + 1;
+    while (/^(and|or|,)$/.test(tokens[k]?.normal ?? '')) {
+      let e = k + 1;
+      if (tokens[e]?.normal === 'and') e++;
+      const from = e;
+      while (tokens[e] && /^(ADJ|NOUN)$/.test(tokens[e]!.pos) && !/^\p{Lu}/u.test(tokens[e]!.value)) e++;
+      if (e === from || tokens[e - 1]!.pos !== 'NOUN') break;
+      push(from, e - 1);
+      k = e;
+    }
+  }
+  return out;
+}
+
+/** The words two roles end in alike (lemmas), as tokens of the first: "film director" of two. */
+function commonEnd(a: Role, b: Role): Token[] {
+  let n = 0;
+  while (
+    n < a.words.length &&
+    n < b.words.length &&
+    a.words[a.words.length - 1 - n] === b.words[b.words.length - 1 - n]
+  )
+    n++;
+  return a.tokens.slice(a.tokens.length - n);
+}
+
+/**
+ * What the context calls both names alike, with the two sentences that say so; `answer: null` when
+ * it calls each something but nothing alike, null when it calls one of them nothing. For an
+ * occupation or kind, names of peoples are left out ("English composer" and "Danish composer"
+ * share "composer"); for a nationality, they are the answer.
+ */
+export function sharedAttribute(
+  question: { names: [string, string]; nationality: boolean },
+  sentences: readonly AnswerSentence[],
+): { answer: string; sentences: [number, number] } | { answer: null } | null {
+  const [first, second] = question.names.map((name) => rolesOf(name, sentences)) as [Role[], Role[]];
+  if (first.length === 0 || second.length === 0) return null;
+  let best: { answer: string; sentences: [number, number]; score: number } | null = null;
+  for (const a of first) {
+    for (const b of second) {
+      if (a.sentence === b.sentence && a.tokens[0] === b.tokens[0]) continue; // one phrase for both
+      const common = question.nationality
+        ? a.tokens.filter((t) => /^\p{Lu}/u.test(t.value) && b.words.includes(t.lemma))
+        : commonEnd(a, b).filter((t, i, all) => i === all.length - 1 || !/^\p{Lu}/u.test(t.value));
+      if (common.length === 0 || (!question.nationality && common.at(-1)!.pos !== 'NOUN')) continue;
+      const score = common.length + a.score + b.score;
+      if (!best || score > best.score)
+        best = {
+          answer: common.map((t) => t.value).join(' '),
+          sentences: [a.sentence, b.sentence],
+          score,
+        };
+    }
+  }
+  return best ? { answer: best.answer, sentences: best.sentences } : { answer: null };
+}
