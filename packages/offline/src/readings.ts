@@ -15,7 +15,7 @@ const READINGS_KEPT = 512;
  * 12 words, starting with a capital or a digit, no sentence punctuation at its end, and more text
  * after it.
  */
-function titleLine(text: string): string | undefined {
+export function titleLine(text: string): string | undefined {
   const match = /^\s*#*\s*([^\n]*)\n\s*\S/u.exec(text);
   const line = match?.[1]?.trim();
   if (!line || !/^[\p{Lu}\p{Lt}\p{N}"“']/u.test(line) || /[.!?:;,]$/u.test(line)) return undefined;

@@ -51,7 +51,7 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
 
   const entitiesOf = createReadings(settings);
   const reader = createReader({
-    entitiesOf: (text, full) => entitiesOf(text, full),
+    entitiesOf: (text, full, subject) => entitiesOf(text, full, subject),
     embedder,
     answerMode: settings.answerMode,
     answerSentences: settings.answerSentences,

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { createOfflineTasks, NO_ANSWER } from '../src/index.js';
 import { analyze } from '../src/nlp.js';
 import { reorderQuestion } from '../src/reader/decompose.js';
+import { readQuestion } from '../src/reader/question.js';
 import { sharedQuestion } from '../src/reader/shared.js';
 
 // Invented notes about invented musicians, scientists and ships of a harbour town, written for
@@ -112,5 +113,21 @@ describe('names with diacritics or respelled words', () => {
   test('what the context calls a name, whatever its letters', async () => {
     expect((await ask('Who is Ådne Håkonsen?')).answer).toBe('Norwegian skier');
     expect((await ask('What is the Grey Heron?')).answer).toBe('ferry');
+  });
+});
+
+describe('notes without a title line', () => {
+  test('"It …" at a sentence start is about the name the note opens with', async () => {
+    const a = await ask('Which school has 420 students?');
+    expect(a.answer).toBe('Lindqvist Institute');
+    expect(a.citations).toEqual(['institute']);
+  });
+});
+
+describe('what the question asks for', () => {
+  test('a past tense the tagger reads as a noun does not become the noun asked for', async () => {
+    const reading = readQuestion((await analyze('Which actor starred with Tobias Wren in the film?')).tokens);
+    expect(reading.descriptor).toBe('actor');
+    expect(reading.kind).toBe('person');
   });
 });

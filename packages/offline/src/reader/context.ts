@@ -7,6 +7,7 @@ import { type ContextItem, cosineSimilarity, type Embedder, embedAll, throwIfAbo
 import type { EntityAnalysis } from '../entities.js';
 import { questionTarget } from '../query.js';
 import { inverseDocumentFrequency } from '../rank.js';
+import { titleLine } from '../readings.js';
 import { contentConcepts, predicateConcepts } from './meaning.js';
 import { headerOf, narratorOf } from './narrator.js';
 import { containsPhrase, type ScoredSentence } from './support.js';
@@ -31,7 +32,31 @@ export interface ReaderContext {
   asAnswerSentences(scores: readonly number[]): AnswerSentence[];
 }
 
-type EntitiesOf = (text: string, full: boolean) => Promise<EntityAnalysis>;
+type EntitiesOf = (text: string, full: boolean, subject?: string) => Promise<EntityAnalysis>;
+
+/**
+ * What a note without a title line is about: the name its first sentence opens with, before "is",
+ * "was" or a comma ("The Lindqvist Institute is a music school …"), so that "It has 420 students"
+ * is read as about it. undefined when the text has a title line (the reading takes that) or opens
+ * otherwise.
+ */
+async function leadSubject(text: string, entitiesOf: EntitiesOf): Promise<string | undefined> {
+  if (titleLine(text) !== undefined) return undefined;
+  const ea = await entitiesOf(text, false);
+  const first = ea.analysis.sentences[0];
+  if (!first) return undefined;
+  const tokens = ea.analysis.tokens;
+  const m = (ea.bySentence[0] ?? []).find((x) => x.start <= first.start + 1);
+  const entity = m && ea.byKey.get(m.key);
+  if (
+    !m ||
+    !entity ||
+    entity.type === 'concept' ||
+    (m.start > first.start && tokens[first.start]!.normal !== 'the')
+  )
+    return undefined;
+  return /^(is|was|are|were|,)$/.test(tokens[m.end + 1]?.normal ?? '') ? entity.name : undefined;
+}
 
 /** Every sentence of `context` with its concepts, names, numbers and its note's narrator. */
 async function contextSentences(
@@ -43,7 +68,7 @@ async function contextSentences(
   for (let item = 0; item < context.length; item++) {
     throwIfAborted(abortSignal);
     const text = context[item]!.text;
-    const ea = await entitiesOf(text, true);
+    const ea = await entitiesOf(text, true, await leadSubject(text, entitiesOf));
     const narrator = /\b(my|our)\b/i.test(text)
       ? narratorOf(text, await entitiesOf(headerOf(text), false))
       : null;

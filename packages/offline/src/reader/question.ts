@@ -320,7 +320,12 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
     // The noun asked for is a common noun: "Which country Lotte Haas is from?" asks for a country.
     let k = target.start + 1;
     let noun: string | null = null;
-    while (tokens[k] && (tokens[k]!.pos === 'ADJ' || tokens[k]!.pos === 'NOUN') && !isVerbLike(tokens, k)) {
+    while (
+      tokens[k] &&
+      (tokens[k]!.pos === 'ADJ' || tokens[k]!.pos === 'NOUN') &&
+      !isVerbLike(tokens, k) &&
+      !pastTenseRead(tokens, k)
+    ) {
       if (tokens[k]!.pos === 'NOUN') {
         noun = tokens[k]!.lemma;
         reading.plural = tokens[k]!.normal !== noun && /s$/.test(tokens[k]!.normal);
@@ -383,4 +388,20 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
     reading.withUnit = true;
   }
   return reading;
+}
+
+/**
+ * A past tense the tagger read as a noun after the noun asked for: "Which actor *starred* with X",
+ * "which ship *carried* the mail" (an "-ed" word after a noun, before a preposition or determiner).
+ */
+function pastTenseRead(tokens: readonly Token[], k: number): boolean {
+  const t = tokens[k]!;
+  const next = tokens[k + 1];
+  return (
+    tokens[k - 1]?.pos === 'NOUN' &&
+    t.pos === 'NOUN' &&
+    /^\p{Ll}.{2,}[^e]ed$/u.test(t.value) &&
+    !!next &&
+    /^(ADP|DET|PROPN|PRON)$/.test(next.pos)
+  );
 }

@@ -30,8 +30,11 @@ const MAX_HOPS = 3;
 
 /** What the reader needs from the task suite. */
 export interface ReaderDeps {
-  /** The text's entities: `full` for a context item (pronouns, noun phrases), not for a question. */
-  entitiesOf(text: string, full: boolean): Promise<EntityAnalysis>;
+  /**
+   * The text's entities: `full` for a context item (pronouns, noun phrases, and "it" or "he" at a
+   * sentence's start read as `subject`, else as the title line's), not for a question.
+   */
+  entitiesOf(text: string, full: boolean, subject?: string): Promise<EntityAnalysis>;
   embedder?: Embedder | undefined;
   answerMode: 'phrase' | 'sentences';
   answerSentences: number;

@@ -52,6 +52,15 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
       const entity = ea.byKey.get(m.key);
       if (entity?.type === 'person' && /^(he|she)$/.test(tokens[m.start]?.normal ?? ''))
         push(m.start, m.end, 'person', entity.name);
+      // "It has 420 students": the named thing a sentence opens with "it" about.
+      else if (
+        entity &&
+        entity.type !== 'person' &&
+        entity.type !== 'concept' &&
+        m.start === sentence.start &&
+        tokens[m.start]?.normal === 'it'
+      )
+        push(m.start, m.end, entity.type, entity.name);
       continue;
     }
     const type = ea.byKey.get(m.key)?.type ?? 'other';
