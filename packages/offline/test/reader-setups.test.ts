@@ -68,6 +68,17 @@ describe('a sentence set before the question introduces what it asks about', () 
     );
   });
 
+  test('"somewhere" or "a town", taken up by "there"', async () => {
+    expect(await reorder('Tobias Wren died somewhere; which ferry sails there?')).toBe(
+      'Which ferry sails in the place where Tobias Wren died?',
+    );
+    for (const q of [
+      'Tobias Wren died somewhere; which ferry sails there?',
+      'Tobias Wren died in a town — which ferry sails there?',
+    ])
+      expect((await ask(q)).answer, q).toBe('Grey Heron');
+  });
+
   test('a pronoun that agrees with nothing the setup introduced leaves the question as it is', async () => {
     expect(await reorder('Ruben Falk taught at an institute — where was she born?')).toBeNull();
   });
@@ -125,6 +136,10 @@ describe('notes without a title line', () => {
 });
 
 describe('what the question asks for', () => {
+  test('"which ferry": the name the context calls a ferry, not a place beside it', async () => {
+    expect((await ask('Which ferry sails to Merrow Falls?')).answer).toBe('Grey Heron');
+  });
+
   test('a past tense the tagger reads as a noun does not become the noun asked for', async () => {
     const reading = readQuestion((await analyze('Which actor starred with Tobias Wren in the film?')).tokens);
     expect(reading.descriptor).toBe('actor');

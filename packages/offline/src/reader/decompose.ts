@@ -49,6 +49,15 @@ const RELATIVE = new Set(['who', 'that', 'which', 'whom', 'where', 'whose']);
 const PERSON_HEADS = new Set(
   'person man woman one someone somebody people guy lady boy girl individual'.split(' '),
 );
+/** Nouns of places a question may take up by "there". */
+const PLACE_HEADS = new Set('place city town village country state county region area venue site'.split(' '));
+/**
+ * Nouns that say no more of a place than that it is one: a description headed by one ("the town
+ * where X died") is satisfied by any place, while "the county where …" wants a county.
+ */
+export const GENERIC_PLACES: ReadonlySet<string> = new Set(
+  'place town city village area site location spot'.split(' '),
+);
 const WH_START = new Set('who whom whose what which where when how why'.split(' '));
 /** Words that end a clause's object: the main clause's verb or a question mark. */
 const CLAUSE_BREAK = /^[?,;:—–]$|^--$/;
@@ -120,6 +129,13 @@ export function reorderQuestion(tokens: readonly Token[]): string | null {
         .replace(/ ([?.!,])/g, '$1')
         .trim(),
     );
+  }
+  // "… born somewhere; how often did the plague strike there?": the place in the adverb's stead.
+  const there = head && PLACE_HEADS.has(head) ? rest.findIndex((t, k) => t.normal === 'there' && k > 1) : -1;
+  if (there > 0) {
+    const after = there + 1 < rest.length ? spanText(rest, there + 1, rest.length - 1) : '';
+    const text = `${spanText(rest, 0, there - 1)} in ${topicText}${/^[?.!,]/.test(after) ? '' : ' '}${after}`;
+    return capitalise(text.replace(/\s+/g, ' ').trim());
   }
   const at = rest.findIndex((t) => SUBJECT_PRONOUNS.has(t.normal) || POSSESSIVE_PRONOUNS.has(t.normal));
   if (at < 0) return null;
@@ -209,6 +225,18 @@ function describeSetups(tokens: readonly Token[]): Setup[] {
   const out: Setup[] = [];
   const object = describeSetup(tokens);
   if (object) out.push(object);
+  // "X was born somewhere": the place where X was born.
+  const somewhere = tokens.findIndex(
+    (t, k) => t.normal === 'somewhere' && tokens.slice(0, k).some((v) => v.pos === 'VERB' || v.pos === 'AUX'),
+  );
+  if (somewhere > 0) {
+    const post =
+      somewhere + 1 < tokens.length ? ` ${spanText(tokens, somewhere + 1, tokens.length - 1)}` : '';
+    out.push({
+      description: `the place where ${lowerFirst(spanText(tokens, 0, somewhere - 1), tokens[0]!)}${post}`,
+      head: 'place',
+    });
+  }
   // "A chemist helped X": an indefinite subject, its verb right after its noun.
   if (INDEFINITE.has(tokens[0]?.normal ?? '')) {
     let h = 0;

@@ -11,7 +11,13 @@ import type { EntityAnalysis } from '../entities.js';
 import { analyze } from '../nlp.js';
 import { findRelationPhrase, substitute } from './chain.js';
 import { type ReaderContext, readContext } from './context.js';
-import { findDescription, normalizeWording, reorderQuestion, replaceSpan } from './decompose.js';
+import {
+  findDescription,
+  GENERIC_PLACES,
+  normalizeWording,
+  reorderQuestion,
+  replaceSpan,
+} from './decompose.js';
 import { findEventPlace } from './events.js';
 import { extractPhrase } from './extract.js';
 import { calledA, identityName, identityOf } from './identity.js';
@@ -183,6 +189,13 @@ async function chainStep(
     }
     return null;
   }
+  // "Is Merrow Falls the town where X was born?" compares the name with the description (polar.ts).
+  if (
+    qTokens[0]?.pos === 'AUX' &&
+    description.start > 1 &&
+    /^\p{Lu}/u.test(qTokens[description.start - 1]!.value)
+  )
+    return null;
   // A relation inside the description is resolved first ("the institute where Pip's mother
   // works": Pip's mother, then the institute where she works).
   let subQuestion = description.question;
@@ -203,6 +216,7 @@ async function chainStep(
   // Lindqvist Institute", somewhere in the context.
   if (
     description.head &&
+    !GENERIC_PLACES.has(description.head) &&
     !describedAs(sub.answer, description.head) &&
     !calledA(sub.answer, description.head, plain)
   )

@@ -143,6 +143,8 @@ export function scoreSpan(
       if ((k < span.start || k > span.end) && isKindOf(tokens[k]!.lemma, reading.descriptor))
         descriptor = Math.max(descriptor, 1.3);
     }
+    // "The Grey Heron is a ferry that …", "X, a ferry …": the sentence calls the span the kind asked.
+    if (calledKind(tokens, span.end, range.end, reading.descriptor)) descriptor = Math.max(descriptor, 1.6);
   }
   // A life span "(4 May 1901 – 2 June 1980)": the date before the dash is the birth, after it
   // the death. The bracket states the event as "born"/"died" would, and a name there is a place.
@@ -273,4 +275,15 @@ function measures(r: SentenceReading, span: Span, measure: string): boolean {
   const unit = span.text.split(/\s+/).length > 1 ? tokens[span.end] : tokens[span.end + 1];
   const kind = unit ? unitKind(unit) : null;
   return !!kind && measuredIn(measure, kind);
+}
+
+/** Whether "is a/an …" or ", a/an …" after token `end` calls it a `kind` ("is a small ferry"). */
+function calledKind(tokens: readonly Token[], end: number, last: number, kind: string): boolean {
+  let k = end + 1;
+  if (!/^(is|was|,)$/.test(tokens[k]?.normal ?? '')) return false;
+  k++;
+  if (!/^(a|an)$/.test(tokens[k]?.normal ?? '')) return false;
+  for (let n = 0, j = k + 1; n < 4 && j <= last && /^(ADJ|NOUN)$/.test(tokens[j]!.pos); n++, j++)
+    if (tokens[j]!.pos === 'NOUN' && isKindOf(tokens[j]!.lemma, kind)) return true;
+  return false;
 }
