@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { createOfflineTasks, NO_ANSWER } from '../src/index.js';
 import { analyze } from '../src/nlp.js';
-import { reorderQuestion } from '../src/reader/decompose.js';
+import { findDescription, reorderQuestion } from '../src/reader/decompose.js';
 import { readQuestion } from '../src/reader/question.js';
 import { sharedQuestion } from '../src/reader/shared.js';
 
@@ -144,5 +144,16 @@ describe('what the question asks for', () => {
     const reading = readQuestion((await analyze('Which actor starred with Tobias Wren in the film?')).tokens);
     expect(reading.descriptor).toBe('actor');
     expect(reading.kind).toBe('person');
+  });
+});
+
+describe('a description with several heads', () => {
+  test('"the English composer, organist and teacher who …" is one description, of any of its heads', async () => {
+    const q = 'In what year did the English composer, organist and teacher who wrote the Harbour Suite die?';
+    const d = findDescription((await analyze(q)).tokens);
+    expect(d?.question).toBe('Who wrote the Harbour Suite?');
+    expect(d?.kinds).toEqual(['teacher', 'organist', 'composer']);
+    // The notes call Wren a composer and organist, not a teacher: one head is enough.
+    expect((await ask(q)).answer).toBe('1968');
   });
 });

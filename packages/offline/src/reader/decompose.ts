@@ -318,6 +318,8 @@ export interface Description {
   question: string;
   /** The head noun (lemma) the description gives the entity ("shipyard"), or null for a person. */
   head: string | null;
+  /** Every head of a coordination ("composer, organist and teacher"): the entity is one of them. */
+  kinds?: string[];
 }
 
 /**
@@ -360,13 +362,26 @@ export function findDescription(tokens: readonly Token[]): Description | null {
     if (clauseStart < 0) continue;
     // The head noun phrase: determiners, adjectives, nouns and a possessive before the head.
     let start = headEnd;
+    // Other heads of a coordination: "the English composer, organist and teacher who …".
+    const others: string[] = [];
     if (t.normal !== 'whoever' && t.normal !== 'whatever') {
+      const joins = (i: number): boolean =>
+        /^(,|and|or)$/.test(tokens[i]?.normal ?? '') &&
+        tokens[i - 1]?.pos === 'NOUN' &&
+        !isCapital(tokens[i - 1]) &&
+        /^(ADJ|NOUN)$/.test(tokens[i + 1]?.pos ?? '');
+      // "the English composer": a people's name between the determiner and a common noun.
+      const people = (i: number): boolean =>
+        tokens[i]?.pos === 'PROPN' && tokens[i - 1]?.pos === 'DET' && !isCapital(tokens[i + 1]);
       while (
         start - 1 >= 0 &&
-        /^(DET|ADJ|NOUN|NUM)$/.test(tokens[start - 1]!.pos) &&
-        !WH_START.has(tokens[start - 1]!.normal)
-      )
+        ((/^(DET|ADJ|NOUN|NUM)$/.test(tokens[start - 1]!.pos) && !WH_START.has(tokens[start - 1]!.normal)) ||
+          joins(start - 1) ||
+          people(start - 1))
+      ) {
         start--;
+        if (joins(start)) others.push(tokens[start - 1]!.lemma);
+      }
       if (start === 0 && WH_START.has(tokens[0]!.normal)) continue;
     }
     const end = clauseEnd(tokens, clauseStart);
@@ -379,7 +394,10 @@ export function findDescription(tokens: readonly Token[]): Description | null {
       modifiers < headEnd ? `${spanText(tokens, modifiers, headEnd - 1)} ${headNoun}` : headNoun;
     const clause = spanText(tokens, clauseStart, end);
     let question: string;
-    if (PERSON_HEADS.has(headNoun) && connector !== 'where')
+    if (others.length > 0 && connector !== 'where')
+      // "the composer, organist and teacher who …": asked of whoever or whatever it is.
+      question = `${[headNoun, ...others].some(isPersonNoun) ? 'Who' : 'What'} ${connector === 'is' || connector === 'was' ? `${connector} ` : ''}${clause}?`;
+    else if (PERSON_HEADS.has(headNoun) && connector !== 'where')
       question = `Who ${connector === 'who' || connector === 'that' ? '' : `${connector} `}${clause}?`;
     else if (connector === 'where') question = `Which ${headPhrase} is where ${clause}?`;
     else if (connector === 'is' || connector === 'was')
@@ -390,6 +408,7 @@ export function findDescription(tokens: readonly Token[]): Description | null {
       end,
       question: question.replace(/\s+/g, ' ').replace(/ \?$/, '?'),
       head: PERSON_HEADS.has(headNoun) || headNoun === 'thing' ? null : headNoun,
+      ...(others.length > 0 ? { kinds: [headNoun, ...others] } : {}),
     });
   }
   // The innermost: the one that starts last.

@@ -214,13 +214,10 @@ async function chainStep(
   if (!sub?.answer || !sub.confident) return null;
   // The entity found must be what the description calls it: "the research vessel Aurora Tern", "the
   // Lindqvist Institute", somewhere in the context.
-  if (
-    description.head &&
-    !GENERIC_PLACES.has(description.head) &&
-    !describedAs(sub.answer, description.head) &&
-    !calledA(sub.answer, description.head, plain)
-  )
-    return null;
+  const kinds = description.kinds ?? (description.head ? [description.head] : []);
+  const called = (kind: string): boolean =>
+    GENERIC_PLACES.has(kind) || describedAs(sub.answer, kind) || calledA(sub.answer, kind, plain);
+  if (kinds.length > 0 && !kinds.some(called)) return null;
   for (const i of sub.items) addItem(i);
   // "Who is the woman who started X?": the description is all that is asked.
   const whole =
