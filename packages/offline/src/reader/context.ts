@@ -5,6 +5,7 @@
  */
 import { type ContextItem, cosineSimilarity, type Embedder, embedAll, throwIfAborted } from '@grag/core';
 import type { EntityAnalysis } from '../entities.js';
+import { analyze, spanText } from '../nlp.js';
 import { questionTarget } from '../query.js';
 import { inverseDocumentFrequency } from '../rank.js';
 import { titleLine } from '../readings.js';
@@ -40,22 +41,18 @@ type EntitiesOf = (text: string, full: boolean, subject?: string) => Promise<Ent
  * is read as about it. undefined when the text has a title line (the reading takes that) or opens
  * otherwise.
  */
-async function leadSubject(text: string, entitiesOf: EntitiesOf): Promise<string | undefined> {
+async function leadSubject(text: string): Promise<string | undefined> {
   if (titleLine(text) !== undefined) return undefined;
-  const ea = await entitiesOf(text, false);
-  const first = ea.analysis.sentences[0];
+  const { tokens, sentences } = await analyze(text);
+  const first = sentences[0];
   if (!first) return undefined;
-  const tokens = ea.analysis.tokens;
-  const m = (ea.bySentence[0] ?? []).find((x) => x.start <= first.start + 1);
-  const entity = m && ea.byKey.get(m.key);
-  if (
-    !m ||
-    !entity ||
-    entity.type === 'concept' ||
-    (m.start > first.start && tokens[first.start]!.normal !== 'the')
-  )
-    return undefined;
-  return /^(is|was|are|were|,)$/.test(tokens[m.end + 1]?.normal ?? '') ? entity.name : undefined;
+  let i = first.start;
+  if (tokens[i]?.normal === 'the') i++;
+  let j = i;
+  while (j <= first.end && tokens[j]!.type === 'word' && /^\p{Lu}/u.test(tokens[j]!.value)) j++;
+  return j > i && /^(is|was|are|were|,)$/.test(tokens[j]?.normal ?? '')
+    ? spanText(tokens, i, j - 1)
+    : undefined;
 }
 
 /** Every sentence of `context` with its concepts, names, numbers and its note's narrator. */
@@ -68,7 +65,7 @@ async function contextSentences(
   for (let item = 0; item < context.length; item++) {
     throwIfAborted(abortSignal);
     const text = context[item]!.text;
-    const ea = await entitiesOf(text, true, await leadSubject(text, entitiesOf));
+    const ea = await entitiesOf(text, true, await leadSubject(text));
     const narrator = /\b(my|our)\b/i.test(text)
       ? narratorOf(text, await entitiesOf(headerOf(text), false))
       : null;

@@ -172,6 +172,16 @@ export function agentVerb(noun: string): string | null {
   return null;
 }
 
+/**
+ * Whether a noun names a person by what they do: "vocalist", "novelist", "heir", "skipper",
+ * "builder" (an agent noun whose verb is a relation the lexicon knows), not "letter" or "river".
+ */
+export function isAgentNoun(noun: string): boolean {
+  if (Object.hasOwn(IRREGULAR_AGENTS, noun)) return true;
+  const verb = agentVerb(noun);
+  return verb !== null && (noun.endsWith('ist') || canonical.has(verb));
+}
+
 /** Concepts worked out once per lemma (a reader asks for the same words over and over). */
 const lemmaConcepts = new Map<string, string>();
 

@@ -8,7 +8,7 @@ import { DESCRIPTOR_TYPES } from '../lexicon.js';
 import { spanText, type Token } from '../nlp.js';
 import { isVerbLike, MEASURE_WORDS, questionTarget } from '../query.js';
 import { wordsOf } from '../words.js';
-import { concept } from './meaning.js';
+import { concept, isAgentNoun } from './meaning.js';
 
 /** What kind of phrase a question asks for. */
 export type QuestionKind = 'person' | 'place' | 'date' | 'number' | 'polar' | 'choice' | 'thing';
@@ -335,7 +335,7 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
     if (noun !== descriptor) {
       descriptor = noun;
       reading.descriptor = noun;
-      reading.expectedType = noun ? (DESCRIPTOR_TYPES[noun] ?? null) : null;
+      reading.expectedType = noun ? descriptorType(noun) : null;
     }
   }
   if ((wh === 'what' || wh === 'which') && !descriptor) {
@@ -363,7 +363,7 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
       if (head >= 0) {
         descriptor = tokens[head]!.lemma;
         reading.descriptor = descriptor;
-        reading.expectedType = DESCRIPTOR_TYPES[descriptor] ?? null;
+        reading.expectedType = descriptorType(descriptor);
       }
     }
   }
@@ -404,4 +404,9 @@ function pastTenseRead(tokens: readonly Token[], k: number): boolean {
     !!next &&
     /^(ADP|DET|PROPN|PRON)$/.test(next.pos)
   );
+}
+
+/** The entity type a noun asks for: the lexicon's, else a person for an agent noun ("vocalist"). */
+function descriptorType(noun: string): string | null {
+  return DESCRIPTOR_TYPES[noun] ?? (isAgentNoun(noun) ? 'person' : null);
 }

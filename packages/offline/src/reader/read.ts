@@ -214,7 +214,8 @@ async function chainStep(
   if (!sub?.answer || !sub.confident) return null;
   // The entity found must be what the description calls it: "the research vessel Aurora Tern", "the
   // Lindqvist Institute", somewhere in the context.
-  const kinds = description.kinds ?? (description.head ? [description.head] : []);
+  const kinds =
+    ('kinds' in description ? description.kinds : undefined) ?? (description.head ? [description.head] : []);
   const called = (kind: string): boolean =>
     GENERIC_PLACES.has(kind) || describedAs(sub.answer, kind) || calledA(sub.answer, kind, plain);
   if (kinds.length > 0 && !kinds.some(called)) return null;
