@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { createOfflineTasks, NO_ANSWER } from '../src/index.js';
 import { analyze } from '../src/nlp.js';
-import { findDescription, reorderQuestion } from '../src/reader/decompose.js';
+import { findDescription } from '../src/reader/decompose.js';
 import { readQuestion } from '../src/reader/question.js';
+import { reorderQuestion } from '../src/reader/setups.js';
 import { sharedQuestion } from '../src/reader/shared.js';
 
 // Invented notes about invented musicians, scientists and ships of a harbour town, written for

@@ -4,11 +4,11 @@
  * context sentences, and a score from the sentence's support, the span's type, its distance to the
  * question's words in the sentence, and whether the question already names it.
  */
-import { DESCRIPTOR_TYPES } from '../lexicon.js';
 import { spanText, type Token } from '../nlp.js';
-import { isVerbLike, MEASURE_WORDS, questionTarget } from '../query.js';
+import { MEASURE_WORDS, questionTarget } from '../query.js';
 import { wordsOf } from '../words.js';
-import { concept, isAgentNoun } from './meaning.js';
+import { descriptorType, nounAfterWh } from './asked.js';
+import { concept } from './meaning.js';
 
 /** What kind of phrase a question asks for. */
 export type QuestionKind = 'person' | 'place' | 'date' | 'number' | 'polar' | 'choice' | 'thing';
@@ -318,24 +318,12 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
   let descriptor = target.descriptor;
   if ((wh === 'what' || wh === 'which') && descriptor) {
     // The noun asked for is a common noun: "Which country Lotte Haas is from?" asks for a country.
-    let k = target.start + 1;
-    let noun: string | null = null;
-    while (
-      tokens[k] &&
-      (tokens[k]!.pos === 'ADJ' || tokens[k]!.pos === 'NOUN') &&
-      !isVerbLike(tokens, k) &&
-      !pastTenseRead(tokens, k)
-    ) {
-      if (tokens[k]!.pos === 'NOUN') {
-        noun = tokens[k]!.lemma;
-        reading.plural = tokens[k]!.normal !== noun && /s$/.test(tokens[k]!.normal);
-      }
-      k++;
-    }
-    if (noun !== descriptor) {
-      descriptor = noun;
-      reading.descriptor = noun;
-      reading.expectedType = noun ? descriptorType(noun) : null;
+    const asked = nounAfterWh(tokens, target.start + 1);
+    if (asked.noun !== null) reading.plural = asked.plural;
+    if (asked.noun !== descriptor) {
+      descriptor = asked.noun;
+      reading.descriptor = asked.noun;
+      reading.expectedType = asked.noun ? descriptorType(asked.noun) : null;
     }
   }
   if ((wh === 'what' || wh === 'which') && !descriptor) {
@@ -388,25 +376,4 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
     reading.withUnit = true;
   }
   return reading;
-}
-
-/**
- * A past tense the tagger read as a noun after the noun asked for: "Which actor *starred* with X",
- * "which ship *carried* the mail" (an "-ed" word after a noun, before a preposition or determiner).
- */
-function pastTenseRead(tokens: readonly Token[], k: number): boolean {
-  const t = tokens[k]!;
-  const next = tokens[k + 1];
-  return (
-    tokens[k - 1]?.pos === 'NOUN' &&
-    t.pos === 'NOUN' &&
-    /^\p{Ll}.{2,}[^e]ed$/u.test(t.value) &&
-    !!next &&
-    /^(ADP|DET|PROPN|PRON)$/.test(next.pos)
-  );
-}
-
-/** The entity type a noun asks for: the lexicon's, else a person for an agent noun ("vocalist"). */
-function descriptorType(noun: string): string | null {
-  return DESCRIPTOR_TYPES[noun] ?? (isAgentNoun(noun) ? 'person' : null);
 }

@@ -11,19 +11,14 @@ import type { EntityAnalysis } from '../entities.js';
 import { analyze } from '../nlp.js';
 import { findRelationPhrase, substitute } from './chain.js';
 import { type ReaderContext, readContext } from './context.js';
-import {
-  findDescription,
-  GENERIC_PLACES,
-  normalizeWording,
-  reorderQuestion,
-  replaceSpan,
-} from './decompose.js';
+import { findDescription, GENERIC_PLACES, normalizeWording, replaceSpan } from './decompose.js';
 import { findEventPlace } from './events.js';
 import { extractPhrase } from './extract.js';
 import { calledA, identityName, identityOf } from './identity.js';
 import { polarByRelation } from './polar.js';
 import { readQuestion } from './question.js';
 import { resolveChain } from './resolve.js';
+import { reorderQuestion } from './setups.js';
 import { sharedAttribute, sharedQuestion } from './shared.js';
 import { createSupport, type ScoredSentence } from './support.js';
 import type { AnswerSentence, PhraseAnswer } from './types.js';

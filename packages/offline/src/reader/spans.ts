@@ -33,6 +33,29 @@ export interface Span {
   type: string;
 }
 
+/**
+ * What a pronoun stands for as an answer, where it stands: "In 1900 *she* married X" (a person);
+ * "*It* has 420 students" (the named thing a sentence opens with "it" about). null otherwise.
+ */
+function pronounEntity(
+  ea: EntityAnalysis,
+  m: { key: string; start: number },
+  sentenceStart: number,
+): { type: string; name: string } | null {
+  const entity = ea.byKey.get(m.key);
+  const word = ea.analysis.tokens[m.start]?.normal ?? '';
+  if (entity?.type === 'person' && /^(he|she)$/.test(word)) return entity;
+  if (
+    entity &&
+    entity.type !== 'person' &&
+    entity.type !== 'concept' &&
+    m.start === sentenceStart &&
+    word === 'it'
+  )
+    return entity;
+  return null;
+}
+
 /** Candidate phrases of sentence `index` of an analysed context text. */
 export function sentenceSpans(ea: EntityAnalysis, index: number, reading: QuestionReading): Span[] {
   const { tokens, sentences, entities: wink } = ea.analysis;
@@ -48,19 +71,8 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
   // Names and noun-phrase concepts found by the entity finder.
   for (const m of ea.bySentence[index] ?? []) {
     if (m.source === 'pronoun') {
-      // "In 1900 she married X": the person the pronoun stands for, where the pronoun stands.
-      const entity = ea.byKey.get(m.key);
-      if (entity?.type === 'person' && /^(he|she)$/.test(tokens[m.start]?.normal ?? ''))
-        push(m.start, m.end, 'person', entity.name);
-      // "It has 420 students": the named thing a sentence opens with "it" about.
-      else if (
-        entity &&
-        entity.type !== 'person' &&
-        entity.type !== 'concept' &&
-        m.start === sentence.start &&
-        tokens[m.start]?.normal === 'it'
-      )
-        push(m.start, m.end, entity.type, entity.name);
+      const entity = pronounEntity(ea, m, sentence.start);
+      if (entity) push(m.start, m.end, entity.type, entity.name);
       continue;
     }
     const type = ea.byKey.get(m.key)?.type ?? 'other';

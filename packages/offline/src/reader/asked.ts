@@ -1,0 +1,48 @@
+/**
+ * The noun a what/which question asks for and the entity type it wants: "which *ferry*", "what
+ * river *port*", "which *vocalist*" (a person: an agent noun).
+ */
+import { DESCRIPTOR_TYPES } from '../lexicon.js';
+import type { Token } from '../nlp.js';
+import { isVerbLike } from '../query.js';
+import { isAgentNoun } from './meaning.js';
+
+/**
+ * A past tense the tagger read as a noun after the noun asked for: "Which actor *starred* with X",
+ * "which ship *carried* the mail" (an "-ed" word after a noun, before a preposition or determiner).
+ */
+function pastTenseRead(tokens: readonly Token[], k: number): boolean {
+  const t = tokens[k]!;
+  const next = tokens[k + 1];
+  return (
+    tokens[k - 1]?.pos === 'NOUN' &&
+    t.pos === 'NOUN' &&
+    /^\p{Ll}.{2,}[^e]ed$/u.test(t.value) &&
+    !!next &&
+    /^(ADP|DET|PROPN|PRON)$/.test(next.pos)
+  );
+}
+
+/** The entity type a noun asks for: the lexicon's, else a person for an agent noun ("vocalist"). */
+export function descriptorType(noun: string): string | null {
+  return DESCRIPTOR_TYPES[noun] ?? (isAgentNoun(noun) ? 'person' : null);
+}
+
+/** The last noun of the adjectives and nouns from token `k` ("which *ferry*", "what river *port*"). */
+export function nounAfterWh(tokens: readonly Token[], k: number): { noun: string | null; plural: boolean } {
+  let noun: string | null = null;
+  let plural = false;
+  for (
+    let i = k;
+    tokens[i] &&
+    (tokens[i]!.pos === 'ADJ' || tokens[i]!.pos === 'NOUN') &&
+    !isVerbLike(tokens, i) &&
+    !pastTenseRead(tokens, i);
+    i++
+  ) {
+    if (tokens[i]!.pos !== 'NOUN') continue;
+    noun = tokens[i]!.lemma;
+    plural = tokens[i]!.normal !== noun && /s$/.test(tokens[i]!.normal);
+  }
+  return { noun, plural };
+}
