@@ -124,8 +124,14 @@ export async function openIndexFolder(dir: string, options: IndexFolderOptions):
 /** Clear what interrupted writes and removals left in the folder (grag's own names only). */
 async function finishInterrupted(dir: string, names: readonly string[]): Promise<void> {
   const writing = new Set(names.map((n) => WRITING.exec(n)?.[1]).filter((n) => n !== undefined));
-  // Taking an index's lock sweeps its dead writers' leftovers (and puts back a version moved aside).
-  for (const name of writing) await (await directoryStore(join(dir, name)).lock({ timeoutMs: 0 })).release();
+  // Taking an index's lock sweeps its dead writers' leftovers (and puts back a version moved aside);
+  // an index another live process is writing now is left to that writer.
+  for (const name of writing) {
+    const lock = await directoryStore(join(dir, name))
+      .lock({ timeoutMs: 0 })
+      .catch(() => undefined);
+    await lock?.release();
+  }
   for (const name of names) {
     if (DELETING.test(name)) await removeIndexFiles(join(dir, name));
   }
@@ -137,6 +143,17 @@ async function finishInterrupted(dir: string, names: readonly string[]): Promise
  * longer an index of the folder), then its listed files, its manifest and the folder are removed.
  */
 export async function removeIndexFolder(path: string, name: string): Promise<void> {
+  // Held while the folder is checked and moved aside: no other writer (grag add) is in it then.
+  const lock = await directoryStore(path).lock();
+  try {
+    await moveIndexAside(path, name);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** Check that the folder `path` holds only what grag wrote, then rename it aside and empty it. */
+async function moveIndexAside(path: string, name: string): Promise<void> {
   const manifest: IndexManifest = await readManifest(path);
   const listed = new Set([...(manifest.files ?? []), MANIFEST_FILE]);
   const foreign = (await readdir(path)).filter((file) => !listed.has(file));
