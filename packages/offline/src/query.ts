@@ -37,9 +37,22 @@ const PLURAL_NOUNS = new Set([
   'women',
 ]);
 
-/** Find the wh-phrase of a question and the entity type its answer should have. */
-export function questionTarget(tokens: readonly Token[]): QuestionTarget {
-  const whIndex = tokens.findIndex((t) => WH_WORDS.has(t.normal));
+/**
+ * Find the wh-phrase of a question and the entity type its answer should have: the first wh-word,
+ * or with `skipRelative` the first that is no relative pronoun after a noun ("The composer *who*
+ * wrote X was born on *what* date?"), when there is one.
+ */
+export function questionTarget(
+  tokens: readonly Token[],
+  options: { skipRelative?: boolean } = {},
+): QuestionTarget {
+  let whIndex = tokens.findIndex((t) => WH_WORDS.has(t.normal));
+  if (options.skipRelative && whIndex > 0) {
+    const asked = tokens.findIndex(
+      (t, k) => k >= whIndex && WH_WORDS.has(t.normal) && !/^(NOUN|PROPN)$/.test(tokens[k - 1]?.pos ?? ''),
+    );
+    if (asked >= 0) whIndex = asked;
+  }
   if (whIndex < 0) return { start: -1, end: -1, wh: null, descriptor: null, expectedType: null };
   const wh = tokens[whIndex]!.normal;
   let end = whIndex;

@@ -80,6 +80,15 @@ describe('a sentence set before the question introduces what it asks about', () 
       expect((await ask(q)).answer, q).toBe('Grey Heron');
   });
 
+  test('"someone" introduces a person', async () => {
+    expect((await ask('The Harbour Suite was written by someone — where did that person die?')).answer).toBe(
+      'Merrow Falls',
+    );
+    expect((await ask('The Harbour Suite was written by someone; where did he die?')).answer).toBe(
+      'Merrow Falls',
+    );
+  });
+
   test('a pronoun that agrees with nothing the setup introduced leaves the question as it is', async () => {
     expect(await reorder('Ruben Falk taught at an institute — where was she born?')).toBeNull();
   });
@@ -139,6 +148,14 @@ describe('notes without a title line', () => {
 describe('what the question asks for', () => {
   test('"which ferry": the name the context calls a ferry, not a place beside it', async () => {
     expect((await ask('Which ferry sails to Merrow Falls?')).answer).toBe('Grey Heron');
+  });
+
+  test('the wh-word asked, not a relative pronoun before it', async () => {
+    const q = 'The composer who wrote the Harbour Suite was born on what date?';
+    const reading = readQuestion((await analyze(q)).tokens);
+    expect(reading.kind).toBe('date');
+    expect(reading.descriptor).toBe('date');
+    expect((await ask('The composer who wrote the Harbour Suite died in what year?')).answer).toBe('1968');
   });
 
   test('a past tense the tagger reads as a noun does not become the noun asked for', async () => {

@@ -52,11 +52,11 @@ describe('the user-notes fixture', () => {
 /**
  * What the reader must reach on this suite is 80% of the questions in both wordings, "unknown" for
  * every unanswerable question, and a source cited for every right answer (issue 30). The floors are
- * what it measured last (2026-12-02: 57/69 in both wordings, 6/6 unanswerable questions abstained,
+ * what it measured last (2026-12-02: 58/69 in both wordings, 6/6 unanswerable questions abstained,
  * at most 1 right answer citing no source; the suite was written at 21/69), so that the suite fails
  * on any step back; raise them as the reader improves.
  */
-const FLOOR = { rate: 0.8, abstained: 6, uncited: 1 };
+const FLOOR = { rate: 58 / 69, abstained: 6, uncited: 1 };
 const TARGET = { rate: 0.8 };
 
 describe('the offline reader on user notes', () => {

@@ -135,7 +135,7 @@ export async function readContext(
     const qTokens = qea.analysis.tokens;
     const queryLemmas = new Set(contentConcepts(qea.analysis, 0, qTokens.length - 1));
     const queryKeys = qea.entities.filter((e) => e.type !== 'concept').map((e) => e.key);
-    const target = questionTarget(qTokens);
+    const target = questionTarget(qTokens, { skipRelative: true });
     const queryNumbers = new Set(qTokens.filter((t) => t.type === 'number').map((t) => t.normal));
     const predicate = predicateConcepts(qea, target.start, target.end);
     // The relation words (not the names) say what is asked: they weigh a quarter more.

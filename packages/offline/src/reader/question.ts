@@ -237,7 +237,7 @@ function coordinatedOptions(tokens: readonly Token[]): string[] {
 
 /** Read a question: its kind, the noun it asks for, and the compared phrases of a choice. */
 export function readQuestion(tokens: readonly Token[]): QuestionReading {
-  const target = questionTarget(tokens);
+  const target = questionTarget(tokens, { skipRelative: true });
   const firstWord = tokens.find((t) => t.type === 'word');
   const normals = new Set(tokens.map((t) => t.normal));
   const reading: QuestionReading = {

@@ -19,6 +19,8 @@ import {
 /** Pronouns that take up a topic set apart before the question, and their possessive forms. */
 const SUBJECT_PRONOUNS = new Set(['he', 'she', 'they', 'it', 'him', 'her', 'them']);
 const POSSESSIVE_PRONOUNS = new Set(['his', 'its', 'their', 'hers']);
+/** Indefinite pronouns for a person a sentence introduces ("… was built by someone"). */
+const SOMEONE = new Set(['someone', 'somebody']);
 /** Nouns of places a question may take up by "there". */
 const PLACE_HEADS = new Set('place city town village country state county region area venue site'.split(' '));
 /** Particles of phrasal verbs ("set up", "hand over", "pass on"). */
@@ -222,25 +224,31 @@ function describeSetups(tokens: readonly Token[]): Setup[] {
 /** The object a sentence introduces ({@link describeSetups}), or null. */
 function describeSetup(tokens: readonly Token[]): Setup | null {
   const i = tokens.findIndex(
-    (t, k) => INDEFINITE.has(t.normal) && tokens.slice(0, k).some((v) => v.pos === 'VERB' || v.pos === 'AUX'),
+    (t, k) =>
+      (INDEFINITE.has(t.normal) || SOMEONE.has(t.normal)) &&
+      tokens.slice(0, k).some((v) => v.pos === 'VERB' || v.pos === 'AUX'),
   );
   if (i < 1) return null;
   let h = i;
   while (tokens[h + 1] && /^(ADJ|NOUN)$/.test(tokens[h + 1]!.pos) && !isCapital(tokens[h + 1])) h++;
-  if (h === i || tokens[h]!.pos !== 'NOUN') return null;
-  const noun = spanText(tokens, i + 1, h);
+  // "someone", "somebody": a person.
+  const someone = SOMEONE.has(tokens[i]!.normal);
+  if (!someone && (h === i || tokens[h]!.pos !== 'NOUN')) return null;
+  if (someone) h = i;
+  const noun = someone ? 'person' : spanText(tokens, i + 1, h);
+  const head = someone ? 'person' : tokens[h]!.lemma;
   const post = h + 1 < tokens.length ? ` ${spanText(tokens, h + 1, tokens.length - 1)}` : '';
   const last = tokens[i - 1]!;
   const text = (from: number, to: number): string => lowerFirst(spanText(tokens, from, to), tokens[from]!);
   let description: string | null = null;
   if (last.lemma === 'have' && i >= 2) description = `the ${noun} of ${text(0, i - 2)}`;
   else if (last.normal === 'by' && i >= 4 && tokens[i - 3]!.lemma === 'be') {
-    const connector = isPersonNoun(tokens[h]!.lemma) ? 'who' : 'that';
+    const connector = isPersonNoun(head) ? 'who' : 'that';
     description = `the ${noun} ${connector} ${tokens[i - 2]!.value} ${text(0, i - 4)}`;
   } else if (last.pos === 'ADP' && i >= 2 && tokens[i - 2]!.pos === 'VERB')
     description = /^(at|in)$/.test(last.normal)
       ? `the ${noun} where ${text(0, i - 2)}`
       : `the ${noun} that ${text(0, i - 1)}`;
   else if (last.pos === 'VERB') description = `the ${noun} that ${text(0, i - 1)}`;
-  return description ? { description: `${description}${post}`, head: tokens[h]!.lemma } : null;
+  return description ? { description: `${description}${post}`, head } : null;
 }
