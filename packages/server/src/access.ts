@@ -110,6 +110,7 @@ export function principalCheck(
 export class Workspaces {
   readonly #of = new Map<string, string>();
   readonly #file: string | undefined;
+  #saving: Promise<void> = Promise.resolve();
 
   constructor(
     initial: Readonly<Record<string, readonly string[]>> | undefined,
@@ -133,14 +134,20 @@ export class Workspaces {
   }
 
   /** Put the index `name` in `workspace` (and save the map in the folder, when there is one). */
-  async assign(name: string, workspace: string | undefined): Promise<void> {
+  assign(name: string, workspace: string | undefined): Promise<void> {
     if (workspace === undefined) this.#of.delete(name);
     else this.#of.set(name, workspace);
-    if (this.#file) {
-      const tmp = `${this.#file}.tmp-${process.pid}`;
-      await writeFile(tmp, `${JSON.stringify({ indexes: Object.fromEntries(this.#of) }, null, 1)}\n`);
-      await rename(tmp, this.#file);
-    }
+    const file = this.#file;
+    if (!file) return Promise.resolve();
+    const text = `${JSON.stringify({ indexes: Object.fromEntries(this.#of) }, null, 1)}\n`;
+    // One write at a time (a temporary file renamed over the map), each with the map as it is then.
+    const next = this.#saving.then(async () => {
+      const tmp = `${file}.tmp-${process.pid}`;
+      await writeFile(tmp, text);
+      await rename(tmp, file);
+    });
+    this.#saving = next.catch(() => {});
+    return next;
   }
 }
 

@@ -8,7 +8,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, WORKSPACES_FILE } from '../src/index.js';
-import { call, indexFolder, serveFolder, write } from './writes-fixture.js';
+import { call, indexFolder, jobEvents, serveFolder, write } from './writes-fixture.js';
 
 const TOKENS = [
   { token: 'admin-key', access: 'admin' as const },
@@ -162,6 +162,30 @@ describe('workspaces', () => {
     expect((await call(server.url, 'GET', `/v1/jobs/${job.id}`, undefined, bearer('admin-key'))).status).toBe(
       200,
     );
+  });
+
+  it('keeps every index two workspaces create at once in the workspace map', async () => {
+    const create = (name: string, token: string) =>
+      call(
+        server.url,
+        'POST',
+        '/v1/indexes',
+        {
+          name,
+          method: 'bm25',
+          documents: [{ id: `${name}-1`, text: `The ${name} of Veldt keeps records.` }],
+        },
+        bearer(token),
+      );
+    const responses = await Promise.all([
+      create('quay', 'a-write'),
+      create('silo', 'b-write'),
+      create('wharf', 'a-write'),
+    ]);
+    expect(responses.map((r) => r.status)).toEqual([202, 202, 202]);
+    for (const res of responses) await jobEvents(server.url, (await res.json()).id, bearer('admin-key'));
+    const saved = JSON.parse(await readFile(join(dir, WORKSPACES_FILE), 'utf8')).indexes;
+    expect(saved).toMatchObject({ quay: 'port', silo: 'farm', wharf: 'port' });
   });
 
   it('refuses bad token settings in one line', async () => {
