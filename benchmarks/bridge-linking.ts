@@ -20,7 +20,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { assembleKnowledgeGraph } from '@grag/core';
+import { assembleKnowledgeGraph } from '@grag/core/graph';
 import { createOfflineTasks } from '@grag/offline';
 import { machine, runInChild } from './lib.js';
 

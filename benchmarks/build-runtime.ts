@@ -34,25 +34,28 @@ import { createSimulatedEmbedder, findMethod } from '@grag/cli';
 import {
   AbortError,
   type BuildContext,
-  buildKey,
   type ChatModel,
-  cachedChat,
-  cachedEmbedder,
-  createBuildContext,
-  createPromptTasks,
   type Document,
   type Embedder,
+  modelFingerprint,
+} from '@grag/core';
+import {
+  buildKey,
+  cachedChat,
+  cachedEmbedder,
+  callCacheKey,
+  chatCallKey,
+  createBuildContext,
+  embeddingKey,
   FileCallCache,
   FileCheckpointStore,
   getTokenizer,
   Meter,
   meteredChat,
   meteredEmbedder,
-  modelFingerprint,
   startBuild,
-} from '@grag/core';
-import { callCacheKey, chatCallKey, embeddingKey } from '@grag/core/kit';
-import { createSimulatedChat } from '@grag/core/tasks';
+} from '@grag/core/kit';
+import { createPromptTasks, createSimulatedChat } from '@grag/core/tasks';
 import { gitState, seededRandom, shuffle } from '@grag/eval';
 import { hnswIndexFactory } from '@grag/hnsw';
 import { createOfflineTasks } from '@grag/offline';

@@ -8,7 +8,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { createBuildContext } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { exactMatch, loadDataset, percentile, tokenF1 } from '@grag/eval';
 import { bm25Rag } from '@grag/naive-rag';
 import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';

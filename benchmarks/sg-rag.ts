@@ -22,7 +22,8 @@
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createBuildContext, type Document, type QueryGraph } from '@grag/core';
+import type { Document, QueryGraph } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { type ErqaQuestion, entityMetrics, generateErqa, loadKgTriples } from '@grag/eval';
 import { createDenseRag } from '@grag/naive-rag';
 import { createOfflineProviders } from '@grag/offline';

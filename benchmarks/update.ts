@@ -24,17 +24,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { METHODS } from '@grag/cli';
-import {
-  type BuildContext,
-  createBuildContext,
-  createPromptTasks,
-  type Document,
-  getTokenizer,
-  Meter,
-  meteredChat,
-  type UpdateReport,
-} from '@grag/core';
-import { createSimulatedChat } from '@grag/core/tasks';
+import type { BuildContext, Document, UpdateReport } from '@grag/core';
+import { createBuildContext, getTokenizer, Meter, meteredChat } from '@grag/core/kit';
+import { createPromptTasks, createSimulatedChat } from '@grag/core/tasks';
 import { loadDataset, rankedPassages, seededRandom, shuffle } from '@grag/eval';
 import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';
 import { machine } from './lib.js';

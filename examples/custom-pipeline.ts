@@ -13,16 +13,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  createBuildContext,
-  type Document,
-  getTokenizer,
-  KnowledgeGraphBuilder,
-  normalizeEntityName,
-  packContext,
-  personalizedPageRank,
-  type RetrievedItem,
-} from '@grag/core';
+import type { Document, RetrievedItem } from '@grag/core';
+import { KnowledgeGraphBuilder, normalizeEntityName, personalizedPageRank } from '@grag/core/graph';
+import { createBuildContext, getTokenizer, packContext } from '@grag/core/kit';
 import { bm25Rag } from '@grag/naive-rag';
 import { createOfflineProviders } from '@grag/offline';
 

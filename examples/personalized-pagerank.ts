@@ -7,7 +7,7 @@
  *
  *   pnpm tsx examples/personalized-pagerank.ts
  */
-import { KnowledgeGraphBuilder, normalizeEntityName, personalizedPageRank } from '@grag/core';
+import { KnowledgeGraphBuilder, normalizeEntityName, personalizedPageRank } from '@grag/core/graph';
 
 export function run(): [string, number][] {
   const builder = new KnowledgeGraphBuilder();

@@ -24,6 +24,13 @@
  *    generated code and is not measured. Except the entries of {@link KNOWN_LONG_CODE}, today's
  *    debt, all in `packages/offline/src`.
  *
+ * 5. **The contracts layer imports no implementation, and exports few runtime values; algorithm
+ *    packages import no other algorithm package** (`scripts/architecture-layers.ts`, no
+ *    allowlist): every import of `@grag/core`'s root entry and of `packages/core/src/contracts/`
+ *    (type-only and dynamic ones included) resolves inside that set; the root entry exports at most
+ *    60 runtime values; none of ktruss, summary-tree, keyword-bipartite, heterograph, dominance-gnn
+ *    and rstar-index imports another of them (any import).
+ *
  * The allowlists may only shrink: the check fails on a violation not listed, and on a listed
  * one that no longer exists (delete its line). Known debt is printed on every run.
  *
@@ -36,6 +43,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
+import { checkLayers, formatLayers, type LayerReport, layersOk } from './architecture-layers.js';
 import { importTarget } from './package-exports.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -106,6 +114,8 @@ export interface ArchitectureReport {
   providerImports: AllowlistResult;
   /** Files and functions over the size limits, as {@link KNOWN_LONG_CODE} keys. */
   longCode: AllowlistResult;
+  /** The layer rules: contracts closure, the contracts entry's runtime exports, algorithm isolation. */
+  layers: LayerReport;
   /** The length of each file or function over its limit, by key. */
   longCodeDetails: LongCode[];
   /** True when no rule fails. */
@@ -546,7 +556,9 @@ export function checkArchitecture(
   for (const key of longCodeList)
     if (!key.startsWith(LONG_CODE_DEBT_DIR) && !longCode.added.includes(key)) longCode.added.push(key);
   longCode.added.sort();
+  const layers = checkLayers(root, edges, (file) => packageOf(file, packages, root));
   const ok =
+    layersOk(layers) &&
     cycles.length === 0 &&
     internalImports.length === 0 &&
     providerImports.added.length === 0 &&
@@ -559,8 +571,17 @@ export function checkArchitecture(
     providerImports,
     longCode,
     longCodeDetails,
+    layers,
     ok,
-    text: formatReport(files.length, cycles, internalImports, providerImports, longCode, longCodeDetails),
+    text: formatReport(
+      files.length,
+      cycles,
+      internalImports,
+      providerImports,
+      longCode,
+      longCodeDetails,
+      layers,
+    ),
   };
 }
 
@@ -571,12 +592,14 @@ function formatReport(
   provider: AllowlistResult,
   longCode: AllowlistResult,
   longCodeDetails: LongCode[],
+  layers: LayerReport,
 ): string {
   const lines: string[] = [`check-architecture: ${fileCount} source files under packages/*/src`];
   lines.push(
     cycles.length === 0 ? 'runtime import cycles: none' : `runtime import cycles: ${cycles.length} (FAIL)`,
   );
   for (const cycle of cycles) lines.push(`  ${cycle.join(' -> ')}`);
+  lines.push(...formatLayers(layers));
   const section = (
     title: string,
     r: AllowlistResult,

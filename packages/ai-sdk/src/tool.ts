@@ -1,7 +1,5 @@
 /** `gragTool`: a grag index as an AI SDK tool an agent calls to search, with cited items back. */
 import {
-  assertMethodOptions,
-  citedSources,
   InvalidArgumentError,
   type Method,
   type RetrievedItem,
@@ -9,6 +7,7 @@ import {
   type SourceLocation,
   throwIfAborted,
 } from '@grag/core';
+import { assertMethodOptions, citedSources } from '@grag/core/kit';
 import { jsonSchema, type Tool, tool } from 'ai';
 import { PACKAGE } from './errors.js';
 

@@ -1,12 +1,7 @@
 /** A grag answer as an AI SDK UI message stream: the answer's text, then a source per citation. */
-import {
-  type ChatModel,
-  type CitedSource,
-  citedSources,
-  type Retrieval,
-  streamAnswer,
-  type TaskSuite,
-} from '@grag/core';
+import type { ChatModel, Retrieval, TaskSuite } from '@grag/core';
+import { type CitedSource, citedSources } from '@grag/core/kit';
+import { streamAnswer } from '@grag/core/tasks';
 import { createUIMessageStream, generateId, type UIMessageChunk } from 'ai';
 
 /** Options of {@link gragUIMessageStream}. */

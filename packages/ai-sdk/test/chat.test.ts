@@ -1,14 +1,7 @@
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
-import {
-  AbortError,
-  createPromptTasks,
-  generateText,
-  getTokenizer,
-  InvalidArgumentError,
-  Meter,
-  meteredChat,
-  ProviderError,
-} from '@grag/core';
+import { AbortError, generateText, InvalidArgumentError, ProviderError } from '@grag/core';
+import { getTokenizer, Meter, meteredChat } from '@grag/core/kit';
+import { createPromptTasks } from '@grag/core/tasks';
 import { MockLanguageModelV3, MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { fromAiSdk } from '../src/index.js';

@@ -4,17 +4,9 @@
  * grag's prompt task suite, and the call options, errors and aborts as they travel the wire.
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import {
-  AbortError,
-  createBuildContext,
-  createPromptTasks,
-  type Document,
-  getTokenizer,
-  InvalidArgumentError,
-  Meter,
-  meteredChat,
-  ProviderError,
-} from '@grag/core';
+import { AbortError, type Document, InvalidArgumentError, ProviderError } from '@grag/core';
+import { createBuildContext, getTokenizer, Meter, meteredChat } from '@grag/core/kit';
+import { createPromptTasks } from '@grag/core/tasks';
 import { createKetRag } from '@grag/ket-rag';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fromAiSdk, fromAiSdkEmbedding } from '../src/index.js';

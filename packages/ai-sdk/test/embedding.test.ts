@@ -1,13 +1,5 @@
-import {
-  AbortError,
-  embedAll,
-  getTokenizer,
-  InvalidArgumentError,
-  Meter,
-  meteredEmbedder,
-  modelFingerprint,
-  ProviderError,
-} from '@grag/core';
+import { AbortError, embedAll, InvalidArgumentError, modelFingerprint, ProviderError } from '@grag/core';
+import { getTokenizer, Meter, meteredEmbedder } from '@grag/core/kit';
 import { MockEmbeddingModelV3, MockEmbeddingModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { detectEmbeddingDimensions, fromAiSdkEmbedding } from '../src/index.js';

@@ -1,14 +1,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import {
-  AbortError,
-  type ChatStreamPart,
-  canStream,
-  collectChatStream,
-  createPromptTasks,
-  ProviderError,
-  streamAnswer,
-} from '@grag/core';
+import { AbortError, type ChatStreamPart, canStream, collectChatStream, ProviderError } from '@grag/core';
+import { createPromptTasks, streamAnswer } from '@grag/core/tasks';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fromAiSdk } from '../src/index.js';

@@ -4,13 +4,8 @@
  * and the cited items come back to the model in its next request.
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import {
-  createBuildContext,
-  type Document,
-  InvalidArgumentError,
-  sourceLabel,
-  type TaskSuite,
-} from '@grag/core';
+import { type Document, InvalidArgumentError, type TaskSuite } from '@grag/core';
+import { createBuildContext, sourceLabel } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { type Bm25RagIndex, bm25Rag } from '@grag/naive-rag';
 import { generateText, stepCountIs } from 'ai';

@@ -1,6 +1,7 @@
 /** What `grag index` prints about a build: usage in one line, an estimate as a table; and the price table it reads. */
 import { readFile } from 'node:fs/promises';
-import { InvalidArgumentError, type MeterSnapshot, type PriceTable } from '@grag/core';
+import { InvalidArgumentError, type MeterSnapshot } from '@grag/core';
+import type { PriceTable } from '@grag/core/kit';
 
 /** A build's usage in one line: time, model calls and tokens, texts embedded, cache hits, cost. */
 export function formatUsage(snapshot: MeterSnapshot): string {

@@ -15,8 +15,9 @@ import {
   type Loader,
   type LoaderOptions,
   type SkippedInput,
+  type TextEncodingName,
 } from '@grag/core';
-import { decodeText, type TextEncodingName } from '@grag/core/kit';
+import { decodeText } from '@grag/core/kit';
 import { defaultLoaders, findLoader, loadFile } from '@grag/loaders';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';

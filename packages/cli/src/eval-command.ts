@@ -5,8 +5,8 @@
  * `--store`, each method's index lives in PostgreSQL as `eval_<method>`, loaded by any later run.
  */
 import { basename, join, resolve } from 'node:path';
-import { FileCallCache, InvalidArgumentError } from '@grag/core';
-import { closestMatch } from '@grag/core/kit';
+import { InvalidArgumentError } from '@grag/core';
+import { closestMatch, FileCallCache } from '@grag/core/kit';
 import {
   detectLayout,
   type EvalDataset,

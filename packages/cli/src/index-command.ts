@@ -8,19 +8,21 @@ import { mkdir, readdir, realpath, rmdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import {
   AbortError,
-  assertMethodOptions,
   type BuildContext,
-  type BuildRuntime,
-  buildKey,
-  createBuildContext,
+  type BuildRun,
   type Document,
-  FileCallCache,
-  FileCheckpointStore,
   InvalidArgumentError,
   type MeterSnapshot,
   modelFingerprint,
   type TaskSuite,
 } from '@grag/core';
+import {
+  assertMethodOptions,
+  buildKey,
+  createBuildContext,
+  FileCallCache,
+  FileCheckpointStore,
+} from '@grag/core/kit';
 import { checkIndexTarget } from '@grag/core/store';
 import { loadKgTriples } from '@grag/eval';
 import {
@@ -299,7 +301,7 @@ export async function buildIndex(
         ),
       )
     : undefined;
-  const started: { runtime?: BuildRuntime } = {};
+  const started: { runtime?: BuildRun } = {};
   ctx.runtime = {
     concurrency: config.concurrency,
     ...(checkpoints ? { checkpoints } : {}),
@@ -426,7 +428,7 @@ interface FinishedBuild {
   entry: MethodEntry;
   index: unknown;
   target: IndexTarget;
-  rt: BuildRuntime | undefined;
+  rt: BuildRun | undefined;
   cacheDir: string | undefined;
   checkpoints: FileCheckpointStore | undefined;
   startedAt: number;

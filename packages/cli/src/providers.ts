@@ -1,24 +1,25 @@
+import type {
+  BuildContext,
+  ChatModel,
+  Embedder,
+  IndexManifest,
+  TaskSuite,
+  VectorIndexFactory,
+} from '@grag/core';
 import {
-  type BuildContext,
-  type ChatModel,
   cachedChat,
   cachedEmbedder,
   createBuildContext,
-  createPromptTasks,
-  type Embedder,
   flatIndexFactory,
   getTokenizer,
-  type IndexManifest,
   Meter,
   type ModelCallCache,
   meteredChat,
   meteredEmbedder,
   type PriceTable,
-  type TaskSuite,
-  type VectorIndexFactory,
-} from '@grag/core';
-import { readOnlyCache } from '@grag/core/kit';
-import { createSimulatedChat } from '@grag/core/tasks';
+  readOnlyCache,
+} from '@grag/core/kit';
+import { createPromptTasks, createSimulatedChat } from '@grag/core/tasks';
 import { hnswAvailability, hnswIndexFactory } from '@grag/hnsw';
 import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';
 import { createOpenAI, KNOWN_EMBEDDING_DIMENSIONS, OPENAI_PRICES } from '@grag/openai';

@@ -1,11 +1,6 @@
 /** `grag query <index> "<question>"`: retrieve from a stored index, and answer. */
-import {
-  type CitedSource,
-  citedSources,
-  InvalidArgumentError,
-  type Retrieval,
-  sourceLabel,
-} from '@grag/core';
+import { InvalidArgumentError, type Retrieval } from '@grag/core';
+import { type CitedSource, citedSources, sourceLabel } from '@grag/core/kit';
 import type { CliIO } from './cli.js';
 import type { GragConfig } from './config.js';
 import { printable } from './printable.js';

@@ -5,14 +5,9 @@
  * only then, so a directory user never loads `pg`).
  */
 import { dirname, join, resolve } from 'node:path';
-import {
-  directoryStore,
-  IndexFormatError,
-  type IndexManifest,
-  type IndexStore,
-  InvalidArgumentError,
-  readManifest,
-} from '@grag/core';
+import { IndexFormatError, type IndexManifest, type IndexStore, InvalidArgumentError } from '@grag/core';
+import { readManifest } from '@grag/core/kit';
+import { directoryStore } from '@grag/core/store';
 import { printable } from './printable.js';
 
 /** The option `--store` adds to the command line. */

@@ -6,7 +6,6 @@
 import { join, resolve } from 'node:path';
 import {
   type Document,
-  FileCallCache,
   type IndexChange,
   InputError,
   InvalidArgumentError,
@@ -14,6 +13,7 @@ import {
   StateError,
   type UpdateReport,
 } from '@grag/core';
+import { FileCallCache } from '@grag/core/kit';
 import { countSkipped, formatSkipped, type SkipCounts } from './build-report.js';
 import { checkCacheDir } from './cache-dir.js';
 import type { CliIO } from './cli.js';

@@ -6,7 +6,8 @@
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { getTokenizer, InputError, type Loader } from '@grag/core';
+import { InputError, type Loader } from '@grag/core';
+import { getTokenizer } from '@grag/core/kit';
 import { describe, expect, it } from 'vitest';
 import { countSkipped, formatSkipped, reasonKind } from '../src/build-report.js';
 import { readCorpus } from '../src/corpus.js';

@@ -3,15 +3,9 @@
  * model; the real build runs the same method on the demo corpus with a counting chat model and a
  * counting embedder, which tally the tokens of every message and text they receive.
  */
-import {
-  type ChatModel,
-  createBuildContext,
-  createPromptTasks,
-  type Embedder,
-  getTokenizer,
-  type MeterSnapshot,
-} from '@grag/core';
-import { createSimulatedChat } from '@grag/core/tasks';
+import type { ChatModel, Embedder, MeterSnapshot } from '@grag/core';
+import { createBuildContext, getTokenizer } from '@grag/core/kit';
+import { createPromptTasks, createSimulatedChat } from '@grag/core/tasks';
 import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { readCorpus } from '../src/corpus.js';

@@ -9,20 +9,17 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BuildStageError, type ChatModel, type Document, ProviderError } from '@grag/core';
 import {
-  BuildStageError,
-  type ChatModel,
   cachedChat,
   chunkDocuments,
   createBuildContext,
-  createPromptTasks,
-  type Document,
   getTokenizer,
   MemoryCallCache,
-  ProviderError,
   trackBuilds,
-} from '@grag/core';
+} from '@grag/core/kit';
 import {
+  createPromptTasks,
   DEFAULT_ENTITY_TYPES,
   GLEANING_CHECK_PROMPT,
   gleaningContinuePrompt,

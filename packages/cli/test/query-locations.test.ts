@@ -6,7 +6,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBuildContext, flatIndexFactory, formatLocation, type SourceLocation } from '@grag/core';
+import type { SourceLocation } from '@grag/core';
+import { createBuildContext, flatIndexFactory, formatLocation } from '@grag/core/kit';
 import { LOCATED_QUESTIONS, locatedDocuments } from '@grag/core/test';
 import { bm25Rag } from '@grag/naive-rag';
 import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';

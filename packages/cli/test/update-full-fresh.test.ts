@@ -10,13 +10,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type BuildContext,
-  createBuildContext,
-  type Document,
-  memoryStore,
-  type Retrieval,
-} from '@grag/core';
+import type { BuildContext, Document, Retrieval } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
+import { memoryStore } from '@grag/core/store';
 import { expectSameRetrievals } from '@grag/core/test/vitest';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';

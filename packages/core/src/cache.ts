@@ -1,14 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Meter } from './meter.js';
+import type { UsageMeter } from './contracts/meter.js';
 import {
   type ChatCallOptions,
   type ChatModel,
   type ChatResult,
   type Embedder,
   isFittableEmbedder,
-} from './models.js';
+} from './contracts/models.js';
 
 /**
  * A persistent store of model-call results, content-addressed by (provider, model, parameters,
@@ -145,7 +145,7 @@ export function readOnlyCache(cache: ModelCallCache): ModelCallCache {
  * are answered from `cache`; identical calls in flight together make one model call. Hits and
  * misses are counted in `meter` when given.
  */
-export function cachedChat(model: ChatModel, cache: ModelCallCache, meter?: Meter): ChatModel {
+export function cachedChat(model: ChatModel, cache: ModelCallCache, meter?: UsageMeter): ChatModel {
   // Identical calls in flight at the same time share one model call.
   const inFlight = new Map<string, Promise<ChatResult>>();
   return {
@@ -200,7 +200,7 @@ function decodeVector(value: unknown): Float32Array | undefined {
  * answered from `cache`; only the misses of a batch reach the model. A fittable embedder (whose
  * vectors depend on its fitted state) is returned as it is, uncached.
  */
-export function cachedEmbedder(embedder: Embedder, cache: ModelCallCache, meter?: Meter): Embedder {
+export function cachedEmbedder(embedder: Embedder, cache: ModelCallCache, meter?: UsageMeter): Embedder {
   if (isFittableEmbedder(embedder)) return embedder;
   const keyOf = (value: string) => embeddingKey(embedder, value);
   return {

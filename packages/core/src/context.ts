@@ -1,8 +1,8 @@
-import { InvalidArgumentError } from './errors.js';
-import { DEFAULT_BUDGET_TOKENS } from './method.js';
+import { InvalidArgumentError } from './contracts/errors.js';
+import { DEFAULT_BUDGET_TOKENS } from './contracts/method.js';
+import type { Tokenizer } from './contracts/tokenizer.js';
+import type { Chunk, Retrieval, RetrievedItem } from './contracts/types.js';
 import { provenanceOf } from './provenance.js';
-import type { Tokenizer } from './tokenizer.js';
-import type { Chunk, Retrieval, RetrievedItem } from './types.js';
 
 /** Options of {@link packContext}. */
 export interface PackContextOptions {

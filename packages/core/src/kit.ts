@@ -9,6 +9,8 @@
  *
  * @packageDocumentation
  */
+
+export { createBuildContext } from './build-context.js';
 export {
   cachedChat,
   cachedEmbedder,
@@ -73,7 +75,6 @@ export {
   meteredChat,
   meteredEmbedder,
 } from './meter.js';
-export { createBuildContext } from './method.js';
 export {
   type IndexProviders,
   type IndexWriter,
@@ -135,7 +136,7 @@ export {
   trackBuilds,
 } from './runtime.js';
 export { hashedBagOfWords } from './simulate.js';
-export { type BinaryBytes, type DecodedText, decodeText, type TextEncodingName } from './text-decoding.js';
+export { type BinaryBytes, type DecodedText, decodeText } from './text-decoding.js';
 export { getTokenizer } from './tokenizer.js';
 export {
   assertSameEmbedder,

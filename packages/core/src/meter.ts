@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { MeterSnapshot, StageUsage, UsageMeter } from './contracts/meter.js';
 import {
   type ChatCallOptions,
   type ChatModel,
@@ -6,38 +7,9 @@ import {
   type FittableEmbedder,
   isFittableEmbedder,
   type TokenUsage,
-} from './models.js';
+} from './contracts/models.js';
+import type { Tokenizer } from './contracts/tokenizer.js';
 import { findPrice, type PriceTable, priceTokens } from './pricing.js';
-import type { Tokenizer } from './tokenizer.js';
-
-/** Usage counted for one stage (or in total). */
-export interface StageUsage {
-  chatCalls: number;
-  inputTokens: number;
-  outputTokens: number;
-  embedCalls: number;
-  /** Values (texts) embedded. */
-  embeddedValues: number;
-  embedTokens: number;
-  /** Wall time spent inside `meter.stage(name, ...)`, in milliseconds. */
-  wallMs: number;
-  /** Model calls (chat calls, embedded values) answered from a call cache. */
-  cacheHits: number;
-  /** Model calls looked up in a call cache and not found there. */
-  cacheMisses: number;
-  /**
-   * Cost in US dollars of the priced models' tokens (see the Meter's price table). Models without
-   * a price add nothing; {@link Meter.unpricedModels} names them.
-   */
-  usd: number;
-  /** Usage per model id (`provider:modelId`). */
-  models: Record<string, { calls: number; inputTokens: number; outputTokens: number }>;
-}
-
-export interface MeterSnapshot {
-  stages: Record<string, StageUsage>;
-  total: StageUsage;
-}
 
 /** An all-zero {@link StageUsage}. */
 export function emptyStageUsage(): StageUsage {
@@ -109,7 +81,7 @@ export interface MeterOptions {
  * and model. Wrap models with {@link meteredChat} / {@link meteredEmbedder}; name stages with
  * `meter.stage`.
  */
-export class Meter {
+export class Meter implements UsageMeter {
   readonly #stages = new Map<string, StageUsage>();
   readonly #current = new AsyncLocalStorage<string>();
   /** The price table in use. */
@@ -208,7 +180,7 @@ export class Meter {
  * keeps streaming: its call is recorded when the stream finishes, or, when it ends early (aborted,
  * failed, or the caller stopped reading), with the text that had arrived.
  */
-export function meteredChat(model: ChatModel, meter: Meter, tokenizer?: Tokenizer): ChatModel {
+export function meteredChat(model: ChatModel, meter: UsageMeter, tokenizer?: Tokenizer): ChatModel {
   const id = `${model.provider}:${model.modelId}`;
   const record = (options: ChatCallOptions, text: string, usage: TokenUsage | undefined) =>
     meter.recordChat(
@@ -254,7 +226,7 @@ export function meteredChat(model: ChatModel, meter: Meter, tokenizer?: Tokenize
  * Wrap an embedder so every call is recorded in `meter` (tokens from usage, else from `tokenizer`).
  * A fittable embedder stays fittable: `fit`, `state` and `restore` are delegated.
  */
-export function meteredEmbedder(embedder: Embedder, meter: Meter, tokenizer?: Tokenizer): Embedder {
+export function meteredEmbedder(embedder: Embedder, meter: UsageMeter, tokenizer?: Tokenizer): Embedder {
   const id = `${embedder.provider}:${embedder.modelId}`;
   const wrapped: Embedder = {
     specificationVersion: 'v1',

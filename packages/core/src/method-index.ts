@@ -19,13 +19,23 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GragError, IndexFormatError, InvalidArgumentError } from './errors.js';
-import type { BuildContext } from './method.js';
-import { type Embedder, modelFingerprint } from './models.js';
+import { GragError, IndexFormatError, InvalidArgumentError } from './contracts/errors.js';
+import type { BuildContext } from './contracts/method.js';
+import { INDEX_PROVIDER_KINDS, type IndexProviderKind } from './contracts/method.js';
+import { type Embedder, modelFingerprint } from './contracts/models.js';
+import type {
+  ArtifactWriter,
+  IndexManifest,
+  IndexStore,
+  StoredIndex,
+  VectorCollectionOptions,
+} from './contracts/store.js';
+import type { TaskSuite } from './contracts/tasks.js';
+import type { Tokenizer } from './contracts/tokenizer.js';
+import type { StoredVectors, VectorIndex, VectorIndexFactory } from './contracts/vector.js';
 import {
   checkManifest,
   checkVectorRows,
-  type IndexManifest,
   MANIFEST_FILE,
   parseJsonArtifact,
   restoreEmbedderState,
@@ -33,9 +43,6 @@ import {
 } from './persistence.js';
 import { toIndexStore } from './store/directory.js';
 import { artifactLocator } from './store/scratch.js';
-import type { ArtifactWriter, IndexStore, StoredIndex, VectorCollectionOptions } from './store/types.js';
-import type { TaskSuite } from './tasks/types.js';
-import type { Tokenizer } from './tokenizer.js';
 import {
   checkIndexFile,
   float32Rows,
@@ -45,11 +52,6 @@ import {
   ShapeIssue,
   validate,
 } from './validate.js';
-import type { StoredVectors, VectorIndex, VectorIndexFactory } from './vector/types.js';
-
-/** The providers an index can depend on, each fingerprinted in its manifest. */
-export const INDEX_PROVIDER_KINDS = ['embedder', 'tasks', 'vectorIndex'] as const;
-export type IndexProviderKind = (typeof INDEX_PROVIDER_KINDS)[number];
 
 /**
  * What a built index keeps of the {@link BuildContext} it was built with: the providers retrieval

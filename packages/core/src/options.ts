@@ -1,5 +1,5 @@
-import { InvalidArgumentError } from './errors.js';
-import type { Method, RetrieveOptions } from './method.js';
+import { InvalidArgumentError } from './contracts/errors.js';
+import type { Method, RetrieveOptions } from './contracts/method.js';
 
 /**
  * Edit distance of two strings: insertions, deletions, substitutions and swaps of two adjacent

@@ -1,42 +1,16 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { IndexFormatError } from './errors.js';
-import { type Embedder, isFittableEmbedder } from './models.js';
-import type { ArtifactWriter, StoredIndex } from './store/types.js';
-import type { Chunk, SourceLocation } from './types.js';
+import { IndexFormatError } from './contracts/errors.js';
+import { type Embedder, isFittableEmbedder } from './contracts/models.js';
+import type { ArtifactWriter, IndexManifest, ManifestInput, StoredIndex } from './contracts/store.js';
+import type { Chunk, SourceLocation } from './contracts/types.js';
+import type { VectorIndex } from './contracts/vector.js';
 import { indexFileError, type Schema, v, validate } from './validate.js';
-import type { VectorIndex } from './vector/types.js';
 
 /** Name of the manifest file inside an index directory. */
 export const MANIFEST_FILE = 'manifest.json';
 /** Version of the manifest layout itself (not of a method's files). */
 export const MANIFEST_VERSION = 1;
-
-/** What an index directory says about itself. */
-export interface IndexManifest {
-  /** Layout version of this manifest. */
-  manifestVersion: number;
-  /** Method that wrote the index, e.g. `'naive-dense'`. */
-  method: string;
-  /** Version of the method's on-disk format. */
-  formatVersion: number;
-  /** ISO time of writing. */
-  createdAt: string;
-  /** The method options the index was built with. */
-  params: Record<string, unknown>;
-  /** Fingerprints of the providers used (`provider:model[:dims]`), so a mismatched load can be detected. */
-  providers: Record<string, string>;
-  /** Counts and sizes worth showing (documents, chunks, nodes, bytes). */
-  stats?: Record<string, unknown>;
-  /**
-   * An index directory's files besides the manifest (the version's artifacts), written by the
-   * directory store, so that anything else in the directory is known not to be the index's.
-   */
-  files?: string[];
-}
-
-/** The manifest layout fields a store adds to what a writer gives: version and time of writing. */
-export type ManifestInput = Omit<IndexManifest, 'manifestVersion' | 'createdAt'> & Partial<IndexManifest>;
 
 /** `manifest` with its layout version and time of writing filled in (when not given), as stores write it. */
 export function completeManifest(manifest: ManifestInput): IndexManifest {

@@ -2,8 +2,9 @@
  * Provenance of retrieved items: the chunks, documents and source-file places an item comes from,
  * built the same way by every method, and the label a citation shows for it.
  */
+
+import type { Chunk, Provenance, RetrievedItem, SourceLocation } from './contracts/types.js';
 import { formatLocation } from './loader.js';
-import type { Chunk, Provenance, RetrievedItem, SourceLocation } from './types.js';
 
 /** What {@link provenanceOf} reads of a chunk (sub-chunks, summary-tree leaves and kept records have it too). */
 export type ChunkRef = Pick<Chunk, 'id' | 'docId' | 'location'>;

@@ -4,21 +4,18 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { callCacheKey } from './cache.js';
-import { AbortError, BuildStageError, InvalidArgumentError, StateError, throwIfAborted } from './errors.js';
-import type { BuildContext } from './method.js';
-import type { ParseIssue } from './tasks/types.js';
-import type { Document } from './types.js';
-
-/**
- * Where a build keeps the results of its finished stages, so a build killed midway and started
- * again skips them. Values are stored with Node's structured serialization (`node:v8`).
- */
-export interface CheckpointStore {
-  get(key: string): Promise<unknown | undefined>;
-  set(key: string, value: unknown): Promise<void>;
-  /** Forget every checkpoint (called once the index is written). */
-  clear(): Promise<void>;
-}
+import {
+  AbortError,
+  BuildStageError,
+  InvalidArgumentError,
+  StateError,
+  throwIfAborted,
+} from './contracts/errors.js';
+import type { BuildContext } from './contracts/method.js';
+import type { BuildIssue, BuildRun, CheckpointStore } from './contracts/runtime.js';
+import { DEFAULT_BUILD_CONCURRENCY } from './contracts/runtime.js';
+import type { ParseIssue } from './contracts/tasks.js';
+import type { Document } from './contracts/types.js';
 
 /** Checkpoints in memory (tests, one process). */
 export class MemoryCheckpointStore implements CheckpointStore {
@@ -79,38 +76,6 @@ export class FileCheckpointStore implements CheckpointStore {
   async clear(): Promise<void> {
     await rm(this.dir, { recursive: true, force: true });
   }
-}
-
-/** How a build runs: concurrency, checkpoints, what a failure tells the user to do. */
-export interface BuildRuntimeSettings {
-  /**
-   * Model-backed work items (chunks, entities, communities) in flight at once. Hosted APIs allow a
-   * few parallel requests per key; the OpenAI provider also caps its own requests.
-   * @default 8
-   */
-  concurrency?: number;
-  /** Where finished stages are kept; none by default (nothing is resumed). */
-  checkpoints?: CheckpointStore;
-  /** The end of a failure message, e.g. how to resume (the CLI names its cache). @default none */
-  resumeHint?: string;
-  /**
-   * Called with the {@link BuildRuntime} of each build as it starts (a build's stages, issues and
-   * resumed stages are its own; read them here).
-   */
-  onStart?: (runtime: BuildRuntime) => void;
-}
-
-/** Default {@link BuildRuntimeSettings.concurrency}. */
-export const DEFAULT_BUILD_CONCURRENCY = 8;
-
-/** A parse issue met during a build, with the stage and the item (chunk, entity) it came from. */
-export interface BuildIssue extends ParseIssue {
-  /** Stage name, e.g. `'extract'`. */
-  stage: string;
-  /** The stage's place in the build (`'003-extract'`); names may repeat, steps do not. */
-  step: string;
-  /** The work item, e.g. a chunk id. */
-  item: string;
 }
 
 /** Options of {@link BuildRuntime.map}. */
@@ -194,7 +159,7 @@ function firstNonPlain(value: unknown, seen = new Set<object>()): string | undef
  * Each build starts its own with {@link startBuild} and passes it down: two builds on one context
  * share nothing but the context.
  */
-export class BuildRuntime {
+export class BuildRuntime implements BuildRun {
   readonly #ctx: BuildContext;
   readonly #frame = new AsyncLocalStorage<StageFrame>();
   #ordinal = 0;
@@ -420,8 +385,8 @@ export function buildKey(parts: {
  * `onStart` already set): `const builds = trackBuilds(ctx); await method.build(docs, ctx);
  * builds.at(-1)?.issues`.
  */
-export function trackBuilds(ctx: BuildContext): BuildRuntime[] {
-  const started: BuildRuntime[] = [];
+export function trackBuilds(ctx: BuildContext): BuildRun[] {
+  const started: BuildRun[] = [];
   const previous = ctx.runtime?.onStart;
   ctx.runtime = {
     ...ctx.runtime,

@@ -24,9 +24,7 @@
  * The single-byte tables are written out here rather than taken from `TextDecoder`: Node 20's
  * `TextDecoder('windows-1252')` decodes as Latin-1 (0x93 becomes U+0093, not “).
  */
-
-/** Text encodings {@link decodeText} recognises. */
-export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252' | 'latin1';
+import type { TextEncodingName } from './contracts/loader.js';
 
 /** Bytes decoded as text. */
 export interface DecodedText {

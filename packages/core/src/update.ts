@@ -2,11 +2,16 @@
  * Checking an {@link IndexChange} against the documents an index holds, once for every method
  * that implements `Method.update`.
  */
-import { InvalidArgumentError, throwIfAborted } from './errors.js';
-import type { BuildContext, IndexChange, UpdateOptions } from './method.js';
-import { type Embedder, type FittableEmbedder, isFittableEmbedder, modelFingerprint } from './models.js';
+import { InvalidArgumentError, throwIfAborted } from './contracts/errors.js';
+import type { BuildContext, IndexChange, UpdateOptions } from './contracts/method.js';
+import {
+  type Embedder,
+  type FittableEmbedder,
+  isFittableEmbedder,
+  modelFingerprint,
+} from './contracts/models.js';
+import type { Document } from './contracts/types.js';
 import type { BuildRuntime } from './runtime.js';
-import type { Document } from './types.js';
 
 /** An {@link IndexChange} checked against an index's documents by {@link planIndexChange}. */
 export interface IndexChangePlan {

@@ -10,7 +10,7 @@
  * const { chunks } = validate(units, JSON.parse(text), '/idx/chunks.json');
  * ```
  */
-import { IndexFormatError } from './errors.js';
+import { IndexFormatError } from './contracts/errors.js';
 
 /** A checker: `parse` returns `value` typed as `T`, or throws a {@link ShapeIssue}. */
 export interface Schema<T> {

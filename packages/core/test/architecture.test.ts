@@ -1,6 +1,7 @@
 /**
  * The workspace's layering rules (scripts/check-architecture.ts): no runtime import cycle, no
- * import of another package's `/internal` entry, no new runtime import of a provider package by a
+ * import of another package's `/internal` entry, no implementation behind the contracts entry and at
+ * most 60 runtime values on it, no algorithm package importing another, no new runtime import of a provider package by a
  * method package, no source file over 500 lines and no function over 150 lines. It lives here
  * because vitest's `include` globs cover `packages/*\/test`, not `scripts/`.
  */
@@ -8,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_CONTRACT_RUNTIME_EXPORTS, runtimeExportsOf } from '../../../scripts/architecture-layers.js';
 import {
   checkArchitecture,
   countLines,
@@ -147,7 +149,8 @@ describe('checkArchitecture on a small workspace', () => {
   const pkg = (dir: string, name: string, exports: Record<string, string> = { '.': './dist/index.js' }) =>
     write(`packages/${dir}/package.json`, JSON.stringify({ name, exports }));
   pkg('core', '@grag/core', { '.': './dist/index.js', './internal': './dist/internal.js' });
-  write('packages/core/src/index.ts', "export * from './kg.js';\n");
+  write('packages/core/src/index.ts', "export * from './contracts/types.js';\n");
+  write('packages/core/src/contracts/types.ts', 'export interface Doc {\n  id: string;\n}\n');
   write('packages/core/src/internal.ts', 'export const x = 1;\n');
   write('packages/core/src/kg.ts', "import { link } from './linking.js';\nexport const kg = link;\n");
   write('packages/core/src/linking.ts', "import { kg } from './kg.js';\nexport const link = () => kg;\n");
@@ -285,5 +288,80 @@ describe('checkArchitecture on long files and functions', () => {
     });
     expect(stale.ok).toBe(false);
     expect(stale.longCode.gone).toEqual(['packages/offline/src/gone.ts']);
+  });
+});
+
+describe('checkArchitecture on the layers', () => {
+  const root = mkdtempSync(join(tmpdir(), 'grag-architecture-layers-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+  const pkg = (dir: string, name: string, exports: Record<string, string> = { '.': './dist/index.js' }) =>
+    write(`packages/${dir}/package.json`, JSON.stringify({ name, exports }));
+  const noAllowlists = { provider: [], longCode: [] };
+  pkg('core', '@grag/core', { '.': './dist/index.js', './kit': './dist/kit.js' });
+  write('packages/core/src/kit.ts', 'export class Meter {}\nexport const kitValue = 1;\n');
+  write('packages/core/src/contracts/errors.ts', 'export class GragError extends Error {}\n');
+  write(
+    'packages/core/src/contracts/method.ts',
+    "import type { Meter } from '../kit.js';\nexport interface BuildContext {\n  meter: Meter;\n}\n",
+  );
+  write(
+    'packages/core/src/index.ts',
+    [
+      "export { GragError } from './contracts/errors.js';",
+      "export type { BuildContext } from './contracts/method.js';",
+      "export { kitValue } from './kit.js';",
+    ].join('\n'),
+  );
+  pkg('ktruss', '@grag/ktruss');
+  write(
+    'packages/ktruss/src/index.ts',
+    "import type { Tree } from '@grag/summary-tree';\nexport type T = Tree;\n",
+  );
+  pkg('summary-tree', '@grag/summary-tree');
+  write('packages/summary-tree/src/index.ts', 'export interface Tree {\n  id: string;\n}\n');
+
+  it('fails when a contracts module imports an implementation, even for a type, and when an algorithm package imports another', () => {
+    const report = checkArchitecture(root, noAllowlists);
+    expect(report.ok).toBe(false);
+    expect(report.layers.contractImports).toEqual([
+      'packages/core/src/contracts/method.ts -> ../kit.js',
+      'packages/core/src/index.ts -> ./kit.js',
+    ]);
+    expect(report.layers.algorithmImports).toEqual(['packages/ktruss/src/index.ts -> @grag/summary-tree']);
+    expect(report.text).toContain('imports that leave the contracts layer: 2 (FAIL)');
+  });
+
+  it('counts the runtime exports of the contracts entry through re-exports, types left out', () => {
+    expect([...runtimeExportsOf(join(root, 'packages/core/src/index.ts'))].sort()).toEqual([
+      'GragError',
+      'kitValue',
+    ]);
+    write(
+      'packages/core/src/contracts/many.ts',
+      Array.from({ length: MAX_CONTRACT_RUNTIME_EXPORTS + 1 }, (_, i) => `export const v${i} = ${i};`).join(
+        '\n',
+      ),
+    );
+    write(
+      'packages/core/src/index.ts',
+      "export * from './contracts/many.js';\nexport type * from './contracts/method.js';\n",
+    );
+    write('packages/core/src/contracts/method.ts', 'export interface BuildContext {\n  id: string;\n}\n');
+    write('packages/ktruss/src/index.ts', 'export const k = 1;\n');
+    const over = checkArchitecture(root, noAllowlists);
+    expect(over.layers.contractImports).toEqual([]);
+    expect(over.layers.contractRuntimeExports).toHaveLength(MAX_CONTRACT_RUNTIME_EXPORTS + 1);
+    expect(over.ok).toBe(false);
+    expect(over.text).toContain(
+      `runtime exports of the contracts entry: ${MAX_CONTRACT_RUNTIME_EXPORTS + 1} (limit 60) (FAIL)`,
+    );
+    write('packages/core/src/index.ts', "export { v0, v1 } from './contracts/many.js';\n");
+    const clean = checkArchitecture(root, noAllowlists);
+    expect(clean.layers.contractRuntimeExports).toEqual(['v0', 'v1']);
+    expect(clean.ok, clean.text).toBe(true);
   });
 });

@@ -2,17 +2,16 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { embedAll, generateText } from '../src/index.js';
 import {
   cachedChat,
   cachedEmbedder,
-  createPromptTasks,
-  embedAll,
+  callCacheKey,
   FileCallCache,
-  generateText,
   MemoryCallCache,
   Meter,
-} from '../src/index.js';
-import { callCacheKey } from '../src/kit.js';
+} from '../src/kit.js';
+import { createPromptTasks } from '../src/tasks/index.js';
 import { createScriptedChatModel, createScriptedEmbedder } from '../src/test/index.js';
 
 describe('callCacheKey', () => {

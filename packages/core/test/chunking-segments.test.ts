@@ -2,17 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { semanticChunk } from '../src/chunking/semantic.js';
 import {
   type Chunk,
+  type Document,
+  type DocumentSegment,
+  InvalidArgumentError,
+  type SourceLocation,
+} from '../src/index.js';
+import {
   chunkCorpus,
   chunkDocument,
   chunkDocuments,
-  type Document,
-  type DocumentSegment,
   documentUnits,
   getTokenizer,
-  InvalidArgumentError,
-  type SourceLocation,
   semanticChunkDocuments,
-} from '../src/index.js';
+} from '../src/kit.js';
 import { createScriptedEmbedder } from '../src/test/index.js';
 
 /** A document put together from pages (or sections, rows), each a segment with its location. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkCorpus, getTokenizer, withTitle } from '../src/index.js';
+import { chunkCorpus, getTokenizer, withTitle } from '../src/kit.js';
 
 describe('chunkCorpus', () => {
   const docs = [

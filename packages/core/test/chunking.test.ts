@@ -10,10 +10,11 @@ import {
   splitSentences,
   splitTextByTokens,
 } from '../src/chunking/index.js';
-import { InvalidArgumentError, ModelOutputError } from '../src/errors.js';
-import type { Embedder } from '../src/models.js';
-import { getTokenizer, type Tokenizer } from '../src/tokenizer.js';
-import type { Chunk, Document } from '../src/types.js';
+import { InvalidArgumentError, ModelOutputError } from '../src/contracts/errors.js';
+import type { Embedder } from '../src/contracts/models.js';
+import type { Tokenizer } from '../src/contracts/tokenizer.js';
+import type { Chunk, Document } from '../src/contracts/types.js';
+import { getTokenizer } from '../src/tokenizer.js';
 
 const tokenizer = getTokenizer();
 

@@ -1,15 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  chunkItem,
-  firstItems,
-  getTokenizer,
-  InvalidArgumentError,
-  packContext,
-  type Retrieval,
-  type RetrievedItem,
-  rankDepthFor,
-} from '../src/index.js';
+import { InvalidArgumentError, type Retrieval, type RetrievedItem } from '../src/index.js';
+import { chunkItem, firstItems, getTokenizer, packContext, rankDepthFor } from '../src/kit.js';
 
 const tokenizer = getTokenizer();
 const item = (id: string, text: string, doc = 'd'): RetrievedItem => ({

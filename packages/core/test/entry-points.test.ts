@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  Bm25Index,
-  FlatIndex,
-  isStoredVectors,
-  type StoredVectors,
-  searchEntryPoints,
-  searchEntryPointsAsync,
-} from '../src/index.js';
+import { isStoredVectors, type StoredVectors } from '../src/index.js';
+import { Bm25Index, FlatIndex, searchEntryPoints, searchEntryPointsAsync } from '../src/kit.js';
 import { randomVectors } from '../src/test/index.js';
 
 const TEXTS = [

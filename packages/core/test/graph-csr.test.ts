@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DirectedGraph, MultiGraph, UndirectedGraph } from 'graphology';
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../src/errors.js';
+import { InvalidArgumentError } from '../src/contracts/errors.js';
 import { type Csr, csrFromEdges, toCsr } from '../src/graph/index.js';
 
 /** Row of `node` as sorted `target:weight` strings, independent of the order inside the row. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../src/errors.js';
+import { InvalidArgumentError } from '../src/contracts/errors.js';
+import type { ExtractedEntity, ExtractedRelation } from '../src/contracts/types.js';
 import {
   assembleKnowledgeGraph,
   cleanEntityName,
@@ -8,7 +9,6 @@ import {
   pageRank,
   relationId,
 } from '../src/graph/index.js';
-import type { ExtractedEntity, ExtractedRelation } from '../src/types.js';
 
 const entity = (name: string, type = 'person', description = ''): ExtractedEntity => ({
   name,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../src/errors.js';
+import { InvalidArgumentError } from '../src/contracts/errors.js';
+import type { Metric } from '../src/contracts/vector.js';
 import { buildKnnGraph, KNN_DEFAULTS, knnEdges, knnGraphToGraphology, pageRank } from '../src/graph/index.js';
 import { mulberry32 } from '../src/test/random.js';
-import type { Metric } from '../src/vector/types.js';
 
 /** Seeded PRNG, so random inputs are identical across runs. */
 const rng = mulberry32;

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { linkKey, stripDisambiguator, withVocabularyMatches } from '../src/graph/index.js';
 import {
   assembleKnowledgeGraph,
   EntityVocabulary,
-  type ExtractedEntity,
-  type ExtractedRelation,
   type ExtractionItem,
   KnowledgeGraphBuilder,
   linkEntities,
-} from '../src/index.js';
+  linkKey,
+  stripDisambiguator,
+  withVocabularyMatches,
+} from '../src/graph/index.js';
+import type { ExtractedEntity, ExtractedRelation } from '../src/index.js';
 
 const entity = (name: string, type = 'other'): ExtractedEntity => ({ name, type, description: '' });
 const relation = (source: string, target: string): ExtractedRelation => ({

@@ -1,19 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type LocalSearchEntity,
+  type LocalSearchRelationship,
+  localSearch,
   prepareLocalSearch,
   rankRelationships,
   rankTextUnits,
   renderLocalSearchItem,
   selectSeedEntities,
 } from '../src/graph/index.js';
-import {
-  FlatIndex,
-  getTokenizer,
-  InvalidArgumentError,
-  type LocalSearchEntity,
-  type LocalSearchRelationship,
-  localSearch,
-} from '../src/index.js';
+import { InvalidArgumentError } from '../src/index.js';
+import { FlatIndex, getTokenizer } from '../src/kit.js';
 
 const tokenizer = getTokenizer();
 

@@ -1,6 +1,6 @@
 import { DirectedGraph, UndirectedGraph } from 'graphology';
 import { describe, expect, it } from 'vitest';
-import { ConvergenceError, InvalidArgumentError } from '../src/errors.js';
+import { ConvergenceError, InvalidArgumentError } from '../src/contracts/errors.js';
 import {
   csrFromEdges,
   PAGERANK_DEFAULTS,

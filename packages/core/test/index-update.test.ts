@@ -1,16 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { AbortError, type BuildContext, InvalidArgumentError, type TaskSuite } from '../src/index.js';
 import {
-  AbortError,
   Bm25Index,
-  type BuildContext,
   createBuildContext,
-  InvalidArgumentError,
   MemoryCheckpointStore,
   planIndexChange,
   startUpdate,
-  type TaskSuite,
-} from '../src/index.js';
+} from '../src/kit.js';
 import { createScriptedEmbedder } from '../src/test/index.js';
 
 const texts = [

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Bm25Index, reciprocalRankFusion } from '../src/index.js';
-import { tokenizeForBm25 } from '../src/kit.js';
+import { Bm25Index, reciprocalRankFusion, tokenizeForBm25 } from '../src/kit.js';
 
 describe('Bm25Index', () => {
   // N = 3, lengths 2, 3, 3 (avg 8/3); df(apple) = 2, idf = ln(1 + 1.5/2.5) = ln 1.6 = 0.4700036.

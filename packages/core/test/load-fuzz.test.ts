@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FlatIndex } from '../src/index.js';
+import { FlatIndex } from '../src/kit.js';
 import { formatIndexFuzzReport, fuzzIndexLoad, randomVectors } from '../src/test/index.js';
 
 describe('FlatIndex.load on damaged files', () => {

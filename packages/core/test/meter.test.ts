@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type ChatModel, embedAll, generateText, Meter, meteredChat, meteredEmbedder } from '../src/index.js';
+import { type ChatModel, embedAll, generateText } from '../src/index.js';
+import { Meter, meteredChat, meteredEmbedder } from '../src/kit.js';
 import { createScriptedChatModel, createScriptedEmbedder } from '../src/test/index.js';
 
 describe('Meter', () => {

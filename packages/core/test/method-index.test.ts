@@ -2,22 +2,20 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { IndexFormatError, indexVectors, type TaskSuite } from '../src/index.js';
 import {
   createBuildContext,
   flatIndexFactory,
-  IndexFormatError,
   indexProviders,
-  indexVectors,
   MANIFEST_FILE,
   openMethodIndex,
   opt,
   packFloat32Rows,
   resolveOptions,
-  type TaskSuite,
   v,
   validateOptions,
   writeMethodIndex,
-} from '../src/index.js';
+} from '../src/kit.js';
 import { createScriptedEmbedder } from '../src/test/index.js';
 
 const root = await mkdtemp(join(tmpdir(), 'grag-method-index-'));

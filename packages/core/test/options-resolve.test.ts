@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkOption, InvalidArgumentError, opt, resolveOptions, validateOptions } from '../src/index.js';
+import { InvalidArgumentError } from '../src/index.js';
+import { checkOption, opt, resolveOptions, validateOptions } from '../src/kit.js';
 
 describe('resolveOptions', () => {
   const DEFAULTS = { k: 3, alpha: 0.5, mode: 'a' as 'a' | 'b', kMax: 10 as number | null };

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { InvalidArgumentError } from '../src/index.js';
 import {
   assertKnownOptions,
   assertMethodOptions,
-  InvalidArgumentError,
+  closestMatch,
+  editDistance,
   optionKeys,
   RETRIEVE_OPTION_KEYS,
-} from '../src/index.js';
-import { closestMatch, editDistance } from '../src/kit.js';
+} from '../src/kit.js';
 
 function thrown(fn: () => void): InvalidArgumentError {
   try {

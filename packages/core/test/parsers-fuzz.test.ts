@@ -13,6 +13,7 @@
  * and, where the format makes a cut visible, a record cut in the middle gives a 'truncated' issue.
  */
 import { describe, expect, it } from 'vitest';
+import type { ParseIssue } from '../src/contracts/tasks.js';
 import {
   normalizeRelevanceScore,
   parseAnswer,
@@ -35,7 +36,6 @@ import {
   renderTitleDescription,
   renderYesNo,
 } from '../src/tasks/index.js';
-import type { ParseIssue } from '../src/tasks/types.js';
 import { mulberry32 } from '../src/test/random.js';
 
 const RUNS = 10_000;

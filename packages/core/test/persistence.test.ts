@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IndexFormatError, OutputError, readManifest } from '../src/index.js';
+import { IndexFormatError, OutputError } from '../src/index.js';
+import { readManifest } from '../src/kit.js';
 import { assertSameProviders } from '../src/persistence.js';
 import { checkIndexTarget, writeIndexDir } from '../src/store/index.js';
 

@@ -1,5 +1,4 @@
-import { Meter, type PriceTable } from '@grag/core';
-import { findPrice, priceTokens } from '@grag/core/kit';
+import { findPrice, Meter, type PriceTable, priceTokens } from '@grag/core/kit';
 import { describe, expect, it } from 'vitest';
 
 const TABLE: PriceTable = {

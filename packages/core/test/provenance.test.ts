@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { IndexFormatError } from '../src/index.js';
 import {
   chunkItem,
   chunkSchema,
   citedSources,
   formatLocation,
-  IndexFormatError,
   mergeProvenance,
   provenanceOf,
   sourceLabel,
   uniqueLocations,
   withLocations,
-} from '../src/index.js';
+} from '../src/kit.js';
 import { validate } from '../src/validate.js';
 
 const p3 = { path: 'report.pdf', page: 3 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mulberry32, type Random, randomInt, shuffleInPlace, weylFmix32 } from '../src/index.js';
+import { mulberry32, type Random, randomInt, shuffleInPlace, weylFmix32 } from '../src/kit.js';
 import { mulberry32 as testMulberry32 } from '../src/test/index.js';
 
 /** The next `n` outputs of `rand` as the 32-bit integers they were divided from. */

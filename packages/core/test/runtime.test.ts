@@ -4,17 +4,19 @@ import { join } from 'node:path';
 import {
   AbortError,
   BuildStageError,
-  buildKey,
-  createBuildContext,
   embedAll,
-  FileCheckpointStore,
-  MemoryCheckpointStore,
   type ProgressEvent,
   StateError,
-  startBuild,
   type TaskSuite,
-  trackBuilds,
 } from '@grag/core';
+import {
+  buildKey,
+  createBuildContext,
+  FileCheckpointStore,
+  MemoryCheckpointStore,
+  startBuild,
+  trackBuilds,
+} from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { afterEach, describe, expect, it } from 'vitest';
 

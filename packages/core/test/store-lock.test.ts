@@ -10,8 +10,9 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, utimes, writeFil
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { directoryStore, type IndexStore, OutputError, readManifest, withStoreLock } from '../src/index.js';
-import { Scratch } from '../src/store/index.js';
+import { type IndexStore, OutputError } from '../src/index.js';
+import { readManifest } from '../src/kit.js';
+import { directoryStore, Scratch, withStoreLock } from '../src/store/index.js';
 
 const root = await mkdtemp(join(tmpdir(), 'grag-lock-'));
 afterAll(() => rm(root, { recursive: true, force: true }));

@@ -3,22 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  createBuildContext,
-  directoryStore,
-  flatIndexFactory,
   IndexFormatError,
   type IndexStore,
   InvalidArgumentError,
-  indexProviders,
   indexVectors,
-  MANIFEST_FILE,
-  memoryStore,
-  openMethodIndex,
   type TaskSuite,
-  toIndexStore,
+} from '../src/index.js';
+import {
+  createBuildContext,
+  flatIndexFactory,
+  indexProviders,
+  MANIFEST_FILE,
+  openMethodIndex,
   v,
   writeMethodIndex,
-} from '../src/index.js';
+} from '../src/kit.js';
+import { directoryStore, memoryStore, toIndexStore } from '../src/store/index.js';
 import { createScriptedEmbedder } from '../src/test/index.js';
 import { runIndexStoreSpec } from '../src/test/vitest.js';
 

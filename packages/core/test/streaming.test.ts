@@ -6,12 +6,11 @@ import {
   type ChatStreamPart,
   canStream,
   collectChatStream,
-  createPromptTasks,
   InvalidArgumentError,
-  streamAnswer,
   streamChat,
   type TaskSuite,
 } from '../src/index.js';
+import { createPromptTasks, streamAnswer } from '../src/tasks/index.js';
 import { createScriptedChatModel } from '../src/test/index.js';
 
 async function all<T>(parts: AsyncIterable<T>): Promise<T[]> {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { ParseIssue } from '../src/contracts/tasks.js';
 import {
   mergeGraphExtractions,
   normalizeRelevanceScore,
@@ -13,7 +14,6 @@ import {
   parseSummary,
   parseTitleDescription,
 } from '../src/tasks/index.js';
-import type { ParseIssue } from '../src/tasks/types.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`./__fixtures__/tasks/${name}`, import.meta.url), 'utf8');

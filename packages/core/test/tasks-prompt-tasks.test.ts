@@ -1,7 +1,7 @@
 import { createScriptedChatModel } from '@grag/core/test';
 import { describe, expect, it } from 'vitest';
-import { AbortError, InvalidArgumentError, ModelOutputError } from '../src/errors.js';
-import type { ChatCallOptions } from '../src/models.js';
+import { AbortError, InvalidArgumentError, ModelOutputError } from '../src/contracts/errors.js';
+import type { ChatCallOptions } from '../src/contracts/models.js';
 import {
   createPromptTasks,
   DEFAULT_ENTITY_TYPES,

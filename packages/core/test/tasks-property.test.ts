@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { ParseIssue } from '../src/contracts/tasks.js';
 import {
   parseAnswer,
   parseCommunityAssessment,
@@ -10,7 +11,6 @@ import {
   parseSemanticUnits,
   parseTitleDescription,
 } from '../src/tasks/index.js';
-import type { ParseIssue } from '../src/tasks/types.js';
 
 const ISSUE_KINDS = new Set(['skipped-record', 'missing-field', 'truncated', 'no-records', 'invalid-value']);
 const KNOWN_IDS = ['c1', 'c2', 'doc#3'];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../src/errors.js';
-import { type EncodingName, getTokenizer } from '../src/tokenizer.js';
+import { InvalidArgumentError } from '../src/contracts/errors.js';
+import type { EncodingName } from '../src/contracts/tokenizer.js';
+import { getTokenizer } from '../src/tokenizer.js';
 
 const ENCODINGS: EncodingName[] = ['cl100k_base', 'o200k_base'];
 

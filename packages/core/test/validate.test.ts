@@ -2,8 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkIndexFile, chunkSchema, IndexFormatError, shapeIssue, v, validate } from '../src/index.js';
-import { readJson } from '../src/kit.js';
+import { IndexFormatError } from '../src/index.js';
+import { checkIndexFile, chunkSchema, readJson, shapeIssue, v, validate } from '../src/kit.js';
 import { float32Rows } from '../src/validate.js';
 
 const problem = (schema: Parameters<typeof validate>[0], value: unknown): string => {

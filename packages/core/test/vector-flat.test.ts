@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { mulberry32, randomVectors } from '@grag/core/test';
 import { runVectorIndexSpec } from '@grag/core/test/vitest';
 import { describe, expect, it } from 'vitest';
-import { IndexFormatError, InvalidArgumentError } from '../src/errors.js';
+import { IndexFormatError, InvalidArgumentError } from '../src/contracts/errors.js';
 import {
   cosineSimilarity,
   dot,

@@ -1,14 +1,12 @@
 import {
   type BuildContext,
-  type BuildRuntime,
   type Chunk,
   type Document,
   InvalidArgumentError,
-  indexProviders,
   isFittableEmbedder,
   ModelOutputError,
-  startBuild,
 } from '@grag/core';
+import { type BuildRuntime, indexProviders, startBuild } from '@grag/core/kit';
 import { keptDocuments } from './documents.js';
 import type { DaRagOptions } from './options.js';
 import {

@@ -2,8 +2,9 @@
  * What a community contributes: its member text within a token budget, the chunks and documents
  * it comes from in the order the context follows, and the text it packs.
  */
-import { provenanceOf, type SourceLocation, type Tokenizer } from '@grag/core';
+import type { SourceLocation, Tokenizer } from '@grag/core';
 import { linkKey } from '@grag/core/graph';
+import { provenanceOf } from '@grag/core/kit';
 import { findEdge } from '@grag/ktruss';
 import { byRelevance, type FoundCommunity } from './community-search.js';
 import type { DaRagQueryOptions } from './options.js';

@@ -1,17 +1,16 @@
+import { InvalidArgumentError, type RetrieveOptions } from '@grag/core';
 import {
   assertKnownOptions,
   checkOption,
+  ENTRY_POINT_MODES,
   type EntryPointMode,
-  InvalidArgumentError,
   type OptionRule,
   opt,
   optionKeys,
   pickOptions,
   RETRIEVE_OPTION_KEYS,
-  type RetrieveOptions,
   resolveCheckedOptions,
-} from '@grag/core';
-import { ENTRY_POINT_MODES } from '@grag/core/kit';
+} from '@grag/core/kit';
 
 /** Options that shape the offline index (DA-RAG §3); stored in the index manifest. */
 export interface DaRagIndexOptions {

@@ -2,7 +2,8 @@
  * Scoring, ranking and greedy packing of the candidate communities (DA-RAG §5.1), and what the
  * retrieval reports of them: the items, the subgraph, the k chosen per layer, the traced communities.
  */
-import { packContext, type RetrievedItem, renderItem, type Tokenizer } from '@grag/core';
+import type { RetrievedItem, Tokenizer } from '@grag/core';
+import { packContext, renderItem } from '@grag/core/kit';
 import type { FoundCommunity } from './community-search.js';
 import { type CommunityMembers, communityText } from './members.js';
 import type { DaRagQueryOptions } from './options.js';

@@ -4,16 +4,15 @@
  * extraction. Indexes saved before updates
  * existed have no such file and still load, without `kept`.
  */
+import type { Chunk, DocumentSegment } from '@grag/core';
 import {
-  type Chunk,
-  type DocumentSegment,
   type IndexWriter,
   type OpenedIndex,
   type Schema,
   shapeIssue,
   sourceLocationSchema,
   v,
-} from '@grag/core';
+} from '@grag/core/kit';
 import type { DaRagKept } from './types.js';
 
 /** The artifact that keeps what an update reuses. */

@@ -5,13 +5,9 @@
  * stats with the embedding dimensions, provider fingerprints, the fitted embedder's state), and
  * `update.json` (what updates reuse; see `persist-kept.ts`).
  */
+import type { BuildContext, Chunk, IndexStore, KgEntity, KgRelation } from '@grag/core';
 import {
-  type BuildContext,
-  type Chunk,
   chunkSchema,
-  type IndexStore,
-  type KgEntity,
-  type KgRelation,
   MANIFEST_FILE,
   type MethodIndexFormat,
   openMethodIndex,
@@ -19,7 +15,7 @@ import {
   shapeIssue,
   v,
   writeMethodIndex,
-} from '@grag/core';
+} from '@grag/core/kit';
 import { trussGraphFromEdges } from '@grag/ktruss';
 import { flatEdges, graphLinks } from './layers.js';
 import { resolveDaRagOptions } from './options.js';

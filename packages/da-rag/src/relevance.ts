@@ -2,8 +2,7 @@
  * Query relevance of a layer's nodes (the attribute Q-Peel peels by, DA-RAG Eq. 1): cosine of unit
  * embeddings, BM25, or the two fused by reciprocal rank.
  */
-import { type Bm25Index, type EntryPointMode, reciprocalRankFusion } from '@grag/core';
-import { RRF_K } from '@grag/core/kit';
+import { type Bm25Index, type EntryPointMode, RRF_K, reciprocalRankFusion } from '@grag/core/kit';
 import { identity } from './util.js';
 
 /** Hits of each list fused by `'hybrid'` relevance. */

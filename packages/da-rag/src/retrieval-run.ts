@@ -4,7 +4,8 @@
  * Similarity layers that entities induce; one assessment per candidate community; and the timings
  * and counts its trace reports.
  */
-import { Bm25Index, DEFAULT_BUILD_CONCURRENCY } from '@grag/core';
+import { DEFAULT_BUILD_CONCURRENCY } from '@grag/core';
+import { Bm25Index } from '@grag/core/kit';
 import { TrussIndex } from '@grag/ktruss';
 import {
   eacs,

@@ -4,14 +4,13 @@
  * candidate, greedy packing by score.
  */
 import {
-  chunkItem,
   DEFAULT_BUDGET_TOKENS,
   embedAll,
-  packContext,
   type Retrieval,
   type RetrievedItem,
   throwIfAborted,
 } from '@grag/core';
+import { chunkItem, packContext } from '@grag/core/kit';
 import { TrussIndex } from '@grag/ktruss';
 import { byRelevance, type FoundCommunity } from './community-search.js';
 import { type DaRagQueryOptions, type DaRagRetrieveOptions, resolveQueryOptions } from './options.js';

@@ -5,20 +5,15 @@
  */
 import {
   type BuildContext,
-  type BuildRuntime,
-  buildKnnGraph,
   type Chunk,
-  chunkDocuments,
   type Document,
   type GraphExtraction,
   indexVectors,
-  type KnowledgeGraph,
-  KnowledgeGraphBuilder,
-  semanticChunkDocuments,
   type TitleDescription,
   throwIfAborted,
 } from '@grag/core';
-import { knnEdges } from '@grag/core/graph';
+import { buildKnnGraph, type KnowledgeGraph, KnowledgeGraphBuilder, knnEdges } from '@grag/core/graph';
+import { type BuildRuntime, chunkDocuments, semanticChunkDocuments } from '@grag/core/kit';
 import { type TrussGraph, trussGraphFromEdges } from '@grag/ktruss';
 import { chunkLayerEdges, graphLinks, pairsToEdges } from './layers.js';
 import type { DaRagOptions } from './options.js';

@@ -1,13 +1,12 @@
 import type {
-  Bm25Index,
   Chunk,
   DocumentSegment,
   ExtractedEntity,
   ExtractedRelation,
-  IndexProviders,
   KgEntity,
   KgRelation,
 } from '@grag/core';
+import type { Bm25Index, IndexProviders } from '@grag/core/kit';
 import type { TrussGraph, TrussIndex } from '@grag/ktruss';
 import type { DaRagOptions } from './options.js';
 

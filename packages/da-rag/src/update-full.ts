@@ -7,15 +7,17 @@
  */
 import {
   type BuildContext,
-  type BuildRuntime,
-  type IndexChangePlan,
-  type IndexProviders,
   type IndexUpdate,
   InvalidArgumentError,
-  refitForFullUpdate,
   StateError,
   type UpdateOptions,
 } from '@grag/core';
+import {
+  type BuildRuntime,
+  type IndexChangePlan,
+  type IndexProviders,
+  refitForFullUpdate,
+} from '@grag/core/kit';
 import { assembleDaRagIndex, fitTexts } from './build.js';
 import { keptTexts } from './documents.js';
 import { analyseChunks, chunkStage, chunkTexts, keepExtraction } from './stages.js';

@@ -6,26 +6,28 @@
  * keeps, without model calls, exactly as a build of the changed corpus derives them.
  */
 import {
-  assertSameEmbedder,
   type BuildContext,
-  type BuildRuntime,
   type Chunk,
   type Embedder,
   type IndexChange,
-  type IndexChangePlan,
   type IndexUpdate,
   InvalidArgumentError,
   isFittableEmbedder,
   type KgEntity,
-  keptFitNote,
   ModelOutputError,
-  planIndexChange,
   StateError,
-  startBuild,
-  startUpdate,
   type UpdateOptions,
   type UpdateReport,
 } from '@grag/core';
+import {
+  assertSameEmbedder,
+  type BuildRuntime,
+  type IndexChangePlan,
+  keptFitNote,
+  planIndexChange,
+  startBuild,
+  startUpdate,
+} from '@grag/core/kit';
 import { keptDocuments } from './documents.js';
 import {
   analyseChunks,

@@ -1,4 +1,5 @@
-import { type BuildContext, createBuildContext, type Document } from '@grag/core';
+import type { BuildContext, Document } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, test } from 'vitest';
 import { type DaRagIndex, daRag } from '../src/index.js';

@@ -1,4 +1,5 @@
-import { createBuildContext, memoryStore } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
+import { memoryStore } from '@grag/core/store';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { runMethodSpec } from '@grag/core/test/vitest';
 import { createOfflineTasks } from '@grag/offline';

@@ -1,13 +1,12 @@
 import {
   type BuildContext,
-  chunkDocuments,
-  createBuildContext,
-  createPromptTasks,
   embedAll,
   type GraphExtractionOptions,
   InvalidArgumentError,
   type TaskSuite,
 } from '@grag/core';
+import { chunkDocuments, createBuildContext } from '@grag/core/kit';
+import { createPromptTasks } from '@grag/core/tasks';
 import { createScriptedChatModel } from '@grag/core/test';
 import { trussDecomposition } from '@grag/ktruss';
 import { createOfflineProviders } from '@grag/offline';

@@ -1,4 +1,4 @@
-import { createBuildContext } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { createOfflineProviders } from '@grag/offline';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { type DaRagIndex, daRag, type TracedCommunity } from '../src/index.js';

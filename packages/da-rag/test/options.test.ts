@@ -1,4 +1,5 @@
-import { createBuildContext, InvalidArgumentError } from '@grag/core';
+import { InvalidArgumentError } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { DA_RAG_DEFAULTS, DA_RAG_QUERY_DEFAULTS, daRag, type LayerTrace } from '../src/index.js';

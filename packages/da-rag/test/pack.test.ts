@@ -1,4 +1,5 @@
-import { getTokenizer, type Tokenizer } from '@grag/core';
+import type { Tokenizer } from '@grag/core';
+import { getTokenizer } from '@grag/core/kit';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { blankLineJoinedTokens, blankLineTrailedTokens } from '../src/members.js';

@@ -1,4 +1,4 @@
-import type { Bm25Index } from '@grag/core';
+import type { Bm25Index } from '@grag/core/kit';
 import { describe, expect, test } from 'vitest';
 import { cosines, nodeRelevance, RELEVANCE_DEPTH, topByScore } from '../src/relevance.js';
 

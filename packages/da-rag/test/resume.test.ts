@@ -1,5 +1,4 @@
-import { createPromptTasks } from '@grag/core';
-import { createSimulatedChat } from '@grag/core/tasks';
+import { createPromptTasks, createSimulatedChat } from '@grag/core/tasks';
 import { checkResumableBuild, createScriptedEmbedder, entityDocuments } from '@grag/core/test';
 import { createOfflineTasks } from '@grag/offline';
 import { describe, expect, it } from 'vitest';

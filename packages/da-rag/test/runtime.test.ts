@@ -1,4 +1,5 @@
-import { BuildStageError, createBuildContext, type ProgressEvent } from '@grag/core';
+import { BuildStageError, type ProgressEvent } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { createScriptedEmbedder, trackTasks } from '@grag/core/test';
 import { createOfflineTasks } from '@grag/offline';
 import { describe, expect, it } from 'vitest';

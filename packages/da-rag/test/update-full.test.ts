@@ -4,14 +4,9 @@
  * fresh build; the model is asked only about chunks whose text the index holds no answer for. The
  * documents are put back together from their chunks and the gaps the index keeps.
  */
-import {
-  type BuildContext,
-  createBuildContext,
-  memoryStore,
-  type Retrieval,
-  StateError,
-  type TaskSuite,
-} from '@grag/core';
+import { type BuildContext, type Retrieval, StateError, type TaskSuite } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
+import { memoryStore } from '@grag/core/store';
 import { locatedDocuments } from '@grag/core/test';
 import { expectSameRetrievals } from '@grag/core/test/vitest';
 import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';

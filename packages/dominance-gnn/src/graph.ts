@@ -1,5 +1,6 @@
-import { InvalidArgumentError, randomInt } from '@grag/core';
+import { InvalidArgumentError } from '@grag/core';
 import { toCsr } from '@grag/core/graph';
+import { randomInt } from '@grag/core/kit';
 
 /** A graphology graph (any type), as accepted by `toCsr` of `@grag/core`. */
 export type GraphLike = Parameters<typeof toCsr>[0];

@@ -1,4 +1,4 @@
-import { mulberry32 } from '@grag/core';
+import { mulberry32 } from '@grag/core/kit';
 import {
   assertInteger,
   type DominanceEmbedder,

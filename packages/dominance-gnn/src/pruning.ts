@@ -1,4 +1,5 @@
-import { InvalidArgumentError, mulberry32, randomInt } from '@grag/core';
+import { InvalidArgumentError } from '@grag/core';
+import { mulberry32, randomInt } from '@grag/core/kit';
 import { assertInteger, type DominanceEmbedder, dominatedBy, type StarEmbeddings } from './embedder.js';
 import { degree, isSubMultiset, neighbourLabelCounts, type StarGraph } from './graph.js';
 

@@ -3,7 +3,7 @@
  * so identical inputs give identical embeddings across runs and machines. The generator is
  * `mulberry32` from `@grag/core`.
  */
-import { mulberry32, type Random } from '@grag/core';
+import { mulberry32, type Random } from '@grag/core/kit';
 
 /** 32-bit FNV-1a hash of `text`, mixed with `seed`. */
 export function hashString(text: string, seed = 0): number {

@@ -2,7 +2,8 @@
  * Training of the paper's GAT dominance model (SG-RAG Algorithm 2; settings of the GNN-PE code) on
  * (star, sub-star) pairs.
  */
-import { mulberry32, shuffleInPlace, throwIfAborted } from '@grag/core';
+import { throwIfAborted } from '@grag/core';
+import { mulberry32, shuffleInPlace } from '@grag/core/kit';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import { assertInteger } from './embedder.js';
 import { GAT_MODEL_DEFAULTS, GatEmbedder, type GatModelOptions, initialGatWeights } from './gat.js';

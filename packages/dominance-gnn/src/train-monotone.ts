@@ -2,7 +2,8 @@
  * Training of the monotone embedder on negatives: (query star, data star the query is not contained
  * in) pairs, with a hinge that asks the query to exceed the data star in some dimension.
  */
-import { InvalidArgumentError, mulberry32, randomInt, shuffleInPlace, throwIfAborted } from '@grag/core';
+import { InvalidArgumentError, throwIfAborted } from '@grag/core';
+import { mulberry32, randomInt, shuffleInPlace } from '@grag/core/kit';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import { assertInteger } from './embedder.js';
 import {

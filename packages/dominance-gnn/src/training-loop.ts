@@ -2,7 +2,8 @@
  * What the two training loops share: their common options and report, the choice of training
  * vertices, cached label features, and a model's weights as one tfjs variable.
  */
-import { InvalidArgumentError, mulberry32, shuffleInPlace } from '@grag/core';
+import { InvalidArgumentError } from '@grag/core';
+import { mulberry32, shuffleInPlace } from '@grag/core/kit';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import { assertInteger } from './embedder.js';
 import { degree, type StarGraph } from './graph.js';

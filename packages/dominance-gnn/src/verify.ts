@@ -1,4 +1,5 @@
-import { InvalidArgumentError, mulberry32 } from '@grag/core';
+import { InvalidArgumentError } from '@grag/core';
+import { mulberry32 } from '@grag/core/kit';
 import {
   assertInteger,
   type CorrectionReport,

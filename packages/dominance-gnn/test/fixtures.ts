@@ -1,4 +1,4 @@
-import { mulberry32 } from '@grag/core';
+import { mulberry32 } from '@grag/core/kit';
 import { createStarGraph, type StarGraph } from '../src/index.js';
 
 /** A hand-made film knowledge graph: 10 entities of 4 types, 16 relations. */

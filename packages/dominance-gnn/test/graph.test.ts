@@ -1,4 +1,6 @@
-import { InvalidArgumentError, KnowledgeGraphBuilder, mulberry32 } from '@grag/core';
+import { InvalidArgumentError } from '@grag/core';
+import { KnowledgeGraphBuilder } from '@grag/core/graph';
+import { mulberry32 } from '@grag/core/kit';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {

@@ -1,4 +1,4 @@
-import { mulberry32 } from '@grag/core';
+import { mulberry32 } from '@grag/core/kit';
 import { describe, expect, test } from 'vitest';
 import { createGatEmbedder, createMonotoneEmbedder, type Star } from '../src/index.js';
 import { hashedLabelFeatures } from '../src/random.js';

@@ -2,7 +2,8 @@
  * E2GraphRAG's adaptive retrieval (§3.2, appendix A Algorithm 1) on plain data: query entities in,
  * selected chunks (local mode) or tree nodes (global mode) out, with every branch taken recorded.
  */
-import { InvalidArgumentError, type OptionRule, opt, resolveOptions, validateOptions } from '@grag/core';
+import { InvalidArgumentError } from '@grag/core';
+import { type OptionRule, opt, resolveOptions, validateOptions } from '@grag/core/kit';
 import { type CollapsedTreeHit, type SummaryTree, subtreeWeights } from '@grag/summary-tree';
 import { entityAwareRank, groupEvidence } from './evidence.js';
 import type { EntityGraph } from './graph.js';

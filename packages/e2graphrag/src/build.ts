@@ -4,17 +4,14 @@
  */
 import {
   AbortError,
-  Bm25Index,
   type BuildContext,
   type Chunk,
-  chunkCorpus as chunkCorpusBy,
   type Document,
-  type EntityVocabulary,
   InvalidArgumentError,
-  indexProviders,
   isFittableEmbedder,
-  startBuild,
 } from '@grag/core';
+import type { EntityVocabulary } from '@grag/core/graph';
+import { Bm25Index, chunkCorpus as chunkCorpusBy, indexProviders, startBuild } from '@grag/core/kit';
 import {
   buildSummaryTree,
   indexSummaryTree,

@@ -3,7 +3,8 @@
  * The paper uses spaCy; the default here is wink-nlp with its English lite model. Any extractor that
  * implements {@link EntityExtractor} can replace it.
  */
-import { InvalidArgumentError, splitSentences } from '@grag/core';
+import { InvalidArgumentError } from '@grag/core';
+import { splitSentences } from '@grag/core/kit';
 import { createWinkReader } from '@grag/offline';
 
 /**

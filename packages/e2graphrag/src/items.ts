@@ -3,7 +3,8 @@
  * entities that reached them ("entity1-entity2: chunk"), tree nodes of global mode, each with the
  * chunks and documents it comes from.
  */
-import { provenanceOf, type RetrievedItem } from '@grag/core';
+import type { RetrievedItem } from '@grag/core';
+import { provenanceOf } from '@grag/core/kit';
 import { joinLeafTexts, type SummaryTree } from '@grag/summary-tree';
 import type { AdaptiveRetrievalResult } from './adaptive.js';
 

@@ -5,8 +5,13 @@
  * mentions the extractor missed added. Queries are matched against the index's entity names with
  * core's `EntityVocabulary` (longest match).
  */
-import { EntityVocabulary, type LinkableItem, linkEntities } from '@grag/core';
-import { linkKey, withVocabularyMatches } from '@grag/core/graph';
+import {
+  EntityVocabulary,
+  type LinkableItem,
+  linkEntities,
+  linkKey,
+  withVocabularyMatches,
+} from '@grag/core/graph';
 
 /** What {@link linkChunkEntities} reads of each chunk. */
 export interface LinkChunk {

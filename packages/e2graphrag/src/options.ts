@@ -3,19 +3,19 @@
  * the keys `build` and `retrieve` accept, the rule each value must pass, and their resolution
  * over the defaults.
  */
+import type { RetrieveOptions } from '@grag/core';
 import {
   assertKnownOptions,
+  ENTRY_POINT_MODES,
   type EntryPointMode,
   type OptionRule,
   opt,
   optionKeys,
   pickOptions,
   RETRIEVE_OPTION_KEYS,
-  type RetrieveOptions,
   resolveCheckedOptions,
   resolveOptions,
-} from '@grag/core';
-import { ENTRY_POINT_MODES } from '@grag/core/kit';
+} from '@grag/core/kit';
 import {
   ADAPTIVE_RETRIEVAL_DEFAULTS,
   ADAPTIVE_RETRIEVAL_RULES,

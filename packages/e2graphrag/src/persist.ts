@@ -5,10 +5,8 @@
  * `vectors.bin` (the vector index over every tree node), and the manifest (params, stats with the
  * entity extractor's id, provider fingerprints, the fitted embedder's state).
  */
+import { type BuildContext, IndexFormatError, type IndexStore } from '@grag/core';
 import {
-  type BuildContext,
-  IndexFormatError,
-  type IndexStore,
   type MethodIndexFormat,
   type OpenedIndex,
   openMethodIndex,
@@ -16,7 +14,7 @@ import {
   shapeIssue,
   v,
   writeMethodIndex,
-} from '@grag/core';
+} from '@grag/core/kit';
 import { validateSummaryTree } from '@grag/summary-tree';
 import { queryViews } from './build.js';
 import type { EntityExtractor } from './entities.js';

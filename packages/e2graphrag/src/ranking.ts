@@ -3,7 +3,7 @@
  * entry-point chunks by reciprocal rank fusion (with `graphWeight` 0 they only follow the entry
  * points).
  */
-import { reciprocalRankFusion } from '@grag/core';
+import { reciprocalRankFusion } from '@grag/core/kit';
 import type { AdaptiveRetrievalResult } from './adaptive.js';
 
 /**

@@ -4,16 +4,14 @@
  * evidence formatting), packed into the budget with a trace of every branch taken.
  */
 import {
-  Bm25Index,
   DEFAULT_BUDGET_TOKENS,
   embedAll,
   InvalidArgumentError,
-  packContext,
   type Retrieval,
-  searchEntryPoints,
   throwIfAborted,
   type VectorHit,
 } from '@grag/core';
+import { Bm25Index, packContext, searchEntryPoints } from '@grag/core/kit';
 import type { CollapsedTreeHit } from '@grag/summary-tree';
 import { adaptiveRetrieve } from './adaptive.js';
 import { type Bridge, expandBridges } from './bridges.js';

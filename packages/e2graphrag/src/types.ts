@@ -1,4 +1,6 @@
-import type { Bm25Index, EntityVocabulary, IndexProviders, VectorIndex } from '@grag/core';
+import type { VectorIndex } from '@grag/core';
+import type { EntityVocabulary } from '@grag/core/graph';
+import type { Bm25Index, IndexProviders } from '@grag/core/kit';
 import type { SummaryTree } from '@grag/summary-tree';
 import type { EntityExtractor } from './entities.js';
 import type { EntityGraph } from './graph.js';

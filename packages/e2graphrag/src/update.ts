@@ -5,20 +5,22 @@
  * the tree is regrouped from scratch (and a fittable embedder fitted again), as a fresh build does.
  */
 import {
-  assertSameEmbedder,
   type BuildContext,
-  type BuildRuntime,
-  chunkCorpus,
   type FittableEmbedder,
   type IndexChange,
   type IndexUpdate,
   isFittableEmbedder,
-  planIndexChange,
   StateError,
-  startBuild,
-  startUpdate,
   type UpdateOptions,
 } from '@grag/core';
+import {
+  assertSameEmbedder,
+  type BuildRuntime,
+  chunkCorpus,
+  planIndexChange,
+  startBuild,
+  startUpdate,
+} from '@grag/core/kit';
 import {
   indexSummaryTree,
   leavesFromChunks,

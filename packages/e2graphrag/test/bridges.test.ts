@@ -1,4 +1,5 @@
-import { createBuildContext, type Document } from '@grag/core';
+import type { Document } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, test } from 'vitest';
 import { EntityGraph, e2GraphRag, expandBridges, homeChunks } from '../src/index.js';

@@ -1,4 +1,6 @@
-import { createBuildContext, createPromptTasks, memoryStore } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
+import { memoryStore } from '@grag/core/store';
+import { createPromptTasks } from '@grag/core/tasks';
 import { createScriptedChatModel, createScriptedEmbedder, entityDocuments } from '@grag/core/test';
 import { runMethodSpec } from '@grag/core/test/vitest';
 import { e2GraphRag } from '../src/index.js';

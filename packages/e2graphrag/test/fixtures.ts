@@ -1,11 +1,7 @@
 /** Shared fixtures of the e2graphrag tests: a controlled extractor, scripted providers, an oracle. */
-import {
-  cosineSimilarity,
-  createBuildContext,
-  createPromptTasks,
-  type Document,
-  type Retrieval,
-} from '@grag/core';
+import type { Document, Retrieval } from '@grag/core';
+import { cosineSimilarity, createBuildContext } from '@grag/core/kit';
+import { createPromptTasks } from '@grag/core/tasks';
 import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
 import {
   type AdaptiveRetrievalTrace,

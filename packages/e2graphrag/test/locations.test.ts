@@ -1,4 +1,5 @@
-import { createBuildContext, createPromptTasks } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
+import { createPromptTasks } from '@grag/core/tasks';
 import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
 import { runLocationSpec } from '@grag/core/test/vitest';
 import { createOfflineTasks } from '@grag/offline';

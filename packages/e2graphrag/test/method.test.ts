@@ -1,4 +1,5 @@
-import { chunkDocument, createBuildContext, createPromptTasks } from '@grag/core';
+import { chunkDocument, createBuildContext } from '@grag/core/kit';
+import { createPromptTasks } from '@grag/core/tasks';
 import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
 import { describe, expect, test } from 'vitest';
 import { createE2GraphRag, entityExtractorFromFunction } from '../src/index.js';

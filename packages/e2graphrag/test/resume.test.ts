@@ -1,5 +1,5 @@
-import { type ChatModel, createPromptTasks, type Document } from '@grag/core';
-import { createSimulatedChat } from '@grag/core/tasks';
+import type { ChatModel, Document } from '@grag/core';
+import { createPromptTasks, createSimulatedChat } from '@grag/core/tasks';
 import { checkResumableBuild, createScriptedEmbedder } from '@grag/core/test';
 import { createOfflineTasks } from '@grag/offline';
 import { describe, expect, it } from 'vitest';

@@ -1,10 +1,6 @@
-import {
-  BuildStageError,
-  createBuildContext,
-  createPromptTasks,
-  type Document,
-  type ProgressEvent,
-} from '@grag/core';
+import { BuildStageError, type Document, type ProgressEvent } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
+import { createPromptTasks } from '@grag/core/tasks';
 import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
 import { describe, expect, test } from 'vitest';
 import { createE2GraphRag, entityExtractorFromFunction } from '../src/index.js';

@@ -1,11 +1,7 @@
 /** Shared fixtures of the e2graphrag update tests: corpus A, its change, recording providers, variants. */
-import {
-  type BuildContext,
-  createBuildContext,
-  createPromptTasks,
-  type Document,
-  type Retrieval,
-} from '@grag/core';
+import type { BuildContext, Document, Retrieval } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
+import { createPromptTasks } from '@grag/core/tasks';
 import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
 import { createE2GraphRag, type E2GraphRagIndex } from '../src/index.js';
 import { capitalized, PAPER } from './fixtures.js';

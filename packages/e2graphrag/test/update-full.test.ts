@@ -1,4 +1,5 @@
-import { createBuildContext, memoryStore } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
+import { memoryStore } from '@grag/core/store';
 import { entityDocuments } from '@grag/core/test';
 import { createOfflineEmbedder } from '@grag/offline';
 import { describe, expect, it } from 'vitest';

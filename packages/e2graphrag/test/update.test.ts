@@ -1,4 +1,6 @@
-import { createBuildContext, InvalidArgumentError, memoryStore, StateError } from '@grag/core';
+import { InvalidArgumentError, StateError } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
+import { memoryStore } from '@grag/core/store';
 import { copyStoredIndex, createScriptedEmbedder, entityDocuments } from '@grag/core/test';
 import { validateSummaryTree } from '@grag/summary-tree';
 import { describe, expect, it } from 'vitest';

@@ -7,13 +7,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type BuildContext,
-  directoryStore,
   IndexFormatError,
   type IndexStore,
-  Meter,
   type MeterSnapshot,
   type Method,
 } from '@grag/core';
+import { Meter } from '@grag/core/kit';
+import { directoryStore } from '@grag/core/store';
 import type { EvalDataset } from './datasets/types.js';
 import { peakRssMiB } from './stats.js';
 

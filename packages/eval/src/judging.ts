@@ -1,6 +1,7 @@
 /** The model judges of an evaluation run (pairwise win rates, empowerment), resumable from `judgments.jsonl`. */
 import { join } from 'node:path';
-import { AbortError, type ChatModel, GragError, type Meter, modelFingerprint } from '@grag/core';
+import { AbortError, type ChatModel, GragError, modelFingerprint } from '@grag/core';
+import type { Meter } from '@grag/core/kit';
 import { mapLimit } from './concurrency.js';
 import type { EvalQuestion, SkippedRecord } from './datasets/types.js';
 import { empowermentScores, judgePair } from './judges/judges.js';

@@ -4,7 +4,8 @@
  * appended to `results.jsonl` as they finish, and its summary.
  */
 import { join } from 'node:path';
-import { type BuildContext, type ChatModel, InvalidArgumentError, Meter } from '@grag/core';
+import { type BuildContext, type ChatModel, InvalidArgumentError } from '@grag/core';
+import { Meter } from '@grag/core/kit';
 import { mapLimit } from './concurrency.js';
 import type { EvalQuestion } from './datasets/types.js';
 import { type IndexProvenance, obtainIndex, type RunStores } from './index-source.js';

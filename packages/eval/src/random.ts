@@ -2,9 +2,9 @@
  * Seeded pseudo-random helpers, so generated data is identical across runs. The generator,
  * `seededRandom`, is `mulberry32` from `@grag/core`.
  */
-import { type Random, shuffleInPlace } from '@grag/core';
+import { type Random, shuffleInPlace } from '@grag/core/kit';
 
-export { mulberry32 as seededRandom, type Random } from '@grag/core';
+export { mulberry32 as seededRandom, type Random } from '@grag/core/kit';
 
 /** A uniform integer in [min, max]. */
 export function randomInt(random: Random, min: number, max: number): number {

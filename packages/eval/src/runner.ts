@@ -5,7 +5,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InvalidArgumentError, Meter, meteredChat, modelFingerprint, throwIfAborted } from '@grag/core';
+import { InvalidArgumentError, modelFingerprint, throwIfAborted } from '@grag/core';
+import { Meter, meteredChat } from '@grag/core/kit';
 import type { EvalQuestion, SkippedRecord } from './datasets/types.js';
 import { RunStores } from './index-source.js';
 import { runJudges } from './judging.js';

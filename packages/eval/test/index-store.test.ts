@@ -5,14 +5,9 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  AbortError,
-  createBuildContext,
-  type Document,
-  type IndexStore,
-  type Method,
-  memoryStore,
-} from '@grag/core';
+import { AbortError, type Document, type IndexStore, type Method } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
+import { memoryStore } from '@grag/core/store';
 import { bm25Rag } from '@grag/naive-rag';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';

@@ -4,18 +4,14 @@ import { join } from 'node:path';
 import {
   AbortError,
   type BuildContext,
-  createBuildContext,
   type Document,
   InvalidArgumentError,
-  Meter,
   type Method,
-  meteredChat,
   OutputError,
   type RetrievedItem,
-  readManifest,
   type TaskSuite,
 } from '@grag/core';
-import { readJson, writeJson } from '@grag/core/kit';
+import { createBuildContext, Meter, meteredChat, readJson, readManifest, writeJson } from '@grag/core/kit';
 import { writeIndexDir } from '@grag/core/store';
 import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
 import { bm25Rag } from '@grag/naive-rag';

@@ -1,5 +1,6 @@
-import { InvalidArgumentError, shuffleInPlace, weylFmix32 } from '@grag/core';
+import { InvalidArgumentError } from '@grag/core';
 import { type Csr, toCsr } from '@grag/core/graph';
+import { shuffleInPlace, weylFmix32 } from '@grag/core/kit';
 import type { AbstractGraph } from 'graphology-types';
 
 /** The undirected, unweighted adjacency of a graph, as {@link coreNumbers} and betweenness read it. */

@@ -8,7 +8,7 @@
  * The seeded generator of this package's algorithms is `weylFmix32` from `@grag/core` (exported
  * here as `seededRandom`, as before); `randomInt` and `shuffleInPlace` are core's.
  */
-export { randomInt, shuffleInPlace, weylFmix32 as seededRandom } from '@grag/core';
+export { randomInt, shuffleInPlace, weylFmix32 as seededRandom } from '@grag/core/kit';
 export * from './centrality.js';
 export type { CrossNodeLimits, CrossNodeSelection } from './cross-nodes.js';
 export * from './graph.js';

@@ -1,4 +1,5 @@
-import { InvalidArgumentError, randomInt, weylFmix32 } from '@grag/core';
+import { InvalidArgumentError } from '@grag/core';
+import { randomInt, weylFmix32 } from '@grag/core/kit';
 
 /** Options of {@link kMeans}. */
 export interface KMeansOptions {

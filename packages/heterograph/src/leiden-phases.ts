@@ -3,7 +3,7 @@
  * moving with a queue, refinement into well-connected sub-communities, aggregation of the refined
  * partition, and one iteration through the levels; plus the split of disconnected communities.
  */
-import { shuffleInPlace } from '@grag/core';
+import { shuffleInPlace } from '@grag/core/kit';
 import type { LeidenOptions } from './leiden.js';
 
 /** A graph as one level of the algorithm sees it. */

@@ -1,5 +1,6 @@
-import { InvalidArgumentError, weylFmix32 } from '@grag/core';
+import { InvalidArgumentError } from '@grag/core';
 import { type Csr, toCsr } from '@grag/core/graph';
+import { weylFmix32 } from '@grag/core/kit';
 import type { AbstractGraph } from 'graphology-types';
 import { iterate, type Level, renumber, samePartition, splitDisconnected } from './leiden-phases.js';
 

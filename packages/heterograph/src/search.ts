@@ -1,5 +1,5 @@
-import { InvalidArgumentError, type PprUpdate, type VectorIndex } from '@grag/core';
-import { type Csr, PPR_DEFAULTS, personalizedPageRankCsr, toCsr } from '@grag/core/graph';
+import { InvalidArgumentError, type VectorIndex } from '@grag/core';
+import { type Csr, PPR_DEFAULTS, type PprUpdate, personalizedPageRankCsr, toCsr } from '@grag/core/graph';
 import {
   type CrossNodeLimits,
   type CrossNodeSelection,

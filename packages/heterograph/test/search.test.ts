@@ -1,4 +1,5 @@
-import { FlatIndex, InvalidArgumentError } from '@grag/core';
+import { InvalidArgumentError } from '@grag/core';
+import { FlatIndex } from '@grag/core/kit';
 import { mulberry32 } from '@grag/core/test';
 import { describe, expect, it } from 'vitest';
 import {

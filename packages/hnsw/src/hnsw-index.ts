@@ -11,10 +11,8 @@ import {
   type VectorIndexFactory,
   type VectorIndexOptions,
   type VectorSearchOptions,
-  v,
-  validate,
 } from '@grag/core';
-import { assertK, assertVector, assertVectorId } from '@grag/core/kit';
+import { assertK, assertVector, assertVectorId, v, validate } from '@grag/core/kit';
 import type { HierarchicalNSW } from 'hnswlib-node';
 import { checkNativeLayout, type NativeBaseLayer, readNativeBaseLayer } from './base-layer.js';
 import { loadHnswlib } from './native.js';

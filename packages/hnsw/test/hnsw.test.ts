@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FlatIndex, IndexFormatError, InvalidArgumentError, type Metric } from '@grag/core';
+import { IndexFormatError, InvalidArgumentError, type Metric } from '@grag/core';
+import { FlatIndex } from '@grag/core/kit';
 import { randomVectors } from '@grag/core/test';
 import { runVectorIndexSpec } from '@grag/core/test/vitest';
 import { HNSW_DEFAULTS, HnswIndex, hnswIndexFactory, readNativeBaseLayer } from '@grag/hnsw';

@@ -6,17 +6,19 @@
  */
 import {
   type BuildContext,
-  type BuildRuntime,
   type Chunk,
-  chunkCorpus as chunkCorpusBy,
   type Document,
-  type IndexProviders,
   InvalidArgumentError,
-  indexProviders,
   isFittableEmbedder,
+} from '@grag/core';
+import {
+  type BuildRuntime,
+  chunkCorpus as chunkCorpusBy,
+  type IndexProviders,
+  indexProviders,
   startBuild,
   withTitle,
-} from '@grag/core';
+} from '@grag/core/kit';
 import {
   buildChunkKnnGraph,
   buildKeywordBipartite,

@@ -3,13 +3,8 @@
  * the keyword channel (Algorithm 4, lines 2-4), the entry-point search alone, and whole chunks by
  * similarity, alone (Text-RAG) or followed by their KNN neighbours (KNNG-RAG).
  */
-import {
-  chunkItem,
-  cosineSimilarity,
-  type RetrievedItem,
-  rankDepthFor,
-  reciprocalRankFusion,
-} from '@grag/core';
+import type { RetrievedItem } from '@grag/core';
+import { chunkItem, cosineSimilarity, rankDepthFor, reciprocalRankFusion } from '@grag/core/kit';
 import { keywordChannel, queryKeywordSeeds, rankKeywords } from '@grag/keyword-bipartite';
 import { searchSubChunks } from './entry.js';
 import { followNeighbours, rankPositions } from './ranking.js';

@@ -1,12 +1,6 @@
 /** Entry-point search over the sub-chunks, and the vector indexes the method builds. */
-import {
-  Bm25Index,
-  type IndexProviders,
-  indexVectors,
-  searchEntryPoints,
-  type VectorHit,
-  type VectorIndex,
-} from '@grag/core';
+import { indexVectors, type VectorHit, type VectorIndex } from '@grag/core';
+import { Bm25Index, type IndexProviders, searchEntryPoints } from '@grag/core/kit';
 import type { KetRagOptions } from './options.js';
 import type { KetRagEntryIndex, KetRagIndex } from './types.js';
 

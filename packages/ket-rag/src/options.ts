@@ -2,19 +2,18 @@
  * KET-RAG's options: the build options with their defaults (the paper's, the official code's, or
  * measured offline), the variant presets layered under them, and one resolver that checks them.
  */
+import { InvalidArgumentError, type RetrieveOptions } from '@grag/core';
 import {
   assertKnownOptions,
+  ENTRY_POINT_MODES,
   type EntryPointMode,
-  InvalidArgumentError,
   type OptionRule,
   opt,
   optionKeys,
   RETRIEVE_OPTION_KEYS,
-  type RetrieveOptions,
   resolveOptions,
   validateOptions,
-} from '@grag/core';
-import { ENTRY_POINT_MODES } from '@grag/core/kit';
+} from '@grag/core/kit';
 import type { CoreSelection } from '@grag/keyword-bipartite';
 import {
   KET_RAG_VARIANT_PRESETS,

@@ -4,7 +4,7 @@
  * vector indexes (`chunks.f32`, `subchunk-rows.f32`, `entities.f32`, `sentences.f32`). Indexes
  * saved before updates existed have none of these and still load (without update state).
  */
-import { type IndexWriter, type OpenedIndex, shapeIssue, v } from '@grag/core';
+import { type IndexWriter, type OpenedIndex, shapeIssue, v } from '@grag/core/kit';
 import type { KetRagIndex, KetRagUpdateState } from './types.js';
 
 /** The name of the file that marks an index saved with update state. */

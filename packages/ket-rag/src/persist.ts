@@ -6,13 +6,8 @@
  * keyword channel), and what updates reuse (see persist-kept.ts). BM25, the vocabulary and the other
  * search structures are rebuilt at load.
  */
-import {
-  type BuildContext,
-  type IndexStore,
-  type MethodIndexFormat,
-  openMethodIndex,
-  writeMethodIndex,
-} from '@grag/core';
+import type { BuildContext, IndexStore } from '@grag/core';
+import { type MethodIndexFormat, openMethodIndex, writeMethodIndex } from '@grag/core/kit';
 import type { KeywordBipartite } from '@grag/keyword-bipartite';
 import { derivedParts } from './build.js';
 import { entryIndex, unitSeeds, vectorIndexOf } from './entry.js';

@@ -3,20 +3,9 @@
  * text channel with the rest of L (`budgetSplit`: all the graph channel left, or (1 − λ)·L), without
  * repeating its sub-chunks.
  */
-import {
-  assertKnownOptions,
-  checkOption,
-  DEFAULT_BUDGET_TOKENS,
-  embedAll,
-  type LocalSearchResult,
-  localSearch,
-  opt,
-  packContext,
-  RETRIEVE_OPTION_RULES,
-  type Retrieval,
-  type RetrievedItem,
-} from '@grag/core';
-import { renderLocalSearchItem } from '@grag/core/graph';
+import { DEFAULT_BUDGET_TOKENS, embedAll, type Retrieval, type RetrievedItem } from '@grag/core';
+import { type LocalSearchResult, localSearch, renderLocalSearchItem } from '@grag/core/graph';
+import { assertKnownOptions, checkOption, opt, packContext, RETRIEVE_OPTION_RULES } from '@grag/core/kit';
 import { textChannelItems } from './channels.js';
 import { KET_RAG_RETRIEVE_OPTION_KEYS, type KetRagRetrieveOptions } from './options.js';
 import { channelRankScores } from './ranking.js';

@@ -1,13 +1,7 @@
 /** The shapes of KET-RAG's index files and the checks across their parts. */
-import {
-  chunkFields,
-  chunkSchema,
-  type Infer,
-  type LocalSearchEntity,
-  type LocalSearchRelationship,
-  shapeIssue,
-  v,
-} from '@grag/core';
+
+import type { LocalSearchEntity, LocalSearchRelationship } from '@grag/core/graph';
+import { chunkFields, chunkSchema, type Infer, shapeIssue, v } from '@grag/core/kit';
 import type { SubChunk } from '@grag/keyword-bipartite';
 
 const count = v.int({ min: 0 });

@@ -1,5 +1,7 @@
 /** Seed entities of the knowledge-graph channel. */
-import { normalizeEntityName, searchEntryPoints } from '@grag/core';
+
+import { normalizeEntityName } from '@grag/core/graph';
+import { searchEntryPoints } from '@grag/core/kit';
 import { searchSubChunks } from './entry.js';
 import { mergeAlternating } from './ranking.js';
 import type { KetRagIndex, KetRagSkeleton } from './types.js';

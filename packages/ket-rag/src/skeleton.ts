@@ -3,21 +3,16 @@
  * descriptions, entity embeddings, text units rewired to sub-chunks), and the search structures
  * built over it at build and at load.
  */
+import type { Chunk, KgEntity, KgRelation, VectorIndex } from '@grag/core';
 import {
-  Bm25Index,
-  type BuildRuntime,
-  type Chunk,
   EntityVocabulary,
-  type IndexProviders,
-  type KgEntity,
-  type KgRelation,
   KnowledgeGraphBuilder,
   type LocalSearchEntity,
   type LocalSearchRelationship,
   normalizeEntityName,
-  type VectorIndex,
-} from '@grag/core';
-import { prepareLocalSearch } from '@grag/core/graph';
+  prepareLocalSearch,
+} from '@grag/core/graph';
+import { Bm25Index, type BuildRuntime, type IndexProviders } from '@grag/core/kit';
 import type { SubChunk } from '@grag/keyword-bipartite';
 import { vectorIndexOf } from './entry.js';
 import type { KetRagOptions } from './options.js';

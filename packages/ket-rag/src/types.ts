@@ -1,15 +1,11 @@
+import type { Chunk, ExtractedEntity, ExtractedRelation, VectorIndex } from '@grag/core';
 import type {
-  Bm25Index,
-  Chunk,
   EntityVocabulary,
-  ExtractedEntity,
-  ExtractedRelation,
-  IndexProviders,
   LocalSearchEntity,
   LocalSearchGraph,
   LocalSearchRelationship,
-  VectorIndex,
-} from '@grag/core';
+} from '@grag/core/graph';
+import type { Bm25Index, IndexProviders } from '@grag/core/kit';
 import type { ChunkKnnGraph, KeywordBipartite, SubChunk } from '@grag/keyword-bipartite';
 import type { KetRagOptions } from './options.js';
 

@@ -6,20 +6,22 @@
  * model calls. With `full`, the core chunks are selected again as a build does (see `updateKetRag`).
  */
 import {
-  assertSameEmbedder,
   type BuildContext,
   type Chunk,
   type IndexChange,
   type IndexUpdate,
-  keptFitNote,
-  planIndexChange,
-  refitForFullUpdate,
   StateError,
-  startBuild,
-  startUpdate,
   type UpdateOptions,
   type UpdateReport,
 } from '@grag/core';
+import {
+  assertSameEmbedder,
+  keptFitNote,
+  planIndexChange,
+  refitForFullUpdate,
+  startBuild,
+  startUpdate,
+} from '@grag/core/kit';
 import { chunkCorpus, indexChunks } from './build.js';
 import type { KetRagReuse } from './reuse.js';
 import type { KetRagIndex, KetRagUpdateState } from './types.js';

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BuildContext, createBuildContext, type Document, type Retrieval } from '@grag/core';
+import type { BuildContext, Document, Retrieval } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { createKetRag, type KetRagOptions } from '../src/index.js';

@@ -69,7 +69,7 @@ async function buildFresh(
   settings: { concurrency: number; shuffle: boolean; teach?: Document[]; options?: Record<string, unknown> },
 ): Promise<Record<string, string>> {
   vi.resetModules();
-  const { createBuildContext } = await import('@grag/core');
+  const { createBuildContext } = await import('@grag/core/kit');
   const { createOfflineProviders } = await import('@grag/offline');
   const { createKetRag } = await import('../src/index.js');
   const method = createKetRag();

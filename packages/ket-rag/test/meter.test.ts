@@ -1,11 +1,6 @@
-import {
-  createBuildContext,
-  createPromptTasks,
-  type Document,
-  getTokenizer,
-  Meter,
-  meteredChat,
-} from '@grag/core';
+import type { Document } from '@grag/core';
+import { createBuildContext, getTokenizer, Meter, meteredChat } from '@grag/core/kit';
+import { createPromptTasks } from '@grag/core/tasks';
 import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
 import { describe, expect, it } from 'vitest';
 import { createKetRag, type KetRagVariant } from '../src/index.js';

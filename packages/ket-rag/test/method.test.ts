@@ -1,15 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type BuildContext,
-  cosineSimilarity,
-  createBuildContext,
-  embedAll,
-  getTokenizer,
-  pageRank,
-  readManifest,
-} from '@grag/core';
+import { type BuildContext, embedAll } from '@grag/core';
+import { pageRank } from '@grag/core/graph';
+import { cosineSimilarity, createBuildContext, getTokenizer, readManifest } from '@grag/core/kit';
 import { chunkKnnCsr, keywordChannel, seededShuffle } from '@grag/keyword-bipartite';
 import { createOfflineProviders } from '@grag/offline';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-import { createBuildContext, InvalidArgumentError } from '@grag/core';
+import { InvalidArgumentError } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { KET_RAG_DEFAULTS, ketRag } from '../src/index.js';

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBuildContext, InvalidArgumentError, readManifest } from '@grag/core';
+import { InvalidArgumentError } from '@grag/core';
+import { createBuildContext, readManifest } from '@grag/core/kit';
 import { createOfflineProviders } from '@grag/offline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createKetRag, type KetRagIndex, ketRag, resolveKetRagOptions } from '../src/index.js';

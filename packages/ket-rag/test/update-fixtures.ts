@@ -2,7 +2,8 @@
  * What the update tests share: the corpora (A, B, C of generated records), build options, queries,
  * a context that records every model call, and the comparisons with a fresh build.
  */
-import { type BuildContext, createBuildContext, type Retrieval, type TaskSuite } from '@grag/core';
+import type { BuildContext, Retrieval, TaskSuite } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { createScriptedEmbedder, entityDocuments } from '@grag/core/test';
 import { expectSameRetrievals as expectSameItems } from '@grag/core/test/vitest';
 import { createOfflineTasks } from '@grag/offline';

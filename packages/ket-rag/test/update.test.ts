@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { directoryStore, InvalidArgumentError, type Retrieval, StateError } from '@grag/core';
+import { InvalidArgumentError, type Retrieval, StateError } from '@grag/core';
+import { directoryStore } from '@grag/core/store';
 import { copyStoredIndex } from '@grag/core/test';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { KetRagVariant } from '../src/index.js';

@@ -3,7 +3,8 @@
  * text unit (sub-chunk); an edge when the keyword occurs in the unit. A keyword node is described by
  * every sentence that contains it, and embedded as the mean of those sentences' embeddings.
  */
-import { type Embedder, embedAll, InvalidArgumentError, splitSentences } from '@grag/core';
+import { type Embedder, embedAll, InvalidArgumentError } from '@grag/core';
+import { splitSentences } from '@grag/core/kit';
 import { KEYWORD_DEFAULTS, type KeywordOptions, keywordTokens } from './keywords.js';
 
 /** A text node of the bipartite graph. */

@@ -3,7 +3,8 @@
  * to the query, expanded until their neighbouring text units hold enough tokens, then those candidate
  * units ranked by similarity to the query.
  */
-import { cosineSimilarity, InvalidArgumentError, type VectorIndex } from '@grag/core';
+import { InvalidArgumentError, type VectorIndex } from '@grag/core';
+import { cosineSimilarity } from '@grag/core/kit';
 import type { KeywordBipartite } from './bipartite.js';
 import { type KeywordOptions, keywordTokens } from './keywords.js';
 

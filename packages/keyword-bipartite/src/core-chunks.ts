@@ -2,7 +2,9 @@
  * Core-chunk selection (KET-RAG Algorithm 3, line 8): the top β fraction of chunks by PageRank on the
  * KNN chunk graph (KET-RAG-P), or a seeded uniform sample (KET-RAG-U).
  */
-import { InvalidArgumentError, mulberry32, pageRank, shuffleInPlace } from '@grag/core';
+import { InvalidArgumentError } from '@grag/core';
+import { pageRank } from '@grag/core/graph';
+import { mulberry32, shuffleInPlace } from '@grag/core/kit';
 import { type ChunkKnnGraph, chunkKnnCsr } from './knn.js';
 
 /** How core chunks are chosen. */

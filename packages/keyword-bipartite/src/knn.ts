@@ -3,8 +3,8 @@
  * similarity (number of shared distinct keywords) and its top-k chunks by cosine similarity of
  * embeddings.
  */
-import { buildKnnGraph, InvalidArgumentError, type VectorIndex } from '@grag/core';
-import { type Csr, csrFromEdges } from '@grag/core/graph';
+import { InvalidArgumentError, type VectorIndex } from '@grag/core';
+import { buildKnnGraph, type Csr, csrFromEdges } from '@grag/core/graph';
 
 /** Options of {@link buildChunkKnnGraph}. */
 export interface ChunkKnnOptions {

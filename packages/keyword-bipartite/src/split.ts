@@ -2,8 +2,8 @@
  * Sub-chunks (KET-RAG Algorithm 3, line 10): each chunk split into equal pieces, either by a token
  * size (the official code's `split_size`, default 150) or by `m` recursive halvings (the paper).
  */
-import { type Chunk, getTokenizer, hasTokenOffsets, InvalidArgumentError, type Tokenizer } from '@grag/core';
-import { splitTextByTokens } from '@grag/core/kit';
+import { type Chunk, hasTokenOffsets, InvalidArgumentError, type Tokenizer } from '@grag/core';
+import { getTokenizer, splitTextByTokens } from '@grag/core/kit';
 
 /** A piece of a chunk. Offsets are in the document, like the chunk's: `doc.text.slice(start, end) === text`. */
 export interface SubChunk extends Chunk {

@@ -1,4 +1,5 @@
-import { FlatIndex, InvalidArgumentError } from '@grag/core';
+import { InvalidArgumentError } from '@grag/core';
+import { FlatIndex } from '@grag/core/kit';
 import { describe, expect, it } from 'vitest';
 import { buildKeywordBipartite, keywordChannel, queryKeywordSeeds, rankKeywords } from '../src/index.js';
 

@@ -1,4 +1,5 @@
-import { type Chunk, getTokenizer, InvalidArgumentError, type Tokenizer } from '@grag/core';
+import { type Chunk, InvalidArgumentError, type Tokenizer } from '@grag/core';
+import { getTokenizer } from '@grag/core/kit';
 import { describe, expect, it } from 'vitest';
 import { halvingRanges, splitChunk, splitChunks } from '../src/index.js';
 

@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import {
-  assertKnownOptions,
   InvalidArgumentError,
   type Method,
   type Provenance,
@@ -8,6 +7,7 @@ import {
   type RetrievedItem,
   type RetrieveOptions,
 } from '@grag/core';
+import { assertKnownOptions } from '@grag/core/kit';
 import type { CallbackManagerForRetrieverRun } from '@langchain/core/callbacks/manager';
 import { Document } from '@langchain/core/documents';
 import { BaseRetriever, type BaseRetrieverInput } from '@langchain/core/retrievers';

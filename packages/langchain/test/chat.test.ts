@@ -1,12 +1,6 @@
-import {
-  AbortError,
-  createPromptTasks,
-  generateText,
-  InvalidArgumentError,
-  Meter,
-  meteredChat,
-  ProviderError,
-} from '@grag/core';
+import { AbortError, generateText, InvalidArgumentError, ProviderError } from '@grag/core';
+import { Meter, meteredChat } from '@grag/core/kit';
+import { createPromptTasks } from '@grag/core/tasks';
 import { fromLangChainChat } from '@grag/langchain';
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBuildContext, createPromptTasks, Meter, meteredChat } from '@grag/core';
+import { createBuildContext, Meter, meteredChat } from '@grag/core/kit';
+import { createPromptTasks } from '@grag/core/tasks';
 import { fromLangChainChat, fromLangChainEmbeddings, GragRetriever } from '@grag/langchain';
 import { denseRag } from '@grag/naive-rag';
 import type { Document } from '@langchain/core/documents';

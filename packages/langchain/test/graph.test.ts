@@ -1,4 +1,4 @@
-import { createBuildContext } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { GragRetriever } from '@grag/langchain';
 import { type NodeRagIndex, nodeRag } from '@grag/noderag';
 import { createOfflineProviders } from '@grag/offline';

@@ -1,4 +1,5 @@
-import { AbortError, createBuildContext, InvalidArgumentError, type Method, ProviderError } from '@grag/core';
+import { AbortError, InvalidArgumentError, type Method, ProviderError } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { GragRetriever } from '@grag/langchain';
 import { type Bm25RagIndex, bm25Rag } from '@grag/naive-rag';
 import { createOfflineProviders } from '@grag/offline';

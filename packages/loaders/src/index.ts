@@ -11,7 +11,7 @@ export type {
   RecordFields,
   SkippedInput,
 } from '@grag/core';
-export { textLoader } from '@grag/core';
+export { textLoader } from '@grag/core/kit';
 export { DEFAULT_LOADER_LIMITS } from './limits.js';
 export { defaultLoaders, findLoader, type LoadFileOptions, loadFile } from './load-file.js';
 export {

@@ -1,11 +1,5 @@
-import {
-  InputError,
-  type LoadedFile,
-  type Loader,
-  type LoaderInput,
-  type LoaderOptions,
-  textLoader,
-} from '@grag/core';
+import { InputError, type LoadedFile, type Loader, type LoaderInput, type LoaderOptions } from '@grag/core';
+import { textLoader } from '@grag/core/kit';
 import { resolveLimits } from './limits.js';
 import {
   checkSize,

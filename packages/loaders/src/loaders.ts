@@ -1,5 +1,4 @@
 import {
-  decodeFileText,
   InputError,
   type LoadedFile,
   type Loader,
@@ -7,6 +6,7 @@ import {
   type LoaderLimits,
   type LoaderOptions,
 } from '@grag/core';
+import { decodeFileText } from '@grag/core/kit';
 import { formatBytes, LoadFailure } from './failure.js';
 import { resolveLimits } from './limits.js';
 import { runInWorker } from './pool.js';

@@ -1,4 +1,5 @@
-import { InputError, InvalidArgumentError, type Loader, textLoader } from '@grag/core';
+import { InputError, InvalidArgumentError, type Loader } from '@grag/core';
+import { textLoader } from '@grag/core/kit';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_LOADER_LIMITS,

@@ -1,16 +1,16 @@
+import type { Method } from '@grag/core';
 import {
   assertKnownOptions,
+  BM25_DEFAULTS,
   Bm25Index,
   indexProviders,
-  type Method,
   openMethodIndex,
   RETRIEVE_OPTION_KEYS,
   resolveCheckedOptions,
   startBuild,
   startUpdate,
   writeMethodIndex,
-} from '@grag/core';
-import { BM25_DEFAULTS } from '@grag/core/kit';
+} from '@grag/core/kit';
 
 import { BM25_RAG_OPTION_KEYS, BM25_RULES, type Bm25RagOptions, CHUNKING_DEFAULTS } from './options.js';
 import {

@@ -1,27 +1,29 @@
 import {
-  assertKnownOptions,
-  assertSameEmbedder,
   type BuildContext,
   embedAll,
-  flatIndexFactory,
   type IndexUpdate,
-  indexProviders,
   indexVectors,
   isFittableEmbedder,
   isStoredVectors,
-  keptFitNote,
   type Method,
+  StateError,
+  type UpdateOptions,
+} from '@grag/core';
+import {
+  assertKnownOptions,
+  assertSameEmbedder,
+  flatIndexFactory,
+  indexProviders,
+  keptFitNote,
   openMethodIndex,
   RETRIEVE_OPTION_KEYS,
   refitForFullUpdate,
   resolveCheckedOptions,
-  StateError,
   searchEntryPointsAsync,
   startBuild,
   startUpdate,
-  type UpdateOptions,
   writeMethodIndex,
-} from '@grag/core';
+} from '@grag/core/kit';
 
 import { DENSE_RAG_DEFAULTS, DENSE_RAG_OPTION_KEYS, DENSE_RULES, type DenseRagOptions } from './options.js';
 import {

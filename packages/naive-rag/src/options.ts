@@ -1,6 +1,12 @@
 /** The baselines' options: chunking, the dense and BM25 settings, their defaults, keys and rules. */
-import { type EntryPointMode, type OptionRule, opt, optionKeys } from '@grag/core';
-import { BM25_DEFAULTS, ENTRY_POINT_MODES } from '@grag/core/kit';
+import {
+  BM25_DEFAULTS,
+  ENTRY_POINT_MODES,
+  type EntryPointMode,
+  type OptionRule,
+  opt,
+  optionKeys,
+} from '@grag/core/kit';
 
 /** How documents become retrieval units. */
 export interface ChunkingOptions {

@@ -1,29 +1,31 @@
 /** What both baselines share: retrieval units, ranking depth, packing, and the units file. */
 import {
-  Bm25Index,
   type BuildContext,
   type Chunk,
+  DEFAULT_BUDGET_TOKENS,
+  type Document,
+  InvalidArgumentError,
+  type Retrieval,
+  type RetrievedItem,
+  type RetrieveOptions,
+  type StoredVectors,
+  type VectorIndex,
+} from '@grag/core';
+import {
+  Bm25Index,
   chunkCorpus,
   chunkItem,
   chunkSchema,
-  DEFAULT_BUDGET_TOKENS,
-  type Document,
   type IndexProviders,
   type IndexWriter,
-  InvalidArgumentError,
   type MethodIndexFormat,
   type MethodIndexHeader,
   type OpenedIndex,
   packContext,
-  type Retrieval,
-  type RetrievedItem,
-  type RetrieveOptions,
   rankDepthFor,
-  type StoredVectors,
-  type VectorIndex,
   v,
   withTitle,
-} from '@grag/core';
+} from '@grag/core/kit';
 
 import type { Bm25RagOptions, ChunkingOptions, DenseRagOptions } from './options.js';
 

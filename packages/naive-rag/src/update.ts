@@ -1,13 +1,6 @@
 /** Local updates of both baselines: which units go, which come, and the report of a change. */
-import {
-  type BuildContext,
-  type BuildRuntime,
-  type Chunk,
-  type IndexChange,
-  type IndexChangePlan,
-  planIndexChange,
-  type UpdateReport,
-} from '@grag/core';
+import type { BuildContext, Chunk, IndexChange, UpdateReport } from '@grag/core';
+import { type BuildRuntime, type IndexChangePlan, planIndexChange } from '@grag/core/kit';
 
 import type { ChunkingOptions } from './options.js';
 import { type BaseIndex, unitsOf } from './units.js';

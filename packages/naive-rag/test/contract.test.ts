@@ -1,4 +1,6 @@
-import { createBuildContext, memoryStore, type TaskSuite } from '@grag/core';
+import type { TaskSuite } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
+import { memoryStore } from '@grag/core/store';
 import { createScriptedEmbedder, entityDocuments } from '@grag/core/test';
 import { runMethodSpec } from '@grag/core/test/vitest';
 import { bm25Rag, denseRag } from '../src/index.js';

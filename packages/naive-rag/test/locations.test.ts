@@ -1,4 +1,5 @@
-import { createBuildContext, type TaskSuite } from '@grag/core';
+import type { TaskSuite } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { runLocationSpec } from '@grag/core/test/vitest';
 import { bm25Rag, denseRag } from '../src/index.js';

@@ -1,4 +1,5 @@
-import { createBuildContext, type Document, type TaskSuite } from '@grag/core';
+import type { Document, TaskSuite } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { describe, expect, it } from 'vitest';
 import { bm25Rag, denseRag } from '../src/index.js';

@@ -1,4 +1,5 @@
-import { createBuildContext, type Document, InvalidArgumentError, type TaskSuite } from '@grag/core';
+import { type Document, InvalidArgumentError, type TaskSuite } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { describe, expect, it } from 'vitest';
 import { BM25_DEFAULTS, bm25Rag, CHUNKING_DEFAULTS, denseRag } from '../src/index.js';

@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type BuildContext,
-  createBuildContext,
   type Document,
-  directoryStore,
   InvalidArgumentError,
   type Method,
   type Retrieval,
   StateError,
   type TaskSuite,
 } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
+import { directoryStore } from '@grag/core/store';
 import { copyStoredIndex, createScriptedEmbedder, entityDocuments } from '@grag/core/test';
 import { expectSameRetrievals } from '@grag/core/test/vitest';
 import { afterAll, describe, expect, it } from 'vitest';

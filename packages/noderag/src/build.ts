@@ -4,16 +4,8 @@
  * `elements.ts` and `hnsw.ts`. A build and an update run the same stages; an update's memo holds
  * the answers of the kept documents, so only new inputs reach the models.
  */
-import {
-  type BuildContext,
-  type BuildRuntime,
-  type Chunk,
-  type Document,
-  type IndexProviders,
-  indexProviders,
-  isFittableEmbedder,
-  startBuild,
-} from '@grag/core';
+import { type BuildContext, type Chunk, type Document, isFittableEmbedder } from '@grag/core';
+import { type BuildRuntime, type IndexProviders, indexProviders, startBuild } from '@grag/core/kit';
 import {
   communityElements,
   decompose,

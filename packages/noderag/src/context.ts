@@ -2,15 +2,8 @@
  * The context of a NodeRAG retrieval: the best-scored retrievable nodes that fit the token budget,
  * written in groups of a fixed type order, each with a heading.
  */
-import {
-  type Chunk,
-  packContext,
-  type Retrieval,
-  type RetrievedItem,
-  type SourceLocation,
-  type Tokenizer,
-  withLocations,
-} from '@grag/core';
+import type { Chunk, Retrieval, RetrievedItem, SourceLocation, Tokenizer } from '@grag/core';
+import { packContext, withLocations } from '@grag/core/kit';
 import { type HeteroGraph, NODE_TYPES, type NodeType, RETRIEVABLE_TYPES } from '@grag/heterograph';
 
 /** Order of the node-type groups in the context. */

@@ -4,14 +4,8 @@
  * with their high-level elements and semantic matching, G5 the HNSW semantic edges. Each reads and
  * fills one {@link IndexingRun}; `build.ts` runs them in order.
  */
-import type {
-  BuildContext,
-  BuildRuntime,
-  Chunk,
-  IndexProviders,
-  ParseIssue,
-  TitleDescription,
-} from '@grag/core';
+import type { BuildContext, Chunk, ParseIssue, TitleDescription } from '@grag/core';
+import type { BuildRuntime, IndexProviders } from '@grag/core/kit';
 import { type HeteroNodeAttributes, importantEntities, leiden, type MatchingNode } from '@grag/heterograph';
 import {
   attributeMaterial,

@@ -6,7 +6,8 @@
  * CLI's fallback), it uses core's exact flat index instead, and the semantic edges are the base layer
  * HNSW's insertion rule makes over exact neighbours ({@link exactBaseLayer}).
  */
-import { type BuildContext, FlatIndex, flatIndexFactory, type VectorIndexFactory } from '@grag/core';
+import type { BuildContext, VectorIndexFactory } from '@grag/core';
+import { FlatIndex, flatIndexFactory } from '@grag/core/kit';
 import { addSemanticEdges, type HeteroGraph } from '@grag/heterograph';
 import { HnswIndex, hnswAvailability, hnswIndexFactory } from '@grag/hnsw';
 import type { NodeRagOptions } from './options.js';

@@ -2,18 +2,17 @@
  * NodeRAG's options: the build options (what the index is made with, stored in its manifest) and
  * the retrieve options (given per query), their defaults, keys and checks.
  */
+import { InvalidArgumentError, type RetrieveOptions } from '@grag/core';
+import type { PprUpdate } from '@grag/core/graph';
 import {
+  ENTRY_POINT_MODES,
   type EntryPointMode,
-  InvalidArgumentError,
   type OptionRule,
   opt,
   optionKeys,
-  type PprUpdate,
   RETRIEVE_OPTION_KEYS,
-  type RetrieveOptions,
   resolveCheckedOptions,
-} from '@grag/core';
-import { ENTRY_POINT_MODES } from '@grag/core/kit';
+} from '@grag/core/kit';
 import type { CrossNodeSelection } from '@grag/heterograph';
 
 /** Build options of NodeRAG (see {@link NODERAG_DEFAULTS}). */

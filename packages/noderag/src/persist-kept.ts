@@ -4,8 +4,9 @@
  * `embeddings.f32` (the embedding of each vector key). Indexes saved before updates existed have
  * neither file and load without them.
  */
-import type { IndexWriter, OpenedIndex, ParseIssue, Schema } from '@grag/core';
-import { shapeIssue, v } from '@grag/core';
+import type { ParseIssue } from '@grag/core';
+import type { IndexWriter, OpenedIndex, Schema } from '@grag/core/kit';
+import { shapeIssue, v } from '@grag/core/kit';
 import type { KeptDecomposition, KeptElement, NodeRagKept } from './kept.js';
 
 const UPDATE_FILE = 'update.json';

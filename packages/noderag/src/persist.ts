@@ -5,19 +5,18 @@
  * what updates reuse (`update.json`, `embeddings.f32`; see `persist-kept.ts`), and the manifest
  * (params, graph statistics and storage size, provider fingerprints, the fitted embedder's state).
  */
+import type { BuildContext, IndexStore } from '@grag/core';
 import {
-  type BuildContext,
   chunkSchema,
   FlatIndex,
   flatIndexFactory,
-  type IndexStore,
   type MethodIndexFormat,
   openMethodIndex,
   type Schema,
   shapeIssue,
   v,
   writeMethodIndex,
-} from '@grag/core';
+} from '@grag/core/kit';
 import { type EdgeKind, HeteroGraph, type HeteroGraphStats, type NodeType } from '@grag/heterograph';
 import { HnswIndex } from '@grag/hnsw';
 import {

@@ -7,12 +7,12 @@ import {
   DEFAULT_BUDGET_TOKENS,
   embedAll,
   InvalidArgumentError,
-  normalizeEntityName,
   type Retrieval,
   type SourceLocation,
-  searchEntryPoints,
   throwIfAborted,
 } from '@grag/core';
+import { normalizeEntityName } from '@grag/core/graph';
+import { searchEntryPoints } from '@grag/core/kit';
 import { chunkLocations, countBy, nodeRetrieval } from './context.js';
 import {
   NODERAG_PLAIN_TOP_K,

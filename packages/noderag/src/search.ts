@@ -1,4 +1,5 @@
-import { Bm25Index, EntityVocabulary } from '@grag/core';
+import { EntityVocabulary } from '@grag/core/graph';
+import { Bm25Index } from '@grag/core/kit';
 import { type HeteroGraph, HeteroSearch } from '@grag/heterograph';
 import type { NodeRagSearch } from './types.js';
 

@@ -1,4 +1,6 @@
-import type { Bm25Index, Chunk, EntityVocabulary, FlatIndex, IndexProviders } from '@grag/core';
+import type { Chunk } from '@grag/core';
+import type { EntityVocabulary } from '@grag/core/graph';
+import type { Bm25Index, FlatIndex, IndexProviders } from '@grag/core/kit';
 import type { HeteroGraph, HeteroSearch } from '@grag/heterograph';
 import type { HnswIndex } from '@grag/hnsw';
 import type { NodeRagKept } from './kept.js';

@@ -5,16 +5,12 @@
 import {
   type BuildContext,
   type Chunk,
-  chunkCorpus,
   type Document,
   InvalidArgumentError,
-  type LinkableItem,
-  linkEntities,
-  normalizeEntityName,
   type SemanticUnitRecord,
-  withTitle,
 } from '@grag/core';
-import { cleanEntityName } from '@grag/core/graph';
+import { cleanEntityName, type LinkableItem, linkEntities, normalizeEntityName } from '@grag/core/graph';
+import { chunkCorpus, withTitle } from '@grag/core/kit';
 import { HeteroGraph } from '@grag/heterograph';
 import type { NodeRagOptions } from './options.js';
 import type { NodeRagLinkingStats } from './types.js';

@@ -6,20 +6,22 @@
  * the whole graph, as a build of the changed corpus chooses them. The graph, semantic matching,
  * HNSW and BM25 are recomputed from the kept and new answers (no model call). */
 import {
-  assertSameEmbedder,
   type BuildContext,
   type Chunk,
   type IndexChange,
   type IndexUpdate,
-  keptFitNote,
-  planIndexChange,
-  refitForFullUpdate,
   StateError,
-  startBuild,
-  startUpdate,
   type UpdateOptions,
   type UpdateReport,
 } from '@grag/core';
+import {
+  assertSameEmbedder,
+  keptFitNote,
+  planIndexChange,
+  refitForFullUpdate,
+  startBuild,
+  startUpdate,
+} from '@grag/core/kit';
 import { indexNodeRag } from './build.js';
 import type { NodeRagKept, NodeRagMemo } from './kept.js';
 import type { NodeRagIndex } from './types.js';

@@ -1,4 +1,5 @@
-import { createBuildContext, type Document } from '@grag/core';
+import type { Document } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { nodeRag } from '../src/index.js';

@@ -1,4 +1,6 @@
-import { type ChatCallOptions, createBuildContext, createPromptTasks, type Document } from '@grag/core';
+import type { ChatCallOptions, Document } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
+import { createPromptTasks } from '@grag/core/tasks';
 import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
 
 /** A hand-made two-document corpus. */

@@ -7,7 +7,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BuildContext, FlatIndex, flatIndexFactory } from '@grag/core';
+import type { BuildContext } from '@grag/core';
+import { FlatIndex, flatIndexFactory } from '@grag/core/kit';
 import { HnswIndex, HnswUnavailableError, hnswIndexFactory } from '@grag/hnsw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { exactBaseLayer } from '../src/hnsw.js';

@@ -1,4 +1,6 @@
-import { createBuildContext, createPromptTasks, type Document } from '@grag/core';
+import type { Document } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
+import { createPromptTasks } from '@grag/core/tasks';
 import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type NodeRagIndex, type NodeRagRetrieveOptions, nodeRag } from '../src/index.js';

@@ -1,4 +1,4 @@
-import { createBuildContext } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { runLocationSpec } from '@grag/core/test/vitest';
 import { createOfflineTasks } from '@grag/offline';

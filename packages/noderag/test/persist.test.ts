@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BuildContext, flatIndexFactory, IndexFormatError } from '@grag/core';
+import { type BuildContext, IndexFormatError } from '@grag/core';
+import { flatIndexFactory } from '@grag/core/kit';
 import { editedIndexCopy } from '@grag/core/test';
 import { HnswIndex } from '@grag/hnsw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,12 +1,6 @@
-import {
-  BuildStageError,
-  type ChatModel,
-  createBuildContext,
-  createPromptTasks,
-  type Document,
-  type ProgressEvent,
-} from '@grag/core';
-import { createSimulatedChat } from '@grag/core/tasks';
+import { BuildStageError, type ChatModel, type Document, type ProgressEvent } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
+import { createPromptTasks, createSimulatedChat } from '@grag/core/tasks';
 import { checkResumableBuild, createScriptedEmbedder } from '@grag/core/test';
 import { createOfflineTasks } from '@grag/offline';
 import { describe, expect, it } from 'vitest';

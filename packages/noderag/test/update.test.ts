@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type BuildContext,
-  createBuildContext,
   type Document,
-  directoryStore,
   InvalidArgumentError,
   type Retrieval,
   StateError,
   type TaskSuite,
 } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
+import { directoryStore } from '@grag/core/store';
 import {
   copyStoredIndex,
   createScriptedEmbedder,

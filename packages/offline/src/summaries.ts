@@ -6,12 +6,12 @@
  */
 import {
   type CommunityAssessment,
-  cosineSimilarity,
   type Embedder,
   embedAll,
   type TitleDescription,
   type Tokenizer,
 } from '@grag/core';
+import { cosineSimilarity } from '@grag/core/kit';
 import type { EntityAnalysis } from './entities.js';
 import { GENERIC_KEYWORDS } from './lexicon.js';
 import { type Analysis, analyze, contentLemmas, isContent } from './nlp.js';

@@ -8,7 +8,6 @@ import {
   type ContextItem,
   type GraphExtraction,
   type GraphExtractionOptions,
-  getTokenizer,
   InvalidArgumentError,
   type QueryEntities,
   type QueryGraph,
@@ -20,6 +19,7 @@ import {
   throwIfAborted,
 } from '@grag/core';
 import { withVocabularyMatches } from '@grag/core/graph';
+import { getTokenizer } from '@grag/core/kit';
 import { extractGraphOf, semanticUnitsOf } from './graph-extraction.js';
 import { buildQueryGraph, queryEntityNames } from './query.js';
 import { createReader, NO_ANSWER } from './reader/read.js';

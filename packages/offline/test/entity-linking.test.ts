@@ -1,4 +1,4 @@
-import { assembleKnowledgeGraph, EntityVocabulary } from '@grag/core';
+import { assembleKnowledgeGraph, EntityVocabulary } from '@grag/core/graph';
 import { describe, expect, it } from 'vitest';
 import { createOfflineTasks } from '../src/index.js';
 

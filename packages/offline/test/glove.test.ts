@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cosineSimilarity, ProviderError } from '@grag/core';
+import { ProviderError } from '@grag/core';
+import { cosineSimilarity } from '@grag/core/kit';
 import { afterAll, describe, expect, test } from 'vitest';
 import {
   firstPrincipalComponent,

@@ -1,4 +1,5 @@
-import { cosineSimilarity, InvalidArgumentError, isFittableEmbedder, modelFingerprint } from '@grag/core';
+import { InvalidArgumentError, isFittableEmbedder, modelFingerprint } from '@grag/core';
+import { cosineSimilarity } from '@grag/core/kit';
 import { describe, expect, test } from 'vitest';
 import {
   createOfflineEmbedder,

@@ -1,4 +1,4 @@
-import type { PriceTable } from '@grag/core';
+import type { PriceTable } from '@grag/core/kit';
 
 /**
  * List prices of OpenAI's API (USD per 1M tokens, 2025) for the meter:

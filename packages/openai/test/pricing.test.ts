@@ -1,5 +1,4 @@
-import { Meter } from '@grag/core';
-import { findPrice } from '@grag/core/kit';
+import { findPrice, Meter } from '@grag/core/kit';
 import { OPENAI_PRICES } from '@grag/openai';
 import { describe, expect, it } from 'vitest';
 

@@ -4,9 +4,9 @@ import {
   collectChatStream,
   InvalidArgumentError,
   ProviderError,
-  streamAnswer,
   streamChat,
 } from '@grag/core';
+import { streamAnswer } from '@grag/core/tasks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOpenAI, type OpenAIProviderSettings } from '../src/index.js';
 import { SseReader } from '../src/stream.js';

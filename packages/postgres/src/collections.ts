@@ -4,7 +4,6 @@
  * listed in `version_collections`, searched in the database and dropped with its version.
  */
 import {
-  FlatIndex,
   IndexFormatError,
   InvalidArgumentError,
   type Metric,
@@ -12,7 +11,7 @@ import {
   type VectorCollectionOptions,
   type VectorHit,
 } from '@grag/core';
-import { assertK, assertVector } from '@grag/core/kit';
+import { assertK, assertVector, FlatIndex } from '@grag/core/kit';
 import { guard, type PgDatabase, type PgQueryable } from './db.js';
 import { quoteIdent } from './schema.js';
 import { BATCH, HNSW_MAX_DIMENSIONS, OPS, vectorText } from './vector.js';

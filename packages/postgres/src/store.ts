@@ -6,11 +6,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type ArtifactWriter,
-  checkArtifactName,
   IndexFormatError,
   type IndexStore,
   InvalidArgumentError,
-  parseManifest,
   StateError,
   type StoredIndex,
   type StoreLock,
@@ -19,7 +17,15 @@ import {
   type VectorCollectionOptions,
 } from '@grag/core';
 import { assertVector, indexFileError } from '@grag/core/kit';
-import { artifactLocator, completeManifest, lockInTurn, manifestText, Scratch } from '@grag/core/store';
+import {
+  artifactLocator,
+  checkArtifactName,
+  completeManifest,
+  lockInTurn,
+  manifestText,
+  parseManifest,
+  Scratch,
+} from '@grag/core/store';
 import {
   checkCollectionName,
   dropCollections,

@@ -2,15 +2,8 @@
  * `postgresStore({ vectors: true })`: a method's vectors kept as a pgvector collection of each
  * index version and searched in the database (naive-dense), on PGlite over the wire.
  */
-import {
-  createBuildContext,
-  type Document,
-  FlatIndex,
-  IndexFormatError,
-  isStoredVectors,
-  StateError,
-  type TaskSuite,
-} from '@grag/core';
+import { type Document, IndexFormatError, isStoredVectors, StateError, type TaskSuite } from '@grag/core';
+import { createBuildContext, FlatIndex } from '@grag/core/kit';
 import { createScriptedEmbedder, entityDocuments, randomVectors } from '@grag/core/test';
 import { type DenseRagIndex, denseRag } from '@grag/naive-rag';
 import pg from 'pg';

@@ -3,7 +3,9 @@
  * directory: the shared method spec's persistence checks, on PGlite in-process and over the wire.
  */
 import type { PGlite } from '@electric-sql/pglite';
-import { createBuildContext, createPromptTasks, type IndexStore, type TaskSuite } from '@grag/core';
+import type { IndexStore, TaskSuite } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
+import { createPromptTasks } from '@grag/core/tasks';
 import { createScriptedChatModel, createScriptedEmbedder, entityDocuments } from '@grag/core/test';
 import { runMethodSpec } from '@grag/core/test/vitest';
 import { daRag } from '@grag/da-rag';

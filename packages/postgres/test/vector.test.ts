@@ -1,5 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { FlatIndex, IndexFormatError, InvalidArgumentError, type Metric, StateError } from '@grag/core';
+import { IndexFormatError, InvalidArgumentError, type Metric, StateError } from '@grag/core';
+import { FlatIndex } from '@grag/core/kit';
 import { randomVectors } from '@grag/core/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgVectorIndexFactory, postgresStore } from '../src/index.js';

@@ -86,7 +86,7 @@ describe('writer lock on PGlite in-process', () => {
   it('takes turns between lock() calls on one store', async () => {
     const store = make(freshIndex('lockt'));
     await writeIds(store, []);
-    const { withStoreLock } = await import('@grag/core');
+    const { withStoreLock } = await import('@grag/core/store');
     await Promise.all(
       ['x', 'y', 'z'].map((id) =>
         withStoreLock(store, async () => {

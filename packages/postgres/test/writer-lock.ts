@@ -6,14 +6,9 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import {
-  createBuildContext,
-  type Document,
-  type IndexStore,
-  OutputError,
-  type TaskSuite,
-  withStoreLock,
-} from '@grag/core';
+import { type Document, type IndexStore, OutputError, type TaskSuite } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
+import { withStoreLock } from '@grag/core/store';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { bm25Rag } from '@grag/naive-rag';
 import { expect } from 'vitest';

@@ -1,11 +1,7 @@
 /** Answers of `POST /v1/query`: whole, or streamed as Server-Sent Events. */
-import {
-  type AnswerWithCitations,
-  type ContextItem,
-  citedSources,
-  type RetrievedItem,
-  streamAnswer,
-} from '@grag/core';
+import type { AnswerWithCitations, ContextItem, RetrievedItem } from '@grag/core';
+import { citedSources } from '@grag/core/kit';
+import { streamAnswer } from '@grag/core/tasks';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { errorBody, toHttpError } from './errors.js';

@@ -6,15 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  type BuildContext,
-  directoryStore,
-  type IndexManifest,
-  InvalidArgumentError,
-  MANIFEST_FILE,
-  type Method,
-  readManifest,
-} from '@grag/core';
+import { type BuildContext, type IndexManifest, InvalidArgumentError, type Method } from '@grag/core';
+import { MANIFEST_FILE, readManifest } from '@grag/core/kit';
+import { directoryStore } from '@grag/core/store';
 import { readWorkspaces } from './access.js';
 import { HttpError } from './errors.js';
 import { INDEX_NAME, manifestVersion } from './indexes.js';

@@ -2,14 +2,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
   type BuildContext,
-  createBuildContext,
-  getTokenizer,
   type IndexManifest,
-  type IndexProviders,
   InvalidArgumentError,
   modelFingerprint,
   type Tokenizer,
 } from '@grag/core';
+import { createBuildContext, getTokenizer, type IndexProviders } from '@grag/core/kit';
 import { type DocumentStore, documentsOf, storeOf } from './documents.js';
 import type { AnswerSource, GragServerOptions, IndexInfo, ServedIndexInput } from './types.js';
 

@@ -5,8 +5,8 @@ import {
   type IndexStore,
   InvalidArgumentError,
   type Method,
-  readManifest,
 } from '@grag/core';
+import { readManifest } from '@grag/core/kit';
 import type { ServedIndexInput } from './types.js';
 
 /** What {@link loadIndexes} needs: the methods it may meet and the providers of each index. */

@@ -2,7 +2,8 @@
  * `POST /v1/query`: the request checked field by field, the retrieval run and shaped as JSON. The
  * chat route (chat.ts) checks its index fields and runs its retrieval with the same functions.
  */
-import { assertMethodOptions, firstItems, type Retrieval } from '@grag/core';
+import type { Retrieval } from '@grag/core';
+import { assertMethodOptions, firstItems } from '@grag/core/kit';
 import { badRequest, HttpError } from './errors.js';
 import type { ServedIndex } from './indexes.js';
 import type { IndexRegistry } from './registry.js';

@@ -7,16 +7,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  assertMethodOptions,
-  type BuildContext,
-  type Document,
-  type IndexChange,
-  type IndexManifest,
-  type IndexStore,
-  type Method,
-  readManifest,
-} from '@grag/core';
+import type { BuildContext, Document, IndexChange, IndexManifest, IndexStore, Method } from '@grag/core';
+import { assertMethodOptions, readManifest } from '@grag/core/kit';
 import { type Principal, readOnly, type Workspaces } from './access.js';
 import { badRequest, HttpError } from './errors.js';
 import { removeIndexFolder } from './folder.js';

@@ -7,14 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateSync } from 'node:zlib';
-import {
-  type CitedSource,
-  createBuildContext,
-  type Document,
-  type Method,
-  type SourceLocation,
-  type TaskSuite,
-} from '@grag/core';
+import type { Document, Method, SourceLocation, TaskSuite } from '@grag/core';
+import { type CitedSource, createBuildContext } from '@grag/core/kit';
 import { e2GraphRag } from '@grag/e2graphrag';
 import { bm25Rag } from '@grag/naive-rag';
 import { createOfflineProviders } from '@grag/offline';

@@ -1,4 +1,4 @@
-import { mulberry32 } from '@grag/core';
+import { mulberry32 } from '@grag/core/kit';
 import { describe, expect, it } from 'vitest';
 import { seeded } from '../explorer/src/layout.js';
 

@@ -7,7 +7,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatLocation } from '@grag/core';
+import { formatLocation } from '@grag/core/kit';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExplorer } from '../scripts/build-explorer.mjs';

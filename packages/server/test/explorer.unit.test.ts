@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { formatLocation, type SourceLocation } from '@grag/core';
+import type { SourceLocation } from '@grag/core';
+import { formatLocation } from '@grag/core/kit';
 import { describe, expect, it } from 'vitest';
 import { buildGraph } from '../explorer/src/layout.js';
 import { nodeLabel, PLAIN, TypePalette } from '../explorer/src/palette.js';

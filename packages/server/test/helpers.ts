@@ -3,16 +3,16 @@
  * graph method and a scripted streaming chat model, a raw HTTP client (paths sent exactly as
  * written, `../` included), and an SSE reader.
  */
-import {
-  type BuildContext,
-  type ChatCallOptions,
-  type ChatModel,
-  type ChatStreamPart,
-  createBuildContext,
-  type Document,
-  type Method,
-  type Retrieval,
+import type {
+  BuildContext,
+  ChatCallOptions,
+  ChatModel,
+  ChatStreamPart,
+  Document,
+  Method,
+  Retrieval,
 } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { bm25Rag, denseRag } from '@grag/naive-rag';
 import { createOfflineProviders } from '@grag/offline';
 

@@ -3,7 +3,7 @@
  * sections, rows) answers with each citation's locations and label, whole and streamed, and every
  * item carries its `source.locations`.
  */
-import { formatLocation } from '@grag/core';
+import { formatLocation } from '@grag/core/kit';
 import { LOCATED_QUESTIONS, locatedDocuments } from '@grag/core/test';
 import { bm25Rag } from '@grag/naive-rag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

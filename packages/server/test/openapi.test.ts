@@ -5,12 +5,8 @@
  * document's schema for its route, status and content type).
  */
 
-import type {
-  CitedSource as CoreCitedSource,
-  RetrievedItem as CoreItem,
-  SourceLocation as CoreLocation,
-  Retrieval,
-} from '@grag/core';
+import type { RetrievedItem as CoreItem, SourceLocation as CoreLocation, Retrieval } from '@grag/core';
+import type { CitedSource as CoreCitedSource } from '@grag/core/kit';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';

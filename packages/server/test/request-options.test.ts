@@ -3,7 +3,8 @@
  * options reach the method's `retrieve` (checked against its declared keys, with its own messages),
  * and `topK: k` returns exactly k items, their context and an answer read from them, streamed or not.
  */
-import { getTokenizer, type Retrieval } from '@grag/core';
+import type { Retrieval } from '@grag/core';
+import { getTokenizer } from '@grag/core/kit';
 import { bm25Rag } from '@grag/naive-rag';
 import { type NodeRagIndex, nodeRag } from '@grag/noderag';
 import type { Hono } from 'hono';

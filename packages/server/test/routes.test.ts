@@ -1,7 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { citedSources, modelFingerprint } from '@grag/core';
+import { modelFingerprint } from '@grag/core';
+import { citedSources } from '@grag/core/kit';
 import { bm25Rag, denseRag } from '@grag/naive-rag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, serve } from '../src/index.js';

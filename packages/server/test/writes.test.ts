@@ -6,7 +6,7 @@
  */
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readManifest } from '@grag/core';
+import { readManifest } from '@grag/core/kit';
 import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, writesSettled } from '../src/index.js';

@@ -1,17 +1,14 @@
 import {
   type BuildContext,
-  type BuildRuntime,
   type Chunk,
-  chunkDocuments,
   type Document,
   type GraphExtraction,
   InvalidArgumentError,
-  indexProviders,
   indexVectors,
   isFittableEmbedder,
-  startBuild,
   type VectorIndexFactory,
 } from '@grag/core';
+import { type BuildRuntime, chunkDocuments, indexProviders, startBuild } from '@grag/core/kit';
 import { createDominanceModel, starGraphOf } from './dominance.js';
 import { adjacencyOf, exactLabelIndex, graphFromExtractions, graphFromTriples, type SgGraph } from './kg.js';
 import type { DominanceEmbedderChoice, ResolvedBuildOptions } from './options.js';

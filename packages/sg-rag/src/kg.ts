@@ -1,11 +1,6 @@
-import {
-  type Chunk,
-  type GraphExtraction,
-  InvalidArgumentError,
-  KnowledgeGraphBuilder,
-  type SourceLocation,
-  uniqueLocations,
-} from '@grag/core';
+import { type Chunk, type GraphExtraction, InvalidArgumentError, type SourceLocation } from '@grag/core';
+import { KnowledgeGraphBuilder } from '@grag/core/graph';
+import { uniqueLocations } from '@grag/core/kit';
 
 /** One fact of a knowledge graph: `head --relation--> tail`. */
 export interface Triple {

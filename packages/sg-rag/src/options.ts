@@ -1,12 +1,11 @@
+import type { QueryGraph, RetrieveOptions } from '@grag/core';
 import {
   type OptionRule,
   opt,
   optionKeys,
-  type QueryGraph,
   RETRIEVE_OPTION_RULES,
-  type RetrieveOptions,
   resolveCheckedOptions,
-} from '@grag/core';
+} from '@grag/core/kit';
 import type { DominanceEmbedder } from '@grag/dominance-gnn';
 import type { Triple } from './kg.js';
 

@@ -1,6 +1,5 @@
+import type { BuildContext, IndexStore } from '@grag/core';
 import {
-  type BuildContext,
-  type IndexStore,
   type MethodIndexFormat,
   openMethodIndex,
   type Schema,
@@ -8,7 +7,7 @@ import {
   sourceLocationSchema,
   v,
   writeMethodIndex,
-} from '@grag/core';
+} from '@grag/core/kit';
 import { type DominanceEmbedder, loadDominanceEmbedder } from '@grag/dominance-gnn';
 import { RStarTree } from '@grag/rstar-index';
 import { adjacencyOf, exactLabelIndex, pairKey, type SgGraph } from './kg.js';

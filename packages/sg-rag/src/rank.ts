@@ -1,4 +1,5 @@
-import { cosineSimilarity, type Embedder, embedAll } from '@grag/core';
+import { type Embedder, embedAll } from '@grag/core';
+import { cosineSimilarity } from '@grag/core/kit';
 import type { Adjacency, SgGraph } from './kg.js';
 import type { Embedding, NormalizedQueryGraph } from './query-graph.js';
 

@@ -1,14 +1,12 @@
 import {
-  cosineSimilarity,
   DEFAULT_BUDGET_TOKENS,
   embedAll,
   type Provenance,
-  packContext,
   type QueryGraph,
   type Retrieval,
   type RetrievedItem,
-  withLocations,
 } from '@grag/core';
+import { cosineSimilarity, packContext, withLocations } from '@grag/core/kit';
 import { edgeSentences, type SgEdge } from './kg.js';
 import { matchQueryGraph } from './match.js';
 import { coverageAnswers, gatherEdges } from './neighbourhood.js';

@@ -1,10 +1,5 @@
-import type {
-  ExtractedEntity,
-  ExtractedRelation,
-  IndexProviders,
-  SourceLocation,
-  VectorIndex,
-} from '@grag/core';
+import type { ExtractedEntity, ExtractedRelation, SourceLocation, VectorIndex } from '@grag/core';
+import type { IndexProviders } from '@grag/core/kit';
 import type { Adjacency, SgGraph } from './kg.js';
 import type { SgRagIndexOptions } from './options.js';
 import type { PathIndexView } from './path-index.js';

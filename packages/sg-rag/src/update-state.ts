@@ -3,7 +3,7 @@
  * and each chunk's extraction) and `label-embeddings.f32` (each node's label embedding). Indexes
  * built from triples, and indexes saved before updates existed, have neither and still load.
  */
-import { type IndexWriter, type OpenedIndex, shapeIssue, sourceLocationSchema, v } from '@grag/core';
+import { type IndexWriter, type OpenedIndex, shapeIssue, sourceLocationSchema, v } from '@grag/core/kit';
 import type { KeptChunk, SgRagIndex, SgRagUpdateState } from './types.js';
 
 /** The artifact that marks an index saved with update state. */

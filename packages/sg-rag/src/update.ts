@@ -5,20 +5,22 @@
  * index, dominance embeddings, R*-tree path index) are recomputed from that without model calls.
  */
 import {
-  assertSameEmbedder,
   type BuildContext,
-  chunkDocuments,
   type IndexChange,
   type IndexUpdate,
-  keptFitNote,
-  planIndexChange,
-  refitForFullUpdate,
   StateError,
-  startBuild,
-  startUpdate,
   type UpdateOptions,
   type UpdateReport,
 } from '@grag/core';
+import {
+  assertSameEmbedder,
+  chunkDocuments,
+  keptFitNote,
+  planIndexChange,
+  refitForFullUpdate,
+  startBuild,
+  startUpdate,
+} from '@grag/core/kit';
 import { indexGraph, keptChunk, requireEdges } from './build.js';
 import { graphFromExtractions, type SgGraph } from './kg.js';
 import type { SgRagIndexOptions } from './options.js';

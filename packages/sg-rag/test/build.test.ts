@@ -1,4 +1,5 @@
-import { BuildStageError, createBuildContext, type TaskSuite } from '@grag/core';
+import { BuildStageError, type TaskSuite } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { describe, expect, it } from 'vitest';
 import { createSgRag } from '../src/index.js';

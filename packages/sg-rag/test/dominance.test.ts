@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBuildContext, IndexFormatError, InvalidArgumentError } from '@grag/core';
+import { IndexFormatError, InvalidArgumentError } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { createTrainingFreeEmbedder } from '@grag/dominance-gnn';
 import { createOfflineProviders } from '@grag/offline';

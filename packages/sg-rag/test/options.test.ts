@@ -1,4 +1,5 @@
-import { createBuildContext, InvalidArgumentError } from '@grag/core';
+import { InvalidArgumentError } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,8 @@
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBuildContext, IndexFormatError } from '@grag/core';
+import { IndexFormatError } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { createBuildContext } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-import { createPromptTasks, type Document, type TaskSuite } from '@grag/core';
-import { createSimulatedChat } from '@grag/core/tasks';
+import type { Document, TaskSuite } from '@grag/core';
+import { createPromptTasks, createSimulatedChat } from '@grag/core/tasks';
 import { checkResumableBuild, createScriptedEmbedder } from '@grag/core/test';
 import { createOfflineTasks } from '@grag/offline';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,6 @@
-import { createBuildContext, createPromptTasks, type QueryGraph } from '@grag/core';
+import type { QueryGraph } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
+import { createPromptTasks } from '@grag/core/tasks';
 import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';

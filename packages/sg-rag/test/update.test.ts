@@ -3,17 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type BuildContext,
-  chunkDocuments,
-  createBuildContext,
   type Document,
-  directoryStore,
-  getTokenizer,
   InvalidArgumentError,
-  memoryStore,
   type Retrieval,
   StateError,
   type TaskSuite,
 } from '@grag/core';
+import { chunkDocuments, createBuildContext, getTokenizer } from '@grag/core/kit';
+import { directoryStore, memoryStore } from '@grag/core/store';
 import { copyStoredIndex, createScriptedEmbedder, entityDocuments } from '@grag/core/test';
 import { expectSameRetrievals as expectSameItems } from '@grag/core/test/vitest';
 import { createOfflineProviders } from '@grag/offline';

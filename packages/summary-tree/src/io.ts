@@ -1,5 +1,13 @@
-import { checkIndexFile, type Schema, shapeIssue, sourceLocationSchema, v, validate } from '@grag/core';
-import { readJson, writeJson } from '@grag/core/kit';
+import {
+  checkIndexFile,
+  readJson,
+  type Schema,
+  shapeIssue,
+  sourceLocationSchema,
+  v,
+  validate,
+  writeJson,
+} from '@grag/core/kit';
 import type { SummaryTree, SummaryTreeNode } from './tree.js';
 
 const nodeSchema: Schema<SummaryTreeNode> = v.object({

@@ -1,16 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  AbortError,
-  type Chunk,
-  chunkDocument,
-  cosineSimilarity,
-  createPromptTasks,
-  flatIndexFactory,
-  IndexFormatError,
-  InvalidArgumentError,
-} from '@grag/core';
+import { AbortError, type Chunk, IndexFormatError, InvalidArgumentError } from '@grag/core';
+import { chunkDocument, cosineSimilarity, flatIndexFactory } from '@grag/core/kit';
+import { createPromptTasks } from '@grag/core/tasks';
 import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
 import { describe, expect, test } from 'vitest';
 import {

@@ -1,6 +1,7 @@
-import { InvalidArgumentError } from '../errors.js';
-import { getTokenizer, hasTokenOffsets, type Tokenizer } from '../tokenizer.js';
-import type { Chunk, Document, SourceLocation } from '../types.js';
+import { InvalidArgumentError } from '../contracts/errors.js';
+import { hasTokenOffsets, type Tokenizer } from '../contracts/tokenizer.js';
+import type { Chunk, Document, SourceLocation } from '../contracts/types.js';
+import { getTokenizer } from '../tokenizer.js';
 import { hasSegments, textRegions } from './regions.js';
 
 /** Options of the fixed-size token chunker. */

@@ -1,5 +1,5 @@
-import { InvalidArgumentError } from '../errors.js';
-import type { Document, SourceLocation } from '../types.js';
+import { InvalidArgumentError } from '../contracts/errors.js';
+import type { Document, SourceLocation } from '../contracts/types.js';
 
 /**
  * A stretch `[start, end)` of a document's text that no chunk crosses: a segment with its

@@ -1,7 +1,7 @@
-import { InvalidArgumentError, ModelOutputError, throwIfAborted } from '../errors.js';
-import { type Embedder, embedAll } from '../models.js';
-import type { Tokenizer } from '../tokenizer.js';
-import type { Chunk, Document } from '../types.js';
+import { InvalidArgumentError, ModelOutputError, throwIfAborted } from '../contracts/errors.js';
+import { type Embedder, embedAll } from '../contracts/models.js';
+import type { Tokenizer } from '../contracts/tokenizer.js';
+import type { Chunk, Document } from '../contracts/types.js';
 import { cosineSimilarity } from '../vector/math.js';
 import { assertUniqueIds, type LocatedSpan, resolveTokenizer, splitResolved, toChunks } from './fixed.js';
 import { type TextRegion, textRegions } from './regions.js';

@@ -1,6 +1,6 @@
-import type { Tokenizer } from '../tokenizer.js';
+import type { Tokenizer } from '../contracts/tokenizer.js';
+import type { Chunk, Document } from '../contracts/types.js';
 import { getTokenizer } from '../tokenizer.js';
-import type { Chunk, Document } from '../types.js';
 import { type ChunkOptions, chunkDocuments } from './fixed.js';
 import { hasSegments, textRegions } from './regions.js';
 

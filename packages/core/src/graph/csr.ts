@@ -1,5 +1,5 @@
 import type { AbstractGraph } from 'graphology-types';
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError } from '../contracts/errors.js';
 
 /**
  * A compressed sparse row (CSR) view of a graph's out-adjacency, on typed arrays.

@@ -87,9 +87,4 @@ export {
   personalizedPageRank,
   personalizedPageRankCsr,
 } from './pagerank.js';
-export {
-  EntityVocabulary,
-  type VocabularyMatch,
-  type VocabularyMatchOptions,
-  withVocabularyMatches,
-} from './vocabulary.js';
+export { EntityVocabulary, withVocabularyMatches } from './vocabulary.js';

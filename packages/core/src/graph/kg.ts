@@ -1,6 +1,6 @@
 import { UndirectedGraph } from 'graphology';
-import { InvalidArgumentError } from '../errors.js';
-import type { ExtractedEntity, ExtractedRelation, KgEntity, KgRelation } from '../types.js';
+import { InvalidArgumentError } from '../contracts/errors.js';
+import type { ExtractedEntity, ExtractedRelation, KgEntity, KgRelation } from '../contracts/types.js';
 import { type EntityLinking, type EntityLinkingOptions, type LinkableItem, linkEntities } from './linking.js';
 import { cleanEntityName, foldCase, normalizeEntityName } from './names.js';
 

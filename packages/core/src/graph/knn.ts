@@ -1,7 +1,7 @@
 import { DirectedGraph, UndirectedGraph } from 'graphology';
 import type { AbstractGraph } from 'graphology-types';
-import { InvalidArgumentError } from '../errors.js';
-import type { Metric } from '../vector/types.js';
+import { InvalidArgumentError } from '../contracts/errors.js';
+import type { Metric } from '../contracts/vector.js';
 
 /** Options of {@link buildKnnGraph}. */
 export interface KnnOptions {

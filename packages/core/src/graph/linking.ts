@@ -4,7 +4,7 @@
  * `link-keys.ts`, the rules that fold one entity into another in `alias-rules.ts`, and the
  * vocabulary that finds the index's entities in a question in `vocabulary.ts`.
  */
-import type { ExtractedEntity, ExtractedRelation } from '../types.js';
+import type { ExtractedEntity, ExtractedRelation } from '../contracts/types.js';
 import {
   type AliasKind,
   addGroup,

@@ -2,8 +2,8 @@
  * The graph knowledge-graph local search reads: entities, relationships and text units with their
  * links resolved to positions once (`prepareLocalSearch`), so that every query only ranks.
  */
-import { InvalidArgumentError } from '../errors.js';
-import type { SourceLocation } from '../types.js';
+import { InvalidArgumentError } from '../contracts/errors.js';
+import type { SourceLocation } from '../contracts/types.js';
 
 /** An entity of a {@link LocalSearchGraph}. */
 export interface LocalSearchEntity {

@@ -3,9 +3,9 @@
  * context builder): seed entities by similarity to the query, the relationships of the seeds
  * (those between two seeds first), and the text units that mention the seeds.
  */
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError } from '../contracts/errors.js';
+import type { VectorIndex } from '../contracts/vector.js';
 import { cosineSimilarity } from '../vector/math.js';
-import type { VectorIndex } from '../vector/types.js';
 import type { LocalSearchGraph } from './local-search-graph.js';
 
 /** A seed entity and its similarity to the query. */

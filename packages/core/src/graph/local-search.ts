@@ -5,11 +5,11 @@
  * then the text units that mention the seeds, each within its share of a token budget.
  */
 import { type PackedContext, packContext } from '../context.js';
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError } from '../contracts/errors.js';
+import type { Tokenizer } from '../contracts/tokenizer.js';
+import type { Provenance, RetrievedItem, SourceLocation } from '../contracts/types.js';
+import type { VectorIndex } from '../contracts/vector.js';
 import { withLocations } from '../provenance.js';
-import type { Tokenizer } from '../tokenizer.js';
-import type { Provenance, RetrievedItem, SourceLocation } from '../types.js';
-import type { VectorIndex } from '../vector/types.js';
 import type { LocalSearchGraph } from './local-search-graph.js';
 import {
   type RankedRelationship,

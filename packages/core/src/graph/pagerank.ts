@@ -1,5 +1,5 @@
 import type { AbstractGraph } from 'graphology-types';
-import { ConvergenceError, InvalidArgumentError } from '../errors.js';
+import { ConvergenceError, InvalidArgumentError } from '../contracts/errors.js';
 import { type Csr, toCsr } from './csr.js';
 
 /**

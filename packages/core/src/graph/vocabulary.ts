@@ -2,8 +2,9 @@
  * The entity vocabulary of an index: its entity names (and aliases) in a trie over link-key words,
  * for finding them in a question by longest match.
  */
-import { InvalidArgumentError } from '../errors.js';
-import type { KgEntity } from '../types.js';
+import { InvalidArgumentError } from '../contracts/errors.js';
+import type { QueryVocabulary, VocabularyMatch, VocabularyMatchOptions } from '../contracts/tasks.js';
+import type { KgEntity } from '../contracts/types.js';
 import { linkKey, linkTokens, stripDisambiguator } from './link-keys.js';
 import { cleanEntityName, normalizeEntityName } from './names.js';
 
@@ -13,26 +14,6 @@ const STOP_WORDS = new Set(
     ' ',
   ),
 );
-
-/** One occurrence of a vocabulary entity in a text (see {@link EntityVocabulary.match}). */
-export interface VocabularyMatch {
-  /** The canonical name of the entity. */
-  name: string;
-  /** The text as written: `text.slice(start, end)`. */
-  text: string;
-  start: number;
-  end: number;
-}
-
-/** Options of {@link EntityVocabulary.match}. */
-export interface VocabularyMatchOptions {
-  /**
-   * Only matches whose first word is capitalised (or a digit). Without it, names of two or more
-   * words match in any case, and one-word names only when capitalised in the text or written in
-   * lower case in the vocabulary. @default false
-   */
-  capitalizedOnly?: boolean;
-}
 
 interface TrieNode {
   next: Map<string, TrieNode>;
@@ -51,7 +32,7 @@ interface TrieNode {
  * vocabulary.match('Where is the military museum of Phu Luong?')
  * // → [{ name: 'Military Museum of Phú Lương', text: 'military museum of Phu Luong', start: 13, end: 41 }]
  */
-export class EntityVocabulary {
+export class EntityVocabulary implements QueryVocabulary {
   readonly #root: TrieNode = { next: new Map() };
   #size = 0;
 
@@ -165,7 +146,7 @@ export class EntityVocabulary {
 export function withVocabularyMatches(
   query: string,
   entities: readonly string[],
-  vocabulary: EntityVocabulary | undefined,
+  vocabulary: QueryVocabulary | undefined,
 ): string[] {
   if (!vocabulary) return entities.slice();
   const matches = vocabulary.match(query);

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError } from '../contracts/errors.js';
 
 /** BM25 parameters. @default k1 1.2, b 0.75 (Robertson & Zaragoza 2009; the usual Lucene/rank_bm25 defaults) */
 export const BM25_DEFAULTS = { k1: 1.2, b: 0.75 } as const;

@@ -1,5 +1,10 @@
 /** Entry-point search over one set of texts: dense vectors, BM25, or both fused by rank. */
-import { isStoredVectors, type StoredVectors, type VectorHit, type VectorIndex } from '../vector/types.js';
+import {
+  isStoredVectors,
+  type StoredVectors,
+  type VectorHit,
+  type VectorIndex,
+} from '../contracts/vector.js';
 import type { Bm25Index } from './bm25.js';
 import { reciprocalRankFusion } from './fusion.js';
 

@@ -1,5 +1,5 @@
 /** Rank fusion of several retrievers' result lists. */
-import type { VectorHit } from '../vector/types.js';
+import type { VectorHit } from '../contracts/vector.js';
 
 /** The constant of reciprocal rank fusion. @default 60 (Cormack, Clarke & Büttcher 2009) */
 export const RRF_K = 60;

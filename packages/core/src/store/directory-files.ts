@@ -7,16 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { OutputError } from '../errors.js';
-import {
-  completeManifest,
-  MANIFEST_FILE,
-  type ManifestInput,
-  manifestText,
-  readManifest,
-} from '../persistence.js';
+import { OutputError } from '../contracts/errors.js';
+import type { ManifestInput, StoreLock, StoreLockOptions, StoreTarget } from '../contracts/store.js';
+import { completeManifest, MANIFEST_FILE, manifestText, readManifest } from '../persistence.js';
 import { acquireLockFile, pidIsDead } from './lock.js';
-import type { StoreLock, StoreLockOptions, StoreTarget } from './types.js';
 
 /**
  * Files grag writes into an index directory beside the store's artifacts (the CLI's list of model

@@ -6,12 +6,18 @@
  */
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { IndexFormatError, InvalidArgumentError } from '../errors.js';
+import { IndexFormatError, InvalidArgumentError } from '../contracts/errors.js';
+import type {
+  ArtifactWriter,
+  IndexStore,
+  StoredIndex,
+  StoreLock,
+  StoreLockOptions,
+} from '../contracts/store.js';
 import { MANIFEST_FILE, readBinary, readManifest } from '../persistence.js';
 import { checkIndexTarget, lockIndexDir, writeIndexDir } from './directory-files.js';
 import { lockInTurn } from './lock.js';
 import { assertOpen, checkArtifactName, Scratch } from './scratch.js';
-import type { ArtifactWriter, IndexStore, StoredIndex, StoreLock, StoreLockOptions } from './types.js';
 
 /** The store {@link directoryStore} makes: an {@link IndexStore} that always has a writer lock. */
 export interface DirectoryStore extends IndexStore {

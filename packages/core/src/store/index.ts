@@ -7,13 +7,7 @@
  *
  * @packageDocumentation
  */
-export {
-  checkManifest,
-  completeManifest,
-  type ManifestInput,
-  manifestText,
-  parseManifest,
-} from '../persistence.js';
+export { checkManifest, completeManifest, manifestText, parseManifest } from '../persistence.js';
 export {
   type DirectoryStore,
   type DirectoryStoreOptions,

@@ -9,8 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
 import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { AbortError, OutputError } from '../errors.js';
-import type { IndexStore, StoreLock, StoreLockOptions } from './types.js';
+import { AbortError, OutputError } from '../contracts/errors.js';
+import type { IndexStore, StoreLock, StoreLockOptions } from '../contracts/store.js';
 
 /** What a lock file says about its owner. */
 export interface LockOwner {

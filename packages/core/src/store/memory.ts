@@ -3,11 +3,11 @@
  * disk (but scratch files). For tests of code that saves and loads indexes, for short-lived
  * indexes, and as a second implementation of the store contract beside the directory.
  */
-import { IndexFormatError } from '../errors.js';
+import { IndexFormatError } from '../contracts/errors.js';
+import type { ArtifactWriter, IndexStore, StoredIndex } from '../contracts/store.js';
 import { completeManifest, manifestText, parseManifest } from '../persistence.js';
 import { indexFileError } from '../validate.js';
 import { artifactLocator, assertOpen, checkArtifactName, Scratch } from './scratch.js';
-import type { ArtifactWriter, IndexStore, StoredIndex } from './types.js';
 
 /** Options of {@link memoryStore}. */
 export interface MemoryStoreOptions {

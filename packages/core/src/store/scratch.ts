@@ -5,7 +5,7 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InvalidArgumentError, StateError } from '../errors.js';
+import { InvalidArgumentError, StateError } from '../contracts/errors.js';
 import { MANIFEST_FILE } from '../persistence.js';
 import { pidIsDead } from './lock.js';
 

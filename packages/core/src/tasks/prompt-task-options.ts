@@ -1,8 +1,8 @@
 /** Settings of the prompt-based task suite ({@link createPromptTasks}): defaults and checks. */
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError } from '../contracts/errors.js';
+import { DEFAULT_ENTITY_TYPES, type ParseIssue } from '../contracts/tasks.js';
 import type { GraphExtractionFormat, TaskName } from './prompts.js';
 import { TUPLE_DELIMITER_DEFAULTS, type TupleDelimiters } from './tuples.js';
-import { DEFAULT_ENTITY_TYPES, type ParseIssue } from './types.js';
 
 /** Settings of {@link createPromptTasks}. */
 export interface PromptTaskOptions extends TupleDelimiters {

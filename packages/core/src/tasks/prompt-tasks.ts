@@ -3,8 +3,7 @@
  * extraction adds its gleaning turns), a lenient parser and, when records could not be read, the
  * repair retry.
  */
-import { InvalidArgumentError, ModelOutputError, throwIfAborted } from '../errors.js';
-import { withVocabularyMatches } from '../graph/vocabulary.js';
+import { InvalidArgumentError, ModelOutputError, throwIfAborted } from '../contracts/errors.js';
 import {
   type ChatCallOptions,
   type ChatMessage,
@@ -12,7 +11,23 @@ import {
   type ChatResult,
   type ChatTaskInfo,
   generateText,
-} from '../models.js';
+} from '../contracts/models.js';
+import type {
+  AnswerWithCitations,
+  CommunityAssessment,
+  ContextItem,
+  GraphExtraction,
+  GraphExtractionOptions,
+  ParseIssue,
+  QueryEntities,
+  QueryEntitiesOptions,
+  QueryGraph,
+  SemanticUnitDecomposition,
+  SummarizeOptions,
+  TaskSuite,
+  TitleDescription,
+} from '../contracts/tasks.js';
+import { withVocabularyMatches } from '../graph/vocabulary.js';
 import { parseAnswer } from './parsers/answer.js';
 import { parseCommunityAssessment } from './parsers/community-assessment.js';
 import { mergeGraphExtractions, parseGraphExtraction } from './parsers/graph-extraction.js';
@@ -54,21 +69,6 @@ import {
   type RepairRequest,
   repairRetry,
 } from './repair.js';
-import type {
-  AnswerWithCitations,
-  CommunityAssessment,
-  ContextItem,
-  GraphExtraction,
-  GraphExtractionOptions,
-  ParseIssue,
-  QueryEntities,
-  QueryEntitiesOptions,
-  QueryGraph,
-  SemanticUnitDecomposition,
-  SummarizeOptions,
-  TaskSuite,
-  TitleDescription,
-} from './types.js';
 
 export { PROMPT_TASK_DEFAULTS, type PromptTaskOptions } from './prompt-task-options.js';
 export { NOT_RECOVERED_NOTE } from './repair.js';

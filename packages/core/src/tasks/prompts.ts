@@ -6,8 +6,9 @@
  *
  * @module
  */
+
+import type { ContextItem, TaskSuite } from '../contracts/tasks.js';
 import type { TupleDelimiters } from './tuples.js';
-import type { ContextItem, TaskSuite } from './types.js';
 
 /** A system and a user message, the shape `generateText` takes. */
 export interface TaskPrompt {

@@ -10,12 +10,13 @@
  *
  * @module
  */
-import type { ExtractedEntity, ExtractedRelation } from '../types.js';
+
+import type { SemanticUnitRecord, TaskSuite } from '../contracts/tasks.js';
+import type { ExtractedEntity, ExtractedRelation } from '../contracts/types.js';
 import { parseAnswer } from './parsers/answer.js';
 import { parseRelationshipTriple } from './parsers/semantic-units.js';
 import type { GraphExtractionFormat, TaskName } from './prompts.js';
 import { TUPLE_DELIMITER_DEFAULTS, type TupleDelimiters, tupleFieldText } from './tuples.js';
-import type { SemanticUnitRecord, TaskSuite } from './types.js';
 
 /** The result of a task without its parse issues: what a renderer takes. */
 export type TaskOutput<K extends TaskName> = K extends 'summarize'

@@ -4,9 +4,14 @@
  * is merged into (or replaces) the first result. Also the two things every task call needs: the
  * messages a prompt is sent as, and the issue of an answer cut at the output-token limit.
  */
-import type { ChatMessage, ChatResult, ChatTaskInfo } from '../models.js';
+import type { ChatMessage, ChatResult, ChatTaskInfo } from '../contracts/models.js';
+import type {
+  GraphExtraction,
+  ParseIssue,
+  SemanticUnitDecomposition,
+  SemanticUnitRecord,
+} from '../contracts/tasks.js';
 import { repairPrompt, type TaskPrompt } from './prompts.js';
-import type { GraphExtraction, ParseIssue, SemanticUnitDecomposition, SemanticUnitRecord } from './types.js';
 
 /** The messages `generateText` sends for a prompt. */
 export function promptMessages(prompt: TaskPrompt): ChatMessage[] {

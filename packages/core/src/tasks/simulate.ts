@@ -4,11 +4,11 @@
  * the prompt asks for, so the prompt path runs end to end without a model (tests, and the CLI's
  * `grag index --estimate`).
  */
-import { InvalidArgumentError } from '../errors.js';
-import type { ChatCallOptions, ChatModel, ChatResult } from '../models.js';
+import { InvalidArgumentError } from '../contracts/errors.js';
+import type { ChatCallOptions, ChatModel, ChatResult } from '../contracts/models.js';
+import type { TaskSuite } from '../contracts/tasks.js';
 import type { TaskName } from './prompts.js';
 import { renderTaskOutput } from './render.js';
-import type { TaskSuite } from './types.js';
 
 /** Renders a task result as the text a model would answer. */
 export type TaskRenderer = (task: TaskName, result: unknown, call: ChatCallOptions) => string;
@@ -25,6 +25,7 @@ function nothingMore(call: ChatCallOptions): string {
   return call.responseFormat === 'json' ? '{"entities":[],"relations":[]}' : '<|COMPLETE|>';
 }
 
+/** Options of {@link createSimulatedChat}. */
 export interface SimulatedChatOptions {
   /** Provider name reported (and metered). @default 'simulated' */
   provider?: string;

@@ -1,5 +1,5 @@
-import type { TaskSuite } from '../tasks/types.js';
-import type { Document, DocumentSegment, SourceLocation } from '../types.js';
+import type { TaskSuite } from '../contracts/tasks.js';
+import type { Document, DocumentSegment, SourceLocation } from '../contracts/types.js';
 
 const PEOPLE = ['Anton Kessler', 'Mira Kessler', 'Tomas Brandt', 'Ilse Varga', 'Jonas Holm', 'Petra Lind'];
 const PLACES = ['Varnholm', 'Orsa', 'Kestrel Bay', 'Dunmore', 'Ashford'];

@@ -1,6 +1,6 @@
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { IndexStore } from '../store/types.js';
+import type { IndexStore } from '../contracts/store.js';
 
 /**
  * Copy the index directory `from` to `to` and edit the JSON file `file` of the copy: `edit` changes

@@ -8,7 +8,7 @@
 import { cp, mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { GragError } from '../errors.js';
+import { GragError } from '../contracts/errors.js';
 import { mulberry32 } from './random.js';
 
 /** Options of {@link fuzzIndexLoad}. */

@@ -2,7 +2,13 @@
  * Scripted models for tests: they answer from a script and record every call, so a test can
  * assert exactly what was asked of the model. Import from `@grag/core/test`.
  */
-import type { ChatCallOptions, ChatModel, ChatResult, EmbedCallOptions, Embedder } from '../models.js';
+import type {
+  ChatCallOptions,
+  ChatModel,
+  ChatResult,
+  EmbedCallOptions,
+  Embedder,
+} from '../contracts/models.js';
 import { hashedBagOfWords } from '../simulate.js';
 
 export interface ScriptedChatModel extends ChatModel {

@@ -7,10 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BuildContext, Method } from '../contracts/method.js';
+import type { Document, Retrieval, RetrievedItem } from '../contracts/types.js';
 import { formatLocation } from '../loader.js';
-import type { BuildContext, Method } from '../method.js';
 import { locationKey } from '../provenance.js';
-import type { Document, Retrieval, RetrievedItem } from '../types.js';
 import { LOCATED_QUESTIONS, locatedDocuments } from './fixtures.js';
 
 /** Options of {@link runLocationSpec}. */

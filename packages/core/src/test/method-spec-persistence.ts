@@ -5,12 +5,12 @@
  */
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { IndexFormatError } from '../errors.js';
-import type { BuildContext, Method } from '../method.js';
-import { INDEX_PROVIDER_KINDS, type IndexProviderKind } from '../method-index.js';
+import { IndexFormatError } from '../contracts/errors.js';
+import type { BuildContext, Method } from '../contracts/method.js';
+import { INDEX_PROVIDER_KINDS, type IndexProviderKind } from '../contracts/method.js';
+import type { IndexStore } from '../contracts/store.js';
+import type { Retrieval } from '../contracts/types.js';
 import { toIndexStore } from '../store/directory.js';
-import type { IndexStore } from '../store/types.js';
-import type { Retrieval } from '../types.js';
 import { copyStoredIndex, type StoredIndexEdits } from './index-files.js';
 import { formatIndexFuzzReport, fuzzIndexLoad } from './index-fuzz.js';
 

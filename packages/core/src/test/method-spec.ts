@@ -7,12 +7,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AbortError, InvalidArgumentError } from '../errors.js';
-import type { BuildContext, Method, RetrieveOptions } from '../method.js';
-import { INDEX_PROVIDER_KINDS } from '../method-index.js';
+import { AbortError, InvalidArgumentError } from '../contracts/errors.js';
+import type { BuildContext, Method, RetrieveOptions } from '../contracts/method.js';
+import { INDEX_PROVIDER_KINDS } from '../contracts/method.js';
+import type { IndexStore } from '../contracts/store.js';
+import type { Document, Retrieval } from '../contracts/types.js';
 import { trackBuilds } from '../runtime.js';
-import type { IndexStore } from '../store/types.js';
-import type { Document, Retrieval } from '../types.js';
 import { comparable, persistenceChecks, rejection } from './method-spec-persistence.js';
 
 /** Options of {@link runMethodSpec}. */

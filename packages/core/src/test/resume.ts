@@ -1,13 +1,15 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { createBuildContext } from '../build-context.js';
 import { cachedChat, cachedEmbedder, chatCallKey, embeddingKey, MemoryCallCache } from '../cache.js';
-import { AbortError } from '../errors.js';
-import { type BuildContext, createBuildContext, type Method } from '../method.js';
-import type { ChatModel, Embedder } from '../models.js';
-import { type BuildRuntime, MemoryCheckpointStore, trackBuilds } from '../runtime.js';
-import type { TaskSuite } from '../tasks/types.js';
-import type { Document } from '../types.js';
+import { AbortError } from '../contracts/errors.js';
+import type { BuildContext, Method } from '../contracts/method.js';
+import type { ChatModel, Embedder } from '../contracts/models.js';
+import type { BuildRun } from '../contracts/runtime.js';
+import type { TaskSuite } from '../contracts/tasks.js';
+import type { Document } from '../contracts/types.js';
+import { MemoryCheckpointStore, trackBuilds } from '../runtime.js';
 
 /** What {@link checkResumableBuild} needs to build one method. */
 export interface ResumableBuildSpec<Index> {
@@ -119,7 +121,7 @@ export async function checkResumableBuild<Index>(spec: ResumableBuildSpec<Index>
       checkpoints: MemoryCheckpointStore | undefined,
       signal: AbortSignal | undefined,
       dir: string,
-    ): Promise<BuildRuntime[]> => {
+    ): Promise<BuildRun[]> => {
       const ctx = createBuildContext({
         ...spec.context,
         embedder: cachedEmbedder(models.embedder, cache),

@@ -1,6 +1,6 @@
 /** A comparison of retrievals for tests: two indexes that must retrieve the same things. */
 import { expect } from 'vitest';
-import type { Retrieval } from '../types.js';
+import type { Retrieval } from '../contracts/types.js';
 
 /**
  * Expect `got` to retrieve what `want` retrieves, query by query: as many retrievals, the same

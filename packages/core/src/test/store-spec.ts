@@ -5,9 +5,9 @@
 import { access, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GragError, IndexFormatError, InvalidArgumentError, OutputError } from '../errors.js';
-import { MANIFEST_FILE, MANIFEST_VERSION, type ManifestInput } from '../persistence.js';
-import type { IndexStore, StoredIndex } from '../store/types.js';
+import { GragError, IndexFormatError, InvalidArgumentError, OutputError } from '../contracts/errors.js';
+import type { IndexStore, ManifestInput, StoredIndex } from '../contracts/store.js';
+import { MANIFEST_FILE, MANIFEST_VERSION } from '../persistence.js';
 
 /** Options of {@link runIndexStoreSpec}. */
 export interface IndexStoreSpecOptions {

@@ -6,9 +6,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IndexFormatError, InvalidArgumentError } from '../errors.js';
+import { IndexFormatError, InvalidArgumentError } from '../contracts/errors.js';
+import type { Metric, VectorHit, VectorIndex, VectorIndexFactory } from '../contracts/vector.js';
 import { FlatIndex } from '../vector/flat.js';
-import type { Metric, VectorHit, VectorIndex, VectorIndexFactory } from '../vector/types.js';
 import { randomVectors } from './random.js';
 
 /** Options of {@link runVectorIndexSpec}. */

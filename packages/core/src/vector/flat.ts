@@ -1,5 +1,5 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { IndexFormatError, InvalidArgumentError } from '../errors.js';
+import { IndexFormatError, InvalidArgumentError } from '../contracts/errors.js';
 import type {
   Metric,
   VectorHit,
@@ -7,7 +7,7 @@ import type {
   VectorIndexFactory,
   VectorIndexOptions,
   VectorSearchOptions,
-} from './types.js';
+} from '../contracts/vector.js';
 
 /** Magic bytes at the start of a saved {@link FlatIndex}: ASCII `GRAGFLAT`. */
 export const FLAT_INDEX_MAGIC = 'GRAGFLAT';

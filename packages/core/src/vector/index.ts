@@ -1,3 +1,3 @@
+export * from '../contracts/vector.js';
 export * from './flat.js';
 export * from './math.js';
-export * from './types.js';

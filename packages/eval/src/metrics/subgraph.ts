@@ -2,7 +2,7 @@
  * Properties of a retrieved subgraph (DA-RAG appendix B.3): QRScore, density, diameter measured in
  * the global graph, and average pairwise node similarity.
  */
-import { cosineSimilarity } from '@grag/core';
+import { cosineSimilarity } from '@grag/core/kit';
 
 /** Edges of a graph as `[source, target]` pairs, read as undirected. */
 export type EdgeList = Iterable<readonly [string, string]>;

@@ -3,7 +3,8 @@
  * numbers, and how well each matches a question (shared concepts weighted by rarity, the question's
  * names in the sentence or its item, an answer of the type asked for, the embedder's cosine).
  */
-import { type ContextItem, cosineSimilarity, type Embedder, embedAll, throwIfAborted } from '@grag/core';
+import { type ContextItem, type Embedder, embedAll, throwIfAborted } from '@grag/core';
+import { cosineSimilarity } from '@grag/core/kit';
 import type { EntityAnalysis } from '../entities.js';
 import { analyze, spanText } from '../nlp.js';
 import { questionTarget } from '../query.js';

@@ -1,9 +1,10 @@
 /**
  * Parser of the answer-with-citations task: the answer text and the context ids it cites.
  */
+
+import type { AnswerWithCitations, ParseIssue } from '../../contracts/tasks.js';
 import { extractJson, isJsonRecord, stripCodeFences } from '../lenient-json.js';
 import { cleanFieldText, fieldStringList, fieldText, getRecordField } from '../record-fields.js';
-import type { AnswerWithCitations, ParseIssue } from '../types.js';
 import { issue, jsonIssues, noRecords } from './common.js';
 
 const ANSWER = ['answer', 'response', 'finalanswer', 'text'];

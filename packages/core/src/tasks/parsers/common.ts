@@ -2,9 +2,10 @@
  * What the task parsers share: the field names each field may go by, the issues a parser reports
  * (with the raw text they come from), and `Label: value` lines. Not exported from the package.
  */
+
+import type { ParseIssue } from '../../contracts/tasks.js';
 import { extractJson, type LenientJson, stripCodeFences } from '../lenient-json.js';
 import { cleanFieldText, normalizeFieldName } from '../record-fields.js';
-import type { ParseIssue } from '../types.js';
 
 export const ENTITY_LIST = ['entities', 'entity', 'nodes', 'entitylist', 'namedentities'];
 export const RELATION_LIST = [

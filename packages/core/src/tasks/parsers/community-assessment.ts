@@ -1,9 +1,10 @@
 /**
  * Parser of the community relevance score and report (DA-RAG §5.1).
  */
+
+import type { CommunityAssessment, ParseIssue } from '../../contracts/tasks.js';
 import { extractJson, isJsonRecord, stripCodeFences } from '../lenient-json.js';
 import { fieldNumber, fieldText, getRecordField } from '../record-fields.js';
-import type { CommunityAssessment, ParseIssue } from '../types.js';
 import { firstLabelled, hasContent, issue, jsonIssues, labelledLines, noRecords, rawOf } from './common.js';
 
 const SCORE = ['score', 'relevance', 'relevancescore', 'rating', 'relevancerating'];

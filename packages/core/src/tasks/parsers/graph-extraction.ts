@@ -2,7 +2,9 @@
  * Parser of the graph-extraction task (GraphRAG §2.2): entities and relationships from GraphRAG
  * tuples or JSON, and the merge of several extractions (gleaning rounds, windows of a chunk).
  */
-import type { ExtractedEntity, ExtractedRelation } from '../../types.js';
+
+import type { GraphExtraction, ParseIssue } from '../../contracts/tasks.js';
+import type { ExtractedEntity, ExtractedRelation } from '../../contracts/types.js';
 import {
   extractJson,
   isJsonRecord,
@@ -17,7 +19,6 @@ import {
   TUPLE_DELIMITER_DEFAULTS,
   type TupleDelimiters,
 } from '../tuples.js';
-import type { GraphExtraction, ParseIssue } from '../types.js';
 import {
   DESCRIPTION,
   ENTITY_LIST,

@@ -1,9 +1,10 @@
 /**
  * Parser of the query-entity task: the entities a question names.
  */
+
+import type { ParseIssue } from '../../contracts/tasks.js';
 import { extractJson, isJsonRecord, stripCodeFences } from '../lenient-json.js';
 import { cleanFieldText, fieldText, getRecordField } from '../record-fields.js';
-import type { ParseIssue } from '../types.js';
 import { ENTITY_NAME, hasContent, jsonIssues, noRecords, rawOf, skipped } from './common.js';
 
 const QUERY_ENTITY_LIST = ['entities', 'entity', 'keywords', 'namedentities', 'entitylist', 'terms'];

@@ -2,9 +2,10 @@
  * Parser of the query-graph task (SG-RAG appendix D): the nodes and edges of a question's graph,
  * unknown nodes and the target marked.
  */
+
+import type { QueryGraph, QueryGraphEdge, QueryGraphNode } from '../../contracts/tasks.js';
 import { extractJson, isJsonRecord } from '../lenient-json.js';
 import { cleanFieldText, fieldText, getRecordField } from '../record-fields.js';
-import type { QueryGraph, QueryGraphEdge, QueryGraphNode } from '../types.js';
 import { hasContent, issue, jsonIssues, noRecords, rawOf, SOURCE, skipped, TARGET } from './common.js';
 
 const QG_NODES = ['nodes', 'vertices', 'entities', 'node'];

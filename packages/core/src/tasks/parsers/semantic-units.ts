@@ -2,14 +2,15 @@
  * Parser of the semantic-unit decomposition task (NodeRAG §2.2): the units of a chunk with their
  * entities and relationship triples.
  */
-import { extractJson, isJsonRecord, lostRecords } from '../lenient-json.js';
-import { cleanFieldText, fieldStringList, fieldText, getRecordField } from '../record-fields.js';
+
 import type {
   ParseIssue,
   SemanticUnitDecomposition,
   SemanticUnitRecord,
   UnitRelationship,
-} from '../types.js';
+} from '../../contracts/tasks.js';
+import { extractJson, isJsonRecord, lostRecords } from '../lenient-json.js';
+import { cleanFieldText, fieldStringList, fieldText, getRecordField } from '../record-fields.js';
 import {
   DESCRIPTION,
   ENTITY_NAME,

@@ -1,9 +1,10 @@
 /**
  * Parser of the chunk title-and-description task (DA-RAG §3).
  */
+
+import type { ParseIssue, TitleDescription } from '../../contracts/tasks.js';
 import { extractJson, isJsonRecord, stripCodeFences } from '../lenient-json.js';
 import { cleanFieldText, fieldText, getRecordField } from '../record-fields.js';
-import type { ParseIssue, TitleDescription } from '../types.js';
 import { firstLabelled, hasContent, issue, jsonIssues, labelledLines, noRecords } from './common.js';
 
 const TITLE = ['title', 'heading', 'name', 'chunktitle'];

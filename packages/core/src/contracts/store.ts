@@ -7,8 +7,7 @@
  * in the process and `@grag/postgres` in tables. `runIndexStoreSpec` (`@grag/core/test/vitest`)
  * checks an implementation against this contract.
  */
-import type { IndexManifest } from '../persistence.js';
-import type { Metric, StoredVectors } from '../vector/types.js';
+import type { Metric, StoredVectors } from './vector.js';
 
 /** What a store holds at its location before a write (see {@link IndexStore.target}). */
 export type StoreTarget = 'absent' | 'empty' | 'index';
@@ -145,3 +144,29 @@ export interface StoredIndex {
    */
   vectorCollection?(name: string): Promise<StoredVectors>;
 }
+
+/** What an index directory says about itself. */
+export interface IndexManifest {
+  /** Layout version of this manifest. */
+  manifestVersion: number;
+  /** Method that wrote the index, e.g. `'naive-dense'`. */
+  method: string;
+  /** Version of the method's on-disk format. */
+  formatVersion: number;
+  /** ISO time of writing. */
+  createdAt: string;
+  /** The method options the index was built with. */
+  params: Record<string, unknown>;
+  /** Fingerprints of the providers used (`provider:model[:dims]`), so a mismatched load can be detected. */
+  providers: Record<string, string>;
+  /** Counts and sizes worth showing (documents, chunks, nodes, bytes). */
+  stats?: Record<string, unknown>;
+  /**
+   * An index directory's files besides the manifest (the version's artifacts), written by the
+   * directory store, so that anything else in the directory is known not to be the index's.
+   */
+  files?: string[];
+}
+
+/** The manifest layout fields a store adds to what a writer gives: version and time of writing. */
+export type ManifestInput = Omit<IndexManifest, 'manifestVersion' | 'createdAt'> & Partial<IndexManifest>;

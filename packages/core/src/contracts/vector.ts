@@ -7,6 +7,7 @@ export interface VectorHit {
   score: number;
 }
 
+/** Options of {@link VectorIndex.search}. */
 export interface VectorSearchOptions {
   /** Keep only ids for which this returns true. */
   filter?: (id: number) => boolean;
@@ -63,6 +64,7 @@ export function isStoredVectors(vectors: VectorIndex | StoredVectors): vectors i
   return typeof (vectors as StoredVectors).all === 'function';
 }
 
+/** What a {@link VectorIndexFactory} makes an index for: its dimensions, metric and expected size. */
 export interface VectorIndexOptions {
   dimensions: number;
   /** @default 'cosine' */

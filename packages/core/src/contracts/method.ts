@@ -1,13 +1,16 @@
-import { Meter, meteredEmbedder } from './meter.js';
-import type { IndexProviderKind } from './method-index.js';
+/**
+ * The method contract: what a graph-RAG method is ({@link Method}), what it builds and loads with
+ * ({@link BuildContext}), how it is asked ({@link RetrieveOptions}) and how its corpus changes
+ * ({@link IndexChange}, {@link UpdateReport}).
+ */
+import type { UsageMeter } from './meter.js';
 import type { ChatModel, Embedder } from './models.js';
 import type { BuildRuntimeSettings } from './runtime.js';
-import type { IndexStore } from './store/types.js';
-import type { TaskSuite } from './tasks/types.js';
-import { getTokenizer, type Tokenizer } from './tokenizer.js';
+import type { IndexStore } from './store.js';
+import type { TaskSuite } from './tasks.js';
+import type { Tokenizer } from './tokenizer.js';
 import type { Document, Retrieval } from './types.js';
-import { flatIndexFactory } from './vector/flat.js';
-import type { VectorIndexFactory } from './vector/types.js';
+import type { VectorIndexFactory } from './vector.js';
 
 /** A progress event of a long operation (documents read, chunks extracted, model calls made). */
 export interface ProgressEvent {
@@ -22,6 +25,7 @@ export interface ProgressEvent {
   message?: string;
 }
 
+/** Receives the {@link ProgressEvent}s of a build. */
 export type ProgressReporter = (event: ProgressEvent) => void;
 
 /** What a method needs to build or load an index: providers, tokenizer, meter, progress. */
@@ -29,17 +33,19 @@ export interface BuildContext {
   embedder: Embedder;
   tasks: TaskSuite;
   tokenizer: Tokenizer;
-  meter: Meter;
+  /** Counts model calls, tokens and time per stage (`Meter` in `@grag/core/kit`). */
+  meter: UsageMeter;
   /** How vector indexes are made (flat in core, HNSW in `@grag/hnsw`). */
   vectorIndex: VectorIndexFactory;
   /** The chat model behind `tasks`, when there is one. */
   chat?: ChatModel;
   onProgress?: ProgressReporter;
   signal?: AbortSignal;
-  /** Concurrency, checkpoints and resume hint of builds; see {@link startBuild}. */
+  /** Concurrency, checkpoints and resume hint of builds; see `startBuild` (`@grag/core/kit`). */
   runtime?: BuildRuntimeSettings;
 }
 
+/** Options of {@link Method.retrieve} that every method accepts. */
 export interface RetrieveOptions {
   /** Token budget of the returned context. @default 12000 (KET-RAG §6.1) */
   budgetTokens?: number;
@@ -179,23 +185,7 @@ export interface IndexUpdate<Index> {
   report: UpdateReport;
 }
 
-/**
- * A {@link BuildContext} with defaults: the cl100k_base tokenizer, a new {@link Meter}, the exact
- * flat vector index, no checkpoints (pass `runtime: { checkpoints, concurrency }` to make builds
- * resumable; see `startBuild`). The embedder is wrapped so its calls are metered (pass
- * `meterEmbedder: false` when it already is, e.g. under a call cache).
- */
-export function createBuildContext(
-  parts: Pick<BuildContext, 'embedder' | 'tasks'> & Partial<BuildContext> & { meterEmbedder?: boolean },
-): BuildContext {
-  const { meterEmbedder = true, ...rest } = parts;
-  const tokenizer = rest.tokenizer ?? getTokenizer();
-  const meter = rest.meter ?? new Meter();
-  return {
-    ...rest,
-    tokenizer,
-    meter,
-    vectorIndex: rest.vectorIndex ?? flatIndexFactory,
-    embedder: meterEmbedder ? meteredEmbedder(rest.embedder, meter, tokenizer) : rest.embedder,
-  };
-}
+/** The providers an index can depend on, each fingerprinted in its manifest. */
+export const INDEX_PROVIDER_KINDS = ['embedder', 'tasks', 'vectorIndex'] as const;
+/** One of {@link INDEX_PROVIDER_KINDS}. */
+export type IndexProviderKind = (typeof INDEX_PROVIDER_KINDS)[number];

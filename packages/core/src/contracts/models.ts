@@ -5,13 +5,16 @@
 
 import { throwIfAborted } from './errors.js';
 
+/** Who wrote a {@link ChatMessage}. */
 export type ChatRole = 'system' | 'user' | 'assistant';
 
+/** One message of a chat call. */
 export interface ChatMessage {
   role: ChatRole;
   content: string;
 }
 
+/** What a chat call sends: the messages and the call settings ({@link ChatModel.doGenerate}). */
 export interface ChatCallOptions {
   messages: ChatMessage[];
   /** Sampling temperature. Tasks use 0 unless told otherwise. */
@@ -42,11 +45,13 @@ export interface ChatTaskInfo {
   kind?: string;
 }
 
+/** Tokens a model call consumed, as the provider reports them. */
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
 }
 
+/** What a chat call returns: the text, and usage and finish reason when the provider reports them. */
 export interface ChatResult {
   text: string;
   usage?: TokenUsage;
@@ -78,11 +83,13 @@ export interface ChatModel {
   doStream?(options: ChatCallOptions): AsyncIterable<ChatStreamPart>;
 }
 
+/** What an embedding call sends ({@link Embedder.doEmbed}). */
 export interface EmbedCallOptions {
   values: string[];
   abortSignal?: AbortSignal;
 }
 
+/** What an embedding call returns: one vector per value, and usage when reported. */
 export interface EmbedResult {
   embeddings: Float32Array[];
   usage?: { tokens: number };
@@ -115,6 +122,7 @@ export interface FittableEmbedder extends Embedder {
   restore(state: unknown): void;
 }
 
+/** Whether `embedder` is a {@link FittableEmbedder} (fitted on the corpus it indexes). */
 export function isFittableEmbedder(embedder: Embedder): embedder is FittableEmbedder {
   const e = embedder as Partial<FittableEmbedder>;
   return typeof e.fit === 'function' && typeof e.state === 'function' && typeof e.restore === 'function';

@@ -1,5 +1,9 @@
-import type { EntityVocabulary } from '../graph/vocabulary.js';
-import type { ExtractedEntity, ExtractedRelation } from '../types.js';
+/**
+ * The task contracts: what each model-backed task a method may use takes and returns, and
+ * {@link TaskSuite}, the suite of them a build context carries. `createPromptTasks` (`@grag/core/tasks`)
+ * implements it with prompts, `@grag/offline` with heuristics.
+ */
+import type { ExtractedEntity, ExtractedRelation } from './types.js';
 
 /**
  * Something a parser could not turn into a record. Never dropped silently: every task result
@@ -22,6 +26,7 @@ export interface ParseIssue {
   repairable?: boolean;
 }
 
+/** Options of {@link TaskSuite.extractGraph}. */
 export interface GraphExtractionOptions {
   /** Entity types to look for. @default DEFAULT_ENTITY_TYPES */
   entityTypes?: string[];
@@ -41,14 +46,16 @@ export interface GraphExtractionOptions {
 export interface QueryEntitiesOptions {
   abortSignal?: AbortSignal;
   /**
-   * The entities the index knows (built once per index, e.g. `EntityVocabulary.fromEntities(kg.entities.values())`).
+   * The entities the index knows (built once per index, e.g. `EntityVocabulary.fromEntities(kg.entities.values())`
+   * from `@grag/core/graph`).
    * When given, the question's spans that match a vocabulary name (longest match over folded
    * words) come first in the result, written as the vocabulary's canonical name.
    * @default undefined
    */
-  vocabulary?: EntityVocabulary;
+  vocabulary?: QueryVocabulary;
 }
 
+/** What {@link TaskSuite.extractGraph} returns: the entities and relations of a text, and parse issues. */
 export interface GraphExtraction {
   entities: ExtractedEntity[];
   relations: ExtractedRelation[];
@@ -69,11 +76,13 @@ export interface SemanticUnitRecord {
   relationships: UnitRelationship[];
 }
 
+/** What {@link TaskSuite.decomposeSemanticUnits} returns: a text's semantic units, and parse issues. */
 export interface SemanticUnitDecomposition {
   units: SemanticUnitRecord[];
   issues: ParseIssue[];
 }
 
+/** Options of {@link TaskSuite.summarize}. */
 export interface SummarizeOptions {
   /** Target length of the summary in tokens. @default 200 */
   maxTokens?: number;
@@ -82,6 +91,7 @@ export interface SummarizeOptions {
   abortSignal?: AbortSignal;
 }
 
+/** What {@link TaskSuite.titleAndDescription} returns: a short title and a description of a text. */
 export interface TitleDescription {
   title: string;
   description: string;
@@ -101,18 +111,21 @@ export interface QueryGraphNode {
   isTarget: boolean;
 }
 
+/** An edge of a query graph: `source --relation--> target`. */
 export interface QueryGraphEdge {
   source: string;
   target: string;
   relation: string;
 }
 
+/** What {@link TaskSuite.extractQueryGraph} returns: the question as a small graph, and parse issues. */
 export interface QueryGraph {
   nodes: QueryGraphNode[];
   edges: QueryGraphEdge[];
   issues: ParseIssue[];
 }
 
+/** What {@link TaskSuite.assessCommunity} returns: how relevant a community is to a question, and why. */
 export interface CommunityAssessment {
   /** Relevance of the community to the query, from 0 (irrelevant) to 10 (fully relevant). */
   score: number;
@@ -127,6 +140,7 @@ export interface ContextItem {
   text: string;
 }
 
+/** What {@link TaskSuite.answer} returns: the answer, the context items it cites, and parse issues. */
 export interface AnswerWithCitations {
   answer: string;
   /** Ids of the context items the answer relies on, in the order cited. */
@@ -164,3 +178,37 @@ export interface TaskSuite {
 
 /** Entity types GraphRAG's default extraction prompt asks for. */
 export const DEFAULT_ENTITY_TYPES = ['organization', 'person', 'geo', 'event'] as const;
+
+/** One occurrence of a vocabulary entity in a text (see {@link QueryVocabulary.match}). */
+export interface VocabularyMatch {
+  /** The canonical name of the entity. */
+  name: string;
+  /** The text as written: `text.slice(start, end)`. */
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** Options of {@link QueryVocabulary.match}. */
+export interface VocabularyMatchOptions {
+  /**
+   * Only matches whose first word is capitalised (or a digit). Without it, names of two or more
+   * words match in any case, and one-word names only when capitalised in the text or written in
+   * lower case in the vocabulary. @default false
+   */
+  capitalizedOnly?: boolean;
+}
+
+/**
+ * The entity names an index knows, as the query-entities task reads them
+ * ({@link QueryEntitiesOptions.vocabulary}): longest-match lookup of names in a text.
+ * `EntityVocabulary` in `@grag/core/graph` implements it.
+ */
+export interface QueryVocabulary {
+  /** Names (aliases included) in the vocabulary. */
+  readonly size: number;
+  /** The canonical name `name` stands for (compared by link key), or undefined. */
+  get(name: string): string | undefined;
+  /** The vocabulary's names written in `text`: longest matches, left to right, without overlaps. */
+  match(text: string, options?: VocabularyMatchOptions): VocabularyMatch[];
+}
