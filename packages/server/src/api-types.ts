@@ -23,6 +23,7 @@ export type { ChatMessage, ChatRequest, ChatStreamChunk } from './schema-chat.js
 export type {
   CreateIndexRequest,
   DocumentInput,
+  DocumentList,
   Job,
   JobEvent,
   UploadDocumentsRequest,

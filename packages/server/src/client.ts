@@ -16,7 +16,7 @@ import type {
   QueryResponse,
   QueryStreamEvent,
 } from './schema.js';
-import type { CreateIndexRequest, DocumentInput, Job, JobEvent } from './schema-jobs.js';
+import type { CreateIndexRequest, DocumentInput, DocumentList, Job, JobEvent } from './schema-jobs.js';
 import { parseSse } from './sse.js';
 
 export type * from './api-types.js';
@@ -95,6 +95,8 @@ export interface GragClient {
   document(id: string, options?: CallOptions & { method?: string }): Promise<DocumentResponse>;
   /** `GET /v1/indexes/:name`: one index, with the version served now. */
   index(name: string, options?: CallOptions): Promise<IndexInfo>;
+  /** `GET /v1/indexes/:name/documents`: a page (`offset`, `limit`; default 0, 100) of its document ids and titles. */
+  documents(name: string, options?: CallOptions & { offset?: number; limit?: number }): Promise<DocumentList>;
   /**
    * `POST /v1/query` (`/v1/indexes/:index/query` with `options.index`): the retrieval and, with
    * `answer: true`, the answer, in one response, from one version of the index (`version`).
@@ -215,6 +217,33 @@ async function* streamEvents(
   }
 }
 
+/** The jobs of a job event stream's body, up to its `end` event; the body is released when the loop ends. */
+async function* jobStream(res: Response): AsyncGenerator<Job, void, undefined> {
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      buffer += done ? `${decoder.decode()}\n\n` : decoder.decode(value, { stream: true });
+      const parsed = parseSse(buffer);
+      buffer = parsed.rest;
+      for (const { event, data } of parsed.events) {
+        yield JSON.parse(data) as JobEvent['data'];
+        if (event === 'end') return;
+      }
+      if (done) {
+        throw new GragApiError('The server ended the job stream before the job ended.', {
+          status: res.status,
+          code: 'stream_ended',
+        });
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
 /**
  * A typed client of a grag server: one method per route of its HTTP API, each request and
  * response typed as the server's OpenAPI document describes it. Failures (the server's error
@@ -292,30 +321,7 @@ export function createGragClient(options: GragClientOptions = {}): GragClient {
   async function* jobEvents(id: string, options: CallOptions = {}): AsyncGenerator<Job, void, undefined> {
     const path = `/v1/jobs/${enc(id)}/events`;
     const res = await call(`GET ${path}`, path, { accept: 'text/event-stream', signal: options.signal });
-    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        buffer += done ? `${decoder.decode()}\n\n` : decoder.decode(value, { stream: true });
-        const parsed = parseSse(buffer);
-        buffer = parsed.rest;
-        for (const { event, data } of parsed.events) {
-          const job = JSON.parse(data) as JobEvent['data'];
-          yield job;
-          if (event === 'end') return;
-        }
-        if (done) {
-          throw new GragApiError('The server ended the job stream before the job ended.', {
-            status: res.status,
-            code: 'stream_ended',
-          });
-        }
-      }
-    } finally {
-      await reader.cancel().catch(() => {});
-    }
+    yield* jobStream(res);
   }
 
   return {
@@ -332,6 +338,13 @@ export function createGragClient(options: GragClientOptions = {}): GragClient {
         `/v1/documents/${encodeURIComponent(id)}${query}`,
         options,
       );
+    },
+    documents(name, options = {}) {
+      const page = new URLSearchParams();
+      if (options.offset !== undefined) page.set('offset', String(options.offset));
+      if (options.limit !== undefined) page.set('limit', String(options.limit));
+      const path = `/v1/indexes/${enc(name)}/documents${page.size ? `?${page}` : ''}`;
+      return getJson<DocumentList>(`GET ${path}`, path, options);
     },
     index: (name, options) =>
       getJson<IndexInfo>(`GET /v1/indexes/${name}`, `/v1/indexes/${enc(name)}`, options),

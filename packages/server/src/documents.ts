@@ -26,6 +26,8 @@ export interface SourceDocument {
 /** The documents of one index, by id. */
 export interface DocumentStore {
   get(id: string): SourceDocument | undefined;
+  /** The document ids, in the order the index holds them. */
+  ids(): string[];
   /** How many documents. */
   readonly size: number;
   /** How many chunks the documents were put back together from; `null` when the index has none. */
@@ -38,7 +40,7 @@ export function storeOf(documents: readonly Document[]): DocumentStore {
   for (const d of documents) {
     map.set(d.id, { id: d.id, text: d.text, ...(d.title !== undefined ? { title: d.title } : {}) });
   }
-  return { get: (id) => map.get(id), size: map.size, chunks: null };
+  return { get: (id) => map.get(id), ids: () => [...map.keys()], size: map.size, chunks: null };
 }
 
 type Rec = Record<string, unknown>;
@@ -176,5 +178,5 @@ export function documentsOf(index: unknown): DocumentStore {
   const chunks = fromChunks(rec);
   const map = chunks ?? fromLeaves(rec) ?? fromFacts(rec) ?? new Map<string, SourceDocument>();
   const chunkCount = chunks ? (rec.chunks as unknown[]).length : null;
-  return { get: (id) => map.get(id), size: map.size, chunks: chunkCount };
+  return { get: (id) => map.get(id), ids: () => [...map.keys()], size: map.size, chunks: chunkCount };
 }

@@ -25,6 +25,7 @@ export type {
   ChatStreamChunk,
   CreateIndexRequest,
   DocumentInput,
+  DocumentList,
   DocumentResponse,
   ErrorBody,
   GragServerOptions,

@@ -14,6 +14,7 @@ import {
 import { ChatRequestSchema, ChatStreamChunkSchema } from './schema-chat.js';
 import {
   CreateIndexRequestSchema,
+  DocumentListSchema,
   JobEventSchema,
   JobSchema,
   UploadDocumentsRequestSchema,
@@ -81,6 +82,35 @@ export function namedIndexPaths(op: Op) {
         parameters: [NAME, DOC_ID],
         ok: { 200: { description: 'The document.', content: json(DocumentResponseSchema) } },
         errors: [404],
+      }),
+    },
+    '/v1/indexes/{name}/documents': {
+      get: op({
+        operationId: 'listDocuments',
+        summary: "A page of the named index's documents",
+        description:
+          'The ids and titles of the documents of the version served now, in the order the index holds them.',
+        tags: ['documents'],
+        auth: true,
+        parameters: [
+          NAME,
+          {
+            name: 'offset',
+            in: 'query',
+            required: false,
+            description: 'Documents to skip; default 0.',
+            schema: { type: 'integer', minimum: 0 },
+          },
+          {
+            name: 'limit',
+            in: 'query',
+            required: false,
+            description: 'At most this many; default 100.',
+            schema: { type: 'integer', minimum: 0, maximum: 1000 },
+          },
+        ],
+        ok: { 200: { description: 'The page.', content: json(DocumentListSchema) } },
+        errors: [400, 404],
       }),
     },
     '/v1/indexes/{name}/query': {

@@ -12,6 +12,7 @@ import { CHAT_EXAMPLE, chatAnswerStream, parseChatRequest } from './chat.js';
 import { badRequest, HttpError } from './errors.js';
 import { type CheckedQuery, parseQueryRequest, retrievalJson, retrieveFor } from './query.js';
 import type { IndexRegistry } from './registry.js';
+import type { DocumentList } from './schema-jobs.js';
 import { nextTurn } from './turns.js';
 import type { DocumentResponse, IndexInfo, IndexList, QueryResponse } from './types.js';
 
@@ -96,6 +97,39 @@ function document(c: Context, deps: RouteDeps, name: string | undefined): Respon
   return c.json(body);
 }
 
+/** A non-negative integer query parameter (`fallback` when absent), else a 400 naming it. */
+function count(c: Context, name: string, fallback: number, max: number): number {
+  const raw = c.req.query(name);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n > max) {
+    throw badRequest(
+      `"${name}" must be an integer from 0 to ${max}, got ${JSON.stringify(raw.slice(0, 50))}.`,
+    );
+  }
+  return n;
+}
+
+/** `GET /v1/indexes/:name/documents?offset&limit`: a page of the ids and titles of the version served now. */
+function documentList(c: Context, deps: RouteDeps): Response {
+  const served = deps.view(c).pick(c.req.param('name'));
+  const offset = count(c, 'offset', 0, Number.MAX_SAFE_INTEGER);
+  const limit = count(c, 'limit', 100, 1000);
+  const ids = served.documents.ids();
+  const documents = ids.slice(offset, offset + limit).map((id) => {
+    const title = served.documents.get(id)?.title;
+    return { id, ...(title !== undefined ? { title } : {}) };
+  });
+  const body: DocumentList = {
+    index: served.name,
+    version: served.version,
+    total: ids.length,
+    offset,
+    documents,
+  };
+  return c.json(body);
+}
+
 /** Add the read routes of `/v1` to `app`. */
 export function readRoutes(app: Hono, deps: RouteDeps): void {
   app.get('/v1/indexes', (c) =>
@@ -111,6 +145,7 @@ export function readRoutes(app: Hono, deps: RouteDeps): void {
   );
 
   app.get('/v1/documents/:id{.+}', (c) => document(c, deps, c.req.query('method')));
+  app.get('/v1/indexes/:name/documents', (c) => documentList(c, deps));
   app.get('/v1/indexes/:name/documents/:id{.+}', (c) => document(c, deps, c.req.param('name')));
 
   app.post('/v1/query', (c) => query(c, deps, undefined));

@@ -145,6 +145,26 @@ export const JobEventSchema = Type.Object(
 /** One event of a job's event stream. */
 export type JobEvent = Static<typeof JobEventSchema>;
 
+/** The body of `GET /v1/indexes/{name}/documents`: a page of the index's document ids and titles. */
+export const DocumentListSchema = Type.Object(
+  {
+    index: Type.String({ description: 'The name of the index.' }),
+    version: Type.String({ description: 'The version listed (the one served now).' }),
+    total: Type.Integer({ minimum: 0, description: 'How many documents the version holds.' }),
+    offset: Type.Integer({ minimum: 0, description: 'The position of the first document listed.' }),
+    documents: Type.Array(
+      Type.Object(
+        { id: Type.String(), title: Type.Optional(Type.String()) },
+        { additionalProperties: false },
+      ),
+      { description: 'At most limit documents from offset, in the order the index holds them.' },
+    ),
+  },
+  { title: 'DocumentList', description: "A page of an index's documents.", additionalProperties: false },
+);
+/** The body of `GET /v1/indexes/{name}/documents`. */
+export type DocumentList = Static<typeof DocumentListSchema>;
+
 /** The named schemas of the write routes. */
 export const JOB_SCHEMAS: readonly TSchema[] = [
   DocumentInputSchema,
@@ -152,4 +172,5 @@ export const JOB_SCHEMAS: readonly TSchema[] = [
   CreateIndexRequestSchema,
   JobSchema,
   JobEventSchema,
+  DocumentListSchema,
 ];

@@ -28,6 +28,11 @@ describe('createGragClient: named indexes and writes', () => {
     expect(info).toEqual(await (await call(server.url, 'GET', '/v1/indexes/orchard')).json());
     const res = await grag.query({ question: 'quince trees' }, { index: 'orchard' });
     expect(res).toMatchObject({ index: 'orchard', version: info.version });
+    const page = await grag.documents('orchard', { offset: 1, limit: 1 });
+    expect(page).toEqual(
+      await (await call(server.url, 'GET', '/v1/indexes/orchard/documents?offset=1&limit=1')).json(),
+    );
+    expect(page).toMatchObject({ total: 3, offset: 1, documents: [{ id: 'o-cider' }] });
   });
 
   it('uploads documents and files, follows the jobs to their end, and deletes', async () => {

@@ -68,6 +68,24 @@ describe('a folder of indexes', () => {
     expect(doc).toMatchObject({ id: 'o-cider', index: 'orchard', text: ORCHARD[1]!.text });
   });
 
+  it('lists the documents of an index by name, a page at a time', async () => {
+    const all = await (await call(server.url, 'GET', '/v1/indexes/harbour/documents')).json();
+    expect(all).toEqual({
+      index: 'harbour',
+      version: expect.stringMatching(/^[0-9a-f]{12}$/),
+      total: 3,
+      offset: 0,
+      documents: HARBOUR.map((d) => ({ id: d.id })),
+    });
+    const page = await (
+      await call(server.url, 'GET', '/v1/indexes/harbour/documents?offset=2&limit=5')
+    ).json();
+    expect(page.documents).toEqual([{ id: 'h-lamp' }]);
+    const bad = await call(server.url, 'GET', '/v1/indexes/harbour/documents?limit=-1');
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.message).toBe('"limit" must be an integer from 0 to 1000, got "-1".');
+  });
+
   it('reads a document by index name', async () => {
     const res = await call(server.url, 'GET', '/v1/indexes/harbour/documents/h-lamp');
     expect(res.status).toBe(200);

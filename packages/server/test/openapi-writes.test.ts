@@ -94,6 +94,10 @@ describe('the write routes answer as the document says', () => {
       await call(server.url, 'POST', '/v1/indexes/harbour/query', { question: 'harbour bell tide' }, auth)
     ).json();
     expect(check('/v1/indexes/{name}/query', 'post', 200, 'application/json', answer)).toEqual([]);
+    const list = await (
+      await call(server.url, 'GET', '/v1/indexes/harbour/documents', undefined, auth)
+    ).json();
+    expect(check('/v1/indexes/{name}/documents', 'get', 200, 'application/json', list)).toEqual([]);
     const info = await (await call(server.url, 'GET', '/v1/indexes/harbour', undefined, auth)).json();
     expect(check('/v1/indexes/{name}', 'get', 200, 'application/json', info)).toEqual([]);
     const missing = await call(server.url, 'DELETE', '/v1/indexes/nowhere', undefined, auth);

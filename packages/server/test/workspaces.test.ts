@@ -58,6 +58,7 @@ function routes(name: string, job: string): [string, string, unknown][] {
       { messages: [{ role: 'user', parts: [{ type: 'text', text: 'harbour' }] }] },
     ],
     ['POST', '/v1/query', { question: 'harbour', method: name }],
+    ['GET', `/v1/indexes/${name}/documents`, undefined],
     ['GET', `/v1/indexes/${name}/documents/h-lamp`, undefined],
     ['GET', `/v1/documents/h-lamp?method=${name}`, undefined],
     ['POST', `/v1/indexes/${name}/documents`, { documents: [{ id: 'x', text: 'x' }] }],
