@@ -2,41 +2,28 @@
  * The typed client's calls of the named-index and write routes, against a live server on a folder:
  * what each call returns is what its route answers.
  */
-import { rm } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGragClient, GragApiError } from '../src/client.js';
-import type { RunningServer } from '../src/index.js';
-import { call, indexFolder, serveFolder } from './writes-fixture.js';
+import { call, servedFolder } from './writes-fixture.js';
 
-let dir: string;
-let server: RunningServer;
-
-beforeAll(async () => {
-  dir = await indexFolder();
-  ({ server } = await serveFolder(dir));
-}, 60_000);
-
-afterAll(async () => {
-  await server?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const served = servedFolder();
 
 describe('createGragClient: named indexes and writes', () => {
   it('reads an index by name and queries it by name', async () => {
-    const grag = createGragClient({ baseUrl: server.url });
+    const grag = createGragClient({ baseUrl: served.server.url });
     const info = await grag.index('orchard');
-    expect(info).toEqual(await (await call(server.url, 'GET', '/v1/indexes/orchard')).json());
+    expect(info).toEqual(await (await call(served.server.url, 'GET', '/v1/indexes/orchard')).json());
     const res = await grag.query({ question: 'quince trees' }, { index: 'orchard' });
     expect(res).toMatchObject({ index: 'orchard', version: info.version });
     const page = await grag.documents('orchard', { offset: 1, limit: 1 });
     expect(page).toEqual(
-      await (await call(server.url, 'GET', '/v1/indexes/orchard/documents?offset=1&limit=1')).json(),
+      await (await call(served.server.url, 'GET', '/v1/indexes/orchard/documents?offset=1&limit=1')).json(),
     );
     expect(page).toMatchObject({ total: 3, offset: 1, documents: [{ id: 'o-cider' }] });
   });
 
   it('uploads documents and files, follows the jobs to their end, and deletes', async () => {
-    const grag = createGragClient({ baseUrl: server.url });
+    const grag = createGragClient({ baseUrl: served.server.url });
     const queued = await grag.uploadDocuments('orchard', {
       documents: [{ id: 'o-hive', text: 'Beehives stand between the Brannock plum rows.' }],
     });
@@ -68,7 +55,7 @@ describe('createGragClient: named indexes and writes', () => {
   });
 
   it("throws the server's errors as GragApiError", async () => {
-    const grag = createGragClient({ baseUrl: server.url });
+    const grag = createGragClient({ baseUrl: served.server.url });
     const error = await grag.deleteIndex('nowhere').catch((e: unknown) => e);
     expect(GragApiError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ status: 404, code: 'unknown_index' });

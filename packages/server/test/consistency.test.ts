@@ -3,23 +3,10 @@
  * uploaded to it and deleted from it. No request fails, every response names a version that
  * existed, and every item it cites comes from a document of that version.
  */
-import { rm } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../src/index.js';
-import { call, docIdsOf, HARBOUR, indexFolder, serveFolder, write } from './writes-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { call, docIdsOf, HARBOUR, servedFolder, write } from './writes-fixture.js';
 
-let dir: string;
-let server: RunningServer;
-
-beforeAll(async () => {
-  dir = await indexFolder();
-  ({ server } = await serveFolder(dir));
-}, 60_000);
-
-afterAll(async () => {
-  await server?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const served = servedFolder();
 
 /** Invented documents that all share the words of the question, so each is retrieved once indexed. */
 const ADDED = ['a', 'b', 'c', 'd', 'e'].map((x) => ({
@@ -50,7 +37,8 @@ interface Seen {
 describe('queries during writes', () => {
   it('32 concurrent clients: no error, and each answer comes entirely from one version that existed', async () => {
     const path = '/v1/indexes/harbour/query';
-    const initial = (await (await call(server.url, 'GET', '/v1/indexes/harbour')).json()).version as string;
+    const initial = (await (await call(served.server.url, 'GET', '/v1/indexes/harbour')).json())
+      .version as string;
     // The documents of every version, by version id.
     const versions = new Map<string, Set<string>>([[initial, new Set(HARBOUR.map((d) => d.id))]]);
     const seen: Seen[] = [];
@@ -58,7 +46,7 @@ describe('queries during writes', () => {
 
     const ask = async () => {
       try {
-        const res = await call(server.url, 'POST', path, { question: QUESTION, topK: 8 });
+        const res = await call(served.server.url, 'POST', path, { question: QUESTION, topK: 8 });
         const body = await res.json();
         seen.push(
           res.status === 200
@@ -81,8 +69,8 @@ describe('queries during writes', () => {
     for (const change of WRITES) {
       const job =
         'add' in change
-          ? await write(server.url, 'POST', '/v1/indexes/harbour/documents', { documents: change.add })
-          : await write(server.url, 'DELETE', `/v1/indexes/harbour/documents/${change.remove}`);
+          ? await write(served.server.url, 'POST', '/v1/indexes/harbour/documents', { documents: change.add })
+          : await write(served.server.url, 'DELETE', `/v1/indexes/harbour/documents/${change.remove}`);
       expect(job.status, JSON.stringify(job.error)).toBe('done');
       docs = new Set(docs);
       if ('add' in change) for (const d of change.add) docs.add(d.id);

@@ -2,33 +2,21 @@
  * Indexes as named resources: a folder of indexes served by name (two of one method), the routes
  * that address an index by name, and the old routes still answering for the first index.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../src/index.js';
-import { call, docIdsOf, HARBOUR, indexFolder, ORCHARD, serveFolder } from './writes-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { call, docIdsOf, HARBOUR, ORCHARD, servedFolder } from './writes-fixture.js';
 
-let dir: string;
-let server: RunningServer;
-let skipped: { path: string; reason: string }[];
-
-beforeAll(async () => {
-  dir = await indexFolder();
-  // A folder that is no index, and a file: neither is served.
+// A folder that is no index, and a file: neither is served.
+const served = servedFolder({}, async (dir) => {
   await mkdir(join(dir, 'notes'));
   await writeFile(join(dir, 'notes', 'todo.txt'), 'not an index');
   await writeFile(join(dir, 'README.txt'), 'a file of the user');
-  ({ server, skipped } = await serveFolder(dir));
-}, 60_000);
-
-afterAll(async () => {
-  await server?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('a folder of indexes', () => {
   it('serves every index subfolder under its folder name, two of one method side by side', async () => {
-    const res = await call(server.url, 'GET', '/v1/indexes');
+    const res = await call(served.server.url, 'GET', '/v1/indexes');
     const body = await res.json();
     expect(body.indexes.map((ix: { name: string; method: string }) => [ix.name, ix.method])).toEqual([
       ['harbour', 'bm25'],
@@ -36,7 +24,9 @@ describe('a folder of indexes', () => {
     ]);
     expect(body.indexes[0].version).toMatch(/^[0-9a-f]{12}$/);
     expect(body.indexes[0].writable).toBe(true);
-    expect(skipped).toEqual([{ path: join(dir, 'notes'), reason: 'no manifest.json: not a grag index' }]);
+    expect(served.skipped).toEqual([
+      { path: join(served.dir, 'notes'), reason: 'no manifest.json: not a grag index' },
+    ]);
   });
 
   it('answers a query by name from that index alone, naming its version', async () => {
@@ -44,13 +34,13 @@ describe('a folder of indexes', () => {
       ['harbour', HARBOUR],
       ['orchard', ORCHARD],
     ] as const) {
-      const res = await call(server.url, 'POST', `/v1/indexes/${name}/query`, {
+      const res = await call(served.server.url, 'POST', `/v1/indexes/${name}/query`, {
         question: 'Brannock harbour lamp',
       });
       expect(res.status).toBe(200);
       const body = await res.json();
       expect(body.index).toBe(name);
-      const info = await (await call(server.url, 'GET', `/v1/indexes/${name}`)).json();
+      const info = await (await call(served.server.url, 'GET', `/v1/indexes/${name}`)).json();
       expect(body.version).toBe(info.version);
       expect(docIdsOf(body).length).toBeGreaterThan(0);
       for (const id of docIdsOf(body)) expect(docs.map((d) => d.id)).toContain(id);
@@ -58,18 +48,20 @@ describe('a folder of indexes', () => {
   });
 
   it('keeps the old routes: /v1/query asks the first index, or the one "method" names', async () => {
-    const first = await (await call(server.url, 'POST', '/v1/query', { question: 'pilot ferry' })).json();
+    const first = await (
+      await call(served.server.url, 'POST', '/v1/query', { question: 'pilot ferry' })
+    ).json();
     expect(first.index).toBe('harbour');
     const named = await (
-      await call(server.url, 'POST', '/v1/query', { question: 'quince', method: 'orchard' })
+      await call(served.server.url, 'POST', '/v1/query', { question: 'quince', method: 'orchard' })
     ).json();
     expect(named.index).toBe('orchard');
-    const doc = await (await call(server.url, 'GET', '/v1/documents/o-cider?method=orchard')).json();
+    const doc = await (await call(served.server.url, 'GET', '/v1/documents/o-cider?method=orchard')).json();
     expect(doc).toMatchObject({ id: 'o-cider', index: 'orchard', text: ORCHARD[1]!.text });
   });
 
   it('lists the documents of an index by name, a page at a time', async () => {
-    const all = await (await call(server.url, 'GET', '/v1/indexes/harbour/documents')).json();
+    const all = await (await call(served.server.url, 'GET', '/v1/indexes/harbour/documents')).json();
     expect(all).toEqual({
       index: 'harbour',
       version: expect.stringMatching(/^[0-9a-f]{12}$/),
@@ -78,20 +70,20 @@ describe('a folder of indexes', () => {
       documents: HARBOUR.map((d) => ({ id: d.id })),
     });
     const page = await (
-      await call(server.url, 'GET', '/v1/indexes/harbour/documents?offset=2&limit=5')
+      await call(served.server.url, 'GET', '/v1/indexes/harbour/documents?offset=2&limit=5')
     ).json();
     expect(page.documents).toEqual([{ id: 'h-lamp' }]);
-    const bad = await call(server.url, 'GET', '/v1/indexes/harbour/documents?limit=-1');
+    const bad = await call(served.server.url, 'GET', '/v1/indexes/harbour/documents?limit=-1');
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.message).toBe('"limit" must be an integer from 0 to 1000, got "-1".');
   });
 
   it('reads a document by index name', async () => {
-    const res = await call(server.url, 'GET', '/v1/indexes/harbour/documents/h-lamp');
+    const res = await call(served.server.url, 'GET', '/v1/indexes/harbour/documents/h-lamp');
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id: 'h-lamp', index: 'harbour', text: HARBOUR[2]!.text });
     // A document of the other index is not in this one.
-    expect((await call(server.url, 'GET', '/v1/indexes/harbour/documents/o-cider')).status).toBe(404);
+    expect((await call(served.server.url, 'GET', '/v1/indexes/harbour/documents/o-cider')).status).toBe(404);
   });
 
   it('answers an unknown index with 404 unknown_index and one line naming the ones there are', async () => {
@@ -104,7 +96,7 @@ describe('a folder of indexes', () => {
       ['DELETE', '/v1/indexes/nowhere', undefined],
       ['POST', '/v1/query', { question: 'anything', method: 'nowhere' }],
     ] as const) {
-      const res = await call(server.url, method, path, body);
+      const res = await call(served.server.url, method, path, body);
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(await res.json()).toEqual({
         error: { code: 'unknown_index', message: 'No index named "nowhere"; available: harbour, orchard.' },
@@ -113,7 +105,7 @@ describe('a folder of indexes', () => {
   });
 
   it('refuses to create an index over a folder that is not one of its indexes', async () => {
-    const res = await call(server.url, 'POST', '/v1/indexes', {
+    const res = await call(served.server.url, 'POST', '/v1/indexes', {
       name: 'notes',
       method: 'bm25',
       documents: [{ id: 'a', text: 'some text' }],
@@ -125,7 +117,7 @@ describe('a folder of indexes', () => {
   });
 
   it('refuses a body whose "method" names another index than the path', async () => {
-    const res = await call(server.url, 'POST', '/v1/indexes/harbour/query', {
+    const res = await call(served.server.url, 'POST', '/v1/indexes/harbour/query', {
       question: 'q',
       method: 'orchard',
     });

@@ -3,31 +3,21 @@
  * (the 202 job, the job, its events, a named query, the errors) conforms to the schema the document
  * gives for that route, status and content type.
  */
-import { rm } from 'node:fs/promises';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../src/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseEvents } from './helpers.js';
-import { call, indexFolder, serveFolder } from './writes-fixture.js';
+import { call, servedFolder } from './writes-fixture.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is read as plain JSON
 type Doc = Record<string, any>;
 
 const TOKEN = 'openapi-writes-token';
 const auth = { authorization: `Bearer ${TOKEN}` };
-let dir: string;
-let server: RunningServer;
+const served = servedFolder({ token: TOKEN });
 let doc: Doc;
 
 beforeAll(async () => {
-  dir = await indexFolder();
-  ({ server } = await serveFolder(dir, { token: TOKEN }));
-  doc = (await (await fetch(new URL('/openapi.json', server.url))).json()) as Doc;
-}, 60_000);
-
-afterAll(async () => {
-  await server?.close();
-  await rm(dir, { recursive: true, force: true });
+  doc = (await (await fetch(new URL('/openapi.json', served.server.url))).json()) as Doc;
 });
 
 /** The errors of `body` against the document's schema for `method path`, `status`, `type`. */
@@ -71,7 +61,7 @@ describe('the write routes answer as the document says', () => {
   it('an upload, its job and its events, a named query and the errors conform', async () => {
     const check = checker(doc);
     const res = await call(
-      server.url,
+      served.server.url,
       'POST',
       '/v1/indexes/harbour/documents',
       { documents: [{ id: 'h-bell', text: 'The Veldt harbour bell rings at every high tide.' }] },
@@ -81,30 +71,36 @@ describe('the write routes answer as the document says', () => {
     const job = await res.json();
     expect(check('/v1/indexes/{name}/documents', 'post', 202, 'application/json', job)).toEqual([]);
     const events = parseEvents(
-      await (await fetch(new URL(`/v1/jobs/${job.id}/events`, server.url), { headers: auth })).text(),
+      await (await fetch(new URL(`/v1/jobs/${job.id}/events`, served.server.url), { headers: auth })).text(),
     );
     expect(events.at(-1)?.event).toBe('end');
     for (const event of events) {
       expect(check('/v1/jobs/{id}/events', 'get', 200, 'text/event-stream', event)).toEqual([]);
     }
-    const final = await (await call(server.url, 'GET', `/v1/jobs/${job.id}`, undefined, auth)).json();
+    const final = await (await call(served.server.url, 'GET', `/v1/jobs/${job.id}`, undefined, auth)).json();
     expect(final.status).toBe('done');
     expect(check('/v1/jobs/{id}', 'get', 200, 'application/json', final)).toEqual([]);
     const answer = await (
-      await call(server.url, 'POST', '/v1/indexes/harbour/query', { question: 'harbour bell tide' }, auth)
+      await call(
+        served.server.url,
+        'POST',
+        '/v1/indexes/harbour/query',
+        { question: 'harbour bell tide' },
+        auth,
+      )
     ).json();
     expect(check('/v1/indexes/{name}/query', 'post', 200, 'application/json', answer)).toEqual([]);
     const list = await (
-      await call(server.url, 'GET', '/v1/indexes/harbour/documents', undefined, auth)
+      await call(served.server.url, 'GET', '/v1/indexes/harbour/documents', undefined, auth)
     ).json();
     expect(check('/v1/indexes/{name}/documents', 'get', 200, 'application/json', list)).toEqual([]);
-    const info = await (await call(server.url, 'GET', '/v1/indexes/harbour', undefined, auth)).json();
+    const info = await (await call(served.server.url, 'GET', '/v1/indexes/harbour', undefined, auth)).json();
     expect(check('/v1/indexes/{name}', 'get', 200, 'application/json', info)).toEqual([]);
-    const missing = await call(server.url, 'DELETE', '/v1/indexes/nowhere', undefined, auth);
+    const missing = await call(served.server.url, 'DELETE', '/v1/indexes/nowhere', undefined, auth);
     expect(missing.status).toBe(404);
     expect(check('/v1/indexes/{name}', 'delete', 404, 'application/json', await missing.json())).toEqual([]);
     const taken = await call(
-      server.url,
+      served.server.url,
       'POST',
       '/v1/indexes',
       { name: 'harbour', method: 'bm25', documents: [{ id: 'a', text: 'a' }] },

@@ -3,26 +3,14 @@
  * one before it swapped in, so none is lost. Writes to different indexes do not wait for each other's
  * queue.
  */
-import { rm } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Job, RunningServer } from '../src/index.js';
-import { call, docIdsOf, indexFolder, jobEvents, serveFolder } from './writes-fixture.js';
+import { describe, expect, it } from 'vitest';
+import type { Job } from '../src/index.js';
+import { call, docIdsOf, jobEvents, servedFolder } from './writes-fixture.js';
 
-let dir: string;
-let server: RunningServer;
-
-beforeAll(async () => {
-  dir = await indexFolder();
-  ({ server } = await serveFolder(dir));
-}, 60_000);
-
-afterAll(async () => {
-  await server?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const served = servedFolder();
 
 const submit = async (index: string, id: string): Promise<Job> => {
-  const res = await call(server.url, 'POST', `/v1/indexes/${index}/documents`, {
+  const res = await call(served.server.url, 'POST', `/v1/indexes/${index}/documents`, {
     documents: [{ id, text: `Ledger entry ${id}: the Veldt harbour master logged a Brannock cider cask.` }],
   });
   expect(res.status).toBe(202);
@@ -31,7 +19,7 @@ const submit = async (index: string, id: string): Promise<Job> => {
 
 describe('the queue of an index', () => {
   it('runs writes sent at once one after the other, each from the version the one before swapped in', async () => {
-    const initial = (await (await call(server.url, 'GET', '/v1/indexes/harbour')).json()).version;
+    const initial = (await (await call(served.server.url, 'GET', '/v1/indexes/harbour')).json()).version;
     const ids = ['q-1', 'q-2', 'q-3', 'q-4', 'q-5'];
     // All sent before any is done; one to the other index among them.
     const queued = await Promise.all([
@@ -39,7 +27,7 @@ describe('the queue of an index', () => {
       submit('orchard', 'q-other'),
     ]);
     const finals = await Promise.all(
-      queued.map(async (job) => (await jobEvents(server.url, job.id)).at(-1)!.data),
+      queued.map(async (job) => (await jobEvents(served.server.url, job.id)).at(-1)!.data),
     );
     const harbour = finals.slice(0, ids.length);
     expect(harbour.map((j) => j.status)).toEqual(ids.map(() => 'done'));
@@ -51,10 +39,10 @@ describe('the queue of an index', () => {
       expect(next, `no job started from ${base}`).toBeGreaterThanOrEqual(0);
       base = left.splice(next, 1)[0]!.version as string;
     }
-    expect((await (await call(server.url, 'GET', '/v1/indexes/harbour')).json()).version).toBe(base);
+    expect((await (await call(served.server.url, 'GET', '/v1/indexes/harbour')).json()).version).toBe(base);
     // Every write is in the last version.
     const answer = await (
-      await call(server.url, 'POST', '/v1/indexes/harbour/query', {
+      await call(served.server.url, 'POST', '/v1/indexes/harbour/query', {
         question: 'Ledger entry harbour master cask',
         topK: 20,
       })

@@ -3,12 +3,13 @@
  * indexes in a folder, a server on that folder, and calls that submit a write and wait for its job
  * (through its event stream).
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Document } from '@grag/core';
 import { bm25Rag, denseRag } from '@grag/naive-rag';
 import type { Hono } from 'hono';
+import { afterAll, beforeAll } from 'vitest';
 import {
   createGragServer,
   type GragServerOptions,
@@ -62,6 +63,36 @@ export async function serveFolder(
   const app = createGragServer({ folder, explorerDir: false, onError: () => {}, ...options });
   const server = await serve(app, { port: 0 });
   return { app, server, skipped: folder.skipped };
+}
+
+/** A folder of indexes served to the tests of a file, filled in before they run. */
+export interface ServedFolder {
+  dir: string;
+  app: Hono;
+  server: RunningServer;
+  skipped: { path: string; reason: string }[];
+}
+
+/**
+ * A folder from {@link indexFolder} served with `options` for the tests of the file that calls
+ * this: made and served before they run (after `prepare`, which may add files to the folder), closed
+ * and removed after. The fields are set once the tests start.
+ */
+export function servedFolder(
+  options: Partial<GragServerOptions> = {},
+  prepare?: (dir: string) => Promise<void>,
+): ServedFolder {
+  const served = {} as ServedFolder;
+  beforeAll(async () => {
+    served.dir = await indexFolder();
+    await prepare?.(served.dir);
+    Object.assign(served, await serveFolder(served.dir, options));
+  }, 60_000);
+  afterAll(async () => {
+    await served.server?.close();
+    if (served.dir) await rm(served.dir, { recursive: true, force: true });
+  });
+  return served;
 }
 
 /** A JSON request to the server. */

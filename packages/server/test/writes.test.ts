@@ -4,61 +4,50 @@
  * and swaps it in; their errors; and the guards that stay (token, Origin, body limits, a user's
  * files).
  */
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readManifest } from '@grag/core/kit';
-import type { Hono } from 'hono';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, writesSettled } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { writesSettled } from '../src/index.js';
 import type { JsonResponse } from './helpers.js';
-import { call, docIdsOf, indexFolder, jobEvents, serveFolder, write } from './writes-fixture.js';
+import { call, docIdsOf, jobEvents, servedFolder, write } from './writes-fixture.js';
 
 const TOKEN = 'writes-test-token';
 const auth = { authorization: `Bearer ${TOKEN}` };
 
-let dir: string;
-let app: Hono;
-let server: RunningServer;
+const served = servedFolder({ token: TOKEN, uploadLimitBytes: 4096 });
 
-beforeAll(async () => {
-  dir = await indexFolder();
-  ({ app, server } = await serveFolder(dir, { token: TOKEN, uploadLimitBytes: 4096 }));
-}, 60_000);
+/** A JSON request to the server, with the token. */
+const authed = (method: string, path: string, body?: unknown) =>
+  call(served.server.url, method, path, body, auth);
 
-afterAll(async () => {
-  await server?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+/** A write with the token, followed to the end of its job. */
+const authedWrite = (method: string, path: string, body?: unknown) =>
+  write(served.server.url, method, path, body, auth);
 
 const version = async (name: string) =>
-  (await (await call(server.url, 'GET', `/v1/indexes/${name}`, undefined, auth)).json()).version as string;
+  (await (await authed('GET', `/v1/indexes/${name}`)).json()).version as string;
 
 /** POST to the upload route of `harbour`. */
 const upload = (init: RequestInit): Promise<JsonResponse> =>
-  fetch(new URL('/v1/indexes/harbour/documents', server.url), init);
+  fetch(new URL('/v1/indexes/harbour/documents', served.server.url), init);
 
 const query = async (name: string, question: string) =>
-  (await call(server.url, 'POST', `/v1/indexes/${name}/query`, { question }, auth)).json();
+  (await authed('POST', `/v1/indexes/${name}/query`, { question })).json();
 
 describe('uploading and deleting documents', () => {
   it('adds JSON documents through a job: 202 with the job, then done with the new version, saved and served', async () => {
     const before = await version('harbour');
-    const res = await call(
-      server.url,
-      'POST',
-      '/v1/indexes/harbour/documents',
-      {
-        documents: [
-          { id: 'h-tug', text: 'The tugboat Corrin towed the grain barge Hesper into the Veldt harbour.' },
-        ],
-      },
-      auth,
-    );
+    const res = await authed('POST', '/v1/indexes/harbour/documents', {
+      documents: [
+        { id: 'h-tug', text: 'The tugboat Corrin towed the grain barge Hesper into the Veldt harbour.' },
+      ],
+    });
     expect(res.status).toBe(202);
     const job = await res.json();
     expect(res.headers.get('location')).toBe(`/v1/jobs/${job.id}`);
     expect(job).toMatchObject({ kind: 'add-documents', index: 'harbour', status: 'queued', version: null });
-    const events = await jobEvents(server.url, job.id, auth);
+    const events = await jobEvents(served.server.url, job.id, auth);
     const last = events.at(-1)!;
     expect(last.event).toBe('end');
     expect(last.data).toMatchObject({
@@ -74,15 +63,13 @@ describe('uploading and deleting documents', () => {
     const body = await query('harbour', 'tugboat Corrin grain barge');
     expect(body.version).toBe(after);
     expect(docIdsOf(body)).toContain('h-tug');
-    expect((await readManifest(join(dir, 'harbour'))).stats).toMatchObject({ documents: 4 });
+    expect((await readManifest(join(served.dir, 'harbour'))).stats).toMatchObject({ documents: 4 });
     // GET /v1/jobs/:id tells the same.
-    expect(await (await call(server.url, 'GET', `/v1/jobs/${job.id}`, undefined, auth)).json()).toEqual(
-      last.data,
-    );
+    expect(await (await authed('GET', `/v1/jobs/${job.id}`)).json()).toEqual(last.data);
   });
 
   it('removes a document through a job; it is gone from answers and from the documents', async () => {
-    const job = await write(server.url, 'DELETE', '/v1/indexes/harbour/documents/h-tug', undefined, auth);
+    const job = await authedWrite('DELETE', '/v1/indexes/harbour/documents/h-tug');
     expect(job).toMatchObject({
       kind: 'remove-documents',
       status: 'done',
@@ -91,13 +78,11 @@ describe('uploading and deleting documents', () => {
     const body = await query('harbour', 'tugboat Corrin grain barge');
     expect(body.version).toBe(job.version);
     expect(docIdsOf(body)).not.toContain('h-tug');
-    expect(
-      (await call(server.url, 'GET', '/v1/indexes/harbour/documents/h-tug', undefined, auth)).status,
-    ).toBe(404);
+    expect((await authed('GET', '/v1/indexes/harbour/documents/h-tug')).status).toBe(404);
   });
 
   it('answers 404 for a document the index does not hold, and queues nothing', async () => {
-    const res = await call(server.url, 'DELETE', '/v1/indexes/harbour/documents/h-nothing', undefined, auth);
+    const res = await authed('DELETE', '/v1/indexes/harbour/documents/h-nothing');
     expect(res.status).toBe(404);
     expect((await res.json()).error.message).toMatch(
       /^No document "h-nothing" in index "harbour" \(version [0-9a-f]{12}\); nothing was queued\.$/,
@@ -108,19 +93,11 @@ describe('uploading and deleting documents', () => {
     // Removing every document would leave the index empty: the method's update refuses it.
     const before = await version('orchard');
     for (const id of ['o-quince', 'o-cider']) {
-      expect(
-        (await write(server.url, 'DELETE', `/v1/indexes/orchard/documents/${id}`, undefined, auth)).status,
-      ).toBe('done');
+      expect((await authedWrite('DELETE', `/v1/indexes/orchard/documents/${id}`)).status).toBe('done');
     }
     const mid = await version('orchard');
     expect(mid).not.toBe(before);
-    const failed = await write(
-      server.url,
-      'DELETE',
-      '/v1/indexes/orchard/documents/o-frost',
-      undefined,
-      auth,
-    );
+    const failed = await authedWrite('DELETE', '/v1/indexes/orchard/documents/o-frost');
     expect(failed.status).toBe('failed');
     expect(failed.error?.code).toBe('bad_request');
     expect(failed.error?.message).toMatch(/would leave the index without documents/);
@@ -138,7 +115,7 @@ describe('uploading and deleting documents', () => {
     form.append('file', new Blob(['Gulls nest on the roof of the Veldt customs house.\n']), 'gulls.txt');
     const res = await upload({ method: 'POST', headers: auth, body: form });
     expect(res.status).toBe(202);
-    const job = (await jobEvents(server.url, (await res.json()).id, auth)).at(-1)!.data;
+    const job = (await jobEvents(served.server.url, (await res.json()).id, auth)).at(-1)!.data;
     expect(job.status).toBe('done');
     expect(job.documents?.added.sort()).toEqual(['breakwater.md', 'gulls.txt']);
     expect(docIdsOf(await query('harbour', 'breakwater basalt'))).toContain('breakwater.md');
@@ -181,7 +158,7 @@ describe('uploading and deleting documents', () => {
       [{ docs: [] }, 'Unknown field "docs"; an upload takes documents (or files as multipart/form-data).'],
     ];
     for (const [body, message] of cases) {
-      const res = await call(server.url, 'POST', '/v1/indexes/harbour/documents', body, auth);
+      const res = await authed('POST', '/v1/indexes/harbour/documents', body);
       expect(res.status).toBe(400);
       expect((await res.json()).error.message).toBe(message);
     }
@@ -190,101 +167,73 @@ describe('uploading and deleting documents', () => {
 
 describe('creating and deleting indexes', () => {
   it('creates an index of a method from JSON documents, saved in the folder and served by name', async () => {
-    const job = await write(
-      server.url,
-      'POST',
-      '/v1/indexes',
-      {
-        name: 'mill',
-        method: 'bm25',
-        options: { chunking: 'document' },
-        documents: [
-          { id: 'm-wheel', text: 'The Oster mill wheel turns on the river Lenn.' },
-          { id: 'm-flour', text: 'Oster flour was sold in Veldt every market day.' },
-        ],
-      },
-      auth,
-    );
+    const job = await authedWrite('POST', '/v1/indexes', {
+      name: 'mill',
+      method: 'bm25',
+      options: { chunking: 'document' },
+      documents: [
+        { id: 'm-wheel', text: 'The Oster mill wheel turns on the river Lenn.' },
+        { id: 'm-flour', text: 'Oster flour was sold in Veldt every market day.' },
+      ],
+    });
     expect(job).toMatchObject({ kind: 'create-index', index: 'mill', status: 'done' });
     expect(await version('mill')).toBe(job.version);
-    expect((await readManifest(join(dir, 'mill'))).method).toBe('bm25');
+    expect((await readManifest(join(served.dir, 'mill'))).method).toBe('bm25');
     expect(docIdsOf(await query('mill', 'mill wheel river'))).toContain('m-wheel');
   });
 
   it('refuses a taken name (409), an unknown method and a bad option (400)', async () => {
-    const docs = [{ id: 'a', text: 'some text' }];
-    const taken = await call(
-      server.url,
-      'POST',
-      '/v1/indexes',
-      { name: 'harbour', method: 'bm25', documents: docs },
-      auth,
-    );
-    expect(taken.status).toBe(409);
-    expect((await taken.json()).error.message).toBe(
-      'An index named "harbour" exists already; choose another name or delete it first.',
-    );
-    const method = await call(
-      server.url,
-      'POST',
-      '/v1/indexes',
-      { name: 'x', method: 'nope', documents: docs },
-      auth,
-    );
-    expect(method.status).toBe(400);
-    expect((await method.json()).error.message).toBe(
-      '"method" "nope" is not a method this server knows; use one of: bm25, naive-dense.',
-    );
-    const option = await call(
-      server.url,
-      'POST',
-      '/v1/indexes',
-      { name: 'x', method: 'bm25', options: { chunkin: 'document' }, documents: docs },
-      auth,
-    );
-    expect(option.status).toBe(400);
-    expect((await option.json()).error.message).toMatch(
-      /unknown option "chunkin"; did you mean "chunking"\?/,
-    );
-    const name = await call(
-      server.url,
-      'POST',
-      '/v1/indexes',
-      { name: '../up', method: 'bm25', documents: docs },
-      auth,
-    );
-    expect(name.status).toBe(400);
+    const documents = [{ id: 'a', text: 'some text' }];
+    const cases: [Record<string, unknown>, number, string | RegExp | null][] = [
+      [
+        { name: 'harbour', method: 'bm25' },
+        409,
+        'An index named "harbour" exists already; choose another name or delete it first.',
+      ],
+      [
+        { name: 'x', method: 'nope' },
+        400,
+        '"method" "nope" is not a method this server knows; use one of: bm25, naive-dense.',
+      ],
+      [
+        { name: 'x', method: 'bm25', options: { chunkin: 'document' } },
+        400,
+        /unknown option "chunkin"; did you mean "chunking"\?/,
+      ],
+      [{ name: '../up', method: 'bm25' }, 400, null],
+    ];
+    for (const [fields, status, message] of cases) {
+      const res = await authed('POST', '/v1/indexes', { ...fields, documents });
+      expect(res.status).toBe(status);
+      const error: string = (await res.json()).error.message;
+      if (typeof message === 'string') expect(error).toBe(message);
+      else if (message) expect(error).toMatch(message);
+    }
   });
 
   it('deletes an index: no longer served, and its folder removed', async () => {
-    const job = await write(server.url, 'DELETE', '/v1/indexes/mill', undefined, auth);
+    const job = await authedWrite('DELETE', '/v1/indexes/mill');
     expect(job).toMatchObject({ kind: 'delete-index', status: 'done', version: null });
-    expect((await call(server.url, 'GET', '/v1/indexes/mill', undefined, auth)).status).toBe(404);
-    expect((await readdir(dir)).filter((name) => name.includes('mill'))).toEqual([]);
+    expect((await authed('GET', '/v1/indexes/mill')).status).toBe(404);
+    expect((await readdir(served.dir)).filter((name) => name.includes('mill'))).toEqual([]);
   });
 
   it("never deletes a user's file: an index folder holding one is refused and stays served", async () => {
-    await write(
-      server.url,
-      'POST',
-      '/v1/indexes',
-      {
-        name: 'kiln',
-        method: 'bm25',
-        documents: [{ id: 'k', text: 'The brick kiln of Oster fired roof tiles.' }],
-      },
-      auth,
-    );
-    await writeFile(join(dir, 'kiln', 'my-notes.txt'), 'mine');
-    const job = await write(server.url, 'DELETE', '/v1/indexes/kiln', undefined, auth);
+    await authedWrite('POST', '/v1/indexes', {
+      name: 'kiln',
+      method: 'bm25',
+      documents: [{ id: 'k', text: 'The brick kiln of Oster fired roof tiles.' }],
+    });
+    await writeFile(join(served.dir, 'kiln', 'my-notes.txt'), 'mine');
+    const job = await authedWrite('DELETE', '/v1/indexes/kiln');
     expect(job.status).toBe('failed');
     expect(job.error).toEqual({
       code: 'conflict',
       message:
         'The folder of index "kiln" holds files grag did not write (my-notes.txt); move them out, then delete the index again.',
     });
-    expect(await readFile(join(dir, 'kiln', 'my-notes.txt'), 'utf8')).toBe('mine');
-    expect((await call(server.url, 'GET', '/v1/indexes/kiln', undefined, auth)).status).toBe(200);
+    expect(await readFile(join(served.dir, 'kiln', 'my-notes.txt'), 'utf8')).toBe('mine');
+    expect((await authed('GET', '/v1/indexes/kiln')).status).toBe(200);
   });
 });
 
@@ -298,7 +247,12 @@ describe('the guards stay on the write routes', () => {
       ['GET', '/v1/jobs/some-id'],
       ['GET', '/v1/jobs/some-id/events'],
     ] as const) {
-      const res = await call(server.url, method, path, method === 'POST' ? { documents: [] } : undefined);
+      const res = await call(
+        served.server.url,
+        method,
+        path,
+        method === 'POST' ? { documents: [] } : undefined,
+      );
       expect(res.status, `${method} ${path}`).toBe(401);
     }
   });
@@ -320,22 +274,16 @@ describe('the guards stay on the write routes', () => {
       expect(res.status).toBe(403);
       expect((await res.json()).error.code).toBe('forbidden_origin');
     }
-    await writesSettled(app);
+    await writesSettled(served.app);
     expect(await version('harbour')).toBe(before);
-    expect(
-      (await call(server.url, 'GET', '/v1/indexes/harbour/documents/evil.txt', undefined, auth)).status,
-    ).toBe(404);
+    expect((await authed('GET', '/v1/indexes/harbour/documents/evil.txt')).status).toBe(404);
   });
 
   it('refuses a body over the upload limit with 413, JSON or multipart', async () => {
     const big = 'x'.repeat(5000);
-    const json = await call(
-      server.url,
-      'POST',
-      '/v1/indexes/harbour/documents',
-      { documents: [{ id: 'big', text: big }] },
-      auth,
-    );
+    const json = await authed('POST', '/v1/indexes/harbour/documents', {
+      documents: [{ id: 'big', text: big }],
+    });
     expect(json.status).toBe(413);
     const form = new FormData();
     form.append('file', new Blob([big]), 'big.txt');
@@ -344,7 +292,7 @@ describe('the guards stay on the write routes', () => {
   });
 
   it('answers 404 for an unknown job', async () => {
-    const res = await call(server.url, 'GET', '/v1/jobs/no-such-job', undefined, auth);
+    const res = await authed('GET', '/v1/jobs/no-such-job');
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: { code: 'not_found', message: 'No job "no-such-job".' } });
   });
