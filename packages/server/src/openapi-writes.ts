@@ -2,16 +2,10 @@
  * The OpenAPI paths of the routes that address an index by name (`/v1/indexes/{name}/…`) and of
  * the writes and their jobs; openapi.ts puts them in the document with the others.
  */
-import type { TSchema } from '@sinclair/typebox';
 import type { Op } from './openapi.js';
-import {
-  DocumentResponseSchema,
-  IndexInfoSchema,
-  QueryRequestSchema,
-  QueryResponseSchema,
-  QueryStreamEventSchema,
-} from './schema.js';
-import { ChatRequestSchema, ChatStreamChunkSchema } from './schema-chat.js';
+import { chatStreamed, json, jsonBody, parameter, queryAnswered, ref } from './openapi-parts.js';
+import { DocumentResponseSchema, IndexInfoSchema, QueryRequestSchema } from './schema.js';
+import { ChatRequestSchema } from './schema-chat.js';
 import {
   CreateIndexRequestSchema,
   DocumentListSchema,
@@ -20,30 +14,15 @@ import {
   UploadDocumentsRequestSchema,
 } from './schema-jobs.js';
 
-const ref = (schema: TSchema) => ({ $ref: `#/components/schemas/${schema.title as string}` });
-const json = (schema: TSchema) => ({ 'application/json': { schema: ref(schema) } });
-
-const NAME = {
-  name: 'name',
-  in: 'path',
-  required: true,
-  description: 'The name of the index (GET /v1/indexes).',
-  schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$' },
-};
-const DOC_ID = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  description: 'The document id, URL-encoded; it may contain /.',
-  schema: { type: 'string', minLength: 1 },
-};
-const JOB_ID = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  description: 'The job id a write answered with.',
-  schema: { type: 'string', minLength: 1 },
-};
+const NAME = parameter('path', 'name', 'The name of the index (GET /v1/indexes).', {
+  type: 'string',
+  pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$',
+});
+const DOC_ID = parameter('path', 'id', 'The document id, URL-encoded; it may contain /.', {
+  type: 'string',
+  minLength: 1,
+});
+const JOB_ID = parameter('path', 'id', 'The job id a write answered with.', { type: 'string', minLength: 1 });
 
 /** A 202 answer: the job, and where to follow it. */
 const ACCEPTED = {
@@ -53,8 +32,6 @@ const ACCEPTED = {
     content: json(JobSchema),
   },
 };
-
-const JSON_ONLY = 'JSON only (415 for any other Content-Type); unknown fields are refused.';
 
 /** The read routes addressed by index name. */
 export function namedIndexPaths(op: Op) {
@@ -94,20 +71,12 @@ export function namedIndexPaths(op: Op) {
         auth: true,
         parameters: [
           NAME,
-          {
-            name: 'offset',
-            in: 'query',
-            required: false,
-            description: 'Documents to skip; default 0.',
-            schema: { type: 'integer', minimum: 0 },
-          },
-          {
-            name: 'limit',
-            in: 'query',
-            required: false,
-            description: 'At most this many; default 100.',
-            schema: { type: 'integer', minimum: 0, maximum: 1000 },
-          },
+          parameter('query', 'offset', 'Documents to skip; default 0.', { type: 'integer', minimum: 0 }),
+          parameter('query', 'limit', 'At most this many; default 100.', {
+            type: 'integer',
+            minimum: 0,
+            maximum: 1000,
+          }),
         ],
         ok: { 200: { description: 'The page.', content: json(DocumentListSchema) } },
         errors: [400, 404],
@@ -122,16 +91,8 @@ export function namedIndexPaths(op: Op) {
         tags: ['query'],
         auth: true,
         parameters: [NAME],
-        requestBody: { required: true, description: JSON_ONLY, content: json(QueryRequestSchema) },
-        ok: {
-          200: {
-            description: 'The query answered, as POST /v1/query answers it.',
-            content: {
-              'application/json': { schema: ref(QueryResponseSchema) },
-              'text/event-stream': { schema: ref(QueryStreamEventSchema) },
-            },
-          },
-        },
+        requestBody: jsonBody(QueryRequestSchema),
+        ok: queryAnswered('The query answered, as POST /v1/query answers it.'),
         errors: [400, 404, 413, 415, 502],
       }),
     },
@@ -143,19 +104,8 @@ export function namedIndexPaths(op: Op) {
         tags: ['query'],
         auth: true,
         parameters: [NAME],
-        requestBody: { required: true, description: JSON_ONLY, content: json(ChatRequestSchema) },
-        ok: {
-          200: {
-            description: 'The answer as an AI SDK UI message stream.',
-            headers: {
-              'x-vercel-ai-ui-message-stream': {
-                description: 'The version of the UI message stream protocol.',
-                schema: { type: 'string', const: 'v1' },
-              },
-            },
-            content: { 'text/event-stream': { schema: ref(ChatStreamChunkSchema) } },
-          },
-        },
+        requestBody: jsonBody(ChatRequestSchema),
+        ok: chatStreamed('The answer as an AI SDK UI message stream.'),
         errors: [400, 404, 413, 415, 502],
       }),
     },
@@ -173,7 +123,7 @@ export function writePaths(op: Op) {
           'Builds a new index of a method the server knows from documents sent as JSON text, saves it in the served folder (when there is one) and serves it under its name once the job is done.',
         tags: ['jobs'],
         auth: true,
-        requestBody: { required: true, description: JSON_ONLY, content: json(CreateIndexRequestSchema) },
+        requestBody: jsonBody(CreateIndexRequestSchema),
         ok: ACCEPTED,
         errors: [400, 409, 413, 415],
       }),

@@ -4,7 +4,7 @@
  * schema.ts — the same definitions the server's, the client's and the explorer's TypeScript types
  * are derived from.
  */
-import type { TSchema } from '@sinclair/typebox';
+import { chatStreamed, json, jsonBody, parameter, queryAnswered } from './openapi-parts.js';
 import { namedIndexPaths, writePaths } from './openapi-writes.js';
 import {
   API_SCHEMAS,
@@ -13,10 +13,8 @@ import {
   HealthSchema,
   IndexListSchema,
   QueryRequestSchema,
-  QueryResponseSchema,
-  QueryStreamEventSchema,
 } from './schema.js';
-import { CHAT_SCHEMAS, ChatRequestSchema, ChatStreamChunkSchema } from './schema-chat.js';
+import { CHAT_SCHEMAS, ChatRequestSchema } from './schema-chat.js';
 import { JOB_SCHEMAS } from './schema-jobs.js';
 
 /** An OpenAPI 3.1 document, as plain JSON. */
@@ -76,9 +74,6 @@ function withRefs(schema: Json, named: Map<string, Json>, root = true): Json {
   }
   return out;
 }
-
-const ref = (schema: TSchema) => ({ $ref: `#/components/schemas/${schema.title as string}` });
-const json = (schema: TSchema) => ({ 'application/json': { schema: ref(schema) } });
 
 /** The error responses, by status, each `{"error": {code, message}}`. */
 const ERRORS = {
@@ -212,20 +207,13 @@ function apiPaths(op: Op) {
         tags: ['documents'],
         auth: true,
         parameters: [
-          {
-            name: 'id',
-            in: 'path',
-            required: true,
-            description: 'The document id (docIds of an item), URL-encoded; it may contain /.',
-            schema: { type: 'string', minLength: 1 },
-          },
-          {
-            name: 'method',
-            in: 'query',
-            required: false,
-            description: 'The name of the index to read it from; default the first.',
-            schema: { type: 'string' },
-          },
+          parameter('path', 'id', 'The document id (docIds of an item), URL-encoded; it may contain /.', {
+            type: 'string',
+            minLength: 1,
+          }),
+          parameter('query', 'method', 'The name of the index to read it from; default the first.', {
+            type: 'string',
+          }),
         ],
         ok: { 200: { description: 'The document.', content: json(DocumentResponseSchema) } },
         errors: [404],
@@ -239,21 +227,10 @@ function apiPaths(op: Op) {
           'Runs the method of the index on the question and returns its retrieval (context, items with provenance, subgraph) and, with answer, an answer with citations. With answer and stream, the response is a Server-Sent Events stream (text/event-stream) of QueryStreamEvent: retrieval, a delta per piece of answer text, answer, done; a failure after the stream started is an error event, and the stream ends.',
         tags: ['query'],
         auth: true,
-        requestBody: {
-          required: true,
-          description: 'JSON only (415 for any other Content-Type); unknown fields are refused.',
-          content: json(QueryRequestSchema),
-        },
-        ok: {
-          200: {
-            description:
-              'The query answered: application/json, or text/event-stream when answer and stream are both true (each event an "event:" line with the event name and a "data:" line with the data as JSON; the schema describes one event).',
-            content: {
-              'application/json': { schema: ref(QueryResponseSchema) },
-              'text/event-stream': { schema: ref(QueryStreamEventSchema) },
-            },
-          },
-        },
+        requestBody: jsonBody(QueryRequestSchema),
+        ok: queryAnswered(
+          'The query answered: application/json, or text/event-stream when answer and stream are both true (each event an "event:" line with the event name and a "data:" line with the data as JSON; the schema describes one event).',
+        ),
         errors: [400, 404, 413, 415, 502],
       }),
     },
@@ -265,24 +242,10 @@ function apiPaths(op: Op) {
           "For the AI SDK UI's useChat (DefaultChatTransport with api /v1/chat; method, budget, topK and options in its body option). The last message is asked as a query of the index with an answer (the same checks, retrieval and answer as POST /v1/query); the answer is streamed in the AI SDK UI message stream protocol: its text as it is written, then a source-document per citation. The earlier messages are not read. A failure after the stream started is an error chunk, and the stream ends.",
         tags: ['query'],
         auth: true,
-        requestBody: {
-          required: true,
-          description: 'JSON only (415 for any other Content-Type); unknown fields are refused.',
-          content: json(ChatRequestSchema),
-        },
-        ok: {
-          200: {
-            description:
-              'The answer as an AI SDK UI message stream: text/event-stream, each event a "data:" line with one ChatStreamChunk as JSON, the last one "data: [DONE]".',
-            headers: {
-              'x-vercel-ai-ui-message-stream': {
-                description: 'The version of the UI message stream protocol.',
-                schema: { type: 'string', const: 'v1' },
-              },
-            },
-            content: { 'text/event-stream': { schema: ref(ChatStreamChunkSchema) } },
-          },
-        },
+        requestBody: jsonBody(ChatRequestSchema),
+        ok: chatStreamed(
+          'The answer as an AI SDK UI message stream: text/event-stream, each event a "data:" line with one ChatStreamChunk as JSON, the last one "data: [DONE]".',
+        ),
         errors: [400, 404, 413, 415, 502],
       }),
     },
@@ -312,13 +275,10 @@ function explorerPaths(op: Op) {
         description: 'Needs no token.',
         tags: ['explorer'],
         parameters: [
-          {
-            name: 'name',
-            in: 'path',
-            required: true,
-            description: 'A file name of the bundle, e.g. explorer.js.',
-            schema: { type: 'string', pattern: '^[A-Za-z0-9_-][A-Za-z0-9._-]*$' },
-          },
+          parameter('path', 'name', 'A file name of the bundle, e.g. explorer.js.', {
+            type: 'string',
+            pattern: '^[A-Za-z0-9_-][A-Za-z0-9._-]*$',
+          }),
         ],
         ok: {
           200: {
