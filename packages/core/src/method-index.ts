@@ -288,7 +288,7 @@ async function loadVectors(factory: VectorIndexFactory, file: string, bytes: Uin
 
 /** The vector indexes grag ships, by kind: the factory to pass to load an index built with one. */
 const VECTOR_INDEX_FACTORIES: Readonly<Record<string, { call: string; from: string }>> = {
-  flat: { call: 'flatIndexFactory', from: '@grag/core' },
+  flat: { call: 'flatIndexFactory', from: '@grag/core/kit' },
   hnsw: { call: 'hnswIndexFactory()', from: '@grag/hnsw' },
   pgvector: { call: 'pgVectorIndexFactory({ … })', from: '@grag/postgres' },
 };

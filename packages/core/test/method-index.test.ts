@@ -34,9 +34,12 @@ const context = (modelId = 'e1', tasksId = 't1') =>
   });
 const rows = [Float32Array.from([1, 0]), Float32Array.from([0.5, -2])];
 
-async function written(name: string, uses?: ('embedder' | 'tasks' | 'vectorIndex')[]): Promise<string> {
+async function written(
+  name: string,
+  uses?: ('embedder' | 'tasks' | 'vectorIndex')[],
+  ctx = context(),
+): Promise<string> {
   const dir = join(root, name);
-  const ctx = context();
   await writeMethodIndex(
     dir,
     {
@@ -99,8 +102,25 @@ describe('writeMethodIndex / openMethodIndex', () => {
       params,
     }).catch((e: unknown) => e);
     expect((error as Error).message).toBe(
-      `${dir} was built with vectorIndex 'flat' (now 'other'). Use the same vectorIndex or rebuild the index. Load it with \`createBuildContext({ …, vectorIndex: flatIndexFactory })\`, flatIndexFactory from @grag/core.`,
+      `${dir} was built with vectorIndex 'flat' (now 'other'). Use the same vectorIndex or rebuild the index. Load it with \`createBuildContext({ …, vectorIndex: flatIndexFactory })\`, flatIndexFactory from @grag/core/kit.`,
     );
+  });
+
+  it('names hnswIndexFactory() and @grag/hnsw, in one line, for an index built with HNSW opened with the flat index', async () => {
+    // As the CLI builds by default (vectorIndex 'hnsw'), then loaded in code with a default context.
+    const hnsw = { ...context(), vectorIndex: { ...flatIndexFactory, kind: 'hnsw' } };
+    const dir = await written('vector-index-hnsw', ['vectorIndex'], hnsw);
+    const error = await openMethodIndex(dir, context(), {
+      method: 'demo',
+      formatVersion: 2,
+      uses: ['vectorIndex'],
+      params,
+    }).catch((e: unknown) => e);
+    expect(IndexFormatError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toBe(
+      `${dir} was built with vectorIndex 'hnsw' (now 'flat'). Use the same vectorIndex or rebuild the index. Load it with \`createBuildContext({ …, vectorIndex: hnswIndexFactory() })\`, hnswIndexFactory from @grag/hnsw.`,
+    );
+    expect((error as Error).message).not.toContain('\n');
   });
 
   it('checks only the providers the index uses', async () => {
