@@ -116,6 +116,7 @@ export {
   type SemanticUnitDecomposition,
   type SemanticUnitRecord,
   type SummarizeOptions,
+  type TaskJudgement,
   type TaskSuite,
   type TitleDescription,
   type UnitRelationship,

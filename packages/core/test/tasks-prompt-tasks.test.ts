@@ -2,6 +2,7 @@ import { createScriptedChatModel } from '@grag/core/test';
 import { describe, expect, it } from 'vitest';
 import { AbortError, InvalidArgumentError, ModelOutputError } from '../src/contracts/errors.js';
 import type { ChatCallOptions } from '../src/contracts/models.js';
+import type { TaskSuite } from '../src/contracts/tasks.js';
 import {
   createPromptTasks,
   DEFAULT_ENTITY_TYPES,
@@ -24,6 +25,11 @@ describe('createPromptTasks', () => {
   it('names itself after the provider and model', () => {
     const model = createScriptedChatModel([], { provider: 'openai', modelId: 'gpt-4o-mini' });
     expect(createPromptTasks(model).id).toBe('prompt:openai:gpt-4o-mini');
+  });
+
+  it("leaves its judgement undeclared: a model's by default", () => {
+    const suite: TaskSuite = createPromptTasks(createScriptedChatModel([]));
+    expect(suite.judgement).toBeUndefined();
   });
 
   it('rejects unusable options with InvalidArgumentError naming the option', () => {

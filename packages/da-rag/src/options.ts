@@ -119,8 +119,8 @@ export interface DaRagQueryOptions {
    * Candidate score used to rank and pack: `'model'`, the relevance score the model returns with the
    * report (§5.1); `'qrscore'`, 10 × the community's QRScore (Eq. 1, on its own layer's relevance);
    * `'evidence'`, 10 × the mean chunk relevance of the chunks the community packs (one scale for
-   * every layer); `'auto'`, `'evidence'` with the offline task suite (its "score" is a heuristic) and
-   * the model's score otherwise. @default 'auto'
+   * every layer); `'auto'`, `'evidence'` when the task suite declares `judgement: 'heuristic'` (the
+   * offline task suite does: its "score" is a heuristic) and the model's score otherwise. @default 'auto'
    */
   scoring: 'auto' | 'model' | 'qrscore' | 'evidence';
   /**

@@ -8,6 +8,7 @@ import {
   embedAll,
   type Retrieval,
   type RetrievedItem,
+  type TaskSuite,
   throwIfAborted,
 } from '@grag/core';
 import { chunkItem, packContext } from '@grag/core/kit';
@@ -38,7 +39,7 @@ export async function retrieveDaRag(
   const { embedder, tasks } = index.providers;
   const signal = options.signal;
   const budget = options.budgetTokens ?? DEFAULT_BUDGET_TOKENS;
-  const scoreBy = q.scoring === 'auto' ? (tasks.id.startsWith('offline') ? 'evidence' : 'model') : q.scoring;
+  const scoreBy = q.scoring === 'auto' ? autoScoring(tasks) : q.scoring;
   const useSim = q.similarityLayer && index.simLayer !== null;
   const run = new RetrievalRun(index, query, q, scoreBy, useSim, signal);
   const [queryVector] =
@@ -197,6 +198,15 @@ async function searchFromAnchors(
 }
 
 /** The nodes of positive relevance, ascending. */
+/**
+ * `scoring: 'auto'`: the suite's own score when its judgements are a model's, else (a heuristic
+ * suite such as `@grag/offline`, whose score is an estimate) the evidence of the chunks a
+ * community packs. Read from the suite's declared capability, never from its id.
+ */
+function autoScoring(tasks: TaskSuite): 'evidence' | 'model' {
+  return tasks.judgement === 'heuristic' ? 'evidence' : 'model';
+}
+
 function positiveNodes(rel: Float64Array): number[] {
   const out: number[] = [];
   for (let i = 0; i < rel.length; i++) if (rel[i]! > 0) out.push(i);

@@ -273,6 +273,24 @@ describe('online retrieval (DA-RAG §4-5)', () => {
     }
   });
 
+  test("'auto' scoring follows the suite's declared judgement, not its id", async () => {
+    const offline = index.providers.tasks;
+    const suite = (id: string, judgement?: TaskSuite['judgement']): DaRagIndex => {
+      const tasks: TaskSuite = { ...offline, id };
+      if (judgement === undefined) delete (tasks as { judgement?: unknown }).judgement;
+      else (tasks as { judgement?: unknown }).judgement = judgement;
+      return { ...index, providers: { ...index.providers, tasks } };
+    };
+    const scoring = async (i: DaRagIndex) =>
+      (await daRag.retrieve(i, QUERY, { budgetTokens: 12000, anchors: 1 })).trace.scoring;
+    expect(offline.judgement).toBe('heuristic');
+    // An id that reads 'offline' without the capability is a model's suite.
+    expect(await scoring(suite('offline:wink'))).toBe('model');
+    // The capability under any id is a heuristic suite.
+    expect(await scoring(suite('my-rules', 'heuristic'))).toBe('evidence');
+    expect(await scoring(suite('offline:wink', 'model'))).toBe('model');
+  });
+
   test('fills the subgraph with the nodes and edges of the packed communities', async () => {
     const r = await daRag.retrieve(index, QUERY, { budgetTokens: 700 });
     const packed = (r.trace.communities as TracedCommunity[]).filter((c) => c.packed);

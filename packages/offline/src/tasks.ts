@@ -38,7 +38,8 @@ const DEFAULT_SUMMARY_TOKENS = 200;
  * wink's NER and verb phrases; extractive summaries, titles, reports and answers ranked by
  * TextRank and IDF-weighted overlap (plus embedding cosine when `options.embedder` is given).
  * `entityTypes` in `extractGraph` filters the types only when the caller passes it.
- * Every result has `issues: []`: the heuristics never parse model output.
+ * Every result has `issues: []`: the heuristics never parse model output. The suite declares
+ * `judgement: 'heuristic'`, so methods know its relevance scores are not a model's.
  */
 export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): TaskSuite {
   const settings = offlineTasksSettings(options);
@@ -60,6 +61,7 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
 
   return {
     id: 'offline:wink',
+    judgement: 'heuristic',
 
     async extractGraph(text: string, extraction: GraphExtractionOptions = {}): Promise<GraphExtraction> {
       throwIfAborted(extraction.abortSignal);

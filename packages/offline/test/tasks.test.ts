@@ -401,6 +401,10 @@ describe('createOfflineTasks', () => {
     expect(tasks.id).toBe('offline:wink');
   });
 
+  test('declares its judgements heuristic (methods read this, not the id)', () => {
+    expect(tasks.judgement).toBe('heuristic');
+  });
+
   test('rejects an impossible option', () => {
     expect(() => createOfflineTasks({ answerSentences: 0 })).toThrow(/answerSentences/);
   });

@@ -148,6 +148,9 @@ export interface AnswerWithCitations {
   issues: ParseIssue[];
 }
 
+/** Where a task suite's judgements come from; see {@link TaskSuite.judgement}. */
+export type TaskJudgement = 'heuristic' | 'model';
+
 /**
  * Every model-backed task grag methods use. `createPromptTasks(chatModel)` implements it with
  * prompts; `@grag/offline` implements it with heuristics.
@@ -155,6 +158,15 @@ export interface AnswerWithCitations {
 export interface TaskSuite {
   /** Name of the implementation, recorded in manifests (e.g. `'prompt:openai:gpt-4o-mini'`). */
   readonly id: string;
+  /**
+   * What the suite's judgements are: `'model'`, a language model's (its relevance scores and
+   * community assessments can be trusted as scores), or `'heuristic'`, rules without a model (e.g.
+   * `@grag/offline`, whose `assessCommunity` score is an embedding cosine or word-overlap estimate
+   * and whose report is extractive). Methods read this capability, never {@link TaskSuite.id}, to choose behaviour that
+   * depends on it (DA-RAG's `scoring: 'auto'` scores by its own evidence when it is `'heuristic'`).
+   * @default 'model'
+   */
+  readonly judgement?: TaskJudgement;
   extractGraph(text: string, options?: GraphExtractionOptions): Promise<GraphExtraction>;
   decomposeSemanticUnits(
     text: string,

@@ -267,7 +267,7 @@ export function answerPrompt(query: string, context: readonly ContextItem[]): Ta
 }
 
 /** Names of the {@link TaskSuite} methods, for error messages and `ModelOutputError.task`. */
-export type TaskName = Exclude<keyof TaskSuite, 'id'>;
+export type TaskName = Exclude<keyof TaskSuite, 'id' | 'judgement'>;
 
 /** What {@link outputFormat} needs for graph extraction (other tasks need nothing). */
 export interface OutputFormatOptions extends Partial<TupleDelimiters> {

@@ -130,6 +130,7 @@ const TASKS = [
 export function trackTasks(base: TaskSuite, fail?: string): { tasks: TaskSuite; seen: TaskTracking } {
   const seen: TaskTracking = { inFlight: 0, peak: 0, extracted: 0 };
   const tasks = { id: base.id } as Record<string, unknown>;
+  if (base.judgement !== undefined) tasks.judgement = base.judgement;
   for (const name of TASKS) {
     const fn = (base[name] as (...args: unknown[]) => Promise<unknown>).bind(base);
     tasks[name] = async (...args: unknown[]) => {
