@@ -31,6 +31,12 @@
  *    60 runtime values; none of ktruss, summary-tree, keyword-bipartite, heterograph, dominance-gnn
  *    and rstar-index imports another of them (any import).
  *
+ * 6. **No method package keys behaviour on a provider's id string**
+ *    (`scripts/architecture-provider-ids.ts`, no allowlist): in the method packages' sources, no
+ *    test of what `tasks.id`, `embedder.modelId`, ... says (`.id.startsWith(…)`, a comparison with
+ *    a string, a `switch` or a regular expression on it). A provider's capability is declared on
+ *    its contract (`TaskSuite.judgement`) and read there.
+ *
  * The allowlists may only shrink: the check fails on a violation not listed, and on a listed
  * one that no longer exists (delete its line). Known debt is printed on every run.
  *
@@ -44,6 +50,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { checkLayers, formatLayers, type LayerReport, layersOk } from './architecture-layers.js';
+import { providerIdKeys } from './architecture-provider-ids.js';
 import { importTarget } from './package-exports.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -116,6 +123,11 @@ export interface ArchitectureReport {
   longCode: AllowlistResult;
   /** The layer rules: contracts closure, the contracts entry's runtime exports, algorithm isolation. */
   layers: LayerReport;
+  /**
+   * Where a method package inspects a provider's id string, as `file:line: code`: each fails
+   * (rule 6).
+   */
+  providerIdKeys: string[];
   /** The length of each file or function over its limit, by key. */
   longCodeDetails: LongCode[];
   /** True when no rule fails. */
@@ -557,8 +569,14 @@ export function checkArchitecture(
     if (!key.startsWith(LONG_CODE_DEBT_DIR) && !longCode.added.includes(key)) longCode.added.push(key);
   longCode.added.sort();
   const layers = checkLayers(root, edges, (file) => packageOf(file, packages, root));
+  const idKeys = files
+    .filter((file) => methods.has(packageOf(file, packages, root) ?? ''))
+    .flatMap((file) =>
+      providerIdKeys(file, readFileSync(join(root, file), 'utf8')).map((k) => `${file}:${k.line}: ${k.code}`),
+    );
   const ok =
     layersOk(layers) &&
+    idKeys.length === 0 &&
     cycles.length === 0 &&
     internalImports.length === 0 &&
     providerImports.added.length === 0 &&
@@ -572,6 +590,7 @@ export function checkArchitecture(
     longCode,
     longCodeDetails,
     layers,
+    providerIdKeys: idKeys,
     ok,
     text: formatReport(
       files.length,
@@ -581,6 +600,7 @@ export function checkArchitecture(
       longCode,
       longCodeDetails,
       layers,
+      idKeys,
     ),
   };
 }
@@ -593,6 +613,7 @@ function formatReport(
   longCode: AllowlistResult,
   longCodeDetails: LongCode[],
   layers: LayerReport,
+  idKeys: string[],
 ): string {
   const lines: string[] = [`check-architecture: ${fileCount} source files under packages/*/src`];
   lines.push(
@@ -624,6 +645,15 @@ function formatReport(
   for (const v of internal)
     lines.push(`  ${v} — import a public entry point instead (@grag/core, /kit, /graph, /store, /tasks)`);
   section('runtime imports of a provider package by a method package', provider, 'KNOWN_PROVIDER_IMPORTS');
+  lines.push(
+    idKeys.length === 0
+      ? "behaviour of a method package keyed on a provider's id string: none"
+      : `behaviour of a method package keyed on a provider's id string: ${idKeys.length} (FAIL)`,
+  );
+  for (const v of idKeys)
+    lines.push(
+      `  ${v} — declare the capability on the provider's contract (e.g. TaskSuite.judgement) and read that`,
+    );
   const details = new Map(longCodeDetails.map((c) => [c.key, c]));
   const describeLong = (key: string) => {
     const c = details.get(key);

@@ -1,9 +1,10 @@
 /**
  * The workspace's layering rules (scripts/check-architecture.ts): no runtime import cycle, no
  * import of another package's `/internal` entry, no implementation behind the contracts entry and at
- * most 60 runtime values on it, no algorithm package importing another, no new runtime import of a provider package by a
- * method package, no source file over 500 lines and no function over 150 lines. It lives here
- * because vitest's `include` globs cover `packages/*\/test`, not `scripts/`.
+ * most 60 runtime values on it, no algorithm package importing another, no new runtime import of a
+ * provider package by a method package, no method package keying behaviour on a provider's id
+ * string, no source file over 500 lines and no function over 150 lines. It lives here because
+ * vitest's `include` globs cover `packages/*\/test`, not `scripts/`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -363,5 +364,66 @@ describe('checkArchitecture on the layers', () => {
     const clean = checkArchitecture(root, noAllowlists);
     expect(clean.layers.contractRuntimeExports).toEqual(['v0', 'v1']);
     expect(clean.ok, clean.text).toBe(true);
+  });
+});
+
+describe('checkArchitecture on provider ids', () => {
+  const root = mkdtempSync(join(tmpdir(), 'grag-architecture-ids-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+  const noAllowlists = { provider: [], longCode: [] };
+  write(
+    'packages/core/package.json',
+    JSON.stringify({ name: '@grag/core', exports: { '.': './dist/index.js' } }),
+  );
+  write(
+    'packages/core/src/index.ts',
+    "export const core = (tasks: { id: string }) => tasks.id.startsWith('x');\n",
+  );
+  write(
+    'packages/da-rag/package.json',
+    JSON.stringify({ name: '@grag/da-rag', exports: { '.': './dist/index.js' } }),
+  );
+  write(
+    'packages/da-rag/src/retrieve.ts',
+    [
+      "export const scoring = (tasks: { id: string }) => (tasks.id.startsWith('offline') ? 'evidence' : 'model');",
+      'export const same = (a: { tasks: { id: string } }, b: { tasks: { id: string } }) => a.tasks.id === b.tasks.id;',
+      "export const label = (embedder: { modelId: string }) => 'the ' + embedder.modelId + ' embedder';",
+    ].join('\n'),
+  );
+  write(
+    'packages/da-rag/src/update.ts',
+    [
+      'type P = { tasks: { id: string }; embedder: { provider: string; modelId: string } };',
+      "export const a = (ctx: P) => ctx.tasks.id === 'offline:wink';",
+      'export const b = (p: P) => { switch (p.embedder.provider) { default: return /glove/.test(p.embedder.modelId); } };',
+    ].join('\n'),
+  );
+
+  it("fails on a method package that inspects a provider's id, not on reading or comparing two", () => {
+    const report = checkArchitecture(root, noAllowlists);
+    expect(report.ok).toBe(false);
+    expect(report.providerIdKeys).toEqual([
+      "packages/da-rag/src/retrieve.ts:1: tasks.id.startsWith('offline')",
+      "packages/da-rag/src/update.ts:2: ctx.tasks.id === 'offline:wink'",
+      'packages/da-rag/src/update.ts:3: p.embedder.provider',
+      'packages/da-rag/src/update.ts:3: /glove/.test(p.embedder.modelId)',
+    ]);
+    expect(report.text).toContain("keyed on a provider's id string: 4 (FAIL)");
+  });
+
+  it('passes when the method reads a declared capability instead (other packages are not checked)', () => {
+    write(
+      'packages/da-rag/src/retrieve.ts',
+      "export const scoring = (tasks: { judgement?: string }) => (tasks.judgement === 'heuristic' ? 'evidence' : 'model');\n",
+    );
+    write('packages/da-rag/src/update.ts', 'export const a = 1;\n');
+    const report = checkArchitecture(root, noAllowlists);
+    expect(report.providerIdKeys).toEqual([]);
+    expect(report.ok, report.text).toBe(true);
   });
 });
