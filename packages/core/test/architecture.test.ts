@@ -21,6 +21,22 @@ import {
   LONG_CODE_DEBT_DIR,
 } from '../../../scripts/check-architecture.js';
 
+/**
+ * A temporary workspace the checks run on (removed after the suite): `write` puts a file under it,
+ * `pkg` a package.json with its name and `exports` map.
+ */
+function fakeWorkspace(prefix: string) {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+  const pkg = (dir: string, name: string, exports: Record<string, string> = { '.': './dist/index.js' }) =>
+    write(`packages/${dir}/package.json`, JSON.stringify({ name, exports }));
+  return { root, write, pkg };
+}
+
 describe('the workspace', () => {
   it('has no runtime import cycle, and no import-rule violation beyond the listed debt', () => {
     const report = checkArchitecture();
@@ -141,14 +157,7 @@ describe('importsOf', () => {
 });
 
 describe('checkArchitecture on a small workspace', () => {
-  const root = mkdtempSync(join(tmpdir(), 'grag-architecture-'));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  };
-  const pkg = (dir: string, name: string, exports: Record<string, string> = { '.': './dist/index.js' }) =>
-    write(`packages/${dir}/package.json`, JSON.stringify({ name, exports }));
+  const { root, write, pkg } = fakeWorkspace('grag-architecture-');
   pkg('core', '@grag/core', { '.': './dist/index.js', './internal': './dist/internal.js' });
   write('packages/core/src/index.ts', "export * from './contracts/types.js';\n");
   write('packages/core/src/contracts/types.ts', 'export interface Doc {\n  id: string;\n}\n');
@@ -211,12 +220,7 @@ describe('checkArchitecture on a small workspace', () => {
 });
 
 describe('checkArchitecture on long files and functions', () => {
-  const root = mkdtempSync(join(tmpdir(), 'grag-architecture-size-'));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  };
+  const { root, write } = fakeWorkspace('grag-architecture-size-');
   const lines = (n: number, line = 'export const x = 1;') => `${Array(n).fill(line).join('\n')}\n`;
   /** A function of `n` lines: its signature, `n - 2` statements, its closing brace. */
   const fn = (name: string, n: number) =>
@@ -293,14 +297,7 @@ describe('checkArchitecture on long files and functions', () => {
 });
 
 describe('checkArchitecture on the layers', () => {
-  const root = mkdtempSync(join(tmpdir(), 'grag-architecture-layers-'));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  };
-  const pkg = (dir: string, name: string, exports: Record<string, string> = { '.': './dist/index.js' }) =>
-    write(`packages/${dir}/package.json`, JSON.stringify({ name, exports }));
+  const { root, write, pkg } = fakeWorkspace('grag-architecture-layers-');
   const noAllowlists = { provider: [], longCode: [] };
   pkg('core', '@grag/core', { '.': './dist/index.js', './kit': './dist/kit.js' });
   write('packages/core/src/kit.ts', 'export class Meter {}\nexport const kitValue = 1;\n');
@@ -368,12 +365,7 @@ describe('checkArchitecture on the layers', () => {
 });
 
 describe('checkArchitecture on provider ids', () => {
-  const root = mkdtempSync(join(tmpdir(), 'grag-architecture-ids-'));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  };
+  const { root, write } = fakeWorkspace('grag-architecture-ids-');
   const noAllowlists = { provider: [], longCode: [] };
   write(
     'packages/core/package.json',
