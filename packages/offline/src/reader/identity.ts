@@ -87,12 +87,12 @@ export function roleSpans(name: string, sentences: readonly AnswerSentence[]): R
     if (containsWords(wordSet(s), words.slice(-1)) < 1) continue;
     const tokens = s.ea.analysis.tokens;
     const range = s.ea.analysis.sentences[s.index]!;
+    const word = (at: number): string | undefined => {
+      const t = tokens[at];
+      return t && foldedWord(t.value);
+    };
     for (let k = range.start; k <= range.end; k++) {
       // The whole name ends here (or its last word alone, as a text calls a person again: "Marren").
-      const word = (at: number): string | undefined => {
-        const t = tokens[at];
-        return t && foldedWord(t.value);
-      };
       if (word(k) !== words[words.length - 1] || !capital(tokens[k])) continue;
       const whole = words.every((w, j) => word(k - (words.length - 1 - j)) === w);
       // Another person of the same surname ("Mayor Odile Brandt" for "Edvard Brandt") is not X.
@@ -149,9 +149,12 @@ export function identityOf(
   return { answer: spanText(tokens, best.start, best.end), sentence: best.sentence };
 }
 
-/** Whether the context calls `name` a `head` (lemma): "X was a Norwegian marine biologist" → "biologist". */
-export function calledA(name: string, head: string, sentences: readonly AnswerSentence[]): boolean {
-  return roleSpans(name, sentences).some(
-    (r) => sentences[r.sentence]!.ea.analysis.tokens[r.end]!.lemma === head,
+/**
+ * The heads (lemmas) of what the context calls `name`: "X was a Norwegian marine biologist" →
+ * "biologist".
+ */
+export function roleHeads(name: string, sentences: readonly AnswerSentence[]): Set<string> {
+  return new Set(
+    roleSpans(name, sentences).map((r) => sentences[r.sentence]!.ea.analysis.tokens[r.end]!.lemma),
   );
 }

@@ -14,7 +14,7 @@ import { type ReaderContext, readContext } from './context.js';
 import { findDescription, GENERIC_PLACES, normalizeWording, replaceSpan } from './decompose.js';
 import { findEventPlace } from './events.js';
 import { extractPhrase } from './extract.js';
-import { calledA, identityName, identityOf } from './identity.js';
+import { identityName, identityOf, roleHeads } from './identity.js';
 import { polarByRelation } from './polar.js';
 import { readQuestion } from './question.js';
 import { resolveChain } from './resolve.js';
@@ -211,9 +211,11 @@ async function chainStep(
   // Lindqvist Institute", somewhere in the context.
   const kinds =
     ('kinds' in description ? description.kinds : undefined) ?? (description.head ? [description.head] : []);
-  const called = (kind: string): boolean =>
-    GENERIC_PLACES.has(kind) || describedAs(sub.answer, kind) || calledA(sub.answer, kind, plain);
-  if (kinds.length > 0 && !kinds.some(called)) return null;
+  if (kinds.length > 0 && !kinds.some((kind) => GENERIC_PLACES.has(kind) || describedAs(sub.answer, kind))) {
+    // …or what a sentence calls it: "X was a Norwegian marine biologist".
+    const heads = roleHeads(sub.answer, plain);
+    if (!kinds.some((kind) => heads.has(kind))) return null;
+  }
   for (const i of sub.items) addItem(i);
   // "Who is the woman who started X?": the description is all that is asked.
   const whole =
