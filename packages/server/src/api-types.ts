@@ -20,6 +20,7 @@ export type {
   Subgraph,
 } from './schema.js';
 export type { ChatMessage, ChatRequest, ChatStreamChunk } from './schema-chat.js';
+export type { GraphNeighbourhood, GraphNode, GraphSearch, MethodList } from './schema-graph.js';
 export type {
   CreateIndexRequest,
   DocumentInput,

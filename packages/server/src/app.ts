@@ -3,6 +3,7 @@ import { InvalidArgumentError } from '@grag/core';
 import { type Context, Hono } from 'hono';
 import { checkTokens, principalCheck, principalOf, setPrincipal, viewFor, Workspaces } from './access.js';
 import { errorBody, HttpError, oneLine, toHttpError } from './errors.js';
+import { graphRoutes } from './graph-routes.js';
 import { browserGuard } from './guard.js';
 import { resolveIndexes } from './indexes.js';
 import { JobManager } from './jobs.js';
@@ -191,6 +192,9 @@ export function createGragServer(options: GragServerOptions): Hono {
     onError,
   };
   readRoutes(app, routes);
+  const methods = options.methods ?? folder?.methods ?? [];
+  const createContext = options.createContext ?? folder?.createContext;
+  graphRoutes(app, routes, { methods, create: createContext !== undefined });
   writeRoutes(app, {
     ...routes,
     jobs,
@@ -206,8 +210,8 @@ export function createGragServer(options: GragServerOptions): Hono {
       jobs,
       answer: options.answer,
       folder: folder?.dir,
-      methods: options.methods ?? folder?.methods ?? [],
-      createContext: options.createContext ?? folder?.createContext,
+      methods,
+      createContext,
     },
   });
   JOBS.set(app, jobs);

@@ -16,6 +16,7 @@ import type {
   QueryResponse,
   QueryStreamEvent,
 } from './schema.js';
+import type { GraphNeighbourhood, GraphSearch, MethodList } from './schema-graph.js';
 import type { CreateIndexRequest, DocumentInput, DocumentList, Job, JobEvent } from './schema-jobs.js';
 import { parseSse } from './sse.js';
 
@@ -112,6 +113,22 @@ export interface GragClient {
     request: Omit<QueryRequest, 'answer' | 'stream'>,
     options?: QueryCallOptions,
   ): AsyncGenerator<QueryStreamPart, void, undefined>;
+  /** `GET /v1/methods`: the methods new indexes are built with, and whether the server creates any. */
+  methods(options?: CallOptions): Promise<MethodList>;
+  /**
+   * `GET /v1/indexes/:name/graph`: a page (`offset`, `limit`; default 0, 20) of the nodes of the
+   * index's graph whose name holds `q` (every node without it), of `type` when given.
+   */
+  searchGraph(
+    name: string,
+    options?: CallOptions & { q?: string; type?: string; offset?: number; limit?: number },
+  ): Promise<GraphSearch>;
+  /** `GET /v1/indexes/:name/graph/nodes/:id`: a node, a page of its neighbours (default 50) and the edges among them. */
+  graphNode(
+    name: string,
+    id: string,
+    options?: CallOptions & { offset?: number; limit?: number },
+  ): Promise<GraphNeighbourhood>;
   /** `POST /v1/indexes`: queue the build of a new index; resolves with its job (see {@link waitForJob}). */
   createIndex(request: CreateIndexRequest, options?: CallOptions): Promise<Job>;
   /** `POST /v1/indexes/:name/documents`: queue an upload of documents (JSON) or files (multipart). */
@@ -129,6 +146,17 @@ export interface GragClient {
   jobEvents(id: string, options?: CallOptions): AsyncGenerator<Job, void, undefined>;
   /** The job once it is done or failed (followed through {@link jobEvents}). */
   waitForJob(id: string, options?: CallOptions): Promise<Job>;
+}
+
+/** The query string of a call's parameters (`signal` and absent ones left out), with its `?`. */
+function search(params: object): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (key !== 'signal' && (typeof value === 'string' || typeof value === 'number'))
+      query.set(key, String(value));
+  }
+  const text = query.toString();
+  return text ? `?${text}` : '';
 }
 
 function typeName(value: unknown): string {
@@ -340,11 +368,17 @@ export function createGragClient(options: GragClientOptions = {}): GragClient {
       );
     },
     documents(name, options = {}) {
-      const page = new URLSearchParams();
-      if (options.offset !== undefined) page.set('offset', String(options.offset));
-      if (options.limit !== undefined) page.set('limit', String(options.limit));
-      const path = `/v1/indexes/${enc(name)}/documents${page.size ? `?${page}` : ''}`;
+      const path = `/v1/indexes/${enc(name)}/documents${search(options)}`;
       return getJson<DocumentList>(`GET ${path}`, path, options);
+    },
+    methods: (options) => getJson<MethodList>('GET /v1/methods', '/v1/methods', options),
+    searchGraph(name, options = {}) {
+      const path = `/v1/indexes/${enc(name)}/graph${search(options)}`;
+      return getJson<GraphSearch>(`GET ${path}`, path, options);
+    },
+    graphNode(name, id, options = {}) {
+      const path = `/v1/indexes/${enc(name)}/graph/nodes/${enc(id)}${search(options)}`;
+      return getJson<GraphNeighbourhood>(`GET ${path}`, path, options);
     },
     index: (name, options) =>
       getJson<IndexInfo>(`GET /v1/indexes/${name}`, `/v1/indexes/${enc(name)}`, options),

@@ -4,6 +4,8 @@
  * schema.ts — the same definitions the server's, the client's and the explorer's TypeScript types
  * are derived from.
  */
+
+import { graphPaths } from './openapi-graph.js';
 import { chatStreamed, json, jsonBody, parameter, queryAnswered } from './openapi-parts.js';
 import { namedIndexPaths, writePaths } from './openapi-writes.js';
 import {
@@ -15,6 +17,7 @@ import {
   QueryRequestSchema,
 } from './schema.js';
 import { CHAT_SCHEMAS, ChatRequestSchema } from './schema-chat.js';
+import { GRAPH_SCHEMAS } from './schema-graph.js';
 import { JOB_SCHEMAS } from './schema-jobs.js';
 
 /** An OpenAPI 3.1 document, as plain JSON. */
@@ -38,7 +41,7 @@ function plain<T>(value: T): T {
 /** The components of the named schemas (each by its `title`), checked to be distinct. */
 function namedSchemas(): Map<string, Json> {
   const named = new Map<string, Json>();
-  for (const schema of [...API_SCHEMAS, ...CHAT_SCHEMAS, ...JOB_SCHEMAS]) {
+  for (const schema of [...API_SCHEMAS, ...CHAT_SCHEMAS, ...JOB_SCHEMAS, ...GRAPH_SCHEMAS]) {
     const title = schema.title;
     if (typeof title !== 'string' || named.has(title)) {
       throw new Error(`openapi: every API schema needs a title of its own (got ${JSON.stringify(title)}).`);
@@ -88,7 +91,7 @@ const ERRORS = {
   ],
   404: [
     'NotFound',
-    'not_found (no such route, document, job or asset) or unknown_index (no index of that name; the message lists them).',
+    'not_found (no such route, document, job, graph node or asset), unknown_index (no index of that name; the message lists them) or no_graph (the index keeps no graph to browse).',
   ],
   409: [
     'Conflict',
@@ -374,6 +377,7 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
       { name: 'query', description: 'Retrieval and answers.' },
       { name: 'documents', description: 'Source documents.' },
       { name: 'jobs', description: 'Writes to indexes, run in the background.' },
+      { name: 'graph', description: "Browsing an index's whole graph, in bounded pages." },
       { name: 'explorer', description: 'The explorer page.' },
     ],
     paths: mergePaths([
@@ -381,6 +385,7 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
       apiPaths(op),
       namedIndexPaths(op),
       writePaths(op),
+      graphPaths(op),
       explorerPaths(op),
     ]),
     components: components(options),

@@ -98,7 +98,7 @@ function document(c: Context, deps: RouteDeps, name: string | undefined): Respon
 }
 
 /** A non-negative integer query parameter (`fallback` when absent), else a 400 naming it. */
-function count(c: Context, name: string, fallback: number, max: number): number {
+export function count(c: Context, name: string, fallback: number, max: number): number {
   const raw = c.req.query(name);
   if (raw === undefined) return fallback;
   const n = Number(raw);

@@ -12,7 +12,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 
 /** A pair of strings, as JSON Schema 2020-12 writes a tuple (TypeBox's `Tuple` writes draft-07's `items: [...]`). */
-function stringPair() {
+export function stringPair() {
   return Type.Unsafe<[string, string]>({
     type: 'array',
     prefixItems: [{ type: 'string' }, { type: 'string' }],
@@ -42,7 +42,7 @@ export const ErrorBodySchema = Type.Object(
       {
         code: Type.String({
           description:
-            'What went wrong, in snake_case: bad_request, answer_unavailable, unauthorized, forbidden_origin, forbidden, not_found, unknown_index, conflict, not_writable, payload_too_large, unsupported_media_type, misdirected_request, aborted, provider_error, model_output_error, internal_error.',
+            'What went wrong, in snake_case: bad_request, answer_unavailable, unauthorized, forbidden_origin, forbidden, not_found, unknown_index, no_graph, conflict, not_writable, payload_too_large, unsupported_media_type, misdirected_request, aborted, provider_error, model_output_error, internal_error.',
         }),
         message: Type.String({
           description: 'What went wrong and what to do, on one line; never a stack trace.',

@@ -61,6 +61,8 @@ function routes(name: string, job: string): [string, string, unknown][] {
     ['GET', `/v1/indexes/${name}/documents`, undefined],
     ['GET', `/v1/indexes/${name}/documents/h-lamp`, undefined],
     ['GET', `/v1/documents/h-lamp?method=${name}`, undefined],
+    ['GET', `/v1/indexes/${name}/graph?q=lamp`, undefined],
+    ['GET', `/v1/indexes/${name}/graph/nodes/h-lamp`, undefined],
     ['POST', `/v1/indexes/${name}/documents`, { documents: [{ id: 'x', text: 'x' }] }],
     ['DELETE', `/v1/indexes/${name}/documents/h-lamp`, undefined],
     ['DELETE', `/v1/indexes/${name}`, undefined],
