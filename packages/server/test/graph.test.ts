@@ -9,6 +9,7 @@ import { bm25Rag } from '@grag/naive-rag';
 import { nodeRag } from '@grag/noderag';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGragClient } from '../src/client.js';
 import {
   createGragServer,
   type ErrorBody,
@@ -166,5 +167,16 @@ describe('graph routes', () => {
     expect(page.body.neighbours).toHaveLength(10);
     // Searched and walked without reading the graph again (generous bound for a loaded machine).
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('the typed client reads the same answers as the routes', async () => {
+    const grag = createGragClient({ baseUrl: server.url });
+    expect(await grag.methods()).toEqual((await get('/v1/methods', 'MethodList')).body);
+    expect(await grag.searchGraph('big', { q: 'hub', limit: 3 })).toEqual(
+      (await get('/v1/indexes/big/graph?q=hub&limit=3', 'GraphSearch')).body,
+    );
+    expect(await grag.graphNode('big', 'e0', { offset: 2, limit: 3 })).toEqual(
+      (await get('/v1/indexes/big/graph/nodes/e0?offset=2&limit=3', 'GraphNeighbourhood')).body,
+    );
   });
 });

@@ -41,6 +41,10 @@ export class GraphTab {
   private expanded = new Map<string, number>();
   private focus: string | undefined;
   private view: GraphView | undefined;
+  /** The number of the last search sent: an earlier one's answer, coming late, is dropped. */
+  private searches = 0;
+  /** Bumped when the drawing starts afresh: a neighbourhood asked for before is then dropped. */
+  private generation = 0;
 
   constructor(private readonly api: GragClient) {
     this.form.addEventListener('submit', (event) => {
@@ -83,6 +87,7 @@ export class GraphTab {
   }
 
   private clear(): void {
+    this.generation++;
     this.view?.destroy();
     this.view = undefined;
     this.nodes.clear();
@@ -100,6 +105,7 @@ export class GraphTab {
     const index = this.index;
     if (!index) return;
     this.search = search;
+    const mine = ++this.searches;
     this.matches.dataset.state = 'loading';
     try {
       const page = await this.api.searchGraph(index, {
@@ -108,22 +114,29 @@ export class GraphTab {
         offset: search.offset,
         limit: MATCHES,
       });
+      if (mine !== this.searches) return;
       this.communityType = page.communityType;
       this.communities.hidden = page.communityType === null;
       const types = page.types.map((t) => `${t.count} ${t.type}`).join(', ');
+      const one = page.total === 1;
       const what = search.type
-        ? 'communities'
+        ? one
+          ? 'community'
+          : 'communities'
         : search.q.trim()
-          ? `matches of “${search.q.trim()}”`
+          ? `${one ? 'match' : 'matches'} of “${search.q.trim()}”`
           : 'nodes, best connected first';
-      this.meta.textContent = `${page.nodes} nodes (${types}), ${page.edges} edges. ${page.total} ${what}${page.total ? `: ${search.offset + 1}–${search.offset + page.matches.length}` : ''}.`;
+      const range = page.total ? `: ${search.offset + 1}–${search.offset + page.matches.length}` : '';
+      this.meta.textContent = `${page.nodes} nodes (${types}), ${page.edges} edges. ${page.total} ${what}${range}.`;
       this.matches.replaceChildren(...page.matches.map((node) => this.matchRow(node)));
       this.prev.disabled = search.offset === 0;
       this.next.disabled = search.offset + page.matches.length >= page.total;
     } catch (error) {
+      if (mine !== this.searches) return;
       this.matches.replaceChildren();
       this.meta.textContent = failureMessage(error);
     }
+    this.matches.dataset.query = search.type ? `type:${search.type}` : search.q.trim();
     this.matches.dataset.state = 'done';
   }
 
@@ -147,6 +160,7 @@ export class GraphTab {
   /** Add the next page of the neighbours of `id` to the drawing, and show `id`'s details. */
   private async expand(id: string): Promise<void> {
     const index = this.index;
+    const generation = this.generation;
     const offset = this.expanded.get(id) ?? 0;
     this.status.textContent = 'Loading…';
     let near: GraphNeighbourhood;
@@ -156,7 +170,7 @@ export class GraphTab {
       this.status.textContent = failureMessage(error);
       return;
     }
-    if (index !== this.index) return;
+    if (index !== this.index || generation !== this.generation) return;
     this.focus = id;
     this.nodes.set(near.node.id, near.node);
     let dropped = 0;
@@ -189,6 +203,18 @@ export class GraphTab {
       ),
     ];
     if (near.text) children.push(h('p', { class: 'node-text' }, near.text));
+    // The neighbours as buttons too: what a click on a node does, by keyboard.
+    const list = h('ul', { class: 'neighbours', 'aria-label': `Neighbours of ${node.label}` });
+    for (const n of near.neighbours.slice(0, 12)) {
+      const b = h(
+        'button',
+        { type: 'button', class: 'match', 'data-testid': 'graph-neighbour', 'data-node-id': n.id },
+        n.label,
+      );
+      b.addEventListener('click', () => void this.expand(n.id));
+      list.append(h('li', {}, b));
+    }
+    if (near.neighbours.length) children.push(list);
     if (shown < near.total) {
       const more = h(
         'button',

@@ -35,6 +35,8 @@ export class DocumentsTab {
   private indexes: IndexInfo[] = [];
   private picked: string | undefined;
   private offset = 0;
+  /** The number of the last page asked for: an earlier one's answer, coming late, is dropped. */
+  private pages = 0;
 
   constructor(
     private readonly api: GragClient,
@@ -125,9 +127,10 @@ export class DocumentsTab {
     this.uploadForm.querySelector('button')!.disabled = info?.writable === false;
     this.textForm.querySelector<HTMLButtonElement>('button[type=submit]')!.disabled =
       info?.writable === false;
+    const mine = ++this.pages;
     try {
       const page = await this.api.documents(name, { offset, limit: PAGE });
-      if (this.picked !== name) return;
+      if (mine !== this.pages) return;
       this.offset = offset;
       const end = offset + page.documents.length;
       this.docsMeta.textContent =
