@@ -71,8 +71,8 @@ describe.skipIf(state === 'skip')('the explorer app in headless Chromium', () =>
     for (const d of [dir, explorerDir]) if (d) await rm(d, { recursive: true, force: true });
   });
 
-  /** Wait until the job line says `what` is done (or fail with what it says instead). */
-  async function jobDone(what: string): Promise<string> {
+  /** Wait until the job line says `what` ended, and check it ended `expected` (done by default). */
+  async function jobDone(what: string, expected: 'done' | 'failed' = 'done'): Promise<string> {
     const line = page.getByTestId('job-status');
     await expect
       .poll(
@@ -84,7 +84,7 @@ describe.skipIf(state === 'skip')('the explorer app in headless Chromium', () =>
       )
       .toBe(true);
     const text = (await line.textContent()) ?? '';
-    expect(await line.getAttribute('data-state'), text).toBe('done');
+    expect(await line.getAttribute('data-state'), text).toBe(expected);
     return text;
   }
 
@@ -149,6 +149,26 @@ describe.skipIf(state === 'skip')('the explorer app in headless Chromium', () =>
     expect(problems).toEqual([]);
   }, 30_000);
 
+  it('shows a refused upload and a failed job on the job line, in one line each', async () => {
+    await page.getByRole('tab', { name: 'Documents' }).click();
+    await page.locator('#files').setInputFiles({
+      name: 'tides.xyz',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from('High tide at 06:12.'),
+    });
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    const refused = await jobDone('Uploading tides.xyz to harbour-notes', 'failed');
+    expect(refused).toMatch(/^Uploading tides\.xyz to harbour-notes failed: .*tides\.xyz/);
+    expect(await page.getByTestId('job-status').getAttribute('role')).toBe('alert');
+    // The method refuses to remove an index's last document: the job fails, the document stays.
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Delete document note-1' }).click();
+    const failed = await jobDone('Deleting note-1 from harbour-notes', 'failed');
+    expect(failed).toMatch(/^Deleting note-1 from harbour-notes failed: bm25 update: /);
+    expect(failed.split('\n')).toHaveLength(1);
+    await page.waitForSelector('[data-testid=doc-row][data-doc-id="note-1"]');
+  }, 30_000);
+
   it('browses the graph of an entity-graph index: search, open, expand', async () => {
     await page.getByRole('tab', { name: 'Documents' }).click();
     await page.getByLabel('Index name').fill('ferries');
@@ -178,6 +198,15 @@ describe.skipIf(state === 'skip')('the explorer app in headless Chromium', () =>
     await neighbours.first().click();
     await expect.poll(() => page.getByTestId('graph-node').getAttribute('data-node-id')).toBe(ids[0]);
     expect(Number(await graph.getAttribute('data-node-count'))).toBeGreaterThanOrEqual(before);
+
+    // Deleted in the page: the index leaves every list.
+    await page.getByRole('tab', { name: 'Documents' }).click();
+    await page.locator('[data-testid=index-row][data-name="ferries"] input').check();
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Delete index' }).click();
+    await jobDone('Deleting index ferries');
+    await page.waitForSelector('[data-testid=index-row][data-name="ferries"]', { state: 'detached' });
+    expect(await page.locator('#graph-index option').allTextContents()).toEqual(['harbour-notes (bm25)']);
     expect(problems).toEqual([]);
   }, 30_000);
 });
