@@ -172,6 +172,7 @@ export class GraphView {
   readonly #offsets: Uint32Array;
   readonly #targets: Uint32Array;
   readonly #folded: string[];
+  #types: { type: string; count: number }[] | undefined;
 
   constructor(data: GraphData) {
     this.#data = data;
@@ -229,9 +230,12 @@ export class GraphView {
 
   /** Node types with their counts, most frequent first. */
   types(): { type: string; count: number }[] {
-    const counts = new Map<string, number>();
-    for (let i = 0; i < this.order; i++) counts.set(this.typeOf(i), (counts.get(this.typeOf(i)) ?? 0) + 1);
-    return [...counts].map(([type, count]) => ({ type, count })).sort((a, b) => b.count - a.count);
+    if (!this.#types) {
+      const counts = new Map<string, number>();
+      for (let i = 0; i < this.order; i++) counts.set(this.typeOf(i), (counts.get(this.typeOf(i)) ?? 0) + 1);
+      this.#types = [...counts].map(([type, count]) => ({ type, count })).sort((a, b) => b.count - a.count);
+    }
+    return this.#types.map((t) => ({ ...t }));
   }
 
   /**
