@@ -177,7 +177,11 @@ describe.skipIf(state === 'skip')('the explorer app in headless Chromium', () =>
     await page.getByRole('button', { name: 'Create index' }).click();
     await jobDone('Creating index ferries (e2graphrag)');
 
-    await page.getByRole('tab', { name: 'Graph' }).click();
+    // The tabs follow the arrow keys too.
+    await page.getByRole('tab', { name: 'Documents' }).press('ArrowRight');
+    await expect
+      .poll(() => page.getByRole('tab', { name: 'Graph' }).getAttribute('aria-selected'))
+      .toBe('true');
     await page.locator('#graph-index').selectOption('ferries');
     await page.getByLabel('Entity').fill('gannet');
     await page.getByRole('button', { name: 'Search', exact: true }).click();

@@ -32,7 +32,18 @@ function showTab(tab: Tab): void {
   document.body.dataset.tab = tab;
   if (tab === 'graph') graphTab.opened();
 }
-for (const button of tabs) button.addEventListener('click', () => showTab(button.dataset.tab as Tab));
+for (const [i, button] of tabs.entries()) {
+  button.addEventListener('click', () => showTab(button.dataset.tab as Tab));
+  // The tab list as ARIA's tabs pattern has it: arrow keys, Home and End move between tabs.
+  button.addEventListener('keydown', (event) => {
+    const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    const next = tabs[(to + tabs.length) % tabs.length]!;
+    showTab(next.dataset.tab as Tab);
+    next.focus();
+  });
+}
 
 let wanted: string[] | undefined = new URLSearchParams(location.search)
   .get('methods')
