@@ -136,6 +136,7 @@ export class HashedTfidfEmbedder implements FittableEmbedder {
   readonly options: Readonly<HashedTfidfOptions>;
   #idf: Float32Array | null = null;
   #documents = 0;
+  #revision = 0;
   readonly #charCache = new Map<string, Uint32Array>();
   /**
    * The features of the text being embedded, reused from text to text (embedding is synchronous):
@@ -165,6 +166,14 @@ export class HashedTfidfEmbedder implements FittableEmbedder {
 
   get fitted(): boolean {
     return this.#idf !== null;
+  }
+
+  /**
+   * How many times the IDF was fitted or restored. While it stays the same, the same text gets the
+   * same embedding, so embeddings kept with it can be reused.
+   */
+  get revision(): number {
+    return this.#revision;
   }
 
   /** Number of texts the IDF was fitted on. */
@@ -252,6 +261,7 @@ export class HashedTfidfEmbedder implements FittableEmbedder {
     for (let b = 0; b < buckets; b++) idf[b] = Math.log((1 + n) / (1 + df[b]!)) + 1;
     this.#idf = idf;
     this.#documents = n;
+    this.#revision++;
   }
 
   #weightBuffer = new Float64Array(256);
@@ -335,6 +345,7 @@ export class HashedTfidfEmbedder implements FittableEmbedder {
   /** Restore a state written by `state()`. The options it was written with must match this embedder's. */
   restore(state: unknown): void {
     const s = HashedTfidfEmbedder.#check(state);
+    this.#revision++;
     for (const key of Object.keys(HASHED_TFIDF_DEFAULTS) as (keyof HashedTfidfOptions)[]) {
       if (s.options[key] !== this.options[key]) {
         throw new InvalidArgumentError(

@@ -4,14 +4,19 @@
  * names in the sentence or its item, an answer of the type asked for, the embedder's cosine).
  */
 import { type ContextItem, type Embedder, embedAll, throwIfAborted } from '@grag/core';
-import { cosineSimilarity } from '@grag/core/kit';
+import { dot } from '@grag/core/kit';
 import type { EntityAnalysis } from '../entities.js';
-import { analyze, spanText } from '../nlp.js';
 import { questionTarget } from '../query.js';
 import { inverseDocumentFrequency } from '../rank.js';
-import { titleLine } from '../readings.js';
+import {
+  createItemReadings,
+  type EntitiesOf,
+  type ItemReading,
+  type ItemReadings,
+  readItem,
+  sentenceVectors,
+} from './items.js';
 import { contentConcepts, predicateConcepts } from './meaning.js';
-import { headerOf, narratorOf } from './narrator.js';
 import { containsPhrase, type ScoredSentence } from './support.js';
 import type { AnswerSentence } from './types.js';
 
@@ -34,77 +39,29 @@ export interface ReaderContext {
   asAnswerSentences(scores: readonly number[]): AnswerSentence[];
 }
 
-type EntitiesOf = (text: string, full: boolean, subject?: string) => Promise<EntityAnalysis>;
-
-/**
- * What a note without a title line is about: the name its first sentence opens with, before "is",
- * "was" or a comma ("The Lindqvist Institute is a music school …"), so that "It has 420 students"
- * is read as about it. undefined when the text has a title line (the reading takes that) or opens
- * otherwise.
- */
-async function leadSubject(text: string): Promise<string | undefined> {
-  if (titleLine(text) !== undefined) return undefined;
-  const { tokens, sentences } = await analyze(text);
-  const first = sentences[0];
-  if (!first) return undefined;
-  let i = first.start;
-  if (tokens[i]?.normal === 'the') i++;
-  let j = i;
-  while (j <= first.end && tokens[j]!.type === 'word' && /^\p{Lu}/u.test(tokens[j]!.value)) j++;
-  return j > i && /^(is|was|are|were|,)$/.test(tokens[j]?.normal ?? '')
-    ? spanText(tokens, i, j - 1)
-    : undefined;
-}
-
-/** Every sentence of `context` with its concepts, names, numbers and its note's narrator. */
-async function contextSentences(
+/** Read `context` for the reader: its sentences, and a scorer of questions against them. */
+export async function readContext(
   context: readonly ContextItem[],
-  entitiesOf: EntitiesOf,
-  abortSignal: AbortSignal | undefined,
-): Promise<ScoredSentence[]> {
+  deps: { entitiesOf: EntitiesOf; embedder?: Embedder | undefined; items?: ItemReadings | undefined },
+  abortSignal?: AbortSignal,
+): Promise<ReaderContext> {
+  const { entitiesOf, embedder } = deps;
+  const items = deps.items ?? createItemReadings();
+  const readings: ItemReading[] = [];
   const candidates: ScoredSentence[] = [];
   for (let item = 0; item < context.length; item++) {
     throwIfAborted(abortSignal);
     const text = context[item]!.text;
-    const ea = await entitiesOf(text, true, await leadSubject(text));
-    const narrator = /\b(my|our)\b/i.test(text)
-      ? narratorOf(text, await entitiesOf(headerOf(text), false))
-      : null;
-    for (const s of ea.analysis.sentences) {
-      const keys = new Set<string>();
-      const types = new Map<string, string>();
-      for (const m of ea.bySentence[s.index] ?? []) {
-        keys.add(m.key);
-        types.set(m.key, ea.byKey.get(m.key)?.type ?? 'other');
-      }
-      const numbers = ea.analysis.tokens
-        .slice(s.start, s.end + 1)
-        .filter((t) => t.type === 'number')
-        .map((t) => t.normal);
-      candidates.push({
-        text: s.text,
-        lemmas: contentConcepts(ea.analysis, s.start, s.end, true),
-        keys,
-        types,
-        numbers,
-        item,
-        ea,
-        index: s.index,
-        ...(narrator ? { narrator } : {}),
-      });
+    let reading = items.get(text);
+    if (!reading) {
+      reading = await readItem(text, entitiesOf);
+      items.set(text, reading);
     }
+    readings.push(reading);
+    for (const s of reading.sentences) candidates.push({ ...s, item });
   }
-  return candidates;
-}
-
-/** Read `context` for the reader: its sentences, and a scorer of questions against them. */
-export async function readContext(
-  context: readonly ContextItem[],
-  deps: { entitiesOf: EntitiesOf; embedder?: Embedder | undefined },
-  abortSignal?: AbortSignal,
-): Promise<ReaderContext> {
-  const { entitiesOf, embedder } = deps;
-  const candidates = await contextSentences(context, entitiesOf, abortSignal);
+  // Each sentence's concepts as a set, for every reading of the question.
+  const conceptSets = candidates.map((c) => new Set(c.lemmas));
   // The names each item mentions anywhere: a note or passage about X speaks of X in every sentence
   // ("The club was founded in 1961 by …" in the history of the Gig Club).
   const itemKeys = new Map<number, Set<string>>();
@@ -115,19 +72,25 @@ export async function readContext(
   }
   // …or as a phrase inside a longer name ("Gig Club" in "the Merrow Falls Gig Club").
   const itemLower = context.map((c) => c.text.toLowerCase());
+  const sentenceLower = candidates.map((c) => c.text.toLowerCase());
   const idf = inverseDocumentFrequency(candidates.map((c) => c.lemmas));
   const maxIdf = Math.log(1 + candidates.length);
-  // The context's embeddings are computed once, for every reading of the question.
-  let textVectors: Float32Array[] | null | undefined;
+  // The context's embeddings are made once, for every reading of the question (and kept per item),
+  // with their squared norms: a question's cosines are then one dot product per sentence.
+  let textVectors: { vectors: Float32Array[]; squares: number[] } | undefined;
   const cosinesFor = async (q: string): Promise<number[] | null> => {
     if (!embedder || candidates.length === 0) return null;
-    textVectors ??= await embedAll(
-      embedder,
-      candidates.map((c) => c.text),
-      { abortSignal },
-    );
+    if (!textVectors) {
+      const vectors = await sentenceVectors(readings, embedder, abortSignal);
+      textVectors = { vectors, squares: vectors.map((v) => dot(v, v)) };
+    }
+    const { vectors, squares } = textVectors;
     const [qv] = await embedAll(embedder, [q], { abortSignal });
-    return textVectors.map((v) => cosineSimilarity(qv!, v));
+    const qq = dot(qv!, qv!);
+    // As cosineSimilarity computes it, term for term.
+    return vectors.map((v, i) =>
+      qq === 0 || squares[i] === 0 ? 0 : dot(qv!, v) / Math.sqrt(qq * squares[i]!),
+    );
   };
 
   /** The question read, and how well each context sentence matches it. */
@@ -144,25 +107,36 @@ export async function readContext(
     let queryWeight = 0;
     for (const l of queryLemmas) queryWeight += weightOf(l) * (idf.get(l) ?? maxIdf);
     const cosines = queryLemmas.size ? await cosinesFor(q) : null;
+    const keyParts = queryKeys.map((k) => [k, k.split(' ')] as const);
+    // Whether an item names a query entity as a phrase: asked once per item and entity.
+    const named = new Map<string, boolean>();
+    const itemNames = (item: number, k: string): boolean => {
+      const key = `${item}\u0000${k}`;
+      let has = named.get(key);
+      if (has === undefined) {
+        has = containsPhrase(itemLower[item]!, k);
+        named.set(key, has);
+      }
+      return has;
+    };
     const scores = candidates.map((c, i) => {
       let overlap = 0;
-      for (const l of new Set(c.lemmas)) if (queryLemmas.has(l)) overlap += weightOf(l) * (idf.get(l) ?? 0);
+      for (const l of conceptSets[i]!) if (queryLemmas.has(l)) overlap += weightOf(l) * (idf.get(l) ?? 0);
       const lexical = queryWeight > 0 ? overlap / queryWeight : 0;
       if (lexical === 0 && !(cosines && (cosines[i] ?? 0) > 0.2)) return 0;
-      const lower = c.text.toLowerCase();
+      const lower = sentenceLower[i]!;
       // A query entity counts when the sentence names it, or names its first or last word
       // ("Varga" for "Elena Varga").
       const inItem = itemKeys.get(c.item)!;
       let entityHits = 0;
-      for (const k of queryKeys) {
-        const parts = k.split(' ');
+      for (const [k, parts] of keyParts) {
         if (c.keys.has(k) || containsPhrase(lower, k)) entityHits += 1;
         else if (parts.length > 1 && (c.keys.has(parts[0]!) || c.keys.has(parts[parts.length - 1]!)))
           entityHits += 1;
         // Named elsewhere in the same item, or taken up by its head noun ("the club").
         else if (
           inItem.has(k) ||
-          containsPhrase(itemLower[c.item]!, k) ||
+          itemNames(c.item, k) ||
           (parts.length > 1 && containsPhrase(lower, `the ${parts[parts.length - 1]}`))
         )
           entityHits += 0.6;

@@ -15,6 +15,7 @@ import { findDescription, GENERIC_PLACES, normalizeWording, replaceSpan } from '
 import { findEventPlace } from './events.js';
 import { extractPhrase } from './extract.js';
 import { identityName, identityOf, roleHeads } from './identity.js';
+import { createItemReadings } from './items.js';
 import { polarByRelation } from './polar.js';
 import { readQuestion } from './question.js';
 import { resolveChain } from './resolve.js';
@@ -52,9 +53,11 @@ export function createReader(
   context: ContextItem[],
   options?: { abortSignal?: AbortSignal },
 ) => Promise<AnswerWithCitations> {
+  // The items read for earlier questions, kept for the next (the same passages come back).
+  const items = createItemReadings();
   return async (query, context, options = {}) => {
     throwIfAborted(options.abortSignal);
-    const ctx = await readContext(context, deps, options.abortSignal);
+    const ctx = await readContext(context, { ...deps, items }, options.abortSignal);
     if (deps.answerMode === 'phrase') return answerPhrase(query, context, ctx, deps.entitiesOf);
     return answerWithSentences(query, context, ctx, deps);
   };
