@@ -4,7 +4,7 @@
  * functions every caller of a model needs, the task contracts (`TaskSuite` and each task's result),
  * the method contract (`Method`, `BuildContext`, `RetrieveOptions`, updates), the storage contract
  * (`IndexStore`), the vector-index contract (`VectorIndex`), the loader, tokenizer, meter and
- * build-runtime contracts. It holds no implementation: every module behind this entry is under
+ * build-runtime contracts, and the text-analysis contract (`TextAnalyzer`). It holds no implementation: every module behind this entry is under
  * `src/contracts/` and imports nothing else (`scripts/check-architecture.ts` checks it).
  *
  * The implementations are entry points of their own: `@grag/core/kit` (the method kit:
@@ -123,6 +123,13 @@ export {
   type VocabularyMatch,
   type VocabularyMatchOptions,
 } from './contracts/tasks.js';
+export type {
+  AnalyzeCallOptions,
+  TextAnalysis,
+  TextAnalyzer,
+  TextToken,
+  TextTokenType,
+} from './contracts/text.js';
 export {
   type EncodingName,
   hasTokenOffsets,
@@ -143,7 +150,9 @@ export type {
   SourceLocation,
 } from './contracts/types.js';
 export {
+  type GraphVectorIndex,
   indexVectors,
+  isGraphVectorIndex,
   isStoredVectors,
   type Metric,
   type StoredVectors,

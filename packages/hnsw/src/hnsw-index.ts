@@ -3,11 +3,11 @@ import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  type GraphVectorIndex,
   IndexFormatError,
   InvalidArgumentError,
   type Metric,
   type VectorHit,
-  type VectorIndex,
   type VectorIndexFactory,
   type VectorIndexOptions,
   type VectorSearchOptions,
@@ -114,7 +114,7 @@ function toScore(metric: Metric, distance: number): number {
  * const hits = index.search(queryEmbedding, 10, { ef: 128 });
  * ```
  */
-export class HnswIndex implements VectorIndex {
+export class HnswIndex implements GraphVectorIndex {
   /** Always `'hnsw'`. */
   readonly kind = 'hnsw';
   readonly dimensions: number;

@@ -8,6 +8,7 @@ import type { ChatModel, Embedder } from './models.js';
 import type { BuildRuntimeSettings } from './runtime.js';
 import type { IndexStore } from './store.js';
 import type { TaskSuite } from './tasks.js';
+import type { TextAnalyzer } from './text.js';
 import type { Tokenizer } from './tokenizer.js';
 import type { Document, Retrieval } from './types.js';
 import type { VectorIndexFactory } from './vector.js';
@@ -35,8 +36,18 @@ export interface BuildContext {
   tokenizer: Tokenizer;
   /** Counts model calls, tokens and time per stage (`Meter` in `@grag/core/kit`). */
   meter: UsageMeter;
-  /** How vector indexes are made (flat in core, HNSW in `@grag/hnsw`). */
+  /**
+   * How vector indexes are made: core's exact `flatIndexFactory` (`createBuildContext`'s default) or
+   * `hnswIndexFactory()` from `@grag/hnsw`. A method that needs a graph index's base layer (NodeRAG's
+   * semantic edges) reads it from an index of this factory when it is a `GraphVectorIndex`.
+   */
   vectorIndex: VectorIndexFactory;
+  /**
+   * Reads texts without a model (sentences, tokens, POS tags, lemmas), for methods that build from
+   * a text's words (E2GraphRAG's entity graph): `createWinkTextAnalyzer()` from `@grag/offline`,
+   * which `createOfflineProviders()` includes. A method that needs one and finds none says so.
+   */
+  textAnalyzer?: TextAnalyzer;
   /** The chat model behind `tasks`, when there is one. */
   chat?: ChatModel;
   onProgress?: ProgressReporter;

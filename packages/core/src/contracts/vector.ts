@@ -64,13 +64,49 @@ export function isStoredVectors(vectors: VectorIndex | StoredVectors): vectors i
   return typeof (vectors as StoredVectors).all === 'function';
 }
 
-/** What a {@link VectorIndexFactory} makes an index for: its dimensions, metric and expected size. */
+/**
+ * What a {@link VectorIndexFactory} makes an index for: its dimensions, metric and expected size,
+ * and the construction settings of a graph index (HNSW), which an exact index ignores. A setting
+ * given here wins over the factory's own (a method that builds with its paper's settings passes
+ * them; `hnswIndexFactory`'s defaults fill the rest).
+ */
 export interface VectorIndexOptions {
   dimensions: number;
   /** @default 'cosine' */
   metric?: Metric;
   /** Expected number of vectors (an HNSW index grows beyond it when needed). */
   capacity?: number;
+  /** Graph index: links per node and layer (level 0 keeps up to 2·M). Ignored by exact indexes. */
+  M?: number;
+  /** Graph index: candidate list size while inserting. Ignored by exact indexes. */
+  efConstruction?: number;
+  /** Graph index: candidate list size of a search that gives no `ef`. Ignored by exact indexes. */
+  efSearch?: number;
+  /** Graph index: seed of its level generator, so builds are reproducible. Ignored by exact indexes. */
+  seed?: number;
+}
+
+/**
+ * A {@link VectorIndex} that searches a proximity graph (HNSW, `@grag/hnsw`'s `HnswIndex`) and can
+ * give its base layer: what NodeRAG lays as semantic edges (§2.4). A method tells one from an exact
+ * index with {@link isGraphVectorIndex}, never by its `kind`.
+ */
+export interface GraphVectorIndex extends VectorIndex {
+  /** Candidate list size used by `search` when the call gives no `ef`. May be changed at any time. */
+  efSearch: number;
+  /**
+   * The base layer (level 0) of the graph as the index built it: for each id, its out-links (not
+   * necessarily symmetric, not simply the nearest ids).
+   */
+  baseLayerGraph(): Promise<Map<number, number[]>>;
+}
+
+/** Whether `index` is a {@link GraphVectorIndex} (it can give its graph's base layer). */
+export function isGraphVectorIndex(index: VectorIndex): index is GraphVectorIndex {
+  return (
+    typeof (index as Partial<GraphVectorIndex>).baseLayerGraph === 'function' &&
+    typeof (index as Partial<GraphVectorIndex>).efSearch === 'number'
+  );
 }
 
 /** Creates and loads indexes of one kind, so methods can take any implementation. */
