@@ -1,10 +1,17 @@
 /**
  * Choosing an offline embedder, and the offline providers in one call.
  */
-import { type Embedder, type FittableEmbedder, InvalidArgumentError, type TaskSuite } from '@grag/core';
+import {
+  type Embedder,
+  type FittableEmbedder,
+  InvalidArgumentError,
+  type TaskSuite,
+  type TextAnalyzer,
+} from '@grag/core';
 import { SifGloveEmbedder, type SifGloveOptions } from './glove.js';
 import { createOfflineTasks } from './tasks.js';
 import type { OfflineTasksOptions } from './tasks-options.js';
+import { createWinkTextAnalyzer } from './text-analyzer.js';
 import { HashedTfidfEmbedder, type HashedTfidfOptions } from './tfidf-embedder.js';
 
 /** The offline embedders: hashed TF-IDF (no dependency) or SIF on GloVe (optional package). */
@@ -88,14 +95,23 @@ export interface OfflineProvidersOptions {
   tasks?: Partial<Omit<OfflineTasksOptions, 'embedder'>>;
 }
 
-/** The offline task suite and an offline embedder, the tasks scoring relevance with that embedder. */
+/**
+ * The offline task suite, an offline embedder (the tasks score relevance with it) and the wink text
+ * analyzer ({@link createWinkTextAnalyzer}): spread into `createBuildContext` for a context that
+ * builds every grag method with no network.
+ */
 export function createOfflineProviders(options: OfflineProvidersOptions = {}): {
   tasks: TaskSuite;
   embedder: Embedder;
+  textAnalyzer: TextAnalyzer;
 } {
   const embedder =
     typeof options.embedder === 'object' && options.embedder !== null
       ? options.embedder
       : createOfflineEmbedder(options.embedder ?? DEFAULT_OFFLINE_EMBEDDER, options.embedderOptions);
-  return { tasks: createOfflineTasks({ ...options.tasks, embedder }), embedder };
+  return {
+    tasks: createOfflineTasks({ ...options.tasks, embedder }),
+    embedder,
+    textAnalyzer: createWinkTextAnalyzer(),
+  };
 }

@@ -1,6 +1,6 @@
 /**
  * @grag/offline: everything grag needs to run with no network and no download: heuristic
- * implementations of every task on wink-nlp, and local embedders.
+ * implementations of every task on wink-nlp, local embedders, and a text analyzer on wink-nlp.
  */
 export {
   createOfflineEmbedder,
@@ -21,6 +21,7 @@ export {
 export { createWinkReader, type WinkIts, type WinkPipe, type WinkReader } from './nlp.js';
 export { createOfflineTasks, NO_ANSWER } from './tasks.js';
 export { OFFLINE_TASKS_DEFAULTS, type OfflineTasksOptions } from './tasks-options.js';
+export { createWinkTextAnalyzer, WINK_TEXT_ANALYZER_ID } from './text-analyzer.js';
 export {
   HASHED_TFIDF_DEFAULTS,
   HashedTfidfEmbedder,
