@@ -58,7 +58,7 @@ import {
 import { createPromptTasks, createSimulatedChat } from '@grag/core/tasks';
 import { gitState, seededRandom, shuffle } from '@grag/eval';
 import { hnswIndexFactory } from '@grag/hnsw';
-import { createOfflineTasks } from '@grag/offline';
+import { createOfflineTasks, createWinkTextAnalyzer } from '@grag/offline';
 import { loadQaDataset, machine, percentile, runInChild } from './lib.js';
 
 const SEED = 20261121;
@@ -164,6 +164,7 @@ function contextFor(
     tokenizer,
     meter,
     vectorIndex: hnswIndexFactory(),
+    textAnalyzer: createWinkTextAnalyzer(),
     chat,
   });
 }

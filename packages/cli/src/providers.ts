@@ -21,7 +21,7 @@ import {
 } from '@grag/core/kit';
 import { createPromptTasks, createSimulatedChat } from '@grag/core/tasks';
 import { hnswAvailability, hnswIndexFactory } from '@grag/hnsw';
-import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';
+import { createOfflineEmbedder, createOfflineTasks, createWinkTextAnalyzer } from '@grag/offline';
 import { createOpenAI, KNOWN_EMBEDDING_DIMENSIONS, OPENAI_PRICES } from '@grag/openai';
 import { type GragConfig, usesOpenAI } from './config.js';
 import { createSimulatedEmbedder } from './simulate.js';
@@ -134,6 +134,7 @@ export function createEstimateProviders(config: GragConfig, options: ProviderOpt
     tokenizer,
     meter,
     vectorIndex: flatIndexFactory,
+    textAnalyzer: createWinkTextAnalyzer(),
     chat,
   });
   return {
@@ -194,6 +195,9 @@ export function createProviders(config: GragConfig, options: ProviderOptions = {
     tokenizer,
     meter,
     vectorIndex,
+    // Methods that read text without a model (E2GraphRAG's entity graph) read it with wink, offline
+    // or not.
+    textAnalyzer: createWinkTextAnalyzer(),
     ...(chat ? { chat } : {}),
   });
   return {

@@ -6,7 +6,7 @@
 import type { ChatModel, Embedder, MeterSnapshot } from '@grag/core';
 import { createBuildContext, getTokenizer } from '@grag/core/kit';
 import { createPromptTasks, createSimulatedChat } from '@grag/core/tasks';
-import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';
+import { createOfflineEmbedder, createOfflineTasks, createWinkTextAnalyzer } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { readCorpus } from '../src/corpus.js';
 import { demoCorpusPath, run } from '../src/index.js';
@@ -83,6 +83,8 @@ describe('grag index --estimate', () => {
         embedder: models.embedder,
         tasks: createPromptTasks(models.chat),
         chat: models.chat,
+        // as `grag index` makes a context: E2GraphRAG reads its entities with wink
+        textAnalyzer: createWinkTextAnalyzer(),
       });
       ctxRef = ctx;
       await entry.method.build(documents, ctx, {});

@@ -126,14 +126,19 @@ export interface E2GraphRagBuildInput {
   ctx: BuildContext;
   /** Resolved and checked options. */
   options: E2GraphRagOptions;
-  extractor: EntityExtractor;
+  /**
+   * The entity extractor, asked for once the corpus is chunked (so an empty corpus is refused
+   * first, whatever the context holds).
+   */
+  extractor: () => EntityExtractor;
 }
 
 /** Build an E2GraphRAG index, in stages of a fresh build runtime (see the README). */
 export async function buildE2GraphRagIndex(input: E2GraphRagBuildInput): Promise<E2GraphRagIndex> {
-  const { docs, ctx, options: o, extractor } = input;
+  const { docs, ctx, options: o } = input;
   const rt = startBuild(ctx);
   const { chunks, skipped } = await rt.stage('chunk', () => chunkCorpus(docs, ctx, o));
+  const extractor = input.extractor();
   const leaves = leavesFromChunks(chunks, { titles: o.includeTitle ? titlesToWrite(docs) : undefined });
   // The paper runs the (CPU) entity extraction and the (GPU) summaries side by side (§3.1).
   // Both start in this tick, entities first, so the stages are numbered the same on every run.

@@ -1,11 +1,11 @@
 /**
  * E2GraphRAG's entity extractor (§3.1): no LLM; per sentence, the named entities and the nouns.
- * The paper uses spaCy; the default here is wink-nlp with its English lite model. Any extractor that
- * implements {@link EntityExtractor} can replace it.
+ * The paper uses spaCy; here the sentences, POS tags and lemmas come from the build context's
+ * `TextAnalyzer` (`createWinkTextAnalyzer()` from `@grag/offline`: wink-nlp with its English lite
+ * model). Any extractor that implements {@link EntityExtractor} can replace it.
  */
-import { InvalidArgumentError } from '@grag/core';
+import { type BuildContext, InvalidArgumentError, type TextAnalyzer, type TextToken } from '@grag/core';
 import { splitSentences } from '@grag/core/kit';
-import { createWinkReader } from '@grag/offline';
 
 /**
  * Finds the entities of a text, sentence by sentence. The same extractor, with the same
@@ -50,8 +50,8 @@ export function entityExtractorFromFunction(
   };
 }
 
-/** Options of {@link createWinkEntityExtractor}. */
-export interface WinkEntityExtractorOptions {
+/** Options of {@link createEntityExtractor}. */
+export interface EntityExtractorOptions {
   /** Keep common nouns, lemmatized and lower-cased. @default true (E2GraphRAG §3.1: "named entities and common nouns") */
   nouns: boolean;
   /** Keep names: runs of proper nouns, case kept. @default true (E2GraphRAG §3.1) */
@@ -73,8 +73,8 @@ export interface WinkEntityExtractorOptions {
   nameConnectors: readonly string[];
 }
 
-/** Defaults of {@link createWinkEntityExtractor}. */
-export const WINK_ENTITY_EXTRACTOR_DEFAULTS: Readonly<WinkEntityExtractorOptions> = {
+/** Defaults of {@link createEntityExtractor}. */
+export const ENTITY_EXTRACTOR_DEFAULTS: Readonly<EntityExtractorOptions> = {
   nouns: true,
   names: true,
   nameParts: false,
@@ -83,24 +83,13 @@ export const WINK_ENTITY_EXTRACTOR_DEFAULTS: Readonly<WinkEntityExtractorOptions
   nameConnectors: ['of', 'de', 'da', 'del', 'der', 'di', 'du', 'la', 'le', 'van', 'von', 'y', '&'],
 };
 
-/** wink-nlp with sentence boundaries and POS tags, shared with `@grag/offline` (one instance per process). */
-const winkReader = createWinkReader(['sbd', 'pos']);
-
 const LETTER = /\p{L}/u;
 const CAPITALIZED = /^\p{Lu}/u;
 
-interface WinkToken {
-  value: string;
-  lemma: string;
-  pos: string;
-  type: string;
-  space: string;
-  stop: boolean;
-}
-
 /**
- * The default {@link EntityExtractor}: wink-nlp with `wink-eng-lite-web-model`, no download, no
- * model call. Per sentence (wink's sentences, also cut at line breaks):
+ * The default {@link EntityExtractor}: names and nouns from the tokens of `analyzer`
+ * (`createWinkTextAnalyzer()` from `@grag/offline`: wink-nlp with `wink-eng-lite-web-model`, no
+ * download, no model call). Per sentence (the analyzer's sentences, also cut at line breaks):
  * - names: maximal runs of proper nouns (`PROPN`), with capitalized nouns or adjectives next to
  *   them ("New York City"), words joined by a hyphen ("Jean-Paul") and connectors between
  *   capitalized words ("University of Oxford"); written as in the text (case kept, spacing
@@ -108,15 +97,31 @@ interface WinkToken {
  *   for spaCy's PERSON, ORG and GPE entities;
  * - nouns: every other `NOUN`, as its lemma, lower-cased; stop words and tokens without a letter
  *   are skipped.
+ *
+ * Its `id` is the analyzer's id and the options that change what it gives, e.g.
+ * `'wink-eng-lite:v1:nouns,names'`.
+ *
+ * @example
+ * ```ts
+ * const extractor = createEntityExtractor(createWinkTextAnalyzer(), { nameParts: true });
+ * const method = createE2GraphRag({ extractor });
+ * ```
  */
-export function createWinkEntityExtractor(
-  options: Partial<WinkEntityExtractorOptions> = {},
+export function createEntityExtractor(
+  analyzer: TextAnalyzer,
+  options: Partial<EntityExtractorOptions> = {},
 ): EntityExtractor {
-  const o: WinkEntityExtractorOptions = { ...WINK_ENTITY_EXTRACTOR_DEFAULTS, ...options };
+  if (typeof analyzer?.doAnalyze !== 'function') {
+    throw new InvalidArgumentError(
+      'analyzer',
+      'createEntityExtractor: pass a TextAnalyzer, e.g. `createWinkTextAnalyzer()` from @grag/offline.',
+    );
+  }
+  const o: EntityExtractorOptions = { ...ENTITY_EXTRACTOR_DEFAULTS, ...options };
   if (!Number.isInteger(o.minLength) || o.minLength < 1) {
     throw new InvalidArgumentError(
       'minLength',
-      `createWinkEntityExtractor: minLength must be a positive integer, got ${String(o.minLength)}.`,
+      `createEntityExtractor: minLength must be a positive integer, got ${String(o.minLength)}.`,
     );
   }
   const connectors = new Set(o.nameConnectors.map((c) => c.toLowerCase()));
@@ -127,13 +132,13 @@ export function createWinkEntityExtractor(
     ...(o.lowercaseNames ? ['lowercase-names'] : []),
     ...(o.minLength !== 2 ? [`min${o.minLength}`] : []),
   ];
-  const id = `wink-eng-lite:v1:${flags.join(',')}`;
+  const id = `${analyzer.id}:${flags.join(',')}`;
 
-  const nameish = (t: WinkToken): boolean =>
+  const nameish = (t: TextToken): boolean =>
     t.type === 'word' &&
-    (t.pos === 'PROPN' || ((t.pos === 'NOUN' || t.pos === 'ADJ') && CAPITALIZED.test(t.value)));
+    (t.pos === 'PROPN' || ((t.pos === 'NOUN' || t.pos === 'ADJ') && CAPITALIZED.test(t.text)));
 
-  function sentenceEntities(tokens: WinkToken[], start: number, end: number): string[] {
+  function sentenceEntities(tokens: TextToken[], start: number, end: number): string[] {
     const out: string[] = [];
     const keep = (entity: string, name = false): void => {
       if (name && o.lowercaseNames) entity = entity.toLowerCase();
@@ -156,9 +161,9 @@ export function createWinkEntityExtractor(
             continue;
           }
           const joins =
-            (next.value === '-' && next.space === '' && after?.space === '') ||
-            (connectors.has(next.value.toLowerCase()) && !CAPITALIZED.test(next.value));
-          if (joins && j + 2 <= end && after && nameish(after) && CAPITALIZED.test(after.value)) {
+            (next.text === '-' && next.space === '' && after?.space === '') ||
+            (connectors.has(next.text.toLowerCase()) && !CAPITALIZED.test(next.text));
+          if (joins && j + 2 <= end && after && nameish(after) && CAPITALIZED.test(after.text)) {
             j += 2;
             hasProper ||= after.pos === 'PROPN';
             continue;
@@ -168,11 +173,11 @@ export function createWinkEntityExtractor(
         if (hasProper) {
           if (o.names) {
             let name = '';
-            for (let k = i; k <= j; k++) name += (k > i && tokens[k]!.space ? ' ' : '') + tokens[k]!.value;
+            for (let k = i; k <= j; k++) name += (k > i && tokens[k]!.space ? ' ' : '') + tokens[k]!.text;
             keep(name.normalize('NFKC'), true);
             if (o.nameParts && j > i) {
               for (let k = i; k <= j; k++)
-                if (nameish(tokens[k]!)) keep(tokens[k]!.value.normalize('NFKC'), true);
+                if (nameish(tokens[k]!)) keep(tokens[k]!.text.normalize('NFKC'), true);
             }
           }
           i = j + 1;
@@ -189,42 +194,46 @@ export function createWinkEntityExtractor(
   return {
     id,
     async extract(text) {
-      // The reader makes wink forget the text afterwards: the entities depend on `text` only, not on
-      // the texts read before it (a resumed build gives the same graph as an uninterrupted one).
-      return winkReader.read(text, (doc, its) => {
-        const all = doc.tokens();
-        const values = all.out(its.value) as string[];
-        const lemmas = all.out(its.lemma) as string[];
-        const tags = all.out(its.pos) as string[];
-        const types = all.out(its.type) as string[];
-        const spaces = all.out(its.precedingSpaces) as string[];
-        const stops = all.out(its.stopWordFlag) as unknown as boolean[];
-        const tokens: WinkToken[] = values.map((value, k) => ({
-          value,
-          lemma: lemmas[k] ?? value,
-          pos: tags[k] ?? 'X',
-          type: types[k] ?? 'word',
-          space: /\n/.test(spaces[k] ?? '') ? '\n' : (spaces[k] ?? ''),
-          stop: stops[k] === true,
-        }));
-        const sentences: string[][] = [];
-        for (const [from, to] of doc.sentences().out(its.span) as unknown as [number, number][]) {
-          // Cut at line breaks too: a title line and the next sentence are separate sentences.
-          let start = from;
-          for (let k = from; k <= to + 1; k++) {
-            const t = tokens[k];
-            const lineBreak =
-              k > to || (t !== undefined && (t.type === 'tabCRLF' ? /\n/.test(t.value) : false));
-            if (!lineBreak) continue;
-            if (k - 1 >= start) {
-              const entities = sentenceEntities(tokens, start, k - 1);
-              if (entities.length > 0 || k > start) sentences.push(entities);
-            }
-            start = k + 1;
+      const analysis = await analyzer.doAnalyze(text);
+      // A token's preceding whitespace that holds a line break counts as one: a name never runs across it.
+      const tokens: TextToken[] = analysis.tokens.map((t) =>
+        /\n/.test(t.space) ? { ...t, space: '\n' } : t,
+      );
+      const sentences: string[][] = [];
+      for (const [from, to] of analysis.sentences) {
+        // Cut at line breaks too: a title line and the next sentence are separate sentences.
+        let start = from;
+        for (let k = from; k <= to + 1; k++) {
+          const t = tokens[k];
+          const lineBreak = k > to || (t !== undefined && t.type === 'space' && /\n/.test(t.text));
+          if (!lineBreak) continue;
+          if (k - 1 >= start) {
+            const entities = sentenceEntities(tokens, start, k - 1);
+            if (entities.length > 0 || k > start) sentences.push(entities);
           }
+          start = k + 1;
         }
-        return sentences;
-      });
+      }
+      return sentences;
     },
   };
+}
+
+/**
+ * The entity extractor a build or load of `caller` uses when its method was given none:
+ * {@link createEntityExtractor} on the context's text analyzer.
+ *
+ * @throws InvalidArgumentError (argument `ctx`) when the context has no `textAnalyzer`.
+ */
+export function contextEntityExtractor(
+  ctx: Pick<BuildContext, 'textAnalyzer'>,
+  caller: string,
+): EntityExtractor {
+  if (!ctx.textAnalyzer) {
+    throw new InvalidArgumentError(
+      'ctx',
+      `${caller}: E2GraphRAG reads entities with a text analyzer and the build context has none; pass \`textAnalyzer: createWinkTextAnalyzer()\` from @grag/offline (createOfflineProviders() includes it), or an \`extractor\` to createE2GraphRag.`,
+    );
+  }
+  return createEntityExtractor(ctx.textAnalyzer);
 }

@@ -1,6 +1,6 @@
-import type { Method } from '@grag/core';
+import type { BuildContext, Method } from '@grag/core';
 import { buildE2GraphRagIndex } from './build.js';
-import { createWinkEntityExtractor, type EntityExtractor } from './entities.js';
+import { contextEntityExtractor, type EntityExtractor } from './entities.js';
 import {
   E2GRAPHRAG_BUILD_OPTION_KEYS,
   E2GRAPHRAG_RETRIEVE_OPTION_KEYS,
@@ -19,7 +19,12 @@ export interface E2GraphRagSettings {
   name?: string;
   /** Option defaults of this instance (over {@link E2GRAPHRAG_DEFAULTS}). */
   defaults?: Partial<E2GraphRagOptions>;
-  /** Entity extractor for indexing and queries. @default createWinkEntityExtractor() */
+  /**
+   * Entity extractor for indexing and queries. @default `createEntityExtractor(ctx.textAnalyzer)`:
+   * the build context's text analyzer (`createWinkTextAnalyzer()` from `@grag/offline`, which
+   * `createOfflineProviders()` includes); a build or load whose context has none is refused with an
+   * `InvalidArgumentError` saying so.
+   */
   extractor?: EntityExtractor;
 }
 
@@ -42,7 +47,8 @@ export function createE2GraphRag(
   settings: E2GraphRagSettings = {},
 ): Method<E2GraphRagIndex, E2GraphRagOptions, E2GraphRagRetrieveOptions> {
   const name = settings.name ?? 'e2graphrag';
-  const extractor = settings.extractor ?? createWinkEntityExtractor();
+  const extractorOf = (ctx: BuildContext, caller: string): EntityExtractor =>
+    settings.extractor ?? contextEntityExtractor(ctx, caller);
   const format = { method: name, formatVersion: E2GRAPHRAG_FORMAT_VERSION, uses: USES };
   return {
     name,
@@ -54,12 +60,19 @@ export function createE2GraphRag(
     passageRanking: { kinds: ['chunk'] },
     async build(docs, ctx, options = {}) {
       const resolved = resolveE2GraphRagOptions(`${name} build`, settings.defaults, options);
-      return buildE2GraphRagIndex({ docs, ctx, options: resolved, extractor });
+      return buildE2GraphRagIndex({
+        docs,
+        ctx,
+        options: resolved,
+        extractor: () => extractorOf(ctx, `${name} build`),
+      });
     },
     update: (index, change, ctx, options = {}) => updateE2GraphRag(index, change, ctx, options, name),
     retrieve: (index, query, options = {}) => retrieveE2GraphRag(index, query, options, name),
     save: (index, target) => saveE2GraphRag(index, target, format),
-    load: (target, ctx) => loadE2GraphRag(target, ctx, extractor, format),
+    async load(target, ctx) {
+      return loadE2GraphRag(target, ctx, extractorOf(ctx, `${name} load`), format);
+    },
   };
 }
 

@@ -47,8 +47,8 @@ const QUESTION = 'Where was the man who directed Still Waters educated?';
 async function ranked(
   options: Record<string, unknown>,
 ): Promise<{ ids: string[]; trace: Record<string, unknown> }> {
-  const { tasks, embedder } = createOfflineProviders();
-  const ctx = createBuildContext({ embedder, tasks });
+  const { tasks, embedder, textAnalyzer } = createOfflineProviders();
+  const ctx = createBuildContext({ embedder, tasks, textAnalyzer });
   const index = await e2GraphRag.build(CORPUS, ctx, { chunking: 'document', topK: 3, ...options });
   const r = await e2GraphRag.retrieve(index, QUESTION);
   return { ids: r.items.filter((i) => i.kind === 'chunk').flatMap((i) => i.source.docIds), trace: r.trace };
@@ -153,8 +153,8 @@ describe('mention bridges: the second hop through a passage that is not titled w
   const question = 'Which treaty ended the rebellion that destroyed the Harbour Bridge of Veska?';
 
   async function retrieve(options: Record<string, unknown>) {
-    const { tasks, embedder } = createOfflineProviders();
-    const index = await e2GraphRag.build(corpus, createBuildContext({ embedder, tasks }), {
+    const { tasks, embedder, textAnalyzer } = createOfflineProviders();
+    const index = await e2GraphRag.build(corpus, createBuildContext({ embedder, tasks, textAnalyzer }), {
       chunking: 'document',
       topK: 3,
       bridgeSeeds: 1,

@@ -3,6 +3,7 @@ import { memoryStore } from '@grag/core/store';
 import { createPromptTasks } from '@grag/core/tasks';
 import { createScriptedChatModel, createScriptedEmbedder, entityDocuments } from '@grag/core/test';
 import { runMethodSpec } from '@grag/core/test/vitest';
+import { createWinkTextAnalyzer } from '@grag/offline';
 import { e2GraphRag } from '../src/index.js';
 
 const makeContext = () =>
@@ -12,6 +13,7 @@ const makeContext = () =>
     tasks: createPromptTasks(
       createScriptedChatModel((call) => `overview of ${call.messages.at(-1)!.content.length} characters`),
     ),
+    textAnalyzer: createWinkTextAnalyzer(),
   });
 
 // The default method (wink entities, entity linking, hybrid entry points, bridges) on small chunks.

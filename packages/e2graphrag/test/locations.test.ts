@@ -2,7 +2,7 @@ import { createBuildContext } from '@grag/core/kit';
 import { createPromptTasks } from '@grag/core/tasks';
 import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
 import { runLocationSpec } from '@grag/core/test/vitest';
-import { createOfflineTasks } from '@grag/offline';
+import { createOfflineTasks, createWinkTextAnalyzer } from '@grag/offline';
 import { E2GRAPHRAG_PAPER_DEFAULTS, e2GraphRag } from '../src/index.js';
 
 // Scripted summaries name no entity, so every item that mentions an answer is a chunk of the corpus.
@@ -12,9 +12,14 @@ const scripted = () =>
     tasks: createPromptTasks(
       createScriptedChatModel((call) => `overview of ${call.messages.at(-1)!.content.length} characters`),
     ),
+    textAnalyzer: createWinkTextAnalyzer(),
   });
 const offline = () =>
-  createBuildContext({ embedder: createScriptedEmbedder({ dimensions: 32 }), tasks: createOfflineTasks() });
+  createBuildContext({
+    embedder: createScriptedEmbedder({ dimensions: 32 }),
+    tasks: createOfflineTasks(),
+    textAnalyzer: createWinkTextAnalyzer(),
+  });
 
 runLocationSpec('e2graphrag (fixed)', e2GraphRag, {
   makeContext: scripted,

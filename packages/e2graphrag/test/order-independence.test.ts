@@ -7,11 +7,12 @@ const REVIEW =
   "Prominent music critic Signe Halloran, in reviewing The Harbour Suite, said the best performance in the concert is Lotta Kvarnby's... it would be lovely to see her get a medal.";
 const PART = "The cello part in The Harbour Suite (2012) was Lotta Kvarnby's.";
 
-/** The default wink extractor of a fresh copy of the package (and of @grag/offline): a new process. */
+/** The default extractor on the wink analyzer, from fresh copies of the package and of @grag/offline: a new process. */
 async function freshExtractor() {
   vi.resetModules();
-  const { createWinkEntityExtractor } = await import('../src/index.js');
-  return createWinkEntityExtractor();
+  const { createEntityExtractor } = await import('../src/index.js');
+  const { createWinkTextAnalyzer } = await import('@grag/offline');
+  return createEntityExtractor(createWinkTextAnalyzer());
 }
 
 describe('the wink entity extractor does not depend on the texts read before', () => {

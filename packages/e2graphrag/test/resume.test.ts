@@ -1,7 +1,7 @@
 import type { ChatModel, Document } from '@grag/core';
 import { createPromptTasks, createSimulatedChat } from '@grag/core/tasks';
 import { checkResumableBuild, createScriptedEmbedder } from '@grag/core/test';
-import { createOfflineTasks } from '@grag/offline';
+import { createOfflineTasks, createWinkTextAnalyzer } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { e2GraphRag } from '../src/index.js';
 
@@ -43,6 +43,7 @@ describe('e2graphrag build resumes', () => {
         return counting;
       },
       embedder: () => ({ ...createScriptedEmbedder({ dimensions: 16 }), maxBatchSize: 4 }),
+      context: { textAnalyzer: createWinkTextAnalyzer() },
       // During level 1 of the tree, during level 2 (the 9th of 10 summaries), during embedding.
       interruptAt: [0.05, 0.15, 0.5, 0.95],
     });

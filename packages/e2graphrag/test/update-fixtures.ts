@@ -3,6 +3,7 @@ import type { BuildContext, Document, Retrieval } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
 import { createPromptTasks } from '@grag/core/tasks';
 import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
+import { createWinkTextAnalyzer } from '@grag/offline';
 import { createE2GraphRag, type E2GraphRagIndex } from '../src/index.js';
 import { capitalized, PAPER } from './fixtures.js';
 
@@ -51,7 +52,11 @@ export function providers(): { ctx: BuildContext; asked: () => string[][]; embed
   });
   const embedder = createScriptedEmbedder({ dimensions: 64 });
   return {
-    ctx: createBuildContext({ embedder, tasks: createPromptTasks(model) }),
+    ctx: createBuildContext({
+      embedder,
+      tasks: createPromptTasks(model),
+      textAnalyzer: createWinkTextAnalyzer(),
+    }),
     asked: () =>
       model.calls.map((c) => [
         ...new Set(

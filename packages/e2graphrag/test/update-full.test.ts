@@ -89,14 +89,14 @@ describe('e2graphrag update with full and a fittable embedder', () => {
     const { method } = variants[1]!;
     const p = providers();
     const tfidf = createOfflineEmbedder('tfidf', { dimensions: 256 });
-    const ctx = createBuildContext({ embedder: tfidf, tasks: p.ctx.tasks });
+    const ctx = createBuildContext({ embedder: tfidf, tasks: p.ctx.tasks, textAnalyzer: p.ctx.textAnalyzer });
     const base = await method.build(A, ctx);
     const before = p.asked().length;
     const { index, report } = await method.update!(base, { add: B, remove: C }, ctx, { full: true });
     const other = createOfflineEmbedder('tfidf', { dimensions: 256 });
     const fresh = await method.build(
       AplusBminusC,
-      createBuildContext({ embedder: other, tasks: providers().ctx.tasks }),
+      createBuildContext({ embedder: other, tasks: providers().ctx.tasks, textAnalyzer: p.ctx.textAnalyzer }),
     );
     expect(p.asked().length - before).toBe(6);
     expect(tfidf.state()).toEqual(other.state());

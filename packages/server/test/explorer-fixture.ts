@@ -56,8 +56,8 @@ export interface DemoIndex {
 /** The demo indexes, built in memory with the offline providers: a graph method and a passage baseline. */
 export async function demoIndexes(): Promise<DemoIndex[]> {
   const documents = demoDocuments();
-  const { tasks, embedder } = createOfflineProviders();
-  const ctx = createBuildContext({ tasks, embedder });
+  const { tasks, embedder, textAnalyzer } = createOfflineProviders();
+  const ctx = createBuildContext({ tasks, embedder, textAnalyzer });
   const methods = [e2GraphRag, bm25Rag] as unknown as Method<unknown>[];
   const out: DemoIndex[] = [];
   for (const method of methods) {

@@ -1,0 +1,140 @@
+/**
+ * E2GraphRAG reads entities with the build context's text analyzer: without one (and without an
+ * `extractor`) a build or load is refused with one line saying what to pass; with
+ * `createWinkTextAnalyzer()` it gives what the extractor built into the package gave before the
+ * analyzer came from the context (the entities, the index files and the retrieval recorded in
+ * `__fixtures__/v1-wink` by that code).
+ */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BuildContext, type Document, InvalidArgumentError } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
+import { createWinkTextAnalyzer } from '@grag/offline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createE2GraphRag, createEntityExtractor, e2GraphRag } from '../src/index.js';
+import { capitalized, context } from './fixtures.js';
+
+const FIXTURE = join(import.meta.dirname, '__fixtures__', 'v1-wink');
+const readJson = async (file: string) => JSON.parse(await readFile(join(FIXTURE, file), 'utf8'));
+
+/** The scripted providers the fixture index was built with, and the wink text analyzer. */
+const withAnalyzer = (): BuildContext => ({ ...context(), textAnalyzer: createWinkTextAnalyzer() });
+
+const summary = (r: { context: string; items: { id: string; kind: string; score: number }[] }) => ({
+  context: r.context,
+  items: r.items.map((i) => ({ id: i.id, kind: i.kind, score: i.score })),
+});
+
+describe('e2graphrag without a text analyzer', () => {
+  const docs: Document[] = [{ id: 'a', text: 'Ilse Marten sailed to Kvarn.' }];
+
+  it('refuses to build, naming the option and where to get it', async () => {
+    const error = await e2GraphRag.build(docs, context()).catch((e: unknown) => e);
+    expect(InvalidArgumentError.isInstance(error), String(error)).toBe(true);
+    expect((error as InvalidArgumentError).argument).toBe('ctx');
+    const message = (error as Error).message;
+    expect(message.split('\n')).toHaveLength(1);
+    expect(message).toMatch(/^e2graphrag build: .*text analyzer/);
+    expect(message).toContain('textAnalyzer: createWinkTextAnalyzer()');
+    expect(message).toContain('@grag/offline');
+  });
+
+  it('refuses to load, and names the method instance', async () => {
+    const error = await createE2GraphRag({ name: 'e2-custom' })
+      .load(join(FIXTURE, 'index'), context())
+      .catch((e: unknown) => e);
+    expect(InvalidArgumentError.isInstance(error), String(error)).toBe(true);
+    expect((error as Error).message).toMatch(/^e2-custom load: .*textAnalyzer: createWinkTextAnalyzer\(\)/);
+  });
+
+  it('still refuses an empty corpus first (the options and corpus are checked before the analyzer)', async () => {
+    const error = await e2GraphRag.build([], context()).catch((e: unknown) => e);
+    expect((error as InvalidArgumentError).argument).toBe('docs');
+  });
+
+  it('needs none when the method is given an extractor', async () => {
+    const index = await createE2GraphRag({ extractor: capitalized }).build(docs, context());
+    expect(index.extractor.id).toBe('capitalized');
+    expect(index.stats.entities).toBe(3);
+  });
+});
+
+describe('e2graphrag with the wink text analyzer gives what it gave before', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'grag-e2-analyzer-'));
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('extracts the recorded entities, with the recorded extractor ids', async () => {
+    const { texts, extractors } = await readJson('entities.json');
+    const wink = createWinkTextAnalyzer();
+    const made = {
+      default: createEntityExtractor(wink),
+      parts: createEntityExtractor(wink, { nameParts: true, nouns: false }),
+      lower: createEntityExtractor(wink, { lowercaseNames: true, minLength: 3 }),
+    };
+    for (const [name, extractor] of Object.entries(made)) {
+      expect(extractor.id).toBe(extractors[name].id);
+      const entities = [];
+      for (const text of texts) entities.push(await extractor.extract(text));
+      expect(entities, name).toEqual(extractors[name].entities);
+    }
+  });
+
+  it('loads an index saved before and retrieves what it retrieved then', async () => {
+    const recorded = await readJson('retrieval.json');
+    const index = await e2GraphRag.load(join(FIXTURE, 'index'), withAnalyzer());
+    expect(index.extractor.id).toBe('wink-eng-lite:v1:nouns,names');
+    const retrieval = await e2GraphRag.retrieve(index, recorded.query, {
+      budgetTokens: recorded.budgetTokens,
+    });
+    expect(summary(retrieval)).toEqual({ context: recorded.context, items: recorded.items });
+  });
+
+  it('builds the same index files from the same documents', async () => {
+    const docs: Document[] = await readJson('docs.json');
+    const recorded = await readJson('retrieval.json');
+    const index = await e2GraphRag.build(docs, withAnalyzer(), { chunking: 'document' });
+    const retrieval = await e2GraphRag.retrieve(index, recorded.query, {
+      budgetTokens: recorded.budgetTokens,
+    });
+    expect(summary(retrieval)).toEqual({ context: recorded.context, items: recorded.items });
+    const dir = join(root, 'rebuilt');
+    await e2GraphRag.save(index, dir);
+    const files = (await readdir(dir)).sort();
+    expect(files).toEqual((await readdir(join(FIXTURE, 'index'))).sort());
+    for (const file of files) {
+      const [now, before] = await Promise.all([
+        readFile(join(dir, file)),
+        readFile(join(FIXTURE, 'index', file)),
+      ]);
+      if (file === 'manifest.json') {
+        const { createdAt: _a, ...a } = JSON.parse(now.toString('utf8'));
+        const { createdAt: _b, ...b } = JSON.parse(before.toString('utf8'));
+        expect(a).toEqual(b);
+      } else expect(now.equals(before), file).toBe(true);
+    }
+  });
+
+  it('records the analyzer of the context in the extractor id of the manifest', async () => {
+    const index = await e2GraphRag.build(
+      [{ id: 'a', text: 'Ilse Marten sailed to Kvarn.' }],
+      createBuildContext({
+        ...context(),
+        textAnalyzer: { ...createWinkTextAnalyzer(), id: 'wink-other:v9' },
+      }),
+    );
+    const dir = join(root, 'other');
+    await e2GraphRag.save(index, dir);
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+    expect(manifest.stats.entityExtractor).toBe('wink-other:v9:nouns,names');
+    const error = await e2GraphRag.load(dir, withAnalyzer()).catch((e: unknown) => e);
+    expect((error as Error).message).toContain(
+      "was built with entity extractor 'wink-other:v9:nouns,names' (now 'wink-eng-lite:v1:nouns,names')",
+    );
+  });
+});
