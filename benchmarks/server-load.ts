@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util';
 import type { Document, Method } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
 import { e2GraphRag } from '@grag/e2graphrag';
+import { hnswIndexFactory } from '@grag/hnsw';
 import { bm25Rag } from '@grag/naive-rag';
 import { nodeRag } from '@grag/noderag';
 import { createOfflineProviders } from '@grag/offline';
@@ -149,7 +150,11 @@ interface BuildRow {
 }
 
 async function buildIndex(method: Method<unknown>, docs: Document[], dir: string): Promise<BuildRow> {
-  const ctx = createBuildContext(createOfflineProviders());
+  // NodeRAG on HNSW, as `grag index` builds it (its paper's semantic edges are HNSW's base layer).
+  const ctx = createBuildContext({
+    ...createOfflineProviders(),
+    ...(method.name === 'noderag' ? { vectorIndex: hnswIndexFactory() } : {}),
+  });
   const started = performance.now();
   const index = await method.build(docs, ctx);
   const buildSeconds = (performance.now() - started) / 1000;

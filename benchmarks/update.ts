@@ -28,7 +28,8 @@ import type { BuildContext, Document, UpdateReport } from '@grag/core';
 import { createBuildContext, getTokenizer, Meter, meteredChat } from '@grag/core/kit';
 import { createPromptTasks, createSimulatedChat } from '@grag/core/tasks';
 import { loadDataset, rankedPassages, seededRandom, shuffle } from '@grag/eval';
-import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';
+import { hnswIndexFactory } from '@grag/hnsw';
+import { createOfflineEmbedder, createOfflineTasks, createWinkTextAnalyzer } from '@grag/offline';
 import { machine } from './lib.js';
 
 /** Methods whose update is the build's computation whatever `full` says (their tests compare with a build exactly). */
@@ -93,11 +94,13 @@ interface Part {
 }
 
 /**
- * Fresh providers for one build: the prompt task suite on a metered simulated chat model that
- * answers with the offline heuristics, and the offline TF-IDF embedder (metered by
- * `createBuildContext`; the heuristics use it unmetered, as a paid model would embed nothing).
+ * Fresh providers for one build of `method`: the prompt task suite on a metered simulated chat
+ * model that answers with the offline heuristics, the offline TF-IDF embedder (metered by
+ * `createBuildContext`; the heuristics use it unmetered, as a paid model would embed nothing) and
+ * the wink text analyzer; NodeRAG gets the HNSW vector index its paper builds (the others core's
+ * flat one), as in the runs recorded before the factory came from the context.
  */
-function providers(): BuildContext {
+function providers(method: string): BuildContext {
   const meter = new Meter();
   const tokenizer = getTokenizer();
   const embedder = createOfflineEmbedder('tfidf');
@@ -106,7 +109,15 @@ function providers(): BuildContext {
     modelId: 'simulated-chat',
   });
   const chat = meteredChat(simulated, meter, tokenizer);
-  return createBuildContext({ embedder, tasks: createPromptTasks(chat), tokenizer, meter, chat });
+  return createBuildContext({
+    embedder,
+    tasks: createPromptTasks(chat),
+    tokenizer,
+    meter,
+    chat,
+    textAnalyzer: createWinkTextAnalyzer(),
+    ...(method === 'noderag' ? { vectorIndex: hnswIndexFactory() } : {}),
+  });
 }
 
 /** Run `fn` with `ctx`'s meter reset, and measure it. */
@@ -224,7 +235,7 @@ async function runMethod(
   const rows: Row[] = [];
   // A small build and update first, so the first timed build does not pay for loading and JIT.
   try {
-    const warm = providers();
+    const warm = providers(name);
     const small = await method.build(corpus.slice(0, WARMUP), warm, options);
     await update(small, { add: corpus.slice(WARMUP, WARMUP + 3), remove: [corpus[0]!.id] }, warm);
   } catch (error) {
@@ -232,7 +243,7 @@ async function runMethod(
   }
   // The full build: the rebuild of every addition, and the index the removal starts from.
   say(`${name}: full build of ${n} documents ...`);
-  const fullCtx = providers();
+  const fullCtx = providers(name);
   const full = await measured(fullCtx, () => method.build([...corpus], fullCtx, options));
   say(`${name}: full build ${full.measure.seconds.toFixed(1)} s, ${full.measure.chatCalls} calls`);
   const removal = split(REMOVE_SHARE);
@@ -250,7 +261,7 @@ async function runMethod(
   for (const share of SHARES) {
     const { picked, rest } = split(share);
     say(`${name}: build of ${rest.length} documents, then add ${picked.length} ...`);
-    const ctx = providers();
+    const ctx = providers(name);
     const base = await measured(ctx, () => method.build(rest, ctx, options));
     const row: Row = {
       method: name,

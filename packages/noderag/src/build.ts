@@ -15,7 +15,6 @@ import {
   semanticMatching,
   vectorLayer,
 } from './graph-stages.js';
-import { nodeRagVectorIndex } from './hnsw.js';
 import { emptyMemo, keptElement, type NodeRagCalls, type NodeRagKept, type NodeRagMemo } from './kept.js';
 import type { PreviousStructures } from './local.js';
 import type { NodeRagOptions } from './options.js';
@@ -50,7 +49,7 @@ export async function buildNodeRag(
     rt,
     ctx,
     o,
-    providers: { ...indexProviders(ctx), vectorIndex: nodeRagVectorIndex(ctx) },
+    providers: indexProviders(ctx),
     documents,
     chunks,
     texts,

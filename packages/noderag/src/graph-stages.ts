@@ -4,7 +4,13 @@
  * with their high-level elements and semantic matching, G5 the HNSW semantic edges. Each reads and
  * fills one {@link IndexingRun}; `build.ts` runs them in order.
  */
-import type { BuildContext, Chunk, ParseIssue, TitleDescription } from '@grag/core';
+import {
+  type BuildContext,
+  type Chunk,
+  isGraphVectorIndex,
+  type ParseIssue,
+  type TitleDescription,
+} from '@grag/core';
 import type { BuildRuntime, IndexProviders } from '@grag/core/kit';
 import { type HeteroNodeAttributes, importantEntities, leiden, type MatchingNode } from '@grag/heterograph';
 import {
@@ -15,7 +21,7 @@ import {
   layHighLevelElements,
   matchHighLevelElements,
 } from './elements.js';
-import { buildFlat, buildHnsw, exactBaseLayer, layBaseLayer, layLinks } from './hnsw.js';
+import { buildVectorIndex, exactBaseLayer, layBaseLayer, layLinks } from './hnsw.js';
 import {
   issuesOf,
   type KeptDecomposition,
@@ -255,8 +261,9 @@ export async function semanticMatching(
 }
 
 /**
- * G5: the vector index over the embedded nodes and its base layer as semantic edges (§2.4); without
- * the HNSW addon, the exact flat index and the base layer HNSW's rule makes over exact neighbours.
+ * G5: the vector index over the embedded nodes, made by the index's vector-index factory, and its
+ * base layer as semantic edges (§2.4): a graph index's (HNSW) own, or, on an exact index, the base
+ * layer HNSW's insertion rule makes over exact neighbours (kept, since the index cannot give it back).
  */
 export function vectorLayer(
   run: IndexingRun,
@@ -269,26 +276,22 @@ export function vectorLayer(
     'hnsw',
     async (): Promise<{ index: NodeRagIndex['vectors']; baseLayer?: number[][] }> => {
       const rows = vectorKeys.map((key) => vectors.get(key)!);
-      const dimensions = providers.embedder.dimensions;
-      if (providers.vectorIndex.kind === 'flat') {
-        const index = buildFlat({ vectors: rows, dimensions });
-        ctx.onProgress?.({ stage: 'hnsw', done: rows.length, total: rows.length, unit: 'nodes' });
-        if (!o.hnswEdges) return { index };
-        const layer = exactBaseLayer(rows, { M: o.hnswM, efConstruction: o.hnswEfConstruction });
-        stats.hnsw = layLinks(graph, layer, vectorKeys);
-        return { index, baseLayer: vectorKeys.map((_, id) => layer.get(id) ?? []) };
-      }
-      const index = buildHnsw({
+      const index = buildVectorIndex({
+        factory: providers.vectorIndex,
         vectors: rows,
-        dimensions,
+        dimensions: providers.embedder.dimensions,
         options: o,
         onAdded: (done) => ctx.onProgress?.({ stage: 'hnsw', done, total: vectorKeys.length, unit: 'nodes' }),
       });
-      if (o.hnswEdges) {
+      if (!o.hnswEdges) return { index };
+      if (isGraphVectorIndex(index)) {
         const counts = await layBaseLayer(graph, index, vectorKeys);
         stats.hnsw = { added: counts.added, reinforced: counts.reinforced };
+        return { index };
       }
-      return { index };
+      const layer = exactBaseLayer(rows, { M: o.hnswM, efConstruction: o.hnswEfConstruction });
+      stats.hnsw = layLinks(graph, layer, vectorKeys);
+      return { index, baseLayer: vectorKeys.map((_, id) => layer.get(id) ?? []) };
     },
     { checkpoint: false },
   );

@@ -1,63 +1,29 @@
 /**
- * G5 of NodeRAG (§2.4): the HNSW index over the embedded nodes, whose level-0 links become semantic
- * edges of the graph. NodeRAG needs the real HNSW graph, so it builds `@grag/hnsw`'s index itself
- * (not the build context's `vectorIndex`). Where hnswlib-node's native addon is missing and the
- * context did not ask for HNSW (its vector index is not `'hnsw'`: core's default flat index, or the
- * CLI's fallback), it uses core's exact flat index instead, and the semantic edges are the base layer
- * HNSW's insertion rule makes over exact neighbours ({@link exactBaseLayer}).
+ * G5 of NodeRAG (§2.4): the vector index over the embedded nodes, made by the build context's
+ * vector-index factory, whose base layer (level-0 links) becomes semantic edges of the graph. With
+ * a graph index (`hnswIndexFactory()` from `@grag/hnsw`, a `GraphVectorIndex`), NodeRAG builds it
+ * with its HNSW settings and lays the base layer the index built; with an exact index (core's flat
+ * index, `createBuildContext`'s default), the semantic edges are the base layer HNSW's insertion
+ * rule makes over exact neighbours ({@link exactBaseLayer}).
  */
-import type { BuildContext, VectorIndexFactory } from '@grag/core';
-import { FlatIndex, flatIndexFactory } from '@grag/core/kit';
+import type { GraphVectorIndex, VectorIndex, VectorIndexFactory } from '@grag/core';
 import { addSemanticEdges, type HeteroGraph } from '@grag/heterograph';
-import { HnswIndex, hnswAvailability, hnswIndexFactory } from '@grag/hnsw';
 import type { NodeRagOptions } from './options.js';
 
 /**
- * The vector index provider of a NodeRAG index (`kind` `'hnsw'`, what its manifest records) when
- * HNSW is available: its vectors live in an `@grag/hnsw` index whatever `ctx.vectorIndex` is.
+ * A vector index (cosine) of `factory` holding `vectors[i]` under id i; a graph index (HNSW) is
+ * built with the HNSW settings of `o` (an exact index ignores them).
  */
-export const NODERAG_VECTOR_INDEX: VectorIndexFactory = hnswIndexFactory();
-
-/**
- * The vector index a NodeRAG build uses: `@grag/hnsw`'s when its addon loads, or when the context
- * asks for HNSW (then the build fails with `HnswUnavailableError`, which says how to enable it);
- * otherwise core's exact flat index.
- */
-export function nodeRagVectorIndex(ctx: Pick<BuildContext, 'vectorIndex'>): VectorIndexFactory {
-  if (ctx.vectorIndex?.kind === 'hnsw' || hnswAvailability().available) return NODERAG_VECTOR_INDEX;
-  return flatIndexFactory;
-}
-
-/**
- * The factory `load` reads `vectors.bin` with: core's flat index for a file it wrote (magic
- * `GRAGFLAT`), else `@grag/hnsw`'s.
- */
-export const NODERAG_LOAD_VECTOR_INDEX: VectorIndexFactory = {
-  kind: 'hnsw',
-  create: (options) => NODERAG_VECTOR_INDEX.create(options),
-  async load(path) {
-    const { open } = await import('node:fs/promises');
-    const file = await open(path, 'r');
-    const magic = Buffer.alloc(8);
-    try {
-      await file.read(magic, 0, 8, 0);
-    } finally {
-      await file.close();
-    }
-    return magic.toString('latin1') === 'GRAGFLAT' ? FlatIndex.load(path) : NODERAG_VECTOR_INDEX.load(path);
-  },
-};
-
-/** An HNSW index (cosine) holding `vectors[i]` under id i, built with the HNSW options of `o`. */
-export function buildHnsw(input: {
+export function buildVectorIndex(input: {
+  factory: VectorIndexFactory;
   vectors: readonly Float32Array[];
   dimensions: number;
   options: Pick<NodeRagOptions, 'hnswM' | 'hnswEfConstruction' | 'hnswEfSearch' | 'seed'>;
   /** Called after every 1000th vector and the last, with how many were added. */
   onAdded?: (done: number) => void;
-}): HnswIndex {
+}): VectorIndex {
   const { vectors, options: o } = input;
-  const hnsw = new HnswIndex({
+  const index = input.factory.create({
     dimensions: input.dimensions,
     metric: 'cosine',
     capacity: Math.max(1, vectors.length),
@@ -67,17 +33,8 @@ export function buildHnsw(input: {
     seed: o.seed,
   });
   vectors.forEach((vector, id) => {
-    hnsw.add(id, vector);
-    if ((id + 1) % 1000 === 0 || id + 1 === vectors.length) input.onAdded?.(id + 1);
-  });
-  return hnsw;
-}
-
-/** An exact flat index (cosine) holding `vectors[i]` under id i. */
-export function buildFlat(input: { vectors: readonly Float32Array[]; dimensions: number }): FlatIndex {
-  const index = new FlatIndex({ dimensions: input.dimensions, metric: 'cosine' });
-  input.vectors.forEach((vector, id) => {
     index.add(id, vector);
+    if ((id + 1) % 1000 === 0 || id + 1 === vectors.length) input.onAdded?.(id + 1);
   });
   return index;
 }
@@ -89,8 +46,8 @@ export function buildFlat(input: { vectors: readonly Float32Array[]; dimensions:
  * else a candidate is kept when it is not nearer to a neighbour kept before it than to the new
  * vector), and each chosen neighbour links back,
  * its links cut to `2·M` by the same heuristic when they overflow. Deterministic (ties by lower id);
- * O(n²·d) time. What NodeRAG lays as semantic edges over the flat index, in place of
- * {@link HnswIndex.baseLayerGraph}.
+ * O(n²·d) time. What NodeRAG lays as semantic edges over an exact index, in place of a graph
+ * index's `baseLayerGraph()`.
  */
 export function exactBaseLayer(
   vectors: readonly ArrayLike<number>[],
@@ -186,11 +143,11 @@ export function layLinks(
   return { added, reinforced };
 }
 
-/** Add the HNSW base layer (level-0 links) of `hnsw` to `graph` as semantic edges. */
+/** Add the base layer (level-0 links) of the graph index `index` (HNSW) to `graph` as semantic edges. */
 export async function layBaseLayer(
   graph: HeteroGraph,
-  hnsw: HnswIndex,
+  index: GraphVectorIndex,
   vectorKeys: readonly string[],
 ): Promise<{ added: number; reinforced: number }> {
-  return layLinks(graph, await hnsw.baseLayerGraph(), vectorKeys);
+  return layLinks(graph, await index.baseLayerGraph(), vectorKeys);
 }

@@ -31,10 +31,11 @@ export const NODERAG_FORMAT_VERSION = 1;
 
 /**
  * The providers a NodeRAG index depends on: the embedder (the stored vectors; `retrieve` embeds the
- * query) and the task suite (`retrieve` asks it for the query's entities). Not the context's vector
- * index: NodeRAG builds and stores its own `@grag/hnsw` index, recorded as `'hnsw'` in the manifest.
+ * query), the task suite (`retrieve` asks it for the query's entities) and the vector index
+ * (`vectors.bin` is its file: HNSW with `hnswIndexFactory()` in the context, as the paper builds
+ * it, else core's flat index).
  */
-const USES = ['embedder', 'tasks'] as const;
+const USES = ['embedder', 'tasks', 'vectorIndex'] as const;
 
 /**
  * NodeRAG (Xu et al., "NodeRAG: Structuring Graph-based RAG with Heterogeneous Nodes", 2025) as a

@@ -1,15 +1,14 @@
 /**
  * NodeRAG's index (a directory or any IndexStore), through core's persistence envelope: `graph.json` (every node and the
  * structural edges; HNSW edges are laid again from the vector index on load), `chunks.json` (chunks
- * and the node key of each vector id), `build-stats.json`, `vectors.bin` (the `@grag/hnsw` index),
+ * and the node key of each vector id), `build-stats.json`, `vectors.bin` (the vector index: HNSW
+ * with `hnswIndexFactory()`, else core's flat index, whose semantic edges go to `base-layer.json`),
  * what updates reuse (`update.json`, `embeddings.f32`; see `persist-kept.ts`), and the manifest
  * (params, graph statistics and storage size, provider fingerprints, the fitted embedder's state).
  */
-import type { BuildContext, IndexStore } from '@grag/core';
+import { type BuildContext, type IndexStore, isGraphVectorIndex } from '@grag/core';
 import {
   chunkSchema,
-  FlatIndex,
-  flatIndexFactory,
   type MethodIndexFormat,
   openMethodIndex,
   type Schema,
@@ -18,14 +17,7 @@ import {
   writeMethodIndex,
 } from '@grag/core/kit';
 import { type EdgeKind, HeteroGraph, type HeteroGraphStats, type NodeType } from '@grag/heterograph';
-import { HnswIndex } from '@grag/hnsw';
-import {
-  exactBaseLayer,
-  layBaseLayer,
-  layLinks,
-  NODERAG_LOAD_VECTOR_INDEX,
-  NODERAG_VECTOR_INDEX,
-} from './hnsw.js';
+import { exactBaseLayer, layBaseLayer, layLinks } from './hnsw.js';
 import { savedNodeRagOptions } from './options.js';
 import { loadKept, saveKept } from './persist-kept.js';
 import { searchStructures } from './search.js';
@@ -49,7 +41,7 @@ const GRAPH_FILE = 'graph.json';
 const CHUNKS_FILE = 'chunks.json';
 const BUILD_STATS_FILE = 'build-stats.json';
 const VECTORS_FILE = 'vectors.bin';
-/** The semantic edges of an index on the flat vector index (see `NodeRagIndex.baseLayer`). */
+/** The semantic edges of an index on an exact vector index (see `NodeRagIndex.baseLayer`). */
 const BASE_LAYER_FILE = 'base-layer.json';
 const baseLayerSchema = v.object({ links: v.array(v.array(v.int({ min: 0 }))) });
 
@@ -189,20 +181,20 @@ export async function saveNodeRag(
 
 /**
  * Load the index in `target` (a directory or any store) with the providers of `ctx`: the envelope checks the method, format
- * version and providers (not `ctx.vectorIndex`: the vectors are in an `@grag/hnsw` index) and
- * validates the saved params; each file is checked, and so is every cross-file reference. The HNSW
- * semantic edges are laid again from the vector index. @throws IndexFormatError naming the file.
+ * version and providers (the vector index among them: an index built with HNSW loads with
+ * `hnswIndexFactory()`, one built on the flat index with core's) and validates the saved params;
+ * each file is checked, and so is every cross-file reference. A graph index's semantic edges are
+ * laid again from it, an exact index's from `base-layer.json`. @throws IndexFormatError naming the file.
  */
 export async function loadNodeRag(
   target: string | IndexStore,
   ctx: BuildContext,
   format: MethodIndexFormat,
 ): Promise<NodeRagIndex> {
-  const opened = await openMethodIndex(
-    target,
-    { ...ctx, vectorIndex: NODERAG_LOAD_VECTOR_INDEX },
-    { ...format, params: (saved) => savedNodeRagOptions(`${format.method} load`, saved) },
-  );
+  const opened = await openMethodIndex(target, ctx, {
+    ...format,
+    params: (saved) => savedNodeRagOptions(`${format.method} load`, saved),
+  });
   const options = opened.params;
   const storedGraph = await opened.json(GRAPH_FILE, storedGraphSchema);
   const graph = opened.check(GRAPH_FILE, () => restoreGraph(storedGraph));
@@ -210,17 +202,15 @@ export async function loadNodeRag(
   opened.check(CHUNKS_FILE, () => checkVectorKeys(graph, vectorKeys));
   const stats = await opened.json(BUILD_STATS_FILE, buildStatsSchema);
   const vectors = await opened.vectors(VECTORS_FILE, vectorKeys.length);
-  if (!(vectors instanceof HnswIndex) && !(vectors instanceof FlatIndex))
-    throw new TypeError('noderag load: the vector index is neither an HnswIndex nor a FlatIndex.');
-  if (vectors instanceof HnswIndex) vectors.efSearch = options.hnswEfSearch;
+  if (isGraphVectorIndex(vectors)) vectors.efSearch = options.hnswEfSearch;
   // Indexes saved before updates existed keep nothing for them: they load, but only rebuild.
   const kept = await loadKept(opened, { chunks: chunks.length, vectors: vectorKeys.length });
   let baseLayer: number[][] | undefined;
   if (options.hnswEdges) {
-    if (vectors instanceof HnswIndex) await layBaseLayer(graph, vectors, vectorKeys);
+    if (isGraphVectorIndex(vectors)) await layBaseLayer(graph, vectors, vectorKeys);
     else {
-      // A flat index (built without the HNSW addon): its links were saved beside it; an index
-      // that lacks them gets them again from the embeddings it was built from.
+      // An exact index (the flat one): its links were saved beside it; an index that lacks them
+      // gets them again from the embeddings it was built from.
       if (opened.names.includes(BASE_LAYER_FILE)) {
         const { links } = await opened.json(BASE_LAYER_FILE, baseLayerSchema);
         baseLayer = opened.check(BASE_LAYER_FILE, () => checkBaseLayer(links, vectorKeys.length));
@@ -231,15 +221,12 @@ export async function loadNodeRag(
         });
         baseLayer = vectorKeys.map((_, id) => layer.get(id) ?? []);
       } else
-        throw opened.error(BASE_LAYER_FILE, 'is missing (the flat index keeps its semantic edges there)');
+        throw opened.error(BASE_LAYER_FILE, 'is missing (an exact index keeps its semantic edges there)');
       layLinks(graph, new Map(baseLayer.map((links, id) => [id, links])), vectorKeys);
     }
   }
   return {
-    providers: {
-      ...opened.providers,
-      vectorIndex: vectors instanceof HnswIndex ? NODERAG_VECTOR_INDEX : flatIndexFactory,
-    },
+    providers: opened.providers,
     options,
     graph,
     vectors,

@@ -1,8 +1,7 @@
-import type { Chunk } from '@grag/core';
+import type { Chunk, VectorIndex } from '@grag/core';
 import type { EntityVocabulary } from '@grag/core/graph';
-import type { Bm25Index, FlatIndex, IndexProviders } from '@grag/core/kit';
+import type { Bm25Index, IndexProviders } from '@grag/core/kit';
 import type { HeteroGraph, HeteroSearch } from '@grag/heterograph';
-import type { HnswIndex } from '@grag/hnsw';
 import type { NodeRagKept } from './kept.js';
 import type { NodeRagOptions } from './options.js';
 
@@ -56,23 +55,23 @@ export interface NodeRagSearch {
 /** A built NodeRAG index: the heterograph, the vector index over embedded nodes, and the chunks. */
 export interface NodeRagIndex extends NodeRagSearch {
   /**
-   * The providers retrieval needs (embedder, tasks, tokenizer). Its `vectorIndex` is `@grag/hnsw`'s
-   * factory: NodeRAG builds its own HNSW graph, whatever the build context's vector index; core's
-   * flat index only where the HNSW addon is missing and the context did not ask for HNSW.
+   * The providers retrieval needs (embedder, tasks, tokenizer), and the vector-index factory of the
+   * build context, which made {@link NodeRagIndex.vectors} (an update makes the new one with it).
    */
   providers: IndexProviders;
   options: NodeRagOptions;
   graph: HeteroGraph;
   /**
-   * HNSW index over the embedded nodes (T, S, A, H), or the exact flat index without the HNSW
-   * addon; vector id i is node `vectorKeys[i]`.
+   * The vector index over the embedded nodes (T, S, A, H): an HNSW index (a `GraphVectorIndex`)
+   * with `hnswIndexFactory()` in the build context, core's exact flat index with the default
+   * factory; vector id i is node `vectorKeys[i]`.
    */
-  vectors: HnswIndex | FlatIndex;
+  vectors: VectorIndex;
   vectorKeys: string[];
   /**
-   * With the flat index and `hnswEdges`: the level-0 links laid as semantic edges (vector id →
-   * linked ids, see `exactBaseLayer`), kept because a flat index cannot give them back (saved as
-   * `base-layer.json`). Absent with HNSW, whose index holds them.
+   * With an exact index and `hnswEdges`: the level-0 links laid as semantic edges (vector id →
+   * linked ids, see `exactBaseLayer`), kept because an exact index cannot give them back (saved as
+   * `base-layer.json`). Absent with a graph index (HNSW), which holds them.
    */
   baseLayer?: number[][];
   chunks: Chunk[];

@@ -2,6 +2,7 @@ import type { ChatCallOptions, Document } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
 import { createPromptTasks } from '@grag/core/tasks';
 import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
+import { hnswIndexFactory } from '@grag/hnsw';
 
 /** A hand-made two-document corpus. */
 export const DOCS: Document[] = [
@@ -60,7 +61,10 @@ export function taskOf(call: ChatCallOptions): string {
   return 'other';
 }
 
-/** A build context on a scripted chat model and the scripted bag-of-words embedder. */
+/**
+ * A build context on a scripted chat model and the scripted bag-of-words embedder, with the HNSW
+ * vector index NodeRAG's paper builds (its base layer gives the semantic edges).
+ */
 export function scriptedContext() {
   let communities = 0;
   const chat = createScriptedChatModel((call) => {
@@ -89,6 +93,11 @@ export function scriptedContext() {
     }
   });
   const embedder = createScriptedEmbedder({ dimensions: 32 });
-  const ctx = createBuildContext({ embedder, tasks: createPromptTasks(chat), chat });
+  const ctx = createBuildContext({
+    embedder,
+    tasks: createPromptTasks(chat),
+    chat,
+    vectorIndex: hnswIndexFactory(),
+  });
   return { ctx, chat, embedder };
 }

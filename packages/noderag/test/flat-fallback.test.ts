@@ -1,8 +1,8 @@
 /**
- * NodeRAG without hnswlib-node's native addon (`GRAG_DISABLE_NATIVE=1`): a context that did not ask
- * for HNSW (core's default flat vector index, or the CLI's fallback) builds, saves, loads, retrieves
- * and updates with the exact flat index, its semantic edges being the base layer HNSW's insertion
- * rule makes over exact neighbours; a context that asks for HNSW still gets `HnswUnavailableError`.
+ * NodeRAG on the exact flat index (core's default vector index, or the CLI's fallback without
+ * hnswlib-node's native addon, `GRAG_DISABLE_NATIVE=1`): it builds, saves, loads, retrieves and
+ * updates with it, its semantic edges being the base layer HNSW's insertion rule makes over exact
+ * neighbours; a context that asks for HNSW without the addon gets `HnswUnavailableError`.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -70,7 +70,7 @@ describe('exactBaseLayer', () => {
   });
 });
 
-describe('NodeRAG without the HNSW addon (GRAG_DISABLE_NATIVE=1)', () => {
+describe('NodeRAG on the flat index, with and without the HNSW addon (GRAG_DISABLE_NATIVE=1)', () => {
   const disabled = process.env.GRAG_DISABLE_NATIVE;
   let root: string;
   const flatContext = (): BuildContext => ({ ...scriptedContext().ctx, vectorIndex: flatIndexFactory });
@@ -86,7 +86,8 @@ describe('NodeRAG without the HNSW addon (GRAG_DISABLE_NATIVE=1)', () => {
   });
 
   it('builds, saves, loads, retrieves and updates with the exact flat index and its semantic edges', async () => {
-    const withHnsw = await nodeRag.build(DOCS, flatContext(), { chunking: 'document' });
+    const withHnsw = await nodeRag.build(DOCS, scriptedContext().ctx, { chunking: 'document' });
+    expect(withHnsw.vectors).toBeInstanceOf(HnswIndex);
     process.env.GRAG_DISABLE_NATIVE = '1';
     const index = await nodeRag.build(DOCS, flatContext(), { chunking: 'document' });
     expect(index.vectors).toBeInstanceOf(FlatIndex);
@@ -122,6 +123,10 @@ describe('NodeRAG without the HNSW addon (GRAG_DISABLE_NATIVE=1)', () => {
     const again = await nodeRag.load(dir, flatContext());
     expect(again.vectors).toBeInstanceOf(FlatIndex);
     expect(again.graph.stats()).toEqual(index.graph.stats());
+    // and a build on the flat index where HNSW is available is the same index
+    const available = await nodeRag.build(DOCS, flatContext(), { chunking: 'document' });
+    expect(available.vectors).toBeInstanceOf(FlatIndex);
+    expect(available.baseLayer).toEqual(index.baseLayer);
   });
 
   it('still fails with HnswUnavailableError when the context asks for HNSW', async () => {

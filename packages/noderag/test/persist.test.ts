@@ -2,15 +2,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BuildContext, IndexFormatError } from '@grag/core';
-import { flatIndexFactory } from '@grag/core/kit';
 import { editedIndexCopy } from '@grag/core/test';
 import { HnswIndex } from '@grag/hnsw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeRagIndex, nodeRag } from '../src/index.js';
 import { DOCS, scriptedContext } from './fixtures.js';
 
-/** A context whose vector index is the exact flat one (NodeRAG keeps its own HNSW index anyway). */
-const flatContext = (): BuildContext => ({ ...scriptedContext().ctx, vectorIndex: flatIndexFactory });
+/** A context whose vector index is HNSW (`hnswIndexFactory()`), as NodeRAG's paper builds it. */
+const hnswContext = (): BuildContext => scriptedContext().ctx;
 
 describe('noderag index directory', () => {
   let root: string;
@@ -18,7 +17,7 @@ describe('noderag index directory', () => {
   let saved: string;
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'grag-noderag-persist-'));
-    index = await nodeRag.build(DOCS, flatContext(), { chunking: 'document' });
+    index = await nodeRag.build(DOCS, hnswContext(), { chunking: 'document' });
     saved = join(root, 'idx');
     await nodeRag.save(index, saved);
   });
@@ -32,19 +31,19 @@ describe('noderag index directory', () => {
     editedIndexCopy(saved, join(root, name), file, edit);
   const loadError = async (dir: string) => nodeRag.load(dir, scriptedContext().ctx).catch((e: unknown) => e);
 
-  it('records the graph statistics, the storage size and its own HNSW vector index in the manifest', async () => {
+  it('records the graph statistics, the storage size and the HNSW vector index in the manifest', async () => {
     const manifest = JSON.parse(await readFile(join(saved, 'manifest.json'), 'utf8'));
     expect(manifest.method).toBe('noderag');
     expect(manifest.stats.nodes).toEqual(index.graph.stats().nodes);
     expect(manifest.stats.storageBytes).toBeGreaterThan(0);
-    // Built on a context with a flat vector index: the manifest names the index it holds.
+    // The manifest names the vector index of the context, which made vectors.bin.
     expect(manifest.providers.vectorIndex).toBe('hnsw');
     expect(index.providers.vectorIndex.kind).toBe('hnsw');
     expect(manifest.params).not.toHaveProperty('graphSearch');
   });
 
   it('lays the HNSW semantic edges again on load', async () => {
-    const loaded = await nodeRag.load(saved, flatContext());
+    const loaded = await nodeRag.load(saved, hnswContext());
     expect(loaded.graph.stats()).toEqual(index.graph.stats());
     expect(loaded.graph.stats().hnswEdges).toBeGreaterThan(0);
     expect(loaded.vectors).toBeInstanceOf(HnswIndex);

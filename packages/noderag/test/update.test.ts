@@ -18,6 +18,7 @@ import {
   readmeSnippet,
   runLoggedSnippet,
 } from '@grag/core/test';
+import { hnswIndexFactory } from '@grag/hnsw';
 import { createOfflineTasks } from '@grag/offline';
 import { afterAll, describe, expect, it, test } from 'vitest';
 import { type NodeRagIndex, nodeRag } from '../src/index.js';
@@ -76,7 +77,8 @@ function recorded(): { ctx: BuildContext; sent: () => Sent } {
     answer: (...a) => base.answer(...a),
   };
   const embedder = createScriptedEmbedder({ dimensions: 32 });
-  const ctx = createBuildContext({ embedder, tasks });
+  // The HNSW index of NodeRAG's paper (the tolerances below were measured on it).
+  const ctx = createBuildContext({ embedder, tasks, vectorIndex: hnswIndexFactory() });
   return {
     ctx,
     sent: () => ({
