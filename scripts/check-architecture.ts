@@ -13,7 +13,9 @@
  *    There is no allowlist: what several packages need is a public, documented entry point
  *    (`@grag/core/kit`, `@grag/core/graph`, `@grag/core/store`, ...).
  * 3. **Method packages import no provider package at run time** (static or dynamic; `import type`
- *    is allowed), except the files listed in {@link KNOWN_PROVIDER_IMPORTS}, today's debt.
+ *    is allowed): a method gets its text analyzer, vector-index factory and tasks from the build
+ *    context. {@link KNOWN_PROVIDER_IMPORTS}, the debt listed when the rule came, is empty, and the
+ *    workspace test keeps it so.
  *
  * 4. **No source file over {@link MAX_FILE_LINES} lines, no function over
  *    {@link MAX_FUNCTION_LINES} lines** (issue 27), in every `.ts`/`.tsx`/`.mts` file under
@@ -69,14 +71,12 @@ export const METHOD_PACKAGES = [
 export const PROVIDER_PACKAGES = ['@grag/offline', '@grag/hnsw', '@grag/openai'] as const;
 
 /**
- * Method-package files that import a provider package at run time today, as
- * `file -> specifier`. Known debt: this list may only shrink.
+ * Method-package files that import a provider package at run time, as `file -> specifier`: the
+ * debt listed when the rule came, now paid (E2GraphRAG reads the context's `textAnalyzer`, NodeRAG
+ * builds with the context's `vectorIndex`). Empty, and kept empty by the workspace test
+ * (`packages/core/test/architecture.test.ts`): every such import fails.
  */
-export const KNOWN_PROVIDER_IMPORTS: readonly string[] = [
-  'packages/e2graphrag/src/entities.ts -> @grag/offline',
-  'packages/noderag/src/hnsw.ts -> @grag/hnsw',
-  'packages/noderag/src/persist.ts -> @grag/hnsw',
-];
+export const KNOWN_PROVIDER_IMPORTS: readonly string[] = [];
 
 /** Longest source file allowed, in lines (issue 27). */
 export const MAX_FILE_LINES = 500;
@@ -644,7 +644,14 @@ function formatReport(
   );
   for (const v of internal)
     lines.push(`  ${v} — import a public entry point instead (@grag/core, /kit, /graph, /store, /tasks)`);
-  section('runtime imports of a provider package by a method package', provider, 'KNOWN_PROVIDER_IMPORTS');
+  section(
+    'runtime imports of a provider package by a method package',
+    provider,
+    'KNOWN_PROVIDER_IMPORTS',
+    undefined,
+    (v) =>
+      `${v} — take the provider from the build context instead (ctx.textAnalyzer, ctx.vectorIndex, ctx.tasks, ctx.embedder); \`import type\` is allowed`,
+  );
   lines.push(
     idKeys.length === 0
       ? "behaviour of a method package keyed on a provider's id string: none"

@@ -18,6 +18,7 @@ import {
   functionLengths,
   importsOf,
   KNOWN_LONG_CODE,
+  KNOWN_PROVIDER_IMPORTS,
   LONG_CODE_DEBT_DIR,
 } from '../../../scripts/check-architecture.js';
 
@@ -43,6 +44,11 @@ describe('the workspace', () => {
     // On failure the message is the whole report: what is new, what to delete from an allowlist.
     expect(report.ok, report.text).toBe(true);
     expect(report.cycles).toEqual([]);
+  });
+
+  it('keeps no provider-import debt: every method package reaches its providers through the context', () => {
+    expect(KNOWN_PROVIDER_IMPORTS).toEqual([]);
+    expect(checkArchitecture().providerImports.known).toEqual([]);
   });
 
   it('keeps size debt only in the package being rewritten', () => {
@@ -197,6 +203,9 @@ describe('checkArchitecture on a small workspace', () => {
     });
     expect(report.text).toContain(
       'packages/noderag/src/index.ts -> @grag/core/internal — import a public entry point',
+    );
+    expect(report.text).toContain(
+      'NEW (FAIL): packages/noderag/src/index.ts -> @grag/hnsw — take the provider from the build context instead',
     );
   });
 
