@@ -4,7 +4,7 @@
  * `TextAnalyzer` (`createWinkTextAnalyzer()` from `@grag/offline`: wink-nlp with its English lite
  * model). Any extractor that implements {@link EntityExtractor} can replace it.
  */
-import { type BuildContext, InvalidArgumentError, type TextAnalyzer, type TextToken } from '@grag/core';
+import { InvalidArgumentError, type TextAnalyzer, type TextToken } from '@grag/core';
 import { splitSentences } from '@grag/core/kit';
 
 /**
@@ -217,23 +217,4 @@ export function createEntityExtractor(
       return sentences;
     },
   };
-}
-
-/**
- * The entity extractor a build or load of `caller` uses when its method was given none:
- * {@link createEntityExtractor} on the context's text analyzer.
- *
- * @throws InvalidArgumentError (argument `ctx`) when the context has no `textAnalyzer`.
- */
-export function contextEntityExtractor(
-  ctx: Pick<BuildContext, 'textAnalyzer'>,
-  caller: string,
-): EntityExtractor {
-  if (!ctx.textAnalyzer) {
-    throw new InvalidArgumentError(
-      'ctx',
-      `${caller}: E2GraphRAG reads entities with a text analyzer and the build context has none; pass \`textAnalyzer: createWinkTextAnalyzer()\` from @grag/offline (createOfflineProviders() includes it), or an \`extractor\` to createE2GraphRag.`,
-    );
-  }
-  return createEntityExtractor(ctx.textAnalyzer);
 }

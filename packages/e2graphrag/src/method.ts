@@ -1,6 +1,6 @@
-import type { BuildContext, Method } from '@grag/core';
+import { type BuildContext, InvalidArgumentError, type Method } from '@grag/core';
 import { buildE2GraphRagIndex } from './build.js';
-import { contextEntityExtractor, type EntityExtractor } from './entities.js';
+import { createEntityExtractor, type EntityExtractor } from './entities.js';
 import {
   E2GRAPHRAG_BUILD_OPTION_KEYS,
   E2GRAPHRAG_RETRIEVE_OPTION_KEYS,
@@ -37,6 +37,22 @@ export const E2GRAPHRAG_FORMAT_VERSION = 1;
  * building; retrieval asks it nothing.
  */
 const USES = ['embedder', 'vectorIndex'] as const;
+
+/**
+ * The entity extractor a build or load of `caller` uses when its method was given none:
+ * {@link createEntityExtractor} on the context's text analyzer.
+ *
+ * @throws InvalidArgumentError (argument `ctx`) when the context has no `textAnalyzer`.
+ */
+function contextEntityExtractor(ctx: Pick<BuildContext, 'textAnalyzer'>, caller: string): EntityExtractor {
+  if (!ctx.textAnalyzer) {
+    throw new InvalidArgumentError(
+      'ctx',
+      `${caller}: E2GraphRAG reads entities with a text analyzer and the build context has none; pass \`textAnalyzer: createWinkTextAnalyzer()\` from @grag/offline (createOfflineProviders() includes it), or an \`extractor\` to createE2GraphRag.`,
+    );
+  }
+  return createEntityExtractor(ctx.textAnalyzer);
+}
 
 /**
  * E2GraphRAG (Zhao et al. 2025): a summary tree built with the `summarize` task and an entity graph
