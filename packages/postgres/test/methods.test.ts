@@ -13,7 +13,7 @@ import { e2GraphRag } from '@grag/e2graphrag';
 import { createKetRag } from '@grag/ket-rag';
 import { bm25Rag, denseRag } from '@grag/naive-rag';
 import { nodeRag } from '@grag/noderag';
-import { createOfflineTasks } from '@grag/offline';
+import { createOfflineTasks, createWinkTextAnalyzer } from '@grag/offline';
 import { sgRag } from '@grag/sg-rag';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
@@ -88,6 +88,7 @@ for (const [where, store] of stores) {
         tasks: createPromptTasks(
           createScriptedChatModel((call) => `overview of ${call.messages.at(-1)!.content.length} characters`),
         ),
+        textAnalyzer: createWinkTextAnalyzer(),
       }),
     buildOptions: { chunkSize: 40, overlap: 5 },
     store,
