@@ -1,6 +1,7 @@
 import { containsWords, contentWords } from '../words.js';
 import { aboutItems, wordSet } from './about.js';
 import { pairedNames } from './chain.js';
+import { nounCompounds, otherKind } from './comparatives.js';
 import { COUNTRIES, COUNTRY_ALIASES, DEMONYMS } from './countries.js';
 import { AGE_WORDS, eventDistance, eventYear, numberValue } from './events.js';
 import { type Relation, relationOf } from './kinship.js';
@@ -341,8 +342,19 @@ export function polarAnswer(
     yes = !!first && rest.every((set) => [...set].some((w) => first.has(w)));
   } else {
     // Every subject must be said to have the property: most of the predicate's words appear in a
-    // sentence that names it.
+    // sentence that names it, and none calls it another kind of what the question calls it ("a
+    // folk band" for "a rock band").
+    const compounds = nounCompounds(question.tokens);
+    const questionLemmas = new Set(question.tokens.map((t) => t.lemma));
+    const otherKindOf = (i: number): boolean => {
+      const s = sentences[i]!;
+      const range = s.ea.analysis.sentences[s.index]!;
+      return compounds.some((c) =>
+        otherKind(s.ea.analysis.tokens, range.start, range.end, c, questionLemmas),
+      );
+    };
     yes = named.every((list) => {
+      if (list.slice(0, 3).some(({ i }) => otherKindOf(i))) return false;
       let coverage = 0;
       for (const { i } of list.slice(0, 3)) {
         const s = sentences[i]!;

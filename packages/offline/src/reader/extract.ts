@@ -44,7 +44,12 @@ export function extractPhrase(
   const support = sentenceSupport(question, sentences, cues);
   if (!support) return null;
   const wordsAt = wordsAtOf(sentences);
-  if (reading.kind === 'choice') return chooseOption(question, sentences, support, wordsAt);
+  if (reading.kind === 'choice') {
+    const chosen = chooseOption(question, sentences, support, wordsAt);
+    // "Was A founded before B?" is yes when A is the one chosen.
+    if (!reading.polarChoice || !chosen) return chosen;
+    return { ...chosen, answer: chosen.answer === reading.options[0] ? 'yes' : 'no' };
+  }
   if (reading.kind === 'polar') return polarAnswer(question, sentences, support, wordsAt, cues.qWords);
 
   const found = new Map<string, Found>();

@@ -8,6 +8,7 @@ import { spanText, type Token } from '../nlp.js';
 import { MEASURE_WORDS, questionTarget } from '../query.js';
 import { wordsOf } from '../words.js';
 import { descriptorType, nounAfterWh } from './asked.js';
+import { AUXILIARIES, clean, MAX_WORDS, MIN_WORDS, polarComparison } from './comparatives.js';
 import { concept } from './meaning.js';
 
 /** What kind of phrase a question asks for. */
@@ -37,6 +38,8 @@ export interface QuestionReading {
    * the state after "been" names the event ("open" → opened).
    */
   since?: string;
+  /** A yes/no question comparing the two options ("Was A founded before B?"): yes when the first wins. */
+  polarChoice?: boolean;
   /** Polar question asking whether two things share a property ("the same nationality"). */
   same: boolean;
   /** The noun asked for is plural ("Which rivers …"): the answer may be a list. */
@@ -46,19 +49,6 @@ export interface QuestionReading {
   whEnd: number;
 }
 
-export const AUXILIARIES = new Set(
-  'is are was were do does did has have had can could will would should may might am'.split(' '),
-);
-export const MIN_WORDS = new Set(
-  'first earlier earliest older oldest elder eldest before sooner prior fewer less least smaller smallest shorter shortest lower lowest lighter lightest narrower shallower'.split(
-    ' ',
-  ),
-);
-export const MAX_WORDS = new Set(
-  'last later latest younger youngest after recent recently newer newest more most larger largest bigger biggest higher highest longer longest taller tallest greater greatest heavier heaviest wider widest deeper deepest'.split(
-    ' ',
-  ),
-);
 /** Comparative words that are about time (dates), not amounts. */
 /** Two dates in brackets with a dash between them: a life span. */
 export const LIFE_SPAN = /\([^)]*\d{3,4}[^)]*[–—-][^)]*\d{3,4}[^)]*\)/;
@@ -84,13 +74,7 @@ export const MONTHS = new Set(
   'january february march april may june july august september october november december'.split(' '),
 );
 
-export const clean = (s: string): string =>
-  s
-    .replace(/^[\s"'“”‘’(,]+|[\s"'“”‘’),.;:?!]+$/gu, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-
-export { wordsOf };
+export { AUXILIARIES, clean, MAX_WORDS, MIN_WORDS, wordsOf };
 
 /** The compared phrases of "…, A or B?" / "Did A or B …?", or [] when the question compares nothing. */
 function choiceOptions(tokens: readonly Token[]): string[] {
@@ -259,7 +243,7 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
     whEnd: target.end,
     plural: false,
   };
-  const options = choiceOptions(tokens);
+  const choices = choiceOptions(tokens);
   // "Is A …?", and after an opening phrase: "At the club, is A the captain or the treasurer?".
   const comma = tokens.findIndex((t) => t.value === ',');
   const opened = comma > 0 && comma < tokens.length - 2 && AUXILIARIES.has(tokens[comma + 1]!.normal);
@@ -268,9 +252,13 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
     (target.wh === null || target.start > 3);
   // "Bin day: Tuesday or Monday?" asks for one of the options without a wh-word or auxiliary.
   const bare = target.wh === null && tokens.some((t) => t.value === ':');
+  // "Was A founded before B?": a choice between A and B, answered yes when A wins.
+  const compared = polar && choices.length !== 2 ? polarComparison(tokens) : null;
+  const options = compared ?? choices;
   if (options.length === 2 && (polar || target.wh !== null || bare)) {
     reading.kind = 'choice';
     reading.options = options;
+    if (compared) reading.polarChoice = true;
     // The comparative word decides which value wins ("born first" → the earlier date).
     const optionWords = new Set(options.flatMap(wordsOf));
     for (const t of tokens) {

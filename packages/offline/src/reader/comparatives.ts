@@ -1,0 +1,113 @@
+/**
+ * The words a question compares with, and the yes/no questions that compare two named things on
+ * one attribute: "Was the Kessler Yard founded before the Lindqvist Institute?", "Is Tobias Wren
+ * older than Ruben Falk?". Such a question is answered as the choice "Which was founded first, the
+ * Kessler Yard or the Lindqvist Institute?" is: yes when the thing it is about wins.
+ */
+import type { Token } from '../nlp.js';
+import { spanText } from '../nlp.js';
+
+/** Auxiliaries that open a yes/no question. */
+export const AUXILIARIES = new Set(
+  'is are was were do does did has have had can could will would should may might am'.split(' '),
+);
+/** Comparative words for which the smaller (earlier) value wins. */
+export const MIN_WORDS = new Set(
+  'first earlier earliest older oldest elder eldest before sooner prior fewer less least smaller smallest shorter shortest lower lowest lighter lightest narrower shallower'.split(
+    ' ',
+  ),
+);
+/** Comparative words for which the larger (later) value wins. */
+export const MAX_WORDS = new Set(
+  'last later latest younger youngest after recent recently newer newest more most larger largest bigger biggest higher highest longer longest taller tallest greater greatest heavier heaviest wider widest deeper deepest'.split(
+    ' ',
+  ),
+);
+
+/** A phrase without the quotes, brackets and punctuation around it, its spaces single. */
+export const clean = (s: string): string =>
+  s
+    .replace(/^[\s"'“”‘’(,]+|[\s"'“”‘’),.;:?!]+$/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+const capitalised = (t: Token | undefined): boolean => !!t && t.type === 'word' && /^\p{Lu}/u.test(t.value);
+/** Words that may stand inside a name ("Bank of Ostby", "Van der Berg"). */
+const NAME_LINKS = new Set(['of', 'the', 'and', 'de', 'van', 'von', 'der', 'la', 'le', '&']);
+
+/** The end of the name that starts at `start` (a capitalised word, links inside it allowed). */
+function nameEnd(tokens: readonly Token[], start: number): number {
+  let end = start - 1;
+  for (let k = start; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    if (capitalised(t)) end = k;
+    else if (!(NAME_LINKS.has(t.normal) && capitalised(tokens[k + 1]))) break;
+  }
+  return end;
+}
+
+/**
+ * The two things a polar comparison compares, the one it is about first, or null: an auxiliary,
+ * a name, then only lower-case words (the attribute: "founded", "born", "older") up to a
+ * comparative ("before", "after", "earlier", "older" …, with or without "than"), then a second
+ * name that ends the question.
+ */
+export function polarComparison(tokens: readonly Token[]): [string, string] | null {
+  let i = tokens.findIndex((t) => t.type === 'word');
+  if (i < 0 || !AUXILIARIES.has(tokens[i]!.normal)) return null;
+  i++;
+  if (tokens[i]?.normal === 'the') i++;
+  if (!capitalised(tokens[i])) return null;
+  const firstEnd = nameEnd(tokens, i);
+  const first = clean(spanText(tokens, i, firstEnd));
+  let k = firstEnd + 1;
+  let comparative = false;
+  for (; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    if (t.type !== 'word' || /^\p{Lu}/u.test(t.value)) break;
+    if (MIN_WORDS.has(t.normal) || MAX_WORDS.has(t.normal)) comparative = true;
+    else if (comparative && t.normal !== 'than' && t.normal !== 'the') return null;
+  }
+  if (!comparative || !capitalised(tokens[k])) return null;
+  const secondEnd = nameEnd(tokens, k);
+  for (let j = secondEnd + 1; j < tokens.length; j++) if (tokens[j]!.type === 'word') return null;
+  const second = clean(spanText(tokens, k, secondEnd));
+  return first && second && first !== second ? [first, second] : null;
+}
+
+/**
+ * The noun compounds a question calls something by ("Is X a rock band?"): [modifier, head] lemma
+ * pairs of two lower-case nouns, the head ending its phrase.
+ */
+export function nounCompounds(tokens: readonly Token[]): [string, string][] {
+  const out: [string, string][] = [];
+  const noun = (t: Token | undefined): boolean => !!t && t.pos === 'NOUN' && /^\p{Ll}/u.test(t.value);
+  for (let k = 1; k < tokens.length; k++) {
+    if (noun(tokens[k - 1]) && noun(tokens[k]) && !noun(tokens[k + 1]))
+      out.push([tokens[k - 1]!.lemma, tokens[k]!.lemma]);
+  }
+  return out;
+}
+
+/**
+ * Whether tokens `start..end` call something another kind of `head` than `modifier` does: the head
+ * right after another lower-case noun the question does not use ("a folk band" against "a rock
+ * band"), and nowhere after `modifier`. Two nouns before the same head name kinds that exclude
+ * each other; an adjective ("a famous band") or no modifier excludes nothing.
+ */
+export function otherKind(
+  tokens: readonly Token[],
+  start: number,
+  end: number,
+  [modifier, head]: readonly [string, string],
+  questionLemmas: ReadonlySet<string>,
+): boolean {
+  let other = false;
+  for (let k = start + 1; k <= end; k++) {
+    if (tokens[k]!.lemma !== head) continue;
+    const m = tokens[k - 1]!;
+    if (m.lemma === modifier) return false;
+    if (m.pos === 'NOUN' && /^\p{Ll}/u.test(m.value) && !questionLemmas.has(m.lemma)) other = true;
+  }
+  return other;
+}

@@ -1,0 +1,69 @@
+import { describe, expect, test } from 'vitest';
+import { createOfflineTasks } from '../src/index.js';
+import { analyze } from '../src/nlp.js';
+import { polarComparison } from '../src/reader/comparatives.js';
+
+// Invented notes about a harbour town's musicians, papers, ships and bands, written for these tests;
+// the expected answers are read off the notes.
+const notes = [
+  {
+    id: 'wren',
+    text: 'Tobias Wren\nTobias Wren (born 4 May 1890) is an English composer and organist. Wren died in 1968 in Merrow Falls.',
+  },
+  { id: 'falk', text: 'Ruben Falk\nRuben Falk (1885 – 1960) was a Danish composer and pianist.' },
+  { id: 'inst', text: 'Lindqvist Institute\nThe Lindqvist Institute is a music school in Ostby, founded in 1911.' },
+  { id: 'yard', text: 'Kessler Yard\nThe Kessler Yard is a shipyard in Merrow Falls. It was founded in 1901.' },
+  { id: 'tern', text: 'Arctic Tern (band)\nArctic Tern is a folk band from Ostby formed in 1999.' },
+  { id: 'ravens', text: 'The Ravens\nThe Ravens are a rock band from Lindholm formed in 1987.' },
+  { id: 'heron', text: 'Grey Heron\nThe Grey Heron is a ferry that sails between Merrow Falls and Lindholm.' },
+];
+const tasks = createOfflineTasks();
+const ask = async (q: string) => (await tasks.answer(q, notes)).answer;
+
+describe('yes/no questions that compare two things', () => {
+  test.each([
+    ['Was the Kessler Yard founded before the Lindqvist Institute?', 'yes'],
+    ['Is the Lindqvist Institute older than the Kessler Yard?', 'no'],
+    ['Is Tobias Wren older than Ruben Falk?', 'no'],
+    ['Did Ruben Falk die before Tobias Wren?', 'yes'],
+    ['Were The Ravens formed after Arctic Tern?', 'no'],
+    ['Was Arctic Tern formed later than The Ravens?', 'yes'],
+  ])('%s → %s', async (q, expected) => {
+    expect(await ask(q)).toBe(expected);
+  });
+
+  test('cites the items of both things compared', async () => {
+    const a = await tasks.answer('Was the Kessler Yard founded before the Lindqvist Institute?', notes);
+    expect([...a.citations].sort()).toEqual(['inst', 'yard']);
+  });
+
+  test('only a name, lower-case words with a comparative, and a name that ends the question', async () => {
+    const read = async (q: string) => polarComparison((await analyze(q)).tokens);
+    expect(await read('Was the Kessler Yard founded before the Lindqvist Institute?')).toEqual([
+      'Kessler Yard',
+      'Lindqvist Institute',
+    ]);
+    expect(await read('Is Tobias Wren older than Ruben Falk?')).toEqual(['Tobias Wren', 'Ruben Falk']);
+    // A year, a pronoun, another name in between, or words after the second name: no comparison.
+    expect(await read('Did Tobias Wren live in Ostby before 1950?')).toBeNull();
+    expect(await read('Was Ruben Falk a pianist before he taught?')).toBeNull();
+    expect(await read('Did Ilse Marren work at the Kessler Yard before the Lindqvist Institute?')).toBeNull();
+    expect(await read('Was Ruben Falk born before Tobias Wren moved away?')).toBeNull();
+    expect(await read('Who was born before Tobias Wren?')).toBeNull();
+  });
+});
+
+describe('a yes/no question about a kind of thing', () => {
+  test.each([
+    // Another noun before the same head is another kind: a folk band is no rock band.
+    ['Is Arctic Tern a rock band?', 'no'],
+    ['Is The Ravens a rock band?', 'yes'],
+    ['Are Arctic Tern and The Ravens both rock bands?', 'no'],
+    ['Are Arctic Tern and The Ravens both bands?', 'yes'],
+    // No modifier in the context, or an adjective in the question, excludes nothing.
+    ['Is the Grey Heron a passenger ferry?', 'yes'],
+    ['Is Ruben Falk a famous pianist?', 'yes'],
+  ])('%s → %s', async (q, expected) => {
+    expect(await ask(q)).toBe(expected);
+  });
+});
