@@ -56,7 +56,7 @@ describe('the user-notes fixture', () => {
  * at most 1 right answer citing no source; the suite was written at 21/69), so that the suite fails
  * on any step back; raise them as the reader improves.
  */
-const FLOOR = { rate: 58 / 69, abstained: 6, uncited: 1 };
+const FLOOR = { rate: 59 / 69, abstained: 6, uncited: 1 };
 const TARGET = { rate: 0.8 };
 
 describe('the offline reader on user notes', () => {

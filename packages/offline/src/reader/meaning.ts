@@ -30,6 +30,10 @@ const SECOND_SENSES: Readonly<Record<string, readonly string[]>> = {
   // "What did she make out of oak?" asks what she built.
   make: ['build'],
   come: ['move'],
+  // What a ferry or a hall "carries", "holds" or "seats", it takes: "takes 120 passengers".
+  carry: ['take'],
+  hold: ['take'],
+  seat: ['take', 'hold'],
   // The people who work somewhere: "27 staff" answers "how many people work there".
   staff: ['work'],
   employee: ['work'],

@@ -30,6 +30,11 @@ export interface SentenceReading {
   /** "… which was built in 1889, and where Walter kept the light": no agent of the verb is named. */
   agentless: boolean;
   now: boolean;
+  /**
+   * "The Wren carries 140 passengers, twenty more than the Marram Belle": the question's names
+   * stand here only as what something else is compared with, so its values are the other's.
+   */
+  standardOnly: boolean;
 }
 
 /** Read sentence `s` for the question whose cues are `cues`. */
@@ -87,6 +92,7 @@ export function readSentence(
       verbWords.size > 0 &&
       namesNoAgent(tokens, range, saysQuestionVerb),
     now: cues.asksNow && own.some((t) => NOW.test(t.normal)),
+    standardOnly: comparedOnly(cues, s, tokens),
   };
 }
 
@@ -172,8 +178,25 @@ export function scoreSpan(
     agent.weight *
     change *
     (r.now ? 1.2 : 1) *
+    (r.standardOnly && (reading.kind === 'number' || reading.kind === 'date') ? 0.4 : 1) *
     (r.saysVerb ? 1 : 0.5);
   return { score, fit, words };
+}
+
+/**
+ * Whether sentence `s` names the question's entities, and names each only right after "than"
+ * ("more than the Marram Belle"): it compares another thing with them.
+ */
+function comparedOnly(cues: QuestionCues, s: AnswerSentence, tokens: readonly Token[]): boolean {
+  const mentions = (s.ea.bySentence[s.index] ?? []).filter((m) => cues.inQuestion(m.key));
+  return (
+    mentions.length > 0 &&
+    mentions.every((m) => {
+      let k = m.start - 1;
+      if (tokens[k]?.normal === 'the') k--;
+      return tokens[k]?.normal === 'than';
+    })
+  );
 }
 
 /**
@@ -216,8 +239,10 @@ function agentWeight(
   if (reading.kind === 'number' && cues.measure && !unitAsked && !measures(r, span, cues.measure))
     return null;
   if (reading.kind === 'number' && unitAsked && /^(number|year|date|percent)$/.test(span.type)) {
-    // A year counts no passengers.
-    if (!/^(number|percent)$/.test(span.type) && !/^(year|date|day|time)$/.test(unitAsked)) return null;
+    // A year or a time of day ("the 9:40 boat") counts no passengers.
+    const clock = /^\d{1,2}:\d{2}$/.test(span.text);
+    if ((clock || !/^(number|percent)$/.test(span.type)) && !/^(year|date|day|time)$/.test(unitAsked))
+      return null;
     const counted = tokens[span.end + 1]?.type === 'word' ? tokens[span.end + 1] : tokens[span.end + 2];
     const unit = span.text.split(/\s+/).length > 1 ? tokens[span.end] : counted;
     if (unit && (unit.lemma === unitAsked || concept(unit.lemma) === concept(unitAsked))) weight = 2;

@@ -11,11 +11,20 @@ const notes = [
     text: 'Tobias Wren\nTobias Wren (born 4 May 1890) is an English composer and organist. Wren died in 1968 in Merrow Falls.',
   },
   { id: 'falk', text: 'Ruben Falk\nRuben Falk (1885 – 1960) was a Danish composer and pianist.' },
-  { id: 'inst', text: 'Lindqvist Institute\nThe Lindqvist Institute is a music school in Ostby, founded in 1911.' },
-  { id: 'yard', text: 'Kessler Yard\nThe Kessler Yard is a shipyard in Merrow Falls. It was founded in 1901.' },
+  {
+    id: 'inst',
+    text: 'Lindqvist Institute\nThe Lindqvist Institute is a music school in Ostby, founded in 1911.',
+  },
+  {
+    id: 'yard',
+    text: 'Kessler Yard\nThe Kessler Yard is a shipyard in Merrow Falls. It was founded in 1901.',
+  },
   { id: 'tern', text: 'Arctic Tern (band)\nArctic Tern is a folk band from Ostby formed in 1999.' },
   { id: 'ravens', text: 'The Ravens\nThe Ravens are a rock band from Lindholm formed in 1987.' },
-  { id: 'heron', text: 'Grey Heron\nThe Grey Heron is a ferry that sails between Merrow Falls and Lindholm.' },
+  {
+    id: 'heron',
+    text: 'Grey Heron\nThe Grey Heron is a ferry that sails between Merrow Falls and Lindholm.',
+  },
 ];
 const tasks = createOfflineTasks();
 const ask = async (q: string) => (await tasks.answer(q, notes)).answer;
@@ -65,5 +74,27 @@ describe('a yes/no question about a kind of thing', () => {
     ['Is Ruben Falk a famous pianist?', 'yes'],
   ])('%s → %s', async (q, expected) => {
     expect(await ask(q)).toBe(expected);
+  });
+});
+
+describe('numbers of the thing asked about', () => {
+  // Invented notes about two ferries, written for these tests.
+  const ferries = [
+    { id: 'osprey', text: 'The Osprey carries 80 cars, ten more than the Kittiwake. She was built in 1988.' },
+    {
+      id: 'kittiwake',
+      text: 'The Kittiwake is the older ferry. The Kittiwake carries 70 cars and 300 people.',
+    },
+    { id: 'trip', text: 'We took the 7:15 Osprey to Lindholm on Saturday. The Osprey seats 200 people.' },
+  ];
+  test.each([
+    // "80 cars, ten more than the Kittiwake" is the Osprey's number, not the Kittiwake's.
+    ['How many cars does the Kittiwake carry?', '70'],
+    ['How many cars does the Osprey carry?', '80'],
+    // What a ferry carries or seats, it takes; a time of day counts no people.
+    ['The Kittiwake takes how many cars?', '70'],
+    ['The Osprey takes how many people?', '200'],
+  ])('%s → %s', async (q, expected) => {
+    expect((await tasks.answer(q, ferries)).answer).toBe(expected);
   });
 });
