@@ -133,7 +133,9 @@ export function createEstimateProviders(config: GragConfig, options: ProviderOpt
     tasks: createPromptTasks(chat),
     tokenizer,
     meter,
-    vectorIndex: flatIndexFactory,
+    // The vector index a real build uses (NodeRAG lays its HNSW base layer; on the flat index it
+    // would compute the exact one, O(n²)); it calls no model, so it costs nothing either way.
+    vectorIndex: chooseVectorIndex(config.vectorIndex).factory,
     textAnalyzer: createWinkTextAnalyzer(),
     chat,
   });
