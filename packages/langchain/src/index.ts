@@ -1,6 +1,7 @@
 /**
  * `@grag/langchain`: grag in LangChain.js and LangChain.js in grag. {@link GragRetriever} is a
- * LangChain `BaseRetriever` over any grag index; {@link fromLangChainChat} and
+ * LangChain `BaseRetriever` over any grag index, {@link loadGragIndex} opens a saved index with the
+ * vector index it was built with; {@link fromLangChainChat} and
  * {@link fromLangChainEmbeddings} make LangChain chat models and embeddings grag providers.
  *
  * @packageDocumentation
@@ -24,6 +25,7 @@ export {
   type LangChainEmbeddingsSettings,
   probeLangChainEmbeddings,
 } from './embeddings.js';
+export { loadGragIndex } from './load.js';
 export {
   type GragDocumentMetadata,
   type GragRetrieveOptions,

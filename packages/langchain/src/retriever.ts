@@ -41,12 +41,14 @@ export interface GragRetrieverInput<Index, R extends RetrieveOptions = RetrieveO
   method: Method<Index, any, R>;
   /**
    * How many documents `invoke` returns: the first `k` items of the retrieval, in the method's context
-   * order (fewer only when the retrieval holds fewer). @default every item of the retrieval
+   * order (fewer only when the retrieval holds fewer).
+   * @default `topK` when it is given (here or in `retrieveOptions`), else every item of the retrieval
    */
   k?: number;
   /**
-   * How many items the method ranks before packing (grag's `topK`), not the number of documents: a
-   * graph method packs several items per ranked unit (a community, its members). Each method
+   * How many units the method ranks before packing (grag's `topK`). A graph method packs several
+   * items per ranked unit (a community, its members), so the retrieval may hold more items than
+   * `topK`; the retriever still returns `k` documents, and `k` defaults to `topK`. Each method
    * documents its default.
    */
   topK?: number;
@@ -121,7 +123,7 @@ export class GragRetriever<
   readonly method: Method<Index, any, R>;
   /** The options passed to `method.retrieve` on every call (without the signal). */
   readonly retrieveOptions: Readonly<GragRetrieveOptions<R>>;
-  /** How many documents `invoke` returns (`undefined`: every item). */
+  /** How many documents `invoke` returns: `k`, else `topK` (`undefined`: every item). */
   readonly k: number | undefined;
 
   /**
@@ -183,7 +185,10 @@ export class GragRetriever<
     if (fields.topK !== undefined) options.topK = fields.topK;
     if (fields.budgetTokens !== undefined) options.budgetTokens = fields.budgetTokens;
     this.retrieveOptions = Object.freeze(options) as GragRetrieveOptions<R>;
-    this.k = fields.k;
+    // `topK` in retrieveOptions is a method option like any other: checked by the method, not here.
+    const topK =
+      Number.isInteger(options.topK) && (options.topK as number) > 0 ? (options.topK as number) : undefined;
+    this.k = fields.k ?? topK;
   }
 
   /**

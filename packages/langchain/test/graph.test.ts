@@ -70,3 +70,20 @@ it('returns exactly k documents, the first k items in context order, whatever to
     expect(docs.map((d) => d.id)).toEqual(all.items.slice(0, k).map((i) => i.id));
   }
 });
+
+it('returns topK documents when only topK is given, though NodeRAG packs more items', async () => {
+  for (const topK of [1, 2, 4]) {
+    const all = await nodeRag.retrieve(index, QUESTION, { topK });
+    expect(all.items.length).toBeGreaterThan(topK);
+    const docs = await new GragRetriever({ index, method: nodeRag, topK }).invoke(QUESTION);
+    expect(docs.map((d) => d.id)).toEqual(all.items.slice(0, topK).map((i) => i.id));
+    const viaOptions = new GragRetriever({ index, method: nodeRag, retrieveOptions: { topK } });
+    expect(viaOptions.k).toBe(topK);
+    expect(await viaOptions.invoke(QUESTION)).toHaveLength(topK);
+  }
+  // k, when given, wins over topK: topK stays the ranking depth.
+  const wide = await nodeRag.retrieve(index, QUESTION, { topK: 1 });
+  const k = wide.items.length;
+  const docs = await new GragRetriever({ index, method: nodeRag, topK: 1, k }).invoke(QUESTION);
+  expect(docs.map((d) => d.id)).toEqual(wide.items.map((i) => i.id));
+});
