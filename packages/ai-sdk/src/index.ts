@@ -26,10 +26,12 @@ export {
 export { type CallTarget, mapAiSdkError } from './errors.js';
 export {
   GRAG_TOOL_DESCRIPTION,
+  type GragToolCommonOptions,
   type GragToolInput,
   type GragToolItem,
   type GragToolOptions,
   type GragToolOutput,
+  type GragToolRetrieveOptions,
   gragTool,
 } from './tool.js';
 export { type GragUIMessageStreamOptions, gragUIMessageStream } from './ui-stream.js';

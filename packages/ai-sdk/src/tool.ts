@@ -25,6 +25,8 @@ export interface GragToolItem {
   kind: string;
   /** The text of the item. */
   text: string;
+  /** The method's score of the item (its scale is the method's own: BM25, cosine, PageRank, …). */
+  score: number;
   /**
    * Where it comes from, to show: its places in the source files (`report.pdf p. 3`), else its
    * documents' ids (core's `sourceLabel`).
@@ -41,13 +43,8 @@ export interface GragToolOutput {
   items: GragToolItem[];
 }
 
-/** Options of {@link gragTool}. */
-export interface GragToolOptions<Index, R extends RetrieveOptions = RetrieveOptions> {
-  /** A built or loaded index of `method`. */
-  index: Index;
-  /** The grag method the index belongs to, e.g. `bm25Rag` from `@grag/naive-rag`. */
-  // biome-ignore lint/suspicious/noExplicitAny: the build options of the method play no part here.
-  method: Method<Index, any, R>;
+/** What every {@link gragTool} takes, whatever it retrieves from. */
+export interface GragToolCommonOptions {
   /**
    * What the model reads about the tool: when to call it. @default a description that says it
    * searches the indexed documents and that the ids are to be cited as `[id]`
@@ -59,12 +56,39 @@ export interface GragToolOptions<Index, R extends RetrieveOptions = RetrieveOpti
    * items per ranked unit. @default every item of the retrieval
    */
   k?: number;
+}
+
+/** Options of {@link gragTool} over an index in this process. */
+export interface GragToolOptions<Index, R extends RetrieveOptions = RetrieveOptions>
+  extends GragToolCommonOptions {
+  /** A built or loaded index of `method`. */
+  index: Index;
+  /** The grag method the index belongs to, e.g. `bm25Rag` from `@grag/naive-rag`. */
+  // biome-ignore lint/suspicious/noExplicitAny: the build options of the method play no part here.
+  method: Method<Index, any, R>;
   /**
    * The options every call passes to `method.retrieve`, e.g. `{ budgetTokens: 4000, topK: 20 }` or
    * a method's own (NodeRAG's `teleport`); keys are checked against the method's declared ones.
    * The signal is the AI SDK's `abortSignal` of the call.
    */
   retrieveOptions?: Omit<R, 'signal'>;
+}
+
+/**
+ * Options of {@link gragTool} over a retrieval made elsewhere: `grag serve` through
+ * `@grag/server/client` (its `query` answers `{ retrieval }`), or any function that returns grag's
+ * retrieved items.
+ */
+export interface GragToolRetrieveOptions extends GragToolCommonOptions {
+  /**
+   * Retrieve for the model's query; `signal` is the AI SDK's `abortSignal` of the call. Its items
+   * are grag's `RetrievedItem`s (`{ id, kind, text, score, source }`), as a served index's query
+   * returns them in `retrieval.items`.
+   */
+  retrieve: (
+    query: string,
+    options: { signal?: AbortSignal },
+  ) => PromiseLike<{ items: readonly RetrievedItem[] }>;
 }
 
 /** The description the model reads when none is given. */
@@ -119,6 +143,7 @@ function toolItems(items: readonly RetrievedItem[]): GragToolItem[] {
       id: item.id,
       kind: item.kind,
       text: item.text,
+      score: item.score,
       source: cited.label,
       docIds: cited.docIds,
     };
@@ -131,13 +156,18 @@ function toolItems(items: readonly RetrievedItem[]): GragToolItem[] {
  * A grag index as an AI SDK tool (`tool()` with a JSON-schema input `{ query }`): when the model
  * calls it, `method.retrieve(index, query, retrieveOptions)` runs (aborted with the call's
  * `abortSignal`) and the tool returns `{ items }`: each retrieved item's id (what the answer cites
- * as `[id]`), kind, text, and its source (`report.pdf p. 3`, else its documents), so the model's
+ * as `[id]`), kind, text, score, and its source (`report.pdf p. 3`, else its documents), so the model's
  * next step reads them and can cite them. Give it to `generateText` / `streamText` / an agent in
  * `tools`, with a `stopWhen` that allows a step after the tool call (e.g. `stepCountIs(3)`).
  *
+ * Or over a retrieval made elsewhere, with `retrieve(query, { signal })` in place of `index` and
+ * `method`: an index of `grag serve` through `@grag/server/client`
+ * (`(query, { signal }) => grag.query({ question: query }, { index: 'docs', signal }).then((r) => r.retrieval)`).
+ *
  * Throws `InvalidArgumentError` when `method` is not a grag method, `index` is missing, `k` is not a
- * positive integer, or `retrieveOptions` is not an object, holds `signal`, or has a key the method
- * does not accept (with the closest valid key).
+ * positive integer, `retrieveOptions` is not an object, holds `signal`, or has a key the method
+ * does not accept (with the closest valid key), or `retrieve` is not a function or comes with
+ * `index`/`method`; a call whose `retrieve` gives no `items` array fails with one.
  *
  * @example
  * ```ts
@@ -151,12 +181,67 @@ function toolItems(items: readonly RetrievedItem[]): GragToolItem[] {
  */
 export function gragTool<Index, R extends RetrieveOptions = RetrieveOptions>(
   options: GragToolOptions<Index, R>,
+): Tool<GragToolInput, GragToolOutput>;
+export function gragTool(options: GragToolRetrieveOptions): Tool<GragToolInput, GragToolOutput>;
+export function gragTool(
+  options: GragToolOptions<unknown> | GragToolRetrieveOptions,
 ): Tool<GragToolInput, GragToolOutput> {
+  const retrieve = retrieverOf(options);
+  const { k } = options;
+  if (k !== undefined && (typeof k !== 'number' || !Number.isInteger(k) || k < 1)) {
+    throw new InvalidArgumentError(
+      'k',
+      `${PACKAGE}: gragTool k must be a positive integer, got ${describe(k)}.`,
+    );
+  }
+  return tool({
+    description: options.description ?? GRAG_TOOL_DESCRIPTION,
+    inputSchema: jsonSchema<GragToolInput>(INPUT_SCHEMA, { validate: checkInput }),
+    execute: async ({ query }, { abortSignal }): Promise<GragToolOutput> => {
+      // A retrieval that does not await anything would not look at the signal.
+      throwIfAborted(abortSignal);
+      const retrieval = await retrieve(query, abortSignal ? { signal: abortSignal } : {});
+      const items = retrieval?.items;
+      if (!Array.isArray(items)) {
+        throw new InvalidArgumentError(
+          'retrieve',
+          `${PACKAGE}: gragTool's retrieve must return { items: RetrievedItem[] } (a grag Retrieval), got ${describe(retrieval)}.`,
+        );
+      }
+      return { items: toolItems(k === undefined ? items : items.slice(0, k)) };
+    },
+  });
+}
+
+/** The retrieval a tool's call runs: the given `retrieve`, or `method.retrieve` on the index (checked). */
+function retrieverOf(
+  options: GragToolOptions<unknown> | GragToolRetrieveOptions,
+): GragToolRetrieveOptions['retrieve'] {
+  const given = (options as Partial<GragToolRetrieveOptions> | undefined)?.retrieve;
+  if (given === undefined) return indexRetriever(options as GragToolOptions<unknown>);
+  if (typeof given !== 'function') {
+    throw new InvalidArgumentError(
+      'retrieve',
+      `${PACKAGE}: gragTool retrieve must be a function (query, { signal }) => Promise<{ items }>, got ${describe(given)}.`,
+    );
+  }
+  const extra = ['index', 'method', 'retrieveOptions'].filter((key) => key in options);
+  if (extra.length > 0) {
+    throw new InvalidArgumentError(
+      extra[0]!,
+      `${PACKAGE}: gragTool takes either \`retrieve\` or \`index\` and \`method\`, not both (got ${extra.join(', ')} with retrieve).`,
+    );
+  }
+  return given;
+}
+
+/** `method.retrieve(index, query, retrieveOptions)`, after checking the options. */
+function indexRetriever<Index>(options: GragToolOptions<Index>): GragToolRetrieveOptions['retrieve'] {
   const method = options?.method as Partial<Method<Index>> | undefined;
   if (typeof method !== 'object' || method === null || typeof method.retrieve !== 'function') {
     throw new InvalidArgumentError(
       'method',
-      `${PACKAGE}: gragTool needs \`method\`, a grag Method such as \`bm25Rag\` from @grag/naive-rag (got ${describe(method)}).`,
+      `${PACKAGE}: gragTool needs \`method\`, a grag Method such as \`bm25Rag\` from @grag/naive-rag (got ${describe(method)}), or \`retrieve\`, a function.`,
     );
   }
   const name = typeof method.name === 'string' ? method.name : 'unnamed';
@@ -164,13 +249,6 @@ export function gragTool<Index, R extends RetrieveOptions = RetrieveOptions>(
     throw new InvalidArgumentError(
       'index',
       `${PACKAGE}: gragTool needs \`index\`, an index of method '${name}' (from \`${name}.build(docs, ctx)\` or \`.load(dir, ctx)\`).`,
-    );
-  }
-  const { k } = options;
-  if (k !== undefined && (typeof k !== 'number' || !Number.isInteger(k) || k < 1)) {
-    throw new InvalidArgumentError(
-      'k',
-      `${PACKAGE}: gragTool k must be a positive integer, got ${describe(k)}.`,
     );
   }
   const retrieveOptions = (options.retrieveOptions ?? {}) as Record<string, unknown>;
@@ -191,18 +269,5 @@ export function gragTool<Index, R extends RetrieveOptions = RetrieveOptions>(
   const frozen = Object.freeze({ ...retrieveOptions });
   const { index } = options;
   const retrieve = method.retrieve.bind(method);
-  return tool({
-    description: options.description ?? GRAG_TOOL_DESCRIPTION,
-    inputSchema: jsonSchema<GragToolInput>(INPUT_SCHEMA, { validate: checkInput }),
-    execute: async ({ query }, { abortSignal }): Promise<GragToolOutput> => {
-      // A method that does not await anything would not look at the signal.
-      throwIfAborted(abortSignal);
-      const retrieval = await retrieve(index, query, {
-        ...frozen,
-        ...(abortSignal ? { signal: abortSignal } : {}),
-      } as R);
-      const items = k === undefined ? retrieval.items : retrieval.items.slice(0, k);
-      return { items: toolItems(items) };
-    },
-  });
+  return (query, { signal }) => retrieve(index, query, { ...frozen, ...(signal ? { signal } : {}) });
 }

@@ -96,6 +96,7 @@ describe('an AI SDK agent with gragTool over HTTP', () => {
         id: item.id,
         kind: 'chunk',
         text: item.text,
+        score: item.score,
         source: sourceLabel(item.source),
         docIds: item.source.docIds,
         ...(item.source.locations ? { locations: item.source.locations } : {}),
@@ -107,6 +108,14 @@ describe('an AI SDK agent with gragTool over HTTP', () => {
       locations: [{ path: 'history.pdf', page: 3 }],
     });
     expect(output.items[1]).toMatchObject({ source: 'falls', docIds: ['falls'] });
+
+    // BM25's scores, best first: the passage that names the founder ranks above the others.
+    expect(output.items[0]!.score).toBeGreaterThan(output.items[1]!.score);
+    expect(output.items[1]!.score).toBeGreaterThan(0);
+    // What the tool received: the model's call, as the stub server sent it.
+    expect(result.steps[0]!.toolCalls.map((call) => [call.toolName, call.input])).toEqual([
+      ['searchDocuments', { query: QUESTION }],
+    ]);
 
     expect(result.text).toBe(`Anton Kessler founded it in 1881 [${output.items[0]!.id}].`);
     expect(result.steps[0]!.toolResults[0]!.output).toEqual(output);
@@ -148,7 +157,7 @@ describe('gragTool', () => {
       throw new Error('expected gragTool to throw');
     };
     expect(refusal(() => gragTool({ index, method: {} as typeof bm25Rag }))).toBe(
-      '@grag/ai-sdk: gragTool needs `method`, a grag Method such as `bm25Rag` from @grag/naive-rag (got an object).',
+      '@grag/ai-sdk: gragTool needs `method`, a grag Method such as `bm25Rag` from @grag/naive-rag (got an object), or `retrieve`, a function.',
     );
     expect(
       refusal(() => gragTool({ index: undefined as unknown as Bm25RagIndex, method: bm25Rag })),
@@ -172,6 +181,42 @@ describe('gragTool', () => {
         }),
       ),
     ).toContain('takes no `signal` in retrieveOptions');
+  });
+
+  it('runs a given retrieve function with the query and the call signal, and cites what it returns', async () => {
+    const direct = await bm25Rag.retrieve(index, QUESTION);
+    const calls: { query: string; signal: AbortSignal | undefined }[] = [];
+    const t = gragTool({
+      k: 2,
+      // As a served index answers through the typed client: a retrieval's JSON, items and all.
+      retrieve: async (query, { signal }) => {
+        calls.push({ query, signal });
+        return JSON.parse(JSON.stringify(direct)) as typeof direct;
+      },
+    });
+    const controller = new AbortController();
+    const out = await execute(t, QUESTION, controller.signal);
+    expect(calls).toEqual([{ query: QUESTION, signal: controller.signal }]);
+    expect(out.items.map((item) => [item.id, item.score, item.source])).toEqual(
+      direct.items.slice(0, 2).map((item) => [item.id, item.score, sourceLabel(item.source)]),
+    );
+    expect(out.items[0]!.source).toBe('history.pdf p. 3');
+
+    const bad = gragTool({ retrieve: async () => ({ hits: [] }) as never });
+    await expect(execute(bad, QUESTION)).rejects.toThrow(
+      "@grag/ai-sdk: gragTool's retrieve must return { items: RetrievedItem[] } (a grag Retrieval), got an object.",
+    );
+  });
+
+  it('refuses a retrieve that is not a function, or one given with an index', () => {
+    expect(() => gragTool({ retrieve: 'http://127.0.0.1:8787' as never })).toThrow(
+      '@grag/ai-sdk: gragTool retrieve must be a function (query, { signal }) => Promise<{ items }>, got the string "http://127.0.0.1:8787".',
+    );
+    expect(() =>
+      gragTool({ retrieve: async () => ({ items: [] }), index, method: bm25Rag } as never),
+    ).toThrow(
+      '@grag/ai-sdk: gragTool takes either `retrieve` or `index` and `method`, not both (got index, method with retrieve).',
+    );
   });
 
   it('validates the input the model sends against its schema', async () => {
