@@ -9,6 +9,7 @@ import { wordsOf } from '../words.js';
 import { askedUnit } from './clauses.js';
 import { EVENT_VERBS, lifeEventOf } from './events.js';
 import { concept, concepts } from './meaning.js';
+import { YEAR } from './question.js';
 import type { AnswerQuestion } from './types.js';
 
 /** "… now?", "… currently?": the sentence that says what holds now, not what held at a meeting. */
@@ -33,6 +34,8 @@ export interface QuestionCues {
   /** "How wide / deep / long / far …?": the measure word, answered with a unit of measure. */
   measure: string | null;
   asksNow: boolean;
+  /** The years the question names ("… in 2019?"). */
+  years: Set<string>;
   subjectQuestion: boolean;
   objectQuestion: boolean;
   /** Whether the question names an entity key ("harbour pilot" in its text, or one of its keys). */
@@ -140,6 +143,7 @@ export function questionCues(question: AnswerQuestion): QuestionCues {
     unitAsked: askedUnit(tokens, reading, countedNoun),
     measure,
     asksNow: tokens.some((t) => NOW.test(t.normal)),
+    years: new Set(tokens.filter((t) => YEAR.test(t.normal)).map((t) => t.normal)),
     subjectQuestion,
     objectQuestion,
     inQuestion,

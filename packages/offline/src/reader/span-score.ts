@@ -10,7 +10,7 @@ import { datesOtherVerb, measuredIn, namesNoAgent, unitKind } from './clauses.js
 import { NOW, type QuestionCues } from './cues.js';
 import { LIFE_VERBS, lifeSpanSide, rangeSide } from './events.js';
 import { concept, isKindOf, secondSenses, tokenConcepts } from './meaning.js';
-import type { QuestionReading } from './question.js';
+import { type QuestionReading, YEAR } from './question.js';
 import { kindWord, NOT_NAME_TYPES, type Span, typeFit } from './spans.js';
 import type { AnswerSentence } from './types.js';
 
@@ -35,6 +35,11 @@ export interface SentenceReading {
    * stand here only as what something else is compared with, so its values are the other's.
    */
   standardOnly: boolean;
+  /**
+   * "Who won the medal in 2019?": the sentence gives years, none of them the question's, so it tells
+   * of another time ("In 2022 she received the medal").
+   */
+  otherYears: boolean;
 }
 
 /** Read sentence `s` for the question whose cues are `cues`. */
@@ -93,6 +98,7 @@ export function readSentence(
       namesNoAgent(tokens, range, saysQuestionVerb),
     now: cues.asksNow && own.some((t) => NOW.test(t.normal)),
     standardOnly: comparedOnly(cues, s, tokens),
+    otherYears: otherYears(cues, own),
   };
 }
 
@@ -179,8 +185,21 @@ export function scoreSpan(
     change *
     (r.now ? 1.2 : 1) *
     (r.standardOnly && (reading.kind === 'number' || reading.kind === 'date') ? 0.4 : 1) *
+    (r.otherYears ? 0.2 : 1) *
     (r.saysVerb ? 1 : 0.5);
   return { score, fit, words };
+}
+
+/** Whether the question names years and `own` (a sentence's tokens) gives years, none of them those. */
+function otherYears(cues: QuestionCues, own: readonly Token[]): boolean {
+  if (cues.years.size === 0) return false;
+  let other = false;
+  for (const t of own) {
+    if (!YEAR.test(t.normal)) continue;
+    if (cues.years.has(t.normal)) return false;
+    other = true;
+  }
+  return other;
 }
 
 /**
