@@ -2,8 +2,9 @@
  * `@grag/ai-sdk`: Vercel AI SDK models as grag providers, and grag for AI SDK apps.
  * `fromAiSdk(languageModel)` is a grag `ChatModel` and `fromAiSdkEmbedding(embeddingModel, {
  * dimensions })` a grag `Embedder`, so any AI SDK provider drives every grag method; `gragTool`
- * gives an agent a grag index as a search tool with cited items, and `gragUIMessageStream` sends a
- * grag answer with its citations as an AI SDK UI message stream.
+ * gives an agent a grag index as a search tool with cited items, `gragMiddleware` adds a grag
+ * index's items to a model's prompt and its citations as source parts, and `gragUIMessageStream`
+ * sends a grag answer with its citations as an AI SDK UI message stream.
  *
  * @packageDocumentation
  */
@@ -24,6 +25,12 @@ export {
   fromAiSdkEmbedding,
 } from './embedding.js';
 export { type CallTarget, mapAiSdkError } from './errors.js';
+export {
+  GRAG_MIDDLEWARE_INSTRUCTIONS,
+  type GragMiddlewareCommonOptions,
+  type GragMiddlewareOptions,
+  gragMiddleware,
+} from './middleware.js';
 export {
   GRAG_TOOL_DESCRIPTION,
   type GragToolCommonOptions,

@@ -188,80 +188,101 @@ export function gragTool(
 ): Tool<GragToolInput, GragToolOutput> {
   const retrieve = retrieverOf(options);
   const { k } = options;
-  if (k !== undefined && (typeof k !== 'number' || !Number.isInteger(k) || k < 1)) {
-    throw new InvalidArgumentError(
-      'k',
-      `${PACKAGE}: gragTool k must be a positive integer, got ${describe(k)}.`,
-    );
-  }
+  checkK(k, 'gragTool');
   return tool({
     description: options.description ?? GRAG_TOOL_DESCRIPTION,
     inputSchema: jsonSchema<GragToolInput>(INPUT_SCHEMA, { validate: checkInput }),
     execute: async ({ query }, { abortSignal }): Promise<GragToolOutput> => {
       // A retrieval that does not await anything would not look at the signal.
       throwIfAborted(abortSignal);
-      const retrieval = await retrieve(query, abortSignal ? { signal: abortSignal } : {});
-      const items = retrieval?.items;
-      if (!Array.isArray(items)) {
-        throw new InvalidArgumentError(
-          'retrieve',
-          `${PACKAGE}: gragTool's retrieve must return { items: RetrievedItem[] } (a grag Retrieval), got ${describe(retrieval)}.`,
-        );
-      }
-      return { items: toolItems(k === undefined ? items : items.slice(0, k)) };
+      const items = await retrievedItems(retrieve, query, abortSignal, k, 'gragTool');
+      return { items: toolItems(items) };
     },
   });
 }
 
-/** The retrieval a tool's call runs: the given `retrieve`, or `method.retrieve` on the index (checked). */
-function retrieverOf(
+/** @internal Throws unless `k` is undefined or a positive integer. */
+export function checkK(k: unknown, caller: string): void {
+  if (k !== undefined && (typeof k !== 'number' || !Number.isInteger(k) || k < 1)) {
+    throw new InvalidArgumentError(
+      'k',
+      `${PACKAGE}: ${caller} k must be a positive integer, got ${describe(k)}.`,
+    );
+  }
+}
+
+/** @internal The first `k` items `retrieve` gives for `query` (all without `k`), checked to be an array. */
+export async function retrievedItems(
+  retrieve: GragToolRetrieveOptions['retrieve'],
+  query: string,
+  signal: AbortSignal | undefined,
+  k: number | undefined,
+  caller: string,
+): Promise<readonly RetrievedItem[]> {
+  const retrieval = await retrieve(query, signal ? { signal } : {});
+  const items = retrieval?.items;
+  if (!Array.isArray(items)) {
+    throw new InvalidArgumentError(
+      'retrieve',
+      `${PACKAGE}: ${caller}'s retrieve must return { items: RetrievedItem[] } (a grag Retrieval), got ${describe(retrieval)}.`,
+    );
+  }
+  return k === undefined ? items : items.slice(0, k);
+}
+
+/** @internal The retrieval a call runs: the given `retrieve`, or `method.retrieve` on the index (checked; `caller` names the function in messages). */
+export function retrieverOf(
   options: GragToolOptions<unknown> | GragToolRetrieveOptions,
+  caller = 'gragTool',
 ): GragToolRetrieveOptions['retrieve'] {
   const given = (options as Partial<GragToolRetrieveOptions> | undefined)?.retrieve;
-  if (given === undefined) return indexRetriever(options as GragToolOptions<unknown>);
+  if (given === undefined) return indexRetriever(options as GragToolOptions<unknown>, caller);
   if (typeof given !== 'function') {
     throw new InvalidArgumentError(
       'retrieve',
-      `${PACKAGE}: gragTool retrieve must be a function (query, { signal }) => Promise<{ items }>, got ${describe(given)}.`,
+      `${PACKAGE}: ${caller} retrieve must be a function (query, { signal }) => Promise<{ items }>, got ${describe(given)}.`,
     );
   }
   const extra = ['index', 'method', 'retrieveOptions'].filter((key) => key in options);
   if (extra.length > 0) {
     throw new InvalidArgumentError(
       extra[0]!,
-      `${PACKAGE}: gragTool takes either \`retrieve\` or \`index\` and \`method\`, not both (got ${extra.join(', ')} with retrieve).`,
+      `${PACKAGE}: ${caller} takes either \`retrieve\` or \`index\` and \`method\`, not both (got ${extra.join(', ')} with retrieve).`,
     );
   }
   return given;
 }
 
 /** `method.retrieve(index, query, retrieveOptions)`, after checking the options. */
-function indexRetriever<Index>(options: GragToolOptions<Index>): GragToolRetrieveOptions['retrieve'] {
+function indexRetriever<Index>(
+  options: GragToolOptions<Index>,
+  caller: string,
+): GragToolRetrieveOptions['retrieve'] {
   const method = options?.method as Partial<Method<Index>> | undefined;
   if (typeof method !== 'object' || method === null || typeof method.retrieve !== 'function') {
     throw new InvalidArgumentError(
       'method',
-      `${PACKAGE}: gragTool needs \`method\`, a grag Method such as \`bm25Rag\` from @grag/naive-rag (got ${describe(method)}), or \`retrieve\`, a function.`,
+      `${PACKAGE}: ${caller} needs \`method\`, a grag Method such as \`bm25Rag\` from @grag/naive-rag (got ${describe(method)}), or \`retrieve\`, a function.`,
     );
   }
   const name = typeof method.name === 'string' ? method.name : 'unnamed';
   if (options.index === undefined || options.index === null) {
     throw new InvalidArgumentError(
       'index',
-      `${PACKAGE}: gragTool needs \`index\`, an index of method '${name}' (from \`${name}.build(docs, ctx)\` or \`.load(dir, ctx)\`).`,
+      `${PACKAGE}: ${caller} needs \`index\`, an index of method '${name}' (from \`${name}.build(docs, ctx)\` or \`.load(dir, ctx)\`).`,
     );
   }
   const retrieveOptions = (options.retrieveOptions ?? {}) as Record<string, unknown>;
   if (typeof retrieveOptions !== 'object' || retrieveOptions === null || Array.isArray(retrieveOptions)) {
     throw new InvalidArgumentError(
       'retrieveOptions',
-      `${PACKAGE}: gragTool retrieveOptions must be an object of '${name}' retrieve options (got ${describe(retrieveOptions)}).`,
+      `${PACKAGE}: ${caller} retrieveOptions must be an object of '${name}' retrieve options (got ${describe(retrieveOptions)}).`,
     );
   }
   if ('signal' in retrieveOptions) {
     throw new InvalidArgumentError(
       'retrieveOptions.signal',
-      `${PACKAGE}: gragTool takes no \`signal\` in retrieveOptions; each call is aborted by the AI SDK's abortSignal.`,
+      `${PACKAGE}: ${caller} takes no \`signal\` in retrieveOptions; each call is aborted by the AI SDK's abortSignal.`,
     );
   }
   // The method's own message (`noderag retrieve: unknown option …`), as `grag query --set` gives it.

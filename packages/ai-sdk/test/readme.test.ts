@@ -46,9 +46,9 @@ it('runs the Use snippet of the README on the AI SDK mock models and prints what
   expect(await runSnippet(snippet)).toEqual(expected);
 });
 
-it('runs the tool and UI message stream snippets under Use offline, and they print what their comments say', async () => {
+it('runs the tool, middleware and UI message stream snippets under Use offline, and they print what their comments say', async () => {
   const snippets = await useSnippets();
-  expect(snippets).toHaveLength(3);
+  expect(snippets).toHaveLength(4);
   for (const snippet of snippets.slice(1)) {
     const expected = [...snippet.matchAll(/^\/\/ → (.*)$/gm)].map((m) => JSON.parse(m[1]!) as unknown);
     expect(expected.length).toBeGreaterThan(0);
