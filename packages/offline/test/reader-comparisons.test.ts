@@ -99,23 +99,19 @@ describe('numbers of the thing asked about', () => {
   });
 });
 
-describe('what the question dates, and what founding starts', () => {
-  // Invented notes about a town's medal and a yard, written for these tests.
+describe('the year a question names', () => {
+  // Invented notes about a town's medal, written for these tests.
   const medal = [
     {
       id: 'medal',
       text: 'The Brandt Medal\nRecipients include the geologist Ruben Falk in 2019 for his maps of the coast, and Ilse Marren in 2022 for her survey of the eelgrass.',
     },
     { id: 'marren', text: 'Ilse Marren\nIlse Marren is a marine biologist. In 2022 she received the Brandt Medal.' },
-    { id: 'yard', text: 'Kessler Shipyard\nThe Kessler Shipyard was founded in 1881 by Anton Kessler in Port Halvard.' },
   ];
   test.each([
     // A sentence that dates its event to another year does not answer for the year asked.
     ['Who won the Brandt Medal in 2019?', 'Ruben Falk'],
     ['Who received the Brandt Medal in 2022?', 'Ilse Marren'],
-    // What was founded, started then.
-    ['Who started the Kessler Shipyard?', 'Anton Kessler'],
-    ['When did the Kessler Shipyard start?', '1881'],
   ])('%s → %s', async (q, expected) => {
     expect((await tasks.answer(q, medal)).answer).toBe(expected);
   });

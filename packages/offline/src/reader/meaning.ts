@@ -20,9 +20,7 @@ import { GROUPS } from './synonyms.js';
 const SECOND_SENSES: Readonly<Record<string, readonly string[]>> = {
   start: ['found', 'open'],
   begin: ['found', 'open'],
-  open: ['found', 'start'],
-  // What was founded started then: "Who started X?" finds "X was founded … by Y".
-  found: ['start'],
+  open: ['found'],
   launch: ['release', 'open'],
   run: ['lead'],
   manage: ['lead'],
