@@ -10,6 +10,20 @@
  * @packageDocumentation
  */
 
+export {
+  ARRAYS_MAGIC,
+  compress,
+  decodeArrays,
+  decodeVectorRows,
+  decompressed,
+  encodeArrays,
+  encodeVectorRows,
+  isVectorRows,
+  packLists,
+  type StoredArray,
+  unpackLists,
+  VECTOR_ROWS_MAGIC,
+} from './artifact-codec.js';
 export { createBuildContext } from './build-context.js';
 export {
   cachedChat,

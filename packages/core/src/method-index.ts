@@ -19,6 +19,15 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  compress,
+  decodeArrays,
+  decodeVectorRows,
+  decompressed,
+  encodeArrays,
+  encodeVectorRows,
+  type StoredArray,
+} from './artifact-codec.js';
 import { GragError, IndexFormatError, InvalidArgumentError } from './contracts/errors.js';
 import type { BuildContext } from './contracts/method.js';
 import { INDEX_PROVIDER_KINDS, type IndexProviderKind } from './contracts/method.js';
@@ -32,7 +41,12 @@ import type {
 } from './contracts/store.js';
 import type { TaskSuite } from './contracts/tasks.js';
 import type { Tokenizer } from './contracts/tokenizer.js';
-import type { StoredVectors, VectorIndex, VectorIndexFactory } from './contracts/vector.js';
+import {
+  indexVectors,
+  type StoredVectors,
+  type VectorIndex,
+  type VectorIndexFactory,
+} from './contracts/vector.js';
 import {
   checkManifest,
   checkVectorRows,
@@ -95,14 +109,30 @@ export interface IndexWriter {
   readonly location: string;
   /** Where artifact `file` will live (a file path in a directory, `<location>/<file>` elsewhere), for messages. */
   locate(file: string): string;
-  /** Write `value` as JSON. */
-  json(file: string, value: unknown): Promise<void>;
+  /** Write `value` as JSON; with `compress`, gzipped ({@link OpenedIndex.json} reads both). */
+  json(file: string, value: unknown, options?: { compress?: boolean }): Promise<void>;
   /** Write vectors of equal length `dimensions` as one little-endian float32 artifact (read it with {@link OpenedIndex.float32Rows}). */
   float32Rows(file: string, rows: readonly ArrayLike<number>[], dimensions: number): Promise<void>;
   /** Save a vector index (read it with {@link OpenedIndex.vectors}); it is saved to a scratch file whose bytes are stored. */
   vectors(file: string, index: VectorIndex): Promise<void>;
   /** Write raw bytes (read them with {@link OpenedIndex.bytes}). */
   bytes(file: string, data: Uint8Array): Promise<void>;
+  /**
+   * Write vectors (of the embedder's dimensions unless given) compactly and losslessly: dense
+   * float32, or a bitmap of non-zero components and their values when that is smaller (see
+   * `encodeVectorRows`). Read them with {@link OpenedIndex.vectorRows}.
+   */
+  vectorRows(file: string, rows: readonly ArrayLike<number>[], dimensions?: number): Promise<void>;
+  /** Write named typed arrays (graphs as CSR offsets, targets, weights) as one binary artifact; read with {@link OpenedIndex.arrays}. */
+  arrays(file: string, arrays: Readonly<Record<string, StoredArray>>): Promise<void>;
+  /**
+   * Save the vector index over vectors the index keeps elsewhere (as {@link IndexWriter.vectorRows}
+   * or derived from them), unless the context's factory is exact (`VectorIndexFactory.exact`): an
+   * exact index is nothing but its vectors, so nothing is written and
+   * {@link OpenedIndex.vectorIndex} builds it again from them; the vectors are stored once.
+   * Resolves to whether the file was written.
+   */
+  vectorIndex(file: string, index: VectorIndex): Promise<boolean>;
   /**
    * Present when the store keeps vector collections searchable in place (see
    * `ArtifactWriter.vectorCollection`): store `vectors` (of the embedder's dimensions) as collection
@@ -144,18 +174,30 @@ function writer(store: IndexStore, out: ArtifactWriter, providers: IndexProvider
     await out.write(file, data);
     written += data.byteLength;
   };
+  const vectors = async (file: string, index: VectorIndex) => {
+    const path = join(await out.scratch(), file);
+    await index.save(path);
+    const data = new Uint8Array(await readFile(path));
+    await rm(path, { force: true });
+    await put(file, data);
+  };
   return {
     location: store.location,
     locate: locator(store),
-    json: (file, value) => put(file, new TextEncoder().encode(JSON.stringify(value))),
-    float32Rows: (file, rows, dimensions) => put(file, packFloat32Rows(rows, dimensions)),
-    async vectors(file, index) {
-      const path = join(await out.scratch(), file);
-      await index.save(path);
-      const data = new Uint8Array(await readFile(path));
-      await rm(path, { force: true });
-      await put(file, data);
+    json: (file, value, options) => {
+      const text = new TextEncoder().encode(JSON.stringify(value));
+      return put(file, options?.compress ? compress(text) : text);
     },
+    float32Rows: (file, rows, dimensions) => put(file, packFloat32Rows(rows, dimensions)),
+    vectorRows: (file, rows, dimensions = providers.embedder.dimensions) =>
+      put(file, encodeVectorRows(rows, dimensions)),
+    arrays: (file, arrays) => put(file, encodeArrays(arrays)),
+    async vectorIndex(file, index) {
+      if (providers.vectorIndex.exact) return false;
+      await vectors(file, index);
+      return true;
+    },
+    vectors,
     bytes: put,
     bytesWritten: () => written,
     ...(collection
@@ -205,6 +247,11 @@ export interface MethodIndexFormat {
   formatVersion: number;
   /** The providers the index depends on; each must match the context's on load. @default every kind */
   uses?: readonly IndexProviderKind[];
+  /**
+   * Older format versions the method still loads (`OpenedIndex.manifest.formatVersion` says which
+   * one an index has); any other version is refused with a message saying to rebuild. @default none
+   */
+  reads?: readonly number[];
 }
 
 /** What {@link openMethodIndex} checks and returns. */
@@ -241,6 +288,16 @@ export interface OpenedIndex<P, S> {
   float32Rows(file: string, rows: number, dimensions?: number): Promise<Float32Array[]>;
   /** Read a binary artifact (the same bytes on every call: copy them before changing them). */
   bytes(file: string): Promise<Uint8Array>;
+  /** Read vectors written by {@link IndexWriter.vectorRows}: `rows` of them, of the embedder's dimensions unless given. */
+  vectorRows(file: string, rows: number, dimensions?: number): Promise<Float32Array[]>;
+  /** Read the typed arrays written by {@link IndexWriter.arrays}, by name. */
+  arrays(file: string): Promise<Map<string, StoredArray>>;
+  /**
+   * The vector index {@link IndexWriter.vectorIndex} saved as `file`, checked to hold `count`
+   * vectors; when it saved none (an exact factory), built with the context's factory from
+   * `vectors()` (ids = positions), as the build did.
+   */
+  vectorIndex(file: string, count: number, vectors: () => readonly ArrayLike<number>[]): Promise<VectorIndex>;
   /** An {@link IndexFormatError} naming `file` and what is wrong with it, ending with "rebuild the index.". */
   error(file: string, problem: string, options?: { cause?: unknown }): IndexFormatError;
   /** Load a vector index with the context's factory and check it holds ids `0 … count - 1` of the embedder's dimensions. */
@@ -315,7 +372,11 @@ export async function openMethodIndex<P, S = Record<string, unknown>>(
   const manifest = stored.manifest;
   const providers: IndexProviders = indexProviders(ctx as BuildContext);
   try {
-    checkManifest(manifest, location, { method: options.method, formatVersion: options.formatVersion });
+    checkManifest(manifest, location, {
+      method: options.method,
+      formatVersion: options.formatVersion,
+      ...(options.reads ? { reads: options.reads } : {}),
+    });
     const uses = options.uses ?? INDEX_PROVIDER_KINDS;
     const current = providerFingerprints(providers);
     const differing = uses.filter((kind) => {
@@ -374,6 +435,11 @@ export async function openMethodIndex<P, S = Record<string, unknown>>(
     if (found instanceof Uint8Array) return found;
     throw found.error;
   };
+  const loadIndex = async (file: string, count: number) => {
+    const vectors = await loadVectors(providers.vectorIndex, file, await read(file), locate(file));
+    checkVectorRows(vectors, { count, dimensions: providers.embedder.dimensions }, locate(file));
+    return vectors;
+  };
   return {
     location,
     manifest,
@@ -383,7 +449,8 @@ export async function openMethodIndex<P, S = Record<string, unknown>>(
     names: stored.names,
     locate,
     async json(file, schema) {
-      return validate(schema, parseJsonArtifact(await read(file), locate(file)), locate(file));
+      const where = locate(file);
+      return validate(schema, parseJsonArtifact(decompressed(await read(file), where), where), where);
     },
     check: (file, fn) => checkIndexFile(locate(file), fn),
     bytes: read,
@@ -391,10 +458,18 @@ export async function openMethodIndex<P, S = Record<string, unknown>>(
     async float32Rows(file, rows, dimensions = providers.embedder.dimensions) {
       return float32Rows(await read(file), rows, dimensions, locate(file));
     },
-    async vectors(file, count) {
-      const vectors = await loadVectors(providers.vectorIndex, file, await read(file), locate(file));
-      checkVectorRows(vectors, { count, dimensions: providers.embedder.dimensions }, locate(file));
-      return vectors;
+    vectors: loadIndex,
+    async vectorRows(file, rows, dimensions = providers.embedder.dimensions) {
+      return decodeVectorRows(await read(file), rows, dimensions, locate(file));
+    },
+    arrays: async (file) => decodeArrays(await read(file), locate(file)),
+    async vectorIndex(file, count, vectors) {
+      if (artifacts.has(file)) return loadIndex(file, count);
+      const rows = vectors();
+      if (rows.length !== count) {
+        throw indexFileError(locate(file), `is built from ${rows.length} vectors, expected ${count}`);
+      }
+      return indexVectors(providers.vectorIndex, rows, { dimensions: providers.embedder.dimensions });
     },
     collections: [...collections.keys()].sort(),
     async vectorCollection(name, count) {

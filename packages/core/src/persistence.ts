@@ -63,7 +63,7 @@ export function parseManifest(
 export function checkManifest(
   manifest: IndexManifest,
   location: string,
-  expected: { method?: string; formatVersion?: number },
+  expected: { method?: string; formatVersion?: number; reads?: readonly number[] },
 ): void {
   if (expected.method !== undefined && manifest.method !== expected.method) {
     throw new IndexFormatError(
@@ -72,11 +72,15 @@ export function checkManifest(
       `${location} holds a '${manifest.method}' index, not '${expected.method}'. Query it with --method ${manifest.method} or rebuild it.`,
     );
   }
-  if (expected.formatVersion !== undefined && manifest.formatVersion !== expected.formatVersion) {
+  if (
+    expected.formatVersion !== undefined &&
+    manifest.formatVersion !== expected.formatVersion &&
+    !expected.reads?.includes(manifest.formatVersion)
+  ) {
     throw new IndexFormatError(
       location,
       manifest.formatVersion,
-      `${location} is a '${manifest.method}' index of format version ${manifest.formatVersion}; this version reads ${expected.formatVersion}. Rebuild the index.`,
+      `${location} is a '${manifest.method}' index of format version ${manifest.formatVersion}; this version reads ${expected.formatVersion}${expected.reads?.length ? ` (and ${expected.reads.join(', ')})` : ''}. Rebuild the index.`,
     );
   }
 }

@@ -112,6 +112,12 @@ export function isGraphVectorIndex(index: VectorIndex): index is GraphVectorInde
 /** Creates and loads indexes of one kind, so methods can take any implementation. */
 export interface VectorIndexFactory {
   readonly kind: string;
+  /**
+   * Whether its indexes search exactly (a scan, as `FlatIndex`): such an index is nothing but its
+   * vectors, built again from them as fast as it loads, so a method that keeps the vectors need not
+   * save the index too (see `IndexWriter.vectorIndex`). @default false
+   */
+  readonly exact?: boolean;
   create(options: VectorIndexOptions): VectorIndex;
   load(path: string): Promise<VectorIndex>;
 }

@@ -1,10 +1,11 @@
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { compress, decompressed } from '../artifact-codec.js';
 import type { IndexStore } from '../contracts/store.js';
 
 /**
- * Copy the index directory `from` to `to` and edit the JSON file `file` of the copy: `edit` changes
- * the parsed value in place (what it returns is ignored). For tests of a method's load checks:
+ * Copy the index directory `from` to `to` and edit the JSON file `file` of the copy (gzipped or
+ * not): `edit` changes the parsed value in place (what it returns is ignored). For tests of a method's load checks:
  * `await editedIndexCopy(saved, join(root, 'bad'), 'graph.json', (g) => { g.nodes[0].id = 5; })`.
  */
 export async function editedIndexCopy(
@@ -16,9 +17,13 @@ export async function editedIndexCopy(
 ): Promise<string> {
   await cp(from, to, { recursive: true });
   const path = join(to, file);
-  const json = JSON.parse(await readFile(path, 'utf8'));
+  const bytes = new Uint8Array(await readFile(path));
+  const zipped = bytes[0] === 0x1f && bytes[1] === 0x8b;
+  const json = JSON.parse(new TextDecoder().decode(decompressed(bytes, path)));
   edit(json);
-  await writeFile(path, JSON.stringify(json));
+  const text = new TextEncoder().encode(JSON.stringify(json));
+  // A gzipped artifact (`IndexWriter.json` with `compress`) stays gzipped.
+  await writeFile(path, zipped ? compress(text) : text);
   return to;
 }
 

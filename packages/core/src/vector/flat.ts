@@ -393,6 +393,7 @@ export class FlatIndex implements VectorIndex {
 /** Factory of {@link FlatIndex}, for methods that take any `VectorIndex` implementation. */
 export const flatIndexFactory: VectorIndexFactory = {
   kind: 'flat',
+  exact: true,
   create: (options) => new FlatIndex(options),
   load: (path) => FlatIndex.load(path),
 };

@@ -1,0 +1,152 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { IndexFormatError, type TaskSuite, type VectorIndexFactory } from '../src/index.js';
+import {
+  createBuildContext,
+  decodeArrays,
+  decodeVectorRows,
+  encodeArrays,
+  encodeVectorRows,
+  flatIndexFactory,
+  indexProviders,
+  openMethodIndex,
+  packLists,
+  unpackLists,
+  v,
+  writeMethodIndex,
+} from '../src/kit.js';
+import { createScriptedEmbedder } from '../src/test/index.js';
+
+const root = await mkdtemp(join(tmpdir(), 'grag-artifact-codec-'));
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+describe('vector rows', () => {
+  it('read back bit for bit, dense or sparse, -0 included', () => {
+    const dense = [Float32Array.from([0.1, -2, 3e-30, 7]), Float32Array.from([1, 2, 3, 4])];
+    const sparse = Array.from({ length: 5 }, (_, i) => {
+      const row = new Float32Array(64);
+      row[i] = 0.3 * (i + 1);
+      row[63 - i] = -0;
+      return row;
+    });
+    for (const rows of [dense, sparse]) {
+      const bytes = encodeVectorRows(rows, rows[0]!.length);
+      const back = decodeVectorRows(bytes, rows.length, rows[0]!.length, 'x.rows');
+      back.forEach((row, i) => {
+        row.forEach((x, j) => expect(Object.is(x, rows[i]![j]), `${i},${j}`).toBe(true));
+      });
+    }
+    // The sparse rows take a bitmap and their non-zero values, far less than dense float32.
+    expect(encodeVectorRows(sparse, 64).byteLength).toBeLessThan(5 * 64);
+    expect(encodeVectorRows(dense, 4).byteLength).toBe(24 + 2 * 4 * 4);
+  });
+
+  it('refuse another count, other dimensions and truncated bytes', () => {
+    const bytes = encodeVectorRows([Float32Array.from([1, 0, 0, 2])], 4);
+    expect(() => decodeVectorRows(bytes, 2, 4, 'x.rows')).toThrow(
+      /holds 1 vectors of 4 dimensions, expected 2/,
+    );
+    expect(() => decodeVectorRows(bytes.subarray(0, bytes.length - 2), 1, 4, 'x.rows')).toThrow(
+      IndexFormatError,
+    );
+    expect(() => decodeVectorRows(new Uint8Array(30), 1, 4, 'x.rows')).toThrow(/not a grag vector-rows/);
+  });
+});
+
+describe('typed arrays and lists', () => {
+  it('named arrays and CSR lists read back', () => {
+    const lists = [Int32Array.from([1, 2]), Int32Array.from([]), Int32Array.from([0])];
+    const { offsets, targets } = packLists(lists);
+    const weights = Float64Array.from([0.1, Number.NaN, 1 / 3]);
+    const back = decodeArrays(
+      encodeArrays({ offsets, targets, weights, flags: Uint8Array.from([1]) }),
+      'g.bin',
+    );
+    expect([...back.keys()]).toEqual(['offsets', 'targets', 'weights', 'flags']);
+    expect(back.get('weights')).toEqual(weights);
+    const unpacked = unpackLists(
+      { offsets: back.get('offsets'), targets: back.get('targets') },
+      { lists: 3, bound: 3 },
+      'g.bin',
+      'lists',
+    );
+    expect(unpacked.map((l) => [...l])).toEqual([[1, 2], [], [0]]);
+    expect(() => unpackLists({ offsets, targets }, { lists: 3, bound: 2 }, 'g.bin', 'lists')).toThrow(
+      /g\.bin.*lists: target 1 is 2, beyond 2/,
+    );
+    expect(() =>
+      unpackLists({ offsets, targets: undefined }, { lists: 3, bound: 3 }, 'g.bin', 'lists'),
+    ).toThrow(IndexFormatError);
+  });
+});
+
+describe('the envelope with compact artifacts', () => {
+  const context = (vectorIndex: VectorIndexFactory) =>
+    createBuildContext({
+      embedder: createScriptedEmbedder({ dimensions: 2 }),
+      tasks: { id: 't' } as TaskSuite,
+      vectorIndex,
+    });
+  const rows = [Float32Array.from([1, 0]), Float32Array.from([0.5, -2])];
+
+  for (const [kind, factory] of [
+    ['an exact factory', flatIndexFactory],
+    ['another factory', { kind: 'flat', create: flatIndexFactory.create, load: flatIndexFactory.load }],
+  ] as const) {
+    it(`gzipped JSON, vector rows and ${kind}'s vector index round-trip`, async () => {
+      const dir = join(root, kind.replace(/ /g, '-'));
+      const ctx = context(factory);
+      const index = flatIndexFactory.create({ dimensions: 2 });
+      rows.forEach((r, i) => {
+        index.add(i, r);
+      });
+      await writeMethodIndex(
+        dir,
+        { method: 'demo', formatVersion: 2, providers: indexProviders(ctx), params: {} },
+        async (out) => {
+          await out.json('texts.json', { texts: ['a', 'b'] }, { compress: true });
+          await out.vectorRows('v.rows', rows);
+          expect(await out.vectorIndex('v.vec', index)).toBe(factory !== flatIndexFactory);
+        },
+      );
+      expect((await readFile(join(dir, 'texts.json')))[0]).toBe(0x1f);
+      expect((await readdir(dir)).includes('v.vec')).toBe(factory !== flatIndexFactory);
+      const opened = await openMethodIndex(dir, ctx, {
+        method: 'demo',
+        formatVersion: 2,
+        params: () => ({}),
+      });
+      expect(await opened.json('texts.json', v.object({ texts: v.array(v.string()) }))).toEqual({
+        texts: ['a', 'b'],
+      });
+      const back = await opened.vectorRows('v.rows', 2);
+      expect(back).toEqual(rows);
+      const loaded = await opened.vectorIndex('v.vec', 2, () => back);
+      expect(loaded.search([1, 0], 2)).toEqual(index.search([1, 0], 2));
+    });
+  }
+
+  it('reads the older format versions a method names, and refuses others naming them', async () => {
+    const ctx = context(flatIndexFactory);
+    const dir = join(root, 'versions');
+    await writeMethodIndex(
+      dir,
+      { method: 'demo', formatVersion: 1, providers: indexProviders(ctx), params: {} },
+      async () => {},
+    );
+    const open = (reads?: number[]) =>
+      openMethodIndex(dir, ctx, {
+        method: 'demo',
+        formatVersion: 3,
+        ...(reads ? { reads } : {}),
+        params: () => ({}),
+      });
+    expect((await open([1])).manifest.formatVersion).toBe(1);
+    await expect(open([2])).rejects.toThrow(
+      /format version 1; this version reads 3 \(and 2\)\. Rebuild the index\./,
+    );
+    await expect(open()).rejects.toThrow(/this version reads 3\. Rebuild the index\./);
+  });
+});
