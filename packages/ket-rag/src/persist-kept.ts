@@ -1,8 +1,10 @@
 /**
- * Saving and loading what updates reuse ({@link KetRagUpdateState}): `update.json` (documents,
- * titles, each core chunk's extraction, the model's summaries) and the raw vectors behind the
- * vector indexes (`chunks.f32`, `subchunk-rows.f32`, `entities.f32`, `sentences.f32`). Indexes
- * saved before updates existed have none of these and still load (without update state).
+ * Saving and loading what updates reuse ({@link KetRagUpdateState}), format version 2:
+ * `update.json` (gzipped: documents, titles, each core chunk's extraction, the model's summaries)
+ * names the vector files it reuses instead of copying them: the raw vectors are written once, as
+ * vector rows (`chunks.rows`, `subchunks.rows`, `entities.rows`, `sentences.rows`), and the vector
+ * indexes over them are saved only when the factory cannot rebuild them as fast as it loads them
+ * (see `IndexWriter.vectorIndex`). Indexes saved before updates existed have no `update.json`.
  */
 import { type IndexWriter, type OpenedIndex, shapeIssue, v } from '@grag/core/kit';
 import type { KetRagIndex, KetRagUpdateState } from './types.js';
@@ -10,7 +12,15 @@ import type { KetRagIndex, KetRagUpdateState } from './types.js';
 /** The name of the file that marks an index saved with update state. */
 export const UPDATE_FILE = 'update.json';
 
-const extractionSchema = v.object({
+/** The files of the raw vector collections (one each; the update state and the indexes read them). */
+export const ROWS = {
+  chunks: 'chunks.rows',
+  subChunks: 'subchunks.rows',
+  entities: 'entities.rows',
+  sentences: 'sentences.rows',
+} as const;
+
+export const extractionSchema = v.object({
   entities: v.array(v.object({ name: v.string(), type: v.string(), description: v.string() })),
   relations: v.array(
     v.object({
@@ -24,37 +34,81 @@ const extractionSchema = v.object({
   issues: v.int({ min: 0 }),
 });
 
-const updateSchema = v.object({
+export const keptFields = {
   documents: v.array(v.string()),
   titles: v.array(v.tuple(v.string(), v.string())),
   extractions: v.array(v.tuple(v.string(), extractionSchema)),
   summaries: v.array(v.tuple(v.string(), v.string())),
+};
+
+const updateSchema = v.object({
+  ...keptFields,
+  /** Which vector rows the update state reuses (file names, written once by the index). */
+  vectors: v.object({
+    chunks: v.optional(v.string()),
+    subChunks: v.optional(v.string()),
+    entities: v.optional(v.string()),
+    sentences: v.optional(v.string()),
+  }),
 });
 
-/** Write `index.kept` (nothing for an index without it). */
-export async function saveKept(out: IndexWriter, index: KetRagIndex): Promise<void> {
+/** The raw vector collections of `index`, each once: the update state's, or the channels' (the same arrays). */
+export function vectorRowsOf(index: KetRagIndex): Partial<Record<keyof typeof ROWS, Float32Array[]>> {
   const { kept } = index;
-  if (!kept) return;
-  const { dimensions } = index.providers.embedder;
-  await out.json(UPDATE_FILE, {
-    documents: kept.documents,
-    titles: kept.titles,
-    extractions: [...kept.extractions],
-    summaries: [...kept.summaries],
-  });
-  if (kept.chunkVectors) await out.float32Rows('chunks.f32', kept.chunkVectors, dimensions);
-  // The keyword channel already writes its sub-chunk vectors (subchunks.f32).
-  if (kept.subChunkVectors && !index.keyword) {
-    await out.float32Rows('subchunk-rows.f32', kept.subChunkVectors, dimensions);
-  }
-  if (kept.entityVectors) await out.float32Rows('entities.f32', kept.entityVectors, dimensions);
-  if (kept.sentenceVectors) await out.float32Rows('sentences.f32', kept.sentenceVectors, dimensions);
+  const rows: Partial<Record<keyof typeof ROWS, Float32Array[]>> = {};
+  if (kept?.chunkVectors) rows.chunks = kept.chunkVectors;
+  const subChunks = index.keyword?.subChunkVectors ?? kept?.subChunkVectors;
+  if (subChunks) rows.subChunks = subChunks;
+  if (kept?.entityVectors) rows.entities = kept.entityVectors;
+  if (kept?.sentenceVectors) rows.sentences = kept.sentenceVectors;
+  return rows;
 }
 
-/** Read the update state of a loaded `index` from `opened`, or undefined when it was saved without. */
+/** Write every raw vector collection once, and `index.kept` referring to them (nothing else without it). */
+export async function saveKept(out: IndexWriter, index: KetRagIndex): Promise<void> {
+  const rows = vectorRowsOf(index);
+  for (const key of Object.keys(ROWS) as (keyof typeof ROWS)[]) {
+    const list = rows[key];
+    if (list) await out.vectorRows(ROWS[key], list);
+  }
+  const { kept } = index;
+  if (!kept) return;
+  const refer = (key: keyof typeof ROWS, has: unknown) => (has ? { [key]: ROWS[key] } : {});
+  await out.json(
+    UPDATE_FILE,
+    {
+      documents: kept.documents,
+      titles: kept.titles,
+      extractions: [...kept.extractions],
+      summaries: [...kept.summaries],
+      vectors: {
+        ...refer('chunks', kept.chunkVectors),
+        ...refer('subChunks', kept.subChunkVectors),
+        ...refer('entities', kept.entityVectors),
+        ...refer('sentences', kept.sentenceVectors),
+      },
+    },
+    { compress: true },
+  );
+}
+
+/** The raw vector rows an index of version 2 holds, read once (the channels and the update state share them). */
+export async function loadRows(
+  opened: OpenedIndex<unknown, unknown>,
+  counts: Record<keyof typeof ROWS, number>,
+): Promise<Partial<Record<keyof typeof ROWS, Float32Array[]>>> {
+  const rows: Partial<Record<keyof typeof ROWS, Float32Array[]>> = {};
+  for (const key of Object.keys(ROWS) as (keyof typeof ROWS)[]) {
+    if (opened.names.includes(ROWS[key])) rows[key] = await opened.vectorRows(ROWS[key], counts[key]);
+  }
+  return rows;
+}
+
+/** Read the update state of a loaded `index` (its vectors: the `rows` already read), or undefined when saved without. */
 export async function loadKept(
   opened: OpenedIndex<unknown, unknown>,
   index: KetRagIndex,
+  rows: Partial<Record<keyof typeof ROWS, Float32Array[]>>,
 ): Promise<KetRagUpdateState | undefined> {
   if (!opened.names.includes(UPDATE_FILE)) return undefined;
   const stored = await opened.json(UPDATE_FILE, updateSchema);
@@ -67,6 +121,12 @@ export async function loadKept(
     for (const c of index.chunks) {
       if (!held.has(c.docId)) shapeIssue('documents', `lacks ${JSON.stringify(c.docId)}, a chunk's document`);
     }
+    for (const key of Object.keys(ROWS) as (keyof typeof ROWS)[]) {
+      const file = stored.vectors[key];
+      if (file !== undefined && (file !== ROWS[key] || !rows[key])) {
+        shapeIssue(`vectors.${key}`, `names ${JSON.stringify(file)}, not a vector file of this index`);
+      }
+    }
   });
   const kept: KetRagUpdateState = {
     documents: stored.documents,
@@ -74,20 +134,10 @@ export async function loadKept(
     extractions: new Map(stored.extractions),
     summaries: new Map(stored.summaries),
   };
-  const has = (file: string) => opened.names.includes(file);
-  if (has('chunks.f32')) kept.chunkVectors = await opened.float32Rows('chunks.f32', index.chunks.length);
-  if (index.keyword) kept.subChunkVectors = index.keyword.subChunkVectors;
-  else if (has('subchunk-rows.f32')) {
-    kept.subChunkVectors = await opened.float32Rows('subchunk-rows.f32', index.subChunks.length);
-  }
-  if (index.skeleton && has('entities.f32')) {
-    kept.entityVectors = await opened.float32Rows('entities.f32', index.skeleton.entities.length);
-  }
-  if (index.keyword && has('sentences.f32')) {
-    kept.sentenceVectors = await opened.float32Rows(
-      'sentences.f32',
-      index.keyword.bipartite.sentences.length,
-    );
-  }
+  const { vectors } = stored;
+  if (vectors.chunks) kept.chunkVectors = rows.chunks!;
+  if (vectors.subChunks) kept.subChunkVectors = rows.subChunks!;
+  if (vectors.entities) kept.entityVectors = rows.entities!;
+  if (vectors.sentences) kept.sentenceVectors = rows.sentences!;
   return kept;
 }

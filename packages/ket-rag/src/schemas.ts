@@ -28,13 +28,22 @@ const statsSchema = v.object({
 });
 
 const position = v.int({ min: 0 });
-export const unitsSchema = v.object({
+const unitFields = {
   chunks: v.array(chunkSchema),
   chunkTexts: v.array(v.string()),
   subChunks: v.array(v.object({ ...chunkFields, chunkId: v.string() })),
   subChunkTexts: v.array(v.string()),
   core: v.array(v.string()),
   stats: statsSchema,
+  dimensions: v.int({ min: 1 }),
+};
+/** units.json of format version 2: the KNN graph's edges are typed arrays in knn.bin. */
+export const unitsSchemaV2 = v.object({
+  ...unitFields,
+  knn: v.nullable(v.object({ ids: v.array(v.string()) })),
+});
+export const unitsSchema = v.object({
+  ...unitFields,
   knn: v.nullable(
     v.object({
       ids: v.array(v.string()),
@@ -48,12 +57,13 @@ export const unitsSchema = v.object({
       ),
     }),
   ),
-  dimensions: v.int({ min: 1 }),
 });
 export type StoredUnits = Infer<typeof unitsSchema>;
 
 /** Lengths that must agree and positions that must exist across the parts of units.json. */
-export function checkUnits(units: StoredUnits): void {
+export function checkUnits(
+  units: Pick<StoredUnits, 'chunks' | 'chunkTexts' | 'subChunks' | 'subChunkTexts' | 'core' | 'knn'>,
+): void {
   if (units.chunkTexts.length !== units.chunks.length) {
     shapeIssue('chunkTexts', `has ${units.chunkTexts.length} texts for ${units.chunks.length} chunks`);
   }
@@ -119,6 +129,14 @@ export function checkSkeleton(
   });
 }
 
+/** skeleton.json of format version 2: texts only; endpoints, weights and text units are in skeleton.bin. */
+export const skeletonSchemaV2 = v.object({
+  entities: v.array(v.object({ id: v.string(), name: v.string(), description: v.string() })),
+  relationships: v.array(v.object({ id: v.string(), description: v.string() })),
+  aliases: v.array(v.tuple(v.string(), v.array(v.string()))),
+  titleEntities: v.array(v.tuple(v.string(), v.string())),
+});
+
 export const keywordsSchema = v.object({
   keywords: v.array(v.string()),
   keywordUnits: v.array(v.array(position)),
@@ -126,8 +144,19 @@ export const keywordsSchema = v.object({
   keywordSentences: v.array(v.array(position)),
 });
 
+/** keywords.json of format version 2: the keywords; their lists and the sentence spans are in keywords.bin. */
+export const keywordsSchemaV2 = v.object({ keywords: v.array(v.string()) });
+
 /** Every keyword has its unit and sentence lists, and every position exists. */
-export function checkKeywords(k: Infer<typeof keywordsSchema>, subChunkTexts: readonly string[]): void {
+export function checkKeywords(
+  k: {
+    keywords: readonly string[];
+    keywordUnits: readonly ArrayLike<number>[];
+    sentences: readonly (readonly [number, number, number])[];
+    keywordSentences: readonly ArrayLike<number>[];
+  },
+  subChunkTexts: readonly string[],
+): void {
   const n = k.keywords.length;
   if (k.keywordUnits.length !== n)
     shapeIssue('keywordUnits', `has ${k.keywordUnits.length} lists for ${n} keywords`);
@@ -135,9 +164,10 @@ export function checkKeywords(k: Infer<typeof keywordsSchema>, subChunkTexts: re
     shapeIssue('keywordSentences', `has ${k.keywordSentences.length} lists for ${n} keywords`);
   }
   k.keywordUnits.forEach((list, i) => {
-    list.forEach((u, j) => {
+    for (let j = 0; j < list.length; j++) {
+      const u = list[j]!;
       if (u >= subChunkTexts.length) shapeIssue(`keywordUnits[${i}][${j}]`, `is ${u}, beyond the sub-chunks`);
-    });
+    }
   });
   k.sentences.forEach(([unit, start, end], i) => {
     const text = subChunkTexts[unit];
@@ -146,9 +176,10 @@ export function checkKeywords(k: Infer<typeof keywordsSchema>, subChunkTexts: re
     }
   });
   k.keywordSentences.forEach((list, i) => {
-    list.forEach((s, j) => {
-      if (s >= k.sentences.length)
-        shapeIssue(`keywordSentences[${i}][${j}]`, `is ${s}, beyond the sentences`);
-    });
+    for (let j = 0; j < list.length; j++) {
+      if (list[j]! >= k.sentences.length) {
+        shapeIssue(`keywordSentences[${i}][${j}]`, `is ${list[j]}, beyond the sentences`);
+      }
+    }
   });
 }

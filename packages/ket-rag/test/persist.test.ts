@@ -1,8 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IndexFormatError } from '@grag/core';
-import { createBuildContext } from '@grag/core/kit';
+import { createBuildContext, decodeArrays, encodeArrays, type StoredArray } from '@grag/core/kit';
 import { createScriptedEmbedder, editedIndexCopy } from '@grag/core/test';
 import { createOfflineTasks } from '@grag/offline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,11 +38,21 @@ describe('ket-rag index loading: cross-file checks', () => {
     return (error as Error).message;
   }
 
+  /** Load a copy whose typed-arrays `file` was changed by `edit`; the error it is refused with. */
+  async function arraysRefusal(name: string, file: string, edit: (arrays: Map<string, StoredArray>) => void) {
+    const dir = await editedIndexCopy(saved, join(root, name), 'units.json', () => {});
+    const arrays = decodeArrays(new Uint8Array(await readFile(join(dir, file))), file);
+    edit(arrays);
+    await writeFile(join(dir, file), encodeArrays(Object.fromEntries(arrays)));
+    const error = await method.load(dir, context()).catch((e: unknown) => e);
+    expect(IndexFormatError.isInstance(error), String(error)).toBe(true);
+    return (error as Error).message;
+  }
+
   it('refuses core chunks and KNN edges that name no chunk', async () => {
     expect(await refusal('core', 'units.json', (u) => u.core!.splice(0, 1, 'nowhere'))).toContain('core[0]');
-    const knn = await refusal('knn', 'units.json', (u) => {
-      const graph = u.knn as unknown as { edges: { source: number }[] };
-      graph.edges[0]!.source = 99;
+    const knn = await arraysRefusal('knn', 'knn.bin', (a) => {
+      (a.get('source') as Int32Array)[0] = 99;
     });
     expect(knn).toContain('knn.edges[0]');
   });
@@ -52,14 +62,18 @@ describe('ket-rag index loading: cross-file checks', () => {
   });
 
   it('refuses entities and keywords that name sub-chunks the index does not have', async () => {
-    const entity = await refusal('entity-unit', 'skeleton.json', (s) => {
-      (s.entities![0] as { textUnitIds: string[] }).textUnitIds.push('nowhere/0');
+    const entity = await arraysRefusal('entity-unit', 'skeleton.bin', (a) => {
+      (a.get('entityUnits') as Int32Array)[0] = 10_000;
     });
-    expect(entity).toMatch(/entities\[0\]\.textUnitIds\[\d+\]/);
-    const keyword = await refusal('keyword-unit', 'keywords.json', (k) => {
-      (k.keywordUnits![0] as number[]).push(10_000);
+    expect(entity).toMatch(/skeleton\.bin: entityUnits: target 0 is 10000/);
+    const keyword = await arraysRefusal('keyword-unit', 'keywords.bin', (a) => {
+      (a.get('units') as Int32Array)[0] = 10_000;
     });
-    expect(keyword).toMatch(/keywordUnits\[0\]/);
+    expect(keyword).toMatch(/keywords\.bin: units: target 0 is 10000/);
+    const relation = await arraysRefusal('relation-end', 'skeleton.bin', (a) => {
+      (a.get('relationSource') as Int32Array)[0] = -1;
+    });
+    expect(relation).toContain('relationship endpoints');
   });
 
   it('refuses vectors of other dimensions than the embedder', async () => {

@@ -18,7 +18,9 @@ describe('ket-rag build resumes', () => {
     });
     expect(report.totalCalls).toBeGreaterThan(0);
     expect(report.chatCalls).toBeGreaterThan(0);
-    expect(report.files).toEqual(expect.arrayContaining(['skeleton.json', 'entities.vec', 'subchunks.f32']));
+    expect(report.files).toEqual(
+      expect.arrayContaining(['skeleton.json', 'skeleton.bin', 'entities.rows', 'subchunks.rows']),
+    );
     for (const run of report.runs) {
       expect(run.repeatedCalls).toBe(0);
       expect(run.firstRunCalls + run.resumedCalls).toBe(report.totalCalls);

@@ -1,0 +1,161 @@
+/**
+ * The index format (version 2): each vector collection stored once, graphs as typed arrays, and a
+ * saved-then-loaded index retrieving exactly what the index in memory does (same items, same
+ * scores, same context), for every variant and for exact and approximate vector factories. Indexes
+ * of version 1 still load; other versions are refused with a message saying to rebuild.
+ */
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BuildContext, IndexFormatError, type Retrieval, type VectorIndexFactory } from '@grag/core';
+import { createBuildContext, decompressed, flatIndexFactory } from '@grag/core/kit';
+import { directoryStore } from '@grag/core/store';
+import { copyStoredIndex, createScriptedEmbedder } from '@grag/core/test';
+import { createOfflineTasks } from '@grag/offline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKetRag, KET_RAG_VARIANTS, type KetRagIndex } from '../src/index.js';
+import { CORPUS } from './corpus.js';
+
+const QUERIES = [
+  'Who founded the Kessler Shipyard?',
+  'Which island is across the Veskan Strait from Varnholm?',
+  'Who directed the Orsa Marine Institute?',
+  'Mira Kessler and Tomas Brandt',
+  'ferries',
+];
+const BUILD = { chunking: 'document', subChunkSize: 16 } as const;
+const V1_FIXTURE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'v1-index');
+
+/** An approximate-looking factory (not exact): its indexes are saved, as HNSW's are. */
+const savedFactory: VectorIndexFactory = {
+  kind: 'flat',
+  create: flatIndexFactory.create,
+  load: flatIndexFactory.load,
+};
+
+const context = (vectorIndex: VectorIndexFactory = flatIndexFactory): BuildContext =>
+  createBuildContext({
+    embedder: createScriptedEmbedder({ dimensions: 16 }),
+    tasks: createOfflineTasks(),
+    vectorIndex,
+  });
+
+async function retrievals(method: ReturnType<typeof createKetRag>, index: KetRagIndex): Promise<Retrieval[]> {
+  const out: Retrieval[] = [];
+  for (const q of QUERIES) out.push(await method.retrieve(index, q, { budgetTokens: 400 }));
+  return out;
+}
+
+/** Items (ids, kinds, sources, scores), contexts and token counts, exactly. */
+function expectIdentical(got: Retrieval[], want: Retrieval[]): void {
+  expect(got.map((r) => ({ items: r.items, context: r.context, tokens: r.tokens }))).toEqual(
+    want.map((r) => ({ items: r.items, context: r.context, tokens: r.tokens })),
+  );
+}
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'ket-rag-format-'));
+});
+afterAll(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+describe('ket-rag index format 2', () => {
+  for (const variant of KET_RAG_VARIANTS) {
+    it(`${variant}: a saved and loaded index retrieves exactly what the index in memory does`, async () => {
+      const method = createKetRag({ variant });
+      for (const [kind, factory] of [
+        ['exact', flatIndexFactory],
+        ['saved', savedFactory],
+      ] as const) {
+        const index = await method.build(CORPUS, context(factory), BUILD);
+        const want = await retrievals(method, index);
+        expect(want.every((r) => r.items.length > 0)).toBe(true);
+        const dir = join(root, `${variant}-${kind}`);
+        await method.save(index, dir);
+        const loaded = await method.load(dir, context(factory));
+        expectIdentical(await retrievals(method, loaded), want);
+        const files = await readdir(dir);
+        // No vector collection twice: raw vectors once as rows, no float32 copies; an exact index
+        // is rebuilt from them, an approximate one saved beside them.
+        expect(files.filter((f) => f.endsWith('.f32'))).toEqual([]);
+        const indexes = files.filter((f) => f.endsWith('.vec'));
+        if (kind === 'exact') expect(indexes).toEqual([]);
+        else expect(indexes.length).toBeGreaterThan(0);
+      }
+    });
+  }
+
+  it('the update state refers to the vector rows instead of copying them', async () => {
+    const method = createKetRag();
+    const dir = join(root, 'refers');
+    await method.save(await method.build(CORPUS, context(), BUILD), dir);
+    const bytes = new Uint8Array(await readFile(join(dir, 'update.json')));
+    const update = JSON.parse(new TextDecoder().decode(decompressed(bytes, 'update.json')));
+    expect(update.vectors).toEqual({
+      chunks: 'chunks.rows',
+      subChunks: 'subchunks.rows',
+      entities: 'entities.rows',
+      sentences: 'sentences.rows',
+    });
+    const files = await readdir(dir);
+    expect(files.sort()).toEqual(
+      [
+        'chunks.rows',
+        'entities.rows',
+        'keywords.bin',
+        'keywords.json',
+        'knn.bin',
+        'manifest.json',
+        'sentences.rows',
+        'skeleton.bin',
+        'skeleton.json',
+        'subchunks.rows',
+        'units.json',
+        'update.json',
+      ].sort(),
+    );
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+    expect(manifest.formatVersion).toBe(2);
+  });
+
+  it('loads an index of format version 1 and retrieves as a fresh build; saved again, it is version 2', async () => {
+    const method = createKetRag();
+    const fresh = await method.build(CORPUS, context(), BUILD);
+    const want = await retrievals(method, fresh);
+    const dir = join(root, 'v1');
+    await cp(V1_FIXTURE, dir, { recursive: true });
+    expect(JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')).formatVersion).toBe(1);
+    const loaded = await method.load(dir, context());
+    expectIdentical(await retrievals(method, loaded), want);
+    expect(loaded.kept?.entityVectors).toHaveLength(fresh.kept!.entityVectors!.length);
+    const again = join(root, 'v1-again');
+    await method.save(loaded, again);
+    expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(2);
+    expectIdentical(await retrievals(method, await method.load(again, context())), want);
+    // An update of the loaded version-1 index equals one of the fresh build.
+    const change = { remove: ['orsa'] };
+    const fromOld = await method.update!(loaded, change, context());
+    const fromFresh = await method.update!(fresh, change, context());
+    expectIdentical(await retrievals(method, fromOld.index), await retrievals(method, fromFresh.index));
+  });
+
+  it('refuses a format version it does not read, saying to rebuild', async () => {
+    const method = createKetRag();
+    const dir = join(root, 'future');
+    await method.save(await method.build(CORPUS, context(), BUILD), join(root, 'present'));
+    await copyStoredIndex(directoryStore(join(root, 'present')), directoryStore(dir), {
+      manifest: (m) => {
+        m.formatVersion = 3;
+      },
+    });
+    const error = await method.load(dir, context()).catch((e: unknown) => e);
+    expect(IndexFormatError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(
+      /format version 3; this version reads 2 \(and 1\)\. Rebuild the index/,
+    );
+    expect((error as Error).message.split('\n')).toHaveLength(1);
+  });
+});
