@@ -11,18 +11,15 @@
  */
 
 export {
-  ARRAYS_MAGIC,
   compress,
   decodeArrays,
   decodeVectorRows,
   decompressed,
   encodeArrays,
   encodeVectorRows,
-  isVectorRows,
   packLists,
   type StoredArray,
   unpackLists,
-  VECTOR_ROWS_MAGIC,
 } from './artifact-codec.js';
 export { createBuildContext } from './build-context.js';
 export {
