@@ -103,28 +103,50 @@ export function decodeVectorRows(
       `holds ${count} vectors of ${dims} dimensions, expected ${rows} of ${dimensions}`,
     );
   }
-  const out = Array.from({ length: rows }, () => new Float32Array(dimensions));
   const maskBytes = Math.ceil(dimensions / 8);
-  let at = HEADER_BYTES + (encoding === BITMAP ? Math.ceil((rows * maskBytes) / 4) * 4 : 0);
-  const need = (end: number) => {
-    if (end > bytes.byteLength) throw indexFileError(file, 'is truncated');
-  };
-  if (encoding === DENSE) need(at + rows * dimensions * 4);
-  else if (encoding !== BITMAP) throw indexFileError(file, `has an unknown encoding ${encoding}`);
+  const at = HEADER_BYTES + (encoding === BITMAP ? Math.ceil((rows * maskBytes) / 4) * 4 : 0);
+  if (at > bytes.byteLength) throw indexFileError(file, 'is truncated');
+  let values: number;
+  if (encoding === DENSE) values = rows * dimensions;
+  else if (encoding === BITMAP) {
+    values = 0;
+    for (let b = HEADER_BYTES; b < HEADER_BYTES + rows * maskBytes; b++) values += BITS[bytes[b]!]!;
+  } else throw indexFileError(file, `has an unknown encoding ${encoding}`);
+  if (at + values * 4 > bytes.byteLength) throw indexFileError(file, 'is truncated');
+  // One aligned copy of the stored components (little-endian, as every platform Node supports).
+  const stored = new Float32Array(values);
+  new Uint8Array(stored.buffer).set(bytes.subarray(at, at + values * 4));
+  for (let k = 0; k < values; k++) {
+    if (!Number.isFinite(stored[k]!)) throw indexFileError(file, `holds a non-finite component (value ${k})`);
+  }
+  if (encoding === DENSE)
+    return Array.from({ length: rows }, (_, i) => stored.slice(i * dimensions, (i + 1) * dimensions));
+  const out = Array.from({ length: rows }, () => new Float32Array(dimensions));
+  let k = 0;
   for (let i = 0; i < rows; i++) {
     const row = out[i]!;
-    for (let j = 0; j < dimensions; j++) {
-      if (encoding === BITMAP && (bytes[HEADER_BYTES + i * maskBytes + (j >> 3)]! & (1 << (j & 7))) === 0)
-        continue;
-      if (encoding === BITMAP) need(at + 4);
-      const x = view.getFloat32(at, true);
-      if (!Number.isFinite(x)) throw indexFileError(file, `vector ${i} has a non-finite component ${j}`);
-      row[j] = x;
-      at += 4;
+    const mask = HEADER_BYTES + i * maskBytes;
+    for (let b = 0; b < maskBytes; b++) {
+      let bits = bytes[mask + b]!;
+      while (bits !== 0) {
+        const low = bits & -bits;
+        const j = b * 8 + (31 - Math.clz32(low));
+        if (j >= dimensions)
+          throw indexFileError(file, `vector ${i} marks component ${j}, beyond ${dimensions}`);
+        row[j] = stored[k++]!;
+        bits ^= low;
+      }
     }
   }
   return out;
 }
+
+/** Set bits of each byte value. */
+const BITS = Uint8Array.from({ length: 256 }, (_, n) => {
+  let c = 0;
+  for (let x = n; x !== 0; x &= x - 1) c++;
+  return c;
+});
 
 /** A typed array {@link encodeArrays} stores. */
 export type StoredArray = Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array;
