@@ -35,7 +35,9 @@ describe('vector rows', () => {
       const bytes = encodeVectorRows(rows, rows[0]!.length);
       const back = decodeVectorRows(bytes, rows.length, rows[0]!.length, 'x.rows');
       back.forEach((row, i) => {
-        row.forEach((x, j) => expect(Object.is(x, rows[i]![j]), `${i},${j}`).toBe(true));
+        row.forEach((x, j) => {
+          expect(Object.is(x, rows[i]![j]), `${i},${j}`).toBe(true);
+        });
       });
     }
     // The sparse rows take a bitmap and their non-zero values, far less than dense float32.
