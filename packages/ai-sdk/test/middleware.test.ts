@@ -2,6 +2,7 @@
  * `gragMiddleware`: the model reads the question with the index's items, and the items its answer
  * cites come back as the AI SDK's sources (generateText's `sources`, streamText's UI stream).
  */
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { type Document, InvalidArgumentError, type TaskSuite } from '@grag/core';
 import { createBuildContext, sourceLabel } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
@@ -17,6 +18,7 @@ import {
 import { MockLanguageModelV3 } from 'ai/test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GRAG_MIDDLEWARE_INSTRUCTIONS, gragMiddleware } from '../src/index.js';
+import { type ChatRequest, startServer } from './server.js';
 
 const DOCS: Document[] = [
   {
@@ -193,6 +195,42 @@ describe('gragMiddleware', () => {
     } catch (error) {
       expect(InvalidArgumentError.isInstance(error)).toBe(true);
       expect((error as Error).message).toContain("gragMiddleware needs `index`, an index of method 'bm25'");
+    }
+  });
+});
+
+describe('gragMiddleware over HTTP', () => {
+  it('sends the sources to an OpenAI-compatible server and streams the cited ones back', async () => {
+    const server = await startServer();
+    try {
+      server.chat = (request: ChatRequest) => {
+        const user = JSON.stringify(request.messages.at(-1)?.content);
+        return user.includes('[kessler] The Kessler Shipyard') ? 'Anton Kessler [kessler].' : 'No sources.';
+      };
+      const provider = createOpenAICompatible({ baseURL: server.baseURL, name: 'local', apiKey: 'test' });
+      const model = wrapLanguageModel({
+        model: provider.chatModel('test-model'),
+        middleware: gragMiddleware({ index, method: bm25Rag, k: 1 }),
+      });
+      const result = streamText({ model, prompt: QUESTION });
+      expect(await result.text).toBe('Anton Kessler [kessler].');
+      expect((await result.sources).map((source) => [source.id, source.title])).toEqual([
+        ['kessler', 'history.pdf p. 3'],
+      ]);
+      // One request; its user message holds the question and then the one item.
+      const [request] = server.seen('/v1/chat/completions');
+      expect(request!.body.stream).toBe(true);
+      const content = (request!.body as ChatRequest).messages.at(-1)!.content as unknown;
+      const texts = Array.isArray(content)
+        ? (content as { text: string }[]).map((part) => part.text)
+        : [String(content)];
+      expect(texts.join('\n')).toContain(QUESTION);
+      expect(texts.join('\n')).toContain(
+        '[kessler] The Kessler Shipyard in Port Halvard was founded in 1881 by Anton Kessler.',
+      );
+      expect(texts.join('\n')).not.toContain('[falls]');
+    } finally {
+      await server.close();
     }
   });
 });

@@ -57,6 +57,15 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** The text of a message's content: a string, or the text parts of an array of parts. */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return (content as { text?: unknown }[])
+    .map((part) => (typeof part?.text === 'string' ? part.text : ''))
+    .join(' ');
+}
+
 /** Words of a text: what this server counts as tokens. */
 export function words(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
@@ -94,7 +103,7 @@ export async function startServer(): Promise<TestServer> {
         const reply = state.chat(body);
         const calls = typeof reply === 'string' ? undefined : reply.toolCalls;
         const text = typeof reply === 'string' ? reply : '';
-        const prompt = body.messages.reduce((n, m) => n + words(m.content ?? ''), 0);
+        const prompt = body.messages.reduce((n, m) => n + words(contentText(m.content)), 0);
         seen.usage = [prompt, words(text)];
         const usage = {
           prompt_tokens: prompt,
