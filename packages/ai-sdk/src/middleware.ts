@@ -8,10 +8,10 @@ import { citedSources } from '@grag/core/kit';
 import { parseAnswer } from '@grag/core/tasks';
 import type { LanguageModelMiddleware } from 'ai';
 import {
-  checkK,
   type GragToolCommonOptions,
   type GragToolOptions,
   type GragToolRetrieveOptions,
+  itemCount,
   retrievedItems,
   retrieverOf,
 } from './tool.js';
@@ -83,7 +83,8 @@ function sourceParts(text: string, items: readonly RetrievedItem[]) {
  * Retrieval-augmented generation as AI SDK language model middleware, for
  * `wrapLanguageModel({ model, middleware: gragMiddleware({ index, method }) })`: before each call,
  * the text of the last user message is searched (`method.retrieve(index, question)`, or
- * `retrieve(question, { signal })`, with the call's `abortSignal`), and its first `k` items are
+ * `retrieve(question, { signal })`, with the call's `abortSignal`), and its first `k` items (`topK`
+ * of `retrieveOptions` when `k` is not given, else all) are
  * appended to that message as one more text part — the instructions, then `[id] text` per item. The
  * answer's citations of those ids come back as source parts (`sourceType: 'document'`, `id` the
  * item's id, `title` its source label such as `report.pdf p. 3`, `filename` its file,
@@ -110,8 +111,7 @@ export function gragMiddleware<Index, R extends RetrieveOptions = RetrieveOption
     options as GragToolOptions<unknown> | GragToolRetrieveOptions,
     'gragMiddleware',
   );
-  const { k } = options;
-  checkK(k, 'gragMiddleware');
+  const k = itemCount(options, 'gragMiddleware');
   const instructions = options.instructions ?? GRAG_MIDDLEWARE_INSTRUCTIONS;
   // The items each transformed call was given, for its answer's sources.
   const given = new WeakMap<object, readonly RetrievedItem[]>();

@@ -52,8 +52,9 @@ export interface GragToolCommonOptions {
   description?: string;
   /**
    * How many items a call returns: the first `k` items of the retrieval, in context order (fewer
-   * when it holds fewer). Not the method's `topK`, a ranking depth: a graph method packs several
-   * items per ranked unit. @default every item of the retrieval
+   * when it holds fewer). The method's `topK` is a ranking depth: a graph method packs several
+   * items per ranked unit, so a retrieval can hold more items than `topK`.
+   * @default `retrieveOptions.topK` when given, else every item of the retrieval
    */
   k?: number;
 }
@@ -187,8 +188,7 @@ export function gragTool(
   options: GragToolOptions<unknown> | GragToolRetrieveOptions,
 ): Tool<GragToolInput, GragToolOutput> {
   const retrieve = retrieverOf(options);
-  const { k } = options;
-  checkK(k, 'gragTool');
+  const k = itemCount(options, 'gragTool');
   return tool({
     description: options.description ?? GRAG_TOOL_DESCRIPTION,
     inputSchema: jsonSchema<GragToolInput>(INPUT_SCHEMA, { validate: checkInput }),
@@ -201,14 +201,25 @@ export function gragTool(
   });
 }
 
-/** @internal Throws unless `k` is undefined or a positive integer. */
-export function checkK(k: unknown, caller: string): void {
+/**
+ * @internal How many items a call gives: `k` (checked to be a positive integer), else the
+ * `topK` of `retrieveOptions` when it is one, else every item (`undefined`).
+ */
+export function itemCount(
+  options: { k?: unknown; retrieveOptions?: unknown },
+  caller: string,
+): number | undefined {
+  const { k } = options;
   if (k !== undefined && (typeof k !== 'number' || !Number.isInteger(k) || k < 1)) {
     throw new InvalidArgumentError(
       'k',
       `${PACKAGE}: ${caller} k must be a positive integer, got ${describe(k)}.`,
     );
   }
+  if (k !== undefined) return k;
+  // A bad topK is the method's to refuse, when the call runs.
+  const topK = (options.retrieveOptions as { topK?: unknown } | undefined)?.topK;
+  return typeof topK === 'number' && Number.isInteger(topK) && topK > 0 ? topK : undefined;
 }
 
 /** @internal The first `k` items `retrieve` gives for `query` (all without `k`), checked to be an array. */

@@ -138,6 +138,36 @@ describe('gragTool', () => {
     expect(all.items).toHaveLength(3);
   });
 
+  it('returns topK items when retrieveOptions gives topK and no k, though the method packs more', async () => {
+    // A graph method packs several items per ranked unit: topK 2 gives 6 items here.
+    const seen: unknown[] = [];
+    const packing = {
+      ...bm25Rag,
+      name: 'packing',
+      async retrieve(_index: Bm25RagIndex, _query: string, options: { topK?: number } = {}) {
+        seen.push(options.topK);
+        const items = Array.from({ length: (options.topK ?? 4) * 3 }, (_, i) => ({
+          id: `n${i}`,
+          kind: 'entity',
+          text: `node ${i}`,
+          score: 1 / (i + 1),
+          source: { chunkIds: ['kessler'], docIds: ['kessler'] },
+        }));
+        return { context: '', items, tokens: 0, trace: {} };
+      },
+    } as unknown as typeof bm25Rag;
+    const two = await execute(gragTool({ index, method: packing, retrieveOptions: { topK: 2 } }), QUESTION);
+    expect(seen).toEqual([2]);
+    expect(two.items.map((item) => item.id)).toEqual(['n0', 'n1']);
+    // k wins over topK; without either, every item.
+    const five = await execute(
+      gragTool({ index, method: packing, retrieveOptions: { topK: 2 }, k: 5 }),
+      QUESTION,
+    );
+    expect(five.items).toHaveLength(5);
+    expect((await execute(gragTool({ index, method: packing }), QUESTION)).items).toHaveLength(12);
+  });
+
   it('stops the retrieval when the call is aborted', async () => {
     const controller = new AbortController();
     controller.abort();
