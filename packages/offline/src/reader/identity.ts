@@ -27,7 +27,9 @@ export function identityName(tokens: readonly Token[]): string | null {
       return null;
     return run.map((t) => t.value).join(' ');
   };
-  const last = words.length - 1;
+  // "What was X's job before she became mayor?": a clause of time after the question is left aside.
+  const clause = w.findIndex((x, i) => i > 3 && /^(before|after|when|while|until)$/.test(x));
+  const last = clause > 0 ? clause - 1 : words.length - 1;
   if (w[0] === 'who' && /^(is|was)$/.test(w[1] ?? '')) return nameAt(2, last);
   if (w[0] === 'what' && /^(is|was)$/.test(w[1] ?? '')) {
     // "What is X's profession?"

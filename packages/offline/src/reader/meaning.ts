@@ -23,6 +23,8 @@ const SECOND_SENSES: Readonly<Record<string, readonly string[]>> = {
   open: ['found'],
   launch: ['release', 'open'],
   run: ['lead'],
+  // "The institute is directed by Y": Y leads it, runs it.
+  direct: ['lead', 'operate'],
   manage: ['lead'],
   keep: ['operate'],
   head: ['operate'],

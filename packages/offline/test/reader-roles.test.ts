@@ -1,0 +1,29 @@
+import { describe, expect, test } from 'vitest';
+import { createOfflineTasks } from '../src/index.js';
+
+// Invented notes of a harbour town, written for these tests; the expected answers are read off them.
+const notes = [
+  {
+    id: 'town',
+    text: 'Port Halvard\nSince 2019 the council has been led by Mayor Odile Brandt, a former harbour engineer who rebuilt the breakwater.',
+  },
+  {
+    id: 'institute',
+    text: 'Lindqvist Institute\nThe Lindqvist Institute is a research institute on Orsa. Since 2015 the institute has been directed by the biologist Ilse Marren. Every summer the institute runs a field school for students from Halvard College.',
+  },
+];
+const tasks = createOfflineTasks();
+
+describe('who leads, and what someone was', () => {
+  test.each([
+    // An institute "directed by" someone is led and run by them.
+    ['Who runs the Lindqvist Institute?', 'Ilse Marren'],
+    ['Who leads the Lindqvist Institute?', 'Ilse Marren'],
+    ['Who directs the Lindqvist Institute?', 'Ilse Marren'],
+    // A clause of time after an identity question leaves it an identity question.
+    ['What was Odile Brandt’s job before she became mayor?', 'former harbour engineer'],
+    ['What did Odile Brandt do before she became mayor?', 'former harbour engineer'],
+  ])('%s → %s', async (q, expected) => {
+    expect((await tasks.answer(q, notes)).answer).toBe(expected);
+  });
+});
