@@ -27,3 +27,16 @@ describe('who leads, and what someone was', () => {
     expect((await tasks.answer(q, notes)).answer).toBe(expected);
   });
 });
+
+describe('a description made by a participle and a preposition', () => {
+  const people = [
+    { id: 'wren', text: 'Tobias Wren\nTobias Wren is a composer. He is married to Ilse Marren. Wren wrote the Harbour Suite.' },
+    { id: 'marren', text: 'Ilse Marren\nIlse Marren is a marine biologist born in Merrow Falls in 1971.' },
+  ];
+  test.each([
+    ['What piece did the composer married to Ilse Marren write?', 'Harbour Suite'],
+    ['Where was the biologist married to Tobias Wren born?', 'Merrow Falls'],
+  ])('%s → %s', async (q, expected) => {
+    expect((await tasks.answer(q, people)).answer).toBe(expected);
+  });
+});

@@ -92,6 +92,9 @@ export interface Description {
   kinds?: string[];
 }
 
+/** Prepositions after which a past participle starts a reduced relative clause ("married to …"). */
+const PARTICIPLE_LINKS = new Set(['by', 'to', 'in', 'at', 'from', 'for', 'with', 'on', 'as', 'after']);
+
 /**
  * The innermost description of the question whose clause names something ("the N who/that/which/
  * where …", "the N leading …", "the N built by …", "whoever …"). null when there is none.
@@ -124,7 +127,9 @@ export function findDescription(tokens: readonly Token[]): Description | null {
       head.pos === 'NOUN' &&
       !isCapital(head) &&
       (t.pos === 'VERB' || t.pos === 'ADJ') &&
-      (/ing$/.test(t.normal) || (/(ed|en|t)$/.test(t.normal) && tokens[k + 1]?.normal === 'by'))
+      (/ing$/.test(t.normal) ||
+        // "the ship built by …", "the composer married to …", "the hall opened in 1911".
+        (/(ed|en|t)$/.test(t.normal) && PARTICIPLE_LINKS.has(tokens[k + 1]?.normal ?? '')))
     ) {
       clauseStart = k;
       connector = /ing$/.test(t.normal) ? 'is' : 'was';
