@@ -153,8 +153,14 @@ function poolDatabase(
       client.on('error', () => {});
       try {
         await client.connect();
-        // After connecting: a URL's own application_name would win over a connect option.
-        await client.query("SELECT set_config('application_name', $1, false)", [applicationName]);
+        // After connecting: a URL's own application_name would win over a connect option. One
+        // simple-protocol statement, the name written in as hex: a server that serves every
+        // connection from one session (pglite-socket) could bind another connection's parameters
+        // to an extended-protocol statement of this one.
+        const hex = Buffer.from(applicationName, 'utf8').toString('hex');
+        await client.query(
+          `SELECT set_config('application_name', convert_from(decode('${hex}', 'hex'), 'UTF8'), false)`,
+        );
       } catch (error) {
         await client.end().catch(() => {});
         throw error;

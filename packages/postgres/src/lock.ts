@@ -111,11 +111,48 @@ interface Holder {
   setting?: string;
 }
 
-const HOLDER_SQL = `SELECT l.pid AS backend, l.pid = pg_backend_pid() AS mine, a.application_name AS name,
-  current_setting($3, true) AS setting
+/*
+ * Every statement on the lock's connection is sent with the simple query protocol (one `Query`
+ * message, no parameters), its values written into the SQL by the functions below. A server that
+ * serves several connections from one session (`pglite-socket`) interleaves concurrent
+ * connections' extended-protocol messages one by one outside a transaction, so a statement's
+ * parameters (`Bind`) could be bound to another connection's statement (`Parse`); one `Query`
+ * message runs whole. Only values of the forms below are written in (integers, our own setting
+ * names, and text as hex), each checked first.
+ */
+
+/** `n`, an integer in `min..max`, as SQL. */
+function sqlInteger(n: number | string, min: bigint, max: bigint): string {
+  const text = String(n);
+  if (!/^-?\d{1,20}$/.test(text) || BigInt(text) < min || BigInt(text) > max) {
+    throw new TypeError(`writer lock: ${JSON.stringify(text)} is not an integer in ${min}..${max}`);
+  }
+  return text;
+}
+const oid = (n: number) => sqlInteger(n, 0n, 0xffffffffn);
+/** A signed 64-bit key, quoted (so that -2^63 is not read as -(2^63) and overflow). */
+const int8 = (key: string) => `'${sqlInteger(key, -(2n ** 63n), 2n ** 63n - 1n)}'::bigint`;
+
+/** The name of a holder setting of {@link writerLockKey}, as an SQL string. */
+function sqlSetting(setting: string): string {
+  if (!/^grag\.writer_[0-9a-f]{16}$/.test(setting)) {
+    throw new TypeError(`writer lock: ${JSON.stringify(setting)} is not a writer lock setting`);
+  }
+  return `'${setting}'`;
+}
+
+/** `text` as an SQL text value, written as the hex of its UTF-8 bytes (no quoting to get right). */
+function sqlText(text: string): string {
+  return `convert_from(decode('${Buffer.from(text, 'utf8').toString('hex')}', 'hex'), 'UTF8')`;
+}
+
+function holderSql(key: WriterLockKey): string {
+  return `SELECT l.pid AS backend, l.pid = pg_backend_pid() AS mine, a.application_name AS name,
+  current_setting(${sqlSetting(key.setting)}, true) AS setting
   FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
-  WHERE l.locktype = 'advisory' AND l.classid = $1::bigint::oid AND l.objid = $2::bigint::oid
-    AND l.objsubid = 1 AND l.granted LIMIT 1`;
+  WHERE l.locktype = 'advisory' AND l.classid = ${oid(key.classid)}::bigint::oid
+    AND l.objid = ${oid(key.objid)}::bigint::oid AND l.objsubid = 1 AND l.granted LIMIT 1`;
+}
 
 async function findHolder(session: PgQueryable, key: WriterLockKey): Promise<Holder | undefined> {
   const rows = await session.query<{
@@ -123,7 +160,7 @@ async function findHolder(session: PgQueryable, key: WriterLockKey): Promise<Hol
     mine: boolean;
     name: string | null;
     setting: string | null;
-  }>(HOLDER_SQL, [key.classid, key.objid, key.setting]);
+  }>(holderSql(key));
   const row = rows.rows[0];
   if (row === undefined) return undefined;
   if (row.mine) {
@@ -152,9 +189,9 @@ async function findHolder(session: PgQueryable, key: WriterLockKey): Promise<Hol
 async function tryLock(session: PgQueryable, key: WriterLockKey): Promise<boolean> {
   const rows = await session.query<{ got: boolean }>(
     `SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'
-       AND classid = $1::bigint::oid AND objid = $2::bigint::oid AND objsubid = 1 AND granted
-       AND pid = pg_backend_pid()) THEN false ELSE pg_try_advisory_lock($3::bigint) END AS got`,
-    [key.classid, key.objid, key.key],
+       AND classid = ${oid(key.classid)}::bigint::oid AND objid = ${oid(key.objid)}::bigint::oid
+       AND objsubid = 1 AND granted AND pid = pg_backend_pid())
+       THEN false ELSE pg_try_advisory_lock(${int8(key.key)}) END AS got`,
   );
   return rows.rows[0]?.got === true;
 }
@@ -210,10 +247,11 @@ export async function acquireWriterLock(db: PgDatabase, options: WriterLockOptio
       if (holder === undefined) continue;
       if (staleInSharedSession(holder)) {
         // Release it for the dead holder, once: only if its setting is still the one read.
+        const setting = sqlSetting(key.setting);
+        const unchanged = `current_setting(${setting}, true) = ${sqlText(holder.setting ?? '')}`;
         await session.query(
-          `SELECT CASE WHEN current_setting($1, true) = $2 THEN pg_advisory_unlock($3::bigint) END,
-                  CASE WHEN current_setting($1, true) = $2 THEN set_config($1, '', false) END`,
-          [key.setting, holder.setting, key.key],
+          `SELECT CASE WHEN ${unchanged} THEN pg_advisory_unlock(${int8(key.key)}) END,
+                  CASE WHEN ${unchanged} THEN set_config(${setting}, '', false) END`,
         );
         continue;
       }
@@ -235,7 +273,7 @@ export async function acquireWriterLock(db: PgDatabase, options: WriterLockOptio
       await sleep(40 + Math.random() * 80);
     }
     // Named for writers that share this session (a server with one session).
-    await session.query('SELECT set_config($1, $2, false)', [key.setting, text]);
+    await session.query(`SELECT set_config(${sqlSetting(key.setting)}, ${sqlText(text)}, false)`);
     held.add(owner.token);
   } catch (error) {
     await session.end();
@@ -257,10 +295,11 @@ export async function acquireWriterLock(db: PgDatabase, options: WriterLockOptio
       released = true;
       held.delete(owner.token);
       try {
+        const setting = sqlSetting(key.setting);
         await session.query(
-          `SELECT CASE WHEN current_setting($1, true) = $2 THEN set_config($1, '', false) END,
-                  pg_advisory_unlock($3::bigint)`,
-          [key.setting, text, key.key],
+          `SELECT CASE WHEN current_setting(${setting}, true) = ${sqlText(text)}
+                    THEN set_config(${setting}, '', false) END,
+                  pg_advisory_unlock(${int8(key.key)})`,
         );
       } catch {
         // The connection is gone, and the lock with it.

@@ -6,7 +6,8 @@
  * (one server session shared by every connection), in-process PGlite, and Debian's PostgreSQL.
  */
 import type { PGlite } from '@electric-sql/pglite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { postgresStore } from '../src/index.js';
 import { type DebianServer, debianPostgresBin, startDebianServer } from './debian-server.js';
 import { freshIndex, makePglite, type SocketDb, servePglite } from './pglite.js';
@@ -67,6 +68,51 @@ describe('writer lock on PGlite over the wire', () => {
     await server?.stop();
   });
   serverChecks(() => server.url, '', false);
+
+  it('sends each statement of the lock connection as one message (simple protocol, no parameters)', async () => {
+    // pglite-socket runs the messages of concurrent connections one by one, interleaved outside a
+    // transaction: the Bind of an extended-protocol statement could meet another connection's
+    // Parse (a holder's name bound to pg_try_advisory_lock's bigint, as the CLI's concurrent
+    // writers once saw). A simple-protocol Query is one message and runs whole.
+    const sent = new Map<pg.Client, { text: string; values: unknown }[]>();
+    const query = pg.Client.prototype.query;
+    const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+      this: pg.Client,
+      ...args: unknown[]
+    ) {
+      const [config, values] = args as [string | { text: string; values?: unknown }, unknown];
+      const statement =
+        typeof config === 'string'
+          ? { text: config, values }
+          : { text: config.text, values: config.values ?? values };
+      sent.set(this, [...(sent.get(this) ?? []), statement]);
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query);
+    const index = freshIndex('lockq');
+    const holder = postgresStore({ url: server.url, index, maxConnections: 2 });
+    const refused = postgresStore({ url: server.url, index, maxConnections: 2, lockTimeoutMs: 0 });
+    try {
+      const lock = await (holder.lock as NonNullable<typeof holder.lock>)();
+      const error = await (refused.lock as NonNullable<typeof refused.lock>)().catch((e: Error) => e);
+      expect(String(error)).toMatch(
+        new RegExp(`is being written by another grag \\(pid ${process.pid}, since `),
+      );
+      await lock.release();
+    } finally {
+      spy.mockRestore();
+      await holder.close();
+      await refused.close();
+    }
+    const lockConnections = [...sent.values()].filter((statements) =>
+      statements.some((s) => s.text.includes('pg_try_advisory_lock')),
+    );
+    expect(lockConnections).toHaveLength(2);
+    for (const statements of lockConnections) {
+      expect(statements.length).toBeGreaterThanOrEqual(3);
+      for (const s of statements)
+        expect({ text: s.text, values: s.values }).toEqual({ text: s.text, values: undefined });
+    }
+  });
 });
 
 describe('writer lock on PGlite in-process', () => {
