@@ -1,6 +1,11 @@
 /**
  * `grag index … --method ket-rag` as a child process against a {@link CountingServer}, for the
  * tests that kill a build with SIGKILL midway and run it again.
+ *
+ * Children run `node scripts/grag.mjs` (what `pnpm grag` runs): the workspace's sources as one
+ * esbuild bundle, rebuilt first when a source changed since (scripts/cli-bundle.mjs), loaded in
+ * that one process. A child starts in a fraction of the CPU time the tsx loader takes to compile
+ * the sources it imports, and SIGKILL still stops grag itself, not a wrapper.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -8,16 +13,16 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { type CountingServer, MODEL_FLAGS } from './counting-server.js';
 
-const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
+const launcher = join(repo, 'scripts', 'grag.mjs');
 
 /** A running build, with what it has written to stderr so far. */
 export type IndexChild = ChildProcess & { stderrText: () => string };
 
 /**
  * `grag index <corpus> --method ket-rag --out <out> --cache-dir <cacheDir> --concurrency 2` with
- * the server as its OpenAI-compatible endpoint, plus `env`. One process (node with the tsx loader),
- * so SIGKILL stops the build itself, not a wrapper.
+ * the server as its OpenAI-compatible endpoint, plus `env`. One process (scripts/grag.mjs loads
+ * the bundle in itself), so SIGKILL stops the build itself, not a wrapper.
  */
 export function spawnKetRagIndex(
   server: CountingServer,
@@ -26,9 +31,7 @@ export function spawnKetRagIndex(
   const child = spawn(
     process.execPath,
     [
-      '--import',
-      'tsx',
-      bin,
+      launcher,
       'index',
       settings.corpus,
       '--method',
@@ -45,7 +48,6 @@ export function spawnKetRagIndex(
       cwd: repo,
       env: {
         PATH: process.env.PATH,
-        TSX_TSCONFIG_PATH: join(repo, 'tsconfig.json'),
         OPENAI_BASE_URL: server.url,
         OPENAI_API_KEY: 'test-key',
         ...settings.env,
@@ -61,13 +63,13 @@ export function spawnKetRagIndex(
 }
 
 /**
- * `grag <args>` as a child process (node with the tsx loader, so SIGKILL stops grag itself; paths
- * in `args` absolute), with `env` over an environment free of OpenAI settings.
+ * `grag <args>` as a child process (scripts/grag.mjs, so SIGKILL stops grag itself; paths in
+ * `args` absolute), with `env` over an environment free of OpenAI settings.
  */
 export function spawnGrag(args: string[], env: NodeJS.ProcessEnv = {}): IndexChild {
-  const child = spawn(process.execPath, ['--import', 'tsx', bin, ...args], {
+  const child = spawn(process.execPath, [launcher, ...args], {
     cwd: repo,
-    env: { PATH: process.env.PATH, TSX_TSCONFIG_PATH: join(repo, 'tsconfig.json'), ...env },
+    env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
