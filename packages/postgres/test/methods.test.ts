@@ -18,20 +18,21 @@ import { sgRag } from '@grag/sg-rag';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { postgresStore } from '../src/index.js';
-import { freshIndex, makePglite, type SocketDb, servePglite } from './pglite.js';
+import { freshIndex, type SocketDb, servePglite } from './pglite.js';
 
 let db: PGlite;
 let server: SocketDb;
 let pool: pg.Pool;
 beforeAll(async () => {
-  db = await makePglite(false);
+  // One PGlite database (starting one takes seconds), used in-process and served over the wire;
+  // every store has a schema of its own (freshIndex).
   server = await servePglite();
+  db = server.db;
   pool = new pg.Pool({ connectionString: server.url, max: 2 });
 }, 120_000);
 afterAll(async () => {
   await pool?.end();
   await server?.stop();
-  await db?.close();
 });
 
 const embedder = (dimensions: number) => createScriptedEmbedder({ dimensions });
