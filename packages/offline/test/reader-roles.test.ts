@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createOfflineTasks } from '../src/index.js';
+import { createOfflineTasks, NO_ANSWER } from '../src/index.js';
 
 // Invented notes of a harbour town, written for these tests; the expected answers are read off them.
 const notes = [
@@ -38,5 +38,25 @@ describe('a description made by a participle and a preposition', () => {
     ['Where was the biologist married to Tobias Wren born?', 'Merrow Falls'],
   ])('%s → %s', async (q, expected) => {
     expect((await tasks.answer(q, people)).answer).toBe(expected);
+  });
+});
+
+describe('a relative named from the other side', () => {
+  // An invented family of a fishing village, written for these tests.
+  const family = [
+    {
+      id: 'holt',
+      text: 'Anna Holt is the daughter of Peter Holt, a fisherman. Mia Holt is Peter Holt’s granddaughter.',
+    },
+    { id: 'berg', text: 'Lars Berg is the grandson of Nils Berg. Ella Berg is the niece of Sven Berg.' },
+  ];
+  test.each([
+    ['Who is Mia Holt’s grandfather?', 'Peter Holt'],
+    ['Who is the grandfather of Lars Berg?', 'Nils Berg'],
+    ['Who is Ella Berg’s uncle?', 'Sven Berg'],
+    // Nothing names Anna's grandmother.
+    ['Who is Anna Holt’s grandmother?', NO_ANSWER],
+  ])('%s → %s', async (q, expected) => {
+    expect((await tasks.answer(q, family)).answer).toBe(expected);
   });
 });

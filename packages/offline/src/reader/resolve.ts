@@ -5,6 +5,7 @@
 import type { Token } from '../nlp.js';
 import { containsWords, contentWords } from '../words.js';
 import { aboutItems, genderOf, personName, wordSet } from './about.js';
+import { resolveInverseKin } from './inverse.js';
 import { kinNoun, type Relation } from './kinship.js';
 import { concept } from './meaning.js';
 import type { QuestionReading } from './question.js';
@@ -345,6 +346,10 @@ export function resolveChain(
     const gender = last?.kind === 'kin' ? last.gender : null;
     if (said && !(gender && genderOf(said.name, sentences) === (gender === 'male' ? 'female' : 'male')))
       return said;
+    // …or from the other side: "Mia is Peter Holt's granddaughter" for Mia's grandfather.
+    const inverse = resolveInverseKin(noun, subject, sentences, PERSON_READING);
+    if (inverse && !(gender && genderOf(inverse.name, sentences) === (gender === 'male' ? 'female' : 'male')))
+      return inverse;
   }
   let current: ResolvedEntity | null = null;
   let from = subject;
