@@ -1,5 +1,6 @@
 import { GragError, InvalidArgumentError } from '@grag/core';
 import { toCsr } from '@grag/core/graph';
+import { mulberry32 } from '@grag/core/test';
 import { UndirectedGraph } from 'graphology';
 import louvainModule from 'graphology-communities-louvain';
 import { describe, expect, it } from 'vitest';
@@ -70,7 +71,7 @@ describe('leiden', () => {
     for (const { graph } of cases) {
       const ours = seeds.map((seed) => leiden(graph, { seed }));
       const theirs = seeds.map((seed) => {
-        const run = louvain.detailed(graph, { getEdgeWeight: null, rng: seededUniform(seed) });
+        const run = louvain.detailed(graph, { getEdgeWeight: null, rng: mulberry32(seed) });
         return partitionQuality(graph, new Map(Object.entries(run.communities)));
       });
       expect(mean(ours.map((r) => r.quality))).toBeGreaterThanOrEqual(mean(theirs) - 1e-12);
@@ -206,7 +207,7 @@ describe('leidenUpdate', () => {
     for (const seed of [1, 2, 3, 4, 5]) {
       const g = randomGraph(200, 0.03, seed);
       const before = leiden(g, { seed }).communities;
-      const rand = seededUniform(seed);
+      const rand = mulberry32(seed);
       const added: string[] = [];
       for (let i = 0; i < 20; i++) {
         const key = `n${i}`;
@@ -241,12 +242,4 @@ describe('leidenUpdate', () => {
 
 function mean(values: number[]): number {
   return values.reduce((a, b) => a + b, 0) / values.length;
-}
-
-function seededUniform(seed: number): () => number {
-  let s = (seed * 2654435761) >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 4294967296;
-  };
 }

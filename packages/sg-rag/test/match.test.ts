@@ -1,3 +1,4 @@
+import { mulberry32 } from '@grag/core/test';
 import { describe, expect, it } from 'vitest';
 import {
   adjacencyOf,
@@ -8,15 +9,6 @@ import {
   PATH_INDEX_TEST_DEFAULTS,
   type Triple,
 } from './helpers.js';
-
-/** A seeded linear congruential generator in [0, 1). */
-function random(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 /** Every injective map of the query's nodes onto data nodes that keeps known nodes and every query edge (brute force). */
 function bruteForce(
@@ -139,7 +131,7 @@ describe('matchQueryGraph', () => {
   }
 
   it('agrees with a brute-force oracle on random graphs and planted query graphs', () => {
-    const rand = random(11);
+    const rand = mulberry32(11);
     let cases = 0;
     for (let g = 0; g < 6; g++) {
       const n = 8 + (g % 3);
