@@ -4,8 +4,7 @@
  * older than Ruben Falk?". Such a question is answered as the choice "Which was founded first, the
  * Kessler Yard or the Lindqvist Institute?" is: yes when the thing it is about wins.
  */
-import type { Token } from '../nlp.js';
-import { spanText } from '../nlp.js';
+import { spanText, type Token } from '../nlp.js';
 
 /** Auxiliaries that open a yes/no question. */
 export const AUXILIARIES = new Set(
