@@ -14,8 +14,13 @@ import { retrieveSgRag } from './retrieve.js';
 import type { SgRagIndex } from './types.js';
 import { updateSgRagIndex } from './update.js';
 
-/** On-disk format version written by `save`. */
-export const SG_RAG_FORMAT_VERSION = 1;
+/**
+ * On-disk format version written by `save`: 2 stores the label embeddings once (`labels.rows`; no
+ * `labels.bin` when the vector-index factory is exact) and gzips `graph.json` and `update.json`.
+ */
+export const SG_RAG_FORMAT_VERSION = 2;
+/** Older format versions `load` still reads (1: `label-embeddings.f32` and plain JSON). */
+const READS = [1] as const;
 
 /**
  * What an index depends on: the embedder and the vector index hold the node label embeddings that
@@ -34,7 +39,7 @@ export function createSgRag(
   settings: SgRagSettings = {},
 ): Method<SgRagIndex, SgRagOptions, SgRagRetrieveOptions> {
   const name = settings.name ?? 'sg-rag';
-  const format = { method: name, formatVersion: SG_RAG_FORMAT_VERSION, uses: USES };
+  const format = { method: name, formatVersion: SG_RAG_FORMAT_VERSION, uses: USES, reads: READS };
   return {
     name,
     description:

@@ -90,15 +90,18 @@ export async function saveSgRagIndex(
     target,
     { ...format, providers: index.providers, params: index.options, stats: index.stats },
     async (out) => {
-      await out.json(GRAPH_FILE, index.graph);
+      await out.json(GRAPH_FILE, index.graph, { compress: true });
       await out.bytes(
         PATHS_FILE,
         new Uint8Array(pathNodes.buffer, pathNodes.byteOffset, pathNodes.byteLength),
       );
       await out.bytes(TREE_FILE, tree.save());
       await out.json(DOMINANCE_FILE, embedder.toJSON());
-      await out.vectors(LABELS_FILE, index.labelVectors);
       await saveUpdateState(out, index);
+      // With update state the label embeddings are stored once (`labels.rows`): the vector index
+      // is saved only when the factory cannot rebuild it from them (not exact).
+      if (index.kept) await out.vectorIndex(LABELS_FILE, index.labelVectors);
+      else await out.vectors(LABELS_FILE, index.labelVectors);
     },
   );
 }
@@ -181,9 +184,11 @@ export async function loadSgRagIndex(
       `holds a ${embedder.dimensions}-dimensional embedder, expected ${options.dominanceDimensions}`,
     );
   }
-  const labelVectors = await opened.vectors(LABELS_FILE, n);
   // Indexes saved before updates existed (and triple indexes) have no update state: they load, but only rebuild.
   const kept = await loadUpdateState(opened, { graph });
+  const labelVectors = kept
+    ? await opened.vectorIndex(LABELS_FILE, n, () => kept.labelEmbeddings)
+    : await opened.vectors(LABELS_FILE, n);
   return {
     providers: opened.providers,
     options,

@@ -1,6 +1,8 @@
 /**
  * Saving and loading what updates reuse ({@link SgRagUpdateState}): `update.json` (the documents
- * and each chunk's extraction) and `label-embeddings.f32` (each node's label embedding). Indexes
+ * and each chunk's extraction, gzipped) and `labels.rows` (each node's label embedding, stored once:
+ * the label vector index is built from them when the factory is exact). Format 1 kept the
+ * embeddings as `label-embeddings.f32` beside the vector index's own copy; it still loads. Indexes
  * built from triples, and indexes saved before updates existed, have neither and still load.
  */
 import { type IndexWriter, type OpenedIndex, shapeIssue, sourceLocationSchema, v } from '@grag/core/kit';
@@ -8,8 +10,10 @@ import type { KeptChunk, SgRagIndex, SgRagUpdateState } from './types.js';
 
 /** The artifact that marks an index saved with update state. */
 export const UPDATE_FILE = 'update.json';
-/** The label embeddings, one float32 row per node. */
-export const LABEL_EMBEDDINGS_FILE = 'label-embeddings.f32';
+/** The label embeddings, one row per node (`IndexWriter.vectorRows`). */
+export const LABEL_ROWS_FILE = 'labels.rows';
+/** Format 1's label embeddings, one float32 row per node. */
+const LABEL_EMBEDDINGS_V1_FILE = 'label-embeddings.f32';
 
 const entitySchema = v.object({ name: v.string(), type: v.string(), description: v.string() });
 // A weight that JSON cannot hold (NaN, ±Infinity) is written as null and read back as NaN: the
@@ -39,13 +43,17 @@ const updateSchema = v.object({
 export async function saveUpdateState(out: IndexWriter, index: SgRagIndex): Promise<void> {
   const { kept } = index;
   if (!kept) return;
-  await out.json(UPDATE_FILE, {
-    documents: kept.documents,
-    chunks: kept.chunks.map((c) =>
-      c.location ? [c.id, c.docId, c.extraction, c.location] : [c.id, c.docId, c.extraction],
-    ),
-  });
-  await out.float32Rows(LABEL_EMBEDDINGS_FILE, kept.labelEmbeddings, index.providers.embedder.dimensions);
+  await out.json(
+    UPDATE_FILE,
+    {
+      documents: kept.documents,
+      chunks: kept.chunks.map((c) =>
+        c.location ? [c.id, c.docId, c.extraction, c.location] : [c.id, c.docId, c.extraction],
+      ),
+    },
+    { compress: true },
+  );
+  await out.vectorRows(LABEL_ROWS_FILE, kept.labelEmbeddings, index.providers.embedder.dimensions);
 }
 
 /**
@@ -84,6 +92,9 @@ export async function loadUpdateState(
       })),
     },
   }));
-  const labelEmbeddings = await opened.float32Rows(LABEL_EMBEDDINGS_FILE, index.graph.ids.length);
+  const n = index.graph.ids.length;
+  const labelEmbeddings = opened.names.includes(LABEL_ROWS_FILE)
+    ? await opened.vectorRows(LABEL_ROWS_FILE, n)
+    : await opened.float32Rows(LABEL_EMBEDDINGS_V1_FILE, n);
   return { documents: stored.documents, chunks, labelEmbeddings };
 }

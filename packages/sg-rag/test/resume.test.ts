@@ -45,7 +45,7 @@ describe('sg-rag build resumes', () => {
     expect(chatCalls).toBeGreaterThan(0);
     expect(report.totalCalls).toBeGreaterThan(docs.length);
     expect(report.files).toEqual(
-      expect.arrayContaining(['graph.json', 'paths.bin', 'tree.bin', 'dominance.json', 'labels.bin']),
+      expect.arrayContaining(['graph.json', 'paths.bin', 'tree.bin', 'dominance.json', 'labels.rows']),
     );
     for (const run of report.runs) {
       expect(run.repeatedCalls).toBe(0);

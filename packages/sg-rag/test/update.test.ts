@@ -8,8 +8,9 @@ import {
   type Retrieval,
   StateError,
   type TaskSuite,
+  type VectorIndexFactory,
 } from '@grag/core';
-import { chunkDocuments, createBuildContext, getTokenizer } from '@grag/core/kit';
+import { chunkDocuments, createBuildContext, flatIndexFactory, getTokenizer } from '@grag/core/kit';
 import { directoryStore, memoryStore } from '@grag/core/store';
 import { copyStoredIndex, createScriptedEmbedder, entityDocuments } from '@grag/core/test';
 import { expectSameRetrievals as expectSameItems } from '@grag/core/test/vitest';
@@ -41,7 +42,11 @@ const QUERIES = [
 const MODES: SgRagMode[] = ['sg-rag', 'entity', 'one-hop', 'two-hop'];
 
 /** A context whose task suite records every chunk sent to extractGraph, and whose embedder every text. */
-function counted(): { ctx: BuildContext; extracted: string[]; embedded: () => string[] } {
+function counted(vectorIndex?: VectorIndexFactory): {
+  ctx: BuildContext;
+  extracted: string[];
+  embedded: () => string[];
+} {
   const offline = createOfflineProviders().tasks;
   const extracted: string[] = [];
   const tasks = new Proxy(offline, {
@@ -58,7 +63,7 @@ function counted(): { ctx: BuildContext; extracted: string[]; embedded: () => st
   });
   const embedder = createScriptedEmbedder({ dimensions: 16 });
   return {
-    ctx: createBuildContext({ embedder, tasks }),
+    ctx: createBuildContext({ embedder, tasks, ...(vectorIndex ? { vectorIndex } : {}) }),
     extracted,
     embedded: () => embedder.calls.flatMap((c) => c.values),
   };
@@ -250,10 +255,12 @@ describe('sg-rag update', () => {
 describe('sg-rag indexes that cannot be updated', () => {
   it('loads an index saved before updates existed and explains that an update needs a rebuild', async () => {
     const dir = await tempDir();
-    const { ctx } = counted();
+    // Saved with a factory that is not exact, so the label vector index is saved beside the label
+    // embeddings (as every index was before format 2); then the update state is dropped.
+    const { ctx } = counted({ kind: 'flat', create: flatIndexFactory.create, load: flatIndexFactory.load });
     await sgRag.save(await sgRag.build(A, ctx, build), join(dir, 'new'));
     const old = await copyStoredIndex(directoryStore(join(dir, 'new')), directoryStore(join(dir, 'old')), {
-      artifact: (name) => (name === 'update.json' || name === 'label-embeddings.f32' ? null : undefined),
+      artifact: (name) => (name === 'update.json' || name === 'labels.rows' ? null : undefined),
     });
     const loaded = await sgRag.load(old, counted().ctx);
     expect(loaded.kept).toBeUndefined();
