@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -21,5 +22,9 @@ export default defineConfig({
     include: ['packages/*/test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 30_000,
     pool: 'forks',
+    // At least two test files at a time, also on a 2-core machine (vitest's default is one fewer than
+    // the cores): much of the suite waits on child processes, servers and the browser, and one fork
+    // left a core idle (CI's unit stage took about 19 minutes with one, see .ci/run).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
