@@ -153,9 +153,13 @@ export {
   assertSameEmbedder,
   type IndexChangePlan,
   keptFitNote,
+  type PreparedUpdate,
   planIndexChange,
+  prepareUpdate,
   refitForFullUpdate,
+  refitStage,
   startUpdate,
+  type UpdatableIndex,
 } from './update.js';
 export {
   checkIndexFile,

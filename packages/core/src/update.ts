@@ -2,8 +2,8 @@
  * Checking an {@link IndexChange} against the documents an index holds, once for every method
  * that implements `Method.update`.
  */
-import { InvalidArgumentError, throwIfAborted } from './contracts/errors.js';
-import type { BuildContext, IndexChange, UpdateOptions } from './contracts/method.js';
+import { InvalidArgumentError, StateError, throwIfAborted } from './contracts/errors.js';
+import type { BuildContext, IndexChange, UpdateOptions, UpdateReport } from './contracts/method.js';
 import {
   type Embedder,
   type FittableEmbedder,
@@ -156,6 +156,97 @@ export function startUpdate(
   return { ctx: updateCtx, caller: `${name} update` };
 }
 
+/** What {@link prepareUpdate} needs to know of an index: its kept state and how to refuse an old one. */
+export interface UpdatableIndex<Kept> {
+  /**
+   * What the index keeps for updates, or `undefined` when it was saved before it kept that (the
+   * update is then refused with a `StateError`). Called once `caller` is known; it may throw an
+   * error of its own (an index that can never be updated, say).
+   */
+  kept: (caller: string) => Kept | undefined | Promise<Kept | undefined>;
+  /**
+   * What an index saved before updates existed lacks and what updating it would cost, for the
+   * refusal: `this index was saved before grag kept ${lacks}, so it cannot be updated without
+   * ${cost}; rebuild it once with grag index (or <name>.build), and later updates are local.`
+   */
+  refusal: { lacks: string; cost: string };
+  /** The ids of the documents the kept state holds, in order (what the change is planned against). */
+  documents: (kept: Kept) => readonly string[];
+  /**
+   * The embedder the index was built with: the context must have the same one
+   * ({@link assertSameEmbedder}). Leave it out for an index that holds no vectors.
+   */
+  embedder?: Embedder;
+  /** Further checks of the context's providers, run after the embedder's (they throw to refuse). */
+  checkProviders?: (caller: string, ctx: BuildContext) => void;
+}
+
+/** An update {@link prepareUpdate} started: checked, planned, and ready to run its stages. */
+export interface PreparedUpdate<Kept> {
+  /** The context the update's stages run with (see {@link startUpdate}). */
+  ctx: BuildContext;
+  /** `'<name> update'`, the start of every error message of the update. */
+  caller: string;
+  /** The index's kept state. */
+  kept: Kept;
+  /** The change, checked against the kept documents ({@link planIndexChange}). */
+  plan: IndexChangePlan;
+  /** The update's report: `parts` with the documents the plan added, replaced and removed. */
+  report(parts: Omit<UpdateReport, 'documents'>): UpdateReport;
+}
+
+/**
+ * The template every `Method.update` starts with, in order: {@link startUpdate} (the update's
+ * context, its `caller`, an aborted signal refused), the index's kept state (an index saved before
+ * it kept one is refused, saying to rebuild it once), {@link assertSameEmbedder} (when the index
+ * names its embedder) and the method's own provider checks, then {@link planIndexChange} against
+ * the kept documents. The method then runs its stages (`startBuild(prepared.ctx)`) and ends with
+ * `prepared.report(...)`.
+ *
+ * @example
+ * ```ts
+ * const { ctx, caller, kept, plan, report } = await prepareUpdate(name, change, baseCtx, options, {
+ *   kept: () => index.kept,
+ *   refusal: { lacks: "each chunk's extraction", cost: 'extracting every chunk again' },
+ *   documents: (k) => k.documents,
+ *   embedder: index.providers.embedder,
+ * });
+ * ```
+ *
+ * @throws AbortError when the signal is already aborted.
+ * @throws StateError when the index keeps no state for updates (or whatever `index.kept` throws).
+ * @throws InvalidArgumentError for another embedder or a bad change (see {@link planIndexChange}).
+ */
+export async function prepareUpdate<Kept>(
+  name: string,
+  change: IndexChange,
+  baseCtx: BuildContext,
+  options: UpdateOptions,
+  index: UpdatableIndex<Kept>,
+): Promise<PreparedUpdate<Kept>> {
+  const { ctx, caller } = startUpdate(name, baseCtx, options);
+  const kept = await index.kept(caller);
+  if (kept === undefined) {
+    const { lacks, cost } = index.refusal;
+    throw new StateError(
+      `${caller}: this index was saved before grag kept ${lacks}, so it cannot be updated without ${cost}; rebuild it once with grag index (or ${name}.build), and later updates are local.`,
+    );
+  }
+  if (index.embedder) assertSameEmbedder(caller, index.embedder, ctx.embedder);
+  index.checkProviders?.(caller, ctx);
+  const plan = planIndexChange(caller, change, index.documents(kept));
+  return {
+    ctx,
+    caller,
+    kept,
+    plan,
+    report: (parts) => ({
+      documents: { added: plan.added, replaced: plan.replaced, removed: plan.removed },
+      ...parts,
+    }),
+  };
+}
+
 /**
  * The refit of a full update (`UpdateOptions.full`). A fittable embedder (the offline TF-IDF one)
  * is fitted on the corpus it indexes, so a fresh build of the changed corpus embeds everything
@@ -190,5 +281,20 @@ export function keptFitNote(embedder: Embedder, refitted: boolean, what: string)
   if (refitted || !isFittableEmbedder(embedder)) return {};
   return {
     fit: `the ${embedder.modelId} embedder keeps the fit of the original corpus (${what} are embedded with it, not refitted); update with full, or rebuild, to refit on the changed corpus`,
+  };
+}
+
+/**
+ * The report's `'fit'` stage of a full update that refitted the embedder `modelId`
+ * ({@link refitForFullUpdate}): `full: the <modelId> embedder is fitted on ${on}, as a build fits
+ * it, and ${again} is embedded again with the new fit`.
+ *
+ * @param on - What the build fits the embedder on, e.g. `"the changed corpus's chunks"`.
+ * @param again - What the update then embeds again, e.g. `'every node'`.
+ */
+export function refitStage(modelId: string, on: string, again: string): UpdateReport['global'][number] {
+  return {
+    stage: 'fit',
+    reason: `full: the ${modelId} embedder is fitted on ${on}, as a build fits it, and ${again} is embedded again with the new fit`,
   };
 }

@@ -1,11 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AbortError, type BuildContext, InvalidArgumentError, type TaskSuite } from '../src/index.js';
+import {
+  AbortError,
+  type BuildContext,
+  InvalidArgumentError,
+  StateError,
+  type TaskSuite,
+} from '../src/index.js';
 import {
   Bm25Index,
   createBuildContext,
   MemoryCheckpointStore,
   planIndexChange,
+  prepareUpdate,
+  refitStage,
   startUpdate,
 } from '../src/kit.js';
 import { createScriptedEmbedder } from '../src/test/index.js';
@@ -177,5 +185,101 @@ describe('startUpdate', () => {
     expect(() => startUpdate('bm25', ctx, { signal: aborted.signal })).toThrow(AbortError);
     const ctxAborted = { ...ctx, signal: aborted.signal };
     expect(() => startUpdate('bm25', ctxAborted)).toThrow(AbortError);
+  });
+});
+
+describe('prepareUpdate', () => {
+  const embedder = createScriptedEmbedder({ dimensions: 8 });
+  const ctx = createBuildContext({ embedder, tasks: {} as TaskSuite });
+  const kept = { documents: ['a', 'b'] };
+  const index = {
+    kept: () => kept,
+    refusal: { lacks: "each chunk's extraction", cost: 'extracting every chunk again' },
+    documents: (k: typeof kept) => k.documents,
+    embedder,
+  };
+
+  it('starts the update, takes the kept state, plans the change and reports its documents', async () => {
+    const update = new AbortController();
+    const doc = { id: 'c', text: 'new' };
+    const prepared = await prepareUpdate(
+      'm',
+      { add: [doc], remove: ['a'] },
+      ctx,
+      { signal: update.signal },
+      index,
+    );
+    expect(prepared.caller).toBe('m update');
+    expect(prepared.ctx.signal).toBe(update.signal);
+    expect(prepared.kept).toBe(kept);
+    expect(prepared.plan.documents).toEqual(['b', 'c']);
+    const parts = {
+      chunks: { removed: 1, added: 1, total: 2 },
+      embedded: 1,
+      local: ['chunk'],
+      global: [],
+      trace: {},
+    };
+    expect(prepared.report(parts)).toEqual({
+      documents: { added: ['c'], replaced: [], removed: ['a'] },
+      ...parts,
+    });
+  });
+
+  it('refuses an index saved before it kept a state, saying what it lacks and to rebuild it once', async () => {
+    const old = prepareUpdate('m', { remove: ['a'] }, ctx, {}, { ...index, kept: () => undefined });
+    await expect(old).rejects.toThrow(StateError);
+    await expect(old).rejects.toThrow(
+      "m update: this index was saved before grag kept each chunk's extraction, so it cannot be updated without extracting every chunk again; rebuild it once with grag index (or m.build), and later updates are local.",
+    );
+  });
+
+  it('refuses another embedder, then what checkProviders refuses, before a bad change', async () => {
+    const other = createBuildContext({
+      embedder: createScriptedEmbedder({ dimensions: 4 }),
+      tasks: {} as TaskSuite,
+    });
+    await expect(prepareUpdate('m', { remove: ['x'] }, other, {}, index)).rejects.toThrow(
+      /^m update: the index was built with the embedder .* but the context has/,
+    );
+    const refuse = () => {
+      throw new InvalidArgumentError('ctx', 'other tasks');
+    };
+    await expect(
+      prepareUpdate('m', { remove: ['x'] }, ctx, {}, { ...index, checkProviders: refuse }),
+    ).rejects.toThrow('other tasks');
+    await expect(prepareUpdate('m', { remove: ['x'] }, ctx, {}, index)).rejects.toThrow(
+      /the index holds no document with the id "x"/,
+    );
+    // Without an embedder named, any context's embedder is taken (an index without vectors).
+    const { embedder: _, ...lexical } = index;
+    await expect(prepareUpdate('m', { remove: ['a'] }, other, {}, lexical)).resolves.toBeDefined();
+  });
+
+  it('throws an AbortError before it reads the kept state', async () => {
+    const aborted = new AbortController();
+    aborted.abort();
+    let read = false;
+    const watched = {
+      ...index,
+      kept: () => {
+        read = true;
+        return kept;
+      },
+    };
+    await expect(prepareUpdate('m', {}, ctx, { signal: aborted.signal }, watched)).rejects.toThrow(
+      AbortError,
+    );
+    expect(read).toBe(false);
+  });
+});
+
+describe('refitStage', () => {
+  it('names the refitted embedder, what it is fitted on and what is embedded again', () => {
+    expect(refitStage('tfidf', "the changed corpus's chunks", 'every node')).toEqual({
+      stage: 'fit',
+      reason:
+        "full: the tfidf embedder is fitted on the changed corpus's chunks, as a build fits it, and every node is embedded again with the new fit",
+    });
   });
 });
