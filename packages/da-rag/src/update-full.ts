@@ -16,6 +16,7 @@ import {
   type BuildRuntime,
   type IndexChangePlan,
   type IndexProviders,
+  type PreparedUpdate,
   refitForFullUpdate,
 } from '@grag/core/kit';
 import { assembleDaRagIndex, fitTexts } from './build.js';
@@ -28,6 +29,8 @@ export interface FullRefitInput {
   index: DaRagIndex;
   kept: DaRagKept;
   plan: IndexChangePlan;
+  /** The prepared update's report (the plan's documents with the parts given). */
+  report: PreparedUpdate<DaRagKept>['report'];
   rt: BuildRuntime;
   /** The update's context (its embedder counts what it embeds). */
   ctx: BuildContext;
@@ -125,8 +128,7 @@ export async function fullRefitUpdate(input: FullRefitInput): Promise<IndexUpdat
   const same = [...after].filter((key) => before.has(key)).length;
   return {
     index: { ...built, providers: input.providers },
-    report: {
-      documents: { added: plan.added, replaced: plan.replaced, removed: plan.removed },
+    report: input.report({
       chunks: { removed: index.chunks.length - same, added: chunks.length - same, total: chunks.length },
       embedded: input.embedded(),
       local: ['chunk', ...(missing.length > 0 ? ['extract', 'describe'] : [])],
@@ -144,6 +146,6 @@ export async function fullRefitUpdate(input: FullRefitInput): Promise<IndexUpdat
         reusedExtractions: chunks.length - missing.length,
         entities: { total: built.entities.length, reused: 0, embedded: built.entities.length },
       },
-    },
+    }),
   };
 }

@@ -15,18 +15,16 @@ import {
   isFittableEmbedder,
   type KgEntity,
   ModelOutputError,
-  StateError,
   type UpdateOptions,
   type UpdateReport,
 } from '@grag/core';
 import {
-  assertSameEmbedder,
   type BuildRuntime,
   type IndexChangePlan,
   keptFitNote,
-  planIndexChange,
+  type PreparedUpdate,
+  prepareUpdate,
   startBuild,
-  startUpdate,
 } from '@grag/core/kit';
 import { keptDocuments } from './documents.js';
 import {
@@ -60,9 +58,8 @@ function countingEmbedder(embedder: Embedder): { embedder: Embedder; count: () =
   return { embedder: proxy, count: () => sent };
 }
 
-/** Refuse a context whose embedder or task suite is not the one the index was built with. */
-function assertSameProviders(caller: string, index: DaRagIndex, ctx: BuildContext): void {
-  assertSameEmbedder(caller, index.providers.embedder, ctx.embedder);
+/** Refuse a context whose task suite is not the one the index was built with. */
+function assertSameTasks(caller: string, index: DaRagIndex, ctx: BuildContext): void {
   if (index.providers.tasks.id !== ctx.tasks.id) {
     throw new InvalidArgumentError(
       'ctx',
@@ -94,20 +91,14 @@ export async function updateDaRagIndex(
   options: UpdateOptions,
   name: string,
 ): Promise<IndexUpdate<DaRagIndex>> {
-  const started = startUpdate(name, baseCtx, options);
-  const { caller } = started;
-  const old = index.kept;
-  if (!old) {
-    throw new StateError(
-      `${caller}: this index was saved before grag kept each chunk's extraction, so it cannot be updated without extracting every chunk again; rebuild it once with grag index (or ${name}.build), and later updates are local.`,
-    );
-  }
-  assertSameProviders(caller, index, started.ctx);
-  const plan = planIndexChange(
-    caller,
-    change,
-    old.documents.map((d) => d.id),
-  );
+  const started = await prepareUpdate(name, change, baseCtx, options, {
+    kept: () => index.kept,
+    refusal: { lacks: "each chunk's extraction", cost: 'extracting every chunk again' },
+    documents: (k) => k.documents.map((d) => d.id),
+    embedder: index.providers.embedder,
+    checkProviders: (caller, ctx) => assertSameTasks(caller, index, ctx),
+  });
+  const { caller, plan, kept: old } = started;
   const counter = countingEmbedder(started.ctx.embedder);
   const ctx: BuildContext = { ...started.ctx, embedder: counter.embedder };
   const opts = index.options;
@@ -118,6 +109,7 @@ export async function updateDaRagIndex(
       index,
       kept: old,
       plan,
+      report: started.report,
       rt,
       ctx,
       providers: { ...index.providers, embedder: started.ctx.embedder },
@@ -182,7 +174,7 @@ export async function updateDaRagIndex(
 
   const layers = await linkLayers(rt, ctx, opts, { chunks, entities, relations, entityVectors });
   const lexicalChunks = index.cache.lexicalChunks?.update({ remove: dropped, add: addedTexts });
-  const report = updateReport({
+  const report = updateReport(started.report, {
     plan,
     dropped: dropped.length,
     added: added.length,
@@ -295,23 +287,25 @@ async function embedChanges(
   };
 }
 
-/** The report of a local update (see `UpdateReport`). */
-function updateReport(u: {
-  plan: IndexChangePlan;
-  dropped: number;
-  added: number;
-  total: number;
-  embedded: number;
-  embeddedEntities: number;
-  bm25: boolean;
-  similarity: boolean;
-  keptChunks: number;
-  entities: { total: number; reused: number };
-  embedder: Embedder;
-}): UpdateReport {
+/** The report of a local update (see `UpdateReport`), made with the prepared update's `report`. */
+function updateReport(
+  report: PreparedUpdate<DaRagKept>['report'],
+  u: {
+    plan: IndexChangePlan;
+    dropped: number;
+    added: number;
+    total: number;
+    embedded: number;
+    embeddedEntities: number;
+    bm25: boolean;
+    similarity: boolean;
+    keptChunks: number;
+    entities: { total: number; reused: number };
+    embedder: Embedder;
+  },
+): UpdateReport {
   const { plan } = u;
-  return {
-    documents: { added: plan.added, replaced: plan.replaced, removed: plan.removed },
+  return report({
     chunks: { removed: u.dropped, added: u.added, total: u.total },
     embedded: u.embedded,
     // The stages that ran: a removal alone chunks and asks the model nothing.
@@ -332,5 +326,5 @@ function updateReport(u: {
       entities: { total: u.entities.total, reused: u.entities.reused, embedded: u.embeddedEntities },
       ...keptFitNote(u.embedder, false, 'new chunks and entities'),
     },
-  };
+  });
 }

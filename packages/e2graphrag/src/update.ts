@@ -10,17 +10,9 @@ import {
   type IndexChange,
   type IndexUpdate,
   isFittableEmbedder,
-  StateError,
   type UpdateOptions,
 } from '@grag/core';
-import {
-  assertSameEmbedder,
-  type BuildRuntime,
-  chunkCorpus,
-  planIndexChange,
-  startBuild,
-  startUpdate,
-} from '@grag/core/kit';
+import { type BuildRuntime, chunkCorpus, keptFitNote, prepareUpdate, startBuild } from '@grag/core/kit';
 import {
   indexSummaryTree,
   leavesFromChunks,
@@ -33,17 +25,6 @@ import { regroupSummaryTree } from './tree-regroup.js';
 import { updateSummaryTree } from './tree-update.js';
 import type { E2GraphRagIndex, E2GraphRagKept } from './types.js';
 import { updateStages } from './update-stages.js';
-
-/** Refuse an index saved before updates existed, and a context with another embedder. */
-function checkUpdatable(caller: string, index: E2GraphRagIndex, ctx: BuildContext): E2GraphRagKept {
-  if (!index.kept) {
-    throw new StateError(
-      `${caller}: this index was saved before grag kept each chunk's entities and each tree node's embedding, so it cannot be updated without summarizing and embedding everything again; rebuild it once with grag index, and later updates are local.`,
-    );
-  }
-  assertSameEmbedder(caller, index.providers.embedder, ctx.embedder);
-  return index.kept;
-}
 
 /**
  * Change the corpus of `index` (see `Method.update`): the kept documents' chunks, extractions,
@@ -67,9 +48,15 @@ export async function updateE2GraphRag(
   options: UpdateOptions,
   name: string,
 ): Promise<IndexUpdate<E2GraphRagIndex>> {
-  const { ctx, caller } = startUpdate(name, baseCtx, options);
-  const kept = checkUpdatable(caller, index, ctx);
-  const plan = planIndexChange(caller, change, kept.documents);
+  const { ctx, kept, plan, report } = await prepareUpdate(name, change, baseCtx, options, {
+    kept: () => index.kept,
+    refusal: {
+      lacks: "each chunk's entities and each tree node's embedding",
+      cost: 'summarizing and embedding everything again',
+    },
+    documents: (k) => k.documents,
+    embedder: index.providers.embedder,
+  });
   const o = index.options;
   const rt = startBuild(ctx);
   const nonBlank = plan.add.filter((d) => d.text.trim() !== '');
@@ -174,8 +161,7 @@ export async function updateE2GraphRag(
       ...views,
       kept: { documents, titles, extracted, embeddings },
     },
-    report: {
-      documents: { added: plan.added, replaced: plan.replaced, removed: plan.removed },
+    report: report({
       chunks: {
         removed: old.levels[0]!.length - keptLeaves.length,
         added: added.length,
@@ -198,13 +184,9 @@ export async function updateE2GraphRag(
         tree: full
           ? 'regrouped from scratch over every chunk, as a build groups them (full); summaries whose exact inputs the index had already summarized were reused'
           : 'changed along the paths of the change: groups that lost a chunk or gained one are summarized again with their ancestors; a rebuild (or an update with full) regroups every chunk',
-        ...(isFittableEmbedder(embedder) && !refit
-          ? {
-              fit: `the ${embedder.modelId} embedder keeps the fit of the original corpus (new nodes are embedded with it, not refitted); rebuild or update with full to refit on the changed corpus`,
-            }
-          : {}),
+        ...keptFitNote(embedder, refit !== undefined, 'new nodes'),
       },
-    },
+    }),
   };
 }
 

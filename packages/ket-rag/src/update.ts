@@ -5,23 +5,8 @@
  * entity merge, keyword graph, vector indexes, BM25) are recomputed from kept and new data without
  * model calls. With `full`, the core chunks are selected again as a build does (see `updateKetRag`).
  */
-import {
-  type BuildContext,
-  type Chunk,
-  type IndexChange,
-  type IndexUpdate,
-  StateError,
-  type UpdateOptions,
-  type UpdateReport,
-} from '@grag/core';
-import {
-  assertSameEmbedder,
-  keptFitNote,
-  planIndexChange,
-  refitForFullUpdate,
-  startBuild,
-  startUpdate,
-} from '@grag/core/kit';
+import type { BuildContext, Chunk, IndexChange, IndexUpdate, UpdateOptions, UpdateReport } from '@grag/core';
+import { keptFitNote, prepareUpdate, refitForFullUpdate, refitStage, startBuild } from '@grag/core/kit';
 import { chunkCorpus, indexChunks } from './build.js';
 import type { KetRagReuse } from './reuse.js';
 import type { KetRagIndex, KetRagUpdateState } from './types.js';
@@ -93,12 +78,6 @@ function missingParts(index: KetRagIndex, kept: KetRagUpdateState): string[] {
   return missing;
 }
 
-/** The stage a full update's refit adds (see `refitForFullUpdate`). */
-const refitStage = (model: string): UpdateReport['global'][number] => ({
-  stage: 'fit',
-  reason: `full: the ${model} embedder is fitted on the changed corpus's chunks, as a build fits it, and every chunk, sub-chunk, sentence and entity text is embedded again with the new fit`,
-});
-
 /**
  * Stages recomputed over the whole index, with why, for the variant of `next`; `full` when the core
  * set was selected again (`UpdateOptions.full`).
@@ -169,16 +148,16 @@ export async function updateKetRag(
   baseCtx: BuildContext,
   options: UpdateOptions = {},
 ): Promise<IndexUpdate<KetRagIndex>> {
-  const { ctx, caller } = startUpdate(name, baseCtx, options);
-  const { kept } = index;
-  const missing = kept ? missingParts(index, kept) : [];
-  if (!kept || missing.length > 0) {
-    throw new StateError(
-      `${caller}: this index was saved before grag kept what updates reuse (${missing.length > 0 ? missing.join(', ') : 'extractions, summaries and embeddings'}), so it cannot be updated without calling the models on every chunk again; rebuild it once with grag index (or ${name}.build), and later updates are local.`,
-    );
-  }
-  assertSameEmbedder(caller, index.providers.embedder, ctx.embedder);
-  const plan = planIndexChange(caller, change, kept.documents);
+  const missing = index.kept ? missingParts(index, index.kept) : [];
+  const { ctx, kept, plan, report } = await prepareUpdate(name, change, baseCtx, options, {
+    kept: () => (missing.length > 0 ? undefined : index.kept),
+    refusal: {
+      lacks: `what updates reuse (${missing.length > 0 ? missing.join(', ') : 'extractions, summaries and embeddings'})`,
+      cost: 'calling the models on every chunk again',
+    },
+    documents: (k) => k.documents,
+    embedder: index.providers.embedder,
+  });
   const o = index.options;
   const rt = startBuild(ctx);
   const added =
@@ -225,8 +204,7 @@ export async function updateKetRag(
   const { embedder } = index.providers;
   return {
     index: next,
-    report: {
-      documents: { added: plan.added, replaced: plan.replaced, removed: plan.removed },
+    report: report({
       chunks: {
         removed: index.chunks.length - keptPositions.length,
         added: added.chunks.length,
@@ -234,7 +212,18 @@ export async function updateKetRag(
       },
       embedded: tally.embedded,
       local,
-      global: [...(refit ? [refitStage(refit.modelId)] : []), ...globalStages(next, full)],
+      global: [
+        ...(refit
+          ? [
+              refitStage(
+                refit.modelId,
+                "the changed corpus's chunks",
+                'every chunk, sub-chunk, sentence and entity text',
+              ),
+            ]
+          : []),
+        ...globalStages(next, full),
+      ],
       trace: {
         core: {
           kept: keptCore.length,
@@ -246,6 +235,6 @@ export async function updateKetRag(
         summarized: tally.summarized,
         ...keptFitNote(embedder, refit !== undefined, 'new texts'),
       },
-    },
+    }),
   };
 }

@@ -5,10 +5,10 @@ import {
   Bm25Index,
   indexProviders,
   openMethodIndex,
+  prepareUpdate,
   RETRIEVE_OPTION_KEYS,
   resolveCheckedOptions,
   startBuild,
-  startUpdate,
   writeMethodIndex,
 } from '@grag/core/kit';
 
@@ -65,9 +65,14 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
       };
     },
     async update(index, change, baseCtx, options = {}) {
-      const { ctx, caller } = startUpdate(name, baseCtx, options);
-      const rt = startBuild(ctx);
-      const units = await changeUnits(caller, index, change, ctx, rt);
+      // The kept state is the document ids, which every BM25 index has: the refusal never happens.
+      const update = await prepareUpdate(name, change, baseCtx, options, {
+        kept: () => index.documents,
+        refusal: { lacks: 'its documents', cost: 'indexing every document again' },
+        documents: (documents) => documents,
+      });
+      const rt = startBuild(update.ctx);
+      const units = await changeUnits(update, index, rt);
       const bm25 = await rt.stage(
         'bm25',
         () => index.bm25.update({ remove: units.dropped, add: units.added.texts }),

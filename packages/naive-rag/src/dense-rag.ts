@@ -11,17 +11,17 @@ import {
 } from '@grag/core';
 import {
   assertKnownOptions,
-  assertSameEmbedder,
   flatIndexFactory,
   indexProviders,
   keptFitNote,
   openMethodIndex,
+  prepareUpdate,
   RETRIEVE_OPTION_KEYS,
   refitForFullUpdate,
+  refitStage,
   resolveCheckedOptions,
   searchEntryPointsAsync,
   startBuild,
-  startUpdate,
   writeMethodIndex,
 } from '@grag/core/kit';
 
@@ -154,16 +154,16 @@ async function updateDense(
   baseCtx: BuildContext,
   options: UpdateOptions,
 ): Promise<IndexUpdate<DenseRagIndex>> {
-  const { ctx, caller } = startUpdate(name, baseCtx, options);
-  const stored = index.embeddings ?? (isStoredVectors(index.vectors) ? await index.vectors.all() : undefined);
-  if (!stored) {
-    throw new StateError(
-      `${caller}: this index was saved before grag kept chunk embeddings, so it cannot be updated without embedding every chunk again; rebuild it once with grag index (or ${name}.build), and later updates are local.`,
-    );
-  }
-  assertSameEmbedder(caller, index.providers.embedder, ctx.embedder);
+  const update = await prepareUpdate(name, change, baseCtx, options, {
+    kept: async () =>
+      index.embeddings ?? (isStoredVectors(index.vectors) ? await index.vectors.all() : undefined),
+    refusal: { lacks: 'chunk embeddings', cost: 'embedding every chunk again' },
+    documents: () => index.documents,
+    embedder: index.providers.embedder,
+  });
+  const { ctx, kept: stored } = update;
   const rt = startBuild(ctx);
-  const units = await changeUnits(caller, index, change, ctx, rt);
+  const units = await changeUnits(update, index, rt);
   // A full update refits a fittable embedder on the changed corpus, as a build fits it, and
   // embeds every chunk again with the new fit; otherwise the kept embeddings stay valid.
   const refit = await refitForFullUpdate(rt, ctx, options, () => units.texts);
@@ -197,10 +197,7 @@ async function updateDense(
       local: ['chunk', 'embed', ...(lexical ? ['bm25'] : [])],
       global: refit
         ? [
-            {
-              stage: 'fit',
-              reason: `full: the ${refit.modelId} embedder is fitted on the changed corpus, as a build fits it, and every chunk is embedded again with the new fit`,
-            },
+            refitStage(refit.modelId, 'the changed corpus', 'every chunk'),
             {
               stage: 'vector-index',
               reason: 'vector ids are chunk positions: the index is built again from the new embeddings',

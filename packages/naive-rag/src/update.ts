@@ -1,6 +1,6 @@
 /** Local updates of both baselines: which units go, which come, and the report of a change. */
-import type { BuildContext, Chunk, IndexChange, UpdateReport } from '@grag/core';
-import { type BuildRuntime, type IndexChangePlan, planIndexChange } from '@grag/core/kit';
+import type { Chunk, UpdateReport } from '@grag/core';
+import type { BuildRuntime, IndexChangePlan, PreparedUpdate } from '@grag/core/kit';
 
 import type { ChunkingOptions } from './options.js';
 import { type BaseIndex, unitsOf } from './units.js';
@@ -8,6 +8,8 @@ import { type BaseIndex, unitsOf } from './units.js';
 /** The units of an index after a change, and where they came from. */
 export interface ChangedUnits {
   plan: IndexChangePlan;
+  /** The prepared update's report. */
+  report: PreparedUpdate<unknown>['report'];
   /** Positions (ids) in the old index of the units dropped. */
   dropped: number[];
   /** Positions in the old index of the units kept, in order: they come first in the new index. */
@@ -20,18 +22,16 @@ export interface ChangedUnits {
 }
 
 /**
- * Check `change` against `index` and chunk the added documents: the kept units stay in their
- * order, the added ones follow, as a build of the kept documents followed by the added ones
- * would order them.
+ * Apply the planned change to `index`'s units and chunk the added documents: the kept units stay
+ * in their order, the added ones follow, as a build of the kept documents followed by the added
+ * ones would order them.
  */
 export async function changeUnits<O extends ChunkingOptions>(
-  caller: string,
+  update: PreparedUpdate<unknown>,
   index: BaseIndex<O>,
-  change: IndexChange,
-  ctx: BuildContext,
   rt: BuildRuntime,
 ): Promise<ChangedUnits> {
-  const plan = planIndexChange(caller, change, index.documents);
+  const { plan, ctx } = update;
   const dropped: number[] = [];
   const kept: number[] = [];
   index.chunks.forEach((chunk, i) => {
@@ -40,6 +40,7 @@ export async function changeUnits<O extends ChunkingOptions>(
   const added = await rt.stage('chunk', () => unitsOf(plan.add, ctx, index.options), { checkpoint: false });
   return {
     plan,
+    report: update.report,
     dropped,
     kept,
     added,
@@ -53,10 +54,8 @@ export function reportOf(
   units: ChangedUnits,
   parts: Pick<UpdateReport, 'embedded' | 'local' | 'global' | 'trace'>,
 ): UpdateReport {
-  const { plan } = units;
-  return {
-    documents: { added: plan.added, replaced: plan.replaced, removed: plan.removed },
+  return units.report({
     chunks: { removed: units.dropped.length, added: units.added.chunks.length, total: units.chunks.length },
     ...parts,
-  };
+  });
 }

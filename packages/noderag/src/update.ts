@@ -5,23 +5,8 @@
  * are kept where the change does not reach (see `local.ts`); with `full` they are chosen again over
  * the whole graph, as a build of the changed corpus chooses them. The graph, semantic matching,
  * HNSW and BM25 are recomputed from the kept and new answers (no model call). */
-import {
-  type BuildContext,
-  type Chunk,
-  type IndexChange,
-  type IndexUpdate,
-  StateError,
-  type UpdateOptions,
-  type UpdateReport,
-} from '@grag/core';
-import {
-  assertSameEmbedder,
-  keptFitNote,
-  planIndexChange,
-  refitForFullUpdate,
-  startBuild,
-  startUpdate,
-} from '@grag/core/kit';
+import type { BuildContext, Chunk, IndexChange, IndexUpdate, UpdateOptions, UpdateReport } from '@grag/core';
+import { keptFitNote, prepareUpdate, refitForFullUpdate, refitStage, startBuild } from '@grag/core/kit';
 import { indexNodeRag } from './build.js';
 import type { NodeRagKept, NodeRagMemo } from './kept.js';
 import type { NodeRagIndex } from './types.js';
@@ -96,19 +81,15 @@ export async function updateNodeRag(
   baseCtx: BuildContext,
   options: UpdateOptions = {},
 ): Promise<IndexUpdate<NodeRagIndex>> {
-  const { ctx, caller } = startUpdate(name, baseCtx, options);
-  const { kept } = index;
-  if (!kept) {
-    throw new StateError(
-      `${caller}: this index was saved before grag kept what updates reuse (decompositions, summaries and embeddings), so it cannot be updated without calling the models on every chunk again; rebuild it once with grag index (or ${name}.build), and later updates are local.`,
-    );
-  }
-  assertSameEmbedder(caller, index.providers.embedder, ctx.embedder);
-  const plan = planIndexChange(
-    caller,
-    change,
-    kept.documents.map((d) => d.id),
-  );
+  const { ctx, kept, plan, report } = await prepareUpdate(name, change, baseCtx, options, {
+    kept: () => index.kept,
+    refusal: {
+      lacks: 'what updates reuse (decompositions, summaries and embeddings)',
+      cost: 'calling the models on every chunk again',
+    },
+    documents: (k) => k.documents.map((d) => d.id),
+    embedder: index.providers.embedder,
+  });
   const o = index.options;
   const rt = startBuild(ctx);
   const added =
@@ -145,8 +126,7 @@ export async function updateNodeRag(
   const { embedder } = index.providers;
   return {
     index: next,
-    report: {
-      documents: { added: plan.added, replaced: plan.replaced, removed: plan.removed },
+    report: report({
       chunks: {
         removed: index.chunks.length - keptPositions.length,
         added: added.chunks.length,
@@ -155,14 +135,7 @@ export async function updateNodeRag(
       embedded: calls.embedded,
       local: local ? LOCAL_STAGES : ['chunk', 'decompose', 'embed'],
       global: [
-        ...(refit
-          ? [
-              {
-                stage: 'fit',
-                reason: `full: the ${refit.modelId} embedder is fitted on the changed corpus's chunks, as a build fits it, and every node is embedded again with the new fit`,
-              },
-            ]
-          : []),
+        ...(refit ? [refitStage(refit.modelId, "the changed corpus's chunks", 'every node')] : []),
         ...(local
           ? ALWAYS_GLOBAL
           : [
@@ -181,6 +154,6 @@ export async function updateNodeRag(
         },
         ...keptFitNote(embedder, refit !== undefined, 'new texts'),
       },
-    },
+    }),
   };
 }

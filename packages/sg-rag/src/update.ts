@@ -13,13 +13,12 @@ import {
   type UpdateReport,
 } from '@grag/core';
 import {
-  assertSameEmbedder,
   chunkDocuments,
   keptFitNote,
-  planIndexChange,
+  prepareUpdate,
   refitForFullUpdate,
+  refitStage,
   startBuild,
-  startUpdate,
 } from '@grag/core/kit';
 import { indexGraph, keptChunk, requireEdges } from './build.js';
 import { graphFromExtractions, type SgGraph } from './kg.js';
@@ -55,21 +54,14 @@ function globalStages(options: SgRagIndexOptions): UpdateReport['global'] {
   ];
 }
 
-/** Refuse an index that cannot be updated, saying why and what to do. */
-function requireUpdateState(
-  caller: string,
-  name: string,
-  index: SgRagIndex,
-): NonNullable<SgRagIndex['kept']> {
-  if (index.kept) return index.kept;
-  if (index.graph.edges.every((e) => e.chunkIds.length === 0)) {
+/** What `index` keeps for updates; an index built from triples is refused (it has no documents). */
+function updateState(caller: string, index: SgRagIndex): SgRagIndex['kept'] {
+  if (!index.kept && index.graph.edges.every((e) => e.chunkIds.length === 0)) {
     throw new StateError(
       `${caller}: this index was built from triples, not documents, so it holds no documents to add or remove; build it again with the changed triples.`,
     );
   }
-  throw new StateError(
-    `${caller}: this index was saved before grag kept each chunk's extraction and label embeddings, so it cannot be updated without extracting every chunk again; rebuild it once with grag index (or ${name}.build), and later updates are local.`,
-  );
+  return index.kept;
 }
 
 /**
@@ -90,10 +82,15 @@ export async function updateSgRagIndex(
   options: UpdateOptions,
   name: string,
 ): Promise<IndexUpdate<SgRagIndex>> {
-  const { ctx, caller } = startUpdate(name, baseCtx, options);
-  const kept = requireUpdateState(caller, name, index);
-  assertSameEmbedder(caller, index.providers.embedder, ctx.embedder);
-  const plan = planIndexChange(caller, change, kept.documents);
+  const { ctx, caller, kept, plan, report } = await prepareUpdate(name, change, baseCtx, options, {
+    kept: (caller) => updateState(caller, index),
+    refusal: {
+      lacks: "each chunk's extraction and label embeddings",
+      cost: 'extracting every chunk again',
+    },
+    documents: (k) => k.documents,
+    embedder: index.providers.embedder,
+  });
   const opts = index.options;
   const rt = startBuild(ctx);
   const added = await rt.stage(
@@ -172,20 +169,12 @@ export async function updateSgRagIndex(
       ...parts,
       kept: { documents: plan.documents, chunks, labelEmbeddings },
     },
-    report: {
-      documents: { added: plan.added, replaced: plan.replaced, removed: plan.removed },
+    report: report({
       chunks: { removed: kept.chunks.length - keptChunks.length, added: added.length, total: chunks.length },
       embedded: fresh.length,
       local: ['chunk', 'extract', 'embed'],
       global: [
-        ...(refit
-          ? [
-              {
-                stage: 'fit',
-                reason: `full: the ${refit.modelId} embedder is fitted on the changed graph's labels, as a build fits it, and every label is embedded again with the new fit`,
-              },
-            ]
-          : []),
+        ...(refit ? [refitStage(refit.modelId, "the changed graph's labels", 'every label')] : []),
         ...globalStages(opts),
       ],
       trace: {
@@ -197,6 +186,6 @@ export async function updateSgRagIndex(
         paths: { before: index.paths.tree.size, after: parts.paths.tree.size },
         ...keptFitNote(embedder, refit !== undefined, 'new labels'),
       },
-    },
+    }),
   };
 }
