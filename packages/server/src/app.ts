@@ -1,4 +1,5 @@
 /** `createGragServer`: the HTTP API over loaded grag indexes, as a Hono app. */
+import { availableParallelism } from 'node:os';
 import { InvalidArgumentError } from '@grag/core';
 import { type Context, Hono } from 'hono';
 import { checkTokens, principalCheck, principalOf, setPrincipal, viewFor, Workspaces } from './access.js';
@@ -8,6 +9,7 @@ import { browserGuard } from './guard.js';
 import { resolveIndexes } from './indexes.js';
 import { JobManager } from './jobs.js';
 import { openApiDocument } from './openapi.js';
+import { RetrievalPool, type WorkerOptions, workerCount } from './pool.js';
 import { IndexRegistry } from './registry.js';
 import { type RouteDeps, readRoutes } from './routes.js';
 import { defaultExplorerDir, loadExplorerAssets, NOT_BUILT_PAGE, type StaticFile } from './static.js';
@@ -183,6 +185,9 @@ export function createGragServer(options: GragServerOptions): Hono {
   const registry = new IndexRegistry(resolveIndexes(options, folder?.indexes ?? []));
   const workspaces = new Workspaces(options.workspaces, folder?.workspaces ?? {}, folder?.dir);
   const jobs = new JobManager({ journal: folder?.journal, history: folder?.jobs ?? [], onError });
+  const count = options.workers ? workerCount(options.workers, availableParallelism()) : 0;
+  const pool =
+    count > 0 ? new RetrievalPool({ ...(options.workers as WorkerOptions), count }, registry) : undefined;
   const routes: RouteDeps = {
     registry,
     workspaces,
@@ -190,6 +195,7 @@ export function createGragServer(options: GragServerOptions): Hono {
     bodyLimitBytes,
     maxQuestionChars,
     onError,
+    pool,
   };
   readRoutes(app, routes);
   const methods = options.methods ?? folder?.methods ?? [];
@@ -215,10 +221,22 @@ export function createGragServer(options: GragServerOptions): Hono {
     },
   });
   JOBS.set(app, jobs);
+  if (pool) POOLS.set(app, pool);
   return app;
 }
 
 const JOBS = new WeakMap<Hono, JobManager>();
+const POOLS = new WeakMap<Hono, RetrievalPool>();
+
+/**
+ * Stop the retrieval workers of a server made by {@link createGragServer} with `workers` (`serve`'s
+ * `close()` does it for the app it runs). Resolves at once for any other app.
+ */
+export function closeWorkers(app: Hono): Promise<void> {
+  const pool = POOLS.get(app);
+  POOLS.delete(app);
+  return pool?.close() ?? Promise.resolve();
+}
 
 /**
  * Resolves when every write job queued so far on a server made by {@link createGragServer} has

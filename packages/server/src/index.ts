@@ -9,12 +9,13 @@
  * @packageDocumentation
  */
 export { type ScopedToken, WORKSPACES_FILE } from './access.js';
-export { createGragServer, GRAG_SERVER_DEFAULTS, writesSettled } from './app.js';
+export { closeWorkers, createGragServer, GRAG_SERVER_DEFAULTS, writesSettled } from './app.js';
 export { type IndexFolder, type IndexFolderOptions, openIndexFolder } from './folder.js';
 export { isLoopbackHost } from './guard.js';
 export { JOURNAL_FILE } from './journal.js';
 export { type LoadedIndex, type LoadIndexesOptions, loadIndex, loadIndexes } from './load.js';
 export { type OpenApiDocument, type OpenApiOptions, openApiDocument } from './openapi.js';
+export type { WorkerOptions } from './pool.js';
 export { type ListenOptions, type RunningServer, SERVE_DEFAULTS, type ServeOptions, serve } from './serve.js';
 export { defaultExplorerDir } from './static.js';
 export type {

@@ -56,6 +56,11 @@ function count(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
 }
 
+/** What counts the context of a retrieval cut to `topK` items: the index's tokenizer, else cl100k_base. */
+export function tokenizerOf(index: unknown): Tokenizer {
+  return providersOf(index)?.tokenizer ?? getTokenizer();
+}
+
 /** Retrieve options a request gives otherwise: its connection, its `budget`. */
 const NOT_REQUEST_OPTIONS: readonly string[] = ['signal', 'budgetTokens'];
 
@@ -161,7 +166,7 @@ export function servedIndex(
     index: input.index,
     documents,
     answer,
-    tokenizer: providersOf(input.index)?.tokenizer ?? getTokenizer(),
+    tokenizer: tokenizerOf(input.index),
     info: {
       name,
       version,

@@ -6,6 +6,7 @@ import type { Retrieval } from '@grag/core';
 import { assertMethodOptions, firstItems } from '@grag/core/kit';
 import { badRequest, HttpError } from './errors.js';
 import type { ServedIndex } from './indexes.js';
+import { RETRIES, type RetrievalPool } from './pool.js';
 import type { IndexRegistry } from './registry.js';
 import { nextTurn } from './turns.js';
 import type { RetrievalJson } from './types.js';
@@ -145,26 +146,40 @@ export function checkRequestOptions(served: ServedIndex, request: CheckedQuery):
  * request's index (404 for an unknown name), check its `options` against the method's keys, refuse an answer the index
  * cannot give (400 `answer_unavailable`, `hint` saying what to ask instead), and run the retrieval
  * in a turn of the event loop of its own, in arrival order (see turns.ts: a busy server still
- * accepts connections and serves the oldest query first).
+ * accepts connections and serves the oldest query first), or, with a `pool`, on one of its worker
+ * threads for an index saved in a directory (asked again with the version served then when the
+ * directory holds a newer one, so the answer comes from the version it names).
  */
 export async function retrieveFor(
   indexes: Pick<IndexRegistry, 'pick'>,
   request: CheckedQuery,
   signal: AbortSignal,
   hint = 'ask with "answer": false.',
+  pool?: RetrievalPool,
 ): Promise<{ served: ServedIndex; retrieval: Retrieval }> {
-  // The version current now answers the whole query, even if a write swaps in another meanwhile.
-  const served = indexes.pick(request.method);
-  checkRequestOptions(served, request);
-  if (request.answer && !served.answer) {
-    throw new HttpError(
-      400,
-      'answer_unavailable',
-      `This server gives no answers for index "${served.name}"; ${hint}`,
-    );
+  for (let attempt = 0; ; attempt++) {
+    // The version current now answers the whole query, even if a write swaps in another meanwhile.
+    const served = indexes.pick(request.method);
+    checkRequestOptions(served, request);
+    if (request.answer && !served.answer) {
+      throw new HttpError(
+        400,
+        'answer_unavailable',
+        `This server gives no answers for index "${served.name}"; ${hint}`,
+      );
+    }
+    await nextTurn();
+    if (!pool?.handles(served)) return { served, retrieval: await retrieve(served, request, signal) };
+    if (signal.aborted) throw new HttpError(499, 'aborted', 'The request was aborted.');
+    const retrieval = await pool.retrieve(served, request);
+    if (retrieval) return { served, retrieval };
+    // The directory holds a newer version than the one picked: ask again with the one served now
+    // (while a write has saved its version but not yet swapped it in, after a short wait).
+    if (attempt >= RETRIES) {
+      throw new Error(`index "${served.name}": its directory holds another version than the one served`);
+    }
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  await nextTurn();
-  return { served, retrieval: await retrieve(served, request, signal) };
 }
 
 /**
@@ -173,8 +188,8 @@ export async function retrieveFor(
  * `topK` items are kept, and the context is theirs ({@link firstItems}).
  */
 export async function retrieve(
-  served: ServedIndex,
-  request: CheckedQuery,
+  served: Pick<ServedIndex, 'method' | 'index' | 'tokenizer'>,
+  request: Pick<CheckedQuery, 'question' | 'options' | 'budget' | 'topK'>,
   signal: AbortSignal,
 ): Promise<Retrieval> {
   const retrieval = await served.method.retrieve(served.index, request.question, {

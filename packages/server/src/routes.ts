@@ -10,6 +10,7 @@ import { answerOf, streamQuery } from './answer.js';
 import { readJsonBody } from './body.js';
 import { CHAT_EXAMPLE, chatAnswerStream, parseChatRequest } from './chat.js';
 import { badRequest, HttpError } from './errors.js';
+import type { RetrievalPool } from './pool.js';
 import { type CheckedQuery, parseQueryRequest, retrievalJson, retrieveFor } from './query.js';
 import type { IndexRegistry } from './registry.js';
 import type { DocumentList } from './schema-jobs.js';
@@ -25,6 +26,8 @@ export interface RouteDeps {
   bodyLimitBytes: number;
   maxQuestionChars: number;
   onError: (error: unknown, where: string) => void;
+  /** The retrieval workers, when the server has them. */
+  pool?: RetrievalPool | undefined;
 }
 
 function elapsed(started: number): number {
@@ -47,7 +50,7 @@ async function query(c: Context, deps: RouteDeps, name: string | undefined): Pro
   const body = await readJsonBody(c, deps.bodyLimitBytes, '{"question": "<your question>"}');
   const request = addressed(parseQueryRequest(body, deps.maxQuestionChars), name);
   const signal = c.req.raw.signal;
-  const { served, retrieval } = await retrieveFor(deps.view(c), request, signal);
+  const { served, retrieval } = await retrieveFor(deps.view(c), request, signal, undefined, deps.pool);
   const response: QueryResponse = {
     index: served.name,
     version: served.version,
@@ -78,6 +81,7 @@ async function chat(c: Context, deps: RouteDeps, name: string | undefined): Prom
     request,
     signal,
     'read its retrieval with POST /v1/query.',
+    deps.pool,
   );
   return chatAnswerStream({ served, question: request.question, retrieval, signal, onError: deps.onError });
 }

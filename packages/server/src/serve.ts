@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { InvalidArgumentError } from '@grag/core';
 import { serve as serveNode } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { createGragServer, madeHere } from './app.js';
+import { closeWorkers, createGragServer, madeHere } from './app.js';
 import { BINDING, type Binding, isLoopbackHost } from './guard.js';
 import type { GragServerOptions } from './types.js';
 
@@ -96,7 +96,7 @@ export async function serve(first: ServeOptions | Hono, listen: ListenOptions = 
               server.close((error) => (error ? fail(error) : done()));
               // Idle keep-alive connections would hold close() open; streams in flight end too.
               (server as import('node:http').Server).closeAllConnections?.();
-            });
+            }).then(() => closeWorkers(app));
             return closing;
           },
         });

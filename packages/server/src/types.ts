@@ -11,6 +11,7 @@ import type {
 } from '@grag/core';
 import type { ScopedToken } from './access.js';
 import type { IndexFolder } from './folder.js';
+import type { WorkerOptions } from './pool.js';
 
 /**
  * Where answers come from: a task suite (its `answer` task; a prompt suite on a model that streams
@@ -135,6 +136,16 @@ export interface GragServerOptions {
    * on stderr
    */
   onError?: (error: unknown, where: string) => void;
+  /**
+   * Answer retrievals on worker threads (see `WorkerOptions`), so they use every core and a long
+   * one does not hold up the server's thread: each worker loads each version of an index saved in
+   * a directory once (an index given in memory only, or in another store, is retrieved on the
+   * server's thread), and a write's new version reaches them as it is swapped in. The server's
+   * thread keeps HTTP, tokens, the Host and Origin checks, answers and writes. Stop the workers
+   * with the server's `close()` (or `closeWorkers(app)` for an app not run by `serve`).
+   * @default none: retrievals run on the server's thread
+   */
+  workers?: WorkerOptions;
 }
 
 /**

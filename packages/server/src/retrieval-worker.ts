@@ -1,0 +1,86 @@
+/**
+ * The retrieval worker (a thread of the pool, see pool.ts): imports the setup module once (the
+ * methods and the context an index is loaded with, as `loadIndex` takes them), loads each version
+ * of an index it is asked about once, from the directory it is saved in, and answers retrievals
+ * from it. A version it loads is the one the directory holds then; when that is not the version
+ * asked for (a write saved a newer one meanwhile), it says so and the server asks again with the
+ * version it serves now, so an answer always comes from the one whole version it names.
+ */
+import { workerData } from 'node:worker_threads';
+import { readManifest } from '@grag/core/kit';
+import { toHttpError } from './errors.js';
+import { manifestVersion, tokenizerOf } from './indexes.js';
+import { type LoadIndexesOptions, loadIndex } from './load.js';
+import type { RetrieveReply, RetrieveTask, WorkerSetupData } from './pool.js';
+import { retrieve } from './query.js';
+
+type Loaded = Parameters<typeof retrieve>[0] & { version: string };
+
+const { setup, data } = workerData as WorkerSetupData;
+let options: Promise<LoadIndexesOptions> | undefined;
+/** Loaded versions by `name\0version`. */
+const loaded = new Map<string, Promise<Loaded>>();
+
+function loadOptions(): Promise<LoadIndexesOptions> {
+  options ??= import(setup).then(async (module: { default?: unknown }) => {
+    if (typeof module.default !== 'function') {
+      throw new Error(
+        `@grag/server worker: ${setup} has no default export (a function returning { methods, context }).`,
+      );
+    }
+    return (await module.default(data)) as LoadIndexesOptions;
+  });
+  return options;
+}
+
+/** Load the version the directory holds, checked unchanged from before the load to after it. */
+async function loadCurrent(target: string): Promise<Loaded> {
+  for (let attempt = 0; ; attempt++) {
+    const ix = await loadIndex(target, await loadOptions());
+    const version = manifestVersion(ix.manifest);
+    const after = manifestVersion(await readManifest(target));
+    if (version === after || attempt >= 5) {
+      return { method: ix.method, index: ix.index, tokenizer: tokenizerOf(ix.index), version };
+    }
+  }
+}
+
+async function versionFor(task: RetrieveTask): Promise<Loaded> {
+  const key = `${task.name}\0${task.version}`;
+  const cached = loaded.get(key);
+  if (cached) return cached;
+  const pending = loadCurrent(task.target);
+  loaded.set(key, pending);
+  try {
+    const ix = await pending;
+    if (ix.version !== task.version) {
+      loaded.delete(key);
+      loaded.set(`${task.name}\0${ix.version}`, pending);
+    }
+    return ix;
+  } catch (error) {
+    loaded.delete(key);
+    throw error;
+  }
+}
+
+/** Forget the versions the server no longer serves. */
+function forget(live: readonly string[], keep: string): void {
+  const alive = new Set(live);
+  for (const key of loaded.keys()) if (key !== keep && !alive.has(key)) loaded.delete(key);
+}
+
+/** Answer one retrieval task (piscina calls this). */
+export default async function run(task: RetrieveTask): Promise<RetrieveReply> {
+  try {
+    const ix = await versionFor(task);
+    forget(task.live, `${task.name}\0${ix.version}`);
+    if (ix.version !== task.version) return { stale: ix.version };
+    const retrieval = await retrieve(ix, task.request, new AbortController().signal);
+    return { json: JSON.stringify(retrieval) };
+  } catch (error) {
+    const http = toHttpError(error);
+    const detail = error instanceof Error ? error.message : String(error);
+    return { error: { status: http.status, code: http.code, message: http.message, detail } };
+  }
+}
