@@ -3,6 +3,7 @@
  * (directories, or with `--store` index names in a PostgreSQL database).
  */
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { type IndexManifest, InvalidArgumentError } from '@grag/core';
 import {
@@ -18,6 +19,7 @@ import type { CliIO } from './cli.js';
 import type { GragConfig } from './config.js';
 import { createProviders } from './providers.js';
 import { METHODS } from './registry.js';
+import type { ServeWorkerData } from './serve-worker.js';
 import { closeAll, indexTargets, readTargetManifest } from './store.js';
 
 /** What `grag serve` was given. */
@@ -35,6 +37,7 @@ export interface ServeCommandInput {
     'allowed-host'?: string[];
     cors?: string[];
     'no-explorer'?: boolean;
+    workers?: string;
     quiet?: boolean;
   };
   /** The `--store` / `GRAG_STORE` database URL; `undefined`: the indexes are directories. */
@@ -48,6 +51,23 @@ function parsePort(value: string | undefined): number {
     throw new InvalidArgumentError(
       'port',
       `Bad --port: expected an integer from 0 to 65535, got "${value}".`,
+    );
+  }
+  return n;
+}
+
+/**
+ * `--workers`: how many worker threads answer retrievals (`auto`: one per core); `0`, the default,
+ * answers them on the server's thread.
+ */
+function parseWorkers(value: string | undefined): number {
+  if (value === undefined) return 0;
+  if (value === 'auto') return availableParallelism();
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 0 || n > 256) {
+    throw new InvalidArgumentError(
+      'workers',
+      `Bad --workers: expected auto or an integer from 0 to 256, got "${value}".`,
     );
   }
   return n;
@@ -128,6 +148,7 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
     );
   }
   const port = parsePort(flags.port);
+  const workers = parseWorkers(flags.workers);
   const host = flags.host ?? SERVE_DEFAULTS.host;
   const token = flags.token ?? (io.env.GRAG_TOKEN?.trim() || undefined);
   const scoped = await readTokensFile(io, flags.tokens);
@@ -194,6 +215,18 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
       ...(allowedHosts !== undefined ? { allowedHosts } : {}),
       ...(cors !== undefined ? { cors } : {}),
       ...(flags['no-explorer'] ? { explorerDir: false as const } : {}),
+      ...(workers > 0
+        ? {
+            workers: {
+              count: workers,
+              setup: new URL(
+                import.meta.url.endsWith('.ts') ? './serve-worker.ts' : './serve-worker.js',
+                import.meta.url,
+              ),
+              data: { config } satisfies ServeWorkerData,
+            },
+          }
+        : {}),
       onError: (error, where) => {
         const message = error instanceof Error ? error.message : String(error);
         io.stderr.write(`grag serve: ${where}: ${message.split('\n')[0]}\n`);

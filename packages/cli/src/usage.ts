@@ -37,6 +37,7 @@ export const SERVE_OPTIONS = {
   'allowed-host': { type: 'string', multiple: true },
   cors: { type: 'string', multiple: true },
   'no-explorer': { type: 'boolean' },
+  workers: { type: 'string' },
 } as const;
 
 /** Help lines of `grag serve`: its line under Commands, and its options. */
@@ -56,7 +57,9 @@ export const SERVE_USAGE = {
                              e.g. behind a reverse proxy; others get 421 (DNS rebinding guard)
   --cors <origin>            let pages of this exact origin call the API (repeat or comma-separate);
                              default: no CORS, requests from other origins get 403
-  --no-explorer              serve the API only, no explorer page at /`,
+  --no-explorer              serve the API only, no explorer page at /
+  --workers <n|auto>         answer retrievals on n worker threads (auto: one per core), each holding its
+                             own copy of the indexes; default 0: on the server's thread`,
 };
 
 /** Help lines of `grag add` and `grag remove` under Commands. */

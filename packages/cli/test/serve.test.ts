@@ -242,6 +242,32 @@ describe('grag serve in process', () => {
     );
   });
 
+  it('answers retrievals on worker threads with --workers, the same as on its own thread', async () => {
+    const question = { question: 'Which museum is in Oslo?', method: 'bm25', topK: 2 };
+    const ask = async (url: string) => {
+      const res = await fetch(`${url}/v1/query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(question),
+      });
+      return { status: res.status, body: (await res.json()) as { retrieval: { items: unknown[] } } };
+    };
+    let inProcess: Awaited<ReturnType<typeof ask>> | undefined;
+    await serving([bm25Dir, '--port', '0', '--no-explorer'], async (url) => {
+      inProcess = await ask(url);
+    });
+    await serving([bm25Dir, '--port', '0', '--no-explorer', '--workers', '2'], async (url) => {
+      for (let i = 0; i < 3; i++) {
+        const pooled = await ask(url);
+        expect(pooled.status, JSON.stringify(pooled.body)).toBe(200);
+        expect(pooled.body.retrieval.items).toEqual(inProcess?.body.retrieval.items);
+      }
+    });
+    const io = captureIO(root);
+    expect(await run(['serve', bm25Dir, '--workers', 'many'], io)).toBe(1);
+    expect(io.err()).toMatch(/Bad --workers: expected auto or an integer/);
+  });
+
   it('scopes tokens to workspaces from a --tokens file', async () => {
     const folder = join(root, 'scoped');
     for (const name of ['north', 'south']) {
