@@ -3,19 +3,21 @@
  * each build timed on its own), served by the `grag serve` command in a child process, and
  * `POST /v1/query` with the slice's questions from autocannon at several concurrencies for a fixed
  * duration each: retrieval (no answer) for every method, and streamed answers (`answer: true,
- * stream: true`, Server-Sent Events read to the end) for the `--answers` methods. Reports
+ * stream: true`, Server-Sent Events read to the end) for the `--answers` methods; in the same run,
+ * once per `--workers` count (`grag serve --workers <n>`: 0 retrieves on the server's thread; by
+ * default 1 and as many as the machine has cores). Reports
  * requests/s, p50/p95/p99 latency, errors (connection errors and requests unanswered after
  * autocannon's 10 s time-out) and non-2xx responses; writes benchmarks/results/server-load.{json,md}.
  *
  *   pnpm tsx benchmarks/server-load.ts [datasets-dir] [--dataset hotpotqa] [--duration 10]
- *     [--connections 1,8,32] [--methods bm25,e2graphrag,noderag] [--answers noderag]
+ *     [--connections 1,8,32] [--methods bm25,e2graphrag,noderag] [--answers noderag] [--workers 1,2]
  *     [--out benchmarks/results] [--render]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -107,8 +109,11 @@ export async function runLoad(
   };
 }
 
-/** Start `grag serve` on `dirs` in a child process (offline, port 0); resolves with its URL. */
-function startServe(dirs: string[]): Promise<{ url: string; child: ChildProcess }> {
+/**
+ * Start `grag serve` on `dirs` in a child process (offline, port 0) with `workers` retrieval
+ * workers; resolves with its URL.
+ */
+function startServe(dirs: string[], workers: number): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
     [
@@ -120,6 +125,8 @@ function startServe(dirs: string[]): Promise<{ url: string; child: ChildProcess 
       '--port',
       '0',
       '--no-explorer',
+      '--workers',
+      String(workers),
       '-q',
     ],
     {
@@ -162,6 +169,60 @@ async function buildIndex(method: Method<unknown>, docs: Document[], dir: string
   return { method: method.name, documents: docs.length, buildSeconds };
 }
 
+/** The rows of one server, `grag serve --workers <workers>`: every method and mode at every level. */
+async function loadServer(
+  dirs: string[],
+  workers: number,
+  run: {
+    methods: Method<unknown>[];
+    answering: Set<string>;
+    levels: number[];
+    durationS: number;
+    questions: { question: string }[];
+  },
+): Promise<LoadRow[]> {
+  const { url, child } = await startServe(dirs, workers);
+  const rows: LoadRow[] = [];
+  try {
+    for (const method of run.methods) {
+      const modes: LoadRow['mode'][] = [
+        'retrieval',
+        ...(run.answering.has(method.name) ? ['streamed answer' as const] : []),
+      ];
+      for (const mode of modes) {
+        const bodies = run.questions.map((q) =>
+          JSON.stringify({
+            question: q.question,
+            method: method.name,
+            ...(mode === 'streamed answer' ? { answer: true, stream: true } : {}),
+          }),
+        );
+        // Warm-up, until every worker has loaded the index (each loads it when first asked, which
+        // takes seconds for the larger ones): rounds of 2 s until one has no response over 1 s.
+        for (let round = 0; round < 8; round++) {
+          const warm = await runLoad(url, { connections: 4 * Math.max(1, workers), durationS: 2, bodies });
+          if (warm.requests > 0 && warm.p99Ms <= 1000) break;
+        }
+        for (const connections of run.levels) {
+          process.stderr.write(
+            `${method.name} ${mode}, ${workers} workers: ${connections} connections for ${run.durationS} s ...\n`,
+          );
+          rows.push({
+            method: method.name,
+            mode,
+            workers,
+            ...(await runLoad(url, { connections, durationS: run.durationS, bodies })),
+          });
+        }
+      }
+    }
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+  return rows;
+}
+
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
@@ -172,6 +233,7 @@ async function main(): Promise<void> {
       methods: { type: 'string', default: 'bm25,e2graphrag,noderag' },
       answers: { type: 'string', default: 'noderag' },
       out: { type: 'string', default: 'benchmarks/results' },
+      workers: { type: 'string', default: `1,${availableParallelism()}` },
       render: { type: 'boolean', default: false },
     },
   });
@@ -198,38 +260,19 @@ async function main(): Promise<void> {
     process.stderr.write(`building ${method.name} on ${dataset.corpus.length} passages ...\n`);
     builds.push(await buildIndex(method, dataset.corpus, join(work, method.name)));
   }
-  const { url, child } = await startServe(methods.map((m) => join(work, m.name)));
   const rows: LoadRow[] = [];
-  try {
-    for (const method of methods) {
-      const modes: LoadRow['mode'][] = [
-        'retrieval',
-        ...(answering.has(method.name) ? ['streamed answer' as const] : []),
-      ];
-      for (const mode of modes) {
-        const bodies = dataset.questions.map((q) =>
-          JSON.stringify({
-            question: q.question,
-            method: method.name,
-            ...(mode === 'streamed answer' ? { answer: true, stream: true } : {}),
-          }),
-        );
-        await runLoad(url, { connections: 4, durationS: 1, bodies }); // warm-up
-        for (const connections of levels) {
-          process.stderr.write(`${method.name} ${mode}: ${connections} connections for ${durationS} s ...\n`);
-          rows.push({
-            method: method.name,
-            mode,
-            ...(await runLoad(url, { connections, durationS, bodies })),
-          });
-        }
-      }
-    }
-  } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-    await rm(work, { recursive: true, force: true });
+  const workerCounts = values.workers.split(',').map(Number);
+  for (const workers of workerCounts) {
+    process.stderr.write(`grag serve --workers ${workers} ...\n`);
+    rows.push(
+      ...(await loadServer(
+        methods.map((m) => join(work, m.name)),
+        workers,
+        { methods, answering, levels, durationS, questions: dataset.questions },
+      )),
+    );
   }
+  await rm(work, { recursive: true, force: true });
   load.end = loadavg()[0]!;
   const report: LoadReport = {
     benchmark: 'server-load',
@@ -240,6 +283,7 @@ async function main(): Promise<void> {
     passages: dataset.corpus.length,
     questions: dataset.questions.length,
     durationS,
+    cores: availableParallelism(),
     builds,
     rows,
   };
@@ -261,17 +305,45 @@ interface LoadReport {
   passages: number;
   questions: number;
   durationS: number;
+  /** `os.availableParallelism()` of the machine. */
+  cores?: number;
   builds: BuildRow[];
   rows: LoadRow[];
+  /** Paragraphs added by hand after the run (what the numbers mean on that machine). */
+  notes?: string[];
 }
 
 /** One row: a method, what was asked of it (retrieval, or a streamed answer), and the load result. */
-type LoadRow = LoadResult & { method: string; mode?: 'retrieval' | 'streamed answer' };
+type LoadRow = LoadResult & {
+  method: string;
+  mode?: 'retrieval' | 'streamed answer';
+  /** `grag serve --workers`: retrieval worker threads (0: on the server's thread). */
+  workers?: number;
+};
+
+/** Requests/s of `workers` over those of 1 worker, per method and mode at the highest connection level. */
+function speedups(rows: LoadRow[]): string[] {
+  const top = Math.max(...rows.map((r) => r.connections));
+  const at = rows.filter((r) => r.connections === top);
+  const counts = [...new Set(at.map((r) => r.workers ?? 0))].filter((n) => n > 1);
+  const lines: string[] = [];
+  for (const one of at.filter((r) => r.workers === 1)) {
+    for (const n of counts) {
+      const many = at.find((r) => r.method === one.method && r.mode === one.mode && r.workers === n);
+      if (!many) continue;
+      lines.push(
+        `| ${one.method} | ${one.mode ?? 'retrieval'} | ${top} | ${one.requestsPerSecond.toFixed(1)} | ${n} | ${many.requestsPerSecond.toFixed(1)} | ${(many.requestsPerSecond / one.requestsPerSecond).toFixed(2)}x |`,
+      );
+    }
+  }
+  return lines;
+}
 
 /** The markdown table of a report. */
 function render(report: LoadReport): string {
   const { machine: m, loadAverage: load, dataset: slice, durationS, builds, rows } = report;
-  const fixed = (v: number, d = 1) => v.toFixed(d);
+  const fixed = (v: number | null, d = 1) =>
+    typeof v === 'number' && Number.isFinite(v) ? v.toFixed(d) : '–';
   return [
     '# grag serve under load',
     '',
@@ -285,35 +357,38 @@ function render(report: LoadReport): string {
     `once. Each request is \`POST /v1/query {"question", "method"}\` with one of the slice's ${report.questions} questions in turn`,
     '(every connection starts with the first): `retrieval` rows at the default 12k-token budget, no answer; `streamed answer`',
     'rows add `"answer": true, "stream": true` (the offline reader answers; Server-Sent Events read to the end). Over',
-    `keep-alive loopback connections, for ${durationS} s per row after a 1 s warm-up. Latency percentiles are nearest-rank over`,
+    `keep-alive loopback connections, for ${durationS} s per row after a warm-up (rounds of 2 s until none has a response over 1 s: each worker loads an index when first asked). Latency percentiles are nearest-rank over`,
     "every response of the row; `errors` counts connection errors and requests unanswered after 10 s (autocannon's time-out).",
     '',
     '| method | build s |',
     '|---|---:|',
     ...builds.map((b) => `| ${b.method} | ${fixed(b.buildSeconds)} |`),
     '',
-    '| method | request | connections | requests | req/s | p50 ms | p95 ms | p99 ms | errors | non-2xx |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| method | request | workers | connections | requests | req/s | p50 ms | p95 ms | p99 ms | errors | non-2xx |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.method} | ${r.mode ?? 'retrieval'} | ${r.connections} | ${r.requests} | ${fixed(r.requestsPerSecond)} | ${fixed(r.p50Ms)} | ${fixed(r.p95Ms)} | ${fixed(r.p99Ms)} | ${r.errors} | ${r.non2xx} |`,
+        `| ${r.method} | ${r.mode ?? 'retrieval'} | ${r.workers ?? 0} | ${r.connections} | ${r.requests} | ${fixed(r.requestsPerSecond)} | ${fixed(r.p50Ms)} | ${fixed(r.p95Ms)} | ${fixed(r.p99Ms)} | ${r.errors} | ${r.non2xx} |`,
     ),
     '',
-    "Retrieval and answers run on the server's one event loop (no worker threads): once it is busy, more connections",
-    'queue, so latency grows with the number of connections while throughput is bounded by one core (and by whatever',
-    'else runs on the machine; see the load average above). Each retrieval and each answer starts in a turn of the',
-    'event loop of its own, in arrival order, so a busy server still accepts new connections (Node accepts one per',
-    `turn) and serves the oldest query first. ${
+    "`workers` is `grag serve --workers <n>`: 0 runs each retrieval on the server's thread (the default, as before),",
+    "n > 0 on n worker threads, each with its own copy of the indexes; the server's thread keeps HTTP, the checks,",
+    'the JSON and the streamed answers (the offline reader answers there). All servers of a run are started one after',
+    'the other in the same run, on the same indexes.',
+    '',
+    '| method | request | connections | req/s, 1 worker | workers | req/s | ratio |',
+    '|---|---|---:|---:|---:|---:|---:|',
+    ...speedups(rows),
+    '',
+    `${
       rows.every((r) => r.errors + r.non2xx === 0)
         ? 'No row had an error or a non-2xx response.'
         : 'Rows with errors or non-2xx responses are failures of the server under that load.'
     }`,
     '',
-    'Before each step got a turn of its own (issue 25, item 14), every ready request ran its retrieval and answer in the',
-    'turn that read it: with NodeRAG streamed answers at 32 connections a turn lasted seconds, new connections were accepted',
-    'one per turn, and on this machine 8 requests of 314 timed out after 10 s (306 answered, p50 558 ms, p99 7.5 s; 30 req/s).',
+    ...(report.notes ?? []),
     '',
-    `Reproduce: \`pnpm tsx benchmarks/server-load.ts ../shared/datasets --dataset ${slice} --duration ${durationS}\` from the repository root`,
+    `Reproduce: \`pnpm tsx benchmarks/server-load.ts ../shared/datasets --dataset ${slice} --duration ${durationS} --workers ${[...new Set(rows.map((r) => r.workers ?? 0))].join(',')}\` from the repository root`,
     '(`--render` rewrites this table from `server-load.json` without running).',
     '',
   ].join('\n');
