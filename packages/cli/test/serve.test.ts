@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/index.js';
+import { CountingServer, MODEL_FLAGS } from './counting-server.js';
 import { captureIO } from './helpers.js';
 
 let root: string;
@@ -266,6 +267,57 @@ describe('grag serve in process', () => {
     const io = captureIO(root);
     expect(await run(['serve', bm25Dir, '--workers', 'many'], io)).toBe(1);
     expect(io.err()).toMatch(/Bad --workers: expected auto or an integer/);
+  });
+
+  it('answers on worker threads with the OpenAI-compatible models of its configuration', async () => {
+    const models = new CountingServer();
+    await models.start();
+    try {
+      const env = { OPENAI_BASE_URL: models.url, OPENAI_API_KEY: 'test-key' };
+      const out = join(root, 'dense-openai');
+      const io = captureIO(root, env);
+      const argv = [
+        'index',
+        join(root, 'corpus'),
+        '--method',
+        'naive-dense',
+        '--out',
+        out,
+        '-q',
+        ...MODEL_FLAGS,
+      ];
+      expect(await run(argv, io), io.err()).toBe(0);
+      const ask = async (url: string) => {
+        const res = await fetch(`${url}/v1/query`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ question: 'Which museum is in Oslo?', topK: 1 }),
+        });
+        return { status: res.status, body: (await res.json()) as { retrieval: { items: unknown[] } } };
+      };
+      let inProcess: Awaited<ReturnType<typeof ask>> | undefined;
+      await serving(
+        [out, '--port', '0', '--no-explorer', ...MODEL_FLAGS],
+        async (url) => {
+          inProcess = await ask(url);
+        },
+        env,
+      );
+      const before = models.received.filter((c) => c.kind === 'embeddings').length;
+      await serving(
+        [out, '--port', '0', '--no-explorer', '--workers', '1', ...MODEL_FLAGS],
+        async (url) => {
+          const pooled = await ask(url);
+          expect(pooled.status, JSON.stringify(pooled.body)).toBe(200);
+          expect(pooled.body.retrieval.items).toEqual(inProcess?.body.retrieval.items);
+        },
+        env,
+      );
+      // The worker embedded the question at the configured endpoint.
+      expect(models.received.filter((c) => c.kind === 'embeddings').length).toBeGreaterThan(before);
+    } finally {
+      await models.stop();
+    }
   });
 
   it('scopes tokens to workspaces from a --tokens file', async () => {
