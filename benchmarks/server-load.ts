@@ -357,7 +357,7 @@ function render(report: LoadReport): string {
     `once. Each request is \`POST /v1/query {"question", "method"}\` with one of the slice's ${report.questions} questions in turn`,
     '(every connection starts with the first): `retrieval` rows at the default 12k-token budget, no answer; `streamed answer`',
     'rows add `"answer": true, "stream": true` (the offline reader answers; Server-Sent Events read to the end). Over',
-    `keep-alive loopback connections, for ${durationS} s per row after a warm-up (rounds of 2 s until none has a response over 1 s: each worker loads an index when first asked). Latency percentiles are nearest-rank over`,
+    `keep-alive loopback connections, for ${durationS} s per row after a warm-up (rounds of 2 s until one has no response over 1 s: each worker loads an index when first asked). Latency percentiles are nearest-rank over`,
     "every response of the row; `errors` counts connection errors and requests unanswered after 10 s (autocannon's time-out).",
     '',
     '| method | build s |',
