@@ -18,9 +18,15 @@ const EITHER_KIN: readonly [RegExp, string][] = [
   [/\b(son or daughter|daughter or son)\b/gi, 'child'],
 ];
 
+/** A polite frame before an embedded wh-question ("Could you tell me who …", "I wonder where …"). */
+const POLITE_FRAME =
+  /^\s*(?:please\s*,?\s*)?(?:(?:can|could|would|will) you (?:please )?(?:tell|show|let) me(?: know)?|(?:do|does) (?:you|anyone|anybody) know|(?:please )?tell me|i(?:'d| would) like to know|i (?:want|need) to know|i wonder|i'm wondering|any idea)\s*,?\s+(?=(?:who|whom|whose|what|which|when|where|why|how)\b)/i;
+
 /**
  * Everyday wording folded to one form the question reader knows: "husband or wife" → spouse,
- * "which one's" / "which of the two's" → whose, "which aunt does X have" → "who is X's aunt". The text's words and names are otherwise kept.
+ * "which one's" / "which of the two's" → whose, "which aunt does X have" → "who is X's aunt", a
+ * polite frame ("Can you tell me how many …") dropped. The text's words and names are otherwise
+ * kept.
  */
 export function normalizeWording(question: string): string {
   let text = question
@@ -28,7 +34,10 @@ export function normalizeWording(question: string): string {
     .replace(/^\s*(yes or no|true or false)\s*[:,—–-]+\s*/i, '')
     .replace(/\s*[,:—–-]+\s*(yes or no|true or false)\s*\?\s*$/i, '?')
     // "A vs. B", "A versus B": the options of a comparison.
-    .replace(/\s+(vs\.?|versus)\s+/gi, ' or ');
+    .replace(/\s+(vs\.?|versus)\s+/gi, ' or ')
+    // "Can you tell me how many staff …", "Do you know where …", "I'd like to know when …": the
+    // question asked inside a polite frame.
+    .replace(POLITE_FRAME, '');
   text = text.charAt(0).toUpperCase() + text.slice(1);
   for (const [pattern, word] of EITHER_KIN) text = text.replace(pattern, word);
   // "Which aunt does Pip have through her dad?" → "Who is Pip's aunt through her dad?"

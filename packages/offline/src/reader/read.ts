@@ -18,6 +18,7 @@ import { identityName, identityOf, roleHeads } from './identity.js';
 import { createItemReadings } from './items.js';
 import { polarByRelation } from './polar.js';
 import { readQuestion } from './question.js';
+import { recaseQuestion } from './recase.js';
 import { resolveChain } from './resolve.js';
 import { reorderQuestion } from './setups.js';
 import { sharedAttribute, sharedQuestion } from './shared.js';
@@ -55,8 +56,13 @@ export function createReader(
 ) => Promise<AnswerWithCitations> {
   // The items read for earlier questions, kept for the next (the same passages come back).
   const items = createItemReadings();
-  return async (query, context, options = {}) => {
+  return async (typed, context, options = {}) => {
     throwIfAborted(options.abortSignal);
+    // "who founded the brinemark institute": the context's names in their capitals.
+    const query = recaseQuestion(
+      typed,
+      context.map((c) => c.text),
+    );
     const ctx = await readContext(context, { ...deps, items }, options.abortSignal);
     if (deps.answerMode === 'phrase') return answerPhrase(query, context, ctx, deps.entitiesOf);
     return answerWithSentences(query, context, ctx, deps);
