@@ -20,8 +20,13 @@ export interface DaRagSettings {
   defaults?: Partial<DaRagOptions>;
 }
 
-/** On-disk format version written by `save`. */
-export const DA_RAG_FORMAT_VERSION = 1;
+/**
+ * On-disk format version written by `save`: 2 keeps the vectors as core's lossless vector rows
+ * (`*.rows`) and the JSON files gzipped.
+ */
+export const DA_RAG_FORMAT_VERSION = 2;
+/** Older format versions `load` still reads (1: float32 `*.f32` rows and plain JSON). */
+const READS = [1] as const;
 
 /**
  * The providers a DA-RAG index depends on: the embedder (chunk and entity vectors, the query) and
@@ -41,7 +46,7 @@ export function createDaRag(
   settings: DaRagSettings = {},
 ): Method<DaRagIndex, DaRagOptions, DaRagRetrieveOptions> {
   const name = settings.name ?? 'da-rag';
-  const format = { method: name, formatVersion: DA_RAG_FORMAT_VERSION, uses: USES };
+  const format = { method: name, formatVersion: DA_RAG_FORMAT_VERSION, uses: USES, reads: READS };
   return {
     name,
     description: 'DA-RAG: chunk-layer graph index + query-time attributed community search (k-truss, Q-Peel)',

@@ -1,5 +1,5 @@
 /**
- * Saving and loading what updates reuse ({@link DaRagKept}): `update.json` with the documents
+ * Saving and loading what updates reuse ({@link DaRagKept}): `update.json` (gzipped JSON; format 1's plain JSON still reads) with the documents
  * (ids, titles, the parts of their text no chunk holds and their segments, in corpus order) and each chunk's
  * extraction. Indexes saved before updates
  * existed have no such file and still load, without `kept`.
@@ -77,7 +77,7 @@ export async function saveKept(out: IndexWriter, kept: DaRagKept): Promise<void>
       relations: e.relations.map((r) => ({ ...r, weight: Number.isFinite(r.weight) ? r.weight : null })),
     })),
   };
-  await out.json(KEPT_FILE, stored);
+  await out.json(KEPT_FILE, stored, { compress: true });
 }
 
 /**

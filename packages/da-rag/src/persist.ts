@@ -1,15 +1,18 @@
 /**
- * DA-RAG's index (a directory or any IndexStore), through core's persistence envelope: `chunks.json` (chunks, texts,
- * titles, descriptions), `graph.json` (entities, relations, the chunk and Similarity layer edges),
- * `chunk-vectors.f32` and `entity-vectors.f32` (unit-length float32 rows), and the manifest (params,
- * stats with the embedding dimensions, provider fingerprints, the fitted embedder's state), and
- * `update.json` (what updates reuse; see `persist-kept.ts`).
+ * DA-RAG's index (a directory or any IndexStore), through core's persistence envelope, format 2:
+ * `chunks.json` (chunks, texts, titles, descriptions), `graph.json` (entities, relations, the chunk
+ * and Similarity layer edges) and `update.json` (what updates reuse; see `persist-kept.ts`) as
+ * gzipped JSON, `chunk-vectors.rows` and `entity-vectors.rows` (the unit-length vectors as core's
+ * lossless vector rows), and the manifest (params, stats with the embedding dimensions, provider
+ * fingerprints, the fitted embedder's state). Format 1 (plain JSON, `chunk-vectors.f32` and
+ * `entity-vectors.f32` as float32 rows) still loads.
  */
 import type { BuildContext, Chunk, IndexStore, KgEntity, KgRelation } from '@grag/core';
 import {
   chunkSchema,
   MANIFEST_FILE,
   type MethodIndexFormat,
+  type OpenedIndex,
   openMethodIndex,
   type Schema,
   shapeIssue,
@@ -38,8 +41,24 @@ interface StoredGraph {
 
 const UNITS_FILE = 'chunks.json';
 const GRAPH_FILE = 'graph.json';
-const CHUNK_VECTORS_FILE = 'chunk-vectors.f32';
-const ENTITY_VECTORS_FILE = 'entity-vectors.f32';
+const CHUNK_VECTORS_FILE = 'chunk-vectors.rows';
+const ENTITY_VECTORS_FILE = 'entity-vectors.rows';
+/** Format 1's float32 rows of the same vectors. */
+const V1_VECTOR_FILES: Record<string, string> = {
+  [CHUNK_VECTORS_FILE]: 'chunk-vectors.f32',
+  [ENTITY_VECTORS_FILE]: 'entity-vectors.f32',
+};
+
+/** Read vectors `file` (or format 1's float32 copy of them): `rows` of the embedder's dimensions. */
+function readVectors(
+  opened: OpenedIndex<unknown, unknown>,
+  file: string,
+  rows: number,
+): Promise<Float32Array[]> {
+  return opened.names.includes(file)
+    ? opened.vectorRows(file, rows)
+    : opened.float32Rows(V1_VECTOR_FILES[file]!, rows);
+}
 
 const count = v.int({ min: 0 });
 const strings = v.array(v.string());
@@ -144,10 +163,10 @@ export async function saveDaRag(
         chunkLayer: flatEdges(index.chunkLayer),
         simLayer: index.simLayer ? flatEdges(index.simLayer) : null,
       };
-      await out.json(UNITS_FILE, units);
-      await out.json(GRAPH_FILE, graph);
-      await out.float32Rows(CHUNK_VECTORS_FILE, index.chunkVectors, dimensions);
-      await out.float32Rows(ENTITY_VECTORS_FILE, index.entityVectors, dimensions);
+      await out.json(UNITS_FILE, units, { compress: true });
+      await out.json(GRAPH_FILE, graph, { compress: true });
+      await out.vectorRows(CHUNK_VECTORS_FILE, index.chunkVectors, dimensions);
+      await out.vectorRows(ENTITY_VECTORS_FILE, index.entityVectors, dimensions);
       if (index.kept) await saveKept(out, index.kept);
     },
   );
@@ -191,10 +210,10 @@ export async function loadDaRag(
     providers,
     options: opened.params,
     ...units,
-    chunkVectors: await opened.float32Rows(CHUNK_VECTORS_FILE, units.chunks.length),
+    chunkVectors: await readVectors(opened, CHUNK_VECTORS_FILE, units.chunks.length),
     entities: graph.entities,
     relations: graph.relations,
-    entityVectors: await opened.float32Rows(ENTITY_VECTORS_FILE, graph.entities.length),
+    entityVectors: await readVectors(opened, ENTITY_VECTORS_FILE, graph.entities.length),
     entityIndex: links.entityIndex,
     chunkEntities: links.chunkEntities,
     chunkLayer: trussGraphFromEdges(units.chunks.length, Uint32Array.from(graph.chunkLayer), {

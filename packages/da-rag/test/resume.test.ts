@@ -18,7 +18,7 @@ describe('da-rag build resumes', () => {
     expect(report.totalCalls).toBeGreaterThan(0);
     expect(report.chatCalls).toBeGreaterThan(0);
     expect(report.files).toEqual(
-      expect.arrayContaining(['graph.json', 'chunk-vectors.f32', 'entity-vectors.f32']),
+      expect.arrayContaining(['graph.json', 'chunk-vectors.rows', 'entity-vectors.rows']),
     );
     for (const run of report.runs) {
       expect(run.repeatedCalls).toBe(0);
