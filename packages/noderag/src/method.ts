@@ -26,8 +26,13 @@ export interface NodeRagSettings {
 export type NodeRagMethod = Method<NodeRagIndex, NodeRagOptions, NodeRagRetrieveOptions> &
   Required<Pick<Method<NodeRagIndex, NodeRagOptions, NodeRagRetrieveOptions>, 'update'>>;
 
-/** On-disk layout version written by `save`. */
-export const NODERAG_FORMAT_VERSION = 1;
+/**
+ * On-disk layout version written by `save`: 2 stores the embeddings once (`embeddings.rows`; no
+ * `vectors.bin` when the vector-index factory is exact) and gzips the JSON files but the build stats.
+ */
+export const NODERAG_FORMAT_VERSION = 2;
+/** Older layout versions `load` still reads (1: `embeddings.f32` and plain JSON). */
+const READS = [1] as const;
 
 /**
  * The providers a NodeRAG index depends on: the embedder (the stored vectors; `retrieve` embeds the
@@ -50,7 +55,7 @@ const USES = ['embedder', 'tasks', 'vectorIndex'] as const;
  */
 export function createNodeRag(settings: NodeRagSettings = {}): NodeRagMethod {
   const name = settings.name ?? 'noderag';
-  const format = { method: name, formatVersion: NODERAG_FORMAT_VERSION, uses: USES };
+  const format = { method: name, formatVersion: NODERAG_FORMAT_VERSION, uses: USES, reads: READS };
   const retrieval = { name, defaults: settings.retrieveDefaults };
   return {
     name,

@@ -1,7 +1,9 @@
 /**
  * What a NodeRAG index keeps for updates, on disk: `update.json` (documents, each chunk's
- * decomposition, attribute summaries and high-level elements by the key of what was sent) and
- * `embeddings.f32` (the embedding of each vector key). Indexes saved before updates existed have
+ * decomposition, attribute summaries and high-level elements by the key of what was sent; gzipped)
+ * and `embeddings.rows` (the embedding of each vector key, as core's lossless vector rows; the
+ * vector index is built from them at load when the factory is exact). Format 1 kept them as
+ * `embeddings.f32` and plain JSON; it still loads. Indexes saved before updates existed have
  * neither file and load without them.
  */
 import type { ParseIssue } from '@grag/core';
@@ -10,7 +12,9 @@ import { shapeIssue, v } from '@grag/core/kit';
 import type { KeptDecomposition, KeptElement, NodeRagKept } from './kept.js';
 
 const UPDATE_FILE = 'update.json';
-const EMBEDDINGS_FILE = 'embeddings.f32';
+const EMBEDDINGS_FILE = 'embeddings.rows';
+/** Format 1's float32 rows of the embeddings. */
+const EMBEDDINGS_V1_FILE = 'embeddings.f32';
 
 /** The files {@link saveKept} writes (a `save` without `kept` writes none of them). */
 export const KEPT_FILES = [UPDATE_FILE, EMBEDDINGS_FILE] as const;
@@ -56,8 +60,8 @@ const storedKeptSchema: Schema<StoredKept> = v.object({
 /** Write `kept` (vectors of `dimensions` components). */
 export async function saveKept(out: IndexWriter, kept: NodeRagKept, dimensions: number): Promise<void> {
   const { embeddings, ...rest } = kept;
-  await out.json(UPDATE_FILE, rest);
-  await out.float32Rows(EMBEDDINGS_FILE, embeddings, dimensions);
+  await out.json(UPDATE_FILE, rest, { compress: true });
+  await out.vectorRows(EMBEDDINGS_FILE, embeddings, dimensions);
 }
 
 /**
@@ -68,10 +72,12 @@ export async function loadKept<P, S>(
   opened: OpenedIndex<P, S>,
   counts: { chunks: number; vectors: number },
 ): Promise<NodeRagKept | undefined> {
-  const has = KEPT_FILES.map((file) => opened.names.includes(file));
+  const v1 = !opened.names.includes(EMBEDDINGS_FILE) && opened.names.includes(EMBEDDINGS_V1_FILE);
+  const embeddingsFile = v1 ? EMBEDDINGS_V1_FILE : EMBEDDINGS_FILE;
+  const has = [UPDATE_FILE, embeddingsFile].map((file) => opened.names.includes(file));
   if (!has[0] && !has[1]) return undefined;
   if (!has[0] || !has[1]) {
-    const [present, absent] = has[0] ? [UPDATE_FILE, EMBEDDINGS_FILE] : [EMBEDDINGS_FILE, UPDATE_FILE];
+    const [present, absent] = has[0] ? [UPDATE_FILE, embeddingsFile] : [embeddingsFile, UPDATE_FILE];
     throw opened.error(present, `is present but ${absent} is missing`);
   }
   const stored = await opened.json(UPDATE_FILE, storedKeptSchema);
@@ -83,6 +89,8 @@ export async function loadKept<P, S>(
       );
     }
   });
-  const embeddings = await opened.float32Rows(EMBEDDINGS_FILE, counts.vectors);
+  const embeddings = v1
+    ? await opened.float32Rows(EMBEDDINGS_V1_FILE, counts.vectors)
+    : await opened.vectorRows(EMBEDDINGS_FILE, counts.vectors);
   return { ...stored, embeddings };
 }

@@ -166,11 +166,14 @@ export async function saveNodeRag(
     target,
     { ...format, providers: index.providers, params: index.options, stats },
     async (out) => {
-      await out.json(GRAPH_FILE, storeGraph(index.graph));
-      await out.json(CHUNKS_FILE, { chunks: index.chunks, vectorKeys: index.vectorKeys });
+      await out.json(GRAPH_FILE, storeGraph(index.graph), { compress: true });
+      await out.json(CHUNKS_FILE, { chunks: index.chunks, vectorKeys: index.vectorKeys }, { compress: true });
       await out.json(BUILD_STATS_FILE, index.stats);
-      await out.vectors(VECTORS_FILE, index.vectors);
-      if (index.baseLayer) await out.json(BASE_LAYER_FILE, { links: index.baseLayer });
+      // With kept embeddings the vectors are stored once (`embeddings.rows`): the vector index is
+      // saved only when the factory cannot rebuild it from them (not exact).
+      if (index.kept) await out.vectorIndex(VECTORS_FILE, index.vectors);
+      else await out.vectors(VECTORS_FILE, index.vectors);
+      if (index.baseLayer) await out.json(BASE_LAYER_FILE, { links: index.baseLayer }, { compress: true });
       if (index.kept) await saveKept(out, index.kept, index.providers.embedder.dimensions);
       // The bytes of the artifacts above (as a directory: the size of its files but the manifest
       // and the embedder state), recorded in the manifest written next.
@@ -201,10 +204,12 @@ export async function loadNodeRag(
   const { chunks, vectorKeys } = await opened.json(CHUNKS_FILE, storedChunksSchema);
   opened.check(CHUNKS_FILE, () => checkVectorKeys(graph, vectorKeys));
   const stats = await opened.json(BUILD_STATS_FILE, buildStatsSchema);
-  const vectors = await opened.vectors(VECTORS_FILE, vectorKeys.length);
-  if (isGraphVectorIndex(vectors)) vectors.efSearch = options.hnswEfSearch;
   // Indexes saved before updates existed keep nothing for them: they load, but only rebuild.
   const kept = await loadKept(opened, { chunks: chunks.length, vectors: vectorKeys.length });
+  const vectors = kept
+    ? await opened.vectorIndex(VECTORS_FILE, vectorKeys.length, () => kept.embeddings)
+    : await opened.vectors(VECTORS_FILE, vectorKeys.length);
+  if (isGraphVectorIndex(vectors)) vectors.efSearch = options.hnswEfSearch;
   let baseLayer: number[][] | undefined;
   if (options.hnswEdges) {
     if (isGraphVectorIndex(vectors)) await layBaseLayer(graph, vectors, vectorKeys);

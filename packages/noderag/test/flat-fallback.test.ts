@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BuildContext } from '@grag/core';
-import { FlatIndex, flatIndexFactory } from '@grag/core/kit';
+import { decompressed, FlatIndex, flatIndexFactory } from '@grag/core/kit';
 import { HnswIndex, HnswUnavailableError, hnswIndexFactory } from '@grag/hnsw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { exactBaseLayer } from '../src/hnsw.js';
@@ -102,7 +102,11 @@ describe('NodeRAG on the flat index, with and without the HNSW addon (GRAG_DISAB
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
     expect(manifest.providers.vectorIndex).toBe('flat');
     // the links of the semantic edges are saved (a flat index cannot give them back) and laid again
-    const saved = JSON.parse(await readFile(join(dir, 'base-layer.json'), 'utf8'));
+    const saved = JSON.parse(
+      new TextDecoder().decode(
+        decompressed(new Uint8Array(await readFile(join(dir, 'base-layer.json'))), 'base-layer.json'),
+      ),
+    );
     expect(saved.links).toEqual(index.baseLayer);
     expect(index.baseLayer).toHaveLength(index.vectorKeys.length);
     const loaded = await nodeRag.load(dir, flatContext());

@@ -58,7 +58,7 @@ describe('noderag build resumes', () => {
         'graph.json',
         'chunks.json',
         'build-stats.json',
-        'vectors.bin',
+        'embeddings.rows',
         'manifest.json',
       ]),
     );

@@ -9,7 +9,7 @@ import {
   StateError,
   type TaskSuite,
 } from '@grag/core';
-import { createBuildContext } from '@grag/core/kit';
+import { createBuildContext, decompressed } from '@grag/core/kit';
 import { directoryStore } from '@grag/core/store';
 import {
   copyStoredIndex,
@@ -408,7 +408,7 @@ describe('noderag update: errors, persistence and older indexes', () => {
     const built = await nodeRag.build(A, ctx, OPTIONS);
     await nodeRag.save(built, join(dir, 'new'));
     const old = await copyStoredIndex(directoryStore(join(dir, 'new')), directoryStore(join(dir, 'old')), {
-      artifact: (name) => (name === 'update.json' || name === 'embeddings.f32' ? null : undefined),
+      artifact: (name) => (name === 'update.json' || name === 'embeddings.rows' ? null : undefined),
     });
     const loaded = await nodeRag.load(old, recorded().ctx);
     expect(loaded.kept).toBeUndefined();
@@ -428,7 +428,11 @@ describe('noderag update: errors, persistence and older indexes', () => {
     const older = await copyStoredIndex(directoryStore(join(dir, 'new')), directoryStore(join(dir, 'v1')), {
       artifact: (name, data) => {
         if (name !== 'update.json') return undefined;
-        const { important: _, communities: __, ...rest } = JSON.parse(new TextDecoder().decode(data));
+        const {
+          important: _,
+          communities: __,
+          ...rest
+        } = JSON.parse(new TextDecoder().decode(decompressed(data, name)));
         return new TextEncoder().encode(JSON.stringify(rest));
       },
     });
@@ -448,10 +452,10 @@ describe('noderag update: errors, persistence and older indexes', () => {
     dirs.push(dir);
     await nodeRag.save(await nodeRag.build(A, ctx, OPTIONS), join(dir, 'new'));
     const torn = await copyStoredIndex(directoryStore(join(dir, 'new')), directoryStore(join(dir, 'torn')), {
-      artifact: (name) => (name === 'embeddings.f32' ? null : undefined),
+      artifact: (name) => (name === 'embeddings.rows' ? null : undefined),
     });
     const error = await nodeRag.load(torn, recorded().ctx).catch((e) => e);
-    expect(error.message).toMatch(/update\.json.*embeddings\.f32 is missing/);
+    expect(error.message).toMatch(/update\.json.*embeddings\.rows is missing/);
   });
 });
 
