@@ -106,7 +106,10 @@ describe('the year a question names', () => {
       id: 'medal',
       text: 'The Brandt Medal\nRecipients include the geologist Ruben Falk in 2019 for his maps of the coast, and Ilse Marren in 2022 for her survey of the eelgrass.',
     },
-    { id: 'marren', text: 'Ilse Marren\nIlse Marren is a marine biologist. In 2022 she received the Brandt Medal.' },
+    {
+      id: 'marren',
+      text: 'Ilse Marren\nIlse Marren is a marine biologist. In 2022 she received the Brandt Medal.',
+    },
   ];
   test.each([
     // A sentence that dates its event to another year does not answer for the year asked.

@@ -30,7 +30,10 @@ describe('who leads, and what someone was', () => {
 
 describe('a description made by a participle and a preposition', () => {
   const people = [
-    { id: 'wren', text: 'Tobias Wren\nTobias Wren is a composer. He is married to Ilse Marren. Wren wrote the Harbour Suite.' },
+    {
+      id: 'wren',
+      text: 'Tobias Wren\nTobias Wren is a composer. He is married to Ilse Marren. Wren wrote the Harbour Suite.',
+    },
     { id: 'marren', text: 'Ilse Marren\nIlse Marren is a marine biologist born in Merrow Falls in 1971.' },
   ];
   test.each([
