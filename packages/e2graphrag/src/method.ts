@@ -28,8 +28,14 @@ export interface E2GraphRagSettings {
   extractor?: EntityExtractor;
 }
 
-/** On-disk format version written by `save`. */
-export const E2GRAPHRAG_FORMAT_VERSION = 1;
+/**
+ * On-disk format version written by `save`: 2 stores the node embeddings once (`embeddings.rows`;
+ * no `vectors.bin` when the vector-index factory is exact) and gzips `tree.json`, `graph.json`,
+ * `links.json` and `update.json`.
+ */
+export const E2GRAPHRAG_FORMAT_VERSION = 2;
+/** Older layout versions `load` still reads (1: `embeddings.f32`, `vectors.bin` always, plain JSON). */
+const READS = [1] as const;
 
 /**
  * The providers an E2GraphRAG index depends on: the embedder (the tree nodes' vectors, the query's)
@@ -65,7 +71,7 @@ export function createE2GraphRag(
   const name = settings.name ?? 'e2graphrag';
   const extractorOf = (ctx: BuildContext, caller: string): EntityExtractor =>
     settings.extractor ?? contextEntityExtractor(ctx, caller);
-  const format = { method: name, formatVersion: E2GRAPHRAG_FORMAT_VERSION, uses: USES };
+  const format = { method: name, formatVersion: E2GRAPHRAG_FORMAT_VERSION, uses: USES, reads: READS };
   return {
     name,
     description: 'E2GraphRAG: summary tree + NLP entity graph, adaptive local/global retrieval',

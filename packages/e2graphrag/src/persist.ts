@@ -2,8 +2,12 @@
  * E2GraphRAG's index (a directory or any IndexStore), through core's persistence envelope: `tree.json` (the summary tree,
  * written and checked by `@grag/summary-tree`'s io), `graph.json` (the entity graph with its
  * entity↔chunk indexes), `links.json` (each chunk's title entity; linked indexes only),
- * `vectors.bin` (the vector index over every tree node), and the manifest (params, stats with the
- * entity extractor's id, provider fingerprints, the fitted embedder's state).
+ * `update.json` (documents, titles, extracted entities), `embeddings.rows` (every tree node's
+ * embedding, core's lossless vector rows), `vectors.bin` (the vector index over them, saved only
+ * when the vector-index factory is not exact; an exact one is built again from the rows at load),
+ * and the manifest (params, stats with the entity extractor's id, provider fingerprints, the
+ * fitted embedder's state). The JSON files are gzipped. Format 1 kept the embeddings as
+ * `embeddings.f32` next to an always-saved `vectors.bin`, in plain JSON; it still loads.
  */
 import { type BuildContext, IndexFormatError, type IndexStore } from '@grag/core';
 import {
@@ -28,8 +32,12 @@ const LINKS_FILE = 'links.json';
 const VECTORS_FILE = 'vectors.bin';
 /** Since updates exist: the documents, their titles and each chunk's extracted entities. */
 const KEPT_FILE = 'update.json';
-/** Since updates exist: every tree node's embedding. */
-const EMBEDDINGS_FILE = 'embeddings.f32';
+/** Since updates exist: every tree node's embedding (core's vector rows). */
+const EMBEDDINGS_FILE = 'embeddings.rows';
+/** Format 1's float32 rows of the embeddings. */
+const EMBEDDINGS_V1_FILE = 'embeddings.f32';
+/** The JSON files are gzipped (format 2); {@link OpenedIndex.json} reads either. */
+const GZIP = { compress: true } as const;
 
 const count = v.int({ min: 0 });
 /** The manifest's stats: the index's counts and the id of the entity extractor it was built with. */
@@ -67,14 +75,17 @@ export async function saveE2GraphRag(
     },
     async (out) => {
       // The layout `@grag/summary-tree`'s saveSummaryTree writes, read back by validateSummaryTree.
-      await out.json(TREE_FILE, index.tree);
-      await out.json(GRAPH_FILE, index.graph.toJSON());
-      if (index.homes.length > 0) await out.json(LINKS_FILE, { homes: index.homes });
-      await out.vectors(VECTORS_FILE, index.vectors);
+      await out.json(TREE_FILE, index.tree, GZIP);
+      await out.json(GRAPH_FILE, index.graph.toJSON(), GZIP);
+      if (index.homes.length > 0) await out.json(LINKS_FILE, { homes: index.homes }, GZIP);
+      // With kept embeddings the vectors are stored once (`embeddings.rows`): the vector index is
+      // saved only when the factory cannot rebuild it from them (not exact).
+      if (index.kept) await out.vectorIndex(VECTORS_FILE, index.vectors);
+      else await out.vectors(VECTORS_FILE, index.vectors);
       if (index.kept) {
         const { embeddings, ...rest } = index.kept;
-        await out.json(KEPT_FILE, rest);
-        await out.float32Rows(EMBEDDINGS_FILE, embeddings, index.providers.embedder.dimensions);
+        await out.json(KEPT_FILE, rest, GZIP);
+        await out.vectorRows(EMBEDDINGS_FILE, embeddings, index.providers.embedder.dimensions);
       }
     },
   );
@@ -126,11 +137,14 @@ export async function loadE2GraphRag(
     homes = links.homes.map((h) => h ?? undefined);
   }
   const kept = await loadKept(opened, tree.nodes.length, graph.chunkCount);
+  const vectors = kept
+    ? await opened.vectorIndex(VECTORS_FILE, tree.nodes.length, () => kept.embeddings)
+    : await opened.vectors(VECTORS_FILE, tree.nodes.length);
   return {
     providers: opened.providers,
     options,
     tree,
-    vectors: await opened.vectors(VECTORS_FILE, tree.nodes.length),
+    vectors,
     graph,
     extractor,
     stats,
@@ -142,11 +156,13 @@ export async function loadE2GraphRag(
 
 /** What an update reuses, checked against the tree; `undefined` for an index saved before updates existed. */
 async function loadKept(
-  opened: Pick<OpenedIndex<unknown, unknown>, 'names' | 'json' | 'check' | 'float32Rows'>,
+  opened: Pick<OpenedIndex<unknown, unknown>, 'names' | 'json' | 'check' | 'float32Rows' | 'vectorRows'>,
   nodes: number,
   chunks: number,
 ): Promise<E2GraphRagKept | undefined> {
-  if (!opened.names.includes(KEPT_FILE) || !opened.names.includes(EMBEDDINGS_FILE)) return undefined;
+  const v1 = !opened.names.includes(EMBEDDINGS_FILE) && opened.names.includes(EMBEDDINGS_V1_FILE);
+  const embeddingsFile = v1 ? EMBEDDINGS_V1_FILE : EMBEDDINGS_FILE;
+  if (!opened.names.includes(KEPT_FILE) || !opened.names.includes(embeddingsFile)) return undefined;
   const data = await opened.json(KEPT_FILE, keptSchema);
   opened.check(KEPT_FILE, () => {
     if (data.extracted.length !== chunks) {
@@ -156,6 +172,8 @@ async function loadKept(
       );
     }
   });
-  const embeddings = await opened.float32Rows(EMBEDDINGS_FILE, nodes);
+  const embeddings = v1
+    ? await opened.float32Rows(EMBEDDINGS_V1_FILE, nodes)
+    : await opened.vectorRows(EMBEDDINGS_FILE, nodes);
   return { ...data, embeddings };
 }

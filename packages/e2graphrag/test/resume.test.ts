@@ -51,7 +51,7 @@ describe('e2graphrag build resumes', () => {
     expect(chatCalls[0]).toBe(SUMMARIES);
     expect(report.totalCalls).toBe(SUMMARIES + NODES);
     expect(report.files).toEqual(
-      expect.arrayContaining(['graph.json', 'manifest.json', 'tree.json', 'vectors.bin']),
+      expect.arrayContaining(['embeddings.rows', 'graph.json', 'manifest.json', 'tree.json']),
     );
     for (const run of report.runs) {
       expect(run.repeatedCalls).toBe(0);

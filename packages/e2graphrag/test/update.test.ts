@@ -1,7 +1,7 @@
 import { InvalidArgumentError, StateError } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
 import { memoryStore } from '@grag/core/store';
-import { copyStoredIndex, createScriptedEmbedder, entityDocuments } from '@grag/core/test';
+import { createScriptedEmbedder, entityDocuments } from '@grag/core/test';
 import { validateSummaryTree } from '@grag/summary-tree';
 import { describe, expect, it } from 'vitest';
 import { type E2GraphRagIndex, e2GraphRag } from '../src/index.js';
@@ -224,11 +224,10 @@ describe('e2graphrag update with token-window chunks and the default (wink) extr
 describe('e2graphrag updates of indexes saved before updates existed', () => {
   it('loads them and explains that an update needs one rebuild', async () => {
     const { method } = variants[0]!;
-    const saved = memoryStore();
-    await method.save(await method.build(A, providers().ctx), saved);
-    const old = await copyStoredIndex(saved, memoryStore(), {
-      artifact: (name) => (name === 'update.json' || name === 'embeddings.f32' ? null : undefined),
-    });
+    // Such an index kept nothing for updates, and its vector index was saved whatever the factory.
+    const { kept: _, ...built } = await method.build(A, providers().ctx);
+    const old = memoryStore();
+    await method.save(built, old);
     const loaded = await method.load(old, providers().ctx);
     expect(loaded.kept).toBeUndefined();
     expect((await method.retrieve(loaded, QUERIES[0]!)).items.length).toBeGreaterThan(0);
