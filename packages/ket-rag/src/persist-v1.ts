@@ -10,6 +10,7 @@ import type { KeywordBipartite } from '@grag/keyword-bipartite';
 import { derivedParts } from './build.js';
 import { entryIndex, unitSeeds, vectorIndexOf } from './entry.js';
 import type { KetRagOptions } from './options.js';
+import { keptFields, UPDATE_FILE } from './persist-kept.js';
 import {
   checkKeywords,
   checkSkeleton,
@@ -21,28 +22,8 @@ import {
 import { assembleSkeleton } from './skeleton.js';
 import type { KetRagIndex, KetRagUpdateState } from './types.js';
 
-const UPDATE_FILE = 'update.json';
-
-const extractionSchema = v.object({
-  entities: v.array(v.object({ name: v.string(), type: v.string(), description: v.string() })),
-  relations: v.array(
-    v.object({
-      source: v.string(),
-      target: v.string(),
-      description: v.string(),
-      weight: v.number(),
-      keywords: v.optional(v.array(v.string())),
-    }),
-  ),
-  issues: v.int({ min: 0 }),
-});
-
-const updateSchema = v.object({
-  documents: v.array(v.string()),
-  titles: v.array(v.tuple(v.string(), v.string())),
-  extractions: v.array(v.tuple(v.string(), extractionSchema)),
-  summaries: v.array(v.tuple(v.string(), v.string())),
-});
+// Format 1's update.json holds the kept fields of format 2 without the names of the vector rows.
+const updateSchema = v.object(keptFields);
 
 /**
  * Read an index of format version 1 (before vectors were stored once and graphs as typed arrays);
