@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { type BuildContext, IndexFormatError, type Retrieval } from '@grag/core';
 import { createBuildContext, decodeVectorRows, decompressed } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
+import { expectIdenticalRetrievals } from '@grag/core/test/vitest';
 import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DaRagIndex, daRag } from '../src/index.js';
@@ -40,11 +41,6 @@ async function retrievals(index: DaRagIndex): Promise<Retrieval[]> {
 }
 
 /** Items (ids, kinds, sources, scores), contexts and token counts, exactly. */
-function expectIdentical(got: Retrieval[], want: Retrieval[]): void {
-  const view = (r: Retrieval) => ({ items: r.items, context: r.context, tokens: r.tokens });
-  expect(got.map(view)).toEqual(want.map(view));
-}
-
 let root: string;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'da-rag-format-'));
@@ -89,7 +85,7 @@ describe('da-rag index format 2', () => {
       const loaded = await daRag.load(dir, ctx);
       expect(loaded.chunkVectors).toEqual(index.chunkVectors);
       expect(loaded.entityVectors).toEqual(index.entityVectors);
-      expectIdentical(await retrievals(loaded), want);
+      expectIdenticalRetrievals(await retrievals(loaded), want);
       const files = await readdir(dir);
       expect(files.filter((f) => f.endsWith('.rows')).sort()).toEqual([
         'chunk-vectors.rows',
@@ -101,7 +97,7 @@ describe('da-rag index format 2', () => {
       const v1 = join(root, `${kind}-v1`);
       await cp(dir, v1, { recursive: true });
       await asVersion1(v1, index);
-      expectIdentical(await retrievals(await daRag.load(v1, ctx)), want);
+      expectIdenticalRetrievals(await retrievals(await daRag.load(v1, ctx)), want);
     });
   }
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { type BuildContext, IndexFormatError, type Retrieval, type VectorIndexFactory } from '@grag/core';
 import { createBuildContext, decodeVectorRows, decompressed, flatIndexFactory } from '@grag/core/kit';
 import { createScriptedEmbedder, entityDocuments } from '@grag/core/test';
+import { expectIdenticalRetrievals } from '@grag/core/test/vitest';
 import { createOfflineProviders } from '@grag/offline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createE2GraphRag, type E2GraphRagIndex } from '../src/index.js';
@@ -53,11 +54,6 @@ async function retrievals(index: E2GraphRagIndex): Promise<Retrieval[]> {
 }
 
 /** Items (ids, kinds, sources, scores), contexts and token counts, exactly. */
-function expectIdentical(got: Retrieval[], want: Retrieval[]): void {
-  const view = (r: Retrieval) => ({ items: r.items, context: r.context, tokens: r.tokens });
-  expect(got.map(view)).toEqual(want.map(view));
-}
-
 const GZIPPED = ['tree.json', 'graph.json', 'links.json', 'update.json'];
 
 let root: string;
@@ -84,7 +80,7 @@ describe('e2graphrag index format 2', () => {
       expect(loaded.kept).toEqual(index.kept);
       expect(loaded.tree).toEqual(index.tree);
       expect(loaded.homes).toEqual(index.homes);
-      expectIdentical(await retrievals(loaded), want);
+      expectIdenticalRetrievals(await retrievals(loaded), want);
       const files = (await readdir(dir)).sort();
       // The embeddings once: as rows, no float32 copy; the vector index only when it is not exact.
       expect(files).toEqual(
@@ -138,7 +134,7 @@ describe('e2graphrag index format 2', () => {
     await unlink(join(v1, 'embeddings.rows'));
     const loaded = await method.load(v1, context(savedFactory));
     expect(loaded.kept).toEqual(index.kept);
-    expectIdentical(await retrievals(loaded), want);
+    expectIdenticalRetrievals(await retrievals(loaded), want);
   });
 
   it('refuses a format it does not read, saying to rebuild', async () => {

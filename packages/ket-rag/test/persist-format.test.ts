@@ -12,6 +12,7 @@ import { type BuildContext, IndexFormatError, type Retrieval, type VectorIndexFa
 import { createBuildContext, decompressed, flatIndexFactory } from '@grag/core/kit';
 import { directoryStore } from '@grag/core/store';
 import { copyStoredIndex, createScriptedEmbedder } from '@grag/core/test';
+import { expectIdenticalRetrievals } from '@grag/core/test/vitest';
 import { createOfflineTasks } from '@grag/offline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKetRag, KET_RAG_VARIANTS, type KetRagIndex } from '../src/index.js';
@@ -48,12 +49,6 @@ async function retrievals(method: ReturnType<typeof createKetRag>, index: KetRag
 }
 
 /** Items (ids, kinds, sources, scores), contexts and token counts, exactly. */
-function expectIdentical(got: Retrieval[], want: Retrieval[]): void {
-  expect(got.map((r) => ({ items: r.items, context: r.context, tokens: r.tokens }))).toEqual(
-    want.map((r) => ({ items: r.items, context: r.context, tokens: r.tokens })),
-  );
-}
-
 let root: string;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'ket-rag-format-'));
@@ -76,7 +71,7 @@ describe('ket-rag index format 2', () => {
         const dir = join(root, `${variant}-${kind}`);
         await method.save(index, dir);
         const loaded = await method.load(dir, context(factory));
-        expectIdentical(await retrievals(method, loaded), want);
+        expectIdenticalRetrievals(await retrievals(method, loaded), want);
         const files = await readdir(dir);
         // No vector collection twice: raw vectors once as rows, no float32 copies; an exact index
         // is rebuilt from them, an approximate one saved beside them.
@@ -129,17 +124,20 @@ describe('ket-rag index format 2', () => {
     await cp(V1_FIXTURE, dir, { recursive: true });
     expect(JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')).formatVersion).toBe(1);
     const loaded = await method.load(dir, context());
-    expectIdentical(await retrievals(method, loaded), want);
+    expectIdenticalRetrievals(await retrievals(method, loaded), want);
     expect(loaded.kept?.entityVectors).toHaveLength(fresh.kept!.entityVectors!.length);
     const again = join(root, 'v1-again');
     await method.save(loaded, again);
     expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(2);
-    expectIdentical(await retrievals(method, await method.load(again, context())), want);
+    expectIdenticalRetrievals(await retrievals(method, await method.load(again, context())), want);
     // An update of the loaded version-1 index equals one of the fresh build.
     const change = { remove: ['orsa'] };
     const fromOld = await method.update!(loaded, change, context());
     const fromFresh = await method.update!(fresh, change, context());
-    expectIdentical(await retrievals(method, fromOld.index), await retrievals(method, fromFresh.index));
+    expectIdenticalRetrievals(
+      await retrievals(method, fromOld.index),
+      await retrievals(method, fromFresh.index),
+    );
   });
 
   it('refuses a format version it does not read, saying to rebuild', async () => {

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { type BuildContext, IndexFormatError, type Retrieval, type VectorIndexFactory } from '@grag/core';
 import { createBuildContext, decodeVectorRows, decompressed, flatIndexFactory } from '@grag/core/kit';
 import { createScriptedEmbedder, entityDocuments } from '@grag/core/test';
+import { expectIdenticalRetrievals } from '@grag/core/test/vitest';
 import { createOfflineProviders } from '@grag/offline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SgRagIndex, type SgRagMode, sgRag } from '../src/index.js';
@@ -51,15 +52,8 @@ async function retrievals(index: SgRagIndex): Promise<Retrieval[]> {
 }
 
 /** Items (ids, kinds, sources, scores), contexts, token counts and answers, exactly. */
-function expectIdentical(got: Retrieval[], want: Retrieval[]): void {
-  const view = (r: Retrieval) => ({
-    items: r.items,
-    context: r.context,
-    tokens: r.tokens,
-    answers: r.trace.answers,
-  });
-  expect(got.map(view)).toEqual(want.map(view));
-}
+/** SG-RAG's answers from its paths, compared as well. */
+const answersOf = (r: Retrieval) => r.trace.answers;
 
 let root: string;
 beforeAll(async () => {
@@ -82,7 +76,7 @@ describe('sg-rag index format 2', () => {
       await sgRag.save(index, dir);
       const loaded = await sgRag.load(dir, context(factory));
       expect(loaded.kept).toEqual(index.kept);
-      expectIdentical(await retrievals(loaded), want);
+      expectIdenticalRetrievals(await retrievals(loaded), want, answersOf);
       const files = (await readdir(dir)).sort();
       // The label embeddings once: as rows, no float32 copy; the vector index only when it is not exact.
       expect(files).toEqual(
@@ -137,7 +131,7 @@ describe('sg-rag index format 2', () => {
     await unlink(join(v1, 'labels.rows'));
     const loaded = await sgRag.load(v1, context(savedFactory));
     expect(loaded.kept).toEqual(index.kept);
-    expectIdentical(await retrievals(loaded), want);
+    expectIdenticalRetrievals(await retrievals(loaded), want, answersOf);
   });
 
   it('refuses a format it does not read, saying to rebuild', async () => {

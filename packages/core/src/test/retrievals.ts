@@ -25,3 +25,22 @@ export function expectSameRetrievals(
     expect(r.context).toBe(w.context);
   });
 }
+
+/**
+ * Expect `got` to retrieve exactly what `want` retrieves, query by query: every field of every
+ * item (scores equal), the context and the token count, and what `also` picks of each retrieval
+ * (a trace's answers, say). For an index saved and loaded again, which must not change a bit.
+ */
+export function expectIdenticalRetrievals(
+  got: readonly Retrieval[],
+  want: readonly Retrieval[],
+  also?: (r: Retrieval) => unknown,
+): void {
+  const view = (r: Retrieval) => ({
+    items: r.items,
+    context: r.context,
+    tokens: r.tokens,
+    ...(also ? { also: also(r) } : {}),
+  });
+  expect(got.map(view)).toEqual(want.map(view));
+}

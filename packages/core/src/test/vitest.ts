@@ -1,11 +1,11 @@
 /**
  * Test helpers that need vitest (an optional peer dependency of `@grag/core`): the shared
- * `VectorIndex`, `IndexStore` and `Method` spec suites, the provenance suite (`runLocationSpec`), and `expectSameRetrievals`. Import from `@grag/core/test/vitest`; everything vitest-free is in
+ * `VectorIndex`, `IndexStore` and `Method` spec suites, the provenance suite (`runLocationSpec`), `expectSameRetrievals` and `expectIdenticalRetrievals`. Import from `@grag/core/test/vitest`; everything vitest-free is in
  * `@grag/core/test`.
  */
 
 export { type LocationSpecOptions, runLocationSpec } from './location-spec.js';
 export { type MethodSpecOptions, runMethodSpec } from './method-spec.js';
-export { expectSameRetrievals } from './retrievals.js';
+export { expectIdenticalRetrievals, expectSameRetrievals } from './retrievals.js';
 export { type IndexStoreSpecOptions, runIndexStoreSpec } from './store-spec.js';
 export { runVectorIndexSpec, type VectorIndexSpecOptions } from './vector-index-spec.js';
