@@ -76,8 +76,26 @@ export interface QueryCallOptions extends CallOptions {
   index?: string;
 }
 
+/** A file to upload: a `File`, or a `Blob` with the file name its documents cite. */
+export type UploadFile = File | { name: string; data: Blob };
+
 /** What an upload sends: documents as JSON text, or files (each read by the server's loaders). */
-export type Upload = { documents: DocumentInput[] } | { files: (File | { name: string; data: Blob })[] };
+export type Upload = { documents: DocumentInput[] } | { files: UploadFile[] };
+
+/**
+ * A new index whose documents are (or include) files: sent as multipart/form-data, the files read
+ * by the server's loaders, `documents` (JSON text) beside them when given.
+ */
+export type CreateIndexWithFiles = Omit<CreateIndexRequest, 'documents'> & {
+  documents?: DocumentInput[];
+  files: UploadFile[];
+};
+
+/** The form of an upload of `files`, one `file` field each. */
+function filesForm(files: readonly UploadFile[], form = new FormData()): FormData {
+  for (const file of files) form.append('file', 'data' in file ? file.data : file, file.name);
+  return form;
+}
 
 /** An event of an answer stream as {@link GragClient.streamQuery} yields it (an `error` event is thrown). */
 export type QueryStreamPart = Exclude<QueryStreamEvent, { event: 'error' }>;
@@ -129,8 +147,11 @@ export interface GragClient {
     id: string,
     options?: CallOptions & { offset?: number; limit?: number },
   ): Promise<GraphNeighbourhood>;
-  /** `POST /v1/indexes`: queue the build of a new index; resolves with its job (see {@link waitForJob}). */
-  createIndex(request: CreateIndexRequest, options?: CallOptions): Promise<Job>;
+  /**
+   * `POST /v1/indexes`: queue the build of a new index from documents (JSON text) or files
+   * (multipart, with any documents beside them); resolves with its job (see {@link waitForJob}).
+   */
+  createIndex(request: CreateIndexRequest | CreateIndexWithFiles, options?: CallOptions): Promise<Job>;
   /** `POST /v1/indexes/:name/documents`: queue an upload of documents (JSON) or files (multipart). */
   uploadDocuments(name: string, upload: Upload, options?: CallOptions): Promise<Job>;
   /** `DELETE /v1/indexes/:name/documents/:id`: queue the removal of a document. */
@@ -406,14 +427,18 @@ export function createGragClient(options: GragClientOptions = {}): GragClient {
       if (answer) yield { event: 'answer', data: answer };
       yield { event: 'done', data: {} };
     },
-    createIndex: (request, options) => submit('POST', '/v1/indexes', request, options),
+    createIndex(request, options) {
+      if (!('files' in request)) return submit('POST', '/v1/indexes', request, options);
+      const { files, documents, options: build, name, method } = request;
+      const form = new FormData();
+      form.append('name', name);
+      form.append('method', method);
+      if (build !== undefined) form.append('options', JSON.stringify(build));
+      if (documents !== undefined) form.append('documents', JSON.stringify(documents));
+      return submit('POST', '/v1/indexes', filesForm(files, form), options);
+    },
     uploadDocuments(name, upload, options) {
-      let body: unknown = upload;
-      if ('files' in upload) {
-        const form = new FormData();
-        for (const file of upload.files) form.append('file', 'data' in file ? file.data : file, file.name);
-        body = form;
-      }
+      const body = 'files' in upload ? filesForm(upload.files) : upload;
       return submit('POST', `/v1/indexes/${enc(name)}/documents`, body, options);
     },
     deleteDocument: (name, id, options) =>

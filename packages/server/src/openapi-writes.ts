@@ -120,10 +120,38 @@ export function writePaths(op: Op) {
         operationId: 'createIndex',
         summary: 'Create an index',
         description:
-          'Builds a new index of a method the server knows from documents sent as JSON text, saves it in the served folder (when there is one) and serves it under its name once the job is done.',
+          'Builds a new index of a method the server knows from documents sent as JSON text, or from files as multipart/form-data (each read by the loader of its extension, with JSON documents beside them if given), saves it in the served folder (when there is one) and serves it under its name once the job is done.',
         tags: ['jobs'],
         auth: true,
-        requestBody: jsonBody(CreateIndexRequestSchema),
+        requestBody: {
+          required: true,
+          description:
+            'JSON, or multipart/form-data: the text fields name, method, options (JSON) and documents (JSON, optional) and one file per file field (415 for any other Content-Type).',
+          content: {
+            'application/json': { schema: ref(CreateIndexRequestSchema) },
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                required: ['name', 'method'],
+                properties: {
+                  name: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$' },
+                  method: { type: 'string' },
+                  options: {
+                    type: 'string',
+                    contentMediaType: 'application/json',
+                    description: "The method's build options, a JSON object.",
+                  },
+                  documents: {
+                    type: 'string',
+                    contentMediaType: 'application/json',
+                    description: 'Documents as JSON text besides the files: [{"id", "text", "title"?}].',
+                  },
+                },
+                additionalProperties: { type: 'string', contentMediaType: 'application/octet-stream' },
+              },
+            },
+          },
+        },
         ok: ACCEPTED,
         errors: [400, 409, 413, 415],
       }),

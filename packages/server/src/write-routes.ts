@@ -1,7 +1,7 @@
 /**
  * The write routes of `/v1`, each answered at once with 202 and a job (jobs.ts, writes.ts), and the
- * routes that tell how a job is going. Bodies are JSON, but for the upload of files
- * (`multipart/form-data` on `POST /v1/indexes/:name/documents`); the browser guard (guard.ts) runs
+ * routes that tell how a job is going. Bodies are JSON, but for files (`multipart/form-data` on
+ * `POST /v1/indexes/:name/documents` and `POST /v1/indexes`); the browser guard (guard.ts) runs
  * first for them all, so a page of another origin cannot post either kind.
  */
 import { basename } from 'node:path';
@@ -16,7 +16,7 @@ import type { JobManager } from './jobs.js';
 import { typeName } from './query.js';
 import type { RouteDeps } from './routes.js';
 import type { Job, JobEvent } from './schema-jobs.js';
-import { submitChange, submitCreate, submitDelete, type Writes } from './writes.js';
+import { type CreateIndex, submitChange, submitCreate, submitDelete, type Writes } from './writes.js';
 
 /** What the write routes work on. */
 export interface WriteRouteDeps extends RouteDeps {
@@ -85,7 +85,7 @@ function parseUpload(body: unknown): Document[] {
 }
 
 /** The body of `POST /v1/indexes`, checked (the name and method are checked against the server in writes.ts). */
-function parseCreate(body: unknown) {
+function parseCreate(body: unknown): CreateIndex {
   if (!isObject(body))
     throw badRequest(`The body must be a JSON object like ${CREATE_EXAMPLE}, got ${typeName(body)}.`);
   const fields = ['name', 'method', 'options', 'documents'];
@@ -119,12 +119,11 @@ async function fileLoader(deps: WriteRouteDeps): Promise<(input: LoaderInput) =>
   return (input) => loaders.loadFile(input);
 }
 
-/** The documents of the files of a multipart upload, each read by the loader of its extension. */
-async function parseMultipart(c: Context, deps: WriteRouteDeps): Promise<Document[]> {
+/** A multipart/form-data body, read up to the upload limit and parsed. */
+async function readForm(c: Context, deps: WriteRouteDeps): Promise<FormData> {
   const bytes = await readBytes(c, deps.uploadLimitBytes, 'files as multipart/form-data');
-  let form: FormData;
   try {
-    form = await new Response(bytes, {
+    return await new Response(bytes, {
       headers: { 'content-type': c.req.header('content-type') ?? '' },
     }).formData();
   } catch {
@@ -132,30 +131,15 @@ async function parseMultipart(c: Context, deps: WriteRouteDeps): Promise<Documen
       'The body is not valid multipart/form-data; send each file as a form field with a file name.',
     );
   }
-  const load = await fileLoader(deps);
-  const documents: Document[] = [];
-  for (const [field, value] of form.entries()) {
-    if (typeof value === 'string') {
-      throw badRequest(
-        `The form field ${JSON.stringify(field.slice(0, 100))} is not a file; an upload takes files only.`,
-      );
-    }
-    const path = basename(value.name.replaceAll('\\', '/'));
-    if (path === '' || path === '.' || path === '..') {
-      throw badRequest(
-        `The file of form field ${JSON.stringify(field.slice(0, 100))} has no name; send each file with its file name.`,
-      );
-    }
-    let loaded: LoadedFile;
-    try {
-      loaded = await load({ path, bytes: new Uint8Array(await value.arrayBuffer()) });
-    } catch (error) {
-      if (GragError.isInstance(error)) throw badRequest(oneLine((error as Error).message));
-      throw error;
-    }
-    documents.push(...loaded.documents);
-  }
-  if (documents.length === 0) throw badRequest('The upload holds no document: send files with text.');
+}
+
+/** Whether a request's body is multipart/form-data. */
+function isMultipart(c: Context): boolean {
+  return (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() === 'multipart/form-data';
+}
+
+/** Refuse two documents with one id (the files' and the JSON text's together). */
+function assertDistinctIds(documents: readonly Document[]): void {
   const ids = new Set<string>();
   for (const doc of documents) {
     if (ids.has(doc.id))
@@ -164,13 +148,120 @@ async function parseMultipart(c: Context, deps: WriteRouteDeps): Promise<Documen
       );
     ids.add(doc.id);
   }
+}
+
+/** The documents of the files of a form, each read by the loader of its extension. */
+async function formFiles(files: readonly [string, File][], deps: WriteRouteDeps): Promise<Document[]> {
+  const load = files.length > 0 ? await fileLoader(deps) : undefined;
+  const documents: Document[] = [];
+  for (const [field, value] of files) {
+    const path = basename(value.name.replaceAll('\\', '/'));
+    if (path === '' || path === '.' || path === '..') {
+      throw badRequest(
+        `The file of form field ${JSON.stringify(field.slice(0, 100))} has no name; send each file with its file name.`,
+      );
+    }
+    let loaded: LoadedFile;
+    try {
+      loaded = await (load as NonNullable<typeof load>)({
+        path,
+        bytes: new Uint8Array(await value.arrayBuffer()),
+      });
+    } catch (error) {
+      if (GragError.isInstance(error)) throw badRequest(oneLine((error as Error).message));
+      throw error;
+    }
+    documents.push(...loaded.documents);
+  }
   return documents;
+}
+
+/** A form's file fields, and its text fields by name (a text field given twice is refused). */
+function splitForm(form: FormData): { files: [string, File][]; fields: Map<string, string> } {
+  const files: [string, File][] = [];
+  const fields = new Map<string, string>();
+  for (const [field, value] of form.entries()) {
+    if (typeof value !== 'string') files.push([field, value]);
+    else if (fields.has(field))
+      throw badRequest(`The form field ${JSON.stringify(field.slice(0, 100))} is given twice; give it once.`);
+    else fields.set(field, value);
+  }
+  return { files, fields };
+}
+
+/** The documents of the files of a multipart upload, each read by the loader of its extension. */
+async function parseMultipart(c: Context, deps: WriteRouteDeps): Promise<Document[]> {
+  const { files, fields } = splitForm(await readForm(c, deps));
+  const [text] = fields.keys();
+  if (text !== undefined) {
+    throw badRequest(
+      `The form field ${JSON.stringify(text.slice(0, 100))} is not a file; an upload takes files only.`,
+    );
+  }
+  const documents = await formFiles(files, deps);
+  if (documents.length === 0) throw badRequest('The upload holds no document: send files with text.');
+  assertDistinctIds(documents);
+  return documents;
+}
+
+/** The text fields a multipart `POST /v1/indexes` takes besides its files. */
+const CREATE_FORM_FIELDS = ['name', 'method', 'options', 'documents'];
+
+/** A JSON form field of a multipart create (`options`, `documents`), parsed (400 naming it when it is not JSON). */
+function jsonField(fields: Map<string, string>, field: string): unknown {
+  const raw = fields.get(field);
+  if (raw === undefined) return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    throw badRequest(`The form field "${field}" is not valid JSON; send it as JSON text.`);
+  }
+}
+
+/**
+ * A multipart `POST /v1/indexes`: the text fields `name`, `method`, `options` (JSON) and
+ * `documents` (JSON, optional), and files (each read by the loader of its extension); the files'
+ * documents and the JSON ones together, at least one.
+ */
+async function parseCreateForm(c: Context, deps: WriteRouteDeps): Promise<CreateIndex> {
+  const { files, fields } = splitForm(await readForm(c, deps));
+  const unknown = [...fields.keys()].find((k) => !CREATE_FORM_FIELDS.includes(k));
+  if (unknown !== undefined) {
+    throw badRequest(
+      `Unknown form field ${JSON.stringify(unknown.slice(0, 100))}; creating an index takes the text fields ${CREATE_FORM_FIELDS.join(', ')} and files.`,
+    );
+  }
+  for (const field of ['name', 'method'] as const) {
+    if (!fields.has(field))
+      throw badRequest(`Missing the form field "${field}"; send it as text beside the files.`);
+  }
+  const json = jsonField(fields, 'documents');
+  const given = json === undefined ? [] : parseDocuments(json, 'documents');
+  const documents = [...given, ...(await formFiles(files, deps))];
+  if (documents.length === 0) {
+    throw badRequest('The new index has no document: send files, or a "documents" field with JSON text.');
+  }
+  assertDistinctIds(documents);
+  const options = jsonField(fields, 'options');
+  if (options !== undefined && !isObject(options)) {
+    throw badRequest(`"options" must be an object of the method's build options, got ${typeName(options)}.`);
+  }
+  return {
+    name: fields.get('name') as string,
+    method: fields.get('method') as string,
+    options: (options ?? {}) as Record<string, unknown>,
+    documents,
+  };
 }
 
 /** The documents of an upload: JSON, or files as multipart/form-data. */
 async function uploadedDocuments(c: Context, deps: WriteRouteDeps): Promise<Document[]> {
-  const type = (c.req.header('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type === 'multipart/form-data') return parseMultipart(c, deps);
+  if (isMultipart(c)) return parseMultipart(c, deps);
+  return parseUpload(await readJsonOrFiles(c, deps, DOCUMENTS_EXAMPLE));
+}
+
+/** A JSON body of a route that also takes files: its 415 says so. */
+async function readJsonOrFiles(c: Context, deps: WriteRouteDeps, example: string): Promise<unknown> {
   const unsupported = unsupportedBody(c.req.header('content-type'));
   if (unsupported) {
     throw new HttpError(
@@ -179,7 +270,13 @@ async function uploadedDocuments(c: Context, deps: WriteRouteDeps): Promise<Docu
       `${unsupported.message.replace(/\.$/, '')}; or upload files as multipart/form-data.`,
     );
   }
-  return parseUpload(await readJsonBody(c, deps.uploadLimitBytes, DOCUMENTS_EXAMPLE));
+  return readJsonBody(c, deps.uploadLimitBytes, example);
+}
+
+/** The request of `POST /v1/indexes`: JSON, or its fields and files as multipart/form-data. */
+async function createRequest(c: Context, deps: WriteRouteDeps): Promise<CreateIndex> {
+  if (isMultipart(c)) return parseCreateForm(c, deps);
+  return parseCreate(await readJsonOrFiles(c, deps, CREATE_EXAMPLE));
 }
 
 /** A job accepted: 202, where to follow it, and the job. */
@@ -240,8 +337,7 @@ export function writeRoutes(app: Hono, deps: WriteRouteDeps): void {
   const who = (c: Context) => principalOf(c.req.raw);
   app.post('/v1/indexes', async (c) => {
     if (!who(c).write) throw readOnly(who(c));
-    const request = parseCreate(await readJsonBody(c, deps.uploadLimitBytes, CREATE_EXAMPLE));
-    return accepted(c, await submitCreate(writes, who(c), request));
+    return accepted(c, await submitCreate(writes, who(c), await createRequest(c, deps)));
   });
   app.post('/v1/indexes/:name/documents', async (c) => {
     const name = c.req.param('name');

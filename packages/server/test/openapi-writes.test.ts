@@ -52,9 +52,15 @@ describe('the write routes answer as the document says', () => {
       });
       expect(op.security).toEqual([{ bearer: [] }]);
     }
-    expect(Object.keys(doc.paths['/v1/indexes/{name}/documents'].post.requestBody.content)).toEqual([
-      'application/json',
-      'multipart/form-data',
+    for (const path of ['/v1/indexes/{name}/documents', '/v1/indexes'] as const) {
+      expect(Object.keys(doc.paths[path].post.requestBody.content), path).toEqual([
+        'application/json',
+        'multipart/form-data',
+      ]);
+    }
+    expect(doc.paths['/v1/indexes'].post.requestBody.content['multipart/form-data'].schema.required).toEqual([
+      'name',
+      'method',
     ]);
   });
 
