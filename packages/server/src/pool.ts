@@ -14,6 +14,7 @@ import { type ErrorStatus, HttpError } from './errors.js';
 import type { ServedIndex } from './indexes.js';
 import type { CheckedQuery } from './query.js';
 import type { IndexRegistry } from './registry.js';
+import { ABORTED, SETTLED } from './task-abort.js';
 
 /** Options of the retrieval workers (`workers` of `createGragServer` and `serve`). */
 export interface WorkerOptions {
@@ -51,6 +52,11 @@ export interface RetrieveTask {
   request: Pick<CheckedQuery, 'question' | 'options' | 'budget' | 'topK'>;
   /** `name\0version` of every version served now (a worker forgets the others). */
   live: string[];
+  /**
+   * The request's cancellation, shared with the worker (task-abort.ts): the server stores `ABORTED`
+   * when its client disconnects, `SETTLED` once the reply is in (either wakes the worker's waiter).
+   */
+  abort: Int32Array;
 }
 
 /** A worker's reply: the retrieval as JSON, or the version the directory holds now, or an error. */
@@ -115,7 +121,11 @@ export class RetrievalPool {
    * The retrieval of `request` on `served` by a worker, or `undefined` when the directory holds
    * another version now (the caller asks again with the version served then).
    */
-  async retrieve(served: ServedIndex, request: CheckedQuery): Promise<Retrieval | undefined> {
+  async retrieve(
+    served: ServedIndex,
+    request: CheckedQuery,
+    signal: AbortSignal,
+  ): Promise<Retrieval | undefined> {
     const live = this.#registry.list().map((ix) => `${ix.name}\0${ix.version}`);
     const task: RetrieveTask = {
       name: served.name,
@@ -128,7 +138,16 @@ export class RetrievalPool {
         ...(request.topK !== undefined ? { topK: request.topK } : {}),
       },
       live,
+      abort: new Int32Array(new SharedArrayBuffer(4)),
     };
+    // A client that disconnects stops its retrieval in the worker (a queued one never starts),
+    // without stopping the worker: piscina's own abort would end the thread and every retrieval on it.
+    const signalWorker = (state: number) => {
+      Atomics.store(task.abort, 0, state);
+      Atomics.notify(task.abort, 0);
+    };
+    const onAbort = () => signalWorker(ABORTED);
+    signal.addEventListener('abort', onAbort, { once: true });
     let reply: RetrieveReply;
     try {
       reply = await this.#piscina.run(task);
@@ -137,6 +156,9 @@ export class RetrievalPool {
       throw new Error(`retrieval worker failed: ${error instanceof Error ? error.message : String(error)}`, {
         cause: error,
       });
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      if (!signal.aborted) signalWorker(SETTLED);
     }
     if ('stale' in reply) return undefined;
     if ('error' in reply) {

@@ -169,9 +169,10 @@ export async function retrieveFor(
       );
     }
     await nextTurn();
-    if (!pool?.handles(served)) return { served, retrieval: await retrieve(served, request, signal) };
+    // A client that went away while this waited for its turn gets no retrieval.
     if (signal.aborted) throw new HttpError(499, 'aborted', 'The request was aborted.');
-    const retrieval = await pool.retrieve(served, request);
+    if (!pool?.handles(served)) return { served, retrieval: await retrieve(served, request, signal) };
+    const retrieval = await pool.retrieve(served, request, signal);
     if (retrieval) return { served, retrieval };
     // The directory holds a newer version than the one picked: ask again with the one served now
     // (while a write has saved its version but not yet swapped it in, after a short wait).

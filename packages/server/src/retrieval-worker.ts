@@ -7,12 +7,14 @@
  * version it serves now, so an answer always comes from the one whole version it names.
  */
 import { workerData } from 'node:worker_threads';
+import { AbortError, throwIfAborted } from '@grag/core';
 import { readManifest } from '@grag/core/kit';
 import { toHttpError } from './errors.js';
 import { manifestVersion, tokenizerOf } from './indexes.js';
 import { type LoadIndexesOptions, loadIndex } from './load.js';
 import type { RetrieveReply, RetrieveTask, WorkerSetupData } from './pool.js';
 import { retrieve } from './query.js';
+import { ABORTED, RUNNING } from './task-abort.js';
 
 type Loaded = Parameters<typeof retrieve>[0] & { version: string };
 
@@ -70,13 +72,48 @@ function forget(live: readonly string[], keep: string): void {
   for (const key of loaded.keys()) if (key !== keep && !alive.has(key)) loaded.delete(key);
 }
 
+const abortedGetter = Object.getOwnPropertyDescriptor(AbortSignal.prototype, 'aborted')?.get as (
+  this: AbortSignal,
+) => boolean;
+
+/** `Atomics.waitAsync` (Node 16+; ES2024 in TypeScript's libraries). */
+type AtomicsWaitAsync = {
+  waitAsync(array: Int32Array, index: number, value: number): { async: boolean; value: unknown };
+};
+
+/**
+ * The signal of a task, aborted when the server stores `ABORTED` in `flag` (its client went away):
+ * at once while the retrieval waits (a remote embedder's request is cancelled), and seen by every
+ * check of `signal.aborted` while it computes, as this thread cannot hear a message then.
+ */
+function taskSignal(flag: Int32Array): AbortSignal {
+  const controller = new AbortController();
+  const signal = controller.signal;
+  const abort = () => controller.abort(new AbortError('The client closed the connection.'));
+  Object.defineProperty(signal, 'aborted', {
+    get() {
+      if (!abortedGetter.call(signal) && Atomics.load(flag, 0) === ABORTED) abort();
+      return abortedGetter.call(signal);
+    },
+  });
+  signal.throwIfAborted = () => {
+    if (signal.aborted) throw signal.reason;
+  };
+  const waiting = (Atomics as unknown as AtomicsWaitAsync).waitAsync(flag, 0, RUNNING);
+  if (waiting.async) void (waiting.value as Promise<string>).then(() => void signal.aborted);
+  return signal;
+}
+
 /** Answer one retrieval task (piscina calls this). */
 export default async function run(task: RetrieveTask): Promise<RetrieveReply> {
   try {
+    const signal = taskSignal(task.abort);
+    // Its client went away while the task waited in the queue: it never starts.
+    throwIfAborted(signal);
     const ix = await versionFor(task);
     forget(task.live, `${task.name}\0${ix.version}`);
     if (ix.version !== task.version) return { stale: ix.version };
-    const retrieval = await retrieve(ix, task.request, new AbortController().signal);
+    const retrieval = await retrieve(ix, task.request, signal);
     return { json: JSON.stringify(retrieval) };
   } catch (error) {
     const http = toHttpError(error);
