@@ -65,6 +65,7 @@ export const METHOD_PACKAGES = [
   '@grag/noderag',
   '@grag/sg-rag',
   '@grag/naive-rag',
+  '@grag/bridge-rag',
 ] as const;
 
 /** Provider packages a method package may not import at run time. */

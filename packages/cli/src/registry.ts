@@ -1,3 +1,4 @@
+import { bridgeRag } from '@grag/bridge-rag';
 import type { Method } from '@grag/core';
 import { daRag } from '@grag/da-rag';
 import { e2GraphRag } from '@grag/e2graphrag';
@@ -35,6 +36,7 @@ export const METHODS: readonly MethodEntry[] = [
   denseRag,
   bm25Rag,
   e2GraphRag,
+  bridgeRag,
   nodeRag,
   ketRag,
   daRag,

@@ -47,7 +47,16 @@ describe('the launcher behind `pnpm grag`', () => {
     const { version } = JSON.parse(await readFile(join(repo, 'packages', 'cli', 'package.json'), 'utf8'));
     expect((await grag(['--version'])).stdout).toBe(`${version}\n`);
     const methods = (await grag(['methods'])).stdout;
-    for (const name of ['naive-dense', 'bm25', 'e2graphrag', 'noderag', 'ket-rag', 'da-rag', 'sg-rag'])
+    for (const name of [
+      'naive-dense',
+      'bm25',
+      'e2graphrag',
+      'bridge-rag',
+      'noderag',
+      'ket-rag',
+      'da-rag',
+      'sg-rag',
+    ])
       expect(methods).toMatch(new RegExp(`^${name} `, 'm'));
     const index = join(work, 'demo-index');
     const built = await grag(['index', 'packages/cli/demo', '--method', 'bm25', '--out', index, '-q']);

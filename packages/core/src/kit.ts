@@ -73,6 +73,7 @@ export {
   type EntryPointQuery,
   RRF_K,
   reciprocalRankFusion,
+  residualSearch,
   searchEntryPoints,
   searchEntryPointsAsync,
   tokenizeForBm25,

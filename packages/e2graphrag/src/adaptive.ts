@@ -3,10 +3,10 @@
  * selected chunks (local mode) or tree nodes (global mode) out, with every branch taken recorded.
  */
 import { InvalidArgumentError } from '@grag/core';
+import type { EntityGraph } from '@grag/core/graph';
 import { type OptionRule, opt, resolveOptions, validateOptions } from '@grag/core/kit';
 import { type CollapsedTreeHit, type SummaryTree, subtreeWeights } from '@grag/summary-tree';
 import { entityAwareRank, groupEvidence } from './evidence.js';
-import type { EntityGraph } from './graph.js';
 
 /** Retrieval parameters and the ablation switches of the paper's Table 2. */
 export interface AdaptiveRetrievalOptions {

@@ -10,7 +10,14 @@ import {
   InvalidArgumentError,
   isFittableEmbedder,
 } from '@grag/core';
-import type { EntityVocabulary } from '@grag/core/graph';
+import {
+  chunkEntityGraph,
+  type EntityExtractor,
+  type EntityGraph,
+  type EntityVocabulary,
+  entityVocabulary,
+  homeChunks,
+} from '@grag/core/graph';
 import { Bm25Index, chunkCorpus as chunkCorpusBy, indexProviders, startBuild } from '@grag/core/kit';
 import {
   buildSummaryTree,
@@ -20,10 +27,6 @@ import {
   type SummaryTree,
   summaryCount,
 } from '@grag/summary-tree';
-import { homeChunks } from './bridges.js';
-import type { EntityExtractor } from './entities.js';
-import { EntityGraph } from './graph.js';
-import { entityVocabulary, linkChunkEntities } from './linking.js';
 import type { E2GraphRagOptions } from './options.js';
 import type { E2GraphRagIndex, E2GraphRagKept, E2GraphRagStats } from './types.js';
 
@@ -61,36 +64,6 @@ export function titlesToWrite(docs: readonly Document[]): Map<string, string | u
     if (title && firstLine !== title) titles.set(doc.id, title);
   }
   return titles;
-}
-
-/** The entity graph of the chunks, and each chunk's title entity. */
-export interface ChunkEntityGraph {
-  graph: EntityGraph;
-  /** Per chunk: its document's title entity; empty without linking. */
-  homes: (string | undefined)[];
-  /** Title mentions added by linking. */
-  textMentions: number;
-}
-
-/**
- * The entity graph of the extracted entities (`extracted[c][s]`: sentence s of chunk c): as they
- * come, or linked across the corpus (see {@link linkChunkEntities}) with `entityLinking`.
- */
-export function chunkEntityGraph(input: {
-  extracted: readonly (readonly (readonly string[])[])[];
-  chunks: readonly { docId: string; text: string }[];
-  titles: ReadonlyMap<string, string | undefined>;
-  entityLinking: boolean;
-}): ChunkEntityGraph {
-  const { extracted, chunks, titles } = input;
-  if (!input.entityLinking)
-    return { graph: EntityGraph.fromSentences(extracted), homes: [], textMentions: 0 };
-  const linked = linkChunkEntities(extracted, chunks, titles);
-  return {
-    graph: EntityGraph.fromSentences(linked.sentences),
-    homes: linked.homes,
-    textMentions: linked.textMentions,
-  };
 }
 
 /** What queries read besides the stored data: built with the index, rebuilt on load. */

@@ -3,6 +3,31 @@
  * entity graph extracted without any model, joined by entity↔chunk indexes, with adaptive
  * local/global retrieval (Algorithm 1).
  */
+
+// The passage–entity graph and its building blocks moved to @grag/core/graph (shared with
+// @grag/bridge-rag); re-exported here as before.
+export {
+  BRIDGE_ORDERS,
+  type Bridge,
+  type BridgeInput,
+  type BridgeOptions,
+  type BridgeOrder,
+  createEntityExtractor,
+  ENTITY_EXTRACTOR_DEFAULTS,
+  type EntityExtractor,
+  type EntityExtractorOptions,
+  EntityGraph,
+  type EntityGraphData,
+  entityExtractorFromFunction,
+  entityVocabulary,
+  expandBridges,
+  homeChunks,
+  type LinkChunk,
+  type LinkedChunkEntities,
+  linkChunkEntities,
+  linkQueryEntities,
+  sentencesOf,
+} from '@grag/core/graph';
 export {
   ADAPTIVE_RETRIEVAL_DEFAULTS,
   type AdaptiveRetrievalIndex,
@@ -15,19 +40,7 @@ export {
   type MappingStep,
   type RetrievalBranch,
 } from './adaptive.js';
-export {
-  BRIDGE_ORDERS,
-  type Bridge,
-  type BridgeInput,
-  type BridgeOptions,
-  type BridgeOrder,
-  expandBridges,
-  homeChunks,
-} from './bridges.js';
-export * from './entities.js';
 export { entityAwareRank } from './evidence.js';
-export * from './graph.js';
-export * from './linking.js';
 export * from './method.js';
 export {
   E2GRAPHRAG_DEFAULTS,

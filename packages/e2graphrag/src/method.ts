@@ -1,6 +1,6 @@
 import { type BuildContext, InvalidArgumentError, type Method } from '@grag/core';
+import { createEntityExtractor, type EntityExtractor } from '@grag/core/graph';
 import { buildE2GraphRagIndex } from './build.js';
-import { createEntityExtractor, type EntityExtractor } from './entities.js';
 import {
   E2GRAPHRAG_BUILD_OPTION_KEYS,
   E2GRAPHRAG_RETRIEVE_OPTION_KEYS,

@@ -4,6 +4,7 @@
  * over the defaults.
  */
 import type { RetrieveOptions } from '@grag/core';
+import { BRIDGE_ORDERS, type BridgeOrder } from '@grag/core/graph';
 import {
   assertKnownOptions,
   ENTRY_POINT_MODES,
@@ -21,7 +22,6 @@ import {
   ADAPTIVE_RETRIEVAL_RULES,
   type AdaptiveRetrievalOptions,
 } from './adaptive.js';
-import { BRIDGE_ORDERS, type BridgeOrder } from './bridges.js';
 
 /**
  * Retrieval options of grag's offline configuration (beyond Algorithm 1): how entry points are

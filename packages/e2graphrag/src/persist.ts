@@ -10,6 +10,7 @@
  * `embeddings.f32` next to an always-saved `vectors.bin`, in plain JSON; it still loads.
  */
 import { type BuildContext, IndexFormatError, type IndexStore } from '@grag/core';
+import { type EntityExtractor, EntityGraph } from '@grag/core/graph';
 import {
   type MethodIndexFormat,
   type OpenedIndex,
@@ -21,8 +22,6 @@ import {
 } from '@grag/core/kit';
 import { validateSummaryTree } from '@grag/summary-tree';
 import { queryViews } from './build.js';
-import type { EntityExtractor } from './entities.js';
-import { EntityGraph } from './graph.js';
 import { resolveE2GraphRagOptions, savedParams } from './options.js';
 import type { E2GraphRagIndex, E2GraphRagKept, E2GraphRagStats } from './types.js';
 

@@ -11,12 +11,11 @@ import {
   throwIfAborted,
   type VectorHit,
 } from '@grag/core';
-import { Bm25Index, packContext, searchEntryPoints } from '@grag/core/kit';
+import { type Bridge, expandBridges, linkQueryEntities } from '@grag/core/graph';
+import { Bm25Index, packContext, residualSearch, searchEntryPoints } from '@grag/core/kit';
 import type { CollapsedTreeHit } from '@grag/summary-tree';
 import { adaptiveRetrieve } from './adaptive.js';
-import { type Bridge, expandBridges } from './bridges.js';
 import { type LabelledItems, paperItems, rankedItems, renderLabelled } from './items.js';
-import { linkQueryEntities } from './linking.js';
 import { type E2GraphRagRetrieveOptions, resolveQueryOptions } from './options.js';
 import { fuseChunkRanking, graphLeaves } from './ranking.js';
 import type { E2GraphRagIndex } from './types.js';
@@ -32,13 +31,8 @@ function lexicalOf(index: E2GraphRagIndex): Bm25Index {
  * it must still match), by BM25, best first; none when the seed contains every term.
  */
 function residualHits(index: E2GraphRagIndex, query: string, seed: number): { id: number; score: number }[] {
-  const lexical = lexicalOf(index);
-  const { tokenize } = lexical.options;
-  const covered = new Set(tokenize(index.tree.nodes[seed]!.text));
-  const rest = tokenize(query).filter((t) => !covered.has(t));
-  if (rest.length === 0) return [];
   const leafCount = index.tree.levels[0]!.length;
-  return lexical.search(rest.join(' '), lexical.size).filter((h) => h.id < leafCount);
+  return residualSearch(lexicalOf(index), query, index.tree.nodes[seed]!.text, (id) => id < leafCount);
 }
 
 /** Retrieve from an E2GraphRAG index (see the README for the items and the trace). */

@@ -1,9 +1,7 @@
 import type { VectorIndex } from '@grag/core';
-import type { EntityVocabulary } from '@grag/core/graph';
+import type { EntityExtractor, EntityGraph, EntityVocabulary } from '@grag/core/graph';
 import type { Bm25Index, IndexProviders } from '@grag/core/kit';
 import type { SummaryTree } from '@grag/summary-tree';
-import type { EntityExtractor } from './entities.js';
-import type { EntityGraph } from './graph.js';
 import type { E2GraphRagOptions } from './options.js';
 
 /** An E2GraphRAG index: the summary tree with its vectors, the entity graph with its indexes. */

@@ -12,6 +12,7 @@ import {
   isFittableEmbedder,
   type UpdateOptions,
 } from '@grag/core';
+import { chunkEntityGraph } from '@grag/core/graph';
 import { type BuildRuntime, chunkCorpus, keptFitNote, prepareUpdate, startBuild } from '@grag/core/kit';
 import {
   indexSummaryTree,
@@ -20,7 +21,7 @@ import {
   type SummaryTree,
   summaryCount,
 } from '@grag/summary-tree';
-import { chunkEntityGraph, indexStats, queryViews, titleRecord, titlesToWrite } from './build.js';
+import { indexStats, queryViews, titleRecord, titlesToWrite } from './build.js';
 import { regroupSummaryTree } from './tree-regroup.js';
 import { updateSummaryTree } from './tree-update.js';
 import type { E2GraphRagIndex, E2GraphRagKept } from './types.js';

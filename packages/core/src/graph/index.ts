@@ -2,12 +2,32 @@
  * `@grag/core/graph`: the graph algorithms several grag packages share — a CSR view of graphology
  * graphs (or of an edge list) on typed arrays, PageRank and personalized PageRank, exact
  * k-nearest-neighbour graphs, knowledge-graph assembly with entity merging, corpus-level entity
- * linking and the entity vocabulary of an index, and GraphRAG's local search (KET-RAG
- * Algorithm 2). Pure functions over plain data or graphology graphs, each with a `*_DEFAULTS`
+ * linking and the entity vocabulary of an index, GraphRAG's local search (KET-RAG Algorithm 2), and
+ * the passage–entity graph read without a model (E2GraphRAG's entity graph with its entity↔chunk
+ * indexes, the entity extractor over a `TextAnalyzer`, chunk-level entity linking) with grag's
+ * bridge expansion over it. Pure functions over plain data or graphology graphs, each with a `*_DEFAULTS`
  * table.
  *
  * @packageDocumentation
  */
+export {
+  BRIDGE_ORDERS,
+  type Bridge,
+  type BridgeInput,
+  type BridgeOptions,
+  type BridgeOrder,
+  expandBridges,
+  homeChunks,
+} from './bridges.js';
+export {
+  type ChunkEntityGraph,
+  chunkEntityGraph,
+  entityVocabulary,
+  type LinkChunk,
+  type LinkedChunkEntities,
+  linkChunkEntities,
+  linkQueryEntities,
+} from './chunk-linking.js';
 export {
   CSR_DEFAULTS,
   type Csr,
@@ -18,6 +38,15 @@ export {
   type ToCsrOptions,
   toCsr,
 } from './csr.js';
+export {
+  createEntityExtractor,
+  ENTITY_EXTRACTOR_DEFAULTS,
+  type EntityExtractor,
+  type EntityExtractorOptions,
+  entityExtractorFromFunction,
+  sentencesOf,
+} from './entity-extractor.js';
+export { EntityGraph, type EntityGraphData } from './entity-graph.js';
 export {
   assembleKnowledgeGraph,
   type ExtractionItem,

@@ -35,6 +35,11 @@ export interface EntryPointQuery {
   fusionDepth?: number;
   /** Keep only ids for which this returns true. */
   filter?: (id: number) => boolean;
+  /**
+   * Search breadth of the dense search on an approximate index (HNSW's `ef`; at least the depth it
+   * asks for is used); exact indexes ignore it. @default the index's own
+   */
+  ef?: number;
 }
 
 /**
@@ -45,7 +50,10 @@ export function searchEntryPoints(q: EntryPointQuery): VectorHit[] {
   return entryPoints(q, () => {
     if (!q.vectors || !q.queryVector)
       throw new TypeError(`searchEntryPoints: mode '${q.mode}' needs vectors and a query vector.`);
-    return q.vectors.search(q.queryVector, denseDepth(q), q.filter ? { filter: q.filter } : {});
+    return q.vectors.search(q.queryVector, denseDepth(q), {
+      ...(q.filter ? { filter: q.filter } : {}),
+      ...(q.ef !== undefined ? { ef: q.ef } : {}),
+    });
   });
 }
 

@@ -1,3 +1,4 @@
 export * from './bm25.js';
 export * from './entry-points.js';
 export * from './fusion.js';
+export * from './residual.js';

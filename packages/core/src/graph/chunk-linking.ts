@@ -1,17 +1,15 @@
 /**
- * Entity linking for E2GraphRAG's NLP entity graph: the extracted names of every chunk folded into
- * canonical entities with core's `linkEntities` (case, diacritics, punctuation, disambiguators,
- * short names, surnames, acronyms), each document's title made an entity of its chunks, and title
- * mentions the extractor missed added. Queries are matched against the index's entity names with
- * core's `EntityVocabulary` (longest match).
+ * Entity linking for a passage–entity graph built without a model (E2GraphRAG's NLP entity graph,
+ * grag's bridge-rag): the extracted names of every chunk folded into canonical entities with
+ * {@link linkEntities} (case, diacritics, punctuation, disambiguators, short names, surnames,
+ * acronyms), each document's title made an entity of its chunks, and title mentions the extractor
+ * missed added; the {@link EntityGraph} of the result. Queries are matched against the index's
+ * entity names with {@link EntityVocabulary} (longest match).
  */
-import {
-  EntityVocabulary,
-  type LinkableItem,
-  linkEntities,
-  linkKey,
-  withVocabularyMatches,
-} from '@grag/core/graph';
+import { EntityGraph } from './entity-graph.js';
+import { linkKey } from './link-keys.js';
+import { type LinkableItem, linkEntities } from './linking.js';
+import { EntityVocabulary, withVocabularyMatches } from './vocabulary.js';
 
 /** What {@link linkChunkEntities} reads of each chunk. */
 export interface LinkChunk {
@@ -98,4 +96,34 @@ export function linkQueryEntities(
 ): string[] {
   const folded = extracted.map((e) => (linkKey(e) === '' ? e : (vocabulary.get(e) ?? e)));
   return withVocabularyMatches(query, folded, vocabulary);
+}
+
+/** The entity graph of the chunks, and each chunk's title entity. */
+export interface ChunkEntityGraph {
+  graph: EntityGraph;
+  /** Per chunk: its document's title entity; empty without linking. */
+  homes: (string | undefined)[];
+  /** Title mentions added by linking. */
+  textMentions: number;
+}
+
+/**
+ * The entity graph of the extracted entities (`extracted[c][s]`: sentence s of chunk c): as they
+ * come, or linked across the corpus (see {@link linkChunkEntities}) with `entityLinking`.
+ */
+export function chunkEntityGraph(input: {
+  extracted: readonly (readonly (readonly string[])[])[];
+  chunks: readonly { docId: string; text: string }[];
+  titles: ReadonlyMap<string, string | undefined>;
+  entityLinking: boolean;
+}): ChunkEntityGraph {
+  const { extracted, chunks, titles } = input;
+  if (!input.entityLinking)
+    return { graph: EntityGraph.fromSentences(extracted), homes: [], textMentions: 0 };
+  const linked = linkChunkEntities(extracted, chunks, titles);
+  return {
+    graph: EntityGraph.fromSentences(linked.sentences),
+    homes: linked.homes,
+    textMentions: linked.textMentions,
+  };
 }

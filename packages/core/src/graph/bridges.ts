@@ -5,7 +5,7 @@
  * names them (title bridges). Mention bridges follow them: chunks that share a rare entity with the
  * chunk and best match what the question asks beyond it (its residual query).
  */
-import type { EntityGraph } from './graph.js';
+import type { EntityGraph } from './entity-graph.js';
 
 /**
  * How one seed's title-bridge candidates are ordered: `'coverage'`: most distinct query entities in

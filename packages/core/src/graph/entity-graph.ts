@@ -4,8 +4,9 @@
  * I(e→c) maps an entity to the chunks it occurs in and I(c→e) a chunk to its entities, both with
  * occurrence counts. Typed arrays inside; plain data out.
  */
-import { IndexFormatError, InvalidArgumentError } from '@grag/core';
+
 import { UndirectedGraph } from 'graphology';
+import { IndexFormatError, InvalidArgumentError } from '../contracts/errors.js';
 
 /** {@link EntityGraph} as JSON-serializable data. */
 export interface EntityGraphData {

@@ -3,7 +3,7 @@ import { mulberry32 } from '@grag/core/test';
 import { UndirectedGraph } from 'graphology';
 import { bidirectional } from 'graphology-shortest-path';
 import { describe, expect, test } from 'vitest';
-import { EntityGraph } from '../src/index.js';
+import { EntityGraph } from '../src/graph/index.js';
 
 describe('EntityGraph.fromSentences', () => {
   // chunk 0: two sentences; chunk 1: one sentence with a repeated entity.

@@ -4,8 +4,9 @@
  * `TextAnalyzer` (`createWinkTextAnalyzer()` from `@grag/offline`: wink-nlp with its English lite
  * model). Any extractor that implements {@link EntityExtractor} can replace it.
  */
-import { InvalidArgumentError, type TextAnalyzer, type TextToken } from '@grag/core';
-import { splitSentences } from '@grag/core/kit';
+import { splitSentences } from '../chunking/sentences.js';
+import { InvalidArgumentError } from '../contracts/errors.js';
+import type { TextAnalyzer, TextToken } from '../contracts/text.js';
 
 /**
  * Finds the entities of a text, sentence by sentence. The same extractor, with the same

@@ -1,0 +1,148 @@
+/**
+ * bridge-rag's index construction: chunks (title line first); then, with no model call, the
+ * entities of every sentence (the context's text analyzer) linked across the corpus into one
+ * passage–entity graph; BM25 and the embeddings of every chunk.
+ */
+import {
+  type BuildContext,
+  type Chunk,
+  type Document,
+  InvalidArgumentError,
+  indexVectors,
+  isFittableEmbedder,
+} from '@grag/core';
+import {
+  chunkEntityGraph,
+  type EntityExtractor,
+  type EntityGraph,
+  entityVocabulary,
+  homeChunks,
+} from '@grag/core/graph';
+import { Bm25Index, chunkCorpus, indexProviders, startBuild, withTitle } from '@grag/core/kit';
+import type { BridgeRagOptions } from './options.js';
+import type { BridgeRagIndex, BridgeRagStats } from './types.js';
+
+/** The chunks of the non-blank documents, and how many documents were blank. */
+function chunksOf(
+  name: string,
+  docs: readonly Document[],
+  ctx: BuildContext,
+  o: BridgeRagOptions,
+): { chunks: Chunk[]; skipped: number } {
+  if (docs.length === 0)
+    throw new InvalidArgumentError('docs', `${name} build: the corpus is empty; pass at least one document.`);
+  const kept = docs.filter((d) => d.text.trim() !== '');
+  if (kept.length === 0)
+    throw new InvalidArgumentError('docs', `${name} build: every document is blank; pass some text.`);
+  const chunks = chunkCorpus(kept, {
+    chunking: o.chunking,
+    chunkSize: o.chunkSize,
+    overlap: o.overlap,
+    tokenizer: ctx.tokenizer,
+  });
+  return { chunks, skipped: docs.length - kept.length };
+}
+
+/**
+ * What each chunk is searched and shown by: a document's first chunk starts with the document's
+ * title (unless its text already does), the others are their text.
+ */
+export function chunkTexts(
+  chunks: readonly Chunk[],
+  titles: ReadonlyMap<string, string | undefined>,
+  includeTitle: boolean,
+): string[] {
+  return chunks.map((c) =>
+    c.order === 0 ? withTitle(c.text, titles.get(c.docId)?.trim(), includeTitle) : c.text,
+  );
+}
+
+/** Document id → title, for the documents that have one. */
+export function titleRecord(docs: readonly Document[]): Record<string, string> {
+  const titles: Record<string, string> = {};
+  for (const d of docs) if (typeof d.title === 'string') titles[d.id] = d.title;
+  return titles;
+}
+
+/** The views queries read beside the stored data: built with the index, again on load. */
+export function queryViews(input: {
+  texts: readonly string[];
+  graph: EntityGraph;
+  homes: readonly (string | undefined)[];
+}): Pick<BridgeRagIndex, 'lexical' | 'vocabulary' | 'home'> {
+  return {
+    lexical: new Bm25Index(input.texts),
+    vocabulary: entityVocabulary(input.graph.entities),
+    home: homeChunks(input.graph, input.homes),
+  };
+}
+
+/** What {@link buildBridgeRagIndex} builds from. */
+export interface BridgeRagBuildInput {
+  name: string;
+  docs: readonly Document[];
+  ctx: BuildContext;
+  /** Resolved and checked options. */
+  options: BridgeRagOptions;
+  /** The entity extractor, asked for once the corpus is chunked (an empty corpus is refused first). */
+  extractor: () => EntityExtractor;
+}
+
+/** Build a bridge-rag index, in stages of a fresh build runtime: chunk, entities, graph, fit, embed, vector-index. */
+export async function buildBridgeRagIndex(input: BridgeRagBuildInput): Promise<BridgeRagIndex> {
+  const { name, docs, ctx, options: o } = input;
+  const rt = startBuild(ctx);
+  const { chunks, skipped } = await rt.stage('chunk', () => chunksOf(name, docs, ctx, o));
+  const extractor = input.extractor();
+  const titleMap = new Map(docs.map((d) => [d.id, d.title]));
+  const texts = chunkTexts(chunks, titleMap, o.includeTitle);
+  const extracted = await rt.stage('entities', () =>
+    rt.map(texts, (text) => extractor.extract(text), {
+      label: (_, i) => chunks[i]!.id,
+      unit: 'chunks',
+      concurrency: 1,
+      issues: () => undefined,
+    }),
+  );
+  const { graph, homes, textMentions } = await rt.stage(
+    'graph',
+    () =>
+      chunkEntityGraph({
+        extracted,
+        chunks: chunks.map((c, i) => ({ docId: c.docId, text: texts[i]! })),
+        titles: titleMap,
+        entityLinking: true,
+      }),
+    { checkpoint: false },
+  );
+  const { embedder } = ctx;
+  if (isFittableEmbedder(embedder)) await rt.stage('fit', () => embedder.fit(texts), { checkpoint: false });
+  const embeddings = await rt.stage('embed', () => rt.embed(texts, { label: (_, i) => chunks[i]!.id }));
+  const vectors = await rt.stage(
+    'vector-index',
+    () => indexVectors(ctx.vectorIndex, embeddings, { dimensions: embedder.dimensions }),
+    { checkpoint: false },
+  );
+  const stats: BridgeRagStats = {
+    documents: docs.length - skipped,
+    skippedDocuments: skipped,
+    chunks: chunks.length,
+    entities: graph.entities.length,
+    edges: graph.edgeCount,
+    titleEntities: new Set(homes.filter((h) => h !== undefined)).size,
+    textMentions,
+  };
+  return {
+    providers: indexProviders(ctx),
+    options: o,
+    chunks,
+    texts,
+    vectors,
+    graph,
+    extractor,
+    homes,
+    stats,
+    kept: { documents: docs.map((d) => d.id), titles: titleRecord(docs), extracted, embeddings },
+    ...queryViews({ texts, graph, homes }),
+  };
+}

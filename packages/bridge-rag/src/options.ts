@@ -1,0 +1,167 @@
+/**
+ * bridge-rag's options: their types and defaults (grag's measured offline configuration), the keys
+ * `build` and `retrieve` accept, the rule each value must pass, and their resolution.
+ */
+import type { RetrieveOptions } from '@grag/core';
+import { BRIDGE_ORDERS, type BridgeOrder } from '@grag/core/graph';
+import {
+  assertKnownOptions,
+  ENTRY_POINT_MODES,
+  type EntryPointMode,
+  type OptionRule,
+  opt,
+  optionKeys,
+  pickOptions,
+  RETRIEVE_OPTION_KEYS,
+  resolveCheckedOptions,
+} from '@grag/core/kit';
+
+/** The options a query can set (their defaults are the index's). */
+export interface BridgeRagQueryOptions {
+  /** Passages returned, at most (bridges included). @default 25 */
+  topK: number;
+  /**
+   * How the entry passages are found: `'dense'` (the embedder), `'lexical'` (BM25) or `'hybrid'`
+   * (both, reciprocal rank fusion). 2·topK of them are ranked. @default 'hybrid' (measured)
+   */
+  entryPoints: EntryPointMode;
+  /**
+   * Search breadth of the dense entry search on an approximate vector index (HNSW's `ef`, at least
+   * the depth asked); exact indexes ignore it. 0: the index's own. @default 400 (measured)
+   */
+  entryEf: number;
+  /**
+   * Title bridges placed behind each of the first `bridgeSeeds` passages: the passages of the
+   * documents whose title entities it names. 0: no bridge of either kind (the entry passages
+   * alone). @default 2 (measured)
+   */
+  bridges: number;
+  /** How many of the first ranked passages get bridges. @default 5 (measured) */
+  bridgeSeeds: number;
+  /**
+   * How one seed's title-bridge candidates are ordered: `'coverage'` (most query entities in the
+   * candidate, then the entity named in fewest passages), `'entry'` (its entry-point rank first) or
+   * `'residual'` (its BM25 score for the question's terms the seed lacks first). @default 'coverage'
+   */
+  bridgeOrder: BridgeOrder;
+  /** Place a title bridge only when its entry-point rank is below this; 0: always. @default 0 */
+  bridgeMaxRank: number;
+  /**
+   * Mention bridges behind each seed, after its title bridges: passages among the first
+   * `mentionResidualRank` BM25 hits of the seed's residual query (the question's terms the seed does
+   * not contain) that share with the seed an entity named in at most `mentionSpread` passages.
+   * 0: off. @default 1 (measured)
+   */
+  mentionBridges: number;
+  /** Most passages an entity shared by a seed and its mention bridge may be named in. @default 5 */
+  mentionSpread: number;
+  /** How many hits of the seed's residual query may become mention bridges. @default 10 */
+  mentionResidualRank: number;
+}
+
+/** Build options of bridge-rag; the query ones are the defaults of every query of the index. */
+export interface BridgeRagOptions extends BridgeRagQueryOptions {
+  /**
+   * `'fixed'`: token windows of `chunkSize` with `overlap`; `'document'`: one chunk per document (one
+   * per segment of a document loaded with several, see core's `documentUnits`). @default 'fixed'
+   */
+  chunking: 'fixed' | 'document';
+  /** Tokens per chunk. @default 1200 */
+  chunkSize: number;
+  /** Tokens shared by consecutive chunks. @default 100 */
+  overlap: number;
+  /** Write the document title as the first line of its first chunk (unless the text starts with it). @default true */
+  includeTitle: boolean;
+}
+
+/** Defaults of the query options: grag's measured offline configuration (see the README). */
+export const BRIDGE_RAG_QUERY_DEFAULTS: Readonly<BridgeRagQueryOptions> = {
+  topK: 25,
+  entryPoints: 'hybrid',
+  entryEf: 400,
+  bridges: 2,
+  bridgeSeeds: 5,
+  bridgeOrder: 'coverage',
+  bridgeMaxRank: 0,
+  mentionBridges: 1,
+  mentionSpread: 5,
+  mentionResidualRank: 10,
+};
+
+/** Defaults of {@link createBridgeRag}. */
+export const BRIDGE_RAG_DEFAULTS: Readonly<BridgeRagOptions> = {
+  chunking: 'fixed',
+  chunkSize: 1200,
+  overlap: 100,
+  includeTitle: true,
+  ...BRIDGE_RAG_QUERY_DEFAULTS,
+};
+
+/** Query options: the context budget, `topK`, and any option of {@link BridgeRagQueryOptions}. */
+export interface BridgeRagRetrieveOptions extends RetrieveOptions, Partial<BridgeRagQueryOptions> {}
+
+const QUERY_KEYS = optionKeys<BridgeRagQueryOptions>(BRIDGE_RAG_QUERY_DEFAULTS);
+
+/** Every build option key; others are refused. The query options are among them (their defaults). */
+export const BRIDGE_RAG_BUILD_OPTION_KEYS: readonly string[] =
+  optionKeys<BridgeRagOptions>(BRIDGE_RAG_DEFAULTS);
+
+/** Every retrieve option key; others are refused. */
+export const BRIDGE_RAG_RETRIEVE_OPTION_KEYS: readonly string[] = [
+  ...new Set([...RETRIEVE_OPTION_KEYS, ...QUERY_KEYS]),
+];
+
+const QUERY_RULES: { readonly [K in keyof BridgeRagQueryOptions]-?: OptionRule } = {
+  topK: opt.positiveInt,
+  entryPoints: opt.oneOf(...ENTRY_POINT_MODES),
+  entryEf: opt.nonNegativeInt,
+  bridges: opt.nonNegativeInt,
+  bridgeSeeds: opt.nonNegativeInt,
+  bridgeOrder: opt.oneOf(...BRIDGE_ORDERS),
+  bridgeMaxRank: opt.nonNegativeInt,
+  mentionBridges: opt.nonNegativeInt,
+  mentionSpread: opt.positiveInt,
+  mentionResidualRank: opt.positiveInt,
+};
+
+const RULES: { readonly [K in keyof BridgeRagOptions]-?: OptionRule } = {
+  chunking: opt.oneOf('fixed', 'document'),
+  chunkSize: opt.positiveInt,
+  overlap: opt.nonNegativeInt,
+  includeTitle: opt.boolean,
+  ...QUERY_RULES,
+};
+
+/**
+ * The options of a build (or of a saved index, on load): each layer's keys checked, the layers
+ * resolved over {@link BRIDGE_RAG_DEFAULTS} (`undefined` values ignored) and every value checked.
+ * @throws InvalidArgumentError naming `caller`, on an unknown key or a bad value.
+ */
+export function resolveBridgeRagOptions(
+  caller: string,
+  ...layers: readonly (Partial<BridgeRagOptions> | Readonly<Record<string, unknown>> | undefined)[]
+): BridgeRagOptions {
+  return resolveCheckedOptions(
+    caller,
+    { defaults: BRIDGE_RAG_DEFAULTS, rules: RULES, known: BRIDGE_RAG_BUILD_OPTION_KEYS },
+    ...layers,
+  );
+}
+
+/**
+ * The query options in effect for one query: the index's, overridden by those given to `retrieve`.
+ * @throws InvalidArgumentError naming `caller`, on an unknown option key or a bad value.
+ */
+export function resolveBridgeRagQuery(
+  caller: string,
+  base: BridgeRagQueryOptions,
+  overrides: BridgeRagRetrieveOptions,
+): BridgeRagQueryOptions {
+  assertKnownOptions(caller, overrides, BRIDGE_RAG_RETRIEVE_OPTION_KEYS);
+  return resolveCheckedOptions<BridgeRagQueryOptions>(
+    caller,
+    { defaults: BRIDGE_RAG_QUERY_DEFAULTS, rules: QUERY_RULES },
+    pickOptions(base, QUERY_KEYS),
+    pickOptions(overrides, QUERY_KEYS),
+  );
+}

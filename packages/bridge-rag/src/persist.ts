@@ -1,0 +1,143 @@
+/**
+ * bridge-rag's index (a directory or any IndexStore), through core's persistence envelope:
+ * `chunks.json` (the chunks and their searched texts), `graph.json` (the passage–entity graph with
+ * its entity↔chunk indexes), `links.json` (each chunk's title entity), `update.json` (documents,
+ * titles, extracted entities), `embeddings.rows` (every chunk's embedding, core's lossless vector
+ * rows), `vectors.bin` (the vector index, saved only when the factory is not exact; an exact one is
+ * built again from the rows at load) and the manifest (params, stats with the entity extractor's
+ * id, provider fingerprints, a fitted embedder's state). The JSON files are gzipped. BM25, the
+ * vocabulary and the home chunks are rebuilt at load.
+ */
+import { type BuildContext, IndexFormatError, type IndexStore } from '@grag/core';
+import { type EntityExtractor, EntityGraph } from '@grag/core/graph';
+import {
+  chunkSchema,
+  type MethodIndexFormat,
+  openMethodIndex,
+  type Schema,
+  shapeIssue,
+  v,
+  writeMethodIndex,
+} from '@grag/core/kit';
+import { queryViews } from './build.js';
+import { resolveBridgeRagOptions } from './options.js';
+import type { BridgeRagIndex, BridgeRagStats } from './types.js';
+
+const CHUNKS_FILE = 'chunks.json';
+const GRAPH_FILE = 'graph.json';
+const LINKS_FILE = 'links.json';
+const KEPT_FILE = 'update.json';
+const EMBEDDINGS_FILE = 'embeddings.rows';
+const VECTORS_FILE = 'vectors.bin';
+const GZIP = { compress: true } as const;
+
+const count = v.int({ min: 0 });
+const statsSchema: Schema<BridgeRagStats & { entityExtractor: string }> = v.object({
+  documents: count,
+  skippedDocuments: count,
+  chunks: count,
+  entities: count,
+  edges: count,
+  titleEntities: count,
+  textMentions: count,
+  entityExtractor: v.string(),
+});
+const chunksSchema = v.refine(v.object({ chunks: v.array(chunkSchema), texts: v.array(v.string()) }), (c) =>
+  c.texts.length !== c.chunks.length
+    ? `has ${c.texts.length} texts for ${c.chunks.length} chunks`
+    : undefined,
+);
+const linksSchema = v.object({ homes: v.array(v.nullable(v.string())) });
+const keptSchema = v.object({
+  documents: v.array(v.string()),
+  titles: v.record(v.string()),
+  extracted: v.array(v.array(v.array(v.string()))),
+});
+
+/** Write `index` to `target`, a directory or any store (atomically; see core `writeMethodIndex`). */
+export async function saveBridgeRag(
+  index: BridgeRagIndex,
+  target: string | IndexStore,
+  format: MethodIndexFormat,
+): Promise<void> {
+  await writeMethodIndex(
+    target,
+    {
+      ...format,
+      providers: index.providers,
+      params: index.options,
+      stats: { ...index.stats, entityExtractor: index.extractor.id },
+    },
+    async (out) => {
+      await out.json(CHUNKS_FILE, { chunks: index.chunks, texts: index.texts }, GZIP);
+      await out.json(GRAPH_FILE, index.graph.toJSON(), GZIP);
+      await out.json(LINKS_FILE, { homes: index.homes.map((h) => h ?? null) }, GZIP);
+      const { embeddings, ...kept } = index.kept;
+      await out.json(KEPT_FILE, kept, GZIP);
+      await out.vectorRows(EMBEDDINGS_FILE, embeddings, index.providers.embedder.dimensions);
+      await out.vectorIndex(VECTORS_FILE, index.vectors);
+    },
+  );
+}
+
+/**
+ * Load the index in `target` with the providers of `ctx` and `extractor`: the envelope checks the
+ * method, format version, providers and params; the extractor must be the one the index was built
+ * with; every file and cross-file count is checked.
+ * @throws IndexFormatError naming the file, saying to rebuild.
+ */
+export async function loadBridgeRag(
+  target: string | IndexStore,
+  ctx: BuildContext,
+  extractor: EntityExtractor,
+  format: MethodIndexFormat,
+): Promise<BridgeRagIndex> {
+  const opened = await openMethodIndex(target, ctx, {
+    ...format,
+    params: (saved) => resolveBridgeRagOptions(`${format.method} load`, saved),
+    stats: statsSchema,
+  });
+  const { entityExtractor: built, ...stats } = opened.stats;
+  if (built !== extractor.id) {
+    throw new IndexFormatError(
+      opened.location,
+      format.formatVersion,
+      `${opened.location} was built with entity extractor '${built}' (now '${extractor.id}'). Use the same extractor or rebuild the index.`,
+    );
+  }
+  const { chunks, texts } = await opened.json(CHUNKS_FILE, chunksSchema);
+  const graph = EntityGraph.fromJSON(await opened.json(GRAPH_FILE, v.unknown()), opened.locate(GRAPH_FILE));
+  opened.check(GRAPH_FILE, () => {
+    if (graph.chunkCount !== chunks.length)
+      shapeIssue('chunks', `indexes ${graph.chunkCount} chunks, but the index has ${chunks.length}`);
+  });
+  const links = await opened.json(LINKS_FILE, linksSchema);
+  opened.check(LINKS_FILE, () => {
+    if (links.homes.length !== chunks.length)
+      shapeIssue('homes', `has ${links.homes.length} title entities for ${chunks.length} chunks`);
+  });
+  const homes = links.homes.map((h) => h ?? undefined);
+  const kept = await opened.json(KEPT_FILE, keptSchema);
+  opened.check(KEPT_FILE, () => {
+    if (kept.extracted.length !== chunks.length)
+      shapeIssue(
+        'extracted',
+        `has the entities of ${kept.extracted.length} chunks, but the index has ${chunks.length}`,
+      );
+  });
+  const embeddings = await opened.vectorRows(EMBEDDINGS_FILE, chunks.length);
+  const vectors = await opened.vectorIndex(VECTORS_FILE, chunks.length, () => embeddings);
+  return {
+    providers: opened.providers,
+    options: opened.params,
+    chunks,
+    texts,
+    vectors,
+    graph,
+    extractor,
+    homes,
+    stats,
+    kept: { ...kept, embeddings },
+    ...queryViews({ texts, graph, homes }),
+  };
+}
