@@ -29,7 +29,10 @@ export function descriptorType(noun: string): string | null {
 }
 
 /** The last noun of the adjectives and nouns from token `k` ("which *ferry*", "what river *port*"). */
-export function nounAfterWh(tokens: readonly Token[], k: number): { noun: string | null; plural: boolean } {
+export function nounAfterWh(
+  tokens: readonly Token[],
+  k: number,
+): { noun: string | null; plural: boolean; kindEnd?: number } {
   let noun: string | null = null;
   let plural = false;
   for (
@@ -43,6 +46,25 @@ export function nounAfterWh(tokens: readonly Token[], k: number): { noun: string
     if (tokens[i]!.pos !== 'NOUN') continue;
     noun = tokens[i]!.lemma;
     plural = tokens[i]!.normal !== noun && /s$/.test(tokens[i]!.normal);
+    // "What kind of bird …", "which breed of dog": the answer is a kind of bird, of dog.
+    if (KIND_NOUNS.has(noun) && tokens[i + 1]?.normal === 'of') {
+      let j = i + 2;
+      while (tokens[j]?.pos === 'DET') j++;
+      const inner = nounAfterWh(tokens, j);
+      // The wh-phrase runs to the noun after "of" (the answer's sentence need not say "bird").
+      if (inner.noun) return { ...inner, kindEnd: inner.kindEnd ?? lastNoun(tokens, j) };
+    }
   }
   return { noun, plural };
 }
+
+/** The last noun of the run of adjectives and nouns from `k`. */
+function lastNoun(tokens: readonly Token[], k: number): number {
+  let end = k;
+  for (let i = k; tokens[i] && (tokens[i]!.pos === 'ADJ' || tokens[i]!.pos === 'NOUN'); i++)
+    if (tokens[i]!.pos === 'NOUN') end = i;
+  return end;
+}
+
+/** Nouns that ask for a kind of the noun after "of": "what kind of bird", "which breed of dog". */
+const KIND_NOUNS = new Set(['kind', 'type', 'sort', 'variety', 'breed', 'species']);

@@ -308,6 +308,7 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
     // The noun asked for is a common noun: "Which country Lotte Haas is from?" asks for a country.
     const asked = nounAfterWh(tokens, target.start + 1);
     if (asked.noun !== null) reading.plural = asked.plural;
+    if (asked.kindEnd !== undefined) reading.whEnd = Math.max(reading.whEnd, asked.kindEnd);
     if (asked.noun !== descriptor) {
       descriptor = asked.noun;
       reading.descriptor = asked.noun;

@@ -5,6 +5,7 @@
  */
 import type { Token } from '../nlp.js';
 import { MEASURE_WORDS } from '../query.js';
+import { isKindByWordNet } from '../wordnet.js';
 import { contentWords } from '../words.js';
 import { datesOtherVerb, measuredIn, namesNoAgent, unitKind } from './clauses.js';
 import { NOW, type QuestionCues } from './cues.js';
@@ -327,7 +328,12 @@ function calledKind(tokens: readonly Token[], end: number, last: number, kind: s
   if (!/^(is|was|,)$/.test(tokens[k]?.normal ?? '')) return false;
   k++;
   if (!/^(a|an)$/.test(tokens[k]?.normal ?? '')) return false;
-  for (let n = 0, j = k + 1; n < 4 && j <= last && /^(ADJ|NOUN)$/.test(tokens[j]!.pos); n++, j++)
-    if (tokens[j]!.pos === 'NOUN' && isKindOf(tokens[j]!.lemma, kind)) return true;
+  for (let n = 0, j = k + 1; n < 4 && j <= last && /^(ADJ|NOUN|NUM)$/.test(tokens[j]!.pos); n++, j++)
+    if (tokens[j]!.pos === 'NOUN' && isKindOrMember(tokens[j]!.lemma, kind)) return true;
   return false;
+}
+
+/** Whether a noun names `kind` ("ferry" for ferry, "Shipyard" for yard) or a kind of it ("documentary" for film). */
+function isKindOrMember(lemma: string, kind: string): boolean {
+  return isKindOf(lemma, kind) || isKindByWordNet(lemma, kind);
 }

@@ -4,6 +4,7 @@
  */
 import type { EntityAnalysis } from '../entities.js';
 import { spanText, type Token } from '../nlp.js';
+import { isKindByWordNet } from '../wordnet.js';
 import { titleCase, wordsOf } from '../words.js';
 import { COUNTRIES, COUNTRY_ALIASES, DEMONYMS } from './countries.js';
 import { isKindOf } from './meaning.js';
@@ -162,6 +163,19 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
   }
   // Noun phrases (adjectives and nouns ending in a noun) outside names, for "what" questions.
   if (reading.kind === 'thing') {
+    // "teaches German" for "What language …": a capitalised word the finder left out that names a
+    // kind of what is asked.
+    if (reading.descriptor)
+      for (let k = sentence.start; k <= sentence.end; k++)
+        if (
+          !covered[k] &&
+          tokens[k]!.type === 'word' &&
+          /^\p{Lu}/u.test(tokens[k]!.value) &&
+          namesKindOf({ start: k, end: k, text: '', type: 'np' }, tokens, reading.descriptor)
+        ) {
+          push(k, k, 'np');
+          covered[k] = 1;
+        }
     let i = sentence.start;
     while (i <= sentence.end) {
       const t = tokens[i]!;
@@ -196,7 +210,16 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
         end++;
       let last = end;
       while (last >= i && !headNoun(last)) last--;
-      if (last >= i && last - i < 5 && !tokens[last]!.stop) push(i, last, 'np');
+      if (last >= i && last - i < 5 && !tokens[last]!.stop) {
+        push(i, last, 'np');
+        // "coaches rowing" for "What sport …": the kind asked for is the head alone.
+        if (
+          last > i &&
+          reading.descriptor &&
+          namesKindOf({ start: last, end: last, text: '', type: 'np' }, tokens, reading.descriptor)
+        )
+          push(last, last, 'np');
+      }
       i = end + 1;
     }
   }
@@ -288,6 +311,9 @@ export function typeFit(reading: QuestionReading, span: Span, tokens: readonly T
       if (t === 'year') return 0.15;
       return t === 'date' ? 0.1 : 0;
     default: {
+      // "What instrument does she play?": "the cello" is a kind of instrument. Below a name: "Which
+      // film …" asks for a named one, and "a documentary" is a film too.
+      if (reading.descriptor && t === 'np' && namesKindOf(span, tokens, reading.descriptor)) return 0.6;
       if (reading.expectedType) {
         if (t === reading.expectedType) return 1;
         if (reading.expectedType === 'date') return t === 'year' ? 1 : 0.05;
@@ -337,6 +363,18 @@ export function coordinated(
     }
   }
   return start !== at.start || end !== at.end ? clean(spanText(tokens, start, end)) : null;
+}
+
+/**
+ * Whether `span` names a kind of `descriptor` by WordNet's hierarchy ("cello" of instrument, "German"
+ * of language): its head noun, or the one word of a name.
+ */
+export function namesKindOf(span: Span, tokens: readonly Token[], descriptor: string): boolean {
+  const head = tokens[span.end];
+  if (head?.type !== 'word') return false;
+  if (span.start < span.end && isKindByWordNet(`${tokens[span.end - 1]!.lemma} ${head.lemma}`, descriptor))
+    return true;
+  return isKindByWordNet(head.lemma, descriptor) || isKindByWordNet(head.normal, descriptor);
 }
 
 /**

@@ -1,0 +1,65 @@
+import { describe, expect, test } from 'vitest';
+import { createOfflineTasks } from '../src/index.js';
+import { isKindByWordNet } from '../src/wordnet.js';
+
+// Invented notes of a harbour town; the expected answers are read off them.
+const notes = [
+  {
+    id: 'cello',
+    text: 'Ilse Marren plays the cello in the Merrow Falls chamber orchestra. She moved to the town in 2011.',
+  },
+  {
+    id: 'quill',
+    text: 'Tomas Quill is a retired schoolteacher who coaches rowing at the Gig Club on weekends.',
+  },
+  {
+    id: 'gull',
+    text: 'The Sable Gull is a small tern that nests on the cliffs north of the harbour. Its eggs are speckled.',
+  },
+  {
+    id: 'film',
+    text: 'Harbour Lights is a 2016 documentary about the lighthouse keepers of the coast, directed by Nell Ardry.',
+  },
+  { id: 'pell', text: 'Jory Pell speaks Danish at home and teaches German at the Brinemark Institute.' },
+];
+const tasks = createOfflineTasks();
+const ask = async (q: string) => (await tasks.answer(q, notes)).answer;
+
+describe('questions that ask for a kind of thing', () => {
+  test.each([
+    ['What instrument does Ilse Marren play?', 'cello'],
+    ['Which instrument is played by Ilse Marren?', 'cello'],
+    ['What sport does Tomas Quill coach?', 'rowing'],
+    ['What type of film is Harbour Lights?', 'documentary'],
+    ['What language does Jory Pell teach?', 'German'],
+  ])('%s → %s', async (q, expected) => {
+    expect(await ask(q)).toBe(expected);
+  });
+
+  test('"what kind of X" asks for a kind of X, which the answer sentence need not name', async () => {
+    expect(await ask('What kind of bird is the Sable Gull?')).toMatch(/\btern$/);
+  });
+
+  test('a named answer still wins where the question asks for one ("which film")', async () => {
+    expect(await ask('Which film did Nell Ardry direct?')).toBe('Harbour Lights');
+  });
+});
+
+describe('WordNet kinds', () => {
+  test.each([
+    ['cello', 'instrument', true],
+    ['tern', 'bird', true],
+    ['rowing', 'sport', true],
+    ['german', 'language', true],
+    ['oak', 'tree', true],
+    // A phrase WordNet does not list is a kind of what its last word is.
+    ['steel trawler', 'vessel', true],
+    ['orchestra', 'instrument', false],
+    ['cello', 'bird', false],
+    // A word is not a kind of itself; an unknown word is a kind of nothing.
+    ['bird', 'bird', false],
+    ['zzxqv', 'bird', false],
+  ])('%s is a kind of %s: %s', (word, kind, expected) => {
+    expect(isKindByWordNet(word, kind)).toBe(expected);
+  });
+});
