@@ -45,6 +45,26 @@ describe('questions that ask for a kind of thing', () => {
   });
 });
 
+describe('yes/no questions about a kind', () => {
+  const more = [
+    ...notes,
+    { id: 'heron', text: 'The Grey Heron is a passenger ferry that sails from Merrow Falls to Gullhaven.' },
+    { id: 'kittiwake', text: 'The Kittiwake is a seabird of the northern coasts.' },
+    { id: 'tamblin', text: 'Osric Tamblin is a Danish painter known for his harbour scenes.' },
+  ];
+  test.each([
+    // What the context calls the subject ("a small tern") is a kind of what is asked, or is not.
+    ['Is the Sable Gull a bird?', 'yes'],
+    // The name says heron; the context says ferry.
+    ['Is the Grey Heron a bird?', 'no'],
+    ['Are the Sable Gull and the Kittiwake both birds?', 'yes'],
+    ['Are the Sable Gull and the Grey Heron both birds?', 'no'],
+    ['Is Osric Tamblin a musician?', 'no'],
+  ])('%s → %s', async (q, expected) => {
+    expect((await tasks.answer(q, more)).answer).toBe(expected);
+  });
+});
+
 describe('WordNet kinds', () => {
   test.each([
     ['cello', 'instrument', true],

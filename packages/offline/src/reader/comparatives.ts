@@ -110,3 +110,32 @@ export function otherKind(
   }
   return other;
 }
+
+/**
+ * The kind a yes/no question asks its subjects to be: "Is X a *musician*?", "Are X and Y both
+ * American film *directors*?" (`modified`: words before the head narrow it), "Is X a kind of
+ * *bird*?". The noun run must follow the last subject word (after "both", an article); null when
+ * the question asks something else ("Are X and Y both located in …?").
+ */
+export function askedKind(
+  tokens: readonly Token[],
+  subjectWords: ReadonlySet<string>,
+): { kind: string; modified: boolean } | null {
+  let k = -1;
+  for (let i = 0; i < tokens.length; i++) if (subjectWords.has(tokens[i]!.normal)) k = i;
+  if (k < 0) return null;
+  k++;
+  while (tokens[k] && /^(both|all|each|a|an|the|also|still)$/.test(tokens[k]!.normal)) k++;
+  // "a kind of bird", "a type of ferry".
+  if (/^(kind|type|sort|form|variety)$/.test(tokens[k]?.lemma ?? '') && tokens[k + 1]?.normal === 'of')
+    k += 2;
+  const start = k;
+  let head = -1;
+  for (; tokens[k] && /^(ADJ|NOUN)$/.test(tokens[k]!.pos) && /^\p{Ll}/u.test(tokens[k]!.value); k++)
+    if (tokens[k]!.pos === 'NOUN') head = k;
+  if (head < 0) return null;
+  const after = tokens[head + 1];
+  // The run ends the question ("…?") or a clause of its own ("… from Norway?").
+  if (after && after.pos !== 'PUNCT' && after.pos !== 'ADP') return null;
+  return { kind: tokens[head]!.lemma, modified: head > start };
+}

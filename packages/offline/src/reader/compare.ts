@@ -1,11 +1,13 @@
+import { isKindByWordNet } from '../wordnet.js';
 import { containsWords, contentWords } from '../words.js';
 import { aboutItems, wordSet } from './about.js';
 import { pairedNames } from './chain.js';
-import { nounCompounds, otherKind } from './comparatives.js';
+import { askedKind, nounCompounds, otherKind } from './comparatives.js';
 import { COUNTRIES, COUNTRY_ALIASES, DEMONYMS } from './countries.js';
 import { AGE_WORDS, eventDistance, eventYear, numberValue } from './events.js';
+import { roleHeads } from './identity.js';
 import { type Relation, relationOf } from './kinship.js';
-import { concept } from './meaning.js';
+import { concept, isKindOf } from './meaning.js';
 import { LIFE_SPAN, MONTHS, TIME_WORDS, YEAR } from './question.js';
 import { resolveChain } from './resolve.js';
 import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
@@ -353,7 +355,15 @@ export function polarAnswer(
         otherKind(s.ea.analysis.tokens, range.start, range.end, c, questionLemmas),
       );
     };
-    yes = named.every((list) => {
+    // "Is X a bird?": what the context calls X ("a small tern") is a bird, or another thing.
+    const asked = askedKind(question.tokens, subjectWords);
+    yes = named.every((list, n) => {
+      const heads = asked ? roleHeads(subjects[n]!, sentences) : new Set<string>();
+      if (asked && heads.size > 0) {
+        const fits = [...heads].some((h) => isKindOf(h, asked.kind) || isKindByWordNet(h, asked.kind));
+        if (!fits) return false;
+        if (!asked.modified) return true;
+      }
       if (list.slice(0, 3).some(({ i }) => otherKindOf(i))) return false;
       let coverage = 0;
       for (const { i } of list.slice(0, 3)) {
