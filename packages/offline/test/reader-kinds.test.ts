@@ -65,6 +65,22 @@ describe('yes/no questions about a kind', () => {
   });
 });
 
+describe('chains through a kind of thing, and relation verbs wink counts as stop words', () => {
+  const orchestra = [
+    { id: 'plays', text: 'Ilse Marren plays a cello in the Merrow Falls orchestra.' },
+    { id: 'maker', text: 'Her cello was made by Aldo Ferri in 1921.' },
+    { id: 'founded', text: 'The Merrow Falls orchestra was founded by Tomas Quill.' },
+  ];
+  test.each([
+    // "made" says the relation asked about (wink lists it as a stop word).
+    ['Who made the cello?', 'Aldo Ferri'],
+    // The instrument she plays is the cello (a kind of instrument), then who made it.
+    ['Who made the instrument that Ilse Marren plays?', 'Aldo Ferri'],
+  ])('%s → %s', async (q, expected) => {
+    expect((await tasks.answer(q, orchestra)).answer).toBe(expected);
+  });
+});
+
 describe('WordNet kinds', () => {
   test.each([
     ['cello', 'instrument', true],

@@ -8,7 +8,7 @@ import { MEASURE_WORDS } from '../query.js';
 import { wordsOf } from '../words.js';
 import { askedUnit } from './clauses.js';
 import { EVENT_VERBS, lifeEventOf } from './events.js';
-import { concept, concepts } from './meaning.js';
+import { concept, concepts, isStopWord } from './meaning.js';
 import { YEAR } from './question.js';
 import type { AnswerQuestion } from './types.js';
 
@@ -56,7 +56,7 @@ export function questionCues(question: AnswerQuestion): QuestionCues {
   // ("When did A die?", "Where was the engineer who built B born?").
   const words = tokens.filter((t) => t.type === 'word');
   const verbs = new Set<number>();
-  const firstVerb = tokens.find((t) => t.pos === 'VERB' && !t.stop);
+  const firstVerb = tokens.find((t) => t.pos === 'VERB' && !isStopWord(t));
   if (firstVerb) verbs.add(firstVerb.index);
   for (const t of words.slice(-2)) if (t.pos === 'VERB') verbs.add(t.index);
   const questionConcepts = concepts(tokens.map((t) => t.lemma));
@@ -66,7 +66,7 @@ export function questionCues(question: AnswerQuestion): QuestionCues {
     for (const w of wordsOf(t.value)) qWords.add(w);
     qWords.add(t.lemma);
     qConcepts.add(concept(t.lemma));
-    if (t.stop) return;
+    if (isStopWord(t)) return;
     const gap =
       reading.whStart < 0 ? 0 : k < reading.whStart ? reading.whStart - k : Math.max(0, k - reading.whEnd);
     // Words of the relation asked about (and the question's verb) weigh whole; the names' words
@@ -127,7 +127,7 @@ export function questionCues(question: AnswerQuestion): QuestionCues {
   const verbWords = new Set<string>();
   for (const k of verbs) {
     const t = tokens[k]!;
-    if (t.stop || t.pos !== 'VERB') continue;
+    if (isStopWord(t) || t.pos !== 'VERB') continue;
     for (const w of [t.lemma, t.normal, questionConcepts[k]]) if (w) verbWords.add(w);
   }
   return {

@@ -8,7 +8,7 @@
  */
 import type { EntityAnalysis } from '../entities.js';
 import { DESCRIPTOR_TYPES } from '../lexicon.js';
-import { type Analysis, isContent, isKnownWord } from '../nlp.js';
+import { type Analysis, isContent, isKnownWord, type Token } from '../nlp.js';
 import { GROUPS } from './synonyms.js';
 
 /**
@@ -23,8 +23,17 @@ const SECOND_SENSES: Readonly<Record<string, readonly string[]>> = {
   open: ['found'],
   launch: ['release', 'open'],
   run: ['lead'],
-  // "The institute is directed by Y": Y leads it, runs it.
-  direct: ['lead', 'operate'],
+  // "The institute is directed by Y": Y leads it, runs it; "the film directed by Y": Y made it.
+  direct: ['lead', 'operate', 'make'],
+  // Who made a thing is who created it, whatever the craft: "Who made Harbour Lights?".
+  write: ['make'],
+  compose: ['make'],
+  paint: ['make'],
+  design: ['make'],
+  build: ['make'],
+  create: ['make'],
+  produce: ['make'],
+  craft: ['make'],
   manage: ['lead'],
   keep: ['operate'],
   head: ['operate'],
@@ -289,7 +298,7 @@ export function contentConcepts(
     const token = analysis.tokens[i];
     const c = all[i];
     if (!token || !c) continue;
-    if (isContent(token) || c !== token.lemma) {
+    if (saysContent(token) || c !== token.lemma) {
       out.push(c);
       if (withSenses) out.push(...secondSenses(token.lemma));
     }
@@ -350,7 +359,7 @@ export function predicateConcepts(qea: EntityAnalysis, whStart: number, whEnd: n
     if (/^\p{Lu}/u.test(t.value) && k > 0) return;
     // "Where in town …": the kind of place asked for, not a relation.
     if (where && (LOCATING_VERBS.has(t.lemma) || PLACE_KINDS.has(t.lemma))) return;
-    if (!isContent(t) && all[k] === t.lemma) return;
+    if (!saysContent(t) && all[k] === t.lemma) return;
     out.add(all[k]!);
     if (t.pos === 'VERB' && !LIGHT_VERBS.has(t.lemma)) verbs.add(all[k]!);
     else if (t.pos === 'NOUN') nouns.add(all[k]!);
@@ -368,4 +377,21 @@ export function predicateConcepts(qea: EntityAnalysis, whStart: number, whEnd: n
 export function isKindOf(lemma: string, kind: string): boolean {
   if (lemma === kind || concept(lemma) === concept(kind)) return true;
   return kind.length >= 3 && lemma.length - kind.length >= 3 && lemma.endsWith(kind);
+}
+
+/**
+ * Verbs wink counts as stop words that say a relation in a question and in its answer's sentence:
+ * "Who *made* the cello?", "What did she *give* the town?", "Who *took* over the yard?", "What did he
+ * *become*?", "Who *kept* the light?".
+ */
+const RELATION_STOP_VERBS = new Set(['make', 'give', 'take', 'become', 'keep', 'put', 'use']);
+
+/** Whether a token is a stop word to the reader: wink's stop words, less the relation verbs. */
+export function isStopWord(t: Token): boolean {
+  return t.stop && !(t.pos === 'VERB' && RELATION_STOP_VERBS.has(t.lemma));
+}
+
+/** Whether a token carries content to the reader: a content word, or a relation verb wink calls a stop word. */
+export function saysContent(t: Token): boolean {
+  return isContent(t) || (t.pos === 'VERB' && RELATION_STOP_VERBS.has(t.lemma));
 }

@@ -9,6 +9,7 @@
 import { type AnswerWithCitations, type ContextItem, type Embedder, throwIfAborted } from '@grag/core';
 import type { EntityAnalysis } from '../entities.js';
 import { analyze } from '../nlp.js';
+import { isKindByWordNet } from '../wordnet.js';
 import { findRelationPhrase, substitute } from './chain.js';
 import { type ReaderContext, readContext } from './context.js';
 import { findDescription, GENERIC_PLACES, normalizeWording, replaceSpan } from './decompose.js';
@@ -221,9 +222,14 @@ async function chainStep(
   const kinds =
     ('kinds' in description ? description.kinds : undefined) ?? (description.head ? [description.head] : []);
   if (kinds.length > 0 && !kinds.some((kind) => GENERIC_PLACES.has(kind) || describedAs(sub.answer, kind))) {
-    // …or what a sentence calls it: "X was a Norwegian marine biologist".
+    // …or what a sentence calls it: "X was a Norwegian marine biologist"; or a kind of it by
+    // WordNet, the name itself ("Norway" is a country) or what the context calls it ("a tern").
     const heads = roleHeads(sub.answer, plain);
-    if (!kinds.some((kind) => heads.has(kind))) return null;
+    const kindOf = (kind: string): boolean =>
+      heads.has(kind) ||
+      isKindByWordNet(sub.answer, kind) ||
+      [...heads].some((h) => isKindByWordNet(h, kind));
+    if (!kinds.some(kindOf)) return null;
   }
   for (const i of sub.items) addItem(i);
   // "Who is the woman who started X?": the description is all that is asked.

@@ -10,7 +10,7 @@ import { contentWords } from '../words.js';
 import { datesOtherVerb, measuredIn, namesNoAgent, unitKind } from './clauses.js';
 import { NOW, type QuestionCues } from './cues.js';
 import { LIFE_VERBS, lifeSpanSide, rangeSide } from './events.js';
-import { concept, isKindOf, secondSenses, tokenConcepts } from './meaning.js';
+import { concept, isKindOf, isStopWord, secondSenses, tokenConcepts } from './meaning.js';
 import { type QuestionReading, YEAR } from './question.js';
 import { kindWord, NOT_NAME_TYPES, type Span, typeFit } from './spans.js';
 import type { AnswerSentence } from './types.js';
@@ -74,7 +74,7 @@ export function readSentence(
   let relational = false;
   for (let k = range.start; k <= range.end; k++) {
     const t = tokens[k]!;
-    if ((t.type === 'word' || t.type === 'number') && !t.stop) {
+    if ((t.type === 'word' || t.type === 'number') && !isStopWord(t)) {
       const weight = nearWeight(k);
       if (weight > 0) matched.push({ k, weight });
       if (weight > 0 && !relational)
