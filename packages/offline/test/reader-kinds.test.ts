@@ -14,7 +14,7 @@ const notes = [
   },
   {
     id: 'gull',
-    text: 'The Sable Gull is a small tern that nests on the cliffs north of the harbour. Its eggs are speckled.',
+    text: 'The Brannock Gull is a small tern that nests on the cliffs north of the harbour. Its eggs are speckled.',
   },
   {
     id: 'film',
@@ -37,7 +37,7 @@ describe('questions that ask for a kind of thing', () => {
   });
 
   test('"what kind of X" asks for a kind of X, which the answer sentence need not name', async () => {
-    expect(await ask('What kind of bird is the Sable Gull?')).toMatch(/\btern$/);
+    expect(await ask('What kind of bird is the Brannock Gull?')).toMatch(/\btern$/);
   });
 
   test('a named answer still wins where the question asks for one ("which film")', async () => {
@@ -54,11 +54,11 @@ describe('yes/no questions about a kind', () => {
   ];
   test.each([
     // What the context calls the subject ("a small tern") is a kind of what is asked, or is not.
-    ['Is the Sable Gull a bird?', 'yes'],
+    ['Is the Brannock Gull a bird?', 'yes'],
     // The name says heron; the context says ferry.
     ['Is the Grey Heron a bird?', 'no'],
-    ['Are the Sable Gull and the Kittiwake both birds?', 'yes'],
-    ['Are the Sable Gull and the Grey Heron both birds?', 'no'],
+    ['Are the Brannock Gull and the Kittiwake both birds?', 'yes'],
+    ['Are the Brannock Gull and the Grey Heron both birds?', 'no'],
     ['Is Osric Tamblin a musician?', 'no'],
   ])('%s → %s', async (q, expected) => {
     expect((await tasks.answer(q, more)).answer).toBe(expected);
