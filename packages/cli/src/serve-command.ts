@@ -9,6 +9,7 @@ import { type IndexManifest, InvalidArgumentError } from '@grag/core';
 import {
   type IndexFolder,
   isLoopbackHost,
+  loadIndex,
   loadIndexes,
   openIndexFolder,
   type ScopedToken,
@@ -20,7 +21,7 @@ import type { GragConfig } from './config.js';
 import { createProviders } from './providers.js';
 import { METHODS } from './registry.js';
 import type { ServeWorkerData } from './serve-worker.js';
-import { closeAll, indexTargets, readTargetManifest } from './store.js';
+import { closeAll, type IndexTarget, indexTargets, readTargetManifest } from './store.js';
 
 /** What `grag serve` was given. */
 export interface ServeCommandInput {
@@ -111,6 +112,44 @@ async function readTokensFile(io: CliIO, path: string | undefined): Promise<Toke
   return file;
 }
 
+/** The names of the indexes of the database at `url` (one line naming it when it cannot be reached). */
+async function storeIndexNames(url: string): Promise<string[]> {
+  const { listPostgresIndexes } = await import('@grag/postgres');
+  try {
+    return await listPostgresIndexes({ url });
+  } catch (error) {
+    if (!InvalidArgumentError.isInstance(error)) throw error;
+    throw new InvalidArgumentError(
+      'store',
+      `--store: ${error.message.replace(/^listPostgresIndexes: /, '')}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+/**
+ * What a server on a database needs to create indexes in it: the CLI's methods, a context of the
+ * configured providers (as grag index builds with), and a store per new name (closed with `targets`).
+ */
+function storeWrites(store: string, config: GragConfig, targets: IndexTarget[]) {
+  return {
+    methods: METHODS.map((m) => m.method),
+    createContext: () => createProviders(config).ctx,
+    createTarget: async (name: string) => {
+      const [target] = await indexTargets([name], store).catch((error: unknown) => {
+        if (!InvalidArgumentError.isInstance(error)) throw error;
+        // Over HTTP the name is the request's, not a command-line argument.
+        const message = error.message.replace(/^With --store, index (".*?")/, '"name" $1');
+        throw new InvalidArgumentError('name', message.replace('index name', 'index name in PostgreSQL'));
+      });
+      targets.push(target as IndexTarget);
+      return (target as IndexTarget).store;
+    },
+  };
+}
+
 /** Resolves when `signal` aborts or the process gets SIGTERM. */
 function stopRequested(signal: AbortSignal | undefined): { promise: Promise<string>; dispose(): void } {
   let dispose = () => {};
@@ -135,10 +174,10 @@ function stopRequested(signal: AbortSignal | undefined): { promise: Promise<stri
  * abort signal) or SIGTERM, then close. Returns the exit code.
  */
 export async function serveCommand({ io, config, args, flags, store }: ServeCommandInput): Promise<number> {
-  if (args.length === 0 && flags.dir === undefined) {
+  if (args.length === 0 && flags.dir === undefined && store === undefined) {
     throw new InvalidArgumentError(
       'dir',
-      'Missing index directory. Usage: grag serve <index-dir>... | --dir <folder> [--host 127.0.0.1] [--port 8787] [--token T].',
+      'Missing index directory. Usage: grag serve <index-dir>... | --dir <folder> | --store <postgres-url> [<index>...] [--host 127.0.0.1] [--port 8787] [--token T].',
     );
   }
   if (flags.dir !== undefined && store !== undefined) {
@@ -163,7 +202,9 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
     );
   }
   const summaries = new Set<string>();
-  const targets = await indexTargets(args, store);
+  // A database without names: every index it holds, each served under its name.
+  const names = store !== undefined && args.length === 0 ? await storeIndexNames(store) : args;
+  const targets = await indexTargets(names, store);
   const load = {
     methods: METHODS.map((m) => m.method),
     context: (manifest: IndexManifest) => {
@@ -177,10 +218,20 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
   try {
     // A name with no index in the database is named first, with how to build it.
     if (store !== undefined) for (const target of targets) await readTargetManifest(target);
-    if (targets.length > 0) {
+    const loadOptions = {
+      methods: load.methods,
+      context: (manifest: IndexManifest) => load.context(manifest),
+    };
+    if (store !== undefined) {
+      // An index of a database is served under its name there, as a folder's is under its folder's
+      // (so two of one method sit side by side).
+      for (const target of targets) {
+        indexes.push({ ...(await loadIndex(target.store, loadOptions)), name: target.name as string });
+      }
+    } else if (targets.length > 0) {
       indexes = await loadIndexes(
-        targets.map((t) => (t.kind === 'directory' ? (t.dir as string) : t.store)),
-        { methods: load.methods, context: (manifest) => load.context(manifest) },
+        targets.map((t) => t.dir as string),
+        loadOptions,
       );
     }
     if (flags.dir !== undefined) {
@@ -207,6 +258,7 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
     server = await serve({
       indexes,
       ...(folder ? { folder } : {}),
+      ...(store !== undefined ? storeWrites(store, config, targets) : {}),
       host,
       port,
       ...(token !== undefined ? { token } : {}),
@@ -238,11 +290,13 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
   }
   const stop = stopRequested(io.signal);
   try {
-    const names =
-      [...indexes.map((ix) => ix.method.name), ...(folder?.indexes ?? []).map((ix) => ix.name)].join(', ') ||
-      `no index yet in ${flags.dir} (create one with POST /v1/indexes)`;
+    const served =
+      [
+        ...indexes.map((ix) => (store !== undefined ? ix.name : ix.method.name)),
+        ...(folder?.indexes ?? []).map((ix) => ix.name),
+      ].join(', ') || `no index yet in ${flags.dir ?? 'the database'} (create one with POST /v1/indexes)`;
     io.stdout.write(
-      `grag serve: ${names} at ${server.url}${token || scoped.tokens ? ' (bearer token required)' : ''}\n`,
+      `grag serve: ${served} at ${server.url}${token || scoped.tokens ? ' (bearer token required)' : ''}\n`,
     );
     if (!loopback && !flags.quiet) {
       io.stderr.write(

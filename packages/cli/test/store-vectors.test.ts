@@ -100,7 +100,7 @@ describe('grag with --store-vectors', () => {
     const controller = new AbortController();
     const io = { ...captureIO(root, { GRAG_STORE: db.url }), signal: controller.signal };
     const running = run(['serve', 'served', '--port', '0', '--no-explorer', '-q'], io);
-    const line = /^grag serve: naive-dense at (http:\/\/127\.0\.0\.1:\d+)\n$/;
+    const line = /^grag serve: served at (http:\/\/127\.0\.0\.1:\d+)\n$/;
     for (let waited = 0; !line.test(io.out()); waited += 20) {
       if (waited > 20_000) throw new Error(`serve did not start: ${io.err()}`);
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -109,7 +109,7 @@ describe('grag on an index in PostgreSQL', () => {
     const controller = new AbortController();
     const io = { ...captureIO(root, { GRAG_STORE: db.url }), signal: controller.signal };
     const running = run(['serve', 'served', '--port', '0', '--no-explorer', '-q'], io);
-    const line = /^grag serve: bm25 at (http:\/\/127\.0\.0\.1:\d+)\n$/;
+    const line = /^grag serve: served at (http:\/\/127\.0\.0\.1:\d+)\n$/;
     for (let waited = 0; !line.test(io.out()); waited += 20) {
       if (waited > 20_000) throw new Error(`serve did not start: ${io.err()}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -118,7 +118,7 @@ describe('grag on an index in PostgreSQL', () => {
     const listing = (await (await fetch(`${url}/v1/indexes`)).json()) as {
       indexes: { name: string; documents: number }[];
     };
-    expect(listing.indexes).toMatchObject([{ name: 'bm25', documents: 2 }]);
+    expect(listing.indexes).toMatchObject([{ name: 'served', method: 'bm25', documents: 2 }]);
     controller.abort();
     expect(await running, io.err()).toBe(0);
   });

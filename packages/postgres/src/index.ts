@@ -13,6 +13,7 @@ export {
   redactUrl,
 } from './db.js';
 export { PROVIDER } from './errors.js';
+export { listPostgresIndexes } from './list.js';
 export { SCHEMA_VERSION } from './schema.js';
 export { type PostgresStore, type PostgresStoreOptions, postgresStore } from './store.js';
 export {

@@ -216,6 +216,7 @@ export function createGragServer(options: GragServerOptions): Hono {
       jobs,
       answer: options.answer,
       folder: folder?.dir,
+      createTarget: options.createTarget,
       methods,
       createContext,
     },

@@ -75,6 +75,13 @@ export interface GragServerOptions {
    * that has one) `POST /v1/indexes` is refused with 409. @default the folder's
    */
   createContext?: () => BuildContext | Promise<BuildContext>;
+  /**
+   * Where a new index (`POST /v1/indexes`) is saved on a server without a `folder`: a directory or
+   * an `IndexStore` for its name, e.g. `(name) => postgresStore({ url, index: name })` (a store that
+   * already holds an index is refused with 409; a name the store refuses is a 400).
+   * @default nowhere: a new index is kept in memory only
+   */
+  createTarget?: (name: string) => string | IndexStore | Promise<string | IndexStore>;
   /** Largest body of the write routes (documents, uploaded files), in bytes. @default 16 MiB */
   uploadLimitBytes?: number;
   /**

@@ -31,6 +31,8 @@ export interface Writes {
   // biome-ignore lint/suspicious/noExplicitAny: indexes of every method
   methods: readonly Method<any, any>[];
   createContext: (() => BuildContext | Promise<BuildContext>) | undefined;
+  /** Where a new index is saved when there is no folder (the server's `createTarget`). */
+  createTarget: GragServerOptions['createTarget'];
 }
 
 /** The 409 for an index whose documents cannot be changed, saying why. */
@@ -213,6 +215,14 @@ export async function submitCreate(writes: Writes, principal: Principal, request
     );
   }
   assertMethodOptions(method, 'build', request.options);
+  const target = writes.folder !== undefined ? join(writes.folder, name) : await writes.createTarget?.(name);
+  if (typeof target === 'object' && (await target.target()) === 'index') {
+    throw new HttpError(
+      409,
+      'conflict',
+      `${target.location} holds an index named "${name}" already (not served here); choose another name.`,
+    );
+  }
   // The new index (and its job) belong to the creator's workspace from the start.
   await writes.workspaces.assign(name, principal.workspace);
   return writes.jobs.submit('create-index', name, {
@@ -223,7 +233,6 @@ export async function submitCreate(writes: Writes, principal: Principal, request
       await report.started(null);
       const ctx = await createContext();
       const index = await method.build(request.documents, jobContext(ctx, report), request.options);
-      const target = writes.folder === undefined ? undefined : join(writes.folder, name);
       const input: ServedIndexInput & { name: string } = {
         name,
         method,
