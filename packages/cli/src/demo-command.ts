@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { HnswUnavailableError } from '@grag/hnsw';
 import { type CliIO, DEMO_QUESTIONS, demoCorpusPath } from './cli.js';
 import type { GragConfig } from './config.js';
+import { choosePreset } from './presets.js';
 import { printable } from './printable.js';
+import { createProviders } from './providers.js';
 import { directoryTarget } from './store.js';
 
 /** Index the demo corpus with each method (all, or `--methods`) and ask it {@link DEMO_QUESTIONS}. */
@@ -24,6 +26,7 @@ export async function demo(
     values.methods !== undefined
       ? values.methods.split(',').map((s) => s.trim())
       : METHODS.map((m) => m.name);
+  const { mode } = createProviders(config);
   const base = values.out ?? (await mkdtemp(join(tmpdir(), 'grag-demo-')));
   const started = performance.now();
   let skipped = 0;
@@ -31,6 +34,10 @@ export async function demo(
     for (const name of names) {
       const out = join(base, name);
       io.stdout.write(`\n== ${printable(name)} ==\n`);
+      const entry = METHODS.find((m) => m.name === name);
+      // The build picks the preset; the demo builds quietly, so it says which here.
+      const line = entry ? choosePreset(entry, mode, {}).line : undefined;
+      if (line) io.stdout.write(`${printable(line.replace(/^grag: /, ''))}\n`);
       try {
         await buildIndex(
           io,

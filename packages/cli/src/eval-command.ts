@@ -20,6 +20,7 @@ import {
 import { checkCacheDir } from './cache-dir.js';
 import type { GragConfig } from './config.js';
 import { type ReadCorpusOptions, readCorpus } from './corpus.js';
+import { choosePreset } from './presets.js';
 import { printable } from './printable.js';
 import { createProgressView } from './progress.js';
 import { createProviders } from './providers.js';
@@ -192,12 +193,20 @@ export async function evalCommand(input: {
         );
   const stores = new Map(entries.map((e, i) => [e.name, targets[i]?.store] as const));
   if (targets.length > 0) say(`keeping the indexes in --store as ${targets.map((t) => t.name).join(', ')}`);
+  // A paper method builds with its offline preset offline and the paper's with an endpoint.
+  const methods = entries.map((e) => {
+    const { build, retrieve } = optionsFor(e, input.methodOptions, entries);
+    const preset = choosePreset(e, providers.mode, build);
+    if (preset.line) say(preset.line.replace(/^grag: /, ''));
+    return {
+      method: e.method,
+      options: preset.options,
+      ...(Object.keys(retrieve).length > 0 ? { retrieve } : {}),
+    };
+  });
   const run = await runEval({
     dataset,
-    methods: entries.map((e) => {
-      const { build, retrieve } = optionsFor(e, input.methodOptions, entries);
-      return { method: e.method, options: build, ...(Object.keys(retrieve).length > 0 ? { retrieve } : {}) };
-    }),
+    methods,
     context: () => createProviders(config, { cache }).ctx,
     out,
     budgetTokens: config.budget,

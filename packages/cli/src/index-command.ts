@@ -45,6 +45,7 @@ import {
   type ReadCorpusOptions,
   readCorpus,
 } from './corpus.js';
+import { choosePreset } from './presets.js';
 import { printable } from './printable.js';
 import { createFileProgress, createProgressView, type ProgressView } from './progress.js';
 import { createEstimateProviders, createProviders } from './providers.js';
@@ -273,6 +274,10 @@ export async function buildIndex(
         ...(useCache ? { cache: new FileCallCache(join(cacheDir, 'calls')) } : {}),
       });
   if (!quiet) io.stderr.write(`${summary}\n`);
+  // A paper method builds with its offline preset offline and the paper's with an endpoint.
+  const preset = choosePreset(entry, mode, corpus.methodOptions);
+  corpus.methodOptions = preset.options;
+  if (!quiet && preset.line) io.stderr.write(`${printable(preset.line)}\n`);
   if (!quiet) {
     io.stderr.write(
       `grag: ${flags.estimate ? 'estimating' : 'indexing'} ${printable(corpus.description)}` +

@@ -44,9 +44,13 @@ export { entityAwareRank } from './evidence.js';
 export * from './method.js';
 export {
   E2GRAPHRAG_DEFAULTS,
+  E2GRAPHRAG_OFFLINE_SETTINGS,
   E2GRAPHRAG_PAPER_DEFAULTS,
+  E2GRAPHRAG_PRESET_OPTIONS,
+  E2GRAPHRAG_PRESETS,
   E2GRAPHRAG_RANKING_DEFAULTS,
   type E2GraphRagOptions,
+  type E2GraphRagPreset,
   type E2GraphRagQueryOptions,
   type E2GraphRagRankingOptions,
   type E2GraphRagRetrieveOptions,

@@ -1,9 +1,9 @@
 /**
- * E2GraphRAG's options: their types and defaults (the paper's and grag's measured offline ones),
- * the keys `build` and `retrieve` accept, the rule each value must pass, and their resolution
- * over the defaults.
+ * E2GraphRAG's options: their types and defaults (the paper's), the settings presets (`paper`, and
+ * `offline`: grag's measured offline configuration), the keys `build` and `retrieve` accept, the
+ * rule each value must pass, and their resolution over the defaults and the preset.
  */
-import type { RetrieveOptions } from '@grag/core';
+import { InvalidArgumentError, type RetrieveOptions } from '@grag/core';
 import { BRIDGE_ORDERS, type BridgeOrder } from '@grag/core/graph';
 import {
   assertKnownOptions,
@@ -24,20 +24,23 @@ import {
 } from './adaptive.js';
 
 /**
- * Retrieval options of grag's offline configuration (beyond Algorithm 1): how entry points are
- * searched, whether the graph's chunks are fused with them, and bridge chunks.
+ * Retrieval options beyond Algorithm 1 (grag's offline configuration, the `offline` preset): how
+ * entry points are searched, whether the graph's chunks are fused with them, and bridge chunks. Their
+ * defaults are the paper's where the paper has the step (dense entry points, Algorithm 1's
+ * selection alone, no bridges); the others only act when the `offline` preset (or an option) turns
+ * fusion or bridges on.
  */
 export interface E2GraphRagRankingOptions {
   /**
    * How the "dense retrieval" of Algorithm 1 (and the entry points fused with local chunks) searches
    * the tree nodes: `'dense'` (the embedder, the paper), `'lexical'` (BM25 over the node texts) or
-   * `'hybrid'` (both, reciprocal rank fusion). @default 'hybrid' (measured; the paper: 'dense')
+   * `'hybrid'` (both, reciprocal rank fusion). @default 'dense' (the paper; the `offline` preset: 'hybrid')
    */
   entryPoints: EntryPointMode;
   /**
    * Rank the chunks Algorithm 1 selects together with the top-2k entry-point chunks (reciprocal rank
-   * fusion) instead of returning only them; global mode's summaries follow the chunks. @default true
-   * (measured; the paper returns Algorithm 1's selection alone)
+   * fusion) instead of returning only them; global mode's summaries follow the chunks. @default false
+   * (the paper returns Algorithm 1's selection alone; the `offline` preset: true)
    */
   fuseEntryPoints: boolean;
   /**
@@ -48,7 +51,7 @@ export interface E2GraphRagRankingOptions {
   /**
    * Title bridges placed behind each of the first `bridgeSeeds` ranked chunks: the chunks of the
    * documents whose title entities it names (needs `entityLinking`). 0: the bridge step is off,
-   * mention bridges included (the paper). @default 2 (measured)
+   * mention bridges included (the paper). @default 0 (the paper; the `offline` preset: 2)
    */
   bridges: number;
   /** How many of the first ranked chunks get bridges. @default 5 (measured) */
@@ -69,7 +72,7 @@ export interface E2GraphRagRankingOptions {
    * Mention bridges behind each seed, after its title bridges: chunks among the first
    * `mentionResidualRank` BM25 hits of the seed's residual query (the question's terms the seed
    * does not contain) that share with the seed an entity named in at most `mentionSpread` chunks.
-   * 0: off. Only with `bridges` above 0. @default 1 (measured)
+   * 0: off. Only with `bridges` above 0. @default 0 (the paper; the `offline` preset: 1)
    */
   mentionBridges: number;
   /** Most chunks an entity shared by a seed and its mention bridge may be named in. @default 5 (measured) */
@@ -78,16 +81,19 @@ export interface E2GraphRagRankingOptions {
   mentionResidualRank: number;
 }
 
-/** Defaults of {@link E2GraphRagRankingOptions}: grag's measured offline configuration. */
+/**
+ * Defaults of {@link E2GraphRagRankingOptions}: the paper's where it has the step (dense entry
+ * points, Algorithm 1's selection alone, no bridges), grag's measured values for the rest.
+ */
 export const E2GRAPHRAG_RANKING_DEFAULTS: Readonly<E2GraphRagRankingOptions> = {
-  entryPoints: 'hybrid',
-  fuseEntryPoints: true,
+  entryPoints: 'dense',
+  fuseEntryPoints: false,
   graphWeight: 0,
-  bridges: 2,
+  bridges: 0,
   bridgeSeeds: 5,
   bridgeOrder: 'coverage',
   bridgeMaxRank: 0,
-  mentionBridges: 1,
+  mentionBridges: 0,
   mentionSpread: 5,
   mentionResidualRank: 10,
 };
@@ -95,13 +101,28 @@ export const E2GRAPHRAG_RANKING_DEFAULTS: Readonly<E2GraphRagRankingOptions> = {
 /** Every option a query can set (its default is the index's). */
 export interface E2GraphRagQueryOptions extends AdaptiveRetrievalOptions, E2GraphRagRankingOptions {}
 
+/** Every settings preset (see {@link E2GraphRagOptions.preset}). */
+export const E2GRAPHRAG_PRESETS = ['paper', 'offline'] as const;
+
+/** A settings preset of {@link E2GRAPHRAG_PRESETS}. */
+export type E2GraphRagPreset = (typeof E2GRAPHRAG_PRESETS)[number];
+
 /** Build options of E2GraphRAG; the retrieval ones are the defaults of every query of the index. */
 export interface E2GraphRagOptions extends E2GraphRagQueryOptions {
+  /**
+   * Which settings the options not given explicitly take: `'paper'`, the paper's configuration
+   * ({@link E2GRAPHRAG_DEFAULTS}); `'offline'`, grag's measured offline configuration
+   * ({@link E2GRAPHRAG_OFFLINE_SETTINGS}: entity linking, hybrid entry points, Algorithm 1's chunks
+   * behind them, title and mention bridges). Explicit options override either. `grag` picks
+   * `'offline'` with the offline providers and `'paper'` with an OpenAI-compatible endpoint, and
+   * says which. @default 'paper'
+   */
+  preset: E2GraphRagPreset;
   /**
    * Link entities across the corpus (core's `linkEntities`: aliases folded, each document's title
    * an entity of its chunks, missed title mentions added) and match query entities against the
    * index's entity names. Indexes saved before the rename read their `linking` param.
-   * @default true (measured; the paper uses spaCy's entities as they come)
+   * @default false (the paper uses spaCy's entities as they come; the `offline` preset: true)
    */
   entityLinking: boolean;
   /**
@@ -135,8 +156,9 @@ const QUERY_DEFAULTS: Readonly<E2GraphRagQueryOptions> = {
   ...E2GRAPHRAG_RANKING_DEFAULTS,
 };
 
-/** Defaults of {@link createE2GraphRag}. */
+/** Defaults of {@link createE2GraphRag}: the paper's configuration (the `paper` preset). */
 export const E2GRAPHRAG_DEFAULTS: Readonly<E2GraphRagOptions> = {
+  preset: 'paper',
   chunking: 'fixed',
   chunkSize: 1200,
   overlap: 100,
@@ -144,22 +166,37 @@ export const E2GRAPHRAG_DEFAULTS: Readonly<E2GraphRagOptions> = {
   groupSize: 5,
   stopRatio: 1.2,
   summaryMaxTokens: 200,
-  entityLinking: true,
+  entityLinking: false,
   ...QUERY_DEFAULTS,
 };
 
 /**
  * The paper's configuration (E2GraphRAG §3, Algorithm 1): no entity linking, dense retrieval, the
- * selection of Algorithm 1 alone, no bridges. `grag eval --methods e2graphrag --set
- * entityLinking=false --set entryPoints=dense --set fuseEntryPoints=false --set bridges=0`.
+ * selection of Algorithm 1 alone, no bridges — the defaults, kept under their older name.
  */
-export const E2GRAPHRAG_PAPER_DEFAULTS: Readonly<E2GraphRagOptions> = {
-  ...E2GRAPHRAG_DEFAULTS,
-  entityLinking: false,
-  entryPoints: 'dense',
-  fuseEntryPoints: false,
-  bridges: 0,
-  mentionBridges: 0,
+export const E2GRAPHRAG_PAPER_DEFAULTS: Readonly<E2GraphRagOptions> = E2GRAPHRAG_DEFAULTS;
+
+/**
+ * grag's measured offline configuration (the `offline` preset): what it sets over the defaults.
+ * `--set preset=offline` on the command line, `createE2GraphRag({ defaults: { preset: 'offline' } })`
+ * or `build(docs, ctx, { preset: 'offline' })` in code.
+ */
+export const E2GRAPHRAG_OFFLINE_SETTINGS: Readonly<
+  Pick<E2GraphRagOptions, 'entityLinking' | 'entryPoints' | 'fuseEntryPoints' | 'bridges' | 'mentionBridges'>
+> = {
+  entityLinking: true,
+  entryPoints: 'hybrid',
+  fuseEntryPoints: true,
+  bridges: 2,
+  mentionBridges: 1,
+};
+
+/** What each settings preset sets over {@link E2GRAPHRAG_DEFAULTS} (the `paper` preset: nothing). */
+export const E2GRAPHRAG_PRESET_OPTIONS: Readonly<
+  Record<E2GraphRagPreset, Readonly<Partial<E2GraphRagOptions>>>
+> = {
+  paper: {},
+  offline: E2GRAPHRAG_OFFLINE_SETTINGS,
 };
 
 /** Query options: the context budget, `topK` (k), and any retrieval option of {@link E2GraphRagQueryOptions}. */
@@ -194,6 +231,7 @@ const QUERY_RULES: { readonly [K in keyof E2GraphRagQueryOptions]-?: OptionRule 
 
 /** What a valid value of every option is. */
 const RULES: { readonly [K in keyof E2GraphRagOptions]-?: OptionRule } = {
+  preset: opt.oneOf(...E2GRAPHRAG_PRESETS),
   entityLinking: opt.boolean,
   chunking: opt.oneOf('fixed', 'document'),
   chunkSize: opt.positiveInt,
@@ -206,18 +244,42 @@ const RULES: { readonly [K in keyof E2GraphRagOptions]-?: OptionRule } = {
   ...QUERY_RULES,
 };
 
+type Layer = Partial<E2GraphRagOptions> | Readonly<Record<string, unknown>> | undefined;
+
+/** The preset the last layer that names one names; the default's when none does. */
+function presetOf(caller: string, layers: readonly Layer[]): E2GraphRagPreset {
+  let preset: E2GraphRagPreset = E2GRAPHRAG_DEFAULTS.preset;
+  for (const layer of layers) {
+    const named: unknown = layer?.preset;
+    if (named === undefined) continue;
+    if (typeof named !== 'string' || !(E2GRAPHRAG_PRESETS as readonly string[]).includes(named)) {
+      throw new InvalidArgumentError(
+        'preset',
+        `${caller}: preset must be one of ${E2GRAPHRAG_PRESETS.join(', ')} (got ${JSON.stringify(named)}).`,
+      );
+    }
+    preset = named as E2GraphRagPreset;
+  }
+  return preset;
+}
+
 /**
- * The options of a build (or of a saved index, on load): each layer's keys checked, the layers
- * resolved over {@link E2GRAPHRAG_DEFAULTS} (`undefined` values ignored) and every value checked.
- * @throws InvalidArgumentError naming `caller`, on an unknown key or a bad value.
+ * The options of a build (or of a saved index, on load): each layer's keys checked; the settings
+ * preset named by the last layer that names one (else `'paper'`); the layers resolved over
+ * {@link E2GRAPHRAG_DEFAULTS} and that preset's options (`undefined` values ignored); every value
+ * checked.
+ * @throws InvalidArgumentError naming `caller`, on an unknown key, an unknown preset or a bad value.
  */
-export function resolveE2GraphRagOptions(
-  caller: string,
-  ...layers: readonly (Partial<E2GraphRagOptions> | Readonly<Record<string, unknown>> | undefined)[]
-): E2GraphRagOptions {
+export function resolveE2GraphRagOptions(caller: string, ...layers: readonly Layer[]): E2GraphRagOptions {
+  for (const layer of layers) assertKnownOptions(caller, layer, E2GRAPHRAG_BUILD_OPTION_KEYS);
+  const preset = presetOf(caller, layers);
   return resolveCheckedOptions(
     caller,
-    { defaults: E2GRAPHRAG_DEFAULTS, rules: RULES, known: E2GRAPHRAG_BUILD_OPTION_KEYS },
+    {
+      defaults: { ...E2GRAPHRAG_DEFAULTS, ...E2GRAPHRAG_PRESET_OPTIONS[preset], preset },
+      rules: RULES,
+      known: E2GRAPHRAG_BUILD_OPTION_KEYS,
+    },
     ...layers,
   );
 }
@@ -258,8 +320,23 @@ const BEFORE_LINKING: Readonly<Partial<E2GraphRagOptions>> = {
  * of `entityLinking` before it was renamed) read as `entityLinking`, and an index saved before
  * linking, entry points and bridges existed read as built the paper's way (it has none of them);
  * one saved before mention bridges existed reads `mentionBridges: 0`, as it was built and measured.
+ * An index saved before presets existed holds every other option it was built with; its preset is
+ * read as `'offline'` when it was built with linking, fusion or bridges (the defaults then), else
+ * `'paper'`, so its options are exactly the ones it was built with.
  */
 export function savedParams(saved: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const { linking, ...params } = saved;
-  return resolveOptions<Record<string, unknown>>(BEFORE_LINKING, { entityLinking: linking }, params);
+  const resolved = resolveOptions<Record<string, unknown>>(
+    BEFORE_LINKING,
+    { entityLinking: linking },
+    params,
+  );
+  if (resolved.preset === undefined) {
+    const offline =
+      resolved.entityLinking === true ||
+      resolved.fuseEntryPoints === true ||
+      (typeof resolved.bridges === 'number' && resolved.bridges > 0);
+    resolved.preset = offline ? 'offline' : 'paper';
+  }
+  return resolved;
 }

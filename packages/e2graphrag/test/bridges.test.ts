@@ -49,7 +49,12 @@ async function ranked(
 ): Promise<{ ids: string[]; trace: Record<string, unknown> }> {
   const { tasks, embedder, textAnalyzer } = createOfflineProviders();
   const ctx = createBuildContext({ embedder, tasks, textAnalyzer });
-  const index = await e2GraphRag.build(CORPUS, ctx, { chunking: 'document', topK: 3, ...options });
+  const index = await e2GraphRag.build(CORPUS, ctx, {
+    chunking: 'document',
+    topK: 3,
+    preset: 'offline',
+    ...options,
+  });
   const r = await e2GraphRag.retrieve(index, QUESTION);
   return { ids: r.items.filter((i) => i.kind === 'chunk').flatMap((i) => i.source.docIds), trace: r.trace };
 }
@@ -158,6 +163,7 @@ describe('mention bridges: the second hop through a passage that is not titled w
       chunking: 'document',
       topK: 3,
       bridgeSeeds: 1,
+      preset: 'offline',
     });
     const r = await e2GraphRag.retrieve(index, question, options);
     return { ids: r.items.filter((i) => i.kind === 'chunk').flatMap((i) => i.source.docIds), trace: r.trace };

@@ -69,6 +69,8 @@ describe('options', () => {
       bridges: 0,
       mentionBridges: 0,
       chunkSize: 600,
+      // saved before presets existed, with linking: the offline preset it was built with
+      preset: 'offline',
     });
     // saved before mention bridges existed: read without them, as it was built and measured
     expect(
@@ -79,6 +81,7 @@ describe('options', () => {
       fuseEntryPoints: true,
       bridges: 2,
       mentionBridges: 0,
+      preset: 'offline',
     });
     expect(savedParams({ entityLinking: true, bridges: 2, mentionBridges: 1 })).toMatchObject({
       mentionBridges: 1,

@@ -18,7 +18,7 @@ import { createE2GraphRag, type E2GraphRagIndex } from '../src/index.js';
 import { capitalized } from './fixtures.js';
 
 const DOCS = entityDocuments(12);
-const BUILD = { chunkSize: 24, overlap: 4 };
+const BUILD = { chunkSize: 24, overlap: 4, preset: 'offline' } as const;
 const QUERIES = [
   'Who worked for the Kessler Shipyard?',
   'Which place did Tomas Brandt visit?',

@@ -3,12 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Document, IndexFormatError } from '@grag/core';
 import { editedIndexCopy } from '@grag/core/test';
+import { expectIdenticalRetrievals } from '@grag/core/test/vitest';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createE2GraphRag, entityExtractorFromFunction } from '../src/index.js';
 import { capitalized, context } from './fixtures.js';
 
-// Linked (the default): the index has links.json.
-const method = createE2GraphRag({ extractor: capitalized, defaults: { chunking: 'document' } });
+// Linked (the offline preset): the index has links.json.
+const method = createE2GraphRag({
+  extractor: capitalized,
+  defaults: { chunking: 'document', preset: 'offline' },
+});
 const docs: Document[] = [
   { id: 'paris', title: 'Paris', text: 'Paris is the capital of France. Marie Curie worked in Paris.' },
   { id: 'berlin', title: 'Berlin', text: 'Berlin is the capital of Germany. Einstein lived in Berlin.' },
@@ -39,6 +43,28 @@ describe('e2graphrag index files', () => {
   // biome-ignore lint/suspicious/noExplicitAny: edits reach into JSON of a known layout
   const edited = (name: string, file: string, edit: (json: Record<string, any>) => void) =>
     editedIndexCopy(saved, join(root, name), file, edit);
+
+  test('an index saved before presets existed (grag offline defaults, no preset in its params) loads and retrieves as before', async () => {
+    const before = await edited('before-presets', 'manifest.json', (manifest) => {
+      delete manifest.params.preset;
+    });
+    // The method's defaults are the paper's now; a saved index keeps the options it was built with.
+    const paperDefaults = createE2GraphRag({ extractor: capitalized });
+    const [old, now] = await Promise.all([
+      paperDefaults.load(before, context()),
+      method.load(saved, context()),
+    ]);
+    expect(old.options).toEqual(now.options);
+    expect(old.options).toMatchObject({
+      preset: 'offline',
+      entityLinking: true,
+      entryPoints: 'hybrid',
+      bridges: 2,
+    });
+    const queries = [QUERY, 'Who lived in the capital of Germany?', 'Which prizes did Marie Curie win?'];
+    const ask = (index: typeof old) => Promise.all(queries.map((q) => paperDefaults.retrieve(index, q)));
+    expectIdenticalRetrievals(await ask(old), await ask(now));
+  });
 
   test('refuses an index built with another entity extractor, saying to rebuild', async () => {
     const other = createE2GraphRag({ extractor: entityExtractorFromFunction(() => [], { id: 'other' }) });

@@ -79,8 +79,11 @@ export const variants = [
     }),
   },
   {
-    label: 'default configuration (linked, hybrid)',
-    method: createE2GraphRag({ extractor: capitalized, defaults: { chunking: 'document', groupSize: 3 } }),
+    label: 'offline preset (linked, hybrid)',
+    method: createE2GraphRag({
+      extractor: capitalized,
+      defaults: { preset: 'offline', chunking: 'document', groupSize: 3 },
+    }),
   },
 ];
 

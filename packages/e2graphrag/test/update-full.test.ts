@@ -129,7 +129,7 @@ describe('e2graphrag update with full, token-window chunks and the default (wink
   it('equals a fresh build, with overlapping chunks joined as a build joins them', async () => {
     const corpus = entityDocuments(16);
     const [first, added, removed] = [corpus.slice(0, 12), corpus.slice(12), ['d1', 'd6']];
-    const options = { chunkSize: 24, overlap: 4, groupSize: 3 };
+    const options = { chunkSize: 24, overlap: 4, groupSize: 3, preset: 'offline' } as const;
     const p = providers();
     const base = await e2GraphRag.build(first, p.ctx, options);
     const before = p.asked().length;

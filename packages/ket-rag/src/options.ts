@@ -33,18 +33,20 @@ export const KET_RAG_PRESETS = ['offline', 'paper'] as const;
 export type KetRagPreset = (typeof KET_RAG_PRESETS)[number];
 
 /**
- * Build options of KET-RAG. Defaults: {@link KET_RAG_DEFAULTS}, then the variant's preset, then the
- * settings preset ({@link KET_RAG_PRESET_OPTIONS}).
+ * Build options of KET-RAG. Defaults: {@link KET_RAG_DEFAULTS} (grag's measured offline values),
+ * then the variant's preset, then the settings preset ({@link KET_RAG_PRESET_OPTIONS}): the paper's
+ * values by default.
  */
 export interface KetRagOptions {
   /** Which solution of KET-RAG §6.1 to build; sets `beta`, `coreSelection`, `lambda`, `textChannel`. @default 'ket-rag-p' */
   variant: KetRagVariant;
   /**
-   * Which settings the options not given explicitly take: `'offline'`, the measured offline
-   * defaults of {@link KET_RAG_DEFAULTS}; `'paper'`, the paper's values where they differ
-   * ({@link KET_RAG_PAPER_SETTINGS}: dense entry points, no entity linking, k = 2, 1× keyword
-   * collection, a fixed (1 − λ)·L text budget, ...). Explicit options override either.
-   * @default 'offline'
+   * Which settings the options not given explicitly take: `'paper'`, the paper's values
+   * ({@link KET_RAG_PAPER_SETTINGS} over {@link KET_RAG_DEFAULTS}: dense entry points, no entity
+   * linking, k = 2, 1× keyword collection, a fixed (1 − λ)·L text budget, ...); `'offline'`, grag's
+   * measured offline values of {@link KET_RAG_DEFAULTS}. Explicit options override either. `grag`
+   * picks `'offline'` with the offline providers and `'paper'` with an OpenAI-compatible endpoint,
+   * and says which. @default 'paper'
    */
   preset: KetRagPreset;
   /**
@@ -165,11 +167,15 @@ export interface KetRagOptions {
   unitsPerEntity: number;
 }
 
-/** Defaults of {@link KetRagOptions} before the variant's preset is applied. */
+/**
+ * Defaults of {@link KetRagOptions} before the variant's preset and the settings preset are applied:
+ * grag's measured offline values (the `offline` preset); the default `paper` preset sets
+ * {@link KET_RAG_PAPER_SETTINGS} over them.
+ */
 export const KET_RAG_DEFAULTS: Omit<KetRagOptions, 'halvings' | 'entityTypes' | 'gleanings' | 'concurrency'> =
   {
     variant: 'ket-rag-p',
-    preset: 'offline',
+    preset: 'paper',
     chunking: 'fixed',
     chunkSize: 1200,
     overlap: 100,
@@ -230,7 +236,7 @@ export const KET_RAG_PAPER_SETTINGS: Readonly<
   budgetSplit: 'fixed',
 };
 
-/** What each settings preset sets over {@link KET_RAG_DEFAULTS} (the `offline` preset: nothing). */
+/** What each settings preset sets over {@link KET_RAG_DEFAULTS} (the `offline` preset: nothing; `paper`, the default: the paper's values). */
 export const KET_RAG_PRESET_OPTIONS: Readonly<Record<KetRagPreset, Readonly<Partial<KetRagOptions>>>> = {
   offline: {},
   paper: KET_RAG_PAPER_SETTINGS,

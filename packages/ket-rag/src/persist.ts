@@ -156,7 +156,9 @@ export async function loadKetRag(
     formatVersion: format.formatVersion,
     reads: READS,
     uses: format.uses,
-    params: (saved) => resolveKetRagOptionsFor(`${format.method} load`, [saved]),
+    // An index saved before the paper preset became the default names no preset, or 'offline': the
+    // options it does not hold are the offline defaults of its day.
+    params: (saved) => resolveKetRagOptionsFor(`${format.method} load`, [{ preset: 'offline' }, saved]),
   });
   return opened.manifest.formatVersion === 1 ? loadKetRagV1(opened) : loadKetRagV2(opened);
 }

@@ -71,7 +71,12 @@ async function passages(options: Partial<KetRagOptions>, roundTrip = false): Pro
   const ctx: BuildContext = createBuildContext({ embedder, tasks });
   // The knowledge-graph channel alone (Skeleton-RAG, β = 1): what its local search reaches.
   const method = createKetRag({ variant: 'skeleton-rag' });
-  let index = await method.build(CORPUS, ctx, { chunking: 'document', beta: 1, ...options });
+  let index = await method.build(CORPUS, ctx, {
+    chunking: 'document',
+    beta: 1,
+    preset: 'offline',
+    ...options,
+  });
   if (roundTrip) {
     const dir = await mkdtemp(join(tmpdir(), 'ket-rag-bridges-'));
     try {

@@ -25,7 +25,8 @@ const QUERIES = [
   'Mira Kessler and Tomas Brandt',
   'ferries',
 ];
-const BUILD = { chunking: 'document', subChunkSize: 16 } as const;
+// The offline preset: the v1 fixture was built with the offline defaults of its day.
+const BUILD = { chunking: 'document', subChunkSize: 16, preset: 'offline' } as const;
 const V1_FIXTURE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'v1-index');
 
 /** An approximate-looking factory (not exact): its indexes are saved, as HNSW's are. */

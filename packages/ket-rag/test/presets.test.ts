@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidArgumentError } from '@grag/core';
 import { createBuildContext, readManifest } from '@grag/core/kit';
+import { editedIndexCopy } from '@grag/core/test';
+import { expectIdenticalRetrievals } from '@grag/core/test/vitest';
 import { createOfflineProviders } from '@grag/offline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createKetRag, type KetRagIndex, ketRag, resolveKetRagOptions } from '../src/index.js';
@@ -28,9 +30,10 @@ const PAPER_VALUES = {
 };
 
 describe('settings presets', () => {
-  it('the paper preset sets the paper’s values; the default (offline) keeps the official code’s k, collection and split', () => {
+  it('the default (paper) preset sets the paper’s values; the offline preset keeps the official code’s k, collection and split', () => {
     expect(resolveKetRagOptions({ preset: 'paper' })).toMatchObject({ preset: 'paper', ...PAPER_VALUES });
-    expect(resolveKetRagOptions()).toMatchObject({
+    expect(resolveKetRagOptions()).toMatchObject({ preset: 'paper', ...PAPER_VALUES });
+    expect(resolveKetRagOptions({ preset: 'offline' })).toMatchObject({
       preset: 'offline',
       entryPoints: 'hybrid',
       entityLinking: true,
@@ -82,7 +85,11 @@ describe('the paper preset at build and retrieval', () => {
       subChunkSize: 24,
       preset: 'paper',
     });
-    offline = await ketRag.build(CORPUS, context(), { chunking: 'document', subChunkSize: 24 });
+    offline = await ketRag.build(CORPUS, context(), {
+      chunking: 'document',
+      subChunkSize: 24,
+      preset: 'offline',
+    });
   });
 
   it('builds the KNN graph with k = 2: every chunk has at least two neighbours', () => {
@@ -133,6 +140,26 @@ describe('the paper preset at build and retrieval', () => {
       expect(loaded.options).toEqual(paper.options);
       const again = await ketRag.retrieve(loaded, QUESTION, { budgetTokens: 500 });
       expect(again.trace.budgets).toEqual({ graph: 250, text: 250 });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('loads an index saved when the offline preset was the default (params without a preset or some later option) as it was built', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ket-rag-preset-'));
+    try {
+      await ketRag.save(offline, join(dir, 'saved'));
+      const old = await editedIndexCopy(join(dir, 'saved'), join(dir, 'old'), 'manifest.json', (m) => {
+        delete m.params.preset;
+        // An option the offline defaults of its day filled in when it was not yet saved.
+        delete m.params.collectFactor;
+      });
+      const loaded = await createKetRag().load(old, context());
+      expect(loaded.options).toEqual(offline.options);
+      expectIdenticalRetrievals(
+        [await ketRag.retrieve(loaded, QUESTION, { budgetTokens: 500 })],
+        [await ketRag.retrieve(offline, QUESTION, { budgetTokens: 500 })],
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

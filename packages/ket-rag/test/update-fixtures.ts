@@ -70,7 +70,9 @@ export function counted() {
 }
 
 /** The method building `variant`. */
-export const methodOf = (variant: KetRagVariant) => createKetRag({ variant });
+/** The variant with the offline preset (the settings these tests' counts were taken with). */
+export const methodOf = (variant: KetRagVariant) =>
+  createKetRag({ variant, defaults: { preset: 'offline' } });
 
 /** The retrievals of {@link QUERIES} from `index` (400-token budget). */
 export async function results(variant: KetRagVariant, index: KetRagIndex): Promise<Retrieval[]> {
