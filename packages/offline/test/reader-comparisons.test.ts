@@ -62,6 +62,24 @@ describe('yes/no questions that compare two things', () => {
   });
 });
 
+describe('yes/no and choice questions in everyday shapes', () => {
+  test.each([
+    // A statement with a tag, or without a verb at all, asked as a question.
+    ['Both Tobias Wren and Ruben Falk are composers, right?', 'yes'],
+    ["Tobias Wren and Ruben Falk were both Danish, weren't they?", 'no'],
+    ['Tobias Wren and Ruben Falk — same nationality?', 'no'],
+    ['Tobias Wren and Ruben Falk are both composers?', 'yes'],
+    // "Which one of A and B" is "which of A and B".
+    ['Which one of Tobias Wren and Ruben Falk was born first?', 'Ruben Falk'],
+  ])('%s → %s', async (q, expected) => {
+    expect(await ask(q)).toBe(expected);
+  });
+
+  test('a noun phrase alone asks for it, not yes or no', async () => {
+    expect(await ask('The founding year of the Kessler Yard?')).toBe('1901');
+  });
+});
+
 describe('a yes/no question about a kind of thing', () => {
   test.each([
     // Another noun before the same head is another kind: a folk band is no rock band.

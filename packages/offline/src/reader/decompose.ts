@@ -33,6 +33,13 @@ export function normalizeWording(question: string): string {
     // "Yes or no: are A and B …?", "Are A and B …, yes or no?": a yes/no question, tagged.
     .replace(/^\s*(yes or no|true or false)\s*[:,—–-]+\s*/i, '')
     .replace(/\s*[,:—–-]+\s*(yes or no|true or false)\s*\?\s*$/i, '?')
+    // "Both A and B are Norwegian, right?", "…, isn't it?": the statement asked about.
+    .replace(
+      /\s*,?\s*(?:right|correct|true|(?:is|are|was|were|do|does|did|has|have|had)n['’]t (?:it|that so|they|he|she|there))\s*\?\s*$/i,
+      '?',
+    )
+    // "Which one of A and B …": which of them.
+    .replace(/\bwhich one of\b/gi, (w) => (w[0] === 'W' ? 'Which of' : 'which of'))
     // "A vs. B", "A versus B": the options of a comparison.
     .replace(/\s+(vs\.?|versus)\s+/gi, ' or ')
     // "Can you tell me how many staff …", "Do you know where …", "I'd like to know when …": the
