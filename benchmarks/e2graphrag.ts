@@ -19,18 +19,19 @@ import { type EvalConfig, type EvalRow, evalTable, gragEval, machine } from './l
 const CONFIGS: EvalConfig[] = [
   { label: 'bm25', method: 'bm25' },
   { label: 'naive-dense (Text-RAG)', method: 'naive-dense' },
-  { label: 'e2graphrag entry points only', method: 'e2graphrag', set: { denseOnly: true } },
   {
-    label: 'e2graphrag (paper defaults)',
+    label: 'e2graphrag (offline preset) entry points only',
     method: 'e2graphrag',
-    set: { entityLinking: false, entryPoints: 'dense', fuseEntryPoints: false, bridges: 0 },
+    set: { preset: 'offline', denseOnly: true },
   },
+  { label: 'e2graphrag (paper preset)', method: 'e2graphrag', set: { preset: 'paper' } },
   {
-    label: 'e2graphrag (title bridges only)',
+    label: 'e2graphrag (offline preset, title bridges only)',
     method: 'e2graphrag',
-    set: { mentionBridges: 0 },
+    set: { preset: 'offline', mentionBridges: 0 },
   },
-  { label: 'e2graphrag (offline defaults)', method: 'e2graphrag' },
+  { label: 'e2graphrag (offline preset)', method: 'e2graphrag', set: { preset: 'offline' } },
+  { label: "bridge-rag (grag's own)", method: 'bridge-rag' },
 ];
 
 /** What the script writes to `e2graphrag.json`. */
@@ -121,10 +122,11 @@ async function main(): Promise<void> {
     'among the first k passages the method ranks (chunk items in context order). Coverage: the gold answer or an',
     'alias appears (SQuAD-normalized) in the packed context.',
     '',
-    '- **entry points only**: the paper\'s "Dense Retrieval Only" ablation (`denseOnly`) with the offline default entry points (BM25 + dense, RRF).',
-    "- **paper defaults**: Algorithm 1 as published: no entity linking, dense retrieval, Algorithm 1's selection alone, h = 4 (Appendix C).",
-    '- **title bridges only**: the offline defaults without mention bridges (`mentionBridges: 0`, the configuration before them).',
-    "- **offline defaults**: entity linking, hybrid entry points, Algorithm 1's chunks behind them, title and mention bridge chunks.",
+    "- **paper preset** (the default of `@grag/e2graphrag`): Algorithm 1 as published: no entity linking, dense retrieval, Algorithm 1's selection alone, h = 4 (Appendix C).",
+    "- **offline preset** (what `grag` picks with the offline providers): entity linking, hybrid entry points (BM25 + dense, RRF), Algorithm 1's chunks behind them, title and mention bridge chunks.",
+    '- **offline preset entry points only**: the paper\'s "Dense Retrieval Only" ablation (`denseOnly`) with the offline preset\'s entry points.',
+    '- **offline preset, title bridges only**: without mention bridges (`mentionBridges: 0`, the configuration before them).',
+    "- **bridge-rag (grag's own)**: `@grag/bridge-rag`, the offline preset's pipeline as a method of its own: no summary tree and no Algorithm 1; BM25 and the embedder over the chunks alone, the dense entry search with `ef` 400 on the HNSW index.",
     '',
     '## At the default 12k-token budget',
     '',
