@@ -57,10 +57,16 @@ export interface RetrieveTask {
    * when its client disconnects, `SETTLED` once the reply is in (either wakes the worker's waiter).
    */
   abort: Int32Array;
+  /** Reply with the bytes of the retrieval's JSON as the API shows it, instead of the retrieval. */
+  raw: boolean;
 }
 
-/** A worker's reply: the retrieval as JSON, or the version the directory holds now, or an error. */
+/**
+ * A worker's reply: the retrieval as JSON (with `raw`, the UTF-8 bytes of its API JSON, moved to
+ * the server's thread without a copy), or the version the directory holds now, or an error.
+ */
 export type RetrieveReply =
+  | Uint8Array
   | { json: string }
   | { stale: string }
   | { error: { status: ErrorStatus; code: string; message: string; detail: string } };
@@ -125,7 +131,8 @@ export class RetrievalPool {
     served: ServedIndex,
     request: CheckedQuery,
     signal: AbortSignal,
-  ): Promise<Retrieval | undefined> {
+    raw = false,
+  ): Promise<Retrieval | Uint8Array | undefined> {
     const live = this.#registry.list().map((ix) => `${ix.name}\0${ix.version}`);
     const task: RetrieveTask = {
       name: served.name,
@@ -139,6 +146,7 @@ export class RetrievalPool {
       },
       live,
       abort: new Int32Array(new SharedArrayBuffer(4)),
+      raw,
     };
     // A client that disconnects stops its retrieval in the worker (a queued one never starts),
     // without stopping the worker: piscina's own abort would end the thread and every retrieval on it.
@@ -160,6 +168,7 @@ export class RetrievalPool {
       signal.removeEventListener('abort', onAbort);
       if (!signal.aborted) signalWorker(SETTLED);
     }
+    if (reply instanceof Uint8Array) return reply;
     if ('stale' in reply) return undefined;
     if ('error' in reply) {
       const { status, code, message, detail } = reply.error;

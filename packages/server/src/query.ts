@@ -141,6 +141,11 @@ export function checkRequestOptions(served: ServedIndex, request: CheckedQuery):
   assertMethodOptions(served.method, 'retrieve', options);
 }
 
+/** A retrieval of {@link retrieveFor}: the method's, or (from a worker, when asked) its JSON's bytes. */
+export type Retrieved =
+  | { served: ServedIndex; retrieval: Retrieval; json?: undefined }
+  | { served: ServedIndex; json: Uint8Array; retrieval?: undefined };
+
 /**
  * The first steps of every query, whole, streamed or a chat's: pick the current version of the
  * request's index (404 for an unknown name), check its `options` against the method's keys, refuse an answer the index
@@ -150,13 +155,34 @@ export function checkRequestOptions(served: ServedIndex, request: CheckedQuery):
  * threads for an index saved in a directory (asked again with the version served then when the
  * directory holds a newer one, so the answer comes from the version it names).
  */
+export function retrieveFor(
+  indexes: Pick<IndexRegistry, 'pick'>,
+  request: CheckedQuery,
+  signal: AbortSignal,
+  hint?: string,
+  pool?: RetrievalPool,
+): Promise<{ served: ServedIndex; retrieval: Retrieval }>;
+/**
+ * With `raw`, a retrieval on a worker comes back as the UTF-8 bytes of its JSON as the API shows
+ * it (`retrievalJson`), serialised on the worker, so this thread only writes them; a retrieval on
+ * this thread comes back as usual.
+ */
+export function retrieveFor(
+  indexes: Pick<IndexRegistry, 'pick'>,
+  request: CheckedQuery,
+  signal: AbortSignal,
+  hint: string | undefined,
+  pool: RetrievalPool | undefined,
+  raw: boolean,
+): Promise<Retrieved>;
 export async function retrieveFor(
   indexes: Pick<IndexRegistry, 'pick'>,
   request: CheckedQuery,
   signal: AbortSignal,
   hint = 'ask with "answer": false.',
   pool?: RetrievalPool,
-): Promise<{ served: ServedIndex; retrieval: Retrieval }> {
+  raw = false,
+): Promise<Retrieved> {
   for (let attempt = 0; ; attempt++) {
     // The version current now answers the whole query, even if a write swaps in another meanwhile.
     const served = indexes.pick(request.method);
@@ -172,8 +198,9 @@ export async function retrieveFor(
     // A client that went away while this waited for its turn gets no retrieval.
     if (signal.aborted) throw new HttpError(499, 'aborted', 'The request was aborted.');
     if (!pool?.handles(served)) return { served, retrieval: await retrieve(served, request, signal) };
-    const retrieval = await pool.retrieve(served, request, signal);
-    if (retrieval) return { served, retrieval };
+    const reply = await pool.retrieve(served, request, signal, raw);
+    if (reply instanceof Uint8Array) return { served, json: reply };
+    if (reply) return { served, retrieval: reply };
     // The directory holds a newer version than the one picked: ask again with the one served now
     // (while a write has saved its version but not yet swapped it in, after a short wait).
     if (attempt >= RETRIES) {

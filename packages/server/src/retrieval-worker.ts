@@ -9,16 +9,18 @@
 import { workerData } from 'node:worker_threads';
 import { AbortError, throwIfAborted } from '@grag/core';
 import { readManifest } from '@grag/core/kit';
+import { move } from 'piscina';
 import { toHttpError } from './errors.js';
 import { manifestVersion, tokenizerOf } from './indexes.js';
 import { type LoadIndexesOptions, loadIndex } from './load.js';
 import type { RetrieveReply, RetrieveTask, WorkerSetupData } from './pool.js';
-import { retrieve } from './query.js';
+import { retrievalJson, retrieve } from './query.js';
 import { ABORTED, RUNNING } from './task-abort.js';
 
 type Loaded = Parameters<typeof retrieve>[0] & { version: string };
 
 const { setup, data } = workerData as WorkerSetupData;
+const encoder = new TextEncoder();
 let options: Promise<LoadIndexesOptions> | undefined;
 /** Loaded versions by `name\0version`. */
 const loaded = new Map<string, Promise<Loaded>>();
@@ -114,7 +116,10 @@ export default async function run(task: RetrieveTask): Promise<RetrieveReply> {
     forget(task.live, `${task.name}\0${ix.version}`);
     if (ix.version !== task.version) return { stale: ix.version };
     const retrieval = await retrieve(ix, task.request, signal);
-    return { json: JSON.stringify(retrieval) };
+    if (!task.raw) return { json: JSON.stringify(retrieval) };
+    // The response's largest part (a 12k-token context, its items) serialised here, so the
+    // server's thread only writes the bytes; moved, not copied.
+    return move(encoder.encode(JSON.stringify(retrievalJson(retrieval)))) as Uint8Array;
   } catch (error) {
     const http = toHttpError(error);
     const detail = error instanceof Error ? error.message : String(error);

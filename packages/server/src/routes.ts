@@ -10,6 +10,7 @@ import { answerOf, streamQuery } from './answer.js';
 import { readJsonBody } from './body.js';
 import { CHAT_EXAMPLE, chatAnswerStream, parseChatRequest } from './chat.js';
 import { badRequest, HttpError } from './errors.js';
+import type { ServedIndex } from './indexes.js';
 import type { RetrievalPool } from './pool.js';
 import { type CheckedQuery, parseQueryRequest, retrievalJson, retrieveFor } from './query.js';
 import type { IndexRegistry } from './registry.js';
@@ -45,12 +46,40 @@ function addressed(request: CheckedQuery, name: string | undefined): CheckedQuer
   return { ...request, method: name };
 }
 
+const utf8 = new TextEncoder();
+
+/**
+ * The body of `POST /v1/query` without an answer around a retrieval's JSON bytes (from a worker):
+ * the bytes {@link QueryResponse} serialises to, with no parse or serialisation of the retrieval
+ * on this thread.
+ */
+function jsonWithRetrieval(
+  c: Context,
+  served: ServedIndex,
+  retrieval: Uint8Array,
+  started: number,
+): Response {
+  const head = utf8.encode(
+    `{"index":${JSON.stringify(served.name)},"version":${JSON.stringify(served.version)},"method":${JSON.stringify(served.method.name)},"retrieval":`,
+  );
+  const tail = utf8.encode(`,"ms":${elapsed(started)}}`);
+  const body = new Uint8Array(head.byteLength + retrieval.byteLength + tail.byteLength);
+  body.set(head, 0);
+  body.set(retrieval, head.byteLength);
+  body.set(tail, head.byteLength + retrieval.byteLength);
+  return c.body(body, 200, { 'Content-Type': 'application/json' });
+}
+
 async function query(c: Context, deps: RouteDeps, name: string | undefined): Promise<Response> {
   const started = performance.now();
   const body = await readJsonBody(c, deps.bodyLimitBytes, '{"question": "<your question>"}');
   const request = addressed(parseQueryRequest(body, deps.maxQuestionChars), name);
   const signal = c.req.raw.signal;
-  const { served, retrieval } = await retrieveFor(deps.view(c), request, signal, undefined, deps.pool);
+  // Without an answer, a worker's retrieval comes as its JSON's bytes, written as they are.
+  const got = await retrieveFor(deps.view(c), request, signal, undefined, deps.pool, !request.answer);
+  const { served } = got;
+  if (got.json) return jsonWithRetrieval(c, served, got.json, started);
+  const retrieval = got.retrieval;
   const response: QueryResponse = {
     index: served.name,
     version: served.version,

@@ -75,6 +75,24 @@ describe('retrieval workers', () => {
     }
   }, 120_000);
 
+  it('send the bytes the server thread sends, the retrieval serialised on the worker (all but timings)', async () => {
+    for (const method of METHODS) {
+      const body = { question: QUESTIONS[1], topK: 3 };
+      const a = await call(inProcess.url, 'POST', `/v1/indexes/${method.name}/query`, body);
+      const b = await call(pooled.url, 'POST', `/v1/indexes/${method.name}/query`, body);
+      expect(b.headers.get('content-type')).toBe(a.headers.get('content-type'));
+      // Timings (the trace's, after the items, and the response's) differ from run to run; the
+      // bytes before the trace are the same, and so is the trace's shape.
+      const withoutMs = (text: string) => {
+        const at = text.indexOf('"trace":');
+        return text.slice(0, at) + text.slice(at).replace(/-?[0-9][0-9.e+-]*/g, '0');
+      };
+      const [textA, textB] = [await a.text(), await b.text()];
+      expect(withoutMs(textB), method.name).toBe(withoutMs(textA));
+      expect(JSON.parse(textB).ms).toBeGreaterThanOrEqual(0);
+    }
+  });
+
   it('report a method option the method refuses as the same 400', async () => {
     const body = { question: QUESTIONS[0], options: { topK: -3 } };
     const a = await query(inProcess, 'noderag', body);
