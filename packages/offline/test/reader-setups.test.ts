@@ -95,13 +95,21 @@ describe('a sentence set before the question introduces what it asks about', () 
 });
 
 describe('what two named things have in common', () => {
-  test('the question read: its two names, and whether it asks for a nationality', async () => {
+  test('the question read: its two names, and whether it asks for a nationality or a country', async () => {
     const read = async (q: string) => sharedQuestion((await analyze(q)).tokens);
     expect(await read('What do Tobias Wren and Ruben Falk have in common?')).toEqual({
       names: ['Tobias Wren', 'Ruben Falk'],
       nationality: false,
+      country: false,
     });
     expect((await read('What nationality do Tobias Wren and Ruben Falk share?'))?.nationality).toBe(true);
+    expect((await read('In which country are both Tobias Wren and Ruben Falk buried?'))?.country).toBe(true);
+    // The two names as the plural subject: what both are.
+    expect((await read('What kind of musicians are Tobias Wren and Ruben Falk?'))?.names).toEqual([
+      'Tobias Wren',
+      'Ruben Falk',
+    ]);
+    expect(await read('What did Tobias Wren and Ruben Falk write?')).toBeNull();
     // A yes/no question is not asking for the shared attribute.
     expect(await read('Are Tobias Wren and Ruben Falk both composers?')).toBeNull();
     expect(await read('Who taught Tobias Wren and Ruben Falk?')).toBeNull();

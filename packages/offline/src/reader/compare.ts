@@ -47,9 +47,15 @@ export function countriesOf(
       }
     }
   };
-  // The first sentence of the item about it that says a country; else the sentences naming it.
+  // The first sentence of the item about it that says a country (its title line last: a note
+  // without one opens with a sentence); else the sentences naming it.
   for (const s of sentences) {
     if (!about.has(s.item) || s.index === 0) continue;
+    read(s);
+    if (out.size > 0) return out;
+  }
+  for (const s of sentences) {
+    if (!about.has(s.item) || s.index !== 0) continue;
     read(s);
     if (out.size > 0) return out;
   }

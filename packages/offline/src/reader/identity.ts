@@ -114,11 +114,18 @@ function roleAt(
   first: number,
   range: { start: number; end: number },
 ): { start: number; end: number; weight: number } | null {
-  const next = tokens[k + 1]?.normal;
+  // "Ruben Falk (1885 – 1960) was a …", "X (born 1971) is a …": the brackets after a name aside.
+  let after = k;
+  if (tokens[k + 1]?.value === '(') {
+    let close = k + 2;
+    while (close <= range.end && tokens[close]!.value !== ')') close++;
+    if (close <= range.end && close - k <= 16) after = close;
+  }
+  const next = tokens[after + 1]?.normal;
   let role: [number, number] | null = null;
-  if (/^(is|was)$/.test(next ?? '')) role = roleAfter(tokens, k + 2, range.end);
+  if (/^(is|was)$/.test(next ?? '')) role = roleAfter(tokens, after + 2, range.end);
   if (role) return { start: role[0], end: role[1], weight: 1 };
-  if (next === ',') role = roleAfter(tokens, k + 2, range.end);
+  if (next === ',') role = roleAfter(tokens, after + 2, range.end);
   if (role) return { start: role[0], end: role[1], weight: 0.9 };
   // "the composer Tobias Wren": a lower-case noun right before the name's first word.
   const before = tokens[first - 1];
@@ -156,7 +163,29 @@ export function identityOf(
  * "biologist".
  */
 export function roleHeads(name: string, sentences: readonly AnswerSentence[]): Set<string> {
-  return new Set(
-    roleSpans(name, sentences).map((r) => sentences[r.sentence]!.ea.analysis.tokens[r.end]!.lemma),
-  );
+  const heads = new Set<string>();
+  for (const r of roleSpans(name, sentences)) {
+    const tokens = sentences[r.sentence]!.ea.analysis.tokens;
+    for (const [, end] of coordinatedRoles(tokens, r.start, r.end)) heads.add(tokens[end]!.lemma);
+  }
+  return heads;
+}
+
+/**
+ * The role at tokens `start..end` and those coordinated after it, each on its own: "an English
+ * composer and organist" → "English composer", "organist"; "painter, sculptor and poet".
+ */
+export function coordinatedRoles(tokens: readonly Token[], start: number, end: number): [number, number][] {
+  const out: [number, number][] = [[start, end]];
+  let k = end + 1;
+  while (/^(and|or|,)$/.test(tokens[k]?.normal ?? '')) {
+    let e = k + 1;
+    if (tokens[e]?.normal === 'and') e++;
+    const from = e;
+    while (tokens[e] && /^(ADJ|NOUN)$/.test(tokens[e]!.pos) && !capital(tokens[e])) e++;
+    if (e === from || tokens[e - 1]!.pos !== 'NOUN') break;
+    out.push([from, e - 1]);
+    k = e;
+  }
+  return out;
 }

@@ -5,8 +5,11 @@
  * composer" → "composer".
  */
 import type { Token } from '../nlp.js';
+import { titleCase } from '../words.js';
+import { aboutItems } from './about.js';
 import { pairedNames } from './chain.js';
-import { roleSpans } from './identity.js';
+import { countriesOf } from './compare.js';
+import { coordinatedRoles, roleSpans } from './identity.js';
 import type { AnswerSentence } from './types.js';
 
 /** Words that ask for what two things share. */
@@ -15,18 +18,36 @@ const SHARED_CUES = new Set(['share', 'both', 'common', 'alike']);
 const NATIONALITY = /^(nationality|citizenship|country|origin)$/;
 
 /** A shared attribute question: its two names and what it asks for, or null. */
-export function sharedQuestion(
-  tokens: readonly Token[],
-): { names: [string, string]; nationality: boolean } | null {
+export function sharedQuestion(tokens: readonly Token[]): SharedQuestion | null {
   if (tokens[0]?.pos === 'AUX') return null; // "Are X and Y both …?" is a yes/no question
   const wh = tokens.findIndex((t) => /^(what|which)$/.test(t.normal));
-  if (wh < 0 || !tokens.some((t) => SHARED_CUES.has(t.lemma) || SHARED_CUES.has(t.normal))) return null;
+  if (wh < 0) return null;
   const names = pairedNames(tokens);
   if (!names) return null;
+  // "What kind of business are X and Y?": the two names are the plural subject of the question.
+  const are = tokens.findIndex((t, i) => i > wh && /^(are|were)$/.test(t.normal));
+  const subject = tokens[are + 1]?.normal === 'the' ? tokens[are + 2] : tokens[are + 1];
+  const plural =
+    are > wh && !!subject && /^\p{Lu}/u.test(subject.value) && names[0].startsWith(subject.value);
+  if (!plural && !tokens.some((t) => SHARED_CUES.has(t.lemma) || SHARED_CUES.has(t.normal))) return null;
   // The noun asked for: "what kind of animal", "which line of work", "what nationality".
   const asked = tokens.slice(wh + 1, wh + 5).find((t) => t.pos === 'NOUN');
-  return { names, nationality: !!asked && NATIONALITY.test(asked.lemma) };
+  return {
+    names,
+    nationality: !!asked && NATIONALITY.test(asked.lemma),
+    country: !!asked && COUNTRY.test(asked.lemma),
+  };
 }
+
+/** A question for what two names share: the names, and whether it asks a nationality or a country. */
+export interface SharedQuestion {
+  names: [string, string];
+  nationality: boolean;
+  country: boolean;
+}
+
+/** Nouns that ask for a country both are in ("In which country are both X and Y?"). */
+const COUNTRY = /^(country|nation)$/;
 
 /** One noun phrase a name is called by, as lower-case words with the tokens they come from. */
 interface Role {
@@ -44,21 +65,9 @@ function rolesOf(name: string, sentences: readonly AnswerSentence[]): Role[] {
   const out: Role[] = [];
   for (const span of roleSpans(name, sentences)) {
     const tokens = sentences[span.sentence]!.ea.analysis.tokens;
-    const push = (from: number, to: number): void => {
+    for (const [from, to] of coordinatedRoles(tokens, span.start, span.end)) {
       const run = tokens.slice(from, to + 1);
       out.push({ words: run.map((t) => t.lemma), tokens: run, sentence: span.sentence, score: span.score });
-    };
-    push(span.start, span.end);
-    // "composer and organist", "painter, sculptor and poet": further roles of the same name.
-    let k = span.end + 1;
-    while (/^(and|or|,)$/.test(tokens[k]?.normal ?? '')) {
-      let e = k + 1;
-      if (tokens[e]?.normal === 'and') e++;
-      const from = e;
-      while (tokens[e] && /^(ADJ|NOUN)$/.test(tokens[e]!.pos) && !/^\p{Lu}/u.test(tokens[e]!.value)) e++;
-      if (e === from || tokens[e - 1]!.pos !== 'NOUN') break;
-      push(from, e - 1);
-      k = e;
     }
   }
   return out;
@@ -83,9 +92,24 @@ function commonEnd(a: Role, b: Role): Token[] {
  * share "composer"); for a nationality, they are the answer.
  */
 export function sharedAttribute(
-  question: { names: [string, string]; nationality: boolean },
+  question: SharedQuestion,
   sentences: readonly AnswerSentence[],
 ): { answer: string; sentences: [number, number] } | { answer: null } | null {
+  // "In which country are both X and Y?": the country both their items say.
+  if (question.country) {
+    const [a, b] = question.names.map((name) => countriesOf(name, sentences)) as [Set<string>, Set<string>];
+    const common = [...a].find((c) => b.has(c));
+    const at = (name: string): number => {
+      const items = aboutItems(name, sentences);
+      return Math.max(
+        0,
+        sentences.findIndex((s) => items.has(s.item)),
+      );
+    };
+    if (common)
+      return { answer: titleCase(common), sentences: [at(question.names[0]), at(question.names[1])] };
+    if (a.size > 0 && b.size > 0) return { answer: null };
+  }
   const [first, second] = question.names.map((name) => rolesOf(name, sentences)) as [Role[], Role[]];
   if (first.length === 0 || second.length === 0) return null;
   let best: { answer: string; sentences: [number, number]; score: number } | null = null;
