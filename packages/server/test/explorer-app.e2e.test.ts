@@ -88,6 +88,31 @@ describe.skipIf(state === 'skip')('the explorer app in headless Chromium', () =>
     return text;
   }
 
+  /** Start recording every state the job line shows (its text and the bytes an upload has sent). */
+  async function watchJobLine(): Promise<void> {
+    // Run in the page (a string: the tests are compiled without the DOM's types).
+    await page.evaluate(`(() => {
+      const line = document.querySelector('#job-status');
+      const seen = (window.jobLine = []);
+      new MutationObserver(() => seen.push({ ...line.dataset, text: line.textContent })).observe(line, {
+        attributes: true, childList: true, characterData: true, subtree: true,
+      });
+    })()`);
+  }
+
+  /** The upload progress the job line showed since {@link watchJobLine}: `[sent, total, text]`. */
+  async function uploadProgress(): Promise<[number, number, string][]> {
+    const seen = (await page.evaluate('window.jobLine')) as {
+      state?: string;
+      sent?: string;
+      total?: string;
+      text: string;
+    }[];
+    return seen
+      .filter((s) => s.state === 'sending' && s.sent !== undefined && s.total !== undefined)
+      .map((s) => [Number(s.sent), Number(s.total), s.text]);
+  }
+
   async function screenshot(name: string): Promise<void> {
     await mkdir(OUTPUT, { recursive: true });
     await writeFile(join(OUTPUT, name), await page.screenshot());
@@ -120,8 +145,15 @@ describe.skipIf(state === 'skip')('the explorer app in headless Chromium', () =>
       mimeType: 'text/markdown',
       buffer: Buffer.from(FERRY.text),
     });
+    await watchJobLine();
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     expect(await jobDone(`Uploading ${FERRY.name} to harbour-notes`)).toContain(`added ${FERRY.name}`);
+    // The bytes sent were shown as they went, up to the whole multipart body (the file and its framing).
+    const progress = await uploadProgress();
+    const [sent, total, text] = progress.at(-1) ?? [0, 0, ''];
+    expect(sent).toBe(total);
+    expect(total).toBeGreaterThan(FERRY.text.length);
+    expect(text).toMatch(new RegExp(`^Uploading ${FERRY.name} to harbour-notes: sending 100% \\(`));
     await page.waitForSelector(`[data-testid=doc-row][data-doc-id="${FERRY.name}"]`);
     expect(await page.getByTestId('docs-meta').textContent()).toContain('1–2 of 2');
     await screenshot('explorer-documents.png');
@@ -211,6 +243,26 @@ describe.skipIf(state === 'skip')('the explorer app in headless Chromium', () =>
     await jobDone('Deleting index ferries');
     await page.waitForSelector('[data-testid=index-row][data-name="ferries"]', { state: 'detached' });
     expect(await page.locator('#graph-index option').allTextContents()).toEqual(['harbour-notes (bm25)']);
+    expect(problems).toEqual([]);
+  }, 30_000);
+
+  it('creates an index from files alone, in one request, with the bytes sent shown', async () => {
+    await page.getByRole('tab', { name: 'Documents' }).click();
+    await page.getByLabel('Index name').fill('pier-files');
+    await page.getByLabel('Method').selectOption('bm25');
+    await page.getByLabel('First files').setInputFiles([
+      { name: FERRY.name, mimeType: 'text/markdown', buffer: Buffer.from(FERRY.text) },
+      { name: 'quay.txt', mimeType: 'text/plain', buffer: Buffer.from(FIRST) },
+    ]);
+    await watchJobLine();
+    await page.getByRole('button', { name: 'Create index' }).click();
+    const done = await jobDone('Creating index pier-files (bm25)');
+    expect(done).toContain(`added ${FERRY.name}, quay.txt`);
+    const [sent, total] = (await uploadProgress()).at(-1) ?? [0, 0];
+    expect(sent).toBe(total);
+    expect(total).toBeGreaterThan(FERRY.text.length + FIRST.length);
+    await page.waitForSelector('[data-testid=index-row][data-name="pier-files"] input:checked');
+    await page.waitForSelector('[data-testid=doc-row][data-doc-id="quay.txt"]');
     expect(problems).toEqual([]);
   }, 30_000);
 });

@@ -1,14 +1,15 @@
 /**
  * The Documents tab: the indexes the token may see, one picked; its documents, a page at a time,
  * each opened or deleted; files uploaded (every format the server's loaders read) or a text pasted;
- * a new index created (name, method, a first text) and the picked one deleted. Every write is a job
- * whose status shows on the page's job line.
+ * a new index created (name, method, a first text or files) and the picked one deleted. Every write
+ * is a job whose status shows on the page's job line; files are sent with their bytes counted there.
  */
 import type { GragClient } from './api.js';
 import { failureMessage } from './api.js';
 import { h } from './dom.js';
 import type { JobLine } from './jobs.js';
 import type { IndexInfo, Job } from './types.js';
+import { uploadWithProgress } from './upload.js';
 import type { PassageDialog } from './view.js';
 
 /** Documents listed per page. */
@@ -31,6 +32,7 @@ export class DocumentsTab {
   private readonly indexBox = $<HTMLElement>('#index-detail');
   private readonly uploadForm = $<HTMLFormElement>('#upload-files');
   private readonly files = $<HTMLInputElement>('#files');
+  private readonly createFiles = $<HTMLInputElement>('#new-files');
   private readonly textForm = $<HTMLFormElement>('#add-text');
   private indexes: IndexInfo[] = [];
   private picked: string | undefined;
@@ -44,8 +46,11 @@ export class DocumentsTab {
     private readonly passage: PassageDialog,
     /** Reads the index list again (after a write) and shows it in every tab. */
     private readonly refresh: () => Promise<void>,
+    /** The bearer token the page sends (uploads go through XMLHttpRequest, not the client). */
+    private readonly token: string | undefined,
   ) {
     this.files.accept = UPLOAD_TYPES;
+    this.createFiles.accept = UPLOAD_TYPES;
     this.createForm.addEventListener('submit', (event) => {
       event.preventDefault();
       void this.create();
@@ -183,15 +188,38 @@ export class DocumentsTab {
     return final;
   }
 
+  /** Send the form of a multipart route with the bytes sent shown on the job line. */
+  private sendFiles(what: string, path: string, form: FormData): Promise<Job> {
+    return uploadWithProgress({
+      path,
+      form,
+      token: this.token,
+      onProgress: (sent, total) => this.jobs.uploading(what, sent, total),
+    });
+  }
+
   private async create(): Promise<void> {
     const form = new FormData(this.createForm);
     const name = String(form.get('name') ?? '').trim();
     const method = String(form.get('method') ?? '');
     const id = String(form.get('id') ?? '').trim() || 'note-1';
     const text = String(form.get('text') ?? '');
-    const job = await this.write(`Creating index ${name} (${method})`, () =>
-      this.api.createIndex({ name, method, documents: [{ id, text }] }),
-    );
+    const files = [...(this.createFiles.files ?? [])];
+    const documents = text.trim() === '' ? [] : [{ id, text }];
+    const what = `Creating index ${name} (${method})`;
+    if (files.length === 0 && documents.length === 0) {
+      return this.jobs.fail(what, new Error('paste a first text or choose files.'));
+    }
+    const job = await this.write(what, () => {
+      if (files.length === 0) return this.api.createIndex({ name, method, documents });
+      // The text fields and the files in one request (multipart), with the bytes sent shown.
+      const body = new FormData();
+      body.append('name', name);
+      body.append('method', method);
+      if (documents.length > 0) body.append('documents', JSON.stringify(documents));
+      for (const file of files) body.append('file', file, file.name);
+      return this.sendFiles(what, '/v1/indexes', body);
+    });
     if (job?.status === 'done') {
       this.createForm.reset();
       this.picked = name;
@@ -205,7 +233,11 @@ export class DocumentsTab {
     if (name === undefined) return;
     if (files.length === 0) return this.jobs.fail('Uploading', new Error('choose one or more files first.'));
     const what = `Uploading ${files.length === 1 ? files[0]!.name : `${files.length} files`} to ${name}`;
-    const job = await this.write(what, () => this.api.uploadDocuments(name, { files }));
+    const job = await this.write(what, () => {
+      const body = new FormData();
+      for (const file of files) body.append('file', file, file.name);
+      return this.sendFiles(what, `/v1/indexes/${encodeURIComponent(name)}/documents`, body);
+    });
     if (job?.status === 'done') this.uploadForm.reset();
   }
 

@@ -6,6 +6,7 @@
  */
 import { failureMessage, type GragClient } from './api.js';
 import type { Job } from './types.js';
+import { byteSize } from './upload.js';
 
 /** What a job does, in words: "Adding 2 files to notes". */
 export type JobLabel = string;
@@ -24,6 +25,10 @@ export class JobLine {
 
   /** Show `text` as the state of the current job. */
   private show(state: 'sending' | Job['status'], text: string): void {
+    if (state !== 'sending') {
+      delete this.line.dataset.sent;
+      delete this.line.dataset.total;
+    }
     this.line.dataset.state = state;
     this.line.textContent = text;
     this.line.classList.toggle('error', state === 'failed');
@@ -33,7 +38,17 @@ export class JobLine {
   /** Say that a write is being sent. */
   sending(what: JobLabel): void {
     delete this.line.dataset.jobId;
+    delete this.line.dataset.sent;
+    delete this.line.dataset.total;
     this.show('sending', `${what}: sending…`);
+  }
+
+  /** Say how much of an upload's body has been sent (`sent` of `total` bytes). */
+  uploading(what: JobLabel, sent: number, total: number): void {
+    this.line.dataset.sent = String(sent);
+    this.line.dataset.total = String(total);
+    const percent = total > 0 ? Math.floor((sent / total) * 100) : 100;
+    this.show('sending', `${what}: sending ${percent}% (${byteSize(sent)} of ${byteSize(total)})…`);
   }
 
   private render(what: JobLabel, job: Job): void {

@@ -12,7 +12,8 @@ import { DocumentsTab } from './documents.js';
 import { JobLine } from './jobs.js';
 import { PassageDialog } from './view.js';
 
-const api = pageClient(tokenFromHash(location.hash));
+const token = tokenFromHash(location.hash);
+const api = pageClient(token);
 const passage = new PassageDialog(api);
 document.body.append(passage.dialog);
 const jobs = new JobLine(api);
@@ -62,7 +63,7 @@ async function refresh(): Promise<void> {
     askTab.setStatus(failureMessage(error), true);
   }
 }
-const documentsTab = new DocumentsTab(api, jobs, passage, refresh);
+const documentsTab = new DocumentsTab(api, jobs, passage, refresh, token);
 
 async function start(): Promise<void> {
   void documentsTab.loadMethods();
