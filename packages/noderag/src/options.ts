@@ -75,10 +75,26 @@ export interface NodeRagOptions {
    * document's title links to that title's entity, and names that differ only in case, diacritics,
    * punctuation or a disambiguator are one N node. This is what lets the walk cross from a passage to
    * the passage about an entity it mentions. `false`: entities merged by exact normalized name only
-   * (the paper). @default true (measured; see the README's deviations)
+   * (the paper). @default false (the paper; the `offline` preset: true, measured, see the README's
+   * deviations)
    */
   entityLinking: boolean;
+  /**
+   * Which settings the options not given explicitly take, at build and at every query of the index:
+   * `'paper'`, the paper's ({@link NODERAG_DEFAULTS}, {@link NODERAG_RETRIEVE_DEFAULTS}); `'offline'`,
+   * grag's measured offline settings ({@link NODERAG_OFFLINE_SETTINGS}: entity linking, hybrid entry
+   * points, rank-weighted entries, query entities by the index's vocabulary). Explicit options
+   * override either. Stored with the index. `grag` picks `'offline'` with the offline providers and
+   * `'paper'` with an OpenAI-compatible endpoint, and says which. @default 'paper'
+   */
+  preset: NodeRagPreset;
 }
+
+/** Every settings preset (see {@link NodeRagOptions.preset}). */
+export const NODERAG_PRESETS = ['paper', 'offline'] as const;
+
+/** A settings preset of {@link NODERAG_PRESETS}. */
+export type NodeRagPreset = (typeof NODERAG_PRESETS)[number];
 
 /** Defaults of NodeRAG's build. */
 export const NODERAG_DEFAULTS: NodeRagOptions = {
@@ -100,7 +116,8 @@ export const NODERAG_DEFAULTS: NodeRagOptions = {
   hnswEfConstruction: 200,
   hnswEfSearch: 64,
   seed: 42,
-  entityLinking: true,
+  entityLinking: false,
+  preset: 'paper',
 };
 
 /** The retrieval settings of one query (see {@link NODERAG_RETRIEVE_DEFAULTS}). */
@@ -108,20 +125,22 @@ export interface NodeRagQueryOptions {
   /**
    * How the entry points among T, S, A, H nodes are found: `'dense'` by the embedder (the paper),
    * `'lexical'` by BM25 over the same node texts, `'hybrid'` by both fused with reciprocal rank
-   * fusion. @default 'hybrid' (measured; see the README's deviations)
+   * fusion. @default 'dense' (the paper; the `offline` preset: 'hybrid', measured)
    */
   entryPoints: EntryPointMode;
   /**
    * Personalization weight of the vector entry points: `'uniform'` 1/|entries| each (the paper), or
    * `'rank'`, the i-th entry (0-based) weighing 1/(i + 1), so the walk starts mostly from the best
-   * entries. Exact-match entries (N, O) weigh 1 in both. @default 'rank' (measured)
+   * entries. Exact-match entries (N, O) weigh 1 in both. @default 'uniform' (the paper; the
+   * `offline` preset: 'rank', measured)
    */
   entryWeighting: 'uniform' | 'rank';
   /**
    * How query entities become N/O entry points: `'phrase'`, every extracted query entity matched as a
    * whole-word phrase inside N and O names (the official code's search); `'vocabulary'`, only the
    * index's entity names found in the question by longest match (`EntityVocabulary`), each to its own
-   * N node, plus phrase matches of O names. @default 'vocabulary' (measured)
+   * N node, plus phrase matches of O names. @default 'phrase' (the official code; the `offline`
+   * preset: 'vocabulary', measured)
    */
   queryEntityMatch: 'phrase' | 'vocabulary';
   /** Vector entry points: the k nearest embedded nodes. @default 10 (official `HNSW_results`) */
@@ -176,9 +195,9 @@ export interface NodeRagRetrieveOptions extends RetrieveOptions, Partial<NodeRag
 
 /** Defaults of NodeRAG's retrieval. */
 export const NODERAG_RETRIEVE_DEFAULTS: NodeRagQueryOptions = {
-  entryPoints: 'hybrid',
-  entryWeighting: 'rank',
-  queryEntityMatch: 'vocabulary',
+  entryPoints: 'dense',
+  entryWeighting: 'uniform',
+  queryEntityMatch: 'phrase',
   vectorTopK: 10,
   teleport: 0.5,
   pprIterations: 2,
@@ -192,6 +211,26 @@ export const NODERAG_RETRIEVE_DEFAULTS: NodeRagQueryOptions = {
   semanticEdges: true,
   graphSearch: true,
   edgeWeighting: 'paper',
+};
+
+/**
+ * grag's measured offline settings (the `offline` preset): what it sets over the paper's build and
+ * retrieval defaults.
+ */
+export const NODERAG_OFFLINE_SETTINGS: Readonly<{
+  build: Readonly<Pick<NodeRagOptions, 'entityLinking'>>;
+  retrieve: Readonly<Pick<NodeRagQueryOptions, 'entryPoints' | 'entryWeighting' | 'queryEntityMatch'>>;
+}> = {
+  build: { entityLinking: true },
+  retrieve: { entryPoints: 'hybrid', entryWeighting: 'rank', queryEntityMatch: 'vocabulary' },
+};
+
+/** What each preset sets over the defaults, at build and at query time (the `paper` preset: nothing). */
+export const NODERAG_PRESET_OPTIONS: Readonly<
+  Record<NodeRagPreset, { build: Partial<NodeRagOptions>; retrieve: Partial<NodeRagQueryOptions> }>
+> = {
+  paper: { build: {}, retrieve: {} },
+  offline: NODERAG_OFFLINE_SETTINGS,
 };
 
 /** `topK` of the "w/o cross node" ablation (`graphSearch: false`) when none is given. */
@@ -232,6 +271,7 @@ const BUILD_RULES: { readonly [K in keyof NodeRagOptions]-?: OptionRule } = {
   hnswEfSearch: opt.positiveInt,
   seed: opt.int(),
   entityLinking: opt.boolean,
+  preset: opt.oneOf(...NODERAG_PRESETS),
 };
 
 /** What a valid value of each retrieve option is. */
@@ -275,9 +315,25 @@ export function resolveNodeRagOptions(
       );
     }
   }
+  let preset: NodeRagPreset = NODERAG_DEFAULTS.preset;
+  for (const layer of layers) {
+    const named: unknown = layer?.preset;
+    if (named === undefined) continue;
+    if (typeof named !== 'string' || !(NODERAG_PRESETS as readonly string[]).includes(named)) {
+      throw new InvalidArgumentError(
+        'preset',
+        `${caller}: preset must be one of ${NODERAG_PRESETS.join(', ')} (got ${JSON.stringify(named)}).`,
+      );
+    }
+    preset = named as NodeRagPreset;
+  }
   const o = resolveCheckedOptions(
     caller,
-    { defaults: NODERAG_DEFAULTS, rules: BUILD_RULES, known: NODERAG_BUILD_OPTION_KEYS },
+    {
+      defaults: { ...NODERAG_DEFAULTS, ...NODERAG_PRESET_OPTIONS[preset].build, preset },
+      rules: BUILD_RULES,
+      known: NODERAG_BUILD_OPTION_KEYS,
+    },
     ...layers,
   );
   if (o.chunking === 'fixed' && o.overlap >= o.chunkSize) {
@@ -309,22 +365,30 @@ export function savedNodeRagOptions(
         '`retrieve`, or `grag query --set`)',
     );
   }
-  return resolveNodeRagOptions(caller, saved);
+  // An index saved before presets existed was built, and queried, with the offline settings then
+  // the defaults: its options it holds, the retrieval ones it does not (they were global defaults).
+  return resolveNodeRagOptions(caller, { preset: 'offline' }, saved);
 }
 
 /**
  * The options of one query: each layer's keys checked, the retrieval settings resolved over
- * {@link NODERAG_RETRIEVE_DEFAULTS} (`undefined` values ignored), every value checked.
+ * {@link NODERAG_RETRIEVE_DEFAULTS} and what the index's `preset` sets over them (`undefined` values
+ * ignored), every value checked.
  * @throws InvalidArgumentError naming `caller`, on an unknown key or a bad value.
  */
 export function resolveRetrieveOptions(
   caller: string,
   defaults: Partial<NodeRagRetrieveOptions> | undefined,
   options: NodeRagRetrieveOptions,
+  preset: NodeRagPreset = 'paper',
 ): NodeRagQueryOptions & RetrieveOptions {
   return resolveCheckedOptions<NodeRagQueryOptions & RetrieveOptions>(
     caller,
-    { defaults: NODERAG_RETRIEVE_DEFAULTS, rules: RETRIEVE_RULES, known: NODERAG_RETRIEVE_OPTION_KEYS },
+    {
+      defaults: { ...NODERAG_RETRIEVE_DEFAULTS, ...NODERAG_PRESET_OPTIONS[preset].retrieve },
+      rules: RETRIEVE_RULES,
+      known: NODERAG_RETRIEVE_OPTION_KEYS,
+    },
     defaults,
     options,
   );

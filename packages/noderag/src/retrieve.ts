@@ -63,7 +63,7 @@ export async function retrieveNodeRag(
 ): Promise<Retrieval> {
   const started = performance.now();
   const { name } = context;
-  const o = resolveRetrieveOptions(`${name} retrieve`, context.defaults, options);
+  const o = resolveRetrieveOptions(`${name} retrieve`, context.defaults, options, index.options.preset);
   if (typeof query !== 'string' || query.trim() === '') {
     throw new InvalidArgumentError('query', `${name} retrieve: the query is blank; pass a question.`);
   }

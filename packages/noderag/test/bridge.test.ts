@@ -54,7 +54,12 @@ const DOCS: Document[] = [
 const QUESTION = 'Who directed the drama film Harbour Lights?';
 
 /** One passage per chunk, a small HNSW graph, and few entry points, so the corpus is not all entries. */
-const BUILD: Partial<NodeRagOptions> = { chunking: 'document', hnswM: 4, hnswEfConstruction: 16 };
+const BUILD: Partial<NodeRagOptions> = {
+  chunking: 'document',
+  hnswM: 4,
+  hnswEfConstruction: 16,
+  preset: 'offline',
+};
 const RETRIEVE: NodeRagRetrieveOptions = { vectorTopK: 2, entryPoints: 'hybrid' };
 
 async function retrievedDocs(build: Partial<NodeRagOptions>, retrieve: NodeRagRetrieveOptions) {

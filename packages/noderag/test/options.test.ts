@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from '@grag/core';
 import { describe, expect, it } from 'vitest';
 import { createNodeRag, NODERAG_DEFAULTS, NODERAG_RETRIEVE_DEFAULTS, nodeRag } from '../src/index.js';
+import { resolveNodeRagOptions, resolveRetrieveOptions, savedNodeRagOptions } from '../src/options.js';
 import { DOCS, scriptedContext } from './fixtures.js';
 
 describe('option keys', () => {
@@ -72,5 +73,46 @@ describe('option keys', () => {
     // An `undefined` value leaves the default beneath it.
     const kept = await plain.retrieve(index, 'Who founded the Kessler Shipyard?', { graphSearch: undefined });
     expect(kept.trace.mode).toBe('vector-only');
+  });
+});
+
+describe('settings presets', () => {
+  it('defaults to the paper: names merged as written, dense entries weighed alike, query entities as phrases', async () => {
+    expect(resolveNodeRagOptions('t')).toMatchObject({ preset: 'paper', entityLinking: false });
+    expect(resolveRetrieveOptions('t', undefined, {})).toMatchObject({
+      entryPoints: 'dense',
+      entryWeighting: 'uniform',
+      queryEntityMatch: 'phrase',
+    });
+  });
+
+  it("the offline preset sets grag's measured values at build and at every query of the index; explicit options win", () => {
+    expect(resolveNodeRagOptions('t', { preset: 'offline' })).toMatchObject({
+      preset: 'offline',
+      entityLinking: true,
+    });
+    expect(resolveNodeRagOptions('t', { preset: 'offline', entityLinking: false }).entityLinking).toBe(false);
+    expect(resolveRetrieveOptions('t', undefined, {}, 'offline')).toMatchObject({
+      entryPoints: 'hybrid',
+      entryWeighting: 'rank',
+      queryEntityMatch: 'vocabulary',
+    });
+    expect(resolveRetrieveOptions('t', undefined, { entryPoints: 'lexical' }, 'offline').entryPoints).toBe(
+      'lexical',
+    );
+    expect(() => resolveNodeRagOptions('noderag build', { preset: 'book' as never })).toThrow(
+      'noderag build: preset must be one of paper, offline (got "book").',
+    );
+  });
+
+  it('an index saved before presets existed reads as the offline preset it was built and queried with', () => {
+    expect(savedNodeRagOptions('t', { entityLinking: true, chunking: 'document' })).toMatchObject({
+      preset: 'offline',
+      entityLinking: true,
+    });
+    expect(savedNodeRagOptions('t', { preset: 'paper' })).toMatchObject({
+      preset: 'paper',
+      entityLinking: false,
+    });
   });
 });
