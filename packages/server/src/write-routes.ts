@@ -152,7 +152,8 @@ function assertDistinctIds(documents: readonly Document[]): void {
 
 /** The documents of the files of a form, each read by the loader of its extension. */
 async function formFiles(files: readonly [string, File][], deps: WriteRouteDeps): Promise<Document[]> {
-  const load = files.length > 0 ? await fileLoader(deps) : undefined;
+  if (files.length === 0) return [];
+  const load = await fileLoader(deps);
   const documents: Document[] = [];
   for (const [field, value] of files) {
     const path = basename(value.name.replaceAll('\\', '/'));
@@ -163,7 +164,7 @@ async function formFiles(files: readonly [string, File][], deps: WriteRouteDeps)
     }
     let loaded: LoadedFile;
     try {
-      loaded = await (load as NonNullable<typeof load>)({
+      loaded = await load({
         path,
         bytes: new Uint8Array(await value.arrayBuffer()),
       });
