@@ -395,3 +395,22 @@ describe('answer types', () => {
     );
   });
 });
+
+describe('chains through notes without title lines', () => {
+  // Notes as people write them: the first sentence names the subject, later ones say "she", "he".
+  const notes = [
+    { id: 'film', text: 'Harbour Lights is a 2016 documentary directed by Nell Ardry.' },
+    { id: 'ardry', text: 'Nell Ardry was born in Kaltern. She is married to Osric Tamblin.' },
+    { id: 'tamblin', text: 'Osric Tamblin is a Danish painter. He was born in Ostby.' },
+    { id: 'kaltern', text: 'Kaltern is a village on the north coast. Its mayor is Pia Lund.' },
+  ];
+  test.each([
+    // "She is married to …" in the note that opens with Nell Ardry: her husband.
+    ['In what town was the husband of Nell Ardry born?', 'Ostby'],
+    ['What nationality is the husband of the director of Harbour Lights?', 'Danish'],
+    ["Who is the mayor of the birthplace of Harbour Lights's director?", 'Pia Lund'],
+    ['Who is the mayor of the village where the director of Harbour Lights was born?', 'Pia Lund'],
+  ])('%s → %s', async (q, expected) => {
+    expect((await tasks.answer(q, notes)).answer).toBe(expected);
+  });
+});

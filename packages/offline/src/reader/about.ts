@@ -47,6 +47,32 @@ export function aboutItems(phrase: string, sentences: readonly AnswerSentence[])
   return out;
 }
 
+/**
+ * Items a note opens about a phrase without a title line: their first sentence starts with it as
+ * its subject ("Nell Ardry was born in Kaltern. She is married to …"), so "she" there is the phrase.
+ */
+export function openedItems(phrase: string, sentences: readonly AnswerSentence[]): Set<number> {
+  const words = contentWords(phrase);
+  const out = new Set<number>();
+  if (words.length === 0) return out;
+  for (const s of sentences) {
+    if (s.index !== 0 || out.has(s.item)) continue;
+    const tokens = s.ea.analysis.tokens;
+    const range = s.ea.analysis.sentences[s.index]!;
+    let k = range.start;
+    if (tokens[k]?.normal === 'the') k++;
+    const opening = contentWords(spanText(tokens, k, Math.min(range.end, k + words.length - 1)));
+    const verb = tokens[k + words.length];
+    if (
+      opening.length === words.length &&
+      words.every((w, j) => sameWord(opening[j]!, w)) &&
+      (verb?.pos === 'VERB' || verb?.pos === 'AUX')
+    )
+      out.add(s.item);
+  }
+  return out;
+}
+
 /** Honorifics and ranks before a name ("King Aldric", "Abbess Hild"). */
 const TITLES = new Set([
   ...PERSON_TITLES,

@@ -4,7 +4,7 @@
  */
 import type { Token } from '../nlp.js';
 import { containsWords, contentWords } from '../words.js';
-import { aboutItems, genderOf, personName, wordSet } from './about.js';
+import { aboutItems, genderOf, openedItems, personName, wordSet } from './about.js';
 import { resolveInverseKin } from './inverse.js';
 import { kinNoun, type Relation } from './kinship.js';
 import { concept } from './meaning.js';
@@ -244,6 +244,8 @@ export function resolveRelation(
   const subjectSet = new Set(subjectWords);
   const excluded = exclude.map((e) => new Set(contentWords(e)));
   const about = aboutItems(subject, sentences);
+  // A note opened about the subject: its first sentence is no title, its "she" is the subject.
+  const opened = openedItems(subject, sentences);
   const whole = new Map<number, boolean>();
   /** Whether the item names the subject's other words ("Vance" of "Teodor Vance") somewhere. */
   const namesWhole = (item: number): boolean => {
@@ -265,6 +267,7 @@ export function resolveRelation(
     // Marit Vance's note): only the relation words "my" or "our" own count there.
     const mine = !!s.narrator && namesSame(s.narrator, subjectWords);
     if (about.has(s.item)) weight = s.index === 0 ? 0 : 1;
+    else if (opened.has(s.item)) weight = 1;
     else if (containsWords(wordSet(s), subjectWords) >= 0.8) weight = 0.6;
     else if (mine) weight = 1;
     // "Teodor's sister, Marit" in a note that names the Vances elsewhere.
