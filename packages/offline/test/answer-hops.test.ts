@@ -81,6 +81,12 @@ describe('relation phrases in questions', () => {
     const father = findRelationPhrase(await tokensOf("When did Tobias Renn's father pass away?"));
     expect(father?.subject).toBe('Tobias Renn');
     expect(father?.relations).toEqual([{ kind: 'kin', base: 'parent', gender: 'male' }]);
+    // Nouns between the possessive and the relation: the inner phrase is resolved first.
+    const manager = findRelationPhrase(
+      await tokensOf("Where does the brother of the Kessler Yard's yard manager work?"),
+    );
+    expect(manager?.subject).toBe('Kessler Yard');
+    expect(manager?.relations.map((r) => r.kind)).toEqual(['role']);
   });
 
   test('kinship in full: grandparents on either side, in-laws, uncles, cousins, everyday words', async () => {

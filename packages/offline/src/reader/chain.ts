@@ -220,8 +220,10 @@ export function findRelationPhrase(tokens: readonly Token[]): RelationPhrase | n
         };
       }
     }
-    // "Name's R"
-    const p = rel.start - 1;
+    // "Name's R", "Name's yard R": lower-case nouns between the possessive and the relation
+    // ("the Quillon Shipyard's yard manager").
+    let p = rel.start - 1;
+    for (let n = 0; n < 2 && p > 1 && tokens[p]!.pos === 'NOUN' && !isCapital(tokens[p]); n++) p--;
     if (p >= 1 && /^['’]s$|^['’]$/.test(tokens[p]!.value)) {
       const s = nameStart(tokens, p - 1);
       if (s >= 0) {
