@@ -121,7 +121,7 @@ function coverageTable(rows: readonly LongRow[], withLatency: boolean): string {
 export function longMarkdown(result: LongResult): string {
   const { book, machine: m } = result;
   const e2 = result.rows.filter((r) => r.index);
-  const defaults = result.rows.find((r) => r.label === 'e2graphrag (offline defaults)') ?? e2[0]!;
+  const defaults = result.rows.find((r) => r.label === 'e2graphrag (offline preset)') ?? e2[0]!;
   const ix = defaults.index!;
   const g = 5;
   const stageNames = [...new Set(e2.flatMap((r) => Object.keys(r.stages)))];

@@ -24,23 +24,29 @@ import { generateChronicle } from './e2graphrag-chronicle.js';
 import { type LongEstimate, type LongResult, type LongRow, longMarkdown } from './e2graphrag-long-report.js';
 import { type EvalConfig, machine } from './lib.js';
 
-/** The paper's configuration (E2GRAPHRAG_PAPER_DEFAULTS), as `--set` flags. */
-const PAPER = { entityLinking: false, entryPoints: 'dense', fuseEntryPoints: false, bridges: 0 } as const;
-
-/** The configurations evaluated, each a `grag eval` run of its own (its own build). */
+/** The configurations evaluated, each a `grag eval` run of its own (its own build), presets named. */
 export const LONG_CONFIGS: EvalConfig[] = [
   { label: 'bm25', method: 'bm25' },
   { label: 'naive-dense (Text-RAG)', method: 'naive-dense' },
-  { label: 'e2graphrag (paper defaults)', method: 'e2graphrag', set: { ...PAPER } },
-  { label: 'e2graphrag (paper, h = 3)', method: 'e2graphrag', set: { ...PAPER, hops: 3 } },
+  { label: 'e2graphrag (paper preset)', method: 'e2graphrag', set: { preset: 'paper' } },
+  { label: 'e2graphrag (paper preset, h = 3)', method: 'e2graphrag', set: { preset: 'paper', hops: 3 } },
   {
-    label: 'e2graphrag (paper, dense retrieval only)',
+    label: 'e2graphrag (paper preset, dense retrieval only)',
     method: 'e2graphrag',
-    set: { ...PAPER, denseOnly: true },
+    set: { preset: 'paper', denseOnly: true },
   },
-  { label: 'e2graphrag entry points only', method: 'e2graphrag', set: { denseOnly: true } },
-  { label: 'e2graphrag (offline defaults)', method: 'e2graphrag' },
-  { label: 'e2graphrag (offline, graphWeight = 1)', method: 'e2graphrag', set: { graphWeight: 1 } },
+  {
+    label: 'e2graphrag (offline preset) entry points only',
+    method: 'e2graphrag',
+    set: { preset: 'offline', denseOnly: true },
+  },
+  { label: 'e2graphrag (offline preset)', method: 'e2graphrag', set: { preset: 'offline' } },
+  {
+    label: 'e2graphrag (offline preset, graphWeight = 1)',
+    method: 'e2graphrag',
+    set: { preset: 'offline', graphWeight: 1 },
+  },
+  { label: "bridge-rag (grag's own)", method: 'bridge-rag' },
 ];
 
 /** The `grag` command line's entry point. */
