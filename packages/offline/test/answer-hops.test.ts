@@ -409,6 +409,8 @@ describe('chains through notes without title lines', () => {
     { id: 'ardry', text: 'Nell Ardry was born in Kaltern. She is married to Osric Tamblin.' },
     { id: 'tamblin', text: 'Osric Tamblin is a Danish painter. He was born in Ostby.' },
     { id: 'kaltern', text: 'Kaltern is a village on the north coast. Its mayor is Pia Lund.' },
+    { id: 'yard', text: 'The Kessler Yard was founded by Amos Kessler. It built the ferry Sable Gull.' },
+    { id: 'gull', text: 'The Sable Gull crosses the Veskan Strait. Its captain is Jon Eide.' },
   ];
   test.each([
     // "She is married to …" in the note that opens with Nell Ardry: her husband.
@@ -416,6 +418,8 @@ describe('chains through notes without title lines', () => {
     ['What nationality is the husband of the director of Harbour Lights?', 'Danish'],
     ["Who is the mayor of the birthplace of Harbour Lights's director?", 'Pia Lund'],
     ['Who is the mayor of the village where the director of Harbour Lights was born?', 'Pia Lund'],
+    // "captains" is read as a plural noun by the tagger; the description opens at "the ferry".
+    ['Who captains the ferry built by the Kessler Yard?', 'Jon Eide'],
   ])('%s → %s', async (q, expected) => {
     expect((await tasks.answer(q, notes)).answer).toBe(expected);
   });

@@ -172,6 +172,9 @@ export function findDescription(tokens: readonly Token[]): Description | null {
       ) {
         start--;
         if (joins(start)) others.push(tokens[start - 1]!.lemma);
+        // A determiner opens the phrase: "Who captains the ferry built by …" (a verb the tagger
+        // read as a plural noun stands before it).
+        if (tokens[start]!.pos === 'DET') break;
       }
       if (start === 0 && WH_START.has(tokens[0]!.normal)) continue;
     }
