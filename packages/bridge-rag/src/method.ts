@@ -11,6 +11,7 @@ import {
 import { loadBridgeRag, saveBridgeRag } from './persist.js';
 import { retrieveBridgeRag } from './retrieve.js';
 import type { BridgeRagIndex } from './types.js';
+import { updateBridgeRag } from './update.js';
 
 /** Settings of {@link createBridgeRag}. */
 export interface BridgeRagSettings {
@@ -75,6 +76,7 @@ export function createBridgeRag(
         extractor: () => extractorOf(ctx, `${name} build`),
       });
     },
+    update: (index, change, ctx, options = {}) => updateBridgeRag(index, change, ctx, options, name),
     retrieve: (index, query, options = {}) => retrieveBridgeRag(index, query, options, name),
     save: (index, target) => saveBridgeRag(index, target, format),
     load: (target, ctx) => loadBridgeRag(target, ctx, extractorOf(ctx, `${name} load`), format),

@@ -1,0 +1,153 @@
+/**
+ * bridge-rag's update: the added documents are chunked, read and embedded; the kept chunks keep
+ * their entities and embeddings; the linked graph, BM25 and the vector index are built again over
+ * the kept and new chunks (no model call). Without a fittable embedder the result is the index a
+ * fresh build of the changed corpus gives.
+ */
+import {
+  type BuildContext,
+  type Document,
+  type IndexChange,
+  type IndexUpdate,
+  indexVectors,
+  type UpdateOptions,
+} from '@grag/core';
+import { chunkEntityGraph } from '@grag/core/graph';
+import {
+  chunkCorpus,
+  keptFitNote,
+  prepareUpdate,
+  refitForFullUpdate,
+  refitStage,
+  startBuild,
+} from '@grag/core/kit';
+import { chunkTexts, queryViews, titleRecord } from './build.js';
+import type { BridgeRagIndex, BridgeRagStats } from './types.js';
+
+/** Update `index` with `change` (see the README's Updates). */
+export async function updateBridgeRag(
+  index: BridgeRagIndex,
+  change: IndexChange,
+  baseCtx: BuildContext,
+  options: UpdateOptions,
+  name: string,
+): Promise<IndexUpdate<BridgeRagIndex>> {
+  const update = await prepareUpdate(name, change, baseCtx, options, {
+    kept: async () => index.kept,
+    refusal: {
+      lacks: "each chunk's entities and embedding",
+      cost: 'reading and embedding every chunk again',
+    },
+    documents: (k) => k.documents,
+    embedder: index.providers.embedder,
+  });
+  const { ctx, plan, kept: state } = update;
+  const rt = startBuild(ctx);
+  const o = index.options;
+  const keptAt: number[] = [];
+  const dropped: number[] = [];
+  index.chunks.forEach((c, i) => {
+    (plan.drop.has(c.docId) ? dropped : keptAt).push(i);
+  });
+  const titles: Record<string, string> = {};
+  for (const id of plan.documents) if (state.titles[id] !== undefined) titles[id] = state.titles[id]!;
+  Object.assign(titles, titleRecord(plan.add));
+  for (const doc of plan.add) if (typeof doc.title !== 'string') delete titles[doc.id];
+  const titleMap = new Map<string, string | undefined>(Object.entries(titles));
+  const fresh: Document[] = plan.add.filter((d) => d.text.trim() !== '');
+  const newChunks =
+    fresh.length === 0
+      ? []
+      : await rt.stage(
+          'chunk',
+          () =>
+            chunkCorpus(fresh, {
+              chunking: o.chunking,
+              chunkSize: o.chunkSize,
+              overlap: o.overlap,
+              tokenizer: ctx.tokenizer,
+            }),
+          { checkpoint: false },
+        );
+  const newTexts = chunkTexts(newChunks, titleMap, o.includeTitle);
+  const extractedNew = await rt.stage(
+    'entities',
+    () =>
+      rt.map(newTexts, (text) => index.extractor.extract(text), {
+        label: (_, i) => newChunks[i]!.id,
+        unit: 'chunks',
+        concurrency: 1,
+        issues: () => undefined,
+      }),
+    { checkpoint: false },
+  );
+  const chunks = [...keptAt.map((i) => index.chunks[i]!), ...newChunks];
+  const texts = [...keptAt.map((i) => index.texts[i]!), ...newTexts];
+  const extracted = [...keptAt.map((i) => state.extracted[i]!), ...extractedNew];
+  const { graph, homes, textMentions } = await rt.stage(
+    'graph',
+    () =>
+      chunkEntityGraph({
+        extracted,
+        chunks: chunks.map((c, i) => ({ docId: c.docId, text: texts[i]! })),
+        titles: titleMap,
+        entityLinking: true,
+      }),
+    { checkpoint: false },
+  );
+  // A full update refits a fittable embedder on the changed corpus and embeds every chunk again.
+  const refit = await refitForFullUpdate(rt, ctx, options, () => texts);
+  const toEmbed = refit ? texts : newTexts;
+  const embedded =
+    toEmbed.length > 0 ? await rt.stage('embed', () => rt.embed(toEmbed), { checkpoint: false }) : [];
+  const embeddings = refit ? embedded : [...keptAt.map((i) => state.embeddings[i]!), ...embedded];
+  const providers = refit ? { ...index.providers, embedder: ctx.embedder } : index.providers;
+  const vectors = await rt.stage(
+    'vector-index',
+    () => indexVectors(providers.vectorIndex, embeddings, { dimensions: providers.embedder.dimensions }),
+    { checkpoint: false },
+  );
+  const documents = new Set(chunks.map((c) => c.docId)).size;
+  const stats: BridgeRagStats = {
+    documents,
+    skippedDocuments: plan.documents.length - documents,
+    chunks: chunks.length,
+    entities: graph.entities.length,
+    edges: graph.edgeCount,
+    titleEntities: new Set(homes.filter((h) => h !== undefined)).size,
+    textMentions,
+  };
+  return {
+    index: {
+      ...index,
+      providers,
+      chunks,
+      texts,
+      vectors,
+      graph,
+      homes,
+      stats,
+      kept: { documents: plan.documents, titles, extracted, embeddings },
+      ...queryViews({ texts, graph, homes }),
+    },
+    report: update.report({
+      chunks: { removed: dropped.length, added: newChunks.length, total: chunks.length },
+      embedded: new Set(toEmbed).size,
+      local: ['chunk', 'entities', ...(refit ? [] : ['embed'])],
+      global: [
+        {
+          stage: 'graph',
+          reason:
+            'entity linking folds names across the whole corpus: the graph is built again from the kept and new extractions (no model call)',
+        },
+        ...(refit ? [refitStage(refit.modelId, 'the changed corpus', 'every chunk')] : []),
+        {
+          stage: 'vector-index',
+          reason: 'vector ids are chunk positions: the index is built again from the kept and new embeddings',
+        },
+        { stage: 'bm25', reason: 'BM25 is built again over the kept and new chunk texts' },
+      ],
+      trace: keptFitNote(index.providers.embedder, refit !== undefined, 'new chunks'),
+    }),
+  };
+}
