@@ -8,6 +8,7 @@ import type { PeelMemo, PhaseOne } from './peel-memo.js';
 import { PeelState } from './peel-state.js';
 import type { Community, PreparedTruss, QPeelResult } from './qpeel.js';
 import { RemovalTest } from './removal-test.js';
+import { boundFromRelevant, settleWithoutPhase } from './shortcut.js';
 import { edgeTriangles } from './triangles.js';
 
 /**
@@ -31,22 +32,48 @@ export function peelPrepared(
   maxNodes: number = Number.POSITIVE_INFINITY,
   keep: readonly number[] = [],
   memo?: PeelMemo,
+  shortcut = false,
 ): QPeelResult {
   const { truss } = prepared;
   const { graph: g, k } = truss;
   const result: QPeelResult = { k, communities: [], components: truss.components.length, checks: 0 };
   if (truss.edges.length === 0) return result;
   prepared.triangles ??= edgeTriangles(g, maskOf(g.m, truss.edges), prepared.support);
-  const state = new PeelState(prepared, keep);
-  const { isQuery, nodeAlive, edgeAlive } = state;
-  const test = new RemovalTest(state);
-  const boundedPeel = new BoundedPeel(state);
-
+  const querySet = new Set(keep);
   const communities: Community[] = [];
-  const inPart = new Uint8Array(g.n);
+  let engine:
+    | { state: PeelState; test: RemovalTest; boundedPeel: BoundedPeel; inPart: Uint8Array }
+    | undefined;
   for (let c = 0; c < truss.components.length; c++) {
     const component = truss.components[c]!;
-    if (keep.length > 0 && !component.nodes.some((v) => isQuery[v] === 1)) continue;
+    if (keep.length > 0 && !component.nodes.some((v) => querySet.has(v))) continue;
+    if (shortcut && Number.isFinite(maxNodes)) {
+      const settled = settleWithoutPhase(
+        prepared,
+        component,
+        rel,
+        (v) => querySet.has(v),
+        maxNodes,
+        keep.length === 0,
+      );
+      if (settled !== undefined) {
+        result.shortcuts = (result.shortcuts ?? 0) + 1;
+        result.checks += settled.checks;
+        communities.push(...settled.communities);
+        continue;
+      }
+    }
+    if (engine === undefined) {
+      const state = new PeelState(prepared, keep);
+      engine = {
+        state,
+        test: new RemovalTest(state),
+        boundedPeel: new BoundedPeel(state),
+        inPart: new Uint8Array(g.n),
+      };
+    }
+    const { state, test, boundedPeel, inPart } = engine;
+    const { isQuery, nodeAlive, edgeAlive } = state;
     const saved = memo?.phaseOne(c, component.nodes, rel, maxSweeps, keep);
     // The QRScore phase of this component with the same relevance, where no query node was met:
     // start from what it left.
@@ -56,6 +83,23 @@ export function peelPrepared(
     const { order, initialQrScore } = phase;
     let alive = phase.alive;
     const bounded = alive > maxNodes;
+    const fromRelevant =
+      shortcut && bounded
+        ? boundFromRelevant(
+            prepared,
+            component,
+            rel,
+            { order, nodeAlive, isQuery, initialQrScore },
+            maxNodes,
+            keep.length === 0,
+          )
+        : undefined;
+    if (fromRelevant !== undefined) {
+      result.shortcuts = (result.shortcuts ?? 0) + 1;
+      result.checks += fromRelevant.checks;
+      communities.push(...fromRelevant.communities);
+      continue;
+    }
     if (bounded) {
       // Size bound: peel on toward the query (see BoundedPeel). Stop when at most `maxNodes` nodes
       // remain.

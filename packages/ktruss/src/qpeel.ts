@@ -3,6 +3,7 @@ import type { AbstractGraph } from 'graphology-types';
 import { assertK, type KTruss, maximalKTruss } from './decomposition.js';
 import { asTrussGraph, type TrussGraph } from './graph.js';
 import { peelPrepared } from './peel.js';
+import type { Pinning } from './phase-bound.js';
 import { type EdgeTriangles, edgeSupport, edgeTriangles } from './triangles.js';
 
 /**
@@ -84,6 +85,12 @@ export interface QPeelOptions {
    * Fang et al. 2016, Huang & Lakshmanan 2017). Empty: any component (DA-RAG §5.2). @default []
    */
   keep: readonly number[];
+  /**
+   * With a finite `maxNodes`, settle a component without peeling its nodes of relevance 0 when they
+   * are certain not to change the result (see the README's Algorithms): same communities, but
+   * `checks` then leaves out the removal tests not run. @default true
+   */
+  shortcut: boolean;
 }
 
 /** Defaults of {@link qPeel}. */
@@ -92,6 +99,7 @@ export const QPEEL_DEFAULTS: Omit<QPeelOptions, 'trussness'> = {
   maxSweeps: Number.POSITIVE_INFINITY,
   maxNodes: Number.POSITIVE_INFINITY,
   keep: [],
+  shortcut: true,
 };
 
 /** A community found by {@link qPeel}: a connected k-truss. */
@@ -120,6 +128,8 @@ export interface QPeelResult {
   components: number;
   /** Removal attempts that passed the relevance test and were checked for structure. */
   checks: number;
+  /** Components settled by the shortcut (see `QPeelOptions.shortcut`), when any. */
+  shortcuts?: number;
 }
 
 /**
@@ -152,13 +162,13 @@ export function qPeel(
   options: Partial<QPeelOptions> = {},
 ): QPeelResult {
   assertK('qPeel', k);
-  const { top, maxSweeps, maxNodes, keep, trussness } = { ...QPEEL_DEFAULTS, ...options };
+  const { top, maxSweeps, maxNodes, keep, trussness, shortcut } = { ...QPEEL_DEFAULTS, ...options };
   checkTop(top, 'qPeel');
   checkMaxNodes(maxNodes, 'qPeel');
   const g = asTrussGraph(input);
   const rel = resolveRelevance(g, relevance, 'qPeel');
   const truss = maximalKTruss(g, k, trussness === undefined ? {} : { trussness });
-  return peelTruss(prepareTruss(truss), rel, top, maxSweeps, maxNodes, keep);
+  return peelTruss(prepareTruss(truss), rel, top, maxSweeps, maxNodes, keep, shortcut);
 }
 
 export function checkTop(top: number, caller: string): void {
@@ -197,6 +207,8 @@ export interface PreparedTruss {
    * {@link prepareTruss}; made (and set here) by {@link peelTruss} when absent.
    */
   triangles?: EdgeTriangles;
+  /** What pins nodes during the QRScore phase (made on first use by the shortcut, see `QPeelOptions.shortcut`). */
+  pinning?: Pinning;
 }
 
 /**
@@ -245,8 +257,9 @@ export function peelTruss(
   maxSweeps: number,
   maxNodes: number = Number.POSITIVE_INFINITY,
   keep: readonly number[] = [],
+  shortcut = true,
 ): QPeelResult {
-  return peelPrepared(prepared, rel, top, maxSweeps, maxNodes, keep);
+  return peelPrepared(prepared, rel, top, maxSweeps, maxNodes, keep, undefined, shortcut);
 }
 
 /** Relevance as a Float64Array aligned with the node indices, validated. */

@@ -77,7 +77,7 @@ export class TrussIndex {
     options: Partial<Omit<QPeelOptions, 'trussness'>> = {},
   ): QPeelResult {
     assertK('TrussIndex.qPeel', k);
-    const { top, maxSweeps, maxNodes, keep } = { ...QPEEL_DEFAULTS, ...options };
+    const { top, maxSweeps, maxNodes, keep, shortcut } = { ...QPEEL_DEFAULTS, ...options };
     checkTop(top, 'TrussIndex.qPeel');
     checkMaxNodes(maxNodes, 'TrussIndex.qPeel');
     const rel = resolveRelevance(this.graph, relevance, 'TrussIndex.qPeel');
@@ -86,7 +86,7 @@ export class TrussIndex {
       memo = new PeelMemo();
       this.#memos.set(k, memo);
     }
-    return peelPrepared(this.#prepared(k), rel, top, maxSweeps, maxNodes, keep, memo);
+    return peelPrepared(this.#prepared(k), rel, top, maxSweeps, maxNodes, keep, memo, shortcut);
   }
 
   /** Drop the cached k-trusses and the kept QRScore phases. */

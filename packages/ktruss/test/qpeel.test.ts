@@ -312,12 +312,105 @@ describe('peelTruss', () => {
         const g = trussGraphFromEdges(n, edges);
         const truss = maximalKTruss(g, k);
         const rel = Float64Array.from(relevance);
-        const got = peelTruss(prepareTruss(truss), rel, top, maxSweeps, maxNodes, keep);
+        const got = peelTruss(prepareTruss(truss), rel, top, maxSweeps, maxNodes, keep, false);
         const want = referencePeel(referencePrepare(truss), rel, top, maxSweeps, maxNodes, keep);
         expect(got).toEqual(want);
       }),
       { numRuns: 600 },
     );
+  });
+
+  /**
+   * Instances where the size bound's shortcut applies often: a dense core of relevant nodes (T0)
+   * inside a larger graph of nodes of relevance 0, query vertices among the relevant nodes.
+   */
+  const shortcutInstance = fc
+    .record({
+      core: fc.integer({ min: 3, max: 14 }),
+      rest: fc.integer({ min: 0, max: 30 }),
+      pCore: fc.double({ min: 0.5, max: 1, noNaN: true }),
+      p: fc.double({ min: 0.1, max: 0.6, noNaN: true }),
+      seed: fc.nat(),
+      k: fc.integer({ min: 2, max: 5 }),
+      maxNodes: fc.integer({ min: 1, max: 8 }),
+      keeps: fc.integer({ min: 0, max: 2 }),
+      top: fc.integer({ min: 1, max: 2 }),
+    })
+    .map(({ core, rest, pCore, p, seed, ...other }) => {
+      let s = seed >>> 0 || 7;
+      const next = () => {
+        s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+        return s / 2 ** 32;
+      };
+      const n = core + rest;
+      // Relevant nodes at random positions, so that nodes of relevance 0 come before and after them.
+      const ids = Array.from({ length: n }, (_, i) => i).sort(() => next() - 0.5);
+      const relevant = new Set(ids.slice(0, core));
+      const edges: Pair[] = [];
+      for (let a = 0; a < n; a++) {
+        for (let b = a + 1; b < n; b++) {
+          if (next() < (relevant.has(a) && relevant.has(b) ? pCore : p)) edges.push([a, b]);
+        }
+      }
+      const relevance = Array.from({ length: n }, (_, v) =>
+        relevant.has(v) ? Math.max(0.05, Math.round(next() * 20) / 20) : 0,
+      );
+      const keep = ids.slice(0, other.keeps);
+      return { n, edges, relevance, keep, ...other };
+    });
+
+  test("settles a component from the k-truss of its relevant nodes exactly when that gives the full search's communities (property)", () => {
+    let settled = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(shortcutInstance, ({ n, edges, relevance, keep, k, maxNodes, top }) => {
+        const g = trussGraphFromEdges(n, edges);
+        const truss = maximalKTruss(g, k);
+        const rel = Float64Array.from(relevance);
+        const inf = Number.POSITIVE_INFINITY;
+        const got = peelTruss(prepareTruss(truss), rel, top, inf, maxNodes, keep);
+        const full = peelTruss(prepareTruss(truss), rel, top, inf, maxNodes, keep, false);
+        const want = referencePeel(referencePrepare(truss), rel, top, inf, maxNodes, keep);
+        expect(full).toEqual(want);
+        expect(got.communities).toEqual(want.communities);
+        expect(got.components).toBe(want.components);
+        runs++;
+        if ((got.shortcuts ?? 0) > 0) {
+          settled++;
+          // No more removal tests: those of the nodes of relevance 0 in the size bound (and, when the
+          // QRScore phase is settled too, its own) are not run.
+          expect(got.checks).toBeLessThanOrEqual(want.checks);
+        } else expect(got.checks).toBe(want.checks);
+      }),
+      { numRuns: 800 },
+    );
+    // The instances do exercise the shortcut (about one in twelve with this seedless generator).
+    expect(settled).toBeGreaterThan(runs / 40);
+  });
+
+  test('the shortcut is taken on a planted example: a relevant 4-clique with a fan and an ear of irrelevant nodes', () => {
+    // Relevant 4-clique {0, 1, 2, 3}; a fan of irrelevant nodes 4..9 around node 3 (a path 4-…-9,
+    // each joined to 3, and 9 joined to 0); an ear of irrelevant nodes 10, 11 on node 0 (a triangle
+    // whose edges are in no other). The 3-truss is one component of 12 nodes.
+    const edges: Pair[] = [...clique([0, 1, 2, 3])];
+    for (let x = 4; x <= 9; x++) edges.push([3, x]);
+    for (let x = 4; x < 9; x++) edges.push([x, x + 1]);
+    edges.push([0, 9], [0, 10], [0, 11], [10, 11]);
+    const g = trussGraphFromEdges(12, edges);
+    const rel = Float64Array.from([0.5, 0.5, 0.5, 0.5, 0, 0, 0, 0, 0, 0, 0, 0]);
+    const truss = maximalKTruss(g, 3);
+    const inf = Number.POSITIVE_INFINITY;
+    const got = peelTruss(prepareTruss(truss), rel, 1, inf, 2, [0]);
+    const want = referencePeel(referencePrepare(truss), rel, 1, inf, 2, [0]);
+    expect(got.shortcuts).toBe(1);
+    expect(got.communities).toEqual(want.communities);
+    // By hand: the QRScore phase removes the fan (each of its triangles' far edges is in two), not
+    // the ear (10 and 11 each leave the other's edge to 0 in no triangle); 6 nodes stay, mean 1/3,
+    // below every relevant node. The bound removes the ear, then node 1 (0 is the query), leaving the
+    // triangle {0, 2, 3}; removing 2 or 3 would cut off 0 and is undone.
+    expect(Array.from(got.communities[0]!.nodes)).toEqual([0, 2, 3]);
+    expect(got.communities[0]!.qrScore).toBe(0.5);
+    expect(got.communities[0]!.removed).toBe(9);
   });
 
   test('TrussIndex gives the same results when it starts from a kept QRScore phase: one relevance, several query vertices (property)', () => {
@@ -332,8 +425,11 @@ describe('peelTruss', () => {
           const rel = Float64Array.from(relevance);
           // The same relevance around each query vertex in turn, then with none, then again.
           for (const keep of [...seeds.map((v) => [v % n]), [], [seeds[0]! % n]]) {
-            const got = index.qPeel(k, rel, { top, maxSweeps, maxNodes, keep });
-            expect(got).toEqual(referencePeel(prepared, rel, top, maxSweeps, maxNodes, keep));
+            const want = referencePeel(prepared, rel, top, maxSweeps, maxNodes, keep);
+            const got = index.qPeel(k, rel, { top, maxSweeps, maxNodes, keep, shortcut: false });
+            expect(got).toEqual(want);
+            const shortcut = index.qPeel(k, rel, { top, maxSweeps, maxNodes, keep });
+            expect(shortcut.communities).toEqual(want.communities);
           }
         },
       ),
