@@ -5,6 +5,7 @@
 export * from './decomposition.js';
 export * from './graph.js';
 export * from './measures.js';
+export type { Pinning } from './phase-bound.js';
 export * from './qpeel.js';
 export * from './triangles.js';
 export * from './truss-index.js';
