@@ -67,4 +67,12 @@ function lastNoun(tokens: readonly Token[], k: number): number {
 }
 
 /** Nouns that ask for a kind of the noun after "of": "what kind of bird", "which breed of dog". */
-const KIND_NOUNS = new Set(['kind', 'type', 'sort', 'variety', 'breed', 'species']);
+export const KIND_NOUNS: ReadonlySet<string> = new Set([
+  'kind',
+  'type',
+  'sort',
+  'form',
+  'variety',
+  'breed',
+  'species',
+]);

@@ -5,6 +5,7 @@
  * Kessler Yard or the Lindqvist Institute?" is: yes when the thing it is about wins.
  */
 import { spanText, type Token } from '../nlp.js';
+import { KIND_NOUNS } from './asked.js';
 
 /** Auxiliaries that open a yes/no question. */
 export const AUXILIARIES = new Set(
@@ -127,8 +128,7 @@ export function askedKind(
   k++;
   while (tokens[k] && /^(both|all|each|a|an|the|also|still)$/.test(tokens[k]!.normal)) k++;
   // "a kind of bird", "a type of ferry".
-  if (/^(kind|type|sort|form|variety)$/.test(tokens[k]?.lemma ?? '') && tokens[k + 1]?.normal === 'of')
-    k += 2;
+  if (KIND_NOUNS.has(tokens[k]?.lemma ?? '') && tokens[k + 1]?.normal === 'of') k += 2;
   const start = k;
   let head = -1;
   for (; tokens[k] && /^(ADJ|NOUN)$/.test(tokens[k]!.pos) && /^\p{Ll}/u.test(tokens[k]!.value); k++)

@@ -219,6 +219,19 @@ function coordinatedOptions(tokens: readonly Token[]): string[] {
   return [left, right];
 }
 
+/**
+ * "A and B are both Norwegian?", "A and B — same nationality?": a statement asked as a question,
+ * without a wh-word (a noun phrase alone, "The birthplace of X?", asks for it).
+ */
+function isDeclarative(tokens: readonly Token[], wh: string | null): boolean {
+  return (
+    wh === null &&
+    tokens[tokens.length - 1]?.value === '?' &&
+    !tokens.some((t) => t.value === ':') &&
+    tokens.some((t) => t.pos === 'AUX' || t.pos === 'VERB' || t.normal === 'same' || t.normal === 'both')
+  );
+}
+
 /** Read a question: its kind, the noun it asks for, and the compared phrases of a choice. */
 export function readQuestion(tokens: readonly Token[]): QuestionReading {
   const target = questionTarget(tokens, { skipRelative: true });
@@ -247,17 +260,10 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
   // "Is A …?", and after an opening phrase: "At the club, is A the captain or the treasurer?".
   const comma = tokens.findIndex((t) => t.value === ',');
   const opened = comma > 0 && comma < tokens.length - 2 && AUXILIARIES.has(tokens[comma + 1]!.normal);
-  // "A and B are both Norwegian?", "A and B — same nationality?": a statement asked as a
-  // question, without a wh-word (a noun phrase alone, "The birthplace of X?", asks for it).
-  const declarative =
-    target.wh === null &&
-    tokens[tokens.length - 1]?.value === '?' &&
-    !tokens.some((t) => t.value === ':') &&
-    tokens.some((t) => t.pos === 'AUX' || t.pos === 'VERB' || t.normal === 'same' || t.normal === 'both');
   const polar =
     (((!!firstWord && AUXILIARIES.has(firstWord.normal)) || opened) &&
       (target.wh === null || target.start > 3)) ||
-    declarative;
+    isDeclarative(tokens, target.wh);
   // "Bin day: Tuesday or Monday?" asks for one of the options without a wh-word or auxiliary.
   const bare = target.wh === null && tokens.some((t) => t.value === ':');
   // "Was A founded before B?": a choice between A and B, answered yes when A wins.

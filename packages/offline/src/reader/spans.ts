@@ -162,68 +162,80 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
     }
   }
   // Noun phrases (adjectives and nouns ending in a noun) outside names, for "what" questions.
-  if (reading.kind === 'thing') {
-    // "teaches German" for "What language …": a capitalised word the finder left out that names a
-    // kind of what is asked.
-    if (reading.descriptor)
-      for (let k = sentence.start; k <= sentence.end; k++)
-        if (
-          !covered[k] &&
-          tokens[k]!.type === 'word' &&
-          /^\p{Lu}/u.test(tokens[k]!.value) &&
-          namesKindOf({ start: k, end: k, text: '', type: 'np' }, tokens, reading.descriptor)
-        ) {
-          push(k, k, 'np');
-          covered[k] = 1;
-        }
-    let i = sentence.start;
-    while (i <= sentence.end) {
-      const t = tokens[i]!;
-      if (covered[i] || !(t.pos === 'ADJ' || t.pos === 'NOUN') || t.type !== 'word') {
-        i++;
-        continue;
-      }
-      let end = i;
-      // "the shop counter out of …": after a determiner and a singular noun, a base-form "verb"
-      // before a preposition or the end heads the phrase (a verb would agree: "the shop counters").
-      const headNoun = (k: number): boolean => {
-        const w = tokens[k]!;
-        if (w.pos === 'NOUN') return true;
-        const before = tokens[k - 1]!;
-        const after = tokens[k + 1];
-        return (
-          w.pos === 'VERB' &&
-          w.normal === w.lemma &&
-          !/s$/.test(w.normal) &&
-          before.pos === 'NOUN' &&
-          !/s$/.test(before.normal) &&
-          tokens[i - 1]?.pos === 'DET' &&
-          (!after || after.pos === 'ADP' || after.pos === 'PUNCT')
-        );
-      };
-      while (
-        end + 1 <= sentence.end &&
-        !covered[end + 1] &&
-        tokens[end + 1]!.type === 'word' &&
-        (tokens[end + 1]!.pos === 'ADJ' || headNoun(end + 1))
-      )
-        end++;
-      let last = end;
-      while (last >= i && !headNoun(last)) last--;
-      if (last >= i && last - i < 5 && !tokens[last]!.stop) {
-        push(i, last, 'np');
-        // "coaches rowing" for "What sport …": the kind asked for is the head alone.
-        if (
-          last > i &&
-          reading.descriptor &&
-          namesKindOf({ start: last, end: last, text: '', type: 'np' }, tokens, reading.descriptor)
-        )
-          push(last, last, 'np');
-      }
-      i = end + 1;
-    }
-  }
+  if (reading.kind === 'thing') nounPhraseSpans(tokens, sentence, reading.descriptor, covered, push);
   return spans;
+}
+
+/**
+ * The noun phrases of a sentence outside names (adjectives and nouns ending in a noun), for "what"
+ * questions, and the words that name a kind of what a which/what question asks for.
+ */
+function nounPhraseSpans(
+  tokens: readonly Token[],
+  sentence: { start: number; end: number },
+  descriptor: string | null,
+  covered: Uint8Array,
+  push: (start: number, end: number, type: string) => void,
+): void {
+  // "teaches German" for "What language …": a capitalised word the finder left out that names a
+  // kind of what is asked.
+  if (descriptor)
+    for (let k = sentence.start; k <= sentence.end; k++)
+      if (
+        !covered[k] &&
+        tokens[k]!.type === 'word' &&
+        /^\p{Lu}/u.test(tokens[k]!.value) &&
+        namesKindOf({ start: k, end: k, text: '', type: 'np' }, tokens, descriptor)
+      ) {
+        push(k, k, 'np');
+        covered[k] = 1;
+      }
+  let i = sentence.start;
+  while (i <= sentence.end) {
+    const t = tokens[i]!;
+    if (covered[i] || !(t.pos === 'ADJ' || t.pos === 'NOUN') || t.type !== 'word') {
+      i++;
+      continue;
+    }
+    let end = i;
+    // "the shop counter out of …": after a determiner and a singular noun, a base-form "verb"
+    // before a preposition or the end heads the phrase (a verb would agree: "the shop counters").
+    const headNoun = (k: number): boolean => {
+      const w = tokens[k]!;
+      if (w.pos === 'NOUN') return true;
+      const before = tokens[k - 1]!;
+      const after = tokens[k + 1];
+      return (
+        w.pos === 'VERB' &&
+        w.normal === w.lemma &&
+        !/s$/.test(w.normal) &&
+        before.pos === 'NOUN' &&
+        !/s$/.test(before.normal) &&
+        tokens[i - 1]?.pos === 'DET' &&
+        (!after || after.pos === 'ADP' || after.pos === 'PUNCT')
+      );
+    };
+    while (
+      end + 1 <= sentence.end &&
+      !covered[end + 1] &&
+      tokens[end + 1]!.type === 'word' &&
+      (tokens[end + 1]!.pos === 'ADJ' || headNoun(end + 1))
+    )
+      end++;
+    let last = end;
+    while (last >= i && !headNoun(last)) last--;
+    if (last >= i && last - i < 5 && !tokens[last]!.stop) {
+      push(i, last, 'np');
+      // "coaches rowing" for "What sport …": the kind asked for is the head alone.
+      if (
+        last > i &&
+        descriptor &&
+        namesKindOf({ start: last, end: last, text: '', type: 'np' }, tokens, descriptor)
+      )
+        push(last, last, 'np');
+    }
+    i = end + 1;
+  }
 }
 
 const DAY = /^(0?[1-9]|[12][0-9]|3[01])(st|nd|rd|th)?$/;
