@@ -3,7 +3,7 @@
  * package): which edges and nodes are alive, the supports (copied: peeling lowers them), each node's
  * live degree, and rows of live edges.
  */
-import type { PreparedTruss } from './qpeel.js';
+import type { PreparedTruss } from './prepared.js';
 
 export class PeelState {
   readonly k: number;

@@ -3,7 +3,7 @@
  * exported from the package). With it, a search can show without running the phase that the phase
  * removes no relevant node. See {@link liveLowBound}.
  */
-import type { PreparedTruss } from './qpeel.js';
+import type { PreparedTruss } from './prepared.js';
 
 /** Rounds of pins forced by requirements in {@link liveLowBound} (fewer pins only weaken the bound). */
 const FORCED_ROUNDS = 3;

@@ -1,10 +1,9 @@
 import { InvalidArgumentError } from '@grag/core';
 import type { AbstractGraph } from 'graphology-types';
-import { assertK, type KTruss, maximalKTruss } from './decomposition.js';
+import { assertK, maximalKTruss } from './decomposition.js';
 import { asTrussGraph, type TrussGraph } from './graph.js';
 import { peelPrepared } from './peel.js';
-import type { Pinning } from './phase-bound.js';
-import { type EdgeTriangles, edgeSupport, edgeTriangles } from './triangles.js';
+import { type PreparedTruss, prepareTruss } from './prepared.js';
 
 /**
  * Cosine similarity of `query` with each vector: the per-node relevance that QRScore averages
@@ -12,6 +11,8 @@ import { type EdgeTriangles, edgeSupport, edgeTriangles } from './triangles.js';
  *
  * @throws InvalidArgumentError when a vector's length differs from the query's.
  */
+export { type PreparedTruss, prepareTruss } from './prepared.js';
+
 export function queryRelevance(
   query: ArrayLike<number>,
   vectors: readonly ArrayLike<number>[],
@@ -187,59 +188,6 @@ export function checkMaxNodes(maxNodes: number, caller: string): void {
       `${caller}: maxNodes must be a positive integer or Infinity, got ${String(maxNodes)}.`,
     );
   }
-}
-
-/**
- * A maximal k-truss prepared for peeling: supports inside it, adjacency rows of its edges only, and
- * its triangles on each edge.
- */
-export interface PreparedTruss {
-  truss: KTruss;
-  /** Support of every edge of the graph inside the truss (0 outside it). */
-  support: Uint32Array;
-  /** Row starts over all nodes of the graph (length n + 1); rows hold the truss edges only. */
-  offsets: Uint32Array;
-  neighbors: Uint32Array;
-  edgeIds: Uint32Array;
-  /**
-   * The triangles inside the truss on each of its edges ({@link edgeTriangles} of the truss), so
-   * that peeling reads the triangles at a node or an edge without searching rows. Made by
-   * {@link prepareTruss}; made (and set here) by {@link peelTruss} when absent.
-   */
-  triangles?: EdgeTriangles;
-  /** What pins nodes during the QRScore phase (made on first use by the shortcut, see `QPeelOptions.shortcut`). */
-  pinning?: Pinning;
-}
-
-/**
- * Supports, truss-only adjacency rows and the triangles on each edge of a maximal k-truss: what
- * peeling it needs. O(m^1.5) time; 36 bytes per triangle of the truss.
- */
-export function prepareTruss(truss: KTruss): PreparedTruss {
-  const g = truss.graph;
-  const mask = new Uint8Array(g.m);
-  for (const e of truss.edges) mask[e] = 1;
-  const offsets = new Uint32Array(g.n + 1);
-  for (const e of truss.edges) {
-    offsets[g.sources[e]! + 1]!++;
-    offsets[g.targets[e]! + 1]!++;
-  }
-  for (let i = 0; i < g.n; i++) offsets[i + 1]! += offsets[i]!;
-  const neighbors = new Uint32Array(2 * truss.edges.length);
-  const edgeIds = new Uint32Array(2 * truss.edges.length);
-  const cursor = offsets.slice(0, g.n);
-  for (const e of truss.edges) {
-    const s = g.sources[e]!;
-    const t = g.targets[e]!;
-    let at = cursor[s]!++;
-    neighbors[at] = t;
-    edgeIds[at] = e;
-    at = cursor[t]!++;
-    neighbors[at] = s;
-    edgeIds[at] = e;
-  }
-  const support = edgeSupport(g, mask);
-  return { truss, support, offsets, neighbors, edgeIds, triangles: edgeTriangles(g, mask, support) };
 }
 
 /**

@@ -8,7 +8,8 @@ import { maximalKTruss, type TrussComponent, trussDecomposition } from './decomp
 import { trussGraphFromEdges } from './graph.js';
 import { PeelState } from './peel-state.js';
 import { liveLowBound, pinningOf } from './phase-bound.js';
-import { type Community, type PreparedTruss, prepareTruss } from './qpeel.js';
+import { type PreparedTruss, prepareTruss } from './prepared.js';
+import type { Community } from './qpeel.js';
 
 /** Communities settled by a shortcut, and the size bound's removal steps it ran (over `H` only). */
 export interface Settled {
