@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { createOfflineTasks } from '../src/index.js';
 import { analyze } from '../src/nlp.js';
 import { findRelationPhrase, pairedNames, substitute } from '../src/reader/chain.js';
-import { findDescription } from '../src/reader/decompose.js';
+import { findDescription, normalizeWording } from '../src/reader/decompose.js';
 import { readQuestion } from '../src/reader/question.js';
 import { reorderQuestion } from '../src/reader/setups.js';
 
@@ -422,5 +422,24 @@ describe('chains through notes without title lines', () => {
     ['Who captains the ferry built by the Kessler Yard?', 'Jon Eide'],
   ])('%s → %s', async (q, expected) => {
     expect((await tasks.answer(q, notes)).answer).toBe(expected);
+  });
+});
+
+describe('"whose" questions', () => {
+  const notes = [
+    {
+      id: 'bakery',
+      text: 'Marit Vance runs the Tidewell Bakery on Quay Street. She is married to Jory Pell.',
+    },
+    { id: 'club', text: 'Tomas Quill coaches rowing at the Gig Club.' },
+  ];
+  test('"Whose wife runs X?" asks for the husband of whoever runs X', async () => {
+    expect((await tasks.answer('Whose wife runs the Tidewell Bakery?', notes)).answer).toBe('Jory Pell');
+  });
+  test('"whose" before a noun that is no relative is left to the reader as it was', async () => {
+    expect(normalizeWording('Whose boat sank in the storm?')).toBe('Whose boat sank in the storm?');
+    expect(normalizeWording('Whose wife runs the Tidewell Bakery?')).toBe(
+      'Who is the husband of the person who runs the Tidewell Bakery?',
+    );
   });
 });

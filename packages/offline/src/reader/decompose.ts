@@ -18,6 +18,22 @@ const EITHER_KIN: readonly [RegExp, string][] = [
   [/\b(son or daughter|daughter or son)\b/gi, 'child'],
 ];
 
+/** The relative seen from the other side, as a noun ("whose wife" is her husband). */
+const INVERSE_KIN: Readonly<Record<string, string>> = {
+  wife: 'husband',
+  husband: 'wife',
+  spouse: 'spouse',
+  son: 'parent',
+  daughter: 'parent',
+  child: 'parent',
+  father: 'child',
+  mother: 'child',
+  parent: 'child',
+  brother: 'sibling',
+  sister: 'sibling',
+  sibling: 'sibling',
+};
+
 /** A polite frame before an embedded wh-question ("Could you tell me who …", "I wonder where …"). */
 const POLITE_FRAME =
   /^\s*(?:please\s*,?\s*)?(?:(?:can|could|would|will) you (?:please )?(?:tell|show|let) me(?: know)?|(?:do|does) (?:you|anyone|anybody) know|(?:please )?tell me|i(?:'d| would) like to know|i (?:want|need) to know|i wonder|i'm wondering|any idea)\s*,?\s+(?=(?:who|whom|whose|what|which|when|where|why|how)\b)/i;
@@ -47,6 +63,12 @@ export function normalizeWording(question: string): string {
     .replace(POLITE_FRAME, '');
   text = text.charAt(0).toUpperCase() + text.slice(1);
   for (const [pattern, word] of EITHER_KIN) text = text.replace(pattern, word);
+  // "Whose wife captains the Gig Club?" → "Who is the husband of the person who captains the Gig
+  // Club?": the relative from the other side, of whoever the rest of the question describes.
+  text = text.replace(/^whose ([a-z]+) (?!of\b)([a-z].*)$/iu, (all, noun: string, rest: string) => {
+    const inverse = INVERSE_KIN[noun.toLowerCase()];
+    return inverse ? `Who is the ${inverse} of the person who ${rest}` : all;
+  });
   // "Which aunt does Pip have through her dad?" → "Who is Pip's aunt through her dad?"
   text = text.replace(
     /^(which|what) ([a-z-]+) (?:does|did|do) (\p{Lu}[\p{L}'’-]*(?: \p{Lu}[\p{L}'’-]*)*) have\b/iu,
