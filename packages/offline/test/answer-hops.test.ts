@@ -436,6 +436,13 @@ describe('"whose" questions', () => {
   test('"Whose wife runs X?" asks for the husband of whoever runs X', async () => {
     expect((await tasks.answer('Whose wife runs the Tidewell Bakery?', notes)).answer).toBe('Jory Pell');
   });
+  test('a parent asked without a sex is found as "her father" too', async () => {
+    const founded = [
+      { id: 'club', text: 'Ada Quill founded the Gig Club in 1961. Her father was Amos Quill.' },
+    ];
+    expect((await tasks.answer('Who is the parent of Ada Quill?', founded)).answer).toBe('Amos Quill');
+    expect((await tasks.answer('Whose daughter founded the Gig Club?', founded)).answer).toBe('Amos Quill');
+  });
   test('"whose" before a noun that is no relative is left to the reader as it was', async () => {
     expect(normalizeWording('Whose boat sank in the storm?')).toBe('Whose boat sank in the storm?');
     expect(normalizeWording('Whose wife runs the Tidewell Bakery?')).toBe(

@@ -144,9 +144,11 @@ function relationCue(
           best,
           tokens[k - 1]?.normal === 'their' ? (before <= 20 ? 0.9 : 0) : before <= 8 ? 0.8 : 0,
         );
-      const noun = gender === 'male' ? 'father' : gender === 'female' ? 'mother' : 'parent';
+      // "Her father was X" names a parent when the question does not say which.
+      const nouns =
+        gender === 'male' ? ['father'] : gender === 'female' ? ['mother'] : ['parent', 'father', 'mother'];
       if (
-        t.lemma === noun &&
+        nouns.includes(t.lemma) &&
         !/^['’]s?$/.test(tokens[k + 1]?.value ?? '') &&
         tokens[k + 1]?.normal !== 'of'
       ) {
