@@ -443,6 +443,12 @@ describe('"whose" questions', () => {
     expect((await tasks.answer('Who is the parent of Ada Quill?', founded)).answer).toBe('Amos Quill');
     expect((await tasks.answer('Whose daughter founded the Gig Club?', founded)).answer).toBe('Amos Quill');
   });
+  test('a note that opens with a name and a verb the tagger reads as a noun ("coaches") is about it', async () => {
+    const coach = [
+      { id: 'quill', text: 'Tomas Quill coaches rowing at the Gig Club. His sister is Ada Quill.' },
+    ];
+    expect((await tasks.answer('Who is the sibling of Tomas Quill?', coach)).answer).toBe('Ada Quill');
+  });
   test('"whose" before a noun that is no relative is left to the reader as it was', async () => {
     expect(normalizeWording('Whose boat sank in the storm?')).toBe('Whose boat sank in the storm?');
     expect(normalizeWording('Whose wife runs the Tidewell Bakery?')).toBe(

@@ -66,7 +66,10 @@ export function openedItems(phrase: string, sentences: readonly AnswerSentence[]
     if (
       opening.length === words.length &&
       words.every((w, j) => sameWord(opening[j]!, w)) &&
-      (verb?.pos === 'VERB' || verb?.pos === 'AUX')
+      (verb?.pos === 'VERB' ||
+        verb?.pos === 'AUX' ||
+        // "Tomas Quill coaches rowing": a verb in -s the tagger read as a plural noun.
+        (verb?.pos === 'NOUN' && /^\p{Ll}.*[^s]s$/u.test(verb.value)))
     )
       out.add(s.item);
   }
