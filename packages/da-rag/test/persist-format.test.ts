@@ -5,13 +5,13 @@
  * (scripted) embedder. Indexes of version 1 (float32 `*.f32` rows, plain JSON) still load and
  * retrieve the same; other versions are refused with a message saying to rebuild.
  */
-import { cp, mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BuildContext, IndexFormatError, type Retrieval } from '@grag/core';
-import { createBuildContext, decodeVectorRows, decompressed } from '@grag/core/kit';
+import type { BuildContext, Retrieval } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
-import { expectIdenticalRetrievals } from '@grag/core/test/vitest';
+import { checkIndexFormats, rewriteAsFormat1 } from '@grag/core/test/vitest';
 import { createOfflineEmbedder, createOfflineTasks } from '@grag/offline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DaRagIndex, daRag } from '../src/index.js';
@@ -40,7 +40,6 @@ async function retrievals(index: DaRagIndex): Promise<Retrieval[]> {
   return out;
 }
 
-/** Items (ids, kinds, sources, scores), contexts and token counts, exactly. */
 let root: string;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'da-rag-format-'));
@@ -49,67 +48,50 @@ afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
-/** Rewrite the format-2 index in `dir` as format 1 wrote it. */
-async function asVersion1(dir: string, index: DaRagIndex): Promise<void> {
-  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
-  manifest.formatVersion = 1;
-  manifest.files = manifest.files.map((f: string) => f.replace(/\.rows$/, '.f32')).sort();
-  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
-  for (const file of JSON_FILES) {
-    await writeFile(join(dir, file), decompressed(new Uint8Array(await readFile(join(dir, file))), file));
-  }
-  const dimensions = index.providers.embedder.dimensions;
-  for (const [name, count] of [
-    ['chunk-vectors', index.chunks.length],
-    ['entity-vectors', index.entities.length],
-  ] as const) {
-    const bytes = new Uint8Array(await readFile(join(dir, `${name}.rows`)));
-    const packed = new Float32Array(count * dimensions);
-    decodeVectorRows(bytes, count, dimensions, name).forEach((row, i) => {
-      packed.set(row, i * dimensions);
-    });
-    await writeFile(join(dir, `${name}.f32`), new Uint8Array(packed.buffer));
-    await unlink(join(dir, `${name}.rows`));
-  }
-}
+/** Rewrite the format-2 index in `dir` as format 1 wrote it (float32 `*.f32` rows, plain JSON). */
+const asVersion1 = (dir: string, index: DaRagIndex) =>
+  rewriteAsFormat1(dir, {
+    gunzip: JSON_FILES,
+    vectors: (
+      [
+        ['chunk-vectors', index.chunks.length],
+        ['entity-vectors', index.entities.length],
+      ] as const
+    ).map(([name, rows]) => ({
+      from: `${name}.rows`,
+      to: `${name}.f32`,
+      rows,
+      dimensions: index.providers.embedder.dimensions,
+    })),
+  });
 
 describe('da-rag index format 2', () => {
   for (const [kind, context] of Object.entries(contexts)) {
-    it(`${kind} vectors: a saved and loaded index retrieves exactly what the index in memory does; format 1 still loads`, async () => {
+    it(`${kind} vectors: a saved and loaded index retrieves exactly what the index in memory does; format 1 still loads; other formats are refused, saying to rebuild`, async () => {
       const ctx = context();
-      const index = await daRag.build(CORPUS, ctx, { chunking: 'fixed' });
-      const want = await retrievals(index);
+      const { want } = await checkIndexFormats({
+        dir: join(root, kind),
+        build: () => daRag.build(CORPUS, ctx, { chunking: 'fixed' }),
+        save: (index, dir) => daRag.save(index, dir),
+        load: (dir) => daRag.load(dir, ctx),
+        retrievals,
+        loaded: (loaded, index) => {
+          expect(loaded.chunkVectors).toEqual(index.chunkVectors);
+          expect(loaded.entityVectors).toEqual(index.entityVectors);
+        },
+        saved: async (dir) => {
+          const files = await readdir(dir);
+          expect(files.filter((f) => f.endsWith('.rows')).sort()).toEqual([
+            'chunk-vectors.rows',
+            'entity-vectors.rows',
+          ]);
+          expect(files.filter((f) => f.endsWith('.f32'))).toEqual([]);
+          for (const file of JSON_FILES) expect((await readFile(join(dir, file)))[0]).toBe(0x1f); // gzip
+        },
+        version1: asVersion1,
+        refused: { message: /Rebuild the index\.$/ },
+      });
       expect(want.every((r) => r.items.length > 0)).toBe(true);
-      const dir = join(root, kind);
-      await daRag.save(index, dir);
-      const loaded = await daRag.load(dir, ctx);
-      expect(loaded.chunkVectors).toEqual(index.chunkVectors);
-      expect(loaded.entityVectors).toEqual(index.entityVectors);
-      expectIdenticalRetrievals(await retrievals(loaded), want);
-      const files = await readdir(dir);
-      expect(files.filter((f) => f.endsWith('.rows')).sort()).toEqual([
-        'chunk-vectors.rows',
-        'entity-vectors.rows',
-      ]);
-      expect(files.filter((f) => f.endsWith('.f32'))).toEqual([]);
-      for (const file of JSON_FILES) expect((await readFile(join(dir, file)))[0]).toBe(0x1f); // gzip
-
-      const v1 = join(root, `${kind}-v1`);
-      await cp(dir, v1, { recursive: true });
-      await asVersion1(v1, index);
-      expectIdenticalRetrievals(await retrievals(await daRag.load(v1, ctx)), want);
     });
   }
-
-  it('refuses a format it does not read, saying to rebuild', async () => {
-    const ctx = contexts.dense!();
-    const dir = join(root, 'v9');
-    await daRag.save(await daRag.build(CORPUS.slice(0, 3), ctx, { chunking: 'fixed' }), dir);
-    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
-    manifest.formatVersion = 9;
-    await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
-    const error = await daRag.load(dir, ctx).catch((e: unknown) => e);
-    expect(IndexFormatError.isInstance(error), String(error)).toBe(true);
-    expect((error as Error).message).toMatch(/Rebuild the index\.$/);
-  });
 });

@@ -3,15 +3,16 @@
  * vector index saved beside them only when the factory is not exact), `tree.json`, `graph.json`,
  * `links.json` and `update.json` gzipped, and a saved-then-loaded index retrieving exactly what the
  * index in memory does (same items, scores and contexts, local and global queries), for exact and
- * approximate vector factories. Indexes of version 1 still load and retrieve the same.
+ * approximate vector factories. Indexes of version 1 still load and retrieve the same; other
+ * versions are refused with a message saying to rebuild.
  */
-import { cp, mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BuildContext, IndexFormatError, type Retrieval, type VectorIndexFactory } from '@grag/core';
-import { createBuildContext, decodeVectorRows, decompressed, flatIndexFactory } from '@grag/core/kit';
+import type { BuildContext, Retrieval, VectorIndexFactory } from '@grag/core';
+import { createBuildContext, decompressed, flatIndexFactory } from '@grag/core/kit';
 import { createScriptedEmbedder, entityDocuments } from '@grag/core/test';
-import { expectIdenticalRetrievals } from '@grag/core/test/vitest';
+import { checkIndexFormats, rewriteAsFormat1 } from '@grag/core/test/vitest';
 import { createOfflineProviders } from '@grag/offline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createE2GraphRag, type E2GraphRagIndex } from '../src/index.js';
@@ -53,7 +54,6 @@ async function retrievals(index: E2GraphRagIndex): Promise<Retrieval[]> {
   return out;
 }
 
-/** Items (ids, kinds, sources, scores), contexts and token counts, exactly. */
 const GZIPPED = ['tree.json', 'graph.json', 'links.json', 'update.json'];
 
 let root: string;
@@ -69,82 +69,58 @@ describe('e2graphrag index format 2', () => {
     ['exact', flatIndexFactory],
     ['saved', savedFactory],
   ] as const) {
-    it(`${kind} factory: a saved and loaded index retrieves exactly what the index in memory does`, async () => {
-      const index = await method.build(DOCS, context(factory), BUILD);
+    it(`${kind} factory: a saved and loaded index retrieves exactly what the index in memory does${kind === 'saved' ? '; format 1 (float32 embeddings beside the vector index, plain JSON) still loads' : ''}; other formats are refused`, async () => {
+      const { index, want } = await checkIndexFormats({
+        dir: join(root, kind),
+        build: () => method.build(DOCS, context(factory), BUILD),
+        save: (index, dir) => method.save(index, dir),
+        load: (dir) => method.load(dir, context(factory)),
+        retrievals,
+        loaded: (loaded, index) => {
+          expect(loaded.kept).toEqual(index.kept);
+          expect(loaded.tree).toEqual(index.tree);
+          expect(loaded.homes).toEqual(index.homes);
+        },
+        saved: async (dir) => {
+          const files = (await readdir(dir)).sort();
+          // The embeddings once: as rows, no float32 copy; the vector index only when it is not exact.
+          expect(files).toEqual(
+            [
+              'embeddings.rows',
+              'graph.json',
+              'links.json',
+              'manifest.json',
+              'tree.json',
+              'update.json',
+              ...(kind === 'saved' ? ['vectors.bin'] : []),
+            ].sort(),
+          );
+          for (const file of GZIPPED) {
+            const bytes = new Uint8Array(await readFile(join(dir, file)));
+            expect(bytes[0], file).toBe(0x1f); // gzip
+            expect(() => JSON.parse(new TextDecoder().decode(decompressed(bytes, file)))).not.toThrow();
+          }
+        },
+        // Format 1 saved the float32 embeddings beside the vector index, which an exact factory no longer saves.
+        version1:
+          kind === 'saved'
+            ? (dir, index) =>
+                rewriteAsFormat1(dir, {
+                  gunzip: GZIPPED,
+                  vectors: [
+                    {
+                      from: 'embeddings.rows',
+                      to: 'embeddings.f32',
+                      rows: index.tree.nodes.length,
+                      dimensions: DIMENSIONS,
+                    },
+                  ],
+                })
+            : undefined,
+        refused: { message: /Rebuild the index\.$/ },
+      });
       expect(index.homes.length).toBeGreaterThan(0);
-      const want = await retrievals(index);
       expect(want.filter((r) => r.items.length > 0).length).toBeGreaterThan(want.length / 2);
-      const dir = join(root, kind);
-      await method.save(index, dir);
-      const loaded = await method.load(dir, context(factory));
-      expect(loaded.kept).toEqual(index.kept);
-      expect(loaded.tree).toEqual(index.tree);
-      expect(loaded.homes).toEqual(index.homes);
-      expectIdenticalRetrievals(await retrievals(loaded), want);
-      const files = (await readdir(dir)).sort();
-      // The embeddings once: as rows, no float32 copy; the vector index only when it is not exact.
-      expect(files).toEqual(
-        [
-          'embeddings.rows',
-          'graph.json',
-          'links.json',
-          'manifest.json',
-          'tree.json',
-          'update.json',
-          ...(kind === 'saved' ? ['vectors.bin'] : []),
-        ].sort(),
-      );
-      for (const file of GZIPPED) {
-        const bytes = new Uint8Array(await readFile(join(dir, file)));
-        expect(bytes[0], file).toBe(0x1f); // gzip
-        expect(() => JSON.parse(new TextDecoder().decode(decompressed(bytes, file)))).not.toThrow();
-      }
     });
   }
-
-  it('loads an index of format 1 (float32 embeddings beside the vector index, plain JSON) and retrieves the same', async () => {
-    const index = await method.build(DOCS, context(savedFactory), BUILD);
-    const want = await retrievals(index);
-    const v2 = join(root, 'to-v1');
-    await method.save(index, v2);
-    // Rewrite it as format 1 wrote it.
-    const v1 = join(root, 'v1');
-    await cp(v2, v1, { recursive: true });
-    const manifest = JSON.parse(await readFile(join(v1, 'manifest.json'), 'utf8'));
-    manifest.formatVersion = 1;
-    manifest.files = manifest.files
-      .map((f: string) => (f === 'embeddings.rows' ? 'embeddings.f32' : f))
-      .sort();
-    await writeFile(join(v1, 'manifest.json'), JSON.stringify(manifest));
-    for (const file of GZIPPED) {
-      await writeFile(join(v1, file), decompressed(new Uint8Array(await readFile(join(v1, file))), file));
-    }
-    const n = index.tree.nodes.length;
-    const rows = decodeVectorRows(
-      new Uint8Array(await readFile(join(v1, 'embeddings.rows'))),
-      n,
-      DIMENSIONS,
-      'embeddings.rows',
-    );
-    const packed = new Float32Array(n * DIMENSIONS);
-    rows.forEach((row, i) => {
-      packed.set(row, i * DIMENSIONS);
-    });
-    await writeFile(join(v1, 'embeddings.f32'), new Uint8Array(packed.buffer));
-    await unlink(join(v1, 'embeddings.rows'));
-    const loaded = await method.load(v1, context(savedFactory));
-    expect(loaded.kept).toEqual(index.kept);
-    expectIdenticalRetrievals(await retrievals(loaded), want);
-  });
-
-  it('refuses a format it does not read, saying to rebuild', async () => {
-    const dir = join(root, 'v9');
-    await method.save(await method.build(DOCS, context(), BUILD), dir);
-    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
-    manifest.formatVersion = 9;
-    await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
-    const error = await method.load(dir, context()).catch((e: unknown) => e);
-    expect(IndexFormatError.isInstance(error), String(error)).toBe(true);
-    expect((error as Error).message).toMatch(/Rebuild the index\.$/);
-  });
 });

@@ -8,11 +8,10 @@ import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BuildContext, IndexFormatError, type Retrieval, type VectorIndexFactory } from '@grag/core';
+import type { BuildContext, Retrieval, VectorIndexFactory } from '@grag/core';
 import { createBuildContext, decompressed, flatIndexFactory } from '@grag/core/kit';
-import { directoryStore } from '@grag/core/store';
-import { copyStoredIndex, createScriptedEmbedder } from '@grag/core/test';
-import { expectIdenticalRetrievals } from '@grag/core/test/vitest';
+import { createScriptedEmbedder } from '@grag/core/test';
+import { checkIndexFormats, expectIdenticalRetrievals } from '@grag/core/test/vitest';
 import { createOfflineTasks } from '@grag/offline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKetRag, KET_RAG_VARIANTS, type KetRagIndex } from '../src/index.js';
@@ -49,7 +48,6 @@ async function retrievals(method: ReturnType<typeof createKetRag>, index: KetRag
   return out;
 }
 
-/** Items (ids, kinds, sources, scores), contexts and token counts, exactly. */
 let root: string;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'ket-rag-format-'));
@@ -66,13 +64,15 @@ describe('ket-rag index format 2', () => {
         ['exact', flatIndexFactory],
         ['saved', savedFactory],
       ] as const) {
-        const index = await method.build(CORPUS, context(factory), BUILD);
-        const want = await retrievals(method, index);
-        expect(want.every((r) => r.items.length > 0)).toBe(true);
         const dir = join(root, `${variant}-${kind}`);
-        await method.save(index, dir);
-        const loaded = await method.load(dir, context(factory));
-        expectIdenticalRetrievals(await retrievals(method, loaded), want);
+        const { want } = await checkIndexFormats({
+          dir,
+          build: () => method.build(CORPUS, context(factory), BUILD),
+          save: (index, dir) => method.save(index, dir),
+          load: (dir) => method.load(dir, context(factory)),
+          retrievals: (index) => retrievals(method, index),
+        });
+        expect(want.every((r) => r.items.length > 0)).toBe(true);
         const files = await readdir(dir);
         // No vector collection twice: raw vectors once as rows, no float32 copies; an exact index
         // is rebuilt from them, an approximate one saved beside them.
@@ -117,44 +117,42 @@ describe('ket-rag index format 2', () => {
     expect(manifest.formatVersion).toBe(2);
   });
 
-  it('loads an index of format version 1 and retrieves as a fresh build; saved again, it is version 2', async () => {
+  it('loads an index of format version 1 and retrieves as a fresh build; saved again, it is version 2; refuses a format version it does not read, saying to rebuild', async () => {
     const method = createKetRag();
-    const fresh = await method.build(CORPUS, context(), BUILD);
-    const want = await retrievals(method, fresh);
-    const dir = join(root, 'v1');
-    await cp(V1_FIXTURE, dir, { recursive: true });
-    expect(JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')).formatVersion).toBe(1);
-    const loaded = await method.load(dir, context());
-    expectIdenticalRetrievals(await retrievals(method, loaded), want);
-    expect(loaded.kept?.entityVectors).toHaveLength(fresh.kept!.entityVectors!.length);
+    const {
+      index: fresh,
+      want,
+      version1: loaded,
+      refusal,
+    } = await checkIndexFormats({
+      dir: join(root, 'present'),
+      build: () => method.build(CORPUS, context(), BUILD),
+      save: (index, dir) => method.save(index, dir),
+      load: (dir) => method.load(dir, context()),
+      retrievals: (index) => retrievals(method, index),
+      // Format 1 from a fixture saved by the version of its day, in place of the fresh build's copy.
+      version1: async (dir) => {
+        await rm(dir, { recursive: true, force: true });
+        await cp(V1_FIXTURE, dir, { recursive: true });
+      },
+      refused: {
+        formatVersion: 3,
+        message: /format version 3; this version reads 2 \(and 1\)\. Rebuild the index/,
+      },
+    });
+    expect(loaded!.kept?.entityVectors).toHaveLength(fresh.kept!.entityVectors!.length);
     const again = join(root, 'v1-again');
-    await method.save(loaded, again);
+    await method.save(loaded!, again);
     expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(2);
     expectIdenticalRetrievals(await retrievals(method, await method.load(again, context())), want);
     // An update of the loaded version-1 index equals one of the fresh build.
     const change = { remove: ['orsa'] };
-    const fromOld = await method.update!(loaded, change, context());
+    const fromOld = await method.update!(loaded!, change, context());
     const fromFresh = await method.update!(fresh, change, context());
     expectIdenticalRetrievals(
       await retrievals(method, fromOld.index),
       await retrievals(method, fromFresh.index),
     );
-  });
-
-  it('refuses a format version it does not read, saying to rebuild', async () => {
-    const method = createKetRag();
-    const dir = join(root, 'future');
-    await method.save(await method.build(CORPUS, context(), BUILD), join(root, 'present'));
-    await copyStoredIndex(directoryStore(join(root, 'present')), directoryStore(dir), {
-      manifest: (m) => {
-        m.formatVersion = 3;
-      },
-    });
-    const error = await method.load(dir, context()).catch((e: unknown) => e);
-    expect(IndexFormatError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toMatch(
-      /format version 3; this version reads 2 \(and 1\)\. Rebuild the index/,
-    );
-    expect((error as Error).message.split('\n')).toHaveLength(1);
+    expect(refusal!.message.split('\n')).toHaveLength(1);
   });
 });

@@ -1,9 +1,16 @@
 /**
  * Test helpers that need vitest (an optional peer dependency of `@grag/core`): the shared
- * `VectorIndex`, `IndexStore` and `Method` spec suites, the provenance suite (`runLocationSpec`), `expectSameRetrievals` and `expectIdenticalRetrievals`. Import from `@grag/core/test/vitest`; everything vitest-free is in
+ * `VectorIndex`, `IndexStore` and `Method` spec suites, the provenance suite (`runLocationSpec`), `expectSameRetrievals`, `expectIdenticalRetrievals` and `checkIndexFormats` (with `rewriteAsFormat1`). Import from `@grag/core/test/vitest`; everything vitest-free is in
  * `@grag/core/test`.
  */
 
+export {
+  checkIndexFormats,
+  type Format1Vectors,
+  type IndexFormatChecks,
+  type IndexFormatResult,
+  rewriteAsFormat1,
+} from './index-format.js';
 export { type LocationSpecOptions, runLocationSpec } from './location-spec.js';
 export { type MethodSpecOptions, runMethodSpec } from './method-spec.js';
 export { expectIdenticalRetrievals, expectSameRetrievals } from './retrievals.js';
