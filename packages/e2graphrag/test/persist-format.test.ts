@@ -6,15 +6,18 @@
  * approximate vector factories. Indexes of version 1 still load and retrieve the same; other
  * versions are refused with a message saying to rebuild.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BuildContext, Retrieval, VectorIndexFactory } from '@grag/core';
-import { createBuildContext, decompressed, flatIndexFactory } from '@grag/core/kit';
+import { createBuildContext, flatIndexFactory } from '@grag/core/kit';
 import { createScriptedEmbedder, entityDocuments } from '@grag/core/test';
-import { checkIndexFormats, rewriteAsFormat1 } from '@grag/core/test/vitest';
+import {
+  checkIndexFormats,
+  EXACT_AND_SAVED_FACTORIES,
+  rewriteAsFormat1,
+  temporaryRoot,
+} from '@grag/core/test/vitest';
 import { createOfflineProviders } from '@grag/offline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createE2GraphRag, type E2GraphRagIndex } from '../src/index.js';
 import { capitalized } from './fixtures.js';
 
@@ -30,13 +33,6 @@ const QUERIES = [
 ];
 const DIMENSIONS = 16;
 const method = createE2GraphRag({ extractor: capitalized });
-
-/** An approximate-looking factory (not exact): its indexes are saved, as HNSW's are. */
-const savedFactory: VectorIndexFactory = {
-  kind: 'flat',
-  create: flatIndexFactory.create,
-  load: flatIndexFactory.load,
-};
 
 const context = (vectorIndex: VectorIndexFactory = flatIndexFactory): BuildContext =>
   createBuildContext({
@@ -56,51 +52,25 @@ async function retrievals(index: E2GraphRagIndex): Promise<Retrieval[]> {
 
 const GZIPPED = ['tree.json', 'graph.json', 'links.json', 'update.json'];
 
-let root: string;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'e2graphrag-format-'));
-});
-afterAll(async () => {
-  if (root) await rm(root, { recursive: true, force: true });
-});
+const root = temporaryRoot('e2graphrag-format-');
 
 describe('e2graphrag index format 2', () => {
-  for (const [kind, factory] of [
-    ['exact', flatIndexFactory],
-    ['saved', savedFactory],
-  ] as const) {
+  for (const [kind, factory] of EXACT_AND_SAVED_FACTORIES) {
     it(`${kind} factory: a saved and loaded index retrieves exactly what the index in memory does${kind === 'saved' ? '; format 1 (float32 embeddings beside the vector index, plain JSON) still loads' : ''}; other formats are refused`, async () => {
       const { index, want } = await checkIndexFormats({
-        dir: join(root, kind),
+        dir: join(root(), kind),
         build: () => method.build(DOCS, context(factory), BUILD),
-        save: (index, dir) => method.save(index, dir),
-        load: (dir) => method.load(dir, context(factory)),
+        method,
+        context: () => context(factory),
         retrievals,
+        gzipped: GZIPPED,
         loaded: (loaded, index) => {
           expect(loaded.kept).toEqual(index.kept);
           expect(loaded.tree).toEqual(index.tree);
           expect(loaded.homes).toEqual(index.homes);
         },
-        saved: async (dir) => {
-          const files = (await readdir(dir)).sort();
-          // The embeddings once: as rows, no float32 copy; the vector index only when it is not exact.
-          expect(files).toEqual(
-            [
-              'embeddings.rows',
-              'graph.json',
-              'links.json',
-              'manifest.json',
-              'tree.json',
-              'update.json',
-              ...(kind === 'saved' ? ['vectors.bin'] : []),
-            ].sort(),
-          );
-          for (const file of GZIPPED) {
-            const bytes = new Uint8Array(await readFile(join(dir, file)));
-            expect(bytes[0], file).toBe(0x1f); // gzip
-            expect(() => JSON.parse(new TextDecoder().decode(decompressed(bytes, file)))).not.toThrow();
-          }
-        },
+        // The embeddings once: as rows, no float32 copy; the vector index only when it is not exact.
+        files: ['embeddings.rows', 'manifest.json', ...GZIPPED, ...(kind === 'saved' ? ['vectors.bin'] : [])],
         // Format 1 saved the float32 embeddings beside the vector index, which an exact factory no longer saves.
         version1:
           kind === 'saved'

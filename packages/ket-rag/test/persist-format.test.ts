@@ -4,16 +4,20 @@
  * scores, same context), for every variant and for exact and approximate vector factories. Indexes
  * of version 1 still load; other versions are refused with a message saying to rebuild.
  */
-import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildContext, Retrieval, VectorIndexFactory } from '@grag/core';
 import { createBuildContext, decompressed, flatIndexFactory } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
-import { checkIndexFormats, expectIdenticalRetrievals } from '@grag/core/test/vitest';
+import {
+  checkIndexFormats,
+  EXACT_AND_SAVED_FACTORIES,
+  expectIdenticalRetrievals,
+  temporaryRoot,
+} from '@grag/core/test/vitest';
 import { createOfflineTasks } from '@grag/offline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createKetRag, KET_RAG_VARIANTS, type KetRagIndex } from '../src/index.js';
 import { CORPUS } from './corpus.js';
 
@@ -28,13 +32,6 @@ const QUERIES = [
 const BUILD = { chunking: 'document', subChunkSize: 16, preset: 'offline' } as const;
 const V1_FIXTURE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'v1-index');
 
-/** An approximate-looking factory (not exact): its indexes are saved, as HNSW's are. */
-const savedFactory: VectorIndexFactory = {
-  kind: 'flat',
-  create: flatIndexFactory.create,
-  load: flatIndexFactory.load,
-};
-
 const context = (vectorIndex: VectorIndexFactory = flatIndexFactory): BuildContext =>
   createBuildContext({
     embedder: createScriptedEmbedder({ dimensions: 16 }),
@@ -48,28 +45,19 @@ async function retrievals(method: ReturnType<typeof createKetRag>, index: KetRag
   return out;
 }
 
-let root: string;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'ket-rag-format-'));
-});
-afterAll(async () => {
-  if (root) await rm(root, { recursive: true, force: true });
-});
+const root = temporaryRoot('ket-rag-format-');
 
 describe('ket-rag index format 2', () => {
   for (const variant of KET_RAG_VARIANTS) {
     it(`${variant}: a saved and loaded index retrieves exactly what the index in memory does`, async () => {
       const method = createKetRag({ variant });
-      for (const [kind, factory] of [
-        ['exact', flatIndexFactory],
-        ['saved', savedFactory],
-      ] as const) {
-        const dir = join(root, `${variant}-${kind}`);
+      for (const [kind, factory] of EXACT_AND_SAVED_FACTORIES) {
+        const dir = join(root(), `${variant}-${kind}`);
         const { want } = await checkIndexFormats({
           dir,
           build: () => method.build(CORPUS, context(factory), BUILD),
-          save: (index, dir) => method.save(index, dir),
-          load: (dir) => method.load(dir, context(factory)),
+          method,
+          context: () => context(factory),
           retrievals: (index) => retrievals(method, index),
         });
         expect(want.every((r) => r.items.length > 0)).toBe(true);
@@ -86,7 +74,7 @@ describe('ket-rag index format 2', () => {
 
   it('the update state refers to the vector rows instead of copying them', async () => {
     const method = createKetRag();
-    const dir = join(root, 'refers');
+    const dir = join(root(), 'refers');
     await method.save(await method.build(CORPUS, context(), BUILD), dir);
     const bytes = new Uint8Array(await readFile(join(dir, 'update.json')));
     const update = JSON.parse(new TextDecoder().decode(decompressed(bytes, 'update.json')));
@@ -125,10 +113,10 @@ describe('ket-rag index format 2', () => {
       version1: loaded,
       refusal,
     } = await checkIndexFormats({
-      dir: join(root, 'present'),
+      dir: join(root(), 'present'),
       build: () => method.build(CORPUS, context(), BUILD),
-      save: (index, dir) => method.save(index, dir),
-      load: (dir) => method.load(dir, context()),
+      method,
+      context,
       retrievals: (index) => retrievals(method, index),
       // Format 1 from a fixture saved by the version of its day, in place of the fresh build's copy.
       version1: async (dir) => {
@@ -141,7 +129,7 @@ describe('ket-rag index format 2', () => {
       },
     });
     expect(loaded!.kept?.entityVectors).toHaveLength(fresh.kept!.entityVectors!.length);
-    const again = join(root, 'v1-again');
+    const again = join(root(), 'v1-again');
     await method.save(loaded!, again);
     expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(2);
     expectIdenticalRetrievals(await retrievals(method, await method.load(again, context())), want);

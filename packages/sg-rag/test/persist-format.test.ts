@@ -6,15 +6,18 @@
  * Indexes of version 1 still load and retrieve the same; other versions are refused with a message
  * saying to rebuild.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BuildContext, Retrieval, VectorIndexFactory } from '@grag/core';
-import { createBuildContext, decompressed, flatIndexFactory } from '@grag/core/kit';
+import { createBuildContext, flatIndexFactory } from '@grag/core/kit';
 import { createScriptedEmbedder, entityDocuments } from '@grag/core/test';
-import { checkIndexFormats, rewriteAsFormat1 } from '@grag/core/test/vitest';
+import {
+  checkIndexFormats,
+  EXACT_AND_SAVED_FACTORIES,
+  rewriteAsFormat1,
+  temporaryRoot,
+} from '@grag/core/test/vitest';
 import { createOfflineProviders } from '@grag/offline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type SgRagIndex, type SgRagMode, sgRag } from '../src/index.js';
 
 const DOCS = entityDocuments(12);
@@ -29,13 +32,6 @@ const QUERIES = [
 const MODES: SgRagMode[] = ['sg-rag', 'entity', 'one-hop', 'two-hop'];
 const DIMENSIONS = 16;
 const GZIPPED = ['graph.json', 'update.json'];
-
-/** An approximate-looking factory (not exact): its indexes are saved, as HNSW's are. */
-const savedFactory: VectorIndexFactory = {
-  kind: 'flat',
-  create: flatIndexFactory.create,
-  load: flatIndexFactory.load,
-};
 
 const context = (vectorIndex: VectorIndexFactory = flatIndexFactory): BuildContext =>
   createBuildContext({
@@ -56,51 +52,32 @@ async function retrievals(index: SgRagIndex): Promise<Retrieval[]> {
 /** SG-RAG's answers from its paths, compared as well. */
 const answersOf = (r: Retrieval) => r.trace.answers;
 
-let root: string;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'sg-rag-format-'));
-});
-afterAll(async () => {
-  if (root) await rm(root, { recursive: true, force: true });
-});
+const root = temporaryRoot('sg-rag-format-');
 
 describe('sg-rag index format 2', () => {
-  for (const [kind, factory] of [
-    ['exact', flatIndexFactory],
-    ['saved', savedFactory],
-  ] as const) {
+  for (const [kind, factory] of EXACT_AND_SAVED_FACTORIES) {
     it(`${kind} factory: a saved and loaded index retrieves exactly what the index in memory does${kind === 'saved' ? '; format 1 (float32 label embeddings beside the vector index, plain JSON) still loads' : ''}; other formats are refused`, async () => {
       const { want } = await checkIndexFormats({
-        dir: join(root, kind),
+        dir: join(root(), kind),
         build: () => sgRag.build(DOCS, context(factory), BUILD),
-        save: (index, dir) => sgRag.save(index, dir),
-        load: (dir) => sgRag.load(dir, context(factory)),
+        method: sgRag,
+        context: () => context(factory),
         retrievals,
         also: answersOf,
+        gzipped: GZIPPED,
         loaded: (loaded, index) => {
           expect(loaded.kept).toEqual(index.kept);
         },
-        saved: async (dir) => {
-          const files = (await readdir(dir)).sort();
-          // The label embeddings once: as rows, no float32 copy; the vector index only when it is not exact.
-          expect(files).toEqual(
-            [
-              'dominance.json',
-              'graph.json',
-              'labels.rows',
-              'manifest.json',
-              'paths.bin',
-              'tree.bin',
-              'update.json',
-              ...(kind === 'saved' ? ['labels.bin'] : []),
-            ].sort(),
-          );
-          for (const file of GZIPPED) {
-            const bytes = new Uint8Array(await readFile(join(dir, file)));
-            expect(bytes[0]).toBe(0x1f); // gzip
-            expect(() => JSON.parse(new TextDecoder().decode(decompressed(bytes, file)))).not.toThrow();
-          }
-        },
+        // The label embeddings once: as rows, no float32 copy; the vector index only when it is not exact.
+        files: [
+          'dominance.json',
+          'labels.rows',
+          'manifest.json',
+          'paths.bin',
+          'tree.bin',
+          ...GZIPPED,
+          ...(kind === 'saved' ? ['labels.bin'] : []),
+        ],
         // Format 1 saved the float32 label embeddings beside the vector index, which an exact factory no longer saves.
         version1:
           kind === 'saved'

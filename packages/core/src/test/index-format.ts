@@ -3,27 +3,37 @@
  * what the index in memory does; rewrite the saved index as an older format wrote it and check it
  * still loads and retrieves the same; check a format version the method does not read is refused.
  */
-import { cp, readFile, unlink, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { decodeVectorRows, decompressed } from '../artifact-codec.js';
 import { IndexFormatError } from '../contracts/errors.js';
+import type { BuildContext } from '../contracts/method.js';
 import type { Retrieval } from '../contracts/types.js';
+import type { VectorIndexFactory } from '../contracts/vector.js';
+import { flatIndexFactory } from '../vector/flat.js';
 import { expectIdenticalRetrievals } from './retrievals.js';
 
 /** What differs from method to method in {@link checkIndexFormats}. */
 export interface IndexFormatChecks<I> {
   /** Build the index the checks save (and retrieve from, as the reference). */
   build: () => Promise<I>;
-  save: (index: I, dir: string) => Promise<unknown>;
-  load: (dir: string) => Promise<I>;
+  /** What saves and loads the index (a `Method`). */
+  method: { save(index: I, dir: string): Promise<unknown>; load(dir: string, ctx: BuildContext): Promise<I> };
+  /** The context to load with (a function: a fresh context for every load). */
+  context: BuildContext | (() => BuildContext);
   /** What the index retrieves for the test's questions (in every mode the test compares). */
   retrievals: (index: I) => Promise<Retrieval[]>;
   /** More to compare of each retrieval (passed to {@link expectIdenticalRetrievals}). */
   also?: (r: Retrieval) => unknown;
   /** The directory to save to; the format-1 copy goes to `${dir}-v1`, the refused one to `${dir}-refused`. */
   dir: string;
-  /** Further checks of the saved directory (its files, say). */
+  /** Files of the saved index that must be gzipped JSON. */
+  gzipped?: readonly string[];
+  /** The files the saved directory must hold, exactly (in any order). */
+  files?: readonly string[];
+  /** Further checks of the saved directory. */
   saved?: (dir: string, index: I) => unknown;
   /** Further checks of a loaded index (`format` 'saved' for the index as saved, 1 for the rewritten copy). */
   loaded?: (loaded: I, index: I, format: 'saved' | 1) => unknown;
@@ -37,6 +47,37 @@ export interface IndexFormatChecks<I> {
    * with an `IndexFormatError` whose message matches `message`. Left out: no such check.
    */
   refused?: { formatVersion?: number; message: RegExp };
+}
+
+/** An approximate-looking factory (not exact, though flat): its indexes are saved, as HNSW's are. */
+export const savedFlatIndexFactory: VectorIndexFactory = {
+  kind: 'flat',
+  create: flatIndexFactory.create,
+  load: flatIndexFactory.load,
+};
+
+/** The exact flat factory (its indexes rebuilt from the saved vectors) and {@link savedFlatIndexFactory}, by name. */
+export const EXACT_AND_SAVED_FACTORIES = [
+  ['exact', flatIndexFactory],
+  ['saved', savedFlatIndexFactory],
+] as const;
+
+/**
+ * A temporary directory made before the file's tests and removed after them, e.g.
+ * `const root = temporaryRoot('my-method-format-')` and then `join(root(), 'v1')` inside a test.
+ */
+export function temporaryRoot(prefix: string): () => string {
+  let root: string | undefined;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), prefix));
+  });
+  afterAll(async () => {
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+  return () => {
+    if (!root) throw new Error('temporaryRoot: the directory is made in beforeAll');
+    return root;
+  };
 }
 
 /** What {@link checkIndexFormats} built, retrieved and loaded, for further checks. */
@@ -56,12 +97,20 @@ export interface IndexFormatResult<I> {
  * method does not read and expect it refused. Call it inside a vitest test.
  */
 export async function checkIndexFormats<I>(checks: IndexFormatChecks<I>): Promise<IndexFormatResult<I>> {
+  const load = (dir: string) =>
+    checks.method.load(dir, typeof checks.context === 'function' ? checks.context() : checks.context);
   const index = await checks.build();
   const want = await checks.retrievals(index);
-  await checks.save(index, checks.dir);
-  const loaded = await checks.load(checks.dir);
+  await checks.method.save(index, checks.dir);
+  const loaded = await load(checks.dir);
   await checks.loaded?.(loaded, index, 'saved');
   expectIdenticalRetrievals(await checks.retrievals(loaded), want, checks.also);
+  if (checks.files) expect((await readdir(checks.dir)).sort()).toEqual([...checks.files].sort());
+  for (const file of checks.gzipped ?? []) {
+    const bytes = new Uint8Array(await readFile(join(checks.dir, file)));
+    expect(bytes[0], file).toBe(0x1f); // gzip
+    expect(() => JSON.parse(new TextDecoder().decode(decompressed(bytes, file))), file).not.toThrow();
+  }
   await checks.saved?.(checks.dir, index);
   const result: IndexFormatResult<I> = { index, want, loaded };
 
@@ -70,7 +119,7 @@ export async function checkIndexFormats<I>(checks: IndexFormatChecks<I>): Promis
     await cp(checks.dir, v1, { recursive: true });
     await checks.version1(v1, index);
     expect(JSON.parse(await readFile(join(v1, 'manifest.json'), 'utf8')).formatVersion).toBe(1);
-    const old = await checks.load(v1);
+    const old = await load(v1);
     await checks.loaded?.(old, index, 1);
     expectIdenticalRetrievals(await checks.retrievals(old), want, checks.also);
     result.version1 = old;
@@ -82,7 +131,7 @@ export async function checkIndexFormats<I>(checks: IndexFormatChecks<I>): Promis
     const manifest = JSON.parse(await readFile(join(future, 'manifest.json'), 'utf8'));
     manifest.formatVersion = checks.refused.formatVersion ?? 9;
     await writeFile(join(future, 'manifest.json'), JSON.stringify(manifest));
-    const error = await checks.load(future).catch((e: unknown) => e);
+    const error = await load(future).catch((e: unknown) => e);
     expect(IndexFormatError.isInstance(error), String(error)).toBe(true);
     expect((error as Error).message).toMatch(checks.refused.message);
     result.refusal = error as Error;

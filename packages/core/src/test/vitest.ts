@@ -6,10 +6,13 @@
 
 export {
   checkIndexFormats,
+  EXACT_AND_SAVED_FACTORIES,
   type Format1Vectors,
   type IndexFormatChecks,
   type IndexFormatResult,
   rewriteAsFormat1,
+  savedFlatIndexFactory,
+  temporaryRoot,
 } from './index-format.js';
 export { type LocationSpecOptions, runLocationSpec } from './location-spec.js';
 export { type MethodSpecOptions, runMethodSpec } from './method-spec.js';
