@@ -261,7 +261,7 @@ async function main() {
     const ctx = createBuildContext({ embedder, tasks, ...(vectorIndex ? { vectorIndex } : {}) });
     process.stderr.write(`building DA-RAG over ${docs.length} passages (once; cached in ${cacheDir})\n`);
     const t = performance.now();
-    const built0 = await daRag.build(docs, ctx);
+    const built0 = await daRag.build(docs, ctx, { preset: 'offline' });
     buildSeconds = (performance.now() - t) / 1000;
     mkdirSync(cacheDir, { recursive: true });
     await daRag.save(built0, cacheDir);

@@ -29,6 +29,8 @@ describe('settings presets chosen by provider', () => {
     expect(choosePreset(e2, 'offline', {}).options).toEqual({ preset: 'offline' });
     expect(choosePreset(e2, 'openai', { topK: 5 }).options).toEqual({ topK: 5, preset: 'paper' });
     expect(choosePreset(findMethod('ket-rag')!, 'estimate', {}).options).toEqual({ preset: 'paper' });
+    // DA-RAG too: its build options include the preset.
+    expect(choosePreset(findMethod('da-rag')!, 'offline', {}).options).toEqual({ preset: 'offline' });
     expect(choosePreset(e2, 'offline', { preset: 'paper' }).options).toEqual({ preset: 'paper' });
     expect(choosePreset(e2, 'openai', {}).line).toBe(
       "grag: e2graphrag builds with its paper preset (the paper's configuration, for an OpenAI-compatible endpoint); --set preset=offline for the offline settings.",

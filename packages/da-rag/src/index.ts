@@ -10,11 +10,15 @@ export * from './method.js';
 export {
   DA_RAG_BUILD_OPTION_KEYS,
   DA_RAG_DEFAULTS,
+  DA_RAG_OFFLINE_SETTINGS,
   DA_RAG_PAPER_DEFAULTS,
+  DA_RAG_PRESET_OPTIONS,
+  DA_RAG_PRESETS,
   DA_RAG_QUERY_DEFAULTS,
   DA_RAG_RETRIEVE_OPTION_KEYS,
   type DaRagIndexOptions,
   type DaRagOptions,
+  type DaRagPreset,
   type DaRagQueryOptions,
   type DaRagRetrieveOptions,
 } from './options.js';

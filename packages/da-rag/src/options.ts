@@ -65,10 +65,19 @@ export interface DaRagIndexOptions {
    * text writes another document's title gets that entity, and aliases (case, diacritics, short
    * names, surnames, acronyms) fold into one entity. A film passage naming its director and the
    * director's own passage then share the director's entity, so the KG and chunk layers join them.
-   * `false` merges entities by normalized name only, as DA-RAG §3 does. @default true (not in the
-   * paper; measured, see the README)
+   * `false` merges entities by normalized name only, as DA-RAG §3 does. @default false (DA-RAG §3;
+   * the `offline` preset: true, measured, see the README)
    */
   entityLinking: boolean;
+  /**
+   * Which settings the options not given explicitly take: `'paper'`, DA-RAG's (name merging only,
+   * cosine relevance (Eq. 1), Q-Peel without a size bound (§5.2), no query vertex, one anchor chunk
+   * community (§4), members by relevance); `'offline'`, grag's measured offline settings
+   * ({@link DA_RAG_OFFLINE_SETTINGS}). Explicit options override either; stored with the index.
+   * `grag` picks `'offline'` with the offline providers and `'paper'` with an OpenAI-compatible
+   * endpoint, and says which. @default 'paper'
+   */
+  preset: DaRagPreset;
   /**
    * Model calls run at once: chunks sent to extraction and to titles while building (overriding the
    * build runtime's `ctx.runtime.concurrency`), community assessments while retrieving.
@@ -149,21 +158,21 @@ export interface DaRagQueryOptions {
    * `'dense'`, the cosine of the query and node embeddings (DA-RAG Eq. 1); `'lexical'`, BM25 of the
    * query over the chunk texts and entity texts (rebuilt from the stored texts on first use); or
    * `'hybrid'`, both fused by reciprocal rank (the top 100 of each list), scaled to
-   * the best. @default 'hybrid' (measured; DA-RAG Eq. 1 is `'dense'`, see the README)
+   * the best. @default 'dense' (DA-RAG Eq. 1; the `offline` preset: 'hybrid', measured, see the README)
    */
   relevance: EntryPointMode;
   /**
    * Size bound of a community: Q-Peel goes on peeling the least relevant nodes, past its QRScore test,
    * while the community has more nodes than this and the rest stays a connected k-truss (so the
    * community closes in on the query's nodes). `null`: no bound, Q-Peel as in DA-RAG §5.2.
-   * @default 10 (measured; DA-RAG §5.2 has no bound, see the README)
+   * @default null (DA-RAG §5.2; the `offline` preset: 10, measured, see the README)
    */
   maxCommunityNodes: number | null;
   /**
    * Query vertices of each layer's search: the `querySeeds` most relevant nodes. Q-Peel then searches
    * only the k-truss components holding one of them and never peels them off (attributed community
    * search with query vertices, as in ACQ / ATC, which DA-RAG §5 builds on). 0: no query vertex, the
-   * best component anywhere (DA-RAG §5.2). @default 1 (measured; DA-RAG §5.2 has none, see the README)
+   * best component anywhere (DA-RAG §5.2). @default 0 (DA-RAG §5.2; the `offline` preset: 1, measured)
    */
   querySeeds: number;
   /**
@@ -178,7 +187,7 @@ export interface DaRagQueryOptions {
    * outside the communities of the anchors before it. Each anchor's community gives its own working
    * subgraphs on the KG and Similarity layers, and every candidate of every anchor is ranked and
    * packed together. With 1, the anchor is the chunk community around the `querySeeds` most relevant
-   * chunks, as in DA-RAG §4. @default 2 (measured; DA-RAG §4 has one anchor, see the README)
+   * chunks, as in DA-RAG §4. @default 1 (DA-RAG §4; the `offline` preset: 2, measured, see the README)
    */
   anchors: number;
   /**
@@ -200,7 +209,7 @@ export interface DaRagQueryOptions {
    * chunk-layer members most relevant first and an entity community's chunks by how many of its
    * entities they mention; `'linked'`, by relevance, each chunk followed by the community's chunks
    * whose document it mentions (through the inter-layer links to their title entities).
-   * @default 'linked' (the paper does not order members)
+   * @default 'relevance' (the paper does not order members; the `offline` preset: 'linked', measured)
    */
   memberOrder: 'relevance' | 'linked';
 }
@@ -223,14 +232,14 @@ export const DA_RAG_QUERY_DEFAULTS: DaRagQueryOptions = {
   communityText: 'report+members',
   communityTokens: 4000,
   oneHopSeeds: 5,
-  relevance: 'hybrid',
-  maxCommunityNodes: 10,
-  querySeeds: 1,
-  anchors: 2,
+  relevance: 'dense',
+  maxCommunityNodes: null,
+  querySeeds: 0,
+  anchors: 1,
   fallbackCommunity: true,
   packing: 'greedy',
   entryPointsOnly: false,
-  memberOrder: 'linked',
+  memberOrder: 'relevance',
 };
 
 /** Defaults of every DA-RAG option. */
@@ -245,18 +254,46 @@ export const DA_RAG_DEFAULTS: DaRagOptions = {
   similarityK: 5,
   similarityKnn: 'index',
   maxLinkEntityChunks: 10,
-  entityLinking: true,
+  entityLinking: false,
+  preset: 'paper',
   ...DA_RAG_QUERY_DEFAULTS,
 };
 
+/** Every settings preset (see {@link DaRagIndexOptions.preset}). */
+export const DA_RAG_PRESETS = ['paper', 'offline'] as const;
+
+/** A settings preset of {@link DA_RAG_PRESETS}. */
+export type DaRagPreset = (typeof DA_RAG_PRESETS)[number];
+
 /**
- * The paper's settings of the options whose offline defaults (in {@link DA_RAG_DEFAULTS}) were
- * chosen by measurement and differ from DA-RAG: name merging only, cosine relevance (Eq. 1), Q-Peel
- * without a size bound (§5.2), members by relevance, one anchor chunk community (§4).
+ * grag's measured offline settings (the `offline` preset) of the options where they differ from
+ * DA-RAG's: entity linking, hybrid relevance, a size bound on Q-Peel, one query vertex, two anchor
+ * chunk communities, members linked by document.
  */
-export const DA_RAG_PAPER_DEFAULTS: Pick<
-  DaRagOptions,
-  'entityLinking' | 'relevance' | 'maxCommunityNodes' | 'querySeeds' | 'memberOrder' | 'anchors'
+export const DA_RAG_OFFLINE_SETTINGS: Readonly<
+  Pick<
+    DaRagOptions,
+    'entityLinking' | 'relevance' | 'maxCommunityNodes' | 'querySeeds' | 'memberOrder' | 'anchors'
+  >
+> = {
+  entityLinking: true,
+  relevance: 'hybrid',
+  maxCommunityNodes: 10,
+  querySeeds: 1,
+  memberOrder: 'linked',
+  anchors: 2,
+};
+
+/**
+ * The paper's settings of the options the `offline` preset changes (the defaults, in
+ * {@link DA_RAG_DEFAULTS}): name merging only, cosine relevance (Eq. 1), Q-Peel without a size
+ * bound (§5.2), no query vertex, one anchor chunk community (§4), members by relevance.
+ */
+export const DA_RAG_PAPER_DEFAULTS: Readonly<
+  Pick<
+    DaRagOptions,
+    'entityLinking' | 'relevance' | 'maxCommunityNodes' | 'querySeeds' | 'memberOrder' | 'anchors'
+  >
 > = {
   entityLinking: false,
   relevance: 'dense',
@@ -264,6 +301,12 @@ export const DA_RAG_PAPER_DEFAULTS: Pick<
   querySeeds: 0,
   memberOrder: 'relevance',
   anchors: 1,
+};
+
+/** What each preset sets over {@link DA_RAG_DEFAULTS} (the `paper` preset: nothing). */
+export const DA_RAG_PRESET_OPTIONS: Readonly<Record<DaRagPreset, Partial<DaRagOptions>>> = {
+  paper: {},
+  offline: DA_RAG_OFFLINE_SETTINGS,
 };
 
 /** Retrieve options of DA-RAG: the budget, and any query option to override for this query. */
@@ -322,6 +365,7 @@ const RULES: { readonly [K in keyof DaRagOptions]-?: OptionRule } = {
   similarityKnn: opt.oneOf('index', 'exact'),
   maxLinkEntityChunks: opt.nullable(opt.positiveInt),
   entityLinking: opt.boolean,
+  preset: opt.oneOf(...DA_RAG_PRESETS),
   concurrency: opt.optional(opt.positiveInt),
   ...QUERY_RULES,
 };
@@ -345,9 +389,25 @@ export function resolveDaRagOptions(
   caller: string,
   ...layers: readonly (Partial<DaRagOptions> | Readonly<Record<string, unknown>> | undefined)[]
 ): DaRagOptions {
+  let preset: DaRagPreset = DA_RAG_DEFAULTS.preset;
+  for (const layer of layers) {
+    const named: unknown = layer?.preset;
+    if (named === undefined) continue;
+    if (typeof named !== 'string' || !(DA_RAG_PRESETS as readonly string[]).includes(named)) {
+      throw new InvalidArgumentError(
+        'preset',
+        `${caller}: preset must be one of ${DA_RAG_PRESETS.join(', ')} (got ${JSON.stringify(named)}).`,
+      );
+    }
+    preset = named as DaRagPreset;
+  }
   const o = resolveCheckedOptions(
     caller,
-    { defaults: DA_RAG_DEFAULTS, rules: RULES, known: DA_RAG_BUILD_OPTION_KEYS },
+    {
+      defaults: { ...DA_RAG_DEFAULTS, ...DA_RAG_PRESET_OPTIONS[preset], preset },
+      rules: RULES,
+      known: DA_RAG_BUILD_OPTION_KEYS,
+    },
     ...layers,
   );
   if (o.overlap >= o.chunkSize) {
@@ -358,6 +418,16 @@ export function resolveDaRagOptions(
   }
   checkQueryRelations(caller, o);
   return o;
+}
+
+/**
+ * The options of a saved index (its manifest's params), checked as a build's are. An index saved
+ * before presets existed was built with the offline settings then the defaults: what its params do
+ * not hold takes those.
+ * @throws InvalidArgumentError naming `caller`.
+ */
+export function savedDaRagOptions(caller: string, saved: Readonly<Record<string, unknown>>): DaRagOptions {
+  return resolveDaRagOptions(caller, { preset: 'offline' }, saved);
 }
 
 /**

@@ -21,7 +21,7 @@ import {
 } from '@grag/core/kit';
 import { trussGraphFromEdges } from '@grag/ktruss';
 import { flatEdges, graphLinks } from './layers.js';
-import { resolveDaRagOptions } from './options.js';
+import { savedDaRagOptions } from './options.js';
 import { loadKept, saveKept } from './persist-kept.js';
 import type { DaRagIndex, DaRagStats } from './types.js';
 
@@ -185,7 +185,7 @@ export async function loadDaRag(
   const opened = await openMethodIndex(target, ctx, {
     ...format,
     // An index written before an option existed gets its default.
-    params: (saved) => resolveDaRagOptions(`${format.method} load`, saved),
+    params: (saved) => savedDaRagOptions(`${format.method} load`, saved),
     stats: statsSchema,
   });
   const { providers, stats } = opened;

@@ -4,6 +4,9 @@ import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, test } from 'vitest';
 import { type DaRagIndex, daRag } from '../src/index.js';
 
+/** grag's offline settings, whose anchors and fallback these tests are about. */
+const OFFLINE = { preset: 'offline' } as const;
+
 /**
  * Two films with no entity in common: each film's passage, its director's and its town's name one
  * another, so each triple is a triangle of the Semantic Chunk layer and the two triangles are apart.
@@ -65,7 +68,7 @@ async function run(index: DaRagIndex, anchors: number) {
 
 describe('anchors: one anchor chunk community per query vertex', () => {
   test('the second anchor starts at the most relevant chunk outside the first anchor community', async () => {
-    const index = await daRag.build(CORPUS, offlineContext());
+    const index = await daRag.build(CORPUS, offlineContext(), OFFLINE);
     const entry = await daRag.retrieve(index, COMPARISON, { entryPointsOnly: true });
     const byRelevance = entry.items.map((i) => i.id);
     const { trace } = await run(index, 2);
@@ -78,7 +81,7 @@ describe('anchors: one anchor chunk community per query vertex', () => {
   });
 
   test('with two anchors both films of the comparison reach the context', async () => {
-    const index = await daRag.build(CORPUS, offlineContext());
+    const index = await daRag.build(CORPUS, offlineContext(), OFFLINE);
     const one = await run(index, 1);
     const two = await run(index, 2);
     // One anchor: every community lies in the first film's triangle (the working subgraphs hold only
@@ -100,7 +103,7 @@ describe('fallbackCommunity: an anchor in no community is a candidate of its own
   const QUESTION = 'Who is the skipper of the ferry Marsh Wren?';
 
   test('the best-matching chunk reaches the context even when its chunk search finds no community', async () => {
-    const index = await daRag.build([...CORPUS, LONE], offlineContext());
+    const index = await daRag.build([...CORPUS, LONE], offlineContext(), OFFLINE);
     const on = await daRag.retrieve(index, QUESTION);
     const trace = on.trace as unknown as {
       anchor: { seed: string; community: string | null; fallback?: string }[];

@@ -18,16 +18,22 @@ async function passages(index: DaRagIndex, options: DaRagRetrieveOptions): Promi
 
 describe('bridges: entity linking joins a passage to the passage it names', () => {
   test('the film passage names its director by a short form; linking folds it into his title entity', async () => {
-    const index = await daRag.build(BRIDGE_CORPUS, offlineContext());
+    const index = await daRag.build(BRIDGE_CORPUS, offlineContext(), { preset: 'offline' });
     const director = index.entities.find((e) => e.name === 'William D. Halloran');
     expect(director?.chunkIds.sort()).toEqual(['halloran#0', 'harbour-lights#0']);
-    const unlinked = await daRag.build(BRIDGE_CORPUS, offlineContext(), { entityLinking: false });
+    const unlinked = await daRag.build(BRIDGE_CORPUS, offlineContext(), {
+      preset: 'offline',
+      entityLinking: false,
+    });
     expect(unlinked.entities.find((e) => e.name === 'William D. Halloran')?.chunkIds).toEqual(['halloran#0']);
   });
 
   test('retrieval reaches the second-hop passage with linking, and not without', async () => {
-    const linked = await daRag.build(BRIDGE_CORPUS, offlineContext());
-    const unlinked = await daRag.build(BRIDGE_CORPUS, offlineContext(), { entityLinking: false });
+    const linked = await daRag.build(BRIDGE_CORPUS, offlineContext(), { preset: 'offline' });
+    const unlinked = await daRag.build(BRIDGE_CORPUS, offlineContext(), {
+      preset: 'offline',
+      entityLinking: false,
+    });
     // One anchor (DA-RAG §4): linking alone brings the director's passage into the first five.
     const options: DaRagRetrieveOptions = { anchors: 1 };
     const withLinks = await passages(linked, options);

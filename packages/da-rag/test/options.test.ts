@@ -3,6 +3,7 @@ import { createBuildContext } from '@grag/core/kit';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { DA_RAG_DEFAULTS, DA_RAG_QUERY_DEFAULTS, daRag, type LayerTrace } from '../src/index.js';
+import { resolveDaRagOptions, savedDaRagOptions } from '../src/options.js';
 import { CORPUS } from './corpus.js';
 
 const context = () => {
@@ -86,5 +87,44 @@ describe('option keys', () => {
     await expect(daRag.build(CORPUS, context(), { chunkSize: 100, overlap: 100 })).rejects.toThrow(
       'da-rag build: overlap (100) must be below chunkSize (100).',
     );
+  });
+});
+
+describe('presets', () => {
+  it("defaults to the paper's configuration", () => {
+    const o = resolveDaRagOptions('t');
+    expect(o.preset).toBe('paper');
+    // DA-RAG §3–5: name merging, cosine relevance (Eq. 1), no size bound, no query vertex, one anchor.
+    expect([
+      o.entityLinking,
+      o.relevance,
+      o.maxCommunityNodes,
+      o.querySeeds,
+      o.anchors,
+      o.memberOrder,
+    ]).toEqual([false, 'dense', null, 0, 1, 'relevance']);
+  });
+  it("the offline preset sets grag's measured settings, and explicit options win over it", () => {
+    const o = resolveDaRagOptions('t', { preset: 'offline' }, { anchors: 3 });
+    expect([
+      o.entityLinking,
+      o.relevance,
+      o.maxCommunityNodes,
+      o.querySeeds,
+      o.anchors,
+      o.memberOrder,
+    ]).toEqual([true, 'hybrid', 10, 1, 3, 'linked']);
+    expect(() => resolveDaRagOptions('t', { preset: 'fast' })).toThrow(
+      /preset must be one of paper, offline/,
+    );
+  });
+  it('an index saved before presets takes the offline settings it was built with', async () => {
+    const saved = { ...resolveDaRagOptions('t', { preset: 'offline' }) } as Record<string, unknown>;
+    delete saved.preset;
+    delete saved.memberOrder;
+    const o = savedDaRagOptions('t', saved);
+    expect(o.preset).toBe('offline');
+    expect(o.memberOrder).toBe('linked');
+    expect(savedDaRagOptions('t', { ...saved, preset: 'paper' }).memberOrder).toBe('relevance');
   });
 });
