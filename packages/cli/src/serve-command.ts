@@ -17,9 +17,10 @@ import {
   serve,
 } from '@grag/server';
 import type { CliIO } from './cli.js';
-import type { GragConfig } from './config.js';
+import { type GragConfig, usesOpenAI } from './config.js';
+import { choosePreset } from './presets.js';
 import { createProviders } from './providers.js';
-import { METHODS } from './registry.js';
+import { findMethod, METHODS } from './registry.js';
 import type { ServeWorkerData } from './serve-worker.js';
 import { closeAll, type IndexTarget, indexTargets, readTargetManifest } from './store.js';
 
@@ -257,6 +258,13 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
     }
     server = await serve({
       indexes,
+      // A new index over HTTP takes the preset these providers choose, as `grag index` does.
+      buildOptions: (method, options) => {
+        const entry = findMethod(method.name);
+        return entry
+          ? choosePreset(entry, usesOpenAI(config) ? 'openai' : 'offline', options).options
+          : { ...options };
+      },
       ...(folder ? { folder } : {}),
       ...(store !== undefined ? storeWrites(store, config, targets) : {}),
       host,

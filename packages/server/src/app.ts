@@ -219,6 +219,7 @@ export function createGragServer(options: GragServerOptions): Hono {
       createTarget: options.createTarget,
       methods,
       createContext,
+      buildOptions: options.buildOptions,
     },
   });
   JOBS.set(app, jobs);

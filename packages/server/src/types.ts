@@ -76,6 +76,16 @@ export interface GragServerOptions {
    */
   createContext?: () => BuildContext | Promise<BuildContext>;
   /**
+   * The build options a new index (`POST /v1/indexes`) is built with, from those the request gives
+   * (after they are checked against the method's keys): `grag serve` adds the settings preset its
+   * providers choose, as `grag index` does (a paper method's `offline` preset with the offline
+   * providers). @default the request's options as given
+   */
+  buildOptions?: (
+    method: { readonly name: string },
+    options: Readonly<Record<string, unknown>>,
+  ) => Record<string, unknown>;
+  /**
    * Where a new index (`POST /v1/indexes`) is saved on a server without a `folder`: a directory or
    * an `IndexStore` for its name, e.g. `(name) => postgresStore({ url, index: name })` (a store that
    * already holds an index is refused with 409; a name the store refuses is a 400).

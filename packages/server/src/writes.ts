@@ -33,6 +33,8 @@ export interface Writes {
   createContext: (() => BuildContext | Promise<BuildContext>) | undefined;
   /** Where a new index is saved when there is no folder (the server's `createTarget`). */
   createTarget: GragServerOptions['createTarget'];
+  /** The build options of a new index from the request's (the server's `buildOptions`). */
+  buildOptions: GragServerOptions['buildOptions'];
 }
 
 /** The 409 for an index whose documents cannot be changed, saying why. */
@@ -232,7 +234,8 @@ export async function submitCreate(writes: Writes, principal: Principal, request
       }
       await report.started(null);
       const ctx = await createContext();
-      const index = await method.build(request.documents, jobContext(ctx, report), request.options);
+      const options = writes.buildOptions?.(method, request.options) ?? request.options;
+      const index = await method.build(request.documents, jobContext(ctx, report), options);
       const input: ServedIndexInput & { name: string } = {
         name,
         method,
