@@ -87,6 +87,11 @@ describe('relation phrases in questions', () => {
     );
     expect(manager?.subject).toBe('Kessler Yard');
     expect(manager?.relations.map((r) => r.kind)).toEqual(['role']);
+    // A name that modifies nouns after it: the subject is the whole phrase.
+    const organist = findRelationPhrase(
+      await tokensOf('Who is the organist of the Merrow Falls concert hall?'),
+    );
+    expect(organist?.subject).toBe('Merrow Falls concert hall');
   });
 
   test('kinship in full: grandparents on either side, in-laws, uncles, cousins, everyday words', async () => {
@@ -422,6 +427,18 @@ describe('chains through notes without title lines', () => {
     ['Who captains the ferry built by the Kessler Yard?', 'Jon Eide'],
   ])('%s → %s', async (q, expected) => {
     expect((await tasks.answer(q, notes)).answer).toBe(expected);
+  });
+});
+
+describe('a relation of a place named by a name and a noun', () => {
+  test('"the organist of the Merrow Falls concert hall" is not a relation of Merrow Falls', async () => {
+    const notes = [
+      { id: 'town', text: 'Merrow Falls is a town on the north coast. Its mayor is Pia Lund.' },
+      { id: 'hall', text: 'The organist of the Merrow Falls concert hall is Ada Lindgren.' },
+    ];
+    expect((await tasks.answer('Who is the organist of the Merrow Falls concert hall?', notes)).answer).toBe(
+      'Ada Lindgren',
+    );
   });
 });
 

@@ -199,11 +199,20 @@ export function findRelationPhrase(tokens: readonly Token[]): RelationPhrase | n
       if (end >= i) {
         let start = rel.start;
         if (tokens[start - 1]?.pos === 'DET' && !isCapital(tokens[start - 1])) start--;
-        let subject = cleanName(spanText(tokens, i, end));
         let last = end;
+        // "the organist of the Merrow Falls concert hall": the name modifies the nouns after it,
+        // which are the subject's head.
+        while (
+          last - end < 3 &&
+          tokens[last + 1]?.pos === 'NOUN' &&
+          tokens[last + 1]!.type === 'word' &&
+          !isCapital(tokens[last + 1])
+        )
+          last++;
+        let subject = cleanName(spanText(tokens, i, last));
         // "the mother of Marit and Teodor Vance": the relation of both, asked of the first with
         // the surname they share ("Marit Vance").
-        if (tokens[end + 1]?.normal === 'and' && isCapital(tokens[end + 2])) {
+        if (last === end && tokens[end + 1]?.normal === 'and' && isCapital(tokens[end + 2])) {
           const other = nameEnd(tokens, end + 2);
           const second = cleanName(spanText(tokens, end + 2, other)).split(' ');
           if (other > end + 1 && second.length > 1 && !subject.includes(' ')) {
