@@ -6,6 +6,7 @@
  *
  * @packageDocumentation
  */
+import { type CallInit, canReportUpload, postWithProgress, type UploadProgress } from './client-upload.js';
 import type {
   DocumentResponse,
   ErrorBody,
@@ -21,6 +22,7 @@ import type { CreateIndexRequest, DocumentInput, DocumentList, Job, JobEvent } f
 import { parseSse } from './sse.js';
 
 export type * from './api-types.js';
+export type { UploadProgress } from './client-upload.js';
 
 const MARKER = Symbol.for('grag.server.apiError');
 
@@ -65,6 +67,12 @@ export interface GragClientOptions {
 export interface CallOptions {
   /** Aborts the call (and, for a streamed answer, the server's model call). */
   signal?: AbortSignal;
+  /**
+   * Files sent (`createIndex` and `uploadDocuments` with `files`): called with the bytes of the
+   * body sent so far and its size, as they go out. Only where `XMLHttpRequest` exists (a browser,
+   * and no `fetch` option given); elsewhere the upload goes through `fetch` and this is not called.
+   */
+  onUploadProgress?: UploadProgress;
 }
 
 /** Options of a query: its call options, and the index it addresses by name. */
@@ -294,6 +302,60 @@ async function* jobStream(res: Response): AsyncGenerator<Job, void, undefined> {
 }
 
 /**
+ * The request function of a client: the route's URL under `baseUrl`, the token, JSON or multipart
+ * bodies, an upload that reports its bytes where it can, a refusal as a {@link GragApiError}.
+ */
+function callerOf(
+  baseUrl: string,
+  token: string | undefined,
+  fetchImpl: GragClientOptions['fetch'],
+): (what: string, path: string, init?: CallInit) => Promise<Response> {
+  return async function call(what: string, path: string, init: CallInit = {}): Promise<Response> {
+    const run = fetchImpl ?? globalThis.fetch;
+    if (typeof run !== 'function') {
+      throw new TypeError('createGragClient: no fetch here; pass options.fetch.');
+    }
+    if (baseUrl === '' && (globalThis as { location?: unknown }).location === undefined) {
+      throw new TypeError(
+        'createGragClient: pass baseUrl (e.g. http://127.0.0.1:8787); only a page in a browser can call its own origin without one.',
+      );
+    }
+    const headers: Record<string, string> = { accept: init.accept ?? 'application/json' };
+    const form = init.body instanceof FormData;
+    // The server takes JSON bodies (415 for anything else), and files as multipart/form-data.
+    if (init.body !== undefined && !form) headers['content-type'] = 'application/json';
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (form && init.onUploadProgress && !fetchImpl && canReportUpload()) {
+      const sent = await postWithProgress(
+        `${baseUrl}${path}`,
+        init.body as FormData,
+        headers,
+        init.onUploadProgress,
+        init.signal,
+      );
+      if (!sent) {
+        throw new GragApiError(`${what}: the connection failed before the server answered.`, {
+          status: 0,
+          code: 'network_error',
+        });
+      }
+      if (!sent.ok) throw await failure(sent, what);
+      return sent;
+    }
+    const res = await run(`${baseUrl}${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers,
+      ...(init.body === undefined
+        ? {}
+        : { body: form ? (init.body as FormData) : JSON.stringify(init.body) }),
+      ...(init.signal ? { signal: init.signal } : {}),
+    });
+    if (!res.ok) throw await failure(res, what);
+    return res;
+  };
+}
+
+/**
  * A typed client of a grag server: one method per route of its HTTP API, each request and
  * response typed as the server's OpenAPI document describes it. Failures (the server's error
  * answers, a stream's `error` event) are {@link GragApiError}s with the server's code and message.
@@ -318,36 +380,7 @@ export function createGragClient(options: GragClientOptions = {}): GragClient {
   }
   const fetchImpl = options.fetch;
 
-  async function call(
-    what: string,
-    path: string,
-    init: { method?: string; body?: unknown; accept?: string; signal?: AbortSignal | undefined } = {},
-  ): Promise<Response> {
-    const run = fetchImpl ?? globalThis.fetch;
-    if (typeof run !== 'function') {
-      throw new TypeError('createGragClient: no fetch here; pass options.fetch.');
-    }
-    if (baseUrl === '' && (globalThis as { location?: unknown }).location === undefined) {
-      throw new TypeError(
-        'createGragClient: pass baseUrl (e.g. http://127.0.0.1:8787); only a page in a browser can call its own origin without one.',
-      );
-    }
-    const headers: Record<string, string> = { accept: init.accept ?? 'application/json' };
-    const form = init.body instanceof FormData;
-    // The server takes JSON bodies (415 for anything else), and files as multipart/form-data.
-    if (init.body !== undefined && !form) headers['content-type'] = 'application/json';
-    if (token) headers.authorization = `Bearer ${token}`;
-    const res = await run(`${baseUrl}${path}`, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers,
-      ...(init.body === undefined
-        ? {}
-        : { body: form ? (init.body as FormData) : JSON.stringify(init.body) }),
-      ...(init.signal ? { signal: init.signal } : {}),
-    });
-    if (!res.ok) throw await failure(res, what);
-    return res;
-  }
+  const call = callerOf(baseUrl, token, fetchImpl);
 
   async function getJson<T>(what: string, path: string, options: CallOptions = {}): Promise<T> {
     return (await (await call(what, path, { signal: options.signal })).json()) as T;
@@ -361,7 +394,12 @@ export function createGragClient(options: GragClientOptions = {}): GragClient {
     body: unknown,
     options: CallOptions = {},
   ): Promise<Job> {
-    const res = await call(`${method} ${path}`, path, { method, body, signal: options.signal });
+    const res = await call(`${method} ${path}`, path, {
+      method,
+      body,
+      signal: options.signal,
+      onUploadProgress: options.onUploadProgress,
+    });
     return (await res.json()) as Job;
   }
   const queryPath = (options: QueryCallOptions) =>

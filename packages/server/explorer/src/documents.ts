@@ -9,7 +9,6 @@ import { failureMessage } from './api.js';
 import { h } from './dom.js';
 import type { JobLine } from './jobs.js';
 import type { IndexInfo, Job } from './types.js';
-import { uploadWithProgress } from './upload.js';
 import type { PassageDialog } from './view.js';
 
 /** Documents listed per page. */
@@ -46,8 +45,6 @@ export class DocumentsTab {
     private readonly passage: PassageDialog,
     /** Reads the index list again (after a write) and shows it in every tab. */
     private readonly refresh: () => Promise<void>,
-    /** The bearer token the page sends (uploads go through XMLHttpRequest, not the client). */
-    private readonly token: string | undefined,
   ) {
     this.files.accept = UPLOAD_TYPES;
     this.createFiles.accept = UPLOAD_TYPES;
@@ -189,13 +186,9 @@ export class DocumentsTab {
   }
 
   /** Send the form of a multipart route with the bytes sent shown on the job line. */
-  private sendFiles(what: string, path: string, form: FormData): Promise<Job> {
-    return uploadWithProgress({
-      path,
-      form,
-      token: this.token,
-      onProgress: (sent, total) => this.jobs.uploading(what, sent, total),
-    });
+  /** The client's call options that show the bytes of an upload sent on the job line. */
+  private progress(what: string): { onUploadProgress: (sent: number, total: number) => void } {
+    return { onUploadProgress: (sent, total) => this.jobs.uploading(what, sent, total) };
   }
 
   private async create(): Promise<void> {
@@ -213,12 +206,10 @@ export class DocumentsTab {
     const job = await this.write(what, () => {
       if (files.length === 0) return this.api.createIndex({ name, method, documents });
       // The text fields and the files in one request (multipart), with the bytes sent shown.
-      const body = new FormData();
-      body.append('name', name);
-      body.append('method', method);
-      if (documents.length > 0) body.append('documents', JSON.stringify(documents));
-      for (const file of files) body.append('file', file, file.name);
-      return this.sendFiles(what, '/v1/indexes', body);
+      return this.api.createIndex(
+        { name, method, files, ...(documents.length > 0 ? { documents } : {}) },
+        this.progress(what),
+      );
     });
     if (job?.status === 'done') {
       this.createForm.reset();
@@ -233,11 +224,7 @@ export class DocumentsTab {
     if (name === undefined) return;
     if (files.length === 0) return this.jobs.fail('Uploading', new Error('choose one or more files first.'));
     const what = `Uploading ${files.length === 1 ? files[0]!.name : `${files.length} files`} to ${name}`;
-    const job = await this.write(what, () => {
-      const body = new FormData();
-      for (const file of files) body.append('file', file, file.name);
-      return this.sendFiles(what, `/v1/indexes/${encodeURIComponent(name)}/documents`, body);
-    });
+    const job = await this.write(what, () => this.api.uploadDocuments(name, { files }, this.progress(what)));
     if (job?.status === 'done') this.uploadForm.reset();
   }
 

@@ -63,7 +63,7 @@ async function refresh(): Promise<void> {
     askTab.setStatus(failureMessage(error), true);
   }
 }
-const documentsTab = new DocumentsTab(api, jobs, passage, refresh, token);
+const documentsTab = new DocumentsTab(api, jobs, passage, refresh);
 
 async function start(): Promise<void> {
   void documentsTab.loadMethods();
