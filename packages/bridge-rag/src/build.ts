@@ -77,6 +77,44 @@ export function queryViews(input: {
   };
 }
 
+/**
+ * The `graph` stage of a build or an update: the chunks' extractions linked across the corpus into
+ * one passage–entity graph (no model call).
+ */
+export function graphStage(
+  rt: ReturnType<typeof startBuild>,
+  extracted: Parameters<typeof chunkEntityGraph>[0]['extracted'],
+  chunks: readonly Chunk[],
+  texts: readonly string[],
+  titles: ReadonlyMap<string, string | undefined>,
+): Promise<ReturnType<typeof chunkEntityGraph>> {
+  return rt.stage(
+    'graph',
+    () =>
+      chunkEntityGraph({
+        extracted,
+        chunks: chunks.map((c, i) => ({ docId: c.docId, text: texts[i]! })),
+        titles,
+        entityLinking: true,
+      }),
+    { checkpoint: false },
+  );
+}
+
+/** The graph's part of an index's stats. */
+export function graphStats(
+  graph: EntityGraph,
+  homes: readonly (string | undefined)[],
+  textMentions: number,
+): Pick<BridgeRagStats, 'entities' | 'edges' | 'titleEntities' | 'textMentions'> {
+  return {
+    entities: graph.entities.length,
+    edges: graph.edgeCount,
+    titleEntities: new Set(homes.filter((h) => h !== undefined)).size,
+    textMentions,
+  };
+}
+
 /** What {@link buildBridgeRagIndex} builds from. */
 export interface BridgeRagBuildInput {
   name: string;
@@ -104,17 +142,7 @@ export async function buildBridgeRagIndex(input: BridgeRagBuildInput): Promise<B
       issues: () => undefined,
     }),
   );
-  const { graph, homes, textMentions } = await rt.stage(
-    'graph',
-    () =>
-      chunkEntityGraph({
-        extracted,
-        chunks: chunks.map((c, i) => ({ docId: c.docId, text: texts[i]! })),
-        titles: titleMap,
-        entityLinking: true,
-      }),
-    { checkpoint: false },
-  );
+  const { graph, homes, textMentions } = await graphStage(rt, extracted, chunks, texts, titleMap);
   const { embedder } = ctx;
   if (isFittableEmbedder(embedder)) await rt.stage('fit', () => embedder.fit(texts), { checkpoint: false });
   const embeddings = await rt.stage('embed', () => rt.embed(texts, { label: (_, i) => chunks[i]!.id }));
@@ -127,10 +155,7 @@ export async function buildBridgeRagIndex(input: BridgeRagBuildInput): Promise<B
     documents: docs.length - skipped,
     skippedDocuments: skipped,
     chunks: chunks.length,
-    entities: graph.entities.length,
-    edges: graph.edgeCount,
-    titleEntities: new Set(homes.filter((h) => h !== undefined)).size,
-    textMentions,
+    ...graphStats(graph, homes, textMentions),
   };
   return {
     providers: indexProviders(ctx),

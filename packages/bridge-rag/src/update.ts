@@ -12,7 +12,6 @@ import {
   indexVectors,
   type UpdateOptions,
 } from '@grag/core';
-import { chunkEntityGraph } from '@grag/core/graph';
 import {
   chunkCorpus,
   keptFitNote,
@@ -21,7 +20,7 @@ import {
   refitStage,
   startBuild,
 } from '@grag/core/kit';
-import { chunkTexts, queryViews, titleRecord } from './build.js';
+import { chunkTexts, graphStage, graphStats, queryViews, titleRecord } from './build.js';
 import type { BridgeRagIndex, BridgeRagStats } from './types.js';
 
 /** Update `index` with `change` (see the README's Updates). */
@@ -84,17 +83,7 @@ export async function updateBridgeRag(
   const chunks = [...keptAt.map((i) => index.chunks[i]!), ...newChunks];
   const texts = [...keptAt.map((i) => index.texts[i]!), ...newTexts];
   const extracted = [...keptAt.map((i) => state.extracted[i]!), ...extractedNew];
-  const { graph, homes, textMentions } = await rt.stage(
-    'graph',
-    () =>
-      chunkEntityGraph({
-        extracted,
-        chunks: chunks.map((c, i) => ({ docId: c.docId, text: texts[i]! })),
-        titles: titleMap,
-        entityLinking: true,
-      }),
-    { checkpoint: false },
-  );
+  const { graph, homes, textMentions } = await graphStage(rt, extracted, chunks, texts, titleMap);
   // A full update refits a fittable embedder on the changed corpus and embeds every chunk again.
   const refit = await refitForFullUpdate(rt, ctx, options, () => texts);
   const toEmbed = refit ? texts : newTexts;
@@ -112,10 +101,7 @@ export async function updateBridgeRag(
     documents,
     skippedDocuments: plan.documents.length - documents,
     chunks: chunks.length,
-    entities: graph.entities.length,
-    edges: graph.edgeCount,
-    titleEntities: new Set(homes.filter((h) => h !== undefined)).size,
-    textMentions,
+    ...graphStats(graph, homes, textMentions),
   };
   return {
     index: {
