@@ -96,14 +96,26 @@ function sensesOf(d: Dictionary, lemma: string): number[] {
   return found;
 }
 
+/** One read's worth of a data file; a longer line (up to 13 KB in WordNet 3.1) is read on. */
+const READ = Buffer.alloc(4096);
+
+/** The line of file `fd` that starts at byte `offset`. */
+function lineAt(fd: number, offset: number): string {
+  let line = '';
+  for (let at = offset; ; at += READ.length) {
+    const read = readSync(fd, READ, 0, READ.length, at);
+    const text = READ.toString('latin1', 0, read);
+    const end = text.indexOf('\n');
+    if (end >= 0 || read < READ.length) return line + (end >= 0 ? text.slice(0, end) : text);
+    line += text;
+  }
+}
+
 /** The hypernyms and instance hypernyms of the synset at `offset` in `data.noun`. */
 function hypernymsOf(d: Dictionary, offset: number): number[] {
   const known = d.hypernyms.get(offset);
   if (known) return known;
-  const buffer = Buffer.alloc(4096);
-  const read = readSync(d.data, buffer, 0, buffer.length, offset);
-  const text = buffer.toString('latin1', 0, read);
-  const line = text.slice(0, text.includes('\n') ? text.indexOf('\n') : undefined);
+  const line = lineAt(d.data, offset);
   const bar = line.indexOf(' | ');
   const fields = (bar < 0 ? line : line.slice(0, bar)).split(' ');
   // offset lex_filenum ss_type w_cnt (word lex_id)×w_cnt p_cnt (symbol offset pos source/target)×p_cnt
