@@ -185,7 +185,7 @@ function nounPhraseSpans(
         !covered[k] &&
         tokens[k]!.type === 'word' &&
         /^\p{Lu}/u.test(tokens[k]!.value) &&
-        namesKindOf({ start: k, end: k, text: '', type: 'np' }, tokens, descriptor)
+        namesKindOf(tokens, k, k, descriptor)
       ) {
         push(k, k, 'np');
         covered[k] = 1;
@@ -227,12 +227,7 @@ function nounPhraseSpans(
     if (last >= i && last - i < 5 && !tokens[last]!.stop) {
       push(i, last, 'np');
       // "coaches rowing" for "What sport …": the kind asked for is the head alone.
-      if (
-        last > i &&
-        descriptor &&
-        namesKindOf({ start: last, end: last, text: '', type: 'np' }, tokens, descriptor)
-      )
-        push(last, last, 'np');
+      if (last > i && descriptor && namesKindOf(tokens, last, last, descriptor)) push(last, last, 'np');
     }
     i = end + 1;
   }
@@ -325,7 +320,8 @@ export function typeFit(reading: QuestionReading, span: Span, tokens: readonly T
     default: {
       // "What instrument does she play?": "the cello" is a kind of instrument. Below a name: "Which
       // film …" asks for a named one, and "a documentary" is a film too.
-      if (reading.descriptor && t === 'np' && namesKindOf(span, tokens, reading.descriptor)) return 0.6;
+      if (reading.descriptor && t === 'np' && namesKindOf(tokens, span.start, span.end, reading.descriptor))
+        return 0.6;
       if (reading.expectedType) {
         if (t === reading.expectedType) return 1;
         if (reading.expectedType === 'date') return t === 'year' ? 1 : 0.05;
@@ -378,14 +374,18 @@ export function coordinated(
 }
 
 /**
- * Whether `span` names a kind of `descriptor` by WordNet's hierarchy ("cello" of instrument, "German"
- * of language): its head noun, or the one word of a name.
+ * Whether tokens `start..end` name a kind of `descriptor` by WordNet's hierarchy ("cello" of
+ * instrument, "German" of language): the last two words, or the head alone.
  */
-export function namesKindOf(span: Span, tokens: readonly Token[], descriptor: string): boolean {
-  const head = tokens[span.end];
+export function namesKindOf(
+  tokens: readonly Token[],
+  start: number,
+  end: number,
+  descriptor: string,
+): boolean {
+  const head = tokens[end];
   if (head?.type !== 'word') return false;
-  if (span.start < span.end && isKindByWordNet(`${tokens[span.end - 1]!.lemma} ${head.lemma}`, descriptor))
-    return true;
+  if (start < end && isKindByWordNet(`${tokens[end - 1]!.lemma} ${head.lemma}`, descriptor)) return true;
   return isKindByWordNet(head.lemma, descriptor) || isKindByWordNet(head.normal, descriptor);
 }
 
