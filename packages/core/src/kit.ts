@@ -105,6 +105,7 @@ export {
   checkOption,
   closestMatch,
   editDistance,
+  namedChoice,
   type OptionRule,
   type OptionsSpec,
   opt,

@@ -281,6 +281,33 @@ export function resolveCheckedOptions<T extends object>(
   return options;
 }
 
+/**
+ * The value of `key` that the last layer naming one names, else `fallback`: how a method reads its
+ * settings preset before resolving the rest over it (the preset picks the defaults the other
+ * options take). A named value not in `allowed` is an {@link InvalidArgumentError} naming `caller`.
+ */
+export function namedChoice<V extends string>(
+  caller: string,
+  key: string,
+  layers: readonly (Readonly<Record<string, unknown>> | object | null | undefined)[],
+  allowed: readonly V[],
+  fallback: V,
+): V {
+  let choice = fallback;
+  for (const layer of layers) {
+    const named: unknown = (layer as Record<string, unknown> | null | undefined)?.[key];
+    if (named === undefined) continue;
+    if (typeof named !== 'string' || !(allowed as readonly string[]).includes(named)) {
+      throw new InvalidArgumentError(
+        key,
+        `${caller}: ${key} must be one of ${allowed.join(', ')} (got ${JSON.stringify(named)}).`,
+      );
+    }
+    choice = named as V;
+  }
+  return choice;
+}
+
 /** The entries of `options` under `keys` whose value is not `undefined` (e.g. a method's query options). */
 export function pickOptions<T extends object, K extends keyof T & string>(
   options: T,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../src/index.js';
-import { checkOption, opt, resolveOptions, validateOptions } from '../src/kit.js';
+import { checkOption, namedChoice, opt, resolveOptions, validateOptions } from '../src/kit.js';
 
 describe('resolveOptions', () => {
   const DEFAULTS = { k: 3, alpha: 0.5, mode: 'a' as 'a' | 'b', kMax: 10 as number | null };
@@ -69,5 +69,24 @@ describe('validateOptions', () => {
     expect(() => checkOption('y', 'list', ['a', 3], opt.stringList)).toThrow(
       'y: list must be a list of non-empty strings (got ["a",3]).',
     );
+  });
+});
+
+describe('namedChoice', () => {
+  const PRESETS = ['paper', 'offline'] as const;
+  it('is what the last layer naming one names, else the fallback', () => {
+    expect(namedChoice('m build', 'preset', [undefined, {}], PRESETS, 'paper')).toBe('paper');
+    expect(
+      namedChoice('m build', 'preset', [{ preset: 'offline' }, { chunkSize: 3 }], PRESETS, 'paper'),
+    ).toBe('offline');
+    expect(
+      namedChoice('m load', 'preset', [{ preset: 'offline' }, { preset: 'paper' }], PRESETS, 'offline'),
+    ).toBe('paper');
+  });
+  it('refuses a value not allowed, naming the caller and the choices', () => {
+    expect(() => namedChoice('m build', 'preset', [{ preset: 'fast' }], PRESETS, 'paper')).toThrow(
+      'm build: preset must be one of paper, offline (got "fast").',
+    );
+    expect(() => namedChoice('m build', 'preset', [{ preset: 3 }], PRESETS, 'paper')).toThrow(/got 3\)/);
   });
 });

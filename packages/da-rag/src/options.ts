@@ -4,6 +4,7 @@ import {
   checkOption,
   ENTRY_POINT_MODES,
   type EntryPointMode,
+  namedChoice,
   type OptionRule,
   opt,
   optionKeys,
@@ -389,18 +390,7 @@ export function resolveDaRagOptions(
   caller: string,
   ...layers: readonly (Partial<DaRagOptions> | Readonly<Record<string, unknown>> | undefined)[]
 ): DaRagOptions {
-  let preset: DaRagPreset = DA_RAG_DEFAULTS.preset;
-  for (const layer of layers) {
-    const named: unknown = layer?.preset;
-    if (named === undefined) continue;
-    if (typeof named !== 'string' || !(DA_RAG_PRESETS as readonly string[]).includes(named)) {
-      throw new InvalidArgumentError(
-        'preset',
-        `${caller}: preset must be one of ${DA_RAG_PRESETS.join(', ')} (got ${JSON.stringify(named)}).`,
-      );
-    }
-    preset = named as DaRagPreset;
-  }
+  const preset = namedChoice(caller, 'preset', layers, DA_RAG_PRESETS, DA_RAG_DEFAULTS.preset);
   const o = resolveCheckedOptions(
     caller,
     {

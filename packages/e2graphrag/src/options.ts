@@ -3,12 +3,13 @@
  * `offline`: grag's measured offline configuration), the keys `build` and `retrieve` accept, the
  * rule each value must pass, and their resolution over the defaults and the preset.
  */
-import { InvalidArgumentError, type RetrieveOptions } from '@grag/core';
+import type { RetrieveOptions } from '@grag/core';
 import { BRIDGE_ORDERS, type BridgeOrder } from '@grag/core/graph';
 import {
   assertKnownOptions,
   ENTRY_POINT_MODES,
   type EntryPointMode,
+  namedChoice,
   type OptionRule,
   opt,
   optionKeys,
@@ -248,19 +249,7 @@ type Layer = Partial<E2GraphRagOptions> | Readonly<Record<string, unknown>> | un
 
 /** The preset the last layer that names one names; the default's when none does. */
 function presetOf(caller: string, layers: readonly Layer[]): E2GraphRagPreset {
-  let preset: E2GraphRagPreset = E2GRAPHRAG_DEFAULTS.preset;
-  for (const layer of layers) {
-    const named: unknown = layer?.preset;
-    if (named === undefined) continue;
-    if (typeof named !== 'string' || !(E2GRAPHRAG_PRESETS as readonly string[]).includes(named)) {
-      throw new InvalidArgumentError(
-        'preset',
-        `${caller}: preset must be one of ${E2GRAPHRAG_PRESETS.join(', ')} (got ${JSON.stringify(named)}).`,
-      );
-    }
-    preset = named as E2GraphRagPreset;
-  }
-  return preset;
+  return namedChoice(caller, 'preset', layers, E2GRAPHRAG_PRESETS, E2GRAPHRAG_DEFAULTS.preset);
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   assertKnownOptions,
   ENTRY_POINT_MODES,
   type EntryPointMode,
+  namedChoice,
   type OptionRule,
   opt,
   optionKeys,
@@ -335,18 +336,7 @@ export function resolveKetRagOptionsFor(caller: string, layers: readonly Layer[]
     }
     variant = parseKetRagVariant(named);
   }
-  let preset: KetRagPreset = KET_RAG_DEFAULTS.preset;
-  for (const layer of layers) {
-    const named: unknown = layer?.preset;
-    if (named === undefined) continue;
-    if (typeof named !== 'string' || !(KET_RAG_PRESETS as readonly string[]).includes(named)) {
-      throw new InvalidArgumentError(
-        'preset',
-        `${caller}: preset must be one of ${KET_RAG_PRESETS.join(', ')} (got ${JSON.stringify(named)}).`,
-      );
-    }
-    preset = named as KetRagPreset;
-  }
+  const preset = namedChoice(caller, 'preset', layers, KET_RAG_PRESETS, KET_RAG_DEFAULTS.preset);
   // The variant as parsed (aliases such as `KEYWORD_RAG` normalized) replaces the one the layers name.
   const base: KetRagOptions = {
     ...KET_RAG_DEFAULTS,

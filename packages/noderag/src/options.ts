@@ -7,6 +7,7 @@ import type { PprUpdate } from '@grag/core/graph';
 import {
   ENTRY_POINT_MODES,
   type EntryPointMode,
+  namedChoice,
   type OptionRule,
   opt,
   optionKeys,
@@ -315,18 +316,7 @@ export function resolveNodeRagOptions(
       );
     }
   }
-  let preset: NodeRagPreset = NODERAG_DEFAULTS.preset;
-  for (const layer of layers) {
-    const named: unknown = layer?.preset;
-    if (named === undefined) continue;
-    if (typeof named !== 'string' || !(NODERAG_PRESETS as readonly string[]).includes(named)) {
-      throw new InvalidArgumentError(
-        'preset',
-        `${caller}: preset must be one of ${NODERAG_PRESETS.join(', ')} (got ${JSON.stringify(named)}).`,
-      );
-    }
-    preset = named as NodeRagPreset;
-  }
+  const preset = namedChoice(caller, 'preset', layers, NODERAG_PRESETS, NODERAG_DEFAULTS.preset);
   const o = resolveCheckedOptions(
     caller,
     {
