@@ -1,7 +1,7 @@
 /**
  * `@grag/core`: grag's contracts — the types every package shares (`Document`, `Chunk`,
  * `Retrieval`, ...), the errors, the model contracts (`ChatModel`, `Embedder`) with the few
- * functions every caller of a model needs, the task contracts (`TaskSuite` and each task's result),
+ * functions every caller of a model needs, the task contracts (`TASK_CONTRACTS`, `TaskSuite` and each task's result),
  * the method contract (`Method`, `BuildContext`, `RetrieveOptions`, updates), the storage contract
  * (`IndexStore`), the vector-index contract (`VectorIndex`), the loader, tokenizer, meter and
  * build-runtime contracts, and the text-analysis contract (`TextAnalyzer`). It holds no implementation: every module behind this entry is under
@@ -49,6 +49,7 @@ export {
   type IndexUpdate,
   type Method,
   type MethodCapabilities,
+  type MethodTasks,
   type PassageRanking,
   type ProgressEvent,
   type ProgressReporter,
@@ -116,9 +117,16 @@ export {
   type SemanticUnitDecomposition,
   type SemanticUnitRecord,
   type SummarizeOptions,
+  TASK_CONTRACTS,
+  type TaskArguments,
+  type TaskContract,
   type TaskJudgement,
+  type TaskName,
+  type TaskResult,
   type TaskSuite,
+  type TaskVersions,
   type TitleDescription,
+  taskVersion,
   type UnitRelationship,
   type VocabularyMatch,
   type VocabularyMatchOptions,

@@ -144,6 +144,7 @@ export {
   FileCheckpointStore,
   type MapOptions,
   MemoryCheckpointStore,
+  requireTasks,
   type StageOptions,
   startBuild,
   trackBuilds,

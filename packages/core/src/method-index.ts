@@ -39,7 +39,7 @@ import type {
   StoredIndex,
   VectorCollectionOptions,
 } from './contracts/store.js';
-import type { TaskSuite } from './contracts/tasks.js';
+import type { TaskSuite, TaskVersions } from './contracts/tasks.js';
 import type { Tokenizer } from './contracts/tokenizer.js';
 import {
   indexVectors,
@@ -215,9 +215,10 @@ function writer(store: IndexStore, out: ArtifactWriter, providers: IndexProvider
 /**
  * Write a method's index as a new version of `target` (a directory path, or any
  * {@link IndexStore}): `write` puts the artifacts, then the manifest records the method, format
- * version, params, stats and the fingerprint of every provider, and a fitted embedder's state is
- * kept. The store makes it atomic: a failed write leaves the previous version served, and a
- * directory store refuses to replace anything but a grag index (see `checkIndexTarget`).
+ * version, params, stats, the task contracts the build called (`header.tasks`) and the fingerprint
+ * of every provider, and a fitted embedder's state is kept. The store makes it atomic: a failed
+ * write leaves the previous version served, and a directory store refuses to replace anything but
+ * a grag index (see `checkIndexTarget`).
  */
 export async function writeMethodIndex<P extends object>(
   target: string | IndexStore,
@@ -233,6 +234,7 @@ export async function writeMethodIndex<P extends object>(
       params: { ...header.params } as Record<string, unknown>,
       providers: providerFingerprints(header.providers),
       ...(header.stats !== undefined ? { stats: header.stats } : {}),
+      ...(header.tasks !== undefined ? { tasks: { ...header.tasks } } : {}),
     },
     async (out) => {
       await write(writer(store, out, header.providers));
@@ -247,6 +249,11 @@ export interface MethodIndexFormat {
   formatVersion: number;
   /** The providers the index depends on; each must match the context's on load. @default every kind */
   uses?: readonly IndexProviderKind[];
+  /**
+   * The task contracts the method's build calls, with their versions (`MethodCapabilities.tasks.build`),
+   * recorded in the manifest by {@link writeMethodIndex}; not checked on load. @default not recorded
+   */
+  tasks?: TaskVersions;
   /**
    * Older format versions the method still loads (`OpenedIndex.manifest.formatVersion` says which
    * one an index has); any other version is refused with a message saying to rebuild. @default none

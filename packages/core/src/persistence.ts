@@ -126,6 +126,7 @@ const manifestSchema = v.object({
   params: v.record(v.unknown()),
   providers: v.record(v.string()),
   stats: v.optional(v.record(v.unknown())),
+  tasks: v.optional(v.record(v.int())),
   files: v.optional(v.array(v.string())),
 });
 

@@ -14,7 +14,13 @@ import {
 import type { BuildContext } from './contracts/method.js';
 import type { BuildIssue, BuildRun, CheckpointStore } from './contracts/runtime.js';
 import { DEFAULT_BUILD_CONCURRENCY } from './contracts/runtime.js';
-import type { ParseIssue } from './contracts/tasks.js';
+import {
+  type ParseIssue,
+  type TaskName,
+  type TaskSuite,
+  type TaskVersions,
+  taskVersion,
+} from './contracts/tasks.js';
 import type { Document } from './contracts/types.js';
 
 /** Checkpoints in memory (tests, one process). */
@@ -361,6 +367,43 @@ export function startBuild(ctx: BuildContext): BuildRuntime {
   const runtime = new BuildRuntime(ctx);
   ctx.runtime?.onStart?.(runtime);
   return runtime;
+}
+
+/**
+ * Refuse a task suite that does not implement every task contract in `needs` at the version named
+ * there (see `TaskSuite.implements` and `taskVersion`), before a build or an update starts: one
+ * `InvalidArgumentError` (argument `'tasks'`) naming `caller` (the method and what it does, e.g.
+ * `'noderag build'`), each task it lacks with the version wanted and the version the suite has,
+ * and the suite's id. Versions must be equal: a contract's version goes up only when it changes
+ * in a way the previous version's callers would not expect. The suite's declaration is checked,
+ * not its functions. `needs` absent (a method that declares no tasks): nothing is checked.
+ *
+ * @example
+ * ```ts
+ * requireTasks(`${name} build`, method.capabilities.tasks?.build, ctx.tasks);
+ * ```
+ */
+export function requireTasks(
+  caller: string,
+  needs: TaskVersions | undefined,
+  suite: Pick<TaskSuite, 'id' | 'implements'>,
+): void {
+  if (needs === undefined) return;
+  const lacking: string[] = [];
+  for (const [task, wanted] of Object.entries(needs) as [TaskName, number | undefined][]) {
+    if (wanted === undefined) continue;
+    const has = taskVersion(suite, task);
+    if (has !== wanted) {
+      lacking.push(
+        `${task} version ${wanted} (${has === undefined ? 'not implemented' : `it implements version ${has}`})`,
+      );
+    }
+  }
+  if (lacking.length === 0) return;
+  throw new InvalidArgumentError(
+    'tasks',
+    `${caller}: the task suite '${suite.id}' lacks ${lacking.join(', ')}, which the method calls; pass a suite that implements ${lacking.length === 1 ? 'it' : 'them'} (createPromptTasks in @grag/core/tasks and createOfflineTasks in @grag/offline implement every task at version 1).`,
+  );
 }
 
 /**

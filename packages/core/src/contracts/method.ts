@@ -7,7 +7,7 @@ import type { UsageMeter } from './meter.js';
 import type { ChatModel, Embedder } from './models.js';
 import type { BuildRuntimeSettings } from './runtime.js';
 import type { IndexStore } from './store.js';
-import type { TaskSuite } from './tasks.js';
+import type { TaskSuite, TaskVersions } from './tasks.js';
 import type { TextAnalyzer } from './text.js';
 import type { Tokenizer } from './tokenizer.js';
 import type { Document, Retrieval } from './types.js';
@@ -86,6 +86,31 @@ export interface MethodCapabilities {
   readonly uses: readonly IndexProviderKind[];
   /** Whether `build` accepts knowledge-graph triples as documents (`grag index <triple-dir>`). @default false */
   readonly triples?: boolean;
+  /**
+   * The task contracts the method calls on the context's `tasks`, each at the specification
+   * version it is written for (see `TASK_CONTRACTS`). Before a build or an update, the method
+   * refuses a suite that does not implement one of `build` at that version (`requireTasks` in
+   * `@grag/core/kit`), and the manifest records them. `grag methods` lists them.
+   * @default undefined (not declared: nothing is checked)
+   */
+  readonly tasks?: MethodTasks;
+}
+
+/**
+ * The task contracts a method calls (see {@link MethodCapabilities.tasks}): every task any of its
+ * options or presets may call, so a task that a given configuration skips is still listed.
+ * Empty maps for a method that calls no task.
+ *
+ * @example
+ * ```ts
+ * tasks: { build: { decomposeSemanticUnits: 1, summarize: 1 }, retrieve: { extractQueryEntities: 1 } }
+ * ```
+ */
+export interface MethodTasks {
+  /** Tasks `build` and `update` call (an update runs build stages on the new documents). */
+  readonly build: TaskVersions;
+  /** Tasks `retrieve` calls, on the task suite the index was built or loaded with. */
+  readonly retrieve: TaskVersions;
 }
 
 /** Default context budget in tokens. */

@@ -162,6 +162,13 @@ export interface IndexManifest {
   /** Counts and sizes worth showing (documents, chunks, nodes, bytes). */
   stats?: Record<string, unknown>;
   /**
+   * The task contracts the build called, by task name, each with the specification version the
+   * method asked for and the suite implemented (`MethodCapabilities.tasks.build`); `{}` when the
+   * method calls none. Absent in manifests written before grag recorded it, and by methods that
+   * declare no tasks.
+   */
+  tasks?: Record<string, number>;
+  /**
    * An index directory's files besides the manifest (the version's artifacts), written by the
    * directory store, so that anything else in the directory is known not to be the index's.
    */

@@ -1,7 +1,12 @@
 /**
- * The task contracts: what each model-backed task a method may use takes and returns, and
- * {@link TaskSuite}, the suite of them a build context carries. `createPromptTasks` (`@grag/core/tasks`)
- * implements it with prompts, `@grag/offline` with heuristics.
+ * The task contracts: one per model-backed task a method may use ({@link TASK_CONTRACTS}: its name
+ * and specification version; what it takes and returns are the types below, and
+ * {@link TaskArguments} / {@link TaskResult} by name), and {@link TaskSuite}, the suite of them a
+ * build context carries, which says which contract versions it implements
+ * ({@link TaskSuite.implements}). A method declares the tasks it calls, at the versions it was
+ * written for (`MethodCapabilities.tasks`), and a build refuses a suite that lacks one.
+ * `createPromptTasks` (`@grag/core/tasks`) implements them with prompts, `@grag/offline` with
+ * heuristics.
  */
 import type { ExtractedEntity, ExtractedRelation } from './types.js';
 
@@ -152,12 +157,104 @@ export interface AnswerWithCitations {
 export type TaskJudgement = 'heuristic' | 'model';
 
 /**
- * Every model-backed task grag methods use. `createPromptTasks(chatModel)` implements it with
- * prompts; `@grag/offline` implements it with heuristics.
+ * The name of a task: one of the {@link TaskSuite} methods, each a contract of its own in
+ * {@link TASK_CONTRACTS}.
+ */
+export type TaskName =
+  | 'extractGraph'
+  | 'decomposeSemanticUnits'
+  | 'summarize'
+  | 'titleAndDescription'
+  | 'extractQueryEntities'
+  | 'extractQueryGraph'
+  | 'assessCommunity'
+  | 'answer';
+
+/**
+ * One task's contract: its name and the version of its specification (what it takes, what it
+ * returns and what the result means). The version goes up when a change would break a method
+ * written for the previous one; a method names the version it calls and a suite the version it
+ * implements. The types of a contract are {@link TaskArguments} and {@link TaskResult} of its name.
+ */
+export interface TaskContract<K extends TaskName = TaskName> {
+  readonly name: K;
+  /** Version of the task's specification, a positive integer; every contract started at 1. */
+  readonly specificationVersion: number;
+  /** What the task does, in one line. */
+  readonly description: string;
+}
+
+/**
+ * Task names with a contract version each: what a suite implements ({@link TaskSuite.implements})
+ * or what a method calls (`MethodCapabilities.tasks`). A task left out is not implemented or not
+ * called.
+ */
+export type TaskVersions = { readonly [K in TaskName]?: number };
+
+/** The arguments of task `K` (e.g. `[text, options?]` of `extractGraph`). */
+export type TaskArguments<K extends TaskName> = Parameters<TaskSuite[K]>;
+
+/** What task `K` resolves to (e.g. {@link GraphExtraction} for `extractGraph`). */
+export type TaskResult<K extends TaskName> = Awaited<ReturnType<TaskSuite[K]>>;
+
+const contract = <K extends TaskName>(
+  name: K,
+  specificationVersion: number,
+  description: string,
+): TaskContract<K> => Object.freeze({ name, specificationVersion, description });
+
+/**
+ * Every task contract, by name, at its current specification version (frozen). A suite that
+ * declares no {@link TaskSuite.implements} is taken to implement every task at version 1.
+ */
+export const TASK_CONTRACTS: { readonly [K in TaskName]: TaskContract<K> } = Object.freeze({
+  extractGraph: contract('extractGraph', 1, 'entities and relations of a text, each with a description'),
+  decomposeSemanticUnits: contract(
+    'decomposeSemanticUnits',
+    1,
+    "a text's semantic units: independent events or facts with their entities and relationships",
+  ),
+  summarize: contract('summarize', 1, 'one summary of several texts, within a token target'),
+  titleAndDescription: contract('titleAndDescription', 1, 'a short title and a description of a text'),
+  extractQueryEntities: contract('extractQueryEntities', 1, 'the entities a question names, in order'),
+  extractQueryGraph: contract(
+    'extractQueryGraph',
+    1,
+    'a question as a small graph of known and unknown nodes and relations',
+  ),
+  assessCommunity: contract(
+    'assessCommunity',
+    1,
+    'how relevant a community is to a question (0-10), and a short report',
+  ),
+  answer: contract('answer', 1, 'an answer to a question from context items, citing their ids'),
+});
+
+/**
+ * The version of `task`'s contract that `suite` implements: its {@link TaskSuite.implements}
+ * entry, or 1 when the suite declares no versions; `undefined` when its declaration leaves the
+ * task out (the suite does not implement it).
+ */
+export function taskVersion(suite: Pick<TaskSuite, 'id' | 'implements'>, task: TaskName): number | undefined {
+  return suite.implements === undefined ? 1 : suite.implements[task];
+}
+
+/**
+ * Every model-backed task grag methods use, each a contract of {@link TASK_CONTRACTS}.
+ * `createPromptTasks(chatModel)` implements it with prompts; `@grag/offline` implements it with
+ * heuristics.
  */
 export interface TaskSuite {
   /** Name of the implementation, recorded in manifests (e.g. `'prompt:openai:gpt-4o-mini'`). */
   readonly id: string;
+  /**
+   * The task contracts the suite implements, each at the specification version it follows
+   * ({@link TASK_CONTRACTS}); a task left out is not implemented (its method may be missing or
+   * throw). A build refuses a suite that lacks a task its method calls at the version the method
+   * names. Read it with {@link taskVersion}.
+   * @default every task at version 1
+   */
+  readonly implements?: TaskVersions;
   /**
    * What the suite's judgements are: `'model'`, a language model's (its relevance scores and
    * community assessments can be trusted as scores), or `'heuristic'`, rules without a model (e.g.

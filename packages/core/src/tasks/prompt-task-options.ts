@@ -1,7 +1,8 @@
 /** Settings of the prompt-based task suite ({@link createPromptTasks}): defaults and checks. */
 import { InvalidArgumentError } from '../contracts/errors.js';
+import type { TaskName } from '../contracts/tasks.js';
 import { DEFAULT_ENTITY_TYPES, type ParseIssue } from '../contracts/tasks.js';
-import type { GraphExtractionFormat, TaskName } from './prompts.js';
+import type { GraphExtractionFormat } from './prompts.js';
 import { TUPLE_DELIMITER_DEFAULTS, type TupleDelimiters } from './tuples.js';
 
 /** Settings of {@link createPromptTasks}. */

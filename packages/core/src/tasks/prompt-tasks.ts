@@ -24,7 +24,9 @@ import type {
   QueryGraph,
   SemanticUnitDecomposition,
   SummarizeOptions,
+  TaskName,
   TaskSuite,
+  TaskVersions,
   TitleDescription,
 } from '../contracts/tasks.js';
 import { withVocabularyMatches } from '../graph/vocabulary.js';
@@ -56,7 +58,6 @@ import {
   repairPrompt,
   semanticUnitsPrompt,
   summaryPrompt,
-  type TaskName,
   type TaskPrompt,
   titleDescriptionPrompt,
 } from './prompts.js';
@@ -79,6 +80,17 @@ export { NOT_RECOVERED_NOTE } from './repair.js';
  */
 export class PromptTasks implements TaskSuite {
   readonly id: string;
+  /** Every task contract at version 1: the prompts and parsers follow those specifications. */
+  readonly implements: TaskVersions = Object.freeze({
+    extractGraph: 1,
+    decomposeSemanticUnits: 1,
+    summarize: 1,
+    titleAndDescription: 1,
+    extractQueryEntities: 1,
+    extractQueryGraph: 1,
+    assessCommunity: 1,
+    answer: 1,
+  });
   readonly model: ChatModel;
   readonly settings: Readonly<PromptTaskOptions>;
 

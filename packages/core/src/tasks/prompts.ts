@@ -1,5 +1,5 @@
 /**
- * Every prompt the prompt-based {@link TaskSuite} sends, in one place. The wording is grag's own;
+ * Every prompt the prompt-based `TaskSuite` sends, in one place. The wording is grag's own;
  * each prompt says which paper and task it serves. Prompts are short, instruction-only (as
  * E2GraphRAG §3.1 argues: instruction-tuned models need no long few-shot blocks) with one tiny
  * example where the output format is unusual.
@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { ContextItem, TaskSuite } from '../contracts/tasks.js';
+import type { ContextItem, TaskName } from '../contracts/tasks.js';
 import type { TupleDelimiters } from './tuples.js';
 
 /** A system and a user message, the shape `generateText` takes. */
@@ -265,9 +265,6 @@ export function answerPrompt(query: string, context: readonly ContextItem[]): Ta
     ].join('\n'),
   };
 }
-
-/** Names of the {@link TaskSuite} methods, for error messages and `ModelOutputError.task`. */
-export type TaskName = Exclude<keyof TaskSuite, 'id' | 'judgement'>;
 
 /** What {@link outputFormat} needs for graph extraction (other tasks need nothing). */
 export interface OutputFormatOptions extends Partial<TupleDelimiters> {

@@ -11,11 +11,11 @@
  * @module
  */
 
-import type { SemanticUnitRecord, TaskSuite } from '../contracts/tasks.js';
+import type { SemanticUnitRecord, TaskName, TaskSuite } from '../contracts/tasks.js';
 import type { ExtractedEntity, ExtractedRelation } from '../contracts/types.js';
 import { parseAnswer } from './parsers/answer.js';
 import { parseRelationshipTriple } from './parsers/semantic-units.js';
-import type { GraphExtractionFormat, TaskName } from './prompts.js';
+import type { GraphExtractionFormat } from './prompts.js';
 import { TUPLE_DELIMITER_DEFAULTS, type TupleDelimiters, tupleFieldText } from './tuples.js';
 
 /** The result of a task without its parse issues: what a renderer takes. */

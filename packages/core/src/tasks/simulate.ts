@@ -6,8 +6,7 @@
  */
 import { InvalidArgumentError } from '../contracts/errors.js';
 import type { ChatCallOptions, ChatModel, ChatResult } from '../contracts/models.js';
-import type { TaskSuite } from '../contracts/tasks.js';
-import type { TaskName } from './prompts.js';
+import type { TaskName, TaskSuite } from '../contracts/tasks.js';
 import { renderTaskOutput } from './render.js';
 
 /** Renders a task result as the text a model would answer. */

@@ -1,4 +1,4 @@
-import type { TaskSuite } from '../contracts/tasks.js';
+import { TASK_CONTRACTS, type TaskName, type TaskSuite } from '../contracts/tasks.js';
 import type { Document, DocumentSegment, SourceLocation } from '../contracts/types.js';
 
 const PEOPLE = ['Anton Kessler', 'Mira Kessler', 'Tomas Brandt', 'Ilse Varga', 'Jonas Holm', 'Petra Lind'];
@@ -112,16 +112,15 @@ export interface TaskTracking {
   extracted: number;
 }
 
-const TASKS = [
-  'extractGraph',
-  'decomposeSemanticUnits',
-  'summarize',
-  'titleAndDescription',
-  'extractQueryEntities',
-  'extractQueryGraph',
-  'assessCommunity',
-  'answer',
-] as const;
+const TASKS = Object.keys(TASK_CONTRACTS) as TaskName[];
+
+/** A suite with `base`'s id, judgement and declared versions, and no task yet. */
+function sameSuite(base: TaskSuite): Record<string, unknown> {
+  const tasks: Record<string, unknown> = { id: base.id };
+  if (base.judgement !== undefined) tasks.judgement = base.judgement;
+  if (base.implements !== undefined) tasks.implements = base.implements;
+  return tasks;
+}
 
 /**
  * Wrap `base` so every task call records how many run at once (each waits one macrotask first,
@@ -129,8 +128,7 @@ const TASKS = [
  */
 export function trackTasks(base: TaskSuite, fail?: string): { tasks: TaskSuite; seen: TaskTracking } {
   const seen: TaskTracking = { inFlight: 0, peak: 0, extracted: 0 };
-  const tasks = { id: base.id } as Record<string, unknown>;
-  if (base.judgement !== undefined) tasks.judgement = base.judgement;
+  const tasks = sameSuite(base);
   for (const name of TASKS) {
     const fn = (base[name] as (...args: unknown[]) => Promise<unknown>).bind(base);
     tasks[name] = async (...args: unknown[]) => {
@@ -149,4 +147,32 @@ export function trackTasks(base: TaskSuite, fail?: string): { tasks: TaskSuite; 
     };
   }
   return { tasks: tasks as unknown as TaskSuite, seen };
+}
+
+/**
+ * Wrap `base` so that every task call is logged, by task name, in `calls` (in call order, before
+ * the task runs), e.g. to check that a method calls only the tasks it declares
+ * (`MethodCapabilities.tasks`). The wrapper keeps `base`'s id, judgement and declared versions;
+ * clear the log with `calls.length = 0`.
+ *
+ * @example
+ * ```ts
+ * const { tasks, calls } = recordTasks(createOfflineTasks());
+ * await method.build(docs, { ...ctx, tasks });
+ * expect(new Set(calls)).toEqual(new Set(['extractGraph']));
+ * ```
+ */
+export function recordTasks(base: TaskSuite): { tasks: TaskSuite; calls: TaskName[] } {
+  const calls: TaskName[] = [];
+  const tasks = sameSuite(base);
+  for (const name of TASKS) {
+    const task = base[name] as ((...args: unknown[]) => Promise<unknown>) | undefined;
+    if (typeof task !== 'function') continue; // a suite without the task stays without it
+    const fn = task.bind(base);
+    tasks[name] = (...args: unknown[]) => {
+      calls.push(name);
+      return fn(...args);
+    };
+  }
+  return { tasks: tasks as unknown as TaskSuite, calls };
 }

@@ -11,8 +11,10 @@ import { AbortError, InvalidArgumentError } from '../contracts/errors.js';
 import type { BuildContext, Method, RetrieveOptions } from '../contracts/method.js';
 import { INDEX_PROVIDER_KINDS } from '../contracts/method.js';
 import type { IndexStore } from '../contracts/store.js';
+import type { TaskName, TaskVersions } from '../contracts/tasks.js';
 import type { Document, Retrieval } from '../contracts/types.js';
 import { trackBuilds } from '../runtime.js';
+import { recordTasks } from './fixtures.js';
 import { comparable, persistenceChecks, rejection } from './method-spec-persistence.js';
 
 /** Options of {@link runMethodSpec}. */
@@ -84,6 +86,8 @@ function checkShape(r: Retrieval, where: string): void {
 /**
  * The method contract, checked on `options.corpus`:
  * - it declares a name, a description, capabilities and option keys;
+ * - the suite's build and retrieval call only the tasks the method declares
+ *   (`capabilities.tasks`, when it declares them), each on its side;
  * - every result has the `Retrieval` shape, `tokens <= budget` and `tokens` is the tokenizer's
  *   count of `context`;
  * - save → load → retrieve gives the same result (timings aside);
@@ -132,6 +136,8 @@ export function runMethodSpec<Index, Options>(
     let index: Index;
     let saved: string | IndexStore;
     let results: Retrieval[];
+    /** The tasks the suite's build and its retrievals called, in call order. */
+    const taskCalls: { build: TaskName[]; retrieve: TaskName[] } = { build: [], retrieve: [] };
     /** Stores made for the suite, closed after it. */
     const made: IndexStore[] = [];
     /** A new, empty place for an index: a store from `options.store`, or a directory under `root`. */
@@ -145,10 +151,15 @@ export function runMethodSpec<Index, Options>(
     beforeAll(async () => {
       root = await mkdtemp(join(tmpdir(), 'grag-method-spec-'));
       ctx = await options.makeContext();
+      // Every task call is logged: the build's, then the retrievals' (the index keeps the suite).
+      const recorded = recordTasks(ctx.tasks);
+      ctx.tasks = recorded.tasks;
       index = await build(ctx);
+      taskCalls.build = recorded.calls.splice(0);
       saved = await makeTarget('index');
       await method.save(index, saved);
       results = await retrieveAll(index);
+      taskCalls.retrieve = recorded.calls.splice(0);
     }, timeout * 2);
 
     afterAll(async () => {
@@ -197,6 +208,7 @@ export function runMethodSpec<Index, Options>(
       ctx: () => ctx,
       index: () => index,
       results: () => results,
+      taskCalls: () => taskCalls,
     });
   });
 }
@@ -215,11 +227,19 @@ interface ContractSuite<Index, Options> {
   index: () => Index;
   /** The results of `retrieveAll(index)`, each query at each budget. */
   results: () => Retrieval[];
+  /** The tasks the build of `index` and `retrieveAll(index)` called. */
+  taskCalls: () => { build: TaskName[]; retrieve: TaskName[] };
+}
+
+/** The tasks in `calls` that `declared` leaves out, each once, in order of first call. */
+function undeclared(calls: readonly TaskName[], declared: TaskVersions): TaskName[] {
+  return [...new Set(calls)].filter((task) => declared[task] === undefined);
 }
 
 /** The contract checks beyond persistence: declarations, the result shape, argument errors, independent builds, aborts. */
 function contractChecks<Index, Options>(suite: ContractSuite<Index, Options>): void {
-  const { method, options, build, retrieveAll, queries, budgets, timeout, ctx, index, results } = suite;
+  const { method, options, build, retrieveAll, queries, budgets, timeout, ctx, index, results, taskCalls } =
+    suite;
   it('declares a name, description, capabilities and option keys', () => {
     expect(method.name).toMatch(/^[a-z0-9][a-z0-9-]*$/);
     expect(method.description.trim().length).toBeGreaterThan(0);
@@ -228,6 +248,24 @@ function contractChecks<Index, Options>(suite: ContractSuite<Index, Options>): v
     expect(method.optionKeys?.build.length).toBeGreaterThan(0);
     expect(method.optionKeys?.retrieve).toEqual(expect.arrayContaining(['budgetTokens', 'topK', 'signal']));
   });
+
+  it.skipIf(method.capabilities.tasks === undefined)(
+    'calls only the task contracts it declares, build and retrieve each',
+    () => {
+      const declared = method.capabilities.tasks!;
+      const calls = taskCalls();
+      expect(undeclared(calls.build, declared.build), 'tasks the build called, not in tasks.build').toEqual(
+        [],
+      );
+      expect(
+        undeclared(calls.retrieve, declared.retrieve),
+        'tasks retrieve called, not in tasks.retrieve',
+      ).toEqual([]);
+      for (const version of [...Object.values(declared.build), ...Object.values(declared.retrieve)]) {
+        expect(Number.isInteger(version) && version! >= 1, `declared version ${version}`).toBe(true);
+      }
+    },
+  );
 
   it('returns the Retrieval shape within every budget, counted by the tokenizer', () => {
     expect(results().length).toBe(queries.length * budgets.length);
