@@ -1,5 +1,6 @@
-import { type BuildContext, InvalidArgumentError, type Method } from '@grag/core';
+import { type BuildContext, InvalidArgumentError, type Method, type MethodTasks } from '@grag/core';
 import { createEntityExtractor, type EntityExtractor } from '@grag/core/graph';
+import { requireTasks } from '@grag/core/kit';
 import { buildBridgeRagIndex } from './build.js';
 import {
   BRIDGE_RAG_BUILD_OPTION_KEYS,
@@ -36,6 +37,9 @@ export const BRIDGE_RAG_FORMAT_VERSION = 1;
  */
 const USES = ['embedder', 'vectorIndex'] as const;
 
+/** The task contracts bridge-rag calls: none (it reads entities with the text analyzer). */
+const TASKS: MethodTasks = { build: {}, retrieve: {} };
+
 function contextEntityExtractor(ctx: Pick<BuildContext, 'textAnalyzer'>, caller: string): EntityExtractor {
   if (!ctx.textAnalyzer) {
     throw new InvalidArgumentError(
@@ -57,17 +61,18 @@ export function createBridgeRag(
   const name = settings.name ?? 'bridge-rag';
   const extractorOf = (ctx: BuildContext, caller: string): EntityExtractor =>
     settings.extractor ?? contextEntityExtractor(ctx, caller);
-  const format = { method: name, formatVersion: BRIDGE_RAG_FORMAT_VERSION, uses: USES };
+  const format = { method: name, formatVersion: BRIDGE_RAG_FORMAT_VERSION, uses: USES, tasks: TASKS.build };
   return {
     name,
     description: "grag's own: hybrid entry passages + linked passage-entity graph, title and mention bridges",
-    capabilities: { uses: USES },
+    capabilities: { uses: USES, tasks: TASKS },
     formatVersion: BRIDGE_RAG_FORMAT_VERSION,
     // The query options are in both lists: a build sets their defaults, a query overrides them.
     optionKeys: { build: BRIDGE_RAG_BUILD_OPTION_KEYS, retrieve: BRIDGE_RAG_RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['chunk'] },
     async build(docs, ctx, options = {}) {
       const resolved = resolveBridgeRagOptions(`${name} build`, settings.defaults, options);
+      requireTasks(`${name} build`, TASKS.build, ctx.tasks);
       return buildBridgeRagIndex({
         name,
         docs,
@@ -76,7 +81,10 @@ export function createBridgeRag(
         extractor: () => extractorOf(ctx, `${name} build`),
       });
     },
-    update: (index, change, ctx, options = {}) => updateBridgeRag(index, change, ctx, options, name),
+    update: async (index, change, ctx, options = {}) => {
+      requireTasks(`${name} update`, TASKS.build, ctx.tasks);
+      return updateBridgeRag(index, change, ctx, options, name);
+    },
     retrieve: (index, query, options = {}) => retrieveBridgeRag(index, query, options, name),
     save: (index, target) => saveBridgeRag(index, target, format),
     load: (target, ctx) => loadBridgeRag(target, ctx, extractorOf(ctx, `${name} load`), format),

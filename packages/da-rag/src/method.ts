@@ -1,4 +1,5 @@
-import type { Method } from '@grag/core';
+import type { Method, MethodTasks } from '@grag/core';
+import { requireTasks } from '@grag/core/kit';
 import { buildDaRagIndex } from './build.js';
 import {
   DA_RAG_BUILD_OPTION_KEYS,
@@ -36,6 +37,16 @@ const READS = [1] as const;
 const USES = ['embedder', 'tasks'] as const;
 
 /**
+ * The task contracts DA-RAG calls: graph extraction and a title and description of each chunk
+ * (build, `stages.ts`), and a community assessment per community found (retrieve, with reports on,
+ * as they are by default).
+ */
+const TASKS: MethodTasks = {
+  build: { extractGraph: 1, titleAndDescription: 1 },
+  retrieve: { assessCommunity: 1 },
+};
+
+/**
  * DA-RAG (Dynamic Attributed community search for RAG): a chunk-layer oriented graph index — the
  * Semantic Chunk, Knowledge Graph and Similarity layers with inter-layer links — and a coarse-to-fine
  * retrieval that runs embedding-attributed community search (k-truss + Q-Peel) on the chunk layer, then
@@ -46,19 +57,30 @@ export function createDaRag(
   settings: DaRagSettings = {},
 ): Method<DaRagIndex, DaRagOptions, DaRagRetrieveOptions> {
   const name = settings.name ?? 'da-rag';
-  const format = { method: name, formatVersion: DA_RAG_FORMAT_VERSION, uses: USES, reads: READS };
+  const format = {
+    method: name,
+    formatVersion: DA_RAG_FORMAT_VERSION,
+    uses: USES,
+    reads: READS,
+    tasks: TASKS.build,
+  };
   return {
     name,
     description: 'DA-RAG: chunk-layer graph index + query-time attributed community search (k-truss, Q-Peel)',
-    capabilities: { uses: USES },
+    capabilities: { uses: USES, tasks: TASKS },
     formatVersion: DA_RAG_FORMAT_VERSION,
     // The query options are in both lists: a build sets their defaults, a query overrides them.
     optionKeys: { build: DA_RAG_BUILD_OPTION_KEYS, retrieve: DA_RAG_RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['community', 'chunk'] },
     async build(docs, ctx, options = {}) {
-      return buildDaRagIndex(docs, ctx, resolveDaRagOptions(`${name} build`, settings.defaults, options));
+      const resolved = resolveDaRagOptions(`${name} build`, settings.defaults, options);
+      requireTasks(`${name} build`, TASKS.build, ctx.tasks);
+      return buildDaRagIndex(docs, ctx, resolved);
     },
-    update: (index, change, ctx, options = {}) => updateDaRagIndex(index, change, ctx, options, name),
+    update: async (index, change, ctx, options = {}) => {
+      requireTasks(`${name} update`, TASKS.build, ctx.tasks);
+      return updateDaRagIndex(index, change, ctx, options, name);
+    },
     retrieve: (index, query, options = {}) => retrieveDaRag(index, query, options, name),
     save: (index, target) => saveDaRag(index, target, format),
     load: (target, ctx) => loadDaRag(target, ctx, format),

@@ -1,5 +1,6 @@
-import { type BuildContext, InvalidArgumentError, type Method } from '@grag/core';
+import { type BuildContext, InvalidArgumentError, type Method, type MethodTasks } from '@grag/core';
 import { createEntityExtractor, type EntityExtractor } from '@grag/core/graph';
+import { requireTasks } from '@grag/core/kit';
 import { buildE2GraphRagIndex } from './build.js';
 import {
   E2GRAPHRAG_BUILD_OPTION_KEYS,
@@ -45,6 +46,12 @@ const READS = [1] as const;
 const USES = ['embedder', 'vectorIndex'] as const;
 
 /**
+ * The task contracts E2GraphRAG calls: summaries of the tree's groups (build); entities are read
+ * with the text analyzer, and retrieval calls no task.
+ */
+const TASKS: MethodTasks = { build: { summarize: 1 }, retrieve: {} };
+
+/**
  * The entity extractor a build or load of `caller` uses when its method was given none:
  * {@link createEntityExtractor} on the context's text analyzer.
  *
@@ -71,17 +78,24 @@ export function createE2GraphRag(
   const name = settings.name ?? 'e2graphrag';
   const extractorOf = (ctx: BuildContext, caller: string): EntityExtractor =>
     settings.extractor ?? contextEntityExtractor(ctx, caller);
-  const format = { method: name, formatVersion: E2GRAPHRAG_FORMAT_VERSION, uses: USES, reads: READS };
+  const format = {
+    method: name,
+    formatVersion: E2GRAPHRAG_FORMAT_VERSION,
+    uses: USES,
+    reads: READS,
+    tasks: TASKS.build,
+  };
   return {
     name,
     description: 'E2GraphRAG: summary tree + NLP entity graph, adaptive local/global retrieval',
-    capabilities: { uses: USES },
+    capabilities: { uses: USES, tasks: TASKS },
     formatVersion: E2GRAPHRAG_FORMAT_VERSION,
     // The query options are in both lists: a build sets their defaults, a query overrides them.
     optionKeys: { build: E2GRAPHRAG_BUILD_OPTION_KEYS, retrieve: E2GRAPHRAG_RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['chunk'] },
     async build(docs, ctx, options = {}) {
       const resolved = resolveE2GraphRagOptions(`${name} build`, settings.defaults, options);
+      requireTasks(`${name} build`, TASKS.build, ctx.tasks);
       return buildE2GraphRagIndex({
         docs,
         ctx,
@@ -89,7 +103,10 @@ export function createE2GraphRag(
         extractor: () => extractorOf(ctx, `${name} build`),
       });
     },
-    update: (index, change, ctx, options = {}) => updateE2GraphRag(index, change, ctx, options, name),
+    update: async (index, change, ctx, options = {}) => {
+      requireTasks(`${name} update`, TASKS.build, ctx.tasks);
+      return updateE2GraphRag(index, change, ctx, options, name);
+    },
     retrieve: (index, query, options = {}) => retrieveE2GraphRag(index, query, options, name),
     save: (index, target) => saveE2GraphRag(index, target, format),
     async load(target, ctx) {

@@ -1,4 +1,5 @@
-import type { IndexProviderKind, Method } from '@grag/core';
+import type { IndexProviderKind, Method, MethodTasks } from '@grag/core';
+import { requireTasks } from '@grag/core/kit';
 import { buildKetRag } from './build.js';
 import {
   BUILD_OPTION_KEYS,
@@ -25,6 +26,13 @@ const FORMAT_VERSION = 2;
 const USES: readonly IndexProviderKind[] = ['embedder', 'vectorIndex'];
 
 /**
+ * The task contracts KET-RAG calls: graph extraction of the core chunks and summaries of
+ * descriptions given more than once (build, the skeleton; variants without a skeleton, such as
+ * `keyword-rag` and `text-rag`, call neither). Retrieval calls no task.
+ */
+const TASKS: MethodTasks = { build: { extractGraph: 1, summarize: 1 }, retrieve: {} };
+
+/**
  * KET-RAG (Huang et al. 2025, "KET-RAG: A Cost-Efficient Multi-Granular Indexing Framework for
  * Graph-RAG") and the solutions it is compared with, as one method: pick one with `variant` (see
  * {@link KET_RAG_VARIANTS}); every variant is stored under the same method name and reads its
@@ -42,22 +50,27 @@ export function createKetRag(
   settings: KetRagSettings = {},
 ): Method<KetRagIndex, KetRagOptions, KetRagRetrieveOptions> {
   const name = settings.name ?? 'ket-rag';
-  const format = { method: name, formatVersion: FORMAT_VERSION, uses: USES };
+  const format = { method: name, formatVersion: FORMAT_VERSION, uses: USES, tasks: TASKS.build };
   return {
     name,
     description: `KET-RAG: KG skeleton on PageRank core chunks + keyword bipartite graph (--variant ${KET_RAG_VARIANTS.join('|')})`,
-    capabilities: { uses: USES },
+    capabilities: { uses: USES, tasks: TASKS },
     formatVersion: FORMAT_VERSION,
     optionKeys: { build: BUILD_OPTION_KEYS, retrieve: KET_RAG_RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['chunk'], order: 'score' },
     async build(docs, ctx, options = {}) {
       const layers = [{ variant: settings.variant }, settings.defaults, options];
-      return buildKetRag(docs, ctx, resolveKetRagOptionsFor(`${name} build`, layers));
+      const resolved = resolveKetRagOptionsFor(`${name} build`, layers);
+      requireTasks(`${name} build`, TASKS.build, ctx.tasks);
+      return buildKetRag(docs, ctx, resolved);
     },
     retrieve: async (index, query, options = {}) => retrieveKetRag(name, index, query, options),
     save: async (index, target) => saveKetRag(format, index, target),
     load: async (target, ctx) => loadKetRag(format, target, ctx),
-    update: async (index, change, ctx, options) => updateKetRag(name, index, change, ctx, options),
+    update: async (index, change, ctx, options) => {
+      requireTasks(`${name} update`, TASKS.build, ctx.tasks);
+      return updateKetRag(name, index, change, ctx, options);
+    },
   };
 }
 

@@ -83,6 +83,7 @@ export async function saveKetRag(
     method: format.method,
     formatVersion: format.formatVersion,
     uses: format.uses,
+    ...(format.tasks ? { tasks: format.tasks } : {}),
     providers: index.providers,
     params: index.options,
     stats: { ...index.stats, variant: index.options.variant },

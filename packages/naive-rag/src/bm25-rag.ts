@@ -14,6 +14,7 @@ import {
 
 import { BM25_RAG_OPTION_KEYS, BM25_RULES, type Bm25RagOptions, CHUNKING_DEFAULTS } from './options.js';
 import {
+  BASELINE_TASKS,
   type Bm25RagIndex,
   headerOf,
   loadUnits,
@@ -41,7 +42,7 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
   return {
     name,
     description: 'baseline: BM25 top-k chunks',
-    capabilities: { uses },
+    capabilities: { uses, tasks: BASELINE_TASKS },
     formatVersion,
     optionKeys: { build: BM25_RAG_OPTION_KEYS, retrieve: RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['chunk'] },

@@ -27,6 +27,7 @@ import {
 
 import { DENSE_RAG_DEFAULTS, DENSE_RAG_OPTION_KEYS, DENSE_RULES, type DenseRagOptions } from './options.js';
 import {
+  BASELINE_TASKS,
   type DenseRagIndex,
   headerOf,
   lexicalFor,
@@ -61,7 +62,7 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
   return {
     name,
     description: 'baseline: dense top-k chunks (Text-RAG / NaiveRAG)',
-    capabilities: { uses },
+    capabilities: { uses, tasks: BASELINE_TASKS },
     formatVersion,
     optionKeys: { build: DENSE_RAG_OPTION_KEYS, retrieve: RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['chunk'] },

@@ -5,6 +5,7 @@ import {
   DEFAULT_BUDGET_TOKENS,
   type Document,
   InvalidArgumentError,
+  type MethodTasks,
   type Retrieval,
   type RetrievedItem,
   type RetrieveOptions,
@@ -169,7 +170,10 @@ export async function loadUnits<P, S>(
   return { chunks, texts, documents: documents ?? documentsOf(chunks) };
 }
 
-/** What a baseline's saved index records about it: its format, providers, options and counts. */
+/** The task contracts a baseline calls: none. */
+export const BASELINE_TASKS: MethodTasks = { build: {}, retrieve: {} };
+
+/** What a baseline's saved index records about it: its format, providers, options, counts and (no) tasks. */
 export const headerOf = <O extends object>(
   format: { name: string; formatVersion: number; uses?: MethodIndexFormat['uses'] },
   index: BaseIndex<O>,
@@ -177,6 +181,7 @@ export const headerOf = <O extends object>(
   method: format.name,
   formatVersion: format.formatVersion,
   ...(format.uses ? { uses: format.uses } : {}),
+  tasks: BASELINE_TASKS.build,
   providers: index.providers,
   params: index.options,
   stats: { documents: new Set(index.chunks.map((c) => c.docId)).size, chunks: index.chunks.length },

@@ -1,4 +1,5 @@
-import type { Method } from '@grag/core';
+import type { Method, MethodTasks } from '@grag/core';
+import { requireTasks } from '@grag/core/kit';
 import { buildNodeRag } from './build.js';
 import {
   NODERAG_BUILD_OPTION_KEYS,
@@ -43,6 +44,16 @@ const READS = [1] as const;
 const USES = ['embedder', 'tasks', 'vectorIndex'] as const;
 
 /**
+ * The task contracts NodeRAG calls: semantic units of each chunk, summaries of the important
+ * entities' attributes and a title and description of each community (build, `graph-stages.ts`),
+ * and the entities of each question for the dual search (retrieve).
+ */
+const TASKS: MethodTasks = {
+  build: { decomposeSemanticUnits: 1, summarize: 1, titleAndDescription: 1 },
+  retrieve: { extractQueryEntities: 1 },
+};
+
+/**
  * NodeRAG (Xu et al., "NodeRAG: Structuring Graph-based RAG with Heterogeneous Nodes", 2025) as a
  * grag {@link Method}: build the heterograph G5 of seven node types, retrieve by dual search, shallow
  * personalized PageRank and cross nodes, and return only retrievable content (T, S, A, H, R), grouped
@@ -55,19 +66,30 @@ const USES = ['embedder', 'tasks', 'vectorIndex'] as const;
  */
 export function createNodeRag(settings: NodeRagSettings = {}): NodeRagMethod {
   const name = settings.name ?? 'noderag';
-  const format = { method: name, formatVersion: NODERAG_FORMAT_VERSION, uses: USES, reads: READS };
+  const format = {
+    method: name,
+    formatVersion: NODERAG_FORMAT_VERSION,
+    uses: USES,
+    reads: READS,
+    tasks: TASKS.build,
+  };
   const retrieval = { name, defaults: settings.retrieveDefaults };
   return {
     name,
     description: 'NodeRAG: heterograph of 7 node types, dual search + shallow PPR',
-    capabilities: { uses: USES },
+    capabilities: { uses: USES, tasks: TASKS },
     formatVersion: NODERAG_FORMAT_VERSION,
     optionKeys: { build: NODERAG_BUILD_OPTION_KEYS, retrieve: NODERAG_RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['text', 'semantic-unit'], order: 'score' },
     async build(docs, ctx, options = {}) {
-      return buildNodeRag(docs, ctx, resolveNodeRagOptions(`${name} build`, settings.defaults, options));
+      const resolved = resolveNodeRagOptions(`${name} build`, settings.defaults, options);
+      requireTasks(`${name} build`, TASKS.build, ctx.tasks);
+      return buildNodeRag(docs, ctx, resolved);
     },
-    update: (index, change, ctx, options = {}) => updateNodeRag(name, index, change, ctx, options),
+    update: async (index, change, ctx, options = {}) => {
+      requireTasks(`${name} update`, TASKS.build, ctx.tasks);
+      return updateNodeRag(name, index, change, ctx, options);
+    },
     retrieve: (index, query, options = {}) => retrieveNodeRag(index, query, options, retrieval),
     save: (index, target) => saveNodeRag(index, target, format),
     load: (target, ctx) => loadNodeRag(target, ctx, format),

@@ -62,6 +62,17 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
   return {
     id: 'offline:wink',
     judgement: 'heuristic',
+    // The task contracts these heuristics follow, each at its specification version.
+    implements: {
+      extractGraph: 1,
+      decomposeSemanticUnits: 1,
+      summarize: 1,
+      titleAndDescription: 1,
+      extractQueryEntities: 1,
+      extractQueryGraph: 1,
+      assessCommunity: 1,
+      answer: 1,
+    },
 
     async extractGraph(text: string, extraction: GraphExtractionOptions = {}): Promise<GraphExtraction> {
       throwIfAborted(extraction.abortSignal);

@@ -1,4 +1,5 @@
-import type { IndexProviderKind, Method } from '@grag/core';
+import type { IndexProviderKind, Method, MethodTasks } from '@grag/core';
+import { requireTasks } from '@grag/core/kit';
 import { buildSgRagIndex } from './build.js';
 import {
   resolveBuildOptions,
@@ -30,6 +31,12 @@ const READS = [1] as const;
 const USES: readonly IndexProviderKind[] = ['embedder', 'tasks', 'vectorIndex'];
 
 /**
+ * The task contracts SG-RAG calls: graph extraction of each chunk (build and update of a text
+ * corpus; a corpus of triples calls none) and the query graph of each question (retrieve).
+ */
+const TASKS: MethodTasks = { build: { extractGraph: 1 }, retrieve: { extractQueryGraph: 1 } };
+
+/**
  * SG-RAG (Structure Guided RAG for factual queries): a knowledge graph — extracted from the
  * documents or loaded from triples — indexed as paths in an R*-tree keyed by label and dominance
  * embeddings; a query graph is normalized, decomposed into paths, completed, matched path by path and
@@ -39,16 +46,24 @@ export function createSgRag(
   settings: SgRagSettings = {},
 ): Method<SgRagIndex, SgRagOptions, SgRagRetrieveOptions> {
   const name = settings.name ?? 'sg-rag';
-  const format = { method: name, formatVersion: SG_RAG_FORMAT_VERSION, uses: USES, reads: READS };
+  const format = {
+    method: name,
+    formatVersion: SG_RAG_FORMAT_VERSION,
+    uses: USES,
+    reads: READS,
+    tasks: TASKS.build,
+  };
   return {
     name,
     description:
       'SG-RAG: query graph -> path decomposition -> dominance embeddings in an R*-tree -> exact subgraphs',
-    capabilities: { uses: USES, triples: true },
+    capabilities: { uses: USES, triples: true, tasks: TASKS },
     formatVersion: SG_RAG_FORMAT_VERSION,
     optionKeys: { build: SG_RAG_BUILD_OPTION_KEYS, retrieve: SG_RAG_RETRIEVE_OPTION_KEYS },
     async build(docs, ctx, options = {}) {
-      return buildSgRagIndex(docs, ctx, resolveBuildOptions(`${name} build`, settings.defaults, options));
+      const resolved = resolveBuildOptions(`${name} build`, settings.defaults, options);
+      requireTasks(`${name} build`, TASKS.build, ctx.tasks);
+      return buildSgRagIndex(docs, ctx, resolved);
     },
     async retrieve(index, query, options = {}) {
       return retrieveSgRag(
@@ -59,6 +74,7 @@ export function createSgRag(
       );
     },
     async update(index, change, ctx, options = {}) {
+      requireTasks(`${name} update`, TASKS.build, ctx.tasks);
       return updateSgRagIndex(index, change, ctx, options, name);
     },
     async save(index, target) {
