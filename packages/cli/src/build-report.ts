@@ -1,6 +1,9 @@
-/** What `grag index` prints about a build: usage in one line, an estimate as a table; and the price table it reads. */
+/**
+ * What `grag index` prints about a build: usage in one line, the task contracts it called in
+ * another, an estimate as a table; and the price table it reads.
+ */
 import { readFile } from 'node:fs/promises';
-import { InvalidArgumentError, type MeterSnapshot } from '@grag/core';
+import { InvalidArgumentError, type MeterSnapshot, type MethodTasks, type TaskVersions } from '@grag/core';
 import type { PriceTable } from '@grag/core/kit';
 
 /** A build's usage in one line: time, model calls and tokens, texts embedded, cache hits, cost. */
@@ -13,6 +16,43 @@ export function formatUsage(snapshot: MeterSnapshot): string {
   if (t.cacheHits) parts.push(`${t.cacheHits} calls answered from the cache`);
   if (t.usd > 0) parts.push(`$${t.usd.toFixed(4)}`);
   return parts.join(', ');
+}
+
+/** Task names with their contract versions: `extractGraph v1, summarize v1`. */
+export function formatTaskVersions(tasks: TaskVersions): string {
+  return Object.entries(tasks)
+    .map(([task, version]) => `${task} v${version}`)
+    .join(', ');
+}
+
+/**
+ * The task contracts a method calls, in one line: `build extractGraph v1, summarize v1; retrieve
+ * extractQueryGraph v1`, a side that calls none left out; `none` when neither calls one, `not
+ * declared` for a method that does not say.
+ */
+export function formatMethodTasks(tasks: MethodTasks | undefined): string {
+  if (tasks === undefined) return 'not declared';
+  const sides = (['build', 'retrieve'] as const)
+    .filter((side) => Object.keys(tasks[side]).length > 0)
+    .map((side) => `${side} ${formatTaskVersions(tasks[side])}`);
+  return sides.length > 0 ? sides.join('; ') : 'none';
+}
+
+/**
+ * The build report's line on tasks: `tasks of offline:wink: build extractGraph v1; retrieve
+ * extractQueryGraph v1`, the build's side as its manifest recorded it (`recorded`) when it did;
+ * `tasks: none` for a method that calls none.
+ */
+export function formatTasksLine(
+  declared: MethodTasks | undefined,
+  recorded: TaskVersions | undefined,
+  suite: string | undefined,
+): string {
+  const tasks = declared && { build: recorded ?? declared.build, retrieve: declared.retrieve };
+  const line = formatMethodTasks(tasks);
+  return line === 'none' || line === 'not declared' || suite === undefined
+    ? `tasks: ${line}`
+    : `tasks of ${suite}: ${line}`;
 }
 
 /** Read a `--prices` file: `{ "<model>": { "input": usd, "output": usd } }` per 1M tokens. */

@@ -43,7 +43,7 @@ Commands:
                                              (with --store, <dir> and --out <dir> are index names)
 ${UPDATE_USAGE}
   demo                                       index the demo corpus with every method and answer questions
-  methods                                    list the available methods
+  methods                                    list the available methods and the model tasks each calls
 ${EVAL_USAGE.command}
 ${SERVE_USAGE.command}
 
@@ -71,7 +71,7 @@ ${STORE_USAGE}
   --prices <file.json>       price table, USD per 1M tokens: {"gpt-4o-mini": {"input": 0.15, "output": 0.6}}
   --budget <tokens>          context budget (default 12000)
   --top-k <n>                items to rank before packing (method default otherwise)
-  --json                     machine-readable output (query, add, remove)
+  --json                     machine-readable output (query, add, remove, methods)
   --no-answer                retrieval only, no answer (query)
   --config <file>            config file (default ./grag.config.json)
   --provider <auto|offline|openai>
@@ -428,8 +428,18 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
         });
       }
       case 'methods': {
-        const { METHODS } = await import('./registry.js');
-        for (const m of METHODS) io.stdout.write(`${m.name.padEnd(14)} ${m.description}\n`);
+        const { METHODS, methodListing } = await import('./registry.js');
+        const { formatMethodTasks } = await import('./build-report.js');
+        if (values.json) {
+          io.stdout.write(`${JSON.stringify(methodListing(), null, 2)}\n`);
+          return 0;
+        }
+        // Each method in two lines: its name and description, then the task contracts it calls.
+        for (const m of METHODS) {
+          io.stdout.write(
+            `${m.name.padEnd(14)} ${m.description}\n${' '.repeat(15)}tasks: ${formatMethodTasks(m.method.capabilities.tasks)}\n`,
+          );
+        }
         return 0;
       }
       default:

@@ -30,6 +30,7 @@ import {
   formatEstimate,
   formatInput,
   formatSkipped,
+  formatTasksLine,
   formatUsage,
   readPrices,
   type SkipCounts,
@@ -479,6 +480,9 @@ async function saveBuild(io: CliIO, flags: IndexFlags, build: FinishedBuild): Pr
     }
     io.stderr.write(
       `grag: wrote ${printable(target.location)} (${JSON.stringify(manifest.stats ?? {})}) in ${((performance.now() - startedAt) / 1000).toFixed(1)} s; ${formatUsage(snapshot)}\n`,
+    );
+    io.stderr.write(
+      `grag: ${printable(formatTasksLine(entry.method.capabilities.tasks, manifest.tasks, manifest.providers.tasks))}\n`,
     );
   }
   return manifest.stats?.chunks;

@@ -46,3 +46,16 @@ export const METHODS: readonly MethodEntry[] = [
 export function findMethod(name: string): MethodEntry | undefined {
   return METHODS.find((m) => m.name === name);
 }
+
+/** What `grag methods --json` prints of each method: its name, description and capabilities. */
+export function methodListing(): {
+  name: string;
+  description: string;
+  capabilities: Method<unknown>['capabilities'];
+}[] {
+  return METHODS.map((m) => ({
+    name: m.name,
+    description: m.description,
+    capabilities: m.method.capabilities,
+  }));
+}

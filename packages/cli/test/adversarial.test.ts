@@ -814,7 +814,7 @@ describe('grag demo, methods, --help, --version and unknown commands', () => {
       name: 'methods lists every method',
       argv: () => ['methods'],
       code: 0,
-      check: (r) => expect(r.out).toMatch(/^naive-dense .*\nbm25 /),
+      check: (r) => expect(r.out).toMatch(/^naive-dense .*\n {15}tasks: none\nbm25 /),
     },
     {
       name: 'methods --budget abc',
