@@ -14,9 +14,10 @@
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Document, Method, TaskName, TaskVersions } from '@grag/core';
+import type { BuildContext, Document, Method, TaskName, TaskVersions } from '@grag/core';
 import { InvalidArgumentError } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
+import { memoryStore } from '@grag/core/store';
 import { recordTasks } from '@grag/core/test';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
@@ -179,6 +180,40 @@ describe.each(METHODS.map((entry) => [entry.name, entry.method] as const))('%s',
       expect(message).toContain(`${lacking} version 1 (not implemented)`);
       expect(message).toContain("'partial-suite'");
       expect(calls).toEqual([]);
+    },
+  );
+
+  const retrieveNeeded = Object.keys(declared?.retrieve ?? {}) as TaskName[];
+  it.skipIf(retrieveNeeded.length === 0)(
+    'refuses at build and at load a suite that lacks a declared retrieve task (the index retrieves with it)',
+    async () => {
+      const [lacking] = retrieveNeeded;
+      const partial = (ctx: BuildContext) => {
+        const implemented = { ...declared!.build, ...declared!.retrieve } as Record<string, number>;
+        delete implemented[lacking!];
+        return { ...ctx, tasks: { ...ctx.tasks, id: 'partial-suite', implements: implemented } };
+      };
+      const build = configurations(method)[0]!.build;
+      const { ctx, calls } = recordingContext();
+      const refused = await method.build(CORPUS, partial(ctx), build).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(String(refused)).toContain(
+        `${method.name} build: the task suite 'partial-suite' lacks ${lacking} version 1`,
+      );
+      expect(calls).toEqual([]);
+
+      const store = memoryStore();
+      await method.save(await method.build(CORPUS, ctx, build), store);
+      const onLoad = await method.load(store, partial(ctx)).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(InvalidArgumentError.isInstance(onLoad), String(onLoad)).toBe(true);
+      expect((onLoad as Error).message).toContain(
+        `${method.name} load: the task suite 'partial-suite' lacks ${lacking}`,
+      );
     },
   );
 });

@@ -47,6 +47,12 @@ const TASKS: MethodTasks = {
 };
 
 /**
+ * What a build or an update needs of the task suite: its own tasks and the retrieve ones, since the
+ * index retrieves with the suite it was built with (`USES` fingerprints it).
+ */
+const BUILD_NEEDS = { ...TASKS.build, ...TASKS.retrieve };
+
+/**
  * DA-RAG (Dynamic Attributed community search for RAG): a chunk-layer oriented graph index — the
  * Semantic Chunk, Knowledge Graph and Similarity layers with inter-layer links — and a coarse-to-fine
  * retrieval that runs embedding-attributed community search (k-truss + Q-Peel) on the chunk layer, then
@@ -74,16 +80,19 @@ export function createDaRag(
     passageRanking: { kinds: ['community', 'chunk'] },
     async build(docs, ctx, options = {}) {
       const resolved = resolveDaRagOptions(`${name} build`, settings.defaults, options);
-      requireTasks(`${name} build`, TASKS.build, ctx.tasks);
+      requireTasks(`${name} build`, BUILD_NEEDS, ctx.tasks);
       return buildDaRagIndex(docs, ctx, resolved);
     },
     update: async (index, change, ctx, options = {}) => {
-      requireTasks(`${name} update`, TASKS.build, ctx.tasks);
+      requireTasks(`${name} update`, BUILD_NEEDS, ctx.tasks);
       return updateDaRagIndex(index, change, ctx, options, name);
     },
     retrieve: (index, query, options = {}) => retrieveDaRag(index, query, options, name),
     save: (index, target) => saveDaRag(index, target, format),
-    load: (target, ctx) => loadDaRag(target, ctx, format),
+    load: async (target, ctx) => {
+      requireTasks(`${name} load`, TASKS.retrieve, ctx.tasks);
+      return loadDaRag(target, ctx, format);
+    },
   };
 }
 

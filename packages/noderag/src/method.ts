@@ -54,6 +54,12 @@ const TASKS: MethodTasks = {
 };
 
 /**
+ * What a build or an update needs of the task suite: its own tasks and the retrieve ones, since the
+ * index retrieves with the suite it was built with (`USES` fingerprints it).
+ */
+const BUILD_NEEDS = { ...TASKS.build, ...TASKS.retrieve };
+
+/**
  * NodeRAG (Xu et al., "NodeRAG: Structuring Graph-based RAG with Heterogeneous Nodes", 2025) as a
  * grag {@link Method}: build the heterograph G5 of seven node types, retrieve by dual search, shallow
  * personalized PageRank and cross nodes, and return only retrievable content (T, S, A, H, R), grouped
@@ -83,16 +89,19 @@ export function createNodeRag(settings: NodeRagSettings = {}): NodeRagMethod {
     passageRanking: { kinds: ['text', 'semantic-unit'], order: 'score' },
     async build(docs, ctx, options = {}) {
       const resolved = resolveNodeRagOptions(`${name} build`, settings.defaults, options);
-      requireTasks(`${name} build`, TASKS.build, ctx.tasks);
+      requireTasks(`${name} build`, BUILD_NEEDS, ctx.tasks);
       return buildNodeRag(docs, ctx, resolved);
     },
     update: async (index, change, ctx, options = {}) => {
-      requireTasks(`${name} update`, TASKS.build, ctx.tasks);
+      requireTasks(`${name} update`, BUILD_NEEDS, ctx.tasks);
       return updateNodeRag(name, index, change, ctx, options);
     },
     retrieve: (index, query, options = {}) => retrieveNodeRag(index, query, options, retrieval),
     save: (index, target) => saveNodeRag(index, target, format),
-    load: (target, ctx) => loadNodeRag(target, ctx, format),
+    load: async (target, ctx) => {
+      requireTasks(`${name} load`, TASKS.retrieve, ctx.tasks);
+      return loadNodeRag(target, ctx, format);
+    },
   };
 }
 

@@ -37,6 +37,12 @@ const USES: readonly IndexProviderKind[] = ['embedder', 'tasks', 'vectorIndex'];
 const TASKS: MethodTasks = { build: { extractGraph: 1 }, retrieve: { extractQueryGraph: 1 } };
 
 /**
+ * What a build or an update needs of the task suite: its own tasks and the retrieve ones, since the
+ * index retrieves with the suite it was built with (`USES` fingerprints it).
+ */
+const BUILD_NEEDS = { ...TASKS.build, ...TASKS.retrieve };
+
+/**
  * SG-RAG (Structure Guided RAG for factual queries): a knowledge graph — extracted from the
  * documents or loaded from triples — indexed as paths in an R*-tree keyed by label and dominance
  * embeddings; a query graph is normalized, decomposed into paths, completed, matched path by path and
@@ -62,7 +68,7 @@ export function createSgRag(
     optionKeys: { build: SG_RAG_BUILD_OPTION_KEYS, retrieve: SG_RAG_RETRIEVE_OPTION_KEYS },
     async build(docs, ctx, options = {}) {
       const resolved = resolveBuildOptions(`${name} build`, settings.defaults, options);
-      requireTasks(`${name} build`, TASKS.build, ctx.tasks);
+      requireTasks(`${name} build`, BUILD_NEEDS, ctx.tasks);
       return buildSgRagIndex(docs, ctx, resolved);
     },
     async retrieve(index, query, options = {}) {
@@ -74,13 +80,14 @@ export function createSgRag(
       );
     },
     async update(index, change, ctx, options = {}) {
-      requireTasks(`${name} update`, TASKS.build, ctx.tasks);
+      requireTasks(`${name} update`, BUILD_NEEDS, ctx.tasks);
       return updateSgRagIndex(index, change, ctx, options, name);
     },
     async save(index, target) {
       await saveSgRagIndex(index, target, format);
     },
     async load(target, ctx) {
+      requireTasks(`${name} load`, TASKS.retrieve, ctx.tasks);
       const custom = settings.defaults?.dominanceEmbedder;
       return loadSgRagIndex(target, ctx, format, typeof custom === 'object' ? custom : undefined);
     },

@@ -88,9 +88,11 @@ export interface MethodCapabilities {
   readonly triples?: boolean;
   /**
    * The task contracts the method calls on the context's `tasks`, each at the specification
-   * version it is written for (see `TASK_CONTRACTS`). Before a build or an update, the method
-   * refuses a suite that does not implement one of `build` at that version (`requireTasks` in
-   * `@grag/core/kit`), and the manifest records them. `grag methods` lists them.
+   * version it is written for (see `TASK_CONTRACTS`). grag's methods refuse a suite that does not
+   * implement one at that version (`requireTasks` in `@grag/core/kit`): before a build or an update
+   * (the `build` tasks, and the `retrieve` ones when the index retrieves with the suite it was built
+   * with), and on load (the `retrieve` tasks). The manifest records the `build` tasks; `grag methods`
+   * lists them.
    * @default undefined (not declared: nothing is checked)
    */
   readonly tasks?: MethodTasks;
