@@ -15,6 +15,7 @@ import { type RouteDeps, readRoutes } from './routes.js';
 import { defaultExplorerDir, loadExplorerAssets, NOT_BUILT_PAGE, type StaticFile } from './static.js';
 import type { GragServerOptions, Health } from './types.js';
 import { writeRoutes } from './write-routes.js';
+import { resumeJob, type Writes } from './writes.js';
 
 /** Defaults of {@link GragServerOptions}. */
 export const GRAG_SERVER_DEFAULTS = {
@@ -184,7 +185,8 @@ export function createGragServer(options: GragServerOptions): Hono {
   const folder = options.folder;
   const registry = new IndexRegistry(resolveIndexes(options, folder?.indexes ?? []));
   const workspaces = new Workspaces(options.workspaces, folder?.workspaces ?? {}, folder?.dir);
-  const jobs = new JobManager({ journal: folder?.journal, history: folder?.jobs ?? [], onError });
+  const journaled = folder ?? options.jobs;
+  const jobs = new JobManager({ journal: journaled?.journal, history: journaled?.jobs ?? [], onError });
   const count = options.workers ? workerCount(options.workers, availableParallelism()) : 0;
   const pool =
     count > 0 ? new RetrievalPool({ ...(options.workers as WorkerOptions), count }, registry) : undefined;
@@ -201,6 +203,17 @@ export function createGragServer(options: GragServerOptions): Hono {
   const methods = options.methods ?? folder?.methods ?? [];
   const createContext = options.createContext ?? folder?.createContext;
   graphRoutes(app, routes, { methods, create: createContext !== undefined });
+  const writes: Writes = {
+    registry,
+    workspaces,
+    jobs,
+    answer: options.answer,
+    folder: folder?.dir,
+    createTarget: options.createTarget,
+    methods,
+    createContext,
+    buildOptions: options.buildOptions,
+  };
   writeRoutes(app, {
     ...routes,
     jobs,
@@ -210,18 +223,10 @@ export function createGragServer(options: GragServerOptions): Hono {
       GRAG_SERVER_DEFAULTS.uploadLimitBytes,
     ),
     loadFile: options.loadFile,
-    writes: {
-      registry,
-      workspaces,
-      jobs,
-      answer: options.answer,
-      folder: folder?.dir,
-      createTarget: options.createTarget,
-      methods,
-      createContext,
-      buildOptions: options.buildOptions,
-    },
+    writes,
   });
+  // The jobs a stop interrupted run again, in the order they were submitted, with their ids.
+  for (const { job, input } of journaled?.resume ?? []) resumeJob(writes, job, input);
   JOBS.set(app, jobs);
   if (pool) POOLS.set(app, pool);
   return app;

@@ -11,13 +11,12 @@ import { MANIFEST_FILE, readManifest } from '@grag/core/kit';
 import { directoryStore } from '@grag/core/store';
 import { readWorkspaces } from './access.js';
 import { HttpError } from './errors.js';
-import { INDEX_NAME, manifestVersion } from './indexes.js';
-import { type JobJournal, jobJournal, readJournal, recoverJobs } from './journal.js';
+import { INDEX_NAME } from './indexes.js';
+import { type OpenedJobJournal, openJobJournal } from './journal.js';
 import { type LoadedIndex, type LoadIndexesOptions, loadIndex } from './load.js';
-import type { Job } from './schema-jobs.js';
 
 /** A folder of indexes, opened: what `createGragServer({ folder })` serves and writes to. */
-export interface IndexFolder {
+export interface IndexFolder extends OpenedJobJournal {
   /** The folder. */
   readonly dir: string;
   /** Its indexes, each named by its subfolder, in name order. */
@@ -29,10 +28,6 @@ export interface IndexFolder {
   readonly methods: readonly Method<any, any>[];
   /** The context a new index is built with, when indexes can be created. */
   readonly createContext: (() => BuildContext | Promise<BuildContext>) | undefined;
-  /** The job journal (`.grag-jobs.json` in the folder). */
-  readonly journal: JobJournal;
-  /** The jobs of the journal, those that had not finished finished now (see `recoverJobs`). */
-  readonly jobs: Job[];
   /** The workspace of each index created over HTTP by a workspace's token (`.grag-workspaces.json`). */
   readonly workspaces: Record<string, string>;
 }
@@ -45,6 +40,12 @@ export interface IndexFolderOptions extends LoadIndexesOptions {
    * folder's indexes).
    */
   createContext?: () => BuildContext | Promise<BuildContext>;
+  /**
+   * Run again, when the server starts, the jobs a stop interrupted (queued, or running and not
+   * saved), from the input journaled with them; `false` reports them `failed` (`interrupted`), as
+   * grag did before jobs resumed. @default true
+   */
+  resumeJobs?: boolean;
 }
 
 /** What an interrupted removal leaves: `.<name>.deleting-<hex>`. */
@@ -57,7 +58,9 @@ const WRITING = /^\.(.+)\.(?:tmp|old)-\d+-[0-9a-f]{8}$/;
  * a `manifest.json` is loaded (see `loadIndex`) under its folder's name; others are listed in
  * `skipped`. What interrupted writes left is cleared first (a version half written, an index half
  * removed), and the job journal is read: the jobs that were running when the server stopped are
- * `done` when their new version was saved, else `failed` (see `recoverJobs`). Throws for an index
+ * `done` when their new version was saved; the others are resumed from their journaled input when
+ * the server starts (`failed` with the reason when it cannot be read back, or with
+ * `resumeJobs: false`; see `openJobJournal`). Throws for an index
  * that cannot be loaded, naming its folder.
  *
  * @example
@@ -99,19 +102,18 @@ export async function openIndexFolder(dir: string, options: IndexFolderOptions):
   const indexes = await Promise.all(
     targets.map(async (name) => ({ ...(await loadIndex(join(dir, name), options)), name })),
   );
-  const journal = jobJournal(dir);
-  const versions = new Map(indexes.map((ix) => [ix.name, manifestVersion(ix.manifest)]));
-  const jobs = recoverJobs(await readJournal(journal.path), versions);
-  await journal.write(jobs);
+  const jobs = await openJobJournal(dir, {
+    indexes,
+    ...(options.resumeJobs !== undefined ? { resumeJobs: options.resumeJobs } : {}),
+  });
   return {
+    ...jobs,
     workspaces: await readWorkspaces(dir),
     dir,
     indexes,
     skipped,
     methods: options.methods,
     createContext: options.createContext,
-    journal,
-    jobs,
   };
 }
 

@@ -12,7 +12,15 @@ export { type ScopedToken, WORKSPACES_FILE } from './access.js';
 export { closeWorkers, createGragServer, GRAG_SERVER_DEFAULTS, writesSettled } from './app.js';
 export { type IndexFolder, type IndexFolderOptions, openIndexFolder } from './folder.js';
 export { isLoopbackHost } from './guard.js';
-export { JOURNAL_FILE } from './journal.js';
+export { JOB_INPUTS_DIR, type JobInput } from './job-input.js';
+export {
+  JOURNAL_FILE,
+  type JobJournal,
+  type OpenedJobJournal,
+  type OpenJobJournalOptions,
+  openJobJournal,
+  type ResumableJob,
+} from './journal.js';
 export { type LoadedIndex, type LoadIndexesOptions, loadIndex, loadIndexes } from './load.js';
 export { type OpenApiDocument, type OpenApiOptions, openApiDocument } from './openapi.js';
 export type { WorkerOptions } from './pool.js';

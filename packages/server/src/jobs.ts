@@ -1,12 +1,14 @@
 /**
  * Writes as jobs: each write to an index is queued behind the writes to the same index before it
  * (one at a time per index; different indexes run side by side), runs in the background, and is
- * told by `GET /v1/jobs/{id}` and its event stream. With a journal (a server on a folder), every
- * change of status is written to it, so a restart can tell what became of the jobs that were
- * running (journal.ts).
+ * told by `GET /v1/jobs/{id}` and its event stream. With a journal (a server on a folder, or with a
+ * jobs folder), a job's input is written to it before the job is acknowledged, and every change of
+ * status after, so a restart can tell what became of the jobs that had not finished and run them
+ * again (journal.ts); a job's input is removed when it ends.
  */
 import { randomUUID } from 'node:crypto';
 import { HttpError, toHttpError } from './errors.js';
+import type { JobInput } from './job-input.js';
 import type { JobJournal } from './journal.js';
 import type { Job } from './schema-jobs.js';
 
@@ -74,9 +76,10 @@ export class JobManager {
 
   /**
    * Queue `work` for `index` behind the jobs already queued for it; resolves with the job once it
-   * is journaled as queued (its work starts later).
+   * is journaled as queued with its `input` (its work starts later). When the journal cannot be
+   * written, the job is dropped (never run) and the error thrown.
    */
-  async submit(kind: Job['kind'], index: string, work: JobWork): Promise<Job> {
+  async submit(kind: Job['kind'], index: string, input: JobInput, work: JobWork): Promise<Job> {
     const job: Job = {
       id: randomUUID(),
       kind,
@@ -92,16 +95,42 @@ export class JobManager {
       finishedAt: null,
     };
     this.#jobs.set(job.id, job);
-    // Queued at once (so two writes keep the order they came in), run once journaled.
-    const saved = this.#save();
+    // Queued at once (so two writes keep the order they came in), run once journaled: its input
+    // first, then the journal that names it, so a journaled job always has its input.
+    const journal = this.#journal;
+    const saved = (journal ? journal.inputs.put(job, input) : Promise.resolve()).then(() => this.#save());
+    const ok = saved.then(
+      () => true,
+      async () => {
+        this.#jobs.delete(job.id);
+        await journal?.inputs.remove(job.id).catch(() => {});
+        return false;
+      },
+    );
+    this.#enqueue(job, work, ok);
+    await saved;
+    return { ...job };
+  }
+
+  /**
+   * Run again the journaled job `id` (one the journal held as unfinished, `queued` in the history),
+   * with the same id, behind the jobs queued for its index.
+   */
+  resume(id: string, work: JobWork): void {
+    const job = this.#jobs.get(id);
+    if (job?.status !== 'queued') throw new Error(`JobManager.resume: job ${id} is not queued.`);
+    this.#enqueue(job, work, Promise.resolve(true));
+  }
+
+  /** Run `work` as `job` after the jobs queued for its index, once `ready` says it may run. */
+  #enqueue(job: Job, work: JobWork, ready: Promise<boolean>): void {
+    const index = job.index;
     const previous = this.#queues.get(index) ?? Promise.resolve();
-    const next = Promise.all([previous, saved.catch(() => {})]).then(() => this.#run(job, work));
+    const next = Promise.all([previous, ready]).then(([, run]) => (run ? this.#run(job, work) : undefined));
     this.#queues.set(index, next);
     void next.then(() => {
       if (this.#queues.get(index) === next) this.#queues.delete(index);
     });
-    await saved;
-    return { ...job };
   }
 
   /** Resolves when every job queued so far has finished (for tests and shutdown). */
@@ -137,6 +166,8 @@ export class JobManager {
     job.finishedAt = new Date().toISOString();
     try {
       await this.#save();
+      // Once the journal says the job ended, its input is needed no more.
+      await this.#journal?.inputs.remove(job.id);
     } catch (error) {
       this.#onError(error, `job journal after ${job.id}`);
     }

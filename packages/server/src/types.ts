@@ -11,6 +11,7 @@ import type {
 } from '@grag/core';
 import type { ScopedToken } from './access.js';
 import type { IndexFolder } from './folder.js';
+import type { OpenedJobJournal } from './journal.js';
 import type { WorkerOptions } from './pool.js';
 
 /**
@@ -67,6 +68,13 @@ export interface GragServerOptions {
    * under their folder names, new ones are created in it, and the jobs are journaled in it.
    */
   folder?: IndexFolder;
+  /**
+   * The job journal of a server without a `folder` (e.g. on a PostgreSQL store), opened with
+   * `openJobJournal`: every job and its input are journaled in its folder, and the jobs a stop
+   * interrupted run again when the server starts. With a `folder`, the folder's journal is used and
+   * this is ignored. @default none: jobs are kept in memory only
+   */
+  jobs?: OpenedJobJournal;
   /** The methods `POST /v1/indexes` may create indexes of. @default the folder's */
   // biome-ignore lint/suspicious/noExplicitAny: indexes of every method
   methods?: readonly Method<any, any>[];

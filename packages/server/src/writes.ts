@@ -13,7 +13,8 @@ import { type Principal, readOnly, type Workspaces } from './access.js';
 import { badRequest, HttpError } from './errors.js';
 import { removeIndexFolder } from './folder.js';
 import { INDEX_NAME, manifestVersion, memoryVersion, type ServedIndex, servedIndex } from './indexes.js';
-import type { JobManager, JobReporter } from './jobs.js';
+import type { JobInput } from './job-input.js';
+import type { JobManager, JobReporter, JobWork } from './jobs.js';
 import { storeManifest } from './load.js';
 import type { IndexRegistry } from './registry.js';
 import type { Job } from './schema-jobs.js';
@@ -149,8 +150,15 @@ export function submitChange(
       );
     }
   }
-  const kind = change.add ? 'add-documents' : 'remove-documents';
-  return writes.jobs.submit(kind, name, {
+  const input: JobInput = change.add
+    ? { kind: 'add-documents', documents: change.add }
+    : { kind: 'remove-documents', ids: change.remove ?? [] };
+  return writes.jobs.submit(input.kind, name, input, changeWork(writes, name, change));
+}
+
+/** The work of a change to the index `name`, run on the version current when it runs. */
+function changeWork(writes: Writes, name: string, change: IndexChange): JobWork {
+  return {
     async run(report) {
       // The version current when the job runs: the writes queued before it have been swapped in.
       const current = writes.registry.find(name);
@@ -165,7 +173,7 @@ export function submitChange(
       const version = await saveAndSwap(writes, current, result.index, change, report);
       return { version, documents: result.report.documents };
     },
-  });
+  };
 }
 
 /** A checked `POST /v1/indexes` request. */
@@ -217,7 +225,7 @@ export async function submitCreate(writes: Writes, principal: Principal, request
     );
   }
   assertMethodOptions(method, 'build', request.options);
-  const target = writes.folder !== undefined ? join(writes.folder, name) : await writes.createTarget?.(name);
+  const target = await createTargetOf(writes, name);
   if (typeof target === 'object' && (await target.target()) === 'index') {
     throw new HttpError(
       409,
@@ -227,10 +235,36 @@ export async function submitCreate(writes: Writes, principal: Principal, request
   }
   // The new index (and its job) belong to the creator's workspace from the start.
   await writes.workspaces.assign(name, principal.workspace);
-  return writes.jobs.submit('create-index', name, {
+  const input: JobInput = {
+    kind: 'create-index',
+    method: method.name,
+    options: request.options,
+    documents: request.documents,
+  };
+  return writes.jobs.submit('create-index', name, input, createWork(writes, request, target));
+}
+
+/** Where a new index named `name` is saved: in the server's folder, else where `createTarget` says. */
+async function createTargetOf(writes: Writes, name: string): Promise<string | IndexStore | undefined> {
+  return writes.folder !== undefined ? join(writes.folder, name) : await writes.createTarget?.(name);
+}
+
+/** The work of building the new index of `request`, saved to `target`. */
+function createWork(writes: Writes, request: CreateIndex, target: string | IndexStore | undefined): JobWork {
+  const { name } = request;
+  return {
     async run(report) {
       if (writes.registry.has(name)) {
         throw new HttpError(409, 'conflict', `An index named "${name}" exists already.`);
+      }
+      const method = writes.methods.find((m) => m.name === request.method);
+      const createContext = writes.createContext;
+      if (!method || !createContext) {
+        throw new HttpError(
+          409,
+          'not_writable',
+          `This server cannot build an index of method ${JSON.stringify(request.method)}; serve it with that method and a context to create indexes.`,
+        );
       }
       await report.started(null);
       const ctx = await createContext();
@@ -247,7 +281,7 @@ export async function submitCreate(writes: Writes, principal: Principal, request
       const version = await saveAndSwap(writes, placeholder, index, undefined, report);
       return { version, documents: { added: request.documents.map((d) => d.id), replaced: [], removed: [] } };
     },
-  });
+  };
 }
 
 /**
@@ -263,7 +297,12 @@ export function submitDelete(
 ): Promise<Job> {
   view.pick(name);
   if (!principal.write) throw readOnly(principal);
-  return writes.jobs.submit('delete-index', name, {
+  return writes.jobs.submit('delete-index', name, { kind: 'delete-index' }, deleteWork(writes, name));
+}
+
+/** The work of removing the index `name`. */
+function deleteWork(writes: Writes, name: string): JobWork {
+  return {
     async run(report) {
       const current = writes.registry.find(name);
       if (!current)
@@ -276,5 +315,37 @@ export function submitDelete(
       writes.registry.delete(name);
       return { version: null };
     },
-  });
+  };
+}
+
+/**
+ * Run again a job a stop interrupted, from its journaled input, with its id: the same work as when
+ * it was submitted, on the version current now (the checks of the request ran when it was
+ * submitted; what can have changed since, such as a method the server no longer knows, fails the
+ * job with the reason).
+ */
+export function resumeJob(writes: Writes, job: Job, input: JobInput): void {
+  const name = job.index;
+  let work: JobWork;
+  if (input.kind === 'add-documents') work = changeWork(writes, name, { add: input.documents });
+  else if (input.kind === 'remove-documents') work = changeWork(writes, name, { remove: input.ids });
+  else if (input.kind === 'delete-index') work = deleteWork(writes, name);
+  else {
+    const request = { name, method: input.method, options: input.options, documents: input.documents };
+    work = {
+      // The target is made when the job runs (a store's connections are opened then).
+      async run(report) {
+        const target = await createTargetOf(writes, name);
+        if (typeof target === 'object' && (await target.target()) === 'index') {
+          throw new HttpError(
+            409,
+            'conflict',
+            `${target.location} holds an index named "${name}" already (not served here); it is not built again.`,
+          );
+        }
+        return createWork(writes, request, target).run(report);
+      },
+    };
+  }
+  writes.jobs.resume(job.id, work);
 }

@@ -13,6 +13,7 @@ import { afterAll, beforeAll } from 'vitest';
 import {
   createGragServer,
   type GragServerOptions,
+  type IndexFolderOptions,
   type Job,
   openIndexFolder,
   type RunningServer,
@@ -50,15 +51,17 @@ export async function indexFolder(): Promise<string> {
   return dir;
 }
 
-/** A server on the folder `dir` (its app too, to wait for its jobs). */
+/** A server on the folder `dir` (its app too, to wait for its jobs), the folder opened with `folderOptions`. */
 export async function serveFolder(
   dir: string,
   options: Partial<GragServerOptions> = {},
+  folderOptions: Partial<IndexFolderOptions> = {},
 ): Promise<{ app: Hono; server: RunningServer; skipped: { path: string; reason: string }[] }> {
   const folder = await openIndexFolder(dir, {
     methods: METHODS,
     context: () => offlineContext(),
     createContext: () => offlineContext(),
+    ...folderOptions,
   });
   const app = createGragServer({ folder, explorerDir: false, onError: () => {}, ...options });
   const server = await serve(app, { port: 0 });
