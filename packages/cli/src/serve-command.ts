@@ -11,7 +11,9 @@ import {
   isLoopbackHost,
   loadIndex,
   loadIndexes,
+  type OpenedJobJournal,
   openIndexFolder,
+  openJobJournal,
   type ScopedToken,
   SERVE_DEFAULTS,
   serve,
@@ -40,6 +42,8 @@ export interface ServeCommandInput {
     cors?: string[];
     'no-explorer'?: boolean;
     workers?: string;
+    'jobs-dir'?: string;
+    'no-resume-jobs'?: boolean;
     quiet?: boolean;
   };
   /** The `--store` / `GRAG_STORE` database URL; `undefined`: the indexes are directories. */
@@ -151,6 +155,31 @@ function storeWrites(store: string, config: GragConfig, targets: IndexTarget[]) 
   };
 }
 
+/**
+ * `--jobs-dir` and `--no-resume-jobs`: a jobs folder is for a server without `--dir` (whose folder
+ * holds its journal), and not resuming needs a journal.
+ */
+function checkJobFlags(flags: ServeCommandInput['flags']): void {
+  if (flags['jobs-dir'] !== undefined && flags.dir !== undefined) {
+    throw new InvalidArgumentError(
+      'jobs-dir',
+      '--jobs-dir: a server on --dir journals its jobs in that folder already; drop --jobs-dir.',
+    );
+  }
+  if (flags['jobs-dir'] === '') {
+    throw new InvalidArgumentError(
+      'jobs-dir',
+      'Bad --jobs-dir: an empty path; give the folder to journal jobs in.',
+    );
+  }
+  if (flags['no-resume-jobs'] && flags.dir === undefined && flags['jobs-dir'] === undefined) {
+    throw new InvalidArgumentError(
+      'no-resume-jobs',
+      '--no-resume-jobs: this server keeps no job journal, so no job outlives it; give --dir <folder> or --jobs-dir <folder>, or drop the flag.',
+    );
+  }
+}
+
 /** Resolves when `signal` aborts or the process gets SIGTERM. */
 function stopRequested(signal: AbortSignal | undefined): { promise: Promise<string>; dispose(): void } {
   let dispose = () => {};
@@ -166,6 +195,76 @@ function stopRequested(signal: AbortSignal | undefined): { promise: Promise<stri
     };
   });
   return { promise, dispose };
+}
+
+/** What `grag serve` serves: the indexes given, the `--dir` folder, the `--jobs-dir` journal. */
+interface Served {
+  indexes: Awaited<ReturnType<typeof loadIndexes>>;
+  folder: IndexFolder | undefined;
+  jobs: OpenedJobJournal | undefined;
+}
+
+/**
+ * Load the indexes of `targets` (each with the providers its manifest names; their summaries
+ * added to `summaries`), open the `--dir` folder and the `--jobs-dir` journal (settling the jobs a
+ * stop interrupted); closes `targets` when any of it fails.
+ */
+async function loadServed(
+  { io, config, flags, store }: Pick<ServeCommandInput, 'io' | 'config' | 'flags' | 'store'>,
+  targets: IndexTarget[],
+  summaries: Set<string>,
+): Promise<Served> {
+  const load = {
+    methods: METHODS.map((m) => m.method),
+    context: (manifest: IndexManifest) => {
+      const providers = createProviders(config, { manifest });
+      summaries.add(providers.summary);
+      return providers.ctx;
+    },
+  };
+  let indexes: Served['indexes'] = [];
+  const resumeJobs = !flags['no-resume-jobs'];
+  try {
+    // A name with no index in the database is named first, with how to build it.
+    if (store !== undefined) for (const target of targets) await readTargetManifest(target);
+    const loadOptions = {
+      methods: load.methods,
+      context: (manifest: IndexManifest) => load.context(manifest),
+    };
+    if (store !== undefined) {
+      // An index of a database is served under its name there, as a folder's is under its folder's
+      // (so two of one method sit side by side).
+      for (const target of targets) {
+        indexes.push({ ...(await loadIndex(target.store, loadOptions)), name: target.name as string });
+      }
+    } else if (targets.length > 0) {
+      indexes = await loadIndexes(
+        targets.map((t) => t.dir as string),
+        loadOptions,
+      );
+    }
+    const folder =
+      flags.dir === undefined
+        ? undefined
+        : await openIndexFolder(resolve(io.cwd, flags.dir), {
+            methods: load.methods,
+            context: (manifest) => load.context(manifest),
+            // A new index is built with the configured providers, as grag index builds one.
+            createContext: () => createProviders(config).ctx,
+            resumeJobs,
+          });
+    const jobs =
+      flags['jobs-dir'] === undefined
+        ? undefined
+        : await openJobJournal(resolve(io.cwd, flags['jobs-dir']), {
+            indexes: indexes.map((ix) => ({ name: ix.name ?? ix.method.name, manifest: ix.manifest })),
+            resumeJobs,
+          });
+    return { indexes, folder, jobs };
+  } catch (error) {
+    await closeAll(targets);
+    throw error;
+  }
 }
 
 /**
@@ -187,6 +286,7 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
       "--dir serves a folder of index directories; it cannot be combined with --store (serve the database's indexes by name instead).",
     );
   }
+  checkJobFlags(flags);
   const port = parsePort(flags.port);
   const workers = parseWorkers(flags.workers);
   const host = flags.host ?? SERVE_DEFAULTS.host;
@@ -206,52 +306,17 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
   // A database without names: every index it holds, each served under its name.
   const names = store !== undefined && args.length === 0 ? await storeIndexNames(store) : args;
   const targets = await indexTargets(names, store);
-  const load = {
-    methods: METHODS.map((m) => m.method),
-    context: (manifest: IndexManifest) => {
-      const providers = createProviders(config, { manifest });
-      summaries.add(providers.summary);
-      return providers.ctx;
-    },
-  };
-  let indexes: Awaited<ReturnType<typeof loadIndexes>> = [];
-  let folder: IndexFolder | undefined;
-  try {
-    // A name with no index in the database is named first, with how to build it.
-    if (store !== undefined) for (const target of targets) await readTargetManifest(target);
-    const loadOptions = {
-      methods: load.methods,
-      context: (manifest: IndexManifest) => load.context(manifest),
-    };
-    if (store !== undefined) {
-      // An index of a database is served under its name there, as a folder's is under its folder's
-      // (so two of one method sit side by side).
-      for (const target of targets) {
-        indexes.push({ ...(await loadIndex(target.store, loadOptions)), name: target.name as string });
-      }
-    } else if (targets.length > 0) {
-      indexes = await loadIndexes(
-        targets.map((t) => t.dir as string),
-        loadOptions,
-      );
-    }
-    if (flags.dir !== undefined) {
-      folder = await openIndexFolder(resolve(io.cwd, flags.dir), {
-        methods: load.methods,
-        context: (manifest) => load.context(manifest),
-        // A new index is built with the configured providers, as grag index builds one.
-        createContext: () => createProviders(config).ctx,
-      });
-    }
-  } catch (error) {
-    await closeAll(targets);
-    throw error;
-  }
+  const { indexes, folder, jobs } = await loadServed({ io, config, flags, store }, targets, summaries);
   // The stores stay open while serving: an index whose vectors are searched in the database
   // (--store-vectors) queries through its store's connections.
   let server: Awaited<ReturnType<typeof serve>>;
   try {
     if (!flags.quiet) for (const summary of summaries) io.stderr.write(`${summary}\n`);
+    if (!flags.quiet && store !== undefined && jobs === undefined) {
+      io.stderr.write(
+        'grag serve: write jobs are kept in memory only; add --jobs-dir <folder> to journal them so they resume after a restart.\n',
+      );
+    }
     if (!flags.quiet) {
       for (const skip of folder?.skipped ?? [])
         io.stderr.write(`grag serve: skipped ${skip.path}: ${skip.reason}\n`);
@@ -266,6 +331,7 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
           : { ...options };
       },
       ...(folder ? { folder } : {}),
+      ...(jobs ? { jobs } : {}),
       ...(store !== undefined ? storeWrites(store, config, targets) : {}),
       host,
       port,

@@ -38,6 +38,8 @@ export const SERVE_OPTIONS = {
   cors: { type: 'string', multiple: true },
   'no-explorer': { type: 'boolean' },
   workers: { type: 'string' },
+  'jobs-dir': { type: 'string' },
+  'no-resume-jobs': { type: 'boolean' },
 } as const;
 
 /** Help lines of `grag serve`: its line under Commands, and its options. */
@@ -59,7 +61,10 @@ export const SERVE_USAGE = {
                              default: no CORS, requests from other origins get 403
   --no-explorer              serve the API only, no explorer page at /
   --workers <n|auto>         answer retrievals on n worker threads (auto: one per core), each holding its
-                             own copy of the indexes; default 0: on the server's thread`,
+                             own copy of the indexes; default 0: on the server's thread
+  --jobs-dir <folder>        journal the write jobs and their inputs in this folder (with --store or index
+                             directories; --dir journals in its folder), so they resume after a restart
+  --no-resume-jobs           after a restart, report the interrupted jobs failed instead of running them again`,
 };
 
 /** Help lines of `grag add` and `grag remove` under Commands. */

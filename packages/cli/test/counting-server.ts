@@ -25,6 +25,8 @@ export class CountingServer {
   readonly completed: Call[] = [];
   holdAfterChat: number | undefined;
   readonly #held = new Set<ServerResponse>();
+  /** How each held request is answered when {@link release} lets it go. */
+  readonly #answers = new Map<ServerResponse, () => void>();
   readonly #server: Server;
   url = '';
 
@@ -49,6 +51,15 @@ export class CountingServer {
     this.holdAfterChat = undefined;
     for (const res of this.#held) res.destroy();
     this.#held.clear();
+    this.#answers.clear();
+  }
+
+  /** Hold no more: answer the requests held so far, and those to come. */
+  release(): void {
+    this.holdAfterChat = undefined;
+    for (const answer of this.#answers.values()) answer();
+    this.#held.clear();
+    this.#answers.clear();
   }
 
   get completedChats(): number {
@@ -66,13 +77,17 @@ export class CountingServer {
       const body = JSON.parse(raw) as any;
       const call: Call = { kind, key: createHash('sha256').update(raw).digest('hex') };
       this.received.push(call);
+      const answer = () => {
+        const payload = kind === 'chat' ? chatAnswer(body) : embeddingAnswer(body);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(payload), () => this.completed.push(call));
+      };
       if (this.holdAfterChat !== undefined && this.completedChats >= this.holdAfterChat) {
         this.#held.add(res);
+        this.#answers.set(res, answer);
         return;
       }
-      const payload = kind === 'chat' ? chatAnswer(body) : embeddingAnswer(body);
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(payload), () => this.completed.push(call));
+      answer();
     });
   }
 }

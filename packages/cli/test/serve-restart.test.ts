@@ -1,25 +1,29 @@
 /**
  * `grag serve --dir` killed (SIGKILL) while its write jobs run, then started again on the same
- * folder: the jobs that were running are reported failed with the reason, the indexes are served
- * at the versions saved before, nothing of the killed jobs is served, nothing they left behind
- * blocks the same writes submitted again. The server is a child process (scripts/grag.mjs), its
- * models an OpenAI-compatible stub that holds every request once told to, so each job is stopped
- * mid-update at a known point, not at a time.
+ * folder: the jobs that were running run again from their journaled input, under their ids, and
+ * end done with one whole new version (with `--no-resume-jobs`: reported failed with the reason,
+ * the indexes served at the versions saved before, nothing of the killed jobs served, nothing they
+ * left behind blocking the same writes submitted again). The server is a child process
+ * (scripts/grag.mjs), its models an OpenAI-compatible stub that holds every request once told to,
+ * so each job is stopped mid-update at a known point, not at a time.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CountingServer, MODEL_FLAGS } from './counting-server.js';
+import { CountingServer } from './counting-server.js';
 import { exited, until } from './index-child.js';
-
-const repo = fileURLToPath(new URL('../../../', import.meta.url));
-const launcher = join(repo, 'scripts', 'grag.mjs');
-const URL_LINE = / at (http:\/\/127\.0\.0\.1:\d+)\n/;
-
-type ServeChild = ChildProcess & { url: string; err: () => string };
+import {
+  call,
+  citedDocs,
+  documentIds,
+  finished,
+  killWhenHeld,
+  type ServeChild,
+  settledDir,
+  startServe,
+} from './serve-child.js';
 
 let models: CountingServer;
 let root: string;
@@ -40,62 +44,12 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-/** `grag serve --dir <folder>` as a child process, once it prints its URL. */
-async function startServer(): Promise<ServeChild> {
-  const child = spawn(
-    process.execPath,
-    [launcher, 'serve', '--dir', folder, '--port', '0', '--no-explorer', ...MODEL_FLAGS],
-    {
-      cwd: repo,
-      env: { PATH: process.env.PATH, OPENAI_BASE_URL: models.url, OPENAI_API_KEY: 'test-key' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (chunk) => {
-    out += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    err += chunk;
-  });
-  try {
-    await until(() => URL_LINE.test(out) || child.exitCode !== null, 60_000);
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw new Error(`grag serve did not start: ${err}`, { cause: error });
-  }
-  if (!URL_LINE.test(out)) throw new Error(`grag serve exited: ${err}`);
-  return Object.assign(child, { url: URL_LINE.exec(out)?.[1] as string, err: () => err });
-}
+/** `grag serve --dir <folder>` (plus `flags`) as a child process, once it prints its URL. */
+const startServer = (...flags: string[]): Promise<ServeChild> =>
+  startServe(models, ['--dir', folder, ...flags], children);
 
-// biome-ignore lint/suspicious/noExplicitAny: JSON bodies
-async function call(url: string, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${url}${path}`, {
-    method,
-    ...(body !== undefined
-      ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
-      : {}),
-  });
-  return { http: res.status, ...((await res.json()) as object) };
-}
-
-/** The job `id` once it is done or failed. */
-// biome-ignore lint/suspicious/noExplicitAny: JSON bodies
-async function finished(url: string, id: string): Promise<any> {
-  for (;;) {
-    const job = await call(url, 'GET', `/v1/jobs/${id}`);
-    if (job.status === 'done' || job.status === 'failed') return job;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** The document ids of an index's version served now. */
-async function documentIds(url: string, name: string): Promise<string[]> {
-  const list = await call(url, 'GET', `/v1/indexes/${name}/documents`);
-  return (list.documents as { id: string }[]).map((d) => d.id).sort();
-}
+/** The folder's entries (but lock files) once the ended jobs' inputs are removed. */
+const settledEntries = () => settledDir(folder);
 
 const TIDES = [
   { id: 'tide-table', text: 'The Halvard tide table lists the spring tides of the Veskan Strait.' },
@@ -106,10 +60,15 @@ const ADDED = [
   { id: 'tide-moon', text: 'Neap tides at Orsa come a week after the spring tides.' },
 ];
 const DOCKS = [{ id: 'dock-dry', text: 'The Kessler dry dock took ships of up to 90 metres.' }];
+const MORE = [
+  { id: 'tide-bore', text: 'A tidal bore runs up the Merrow river at the equinox.' },
+  { id: 'tide-mill', text: 'The Sable Gull tide mill ground grain until 1931.' },
+];
+const QUAYS = [{ id: 'quay-crane', text: 'Ilse Marren drove the steam crane on the west quay.' }];
 
 describe('grag serve --dir killed mid-job, then started again', () => {
-  it('reports the running jobs failed, serves the versions saved before, and takes the writes again', async () => {
-    const first = await startServer();
+  it('with --no-resume-jobs, reports the running jobs failed, serves the versions saved before, and takes the writes again', async () => {
+    const first = await startServer('--no-resume-jobs');
     const created = await call(first.url, 'POST', '/v1/indexes', {
       name: 'tides',
       method: 'naive-dense',
@@ -131,12 +90,9 @@ describe('grag serve --dir killed mid-job, then started again', () => {
     expect([add.http, create.http]).toEqual([202, 202]);
     await until(() => models.received.length >= held + 2, 30_000);
     expect((await call(first.url, 'GET', `/v1/jobs/${add.id}`)).status).toBe('running');
-    const exit = exited(first);
-    first.kill('SIGKILL');
-    expect((await exit).signal).toBe('SIGKILL');
-    models.reset();
+    await killWhenHeld(models, first, held + 2);
 
-    const second = await startServer();
+    const second = await startServer('--no-resume-jobs');
     const addAfter = await call(second.url, 'GET', `/v1/jobs/${add.id}`);
     expect(addAfter).toMatchObject({ status: 'failed', version: null, baseVersion: base.version });
     expect(addAfter.error).toEqual({
@@ -155,15 +111,15 @@ describe('grag serve --dir killed mid-job, then started again', () => {
       question: 'Which storm flooded the lower quay?',
     });
     expect(answer.version).toBe(base.version);
-    const cited = answer.retrieval.items.flatMap((i: { source: { docIds: string[] } }) => i.source.docIds);
+    const cited = citedDocs(answer);
     expect(cited.length).toBeGreaterThan(0);
     expect(cited.every((id: string) => id.startsWith('tide-table') || id.startsWith('tide-gauge'))).toBe(
       true,
     );
     expect((await call(second.url, 'GET', '/v1/indexes/docks')).http).toBe(404);
-    // The folder holds the index and grag's two files, nothing a killed write left behind.
-    const entries = (await readdir(folder)).filter((name) => !name.endsWith('.lock'));
-    expect(entries.sort()).toEqual(['.grag-jobs.json', '.grag-workspaces.json', 'tides']);
+    // The folder holds the index and grag's two files, nothing a killed write left behind (the
+    // jobs' journaled inputs included).
+    expect(await settledEntries()).toEqual(['.grag-jobs.json', '.grag-workspaces.json', 'tides']);
 
     // The same writes, submitted again, run to the end.
     const again = await finished(
@@ -193,7 +149,63 @@ describe('grag serve --dir killed mid-job, then started again', () => {
     expect((await exited(second)).code).toBe(0);
   }, 120_000);
 
-  it('killed while a job saves, serves one whole version after the restart: the old or the new, as the job says', async () => {
+  it('resumes an upload and an index creation killed while they waited on the models: both end done under their ids, one whole version served', async () => {
+    const first = await startServer();
+    const before = (await call(first.url, 'GET', '/v1/indexes/tides')).version as string;
+    const beforeIds = await documentIds(first.url, 'tides');
+    models.holdAfterChat = 0;
+    const held = models.received.length;
+    const add = await call(first.url, 'POST', '/v1/indexes/tides/documents', { documents: MORE });
+    const create = await call(first.url, 'POST', '/v1/indexes', {
+      name: 'quays',
+      method: 'naive-dense',
+      documents: QUAYS,
+    });
+    expect([add.http, create.http]).toEqual([202, 202]);
+    await killWhenHeld(models, first, held + 2);
+
+    // Started again with the models held once more: the client polling the job sees it running
+    // under its id, then done.
+    models.holdAfterChat = 0;
+    const second = await startServer();
+    await until(() => models.received.length >= 2, 30_000);
+    expect((await call(second.url, 'GET', `/v1/jobs/${add.id}`)).status).toBe('running');
+    expect((await call(second.url, 'GET', '/v1/indexes/tides')).version).toBe(before);
+    models.release();
+    const addAfter = await finished(second.url, add.id);
+    expect(addAfter).toMatchObject({
+      id: add.id,
+      status: 'done',
+      error: null,
+      baseVersion: before,
+      documents: { added: ['tide-bore', 'tide-mill'], replaced: [], removed: [] },
+    });
+    const createAfter = await finished(second.url, create.id);
+    expect(createAfter).toMatchObject({ id: create.id, status: 'done', error: null });
+    // One whole version: the job's, with the documents before and the uploaded ones, once each.
+    expect((await call(second.url, 'GET', '/v1/indexes/tides')).version).toBe(addAfter.version);
+    expect(await documentIds(second.url, 'tides')).toEqual([...beforeIds, 'tide-bore', 'tide-mill'].sort());
+    const answer = await call(second.url, 'POST', '/v1/indexes/tides/query', {
+      question: 'Where does the tidal bore of the Merrow river run?',
+      topK: 1,
+    });
+    expect(answer.version).toBe(addAfter.version);
+    expect(citedDocs(answer)).toEqual(['tide-bore']);
+    expect(await documentIds(second.url, 'quays')).toEqual(['quay-crane']);
+    expect((await call(second.url, 'GET', '/v1/indexes/quays')).version).toBe(createAfter.version);
+    // Their inputs are gone with them.
+    expect(await settledEntries()).toEqual([
+      '.grag-jobs.json',
+      '.grag-workspaces.json',
+      'docks',
+      'quays',
+      'tides',
+    ]);
+    second.kill('SIGTERM');
+    expect((await exited(second)).code).toBe(0);
+  }, 120_000);
+
+  it('killed while a job saves, applies its change exactly once after the restart, and serves one whole version', async () => {
     const first = await startServer();
     const before = (await call(first.url, 'GET', '/v1/indexes/tides')).version as string;
     const beforeIds = await documentIds(first.url, 'tides');
@@ -214,22 +226,30 @@ describe('grag serve --dir killed mid-job, then started again', () => {
     const exit = exited(first);
     first.kill('SIGKILL');
     await exit;
+    models.reset();
 
     const second = await startServer();
-    const after = await call(second.url, 'GET', `/v1/jobs/${job.id}`);
-    const served = await call(second.url, 'GET', '/v1/indexes/tides');
-    const ids = await documentIds(second.url, 'tides');
-    if (after.status === 'done') {
-      expect(served.version).toBe(after.version);
-      expect(served.version).not.toBe(before);
-      expect(ids).toEqual([...beforeIds, ...more.map((d) => d.id)].sort());
+    const after = await finished(second.url, job.id);
+    expect(after).toMatchObject({ status: 'done', error: null });
+    if (after.documents === null) {
+      // The save had landed: the job is done with the saved version and nothing ran again.
+      expect(models.received).toEqual([]);
     } else {
-      expect(after.error.code).toBe('interrupted');
-      expect(served.version).toBe(before);
-      expect(ids).toEqual(beforeIds);
+      // It had not: the job ran again, once, from the version before.
+      expect(after.baseVersion).toBe(before);
+      expect(after.documents).toEqual({ added: more.map((d) => d.id), replaced: [], removed: [] });
     }
-    const entries = (await readdir(folder)).filter((name) => !name.endsWith('.lock'));
-    expect(entries.sort()).toEqual(['.grag-jobs.json', '.grag-workspaces.json', 'docks', 'tides']);
+    const served = await call(second.url, 'GET', '/v1/indexes/tides');
+    expect(served.version).toBe(after.version);
+    expect(served.version).not.toBe(before);
+    expect(await documentIds(second.url, 'tides')).toEqual([...beforeIds, ...more.map((d) => d.id)].sort());
+    expect(await settledEntries()).toEqual([
+      '.grag-jobs.json',
+      '.grag-workspaces.json',
+      'docks',
+      'quays',
+      'tides',
+    ]);
     second.kill('SIGTERM');
     expect((await exited(second)).code).toBe(0);
   }, 120_000);

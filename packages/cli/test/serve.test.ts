@@ -1,5 +1,6 @@
 /** `grag serve`: in process and as a real process, over real HTTP on 127.0.0.1. */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -517,6 +518,24 @@ describe('grag serve against web pages', () => {
       expect(await run(['serve', bm25Dir, '--port', '0', '-q', ...flags], io)).toBe(1);
       expect(io.err()).toBe(message);
     }
+  });
+  it('refuses --jobs-dir beside --dir, and --no-resume-jobs without a journal, in one line', async () => {
+    const cases: [string[], string][] = [
+      [
+        ['--dir', join(root, 'folder'), '--jobs-dir', join(root, 'jobs')],
+        'grag: --jobs-dir: a server on --dir journals its jobs in that folder already; drop --jobs-dir.\n',
+      ],
+      [
+        [bm25Dir, '--no-resume-jobs'],
+        'grag: --no-resume-jobs: this server keeps no job journal, so no job outlives it; give --dir <folder> or --jobs-dir <folder>, or drop the flag.\n',
+      ],
+    ];
+    for (const [flags, message] of cases) {
+      const io = captureIO(root);
+      expect(await run(['serve', '--port', '0', '-q', ...flags], io)).toBe(1);
+      expect(io.err()).toBe(message);
+    }
+    expect(existsSync(join(root, 'jobs'))).toBe(false);
   });
 });
 
