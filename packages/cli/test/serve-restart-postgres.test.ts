@@ -110,4 +110,46 @@ describe('grag serve --store --jobs-dir killed mid-job, then started again', () 
     third.kill('SIGTERM');
     expect((await exited(third)).code).toBe(0);
   }, 120_000);
+
+  it('killed while a job stores its new version, applies the change exactly once after the restart', async () => {
+    const jobsDir = join(root, 'jobs');
+    const args = ['--store', db.url, '--jobs-dir', jobsDir];
+    const first = await startServe(models, args, children);
+    const before = (await call(first.url, 'GET', '/v1/indexes/locks')).version as string;
+    const beforeIds = await documentIds(first.url, 'locks');
+    const more = Array.from({ length: 60 }, (_, i) => ({
+      id: `ledger-${i}`,
+      text: `Lock ledger ${i}: the barge Sable Gull ${i} passed the Merrow Falls lock at ${i % 12} o'clock.`,
+    }));
+    const job = await call(first.url, 'POST', '/v1/indexes/locks/documents', { documents: more });
+    // Killed as soon as the job says it is storing the new version.
+    const events = await fetch(`${first.url}/v1/jobs/${job.id}/events`);
+    const reader = (events.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    while (!/"stage":"save"/.test(text) && !/event: end/.test(text)) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    const exit = exited(first);
+    first.kill('SIGKILL');
+    await exit;
+    models.reset();
+
+    const second = await startServe(models, args, children);
+    const after = await finished(second.url, job.id);
+    expect(after).toMatchObject({ status: 'done', error: null });
+    if (after.documents === null) {
+      // The new version had been committed: done with it, nothing ran again.
+      expect(models.received).toEqual([]);
+    } else {
+      expect(after.baseVersion).toBe(before);
+      expect(after.documents).toEqual({ added: more.map((d) => d.id), replaced: [], removed: [] });
+    }
+    expect((await call(second.url, 'GET', '/v1/indexes/locks')).version).toBe(after.version);
+    expect(await documentIds(second.url, 'locks')).toEqual([...beforeIds, ...more.map((d) => d.id)].sort());
+    expect(await settledDir(jobsDir)).toEqual(['.grag-jobs.json']);
+    second.kill('SIGTERM');
+    expect((await exited(second)).code).toBe(0);
+  }, 120_000);
 });

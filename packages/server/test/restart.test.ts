@@ -217,6 +217,35 @@ describe('a restart', () => {
     expect(saved.map((j) => j.status)).toEqual(['done', 'done', 'done', 'done']);
   });
 
+  it('resumes an upload of files from the documents the loaders read, their locations kept', async () => {
+    const first = await start(true, heldMethods());
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob(['# Breakwater\n\nThe Veldt breakwater was rebuilt of basalt in 1930.\n']),
+      'breakwater.md',
+    );
+    const res = await fetch(new URL('/v1/indexes/harbour/documents', first.url), {
+      method: 'POST',
+      body: form,
+    });
+    expect(res.status).toBe(202);
+    const job = (await res.json()) as Job;
+    await first.close();
+    const second = await start();
+    expect(await ended(second, job.id)).toMatchObject({
+      status: 'done',
+      documents: { added: ['breakwater.md'] },
+    });
+    const answer = await (
+      await call(second.url, 'POST', '/v1/indexes/harbour/query', { question: 'breakwater basalt', topK: 1 })
+    ).json();
+    expect(answer.retrieval.items[0].source).toMatchObject({
+      docIds: ['breakwater.md'],
+      locations: [{ path: 'breakwater.md', section: ['Breakwater'] }],
+    });
+  });
+
   it('reports a job failed, with one line naming its input, when that input is missing or damaged', async () => {
     const first = await start();
     const current = await versionOf(first, 'harbour');
