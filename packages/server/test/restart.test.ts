@@ -291,6 +291,23 @@ describe('a restart', () => {
     expect(await readdir(dir)).not.toContain(JOB_INPUTS_DIR);
   });
 
+  it('does not acknowledge or run a job whose input cannot be journaled', async () => {
+    // A file where the inputs' folder goes: no input can be written.
+    await writeFile(join(dir, JOB_INPUTS_DIR), 'not a folder');
+    const server = await start();
+    const before = await versionOf(server, 'harbour');
+    const res = await call(server.url, 'POST', '/v1/indexes/harbour/documents', { documents: [DREDGE] });
+    expect(res.status).toBe(500);
+    const journal = JSON.parse(await readFile(join(dir, JOURNAL_FILE), 'utf8')).jobs as Job[];
+    expect(journal).toEqual([]);
+    expect(await readFile(join(dir, JOB_INPUTS_DIR), 'utf8')).toBe('not a folder');
+    // Once inputs can be written, the next write runs from the version before: the upload is in none.
+    await rm(join(dir, JOB_INPUTS_DIR));
+    const removal = await write(server.url, 'DELETE', '/v1/indexes/harbour/documents/h-lamp');
+    expect(removal).toMatchObject({ status: 'done', baseVersion: before });
+    expect(await documentIds(server, 'harbour')).toEqual(['h-crane', 'h-pilot']);
+  });
+
   it('refuses to start on a journal that is not one, naming the file', async () => {
     await writeFile(join(dir, JOURNAL_FILE), '{"jobs": 3}');
     await expect(start()).rejects.toThrow(
