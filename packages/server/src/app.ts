@@ -225,14 +225,20 @@ export function createGragServer(options: GragServerOptions): Hono {
     loadFile: options.loadFile,
     writes,
   });
-  // The jobs a stop interrupted run again, in the order they were submitted, with their ids.
-  for (const { job, input } of journaled?.resume ?? []) resumeJob(writes, job, input);
+  // The jobs a stop interrupted run again, in the order they were submitted, with their ids (once:
+  // a second app on the same journal does not run them twice).
+  if (journaled && !RESUMED.has(journaled.journal)) {
+    RESUMED.add(journaled.journal);
+    for (const { job, input } of journaled.resume) resumeJob(writes, job, input);
+  }
   JOBS.set(app, jobs);
   if (pool) POOLS.set(app, pool);
   return app;
 }
 
 const JOBS = new WeakMap<Hono, JobManager>();
+/** The journals whose interrupted jobs an app has resumed. */
+const RESUMED = new WeakSet<object>();
 const POOLS = new WeakMap<Hono, RetrievalPool>();
 
 /**

@@ -36,6 +36,8 @@ export class JobManager {
   readonly #queues = new Map<string, Promise<void>>();
   readonly #listeners = new Map<string, Set<Listener>>();
   readonly #journal: JobJournal | undefined;
+  /** Jobs whose input is being written: left out of the journal until it is. */
+  readonly #unwritten = new Set<string>();
   readonly #onError: (error: unknown, where: string) => void;
 
   constructor(options: {
@@ -98,7 +100,9 @@ export class JobManager {
     // Queued at once (so two writes keep the order they came in), run once journaled: its input
     // first, then the journal that names it, so a journaled job always has its input.
     const journal = this.#journal;
-    const saved = (journal ? journal.inputs.put(job, input) : Promise.resolve()).then(() => this.#save());
+    this.#unwritten.add(job.id);
+    const written = journal ? journal.inputs.put(job, input) : Promise.resolve();
+    const saved = written.finally(() => this.#unwritten.delete(job.id)).then(() => this.#save());
     const ok = saved.then(
       () => true,
       async () => {
@@ -184,6 +188,7 @@ export class JobManager {
     const finished = [...this.#jobs.values()].filter((j) => j.status === 'done' || j.status === 'failed');
     for (const old of finished.slice(0, Math.max(0, finished.length - KEEP_FINISHED)))
       this.#jobs.delete(old.id);
-    if (this.#journal) await this.#journal.write([...this.#jobs.values()]);
+    if (this.#journal)
+      await this.#journal.write([...this.#jobs.values()].filter((j) => !this.#unwritten.has(j.id)));
   }
 }
