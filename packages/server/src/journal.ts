@@ -41,6 +41,7 @@ export function jobJournal(dir: string): JobJournal {
     },
   };
 }
+
 /** The jobs of the journal at `path` (none when there is no journal; unreadable: an error naming it). */
 export async function readJournal(path: string): Promise<Job[]> {
   let text: string;
@@ -106,7 +107,9 @@ export function recoverJobs(
         finishedAt: now,
       };
     }
-    if (recovery.resume?.has(job.id)) return { ...job, status: 'queued', progress: null };
+    if (recovery.resume?.has(job.id)) {
+      return { ...job, status: 'queued', progress: null, baseVersion: null, startedAt: null };
+    }
     const state =
       current === undefined
         ? 'the index does not exist'
