@@ -2,9 +2,10 @@ import { describe, expect, test } from 'vitest';
 import { createOfflineTasks } from '../src/index.js';
 import { analyze } from '../src/nlp.js';
 import { findRelationPhrase, pairedNames, substitute } from '../src/reader/chain.js';
-import { findDescription, normalizeWording } from '../src/reader/decompose.js';
+import { findDescription } from '../src/reader/decompose.js';
 import { readQuestion } from '../src/reader/question.js';
 import { reorderQuestion } from '../src/reader/setups.js';
+import { normalizeWording } from '../src/reader/wording.js';
 
 // Hand-written passages about invented films, people and places, each item with its title line
 // (as the methods pack them). The expected answers are read off the passages. Every question is

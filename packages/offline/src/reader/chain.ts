@@ -4,7 +4,7 @@
  * answer task resolves it from the context and asks the rest of the question about it.
  */
 import { spanText, type Token } from '../nlp.js';
-import { inLaw, kin, kinNoun, type Relation, relationOf } from './kinship.js';
+import { bodyRelation, inLaw, kin, kinNoun, type Relation, relationOf } from './kinship.js';
 
 export type { Relation } from './kinship.js';
 
@@ -140,6 +140,12 @@ function relationAt(
   } else if (/-in-laws?$/.test(t.normal)) {
     relations = inLaw(t.normal.replace(/-in-laws?$/, ''));
   } else relations = relationOf(lemma) ?? relationOf(t.normal.replace(/s$/, ''));
+  let bodyStart = k;
+  if (!relations && tokens[k - 1]?.pos === 'NOUN' && !isCapital(tokens[k - 1])) {
+    // "the production company of X": the company that produced X.
+    relations = bodyRelation(tokens[k - 1]!.lemma, lemma);
+    bodyStart = k - 1;
+  }
   if (!relations) return null;
   // "… on her mother's side", "… through his dad", "… on the paternal side": the first parent.
   const after = sideAfter(tokens, end);
@@ -148,7 +154,7 @@ function relationAt(
     end = after.end;
     sided = true;
   }
-  let start = k;
+  let start = bodyStart;
   const side = tokens[k - 1]?.normal;
   if (
     (side === 'paternal' || side === 'maternal') &&

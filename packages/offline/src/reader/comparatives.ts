@@ -5,7 +5,10 @@
  * Kessler Yard or the Lindqvist Institute?" is: yes when the thing it is about wins.
  */
 import { spanText, type Token } from '../nlp.js';
+import { wordsOf } from '../words.js';
 import { KIND_NOUNS } from './asked.js';
+import { concept } from './meaning.js';
+import type { QuestionReading } from './question.js';
 
 /** Auxiliaries that open a yes/no question. */
 export const AUXILIARIES = new Set(
@@ -138,4 +141,56 @@ export function askedKind(
   // The run ends the question ("…?") or a clause of its own ("… from Norway?").
   if (after && after.pos !== 'PUNCT' && after.pos !== 'ADP') return null;
   return { kind: tokens[head]!.lemma, modified: head > start };
+}
+
+/** Verbs that compare deaths: A outlived B. */
+const OUTLIVE = new Set(['outlive', 'outlived', 'outlast', 'outlasted', 'survive', 'survived']);
+
+/**
+ * The comparative words of a choice question: which value wins ("born first" → the earlier date),
+ * and whether death dates, life spans or time since a start are compared.
+ */
+export function choiceDirection(
+  tokens: readonly Token[],
+  options: readonly string[],
+  reading: QuestionReading,
+): void {
+  const normals = new Set(tokens.map((t) => t.normal));
+  // The comparative word decides which value wins ("born first" → the earlier date).
+  const optionWords = new Set(options.flatMap(wordsOf));
+  for (const t of tokens) {
+    if (optionWords.has(t.normal)) continue;
+    // "outlived", "survived": died later; "predeceased": died first.
+    if (OUTLIVE.has(t.lemma) || OUTLIVE.has(t.normal)) {
+      reading.deathDate = true;
+      reading.direction ??= 'max';
+      continue;
+    }
+    if (t.lemma === 'predecease' || t.normal === 'predeceased') {
+      reading.deathDate = true;
+      reading.direction ??= 'min';
+      continue;
+    }
+    if (MIN_WORDS.has(t.normal)) reading.direction ??= 'min';
+    else if (MAX_WORDS.has(t.normal)) reading.direction ??= 'max';
+    if (concept(t.lemma) === 'die' || concept(t.normal) === 'die') reading.deathDate = true;
+    if (
+      t.lemma === 'live' ||
+      t.normal === 'lived' ||
+      t.normal === 'lifespan' ||
+      t.normal === 'life' ||
+      t.normal === 'lifetime'
+    )
+      reading.lifespan = true;
+  }
+  // "lived longer" compares spans; "lived later" / "lived first" compare dates.
+  if (reading.lifespan && !normals.has('longer') && !normals.has('shorter') && !normals.has('longest'))
+    reading.lifespan = false;
+  // "Which has been open longer?", "married longer": longer since the start, an earlier date.
+  const been = tokens.findIndex((t) => t.normal === 'been');
+  const state = tokens[been + 1];
+  if (!reading.lifespan && (normals.has('longer') || normals.has('longest')) && state?.type === 'word') {
+    reading.direction = 'min';
+    reading.since = state.lemma;
+  }
 }

@@ -1,4 +1,7 @@
 /** Countries and their nationality adjectives: general knowledge, one entry per state. */
+import { containsWords, contentWords } from '../words.js';
+import { aboutItems, wordSet } from './about.js';
+import type { AnswerSentence } from './types.js';
 
 /**
  * Nationality adjectives and the country (or people) each stands for, lower-case: what lets "an
@@ -107,3 +110,60 @@ export const COUNTRIES: ReadonlySet<string> = new Set([
   ...Object.values(DEMONYMS),
   ...Object.values(COUNTRY_ALIASES),
 ]);
+
+/** Countries a phrase's item says (nationality adjectives and country names), canonical names. */
+export function countriesOf(
+  phrase: string,
+  sentences: readonly AnswerSentence[],
+  ownItemOnly = false,
+): Set<string> {
+  const about = aboutItems(phrase, sentences);
+  const words = contentWords(phrase);
+  const out = new Set<string>();
+  const read = (s: AnswerSentence): void => {
+    const range = s.ea.analysis.sentences[s.index]!;
+    const tokens = s.ea.analysis.tokens;
+    for (let k = range.start; k <= range.end; k++) {
+      const t = tokens[k]!;
+      if (t.type !== 'word' || !/^\p{Lu}/u.test(t.value)) continue;
+      const demonym = DEMONYMS[t.normal];
+      if (demonym) {
+        out.add(demonym);
+        continue;
+      }
+      for (let n = 3; n >= 1; n--) {
+        if (k + n - 1 > range.end) continue;
+        const name = tokens
+          .slice(k, k + n)
+          .map((x) => x.normal)
+          .join(' ');
+        const country = COUNTRY_ALIASES[name] ?? (COUNTRIES.has(name) ? name : undefined);
+        if (country) {
+          out.add(country);
+          k += n - 1;
+          break;
+        }
+      }
+    }
+  };
+  // The first sentence of the item about it that says a country (its title line last: a note
+  // without one opens with a sentence); else the sentences naming it.
+  for (const s of sentences) {
+    if (!about.has(s.item) || s.index === 0) continue;
+    read(s);
+    if (out.size > 0) return out;
+  }
+  for (const s of sentences) {
+    if (!about.has(s.item) || s.index !== 0) continue;
+    read(s);
+    if (out.size > 0) return out;
+  }
+  if (about.size === 0 && !ownItemOnly) {
+    for (const s of sentences) {
+      if (containsWords(wordSet(s), words) < 0.8) continue;
+      read(s);
+      if (out.size > 0) return out;
+    }
+  }
+  return out;
+}

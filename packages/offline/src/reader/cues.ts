@@ -8,8 +8,9 @@ import { MEASURE_WORDS } from '../query.js';
 import { wordsOf } from '../words.js';
 import { askedUnit } from './clauses.js';
 import { EVENT_VERBS, lifeEventOf } from './events.js';
-import { concept, concepts, isStopWord } from './meaning.js';
+import { concept, concepts } from './meaning.js';
 import { YEAR } from './question.js';
+import { isStopWord } from './stop-words.js';
 import type { AnswerQuestion } from './types.js';
 
 /** "… now?", "… currently?": the sentence that says what holds now, not what held at a meeting. */

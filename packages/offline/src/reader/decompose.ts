@@ -10,74 +10,6 @@ import { DESCRIPTOR_TYPES } from '../lexicon.js';
 import { spanText, type Token } from '../nlp.js';
 import { relationOf } from './kinship.js';
 
-/** Pairs people write for one kinship relation, and the relation ("his husband or wife" → spouse). */
-const EITHER_KIN: readonly [RegExp, string][] = [
-  [/\b(husband or wife|wife or husband|husband\/wife|wife\/husband)\b/gi, 'spouse'],
-  [/\b(mother or father|father or mother|mom or dad|dad or mom|mum or dad|dad or mum)\b/gi, 'parent'],
-  [/\b(brother or sister|sister or brother)\b/gi, 'sibling'],
-  [/\b(son or daughter|daughter or son)\b/gi, 'child'],
-];
-
-/** The relative seen from the other side, as a noun ("whose wife" is her husband). */
-const INVERSE_KIN: Readonly<Record<string, string>> = {
-  wife: 'husband',
-  husband: 'wife',
-  spouse: 'spouse',
-  son: 'parent',
-  daughter: 'parent',
-  child: 'parent',
-  father: 'child',
-  mother: 'child',
-  parent: 'child',
-  brother: 'sibling',
-  sister: 'sibling',
-  sibling: 'sibling',
-};
-
-/** A polite frame before an embedded wh-question ("Could you tell me who …", "I wonder where …"). */
-const POLITE_FRAME =
-  /^\s*(?:please\s*,?\s*)?(?:(?:can|could|would|will) you (?:please )?(?:tell|show|let) me(?: know)?|(?:do|does) (?:you|anyone|anybody) know|(?:please )?tell me|i(?:'d| would) like to know|i (?:want|need) to know|i wonder|i'm wondering|any idea)\s*,?\s+(?=(?:who|whom|whose|what|which|when|where|why|how)\b)/i;
-
-/**
- * Everyday wording folded to one form the question reader knows: "husband or wife" → spouse,
- * "which one's" / "which of the two's" → whose, "which aunt does X have" → "who is X's aunt", a
- * polite frame ("Can you tell me how many …") dropped. The text's words and names are otherwise
- * kept.
- */
-export function normalizeWording(question: string): string {
-  let text = question
-    // "Yes or no: are A and B …?", "Are A and B …, yes or no?": a yes/no question, tagged.
-    .replace(/^\s*(yes or no|true or false)\s*[:,—–-]+\s*/i, '')
-    .replace(/\s*[,:—–-]+\s*(yes or no|true or false)\s*\?\s*$/i, '?')
-    // "Both A and B are Norwegian, right?", "…, isn't it?": the statement asked about.
-    .replace(
-      /\s*,?\s*(?:right|correct|true|(?:is|are|was|were|do|does|did|has|have|had)n['’]t (?:it|that so|they|he|she|there))\s*\?\s*$/i,
-      '?',
-    )
-    // "Which one of A and B …": which of them.
-    .replace(/\bwhich one of\b/gi, (w) => (w[0] === 'W' ? 'Which of' : 'which of'))
-    // "A vs. B", "A versus B": the options of a comparison.
-    .replace(/\s+(vs\.?|versus)\s+/gi, ' or ')
-    // "Can you tell me how many staff …", "Do you know where …", "I'd like to know when …": the
-    // question asked inside a polite frame.
-    .replace(POLITE_FRAME, '');
-  text = text.charAt(0).toUpperCase() + text.slice(1);
-  for (const [pattern, word] of EITHER_KIN) text = text.replace(pattern, word);
-  // "Whose wife captains the Gig Club?" → "Who is the husband of the person who captains the Gig
-  // Club?": the relative from the other side, of whoever the rest of the question describes.
-  text = text.replace(/^whose ([a-z]+) (?!of\b)([a-z].*)$/iu, (all, noun: string, rest: string) => {
-    const inverse = INVERSE_KIN[noun.toLowerCase()];
-    return inverse ? `Who is the ${inverse} of the person who ${rest}` : all;
-  });
-  // "Which aunt does Pip have through her dad?" → "Who is Pip's aunt through her dad?"
-  text = text.replace(
-    /^(which|what) ([a-z-]+) (?:does|did|do) (\p{Lu}[\p{L}'’-]*(?: \p{Lu}[\p{L}'’-]*)*) have\b/iu,
-    (all, _wh: string, noun: string, name: string) =>
-      relationOf(noun)?.every((r) => r.kind === 'kin') ? `Who is ${name}'s ${noun}` : all,
-  );
-  return text.replace(/\bwhich (one|of (the two|them|these|those)(?: \w+)?)['’]s\b/gi, 'whose');
-}
-
 export const RELATIVE = new Set(['who', 'that', 'which', 'whom', 'where', 'whose']);
 export const PERSON_HEADS = new Set(
   'person man woman one someone somebody people guy lady boy girl individual'.split(' '),
@@ -164,6 +96,16 @@ export function findDescription(tokens: readonly Token[]): Description | null {
     } else if (
       head.pos === 'NOUN' &&
       !isCapital(head) &&
+      tokens[k - 2]?.pos === 'DET' &&
+      isCapital(t) &&
+      objectRelative(tokens, k)
+    ) {
+      // "When was the academy Harrow Vane attended founded?", "Who runs the yard Mira works at?"
+      clauseStart = k;
+      connector = 'that';
+    } else if (
+      head.pos === 'NOUN' &&
+      !isCapital(head) &&
       (t.pos === 'VERB' || t.pos === 'ADJ') &&
       (/ing$/.test(t.normal) ||
         // "the ship built by …", "the composer married to …", "the hall opened in 1911".
@@ -202,6 +144,9 @@ export function findDescription(tokens: readonly Token[]): Description | null {
     }
     const end = clauseEnd(tokens, clauseStart);
     if (end < clauseStart) continue;
+    // "X married a composer who conducted *which orchestra*?": the question's own wh-phrase stands
+    // in the clause, so the clause is what is asked, not a description of something known.
+    if (asksInside(tokens, clauseStart, end)) continue;
     const headNoun = t.normal === 'whoever' ? 'person' : t.normal === 'whatever' ? 'thing' : head.lemma;
     // The head with its modifiers ("research vessel"), without the determiner.
     let modifiers = start;
@@ -229,6 +174,71 @@ export function findDescription(tokens: readonly Token[]): Description | null {
   }
   // The innermost: the one that starts last.
   return found.length ? found[found.length - 1]! : null;
+}
+
+/**
+ * "Petra Lune married a composer who conducted which orchestra?": the wh-phrase inside a relative
+ * clause about a noun of the main clause. The noun is found first ("Petra Lune married which
+ * composer?"), then the clause is asked of it ("<found> conducted which orchestra?"). null when the
+ * question has no such clause.
+ */
+export function askedRelative(
+  tokens: readonly Token[],
+): { first: string; ask: (found: string) => string } | null {
+  for (let k = 2; k < tokens.length - 2; k++) {
+    const t = tokens[k]!;
+    const head = tokens[k - 1]!;
+    if (!RELATIVE.has(t.normal) || t.normal === 'whose' || head.pos !== 'NOUN' || isCapital(head)) continue;
+    let end = tokens.length - 1;
+    while (end > k && tokens[end]!.type === 'punctuation') end--;
+    if (!asksInside(tokens, k + 1, end)) continue;
+    let start = k - 1;
+    while (start > 0 && /^(ADJ|NOUN)$/.test(tokens[start - 1]!.pos) && !isCapital(tokens[start - 1])) start--;
+    if (start > 0 && tokens[start - 1]!.pos === 'DET') start--;
+    // The main clause before the noun must say something of it (a verb or a preposition).
+    if (start < 2 || !/^(VERB|AUX|ADP|ADJ)$/.test(tokens[start - 1]!.pos)) continue;
+    if (!tokens.slice(0, start).some((x) => x.pos === 'VERB' || x.pos === 'AUX')) continue;
+    let modifiers = start;
+    while (modifiers < k - 1 && tokens[modifiers]!.pos === 'DET') modifiers++;
+    const headPhrase = spanText(tokens, modifiers, k - 1);
+    const before = spanText(tokens, 0, start - 1);
+    const clause = spanText(tokens, k + 1, end);
+    const verbFirst = tokens[k + 1]!.pos === 'VERB' || tokens[k + 1]!.pos === 'AUX';
+    if (!verbFirst) continue;
+    return { first: `${before} which ${headPhrase}?`, ask: (found) => `${found} ${clause}?` };
+  }
+  return null;
+}
+
+/** Whether tokens `start..end` hold an interrogative ("which orchestra", "what year", "whom"). */
+function asksInside(tokens: readonly Token[], start: number, end: number): boolean {
+  for (let i = start; i <= end; i++) {
+    const t = tokens[i]!;
+    if ((t.normal === 'which' || t.normal === 'what') && /^(NOUN|ADJ)$/.test(tokens[i + 1]?.pos ?? ''))
+      return true;
+    if (t.normal === 'whom' && i > start) return true;
+  }
+  return false;
+}
+
+/**
+ * "the academy *Harrow Vane attended*" without "that": a name at `k` and a verb in the past or in
+ * -s right after it, in a question whose main verb comes after the clause ("… attended *founded*")
+ * or takes the phrase as its object ("Who runs the yard Mira works at?"). A name and a verb right
+ * after a noun are else the noun's name and the main verb ("Was the film Glass Harbour shot …").
+ */
+function objectRelative(tokens: readonly Token[], k: number): boolean {
+  let i = k;
+  while (i < tokens.length && isCapital(tokens[i])) i++;
+  const verb = tokens[i];
+  if (verb?.pos !== 'VERB' || verb.normal === verb.lemma) return false;
+  const before = tokens[k - 3];
+  if (before && (before.pos === 'ADP' || (before.pos === 'VERB' && !misreadVerb(tokens, k - 3)))) return true;
+  for (let j = i + 1; j < tokens.length; j++) {
+    if (tokens[j]!.pos === 'VERB' && tokens[j - 1]?.pos !== 'ADP') return true;
+    if (tokens[j]!.type === 'punctuation') break;
+  }
+  return false;
 }
 
 /** A name at `k` followed within two tokens by a verb: the subject of a clause without "that". */

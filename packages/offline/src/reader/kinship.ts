@@ -3,7 +3,7 @@
  * grandchildren, uncles and aunts, nephews and nieces, cousins, step-, half- and in-law relations,
  * everyday forms like "dad" and "granny"), and agent nouns ("director" → direct).
  */
-import { agentVerb } from './meaning.js';
+import { agentVerb, eventVerb } from './meaning.js';
 
 /** One relation from a known entity to the entity it leads to. */
 export type Relation =
@@ -132,6 +132,19 @@ const NOT_RELATIONS = new Set(
  * noun whose verb relates it ("director" → direct, "founder" → found, "builder" → build; see
  * {@link agentVerb}).
  */
+/** Nouns of a company or body a relation noun before them qualifies ("production company"). */
+const BODY_HEADS = new Set('company studio firm house label publisher agency'.split(' '));
+
+/**
+ * "the production company of X", "the recording studio of X": a body named by the event it does
+ * for X — the relation of the event's verb ("produced by …"). null for any other pair of nouns.
+ */
+export function bodyRelation(modifier: string, head: string): Relation[] | null {
+  if (!BODY_HEADS.has(head)) return null;
+  const verb = eventVerb(modifier);
+  return verb ? [{ kind: 'role', noun: `${modifier} ${head}`, verbs: [verb] }] : null;
+}
+
 export function relationOf(lemma: string): Relation[] | null {
   const k = KIN[lemma];
   if (k) return k;

@@ -9,6 +9,7 @@
 import type { EntityAnalysis } from '../entities.js';
 import { DESCRIPTOR_TYPES } from '../lexicon.js';
 import { type Analysis, isContent, isKnownWord, type Token } from '../nlp.js';
+import { saysContent } from './stop-words.js';
 import { GROUPS } from './synonyms.js';
 
 /**
@@ -184,6 +185,15 @@ export function agentVerb(noun: string): string | null {
       ? [stem, `${stem}e`]
       : [stem, `${stem}e`, stem.replace(/(.)\1$/, '$1'), stem.replace(/i$/, 'y')];
   for (const verb of tries) if (verb.length >= 3 && (canonical.has(verb) || isKnownWord(verb))) return verb;
+  return null;
+}
+
+/** The verb an event noun is made from ("production" → "produce", "founding" → "found"), or null. */
+export function eventVerb(noun: string): string | null {
+  if (Object.hasOwn(EVENT_NOUNS, noun)) return EVENT_NOUNS[noun]!;
+  const ing = /^([a-z]{3,})ing$/.exec(noun)?.[1];
+  if (!ing) return null;
+  for (const verb of [ing, `${ing}e`, ing.replace(/(.)\1$/, '$1')]) if (canonical.has(verb)) return verb;
   return null;
 }
 
@@ -377,21 +387,4 @@ export function predicateConcepts(qea: EntityAnalysis, whStart: number, whEnd: n
 export function isKindOf(lemma: string, kind: string): boolean {
   if (lemma === kind || concept(lemma) === concept(kind)) return true;
   return kind.length >= 3 && lemma.length - kind.length >= 3 && lemma.endsWith(kind);
-}
-
-/**
- * Verbs wink counts as stop words that say a relation in a question and in its answer's sentence:
- * "Who *made* the cello?", "What did she *give* the town?", "Who *took* over the yard?", "What did he
- * *become*?", "Who *kept* the light?".
- */
-const RELATION_STOP_VERBS = new Set(['make', 'give', 'take', 'become', 'keep', 'put', 'use']);
-
-/** Whether a token is a stop word to the reader: wink's stop words, less the relation verbs. */
-export function isStopWord(t: Token): boolean {
-  return t.stop && !(t.pos === 'VERB' && RELATION_STOP_VERBS.has(t.lemma));
-}
-
-/** Whether a token carries content to the reader: a content word, or a relation verb wink calls a stop word. */
-export function saysContent(t: Token): boolean {
-  return isContent(t) || (t.pos === 'VERB' && RELATION_STOP_VERBS.has(t.lemma));
 }

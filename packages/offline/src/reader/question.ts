@@ -8,7 +8,14 @@ import { spanText, type Token } from '../nlp.js';
 import { MEASURE_WORDS, questionTarget } from '../query.js';
 import { wordsOf } from '../words.js';
 import { descriptorType, nounAfterWh } from './asked.js';
-import { AUXILIARIES, clean, MAX_WORDS, MIN_WORDS, polarComparison } from './comparatives.js';
+import {
+  AUXILIARIES,
+  choiceDirection,
+  clean,
+  MAX_WORDS,
+  MIN_WORDS,
+  polarComparison,
+} from './comparatives.js';
 import { concept } from './meaning.js';
 
 /** What kind of phrase a question asks for. */
@@ -44,6 +51,11 @@ export interface QuestionReading {
   same: boolean;
   /** The noun asked for is plural ("Which rivers …"): the answer may be a list. */
   plural: boolean;
+  /**
+   * "What kind of artist …", "which type of film …": a kind of the descriptor is asked for (a
+   * common noun, "painter"), not a named one.
+   */
+  kindOf?: boolean;
   /** Token range of the wh-phrase, or -1 when there is none. */
   whStart: number;
   whEnd: number;
@@ -60,8 +72,6 @@ export const TIME_WORDS = new Set(
 );
 export const WH = new Set('who whom whose what which where when why how'.split(' '));
 const OPTION_CONNECTORS = new Set('of the de la le von van der del da di du and & for on in a an'.split(' '));
-/** Verbs that compare deaths: A outlived B. */
-const OUTLIVE = new Set(['outlive', 'outlived', 'outlast', 'outlasted', 'survive', 'survived']);
 export const NUMBER_WORDS = new Set(
   'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion dozen'.split(
     ' ',
@@ -273,43 +283,7 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
     reading.kind = 'choice';
     reading.options = options;
     if (compared) reading.polarChoice = true;
-    // The comparative word decides which value wins ("born first" → the earlier date).
-    const optionWords = new Set(options.flatMap(wordsOf));
-    for (const t of tokens) {
-      if (optionWords.has(t.normal)) continue;
-      // "outlived", "survived": died later; "predeceased": died first.
-      if (OUTLIVE.has(t.lemma) || OUTLIVE.has(t.normal)) {
-        reading.deathDate = true;
-        reading.direction ??= 'max';
-        continue;
-      }
-      if (t.lemma === 'predecease' || t.normal === 'predeceased') {
-        reading.deathDate = true;
-        reading.direction ??= 'min';
-        continue;
-      }
-      if (MIN_WORDS.has(t.normal)) reading.direction ??= 'min';
-      else if (MAX_WORDS.has(t.normal)) reading.direction ??= 'max';
-      if (concept(t.lemma) === 'die' || concept(t.normal) === 'die') reading.deathDate = true;
-      if (
-        t.lemma === 'live' ||
-        t.normal === 'lived' ||
-        t.normal === 'lifespan' ||
-        t.normal === 'life' ||
-        t.normal === 'lifetime'
-      )
-        reading.lifespan = true;
-    }
-    // "lived longer" compares spans; "lived later" / "lived first" compare dates.
-    if (reading.lifespan && !normals.has('longer') && !normals.has('shorter') && !normals.has('longest'))
-      reading.lifespan = false;
-    // "Which has been open longer?", "married longer": longer since the start, an earlier date.
-    const been = tokens.findIndex((t) => t.normal === 'been');
-    const state = tokens[been + 1];
-    if (!reading.lifespan && (normals.has('longer') || normals.has('longest')) && state?.type === 'word') {
-      reading.direction = 'min';
-      reading.since = state.lemma;
-    }
+    choiceDirection(tokens, options, reading);
     return reading;
   }
   if (polar) {
@@ -327,6 +301,11 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
       descriptor = asked.noun;
       reading.descriptor = asked.noun;
       reading.expectedType = asked.noun ? descriptorType(asked.noun) : null;
+    }
+    // "What kind of artist was X?" asks for "painter", not for a person.
+    if (asked.kindEnd !== undefined) {
+      reading.kindOf = true;
+      reading.expectedType = null;
     }
   }
   if ((wh === 'what' || wh === 'which') && !descriptor) {

@@ -12,7 +12,7 @@ import { analyze } from '../nlp.js';
 import { isKindByWordNet } from '../wordnet.js';
 import { findRelationPhrase, substitute } from './chain.js';
 import { type ReaderContext, readContext } from './context.js';
-import { findDescription, GENERIC_PLACES, normalizeWording, replaceSpan } from './decompose.js';
+import { askedRelative, findDescription, GENERIC_PLACES, replaceSpan } from './decompose.js';
 import { findEventPlace } from './events.js';
 import { extractPhrase } from './extract.js';
 import { identityName, identityOf, roleHeads } from './identity.js';
@@ -25,6 +25,7 @@ import { reorderQuestion } from './setups.js';
 import { sharedAttribute, sharedQuestion } from './shared.js';
 import { createSupport, type ScoredSentence } from './support.js';
 import type { AnswerSentence, PhraseAnswer } from './types.js';
+import { normalizeWording } from './wording.js';
 
 /** What `answer` says when nothing in the context supports an answer. */
 export const NO_ANSWER = 'The context does not contain an answer to the question.';
@@ -187,6 +188,16 @@ async function chainStep(
   // the birthplace of X?" is a question of its own.)
   const description = findDescription(qTokens) ?? innerEventPlace(qTokens);
   if (!description) {
+    // "X married a composer who conducted which orchestra?": the composer first, then the clause.
+    const asked = !phrase && askedRelative(qTokens);
+    if (asked) {
+      const sub = await single(asked.first);
+      if (sub?.answer && sub.confident) {
+        for (const i of sub.items) addItem(i);
+        state.focus.push(sub.answer);
+        return { next: asked.ask(sub.answer) };
+      }
+    }
     if (phrase) {
       state.unresolved.push(phrase.subject);
       state.direct =

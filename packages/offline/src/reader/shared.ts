@@ -8,7 +8,7 @@ import type { Token } from '../nlp.js';
 import { titleCase } from '../words.js';
 import { aboutItems } from './about.js';
 import { pairedNames } from './chain.js';
-import { countriesOf } from './compare.js';
+import { countriesOf } from './countries.js';
 import { coordinatedRoles, roleSpans } from './identity.js';
 import type { AnswerSentence } from './types.js';
 

@@ -10,9 +10,11 @@ import { contentWords } from '../words.js';
 import { datesOtherVerb, measuredIn, namesNoAgent, unitKind } from './clauses.js';
 import { NOW, type QuestionCues } from './cues.js';
 import { LIFE_VERBS, lifeSpanSide, rangeSide } from './events.js';
-import { concept, isKindOf, isStopWord, secondSenses, tokenConcepts } from './meaning.js';
+import { kindWord } from './kinds.js';
+import { concept, isKindOf, secondSenses, tokenConcepts } from './meaning.js';
 import { type QuestionReading, YEAR } from './question.js';
-import { kindWord, NOT_NAME_TYPES, type Span, typeFit } from './spans.js';
+import { NOT_NAME_TYPES, type Span, typeFit } from './spans.js';
+import { isStopWord } from './stop-words.js';
 import type { AnswerSentence } from './types.js';
 
 /** What a sentence says of the question, for scoring its spans. */

@@ -7,6 +7,7 @@ import { spanText, type Token } from '../nlp.js';
 import { isKindByWordNet } from '../wordnet.js';
 import { titleCase, wordsOf } from '../words.js';
 import { COUNTRIES, COUNTRY_ALIASES, DEMONYMS } from './countries.js';
+import { namesKindOf } from './kinds.js';
 import { isKindOf } from './meaning.js';
 import { clean, HAS_YEAR, MONTHS, NUMBER_WORDS, type QuestionReading, YEAR, YEAR_IN } from './question.js';
 
@@ -228,6 +229,8 @@ function nounPhraseSpans(
       push(i, last, 'np');
       // "coaches rowing" for "What sport …": the kind asked for is the head alone.
       if (last > i && descriptor && namesKindOf(tokens, last, last, descriptor)) push(last, last, 'np');
+      // "a thriller film" for "What type of film …": the kind without the noun asked for.
+      if (last > i && tokens[last]!.lemma === descriptor) push(i, last - 1, 'np');
     }
     i = end + 1;
   }
@@ -318,6 +321,14 @@ export function typeFit(reading: QuestionReading, span: Span, tokens: readonly T
       if (t === 'year') return 0.15;
       return t === 'date' ? 0.1 : 0;
     default: {
+      // "What kind of artist was X?": a common noun naming a kind of artist, not a name.
+      if (reading.kindOf && reading.descriptor) {
+        if (t !== 'np') return 0.1;
+        // "a thriller film": the words before the noun asked for say the kind.
+        if (tokens[span.end + 1]?.lemma === reading.descriptor) return 1;
+        if (tokens[span.end]?.lemma === reading.descriptor) return 0.5;
+        return namesKindOf(tokens, span.start, span.end, reading.descriptor) ? 1 : 0.3;
+      }
       // "What instrument does she play?": "the cello" is a kind of instrument. Below a name: "Which
       // film …" asks for a named one, and "a documentary" is a film too.
       if (reading.descriptor && t === 'np' && namesKindOf(tokens, span.start, span.end, reading.descriptor))
@@ -371,35 +382,4 @@ export function coordinated(
     }
   }
   return start !== at.start || end !== at.end ? clean(spanText(tokens, start, end)) : null;
-}
-
-/**
- * Whether tokens `start..end` name a kind of `descriptor` by WordNet's hierarchy ("cello" of
- * instrument, "German" of language): the last two words, or the head alone.
- */
-export function namesKindOf(
-  tokens: readonly Token[],
-  start: number,
-  end: number,
-  descriptor: string,
-): boolean {
-  const head = tokens[end];
-  if (head?.type !== 'word') return false;
-  if (start < end && isKindByWordNet(`${tokens[end - 1]!.lemma} ${head.lemma}`, descriptor)) return true;
-  return isKindByWordNet(head.lemma, descriptor) || isKindByWordNet(head.normal, descriptor);
-}
-
-/**
- * Where the kind a which-question asks for heads a span of `words` words: its last token ("Quillon
- * Shipyard" for "which shipyard"), or its first ("River Ode", "Lake Varn"); -1 when neither.
- */
-export function kindWord(
-  tokens: readonly Token[],
-  span: Span,
-  words: number,
-  descriptor: string | null,
-): number {
-  if (!descriptor || words < 2) return -1;
-  if (isKindOf(tokens[span.end]?.lemma ?? '', descriptor)) return span.end;
-  return tokens[span.start]?.lemma === descriptor ? span.start : -1;
 }

@@ -1,0 +1,69 @@
+import { describe, expect, test } from 'vitest';
+import { createOfflineTasks } from '../src/index.js';
+
+// Invented encyclopedia entries of a made-up film world (title line, then the entry); the expected
+// answers are read off them by hand.
+const entry = (title: string, body: string) => ({ id: title, text: `${title}\n${body}` });
+const entries = [
+  entry(
+    'Harrow Vane',
+    'Harrow Vane (born 14 March 1961) is a Corvish film director. He is best known for the drama "The Salt Orchard" (1994). Vane was born in Oldmere and studied at the Dunmore Academy of Arts.',
+  ),
+  entry(
+    'The Salt Orchard',
+    'The Salt Orchard is a 1994 drama film directed by Harrow Vane and starring Petra Lune. It was produced by Lantern Pictures.',
+  ),
+  entry(
+    'Petra Lune',
+    'Petra Lune (1958 – 2019) was a Corvish actress. Lune was married to the composer Anselm Rook from 1985 until her death.',
+  ),
+  entry(
+    'Anselm Rook',
+    'Anselm Rook (born 1950) is a Corvish composer. He served as principal conductor of the Oldmere Symphony Orchestra from 1988 to 2004.',
+  ),
+  entry(
+    'Dunmore Academy of Arts',
+    'The Dunmore Academy of Arts is a private art school in Oldmere. It was founded in 1872 by the painter Ilka Dunmore.',
+  ),
+  entry(
+    'Lantern Pictures',
+    'Lantern Pictures is a film production company based in Tessaly. It was established in 1979 by Marta Quell.',
+  ),
+  entry(
+    'Glass Harbour',
+    'Glass Harbour is a 2003 thriller film directed by Nadia Orsk. It was filmed on the island of Merrow.',
+  ),
+];
+const tasks = createOfflineTasks();
+const ask = async (q: string) => (await tasks.answer(q, entries)).answer;
+
+describe('questions through an entity they only describe', () => {
+  test.each([
+    // The wh-phrase inside a relative clause: the composer first, then what he conducted.
+    ['Petra Lune was married to a composer who conducted which orchestra?', 'Oldmere Symphony Orchestra'],
+    // "the production company of X": the company that produced X.
+    ['Where is the production company of The Salt Orchard based?', 'Tessaly'],
+    // A relative clause without "that" after a common noun, the main verb after it.
+    ['When was the academy Harrow Vane attended founded?', '1872'],
+    ['Who founded the academy Harrow Vane attended?', 'Ilka Dunmore'],
+  ])('%s → %s', async (q, expected) => {
+    expect(await ask(q)).toBe(expected);
+  });
+
+  test('a name and a verb right after a noun stay the subject and verb of the question', async () => {
+    // "the film Glass Harbour filmed …" is no "film that Glass Harbour shot".
+    expect(await ask('Where was the film Glass Harbour filmed?')).toBe('Merrow');
+  });
+});
+
+describe('what kind of a person or thing', () => {
+  test.each([
+    // A kind of a person noun is a common noun ("painter"), not a person's name.
+    ['What kind of artist was Ilka Dunmore?', 'painter'],
+    ['The founder of the Dunmore Academy of Arts was what kind of artist?', 'painter'],
+    // "a thriller film": the words before the noun asked for name the kind.
+    ['What type of film is Glass Harbour?', 'thriller'],
+  ])('%s → %s', async (q, expected) => {
+    expect(await ask(q)).toBe(expected);
+  });
+});
