@@ -31,7 +31,11 @@ const entries = [
   ),
   entry(
     'Glass Harbour',
-    'Glass Harbour is a 2003 thriller film directed by Nadia Orsk. It was filmed on the island of Merrow.',
+    'Glass Harbour is a 2003 thriller film directed by Nadia Orsk. It stars Oskar Brill as a lighthouse keeper. It was filmed on the island of Merrow.',
+  ),
+  entry(
+    'Oskar Brill',
+    'Oskar Brill (born 1966) is a Corvish actor. He began his career on stage at the Tessaly Playhouse.',
   ),
 ];
 const tasks = createOfflineTasks();
@@ -63,6 +67,20 @@ describe('what kind of a person or thing', () => {
     ['The founder of the Dunmore Academy of Arts was what kind of artist?', 'painter'],
     // "a thriller film": the words before the noun asked for name the kind.
     ['What type of film is Glass Harbour?', 'thriller'],
+  ])('%s → %s', async (q, expected) => {
+    expect(await ask(q)).toBe(expected);
+  });
+});
+
+describe('who stands in a role', () => {
+  test.each([
+    // The context calls Petra Lune an actress and Anselm Rook a composer.
+    ['Which actress was married to a composer?', 'Petra Lune'],
+    // A past tense the tagger reads as a noun ("starred") says its verb.
+    ['Who starred in Glass Harbour?', 'Oskar Brill'],
+    // "It stars X": the film is the subject, its star the object.
+    ['Who is the star of Glass Harbour?', 'Oskar Brill'],
+    ['The star of Glass Harbour began his career at which theatre?', 'Tessaly Playhouse'],
   ])('%s → %s', async (q, expected) => {
     expect(await ask(q)).toBe(expected);
   });

@@ -1,9 +1,9 @@
 import { isKindByWordNet } from '../wordnet.js';
 import { containsWords, contentWords } from '../words.js';
-import { aboutItems, wordSet } from './about.js';
+import { aboutItems } from './about.js';
 import { pairedNames } from './chain.js';
 import { askedKind, nounCompounds, otherKind } from './comparatives.js';
-import { COUNTRIES, COUNTRY_ALIASES, countriesOf, DEMONYMS } from './countries.js';
+import { countriesOf } from './countries.js';
 import { AGE_WORDS, eventDistance, eventYear, numberValue } from './events.js';
 import { roleHeads } from './identity.js';
 import { type Relation, relationOf } from './kinship.js';

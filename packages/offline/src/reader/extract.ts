@@ -3,10 +3,13 @@
  * support (with bridges to other items for multi-hop questions), its type's fit, its closeness to
  * the question's words (read by meaning) and its novelty.
  */
+import { isKindByWordNet } from '../wordnet.js';
 import { wordsOf } from '../words.js';
 import { aboutItems } from './about.js';
 import { chooseOption, polarAnswer } from './compare.js';
 import { type QuestionCues, questionCues } from './cues.js';
+import { roleHeads } from './identity.js';
+import { isKindOf } from './meaning.js';
 import { readSentence, scoreSpan } from './span-score.js';
 import { coordinated, sentenceSpans } from './spans.js';
 import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
@@ -80,6 +83,8 @@ export function extractPhrase(
       }
     }
   }
+  if (reading.kind === 'person' && reading.descriptor && !GENERIC_PERSONS.has(reading.descriptor))
+    checkRoles(found, reading.descriptor, sentences);
   const best = pickBest(found);
   if (best) {
     const items = [sentences[best.sentence]!.item];
@@ -94,6 +99,31 @@ export function extractPhrase(
   }
   // No span of the type asked for in a supported sentence: no answer.
   return null;
+}
+
+/** Person nouns that say no more than that the answer is a person. */
+const GENERIC_PERSONS = new Set(['person', 'man', 'woman', 'people', 'one', 'individual', 'someone']);
+/** How many of the best candidates have their roles checked. */
+const ROLE_CHECKED = 5;
+
+/**
+ * "Which actress …": the best candidates the context calls an actress (or a kind of one) gain, those
+ * it calls only something else (a composer) lose; those it calls nothing stay as they are.
+ */
+function checkRoles(
+  found: Map<string, Found>,
+  descriptor: string,
+  sentences: readonly AnswerSentence[],
+): void {
+  const ranked = [...found.values()].sort((a, b) => b.best - a.best).slice(0, ROLE_CHECKED);
+  for (const f of ranked) {
+    const heads = roleHeads(f.text, sentences);
+    if (heads.size === 0) continue;
+    const fits = [...heads].some((h) => isKindOf(h, descriptor) || isKindByWordNet(h, descriptor));
+    const factor = fits ? 1.5 : 0.6;
+    f.best *= factor;
+    f.total *= factor;
+  }
 }
 
 /**

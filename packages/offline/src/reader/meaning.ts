@@ -8,7 +8,7 @@
  */
 import type { EntityAnalysis } from '../entities.js';
 import { DESCRIPTOR_TYPES } from '../lexicon.js';
-import { type Analysis, isContent, isKnownWord, type Token } from '../nlp.js';
+import { type Analysis, isKnownWord } from '../nlp.js';
 import { saysContent } from './stop-words.js';
 import { GROUPS } from './synonyms.js';
 
@@ -229,6 +229,16 @@ function conceptOf(lemma: string): string {
   if (ing) {
     for (const verb of [ing, `${ing}e`, ing.replace(/(.)\1$/, '$1')]) {
       if (!canonical.has(verb) && !isKnownWord(verb)) continue;
+      const head = canonical.get(verb) ?? verb;
+      canonical.set(lemma, head);
+      return head;
+    }
+  }
+  // A past tense the tagger read as a noun keeps its own form as lemma ("Who starred in X?"): the verb.
+  const past = /^([a-z]{3,})ed$/.exec(lemma)?.[1];
+  if (past) {
+    for (const verb of [past, `${past}e`, past.replace(/(.)\1$/, '$1'), past.replace(/i$/, 'y')]) {
+      if (verb.length < 3 || (!canonical.has(verb) && !isKnownWord(verb))) continue;
       const head = canonical.get(verb) ?? verb;
       canonical.set(lemma, head);
       return head;

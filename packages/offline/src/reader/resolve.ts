@@ -185,6 +185,12 @@ function relationCue(
   return best;
 }
 
+/**
+ * Roles whose verb takes the work as subject and the person as object ("It stars X"; by concept, so
+ * "features" and "casts" too).
+ */
+const OBJECT_ROLES = new Set(['star']);
+
 /** A role relation's cue at token `k` ("directed by X", "director X", "X is the director", "a song by X"). */
 function roleCue(
   relation: Extract<Relation, { kind: 'role' }>,
@@ -197,12 +203,20 @@ function roleCue(
   const t = tokens[k]!;
   let best = 0;
   const meaning = concept(t.lemma);
-  if (relation.verbs.some((v) => concept(v) === meaning) && (t.pos === 'VERB' || /ed$|en$/.test(t.normal))) {
+  // "It stars X" (a verb in -s the tagger reads as a plural noun after a pronoun or name).
+  const verbAfterSubject =
+    t.pos === 'NOUN' && /s$/.test(t.normal) && /^(PRON|PROPN)$/.test(tokens[k - 1]?.pos ?? '');
+  if (
+    relation.verbs.some((v) => concept(v) === meaning) &&
+    (t.pos === 'VERB' || /ed$|en$/.test(t.normal) || verbAfterSubject)
+  ) {
     // "directed by X" (passive: the agent after "by"); "X directed …" (active: the subject).
     let by = false;
     for (let j = k + 1; j < span.start; j++) if (tokens[j]!.normal === 'by') by = true;
     if (after >= 0 && by) best = Math.max(best, near(after, 8, 1.2));
     if (before >= 0) best = Math.max(best, near(before, 3, 0.7));
+    // "The film stars X", "starring X": the work is the subject, its star the object.
+    if (after >= 0 && !by && OBJECT_ROLES.has(meaning)) best = Math.max(best, near(after, 3, 1));
   } else if (
     t.lemma === relation.noun ||
     kinNoun(t.lemma) === relation.noun ||

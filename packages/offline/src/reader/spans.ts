@@ -4,11 +4,9 @@
  */
 import type { EntityAnalysis } from '../entities.js';
 import { spanText, type Token } from '../nlp.js';
-import { isKindByWordNet } from '../wordnet.js';
 import { titleCase, wordsOf } from '../words.js';
 import { COUNTRIES, COUNTRY_ALIASES, DEMONYMS } from './countries.js';
 import { namesKindOf } from './kinds.js';
-import { isKindOf } from './meaning.js';
 import { clean, HAS_YEAR, MONTHS, NUMBER_WORDS, type QuestionReading, YEAR, YEAR_IN } from './question.js';
 
 /** Span types that are not names. */
