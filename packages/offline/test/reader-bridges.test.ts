@@ -38,6 +38,10 @@ const entries = [
     'Oskar Brill (born 1966) is a Corvish actor. He began his career on stage at the Tessaly Playhouse.',
   ),
 ];
+entries.push(
+  entry('Askeby', 'Askeby is a fishing village on the west coast of Corvany, with about 900 inhabitants.'),
+  entry('Elin Vass', 'Elin Vass (born 1987) is a Corvish singer. She grew up in Askeby.'),
+);
 const tasks = createOfflineTasks();
 const ask = async (q: string) => (await tasks.answer(q, entries)).answer;
 
@@ -81,6 +85,17 @@ describe('who stands in a role', () => {
     // "It stars X": the film is the subject, its star the object.
     ['Who is the star of Glass Harbour?', 'Oskar Brill'],
     ['The star of Glass Harbour began his career at which theatre?', 'Tessaly Playhouse'],
+  ])('%s → %s', async (q, expected) => {
+    expect(await ask(q)).toBe(expected);
+  });
+});
+
+describe('how many', () => {
+  test.each([
+    // "900 inhabitants" counts people; a population is who lives there.
+    ['How many people live in Askeby?', '900'],
+    ['What is the population of Askeby?', '900 inhabitants'],
+    ['How many people live in the village where Elin Vass grew up?', '900'],
   ])('%s → %s', async (q, expected) => {
     expect(await ask(q)).toBe(expected);
   });

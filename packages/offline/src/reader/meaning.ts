@@ -138,6 +138,8 @@ const EVENT_NOUNS: Readonly<Record<string, string>> = {
   education: 'study',
   graduation: 'study',
   residence: 'live',
+  // "a population of 900", "900 inhabitants", "How many people live …": who lives there.
+  population: 'live',
   discovery: 'discover',
   invention: 'invent',
   recording: 'record',

@@ -268,6 +268,13 @@ function agentWeight(
     const counted = tokens[span.end + 1]?.type === 'word' ? tokens[span.end + 1] : tokens[span.end + 2];
     const unit = span.text.split(/\s+/).length > 1 ? tokens[span.end] : counted;
     if (unit && (unit.lemma === unitAsked || concept(unit.lemma) === concept(unitAsked))) weight = 2;
+    // "900 inhabitants" for "How many people …", "four ferries" for "How many vessels …": a kind of
+    // what is counted.
+    else if (
+      unit?.pos === 'NOUN' &&
+      isKindByWordNet(unit.lemma, unitAsked === 'people' ? 'person' : unitAsked)
+    )
+      weight = 1.5;
     // A number that counts something else ("two weeks" for "how many passengers") is not it.
     else if (unit?.pos === 'NOUN') return null;
   }
