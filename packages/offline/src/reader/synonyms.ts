@@ -106,3 +106,45 @@ export const GROUPS: readonly string[] = [
   'advertisement advert ad',
   'mathematics maths math',
 ];
+
+/**
+ * Second senses: a word that also means another group's relation in common use. A text's "started
+ * a yard" founded it, "runs the programme" leads it, "keeps the bakery" runs it. Added to a
+ * sentence's concepts beside the word's own, so "When was X founded?" finds "… started X in 1923"
+ * and "When did X start?" still finds it as a start.
+ */
+export const SECOND_SENSES: Readonly<Record<string, readonly string[]>> = {
+  start: ['found', 'open'],
+  begin: ['found', 'open'],
+  open: ['found'],
+  launch: ['release', 'open'],
+  run: ['lead'],
+  // "The institute is directed by Y": Y leads it, runs it; "the film directed by Y": Y made it.
+  direct: ['lead', 'operate', 'make'],
+  // Who made a thing is who created it, whatever the craft: "Who made Harbour Lights?".
+  write: ['make'],
+  compose: ['make'],
+  paint: ['make'],
+  design: ['make'],
+  build: ['make'],
+  create: ['make'],
+  produce: ['make'],
+  craft: ['make'],
+  manage: ['lead'],
+  keep: ['operate'],
+  head: ['operate'],
+  skipper: ['lead'],
+  // "What did she make out of oak?" asks what she built.
+  make: ['build'],
+  come: ['move'],
+  // What a ferry or a hall "carries", "holds" or "seats", it takes: "takes 120 passengers".
+  carry: ['take'],
+  hold: ['take'],
+  seat: ['take', 'hold'],
+  // The people who work somewhere: "27 staff" answers "how many people work there".
+  staff: ['work'],
+  employee: ['work'],
+  worker: ['work'],
+  personnel: ['work'],
+  crew: ['work'],
+};
