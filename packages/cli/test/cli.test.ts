@@ -26,7 +26,9 @@ async function corpusDir(): Promise<string> {
 describe('grag CLI errors', () => {
   it('reports a missing corpus path in one line with a non-zero exit', async () => {
     const io = captureIO(await tmp());
-    const code = await run(['index', '/no/such/dir', '--method', 'bm25', '--out', '/tmp/x'], io);
+    // An output folder of the test's own, not a fixed path another process may hold.
+    const out = join(await mkdtemp(join(tmpdir(), 'grag-cli-')), 'index');
+    const code = await run(['index', '/no/such/dir', '--method', 'bm25', '--out', out], io);
     expect(code).toBe(1);
     expect(io.err().trim().split('\n')).toHaveLength(1);
     expect(io.err()).toMatch(/^grag: Corpus path \/no\/such\/dir does not exist/);
