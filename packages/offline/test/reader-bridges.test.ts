@@ -11,7 +11,7 @@ const entries = [
   ),
   entry(
     'The Salt Orchard',
-    'The Salt Orchard is a 1994 drama film directed by Harrow Vane and starring Petra Lune. It was produced by Lantern Pictures.',
+    'The Salt Orchard is a 1994 drama film directed by Harrow Vane and starring Petra Lune and Oskar Brill. It was produced by Lantern Pictures.',
   ),
   entry(
     'Petra Lune',
@@ -54,6 +54,11 @@ describe('questions through an entity they only describe', () => {
     // A relative clause without "that" after a common noun, the main verb after it.
     ['When was the academy Harrow Vane attended founded?', '1872'],
     ['Who founded the academy Harrow Vane attended?', 'Ilka Dunmore'],
+    // "the N at which …", "the N in which …": a relative clause after a preposition.
+    ['When was the school at which Harrow Vane studied founded?', '1872'],
+    // The film found must be one: Harrow Vane, whom the context calls "a Corvish film director",
+    // is no film, though "film" stands next to his name.
+    ['Who directed the film in which Petra Lune and Oskar Brill starred?', 'Harrow Vane'],
   ])('%s → %s', async (q, expected) => {
     expect(await ask(q)).toBe(expected);
   });

@@ -81,6 +81,16 @@ export function findDescription(tokens: readonly Token[]): Description | null {
       clauseStart = k + 1;
       connector = t.normal === 'whoever' ? 'who' : 'which';
       headEnd = k;
+    } else if (
+      (t.normal === 'which' || t.normal === 'whom') &&
+      head.pos === 'ADP' &&
+      tokens[k - 2]?.pos === 'NOUN' &&
+      !isCapital(tokens[k - 2])
+    ) {
+      // "the thriller in which X plays …", "the man for whom the hall is named".
+      clauseStart = k + 1;
+      connector = `${head.normal} which`;
+      headEnd = k - 2;
     } else if (RELATIVE.has(t.normal) && head.pos === 'NOUN' && !isCapital(head)) {
       clauseStart = k + 1;
       connector = t.normal;
@@ -147,7 +157,8 @@ export function findDescription(tokens: readonly Token[]): Description | null {
     // "X married a composer who conducted *which orchestra*?": the question's own wh-phrase stands
     // in the clause, so the clause is what is asked, not a description of something known.
     if (asksInside(tokens, clauseStart, end)) continue;
-    const headNoun = t.normal === 'whoever' ? 'person' : t.normal === 'whatever' ? 'thing' : head.lemma;
+    const headNoun =
+      t.normal === 'whoever' ? 'person' : t.normal === 'whatever' ? 'thing' : tokens[headEnd]!.lemma;
     // The head with its modifiers ("research vessel"), without the determiner.
     let modifiers = start;
     while (modifiers < headEnd && tokens[modifiers]!.pos === 'DET') modifiers++;
@@ -161,6 +172,8 @@ export function findDescription(tokens: readonly Token[]): Description | null {
     else if (PERSON_HEADS.has(headNoun) && connector !== 'where')
       question = `Who ${connector === 'who' || connector === 'that' ? '' : `${connector} `}${clause}?`;
     else if (connector === 'where') question = `Which ${headPhrase} is where ${clause}?`;
+    else if (connector.endsWith(' which'))
+      question = `${capitalise(connector.slice(0, -6))} which ${headPhrase} ${clause}?`;
     else if (connector === 'is' || connector === 'was')
       question = `Which ${headPhrase} ${connector} ${clause}?`;
     else question = `Which ${headPhrase} ${clause}?`;

@@ -232,15 +232,19 @@ async function chainStep(
   // Lindqvist Institute", somewhere in the context.
   const kinds =
     ('kinds' in description ? description.kinds : undefined) ?? (description.head ? [description.head] : []);
-  if (kinds.length > 0 && !kinds.some((kind) => GENERIC_PLACES.has(kind) || describedAs(sub.answer, kind))) {
-    // …or what a sentence calls it: "X was a Norwegian marine biologist"; or a kind of it by
-    // WordNet, the name itself ("Norway" is a country) or what the context calls it ("a tern").
+  if (kinds.length > 0 && !kinds.some((kind) => GENERIC_PLACES.has(kind))) {
+    // What a sentence calls it ("X was a Norwegian marine biologist"), or a kind of it by WordNet
+    // (the name itself, "Norway" is a country, or what the context calls it, "a tern"); else a
+    // word of the kind next to it ("the research vessel Aurora Tern", "the Lindqvist Institute").
+    // What the context calls it decides when it calls it anything: "a film director" is no film.
     const heads = roleHeads(sub.answer, plain);
     const kindOf = (kind: string): boolean =>
       heads.has(kind) ||
       isKindByWordNet(sub.answer, kind) ||
       [...heads].some((h) => isKindByWordNet(h, kind));
-    if (!kinds.some(kindOf)) return null;
+    const fits = (kind: string): boolean =>
+      kindOf(kind) || (heads.size === 0 && describedAs(sub.answer, kind));
+    if (!kinds.some(fits)) return null;
   }
   for (const i of sub.items) addItem(i);
   // "Who is the woman who started X?": the description is all that is asked.

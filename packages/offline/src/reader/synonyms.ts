@@ -139,6 +139,8 @@ export const SECOND_SENSES: Readonly<Record<string, readonly string[]>> = {
   come: ['move'],
   // What a ferry or a hall "carries", "holds" or "seats", it takes: "takes 120 passengers".
   carry: ['take'],
+  // "X plays the keeper in Y": Y stars X; a role played is acted.
+  play: ['star'],
   hold: ['take'],
   seat: ['take', 'hold'],
   // The people who work somewhere: "27 staff" answers "how many people work there".
