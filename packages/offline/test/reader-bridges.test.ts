@@ -59,6 +59,9 @@ describe('questions through an entity they only describe', () => {
     // The film found must be one: Harrow Vane, whom the context calls "a Corvish film director",
     // is no film, though "film" stands next to his name.
     ['Who directed the film in which Petra Lune and Oskar Brill starred?', 'Harrow Vane'],
+    // The clause ends before the main verb, also when the tagger reads both verbs as other words
+    // ("starred" a noun, "married" an adjective).
+    ['Who was the woman that starred in The Salt Orchard married to?', 'Anselm Rook'],
   ])('%s → %s', async (q, expected) => {
     expect(await ask(q)).toBe(expected);
   });

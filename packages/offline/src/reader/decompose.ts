@@ -291,7 +291,13 @@ function clauseEnd(tokens: readonly Token[], k: number): number {
     const t = tokens[i]!;
     if (CLAUSE_BREAK.test(t.value) || t.value === '?') break;
     const nominal = misreadVerb(tokens, i);
-    if ((t.pos === 'VERB' || t.pos === 'AUX') && !nominal) {
+    // "the woman that starred in X *married* to?": a participle the tagger reads as an adjective
+    // after the clause's verb and object is the main clause's.
+    if (sawVerb && sawObject && t.pos === 'ADJ' && /ed$/.test(t.normal) && tokens[i + 1]?.pos === 'ADP')
+      break;
+    // "that *starred* in X": a past tense right after the relative, read as a noun, is its verb.
+    const pastRead = i === k && t.pos === 'NOUN' && /[^e]ed$/.test(t.normal);
+    if (((t.pos === 'VERB' || t.pos === 'AUX') && !nominal) || pastRead) {
       // A verb after the object closes the clause ("that built the Orsa *founded*"); a clause whose
       // subject comes first takes its verb after it ("where her mother *works*").
       // "was built": a participle after its auxiliary is the same verb.
