@@ -108,3 +108,28 @@ describe('how many', () => {
     expect(await ask(q)).toBe(expected);
   });
 });
+
+describe('a song, its singer and its label', () => {
+  // Invented entries of a made-up music world.
+  const music = [
+    entry(
+      'Salt Lanterns',
+      'Salt Lanterns is a song by Maeve Dunne. It was released in 2016 by Harbour Sound Records.',
+    ),
+    entry('Maeve Dunne', 'Maeve Dunne (born 1990) is an Irish singer-songwriter from Galway.'),
+    entry(
+      'Harbour Sound Records',
+      'Harbour Sound Records is a record label owned by Corrib Media. It was founded by Ronan Kell in 1994.',
+    ),
+  ];
+  test.each([
+    // "What is the N of X?" asks for the N as "What N is X?" does: "Irish" need not say "nationality".
+    ['What is the nationality of Maeve Dunne?', 'Irish'],
+    // "the (record) label of X": the label that released X.
+    ['Who owns the record label of Salt Lanterns?', 'Corrib Media'],
+    // A relative clause without "that" in the passive.
+    ['Who founded the label Salt Lanterns was released on?', 'Ronan Kell'],
+  ])('%s → %s', async (q, expected) => {
+    expect((await tasks.answer(q, music)).answer).toBe(expected);
+  });
+});

@@ -204,6 +204,10 @@ export function findRelationPhrase(tokens: readonly Token[]): RelationPhrase | n
       const end = isCapital(tokens[i]) || isQuote(tokens[i]) ? nameEnd(tokens, i) : -1;
       if (end >= i) {
         let start = rel.start;
+        // "the record label of X", "the film director of X": a noun before the relation noun
+        // belongs to the phrase.
+        for (let n = 0; n < 2 && tokens[start - 1]?.pos === 'NOUN' && !isCapital(tokens[start - 1]); n++)
+          start--;
         if (tokens[start - 1]?.pos === 'DET' && !isCapital(tokens[start - 1])) start--;
         let last = end;
         // "the organist of the Merrow Falls concert hall": the name modifies the nouns after it,

@@ -243,8 +243,12 @@ function asksInside(tokens: readonly Token[], start: number, end: number): boole
 function objectRelative(tokens: readonly Token[], k: number): boolean {
   let i = k;
   while (i < tokens.length && isCapital(tokens[i])) i++;
+  // "the label X *was released* on": a passive after the name.
+  const passive = tokens[i]?.pos === 'AUX' && /^(is|was|are|were)$/.test(tokens[i]!.normal);
+  if (passive) i++;
   const verb = tokens[i];
   if (verb?.pos !== 'VERB' || verb.normal === verb.lemma) return false;
+  if (passive && !PARTICIPLE_LINKS.has(tokens[i + 1]?.normal ?? '')) return false;
   const before = tokens[k - 3];
   if (before && (before.pos === 'ADP' || (before.pos === 'VERB' && !misreadVerb(tokens, k - 3)))) return true;
   for (let j = i + 1; j < tokens.length; j++) {

@@ -149,6 +149,8 @@ export function relationOf(lemma: string): Relation[] | null {
   const k = KIN[lemma];
   if (k) return k;
   if (NOT_RELATIONS.has(lemma)) return null;
+  // "the (record) label of X": the label that released X.
+  if (lemma === 'label') return [{ kind: 'role', noun: lemma, verbs: ['release'] }];
   const verb = agentVerb(lemma);
   if (verb) return [{ kind: 'role', noun: lemma, verbs: [verb] }];
   return null;

@@ -16,7 +16,7 @@ import {
   MIN_WORDS,
   polarComparison,
 } from './comparatives.js';
-import { concept } from './meaning.js';
+import { agentVerb, concept, eventVerb } from './meaning.js';
 
 /** What kind of phrase a question asks for. */
 export type QuestionKind = 'person' | 'place' | 'date' | 'number' | 'polar' | 'choice' | 'thing';
@@ -337,6 +337,7 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
       }
     }
   }
+  askedAfterCopula(tokens, reading);
   if (wh === 'who' || wh === 'whom' || wh === 'whose') reading.kind = 'person';
   else if (wh === 'where') reading.kind = 'place';
   else if (wh === 'when') reading.kind = 'date';
@@ -358,4 +359,19 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
     reading.withUnit = true;
   }
   return reading;
+}
+
+/**
+ * "What is the nationality of X?" asks as "What nationality is X?": the noun after the copula is
+ * what is asked, not a word the answer's sentence must say — when it names no event ("nationality",
+ * "genre"; not "birthplace", whose "born" the sentence says). The wh-phrase then runs to it.
+ */
+function askedAfterCopula(tokens: readonly Token[], reading: QuestionReading): void {
+  const descriptor = reading.descriptor;
+  if (!descriptor || eventVerb(descriptor) || agentVerb(descriptor) || reading.whStart < 0) return;
+  let k = reading.whEnd + 1;
+  if (tokens[k]?.pos !== 'AUX') return;
+  k++;
+  while (tokens[k] && /^(DET|ADJ)$/.test(tokens[k]!.pos)) k++;
+  if (tokens[k]?.lemma === descriptor && tokens[k + 1]?.normal === 'of') reading.whEnd = k;
 }
