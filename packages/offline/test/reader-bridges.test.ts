@@ -49,6 +49,10 @@ describe('questions through an entity they only describe', () => {
   test.each([
     // The wh-phrase inside a relative clause: the composer first, then what he conducted.
     ['Petra Lune was married to a composer who conducted which orchestra?', 'Oldmere Symphony Orchestra'],
+    [
+      'Petra Lune was married to a composer who later conducted which orchestra?',
+      'Oldmere Symphony Orchestra',
+    ],
     // "the production company of X": the company that produced X.
     ['Where is the production company of The Salt Orchard based?', 'Tessaly'],
     // A relative clause without "that" after a common noun, the main verb after it.

@@ -216,7 +216,9 @@ export function askedRelative(
     const headPhrase = spanText(tokens, modifiers, k - 1);
     const before = spanText(tokens, 0, start - 1);
     const clause = spanText(tokens, k + 1, end);
-    const verbFirst = tokens[k + 1]!.pos === 'VERB' || tokens[k + 1]!.pos === 'AUX';
+    // "who (later) became mayor of which city": the clause opens with its verb.
+    const v = tokens[k + 1]!.pos === 'ADV' ? k + 2 : k + 1;
+    const verbFirst = tokens[v]?.pos === 'VERB' || tokens[v]?.pos === 'AUX';
     if (!verbFirst) continue;
     return { first: `${before} which ${headPhrase}?`, ask: (found) => `${found} ${clause}?` };
   }
