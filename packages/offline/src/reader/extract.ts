@@ -106,8 +106,8 @@ export function extractPhrase(
   return null;
 }
 
-/** Nouns that say no more than that the answer is a person, a place or a thing. */
-const GENERIC_NOUNS = new Set('person man woman people one individual someone thing place name'.split(' '));
+/** Person nouns that say no more than that the answer is a person. */
+const GENERIC_NOUNS = new Set('person man woman people one individual someone'.split(' '));
 /** How many of the best candidates have their roles checked. */
 const ROLE_CHECKED = 5;
 

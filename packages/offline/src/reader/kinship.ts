@@ -127,11 +127,6 @@ const NOT_RELATIONS = new Set(
   ),
 );
 
-/**
- * The relations a noun (lemma) stands for, or null when it names none: a kinship noun, or an agent
- * noun whose verb relates it ("director" → direct, "founder" → found, "builder" → build; see
- * {@link agentVerb}).
- */
 /** Nouns of a company or body a relation noun before them qualifies ("production company"). */
 const BODY_HEADS = new Set('company studio firm house label publisher agency'.split(' '));
 
@@ -145,6 +140,11 @@ export function bodyRelation(modifier: string, head: string): Relation[] | null 
   return verb ? [{ kind: 'role', noun: `${modifier} ${head}`, verbs: [verb] }] : null;
 }
 
+/**
+ * The relations a noun (lemma) stands for, or null when it names none: a kinship noun, or an agent
+ * noun whose verb relates it ("director" → direct, "founder" → found, "builder" → build; see
+ * {@link agentVerb}).
+ */
 export function relationOf(lemma: string): Relation[] | null {
   const k = KIN[lemma];
   if (k) return k;
