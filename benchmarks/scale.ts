@@ -397,6 +397,7 @@ async function main(): Promise<void> {
     }
   }
   report.loadAverage.end = loadavg()[0]!;
+  report.finished = new Date().toISOString();
   writeFileSync(join(out, 'scale.json'), `${JSON.stringify(report, null, 2)}\n`);
   const md = render(report);
   writeFileSync(join(out, 'scale.md'), md);
