@@ -407,7 +407,11 @@ async function main(): Promise<void> {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   main().catch((error) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    // The script's own errors (bad flags, a changed cached corpus) are one line; others keep their stack.
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(
+      message.startsWith('scale: ') ? message : error instanceof Error ? (error.stack ?? message) : message,
+    );
     process.exitCode = 1;
   });
 }
