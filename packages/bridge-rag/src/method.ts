@@ -1,6 +1,6 @@
-import { type BuildContext, InvalidArgumentError, type Method, type MethodTasks } from '@grag/core';
-import { createEntityExtractor, type EntityExtractor } from '@grag/core/graph';
-import { requireTasks } from '@grag/core/kit';
+import type { BuildContext, Method, MethodTasks } from '@grag/core';
+import { contextEntityExtractor, type EntityExtractor } from '@grag/core/graph';
+import { defineMethod } from '@grag/core/kit';
 import { buildBridgeRagIndex } from './build.js';
 import {
   BRIDGE_RAG_BUILD_OPTION_KEYS,
@@ -40,15 +40,8 @@ const USES = ['embedder', 'vectorIndex'] as const;
 /** The task contracts bridge-rag calls: none (it reads entities with the text analyzer). */
 const TASKS: MethodTasks = { build: {}, retrieve: {} };
 
-function contextEntityExtractor(ctx: Pick<BuildContext, 'textAnalyzer'>, caller: string): EntityExtractor {
-  if (!ctx.textAnalyzer) {
-    throw new InvalidArgumentError(
-      'ctx',
-      `${caller}: bridge-rag reads entities with a text analyzer and the build context has none; pass \`textAnalyzer: createWinkTextAnalyzer()\` from @grag/offline (createOfflineProviders() includes it), or an \`extractor\` to createBridgeRag.`,
-    );
-  }
-  return createEntityExtractor(ctx.textAnalyzer);
-}
+/** Who the message of a missing text analyzer names. */
+const EXTRACTOR_USER = { method: 'bridge-rag', factory: 'createBridgeRag' };
 
 /**
  * bridge-rag, grag's own method: hybrid BM25 + dense entry passages, a passage–entity graph read
@@ -60,35 +53,24 @@ export function createBridgeRag(
 ): Method<BridgeRagIndex, BridgeRagOptions, BridgeRagRetrieveOptions> {
   const name = settings.name ?? 'bridge-rag';
   const extractorOf = (ctx: BuildContext, caller: string): EntityExtractor =>
-    settings.extractor ?? contextEntityExtractor(ctx, caller);
-  const format = { method: name, formatVersion: BRIDGE_RAG_FORMAT_VERSION, uses: USES, tasks: TASKS.build };
-  return {
+    settings.extractor ?? contextEntityExtractor(ctx, caller, EXTRACTOR_USER);
+  return defineMethod({
     name,
     description: "grag's own: hybrid entry passages + linked passage-entity graph, title and mention bridges",
-    capabilities: { uses: USES, tasks: TASKS },
     formatVersion: BRIDGE_RAG_FORMAT_VERSION,
+    uses: USES,
+    tasks: TASKS,
     // The query options are in both lists: a build sets their defaults, a query overrides them.
     optionKeys: { build: BRIDGE_RAG_BUILD_OPTION_KEYS, retrieve: BRIDGE_RAG_RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['chunk'] },
-    async build(docs, ctx, options = {}) {
-      const resolved = resolveBridgeRagOptions(`${name} build`, settings.defaults, options);
-      requireTasks(`${name} build`, TASKS.build, ctx.tasks);
-      return buildBridgeRagIndex({
-        name,
-        docs,
-        ctx,
-        options: resolved,
-        extractor: () => extractorOf(ctx, `${name} build`),
-      });
-    },
-    update: async (index, change, ctx, options = {}) => {
-      requireTasks(`${name} update`, TASKS.build, ctx.tasks);
-      return updateBridgeRag(index, change, ctx, options, name);
-    },
-    retrieve: (index, query, options = {}) => retrieveBridgeRag(index, query, options, name),
-    save: (index, target) => saveBridgeRag(index, target, format),
-    load: (target, ctx) => loadBridgeRag(target, ctx, extractorOf(ctx, `${name} load`), format),
-  };
+    resolve: (caller, options) => resolveBridgeRagOptions(caller, settings.defaults, options),
+    build: (docs, ctx, options) =>
+      buildBridgeRagIndex({ name, docs, ctx, options, extractor: () => extractorOf(ctx, `${name} build`) }),
+    update: (index, change, ctx, options) => updateBridgeRag(index, change, ctx, options, name),
+    retrieve: (index, query, options) => retrieveBridgeRag(index, query, options, name),
+    save: saveBridgeRag,
+    load: (target, ctx, format) => loadBridgeRag(target, ctx, extractorOf(ctx, `${name} load`), format),
+  });
 }
 
 /** bridge-rag with default settings (`grag index --method bridge-rag`). */

@@ -1,6 +1,6 @@
 /**
- * `@grag/core/kit`: the method kit, what a method package is written with — the build context
- * factory, options, the persistence envelope and its validation kit, the build and update runtime,
+ * `@grag/core/kit`: the method kit, what a method package is written with — `defineMethod` (the
+ * method skeleton written once), the build context factory, options, the persistence envelope and its validation kit, the build and update runtime,
  * the meter and prices, the model-call cache, chunking, the tokenizer, BM25 and entry points, the
  * exact flat vector index and vector math, context packing and provenance, the seeded random
  * generators, and the text loader's helpers. Graph algorithms are in `@grag/core/graph`, index
@@ -63,6 +63,12 @@ export {
   rankDepthFor,
   renderItem,
 } from './context.js';
+export {
+  buildTaskNeeds,
+  defineMethod,
+  type MethodDefinition,
+  type UpdatableMethod,
+} from './define-method.js';
 export {
   BM25_DEFAULTS,
   BM25_STOP_WORDS,

@@ -1,5 +1,5 @@
 import type { Method, MethodTasks } from '@grag/core';
-import { requireTasks } from '@grag/core/kit';
+import { defineMethod } from '@grag/core/kit';
 import { buildDaRagIndex } from './build.js';
 import {
   DA_RAG_BUILD_OPTION_KEYS,
@@ -47,12 +47,6 @@ const TASKS: MethodTasks = {
 };
 
 /**
- * What a build or an update needs of the task suite: its own tasks and the retrieve ones, since the
- * index retrieves with the suite it was built with (`USES` fingerprints it).
- */
-const BUILD_NEEDS = { ...TASKS.build, ...TASKS.retrieve };
-
-/**
  * DA-RAG (Dynamic Attributed community search for RAG): a chunk-layer oriented graph index — the
  * Semantic Chunk, Knowledge Graph and Similarity layers with inter-layer links — and a coarse-to-fine
  * retrieval that runs embedding-attributed community search (k-truss + Q-Peel) on the chunk layer, then
@@ -63,37 +57,23 @@ export function createDaRag(
   settings: DaRagSettings = {},
 ): Method<DaRagIndex, DaRagOptions, DaRagRetrieveOptions> {
   const name = settings.name ?? 'da-rag';
-  const format = {
-    method: name,
-    formatVersion: DA_RAG_FORMAT_VERSION,
-    uses: USES,
-    reads: READS,
-    tasks: TASKS.build,
-  };
-  return {
+  return defineMethod({
     name,
     description: 'DA-RAG: chunk-layer graph index + query-time attributed community search (k-truss, Q-Peel)',
-    capabilities: { uses: USES, tasks: TASKS },
     formatVersion: DA_RAG_FORMAT_VERSION,
+    reads: READS,
+    uses: USES,
+    tasks: TASKS,
     // The query options are in both lists: a build sets their defaults, a query overrides them.
     optionKeys: { build: DA_RAG_BUILD_OPTION_KEYS, retrieve: DA_RAG_RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['community', 'chunk'] },
-    async build(docs, ctx, options = {}) {
-      const resolved = resolveDaRagOptions(`${name} build`, settings.defaults, options);
-      requireTasks(`${name} build`, BUILD_NEEDS, ctx.tasks);
-      return buildDaRagIndex(docs, ctx, resolved);
-    },
-    update: async (index, change, ctx, options = {}) => {
-      requireTasks(`${name} update`, BUILD_NEEDS, ctx.tasks);
-      return updateDaRagIndex(index, change, ctx, options, name);
-    },
-    retrieve: (index, query, options = {}) => retrieveDaRag(index, query, options, name),
-    save: (index, target) => saveDaRag(index, target, format),
-    load: async (target, ctx) => {
-      requireTasks(`${name} load`, TASKS.retrieve, ctx.tasks);
-      return loadDaRag(target, ctx, format);
-    },
-  };
+    resolve: (caller, options) => resolveDaRagOptions(caller, settings.defaults, options),
+    build: buildDaRagIndex,
+    update: (index, change, ctx, options) => updateDaRagIndex(index, change, ctx, options, name),
+    retrieve: (index, query, options) => retrieveDaRag(index, query, options, name),
+    save: saveDaRag,
+    load: loadDaRag,
+  });
 }
 
 /** DA-RAG with default settings (method name `'da-rag'`). */

@@ -1,6 +1,6 @@
-import { type BuildContext, InvalidArgumentError, type Method, type MethodTasks } from '@grag/core';
-import { createEntityExtractor, type EntityExtractor } from '@grag/core/graph';
-import { requireTasks } from '@grag/core/kit';
+import type { BuildContext, Method, MethodTasks } from '@grag/core';
+import { contextEntityExtractor, type EntityExtractor } from '@grag/core/graph';
+import { defineMethod } from '@grag/core/kit';
 import { buildE2GraphRagIndex } from './build.js';
 import {
   E2GRAPHRAG_BUILD_OPTION_KEYS,
@@ -51,21 +51,8 @@ const USES = ['embedder', 'vectorIndex'] as const;
  */
 const TASKS: MethodTasks = { build: { summarize: 1 }, retrieve: {} };
 
-/**
- * The entity extractor a build or load of `caller` uses when its method was given none:
- * {@link createEntityExtractor} on the context's text analyzer.
- *
- * @throws InvalidArgumentError (argument `ctx`) when the context has no `textAnalyzer`.
- */
-function contextEntityExtractor(ctx: Pick<BuildContext, 'textAnalyzer'>, caller: string): EntityExtractor {
-  if (!ctx.textAnalyzer) {
-    throw new InvalidArgumentError(
-      'ctx',
-      `${caller}: E2GraphRAG reads entities with a text analyzer and the build context has none; pass \`textAnalyzer: createWinkTextAnalyzer()\` from @grag/offline (createOfflineProviders() includes it), or an \`extractor\` to createE2GraphRag.`,
-    );
-  }
-  return createEntityExtractor(ctx.textAnalyzer);
-}
+/** Who the message of a missing text analyzer names. */
+const EXTRACTOR_USER = { method: 'E2GraphRAG', factory: 'createE2GraphRag' };
 
 /**
  * E2GraphRAG (Zhao et al. 2025): a summary tree built with the `summarize` task and an entity graph
@@ -77,42 +64,25 @@ export function createE2GraphRag(
 ): Method<E2GraphRagIndex, E2GraphRagOptions, E2GraphRagRetrieveOptions> {
   const name = settings.name ?? 'e2graphrag';
   const extractorOf = (ctx: BuildContext, caller: string): EntityExtractor =>
-    settings.extractor ?? contextEntityExtractor(ctx, caller);
-  const format = {
-    method: name,
-    formatVersion: E2GRAPHRAG_FORMAT_VERSION,
-    uses: USES,
-    reads: READS,
-    tasks: TASKS.build,
-  };
-  return {
+    settings.extractor ?? contextEntityExtractor(ctx, caller, EXTRACTOR_USER);
+  return defineMethod({
     name,
     description: 'E2GraphRAG: summary tree + NLP entity graph, adaptive local/global retrieval',
-    capabilities: { uses: USES, tasks: TASKS },
     formatVersion: E2GRAPHRAG_FORMAT_VERSION,
+    reads: READS,
+    uses: USES,
+    tasks: TASKS,
     // The query options are in both lists: a build sets their defaults, a query overrides them.
     optionKeys: { build: E2GRAPHRAG_BUILD_OPTION_KEYS, retrieve: E2GRAPHRAG_RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['chunk'] },
-    async build(docs, ctx, options = {}) {
-      const resolved = resolveE2GraphRagOptions(`${name} build`, settings.defaults, options);
-      requireTasks(`${name} build`, TASKS.build, ctx.tasks);
-      return buildE2GraphRagIndex({
-        docs,
-        ctx,
-        options: resolved,
-        extractor: () => extractorOf(ctx, `${name} build`),
-      });
-    },
-    update: async (index, change, ctx, options = {}) => {
-      requireTasks(`${name} update`, TASKS.build, ctx.tasks);
-      return updateE2GraphRag(index, change, ctx, options, name);
-    },
-    retrieve: (index, query, options = {}) => retrieveE2GraphRag(index, query, options, name),
-    save: (index, target) => saveE2GraphRag(index, target, format),
-    async load(target, ctx) {
-      return loadE2GraphRag(target, ctx, extractorOf(ctx, `${name} load`), format);
-    },
-  };
+    resolve: (caller, options) => resolveE2GraphRagOptions(caller, settings.defaults, options),
+    build: (docs, ctx, options) =>
+      buildE2GraphRagIndex({ docs, ctx, options, extractor: () => extractorOf(ctx, `${name} build`) }),
+    update: (index, change, ctx, options) => updateE2GraphRag(index, change, ctx, options, name),
+    retrieve: (index, query, options) => retrieveE2GraphRag(index, query, options, name),
+    save: saveE2GraphRag,
+    load: (target, ctx, format) => loadE2GraphRag(target, ctx, extractorOf(ctx, `${name} load`), format),
+  });
 }
 
 /** E2GraphRAG with default settings (`grag index --method e2graphrag`). */

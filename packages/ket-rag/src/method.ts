@@ -1,5 +1,5 @@
 import type { IndexProviderKind, Method, MethodTasks } from '@grag/core';
-import { requireTasks } from '@grag/core/kit';
+import { defineMethod } from '@grag/core/kit';
 import { buildKetRag } from './build.js';
 import {
   BUILD_OPTION_KEYS,
@@ -50,28 +50,22 @@ export function createKetRag(
   settings: KetRagSettings = {},
 ): Method<KetRagIndex, KetRagOptions, KetRagRetrieveOptions> {
   const name = settings.name ?? 'ket-rag';
-  const format = { method: name, formatVersion: FORMAT_VERSION, uses: USES, tasks: TASKS.build };
-  return {
+  return defineMethod({
     name,
     description: `KET-RAG: KG skeleton on PageRank core chunks + keyword bipartite graph (--variant ${KET_RAG_VARIANTS.join('|')})`,
-    capabilities: { uses: USES, tasks: TASKS },
     formatVersion: FORMAT_VERSION,
+    uses: USES,
+    tasks: TASKS,
     optionKeys: { build: BUILD_OPTION_KEYS, retrieve: KET_RAG_RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['chunk'], order: 'score' },
-    async build(docs, ctx, options = {}) {
-      const layers = [{ variant: settings.variant }, settings.defaults, options];
-      const resolved = resolveKetRagOptionsFor(`${name} build`, layers);
-      requireTasks(`${name} build`, TASKS.build, ctx.tasks);
-      return buildKetRag(docs, ctx, resolved);
-    },
-    retrieve: async (index, query, options = {}) => retrieveKetRag(name, index, query, options),
-    save: async (index, target) => saveKetRag(format, index, target),
-    load: async (target, ctx) => loadKetRag(format, target, ctx),
-    update: async (index, change, ctx, options) => {
-      requireTasks(`${name} update`, TASKS.build, ctx.tasks);
-      return updateKetRag(name, index, change, ctx, options);
-    },
-  };
+    resolve: (caller, options) =>
+      resolveKetRagOptionsFor(caller, [{ variant: settings.variant }, settings.defaults, options]),
+    build: buildKetRag,
+    retrieve: (index, query, options) => retrieveKetRag(name, index, query, options),
+    save: (index, target, format) => saveKetRag(format, index, target),
+    load: (target, ctx, format) => loadKetRag(format, target, ctx),
+    update: (index, change, ctx, options) => updateKetRag(name, index, change, ctx, options),
+  });
 }
 
 /** KET-RAG-P with default settings (method name `'ket-rag'`; pass `variant` to build another). */

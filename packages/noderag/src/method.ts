@@ -1,5 +1,5 @@
 import type { Method, MethodTasks } from '@grag/core';
-import { requireTasks } from '@grag/core/kit';
+import { defineMethod, type UpdatableMethod } from '@grag/core/kit';
 import { buildNodeRag } from './build.js';
 import {
   NODERAG_BUILD_OPTION_KEYS,
@@ -24,8 +24,7 @@ export interface NodeRagSettings {
 }
 
 /** NodeRAG as a grag {@link Method} whose `update` is always there (see the README's "Updates"). */
-export type NodeRagMethod = Method<NodeRagIndex, NodeRagOptions, NodeRagRetrieveOptions> &
-  Required<Pick<Method<NodeRagIndex, NodeRagOptions, NodeRagRetrieveOptions>, 'update'>>;
+export type NodeRagMethod = UpdatableMethod<NodeRagIndex, NodeRagOptions, NodeRagRetrieveOptions>;
 
 /**
  * On-disk layout version written by `save`: 2 stores the embeddings once (`embeddings.rows`; no
@@ -54,12 +53,6 @@ const TASKS: MethodTasks = {
 };
 
 /**
- * What a build or an update needs of the task suite: its own tasks and the retrieve ones, since the
- * index retrieves with the suite it was built with (`USES` fingerprints it).
- */
-const BUILD_NEEDS = { ...TASKS.build, ...TASKS.retrieve };
-
-/**
  * NodeRAG (Xu et al., "NodeRAG: Structuring Graph-based RAG with Heterogeneous Nodes", 2025) as a
  * grag {@link Method}: build the heterograph G5 of seven node types, retrieve by dual search, shallow
  * personalized PageRank and cross nodes, and return only retrievable content (T, S, A, H, R), grouped
@@ -72,37 +65,23 @@ const BUILD_NEEDS = { ...TASKS.build, ...TASKS.retrieve };
  */
 export function createNodeRag(settings: NodeRagSettings = {}): NodeRagMethod {
   const name = settings.name ?? 'noderag';
-  const format = {
-    method: name,
-    formatVersion: NODERAG_FORMAT_VERSION,
-    uses: USES,
-    reads: READS,
-    tasks: TASKS.build,
-  };
   const retrieval = { name, defaults: settings.retrieveDefaults };
-  return {
+  return defineMethod({
     name,
     description: 'NodeRAG: heterograph of 7 node types, dual search + shallow PPR',
-    capabilities: { uses: USES, tasks: TASKS },
     formatVersion: NODERAG_FORMAT_VERSION,
+    reads: READS,
+    uses: USES,
+    tasks: TASKS,
     optionKeys: { build: NODERAG_BUILD_OPTION_KEYS, retrieve: NODERAG_RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['text', 'semantic-unit'], order: 'score' },
-    async build(docs, ctx, options = {}) {
-      const resolved = resolveNodeRagOptions(`${name} build`, settings.defaults, options);
-      requireTasks(`${name} build`, BUILD_NEEDS, ctx.tasks);
-      return buildNodeRag(docs, ctx, resolved);
-    },
-    update: async (index, change, ctx, options = {}) => {
-      requireTasks(`${name} update`, BUILD_NEEDS, ctx.tasks);
-      return updateNodeRag(name, index, change, ctx, options);
-    },
-    retrieve: (index, query, options = {}) => retrieveNodeRag(index, query, options, retrieval),
-    save: (index, target) => saveNodeRag(index, target, format),
-    load: async (target, ctx) => {
-      requireTasks(`${name} load`, TASKS.retrieve, ctx.tasks);
-      return loadNodeRag(target, ctx, format);
-    },
-  };
+    resolve: (caller, options) => resolveNodeRagOptions(caller, settings.defaults, options),
+    build: buildNodeRag,
+    update: (index, change, ctx, options) => updateNodeRag(name, index, change, ctx, options),
+    retrieve: (index, query, options) => retrieveNodeRag(index, query, options, retrieval),
+    save: saveNodeRag,
+    load: loadNodeRag,
+  });
 }
 
 /** NodeRAG with the paper's and the official code's defaults; CLI name `noderag`. */

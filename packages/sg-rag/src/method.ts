@@ -1,5 +1,5 @@
 import type { IndexProviderKind, Method, MethodTasks } from '@grag/core';
-import { requireTasks } from '@grag/core/kit';
+import { defineMethod } from '@grag/core/kit';
 import { buildSgRagIndex } from './build.js';
 import {
   resolveBuildOptions,
@@ -37,12 +37,6 @@ const USES: readonly IndexProviderKind[] = ['embedder', 'tasks', 'vectorIndex'];
 const TASKS: MethodTasks = { build: { extractGraph: 1 }, retrieve: { extractQueryGraph: 1 } };
 
 /**
- * What a build or an update needs of the task suite: its own tasks and the retrieve ones, since the
- * index retrieves with the suite it was built with (`USES` fingerprints it).
- */
-const BUILD_NEEDS = { ...TASKS.build, ...TASKS.retrieve };
-
-/**
  * SG-RAG (Structure Guided RAG for factual queries): a knowledge graph — extracted from the
  * documents or loaded from triples — indexed as paths in an R*-tree keyed by label and dominance
  * embeddings; a query graph is normalized, decomposed into paths, completed, matched path by path and
@@ -52,46 +46,32 @@ export function createSgRag(
   settings: SgRagSettings = {},
 ): Method<SgRagIndex, SgRagOptions, SgRagRetrieveOptions> {
   const name = settings.name ?? 'sg-rag';
-  const format = {
-    method: name,
-    formatVersion: SG_RAG_FORMAT_VERSION,
-    uses: USES,
-    reads: READS,
-    tasks: TASKS.build,
-  };
-  return {
+  return defineMethod({
     name,
     description:
       'SG-RAG: query graph -> path decomposition -> dominance embeddings in an R*-tree -> exact subgraphs',
-    capabilities: { uses: USES, triples: true, tasks: TASKS },
     formatVersion: SG_RAG_FORMAT_VERSION,
+    reads: READS,
+    uses: USES,
+    tasks: TASKS,
+    capabilities: { triples: true },
     optionKeys: { build: SG_RAG_BUILD_OPTION_KEYS, retrieve: SG_RAG_RETRIEVE_OPTION_KEYS },
-    async build(docs, ctx, options = {}) {
-      const resolved = resolveBuildOptions(`${name} build`, settings.defaults, options);
-      requireTasks(`${name} build`, BUILD_NEEDS, ctx.tasks);
-      return buildSgRagIndex(docs, ctx, resolved);
-    },
-    async retrieve(index, query, options = {}) {
-      return retrieveSgRag(
+    resolve: (caller, options) => resolveBuildOptions(caller, settings.defaults, options),
+    build: buildSgRagIndex,
+    retrieve: (index, query, options) =>
+      retrieveSgRag(
         index,
         query,
         resolveRetrieveOptions(`${name} retrieve`, settings.retrieveDefaults, options),
         name,
-      );
-    },
-    async update(index, change, ctx, options = {}) {
-      requireTasks(`${name} update`, BUILD_NEEDS, ctx.tasks);
-      return updateSgRagIndex(index, change, ctx, options, name);
-    },
-    async save(index, target) {
-      await saveSgRagIndex(index, target, format);
-    },
-    async load(target, ctx) {
-      requireTasks(`${name} load`, TASKS.retrieve, ctx.tasks);
+      ),
+    update: (index, change, ctx, options) => updateSgRagIndex(index, change, ctx, options, name),
+    save: saveSgRagIndex,
+    load: (target, ctx, format) => {
       const custom = settings.defaults?.dominanceEmbedder;
       return loadSgRagIndex(target, ctx, format, typeof custom === 'object' ? custom : undefined);
     },
-  };
+  });
 }
 
 /** SG-RAG with default settings; CLI name `sg-rag`. */

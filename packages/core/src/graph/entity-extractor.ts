@@ -219,3 +219,33 @@ export function createEntityExtractor(
     },
   };
 }
+
+/** Who asks {@link contextEntityExtractor} for an extractor, for its message. */
+export interface EntityExtractorUser {
+  /** The method's name in prose, e.g. `'E2GraphRAG'`. */
+  method: string;
+  /** The factory that takes an `extractor` setting, e.g. `'createE2GraphRag'`. */
+  factory: string;
+}
+
+/**
+ * The entity extractor of a method that was given none: {@link createEntityExtractor} on the build
+ * context's text analyzer.
+ *
+ * @param caller - Names the build or load in the message, e.g. `'e2graphrag build'`.
+ * @throws InvalidArgumentError (argument `ctx`) when the context has no `textAnalyzer`, saying what
+ *   to pass instead.
+ */
+export function contextEntityExtractor(
+  ctx: { readonly textAnalyzer?: TextAnalyzer },
+  caller: string,
+  user: EntityExtractorUser,
+): EntityExtractor {
+  if (!ctx.textAnalyzer) {
+    throw new InvalidArgumentError(
+      'ctx',
+      `${caller}: ${user.method} reads entities with a text analyzer and the build context has none; pass \`textAnalyzer: createWinkTextAnalyzer()\` from @grag/offline (createOfflineProviders() includes it), or an \`extractor\` to ${user.factory}.`,
+    );
+  }
+  return createEntityExtractor(ctx.textAnalyzer);
+}

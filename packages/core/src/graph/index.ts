@@ -39,10 +39,12 @@ export {
   toCsr,
 } from './csr.js';
 export {
+  contextEntityExtractor,
   createEntityExtractor,
   ENTITY_EXTRACTOR_DEFAULTS,
   type EntityExtractor,
   type EntityExtractorOptions,
+  type EntityExtractorUser,
   entityExtractorFromFunction,
   sentencesOf,
 } from './entity-extractor.js';
