@@ -46,6 +46,27 @@ export interface SerializedDominanceEmbedder {
   weights: Record<string, number[]>;
 }
 
+/**
+ * The serialized form of an embedder (what each kind's `toJSON` returns): its kind, dimensions and
+ * seed, its kind's `config` and named `weights` (none for the training-free embedder).
+ */
+export function serializeEmbedder(
+  embedder: Pick<DominanceEmbedder, 'kind' | 'dimensions'>,
+  seed: number,
+  config: SerializedDominanceEmbedder['config'] = {},
+  weights: SerializedDominanceEmbedder['weights'] = {},
+): SerializedDominanceEmbedder {
+  return {
+    format: 'grag-dominance-embedder',
+    version: 1,
+    kind: embedder.kind,
+    dimensions: embedder.dimensions,
+    seed,
+    config,
+    weights,
+  };
+}
+
 /** Options of {@link DominanceEmbedder.embedGraph}. */
 export interface EmbedGraphOptions {
   /**

@@ -6,6 +6,7 @@ import {
   embedStarGraph,
   type SerializedDominanceEmbedder,
   type StarEmbeddings,
+  serializeEmbedder,
 } from './embedder.js';
 import type { StarGraph } from './graph.js';
 import {
@@ -15,6 +16,7 @@ import {
   LabelProjector,
   leakyRelu,
   sigmoid,
+  sigmoidReadout,
   type Weights,
   weightsToJson,
 } from './layers.js';
@@ -215,15 +217,7 @@ export class GatEmbedder implements DominanceEmbedder {
       this.#accumulate(row, y);
     }
     // Readout (Eq. 12 sum) and projection head (Eq. 13).
-    const out = this.#weights.out!;
-    const outBias = this.#weights.outBias!;
-    const o = new Float32Array(dimensions);
-    for (let d = 0; d < dimensions; d++) {
-      let s = outBias[d]!;
-      for (let k = 0; k < hc; k++) s += y[k]! * out[k * dimensions + d]!;
-      o[d] = sigmoid(s);
-    }
-    return o;
+    return sigmoidReadout(y, this.#weights.out!, this.#weights.outBias!, dimensions);
   }
 
   embedGraph(graph: StarGraph, options?: Partial<EmbedGraphOptions>): StarEmbeddings {
@@ -231,15 +225,8 @@ export class GatEmbedder implements DominanceEmbedder {
   }
 
   toJSON(): SerializedDominanceEmbedder {
-    return {
-      format: 'grag-dominance-embedder',
-      version: 1,
-      kind: this.kind,
-      dimensions: this.dimensions,
-      seed: this.options.seed,
-      config: { ...this.options, labelFeatures: this.hashedFeatures ? 'hashed' : 'custom' },
-      weights: weightsToJson(this.#weights),
-    };
+    const config = { ...this.options, labelFeatures: this.hashedFeatures ? 'hashed' : 'custom' };
+    return serializeEmbedder(this, this.options.seed, config, weightsToJson(this.#weights));
   }
 }
 

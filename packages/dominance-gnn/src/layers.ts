@@ -137,6 +137,25 @@ export function checkWeights(
   return out;
 }
 
+/**
+ * The projection head of both attention models (Eq. 13): `sigmoid(outBias + y · out)` per output
+ * dimension, with `out` a row-major `y.length × dimensions` matrix.
+ */
+export function sigmoidReadout(
+  y: ArrayLike<number>,
+  out: ArrayLike<number>,
+  outBias: ArrayLike<number>,
+  dimensions: number,
+): Float32Array {
+  const o = new Float32Array(dimensions);
+  for (let d = 0; d < dimensions; d++) {
+    let s = outBias[d]!;
+    for (let k = 0; k < y.length; k++) s += y[k]! * out[k * dimensions + d]!;
+    o[d] = sigmoid(s);
+  }
+  return o;
+}
+
 /** Weights as plain number arrays, for JSON. */
 export function weightsToJson(weights: Weights): Record<string, number[]> {
   const out: Record<string, number[]> = {};

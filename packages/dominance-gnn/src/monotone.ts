@@ -6,6 +6,7 @@ import {
   embedStarGraph,
   type SerializedDominanceEmbedder,
   type StarEmbeddings,
+  serializeEmbedder,
 } from './embedder.js';
 import type { StarGraph } from './graph.js';
 import {
@@ -14,6 +15,7 @@ import {
   type LabelFeatures,
   LabelProjector,
   sigmoid,
+  sigmoidReadout,
   softplus,
   type Weights,
   weightsToJson,
@@ -150,7 +152,6 @@ export class MonotoneEmbedder implements DominanceEmbedder {
 
   embed(centre: string, neighbours: readonly string[]): Float32Array {
     const { heads, hidden, dimensions } = this.options;
-    const hc = heads * hidden;
     const pc = this.#projector.project(centre);
     const attBias = this.#weights.attBias!;
     const y = Float64Array.from(this.#message(centre));
@@ -165,14 +166,12 @@ export class MonotoneEmbedder implements DominanceEmbedder {
         }
       }
     }
-    const outBias = this.#weights.outBias!;
-    const o = new Float32Array(dimensions);
-    for (let d = 0; d < dimensions; d++) {
-      let s = outBias[d]!;
-      for (let k = 0; k < hc; k++) s += Math.log1p(y[k]!) * this.#outPositive[k * dimensions + d]!;
-      o[d] = sigmoid(s);
-    }
-    return o;
+    return sigmoidReadout(
+      Float64Array.from(y, Math.log1p),
+      this.#outPositive,
+      this.#weights.outBias!,
+      dimensions,
+    );
   }
 
   embedGraph(graph: StarGraph, options?: Partial<EmbedGraphOptions>): StarEmbeddings {
@@ -180,15 +179,8 @@ export class MonotoneEmbedder implements DominanceEmbedder {
   }
 
   toJSON(): SerializedDominanceEmbedder {
-    return {
-      format: 'grag-dominance-embedder',
-      version: 1,
-      kind: this.kind,
-      dimensions: this.dimensions,
-      seed: this.options.seed,
-      config: { ...this.options, labelFeatures: this.hashedFeatures ? 'hashed' : 'custom' },
-      weights: weightsToJson(this.#weights),
-    };
+    const config = { ...this.options, labelFeatures: this.hashedFeatures ? 'hashed' : 'custom' };
+    return serializeEmbedder(this, this.options.seed, config, weightsToJson(this.#weights));
   }
 }
 

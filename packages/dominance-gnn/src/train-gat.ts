@@ -1,9 +1,4 @@
-/**
- * Training of the paper's GAT dominance model (SG-RAG Algorithm 2; settings of the GNN-PE code) on
- * (star, sub-star) pairs.
- */
-import { throwIfAborted } from '@grag/core';
-import { mulberry32, shuffleInPlace } from '@grag/core/kit';
+import { mulberry32 } from '@grag/core/kit';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import { assertInteger } from './embedder.js';
 import { GAT_MODEL_DEFAULTS, GatEmbedder, type GatModelOptions, initialGatWeights } from './gat.js';
@@ -16,13 +11,13 @@ import {
   subMultisets,
   toMultiset,
 } from './graph.js';
-import { defaultLabelFeatures, type Weights } from './layers.js';
-import { loadTf } from './tf.js';
-import { buildBatch, differenceMatrix, type GatParams, gatForward } from './tf-models.js';
+import type { Weights } from './layers.js';
+import { differenceMatrix, type GatParams, gatForward } from './tf-models.js';
 import {
-  cachedFeatures,
   checkLoop,
   flatParameters,
+  runTrainingLoop,
+  startTraining,
   type TrainingReport,
   type TrainingVertices,
   type TrainLoopOptions,
@@ -110,10 +105,9 @@ export async function trainGatEmbedder(
   const o = { ...GAT_TRAIN_DEFAULTS, ...options };
   checkLoop(o, 'trainGatEmbedder');
   assertInteger('subStarsPerVertex', o.subStarsPerVertex, 1, 'trainGatEmbedder');
-  const { tf, backend } = await loadTf();
-  const labelFeatures = o.labelFeatures ?? defaultLabelFeatures(o.featureDimensions, o.seed);
-  const featuresOf = cachedFeatures(labelFeatures, o.featureDimensions);
-  const { pairs, vertices } = sampleSubStarPairs(graph, {
+  const setup = await startTraining(o);
+  const { tf } = setup;
+  const sample = sampleSubStarPairs(graph, {
     maxTrainDegree: o.maxTrainDegree,
     maxVertices: o.maxTrainVertices,
     perVertex: o.subStarsPerVertex,
@@ -138,95 +132,53 @@ export async function trainGatEmbedder(
     'gat',
   );
   const running = { mean: new Float64Array(hc), variance: new Float64Array(hc).fill(1) };
-  const optimizer = tf.train.adam(o.learningRate);
-  const rand = mulberry32(o.seed ^ 0x7a11);
-  const report: TrainingReport = {
-    backend,
-    epochs: 0,
-    stoppedEarly: false,
-    pairs: pairs.length,
-    vertices,
-    losses: [],
-    failures: [],
-    seconds: 0,
-  };
-  let embedder = new GatEmbedder(model, gatWeightsFrom(flat.read(), running));
-  try {
-    for (let epoch = 1; epoch <= o.epochs && pairs.length > 0; epoch++) {
-      shuffleInPlace(pairs, rand);
-      for (let at = 0; at < pairs.length; at += o.batchSize) {
-        throwIfAborted(o.signal);
-        const chunk = pairs.slice(at, at + o.batchSize);
-        const b = chunk.length;
-        const batch = buildBatch(
-          [...chunk.map((p) => p.star), ...chunk.map((p) => p.sub)],
-          o.featureDimensions,
-          featuresOf,
-        );
-        let mean: Float32Array | undefined;
-        let variance: Float32Array | undefined;
-        tf.tidy(() => {
-          optimizer.minimize(
-            () => {
-              const { o: out, stats } = gatForward(tf, flat.views() as unknown as GatParams, batch, o);
-              mean = stats!.mean.dataSync() as Float32Array;
-              variance = stats!.variance.dataSync() as Float32Array;
-              const diff = tf.matMul(
-                differenceMatrix(
-                  tf,
-                  b,
-                  2 * b,
-                  chunk.map((_, k) => b + k),
-                  chunk.map((_, k) => k),
-                ),
-                out,
-              );
-              // Σ‖max(0, o(sub-star) − o(star))‖², averaged over the batch.
-              return tf.mul(tf.sum(tf.square(tf.relu(diff))), 1 / b) as TfCore.Scalar;
-            },
-            false,
-            [flat.theta],
-          );
-        });
-        // Running statistics as PyTorch keeps them (unbiased variance).
-        const count = batch.valid.reduce((x, y) => x + y, 0);
-        const unbias = count > 1 ? count / (count - 1) : 1;
-        for (let k = 0; k < hc; k++) {
-          running.mean[k] = (1 - o.bnMomentum) * running.mean[k]! + o.bnMomentum * mean![k]!;
-          running.variance[k] =
-            (1 - o.bnMomentum) * running.variance[k]! + o.bnMomentum * variance![k]! * unbias;
+  let mean: Float32Array | undefined;
+  let variance: Float32Array | undefined;
+  return runTrainingLoop({ ...setup, started, rand: mulberry32(o.seed ^ 0x7a11) }, o, sample, {
+    flat,
+    stars: (pair) => [pair.star, pair.sub],
+    loss(batch, b) {
+      const { o: out, stats } = gatForward(tf, flat.views() as unknown as GatParams, batch, o);
+      mean = stats!.mean.dataSync() as Float32Array;
+      variance = stats!.variance.dataSync() as Float32Array;
+      const rows = Array.from({ length: b }, (_, k) => k);
+      const diff = tf.matMul(
+        differenceMatrix(
+          tf,
+          b,
+          2 * b,
+          rows.map((k) => b + k),
+          rows,
+        ),
+        out,
+      );
+      // Σ‖max(0, o(sub-star) − o(star))‖², averaged over the batch.
+      return tf.mul(tf.sum(tf.square(tf.relu(diff))), 1 / b) as TfCore.Scalar;
+    },
+    afterStep(batch) {
+      // Running statistics as PyTorch keeps them (unbiased variance).
+      const count = batch.valid.reduce((x, y) => x + y, 0);
+      const unbias = count > 1 ? count / (count - 1) : 1;
+      for (let k = 0; k < hc; k++) {
+        running.mean[k] = (1 - o.bnMomentum) * running.mean[k]! + o.bnMomentum * mean![k]!;
+        running.variance[k] =
+          (1 - o.bnMomentum) * running.variance[k]! + o.bnMomentum * variance![k]! * unbias;
+      }
+    },
+    embedder: () => new GatEmbedder(model, gatWeightsFrom(flat.read(), running)),
+    evaluate(embedder, { star, sub }, addLoss) {
+      const big = embedder.embed(star.centre, star.neighbours);
+      const small = embedder.embed(sub.centre, sub.neighbours);
+      let violated = false;
+      for (let k = 0; k < o.dimensions; k++) {
+        const excess = small[k]! - big[k]!;
+        if (excess > 0) {
+          addLoss(excess * excess);
+          violated = true;
         }
       }
-      embedder = new GatEmbedder(model, gatWeightsFrom(flat.read(), running));
-      let loss = 0;
-      let failures = 0;
-      for (const { star, sub } of pairs) {
-        const big = embedder.embed(star.centre, star.neighbours);
-        const small = embedder.embed(sub.centre, sub.neighbours);
-        let violated = false;
-        for (let k = 0; k < o.dimensions; k++) {
-          const excess = small[k]! - big[k]!;
-          if (excess > 0) {
-            loss += excess * excess;
-            violated = true;
-          }
-        }
-        if (violated) failures++;
-      }
-      loss /= pairs.length;
-      report.epochs = epoch;
-      report.losses.push(loss);
-      report.failures.push(failures);
-      o.onEpoch?.({ epoch, loss, failures });
-      if (failures === 0) {
-        report.stoppedEarly = epoch < o.epochs;
-        break;
-      }
-    }
-  } finally {
-    flat.theta.dispose();
-    optimizer.dispose();
-  }
-  report.seconds = (performance.now() - started) / 1000;
-  return { embedder, report };
+      return violated;
+    },
+    stopWhenNoFailure: true,
+  });
 }

@@ -2,8 +2,8 @@
  * Training of the monotone embedder on negatives: (query star, data star the query is not contained
  * in) pairs, with a hinge that asks the query to exceed the data star in some dimension.
  */
-import { InvalidArgumentError, throwIfAborted } from '@grag/core';
-import { mulberry32, randomInt, shuffleInPlace } from '@grag/core/kit';
+import { InvalidArgumentError } from '@grag/core';
+import { mulberry32, randomInt } from '@grag/core/kit';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import { assertInteger } from './embedder.js';
 import {
@@ -14,19 +14,18 @@ import {
   type StarGraph,
   starOf,
 } from './graph.js';
-import { defaultLabelFeatures } from './layers.js';
 import {
   initialMonotoneWeights,
   MONOTONE_MODEL_DEFAULTS,
   MonotoneEmbedder,
   type MonotoneModelOptions,
 } from './monotone.js';
-import { loadTf } from './tf.js';
-import { buildBatch, differenceMatrix, type MonotoneParams, monotoneForward } from './tf-models.js';
+import { differenceMatrix, type MonotoneParams, monotoneForward } from './tf-models.js';
 import {
-  cachedFeatures,
   checkLoop,
   flatParameters,
+  runTrainingLoop,
+  startTraining,
   type TrainingReport,
   type TrainingVertices,
   type TrainLoopOptions,
@@ -126,10 +125,9 @@ export async function trainMonotoneEmbedder(
   assertInteger('negativesPerVertex', o.negativesPerVertex, 1, 'trainMonotoneEmbedder');
   if (!(o.margin >= 0))
     throw new InvalidArgumentError('margin', 'trainMonotoneEmbedder: margin must be ≥ 0.');
-  const { tf, backend } = await loadTf();
-  const labelFeatures = o.labelFeatures ?? defaultLabelFeatures(o.featureDimensions, o.seed);
-  const featuresOf = cachedFeatures(labelFeatures, o.featureDimensions);
-  const { pairs, vertices } = sampleNegatives(graph, {
+  const setup = await startTraining(o);
+  const { tf } = setup;
+  const sample = sampleNegatives(graph, {
     maxTrainDegree: o.maxTrainDegree,
     maxVertices: o.maxTrainVertices,
     perVertex: o.negativesPerVertex,
@@ -152,75 +150,34 @@ export async function trainMonotoneEmbedder(
     },
     'monotone',
   );
-  const read = flat.read;
-  const optimizer = tf.train.adam(o.learningRate);
-  const rand = mulberry32(o.seed ^ 0x7a12);
-  const report: TrainingReport = {
-    backend,
-    epochs: 0,
-    stoppedEarly: false,
-    pairs: pairs.length,
-    vertices,
-    losses: [],
-    failures: [],
-    seconds: 0,
-  };
-  let embedder = new MonotoneEmbedder(model, read());
-  try {
-    for (let epoch = 1; epoch <= o.epochs && pairs.length > 0; epoch++) {
-      shuffleInPlace(pairs, rand);
-      for (let at = 0; at < pairs.length; at += o.batchSize) {
-        throwIfAborted(o.signal);
-        const chunk = pairs.slice(at, at + o.batchSize);
-        const b = chunk.length;
-        const batch = buildBatch(
-          [...chunk.map((p) => p.query), ...chunk.map((p) => p.data)],
-          o.featureDimensions,
-          featuresOf,
-        );
-        tf.tidy(() => {
-          optimizer.minimize(
-            () => {
-              const out = monotoneForward(tf, flat.views() as unknown as MonotoneParams, batch, o);
-              const diff = tf.matMul(
-                differenceMatrix(
-                  tf,
-                  b,
-                  2 * b,
-                  chunk.map((_, k) => k),
-                  chunk.map((_, k) => b + k),
-                ),
-                out,
-              );
-              const best = tf.max(diff, 1);
-              return tf.mul(tf.sum(tf.square(tf.relu(tf.sub(o.margin, best)))), 1 / b) as TfCore.Scalar;
-            },
-            false,
-            [flat.theta],
-          );
-        });
-      }
-      embedder = new MonotoneEmbedder(model, read());
-      let loss = 0;
-      let failures = 0;
-      for (const { query, data } of pairs) {
-        const q = embedder.embed(query.centre, query.neighbours);
-        const g = embedder.embed(data.centre, data.neighbours);
-        let best = Number.NEGATIVE_INFINITY;
-        for (let k = 0; k < o.dimensions; k++) best = Math.max(best, q[k]! - g[k]!);
-        loss += Math.max(0, o.margin - best) ** 2;
-        if (!(best > 0)) failures++;
-      }
-      loss /= pairs.length;
-      report.epochs = epoch;
-      report.losses.push(loss);
-      report.failures.push(failures);
-      o.onEpoch?.({ epoch, loss, failures });
-    }
-  } finally {
-    flat.theta.dispose();
-    optimizer.dispose();
-  }
-  report.seconds = (performance.now() - started) / 1000;
-  return { embedder, report };
+  return runTrainingLoop({ ...setup, started, rand: mulberry32(o.seed ^ 0x7a12) }, o, sample, {
+    flat,
+    stars: (pair) => [pair.query, pair.data],
+    loss(batch, b) {
+      const out = monotoneForward(tf, flat.views() as unknown as MonotoneParams, batch, o);
+      const rows = Array.from({ length: b }, (_, k) => k);
+      const diff = tf.matMul(
+        differenceMatrix(
+          tf,
+          b,
+          2 * b,
+          rows,
+          rows.map((k) => b + k),
+        ),
+        out,
+      );
+      const best = tf.max(diff, 1);
+      return tf.mul(tf.sum(tf.square(tf.relu(tf.sub(o.margin, best)))), 1 / b) as TfCore.Scalar;
+    },
+    embedder: () => new MonotoneEmbedder(model, flat.read()),
+    evaluate(embedder, { query, data }, addLoss) {
+      const q = embedder.embed(query.centre, query.neighbours);
+      const g = embedder.embed(data.centre, data.neighbours);
+      let best = Number.NEGATIVE_INFINITY;
+      for (let k = 0; k < o.dimensions; k++) best = Math.max(best, q[k]! - g[k]!);
+      addLoss(Math.max(0, o.margin - best) ** 2);
+      return !(best > 0);
+    },
+    stopWhenNoFailure: false,
+  });
 }

@@ -6,6 +6,7 @@ import {
   embedStarGraph,
   type SerializedDominanceEmbedder,
   type StarEmbeddings,
+  serializeEmbedder,
 } from './embedder.js';
 import type { StarGraph } from './graph.js';
 import { hashString } from './random.js';
@@ -74,15 +75,7 @@ export class TrainingFreeEmbedder implements DominanceEmbedder {
   }
 
   toJSON(): SerializedDominanceEmbedder {
-    return {
-      format: 'grag-dominance-embedder',
-      version: 1,
-      kind: this.kind,
-      dimensions: this.dimensions,
-      seed: this.seed,
-      config: {},
-      weights: {},
-    };
+    return serializeEmbedder(this, this.seed);
   }
 }
 

@@ -1,14 +1,16 @@
 /**
  * What the two training loops share: their common options and report, the choice of training
- * vertices, cached label features, and a model's weights as one tfjs variable.
+ * vertices, cached label features, a model's weights as one tfjs variable, and the loop itself
+ * ({@link runTrainingLoop}: shuffled mini-batches, Adam, an evaluation of every pair after each epoch).
  */
-import { InvalidArgumentError } from '@grag/core';
+import { InvalidArgumentError, throwIfAborted } from '@grag/core';
 import { mulberry32, shuffleInPlace } from '@grag/core/kit';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import { assertInteger } from './embedder.js';
-import { degree, type StarGraph } from './graph.js';
-import type { LabelFeatures, Weights } from './layers.js';
-import type { Tf } from './tf.js';
+import { degree, type Star, type StarGraph } from './graph.js';
+import { defaultLabelFeatures, type LabelFeatures, type Weights } from './layers.js';
+import { loadTf, type Tf } from './tf.js';
+import { buildBatch, type StarBatch } from './tf-models.js';
 
 /** Options shared by both training loops. */
 export interface TrainLoopOptions {
@@ -176,4 +178,113 @@ export function flatParameters(tf: Tf, initial: Weights, shapes: Record<string, 
       return out;
     },
   };
+}
+
+/** What a training run starts from: tfjs, its backend, and each label's cached input features. */
+export interface TrainingSetup {
+  tf: Tf;
+  backend: string;
+  featuresOf: (label: string) => ArrayLike<number>;
+}
+
+/**
+ * Load tfjs and cache the label features of a run whose options are checked (the given
+ * `labelFeatures`, else the default hashed ones of the seed).
+ */
+export async function startTraining(o: {
+  labelFeatures?: LabelFeatures;
+  featureDimensions: number;
+  seed: number;
+}): Promise<TrainingSetup> {
+  const { tf, backend } = await loadTf();
+  const labelFeatures = o.labelFeatures ?? defaultLabelFeatures(o.featureDimensions, o.seed);
+  return { tf, backend, featuresOf: cachedFeatures(labelFeatures, o.featureDimensions) };
+}
+
+/** A model's part of {@link runTrainingLoop}. */
+export interface TrainingModel<Pair, Embedder> {
+  /** The model's weights as one variable ({@link flatParameters}); disposed when the loop ends. */
+  flat: ReturnType<typeof flatParameters>;
+  /** The two stars of a pair: a batch of b pairs holds every pair's first star, then every second one. */
+  stars(pair: Pair): readonly [Star, Star];
+  /** The mean loss of a batch of `size` pairs, computed inside the gradient scope. */
+  loss(batch: StarBatch, size: number): TfCore.Scalar;
+  /** Called after each gradient step, e.g. to update running statistics. */
+  afterStep?(batch: StarBatch): void;
+  /** The embedder of the current weights. */
+  embedder(): Embedder;
+  /**
+   * Evaluate a pair under `embedder`: hand each term of its loss to `addLoss` (summed over every
+   * pair in order), and say whether it fails (violated dominance, or a negative not pruned).
+   */
+  evaluate(embedder: Embedder, pair: Pair, addLoss: (term: number) => void): boolean;
+  /** Stop after the first epoch with no failure (Algorithm 2, line 16). */
+  stopWhenNoFailure: boolean;
+}
+
+/**
+ * The loop both trainers run: each epoch shuffles the pairs with `rand`, takes an Adam step per
+ * mini-batch, then evaluates every pair with the epoch's embedder and reports it (`onEpoch`).
+ * Stops between two steps with an `AbortError` when `signal` aborts.
+ */
+export async function runTrainingLoop<Pair, Embedder>(
+  setup: TrainingSetup & { started: number; rand: () => number },
+  o: TrainLoopOptions & { featureDimensions: number },
+  sample: { pairs: Pair[]; vertices: TrainingVertices },
+  model: TrainingModel<Pair, Embedder>,
+): Promise<{ embedder: Embedder; report: TrainingReport }> {
+  const { tf, featuresOf } = setup;
+  const { pairs } = sample;
+  const optimizer = tf.train.adam(o.learningRate);
+  const report: TrainingReport = {
+    backend: setup.backend,
+    epochs: 0,
+    stoppedEarly: false,
+    pairs: pairs.length,
+    vertices: sample.vertices,
+    losses: [],
+    failures: [],
+    seconds: 0,
+  };
+  let embedder = model.embedder();
+  try {
+    for (let epoch = 1; epoch <= o.epochs && pairs.length > 0; epoch++) {
+      shuffleInPlace(pairs, setup.rand);
+      for (let at = 0; at < pairs.length; at += o.batchSize) {
+        throwIfAborted(o.signal);
+        const chunk = pairs.slice(at, at + o.batchSize);
+        const rows = chunk.map((p) => model.stars(p));
+        const batch = buildBatch(
+          [...rows.map((r) => r[0]), ...rows.map((r) => r[1])],
+          o.featureDimensions,
+          featuresOf,
+        );
+        tf.tidy(() => {
+          optimizer.minimize(() => model.loss(batch, chunk.length), false, [model.flat.theta]);
+        });
+        model.afterStep?.(batch);
+      }
+      embedder = model.embedder();
+      let loss = 0;
+      let failures = 0;
+      const addLoss = (term: number) => {
+        loss += term;
+      };
+      for (const pair of pairs) if (model.evaluate(embedder, pair, addLoss)) failures++;
+      loss /= pairs.length;
+      report.epochs = epoch;
+      report.losses.push(loss);
+      report.failures.push(failures);
+      o.onEpoch?.({ epoch, loss, failures });
+      if (model.stopWhenNoFailure && failures === 0) {
+        report.stoppedEarly = epoch < o.epochs;
+        break;
+      }
+    }
+  } finally {
+    model.flat.theta.dispose();
+    optimizer.dispose();
+  }
+  report.seconds = (performance.now() - setup.started) / 1000;
+  return { embedder, report };
 }
