@@ -6,16 +6,13 @@ import type { PGlite } from '@electric-sql/pglite';
 import { createBuildContext } from '@grag/core/kit';
 import { bm25Rag } from '@grag/naive-rag';
 import { createOfflineProviders } from '@grag/offline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listPostgresIndexes, postgresStore } from '../src/index.js';
-import { makePglite } from './pglite.js';
+import { usePglite } from './pglite.js';
 
 let db: PGlite;
-beforeAll(async () => {
-  db = await makePglite(false);
-}, 120_000);
-afterAll(async () => {
-  await db?.close();
+usePglite(false, (fresh) => {
+  db = fresh;
 });
 
 const DOCS = [

@@ -5,12 +5,28 @@
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { afterAll, beforeAll } from 'vitest';
 
 /** A fresh in-memory PGlite database; with the pgvector extension unless `vectors` is false. */
 export async function makePglite(vectors = true): Promise<PGlite> {
   const db = vectors ? new PGlite({ extensions: { vector } }) : new PGlite();
   await db.waitReady;
   return db;
+}
+
+/**
+ * A fresh in-memory PGlite database for the enclosing suite (or file): opened before its tests (with
+ * pgvector unless `vectors` is false) and handed to `use`, closed after them.
+ */
+export function usePglite(vectors: boolean, use: (db: PGlite) => void): void {
+  let db: PGlite | undefined;
+  beforeAll(async () => {
+    db = await makePglite(vectors);
+    use(db);
+  }, 120_000);
+  afterAll(async () => {
+    await db?.close();
+  });
 }
 
 /** A PGlite database served over TCP, with the URL a `pg` client connects to. */

@@ -1,15 +1,11 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { runIndexStoreSpec } from '@grag/core/test/vitest';
-import { afterAll, beforeAll } from 'vitest';
 import { postgresStore } from '../src/index.js';
-import { freshIndex, makePglite } from './pglite.js';
+import { freshIndex, usePglite } from './pglite.js';
 
 let db: PGlite;
-beforeAll(async () => {
-  db = await makePglite(false);
-}, 120_000);
-afterAll(async () => {
-  await db?.close();
+usePglite(false, (fresh) => {
+  db = fresh;
 });
 
 runIndexStoreSpec('postgresStore on PGlite in-process', () => postgresStore({ db, index: freshIndex() }), {

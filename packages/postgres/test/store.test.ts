@@ -6,17 +6,14 @@ import {
   OutputError,
   StateError,
 } from '@grag/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { postgresStore, SCHEMA_VERSION } from '../src/index.js';
-import { freshIndex, makePglite } from './pglite.js';
+import { freshIndex, usePglite } from './pglite.js';
 import { concurrentWritersCheck } from './writers.js';
 
 let db: PGlite;
-beforeAll(async () => {
-  db = await makePglite(false);
-}, 120_000);
-afterAll(async () => {
-  await db?.close();
+usePglite(false, (fresh) => {
+  db = fresh;
 });
 
 const manifest = (n: number): ManifestInput => ({

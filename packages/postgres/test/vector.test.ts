@@ -2,16 +2,13 @@ import type { PGlite } from '@electric-sql/pglite';
 import { IndexFormatError, InvalidArgumentError, type Metric, StateError } from '@grag/core';
 import { FlatIndex } from '@grag/core/kit';
 import { randomVectors } from '@grag/core/test';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pgVectorIndexFactory, postgresStore } from '../src/index.js';
-import { freshIndex, makePglite } from './pglite.js';
+import { freshIndex, makePglite, usePglite } from './pglite.js';
 
 let db: PGlite;
-beforeAll(async () => {
-  db = await makePglite();
-}, 120_000);
-afterAll(async () => {
-  await db?.close();
+usePglite(true, (fresh) => {
+  db = fresh;
 });
 
 const collection = (index = freshIndex('vec'), name = 'chunks') =>

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { postgresStore } from '../src/index.js';
 import { type DebianServer, debianPostgresBin, startDebianServer } from './debian-server.js';
-import { freshIndex, makePglite, type SocketDb, servePglite } from './pglite.js';
+import { freshIndex, type SocketDb, servePglite, usePglite } from './pglite.js';
 import {
   killedHolderCheck,
   type MakeStore,
@@ -117,11 +117,8 @@ describe('writer lock on PGlite over the wire', () => {
 
 describe('writer lock on PGlite in-process', () => {
   let db: PGlite;
-  beforeAll(async () => {
-    db = await makePglite(false);
-  }, 120_000);
-  afterAll(async () => {
-    await db?.close();
+  usePglite(false, (fresh) => {
+    db = fresh;
   });
   const make: MakeStore = (index, options = {}) => postgresStore({ db, index, ...options });
 
