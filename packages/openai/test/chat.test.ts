@@ -1,36 +1,16 @@
 import { generateText, InvalidArgumentError, ProviderError } from '@grag/core';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  createOpenAI,
-  mapFinishReason,
-  OPENAI_CHAT_DEFAULTS,
-  type OpenAIProviderSettings,
-} from '../src/index.js';
-import { type FakeOpenAIServer, startFakeServer } from './fake-server.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createOpenAI, mapFinishReason, OPENAI_CHAT_DEFAULTS } from '../src/index.js';
+import { type FakeOpenAIServer, rejection, useFakeServer } from './fake-server.js';
 
 let server: FakeOpenAIServer;
-
-beforeEach(async () => {
-  server = await startFakeServer();
+const provider = useFakeServer((fresh) => {
+  server = fresh;
 });
 
-afterEach(async () => {
+afterEach(() => {
   vi.unstubAllEnvs();
-  await server.close();
 });
-
-function provider(settings: OpenAIProviderSettings = {}) {
-  return createOpenAI({ baseURL: server.baseURL, apiKey: 'sk-test', retryBaseDelayMs: 1, ...settings });
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the promise to reject');
-}
 
 describe('OpenAIChatModel', () => {
   it('reports provider openai, the model id and the contract version', () => {

@@ -1,30 +1,12 @@
 import { embedAll, InvalidArgumentError, modelFingerprint, ProviderError } from '@grag/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createOpenAI, KNOWN_EMBEDDING_DIMENSIONS, type OpenAIProviderSettings } from '../src/index.js';
-import { type FakeOpenAIServer, startFakeServer } from './fake-server.js';
+import { describe, expect, it } from 'vitest';
+import { KNOWN_EMBEDDING_DIMENSIONS } from '../src/index.js';
+import { type FakeOpenAIServer, rejection, useFakeServer } from './fake-server.js';
 
 let server: FakeOpenAIServer;
-
-beforeEach(async () => {
-  server = await startFakeServer();
+const provider = useFakeServer((fresh) => {
+  server = fresh;
 });
-
-afterEach(async () => {
-  await server.close();
-});
-
-function provider(settings: OpenAIProviderSettings = {}) {
-  return createOpenAI({ baseURL: server.baseURL, apiKey: 'sk-test', retryBaseDelayMs: 1, ...settings });
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the promise to reject');
-}
 
 /** The number at the end of `input-17`. */
 const numberOf = (input: string) => Number(input.slice(input.lastIndexOf('-') + 1));

@@ -5,6 +5,8 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach } from 'vitest';
+import { createOpenAI, type OpenAIProvider, type OpenAIProviderSettings } from '../src/index.js';
 
 export type Endpoint = 'chat' | 'embeddings';
 
@@ -174,16 +176,12 @@ export class FakeOpenAIServer {
   }
 
   async listen(): Promise<this> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
-    this.#port = (this.#server.address() as AddressInfo).port;
+    this.#port = await listenLocally(this.#server);
     return this;
   }
 
   async close(): Promise<void> {
-    for (const timer of this.#timers) clearTimeout(timer);
-    this.#timers.clear();
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    await closeLocally(this.#server, this.#timers);
   }
 
   #next(request: FakeRequest): FakeReply {
@@ -259,7 +257,51 @@ export class FakeOpenAIServer {
   }
 }
 
+/** Listen on 127.0.0.1 and a port the OS picks; resolves to the port. */
+export async function listenLocally(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+/** Clear the pending `timers`, drop every connection and close `server`. */
+export async function closeLocally(server: Server, timers: Set<NodeJS.Timeout>): Promise<void> {
+  for (const timer of timers) clearTimeout(timer);
+  timers.clear();
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
 /** Start a fake server on 127.0.0.1 and a free port. */
 export function startFakeServer(): Promise<FakeOpenAIServer> {
   return new FakeOpenAIServer().listen();
+}
+
+/**
+ * A fresh fake server for every test of the file, handed to `use` before the test and closed after
+ * it; returns a provider factory that talks to the current one (API key `sk-test`, 1 ms retry
+ * delays, `settings` over them).
+ */
+export function useFakeServer(
+  use: (server: FakeOpenAIServer) => void,
+): (settings?: OpenAIProviderSettings) => OpenAIProvider {
+  let current: FakeOpenAIServer | undefined;
+  beforeEach(async () => {
+    current = await startFakeServer();
+    use(current);
+  });
+  afterEach(async () => {
+    await current?.close();
+  });
+  return (settings = {}) =>
+    createOpenAI({ baseURL: current!.baseURL, apiKey: 'sk-test', retryBaseDelayMs: 1, ...settings });
+}
+
+/** What `promise` rejects with; fails when it resolves. */
+export async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the promise to reject');
 }

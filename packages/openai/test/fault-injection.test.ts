@@ -2,6 +2,7 @@ import { ProviderError } from '@grag/core';
 import { hashedBagOfWords } from '@grag/core/kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAI, type OpenAIProviderSettings } from '../src/index.js';
+import { rejection } from './fake-server.js';
 import {
   type Fault,
   type FaultKind,
@@ -37,15 +38,6 @@ async function start(options: ConstructorParameters<typeof FaultServer>[0] = {})
 
 function provider(s: FaultServer, settings: OpenAIProviderSettings = {}) {
   return createOpenAI({ ...FAST, baseURL: s.baseURL, ...settings });
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 const say = (content: string) => [{ role: 'user' as const, content }];

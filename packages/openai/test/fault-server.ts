@@ -15,8 +15,9 @@
  */
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { hashedBagOfWords } from '@grag/core/kit';
+import { closeLocally, listenLocally } from './fake-server.js';
 
 export type FaultEndpoint = 'chat' | 'embeddings';
 
@@ -255,16 +256,12 @@ export class FaultServer {
   }
 
   async listen(): Promise<this> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
-    this.#port = (this.#server.address() as AddressInfo).port;
+    this.#port = await listenLocally(this.#server);
     return this;
   }
 
   async close(): Promise<void> {
-    for (const timer of this.#timers) clearTimeout(timer);
-    this.#timers.clear();
-    this.#server.closeAllConnections();
-    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+    await closeLocally(this.#server, this.#timers);
   }
 
   #later(ms: number, fn: () => void): void {

@@ -1,39 +1,20 @@
 import { AbortError, ProviderError } from '@grag/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   backoffDelay,
   createOpenAI,
   isRetryableStatus,
   OPENAI_DEFAULTS,
-  type OpenAIProviderSettings,
   parseRetryAfter,
 } from '../src/index.js';
-import { type FakeOpenAIServer, startFakeServer } from './fake-server.js';
+import { type FakeOpenAIServer, rejection, startFakeServer, useFakeServer } from './fake-server.js';
 
 let server: FakeOpenAIServer;
-
-beforeEach(async () => {
-  server = await startFakeServer();
+const provider = useFakeServer((fresh) => {
+  server = fresh;
 });
-
-afterEach(async () => {
-  await server.close();
-});
-
-function provider(settings: OpenAIProviderSettings = {}) {
-  return createOpenAI({ baseURL: server.baseURL, apiKey: 'sk-test', retryBaseDelayMs: 1, ...settings });
-}
 
 const messages = [{ role: 'user' as const, content: 'hi' }];
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the promise to reject');
-}
 
 /** Milliseconds between the arrival of request `i` and request `i + 1`. */
 function gap(i: number): number {

@@ -7,24 +7,14 @@ import {
   streamChat,
 } from '@grag/core';
 import { streamAnswer } from '@grag/core/tasks';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createOpenAI, type OpenAIProviderSettings } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
 import { SseReader } from '../src/stream.js';
-import { chunkEvents, type FakeOpenAIServer, startFakeServer } from './fake-server.js';
+import { chunkEvents, type FakeOpenAIServer, useFakeServer } from './fake-server.js';
 
 let server: FakeOpenAIServer;
-
-beforeEach(async () => {
-  server = await startFakeServer();
+const provider = useFakeServer((fresh) => {
+  server = fresh;
 });
-
-afterEach(async () => {
-  await server.close();
-});
-
-function provider(settings: OpenAIProviderSettings = {}) {
-  return createOpenAI({ baseURL: server.baseURL, apiKey: 'sk-test', retryBaseDelayMs: 1, ...settings });
-}
 
 const messages = [{ role: 'user' as const, content: 'hello there' }];
 
