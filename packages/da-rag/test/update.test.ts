@@ -11,7 +11,7 @@ import {
 } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
 import { directoryStore } from '@grag/core/store';
-import { copyStoredIndex, createScriptedEmbedder } from '@grag/core/test';
+import { copyStoredIndex, corpusChange, createScriptedEmbedder } from '@grag/core/test';
 import { expectSameRetrievals } from '@grag/core/test/vitest';
 import { createOfflineProviders, createOfflineTasks } from '@grag/offline';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,10 +22,7 @@ import { CORPUS } from './corpus.js';
 // build on A + B − C. DA-RAG's global stages (KG merge, layers, Similarity kNN, query-time truss)
 // are recomputed from the same per-chunk data a build computes, so the tolerance is zero: the same
 // index arrays and, for every query, the same items, scores (±1e-9) and context.
-const A = CORPUS.slice(0, 5);
-const B = CORPUS.slice(5);
-const C = ['solberg'];
-const AplusBminusC = [...A.filter((d) => !C.includes(d.id)), ...B];
+const { A, B, C, AplusBminusC } = corpusChange(CORPUS, 5, ['solberg']);
 const QUERIES = [
   'Who directs the institute that operates the research vessel built by the Kessler Shipyard?',
   'Who founded the Kessler Shipyard?',

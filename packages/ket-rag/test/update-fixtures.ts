@@ -4,31 +4,18 @@
  */
 import type { BuildContext, Retrieval, TaskSuite } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
-import { createScriptedEmbedder, entityDocuments } from '@grag/core/test';
+import { corpusChange, createScriptedEmbedder, ENTITY_QUERIES, entityDocuments } from '@grag/core/test';
 import { expectSameRetrievals as expectSameItems } from '@grag/core/test/vitest';
 import { createOfflineTasks } from '@grag/offline';
 import { createKetRag, type KetRagIndex, type KetRagVariant } from '../src/index.js';
 
-const all = entityDocuments(15);
-/** The corpus built on: 10 of 15 generated records. */
-export const A = all.slice(0, 10);
-/** The records added: the other 5. */
-export const B = all.slice(10);
-/** The ids removed. */
-export const C = ['d2', 'd5', 'd7'];
-/** The corpus after the change, in the order an update holds its documents. */
-export const AplusBminusC = [...A.filter((d) => !C.includes(d.id)), ...B];
+/** A: 10 of 15 generated records, built on; B: the other 5, added; C: the ids removed; the corpus after. */
+export const { A, B, C, AplusBminusC } = corpusChange(entityDocuments(15), 10, ['d2', 'd5', 'd7']);
 /** Build options: small chunks, so 10 records make 30 chunks. */
 export const build = { chunkSize: 24, overlap: 4, subChunkSize: 12 };
 /** Fixed queries the retrievals are compared on. */
 export const QUERIES = [
-  'Anton Kessler visited Varnholm',
-  'Kessler Shipyard hired',
-  'Orsa Marine Institute in 1962',
-  'Dunmore Lighthouse 1887',
-  'Petra Lind worked in Ashford',
-  'Record 12',
-  'Record 5 in 1885',
+  ...ENTITY_QUERIES,
   'Who worked for the Orsa Marine Institute?',
   'Tomas Brandt visited Orsa',
   'Ilse Varga 1973',

@@ -12,27 +12,21 @@ import {
 } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
 import { directoryStore } from '@grag/core/store';
-import { copyStoredIndex, createScriptedEmbedder, entityDocuments } from '@grag/core/test';
+import {
+  copyStoredIndex,
+  corpusChange,
+  createScriptedEmbedder,
+  ENTITY_QUERIES,
+  entityDocuments,
+} from '@grag/core/test';
 import { expectSameRetrievals } from '@grag/core/test/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bm25Rag, denseRag } from '../src/index.js';
 
 const tasks = { id: 'no-tasks' } as TaskSuite;
-const all = entityDocuments(15);
-const A = all.slice(0, 10);
-const B = all.slice(10);
-const C = ['d2', 'd5', 'd7'];
-const AplusBminusC = [...A.filter((d) => !C.includes(d.id)), ...B];
+const { A, B, C, AplusBminusC } = corpusChange(entityDocuments(15), 10, ['d2', 'd5', 'd7']);
 const build = { chunkSize: 24, overlap: 4 };
-const QUERIES = [
-  'Anton Kessler visited Varnholm',
-  'Kessler Shipyard hired',
-  'Orsa Marine Institute in 1962',
-  'Dunmore Lighthouse 1887',
-  'Petra Lind worked in Ashford',
-  'Record 12',
-  'Record 5 in 1885',
-];
+const QUERIES = ENTITY_QUERIES;
 
 /** A context whose embedder records every text it is asked to embed. */
 function counted(): { ctx: BuildContext; embedded: string[] } {

@@ -13,7 +13,9 @@ import { createBuildContext, decompressed } from '@grag/core/kit';
 import { directoryStore } from '@grag/core/store';
 import {
   copyStoredIndex,
+  corpusChange,
   createScriptedEmbedder,
+  ENTITY_QUERIES,
   entityDocuments,
   readmeSnippet,
   runLoggedSnippet,
@@ -23,25 +25,12 @@ import { createOfflineTasks } from '@grag/offline';
 import { afterAll, describe, expect, it, test } from 'vitest';
 import { type NodeRagIndex, nodeRag } from '../src/index.js';
 
-const all = entityDocuments(15);
-const A = all.slice(0, 10);
-const B = all.slice(10);
-const C = ['d2', 'd5', 'd7'];
-const AplusBminusC = [...A.filter((d) => !C.includes(d.id)), ...B];
+const { A, B, C, AplusBminusC } = corpusChange(entityDocuments(15), 10, ['d2', 'd5', 'd7']);
 /** One chunk per document, a small HNSW graph, and few enough mentions that entities get attributes. */
 const OPTIONS = { chunking: 'document' as const, hnswM: 8, hnswEfConstruction: 32, attributeMinMentions: 2 };
 /** Fixed-size chunks (several per document), the other chunking mode. */
 const FIXED = { ...OPTIONS, chunking: 'fixed' as const, chunkSize: 20, overlap: 4 };
-const QUERIES = [
-  'Anton Kessler visited Varnholm',
-  'Kessler Shipyard hired',
-  'Orsa Marine Institute in 1962',
-  'Dunmore Lighthouse 1887',
-  'Petra Lind worked in Ashford',
-  'Record 12',
-  'Record 5 in 1885',
-  'Who worked for the shipyard?',
-];
+const QUERIES = [...ENTITY_QUERIES, 'Who worked for the shipyard?'];
 const RETRIEVE = { topK: 10, budgetTokens: 100_000 };
 
 /** The model inputs of one context, by task: what its task suite and embedder were sent. */

@@ -12,7 +12,7 @@ import {
 } from '@grag/core';
 import { chunkDocuments, createBuildContext, flatIndexFactory, getTokenizer } from '@grag/core/kit';
 import { directoryStore, memoryStore } from '@grag/core/store';
-import { copyStoredIndex, createScriptedEmbedder, entityDocuments } from '@grag/core/test';
+import { copyStoredIndex, corpusChange, createScriptedEmbedder, entityDocuments } from '@grag/core/test';
 import { expectSameRetrievals as expectSameItems } from '@grag/core/test/vitest';
 import { createOfflineProviders } from '@grag/offline';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,11 +23,7 @@ import { type SgRagIndex, type SgRagMode, type SgRagOptions, sgRag } from '../sr
 // the updated index must equal a fresh build of A + B − C exactly: the same graph, kept
 // extractions, label embeddings, path nodes and stats, and for every query of QUERIES in every
 // retrieval mode the same items (id, kind, sources), scores within 1e-9, context and answers.
-const all = entityDocuments(15);
-const A = all.slice(0, 10);
-const B = all.slice(10);
-const C = ['d2', 'd5', 'd7'];
-const AplusBminusC = [...A.filter((d) => !C.includes(d.id)), ...B];
+const { A, B, C, AplusBminusC } = corpusChange(entityDocuments(15), 10, ['d2', 'd5', 'd7']);
 // Several chunks per document, so chunks split facts and a document's chunks share entities.
 const build: Partial<SgRagOptions> = { chunkSize: 24, overlap: 4 };
 const QUERIES = [

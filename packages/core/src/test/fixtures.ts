@@ -25,6 +25,50 @@ export function entityDocuments(count: number): Document[] {
   }));
 }
 
+/** A corpus change as the update tests of every method make it (see {@link corpusChange}). */
+export interface CorpusChange {
+  /** The corpus built on. */
+  A: Document[];
+  /** The documents added. */
+  B: Document[];
+  /** The ids removed (of documents in A). */
+  C: string[];
+  /** The corpus after the change, in the order an update holds its documents: A without C, then B. */
+  AplusBminusC: Document[];
+}
+
+/**
+ * The change update tests make to `docs`: build on the first `built` (A), add the rest (B), remove
+ * the ids `removed` (C). An update of A by (+B, −C) is compared with a fresh build on `AplusBminusC`.
+ *
+ * @example
+ * const { A, B, C, AplusBminusC } = corpusChange(entityDocuments(15), 10, ['d2', 'd5', 'd7']);
+ */
+export function corpusChange(
+  docs: readonly Document[],
+  built: number,
+  removed: readonly string[],
+): CorpusChange {
+  const A = docs.slice(0, built);
+  const B = docs.slice(built);
+  const C = [...removed];
+  return { A, B, C, AplusBminusC: [...A.filter((d) => !C.includes(d.id)), ...B] };
+}
+
+/**
+ * Queries over {@link entityDocuments}: names, places, organizations, titles and years its records
+ * hold, phrased as keywords, so every method finds something.
+ */
+export const ENTITY_QUERIES: readonly string[] = [
+  'Anton Kessler visited Varnholm',
+  'Kessler Shipyard hired',
+  'Orsa Marine Institute in 1962',
+  'Dunmore Lighthouse 1887',
+  'Petra Lind worked in Ashford',
+  'Record 12',
+  'Record 5 in 1885',
+];
+
 /** One file as a loader gives it: its parts, each a segment with its location, joined by blank lines. */
 function loaded(
   id: string,
