@@ -2,41 +2,15 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IndexFormatError, InvalidArgumentError } from '@grag/core';
-import { createBuildContext } from '@grag/core/kit';
-import { createScriptedEmbedder } from '@grag/core/test';
 import { createTrainingFreeEmbedder } from '@grag/dominance-gnn';
-import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
-import { createSgRag, type Triple } from '../src/index.js';
+import { createSgRag } from '../src/index.js';
+import { deniroCrimeQuery, FILM_TRIPLES, offlineContext, T } from './helpers.js';
 
-const T = (head: string, relation: string, tail: string): Triple => ({ head, relation, tail });
-const triples = [
-  T('heat', 'starring', 'deniro'),
-  T('heat', 'directed by', 'mann'),
-  T('heat', 'genre', 'crime'),
-  T('ronin', 'starring', 'deniro'),
-  T('ronin', 'genre', 'crime'),
-  T('alien', 'starring', 'weaver'),
-  T('alien', 'genre', 'scifi'),
-];
+const triples = [...FILM_TRIPLES, T('alien', 'genre', 'scifi')];
 const sg = createSgRag();
-const context = () =>
-  createBuildContext({
-    embedder: createScriptedEmbedder({ dimensions: 8 }),
-    tasks: createOfflineProviders().tasks,
-  });
-const queryGraph = {
-  nodes: [
-    { id: 'X', label: null, isTarget: true },
-    { id: 'a', label: 'deniro', isTarget: false },
-    { id: 'b', label: 'crime', isTarget: false },
-  ],
-  edges: [
-    { source: 'X', target: 'a', relation: '' },
-    { source: 'X', target: 'b', relation: '' },
-  ],
-  issues: [],
-};
+const context = offlineContext;
+const queryGraph = deniroCrimeQuery(['', '']);
 const tmp = () => mkdtemp(join(tmpdir(), 'sg-rag-dominance-'));
 
 describe('dominanceEmbedder', () => {

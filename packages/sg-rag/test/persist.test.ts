@@ -2,40 +2,15 @@ import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IndexFormatError } from '@grag/core';
-import { createBuildContext } from '@grag/core/kit';
-import { createScriptedEmbedder } from '@grag/core/test';
-import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
-import { createSgRag, type Triple } from '../src/index.js';
+import { createSgRag } from '../src/index.js';
+import { deniroCrimeQuery, FILM_TRIPLES, offlineContext, T } from './helpers.js';
 
-const T = (head: string, relation: string, tail: string): Triple => ({ head, relation, tail });
 // The triples of __fixtures__/index-v1 (built with pathLength 2 before the v2 method contract).
-const triples: Triple[] = [
-  T('heat', 'starring', 'deniro'),
-  T('heat', 'directed by', 'mann'),
-  T('heat', 'genre', 'crime'),
-  T('ronin', 'starring', 'deniro'),
-  T('ronin', 'genre', 'crime'),
-  T('alien', 'starring', 'weaver'),
-];
+const triples = [...FILM_TRIPLES];
 const method = createSgRag();
-const context = () =>
-  createBuildContext({
-    embedder: createScriptedEmbedder({ dimensions: 8 }),
-    tasks: createOfflineProviders().tasks,
-  });
-const queryGraph = {
-  nodes: [
-    { id: 'X', label: null, isTarget: true },
-    { id: 'a', label: 'deniro', isTarget: false },
-    { id: 'b', label: 'crime', isTarget: false },
-  ],
-  edges: [
-    { source: 'X', target: 'a', relation: 'starring' },
-    { source: 'X', target: 'b', relation: 'genre' },
-  ],
-  issues: [],
-};
+const context = offlineContext;
+const queryGraph = deniroCrimeQuery(['starring', 'genre']);
 const fixture = new URL('./__fixtures__/index-v1', import.meta.url).pathname;
 
 async function copyOf(dir: string): Promise<string> {
