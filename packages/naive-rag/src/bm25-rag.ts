@@ -3,6 +3,7 @@ import {
   assertKnownOptions,
   BM25_DEFAULTS,
   Bm25Index,
+  defineMethod,
   indexProviders,
   openMethodIndex,
   prepareUpdate,
@@ -35,24 +36,19 @@ export interface Bm25RagSettings {
 /** BM25 baseline: the top-k chunks by Okapi BM25, packed into the budget. No embedder is used. */
 export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagIndex, Bm25RagOptions> {
   const name = settings.name ?? 'bm25';
-  const formatVersion = 1;
-  const uses = [] as const;
   const defaults: Bm25RagOptions = { ...CHUNKING_DEFAULTS, ...BM25_DEFAULTS };
   const bm25Of = (texts: string[], opts: Bm25RagOptions) => new Bm25Index(texts, { k1: opts.k1, b: opts.b });
-  return {
+  return defineMethod({
     name,
     description: 'baseline: BM25 top-k chunks',
-    capabilities: { uses, tasks: BASELINE_TASKS },
-    formatVersion,
+    formatVersion: 1,
+    uses: [],
+    tasks: BASELINE_TASKS,
     optionKeys: { build: BM25_RAG_OPTION_KEYS, retrieve: RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['chunk'] },
-    async build(docs, ctx, options = {}) {
-      const opts = resolveCheckedOptions(
-        `${name} build`,
-        { defaults, rules: BM25_RULES },
-        settings.defaults,
-        options,
-      );
+    resolve: (caller, options) =>
+      resolveCheckedOptions(caller, { defaults, rules: BM25_RULES }, settings.defaults, options),
+    async build(docs, ctx, opts) {
       const rt = startBuild(ctx);
       const { chunks, texts } = await rt.stage('chunk', () => toUnits(docs, ctx, opts));
       const bm25 = await rt.stage('bm25', () => bm25Of(texts, opts), { checkpoint: false });
@@ -65,7 +61,7 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
         bm25,
       };
     },
-    async update(index, change, baseCtx, options = {}) {
+    async update(index, change, baseCtx, options) {
       // The kept state is the document ids, which every BM25 index has: the refusal never happens.
       const update = await prepareUpdate(name, change, baseCtx, options, {
         kept: () => index.documents,
@@ -91,23 +87,19 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
         }),
       };
     },
-    async retrieve(index, query, options = {}) {
+    async retrieve(index, query, options) {
       assertKnownOptions(`${name} retrieve`, options, RETRIEVE_OPTION_KEYS);
       const started = performance.now();
       const depth = rankDepth(index, options);
       const hits = index.bm25.search(query, depth);
       return retrievalFrom(index, hits, options, { method: name, depth, ms: performance.now() - started });
     },
-    async save(index, target) {
-      await writeMethodIndex(target, headerOf({ name, formatVersion, uses }, index), (out) =>
-        saveUnits(index, out),
-      );
+    async save(index, target, format) {
+      await writeMethodIndex(target, headerOf(format, index), (out) => saveUnits(index, out));
     },
-    async load(target, ctx) {
+    async load(target, ctx, format) {
       const opened = await openMethodIndex(target, ctx, {
-        method: name,
-        formatVersion,
-        uses,
+        ...format,
         params: (saved) => resolveCheckedOptions(`${name} load`, { defaults, rules: BM25_RULES }, saved),
       });
       const { chunks, texts, documents } = await loadUnits(opened);
@@ -120,7 +112,7 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
         bm25: bm25Of(texts, opened.params),
       };
     },
-  };
+  });
 }
 
 /** The BM25 baseline with default settings. */

@@ -11,9 +11,11 @@ import {
 } from '@grag/core';
 import {
   assertKnownOptions,
+  defineMethod,
   flatIndexFactory,
   indexProviders,
   keptFitNote,
+  type MethodIndexFormat,
   openMethodIndex,
   prepareUpdate,
   RETRIEVE_OPTION_KEYS,
@@ -57,22 +59,22 @@ export interface DenseRagSettings {
  */
 export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRagIndex, DenseRagOptions> {
   const name = settings.name ?? 'naive-dense';
-  const formatVersion = 1;
-  const uses = ['embedder', 'vectorIndex'] as const;
-  return {
+  return defineMethod({
     name,
     description: 'baseline: dense top-k chunks (Text-RAG / NaiveRAG)',
-    capabilities: { uses, tasks: BASELINE_TASKS },
-    formatVersion,
+    formatVersion: 1,
+    uses: ['embedder', 'vectorIndex'],
+    tasks: BASELINE_TASKS,
     optionKeys: { build: DENSE_RAG_OPTION_KEYS, retrieve: RETRIEVE_OPTION_KEYS },
     passageRanking: { kinds: ['chunk'] },
-    async build(docs, ctx, options = {}) {
-      const opts = resolveCheckedOptions(
-        `${name} build`,
+    resolve: (caller, options) =>
+      resolveCheckedOptions(
+        caller,
         { defaults: DENSE_RAG_DEFAULTS, rules: DENSE_RULES },
         settings.defaults,
         options,
-      );
+      ),
+    async build(docs, ctx, opts) {
       const rt = startBuild(ctx);
       const { chunks, texts } = await rt.stage('chunk', () => toUnits(docs, ctx, opts));
       const { embedder } = ctx;
@@ -96,10 +98,8 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
         ...lexicalFor(texts, opts),
       };
     },
-    update(index, change, baseCtx, options = {}) {
-      return updateDense(name, index, change, baseCtx, options);
-    },
-    async retrieve(index, query, options = {}) {
+    update: (index, change, baseCtx, options) => updateDense(name, index, change, baseCtx, options),
+    async retrieve(index, query, options) {
       assertKnownOptions(`${name} retrieve`, options, RETRIEVE_OPTION_KEYS);
       const started = performance.now();
       const mode = index.options.entryPoints;
@@ -123,26 +123,15 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
         ms: performance.now() - started,
       });
     },
-    save(index, target) {
-      return saveDense({ name, formatVersion, uses }, index, target);
-    },
-    load(target, ctx) {
-      return loadDense({ name, formatVersion, uses }, target, ctx);
-    },
-  };
+    save: saveDense,
+    load: loadDense,
+  });
 }
 
 /** The dense baseline with default settings. */
 export const denseRag = createDenseRag();
 
 type DenseMethod = Method<DenseRagIndex, DenseRagOptions>;
-
-/** What the manifest of a dense index says: its method, format version and provider kinds. */
-interface DenseFormat {
-  name: string;
-  formatVersion: number;
-  uses: readonly ['embedder', 'vectorIndex'];
-}
 
 /**
  * Update a dense index: kept chunks keep their embeddings (a full update refits a fittable embedder
@@ -218,9 +207,9 @@ async function updateDense(
 
 /** Save a dense index: its units, and its vectors as the store's collection or as files. */
 async function saveDense(
-  format: DenseFormat,
   index: DenseRagIndex,
   target: Parameters<DenseMethod['save']>[1],
+  format: MethodIndexFormat,
 ): Promise<void> {
   await writeMethodIndex(target, headerOf(format, index), async (out) => {
     await saveUnits(index, out);
@@ -236,7 +225,7 @@ async function saveDense(
     }
     if (isStoredVectors(vectors)) {
       throw new StateError(
-        `${format.name} save: the vectors of this index are stored in ${vectors.location} and ${out.location} keeps no vector collections; save it to a store that does, or rebuild it.`,
+        `${format.method} save: the vectors of this index are stored in ${vectors.location} and ${out.location} keeps no vector collections; save it to a store that does, or rebuild it.`,
       );
     }
     await out.vectors('vectors.bin', vectors);
@@ -248,17 +237,19 @@ async function saveDense(
 
 /** Load a dense index (one saved before updates existed loads without its embeddings). */
 async function loadDense(
-  { name, formatVersion, uses }: DenseFormat,
   target: Parameters<DenseMethod['load']>[0],
   ctx: BuildContext,
+  format: MethodIndexFormat,
 ): Promise<DenseRagIndex> {
   const opened = await openMethodIndex(target, ctx, {
-    method: name,
-    formatVersion,
-    uses,
+    ...format,
     // Indexes written before `entryPoints` existed were dense: the default fills it in.
     params: (saved) =>
-      resolveCheckedOptions(`${name} load`, { defaults: DENSE_RAG_DEFAULTS, rules: DENSE_RULES }, saved),
+      resolveCheckedOptions(
+        `${format.method} load`,
+        { defaults: DENSE_RAG_DEFAULTS, rules: DENSE_RULES },
+        saved,
+      ),
   });
   const { chunks, texts, documents } = await loadUnits(opened);
   const vectors = opened.collections.includes(CHUNK_COLLECTION)

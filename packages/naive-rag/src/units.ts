@@ -175,12 +175,10 @@ export const BASELINE_TASKS: MethodTasks = { build: {}, retrieve: {} };
 
 /** What a baseline's saved index records about it: its format, providers, options, counts and (no) tasks. */
 export const headerOf = <O extends object>(
-  format: { name: string; formatVersion: number; uses?: MethodIndexFormat['uses'] },
+  format: MethodIndexFormat,
   index: BaseIndex<O>,
 ): MethodIndexHeader<O> => ({
-  method: format.name,
-  formatVersion: format.formatVersion,
-  ...(format.uses ? { uses: format.uses } : {}),
+  ...format,
   tasks: BASELINE_TASKS.build,
   providers: index.providers,
   params: index.options,
