@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { type CountingServer, MODEL_FLAGS } from './counting-server.js';
 import { exited, until } from './index-child.js';
 
@@ -114,4 +115,54 @@ export async function settledDir(dir: string): Promise<string[]> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return entries();
+}
+
+/**
+ * Read the events of job `id` on the server at `url` until it says it is storing its new version
+ * (stage `save`) or it ends, then SIGKILL `child` and forget the requests `models` held.
+ */
+export async function killWhenSaving(models: CountingServer, child: ServeChild, id: string): Promise<void> {
+  const events = await fetch(`${child.url}/v1/jobs/${id}/events`);
+  const reader = (events.body as ReadableStream<Uint8Array>).getReader();
+  let text = '';
+  while (!/"stage":"save"/.test(text) && !/event: end/.test(text)) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  const exit = exited(child);
+  child.kill('SIGKILL');
+  await exit;
+  models.reset();
+}
+
+/**
+ * Check job `id`, killed while it stored its new version, once the server at `url` restarted: done;
+ * either its version had landed (the models were asked nothing again) or it ran again, once, from
+ * version `before`, adding `added`. Returns the job.
+ */
+export async function expectAppliedOnce(
+  models: CountingServer,
+  url: string,
+  id: string,
+  before: string,
+  added: string[],
+): ReturnType<typeof finished> {
+  const after = await finished(url, id);
+  expect(after).toMatchObject({ status: 'done', error: null });
+  if (after.documents === null) {
+    // The save had landed: the job is done with the saved version and nothing ran again.
+    expect(models.received).toEqual([]);
+  } else {
+    // It had not: the job ran again, once, from the version before.
+    expect(after.baseVersion).toBe(before);
+    expect(after.documents).toEqual({ added, replaced: [], removed: [] });
+  }
+  return after;
+}
+
+/** Kill every child still running (SIGKILL): for `afterAll`. */
+export function killAll(children: readonly ChildProcess[]): void {
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }

@@ -18,8 +18,11 @@ import {
   call,
   citedDocs,
   documentIds,
+  expectAppliedOnce,
   finished,
+  killAll,
   killWhenHeld,
+  killWhenSaving,
   settledDir,
   startServe,
 } from './serve-child.js';
@@ -37,8 +40,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children)
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  killAll(children);
   await models.stop();
   await db?.stop();
   await rm(root, { recursive: true, force: true });
@@ -123,29 +125,16 @@ describe('grag serve --store --jobs-dir killed mid-job, then started again', () 
     }));
     const job = await call(first.url, 'POST', '/v1/indexes/locks/documents', { documents: more });
     // Killed as soon as the job says it is storing the new version.
-    const events = await fetch(`${first.url}/v1/jobs/${job.id}/events`);
-    const reader = (events.body as ReadableStream<Uint8Array>).getReader();
-    let text = '';
-    while (!/"stage":"save"/.test(text) && !/event: end/.test(text)) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += new TextDecoder().decode(value);
-    }
-    const exit = exited(first);
-    first.kill('SIGKILL');
-    await exit;
-    models.reset();
+    await killWhenSaving(models, first, job.id);
 
     const second = await startServe(models, args, children);
-    const after = await finished(second.url, job.id);
-    expect(after).toMatchObject({ status: 'done', error: null });
-    if (after.documents === null) {
-      // The new version had been committed: done with it, nothing ran again.
-      expect(models.received).toEqual([]);
-    } else {
-      expect(after.baseVersion).toBe(before);
-      expect(after.documents).toEqual({ added: more.map((d) => d.id), replaced: [], removed: [] });
-    }
+    const after = await expectAppliedOnce(
+      models,
+      second.url,
+      job.id,
+      before,
+      more.map((d) => d.id),
+    );
     expect((await call(second.url, 'GET', '/v1/indexes/locks')).version).toBe(after.version);
     expect(await documentIds(second.url, 'locks')).toEqual([...beforeIds, ...more.map((d) => d.id)].sort());
     expect(await settledDir(jobsDir)).toEqual(['.grag-jobs.json']);

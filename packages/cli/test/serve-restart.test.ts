@@ -18,8 +18,11 @@ import {
   call,
   citedDocs,
   documentIds,
+  expectAppliedOnce,
   finished,
+  killAll,
   killWhenHeld,
+  killWhenSaving,
   type ServeChild,
   settledDir,
   startServe,
@@ -38,11 +41,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children)
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  killAll(children);
   await models.stop();
   await rm(root, { recursive: true, force: true });
 });
+
+/** The journal folder once every job of the three indexes has ended. */
+const SETTLED_ALL = ['.grag-jobs.json', '.grag-workspaces.json', 'docks', 'quays', 'tides'];
 
 /** `grag serve --dir <folder>` (plus `flags`) as a child process, once it prints its URL. */
 const startServer = (...flags: string[]): Promise<ServeChild> =>
@@ -194,13 +199,7 @@ describe('grag serve --dir killed mid-job, then started again', () => {
     expect(await documentIds(second.url, 'quays')).toEqual(['quay-crane']);
     expect((await call(second.url, 'GET', '/v1/indexes/quays')).version).toBe(createAfter.version);
     // Their inputs are gone with them.
-    expect(await settledEntries()).toEqual([
-      '.grag-jobs.json',
-      '.grag-workspaces.json',
-      'docks',
-      'quays',
-      'tides',
-    ]);
+    expect(await settledEntries()).toEqual(SETTLED_ALL);
     second.kill('SIGTERM');
     expect((await exited(second)).code).toBe(0);
   }, 120_000);
@@ -214,42 +213,22 @@ describe('grag serve --dir killed mid-job, then started again', () => {
       text: `Harbour log ${i}: the pilot boat Marren ${i} left Orsa pier at the ${i % 12} o'clock tide.`,
     }));
     const job = await call(first.url, 'POST', '/v1/indexes/tides/documents', { documents: more });
-    // The job's events: kill the server as soon as it says it is saving the new version.
-    const events = await fetch(`${first.url}/v1/jobs/${job.id}/events`);
-    const reader = (events.body as ReadableStream<Uint8Array>).getReader();
-    let text = '';
-    while (!/"stage":"save"/.test(text) && !/event: end/.test(text)) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += new TextDecoder().decode(value);
-    }
-    const exit = exited(first);
-    first.kill('SIGKILL');
-    await exit;
-    models.reset();
+    // Killed as soon as the job says it is saving the new version.
+    await killWhenSaving(models, first, job.id);
 
     const second = await startServer();
-    const after = await finished(second.url, job.id);
-    expect(after).toMatchObject({ status: 'done', error: null });
-    if (after.documents === null) {
-      // The save had landed: the job is done with the saved version and nothing ran again.
-      expect(models.received).toEqual([]);
-    } else {
-      // It had not: the job ran again, once, from the version before.
-      expect(after.baseVersion).toBe(before);
-      expect(after.documents).toEqual({ added: more.map((d) => d.id), replaced: [], removed: [] });
-    }
+    const after = await expectAppliedOnce(
+      models,
+      second.url,
+      job.id,
+      before,
+      more.map((d) => d.id),
+    );
     const served = await call(second.url, 'GET', '/v1/indexes/tides');
     expect(served.version).toBe(after.version);
     expect(served.version).not.toBe(before);
     expect(await documentIds(second.url, 'tides')).toEqual([...beforeIds, ...more.map((d) => d.id)].sort());
-    expect(await settledEntries()).toEqual([
-      '.grag-jobs.json',
-      '.grag-workspaces.json',
-      'docks',
-      'quays',
-      'tides',
-    ]);
+    expect(await settledEntries()).toEqual(SETTLED_ALL);
     second.kill('SIGTERM');
     expect((await exited(second)).code).toBe(0);
   }, 120_000);

@@ -3,36 +3,45 @@
  * collection searched in the database (PGlite with pgvector, over the wire); updates keep it; bad
  * use is one line on stderr.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run } from '../src/index.js';
 import { captureIO, runGrag } from './helpers.js';
-import { type SocketDb, servePglite } from './pg-harness.js';
+import { type SocketDb, usePgCorpus } from './pg-harness.js';
 
 let db: SocketDb;
 let root: string;
 let corpus: string;
 
-beforeAll(async () => {
-  db = await servePglite(8, { pgvector: true });
-  root = await mkdtemp(join(tmpdir(), 'grag-cli-store-vectors-'));
-  corpus = join(root, 'corpus');
-  await mkdir(corpus);
-  await writeFile(
-    join(corpus, 'lyon.md'),
-    '# Lyon\n\nLyon is a city in France. The Rhone and the Saone meet in Lyon.',
-  );
-  await writeFile(join(corpus, 'oslo.txt'), 'Oslo is the capital of Norway. The Munch Museum is in Oslo.');
-}, 60_000);
-
-afterAll(async () => {
-  await db?.stop();
-  await rm(root, { recursive: true, force: true });
-});
+usePgCorpus(
+  'grag-cli-store-vectors-',
+  {
+    'lyon.md': '# Lyon\n\nLyon is a city in France. The Rhone and the Saone meet in Lyon.',
+    'oslo.txt': 'Oslo is the capital of Norway. The Munch Museum is in Oslo.',
+  },
+  { pgvector: true },
+  (setup) => {
+    ({ db, root, corpus } = setup);
+  },
+);
 
 const grag = (args: string[], env: NodeJS.ProcessEnv = {}) => runGrag(root, args, env);
+
+/** `grag index` of the corpus with naive-dense into the store as `name`, its vectors in pgvector. */
+const indexDense = (name: string, flags: string[] = []) =>
+  grag([
+    'index',
+    corpus,
+    '--method',
+    'naive-dense',
+    '--store',
+    db.url,
+    '--store-vectors',
+    '--out',
+    name,
+    ...flags,
+  ]);
 
 /** The collections of each version of index `name`, oldest first. */
 async function collections(name: string): Promise<{ version: number; name: string; size: number }[]> {
@@ -44,17 +53,7 @@ async function collections(name: string): Promise<{ version: number; name: strin
 
 describe('grag with --store-vectors', () => {
   it('keeps naive-dense vectors in pgvector; query searches them there and add keeps them', async () => {
-    const built = await grag([
-      'index',
-      corpus,
-      '--method',
-      'naive-dense',
-      '--store',
-      db.url,
-      '--store-vectors',
-      '--out',
-      'dense',
-    ]);
+    const built = await indexDense('dense');
     expect(built.code, built.err).toBe(0);
     expect((await collections('dense')).map((c) => [c.name, c.size])).toEqual([['chunks', 2]]);
     const artifacts = await db.db.query<{ name: string }>(
@@ -84,18 +83,7 @@ describe('grag with --store-vectors', () => {
   });
 
   it('serves an index whose vectors are in the database, searching them while it serves', async () => {
-    const built = await grag([
-      'index',
-      corpus,
-      '--method',
-      'naive-dense',
-      '--store',
-      db.url,
-      '--store-vectors',
-      '--out',
-      'served',
-      '-q',
-    ]);
+    const built = await indexDense('served', ['-q']);
     expect(built.code, built.err).toBe(0);
     const controller = new AbortController();
     const io = { ...captureIO(root, { GRAG_STORE: db.url }), signal: controller.signal };

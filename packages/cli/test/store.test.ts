@@ -4,16 +4,15 @@
  * prints the password, and every bad input is one line on stderr with a non-zero exit.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { SCHEMA_VERSION } from '@grag/postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run } from '../src/index.js';
 import { captureIO, runGrag } from './helpers.js';
-import { closedPort, PASSWORD, type SocketDb, servePglite } from './pg-harness.js';
+import { closedPort, PASSWORD, type SocketDb, usePgCorpus } from './pg-harness.js';
 
 let db: SocketDb;
 let root: string;
@@ -21,23 +20,19 @@ let corpus: string;
 /** The URL as grag prints it: no password. */
 let shown: string;
 
-beforeAll(async () => {
-  db = await servePglite();
-  shown = db.url.replace(`:${PASSWORD}@`, '@');
-  root = await mkdtemp(join(tmpdir(), 'grag-cli-store-'));
-  corpus = join(root, 'corpus');
-  await mkdir(corpus);
-  await writeFile(
-    join(corpus, 'lyon.md'),
-    '# Lyon\n\nLyon is a city in France. The Rhone and the Saone meet in Lyon. Paul Bocuse cooked in Lyon.',
-  );
-  await writeFile(join(corpus, 'oslo.txt'), 'Oslo is the capital of Norway. The Munch Museum is in Oslo.');
-}, 60_000);
-
-afterAll(async () => {
-  await db?.stop();
-  await rm(root, { recursive: true, force: true });
-});
+usePgCorpus(
+  'grag-cli-store-',
+  {
+    'lyon.md':
+      '# Lyon\n\nLyon is a city in France. The Rhone and the Saone meet in Lyon. Paul Bocuse cooked in Lyon.',
+    'oslo.txt': 'Oslo is the capital of Norway. The Munch Museum is in Oslo.',
+  },
+  {},
+  (setup) => {
+    ({ db, root, corpus } = setup);
+    shown = db.url.replace(`:${PASSWORD}@`, '@');
+  },
+);
 
 /** Run grag in `root`; returns the exit code and what it printed. */
 const grag = (args: string[], env: NodeJS.ProcessEnv = {}) => runGrag(root, args, env);
