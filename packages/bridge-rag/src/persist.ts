@@ -8,14 +8,17 @@
  * id, provider fingerprints, a fitted embedder's state). The JSON files are gzipped. BM25, the
  * vocabulary and the home chunks are rebuilt at load.
  */
-import { type BuildContext, IndexFormatError, type IndexStore } from '@grag/core';
-import { type EntityExtractor, EntityGraph } from '@grag/core/graph';
+import type { BuildContext, IndexStore } from '@grag/core';
+import type { EntityExtractor } from '@grag/core/graph';
 import {
+  assertSameExtractor,
   chunkSchema,
   type MethodIndexFormat,
   openMethodIndex,
+  readEntityGraph,
+  readEntityKept,
+  readHomes,
   type Schema,
-  shapeIssue,
   v,
   writeMethodIndex,
 } from '@grag/core/kit';
@@ -47,12 +50,6 @@ const chunksSchema = v.refine(v.object({ chunks: v.array(chunkSchema), texts: v.
     ? `has ${c.texts.length} texts for ${c.chunks.length} chunks`
     : undefined,
 );
-const linksSchema = v.object({ homes: v.array(v.nullable(v.string())) });
-const keptSchema = v.object({
-  documents: v.array(v.string()),
-  titles: v.record(v.string()),
-  extracted: v.array(v.array(v.array(v.string()))),
-});
 
 /** Write `index` to `target`, a directory or any store (atomically; see core `writeMethodIndex`). */
 export async function saveBridgeRag(
@@ -98,33 +95,16 @@ export async function loadBridgeRag(
     stats: statsSchema,
   });
   const { entityExtractor: built, ...stats } = opened.stats;
-  if (built !== extractor.id) {
-    throw new IndexFormatError(
-      opened.location,
-      format.formatVersion,
-      `${opened.location} was built with entity extractor '${built}' (now '${extractor.id}'). Use the same extractor or rebuild the index.`,
-    );
-  }
+  assertSameExtractor(opened, format.formatVersion, built, extractor);
   const { chunks, texts } = await opened.json(CHUNKS_FILE, chunksSchema);
-  const graph = EntityGraph.fromJSON(await opened.json(GRAPH_FILE, v.unknown()), opened.locate(GRAPH_FILE));
-  opened.check(GRAPH_FILE, () => {
-    if (graph.chunkCount !== chunks.length)
-      shapeIssue('chunks', `indexes ${graph.chunkCount} chunks, but the index has ${chunks.length}`);
-  });
-  const links = await opened.json(LINKS_FILE, linksSchema);
-  opened.check(LINKS_FILE, () => {
-    if (links.homes.length !== chunks.length)
-      shapeIssue('homes', `has ${links.homes.length} title entities for ${chunks.length} chunks`);
-  });
-  const homes = links.homes.map((h) => h ?? undefined);
-  const kept = await opened.json(KEPT_FILE, keptSchema);
-  opened.check(KEPT_FILE, () => {
-    if (kept.extracted.length !== chunks.length)
-      shapeIssue(
-        'extracted',
-        `has the entities of ${kept.extracted.length} chunks, but the index has ${chunks.length}`,
-      );
-  });
+  const graph = await readEntityGraph(
+    opened,
+    GRAPH_FILE,
+    chunks.length,
+    (found) => `indexes ${found} chunks, but the index has ${chunks.length}`,
+  );
+  const homes = await readHomes(opened, LINKS_FILE, chunks.length);
+  const kept = await readEntityKept(opened, KEPT_FILE, chunks.length);
   const embeddings = await opened.vectorRows(EMBEDDINGS_FILE, chunks.length);
   const vectors = await opened.vectorIndex(VECTORS_FILE, chunks.length, () => embeddings);
   return {

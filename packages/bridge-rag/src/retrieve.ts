@@ -12,7 +12,7 @@ import {
   type RetrievedItem,
   throwIfAborted,
 } from '@grag/core';
-import { type Bridge, expandBridges, linkQueryEntities } from '@grag/core/graph';
+import { type Bridge, bridgeOptionsOf, expandBridges, linkQueryEntities } from '@grag/core/graph';
 import { packContext, provenanceOf, residualSearch, searchEntryPoints } from '@grag/core/kit';
 import { type BridgeRagRetrieveOptions, resolveBridgeRagQuery } from './options.js';
 import type { BridgeRagIndex } from './types.js';
@@ -65,13 +65,7 @@ export async function retrieveBridgeRag(
       homes: index.homes,
       ranking,
       queryIds,
-      bridges: o.bridges,
-      bridgeSeeds: o.bridgeSeeds,
-      bridgeOrder: o.bridgeOrder,
-      bridgeMaxRank: o.bridgeMaxRank,
-      mentionBridges: o.mentionBridges,
-      mentionSpread: o.mentionSpread,
-      mentionResidualRank: o.mentionResidualRank,
+      ...bridgeOptionsOf(o),
       entryRank,
       residual: (seed) => residualSearch(lexical, query, texts[seed]!),
     }));

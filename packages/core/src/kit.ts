@@ -70,6 +70,13 @@ export {
   type UpdatableMethod,
 } from './define-method.js';
 export {
+  assertSameExtractor,
+  entityKeptSchema,
+  readEntityGraph,
+  readEntityKept,
+  readHomes,
+} from './entity-index-files.js';
+export {
   BM25_DEFAULTS,
   BM25_STOP_WORDS,
   Bm25Index,

@@ -9,14 +9,17 @@
  * fitted embedder's state). The JSON files are gzipped. Format 1 kept the embeddings as
  * `embeddings.f32` next to an always-saved `vectors.bin`, in plain JSON; it still loads.
  */
-import { type BuildContext, IndexFormatError, type IndexStore } from '@grag/core';
-import { type EntityExtractor, EntityGraph } from '@grag/core/graph';
+import type { BuildContext, IndexStore } from '@grag/core';
+import type { EntityExtractor } from '@grag/core/graph';
 import {
+  assertSameExtractor,
   type MethodIndexFormat,
   type OpenedIndex,
   openMethodIndex,
+  readEntityGraph,
+  readEntityKept,
+  readHomes,
   type Schema,
-  shapeIssue,
   v,
   writeMethodIndex,
 } from '@grag/core/kit';
@@ -50,12 +53,6 @@ const statsSchema: Schema<E2GraphRagStats & { entityExtractor?: string }> = v.ob
   edges: count,
   textMentions: v.optional(count),
   entityExtractor: v.optional(v.string()),
-});
-const linksSchema = v.object({ homes: v.array(v.nullable(v.string())) });
-const keptSchema = v.object({
-  documents: v.array(v.string()),
-  titles: v.record(v.string()),
-  extracted: v.array(v.array(v.array(v.string()))),
 });
 
 /** Write `index` to `target`, a directory or any store (atomically; see core `writeMethodIndex`). */
@@ -109,32 +106,17 @@ export async function loadE2GraphRag(
   });
   // Indexes written before the envelope recorded the extractor among the providers.
   const { entityExtractor: built = opened.manifest.providers.entityExtractor, ...stats } = opened.stats;
-  if (built !== undefined && built !== extractor.id) {
-    throw new IndexFormatError(
-      opened.location,
-      format.formatVersion,
-      `${opened.location} was built with entity extractor '${built}' (now '${extractor.id}'). Use the same extractor or rebuild the index.`,
-    );
-  }
+  assertSameExtractor(opened, format.formatVersion, built, extractor);
   const options = opened.params;
   const tree = validateSummaryTree(await opened.json(TREE_FILE, v.unknown()), opened.locate(TREE_FILE));
-  const graph = EntityGraph.fromJSON(await opened.json(GRAPH_FILE, v.unknown()), opened.locate(GRAPH_FILE));
   const leaves = tree.levels[0]!.length;
-  opened.check(GRAPH_FILE, () => {
-    if (graph.chunkCount !== leaves) {
-      shapeIssue('chunks', `index ${graph.chunkCount} chunks, but the summary tree has ${leaves} leaves`);
-    }
-  });
-  let homes: (string | undefined)[] = [];
-  if (options.entityLinking) {
-    const links = await opened.json(LINKS_FILE, linksSchema);
-    opened.check(LINKS_FILE, () => {
-      if (links.homes.length !== graph.chunkCount) {
-        shapeIssue('homes', `has ${links.homes.length} title entities for ${graph.chunkCount} chunks`);
-      }
-    });
-    homes = links.homes.map((h) => h ?? undefined);
-  }
+  const graph = await readEntityGraph(
+    opened,
+    GRAPH_FILE,
+    leaves,
+    (found) => `index ${found} chunks, but the summary tree has ${leaves} leaves`,
+  );
+  const homes = options.entityLinking ? await readHomes(opened, LINKS_FILE, graph.chunkCount) : [];
   const kept = await loadKept(opened, tree.nodes.length, graph.chunkCount);
   const vectors = kept
     ? await opened.vectorIndex(VECTORS_FILE, tree.nodes.length, () => kept.embeddings)
@@ -162,15 +144,7 @@ async function loadKept(
   const v1 = !opened.names.includes(EMBEDDINGS_FILE) && opened.names.includes(EMBEDDINGS_V1_FILE);
   const embeddingsFile = v1 ? EMBEDDINGS_V1_FILE : EMBEDDINGS_FILE;
   if (!opened.names.includes(KEPT_FILE) || !opened.names.includes(embeddingsFile)) return undefined;
-  const data = await opened.json(KEPT_FILE, keptSchema);
-  opened.check(KEPT_FILE, () => {
-    if (data.extracted.length !== chunks) {
-      shapeIssue(
-        'extracted',
-        `has the entities of ${data.extracted.length} chunks, but the index has ${chunks}`,
-      );
-    }
-  });
+  const data = await readEntityKept(opened, KEPT_FILE, chunks);
   const embeddings = v1
     ? await opened.float32Rows(EMBEDDINGS_V1_FILE, nodes)
     : await opened.vectorRows(EMBEDDINGS_FILE, nodes);

@@ -11,7 +11,7 @@ import {
   throwIfAborted,
   type VectorHit,
 } from '@grag/core';
-import { type Bridge, expandBridges, linkQueryEntities } from '@grag/core/graph';
+import { type Bridge, bridgeOptionsOf, expandBridges, linkQueryEntities } from '@grag/core/graph';
 import { Bm25Index, packContext, residualSearch, searchEntryPoints } from '@grag/core/kit';
 import type { CollapsedTreeHit } from '@grag/summary-tree';
 import { adaptiveRetrieve } from './adaptive.js';
@@ -103,13 +103,7 @@ export async function retrieveE2GraphRag(
         homes: index.homes,
         ranking,
         queryIds,
-        bridges: o.bridges,
-        bridgeSeeds: o.bridgeSeeds,
-        bridgeOrder: o.bridgeOrder,
-        bridgeMaxRank: o.bridgeMaxRank,
-        mentionBridges: o.mentionBridges,
-        mentionSpread: o.mentionSpread,
-        mentionResidualRank: o.mentionResidualRank,
+        ...bridgeOptionsOf(o),
         entryRank,
         residual: (seed) => residualHits(index, query, seed),
       }));

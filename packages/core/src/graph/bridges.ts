@@ -44,6 +44,22 @@ export interface BridgeOptions {
   mentionResidualRank?: number;
 }
 
+/**
+ * The {@link BridgeOptions} among a method's options (which hold others too), to hand to
+ * {@link expandBridges}.
+ */
+export function bridgeOptionsOf(options: Required<BridgeOptions>): Required<BridgeOptions> {
+  return {
+    bridges: options.bridges,
+    bridgeSeeds: options.bridgeSeeds,
+    bridgeOrder: options.bridgeOrder,
+    bridgeMaxRank: options.bridgeMaxRank,
+    mentionBridges: options.mentionBridges,
+    mentionSpread: options.mentionSpread,
+    mentionResidualRank: options.mentionResidualRank,
+  };
+}
+
 /** One bridge added by {@link expandBridges}. */
 export interface Bridge {
   /** Leaf that names the entity. */

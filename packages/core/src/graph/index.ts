@@ -16,6 +16,7 @@ export {
   type BridgeInput,
   type BridgeOptions,
   type BridgeOrder,
+  bridgeOptionsOf,
   expandBridges,
   homeChunks,
 } from './bridges.js';
