@@ -5,14 +5,12 @@
 import type { RetrieveOptions } from '@grag/core';
 import { BRIDGE_ORDERS, type BridgeOrder } from '@grag/core/graph';
 import {
-  assertKnownOptions,
   ENTRY_POINT_MODES,
   type EntryPointMode,
   type OptionRule,
   opt,
   optionKeys,
-  pickOptions,
-  RETRIEVE_OPTION_KEYS,
+  queryOptions,
   resolveCheckedOptions,
 } from '@grag/core/kit';
 
@@ -100,16 +98,9 @@ export const BRIDGE_RAG_DEFAULTS: Readonly<BridgeRagOptions> = {
 /** Query options: the context budget, `topK`, and any option of {@link BridgeRagQueryOptions}. */
 export interface BridgeRagRetrieveOptions extends RetrieveOptions, Partial<BridgeRagQueryOptions> {}
 
-const QUERY_KEYS = optionKeys<BridgeRagQueryOptions>(BRIDGE_RAG_QUERY_DEFAULTS);
-
 /** Every build option key; others are refused. The query options are among them (their defaults). */
 export const BRIDGE_RAG_BUILD_OPTION_KEYS: readonly string[] =
   optionKeys<BridgeRagOptions>(BRIDGE_RAG_DEFAULTS);
-
-/** Every retrieve option key; others are refused. */
-export const BRIDGE_RAG_RETRIEVE_OPTION_KEYS: readonly string[] = [
-  ...new Set([...RETRIEVE_OPTION_KEYS, ...QUERY_KEYS]),
-];
 
 const QUERY_RULES: { readonly [K in keyof BridgeRagQueryOptions]-?: OptionRule } = {
   topK: opt.positiveInt,
@@ -123,6 +114,15 @@ const QUERY_RULES: { readonly [K in keyof BridgeRagQueryOptions]-?: OptionRule }
   mentionSpread: opt.positiveInt,
   mentionResidualRank: opt.positiveInt,
 };
+
+/** The query options: their keys, the keys `retrieve` accepts, one query's resolution. */
+const QUERY = queryOptions<BridgeRagQueryOptions>({
+  defaults: BRIDGE_RAG_QUERY_DEFAULTS,
+  rules: QUERY_RULES,
+});
+
+/** Every retrieve option key; others are refused. */
+export const BRIDGE_RAG_RETRIEVE_OPTION_KEYS: readonly string[] = QUERY.retrieveKeys;
 
 const RULES: { readonly [K in keyof BridgeRagOptions]-?: OptionRule } = {
   chunking: opt.oneOf('fixed', 'document'),
@@ -157,11 +157,5 @@ export function resolveBridgeRagQuery(
   base: BridgeRagQueryOptions,
   overrides: BridgeRagRetrieveOptions,
 ): BridgeRagQueryOptions {
-  assertKnownOptions(caller, overrides, BRIDGE_RAG_RETRIEVE_OPTION_KEYS);
-  return resolveCheckedOptions<BridgeRagQueryOptions>(
-    caller,
-    { defaults: BRIDGE_RAG_QUERY_DEFAULTS, rules: QUERY_RULES },
-    pickOptions(base, QUERY_KEYS),
-    pickOptions(overrides, QUERY_KEYS),
-  );
+  return QUERY.resolve(caller, base, overrides);
 }

@@ -127,7 +127,7 @@ export function defineMethod<Index, Options, Retrieve extends RetrieveOptions, R
   return {
     name,
     description: definition.description,
-    capabilities: { ...definition.capabilities, uses, tasks },
+    capabilities: { uses, ...definition.capabilities, tasks },
     formatVersion: definition.formatVersion,
     optionKeys: definition.optionKeys,
     ...(definition.passageRanking ? { passageRanking: definition.passageRanking } : {}),

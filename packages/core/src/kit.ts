@@ -124,6 +124,8 @@ export {
   opt,
   optionKeys,
   pickOptions,
+  type QueryOptions,
+  queryOptions,
   RETRIEVE_OPTION_KEYS,
   RETRIEVE_OPTION_RULES,
   resolveCheckedOptions,

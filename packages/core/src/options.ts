@@ -317,3 +317,50 @@ export function pickOptions<T extends object, K extends keyof T & string>(
   for (const key of keys) if (options[key] !== undefined) out[key] = options[key];
   return out;
 }
+
+/**
+ * The query options of a method whose build sets their defaults and whose `retrieve` overrides them
+ * (see {@link queryOptions}).
+ */
+export interface QueryOptions<Q extends object> {
+  /** The query option keys. */
+  readonly keys: readonly (keyof Q & string)[];
+  /** The keys `retrieve` accepts: core's {@link RETRIEVE_OPTION_KEYS}, then the query keys (each once). */
+  readonly retrieveKeys: readonly string[];
+  /**
+   * The query options in effect for one query: the index's `base`, overridden by those given to
+   * `retrieve` (`undefined` leaves the index's), checked against the rules.
+   * @throws InvalidArgumentError naming `caller`, on an unknown option key or a bad value.
+   */
+  resolve(caller: string, base: Q, overrides: object): Q;
+}
+
+/**
+ * The query options kit of a method, from their defaults and rules: the keys, the keys `retrieve`
+ * accepts, and the resolution of one query's options over the index's.
+ *
+ * @example
+ * const QUERY = queryOptions({ defaults: MY_QUERY_DEFAULTS, rules: MY_QUERY_RULES });
+ * export const MY_RETRIEVE_OPTION_KEYS = QUERY.retrieveKeys;
+ * const q = QUERY.resolve('my-rag retrieve', index.options, options);
+ */
+export function queryOptions<Q extends object>(spec: {
+  defaults: Q;
+  rules: { readonly [K in keyof Q]-?: OptionRule };
+}): QueryOptions<Q> {
+  const keys = Object.keys(spec.defaults) as (keyof Q & string)[];
+  const retrieveKeys = [...new Set<string>([...RETRIEVE_OPTION_KEYS, ...keys])];
+  return {
+    keys,
+    retrieveKeys,
+    resolve(caller, base, overrides) {
+      assertKnownOptions(caller, overrides, retrieveKeys);
+      return resolveCheckedOptions<Q>(
+        caller,
+        { defaults: spec.defaults, rules: spec.rules },
+        pickOptions(base, keys),
+        pickOptions(overrides as Q, keys),
+      );
+    },
+  };
+}

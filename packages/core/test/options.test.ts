@@ -5,7 +5,9 @@ import {
   assertMethodOptions,
   closestMatch,
   editDistance,
+  opt,
   optionKeys,
+  queryOptions,
   RETRIEVE_OPTION_KEYS,
 } from '../src/kit.js';
 
@@ -150,5 +152,34 @@ describe('assertMethodOptions', () => {
   it('passes declared keys, and anything for a method that declares none', () => {
     expect(() => assertMethodOptions(method, 'retrieve', { teleport: 0.3, topK: 5 })).not.toThrow();
     expect(() => assertMethodOptions({ name: 'custom' }, 'retrieve', { anything: 1 })).not.toThrow();
+  });
+});
+
+describe('queryOptions', () => {
+  const QUERY = queryOptions<{ topK: number; hops: number }>({
+    defaults: { topK: 5, hops: 1 },
+    rules: { topK: opt.positiveInt, hops: opt.nonNegativeInt },
+  });
+
+  it("lists core's retrieve keys, then the query keys, each once", () => {
+    expect(QUERY.keys).toEqual(['topK', 'hops']);
+    expect(QUERY.retrieveKeys).toEqual(['budgetTokens', 'topK', 'signal', 'hops']);
+  });
+
+  it("puts a query's options over the index's, leaving the index's where a value is undefined", () => {
+    const base = { topK: 8, hops: 2 };
+    expect(QUERY.resolve('m retrieve', base, { hops: 0, topK: undefined, budgetTokens: 100 })).toEqual({
+      topK: 8,
+      hops: 0,
+    });
+    expect(base).toEqual({ topK: 8, hops: 2 });
+  });
+
+  it('refuses an unknown key and a bad value, naming the caller', () => {
+    expect(() => QUERY.resolve('m retrieve', { topK: 8, hops: 2 }, { hopz: 1 })).toThrow(
+      InvalidArgumentError,
+    );
+    expect(() => QUERY.resolve('m retrieve', { topK: 8, hops: 2 }, { hopz: 1 })).toThrow(/m retrieve/);
+    expect(() => QUERY.resolve('m retrieve', { topK: 8, hops: 2 }, { topK: 0 })).toThrow(/topK/);
   });
 });

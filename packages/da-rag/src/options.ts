@@ -8,8 +8,7 @@ import {
   type OptionRule,
   opt,
   optionKeys,
-  pickOptions,
-  RETRIEVE_OPTION_KEYS,
+  queryOptions,
   resolveCheckedOptions,
 } from '@grag/core/kit';
 
@@ -316,17 +315,11 @@ export interface DaRagRetrieveOptions extends RetrieveOptions, Partial<DaRagQuer
   topK?: number;
 }
 
-/** Every key of {@link DaRagQueryOptions}. */
-const QUERY_KEYS = optionKeys<DaRagQueryOptions>(DA_RAG_QUERY_DEFAULTS);
-
 /** Every key of {@link DaRagOptions}; `build` refuses others. The query options are among them (their defaults). */
 export const DA_RAG_BUILD_OPTION_KEYS: readonly string[] = optionKeys<DaRagOptions>({
   ...DA_RAG_DEFAULTS,
   concurrency: undefined,
 });
-
-/** Every key of {@link DaRagRetrieveOptions}; `retrieve` refuses others. */
-export const DA_RAG_RETRIEVE_OPTION_KEYS: readonly string[] = [...RETRIEVE_OPTION_KEYS, ...QUERY_KEYS];
 
 /** What a valid value of each query option is. */
 const QUERY_RULES: { readonly [K in keyof DaRagQueryOptions]-?: OptionRule } = {
@@ -352,6 +345,12 @@ const QUERY_RULES: { readonly [K in keyof DaRagQueryOptions]-?: OptionRule } = {
   entryPointsOnly: opt.boolean,
   memberOrder: opt.oneOf('relevance', 'linked'),
 };
+
+/** The query options: their keys, the keys `retrieve` accepts, one query's resolution. */
+const QUERY = queryOptions<DaRagQueryOptions>({ defaults: DA_RAG_QUERY_DEFAULTS, rules: QUERY_RULES });
+
+/** Every key of {@link DaRagRetrieveOptions}; `retrieve` refuses others. */
+export const DA_RAG_RETRIEVE_OPTION_KEYS: readonly string[] = QUERY.retrieveKeys;
 
 /** What a valid value of every option is. */
 const RULES: { readonly [K in keyof DaRagOptions]-?: OptionRule } = {
@@ -432,12 +431,7 @@ export function resolveQueryOptions(
 ): DaRagQueryOptions {
   assertKnownOptions(caller, overrides, DA_RAG_RETRIEVE_OPTION_KEYS);
   checkOption(caller, 'topK', overrides.topK, opt.optional(opt.positiveInt));
-  const q = resolveCheckedOptions<DaRagQueryOptions>(
-    caller,
-    { defaults: DA_RAG_QUERY_DEFAULTS, rules: QUERY_RULES },
-    pickOptions(base, QUERY_KEYS),
-    pickOptions(overrides, QUERY_KEYS),
-  );
+  const q = QUERY.resolve(caller, base, overrides);
   checkQueryRelations(caller, q);
   return q;
 }

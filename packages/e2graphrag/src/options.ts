@@ -13,8 +13,7 @@ import {
   type OptionRule,
   opt,
   optionKeys,
-  pickOptions,
-  RETRIEVE_OPTION_KEYS,
+  queryOptions,
   resolveCheckedOptions,
   resolveOptions,
 } from '@grag/core/kit';
@@ -203,17 +202,11 @@ export const E2GRAPHRAG_PRESET_OPTIONS: Readonly<
 /** Query options: the context budget, `topK` (k), and any retrieval option of {@link E2GraphRagQueryOptions}. */
 export interface E2GraphRagRetrieveOptions extends RetrieveOptions, Partial<E2GraphRagQueryOptions> {}
 
-/** Every key of {@link E2GraphRagQueryOptions}. */
-const QUERY_KEYS = optionKeys<E2GraphRagQueryOptions>(QUERY_DEFAULTS);
-
 /** Every build option key; others are refused. The query options are among them (their defaults). */
 export const E2GRAPHRAG_BUILD_OPTION_KEYS: readonly string[] = optionKeys<E2GraphRagOptions>({
   ...E2GRAPHRAG_DEFAULTS,
   concurrency: undefined,
 });
-
-/** Every retrieve option key; others are refused. */
-export const E2GRAPHRAG_RETRIEVE_OPTION_KEYS: readonly string[] = [...RETRIEVE_OPTION_KEYS, ...QUERY_KEYS];
 
 /** What a valid value of each query option is. */
 const QUERY_RULES: { readonly [K in keyof E2GraphRagQueryOptions]-?: OptionRule } = {
@@ -229,6 +222,12 @@ const QUERY_RULES: { readonly [K in keyof E2GraphRagQueryOptions]-?: OptionRule 
   mentionSpread: opt.positiveInt,
   mentionResidualRank: opt.positiveInt,
 };
+
+/** The query options: their keys, the keys `retrieve` accepts, one query's resolution. */
+const QUERY = queryOptions<E2GraphRagQueryOptions>({ defaults: QUERY_DEFAULTS, rules: QUERY_RULES });
+
+/** Every retrieve option key; others are refused. */
+export const E2GRAPHRAG_RETRIEVE_OPTION_KEYS: readonly string[] = QUERY.retrieveKeys;
 
 /** What a valid value of every option is. */
 const RULES: { readonly [K in keyof E2GraphRagOptions]-?: OptionRule } = {
@@ -283,13 +282,7 @@ export function resolveQueryOptions(
   base: E2GraphRagQueryOptions,
   overrides: E2GraphRagRetrieveOptions,
 ): E2GraphRagQueryOptions {
-  assertKnownOptions(caller, overrides, E2GRAPHRAG_RETRIEVE_OPTION_KEYS);
-  return resolveCheckedOptions<E2GraphRagQueryOptions>(
-    caller,
-    { defaults: QUERY_DEFAULTS, rules: QUERY_RULES },
-    pickOptions(base, QUERY_KEYS),
-    pickOptions(overrides, QUERY_KEYS),
-  );
+  return QUERY.resolve(caller, base, overrides);
 }
 
 /**
