@@ -105,6 +105,42 @@ export async function loadRows(
 }
 
 /** Read the update state of a loaded `index` (its vectors: the `rows` already read), or undefined when saved without. */
+/** What every saved update state holds, whatever the format: documents, titles, extractions, summaries. */
+interface StoredKept {
+  documents: string[];
+  titles: KetRagUpdateState['titles'];
+  extractions: [string, KetRagUpdateState['extractions'] extends Map<string, infer E> ? E : never][];
+  summaries: [string, KetRagUpdateState['summaries'] extends Map<string, infer S> ? S : never][];
+}
+
+/**
+ * Check a saved update state against its loaded `index` (inside `opened.check`): every kept
+ * extraction names a chunk, and the kept documents hold every chunk's document.
+ */
+export function checkKeptCoverage(
+  stored: Pick<StoredKept, 'documents' | 'extractions'>,
+  index: KetRagIndex,
+): void {
+  const chunkIds = new Set(index.chunks.map((c) => c.id));
+  stored.extractions.forEach(([id], i) => {
+    if (!chunkIds.has(id)) shapeIssue(`extractions[${i}]`, `names ${JSON.stringify(id)}, not a chunk`);
+  });
+  const held = new Set(stored.documents);
+  for (const c of index.chunks) {
+    if (!held.has(c.docId)) shapeIssue('documents', `lacks ${JSON.stringify(c.docId)}, a chunk's document`);
+  }
+}
+
+/** The update state of a saved one, before its vectors are added. */
+export function keptStateOf(stored: StoredKept): KetRagUpdateState {
+  return {
+    documents: stored.documents,
+    titles: stored.titles,
+    extractions: new Map(stored.extractions),
+    summaries: new Map(stored.summaries),
+  };
+}
+
 export async function loadKept(
   opened: OpenedIndex<unknown, unknown>,
   index: KetRagIndex,
@@ -113,14 +149,7 @@ export async function loadKept(
   if (!opened.names.includes(UPDATE_FILE)) return undefined;
   const stored = await opened.json(UPDATE_FILE, updateSchema);
   opened.check(UPDATE_FILE, () => {
-    const chunkIds = new Set(index.chunks.map((c) => c.id));
-    stored.extractions.forEach(([id], i) => {
-      if (!chunkIds.has(id)) shapeIssue(`extractions[${i}]`, `names ${JSON.stringify(id)}, not a chunk`);
-    });
-    const held = new Set(stored.documents);
-    for (const c of index.chunks) {
-      if (!held.has(c.docId)) shapeIssue('documents', `lacks ${JSON.stringify(c.docId)}, a chunk's document`);
-    }
+    checkKeptCoverage(stored, index);
     for (const key of Object.keys(ROWS) as (keyof typeof ROWS)[]) {
       const file = stored.vectors[key];
       if (file !== undefined && (file !== ROWS[key] || !rows[key])) {
@@ -128,12 +157,7 @@ export async function loadKept(
       }
     }
   });
-  const kept: KetRagUpdateState = {
-    documents: stored.documents,
-    titles: stored.titles,
-    extractions: new Map(stored.extractions),
-    summaries: new Map(stored.summaries),
-  };
+  const kept = keptStateOf(stored);
   const { vectors } = stored;
   if (vectors.chunks) kept.chunkVectors = rows.chunks!;
   if (vectors.subChunks) kept.subChunkVectors = rows.subChunks!;

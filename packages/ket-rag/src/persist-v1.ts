@@ -5,12 +5,12 @@
  * of the vectors as `chunks.f32`, `subchunk-rows.f32`, `entities.f32`, `sentences.f32`). Version 2
  * (persist.ts) stores each vector collection once and the graphs as typed arrays.
  */
-import { type OpenedIndex, shapeIssue, v } from '@grag/core/kit';
+import { type OpenedIndex, v } from '@grag/core/kit';
 import type { KeywordBipartite } from '@grag/keyword-bipartite';
 import { derivedParts } from './build.js';
 import { entryIndex, unitSeeds, vectorIndexOf } from './entry.js';
 import type { KetRagOptions } from './options.js';
-import { keptFields, UPDATE_FILE } from './persist-kept.js';
+import { checkKeptCoverage, keptFields, keptStateOf, UPDATE_FILE } from './persist-kept.js';
 import {
   checkKeywords,
   checkSkeleton,
@@ -120,21 +120,9 @@ async function loadKept(
   if (!opened.names.includes(UPDATE_FILE)) return undefined;
   const stored = await opened.json(UPDATE_FILE, updateSchema);
   opened.check(UPDATE_FILE, () => {
-    const chunkIds = new Set(index.chunks.map((c) => c.id));
-    stored.extractions.forEach(([id], i) => {
-      if (!chunkIds.has(id)) shapeIssue(`extractions[${i}]`, `names ${JSON.stringify(id)}, not a chunk`);
-    });
-    const held = new Set(stored.documents);
-    for (const c of index.chunks) {
-      if (!held.has(c.docId)) shapeIssue('documents', `lacks ${JSON.stringify(c.docId)}, a chunk's document`);
-    }
+    checkKeptCoverage(stored, index);
   });
-  const kept: KetRagUpdateState = {
-    documents: stored.documents,
-    titles: stored.titles,
-    extractions: new Map(stored.extractions),
-    summaries: new Map(stored.summaries),
-  };
+  const kept = keptStateOf(stored);
   const has = (file: string) => opened.names.includes(file);
   if (has('chunks.f32')) kept.chunkVectors = await opened.float32Rows('chunks.f32', index.chunks.length);
   if (index.keyword) kept.subChunkVectors = index.keyword.subChunkVectors;
