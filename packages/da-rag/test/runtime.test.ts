@@ -1,6 +1,6 @@
 import { BuildStageError, type ProgressEvent } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
-import { createScriptedEmbedder, trackTasks } from '@grag/core/test';
+import { createScriptedEmbedder, trackedBuild, trackTasks } from '@grag/core/test';
 import { createOfflineTasks } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { createDaRag } from '../src/index.js';
@@ -16,12 +16,9 @@ const FIXED = { chunking: 'fixed' } as const;
 describe('da-rag build runtime', () => {
   it('sends at most the runtime concurrency of model calls at once, or `concurrency` when set', async () => {
     const peak = async (runtime: number, option?: number) => {
-      const { tasks, seen } = countingTasks();
-      const ctx = createBuildContext({ embedder: embedder(), tasks, runtime: { concurrency: runtime } });
-      await createDaRag().build(CORPUS, ctx, {
-        ...FIXED,
-        ...(option !== undefined ? { concurrency: option } : {}),
-      });
+      const seen = await trackedBuild(createOfflineTasks(), embedder(), { runtime, option }, (ctx, o) =>
+        createDaRag().build(CORPUS, ctx, { ...FIXED, ...o }),
+      );
       expect(seen.extracted).toBe(CORPUS.length);
       return seen.peak;
     };

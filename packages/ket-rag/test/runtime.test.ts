@@ -1,6 +1,6 @@
 import { BuildStageError, type ProgressEvent } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
-import { createScriptedEmbedder, trackTasks } from '@grag/core/test';
+import { createScriptedEmbedder, trackedBuild, trackTasks } from '@grag/core/test';
 import { createOfflineTasks } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { createKetRag } from '../src/index.js';
@@ -14,12 +14,9 @@ const embedder = () => createScriptedEmbedder({ dimensions: 16 });
 describe('ket-rag build runtime', () => {
   it('sends at most the runtime concurrency of model calls at once, or `concurrency` when set', async () => {
     const peak = async (runtime: number, option?: number) => {
-      const { tasks, seen } = countingTasks();
-      const ctx = createBuildContext({ embedder: embedder(), tasks, runtime: { concurrency: runtime } });
-      await createKetRag({ variant: 'ms-graph-rag' }).build(CORPUS, ctx, {
-        chunking: 'document',
-        ...(option !== undefined ? { concurrency: option } : {}),
-      });
+      const seen = await trackedBuild(createOfflineTasks(), embedder(), { runtime, option }, (ctx, o) =>
+        createKetRag({ variant: 'ms-graph-rag' }).build(CORPUS, ctx, { chunking: 'document', ...o }),
+      );
       expect(seen.extracted).toBe(CORPUS.length);
       return seen.peak;
     };

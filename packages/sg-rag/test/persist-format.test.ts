@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import type { BuildContext, Retrieval, VectorIndexFactory } from '@grag/core';
 import { createBuildContext, flatIndexFactory } from '@grag/core/kit';
-import { createScriptedEmbedder, entityDocuments } from '@grag/core/test';
+import { createScriptedEmbedder, ENTITY_QUESTIONS, entityDocuments } from '@grag/core/test';
 import {
   checkIndexFormats,
   EXACT_AND_SAVED_FACTORIES,
@@ -22,13 +22,7 @@ import { type SgRagIndex, type SgRagMode, sgRag } from '../src/index.js';
 
 const DOCS = entityDocuments(12);
 const BUILD = { chunkSize: 24, overlap: 4 };
-const QUERIES = [
-  'Who worked for the Kessler Shipyard?',
-  'Which place did Tomas Brandt visit?',
-  'Who did the Orsa Marine Institute hire?',
-  'Which place did Mira Kessler visit in 1887?',
-  'Who worked for the Dunmore Lighthouse in Ashford?',
-];
+const QUERIES = ENTITY_QUESTIONS;
 const MODES: SgRagMode[] = ['sg-rag', 'entity', 'one-hop', 'two-hop'];
 const DIMENSIONS = 16;
 const GZIPPED = ['graph.json', 'update.json'];

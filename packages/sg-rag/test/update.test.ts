@@ -12,7 +12,13 @@ import {
 } from '@grag/core';
 import { chunkDocuments, createBuildContext, flatIndexFactory, getTokenizer } from '@grag/core/kit';
 import { directoryStore, memoryStore } from '@grag/core/store';
-import { copyStoredIndex, corpusChange, createScriptedEmbedder, entityDocuments } from '@grag/core/test';
+import {
+  copyStoredIndex,
+  corpusChange,
+  createScriptedEmbedder,
+  ENTITY_QUESTIONS,
+  entityDocuments,
+} from '@grag/core/test';
 import { expectSameRetrievals as expectSameItems } from '@grag/core/test/vitest';
 import { createOfflineProviders } from '@grag/offline';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -27,11 +33,7 @@ const { A, B, C, AplusBminusC } = corpusChange(entityDocuments(15), 10, ['d2', '
 // Several chunks per document, so chunks split facts and a document's chunks share entities.
 const build: Partial<SgRagOptions> = { chunkSize: 24, overlap: 4 };
 const QUERIES = [
-  'Who worked for the Kessler Shipyard?',
-  'Which place did Tomas Brandt visit?',
-  'Who did the Orsa Marine Institute hire?',
-  'Which place did Mira Kessler visit in 1887?',
-  'Who worked for the Dunmore Lighthouse in Ashford?',
+  ...ENTITY_QUESTIONS,
   'Which place did Petra Lind visit?',
   'Who did the Varnholm Regatta hire in 1972?',
 ];

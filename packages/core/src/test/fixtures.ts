@@ -1,3 +1,6 @@
+import { createBuildContext } from '../build-context.js';
+import type { BuildContext } from '../contracts/method.js';
+import type { Embedder } from '../contracts/models.js';
 import { TASK_CONTRACTS, type TaskName, type TaskSuite } from '../contracts/tasks.js';
 import type { Document, DocumentSegment, SourceLocation } from '../contracts/types.js';
 
@@ -67,6 +70,18 @@ export const ENTITY_QUERIES: readonly string[] = [
   'Petra Lind worked in Ashford',
   'Record 12',
   'Record 5 in 1885',
+];
+
+/**
+ * Questions over {@link entityDocuments} (12 or more): who worked for or was hired by an
+ * organization, which place a person visited, some with a place or a year.
+ */
+export const ENTITY_QUESTIONS: readonly string[] = [
+  'Who worked for the Kessler Shipyard?',
+  'Which place did Tomas Brandt visit?',
+  'Who did the Orsa Marine Institute hire?',
+  'Which place did Mira Kessler visit in 1887?',
+  'Who worked for the Dunmore Lighthouse in Ashford?',
 ];
 
 /** One file as a loader gives it: its parts, each a segment with its location, joined by blank lines. */
@@ -191,6 +206,30 @@ export function trackTasks(base: TaskSuite, fail?: string): { tasks: TaskSuite; 
     };
   }
   return { tasks: tasks as unknown as TaskSuite, seen };
+}
+
+/**
+ * Run `build` on a context of `embedder` and `base` tracked by {@link trackTasks}, with the runtime
+ * concurrency `runtime` and, when given, the build option `concurrency`; returns what the tracking
+ * saw (the most task calls in flight at once, the extractions made).
+ *
+ * @example
+ * ```ts
+ * const seen = await trackedBuild(createOfflineTasks(), embedder, { runtime: 3, option: 1 }, (ctx, o) =>
+ *   daRag.build(docs, ctx, o));
+ * expect(seen.peak).toBe(1);
+ * ```
+ */
+export async function trackedBuild(
+  base: TaskSuite,
+  embedder: Embedder,
+  concurrency: { runtime: number; option?: number },
+  build: (ctx: BuildContext, options: { concurrency?: number }) => Promise<unknown>,
+): Promise<TaskTracking> {
+  const { tasks, seen } = trackTasks(base);
+  const ctx = createBuildContext({ embedder, tasks, runtime: { concurrency: concurrency.runtime } });
+  await build(ctx, concurrency.option !== undefined ? { concurrency: concurrency.option } : {});
+  return seen;
 }
 
 /**
