@@ -90,6 +90,17 @@ function journaled(fields: Partial<Job> & Pick<Job, 'id' | 'kind' | 'index' | 's
   };
 }
 
+/**
+ * Two jobs of `harbour` a stop left in the journal: `run-1` adding documents, running from version
+ * `baseVersion`, and `queued-1` removing documents.
+ */
+function harbourJobs(baseVersion: string): Job[] {
+  return [
+    journaled({ id: 'run-1', kind: 'add-documents', index: 'harbour', status: 'running', baseVersion }),
+    journaled({ id: 'queued-1', kind: 'remove-documents', index: 'harbour', status: 'queued' }),
+  ];
+}
+
 describe('a restart', () => {
   it('serves the saved version a job swapped in, under the same version id, and still knows the job', async () => {
     const first = await start();
@@ -112,14 +123,7 @@ describe('a restart', () => {
     const current = await versionOf(first, 'harbour');
     await first.close();
     const jobs = [
-      journaled({
-        id: 'run-1',
-        kind: 'add-documents',
-        index: 'harbour',
-        status: 'running',
-        baseVersion: current,
-      }),
-      journaled({ id: 'queued-1', kind: 'remove-documents', index: 'harbour', status: 'queued' }),
+      ...harbourJobs(current),
       journaled({ id: 'create-1', kind: 'create-index', index: 'pier', status: 'running' }),
     ];
     await writeFile(join(dir, JOURNAL_FILE), journalText(jobs));
@@ -251,14 +255,7 @@ describe('a restart', () => {
     const current = await versionOf(first, 'harbour');
     await first.close();
     const jobs = [
-      journaled({
-        id: 'run-1',
-        kind: 'add-documents',
-        index: 'harbour',
-        status: 'running',
-        baseVersion: current,
-      }),
-      journaled({ id: 'queued-1', kind: 'remove-documents', index: 'harbour', status: 'queued' }),
+      ...harbourJobs(current),
       journaled({ id: 'queued-2', kind: 'add-documents', index: 'orchard', status: 'queued' }),
     ];
     await writeFile(join(dir, JOURNAL_FILE), journalText(jobs));
