@@ -1,5 +1,6 @@
 import { createPromptTasks, createSimulatedChat } from '@grag/core/tasks';
 import { checkResumableBuild, createScriptedEmbedder, entityDocuments } from '@grag/core/test';
+import { expectCleanResume } from '@grag/core/test/vitest';
 import { createOfflineTasks } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { createDaRag } from '../src/index.js';
@@ -20,11 +21,7 @@ describe('da-rag build resumes', () => {
     expect(report.files).toEqual(
       expect.arrayContaining(['graph.json', 'chunk-vectors.rows', 'entity-vectors.rows']),
     );
-    for (const run of report.runs) {
-      expect(run.repeatedCalls).toBe(0);
-      expect(run.firstRunCalls + run.resumedCalls).toBe(report.totalCalls);
-      expect(run.differingFiles).toEqual([]);
-    }
+    expectCleanResume(report);
     // Stopped halfway (during extraction): the semantic chunks, whose windows were embedded, come back.
     expect(report.runs[1]!.resumedStages).toEqual(['chunk']);
     // Stopped late (while embedding): chunking, extraction and the chunk descriptions come back.

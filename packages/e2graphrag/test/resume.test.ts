@@ -1,6 +1,7 @@
 import type { ChatModel, Document } from '@grag/core';
 import { createPromptTasks, createSimulatedChat } from '@grag/core/tasks';
 import { checkResumableBuild, createScriptedEmbedder } from '@grag/core/test';
+import { expectCleanResume } from '@grag/core/test/vitest';
 import { createOfflineTasks, createWinkTextAnalyzer } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { e2GraphRag } from '../src/index.js';
@@ -53,12 +54,7 @@ describe('e2graphrag build resumes', () => {
     expect(report.files).toEqual(
       expect.arrayContaining(['embeddings.rows', 'graph.json', 'manifest.json', 'tree.json']),
     );
-    for (const run of report.runs) {
-      expect(run.repeatedCalls).toBe(0);
-      expect(run.firstRunCalls + run.resumedCalls).toBe(report.totalCalls);
-      expect(run.differingFiles).toEqual([]);
-      expect(run.resumedStages).toContain('chunk');
-    }
+    expectCleanResume(report, 'chunk');
     // Each level of the tree is one 'summarize' stage: restored once it had finished, never half.
     const summarizeRestored = report.runs.map(
       (run) => run.resumedStages.filter((s) => s === 'summarize').length,

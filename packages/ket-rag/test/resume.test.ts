@@ -1,5 +1,6 @@
 import { createPromptTasks, createSimulatedChat } from '@grag/core/tasks';
 import { checkResumableBuild, createScriptedEmbedder, entityDocuments } from '@grag/core/test';
+import { expectCleanResume } from '@grag/core/test/vitest';
 import { createOfflineTasks } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { createKetRag } from '../src/index.js';
@@ -21,11 +22,7 @@ describe('ket-rag build resumes', () => {
     expect(report.files).toEqual(
       expect.arrayContaining(['skeleton.json', 'skeleton.bin', 'entities.rows', 'subchunks.rows']),
     );
-    for (const run of report.runs) {
-      expect(run.repeatedCalls).toBe(0);
-      expect(run.firstRunCalls + run.resumedCalls).toBe(report.totalCalls);
-      expect(run.differingFiles).toEqual([]);
-    }
+    expectCleanResume(report);
     // Stopped early, inside the first model stage: only the pure stages before it come back.
     expect(report.runs[0]!.resumedStages).toEqual(['chunk', 'split']);
     // Stopped late (while embedding sentences, the largest stage): every model stage that had

@@ -2,6 +2,7 @@ import { BuildStageError, type ChatModel, type Document, type ProgressEvent } fr
 import { createBuildContext } from '@grag/core/kit';
 import { createPromptTasks, createSimulatedChat } from '@grag/core/tasks';
 import { checkResumableBuild, createScriptedEmbedder } from '@grag/core/test';
+import { expectCleanResume } from '@grag/core/test/vitest';
 import { createOfflineTasks } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { nodeRag } from '../src/index.js';
@@ -62,12 +63,7 @@ describe('noderag build resumes', () => {
         'manifest.json',
       ]),
     );
-    for (const run of report.runs) {
-      expect(run.repeatedCalls).toBe(0);
-      expect(run.firstRunCalls + run.resumedCalls).toBe(report.totalCalls);
-      expect(run.differingFiles).toEqual([]);
-      expect(run.resumedStages).toContain('chunk');
-    }
+    expectCleanResume(report, 'chunk');
     // Interrupted late (in the embedding of the text nodes), every earlier model-call stage is
     // restored from its checkpoint rather than run again.
     const late = report.runs[2]!;

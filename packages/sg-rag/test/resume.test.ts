@@ -1,6 +1,7 @@
 import type { Document, TaskSuite } from '@grag/core';
 import { createPromptTasks, createSimulatedChat } from '@grag/core/tasks';
 import { checkResumableBuild, createScriptedEmbedder } from '@grag/core/test';
+import { expectCleanResume } from '@grag/core/test/vitest';
 import { createOfflineTasks } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { sgRag, type Triple } from '../src/index.js';
@@ -47,11 +48,7 @@ describe('sg-rag build resumes', () => {
     expect(report.files).toEqual(
       expect.arrayContaining(['graph.json', 'paths.bin', 'tree.bin', 'dominance.json', 'labels.rows']),
     );
-    for (const run of report.runs) {
-      expect(run.repeatedCalls).toBe(0);
-      expect(run.firstRunCalls + run.resumedCalls).toBe(report.totalCalls);
-      expect(run.differingFiles).toEqual([]);
-    }
+    expectCleanResume(report);
     // Stopped at 95% of the calls, the extraction had finished: it is restored, not redone.
     expect(report.runs.at(-1)!.resumedStages).toContain('extract');
     // Stopped at 5%, nothing had finished.
@@ -77,10 +74,6 @@ describe('sg-rag build resumes', () => {
     });
     // Every entity label is embedded once, nothing else.
     expect(report.totalCalls).toBe(30);
-    for (const run of report.runs) {
-      expect(run.repeatedCalls).toBe(0);
-      expect(run.firstRunCalls + run.resumedCalls).toBe(report.totalCalls);
-      expect(run.differingFiles).toEqual([]);
-    }
+    expectCleanResume(report);
   });
 });
