@@ -163,6 +163,22 @@ function sortChildren(t: TreeStore, count: number, axis: number, upper: boolean)
   }
 }
 
+/**
+ * Grow the running box [`lo`, `hi`] by the box stored at `bo` of `boxes` (`H` lower coordinates,
+ * then `H` upper ones); returns the margin of the grown box.
+ */
+function growMargin(boxes: Float64Array, bo: number, H: number, lo: Float64Array, hi: Float64Array): number {
+  let margin = 0;
+  for (let i = 0; i < H; i++) {
+    const a = boxes[bo + i]!;
+    const b = boxes[bo + H + i]!;
+    if (a < lo[i]!) lo[i] = a;
+    if (b > hi[i]!) hi[i] = b;
+    margin += hi[i]! - lo[i]!;
+  }
+  return margin;
+}
+
 /** Sum of the margins of both groups over every split distribution of one sort (ChooseSplitAxis). */
 function marginSum(t: TreeStore, count: number, m: number, axis: number, upper: boolean): number {
   sortChildren(t, count, axis, upper);
@@ -177,30 +193,14 @@ function marginSum(t: TreeStore, count: number, m: number, axis: number, upper: 
   lo.fill(Number.POSITIVE_INFINITY);
   hi.fill(Number.NEGATIVE_INFINITY);
   for (let k = 0; k < count - m; k++) {
-    const bo = order[k]! * H2;
-    let margin = 0;
-    for (let i = 0; i < H; i++) {
-      const a = boxes[bo + i]!;
-      const b = boxes[bo + H + i]!;
-      if (a < lo[i]!) lo[i] = a;
-      if (b > hi[i]!) hi[i] = b;
-      margin += hi[i]! - lo[i]!;
-    }
+    const margin = growMargin(boxes, order[k]! * H2, H, lo, hi);
     if (k >= m - 1) sum += margin;
   }
   // Groups made of the last count - k children.
   lo.fill(Number.POSITIVE_INFINITY);
   hi.fill(Number.NEGATIVE_INFINITY);
   for (let k = count - 1; k >= m; k--) {
-    const bo = order[k]! * H2;
-    let margin = 0;
-    for (let i = 0; i < H; i++) {
-      const a = boxes[bo + i]!;
-      const b = boxes[bo + H + i]!;
-      if (a < lo[i]!) lo[i] = a;
-      if (b > hi[i]!) hi[i] = b;
-      margin += hi[i]! - lo[i]!;
-    }
+    const margin = growMargin(boxes, order[k]! * H2, H, lo, hi);
     if (k <= count - m) sum += margin;
   }
   return sum;
