@@ -20,6 +20,25 @@ export function edgeSupport(input: TrussGraph | AbstractGraph, mask?: ArrayLike<
   checkMask('edgeSupport', g, mask);
   const support = new Uint32Array(g.m);
   if (g.m === 0) return support;
+  forEachTriangle(g, mask, (_u, _v, _w, uv, uw, vw) => {
+    support[uv]!++;
+    support[uw]!++;
+    support[vw]!++;
+  });
+  return support;
+}
+
+/**
+ * Visit every triangle `{u, v, w}` of `g` (with `mask`, of its flagged edges) once, with its edges
+ * `uv`, `uw` and `vw`, by the forward algorithm: edges oriented from lower to higher (degree, index)
+ * rank, the out-neighbours of `u` marked, and every out-neighbour `v` of `u` scanning its own
+ * out-neighbours `w` for marks.
+ */
+function forEachTriangle(
+  g: TrussGraph,
+  mask: ArrayLike<number> | undefined,
+  visit: (u: number, v: number, w: number, uv: number, uw: number, vw: number) => void,
+): void {
   const { n } = g;
   const { outOffsets, outNeighbors, outEdges } = orient(g, mask);
   const mark = new Int32Array(n).fill(-1);
@@ -33,17 +52,13 @@ export function edgeSupport(input: TrussGraph | AbstractGraph, mask?: ArrayLike<
       const uv = outEdges[p]!;
       const vEnd = outOffsets[v + 1]!;
       for (let q = outOffsets[v]!; q < vEnd; q++) {
-        const uw = mark[outNeighbors[q]!]!;
-        if (uw >= 0) {
-          support[uv]!++;
-          support[uw]!++;
-          support[outEdges[q]!]!++;
-        }
+        const w = outNeighbors[q]!;
+        const uw = mark[w]!;
+        if (uw >= 0) visit(u, v, w, uv, uw, outEdges[q]!);
       }
     }
     for (let p = start; p < end; p++) mark[outNeighbors[p]!] = -1;
   }
-  return support;
 }
 
 function checkMask(caller: string, g: TrussGraph, mask: ArrayLike<number> | undefined): void {
@@ -123,7 +138,7 @@ export function edgeTriangles(
 ): EdgeTriangles {
   const g = asTrussGraph(input);
   checkMask('edgeTriangles', g, mask);
-  const { n, m, sources } = g;
+  const { m, sources } = g;
   const counts = support ?? edgeSupport(g, mask);
   if (counts.length !== m) {
     throw new InvalidArgumentError(
@@ -149,29 +164,11 @@ export function edgeTriangles(
       entries[at + 2] = ax;
     }
   };
-  const { outOffsets, outNeighbors, outEdges } = orient(g, mask);
-  const mark = new Int32Array(n).fill(-1);
-  for (let u = 0; u < n; u++) {
-    const start = outOffsets[u]!;
-    const end = outOffsets[u + 1]!;
-    if (end - start < 2) continue;
-    for (let p = start; p < end; p++) mark[outNeighbors[p]!] = outEdges[p]!;
-    for (let p = start; p < end; p++) {
-      const v = outNeighbors[p]!;
-      const uv = outEdges[p]!;
-      const vEnd = outOffsets[v + 1]!;
-      for (let q = outOffsets[v]!; q < vEnd; q++) {
-        const w = outNeighbors[q]!;
-        const uw = mark[w]!;
-        if (uw < 0) continue;
-        const vw = outEdges[q]!;
-        put(uv, u, w, uw, vw);
-        put(uw, u, v, uv, vw);
-        put(vw, v, u, uv, uw);
-      }
-    }
-    for (let p = start; p < end; p++) mark[outNeighbors[p]!] = -1;
-  }
+  forEachTriangle(g, mask, (u, v, w, uv, uw, vw) => {
+    put(uv, u, w, uw, vw);
+    put(uw, u, v, uv, vw);
+    put(vw, v, u, uv, uw);
+  });
   for (let e = 0; e < m; e++) sortByThird(entries, offsets[e]!, offsets[e + 1]!);
   return { offsets, entries };
 }
