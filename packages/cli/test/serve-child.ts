@@ -67,6 +67,15 @@ export async function call(url: string, method: string, path: string, body?: unk
   return { http: res.status, ...((await res.json()) as object) };
 }
 
+/** Ask the server at `url` to create index `name` of `documents` with naive-dense; returns the job (with its `http` status). */
+export async function createDenseIndex(
+  url: string,
+  name: string,
+  documents: readonly object[],
+): ReturnType<typeof call> {
+  return call(url, 'POST', '/v1/indexes', { name, method: 'naive-dense', documents });
+}
+
 /** The job `id` once it is done or failed. */
 // biome-ignore lint/suspicious/noExplicitAny: JSON bodies
 export async function finished(url: string, id: string): Promise<any> {

@@ -17,6 +17,7 @@ import { PASSWORD, type SocketDb, servePglite } from './pg-harness.js';
 import {
   call,
   citedDocs,
+  createDenseIndex,
   documentIds,
   expectAppliedOnce,
   finished,
@@ -58,22 +59,14 @@ describe('grag serve --store --jobs-dir killed mid-job, then started again', () 
     const jobsDir = join(root, 'jobs');
     const args = ['--store', db.url, '--jobs-dir', jobsDir];
     const first = await startServe(models, args, children);
-    const created = await call(first.url, 'POST', '/v1/indexes', {
-      name: 'locks',
-      method: 'naive-dense',
-      documents: LOCKS,
-    });
+    const created = await createDenseIndex(first.url, 'locks', LOCKS);
     const base = await finished(first.url, created.id);
     expect(base).toMatchObject({ status: 'done', error: null });
 
     models.holdAfterChat = 0;
     const held = models.received.length;
     const add = await call(first.url, 'POST', '/v1/indexes/locks/documents', { documents: ADDED });
-    const create = await call(first.url, 'POST', '/v1/indexes', {
-      name: 'barges',
-      method: 'naive-dense',
-      documents: BARGES,
-    });
+    const create = await createDenseIndex(first.url, 'barges', BARGES);
     expect([add.http, create.http]).toEqual([202, 202]);
     await killWhenHeld(models, first, held + 2);
     // Killed before either saved: the database holds the first index only, at its first version.

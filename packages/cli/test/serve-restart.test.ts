@@ -17,6 +17,7 @@ import { exited, until } from './index-child.js';
 import {
   call,
   citedDocs,
+  createDenseIndex,
   documentIds,
   expectAppliedOnce,
   finished,
@@ -74,11 +75,7 @@ const QUAYS = [{ id: 'quay-crane', text: 'Ilse Marren drove the steam crane on t
 describe('grag serve --dir killed mid-job, then started again', () => {
   it('with --no-resume-jobs, reports the running jobs failed, serves the versions saved before, and takes the writes again', async () => {
     const first = await startServer('--no-resume-jobs');
-    const created = await call(first.url, 'POST', '/v1/indexes', {
-      name: 'tides',
-      method: 'naive-dense',
-      documents: TIDES,
-    });
+    const created = await createDenseIndex(first.url, 'tides', TIDES);
     expect(created.http).toBe(202);
     const base = await finished(first.url, created.id);
     expect(base).toMatchObject({ status: 'done', error: null });
@@ -87,11 +84,7 @@ describe('grag serve --dir killed mid-job, then started again', () => {
     models.holdAfterChat = 0;
     const held = models.received.length;
     const add = await call(first.url, 'POST', '/v1/indexes/tides/documents', { documents: ADDED });
-    const create = await call(first.url, 'POST', '/v1/indexes', {
-      name: 'docks',
-      method: 'naive-dense',
-      documents: DOCKS,
-    });
+    const create = await createDenseIndex(first.url, 'docks', DOCKS);
     expect([add.http, create.http]).toEqual([202, 202]);
     await until(() => models.received.length >= held + 2, 30_000);
     expect((await call(first.url, 'GET', `/v1/jobs/${add.id}`)).status).toBe('running');
@@ -138,16 +131,7 @@ describe('grag serve --dir killed mid-job, then started again', () => {
       'tide-surge',
       'tide-table',
     ]);
-    const docks = await finished(
-      second.url,
-      (
-        await call(second.url, 'POST', '/v1/indexes', {
-          name: 'docks',
-          method: 'naive-dense',
-          documents: DOCKS,
-        })
-      ).id,
-    );
+    const docks = await finished(second.url, (await createDenseIndex(second.url, 'docks', DOCKS)).id);
     expect(docks.status).toBe('done');
     expect(await documentIds(second.url, 'docks')).toEqual(['dock-dry']);
     second.kill('SIGTERM');
@@ -161,11 +145,7 @@ describe('grag serve --dir killed mid-job, then started again', () => {
     models.holdAfterChat = 0;
     const held = models.received.length;
     const add = await call(first.url, 'POST', '/v1/indexes/tides/documents', { documents: MORE });
-    const create = await call(first.url, 'POST', '/v1/indexes', {
-      name: 'quays',
-      method: 'naive-dense',
-      documents: QUAYS,
-    });
+    const create = await createDenseIndex(first.url, 'quays', QUAYS);
     expect([add.http, create.http]).toEqual([202, 202]);
     await killWhenHeld(models, first, held + 2);
 
