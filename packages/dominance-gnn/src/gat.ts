@@ -1,6 +1,5 @@
 import { mulberry32 } from '@grag/core/kit';
 import {
-  assertInteger,
   type DominanceEmbedder,
   type EmbedGraphOptions,
   embedStarGraph,
@@ -10,10 +9,11 @@ import {
 } from './embedder.js';
 import type { StarGraph } from './graph.js';
 import {
+  attentionProjector,
+  checkAttentionShape,
   checkWeights,
-  defaultLabelFeatures,
   type LabelFeatures,
-  LabelProjector,
+  type LabelProjector,
   leakyRelu,
   sigmoid,
   sigmoidReadout,
@@ -134,19 +134,13 @@ export class GatEmbedder implements DominanceEmbedder {
       leakySlope: merged.leakySlope,
       bnEpsilon: merged.bnEpsilon,
     };
-    for (const name of ['dimensions', 'heads', 'hidden', 'featureDimensions'] as const) {
-      assertInteger(name, rest[name], 1, 'GatEmbedder');
-    }
+    checkAttentionShape(rest, 'GatEmbedder');
     this.options = rest;
     this.dimensions = rest.dimensions;
     this.hashedFeatures = labelFeatures === undefined;
     this.#weights = checkWeights(weights, gatWeightSizes(rest), 'GatEmbedder');
     const w = this.#weights;
-    this.#projector = new LabelProjector(
-      { features: rest.featureDimensions, heads: rest.heads, hidden: rest.hidden },
-      { w: w.w!, attSrc: w.attSrc!, attDst: w.attDst! },
-      labelFeatures ?? defaultLabelFeatures(rest.featureDimensions, rest.seed),
-    );
+    this.#projector = attentionProjector(rest, w, labelFeatures);
     // Batch norm at inference: an affine map per channel with the running statistics.
     const hc = rest.heads * rest.hidden;
     this.#bnScale = new Float64Array(hc);

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '@grag/core';
+import { assertInteger } from './embedder.js';
 import { hashedLabelFeatures } from './random.js';
 
 /** Input features of a label (e.g. an LLM embedding of it, SG-RAG §4.2: o0(v) = LLM(ℓ(v))). */
@@ -154,6 +155,38 @@ export function sigmoidReadout(
     o[d] = sigmoid(s);
   }
   return o;
+}
+
+/** The architecture both attention models share. */
+export interface AttentionShape {
+  dimensions: number;
+  heads: number;
+  hidden: number;
+  featureDimensions: number;
+  seed: number;
+}
+
+/** Check the architecture of an attention model (`model` names it in the message): positive integers. */
+export function checkAttentionShape(o: AttentionShape, model: string): void {
+  for (const name of ['dimensions', 'heads', 'hidden', 'featureDimensions'] as const) {
+    assertInteger(name, o[name], 1, model);
+  }
+}
+
+/**
+ * The label projector of an attention model: its `w`, `attSrc` and `attDst` weights over the label
+ * features (`labelFeatures`, else the seeded hashed ones).
+ */
+export function attentionProjector(
+  o: AttentionShape,
+  w: Weights,
+  labelFeatures?: LabelFeatures,
+): LabelProjector {
+  return new LabelProjector(
+    { features: o.featureDimensions, heads: o.heads, hidden: o.hidden },
+    { w: w.w!, attSrc: w.attSrc!, attDst: w.attDst! },
+    labelFeatures ?? defaultLabelFeatures(o.featureDimensions, o.seed),
+  );
 }
 
 /** Weights as plain number arrays, for JSON. */

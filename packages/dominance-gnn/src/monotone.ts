@@ -1,6 +1,5 @@
 import { mulberry32 } from '@grag/core/kit';
 import {
-  assertInteger,
   type DominanceEmbedder,
   type EmbedGraphOptions,
   embedStarGraph,
@@ -10,10 +9,11 @@ import {
 } from './embedder.js';
 import type { StarGraph } from './graph.js';
 import {
+  attentionProjector,
+  checkAttentionShape,
   checkWeights,
-  defaultLabelFeatures,
   type LabelFeatures,
-  LabelProjector,
+  type LabelProjector,
   sigmoid,
   sigmoidReadout,
   softplus,
@@ -117,19 +117,13 @@ export class MonotoneEmbedder implements DominanceEmbedder {
       featureDimensions: merged.featureDimensions,
       seed: merged.seed,
     };
-    for (const name of ['dimensions', 'heads', 'hidden', 'featureDimensions'] as const) {
-      assertInteger(name, rest[name], 1, 'MonotoneEmbedder');
-    }
+    checkAttentionShape(rest, 'MonotoneEmbedder');
     this.options = rest;
     this.dimensions = rest.dimensions;
     this.hashedFeatures = merged.labelFeatures === undefined;
     this.#weights = checkWeights(weights, monotoneWeightSizes(rest), 'MonotoneEmbedder');
     const w = this.#weights;
-    this.#projector = new LabelProjector(
-      { features: rest.featureDimensions, heads: rest.heads, hidden: rest.hidden },
-      { w: w.w!, attSrc: w.attSrc!, attDst: w.attDst! },
-      merged.labelFeatures ?? defaultLabelFeatures(rest.featureDimensions, rest.seed),
-    );
+    this.#projector = attentionProjector(rest, w, merged.labelFeatures);
     this.#outPositive = Float64Array.from(w.out!, softplus);
   }
 
