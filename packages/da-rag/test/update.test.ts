@@ -12,7 +12,7 @@ import {
 import { createBuildContext } from '@grag/core/kit';
 import { directoryStore } from '@grag/core/store';
 import { copyStoredIndex, corpusChange, createScriptedEmbedder } from '@grag/core/test';
-import { expectSameRetrievals } from '@grag/core/test/vitest';
+import { expectSameRetrievals, updateReplacing } from '@grag/core/test/vitest';
 import { createOfflineProviders, createOfflineTasks } from '@grag/offline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type DaRagIndex, type DaRagOptions, daRag, entityText } from '../src/index.js';
@@ -215,13 +215,8 @@ for (const { label, options } of variants) {
         title: 'Nordlys',
         text: 'The Nordlys was sold to the Tromvik Market in 2024. Sara Lindqvist now sails the Nordlys to Tromvik.',
       };
-      const { index, report } = await daRag.update!(base, { add: [replacement] }, ctx);
-      expect(report.documents).toEqual({ added: [], replaced: ['nordlys'], removed: [] });
-      const fresh = await daRag.build(
-        [...A.filter((d) => d.id !== 'nordlys'), replacement],
-        counted().ctx,
-        options,
-      );
+      const { index, corpus } = await updateReplacing(daRag, base, replacement, ctx, A);
+      const fresh = await daRag.build(corpus, counted().ctx, options);
       expect(dataOf(index)).toEqual(dataOf(fresh));
       expect(index.texts.join(' ')).not.toContain('crosses the Veskan Strait');
     });

@@ -2,6 +2,7 @@ import { InvalidArgumentError, StateError } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
 import { memoryStore } from '@grag/core/store';
 import { createScriptedEmbedder, entityDocuments } from '@grag/core/test';
+import { updateReplacing } from '@grag/core/test/vitest';
 import { validateSummaryTree } from '@grag/summary-tree';
 import { describe, expect, it } from 'vitest';
 import { type E2GraphRagIndex, e2GraphRag } from '../src/index.js';
@@ -156,13 +157,12 @@ for (const { label, method } of variants) {
     it('replaces a document added under an indexed id', async () => {
       const base = await method.build(A, providers().ctx);
       const replacement = { id: 'd3', title: 'Dahl House', text: 'Dahl sailed to Exton in 1899.' };
-      const { index, report } = await method.update!(base, { add: [replacement] }, providers().ctx);
-      expect(report.documents).toEqual({ added: [], replaced: ['d3'], removed: [] });
+      const { index, corpus } = await updateReplacing(method, base, replacement, providers().ctx, A);
       const leaves = index.tree.levels[0]!.map((n) => index.tree.nodes[n]!);
       expect(leaves.map((l) => l.docId)).toEqual([...A.map((d) => d.id).filter((id) => id !== 'd3'), 'd3']);
       expect(leaves.map((l) => l.text).join(' ')).toContain('1899');
       expect(index.tree.nodes.map((n) => n.text).join(' ')).not.toContain('1803');
-      const fresh = await method.build([...A.filter((d) => d.id !== 'd3'), replacement], providers().ctx);
+      const fresh = await method.build(corpus, providers().ctx);
       expect(index.graph.toJSON()).toEqual(fresh.graph.toJSON());
     });
 

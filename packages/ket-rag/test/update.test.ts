@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { InvalidArgumentError, type Retrieval, StateError } from '@grag/core';
 import { directoryStore } from '@grag/core/store';
 import { copyStoredIndex } from '@grag/core/test';
+import { updateReplacing } from '@grag/core/test/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { KetRagVariant } from '../src/index.js';
 import {
@@ -171,9 +172,8 @@ describe('ket-rag update removes every trace of a document', () => {
     const { ctx } = counted();
     const base = await method.build(A, ctx, build);
     const replacement = { id: 'd3', title: 'Record 3', text: 'Ilse Varga sailed to Kestrel Bay in 1999.' };
-    const { index, report } = await method.update!(base, { add: [replacement] }, ctx);
-    expect(report.documents).toEqual({ added: [], replaced: ['d3'], removed: [] });
-    const fresh = await method.build([...A.filter((d) => d.id !== 'd3'), replacement], counted().ctx, build);
+    const { index, corpus } = await updateReplacing(method, base, replacement, ctx, A);
+    const fresh = await method.build(corpus, counted().ctx, build);
     expect(contentOf(index)).toEqual(contentOf(fresh));
   });
 });

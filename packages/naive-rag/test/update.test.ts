@@ -19,7 +19,7 @@ import {
   ENTITY_QUERIES,
   entityDocuments,
 } from '@grag/core/test';
-import { expectSameRetrievals } from '@grag/core/test/vitest';
+import { expectSameRetrievals, updateReplacing } from '@grag/core/test/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bm25Rag, denseRag } from '../src/index.js';
 
@@ -136,13 +136,8 @@ for (const { label, method, options } of variants) {
         title: 'Record 3',
         text: 'Ilse Varga sailed to Kestrel Bay in 1999.',
       };
-      const { index, report } = await method.update!(base, { add: [replacement] }, ctx);
-      expect(report.documents).toEqual({ added: [], replaced: ['d3'], removed: [] });
-      const fresh = await method.build(
-        [...A.filter((d) => d.id !== 'd3'), replacement],
-        counted().ctx,
-        options,
-      );
+      const { index, corpus } = await updateReplacing(method, base, replacement, ctx, A);
+      const fresh = await method.build(corpus, counted().ctx, options);
       expectSameRetrievals(await results(method, index), await results(method, fresh));
       const texts = index.texts.filter((_: string, i: number) => index.chunks[i].docId === 'd3');
       expect(texts.join(' ')).toContain('1999');

@@ -20,6 +20,7 @@ import {
   readmeSnippet,
   runLoggedSnippet,
 } from '@grag/core/test';
+import { updateReplacing } from '@grag/core/test/vitest';
 import { hnswIndexFactory } from '@grag/hnsw';
 import { createOfflineTasks } from '@grag/offline';
 import { afterAll, describe, expect, it, test } from 'vitest';
@@ -276,13 +277,8 @@ for (const [label, options] of [
         title: 'Record 3',
         text: 'Ilse Varga sailed to Kestrel Bay in 1999.',
       };
-      const { index, report } = await nodeRag.update(base, { add: [replacement] }, ctx);
-      expect(report.documents).toEqual({ added: [], replaced: ['d3'], removed: [] });
-      const fresh = await nodeRag.build(
-        [...A.filter((d) => d.id !== 'd3'), replacement],
-        recorded().ctx,
-        options,
-      );
+      const { index, corpus } = await updateReplacing(nodeRag, base, replacement, ctx, A);
+      const fresh = await nodeRag.build(corpus, recorded().ctx, options);
       const exact = await nodeRag.update(base, { add: [replacement] }, ctx, { full: true });
       expect(graphOf(exact.index)).toEqual(graphOf(fresh));
       const texts = index.chunks.filter((c) => c.docId === 'd3').map((c) => c.text);
