@@ -32,6 +32,40 @@ export function captureIO(
   };
 }
 
+/** A `grag serve` running in this process (see {@link serveInProcess}). */
+export interface InProcessServer {
+  /** Where it serves, as it printed it. */
+  url: string;
+  /** What it printed so far. */
+  io: ReturnType<typeof captureIO>;
+  /** Stop it (abort its signal); resolves to its exit code. */
+  stop(): Promise<number>;
+}
+
+/** Run `grag serve <argv> --port 0 --no-explorer -q` in this process in `cwd` with `env`, once it prints its URL. */
+export async function serveInProcess(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  argv: string[],
+): Promise<InProcessServer> {
+  const controller = new AbortController();
+  const io = { ...captureIO(cwd, env), signal: controller.signal };
+  const running = run(['serve', ...argv, '--port', '0', '--no-explorer', '-q'], io);
+  const line = /^grag serve: served at (http:\/\/127\.0\.0\.1:\d+)\n$/;
+  for (let waited = 0; !line.test(io.out()); waited += 20) {
+    if (waited > 20_000) throw new Error(`serve did not start: ${io.err()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return {
+    url: line.exec(io.out())![1]!,
+    io,
+    stop: () => {
+      controller.abort();
+      return running;
+    },
+  };
+}
+
 /** Run `grag args` in `cwd` with `env`; returns the exit code and what it printed. */
 export async function runGrag(
   cwd: string,

@@ -6,8 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run } from '../src/index.js';
-import { captureIO, runGrag } from './helpers.js';
+import { runGrag, serveInProcess } from './helpers.js';
 import { type SocketDb, usePgCorpus } from './pg-harness.js';
 
 let db: SocketDb;
@@ -85,15 +84,7 @@ describe('grag with --store-vectors', () => {
   it('serves an index whose vectors are in the database, searching them while it serves', async () => {
     const built = await indexDense('served', ['-q']);
     expect(built.code, built.err).toBe(0);
-    const controller = new AbortController();
-    const io = { ...captureIO(root, { GRAG_STORE: db.url }), signal: controller.signal };
-    const running = run(['serve', 'served', '--port', '0', '--no-explorer', '-q'], io);
-    const line = /^grag serve: served at (http:\/\/127\.0\.0\.1:\d+)\n$/;
-    for (let waited = 0; !line.test(io.out()); waited += 20) {
-      if (waited > 20_000) throw new Error(`serve did not start: ${io.err()}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    const url = line.exec(io.out())![1];
+    const { url, io, stop } = await serveInProcess(root, { GRAG_STORE: db.url }, ['served']);
     const response = await fetch(`${url}/v1/query`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -102,8 +93,7 @@ describe('grag with --store-vectors', () => {
     expect(response.status, await response.clone().text()).toBe(200);
     const body = (await response.json()) as { retrieval: { items: { source: { docIds: string[] } }[] } };
     expect(body.retrieval.items[0]!.source.docIds).toEqual(['oslo.txt']);
-    controller.abort();
-    expect(await running, io.err()).toBe(0);
+    expect(await stop(), io.err()).toBe(0);
   });
 
   it('refuses --store-vectors without a store, and on a command that writes no index, in one line', async () => {

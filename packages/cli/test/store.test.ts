@@ -10,8 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { SCHEMA_VERSION } from '@grag/postgres';
 import { describe, expect, it } from 'vitest';
-import { run } from '../src/index.js';
-import { captureIO, runGrag } from './helpers.js';
+import { runGrag, serveInProcess } from './helpers.js';
 import { closedPort, PASSWORD, type SocketDb, usePgCorpus } from './pg-harness.js';
 
 let db: SocketDb;
@@ -101,21 +100,12 @@ describe('grag on an index in PostgreSQL', () => {
       '-q',
     ]);
     expect(built.code, built.err).toBe(0);
-    const controller = new AbortController();
-    const io = { ...captureIO(root, { GRAG_STORE: db.url }), signal: controller.signal };
-    const running = run(['serve', 'served', '--port', '0', '--no-explorer', '-q'], io);
-    const line = /^grag serve: served at (http:\/\/127\.0\.0\.1:\d+)\n$/;
-    for (let waited = 0; !line.test(io.out()); waited += 20) {
-      if (waited > 20_000) throw new Error(`serve did not start: ${io.err()}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    const url = line.exec(io.out())![1];
+    const { url, io, stop } = await serveInProcess(root, { GRAG_STORE: db.url }, ['served']);
     const listing = (await (await fetch(`${url}/v1/indexes`)).json()) as {
       indexes: { name: string; documents: number }[];
     };
     expect(listing.indexes).toMatchObject([{ name: 'served', method: 'bm25', documents: 2 }]);
-    controller.abort();
-    expect(await running, io.err()).toBe(0);
+    expect(await stop(), io.err()).toBe(0);
   });
 
   it('estimates without touching the store, and ignores a blank GRAG_STORE', async () => {
