@@ -3,7 +3,7 @@
  * `build` and `retrieve` accept, the rule each value must pass, and their resolution.
  */
 import type { RetrieveOptions } from '@grag/core';
-import { BRIDGE_ORDERS, type BridgeOrder } from '@grag/core/graph';
+import { BRIDGE_OPTION_RULES, type BridgeOrder } from '@grag/core/graph';
 import {
   ENTRY_POINT_MODES,
   type EntryPointMode,
@@ -106,13 +106,7 @@ const QUERY_RULES: { readonly [K in keyof BridgeRagQueryOptions]-?: OptionRule }
   topK: opt.positiveInt,
   entryPoints: opt.oneOf(...ENTRY_POINT_MODES),
   entryEf: opt.nonNegativeInt,
-  bridges: opt.nonNegativeInt,
-  bridgeSeeds: opt.nonNegativeInt,
-  bridgeOrder: opt.oneOf(...BRIDGE_ORDERS),
-  bridgeMaxRank: opt.nonNegativeInt,
-  mentionBridges: opt.nonNegativeInt,
-  mentionSpread: opt.positiveInt,
-  mentionResidualRank: opt.positiveInt,
+  ...BRIDGE_OPTION_RULES,
 };
 
 /** The query options: their keys, the keys `retrieve` accepts, one query's resolution. */

@@ -4,7 +4,7 @@
  * rule each value must pass, and their resolution over the defaults and the preset.
  */
 import type { RetrieveOptions } from '@grag/core';
-import { BRIDGE_ORDERS, type BridgeOrder } from '@grag/core/graph';
+import { BRIDGE_OPTION_RULES, type BridgeOrder } from '@grag/core/graph';
 import {
   assertKnownOptions,
   ENTRY_POINT_MODES,
@@ -214,13 +214,7 @@ const QUERY_RULES: { readonly [K in keyof E2GraphRagQueryOptions]-?: OptionRule 
   entryPoints: opt.oneOf(...ENTRY_POINT_MODES),
   fuseEntryPoints: opt.boolean,
   graphWeight: opt.nonNegative,
-  bridges: opt.nonNegativeInt,
-  bridgeSeeds: opt.nonNegativeInt,
-  bridgeOrder: opt.oneOf(...BRIDGE_ORDERS),
-  bridgeMaxRank: opt.nonNegativeInt,
-  mentionBridges: opt.nonNegativeInt,
-  mentionSpread: opt.positiveInt,
-  mentionResidualRank: opt.positiveInt,
+  ...BRIDGE_OPTION_RULES,
 };
 
 /** The query options: their keys, the keys `retrieve` accepts, one query's resolution. */

@@ -5,6 +5,7 @@
  * names them (title bridges). Mention bridges follow them: chunks that share a rare entity with the
  * chunk and best match what the question asks beyond it (its residual query).
  */
+import { type OptionRule, opt } from '../options.js';
 import type { EntityGraph } from './entity-graph.js';
 
 /**
@@ -43,6 +44,17 @@ export interface BridgeOptions {
   /** How deep in the seed's residual ranking mention bridges are looked for. @default 10 */
   mentionResidualRank?: number;
 }
+
+/** What a valid value of each {@link BridgeOptions} option is, for a method that exposes them. */
+export const BRIDGE_OPTION_RULES: { readonly [K in keyof BridgeOptions]-?: OptionRule } = {
+  bridges: opt.nonNegativeInt,
+  bridgeSeeds: opt.nonNegativeInt,
+  bridgeOrder: opt.oneOf(...BRIDGE_ORDERS),
+  bridgeMaxRank: opt.nonNegativeInt,
+  mentionBridges: opt.nonNegativeInt,
+  mentionSpread: opt.positiveInt,
+  mentionResidualRank: opt.positiveInt,
+};
 
 /**
  * The {@link BridgeOptions} among a method's options (which hold others too), to hand to

@@ -11,6 +11,7 @@
  * @packageDocumentation
  */
 export {
+  BRIDGE_OPTION_RULES,
   BRIDGE_ORDERS,
   type Bridge,
   type BridgeInput,
