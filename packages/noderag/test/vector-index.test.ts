@@ -67,10 +67,13 @@ async function expectSameContent(dir: string, before: string, ctx: BuildContext)
     const { storageBytes: _s, ...kept } = stats;
     return { ...rest, stats: kept };
   };
-  // The fixtures predate presets: their params name none (load reads them as the offline preset).
+  // The fixtures predate presets and task contracts: their params name no preset (load reads them
+  // as the offline preset) and they record no tasks (a build records the method's build tasks).
   const rebuilt = await manifest(dir);
   expect(rebuilt.params.preset).toBe('offline');
   delete rebuilt.params.preset;
+  expect(rebuilt.tasks).toEqual(nodeRag.capabilities.tasks?.build);
+  delete rebuilt.tasks;
   expect(rebuilt).toEqual(await manifest(before));
 }
 
