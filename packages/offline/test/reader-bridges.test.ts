@@ -137,3 +137,31 @@ describe('a song, its singer and its label', () => {
     expect((await tasks.answer(q, music)).answer).toBe(expected);
   });
 });
+
+describe('a town, its mayor and its team', () => {
+  // Invented entries of a made-up town.
+  const town = [
+    entry(
+      'Wenna Strand',
+      'Wenna Strand (born 1950) is a Corvish politician. She served as Mayor of Kettlemouth from 1996 to 2004.',
+    ),
+    entry('Kettlemouth', 'Kettlemouth is a port town in Corvany. It has a population of 12,400.'),
+    entry('Kettlemouth Herons', 'The Kettlemouth Herons are a professional water polo team founded in 1931.'),
+    entry(
+      'Slipway Baths',
+      'The Slipway Baths are a swimming venue in Kettlemouth, home of the Kettlemouth Herons.',
+    ),
+  ];
+  test.each([
+    // A name that opens with what the question says ("Mayor of …") also stands as the rest.
+    ['Which town was Wenna Strand mayor of?', 'Kettlemouth'],
+    ['What is the population of the town that Wenna Strand was mayor of?', '12,400'],
+    // "served as" holds an office.
+    ['What office did Wenna Strand hold?', 'Mayor of Kettlemouth'],
+    // "a water polo team" names the sport, though no sentence says "play" it.
+    ['What sport do the Kettlemouth Herons play?', 'water polo'],
+    ['What sport does the team based at the Slipway Baths play?', 'water polo'],
+  ])('%s → %s', async (q, expected) => {
+    expect((await tasks.answer(q, town)).answer).toBe(expected);
+  });
+});

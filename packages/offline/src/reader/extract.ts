@@ -3,6 +3,8 @@
  * support (with bridges to other items for multi-hop questions), its type's fit, its closeness to
  * the question's words (read by meaning) and its novelty.
  */
+
+import { spanText } from '../nlp.js';
 import { isKindByWordNet } from '../wordnet.js';
 import { wordsOf } from '../words.js';
 import { aboutItems } from './about.js';
@@ -11,7 +13,7 @@ import { type QuestionCues, questionCues } from './cues.js';
 import { roleHeads } from './identity.js';
 import { isKindOf } from './meaning.js';
 import { readSentence, scoreSpan } from './span-score.js';
-import { coordinated, sentenceSpans } from './spans.js';
+import { coordinated, NOT_NAME_TYPES, type Span, sentenceSpans } from './spans.js';
 import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
 
 /** Entity types that do not bridge two sentences (too common to mean the same thing). */
@@ -61,7 +63,7 @@ export function extractPhrase(
     if (sup <= 0 || (question.accept && !question.accept(i, support[i]!.from))) continue;
     const s = sentences[i]!;
     const r = readSentence(cues, reading, s);
-    for (const span of sentenceSpans(s.ea, s.index, reading)) {
+    for (const span of withAskedTitleDropped(cues, s, sentenceSpans(s.ea, s.index, reading))) {
       const scored = scoreSpan(cues, reading, r, span, sup);
       if (!scored) continue;
       const { score, fit, words } = scored;
@@ -104,6 +106,28 @@ export function extractPhrase(
   }
   // No span of the type asked for in a supported sentence: no answer.
   return null;
+}
+
+/**
+ * "Which city was X mayor of?" over "X served as Mayor of Merrow Falls": a name that opens with
+ * words the question says, then "of", also stands as what follows the "of" ("Merrow Falls"), the
+ * part the question does not already say.
+ */
+function withAskedTitleDropped(cues: QuestionCues, s: AnswerSentence, spans: Span[]): Span[] {
+  const tokens = s.ea.analysis.tokens;
+  const more: Span[] = [];
+  for (const span of spans) {
+    if (NOT_NAME_TYPES.has(span.type)) continue;
+    for (let j = span.start + 1; j < span.end; j++) {
+      if (tokens[j]!.normal !== 'of') continue;
+      const said = tokens
+        .slice(span.start, j)
+        .every((t) => t.pos === 'DET' || cues.qWords.has(t.normal) || cues.qWords.has(t.lemma));
+      if (said) more.push({ ...span, start: j + 1, text: spanText(tokens, j + 1, span.end) });
+      break;
+    }
+  }
+  return more.length ? [...spans, ...more] : spans;
 }
 
 /** Person nouns that say no more than that the answer is a person. */

@@ -4,6 +4,7 @@
  */
 import type { EntityAnalysis } from '../entities.js';
 import { spanText, type Token } from '../nlp.js';
+import { isKindByWordNet } from '../wordnet.js';
 import { titleCase, wordsOf } from '../words.js';
 import { COUNTRIES, COUNTRY_ALIASES, DEMONYMS } from './countries.js';
 import { namesKindOf } from './kinds.js';
@@ -227,6 +228,15 @@ function nounPhraseSpans(
       push(i, last, 'np');
       // "coaches rowing" for "What sport …": the kind asked for is the head alone.
       if (last > i && descriptor && namesKindOf(tokens, last, last, descriptor)) push(last, last, 'np');
+      // "a professional ice hockey team" for "What sport …": the modifier that names a kind of it.
+      if (last > i && descriptor && !namesKindOf(tokens, i, last, descriptor))
+        for (let m = last - 1; m >= i; m--)
+          if (tokens[m]!.pos === 'NOUN' && namesKindOf(tokens, Math.max(i, m - 1), m, descriptor)) {
+            const twoWords =
+              m > i && isKindByWordNet(`${tokens[m - 1]!.lemma} ${tokens[m]!.lemma}`, descriptor);
+            push(twoWords ? m - 1 : m, m, 'np');
+            break;
+          }
       // "a thriller film" for "What type of film …": the kind without the noun asked for.
       if (last > i && tokens[last]!.lemma === descriptor) push(i, last - 1, 'np');
     }

@@ -6,11 +6,27 @@
  */
 import type { EntityAnalysis } from '../entities.js';
 import type { Analysis } from '../nlp.js';
+import { isKindByWordNet } from '../wordnet.js';
 import { contentWords } from '../words.js';
 import { findRelationPhrase } from './chain.js';
 import { findDescription } from './decompose.js';
 import { concept, predicateConcepts, tokenConcepts } from './meaning.js';
 import { LIFE_SPAN, type QuestionReading } from './question.js';
+
+/**
+ * Whether sentence `x` names a kind of `kind` as a noun's modifier: "an ice hockey team", "a jazz
+ * label" (what a thing is, said of it, rather than a word of another clause).
+ */
+function modifierKind(x: ScoredSentence, kind: string): boolean {
+  const { tokens, sentences } = x.ea.analysis;
+  const range = sentences[x.index]!;
+  for (let k = range.start; k < range.end; k++) {
+    const t = tokens[k]!;
+    if (t.pos !== 'NOUN' || tokens[k + 1]!.pos !== 'NOUN' || t.lemma === kind) continue;
+    if (isKindByWordNet(t.lemma, kind)) return true;
+  }
+  return false;
+}
 
 /** A context sentence with what the scorers need. */
 export interface ScoredSentence {
@@ -71,22 +87,27 @@ export function createSupport(candidates: readonly ScoredSentence[], query: stri
       reading.whEnd,
     );
     const keys = qEntityKeys(qa);
+    // "What sport do the Gulls play?" over "The Gulls are an ice hockey team": a sentence naming a
+    // kind of the thing asked states it, whatever the verb ("play", "practise", "speak").
+    const kindOf = reading.kind === 'thing' && reading.descriptor ? reading.descriptor : undefined;
     // Only a question that names its answer through another entity ("the institute that owns
     // X", "the founder of Y") is answered through a bridge.
     const multiHop =
       options.bridges !== false && (!!findDescription(qa.tokens) || !!findRelationPhrase(qa.tokens));
-    return (i, bridge) => supported(i, predicate, keys, multiHop ? bridge : -1);
+    return (i, bridge) => supported(i, predicate, keys, multiHop ? bridge : -1, kindOf);
   };
   const supported = (
     i: number,
     predicate: ReadonlySet<string>,
     keys: readonly string[],
     bridge = -1,
+    kindOf?: string,
   ): boolean => {
     const c = candidates[i]!;
     const states = (x: ScoredSentence): boolean =>
       predicate.size === 0 ||
       x.lemmas.some((l) => predicate.has(l)) ||
+      (!!kindOf && modifierKind(x, kindOf)) ||
       // A life span in brackets states a birth and a death: "(12 June 1930 – 2 April 2001)".
       ((predicate.has('bear') || predicate.has('die')) && LIFE_SPAN.test(x.text));
     if (!states(c)) return false;

@@ -142,6 +142,8 @@ export const SECOND_SENSES: Readonly<Record<string, readonly string[]>> = {
   // "X plays the keeper in Y": Y stars X; a role played is acted.
   play: ['star'],
   hold: ['take'],
+  // "served as mayor" held the office of mayor.
+  serve: ['hold'],
   seat: ['take', 'hold'],
   // The people who work somewhere: "27 staff" answers "how many people work there".
   staff: ['work'],
