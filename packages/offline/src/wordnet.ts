@@ -171,3 +171,16 @@ export function isKindByWordNet(word: string, kind: string): boolean {
   }
   return false;
 }
+
+/**
+ * Whether `a` and `b` are one concept in WordNet: a common sense of `a` is a sense of `b` ("author"
+ * and "writer"). False for the same word, or when either is not a WordNet noun.
+ */
+export function isSynonymByWordNet(a: string, b: string): boolean {
+  const d = open();
+  if (!d || !a || !b || a.toLowerCase() === b.toLowerCase()) return false;
+  const senses = new Set(sensesOf(d, b).slice(0, KIND_SENSES));
+  return sensesOf(d, a)
+    .slice(0, WORD_SENSES)
+    .some((s) => senses.has(s));
+}

@@ -149,7 +149,7 @@ describe('a town, its mayor and its team', () => {
     entry('Kettlemouth Herons', 'The Kettlemouth Herons are a professional water polo team founded in 1931.'),
     entry(
       'Slipway Baths',
-      'The Slipway Baths are a swimming venue in Kettlemouth, home of the Kettlemouth Herons.',
+      'The Slipway Baths are a swimming venue in Kettlemouth, Corvany, home of the Kettlemouth Herons.',
     ),
   ];
   test.each([
@@ -161,6 +161,9 @@ describe('a town, its mayor and its team', () => {
     // "a water polo team" names the sport, though no sentence says "play" it.
     ['What sport do the Kettlemouth Herons play?', 'water polo'],
     ['What sport does the team based at the Slipway Baths play?', 'water polo'],
+    // The place found lies in the one asked: "a port town in Corvany", "… in Kettlemouth, Corvany".
+    ['Are the Slipway Baths in Corvany?', 'yes'],
+    ['Are the Slipway Baths in Halland?', 'no'],
   ])('%s → %s', async (q, expected) => {
     expect((await tasks.answer(q, town)).answer).toBe(expected);
   });

@@ -51,6 +51,8 @@ describe('yes/no questions about a kind', () => {
     { id: 'heron', text: 'The Grey Heron is a passenger ferry that sails from Merrow Falls to Gullhaven.' },
     { id: 'kittiwake', text: 'The Kittiwake is a seabird of the northern coasts.' },
     { id: 'tamblin', text: 'Osric Tamblin is a Danish painter known for his harbour scenes.' },
+    { id: 'rusk', text: 'Alma Rusk is a screenwriter and a former ferry pilot.' },
+    { id: 'ode', text: 'Bertil Ode is a Danish author of sea stories.' },
   ];
   test.each([
     // What the context calls the subject ("a small tern") is a kind of what is asked, or is not.
@@ -60,6 +62,11 @@ describe('yes/no questions about a kind', () => {
     ['Are the Brannock Gull and the Kittiwake both birds?', 'yes'],
     ['Are the Brannock Gull and the Grey Heron both birds?', 'no'],
     ['Is Osric Tamblin a musician?', 'no'],
+    // Two agent nouns of one verb are not kinds of each other: a screenwriter is no novelist.
+    ['Is Alma Rusk a novelist?', 'no'],
+    ['Is Alma Rusk a writer?', 'yes'],
+    // One WordNet concept: an author is a writer.
+    ['Is Bertil Ode a writer?', 'yes'],
   ])('%s → %s', async (q, expected) => {
     expect((await tasks.answer(q, more)).answer).toBe(expected);
   });

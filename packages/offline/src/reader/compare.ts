@@ -1,4 +1,4 @@
-import { isKindByWordNet } from '../wordnet.js';
+import { isKindByWordNet, isSynonymByWordNet } from '../wordnet.js';
 import { containsWords, contentWords } from '../words.js';
 import { aboutItems } from './about.js';
 import { pairedNames } from './chain.js';
@@ -7,7 +7,7 @@ import { countriesOf } from './countries.js';
 import { AGE_WORDS, eventDistance, eventYear, numberValue } from './events.js';
 import { roleHeads } from './identity.js';
 import { type Relation, relationOf } from './kinship.js';
-import { concept, isKindOf } from './meaning.js';
+import { agentVerb, concept, isKindOf } from './meaning.js';
 import { LIFE_SPAN, MONTHS, TIME_WORDS, YEAR } from './question.js';
 import { resolveChain } from './resolve.js';
 import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
@@ -309,7 +309,7 @@ export function polarAnswer(
     yes = named.every((list, n) => {
       const heads = asked ? roleHeads(subjects[n]!, sentences) : new Set<string>();
       if (asked && heads.size > 0) {
-        const fits = [...heads].some((h) => isKindOf(h, asked.kind) || isKindByWordNet(h, asked.kind));
+        const fits = [...heads].some((h) => kindOfRole(h, asked.kind));
         if (!fits) return false;
         if (!asked.modified) return true;
       }
@@ -328,6 +328,17 @@ export function polarAnswer(
   }
   for (const list of named) cite(list[0]?.i);
   return { answer: yes ? 'yes' : 'no', items, confident: named.every((l) => l.length > 0) };
+}
+
+/**
+ * Whether a role the context gives is a kind of the one asked: "a Canadian novelist" is a writer, but
+ * an author a writer (one WordNet concept), but a screenwriter is no novelist, though both write (two
+ * agent nouns of one verb are kinds of each other only by WordNet or as "songwriter" of "writer").
+ */
+function kindOfRole(role: string, kind: string): boolean {
+  if (isKindByWordNet(role, kind) || isSynonymByWordNet(role, kind)) return true;
+  if (!isKindOf(role, kind)) return false;
+  return role === kind || role.endsWith(kind) || !(agentVerb(role) && agentVerb(kind));
 }
 
 /** "Bins go out on Tuesdays, not Mondays": whether sentence `s` negates `option` ("not" right before it). */

@@ -19,6 +19,7 @@ export async function polarByRelation(
   q: string,
   entitiesOf: (text: string, full: boolean) => Promise<EntityAnalysis>,
   single: (q: string) => Promise<PhraseAnswer | null>,
+  textOf: (item: number) => string = () => '',
 ): Promise<PhraseAnswer | null> {
   const qea = await entitiesOf(q, false);
   const tokens = qea.analysis.tokens;
@@ -58,6 +59,21 @@ export async function polarByRelation(
   );
   const sub = await single(`${wh} ${kept.map((t) => t.value).join(' ')}?`);
   if (!sub?.answer || !sub.confident) return null;
-  const same = sameName(sub.answer, spanText(tokens, object.start, object.end));
+  const asked = spanText(tokens, object.start, object.end);
+  const same =
+    sameName(sub.answer, asked) ||
+    (type === 'geo' && sub.items.length > 0 && within(sub.answer, asked, textOf(sub.items[0]!)));
   return { answer: same ? 'yes' : 'no', items: sub.items, confident: true };
+}
+
+/**
+ * "Is the arena in Maine?" over "an arena in Port Calder, Maine" (or "…, Dane County, Wisconsin"):
+ * the place found lies in the one asked, which follows it after a comma.
+ */
+function within(place: string, region: string, text: string): boolean {
+  const escape = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(
+    `\\b${escape(place)},\\s+(?:[\\p{Lu}][\\p{L}.'-]*,?\\s+)*?${escape(region)}\\b`,
+    'u',
+  ).test(text);
 }

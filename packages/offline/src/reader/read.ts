@@ -152,7 +152,8 @@ async function answerPhrase(
     const found = identityOf(identity, plain);
     return found ? cite(found.answer, [plain[found.sentence]!.item]) : UNKNOWN;
   }
-  const phrase = (await polarByRelation(q, entitiesOf, single)) ?? (await single(q));
+  const textOf = (item: number): string => context[item]?.text ?? '';
+  const phrase = (await polarByRelation(q, entitiesOf, single, textOf)) ?? (await single(q));
   if (!phrase?.answer) return UNKNOWN;
   const items = [...phrase.items];
   for (const i of [...state.bridgeItems].reverse()) if (!items.includes(i)) items.push(i);
