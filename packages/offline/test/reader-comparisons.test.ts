@@ -137,3 +137,45 @@ describe('the year a question names', () => {
     expect((await tasks.answer(q, medal)).answer).toBe(expected);
   });
 });
+
+describe('"both" yes/no questions about a property', () => {
+  // Invented entries of made-up bands, players and magazines.
+  const entries = [
+    {
+      id: 'orchard',
+      text: 'Pale Orchard is an American indie rock band formed in Portland, Oregon in 2004.',
+    },
+    {
+      id: 'anchor',
+      text: 'Velvet Anchor were a British rock band from Manchester, active from 1979 to 1988.',
+    },
+    {
+      id: 'vey',
+      text: 'Corran Vey (born 1961) is a Scottish footballer who played as a midfielder for Dunmore Rovers.',
+    },
+    {
+      id: 'blaine',
+      text: 'Iver Blaine (born 1958) is an English former footballer who played for Dunmore Rovers and Kestrel Town.',
+    },
+    {
+      id: 'gannet',
+      text: 'The Gannet Review is a quarterly literary magazine published in London since 1952.',
+    },
+    { id: 'weekly', text: 'Harbour Weekly is a news magazine published in Toronto, Canada.' },
+  ];
+  test.each([
+    // A nationality or country asked is checked against the countries each item says.
+    ['Are Pale Orchard and Velvet Anchor both American bands?', 'no'],
+    ['Are Corran Vey and Iver Blaine both from the United Kingdom?', 'yes'],
+    ['Are Corran Vey and Iver Blaine both British?', 'yes'],
+    ['Are Pale Orchard and Velvet Anchor both rock bands?', 'yes'],
+    // "Did … both play for …?" asks an act, not a kind, though the tagger reads "play" as a noun.
+    ['Did Corran Vey and Iver Blaine both play for Dunmore Rovers?', 'yes'],
+    ['Did Corran Vey and Iver Blaine both play for Kestrel Town?', 'no'],
+    // A name the question asks about must be said of each.
+    ['Are The Gannet Review and Harbour Weekly both published in London?', 'no'],
+    ['Are The Gannet Review and Harbour Weekly both magazines?', 'yes'],
+  ])('%s → %s', async (q, expected) => {
+    expect((await tasks.answer(q, entries)).answer).toBe(expected);
+  });
+});

@@ -125,6 +125,9 @@ export function askedKind(
   tokens: readonly Token[],
   subjectWords: ReadonlySet<string>,
 ): { kind: string; modified: boolean } | null {
+  // A kind is asked with "be" ("Are X and Y both …?"); "Did X and Y both play for …?" asks an act
+  // (the tagger may read "play" as a noun).
+  if (tokens[0]?.lemma !== 'be') return null;
   let k = -1;
   for (let i = 0; i < tokens.length; i++) if (subjectWords.has(tokens[i]!.normal)) k = i;
   if (k < 0) return null;

@@ -3,7 +3,7 @@ import { containsWords, contentWords } from '../words.js';
 import { aboutItems } from './about.js';
 import { pairedNames } from './chain.js';
 import { askedKind, nounCompounds, otherKind } from './comparatives.js';
-import { countriesOf } from './countries.js';
+import { COUNTRIES, COUNTRY_ALIASES, countriesIn, countriesOf, DEMONYMS } from './countries.js';
 import { AGE_WORDS, eventDistance, eventYear, numberValue } from './events.js';
 import { roleHeads } from './identity.js';
 import { type Relation, relationOf } from './kinship.js';
@@ -233,8 +233,14 @@ export function polarAnswer(
   const pair = pairedNames(question.tokens);
   const subjects = (pair ?? question.names).filter((n) => contentWords(n).length > 0);
   const subjectWords = new Set(subjects.flatMap(contentWords));
+  // The subjects' words as the question's tokens read them (wink reads "Grey" as "gray").
+  const subjectLemmas = new Set(
+    question.tokens
+      .filter((t) => subjectWords.has(t.normal) || subjectWords.has(t.value.toLowerCase()))
+      .flatMap((t) => [t.lemma, concept(t.lemma)]),
+  );
   const predicate = [...question.lemmas].filter(
-    (l) => !subjectWords.has(l) && l !== 'both' && l !== 'same' && l !== 'also',
+    (l) => !subjectWords.has(l) && !subjectLemmas.has(l) && l !== 'both' && l !== 'same' && l !== 'also',
   );
   const items: number[] = [];
   const cite = (i: number | undefined): void => {
@@ -306,7 +312,29 @@ export function polarAnswer(
     };
     // "Is X a bird?": what the context calls X ("a small tern") is a bird, or another thing.
     const asked = askedKind(question.tokens, subjectWords);
+    // "Are X and Y both American?", "… both from Norway?": the countries their items say.
+    const q = question.tokens;
+    const inSubject = (k: number): boolean =>
+      subjectWords.has(q[k]!.normal) || subjectWords.has(q[k]!.value.toLowerCase());
+    const askedCountries = countriesIn(q, 1, q.length - 1, inSubject);
+    // "… both published in London?": a name the question asks about must be said of each.
+    const askedNames = q
+      .filter((t, k) => k > 0 && t.pos !== 'DET' && /^\p{Lu}/u.test(t.value) && !inSubject(k))
+      .map((t) => t.lemma)
+      .filter((l) => !COUNTRY_WORDS.has(l));
+    const countryWords = new Set(
+      q
+        .filter((t) => /^\p{Lu}/u.test(t.value) && COUNTRY_WORDS.has(t.normal))
+        .flatMap((t) => [t.lemma, concept(t.lemma)]),
+    );
     yes = named.every((list, n) => {
+      let words = predicate;
+      if (askedCountries.size > 0) {
+        const own = countriesOf(subjects[n]!, sentences);
+        if (own.size > 0 && ![...askedCountries].every((c) => own.has(c))) return false;
+        // The country is settled: the other words of the predicate remain ("American bands").
+        if (own.size > 0) words = predicate.filter((l) => !countryWords.has(l));
+      }
       const heads = asked ? roleHeads(subjects[n]!, sentences) : new Set<string>();
       if (asked && heads.size > 0) {
         const fits = [...heads].some((h) => kindOfRole(h, asked.kind));
@@ -319,9 +347,10 @@ export function polarAnswer(
         const s = sentences[i]!;
         const lemmas = new Set(s.lemmas);
         const set = wordsAt(i);
+        if (!askedNames.every((l) => lemmas.has(l) || set.has(l) || lemmas.has(concept(l)))) continue;
         let hits = 0;
-        for (const l of predicate) if (lemmas.has(l) || set.has(l)) hits++;
-        coverage = Math.max(coverage, predicate.length ? hits / predicate.length : 1);
+        for (const l of words) if (lemmas.has(l) || set.has(l)) hits++;
+        coverage = Math.max(coverage, words.length ? hits / words.length : 1);
       }
       return list.length > 0 && coverage >= 0.5;
     });
@@ -329,6 +358,11 @@ export function polarAnswer(
   for (const list of named) cite(list[0]?.i);
   return { answer: yes ? 'yes' : 'no', items, confident: named.every((l) => l.length > 0) };
 }
+
+/** The words of country names: a country asked is checked against the countries said, not word by word. */
+const COUNTRY_WORDS: ReadonlySet<string> = new Set(
+  [...COUNTRIES, ...Object.keys(COUNTRY_ALIASES), ...Object.keys(DEMONYMS)].flatMap((c) => c.split(' ')),
+);
 
 /**
  * Whether a role the context gives is a kind of the one asked: "a Canadian novelist" is a writer, but

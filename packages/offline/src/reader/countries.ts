@@ -1,4 +1,5 @@
 /** Countries and their nationality adjectives: general knowledge, one entry per state. */
+import type { Token } from '../nlp.js';
 import { containsWords, contentWords } from '../words.js';
 import { aboutItems, wordSet } from './about.js';
 import type { AnswerSentence } from './types.js';
@@ -111,6 +112,42 @@ export const COUNTRIES: ReadonlySet<string> = new Set([
   ...Object.values(COUNTRY_ALIASES),
 ]);
 
+/**
+ * The countries tokens `start..end` name, canonical: nationality adjectives ("Danish") and country
+ * names of up to three words ("United States"), each capitalised; `skip` leaves tokens out.
+ */
+export function countriesIn(
+  tokens: readonly Token[],
+  start: number,
+  end: number,
+  skip: (k: number) => boolean = () => false,
+): Set<string> {
+  const out = new Set<string>();
+  for (let k = start; k <= end; k++) {
+    const t = tokens[k]!;
+    if (t.type !== 'word' || !/^\p{Lu}/u.test(t.value) || skip(k)) continue;
+    const demonym = DEMONYMS[t.normal];
+    if (demonym) {
+      out.add(demonym);
+      continue;
+    }
+    for (let n = 3; n >= 1; n--) {
+      if (k + n - 1 > end) continue;
+      const name = tokens
+        .slice(k, k + n)
+        .map((x) => x.normal)
+        .join(' ');
+      const country = COUNTRY_ALIASES[name] ?? (COUNTRIES.has(name) ? name : undefined);
+      if (country) {
+        out.add(country);
+        k += n - 1;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /** Countries a phrase's item says (nationality adjectives and country names), canonical names. */
 export function countriesOf(
   phrase: string,
@@ -122,29 +159,7 @@ export function countriesOf(
   const out = new Set<string>();
   const read = (s: AnswerSentence): void => {
     const range = s.ea.analysis.sentences[s.index]!;
-    const tokens = s.ea.analysis.tokens;
-    for (let k = range.start; k <= range.end; k++) {
-      const t = tokens[k]!;
-      if (t.type !== 'word' || !/^\p{Lu}/u.test(t.value)) continue;
-      const demonym = DEMONYMS[t.normal];
-      if (demonym) {
-        out.add(demonym);
-        continue;
-      }
-      for (let n = 3; n >= 1; n--) {
-        if (k + n - 1 > range.end) continue;
-        const name = tokens
-          .slice(k, k + n)
-          .map((x) => x.normal)
-          .join(' ');
-        const country = COUNTRY_ALIASES[name] ?? (COUNTRIES.has(name) ? name : undefined);
-        if (country) {
-          out.add(country);
-          k += n - 1;
-          break;
-        }
-      }
-    }
+    for (const country of countriesIn(s.ea.analysis.tokens, range.start, range.end)) out.add(country);
   };
   // The first sentence of the item about it that says a country (its title line last: a note
   // without one opens with a sentence); else the sentences naming it.
