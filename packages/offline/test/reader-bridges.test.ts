@@ -111,6 +111,18 @@ describe('how many', () => {
   ])('%s → %s', async (q, expected) => {
     expect(await ask(q)).toBe(expected);
   });
+
+  test('"How many times …?" counts "twice" as a number of times', async () => {
+    const notes = [
+      entry(
+        'Ilka Dunmore',
+        'Ilka Dunmore was a Corvish painter. She was nominated for the Gull Prize twice and won it in 1890.',
+      ),
+    ];
+    expect(
+      (await tasks.answer('How many times was Ilka Dunmore nominated for the Gull Prize?', notes)).answer,
+    ).toBe('twice');
+  });
 });
 
 describe('a song, its singer and its label', () => {

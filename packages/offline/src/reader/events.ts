@@ -6,7 +6,7 @@
 import type { Token } from '../nlp.js';
 import { contentWords } from '../words.js';
 import { concept, concepts } from './meaning.js';
-import { NUMBER_WORDS, YEAR } from './question.js';
+import { MONTHS, NUMBER_WORDS, YEAR } from './question.js';
 import type { Span } from './spans.js';
 import type { AnswerSentence } from './types.js';
 
@@ -240,4 +240,33 @@ export function findEventPlace(
     return { start, end, question: `Where was ${who} ${verb}?`, head: null };
   }
   return null;
+}
+
+const DAY = /^(0?[1-9]|[12][0-9]|3[01])(st|nd|rd|th)?$/;
+
+/**
+ * Token ranges of the full dates in `start..end`: day month year, month day(,) year, month year.
+ * The answer to "when" / "what is the date of" is the date as written, not only its year.
+ */
+export function fullDates(tokens: readonly Token[], start: number, end: number): [number, number][] {
+  const out: [number, number][] = [];
+  const month = (k: number): boolean => k <= end && MONTHS.has(tokens[k]?.normal ?? '');
+  const year = (k: number): boolean => k <= end && YEAR.test(tokens[k]?.value ?? '');
+  const day = (k: number): boolean => k <= end && DAY.test(tokens[k]?.normal ?? '');
+  for (let i = start; i <= end; i++) {
+    if (day(i) && month(i + 1) && year(i + 2)) {
+      out.push([i, i + 2]);
+      i += 2;
+    } else if (month(i) && day(i + 1) && tokens[i + 2]?.value === ',' && year(i + 3)) {
+      out.push([i, i + 3]);
+      i += 3;
+    } else if (month(i) && day(i + 1) && year(i + 2)) {
+      out.push([i, i + 2]);
+      i += 2;
+    } else if (month(i) && year(i + 1) && !day(i - 1)) {
+      out.push([i, i + 1]);
+      i += 1;
+    }
+  }
+  return out;
 }

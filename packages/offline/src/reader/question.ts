@@ -77,6 +77,8 @@ export const NUMBER_WORDS = new Set(
     ' ',
   ),
 );
+/** Adverbs that count times ("twice"), for "How many times …?". */
+export const TIMES_WORDS: ReadonlySet<string> = new Set(['once', 'twice', 'thrice']);
 export const YEAR = /^(1[0-9]{3}|20[0-9]{2})$/;
 export const YEAR_IN = /\b(1[0-9]{3}|20[0-9]{2})\b/g;
 export const HAS_YEAR = /\b(1[0-9]{3}|20[0-9]{2})\b/;

@@ -7,8 +7,17 @@ import { spanText, type Token } from '../nlp.js';
 import { isKindByWordNet } from '../wordnet.js';
 import { titleCase, wordsOf } from '../words.js';
 import { COUNTRIES, COUNTRY_ALIASES, DEMONYMS } from './countries.js';
+import { fullDates } from './events.js';
 import { namesKindOf } from './kinds.js';
-import { clean, HAS_YEAR, MONTHS, NUMBER_WORDS, type QuestionReading, YEAR, YEAR_IN } from './question.js';
+import {
+  clean,
+  HAS_YEAR,
+  NUMBER_WORDS,
+  type QuestionReading,
+  TIMES_WORDS,
+  YEAR,
+  YEAR_IN,
+} from './question.js';
 
 /** Span types that are not names. */
 export const NOT_NAME_TYPES: ReadonlySet<string> = new Set([
@@ -155,7 +164,12 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
     const t = tokens[i]!;
     if (covered[i]) continue;
     if (YEAR.test(t.value)) push(i, i, 'year');
-    else if (t.type === 'number' || NUMBER_WORDS.has(t.normal)) {
+    else if (
+      t.type === 'number' ||
+      NUMBER_WORDS.has(t.normal) ||
+      // "How many times …?": "twice" is a count of times.
+      (reading.descriptor === 'time' && TIMES_WORDS.has(t.normal))
+    ) {
       let end = i;
       if (reading.withUnit && tokens[i + 1]?.pos === 'NOUN') end = i + 1;
       push(CURRENCY.test(tokens[i - 1]?.value ?? '') ? i - 1 : i, end, 'number');
@@ -244,37 +258,8 @@ function nounPhraseSpans(
   }
 }
 
-const DAY = /^(0?[1-9]|[12][0-9]|3[01])(st|nd|rd|th)?$/;
-
 /** Currency signs written before an amount. */
 const CURRENCY = /^[£$€¥₹]$/;
-
-/**
- * Token ranges of the full dates in `start..end`: day month year, month day(,) year, month year.
- * The answer to "when" / "what is the date of" is the date as written, not only its year.
- */
-export function fullDates(tokens: readonly Token[], start: number, end: number): [number, number][] {
-  const out: [number, number][] = [];
-  const month = (k: number): boolean => k <= end && MONTHS.has(tokens[k]?.normal ?? '');
-  const year = (k: number): boolean => k <= end && YEAR.test(tokens[k]?.value ?? '');
-  const day = (k: number): boolean => k <= end && DAY.test(tokens[k]?.normal ?? '');
-  for (let i = start; i <= end; i++) {
-    if (day(i) && month(i + 1) && year(i + 2)) {
-      out.push([i, i + 2]);
-      i += 2;
-    } else if (month(i) && day(i + 1) && tokens[i + 2]?.value === ',' && year(i + 3)) {
-      out.push([i, i + 3]);
-      i += 3;
-    } else if (month(i) && day(i + 1) && year(i + 2)) {
-      out.push([i, i + 2]);
-      i += 2;
-    } else if (month(i) && year(i + 1) && !day(i - 1)) {
-      out.push([i, i + 1]);
-      i += 1;
-    }
-  }
-  return out;
-}
 
 /** Units of a length of time. */
 const DURATION = /^(seconds?|minutes?|hours?|days?|weeks?|fortnights?|months?|years?|decades?|centuries)$/i;
