@@ -102,6 +102,25 @@ describe('who stands in a role', () => {
   });
 });
 
+describe('what two did together', () => {
+  const films = [
+    // (With two co-writers the chain follows the first named; which one won is not searched.)
+    entry('The Long Ferry', 'The Long Ferry is a 1984 drama film co-written by Rosa Vint and Dale Okun.'),
+    entry('Rosa Vint', 'Rosa Vint (born 1949) is a Corvish screenwriter. She won the Gull Prize in 1991.'),
+    entry('Lantern Row', 'Lantern Row is a 1990 comedy film written by Tomas Brae.'),
+    entry('Tomas Brae', 'Tomas Brae (born 1955) is a Corvish writer. He received the Heron Medal in 1995.'),
+  ];
+  test.each([
+    // "co-wrote", "co-writer": who wrote it together wrote it.
+    ['Who co-wrote The Long Ferry?', 'Rosa Vint'],
+    ['What prize did the co-writer of The Long Ferry win in 1991?', 'Gull Prize'],
+    // The writer is who writes ("write"), not a "writ".
+    ['What medal did the writer of Lantern Row receive?', 'Heron Medal'],
+  ])('%s → %s', async (q, expected) => {
+    expect((await tasks.answer(q, films)).answer).toBe(expected);
+  });
+});
+
 describe('how many', () => {
   test.each([
     // "900 inhabitants" counts people; a population is who lives there.

@@ -4,7 +4,7 @@ import { createOfflineTasks, NO_ANSWER } from '../src/index.js';
 import { analyze } from '../src/nlp.js';
 import { findRelationPhrase } from '../src/reader/chain.js';
 import { eventYear } from '../src/reader/events.js';
-import { concepts, contentConcepts, isKindOf } from '../src/reader/meaning.js';
+import { agentVerb, concept, concepts, contentConcepts, isKindOf } from '../src/reader/meaning.js';
 import { headerOf, narratorOf } from '../src/reader/narrator.js';
 import { readQuestion } from '../src/reader/question.js';
 
@@ -49,6 +49,19 @@ describe('reading by meaning', () => {
     expect(contentConcepts(started, 0, started.tokens.length - 1)).not.toContain('found');
     const setUp = await analyze('who set it up');
     expect(concepts(setUp.tokens.map((t) => t.lemma))).toContain('found');
+  });
+
+  test('an agent noun names its relation verb, also done together ("co-")', async () => {
+    await analyze('load the lexicon'); // isKnownWord reads wink's lexicon, loaded by a first read
+    // "writ" is a word too; the relation verb comes first.
+    expect(agentVerb('writer')).toBe('write');
+    expect(agentVerb('co-writer')).toBe('write');
+    expect(agentVerb('co-producer')).toBe(agentVerb('producer'));
+    expect(concept('co-wrote')).toBe(concept('write'));
+    expect(concept('co-written')).toBe(concept('write'));
+    expect(concept('co-founded')).toBe(concept('found'));
+    // Not every "co…" word is a relation done together.
+    expect(concept('cost')).toBe('cost');
   });
 
   test('a compound names a kind of its last part', () => {

@@ -72,6 +72,27 @@ const IRREGULAR_AGENTS: Readonly<Record<string, string>> = {
   birthday: 'bear',
 };
 
+/**
+ * Irregular past forms of relation verbs, for a form wink leaves as it is after a prefix
+ * ("co-wrote", "co-written"): wink lemmatises the bare forms itself.
+ */
+const PAST_FORMS: Readonly<Record<string, string>> = {
+  wrote: 'write',
+  written: 'write',
+  led: 'lead',
+  built: 'build',
+  made: 'make',
+  ran: 'run',
+  held: 'hold',
+  began: 'begin',
+  begun: 'begin',
+  sang: 'sing',
+  sung: 'sing',
+  drew: 'draw',
+  drawn: 'draw',
+  taught: 'teach',
+};
+
 /** Event nouns and the verb they name (the text says "died" where a question says "death"). */
 const EVENT_NOUNS: Readonly<Record<string, string>> = {
   birth: 'bear',
@@ -137,6 +158,9 @@ for (const [noun, verb] of Object.entries({ ...IRREGULAR_AGENTS, ...EVENT_NOUNS 
 export function agentVerb(noun: string): string | null {
   const irregular = IRREGULAR_AGENTS[noun];
   if (irregular) return irregular;
+  // "co-writer", "co-producer": who did it together did it.
+  const together = /^co-([a-z]{3,})$/.exec(noun)?.[1];
+  if (together) return agentVerb(together);
   const m = /^(.{3,}?)(er|or|ist)$/.exec(noun);
   if (!m) return null;
   const stem = m[1]!;
@@ -144,7 +168,9 @@ export function agentVerb(noun: string): string | null {
     m[2] === 'ist'
       ? [stem, `${stem}e`]
       : [stem, `${stem}e`, stem.replace(/(.)\1$/, '$1'), stem.replace(/i$/, 'y')];
-  for (const verb of tries) if (verb.length >= 3 && (canonical.has(verb) || isKnownWord(verb))) return verb;
+  // A relation verb first: "writer" is who writes, not a "writ".
+  for (const verb of tries) if (verb.length >= 3 && canonical.has(verb)) return verb;
+  for (const verb of tries) if (verb.length >= 3 && isKnownWord(verb)) return verb;
   return null;
 }
 
@@ -181,6 +207,13 @@ export function concept(lemma: string): string {
 }
 
 function conceptOf(lemma: string): string {
+  // "co-wrote", "co-founded", "co-writer", "co-star": the relation done together is the relation.
+  const together = /^co-?([a-z]{3,})$/.exec(lemma)?.[1];
+  if (together && lemma !== 'cost' && !canonical.has(lemma)) {
+    const base = PAST_FORMS[together] ?? together;
+    const head = concept(base);
+    if (head !== base || canonical.has(base) || isKnownWord(base)) return head;
+  }
   // "reopened", "rebuilt", "re-elected": the same relation again.
   const again = /^re-?([a-z]{3,})$/.exec(lemma)?.[1];
   if (again && canonical.has(again)) return canonical.get(again)!;
