@@ -155,7 +155,7 @@ describe('"both" yes/no questions about a property', () => {
     },
     {
       id: 'blaine',
-      text: 'Iver Blaine (born 1958) is an English former footballer who played for Dunmore Rovers and Kestrel Town.',
+      text: 'Iver Blaine (born 1958) is a retired English footballer. Blaine spent his career at Dunmore Rovers and Kestrel Town.',
     },
     {
       id: 'gannet',

@@ -71,9 +71,9 @@ export async function polarByRelation(
  * the place found lies in the one asked, which follows it after a comma.
  */
 function within(place: string, region: string, text: string): boolean {
-  const escape = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const literal = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(
-    `\\b${escape(place)},\\s+(?:[\\p{Lu}][\\p{L}.'-]*,?\\s+)*?${escape(region)}\\b`,
+    `\\b${literal(place)},\\s+(?:[\\p{Lu}][\\p{L}.'-]*,?\\s+)*?${literal(region)}\\b`,
     'u',
   ).test(text);
 }
