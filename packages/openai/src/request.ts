@@ -104,6 +104,43 @@ async function attempt(
   target: CallTarget,
   signal: AbortSignal | undefined,
 ): Promise<AttemptOutcome> {
+  const deadline = attemptDeadline(runtime, signal);
+  let phase: 'request' | 'body' = 'request';
+  try {
+    const response = await send(client, {
+      signal: deadline.controller.signal,
+      timeout: runtime.timeoutMs,
+      maxRetries: 0,
+    });
+    phase = 'body';
+    return { ok: true, body: await response.text() };
+  } catch (error) {
+    if (signal?.aborted) throw abortError(target, signal);
+    return { ok: false, failure: classify(error, phase, deadline.timedOut(), runtime.timeoutMs, target) };
+  } finally {
+    deadline.clearTimer();
+    deadline.detach();
+  }
+}
+
+/** The abort controller of one attempt, and what {@link attemptDeadline} set up around it. */
+export interface AttemptDeadline {
+  /** Aborted when `runtime.timeoutMs` passes or the caller's signal aborts. */
+  controller: AbortController;
+  /** Whether the timeout (not the caller) aborted the attempt. */
+  timedOut(): boolean;
+  /** Stops the timeout. */
+  clearTimer(): void;
+  /** Removes the listener on the caller's signal. */
+  detach(): void;
+}
+
+/**
+ * One attempt's abort controller: aborted after `runtime.timeoutMs`, and when `signal` aborts. The
+ * caller clears the timer and detaches the listener when it is done (a stream keeps the listener
+ * while its body is read).
+ */
+export function attemptDeadline(runtime: RequestRuntime, signal: AbortSignal | undefined): AttemptDeadline {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -112,22 +149,12 @@ async function attempt(
   }, runtime.timeoutMs);
   const onAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
-  let phase: 'request' | 'body' = 'request';
-  try {
-    const response = await send(client, {
-      signal: controller.signal,
-      timeout: runtime.timeoutMs,
-      maxRetries: 0,
-    });
-    phase = 'body';
-    return { ok: true, body: await response.text() };
-  } catch (error) {
-    if (signal?.aborted) throw abortError(target, signal);
-    return { ok: false, failure: classify(error, phase, timedOut, runtime.timeoutMs, target) };
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
-  }
+  return {
+    controller,
+    timedOut: () => timedOut,
+    clearTimer: () => clearTimeout(timer),
+    detach: () => signal?.removeEventListener('abort', onAbort),
+  };
 }
 
 /** What one try of {@link withRetries} gives: a value, or a failure to retry or report. */

@@ -9,6 +9,7 @@ import type OpenAI from 'openai';
 import { mapFinishReason, parseChatCompletion, parseUsage } from './chat-response.js';
 import {
   abortError,
+  attemptDeadline,
   type CallTarget,
   classify,
   label,
@@ -37,16 +38,10 @@ function open(
   signal: AbortSignal | undefined,
 ): Promise<OpenedStream> {
   return withRetries(runtime, target, signal, async (client, release) => {
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new Error(`timed out after ${runtime.timeoutMs} ms`));
-    }, runtime.timeoutMs);
-    const onAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const deadline = attemptDeadline(runtime, signal);
+    const { controller } = deadline;
     const close = () => {
-      signal?.removeEventListener('abort', onAbort);
+      deadline.detach();
       release();
     };
     try {
@@ -57,9 +52,12 @@ function open(
     } catch (error) {
       close();
       if (signal?.aborted) throw abortError(target, signal);
-      return { ok: false, failure: classify(error, 'request', timedOut, runtime.timeoutMs, target) };
+      return {
+        ok: false,
+        failure: classify(error, 'request', deadline.timedOut(), runtime.timeoutMs, target),
+      };
     } finally {
-      clearTimeout(timer);
+      deadline.clearTimer();
     }
   });
 }
