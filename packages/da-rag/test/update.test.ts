@@ -12,7 +12,7 @@ import {
 import { createBuildContext } from '@grag/core/kit';
 import { directoryStore } from '@grag/core/store';
 import { copyStoredIndex, corpusChange, createScriptedEmbedder } from '@grag/core/test';
-import { expectSameRetrievals, updateReplacing } from '@grag/core/test/vitest';
+import { expectSameRetrievals, replaceAndRebuild } from '@grag/core/test/vitest';
 import { createOfflineProviders, createOfflineTasks } from '@grag/offline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type DaRagIndex, type DaRagOptions, daRag, entityText } from '../src/index.js';
@@ -208,15 +208,12 @@ for (const { label, options } of variants) {
     });
 
     it('replaces a document added under an indexed id', async () => {
-      const { ctx } = counted();
-      const base = await daRag.build(A, ctx, options);
       const replacement: Document = {
         id: 'nordlys',
         title: 'Nordlys',
         text: 'The Nordlys was sold to the Tromvik Market in 2024. Sara Lindqvist now sails the Nordlys to Tromvik.',
       };
-      const { index, corpus } = await updateReplacing(daRag, base, replacement, ctx, A);
-      const fresh = await daRag.build(corpus, counted().ctx, options);
+      const { index, fresh } = await replaceAndRebuild(daRag, A, replacement, counted, options);
       expect(dataOf(index)).toEqual(dataOf(fresh));
       expect(index.texts.join(' ')).not.toContain('crosses the Veskan Strait');
     });

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidArgumentError, type Retrieval, StateError } from '@grag/core';
 import { directoryStore } from '@grag/core/store';
-import { copyStoredIndex } from '@grag/core/test';
-import { updateReplacing } from '@grag/core/test/vitest';
+import { copyStoredIndex, RECORD_3_REPLACEMENT } from '@grag/core/test';
+import { replaceAndRebuild } from '@grag/core/test/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { KetRagVariant } from '../src/index.js';
 import {
@@ -169,11 +169,7 @@ describe('ket-rag update removes every trace of a document', () => {
 
   it('replaces a document added under an indexed id', async () => {
     const method = methodOf('ms-graph-rag');
-    const { ctx } = counted();
-    const base = await method.build(A, ctx, build);
-    const replacement = { id: 'd3', title: 'Record 3', text: 'Ilse Varga sailed to Kestrel Bay in 1999.' };
-    const { index, corpus } = await updateReplacing(method, base, replacement, ctx, A);
-    const fresh = await method.build(corpus, counted().ctx, build);
+    const { index, fresh } = await replaceAndRebuild(method, A, RECORD_3_REPLACEMENT, counted, build);
     expect(contentOf(index)).toEqual(contentOf(fresh));
   });
 });

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type BuildContext,
-  type Document,
   InvalidArgumentError,
   type Method,
   type Retrieval,
@@ -18,8 +17,9 @@ import {
   createScriptedEmbedder,
   ENTITY_QUERIES,
   entityDocuments,
+  RECORD_3_REPLACEMENT,
 } from '@grag/core/test';
-import { expectSameRetrievals, updateReplacing } from '@grag/core/test/vitest';
+import { expectSameRetrievals, replaceAndRebuild } from '@grag/core/test/vitest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bm25Rag, denseRag } from '../src/index.js';
 
@@ -129,15 +129,7 @@ for (const { label, method, options } of variants) {
     });
 
     it('replaces a document added under an indexed id', async () => {
-      const { ctx } = counted();
-      const base = await method.build(A, ctx, options);
-      const replacement: Document = {
-        id: 'd3',
-        title: 'Record 3',
-        text: 'Ilse Varga sailed to Kestrel Bay in 1999.',
-      };
-      const { index, corpus } = await updateReplacing(method, base, replacement, ctx, A);
-      const fresh = await method.build(corpus, counted().ctx, options);
+      const { index, fresh } = await replaceAndRebuild(method, A, RECORD_3_REPLACEMENT, counted, options);
       expectSameRetrievals(await results(method, index), await results(method, fresh));
       const texts = index.texts.filter((_: string, i: number) => index.chunks[i].docId === 'd3');
       expect(texts.join(' ')).toContain('1999');

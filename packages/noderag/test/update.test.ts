@@ -17,10 +17,11 @@ import {
   createScriptedEmbedder,
   ENTITY_QUERIES,
   entityDocuments,
+  RECORD_3_REPLACEMENT,
   readmeSnippet,
   runLoggedSnippet,
 } from '@grag/core/test';
-import { updateReplacing } from '@grag/core/test/vitest';
+import { replaceAndRebuild } from '@grag/core/test/vitest';
 import { hnswIndexFactory } from '@grag/hnsw';
 import { createOfflineTasks } from '@grag/offline';
 import { afterAll, describe, expect, it, test } from 'vitest';
@@ -270,15 +271,8 @@ for (const [label, options] of [
     });
 
     it('replaces a document added under an indexed id', async () => {
-      const { ctx } = recorded();
-      const base = await nodeRag.build(A, ctx, options);
-      const replacement: Document = {
-        id: 'd3',
-        title: 'Record 3',
-        text: 'Ilse Varga sailed to Kestrel Bay in 1999.',
-      };
-      const { index, corpus } = await updateReplacing(nodeRag, base, replacement, ctx, A);
-      const fresh = await nodeRag.build(corpus, recorded().ctx, options);
+      const replacement = RECORD_3_REPLACEMENT;
+      const { base, index, fresh, ctx } = await replaceAndRebuild(nodeRag, A, replacement, recorded, options);
       const exact = await nodeRag.update(base, { add: [replacement] }, ctx, { full: true });
       expect(graphOf(exact.index)).toEqual(graphOf(fresh));
       const texts = index.chunks.filter((c) => c.docId === 'd3').map((c) => c.text);

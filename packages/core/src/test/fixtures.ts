@@ -28,6 +28,16 @@ export function entityDocuments(count: number): Document[] {
   }));
 }
 
+/**
+ * A document under an id of {@link entityDocuments} (`d3`, whose text names 1883) with other text
+ * (it names 1999): what the update tests add to replace an indexed document.
+ */
+export const RECORD_3_REPLACEMENT: Document = {
+  id: 'd3',
+  title: 'Record 3',
+  text: 'Ilse Varga sailed to Kestrel Bay in 1999.',
+};
+
 /** A corpus change as the update tests of every method make it (see {@link corpusChange}). */
 export interface CorpusChange {
   /** The corpus built on. */
