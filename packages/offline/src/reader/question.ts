@@ -61,6 +61,25 @@ export interface QuestionReading {
   whEnd: number;
 }
 
+/**
+ * The fields of a {@link QuestionReading} that a question marks by its words, unmarked: no year
+ * only, no unit, no compared options, no direction, no death date, no life span. A new object each
+ * call (`options` is the reading's own array).
+ */
+export function unmarkedReading(): Pick<
+  QuestionReading,
+  'yearOnly' | 'withUnit' | 'options' | 'direction' | 'deathDate' | 'lifespan'
+> {
+  return {
+    yearOnly: false,
+    withUnit: false,
+    options: [],
+    direction: null,
+    deathDate: false,
+    lifespan: false,
+  };
+}
+
 /** Comparative words that are about time (dates), not amounts. */
 /** Two dates in brackets with a dash between them: a life span. */
 export const LIFE_SPAN = /\([^)]*\d{3,4}[^)]*[–—-][^)]*\d{3,4}[^)]*\)/;
@@ -253,12 +272,7 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
     kind: 'thing',
     descriptor: target.descriptor,
     expectedType: target.expectedType,
-    yearOnly: false,
-    withUnit: false,
-    options: [],
-    direction: null,
-    deathDate: false,
-    lifespan: false,
+    ...unmarkedReading(),
     // "the same country", "share a nationality", "have in common".
     same:
       normals.has('same') ||

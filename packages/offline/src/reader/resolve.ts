@@ -8,7 +8,7 @@ import { aboutItems, genderOf, openedItems, personName, wordSet } from './about.
 import { resolveInverseKin } from './inverse.js';
 import { kinNoun, type Relation } from './kinship.js';
 import { concept } from './meaning.js';
-import type { QuestionReading } from './question.js';
+import { type QuestionReading, unmarkedReading } from './question.js';
 import { type Span, sentenceSpans } from './spans.js';
 import type { AnswerSentence } from './types.js';
 
@@ -24,12 +24,7 @@ const PERSON_READING: QuestionReading = {
   kind: 'person',
   descriptor: null,
   expectedType: 'person',
-  yearOnly: false,
-  withUnit: false,
-  options: [],
-  direction: null,
-  deathDate: false,
-  lifespan: false,
+  ...unmarkedReading(),
   same: false,
   plural: false,
   whStart: -1,
