@@ -7,17 +7,11 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IndexFormatError, InvalidArgumentError } from '../contracts/errors.js';
-import type {
-  ArtifactWriter,
-  IndexStore,
-  StoredIndex,
-  StoreLock,
-  StoreLockOptions,
-} from '../contracts/store.js';
+import type { IndexStore, StoredIndex, StoreLock, StoreLockOptions } from '../contracts/store.js';
 import { MANIFEST_FILE, readBinary, readManifest } from '../persistence.js';
 import { checkIndexTarget, lockIndexDir, writeIndexDir } from './directory-files.js';
 import { lockInTurn } from './lock.js';
-import { assertOpen, checkArtifactName, Scratch } from './scratch.js';
+import { checkArtifactName, Scratch, withArtifactWriter } from './scratch.js';
 
 /** The store {@link directoryStore} makes: an {@link IndexStore} that always has a writer lock. */
 export interface DirectoryStore extends IndexStore {
@@ -91,23 +85,7 @@ export function directoryStore(dir: string, options: DirectoryStoreOptions = {})
       await writeIndexDir(
         dir,
         manifest,
-        async (tmp) => {
-          const scratch = new Scratch(owner);
-          let closed = false;
-          const out: ArtifactWriter = {
-            async write(name, data) {
-              assertOpen(closed, owner);
-              await writeFile(join(tmp, checkArtifactName(name, owner)), data);
-            },
-            scratch: () => scratch.get(),
-          };
-          try {
-            await write(out);
-          } finally {
-            closed = true;
-            await scratch.remove();
-          }
-        },
+        (tmp) => withArtifactWriter(owner, (name, data) => writeFile(join(tmp, name), data), write),
         locking,
       );
     },

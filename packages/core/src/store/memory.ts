@@ -4,10 +4,10 @@
  * indexes, and as a second implementation of the store contract beside the directory.
  */
 import { IndexFormatError } from '../contracts/errors.js';
-import type { ArtifactWriter, IndexStore, StoredIndex } from '../contracts/store.js';
+import type { IndexStore, StoredIndex } from '../contracts/store.js';
 import { completeManifest, manifestText, parseManifest } from '../persistence.js';
 import { indexFileError } from '../validate.js';
-import { artifactLocator, assertOpen, checkArtifactName, Scratch } from './scratch.js';
+import { artifactLocator, checkArtifactName, Scratch, withArtifactWriter } from './scratch.js';
 
 /** Options of {@link memoryStore}. */
 export interface MemoryStoreOptions {
@@ -50,21 +50,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): IndexStore {
     },
     async writeVersion(manifest, write) {
       const artifacts = new Map<string, Uint8Array>();
-      const scratch = new Scratch(owner);
-      let closed = false;
-      const out: ArtifactWriter = {
-        async write(name, data) {
-          assertOpen(closed, owner);
-          artifacts.set(checkArtifactName(name, owner), Uint8Array.from(data));
-        },
-        scratch: () => scratch.get(),
-      };
-      try {
-        await write(out);
-      } finally {
-        closed = true;
-        await scratch.remove();
-      }
+      await withArtifactWriter(owner, (name, data) => void artifacts.set(name, Uint8Array.from(data)), write);
       current = { manifest: manifestText(completeManifest(manifest)), artifacts };
     },
     async open(): Promise<StoredIndex> {

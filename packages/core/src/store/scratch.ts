@@ -6,6 +6,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidArgumentError, StateError } from '../contracts/errors.js';
+import type { ArtifactWriter } from '../contracts/store.js';
 import { MANIFEST_FILE } from '../persistence.js';
 import { pidIsDead } from './lock.js';
 
@@ -105,5 +106,32 @@ export function assertOpen(closed: boolean, owner: string): void {
     throw new StateError(
       `${owner}: this artifact writer belongs to a version that was already stored or abandoned; write artifacts inside the writeVersion callback.`,
     );
+  }
+}
+
+/**
+ * Run `write` (a `writeVersion` callback) with an artifact writer that hands each artifact to `put`
+ * under its checked name and lends a {@link Scratch} directory. Once `write` settles, the writer
+ * throws `StateError` and the scratch directory is removed. What the stores of core share.
+ */
+export async function withArtifactWriter(
+  owner: string,
+  put: (name: string, data: Uint8Array) => void | Promise<void>,
+  write: (out: ArtifactWriter) => Promise<void>,
+): Promise<void> {
+  const scratch = new Scratch(owner);
+  let closed = false;
+  const out: ArtifactWriter = {
+    async write(name, data) {
+      assertOpen(closed, owner);
+      await put(checkArtifactName(name, owner), data);
+    },
+    scratch: () => scratch.get(),
+  };
+  try {
+    await write(out);
+  } finally {
+    closed = true;
+    await scratch.remove();
   }
 }
