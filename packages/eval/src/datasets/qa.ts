@@ -36,6 +36,32 @@ const CORRECT_FIELDS = ['correct_option', 'correctOption', 'answer_index', 'labe
 const FORMATS: ReadonlySet<string> = new Set(['short', 'multiple-choice', 'open', 'entity']);
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
+/**
+ * The records that are JSON objects with a string in one of `fields`, each with its line and that
+ * string; the others are skipped and counted (`what` names the missing field in the reason).
+ */
+function* recordsWithText(
+  records: readonly SourceRecord[],
+  path: string,
+  skipped: SkippedRecord[],
+  fields: readonly string[],
+  what: string,
+): Generator<{ record: Record<string, unknown>; line: number; text: string }> {
+  for (const { value, line } of records) {
+    const record = asRecord(value);
+    if (!record) {
+      skipped.push({ path, line, reason: 'not a JSON object' });
+      continue;
+    }
+    const text = stringField(record, fields);
+    if (text === undefined) {
+      skipped.push({ path, line, reason: `no ${what} (one of ${fields.map((f) => `"${f}"`).join(', ')})` });
+      continue;
+    }
+    yield { record, line, text };
+  }
+}
+
 /** Read corpus records (`{id?, title?, text}`) into documents, skipping and counting unusable ones. */
 export function corpusFromRecords(
   records: readonly SourceRecord[],
@@ -45,17 +71,7 @@ export function corpusFromRecords(
 ): Document[] {
   const docs: Document[] = [];
   const ids = new Set<string>();
-  for (const { value, line } of records) {
-    const record = asRecord(value);
-    if (!record) {
-      skipped.push({ path, line, reason: 'not a JSON object' });
-      continue;
-    }
-    const text = stringField(record, TEXT_FIELDS);
-    if (text === undefined) {
-      skipped.push({ path, line, reason: `no text (one of ${TEXT_FIELDS.map((f) => `"${f}"`).join(', ')})` });
-      continue;
-    }
+  for (const { record, line, text } of recordsWithText(records, path, skipped, TEXT_FIELDS, 'text')) {
     const title = stringField(record, TITLE_FIELDS);
     const id = stringField(record, ID_FIELDS) ?? passageId(prefix, title ?? '', text);
     if (ids.has(id)) {
@@ -156,21 +172,8 @@ export function questionsFromRecords(
   }
   const questions: EvalQuestion[] = [];
   const seen = new Set<string>();
-  for (const { value, line } of records) {
-    const record = asRecord(value);
-    if (!record) {
-      skipped.push({ path, line, reason: 'not a JSON object' });
-      continue;
-    }
-    const question = stringField(record, QUESTION_FIELDS);
-    if (question === undefined) {
-      skipped.push({
-        path,
-        line,
-        reason: `no question text (one of ${QUESTION_FIELDS.map((f) => `"${f}"`).join(', ')})`,
-      });
-      continue;
-    }
+  const withText = recordsWithText(records, path, skipped, QUESTION_FIELDS, 'question text');
+  for (const { record, line, text: question } of withText) {
     const id = stringField(record, QUESTION_ID_FIELDS) ?? `${prefix}-q${line}`;
     if (seen.has(id)) {
       skipped.push({ path, line, reason: `duplicate question id "${id}"` });
