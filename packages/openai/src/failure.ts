@@ -88,6 +88,11 @@ function serverMessage(error: APIError): string {
   return oneLine(text);
 }
 
+/** A failure without an HTTP status that a retry may get past (a timeout, a lost connection). */
+function retryableFailure(reason: string, hint: string, cause: unknown): Failure {
+  return { retryable: true, status: undefined, retryAfterMs: undefined, reason, hint, cause };
+}
+
 /** @internal Classify what an attempt threw: retryable or not, status, reason and hint. */
 export function classify(
   error: unknown,
@@ -97,14 +102,11 @@ export function classify(
   target: CallTarget,
 ): Failure {
   if (timedOut || error instanceof APIConnectionTimeoutError) {
-    return {
-      retryable: true,
-      status: undefined,
-      retryAfterMs: undefined,
-      reason: `timed out after ${timeoutMs} ms`,
-      hint: 'raise timeoutMs, or check that the server at baseURL is responsive',
-      cause: error,
-    };
+    return retryableFailure(
+      `timed out after ${timeoutMs} ms`,
+      'raise timeoutMs, or check that the server at baseURL is responsive',
+      error,
+    );
   }
   if (error instanceof APIConnectionError) {
     const cause = (error as { cause?: unknown }).cause;
@@ -112,23 +114,17 @@ export function classify(
     const code = cause instanceof Error ? codeOf(cause) : undefined;
     if (code !== undefined && DROPPED.has(code)) {
       // Connected, then the server or something on the way closed the connection.
-      return {
-        retryable: true,
-        status: undefined,
-        retryAfterMs: undefined,
-        reason: `lost the connection before the response arrived (${oneLine(detail, 160)})`,
-        hint: 'check the network and the server at baseURL',
-        cause: error,
-      };
+      return retryableFailure(
+        `lost the connection before the response arrived (${oneLine(detail, 160)})`,
+        'check the network and the server at baseURL',
+        error,
+      );
     }
-    return {
-      retryable: true,
-      status: undefined,
-      retryAfterMs: undefined,
-      reason: `could not connect (${oneLine(detail, 160)})`,
-      hint: 'check the baseURL and that the server is running',
-      cause: error,
-    };
+    return retryableFailure(
+      `could not connect (${oneLine(detail, 160)})`,
+      'check the baseURL and that the server is running',
+      error,
+    );
   }
   if (error instanceof APIError && typeof error.status === 'number') {
     const status = error.status;
@@ -145,14 +141,11 @@ export function classify(
   if (phase === 'body') {
     // The connection broke while the body was streaming in (reset, truncated chunked encoding).
     const message = error instanceof Error ? `${error.message}${causeCode(error)}` : String(error);
-    return {
-      retryable: true,
-      status: undefined,
-      retryAfterMs: undefined,
-      reason: `lost the connection while reading the response (${oneLine(message, 160)})`,
-      hint: 'check the network and the server at baseURL',
-      cause: error,
-    };
+    return retryableFailure(
+      `lost the connection while reading the response (${oneLine(message, 160)})`,
+      'check the network and the server at baseURL',
+      error,
+    );
   }
   const message = error instanceof Error ? error.message : String(error);
   return {
