@@ -11,9 +11,8 @@ import { bm25Rag } from '@grag/naive-rag';
 import { createGragClient } from '@grag/server/client';
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type RunningServer, serve } from '../src/index.js';
-import { buildIndexes } from './helpers.js';
+import { expect, it } from 'vitest';
+import { buildIndexes, serveForTests } from './helpers.js';
 
 const TOKEN = 'agent-tool-token';
 const QUESTION = 'Who is the director of the Lindqvist Institute?';
@@ -21,25 +20,18 @@ const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: 5, text: 5, reasoning: undefined },
 };
-let server: RunningServer;
 
-beforeAll(async () => {
+const served = serveForTests(async () => {
   const { bm25 } = await buildIndexes();
-  server = await serve({
+  return {
     indexes: [{ name: 'islands', method: bm25Rag, index: bm25 }],
-    explorerDir: false,
     token: TOKEN,
     onError: () => {},
-    port: 0,
-  });
-});
-
-afterAll(async () => {
-  await server?.close();
+  };
 });
 
 it("gives an agent the served index's cited items through the typed client", async () => {
-  const grag = createGragClient({ baseUrl: server.url, token: TOKEN });
+  const grag = createGragClient({ baseUrl: served().url, token: TOKEN });
   const asked: string[] = [];
   const searchDocuments = gragTool({
     k: 1,
@@ -86,7 +78,7 @@ it("gives an agent the served index's cited items through the typed client", asy
   expect(asked).toEqual([QUESTION]);
   // What the route answers for the same question, read without the client.
   const direct = (await (
-    await fetch(`${server.url}/v1/indexes/islands/query`, {
+    await fetch(`${served().url}/v1/indexes/islands/query`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
       body: JSON.stringify({ question: QUESTION }),

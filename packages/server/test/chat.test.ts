@@ -8,9 +8,8 @@ import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessa
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, serve } from '../src/index.js';
 import { demoIndexes, QUESTION } from './explorer-fixture.js';
-import { buildIndexes, get, postQuery, scriptedGraph, streamingChat } from './helpers.js';
+import { buildIndexes, get, postQuery, scriptedGraph, serveForTests, streamingChat } from './helpers.js';
 
-let server: RunningServer;
 const errors: string[] = [];
 const chat = streamingChat(['Ilse Marren ', 'directs the ', 'institute [lindqvist].']);
 const recording = streamingChat(['Founded in 1881 [kessler].']);
@@ -18,9 +17,9 @@ const broken = streamingChat(['It is ', 'never finished'], { failAfter: 1 });
 const slow = streamingChat(['one ', 'two ', 'three ', 'four ', 'five '], { delayMs: 150 });
 const graph = { calls: [] as string[] };
 
-beforeAll(async () => {
+const served = serveForTests(async () => {
   const { bm25 } = await buildIndexes();
-  server = await serve({
+  return {
     indexes: [
       ...(await demoIndexes()),
       { method: scriptedGraph, index: graph, answer: chat },
@@ -28,16 +27,10 @@ beforeAll(async () => {
       { name: 'broken', method: scriptedGraph, index: { calls: [] }, answer: broken },
       { name: 'slow', method: scriptedGraph, index: { calls: [] }, answer: slow },
     ],
-    explorerDir: false,
     maxQuestionChars: 200,
     onError: (error, where) => errors.push(`${where}: ${(error as Error).message}`),
-    port: 0,
-  });
+  };
 }, 60_000);
-
-afterAll(async () => {
-  await server?.close();
-});
 
 function userMessage(text: string, id = 'u1'): UIMessage {
   return { id, role: 'user', parts: [{ type: 'text', text }] };
@@ -48,7 +41,7 @@ async function ask(
   messages: UIMessage[],
   body: Record<string, unknown> = {},
 ): Promise<{ chunks: UIMessageChunk[]; message: UIMessage }> {
-  const transport = new DefaultChatTransport<UIMessage>({ api: `${server.url}/v1/chat`, body });
+  const transport = new DefaultChatTransport<UIMessage>({ api: `${served().url}/v1/chat`, body });
   const stream = await transport.sendMessages({
     chatId: 'chat-1',
     messages,
@@ -76,7 +69,9 @@ describe('POST /v1/chat', () => {
   it("answers useChat's request with the query route's answer: its text streamed, then a source per citation", async () => {
     for (const method of ['e2graphrag', 'bm25']) {
       const { chunks, message } = await ask([userMessage(QUESTION)], { method });
-      const query = await (await postQuery(server.url, { question: QUESTION, method, answer: true })).json();
+      const query = await (
+        await postQuery(served().url, { question: QUESTION, method, answer: true })
+      ).json();
       expect(query.answer.citations.length).toBeGreaterThan(0);
 
       expect(message.role).toBe('assistant');
@@ -108,7 +103,7 @@ describe('POST /v1/chat', () => {
   });
 
   it('streams a model that streams piece by piece, as the AI SDK UI message stream protocol (v1) over SSE', async () => {
-    const res = await fetch(`${server.url}/v1/chat`, {
+    const res = await fetch(`${served().url}/v1/chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -177,7 +172,7 @@ describe('POST /v1/chat', () => {
     const history = [userMessage('Where is Orsa?', 'u0'), userMessage('Who directs the institute?', 'u1')];
     const sent: unknown[] = [];
     const transport = new DefaultChatTransport<UIMessage>({
-      api: `${server.url}/v1/chat`,
+      api: `${served().url}/v1/chat`,
       body: { method: 'scripted-graph' },
       fetch: (url, init) => {
         sent.push(JSON.parse(init?.body as string));
@@ -204,7 +199,7 @@ describe('POST /v1/chat', () => {
   it("passes method, topK and options to the retrieval as POST /v1/query does, and the model reads that query's items", async () => {
     const question = 'Who founded the Kessler Shipyard in 1881?';
     const fields = { method: 'bm25-chat', topK: 1, options: { topK: 2 } };
-    const query = await (await postQuery(server.url, { question, ...fields })).json();
+    const query = await (await postQuery(served().url, { question, ...fields })).json();
     expect(query.retrieval.items).toHaveLength(1);
     const { message } = await ask([userMessage(question)], fields);
     expect(textOf(message)).toBe('Founded in 1881 [kessler].');
@@ -233,7 +228,7 @@ describe('POST /v1/chat', () => {
 
   it('stops the model when the client goes away', async () => {
     const controller = new AbortController();
-    const res = await fetch(`${server.url}/v1/chat`, {
+    const res = await fetch(`${served().url}/v1/chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ messages: [userMessage('q')], method: 'slow' }),
@@ -374,7 +369,7 @@ describe('POST /v1/chat refuses a bad request with one JSON error, before any re
 
   it.each(cases)('%s', async (_name, body, status, code, message) => {
     const before = graph.calls.length + recording.calls.length;
-    const res = await fetch(`${server.url}/v1/chat`, {
+    const res = await fetch(`${served().url}/v1/chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -387,7 +382,7 @@ describe('POST /v1/chat refuses a bad request with one JSON error, before any re
 
   it('refuses a body that is not JSON, not sent as JSON, missing or too large, as /v1/query does', async () => {
     const post = (body: string | undefined, type = 'application/json') =>
-      get(server.url, '/v1/chat', {
+      get(served().url, '/v1/chat', {
         method: 'POST',
         headers: { 'content-type': type },
         ...(body !== undefined ? { body } : {}),

@@ -13,20 +13,19 @@ import {
   type QueryStreamPart,
 } from '@grag/server/client';
 import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGragServer, type RunningServer, serve } from '../src/index.js';
-import { buildIndexes, get, postQuery, scriptedGraph, streamingChat } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { createGragServer } from '../src/index.js';
+import { buildIndexes, get, postQuery, scriptedGraph, serveForTests, streamingChat } from './helpers.js';
 
 const TOKEN = 'client-test-token';
 const auth = { authorization: `Bearer ${TOKEN}` };
 const chat = streamingChat(['Ilse Marren ', 'directs the ', 'institute [lindqvist].'], { delayMs: 20 });
 const slow = streamingChat(['one ', 'two ', 'three ', 'four ', 'five ', 'six '], { delayMs: 100 });
-let server: RunningServer;
 let indexes: Awaited<ReturnType<typeof buildIndexes>>;
 
-beforeAll(async () => {
+const served = serveForTests(async () => {
   indexes = await buildIndexes();
-  server = await serve({
+  return {
     indexes: [
       { method: bm25Rag, index: indexes.bm25 },
       { method: scriptedGraph, index: { calls: [] }, answer: chat },
@@ -38,26 +37,20 @@ beforeAll(async () => {
       },
       { name: 'slow', method: scriptedGraph, index: { calls: [] }, answer: slow },
     ],
-    explorerDir: false,
     token: TOKEN,
     onError: () => {},
-    port: 0,
-  });
-});
-
-afterAll(async () => {
-  await server?.close();
+  };
 });
 
 const QUESTION = 'Who directs the institute on Orsa?';
 
 describe('createGragClient against a live server', () => {
-  const client = () => createGragClient({ baseUrl: server.url, token: TOKEN });
+  const client = () => createGragClient({ baseUrl: served().url, token: TOKEN });
 
   it('lists the indexes, reads a document and the OpenAPI document, as the routes answer them', async () => {
     const grag = client();
     expect(await grag.health()).toEqual({ ok: true });
-    const listed = await (await get(server.url, '/v1/indexes', { headers: auth })).json();
+    const listed = await (await get(served().url, '/v1/indexes', { headers: auth })).json();
     expect(await grag.indexes()).toEqual(listed.indexes);
     expect(await grag.document('orsa', { method: 'bm25' })).toEqual({
       id: 'orsa',
@@ -82,7 +75,7 @@ describe('createGragClient against a live server', () => {
       { question: QUESTION, method: 'bm25', topK: 2 },
       { question: QUESTION, method: 'scripted-graph', answer: true },
     ]) {
-      const direct = (await (await postQuery(server.url, request, auth)).json()) as QueryResponse;
+      const direct = (await (await postQuery(served().url, request, auth)).json()) as QueryResponse;
       expect(timeless(await grag.query(request))).toEqual(timeless(direct));
     }
   });
@@ -121,7 +114,7 @@ describe('createGragClient against a live server', () => {
     expect(unknown.message).toContain('available: bm25, scripted-graph');
     const missing = await failed(() => grag.document('nope'));
     expect([missing.status, missing.code]).toEqual([404, 'not_found']);
-    const noToken = await failed(() => createGragClient({ baseUrl: server.url }).indexes());
+    const noToken = await failed(() => createGragClient({ baseUrl: served().url }).indexes());
     expect([noToken.status, noToken.code]).toEqual([401, 'unauthorized']);
     const badTopK = await failed(() => grag.query({ question: QUESTION, topK: 0 }));
     expect([badTopK.status, badTopK.code]).toEqual([400, 'bad_request']);

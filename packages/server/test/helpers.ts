@@ -1,7 +1,7 @@
 /**
  * What the server tests share: a few hand-written documents, offline indexes of them, a scripted
  * graph method and a scripted streaming chat model, a raw HTTP client (paths sent exactly as
- * written, `../` included), and an SSE reader.
+ * written, `../` included), an SSE reader, and a server started before a file's tests.
  */
 import type {
   BuildContext,
@@ -15,6 +15,8 @@ import type {
 import { createBuildContext } from '@grag/core/kit';
 import { bm25Rag, denseRag } from '@grag/naive-rag';
 import { createOfflineProviders } from '@grag/offline';
+import { afterAll, beforeAll } from 'vitest';
+import { type RunningServer, type ServeOptions, serve } from '../src/index.js';
 
 export const DOCS: Document[] = [
   {
@@ -175,4 +177,23 @@ export function parseEvents(body: string): { event: string; data: unknown }[] {
 export function withoutMs(json: unknown): unknown {
   const { ms: _ms, ...rest } = json as Record<string, unknown>;
   return rest;
+}
+
+/**
+ * A server for the tests of one file: `serve({ explorerDir: false, port: 0, ...await options() })`
+ * before them (`beforeAll`, within `timeoutMs`), closed after them. Returns the running server.
+ */
+export function serveForTests(options: () => Promise<ServeOptions>, timeoutMs?: number): () => RunningServer {
+  let server: RunningServer | undefined;
+  beforeAll(async () => {
+    server = await serve({ explorerDir: false, port: 0, ...(await options()) });
+  }, timeoutMs);
+  afterAll(async () => {
+    await server?.close();
+  });
+  return () => {
+    if (server === undefined)
+      throw new Error('serveForTests: the server starts in beforeAll; use it in a test.');
+    return server;
+  };
 }

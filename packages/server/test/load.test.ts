@@ -3,30 +3,21 @@
  * load benchmark uses. Only that nothing fails is asserted; timings belong to the benchmark.
  */
 import { bm25Rag } from '@grag/naive-rag';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runLoad } from '../../../benchmarks/server-load.js';
-import { type RunningServer, serve } from '../src/index.js';
-import { buildIndexes, DOCS } from './helpers.js';
+import { buildIndexes, DOCS, serveForTests } from './helpers.js';
 
-let server: RunningServer;
-
-beforeAll(async () => {
+const served = serveForTests(async () => {
   const { bm25 } = await buildIndexes();
-  server = await serve({
+  return {
     indexes: [{ method: bm25Rag, index: bm25 }],
     token: 'load-token',
-    explorerDir: false,
-    port: 0,
-  });
-});
-
-afterAll(async () => {
-  await server?.close();
+  };
 });
 
 it('holds 32 concurrent connections for 2 s with no error and no non-2xx response', async () => {
   const bodies = DOCS.map((d) => JSON.stringify({ question: `What about ${d.title}?`, topK: 2 }));
-  const result = await runLoad(server.url, {
+  const result = await runLoad(served().url, {
     connections: 32,
     durationS: 2,
     bodies,

@@ -1,47 +1,40 @@
 /** Streamed answers over Server-Sent Events, on a real HTTP connection. */
 import { bm25Rag } from '@grag/naive-rag';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, serve } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
 import {
   buildIndexes,
   get,
   parseEvents,
   postQuery,
   scriptedGraph,
+  serveForTests,
   streamingChat,
   withoutMs,
 } from './helpers.js';
 
-let server: RunningServer;
 let indexes: Awaited<ReturnType<typeof buildIndexes>>;
 const errors: string[] = [];
 const chat = streamingChat(['Ilse Marren ', 'directs the ', 'institute [lindqvist].'], { delayMs: 40 });
 const broken = streamingChat(['It is ', 'never finished'], { failAfter: 1 });
 const slow = streamingChat(['one ', 'two ', 'three ', 'four ', 'five '], { delayMs: 150 });
 
-beforeAll(async () => {
+const served = serveForTests(async () => {
   indexes = await buildIndexes();
-  server = await serve({
+  return {
     indexes: [
       { method: bm25Rag, index: indexes.bm25 },
       { method: scriptedGraph, index: { calls: [] }, answer: chat },
       { name: 'broken', method: scriptedGraph, index: { calls: [] }, answer: broken },
       { name: 'slow', method: scriptedGraph, index: { calls: [] }, answer: slow },
     ],
-    explorerDir: false,
     onError: (error, where) => errors.push(`${where}: ${(error as Error).message}`),
-    port: 0,
-  });
-});
-
-afterAll(async () => {
-  await server?.close();
+  };
 });
 
 describe('POST /v1/query with "stream": true', () => {
   it('sends retrieval, each delta as the model writes it, the parsed answer, then done', async () => {
     const question = 'Who directs the institute on Orsa?';
-    const res = await postQuery(server.url, {
+    const res = await postQuery(served().url, {
       question,
       method: 'scripted-graph',
       answer: true,
@@ -66,7 +59,7 @@ describe('POST /v1/query with "stream": true', () => {
     const events = parseEvents(text);
     expect(events.map((e) => e.event)).toEqual(['retrieval', 'delta', 'delta', 'delta', 'answer', 'done']);
     // The retrieval event is the JSON response without the answer.
-    const whole = await (await postQuery(server.url, { question, method: 'scripted-graph' })).json();
+    const whole = await (await postQuery(served().url, { question, method: 'scripted-graph' })).json();
     expect(withoutMs(events[0]!.data)).toEqual(withoutMs(whole));
     expect(events.slice(1, 4).map((e) => e.data)).toEqual([
       { text: 'Ilse Marren ' },
@@ -87,16 +80,21 @@ describe('POST /v1/query with "stream": true', () => {
 
   it('streams the offline answer task as one delta', async () => {
     const question = 'Who founded the Kessler Shipyard?';
-    const res = await postQuery(server.url, { question, topK: 2, answer: true, stream: true });
+    const res = await postQuery(served().url, { question, topK: 2, answer: true, stream: true });
     const events = parseEvents(await res.text());
     expect(events.map((e) => e.event)).toEqual(['retrieval', 'delta', 'answer', 'done']);
-    const whole = await (await postQuery(server.url, { question, topK: 2, answer: true })).json();
+    const whole = await (await postQuery(served().url, { question, topK: 2, answer: true })).json();
     expect(events[1]!.data).toEqual({ text: whole.answer.text });
     expect(events[2]!.data).toEqual(whole.answer);
   });
 
   it('ends with an error event, the usual JSON and no stack, when the model fails mid-stream', async () => {
-    const res = await postQuery(server.url, { question: 'q', method: 'broken', answer: true, stream: true });
+    const res = await postQuery(served().url, {
+      question: 'q',
+      method: 'broken',
+      answer: true,
+      stream: true,
+    });
     expect(res.status).toBe(200);
     const body = await res.text();
     const events = parseEvents(body);
@@ -114,20 +112,20 @@ describe('POST /v1/query with "stream": true', () => {
   });
 
   it('answers errors found before the stream starts with a status and JSON, not a stream', async () => {
-    const res = await postQuery(server.url, { question: '', answer: true, stream: true });
+    const res = await postQuery(served().url, { question: '', answer: true, stream: true });
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
   });
 
   it('answers JSON when "stream" is asked without "answer"', async () => {
-    const res = await postQuery(server.url, { question: 'q', method: 'scripted-graph', stream: true });
+    const res = await postQuery(served().url, { question: 'q', method: 'scripted-graph', stream: true });
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect((await res.json()).answer).toBeUndefined();
   });
 
   it('stops the model when the client goes away', async () => {
     const controller = new AbortController();
-    const res = await get(server.url, '/v1/query', {
+    const res = await get(served().url, '/v1/query', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ question: 'q', method: 'slow', answer: true, stream: true }),
