@@ -6,6 +6,7 @@ import { findDescription } from '../src/reader/decompose.js';
 import { readQuestion } from '../src/reader/question.js';
 import { reorderQuestion } from '../src/reader/setups.js';
 import { normalizeWording } from '../src/reader/wording.js';
+import { expectAnswers } from './answer-cases.js';
 
 // Hand-written passages about invented films, people and places, each item with its title line
 // (as the methods pack them). The expected answers are read off the passages. Every question is
@@ -418,7 +419,7 @@ describe('chains through notes without title lines', () => {
     { id: 'yard', text: 'The Kessler Yard was founded by Amos Kessler. It built the ferry Sable Gull.' },
     { id: 'gull', text: 'The Sable Gull crosses the Veskan Strait. Its captain is Jon Eide.' },
   ];
-  test.each([
+  expectAnswers(notes, [
     // "She is married to …" in the note that opens with Nell Ardry: her husband.
     ['In what town was the husband of Nell Ardry born?', 'Ostby'],
     ['What nationality is the husband of the director of Harbour Lights?', 'Danish'],
@@ -426,9 +427,7 @@ describe('chains through notes without title lines', () => {
     ['Who is the mayor of the village where the director of Harbour Lights was born?', 'Pia Lund'],
     // "captains" is read as a plural noun by the tagger; the description opens at "the ferry".
     ['Who captains the ferry built by the Kessler Yard?', 'Jon Eide'],
-  ])('%s → %s', async (q, expected) => {
-    expect((await tasks.answer(q, notes)).answer).toBe(expected);
-  });
+  ]);
 });
 
 describe('a relation of a place named by a name and a noun', () => {

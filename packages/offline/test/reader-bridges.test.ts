@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { createOfflineTasks } from '../src/index.js';
+import { expectAnswers } from './answer-cases.js';
 
 // Invented encyclopedia entries of a made-up film world (title line, then the entry); the expected
 // answers are read off them by hand.
@@ -46,7 +47,7 @@ const tasks = createOfflineTasks();
 const ask = async (q: string) => (await tasks.answer(q, entries)).answer;
 
 describe('questions through an entity they only describe', () => {
-  test.each([
+  expectAnswers(entries, [
     // The wh-phrase inside a relative clause: the composer first, then what he conducted.
     ['Petra Lune was married to a composer who conducted which orchestra?', 'Oldmere Symphony Orchestra'],
     [
@@ -66,9 +67,7 @@ describe('questions through an entity they only describe', () => {
     // The clause ends before the main verb, also when the tagger reads both verbs as other words
     // ("starred" a noun, "married" an adjective).
     ['Who was the woman that starred in The Salt Orchard married to?', 'Anselm Rook'],
-  ])('%s → %s', async (q, expected) => {
-    expect(await ask(q)).toBe(expected);
-  });
+  ]);
 
   test('a name and a verb right after a noun stay the subject and verb of the question', async () => {
     // "the film Glass Harbour filmed …" is no "film that Glass Harbour shot".
@@ -77,19 +76,17 @@ describe('questions through an entity they only describe', () => {
 });
 
 describe('what kind of a person or thing', () => {
-  test.each([
+  expectAnswers(entries, [
     // A kind of a person noun is a common noun ("painter"), not a person's name.
     ['What kind of artist was Ilka Dunmore?', 'painter'],
     ['The founder of the Dunmore Academy of Arts was what kind of artist?', 'painter'],
     // "a thriller film": the words before the noun asked for name the kind.
     ['What type of film is Glass Harbour?', 'thriller'],
-  ])('%s → %s', async (q, expected) => {
-    expect(await ask(q)).toBe(expected);
-  });
+  ]);
 });
 
 describe('who stands in a role', () => {
-  test.each([
+  expectAnswers(entries, [
     // The context calls Petra Lune an actress and Anselm Rook a composer.
     ['Which actress was married to a composer?', 'Petra Lune'],
     // A past tense the tagger reads as a noun ("starred") says its verb.
@@ -97,9 +94,7 @@ describe('who stands in a role', () => {
     // "It stars X": the film is the subject, its star the object.
     ['Who is the star of Glass Harbour?', 'Oskar Brill'],
     ['The star of Glass Harbour began his career at which theatre?', 'Tessaly Playhouse'],
-  ])('%s → %s', async (q, expected) => {
-    expect(await ask(q)).toBe(expected);
-  });
+  ]);
 });
 
 describe('what two did together', () => {
@@ -110,26 +105,22 @@ describe('what two did together', () => {
     entry('Lantern Row', 'Lantern Row is a 1990 comedy film written by Tomas Brae.'),
     entry('Tomas Brae', 'Tomas Brae (born 1955) is a Corvish writer. He received the Heron Medal in 1995.'),
   ];
-  test.each([
+  expectAnswers(films, [
     // "co-wrote", "co-writer": who wrote it together wrote it.
     ['Who co-wrote The Long Ferry?', 'Rosa Vint'],
     ['What prize did the co-writer of The Long Ferry win in 1991?', 'Gull Prize'],
     // The writer is who writes ("write"), not a "writ".
     ['What medal did the writer of Lantern Row receive?', 'Heron Medal'],
-  ])('%s → %s', async (q, expected) => {
-    expect((await tasks.answer(q, films)).answer).toBe(expected);
-  });
+  ]);
 });
 
 describe('how many', () => {
-  test.each([
+  expectAnswers(entries, [
     // "900 inhabitants" counts people; a population is who lives there.
     ['How many people live in Askeby?', '900'],
     ['What is the population of Askeby?', '900 inhabitants'],
     ['How many people live in the village where Elin Vass grew up?', '900'],
-  ])('%s → %s', async (q, expected) => {
-    expect(await ask(q)).toBe(expected);
-  });
+  ]);
 
   test('"How many times …?" counts "twice" as a number of times', async () => {
     const notes = [
@@ -157,16 +148,14 @@ describe('a song, its singer and its label', () => {
       'Harbour Sound Records is a record label owned by Corrib Media. It was founded by Ronan Kell in 1994.',
     ),
   ];
-  test.each([
+  expectAnswers(music, [
     // "What is the N of X?" asks for the N as "What N is X?" does: "Irish" need not say "nationality".
     ['What is the nationality of Maeve Dunne?', 'Irish'],
     // "the (record) label of X": the label that released X.
     ['Who owns the record label of Salt Lanterns?', 'Corrib Media'],
     // A relative clause without "that" in the passive.
     ['Who founded the label Salt Lanterns was released on?', 'Ronan Kell'],
-  ])('%s → %s', async (q, expected) => {
-    expect((await tasks.answer(q, music)).answer).toBe(expected);
-  });
+  ]);
 });
 
 describe('a town, its mayor and its team', () => {
@@ -183,7 +172,7 @@ describe('a town, its mayor and its team', () => {
       'The Slipway Baths are a swimming venue in Kettlemouth, Corvany, home of the Kettlemouth Herons.',
     ),
   ];
-  test.each([
+  expectAnswers(town, [
     // A name that opens with what the question says ("Mayor of …") also stands as the rest.
     ['Which town was Wenna Strand mayor of?', 'Kettlemouth'],
     ['What is the population of the town that Wenna Strand was mayor of?', '12,400'],
@@ -195,7 +184,5 @@ describe('a town, its mayor and its team', () => {
     // The place found lies in the one asked: "a port town in Corvany", "… in Kettlemouth, Corvany".
     ['Are the Slipway Baths in Corvany?', 'yes'],
     ['Are the Slipway Baths in Halland?', 'no'],
-  ])('%s → %s', async (q, expected) => {
-    expect((await tasks.answer(q, town)).answer).toBe(expected);
-  });
+  ]);
 });

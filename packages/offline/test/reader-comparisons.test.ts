@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { createOfflineTasks } from '../src/index.js';
 import { analyze } from '../src/nlp.js';
 import { polarComparison } from '../src/reader/comparatives.js';
+import { expectAnswers } from './answer-cases.js';
 
 // Invented notes about a harbour town's musicians, papers, ships and bands, written for these tests;
 // the expected answers are read off the notes.
@@ -30,16 +31,14 @@ const tasks = createOfflineTasks();
 const ask = async (q: string) => (await tasks.answer(q, notes)).answer;
 
 describe('yes/no questions that compare two things', () => {
-  test.each([
+  expectAnswers(notes, [
     ['Was the Kessler Yard founded before the Lindqvist Institute?', 'yes'],
     ['Is the Lindqvist Institute older than the Kessler Yard?', 'no'],
     ['Is Tobias Wren older than Ruben Falk?', 'no'],
     ['Did Ruben Falk die before Tobias Wren?', 'yes'],
     ['Were The Ravens formed after Arctic Tern?', 'no'],
     ['Was Arctic Tern formed later than The Ravens?', 'yes'],
-  ])('%s → %s', async (q, expected) => {
-    expect(await ask(q)).toBe(expected);
-  });
+  ]);
 
   test('cites the items of both things compared', async () => {
     const a = await tasks.answer('Was the Kessler Yard founded before the Lindqvist Institute?', notes);
@@ -63,7 +62,7 @@ describe('yes/no questions that compare two things', () => {
 });
 
 describe('yes/no and choice questions in everyday shapes', () => {
-  test.each([
+  expectAnswers(notes, [
     // A statement with a tag, or without a verb at all, asked as a question.
     ['Both Tobias Wren and Ruben Falk are composers, right?', 'yes'],
     ["Tobias Wren and Ruben Falk were both Danish, weren't they?", 'no'],
@@ -71,9 +70,7 @@ describe('yes/no and choice questions in everyday shapes', () => {
     ['Tobias Wren and Ruben Falk are both composers?', 'yes'],
     // "Which one of A and B" is "which of A and B".
     ['Which one of Tobias Wren and Ruben Falk was born first?', 'Ruben Falk'],
-  ])('%s → %s', async (q, expected) => {
-    expect(await ask(q)).toBe(expected);
-  });
+  ]);
 
   test('a noun phrase alone asks for it, not yes or no', async () => {
     expect(await ask('The founding year of the Kessler Yard?')).toBe('1901');
@@ -81,7 +78,7 @@ describe('yes/no and choice questions in everyday shapes', () => {
 });
 
 describe('a yes/no question about a kind of thing', () => {
-  test.each([
+  expectAnswers(notes, [
     // Another noun before the same head is another kind: a folk band is no rock band.
     ['Is Arctic Tern a rock band?', 'no'],
     ['Is The Ravens a rock band?', 'yes'],
@@ -90,9 +87,7 @@ describe('a yes/no question about a kind of thing', () => {
     // No modifier in the context, or an adjective in the question, excludes nothing.
     ['Is the Grey Heron a passenger ferry?', 'yes'],
     ['Is Ruben Falk a famous pianist?', 'yes'],
-  ])('%s → %s', async (q, expected) => {
-    expect(await ask(q)).toBe(expected);
-  });
+  ]);
 });
 
 describe('numbers of the thing asked about', () => {
@@ -105,16 +100,14 @@ describe('numbers of the thing asked about', () => {
     },
     { id: 'trip', text: 'We took the 7:15 Osprey to Lindholm on Saturday. The Osprey seats 200 people.' },
   ];
-  test.each([
+  expectAnswers(ferries, [
     // "80 cars, ten more than the Kittiwake" is the Osprey's number, not the Kittiwake's.
     ['How many cars does the Kittiwake carry?', '70'],
     ['How many cars does the Osprey carry?', '80'],
     // What a ferry carries or seats, it takes; a time of day counts no people.
     ['The Kittiwake takes how many cars?', '70'],
     ['The Osprey takes how many people?', '200'],
-  ])('%s → %s', async (q, expected) => {
-    expect((await tasks.answer(q, ferries)).answer).toBe(expected);
-  });
+  ]);
 });
 
 describe('the year a question names', () => {
@@ -129,13 +122,11 @@ describe('the year a question names', () => {
       text: 'Ilse Marren\nIlse Marren is a marine biologist. In 2022 she received the Brandt Medal.',
     },
   ];
-  test.each([
+  expectAnswers(medal, [
     // A sentence that dates its event to another year does not answer for the year asked.
     ['Who won the Brandt Medal in 2019?', 'Ruben Falk'],
     ['Who received the Brandt Medal in 2022?', 'Ilse Marren'],
-  ])('%s → %s', async (q, expected) => {
-    expect((await tasks.answer(q, medal)).answer).toBe(expected);
-  });
+  ]);
 });
 
 describe('"both" yes/no questions about a property', () => {
@@ -163,7 +154,7 @@ describe('"both" yes/no questions about a property', () => {
     },
     { id: 'weekly', text: 'Harbour Weekly is a news magazine published in Toronto, Canada.' },
   ];
-  test.each([
+  expectAnswers(entries, [
     // A nationality or country asked is checked against the countries each item says.
     ['Are Pale Orchard and Velvet Anchor both American bands?', 'no'],
     ['Are Corran Vey and Iver Blaine both from the United Kingdom?', 'yes'],
@@ -175,7 +166,5 @@ describe('"both" yes/no questions about a property', () => {
     // A name the question asks about must be said of each.
     ['Are The Gannet Review and Harbour Weekly both published in London?', 'no'],
     ['Are The Gannet Review and Harbour Weekly both magazines?', 'yes'],
-  ])('%s → %s', async (q, expected) => {
-    expect((await tasks.answer(q, entries)).answer).toBe(expected);
-  });
+  ]);
 });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { createOfflineTasks } from '../src/index.js';
 import { isKindByWordNet } from '../src/wordnet.js';
+import { expectAnswers } from './answer-cases.js';
 
 // Invented notes of a harbour town; the expected answers are read off them.
 const notes = [
@@ -26,15 +27,13 @@ const tasks = createOfflineTasks();
 const ask = async (q: string) => (await tasks.answer(q, notes)).answer;
 
 describe('questions that ask for a kind of thing', () => {
-  test.each([
+  expectAnswers(notes, [
     ['What instrument does Ilse Marren play?', 'cello'],
     ['Which instrument is played by Ilse Marren?', 'cello'],
     ['What sport does Tomas Quill coach?', 'rowing'],
     ['What type of film is Harbour Lights?', 'documentary'],
     ['What language does Jory Pell teach?', 'German'],
-  ])('%s → %s', async (q, expected) => {
-    expect(await ask(q)).toBe(expected);
-  });
+  ]);
 
   test('"what kind of X" asks for a kind of X, which the answer sentence need not name', async () => {
     expect(await ask('What kind of bird is the Brannock Gull?')).toMatch(/\btern$/);
@@ -54,7 +53,7 @@ describe('yes/no questions about a kind', () => {
     { id: 'rusk', text: 'Alma Rusk is a screenwriter and a former ferry pilot.' },
     { id: 'ode', text: 'Bertil Ode is a Danish author of sea stories.' },
   ];
-  test.each([
+  expectAnswers(more, [
     // What the context calls the subject ("a small tern") is a kind of what is asked, or is not.
     ['Is the Brannock Gull a bird?', 'yes'],
     // The name says heron; the context says ferry.
@@ -67,9 +66,7 @@ describe('yes/no questions about a kind', () => {
     ['Is Alma Rusk a writer?', 'yes'],
     // One WordNet concept: an author is a writer.
     ['Is Bertil Ode a writer?', 'yes'],
-  ])('%s → %s', async (q, expected) => {
-    expect((await tasks.answer(q, more)).answer).toBe(expected);
-  });
+  ]);
 });
 
 describe('chains through a kind of thing, and relation verbs wink counts as stop words', () => {
@@ -78,14 +75,12 @@ describe('chains through a kind of thing, and relation verbs wink counts as stop
     { id: 'maker', text: 'Her cello was made by Aldo Ferri in 1921.' },
     { id: 'founded', text: 'The Merrow Falls orchestra was founded by Tomas Quill.' },
   ];
-  test.each([
+  expectAnswers(orchestra, [
     // "made" says the relation asked about (wink lists it as a stop word).
     ['Who made the cello?', 'Aldo Ferri'],
     // The instrument she plays is the cello (a kind of instrument), then who made it.
     ['Who made the instrument that Ilse Marren plays?', 'Aldo Ferri'],
-  ])('%s → %s', async (q, expected) => {
-    expect((await tasks.answer(q, orchestra)).answer).toBe(expected);
-  });
+  ]);
 });
 
 describe('WordNet kinds', () => {

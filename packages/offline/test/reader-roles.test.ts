@@ -1,5 +1,6 @@
-import { describe, expect, test } from 'vitest';
+import { describe } from 'vitest';
 import { createOfflineTasks, NO_ANSWER } from '../src/index.js';
+import { expectAnswers } from './answer-cases.js';
 
 // Invented notes of a harbour town, written for these tests; the expected answers are read off them.
 const notes = [
@@ -12,10 +13,10 @@ const notes = [
     text: 'Lindqvist Institute\nThe Lindqvist Institute is a research institute on Orsa. Since 2015 the institute has been directed by the biologist Ilse Marren. Every summer the institute runs a field school for students from Halvard College.',
   },
 ];
-const tasks = createOfflineTasks();
+const _tasks = createOfflineTasks();
 
 describe('who leads, and what someone was', () => {
-  test.each([
+  expectAnswers(notes, [
     // An institute "directed by" someone is led and run by them.
     ['Who runs the Lindqvist Institute?', 'Ilse Marren'],
     ['Who leads the Lindqvist Institute?', 'Ilse Marren'],
@@ -23,9 +24,7 @@ describe('who leads, and what someone was', () => {
     // A clause of time after an identity question leaves it an identity question.
     ['What was Odile Brandt’s job before she became mayor?', 'former harbour engineer'],
     ['What did Odile Brandt do before she became mayor?', 'former harbour engineer'],
-  ])('%s → %s', async (q, expected) => {
-    expect((await tasks.answer(q, notes)).answer).toBe(expected);
-  });
+  ]);
 });
 
 describe('a description made by a participle and a preposition', () => {
@@ -36,12 +35,10 @@ describe('a description made by a participle and a preposition', () => {
     },
     { id: 'marren', text: 'Ilse Marren\nIlse Marren is a marine biologist born in Merrow Falls in 1971.' },
   ];
-  test.each([
+  expectAnswers(people, [
     ['What piece did the composer married to Ilse Marren write?', 'Harbour Suite'],
     ['Where was the biologist married to Tobias Wren born?', 'Merrow Falls'],
-  ])('%s → %s', async (q, expected) => {
-    expect((await tasks.answer(q, people)).answer).toBe(expected);
-  });
+  ]);
 });
 
 describe('a relative named from the other side', () => {
@@ -53,13 +50,11 @@ describe('a relative named from the other side', () => {
     },
     { id: 'berg', text: 'Lars Berg is the grandson of Nils Berg. Ella Berg is the niece of Sven Berg.' },
   ];
-  test.each([
+  expectAnswers(family, [
     ['Who is Mia Holt’s grandfather?', 'Peter Holt'],
     ['Who is the grandfather of Lars Berg?', 'Nils Berg'],
     ['Who is Ella Berg’s uncle?', 'Sven Berg'],
     // Nothing names Anna's grandmother.
     ['Who is Anna Holt’s grandmother?', NO_ANSWER],
-  ])('%s → %s', async (q, expected) => {
-    expect((await tasks.answer(q, family)).answer).toBe(expected);
-  });
+  ]);
 });

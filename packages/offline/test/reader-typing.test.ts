@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { createOfflineTasks } from '../src/index.js';
 import { recaseQuestion } from '../src/reader/recase.js';
+import { expectAnswers } from './answer-cases.js';
 import { USER_NOTES } from './fixtures/user-notes.js';
 
 // Invented notes of a harbour town, written for these tests; the expected answers are read off them.
@@ -12,10 +13,10 @@ const notes = [
   { id: 'bakery', text: 'Marit Vance opened the Tidewell Bakery on Quay Street in April 2009.' },
 ];
 const tasks = createOfflineTasks();
-const ask = async (q: string) => (await tasks.answer(q, notes)).answer;
+const _ask = async (q: string) => (await tasks.answer(q, notes)).answer;
 
 describe('questions as people type them', () => {
-  test.each([
+  expectAnswers(notes, [
     // In lower case: the context's names are found in their capitals.
     ['who founded the brinemark institute', 'Cordelia Brinemark'],
     ['when did marit vance open the tidewell bakery?', 'April 2009'],
@@ -23,9 +24,7 @@ describe('questions as people type them', () => {
     ['Can you tell me how many staff the Brinemark Institute has?', '27'],
     ['Do you know who founded the Brinemark Institute?', 'Cordelia Brinemark'],
     ["I'd like to know when the Tidewell Bakery opened.", 'April 2009'],
-  ])('%s → %s', async (q, expected) => {
-    expect(await ask(q)).toBe(expected);
-  });
+  ]);
 
   test('a question in lower case over many notes finds the name it means', async () => {
     const all = USER_NOTES.map((n) => ({ id: n.id, text: n.text }));
