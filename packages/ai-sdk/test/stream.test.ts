@@ -5,7 +5,7 @@ import { createPromptTasks, streamAnswer } from '@grag/core/tasks';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fromAiSdk } from '../src/index.js';
-import { httpError, untilAborted } from './mocks.js';
+import { httpError, stalledModel, v3Usage } from './mocks.js';
 import { startServer, type TestServer, words } from './server.js';
 
 const ask = { messages: [{ role: 'user' as const, content: 'go' }] };
@@ -23,15 +23,7 @@ function streamParts(
     {
       type: 'finish',
       finishReason: { unified: 'stop', raw: 'stop' },
-      usage: {
-        inputTokens: {
-          total: usage?.input,
-          noCache: usage?.input,
-          cacheRead: undefined,
-          cacheWrite: undefined,
-        },
-        outputTokens: { total: usage?.output, text: usage?.output, reasoning: undefined },
-      },
+      usage: v3Usage(usage),
     },
   ];
 }
@@ -115,18 +107,7 @@ describe('doStream', () => {
 
   it('throws AbortError when the caller aborts mid-stream', async () => {
     const controller = new AbortController();
-    const model = new MockLanguageModelV3({
-      doStream: async ({ abortSignal }) => ({
-        stream: new ReadableStream<LanguageModelV3StreamPart>({
-          async start(c) {
-            c.enqueue({ type: 'stream-start', warnings: [] });
-            c.enqueue({ type: 'text-start', id: 't1' });
-            c.enqueue({ type: 'text-delta', id: 't1', delta: 'first ' });
-            await untilAborted(abortSignal).catch((reason: unknown) => c.error(reason));
-          },
-        }),
-      }),
-    });
+    const model = stalledModel('first ', (c, reason) => c.error(reason));
     const seen: string[] = [];
     const error = await (async () => {
       for await (const part of fromAiSdk(model).doStream({ ...ask, abortSignal: controller.signal })) {
@@ -141,18 +122,7 @@ describe('doStream', () => {
   });
 
   it('aborts the request when the consumer stops reading early', async () => {
-    const model = new MockLanguageModelV3({
-      doStream: async ({ abortSignal }) => ({
-        stream: new ReadableStream<LanguageModelV3StreamPart>({
-          async start(c) {
-            c.enqueue({ type: 'stream-start', warnings: [] });
-            c.enqueue({ type: 'text-start', id: 't1' });
-            c.enqueue({ type: 'text-delta', id: 't1', delta: 'enough' });
-            await untilAborted(abortSignal).catch(() => c.close());
-          },
-        }),
-      }),
-    });
+    const model = stalledModel('enough', (c) => c.close());
     for await (const part of fromAiSdk(model).doStream(ask)) {
       if (part.type === 'text-delta') break;
     }
