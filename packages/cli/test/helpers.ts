@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -108,4 +109,15 @@ export function miniDataset(prefix = 'grag-cli-eval-'): string {
     ]),
   );
   return dir;
+}
+
+/** The note on Oslo the CLI tests index (as `oslo.txt`, or under a `# Oslo` heading as `oslo.md`). */
+export const OSLO_NOTE = 'Oslo is the capital of Norway. The Munch Museum is in Oslo.';
+/** The note on Lyon the CLI tests index (as `lyon.txt`, or under a `# Lyon` heading as `lyon.md`). */
+export const LYON_NOTE = 'Lyon is a city in France. The Rhone and the Saone meet in Lyon.';
+
+/** Write `files` (file name → text) into the folder `dir`, made first. */
+export async function writeFiles(dir: string, files: Record<string, string>): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
 }

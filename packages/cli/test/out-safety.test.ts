@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { run } from '../src/index.js';
-import { captureIO } from './helpers.js';
+import { captureIO, LYON_NOTE, OSLO_NOTE, writeFiles } from './helpers.js';
 
 /** Every file under `root` (relative path → SHA-256), so a test can see that nothing changed. */
 async function hashTree(root: string): Promise<Record<string, string>> {
@@ -33,15 +33,7 @@ let corpus: string;
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'grag-out-'));
   corpus = join(root, 'notes');
-  await mkdir(corpus);
-  await writeFile(
-    join(corpus, 'oslo.md'),
-    '# Oslo\n\nOslo is the capital of Norway. The Munch Museum is in Oslo.',
-  );
-  await writeFile(
-    join(corpus, 'lyon.txt'),
-    'Lyon is a city in France. The Rhone and the Saone meet in Lyon.',
-  );
+  await writeFiles(corpus, { 'oslo.md': `# Oslo\n\n${OSLO_NOTE}`, 'lyon.txt': LYON_NOTE });
 });
 
 async function index(out: string, extra: string[] = []) {

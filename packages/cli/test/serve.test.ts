@@ -2,14 +2,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawRequest as raw } from '../../server/test/http.js';
 import { run } from '../src/index.js';
 import { CountingServer, MODEL_FLAGS } from './counting-server.js';
-import { captureIO } from './helpers.js';
+import { captureIO, LYON_NOTE, OSLO_NOTE, writeFiles } from './helpers.js';
 
 let root: string;
 let bm25Dir: string;
@@ -18,15 +18,7 @@ let denseDir: string;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'grag-cli-serve-'));
   const corpus = join(root, 'corpus');
-  await mkdir(corpus);
-  await writeFile(
-    join(corpus, 'lyon.md'),
-    '# Lyon\n\nLyon is a city in France. The Rhone and the Saone meet in Lyon.',
-  );
-  await writeFile(
-    join(corpus, 'oslo.md'),
-    '# Oslo\n\nOslo is the capital of Norway. The Munch Museum is in Oslo.',
-  );
+  await writeFiles(corpus, { 'lyon.md': `# Lyon\n\n${LYON_NOTE}`, 'oslo.md': `# Oslo\n\n${OSLO_NOTE}` });
   bm25Dir = join(root, 'bm25');
   denseDir = join(root, 'dense');
   for (const [method, out] of [
@@ -55,33 +47,6 @@ async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void
 }
 
 const URL_LINE = /^grag serve: (.+) at (http:\/\/127\.0\.0\.1:\d+)( \(bearer token required\))?\n$/;
-
-/** A request with any headers, `Host` included (fetch sends its own). */
-function raw(
-  url: string,
-  path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: hostname, port, path, method: options.method ?? 'GET', headers: options.headers ?? {} },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString(),
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
 
 /** Run `grag serve <argv>` in process until `check(url)` is done, then stop it; returns what it printed. */
 async function serving(
