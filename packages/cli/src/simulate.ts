@@ -4,7 +4,7 @@
  * prompt task suite's calls and tests of the methods use it too.)
  */
 import type { Embedder } from '@grag/core';
-import { hashedBagOfWords } from '@grag/core/kit';
+import { embedderAs, hashedBagOfWords } from '@grag/core/kit';
 
 /**
  * An embedder that reports the identity of another (provider, model, dimensions) but computes
@@ -17,14 +17,7 @@ export function createSimulatedEmbedder(identity: {
   dimensions: number;
   maxBatchSize?: number;
 }): Embedder {
-  return {
-    specificationVersion: 'v1',
-    provider: identity.provider,
-    modelId: identity.modelId,
-    dimensions: identity.dimensions,
-    ...(identity.maxBatchSize !== undefined ? { maxBatchSize: identity.maxBatchSize } : {}),
-    async doEmbed({ values }) {
-      return { embeddings: values.map((v) => hashedBagOfWords(v, identity.dimensions)) };
-    },
-  };
+  return embedderAs(identity, async ({ values }) => {
+    return { embeddings: values.map((v) => hashedBagOfWords(v, identity.dimensions)) };
+  });
 }

@@ -9,6 +9,7 @@ import {
   type Embedder,
   isFittableEmbedder,
 } from './contracts/models.js';
+import { chatModelAs, embedderAs } from './model-identity.js';
 
 /**
  * A persistent store of model-call results, content-addressed by (provider, model, parameters,
@@ -148,35 +149,30 @@ export function readOnlyCache(cache: ModelCallCache): ModelCallCache {
 export function cachedChat(model: ChatModel, cache: ModelCallCache, meter?: UsageMeter): ChatModel {
   // Identical calls in flight at the same time share one model call.
   const inFlight = new Map<string, Promise<ChatResult>>();
-  return {
-    specificationVersion: 'v1',
-    provider: model.provider,
-    modelId: model.modelId,
-    async doGenerate(options: ChatCallOptions): Promise<ChatResult> {
-      const key = chatCallKey(model, options);
-      const pending = inFlight.get(key);
-      if (pending) {
-        meter?.recordCache(true);
-        return pending;
-      }
-      const hit = (await cache.get(key)) as ChatResult | undefined;
-      meter?.recordCache(hit !== undefined);
-      if (hit !== undefined) return hit;
-      const again = inFlight.get(key);
-      if (again) return again;
-      const promise = (async () => {
-        const result = await model.doGenerate(options);
-        await cache.set(key, result);
-        return result;
-      })();
-      inFlight.set(key, promise);
-      try {
-        return await promise;
-      } finally {
-        inFlight.delete(key);
-      }
-    },
-  };
+  return chatModelAs(model, async (options: ChatCallOptions): Promise<ChatResult> => {
+    const key = chatCallKey(model, options);
+    const pending = inFlight.get(key);
+    if (pending) {
+      meter?.recordCache(true);
+      return pending;
+    }
+    const hit = (await cache.get(key)) as ChatResult | undefined;
+    meter?.recordCache(hit !== undefined);
+    if (hit !== undefined) return hit;
+    const again = inFlight.get(key);
+    if (again) return again;
+    const promise = (async () => {
+      const result = await model.doGenerate(options);
+      await cache.set(key, result);
+      return result;
+    })();
+    inFlight.set(key, promise);
+    try {
+      return await promise;
+    } finally {
+      inFlight.delete(key);
+    }
+  });
 }
 
 /** A vector as stored in a call cache: its float32 bytes in base64 (a quarter of JSON numbers' size). */
@@ -203,33 +199,26 @@ function decodeVector(value: unknown): Float32Array | undefined {
 export function cachedEmbedder(embedder: Embedder, cache: ModelCallCache, meter?: UsageMeter): Embedder {
   if (isFittableEmbedder(embedder)) return embedder;
   const keyOf = (value: string) => embeddingKey(embedder, value);
-  return {
-    specificationVersion: 'v1',
-    provider: embedder.provider,
-    modelId: embedder.modelId,
-    dimensions: embedder.dimensions,
-    ...(embedder.maxBatchSize !== undefined ? { maxBatchSize: embedder.maxBatchSize } : {}),
-    async doEmbed(options) {
-      const keys = options.values.map(keyOf);
-      const found = await Promise.all(keys.map((k) => cache.get(k)));
-      const embeddings: (Float32Array | undefined)[] = found.map(decodeVector);
-      const missing = embeddings.flatMap((v, i) => (v ? [] : [i]));
-      for (let i = 0; i < embeddings.length; i++) meter?.recordCache(embeddings[i] !== undefined);
-      let tokens = 0;
-      if (missing.length > 0) {
-        const result = await embedder.doEmbed({
-          values: missing.map((i) => options.values[i]!),
-          ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
-        });
-        tokens = result.usage?.tokens ?? 0;
-        await Promise.all(
-          missing.map((i, j) => {
-            embeddings[i] = result.embeddings[j]!;
-            return cache.set(keys[i]!, encodeVector(result.embeddings[j]!));
-          }),
-        );
-      }
-      return { embeddings: embeddings as Float32Array[], usage: { tokens } };
-    },
-  };
+  return embedderAs(embedder, async (options) => {
+    const keys = options.values.map(keyOf);
+    const found = await Promise.all(keys.map((k) => cache.get(k)));
+    const embeddings: (Float32Array | undefined)[] = found.map(decodeVector);
+    const missing = embeddings.flatMap((v, i) => (v ? [] : [i]));
+    for (let i = 0; i < embeddings.length; i++) meter?.recordCache(embeddings[i] !== undefined);
+    let tokens = 0;
+    if (missing.length > 0) {
+      const result = await embedder.doEmbed({
+        values: missing.map((i) => options.values[i]!),
+        ...(options.abortSignal ? { abortSignal: options.abortSignal } : {}),
+      });
+      tokens = result.usage?.tokens ?? 0;
+      await Promise.all(
+        missing.map((i, j) => {
+          embeddings[i] = result.embeddings[j]!;
+          return cache.set(keys[i]!, encodeVector(result.embeddings[j]!));
+        }),
+      );
+    }
+    return { embeddings: embeddings as Float32Array[], usage: { tokens } };
+  });
 }

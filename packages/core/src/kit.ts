@@ -112,6 +112,7 @@ export {
   packFloat32Rows,
   writeMethodIndex,
 } from './method-index.js';
+export { chatModelAs, embedderAs } from './model-identity.js';
 export {
   assertKnownOptions,
   assertMethodOptions,

@@ -9,6 +9,7 @@ import {
   type TokenUsage,
 } from './contracts/models.js';
 import type { Tokenizer } from './contracts/tokenizer.js';
+import { chatModelAs } from './model-identity.js';
 import { findPrice, type PriceTable, priceTokens } from './pricing.js';
 
 /** An all-zero {@link StageUsage}. */
@@ -190,16 +191,11 @@ export function meteredChat(model: ChatModel, meter: UsageMeter, tokenizer?: Tok
         outputTokens: tokenizer ? tokenizer.count(text) : 0,
       },
     );
-  const wrapped: ChatModel = {
-    specificationVersion: 'v1',
-    provider: model.provider,
-    modelId: model.modelId,
-    async doGenerate(options) {
-      const result = await model.doGenerate(options);
-      record(options, result.text, result.usage);
-      return result;
-    },
-  };
+  const wrapped = chatModelAs(model, async (options) => {
+    const result = await model.doGenerate(options);
+    record(options, result.text, result.usage);
+    return result;
+  });
   const stream = model.doStream?.bind(model);
   if (stream) {
     wrapped.doStream = async function* (options) {

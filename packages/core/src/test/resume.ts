@@ -9,6 +9,7 @@ import type { ChatModel, Embedder } from '../contracts/models.js';
 import type { BuildRun } from '../contracts/runtime.js';
 import type { TaskSuite } from '../contracts/tasks.js';
 import type { Document } from '../contracts/types.js';
+import { chatModelAs, embedderAs } from '../model-identity.js';
 import { MemoryCheckpointStore, trackBuilds } from '../runtime.js';
 
 /** What {@link checkResumableBuild} needs to build one method. */
@@ -79,28 +80,16 @@ async function readTree(dir: string): Promise<Map<string, Buffer>> {
 function countedModels(spec: ResumableBuildSpec<unknown>, onCall: (key: string) => void) {
   const chat = spec.chat();
   const embedder = spec.embedder();
-  const countingChat: ChatModel = {
-    specificationVersion: 'v1',
-    provider: chat.provider,
-    modelId: chat.modelId,
-    async doGenerate(options) {
-      const result = await chat.doGenerate(options);
-      onCall(`chat:${chatCallKey(chat, options)}`);
-      return result;
-    },
-  };
-  const countingEmbedder: Embedder = {
-    specificationVersion: 'v1',
-    provider: embedder.provider,
-    modelId: embedder.modelId,
-    dimensions: embedder.dimensions,
-    ...(embedder.maxBatchSize !== undefined ? { maxBatchSize: embedder.maxBatchSize } : {}),
-    async doEmbed(options) {
-      const result = await embedder.doEmbed(options);
-      for (const value of options.values) onCall(`embed:${embeddingKey(embedder, value)}`);
-      return result;
-    },
-  };
+  const countingChat = chatModelAs(chat, async (options) => {
+    const result = await chat.doGenerate(options);
+    onCall(`chat:${chatCallKey(chat, options)}`);
+    return result;
+  });
+  const countingEmbedder = embedderAs(embedder, async (options) => {
+    const result = await embedder.doEmbed(options);
+    for (const value of options.values) onCall(`embed:${embeddingKey(embedder, value)}`);
+    return result;
+  });
   return { chat: countingChat, embedder: countingEmbedder };
 }
 
