@@ -8,7 +8,15 @@ import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessa
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, serve } from '../src/index.js';
 import { demoIndexes, QUESTION } from './explorer-fixture.js';
-import { buildIndexes, get, postQuery, scriptedGraph, serveForTests, streamingChat } from './helpers.js';
+import {
+  buildIndexes,
+  get,
+  postQuery,
+  readUntil,
+  scriptedGraph,
+  serveForTests,
+  streamingChat,
+} from './helpers.js';
 
 const errors: string[] = [];
 const chat = streamingChat(['Ilse Marren ', 'directs the ', 'institute [lindqvist].']);
@@ -234,12 +242,7 @@ describe('POST /v1/chat', () => {
       body: JSON.stringify({ messages: [userMessage('q')], method: 'slow' }),
       signal: controller.signal,
     });
-    const reader = res.body!.getReader();
-    let text = '';
-    while (!text.includes('"text-delta"')) {
-      const { value } = await reader.read();
-      text += new TextDecoder().decode(value);
-    }
+    await readUntil(res, '"text-delta"');
     controller.abort();
     await expect.poll(() => slow.aborted, { timeout: 3000 }).toBe(1);
     expect(slow.calls).toHaveLength(1);

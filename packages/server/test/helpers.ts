@@ -197,3 +197,17 @@ export function serveForTests(options: () => Promise<ServeOptions>, timeoutMs?: 
     return server;
   };
 }
+
+/**
+ * Read a streamed response body until what came so far contains `marker`; returns that text. The
+ * rest of the body is left unread (a test aborts the request next).
+ */
+export async function readUntil(res: Response, marker: string): Promise<string> {
+  const reader = res.body!.getReader();
+  let text = '';
+  while (!text.includes(marker)) {
+    const { value } = await reader.read();
+    text += new TextDecoder().decode(value);
+  }
+  return text;
+}

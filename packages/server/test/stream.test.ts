@@ -6,6 +6,7 @@ import {
   get,
   parseEvents,
   postQuery,
+  readUntil,
   scriptedGraph,
   serveForTests,
   streamingChat,
@@ -131,12 +132,7 @@ describe('POST /v1/query with "stream": true', () => {
       body: JSON.stringify({ question: 'q', method: 'slow', answer: true, stream: true }),
       signal: controller.signal,
     });
-    const reader = res.body!.getReader();
-    let text = '';
-    while (!text.includes('event: delta')) {
-      const { value } = await reader.read();
-      text += new TextDecoder().decode(value);
-    }
+    await readUntil(res, 'event: delta');
     controller.abort();
     await expect.poll(() => slow.aborted, { timeout: 3000 }).toBe(1);
     expect(errors.some((e) => e.startsWith('streamed answer of slow'))).toBe(false);
