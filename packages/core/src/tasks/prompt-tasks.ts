@@ -174,6 +174,28 @@ export class PromptTasks implements TaskSuite {
   }
 
   /**
+   * A task answered by one JSON call: `prompt` sent, the answer parsed with `repair.parse`, a cut
+   * at the output-token limit noted, the repair retry per `repair.plan` (when on), issues reported.
+   */
+  async #jsonTask<T extends { issues: ParseIssue[] }>(
+    task: ChatTaskInfo & { name: TaskName },
+    prompt: TaskPrompt,
+    signal: AbortSignal | undefined,
+    repair: Pick<RepairRequest<T>, 'parse' | 'what' | 'plan'>,
+  ): Promise<T> {
+    const result = await this.#generate(prompt, 'json', signal, task);
+    const parsed = repair.parse(result.text);
+    lengthIssue(result, parsed.issues);
+    const repaired = await this.#repair<T>({
+      ...this.#single(task, prompt, result, 'json', signal),
+      ...repair,
+      result: parsed,
+      format: outputFormat(task.name),
+    });
+    return this.#report(task.name, repaired);
+  }
+
+  /**
    * GraphRAG-style extraction with gleaning. The conversation, exactly:
    * 1. system + user: {@link graphExtractionPrompt}; the answer is parsed (pass 0).
    * 2. For each of `gleanings` passes: the previous answer goes back as an assistant turn, then the
@@ -263,25 +285,21 @@ export class PromptTasks implements TaskSuite {
     options: { abortSignal?: AbortSignal } = {},
   ): Promise<SemanticUnitDecomposition> {
     if (!text.trim()) return { units: [], issues: [] };
-    const prompt = semanticUnitsPrompt(text);
-    const task: ChatTaskInfo = { name: 'decomposeSemanticUnits', args: [text] };
-    const result = await this.#generate(prompt, 'json', options.abortSignal, task);
-    const parsed = parseSemanticUnits(result.text);
-    lengthIssue(result, parsed.issues);
-    const repaired = await this.#repair({
-      ...this.#single(task, prompt, result, 'json', options.abortSignal),
-      result: parsed,
-      parse: parseSemanticUnits,
-      format: outputFormat('decomposeSemanticUnits'),
-      what: 'semantic units',
-      plan: {
-        strategy: 'merge',
-        merge: mergeUnits,
-        // A unit by its text, or by the endpoints of one of its relationships.
-        keys: (r) => r.units.map((u) => [[u.text], ...u.relationships.map((x) => [x.source, x.target])]),
+    return this.#jsonTask(
+      { name: 'decomposeSemanticUnits', args: [text] },
+      semanticUnitsPrompt(text),
+      options.abortSignal,
+      {
+        parse: parseSemanticUnits,
+        what: 'semantic units',
+        plan: {
+          strategy: 'merge',
+          merge: mergeUnits,
+          // A unit by its text, or by the endpoints of one of its relationships.
+          keys: (r) => r.units.map((u) => [[u.text], ...u.relationships.map((x) => [x.source, x.target])]),
+        },
       },
-    });
-    return this.#report('decomposeSemanticUnits', repaired);
+    );
   }
 
   /**
@@ -349,20 +367,16 @@ export class PromptTasks implements TaskSuite {
     options: { abortSignal?: AbortSignal } = {},
   ): Promise<TitleDescription> {
     if (!text.trim()) return { title: '', description: '', issues: [] };
-    const prompt = titleDescriptionPrompt(text);
-    const task: ChatTaskInfo = { name: 'titleAndDescription', args: [text] };
-    const result = await this.#generate(prompt, 'json', options.abortSignal, task);
-    const parsed = parseTitleDescription(result.text);
-    lengthIssue(result, parsed.issues);
-    const repaired = await this.#repair({
-      ...this.#single(task, prompt, result, 'json', options.abortSignal),
-      result: parsed,
-      parse: parseTitleDescription,
-      format: outputFormat('titleAndDescription'),
-      what: 'parts',
-      plan: { strategy: 'replace', size: (r) => Number(r.title !== '') + Number(r.description !== '') },
-    });
-    return this.#report('titleAndDescription', repaired);
+    return this.#jsonTask(
+      { name: 'titleAndDescription', args: [text] },
+      titleDescriptionPrompt(text),
+      options.abortSignal,
+      {
+        parse: parseTitleDescription,
+        what: 'parts',
+        plan: { strategy: 'replace', size: (r) => Number(r.title !== '') + Number(r.description !== '') },
+      },
+    );
   }
 
   /** Entities named in a query. A blank query returns no entities without calling the model. */
@@ -373,52 +387,44 @@ export class PromptTasks implements TaskSuite {
       const result = await this.extractQueryEntities(query, rest);
       return { ...result, entities: withVocabularyMatches(query, result.entities, vocabulary) };
     }
-    const prompt = queryEntitiesPrompt(query);
-    const task: ChatTaskInfo = { name: 'extractQueryEntities', args: [query] };
-    const result = await this.#generate(prompt, 'json', options.abortSignal, task);
-    const parsed = parseQueryEntities(result.text);
-    lengthIssue(result, parsed.issues);
-    const repaired = await this.#repair<QueryEntities>({
-      ...this.#single(task, prompt, result, 'json', options.abortSignal),
-      result: parsed,
-      parse: parseQueryEntities,
-      format: outputFormat('extractQueryEntities'),
-      what: 'entities',
-      plan: {
-        strategy: 'merge',
-        merge: (a, b) => {
-          const seen = new Set(a.entities.map((e) => e.toLowerCase()));
-          const entities = [...a.entities];
-          for (const e of b.entities) {
-            if (seen.has(e.toLowerCase())) continue;
-            seen.add(e.toLowerCase());
-            entities.push(e);
-          }
-          return { ...a, entities };
+    return this.#jsonTask<QueryEntities>(
+      { name: 'extractQueryEntities', args: [query] },
+      queryEntitiesPrompt(query),
+      options.abortSignal,
+      {
+        parse: parseQueryEntities,
+        what: 'entities',
+        plan: {
+          strategy: 'merge',
+          merge: (a, b) => {
+            const seen = new Set(a.entities.map((e) => e.toLowerCase()));
+            const entities = [...a.entities];
+            for (const e of b.entities) {
+              if (seen.has(e.toLowerCase())) continue;
+              seen.add(e.toLowerCase());
+              entities.push(e);
+            }
+            return { ...a, entities };
+          },
+          keys: (r) => r.entities.map((e) => [[e]]),
         },
-        keys: (r) => r.entities.map((e) => [[e]]),
       },
-    });
-    return this.#report('extractQueryEntities', repaired);
+    );
   }
 
   /** SG-RAG query graph with `UNK` target nodes. A blank query returns an empty graph without calling the model. */
   async extractQueryGraph(query: string, options: { abortSignal?: AbortSignal } = {}): Promise<QueryGraph> {
     if (!query.trim()) return { nodes: [], edges: [], issues: [] };
-    const prompt = queryGraphPrompt(query);
-    const task: ChatTaskInfo = { name: 'extractQueryGraph', args: [query] };
-    const result = await this.#generate(prompt, 'json', options.abortSignal, task);
-    const parsed = parseQueryGraph(result.text);
-    lengthIssue(result, parsed.issues);
-    const repaired = await this.#repair({
-      ...this.#single(task, prompt, result, 'json', options.abortSignal),
-      result: parsed,
-      parse: parseQueryGraph,
-      format: outputFormat('extractQueryGraph'),
-      what: 'parts',
-      plan: { strategy: 'replace', size: (r) => r.nodes.length + r.edges.length },
-    });
-    return this.#report('extractQueryGraph', repaired);
+    return this.#jsonTask(
+      { name: 'extractQueryGraph', args: [query] },
+      queryGraphPrompt(query),
+      options.abortSignal,
+      {
+        parse: parseQueryGraph,
+        what: 'parts',
+        plan: { strategy: 'replace', size: (r) => r.nodes.length + r.edges.length },
+      },
+    );
   }
 
   /** DA-RAG §5.1 relevance score (0-10) and report of a candidate community, in one call. */
@@ -433,20 +439,16 @@ export class PromptTasks implements TaskSuite {
         `${FN}().assessCommunity: the query is blank; pass the user's question.`,
       );
     }
-    const prompt = communityAssessmentPrompt(query, community);
-    const task: ChatTaskInfo = { name: 'assessCommunity', args: [query, community] };
-    const result = await this.#generate(prompt, 'json', options.abortSignal, task);
-    const parsed = parseCommunityAssessment(result.text);
-    lengthIssue(result, parsed.issues);
-    const repaired = await this.#repair({
-      ...this.#single(task, prompt, result, 'json', options.abortSignal),
-      result: parsed,
-      parse: parseCommunityAssessment,
-      format: outputFormat('assessCommunity'),
-      what: 'parts',
-      plan: { strategy: 'replace', size: (r) => Number(r.report !== '') },
-    });
-    return this.#report('assessCommunity', repaired);
+    return this.#jsonTask(
+      { name: 'assessCommunity', args: [query, community] },
+      communityAssessmentPrompt(query, community),
+      options.abortSignal,
+      {
+        parse: parseCommunityAssessment,
+        what: 'parts',
+        plan: { strategy: 'replace', size: (r) => Number(r.report !== '') },
+      },
+    );
   }
 
   /**
