@@ -23,11 +23,16 @@ export interface DaRagSettings {
 
 /**
  * On-disk format version written by `save`: 2 keeps the vectors as core's lossless vector rows
- * (`*.rows`) and the JSON files gzipped.
+ * (`*.rows`) and the JSON files gzipped; 3 writes a JSON file that would pass `PART_CHARS`
+ * characters in parts (`graph.json`, `graph.part-1.json`, …; see `json-parts.ts`), so that no
+ * string grows with the corpus.
  */
-export const DA_RAG_FORMAT_VERSION = 2;
-/** Older format versions `load` still reads (1: float32 `*.f32` rows and plain JSON). */
-const READS = [1] as const;
+export const DA_RAG_FORMAT_VERSION = 3;
+/**
+ * Older format versions `load` still reads (1: float32 `*.f32` rows and plain JSON; 2: each JSON
+ * file whole, which is format 3's layout when nothing needs parts).
+ */
+const READS = [1, 2] as const;
 
 /**
  * The providers a DA-RAG index depends on: the embedder (chunk and entity vectors, the query) and

@@ -13,6 +13,7 @@ import {
   sourceLocationSchema,
   v,
 } from '@grag/core/kit';
+import { PART_CHARS, readJsonParts, writeJsonParts } from './json-parts.js';
 import type { DaRagKept } from './types.js';
 
 /** The artifact that keeps what an update reuses. */
@@ -69,7 +70,11 @@ const keptSchema: Schema<StoredKept> = v.object({
 });
 
 /** Write `kept` as {@link KEPT_FILE}. */
-export async function saveKept(out: IndexWriter, kept: DaRagKept): Promise<void> {
+export async function saveKept(
+  out: IndexWriter,
+  kept: DaRagKept,
+  partChars: number = PART_CHARS,
+): Promise<void> {
   const stored: StoredKept = {
     documents: kept.documents,
     extractions: kept.extractions.map((e) => ({
@@ -77,7 +82,7 @@ export async function saveKept(out: IndexWriter, kept: DaRagKept): Promise<void>
       relations: e.relations.map((r) => ({ ...r, weight: Number.isFinite(r.weight) ? r.weight : null })),
     })),
   };
-  await out.json(KEPT_FILE, stored, { compress: true });
+  await writeJsonParts(out, KEPT_FILE, { ...stored }, partChars);
 }
 
 /**
@@ -89,7 +94,7 @@ export async function loadKept(
   chunks: readonly Chunk[],
 ): Promise<DaRagKept | undefined> {
   if (!opened.names.includes(KEPT_FILE)) return undefined;
-  const stored = await opened.json(KEPT_FILE, keptSchema);
+  const stored = await readJsonParts(opened, KEPT_FILE, keptSchema);
   opened.check(KEPT_FILE, () => {
     if (stored.extractions.length !== chunks.length) {
       shapeIssue('extractions', `has ${stored.extractions.length} entries for ${chunks.length} chunks`);

@@ -20,6 +20,7 @@ import {
   writeMethodIndex,
 } from '@grag/core/kit';
 import { trussGraphFromEdges } from '@grag/ktruss';
+import { PART_CHARS, readJsonParts, writeJsonParts } from './json-parts.js';
 import { flatEdges, graphLinks } from './layers.js';
 import { savedDaRagOptions } from './options.js';
 import { loadKept, saveKept } from './persist-kept.js';
@@ -145,6 +146,7 @@ export async function saveDaRag(
   index: DaRagIndex,
   target: string | IndexStore,
   format: MethodIndexFormat,
+  partChars: number = PART_CHARS,
 ): Promise<void> {
   const dimensions = index.providers.embedder.dimensions;
   await writeMethodIndex(
@@ -163,11 +165,11 @@ export async function saveDaRag(
         chunkLayer: flatEdges(index.chunkLayer),
         simLayer: index.simLayer ? flatEdges(index.simLayer) : null,
       };
-      await out.json(UNITS_FILE, units, { compress: true });
-      await out.json(GRAPH_FILE, graph, { compress: true });
+      await writeJsonParts(out, UNITS_FILE, { ...units }, partChars);
+      await writeJsonParts(out, GRAPH_FILE, { ...graph }, partChars, { chunkLayer: 2, simLayer: 2 });
       await out.vectorRows(CHUNK_VECTORS_FILE, index.chunkVectors, dimensions);
       await out.vectorRows(ENTITY_VECTORS_FILE, index.entityVectors, dimensions);
-      if (index.kept) await saveKept(out, index.kept);
+      if (index.kept) await saveKept(out, index.kept, partChars);
     },
   );
 }
@@ -197,9 +199,9 @@ export async function loadDaRag(
       );
     }
   });
-  const units = await opened.json(UNITS_FILE, unitsSchema);
+  const units = await readJsonParts(opened, UNITS_FILE, unitsSchema);
   opened.check(UNITS_FILE, () => checkUnits(units));
-  const graph = await opened.json(GRAPH_FILE, graphSchema);
+  const graph = await readJsonParts(opened, GRAPH_FILE, graphSchema);
   opened.check(GRAPH_FILE, () => checkGraph(units, graph));
   const chunkIds = units.chunks.map((c) => c.id);
   const entityIds = graph.entities.map((e) => e.id);
