@@ -37,12 +37,19 @@ export class PeelState {
   /** Nodes reached by the current search: `seen[v] === stamp` (see {@link nextStamp}). */
   readonly seen: Uint32Array;
   #stamp = 0;
+  readonly #prepared: PreparedTruss;
+  // The fresh state's edge and node flags and live degrees, copied back by `reset`.
+  readonly #edgeAlive0: Uint8Array;
+  readonly #nodeAlive0: Uint8Array;
+  readonly #liveDegree0: Uint32Array;
+  #keep: readonly number[];
 
   /** `prepared.triangles` must be set. */
   constructor(prepared: PreparedTruss, keep: readonly number[]) {
     const { truss, offsets, neighbors, edgeIds } = prepared;
     const { graph: g, k } = truss;
     const { n, m } = g;
+    this.#prepared = prepared;
     this.k = k;
     this.minSupport = k - 2;
     this.offsets = offsets;
@@ -58,11 +65,38 @@ export class PeelState {
     this.liveDegree = new Uint32Array(n);
     for (let v = 0; v < n; v++) this.liveDegree[v] = offsets[v + 1]! - offsets[v]!;
     this.isQuery = new Uint8Array(n);
+    this.#keep = keep;
     for (const v of keep) if (v >= 0 && v < n) this.isQuery[v] = 1;
     this.rowNeighbors = neighbors.slice();
     this.rowEdges = edgeIds.slice();
     this.rowEnd = offsets.slice(1);
     this.seen = new Uint32Array(n);
+    this.#edgeAlive0 = this.edgeAlive.slice();
+    this.#nodeAlive0 = this.nodeAlive.slice();
+    this.#liveDegree0 = this.liveDegree.slice();
+  }
+
+  /**
+   * Back to the fresh state of the prepared truss with query nodes `keep`, as a new state would be
+   * (its arrays reused, so that many searches on one truss allocate nothing per search).
+   */
+  reset(keep: readonly number[]): void {
+    const { offsets, neighbors, edgeIds, support } = this.#prepared;
+    this.edgeAlive.set(this.#edgeAlive0);
+    this.nodeAlive.set(this.#nodeAlive0);
+    this.liveDegree.set(this.#liveDegree0);
+    this.support.set(support);
+    for (const v of this.#keep) if (v >= 0 && v < this.isQuery.length) this.isQuery[v] = 0;
+    this.#keep = keep;
+    for (const v of keep) if (v >= 0 && v < this.isQuery.length) this.isQuery[v] = 1;
+    this.rowNeighbors.set(neighbors);
+    this.rowEdges.set(edgeIds);
+    this.rowEnd.set(offsets.subarray(1));
+    // Marks of `seen` stay below the stamp; start over long before it would wrap.
+    if (this.#stamp > 2 ** 31) {
+      this.seen.fill(0);
+      this.#stamp = 0;
+    }
   }
 
   /** A new mark for {@link seen}: no node is seen under it yet. */

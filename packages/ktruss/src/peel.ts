@@ -8,7 +8,7 @@ import type { PeelMemo, PhaseOne } from './peel-memo.js';
 import { PeelState } from './peel-state.js';
 import type { Community, PreparedTruss, QPeelResult } from './qpeel.js';
 import { RemovalTest } from './removal-test.js';
-import { boundFromRelevant, settleWithoutPhase } from './shortcut.js';
+import { boundFromRelevant, settleWithoutPhase, type T0Result } from './shortcut.js';
 import { edgeTriangles } from './triangles.js';
 
 /**
@@ -41,12 +41,11 @@ export function peelPrepared(
   prepared.triangles ??= edgeTriangles(g, maskOf(g.m, truss.edges), prepared.support);
   const querySet = new Set(keep);
   const communities: Community[] = [];
-  let engine:
-    | { state: PeelState; test: RemovalTest; boundedPeel: BoundedPeel; inPart: Uint8Array }
-    | undefined;
+  let engine: Engine | undefined;
   for (let c = 0; c < truss.components.length; c++) {
     const component = truss.components[c]!;
     if (keep.length > 0 && !component.nodes.some((v) => querySet.has(v))) continue;
+    let t0: T0Result | undefined;
     if (shortcut && Number.isFinite(maxNodes)) {
       const settled = settleWithoutPhase(
         prepared,
@@ -55,6 +54,9 @@ export function peelPrepared(
         (v) => querySet.has(v),
         maxNodes,
         keep.length === 0,
+        (result) => {
+          t0 = result;
+        },
       );
       if (settled !== undefined) {
         result.shortcuts = (result.shortcuts ?? 0) + 1;
@@ -63,15 +65,7 @@ export function peelPrepared(
         continue;
       }
     }
-    if (engine === undefined) {
-      const state = new PeelState(prepared, keep);
-      engine = {
-        state,
-        test: new RemovalTest(state),
-        boundedPeel: new BoundedPeel(state),
-        inPart: new Uint8Array(g.n),
-      };
-    }
+    engine ??= engineOf(prepared, keep);
     const { state, test, boundedPeel, inPart } = engine;
     const { isQuery, nodeAlive, edgeAlive } = state;
     const saved = memo?.phaseOne(c, component.nodes, rel, maxSweeps, keep);
@@ -92,6 +86,7 @@ export function peelPrepared(
             { order, nodeAlive, isQuery, initialQrScore },
             maxNodes,
             keep.length === 0,
+            t0,
           )
         : undefined;
     if (fromRelevant !== undefined) {
@@ -132,6 +127,40 @@ export function peelPrepared(
   );
   result.communities = communities.slice(0, top);
   return result;
+}
+
+/** The peel state of a prepared truss with what works on it (`inPart` all 0 between uses). */
+interface Engine {
+  state: PeelState;
+  test: RemovalTest;
+  boundedPeel: BoundedPeel;
+  inPart: Uint8Array;
+}
+
+/**
+ * Engines kept per prepared truss and reused, reset, by its next search: the state's arrays are
+ * sized by the whole graph, and allocating them per search (several searches per query on a layer
+ * of 150,000 edges) cost about as much garbage collection as the peeling. Searches do not nest.
+ */
+const engines = new WeakMap<PreparedTruss, Engine>();
+
+/** The engine of `prepared`, fresh for query nodes `keep`. */
+function engineOf(prepared: PreparedTruss, keep: readonly number[]): Engine {
+  let engine = engines.get(prepared);
+  if (engine === undefined) {
+    const state = new PeelState(prepared, keep);
+    engine = {
+      state,
+      test: new RemovalTest(state),
+      boundedPeel: new BoundedPeel(state),
+      inPart: new Uint8Array(prepared.truss.graph.n),
+    };
+    engines.set(prepared, engine);
+    return engine;
+  }
+  engine.state.reset(keep);
+  engine.test.reset();
+  return engine;
 }
 
 /** Set the component's nodes, edges and supports to what a saved QRScore phase left. */

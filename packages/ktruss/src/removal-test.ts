@@ -53,6 +53,11 @@ export class RemovalTest {
     this.#label = new Uint32Array(n);
   }
 
+  /** Forget every recorded failure (for a search of a state {@link PeelState.reset} anew). */
+  reset(): void {
+    this.#witness.fill(0);
+  }
+
   /** Whether a recorded failure of v's removal test still holds (so the test would fail again). */
   #stillFails(v: number): boolean {
     const { edgeAlive, liveDegree } = this.#state;
@@ -129,6 +134,8 @@ export class RemovalTest {
           return false;
         }
         triangleEdges.push(ax);
+        // Once the neighbours form one group, joining more of them changes nothing.
+        if (groups === 1) continue;
         const ra = findRoot(parent, local[a]!);
         const rx = findRoot(parent, local[x]!);
         if (ra !== rx) {

@@ -51,6 +51,7 @@ export function boundFromRelevant(
   left: PhaseLeft,
   maxNodes: number,
   anyPart: boolean,
+  fromSettle?: T0Result,
 ): Settled | undefined {
   const { order, nodeAlive, isQuery } = left;
   if (order.length === 0 || rel[order[0]!]! < 0) return undefined;
@@ -62,6 +63,8 @@ export function boundFromRelevant(
   const high = order.slice(first);
   if (high.length <= maxNodes) return undefined;
   for (const v of high) if (nodeAlive[v] !== 1) return undefined;
+  // The same call {@link settleWithoutPhase} made (same nodes in the same order, same sum): its result.
+  if (fromSettle !== undefined && sameNodes(fromSettle.high, high)) return fromSettle.found;
   return fromT0(
     prepared,
     component,
@@ -72,6 +75,18 @@ export function boundFromRelevant(
     maxNodes,
     anyPart,
   );
+}
+
+/** What {@link fromT0} gave for `high` (kept by {@link settleWithoutPhase} for {@link boundFromRelevant}). */
+export interface T0Result {
+  high: readonly number[];
+  found: Settled | undefined;
+}
+
+function sameNodes(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
@@ -167,6 +182,7 @@ export function settleWithoutPhase(
   isQuery: (v: number) => boolean,
   maxNodes: number,
   anyPart: boolean,
+  kept?: (result: T0Result) => void,
 ): Settled | undefined {
   const high: number[] = [];
   for (const v of component.nodes) {
@@ -192,6 +208,9 @@ export function settleWithoutPhase(
     maxNodes,
     anyPart,
   );
+  // The phase's sum over the component's order is this sum (its zeros come first and add
+  // nothing), so boundFromRelevant, after the phase, would make this same call.
+  kept?.({ high, found });
   if (found === undefined) return undefined;
   if (!(minRel >= sum / high.length)) {
     prepared.pinning ??= pinningOf(prepared);
