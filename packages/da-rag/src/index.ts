@@ -23,5 +23,6 @@ export {
   type DaRagRetrieveOptions,
 } from './options.js';
 export type { TracedCommunity } from './pack.js';
+export type { VectorPostings } from './relevance.js';
 export type * from './types.js';
 export { ENTITY_TEXT_CHARS, entityText } from './util.js';

@@ -39,6 +39,75 @@ export function cosines(
 }
 
 /**
+ * The non-zero coordinates of sparse unit vectors by dimension (an inverted index): for dimension
+ * `c`, the vectors with a non-zero `c`-th coordinate, ascending (`ids[offsets[c] .. offsets[c + 1] − 1]`),
+ * and those coordinates (`values`, as stored). Made once per index and kept in its cache.
+ */
+export interface VectorPostings {
+  dimensions: number;
+  count: number;
+  offsets: Uint32Array;
+  ids: Uint32Array;
+  values: Float32Array;
+}
+
+/** Vectors with more non-zero coordinates than this share of all get no postings (dense embedders). */
+const POSTINGS_MAX_DENSITY = 0.5;
+
+/**
+ * The {@link VectorPostings} of `vectors`, or `null` when they are not sparse enough for the
+ * postings to pay (more than a quarter of their coordinates non-zero: a dense embedder's).
+ */
+export function vectorPostings(vectors: readonly Float32Array[]): VectorPostings | null {
+  const dimensions = vectors[0]?.length ?? 0;
+  const offsets = new Uint32Array(dimensions + 1);
+  let nnz = 0;
+  for (const v of vectors) {
+    if (v.length !== dimensions) return null;
+    for (let c = 0; c < dimensions; c++) {
+      if (v[c] !== 0) {
+        offsets[c + 1]!++;
+        nnz++;
+      }
+    }
+  }
+  if (nnz > POSTINGS_MAX_DENSITY * vectors.length * dimensions) return null;
+  for (let c = 0; c < dimensions; c++) offsets[c + 1]! += offsets[c]!;
+  const ids = new Uint32Array(nnz);
+  const values = new Float32Array(nnz);
+  const cursor = offsets.slice(0, dimensions);
+  for (let i = 0; i < vectors.length; i++) {
+    const v = vectors[i]!;
+    for (let c = 0; c < dimensions; c++) {
+      if (v[c] === 0) continue;
+      const at = cursor[c]!++;
+      ids[at] = i;
+      values[at] = v[c]!;
+    }
+  }
+  return { dimensions, count: vectors.length, offsets, ids, values };
+}
+
+/**
+ * {@link cosines} of the unit query with every vector of `postings`, read by dimension: for each
+ * non-zero coordinate of the query, ascending, the vectors non-zero there. Each vector's sum gets
+ * the same non-zero products in the same order as {@link cosines} (the others are zero, which leave
+ * a sum as it is; a sum starts at +0 and never becomes −0), so every value is equal bit for bit;
+ * it reads the vectors' non-zero coordinates on the query's dimensions only.
+ */
+export function postingCosines(query: Float32Array, postings: VectorPostings): Float64Array {
+  const { offsets, ids, values } = postings;
+  const out = new Float64Array(postings.count);
+  for (let c = 0; c < query.length; c++) {
+    const w = query[c]!;
+    if (w === 0) continue;
+    const end = offsets[c + 1]!;
+    for (let p = offsets[c]!; p < end; p++) out[ids[p]!]! += w * values[p]!;
+  }
+  return out;
+}
+
+/**
  * The `count` indices of highest score, by descending score then ascending index: the first `count`
  * of `scores`' indices sorted that way, found with a bounded heap in O(n log count).
  */
@@ -93,6 +162,16 @@ export interface NodeRelevanceInput {
   vectors: readonly Float32Array[];
   /** BM25 over the nodes' texts (called unless `mode` is `'dense'`). */
   lexical: () => Bm25Index;
+  /** The vectors' postings (kept by the caller), or `null` when they are dense; absent: no postings. */
+  postings?: () => VectorPostings | null;
+}
+
+/** Cosine of the unit query with every vector: by postings when there are, else row by row. */
+function allCosines(input: NodeRelevanceInput): Float64Array {
+  const postings = input.postings?.();
+  return postings
+    ? postingCosines(input.queryUnit!, postings)
+    : cosines(input.queryUnit!, input.vectors, identity(input.vectors.length));
 }
 
 /**
@@ -102,9 +181,9 @@ export interface NodeRelevanceInput {
  * lists get 0.
  */
 export function nodeRelevance(input: NodeRelevanceInput): Float64Array {
-  const { mode, query, queryUnit, vectors } = input;
+  const { mode, query, vectors } = input;
   const n = vectors.length;
-  if (mode === 'dense') return cosines(queryUnit!, vectors, identity(n));
+  if (mode === 'dense') return allCosines(input);
   const bm25 = input.lexical().search(query, mode === 'lexical' ? n : RELEVANCE_DEPTH);
   const out = new Float64Array(n);
   if (mode === 'lexical') {
@@ -112,7 +191,7 @@ export function nodeRelevance(input: NodeRelevanceInput): Float64Array {
     if (top > 0) for (const hit of bm25) out[hit.id] = hit.score / top;
     return out;
   }
-  const dense = cosines(queryUnit!, vectors, identity(n));
+  const dense = allCosines(input);
   const denseTop = topByScore(dense, RELEVANCE_DEPTH).map((id) => ({ id, score: dense[id]! }));
   const scale = 2 / (RRF_K + 1);
   for (const hit of reciprocalRankFusion([denseTop, bm25])) out[hit.id] = hit.score / scale;

@@ -19,7 +19,7 @@ import {
 import { indexSubjects, linkedOrder, renderMembers } from './members.js';
 import type { DaRagQueryOptions } from './options.js';
 import { type Candidate, evidenceScore } from './pack.js';
-import { nodeRelevance } from './relevance.js';
+import { nodeRelevance, vectorPostings } from './relevance.js';
 import type { DaRagIndex, Layer } from './types.js';
 import { entityText, identity, mapLimit } from './util.js';
 
@@ -76,6 +76,11 @@ export class RetrievalRun {
         query: this.query,
         queryUnit: this.queryUnit,
         vectors: index.chunkVectors,
+        postings: () => {
+          if (index.cache.chunkPostings === undefined)
+            index.cache.chunkPostings = vectorPostings(index.chunkVectors);
+          return index.cache.chunkPostings;
+        },
         lexical: () => {
           index.cache.lexicalChunks ??= new Bm25Index(index.texts);
           return index.cache.lexicalChunks;
@@ -94,6 +99,11 @@ export class RetrievalRun {
         query: this.query,
         queryUnit: this.queryUnit,
         vectors: index.entityVectors,
+        postings: () => {
+          if (index.cache.entityPostings === undefined)
+            index.cache.entityPostings = vectorPostings(index.entityVectors);
+          return index.cache.entityPostings;
+        },
         lexical: () => {
           index.cache.lexicalEntities ??= new Bm25Index(
             index.entities.map((e) => entityText(e.name, e.descriptions)),

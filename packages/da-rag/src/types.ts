@@ -9,6 +9,7 @@ import type {
 import type { Bm25Index, IndexProviders } from '@grag/core/kit';
 import type { TrussGraph, TrussIndex } from '@grag/ktruss';
 import type { DaRagOptions } from './options.js';
+import type { VectorPostings } from './relevance.js';
 
 /** The three layers of the chunk-layer oriented graph index (DA-RAG §3). */
 export type Layer = 'chunk' | 'kg' | 'sim';
@@ -77,12 +78,15 @@ export interface DaRagIndex {
    */
   kept?: DaRagKept;
   /**
-   * Made on first use, not persisted: truss indexes of the whole layers, and BM25 over the chunk
-   * texts and entity texts (lexical and hybrid relevance).
+   * Made on first use, not persisted: truss indexes of the whole layers, BM25 over the chunk
+   * texts and entity texts (lexical and hybrid relevance), and the postings of sparse chunk and
+   * entity vectors (`null`: dense vectors, read row by row).
    */
   cache: Partial<Record<Layer, TrussIndex>> & {
     lexicalChunks?: Bm25Index;
     lexicalEntities?: Bm25Index;
+    chunkPostings?: VectorPostings | null;
+    entityPostings?: VectorPostings | null;
     subjects?: Int32Array;
   };
 }

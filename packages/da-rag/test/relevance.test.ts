@@ -1,6 +1,13 @@
 import type { Bm25Index } from '@grag/core/kit';
 import { describe, expect, test } from 'vitest';
-import { cosines, nodeRelevance, RELEVANCE_DEPTH, topByScore } from '../src/relevance.js';
+import {
+  cosines,
+  nodeRelevance,
+  postingCosines,
+  RELEVANCE_DEPTH,
+  topByScore,
+  vectorPostings,
+} from '../src/relevance.js';
 
 const query = Float32Array.of(1, 0);
 const vectors = [Float32Array.of(1, 0), Float32Array.of(0, 1), Float32Array.of(0.6, 0.8)];
@@ -84,6 +91,40 @@ describe('cosines on sparse queries', () => {
         ),
       ).toEqual(full);
     }
+  });
+});
+
+describe('postingCosines (the postings of sparse vectors)', () => {
+  test('equals the full dot product of every vector bit for bit', () => {
+    let s = 29;
+    const next = () => {
+      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+      return s / 2 ** 32;
+    };
+    const d = 96;
+    const sparse = (p: number) => Float32Array.from({ length: d }, () => (next() < p ? next() * 2 - 1 : 0));
+    // Some vectors share no dimension with a query (sum 0), some cancel.
+    const vectors = [...Array.from({ length: 80 }, () => sparse(0.1)), new Float32Array(d)];
+    const postings = vectorPostings(vectors)!;
+    expect(postings.count).toBe(vectors.length);
+    for (let trial = 0; trial < 30; trial++) {
+      const q = sparse(0.15);
+      const full = vectors.map((v) => {
+        let dot = 0;
+        for (let c = 0; c < d; c++) dot += q[c]! * v[c]!;
+        return dot;
+      });
+      const got = postingCosines(q, postings);
+      expect(Array.from(got)).toEqual(full);
+      for (let i = 0; i < full.length; i++) expect(Object.is(got[i], full[i]), `vector ${i}`).toBe(true);
+    }
+  });
+
+  test('dense vectors (more than a quarter of their coordinates non-zero) get no postings', () => {
+    const dense = Array.from({ length: 4 }, (_, i) => Float32Array.from([1, i, 2, 0]));
+    expect(vectorPostings(dense)).toBeNull();
+    const sparse = [Float32Array.from([1, 0, 0, 0]), Float32Array.from([0, 0, 0, 0])];
+    expect(vectorPostings(sparse)?.ids).toEqual(Uint32Array.from([0]));
   });
 });
 
