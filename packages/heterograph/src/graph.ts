@@ -1,6 +1,15 @@
 import { InvalidArgumentError } from '@grag/core';
+import { type Csr, toCsr } from '@grag/core/graph';
 import { UndirectedGraph } from 'graphology';
 import type { SerializedGraph } from 'graphology-types';
+import {
+  arraysCsr,
+  arraysGraph,
+  checkArrays,
+  graphArrays,
+  type HeteroGraphArrays,
+  nodeAttributes,
+} from './compact.js';
 import {
   ALL_NODE_TYPES,
   type EdgeKind,
@@ -49,21 +58,70 @@ export interface HeteroGraphStats {
  * g.connect('S:0', 'N:hinton', 'd');
  */
 export class HeteroGraph {
-  /** The underlying graphology graph (read it freely; change it through this class). */
-  readonly graph: UndirectedGraph<HeteroNodeAttributes, HeteroEdgeAttributes>;
+  #graph: UndirectedGraph<HeteroNodeAttributes, HeteroEdgeAttributes> | undefined;
+  /** Until the graph is first changed or read as graphology: its arrays, key index and the attribute objects handed out. */
+  #compact:
+    | {
+        arrays: HeteroGraphArrays;
+        index: Map<string, number>;
+        attrs: (HeteroNodeAttributes | undefined)[];
+        adjacency: Csr;
+      }
+    | undefined;
 
   constructor(graph?: UndirectedGraph<HeteroNodeAttributes, HeteroEdgeAttributes>) {
-    this.graph = graph ?? new UndirectedGraph<HeteroNodeAttributes, HeteroEdgeAttributes>();
+    this.#graph = graph ?? new UndirectedGraph<HeteroNodeAttributes, HeteroEdgeAttributes>();
+  }
+
+  /**
+   * The heterograph of `arrays` ({@link HeteroGraph.toArrays}' output), read from them as they
+   * are: the graphology graph is made on the first read of {@link HeteroGraph.graph} or change, so
+   * a loaded graph that is only searched never builds it.
+   *
+   * @throws InvalidArgumentError when the arrays do not describe a heterograph.
+   */
+  static fromArrays(arrays: HeteroGraphArrays): HeteroGraph {
+    const { index, adjacency } = checkArrays(arrays);
+    const hetero = new HeteroGraph();
+    hetero.#graph = undefined;
+    hetero.#compact = { arrays, index, attrs: new Array(arrays.keys.length), adjacency };
+    return hetero;
+  }
+
+  /** The nodes and edges as flat arrays, in iteration order (see {@link HeteroGraphArrays}). */
+  toArrays(): HeteroGraphArrays {
+    return this.#compact && !this.#compact.attrs.some((a) => a !== undefined)
+      ? this.#compact.arrays
+      : graphArrays(this.graph);
+  }
+
+  /** The underlying graphology graph (read it freely; change it through this class). */
+  get graph(): UndirectedGraph<HeteroNodeAttributes, HeteroEdgeAttributes> {
+    if (!this.#graph) {
+      const { arrays, attrs } = this.#compact!;
+      this.#graph = arraysGraph(arrays, (i) => attrs[i] ?? nodeAttributes(arrays, i));
+      this.#compact = undefined;
+    }
+    return this.#graph;
   }
 
   /** Number of nodes. */
   get order(): number {
-    return this.graph.order;
+    return this.#compact ? this.#compact.arrays.keys.length : this.graph.order;
   }
 
   /** Number of edges. */
   get size(): number {
-    return this.graph.size;
+    return this.#compact ? this.#compact.arrays.edgeA.length : this.graph.size;
+  }
+
+  /**
+   * The CSR of the graph for the walk, as `toCsr(graph, { weightAttribute })` makes it ('weight':
+   * with HNSW edges, 'baseWeight': without), from the arrays when the graph was loaded from them.
+   */
+  csr(weightAttribute: 'weight' | 'baseWeight'): Csr {
+    if (this.#compact) return arraysCsr(this.#compact.arrays, this.#compact.index, weightAttribute);
+    return toCsr(this.graph, { weightAttribute });
   }
 
   /**
@@ -105,16 +163,37 @@ export class HeteroGraph {
   }
 
   hasNode(key: string): boolean {
-    return this.graph.hasNode(key);
+    return this.#compact ? this.#compact.index.has(key) : this.graph.hasNode(key);
   }
 
   /** Ψ(v): the type of `key`, or `undefined` when there is no such node. */
   typeOf(key: string): NodeType | undefined {
+    if (this.#compact) {
+      const i = this.#compact.index.get(key);
+      return i === undefined ? undefined : ALL_NODE_TYPES[this.#compact.arrays.types[i]!];
+    }
     return this.graph.hasNode(key) ? this.graph.getNodeAttribute(key, 'type') : undefined;
+  }
+
+  /** The text of `key`, or `undefined` when there is no such node (reads no attribute object). */
+  textOf(key: string): string | undefined {
+    if (this.#compact) {
+      const i = this.#compact.index.get(key);
+      return i === undefined ? undefined : (this.#compact.attrs[i]?.text ?? this.#compact.arrays.texts[i]);
+    }
+    return this.graph.hasNode(key) ? this.graph.getNodeAttribute(key, 'text') : undefined;
   }
 
   /** The attributes of `key` (the live object). @throws InvalidArgumentError when there is no such node. */
   node(key: string): HeteroNodeAttributes {
+    if (this.#compact) {
+      const { arrays, index, attrs } = this.#compact;
+      const i = index.get(key);
+      if (i !== undefined) {
+        attrs[i] ??= nodeAttributes(arrays, i);
+        return attrs[i];
+      }
+    }
     if (!this.graph.hasNode(key)) {
       throw new InvalidArgumentError('key', `HeteroGraph.node: no node "${key}"; check the key.`);
     }
@@ -161,12 +240,19 @@ export class HeteroGraph {
 
   /** Keys of the nodes of `type` (all nodes when omitted), in insertion order. */
   nodes(type?: NodeType): string[] {
+    if (this.#compact) {
+      const { keys, types } = this.#compact.arrays;
+      if (type === undefined) return keys.slice();
+      const code = ALL_NODE_TYPES.indexOf(type);
+      return keys.filter((_, i) => types[i] === code);
+    }
     if (type === undefined) return this.graph.nodes();
     return this.graph.filterNodes((_, attrs) => attrs.type === type);
   }
 
   /** Keys of the neighbours of `key`, optionally of one type. */
   neighbors(key: string, type?: NodeType): string[] {
+    if (this.#compact) return this.#compactNeighbors(key, type);
     const out: string[] = [];
     this.graph.forEachNeighbor(key, (neighbor, attrs) => {
       if (type === undefined || attrs.type === type) out.push(neighbor);
@@ -176,6 +262,7 @@ export class HeteroGraph {
 
   /** Node counts per type and edge counts (NodeRAG Table 4). */
   stats(): HeteroGraphStats {
+    if (this.#compact) return compactStats(this.#compact.arrays);
     const nodes = Object.fromEntries(ALL_NODE_TYPES.map((t) => [t, 0])) as Record<NodeType, number>;
     this.graph.forEachNode((_, attrs) => {
       nodes[attrs.type]++;
@@ -224,6 +311,22 @@ export class HeteroGraph {
     return new HeteroGraph(graph);
   }
 
+  /** Neighbours in graphology's order (by the edges touching `key`, in edge order: a CSR row). */
+  #compactNeighbors(key: string, type?: NodeType): string[] {
+    const compact = this.#compact!;
+    const i = compact.index.get(key);
+    if (i === undefined) return this.graph.neighbors(key); // graphology's error for an unknown node
+    const { offsets, targets } = compact.adjacency;
+    const { types, keys } = compact.arrays;
+    const code = type === undefined ? -1 : ALL_NODE_TYPES.indexOf(type);
+    const out: string[] = [];
+    for (let e = offsets[i]!; e < offsets[i + 1]!; e++) {
+      const other = targets[e]!;
+      if (code < 0 || types[other] === code) out.push(keys[other]!);
+    }
+    return out;
+  }
+
   #checkEndpoints(fn: string, a: string, b: string): void {
     for (const key of [a, b]) {
       if (!this.graph.hasNode(key)) {
@@ -234,6 +337,30 @@ export class HeteroGraph {
       throw new InvalidArgumentError('key', `HeteroGraph.${fn}: "${a}" cannot be joined to itself.`);
     }
   }
+}
+
+/** {@link HeteroGraph.stats} of a graph's arrays. */
+function compactStats(arrays: HeteroGraphArrays): HeteroGraphStats {
+  const nodes = Object.fromEntries(ALL_NODE_TYPES.map((t) => [t, 0])) as Record<NodeType, number>;
+  for (const code of arrays.types) nodes[ALL_NODE_TYPES[code]!]++;
+  let structural = 0;
+  let hnsw = 0;
+  let overlap = 0;
+  for (let e = 0; e < arrays.edgeA.length; e++) {
+    if (arrays.edgeBaseWeight[e]! > 0) structural++;
+    if (arrays.edgeHnsw[e]! > 0) {
+      hnsw++;
+      if (arrays.edgeBaseWeight[e]! > 0) overlap++;
+    }
+  }
+  return {
+    nodes,
+    totalNodes: arrays.keys.length,
+    structuralEdges: structural,
+    hnswEdges: hnsw,
+    hnswOverlap: overlap,
+    totalEdges: arrays.edgeA.length,
+  };
 }
 
 function unique(values: Iterable<string> | undefined): string[] {

@@ -10,6 +10,7 @@
  */
 export { randomInt, shuffleInPlace, weylFmix32 as seededRandom } from '@grag/core/kit';
 export * from './centrality.js';
+export { EDGE_KINDS, type HeteroGraphArrays } from './compact.js';
 export type { CrossNodeLimits, CrossNodeSelection } from './cross-nodes.js';
 export * from './graph.js';
 export * from './kmeans.js';

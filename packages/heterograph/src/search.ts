@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type VectorIndex } from '@grag/core';
-import { type Csr, PPR_DEFAULTS, type PprUpdate, personalizedPageRankCsr, toCsr } from '@grag/core/graph';
+import { type Csr, PPR_DEFAULTS, type PprUpdate } from '@grag/core/graph';
 import {
   type CrossNodeLimits,
   type CrossNodeSelection,
@@ -8,6 +8,7 @@ import {
 } from './cross-nodes.js';
 import type { HeteroGraph } from './graph.js';
 import { NameIndex } from './names.js';
+import { SparsePpr } from './sparse-ppr.js';
 import { ALL_NODE_TYPES, EXACT_ENTRY_TYPES, type NodeType, RETRIEVABLE_TYPES } from './types.js';
 
 /** How PPR and edges are set up for {@link HeteroSearch}. */
@@ -93,6 +94,7 @@ export interface HeteroSearchResult {
 export class HeteroSearch {
   readonly hetero: HeteroGraph;
   readonly #csrs = new Map<string, Csr>();
+  readonly #walkers = new WeakMap<Csr, SparsePpr>();
   #types: Uint8Array | undefined;
   #names: NameIndex | undefined;
   readonly #typeCodes = new Map(ALL_NODE_TYPES.map((t, i) => [t, i]));
@@ -112,11 +114,21 @@ export class HeteroSearch {
     const key = `${options.semanticEdges}:${options.edgeWeighting}`;
     let csr = this.#csrs.get(key);
     if (!csr) {
-      csr = toCsr(this.hetero.graph, { weightAttribute: options.semanticEdges ? 'weight' : 'baseWeight' });
+      csr = this.hetero.csr(options.semanticEdges ? 'weight' : 'baseWeight');
       if (options.edgeWeighting === 'unbalance-adjust') unbalanceAdjust(csr);
       this.#csrs.set(key, csr);
     }
     return csr;
+  }
+
+  /** The walk on the CSR of an edge setting (made once per CSR). */
+  #walker(csr: Csr): SparsePpr {
+    let walker = this.#walkers.get(csr);
+    if (!walker) {
+      walker = new SparsePpr(csr);
+      this.#walkers.set(csr, walker);
+    }
+    return walker;
   }
 
   /** Type code of every CSR index (positions in {@link ALL_NODE_TYPES}). */
@@ -124,7 +136,7 @@ export class HeteroSearch {
     if (!this.#types || this.#types.length !== csr.nodeIds.length) {
       const types = new Uint8Array(csr.nodeIds.length);
       csr.nodeIds.forEach((id, i) => {
-        types[i] = this.#typeCodes.get(this.hetero.graph.getNodeAttribute(id, 'type'))!;
+        types[i] = this.#typeCodes.get(this.hetero.typeOf(id)!)!;
       });
       this.#types = types;
     }
@@ -135,9 +147,9 @@ export class HeteroSearch {
   exactMatch(entities: readonly string[]): string[] {
     if (!this.#names) {
       const names = new NameIndex();
-      this.hetero.graph.forEachNode((key, attrs) => {
-        if (EXACT_ENTRY_TYPES.includes(attrs.type)) names.add(key, attrs.text);
-      });
+      for (const key of this.hetero.nodes()) {
+        if (EXACT_ENTRY_TYPES.includes(this.hetero.typeOf(key)!)) names.add(key, this.hetero.textOf(key)!);
+      }
       this.#names = names;
     }
     const out = new Set<string>();
@@ -201,18 +213,20 @@ export class HeteroSearch {
       p[i] = weight;
     }
     if (!p.some((w) => w > 0)) return result;
+    checkPprOptions(o);
+    const seedIndices = [...seeds].map((key) => csr.index.get(key)!);
     ppr.set(
-      personalizedPageRankCsr(csr, p, {
-        teleport: o.teleport,
-        iterations: o.iterations,
-        update: o.update,
-      }),
+      this.#walker(csr).run(
+        seedIndices,
+        seedIndices.map((i) => p[i]!),
+        { teleport: o.teleport, iterations: o.iterations, lazy: o.update === 'lazy' },
+      ),
     );
 
     const chosen = new Set<string>();
     const add = (key: string, reason: RetrievalReason) => {
       if (chosen.has(key)) return;
-      const type = this.hetero.graph.getNodeAttribute(key, 'type');
+      const type = this.hetero.typeOf(key)!;
       if (!RETRIEVABLE_TYPES.includes(type)) return;
       chosen.add(key);
       result.nodes.push({ key, type, score: ppr[csr.index.get(key)!]!, reason });
@@ -240,6 +254,29 @@ export class HeteroSearch {
       for (const i of picks.relationships) add(csr.nodeIds[i]!, 'relationship');
     }
     return result;
+  }
+}
+
+/** The checks `personalizedPageRankCsr` makes of the walk's options (same errors). */
+function checkPprOptions(o: Pick<HeteroSearchOptions, 'teleport' | 'iterations' | 'update'>): void {
+  const fn = 'personalizedPageRank';
+  if (!(o.teleport >= 0 && o.teleport <= 1)) {
+    throw new InvalidArgumentError(
+      'options.teleport',
+      `${fn}: teleport must be in [0, 1], got ${o.teleport}.`,
+    );
+  }
+  if (!Number.isInteger(o.iterations) || o.iterations < 0) {
+    throw new InvalidArgumentError(
+      'options.iterations',
+      `${fn}: iterations must be a non-negative integer, got ${o.iterations}.`,
+    );
+  }
+  if (o.update !== 'paper' && o.update !== 'lazy') {
+    throw new InvalidArgumentError(
+      'options.update',
+      `${fn}: update must be 'paper' or 'lazy', got ${String(o.update)}.`,
+    );
   }
 }
 

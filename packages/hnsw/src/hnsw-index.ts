@@ -12,19 +12,24 @@ import {
   type VectorIndexOptions,
   type VectorSearchOptions,
 } from '@grag/core';
-import { assertK, assertVector, assertVectorId, v, validate } from '@grag/core/kit';
+import { assertK, assertVector, assertVectorId } from '@grag/core/kit';
 import type { HierarchicalNSW } from 'hnswlib-node';
 import { checkNativeLayout, type NativeBaseLayer, readNativeBaseLayer } from './base-layer.js';
+import { fileHeader, type HnswMeta, readFileHeader } from './file-header.js';
+import { restoreVectors, stripVectors } from './graph-export.js';
 import { loadHnswlib } from './native.js';
 
 /** Magic bytes at the start of a saved {@link HnswIndex}: ASCII `GRAGHNSW`. */
 export const HNSW_INDEX_MAGIC = 'GRAGHNSW';
 /** File format version written by {@link HnswIndex.save}. */
 export const HNSW_INDEX_FORMAT_VERSION = 1;
+/** Magic bytes at the start of a graph {@link HnswIndex.exportGraph} exports: ASCII `GRAGHNSG`. */
+export const HNSW_GRAPH_MAGIC = 'GRAGHNSG';
+/** Format version written by {@link HnswIndex.exportGraph}. */
+export const HNSW_GRAPH_FORMAT_VERSION = 1;
 
 /** hnswlib-node stores labels as 32-bit unsigned integers. */
 const MAX_LABEL = 0xffffffff;
-const HEADER_BYTES = 16;
 const METRICS: readonly Metric[] = ['cosine', 'ip', 'l2'];
 
 /** Options of {@link HnswIndex}. */
@@ -60,27 +65,6 @@ export const HNSW_DEFAULTS = {
   efSearch: 64,
   seed: 100,
 } as const satisfies Omit<Required<HnswIndexOptions>, 'dimensions'>;
-
-interface HnswMeta {
-  metric: Metric;
-  dimensions: number;
-  M: number;
-  efConstruction: number;
-  efSearch: number;
-  seed: number;
-  /** SHA-256 (hex) of the hnswlib bytes that follow the header; absent in files of older versions. */
-  sha256?: string;
-}
-
-const metaSchema = v.object({
-  metric: v.literal('cosine', 'ip', 'l2'),
-  dimensions: v.int({ min: 1 }),
-  M: v.int({ min: 2 }),
-  efConstruction: v.int({ min: 1 }),
-  efSearch: v.int({ min: 1 }),
-  seed: v.int(),
-  sha256: v.optional(v.string()),
-});
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -297,13 +281,11 @@ export class HnswIndex implements GraphVectorIndex {
       seed: this.seed,
       sha256: sha256(native),
     };
-    const json = Buffer.from(JSON.stringify(meta), 'utf8');
-    const header = Buffer.alloc(HEADER_BYTES);
-    header.write(HNSW_INDEX_MAGIC, 0, 'latin1');
-    header.writeUInt32LE(HNSW_INDEX_FORMAT_VERSION, 8);
-    header.writeUInt32LE(json.length, 12);
     const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(tmp, Buffer.concat([header, json, native]));
+    await writeFile(
+      tmp,
+      Buffer.concat([fileHeader(HNSW_INDEX_MAGIC, HNSW_INDEX_FORMAT_VERSION, meta), native]),
+    );
     await rename(tmp, path);
   }
 
@@ -330,35 +312,11 @@ export class HnswIndex implements GraphVectorIndex {
     const fail = (message: string, version?: number, cause?: unknown): never => {
       throw new IndexFormatError(path, version, `HnswIndex.load: ${path} ${message}`, { cause });
     };
-    if (bytes.length < HEADER_BYTES || bytes.toString('latin1', 0, 8) !== HNSW_INDEX_MAGIC) {
-      fail(
-        'is not a grag HNSW index (wrong magic bytes; it is written by HnswIndex.save); rebuild the index.',
-      );
-    }
-    const version = bytes.readUInt32LE(8);
-    if (version !== HNSW_INDEX_FORMAT_VERSION) {
-      fail(
-        `has format version ${version}; this @grag/hnsw reads version ${HNSW_INDEX_FORMAT_VERSION}. Rebuild the index.`,
-        version,
-      );
-    }
-    const jsonLength = bytes.readUInt32LE(12);
-    if (HEADER_BYTES + jsonLength > bytes.length)
-      fail('is truncated (header runs past the end); rebuild the index.', version);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(bytes.toString('utf8', HEADER_BYTES, HEADER_BYTES + jsonLength));
-    } catch (error) {
-      return fail('has an unreadable JSON header; rebuild the index.', version, error);
-    }
-    const meta: HnswMeta = validate(metaSchema, parsed, `${path} (JSON header)`);
-    let index: HnswIndex;
-    try {
-      index = new HnswIndex({ ...meta, capacity: 1 });
-    } catch (error) {
-      return fail('has invalid settings in its header; rebuild the index.', version, error);
-    }
-    const native = bytes.subarray(HEADER_BYTES + jsonLength);
+    const {
+      meta,
+      version,
+      rest: native,
+    } = readFileHeader(bytes, HNSW_INDEX_MAGIC, HNSW_INDEX_FORMAT_VERSION, fail, path);
     // hnswlib trusts its file: a corrupted link list can crash the process. Files written since the
     // hash was added must match it; older ones get the full layout check.
     if (meta.sha256 !== undefined && sha256(native) !== meta.sha256) {
@@ -367,31 +325,96 @@ export class HnswIndex implements GraphVectorIndex {
         version,
       );
     }
+    return HnswIndex.fromNative(meta, native, path, (message, cause) => fail(message, version, cause));
+  }
+
+  /**
+   * The index's graph without its vectors, for a caller that keeps the vectors (ids = positions)
+   * and gives them back to {@link HnswIndex.fromGraph}: magic `GRAGHNSG` (8 bytes), format version
+   * (u32 LE), length of a JSON header (u32 LE), the JSON header (as {@link HnswIndex.save}'s, with
+   * the SHA-256 of what follows), then hnswlib's serialization with every vector cut out.
+   */
+  async exportGraph(): Promise<Uint8Array> {
+    const stripped = stripVectors(await this.serializeNative());
+    const meta: HnswMeta = {
+      metric: this.metric,
+      dimensions: this.dimensions,
+      M: this.M,
+      efConstruction: this.efConstruction,
+      efSearch: this.efSearch,
+      seed: this.seed,
+      sha256: sha256(stripped),
+    };
+    return Buffer.concat([fileHeader(HNSW_GRAPH_MAGIC, HNSW_GRAPH_FORMAT_VERSION, meta), stripped]);
+  }
+
+  /**
+   * The index {@link HnswIndex.exportGraph} exported, with its vectors: `vectors[id]` is the vector
+   * of id `id`, as it was added. The restored index is the exported one, byte for byte (hnswlib's
+   * stored vectors are recomputed exactly), so it searches alike. Throws `IndexFormatError` naming
+   * `source` when the bytes are not such an export, are corrupted or do not fit the vectors.
+   */
+  static async fromGraph(
+    bytes: Uint8Array,
+    vectors: readonly ArrayLike<number>[],
+    source = '<hnsw graph>',
+  ): Promise<HnswIndex> {
+    loadHnswlib();
+    const fail = (message: string, version?: number, cause?: unknown): never => {
+      throw new IndexFormatError(source, version, `HnswIndex.fromGraph: ${source} ${message}`, { cause });
+    };
+    const { meta, version, rest } = readFileHeader(
+      bytes,
+      HNSW_GRAPH_MAGIC,
+      HNSW_GRAPH_FORMAT_VERSION,
+      fail,
+      source,
+    );
+    if (meta.sha256 === undefined || sha256(rest) !== meta.sha256) {
+      fail('is corrupted: its graph does not match the checksum in its header; rebuild the index.', version);
+    }
+    let native: Uint8Array;
+    try {
+      native = restoreVectors(rest, vectors, meta.metric, source);
+    } catch (error) {
+      return fail(`does not fit its vectors (${(error as Error).message})`, version, error);
+    }
+    return HnswIndex.fromNative(meta, native, source, (message, cause) => fail(message, version, cause));
+  }
+
+  /** An index of `meta`'s settings holding the hnswlib graph `native` (checked first). */
+  private static async fromNative(
+    meta: HnswMeta,
+    native: Uint8Array,
+    source: string,
+    fail: (message: string, cause?: unknown) => never,
+  ): Promise<HnswIndex> {
+    let index: HnswIndex;
+    try {
+      index = new HnswIndex({ ...meta, capacity: 1 });
+    } catch (error) {
+      return fail('has invalid settings in its header; rebuild the index.', error);
+    }
     let layer: NativeBaseLayer;
     try {
-      layer = checkNativeLayout(native, path);
+      layer = checkNativeLayout(native, source);
     } catch (error) {
-      return fail(
-        `holds a corrupt hnswlib graph (${(error as Error).message}); rebuild the index.`,
-        version,
-        error,
-      );
+      return fail(`holds a corrupt hnswlib graph (${(error as Error).message}); rebuild the index.`, error);
     }
     if (layer.dimensions !== meta.dimensions) {
       fail(
         `declares ${meta.dimensions} dimensions but its graph stores ${layer.dimensions}; rebuild the index.`,
-        version,
       );
     }
     if (layer.M !== meta.M)
-      fail(`declares M = ${meta.M} but its graph has M = ${layer.M}; rebuild the index.`, version);
+      fail(`declares M = ${meta.M} but its graph has M = ${layer.M}; rebuild the index.`);
     const dir = await mkdtemp(join(tmpdir(), 'grag-hnsw-'));
     try {
       const file = join(dir, 'index.hnsw');
       await writeFile(file, native);
       await index.native.readIndex(file);
     } catch (error) {
-      return fail('holds an hnswlib graph that hnswlib could not read.', version, error);
+      return fail('holds an hnswlib graph that hnswlib could not read.', error);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -418,8 +441,16 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
 }
 
 /**
+ * A `VectorIndexFactory` that also restores an index from {@link HnswIndex.exportGraph}'s bytes and
+ * the vectors the caller kept ({@link HnswIndex.fromGraph}, with the factory's `efSearch`).
+ */
+export interface HnswIndexFactory extends VectorIndexFactory {
+  fromGraph(bytes: Uint8Array, vectors: readonly ArrayLike<number>[], source?: string): Promise<HnswIndex>;
+}
+
+/**
  * A `VectorIndexFactory` of {@link HnswIndex} with the given HNSW settings; the dimensions, metric
- * and capacity come from each `create` call. `load` applies `efSearch` when it is given here.
+ * and capacity come from each `create` call. `load` and `fromGraph` apply `efSearch` when it is given here.
  *
  * @example
  * ```ts
@@ -429,19 +460,21 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
  */
 export function hnswIndexFactory(
   options: Partial<Omit<HnswIndexOptions, 'dimensions'>> = {},
-): VectorIndexFactory {
+): HnswIndexFactory {
   const settings = stripUndefined(options);
+  const withSettings = (index: HnswIndex): HnswIndex => {
+    if (settings.efSearch !== undefined) {
+      assertPositiveInteger('hnswIndexFactory', 'efSearch', settings.efSearch);
+      index.efSearch = settings.efSearch;
+    }
+    return index;
+  };
   return {
     kind: 'hnsw',
     create: (createOptions) =>
       new HnswIndex({ ...settings, ...stripUndefined(createOptions), dimensions: createOptions.dimensions }),
-    load: async (path) => {
-      const index = await HnswIndex.load(path);
-      if (settings.efSearch !== undefined) {
-        assertPositiveInteger('hnswIndexFactory', 'efSearch', settings.efSearch);
-        index.efSearch = settings.efSearch;
-      }
-      return index;
-    },
+    load: async (path) => withSettings(await HnswIndex.load(path)),
+    fromGraph: async (bytes, vectors, source) =>
+      withSettings(await HnswIndex.fromGraph(bytes, vectors, source)),
   };
 }

@@ -3,7 +3,7 @@
  * written in groups of a fixed type order, each with a heading.
  */
 import type { Chunk, Retrieval, RetrievedItem, SourceLocation, Tokenizer } from '@grag/core';
-import { packContext, withLocations } from '@grag/core/kit';
+import { packContext, uniqueLocations, withLocations } from '@grag/core/kit';
 import { type HeteroGraph, NODE_TYPES, type NodeType, RETRIEVABLE_TYPES } from '@grag/heterograph';
 
 /** Order of the node-type groups in the context. */
@@ -77,9 +77,9 @@ export function subgraphOf(
   const inside = new Set(keys);
   const edges: [string, string][] = [];
   for (const key of inside) {
-    graph.graph.forEachNeighbor(key, (other) => {
+    for (const other of graph.neighbors(key)) {
       if (key < other && inside.has(other)) edges.push([key, other]);
-    });
+    }
   }
   return { nodes: [...inside], edges };
 }
@@ -96,6 +96,53 @@ export function chunkLocations(chunks: readonly Chunk[]): ReadonlyMap<string, So
   const out = new Map<string, SourceLocation>();
   for (const chunk of chunks) if (chunk.location) out.set(chunk.id, chunk.location);
   return out;
+}
+
+/** Tokens of each node's `[key] text` by graph, for one tokenizer (node texts do not change). */
+const tokenCounts = new WeakMap<HeteroGraph, { tokenizer: Tokenizer; counts: Map<string, number> }>();
+
+function nodeTokens(graph: HeteroGraph, tokenizer: Tokenizer, key: string): number {
+  let cache = tokenCounts.get(graph);
+  if (!cache || cache.tokenizer !== tokenizer) {
+    cache = { tokenizer, counts: new Map() };
+    tokenCounts.set(graph, cache);
+  }
+  let count = cache.counts.get(key);
+  if (count === undefined) {
+    count = tokenizer.count(`[${key}] ${graph.node(key).text}`);
+    cache.counts.set(key, count);
+  }
+  return count;
+}
+
+/** The distinct locations of each node's chunks, by the chunk-location map of an index (they do not change). */
+const nodeLocations = new WeakMap<
+  ReadonlyMap<string, SourceLocation>,
+  Map<string, readonly SourceLocation[]>
+>();
+
+/**
+ * The provenance of a node: its chunks, documents and the distinct locations of its chunks (as
+ * `withLocations` makes it; the locations are found once per node and index).
+ */
+function provenanceOf(
+  key: string,
+  attrs: { chunks: readonly string[]; docs: readonly string[] },
+  locations: ReadonlyMap<string, SourceLocation> | undefined,
+): RetrievedItem['source'] {
+  const source = { chunkIds: [...attrs.chunks], docIds: [...attrs.docs] };
+  if (!locations) return withLocations(source, []);
+  let byNode = nodeLocations.get(locations);
+  if (!byNode) {
+    byNode = new Map();
+    nodeLocations.set(locations, byNode);
+  }
+  let unique = byNode.get(key);
+  if (!unique) {
+    unique = uniqueLocations(attrs.chunks.map((id) => locations.get(id)));
+    byNode.set(key, unique);
+  }
+  return unique.length > 0 ? { ...source, locations: [...unique] } : source;
 }
 
 /**
@@ -119,7 +166,7 @@ export function nodeRetrieval(input: {
   const chosen = chooseNodes({
     nodes: retrievable,
     budget,
-    tokens: (node) => tokenizer.count(`[${node.key}] ${graph.node(node.key).text}`),
+    tokens: (node) => nodeTokens(graph, tokenizer, node.key),
     headingTokens: HEADING_TOKENS,
     separatorTokens: SEPARATOR_TOKENS,
   });
@@ -130,10 +177,7 @@ export function nodeRetrieval(input: {
       kind: NODE_TYPES[node.type].kind,
       text: attrs.text,
       score: node.score,
-      source: withLocations(
-        { chunkIds: [...attrs.chunks], docIds: [...attrs.docs] },
-        [...attrs.chunks].map((id) => input.locations?.get(id)),
-      ),
+      source: provenanceOf(node.key, attrs, input.locations),
     };
   });
   let previous: string | undefined;

@@ -27,12 +27,14 @@ export interface NodeRagSettings {
 export type NodeRagMethod = UpdatableMethod<NodeRagIndex, NodeRagOptions, NodeRagRetrieveOptions>;
 
 /**
- * On-disk layout version written by `save`: 2 stores the embeddings once (`embeddings.rows`; no
- * `vectors.bin` when the vector-index factory is exact) and gzips the JSON files but the build stats.
+ * On-disk layout version written by `save`: 3 stores the graph as typed arrays with its semantic
+ * edges (`graph.arrays`, `graph-text.json`) and an HNSW index without its vectors
+ * (`hnsw-graph.bin`); 2 stored the embeddings once (`embeddings.rows`; no `vectors.bin` when the
+ * vector-index factory is exact) and gzips the JSON files but the build stats.
  */
-export const NODERAG_FORMAT_VERSION = 2;
-/** Older layout versions `load` still reads (1: `embeddings.f32` and plain JSON). */
-const READS = [1] as const;
+export const NODERAG_FORMAT_VERSION = 3;
+/** Older layout versions `load` still reads (2: `graph.json` and `vectors.bin`; 1: also `embeddings.f32` and plain JSON). */
+const READS = [1, 2] as const;
 
 /**
  * The providers a NodeRAG index depends on: the embedder (the stored vectors; `retrieve` embeds the

@@ -10,6 +10,7 @@ import { type BuildContext, type IndexStore, isGraphVectorIndex } from '@grag/co
 import {
   chunkSchema,
   type MethodIndexFormat,
+  type OpenedIndex,
   openMethodIndex,
   type Schema,
   shapeIssue,
@@ -19,6 +20,14 @@ import {
 import { type EdgeKind, HeteroGraph, type HeteroGraphStats, type NodeType } from '@grag/heterograph';
 import { exactBaseLayer, layBaseLayer, layLinks } from './hnsw.js';
 import { savedNodeRagOptions } from './options.js';
+import {
+  exportsGraph,
+  HNSW_GRAPH_FILE,
+  loadGraph,
+  loadVectorGraph,
+  saveGraph,
+  saveVectorGraph,
+} from './persist-graph.js';
 import { loadKept, saveKept } from './persist-kept.js';
 import { searchStructures } from './search.js';
 import type { NodeRagBuildStats, NodeRagIndex } from './types.js';
@@ -87,23 +96,6 @@ const buildStatsSchema: Schema<NodeRagBuildStats> = v.object({
 
 const storedChunksSchema = v.object({ chunks: v.array(chunkSchema), vectorKeys: v.array(v.string()) });
 
-function storeGraph(graph: HeteroGraph): StoredGraph {
-  const position = new Map<string, number>();
-  const nodes: StoredGraph['nodes'] = [];
-  graph.graph.forEachNode((key, attrs) => {
-    position.set(key, nodes.length);
-    const { type, text, weight, chunks, docs, ...extra } = attrs;
-    const row: StoredGraph['nodes'][number] = [key, type, text, weight, chunks, docs];
-    if (Object.keys(extra).length > 0) row.push(extra);
-    nodes.push(row);
-  });
-  const edges: StoredGraph['edges'] = [];
-  graph.graph.forEachEdge((_, attrs, a, b) => {
-    if (attrs.baseWeight > 0) edges.push([position.get(a)!, position.get(b)!, attrs.kind, attrs.baseWeight]);
-  });
-  return { nodes, edges };
-}
-
 /** The graph of `stored`; a repeated key or an edge that does not join two nodes is a shape issue. */
 function restoreGraph(stored: StoredGraph): HeteroGraph {
   const graph = new HeteroGraph();
@@ -127,6 +119,12 @@ function restoreGraph(stored: StoredGraph): HeteroGraph {
   return graph;
 }
 
+/** The graph of formats 1 and 2 (`graph.json`), without its semantic edges. */
+async function loadJsonGraph<P, S>(opened: OpenedIndex<P, S>): Promise<HeteroGraph> {
+  const stored = await opened.json(GRAPH_FILE, storedGraphSchema);
+  return opened.check(GRAPH_FILE, () => restoreGraph(stored));
+}
+
 /** `links` has one list per vector, each of other vector ids below `count`. */
 function checkBaseLayer(links: number[][], count: number): number[][] {
   if (links.length !== count) shapeIssue('links', `has ${links.length} lists for ${count} vectors`);
@@ -143,7 +141,7 @@ function checkBaseLayer(links: number[][], count: number): number[][] {
 function checkVectorKeys(graph: HeteroGraph, vectorKeys: readonly string[]): void {
   const seen = new Set<string>();
   vectorKeys.forEach((key, i) => {
-    if (!graph.graph.hasNode(key))
+    if (!graph.hasNode(key))
       shapeIssue(`vectorKeys[${i}]`, `is ${JSON.stringify(key)}, not a node of graph.json`);
     if (seen.has(key)) shapeIssue(`vectorKeys[${i}]`, `repeats the key ${JSON.stringify(key)}`);
     seen.add(key);
@@ -166,12 +164,15 @@ export async function saveNodeRag(
     target,
     { ...format, providers: index.providers, params: index.options, stats },
     async (out) => {
-      await out.json(GRAPH_FILE, storeGraph(index.graph), { compress: true });
+      await saveGraph(out, index.graph);
       await out.json(CHUNKS_FILE, { chunks: index.chunks, vectorKeys: index.vectorKeys }, { compress: true });
       await out.json(BUILD_STATS_FILE, index.stats);
       // With kept embeddings the vectors are stored once (`embeddings.rows`): the vector index is
       // saved only when the factory cannot rebuild it from them (not exact).
-      if (index.kept) await out.vectorIndex(VECTORS_FILE, index.vectors);
+      // An HNSW index whose graph can be exported is stored without its vectors (see persist-graph.ts).
+      if (index.kept && exportsGraph(index.vectors, index.providers.vectorIndex))
+        await saveVectorGraph(out, index.vectors);
+      else if (index.kept) await out.vectorIndex(VECTORS_FILE, index.vectors);
       else await out.vectors(VECTORS_FILE, index.vectors);
       if (index.baseLayer) await out.json(BASE_LAYER_FILE, { links: index.baseLayer }, { compress: true });
       if (index.kept) await saveKept(out, index.kept, index.providers.embedder.dimensions);
@@ -199,36 +200,38 @@ export async function loadNodeRag(
     params: (saved) => savedNodeRagOptions(`${format.method} load`, saved),
   });
   const options = opened.params;
-  const storedGraph = await opened.json(GRAPH_FILE, storedGraphSchema);
-  const graph = opened.check(GRAPH_FILE, () => restoreGraph(storedGraph));
+  // Format 3 stores the graph as arrays, semantic edges included; formats 1 and 2 as JSON without them.
+  const arrays = opened.manifest.formatVersion >= 3;
+  const graph = arrays ? await loadGraph(opened) : await loadJsonGraph(opened);
   const { chunks, vectorKeys } = await opened.json(CHUNKS_FILE, storedChunksSchema);
   opened.check(CHUNKS_FILE, () => checkVectorKeys(graph, vectorKeys));
   const stats = await opened.json(BUILD_STATS_FILE, buildStatsSchema);
   // Indexes saved before updates existed keep nothing for them: they load, but only rebuild.
   const kept = await loadKept(opened, { chunks: chunks.length, vectors: vectorKeys.length });
-  const vectors = kept
-    ? await opened.vectorIndex(VECTORS_FILE, vectorKeys.length, () => kept.embeddings)
-    : await opened.vectors(VECTORS_FILE, vectorKeys.length);
+  const vectors =
+    kept && opened.names.includes(HNSW_GRAPH_FILE)
+      ? await loadVectorGraph(opened, kept.embeddings, vectorKeys.length)
+      : kept
+        ? await opened.vectorIndex(VECTORS_FILE, vectorKeys.length, () => kept.embeddings)
+        : await opened.vectors(VECTORS_FILE, vectorKeys.length);
   if (isGraphVectorIndex(vectors)) vectors.efSearch = options.hnswEfSearch;
   let baseLayer: number[][] | undefined;
-  if (options.hnswEdges) {
-    if (isGraphVectorIndex(vectors)) await layBaseLayer(graph, vectors, vectorKeys);
-    else {
-      // An exact index (the flat one): its links were saved beside it; an index that lacks them
-      // gets them again from the embeddings it was built from.
-      if (opened.names.includes(BASE_LAYER_FILE)) {
-        const { links } = await opened.json(BASE_LAYER_FILE, baseLayerSchema);
-        baseLayer = opened.check(BASE_LAYER_FILE, () => checkBaseLayer(links, vectorKeys.length));
-      } else if (kept) {
-        const layer = exactBaseLayer(kept.embeddings, {
-          M: options.hnswM,
-          efConstruction: options.hnswEfConstruction,
-        });
-        baseLayer = vectorKeys.map((_, id) => layer.get(id) ?? []);
-      } else
-        throw opened.error(BASE_LAYER_FILE, 'is missing (an exact index keeps its semantic edges there)');
-      layLinks(graph, new Map(baseLayer.map((links, id) => [id, links])), vectorKeys);
-    }
+  if (options.hnswEdges && !isGraphVectorIndex(vectors)) {
+    // An exact index (the flat one): its links were saved beside it; an index that lacks them
+    // gets them again from the embeddings it was built from.
+    if (opened.names.includes(BASE_LAYER_FILE)) {
+      const { links } = await opened.json(BASE_LAYER_FILE, baseLayerSchema);
+      baseLayer = opened.check(BASE_LAYER_FILE, () => checkBaseLayer(links, vectorKeys.length));
+    } else if (kept) {
+      const layer = exactBaseLayer(kept.embeddings, {
+        M: options.hnswM,
+        efConstruction: options.hnswEfConstruction,
+      });
+      baseLayer = vectorKeys.map((_, id) => layer.get(id) ?? []);
+    } else throw opened.error(BASE_LAYER_FILE, 'is missing (an exact index keeps its semantic edges there)');
+    if (!arrays) layLinks(graph, new Map(baseLayer.map((links, id) => [id, links])), vectorKeys);
+  } else if (options.hnswEdges && !arrays && isGraphVectorIndex(vectors)) {
+    await layBaseLayer(graph, vectors, vectorKeys);
   }
   return {
     providers: opened.providers,

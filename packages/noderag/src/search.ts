@@ -10,10 +10,10 @@ import type { NodeRagSearch } from './types.js';
  */
 export function searchStructures(graph: HeteroGraph, vectorKeys: readonly string[]): NodeRagSearch {
   const vocabulary = new EntityVocabulary();
-  for (const key of graph.nodes('N')) vocabulary.add(graph.node(key).text);
+  for (const key of graph.nodes('N')) vocabulary.add(graph.textOf(key)!);
   return {
     search: new HeteroSearch(graph),
-    lexical: new Bm25Index(vectorKeys.map((key) => graph.node(key).text)),
+    lexical: new Bm25Index(vectorKeys.map((key) => graph.textOf(key)!)),
     vocabulary,
   };
 }

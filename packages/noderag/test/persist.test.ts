@@ -1,7 +1,8 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BuildContext, IndexFormatError } from '@grag/core';
+import { decodeArrays, encodeArrays } from '@grag/core/kit';
 import { editedIndexCopy } from '@grag/core/test';
 import { HnswIndex } from '@grag/hnsw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,19 +70,24 @@ describe('noderag index directory', () => {
   });
 
   it('refuses a graph that repeats a node or has an edge that does not join two of its nodes', async () => {
-    const repeated = await edited('repeated-node', 'graph.json', (json) => {
-      const nodes = json.nodes as unknown[][];
-      nodes.push([...nodes[0]!]);
+    const repeated = await edited('repeated-node', 'graph-text.json', (json) => {
+      const keys = json.keys as string[];
+      keys[1] = keys[0]!;
     });
     const e1 = await loadError(repeated);
     expect(IndexFormatError.isInstance(e1), String(e1)).toBe(true);
-    expect((e1 as Error).message).toMatch(/graph\.json: nodes\[\d+\] repeats the key/);
-    const dangling = await edited('dangling-edge', 'graph.json', (json) => {
-      (json.edges as unknown[][])[0]![1] = 10_000;
-    });
+    expect((e1 as Error).message).toMatch(/graph\.arrays: the key .* repeats; rebuild the index\.$/);
+    const dangling = join(root, 'dangling-edge');
+    await cp(saved, dangling, { recursive: true });
+    const arrays = decodeArrays(
+      new Uint8Array(await readFile(join(dangling, 'graph.arrays'))),
+      'graph.arrays',
+    );
+    (arrays.get('edgeB') as Uint32Array)[0] = 10_000;
+    await writeFile(join(dangling, 'graph.arrays'), encodeArrays(Object.fromEntries(arrays)));
     const e2 = await loadError(dangling);
     expect(IndexFormatError.isInstance(e2), String(e2)).toBe(true);
-    expect((e2 as Error).message).toMatch(/graph\.json: edges\[0\] joins nodes \d+ and 10000/);
+    expect((e2 as Error).message).toMatch(/graph\.arrays: edge 0 joins nodes \d+ and 10000/);
   });
 
   it('refuses an index that kept retrieval settings as defaults, saying to give them to retrieve', async () => {

@@ -56,7 +56,8 @@ describe('noderag build resumes', () => {
     expect(report.totalCalls).toBeGreaterThan(40);
     expect(report.files).toEqual(
       expect.arrayContaining([
-        'graph.json',
+        'graph.arrays',
+        'graph-text.json',
         'chunks.json',
         'build-stats.json',
         'embeddings.rows',

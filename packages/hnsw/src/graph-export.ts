@@ -1,0 +1,143 @@
+/**
+ * An hnswlib index without its vectors, for callers that keep the vectors themselves (a method that
+ * stores its embeddings once): {@link stripVectors} cuts the vector out of every level-0 record of
+ * the bytes hnswlib's `saveIndex` writes, {@link restoreVectors} puts them back from the caller's
+ * vectors, exactly as hnswlib stored them (cosine: normalized in float32 the way hnswlib-node's
+ * `normalizePoint` does), so the restored bytes are the saved ones and the index searches alike.
+ */
+import { IndexFormatError, type Metric } from '@grag/core';
+
+/** Size of hnswlib's fixed header (see `readNativeBaseLayer`). */
+const NATIVE_HEADER_BYTES = 96;
+
+/** The record layout of an hnswlib file: where each element's vector sits. */
+interface Layout {
+  count: number;
+  /** Bytes of one level-0 record: link block, vector, label. */
+  recordBytes: number;
+  /** Offset of the vector in a record (the link block's size). */
+  dataOffset: number;
+  /** Offset of the label in a record. */
+  labelOffset: number;
+  dimensions: number;
+}
+
+function layoutOf(bytes: Uint8Array, source: string, vectorBytesInRecord: boolean): Layout {
+  const fail = (problem: string): never => {
+    throw new IndexFormatError(
+      source,
+      undefined,
+      `${source}: the hnswlib graph ${problem}; rebuild the index.`,
+    );
+  };
+  if (bytes.byteLength < NATIVE_HEADER_BYTES) fail('is shorter than its header');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const u64 = (offset: number): number => {
+    const value = view.getBigUint64(offset, true);
+    if (value > BigInt(Number.MAX_SAFE_INTEGER)) fail(`has a header field at byte ${offset} out of range`);
+    return Number(value);
+  };
+  const count = u64(16);
+  const recordBytes = u64(24);
+  const labelOffset = u64(32);
+  const dataOffset = u64(40);
+  const dimensions = (labelOffset - dataOffset) / 4;
+  if (u64(0) !== 0 || !Number.isInteger(dimensions) || dimensions <= 0 || recordBytes !== labelOffset + 8) {
+    fail('has an unexpected record layout');
+  }
+  const stored = vectorBytesInRecord ? recordBytes : recordBytes - 4 * dimensions;
+  if (bytes.byteLength < NATIVE_HEADER_BYTES + count * stored) fail('is truncated');
+  return { count, recordBytes, dataOffset, labelOffset, dimensions };
+}
+
+/**
+ * The bytes of an hnswlib index (`native`, as `saveIndex` writes them) without the vector of each
+ * level-0 record: the header, then per element its link block and label, then the upper levels as
+ * they are. @throws IndexFormatError when the layout is not hnswlib's.
+ */
+export function stripVectors(native: Uint8Array, source = '<hnswlib index>'): Uint8Array {
+  const { count, recordBytes, dataOffset, labelOffset, dimensions } = layoutOf(native, source, true);
+  const vectorBytes = 4 * dimensions;
+  const out = new Uint8Array(native.byteLength - count * vectorBytes);
+  out.set(native.subarray(0, NATIVE_HEADER_BYTES));
+  let at = NATIVE_HEADER_BYTES;
+  for (let i = 0; i < count; i++) {
+    const record = NATIVE_HEADER_BYTES + i * recordBytes;
+    out.set(native.subarray(record, record + dataOffset), at);
+    at += dataOffset;
+    out.set(native.subarray(record + labelOffset, record + recordBytes), at);
+    at += recordBytes - labelOffset;
+  }
+  out.set(native.subarray(NATIVE_HEADER_BYTES + count * recordBytes), at);
+  return out;
+}
+
+/**
+ * `vector` as hnswlib-node stores it for `metric`: cosine vectors normalized in float32 arithmetic
+ * (the sum of squares accumulated in order, `sqrtf`, then each component divided), as its
+ * `normalizePoint`; ip and l2 vectors as they are. Written into `out` at `at`.
+ */
+export function storedVector(metric: Metric, vector: ArrayLike<number>, out: Float32Array, at = 0): void {
+  const d = vector.length;
+  if (metric !== 'cosine') {
+    for (let j = 0; j < d; j++) out[at + j] = vector[j]!;
+    return;
+  }
+  const f = Math.fround;
+  let sum = 0;
+  // A zero component adds nothing (x · x = 0, sum + 0 = sum) and stays 0.
+  for (let j = 0; j < d; j++) {
+    const x = f(vector[j]!);
+    if (x !== 0) sum = f(sum + f(x * x));
+  }
+  const norm = f(Math.sqrt(Math.abs(sum)));
+  for (let j = 0; j < d; j++) {
+    const x = f(vector[j]!);
+    out[at + j] = norm > 0 && x !== 0 ? x / norm : x;
+  }
+}
+
+/**
+ * The hnswlib bytes {@link stripVectors} was given, from its output and the vectors: element i's
+ * vector is `vectors[label of i]` as hnswlib stored it for `metric` ({@link storedVector}).
+ * @throws IndexFormatError when the layout is not hnswlib's, a label has no vector or a vector has
+ * other dimensions.
+ */
+export function restoreVectors(
+  stripped: Uint8Array,
+  vectors: readonly ArrayLike<number>[],
+  metric: Metric,
+  source = '<hnswlib index>',
+): Uint8Array {
+  const { count, recordBytes, dataOffset, labelOffset, dimensions } = layoutOf(stripped, source, false);
+  const fail = (problem: string): never => {
+    throw new IndexFormatError(source, undefined, `${source}: ${problem}; rebuild the index.`);
+  };
+  const vectorBytes = 4 * dimensions;
+  const out = new Uint8Array(stripped.byteLength + count * vectorBytes);
+  // Records and their vectors start at multiples of 4 bytes, so the vectors are written in place as
+  // float32 (platform-endian; every platform Node supports is little-endian).
+  const floats = new Float32Array(out.buffer, out.byteOffset, out.byteLength >>> 2);
+  const view = new DataView(stripped.buffer, stripped.byteOffset, stripped.byteLength);
+  out.set(stripped.subarray(0, NATIVE_HEADER_BYTES));
+  const storedRecord = recordBytes - vectorBytes;
+  for (let i = 0; i < count; i++) {
+    const from = NATIVE_HEADER_BYTES + i * storedRecord;
+    const record = NATIVE_HEADER_BYTES + i * recordBytes;
+    out.set(stripped.subarray(from, from + dataOffset), record);
+    out.set(stripped.subarray(from + dataOffset, from + storedRecord), record + labelOffset);
+    const at = from + dataOffset;
+    const label = view.getUint32(at, true) + view.getUint32(at + 4, true) * 2 ** 32;
+    const vector = vectors[label];
+    if (vector === undefined) fail(`element ${i} has label ${label}, which has no vector`);
+    if (vector!.length !== dimensions) {
+      fail(`the vector of label ${label} has ${vector!.length} dimensions, the graph ${dimensions}`);
+    }
+    storedVector(metric, vector!, floats, (record + dataOffset) >>> 2);
+  }
+  out.set(
+    stripped.subarray(NATIVE_HEADER_BYTES + count * storedRecord),
+    NATIVE_HEADER_BYTES + count * recordBytes,
+  );
+  return out;
+}
