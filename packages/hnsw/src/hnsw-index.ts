@@ -18,6 +18,7 @@ import { checkNativeLayout, type NativeBaseLayer, readNativeBaseLayer } from './
 import { fileHeader, type HnswMeta, readFileHeader } from './file-header.js';
 import { restoreVectors, stripVectors } from './graph-export.js';
 import { loadHnswlib } from './native.js';
+import { inScratchFile } from './scratch.js';
 
 /** Magic bytes at the start of a saved {@link HnswIndex}: ASCII `GRAGHNSW`. */
 export const HNSW_INDEX_MAGIC = 'GRAGHNSW';
@@ -408,15 +409,13 @@ export class HnswIndex implements GraphVectorIndex {
     }
     if (layer.M !== meta.M)
       fail(`declares M = ${meta.M} but its graph has M = ${layer.M}; rebuild the index.`);
-    const dir = await mkdtemp(join(tmpdir(), 'grag-hnsw-'));
     try {
-      const file = join(dir, 'index.hnsw');
-      await writeFile(file, native);
-      await index.native.readIndex(file);
+      await inScratchFile(async (file) => {
+        await writeFile(file, native);
+        await index.native.readIndex(file);
+      });
     } catch (error) {
       return fail('holds an hnswlib graph that hnswlib could not read.', error);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
     }
     layer.labels.forEach((label, i) => {
       if (!layer.deleted[i]) index.labels.add(label);
@@ -425,14 +424,10 @@ export class HnswIndex implements GraphVectorIndex {
   }
 
   private async serializeNative(): Promise<Buffer> {
-    const dir = await mkdtemp(join(tmpdir(), 'grag-hnsw-'));
-    try {
-      const file = join(dir, 'index.hnsw');
+    return inScratchFile(async (file) => {
       await this.native.writeIndex(file);
-      return await readFile(file);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+      return readFile(file);
+    });
   }
 }
 
