@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import {
   type GraphVectorIndex,
   IndexFormatError,
