@@ -10,6 +10,7 @@ import {
   type Document,
   InvalidArgumentError,
   isFittableEmbedder,
+  type Tokenizer,
 } from '@grag/core';
 import {
   type BuildRuntime,
@@ -29,7 +30,8 @@ import {
   selectCoreChunks,
   splitChunks,
 } from '@grag/keyword-bipartite';
-import { entryIndex, unitSeeds, vectorIndexOf } from './entry.js';
+import { countSubChunks, retrievalTokenizer as retrievalTokenizerOf, type SubChunkCounts } from './counts.js';
+import { entryIndex, keywordIndexOf, unitSeeds, vectorIndexOf } from './entry.js';
 import type { KetRagOptions } from './options.js';
 import { neighbourLists } from './ranking.js';
 import { embedMissing, type KetRagReuse, stageOptions } from './reuse.js';
@@ -67,26 +69,33 @@ export function chunkCorpus(
 export function derivedParts(input: {
   options: KetRagOptions;
   chunks: readonly Chunk[];
+  subChunks: readonly SubChunk[];
   subChunkTexts: readonly string[];
   knn: ChunkKnnGraph | undefined;
-}): Pick<KetRagIndex, 'knnNeighbours' | 'meanTokens'> {
-  const { options: o, chunks, subChunkTexts } = input;
+  tokenizer: Tokenizer;
+  counts: SubChunkCounts | undefined;
+}): Pick<KetRagIndex, 'knnNeighbours' | 'meanTokens' | 'retrievalTokenizer' | 'counts'> {
+  const { options: o, chunks, subChunkTexts, counts } = input;
+  const retrievalTokenizer = retrievalTokenizerOf(input.tokenizer, input.subChunks, subChunkTexts, counts);
   const n = subChunkTexts.length;
   const meanTokens = {
     chunk: chunks.reduce((sum, c) => sum + c.tokens, 0) / Math.max(1, chunks.length),
     subChunk: subChunkTexts.reduce((t, text) => t + text.length, 0) / Math.max(1, n) / 4,
   };
-  if (o.textChannel !== 'knn') return { meanTokens };
-  return { meanTokens, knnNeighbours: neighbourLists(chunks.length, input.knn?.edges ?? []) };
+  const parts = { meanTokens, retrievalTokenizer, ...(counts ? { counts } : {}) };
+  if (o.textChannel !== 'knn') return parts;
+  return { ...parts, knnNeighbours: neighbourLists(chunks.length, input.knn?.edges ?? []) };
 }
 
 /** The keyword channel's index: the bipartite graph, keyword vectors (sentence means), sub-chunk vectors. */
 async function keywordIndex(input: {
   rt: BuildRuntime;
   providers: IndexProviders;
+  options: KetRagOptions;
   subChunks: readonly SubChunk[];
   subChunkTexts: readonly string[];
   subChunkVectors: () => Promise<Float32Array[]>;
+  subChunkTokens: Int32Array;
   reuse: KetRagReuse | undefined;
 }): Promise<{ keyword: KetRagKeywordIndex; sentenceVectors: Float32Array[] }> {
   const { rt, providers, subChunks, subChunkTexts, reuse } = input;
@@ -121,12 +130,16 @@ async function keywordIndex(input: {
     () => vectorIndexOf(providers, keywordVectors(bipartite, sentenceVectors)),
     { checkpoint: false },
   );
-  const keyword: KetRagKeywordIndex = {
-    bipartite,
-    keywordVectors: keywordVectorIndex,
-    subChunkVectors: await input.subChunkVectors(),
-    subChunkTokens: Int32Array.from(subChunkTexts, (t) => providers.tokenizer.count(t)),
-  };
+  const keyword = keywordIndexOf(
+    input.options,
+    {
+      bipartite,
+      keywordVectors: keywordVectorIndex,
+      subChunkVectors: await input.subChunkVectors(),
+      subChunkTokens: input.subChunkTokens,
+    },
+    providers.embedder.dimensions,
+  );
   return { keyword, sentenceVectors };
 }
 
@@ -215,6 +228,7 @@ export async function indexChunks(input: IndexChunksInput): Promise<KetRagIndex>
     cp,
   );
   stats.subChunks = subChunks.length;
+  const counts = countSubChunks(tokenizer, subChunks, subChunkTexts);
 
   const { chunkVectorList, knn, corePositions } = await chunkGraphAndCore(input, stats);
   stats.coreChunks = corePositions.length;
@@ -262,9 +276,11 @@ export async function indexChunks(input: IndexChunksInput): Promise<KetRagIndex>
     ({ keyword, sentenceVectors } = await keywordIndex({
       rt,
       providers,
+      options: o,
       subChunks,
       subChunkTexts,
       subChunkVectors: embedSubChunks,
+      subChunkTokens: counts.text,
       reuse,
     }));
     stats.keywords = keyword.bipartite.keywords.length;
@@ -280,7 +296,15 @@ export async function indexChunks(input: IndexChunksInput): Promise<KetRagIndex>
     subChunkTexts,
     core: corePositions.map((i) => chunks[i]!.id),
     stats,
-    ...derivedParts({ options: o, chunks, subChunkTexts, knn }),
+    ...derivedParts({
+      options: o,
+      chunks,
+      subChunks,
+      subChunkTexts,
+      knn,
+      tokenizer: providers.tokenizer,
+      counts,
+    }),
   };
   if (knn) index.knn = knn;
   if (chunkVectorList && (o.textChannel === 'dense' || o.textChannel === 'knn')) {

@@ -4,17 +4,48 @@
  * similarity, alone (Text-RAG) or followed by their KNN neighbours (KNNG-RAG).
  */
 import type { RetrievedItem } from '@grag/core';
-import { chunkItem, cosineSimilarity, rankDepthFor, reciprocalRankFusion } from '@grag/core/kit';
-import { keywordChannel, queryKeywordSeeds, rankKeywords } from '@grag/keyword-bipartite';
+import { chunkItem, cosineSimilarity, RRF_K, rankDepthFor } from '@grag/core/kit';
+import {
+  cosineScores,
+  descendingRanks,
+  keywordChannel,
+  queryKeywordSeeds,
+  rankKeywords,
+} from '@grag/keyword-bipartite';
 import { searchSubChunks } from './entry.js';
-import { followNeighbours, rankPositions } from './ranking.js';
-import type { KetRagIndex } from './types.js';
+import { followNeighbours } from './ranking.js';
+import type { KetRagIndex, KetRagKeywordIndex } from './types.js';
 
 const subChunkItem = (index: KetRagIndex, position: number, score: number): RetrievedItem =>
   chunkItem(index.subChunks[position]!, index.subChunkTexts[position]!, score);
 
 const chunkItemAt = (index: KetRagIndex, position: number, score: number): RetrievedItem =>
   chunkItem(index.chunks[position]!, index.chunkTexts[position]!, score);
+
+/**
+ * The hybrid score of each sub-chunk: reciprocal rank fusion (`reciprocalRankFusion`, k = RRF_K) of
+ * its rank by cosine similarity to the query among all sub-chunks and its rank among the BM25 `hits`
+ * with a positive score, both best first with ties by position. Computed from the ranks directly:
+ * the same sums, in the same order, as fusing the two full rankings.
+ */
+function hybridUnitScore(
+  keyword: KetRagKeywordIndex,
+  q: Float32Array,
+  hits: readonly { id: number; score: number }[],
+): (unit: number) => number {
+  const cosine = keyword.subChunkColumns
+    ? cosineScores(q, keyword.subChunkColumns)
+    : Float64Array.from(keyword.subChunkVectors, (v) => cosineSimilarity(q, v));
+  const cosineRank = descendingRanks(cosine);
+  const lexicalRank = new Int32Array(cosine.length).fill(-1);
+  let rank = 0;
+  for (const hit of hits) if (hit.score > 0) lexicalRank[hit.id] = rank++;
+  return (unit) => {
+    const fused = 0 + 1 / (RRF_K + cosineRank[unit]! + 1);
+    const r = lexicalRank[unit]!;
+    return r < 0 ? fused : fused + 1 / (RRF_K + r + 1);
+  };
+}
 
 /**
  * The keyword channel. With `entryPoints` `'lexical'`: the query's own keywords as seeds (rarest
@@ -29,10 +60,12 @@ function keywordItems({ index, query, queryVector: q, budget }: TextChannelInput
   let seeds: number[] | undefined;
   let unitScore: ((unit: number) => number) | undefined;
   if (o.entryPoints !== 'dense' && lexical) {
-    const bm25 = new Float64Array(lexical.size);
-    for (const hit of lexical.search(query, lexical.size)) bm25[hit.id] = hit.score;
+    // BM25 scores every sub-chunk with a query term, best first (ties: lower position first).
+    const hits = lexical.search(query, lexical.size);
     const lexicalSeeds = queryKeywordSeeds(keyword.bipartite, query);
     if (o.entryPoints === 'lexical') {
+      const bm25 = new Float64Array(lexical.size);
+      for (const hit of hits) bm25[hit.id] = hit.score;
       seeds = lexicalSeeds;
       unitScore = (unit) => bm25[unit]!;
     } else {
@@ -44,11 +77,7 @@ function keywordItems({ index, query, queryVector: q, budget }: TextChannelInput
           .map((k) => k.keyword)
           .filter((k) => !taken.has(k)),
       ];
-      const cosine = keyword.subChunkVectors.map((v) => cosineSimilarity(q, v));
-      const fused = new Float64Array(cosine.length);
-      const rankings = [rankPositions(cosine), rankPositions(bm25, (i) => bm25[i]! > 0)];
-      for (const hit of reciprocalRankFusion(rankings)) fused[hit.id] = hit.score;
-      unitScore = (unit) => fused[unit]!;
+      unitScore = hybridUnitScore(keyword, q, hits);
     }
   }
   const found = keywordChannel(

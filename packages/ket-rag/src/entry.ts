@@ -1,8 +1,9 @@
 /** Entry-point search over the sub-chunks, and the vector indexes the method builds. */
 import { indexVectors, type VectorHit, type VectorIndex } from '@grag/core';
 import { Bm25Index, type IndexProviders, searchEntryPoints } from '@grag/core/kit';
+import { unitColumns } from '@grag/keyword-bipartite';
 import type { KetRagOptions } from './options.js';
-import type { KetRagEntryIndex, KetRagIndex } from './types.js';
+import type { KetRagEntryIndex, KetRagIndex, KetRagKeywordIndex } from './types.js';
 
 /** A vector index of `vectors` (ids = positions) by the providers' factory. */
 export function vectorIndexOf(providers: IndexProviders, vectors: readonly ArrayLike<number>[]): VectorIndex {
@@ -36,4 +37,18 @@ export function searchSubChunks(index: KetRagIndex, query: string, q: Float32Arr
     ...(index.entry?.lexical ? { lexical: index.entry.lexical } : {}),
     k,
   });
+}
+
+/**
+ * The keyword channel's index from its parts; with `hybrid` entry points (which score every
+ * sub-chunk by cosine per query), the sub-chunk vectors by dimension as well (`unitColumns`).
+ */
+export function keywordIndexOf(
+  o: KetRagOptions,
+  parts: Omit<KetRagKeywordIndex, 'subChunkColumns'>,
+  dimensions: number,
+): KetRagKeywordIndex {
+  return o.entryPoints === 'hybrid'
+    ? { ...parts, subChunkColumns: unitColumns(parts.subChunkVectors, dimensions) }
+    : parts;
 }

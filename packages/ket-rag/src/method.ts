@@ -16,7 +16,7 @@ import { updateKetRag } from './update.js';
 import { KET_RAG_VARIANTS, type KetRagVariant } from './variants.js';
 
 /** Version of the index files' layout: 2 stores each vector collection once and graphs as typed arrays (1 still loads). */
-const FORMAT_VERSION = 2;
+const FORMAT_VERSION = 3;
 
 /**
  * What a loaded index depends on: retrieval embeds the query and searches the stored vectors

@@ -6,7 +6,7 @@
  * indexes over them are saved only when the factory cannot rebuild them as fast as it loads them
  * (see `IndexWriter.vectorIndex`). Indexes saved before updates existed have no `update.json`.
  */
-import { type IndexWriter, type OpenedIndex, shapeIssue, v } from '@grag/core/kit';
+import { decodeVectorRows, type IndexWriter, type OpenedIndex, shapeIssue, v } from '@grag/core/kit';
 import type { KetRagIndex, KetRagUpdateState } from './types.js';
 
 /** The name of the file that marks an index saved with update state. */
@@ -92,19 +92,53 @@ export async function saveKept(out: IndexWriter, index: KetRagIndex): Promise<vo
   );
 }
 
-/** The raw vector rows an index of version 2 holds, read once (the channels and the update state share them). */
-export async function loadRows(
-  opened: OpenedIndex<unknown, unknown>,
-  counts: Record<keyof typeof ROWS, number>,
-): Promise<Partial<Record<keyof typeof ROWS, Float32Array[]>>> {
-  const rows: Partial<Record<keyof typeof ROWS, Float32Array[]>> = {};
-  for (const key of Object.keys(ROWS) as (keyof typeof ROWS)[]) {
-    if (opened.names.includes(ROWS[key])) rows[key] = await opened.vectorRows(ROWS[key], counts[key]);
-  }
-  return rows;
+/** The raw vector rows of an index of version 2 or 3, each decoded when first asked for, once. */
+export interface RowReader {
+  (key: keyof typeof ROWS): Float32Array[] | undefined;
+  /** Whether the index holds the rows (without decoding them). */
+  has(key: keyof typeof ROWS): boolean;
 }
 
-/** Read the update state of a loaded `index` (its vectors: the `rows` already read), or undefined when saved without. */
+/**
+ * The raw vector rows an index holds, decoded on demand (their bytes are read now): what a channel
+ * needs is decoded at load, what only an update reads (chunk, entity and sentence rows beside their
+ * saved vector indexes) when the update state is.
+ */
+export async function rowReader(
+  opened: OpenedIndex<unknown, unknown>,
+  counts: Record<keyof typeof ROWS, number>,
+): Promise<RowReader> {
+  const dimensions = opened.providers.embedder.dimensions;
+  const bytes: Partial<Record<keyof typeof ROWS, Uint8Array>> = {};
+  for (const key of Object.keys(ROWS) as (keyof typeof ROWS)[]) {
+    if (opened.names.includes(ROWS[key])) bytes[key] = await opened.bytes(ROWS[key]);
+  }
+  const decoded: Partial<Record<keyof typeof ROWS, Float32Array[]>> = {};
+  const read = (key: keyof typeof ROWS) => {
+    const b = bytes[key];
+    if (b === undefined) return undefined;
+    decoded[key] ??= decodeVectorRows(b, counts[key], dimensions, opened.locate(ROWS[key]));
+    return decoded[key];
+  };
+  return Object.assign(read, { has: (key: keyof typeof ROWS) => bytes[key] !== undefined });
+}
+
+/** Set `object[field]` to a property that reads `value()` when first read (and can be set). */
+function lazyField<T extends object, K extends keyof T>(object: T, field: K, value: () => T[K]): void {
+  let state: { value: T[K] } | undefined;
+  Object.defineProperty(object, field, {
+    configurable: true,
+    enumerable: true,
+    get: () => {
+      state ??= { value: value() };
+      return state.value;
+    },
+    set: (v: T[K]) => {
+      state = { value: v };
+    },
+  });
+}
+
 /** What every saved update state holds, whatever the format: documents, titles, extractions, summaries. */
 interface StoredKept {
   documents: string[];
@@ -141,10 +175,15 @@ export function keptStateOf(stored: StoredKept): KetRagUpdateState {
   };
 }
 
+/**
+ * Read the update state of a loaded `index`, or undefined when it was saved without one. Its
+ * vectors are the index's rows, decoded when an update (or a save) first reads them: retrieval
+ * does not need the chunk, entity and sentence rows beside their saved vector indexes.
+ */
 export async function loadKept(
   opened: OpenedIndex<unknown, unknown>,
   index: KetRagIndex,
-  rows: Partial<Record<keyof typeof ROWS, Float32Array[]>>,
+  rows: RowReader,
 ): Promise<KetRagUpdateState | undefined> {
   if (!opened.names.includes(UPDATE_FILE)) return undefined;
   const stored = await opened.json(UPDATE_FILE, updateSchema);
@@ -152,16 +191,16 @@ export async function loadKept(
     checkKeptCoverage(stored, index);
     for (const key of Object.keys(ROWS) as (keyof typeof ROWS)[]) {
       const file = stored.vectors[key];
-      if (file !== undefined && (file !== ROWS[key] || !rows[key])) {
+      if (file !== undefined && (file !== ROWS[key] || !rows.has(key))) {
         shapeIssue(`vectors.${key}`, `names ${JSON.stringify(file)}, not a vector file of this index`);
       }
     }
   });
   const kept = keptStateOf(stored);
   const { vectors } = stored;
-  if (vectors.chunks) kept.chunkVectors = rows.chunks!;
-  if (vectors.subChunks) kept.subChunkVectors = rows.subChunks!;
-  if (vectors.entities) kept.entityVectors = rows.entities!;
-  if (vectors.sentences) kept.sentenceVectors = rows.sentences!;
+  if (vectors.chunks) lazyField(kept, 'chunkVectors', () => rows('chunks')!);
+  if (vectors.subChunks) lazyField(kept, 'subChunkVectors', () => rows('subChunks')!);
+  if (vectors.entities) lazyField(kept, 'entityVectors', () => rows('entities')!);
+  if (vectors.sentences) lazyField(kept, 'sentenceVectors', () => rows('sentences')!);
   return kept;
 }

@@ -8,7 +8,7 @@
 import { type OpenedIndex, v } from '@grag/core/kit';
 import type { KeywordBipartite } from '@grag/keyword-bipartite';
 import { derivedParts } from './build.js';
-import { entryIndex, unitSeeds, vectorIndexOf } from './entry.js';
+import { entryIndex, keywordIndexOf, unitSeeds, vectorIndexOf } from './entry.js';
 import type { KetRagOptions } from './options.js';
 import { checkKeptCoverage, keptFields, keptStateOf, UPDATE_FILE } from './persist-kept.js';
 import {
@@ -50,7 +50,15 @@ export async function loadKetRagV1(opened: OpenedIndex<KetRagOptions, unknown>):
     subChunkTexts,
     core: units.core,
     stats: units.stats,
-    ...derivedParts({ options, chunks: units.chunks, subChunkTexts, knn }),
+    ...derivedParts({
+      options,
+      chunks: units.chunks,
+      subChunks,
+      subChunkTexts,
+      knn,
+      tokenizer: providers.tokenizer,
+      counts: undefined,
+    }),
   };
   if (knn) index.knn = knn;
   if (options.textChannel === 'dense' || options.textChannel === 'knn') {
@@ -93,12 +101,16 @@ export async function loadKetRagV1(opened: OpenedIndex<KetRagOptions, unknown>):
     };
     const keywordVectors = await opened.vectors('keywords.vec', k.keywords.length);
     const subChunkVectors = await opened.float32Rows('subchunks.f32', subChunks.length);
-    index.keyword = {
-      bipartite,
-      keywordVectors,
-      subChunkVectors,
-      subChunkTokens: Int32Array.from(subChunkTexts, (t) => providers.tokenizer.count(t)),
-    };
+    index.keyword = keywordIndexOf(
+      options,
+      {
+        bipartite,
+        keywordVectors,
+        subChunkVectors,
+        subChunkTokens: Int32Array.from(subChunkTexts, (t) => providers.tokenizer.count(t)),
+      },
+      providers.embedder.dimensions,
+    );
     const entry = entryIndex(options, subChunkTexts, () => vectorIndexOf(providers, subChunkVectors));
     if (entry) index.entry = entry;
   } else if (options.textChannel === 'entry' || unitSeeds(options, index.skeleton !== undefined)) {

@@ -1,5 +1,6 @@
 /**
- * Saving and loading a KET-RAG index through core's persistence envelope, format version 2. Texts
+ * Saving and loading a KET-RAG index through core's persistence envelope, format version 3 (2 plus
+ * `counts.bin`, the sub-chunks' token counts as retrieved, see counts.ts; version 2 still loads). Texts
  * are gzipped JSON: `units.json` (chunks, sub-chunks, their texts, core chunks, stats),
  * `skeleton.json` (entity and relationship texts, aliases, title entities), `keywords.json` (the
  * keywords), `update.json` (see persist-kept.ts). Graphs are typed arrays: `knn.bin` (KNN edges),
@@ -24,9 +25,10 @@ import {
 import type { ChunkKnnGraph, KeywordBipartite, SubChunk } from '@grag/keyword-bipartite';
 import { keywordVectors } from '@grag/keyword-bipartite';
 import { derivedParts } from './build.js';
-import { entryIndex, unitSeeds } from './entry.js';
+import { countSubChunks, type SubChunkCounts } from './counts.js';
+import { entryIndex, keywordIndexOf, unitSeeds } from './entry.js';
 import { type KetRagOptions, resolveKetRagOptionsFor } from './options.js';
-import { loadKept, loadRows, ROWS, saveKept, vectorRowsOf } from './persist-kept.js';
+import { loadKept, ROWS, type RowReader, rowReader, saveKept, vectorRowsOf } from './persist-kept.js';
 import { loadKetRagV1 } from './persist-v1.js';
 import {
   checkKeywords,
@@ -40,7 +42,9 @@ import { assembleSkeleton } from './skeleton.js';
 import type { KetRagIndex, KetRagSkeleton } from './types.js';
 
 /** Format versions before the current one that still load. */
-const READS = [1] as const;
+const READS = [1, 2] as const;
+/** The sub-chunks' token counts as retrieved (format 3; see counts.ts). */
+const COUNTS_FILE = 'counts.bin';
 
 /** Save `index` as vector-index `file` (of `rows` kept as vector rows, or not kept: then always saved). */
 async function saveIndex(out: IndexWriter, file: string, index: VectorIndex, rows: unknown): Promise<void> {
@@ -142,6 +146,10 @@ export async function saveKetRag(
     // The entry search over the sub-chunks (with the keyword channel too: an approximate index is
     // loaded rather than built again).
     if (index.entry?.vectors) await saveIndex(out, 'subchunks.vec', index.entry.vectors, rows.subChunks);
+    // An index loaded from an older version has no counts yet: counted now.
+    const { text, item, itemWithBlankLine } =
+      index.counts ?? countSubChunks(index.providers.tokenizer, index.subChunks, index.subChunkTexts);
+    await out.arrays(COUNTS_FILE, { text, item, itemWithBlankLine });
     await saveKept(out, index);
   });
 }
@@ -194,7 +202,7 @@ async function loadSkeleton(
   opened: OpenedIndex<KetRagOptions, unknown>,
   subChunks: SubChunk[],
   subChunkTexts: string[],
-  entityRows: Float32Array[] | undefined,
+  rows: RowReader,
 ): Promise<KetRagSkeleton> {
   const options = opened.params;
   const texts = await opened.json('skeleton.json', skeletonSchemaV2);
@@ -251,7 +259,7 @@ async function loadSkeleton(
   });
   opened.check('skeleton.json', () => checkSkeleton(entities, relationships, subChunks));
   const entityVectors = await opened.vectorIndex('entities.vec', n, () =>
-    required(opened, entityRows, ROWS.entities),
+    required(opened, rows('entities'), ROWS.entities),
   );
   return assembleSkeleton({
     options,
@@ -319,6 +327,26 @@ async function loadBipartite(
   };
 }
 
+/** The sub-chunks' token counts of version 3 (`counts.bin`). */
+async function loadCounts(
+  opened: OpenedIndex<KetRagOptions, unknown>,
+  subChunks: number,
+): Promise<SubChunkCounts> {
+  const a = await opened.arrays(COUNTS_FILE);
+  const [text, item, itemWithBlankLine] = ['text', 'item', 'itemWithBlankLine'].map((n) => a.get(n));
+  for (const list of [text, item, itemWithBlankLine]) {
+    if (!(list instanceof Int32Array) || list.length !== subChunks || list.some((c) => c < 0)) {
+      throw opened.error(COUNTS_FILE, `lacks three int32 arrays of ${subChunks} token counts`);
+    }
+  }
+  return {
+    text: text as Int32Array,
+    item: item as Int32Array,
+    itemWithBlankLine: itemWithBlankLine as Int32Array,
+  };
+}
+
+/** Versions 2 and 3 (3 adds `counts.bin`). */
 async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promise<KetRagIndex> {
   const { providers, params: options } = opened;
   const units = await opened.json('units.json', unitsSchemaV2);
@@ -330,12 +358,13 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
   }
   const { chunks, subChunks, subChunkTexts } = units;
   const knn = units.knn ? await loadKnn(opened, units.knn.ids) : undefined;
+  const counts = opened.manifest.formatVersion >= 3 ? await loadCounts(opened, subChunks.length) : undefined;
   opened.check('units.json', () => checkUnits({ ...units, knn: knn ?? null }));
   const bipartite =
     options.textChannel === 'keyword' ? await loadBipartite(opened, subChunks, subChunkTexts) : undefined;
   const skeletonJson =
     units.core.length > 0 ? await opened.json('skeleton.json', skeletonSchemaV2) : undefined;
-  const rows = await loadRows(opened, {
+  const rows = await rowReader(opened, {
     chunks: chunks.length,
     subChunks: subChunks.length,
     entities: skeletonJson?.entities.length ?? 0,
@@ -350,32 +379,44 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
     subChunkTexts,
     core: units.core,
     stats: units.stats,
-    ...derivedParts({ options, chunks, subChunkTexts, knn }),
+    ...derivedParts({
+      options,
+      chunks,
+      subChunks,
+      subChunkTexts,
+      knn,
+      tokenizer: providers.tokenizer,
+      counts,
+    }),
   };
   if (knn) index.knn = knn;
   if (options.textChannel === 'dense' || options.textChannel === 'knn') {
     index.chunkVectors = await opened.vectorIndex('chunks.vec', chunks.length, () =>
-      required(opened, rows.chunks, ROWS.chunks),
+      required(opened, rows('chunks'), ROWS.chunks),
     );
   }
-  if (skeletonJson) index.skeleton = await loadSkeleton(opened, subChunks, subChunkTexts, rows.entities);
+  if (skeletonJson) index.skeleton = await loadSkeleton(opened, subChunks, subChunkTexts, rows);
   if (bipartite) {
-    const subChunkVectors = required(opened, rows.subChunks, ROWS.subChunks);
+    const subChunkVectors = required(opened, rows('subChunks'), ROWS.subChunks);
     const keywordIndex = await opened.vectorIndex('keywords.vec', bipartite.keywords.length, () =>
-      keywordVectors(bipartite, required(opened, rows.sentences, ROWS.sentences)),
+      keywordVectors(bipartite, required(opened, rows('sentences'), ROWS.sentences)),
     );
-    index.keyword = {
-      bipartite,
-      keywordVectors: keywordIndex,
-      subChunkVectors,
-      subChunkTokens: Int32Array.from(subChunkTexts, (t) => providers.tokenizer.count(t)),
-    };
+    index.keyword = keywordIndexOf(
+      options,
+      {
+        bipartite,
+        keywordVectors: keywordIndex,
+        subChunkVectors,
+        subChunkTokens: counts?.text ?? Int32Array.from(subChunkTexts, (t) => providers.tokenizer.count(t)),
+      },
+      providers.embedder.dimensions,
+    );
   }
   if (bipartite || options.textChannel === 'entry' || unitSeeds(options, index.skeleton !== undefined)) {
     const vectors =
       options.entryPoints !== 'lexical'
         ? await opened.vectorIndex('subchunks.vec', subChunks.length, () =>
-            required(opened, rows.subChunks, ROWS.subChunks),
+            required(opened, rows('subChunks'), ROWS.subChunks),
           )
         : undefined;
     const entry = entryIndex(options, subChunkTexts, vectors ? () => vectors : undefined);

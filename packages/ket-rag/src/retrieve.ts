@@ -40,7 +40,7 @@ export async function retrieveKetRag(
   assertKnownOptions(caller, options, KET_RAG_RETRIEVE_OPTION_KEYS);
   const started = performance.now();
   const o = index.options;
-  const { tokenizer } = index.providers;
+  const tokenizer = index.retrievalTokenizer;
   const budget = options.budgetTokens ?? DEFAULT_BUDGET_TOKENS;
   checkOption(caller, 'budgetTokens', budget, opt.nonNegative);
   checkOption(caller, 'topK', options.topK, RETRIEVE_OPTION_RULES.topK);

@@ -1,4 +1,4 @@
-import type { Chunk, ExtractedEntity, ExtractedRelation, VectorIndex } from '@grag/core';
+import type { Chunk, ExtractedEntity, ExtractedRelation, Tokenizer, VectorIndex } from '@grag/core';
 import type {
   EntityVocabulary,
   LocalSearchEntity,
@@ -6,7 +6,8 @@ import type {
   LocalSearchRelationship,
 } from '@grag/core/graph';
 import type { Bm25Index, IndexProviders } from '@grag/core/kit';
-import type { ChunkKnnGraph, KeywordBipartite, SubChunk } from '@grag/keyword-bipartite';
+import type { ChunkKnnGraph, KeywordBipartite, SubChunk, UnitColumns } from '@grag/keyword-bipartite';
+import type { SubChunkCounts } from './counts.js';
 import type { KetRagOptions } from './options.js';
 
 /** What indexing cost, as counted by the method itself (model-independent). */
@@ -68,6 +69,8 @@ export interface KetRagKeywordIndex {
   subChunkVectors: Float32Array[];
   /** Tokens of each sub-chunk text as retrieved (title line included), aligned with `subChunks`. */
   subChunkTokens: Int32Array;
+  /** `subChunkVectors` by dimension, for scoring every sub-chunk per query (`hybrid` entry points). */
+  subChunkColumns?: UnitColumns;
 }
 
 /** Dense and BM25 search over the sub-chunks, ids = sub-chunk positions. */
@@ -131,6 +134,10 @@ export interface KetRagIndex {
   keyword?: KetRagKeywordIndex;
   /** Entry-point search over the sub-chunks (text channels `'keyword'` with BM25, and `'entry'`). */
   entry?: KetRagEntryIndex;
+  /** Token counts of the sub-chunks as retrieved (absent in indexes saved before format 3). */
+  counts?: SubChunkCounts;
+  /** The tokenizer retrieval counts with: the providers' one, answering from `counts` (see counts.ts). */
+  retrievalTokenizer: Tokenizer;
   /** Search depths of the text channels: mean tokens of a chunk, estimated tokens (chars / 4) of a sub-chunk. */
   meanTokens: { chunk: number; subChunk: number };
   stats: KetRagStats;

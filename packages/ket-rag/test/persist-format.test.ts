@@ -1,8 +1,10 @@
 /**
- * The index format (version 2): each vector collection stored once, graphs as typed arrays, and a
- * saved-then-loaded index retrieving exactly what the index in memory does (same items, same
- * scores, same context), for every variant and for exact and approximate vector factories. Indexes
- * of version 1 still load; other versions are refused with a message saying to rebuild.
+ * The index format (version 3): each vector collection stored once, graphs as typed arrays, the
+ * sub-chunks' token counts, and a saved-then-loaded index retrieving exactly what the index in
+ * memory does (same items, same scores, same context), for every variant and for exact and
+ * approximate vector factories. Indexes of versions 1 and 2 still load (2: retrieving exactly what
+ * the code of its day retrieved from it, recorded); other versions are refused with a message
+ * saying to rebuild.
  */
 import { cp, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -30,7 +32,11 @@ const QUERIES = [
 ];
 // The offline preset: the v1 fixture was built with the offline defaults of its day.
 const BUILD = { chunking: 'document', subChunkSize: 16, preset: 'offline' } as const;
-const V1_FIXTURE = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'v1-index');
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const V1_FIXTURE = join(FIXTURES, 'v1-index');
+/** Saved by the code of format 2 (same corpus, context and build options), with what it retrieved. */
+const V2_FIXTURE = join(FIXTURES, 'v2-index');
+const V2_RETRIEVALS = join(FIXTURES, 'v2-retrievals.json');
 
 const context = (vectorIndex: VectorIndexFactory = flatIndexFactory): BuildContext =>
   createBuildContext({
@@ -47,7 +53,7 @@ async function retrievals(method: ReturnType<typeof createKetRag>, index: KetRag
 
 const root = temporaryRoot('ket-rag-format-');
 
-describe('ket-rag index format 2', () => {
+describe('ket-rag index format 3', () => {
   for (const variant of KET_RAG_VARIANTS) {
     it(`${variant}: a saved and loaded index retrieves exactly what the index in memory does`, async () => {
       const method = createKetRag({ variant });
@@ -88,6 +94,7 @@ describe('ket-rag index format 2', () => {
     expect(files.sort()).toEqual(
       [
         'chunks.rows',
+        'counts.bin',
         'entities.rows',
         'keywords.bin',
         'keywords.json',
@@ -102,10 +109,33 @@ describe('ket-rag index format 2', () => {
       ].sort(),
     );
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
-    expect(manifest.formatVersion).toBe(2);
+    expect(manifest.formatVersion).toBe(3);
   });
 
-  it('loads an index of format version 1 and retrieves as a fresh build; saved again, it is version 2; refuses a format version it does not read, saying to rebuild', async () => {
+  it('loads an index of format version 2 and retrieves exactly what the code of format 2 retrieved from it; saved again, it is version 3 and retrieves the same', async () => {
+    const method = createKetRag();
+    const recorded = JSON.parse(await readFile(V2_RETRIEVALS, 'utf8')) as {
+      query: string;
+      context: string;
+      tokens: number;
+      items: { id: string; kind: string; score: number }[];
+    }[];
+    const loaded = await method.load(V2_FIXTURE, context());
+    expect(loaded.counts).toBeUndefined();
+    const got = await retrievals(method, loaded);
+    expect(recorded.map((r) => r.query)).toEqual(QUERIES);
+    got.forEach((r, i) => {
+      expect(r.context).toBe(recorded[i]!.context);
+      expect(r.tokens).toBe(recorded[i]!.tokens);
+      expect(r.items.map(({ id, kind, score }) => ({ id, kind, score }))).toEqual(recorded[i]!.items);
+    });
+    const again = join(root(), 'v2-again');
+    await method.save(loaded, again);
+    expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(3);
+    expectIdenticalRetrievals(await retrievals(method, await method.load(again, context())), got);
+  });
+
+  it('loads an index of format version 1 and retrieves as a fresh build; saved again, it is version 3; refuses a format version it does not read, saying to rebuild', async () => {
     const method = createKetRag();
     const {
       index: fresh,
@@ -124,14 +154,14 @@ describe('ket-rag index format 2', () => {
         await cp(V1_FIXTURE, dir, { recursive: true });
       },
       refused: {
-        formatVersion: 3,
-        message: /format version 3; this version reads 2 \(and 1\)\. Rebuild the index/,
+        formatVersion: 4,
+        message: /format version 4; this version reads 3 \(and 1, 2\)\. Rebuild the index/,
       },
     });
     expect(loaded!.kept?.entityVectors).toHaveLength(fresh.kept!.entityVectors!.length);
     const again = join(root(), 'v1-again');
     await method.save(loaded!, again);
-    expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(2);
+    expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(3);
     expectIdenticalRetrievals(await retrievals(method, await method.load(again, context())), want);
     // An update of the loaded version-1 index equals one of the fresh build.
     const change = { remove: ['orsa'] };

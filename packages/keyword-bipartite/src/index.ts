@@ -32,6 +32,7 @@ export {
   seededShuffle,
   selectCoreChunks,
 } from './core-chunks.js';
+export { cosineScores, descendingRanks, type UnitColumns, unitColumns } from './cosines.js';
 export {
   distinctKeywords,
   ENGLISH_STOP_WORDS,
