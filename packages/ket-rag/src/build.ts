@@ -12,6 +12,7 @@ import {
   isFittableEmbedder,
   type Tokenizer,
 } from '@grag/core';
+import type { LocalSearchGraph } from '@grag/core/graph';
 import {
   type BuildRuntime,
   chunkCorpus as chunkCorpusBy,
@@ -30,7 +31,12 @@ import {
   selectCoreChunks,
   splitChunks,
 } from '@grag/keyword-bipartite';
-import { countSubChunks, retrievalTokenizer as retrievalTokenizerOf, type SubChunkCounts } from './counts.js';
+import {
+  countGraph,
+  countSubChunks,
+  retrievalTokenizer as retrievalTokenizerOf,
+  type SubChunkCounts,
+} from './counts.js';
 import { entryIndex, keywordIndexOf, unitSeeds, vectorIndexOf } from './entry.js';
 import type { KetRagOptions } from './options.js';
 import { neighbourLists } from './ranking.js';
@@ -74,9 +80,17 @@ export function derivedParts(input: {
   knn: ChunkKnnGraph | undefined;
   tokenizer: Tokenizer;
   counts: SubChunkCounts | undefined;
+  /** The skeleton's local-search graph, whose entities and relationships `counts` may count. */
+  graph?: LocalSearchGraph | undefined;
 }): Pick<KetRagIndex, 'knnNeighbours' | 'meanTokens' | 'retrievalTokenizer' | 'counts'> {
   const { options: o, chunks, subChunkTexts, counts } = input;
-  const retrievalTokenizer = retrievalTokenizerOf(input.tokenizer, input.subChunks, subChunkTexts, counts);
+  const retrievalTokenizer = retrievalTokenizerOf(
+    input.tokenizer,
+    input.subChunks,
+    subChunkTexts,
+    counts,
+    input.graph,
+  );
   const n = subChunkTexts.length;
   const meanTokens = {
     chunk: chunks.reduce((sum, c) => sum + c.tokens, 0) / Math.max(1, chunks.length),
@@ -287,6 +301,7 @@ export async function indexChunks(input: IndexChunksInput): Promise<KetRagIndex>
     stats.sentences = keyword.bipartite.sentences.length;
   }
 
+  if (skeleton) counts.graph = countGraph(tokenizer, skeleton.graph);
   const index: KetRagIndex = {
     providers,
     options: o,
@@ -304,6 +319,7 @@ export async function indexChunks(input: IndexChunksInput): Promise<KetRagIndex>
       knn,
       tokenizer: providers.tokenizer,
       counts,
+      graph: skeleton?.graph,
     }),
   };
   if (knn) index.knn = knn;

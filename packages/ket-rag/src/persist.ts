@@ -1,6 +1,7 @@
 /**
  * Saving and loading a KET-RAG index through core's persistence envelope, format version 3 (2 plus
- * `counts.bin`, the sub-chunks' token counts as retrieved, see counts.ts; version 2 still loads). Texts
+ * `counts.bin`: the token counts of the sub-chunks, entities and relationships as retrieval writes
+ * them, see counts.ts; version 2 still loads). Texts
  * are gzipped JSON: `units.json` (chunks, sub-chunks, their texts, core chunks, stats),
  * `skeleton.json` (entity and relationship texts, aliases, title entities), `keywords.json` (the
  * keywords), `update.json` (see persist-kept.ts). Graphs are typed arrays: `knn.bin` (KNN edges),
@@ -25,7 +26,7 @@ import {
 import type { ChunkKnnGraph, KeywordBipartite, SubChunk } from '@grag/keyword-bipartite';
 import { keywordVectors } from '@grag/keyword-bipartite';
 import { derivedParts } from './build.js';
-import { countSubChunks, type SubChunkCounts } from './counts.js';
+import { countGraph, countSubChunks, type SubChunkCounts } from './counts.js';
 import { entryIndex, keywordIndexOf, unitSeeds } from './entry.js';
 import { type KetRagOptions, resolveKetRagOptionsFor } from './options.js';
 import { loadKept, ROWS, type RowReader, rowReader, saveKept, vectorRowsOf } from './persist-kept.js';
@@ -147,9 +148,11 @@ export async function saveKetRag(
     // loaded rather than built again).
     if (index.entry?.vectors) await saveIndex(out, 'subchunks.vec', index.entry.vectors, rows.subChunks);
     // An index loaded from an older version has no counts yet: counted now.
-    const { text, item, itemWithBlankLine } =
-      index.counts ?? countSubChunks(index.providers.tokenizer, index.subChunks, index.subChunkTexts);
-    await out.arrays(COUNTS_FILE, { text, item, itemWithBlankLine });
+    const { tokenizer } = index.providers;
+    const counts = index.counts ?? countSubChunks(tokenizer, index.subChunks, index.subChunkTexts);
+    const graph = counts.graph ?? (skeleton ? countGraph(tokenizer, skeleton.graph) : undefined);
+    const { text, item, itemWithBlankLine } = counts;
+    await out.arrays(COUNTS_FILE, { text, item, itemWithBlankLine, ...(graph ?? {}) });
     await saveKept(out, index);
   });
 }
@@ -327,23 +330,34 @@ async function loadBipartite(
   };
 }
 
-/** The sub-chunks' token counts of version 3 (`counts.bin`). */
+/** The token counts of version 3 (`counts.bin`): of the sub-chunks, and of the skeleton's entities and relationships when it has one. */
 async function loadCounts(
   opened: OpenedIndex<KetRagOptions, unknown>,
   subChunks: number,
+  graph: { entities: number; relations: number },
 ): Promise<SubChunkCounts> {
   const a = await opened.arrays(COUNTS_FILE);
-  const [text, item, itemWithBlankLine] = ['text', 'item', 'itemWithBlankLine'].map((n) => a.get(n));
-  for (const list of [text, item, itemWithBlankLine]) {
-    if (!(list instanceof Int32Array) || list.length !== subChunks || list.some((c) => c < 0)) {
-      throw opened.error(COUNTS_FILE, `lacks three int32 arrays of ${subChunks} token counts`);
+  const list = (name: string, length: number): Int32Array => {
+    const found = a.get(name);
+    if (!(found instanceof Int32Array) || found.length !== length || found.some((c) => c < 0)) {
+      throw opened.error(COUNTS_FILE, `lacks ${name}, an int32 array of ${length} token counts`);
     }
-  }
-  return {
-    text: text as Int32Array,
-    item: item as Int32Array,
-    itemWithBlankLine: itemWithBlankLine as Int32Array,
+    return found;
   };
+  const counts: SubChunkCounts = {
+    text: list('text', subChunks),
+    item: list('item', subChunks),
+    itemWithBlankLine: list('itemWithBlankLine', subChunks),
+  };
+  if (a.has('entity')) {
+    counts.graph = {
+      entity: list('entity', graph.entities),
+      entityWithBlankLine: list('entityWithBlankLine', graph.entities),
+      relation: list('relation', graph.relations),
+      relationWithBlankLine: list('relationWithBlankLine', graph.relations),
+    };
+  }
+  return counts;
 }
 
 /** Versions 2 and 3 (3 adds `counts.bin`). */
@@ -358,18 +372,25 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
   }
   const { chunks, subChunks, subChunkTexts } = units;
   const knn = units.knn ? await loadKnn(opened, units.knn.ids) : undefined;
-  const counts = opened.manifest.formatVersion >= 3 ? await loadCounts(opened, subChunks.length) : undefined;
   opened.check('units.json', () => checkUnits({ ...units, knn: knn ?? null }));
   const bipartite =
     options.textChannel === 'keyword' ? await loadBipartite(opened, subChunks, subChunkTexts) : undefined;
   const skeletonJson =
     units.core.length > 0 ? await opened.json('skeleton.json', skeletonSchemaV2) : undefined;
+  const counts =
+    opened.manifest.formatVersion >= 3
+      ? await loadCounts(opened, subChunks.length, {
+          entities: skeletonJson?.entities.length ?? 0,
+          relations: skeletonJson?.relationships.length ?? 0,
+        })
+      : undefined;
   const rows = await rowReader(opened, {
     chunks: chunks.length,
     subChunks: subChunks.length,
     entities: skeletonJson?.entities.length ?? 0,
     sentences: bipartite?.sentences.length ?? 0,
   });
+  const skeleton = skeletonJson ? await loadSkeleton(opened, subChunks, subChunkTexts, rows) : undefined;
   const index: KetRagIndex = {
     providers,
     options,
@@ -387,6 +408,7 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
       knn,
       tokenizer: providers.tokenizer,
       counts,
+      graph: skeleton?.graph,
     }),
   };
   if (knn) index.knn = knn;
@@ -395,7 +417,7 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
       required(opened, rows('chunks'), ROWS.chunks),
     );
   }
-  if (skeletonJson) index.skeleton = await loadSkeleton(opened, subChunks, subChunkTexts, rows);
+  if (skeleton) index.skeleton = skeleton;
   if (bipartite) {
     const subChunkVectors = required(opened, rows('subChunks'), ROWS.subChunks);
     const keywordIndex = await opened.vectorIndex('keywords.vec', bipartite.keywords.length, () =>

@@ -1,11 +1,25 @@
 import type { Tokenizer } from '@grag/core';
-import { getTokenizer } from '@grag/core/kit';
+import { createBuildContext, flatIndexFactory, getTokenizer } from '@grag/core/kit';
+import { createScriptedEmbedder } from '@grag/core/test';
+import { createOfflineTasks } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
-import { countSubChunks, renderedSubChunk, retrievalTokenizer } from '../src/counts.js';
+import {
+  countSubChunks,
+  renderedEntity,
+  renderedRelation,
+  renderedSubChunk,
+  retrievalTokenizer,
+} from '../src/counts.js';
+import { createKetRag } from '../src/index.js';
+import { CORPUS } from './corpus.js';
 
 const base = getTokenizer('cl100k_base');
 const subChunks = [{ id: 'a/0' }, { id: 'a/1' }, { id: 'b/0' }];
-const texts = ['Alpha\nThe first line, ending.', 'Alpha\nSecond: 1881 —', 'Beta\nTrailing space.  '];
+const texts = [
+  'Alpha\nThe first line, ending.',
+  'Alpha\nSecond: 1881 —',
+  'Beta\nTwo paragraphs.\n\nThe second, with trailing space.  ',
+];
 
 /** `base`, counting every call (what the retrieval tokenizer leaves to it). */
 function spy(): Tokenizer & { calls: string[] } {
@@ -50,6 +64,15 @@ describe('retrievalTokenizer', () => {
     expect(inner.calls).toHaveLength(5);
   });
 
+  it('counts a context packed from sub-chunks from their stored counts alone', () => {
+    const inner = spy();
+    const t = retrievalTokenizer(inner, subChunks, texts, counts);
+    const context = [items[2], items[0], items[1]].join('\n\n');
+    expect(t.count(context)).toBe(base.count(context));
+    expect(t.count(`${context}\n\n`)).toBe(base.count(`${context}\n\n`));
+    expect(inner.calls).toEqual([]);
+  });
+
   it('counts any text exactly as the sum of its paragraphs', () => {
     const t = retrievalTokenizer(spy(), subChunks, texts, counts);
     const samples = [
@@ -63,6 +86,7 @@ describe('retrievalTokenizer', () => {
       'punctuation.\n\n!bang\n\n1881\n\n—dash',
       '\n\nleading blank line',
       'emoji 🎉\n\n🎉 after',
+      `${items[0]}\n\n[a/1] not the sub-chunk\n\n(paragraph) in brackets\n\n${items[2]}`,
     ];
     for (const text of samples) expect(t.count(text)).toBe(base.count(text));
   });
@@ -80,5 +104,37 @@ describe('retrievalTokenizer', () => {
     );
     expect(notAdditive.count(text)).toBe(base.count(text));
     expect(inner.calls).toEqual([text]);
+  });
+});
+
+describe('retrievalTokenizer over a built index', () => {
+  it("answers the skeleton's entities and relationships as local search writes them from the counts stored at build", async () => {
+    const ctx = createBuildContext({
+      embedder: createScriptedEmbedder({ dimensions: 16 }),
+      tasks: createOfflineTasks(),
+      vectorIndex: flatIndexFactory,
+    });
+    const index = await createKetRag().build(CORPUS, ctx, { chunking: 'document', preset: 'offline' });
+    const graph = index.skeleton!.graph;
+    expect(index.counts?.graph?.relation.length).toBe(graph.relationships.length);
+    const inner = spy();
+    const t = retrievalTokenizer(inner, index.subChunks, index.subChunkTexts, index.counts, graph);
+    const rendered = [
+      ...graph.entities.map((_, i) => renderedEntity(graph, i)),
+      ...graph.relationships.map((_, i) => renderedRelation(graph, i)),
+    ];
+    expect(rendered.length).toBeGreaterThan(10);
+    for (const text of rendered) {
+      expect(t.count(text)).toBe(base.count(text));
+      expect(t.count(`${text}\n\n`)).toBe(base.count(`${text}\n\n`));
+    }
+    const context = rendered.join('\n\n');
+    expect(t.count(context)).toBe(base.count(context));
+    expect(inner.calls).toEqual([]);
+    // A retrieval counts with it and gets what the plain tokenizer gives.
+    const r = await createKetRag().retrieve(index, 'Who founded the Kessler Shipyard?', {
+      budgetTokens: 400,
+    });
+    expect(r.tokens).toBe(base.count(r.context));
   });
 });
