@@ -7,7 +7,7 @@ import type { RetrievedItem } from '@grag/core';
 import { chunkItem, cosineSimilarity, RRF_K, rankDepthFor } from '@grag/core/kit';
 import {
   cosineScores,
-  descendingRanks,
+  descendingRankOf,
   keywordChannel,
   queryKeywordSeeds,
   rankKeywords,
@@ -36,12 +36,12 @@ function hybridUnitScore(
   const cosine = keyword.subChunkColumns
     ? cosineScores(q, keyword.subChunkColumns)
     : Float64Array.from(keyword.subChunkVectors, (v) => cosineSimilarity(q, v));
-  const cosineRank = descendingRanks(cosine);
+  const cosineRank = descendingRankOf(cosine);
   const lexicalRank = new Int32Array(cosine.length).fill(-1);
   let rank = 0;
   for (const hit of hits) if (hit.score > 0) lexicalRank[hit.id] = rank++;
   return (unit) => {
-    const fused = 0 + 1 / (RRF_K + cosineRank[unit]! + 1);
+    const fused = 0 + 1 / (RRF_K + cosineRank(unit) + 1);
     const r = lexicalRank[unit]!;
     return r < 0 ? fused : fused + 1 / (RRF_K + r + 1);
   };

@@ -72,3 +72,35 @@ export function descendingRanks(scores: ArrayLike<number>): Int32Array {
   for (let r = 0; r < order.length; r++) ranks[order[r]!] = r;
   return ranks;
 }
+
+/**
+ * The rank `descendingRanks(scores)[i]` of any position, without sorting positions: the scores are
+ * sorted once (natively), a position's rank is the number of greater scores (by binary search) plus
+ * the number of equal scores at lower positions (counted only when its score is shared). For a
+ * ranking read at a few positions of many (scores must not be NaN).
+ */
+export function descendingRankOf(scores: Float64Array): (position: number) => number {
+  const sorted = Float64Array.from(scores).sort();
+  const n = sorted.length;
+  return (position) => {
+    const x = scores[position]!;
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]! <= x) lo = mid + 1;
+      else hi = mid;
+    }
+    const end = lo;
+    hi = end;
+    lo = 0;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    let rank = n - end;
+    if (end - lo > 1) for (let j = 0; j < position; j++) if (scores[j] === x) rank++;
+    return rank;
+  };
+}

@@ -32,7 +32,13 @@ export {
   seededShuffle,
   selectCoreChunks,
 } from './core-chunks.js';
-export { cosineScores, descendingRanks, type UnitColumns, unitColumns } from './cosines.js';
+export {
+  cosineScores,
+  descendingRankOf,
+  descendingRanks,
+  type UnitColumns,
+  unitColumns,
+} from './cosines.js';
 export {
   distinctKeywords,
   ENGLISH_STOP_WORDS,

@@ -1,6 +1,6 @@
 import { cosineSimilarity } from '@grag/core/kit';
 import { describe, expect, it } from 'vitest';
-import { cosineScores, descendingRanks, unitColumns } from '../src/index.js';
+import { cosineScores, descendingRankOf, descendingRanks, unitColumns } from '../src/index.js';
 
 /** A deterministic pseudo-random stream (mulberry32). */
 function random(seed: number): () => number {
@@ -56,5 +56,15 @@ describe('descendingRanks', () => {
       expect(ranks[id]).toBe(rank);
     });
     expect([...descendingRanks([0.2, 0.9, 0.2, 0.5])]).toEqual([2, 0, 3, 1]);
+    // The same rank read at one position at a time.
+    const rankOf = descendingRankOf(Float64Array.from(scores));
+    scores.forEach((_, id) => {
+      expect(rankOf(id)).toBe(ranks[id]);
+    });
+    const signed = Float64Array.from([0, -0.5, 0.25, 0, -0, 0.25, 1]);
+    const want = descendingRanks(signed);
+    signed.forEach((_, id) => {
+      expect(descendingRankOf(signed)(id)).toBe(want[id]);
+    });
   });
 });
