@@ -16,12 +16,14 @@ import type { SgRagIndex } from './types.js';
 import { updateSgRagIndex } from './update.js';
 
 /**
- * On-disk format version written by `save`: 2 stores the label embeddings once (`labels.rows`; no
- * `labels.bin` when the vector-index factory is exact) and gzips `graph.json` and `update.json`.
+ * On-disk format version written by `save`: 3 stores the data graph's edges as typed arrays
+ * (`graph.bin`) and its strings once each (`graph.json`); 2 stored the label embeddings once
+ * (`labels.rows`; no `labels.bin` when the vector-index factory is exact) and gzips `graph.json` and
+ * `update.json`.
  */
-export const SG_RAG_FORMAT_VERSION = 2;
-/** Older format versions `load` still reads (1: `label-embeddings.f32` and plain JSON). */
-const READS = [1] as const;
+export const SG_RAG_FORMAT_VERSION = 3;
+/** Older format versions `load` still reads (1: `label-embeddings.f32` and plain JSON; 2: the graph as JSON). */
+const READS = [1, 2] as const;
 
 /**
  * What an index depends on: the embedder and the vector index hold the node label embeddings that

@@ -10,12 +10,15 @@ import {
 } from '@grag/core/kit';
 import { type DominanceEmbedder, loadDominanceEmbedder } from '@grag/dominance-gnn';
 import { RStarTree } from '@grag/rstar-index';
+import { graphOfStored, graphTablesSchema, storedGraph } from './graph-store.js';
 import { adjacencyOf, exactLabelIndex, pairKey, type SgGraph } from './kg.js';
 import { resolveSavedOptions } from './options.js';
 import type { SgRagIndex } from './types.js';
 import { loadUpdateState, saveUpdateState } from './update-state.js';
 
 const GRAPH_FILE = 'graph.json';
+/** Format 3: the edges as typed arrays (graph.json then holds the string tables; see graph-store.ts). */
+const GRAPH_ARRAYS_FILE = 'graph.bin';
 const PATHS_FILE = 'paths.bin';
 const TREE_FILE = 'tree.bin';
 const DOMINANCE_FILE = 'dominance.json';
@@ -75,7 +78,7 @@ function checkGraph(graph: SgGraph): void {
 
 /**
  * Write an index: the manifest (params, stats, provider fingerprints), the data graph
- * (`graph.json`), the path nodes (`paths.bin`, int32), the R*-tree (`tree.bin`), the dominance
+ * (`graph.json`, its strings once each, and `graph.bin`, its edges as typed arrays: format 3), the path nodes (`paths.bin`, int32), the R*-tree (`tree.bin`), the dominance
  * embedder with its choice, config and weights (`dominance.json`, exact float64 values: the query
  * side must reproduce the data side's model), the label vectors (`labels.bin`, the context's vector
  * index) and, for an index built from documents, what updates reuse (see `saveUpdateState`).
@@ -90,7 +93,9 @@ export async function saveSgRagIndex(
     target,
     { ...format, providers: index.providers, params: index.options, stats: index.stats },
     async (out) => {
-      await out.json(GRAPH_FILE, index.graph, { compress: true });
+      const stored = storedGraph(index.graph);
+      await out.json(GRAPH_FILE, stored.tables, { compress: true });
+      await out.arrays(GRAPH_ARRAYS_FILE, stored.arrays);
       await out.bytes(
         PATHS_FILE,
         new Uint8Array(pathNodes.buffer, pathNodes.byteOffset, pathNodes.byteLength),
@@ -124,7 +129,15 @@ export async function loadSgRagIndex(
     stats: v.record(v.number()),
   });
   const options = opened.params;
-  const graph = await opened.json(GRAPH_FILE, graphSchema);
+  const graph =
+    opened.manifest.formatVersion >= 3
+      ? graphOfStored(
+          opened,
+          GRAPH_ARRAYS_FILE,
+          await opened.json(GRAPH_FILE, graphTablesSchema),
+          await opened.arrays(GRAPH_ARRAYS_FILE),
+        )
+      : await opened.json(GRAPH_FILE, graphSchema);
   opened.check(GRAPH_FILE, () => checkGraph(graph));
   const n = graph.ids.length;
   const k = options.pathLength + 1;
