@@ -112,6 +112,7 @@ describe.each(METHODS)('grag query on a damaged %s index', (method) => {
     'naive-dense': ['chunks.json', 'embedder.json', 'embeddings.f32', 'manifest.json', 'vectors.bin'],
     'ket-rag': [
       'chunks.rows',
+      'counts.bin',
       'embedder.json',
       'entities.rows',
       'keywords.bin',

@@ -99,11 +99,7 @@ export interface RowReader {
   has(key: keyof typeof ROWS): boolean;
 }
 
-/**
- * The raw vector rows an index holds, decoded on demand (their bytes are read now): what a channel
- * needs is decoded at load, what only an update reads (chunk, entity and sentence rows beside their
- * saved vector indexes) when the update state is.
- */
+/** The raw vector rows an index holds, each decoded once, when first asked for (their bytes are read now). */
 export async function rowReader(
   opened: OpenedIndex<unknown, unknown>,
   counts: Record<keyof typeof ROWS, number>,
@@ -177,8 +173,7 @@ export function keptStateOf(stored: StoredKept): KetRagUpdateState {
 
 /**
  * Read the update state of a loaded `index`, or undefined when it was saved without one. Its
- * vectors are the index's rows, decoded when an update (or a save) first reads them: retrieval
- * does not need the chunk, entity and sentence rows beside their saved vector indexes.
+ * vectors are the index's rows (read through `rows`, which decodes each file once).
  */
 export async function loadKept(
   opened: OpenedIndex<unknown, unknown>,

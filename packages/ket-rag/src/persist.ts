@@ -444,6 +444,9 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
     const entry = entryIndex(options, subChunkTexts, vectors ? () => vectors : undefined);
     if (entry) index.entry = entry;
   }
+  // Every vector file is read and checked at load, also those only an update reads (a damaged index
+  // is refused when it loads, not when it is first updated).
+  for (const key of Object.keys(ROWS) as (keyof typeof ROWS)[]) rows(key);
   const kept = await loadKept(opened, index, rows);
   if (kept) index.kept = kept;
   return index;
