@@ -7,9 +7,12 @@
  */
 import { type IndexWriter, type OpenedIndex, shapeIssue, sourceLocationSchema, v } from '@grag/core/kit';
 import type { KeptChunk, SgRagIndex, SgRagUpdateState } from './types.js';
+import { checkStoredUpdate, keptChunksOf, storedUpdate, storedUpdateSchema } from './update-store.js';
 
 /** The artifact that marks an index saved with update state. */
 export const UPDATE_FILE = 'update.json';
+/** Format 3: the kept chunks' records as typed arrays (update.json then holds the strings; see update-store.ts). */
+const UPDATE_ARRAYS_FILE = 'update.bin';
 /** The label embeddings, one row per node (`IndexWriter.vectorRows`). */
 export const LABEL_ROWS_FILE = 'labels.rows';
 /** Format 1's label embeddings, one float32 row per node. */
@@ -43,16 +46,9 @@ const updateSchema = v.object({
 export async function saveUpdateState(out: IndexWriter, index: SgRagIndex): Promise<void> {
   const { kept } = index;
   if (!kept) return;
-  await out.json(
-    UPDATE_FILE,
-    {
-      documents: kept.documents,
-      chunks: kept.chunks.map((c) =>
-        c.location ? [c.id, c.docId, c.extraction, c.location] : [c.id, c.docId, c.extraction],
-      ),
-    },
-    { compress: true },
-  );
+  const stored = storedUpdate(kept.documents, kept.chunks);
+  await out.json(UPDATE_FILE, stored.json, { compress: true });
+  await out.arrays(UPDATE_ARRAYS_FILE, stored.arrays);
   await out.vectorRows(LABEL_ROWS_FILE, kept.labelEmbeddings, index.providers.embedder.dimensions);
 }
 
@@ -66,35 +62,45 @@ export async function loadUpdateState(
   index: Pick<SgRagIndex, 'graph'>,
 ): Promise<SgRagUpdateState | undefined> {
   if (!opened.names.includes(UPDATE_FILE)) return undefined;
-  const stored = await opened.json(UPDATE_FILE, updateSchema);
-  opened.check(UPDATE_FILE, () => {
-    const documents = new Set(stored.documents);
-    if (documents.size !== stored.documents.length) shapeIssue('documents', 'repeat an id');
-    const ids = new Set<string>();
-    stored.chunks.forEach(([id, docId], i) => {
-      if (ids.has(id)) shapeIssue(`chunks[${i}]`, `repeats the chunk id ${JSON.stringify(id)}`);
-      ids.add(id);
-      if (!documents.has(docId)) {
-        shapeIssue(`chunks[${i}]`, `names the document ${JSON.stringify(docId)}, which is not listed`);
-      }
+  let documents: string[];
+  let chunks: KeptChunk[];
+  if (opened.manifest.formatVersion >= 3) {
+    const stored = await opened.json(UPDATE_FILE, storedUpdateSchema);
+    opened.check(UPDATE_FILE, () => checkStoredUpdate(stored));
+    documents = stored.documents;
+    chunks = keptChunksOf(opened, UPDATE_ARRAYS_FILE, stored, await opened.arrays(UPDATE_ARRAYS_FILE));
+  } else {
+    const stored = await opened.json(UPDATE_FILE, updateSchema);
+    opened.check(UPDATE_FILE, () => {
+      const listed = new Set(stored.documents);
+      if (listed.size !== stored.documents.length) shapeIssue('documents', 'repeat an id');
+      const ids = new Set<string>();
+      stored.chunks.forEach(([id, docId], i) => {
+        if (ids.has(id)) shapeIssue(`chunks[${i}]`, `repeats the chunk id ${JSON.stringify(id)}`);
+        ids.add(id);
+        if (!listed.has(docId)) {
+          shapeIssue(`chunks[${i}]`, `names the document ${JSON.stringify(docId)}, which is not listed`);
+        }
+      });
     });
-  });
-  const chunks: KeptChunk[] = stored.chunks.map(([id, docId, extraction, location]) => ({
-    id,
-    docId,
-    ...(location ? { location } : {}),
-    extraction: {
-      entities: extraction.entities,
-      relations: extraction.relations.map(({ weight, keywords, ...rest }) => ({
-        ...rest,
-        weight: weight ?? Number.NaN,
-        ...(keywords ? { keywords } : {}),
-      })),
-    },
-  }));
+    documents = stored.documents;
+    chunks = stored.chunks.map(([id, docId, extraction, location]) => ({
+      id,
+      docId,
+      ...(location ? { location } : {}),
+      extraction: {
+        entities: extraction.entities,
+        relations: extraction.relations.map(({ weight, keywords, ...rest }) => ({
+          ...rest,
+          weight: weight ?? Number.NaN,
+          ...(keywords ? { keywords } : {}),
+        })),
+      },
+    }));
+  }
   const n = index.graph.ids.length;
   const labelEmbeddings = opened.names.includes(LABEL_ROWS_FILE)
     ? await opened.vectorRows(LABEL_ROWS_FILE, n)
     : await opened.float32Rows(LABEL_EMBEDDINGS_V1_FILE, n);
-  return { documents: stored.documents, chunks, labelEmbeddings };
+  return { documents, chunks, labelEmbeddings };
 }

@@ -50,14 +50,24 @@ const answersOf = (r: Retrieval) => r.trace.answers;
 
 const root = temporaryRoot('sg-rag-format-');
 
-/** Rewrite the format-3 index in `dir` as format 2 wrote it: the graph as one gzipped JSON, no graph.bin. */
+/** Rewrite the format-3 index in `dir` as format 2 wrote it: the graph and update state as gzipped JSON, no graph.bin or update.bin. */
 async function asFormat2(dir: string, index: SgRagIndex): Promise<void> {
   const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
   manifest.formatVersion = 2;
-  manifest.files = manifest.files.filter((f: string) => f !== 'graph.bin');
+  manifest.files = manifest.files.filter((f: string) => f !== 'graph.bin' && f !== 'update.bin');
   await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
-  await writeFile(join(dir, 'graph.json'), compress(new TextEncoder().encode(JSON.stringify(index.graph))));
+  const gzipped = (value: unknown) => compress(new TextEncoder().encode(JSON.stringify(value)));
+  await writeFile(join(dir, 'graph.json'), gzipped(index.graph));
+  const { documents, chunks } = index.kept!;
+  const update = {
+    documents,
+    chunks: chunks.map((c) =>
+      c.location ? [c.id, c.docId, c.extraction, c.location] : [c.id, c.docId, c.extraction],
+    ),
+  };
+  await writeFile(join(dir, 'update.json'), gzipped(update));
   await rm(join(dir, 'graph.bin'));
+  await rm(join(dir, 'update.bin'));
 }
 
 const FIXTURE_V2 = new URL('./__fixtures__/index-v2', import.meta.url).pathname;
@@ -105,6 +115,7 @@ describe('sg-rag index format 3', () => {
           'manifest.json',
           'paths.bin',
           'tree.bin',
+          'update.bin',
           ...GZIPPED,
           ...(kind === 'saved' ? ['labels.bin'] : []),
         ],
