@@ -124,6 +124,7 @@ describe.each(METHODS)('grag query on a damaged %s index', (method) => {
       'skeleton.json',
       'subchunks.rows',
       'units.json',
+      'update.bin',
       'update.json',
     ],
   };

@@ -6,7 +6,18 @@
  * indexes over them are saved only when the factory cannot rebuild them as fast as it loads them
  * (see `IndexWriter.vectorIndex`). Indexes saved before updates existed have no `update.json`.
  */
-import { decodeVectorRows, type IndexWriter, type OpenedIndex, shapeIssue, v } from '@grag/core/kit';
+import {
+  compress,
+  decodeArrays,
+  decodeVectorRows,
+  decompressed,
+  encodeArrays,
+  type IndexWriter,
+  type OpenedIndex,
+  shapeIssue,
+  v,
+} from '@grag/core/kit';
+import { extractionsOf, storedExtractions } from './persist-extractions.js';
 import type { KetRagIndex, KetRagUpdateState } from './types.js';
 
 /** The name of the file that marks an index saved with update state. */
@@ -41,6 +52,27 @@ export const keptFields = {
   summaries: v.array(v.tuple(v.string(), v.string())),
 };
 
+/** Which vector rows the update state reuses (file names, written once by the index). */
+const vectorsField = v.object({
+  chunks: v.optional(v.string()),
+  subChunks: v.optional(v.string()),
+  entities: v.optional(v.string()),
+  sentences: v.optional(v.string()),
+});
+
+/** Format 3: the extractions' chunk ids and strings here, their records in `update.bin`. */
+const updateSchemaV3 = v.object({
+  documents: keptFields.documents,
+  titles: keptFields.titles,
+  summaries: keptFields.summaries,
+  extractionIds: v.array(v.string()),
+  strings: v.array(v.string()),
+  vectors: vectorsField,
+});
+
+/** Format 3's typed arrays of the kept extractions, gzipped (see persist-extractions.ts). */
+export const UPDATE_ARRAYS_FILE = 'update.bin';
+
 const updateSchema = v.object({
   ...keptFields,
   /** Which vector rows the update state reuses (file names, written once by the index). */
@@ -74,13 +106,15 @@ export async function saveKept(out: IndexWriter, index: KetRagIndex): Promise<vo
   const { kept } = index;
   if (!kept) return;
   const refer = (key: keyof typeof ROWS, has: unknown) => (has ? { [key]: ROWS[key] } : {});
+  const stored = storedExtractions([...kept.extractions]);
   await out.json(
     UPDATE_FILE,
     {
       documents: kept.documents,
       titles: kept.titles,
-      extractions: [...kept.extractions],
       summaries: [...kept.summaries],
+      extractionIds: stored.ids,
+      strings: stored.strings,
       vectors: {
         ...refer('chunks', kept.chunkVectors),
         ...refer('subChunks', kept.subChunkVectors),
@@ -90,6 +124,8 @@ export async function saveKept(out: IndexWriter, index: KetRagIndex): Promise<vo
     },
     { compress: true },
   );
+  // Gzipped: positions in a string table compress about twice.
+  await out.bytes(UPDATE_ARRAYS_FILE, compress(encodeArrays(stored.arrays)));
 }
 
 /** The raw vector rows of an index of version 2 or 3, each decoded when first asked for, once. */
@@ -171,6 +207,14 @@ export function keptStateOf(stored: StoredKept): KetRagUpdateState {
   };
 }
 
+/** Format 3's update state in the shape of format 2's. */
+async function readV3(opened: OpenedIndex<unknown, unknown>) {
+  const { extractionIds, strings, ...rest } = await opened.json(UPDATE_FILE, updateSchemaV3);
+  const where = opened.locate(UPDATE_ARRAYS_FILE);
+  const arrays = decodeArrays(decompressed(await opened.bytes(UPDATE_ARRAYS_FILE), where), where);
+  return { ...rest, extractions: extractionsOf(opened, UPDATE_ARRAYS_FILE, extractionIds, strings, arrays) };
+}
+
 /**
  * Read the update state of a loaded `index`, or undefined when it was saved without one. Its
  * vectors are the index's rows (read through `rows`, which decodes each file once).
@@ -181,7 +225,8 @@ export async function loadKept(
   rows: RowReader,
 ): Promise<KetRagUpdateState | undefined> {
   if (!opened.names.includes(UPDATE_FILE)) return undefined;
-  const stored = await opened.json(UPDATE_FILE, updateSchema);
+  const stored =
+    opened.manifest.formatVersion >= 3 ? await readV3(opened) : await opened.json(UPDATE_FILE, updateSchema);
   opened.check(UPDATE_FILE, () => {
     checkKeptCoverage(stored, index);
     for (const key of Object.keys(ROWS) as (keyof typeof ROWS)[]) {

@@ -105,6 +105,7 @@ describe('ket-rag index format 3', () => {
         'skeleton.json',
         'subchunks.rows',
         'units.json',
+        'update.bin',
         'update.json',
       ].sort(),
     );
