@@ -1,12 +1,14 @@
 /**
  * The data graph as stored by format 3: `graph.json` holds the strings once each (node ids, labels
  * and descriptions; the distinct relation texts, chunk ids, document ids and source locations) and
- * `graph.bin` the edges as typed arrays (endpoints, and each edge's facts, chunks, documents and
+ * `graph.bin` (gzipped) the edges as typed arrays (endpoints, and each edge's facts, chunks, documents and
  * locations as CSR lists of positions in those tables). Reading it builds no schema over every
  * edge: the tables are checked, then every position against its table.
  */
 import type { SourceLocation } from '@grag/core';
 import {
+  decodeArrays,
+  decompressed,
   type OpenedIndex,
   packLists,
   type Schema,
@@ -145,4 +147,14 @@ export function graphOfStored(
     return edge;
   });
   return { ids: tables.ids, labels: tables.labels, descriptions: tables.descriptions, edges };
+}
+
+/** The typed arrays of gzipped artifact `file` (written as `compress(encodeArrays(arrays))`). */
+export function gunzippedArrays(
+  opened: OpenedIndex<unknown, unknown>,
+  file: string,
+  bytes: Uint8Array,
+): Map<string, StoredArray> {
+  const where = opened.locate(file);
+  return decodeArrays(decompressed(bytes, where), where);
 }

@@ -1,5 +1,7 @@
 import type { BuildContext, IndexStore } from '@grag/core';
 import {
+  compress,
+  encodeArrays,
   type MethodIndexFormat,
   openMethodIndex,
   type Schema,
@@ -10,7 +12,7 @@ import {
 } from '@grag/core/kit';
 import { type DominanceEmbedder, loadDominanceEmbedder } from '@grag/dominance-gnn';
 import { RStarTree } from '@grag/rstar-index';
-import { graphOfStored, graphTablesSchema, storedGraph } from './graph-store.js';
+import { graphOfStored, graphTablesSchema, gunzippedArrays, storedGraph } from './graph-store.js';
 import { adjacencyOf, exactLabelIndex, pairKey, type SgGraph } from './kg.js';
 import { resolveSavedOptions } from './options.js';
 import type { SgRagIndex } from './types.js';
@@ -95,7 +97,7 @@ export async function saveSgRagIndex(
     async (out) => {
       const stored = storedGraph(index.graph);
       await out.json(GRAPH_FILE, stored.tables, { compress: true });
-      await out.arrays(GRAPH_ARRAYS_FILE, stored.arrays);
+      await out.bytes(GRAPH_ARRAYS_FILE, compress(encodeArrays(stored.arrays)));
       await out.bytes(
         PATHS_FILE,
         new Uint8Array(pathNodes.buffer, pathNodes.byteOffset, pathNodes.byteLength),
@@ -135,7 +137,7 @@ export async function loadSgRagIndex(
           opened,
           GRAPH_ARRAYS_FILE,
           await opened.json(GRAPH_FILE, graphTablesSchema),
-          await opened.arrays(GRAPH_ARRAYS_FILE),
+          gunzippedArrays(opened, GRAPH_ARRAYS_FILE, await opened.bytes(GRAPH_ARRAYS_FILE)),
         )
       : await opened.json(GRAPH_FILE, graphSchema);
   opened.check(GRAPH_FILE, () => checkGraph(graph));

@@ -5,7 +5,16 @@
  * embeddings as `label-embeddings.f32` beside the vector index's own copy; it still loads. Indexes
  * built from triples, and indexes saved before updates existed, have neither and still load.
  */
-import { type IndexWriter, type OpenedIndex, shapeIssue, sourceLocationSchema, v } from '@grag/core/kit';
+import {
+  compress,
+  encodeArrays,
+  type IndexWriter,
+  type OpenedIndex,
+  shapeIssue,
+  sourceLocationSchema,
+  v,
+} from '@grag/core/kit';
+import { gunzippedArrays } from './graph-store.js';
 import type { KeptChunk, SgRagIndex, SgRagUpdateState } from './types.js';
 import { checkStoredUpdate, keptChunksOf, storedUpdate, storedUpdateSchema } from './update-store.js';
 
@@ -48,7 +57,7 @@ export async function saveUpdateState(out: IndexWriter, index: SgRagIndex): Prom
   if (!kept) return;
   const stored = storedUpdate(kept.documents, kept.chunks);
   await out.json(UPDATE_FILE, stored.json, { compress: true });
-  await out.arrays(UPDATE_ARRAYS_FILE, stored.arrays);
+  await out.bytes(UPDATE_ARRAYS_FILE, compress(encodeArrays(stored.arrays)));
   await out.vectorRows(LABEL_ROWS_FILE, kept.labelEmbeddings, index.providers.embedder.dimensions);
 }
 
@@ -68,7 +77,12 @@ export async function loadUpdateState(
     const stored = await opened.json(UPDATE_FILE, storedUpdateSchema);
     opened.check(UPDATE_FILE, () => checkStoredUpdate(stored));
     documents = stored.documents;
-    chunks = keptChunksOf(opened, UPDATE_ARRAYS_FILE, stored, await opened.arrays(UPDATE_ARRAYS_FILE));
+    chunks = keptChunksOf(
+      opened,
+      UPDATE_ARRAYS_FILE,
+      stored,
+      gunzippedArrays(opened, UPDATE_ARRAYS_FILE, await opened.bytes(UPDATE_ARRAYS_FILE)),
+    );
   } else {
     const stored = await opened.json(UPDATE_FILE, updateSchema);
     opened.check(UPDATE_FILE, () => {
