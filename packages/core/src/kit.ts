@@ -77,6 +77,12 @@ export {
   readHomes,
 } from './entity-index-files.js';
 export {
+  type PackedExtraction,
+  packExtractions,
+  stringTable,
+  unpackExtractions,
+} from './extraction-codec.js';
+export {
   BM25_DEFAULTS,
   BM25_STOP_WORDS,
   Bm25Index,
