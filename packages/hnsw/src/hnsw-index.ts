@@ -271,15 +271,7 @@ export class HnswIndex implements GraphVectorIndex {
    */
   async save(path: string): Promise<void> {
     const native = await this.serializeNative();
-    const meta: HnswMeta = {
-      metric: this.metric,
-      dimensions: this.dimensions,
-      M: this.M,
-      efConstruction: this.efConstruction,
-      efSearch: this.efSearch,
-      seed: this.seed,
-      sha256: sha256(native),
-    };
+    const meta = this.headerOf(native);
     const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
     await writeFile(
       tmp,
@@ -335,16 +327,23 @@ export class HnswIndex implements GraphVectorIndex {
    */
   async exportGraph(): Promise<Uint8Array> {
     const stripped = stripVectors(await this.serializeNative());
-    const meta: HnswMeta = {
+    return Buffer.concat([
+      fileHeader(HNSW_GRAPH_MAGIC, HNSW_GRAPH_FORMAT_VERSION, this.headerOf(stripped)),
+      stripped,
+    ]);
+  }
+
+  /** The JSON header of a saved index or graph: the parameters, and the SHA-256 of `payload`. */
+  private headerOf(payload: Uint8Array): HnswMeta {
+    return {
       metric: this.metric,
       dimensions: this.dimensions,
       M: this.M,
       efConstruction: this.efConstruction,
       efSearch: this.efSearch,
       seed: this.seed,
-      sha256: sha256(stripped),
+      sha256: sha256(payload),
     };
-    return Buffer.concat([fileHeader(HNSW_GRAPH_MAGIC, HNSW_GRAPH_FORMAT_VERSION, meta), stripped]);
   }
 
   /**
