@@ -39,7 +39,8 @@ function unrecovered(issue: ParseIssue): ParseIssue {
   return { ...issue, reason: `${issue.reason}${NOT_RECOVERED_NOTE}` };
 }
 
-function escapeRegExp(text: string): string {
+/** `text` as a literal inside a regular expression. */
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

@@ -6,6 +6,7 @@
  */
 import { stripCodeFences } from './lenient-json.js';
 import { cleanFieldText } from './record-fields.js';
+import { escapeRegExp } from './repair.js';
 
 /** Delimiters of a GraphRAG-style tuple output. */
 export interface TupleDelimiters {
@@ -65,10 +66,6 @@ function dropPartialSuffix(text: string, tokens: readonly string[]): string {
     }
   }
   return best > 0 ? trimmed.slice(0, -best) : text;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Field separators tried when the configured one is absent: `<|>` variants, `|`, tabs. */
