@@ -59,41 +59,50 @@ export function subjectEntities(input: SubjectEntitiesInput): Int32Array {
   return out;
 }
 
-function binaryHas(sorted: ArrayLike<number>, x: number): boolean {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const y = sorted[mid]!;
-    if (y === x) return true;
-    if (y < x) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
-}
-
 /**
  * Chunks in `'linked'` order: in the given order (by relevance), each followed by the chunks of
  * `nodes` whose subject entity it mentions (`chunkEntities`, ascending), in the given order.
+ *
+ * The chunks of `nodes` are listed by subject entity first, so a chunk's mentions are looked up
+ * once each (not tested against every chunk of `nodes`): once a chunk mentions an entity, every
+ * chunk of that subject is placed, and the entity's list is dropped. Linear in the mentions read.
  */
 export function linkedOrder(
   nodes: readonly number[],
   chunkEntities: readonly ArrayLike<number>[],
   subjects: ArrayLike<number>,
 ): number[] {
+  // Positions in `nodes` of the chunks of each subject entity, ascending.
+  const holders = new Map<number, number[]>();
+  for (let i = 0; i < nodes.length; i++) {
+    const s = subjects[nodes[i]!]!;
+    if (s < 0) continue;
+    const list = holders.get(s);
+    if (list === undefined) holders.set(s, [i]);
+    else list.push(i);
+  }
   const placed = new Set<number>();
   const out: number[] = [];
+  const picked: number[] = [];
   for (const c of nodes) {
     if (placed.has(c)) continue;
     placed.add(c);
     out.push(c);
+    if (holders.size === 0) continue;
     const mentions = chunkEntities[c]!;
-    for (const d of nodes) {
-      if (placed.has(d) || subjects[d]! < 0) continue;
-      if (binaryHas(mentions, subjects[d]!)) {
-        placed.add(d);
-        out.push(d);
-      }
+    picked.length = 0;
+    for (let j = 0; j < mentions.length; j++) {
+      const list = holders.get(mentions[j]!);
+      if (list === undefined) continue;
+      holders.delete(mentions[j]!);
+      for (const i of list) picked.push(i);
+    }
+    if (picked.length > 1) picked.sort((a, b) => a - b);
+    for (const i of picked) {
+      const d = nodes[i]!;
+      if (placed.has(d)) continue;
+      placed.add(d);
+      out.push(d);
     }
   }
   return out;

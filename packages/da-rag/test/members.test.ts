@@ -28,6 +28,51 @@ describe('linkedOrder', () => {
     // Nothing links: the order is kept.
     expect(linkedOrder([3, 2, 1], chunkEntities, [-1, -1, -1, -1, -1, -1])).toEqual([3, 2, 1]);
   });
+
+  test('is the order of the straightforward scan (every chunk tested after each placed one), seeded cases', () => {
+    // The definition, quadratic: after each chunk, every unplaced chunk of `nodes` whose subject it mentions.
+    const reference = (nodes: number[], chunkEntities: number[][], subjects: number[]) => {
+      const placed = new Set<number>();
+      const out: number[] = [];
+      for (const c of nodes) {
+        if (placed.has(c)) continue;
+        placed.add(c);
+        out.push(c);
+        for (const d of nodes) {
+          if (placed.has(d) || subjects[d]! < 0) continue;
+          if (chunkEntities[c]!.includes(subjects[d]!)) {
+            placed.add(d);
+            out.push(d);
+          }
+        }
+      }
+      return out;
+    };
+    let seed = 29;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let trial = 0; trial < 300; trial++) {
+      const chunks = 1 + Math.floor(random() * 40);
+      const entities = 1 + Math.floor(random() * 15);
+      const subjects = Array.from({ length: chunks }, () =>
+        random() < 0.3 ? -1 : Math.floor(random() * entities),
+      );
+      const chunkEntities = Array.from({ length: chunks }, () => {
+        const set = new Set<number>();
+        const count = Math.floor(random() * 5);
+        for (let j = 0; j < count; j++) set.add(Math.floor(random() * entities));
+        return [...set].sort((a, b) => a - b);
+      });
+      // Some orders repeat a chunk.
+      const nodes = Array.from({ length: Math.floor(random() * chunks * 1.2) }, () =>
+        Math.floor(random() * chunks),
+      );
+      const typed = chunkEntities.map((list) => Uint32Array.from(list));
+      expect(linkedOrder(nodes, typed, subjects)).toEqual(reference(nodes, chunkEntities, subjects));
+    }
+  });
 });
 
 describe('communityText', () => {
