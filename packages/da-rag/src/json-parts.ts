@@ -10,7 +10,7 @@
  * object, as format 2 wrote it, so one reader reads both.
  */
 import type { IndexWriter, OpenedIndex, Schema } from '@grag/core/kit';
-import { compress, shapeIssue } from '@grag/core/kit';
+import { compress, decompressed, shapeIssue, validate } from '@grag/core/kit';
 
 /** Characters of JSON one part holds at most (a single longer record is a part of its own). */
 export const PART_CHARS = 1 << 26;
@@ -27,7 +27,7 @@ export function partName(file: string, i: number): string {
  * records of that field go in groups of this many, never split across parts (an edge list's pairs).
  */
 export async function writeJsonParts(
-  out: IndexWriter,
+  out: Pick<IndexWriter, 'bytes'>,
   file: string,
   value: Readonly<Record<string, unknown>>,
   maxChars: number = PART_CHARS,
@@ -89,7 +89,7 @@ function render(
   return `{${fields.join(',')}}`;
 }
 
-function writePart(out: IndexWriter, name: string, json: string): Promise<void> {
+function writePart(out: Pick<IndexWriter, 'bytes'>, name: string, json: string): Promise<void> {
   return out.bytes(name, compress(new TextEncoder().encode(json)));
 }
 
@@ -103,7 +103,52 @@ export async function readJsonParts<T extends object>(
   file: string,
   schema: Schema<T>,
 ): Promise<T> {
-  const whole = (await opened.json(file, schema)) as Record<string, unknown>;
+  return decodeJsonParts(opened, file, schema, await jsonPartBytes(opened, file));
+}
+
+/**
+ * The stored bytes of `file` and of the parts of it the index holds (by name), read now so that
+ * {@link decodeJsonParts} can decode them later, synchronously.
+ */
+export async function jsonPartBytes(
+  opened: OpenedIndex<unknown, unknown>,
+  file: string,
+): Promise<Map<string, Uint8Array>> {
+  const stem = partName(file, 0).slice(0, -'0.json'.length);
+  const bytes = new Map<string, Uint8Array>();
+  for (const name of opened.names) {
+    if (name === file || (name.startsWith(stem) && name.endsWith('.json'))) {
+      bytes.set(name, await opened.bytes(name));
+    }
+  }
+  return bytes;
+}
+
+/**
+ * {@link readJsonParts} from the bytes {@link jsonPartBytes} read: each part decompressed, parsed
+ * and checked as `opened.json` does.
+ * @throws IndexFormatError naming the part that is missing, unreadable or of the wrong shape.
+ */
+export function decodeJsonParts<T extends object>(
+  opened: OpenedIndex<unknown, unknown>,
+  file: string,
+  schema: Schema<T>,
+  bytes: ReadonlyMap<string, Uint8Array>,
+): T {
+  const json = (name: string): Record<string, unknown> => {
+    const stored = bytes.get(name);
+    if (stored === undefined) throw opened.error(name, 'is missing');
+    const where = opened.locate(name);
+    const text = decompressed(stored, where);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(new TextDecoder().decode(text));
+    } catch (error) {
+      throw opened.error(name, `cannot be read (${(error as Error).message})`, { cause: error });
+    }
+    return validate(schema, parsed, where) as Record<string, unknown>;
+  };
+  const whole = json(file);
   const parts = whole.parts;
   delete whole.parts;
   opened.check(file, () => {
@@ -113,7 +158,7 @@ export async function readJsonParts<T extends object>(
   });
   for (let i = 1; i < ((parts as number | undefined) ?? 1); i++) {
     const name = partName(file, i);
-    const part = (await opened.json(name, schema)) as Record<string, unknown>;
+    const part = json(name);
     for (const [key, field] of Object.entries(part)) {
       if (!Array.isArray(field)) continue;
       const into = whole[key];

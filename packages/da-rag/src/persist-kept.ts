@@ -4,6 +4,7 @@
  * extraction. Indexes saved before updates
  * existed have no such file and still load, without `kept`.
  */
+import { createHash } from 'node:crypto';
 import type { Chunk, DocumentSegment } from '@grag/core';
 import {
   type IndexWriter,
@@ -13,7 +14,7 @@ import {
   sourceLocationSchema,
   v,
 } from '@grag/core/kit';
-import { PART_CHARS, readJsonParts, writeJsonParts } from './json-parts.js';
+import { decodeJsonParts, jsonPartBytes, PART_CHARS, writeJsonParts } from './json-parts.js';
 import type { DaRagKept } from './types.js';
 
 /** The artifact that keeps what an update reuses. */
@@ -69,12 +70,14 @@ const keptSchema: Schema<StoredKept> = v.object({
   ),
 });
 
-/** Write `kept` as {@link KEPT_FILE}. */
-export async function saveKept(
-  out: IndexWriter,
+/**
+ * The files of `kept` as {@link saveKept} writes them ({@link KEPT_FILE} and its parts), by name:
+ * rendered first so that the index can record their checksums ({@link keptChecksums}).
+ */
+export async function keptFiles(
   kept: DaRagKept,
   partChars: number = PART_CHARS,
-): Promise<void> {
+): Promise<Map<string, Uint8Array>> {
   const stored: StoredKept = {
     documents: kept.documents,
     extractions: kept.extractions.map((e) => ({
@@ -82,19 +85,78 @@ export async function saveKept(
       relations: e.relations.map((r) => ({ ...r, weight: Number.isFinite(r.weight) ? r.weight : null })),
     })),
   };
-  await writeJsonParts(out, KEPT_FILE, { ...stored }, partChars);
+  const files = new Map<string, Uint8Array>();
+  await writeJsonParts(
+    {
+      bytes: async (name, data) => {
+        files.set(name, data);
+      },
+    },
+    KEPT_FILE,
+    { ...stored },
+    partChars,
+  );
+  return files;
+}
+
+/** Write the files {@link keptFiles} rendered. */
+export async function saveKept(out: IndexWriter, files: ReadonlyMap<string, Uint8Array>): Promise<void> {
+  for (const [name, data] of files) await out.bytes(name, data);
+}
+
+/** SHA-256 (hex) of each file, as `[name, checksum]` pairs by name. */
+export function keptChecksums(files: ReadonlyMap<string, Uint8Array>): [string, string][] {
+  return [...files.keys()]
+    .sort()
+    .map((name) => [name, createHash('sha256').update(files.get(name)!).digest('hex')]);
 }
 
 /**
- * Read the kept update data of an index whose chunks are `chunks`, or `undefined` when it was
- * saved before updates existed. @throws IndexFormatError when the file disagrees with the chunks.
+ * The kept update data of an index whose chunks are `chunks`, or `undefined` when it was saved
+ * before updates existed, as a function that returns the same object on every call.
+ *
+ * With `checksums` (what `chunks.json` records of the files at save), the files are only compared
+ * with them now, and decoded and checked when the function is first called (an update or a save
+ * needs them, retrieval does not; decoding them was about half of loading a 1M-token index):
+ * damage to a file, or a file of another shape, is refused here as before, by its checksum.
+ * Without (an index saved before they were recorded), the files are decoded and checked now.
+ * @throws IndexFormatError when a file is missing, damaged or disagrees with the chunks.
  */
 export async function loadKept(
   opened: OpenedIndex<unknown, unknown>,
   chunks: readonly Chunk[],
-): Promise<DaRagKept | undefined> {
+  checksums: readonly (readonly [string, string])[] | undefined,
+): Promise<(() => DaRagKept) | undefined> {
   if (!opened.names.includes(KEPT_FILE)) return undefined;
-  const stored = await readJsonParts(opened, KEPT_FILE, keptSchema);
+  const bytes = await jsonPartBytes(opened, KEPT_FILE);
+  let kept: DaRagKept | undefined;
+  const decode = () => {
+    kept ??= decodeKept(opened, chunks, bytes);
+    return kept;
+  };
+  if (checksums === undefined) {
+    decode();
+    return decode;
+  }
+  const recorded = new Map(checksums);
+  for (const [name, checksum] of keptChecksums(bytes)) {
+    const want = recorded.get(name);
+    if (want === undefined) throw opened.error(name, 'is not one of the update files chunks.json records');
+    if (want !== checksum) {
+      throw opened.error(name, 'does not match the SHA-256 chunks.json records for it (damaged or replaced)');
+    }
+    recorded.delete(name);
+  }
+  for (const name of recorded.keys()) throw opened.error(name, 'is missing');
+  return decode;
+}
+
+function decodeKept(
+  opened: OpenedIndex<unknown, unknown>,
+  chunks: readonly Chunk[],
+  bytes: ReadonlyMap<string, Uint8Array>,
+): DaRagKept {
+  const stored = decodeJsonParts(opened, KEPT_FILE, keptSchema, bytes);
   opened.check(KEPT_FILE, () => {
     if (stored.extractions.length !== chunks.length) {
       shapeIssue('extractions', `has ${stored.extractions.length} entries for ${chunks.length} chunks`);

@@ -23,14 +23,20 @@ import { trussGraphFromEdges } from '@grag/ktruss';
 import { PART_CHARS, readJsonParts, writeJsonParts } from './json-parts.js';
 import { flatEdges, graphLinks } from './layers.js';
 import { savedDaRagOptions } from './options.js';
-import { loadKept, saveKept } from './persist-kept.js';
+import { keptChecksums, keptFiles, loadKept, saveKept } from './persist-kept.js';
 import type { DaRagIndex, DaRagStats } from './types.js';
+import { lazyField } from './util.js';
 
 interface StoredUnits {
   chunks: Chunk[];
   texts: string[];
   titles: string[];
   descriptions: string[];
+}
+
+/** `chunks.json`: the units, and the SHA-256 of each file of the kept update data (since it is decoded on first use). */
+interface StoredUnitsFile extends StoredUnits {
+  keptChecksums?: [string, string][];
 }
 
 interface StoredGraph {
@@ -63,11 +69,12 @@ function readVectors(
 
 const count = v.int({ min: 0 });
 const strings = v.array(v.string());
-const unitsSchema: Schema<StoredUnits> = v.object({
+const unitsSchema: Schema<StoredUnitsFile> = v.object({
   chunks: v.array(chunkSchema),
   texts: strings,
   titles: strings,
   descriptions: strings,
+  keptChecksums: v.optional(v.array(v.tuple(v.string(), v.string()))),
 });
 const edgeList = v.refine(v.array(count), (list) =>
   list.length % 2 === 0 ? undefined : 'has an odd length; it lists edges as pairs',
@@ -153,11 +160,13 @@ export async function saveDaRag(
     target,
     { ...format, providers: index.providers, params: index.options, stats: { ...index.stats, dimensions } },
     async (out) => {
-      const units: StoredUnits = {
+      const kept = index.kept ? await keptFiles(index.kept, partChars) : undefined;
+      const units: StoredUnitsFile = {
         chunks: index.chunks,
         texts: index.texts,
         titles: index.titles,
         descriptions: index.descriptions,
+        ...(kept ? { keptChecksums: keptChecksums(kept) } : {}),
       };
       const graph: StoredGraph = {
         entities: index.entities,
@@ -169,7 +178,7 @@ export async function saveDaRag(
       await writeJsonParts(out, GRAPH_FILE, { ...graph }, partChars, { chunkLayer: 2, simLayer: 2 });
       await out.vectorRows(CHUNK_VECTORS_FILE, index.chunkVectors, dimensions);
       await out.vectorRows(ENTITY_VECTORS_FILE, index.entityVectors, dimensions);
-      if (index.kept) await saveKept(out, index.kept, partChars);
+      if (kept) await saveKept(out, kept);
     },
   );
 }
@@ -199,16 +208,21 @@ export async function loadDaRag(
       );
     }
   });
-  const units = await readJsonParts(opened, UNITS_FILE, unitsSchema);
+  const { keptChecksums: checksums, ...units } = await readJsonParts(opened, UNITS_FILE, unitsSchema);
   opened.check(UNITS_FILE, () => checkUnits(units));
   const graph = await readJsonParts(opened, GRAPH_FILE, graphSchema);
   opened.check(GRAPH_FILE, () => checkGraph(units, graph));
   const chunkIds = units.chunks.map((c) => c.id);
   const entityIds = graph.entities.map((e) => e.id);
   const links = graphLinks({ chunkIds, entities: graph.entities, relations: graph.relations });
-  // Indexes saved before updates existed have no kept data: they load, but only rebuild.
-  const kept = await loadKept(opened, units.chunks);
-  return {
+  // Indexes saved before updates existed have no kept data: they load, but only rebuild. The
+  // checksums are trusted from format 3 on (a file rewritten as an older format changes bytes).
+  const kept = await loadKept(
+    opened,
+    units.chunks,
+    opened.manifest.formatVersion >= 3 ? checksums : undefined,
+  );
+  const index: DaRagIndex = {
     providers,
     options: opened.params,
     ...units,
@@ -226,7 +240,9 @@ export async function loadDaRag(
       ? trussGraphFromEdges(graph.entities.length, Uint32Array.from(graph.simLayer), { ids: entityIds })
       : null,
     stats,
-    ...(kept ? { kept } : {}),
     cache: {},
   };
+  // Decoded when first read (by an update or a save).
+  if (kept) lazyField(index, 'kept', kept);
+  return index;
 }

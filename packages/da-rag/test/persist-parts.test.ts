@@ -116,6 +116,45 @@ describe('da-rag index format 3 (JSON in parts)', () => {
     expect((error as Error).message).toMatch(/rebuild the index\.$/i);
   });
 
+  it('checks the kept update files by the checksums chunks.json records and decodes them when first read; without checksums, at load', async () => {
+    const damages = [
+      ['update.json', '{"unexpected": [1, 2, 3]}'],
+      [partName('update.json', 1), 'null'],
+    ] as const;
+    for (const [name, damage] of damages) {
+      for (const formatVersion of [3, 2]) {
+        const dir = join(root(), `kept-${formatVersion}-${name}`);
+        await saveDaRag(index, dir, FORMAT, PART_CHARS);
+        await writeFile(join(dir, name), damage);
+        if (formatVersion !== 3) {
+          // Format 2 recorded no checksums: the files are decoded and checked at load.
+          const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+          manifest.formatVersion = formatVersion;
+          await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+        }
+        const error = await daRag.load(dir, context()).catch((e: unknown) => e);
+        expect(IndexFormatError.isInstance(error), `${formatVersion} ${name}: ${String(error)}`).toBe(true);
+        expect((error as Error).message).toContain(join(dir, name));
+        expect((error as Error).message).toMatch(/rebuild the index\.$/i);
+      }
+    }
+    const dir = join(root(), 'kept-lazy');
+    await saveDaRag(index, dir, FORMAT, PART_CHARS);
+    const loaded = await daRag.load(dir, context());
+    // Not decoded yet: a property that decodes on first read, once.
+    expect(Object.getOwnPropertyDescriptor(loaded, 'kept')?.get).toBeTypeOf('function');
+    expect(loaded.kept).toBe(loaded.kept);
+    expect(loaded.kept).toEqual(index.kept);
+    // A part the checksums do not name is refused too.
+    await writeFile(join(dir, partName('update.json', 99)), 'null');
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+    manifest.files.push(partName('update.json', 99));
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+    const error = await daRag.load(dir, context()).catch((e: unknown) => e);
+    expect(IndexFormatError.isInstance(error), String(error)).toBe(true);
+    expect((error as Error).message).toContain(partName('update.json', 99));
+  });
+
   it('an index of format 2 (every JSON file whole) loads and retrieves the same', async () => {
     const dir = join(root(), 'v2');
     await daRag.save(index, dir);
