@@ -153,6 +153,7 @@ export {
   type ChunkRef,
   type CitedSource,
   citedSources,
+  locationKey,
   mergeProvenance,
   provenanceOf,
   sourceLabel,

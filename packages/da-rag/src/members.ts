@@ -4,12 +4,11 @@
  */
 import type { SourceLocation, Tokenizer } from '@grag/core';
 import { linkKey } from '@grag/core/graph';
-import { provenanceOf } from '@grag/core/kit';
 import { findEdge } from '@grag/ktruss';
 import { byRelevance, type FoundCommunity } from './community-search.js';
+import { chunkProvenance, memberTables, relationText } from './member-tables.js';
 import type { DaRagQueryOptions } from './options.js';
 import type { DaRagIndex } from './types.js';
-import { entityText } from './util.js';
 
 /** A community's member text and provenance. */
 export interface CommunityMembers {
@@ -22,7 +21,9 @@ export interface CommunityMembers {
    * after it), when known from the memoized counts of its lines; absent otherwise.
    */
   memberTokensWithBlankLine?: number;
-  /** The chunks it comes from, in context order. */
+  /** The chunks it comes from (positions), in context order. */
+  chunks: number[];
+  /** Their ids. */
   chunkIds: string[];
   docIds: string[];
   /** The distinct locations of those chunks, when their documents were loaded with segments. */
@@ -72,36 +73,43 @@ export function linkedOrder(
   chunkEntities: readonly ArrayLike<number>[],
   subjects: ArrayLike<number>,
 ): number[] {
-  // Positions in `nodes` of the chunks of each subject entity, ascending.
-  const holders = new Map<number, number[]>();
-  for (let i = 0; i < nodes.length; i++) {
+  let maxSubject = -1;
+  let maxNode = -1;
+  for (const c of nodes) {
+    if (subjects[c]! > maxSubject) maxSubject = subjects[c]!;
+    if (c > maxNode) maxNode = c;
+  }
+  // Positions in `nodes` of the chunks of each subject entity, ascending: a list per entity from
+  // head[e] through next[].
+  const head = new Int32Array(maxSubject + 1).fill(-1);
+  const next = new Int32Array(nodes.length);
+  for (let i = nodes.length - 1; i >= 0; i--) {
     const s = subjects[nodes[i]!]!;
     if (s < 0) continue;
-    const list = holders.get(s);
-    if (list === undefined) holders.set(s, [i]);
-    else list.push(i);
+    next[i] = head[s]!;
+    head[s] = i;
   }
-  const placed = new Set<number>();
+  const placed = new Uint8Array(maxNode + 1);
   const out: number[] = [];
   const picked: number[] = [];
   for (const c of nodes) {
-    if (placed.has(c)) continue;
-    placed.add(c);
+    if (placed[c] === 1) continue;
+    placed[c] = 1;
     out.push(c);
-    if (holders.size === 0) continue;
     const mentions = chunkEntities[c]!;
     picked.length = 0;
     for (let j = 0; j < mentions.length; j++) {
-      const list = holders.get(mentions[j]!);
-      if (list === undefined) continue;
-      holders.delete(mentions[j]!);
-      for (const i of list) picked.push(i);
+      const e = mentions[j]!;
+      if (e > maxSubject) break;
+      // Every chunk of this subject is placed now: the list is not read again.
+      for (let i = head[e]!; i >= 0; i = next[i]!) picked.push(i);
+      head[e] = -1;
     }
-    if (picked.length > 1) picked.sort((a, b) => a - b);
+    if (picked.length > 1) picked.sort((x, y) => x - y);
     for (const i of picked) {
       const d = nodes[i]!;
-      if (placed.has(d)) continue;
-      placed.add(d);
+      if (placed[d] === 1) continue;
+      placed[d] = 1;
       out.push(d);
     }
   }
@@ -138,7 +146,6 @@ export function renderMembers(input: RenderMembersInput): CommunityMembers {
   const { index, community: c, budget } = input;
   const { tokenizer } = index.providers;
   const lines: string[] = [];
-  let chunkIds: string[] = [];
   let used = 0;
   // Line counts are memoized by the tokenizer (the same chunk texts recur across queries); the
   // separator adds at most one token. The joined text is checked exactly at the end.
@@ -158,10 +165,13 @@ export function renderMembers(input: RenderMembersInput): CommunityMembers {
   let members: string;
   let memberTokens: number | undefined;
   let withBlankLine: number | undefined;
+  const tables = memberTables(index);
+  let chunks: number[];
   if (c.layer === 'chunk') {
+    chunks = [];
     for (const i of c.nodes) {
       const fits = take(index.texts[i]!, '\n\n');
-      if (fits || chunkIds.length === 0) chunkIds.push(index.chunks[i]!.id);
+      if (fits || chunks.length === 0) chunks.push(i);
       if (!fits) break;
     }
     members = lines.join('\n\n');
@@ -169,16 +179,14 @@ export function renderMembers(input: RenderMembersInput): CommunityMembers {
     withBlankLine = blankLineTrailedTokens(tokenizer, lines);
   } else {
     const included = new Set<number>();
-    const mentions = new Map<number, number>();
+    // How many included entities mention each chunk (the chunks in first-mention order).
+    const counts = tables.chunkCounts;
+    const mentioned: number[] = [];
     for (const v of c.nodes) {
-      const entity = index.entities[v]!;
-      const fits = take(entityText(entity.name, entity.descriptions), '\n');
+      const fits = take(tables.entityTexts[v]!, '\n');
       if (!fits && included.size > 0) break;
       included.add(v);
-      for (const id of entity.chunkIds) {
-        const chunk = index.chunkLayer.index.get(id)!;
-        mentions.set(chunk, (mentions.get(chunk) ?? 0) + 1);
-      }
+      for (const chunk of tables.entityChunks[v]!) if (counts[chunk]!++ === 0) mentioned.push(chunk);
       if (!fits) break;
     }
     if (c.layer === 'kg') {
@@ -189,20 +197,16 @@ export function renderMembers(input: RenderMembersInput): CommunityMembers {
       for (const [a, b] of edges) {
         const e = findEdge(index.kgLayer, a, b);
         if (e < 0) continue;
-        const relation = index.relations[e]!;
-        const names = `${index.entities[a]!.name} — ${index.entities[b]!.name}`;
-        if (!take(entityText(names, relation.descriptions), '\n')) break;
+        if (!take(relationText(index, tables, e, a, b), '\n')) break;
       }
     }
     members = lines.join('\n');
     const rel = input.chunkRelevance();
-    const chunks =
+    chunks =
       input.memberOrder === 'linked'
-        ? linkedOrder(byRelevance(mentions.keys(), rel), index.chunkEntities, indexSubjects(index))
-        : [...mentions.entries()]
-            .sort((x, y) => y[1] - x[1] || rel[y[0]]! - rel[x[0]]! || x[0] - y[0])
-            .map(([chunk]) => chunk);
-    chunkIds = chunks.map((chunk) => index.chunks[chunk]!.id);
+        ? linkedOrder(byRelevance(mentioned, rel), index.chunkEntities, indexSubjects(index))
+        : mentioned.sort((x, y) => counts[y]! - counts[x]! || rel[y]! - rel[x]! || x - y);
+    for (const chunk of mentioned) counts[chunk] = 0;
   }
   memberTokens ??= tokenizer.count(members);
   if (memberTokens > budget) {
@@ -210,12 +214,12 @@ export function renderMembers(input: RenderMembersInput): CommunityMembers {
     memberTokens = tokenizer.count(members);
     withBlankLine = undefined;
   }
-  const chunkOf = (id: string) => index.chunks[index.chunkLayer.index.get(id)!]!;
   return {
     members,
     memberTokens,
     ...(withBlankLine === undefined ? {} : { memberTokensWithBlankLine: withBlankLine }),
-    ...provenanceOf(chunkIds.map(chunkOf)),
+    chunks,
+    ...chunkProvenance(index, tables, chunks),
   };
 }
 

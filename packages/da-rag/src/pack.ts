@@ -38,14 +38,10 @@ export interface TracedCommunity {
  * The `'evidence'` score of a community: 10 × the mean relevance of the chunks it packs, on the
  * chunk relevance (one scale for every layer); 0 without chunks.
  */
-export function evidenceScore(
-  chunkIds: readonly string[],
-  chunkRelevance: ArrayLike<number>,
-  chunkIndex: ReadonlyMap<string, number>,
-): number {
+export function evidenceScore(chunks: readonly number[], chunkRelevance: ArrayLike<number>): number {
   let sum = 0;
-  for (const id of chunkIds) sum += chunkRelevance[chunkIndex.get(id)!]!;
-  return chunkIds.length === 0 ? 0 : (10 * sum) / chunkIds.length;
+  for (const c of chunks) sum += chunkRelevance[c]!;
+  return chunks.length === 0 ? 0 : (10 * sum) / chunks.length;
 }
 
 const LAYER_ORDER: Record<Layer, number> = { chunk: 0, kg: 1, sim: 2 };

@@ -138,9 +138,7 @@ export class RetrievalRun {
     return this.time('assess', () =>
       mapLimit(rendered, index.options.concurrency ?? DEFAULT_BUILD_CONCURRENCY, async (c) => {
         const offlineScore = () =>
-          scoreBy === 'evidence'
-            ? evidenceScore(c.chunkIds, this.chunkRelevance(), index.chunkLayer.index)
-            : 10 * c.qrScore;
+          scoreBy === 'evidence' ? evidenceScore(c.chunks, this.chunkRelevance()) : 10 * c.qrScore;
         if (!q.reports) return { ...c, score: offlineScore(), report: '' };
         const assessment = await tasks.assessCommunity(query, c.members, { abortSignal: signal });
         this.assessCalls++;

@@ -8,6 +8,7 @@ import type {
 } from '@grag/core';
 import type { Bm25Index, IndexProviders } from '@grag/core/kit';
 import type { TrussGraph, TrussIndex } from '@grag/ktruss';
+import type { MemberTables } from './member-tables.js';
 import type { DaRagOptions } from './options.js';
 import type { VectorPostings } from './relevance.js';
 
@@ -88,6 +89,7 @@ export interface DaRagIndex {
     chunkPostings?: VectorPostings | null;
     entityPostings?: VectorPostings | null;
     subjects?: Int32Array;
+    members?: MemberTables;
   };
 }
 
