@@ -54,6 +54,7 @@ class TiktokenTokenizer implements OffsetTokenizer {
   }
 
   readonly additiveAfterBlankLine = true;
+  readonly additiveAfterLineBreak = true;
   /** Recently counted texts (LRU by insertion order); retrieval counts the same passages again and again. */
   readonly #counts = new Map<string, number>();
 

@@ -131,6 +131,46 @@ describe.each(ENCODINGS)('tokenizer %s', (name) => {
     }
   });
 
+  it('adds counts up across a line break before a letter or digit (additiveAfterLineBreak), seeded texts', () => {
+    expect(tokenizer.additiveAfterLineBreak).toBe(true);
+    const pieces = [
+      'foo',
+      'Bar',
+      '.',
+      '!',
+      ' ',
+      '  ',
+      '\n',
+      '\n\n',
+      '/',
+      '(',
+      '"',
+      "'s",
+      '12',
+      '345',
+      'é',
+      '中文',
+    ];
+    const more = ['—', ':', ',', '\t', 'x.y', '\r\n', '...', '-', '🙂', ...UNICODE_SAMPLES];
+    const all = [...pieces, ...more];
+    let seed = 11;
+    const pick = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const text = () => Array.from({ length: 1 + pick(8) }, () => all[pick(all.length)]).join('');
+    let tested = 0;
+    while (tested < 3000) {
+      const a = text();
+      const b = text();
+      if (!/^[\p{L}\p{N}]/u.test(b)) continue;
+      tested++;
+      expect(tokenizer.count(`${a}\n${b}`), JSON.stringify([a, b])).toBe(
+        tokenizer.count(`${a}\n`) + tokenizer.count(b),
+      );
+    }
+  });
+
   it('reports token start offsets that cut the text into the decoded tokens', () => {
     const ascii = 'Offsets of ASCII tokens: 12345, well-known words; and punctuation!';
     const { tokens, offsets } = tokenizer.encodeWithOffsets(ascii);

@@ -201,6 +201,11 @@ export function renderMembers(input: RenderMembersInput): CommunityMembers {
       }
     }
     members = lines.join('\n');
+    const counted = lineJoinedTokens(tokenizer, lines);
+    if (counted) {
+      memberTokens = counted.joined;
+      withBlankLine = counted.trailed;
+    }
     const rel = input.chunkRelevance();
     chunks =
       input.memberOrder === 'linked'
@@ -250,6 +255,24 @@ export function blankLineTrailedTokens(tokenizer: Tokenizer, lines: readonly str
   let tokens = 0;
   for (const line of lines) tokens += tokenizer.count(`${line}\n\n`);
   return tokens;
+}
+
+/**
+ * Tokens of `lines.join('\n')` (`joined`) and of it followed by a blank line (`trailed`) from the
+ * (memoized) counts of its lines, each but the last with the line break after it, when the
+ * tokenizer's counts add up across a line break before a letter or digit (`additiveAfterLineBreak`)
+ * and every line after the first starts with one; `undefined` otherwise (count the joined text).
+ */
+export function lineJoinedTokens(
+  tokenizer: Tokenizer,
+  lines: readonly string[],
+): { joined: number; trailed: number } | undefined {
+  if (tokenizer.additiveAfterLineBreak !== true || lines.length === 0) return undefined;
+  for (let i = 1; i < lines.length; i++) if (!/^[\p{L}\p{N}]/u.test(lines[i]!)) return undefined;
+  let head = 0;
+  for (let i = 0; i < lines.length - 1; i++) head += tokenizer.count(`${lines[i]}\n`);
+  const last = lines[lines.length - 1]!;
+  return { joined: head + tokenizer.count(last), trailed: head + tokenizer.count(`${last}\n\n`) };
 }
 
 /** The text a packed community writes: its report, its members, or both. */

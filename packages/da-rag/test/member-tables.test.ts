@@ -21,23 +21,25 @@ describe('chunkProvenance', () => {
               ? { path: `f${pick(3)}.jsonl`, record: 1 + pick(4) }
               : // The same place with its fields in another order.
                 { record: 1 + pick(4), path: `f${pick(3)}.jsonl` };
-        return {
+        const chunk: Chunk = {
           id: `c${i}`,
           docId: `d${pick(8)}`,
+          order: i,
           text: '',
-          index: i,
+          tokens: 0,
           start: 0,
           end: 0,
-          tokens: 0,
-          ...(location ? { location } : {}),
-        } as Chunk;
+        };
+        return location ? { ...chunk, location } : chunk;
       });
       const tables = {
         locationKeys: chunks.map((c) => (c.location ? locationKey(c.location) : undefined)),
       } as MemberTables;
       const index = { chunks } as DaRagIndex;
       const positions = Array.from({ length: pick(2 * chunks.length) }, () => pick(chunks.length));
-      expect(chunkProvenance(index, tables, positions)).toEqual(provenanceOf(positions.map((i) => chunks[i]!)));
+      expect(chunkProvenance(index, tables, positions)).toEqual(
+        provenanceOf(positions.map((i) => chunks[i]!)),
+      );
     }
   });
 });

@@ -2,7 +2,7 @@ import type { Tokenizer } from '@grag/core';
 import { getTokenizer } from '@grag/core/kit';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { blankLineJoinedTokens, blankLineTrailedTokens } from '../src/members.js';
+import { blankLineJoinedTokens, blankLineTrailedTokens, lineJoinedTokens } from '../src/members.js';
 import {
   bestCandidate,
   type Candidate,
@@ -230,6 +230,59 @@ describe('blankLineJoinedTokens', () => {
         { ...tokenizer, count: (t) => tokenizer.count(t), additiveAfterBlankLine: false },
         ['a', 'b'],
       ),
+    ).toBeUndefined();
+  });
+});
+
+describe('lineJoinedTokens', () => {
+  test('counts lines joined by line breaks, and followed by a blank line, as those texts are counted (seeded entity-like lines)', () => {
+    for (const name of ['cl100k_base', 'o200k_base'] as const) {
+      const tokenizer = getTokenizer(name);
+      const words = [
+        'Meridian',
+        'vessel',
+        '1923',
+        'Kessler:',
+        'built',
+        '—',
+        'the',
+        '"ferry".',
+        '/',
+        '(x)',
+        'é',
+        '  ',
+      ];
+      let seed = 3;
+      const pick = (n: number) => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        return seed % n;
+      };
+      for (let trial = 0; trial < 300; trial++) {
+        const lines = Array.from({ length: 1 + pick(6) }, (_, i) => {
+          const line = Array.from({ length: 1 + pick(6) }, () => words[pick(words.length)]).join(' ');
+          return i === 0 || pick(5) > 0 ? line.replace(/^[^\p{L}\p{N}]+/u, 'A') : line;
+        });
+        const counted = lineJoinedTokens(tokenizer, lines);
+        if (lines.slice(1).some((l) => !/^[\p{L}\p{N}]/u.test(l))) {
+          expect(counted).toBeUndefined();
+          continue;
+        }
+        expect(counted).toEqual({
+          joined: tokenizer.count(lines.join('\n')),
+          trailed: tokenizer.count(`${lines.join('\n')}\n\n`),
+        });
+      }
+    }
+  });
+
+  test('gives up without lines, or with a tokenizer whose counts need not add up across a line break', () => {
+    const tokenizer = getTokenizer();
+    expect(lineJoinedTokens(tokenizer, [])).toBeUndefined();
+    expect(
+      lineJoinedTokens({ ...tokenizer, count: (t) => tokenizer.count(t), additiveAfterLineBreak: false }, [
+        'a',
+        'b',
+      ]),
     ).toBeUndefined();
   });
 });

@@ -15,6 +15,14 @@ export interface Tokenizer {
    * context from its parts.
    */
   readonly additiveAfterBlankLine?: boolean;
+  /**
+   * True when counts add up across a line break before a letter or digit: `count(a + '\n' + b) ===
+   * count(a + '\n') + count(b)` for every `b` whose first character is a letter or a digit (`\p{L}`,
+   * `\p{N}`). tiktoken's pre-tokenizers (cl100k_base, o200k_base) end a piece at a line break that such
+   * a character follows, so BPE never merges across it; lines joined by single line breaks are then
+   * counted from their memoized counts.
+   */
+  readonly additiveAfterLineBreak?: boolean;
   /** The longest prefix of `text` that ends at a token boundary (snapped back to a whole character) with at most `maxTokens` tokens. */
   truncate(text: string, maxTokens: number): string;
 }
