@@ -198,7 +198,7 @@ function qrScorePhase(
   c: number,
 ): Pick<PhaseOne, 'order' | 'alive' | 'initialQrScore' | 'checks'> {
   const { nodeAlive, isQuery, support } = state;
-  const order = Array.from(component.nodes).sort((a, b) => rel[a]! - rel[b]! || a - b);
+  const order = byAscendingRelevance(component.nodes, rel);
   let alive = order.length;
   let sum = 0;
   for (const v of order) sum += rel[v]!;
@@ -243,6 +243,26 @@ function qrScorePhase(
     });
   }
   return { order, alive, initialQrScore, checks };
+}
+
+/**
+ * `nodes` (ascending) by ascending relevance, ties by ascending index: the nodes of relevance 0 (most
+ * of a large component, whose relevance is the query's) keep their order between the sorted
+ * negative and positive ones, so only those are sorted.
+ */
+export function byAscendingRelevance(nodes: Uint32Array, rel: Float64Array): number[] {
+  const negative: number[] = [];
+  const zero: number[] = [];
+  const positive: number[] = [];
+  for (const v of nodes) {
+    const r = rel[v]!;
+    if (r === 0) zero.push(v);
+    else (r < 0 ? negative : positive).push(v);
+  }
+  const ascending = (a: number, b: number) => rel[a]! - rel[b]! || a - b;
+  negative.sort(ascending);
+  positive.sort(ascending);
+  return negative.concat(zero, positive);
 }
 
 function maskOf(m: number, edges: ArrayLike<number>): Uint8Array {

@@ -13,6 +13,7 @@ import {
   TrussIndex,
   trussGraphFromEdges,
 } from '../src/index.js';
+import { byAscendingRelevance } from '../src/peel.js';
 import { bruteKTruss, clique, isConnectedKTruss, type Pair, pairKey } from './oracle.js';
 import { referencePeel, referencePrepare } from './reference-peel.js';
 
@@ -446,5 +447,23 @@ describe('peelTruss', () => {
       peelTruss({ ...bare, triangles }, rel, 1, Number.POSITIVE_INFINITY),
     );
     expect(bare.triangles?.offsets).toEqual(triangles?.offsets);
+  });
+});
+
+describe('byAscendingRelevance', () => {
+  test('is the nodes sorted by ascending relevance, ties by index (seeded: zeros, negative zero, ties, negatives)', () => {
+    let seed = 5;
+    const pick = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const values = [0, -0, 0, 0, 0.5, 0.25, -0.25, 1, 0.5, 1e-9, -1];
+    for (let trial = 0; trial < 300; trial++) {
+      const n = 1 + pick(60);
+      const rel = Float64Array.from({ length: n }, () => values[pick(values.length)]!);
+      const nodes = Uint32Array.from(Array.from({ length: n }, (_, i) => i).filter(() => pick(3) > 0));
+      const sorted = Array.from(nodes).sort((a, b) => rel[a]! - rel[b]! || a - b);
+      expect(byAscendingRelevance(nodes, rel)).toEqual(sorted);
+    }
   });
 });
