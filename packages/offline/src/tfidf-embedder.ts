@@ -127,6 +127,11 @@ function validate(options: HashedTfidfOptions): void {
  * TF), so it can embed a few texts ad hoc; `fitted` tells which. A text with no word gives the
  * zero vector.
  */
+/** Texts up to this many characters have their embeddings memoized (see `HashedTfidfEmbedder`). */
+const MEMO_MAX_CHARS = 1000;
+/** Embeddings memoized at most. */
+const MEMO_ENTRIES = 4096;
+
 export class HashedTfidfEmbedder implements FittableEmbedder {
   readonly specificationVersion = 'v1' as const;
   readonly provider = 'offline';
@@ -274,8 +279,40 @@ export class HashedTfidfEmbedder implements FittableEmbedder {
     return this.#weightBuffer;
   }
 
-  /** The embedding of one text (synchronous). */
+  /**
+   * Embeddings of short texts (sentences, entity texts), kept by text while the IDF stays the same:
+   * DA-RAG's assessment embeds each sentence of every candidate community, and the same chunk's
+   * sentences recur across candidates. Stored sparse (the non-zero components); least recently used
+   * first out.
+   */
+  readonly #memo = new Map<string, { at: Uint32Array; values: Float32Array }>();
+  #memoRevision = 0;
+
+  /** The embedding of one text (synchronous; a new array on every call). */
   embed(text: string): Float32Array {
+    if (text.length > MEMO_MAX_CHARS) return this.#embed(text);
+    if (this.#memoRevision !== this.#revision) {
+      this.#memo.clear();
+      this.#memoRevision = this.#revision;
+    }
+    const hit = this.#memo.get(text);
+    if (hit !== undefined) {
+      this.#memo.delete(text);
+      this.#memo.set(text, hit);
+      const out = new Float32Array(this.dimensions);
+      for (let i = 0; i < hit.at.length; i++) out[hit.at[i]!] = hit.values[i]!;
+      return out;
+    }
+    const out = this.#embed(text);
+    const at: number[] = [];
+    // Every component that is not +0 (a −0 is kept as it is).
+    for (let d = 0; d < out.length; d++) if (out[d] !== 0 || Object.is(out[d], -0)) at.push(d);
+    this.#memo.set(text, { at: Uint32Array.from(at), values: Float32Array.from(at, (d) => out[d]!) });
+    if (this.#memo.size > MEMO_ENTRIES) this.#memo.delete(this.#memo.keys().next().value as string);
+    return out;
+  }
+
+  #embed(text: string): Float32Array {
     const out = new Float32Array(this.dimensions);
     const features = this.#features(text);
     const idf = this.#idf;

@@ -59,6 +59,32 @@ describe('HashedTfidfEmbedder', () => {
     expect(Array.from(x!)).toEqual(Array.from(z!));
   });
 
+  test('gives a text embedded again (memoized) the same vector bit for bit, a new array each time, and refits anew', async () => {
+    const bits = (v: Float32Array) => Array.from(new Uint32Array(v.buffer, v.byteOffset, v.length));
+    const a = new HashedTfidfEmbedder();
+    a.fit(corpus);
+    const texts = [...corpus, ' ... ', 'x'.repeat(1500), corpus[0]!];
+    const first = await embed(a, texts);
+    first[0]!.fill(7); // a caller changing its array changes nothing kept
+    const again = await embed(a, texts);
+    const fresh = new HashedTfidfEmbedder();
+    fresh.fit(corpus);
+    const want = await embed(fresh, texts);
+    again.forEach((v, i) => {
+      expect(bits(v), String(i)).toEqual(bits(want[i]!));
+    });
+    expect(again[0]).not.toBe(again[texts.length - 1]);
+    // A new fit: every text is embedded with the new IDF.
+    a.fit(corpus.slice(0, 2));
+    const refit = new HashedTfidfEmbedder();
+    refit.fit(corpus.slice(0, 2));
+    const after = await embed(a, texts);
+    const wantAfter = await embed(refit, texts);
+    after.forEach((v, i) => {
+      expect(bits(v), String(i)).toEqual(bits(wantAfter[i]!));
+    });
+  });
+
   test('puts related texts closer than unrelated ones', async () => {
     const embedder = new HashedTfidfEmbedder();
     embedder.fit(corpus);
