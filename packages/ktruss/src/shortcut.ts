@@ -215,9 +215,6 @@ export function settleWithoutPhase(
   if (!(minRel >= sum / high.length)) {
     prepared.pinning ??= pinningOf(prepared);
     const low = liveLowBound(prepared, prepared.pinning, component.nodes, component.edges, high);
-    (globalThis as { __dbg?: string[] }).__dbg?.push(
-      `k=${prepared.truss.k} high=${high.length} low=${low} need=${(sum / minRel).toFixed(1)}`,
-    );
     if (!(minRel >= sum / (high.length + low))) return undefined;
   }
   return found;
