@@ -52,8 +52,11 @@ function not(at: string, expected: string, value: unknown): never {
   throw new ShapeIssue(at, `is not ${expected} (got ${describe(value)})`);
 }
 
-const key = (at: string, name: string): string =>
-  /^[A-Za-z_$][\w$]*$/.test(name) ? (at === '' ? name : `${at}.${name}`) : `${at}[${JSON.stringify(name)}]`;
+/** Whether `name` is written `a.name` in a path (else `a["name"]`). */
+const isIdentifier = (name: string): boolean => /^[A-Za-z_$][\w$]*$/.test(name);
+
+const key = (at: string, name: string, identifier = isIdentifier(name)): string =>
+  identifier ? (at === '' ? name : `${at}.${name}`) : `${at}[${JSON.stringify(name)}]`;
 
 function make<T>(expected: string, parse: (value: unknown, at: string) => T): Schema<T> {
   return { expected, parse };
@@ -141,19 +144,25 @@ export const v = {
       return value as Record<string, T>;
     }),
   /** An object with (at least) the given fields; fields checked by `v.optional` may be missing. */
-  object: <F extends Record<string, Schema<unknown>>>(fields: F): Schema<ObjectOf<F>> =>
-    make('an object', (value, at) => {
+  object: <F extends Record<string, Schema<unknown>>>(fields: F): Schema<ObjectOf<F>> => {
+    // The fields and how their paths are written, once (not for every object checked).
+    const entries = Object.entries(fields).map(([name, field]) => ({
+      name,
+      field,
+      optional: (field as OptionalSchema<unknown>).optional === true,
+      identifier: isIdentifier(name),
+    }));
+    return make('an object', (value, at) => {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) not(at, 'an object', value);
       const record = value as Record<string, unknown>;
-      for (const [name, field] of Object.entries(fields)) {
+      for (const { name, field, optional, identifier } of entries) {
         const item = Object.hasOwn(record, name) ? record[name] : undefined;
-        if (item === undefined && !(field as OptionalSchema<unknown>).optional) {
-          shapeIssue(key(at, name), 'is missing');
-        }
-        field.parse(item, key(at, name));
+        if (item === undefined && !optional) shapeIssue(key(at, name, identifier), 'is missing');
+        field.parse(item, key(at, name, identifier));
       }
       return value as ObjectOf<F>;
-    }),
+    });
+  },
   /** `of`, or missing / `undefined`. */
   optional: <T>(of: Schema<T>): OptionalSchema<T> => ({
     expected: `${of.expected} or nothing`,

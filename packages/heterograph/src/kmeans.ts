@@ -162,17 +162,26 @@ function seedCentres(
   return { centroids, norms };
 }
 
+/** Centres per group of the Yinyang bounds (Ding et al. 2015 take about k/10 groups). */
+const GROUP_SIZE = 10;
+/** A refine scans all centres instead when its bounds leave more than this share of them open. */
+const SCAN_SHARE = 0.25;
+
 /**
- * The labels of the points and Hamerly's bounds on their distances (Hamerly 2010): `upper[i]` is at
- * least the distance of point i to its centre, `lower[i]` at most its distance to every other centre.
+ * The labels of the points and Yinyang bounds on their distances (Ding et al. 2015): `upper[i]` is
+ * at least the distance of point i to its centre, `lower[i * groups + g]` at most its distance to
+ * every other centre of group g (the centres `g * GROUP_SIZE` up to the next group's first).
  */
-class HamerlyBounds {
+class YinyangBounds {
   readonly labels: Int32Array;
   readonly upper: Float64Array;
   readonly lower: Float64Array;
+  readonly groups: number;
   /** The centres by dimension (`transposed[j * k + c]`), for one pass over a point's non-zeros. */
   readonly transposed: Float64Array;
   readonly #dots: Float64Array;
+  /** Per group, the least bound of the centres a refine did not compute. */
+  readonly #skipped: Float64Array;
   readonly #data: readonly Point[];
   readonly #centroids: readonly Float64Array[];
   readonly #norms: readonly number[];
@@ -180,9 +189,11 @@ class HamerlyBounds {
   constructor(data: readonly Point[], centroids: readonly Float64Array[], norms: readonly number[]) {
     const n = data.length;
     const k = centroids.length;
+    this.groups = Math.ceil(k / GROUP_SIZE);
+    this.#skipped = new Float64Array(this.groups);
     this.labels = new Int32Array(n);
     this.upper = new Float64Array(n);
-    this.lower = new Float64Array(n);
+    this.lower = new Float64Array(n * this.groups);
     this.transposed = new Float64Array(centroids[0]!.length * k);
     this.#dots = new Float64Array(k);
     this.#data = data;
@@ -201,7 +212,7 @@ class HamerlyBounds {
     }
   }
 
-  /** Full scan of point i: label, distance to its centre and to the second closest. */
+  /** Full scan of point i: label (the nearest centre, the first of equals), its distance and the group bounds. */
   scan(i: number): void {
     const p = this.#data[i]!;
     const dots = this.#dots;
@@ -215,27 +226,123 @@ class HamerlyBounds {
       for (let c = 0; c < k; c++) dots[c]! += x * transposed[base + c]!;
     }
     let first = Number.POSITIVE_INFINITY;
-    let second = Number.POSITIVE_INFINITY;
     let label = 0;
     for (let c = 0; c < k; c++) {
+      // the squared distance, kept in `dots`
       const dist = Math.max(0, p.norm2 + norms[c]! - 2 * dots[c]!);
+      dots[c] = dist;
       if (dist < first) {
-        second = first;
         first = dist;
         label = c;
-      } else if (dist < second) second = dist;
+      }
     }
     this.labels[i] = label;
     this.upper[i] = Math.sqrt(first);
-    this.lower[i] = Math.sqrt(second);
+    const lower = this.lower;
+    const at = i * this.groups;
+    for (let g = 0; g < this.groups; g++) {
+      let min = Number.POSITIVE_INFINITY;
+      const end = Math.min(k, (g + 1) * GROUP_SIZE);
+      for (let c = g * GROUP_SIZE; c < end; c++) if (c !== label && dots[c]! < min) min = dots[c]!;
+      lower[at + g] = Math.sqrt(min);
+    }
+  }
+
+  /**
+   * Point i after the centres moved (`moved[c]`: how far centre c went; `drift[g]`: the most any
+   * centre of group g went), its upper bound already loosened: the group bounds loosened by the
+   * drift, then the distances to the centres of every group whose bound is below the exact
+   * distance to the point's centre (but those that the centre's own move bounds away), and the
+   * label and bounds they give; a full scan when most groups must be looked at. Returns whether the
+   * label changed.
+   */
+  refine(i: number, moved: Float64Array, drift: Float64Array): boolean {
+    const p = this.#data[i]!;
+    const centroids = this.#centroids;
+    const norms = this.#norms;
+    const k = centroids.length;
+    const groups = this.groups;
+    const lower = this.lower;
+    const at = i * groups;
+    const a = this.labels[i]!;
+    // squared distances, in the same arithmetic as a scan
+    const dots = this.#dots;
+    dots[a] = distance2(p, centroids[a]!, norms[a]!);
+    const root = Math.sqrt(dots[a]!);
+    // centres the bounds leave open; a full scan when they are most
+    let open = 0;
+    for (let g = 0; g < groups; g++) {
+      const before = lower[at + g]!;
+      if (before - drift[g]! >= root) continue;
+      const end = Math.min(k, (g + 1) * GROUP_SIZE);
+      for (let c = g * GROUP_SIZE; c < end; c++) if (before - moved[c]! < root) open++;
+    }
+    if (open > SCAN_SHARE * k) {
+      this.scan(i);
+      return this.labels[i] !== a;
+    }
+    let best = a;
+    let bestDist = dots[a]!;
+    for (let g = 0; g < groups; g++) {
+      // the bound before the drift: each centre's own move loosens it less than the group's most
+      const before = lower[at + g]!;
+      const l = before - drift[g]!;
+      if (l >= root) {
+        lower[at + g] = l;
+        continue;
+      }
+      const end = Math.min(k, (g + 1) * GROUP_SIZE);
+      let min = Number.POSITIVE_INFINITY;
+      for (let c = g * GROUP_SIZE; c < end; c++) {
+        if (c === a) continue;
+        const bound = before - moved[c]!;
+        if (bound >= root) {
+          // not computed: this centre is farther than the point's centre
+          if (bound < min) min = bound;
+          dots[c] = Number.NaN;
+          continue;
+        }
+        const dist = distance2(p, centroids[c]!, norms[c]!);
+        dots[c] = dist;
+        if (dist < bestDist || (dist === bestDist && c < best)) {
+          best = c;
+          bestDist = dist;
+        }
+      }
+      // marked as looked at (NaN) until its bound is set below; `min` of the skipped centres kept
+      lower[at + g] = Number.NaN;
+      this.#skipped[g] = min;
+    }
+    this.labels[i] = best;
+    this.upper[i] = Math.sqrt(bestDist);
+    for (let g = 0; g < groups; g++) {
+      if (!Number.isNaN(lower[at + g]!)) continue;
+      let min = this.#skipped[g]!;
+      const end = Math.min(k, (g + 1) * GROUP_SIZE);
+      for (let c = g * GROUP_SIZE; c < end; c++) {
+        if (c === best) continue;
+        const dist = dots[c]!;
+        if (Number.isNaN(dist) || c === a) continue;
+        const r = Math.sqrt(dist);
+        if (r < min) min = r;
+      }
+      lower[at + g] = min;
+    }
+    if (best === a) return false;
+    // the old centre now bounds its group from below (its distance is exact)
+    const aGroup = Math.floor(a / GROUP_SIZE);
+    if (lower[at + aGroup]! > root) lower[at + aGroup] = root;
+    return true;
   }
 }
 
 /**
- * Lloyd iterations with Hamerly's bounds (Hamerly 2010): a point whose distance to its centre is at
- * most both the lower bound on its second-closest centre and half the distance from its centre to
- * the nearest other centre keeps its label without computing any distance. Same result as plain
- * Lloyd. Moves `centroids` and `norms` in place.
+ * Lloyd iterations with Yinyang bounds (Ding et al. 2015; group filter): after the centres move,
+ * each point's upper bound grows by its centre's drift and each group bound shrinks by the largest
+ * drift in the group; a point whose upper bound stays at most every group bound keeps its label
+ * without computing any distance, else the distances to the centres of the groups whose bound is
+ * below its exact distance are computed. Same result as plain Lloyd (the nearest centre, the first
+ * of equals). Moves `centroids` and `norms` in place.
  */
 function lloyd(
   data: readonly Point[],
@@ -245,30 +352,26 @@ function lloyd(
 ): { labels: Int32Array; iterations: number } {
   const n = data.length;
   const k = centroids.length;
-  const bounds = new HamerlyBounds(data, centroids, norms);
-  const { labels, upper, lower } = bounds;
+  const bounds = new YinyangBounds(data, centroids, norms);
+  const { labels, upper, lower, groups } = bounds;
   bounds.transpose();
   for (let i = 0; i < n; i++) bounds.scan(i);
   const old = centroids.map((c) => Float64Array.from(c));
   const moved = new Float64Array(k);
-  const half = new Float64Array(k);
+  const drift = new Float64Array(groups);
   let iterations = 0;
   while (iterations < maxIterations) {
     iterations++;
     const reseeded = moveCentres(data, bounds, centroids, norms, old, moved);
     let maxMove = 0;
-    let maxAt = 0;
-    let secondMove = 0;
+    drift.fill(0);
     for (let c = 0; c < k; c++) {
-      if (moved[c]! > maxMove) {
-        secondMove = maxMove;
-        maxMove = moved[c]!;
-        maxAt = c;
-      } else if (moved[c]! > secondMove) secondMove = moved[c]!;
+      const g = Math.floor(c / GROUP_SIZE);
+      if (moved[c]! > drift[g]!) drift[g] = moved[c]!;
+      if (moved[c]! > maxMove) maxMove = moved[c]!;
     }
     if (maxMove === 0 && !reseeded) break;
     bounds.transpose();
-    halfGaps(centroids, norms, bounds.transposed, half);
     let changed = false;
     if (reseeded) {
       // Bounds do not hold across a re-seeded centre: assign every point afresh.
@@ -281,15 +384,18 @@ function lloyd(
       continue;
     }
     for (let i = 0; i < n; i++) {
-      const a = labels[i]!;
-      upper[i]! += moved[a]!;
-      lower[i]! -= a === maxAt ? secondMove : maxMove;
-      const bound = Math.max(lower[i]!, half[a]!);
-      if (upper[i]! <= bound) continue;
-      upper[i] = Math.sqrt(distance2(data[i]!, centroids[a]!, norms[a]!));
-      if (upper[i]! <= bound) continue;
-      bounds.scan(i);
-      if (labels[i] !== a) changed = true;
+      const at = i * groups;
+      upper[i]! += moved[labels[i]!]!;
+      let bound = Number.POSITIVE_INFINITY;
+      for (let g = 0; g < groups; g++) {
+        const l = lower[at + g]! - drift[g]!;
+        if (l < bound) bound = l;
+      }
+      if (upper[i]! <= bound) {
+        for (let g = 0; g < groups; g++) lower[at + g]! -= drift[g]!;
+        continue;
+      }
+      if (bounds.refine(i, moved, drift)) changed = true;
     }
     if (!changed) break;
   }
@@ -302,7 +408,7 @@ function lloyd(
  */
 function moveCentres(
   data: readonly Point[],
-  bounds: HamerlyBounds,
+  bounds: YinyangBounds,
   centroids: Float64Array[],
   norms: number[],
   old: Float64Array[],
@@ -344,104 +450,4 @@ function moveCentres(
     moved[c] = Math.sqrt(m);
   }
   return reseeded;
-}
-
-/** `half[c]`: half the distance from centre c to the nearest other centre (∞ with one centre). */
-function halfGaps(
-  centroids: readonly Float64Array[],
-  norms: readonly number[],
-  transposed: Float64Array,
-  half: Float64Array,
-): void {
-  const k = centroids.length;
-  const d = centroids[0]!.length;
-  for (let c = 0; c < k; c++) {
-    let min = Number.POSITIVE_INFINITY;
-    const a = centroids[c]!;
-    for (let e = 0; e < k; e++) {
-      if (e === c) continue;
-      let dot = 0;
-      for (let j = 0; j < d; j++) dot += a[j]! * transposed[j * k + e]!;
-      const dist = norms[c]! + norms[e]! - 2 * dot;
-      if (dist < min) min = dist;
-    }
-    half[c] = k > 1 ? Math.sqrt(Math.max(0, min)) / 2 : Number.POSITIVE_INFINITY;
-  }
-}
-
-/** A node taking part in {@link semanticMatching}. */
-export interface MatchingNode {
-  id: string;
-  /** `'H'` for a high-level element; `'S'` or `'A'` for the nodes it may be matched with. */
-  type: 'S' | 'A' | 'H';
-  /** Community of the node (for an H node, the community it summarizes). */
-  community: number | string;
-  vector: ArrayLike<number>;
-}
-
-/** Options of {@link semanticMatching}. */
-export interface SemanticMatchingOptions extends KMeansOptions {
-  /** Clusters; `undefined` uses K = ⌈√n⌉ (NodeRAG appendix C.3). @default undefined */
-  k: number | undefined;
-}
-
-/** Defaults of {@link semanticMatching}. */
-export const SEMANTIC_MATCHING_DEFAULTS: SemanticMatchingOptions = { ...KMEANS_DEFAULTS, k: undefined };
-
-/** What {@link semanticMatching} returns. */
-export interface SemanticMatching {
-  /** Semantic edges e_h as `[member (S or A), high-level element (H)]`. */
-  edges: [string, string][];
-  /** Cluster of every node. */
-  clusters: Map<string, number>;
-  /** Clusters used. */
-  k: number;
-}
-
-/**
- * Semantic matching within community (NodeRAG §2.3 and appendix C.3, Algorithm 2): k-means on the
- * embeddings of the S, A and H nodes with K = ⌈√|V_{S,A,H}|⌉, then an edge between an S or A node and
- * an H node whenever both are in the same community and the same cluster.
- *
- * @example
- * const { edges } = semanticMatching(nodes, { seed: 7 });
- * for (const [member, h] of edges) hetero.connect(member, h, 'h');
- */
-export function semanticMatching(
-  nodes: readonly MatchingNode[],
-  options: Partial<SemanticMatchingOptions> = {},
-): SemanticMatching {
-  const o = { ...SEMANTIC_MATCHING_DEFAULTS, ...options };
-  if (nodes.length === 0) return { edges: [], clusters: new Map(), k: 0 };
-  const k = o.k ?? Math.ceil(Math.sqrt(nodes.length));
-  const { labels } = kMeans(
-    nodes.map((node) => node.vector),
-    Math.min(k, nodes.length),
-    o,
-  );
-  const clusters = new Map<string, number>();
-  // Group H nodes and members by (community, cluster).
-  const groups = new Map<string, { members: string[]; high: string[] }>();
-  nodes.forEach((node, i) => {
-    clusters.set(node.id, labels[i]!);
-    const key = `${typeof node.community}:${String(node.community)}\u0000${labels[i]}`;
-    let group = groups.get(key);
-    if (!group) {
-      group = { members: [], high: [] };
-      groups.set(key, group);
-    }
-    if (node.type === 'H') group.high.push(node.id);
-    else if (node.type === 'S' || node.type === 'A') group.members.push(node.id);
-    else {
-      throw new InvalidArgumentError(
-        'nodes',
-        `semanticMatching: node "${node.id}" has type ${String(node.type)}; only S, A and H nodes take part.`,
-      );
-    }
-  });
-  const edges: [string, string][] = [];
-  for (const { members, high } of groups.values()) {
-    for (const h of high) for (const member of members) edges.push([member, h]);
-  }
-  return { edges, clusters, k: Math.min(k, nodes.length) };
 }

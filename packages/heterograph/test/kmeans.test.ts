@@ -78,6 +78,44 @@ describe('kMeans', () => {
     });
   });
 
+  it('assigns every point its nearest centre after each iteration, as plain Lloyd does (many centre groups)', () => {
+    // Sparse points in 200 dimensions around 12 themes, k = 37 (four groups of bounds, the last partial).
+    const rand = mulberry32(5);
+    const data = Array.from({ length: 600 }, (_, i) => {
+      const v = new Float64Array(200);
+      const theme = (i * 7) % 12;
+      for (let t = 0; t < 12; t++) v[(theme * 16 + Math.floor(rand() * 24)) % 200]! += rand();
+      for (let t = 0; t < 4; t++) v[Math.floor(rand() * 200)]! += rand() / 2;
+      return v;
+    });
+    const d2 = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+      let s = 0;
+      for (let j = 0; j < 200; j++) s += (a[j]! - b[j]!) ** 2;
+      return s;
+    };
+    let previous: Int32Array | undefined;
+    for (let m = 1; m <= 12; m++) {
+      const { labels, centroids, iterations } = kMeans(data, 37, { seed: 9, maxIterations: m });
+      if (iterations < m) break;
+      data.forEach((p, i) => {
+        const mine = d2(p, centroids[labels[i]!]!);
+        for (const c of centroids) expect(mine).toBeLessThanOrEqual(d2(p, c) + 1e-12);
+      });
+      if (previous) {
+        // the centres of iteration m are the means of the labels of iteration m − 1
+        const labelsBefore = previous;
+        centroids.forEach((c, ci) => {
+          const members = data.filter((_, i) => labelsBefore[i] === ci);
+          if (members.length === 0) return;
+          for (let j = 0; j < 200; j += 17) {
+            expect(c[j]).toBeCloseTo(members.reduce((s, p) => s + p[j]!, 0) / members.length, 9);
+          }
+        });
+      }
+      previous = labels;
+    }
+  });
+
   it('copes with duplicate points and refuses k out of range', () => {
     const dup = [
       [0, 0],

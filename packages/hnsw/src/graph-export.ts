@@ -98,6 +98,30 @@ export function storedVector(metric: Metric, vector: ArrayLike<number>, out: Flo
 }
 
 /**
+ * {@link storedVector} of a float32 `vector` into `out` at `at`, where `out` holds zeros: only the
+ * components whose bits are not zero are read twice and written (a sparse embedding has few), in the
+ * same float32 arithmetic, so the stored floats are the same. `nonZero` is scratch of `vector.length`.
+ */
+function storeSparseCosine(vector: Float32Array, out: Float32Array, at: number, nonZero: Int32Array): void {
+  // Bits, not values: a −0 component is stored as −0.
+  const bits = new Uint32Array(vector.buffer, vector.byteOffset, vector.length);
+  let count = 0;
+  for (let j = 0; j < bits.length; j++) if (bits[j] !== 0) nonZero[count++] = j;
+  const f = Math.fround;
+  let sum = 0;
+  for (let t = 0; t < count; t++) {
+    const x = vector[nonZero[t]!]!;
+    if (x !== 0) sum = f(sum + f(x * x));
+  }
+  const norm = f(Math.sqrt(Math.abs(sum)));
+  for (let t = 0; t < count; t++) {
+    const j = nonZero[t]!;
+    const x = vector[j]!;
+    out[at + j] = norm > 0 && x !== 0 ? x / norm : x;
+  }
+}
+
+/**
  * The hnswlib bytes {@link stripVectors} was given, from its output and the vectors: element i's
  * vector is `vectors[label of i]` as hnswlib stored it for `metric` ({@link storedVector}).
  * @throws IndexFormatError when the layout is not hnswlib's, a label has no vector or a vector has
@@ -110,6 +134,8 @@ export function restoreVectors(
   source = '<hnswlib index>',
 ): Uint8Array {
   const { count, recordBytes, dataOffset, labelOffset, dimensions } = layoutOf(stripped, source, false);
+  // A plain view: a Buffer's `subarray` makes a Buffer, far slower for many small copies.
+  stripped = new Uint8Array(stripped.buffer, stripped.byteOffset, stripped.byteLength);
   const fail = (problem: string): never => {
     throw new IndexFormatError(source, undefined, `${source}: ${problem}; rebuild the index.`);
   };
@@ -121,6 +147,7 @@ export function restoreVectors(
   const view = new DataView(stripped.buffer, stripped.byteOffset, stripped.byteLength);
   out.set(stripped.subarray(0, NATIVE_HEADER_BYTES));
   const storedRecord = recordBytes - vectorBytes;
+  const nonZero = new Int32Array(dimensions);
   for (let i = 0; i < count; i++) {
     const from = NATIVE_HEADER_BYTES + i * storedRecord;
     const record = NATIVE_HEADER_BYTES + i * recordBytes;
@@ -133,7 +160,11 @@ export function restoreVectors(
     if (vector!.length !== dimensions) {
       fail(`the vector of label ${label} has ${vector!.length} dimensions, the graph ${dimensions}`);
     }
-    storedVector(metric, vector!, floats, (record + dataOffset) >>> 2);
+    const to = (record + dataOffset) >>> 2;
+    // `out` is new, so zeros: a float32 vector (4-byte aligned) is written sparsely for cosine.
+    if (metric === 'cosine' && vector instanceof Float32Array) {
+      storeSparseCosine(vector, floats, to, nonZero);
+    } else storedVector(metric, vector!, floats, to);
   }
   out.set(
     stripped.subarray(NATIVE_HEADER_BYTES + count * storedRecord),

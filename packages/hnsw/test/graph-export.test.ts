@@ -70,6 +70,22 @@ describe('HnswIndex.exportGraph / fromGraph', () => {
     expect(await nativeBytes(restored, dir, 'tiny-b')).toEqual(await nativeBytes(index, dir, 'tiny-a'));
   });
 
+  it('restores sparse float32 rows (views of one buffer, with −0 components) as hnswlib stored them', async () => {
+    const all = new Float32Array(40 * 32);
+    const rows = Array.from({ length: 40 }, (_, i) => all.subarray(i * 32, (i + 1) * 32));
+    const dense = randomVectors(40, 32, 9);
+    rows.forEach((row, i) => {
+      for (let j = 0; j < 32; j++) if ((i + j) % 5 === 0) row[j] = dense[i]![j]! * 3;
+      row[(i + 1) % 32] = -0;
+    });
+    const index = new HnswIndex({ dimensions: 32, metric: 'cosine', M: 4 });
+    rows.forEach((v, i) => {
+      index.add(i, v);
+    });
+    const restored = await HnswIndex.fromGraph(await index.exportGraph(), rows);
+    expect(await nativeBytes(restored, dir, 'sparse-b')).toEqual(await nativeBytes(index, dir, 'sparse-a'));
+  });
+
   it('the factory restores with its efSearch', async () => {
     const vectors = randomVectors(50, 8, 2);
     const index = new HnswIndex({ dimensions: 8 });

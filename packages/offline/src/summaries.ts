@@ -42,11 +42,59 @@ async function sentencesOf(
   return out;
 }
 
+/** What {@link summarizeTexts} counts with: a tokenizer's `count` and `truncate` (its name, when known). */
+export type SummaryCounter = Pick<Tokenizer, 'count' | 'truncate'> &
+  Partial<Pick<Tokenizer, 'name' | 'additiveAfterBlankLine'>>;
+
+/**
+ * Encodings whose pre-tokenizer always ends a piece before a space that follows a non-whitespace
+ * character (cl100k's pattern: no piece runs on past a non-whitespace character into a space, and
+ * a space can only start a piece), so BPE never merges across it: `count(a + ' ' + b)` is
+ * `count(a) + count(' ' + b)` when neither `a` ends nor `b` starts with whitespace.
+ */
+const SPACE_ADDITIVE_ENCODINGS = new Set(['cl100k_base']);
+
+/** Whitespace at either end, for tiktoken's `\s` (Unicode White_Space, NEL included). */
+const EDGE_SPACE = /^[\s\u0085]|[\s\u0085]$/u;
+
+/**
+ * The token count of the texts at `ids` joined with single spaces. With a tiktoken encoding whose
+ * counts add up across such a space (and texts without whitespace at their ends), from each text's
+ * count alone and after a space, each counted once; else by counting the joined text.
+ */
+function joinedCounter(
+  texts: readonly string[],
+  counter: SummaryCounter,
+): (ids: readonly number[]) => number {
+  const additive =
+    counter.additiveAfterBlankLine === true &&
+    SPACE_ADDITIVE_ENCODINGS.has(counter.name ?? '') &&
+    texts.every((t) => t !== '' && !EDGE_SPACE.test(t));
+  if (!additive) return (ids) => counter.count(ids.map((k) => texts[k]!).join(' '));
+  const alone = new Map<number, number>();
+  const after = new Map<number, number>();
+  const cached = (map: Map<number, number>, k: number, text: string): number => {
+    let n = map.get(k);
+    if (n === undefined) {
+      n = counter.count(text);
+      map.set(k, n);
+    }
+    return n;
+  };
+  return (ids) => {
+    let total = 0;
+    ids.forEach((k, at) => {
+      total += at === 0 ? cached(alone, k, texts[k]!) : cached(after, k, ` ${texts[k]!}`);
+    });
+    return total;
+  };
+}
+
 /** Summarize `texts` within `maxTokens` tokens: all their sentences when they fit, else the most central that do. */
 export async function summarizeTexts(
   texts: readonly string[],
   maxTokens: number,
-  counter: Pick<Tokenizer, 'count' | 'truncate'>,
+  counter: SummaryCounter,
 ): Promise<string> {
   const seen = new Set<string>();
   const sentences: { text: string; lemmas: string[] }[] = [];
@@ -66,10 +114,13 @@ export async function summarizeTexts(
   const all = sentences.map((s) => s.text).join(' ');
   if (counter.count(all) <= maxTokens) return all;
   const chosen: number[] = [];
+  const countJoined = joinedCounter(
+    sentences.map((s) => s.text),
+    counter,
+  );
   for (const i of rankSentences(sentences.map((s) => s.lemmas))) {
     const trial = [...chosen, i].sort((a, b) => a - b);
-    if (counter.count(trial.map((k) => sentences[k]!.text).join(' ')) <= maxTokens)
-      chosen.splice(0, chosen.length, ...trial);
+    if (countJoined(trial) <= maxTokens) chosen.splice(0, chosen.length, ...trial);
   }
   if (chosen.length === 0) {
     const best = rankSentences(sentences.map((s) => s.lemmas))[0]!;

@@ -15,7 +15,6 @@ import {
   type SummarizeOptions,
   type TaskSuite,
   type TitleDescription,
-  type Tokenizer,
   throwIfAborted,
 } from '@grag/core';
 import { withVocabularyMatches } from '@grag/core/graph';
@@ -24,7 +23,12 @@ import { extractGraphOf, semanticUnitsOf } from './graph-extraction.js';
 import { buildQueryGraph, queryEntityNames } from './query.js';
 import { createReader, NO_ANSWER } from './reader/read.js';
 import { createReadings } from './readings.js';
-import { assessCommunityOf, summarizeTexts, titleAndDescriptionOf } from './summaries.js';
+import {
+  assessCommunityOf,
+  type SummaryCounter,
+  summarizeTexts,
+  titleAndDescriptionOf,
+} from './summaries.js';
 import { type OfflineTasksOptions, offlineTasksSettings } from './tasks-options.js';
 
 export { NO_ANSWER };
@@ -45,7 +49,7 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
   const settings = offlineTasksSettings(options);
   const embedder = options.embedder;
   let tokenizer = options.tokenizer;
-  const getCounter = (): Pick<Tokenizer, 'count' | 'truncate'> => {
+  const getCounter = (): SummaryCounter => {
     tokenizer ??= getTokenizer();
     return tokenizer;
   };

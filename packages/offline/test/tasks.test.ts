@@ -1,4 +1,5 @@
 import type { Tokenizer } from '@grag/core';
+import { getTokenizer } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { describe, expect, test } from 'vitest';
 import { createOfflineTasks, NO_ANSWER, OFFLINE_TASKS_DEFAULTS } from '../src/index.js';
@@ -211,6 +212,32 @@ describe('summarize', () => {
     const summary = await createOfflineTasks().summarize(texts, { maxTokens: 15 });
     expect(summary.length).toBeGreaterThan(0);
     expect(summary.length).toBeLessThan(texts.join(' ').length);
+  });
+
+  test('with cl100k, counts joined sentences from their own counts and gives the summary counting the joined text gives', async () => {
+    const core = getTokenizer();
+    const varied = [
+      '1952 was the year Elena Varga published her results on penicillin.',
+      "'s-Hertogenbosch lies in the Netherlands; it's the capital of North Brabant.",
+      '"Quoted," she said — and left for Zürich (by train) at 7:45.',
+      'Penicillin, a β-lactam, was found by Fleming… in 1928!',
+      '(Parenthesized) sentences open with punctuation.',
+      'Élodie Durand joined the Pasteur Institute in Paris in 1961.',
+      '3 x 4 = 12, and 12 / 4 = 3.',
+      'The winter in Paris was cold.\nThe spring was wet.',
+    ];
+    for (const a of varied) {
+      for (const b of varied) expect(core.count(`${a} ${b}`)).toBe(core.count(a) + core.count(` ${b}`));
+    }
+    const plain = { count: (t: string) => core.count(t), truncate: core.truncate.bind(core) };
+    const withCore = createOfflineTasks({ tokenizer: core });
+    const withPlain = createOfflineTasks({ tokenizer: plain as unknown as Tokenizer });
+    for (let budget = 5; budget <= 90; budget += 5) {
+      const joined = [...varied, ...texts];
+      expect(await withCore.summarize(joined, { maxTokens: budget })).toBe(
+        await withPlain.summarize(joined, { maxTokens: budget }),
+      );
+    }
   });
 
   test('rejects a non-positive budget', async () => {
