@@ -11,7 +11,7 @@ import {
   subMultisets,
   toMultiset,
 } from './graph.js';
-import type { Weights } from './layers.js';
+import { attentionWeightShapes, type Weights } from './layers.js';
 import { differenceMatrix, type GatParams, gatForward } from './tf-models.js';
 import {
   checkLoop,
@@ -120,9 +120,7 @@ export async function trainGatEmbedder(
     tf,
     initial,
     {
-      w: [o.featureDimensions, hc],
-      attSrc: [hc],
-      attDst: [hc],
+      ...attentionWeightShapes(o),
       bias: [hc],
       gamma: [hc],
       beta: [hc],

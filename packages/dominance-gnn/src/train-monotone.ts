@@ -14,6 +14,7 @@ import {
   type StarGraph,
   starOf,
 } from './graph.js';
+import { attentionWeightShapes } from './layers.js';
 import {
   initialMonotoneWeights,
   MONOTONE_MODEL_DEFAULTS,
@@ -141,9 +142,7 @@ export async function trainMonotoneEmbedder(
     tf,
     initial,
     {
-      w: [o.featureDimensions, hc],
-      attSrc: [hc],
-      attDst: [hc],
+      ...attentionWeightShapes(o),
       attBias: [o.heads],
       out: [hc, o.dimensions],
       outBias: [o.dimensions],
