@@ -19,11 +19,10 @@ import {
   citedDocs,
   createDenseIndex,
   documentIds,
-  expectAppliedOnce,
   finished,
   killAll,
-  killWhenHeld,
-  killWhenSaving,
+  killWhileJobsWait,
+  killWhileSavingThenRestart,
   settledDir,
   startServe,
 } from './serve-child.js';
@@ -63,12 +62,10 @@ describe('grag serve --store --jobs-dir killed mid-job, then started again', () 
     const base = await finished(first.url, created.id);
     expect(base).toMatchObject({ status: 'done', error: null });
 
-    models.holdAfterChat = 0;
-    const held = models.received.length;
-    const add = await call(first.url, 'POST', '/v1/indexes/locks/documents', { documents: ADDED });
-    const create = await createDenseIndex(first.url, 'barges', BARGES);
-    expect([add.http, create.http]).toEqual([202, 202]);
-    await killWhenHeld(models, first, held + 2);
+    const { add, create } = await killWhileJobsWait(models, first, 'locks', ADDED, {
+      name: 'barges',
+      documents: BARGES,
+    });
     // Killed before either saved: the database holds the first index only, at its first version.
     expect(await listPostgresIndexes({ url: db.url })).toEqual(['locks']);
 
@@ -109,27 +106,13 @@ describe('grag serve --store --jobs-dir killed mid-job, then started again', () 
   it('killed while a job stores its new version, applies the change exactly once after the restart', async () => {
     const jobsDir = join(root, 'jobs');
     const args = ['--store', db.url, '--jobs-dir', jobsDir];
-    const first = await startServe(models, args, children);
-    const before = (await call(first.url, 'GET', '/v1/indexes/locks')).version as string;
-    const beforeIds = await documentIds(first.url, 'locks');
+    const start = () => startServe(models, args, children);
     const more = Array.from({ length: 60 }, (_, i) => ({
       id: `ledger-${i}`,
       text: `Lock ledger ${i}: the barge Sable Gull ${i} passed the Merrow Falls lock at ${i % 12} o'clock.`,
     }));
-    const job = await call(first.url, 'POST', '/v1/indexes/locks/documents', { documents: more });
     // Killed as soon as the job says it is storing the new version.
-    await killWhenSaving(models, first, job.id);
-
-    const second = await startServe(models, args, children);
-    const after = await expectAppliedOnce(
-      models,
-      second.url,
-      job.id,
-      before,
-      more.map((d) => d.id),
-    );
-    expect((await call(second.url, 'GET', '/v1/indexes/locks')).version).toBe(after.version);
-    expect(await documentIds(second.url, 'locks')).toEqual([...beforeIds, ...more.map((d) => d.id)].sort());
+    const { second } = await killWhileSavingThenRestart(models, await start(), start, 'locks', more);
     expect(await settledDir(jobsDir)).toEqual(['.grag-jobs.json']);
     second.kill('SIGTERM');
     expect((await exited(second)).code).toBe(0);

@@ -19,11 +19,11 @@ import {
   citedDocs,
   createDenseIndex,
   documentIds,
-  expectAppliedOnce,
   finished,
   killAll,
   killWhenHeld,
-  killWhenSaving,
+  killWhileJobsWait,
+  killWhileSavingThenRestart,
   type ServeChild,
   settledDir,
   startServe,
@@ -142,12 +142,10 @@ describe('grag serve --dir killed mid-job, then started again', () => {
     const first = await startServer();
     const before = (await call(first.url, 'GET', '/v1/indexes/tides')).version as string;
     const beforeIds = await documentIds(first.url, 'tides');
-    models.holdAfterChat = 0;
-    const held = models.received.length;
-    const add = await call(first.url, 'POST', '/v1/indexes/tides/documents', { documents: MORE });
-    const create = await createDenseIndex(first.url, 'quays', QUAYS);
-    expect([add.http, create.http]).toEqual([202, 202]);
-    await killWhenHeld(models, first, held + 2);
+    const { add, create } = await killWhileJobsWait(models, first, 'tides', MORE, {
+      name: 'quays',
+      documents: QUAYS,
+    });
 
     // Started again with the models held once more: the client polling the job sees it running
     // under its id, then done.
@@ -185,29 +183,19 @@ describe('grag serve --dir killed mid-job, then started again', () => {
   }, 120_000);
 
   it('killed while a job saves, applies its change exactly once after the restart, and serves one whole version', async () => {
-    const first = await startServer();
-    const before = (await call(first.url, 'GET', '/v1/indexes/tides')).version as string;
-    const beforeIds = await documentIds(first.url, 'tides');
     const more = Array.from({ length: 60 }, (_, i) => ({
       id: `log-${i}`,
       text: `Harbour log ${i}: the pilot boat Marren ${i} left Orsa pier at the ${i % 12} o'clock tide.`,
     }));
-    const job = await call(first.url, 'POST', '/v1/indexes/tides/documents', { documents: more });
     // Killed as soon as the job says it is saving the new version.
-    await killWhenSaving(models, first, job.id);
-
-    const second = await startServer();
-    const after = await expectAppliedOnce(
+    const { second, before, after } = await killWhileSavingThenRestart(
       models,
-      second.url,
-      job.id,
-      before,
-      more.map((d) => d.id),
+      await startServer(),
+      startServer,
+      'tides',
+      more,
     );
-    const served = await call(second.url, 'GET', '/v1/indexes/tides');
-    expect(served.version).toBe(after.version);
-    expect(served.version).not.toBe(before);
-    expect(await documentIds(second.url, 'tides')).toEqual([...beforeIds, ...more.map((d) => d.id)].sort());
+    expect(after.version).not.toBe(before);
     expect(await settledEntries()).toEqual(SETTLED_ALL);
     second.kill('SIGTERM');
     expect((await exited(second)).code).toBe(0);
