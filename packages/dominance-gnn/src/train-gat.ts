@@ -12,7 +12,7 @@ import {
   toMultiset,
 } from './graph.js';
 import { attentionWeightShapes, type Weights } from './layers.js';
-import { differenceMatrix, type GatParams, gatForward } from './tf-models.js';
+import { type GatParams, gatForward, pairDifferences } from './tf-models.js';
 import {
   checkLoop,
   flatParameters,
@@ -139,17 +139,7 @@ export async function trainGatEmbedder(
       const { o: out, stats } = gatForward(tf, flat.views() as unknown as GatParams, batch, o);
       mean = stats!.mean.dataSync() as Float32Array;
       variance = stats!.variance.dataSync() as Float32Array;
-      const rows = Array.from({ length: b }, (_, k) => k);
-      const diff = tf.matMul(
-        differenceMatrix(
-          tf,
-          b,
-          2 * b,
-          rows.map((k) => b + k),
-          rows,
-        ),
-        out,
-      );
+      const diff = pairDifferences(tf, out, b, 'second-first');
       // Σ‖max(0, o(sub-star) − o(star))‖², averaged over the batch.
       return tf.mul(tf.sum(tf.square(tf.relu(diff))), 1 / b) as TfCore.Scalar;
     },

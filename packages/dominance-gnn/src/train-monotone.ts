@@ -21,7 +21,7 @@ import {
   MonotoneEmbedder,
   type MonotoneModelOptions,
 } from './monotone.js';
-import { differenceMatrix, type MonotoneParams, monotoneForward } from './tf-models.js';
+import { type MonotoneParams, monotoneForward, pairDifferences } from './tf-models.js';
 import {
   checkLoop,
   flatParameters,
@@ -154,17 +154,7 @@ export async function trainMonotoneEmbedder(
     stars: (pair) => [pair.query, pair.data],
     loss(batch, b) {
       const out = monotoneForward(tf, flat.views() as unknown as MonotoneParams, batch, o);
-      const rows = Array.from({ length: b }, (_, k) => k);
-      const diff = tf.matMul(
-        differenceMatrix(
-          tf,
-          b,
-          2 * b,
-          rows,
-          rows.map((k) => b + k),
-        ),
-        out,
-      );
+      const diff = pairDifferences(tf, out, b, 'first-second');
       const best = tf.max(diff, 1);
       return tf.mul(tf.sum(tf.square(tf.relu(tf.sub(o.margin, best)))), 1 / b) as TfCore.Scalar;
     },
