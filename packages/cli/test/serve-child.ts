@@ -4,11 +4,12 @@
  * calls they make of it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
-import { type CountingServer, MODEL_FLAGS } from './counting-server.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { CountingServer, MODEL_FLAGS } from './counting-server.js';
 import { exited, until } from './index-child.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
@@ -226,4 +227,32 @@ export async function killWhileSavingThenRestart(
   expect((await call(second.url, 'GET', `/v1/indexes/${name}`)).version).toBe(after.version);
   expect(await documentIds(second.url, name)).toEqual([...beforeIds, ...added].sort());
   return { second, before, after };
+}
+
+/** What a serve test file shares: the models stub, a temporary folder and the servers it started. */
+export interface ServeFixture {
+  models: CountingServer;
+  root: string;
+  /** Every server started ({@link startServe} adds to it), killed after the file's tests. */
+  children: ChildProcess[];
+}
+
+/**
+ * Before the file's tests, start the models stub and make a temporary folder (named from
+ * `prefix`); after them, kill every server still running, stop the stub and remove the folder.
+ * The fields are set once the `beforeAll` hook has run.
+ */
+export function serveFixture(prefix: string): ServeFixture {
+  const fixture = { children: [] as ChildProcess[] } as ServeFixture;
+  beforeAll(async () => {
+    fixture.models = new CountingServer();
+    await fixture.models.start();
+    fixture.root = await mkdtemp(join(tmpdir(), prefix));
+  });
+  afterAll(async () => {
+    killAll(fixture.children);
+    await fixture.models.stop();
+    await rm(fixture.root, { recursive: true, force: true });
+  });
+  return fixture;
 }

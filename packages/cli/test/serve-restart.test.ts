@@ -7,12 +7,8 @@
  * (scripts/grag.mjs), its models an OpenAI-compatible stub that holds every request once told to,
  * so each job is stopped mid-update at a known point, not at a time.
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CountingServer } from './counting-server.js';
+import { describe, expect, it } from 'vitest';
 import { exited, until } from './index-child.js';
 import {
   call,
@@ -20,42 +16,28 @@ import {
   createDenseIndex,
   documentIds,
   finished,
-  killAll,
   killWhenHeld,
   killWhileJobsWait,
   killWhileSavingThenRestart,
   type ServeChild,
+  serveFixture,
   settledDir,
   startServe,
 } from './serve-child.js';
 
-let models: CountingServer;
-let root: string;
-let folder: string;
-const children: ChildProcess[] = [];
-
-beforeAll(async () => {
-  models = new CountingServer();
-  await models.start();
-  root = await mkdtemp(join(tmpdir(), 'grag-serve-restart-'));
-  folder = join(root, 'indexes');
-});
-
-afterAll(async () => {
-  killAll(children);
-  await models.stop();
-  await rm(root, { recursive: true, force: true });
-});
+const f = serveFixture('grag-serve-restart-');
+/** The indexes folder of every server of this file. */
+const folder = (): string => join(f.root, 'indexes');
 
 /** The journal folder once every job of the three indexes has ended. */
 const SETTLED_ALL = ['.grag-jobs.json', '.grag-workspaces.json', 'docks', 'quays', 'tides'];
 
 /** `grag serve --dir <folder>` (plus `flags`) as a child process, once it prints its URL. */
 const startServer = (...flags: string[]): Promise<ServeChild> =>
-  startServe(models, ['--dir', folder, ...flags], children);
+  startServe(f.models, ['--dir', folder(), ...flags], f.children);
 
 /** The folder's entries (but lock files) once the ended jobs' inputs are removed. */
-const settledEntries = () => settledDir(folder);
+const settledEntries = () => settledDir(folder());
 
 const TIDES = [
   { id: 'tide-table', text: 'The Halvard tide table lists the spring tides of the Veskan Strait.' },
@@ -81,14 +63,14 @@ describe('grag serve --dir killed mid-job, then started again', () => {
     expect(base).toMatchObject({ status: 'done', error: null });
 
     // From now on the models answer nothing: each job below waits mid-update for its embeddings.
-    models.holdAfterChat = 0;
-    const held = models.received.length;
+    f.models.holdAfterChat = 0;
+    const held = f.models.received.length;
     const add = await call(first.url, 'POST', '/v1/indexes/tides/documents', { documents: ADDED });
     const create = await createDenseIndex(first.url, 'docks', DOCKS);
     expect([add.http, create.http]).toEqual([202, 202]);
-    await until(() => models.received.length >= held + 2, 30_000);
+    await until(() => f.models.received.length >= held + 2, 30_000);
     expect((await call(first.url, 'GET', `/v1/jobs/${add.id}`)).status).toBe('running');
-    await killWhenHeld(models, first, held + 2);
+    await killWhenHeld(f.models, first, held + 2);
 
     const second = await startServer('--no-resume-jobs');
     const addAfter = await call(second.url, 'GET', `/v1/jobs/${add.id}`);
@@ -142,19 +124,19 @@ describe('grag serve --dir killed mid-job, then started again', () => {
     const first = await startServer();
     const before = (await call(first.url, 'GET', '/v1/indexes/tides')).version as string;
     const beforeIds = await documentIds(first.url, 'tides');
-    const { add, create } = await killWhileJobsWait(models, first, 'tides', MORE, {
+    const { add, create } = await killWhileJobsWait(f.models, first, 'tides', MORE, {
       name: 'quays',
       documents: QUAYS,
     });
 
     // Started again with the models held once more: the client polling the job sees it running
     // under its id, then done.
-    models.holdAfterChat = 0;
+    f.models.holdAfterChat = 0;
     const second = await startServer();
-    await until(() => models.received.length >= 2, 30_000);
+    await until(() => f.models.received.length >= 2, 30_000);
     expect((await call(second.url, 'GET', `/v1/jobs/${add.id}`)).status).toBe('running');
     expect((await call(second.url, 'GET', '/v1/indexes/tides')).version).toBe(before);
-    models.release();
+    f.models.release();
     const addAfter = await finished(second.url, add.id);
     expect(addAfter).toMatchObject({
       id: add.id,
@@ -189,7 +171,7 @@ describe('grag serve --dir killed mid-job, then started again', () => {
     }));
     // Killed as soon as the job says it is saving the new version.
     const { second, before, after } = await killWhileSavingThenRestart(
-      models,
+      f.models,
       await startServer(),
       startServer,
       'tides',
