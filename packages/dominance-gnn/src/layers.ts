@@ -207,10 +207,24 @@ export function attentionWeightSizes(o: Omit<AttentionShape, 'seed' | 'dimension
   return { w: o.featureDimensions * hc, attSrc: hc, attDst: hc };
 }
 
-/** Tensor shapes of the shared weights (see {@link attentionWeightSizes}), for training. */
-export function attentionWeightShapes(o: Omit<AttentionShape, 'seed' | 'dimensions'>) {
+/**
+ * Tensor shapes of an attention model's weights, for training, in the order both models lay them
+ * out: the shared label map and attention vectors (see {@link attentionWeightSizes}), the model's
+ * own `middle` weights, then the shared readout `out` and `outBias`.
+ */
+export function attentionWeightShapes(
+  o: Omit<AttentionShape, 'seed'>,
+  middle: Record<string, number[]>,
+): Record<string, number[]> {
   const hc = o.heads * o.hidden;
-  return { w: [o.featureDimensions, hc], attSrc: [hc], attDst: [hc] };
+  return {
+    w: [o.featureDimensions, hc],
+    attSrc: [hc],
+    attDst: [hc],
+    ...middle,
+    out: [hc, o.dimensions],
+    outBias: [o.dimensions],
+  };
 }
 
 /** Seeded Glorot-uniform initial values of the shared weights, drawn from `rand` in this order. */

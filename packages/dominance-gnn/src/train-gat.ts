@@ -116,19 +116,8 @@ export async function trainGatEmbedder(
   const model = o; // labelFeatures stays undefined for the default, so the model serializes as "hashed"
   const initial = initialGatWeights(o);
   const hc = o.heads * o.hidden;
-  const flat = flatParameters(
-    tf,
-    initial,
-    {
-      ...attentionWeightShapes(o),
-      bias: [hc],
-      gamma: [hc],
-      beta: [hc],
-      out: [hc, o.dimensions],
-      outBias: [o.dimensions],
-    },
-    'gat',
-  );
+  const shapes = attentionWeightShapes(o, { bias: [hc], gamma: [hc], beta: [hc] });
+  const flat = flatParameters(tf, initial, shapes, 'gat');
   const running = { mean: new Float64Array(hc), variance: new Float64Array(hc).fill(1) };
   let mean: Float32Array | undefined;
   let variance: Float32Array | undefined;

@@ -137,18 +137,7 @@ export async function trainMonotoneEmbedder(
   });
   const model = o; // labelFeatures stays undefined for the default, so the model serializes as "hashed"
   const initial = initialMonotoneWeights(o);
-  const hc = o.heads * o.hidden;
-  const flat = flatParameters(
-    tf,
-    initial,
-    {
-      ...attentionWeightShapes(o),
-      attBias: [o.heads],
-      out: [hc, o.dimensions],
-      outBias: [o.dimensions],
-    },
-    'monotone',
-  );
+  const flat = flatParameters(tf, initial, attentionWeightShapes(o, { attBias: [o.heads] }), 'monotone');
   return runTrainingLoop({ ...setup, started, rand: mulberry32(o.seed ^ 0x7a12) }, o, sample, {
     flat,
     stars: (pair) => [pair.query, pair.data],
