@@ -173,41 +173,16 @@ export async function startServer(): Promise<TestServer> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const api: TestServer = {
+  // The state itself is the server's face: setting `chat`, `embed`, `failures` or `delayMs` on it
+  // changes what the handlers above read.
+  const api: TestServer = Object.assign(state, {
     baseURL: `http://127.0.0.1:${port}/v1`,
-    get requests() {
-      return state.requests;
-    },
-    get chat() {
-      return state.chat;
-    },
-    set chat(fn) {
-      state.chat = fn;
-    },
-    get embed() {
-      return state.embed;
-    },
-    set embed(fn) {
-      state.embed = fn;
-    },
-    get failures() {
-      return state.failures;
-    },
-    set failures(list) {
-      state.failures = list;
-    },
-    get delayMs() {
-      return state.delayMs;
-    },
-    set delayMs(ms) {
-      state.delayMs = ms;
-    },
-    seen: (path) => state.requests.filter((r) => r.path === path),
+    seen: (path: string) => state.requests.filter((r) => r.path === path),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
-  };
+  });
   return api;
 }

@@ -4,11 +4,12 @@
  * calls they make of it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
-import { type CountingServer, MODEL_FLAGS } from './counting-server.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { CountingServer, MODEL_FLAGS } from './counting-server.js';
 import { exited, until } from './index-child.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
@@ -174,4 +175,84 @@ export async function expectAppliedOnce(
 export function killAll(children: readonly ChildProcess[]): void {
   for (const child of children)
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+/** A JSON body, as {@link call} answers it. */
+type Json = Awaited<ReturnType<typeof call>>;
+
+/** Documents to upload: an id and a text each. */
+type Docs = readonly { id: string; text: string }[];
+
+/**
+ * With the models held, upload `added` to index `name` and create the dense index `create.name`
+ * of `create.documents` on `child` (both answered 202), then kill it (SIGKILL) once both jobs wait
+ * on the models. Returns the two jobs.
+ */
+export async function killWhileJobsWait(
+  models: CountingServer,
+  child: ServeChild,
+  name: string,
+  added: Docs,
+  create: { name: string; documents: Docs },
+): Promise<{ add: Json; create: Json }> {
+  models.holdAfterChat = 0;
+  const held = models.received.length;
+  const add = await call(child.url, 'POST', `/v1/indexes/${name}/documents`, { documents: added });
+  const created = await createDenseIndex(child.url, create.name, create.documents);
+  expect([add.http, created.http]).toEqual([202, 202]);
+  await killWhenHeld(models, child, held + 2);
+  return { add, create: created };
+}
+
+/**
+ * Upload `documents` to index `name` on `first`, kill it as soon as the job says it is saving the
+ * new version, start the server again with `restart`, and check the change was applied exactly once
+ * ({@link expectAppliedOnce}): the index served at the job's version, with the documents it had
+ * before and the uploaded ones. Returns the restarted server, the version before and the job.
+ */
+export async function killWhileSavingThenRestart(
+  models: CountingServer,
+  first: ServeChild,
+  restart: () => Promise<ServeChild>,
+  name: string,
+  documents: Docs,
+): Promise<{ second: ServeChild; before: string; after: Json }> {
+  const before = (await call(first.url, 'GET', `/v1/indexes/${name}`)).version as string;
+  const beforeIds = await documentIds(first.url, name);
+  const job = await call(first.url, 'POST', `/v1/indexes/${name}/documents`, { documents });
+  await killWhenSaving(models, first, job.id);
+  const second = await restart();
+  const added = documents.map((d) => d.id);
+  const after = await expectAppliedOnce(models, second.url, job.id, before, added);
+  expect((await call(second.url, 'GET', `/v1/indexes/${name}`)).version).toBe(after.version);
+  expect(await documentIds(second.url, name)).toEqual([...beforeIds, ...added].sort());
+  return { second, before, after };
+}
+
+/** What a serve test file shares: the models stub, a temporary folder and the servers it started. */
+export interface ServeFixture {
+  models: CountingServer;
+  root: string;
+  /** Every server started ({@link startServe} adds to it), killed after the file's tests. */
+  children: ChildProcess[];
+}
+
+/**
+ * Before the file's tests, start the models stub and make a temporary folder (named from
+ * `prefix`); after them, kill every server still running, stop the stub and remove the folder.
+ * The fields are set once the `beforeAll` hook has run.
+ */
+export function serveFixture(prefix: string): ServeFixture {
+  const fixture = { children: [] as ChildProcess[] } as ServeFixture;
+  beforeAll(async () => {
+    fixture.models = new CountingServer();
+    await fixture.models.start();
+    fixture.root = await mkdtemp(join(tmpdir(), prefix));
+  });
+  afterAll(async () => {
+    killAll(fixture.children);
+    await fixture.models.stop();
+    await rm(fixture.root, { recursive: true, force: true });
+  });
+  return fixture;
 }

@@ -5,13 +5,9 @@
  * version. The database is PGlite served over the wire in this process (it outlives the server);
  * the server a child process, its models an OpenAI-compatible stub that holds requests.
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listPostgresIndexes } from '@grag/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CountingServer } from './counting-server.js';
 import { exited } from './index-child.js';
 import { PASSWORD, type SocketDb, servePglite } from './pg-harness.js';
 import {
@@ -19,33 +15,22 @@ import {
   citedDocs,
   createDenseIndex,
   documentIds,
-  expectAppliedOnce,
   finished,
-  killAll,
-  killWhenHeld,
-  killWhenSaving,
+  killWhileJobsWait,
+  killWhileSavingThenRestart,
+  serveFixture,
   settledDir,
   startServe,
 } from './serve-child.js';
 
 let db: SocketDb;
-let models: CountingServer;
-let root: string;
-const children: ChildProcess[] = [];
-
 beforeAll(async () => {
   db = await servePglite();
-  models = new CountingServer();
-  await models.start();
-  root = await mkdtemp(join(tmpdir(), 'grag-serve-restart-pg-'));
 });
-
 afterAll(async () => {
-  killAll(children);
-  await models.stop();
   await db?.stop();
-  await rm(root, { recursive: true, force: true });
 });
+const f = serveFixture('grag-serve-restart-pg-');
 
 const LOCKS = [
   { id: 'lock-gate', text: 'The Merrow Falls lock gate was rebuilt in oak in 1907.' },
@@ -56,23 +41,21 @@ const BARGES = [{ id: 'barge-gull', text: 'The barge Sable Gull carried slate do
 
 describe('grag serve --store --jobs-dir killed mid-job, then started again', () => {
   it('resumes the upload and the index creation from the jobs folder: both end done, the database holds one whole version of each', async () => {
-    const jobsDir = join(root, 'jobs');
+    const jobsDir = join(f.root, 'jobs');
     const args = ['--store', db.url, '--jobs-dir', jobsDir];
-    const first = await startServe(models, args, children);
+    const first = await startServe(f.models, args, f.children);
     const created = await createDenseIndex(first.url, 'locks', LOCKS);
     const base = await finished(first.url, created.id);
     expect(base).toMatchObject({ status: 'done', error: null });
 
-    models.holdAfterChat = 0;
-    const held = models.received.length;
-    const add = await call(first.url, 'POST', '/v1/indexes/locks/documents', { documents: ADDED });
-    const create = await createDenseIndex(first.url, 'barges', BARGES);
-    expect([add.http, create.http]).toEqual([202, 202]);
-    await killWhenHeld(models, first, held + 2);
+    const { add, create } = await killWhileJobsWait(f.models, first, 'locks', ADDED, {
+      name: 'barges',
+      documents: BARGES,
+    });
     // Killed before either saved: the database holds the first index only, at its first version.
     expect(await listPostgresIndexes({ url: db.url })).toEqual(['locks']);
 
-    const second = await startServe(models, args, children);
+    const second = await startServe(f.models, args, f.children);
     const addAfter = await finished(second.url, add.id);
     expect(addAfter).toMatchObject({
       id: add.id,
@@ -99,7 +82,7 @@ describe('grag serve --store --jobs-dir killed mid-job, then started again', () 
     expect((await exited(second)).code).toBe(0);
 
     // Started again: the same versions, read from the database; the jobs known from the journal.
-    const third = await startServe(models, args, children);
+    const third = await startServe(f.models, args, f.children);
     expect((await call(third.url, 'GET', '/v1/indexes/locks')).version).toBe(addAfter.version);
     expect(await call(third.url, 'GET', `/v1/jobs/${create.id}`)).toMatchObject({ status: 'done' });
     third.kill('SIGTERM');
@@ -107,29 +90,15 @@ describe('grag serve --store --jobs-dir killed mid-job, then started again', () 
   }, 120_000);
 
   it('killed while a job stores its new version, applies the change exactly once after the restart', async () => {
-    const jobsDir = join(root, 'jobs');
+    const jobsDir = join(f.root, 'jobs');
     const args = ['--store', db.url, '--jobs-dir', jobsDir];
-    const first = await startServe(models, args, children);
-    const before = (await call(first.url, 'GET', '/v1/indexes/locks')).version as string;
-    const beforeIds = await documentIds(first.url, 'locks');
+    const start = () => startServe(f.models, args, f.children);
     const more = Array.from({ length: 60 }, (_, i) => ({
       id: `ledger-${i}`,
       text: `Lock ledger ${i}: the barge Sable Gull ${i} passed the Merrow Falls lock at ${i % 12} o'clock.`,
     }));
-    const job = await call(first.url, 'POST', '/v1/indexes/locks/documents', { documents: more });
     // Killed as soon as the job says it is storing the new version.
-    await killWhenSaving(models, first, job.id);
-
-    const second = await startServe(models, args, children);
-    const after = await expectAppliedOnce(
-      models,
-      second.url,
-      job.id,
-      before,
-      more.map((d) => d.id),
-    );
-    expect((await call(second.url, 'GET', '/v1/indexes/locks')).version).toBe(after.version);
-    expect(await documentIds(second.url, 'locks')).toEqual([...beforeIds, ...more.map((d) => d.id)].sort());
+    const { second } = await killWhileSavingThenRestart(f.models, await start(), start, 'locks', more);
     expect(await settledDir(jobsDir)).toEqual(['.grag-jobs.json']);
     second.kill('SIGTERM');
     expect((await exited(second)).code).toBe(0);

@@ -7,55 +7,37 @@
  * (scripts/grag.mjs), its models an OpenAI-compatible stub that holds every request once told to,
  * so each job is stopped mid-update at a known point, not at a time.
  */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CountingServer } from './counting-server.js';
+import { describe, expect, it } from 'vitest';
 import { exited, until } from './index-child.js';
 import {
   call,
   citedDocs,
   createDenseIndex,
   documentIds,
-  expectAppliedOnce,
   finished,
-  killAll,
   killWhenHeld,
-  killWhenSaving,
+  killWhileJobsWait,
+  killWhileSavingThenRestart,
   type ServeChild,
+  serveFixture,
   settledDir,
   startServe,
 } from './serve-child.js';
 
-let models: CountingServer;
-let root: string;
-let folder: string;
-const children: ChildProcess[] = [];
-
-beforeAll(async () => {
-  models = new CountingServer();
-  await models.start();
-  root = await mkdtemp(join(tmpdir(), 'grag-serve-restart-'));
-  folder = join(root, 'indexes');
-});
-
-afterAll(async () => {
-  killAll(children);
-  await models.stop();
-  await rm(root, { recursive: true, force: true });
-});
+const f = serveFixture('grag-serve-restart-');
+/** The indexes folder of every server of this file. */
+const folder = (): string => join(f.root, 'indexes');
 
 /** The journal folder once every job of the three indexes has ended. */
 const SETTLED_ALL = ['.grag-jobs.json', '.grag-workspaces.json', 'docks', 'quays', 'tides'];
 
 /** `grag serve --dir <folder>` (plus `flags`) as a child process, once it prints its URL. */
 const startServer = (...flags: string[]): Promise<ServeChild> =>
-  startServe(models, ['--dir', folder, ...flags], children);
+  startServe(f.models, ['--dir', folder(), ...flags], f.children);
 
 /** The folder's entries (but lock files) once the ended jobs' inputs are removed. */
-const settledEntries = () => settledDir(folder);
+const settledEntries = () => settledDir(folder());
 
 const TIDES = [
   { id: 'tide-table', text: 'The Halvard tide table lists the spring tides of the Veskan Strait.' },
@@ -81,14 +63,14 @@ describe('grag serve --dir killed mid-job, then started again', () => {
     expect(base).toMatchObject({ status: 'done', error: null });
 
     // From now on the models answer nothing: each job below waits mid-update for its embeddings.
-    models.holdAfterChat = 0;
-    const held = models.received.length;
+    f.models.holdAfterChat = 0;
+    const held = f.models.received.length;
     const add = await call(first.url, 'POST', '/v1/indexes/tides/documents', { documents: ADDED });
     const create = await createDenseIndex(first.url, 'docks', DOCKS);
     expect([add.http, create.http]).toEqual([202, 202]);
-    await until(() => models.received.length >= held + 2, 30_000);
+    await until(() => f.models.received.length >= held + 2, 30_000);
     expect((await call(first.url, 'GET', `/v1/jobs/${add.id}`)).status).toBe('running');
-    await killWhenHeld(models, first, held + 2);
+    await killWhenHeld(f.models, first, held + 2);
 
     const second = await startServer('--no-resume-jobs');
     const addAfter = await call(second.url, 'GET', `/v1/jobs/${add.id}`);
@@ -142,21 +124,19 @@ describe('grag serve --dir killed mid-job, then started again', () => {
     const first = await startServer();
     const before = (await call(first.url, 'GET', '/v1/indexes/tides')).version as string;
     const beforeIds = await documentIds(first.url, 'tides');
-    models.holdAfterChat = 0;
-    const held = models.received.length;
-    const add = await call(first.url, 'POST', '/v1/indexes/tides/documents', { documents: MORE });
-    const create = await createDenseIndex(first.url, 'quays', QUAYS);
-    expect([add.http, create.http]).toEqual([202, 202]);
-    await killWhenHeld(models, first, held + 2);
+    const { add, create } = await killWhileJobsWait(f.models, first, 'tides', MORE, {
+      name: 'quays',
+      documents: QUAYS,
+    });
 
     // Started again with the models held once more: the client polling the job sees it running
     // under its id, then done.
-    models.holdAfterChat = 0;
+    f.models.holdAfterChat = 0;
     const second = await startServer();
-    await until(() => models.received.length >= 2, 30_000);
+    await until(() => f.models.received.length >= 2, 30_000);
     expect((await call(second.url, 'GET', `/v1/jobs/${add.id}`)).status).toBe('running');
     expect((await call(second.url, 'GET', '/v1/indexes/tides')).version).toBe(before);
-    models.release();
+    f.models.release();
     const addAfter = await finished(second.url, add.id);
     expect(addAfter).toMatchObject({
       id: add.id,
@@ -185,29 +165,19 @@ describe('grag serve --dir killed mid-job, then started again', () => {
   }, 120_000);
 
   it('killed while a job saves, applies its change exactly once after the restart, and serves one whole version', async () => {
-    const first = await startServer();
-    const before = (await call(first.url, 'GET', '/v1/indexes/tides')).version as string;
-    const beforeIds = await documentIds(first.url, 'tides');
     const more = Array.from({ length: 60 }, (_, i) => ({
       id: `log-${i}`,
       text: `Harbour log ${i}: the pilot boat Marren ${i} left Orsa pier at the ${i % 12} o'clock tide.`,
     }));
-    const job = await call(first.url, 'POST', '/v1/indexes/tides/documents', { documents: more });
     // Killed as soon as the job says it is saving the new version.
-    await killWhenSaving(models, first, job.id);
-
-    const second = await startServer();
-    const after = await expectAppliedOnce(
-      models,
-      second.url,
-      job.id,
-      before,
-      more.map((d) => d.id),
+    const { second, before, after } = await killWhileSavingThenRestart(
+      f.models,
+      await startServer(),
+      startServer,
+      'tides',
+      more,
     );
-    const served = await call(second.url, 'GET', '/v1/indexes/tides');
-    expect(served.version).toBe(after.version);
-    expect(served.version).not.toBe(before);
-    expect(await documentIds(second.url, 'tides')).toEqual([...beforeIds, ...more.map((d) => d.id)].sort());
+    expect(after.version).not.toBe(before);
     expect(await settledEntries()).toEqual(SETTLED_ALL);
     second.kill('SIGTERM');
     expect((await exited(second)).code).toBe(0);

@@ -5,20 +5,21 @@ import {
   embedStarGraph,
   type SerializedDominanceEmbedder,
   type StarEmbeddings,
-  serializeEmbedder,
 } from './embedder.js';
 import type { StarGraph } from './graph.js';
 import {
-  attentionProjector,
-  checkAttentionShape,
-  checkWeights,
+  type AttentionModel,
+  attentionModel,
+  attentionWeightSizes,
+  copyWeights,
+  initialAttentionWeights,
   type LabelFeatures,
   type LabelProjector,
   leakyRelu,
+  serializeAttentionModel,
   sigmoid,
   sigmoidReadout,
   type Weights,
-  weightsToJson,
 } from './layers.js';
 import { glorotUniform } from './random.js';
 
@@ -65,9 +66,7 @@ export function gatWeightSizes(o: {
 }) {
   const hc = o.heads * o.hidden;
   return {
-    w: o.featureDimensions * hc,
-    attSrc: hc,
-    attDst: hc,
+    ...attentionWeightSizes(o),
     bias: hc,
     gamma: hc,
     beta: hc,
@@ -84,9 +83,7 @@ export function initialGatWeights(o: Omit<GatModelOptions, 'labelFeatures'>): We
   const hc = o.heads * o.hidden;
   const s = gatWeightSizes(o);
   return {
-    w: Float64Array.from(glorotUniform(o.featureDimensions, hc, rand)),
-    attSrc: Float64Array.from(glorotUniform(o.hidden, 1, rand, hc)),
-    attDst: Float64Array.from(glorotUniform(o.hidden, 1, rand, hc)),
+    ...initialAttentionWeights(o, rand),
     bias: new Float64Array(s.bias),
     gamma: new Float64Array(s.gamma).fill(1),
     beta: new Float64Array(s.beta),
@@ -117,30 +114,21 @@ export class GatEmbedder implements DominanceEmbedder {
   readonly options: Readonly<Omit<GatModelOptions, 'labelFeatures'>>;
   /** Whether the label features are the seeded default (`false`: a caller's function). */
   readonly hashedFeatures: boolean;
+  readonly #model: AttentionModel<Omit<GatModelOptions, 'labelFeatures'>>;
   readonly #weights: Weights;
   readonly #projector: LabelProjector;
   readonly #bnScale: Float64Array;
   readonly #bnShift: Float64Array;
 
   constructor(options: Partial<GatModelOptions>, weights: Record<string, ArrayLike<number>>) {
-    const merged = { ...GAT_MODEL_DEFAULTS, ...options };
-    const labelFeatures = merged.labelFeatures;
-    const rest: Omit<GatModelOptions, 'labelFeatures'> = {
-      dimensions: merged.dimensions,
-      heads: merged.heads,
-      hidden: merged.hidden,
-      featureDimensions: merged.featureDimensions,
-      seed: merged.seed,
-      leakySlope: merged.leakySlope,
-      bnEpsilon: merged.bnEpsilon,
-    };
-    checkAttentionShape(rest, 'GatEmbedder');
+    this.#model = attentionModel(GAT_MODEL_DEFAULTS, options, weights, gatWeightSizes, 'GatEmbedder');
+    const rest = this.#model.options;
     this.options = rest;
     this.dimensions = rest.dimensions;
-    this.hashedFeatures = labelFeatures === undefined;
-    this.#weights = checkWeights(weights, gatWeightSizes(rest), 'GatEmbedder');
+    this.hashedFeatures = this.#model.hashedFeatures;
+    this.#weights = this.#model.weights;
+    this.#projector = this.#model.projector;
     const w = this.#weights;
-    this.#projector = attentionProjector(rest, w, labelFeatures);
     // Batch norm at inference: an affine map per channel with the running statistics.
     const hc = rest.heads * rest.hidden;
     this.#bnScale = new Float64Array(hc);
@@ -154,9 +142,7 @@ export class GatEmbedder implements DominanceEmbedder {
 
   /** A copy of the weights. */
   weights(): Weights {
-    const out: Weights = {};
-    for (const [name, w] of Object.entries(this.#weights)) out[name] = Float64Array.from(w);
-    return out;
+    return copyWeights(this.#weights);
   }
 
   /** Add ReLU → batch norm of `row` (+ bias) into `y`. */
@@ -219,8 +205,7 @@ export class GatEmbedder implements DominanceEmbedder {
   }
 
   toJSON(): SerializedDominanceEmbedder {
-    const config = { ...this.options, labelFeatures: this.hashedFeatures ? 'hashed' : 'custom' };
-    return serializeEmbedder(this, this.options.seed, config, weightsToJson(this.#weights));
+    return serializeAttentionModel(this, this.#model);
   }
 }
 

@@ -1,6 +1,11 @@
 import { InvalidArgumentError } from '@grag/core';
-import { assertInteger } from './embedder.js';
-import { hashedLabelFeatures } from './random.js';
+import {
+  assertInteger,
+  type DominanceEmbedder,
+  type SerializedDominanceEmbedder,
+  serializeEmbedder,
+} from './embedder.js';
+import { glorotUniform, hashedLabelFeatures } from './random.js';
 
 /** Input features of a label (e.g. an LLM embedding of it, SG-RAG §4.2: o0(v) = LLM(ℓ(v))). */
 export type LabelFeatures = (label: string) => ArrayLike<number>;
@@ -194,4 +199,91 @@ export function weightsToJson(weights: Weights): Record<string, number[]> {
   const out: Record<string, number[]> = {};
   for (const [name, w] of Object.entries(weights)) out[name] = Array.from(w);
   return out;
+}
+
+/** Sizes of the weights both attention models share: the label map `w` and the attention vectors. */
+export function attentionWeightSizes(o: Omit<AttentionShape, 'seed' | 'dimensions'>) {
+  const hc = o.heads * o.hidden;
+  return { w: o.featureDimensions * hc, attSrc: hc, attDst: hc };
+}
+
+/**
+ * Tensor shapes of an attention model's weights, for training, in the order both models lay them
+ * out: the shared label map and attention vectors (see {@link attentionWeightSizes}), the model's
+ * own `middle` weights, then the shared readout `out` and `outBias`.
+ */
+export function attentionWeightShapes(
+  o: Omit<AttentionShape, 'seed'>,
+  middle: Record<string, number[]>,
+): Record<string, number[]> {
+  const hc = o.heads * o.hidden;
+  return {
+    w: [o.featureDimensions, hc],
+    attSrc: [hc],
+    attDst: [hc],
+    ...middle,
+    out: [hc, o.dimensions],
+    outBias: [o.dimensions],
+  };
+}
+
+/** Seeded Glorot-uniform initial values of the shared weights, drawn from `rand` in this order. */
+export function initialAttentionWeights(o: AttentionShape, rand: () => number): Weights {
+  const hc = o.heads * o.hidden;
+  return {
+    w: Float64Array.from(glorotUniform(o.featureDimensions, hc, rand)),
+    attSrc: Float64Array.from(glorotUniform(o.hidden, 1, rand, hc)),
+    attDst: Float64Array.from(glorotUniform(o.hidden, 1, rand, hc)),
+  };
+}
+
+/** What an attention model sets up from its options and weights (see {@link attentionModel}). */
+export interface AttentionModel<O extends AttentionShape> {
+  /** The architecture: the keys of the defaults, without `labelFeatures`. */
+  options: O;
+  /** Whether the label features are the seeded default (`false`: a caller's function). */
+  hashedFeatures: boolean;
+  /** The checked weights. */
+  weights: Weights;
+  projector: LabelProjector;
+}
+
+/**
+ * Merge `options` over `defaults`, check the architecture and the weights (`sizes` of it), and
+ * build the label projector: the set-up both attention models' constructors do.
+ */
+export function attentionModel<O extends AttentionShape>(
+  defaults: O,
+  options: Partial<O> & { labelFeatures?: LabelFeatures },
+  weights: Record<string, ArrayLike<number>>,
+  sizes: (o: O) => Record<string, number>,
+  model: string,
+): AttentionModel<O> {
+  const merged: Partial<O> & { labelFeatures?: LabelFeatures } = { ...defaults, ...options };
+  const rest = {} as O;
+  for (const key of Object.keys(defaults) as (keyof O)[]) rest[key] = merged[key] as O[keyof O];
+  checkAttentionShape(rest, model);
+  const checked = checkWeights(weights, sizes(rest), model);
+  return {
+    options: rest,
+    hashedFeatures: merged.labelFeatures === undefined,
+    weights: checked,
+    projector: attentionProjector(rest, checked, merged.labelFeatures),
+  };
+}
+
+/** A copy of `weights`. */
+export function copyWeights(weights: Weights): Weights {
+  const out: Weights = {};
+  for (const [name, w] of Object.entries(weights)) out[name] = Float64Array.from(w);
+  return out;
+}
+
+/** The serialized form of an attention model: its architecture, label-feature kind and weights. */
+export function serializeAttentionModel(
+  embedder: DominanceEmbedder,
+  model: AttentionModel<AttentionShape>,
+): SerializedDominanceEmbedder {
+  const config = { ...model.options, labelFeatures: model.hashedFeatures ? 'hashed' : 'custom' };
+  return serializeEmbedder(embedder, model.options.seed, config, weightsToJson(model.weights));
 }

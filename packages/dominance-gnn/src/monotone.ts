@@ -5,20 +5,21 @@ import {
   embedStarGraph,
   type SerializedDominanceEmbedder,
   type StarEmbeddings,
-  serializeEmbedder,
 } from './embedder.js';
 import type { StarGraph } from './graph.js';
 import {
-  attentionProjector,
-  checkAttentionShape,
-  checkWeights,
+  type AttentionModel,
+  attentionModel,
+  attentionWeightSizes,
+  copyWeights,
+  initialAttentionWeights,
   type LabelFeatures,
   type LabelProjector,
+  serializeAttentionModel,
   sigmoid,
   sigmoidReadout,
   softplus,
   type Weights,
-  weightsToJson,
 } from './layers.js';
 import { glorotUniform } from './random.js';
 
@@ -56,9 +57,7 @@ export function monotoneWeightSizes(o: {
 }) {
   const hc = o.heads * o.hidden;
   return {
-    w: o.featureDimensions * hc,
-    attSrc: hc,
-    attDst: hc,
+    ...attentionWeightSizes(o),
     attBias: o.heads,
     out: hc * o.dimensions,
     outBias: o.dimensions,
@@ -70,9 +69,7 @@ export function initialMonotoneWeights(o: Omit<MonotoneModelOptions, 'labelFeatu
   const rand = mulberry32(o.seed ^ 0x3a7e);
   const hc = o.heads * o.hidden;
   return {
-    w: Float64Array.from(glorotUniform(o.featureDimensions, hc, rand)),
-    attSrc: Float64Array.from(glorotUniform(o.hidden, 1, rand, hc)),
-    attDst: Float64Array.from(glorotUniform(o.hidden, 1, rand, hc)),
+    ...initialAttentionWeights(o, rand),
     attBias: new Float64Array(o.heads),
     // softplus(-3) ≈ 0.05: small positive output weights to start with.
     out: Float64Array.from(glorotUniform(hc, o.dimensions, rand), (v) => v - 3),
@@ -102,6 +99,7 @@ export class MonotoneEmbedder implements DominanceEmbedder {
   readonly dimensions: number;
   readonly options: Readonly<Omit<MonotoneModelOptions, 'labelFeatures'>>;
   readonly hashedFeatures: boolean;
+  readonly #model: AttentionModel<Omit<MonotoneModelOptions, 'labelFeatures'>>;
   readonly #weights: Weights;
   readonly #projector: LabelProjector;
   /** softplus of the raw output weights: the non-negative matrix actually applied. */
@@ -109,29 +107,25 @@ export class MonotoneEmbedder implements DominanceEmbedder {
   readonly #messages = new Map<string, Float64Array>();
 
   constructor(options: Partial<MonotoneModelOptions>, weights: Record<string, ArrayLike<number>>) {
-    const merged = { ...MONOTONE_MODEL_DEFAULTS, ...options };
-    const rest: Omit<MonotoneModelOptions, 'labelFeatures'> = {
-      dimensions: merged.dimensions,
-      heads: merged.heads,
-      hidden: merged.hidden,
-      featureDimensions: merged.featureDimensions,
-      seed: merged.seed,
-    };
-    checkAttentionShape(rest, 'MonotoneEmbedder');
-    this.options = rest;
-    this.dimensions = rest.dimensions;
-    this.hashedFeatures = merged.labelFeatures === undefined;
-    this.#weights = checkWeights(weights, monotoneWeightSizes(rest), 'MonotoneEmbedder');
+    this.#model = attentionModel(
+      MONOTONE_MODEL_DEFAULTS,
+      options,
+      weights,
+      monotoneWeightSizes,
+      'MonotoneEmbedder',
+    );
+    this.options = this.#model.options;
+    this.dimensions = this.options.dimensions;
+    this.hashedFeatures = this.#model.hashedFeatures;
+    this.#weights = this.#model.weights;
+    this.#projector = this.#model.projector;
     const w = this.#weights;
-    this.#projector = attentionProjector(rest, w, merged.labelFeatures);
     this.#outPositive = Float64Array.from(w.out!, softplus);
   }
 
   /** A copy of the weights (`out` holds the raw values; the model applies softplus to them). */
   weights(): Weights {
-    const out: Weights = {};
-    for (const [name, w] of Object.entries(this.#weights)) out[name] = Float64Array.from(w);
-    return out;
+    return copyWeights(this.#weights);
   }
 
   /** softplus(W·x(label)), cached: the non-negative message body of a label. */
@@ -173,8 +167,7 @@ export class MonotoneEmbedder implements DominanceEmbedder {
   }
 
   toJSON(): SerializedDominanceEmbedder {
-    const config = { ...this.options, labelFeatures: this.hashedFeatures ? 'hashed' : 'custom' };
-    return serializeEmbedder(this, this.options.seed, config, weightsToJson(this.#weights));
+    return serializeAttentionModel(this, this.#model);
   }
 }
 

@@ -243,3 +243,19 @@ export function differenceMatrix(
   }
   return tf.tensor2d(m, [rows, cols]);
 }
+
+/**
+ * Per pair of a batch of `b` pairs whose outputs `out` hold every pair's first star, then every
+ * second one: o(second) − o(first) (`'second-first'`) or o(first) − o(second) (`'first-second'`).
+ */
+export function pairDifferences(
+  tf: Tf,
+  out: Tensor,
+  b: number,
+  order: 'second-first' | 'first-second',
+): Tensor {
+  const firsts = Array.from({ length: b }, (_, k) => k);
+  const seconds = firsts.map((k) => b + k);
+  const [plus, minus] = order === 'second-first' ? [seconds, firsts] : [firsts, seconds];
+  return tf.matMul(differenceMatrix(tf, b, 2 * b, plus, minus), out);
+}

@@ -11,8 +11,8 @@ import {
   subMultisets,
   toMultiset,
 } from './graph.js';
-import type { Weights } from './layers.js';
-import { differenceMatrix, type GatParams, gatForward } from './tf-models.js';
+import { attentionWeightShapes, type Weights } from './layers.js';
+import { type GatParams, gatForward, pairDifferences } from './tf-models.js';
 import {
   checkLoop,
   flatParameters,
@@ -116,21 +116,8 @@ export async function trainGatEmbedder(
   const model = o; // labelFeatures stays undefined for the default, so the model serializes as "hashed"
   const initial = initialGatWeights(o);
   const hc = o.heads * o.hidden;
-  const flat = flatParameters(
-    tf,
-    initial,
-    {
-      w: [o.featureDimensions, hc],
-      attSrc: [hc],
-      attDst: [hc],
-      bias: [hc],
-      gamma: [hc],
-      beta: [hc],
-      out: [hc, o.dimensions],
-      outBias: [o.dimensions],
-    },
-    'gat',
-  );
+  const shapes = attentionWeightShapes(o, { bias: [hc], gamma: [hc], beta: [hc] });
+  const flat = flatParameters(tf, initial, shapes, 'gat');
   const running = { mean: new Float64Array(hc), variance: new Float64Array(hc).fill(1) };
   let mean: Float32Array | undefined;
   let variance: Float32Array | undefined;
@@ -141,17 +128,7 @@ export async function trainGatEmbedder(
       const { o: out, stats } = gatForward(tf, flat.views() as unknown as GatParams, batch, o);
       mean = stats!.mean.dataSync() as Float32Array;
       variance = stats!.variance.dataSync() as Float32Array;
-      const rows = Array.from({ length: b }, (_, k) => k);
-      const diff = tf.matMul(
-        differenceMatrix(
-          tf,
-          b,
-          2 * b,
-          rows.map((k) => b + k),
-          rows,
-        ),
-        out,
-      );
+      const diff = pairDifferences(tf, out, b, 'second-first');
       // Σ‖max(0, o(sub-star) − o(star))‖², averaged over the batch.
       return tf.mul(tf.sum(tf.square(tf.relu(diff))), 1 / b) as TfCore.Scalar;
     },

@@ -14,13 +14,14 @@ import {
   type StarGraph,
   starOf,
 } from './graph.js';
+import { attentionWeightShapes } from './layers.js';
 import {
   initialMonotoneWeights,
   MONOTONE_MODEL_DEFAULTS,
   MonotoneEmbedder,
   type MonotoneModelOptions,
 } from './monotone.js';
-import { differenceMatrix, type MonotoneParams, monotoneForward } from './tf-models.js';
+import { type MonotoneParams, monotoneForward, pairDifferences } from './tf-models.js';
 import {
   checkLoop,
   flatParameters,
@@ -136,36 +137,13 @@ export async function trainMonotoneEmbedder(
   });
   const model = o; // labelFeatures stays undefined for the default, so the model serializes as "hashed"
   const initial = initialMonotoneWeights(o);
-  const hc = o.heads * o.hidden;
-  const flat = flatParameters(
-    tf,
-    initial,
-    {
-      w: [o.featureDimensions, hc],
-      attSrc: [hc],
-      attDst: [hc],
-      attBias: [o.heads],
-      out: [hc, o.dimensions],
-      outBias: [o.dimensions],
-    },
-    'monotone',
-  );
+  const flat = flatParameters(tf, initial, attentionWeightShapes(o, { attBias: [o.heads] }), 'monotone');
   return runTrainingLoop({ ...setup, started, rand: mulberry32(o.seed ^ 0x7a12) }, o, sample, {
     flat,
     stars: (pair) => [pair.query, pair.data],
     loss(batch, b) {
       const out = monotoneForward(tf, flat.views() as unknown as MonotoneParams, batch, o);
-      const rows = Array.from({ length: b }, (_, k) => k);
-      const diff = tf.matMul(
-        differenceMatrix(
-          tf,
-          b,
-          2 * b,
-          rows,
-          rows.map((k) => b + k),
-        ),
-        out,
-      );
+      const diff = pairDifferences(tf, out, b, 'first-second');
       const best = tf.max(diff, 1);
       return tf.mul(tf.sum(tf.square(tf.relu(tf.sub(o.margin, best)))), 1 / b) as TfCore.Scalar;
     },

@@ -9,6 +9,8 @@ import {
   type Document,
   InvalidArgumentError,
   isFittableEmbedder,
+  type VectorIndex,
+  type VectorIndexFactory,
 } from '@grag/core';
 import {
   chunkEntityGraph,
@@ -18,7 +20,13 @@ import {
   entityVocabulary,
   homeChunks,
 } from '@grag/core/graph';
-import { Bm25Index, chunkCorpus as chunkCorpusBy, indexProviders, startBuild } from '@grag/core/kit';
+import {
+  Bm25Index,
+  type BuildRuntime,
+  chunkCorpus as chunkCorpusBy,
+  indexProviders,
+  startBuild,
+} from '@grag/core/kit';
 import {
   buildSummaryTree,
   indexSummaryTree,
@@ -46,13 +54,58 @@ function chunkCorpus(
   if (kept.length === 0) {
     throw new InvalidArgumentError('docs', 'e2graphrag build: every document is blank; pass some text.');
   }
-  const chunks = chunkCorpusBy(kept, {
+  return { chunks: chunkDocuments(kept, ctx, o), skipped: docs.length - kept.length };
+}
+
+/** The non-blank documents `docs` chunked as the index's options say (a build's and an update's chunks). */
+export function chunkDocuments(docs: readonly Document[], ctx: BuildContext, o: E2GraphRagOptions): Chunk[] {
+  return chunkCorpusBy(docs, {
     chunking: o.chunking,
     chunkSize: o.chunkSize,
     overlap: o.overlap,
     tokenizer: ctx.tokenizer,
   });
-  return { chunks, skipped: docs.length - kept.length };
+}
+
+/**
+ * The `graph` stage of a build or an update: the leaves' extracted entities linked into one entity
+ * graph (across the corpus with `entityLinking`), titled by `titles` (document id → title).
+ */
+export function graphStage(
+  rt: BuildRuntime,
+  extracted: Parameters<typeof chunkEntityGraph>[0]['extracted'],
+  leaves: readonly { id: string; docId?: string; text: string }[],
+  titles: ReadonlyMap<string, string | undefined>,
+  o: E2GraphRagOptions,
+): Promise<ReturnType<typeof chunkEntityGraph>> {
+  return rt.stage(
+    'graph',
+    () =>
+      chunkEntityGraph({
+        extracted,
+        chunks: leaves.map((l) => ({ docId: l.docId ?? l.id, text: l.text })),
+        titles,
+        entityLinking: o.entityLinking,
+      }),
+    { checkpoint: false },
+  );
+}
+
+/** The `vector-index` stage of a build or an update: the tree nodes' `embeddings` indexed. */
+export function vectorIndexStage(
+  rt: BuildRuntime,
+  tree: SummaryTree,
+  embeddings: readonly ArrayLike<number>[],
+  providers: { embedder: { dimensions: number }; vectorIndex: VectorIndexFactory },
+): Promise<VectorIndex> {
+  return rt.stage(
+    'vector-index',
+    () =>
+      indexSummaryTree(tree, embeddings, providers.vectorIndex, {
+        dimensions: providers.embedder.dimensions,
+      }),
+    { checkpoint: false },
+  );
 }
 
 /** Titles to write on first chunks: those the document text does not already start with. */
@@ -150,28 +203,15 @@ export async function buildE2GraphRagIndex(input: E2GraphRagBuildInput): Promise
   if (failures.length > 0) throw failures.find((e) => !AbortError.isInstance(e)) ?? failures[0];
   const tree = (treeResult as PromiseFulfilledResult<SummaryTree>).value;
   const extracted = (entitiesResult as PromiseFulfilledResult<string[][][]>).value;
-  const { graph, homes, textMentions } = await rt.stage(
-    'graph',
-    () =>
-      chunkEntityGraph({
-        extracted,
-        chunks: leaves.map((l) => ({ docId: l.docId ?? l.id, text: l.text })),
-        titles: new Map(docs.map((d) => [d.id, d.title])),
-        entityLinking: o.entityLinking,
-      }),
-    { checkpoint: false },
-  );
+  const titles = new Map(docs.map((d) => [d.id, d.title]));
+  const { graph, homes, textMentions } = await graphStage(rt, extracted, leaves, titles, o);
   const texts = tree.nodes.map((n) => n.text);
   const { embedder } = ctx;
   if (isFittableEmbedder(embedder)) {
     await rt.stage('fit', () => embedder.fit(texts), { checkpoint: false });
   }
   const embeddings = await rt.stage('embed', () => rt.embed(texts, { label: (_, i) => tree.nodes[i]!.id }));
-  const vectors = await rt.stage(
-    'vector-index',
-    () => indexSummaryTree(tree, embeddings, ctx.vectorIndex, { dimensions: embedder.dimensions }),
-    { checkpoint: false },
-  );
+  const vectors = await vectorIndexStage(rt, tree, embeddings, ctx);
   const stats = indexStats({
     documents: docs.length - skipped,
     skippedDocuments: skipped,

@@ -12,16 +12,22 @@ import {
   isFittableEmbedder,
   type UpdateOptions,
 } from '@grag/core';
-import { chunkEntityGraph } from '@grag/core/graph';
-import { type BuildRuntime, chunkCorpus, keptFitNote, prepareUpdate, startBuild } from '@grag/core/kit';
+import { type BuildRuntime, keptFitNote, prepareUpdate, startBuild } from '@grag/core/kit';
 import {
-  indexSummaryTree,
   leavesFromChunks,
   type SummaryLevelRunner,
   type SummaryTree,
   summaryCount,
 } from '@grag/summary-tree';
-import { indexStats, queryViews, titleRecord, titlesToWrite } from './build.js';
+import {
+  chunkDocuments,
+  graphStage,
+  indexStats,
+  queryViews,
+  titleRecord,
+  titlesToWrite,
+  vectorIndexStage,
+} from './build.js';
 import { regroupSummaryTree } from './tree-regroup.js';
 import { updateSummaryTree } from './tree-update.js';
 import type { E2GraphRagIndex, E2GraphRagKept } from './types.js';
@@ -61,17 +67,7 @@ export async function updateE2GraphRag(
   const o = index.options;
   const rt = startBuild(ctx);
   const nonBlank = plan.add.filter((d) => d.text.trim() !== '');
-  const chunks = await rt.stage(
-    'chunk',
-    () =>
-      chunkCorpus(nonBlank, {
-        chunking: o.chunking,
-        chunkSize: o.chunkSize,
-        overlap: o.overlap,
-        tokenizer: ctx.tokenizer,
-      }),
-    { checkpoint: false },
-  );
+  const chunks = await rt.stage('chunk', () => chunkDocuments(nonBlank, ctx, o), { checkpoint: false });
   const added = leavesFromChunks(chunks, { titles: o.includeTitle ? titlesToWrite(plan.add) : undefined });
   const old = index.tree;
   const docOf = (leaf: number) => old.nodes[leaf]!.docId ?? old.nodes[leaf]!.id;
@@ -116,29 +112,15 @@ export async function updateE2GraphRag(
     ...titleRecord(plan.add),
   };
   const leaves = tree.levels[0]!.map((i) => tree.nodes[i]!);
-  const { graph, homes, textMentions } = await rt.stage(
-    'graph',
-    () =>
-      chunkEntityGraph({
-        extracted,
-        chunks: leaves.map((l) => ({ docId: l.docId ?? l.id, text: l.text })),
-        titles: new Map(documents.map((id) => [id, titles[id]])),
-        entityLinking: o.entityLinking,
-      }),
-    { checkpoint: false },
-  );
+  const titleOf = new Map(documents.map((id) => [id, titles[id]]));
+  const { graph, homes, textMentions } = await graphStage(rt, extracted, leaves, titleOf, o);
   // A full update fits a fittable embedder again on the changed corpus, as a build does, so
   // every node is embedded again with the new fit; otherwise the kept embeddings stay valid.
   const refit = full && isFittableEmbedder(ctx.embedder) ? ctx.embedder : undefined;
   const { embeddings, embedded } = await embedTree(rt, { refit, old, kept, tree, origin: changed.origin });
   // The refitted embedder is the one the new index's vectors (and its saved state) belong to.
   const providers = refit ? { ...index.providers, embedder: ctx.embedder } : index.providers;
-  const { embedder, vectorIndex } = providers;
-  const vectors = await rt.stage(
-    'vector-index',
-    () => indexSummaryTree(tree, embeddings, vectorIndex, { dimensions: embedder.dimensions }),
-    { checkpoint: false },
-  );
+  const vectors = await vectorIndexStage(rt, tree, embeddings, providers);
   const withChunks = new Set(leaves.map((l) => l.docId ?? l.id));
   const stats = indexStats({
     documents: documents.filter((id) => withChunks.has(id)).length,
@@ -185,7 +167,7 @@ export async function updateE2GraphRag(
         tree: full
           ? 'regrouped from scratch over every chunk, as a build groups them (full); summaries whose exact inputs the index had already summarized were reused'
           : 'changed along the paths of the change: groups that lost a chunk or gained one are summarized again with their ancestors; a rebuild (or an update with full) regroups every chunk',
-        ...keptFitNote(embedder, refit !== undefined, 'new nodes'),
+        ...keptFitNote(providers.embedder, refit !== undefined, 'new nodes'),
       },
     }),
   };

@@ -6,19 +6,26 @@
  *
  * @packageDocumentation
  */
-import { type CallInit, canReportUpload, postWithProgress, type UploadProgress } from './client-upload.js';
+
 import type {
+  CreateIndexRequest,
+  DocumentInput,
+  DocumentList,
   DocumentResponse,
   ErrorBody,
+  GraphNeighbourhood,
+  GraphSearch,
   Health,
   IndexInfo,
   IndexList,
+  Job,
+  JobEvent,
+  MethodList,
   QueryRequest,
   QueryResponse,
   QueryStreamEvent,
-} from './schema.js';
-import type { GraphNeighbourhood, GraphSearch, MethodList } from './schema-graph.js';
-import type { CreateIndexRequest, DocumentInput, DocumentList, Job, JobEvent } from './schema-jobs.js';
+} from './api-types.js';
+import { type CallInit, canReportUpload, postWithProgress, type UploadProgress } from './client-upload.js';
 import { parseSse } from './sse.js';
 
 export type * from './api-types.js';

@@ -2,9 +2,9 @@ import { createBuildContext } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
-import { createSgRag, type Triple } from '../src/index.js';
+import { createSgRag } from '../src/index.js';
+import { T } from './helpers.js';
 
-const T = (head: string, relation: string, tail: string): Triple => ({ head, relation, tail });
 const sg = createSgRag();
 const context = (embed?: (text: string) => number[]) =>
   createBuildContext({

@@ -5,10 +5,10 @@ import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { createSgRag, type SgRagIndex, type Triple } from '../src/index.js';
+import { T } from './helpers.js';
 
 // A hand-made film graph. Heat: De Niro, Pacino, Mann, crime. Ronin: De Niro, Reno, crime.
 // Alien: Weaver, Scott, science fiction.
-const T = (head: string, relation: string, tail: string): Triple => ({ head, relation, tail });
 const triples: Triple[] = [
   T('heat', 'starring', 'deniro'),
   T('heat', 'starring', 'pacino'),
