@@ -127,6 +127,14 @@ export function scoreSpan(
   // The noun a which-question asks for may head the answer's name ("Quillon Shipyard", "River
   // Ode"): it is not a word the question already says of the answer.
   const kindAt = kindWord(tokens, span, words.length, reading.descriptor);
+  // "the music magazine “Static Bloom”", "the Port Calder Gulls ice hockey team": a common noun
+  // phrase of the kind asked next to a name is what the name is, not the answer; the name is.
+  if (
+    kindAt === span.end &&
+    !/^\p{Lu}/u.test(span.text) &&
+    (namedAfter(tokens, span.end + 1) || (span.start > range.start && namedAfter(tokens, span.start - 1)))
+  )
+    return null;
   const own = kindAt === span.end ? words.slice(0, -1) : kindAt === span.start ? words.slice(1) : words;
   const novelty =
     own.length === 0
@@ -173,6 +181,7 @@ export function scoreSpan(
       if (reading.kind === 'place' && !NOT_NAME_TYPES.has(span.type)) eventFit = Math.max(fit, 0.7);
     }
   }
+  side *= addressPart(reading, tokens, span);
   const agent = agentWeight(cues, reading, r, span);
   if (agent === null) return null;
   closeness = Math.max(closeness, agent.closeness);
@@ -340,6 +349,32 @@ function calledKind(tokens: readonly Token[], end: number, last: number, kind: s
   for (let n = 0, j = k + 1; n < 4 && j <= last && /^(ADJ|NOUN|NUM)$/.test(tokens[j]!.pos); n++, j++)
     if (tokens[j]!.pos === 'NOUN' && isKindOrMember(tokens[j]!.lemma, kind)) return true;
   return false;
+}
+
+/** Place kinds that a larger place contains, and larger places, as English addresses order them. */
+const SMALL_PLACES = new Set(
+  'city town village suburb neighborhood neighbourhood borough hamlet municipality'.split(' '),
+);
+const LARGE_PLACES = new Set('state province country region territory prefecture nation'.split(' '));
+
+/**
+ * "Tacoma, Washington", "Sudbury, Ontario": an address names the smaller place first. Asked for a
+ * city, the part before a comma and another name fits; asked for a state or country, the part after.
+ */
+function addressPart(reading: QuestionReading, tokens: readonly Token[], span: Span): number {
+  const kind = reading.descriptor;
+  if (reading.kind !== 'place' || !kind || !(SMALL_PLACES.has(kind) || LARGE_PLACES.has(kind))) return 1;
+  const larger = tokens[span.end + 1]?.value === ',' && /^\p{Lu}/u.test(tokens[span.end + 2]?.value ?? '');
+  const smaller =
+    tokens[span.start - 1]?.value === ',' && /^\p{Lu}/u.test(tokens[span.start - 2]?.value ?? '');
+  if (larger === smaller) return 1;
+  return larger === SMALL_PLACES.has(kind) ? 1 : 0.5;
+}
+
+/** Whether a name (capitalised, or quoted and capitalised) starts at token `k`. */
+function namedAfter(tokens: readonly Token[], k: number): boolean {
+  const at = /^["“'‘]$/.test(tokens[k]?.value ?? '') ? k + 1 : k;
+  return /^\p{Lu}/u.test(tokens[at]?.value ?? '') && tokens[at]!.pos !== 'PRON';
 }
 
 /** Whether a noun names `kind` ("ferry" for ferry, "Shipyard" for yard) or a kind of it ("documentary" for film). */

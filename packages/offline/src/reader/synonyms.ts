@@ -41,7 +41,7 @@ export const GROUPS: readonly string[] = [
   'develop',
   'discover find',
   // Places and belonging.
-  'locate situate lie sit base headquarter seat',
+  'locate situate lie sit base headquarter seat home host',
   'own belong possess owner ownership',
   'operate run manage',
   'cost price charge fare fee',

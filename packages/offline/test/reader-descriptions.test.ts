@@ -1,0 +1,96 @@
+import { describe } from 'vitest';
+import { expectAnswers } from './answer-cases.js';
+
+// Invented entries of a made-up music and film world (title line, then the entry); the expected
+// answers are read off them by hand.
+const entry = (title: string, body: string) => ({ id: title, text: `${title}\n${body}` });
+const music = [
+  entry(
+    'The Lantern Moths',
+    'The Lantern Moths are an English indie rock band formed in Hullbridge in 2003. Their debut album "Glass Orchard" came out in 2005 on Redwake Records.',
+  ),
+  entry(
+    'Glass Orchard',
+    'Glass Orchard is the debut studio album by English indie rock band The Lantern Moths. It was produced by Vera Quill.',
+  ),
+  entry(
+    'Redwake Records',
+    'Redwake Records is an independent record label founded in 1994 by Mara Ostley. It is headquartered in Leeds, England.',
+  ),
+  entry(
+    'Mara Ostley',
+    'Mara Ostley (1948 – 2019) was an English music executive. She wrote for the music magazine "Static Bloom" before founding Redwake Records.',
+  ),
+  entry(
+    'Vera Quill',
+    'Vera Quill (born 1970) is a Canadian record producer. She grew up in Halden, Ontario.',
+  ),
+];
+
+const films = [
+  entry(
+    'Tin Harbor',
+    'Tin Harbor is a 1979 American comedy film directed by Lewis Marrow and written by Dale Okun. It stars Hester Pellow as a young fisherwoman.',
+  ),
+  entry(
+    'Lewis Marrow',
+    'Lewis Marrow (October 2, 1938 – May 9, 2011) was an American film director. Born in Tacoma, Washington, he began his career in television.',
+  ),
+  entry(
+    'Dale Okun',
+    'Dale Okun (1931 – 2004) was a Canadian screenwriter and novelist from Sudbury, Ontario.',
+  ),
+  entry(
+    'Hester Pellow',
+    'Hester Pellow (born 1952) is an American politician and former actress. She served as Mayor of Merrow Falls from 1998 to 2006.',
+  ),
+  entry(
+    'Sable Arena',
+    'Sable Arena is an indoor arena in Port Calder, Maine. It opened in 1994 and is the home of the Port Calder Gulls ice hockey team.',
+  ),
+  entry(
+    'Port Calder Gulls',
+    'The Port Calder Gulls are a professional ice hockey team. They were founded in 1988 and are coached by Tomas Reyne.',
+  ),
+  entry(
+    'Tomas Reyne',
+    'Tomas Reyne (born 12 June 1966) is a Swedish ice hockey coach and former player from Gävle.',
+  ),
+];
+
+describe('a wh-phrase inside a longer phrase', () => {
+  expectAnswers(music, [
+    // "of which band" ends the question: what is asked, not a clause about the album.
+    // (The answer leaves out a name's leading article, as the reader's names do.)
+    ['Vera Quill produced the debut album of which band?', 'Lantern Moths'],
+  ]);
+  expectAnswers(films, [
+    // A participle opens the clause without "who": the man first, then where he was born.
+    ['Tin Harbor was directed by a man born in which city?', 'Tacoma'],
+    // "starred" read as a noun by the tagger is still the main clause's verb.
+    ['Tin Harbor starred an actress who later became mayor of which city?', 'Merrow Falls'],
+  ]);
+});
+
+describe('names and the kinds next to them', () => {
+  expectAnswers(music, [
+    // "the music magazine “Static Bloom”": the name, not the kind that introduces it.
+    ['What magazine did the founder of Redwake Records write for?', 'Static Bloom'],
+  ]);
+  expectAnswers(films, [
+    // "the Port Calder Gulls ice hockey team": the name before its kind; "based at" is "the home of".
+    ['Which team is based at Sable Arena?', 'Port Calder Gulls'],
+    // The stranded "from" is the main clause's, not the description's.
+    ['What town is the coach of the hockey team based at Sable Arena from?', 'Gävle'],
+  ]);
+});
+
+describe('addresses: the smaller place first', () => {
+  expectAnswers(films, [
+    ["Tin Harbor's screenwriter came from which province?", 'Ontario'],
+    ['In which city was Lewis Marrow born?', 'Tacoma'],
+    // "Which city is the birthplace of …": the description is all that is asked.
+    ['Which city is the birthplace of the director of Tin Harbor?', 'Tacoma'],
+    ['Which state is Sable Arena in?', 'Maine'],
+  ]);
+});
