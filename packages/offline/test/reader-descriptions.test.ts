@@ -93,4 +93,12 @@ describe('addresses: the smaller place first', () => {
     ['Which city is the birthplace of the director of Tin Harbor?', 'Tacoma'],
     ['Which state is Sable Arena in?', 'Maine'],
   ]);
+  // A province before its country: the province, not the country, though it is not the smaller place.
+  expectAnswers(
+    [entry('Orlen Bay', 'Orlen Bay is a fishing town in Nova Scotia, Canada. It was founded in 1761.')],
+    [
+      ['In which province is Orlen Bay?', 'Nova Scotia'],
+      ['Which country is Orlen Bay in?', 'Canada'],
+    ],
+  );
 });
