@@ -102,3 +102,16 @@ describe('addresses: the smaller place first', () => {
     ],
   );
 });
+
+describe('a work "by" its author says who wrote it', () => {
+  expectAnswers(
+    [
+      entry('Grey Lantern', 'Grey Lantern is a 1998 novel by Ossian Vale.'),
+      entry('Ossian Vale', 'Ossian Vale (1940 – 2011) was a Scottish poet and playwright.'),
+    ],
+    [
+      ['Was Grey Lantern written by Ossian Vale?', 'yes'],
+      ['Was Grey Lantern written by Pella Strand?', 'no'],
+    ],
+  );
+});
