@@ -115,3 +115,22 @@ describe('a work "by" its author says who wrote it', () => {
     ],
   );
 });
+
+describe('countries and provinces', () => {
+  const notes = [
+    entry(
+      'Brinemouth',
+      'Brinemouth is a port city in the province of Estmark, Norway. It lies at the mouth of the River Quell.',
+    ),
+    entry('Norway', 'Norway is a country in northern Europe. It gained independence from Sweden in 1905.'),
+    entry('Estmark', 'Estmark is a province in the south of Norway. Its capital is Saltholm.'),
+  ];
+  expectAnswers(notes, [
+    // A country question is answered with a country the tables know, not the river the town lies on;
+    // "gain" (read as a noun) is the main verb, not the end of the description.
+    ['When did the country where Brinemouth is located gain independence?', '1905'],
+    // A province is no country.
+    ['In which province is Brinemouth located?', 'Estmark'],
+    ['What is the capital of the province where Brinemouth is located?', 'Saltholm'],
+  ]);
+});

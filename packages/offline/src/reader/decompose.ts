@@ -244,6 +244,7 @@ export function misreadVerb(tokens: readonly Token[], i: number): boolean {
 }
 
 function clauseEnd(tokens: readonly Token[], k: number): number {
+  const doSupport = tokens.slice(0, k).some((x) => x.pos === 'AUX' && x.lemma === 'do');
   let i = k;
   let sawVerb = false;
   let sawObject = false;
@@ -264,10 +265,25 @@ function clauseEnd(tokens: readonly Token[], k: number): number {
       // "was built": a participle after its auxiliary is the same verb.
       const group = tokens[i - 1]?.pos === 'AUX' && t.pos === 'VERB';
       if (sawObject && sawVerb && !group) break;
+      // "the country where X is located *gain* independence": a verb's base form right after a
+      // verb group is the main clause's (the clause has no object to wait for).
+      if (sawVerb && !group && t.pos === 'VERB' && t.normal === t.lemma && tokens[i - 1]?.pos === 'VERB')
+        break;
       sawVerb = true;
       end = i;
       continue;
     }
+    // "When did the country where X is located *gain* independence?": after "did", a bare word
+    // right after the clause's verb group is the main verb, whatever the tagger read it as.
+    if (
+      sawVerb &&
+      doSupport &&
+      t.pos === 'NOUN' &&
+      t.normal === t.lemma &&
+      tokens[i - 1]?.pos === 'VERB' &&
+      tokens[i - 2]?.pos === 'AUX'
+    )
+      break;
     if (!sawVerb && (t.pos === 'PRON' || t.pos === 'ADV' || t.pos === 'PART')) {
       end = i;
       continue;

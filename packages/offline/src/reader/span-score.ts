@@ -3,12 +3,12 @@
  * closeness to the question's words, its novelty, the kind it is headed by, which side of a life span
  * or a range it stands on, whether it is the agent, unit or value asked for.
  */
-import { spanText, type Token } from '../nlp.js';
+import type { Token } from '../nlp.js';
 import { MEASURE_WORDS } from '../query.js';
 import { isKindByWordNet } from '../wordnet.js';
 import { contentWords } from '../words.js';
+import { addressPart } from './addresses.js';
 import { datesOtherVerb, measuredIn, namesNoAgent, unitKind } from './clauses.js';
-import { COUNTRIES, COUNTRY_ALIASES } from './countries.js';
 import { NOW, type QuestionCues } from './cues.js';
 import { LIFE_VERBS, lifeSpanSide, rangeSide } from './events.js';
 import { kindWord } from './kinds.js';
@@ -351,39 +351,6 @@ function calledKind(tokens: readonly Token[], end: number, last: number, kind: s
     if (tokens[j]!.pos === 'NOUN' && isKindOrMember(tokens[j]!.lemma, kind)) return true;
   return false;
 }
-
-/** Place kinds that a larger place contains, and larger places, as English addresses order them. */
-const SMALL_PLACES = new Set(
-  'city town village suburb neighborhood neighbourhood borough hamlet municipality'.split(' '),
-);
-const LARGE_PLACES = new Set('state province country region territory prefecture nation'.split(' '));
-
-/**
- * "Tacoma, Washington", "Sudbury, Ontario": an address names the smaller place first. Asked for a
- * city, the part before a comma and another name fits; asked for a state or country, the part after.
- */
-function addressPart(reading: QuestionReading, tokens: readonly Token[], span: Span): number {
-  const kind = reading.descriptor;
-  if (reading.kind !== 'place' || !kind || !(SMALL_PLACES.has(kind) || LARGE_PLACES.has(kind))) return 1;
-  const larger = tokens[span.end + 1]?.value === ',' && /^\p{Lu}/u.test(tokens[span.end + 2]?.value ?? '');
-  const smaller =
-    tokens[span.start - 1]?.value === ',' && /^\p{Lu}/u.test(tokens[span.start - 2]?.value ?? '');
-  if (!SMALL_PLACES.has(kind) && kind !== 'country' && kind !== 'nation') {
-    // A state or province comes before its country ("Ontario, Canada").
-    if (larger) {
-      let e = span.end + 2;
-      while (/^\p{Lu}/u.test(tokens[e + 1]?.value ?? '')) e++;
-      if (isCountryName(spanText(tokens, span.end + 2, e))) return 1;
-    }
-  }
-  if (larger === smaller) return 1;
-  return larger === SMALL_PLACES.has(kind) ? 1 : 0.5;
-}
-
-const isCountryName = (text: string): boolean => {
-  const lower = text.toLowerCase().replace(/^the /, '');
-  return COUNTRIES.has(lower) || Object.hasOwn(COUNTRY_ALIASES, lower);
-};
 
 /** Whether a name (capitalised, or quoted and capitalised) starts at token `k`. */
 function namedAfter(tokens: readonly Token[], k: number): boolean {
