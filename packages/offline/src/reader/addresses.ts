@@ -15,7 +15,8 @@ const LARGE_PLACES = new Set('state province country region territory prefecture
 
 /**
  * "Tacoma, Washington", "Sudbury, Ontario": an address names the smaller place first. Asked for a
- * city, the part before a comma and another name fits; asked for a state or country, the part after.
+ * city, the part before a comma and another name fits; asked for a state or province, the part
+ * after, unless that part is a country. Asked for a country, a name the country tables know.
  */
 export function addressPart(reading: QuestionReading, tokens: readonly Token[], span: Span): number {
   const kind = reading.descriptor;
@@ -25,7 +26,7 @@ export function addressPart(reading: QuestionReading, tokens: readonly Token[], 
   const larger = tokens[span.end + 1]?.value === ',' && /^\p{Lu}/u.test(tokens[span.end + 2]?.value ?? '');
   const smaller =
     tokens[span.start - 1]?.value === ',' && /^\p{Lu}/u.test(tokens[span.start - 2]?.value ?? '');
-  if (!SMALL_PLACES.has(kind) && kind !== 'country' && kind !== 'nation') {
+  if (!SMALL_PLACES.has(kind)) {
     // A province is no country ("state" is both: "Georgia"), and comes before its country
     // ("Ontario, Canada").
     if (kind !== 'state' && isCountryName(span.text)) return 0.5;
