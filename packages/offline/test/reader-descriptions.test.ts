@@ -134,3 +134,23 @@ describe('countries and provinces', () => {
     ['What is the capital of the province where Brinemouth is located?', 'Saltholm'],
   ]);
 });
+
+describe('abbreviations written out', () => {
+  const notes = [
+    entry(
+      'NMRA',
+      'The NMRA (Northern Maritime Research Association) is a non-profit scientific organization based in Brinemouth.',
+    ),
+    entry('Gull Survey', 'The survey is run by the Coastal Bird Trust (CBT) each spring.'),
+    entry('Brinemouth', 'Brinemouth, nicknamed "the Salt City", is a port city in Norway.'),
+  ];
+  expectAnswers(notes, [
+    ['What does NMRA stand for?', 'Northern Maritime Research Association'],
+    ['What is CBT short for?', 'Coastal Bird Trust'],
+    ['What is the full name of the NMRA?', 'Northern Maritime Research Association'],
+    // Not written out anywhere: unknown, not a guess.
+    ['What does NASA stand for?', 'The context does not contain an answer to the question.'],
+    // A city is no country.
+    ['Which city is nicknamed the Salt City?', 'Brinemouth'],
+  ]);
+});

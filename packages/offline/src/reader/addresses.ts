@@ -23,6 +23,8 @@ export function addressPart(reading: QuestionReading, tokens: readonly Token[], 
   if (reading.kind !== 'place' || !kind || !(SMALL_PLACES.has(kind) || LARGE_PLACES.has(kind))) return 1;
   // "Which country …": a name the country tables know is one; another name may be a river or a city.
   if (kind === 'country' || kind === 'nation') return isCountryName(span.text) ? 1.5 : 0.5;
+  // A city or town is no country.
+  if (SMALL_PLACES.has(kind) && isCountryName(span.text)) return 0.5;
   const larger = tokens[span.end + 1]?.value === ',' && /^\p{Lu}/u.test(tokens[span.end + 2]?.value ?? '');
   const smaller =
     tokens[span.start - 1]?.value === ',' && /^\p{Lu}/u.test(tokens[span.start - 2]?.value ?? '');

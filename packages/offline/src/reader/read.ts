@@ -10,6 +10,7 @@ import { type AnswerWithCitations, type ContextItem, type Embedder, throwIfAbort
 import type { EntityAnalysis } from '../entities.js';
 import { analyze } from '../nlp.js';
 import { isKindByWordNet } from '../wordnet.js';
+import { abbreviationAsked, expansionOf } from './abbreviations.js';
 import { findRelationPhrase, substitute } from './chain.js';
 import { type ReaderContext, readContext } from './context.js';
 import { findDescription, GENERIC_PLACES, replaceSpan } from './decompose.js';
@@ -139,6 +140,12 @@ async function answerPhrase(
   const common = shared && sharedAttribute(shared, plain);
   if (common && common.answer === null) return UNKNOWN;
   if (common) return cite(common.answer, [...new Set(common.sentences.map((i) => plain[i]!.item))]);
+  // "What does NMRA stand for?": the words the context writes out for it, or unknown.
+  const abbreviation = abbreviationAsked((await analyze(q)).tokens);
+  if (abbreviation) {
+    const found = expansionOf(abbreviation, plain);
+    return found ? cite(found.answer, [plain[found.sentence]!.item]) : UNKNOWN;
+  }
   // Relation chains first: "Where was the founder of X born?" → the context's founder of X, Y
   // → "Where was Y born?". The bridge's items are cited after the answer's.
   for (let hop = 0; hop < MAX_HOPS; hop++) {
