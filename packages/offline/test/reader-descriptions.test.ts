@@ -154,3 +154,19 @@ describe('abbreviations written out', () => {
     ['Which city is nicknamed the Salt City?', 'Brinemouth'],
   ]);
 });
+
+describe('a role taken "as" it', () => {
+  expectAnswers(
+    [
+      entry(
+        'Cal Brennock',
+        'Cal Brennock (born 1981) is an English singer. In 2001 he joined the indie rock band The Lantern Moths as lead vocalist.',
+      ),
+      entry('The Lantern Moths', 'The Lantern Moths are an English indie rock band from Hullbridge.'),
+    ],
+    [
+      // The band's own entry does not name its vocalist; the singer's says he joined as one.
+      ['The lead vocalist of The Lantern Moths was born in what year?', '1981'],
+    ],
+  );
+});

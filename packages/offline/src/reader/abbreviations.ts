@@ -25,7 +25,8 @@ export function abbreviationAsked(tokens: readonly Token[]): string | null {
   const asks =
     /^(stand|stands|stood) for( what)?$/.test(rest) ||
     (rest === 'short for' && /^(is|was)$/.test(normals[at - 1] ?? '')) ||
-    (/^what (is|was) the (full|long) (name|form) of( the)?$/.test(normals.slice(0, at).join(' ')) && rest === '');
+    (/^what (is|was) the (full|long) (name|form) of( the)?$/.test(normals.slice(0, at).join(' ')) &&
+      rest === '');
   return asks ? words[at]!.value.replace(/\./g, '') : null;
 }
 
