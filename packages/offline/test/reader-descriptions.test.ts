@@ -170,3 +170,20 @@ describe('a role taken "as" it', () => {
     ],
   );
 });
+
+describe('a birthday is a date', () => {
+  expectAnswers(
+    [
+      entry(
+        'Kessler University',
+        'Kessler University is a public university in Merrow Falls. Its president since 2015 is Anya Rusk.',
+      ),
+      entry('Anya Rusk', 'Anya Rusk (born 3 August 1964) is an American chemist and academic administrator.'),
+    ],
+    [
+      // "birthday" asks for a date ("-day" made it read as an agent noun of "bear", a person).
+      ['What is the birthday of the president of Kessler University?', '3 August 1964'],
+      ["What is Anya Rusk's birthday?", '3 August 1964'],
+    ],
+  );
+});
