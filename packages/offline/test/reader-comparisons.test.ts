@@ -168,3 +168,21 @@ describe('"both" yes/no questions about a property', () => {
     ['Are The Gannet Review and Harbour Weekly both magazines?', 'yes'],
   ]);
 });
+
+describe('"longer" of lengths', () => {
+  // Invented rivers; "longer" without "has been" compares the lengths, not how long since a start.
+  const rivers = [
+    {
+      id: 'River Tamsel',
+      text: 'River Tamsel\nThe River Tamsel is a river in Cornwall, England. It is 41 kilometres long.',
+    },
+    {
+      id: 'River Quell',
+      text: 'River Quell\nThe River Quell is a river in Norway. It is 118 kilometres long.',
+    },
+  ];
+  expectAnswers(rivers, [
+    ['Which river is longer, the River Tamsel or the River Quell?', 'the River Quell'],
+    ['Which river is shorter, the River Tamsel or the River Quell?', 'the River Tamsel'],
+  ]);
+});

@@ -191,7 +191,7 @@ export function choiceDirection(
     reading.lifespan = false;
   // "Which has been open longer?", "married longer": longer since the start, an earlier date.
   const been = tokens.findIndex((t) => t.normal === 'been');
-  const state = tokens[been + 1];
+  const state = been >= 0 ? tokens[been + 1] : undefined;
   if (!reading.lifespan && (normals.has('longer') || normals.has('longest')) && state?.type === 'word') {
     reading.direction = 'min';
     reading.since = state.lemma;

@@ -97,7 +97,7 @@ export async function readContext(
   const read = async (q: string): Promise<QuestionMatch> => {
     const qea = await entitiesOf(q, false);
     const qTokens = qea.analysis.tokens;
-    const queryLemmas = new Set(contentConcepts(qea.analysis, 0, qTokens.length - 1));
+    const queryLemmas = new Set(contentConcepts(qea.analysis, 0, qTokens.length - 1, true));
     const queryKeys = qea.entities.filter((e) => e.type !== 'concept').map((e) => e.key);
     const target = questionTarget(qTokens, { skipRelative: true });
     const queryNumbers = new Set(qTokens.filter((t) => t.type === 'number').map((t) => t.normal));

@@ -85,7 +85,9 @@ export function findDescription(tokens: readonly Token[]): Description | null {
       (t.normal === 'which' || t.normal === 'whom') &&
       head.pos === 'ADP' &&
       tokens[k - 2]?.pos === 'NOUN' &&
-      !isCapital(tokens[k - 2])
+      !isCapital(tokens[k - 2]) &&
+      // A clause follows ("in which X plays"); "the debut album of which band?" asks for the band.
+      tokens.slice(k + 1).some((x) => x.pos === 'VERB' || x.pos === 'AUX')
     ) {
       // "the thriller in which X plays …", "the man for whom the hall is named".
       clauseStart = k + 1;
@@ -190,53 +192,6 @@ export function findDescription(tokens: readonly Token[]): Description | null {
 }
 
 /**
- * "Petra Lune married a composer who conducted which orchestra?": the wh-phrase inside a relative
- * clause about a noun of the main clause. The noun is found first ("Petra Lune married which
- * composer?"), then the clause is asked of it ("<found> conducted which orchestra?"). null when the
- * question has no such clause.
- */
-export function askedRelative(
-  tokens: readonly Token[],
-): { first: string; ask: (found: string) => string } | null {
-  for (let k = 2; k < tokens.length - 2; k++) {
-    const t = tokens[k]!;
-    const head = tokens[k - 1]!;
-    if (!RELATIVE.has(t.normal) || t.normal === 'whose' || head.pos !== 'NOUN' || isCapital(head)) continue;
-    let end = tokens.length - 1;
-    while (end > k && tokens[end]!.type === 'punctuation') end--;
-    if (!asksInside(tokens, k + 1, end)) continue;
-    let start = k - 1;
-    while (start > 0 && /^(ADJ|NOUN)$/.test(tokens[start - 1]!.pos) && !isCapital(tokens[start - 1])) start--;
-    if (start > 0 && tokens[start - 1]!.pos === 'DET') start--;
-    // The main clause before the noun must say something of it (a verb or a preposition).
-    if (start < 2 || !/^(VERB|AUX|ADP|ADJ)$/.test(tokens[start - 1]!.pos)) continue;
-    if (!tokens.slice(0, start).some((x) => x.pos === 'VERB' || x.pos === 'AUX')) continue;
-    let modifiers = start;
-    while (modifiers < k - 1 && tokens[modifiers]!.pos === 'DET') modifiers++;
-    const headPhrase = spanText(tokens, modifiers, k - 1);
-    const before = spanText(tokens, 0, start - 1);
-    const clause = spanText(tokens, k + 1, end);
-    // "who (later) became mayor of which city": the clause opens with its verb.
-    const v = tokens[k + 1]!.pos === 'ADV' ? k + 2 : k + 1;
-    const verbFirst = tokens[v]?.pos === 'VERB' || tokens[v]?.pos === 'AUX';
-    if (!verbFirst) continue;
-    return { first: `${before} which ${headPhrase}?`, ask: (found) => `${found} ${clause}?` };
-  }
-  return null;
-}
-
-/** Whether tokens `start..end` hold an interrogative ("which orchestra", "what year", "whom"). */
-function asksInside(tokens: readonly Token[], start: number, end: number): boolean {
-  for (let i = start; i <= end; i++) {
-    const t = tokens[i]!;
-    if ((t.normal === 'which' || t.normal === 'what') && /^(NOUN|ADJ)$/.test(tokens[i + 1]?.pos ?? ''))
-      return true;
-    if (t.normal === 'whom' && i > start) return true;
-  }
-  return false;
-}
-
-/**
  * "the academy *Harrow Vane attended*" without "that": a name at `k` and a verb in the past or in
  * -s right after it, in a question whose main verb comes after the clause ("… attended *founded*")
  * or takes the phrase as its object ("Who runs the yard Mira works at?"). A name and a verb right
@@ -289,6 +244,7 @@ export function misreadVerb(tokens: readonly Token[], i: number): boolean {
 }
 
 function clauseEnd(tokens: readonly Token[], k: number): number {
+  const doSupport = tokens.slice(0, k).some((x) => x.pos === 'AUX' && x.lemma === 'do');
   let i = k;
   let sawVerb = false;
   let sawObject = false;
@@ -309,14 +265,34 @@ function clauseEnd(tokens: readonly Token[], k: number): number {
       // "was built": a participle after its auxiliary is the same verb.
       const group = tokens[i - 1]?.pos === 'AUX' && t.pos === 'VERB';
       if (sawObject && sawVerb && !group) break;
+      // "the country where X is located *gain* independence": a verb's base form right after a
+      // verb group is the main clause's (the clause has no object to wait for).
+      if (sawVerb && !group && t.pos === 'VERB' && t.normal === t.lemma && tokens[i - 1]?.pos === 'VERB')
+        break;
       sawVerb = true;
       end = i;
       continue;
     }
+    // "When did the country where X is located *gain* independence?": after "did", a bare word
+    // right after the clause's verb group is the main verb, whatever the tagger read it as.
+    if (
+      sawVerb &&
+      doSupport &&
+      t.pos === 'NOUN' &&
+      t.normal === t.lemma &&
+      tokens[i - 1]?.pos === 'VERB' &&
+      tokens[i - 2]?.pos === 'AUX'
+    )
+      break;
     if (!sawVerb && (t.pos === 'PRON' || t.pos === 'ADV' || t.pos === 'PART')) {
       end = i;
       continue;
     }
+    // "What town is the coach of the team based at X *from*?": a preposition stranded at the end,
+    // after the clause's verb, preposition and object, is the main clause's.
+    const stranded =
+      t.pos === 'ADP' && tokens[i + 1]?.value === '?' && sawVerb && sawObject && tokens[end]?.pos !== 'ADP';
+    if (stranded && tokens.slice(k, i).some((x) => x.pos === 'ADP')) break;
     if (isWord(t) || /^['’]s?$/.test(t.value) || /^["“”]$/.test(t.value)) {
       if (/^(NOUN|PROPN|NUM|ADJ|PRON)$/.test(t.pos) || isCapital(t) || nominal) sawObject = true;
       end = i;
@@ -359,4 +335,15 @@ export function describedName(tokens: readonly Token[], nameEnd: number): string
   let end = tokens.length - 1;
   while (end > k && tokens[end]!.type === 'punctuation') end--;
   return heads > 0 && wh && end > k + 1 ? `${wh} ${spanText(tokens, k + 1, end)}?` : null;
+}
+
+/** Whether tokens `start..end` hold an interrogative ("which orchestra", "what year", "whom"). */
+export function asksInside(tokens: readonly Token[], start: number, end: number): boolean {
+  for (let i = start; i <= end; i++) {
+    const t = tokens[i]!;
+    if ((t.normal === 'which' || t.normal === 'what') && /^(NOUN|ADJ)$/.test(tokens[i + 1]?.pos ?? ''))
+      return true;
+    if (t.normal === 'whom' && i > start) return true;
+  }
+  return false;
 }

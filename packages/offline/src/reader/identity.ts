@@ -123,7 +123,7 @@ function roleAt(
   }
   const next = tokens[after + 1]?.normal;
   let role: [number, number] | null = null;
-  if (/^(is|was)$/.test(next ?? '')) role = roleAfter(tokens, after + 2, range.end);
+  if (/^(is|was|are|were)$/.test(next ?? '')) role = roleAfter(tokens, after + 2, range.end);
   if (role) return { start: role[0], end: role[1], weight: 1 };
   if (next === ',') role = roleAfter(tokens, after + 2, range.end);
   if (role) return { start: role[0], end: role[1], weight: 0.9 };

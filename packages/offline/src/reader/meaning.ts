@@ -297,7 +297,8 @@ export function tokenConcepts(analysis: Analysis): string[] {
 
 /**
  * Concepts of the content tokens `start..end` (a phrase's stop words count through its head); with
- * `withSenses` (a context sentence, not a question) each word's second senses too.
+ * `withSenses` each word's second senses too (a context's "started a yard" founded it; a question's
+ * words weigh in their second senses as well, though only their first says the relation asked).
  */
 export function contentConcepts(
   analysis: Analysis,

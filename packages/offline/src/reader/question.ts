@@ -316,8 +316,9 @@ export function readQuestion(tokens: readonly Token[]): QuestionReading {
     if (asked.noun !== descriptor) {
       descriptor = asked.noun;
       reading.descriptor = asked.noun;
-      reading.expectedType = asked.noun ? descriptorType(asked.noun) : null;
     }
+    // "Which screenwriter …" asks for a person as "who" does.
+    reading.expectedType = descriptor ? descriptorType(descriptor) : null;
     // "What kind of artist was X?" asks for "painter", not for a person.
     if (asked.kindEnd !== undefined) {
       reading.kindOf = true;

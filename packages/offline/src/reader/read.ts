@@ -10,9 +10,10 @@ import { type AnswerWithCitations, type ContextItem, type Embedder, throwIfAbort
 import type { EntityAnalysis } from '../entities.js';
 import { analyze } from '../nlp.js';
 import { isKindByWordNet } from '../wordnet.js';
+import { abbreviationAsked, expansionOf } from './abbreviations.js';
 import { findRelationPhrase, substitute } from './chain.js';
 import { type ReaderContext, readContext } from './context.js';
-import { askedRelative, findDescription, GENERIC_PLACES, replaceSpan } from './decompose.js';
+import { findDescription, GENERIC_PLACES, replaceSpan } from './decompose.js';
 import { findEventPlace } from './events.js';
 import { extractPhrase } from './extract.js';
 import { identityName, identityOf, roleHeads } from './identity.js';
@@ -20,6 +21,7 @@ import { createItemReadings } from './items.js';
 import { polarByRelation } from './polar.js';
 import { readQuestion } from './question.js';
 import { recaseQuestion } from './recase.js';
+import { askedRelative } from './relative.js';
 import { resolveChain } from './resolve.js';
 import { reorderQuestion } from './setups.js';
 import { sharedAttribute, sharedQuestion } from './shared.js';
@@ -138,6 +140,12 @@ async function answerPhrase(
   const common = shared && sharedAttribute(shared, plain);
   if (common && common.answer === null) return UNKNOWN;
   if (common) return cite(common.answer, [...new Set(common.sentences.map((i) => plain[i]!.item))]);
+  // "What does NMRA stand for?": the words the context writes out for it, or unknown.
+  const abbreviation = abbreviationAsked((await analyze(q)).tokens);
+  if (abbreviation) {
+    const found = expansionOf(abbreviation, plain);
+    return found ? cite(found.answer, [plain[found.sentence]!.item]) : UNKNOWN;
+  }
   // Relation chains first: "Where was the founder of X born?" → the context's founder of X, Y
   // → "Where was Y born?". The bridge's items are cited after the answer's.
   for (let hop = 0; hop < MAX_HOPS; hop++) {
@@ -249,14 +257,29 @@ async function chainStep(
   }
   for (const i of sub.items) addItem(i);
   // "Who is the woman who started X?": the description is all that is asked.
+  // "Which city is the birthplace of X?": the kind asked is what the description was checked for.
+  const copula = description.start - 1;
   const whole =
-    description.start === 2 &&
-    /^(who|what)$/.test(qTokens[0]!.normal) &&
-    qTokens[1]!.lemma === 'be' &&
+    copula >= 1 &&
+    copula <= 3 &&
+    /^(who|what|which)$/.test(qTokens[0]!.normal) &&
+    qTokens[copula]!.lemma === 'be' &&
+    qTokens.slice(1, copula).every((t) => t.pos === 'NOUN' || t.pos === 'ADJ') &&
+    (copula === 1 || sameKind(qTokens[copula - 1]!.lemma, description.head)) &&
     description.end >= qTokens.length - 2;
   if (whole) return { answer: sub.answer };
   state.focus.push(sub.answer);
   return { next: replaceSpan(qTokens, description.start, description.end, sub.answer) };
+}
+
+/**
+ * Whether the kind a question asks ("Which city is …") is what the description it equates names:
+ * the same noun, or both any place ("the town where …", "the birthplace of …"); "Which county is
+ * the city where …" asks something else.
+ */
+function sameKind(asked: string, head: string | null | undefined): boolean {
+  if (head === asked) return true;
+  return GENERIC_PLACES.has(asked) && (!head || GENERIC_PLACES.has(head));
 }
 
 /** The place of a life event inside a longer question; null when it is the whole question or absent. */

@@ -221,6 +221,11 @@ function roleCue(
     // "director X", "the director, X"; "X is the director".
     if (tokens[k + 1]?.normal !== 'of') best = Math.max(best, near(after, 5, 1));
     best = Math.max(best, near(before, 4, 0.6));
+    // "In 2001 he joined the band X as lead vocalist": who joined (or served) as the role.
+    let j = k - 1;
+    // ("lead", tagged a verb, is a modifier here.)
+    while (j > span.end && j >= k - 2 && /^(ADJ|NOUN|VERB)$/.test(tokens[j]!.pos)) j--;
+    if (before >= 0 && before <= 15 && tokens[j]?.normal === 'as') best = Math.max(best, 0.8);
   } else if (
     t.normal === 'by' &&
     after === 0 &&

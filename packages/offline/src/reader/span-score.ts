@@ -7,6 +7,7 @@ import type { Token } from '../nlp.js';
 import { MEASURE_WORDS } from '../query.js';
 import { isKindByWordNet } from '../wordnet.js';
 import { contentWords } from '../words.js';
+import { addressPart } from './addresses.js';
 import { datesOtherVerb, measuredIn, namesNoAgent, unitKind } from './clauses.js';
 import { NOW, type QuestionCues } from './cues.js';
 import { LIFE_VERBS, lifeSpanSide, rangeSide } from './events.js';
@@ -127,6 +128,14 @@ export function scoreSpan(
   // The noun a which-question asks for may head the answer's name ("Quillon Shipyard", "River
   // Ode"): it is not a word the question already says of the answer.
   const kindAt = kindWord(tokens, span, words.length, reading.descriptor);
+  // "the music magazine “Static Bloom”", "the Port Calder Gulls ice hockey team": a common noun
+  // phrase of the kind asked next to a name is what the name is, not the answer; the name is.
+  if (
+    kindAt === span.end &&
+    !/^\p{Lu}/u.test(span.text) &&
+    (namedAfter(tokens, span.end + 1) || (span.start > range.start && namedAfter(tokens, span.start - 1)))
+  )
+    return null;
   const own = kindAt === span.end ? words.slice(0, -1) : kindAt === span.start ? words.slice(1) : words;
   const novelty =
     own.length === 0
@@ -173,6 +182,7 @@ export function scoreSpan(
       if (reading.kind === 'place' && !NOT_NAME_TYPES.has(span.type)) eventFit = Math.max(fit, 0.7);
     }
   }
+  side *= addressPart(reading, tokens, span);
   const agent = agentWeight(cues, reading, r, span);
   if (agent === null) return null;
   closeness = Math.max(closeness, agent.closeness);
@@ -340,6 +350,12 @@ function calledKind(tokens: readonly Token[], end: number, last: number, kind: s
   for (let n = 0, j = k + 1; n < 4 && j <= last && /^(ADJ|NOUN|NUM)$/.test(tokens[j]!.pos); n++, j++)
     if (tokens[j]!.pos === 'NOUN' && isKindOrMember(tokens[j]!.lemma, kind)) return true;
   return false;
+}
+
+/** Whether a name (capitalised, or quoted and capitalised) starts at token `k`. */
+function namedAfter(tokens: readonly Token[], k: number): boolean {
+  const at = /^["“'‘]$/.test(tokens[k]?.value ?? '') ? k + 1 : k;
+  return /^\p{Lu}/u.test(tokens[at]?.value ?? '') && tokens[at]!.pos !== 'PRON';
 }
 
 /** Whether a noun names `kind` ("ferry" for ferry, "Shipyard" for yard) or a kind of it ("documentary" for film). */

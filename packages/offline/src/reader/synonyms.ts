@@ -23,7 +23,7 @@ export const GROUPS: readonly string[] = [
   // A building "dates from" the year it was built.
   'build construct erect construction date_from date_back_to',
   'design architect plan',
-  'write author pen',
+  'write author pen novel novella poem memoir',
   'compose score',
   'direct helm director head',
   'lead chair captain',
@@ -41,7 +41,7 @@ export const GROUPS: readonly string[] = [
   'develop',
   'discover find',
   // Places and belonging.
-  'locate situate lie sit base headquarter seat',
+  'locate situate lie sit base headquarter seat home host',
   'own belong possess owner ownership',
   'operate run manage',
   'cost price charge fare fee',

@@ -1,0 +1,189 @@
+import { describe } from 'vitest';
+import { expectAnswers } from './answer-cases.js';
+
+// Invented entries of a made-up music and film world (title line, then the entry); the expected
+// answers are read off them by hand.
+const entry = (title: string, body: string) => ({ id: title, text: `${title}\n${body}` });
+const music = [
+  entry(
+    'The Lantern Moths',
+    'The Lantern Moths are an English indie rock band formed in Hullbridge in 2003. Their debut album "Glass Orchard" came out in 2005 on Redwake Records.',
+  ),
+  entry(
+    'Glass Orchard',
+    'Glass Orchard is the debut studio album by English indie rock band The Lantern Moths. It was produced by Vera Quill.',
+  ),
+  entry(
+    'Redwake Records',
+    'Redwake Records is an independent record label founded in 1994 by Mara Ostley. It is headquartered in Leeds, England.',
+  ),
+  entry(
+    'Mara Ostley',
+    'Mara Ostley (1948 – 2019) was an English music executive. She wrote for the music magazine "Static Bloom" before founding Redwake Records.',
+  ),
+  entry(
+    'Vera Quill',
+    'Vera Quill (born 1970) is a Canadian record producer. She grew up in Halden, Ontario.',
+  ),
+];
+
+const films = [
+  entry(
+    'Tin Harbor',
+    'Tin Harbor is a 1979 American comedy film directed by Lewis Marrow and written by Dale Okun. It stars Hester Pellow as a young fisherwoman.',
+  ),
+  entry(
+    'Lewis Marrow',
+    'Lewis Marrow (October 2, 1938 – May 9, 2011) was an American film director. Born in Tacoma, Washington, he began his career in television.',
+  ),
+  entry(
+    'Dale Okun',
+    'Dale Okun (1931 – 2004) was a Canadian screenwriter and novelist from Sudbury, Ontario.',
+  ),
+  entry(
+    'Hester Pellow',
+    'Hester Pellow (born 1952) is an American politician and former actress. She served as Mayor of Merrow Falls from 1998 to 2006.',
+  ),
+  entry(
+    'Sable Arena',
+    'Sable Arena is an indoor arena in Port Calder, Maine. It opened in 1994 and is the home of the Port Calder Gulls ice hockey team.',
+  ),
+  entry(
+    'Port Calder Gulls',
+    'The Port Calder Gulls are a professional ice hockey team. They were founded in 1988 and are coached by Tomas Reyne.',
+  ),
+  entry(
+    'Tomas Reyne',
+    'Tomas Reyne (born 12 June 1966) is a Swedish ice hockey coach and former player from Gävle.',
+  ),
+];
+
+describe('a wh-phrase inside a longer phrase', () => {
+  expectAnswers(music, [
+    // "of which band" ends the question: what is asked, not a clause about the album.
+    // (The answer leaves out a name's leading article, as the reader's names do.)
+    ['Vera Quill produced the debut album of which band?', 'Lantern Moths'],
+  ]);
+  expectAnswers(films, [
+    // A participle opens the clause without "who": the man first, then where he was born.
+    ['Tin Harbor was directed by a man born in which city?', 'Tacoma'],
+    // "starred" read as a noun by the tagger is still the main clause's verb.
+    ['Tin Harbor starred an actress who later became mayor of which city?', 'Merrow Falls'],
+  ]);
+});
+
+describe('names and the kinds next to them', () => {
+  expectAnswers(music, [
+    // "the music magazine “Static Bloom”": the name, not the kind that introduces it.
+    ['What magazine did the founder of Redwake Records write for?', 'Static Bloom'],
+  ]);
+  expectAnswers(films, [
+    // "the Port Calder Gulls ice hockey team": the name before its kind; "based at" is "the home of".
+    ['Which team is based at Sable Arena?', 'Port Calder Gulls'],
+    // The stranded "from" is the main clause's, not the description's.
+    ['What town is the coach of the hockey team based at Sable Arena from?', 'Gävle'],
+  ]);
+});
+
+describe('addresses: the smaller place first', () => {
+  expectAnswers(films, [
+    ["Tin Harbor's screenwriter came from which province?", 'Ontario'],
+    ['In which city was Lewis Marrow born?', 'Tacoma'],
+    // "Which city is the birthplace of …": the description is all that is asked.
+    ['Which city is the birthplace of the director of Tin Harbor?', 'Tacoma'],
+    ['Which state is Sable Arena in?', 'Maine'],
+  ]);
+  // A province before its country: the province, not the country, though it is not the smaller place.
+  expectAnswers(
+    [entry('Orlen Bay', 'Orlen Bay is a fishing town in Nova Scotia, Canada. It was founded in 1761.')],
+    [
+      ['In which province is Orlen Bay?', 'Nova Scotia'],
+      ['Which country is Orlen Bay in?', 'Canada'],
+    ],
+  );
+});
+
+describe('a work "by" its author says who wrote it', () => {
+  expectAnswers(
+    [
+      entry('Grey Lantern', 'Grey Lantern is a 1998 novel by Ossian Vale.'),
+      entry('Ossian Vale', 'Ossian Vale (1940 – 2011) was a Scottish poet and playwright.'),
+    ],
+    [
+      ['Was Grey Lantern written by Ossian Vale?', 'yes'],
+      ['Was Grey Lantern written by Pella Strand?', 'no'],
+    ],
+  );
+});
+
+describe('countries and provinces', () => {
+  const notes = [
+    entry(
+      'Brinemouth',
+      'Brinemouth is a port city in the province of Estmark, Norway. It lies at the mouth of the River Quell.',
+    ),
+    entry('Norway', 'Norway is a country in northern Europe. It gained independence from Sweden in 1905.'),
+    entry('Estmark', 'Estmark is a province in the south of Norway. Its capital is Saltholm.'),
+  ];
+  expectAnswers(notes, [
+    // A country question is answered with a country the tables know, not the river the town lies on;
+    // "gain" (read as a noun) is the main verb, not the end of the description.
+    ['When did the country where Brinemouth is located gain independence?', '1905'],
+    // A province is no country.
+    ['In which province is Brinemouth located?', 'Estmark'],
+    ['What is the capital of the province where Brinemouth is located?', 'Saltholm'],
+  ]);
+});
+
+describe('abbreviations written out', () => {
+  const notes = [
+    entry(
+      'NMRA',
+      'The NMRA (Northern Maritime Research Association) is a non-profit scientific organization based in Brinemouth.',
+    ),
+    entry('Gull Survey', 'The survey is run by the Coastal Bird Trust (CBT) each spring.'),
+    entry('Brinemouth', 'Brinemouth, nicknamed "the Salt City", is a port city in Norway.'),
+  ];
+  expectAnswers(notes, [
+    ['What does NMRA stand for?', 'Northern Maritime Research Association'],
+    ['What is CBT short for?', 'Coastal Bird Trust'],
+    ['What is the full name of the NMRA?', 'Northern Maritime Research Association'],
+    // Not written out anywhere: unknown, not a guess.
+    ['What does NASA stand for?', 'The context does not contain an answer to the question.'],
+    // A city is no country.
+    ['Which city is nicknamed the Salt City?', 'Brinemouth'],
+  ]);
+});
+
+describe('a role taken "as" it', () => {
+  expectAnswers(
+    [
+      entry(
+        'Cal Brennock',
+        'Cal Brennock (born 1981) is an English singer. In 2001 he joined the indie rock band The Lantern Moths as lead vocalist.',
+      ),
+      entry('The Lantern Moths', 'The Lantern Moths are an English indie rock band from Hullbridge.'),
+    ],
+    [
+      // The band's own entry does not name its vocalist; the singer's says he joined as one.
+      ['The lead vocalist of The Lantern Moths was born in what year?', '1981'],
+    ],
+  );
+});
+
+describe('a birthday is a date', () => {
+  expectAnswers(
+    [
+      entry(
+        'Kessler University',
+        'Kessler University is a public university in Merrow Falls. Its president since 2015 is Anya Rusk.',
+      ),
+      entry('Anya Rusk', 'Anya Rusk (born 3 August 1964) is an American chemist and academic administrator.'),
+    ],
+    [
+      // "birthday" asks for a date ("-day" made it read as an agent noun of "bear", a person).
+      ['What is the birthday of the president of Kessler University?', '3 August 1964'],
+      ["What is Anya Rusk's birthday?", '3 August 1964'],
+    ],
+  );
+});
