@@ -81,16 +81,27 @@ export function isVectorRows(bytes: Uint8Array): boolean {
   return magicOf(bytes) === VECTOR_ROWS_MAGIC;
 }
 
+/** Where the components of a checked vector-rows artifact are (see {@link vectorRowsLayout}). */
+interface VectorRowsLayout {
+  encoding: typeof DENSE | typeof BITMAP;
+  /** Byte offset of the first stored component. */
+  at: number;
+  /** How many components are stored. */
+  values: number;
+  maskBytes: number;
+}
+
 /**
- * Decode an artifact of {@link encodeVectorRows}, checking it holds `rows` rows of `dimensions`
- * finite components. @throws IndexFormatError naming `file`.
+ * Check an artifact of {@link encodeVectorRows} without decoding its rows: the header (`rows` rows
+ * of `dimensions`), its length, that no bitmap marks a component beyond `dimensions`, and that every
+ * stored component is finite. @throws IndexFormatError naming `file`.
  */
-export function decodeVectorRows(
+function vectorRowsLayout(
   bytes: Uint8Array,
   rows: number,
   dimensions: number,
   file: string,
-): Float32Array[] {
+): VectorRowsLayout {
   if (!isVectorRows(bytes) || bytes.byteLength < HEADER_BYTES) {
     throw indexFileError(file, 'is not a grag vector-rows artifact');
   }
@@ -111,14 +122,57 @@ export function decodeVectorRows(
   else if (encoding === BITMAP) {
     values = 0;
     for (let b = HEADER_BYTES; b < HEADER_BYTES + rows * maskBytes; b++) values += BITS[bytes[b]!]!;
+    // The bits of a row's last mask byte past `dimensions` must be clear.
+    const spare = 0xff & ~((1 << (dimensions - (maskBytes - 1) * 8)) - 1);
+    for (let i = 0; spare !== 0 && i < rows; i++) {
+      const last = bytes[HEADER_BYTES + (i + 1) * maskBytes - 1]!;
+      if ((last & spare) !== 0) {
+        const j = (maskBytes - 1) * 8 + (31 - Math.clz32(last & spare & -(last & spare)));
+        throw indexFileError(file, `vector ${i} marks component ${j}, beyond ${dimensions}`);
+      }
+    }
   } else throw indexFileError(file, `has an unknown encoding ${encoding}`);
   if (at + values * 4 > bytes.byteLength) throw indexFileError(file, 'is truncated');
-  // One aligned copy of the stored components (little-endian, as every platform Node supports).
-  const stored = new Float32Array(values);
-  new Uint8Array(stored.buffer).set(bytes.subarray(at, at + values * 4));
+  // Float32 view of the stored components (little-endian, as every platform Node supports); a copy
+  // when the bytes are not aligned to 4.
+  const offset = bytes.byteOffset + at;
+  const stored =
+    offset % 4 === 0
+      ? new Float32Array(bytes.buffer, offset, values)
+      : new Float32Array(bytes.slice(at, at + values * 4).buffer);
   for (let k = 0; k < values; k++) {
     if (!Number.isFinite(stored[k]!)) throw indexFileError(file, `holds a non-finite component (value ${k})`);
   }
+  return { encoding: encoding as VectorRowsLayout['encoding'], at, values, maskBytes };
+}
+
+/**
+ * Check an artifact of {@link encodeVectorRows} as {@link decodeVectorRows} does, without
+ * decoding its rows (for vectors read later, or never). @throws IndexFormatError naming `file`.
+ */
+export function checkVectorRowsArtifact(
+  bytes: Uint8Array,
+  rows: number,
+  dimensions: number,
+  file: string,
+): void {
+  vectorRowsLayout(bytes, rows, dimensions, file);
+}
+
+/**
+ * Decode an artifact of {@link encodeVectorRows}, checking it holds `rows` rows of `dimensions`
+ * finite components. @throws IndexFormatError naming `file`.
+ */
+export function decodeVectorRows(
+  bytes: Uint8Array,
+  rows: number,
+  dimensions: number,
+  file: string,
+): Float32Array[] {
+  const { encoding, at, values, maskBytes } = vectorRowsLayout(bytes, rows, dimensions, file);
+  // One aligned copy of the stored components (little-endian, as every platform Node supports).
+  const stored = new Float32Array(values);
+  new Uint8Array(stored.buffer).set(bytes.subarray(at, at + values * 4));
   if (encoding === DENSE)
     return Array.from({ length: rows }, (_, i) => stored.slice(i * dimensions, (i + 1) * dimensions));
   // One allocation for every row (rows are views of it): far faster than one array per row.
@@ -132,15 +186,73 @@ export function decodeVectorRows(
       let bits = bytes[mask + b]!;
       while (bits !== 0) {
         const low = bits & -bits;
-        const j = b * 8 + (31 - Math.clz32(low));
-        if (j >= dimensions)
-          throw indexFileError(file, `vector ${i} marks component ${j}, beyond ${dimensions}`);
-        row[j] = stored[k++]!;
+        row[b * 8 + (31 - Math.clz32(low))] = stored[k++]!;
         bits ^= low;
       }
     }
   }
   return out;
+}
+
+/** Vector rows as compressed sparse rows (see {@link sparseVectorRows}). */
+export interface SparseVectorRows {
+  rows: number;
+  dimensions: number;
+  /** Row `i`'s entries are `offsets[i] … offsets[i + 1] - 1` (`rows + 1` offsets). */
+  offsets: Int32Array;
+  /** The component of each entry, ascending within a row. */
+  components: Int32Array;
+  /** The value of each entry: every component but +0 (-0 included, as stored). */
+  values: Float32Array;
+}
+
+/**
+ * Decode an artifact of {@link encodeVectorRows} as sparse rows: each row's components other than
+ * +0, with their values, checked as {@link decodeVectorRows} checks them. For sparse vectors (such as
+ * hashed TF-IDF) far less to allocate and to add up than dense rows. @throws IndexFormatError naming `file`.
+ */
+export function sparseVectorRows(
+  bytes: Uint8Array,
+  rows: number,
+  dimensions: number,
+  file: string,
+): SparseVectorRows {
+  const { encoding, at, values: count, maskBytes } = vectorRowsLayout(bytes, rows, dimensions, file);
+  const stored = new Float32Array(count);
+  new Uint8Array(stored.buffer).set(bytes.subarray(at, at + count * 4));
+  const offsets = new Int32Array(rows + 1);
+  if (encoding === DENSE) {
+    let n = 0;
+    for (let k = 0; k < count; k++) if (!isZero(stored[k]!)) n++;
+    const components = new Int32Array(n);
+    const values = new Float32Array(n);
+    let e = 0;
+    for (let i = 0; i < rows; i++) {
+      for (let j = 0; j < dimensions; j++) {
+        const x = stored[i * dimensions + j]!;
+        if (isZero(x)) continue;
+        components[e] = j;
+        values[e++] = x;
+      }
+      offsets[i + 1] = e;
+    }
+    return { rows, dimensions, offsets, components, values };
+  }
+  const components = new Int32Array(count);
+  let k = 0;
+  for (let i = 0; i < rows; i++) {
+    const mask = HEADER_BYTES + i * maskBytes;
+    for (let b = 0; b < maskBytes; b++) {
+      let bits = bytes[mask + b]!;
+      while (bits !== 0) {
+        const low = bits & -bits;
+        components[k++] = b * 8 + (31 - Math.clz32(low));
+        bits ^= low;
+      }
+    }
+    offsets[i + 1] = k;
+  }
+  return { rows, dimensions, offsets, components, values: stored };
 }
 
 /** Set bits of each byte value. */

@@ -11,6 +11,7 @@
  */
 
 export {
+  checkVectorRowsArtifact,
   compress,
   decodeArrays,
   decodeVectorRows,
@@ -18,7 +19,9 @@ export {
   encodeArrays,
   encodeVectorRows,
   packLists,
+  type SparseVectorRows,
   type StoredArray,
+  sparseVectorRows,
   unpackLists,
 } from './artifact-codec.js';
 export { createBuildContext } from './build-context.js';
@@ -207,3 +210,4 @@ export {
   flatIndexFactory,
 } from './vector/flat.js';
 export { cosineSimilarity, dot, norm, normalize, squaredL2 } from './vector/math.js';
+export { exportsVectorGraph, loadVectorGraph, saveVectorGraph } from './vector-graph.js';

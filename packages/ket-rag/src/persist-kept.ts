@@ -7,6 +7,7 @@
  * (see `IndexWriter.vectorIndex`). Indexes saved before updates existed have no `update.json`.
  */
 import {
+  checkVectorRowsArtifact,
   compress,
   decodeArrays,
   decodeVectorRows,
@@ -14,7 +15,9 @@ import {
   encodeArrays,
   type IndexWriter,
   type OpenedIndex,
+  type SparseVectorRows,
   shapeIssue,
+  sparseVectorRows,
   v,
 } from '@grag/core/kit';
 import { extractionsOf, storedExtractions } from './persist-extractions.js';
@@ -128,11 +131,15 @@ export async function saveKept(out: IndexWriter, index: KetRagIndex): Promise<vo
   await out.bytes(UPDATE_ARRAYS_FILE, compress(encodeArrays(stored.arrays)));
 }
 
-/** The raw vector rows of an index of version 2 or 3, each decoded when first asked for, once. */
+/** The raw vector rows of an index of version 2 or later, each decoded when first asked for, once. */
 export interface RowReader {
   (key: keyof typeof ROWS): Float32Array[] | undefined;
   /** Whether the index holds the rows (without decoding them). */
   has(key: keyof typeof ROWS): boolean;
+  /** The rows as sparse rows (each call decodes them again; for vectors only summed once). */
+  sparse(key: keyof typeof ROWS): SparseVectorRows | undefined;
+  /** Check every file of rows not decoded yet, without decoding it (a damaged index is refused at load). */
+  checkRest(): void;
 }
 
 /** The raw vector rows an index holds, each decoded once, when first asked for (their bytes are read now). */
@@ -146,13 +153,33 @@ export async function rowReader(
     if (opened.names.includes(ROWS[key])) bytes[key] = await opened.bytes(ROWS[key]);
   }
   const decoded: Partial<Record<keyof typeof ROWS, Float32Array[]>> = {};
+  const checked = new Set<keyof typeof ROWS>();
   const read = (key: keyof typeof ROWS) => {
     const b = bytes[key];
     if (b === undefined) return undefined;
     decoded[key] ??= decodeVectorRows(b, counts[key], dimensions, opened.locate(ROWS[key]));
+    checked.add(key);
     return decoded[key];
   };
-  return Object.assign(read, { has: (key: keyof typeof ROWS) => bytes[key] !== undefined });
+  const sparse = (key: keyof typeof ROWS) => {
+    const b = bytes[key];
+    if (b === undefined) return undefined;
+    const rows = sparseVectorRows(b, counts[key], dimensions, opened.locate(ROWS[key]));
+    checked.add(key);
+    return rows;
+  };
+  const checkRest = () => {
+    for (const key of Object.keys(bytes) as (keyof typeof ROWS)[]) {
+      if (checked.has(key)) continue;
+      checkVectorRowsArtifact(bytes[key]!, counts[key], dimensions, opened.locate(ROWS[key]));
+      checked.add(key);
+    }
+  };
+  return Object.assign(read, {
+    has: (key: keyof typeof ROWS) => bytes[key] !== undefined,
+    sparse,
+    checkRest,
+  });
 }
 
 /** Set `object[field]` to a property that reads `value()` when first read (and can be set). */
