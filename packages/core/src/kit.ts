@@ -146,6 +146,7 @@ export {
   chunkFields,
   chunkSchema,
   MANIFEST_FILE,
+  parseJsonArtifact,
   readJson,
   readManifest,
   sourceLocationSchema,

@@ -32,11 +32,19 @@ import { derivedParts } from './build.js';
 import { countGraph, countSubChunks, type SubChunkCounts } from './counts.js';
 import { entryIndex, keywordIndexOf, unitSeeds } from './entry.js';
 import { type KetRagOptions, resolveKetRagOptionsFor } from './options.js';
-import { loadKept, ROWS, rowReader, saveKept, vectorRowsOf } from './persist-kept.js';
+import { keptDigests, keptFiles, loadKept, ROWS, rowReader, saveKept, vectorRowsOf } from './persist-kept.js';
 import { loadSkeleton, optionalAt, optionalNumbers, skeletonArrays } from './persist-skeleton.js';
+import { packUnitTexts, unpackUnitTexts } from './persist-units.js';
 import { loadKetRagV1 } from './persist-v1.js';
 import { KEYWORD_ROWS, loadIndex, required, saveIndex } from './persist-vectors.js';
-import { checkKeywords, checkUnits, keywordsSchemaV2, skeletonSchemaV2, unitsSchemaV2 } from './schemas.js';
+import {
+  checkKeywords,
+  checkUnits,
+  keywordsSchemaV2,
+  skeletonSchemaV2,
+  unitsSchemaV2,
+  unitsSchemaV4,
+} from './schemas.js';
 import type { KetRagIndex } from './types.js';
 
 /** Format versions before the current one that still load. */
@@ -62,17 +70,16 @@ export async function saveKetRag(
   await writeMethodIndex(target, header, async (out) => {
     const { knn, skeleton, keyword } = index;
     const rows = vectorRowsOf(index);
+    const kept = keptFiles(index);
     await out.json(
       'units.json',
       {
-        chunks: index.chunks,
-        chunkTexts: index.chunkTexts,
-        subChunks: index.subChunks,
-        subChunkTexts: index.subChunkTexts,
+        ...packUnitTexts(index),
         core: index.core,
         stats: index.stats,
         knn: knn ? { ids: knn.ids } : null,
         dimensions: index.providers.embedder.dimensions,
+        kept: keptDigests(kept),
       },
       { compress: true },
     );
@@ -127,7 +134,7 @@ export async function saveKetRag(
     const graph = counts.graph ?? (skeleton ? countGraph(tokenizer, skeleton.graph) : undefined);
     const { text, item, itemWithBlankLine } = counts;
     await out.arrays(COUNTS_FILE, { text, item, itemWithBlankLine, ...(graph ?? {}) });
-    await saveKept(out, index);
+    await saveKept(out, index, kept);
   });
 }
 
@@ -251,10 +258,21 @@ async function loadCounts(
   return counts;
 }
 
-/** Versions 2 and 3 (3 adds `counts.bin`). */
+/** units.json of version 2 or later, its texts whole (version 4 stores each once). */
+async function loadUnits(opened: OpenedIndex<KetRagOptions, unknown>) {
+  if (opened.manifest.formatVersion < 4) {
+    const units = await opened.json('units.json', unitsSchemaV2);
+    return { ...units, kept: undefined };
+  }
+  const stored = await opened.json('units.json', unitsSchemaV4);
+  const texts = opened.check('units.json', () => unpackUnitTexts(stored));
+  return { ...stored, ...texts };
+}
+
+/** Versions 2 to 4 (3 adds `counts.bin`, 4 HNSW graphs and each text once). */
 async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promise<KetRagIndex> {
   const { providers, params: options } = opened;
-  const units = await opened.json('units.json', unitsSchemaV2);
+  const units = await loadUnits(opened);
   if (units.dimensions !== providers.embedder.dimensions) {
     throw opened.error(
       'units.json',
@@ -347,7 +365,6 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
   // Every vector file is read and checked at load, also those only an update reads (a damaged index
   // is refused when it loads, not when it is first updated); these are decoded when first read.
   rows.checkRest();
-  const kept = await loadKept(opened, index, rows);
-  if (kept) index.kept = kept;
+  await loadKept(opened, index, rows, units.kept);
   return index;
 }

@@ -6,10 +6,16 @@
  * 3 still load (2 and 3: retrieving exactly what the code of their day retrieved from them,
  * recorded); other versions are refused with a message saying to rebuild.
  */
-import { cp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BuildContext, Retrieval, VectorIndex, VectorIndexFactory } from '@grag/core';
+import {
+  type BuildContext,
+  IndexFormatError,
+  type Retrieval,
+  type VectorIndex,
+  type VectorIndexFactory,
+} from '@grag/core';
 import { createBuildContext, decompressed, flatIndexFactory } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import {
@@ -159,6 +165,33 @@ describe('ket-rag index format 4', () => {
     );
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
     expect(manifest.formatVersion).toBe(4);
+  });
+
+  it('the update state is checked against its SHA-256 in units.json at load and parsed when first read', async () => {
+    const method = createKetRag();
+    const built = await method.build(CORPUS, context(), BUILD);
+    const dir = join(root(), 'kept-digests');
+    await method.save(built, dir);
+    const units = JSON.parse(
+      new TextDecoder().decode(decompressed(new Uint8Array(await readFile(join(dir, 'units.json'))), 'u')),
+    );
+    expect(Object.keys(units.kept).sort()).toEqual(['update.bin', 'update.json']);
+    const loaded = await method.load(dir, context());
+    expect(Object.getOwnPropertyDescriptor(loaded, 'kept')?.get).toBeDefined();
+    expect(loaded.kept!.extractions).toEqual(built.kept!.extractions);
+    expect(loaded.kept!.summaries).toEqual(built.kept!.summaries);
+    expect(loaded.kept!.documents).toEqual(built.kept!.documents);
+    expect(loaded.kept!.sentenceVectors).toEqual(built.kept!.sentenceVectors);
+    // Another update.bin (one byte changed) is refused at load, naming it.
+    const damaged = join(root(), 'kept-damaged');
+    await cp(dir, damaged, { recursive: true });
+    const bin = new Uint8Array(await readFile(join(damaged, 'update.bin')));
+    bin[bin.length - 1]! ^= 1;
+    await writeFile(join(damaged, 'update.bin'), bin);
+    const error = await method.load(damaged, context()).catch((e: unknown) => e);
+    expect(IndexFormatError.isInstance(error), String(error)).toBe(true);
+    expect((error as Error).message).toContain(join(damaged, 'update.bin'));
+    expect((error as Error).message).toMatch(/SHA-256 recorded in units\.json.*rebuild the index\.$/);
   });
 
   for (const variant of KET_RAG_VARIANTS) {
