@@ -263,7 +263,7 @@ const BITS = Uint8Array.from({ length: 256 }, (_, n) => {
 });
 
 /** A typed array {@link encodeArrays} stores. */
-export type StoredArray = Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array;
+export type StoredArray = Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array | Uint16Array;
 
 const ARRAY_TYPES = {
   int32: Int32Array,
@@ -271,6 +271,7 @@ const ARRAY_TYPES = {
   float32: Float32Array,
   float64: Float64Array,
   uint8: Uint8Array,
+  uint16: Uint16Array,
 } as const;
 type ArrayType = keyof typeof ARRAY_TYPES;
 
@@ -279,6 +280,7 @@ function typeOf(array: StoredArray): ArrayType {
   if (array instanceof Uint32Array) return 'uint32';
   if (array instanceof Float32Array) return 'float32';
   if (array instanceof Float64Array) return 'float64';
+  if (array instanceof Uint16Array) return 'uint16';
   return 'uint8';
 }
 

@@ -88,6 +88,7 @@ export {
 export {
   BM25_DEFAULTS,
   BM25_STOP_WORDS,
+  type Bm25Arrays,
   Bm25Index,
   type Bm25Options,
   ENTRY_POINT_MODES,

@@ -6,6 +6,7 @@
 import { type OpenedIndex, packLists, type Schema, type StoredArray, unpackLists } from '@grag/core/kit';
 import type { SubChunk } from '@grag/keyword-bipartite';
 import type { KetRagOptions } from './options.js';
+import { ENTITIES_BM25, loadBm25 } from './persist-bm25.js';
 import { ROWS, type RowReader } from './persist-kept.js';
 import { loadIndex, required } from './persist-vectors.js';
 import { checkSkeleton, type skeletonSchemaV2 } from './schemas.js';
@@ -104,8 +105,10 @@ export async function loadSkeleton(
   const entityVectors = await loadIndex(opened, 'entities', n, () =>
     required(opened, rows('entities'), ROWS.entities),
   );
+  const lexical = await loadBm25(opened, ENTITIES_BM25, n);
   return assembleSkeleton({
     options,
+    ...(lexical ? { lexical } : {}),
     parts: {
       entities,
       relationships,

@@ -32,6 +32,7 @@ import { derivedParts } from './build.js';
 import { countGraph, countSubChunks, type SubChunkCounts } from './counts.js';
 import { entryIndex, keywordIndexOf, unitSeeds } from './entry.js';
 import { type KetRagOptions, resolveKetRagOptionsFor } from './options.js';
+import { bm25Arrays, ENTITIES_BM25, loadBm25, SUBCHUNKS_BM25 } from './persist-bm25.js';
 import { keptDigests, keptFiles, loadKept, ROWS, rowReader, saveKept, vectorRowsOf } from './persist-kept.js';
 import { loadSkeleton, optionalAt, optionalNumbers, skeletonArrays } from './persist-skeleton.js';
 import { packUnitTexts, unpackUnitTexts } from './persist-units.js';
@@ -102,6 +103,7 @@ export async function saveKetRag(
       };
       await out.json('skeleton.json', texts, { compress: true });
       await out.arrays('skeleton.bin', skeletonArrays(skeleton, index.subChunks));
+      if (skeleton.lexical) await out.arrays(ENTITIES_BM25, bm25Arrays(skeleton.lexical));
       await saveIndex(out, factory, 'entities', skeleton.entityVectors, rows.entities);
     }
     if (keyword) {
@@ -125,6 +127,7 @@ export async function saveKetRag(
     }
     // The entry search over the sub-chunks (with the keyword channel too: an approximate index is
     // loaded rather than built again).
+    if (index.entry?.lexical) await out.arrays(SUBCHUNKS_BM25, bm25Arrays(index.entry.lexical));
     if (index.entry?.vectors) {
       await saveIndex(out, factory, 'subchunks', index.entry.vectors, rows.subChunks);
     }
@@ -359,7 +362,8 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
             required(opened, rows('subChunks'), ROWS.subChunks),
           )
         : undefined;
-    const entry = entryIndex(options, subChunkTexts, vectors ? () => vectors : undefined);
+    const lexical = await loadBm25(opened, SUBCHUNKS_BM25, subChunks.length);
+    const entry = entryIndex(options, subChunkTexts, vectors ? () => vectors : undefined, lexical);
     if (entry) index.entry = entry;
   }
   // Every vector file is read and checked at load, also those only an update reads (a damaged index

@@ -149,6 +149,7 @@ describe('ket-rag index format 4', () => {
       [
         'chunks.rows',
         'counts.bin',
+        'entities.bm25',
         'entities.rows',
         'keywords.bin',
         'keywords.json',
@@ -157,6 +158,7 @@ describe('ket-rag index format 4', () => {
         'sentences.rows',
         'skeleton.bin',
         'skeleton.json',
+        'subchunks.bm25',
         'subchunks.rows',
         'units.json',
         'update.bin',
