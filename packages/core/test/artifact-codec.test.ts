@@ -94,6 +94,7 @@ describe('vector rows', () => {
     const shifted = new Uint8Array(bytes.length + 1).subarray(1);
     shifted.set(bytes);
     expect(() => checkVectorRowsArtifact(shifted, 2, 6, 'x.rows')).not.toThrow();
+    expect(decodeVectorRows(shifted, 2, 6, 'x.rows')).toEqual(sparse);
     const refusals: [Uint8Array, number, RegExp][] = [
       [bytes, 3, /holds 2 vectors of 6 dimensions, expected 3/],
       [bytes.subarray(0, bytes.length - 1), 2, /is truncated/],
