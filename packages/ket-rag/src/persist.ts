@@ -34,18 +34,18 @@ import { entryIndex, keywordIndexOf, unitSeeds } from './entry.js';
 import { type KetRagOptions, resolveKetRagOptionsFor } from './options.js';
 import { bm25Arrays, ENTITIES_BM25, loadBm25, SUBCHUNKS_BM25 } from './persist-bm25.js';
 import { keptDigests, keptFiles, loadKept, ROWS, rowReader, saveKept, vectorRowsOf } from './persist-kept.js';
-import { loadSkeleton, optionalAt, optionalNumbers, skeletonArrays } from './persist-skeleton.js';
+import {
+  loadSkeleton,
+  loadSkeletonTexts,
+  optionalAt,
+  optionalNumbers,
+  saveSkeletonTexts,
+  skeletonArrays,
+} from './persist-skeleton.js';
 import { packUnitTexts, unpackUnitTexts } from './persist-units.js';
 import { loadKetRagV1 } from './persist-v1.js';
 import { KEYWORD_ROWS, loadIndex, required, saveIndex } from './persist-vectors.js';
-import {
-  checkKeywords,
-  checkUnits,
-  keywordsSchemaV2,
-  skeletonSchemaV2,
-  unitsSchemaV2,
-  unitsSchemaV4,
-} from './schemas.js';
+import { checkKeywords, checkUnits, keywordsSchemaV2, unitsSchemaV2, unitsSchemaV4 } from './schemas.js';
 import type { KetRagIndex } from './types.js';
 
 /** Format versions before the current one that still load. */
@@ -101,7 +101,7 @@ export async function saveKetRag(
         aliases: skeleton.aliases,
         titleEntities: skeleton.titleEntities,
       };
-      await out.json('skeleton.json', texts, { compress: true });
+      await saveSkeletonTexts(out, texts);
       await out.arrays('skeleton.bin', skeletonArrays(skeleton, index.subChunks));
       if (skeleton.lexical) await out.arrays(ENTITIES_BM25, bm25Arrays(skeleton.lexical));
       await saveIndex(out, factory, 'entities', skeleton.entityVectors, rows.entities);
@@ -287,8 +287,7 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
   opened.check('units.json', () => checkUnits({ ...units, knn: knn ?? null }));
   const bipartite =
     options.textChannel === 'keyword' ? await loadBipartite(opened, subChunks, subChunkTexts) : undefined;
-  const skeletonJson =
-    units.core.length > 0 ? await opened.json('skeleton.json', skeletonSchemaV2) : undefined;
+  const skeletonJson = units.core.length > 0 ? await loadSkeletonTexts(opened) : undefined;
   const counts =
     opened.manifest.formatVersion >= 3
       ? await loadCounts(opened, subChunks.length, {

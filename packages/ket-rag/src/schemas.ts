@@ -147,6 +147,14 @@ export const skeletonSchemaV2 = v.object({
   titleEntities: v.array(v.tuple(v.string(), v.string())),
 });
 
+/** skeleton.json of format version 4 when its texts are in skeleton-text.bin: their counts. */
+export const skeletonSchemaV4 = v.object({
+  entities: v.int({ min: 0 }),
+  relationships: v.int({ min: 0 }),
+  aliases: v.array(v.tuple(v.string(), v.array(v.string()))),
+  titleEntities: v.array(v.tuple(v.string(), v.string())),
+});
+
 export const keywordsSchema = v.object({
   keywords: v.array(v.string()),
   keywordUnits: v.array(v.array(position)),

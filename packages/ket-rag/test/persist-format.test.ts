@@ -156,6 +156,7 @@ describe('ket-rag index format 4', () => {
         'knn.bin',
         'manifest.json',
         'sentences.rows',
+        'skeleton-text.bin',
         'skeleton.bin',
         'skeleton.json',
         'subchunks.bm25',
@@ -167,6 +168,25 @@ describe('ket-rag index format 4', () => {
     );
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
     expect(manifest.formatVersion).toBe(4);
+  });
+
+  it("the skeleton's strings are one text in skeleton-text.bin, or skeleton.json when one would not read back the same", async () => {
+    const method = createKetRag();
+    const built = await method.build(CORPUS, context(), BUILD);
+    const dir = join(root(), 'skeleton-text');
+    await method.save(built, dir);
+    expect(await readdir(dir)).toContain('skeleton-text.bin');
+    const loaded = await method.load(dir, context());
+    expect(loaded.skeleton!.entities).toEqual(built.skeleton!.entities);
+    expect(loaded.skeleton!.relationships).toEqual(built.skeleton!.relationships);
+    // A lone surrogate has no UTF-8: the strings stay JSON.
+    loaded.skeleton!.entities[0]!.description += '\ud800';
+    const odd = join(root(), 'skeleton-json');
+    await method.save(loaded, odd);
+    expect(await readdir(odd)).not.toContain('skeleton-text.bin');
+    const back = await method.load(odd, context());
+    expect(back.skeleton!.entities).toEqual(loaded.skeleton!.entities);
+    expect(back.skeleton!.entities[0]!.description.endsWith('\ud800')).toBe(true);
   });
 
   it('the update state is checked against its SHA-256 in units.json at load and parsed when first read', async () => {
