@@ -11,6 +11,7 @@
  */
 
 export {
+  checkVectorRowsArtifact,
   compress,
   decodeArrays,
   decodeVectorRows,
@@ -18,7 +19,9 @@ export {
   encodeArrays,
   encodeVectorRows,
   packLists,
+  type SparseVectorRows,
   type StoredArray,
+  sparseVectorRows,
   unpackLists,
 } from './artifact-codec.js';
 export { createBuildContext } from './build-context.js';
@@ -85,6 +88,7 @@ export {
 export {
   BM25_DEFAULTS,
   BM25_STOP_WORDS,
+  type Bm25Arrays,
   Bm25Index,
   type Bm25Options,
   ENTRY_POINT_MODES,
@@ -143,6 +147,7 @@ export {
   chunkFields,
   chunkSchema,
   MANIFEST_FILE,
+  parseJsonArtifact,
   readJson,
   readManifest,
   sourceLocationSchema,
@@ -208,3 +213,4 @@ export {
   flatIndexFactory,
 } from './vector/flat.js';
 export { cosineSimilarity, dot, norm, normalize, squaredL2 } from './vector/math.js';
+export { exportsVectorGraph, loadVectorGraph, saveVectorGraph } from './vector-graph.js';

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { IndexFormatError, type TaskSuite, type VectorIndexFactory } from '../src/index.js';
 import {
+  checkVectorRowsArtifact,
   createBuildContext,
   decodeArrays,
   decodeVectorRows,
@@ -13,6 +14,7 @@ import {
   indexProviders,
   openMethodIndex,
   packLists,
+  sparseVectorRows,
   unpackLists,
   v,
   writeMethodIndex,
@@ -54,6 +56,62 @@ describe('vector rows', () => {
       IndexFormatError,
     );
     expect(() => decodeVectorRows(new Uint8Array(30), 1, 4, 'x.rows')).toThrow(/not a grag vector-rows/);
+  });
+
+  it('decode as sparse rows: the entries of every component but +0, dense or bitmap, -0 included', () => {
+    const dense = [Float32Array.from([0.1, 0, -0, 7]), Float32Array.from([0, 0, 0, 0])];
+    const sparse = Array.from({ length: 4 }, (_, i) => {
+      const row = new Float32Array(64);
+      row[i] = 0.3 * (i + 1);
+      row[63 - i] = -0;
+      return row;
+    });
+    for (const rows of [dense, sparse]) {
+      const d = rows[0]!.length;
+      const got = sparseVectorRows(encodeVectorRows(rows, d), rows.length, d, 'x.rows');
+      const entries = (i: number) =>
+        Array.from({ length: got.offsets[i + 1]! - got.offsets[i]! }, (_, e) => [
+          got.components[got.offsets[i]! + e],
+          got.values[got.offsets[i]! + e],
+        ]);
+      rows.forEach((row, i) => {
+        const want = [...row].flatMap((x, j) => (Object.is(x, 0) ? [] : [[j, x]]));
+        expect(entries(i)).toEqual(want);
+        // -0 stays -0.
+        entries(i).forEach(([j, x]) => {
+          expect(Object.is(x, row[j!])).toBe(true);
+        });
+      });
+    }
+    expect(() => sparseVectorRows(encodeVectorRows(dense, 4), 3, 4, 'x.rows')).toThrow(/expected 3/);
+  });
+
+  it('are checked without decoding as decoding checks them: count, length, marks, finite values', () => {
+    const sparse = [Float32Array.from([0, 1.5, 0, 0, 0, 0]), Float32Array.from([0, 0, 0, 0, 0, -2])];
+    const bytes = encodeVectorRows(sparse, 6);
+    expect(() => checkVectorRowsArtifact(bytes, 2, 6, 'x.rows')).not.toThrow();
+    // Not aligned to 4 bytes: checked all the same.
+    const shifted = new Uint8Array(bytes.length + 1).subarray(1);
+    shifted.set(bytes);
+    expect(() => checkVectorRowsArtifact(shifted, 2, 6, 'x.rows')).not.toThrow();
+    expect(decodeVectorRows(shifted, 2, 6, 'x.rows')).toEqual(sparse);
+    const refusals: [Uint8Array, number, RegExp][] = [
+      [bytes, 3, /holds 2 vectors of 6 dimensions, expected 3/],
+      [bytes.subarray(0, bytes.length - 1), 2, /is truncated/],
+    ];
+    // A bitmap that marks component 7 of 6.
+    const beyond = bytes.slice();
+    beyond[24]! |= 1 << 7;
+    const infinite = encodeVectorRows([Float32Array.from([0, Number.POSITIVE_INFINITY, 0, 0, 0, 0])], 6);
+    refusals.push([beyond, 2, /vector 0 marks component 7, beyond 6/]);
+    for (const [b, rows, message] of refusals) {
+      expect(() => checkVectorRowsArtifact(b, rows, 6, 'x.rows')).toThrow(message);
+      expect(() => decodeVectorRows(b, rows, 6, 'x.rows')).toThrow(message);
+    }
+    expect(() => checkVectorRowsArtifact(infinite, 1, 6, 'x.rows')).toThrow(
+      /non-finite component \(value 0\)/,
+    );
+    expect(() => decodeVectorRows(infinite, 1, 6, 'x.rows')).toThrow(/non-finite/);
   });
 });
 

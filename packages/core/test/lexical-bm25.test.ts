@@ -37,6 +37,38 @@ describe('Bm25Index', () => {
   });
 });
 
+describe('Bm25Index.toArrays / fromArrays', () => {
+  const texts = Array.from(
+    { length: 40 },
+    (_, i) => `doc ${i} apple${i % 3} banana${i % 5} ${'cherry '.repeat(i % 4)} date${i % 7}`,
+  );
+  const index = new Bm25Index(texts);
+  const queries = ['apple1 banana2', 'cherry', 'date3 cherry apple0', 'doc 7', 'zebra'];
+
+  it('read back, the index searches exactly as the one it came from, and updates alike', () => {
+    const arrays = index.toArrays();
+    const back = Bm25Index.fromArrays(arrays);
+    expect(back.size).toBe(index.size);
+    for (const q of queries) expect(back.search(q, 50)).toEqual(index.search(q, 50));
+    const change = { remove: [3, 9], add: ['apple1 cherry cherry', 'banana4'] };
+    for (const q of queries)
+      expect(back.update(change).search(q, 50)).toEqual(index.update(change).search(q, 50));
+    expect(Bm25Index.fromArrays(back.toArrays()).toArrays()).toEqual(arrays);
+  });
+
+  it('refuses arrays that do not fit together', () => {
+    const arrays = index.toArrays();
+    const bad = [
+      { ...arrays, offsets: arrays.offsets.subarray(1) },
+      { ...arrays, tfs: arrays.tfs.subarray(1) },
+      { ...arrays, docs: arrays.docs.map((d, i) => (i === 0 ? 40 : d)) },
+      { ...arrays, terms: arrays.terms.map((t, i) => (i === 1 ? arrays.terms[0]! : t)) },
+      { ...arrays, lengths: arrays.lengths.map((x, i) => (i === 0 ? -1 : x)) },
+    ];
+    for (const b of bad) expect(() => Bm25Index.fromArrays(b)).toThrow(/Bm25Index\.fromArrays: /);
+  });
+});
+
 describe('reciprocalRankFusion', () => {
   it('adds 1/(k + rank) over lists, computed by hand with k = 60', () => {
     const dense = [

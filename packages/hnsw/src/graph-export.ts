@@ -85,16 +85,16 @@ export function storedVector(metric: Metric, vector: ArrayLike<number>, out: Flo
   }
   const f = Math.fround;
   let sum = 0;
-  // A zero component adds nothing (x · x = 0, sum + 0 = sum) and stays 0.
+  // Without a branch on zero components (the offline embedder's vectors are half zeros, a branch
+  // the processor cannot predict): a zero adds +0 to a sum that is never -0, so it adds nothing,
+  // and ±0 / norm is the same ±0.
   for (let j = 0; j < d; j++) {
     const x = f(vector[j]!);
-    if (x !== 0) sum = f(sum + f(x * x));
+    sum = f(sum + f(x * x));
   }
   const norm = f(Math.sqrt(Math.abs(sum)));
-  for (let j = 0; j < d; j++) {
-    const x = f(vector[j]!);
-    out[at + j] = norm > 0 && x !== 0 ? x / norm : x;
-  }
+  if (norm > 0) for (let j = 0; j < d; j++) out[at + j] = f(vector[j]!) / norm;
+  else for (let j = 0; j < d; j++) out[at + j] = vector[j]!;
 }
 
 /**

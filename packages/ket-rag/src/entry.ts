@@ -15,14 +15,15 @@ export function unitSeeds(o: KetRagOptions, hasSkeleton: boolean): boolean {
   return hasSkeleton && o.entityLinking && o.entitySeeds !== 'query';
 }
 
-/** BM25 (and, when given, the dense index) over the sub-chunks, as `entryPoints` needs. */
+/** BM25 (`lexical`, or built) and, when given, the dense index over the sub-chunks, as `entryPoints` needs. */
 export function entryIndex(
   o: KetRagOptions,
   subChunkTexts: readonly string[],
   vectors?: () => VectorIndex,
+  lexical?: Bm25Index,
 ): KetRagEntryIndex | undefined {
   const entry: KetRagEntryIndex = {};
-  if (o.entryPoints !== 'dense') entry.lexical = new Bm25Index(subChunkTexts);
+  if (o.entryPoints !== 'dense') entry.lexical = lexical ?? new Bm25Index(subChunkTexts);
   if (vectors && o.entryPoints !== 'lexical') entry.vectors = vectors();
   return entry.lexical || entry.vectors ? entry : undefined;
 }

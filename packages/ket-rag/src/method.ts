@@ -15,8 +15,11 @@ import type { KetRagIndex } from './types.js';
 import { updateKetRag } from './update.js';
 import { KET_RAG_VARIANTS, type KetRagVariant } from './variants.js';
 
-/** Version of the index files' layout: 2 stores each vector collection once and graphs as typed arrays (1 still loads). */
-const FORMAT_VERSION = 3;
+/**
+ * Version of the index files' layout: 2 stores each vector collection once and graphs as typed arrays,
+ * 3 adds the token counts, 4 stores an HNSW index as its graph alone (1 to 3 still load).
+ */
+const FORMAT_VERSION = 4;
 
 /**
  * What a loaded index depends on: retrieval embeds the query and searches the stored vectors

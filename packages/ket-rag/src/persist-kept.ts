@@ -6,7 +6,9 @@
  * indexes over them are saved only when the factory cannot rebuild them as fast as it loads them
  * (see `IndexWriter.vectorIndex`). Indexes saved before updates existed have no `update.json`.
  */
+import { createHash } from 'node:crypto';
 import {
+  checkVectorRowsArtifact,
   compress,
   decodeArrays,
   decodeVectorRows,
@@ -14,8 +16,13 @@ import {
   encodeArrays,
   type IndexWriter,
   type OpenedIndex,
+  parseJsonArtifact,
+  type Schema,
+  type SparseVectorRows,
   shapeIssue,
+  sparseVectorRows,
   v,
+  validate,
 } from '@grag/core/kit';
 import { extractionsOf, storedExtractions } from './persist-extractions.js';
 import type { KetRagIndex, KetRagUpdateState } from './types.js';
@@ -96,43 +103,61 @@ export function vectorRowsOf(index: KetRagIndex): Partial<Record<keyof typeof RO
   return rows;
 }
 
-/** Write every raw vector collection once, and `index.kept` referring to them (nothing else without it). */
-export async function saveKept(out: IndexWriter, index: KetRagIndex): Promise<void> {
+/** The files of an update state: name and bytes. */
+export type KeptFiles = [file: string, bytes: Uint8Array][];
+
+/** The files `index.kept` is saved as, referring to the vector rows (undefined without an update state). */
+export function keptFiles(index: KetRagIndex): KeptFiles | undefined {
+  const { kept } = index;
+  if (!kept) return undefined;
+  const refer = (key: keyof typeof ROWS, has: unknown) => (has ? { [key]: ROWS[key] } : {});
+  const stored = storedExtractions([...kept.extractions]);
+  const json = (value: unknown) => compress(new TextEncoder().encode(JSON.stringify(value)));
+  return [
+    [
+      UPDATE_FILE,
+      json({
+        documents: kept.documents,
+        titles: kept.titles,
+        summaries: [...kept.summaries],
+        extractionIds: stored.ids,
+        strings: stored.strings,
+        vectors: {
+          ...refer('chunks', kept.chunkVectors),
+          ...refer('subChunks', kept.subChunkVectors),
+          ...refer('entities', kept.entityVectors),
+          ...refer('sentences', kept.sentenceVectors),
+        },
+      }),
+    ],
+    // Gzipped: positions in a string table compress about twice.
+    [UPDATE_ARRAYS_FILE, compress(encodeArrays(stored.arrays))],
+  ];
+}
+
+/** Write every raw vector collection once, and the update state's `files` ({@link keptFiles}). */
+export async function saveKept(
+  out: IndexWriter,
+  index: KetRagIndex,
+  files: KeptFiles | undefined,
+): Promise<void> {
   const rows = vectorRowsOf(index);
   for (const key of Object.keys(ROWS) as (keyof typeof ROWS)[]) {
     const list = rows[key];
     if (list) await out.vectorRows(ROWS[key], list);
   }
-  const { kept } = index;
-  if (!kept) return;
-  const refer = (key: keyof typeof ROWS, has: unknown) => (has ? { [key]: ROWS[key] } : {});
-  const stored = storedExtractions([...kept.extractions]);
-  await out.json(
-    UPDATE_FILE,
-    {
-      documents: kept.documents,
-      titles: kept.titles,
-      summaries: [...kept.summaries],
-      extractionIds: stored.ids,
-      strings: stored.strings,
-      vectors: {
-        ...refer('chunks', kept.chunkVectors),
-        ...refer('subChunks', kept.subChunkVectors),
-        ...refer('entities', kept.entityVectors),
-        ...refer('sentences', kept.sentenceVectors),
-      },
-    },
-    { compress: true },
-  );
-  // Gzipped: positions in a string table compress about twice.
-  await out.bytes(UPDATE_ARRAYS_FILE, compress(encodeArrays(stored.arrays)));
+  for (const [file, data] of files ?? []) await out.bytes(file, data);
 }
 
-/** The raw vector rows of an index of version 2 or 3, each decoded when first asked for, once. */
+/** The raw vector rows of an index of version 2 or later, each decoded when first asked for, once. */
 export interface RowReader {
   (key: keyof typeof ROWS): Float32Array[] | undefined;
   /** Whether the index holds the rows (without decoding them). */
   has(key: keyof typeof ROWS): boolean;
+  /** The rows as sparse rows (each call decodes them again; for vectors only summed once). */
+  sparse(key: keyof typeof ROWS): SparseVectorRows | undefined;
+  /** Check every file of rows not decoded yet, without decoding it (a damaged index is refused at load). */
+  checkRest(): void;
 }
 
 /** The raw vector rows an index holds, each decoded once, when first asked for (their bytes are read now). */
@@ -146,13 +171,33 @@ export async function rowReader(
     if (opened.names.includes(ROWS[key])) bytes[key] = await opened.bytes(ROWS[key]);
   }
   const decoded: Partial<Record<keyof typeof ROWS, Float32Array[]>> = {};
+  const checked = new Set<keyof typeof ROWS>();
   const read = (key: keyof typeof ROWS) => {
     const b = bytes[key];
     if (b === undefined) return undefined;
     decoded[key] ??= decodeVectorRows(b, counts[key], dimensions, opened.locate(ROWS[key]));
+    checked.add(key);
     return decoded[key];
   };
-  return Object.assign(read, { has: (key: keyof typeof ROWS) => bytes[key] !== undefined });
+  const sparse = (key: keyof typeof ROWS) => {
+    const b = bytes[key];
+    if (b === undefined) return undefined;
+    const rows = sparseVectorRows(b, counts[key], dimensions, opened.locate(ROWS[key]));
+    checked.add(key);
+    return rows;
+  };
+  const checkRest = () => {
+    for (const key of Object.keys(bytes) as (keyof typeof ROWS)[]) {
+      if (checked.has(key)) continue;
+      checkVectorRowsArtifact(bytes[key]!, counts[key], dimensions, opened.locate(ROWS[key]));
+      checked.add(key);
+    }
+  };
+  return Object.assign(read, {
+    has: (key: keyof typeof ROWS) => bytes[key] !== undefined,
+    sparse,
+    checkRest,
+  });
 }
 
 /** Set `object[field]` to a property that reads `value()` when first read (and can be set). */
@@ -207,26 +252,49 @@ export function keptStateOf(stored: StoredKept): KetRagUpdateState {
   };
 }
 
-/** Format 3's update state in the shape of format 2's. */
-async function readV3(opened: OpenedIndex<unknown, unknown>) {
-  const { extractionIds, strings, ...rest } = await opened.json(UPDATE_FILE, updateSchemaV3);
+/** The saved update state's bytes: `update.json`, and `update.bin` from format 3 on. */
+interface KeptBytes {
+  json: Uint8Array;
+  arrays?: Uint8Array;
+}
+
+/** The update state's files of `opened`, or undefined when it was saved without one. */
+async function keptBytes(opened: OpenedIndex<unknown, unknown>): Promise<KeptBytes | undefined> {
+  if (!opened.names.includes(UPDATE_FILE)) return undefined;
+  const json = await opened.bytes(UPDATE_FILE);
+  return opened.manifest.formatVersion >= 3
+    ? { json, arrays: await opened.bytes(UPDATE_ARRAYS_FILE) }
+    : { json };
+}
+
+/** A gzipped JSON artifact of `bytes`, checked against `schema` (as `OpenedIndex.json` reads it). */
+function jsonOf<T>(
+  opened: OpenedIndex<unknown, unknown>,
+  file: string,
+  bytes: Uint8Array,
+  schema: Schema<T>,
+): T {
+  const where = opened.locate(file);
+  return validate(schema, parseJsonArtifact(decompressed(bytes, where), where), where);
+}
+
+/** The stored update state of `bytes` (format 3's in the shape of format 2's). */
+function storedKeptOf(opened: OpenedIndex<unknown, unknown>, bytes: KeptBytes) {
+  if (bytes.arrays === undefined) return jsonOf(opened, UPDATE_FILE, bytes.json, updateSchema);
+  const { extractionIds, strings, ...rest } = jsonOf(opened, UPDATE_FILE, bytes.json, updateSchemaV3);
   const where = opened.locate(UPDATE_ARRAYS_FILE);
-  const arrays = decodeArrays(decompressed(await opened.bytes(UPDATE_ARRAYS_FILE), where), where);
+  const arrays = decodeArrays(decompressed(bytes.arrays, where), where);
   return { ...rest, extractions: extractionsOf(opened, UPDATE_ARRAYS_FILE, extractionIds, strings, arrays) };
 }
 
-/**
- * Read the update state of a loaded `index`, or undefined when it was saved without one. Its
- * vectors are the index's rows (read through `rows`, which decodes each file once).
- */
-export async function loadKept(
+/** The update state of `bytes` for the loaded `index`, checked against it; its vectors are the index's rows. */
+function keptOf(
   opened: OpenedIndex<unknown, unknown>,
+  bytes: KeptBytes,
   index: KetRagIndex,
   rows: RowReader,
-): Promise<KetRagUpdateState | undefined> {
-  if (!opened.names.includes(UPDATE_FILE)) return undefined;
-  const stored =
-    opened.manifest.formatVersion >= 3 ? await readV3(opened) : await opened.json(UPDATE_FILE, updateSchema);
+): KetRagUpdateState {
+  const stored = storedKeptOf(opened, bytes);
   opened.check(UPDATE_FILE, () => {
     checkKeptCoverage(stored, index);
     for (const key of Object.keys(ROWS) as (keyof typeof ROWS)[]) {
@@ -243,4 +311,44 @@ export async function loadKept(
   if (vectors.entities) lazyField(kept, 'entityVectors', () => rows('entities')!);
   if (vectors.sentences) lazyField(kept, 'sentenceVectors', () => rows('sentences')!);
   return kept;
+}
+
+/** The SHA-256 of `bytes`, hex. */
+const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * Set `index.kept` to the update state of `opened`, when it was saved with one. With the files'
+ * `digests` (format 4) the files are checked against them now and parsed when `index.kept` is first
+ * read (an update, a save): only updates use them, and they are the largest JSON of an index. A
+ * file that does not match its digest is refused now, as every damaged file; without digests (formats
+ * 1 to 3) the state is parsed and checked now. Its vectors are the index's rows (read through
+ * `rows`, which decodes each file once).
+ */
+export async function loadKept(
+  opened: OpenedIndex<unknown, unknown>,
+  index: KetRagIndex,
+  rows: RowReader,
+  digests?: Readonly<Record<string, string>>,
+): Promise<void> {
+  const bytes = await keptBytes(opened);
+  if (bytes === undefined) return;
+  const files: [string, Uint8Array | undefined][] = [
+    [UPDATE_FILE, bytes.json],
+    [UPDATE_ARRAYS_FILE, bytes.arrays],
+  ];
+  if (digests === undefined || digests[UPDATE_FILE] === undefined) {
+    index.kept = keptOf(opened, bytes, index, rows);
+    return;
+  }
+  for (const [file, data] of files) {
+    if (data !== undefined && sha256(data) !== digests[file]) {
+      throw opened.error(file, 'does not match its SHA-256 recorded in units.json');
+    }
+  }
+  lazyField(index, 'kept', () => keptOf(opened, bytes, index, rows));
+}
+
+/** The SHA-256 of each file {@link saveKept} writes, for `units.json` (undefined without an update state). */
+export function keptDigests(files: KeptFiles | undefined): Record<string, string> | undefined {
+  return files && Object.fromEntries(files.map(([file, data]) => [file, sha256(data)]));
 }

@@ -1,82 +1,57 @@
 /**
- * Saving and loading a KET-RAG index through core's persistence envelope, format version 3 (2 plus
- * `counts.bin`: the token counts of the sub-chunks, entities and relationships as retrieval writes
- * them, see counts.ts; version 2 still loads). Texts
+ * Saving and loading a KET-RAG index through core's persistence envelope, format version 4 (3 with
+ * each HNSW vector index stored as its graph alone, `*.hnsw`, over the vectors stored once as rows;
+ * 3 was 2 plus `counts.bin`: the token counts of the sub-chunks, entities and relationships as
+ * retrieval writes them, see counts.ts; versions 2 and 3 still load). Texts
  * are gzipped JSON: `units.json` (chunks, sub-chunks, their texts, core chunks, stats),
  * `skeleton.json` (entity and relationship texts, aliases, title entities), `keywords.json` (the
  * keywords), `update.json` (see persist-kept.ts). Graphs are typed arrays: `knn.bin` (KNN edges),
  * `skeleton.bin` (relationship endpoints and weights, the text units of entities and relationships
  * as CSR) and `keywords.bin` (keyword → sub-chunks and keyword → sentences as CSR, sentence spans).
- * Every vector collection is stored once (`*.rows`, persist-kept.ts); a vector index (`*.vec`) is
- * saved only when the factory cannot rebuild it from those vectors as fast as it loads it, and
- * keyword vectors are sentence-vector means, rebuilt from `sentences.rows`. BM25, the vocabulary and
- * the other search structures are rebuilt at load. Indexes of version 1 still load (persist-v1.ts).
+ * Every vector collection is stored once (`*.rows`, persist-kept.ts): a vector index whose graph
+ * can be exported without its vectors (HNSW) is stored as that graph (`*.hnsw`, persist-vectors.ts)
+ * and restored over the rows; any other is saved (`*.vec`) only when the factory cannot rebuild it
+ * from those vectors as fast as it loads it. Keyword vectors are sentence-vector means: stored
+ * (`keywords.rows`) beside a keyword graph, else computed again at load from `sentences.rows` (read
+ * as sparse rows). BM25, the vocabulary and the other search structures are rebuilt at load. Indexes
+ * of version 1 still load (persist-v1.ts).
  */
-import type { BuildContext, IndexStore, VectorIndex } from '@grag/core';
+import type { BuildContext, IndexStore } from '@grag/core';
 import {
-  type IndexWriter,
+  exportsVectorGraph,
   type MethodIndexFormat,
   type OpenedIndex,
   openMethodIndex,
   packLists,
-  type StoredArray,
   unpackLists,
   writeMethodIndex,
 } from '@grag/core/kit';
 import type { ChunkKnnGraph, KeywordBipartite, SubChunk } from '@grag/keyword-bipartite';
-import { keywordVectors } from '@grag/keyword-bipartite';
+import { keywordVectors, keywordVectorsOfSparse } from '@grag/keyword-bipartite';
 import { derivedParts } from './build.js';
 import { countGraph, countSubChunks, type SubChunkCounts } from './counts.js';
 import { entryIndex, keywordIndexOf, unitSeeds } from './entry.js';
 import { type KetRagOptions, resolveKetRagOptionsFor } from './options.js';
-import { loadKept, ROWS, type RowReader, rowReader, saveKept, vectorRowsOf } from './persist-kept.js';
-import { loadKetRagV1 } from './persist-v1.js';
+import { bm25Arrays, ENTITIES_BM25, loadBm25, SUBCHUNKS_BM25 } from './persist-bm25.js';
+import { keptDigests, keptFiles, loadKept, ROWS, rowReader, saveKept, vectorRowsOf } from './persist-kept.js';
 import {
-  checkKeywords,
-  checkSkeleton,
-  checkUnits,
-  keywordsSchemaV2,
-  skeletonSchemaV2,
-  unitsSchemaV2,
-} from './schemas.js';
-import { assembleSkeleton } from './skeleton.js';
-import type { KetRagIndex, KetRagSkeleton } from './types.js';
+  loadSkeleton,
+  loadSkeletonTexts,
+  optionalAt,
+  optionalNumbers,
+  saveSkeletonTexts,
+  skeletonArrays,
+} from './persist-skeleton.js';
+import { packUnitTexts, unpackUnitTexts } from './persist-units.js';
+import { loadKetRagV1 } from './persist-v1.js';
+import { KEYWORD_ROWS, loadIndex, required, saveIndex } from './persist-vectors.js';
+import { checkKeywords, checkUnits, keywordsSchemaV2, unitsSchemaV2, unitsSchemaV4 } from './schemas.js';
+import type { KetRagIndex } from './types.js';
 
 /** Format versions before the current one that still load. */
-const READS = [1, 2] as const;
+const READS = [1, 2, 3] as const;
 /** The sub-chunks' token counts as retrieved (format 3; see counts.ts). */
 const COUNTS_FILE = 'counts.bin';
-
-/** Save `index` as vector-index `file` (of `rows` kept as vector rows, or not kept: then always saved). */
-async function saveIndex(out: IndexWriter, file: string, index: VectorIndex, rows: unknown): Promise<void> {
-  if (rows) await out.vectorIndex(file, index);
-  else await out.vectors(file, index);
-}
-
-/** Float64 of optional numbers, NaN for absent ones. */
-const optionalNumbers = (values: readonly (number | undefined)[]) =>
-  Float64Array.from(values, (x) => (x === undefined ? Number.NaN : x));
-const optionalAt = (values: Float64Array, i: number) => (Number.isNaN(values[i]!) ? undefined : values[i]!);
-
-function skeletonArrays(
-  skeleton: KetRagSkeleton,
-  subChunks: readonly SubChunk[],
-): Record<string, StoredArray> {
-  const entityAt = new Map(skeleton.entities.map((e, i) => [e.id, i]));
-  const unitAt = new Map(subChunks.map((s, i) => [s.id, i]));
-  const units = (ids: readonly string[]) => ids.map((id) => unitAt.get(id)!);
-  const entityUnits = packLists(skeleton.entities.map((e) => units(e.textUnitIds)));
-  const relationUnits = packLists(skeleton.relationships.map((r) => units(r.textUnitIds)));
-  return {
-    relationSource: Int32Array.from(skeleton.relationships, (r) => entityAt.get(r.source)!),
-    relationTarget: Int32Array.from(skeleton.relationships, (r) => entityAt.get(r.target)!),
-    relationWeight: optionalNumbers(skeleton.relationships.map((r) => r.weight)),
-    entityUnitOffsets: entityUnits.offsets,
-    entityUnits: entityUnits.targets,
-    relationUnitOffsets: relationUnits.offsets,
-    relationUnits: relationUnits.targets,
-  };
-}
 
 /** Write `index` to `target`, a directory or any store (atomically). */
 export async function saveKetRag(
@@ -96,17 +71,16 @@ export async function saveKetRag(
   await writeMethodIndex(target, header, async (out) => {
     const { knn, skeleton, keyword } = index;
     const rows = vectorRowsOf(index);
+    const kept = keptFiles(index);
     await out.json(
       'units.json',
       {
-        chunks: index.chunks,
-        chunkTexts: index.chunkTexts,
-        subChunks: index.subChunks,
-        subChunkTexts: index.subChunkTexts,
+        ...packUnitTexts(index),
         core: index.core,
         stats: index.stats,
         knn: knn ? { ids: knn.ids } : null,
         dimensions: index.providers.embedder.dimensions,
+        kept: keptDigests(kept),
       },
       { compress: true },
     );
@@ -118,7 +92,8 @@ export async function saveKetRag(
         cosine: optionalNumbers(knn.edges.map((e) => e.cosine)),
       });
     }
-    if (index.chunkVectors) await saveIndex(out, 'chunks.vec', index.chunkVectors, rows.chunks);
+    const factory = index.providers.vectorIndex;
+    if (index.chunkVectors) await saveIndex(out, factory, 'chunks', index.chunkVectors, rows.chunks);
     if (skeleton) {
       const texts = {
         entities: skeleton.entities.map(({ id, name, description }) => ({ id, name, description })),
@@ -126,9 +101,10 @@ export async function saveKetRag(
         aliases: skeleton.aliases,
         titleEntities: skeleton.titleEntities,
       };
-      await out.json('skeleton.json', texts, { compress: true });
+      await saveSkeletonTexts(out, texts);
       await out.arrays('skeleton.bin', skeletonArrays(skeleton, index.subChunks));
-      await saveIndex(out, 'entities.vec', skeleton.entityVectors, rows.entities);
+      if (skeleton.lexical) await out.arrays(ENTITIES_BM25, bm25Arrays(skeleton.lexical));
+      await saveIndex(out, factory, 'entities', skeleton.entityVectors, rows.entities);
     }
     if (keyword) {
       const { bipartite } = keyword;
@@ -142,18 +118,26 @@ export async function saveKetRag(
         sentences: sentences.targets,
         spans: Int32Array.from(bipartite.sentences.flatMap((s) => [s.unit, s.start, s.end])),
       });
-      await saveIndex(out, 'keywords.vec', keyword.keywordVectors, rows.sentences);
+      await saveIndex(out, factory, 'keywords', keyword.keywordVectors, rows.sentences);
+      // A keyword graph is restored over the keyword vectors: stored, rather than computed again at
+      // load from every sentence vector (68 M additions at 1 M tokens).
+      if (rows.sentences && exportsVectorGraph(keyword.keywordVectors, factory)) {
+        await out.vectorRows(KEYWORD_ROWS, keywordVectors(bipartite, rows.sentences));
+      }
     }
     // The entry search over the sub-chunks (with the keyword channel too: an approximate index is
     // loaded rather than built again).
-    if (index.entry?.vectors) await saveIndex(out, 'subchunks.vec', index.entry.vectors, rows.subChunks);
+    if (index.entry?.lexical) await out.arrays(SUBCHUNKS_BM25, bm25Arrays(index.entry.lexical));
+    if (index.entry?.vectors) {
+      await saveIndex(out, factory, 'subchunks', index.entry.vectors, rows.subChunks);
+    }
     // An index loaded from an older version has no counts yet: counted now.
     const { tokenizer } = index.providers;
     const counts = index.counts ?? countSubChunks(tokenizer, index.subChunks, index.subChunkTexts);
     const graph = counts.graph ?? (skeleton ? countGraph(tokenizer, skeleton.graph) : undefined);
     const { text, item, itemWithBlankLine } = counts;
     await out.arrays(COUNTS_FILE, { text, item, itemWithBlankLine, ...(graph ?? {}) });
-    await saveKept(out, index);
+    await saveKept(out, index, kept);
   });
 }
 
@@ -199,89 +183,6 @@ async function loadKnn(opened: OpenedIndex<KetRagOptions, unknown>, ids: string[
     return edge;
   });
   return { ids, edges };
-}
-
-async function loadSkeleton(
-  opened: OpenedIndex<KetRagOptions, unknown>,
-  subChunks: SubChunk[],
-  subChunkTexts: string[],
-  rows: RowReader,
-): Promise<KetRagSkeleton> {
-  const options = opened.params;
-  const texts = await opened.json('skeleton.json', skeletonSchemaV2);
-  const a = await opened.arrays('skeleton.bin');
-  const [n, m] = [texts.entities.length, texts.relationships.length];
-  const file = opened.locate('skeleton.bin');
-  const unitIds = (lists: Int32Array[], i: number) => Array.from(lists[i]!, (u) => subChunks[u]!.id);
-  const bound = { lists: n, bound: subChunks.length };
-  const entityUnits = unpackLists(
-    { offsets: a.get('entityUnitOffsets'), targets: a.get('entityUnits') },
-    bound,
-    file,
-    'entityUnits',
-  );
-  const relationUnits = unpackLists(
-    { offsets: a.get('relationUnitOffsets'), targets: a.get('relationUnits') },
-    { lists: m, bound: subChunks.length },
-    file,
-    'relationUnits',
-  );
-  const [source, target, weight] = ['relationSource', 'relationTarget', 'relationWeight'].map((k) =>
-    a.get(k),
-  );
-  if (
-    !(source instanceof Int32Array) ||
-    !(target instanceof Int32Array) ||
-    !(weight instanceof Float64Array)
-  ) {
-    throw opened.error('skeleton.bin', 'lacks the relationship endpoints and weights');
-  }
-  if (
-    source.length !== m ||
-    target.length !== m ||
-    weight.length !== m ||
-    [...source, ...target].some((e) => e < 0 || e >= n)
-  ) {
-    throw opened.error(
-      'skeleton.bin',
-      `has relationship endpoints that are not ${m} pairs of the ${n} entities`,
-    );
-  }
-  const entities = texts.entities.map((e, i) => ({ ...e, textUnitIds: unitIds(entityUnits, i) }));
-  const relationships = texts.relationships.map((r, i) => {
-    const w = optionalAt(weight, i);
-    const relationship = {
-      id: r.id,
-      source: entities[source[i]!]!.id,
-      target: entities[target[i]!]!.id,
-      description: r.description,
-      ...(w !== undefined ? { weight: w } : {}),
-      textUnitIds: unitIds(relationUnits, i),
-    };
-    return relationship;
-  });
-  opened.check('skeleton.json', () => checkSkeleton(entities, relationships, subChunks));
-  const entityVectors = await opened.vectorIndex('entities.vec', n, () =>
-    required(opened, rows('entities'), ROWS.entities),
-  );
-  return assembleSkeleton({
-    options,
-    parts: {
-      entities,
-      relationships,
-      entityVectors,
-      aliases: texts.aliases,
-      titleEntities: texts.titleEntities,
-    },
-    subChunks,
-    subChunkTexts,
-  });
-}
-
-/** `rows`, or the error that the vector file an index needs is missing. */
-function required<T>(opened: OpenedIndex<KetRagOptions, unknown>, rows: T | undefined, file: string): T {
-  if (rows === undefined) throw opened.error(file, 'is missing (the vectors its index is built from)');
-  return rows;
 }
 
 /** The keyword bipartite graph of version 2: keywords.json and keywords.bin. */
@@ -360,10 +261,21 @@ async function loadCounts(
   return counts;
 }
 
-/** Versions 2 and 3 (3 adds `counts.bin`). */
+/** units.json of version 2 or later, its texts whole (version 4 stores each once). */
+async function loadUnits(opened: OpenedIndex<KetRagOptions, unknown>) {
+  if (opened.manifest.formatVersion < 4) {
+    const units = await opened.json('units.json', unitsSchemaV2);
+    return { ...units, kept: undefined };
+  }
+  const stored = await opened.json('units.json', unitsSchemaV4);
+  const texts = opened.check('units.json', () => unpackUnitTexts(stored));
+  return { ...stored, ...texts };
+}
+
+/** Versions 2 to 4 (3 adds `counts.bin`, 4 HNSW graphs and each text once). */
 async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promise<KetRagIndex> {
   const { providers, params: options } = opened;
-  const units = await opened.json('units.json', unitsSchemaV2);
+  const units = await loadUnits(opened);
   if (units.dimensions !== providers.embedder.dimensions) {
     throw opened.error(
       'units.json',
@@ -375,8 +287,7 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
   opened.check('units.json', () => checkUnits({ ...units, knn: knn ?? null }));
   const bipartite =
     options.textChannel === 'keyword' ? await loadBipartite(opened, subChunks, subChunkTexts) : undefined;
-  const skeletonJson =
-    units.core.length > 0 ? await opened.json('skeleton.json', skeletonSchemaV2) : undefined;
+  const skeletonJson = units.core.length > 0 ? await loadSkeletonTexts(opened) : undefined;
   const counts =
     opened.manifest.formatVersion >= 3
       ? await loadCounts(opened, subChunks.length, {
@@ -390,7 +301,9 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
     entities: skeletonJson?.entities.length ?? 0,
     sentences: bipartite?.sentences.length ?? 0,
   });
-  const skeleton = skeletonJson ? await loadSkeleton(opened, subChunks, subChunkTexts, rows) : undefined;
+  const skeleton = skeletonJson
+    ? await loadSkeleton(opened, skeletonJson, subChunks, subChunkTexts, rows)
+    : undefined;
   const index: KetRagIndex = {
     providers,
     options,
@@ -413,15 +326,22 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
   };
   if (knn) index.knn = knn;
   if (options.textChannel === 'dense' || options.textChannel === 'knn') {
-    index.chunkVectors = await opened.vectorIndex('chunks.vec', chunks.length, () =>
+    index.chunkVectors = await loadIndex(opened, 'chunks', chunks.length, () =>
       required(opened, rows('chunks'), ROWS.chunks),
     );
   }
   if (skeleton) index.skeleton = skeleton;
   if (bipartite) {
     const subChunkVectors = required(opened, rows('subChunks'), ROWS.subChunks);
-    const keywordIndex = await opened.vectorIndex('keywords.vec', bipartite.keywords.length, () =>
-      keywordVectors(bipartite, required(opened, rows('sentences'), ROWS.sentences)),
+    const n = bipartite.keywords.length;
+    const stored = opened.names.includes(KEYWORD_ROWS) ? await opened.vectorRows(KEYWORD_ROWS, n) : undefined;
+    const keywordIndex = await loadIndex(
+      opened,
+      'keywords',
+      n,
+      () =>
+        stored ??
+        keywordVectorsOfSparse(bipartite, required(opened, rows.sparse('sentences'), ROWS.sentences)),
     );
     index.keyword = keywordIndexOf(
       options,
@@ -437,17 +357,17 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
   if (bipartite || options.textChannel === 'entry' || unitSeeds(options, index.skeleton !== undefined)) {
     const vectors =
       options.entryPoints !== 'lexical'
-        ? await opened.vectorIndex('subchunks.vec', subChunks.length, () =>
+        ? await loadIndex(opened, 'subchunks', subChunks.length, () =>
             required(opened, rows('subChunks'), ROWS.subChunks),
           )
         : undefined;
-    const entry = entryIndex(options, subChunkTexts, vectors ? () => vectors : undefined);
+    const lexical = await loadBm25(opened, SUBCHUNKS_BM25, subChunks.length);
+    const entry = entryIndex(options, subChunkTexts, vectors ? () => vectors : undefined, lexical);
     if (entry) index.entry = entry;
   }
   // Every vector file is read and checked at load, also those only an update reads (a damaged index
-  // is refused when it loads, not when it is first updated).
-  for (const key of Object.keys(ROWS) as (keyof typeof ROWS)[]) rows(key);
-  const kept = await loadKept(opened, index, rows);
-  if (kept) index.kept = kept;
+  // is refused when it loads, not when it is first updated); these are decoded when first read.
+  rows.checkRest();
+  await loadKept(opened, index, rows, units.kept);
   return index;
 }

@@ -3,6 +3,7 @@
 import type { LocalSearchEntity, LocalSearchRelationship } from '@grag/core/graph';
 import { chunkFields, chunkSchema, type Infer, shapeIssue, v } from '@grag/core/kit';
 import type { SubChunk } from '@grag/keyword-bipartite';
+import { storedUnitTextFields } from './persist-units.js';
 
 const count = v.int({ min: 0 });
 /** The shape of {@link KetRagStats} in units.json. */
@@ -37,6 +38,15 @@ const unitFields = {
   stats: statsSchema,
   dimensions: v.int({ min: 1 }),
 };
+/** units.json of format version 4: each text once (see persist-units.ts), the rest as version 2. */
+export const unitsSchemaV4 = v.object({
+  ...storedUnitTextFields,
+  core: unitFields.core,
+  stats: unitFields.stats,
+  dimensions: unitFields.dimensions,
+  knn: v.nullable(v.object({ ids: v.array(v.string()) })),
+  kept: v.optional(v.record(v.string())),
+});
 /** units.json of format version 2: the KNN graph's edges are typed arrays in knn.bin. */
 export const unitsSchemaV2 = v.object({
   ...unitFields,
@@ -133,6 +143,14 @@ export function checkSkeleton(
 export const skeletonSchemaV2 = v.object({
   entities: v.array(v.object({ id: v.string(), name: v.string(), description: v.string() })),
   relationships: v.array(v.object({ id: v.string(), description: v.string() })),
+  aliases: v.array(v.tuple(v.string(), v.array(v.string()))),
+  titleEntities: v.array(v.tuple(v.string(), v.string())),
+});
+
+/** skeleton.json of format version 4 when its texts are in skeleton-text.bin: their counts. */
+export const skeletonSchemaV4 = v.object({
+  entities: v.int({ min: 0 }),
+  relationships: v.int({ min: 0 }),
   aliases: v.array(v.tuple(v.string(), v.array(v.string()))),
   titleEntities: v.array(v.tuple(v.string(), v.string())),
 });

@@ -45,6 +45,8 @@ export function assembleSkeleton(input: {
   parts: SkeletonParts;
   subChunks: readonly SubChunk[];
   subChunkTexts: readonly string[];
+  /** The BM25 index over the entities, when it was stored (else built). */
+  lexical?: Bm25Index;
 }): KetRagSkeleton {
   const { options: o, parts, subChunks, subChunkTexts } = input;
   const { entities, relationships } = parts;
@@ -67,7 +69,7 @@ export function assembleSkeleton(input: {
     titleEntityOf: new Map(parts.titleEntities),
     relationshipById: new Map(relationships.map((r) => [r.id, r])),
   };
-  if (o.entryPoints !== 'dense') skeleton.lexical = new Bm25Index(entities.map(entityText));
+  if (o.entryPoints !== 'dense') skeleton.lexical = input.lexical ?? new Bm25Index(entities.map(entityText));
   if (o.entityLinking) skeleton.vocabulary = EntityVocabulary.fromEntities(entities, new Map(parts.aliases));
   if (o.entitySeeds !== 'query') {
     // Sub-chunk → title entities it links to; the entity whose home document it is comes first.

@@ -1,15 +1,21 @@
 /**
- * The index format (version 3): each vector collection stored once, graphs as typed arrays, the
- * sub-chunks' token counts, and a saved-then-loaded index retrieving exactly what the index in
- * memory does (same items, same scores, same context), for every variant and for exact and
- * approximate vector factories. Indexes of versions 1 and 2 still load (2: retrieving exactly what
- * the code of its day retrieved from it, recorded); other versions are refused with a message
- * saying to rebuild.
+ * The index format (version 4): each vector collection stored once, graphs as typed arrays, the
+ * sub-chunks' token counts, HNSW indexes as their graphs alone, and a saved-then-loaded index
+ * retrieving exactly what the index in memory does (same items, same scores, same context), for
+ * every variant and for exact, approximate and HNSW vector factories. Indexes of versions 1, 2 and
+ * 3 still load (2 and 3: retrieving exactly what the code of their day retrieved from them,
+ * recorded); other versions are refused with a message saying to rebuild.
  */
-import { cp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BuildContext, Retrieval, VectorIndexFactory } from '@grag/core';
+import {
+  type BuildContext,
+  IndexFormatError,
+  type Retrieval,
+  type VectorIndex,
+  type VectorIndexFactory,
+} from '@grag/core';
 import { createBuildContext, decompressed, flatIndexFactory } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import {
@@ -18,6 +24,7 @@ import {
   expectIdenticalRetrievals,
   temporaryRoot,
 } from '@grag/core/test/vitest';
+import { HnswIndex, hnswIndexFactory } from '@grag/hnsw';
 import { createOfflineTasks } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { createKetRag, KET_RAG_VARIANTS, type KetRagIndex } from '../src/index.js';
@@ -37,6 +44,53 @@ const V1_FIXTURE = join(FIXTURES, 'v1-index');
 /** Saved by the code of format 2 (same corpus, context and build options), with what it retrieved. */
 const V2_FIXTURE = join(FIXTURES, 'v2-index');
 const V2_RETRIEVALS = join(FIXTURES, 'v2-retrievals.json');
+/** Saved by the code of format 3 with `hnswIndexFactory()` (same corpus and build options), with what it retrieved. */
+const V3_HNSW_FIXTURE = join(FIXTURES, 'v3-hnsw-index');
+const V3_HNSW_RETRIEVALS = join(FIXTURES, 'v3-hnsw-retrievals.json');
+
+/** What a fixture recorded of each query's retrieval. */
+interface Recorded {
+  query: string;
+  context: string;
+  tokens: number;
+  items: { id: string; kind: string; score: number }[];
+}
+
+/** `got` is exactly what was recorded: the same context, token count, items and scores. */
+function expectRecorded(got: Retrieval[], recorded: Recorded[]): void {
+  expect(recorded.map((r) => r.query)).toEqual(QUERIES);
+  got.forEach((r, i) => {
+    expect(r.context).toBe(recorded[i]!.context);
+    expect(r.tokens).toBe(recorded[i]!.tokens);
+    expect(r.items.map(({ id, kind, score }) => ({ id, kind, score }))).toEqual(recorded[i]!.items);
+  });
+}
+
+/** The vector indexes of `index` by name (the file names without their ending). */
+function vectorIndexes(index: KetRagIndex): Record<string, VectorIndex> {
+  const found: Record<string, VectorIndex | undefined> = {
+    chunks: index.chunkVectors,
+    entities: index.skeleton?.entityVectors,
+    keywords: index.keyword?.keywordVectors,
+    subchunks: index.entry?.vectors,
+  };
+  return Object.fromEntries(Object.entries(found).filter(([, v]) => v !== undefined)) as Record<
+    string,
+    VectorIndex
+  >;
+}
+
+/** hnswlib's bytes of every HNSW index of `index` (as `HnswIndex.save` writes them), by name. */
+async function hnswBytes(index: KetRagIndex, dir: string): Promise<Record<string, Buffer>> {
+  const out: Record<string, Buffer> = {};
+  for (const [name, vectors] of Object.entries(vectorIndexes(index))) {
+    expect(vectors, name).toBeInstanceOf(HnswIndex);
+    const path = join(dir, `${name}.bytes`);
+    await vectors.save(path);
+    out[name] = await readFile(path);
+  }
+  return out;
+}
 
 const context = (vectorIndex: VectorIndexFactory = flatIndexFactory): BuildContext =>
   createBuildContext({
@@ -53,7 +107,7 @@ async function retrievals(method: ReturnType<typeof createKetRag>, index: KetRag
 
 const root = temporaryRoot('ket-rag-format-');
 
-describe('ket-rag index format 3', () => {
+describe('ket-rag index format 4', () => {
   for (const variant of KET_RAG_VARIANTS) {
     it(`${variant}: a saved and loaded index retrieves exactly what the index in memory does`, async () => {
       const method = createKetRag({ variant });
@@ -95,14 +149,17 @@ describe('ket-rag index format 3', () => {
       [
         'chunks.rows',
         'counts.bin',
+        'entities.bm25',
         'entities.rows',
         'keywords.bin',
         'keywords.json',
         'knn.bin',
         'manifest.json',
         'sentences.rows',
+        'skeleton-text.bin',
         'skeleton.bin',
         'skeleton.json',
+        'subchunks.bm25',
         'subchunks.rows',
         'units.json',
         'update.bin',
@@ -110,33 +167,132 @@ describe('ket-rag index format 3', () => {
       ].sort(),
     );
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
-    expect(manifest.formatVersion).toBe(3);
+    expect(manifest.formatVersion).toBe(4);
   });
 
-  it('loads an index of format version 2 and retrieves exactly what the code of format 2 retrieved from it; saved again, it is version 3 and retrieves the same', async () => {
+  it("the skeleton's strings are one text in skeleton-text.bin, or skeleton.json when one would not read back the same", async () => {
     const method = createKetRag();
-    const recorded = JSON.parse(await readFile(V2_RETRIEVALS, 'utf8')) as {
-      query: string;
-      context: string;
-      tokens: number;
-      items: { id: string; kind: string; score: number }[];
-    }[];
+    const built = await method.build(CORPUS, context(), BUILD);
+    const dir = join(root(), 'skeleton-text');
+    await method.save(built, dir);
+    expect(await readdir(dir)).toContain('skeleton-text.bin');
+    const loaded = await method.load(dir, context());
+    expect(loaded.skeleton!.entities).toEqual(built.skeleton!.entities);
+    expect(loaded.skeleton!.relationships).toEqual(built.skeleton!.relationships);
+    // A lone surrogate has no UTF-8: the strings stay JSON.
+    loaded.skeleton!.entities[0]!.description += '\ud800';
+    const odd = join(root(), 'skeleton-json');
+    await method.save(loaded, odd);
+    expect(await readdir(odd)).not.toContain('skeleton-text.bin');
+    const back = await method.load(odd, context());
+    expect(back.skeleton!.entities).toEqual(loaded.skeleton!.entities);
+    expect(back.skeleton!.entities[0]!.description.endsWith('\ud800')).toBe(true);
+  });
+
+  it('the update state is checked against its SHA-256 in units.json at load and parsed when first read', async () => {
+    const method = createKetRag();
+    const built = await method.build(CORPUS, context(), BUILD);
+    const dir = join(root(), 'kept-digests');
+    await method.save(built, dir);
+    const units = JSON.parse(
+      new TextDecoder().decode(decompressed(new Uint8Array(await readFile(join(dir, 'units.json'))), 'u')),
+    );
+    expect(Object.keys(units.kept).sort()).toEqual(['update.bin', 'update.json']);
+    const loaded = await method.load(dir, context());
+    expect(Object.getOwnPropertyDescriptor(loaded, 'kept')?.get).toBeDefined();
+    expect(loaded.kept!.extractions).toEqual(built.kept!.extractions);
+    expect(loaded.kept!.summaries).toEqual(built.kept!.summaries);
+    expect(loaded.kept!.documents).toEqual(built.kept!.documents);
+    expect(loaded.kept!.sentenceVectors).toEqual(built.kept!.sentenceVectors);
+    // Another update.bin (one byte changed) is refused at load, naming it.
+    const damaged = join(root(), 'kept-damaged');
+    await cp(dir, damaged, { recursive: true });
+    const bin = new Uint8Array(await readFile(join(damaged, 'update.bin')));
+    bin[bin.length - 1]! ^= 1;
+    await writeFile(join(damaged, 'update.bin'), bin);
+    const error = await method.load(damaged, context()).catch((e: unknown) => e);
+    expect(IndexFormatError.isInstance(error), String(error)).toBe(true);
+    expect((error as Error).message).toContain(join(damaged, 'update.bin'));
+    expect((error as Error).message).toMatch(/SHA-256 recorded in units\.json.*rebuild the index\.$/);
+  });
+
+  for (const variant of KET_RAG_VARIANTS) {
+    it(`${variant}: with HNSW, each vector index is stored as its graph alone and restored to the same hnswlib bytes, retrieving exactly the same`, async () => {
+      const method = createKetRag({ variant });
+      const hnsw = () => context(hnswIndexFactory());
+      const dir = join(root(), `${variant}-hnsw`);
+      const { index, loaded } = await checkIndexFormats({
+        dir,
+        build: () => method.build(CORPUS, hnsw(), BUILD),
+        method,
+        context: hnsw,
+        retrievals: (i) => retrievals(method, i),
+      });
+      const files = await readdir(dir);
+      expect(files.filter((f) => f.endsWith('.vec'))).toEqual([]);
+      const names = Object.keys(vectorIndexes(index)).sort();
+      expect(names.length).toBeGreaterThan(0);
+      expect(files.filter((f) => f.endsWith('.hnsw')).sort()).toEqual(names.map((n) => `${n}.hnsw`));
+      // The keyword vectors (sentence-vector means) are stored for the keyword graph.
+      expect(files.includes('keywords.rows')).toBe(names.includes('keywords'));
+      const scratch = join(root(), `${variant}-hnsw-bytes`);
+      await cp(dir, scratch, { recursive: true });
+      const built = await hnswBytes(index, scratch);
+      expect(await hnswBytes(loaded, scratch)).toEqual(built);
+      // Each graph is the index without its vectors (16 float32 each here).
+      for (const name of names) {
+        const cut = built[name]!.length - vectorIndexes(index)[name]!.size * 16 * 4;
+        expect((await stat(join(dir, `${name}.hnsw`))).size, name).toBeLessThan(cut + 256);
+      }
+      // Saved again, the same files.
+      const again = join(root(), `${variant}-hnsw-again`);
+      await method.save(loaded, again);
+      for (const file of files.filter((f) => f !== 'manifest.json')) {
+        expect(await readFile(join(again, file)), file).toEqual(await readFile(join(dir, file)));
+      }
+    });
+  }
+
+  it('loads a format-3 index built with HNSW and retrieves exactly what the code of format 3 retrieved from it; saved again, it is version 4, its indexes graphs of the same hnswlib bytes', async () => {
+    const method = createKetRag();
+    const hnsw = () => context(hnswIndexFactory());
+    const recorded = JSON.parse(await readFile(V3_HNSW_RETRIEVALS, 'utf8')) as Recorded[];
+    const manifest = JSON.parse(await readFile(join(V3_HNSW_FIXTURE, 'manifest.json'), 'utf8'));
+    expect([manifest.formatVersion, manifest.providers.vectorIndex]).toEqual([3, 'hnsw']);
+    const loaded = await method.load(V3_HNSW_FIXTURE, hnsw());
+    const got = await retrievals(method, loaded);
+    expectRecorded(got, recorded);
+    const again = join(root(), 'v3-hnsw-again');
+    await method.save(loaded, again);
+    expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(4);
+    const files = await readdir(again);
+    expect(files.filter((f) => f.endsWith('.hnsw')).sort()).toEqual([
+      'entities.hnsw',
+      'keywords.hnsw',
+      'subchunks.hnsw',
+    ]);
+    expect(files.filter((f) => f.endsWith('.vec'))).toEqual([]);
+    const reloaded = await method.load(again, hnsw());
+    expectIdenticalRetrievals(await retrievals(method, reloaded), got);
+    const scratch = join(root(), 'v3-hnsw-bytes');
+    await cp(again, scratch, { recursive: true });
+    expect(await hnswBytes(reloaded, scratch)).toEqual(await hnswBytes(loaded, scratch));
+  });
+
+  it('loads an index of format version 2 and retrieves exactly what the code of format 2 retrieved from it; saved again, it is version 4 and retrieves the same', async () => {
+    const method = createKetRag();
+    const recorded = JSON.parse(await readFile(V2_RETRIEVALS, 'utf8')) as Recorded[];
     const loaded = await method.load(V2_FIXTURE, context());
     expect(loaded.counts).toBeUndefined();
     const got = await retrievals(method, loaded);
-    expect(recorded.map((r) => r.query)).toEqual(QUERIES);
-    got.forEach((r, i) => {
-      expect(r.context).toBe(recorded[i]!.context);
-      expect(r.tokens).toBe(recorded[i]!.tokens);
-      expect(r.items.map(({ id, kind, score }) => ({ id, kind, score }))).toEqual(recorded[i]!.items);
-    });
+    expectRecorded(got, recorded);
     const again = join(root(), 'v2-again');
     await method.save(loaded, again);
-    expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(3);
+    expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(4);
     expectIdenticalRetrievals(await retrievals(method, await method.load(again, context())), got);
   });
 
-  it('loads an index of format version 1 and retrieves as a fresh build; saved again, it is version 3; refuses a format version it does not read, saying to rebuild', async () => {
+  it('loads an index of format version 1 and retrieves as a fresh build; saved again, it is version 4; refuses a format version it does not read, saying to rebuild', async () => {
     const method = createKetRag();
     const {
       index: fresh,
@@ -155,14 +311,14 @@ describe('ket-rag index format 3', () => {
         await cp(V1_FIXTURE, dir, { recursive: true });
       },
       refused: {
-        formatVersion: 4,
-        message: /format version 4; this version reads 3 \(and 1, 2\)\. Rebuild the index/,
+        formatVersion: 5,
+        message: /format version 5; this version reads 4 \(and 1, 2, 3\)\. Rebuild the index/,
       },
     });
     expect(loaded!.kept?.entityVectors).toHaveLength(fresh.kept!.entityVectors!.length);
     const again = join(root(), 'v1-again');
     await method.save(loaded!, again);
-    expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(3);
+    expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(4);
     expectIdenticalRetrievals(await retrievals(method, await method.load(again, context())), want);
     // An update of the loaded version-1 index equals one of the fresh build.
     const change = { remove: ['orsa'] };

@@ -58,7 +58,19 @@ describe('ket-rag index loading: cross-file checks', () => {
   });
 
   it('refuses texts that do not match their chunks', async () => {
-    expect(await refusal('texts', 'units.json', (u) => u.subChunkTexts!.pop())).toContain('subChunkTexts');
+    // Format 4 stores each text once: sub-chunk texts as prefixes of their sub-chunks' texts, those
+    // as spans of their chunks' texts, chunk texts as cuts of the texts they are searched by.
+    expect(await refusal('texts', 'units.json', (u) => u.subPrefixes!.pop())).toContain('subPrefixes');
+    expect(
+      await refusal('spans', 'units.json', (u) => {
+        u.subSpans![1] = 10 ** 6;
+      }),
+    ).toContain("subSpans[0] is 0…1000000, not a span of its chunk's text");
+    expect(
+      await refusal('cuts', 'units.json', (u) => {
+        u.chunkCuts![0] = 10 ** 6;
+      }),
+    ).toContain('chunkCuts[0] is 1000000, beyond its text');
   });
 
   it('refuses entities and keywords that name sub-chunks the index does not have', async () => {

@@ -134,20 +134,72 @@ export function keywordVectors(
     );
   }
   const d = sentenceVectors[0]?.length ?? 0;
+  return sentenceMeans(graph, d, (sum, s) => {
+    const v = sentenceVectors[s]!;
+    if (v.length !== d) {
+      throw new InvalidArgumentError(
+        'sentenceVectors',
+        `keywordVectors: sentence vector ${s} has ${v.length} dimensions, the first has ${d}.`,
+      );
+    }
+    for (let c = 0; c < d; c++) sum[c]! += v[c]!;
+  });
+}
+
+/** Sentence vectors as compressed sparse rows: row `s` holds `values[k]` at `components[k]` for `k` in `offsets[s] … offsets[s + 1] - 1`. */
+export interface SparseSentenceVectors {
+  rows: number;
+  dimensions: number;
+  offsets: ArrayLike<number>;
+  components: ArrayLike<number>;
+  values: ArrayLike<number>;
+}
+
+/**
+ * {@link keywordVectors} of sentence vectors given as sparse rows (every component but +0; `@grag/core`'s
+ * `sparseVectorRows` reads them so): the same vectors, bit for bit (a sum that starts at +0 is left
+ * as it is by adding ±0), with far fewer additions for sparse embeddings.
+ *
+ * @throws InvalidArgumentError when the number of rows does not match the sentences or a component is out of range.
+ */
+export function keywordVectorsOfSparse(
+  graph: KeywordBipartite,
+  sentenceVectors: SparseSentenceVectors,
+): Float32Array[] {
+  const { rows, dimensions, offsets, components, values } = sentenceVectors;
+  if (rows !== graph.sentences.length || offsets.length !== rows + 1) {
+    throw new InvalidArgumentError(
+      'sentenceVectors',
+      `keywordVectorsOfSparse: got ${rows} sentence vectors (${offsets.length} offsets) for ${graph.sentences.length} sentences; pass one per sentence, in order.`,
+    );
+  }
+  // As keywordVectors: the dimensions of the first sentence vector (none without sentences).
+  const d = rows > 0 ? dimensions : 0;
+  return sentenceMeans(graph, d, (sum, s) => {
+    for (let k = offsets[s]!; k < offsets[s + 1]!; k++) {
+      const c = components[k]!;
+      if (!(c >= 0 && c < d)) {
+        throw new InvalidArgumentError(
+          'sentenceVectors',
+          `keywordVectorsOfSparse: sentence vector ${s} has component ${c}, beyond ${d} dimensions.`,
+        );
+      }
+      sum[c]! += values[k]!;
+    }
+  });
+}
+
+/** The mean of the sentence vectors of each keyword, `add` adding sentence `s`'s to a float64 sum. */
+function sentenceMeans(
+  graph: KeywordBipartite,
+  d: number,
+  add: (sum: Float64Array, sentence: number) => void,
+): Float32Array[] {
   const buffer = new Float32Array(graph.keywords.length * d);
   const sum = new Float64Array(d);
   return graph.keywordSentences.map((list, k) => {
     sum.fill(0);
-    for (const s of list) {
-      const v = sentenceVectors[s]!;
-      if (v.length !== d) {
-        throw new InvalidArgumentError(
-          'sentenceVectors',
-          `keywordVectors: sentence vector ${s} has ${v.length} dimensions, the first has ${d}.`,
-        );
-      }
-      for (let c = 0; c < d; c++) sum[c]! += v[c]!;
-    }
+    for (const s of list) add(sum, s);
     const out = buffer.subarray(k * d, (k + 1) * d);
     const inv = list.length > 0 ? 1 / list.length : 0;
     for (let c = 0; c < d; c++) out[c] = sum[c]! * inv;

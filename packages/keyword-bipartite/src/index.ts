@@ -13,6 +13,8 @@ export {
   type KeywordBipartite,
   keywordDescription,
   keywordVectors,
+  keywordVectorsOfSparse,
+  type SparseSentenceVectors,
 } from './bipartite.js';
 export {
   KEYWORD_CHANNEL_DEFAULTS,

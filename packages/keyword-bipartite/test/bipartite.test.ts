@@ -8,6 +8,7 @@ import {
   keywordDescription,
   keywordTokens,
   keywordVectors,
+  keywordVectorsOfSparse,
 } from '../src/index.js';
 
 const units = [
@@ -67,6 +68,48 @@ describe('buildKeywordBipartite', () => {
     expect([...vectors[k('babbage')]!]).toEqual([0.5, 1]);
     expect([...vectors[k('met')]!]).toEqual([1, 1]);
     expect([...vectors[k('engines')]!]).toEqual([0, 1]);
+  });
+
+  it('embeds keywords from sparse sentence rows exactly as from dense ones, bit for bit', () => {
+    // Many keywords over many sentences of float32 values with zeros and -0, as hashed TF-IDF gives.
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
+    const texts = Array.from({ length: 60 }, (_, i) => `w${i % 7} w${i % 11} w${i % 13}. x${i % 5} y${i}.`);
+    const big = buildKeywordBipartite(texts.map((text, i) => ({ id: `u${i}`, text })));
+    const d = 24;
+    const dense = big.sentences.map(() =>
+      Float32Array.from({ length: d }, () => {
+        const r = random();
+        return r < 0.6 ? 0 : r < 0.65 ? -0 : (random() - 0.5) * 10 ** Math.floor(random() * 8 - 4);
+      }),
+    );
+    const offsets = [0];
+    const components: number[] = [];
+    const values: number[] = [];
+    for (const row of dense) {
+      row.forEach((x, j) => {
+        if (Object.is(x, 0)) return;
+        components.push(j);
+        values.push(x);
+      });
+      offsets.push(components.length);
+    }
+    const sparse = { rows: dense.length, dimensions: d, offsets, components, values };
+    const want = keywordVectors(big, dense);
+    const got = keywordVectorsOfSparse(big, sparse);
+    expect(got).toHaveLength(want.length);
+    got.forEach((v, k) => {
+      v.forEach((x, c) => {
+        expect(Object.is(x, want[k]![c]), `${k},${c}`).toBe(true);
+      });
+    });
+    expect(() => keywordVectorsOfSparse(big, { ...sparse, rows: 1 })).toThrow(/sentence vectors/);
+    expect(() => keywordVectorsOfSparse(big, { ...sparse, components: components.map(() => d) })).toThrow(
+      /beyond 24 dimensions/,
+    );
   });
 
   it('embeds the sentences with the embedder, once each', async () => {

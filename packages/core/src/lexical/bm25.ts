@@ -36,10 +36,29 @@ export function tokenizeForBm25(text: string): string[] {
 
 type Postings = Map<string, { docs: number[]; tfs: number[] }>;
 
-/** What an index holds, before its postings become typed arrays. */
+/** What an index holds, before its postings become typed arrays (or as them, from arrays). */
 interface Bm25Parts {
   lengths: Float64Array;
-  lists: Postings;
+  lists?: Postings;
+  /** Postings as the index keeps them ({@link Bm25Index.fromArrays}), taken as they are. */
+  postings?: Map<string, { docs: Uint32Array; tfs: Uint16Array }>;
+}
+
+/**
+ * A {@link Bm25Index} as arrays ({@link Bm25Index.toArrays}), to store it and read it back with
+ * {@link Bm25Index.fromArrays} instead of tokenizing every text again.
+ */
+export interface Bm25Arrays {
+  /** The terms, in the index's order. */
+  terms: string[];
+  /** Term `t`'s postings are `docs` and `tfs` from `offsets[t]` to `offsets[t + 1] - 1` (`terms.length + 1` offsets). */
+  offsets: Uint32Array;
+  /** The documents of each posting, ascending within a term. */
+  docs: Uint32Array;
+  /** Each posting's term frequency (capped at 65,535). */
+  tfs: Uint16Array;
+  /** Each document's length in terms. */
+  lengths: Float64Array;
 }
 
 /** Parts handed from {@link Bm25Index.update} to the constructor (module-private). */
@@ -87,9 +106,11 @@ export class Bm25Index {
       );
     }
     let lengths: Float64Array;
-    let lists: Postings;
+    let lists: Postings = new Map();
     if (parts) {
-      ({ lengths, lists } = parts);
+      lengths = parts.lengths;
+      lists = parts.lists ?? lists;
+      for (const [term, posting] of parts.postings ?? []) this.#postings.set(term, posting);
     } else {
       lengths = new Float64Array(texts.length);
       lists = new Map();
@@ -152,6 +173,54 @@ export class Bm25Index {
     });
     adopted = { lengths, lists };
     return new Bm25Index([], this.options);
+  }
+
+  /** The index as arrays, for {@link Bm25Index.fromArrays}. */
+  toArrays(): Bm25Arrays {
+    const terms = [...this.#postings.keys()];
+    const offsets = new Uint32Array(terms.length + 1);
+    let n = 0;
+    terms.forEach((term, t) => {
+      n += this.#postings.get(term)!.docs.length;
+      offsets[t + 1] = n;
+    });
+    const docs = new Uint32Array(n);
+    const tfs = new Uint16Array(n);
+    terms.forEach((term, t) => {
+      const posting = this.#postings.get(term)!;
+      docs.set(posting.docs, offsets[t]!);
+      tfs.set(posting.tfs, offsets[t]!);
+    });
+    return { terms, offsets, docs, tfs, lengths: Float64Array.from(this.#lengths) };
+  }
+
+  /**
+   * The index {@link Bm25Index.toArrays} gave, searching exactly as it did; `options` must be those
+   * of that index (the tokenizer above all). Its postings are views of `arrays` (do not change them).
+   * @throws InvalidArgumentError when the arrays do not fit together.
+   */
+  static fromArrays(arrays: Bm25Arrays, options: Partial<Bm25Options> = {}): Bm25Index {
+    const { terms, offsets, docs, tfs, lengths } = arrays;
+    const fail = (problem: string): never => {
+      throw new InvalidArgumentError('arrays', `Bm25Index.fromArrays: ${problem}.`);
+    };
+    if (offsets.length !== terms.length + 1 || offsets[0] !== 0) {
+      fail(`need ${terms.length + 1} offsets starting at 0, got ${offsets.length}`);
+    }
+    if (offsets[terms.length] !== docs.length || tfs.length !== docs.length) {
+      fail(`the last offset, ${docs.length} docs and ${tfs.length} tfs disagree`);
+    }
+    for (const x of lengths) if (!(x >= 0 && Number.isInteger(x))) fail(`a document length is ${x}`);
+    for (const d of docs) if (d >= lengths.length) fail(`a posting names document ${d} of ${lengths.length}`);
+    const postings = new Map<string, { docs: Uint32Array; tfs: Uint16Array }>();
+    terms.forEach((term, t) => {
+      const [a, b] = [offsets[t]!, offsets[t + 1]!];
+      if (b < a) fail(`the offsets of term ${t} decrease`);
+      if (postings.has(term)) fail(`term ${JSON.stringify(term)} is listed twice`);
+      postings.set(term, { docs: docs.subarray(a, b), tfs: tfs.subarray(a, b) });
+    });
+    adopted = { lengths, postings };
+    return new Bm25Index([], options);
   }
 
   /** Robertson-Sparck Jones IDF with +1 inside the log, so it is never negative. */

@@ -1,0 +1,206 @@
+/**
+ * The skeleton of a KET-RAG index on disk (format 2 and later): `skeleton.json` (entity and
+ * relationship texts, aliases, title entities) and `skeleton.bin` (relationship endpoints and
+ * weights, the text units of entities and relationships as CSR), with the entity vector index.
+ */
+import {
+  compress,
+  decodeArrays,
+  decompressed,
+  encodeArrays,
+  type IndexWriter,
+  type OpenedIndex,
+  packLists,
+  type Schema,
+  type StoredArray,
+  unpackLists,
+} from '@grag/core/kit';
+import type { SubChunk } from '@grag/keyword-bipartite';
+import type { KetRagOptions } from './options.js';
+import { ENTITIES_BM25, loadBm25 } from './persist-bm25.js';
+import { ROWS, type RowReader } from './persist-kept.js';
+import { loadIndex, required } from './persist-vectors.js';
+import { checkSkeleton, skeletonSchemaV2, skeletonSchemaV4 } from './schemas.js';
+import { assembleSkeleton } from './skeleton.js';
+import type { KetRagSkeleton } from './types.js';
+
+/** Float64 of optional numbers, NaN for absent ones. */
+export const optionalNumbers = (values: readonly (number | undefined)[]) =>
+  Float64Array.from(values, (x) => (x === undefined ? Number.NaN : x));
+export const optionalAt = (values: Float64Array, i: number) =>
+  Number.isNaN(values[i]!) ? undefined : values[i]!;
+
+export function skeletonArrays(
+  skeleton: KetRagSkeleton,
+  subChunks: readonly SubChunk[],
+): Record<string, StoredArray> {
+  const entityAt = new Map(skeleton.entities.map((e, i) => [e.id, i]));
+  const unitAt = new Map(subChunks.map((s, i) => [s.id, i]));
+  const units = (ids: readonly string[]) => ids.map((id) => unitAt.get(id)!);
+  const entityUnits = packLists(skeleton.entities.map((e) => units(e.textUnitIds)));
+  const relationUnits = packLists(skeleton.relationships.map((r) => units(r.textUnitIds)));
+  return {
+    relationSource: Int32Array.from(skeleton.relationships, (r) => entityAt.get(r.source)!),
+    relationTarget: Int32Array.from(skeleton.relationships, (r) => entityAt.get(r.target)!),
+    relationWeight: optionalNumbers(skeleton.relationships.map((r) => r.weight)),
+    entityUnitOffsets: entityUnits.offsets,
+    entityUnits: entityUnits.targets,
+    relationUnitOffsets: relationUnits.offsets,
+    relationUnits: relationUnits.targets,
+  };
+}
+
+/** What `skeleton.json` holds (format 2 and later). */
+export type StoredSkeletonTexts = typeof skeletonSchemaV2 extends Schema<infer T> ? T : never;
+
+/** Format 4: the entities' ids, names and descriptions and the relationships' ids and descriptions, as one text. */
+export const SKELETON_TEXT_FILE = 'skeleton-text.bin';
+
+/**
+ * Write the skeleton's texts: format 4 puts the entities' and relationships' strings in
+ * `skeleton-text.bin` (gzipped: their UTF-8 text end to end and where each ends, read back by slicing
+ * one decoded string instead of parsing 150,000 JSON strings) and the rest in `skeleton.json`; when a
+ * string would not read back the same (a lone surrogate), all of them stay in `skeleton.json`.
+ */
+export async function saveSkeletonTexts(out: IndexWriter, texts: StoredSkeletonTexts): Promise<void> {
+  const strings = [
+    ...texts.entities.flatMap((e) => [e.id, e.name, e.description]),
+    ...texts.relationships.flatMap((r) => [r.id, r.description]),
+  ];
+  const joined = strings.join('');
+  const utf8 = new TextEncoder().encode(joined);
+  if (new TextDecoder().decode(utf8) !== joined) {
+    await out.json('skeleton.json', texts, { compress: true });
+    return;
+  }
+  const ends = new Uint32Array(strings.length);
+  let at = 0;
+  strings.forEach((text, i) => {
+    at += text.length;
+    ends[i] = at;
+  });
+  const { aliases, titleEntities } = texts;
+  await out.json(
+    'skeleton.json',
+    { entities: texts.entities.length, relationships: texts.relationships.length, aliases, titleEntities },
+    { compress: true },
+  );
+  await out.bytes(SKELETON_TEXT_FILE, compress(encodeArrays({ text: utf8, ends })));
+}
+
+/** The skeleton's texts {@link saveSkeletonTexts} wrote (or format 2's `skeleton.json`). */
+export async function loadSkeletonTexts(
+  opened: OpenedIndex<KetRagOptions, unknown>,
+): Promise<StoredSkeletonTexts> {
+  if (!opened.names.includes(SKELETON_TEXT_FILE)) return opened.json('skeleton.json', skeletonSchemaV2);
+  const counts = await opened.json('skeleton.json', skeletonSchemaV4);
+  const where = opened.locate(SKELETON_TEXT_FILE);
+  const a = decodeArrays(decompressed(await opened.bytes(SKELETON_TEXT_FILE), where), where);
+  const [utf8, ends] = [a.get('text'), a.get('ends')];
+  if (!(utf8 instanceof Uint8Array) || !(ends instanceof Uint32Array)) {
+    throw opened.error(SKELETON_TEXT_FILE, 'lacks its text (uint8) and the ends of its strings (uint32)');
+  }
+  const { entities: n, relationships: m } = counts;
+  const text = new TextDecoder().decode(utf8);
+  if (ends.length !== 3 * n + 2 * m || (ends.length > 0 && ends[ends.length - 1] !== text.length)) {
+    throw opened.error(
+      SKELETON_TEXT_FILE,
+      `does not hold the ${3 * n + 2 * m} strings of ${n} entities and ${m} relationships`,
+    );
+  }
+  let from = 0;
+  const next = (i: number): string => {
+    const to = ends[i]!;
+    if (to < from) throw opened.error(SKELETON_TEXT_FILE, `has string ${i} ending before it starts`);
+    const s = text.slice(from, to);
+    from = to;
+    return s;
+  };
+  let i = 0;
+  const entities = Array.from({ length: n }, () => ({
+    id: next(i++),
+    name: next(i++),
+    description: next(i++),
+  }));
+  const relationships = Array.from({ length: m }, () => ({ id: next(i++), description: next(i++) }));
+  return { entities, relationships, aliases: counts.aliases, titleEntities: counts.titleEntities };
+}
+
+export async function loadSkeleton(
+  opened: OpenedIndex<KetRagOptions, unknown>,
+  texts: StoredSkeletonTexts,
+  subChunks: SubChunk[],
+  subChunkTexts: string[],
+  rows: RowReader,
+): Promise<KetRagSkeleton> {
+  const options = opened.params;
+  const a = await opened.arrays('skeleton.bin');
+  const [n, m] = [texts.entities.length, texts.relationships.length];
+  const file = opened.locate('skeleton.bin');
+  const unitIds = (lists: Int32Array[], i: number) => Array.from(lists[i]!, (u) => subChunks[u]!.id);
+  const bound = { lists: n, bound: subChunks.length };
+  const entityUnits = unpackLists(
+    { offsets: a.get('entityUnitOffsets'), targets: a.get('entityUnits') },
+    bound,
+    file,
+    'entityUnits',
+  );
+  const relationUnits = unpackLists(
+    { offsets: a.get('relationUnitOffsets'), targets: a.get('relationUnits') },
+    { lists: m, bound: subChunks.length },
+    file,
+    'relationUnits',
+  );
+  const [source, target, weight] = ['relationSource', 'relationTarget', 'relationWeight'].map((k) =>
+    a.get(k),
+  );
+  if (
+    !(source instanceof Int32Array) ||
+    !(target instanceof Int32Array) ||
+    !(weight instanceof Float64Array)
+  ) {
+    throw opened.error('skeleton.bin', 'lacks the relationship endpoints and weights');
+  }
+  if (
+    source.length !== m ||
+    target.length !== m ||
+    weight.length !== m ||
+    [...source, ...target].some((e) => e < 0 || e >= n)
+  ) {
+    throw opened.error(
+      'skeleton.bin',
+      `has relationship endpoints that are not ${m} pairs of the ${n} entities`,
+    );
+  }
+  const entities = texts.entities.map((e, i) => ({ ...e, textUnitIds: unitIds(entityUnits, i) }));
+  const relationships = texts.relationships.map((r, i) => {
+    const w = optionalAt(weight, i);
+    const relationship = {
+      id: r.id,
+      source: entities[source[i]!]!.id,
+      target: entities[target[i]!]!.id,
+      description: r.description,
+      ...(w !== undefined ? { weight: w } : {}),
+      textUnitIds: unitIds(relationUnits, i),
+    };
+    return relationship;
+  });
+  opened.check('skeleton.json', () => checkSkeleton(entities, relationships, subChunks));
+  const entityVectors = await loadIndex(opened, 'entities', n, () =>
+    required(opened, rows('entities'), ROWS.entities),
+  );
+  const lexical = await loadBm25(opened, ENTITIES_BM25, n);
+  return assembleSkeleton({
+    options,
+    ...(lexical ? { lexical } : {}),
+    parts: {
+      entities,
+      relationships,
+      entityVectors,
+      aliases: texts.aliases,
+      titleEntities: texts.titleEntities,
+    },
+    subChunks,
+    subChunkTexts,
+  });
+}
