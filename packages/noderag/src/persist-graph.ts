@@ -6,10 +6,10 @@
  * graph is built and no semantic edge is laid again, and the walk's CSR is the one the graph gives.
  *
  * The vector index of an HNSW index is stored without its vectors when the index can export its
- * graph (`hnsw-graph.bin`, `@grag/hnsw`'s `exportGraph`): the vectors are the kept embeddings,
- * stored once, and the factory's `fromGraph` puts them back exactly.
+ * graph (`hnsw-graph.bin`, core kit's `saveVectorGraph` / `loadVectorGraph`): the vectors are the
+ * kept embeddings, stored once, and the factory's `fromGraph` puts them back exactly.
  */
-import { InvalidArgumentError, type VectorIndex, type VectorIndexFactory } from '@grag/core';
+import { InvalidArgumentError } from '@grag/core';
 import { type IndexWriter, type OpenedIndex, type Schema, v } from '@grag/core/kit';
 import { HeteroGraph, type HeteroGraphArrays } from '@grag/heterograph';
 
@@ -94,53 +94,4 @@ export async function loadGraph<P, S>(opened: OpenedIndex<P, S>): Promise<Hetero
     const problem = error.message.replace(/^HeteroGraph\.fromArrays: /, '').replace(/\.$/, '');
     throw opened.error(GRAPH_ARRAYS_FILE, problem, { cause: error });
   }
-}
-
-/** An index that exports its graph without its vectors (`@grag/hnsw`'s `HnswIndex`). */
-interface GraphExporting {
-  exportGraph(): Promise<Uint8Array>;
-}
-
-/** A factory that restores such an index from the export and the vectors (`hnswIndexFactory()`). */
-interface GraphRestoring {
-  fromGraph(bytes: Uint8Array, vectors: readonly ArrayLike<number>[], source?: string): Promise<VectorIndex>;
-}
-
-/** Whether `index` of `factory` can be stored as its graph alone (see {@link HNSW_GRAPH_FILE}). */
-export function exportsGraph(index: VectorIndex, factory: VectorIndexFactory): boolean {
-  return (
-    typeof (index as Partial<GraphExporting>).exportGraph === 'function' &&
-    typeof (factory as Partial<GraphRestoring>).fromGraph === 'function'
-  );
-}
-
-/** Write the graph of `index` (see {@link exportsGraph}). */
-export async function saveVectorGraph(out: IndexWriter, index: VectorIndex): Promise<void> {
-  await out.bytes(HNSW_GRAPH_FILE, await (index as unknown as GraphExporting).exportGraph());
-}
-
-/**
- * The vector index {@link saveVectorGraph} wrote, with `embeddings` (vector id = position) put
- * back by the context's factory, checked to hold `count` vectors. @throws IndexFormatError
- */
-export async function loadVectorGraph<P, S>(
-  opened: OpenedIndex<P, S>,
-  embeddings: readonly ArrayLike<number>[],
-  count: number,
-): Promise<VectorIndex> {
-  const factory = opened.providers.vectorIndex as VectorIndexFactory & Partial<GraphRestoring>;
-  if (typeof factory.fromGraph !== 'function') {
-    throw opened.error(
-      HNSW_GRAPH_FILE,
-      `is an HNSW graph, which the vector-index factory '${factory.kind}' cannot restore; load it with hnswIndexFactory() from @grag/hnsw`,
-    );
-  }
-  const index = await factory.fromGraph(
-    await opened.bytes(HNSW_GRAPH_FILE),
-    embeddings,
-    opened.locate(HNSW_GRAPH_FILE),
-  );
-  if (index.size !== count)
-    throw opened.error(HNSW_GRAPH_FILE, `holds ${index.size} vectors, expected ${count}`);
-  return index;
 }

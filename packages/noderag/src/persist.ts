@@ -9,10 +9,13 @@
 import { type BuildContext, type IndexStore, isGraphVectorIndex } from '@grag/core';
 import {
   chunkSchema,
+  exportsVectorGraph,
+  loadVectorGraph,
   type MethodIndexFormat,
   type OpenedIndex,
   openMethodIndex,
   type Schema,
+  saveVectorGraph,
   shapeIssue,
   v,
   writeMethodIndex,
@@ -20,14 +23,7 @@ import {
 import { type EdgeKind, HeteroGraph, type HeteroGraphStats, type NodeType } from '@grag/heterograph';
 import { exactBaseLayer, layBaseLayer, layLinks } from './hnsw.js';
 import { savedNodeRagOptions } from './options.js';
-import {
-  exportsGraph,
-  HNSW_GRAPH_FILE,
-  loadGraph,
-  loadVectorGraph,
-  saveGraph,
-  saveVectorGraph,
-} from './persist-graph.js';
+import { HNSW_GRAPH_FILE, loadGraph, saveGraph } from './persist-graph.js';
 import { loadKept, saveKept } from './persist-kept.js';
 import { searchStructures } from './search.js';
 import type { NodeRagBuildStats, NodeRagIndex } from './types.js';
@@ -170,8 +166,8 @@ export async function saveNodeRag(
       // With kept embeddings the vectors are stored once (`embeddings.rows`): the vector index is
       // saved only when the factory cannot rebuild it from them (not exact).
       // An HNSW index whose graph can be exported is stored without its vectors (see persist-graph.ts).
-      if (index.kept && exportsGraph(index.vectors, index.providers.vectorIndex))
-        await saveVectorGraph(out, index.vectors);
+      if (index.kept && exportsVectorGraph(index.vectors, index.providers.vectorIndex))
+        await saveVectorGraph(out, HNSW_GRAPH_FILE, index.vectors);
       else if (index.kept) await out.vectorIndex(VECTORS_FILE, index.vectors);
       else await out.vectors(VECTORS_FILE, index.vectors);
       if (index.baseLayer) await out.json(BASE_LAYER_FILE, { links: index.baseLayer }, { compress: true });
@@ -210,7 +206,7 @@ export async function loadNodeRag(
   const kept = await loadKept(opened, { chunks: chunks.length, vectors: vectorKeys.length });
   const vectors =
     kept && opened.names.includes(HNSW_GRAPH_FILE)
-      ? await loadVectorGraph(opened, kept.embeddings, vectorKeys.length)
+      ? await loadVectorGraph(opened, HNSW_GRAPH_FILE, kept.embeddings, vectorKeys.length)
       : kept
         ? await opened.vectorIndex(VECTORS_FILE, vectorKeys.length, () => kept.embeddings)
         : await opened.vectors(VECTORS_FILE, vectorKeys.length);
