@@ -114,14 +114,17 @@ describe.each(METHODS)('grag query on a damaged %s index', (method) => {
       'chunks.rows',
       'counts.bin',
       'embedder.json',
+      'entities.bm25',
       'entities.rows',
       'keywords.bin',
       'keywords.json',
       'knn.bin',
       'manifest.json',
       'sentences.rows',
+      'skeleton-text.bin',
       'skeleton.bin',
       'skeleton.json',
+      'subchunks.bm25',
       'subchunks.rows',
       'units.json',
       'update.bin',
@@ -140,7 +143,8 @@ describe.each(METHODS)('grag query on a damaged %s index', (method) => {
   const optional: Record<string, string[]> = {
     'naive-dense': ['embeddings.f32'],
     // Format 2 keeps each vector collection once: the channels read the rows the update state names.
-    'ket-rag': ['update.json'],
+    // The BM25 arrays are stored to spare work at load: without them the index builds BM25 again.
+    'ket-rag': ['update.json', 'entities.bm25', 'subchunks.bm25'],
   };
   it.each(cases)('%s', async (_name, file, corruption) => {
     const dir = await copyOf(method);

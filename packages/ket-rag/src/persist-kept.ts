@@ -135,6 +135,19 @@ export function keptFiles(index: KetRagIndex): KeptFiles | undefined {
   ];
 }
 
+/** The vector files the update state names (see {@link keptFiles}); undefined without one. */
+export function keptRowFiles(index: KetRagIndex): string[] | undefined {
+  const { kept } = index;
+  if (!kept) return undefined;
+  const has = {
+    chunks: kept.chunkVectors,
+    subChunks: kept.subChunkVectors,
+    entities: kept.entityVectors,
+    sentences: kept.sentenceVectors,
+  };
+  return (Object.keys(ROWS) as (keyof typeof ROWS)[]).filter((key) => has[key]).map((key) => ROWS[key]);
+}
+
 /** Write every raw vector collection once, and the update state's `files` ({@link keptFiles}). */
 export async function saveKept(
   out: IndexWriter,

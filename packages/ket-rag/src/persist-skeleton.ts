@@ -14,6 +14,7 @@ import {
   type Schema,
   type StoredArray,
   unpackLists,
+  v,
 } from '@grag/core/kit';
 import type { SubChunk } from '@grag/keyword-bipartite';
 import type { KetRagOptions } from './options.js';
@@ -92,7 +93,14 @@ export async function saveSkeletonTexts(out: IndexWriter, texts: StoredSkeletonT
 export async function loadSkeletonTexts(
   opened: OpenedIndex<KetRagOptions, unknown>,
 ): Promise<StoredSkeletonTexts> {
-  if (!opened.names.includes(SKELETON_TEXT_FILE)) return opened.json('skeleton.json', skeletonSchemaV2);
+  if (!opened.names.includes(SKELETON_TEXT_FILE)) {
+    // skeleton.json holds the texts themselves, or only their counts when skeleton-text.bin has them.
+    const raw = await opened.json('skeleton.json', v.unknown());
+    if (typeof (raw as { entities?: unknown } | null)?.entities === 'number') {
+      throw opened.error(SKELETON_TEXT_FILE, 'is missing');
+    }
+    return opened.check('skeleton.json', () => skeletonSchemaV2.parse(raw, ''));
+  }
   const counts = await opened.json('skeleton.json', skeletonSchemaV4);
   const where = opened.locate(SKELETON_TEXT_FILE);
   const a = decodeArrays(decompressed(await opened.bytes(SKELETON_TEXT_FILE), where), where);

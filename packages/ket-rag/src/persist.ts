@@ -33,7 +33,16 @@ import { countGraph, countSubChunks, type SubChunkCounts } from './counts.js';
 import { entryIndex, keywordIndexOf, unitSeeds } from './entry.js';
 import { type KetRagOptions, resolveKetRagOptionsFor } from './options.js';
 import { bm25Arrays, ENTITIES_BM25, loadBm25, SUBCHUNKS_BM25 } from './persist-bm25.js';
-import { keptDigests, keptFiles, loadKept, ROWS, rowReader, saveKept, vectorRowsOf } from './persist-kept.js';
+import {
+  keptDigests,
+  keptFiles,
+  keptRowFiles,
+  loadKept,
+  ROWS,
+  rowReader,
+  saveKept,
+  vectorRowsOf,
+} from './persist-kept.js';
 import {
   loadSkeleton,
   loadSkeletonTexts,
@@ -81,6 +90,7 @@ export async function saveKetRag(
         knn: knn ? { ids: knn.ids } : null,
         dimensions: index.providers.embedder.dimensions,
         kept: keptDigests(kept),
+        keptRows: keptRowFiles(index),
       },
       { compress: true },
     );
@@ -265,7 +275,7 @@ async function loadCounts(
 async function loadUnits(opened: OpenedIndex<KetRagOptions, unknown>) {
   if (opened.manifest.formatVersion < 4) {
     const units = await opened.json('units.json', unitsSchemaV2);
-    return { ...units, kept: undefined };
+    return { ...units, kept: undefined, keptRows: undefined };
   }
   const stored = await opened.json('units.json', unitsSchemaV4);
   const texts = opened.check('units.json', () => unpackUnitTexts(stored));
@@ -368,6 +378,10 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
   // Every vector file is read and checked at load, also those only an update reads (a damaged index
   // is refused when it loads, not when it is first updated); these are decoded when first read.
   rows.checkRest();
+  // The update state is parsed when first read: the vector files it names must be here now.
+  for (const file of units.keptRows ?? []) {
+    if (!opened.names.includes(file)) throw opened.error(file, 'is missing (the update state names it)');
+  }
   await loadKept(opened, index, rows, units.kept);
   return index;
 }

@@ -46,6 +46,8 @@ export const unitsSchemaV4 = v.object({
   dimensions: unitFields.dimensions,
   knn: v.nullable(v.object({ ids: v.array(v.string()) })),
   kept: v.optional(v.record(v.string())),
+  /** The vector files the update state names (checked to exist at load, before it is parsed). */
+  keptRows: v.optional(v.array(v.string())),
 });
 /** units.json of format version 2: the KNN graph's edges are typed arrays in knn.bin. */
 export const unitsSchemaV2 = v.object({
