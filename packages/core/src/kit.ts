@@ -85,6 +85,7 @@ export {
   stringTable,
   unpackExtractions,
 } from './extraction-codec.js';
+export { lazyField } from './lazy-field.js';
 export {
   BM25_DEFAULTS,
   BM25_STOP_WORDS,

@@ -10,6 +10,7 @@
 import type { BuildContext, Chunk, IndexStore, KgEntity, KgRelation } from '@grag/core';
 import {
   chunkSchema,
+  lazyField,
   MANIFEST_FILE,
   type MethodIndexFormat,
   type OpenedIndex,
@@ -25,7 +26,6 @@ import { flatEdges, graphLinks } from './layers.js';
 import { savedDaRagOptions } from './options.js';
 import { keptChecksums, keptFiles, loadKept, saveKept } from './persist-kept.js';
 import type { DaRagIndex, DaRagStats } from './types.js';
-import { lazyField } from './util.js';
 
 interface StoredUnits {
   chunks: Chunk[];

@@ -58,22 +58,3 @@ export function identity(n: number): Uint32Array {
 export function identityArray(n: number): number[] {
   return Array.from({ length: n }, (_, i) => i);
 }
-
-/**
- * Set `object[field]` to a property that reads `value()` when first read (enumerable; a value set
- * later replaces it).
- */
-export function lazyField<T extends object, K extends keyof T>(object: T, field: K, value: () => T[K]): void {
-  let state: { value: T[K] } | undefined;
-  Object.defineProperty(object, field, {
-    configurable: true,
-    enumerable: true,
-    get: () => {
-      state ??= { value: value() };
-      return state.value;
-    },
-    set: (v: T[K]) => {
-      state = { value: v };
-    },
-  });
-}

@@ -15,6 +15,7 @@ import {
   decompressed,
   encodeArrays,
   type IndexWriter,
+  lazyField,
   type OpenedIndex,
   parseJsonArtifact,
   type Schema,
@@ -210,22 +211,6 @@ export async function rowReader(
     has: (key: keyof typeof ROWS) => bytes[key] !== undefined,
     sparse,
     checkRest,
-  });
-}
-
-/** Set `object[field]` to a property that reads `value()` when first read (and can be set). */
-function lazyField<T extends object, K extends keyof T>(object: T, field: K, value: () => T[K]): void {
-  let state: { value: T[K] } | undefined;
-  Object.defineProperty(object, field, {
-    configurable: true,
-    enumerable: true,
-    get: () => {
-      state ??= { value: value() };
-      return state.value;
-    },
-    set: (v: T[K]) => {
-      state = { value: v };
-    },
   });
 }
 
