@@ -3,7 +3,7 @@
  * country question is answered with a country the tables know.
  */
 import { spanText, type Token } from '../nlp.js';
-import { COUNTRIES, COUNTRY_ALIASES } from './countries.js';
+import { isCountryName } from './countries.js';
 import type { QuestionReading } from './question.js';
 import type { Span } from './spans.js';
 
@@ -41,8 +41,3 @@ export function addressPart(reading: QuestionReading, tokens: readonly Token[], 
   if (larger === smaller) return 1;
   return larger === SMALL_PLACES.has(kind) ? 1 : 0.5;
 }
-
-const isCountryName = (text: string): boolean => {
-  const lower = text.toLowerCase().replace(/^the /, '');
-  return COUNTRIES.has(lower) || Object.hasOwn(COUNTRY_ALIASES, lower);
-};

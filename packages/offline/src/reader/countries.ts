@@ -112,6 +112,12 @@ export const COUNTRIES: ReadonlySet<string> = new Set([
   ...Object.values(COUNTRY_ALIASES),
 ]);
 
+/** Whether `text` is a country the tables know, by a name or an alias ("the Netherlands", "Burma"). */
+export function isCountryName(text: string): boolean {
+  const lower = text.toLowerCase().replace(/^the /, '');
+  return COUNTRIES.has(lower) || Object.hasOwn(COUNTRY_ALIASES, lower);
+}
+
 /**
  * The countries tokens `start..end` name, canonical: nationality adjectives ("Danish") and country
  * names of up to three words ("United States"), each capitalised; `skip` leaves tokens out.
