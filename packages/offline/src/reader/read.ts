@@ -135,13 +135,14 @@ async function answerPhrase(
   const normalized = normalizeWording(query);
   let q = reorderQuestion((await analyze(normalized)).tokens) ?? normalized;
   const plain = ctx.asAnswerSentences(candidates.map(() => 0));
+  const asked = (await analyze(q)).tokens;
   // "What line of work do X and Y share?": what the context calls both alike.
-  const shared = sharedQuestion((await analyze(q)).tokens);
+  const shared = sharedQuestion(asked);
   const common = shared && sharedAttribute(shared, plain);
   if (common && common.answer === null) return UNKNOWN;
   if (common) return cite(common.answer, [...new Set(common.sentences.map((i) => plain[i]!.item))]);
   // "What does NMRA stand for?": the words the context writes out for it, or unknown.
-  const abbreviation = abbreviationAsked((await analyze(q)).tokens);
+  const abbreviation = abbreviationAsked(asked);
   if (abbreviation) {
     const found = expansionOf(abbreviation, plain);
     return found ? cite(found.answer, [plain[found.sentence]!.item]) : UNKNOWN;
