@@ -111,7 +111,6 @@ export type KeptFiles = [file: string, bytes: Uint8Array][];
 export function keptFiles(index: KetRagIndex): KeptFiles | undefined {
   const { kept } = index;
   if (!kept) return undefined;
-  const refer = (key: keyof typeof ROWS, has: unknown) => (has ? { [key]: ROWS[key] } : {});
   const stored = storedExtractions([...kept.extractions]);
   const json = (value: unknown) => compress(new TextEncoder().encode(JSON.stringify(value)));
   return [
@@ -123,12 +122,7 @@ export function keptFiles(index: KetRagIndex): KeptFiles | undefined {
         summaries: [...kept.summaries],
         extractionIds: stored.ids,
         strings: stored.strings,
-        vectors: {
-          ...refer('chunks', kept.chunkVectors),
-          ...refer('subChunks', kept.subChunkVectors),
-          ...refer('entities', kept.entityVectors),
-          ...refer('sentences', kept.sentenceVectors),
-        },
+        vectors: Object.fromEntries(keptRows(kept).map((key) => [key, ROWS[key]])),
       }),
     ],
     // Gzipped: positions in a string table compress about twice.
@@ -136,17 +130,20 @@ export function keptFiles(index: KetRagIndex): KeptFiles | undefined {
   ];
 }
 
-/** The vector files the update state names (see {@link keptFiles}); undefined without one. */
-export function keptRowFiles(index: KetRagIndex): string[] | undefined {
-  const { kept } = index;
-  if (!kept) return undefined;
+/** The raw vector collections an update state keeps, in {@link ROWS}' order. */
+function keptRows(kept: KetRagUpdateState): (keyof typeof ROWS)[] {
   const has = {
     chunks: kept.chunkVectors,
     subChunks: kept.subChunkVectors,
     entities: kept.entityVectors,
     sentences: kept.sentenceVectors,
   };
-  return (Object.keys(ROWS) as (keyof typeof ROWS)[]).filter((key) => has[key]).map((key) => ROWS[key]);
+  return (Object.keys(ROWS) as (keyof typeof ROWS)[]).filter((key) => has[key]);
+}
+
+/** The vector files the update state names (see {@link keptFiles}); undefined without one. */
+export function keptRowFiles(index: KetRagIndex): string[] | undefined {
+  return index.kept && keptRows(index.kept).map((key) => ROWS[key]);
 }
 
 /** Write every raw vector collection once, and the update state's `files` ({@link keptFiles}). */
