@@ -9,7 +9,7 @@
  * `persist-kept.ts`), and the manifest (params, graph statistics and storage size, provider
  * fingerprints, the fitted embedder's state).
  */
-import { type BuildContext, type IndexStore, isGraphVectorIndex } from '@grag/core';
+import { type BuildContext, type IndexStore, isGraphVectorIndex, type VectorIndex } from '@grag/core';
 import {
   chunkSchema,
   exportsVectorGraph,
@@ -28,7 +28,7 @@ import { type EdgeKind, HeteroGraph, type HeteroGraphStats, type NodeType } from
 import { exactBaseLayer, layBaseLayer, layLinks } from './hnsw.js';
 import { savedNodeRagOptions } from './options.js';
 import { HNSW_GRAPH_FILE, loadGraph, saveGraph } from './persist-graph.js';
-import { keptBytes, keptDigest, loadKept, saveKept } from './persist-kept.js';
+import { keptBytes, keptDigest, type LoadedKept, loadKept, saveKept } from './persist-kept.js';
 import { loadLexical, saveLexical } from './persist-lexical.js';
 import { searchStructures } from './search.js';
 import type { NodeRagBuildStats, NodeRagIndex } from './types.js';
@@ -201,6 +201,21 @@ export async function saveNodeRag(
 }
 
 /**
+ * The vector index of `opened` over `count` vectors: an HNSW index's graph with the kept embeddings
+ * put back, an index saved whole, or an exact index built again from the kept embeddings.
+ */
+function loadVectors<P, S>(
+  opened: OpenedIndex<P, S>,
+  kept: LoadedKept | undefined,
+  count: number,
+): Promise<VectorIndex> {
+  if (kept && opened.names.includes(HNSW_GRAPH_FILE))
+    return loadVectorGraph(opened, HNSW_GRAPH_FILE, kept.embeddings, count);
+  if (kept) return opened.vectorIndex(VECTORS_FILE, count, () => kept.embeddings);
+  return opened.vectors(VECTORS_FILE, count);
+}
+
+/**
  * Load the index in `target` (a directory or any store) with the providers of `ctx`: the envelope checks the method, format
  * version and providers (the vector index among them: an index built with HNSW loads with
  * `hnswIndexFactory()`, one built on the flat index with core's) and validates the saved params;
@@ -217,12 +232,7 @@ export async function loadNodeRag(
     params: (saved) => savedNodeRagOptions(`${format.method} load`, saved),
   });
   const options = opened.params;
-  // Format 3 stores the graph as arrays, semantic edges included; formats 1 and 2 as JSON without them.
-  const arrays = opened.manifest.formatVersion >= 3;
-  const graph = arrays ? await loadGraph(opened) : await loadJsonGraph(opened);
   const { chunks, vectorKeys, updateSha256 } = await opened.json(CHUNKS_FILE, storedChunksSchema);
-  opened.check(CHUNKS_FILE, () => checkVectorKeys(graph, vectorKeys));
-  const stats = await opened.json(BUILD_STATS_FILE, buildStatsSchema);
   // Indexes saved before updates existed keep nothing for them: they load, but only rebuild.
   // Format 4 records the SHA-256 of update.json, which is then decoded only when an update reads it.
   const format4 = opened.manifest.formatVersion >= 4;
@@ -231,12 +241,18 @@ export async function loadNodeRag(
     { chunks: chunks.length, vectors: vectorKeys.length },
     format4 ? updateSha256 : undefined,
   );
-  const vectors =
-    kept && opened.names.includes(HNSW_GRAPH_FILE)
-      ? await loadVectorGraph(opened, HNSW_GRAPH_FILE, kept.embeddings, vectorKeys.length)
-      : kept
-        ? await opened.vectorIndex(VECTORS_FILE, vectorKeys.length, () => kept.embeddings)
-        : await opened.vectors(VECTORS_FILE, vectorKeys.length);
+  // The vector index is restored while the graph and BM25 are read (an HNSW index's file is
+  // written and read by hnswlib off the main thread); a failure is thrown where it is awaited.
+  const pending = loadVectors(opened, kept, vectorKeys.length);
+  pending.catch(() => undefined);
+  // Format 3 stores the graph as arrays, semantic edges included; formats 1 and 2 as JSON without them.
+  const arrays = opened.manifest.formatVersion >= 3;
+  const graph = arrays ? await loadGraph(opened) : await loadJsonGraph(opened);
+  opened.check(CHUNKS_FILE, () => checkVectorKeys(graph, vectorKeys));
+  const stats = await opened.json(BUILD_STATS_FILE, buildStatsSchema);
+  // Format 4 stores BM25; earlier formats build it again from the node texts.
+  const lexical = format4 ? await loadLexical(opened, vectorKeys.length) : undefined;
+  const vectors = await pending;
   if (isGraphVectorIndex(vectors)) vectors.efSearch = options.hnswEfSearch;
   let baseLayer: number[][] | undefined;
   if (options.hnswEdges && !isGraphVectorIndex(vectors)) {
@@ -256,8 +272,6 @@ export async function loadNodeRag(
   } else if (options.hnswEdges && !arrays && isGraphVectorIndex(vectors)) {
     await layBaseLayer(graph, vectors, vectorKeys);
   }
-  // Format 4 stores BM25; earlier formats build it again from the node texts.
-  const lexical = format4 ? await loadLexical(opened, vectorKeys.length) : undefined;
   const index: NodeRagIndex = {
     providers: opened.providers,
     options,
