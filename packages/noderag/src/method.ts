@@ -27,14 +27,19 @@ export interface NodeRagSettings {
 export type NodeRagMethod = UpdatableMethod<NodeRagIndex, NodeRagOptions, NodeRagRetrieveOptions>;
 
 /**
- * On-disk layout version written by `save`: 3 stores the graph as typed arrays with its semantic
- * edges (`graph.arrays`, `graph-text.json`) and an HNSW index without its vectors
- * (`hnsw-graph.bin`); 2 stored the embeddings once (`embeddings.rows`; no `vectors.bin` when the
- * vector-index factory is exact) and gzips the JSON files but the build stats.
+ * On-disk layout version written by `save`: 4 stores BM25 over the embedded nodes' texts
+ * (`lexical.bm25`) and the SHA-256 of `update.json` in `chunks.json` (so `load` decodes the update
+ * data only when an update reads it); 3 stores the graph as typed arrays with its semantic edges
+ * (`graph.arrays`, `graph-text.json`) and an HNSW index without its vectors (`hnsw-graph.bin`); 2
+ * stored the embeddings once (`embeddings.rows`; no `vectors.bin` when the vector-index factory is
+ * exact) and gzips the JSON files but the build stats.
  */
-export const NODERAG_FORMAT_VERSION = 3;
-/** Older layout versions `load` still reads (2: `graph.json` and `vectors.bin`; 1: also `embeddings.f32` and plain JSON). */
-const READS = [1, 2] as const;
+export const NODERAG_FORMAT_VERSION = 4;
+/**
+ * Older layout versions `load` still reads (3: BM25 built at load, `update.json` decoded at load;
+ * 2: also `graph.json` and `vectors.bin`; 1: also `embeddings.f32` and plain JSON).
+ */
+const READS = [1, 2, 3] as const;
 
 /**
  * The providers a NodeRAG index depends on: the embedder (the stored vectors; `retrieve` embeds the

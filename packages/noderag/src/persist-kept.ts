@@ -5,10 +5,15 @@
  * vector index is built from them at load when the factory is exact). Format 1 kept them as
  * `embeddings.f32` and plain JSON; it still loads. Indexes saved before updates existed have
  * neither file and load without them.
+ *
+ * Since format 4 `chunks.json` records the SHA-256 of `update.json`: `load` compares the bytes with
+ * it and decodes them only when the kept data is first read (an update, a save), since retrieval
+ * never reads it. Without the record (formats 1 to 3) the file is decoded and checked at load.
  */
+import { createHash } from 'node:crypto';
 import type { ParseIssue } from '@grag/core';
 import type { IndexWriter, OpenedIndex, Schema } from '@grag/core/kit';
-import { shapeIssue, v } from '@grag/core/kit';
+import { compress, decompressed, parseJsonArtifact, shapeIssue, v, validate } from '@grag/core/kit';
 import type { KeptDecomposition, KeptElement, NodeRagKept } from './kept.js';
 
 const UPDATE_FILE = 'update.json';
@@ -57,21 +62,46 @@ const storedKeptSchema: Schema<StoredKept> = v.object({
   communities: v.optional(v.array(v.tuple(v.string(), v.number()))),
 });
 
-/** Write `kept` (vectors of `dimensions` components). */
-export async function saveKept(out: IndexWriter, kept: NodeRagKept, dimensions: number): Promise<void> {
-  const { embeddings, ...rest } = kept;
-  await out.json(UPDATE_FILE, rest, { compress: true });
-  await out.vectorRows(EMBEDDINGS_FILE, embeddings, dimensions);
+/** The bytes of `update.json` for `kept` (gzipped JSON), rendered first so that their SHA-256 can be recorded. */
+export function keptBytes(kept: NodeRagKept): Uint8Array {
+  const { embeddings: _embeddings, ...rest } = kept;
+  return compress(new TextEncoder().encode(JSON.stringify(rest)));
+}
+
+/** The SHA-256 of `bytes` (hex), as `chunks.json` records it for `update.json`. */
+export function keptDigest(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Write `kept` (vectors of `dimensions` components), `update.json` as `bytes` ({@link keptBytes}). */
+export async function saveKept(
+  out: IndexWriter,
+  kept: NodeRagKept,
+  dimensions: number,
+  bytes: Uint8Array = keptBytes(kept),
+): Promise<void> {
+  await out.bytes(UPDATE_FILE, bytes);
+  await out.vectorRows(EMBEDDINGS_FILE, kept.embeddings, dimensions);
+}
+
+/** The kept data of a loaded index: its embeddings, and the rest decoded when first asked for. */
+export interface LoadedKept {
+  embeddings: Float32Array[];
+  /** The kept data, `embeddings` included; decoded and checked on the first call, the same object after. */
+  kept: () => NodeRagKept;
 }
 
 /**
- * The kept data of `opened`, checked against its `chunks` and `vectorKeys` counts; `undefined`
- * when the index was saved before updates existed (neither file). @throws IndexFormatError
+ * The kept data of `opened`, checked against its `chunks` and `vectors` counts; `undefined` when
+ * the index was saved before updates existed (neither file). With `digest` (the SHA-256 of
+ * `update.json` that `chunks.json` records, format 4) the file is only compared with it now and
+ * decoded on the first `kept()`; without, it is decoded and checked now. @throws IndexFormatError
  */
 export async function loadKept<P, S>(
   opened: OpenedIndex<P, S>,
   counts: { chunks: number; vectors: number },
-): Promise<NodeRagKept | undefined> {
+  digest: string | undefined,
+): Promise<LoadedKept | undefined> {
   const v1 = !opened.names.includes(EMBEDDINGS_FILE) && opened.names.includes(EMBEDDINGS_V1_FILE);
   const embeddingsFile = v1 ? EMBEDDINGS_V1_FILE : EMBEDDINGS_FILE;
   const has = [UPDATE_FILE, embeddingsFile].map((file) => opened.names.includes(file));
@@ -80,17 +110,43 @@ export async function loadKept<P, S>(
     const [present, absent] = has[0] ? [UPDATE_FILE, embeddingsFile] : [embeddingsFile, UPDATE_FILE];
     throw opened.error(present, `is present but ${absent} is missing`);
   }
-  const stored = await opened.json(UPDATE_FILE, storedKeptSchema);
-  opened.check(UPDATE_FILE, () => {
-    if (stored.decompositions.length !== counts.chunks) {
-      shapeIssue(
-        'decompositions',
-        `has ${stored.decompositions.length} entries for the ${counts.chunks} chunks of chunks.json`,
-      );
-    }
-  });
+  const bytes = await opened.bytes(UPDATE_FILE);
+  let stored: StoredKept | undefined;
+  const decode = (): StoredKept => {
+    stored ??= storedKeptOf(opened, bytes, counts.chunks);
+    return stored;
+  };
+  if (digest === undefined) decode();
+  else if (keptDigest(bytes) !== digest) {
+    throw opened.error(
+      UPDATE_FILE,
+      'does not match the SHA-256 chunks.json records for it (damaged or replaced)',
+    );
+  }
   const embeddings = v1
     ? await opened.float32Rows(EMBEDDINGS_V1_FILE, counts.vectors)
     : await opened.vectorRows(EMBEDDINGS_FILE, counts.vectors);
-  return { ...stored, embeddings };
+  let kept: NodeRagKept | undefined;
+  return {
+    embeddings,
+    kept: () => {
+      kept ??= { ...decode(), embeddings };
+      return kept;
+    },
+  };
+}
+
+/** The stored kept data of `bytes` (`update.json`), checked to hold a decomposition per chunk. */
+function storedKeptOf<P, S>(opened: OpenedIndex<P, S>, bytes: Uint8Array, chunks: number): StoredKept {
+  const where = opened.locate(UPDATE_FILE);
+  const stored = validate(storedKeptSchema, parseJsonArtifact(decompressed(bytes, where), where), where);
+  opened.check(UPDATE_FILE, () => {
+    if (stored.decompositions.length !== chunks) {
+      shapeIssue(
+        'decompositions',
+        `has ${stored.decompositions.length} entries for the ${chunks} chunks of chunks.json`,
+      );
+    }
+  });
+  return stored;
 }

@@ -1,15 +1,19 @@
 /**
- * NodeRAG's index (a directory or any IndexStore), through core's persistence envelope: `graph.json` (every node and the
- * structural edges; HNSW edges are laid again from the vector index on load), `chunks.json` (chunks
- * and the node key of each vector id), `build-stats.json`, `vectors.bin` (the vector index: HNSW
- * with `hnswIndexFactory()`, else core's flat index, whose semantic edges go to `base-layer.json`),
- * what updates reuse (`update.json`, `embeddings.f32`; see `persist-kept.ts`), and the manifest
- * (params, graph statistics and storage size, provider fingerprints, the fitted embedder's state).
+ * NodeRAG's index (a directory or any IndexStore), through core's persistence envelope: the graph
+ * (`graph.arrays` and `graph-text.json` since format 3, see `persist-graph.ts`; `graph.json` without
+ * the HNSW edges before), `chunks.json` (chunks, the node key of each vector id and, since format 4,
+ * the SHA-256 of `update.json`), `build-stats.json`, the vector index (`hnsw-graph.bin`, or
+ * `vectors.bin` when it cannot be stored as its graph; an exact index's semantic edges go to
+ * `base-layer.json`), BM25 over the embedded nodes' texts (`lexical.bm25`, since format 4; see
+ * `persist-lexical.ts`), what updates reuse (`update.json`, `embeddings.rows`; see
+ * `persist-kept.ts`), and the manifest (params, graph statistics and storage size, provider
+ * fingerprints, the fitted embedder's state).
  */
-import { type BuildContext, type IndexStore, isGraphVectorIndex } from '@grag/core';
+import { type BuildContext, type IndexStore, isGraphVectorIndex, type VectorIndex } from '@grag/core';
 import {
   chunkSchema,
   exportsVectorGraph,
+  lazyField,
   loadVectorGraph,
   type MethodIndexFormat,
   type OpenedIndex,
@@ -24,7 +28,8 @@ import { type EdgeKind, HeteroGraph, type HeteroGraphStats, type NodeType } from
 import { exactBaseLayer, layBaseLayer, layLinks } from './hnsw.js';
 import { savedNodeRagOptions } from './options.js';
 import { HNSW_GRAPH_FILE, loadGraph, saveGraph } from './persist-graph.js';
-import { loadKept, saveKept } from './persist-kept.js';
+import { keptBytes, keptDigest, type LoadedKept, loadKept, saveKept } from './persist-kept.js';
+import { loadLexical, saveLexical } from './persist-lexical.js';
 import { searchStructures } from './search.js';
 import type { NodeRagBuildStats, NodeRagIndex } from './types.js';
 
@@ -90,7 +95,12 @@ const buildStatsSchema: Schema<NodeRagBuildStats> = v.object({
   ),
 });
 
-const storedChunksSchema = v.object({ chunks: v.array(chunkSchema), vectorKeys: v.array(v.string()) });
+/** `updateSha256`: the SHA-256 of `update.json` (format 4; absent without kept data). */
+const storedChunksSchema = v.object({
+  chunks: v.array(chunkSchema),
+  vectorKeys: v.array(v.string()),
+  updateSha256: v.optional(v.string()),
+});
 
 /** The graph of `stored`; a repeated key or an edge that does not join two nodes is a shape issue. */
 function restoreGraph(stored: StoredGraph): HeteroGraph {
@@ -161,22 +171,48 @@ export async function saveNodeRag(
     { ...format, providers: index.providers, params: index.options, stats },
     async (out) => {
       await saveGraph(out, index.graph);
-      await out.json(CHUNKS_FILE, { chunks: index.chunks, vectorKeys: index.vectorKeys }, { compress: true });
+      const kept = index.kept;
+      const update = kept && keptBytes(kept);
+      await out.json(
+        CHUNKS_FILE,
+        {
+          chunks: index.chunks,
+          vectorKeys: index.vectorKeys,
+          ...(update ? { updateSha256: keptDigest(update) } : {}),
+        },
+        { compress: true },
+      );
       await out.json(BUILD_STATS_FILE, index.stats);
       // With kept embeddings the vectors are stored once (`embeddings.rows`): the vector index is
       // saved only when the factory cannot rebuild it from them (not exact).
       // An HNSW index whose graph can be exported is stored without its vectors (see persist-graph.ts).
-      if (index.kept && exportsVectorGraph(index.vectors, index.providers.vectorIndex))
+      if (kept && exportsVectorGraph(index.vectors, index.providers.vectorIndex))
         await saveVectorGraph(out, HNSW_GRAPH_FILE, index.vectors);
-      else if (index.kept) await out.vectorIndex(VECTORS_FILE, index.vectors);
+      else if (kept) await out.vectorIndex(VECTORS_FILE, index.vectors);
       else await out.vectors(VECTORS_FILE, index.vectors);
       if (index.baseLayer) await out.json(BASE_LAYER_FILE, { links: index.baseLayer }, { compress: true });
-      if (index.kept) await saveKept(out, index.kept, index.providers.embedder.dimensions);
+      await saveLexical(out, index.lexical);
+      if (kept) await saveKept(out, kept, index.providers.embedder.dimensions, update);
       // The bytes of the artifacts above (as a directory: the size of its files but the manifest
       // and the embedder state), recorded in the manifest written next.
       stats.storageBytes = out.bytesWritten();
     },
   );
+}
+
+/**
+ * The vector index of `opened` over `count` vectors: an HNSW index's graph with the kept embeddings
+ * put back, an index saved whole, or an exact index built again from the kept embeddings.
+ */
+function loadVectors<P, S>(
+  opened: OpenedIndex<P, S>,
+  kept: LoadedKept | undefined,
+  count: number,
+): Promise<VectorIndex> {
+  if (kept && opened.names.includes(HNSW_GRAPH_FILE))
+    return loadVectorGraph(opened, HNSW_GRAPH_FILE, kept.embeddings, count);
+  if (kept) return opened.vectorIndex(VECTORS_FILE, count, () => kept.embeddings);
+  return opened.vectors(VECTORS_FILE, count);
 }
 
 /**
@@ -196,20 +232,27 @@ export async function loadNodeRag(
     params: (saved) => savedNodeRagOptions(`${format.method} load`, saved),
   });
   const options = opened.params;
+  const { chunks, vectorKeys, updateSha256 } = await opened.json(CHUNKS_FILE, storedChunksSchema);
+  // Indexes saved before updates existed keep nothing for them: they load, but only rebuild.
+  // Format 4 records the SHA-256 of update.json, which is then decoded only when an update reads it.
+  const format4 = opened.manifest.formatVersion >= 4;
+  const kept = await loadKept(
+    opened,
+    { chunks: chunks.length, vectors: vectorKeys.length },
+    format4 ? updateSha256 : undefined,
+  );
+  // The vector index is restored while the graph and BM25 are read (an HNSW index's file is
+  // written and read by hnswlib off the main thread); a failure is thrown where it is awaited.
+  const pending = loadVectors(opened, kept, vectorKeys.length);
+  pending.catch(() => undefined);
   // Format 3 stores the graph as arrays, semantic edges included; formats 1 and 2 as JSON without them.
   const arrays = opened.manifest.formatVersion >= 3;
   const graph = arrays ? await loadGraph(opened) : await loadJsonGraph(opened);
-  const { chunks, vectorKeys } = await opened.json(CHUNKS_FILE, storedChunksSchema);
   opened.check(CHUNKS_FILE, () => checkVectorKeys(graph, vectorKeys));
   const stats = await opened.json(BUILD_STATS_FILE, buildStatsSchema);
-  // Indexes saved before updates existed keep nothing for them: they load, but only rebuild.
-  const kept = await loadKept(opened, { chunks: chunks.length, vectors: vectorKeys.length });
-  const vectors =
-    kept && opened.names.includes(HNSW_GRAPH_FILE)
-      ? await loadVectorGraph(opened, HNSW_GRAPH_FILE, kept.embeddings, vectorKeys.length)
-      : kept
-        ? await opened.vectorIndex(VECTORS_FILE, vectorKeys.length, () => kept.embeddings)
-        : await opened.vectors(VECTORS_FILE, vectorKeys.length);
+  // Format 4 stores BM25; earlier formats build it again from the node texts.
+  const lexical = format4 ? await loadLexical(opened, vectorKeys.length) : undefined;
+  const vectors = await pending;
   if (isGraphVectorIndex(vectors)) vectors.efSearch = options.hnswEfSearch;
   let baseLayer: number[][] | undefined;
   if (options.hnswEdges && !isGraphVectorIndex(vectors)) {
@@ -229,7 +272,7 @@ export async function loadNodeRag(
   } else if (options.hnswEdges && !arrays && isGraphVectorIndex(vectors)) {
     await layBaseLayer(graph, vectors, vectorKeys);
   }
-  return {
+  const index: NodeRagIndex = {
     providers: opened.providers,
     options,
     graph,
@@ -238,7 +281,8 @@ export async function loadNodeRag(
     ...(baseLayer ? { baseLayer } : {}),
     chunks,
     stats,
-    ...(kept ? { kept } : {}),
-    ...searchStructures(graph, vectorKeys),
+    ...searchStructures(graph, vectorKeys, lexical),
   };
+  if (kept) lazyField(index, 'kept', kept.kept);
+  return index;
 }
