@@ -187,8 +187,54 @@ export function findDescription(tokens: readonly Token[]): Description | null {
       ...(others.length > 0 ? { kinds: [headNoun, ...others] } : {}),
     });
   }
+  const of = ofDescription(tokens);
+  if (of && !found.some((d) => d.start >= of.start)) found.push(of);
   // The innermost: the one that starts last.
   return found.length ? found[found.length - 1]! : null;
+}
+
+/** Nouns for the one place a place has: "the capital of X". */
+const ONE_OF_A_PLACE = new Set(['capital', 'seat', 'headquarters']);
+
+/**
+ * "the largest town of Brenna Coast", "the capital of X" inside a question that asks something else
+ * of it ("What is the population of …", "When was the church in … built?"): a thing or place named
+ * by what it is of a name, found by a sub-question ("What is the largest town of Brenna Coast?").
+ * Not a person ("the founder of X" is a relation, chain.ts), and not the whole question.
+ */
+function ofDescription(tokens: readonly Token[]): Description | null {
+  for (let k = tokens.length - 2; k >= 2; k--) {
+    if (tokens[k]!.normal !== 'of' || !isCapital(tokens[k + 1])) continue;
+    const head = tokens[k - 1]!;
+    if (head.pos !== 'NOUN' || isCapital(head) || isPersonNoun(head.lemma)) continue;
+    let start = k - 2;
+    while (start > 0 && /^(ADJ|ADV|NOUN)$/.test(tokens[start]!.pos) && !isCapital(tokens[start])) start--;
+    if (tokens[start]!.normal !== 'the') continue;
+    // Only what is one of a kind in the name: "the largest town of X", "the most populous city of
+    // X", "the capital of X"; "the city of X", "the western suburb of X" are X itself.
+    const superlative = tokens
+      .slice(start + 1, k - 1)
+      .some((t) => t.normal === 'most' || (t.pos === 'ADJ' && /est$/.test(t.normal)));
+    if (!superlative && !ONE_OF_A_PLACE.has(head.lemma)) continue;
+    let end = k + 1;
+    while (isCapital(tokens[end + 1]) || (tokens[end + 1]?.normal === 'of' && isCapital(tokens[end + 2])))
+      end++;
+    // The whole question ("What is the largest town of X?") is asked as it stands.
+    const before = tokens.slice(0, start);
+    const after = tokens.slice(end + 1).filter((t) => t.type !== 'punctuation');
+    if (
+      after.length === 0 &&
+      before.every((t) => WH_START.has(t.normal) || t.pos === 'AUX' || t.pos === 'NOUN')
+    )
+      continue;
+    return {
+      start,
+      end,
+      question: `What is ${spanText(tokens, start, end)}?`,
+      head: head.lemma,
+    };
+  }
+  return null;
 }
 
 /**
