@@ -298,7 +298,8 @@ function clauseEnd(tokens: readonly Token[], k: number): number {
   for (; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (CLAUSE_BREAK.test(t.value) || t.value === '?') break;
-    const nominal = misreadVerb(tokens, i);
+    // "Merrow Falls": a capitalised "verb" after a capitalised word goes on with the name.
+    const nominal = misreadVerb(tokens, i) || (i > k && isCapital(t) && isCapital(tokens[i - 1]));
     // "the woman that starred in X *married* to?": a participle the tagger reads as an adjective
     // after the clause's verb and object is the main clause's.
     if (sawVerb && sawObject && t.pos === 'ADJ' && /ed$/.test(t.normal) && tokens[i + 1]?.pos === 'ADP')
@@ -328,6 +329,17 @@ function clauseEnd(tokens: readonly Token[], k: number): number {
       t.normal === t.lemma &&
       tokens[i - 1]?.pos === 'VERB' &&
       tokens[i - 2]?.pos === 'AUX'
+    )
+      break;
+    // "Who did the man who founded the club *work* for?": after "did", a bare word between the
+    // clause's object and a stranded final preposition is the main verb, however it is tagged.
+    if (
+      sawVerb &&
+      sawObject &&
+      doSupport &&
+      t.pos === 'NOUN' &&
+      t.normal === t.lemma &&
+      (tokens[i + 1]?.value === '?' || (tokens[i + 1]?.pos === 'ADP' && tokens[i + 2]?.value === '?'))
     )
       break;
     if (!sawVerb && (t.pos === 'PRON' || t.pos === 'ADV' || t.pos === 'PART')) {
