@@ -197,3 +197,32 @@ export function choiceDirection(
     reading.since = state.lemma;
   }
 }
+
+/** The nouns of the dimensions a comparative measures ("deeper" → deep, depth). */
+const DIMENSIONS: Readonly<Record<string, string>> = {
+  deep: 'depth',
+  tall: 'height',
+  high: 'height',
+  long: 'length',
+  wide: 'width',
+  heavy: 'weight',
+};
+
+/**
+ * The words that state the measure a question compares: "deeper" → deep, depth; "taller" → tall,
+ * height. Empty when it compares no dimension.
+ */
+export function measuresAsked(tokens: readonly Token[]): Set<string> {
+  const out = new Set<string>();
+  for (const t of tokens) {
+    const m = /^(.+?)(i)?(er|est)$/.exec(t.normal);
+    if (!m) continue;
+    let base = m[2] ? `${m[1]}y` : m[1]!;
+    if (!(base in DIMENSIONS) && /(.)\1$/.test(base)) base = base.slice(0, -1);
+    const noun = DIMENSIONS[base];
+    if (noun) out.add(base).add(noun);
+  }
+  if (out.has('tall')) out.add('high');
+  if (out.has('high')) out.add('tall');
+  return out;
+}

@@ -2,7 +2,7 @@ import { isKindByWordNet, isSynonymByWordNet } from '../wordnet.js';
 import { containsWords, contentWords } from '../words.js';
 import { aboutItems } from './about.js';
 import { pairedNames } from './chain.js';
-import { askedKind, nounCompounds, otherKind } from './comparatives.js';
+import { askedKind, measuresAsked, nounCompounds, otherKind } from './comparatives.js';
 import { COUNTRIES, COUNTRY_ALIASES, countriesIn, countriesOf, DEMONYMS } from './countries.js';
 import { AGE_WORDS, eventDistance, eventYear, numberValue } from './events.js';
 import { roleHeads } from './identity.js';
@@ -95,6 +95,7 @@ export function chooseOption(
   if (question.tokens.some((t) => AGE_WORDS.test(t.normal)))
     for (const origin of ['born', 'found', 'build', 'open']) events.add(concept(origin));
   if (reading.since) events.add(concept(reading.since));
+  const measures = measuresAsked(question.tokens);
   events.delete(concept('be'));
   /** The value a phrase's sentences give: a year (birth; death; life span) or a number. */
   const dateOrNumberOf = (phrase: string, ownItemOnly = false) => {
@@ -154,9 +155,18 @@ export function chooseOption(
             }
           }
         }
+        // "It covers 84 km² and is 31 metres deep": the value next to the measure asked ("deeper").
+        const cue = byTime
+          ? -1
+          : tokens.findIndex((t, k) => k >= range.start && k <= range.end && measures.has(t.lemma));
+        if (cue >= 0 && values.length > 1) {
+          const distance = (k: number): number => Math.abs(k - cue);
+          const best = at.reduce((b, k, j) => (distance(k) < distance(at[b]!) ? j : b), 0);
+          values.unshift(values.splice(best, 1)[0]!);
+        }
         // A sentence that dates several things ("A (born 1981) and B (born 1984)"): the value
         // nearest after the phrase's own mention is its own.
-        if (mention >= 0 && values.length > 1 && !reading.lifespan && !reading.deathDate) {
+        else if (mention >= 0 && values.length > 1 && !reading.lifespan && !reading.deathDate) {
           let best = 0;
           let bestDistance = Number.POSITIVE_INFINITY;
           at.forEach((k, j) => {
