@@ -226,3 +226,20 @@ export function measuresAsked(tokens: readonly Token[]): Set<string> {
   if (out.has('high')) out.add('tall');
   return out;
 }
+
+/**
+ * Which of the values at token positions `at` stands nearest a word of `measures` in sentence
+ * `range` ("… and is 31 metres *deep*"); -1 when the sentence says none of them.
+ */
+export function nearestToMeasure(
+  tokens: readonly Token[],
+  range: { start: number; end: number },
+  measures: ReadonlySet<string>,
+  at: readonly number[],
+): number {
+  let cue = -1;
+  for (let k = range.start; k <= range.end && cue < 0; k++) if (measures.has(tokens[k]!.lemma)) cue = k;
+  if (cue < 0 || at.length === 0) return -1;
+  const distance = (k: number): number => Math.abs(k - cue);
+  return at.reduce((best, k, j) => (distance(k) < distance(at[best]!) ? j : best), 0);
+}

@@ -2,7 +2,7 @@ import { isKindByWordNet, isSynonymByWordNet } from '../wordnet.js';
 import { containsWords, contentWords } from '../words.js';
 import { aboutItems } from './about.js';
 import { pairedNames } from './chain.js';
-import { askedKind, measuresAsked, nounCompounds, otherKind } from './comparatives.js';
+import { askedKind, measuresAsked, nearestToMeasure, nounCompounds, otherKind } from './comparatives.js';
 import { COUNTRIES, COUNTRY_ALIASES, countriesIn, countriesOf, DEMONYMS } from './countries.js';
 import { AGE_WORDS, eventDistance, eventYear, numberValue } from './events.js';
 import { roleHeads } from './identity.js';
@@ -156,14 +156,8 @@ export function chooseOption(
           }
         }
         // "It covers 84 km² and is 31 metres deep": the value next to the measure asked ("deeper").
-        const cue = byTime
-          ? -1
-          : tokens.findIndex((t, k) => k >= range.start && k <= range.end && measures.has(t.lemma));
-        if (cue >= 0 && values.length > 1) {
-          const distance = (k: number): number => Math.abs(k - cue);
-          const best = at.reduce((b, k, j) => (distance(k) < distance(at[b]!) ? j : b), 0);
-          values.unshift(values.splice(best, 1)[0]!);
-        }
+        const byMeasure = byTime ? -1 : nearestToMeasure(tokens, range, measures, at);
+        if (byMeasure >= 0 && values.length > 1) values.unshift(values.splice(byMeasure, 1)[0]!);
         // A sentence that dates several things ("A (born 1981) and B (born 1984)"): the value
         // nearest after the phrase's own mention is its own.
         else if (mention >= 0 && values.length > 1 && !reading.lifespan && !reading.deathDate) {
