@@ -24,7 +24,7 @@ import { recaseQuestion } from './recase.js';
 import { askedRelative } from './relative.js';
 import { resolveChain } from './resolve.js';
 import { reorderQuestion } from './setups.js';
-import { sharedAttribute, sharedQuestion } from './shared.js';
+import { sharedAttribute, sharedPolarQuestion, sharedQuestion } from './shared.js';
 import { createSupport, type ScoredSentence } from './support.js';
 import type { AnswerSentence, PhraseAnswer } from './types.js';
 import { normalizeWording } from './wording.js';
@@ -141,6 +141,14 @@ async function answerPhrase(
   const common = shared && sharedAttribute(shared, plain);
   if (common && common.answer === null) return UNKNOWN;
   if (common) return cite(common.answer, [...new Set(common.sentences.map((i) => plain[i]!.item))]);
+  // "Do X and Y share a profession?": yes when the context calls both alike, no when it calls
+  // each something else.
+  const sharedPolar = !shared && sharedPolarQuestion(asked);
+  const alike = sharedPolar && sharedAttribute(sharedPolar, plain);
+  if (alike)
+    return alike.answer === null
+      ? cite('no', [])
+      : cite('yes', [...new Set(alike.sentences.map((i) => plain[i]!.item))]);
   // "What does NMRA stand for?": the words the context writes out for it, or unknown.
   const abbreviation = abbreviationAsked(asked);
   if (abbreviation) {
