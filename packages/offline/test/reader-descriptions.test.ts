@@ -234,3 +234,33 @@ describe('a sentence set apart that names the one the question asks about', () =
     ['Corvin Ashdale directed Cold Meridian. Where was he born?', 'Kirkwall'],
   ]);
 });
+
+const ostland = [
+  entry('Ostland', 'Ostland is a country in northern Europe. Its capital is Veldra.'),
+  entry(
+    'Veldra',
+    'Veldra is the capital and largest city of Ostland. The river Amsel flows through the city.',
+  ),
+  entry('Pellin', 'Pellin is a town in Ostland, in the county of Harrowmere. It was founded in 1204.'),
+  entry('Ilse Varga', 'Ilse Varga (1921 – 1999) was an Ostish novelist, born in Pellin. She died in Veldra.'),
+  entry('Kestrel Motors', 'Kestrel Motors is an Ostish car maker founded in 1933 by Lars Dahlin.'),
+  entry('Lars Dahlin', 'Lars Dahlin (1890 – 1961) was an Ostish engineer. His wife was Greta Dahlin.'),
+];
+
+describe('places that hold places, and places as roles', () => {
+  expectAnswers(ostland, [
+    // The country where she was born is the one her birthplace, a town, lies in.
+    ['What is the capital of the country where Ilse Varga was born?', 'Veldra'],
+    // "Her birthplace" is the place after "born in", not the people's adjective before it.
+    ["What year was Ilse Varga's birthplace founded?", '1204'],
+  ]);
+});
+
+describe('a sentence set apart that introduces a place or a person by what it is', () => {
+  expectAnswers(ostland, [
+    // "is in a country": the country where Pellin is.
+    ['Pellin is in a country; what is its capital?', 'Veldra'],
+    // "his wife" of "the man who founded …": the wife of that man.
+    ['Kestrel Motors was founded by a man; who was his wife?', 'Greta Dahlin'],
+  ]);
+});

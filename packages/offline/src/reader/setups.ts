@@ -132,7 +132,17 @@ export function reorderQuestion(tokens: readonly Token[]): string | null {
   const possessive =
     POSSESSIVE_PRONOUNS.has(pronoun.normal) ||
     (pronoun.normal === 'her' && /^(NOUN|ADJ)$/.test(rest[last + 1]?.pos ?? ''));
-  const replacement = possessive ? `${topicText}'s` : topicText;
+  let replacement = possessive ? `${topicText}'s` : topicText;
+  // "who was his wife?" of "the man who founded X": "the wife of the man who founded X", not a
+  // possessive after a clause.
+  if (possessive && setup) {
+    let n = last;
+    while (/^(ADJ|NOUN)$/.test(rest[n + 1]?.pos ?? '') && !isCapital(rest[n + 1])) n++;
+    if (n > last) {
+      replacement = `the ${spanText(rest, last + 1, n)} of ${topicText}`;
+      last = n;
+    }
+  }
   let before = at > 0 ? spanText(rest, 0, at - 1) : '';
   // "who set it up?": the particle goes back to its verb before the topic takes the pronoun's
   // place ("who set up the club?").
@@ -277,7 +287,7 @@ function describeSetup(tokens: readonly Token[]): Setup | null {
   else if (last.normal === 'by' && i >= 4 && tokens[i - 3]!.lemma === 'be') {
     const connector = isPersonNoun(head) ? 'who' : 'that';
     description = `the ${noun} ${connector} ${tokens[i - 2]!.value} ${text(0, i - 4)}`;
-  } else if (last.pos === 'ADP' && i >= 2 && tokens[i - 2]!.pos === 'VERB')
+  } else if (last.pos === 'ADP' && i >= 2 && (tokens[i - 2]!.pos === 'VERB' || tokens[i - 2]!.lemma === 'be'))
     description = /^(at|in)$/.test(last.normal)
       ? `the ${noun} where ${text(0, i - 2)}`
       : `the ${noun} that ${text(0, i - 1)}`;

@@ -43,25 +43,20 @@ export function sharedQuestion(tokens: readonly Token[]): SharedQuestion | null 
 const OCCUPATION = /^(profession|occupation|job|career|trade|vocation|work|line)$/;
 
 /**
- * "Do X and Y share a profession?", "Do X and Y have a nationality in common?": the yes/no form of
- * a shared occupation, nationality or country, or null.
+ * "Do X and Y share a profession?", "Do X and Y have an occupation in common?": the yes/no form of a
+ * shared occupation, or null. (A shared nationality or country is read by the yes/no questions,
+ * which take "from Austria" for "Austrian".)
  */
 export function sharedPolarQuestion(tokens: readonly Token[]): SharedQuestion | null {
   if (tokens[0]?.lemma !== 'do') return null;
   const cue = tokens.findIndex((t) => t.lemma === 'share' || t.normal === 'common');
   const names = cue > 0 ? pairedNames(tokens) : null;
   if (!names) return null;
-  // The noun after the cue ("share a *profession*"), or before it ("have a *nationality* in common").
+  // The noun after the cue ("share a *profession*"), or before it ("have an *occupation* in common").
   const asked =
     tokens.slice(cue + 1).find((t) => t.pos === 'NOUN') ??
     tokens.slice(0, cue).findLast((t) => t.pos === 'NOUN' && !/^\p{Lu}/u.test(t.value));
-  if (!asked) return null;
-  const question = {
-    names,
-    nationality: NATIONALITY.test(asked.lemma) && asked.lemma !== 'country',
-    country: COUNTRY.test(asked.lemma),
-  };
-  return question.nationality || question.country || OCCUPATION.test(asked.lemma) ? question : null;
+  return asked && OCCUPATION.test(asked.lemma) ? { names, nationality: false, country: false } : null;
 }
 
 /** A question for what two names share: the names, and whether it asks a nationality or a country. */
