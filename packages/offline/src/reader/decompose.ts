@@ -368,33 +368,6 @@ export function replaceSpan(tokens: readonly Token[], start: number, end: number
   return `${before} ${name}${/^[?.!,]/.test(after) ? '' : ' '}${after}`.replace(/\s+/g, ' ').trim();
 }
 
-const CONNECTOR_WH: Record<string, string> = {
-  where: 'Where',
-  when: 'When',
-  who: 'Who',
-  that: 'What',
-  which: 'What',
-};
-
-/**
- * "Is Merrow Falls *the town where Hester Pellow was born*?": the description after the name that
- * ends at `nameEnd`, as a question of its own ("Where Hester Pellow was born?"); null when none
- * follows (a head noun, then where/when/who/that/which and a clause).
- */
-export function describedName(tokens: readonly Token[], nameEnd: number): string | null {
-  let k = nameEnd + 1;
-  if (/^(the|a|an)$/.test(tokens[k]?.normal ?? '')) k++;
-  let heads = 0;
-  while (heads < 3 && /^(NOUN|ADJ)$/.test(tokens[k]?.pos ?? '') && !CONNECTOR_WH[tokens[k]!.normal]) {
-    k++;
-    heads++;
-  }
-  const wh = CONNECTOR_WH[tokens[k]?.normal ?? ''];
-  let end = tokens.length - 1;
-  while (end > k && tokens[end]!.type === 'punctuation') end--;
-  return heads > 0 && wh && end > k + 1 ? `${wh} ${spanText(tokens, k + 1, end)}?` : null;
-}
-
 /** Whether tokens `start..end` hold an interrogative ("which orchestra", "what year", "whom"). */
 export function asksInside(tokens: readonly Token[], start: number, end: number): boolean {
   for (let i = start; i <= end; i++) {
