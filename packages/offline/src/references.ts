@@ -54,8 +54,8 @@ function classNouns(analysis: Analysis, subject: EntityInfo): Set<string> {
 }
 
 /**
- * Mentions of the subject written as a pronoun or a definite description: sentence-initial "it"
- * (a subject that is not a person) and "the <class noun>" ("the film"). Person pronouns are
+ * Mentions of the subject written as a pronoun or a definite description: sentence-initial "it" or
+ * "its" (a subject that is not a person) and "the <class noun>" ("the film"). Person pronouns are
  * handled with the others ({@link resolvePersonPronouns}).
  */
 export function resolveSubjectReferences(
@@ -74,8 +74,8 @@ export function resolveSubjectReferences(
       if (covered[i]) continue;
       if (
         !subjectIsPerson &&
-        t.normal === 'it' &&
-        t.pos === 'PRON' &&
+        (t.normal === 'it' || t.normal === 'its') &&
+        (t.pos === 'PRON' || t.pos === 'DET') &&
         isSentenceInitial(tokens, sentence.start, i)
       ) {
         found.push({ start: i, end: i, sentence: sentence.index, key: subject.key, source: 'pronoun' });

@@ -140,6 +140,24 @@ describe('relation phrases in questions', () => {
       'Which institute is where Ada Flint works?',
     );
     expect(await d('Who directed Quiet Meadow?')).toBeNull();
+    // After "did", the bare main verb before a stranded preposition ends the clause, however tagged.
+    expect((await d('Who did the man who founded Kessler University work for?'))?.question).toBe(
+      'Who founded Kessler University?',
+    );
+    // A capitalised word the tagger reads as a verb goes on with the name ("Merrow Falls").
+    expect((await d('Which sea does the river that crosses Merrow Falls flow into?'))?.question).toBe(
+      'Which river crosses Merrow Falls?',
+    );
+    // One of a kind in a name ("the largest town of X", "the capital of X") is found first, but
+    // is asked as it stands when it is the whole question; "the city of X" is X itself.
+    expect((await d('What is the population of the largest town of Brenna Coast?'))?.question).toBe(
+      'What is the largest town of Brenna Coast?',
+    );
+    expect((await d('Who is the mayor of the capital of Ostland?'))?.question).toBe(
+      'What is the capital of Ostland?',
+    );
+    expect(await d('What is the largest town of Brenna Coast?')).toBeNull();
+    expect(await d('Who is the mayor of the city of Merrow Falls?')).toBeNull();
   });
 
   test('a topic set apart before the question is put back where its pronoun stands', async () => {
@@ -151,6 +169,11 @@ describe('relation phrases in questions', () => {
       "What was the man who built the mill's name?",
     );
     expect(await r('Harbour Lights or Quiet Meadow: which came out first?')).toBeNull();
+    // A sentence set apart that opens with a name: the pronoun takes the name up.
+    expect(await r('Ada Flint wrote Harbour Lights; where was she born?')).toBe('Where was Ada Flint born?');
+    expect(await r('Ada Flint wrote Harbour Lights. Who is her husband?')).toBe(
+      "Who is Ada Flint's husband?",
+    );
   });
 
   test('a sentence that introduces someone or something before the question becomes its description', async () => {

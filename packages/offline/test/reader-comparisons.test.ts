@@ -186,3 +186,21 @@ describe('"longer" of lengths', () => {
     ['Which river is shorter, the River Tamsel or the River Quell?', 'the River Tamsel'],
   ]);
 });
+
+describe('the measure a comparative asks for', () => {
+  // Two numbers in one sentence: the one next to "deep" or "tall" is the one compared.
+  const lakes = [
+    {
+      id: 'Orrin Lake',
+      text: 'Orrin Lake\nOrrin Lake is a lake in Finland. It covers 84 square kilometres and is 31 metres deep.',
+    },
+    {
+      id: 'Vessa Lake',
+      text: 'Vessa Lake\nVessa Lake is a lake in Sweden. It covers 120 square kilometres and is 18 metres deep.',
+    },
+  ];
+  expectAnswers(lakes, [
+    ['Which lake is deeper, Orrin Lake or Vessa Lake?', 'Orrin Lake'],
+    ['Is Vessa Lake deeper than Orrin Lake?', 'no'],
+  ]);
+});

@@ -187,3 +187,80 @@ describe('a birthday is a date', () => {
     ],
   );
 });
+
+const coast = [
+  entry(
+    'Corvin Ashdale',
+    'Corvin Ashdale (born 14 March 1961) is a Scottish film director. He directed "The Salt Road" (2003) and "Cold Meridian" (2010). Ashdale was born in Kirkwall.',
+  ),
+  entry(
+    'The Salt Road',
+    'The Salt Road is a 2003 drama film directed by Corvin Ashdale. It stars Maren Dulle and Teodor Vash. The film was shot in Iceland.',
+  ),
+  entry(
+    'Cold Meridian',
+    'Cold Meridian is a 2010 thriller film directed by Corvin Ashdale and starring Petra Lune.',
+  ),
+  entry(
+    'Maren Dulle',
+    'Maren Dulle (born 1970) is a Danish actress. She is married to the composer Ivo Brandt.',
+  ),
+  entry(
+    'Kirkwall',
+    'Kirkwall is the largest town of Orkney, an archipelago off the north coast of Scotland.',
+  ),
+  entry('Brenna Coast', 'Brenna Coast is a coastal region of Norway. Its largest town is Stavholm.'),
+  entry('Stavholm', 'Stavholm is a town in Norway with a population of 12,400.'),
+];
+
+describe('what a name is called, and what its item says of it', () => {
+  expectAnswers(coast, [
+    // "Cold Meridian is a 2010 thriller film": the film asked is the name, not "thriller film".
+    ['Which film by Corvin Ashdale starred Petra Lune?', 'Cold Meridian'],
+    // "Its largest town" in the item about Brenna Coast; Orkney's largest town is another's, and
+    // Stavholm is what the context calls a town.
+    ['What is the largest town of Brenna Coast?', 'Stavholm'],
+    // "the largest town of Brenna Coast" inside a longer question is found first.
+    ['What is the population of the largest town of Brenna Coast?', '12,400'],
+    // A film "shot" somewhere was filmed there.
+    ['Where was The Salt Road shot?', 'Iceland'],
+    ['Where was The Salt Road filmed?', 'Iceland'],
+  ]);
+});
+
+describe('a sentence set apart that names the one the question asks about', () => {
+  expectAnswers(coast, [
+    ['Maren Dulle starred in The Salt Road; who is she married to?', 'Ivo Brandt'],
+    ['Corvin Ashdale directed Cold Meridian. Where was he born?', 'Kirkwall'],
+  ]);
+});
+
+const ostland = [
+  entry('Ostland', 'Ostland is a country in northern Europe. Its capital is Veldra.'),
+  entry(
+    'Veldra',
+    'Veldra is the capital and largest city of Ostland. The river Amsel flows through the city.',
+  ),
+  entry('Pellin', 'Pellin is a town in Ostland, in the county of Harrowmere. It was founded in 1204.'),
+  entry('Ilse Varga', 'Ilse Varga (1921 – 1999) was an Ostish novelist, born in Pellin. She died in Veldra.'),
+  entry('Kestrel Motors', 'Kestrel Motors is an Ostish car maker founded in 1933 by Lars Dahlin.'),
+  entry('Lars Dahlin', 'Lars Dahlin (1890 – 1961) was an Ostish engineer. His wife was Greta Dahlin.'),
+];
+
+describe('places that hold places, and places as roles', () => {
+  expectAnswers(ostland, [
+    // The country where she was born is the one her birthplace, a town, lies in.
+    ['What is the capital of the country where Ilse Varga was born?', 'Veldra'],
+    // "Her birthplace" is the place after "born in", not the people's adjective before it.
+    ["What year was Ilse Varga's birthplace founded?", '1204'],
+  ]);
+});
+
+describe('a sentence set apart that introduces a place or a person by what it is', () => {
+  expectAnswers(ostland, [
+    // "is in a country": the country where Pellin is.
+    ['Pellin is in a country; what is its capital?', 'Veldra'],
+    // "his wife" of "the man who founded …": the wife of that man.
+    ['Kestrel Motors was founded by a man; who was his wife?', 'Greta Dahlin'],
+  ]);
+});

@@ -2,8 +2,9 @@ import { describe, expect, test } from 'vitest';
 import { createOfflineTasks, NO_ANSWER } from '../src/index.js';
 import { analyze } from '../src/nlp.js';
 import { findRelationPhrase } from '../src/reader/chain.js';
-import { describedName, findDescription } from '../src/reader/decompose.js';
+import { findDescription } from '../src/reader/decompose.js';
 import { findEventPlace } from '../src/reader/events.js';
+import { describedName } from '../src/reader/polar.js';
 import { normalizeWording } from '../src/reader/wording.js';
 
 // Invented notes about an invented mill town, written for these tests: family relations said in

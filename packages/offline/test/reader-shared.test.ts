@@ -35,3 +35,19 @@ describe('what two names have in common', () => {
     expect(a.citations).toEqual([]);
   });
 });
+
+describe('whether two names have something in common', () => {
+  // Each is called two things, one of them alike.
+  const directors = [
+    { id: 'ashdale', text: 'Corvin Ashdale (born 1961) is a Scottish film director and producer.' },
+    { id: 'moor', text: 'Lisbet Moor (born 1958) is an English film director and screenwriter.' },
+    { id: 'vane', text: 'Harrow Vane (born 1966) is a Scottish painter.' },
+  ];
+  test.each([
+    ['Do Corvin Ashdale and Lisbet Moor share a profession?', 'yes'],
+    ['Do Corvin Ashdale and Lisbet Moor have an occupation in common?', 'yes'],
+    ['Do Lisbet Moor and Harrow Vane share an occupation?', 'no'],
+  ])('%s → %s', async (q, expected) => {
+    expect((await tasks.answer(q, directors)).answer).toBe(expected);
+  });
+});

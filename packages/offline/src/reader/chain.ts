@@ -3,8 +3,9 @@
  * of X", "X's mother-in-law". A chain names an entity the question does not name (the bridge); the
  * answer task resolves it from the context and asks the rest of the question about it.
  */
+import { DESCRIPTOR_TYPES } from '../lexicon.js';
 import { spanText, type Token } from '../nlp.js';
-import { bodyRelation, inLaw, kin, kinNoun, type Relation, relationOf } from './kinship.js';
+import { bodyRelation, inLaw, isPlaceRole, kin, kinNoun, type Relation, relationOf } from './kinship.js';
 
 export type { Relation } from './kinship.js';
 
@@ -287,7 +288,13 @@ export function substitute(
       !/^(who|whom|what|which|is|was|are|were|the)$/.test(t.normal) &&
       !(naming && /^(name|of|called|named|['’]s)$/.test(t.normal)),
   );
-  return { text, whole: rest.length === 0 };
+  // "Which city is the birthplace of X?": a place asked of a place role is the place itself.
+  const placeAsked =
+    rest.length === 1 &&
+    phrase.relations.some(isPlaceRole) &&
+    DESCRIPTOR_TYPES[rest[0]!.lemma] === 'geo' &&
+    /^(what|which)$/.test(tokens[0]?.normal ?? '');
+  return { text, whole: rest.length === 0 || placeAsked };
 }
 
 /** A run of name tokens from `k` towards `step` (±1): capitalised words and what joins them. */

@@ -197,3 +197,49 @@ export function choiceDirection(
     reading.since = state.lemma;
   }
 }
+
+/** The nouns of the dimensions a comparative measures ("deeper" → deep, depth). */
+const DIMENSIONS: Readonly<Record<string, string>> = {
+  deep: 'depth',
+  tall: 'height',
+  high: 'height',
+  long: 'length',
+  wide: 'width',
+  heavy: 'weight',
+};
+
+/**
+ * The words that state the measure a question compares: "deeper" → deep, depth; "taller" → tall,
+ * height. Empty when it compares no dimension.
+ */
+export function measuresAsked(tokens: readonly Token[]): Set<string> {
+  const out = new Set<string>();
+  for (const t of tokens) {
+    const m = /^(.+?)(i)?(er|est)$/.exec(t.normal);
+    if (!m) continue;
+    let base = m[2] ? `${m[1]}y` : m[1]!;
+    if (!(base in DIMENSIONS) && /(.)\1$/.test(base)) base = base.slice(0, -1);
+    const noun = DIMENSIONS[base];
+    if (noun) out.add(base).add(noun);
+  }
+  if (out.has('tall')) out.add('high');
+  if (out.has('high')) out.add('tall');
+  return out;
+}
+
+/**
+ * Which of the values at token positions `at` stands nearest a word of `measures` in sentence
+ * `range` ("… and is 31 metres *deep*"); -1 when the sentence says none of them.
+ */
+export function nearestToMeasure(
+  tokens: readonly Token[],
+  range: { start: number; end: number },
+  measures: ReadonlySet<string>,
+  at: readonly number[],
+): number {
+  let cue = -1;
+  for (let k = range.start; k <= range.end && cue < 0; k++) if (measures.has(tokens[k]!.lemma)) cue = k;
+  if (cue < 0 || at.length === 0) return -1;
+  const distance = (k: number): number => Math.abs(k - cue);
+  return at.reduce((best, k, j) => (distance(k) < distance(at[best]!) ? j : best), 0);
+}

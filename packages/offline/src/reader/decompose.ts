@@ -187,8 +187,54 @@ export function findDescription(tokens: readonly Token[]): Description | null {
       ...(others.length > 0 ? { kinds: [headNoun, ...others] } : {}),
     });
   }
+  const of = ofDescription(tokens);
+  if (of && !found.some((d) => d.start >= of.start)) found.push(of);
   // The innermost: the one that starts last.
   return found.length ? found[found.length - 1]! : null;
+}
+
+/** Nouns for the one place a place has: "the capital of X". */
+const ONE_OF_A_PLACE = new Set(['capital', 'seat', 'headquarters']);
+
+/**
+ * "the largest town of Brenna Coast", "the capital of X" inside a question that asks something else
+ * of it ("What is the population of …", "When was the church in … built?"): a thing or place named
+ * by what it is of a name, found by a sub-question ("What is the largest town of Brenna Coast?").
+ * Not a person ("the founder of X" is a relation, chain.ts), and not the whole question.
+ */
+function ofDescription(tokens: readonly Token[]): Description | null {
+  for (let k = tokens.length - 2; k >= 2; k--) {
+    if (tokens[k]!.normal !== 'of' || !isCapital(tokens[k + 1])) continue;
+    const head = tokens[k - 1]!;
+    if (head.pos !== 'NOUN' || isCapital(head) || isPersonNoun(head.lemma)) continue;
+    let start = k - 2;
+    while (start > 0 && /^(ADJ|ADV|NOUN)$/.test(tokens[start]!.pos) && !isCapital(tokens[start])) start--;
+    if (tokens[start]!.normal !== 'the') continue;
+    // Only what is one of a kind in the name: "the largest town of X", "the most populous city of
+    // X", "the capital of X"; "the city of X", "the western suburb of X" are X itself.
+    const superlative = tokens
+      .slice(start + 1, k - 1)
+      .some((t) => t.normal === 'most' || (t.pos === 'ADJ' && /est$/.test(t.normal)));
+    if (!superlative && !ONE_OF_A_PLACE.has(head.lemma)) continue;
+    let end = k + 1;
+    while (isCapital(tokens[end + 1]) || (tokens[end + 1]?.normal === 'of' && isCapital(tokens[end + 2])))
+      end++;
+    // The whole question ("What is the largest town of X?") is asked as it stands.
+    const before = tokens.slice(0, start);
+    const after = tokens.slice(end + 1).filter((t) => t.type !== 'punctuation');
+    if (
+      after.length === 0 &&
+      before.every((t) => WH_START.has(t.normal) || t.pos === 'AUX' || t.pos === 'NOUN')
+    )
+      continue;
+    return {
+      start,
+      end,
+      question: `What is ${spanText(tokens, start, end)}?`,
+      head: head.lemma,
+    };
+  }
+  return null;
 }
 
 /**
@@ -252,7 +298,8 @@ function clauseEnd(tokens: readonly Token[], k: number): number {
   for (; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (CLAUSE_BREAK.test(t.value) || t.value === '?') break;
-    const nominal = misreadVerb(tokens, i);
+    // "Merrow Falls": a capitalised "verb" after a capitalised word goes on with the name.
+    const nominal = misreadVerb(tokens, i) || (i > k && isCapital(t) && isCapital(tokens[i - 1]));
     // "the woman that starred in X *married* to?": a participle the tagger reads as an adjective
     // after the clause's verb and object is the main clause's.
     if (sawVerb && sawObject && t.pos === 'ADJ' && /ed$/.test(t.normal) && tokens[i + 1]?.pos === 'ADP')
@@ -284,6 +331,17 @@ function clauseEnd(tokens: readonly Token[], k: number): number {
       tokens[i - 2]?.pos === 'AUX'
     )
       break;
+    // "Who did the man who founded the club *work* for?": after "did", a bare word between the
+    // clause's object and a stranded final preposition is the main verb, however it is tagged.
+    if (
+      sawVerb &&
+      sawObject &&
+      doSupport &&
+      t.pos === 'NOUN' &&
+      t.normal === t.lemma &&
+      (tokens[i + 1]?.value === '?' || (tokens[i + 1]?.pos === 'ADP' && tokens[i + 2]?.value === '?'))
+    )
+      break;
     if (!sawVerb && (t.pos === 'PRON' || t.pos === 'ADV' || t.pos === 'PART')) {
       end = i;
       continue;
@@ -308,33 +366,6 @@ export function replaceSpan(tokens: readonly Token[], start: number, end: number
   const before = start > 0 ? spanText(tokens, 0, start - 1) : '';
   const after = end + 1 < tokens.length ? spanText(tokens, end + 1, tokens.length - 1) : '';
   return `${before} ${name}${/^[?.!,]/.test(after) ? '' : ' '}${after}`.replace(/\s+/g, ' ').trim();
-}
-
-const CONNECTOR_WH: Record<string, string> = {
-  where: 'Where',
-  when: 'When',
-  who: 'Who',
-  that: 'What',
-  which: 'What',
-};
-
-/**
- * "Is Merrow Falls *the town where Hester Pellow was born*?": the description after the name that
- * ends at `nameEnd`, as a question of its own ("Where Hester Pellow was born?"); null when none
- * follows (a head noun, then where/when/who/that/which and a clause).
- */
-export function describedName(tokens: readonly Token[], nameEnd: number): string | null {
-  let k = nameEnd + 1;
-  if (/^(the|a|an)$/.test(tokens[k]?.normal ?? '')) k++;
-  let heads = 0;
-  while (heads < 3 && /^(NOUN|ADJ)$/.test(tokens[k]?.pos ?? '') && !CONNECTOR_WH[tokens[k]!.normal]) {
-    k++;
-    heads++;
-  }
-  const wh = CONNECTOR_WH[tokens[k]?.normal ?? ''];
-  let end = tokens.length - 1;
-  while (end > k && tokens[end]!.type === 'punctuation') end--;
-  return heads > 0 && wh && end > k + 1 ? `${wh} ${spanText(tokens, k + 1, end)}?` : null;
 }
 
 /** Whether tokens `start..end` hold an interrogative ("which orchestra", "what year", "whom"). */

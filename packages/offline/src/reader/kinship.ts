@@ -3,6 +3,7 @@
  * grandchildren, uncles and aunts, nephews and nieces, cousins, step-, half- and in-law relations,
  * everyday forms like "dad" and "granny"), and agent nouns ("director" → direct).
  */
+import { DESCRIPTOR_TYPES } from '../lexicon.js';
 import { agentVerb, eventVerb } from './meaning.js';
 
 /** One relation from a known entity to the entity it leads to. */
@@ -154,4 +155,9 @@ export function relationOf(lemma: string): Relation[] | null {
   const verb = agentVerb(lemma);
   if (verb) return [{ kind: 'role', noun: lemma, verbs: [verb] }];
   return null;
+}
+
+/** Whether a relation leads to a place: "the birthplace of X". */
+export function isPlaceRole(relation: Relation): boolean {
+  return relation.kind === 'role' && DESCRIPTOR_TYPES[relation.noun] === 'geo';
 }

@@ -3,10 +3,9 @@
  * born in B?" is "Where was A born?" and "yes" when the answer is B.
  */
 import type { EntityAnalysis } from '../entities.js';
-import { spanText } from '../nlp.js';
+import { spanText, type Token } from '../nlp.js';
 import { sameName } from './about.js';
 import { pairedNames } from './chain.js';
-import { describedName } from './decompose.js';
 import { readQuestion } from './question.js';
 import type { PhraseAnswer } from './types.js';
 
@@ -76,4 +75,31 @@ function within(place: string, region: string, text: string): boolean {
     `\\b${literal(place)},\\s+(?:[\\p{Lu}][\\p{L}.'-]*,?\\s+)*?${literal(region)}\\b`,
     'u',
   ).test(text);
+}
+
+const CONNECTOR_WH: Record<string, string> = {
+  where: 'Where',
+  when: 'When',
+  who: 'Who',
+  that: 'What',
+  which: 'What',
+};
+
+/**
+ * "Is Merrow Falls *the town where Hester Pellow was born*?": the description after the name that
+ * ends at `nameEnd`, as a question of its own ("Where Hester Pellow was born?"); null when none
+ * follows (a head noun, then where/when/who/that/which and a clause).
+ */
+export function describedName(tokens: readonly Token[], nameEnd: number): string | null {
+  let k = nameEnd + 1;
+  if (/^(the|a|an)$/.test(tokens[k]?.normal ?? '')) k++;
+  let heads = 0;
+  while (heads < 3 && /^(NOUN|ADJ)$/.test(tokens[k]?.pos ?? '') && !CONNECTOR_WH[tokens[k]!.normal]) {
+    k++;
+    heads++;
+  }
+  const wh = CONNECTOR_WH[tokens[k]?.normal ?? ''];
+  let end = tokens.length - 1;
+  while (end > k && tokens[end]!.type === 'punctuation') end--;
+  return heads > 0 && wh && end > k + 1 ? `${wh} ${spanText(tokens, k + 1, end)}?` : null;
 }

@@ -24,13 +24,16 @@ import { recaseQuestion } from './recase.js';
 import { askedRelative } from './relative.js';
 import { resolveChain } from './resolve.js';
 import { reorderQuestion } from './setups.js';
-import { sharedAttribute, sharedQuestion } from './shared.js';
+import { sharedAttribute, sharedPolarQuestion, sharedQuestion } from './shared.js';
 import { createSupport, type ScoredSentence } from './support.js';
 import type { AnswerSentence, PhraseAnswer } from './types.js';
 import { normalizeWording } from './wording.js';
 
 /** What `answer` says when nothing in the context supports an answer. */
 export const NO_ANSWER = 'The context does not contain an answer to the question.';
+
+/** Places that hold others: a description headed by one may be answered by the place it holds. */
+const CONTAINING_PLACES = new Set(['country', 'state', 'county', 'province', 'region']);
 
 /** Most relation phrases resolved in one question ("the sister of the founder of the X"). */
 const MAX_HOPS = 3;
@@ -141,6 +144,14 @@ async function answerPhrase(
   const common = shared && sharedAttribute(shared, plain);
   if (common && common.answer === null) return UNKNOWN;
   if (common) return cite(common.answer, [...new Set(common.sentences.map((i) => plain[i]!.item))]);
+  // "Do X and Y share a profession?": yes when the context calls both alike, no when it calls
+  // each something else.
+  const sharedPolar = !shared && sharedPolarQuestion(asked);
+  const alike = sharedPolar && sharedAttribute(sharedPolar, plain);
+  if (alike)
+    return alike.answer === null
+      ? cite('no', [])
+      : cite('yes', [...new Set(alike.sentences.map((i) => plain[i]!.item))]);
   // "What does NMRA stand for?": the words the context writes out for it, or unknown.
   const abbreviation = abbreviationAsked(asked);
   if (abbreviation) {
@@ -236,7 +247,7 @@ async function chainStep(
     addItem(plain[innerBridge.sentence]!.item);
     subQuestion = next.text;
   }
-  const sub = await single(subQuestion);
+  let sub = await single(subQuestion);
   if (!sub?.answer || !sub.confident) return null;
   // The entity found must be what the description calls it: "the research vessel Aurora Tern", "the
   // Lindqvist Institute", somewhere in the context.
@@ -247,14 +258,23 @@ async function chainStep(
     // (the name itself, "Norway" is a country, or what the context calls it, "a tern"); else a
     // word of the kind next to it ("the research vessel Aurora Tern", "the Lindqvist Institute").
     // What the context calls it decides when it calls it anything: "a film director" is no film.
-    const heads = roleHeads(sub.answer, plain);
-    const kindOf = (kind: string): boolean =>
-      heads.has(kind) ||
-      isKindByWordNet(sub.answer, kind) ||
-      [...heads].some((h) => isKindByWordNet(h, kind));
-    const fits = (kind: string): boolean =>
-      kindOf(kind) || (heads.size === 0 && describedAs(sub.answer, kind));
-    if (!kinds.some(fits)) return null;
+    const fits = (name: string, kind: string): boolean => {
+      const heads = roleHeads(name, plain);
+      return (
+        heads.has(kind) ||
+        isKindByWordNet(name, kind) ||
+        [...heads].some((h) => isKindByWordNet(h, kind)) ||
+        (heads.size === 0 && describedAs(name, kind))
+      );
+    };
+    if (!kinds.some((kind) => fits(sub!.answer, kind))) {
+      // "the country where X was born" over "X was born in Pellin": the country Pellin is in.
+      const within = kinds.find((kind) => CONTAINING_PLACES.has(kind));
+      const outer = within ? await single(`Which ${within} is ${sub.answer} in?`) : null;
+      if (!outer?.answer || !outer.confident || !fits(outer.answer, within!)) return null;
+      for (const i of sub.items) addItem(i);
+      sub = outer;
+    }
   }
   for (const i of sub.items) addItem(i);
   // "Who is the woman who started X?": the description is all that is asked.

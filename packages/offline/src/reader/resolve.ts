@@ -6,7 +6,7 @@ import type { Token } from '../nlp.js';
 import { containsWords, contentWords } from '../words.js';
 import { aboutItems, genderOf, openedItems, personName, wordSet } from './about.js';
 import { resolveInverseKin } from './inverse.js';
-import { kinNoun, type Relation } from './kinship.js';
+import { isPlaceRole, kinNoun, type Relation } from './kinship.js';
 import { concept } from './meaning.js';
 import { type QuestionReading, unmarkedReading } from './question.js';
 import { type Span, sentenceSpans } from './spans.js';
@@ -32,6 +32,8 @@ const PERSON_READING: QuestionReading = {
 };
 const KIN_NAME_TYPES = new Set(['person', 'other', 'organization', 'work', 'event']);
 const ROLE_NAME_TYPES = new Set(['person', 'other', 'organization', 'work', 'event']);
+/** Names a place role ("birthplace") may lead to. */
+const PLACE_NAME_TYPES = new Set(['geo', 'other', 'organization']);
 /** How likely a name of each type is a person or a group ("the *Strumpet wife of X*" is a work). */
 const TYPE_WEIGHT: Record<string, number> = { organization: 0.8, work: 0.6, event: 0.6 };
 
@@ -212,6 +214,14 @@ function roleCue(
     if (before >= 0) best = Math.max(best, near(before, 3, 0.7));
     // "The film stars X", "starring X": the work is the subject, its star the object.
     if (after >= 0 && !by && OBJECT_ROLES.has(meaning)) best = Math.max(best, near(after, 3, 1));
+    // A place role ("birthplace"): the place right after "born in", "based at".
+    if (
+      after >= 0 &&
+      after <= 2 &&
+      isPlaceRole(relation) &&
+      /^(in|at)$/.test(tokens[span.start - 1]?.normal ?? '')
+    )
+      best = Math.max(best, 1);
   } else if (
     t.lemma === relation.noun ||
     kinNoun(t.lemma) === relation.noun ||
@@ -273,7 +283,8 @@ export function resolveRelation(
     }
     return named;
   };
-  const types = relation.kind === 'kin' ? KIN_NAME_TYPES : ROLE_NAME_TYPES;
+  const place = isPlaceRole(relation);
+  const types = relation.kind === 'kin' ? KIN_NAME_TYPES : place ? PLACE_NAME_TYPES : ROLE_NAME_TYPES;
   const found = new Map<string, ResolvedEntity>();
   const seen = new Set<string>();
   for (let i = 0; i < sentences.length; i++) {
@@ -296,6 +307,8 @@ export function resolveRelation(
     const range = s.ea.analysis.sentences[s.index]!;
     const spans = sentenceSpans(s.ea, s.index, PERSON_READING).filter((x) => {
       if (!types.has(x.type)) return false;
+      // "an Ostish novelist, born in Pellin": a people's adjective is no place.
+      if (place && x.end === x.start && tokens[x.start]!.pos === 'ADJ') return false;
       const words = contentWords(x.text);
       // Not the subject itself ("Renn" for Tobias Renn); a relative may share its
       // surname ("His father was Aldo Renn").

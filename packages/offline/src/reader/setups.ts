@@ -44,6 +44,8 @@ export function reorderQuestion(tokens: readonly Token[]): string | null {
         cut = k;
         break;
       }
+      const named = namedSubjectTakenUp(tokens.slice(0, k), tokens.slice(k + 1));
+      if (named) return named;
     } else if (/^[—–:;]$|^--$/.test(v) || (v === ',' && WH_START.has(tokens[k + 1]!.normal))) {
       cut = k;
       break;
@@ -68,12 +70,16 @@ export function reorderQuestion(tokens: readonly Token[]): string | null {
       // A sentence set apart by a dash or semicolon introduces what the question takes up ("X
       // taught at a school — how many students does that school have?").
       setup = chooseSetup(describeSetups(topic), tokens.slice(cut + 1));
-      if (!setup) return null;
+      if (!setup) return namedSubjectTakenUp(topic, rest);
       head = setup.head;
       person = isPersonNoun(head);
       topicText = setup.description;
     } else if (topic.length > 14) return null;
-    else topicText = spanText(tokens, 0, cut - 1);
+    else {
+      const named = namedSubjectTakenUp(topic, rest);
+      if (named) return named;
+      topicText = spanText(tokens, 0, cut - 1);
+    }
   }
   // "that institute", "the other grandmother": the introduced entity taken up by its noun.
   const taken = head ? takenUpAt(rest, head) : null;
@@ -126,7 +132,17 @@ export function reorderQuestion(tokens: readonly Token[]): string | null {
   const possessive =
     POSSESSIVE_PRONOUNS.has(pronoun.normal) ||
     (pronoun.normal === 'her' && /^(NOUN|ADJ)$/.test(rest[last + 1]?.pos ?? ''));
-  const replacement = possessive ? `${topicText}'s` : topicText;
+  let replacement = possessive ? `${topicText}'s` : topicText;
+  // "who was his wife?" of "the man who founded X": "the wife of the man who founded X", not a
+  // possessive after a clause.
+  if (possessive && setup) {
+    let n = last;
+    while (/^(ADJ|NOUN)$/.test(rest[n + 1]?.pos ?? '') && !isCapital(rest[n + 1])) n++;
+    if (n > last) {
+      replacement = `the ${spanText(rest, last + 1, n)} of ${topicText}`;
+      last = n;
+    }
+  }
   let before = at > 0 ? spanText(rest, 0, at - 1) : '';
   // "who set it up?": the particle goes back to its verb before the topic takes the pronoun's
   // place ("who set up the club?").
@@ -137,6 +153,32 @@ export function reorderQuestion(tokens: readonly Token[]): string | null {
   }
   const after = last + 1 < rest.length ? spanText(rest, last + 1, rest.length - 1) : '';
   const text = `${before} ${replacement}${/^[?.!,]/.test(after) ? '' : ' '}${after}`;
+  return capitalise(text.replace(/\s+/g, ' ').trim());
+}
+
+/**
+ * "Maren Dulle starred in The Salt Road; who is she married to?": a sentence set apart that
+ * introduces nothing new but opens with a name, taken up by the question's pronoun → "who is Maren
+ * Dulle married to?". The sentence adds what the context will say anyway. null when the question has
+ * no pronoun, or it is "it" for a person's name or "he"/"she" for a name of something else.
+ */
+function namedSubjectTakenUp(topic: readonly Token[], rest: readonly Token[]): string | null {
+  let end = 0;
+  while (end + 1 < topic.length && isCapital(topic[end + 1])) end++;
+  if (!isCapital(topic[0]) || topic[0]!.pos === 'PRON' || topic[end + 1]?.pos === 'PUNCT') return null;
+  // A verb right after the name (the tagger may read a past tense as an adjective: "starred").
+  const verb = topic[end + 1];
+  if (!verb || (verb.pos !== 'VERB' && verb.pos !== 'AUX' && !/[^e]ed$/.test(verb.normal))) return null;
+  const at = rest.findIndex((t) => /^(he|she|him|her|his|it|its)$/.test(t.normal));
+  if (at < 0 || rest.slice(at + 1).some((t) => /^(he|she|him|her|his|it|its)$/.test(t.normal))) return null;
+  const pronoun = rest[at]!;
+  const name = spanText(topic, 0, end);
+  const possessive =
+    /^(his|its)$/.test(pronoun.normal) ||
+    (pronoun.normal === 'her' && /^(NOUN|ADJ)$/.test(rest[at + 1]?.pos ?? ''));
+  const before = at > 0 ? spanText(rest, 0, at - 1) : '';
+  const after = at + 1 < rest.length ? spanText(rest, at + 1, rest.length - 1) : '';
+  const text = `${before} ${possessive ? `${name}'s` : name}${/^[?.!,]/.test(after) ? '' : ' '}${after}`;
   return capitalise(text.replace(/\s+/g, ' ').trim());
 }
 
@@ -245,7 +287,7 @@ function describeSetup(tokens: readonly Token[]): Setup | null {
   else if (last.normal === 'by' && i >= 4 && tokens[i - 3]!.lemma === 'be') {
     const connector = isPersonNoun(head) ? 'who' : 'that';
     description = `the ${noun} ${connector} ${tokens[i - 2]!.value} ${text(0, i - 4)}`;
-  } else if (last.pos === 'ADP' && i >= 2 && tokens[i - 2]!.pos === 'VERB')
+  } else if (last.pos === 'ADP' && i >= 2 && (tokens[i - 2]!.pos === 'VERB' || tokens[i - 2]!.lemma === 'be'))
     description = /^(at|in)$/.test(last.normal)
       ? `the ${noun} where ${text(0, i - 2)}`
       : `the ${noun} that ${text(0, i - 1)}`;

@@ -39,6 +39,26 @@ export function sharedQuestion(tokens: readonly Token[]): SharedQuestion | null 
   };
 }
 
+/** Nouns of what a person does, asked as shared by "Do X and Y share a profession?". */
+const OCCUPATION = /^(profession|occupation|job|career|trade|vocation|work|line)$/;
+
+/**
+ * "Do X and Y share a profession?", "Do X and Y have an occupation in common?": the yes/no form of a
+ * shared occupation, or null. (A shared nationality or country is read by the yes/no questions,
+ * which take "from Austria" for "Austrian".)
+ */
+export function sharedPolarQuestion(tokens: readonly Token[]): SharedQuestion | null {
+  if (tokens[0]?.lemma !== 'do') return null;
+  const cue = tokens.findIndex((t) => t.lemma === 'share' || t.normal === 'common');
+  const names = cue > 0 ? pairedNames(tokens) : null;
+  if (!names) return null;
+  // The noun after the cue ("share a *profession*"), or before it ("have an *occupation* in common").
+  const asked =
+    tokens.slice(cue + 1).find((t) => t.pos === 'NOUN') ??
+    tokens.slice(0, cue).findLast((t) => t.pos === 'NOUN' && !/^\p{Lu}/u.test(t.value));
+  return asked && OCCUPATION.test(asked.lemma) ? { names, nationality: false, country: false } : null;
+}
+
 /** A question for what two names share: the names, and whether it asks a nationality or a country. */
 export interface SharedQuestion {
   names: [string, string];

@@ -133,7 +133,9 @@ export function scoreSpan(
   if (
     kindAt === span.end &&
     !/^\p{Lu}/u.test(span.text) &&
-    (namedAfter(tokens, span.end + 1) || (span.start > range.start && namedAfter(tokens, span.start - 1)))
+    (namedAfter(tokens, span.end + 1) ||
+      (span.start > range.start && namedAfter(tokens, span.start - 1)) ||
+      predicateOfName(tokens, span.start, range.start))
   )
     return null;
   const own = kindAt === span.end ? words.slice(0, -1) : kindAt === span.start ? words.slice(1) : words;
@@ -350,6 +352,18 @@ function calledKind(tokens: readonly Token[], end: number, last: number, kind: s
   for (let n = 0, j = k + 1; n < 4 && j <= last && /^(ADJ|NOUN|NUM)$/.test(tokens[j]!.pos); n++, j++)
     if (tokens[j]!.pos === 'NOUN' && isKindOrMember(tokens[j]!.lemma, kind)) return true;
   return false;
+}
+
+/**
+ * Whether the phrase starting at `start` is what a name is called: "Glass Orchard is a 2010 thriller
+ * film", "Tin Harbor, a comedy film" (the name before the copula or comma).
+ */
+function predicateOfName(tokens: readonly Token[], start: number, first: number): boolean {
+  let k = start - 1;
+  while (k > first && (/^(ADJ|NUM)$/.test(tokens[k]!.pos) || /^(a|an)$/.test(tokens[k]!.normal))) k--;
+  if (k <= first || !/^(is|was|,)$/.test(tokens[k]!.normal) || k === start - 1) return false;
+  const before = tokens[k - 1]!;
+  return /^["”'’]$/.test(before.value) || (/^\p{Lu}/u.test(before.value) && before.pos !== 'PRON');
 }
 
 /** Whether a name (capitalised, or quoted and capitalised) starts at token `k`. */

@@ -33,6 +33,7 @@ export const GROUPS: readonly string[] = [
   'publish publication publisher',
   'release premiere debut come_out air issue',
   'record',
+  'shoot shot',
   'perform sing play',
   'star act appear feature cast',
   'translate',
@@ -139,6 +140,8 @@ export const SECOND_SENSES: Readonly<Record<string, readonly string[]>> = {
   come: ['move'],
   // What a ferry or a hall "carries", "holds" or "seats", it takes: "takes 120 passengers".
   carry: ['take'],
+  // "The film was shot in Y": it was filmed there.
+  shoot: ['film'],
   // "X plays the keeper in Y": Y stars X; a role played is acted.
   play: ['star'],
   hold: ['take'],
