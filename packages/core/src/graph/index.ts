@@ -109,6 +109,7 @@ export {
 } from './local-search-ranking.js';
 export { cleanEntityName, normalizeEntityName } from './names.js';
 export {
+  assertPprOptions,
   PAGERANK_DEFAULTS,
   type PageRankOptions,
   PPR_DEFAULTS,
@@ -120,4 +121,5 @@ export {
   personalizedPageRank,
   personalizedPageRankCsr,
 } from './pagerank.js';
+export { type PprTransition, pprTransition } from './power-iteration.js';
 export { EntityVocabulary, withVocabularyMatches } from './vocabulary.js';
