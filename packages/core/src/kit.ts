@@ -3,7 +3,7 @@
  * method skeleton written once), the build context factory, options, the persistence envelope and its validation kit, the build and update runtime,
  * the meter and prices, the model-call cache, chunking, the tokenizer, BM25 and entry points, the
  * exact flat vector index and vector math, context packing and provenance, the seeded random
- * generators, and the text loader's helpers. Graph algorithms are in `@grag/core/graph`, index
+ * generators, the text loader's helpers, and the helpers of an embedding provider's calls. Graph algorithms are in `@grag/core/graph`, index
  * stores in `@grag/core/store`, prompt tasks in `@grag/core/tasks`; the contracts they implement
  * are in `@grag/core`.
  *
@@ -72,6 +72,12 @@ export {
   type MethodDefinition,
   type UpdatableMethod,
 } from './define-method.js';
+export {
+  assertEmbedValues,
+  embeddingBatches,
+  embedInBatches,
+  positiveIntegerSetting,
+} from './embedding-calls.js';
 export {
   assertSameExtractor,
   entityKeptSchema,
