@@ -79,11 +79,24 @@ export {
   positiveIntegerSetting,
 } from './embedding-calls.js';
 export {
+  type EntityIndexKept,
+  entitiesStage,
+  entityGraphStage,
+  nonBlankDocuments,
+  titleRecord,
+} from './entity-index.js';
+export {
   assertSameExtractor,
+  ENTITY_INDEX_FILES,
+  type EntityIndexHeaderParts,
+  entityIndexHeader,
   entityKeptSchema,
+  openEntityIndex,
   readEntityGraph,
+  readEntityIndexKept,
   readEntityKept,
   readHomes,
+  writeEntityIndexFiles,
 } from './entity-index-files.js';
 export {
   type PackedExtraction,
