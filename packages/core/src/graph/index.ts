@@ -20,6 +20,8 @@ export {
   bridgeOptionsOf,
   expandBridges,
   homeChunks,
+  type PlaceBridgesInput,
+  placeBridges,
 } from './bridges.js';
 export {
   type ChunkEntityGraph,
