@@ -101,7 +101,6 @@ export {
 export {
   type PackedExtraction,
   packExtractions,
-  stringTable,
   unpackExtractions,
 } from './extraction-codec.js';
 export { lazyField } from './lazy-field.js';
@@ -198,6 +197,7 @@ export {
   trackBuilds,
 } from './runtime.js';
 export { hashedBagOfWords } from './simulate.js';
+export { keyedTable, stringTable } from './string-table.js';
 export { type BinaryBytes, type DecodedText, decodeText } from './text-decoding.js';
 export { getTokenizer } from './tokenizer.js';
 export {
