@@ -103,6 +103,7 @@ export {
   packExtractions,
   unpackExtractions,
 } from './extraction-codec.js';
+export { isRetryableStatus, oneLine, type StatusHints, statusHint } from './http-failures.js';
 export { lazyField } from './lazy-field.js';
 export {
   BM25_DEFAULTS,
