@@ -6,7 +6,7 @@ import {
   InvalidArgumentError,
   ProviderError,
 } from '@grag/core';
-import { assertEmbedValues, embedInBatches, positiveIntegerSetting } from '@grag/core/kit';
+import { assertEmbedValues, embedInBatches, positiveIntegerSetting, probeVectorLength } from '@grag/core/kit';
 import { type EmbeddingModel, embedMany } from 'ai';
 import type { AiSdkProviderOptions } from './chat.js';
 import { type CallTarget, label, mapAiSdkError, PACKAGE } from './errors.js';
@@ -225,28 +225,25 @@ export async function detectEmbeddingDimensions(
   checkMaxRetries(options.maxRetries, 'detectEmbeddingDimensions(model, options)');
   const target: CallTarget = { kind: 'embedding', provider: model.provider, modelId: model.modelId };
   const { abortSignal } = options;
-  if (abortSignal?.aborted)
-    throw new AbortError(`${label(target)} was aborted.`, { cause: abortSignal.reason });
-  let result: Awaited<ReturnType<typeof embedMany>>;
-  try {
-    result = await embedMany({
-      model,
-      values: ['dimensions probe'],
-      ...callSettings(options),
-      ...(abortSignal !== undefined ? { abortSignal } : {}),
-    });
-  } catch (error) {
-    throw mapAiSdkError(error, target, abortSignal);
-  }
-  const length = result.embeddings[0]?.length ?? 0;
-  if (length < 1) {
-    throw new ProviderError(
-      model.provider,
-      `${label(target)} returned no vector for the probe text — check the provider and the model.`,
-      {
-        retryable: false,
-      },
-    );
-  }
-  return length;
+  return probeVectorLength(
+    () =>
+      embedMany({
+        model,
+        values: ['dimensions probe'],
+        ...callSettings(options),
+        ...(abortSignal !== undefined ? { abortSignal } : {}),
+      }),
+    {
+      abortSignal,
+      aborted: () => new AbortError(`${label(target)} was aborted.`, { cause: abortSignal?.reason }),
+      failure: (error) => mapAiSdkError(error, target, abortSignal),
+      lengthOf: (result) => result.embeddings[0]?.length ?? 0,
+      none: () =>
+        new ProviderError(
+          model.provider,
+          `${label(target)} returned no vector for the probe text — check the provider and the model.`,
+          { retryable: false },
+        ),
+    },
+  );
 }

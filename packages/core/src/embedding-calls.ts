@@ -64,3 +64,31 @@ export async function embedInBatches(
   }
   return tokens === undefined ? { embeddings } : { embeddings, usage: { tokens } };
 }
+
+/**
+ * The vector length of an embedding model, learned from one call: `embed()` embeds one short probe
+ * text. An abort is checked first (`aborted()` is the error thrown); a failed call is thrown as
+ * `failure(error)`; an answer whose first vector has no component (`lengthOf(answer)` below 1) as
+ * `none(answer)`.
+ */
+export async function probeVectorLength<T>(
+  embed: () => Promise<T>,
+  options: {
+    abortSignal?: AbortSignal | undefined;
+    aborted: () => Error;
+    failure: (error: unknown) => Error;
+    lengthOf: (answer: T) => number;
+    none: (answer: T) => Error;
+  },
+): Promise<number> {
+  if (options.abortSignal?.aborted) throw options.aborted();
+  let answer: T;
+  try {
+    answer = await embed();
+  } catch (error) {
+    throw options.failure(error);
+  }
+  const length = options.lengthOf(answer);
+  if (length < 1) throw options.none(answer);
+  return length;
+}

@@ -77,6 +77,7 @@ export {
   embeddingBatches,
   embedInBatches,
   positiveIntegerSetting,
+  probeVectorLength,
 } from './embedding-calls.js';
 export {
   type EntityIndexKept,

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../src/contracts/errors.js';
-import { assertEmbedValues, embeddingBatches, embedInBatches, positiveIntegerSetting } from '../src/kit.js';
+import {
+  assertEmbedValues,
+  embeddingBatches,
+  embedInBatches,
+  positiveIntegerSetting,
+  probeVectorLength,
+} from '../src/kit.js';
 
 const vector = (x: number) => Float32Array.of(x);
 
@@ -61,5 +67,33 @@ describe('embedding provider helpers', () => {
     );
     await expect(run).rejects.toThrow('stopped');
     expect(calls).toBe(1);
+  });
+
+  it('probes the vector length, mapping a failure and refusing an answer without a vector', async () => {
+    const options = {
+      aborted: () => new Error('aborted'),
+      failure: (error: unknown) => new Error(`failed: ${(error as Error).message}`),
+      lengthOf: (answer: number[][]) => answer[0]?.length ?? 0,
+      none: () => new Error('no vector'),
+    };
+    expect(await probeVectorLength(async () => [[1, 2, 3]], options)).toBe(3);
+    await expect(probeVectorLength(async () => [], options)).rejects.toThrow('no vector');
+    await expect(
+      probeVectorLength(async () => {
+        throw new Error('down');
+      }, options),
+    ).rejects.toThrow('failed: down');
+    const controller = new AbortController();
+    controller.abort();
+    let called = false;
+    const probe = probeVectorLength(
+      async () => {
+        called = true;
+        return [[1]];
+      },
+      { ...options, abortSignal: controller.signal },
+    );
+    await expect(probe).rejects.toThrow('aborted');
+    expect(called).toBe(false);
   });
 });

@@ -5,7 +5,7 @@ import {
   InvalidArgumentError,
   ProviderError,
 } from '@grag/core';
-import { assertEmbedValues, embedInBatches } from '@grag/core/kit';
+import { assertEmbedValues, embedInBatches, probeVectorLength } from '@grag/core/kit';
 import { abortable, abortError, callFailure, describe, PROVIDER } from './errors.js';
 
 /**
@@ -195,20 +195,22 @@ export async function probeLangChainEmbeddings(
   checkEmbeddings(embeddings, 'probeLangChainEmbeddings');
   const modelId = rest.modelId ?? inferModelId(embeddings);
   const what = `dimension probe of embedding model '${modelId}'`;
-  if (abortSignal?.aborted) throw abortError(what, abortSignal);
-  let probe: unknown;
-  try {
-    probe = await abortable(embeddings.embedDocuments([DIMENSION_PROBE_TEXT]), abortSignal, what);
-  } catch (error) {
-    throw callFailure(what, error, abortSignal);
-  }
-  const first = Array.isArray(probe) ? (probe[0] as unknown) : undefined;
-  const length = Array.isArray(first) || ArrayBuffer.isView(first) ? (first as ArrayLike<number>).length : 0;
-  if (length === 0) {
-    throw new ProviderError(
-      rest.provider ?? PROVIDER,
-      `@grag/langchain: ${what} answered ${describe(probe)}, not a vector — pass \`dimensions\` to fromLangChainEmbeddings instead.`,
-    );
-  }
+  const length = await probeVectorLength(
+    (): Promise<unknown> => abortable(embeddings.embedDocuments([DIMENSION_PROBE_TEXT]), abortSignal, what),
+    {
+      abortSignal,
+      aborted: () => abortError(what, abortSignal!),
+      failure: (error) => callFailure(what, error, abortSignal),
+      lengthOf: (probe) => {
+        const first = Array.isArray(probe) ? (probe[0] as unknown) : undefined;
+        return Array.isArray(first) || ArrayBuffer.isView(first) ? (first as ArrayLike<number>).length : 0;
+      },
+      none: (probe) =>
+        new ProviderError(
+          rest.provider ?? PROVIDER,
+          `@grag/langchain: ${what} answered ${describe(probe)}, not a vector — pass \`dimensions\` to fromLangChainEmbeddings instead.`,
+        ),
+    },
+  );
   return fromLangChainEmbeddings(embeddings, { ...rest, dimensions: length });
 }
