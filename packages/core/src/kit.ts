@@ -234,5 +234,6 @@ export {
   type FlatIndexOptions,
   flatIndexFactory,
 } from './vector/flat.js';
+export { readIndexFile } from './vector/index-file.js';
 export { cosineSimilarity, dot, norm, normalize, squaredL2 } from './vector/math.js';
 export { exportsVectorGraph, loadVectorGraph, saveVectorGraph } from './vector-graph.js';
