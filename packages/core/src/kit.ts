@@ -54,6 +54,7 @@ export {
   splitSentences,
   splitTextByTokens,
   type TokenSpan,
+  titledChunks,
   withTitle,
 } from './chunking/index.js';
 export {

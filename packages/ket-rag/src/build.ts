@@ -15,10 +15,10 @@ import {
 import type { LocalSearchGraph } from '@grag/core/graph';
 import {
   type BuildRuntime,
-  chunkCorpus as chunkCorpusBy,
   type IndexProviders,
   indexProviders,
   startBuild,
+  titledChunks,
   withTitle,
 } from '@grag/core/kit';
 import {
@@ -61,14 +61,13 @@ export function chunkCorpus(
   if (docs.length === 0) {
     throw new InvalidArgumentError('docs', 'ket-rag build: the corpus is empty; pass at least one document.');
   }
-  const chunks = chunkCorpusBy([...docs], {
+  return titledChunks(docs, {
     chunking: o.chunking,
     chunkSize: o.chunkSize,
     overlap: o.overlap,
     tokenizer: providers.tokenizer,
+    includeTitle: o.includeTitle,
   });
-  const titles = new Map(docs.map((d) => [d.id, d.title]));
-  return { chunks, texts: chunks.map((c) => withTitle(c.text, titles.get(c.docId), o.includeTitle)) };
 }
 
 /** What retrieval reads of an index but need not be stored: neighbour lists and mean sizes. */

@@ -15,7 +15,6 @@ import {
 import {
   Bm25Index,
   type BuildRuntime,
-  chunkCorpus,
   chunkItem,
   chunkSchema,
   type IndexProviders,
@@ -27,8 +26,8 @@ import {
   packContext,
   rankDepthFor,
   startBuild,
+  titledChunks,
   v,
-  withTitle,
 } from '@grag/core/kit';
 
 import type { Bm25RagOptions, ChunkingOptions, DenseRagOptions } from './options.js';
@@ -93,15 +92,13 @@ export function unitsOf(
   ctx: Pick<BuildContext, 'tokenizer'>,
   options: ChunkingOptions,
 ): { chunks: Chunk[]; texts: string[] } {
-  const titles = new Map(docs.map((d) => [d.id, d.title]));
-  const chunks = chunkCorpus(docs, {
+  return titledChunks(docs, {
     chunking: options.chunking,
     chunkSize: options.chunkSize,
     overlap: options.overlap,
     tokenizer: ctx.tokenizer,
+    includeTitle: options.includeTitle,
   });
-  const texts = chunks.map((chunk) => withTitle(chunk.text, titles.get(chunk.docId), options.includeTitle));
-  return { chunks, texts };
 }
 
 export function retrievalFrom<O>(
