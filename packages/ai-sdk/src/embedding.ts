@@ -6,6 +6,7 @@ import {
   InvalidArgumentError,
   ProviderError,
 } from '@grag/core';
+import { assertEmbedValues, embedInBatches, positiveIntegerSetting, probeVectorLength } from '@grag/core/kit';
 import { type EmbeddingModel, embedMany } from 'ai';
 import type { AiSdkProviderOptions } from './chat.js';
 import { type CallTarget, label, mapAiSdkError, PACKAGE } from './errors.js';
@@ -53,13 +54,7 @@ export interface AiSdkEmbeddingOptions extends AiSdkEmbeddingCallOptions {
 }
 
 function positiveInteger(name: string, value: unknown, call: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new InvalidArgumentError(
-      name,
-      `${PACKAGE}: ${call}: ${name} must be a positive integer, got ${String(value)}.`,
-    );
-  }
-  return value;
+  return positiveIntegerSetting(name, value, `${PACKAGE}: ${call}`);
 }
 
 /** The model's `maxEmbeddingsPerCall` when it is a plain positive integer (it may also be a promise). */
@@ -132,57 +127,60 @@ export class AiSdkEmbedder implements Embedder {
    */
   async doEmbed(options: EmbedCallOptions): Promise<EmbedResult> {
     const { values, abortSignal } = options;
-    if (!Array.isArray(values) || values.some((v) => typeof v !== 'string')) {
-      throw new InvalidArgumentError(
-        'values',
-        `${PACKAGE}: doEmbed on '${this.modelId}': values must be an array of strings.`,
-      );
-    }
+    assertEmbedValues(values, PACKAGE, this.modelId);
     const aborted = () =>
       new AbortError(`${label(this.#target)} was aborted.`, { cause: abortSignal?.reason });
     if (abortSignal?.aborted) throw aborted();
-    const embeddings: Float32Array[] = [];
-    let tokens: number | undefined = 0;
-    for (let start = 0; start < values.length; start += this.maxBatchSize) {
-      // Between batches too, so an abort stops before the next request.
-      if (abortSignal?.aborted) throw aborted();
-      const batch = values.slice(start, start + this.maxBatchSize);
-      let result: Awaited<ReturnType<typeof embedMany>>;
-      try {
-        result = await embedMany({
-          model: this.model,
-          values: batch,
-          ...this.#settings,
-          ...(abortSignal !== undefined ? { abortSignal } : {}),
-        });
-      } catch (error) {
-        throw mapAiSdkError(error, this.#target, abortSignal);
-      }
-      if (result.embeddings.length !== batch.length) {
+    return embedInBatches(
+      values,
+      this.maxBatchSize,
+      (batch, start) => this.#embedBatch(batch, start, abortSignal),
+      {
+        abortSignal,
+        aborted,
+      },
+    );
+  }
+
+  /** One `embedMany` call for the values from `start`, checked: its vectors and its usage when reported. */
+  async #embedBatch(
+    batch: string[],
+    start: number,
+    abortSignal: AbortSignal | undefined,
+  ): Promise<EmbedResult> {
+    let result: Awaited<ReturnType<typeof embedMany>>;
+    try {
+      result = await embedMany({
+        model: this.model,
+        values: batch,
+        ...this.#settings,
+        ...(abortSignal !== undefined ? { abortSignal } : {}),
+      });
+    } catch (error) {
+      throw mapAiSdkError(error, this.#target, abortSignal);
+    }
+    if (result.embeddings.length !== batch.length) {
+      throw new ProviderError(
+        this.provider,
+        `${label(this.#target)} returned ${result.embeddings.length} embeddings for ${batch.length} values — check the provider and the model.`,
+        { retryable: false },
+      );
+    }
+    const embeddings = result.embeddings.map((vector, i) => {
+      if (vector.length !== this.dimensions) {
         throw new ProviderError(
           this.provider,
-          `${label(this.#target)} returned ${result.embeddings.length} embeddings for ${batch.length} values — check the provider and the model.`,
+          `${label(this.#target)} returned a vector of length ${vector.length} for value ${start + i}, expected ${this.dimensions} — set dimensions to the model's output size (await detectEmbeddingDimensions(model) finds it).`,
           { retryable: false },
         );
       }
-      result.embeddings.forEach((vector, i) => {
-        if (vector.length !== this.dimensions) {
-          throw new ProviderError(
-            this.provider,
-            `${label(this.#target)} returned a vector of length ${vector.length} for value ${start + i}, expected ${this.dimensions} — set dimensions to the model's output size (await detectEmbeddingDimensions(model) finds it).`,
-            { retryable: false },
-          );
-        }
-        embeddings.push(Float32Array.from(vector));
-      });
-      // The AI SDK reports NaN tokens for a provider that sends no usage.
-      const batchTokens = result.usage?.tokens;
-      tokens =
-        tokens !== undefined && typeof batchTokens === 'number' && Number.isFinite(batchTokens)
-          ? tokens + batchTokens
-          : undefined;
-    }
-    return tokens === undefined ? { embeddings } : { embeddings, usage: { tokens } };
+      return Float32Array.from(vector);
+    });
+    // The AI SDK reports NaN tokens for a provider that sends no usage.
+    const tokens = result.usage?.tokens;
+    return typeof tokens === 'number' && Number.isFinite(tokens)
+      ? { embeddings, usage: { tokens } }
+      : { embeddings };
   }
 }
 
@@ -227,28 +225,25 @@ export async function detectEmbeddingDimensions(
   checkMaxRetries(options.maxRetries, 'detectEmbeddingDimensions(model, options)');
   const target: CallTarget = { kind: 'embedding', provider: model.provider, modelId: model.modelId };
   const { abortSignal } = options;
-  if (abortSignal?.aborted)
-    throw new AbortError(`${label(target)} was aborted.`, { cause: abortSignal.reason });
-  let result: Awaited<ReturnType<typeof embedMany>>;
-  try {
-    result = await embedMany({
-      model,
-      values: ['dimensions probe'],
-      ...callSettings(options),
-      ...(abortSignal !== undefined ? { abortSignal } : {}),
-    });
-  } catch (error) {
-    throw mapAiSdkError(error, target, abortSignal);
-  }
-  const length = result.embeddings[0]?.length ?? 0;
-  if (length < 1) {
-    throw new ProviderError(
-      model.provider,
-      `${label(target)} returned no vector for the probe text — check the provider and the model.`,
-      {
-        retryable: false,
-      },
-    );
-  }
-  return length;
+  return probeVectorLength(
+    () =>
+      embedMany({
+        model,
+        values: ['dimensions probe'],
+        ...callSettings(options),
+        ...(abortSignal !== undefined ? { abortSignal } : {}),
+      }),
+    {
+      abortSignal,
+      aborted: () => new AbortError(`${label(target)} was aborted.`, { cause: abortSignal?.reason }),
+      failure: (error) => mapAiSdkError(error, target, abortSignal),
+      lengthOf: (result) => result.embeddings[0]?.length ?? 0,
+      none: () =>
+        new ProviderError(
+          model.provider,
+          `${label(target)} returned no vector for the probe text — check the provider and the model.`,
+          { retryable: false },
+        ),
+    },
+  );
 }

@@ -1,4 +1,5 @@
 import { AbortError, GragError, InvalidArgumentError, ProviderError } from '@grag/core';
+import { isRetryableStatus, oneLine, statusHint } from '@grag/core/kit';
 import { APICallError, RetryError } from 'ai';
 
 /** Package name that starts every message of this package. */
@@ -17,33 +18,25 @@ export function label(target: CallTarget): string {
   return `${PACKAGE}: ${target.kind} call to ${target.provider} model '${target.modelId}'`;
 }
 
-/** Collapse whitespace and cut `text` to `max` characters, so a message stays on one line. */
-export function oneLine(text: string, max = 240): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
+/** `text` on one line, cut to `max` characters (core's `oneLine`). */
+export { oneLine };
 
-/** HTTP statuses worth retrying: request timeout, conflict, rate limit, server errors. */
-function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 409 || status === 429 || status >= 500;
-}
-
-function statusHint(status: number, target: CallTarget): string {
-  if (status === 401 || status === 403) {
-    return 'check the API key of the AI SDK provider (its apiKey setting or environment variable, e.g. OPENAI_API_KEY) and that it may use this model';
-  }
-  if (status === 404) return "check the model id and the provider's baseURL";
-  if (status === 413) return 'send fewer or shorter inputs (lower batchSize)';
-  if (status === 429)
-    return 'raise maxRetries or send fewer calls at once, and check the rate limits of the account';
-  if (status === 400 || status === 422) {
-    return target.kind === 'chat'
-      ? 'check the call options; for a model that rejects JSON mode pass jsonResponseFormat: false'
-      : 'check the inputs (empty or over the token limit) and batchSize';
-  }
-  if (isRetryableStatus(status))
-    return 'the provider is overloaded or failing; try again later or raise maxRetries';
-  return 'check the request and the provider settings';
+function hintOf(status: number, target: CallTarget): string {
+  const auth =
+    'check the API key of the AI SDK provider (its apiKey setting or environment variable, e.g. OPENAI_API_KEY) and that it may use this model';
+  return statusHint(status, {
+    unauthorized: auth,
+    forbidden: auth,
+    notFound: "check the model id and the provider's baseURL",
+    tooLarge: 'send fewer or shorter inputs (lower batchSize)',
+    rateLimited: 'raise maxRetries or send fewer calls at once, and check the rate limits of the account',
+    badRequest:
+      target.kind === 'chat'
+        ? 'check the call options; for a model that rejects JSON mode pass jsonResponseFormat: false'
+        : 'check the inputs (empty or over the token limit) and batchSize',
+    overloaded: 'the provider is overloaded or failing; try again later or raise maxRetries',
+    other: 'check the request and the provider settings',
+  });
 }
 
 function messageOf(error: unknown): string {
@@ -110,7 +103,7 @@ export function mapAiSdkError(error: unknown, target: CallTarget, signal?: Abort
   const status = APICallError.isInstance(last) ? last.statusCode : statusOf(last);
   if (status !== undefined) {
     const retryable = APICallError.isInstance(last) ? last.isRetryable : isRetryableStatus(status);
-    return fail(`HTTP ${status}: ${messageOf(last)}`, statusHint(status, target), { status, retryable });
+    return fail(`HTTP ${status}: ${messageOf(last)}`, hintOf(status, target), { status, retryable });
   }
   if (APICallError.isInstance(last)) {
     // No status: the request never got an answer (refused, reset, DNS).

@@ -3,22 +3,26 @@
  * entities of every sentence (the context's text analyzer) linked across the corpus into one
  * passage–entity graph; BM25 and the embeddings of every chunk.
  */
+import { type BuildContext, type Chunk, type Document, indexVectors, isFittableEmbedder } from '@grag/core';
 import {
-  type BuildContext,
-  type Chunk,
-  type Document,
-  InvalidArgumentError,
-  indexVectors,
-  isFittableEmbedder,
-} from '@grag/core';
-import {
-  chunkEntityGraph,
+  type ChunkEntityGraph,
   type EntityExtractor,
   type EntityGraph,
   entityVocabulary,
   homeChunks,
 } from '@grag/core/graph';
-import { Bm25Index, chunkCorpus, indexProviders, startBuild, withTitle } from '@grag/core/kit';
+import {
+  Bm25Index,
+  type BuildRuntime,
+  chunkCorpus,
+  entitiesStage,
+  entityGraphStage,
+  indexProviders,
+  nonBlankDocuments,
+  startBuild,
+  titleRecord,
+  withTitle,
+} from '@grag/core/kit';
 import type { BridgeRagOptions } from './options.js';
 import type { BridgeRagIndex, BridgeRagStats } from './types.js';
 
@@ -29,11 +33,7 @@ function chunksOf(
   ctx: BuildContext,
   o: BridgeRagOptions,
 ): { chunks: Chunk[]; skipped: number } {
-  if (docs.length === 0)
-    throw new InvalidArgumentError('docs', `${name} build: the corpus is empty; pass at least one document.`);
-  const kept = docs.filter((d) => d.text.trim() !== '');
-  if (kept.length === 0)
-    throw new InvalidArgumentError('docs', `${name} build: every document is blank; pass some text.`);
+  const kept = nonBlankDocuments(name, docs);
   const chunks = chunkCorpus(kept, {
     chunking: o.chunking,
     chunkSize: o.chunkSize,
@@ -57,13 +57,6 @@ export function chunkTexts(
   );
 }
 
-/** Document id → title, for the documents that have one. */
-export function titleRecord(docs: readonly Document[]): Record<string, string> {
-  const titles: Record<string, string> = {};
-  for (const d of docs) if (typeof d.title === 'string') titles[d.id] = d.title;
-  return titles;
-}
-
 /** The views queries read beside the stored data: built with the index, again on load. */
 export function queryViews(input: {
   texts: readonly string[];
@@ -82,23 +75,22 @@ export function queryViews(input: {
  * one passage–entity graph (no model call).
  */
 export function graphStage(
-  rt: ReturnType<typeof startBuild>,
-  extracted: Parameters<typeof chunkEntityGraph>[0]['extracted'],
+  rt: BuildRuntime,
+  extracted: readonly string[][][],
   chunks: readonly Chunk[],
   texts: readonly string[],
   titles: ReadonlyMap<string, string | undefined>,
-): Promise<ReturnType<typeof chunkEntityGraph>> {
-  return rt.stage(
-    'graph',
-    () =>
-      chunkEntityGraph({
-        extracted,
-        chunks: chunks.map((c, i) => ({ docId: c.docId, text: texts[i]! })),
-        titles,
-        entityLinking: true,
-      }),
-    { checkpoint: false },
-  );
+): Promise<ChunkEntityGraph> {
+  const linked = chunks.map((c, i) => ({ docId: c.docId, text: texts[i]! }));
+  return entityGraphStage(rt, extracted, linked, titles, true);
+}
+
+/** Each chunk's id and searched text, for the `entities` stage. */
+export function chunkInputs(
+  chunks: readonly Chunk[],
+  texts: readonly string[],
+): { id: string; text: string }[] {
+  return chunks.map((c, i) => ({ id: c.id, text: texts[i]! }));
 }
 
 /** The graph's part of an index's stats. */
@@ -134,14 +126,7 @@ export async function buildBridgeRagIndex(input: BridgeRagBuildInput): Promise<B
   const extractor = input.extractor();
   const titleMap = new Map(docs.map((d) => [d.id, d.title]));
   const texts = chunkTexts(chunks, titleMap, o.includeTitle);
-  const extracted = await rt.stage('entities', () =>
-    rt.map(texts, (text) => extractor.extract(text), {
-      label: (_, i) => chunks[i]!.id,
-      unit: 'chunks',
-      concurrency: 1,
-      issues: () => undefined,
-    }),
-  );
+  const extracted = await entitiesStage(rt, extractor, chunkInputs(chunks, texts));
   const { graph, homes, textMentions } = await graphStage(rt, extracted, chunks, texts, titleMap);
   const { embedder } = ctx;
   if (isFittableEmbedder(embedder)) await rt.stage('fit', () => embedder.fit(texts), { checkpoint: false });

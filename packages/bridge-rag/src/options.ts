@@ -3,7 +3,7 @@
  * `build` and `retrieve` accept, the rule each value must pass, and their resolution.
  */
 import type { RetrieveOptions } from '@grag/core';
-import { BRIDGE_OPTION_RULES, type BridgeOrder } from '@grag/core/graph';
+import { BRIDGE_OPTION_RULES, type BridgeOptions } from '@grag/core/graph';
 import {
   ENTRY_POINT_MODES,
   type EntryPointMode,
@@ -14,8 +14,13 @@ import {
   resolveCheckedOptions,
 } from '@grag/core/kit';
 
-/** The options a query can set (their defaults are the index's). */
-export interface BridgeRagQueryOptions {
+/**
+ * The options a query can set (their defaults are the index's). The bridge options are core's
+ * `BridgeOptions` (`@grag/core/graph`, where each is described); bridge-rag's defaults, measured:
+ * `bridges` 2, `bridgeSeeds` 5, `bridgeOrder` 'coverage', `bridgeMaxRank` 0, `mentionBridges` 1,
+ * `mentionSpread` 5, `mentionResidualRank` 10.
+ */
+export interface BridgeRagQueryOptions extends Required<BridgeOptions> {
   /** Passages returned, at most (bridges included). @default 25 */
   topK: number;
   /**
@@ -28,33 +33,6 @@ export interface BridgeRagQueryOptions {
    * the depth asked); exact indexes ignore it. 0: the index's own. @default 400 (measured)
    */
   entryEf: number;
-  /**
-   * Title bridges placed behind each of the first `bridgeSeeds` passages: the passages of the
-   * documents whose title entities it names. 0: no bridge of either kind (the entry passages
-   * alone). @default 2 (measured)
-   */
-  bridges: number;
-  /** How many of the first ranked passages get bridges. @default 5 (measured) */
-  bridgeSeeds: number;
-  /**
-   * How one seed's title-bridge candidates are ordered: `'coverage'` (most query entities in the
-   * candidate, then the entity named in fewest passages), `'entry'` (its entry-point rank first) or
-   * `'residual'` (its BM25 score for the question's terms the seed lacks first). @default 'coverage'
-   */
-  bridgeOrder: BridgeOrder;
-  /** Place a title bridge only when its entry-point rank is below this; 0: always. @default 0 */
-  bridgeMaxRank: number;
-  /**
-   * Mention bridges behind each seed, after its title bridges: passages among the first
-   * `mentionResidualRank` BM25 hits of the seed's residual query (the question's terms the seed does
-   * not contain) that share with the seed an entity named in at most `mentionSpread` passages.
-   * 0: off. @default 1 (measured)
-   */
-  mentionBridges: number;
-  /** Most passages an entity shared by a seed and its mention bridge may be named in. @default 5 */
-  mentionSpread: number;
-  /** How many hits of the seed's residual query may become mention bridges. @default 10 */
-  mentionResidualRank: number;
 }
 
 /** Build options of bridge-rag; the query ones are the defaults of every query of the index. */

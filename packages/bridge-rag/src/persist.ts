@@ -11,15 +11,17 @@
 import type { BuildContext, IndexStore } from '@grag/core';
 import type { EntityExtractor } from '@grag/core/graph';
 import {
-  assertSameExtractor,
   chunkSchema,
+  entityIndexHeader,
+  ENTITY_INDEX_FILES as FILES,
   type MethodIndexFormat,
-  openMethodIndex,
+  openEntityIndex,
   readEntityGraph,
-  readEntityKept,
+  readEntityIndexKept,
   readHomes,
   type Schema,
   v,
+  writeEntityIndexFiles,
   writeMethodIndex,
 } from '@grag/core/kit';
 import { queryViews } from './build.js';
@@ -27,12 +29,6 @@ import { resolveBridgeRagOptions } from './options.js';
 import type { BridgeRagIndex, BridgeRagStats } from './types.js';
 
 const CHUNKS_FILE = 'chunks.json';
-const GRAPH_FILE = 'graph.json';
-const LINKS_FILE = 'links.json';
-const KEPT_FILE = 'update.json';
-const EMBEDDINGS_FILE = 'embeddings.rows';
-const VECTORS_FILE = 'vectors.bin';
-const GZIP = { compress: true } as const;
 
 const count = v.int({ min: 0 });
 const statsSchema: Schema<BridgeRagStats & { entityExtractor: string }> = v.object({
@@ -57,24 +53,16 @@ export async function saveBridgeRag(
   target: string | IndexStore,
   format: MethodIndexFormat,
 ): Promise<void> {
-  await writeMethodIndex(
-    target,
-    {
-      ...format,
-      providers: index.providers,
-      params: index.options,
-      stats: { ...index.stats, entityExtractor: index.extractor.id },
-    },
-    async (out) => {
-      await out.json(CHUNKS_FILE, { chunks: index.chunks, texts: index.texts }, GZIP);
-      await out.json(GRAPH_FILE, index.graph.toJSON(), GZIP);
-      await out.json(LINKS_FILE, { homes: index.homes.map((h) => h ?? null) }, GZIP);
-      const { embeddings, ...kept } = index.kept;
-      await out.json(KEPT_FILE, kept, GZIP);
-      await out.vectorRows(EMBEDDINGS_FILE, embeddings, index.providers.embedder.dimensions);
-      await out.vectorIndex(VECTORS_FILE, index.vectors);
-    },
-  );
+  await writeMethodIndex(target, entityIndexHeader(index, format), async (out) => {
+    await out.json(CHUNKS_FILE, { chunks: index.chunks, texts: index.texts }, { compress: true });
+    await writeEntityIndexFiles(out, {
+      graph: index.graph,
+      homes: index.homes,
+      kept: index.kept,
+      vectors: index.vectors,
+      dimensions: index.providers.embedder.dimensions,
+    });
+  });
 }
 
 /**
@@ -89,24 +77,21 @@ export async function loadBridgeRag(
   extractor: EntityExtractor,
   format: MethodIndexFormat,
 ): Promise<BridgeRagIndex> {
-  const opened = await openMethodIndex(target, ctx, {
+  const { opened, stats } = await openEntityIndex(target, ctx, extractor, {
     ...format,
     params: (saved) => resolveBridgeRagOptions(`${format.method} load`, saved),
     stats: statsSchema,
   });
-  const { entityExtractor: built, ...stats } = opened.stats;
-  assertSameExtractor(opened, format.formatVersion, built, extractor);
   const { chunks, texts } = await opened.json(CHUNKS_FILE, chunksSchema);
   const graph = await readEntityGraph(
     opened,
-    GRAPH_FILE,
+    FILES.graph,
     chunks.length,
     (found) => `indexes ${found} chunks, but the index has ${chunks.length}`,
   );
-  const homes = await readHomes(opened, LINKS_FILE, chunks.length);
-  const kept = await readEntityKept(opened, KEPT_FILE, chunks.length);
-  const embeddings = await opened.vectorRows(EMBEDDINGS_FILE, chunks.length);
-  const vectors = await opened.vectorIndex(VECTORS_FILE, chunks.length, () => embeddings);
+  const homes = await readHomes(opened, FILES.links, chunks.length);
+  const kept = await readEntityIndexKept(opened, chunks.length, chunks.length);
+  const vectors = await opened.vectorIndex(FILES.vectors, chunks.length, () => kept.embeddings);
   return {
     providers: opened.providers,
     options: opened.params,
@@ -117,7 +102,7 @@ export async function loadBridgeRag(
     extractor,
     homes,
     stats,
-    kept: { ...kept, embeddings },
+    kept,
     ...queryViews({ texts, graph, homes }),
   };
 }

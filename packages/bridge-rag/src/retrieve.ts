@@ -12,7 +12,7 @@ import {
   type RetrievedItem,
   throwIfAborted,
 } from '@grag/core';
-import { type Bridge, bridgeOptionsOf, expandBridges, linkQueryEntities } from '@grag/core/graph';
+import { linkQueryEntities, placeBridges } from '@grag/core/graph';
 import { packContext, provenanceOf, residualSearch, searchEntryPoints } from '@grag/core/kit';
 import { type BridgeRagRetrieveOptions, resolveBridgeRagQuery } from './options.js';
 import type { BridgeRagIndex } from './types.js';
@@ -51,25 +51,16 @@ export async function retrieveBridgeRag(
     });
   const entry = search(2 * o.topK);
   const searched = performance.now();
-  // Every chunk's entry-point rank, when the bridge order or threshold reads it.
-  const entryRank =
-    o.bridges > 0 && (o.bridgeOrder === 'entry' || o.bridgeMaxRank > 0)
-      ? new Map(search(chunks.length).map((h, rank) => [h.id, rank]))
-      : undefined;
-  let ranking = entry.map((h) => h.id);
-  let bridges: Bridge[] = [];
-  if (o.bridges > 0) {
-    ({ ranking, bridges } = expandBridges({
-      graph,
-      home: index.home,
-      homes: index.homes,
-      ranking,
-      queryIds,
-      ...bridgeOptionsOf(o),
-      entryRank,
-      residual: (seed) => residualSearch(lexical, query, texts[seed]!),
-    }));
-  }
+  const { ranking, bridges } = await placeBridges({
+    graph,
+    home: index.home,
+    homes: index.homes,
+    ranking: entry.map((h) => h.id),
+    queryIds,
+    options: o,
+    entryRanking: () => search(chunks.length),
+    residual: (seed) => residualSearch(lexical, query, texts[seed]!),
+  });
   const items: RetrievedItem[] = ranking.slice(0, o.topK).map((c, rank) => {
     const chunk = chunks[c]!;
     return {

@@ -1,6 +1,6 @@
 import type { Chunk, VectorIndex } from '@grag/core';
 import type { EntityExtractor, EntityGraph, EntityVocabulary } from '@grag/core/graph';
-import type { Bm25Index, IndexProviders } from '@grag/core/kit';
+import type { Bm25Index, EntityIndexKept, IndexProviders } from '@grag/core/kit';
 import type { BridgeRagOptions } from './options.js';
 
 /**
@@ -33,17 +33,11 @@ export interface BridgeRagIndex {
   kept: BridgeRagKept;
 }
 
-/** What a build keeps beside the index (the documents, their titles, the extraction, the embeddings). */
-export interface BridgeRagKept {
-  /** Ids of the indexed documents in build order, blank ones included. */
-  documents: string[];
-  /** Document id → its title, for the documents that have one (entity linking reads them). */
-  titles: Record<string, string>;
-  /** Per chunk, per sentence: the entities as the extractor returned them. */
-  extracted: string[][][];
-  /** Per chunk: its embedding, as the embedder returned it. */
-  embeddings: Float32Array[];
-}
+/**
+ * What a build keeps beside the index (core's `EntityIndexKept`: the documents, their titles, the
+ * extraction, each chunk's embedding).
+ */
+export type BridgeRagKept = EntityIndexKept;
 
 /** Counts of a built index (also written to the manifest). */
 export interface BridgeRagStats {

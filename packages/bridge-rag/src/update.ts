@@ -14,13 +14,15 @@ import {
 } from '@grag/core';
 import {
   chunkCorpus,
+  entitiesStage,
   keptFitNote,
   prepareUpdate,
   refitForFullUpdate,
   refitStage,
   startBuild,
+  titleRecord,
 } from '@grag/core/kit';
-import { chunkTexts, graphStage, graphStats, queryViews, titleRecord } from './build.js';
+import { chunkInputs, chunkTexts, graphStage, graphStats, queryViews } from './build.js';
 import type { BridgeRagIndex, BridgeRagStats } from './types.js';
 
 /** Update `index` with `change` (see the README's Updates). */
@@ -69,17 +71,9 @@ export async function updateBridgeRag(
           { checkpoint: false },
         );
   const newTexts = chunkTexts(newChunks, titleMap, o.includeTitle);
-  const extractedNew = await rt.stage(
-    'entities',
-    () =>
-      rt.map(newTexts, (text) => index.extractor.extract(text), {
-        label: (_, i) => newChunks[i]!.id,
-        unit: 'chunks',
-        concurrency: 1,
-        issues: () => undefined,
-      }),
-    { checkpoint: false },
-  );
+  const extractedNew = await entitiesStage(rt, index.extractor, chunkInputs(newChunks, newTexts), {
+    checkpoint: false,
+  });
   const chunks = [...keptAt.map((i) => index.chunks[i]!), ...newChunks];
   const texts = [...keptAt.map((i) => index.texts[i]!), ...newTexts];
   const extracted = [...keptAt.map((i) => state.extracted[i]!), ...extractedNew];

@@ -1,12 +1,129 @@
 /**
- * The artifacts of an index built on core's {@link EntityGraph} (E2GraphRAG, bridge-rag), read and
- * checked once for every such method: the entity extractor the index was built with, the entity
- * graph, each chunk's title entity and the entities extracted from each chunk (what an update keeps).
+ * The artifacts of an index built on core's {@link EntityGraph} (E2GraphRAG, bridge-rag), written,
+ * read and checked once for every such method: the entity extractor the index was built with, the
+ * entity graph, each chunk's title entity, the entities extracted from each chunk and the
+ * embeddings (what an update keeps), and the vector index.
  */
+
 import { IndexFormatError } from './contracts/errors.js';
+import type { BuildContext } from './contracts/method.js';
+import type { IndexStore } from './contracts/store.js';
+import type { VectorIndex } from './contracts/vector.js';
+import type { EntityIndexKept } from './entity-index.js';
 import { EntityGraph } from './graph/entity-graph.js';
-import type { OpenedIndex } from './method-index.js';
+import {
+  type IndexProviders,
+  type IndexWriter,
+  type MethodIndexFormat,
+  type MethodIndexHeader,
+  type OpenedIndex,
+  type OpenMethodIndexOptions,
+  openMethodIndex,
+} from './method-index.js';
 import { type Infer, shapeIssue, v } from './validate.js';
+
+/** The artifact names of an entity index (a method adds its own beside them). */
+export const ENTITY_INDEX_FILES = {
+  /** The entity graph with its entity↔chunk indexes. */
+  graph: 'graph.json',
+  /** Each chunk's title entity (linked indexes). */
+  links: 'links.json',
+  /** What an update keeps besides the embeddings: the documents, their titles, each chunk's entities. */
+  kept: 'update.json',
+  /** The kept embeddings, core's lossless vector rows. */
+  embeddings: 'embeddings.rows',
+  /** The vector index (with kept embeddings, saved only when the factory is not exact). */
+  vectors: 'vectors.bin',
+} as const;
+
+/** The JSON artifacts of an entity index are gzipped ({@link OpenedIndex.json} reads either). */
+const GZIP = { compress: true } as const;
+
+/** What the manifest of an entity index records of it. */
+export interface EntityIndexHeaderParts<P extends object> {
+  providers: IndexProviders;
+  options: P;
+  stats: object;
+  extractor: { readonly id: string };
+}
+
+/** The manifest header of an entity index: its params, and its stats with the entity extractor's id. */
+export function entityIndexHeader<P extends object>(
+  index: EntityIndexHeaderParts<P>,
+  format: MethodIndexFormat,
+): MethodIndexHeader<P> {
+  return {
+    ...format,
+    providers: index.providers,
+    params: index.options,
+    stats: { ...index.stats, entityExtractor: index.extractor.id },
+  };
+}
+
+/**
+ * Open an entity index ({@link openMethodIndex}'s checks) and refuse it when it was built with
+ * another entity extractor than `extractor` (one that recorded its extractor among the providers,
+ * as indexes did before the stats held it, is checked against that).
+ * @returns the opened index and its stats without the extractor's id.
+ * @throws IndexFormatError as `openMethodIndex` does, or saying to use the same extractor.
+ */
+export async function openEntityIndex<P, S extends object>(
+  target: string | IndexStore,
+  ctx: Pick<BuildContext, 'embedder' | 'tasks' | 'tokenizer' | 'vectorIndex'>,
+  extractor: { readonly id: string },
+  options: OpenMethodIndexOptions<P, S & { entityExtractor?: string | undefined }>,
+): Promise<{
+  opened: OpenedIndex<P, S & { entityExtractor?: string | undefined }>;
+  stats: Omit<S, 'entityExtractor'>;
+}> {
+  const opened = await openMethodIndex(target, ctx, options);
+  const { entityExtractor: built = opened.manifest.providers.entityExtractor, ...stats } = opened.stats;
+  assertSameExtractor(opened, options.formatVersion, built, extractor);
+  return { opened, stats };
+}
+
+/**
+ * Write the artifacts every entity index has: the entity graph; with `homes`, each chunk's title
+ * entity; with `kept`, the kept state, its embeddings as vector rows and the vector index (saved
+ * only when the factory cannot build it again from them); without, the vector index alone.
+ */
+export async function writeEntityIndexFiles(
+  out: IndexWriter,
+  parts: {
+    graph: EntityGraph;
+    homes: readonly (string | undefined)[] | undefined;
+    kept: EntityIndexKept | undefined;
+    vectors: VectorIndex;
+    /** The embedder's dimensions (the rows' length). */
+    dimensions: number;
+  },
+): Promise<void> {
+  await out.json(ENTITY_INDEX_FILES.graph, parts.graph.toJSON(), GZIP);
+  if (parts.homes)
+    await out.json(ENTITY_INDEX_FILES.links, { homes: parts.homes.map((h) => h ?? null) }, GZIP);
+  if (parts.kept) {
+    const { embeddings, ...kept } = parts.kept;
+    await out.json(ENTITY_INDEX_FILES.kept, kept, GZIP);
+    await out.vectorRows(ENTITY_INDEX_FILES.embeddings, embeddings, parts.dimensions);
+    await out.vectorIndex(ENTITY_INDEX_FILES.vectors, parts.vectors);
+  } else {
+    await out.vectors(ENTITY_INDEX_FILES.vectors, parts.vectors);
+  }
+}
+
+/**
+ * The kept state of an entity index ({@link readEntityKept}, `chunks` chunks) with its `count`
+ * embeddings, as {@link writeEntityIndexFiles} wrote them.
+ */
+export async function readEntityIndexKept(
+  opened: Pick<OpenedIndex<unknown, unknown>, 'json' | 'check' | 'vectorRows'>,
+  chunks: number,
+  count: number,
+): Promise<EntityIndexKept> {
+  const kept = await readEntityKept(opened, ENTITY_INDEX_FILES.kept, chunks);
+  const embeddings = await opened.vectorRows(ENTITY_INDEX_FILES.embeddings, count);
+  return { ...kept, embeddings };
+}
 
 /** What the readers use of an opened index. */
 type Opened = Pick<OpenedIndex<unknown, unknown>, 'location' | 'locate' | 'json' | 'check'>;

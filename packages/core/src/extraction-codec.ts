@@ -15,22 +15,6 @@ export interface PackedExtraction {
   relations: readonly ExtractedRelation[];
 }
 
-/** A table of strings, each once: `ref(s)` is its position, added on first sight. */
-export function stringTable(): { strings: string[]; ref: (s: string) => number } {
-  const strings: string[] = [];
-  const at = new Map<string, number>();
-  const ref = (s: string): number => {
-    let i = at.get(s);
-    if (i === undefined) {
-      i = strings.length;
-      at.set(s, i);
-      strings.push(s);
-    }
-    return i;
-  };
-  return { strings, ref };
-}
-
 /** The typed arrays of `extractions`, their strings added to the table of `ref`. */
 export function packExtractions(
   extractions: readonly PackedExtraction[],

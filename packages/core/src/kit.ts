@@ -3,7 +3,7 @@
  * method skeleton written once), the build context factory, options, the persistence envelope and its validation kit, the build and update runtime,
  * the meter and prices, the model-call cache, chunking, the tokenizer, BM25 and entry points, the
  * exact flat vector index and vector math, context packing and provenance, the seeded random
- * generators, and the text loader's helpers. Graph algorithms are in `@grag/core/graph`, index
+ * generators, the text loader's helpers, and the helpers of an embedding provider's calls. Graph algorithms are in `@grag/core/graph`, index
  * stores in `@grag/core/store`, prompt tasks in `@grag/core/tasks`; the contracts they implement
  * are in `@grag/core`.
  *
@@ -54,6 +54,7 @@ export {
   splitSentences,
   splitTextByTokens,
   type TokenSpan,
+  titledChunks,
   withTitle,
 } from './chunking/index.js';
 export {
@@ -73,18 +74,38 @@ export {
   type UpdatableMethod,
 } from './define-method.js';
 export {
+  assertEmbedValues,
+  embeddingBatches,
+  embedInBatches,
+  positiveIntegerSetting,
+  probeVectorLength,
+} from './embedding-calls.js';
+export {
+  type EntityIndexKept,
+  entitiesStage,
+  entityGraphStage,
+  nonBlankDocuments,
+  titleRecord,
+} from './entity-index.js';
+export {
   assertSameExtractor,
+  ENTITY_INDEX_FILES,
+  type EntityIndexHeaderParts,
+  entityIndexHeader,
   entityKeptSchema,
+  openEntityIndex,
   readEntityGraph,
+  readEntityIndexKept,
   readEntityKept,
   readHomes,
+  writeEntityIndexFiles,
 } from './entity-index-files.js';
 export {
   type PackedExtraction,
   packExtractions,
-  stringTable,
   unpackExtractions,
 } from './extraction-codec.js';
+export { isRetryableStatus, oneLine, type StatusHints, statusHint } from './http-failures.js';
 export { lazyField } from './lazy-field.js';
 export {
   BM25_DEFAULTS,
@@ -179,6 +200,7 @@ export {
   trackBuilds,
 } from './runtime.js';
 export { hashedBagOfWords } from './simulate.js';
+export { keyedTable, stringTable } from './string-table.js';
 export { type BinaryBytes, type DecodedText, decodeText } from './text-decoding.js';
 export { getTokenizer } from './tokenizer.js';
 export {
@@ -213,5 +235,6 @@ export {
   type FlatIndexOptions,
   flatIndexFactory,
 } from './vector/flat.js';
+export { readIndexFile } from './vector/index-file.js';
 export { cosineSimilarity, dot, norm, normalize, squaredL2 } from './vector/math.js';
 export { exportsVectorGraph, loadVectorGraph, saveVectorGraph } from './vector-graph.js';

@@ -22,6 +22,7 @@ import {
   taskVersion,
 } from './contracts/tasks.js';
 import type { Document } from './contracts/types.js';
+import { stringTable } from './string-table.js';
 
 /** Checkpoints in memory (tests, one process). */
 export class MemoryCheckpointStore implements CheckpointStore {
@@ -297,17 +298,8 @@ export class BuildRuntime implements BuildRun {
     options: { batchSize?: number; label?: (value: string, index: number) => string } = {},
   ): Promise<Float32Array[]> {
     // Each distinct text is embedded once: duplicates would miss the call cache together.
-    const positions = new Map<string, number>();
-    const unique: string[] = [];
-    const slot = values.map((value) => {
-      let at = positions.get(value);
-      if (at === undefined) {
-        at = unique.length;
-        positions.set(value, at);
-        unique.push(value);
-      }
-      return at;
-    });
+    const { strings: unique, ref } = stringTable();
+    const slot = values.map((value) => ref(value));
     const vectors = await this.#embedUnique(unique, options);
     return slot.map((at) => vectors[at]!);
   }

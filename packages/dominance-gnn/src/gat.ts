@@ -1,45 +1,25 @@
 import { mulberry32 } from '@grag/core/kit';
 import {
-  type DominanceEmbedder,
-  type EmbedGraphOptions,
-  embedStarGraph,
-  type SerializedDominanceEmbedder,
-  type StarEmbeddings,
-} from './embedder.js';
-import type { StarGraph } from './graph.js';
+  ATTENTION_MODEL_DEFAULTS,
+  AttentionEmbedder,
+  type AttentionModelOptions,
+  type AttentionSizes,
+} from './attention-embedder.js';
 import {
-  type AttentionModel,
-  attentionModel,
   attentionWeightSizes,
-  copyWeights,
   initialAttentionWeights,
-  type LabelFeatures,
-  type LabelProjector,
   leakyRelu,
-  serializeAttentionModel,
   sigmoid,
   sigmoidReadout,
   type Weights,
 } from './layers.js';
 import { glorotUniform } from './random.js';
 
-/** Architecture of the paper's GAT model (SG-RAG appendix C, as configured in the GNN-PE code). */
-export interface GatModelOptions {
-  /** Output dimensions d. @default 2 (GNN-PE's vertex embedding dimension) */
-  dimensions: number;
-  /** Attention heads. @default 3 (GNN-PE code) */
-  heads: number;
-  /** Hidden units per head. @default 32 (GNN-PE code) */
-  hidden: number;
-  /** Length of the label input features F. @default 16 */
-  featureDimensions: number;
-  /**
-   * Label → input features. Default: a seeded hashed vector per label (`hashedLabelFeatures`);
-   * pass e.g. label embeddings of an LLM (SG-RAG §4.2). Not serialized: pass it again on load.
-   */
-  labelFeatures?: LabelFeatures;
-  /** Seed of the initial weights and of the default label features. @default 2022 (GNN-PE code) */
-  seed: number;
+/**
+ * Architecture of the paper's GAT model (SG-RAG appendix C, as configured in the GNN-PE code): the
+ * attention models' options and the GAT's own.
+ */
+export interface GatModelOptions extends AttentionModelOptions {
   /** Negative slope of the attention LeakyReLU. @default 0.2 (GAT, Veličković et al. 2018) */
   leakySlope: number;
   /** Batch-norm epsilon. @default 1e-5 */
@@ -48,22 +28,13 @@ export interface GatModelOptions {
 
 /** Defaults of {@link GatModelOptions}. */
 export const GAT_MODEL_DEFAULTS: Omit<GatModelOptions, 'labelFeatures'> = {
-  dimensions: 2,
-  heads: 3,
-  hidden: 32,
-  featureDimensions: 16,
-  seed: 2022,
+  ...ATTENTION_MODEL_DEFAULTS,
   leakySlope: 0.2,
   bnEpsilon: 1e-5,
 };
 
 /** Weight names and sizes of the GAT model. */
-export function gatWeightSizes(o: {
-  featureDimensions: number;
-  heads: number;
-  hidden: number;
-  dimensions: number;
-}) {
+export function gatWeightSizes(o: AttentionSizes) {
   const hc = o.heads * o.hidden;
   return {
     ...attentionWeightSizes(o),
@@ -106,29 +77,16 @@ export function initialGatWeights(o: Omit<GatModelOptions, 'labelFeatures'>): We
  *
  * Inference runs in plain JavaScript (float64, rounded to float32): no tfjs needed once trained.
  */
-export class GatEmbedder implements DominanceEmbedder {
+export class GatEmbedder extends AttentionEmbedder<Omit<GatModelOptions, 'labelFeatures'>> {
   readonly kind = 'gat' as const;
   readonly monotone = false;
-  readonly upperBound = 1;
-  readonly dimensions: number;
-  readonly options: Readonly<Omit<GatModelOptions, 'labelFeatures'>>;
-  /** Whether the label features are the seeded default (`false`: a caller's function). */
-  readonly hashedFeatures: boolean;
-  readonly #model: AttentionModel<Omit<GatModelOptions, 'labelFeatures'>>;
-  readonly #weights: Weights;
-  readonly #projector: LabelProjector;
   readonly #bnScale: Float64Array;
   readonly #bnShift: Float64Array;
 
   constructor(options: Partial<GatModelOptions>, weights: Record<string, ArrayLike<number>>) {
-    this.#model = attentionModel(GAT_MODEL_DEFAULTS, options, weights, gatWeightSizes, 'GatEmbedder');
-    const rest = this.#model.options;
-    this.options = rest;
-    this.dimensions = rest.dimensions;
-    this.hashedFeatures = this.#model.hashedFeatures;
-    this.#weights = this.#model.weights;
-    this.#projector = this.#model.projector;
-    const w = this.#weights;
+    super(GAT_MODEL_DEFAULTS, options, weights, gatWeightSizes, 'GatEmbedder');
+    const rest = this.options;
+    const w = this.model.weights;
     // Batch norm at inference: an affine map per channel with the running statistics.
     const hc = rest.heads * rest.hidden;
     this.#bnScale = new Float64Array(hc);
@@ -140,14 +98,9 @@ export class GatEmbedder implements DominanceEmbedder {
     }
   }
 
-  /** A copy of the weights. */
-  weights(): Weights {
-    return copyWeights(this.#weights);
-  }
-
   /** Add ReLU → batch norm of `row` (+ bias) into `y`. */
   #accumulate(row: Float64Array, y: Float64Array): void {
-    const bias = this.#weights.bias!;
+    const bias = this.model.weights.bias!;
     for (let k = 0; k < row.length; k++) {
       const r = Math.max(0, row[k]! + bias[k]!);
       y[k]! += r * this.#bnScale[k]! + this.#bnShift[k]!;
@@ -157,8 +110,8 @@ export class GatEmbedder implements DominanceEmbedder {
   embed(centre: string, neighbours: readonly string[]): Float32Array {
     const { heads, hidden, dimensions, leakySlope } = this.options;
     const hc = heads * hidden;
-    const pc = this.#projector.project(centre);
-    const ps = [...neighbours].sort().map((l) => this.#projector.project(l));
+    const pc = this.model.projector.project(centre);
+    const ps = [...neighbours].sort().map((l) => this.model.projector.project(l));
     const y = new Float64Array(hc);
     const row = new Float64Array(hc);
     // Centre row: softmax attention over itself and every neighbour (Eqs. 9-11).
@@ -197,15 +150,7 @@ export class GatEmbedder implements DominanceEmbedder {
       this.#accumulate(row, y);
     }
     // Readout (Eq. 12 sum) and projection head (Eq. 13).
-    return sigmoidReadout(y, this.#weights.out!, this.#weights.outBias!, dimensions);
-  }
-
-  embedGraph(graph: StarGraph, options?: Partial<EmbedGraphOptions>): StarEmbeddings {
-    return embedStarGraph(this, graph, options);
-  }
-
-  toJSON(): SerializedDominanceEmbedder {
-    return serializeAttentionModel(this, this.#model);
+    return sigmoidReadout(y, this.model.weights.out!, this.model.weights.outBias!, dimensions);
   }
 }
 

@@ -1,3 +1,9 @@
+export {
+  ATTENTION_MODEL_DEFAULTS,
+  AttentionEmbedder,
+  type AttentionModelOptions,
+  type AttentionSizes,
+} from './attention-embedder.js';
 export * from './embedder.js';
 export * from './gat.js';
 export * from './graph.js';

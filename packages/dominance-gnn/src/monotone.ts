@@ -1,21 +1,13 @@
 import { mulberry32 } from '@grag/core/kit';
 import {
-  type DominanceEmbedder,
-  type EmbedGraphOptions,
-  embedStarGraph,
-  type SerializedDominanceEmbedder,
-  type StarEmbeddings,
-} from './embedder.js';
-import type { StarGraph } from './graph.js';
+  ATTENTION_MODEL_DEFAULTS,
+  AttentionEmbedder,
+  type AttentionModelOptions,
+  type AttentionSizes,
+} from './attention-embedder.js';
 import {
-  type AttentionModel,
-  attentionModel,
   attentionWeightSizes,
-  copyWeights,
   initialAttentionWeights,
-  type LabelFeatures,
-  type LabelProjector,
-  serializeAttentionModel,
   sigmoid,
   sigmoidReadout,
   softplus,
@@ -23,38 +15,16 @@ import {
 } from './layers.js';
 import { glorotUniform } from './random.js';
 
-/** Architecture of the monotone attention model. */
-export interface MonotoneModelOptions {
-  /** Output dimensions d. @default 2 (as GNN-PE) */
-  dimensions: number;
-  /** Attention heads. @default 3 (as the GNN-PE GAT) */
-  heads: number;
-  /** Hidden units per head. @default 32 (as the GNN-PE GAT) */
-  hidden: number;
-  /** Length of the label input features F. @default 16 */
-  featureDimensions: number;
-  /** Label → input features (default: seeded hashed vectors). Not serialized: pass it again on load. */
-  labelFeatures?: LabelFeatures;
-  /** Seed of the initial weights and of the default label features. @default 2022 */
-  seed: number;
-}
+/** Architecture of the monotone attention model: the attention models' options (as the GNN-PE GAT). */
+export type MonotoneModelOptions = AttentionModelOptions;
 
 /** Defaults of {@link MonotoneModelOptions}. */
 export const MONOTONE_MODEL_DEFAULTS: Omit<MonotoneModelOptions, 'labelFeatures'> = {
-  dimensions: 2,
-  heads: 3,
-  hidden: 32,
-  featureDimensions: 16,
-  seed: 2022,
+  ...ATTENTION_MODEL_DEFAULTS,
 };
 
 /** Weight names and sizes of the monotone model. */
-export function monotoneWeightSizes(o: {
-  featureDimensions: number;
-  heads: number;
-  hidden: number;
-  dimensions: number;
-}) {
+export function monotoneWeightSizes(o: AttentionSizes) {
   const hc = o.heads * o.hidden;
   return {
     ...attentionWeightSizes(o),
@@ -92,47 +62,23 @@ export function initialMonotoneWeights(o: Omit<MonotoneModelOptions, 'labelFeatu
  * later step rounds monotonically, so the inequality also holds in floating point. Training
  * (`trainMonotoneEmbedder`) only sharpens pruning.
  */
-export class MonotoneEmbedder implements DominanceEmbedder {
+export class MonotoneEmbedder extends AttentionEmbedder<Omit<MonotoneModelOptions, 'labelFeatures'>> {
   readonly kind = 'monotone-gat' as const;
   readonly monotone = true;
-  readonly upperBound = 1;
-  readonly dimensions: number;
-  readonly options: Readonly<Omit<MonotoneModelOptions, 'labelFeatures'>>;
-  readonly hashedFeatures: boolean;
-  readonly #model: AttentionModel<Omit<MonotoneModelOptions, 'labelFeatures'>>;
-  readonly #weights: Weights;
-  readonly #projector: LabelProjector;
-  /** softplus of the raw output weights: the non-negative matrix actually applied. */
+  /** softplus of the raw output weights (`weights().out`): the non-negative matrix actually applied. */
   readonly #outPositive: Float64Array;
   readonly #messages = new Map<string, Float64Array>();
 
   constructor(options: Partial<MonotoneModelOptions>, weights: Record<string, ArrayLike<number>>) {
-    this.#model = attentionModel(
-      MONOTONE_MODEL_DEFAULTS,
-      options,
-      weights,
-      monotoneWeightSizes,
-      'MonotoneEmbedder',
-    );
-    this.options = this.#model.options;
-    this.dimensions = this.options.dimensions;
-    this.hashedFeatures = this.#model.hashedFeatures;
-    this.#weights = this.#model.weights;
-    this.#projector = this.#model.projector;
-    const w = this.#weights;
-    this.#outPositive = Float64Array.from(w.out!, softplus);
-  }
-
-  /** A copy of the weights (`out` holds the raw values; the model applies softplus to them). */
-  weights(): Weights {
-    return copyWeights(this.#weights);
+    super(MONOTONE_MODEL_DEFAULTS, options, weights, monotoneWeightSizes, 'MonotoneEmbedder');
+    this.#outPositive = Float64Array.from(this.model.weights.out!, softplus);
   }
 
   /** softplus(W·x(label)), cached: the non-negative message body of a label. */
   #message(label: string): Float64Array {
     let m = this.#messages.get(label);
     if (m === undefined) {
-      m = Float64Array.from(this.#projector.project(label).h, softplus);
+      m = Float64Array.from(this.model.projector.project(label).h, softplus);
       this.#messages.set(label, m);
     }
     return m;
@@ -140,11 +86,11 @@ export class MonotoneEmbedder implements DominanceEmbedder {
 
   embed(centre: string, neighbours: readonly string[]): Float32Array {
     const { heads, hidden, dimensions } = this.options;
-    const pc = this.#projector.project(centre);
-    const attBias = this.#weights.attBias!;
+    const pc = this.model.projector.project(centre);
+    const attBias = this.model.weights.attBias!;
     const y = Float64Array.from(this.#message(centre));
     for (const label of [...neighbours].sort()) {
-      const p = this.#projector.project(label);
+      const p = this.model.projector.project(label);
       const m = this.#message(label);
       for (let head = 0; head < heads; head++) {
         const gate = sigmoid(pc.dst[head]! + p.src[head]! + attBias[head]!);
@@ -157,17 +103,9 @@ export class MonotoneEmbedder implements DominanceEmbedder {
     return sigmoidReadout(
       Float64Array.from(y, Math.log1p),
       this.#outPositive,
-      this.#weights.outBias!,
+      this.model.weights.outBias!,
       dimensions,
     );
-  }
-
-  embedGraph(graph: StarGraph, options?: Partial<EmbedGraphOptions>): StarEmbeddings {
-    return embedStarGraph(this, graph, options);
-  }
-
-  toJSON(): SerializedDominanceEmbedder {
-    return serializeAttentionModel(this, this.#model);
   }
 }
 

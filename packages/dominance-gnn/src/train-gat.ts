@@ -14,10 +14,10 @@ import {
 import { attentionWeightShapes, type Weights } from './layers.js';
 import { type GatParams, gatForward, pairDifferences } from './tf-models.js';
 import {
-  checkLoop,
+  beginTraining,
   flatParameters,
   runTrainingLoop,
-  startTraining,
+  sampleBounds,
   type TrainingReport,
   type TrainingVertices,
   type TrainLoopOptions,
@@ -101,19 +101,12 @@ export async function trainGatEmbedder(
   graph: StarGraph,
   options: Partial<GatTrainOptions> = {},
 ): Promise<{ embedder: GatEmbedder; report: TrainingReport }> {
-  const started = performance.now();
   const o = { ...GAT_TRAIN_DEFAULTS, ...options };
-  checkLoop(o, 'trainGatEmbedder');
-  assertInteger('subStarsPerVertex', o.subStarsPerVertex, 1, 'trainGatEmbedder');
-  const setup = await startTraining(o);
+  const { started, setup } = await beginTraining('trainGatEmbedder', o, () =>
+    assertInteger('subStarsPerVertex', o.subStarsPerVertex, 1, 'trainGatEmbedder'),
+  );
   const { tf } = setup;
-  const sample = sampleSubStarPairs(graph, {
-    maxTrainDegree: o.maxTrainDegree,
-    maxVertices: o.maxTrainVertices,
-    perVertex: o.subStarsPerVertex,
-    seed: o.seed,
-  });
-  const model = o; // labelFeatures stays undefined for the default, so the model serializes as "hashed"
+  const sample = sampleSubStarPairs(graph, { ...sampleBounds(o), perVertex: o.subStarsPerVertex });
   const initial = initialGatWeights(o);
   const hc = o.heads * o.hidden;
   const shapes = attentionWeightShapes(o, { bias: [hc], gamma: [hc], beta: [hc] });
@@ -142,7 +135,8 @@ export async function trainGatEmbedder(
           (1 - o.bnMomentum) * running.variance[k]! + o.bnMomentum * variance![k]! * unbias;
       }
     },
-    embedder: () => new GatEmbedder(model, gatWeightsFrom(flat.read(), running)),
+    // labelFeatures stays undefined for the default, so the model serializes as "hashed".
+    embedder: () => new GatEmbedder(o, gatWeightsFrom(flat.read(), running)),
     evaluate(embedder, { star, sub }, addLoss) {
       const big = embedder.embed(star.centre, star.neighbours);
       const small = embedder.embed(sub.centre, sub.neighbours);

@@ -23,10 +23,10 @@ import {
 } from './monotone.js';
 import { type MonotoneParams, monotoneForward, pairDifferences } from './tf-models.js';
 import {
-  checkLoop,
+  beginTraining,
   flatParameters,
   runTrainingLoop,
-  startTraining,
+  sampleBounds,
   type TrainingReport,
   type TrainingVertices,
   type TrainLoopOptions,
@@ -120,22 +120,18 @@ export async function trainMonotoneEmbedder(
   graph: StarGraph,
   options: Partial<MonotoneTrainOptions> = {},
 ): Promise<{ embedder: MonotoneEmbedder; report: TrainingReport }> {
-  const started = performance.now();
   const o = { ...MONOTONE_TRAIN_DEFAULTS, ...options };
-  checkLoop(o, 'trainMonotoneEmbedder');
-  assertInteger('negativesPerVertex', o.negativesPerVertex, 1, 'trainMonotoneEmbedder');
-  if (!(o.margin >= 0))
-    throw new InvalidArgumentError('margin', 'trainMonotoneEmbedder: margin must be ≥ 0.');
-  const setup = await startTraining(o);
+  const { started, setup } = await beginTraining('trainMonotoneEmbedder', o, () => {
+    assertInteger('negativesPerVertex', o.negativesPerVertex, 1, 'trainMonotoneEmbedder');
+    if (!(o.margin >= 0))
+      throw new InvalidArgumentError('margin', 'trainMonotoneEmbedder: margin must be ≥ 0.');
+  });
   const { tf } = setup;
   const sample = sampleNegatives(graph, {
-    maxTrainDegree: o.maxTrainDegree,
-    maxVertices: o.maxTrainVertices,
+    ...sampleBounds(o),
     perVertex: o.negativesPerVertex,
     sameLabelShare: o.sameLabelShare,
-    seed: o.seed,
   });
-  const model = o; // labelFeatures stays undefined for the default, so the model serializes as "hashed"
   const initial = initialMonotoneWeights(o);
   const flat = flatParameters(tf, initial, attentionWeightShapes(o, { attBias: [o.heads] }), 'monotone');
   return runTrainingLoop({ ...setup, started, rand: mulberry32(o.seed ^ 0x7a12) }, o, sample, {
@@ -147,7 +143,8 @@ export async function trainMonotoneEmbedder(
       const best = tf.max(diff, 1);
       return tf.mul(tf.sum(tf.square(tf.relu(tf.sub(o.margin, best)))), 1 / b) as TfCore.Scalar;
     },
-    embedder: () => new MonotoneEmbedder(model, flat.read()),
+    // labelFeatures stays undefined for the default, so the model serializes as "hashed".
+    embedder: () => new MonotoneEmbedder(o, flat.read()),
     evaluate(embedder, { query, data }, addLoss) {
       const q = embedder.embed(query.centre, query.neighbours);
       const g = embedder.embed(data.centre, data.neighbours);

@@ -201,6 +201,31 @@ export async function startTraining(o: {
   return { tf, backend, featuresOf: cachedFeatures(labelFeatures, o.featureDimensions) };
 }
 
+/**
+ * The start of a trainer's run (`where` names it in messages): the loop's options checked, then
+ * the trainer's own (`check`), then tfjs loaded ({@link startTraining}); `started` is when the run
+ * began, for the report's wall time.
+ */
+export async function beginTraining(
+  where: string,
+  o: TrainLoopOptions & { labelFeatures?: LabelFeatures; featureDimensions: number; seed: number },
+  check: () => void,
+): Promise<{ started: number; setup: TrainingSetup }> {
+  const started = performance.now();
+  checkLoop(o, where);
+  check();
+  return { started, setup: await startTraining(o) };
+}
+
+/** What every trainer's sampler reads of the loop's options: the degree and vertex bounds, the seed. */
+export function sampleBounds(o: TrainLoopOptions & { seed: number }): {
+  maxTrainDegree: number;
+  maxVertices: number;
+  seed: number;
+} {
+  return { maxTrainDegree: o.maxTrainDegree, maxVertices: o.maxTrainVertices, seed: o.seed };
+}
+
 /** A model's part of {@link runTrainingLoop}. */
 export interface TrainingModel<Pair, Embedder> {
   /** The model's weights as one variable ({@link flatParameters}); disposed when the loop ends. */

@@ -7,13 +7,12 @@ import {
   type BuildContext,
   type Chunk,
   type Document,
-  InvalidArgumentError,
   isFittableEmbedder,
   type VectorIndex,
   type VectorIndexFactory,
 } from '@grag/core';
 import {
-  chunkEntityGraph,
+  type ChunkEntityGraph,
   type EntityExtractor,
   type EntityGraph,
   type EntityVocabulary,
@@ -24,8 +23,11 @@ import {
   Bm25Index,
   type BuildRuntime,
   chunkCorpus as chunkCorpusBy,
+  entityGraphStage,
   indexProviders,
+  nonBlankDocuments,
   startBuild,
+  titleRecord,
 } from '@grag/core/kit';
 import {
   buildSummaryTree,
@@ -44,16 +46,7 @@ function chunkCorpus(
   ctx: BuildContext,
   o: E2GraphRagOptions,
 ): { chunks: Chunk[]; skipped: number } {
-  if (docs.length === 0) {
-    throw new InvalidArgumentError(
-      'docs',
-      'e2graphrag build: the corpus is empty; pass at least one document.',
-    );
-  }
-  const kept = docs.filter((d) => d.text.trim() !== '');
-  if (kept.length === 0) {
-    throw new InvalidArgumentError('docs', 'e2graphrag build: every document is blank; pass some text.');
-  }
+  const kept = nonBlankDocuments('e2graphrag', docs);
   return { chunks: chunkDocuments(kept, ctx, o), skipped: docs.length - kept.length };
 }
 
@@ -73,22 +66,13 @@ export function chunkDocuments(docs: readonly Document[], ctx: BuildContext, o: 
  */
 export function graphStage(
   rt: BuildRuntime,
-  extracted: Parameters<typeof chunkEntityGraph>[0]['extracted'],
+  extracted: readonly string[][][],
   leaves: readonly { id: string; docId?: string; text: string }[],
   titles: ReadonlyMap<string, string | undefined>,
   o: E2GraphRagOptions,
-): Promise<ReturnType<typeof chunkEntityGraph>> {
-  return rt.stage(
-    'graph',
-    () =>
-      chunkEntityGraph({
-        extracted,
-        chunks: leaves.map((l) => ({ docId: l.docId ?? l.id, text: l.text })),
-        titles,
-        entityLinking: o.entityLinking,
-      }),
-    { checkpoint: false },
-  );
+): Promise<ChunkEntityGraph> {
+  const chunks = leaves.map((l) => ({ docId: l.docId ?? l.id, text: l.text }));
+  return entityGraphStage(rt, extracted, chunks, titles, o.entityLinking);
 }
 
 /** The `vector-index` stage of a build or an update: the tree nodes' `embeddings` indexed. */
@@ -238,13 +222,6 @@ export async function buildE2GraphRagIndex(input: E2GraphRagBuildInput): Promise
     ...queryViews({ tree, graph, homes, options: o }),
     kept,
   };
-}
-
-/** Document id → title, for the documents that have one. */
-export function titleRecord(docs: readonly Document[]): Record<string, string> {
-  const titles: Record<string, string> = {};
-  for (const d of docs) if (typeof d.title === 'string') titles[d.id] = d.title;
-  return titles;
 }
 
 /** The stats of an index (build or update): counts of documents and chunks, and of its tree and graph. */

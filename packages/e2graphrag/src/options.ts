@@ -4,7 +4,7 @@
  * rule each value must pass, and their resolution over the defaults and the preset.
  */
 import type { RetrieveOptions } from '@grag/core';
-import { BRIDGE_OPTION_RULES, type BridgeOrder } from '@grag/core/graph';
+import { BRIDGE_OPTION_RULES, type BridgeOptions } from '@grag/core/graph';
 import {
   assertKnownOptions,
   ENTRY_POINT_MODES,
@@ -28,9 +28,12 @@ import {
  * entry points are searched, whether the graph's chunks are fused with them, and bridge chunks. Their
  * defaults are the paper's where the paper has the step (dense entry points, Algorithm 1's
  * selection alone, no bridges); the others only act when the `offline` preset (or an option) turns
- * fusion or bridges on.
+ * fusion or bridges on. The bridge options are core's `BridgeOptions` (`@grag/core/graph`, where
+ * each is described; title bridges need `entityLinking`): `bridges` 0 (the paper; the `offline`
+ * preset: 2), `bridgeSeeds` 5, `bridgeOrder` 'coverage', `bridgeMaxRank` 0, `mentionBridges` 0 (the
+ * paper; the `offline` preset: 1), `mentionSpread` 5, `mentionResidualRank` 10 (measured).
  */
-export interface E2GraphRagRankingOptions {
+export interface E2GraphRagRankingOptions extends Required<BridgeOptions> {
   /**
    * How the "dense retrieval" of Algorithm 1 (and the entry points fused with local chunks) searches
    * the tree nodes: `'dense'` (the embedder, the paper), `'lexical'` (BM25 over the node texts) or
@@ -48,37 +51,6 @@ export interface E2GraphRagRankingOptions {
    * entry-point order and only adds Algorithm 1's chunks behind it. @default 0 (measured)
    */
   graphWeight: number;
-  /**
-   * Title bridges placed behind each of the first `bridgeSeeds` ranked chunks: the chunks of the
-   * documents whose title entities it names (needs `entityLinking`). 0: the bridge step is off,
-   * mention bridges included (the paper). @default 0 (the paper; the `offline` preset: 2)
-   */
-  bridges: number;
-  /** How many of the first ranked chunks get bridges. @default 5 (measured) */
-  bridgeSeeds: number;
-  /**
-   * How one seed's title-bridge candidates are ordered: `'coverage'` (most query entities in the
-   * candidate chunk, then the entity named in fewest chunks), `'entry'` (the candidate's
-   * entry-point rank for the question first) or `'residual'` (its BM25 score for the question's
-   * terms the seed does not contain first). @default 'coverage' (measured)
-   */
-  bridgeOrder: BridgeOrder;
-  /**
-   * Place a title bridge only when its entry-point rank for the question is below this; 0: always.
-   * @default 0 (measured)
-   */
-  bridgeMaxRank: number;
-  /**
-   * Mention bridges behind each seed, after its title bridges: chunks among the first
-   * `mentionResidualRank` BM25 hits of the seed's residual query (the question's terms the seed
-   * does not contain) that share with the seed an entity named in at most `mentionSpread` chunks.
-   * 0: off. Only with `bridges` above 0. @default 0 (the paper; the `offline` preset: 1)
-   */
-  mentionBridges: number;
-  /** Most chunks an entity shared by a seed and its mention bridge may be named in. @default 5 (measured) */
-  mentionSpread: number;
-  /** How many hits of the seed's residual query may become mention bridges. @default 10 (measured) */
-  mentionResidualRank: number;
 }
 
 /**

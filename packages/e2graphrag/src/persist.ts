@@ -12,15 +12,18 @@
 import type { BuildContext, IndexStore } from '@grag/core';
 import type { EntityExtractor } from '@grag/core/graph';
 import {
-  assertSameExtractor,
+  entityIndexHeader,
+  ENTITY_INDEX_FILES as FILES,
   type MethodIndexFormat,
   type OpenedIndex,
-  openMethodIndex,
+  openEntityIndex,
   readEntityGraph,
+  readEntityIndexKept,
   readEntityKept,
   readHomes,
   type Schema,
   v,
+  writeEntityIndexFiles,
   writeMethodIndex,
 } from '@grag/core/kit';
 import { validateSummaryTree } from '@grag/summary-tree';
@@ -29,17 +32,8 @@ import { resolveE2GraphRagOptions, savedParams } from './options.js';
 import type { E2GraphRagIndex, E2GraphRagKept, E2GraphRagStats } from './types.js';
 
 const TREE_FILE = 'tree.json';
-const GRAPH_FILE = 'graph.json';
-const LINKS_FILE = 'links.json';
-const VECTORS_FILE = 'vectors.bin';
-/** Since updates exist: the documents, their titles and each chunk's extracted entities. */
-const KEPT_FILE = 'update.json';
-/** Since updates exist: every tree node's embedding (core's vector rows). */
-const EMBEDDINGS_FILE = 'embeddings.rows';
-/** Format 1's float32 rows of the embeddings. */
+/** Format 1's float32 rows of the embeddings (format 2: core's vector rows, `embeddings.rows`). */
 const EMBEDDINGS_V1_FILE = 'embeddings.f32';
-/** The JSON files are gzipped (format 2); {@link OpenedIndex.json} reads either. */
-const GZIP = { compress: true } as const;
 
 const count = v.int({ min: 0 });
 /** The manifest's stats: the index's counts and the id of the entity extractor it was built with. */
@@ -61,30 +55,19 @@ export async function saveE2GraphRag(
   target: string | IndexStore,
   format: MethodIndexFormat,
 ): Promise<void> {
-  await writeMethodIndex(
-    target,
-    {
-      ...format,
-      providers: index.providers,
-      params: index.options,
-      stats: { ...index.stats, entityExtractor: index.extractor.id },
-    },
-    async (out) => {
-      // The layout `@grag/summary-tree`'s saveSummaryTree writes, read back by validateSummaryTree.
-      await out.json(TREE_FILE, index.tree, GZIP);
-      await out.json(GRAPH_FILE, index.graph.toJSON(), GZIP);
-      if (index.homes.length > 0) await out.json(LINKS_FILE, { homes: index.homes }, GZIP);
-      // With kept embeddings the vectors are stored once (`embeddings.rows`): the vector index is
-      // saved only when the factory cannot rebuild it from them (not exact).
-      if (index.kept) await out.vectorIndex(VECTORS_FILE, index.vectors);
-      else await out.vectors(VECTORS_FILE, index.vectors);
-      if (index.kept) {
-        const { embeddings, ...rest } = index.kept;
-        await out.json(KEPT_FILE, rest, GZIP);
-        await out.vectorRows(EMBEDDINGS_FILE, embeddings, index.providers.embedder.dimensions);
-      }
-    },
-  );
+  await writeMethodIndex(target, entityIndexHeader(index, format), async (out) => {
+    // The layout `@grag/summary-tree`'s saveSummaryTree writes, read back by validateSummaryTree.
+    await out.json(TREE_FILE, index.tree, { compress: true });
+    // With kept embeddings the vectors are stored once (`embeddings.rows`): the vector index is
+    // saved only when the factory cannot rebuild it from them (not exact).
+    await writeEntityIndexFiles(out, {
+      graph: index.graph,
+      homes: index.homes.length > 0 ? index.homes : undefined,
+      kept: index.kept,
+      vectors: index.vectors,
+      dimensions: index.providers.embedder.dimensions,
+    });
+  });
 }
 
 /**
@@ -99,28 +82,25 @@ export async function loadE2GraphRag(
   extractor: EntityExtractor,
   format: MethodIndexFormat,
 ): Promise<E2GraphRagIndex> {
-  const opened = await openMethodIndex(target, ctx, {
+  const { opened, stats } = await openEntityIndex(target, ctx, extractor, {
     ...format,
     params: (saved) => resolveE2GraphRagOptions(`${format.method} load`, savedParams(saved)),
     stats: statsSchema,
   });
-  // Indexes written before the envelope recorded the extractor among the providers.
-  const { entityExtractor: built = opened.manifest.providers.entityExtractor, ...stats } = opened.stats;
-  assertSameExtractor(opened, format.formatVersion, built, extractor);
   const options = opened.params;
   const tree = validateSummaryTree(await opened.json(TREE_FILE, v.unknown()), opened.locate(TREE_FILE));
   const leaves = tree.levels[0]!.length;
   const graph = await readEntityGraph(
     opened,
-    GRAPH_FILE,
+    FILES.graph,
     leaves,
     (found) => `index ${found} chunks, but the summary tree has ${leaves} leaves`,
   );
-  const homes = options.entityLinking ? await readHomes(opened, LINKS_FILE, graph.chunkCount) : [];
+  const homes = options.entityLinking ? await readHomes(opened, FILES.links, graph.chunkCount) : [];
   const kept = await loadKept(opened, tree.nodes.length, graph.chunkCount);
   const vectors = kept
-    ? await opened.vectorIndex(VECTORS_FILE, tree.nodes.length, () => kept.embeddings)
-    : await opened.vectors(VECTORS_FILE, tree.nodes.length);
+    ? await opened.vectorIndex(FILES.vectors, tree.nodes.length, () => kept.embeddings)
+    : await opened.vectors(FILES.vectors, tree.nodes.length);
   return {
     providers: opened.providers,
     options,
@@ -141,12 +121,14 @@ async function loadKept(
   nodes: number,
   chunks: number,
 ): Promise<E2GraphRagKept | undefined> {
-  const v1 = !opened.names.includes(EMBEDDINGS_FILE) && opened.names.includes(EMBEDDINGS_V1_FILE);
-  const embeddingsFile = v1 ? EMBEDDINGS_V1_FILE : EMBEDDINGS_FILE;
-  if (!opened.names.includes(KEPT_FILE) || !opened.names.includes(embeddingsFile)) return undefined;
-  const data = await readEntityKept(opened, KEPT_FILE, chunks);
-  const embeddings = v1
-    ? await opened.float32Rows(EMBEDDINGS_V1_FILE, nodes)
-    : await opened.vectorRows(EMBEDDINGS_FILE, nodes);
-  return { ...data, embeddings };
+  const v1 = !opened.names.includes(FILES.embeddings) && opened.names.includes(EMBEDDINGS_V1_FILE);
+  if (
+    !opened.names.includes(FILES.kept) ||
+    !opened.names.includes(v1 ? EMBEDDINGS_V1_FILE : FILES.embeddings)
+  ) {
+    return undefined;
+  }
+  if (!v1) return readEntityIndexKept(opened, chunks, nodes);
+  const data = await readEntityKept(opened, FILES.kept, chunks);
+  return { ...data, embeddings: await opened.float32Rows(EMBEDDINGS_V1_FILE, nodes) };
 }

@@ -11,7 +11,7 @@ import {
   throwIfAborted,
   type VectorHit,
 } from '@grag/core';
-import { type Bridge, bridgeOptionsOf, expandBridges, linkQueryEntities } from '@grag/core/graph';
+import { type Bridge, linkQueryEntities, placeBridges } from '@grag/core/graph';
 import { Bm25Index, packContext, residualSearch, searchEntryPoints } from '@grag/core/kit';
 import type { CollapsedTreeHit } from '@grag/summary-tree';
 import { adaptiveRetrieve } from './adaptive.js';
@@ -90,24 +90,16 @@ export async function retrieveE2GraphRag(
     let ranking = o.fuseEntryPoints
       ? fuseChunkRanking({ entry: await search(2 * o.topK, true), leaves, graphWeight: o.graphWeight })
       : leaves;
-    if (o.bridges > 0 && index.home) {
-      const queryIds = result.trace.entities.flatMap((e) => graph.id(e) ?? []);
-      // Every leaf's entry-point rank for the query, when the bridge order or threshold reads it.
-      const entryRank =
-        o.bridgeOrder === 'entry' || o.bridgeMaxRank > 0
-          ? new Map((await search(leafCount, true)).map((h, rank) => [h.id, rank]))
-          : undefined;
-      ({ ranking, bridges } = expandBridges({
-        graph,
-        home: index.home,
-        homes: index.homes,
-        ranking,
-        queryIds,
-        ...bridgeOptionsOf(o),
-        entryRank,
-        residual: (seed) => residualHits(index, query, seed),
-      }));
-    }
+    ({ ranking, bridges } = await placeBridges({
+      graph,
+      home: index.home,
+      homes: index.homes,
+      ranking,
+      queryIds: result.trace.entities.flatMap((e) => graph.id(e) ?? []),
+      options: o,
+      entryRanking: () => search(leafCount, true),
+      residual: (seed) => residualHits(index, query, seed),
+    }));
     labelled = rankedItems(tree, result, ranking.slice(0, o.topK));
   } else {
     labelled = paperItems(tree, result);

@@ -1,6 +1,6 @@
 import type { VectorIndex } from '@grag/core';
 import type { EntityExtractor, EntityGraph, EntityVocabulary } from '@grag/core/graph';
-import type { Bm25Index, IndexProviders } from '@grag/core/kit';
+import type { Bm25Index, EntityIndexKept, IndexProviders } from '@grag/core/kit';
 import type { SummaryTree } from '@grag/summary-tree';
 import type { E2GraphRagOptions } from './options.js';
 
@@ -34,17 +34,12 @@ export interface E2GraphRagIndex {
   kept?: E2GraphRagKept;
 }
 
-/** The intermediate data of a build that an update reuses (see {@link E2GraphRagIndex.kept}). */
-export interface E2GraphRagKept {
-  /** Ids of the indexed documents in build order, blank ones included. */
-  documents: string[];
-  /** Document id → its title, for the documents that have one (entity linking reads them). */
-  titles: Record<string, string>;
-  /** Per chunk (tree leaf), per sentence: the entities as the extractor returned them. */
-  extracted: string[][][];
-  /** Per tree node: its embedding, as the embedder returned it. */
-  embeddings: Float32Array[];
-}
+/**
+ * The intermediate data of a build that an update reuses (see {@link E2GraphRagIndex.kept}): core's
+ * `EntityIndexKept`, the documents, their titles, each chunk's (tree leaf's) extracted entities and
+ * each tree node's embedding.
+ */
+export type E2GraphRagKept = EntityIndexKept;
 
 /** Counts of a built index (also written to the manifest). */
 export interface E2GraphRagStats {

@@ -12,7 +12,14 @@ import {
   isFittableEmbedder,
   type UpdateOptions,
 } from '@grag/core';
-import { type BuildRuntime, keptFitNote, prepareUpdate, startBuild } from '@grag/core/kit';
+import {
+  type BuildRuntime,
+  entitiesStage,
+  keptFitNote,
+  prepareUpdate,
+  startBuild,
+  titleRecord,
+} from '@grag/core/kit';
 import {
   leavesFromChunks,
   type SummaryLevelRunner,
@@ -24,7 +31,6 @@ import {
   graphStage,
   indexStats,
   queryViews,
-  titleRecord,
   titlesToWrite,
   vectorIndexStage,
 } from './build.js';
@@ -73,17 +79,7 @@ export async function updateE2GraphRag(
   const docOf = (leaf: number) => old.nodes[leaf]!.docId ?? old.nodes[leaf]!.id;
   const keep = (leaf: number) => !plan.drop.has(docOf(leaf));
   const keptLeaves = old.levels[0]!.filter(keep);
-  const extractedNew = await rt.stage(
-    'entities',
-    () =>
-      rt.map(added, (leaf) => index.extractor.extract(leaf.text), {
-        label: (leaf) => leaf.id,
-        unit: 'chunks',
-        concurrency: 1,
-        issues: () => undefined,
-      }),
-    { checkpoint: false },
-  );
+  const extractedNew = await entitiesStage(rt, index.extractor, added, { checkpoint: false });
   const runLevel: SummaryLevelRunner = (groups, summarize) =>
     rt.stage(
       'summarize',

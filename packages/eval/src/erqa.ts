@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidArgumentError } from '@grag/core';
+import { stringTable } from '@grag/core/kit';
 import {
   entityDocId,
   type KgTriples,
@@ -147,33 +148,22 @@ export function generateErqa(kg: KgTriples, options: Partial<ErqaOptions> = {}):
  * keys it satisfies (sorted). Self-loops are left out.
  */
 class ConstraintIndex {
-  readonly entityIds: string[] = [];
-  readonly relationIds: string[] = [];
+  readonly entityIds: string[];
+  readonly relationIds: string[];
   /** The keys each entity satisfies, ascending. */
   readonly entityKeys: Int32Array[];
   readonly #satisfiers = new Map<number, number[]>();
   readonly #entities: number;
 
   constructor(readonly kg: KgTriples) {
-    const entityIndex = new Map<string, number>();
-    const relationIndex = new Map<string, number>();
-    const intern = (map: Map<string, number>, list: string[], id: string): number => {
-      let i = map.get(id);
-      if (i === undefined) {
-        i = list.length;
-        map.set(id, i);
-        list.push(id);
-      }
-      return i;
-    };
+    const entities = stringTable();
+    const relations = stringTable();
+    this.entityIds = entities.strings;
+    this.relationIds = relations.strings;
     const facts: number[] = [];
     for (const { head, relation, tail } of kg.triples) {
       if (head === tail) continue;
-      facts.push(
-        intern(entityIndex, this.entityIds, head),
-        intern(relationIndex, this.relationIds, relation),
-        intern(entityIndex, this.entityIds, tail),
-      );
+      facts.push(entities.ref(head), relations.ref(relation), entities.ref(tail));
     }
     const E = this.entityIds.length;
     this.#entities = E;

@@ -6,6 +6,7 @@
  */
 import { InvalidArgumentError } from '@grag/core';
 import type { Csr } from '@grag/core/graph';
+import { stringTable } from '@grag/core/kit';
 import { UndirectedGraph } from 'graphology';
 import {
   ALL_NODE_TYPES,
@@ -59,17 +60,7 @@ export function graphArrays(
   const types = new Uint8Array(n);
   const texts: string[] = [];
   const weights = new Float64Array(n);
-  const strings: string[] = [];
-  const stringIds = new Map<string, number>();
-  const ref = (s: string): number => {
-    let id = stringIds.get(s);
-    if (id === undefined) {
-      id = strings.length;
-      strings.push(s);
-      stringIds.set(s, id);
-    }
-    return id;
-  };
+  const { strings, ref } = stringTable();
   const chunkOffsets = new Uint32Array(n + 1);
   const docOffsets = new Uint32Array(n + 1);
   const chunkRefs: number[] = [];

@@ -233,14 +233,28 @@ export function leidenCsr(csr: Csr, options: Partial<LeidenOptions> = {}): Leide
     membership = run.membership;
     if (stable) break;
   }
+  return finalPartition(csr, base, membership, o, { levels, iterations });
+}
+
+/**
+ * The result of a run that ended with `membership`: communities split into connected components
+ * where needed, renumbered, and the partition's quality.
+ */
+function finalPartition(
+  csr: Csr,
+  base: Level,
+  membership: Int32Array,
+  o: LeidenOptions,
+  run: { levels: number; iterations: number },
+): LeidenCsrResult {
   const splits = splitDisconnected(base, membership);
   const count = renumber(membership);
   return {
     membership,
     count,
     quality: partitionQualityCsr(csr, membership, { resolution: o.resolution, quality: o.quality }),
-    levels,
-    iterations,
+    levels: run.levels,
+    iterations: run.iterations,
     splits,
   };
 }
@@ -343,16 +357,7 @@ export function leidenUpdateCsr(
   }
   const run = iterate(base, membership, factor, o, weylFmix32(o.seed), frontier);
   membership.set(run.membership);
-  const splits = splitDisconnected(base, membership);
-  const count = renumber(membership);
-  return {
-    membership,
-    count,
-    quality: partitionQualityCsr(csr, membership, { resolution: o.resolution, quality: o.quality }),
-    levels: run.levels,
-    iterations: 1,
-    splits,
-  };
+  return finalPartition(csr, base, membership, o, { levels: run.levels, iterations: 1 });
 }
 
 /**

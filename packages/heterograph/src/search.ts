@@ -1,5 +1,13 @@
 import { InvalidArgumentError, type VectorIndex } from '@grag/core';
-import { type Csr, PPR_DEFAULTS, type PprUpdate } from '@grag/core/graph';
+import {
+  assertPprOptions,
+  type Csr,
+  PPR_DEFAULTS,
+  type PprTransition,
+  type PprUpdate,
+  personalizedPageRankCsr,
+  pprTransition,
+} from '@grag/core/graph';
 import {
   type CrossNodeLimits,
   type CrossNodeSelection,
@@ -8,7 +16,6 @@ import {
 } from './cross-nodes.js';
 import type { HeteroGraph } from './graph.js';
 import { NameIndex } from './names.js';
-import { SparsePpr } from './sparse-ppr.js';
 import { ALL_NODE_TYPES, EXACT_ENTRY_TYPES, type NodeType, RETRIEVABLE_TYPES } from './types.js';
 
 /** How PPR and edges are set up for {@link HeteroSearch}. */
@@ -94,7 +101,7 @@ export interface HeteroSearchResult {
 export class HeteroSearch {
   readonly hetero: HeteroGraph;
   readonly #csrs = new Map<string, Csr>();
-  readonly #walkers = new WeakMap<Csr, SparsePpr>();
+  readonly #transitions = new WeakMap<Csr, PprTransition>();
   #types: Uint8Array | undefined;
   #names: NameIndex | undefined;
   readonly #typeCodes = new Map(ALL_NODE_TYPES.map((t, i) => [t, i]));
@@ -121,14 +128,14 @@ export class HeteroSearch {
     return csr;
   }
 
-  /** The walk on the CSR of an edge setting (made once per CSR). */
-  #walker(csr: Csr): SparsePpr {
-    let walker = this.#walkers.get(csr);
-    if (!walker) {
-      walker = new SparsePpr(csr);
-      this.#walkers.set(csr, walker);
+  /** The walk's transition on the CSR of an edge setting (made once per CSR). */
+  #transition(csr: Csr): PprTransition {
+    let transition = this.#transitions.get(csr);
+    if (!transition) {
+      transition = pprTransition(csr);
+      this.#transitions.set(csr, transition);
     }
-    return walker;
+    return transition;
   }
 
   /** Type code of every CSR index (positions in {@link ALL_NODE_TYPES}). */
@@ -213,14 +220,16 @@ export class HeteroSearch {
       p[i] = weight;
     }
     if (!p.some((w) => w > 0)) return result;
-    checkPprOptions(o);
-    const seedIndices = [...seeds].map((key) => csr.index.get(key)!);
+    assertPprOptions(o);
+    // The walk touches only the nodes it reaches (core's active-set mode: the same scores).
     ppr.set(
-      this.#walker(csr).run(
-        seedIndices,
-        seedIndices.map((i) => p[i]!),
-        { teleport: o.teleport, iterations: o.iterations, lazy: o.update === 'lazy' },
-      ),
+      personalizedPageRankCsr(csr, p, {
+        teleport: o.teleport,
+        iterations: o.iterations,
+        update: o.update,
+        activeSet: true,
+        transition: this.#transition(csr),
+      }),
     );
 
     const chosen = new Set<string>();
@@ -254,29 +263,6 @@ export class HeteroSearch {
       for (const i of picks.relationships) add(csr.nodeIds[i]!, 'relationship');
     }
     return result;
-  }
-}
-
-/** The checks `personalizedPageRankCsr` makes of the walk's options (same errors). */
-function checkPprOptions(o: Pick<HeteroSearchOptions, 'teleport' | 'iterations' | 'update'>): void {
-  const fn = 'personalizedPageRank';
-  if (!(o.teleport >= 0 && o.teleport <= 1)) {
-    throw new InvalidArgumentError(
-      'options.teleport',
-      `${fn}: teleport must be in [0, 1], got ${o.teleport}.`,
-    );
-  }
-  if (!Number.isInteger(o.iterations) || o.iterations < 0) {
-    throw new InvalidArgumentError(
-      'options.iterations',
-      `${fn}: iterations must be a non-negative integer, got ${o.iterations}.`,
-    );
-  }
-  if (o.update !== 'paper' && o.update !== 'lazy') {
-    throw new InvalidArgumentError(
-      'options.update',
-      `${fn}: update must be 'paper' or 'lazy', got ${String(o.update)}.`,
-    );
   }
 }
 

@@ -10,7 +10,7 @@ import {
   type VectorIndexOptions,
   type VectorSearchOptions,
 } from '@grag/core';
-import { assertK, assertVector, assertVectorId } from '@grag/core/kit';
+import { assertK, assertVector, assertVectorId, readIndexFile } from '@grag/core/kit';
 import type { HierarchicalNSW } from 'hnswlib-node';
 import { checkNativeLayout, type NativeBaseLayer, readNativeBaseLayer } from './base-layer.js';
 import { fileHeader, type HnswMeta, readFileHeader } from './file-header.js';
@@ -287,19 +287,10 @@ export class HnswIndex implements GraphVectorIndex {
    */
   static async load(path: string): Promise<HnswIndex> {
     loadHnswlib();
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(path);
-    } catch (error) {
-      throw new IndexFormatError(
-        path,
-        undefined,
-        `HnswIndex.load: cannot read ${path}; check the path or rebuild the index.`,
-        {
-          cause: error,
-        },
-      );
-    }
+    const bytes = await readIndexFile(
+      path,
+      `HnswIndex.load: cannot read ${path}; check the path or rebuild the index.`,
+    );
     const fail = (message: string, version?: number, cause?: unknown): never => {
       throw new IndexFormatError(path, version, `HnswIndex.load: ${path} ${message}`, { cause });
     };

@@ -15,10 +15,10 @@ import {
 import type { LocalSearchGraph } from '@grag/core/graph';
 import {
   type BuildRuntime,
-  chunkCorpus as chunkCorpusBy,
   type IndexProviders,
   indexProviders,
   startBuild,
+  titledChunks,
   withTitle,
 } from '@grag/core/kit';
 import {
@@ -61,18 +61,17 @@ export function chunkCorpus(
   if (docs.length === 0) {
     throw new InvalidArgumentError('docs', 'ket-rag build: the corpus is empty; pass at least one document.');
   }
-  const chunks = chunkCorpusBy([...docs], {
+  return titledChunks(docs, {
     chunking: o.chunking,
     chunkSize: o.chunkSize,
     overlap: o.overlap,
     tokenizer: providers.tokenizer,
+    includeTitle: o.includeTitle,
   });
-  const titles = new Map(docs.map((d) => [d.id, d.title]));
-  return { chunks, texts: chunks.map((c) => withTitle(c.text, titles.get(c.docId), o.includeTitle)) };
 }
 
 /** What retrieval reads of an index but need not be stored: neighbour lists and mean sizes. */
-export function derivedParts(input: {
+function derivedParts(input: {
   options: KetRagOptions;
   chunks: readonly Chunk[];
   subChunks: readonly SubChunk[];
@@ -99,6 +98,41 @@ export function derivedParts(input: {
   const parts = { meanTokens, retrievalTokenizer, ...(counts ? { counts } : {}) };
   if (o.textChannel !== 'knn') return parts;
   return { ...parts, knnNeighbours: neighbourLists(chunks.length, input.knn?.edges ?? []) };
+}
+
+/** The parts of an index that are kept as they are (built, or read back from its files). */
+export type StoredParts = Pick<
+  KetRagIndex,
+  'providers' | 'options' | 'chunks' | 'chunkTexts' | 'subChunks' | 'subChunkTexts' | 'core' | 'stats'
+>;
+
+/**
+ * An index of its `stored` parts, with what retrieval derives from them ({@link derivedParts}: from
+ * the KNN graph `knn`, the sub-chunk `counts` and the skeleton's `graph`) and `knn` when it has one.
+ */
+export function assembleIndex(
+  stored: StoredParts,
+  input: {
+    knn: ChunkKnnGraph | undefined;
+    counts: SubChunkCounts | undefined;
+    graph: LocalSearchGraph | undefined;
+  },
+): KetRagIndex {
+  const index: KetRagIndex = {
+    ...stored,
+    ...derivedParts({
+      options: stored.options,
+      chunks: stored.chunks,
+      subChunks: stored.subChunks,
+      subChunkTexts: stored.subChunkTexts,
+      knn: input.knn,
+      tokenizer: stored.providers.tokenizer,
+      counts: input.counts,
+      graph: input.graph,
+    }),
+  };
+  if (input.knn) index.knn = input.knn;
+  return index;
 }
 
 /** The keyword channel's index: the bipartite graph, keyword vectors (sentence means), sub-chunk vectors. */
@@ -302,27 +336,19 @@ export async function indexChunks(input: IndexChunksInput): Promise<KetRagIndex>
   }
 
   if (skeleton) counts.graph = countGraph(tokenizer, skeleton.graph);
-  const index: KetRagIndex = {
-    providers,
-    options: o,
-    chunks,
-    chunkTexts,
-    subChunks,
-    subChunkTexts,
-    core: corePositions.map((i) => chunks[i]!.id),
-    stats,
-    ...derivedParts({
+  const index = assembleIndex(
+    {
+      providers,
       options: o,
       chunks,
+      chunkTexts,
       subChunks,
       subChunkTexts,
-      knn,
-      tokenizer: providers.tokenizer,
-      counts,
-      graph: skeleton?.graph,
-    }),
-  };
-  if (knn) index.knn = knn;
+      core: corePositions.map((i) => chunks[i]!.id),
+      stats,
+    },
+    { knn, counts, graph: skeleton?.graph },
+  );
   if (chunkVectorList && (o.textChannel === 'dense' || o.textChannel === 'knn')) {
     const vectors = chunkVectorList;
     index.chunkVectors = await rt.stage('vector-index', () => vectorIndexOf(providers, vectors), {

@@ -7,7 +7,7 @@
  */
 import { type OpenedIndex, v } from '@grag/core/kit';
 import type { KeywordBipartite } from '@grag/keyword-bipartite';
-import { derivedParts } from './build.js';
+import { assembleIndex } from './build.js';
 import { entryIndex, keywordIndexOf, unitSeeds, vectorIndexOf } from './entry.js';
 import type { KetRagOptions } from './options.js';
 import { checkKeptCoverage, keptFields, keptStateOf, UPDATE_FILE } from './persist-kept.js';
@@ -41,26 +41,19 @@ export async function loadKetRagV1(opened: OpenedIndex<KetRagOptions, unknown>):
   }
   const { subChunks, subChunkTexts } = units;
   const knn = units.knn ?? undefined;
-  const index: KetRagIndex = {
-    providers,
-    options,
-    chunks: units.chunks,
-    chunkTexts: units.chunkTexts,
-    subChunks,
-    subChunkTexts,
-    core: units.core,
-    stats: units.stats,
-    ...derivedParts({
+  const index = assembleIndex(
+    {
+      providers,
       options,
       chunks: units.chunks,
+      chunkTexts: units.chunkTexts,
       subChunks,
       subChunkTexts,
-      knn,
-      tokenizer: providers.tokenizer,
-      counts: undefined,
-    }),
-  };
-  if (knn) index.knn = knn;
+      core: units.core,
+      stats: units.stats,
+    },
+    { knn, counts: undefined, graph: undefined },
+  );
   if (options.textChannel === 'dense' || options.textChannel === 'knn') {
     index.chunkVectors = await opened.vectors('chunks.vec', units.chunks.length);
   }

@@ -28,7 +28,7 @@ import {
 } from '@grag/core/kit';
 import type { ChunkKnnGraph, KeywordBipartite, SubChunk } from '@grag/keyword-bipartite';
 import { keywordVectors, keywordVectorsOfSparse } from '@grag/keyword-bipartite';
-import { derivedParts } from './build.js';
+import { assembleIndex } from './build.js';
 import { countGraph, countSubChunks, type SubChunkCounts } from './counts.js';
 import { entryIndex, keywordIndexOf, unitSeeds } from './entry.js';
 import { type KetRagOptions, resolveKetRagOptionsFor } from './options.js';
@@ -314,27 +314,19 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
   const skeleton = skeletonJson
     ? await loadSkeleton(opened, skeletonJson, subChunks, subChunkTexts, rows)
     : undefined;
-  const index: KetRagIndex = {
-    providers,
-    options,
-    chunks,
-    chunkTexts: units.chunkTexts,
-    subChunks,
-    subChunkTexts,
-    core: units.core,
-    stats: units.stats,
-    ...derivedParts({
+  const index = assembleIndex(
+    {
+      providers,
       options,
       chunks,
+      chunkTexts: units.chunkTexts,
       subChunks,
       subChunkTexts,
-      knn,
-      tokenizer: providers.tokenizer,
-      counts,
-      graph: skeleton?.graph,
-    }),
-  };
-  if (knn) index.knn = knn;
+      core: units.core,
+      stats: units.stats,
+    },
+    { knn, counts, graph: skeleton?.graph },
+  );
   if (options.textChannel === 'dense' || options.textChannel === 'knn') {
     index.chunkVectors = await loadIndex(opened, 'chunks', chunks.length, () =>
       required(opened, rows('chunks'), ROWS.chunks),

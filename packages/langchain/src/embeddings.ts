@@ -5,6 +5,7 @@ import {
   InvalidArgumentError,
   ProviderError,
 } from '@grag/core';
+import { assertEmbedValues, embedInBatches, probeVectorLength } from '@grag/core/kit';
 import { abortable, abortError, callFailure, describe, PROVIDER } from './errors.js';
 
 /**
@@ -121,26 +122,23 @@ export class LangChainEmbedder implements Embedder {
    */
   async doEmbed(options: EmbedCallOptions): Promise<EmbedResult> {
     const { values, abortSignal: signal } = options ?? ({} as EmbedCallOptions);
-    if (!Array.isArray(values) || values.some((v) => typeof v !== 'string')) {
-      throw new InvalidArgumentError(
-        'values',
-        `@grag/langchain: doEmbed on '${this.modelId}': values must be an array of strings.`,
-      );
-    }
+    assertEmbedValues(values, '@grag/langchain', this.modelId);
     const what = `embedding call to model '${this.modelId}'`;
-    const embeddings: Float32Array[] = [];
     // Callers split by maxBatchSize (embedAll does); a larger call is split here rather than refused.
-    for (let start = 0; start < values.length; start += this.maxBatchSize) {
-      if (signal?.aborted) throw abortError(what, signal);
-      const batch = values.slice(start, start + this.maxBatchSize);
-      let vectors: unknown;
-      try {
-        vectors = await abortable(this.embeddings.embedDocuments(batch), signal, what);
-      } catch (error) {
-        throw callFailure(what, error, signal);
-      }
-      embeddings.push(...this.#check(vectors, batch.length, start, what));
-    }
+    const { embeddings } = await embedInBatches(
+      values,
+      this.maxBatchSize,
+      async (batch, start) => {
+        let vectors: unknown;
+        try {
+          vectors = await abortable(this.embeddings.embedDocuments(batch), signal, what);
+        } catch (error) {
+          throw callFailure(what, error, signal);
+        }
+        return { embeddings: this.#check(vectors, batch.length, start, what) };
+      },
+      { abortSignal: signal, aborted: () => abortError(what, signal!) },
+    );
     if (signal?.aborted) throw abortError(what, signal);
     return { embeddings };
   }
@@ -197,20 +195,22 @@ export async function probeLangChainEmbeddings(
   checkEmbeddings(embeddings, 'probeLangChainEmbeddings');
   const modelId = rest.modelId ?? inferModelId(embeddings);
   const what = `dimension probe of embedding model '${modelId}'`;
-  if (abortSignal?.aborted) throw abortError(what, abortSignal);
-  let probe: unknown;
-  try {
-    probe = await abortable(embeddings.embedDocuments([DIMENSION_PROBE_TEXT]), abortSignal, what);
-  } catch (error) {
-    throw callFailure(what, error, abortSignal);
-  }
-  const first = Array.isArray(probe) ? (probe[0] as unknown) : undefined;
-  const length = Array.isArray(first) || ArrayBuffer.isView(first) ? (first as ArrayLike<number>).length : 0;
-  if (length === 0) {
-    throw new ProviderError(
-      rest.provider ?? PROVIDER,
-      `@grag/langchain: ${what} answered ${describe(probe)}, not a vector — pass \`dimensions\` to fromLangChainEmbeddings instead.`,
-    );
-  }
+  const length = await probeVectorLength(
+    (): Promise<unknown> => abortable(embeddings.embedDocuments([DIMENSION_PROBE_TEXT]), abortSignal, what),
+    {
+      abortSignal,
+      aborted: () => abortError(what, abortSignal!),
+      failure: (error) => callFailure(what, error, abortSignal),
+      lengthOf: (probe) => {
+        const first = Array.isArray(probe) ? (probe[0] as unknown) : undefined;
+        return Array.isArray(first) || ArrayBuffer.isView(first) ? (first as ArrayLike<number>).length : 0;
+      },
+      none: (probe) =>
+        new ProviderError(
+          rest.provider ?? PROVIDER,
+          `@grag/langchain: ${what} answered ${describe(probe)}, not a vector — pass \`dimensions\` to fromLangChainEmbeddings instead.`,
+        ),
+    },
+  );
   return fromLangChainEmbeddings(embeddings, { ...rest, dimensions: length });
 }

@@ -3,6 +3,7 @@
  * grag's errors. Internal; not exported from the package entry.
  */
 import { AbortError, GragError, ProviderError } from '@grag/core';
+import { isRetryableStatus } from '@grag/core/kit';
 
 /** Provider name of the LangChain adapters in errors, fingerprints and the meter. */
 export const PROVIDER = 'langchain';
@@ -76,8 +77,7 @@ export function callFailure(what: string, error: unknown, signal: AbortSignal | 
   if (signal?.aborted) return abortError(what, signal);
   if (GragError.isInstance(error)) return error;
   const status = statusOf(error);
-  const retryable =
-    status !== undefined && (status === 408 || status === 409 || status === 429 || status >= 500);
+  const retryable = status !== undefined && isRetryableStatus(status);
   return new ProviderError(
     PROVIDER,
     `@grag/langchain: ${what} failed${status !== undefined ? ` (HTTP ${status})` : ''}: ${firstLine(error)} — check the LangChain model's settings (API key, model name, endpoint); its own retries (maxRetries) are spent.`,

@@ -4,7 +4,6 @@ import {
   BM25_DEFAULTS,
   Bm25Index,
   defineMethod,
-  indexProviders,
   openMethodIndex,
   prepareUpdate,
   RETRIEVE_OPTION_KEYS,
@@ -18,11 +17,11 @@ import {
   BASELINE_TASKS,
   type Bm25RagIndex,
   headerOf,
-  loadUnits,
+  loadBaseIndex,
   rankDepth,
   retrievalFrom,
   saveUnits,
-  toUnits,
+  startBaselineBuild,
 } from './units.js';
 import { changeUnits, reportOf } from './update.js';
 
@@ -49,17 +48,9 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
     resolve: (caller, options) =>
       resolveCheckedOptions(caller, { defaults, rules: BM25_RULES }, settings.defaults, options),
     async build(docs, ctx, opts) {
-      const rt = startBuild(ctx);
-      const { chunks, texts } = await rt.stage('chunk', () => toUnits(docs, ctx, opts));
-      const bm25 = await rt.stage('bm25', () => bm25Of(texts, opts), { checkpoint: false });
-      return {
-        providers: indexProviders(ctx),
-        options: opts,
-        documents: docs.map((d) => d.id),
-        chunks,
-        texts,
-        bm25,
-      };
+      const { rt, base } = await startBaselineBuild(docs, ctx, opts);
+      const bm25 = await rt.stage('bm25', () => bm25Of(base.texts, opts), { checkpoint: false });
+      return { ...base, bm25 };
     },
     async update(index, change, baseCtx, options) {
       // The kept state is the document ids, which every BM25 index has: the refusal never happens.
@@ -102,15 +93,8 @@ export function createBm25Rag(settings: Bm25RagSettings = {}): Method<Bm25RagInd
         ...format,
         params: (saved) => resolveCheckedOptions(`${name} load`, { defaults, rules: BM25_RULES }, saved),
       });
-      const { chunks, texts, documents } = await loadUnits(opened);
-      return {
-        providers: opened.providers,
-        options: opened.params,
-        documents,
-        chunks,
-        texts,
-        bm25: bm25Of(texts, opened.params),
-      };
+      const base = await loadBaseIndex(opened);
+      return { ...base, bm25: bm25Of(base.texts, base.options) };
     },
   });
 }

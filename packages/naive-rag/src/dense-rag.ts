@@ -13,7 +13,6 @@ import {
   assertKnownOptions,
   defineMethod,
   flatIndexFactory,
-  indexProviders,
   keptFitNote,
   type MethodIndexFormat,
   openMethodIndex,
@@ -33,11 +32,11 @@ import {
   type DenseRagIndex,
   headerOf,
   lexicalFor,
-  loadUnits,
+  loadBaseIndex,
   rankDepth,
   retrievalFrom,
   saveUnits,
-  toUnits,
+  startBaselineBuild,
 } from './units.js';
 import { changeUnits, reportOf } from './update.js';
 
@@ -75,8 +74,8 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
         options,
       ),
     async build(docs, ctx, opts) {
-      const rt = startBuild(ctx);
-      const { chunks, texts } = await rt.stage('chunk', () => toUnits(docs, ctx, opts));
+      const { rt, base } = await startBaselineBuild(docs, ctx, opts);
+      const { texts } = base;
       const { embedder } = ctx;
       if (isFittableEmbedder(embedder)) {
         await rt.stage('fit', () => embedder.fit(texts), { checkpoint: false });
@@ -87,16 +86,7 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
         () => indexVectors(ctx.vectorIndex, embeddings, { dimensions: embedder.dimensions }),
         { checkpoint: false },
       );
-      return {
-        providers: indexProviders(ctx),
-        options: opts,
-        documents: docs.map((d) => d.id),
-        chunks,
-        texts,
-        vectors,
-        embeddings,
-        ...lexicalFor(texts, opts),
-      };
+      return { ...base, vectors, embeddings, ...lexicalFor(texts, opts) };
     },
     update: (index, change, baseCtx, options) => updateDense(name, index, change, baseCtx, options),
     async retrieve(index, query, options) {
@@ -251,7 +241,8 @@ async function loadDense(
         saved,
       ),
   });
-  const { chunks, texts, documents } = await loadUnits(opened);
+  const base = await loadBaseIndex(opened);
+  const { chunks, texts, options } = base;
   const vectors = opened.collections.includes(CHUNK_COLLECTION)
     ? await opened.vectorCollection(CHUNK_COLLECTION, chunks.length)
     : await opened.vectors('vectors.bin', chunks.length);
@@ -259,13 +250,8 @@ async function loadDense(
   const embeddings = opened.names.includes(EMBEDDINGS_FILE)
     ? await opened.float32Rows(EMBEDDINGS_FILE, chunks.length)
     : undefined;
-  const options = opened.params;
   return {
-    providers: opened.providers,
-    options,
-    documents,
-    chunks,
-    texts,
+    ...base,
     vectors,
     ...(embeddings ? { embeddings } : {}),
     ...lexicalFor(texts, options),

@@ -14,18 +14,20 @@ import {
 } from '@grag/core';
 import {
   Bm25Index,
-  chunkCorpus,
+  type BuildRuntime,
   chunkItem,
   chunkSchema,
   type IndexProviders,
   type IndexWriter,
+  indexProviders,
   type MethodIndexFormat,
   type MethodIndexHeader,
   type OpenedIndex,
   packContext,
   rankDepthFor,
+  startBuild,
+  titledChunks,
   v,
-  withTitle,
 } from '@grag/core/kit';
 
 import type { Bm25RagOptions, ChunkingOptions, DenseRagOptions } from './options.js';
@@ -90,15 +92,13 @@ export function unitsOf(
   ctx: Pick<BuildContext, 'tokenizer'>,
   options: ChunkingOptions,
 ): { chunks: Chunk[]; texts: string[] } {
-  const titles = new Map(docs.map((d) => [d.id, d.title]));
-  const chunks = chunkCorpus(docs, {
+  return titledChunks(docs, {
     chunking: options.chunking,
     chunkSize: options.chunkSize,
     overlap: options.overlap,
     tokenizer: ctx.tokenizer,
+    includeTitle: options.includeTitle,
   });
-  const texts = chunks.map((chunk) => withTitle(chunk.text, titles.get(chunk.docId), options.includeTitle));
-  return { chunks, texts };
 }
 
 export function retrievalFrom<O>(
@@ -163,11 +163,33 @@ export const documentsOf = (chunks: readonly Chunk[]): string[] => [...new Set(c
 export const saveUnits = <O>(index: BaseIndex<O>, out: IndexWriter) =>
   out.json(UNITS_FILE, { chunks: index.chunks, texts: index.texts, documents: index.documents });
 
-export async function loadUnits<P, S>(
-  opened: OpenedIndex<P, S>,
-): Promise<{ chunks: Chunk[]; texts: string[]; documents: string[] }> {
+/** The parts every baseline index has, read back from an opened index (its units file and manifest). */
+export async function loadBaseIndex<P, S>(opened: OpenedIndex<P, S>): Promise<BaseIndex<P>> {
   const { chunks, texts, documents } = await opened.json(UNITS_FILE, unitsSchema);
-  return { chunks, texts, documents: documents ?? documentsOf(chunks) };
+  return {
+    providers: opened.providers,
+    options: opened.params,
+    documents: documents ?? documentsOf(chunks),
+    chunks,
+    texts,
+  };
+}
+
+/**
+ * The start of a baseline build: a fresh build runtime, its `chunk` stage, and the parts every
+ * baseline index has.
+ */
+export async function startBaselineBuild<O extends ChunkingOptions>(
+  docs: Document[],
+  ctx: BuildContext,
+  options: O,
+): Promise<{ rt: BuildRuntime; base: BaseIndex<O> }> {
+  const rt = startBuild(ctx);
+  const { chunks, texts } = await rt.stage('chunk', () => toUnits(docs, ctx, options));
+  return {
+    rt,
+    base: { providers: indexProviders(ctx), options, documents: docs.map((d) => d.id), chunks, texts },
+  };
 }
 
 /** The task contracts a baseline calls: none. */

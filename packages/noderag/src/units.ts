@@ -10,7 +10,7 @@ import {
   type SemanticUnitRecord,
 } from '@grag/core';
 import { cleanEntityName, type LinkableItem, linkEntities, normalizeEntityName } from '@grag/core/graph';
-import { chunkCorpus, withTitle } from '@grag/core/kit';
+import { titledChunks } from '@grag/core/kit';
 import { HeteroGraph } from '@grag/heterograph';
 import type { NodeRagOptions } from './options.js';
 import type { NodeRagLinkingStats } from './types.js';
@@ -29,15 +29,14 @@ export function textUnits(
   if (docs.length === 0) {
     throw new InvalidArgumentError('docs', 'noderag build: the corpus is empty; pass at least one document.');
   }
-  const titles = new Map(docs.map((d) => [d.id, d.title]));
-  const chunks = chunkCorpus(docs, {
+  return titledChunks(docs, {
     chunking: o.chunking,
     chunkSize: o.chunkSize,
     overlap: o.overlap,
     tokenizer: ctx.tokenizer,
+    includeTitle: o.includeTitle,
+    titleOf: (doc) => doc.title?.trim(),
   });
-  const texts = chunks.map((chunk) => withTitle(chunk.text, titles.get(chunk.docId)?.trim(), o.includeTitle));
-  return { chunks, texts };
 }
 
 /**

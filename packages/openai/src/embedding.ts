@@ -6,6 +6,7 @@ import {
   InvalidArgumentError,
   ProviderError,
 } from '@grag/core';
+import { assertEmbedValues, embeddingBatches, positiveIntegerSetting } from '@grag/core/kit';
 import type OpenAI from 'openai';
 import {
   assertModelId,
@@ -53,13 +54,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function positiveInteger(name: string, value: number, modelId: string): number {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new InvalidArgumentError(
-      name,
-      `@grag/openai: embedding('${modelId}'): ${name} must be a positive integer, got ${value}.`,
-    );
-  }
-  return value;
+  return positiveIntegerSetting(name, value, `@grag/openai: embedding('${modelId}')`);
 }
 
 /**
@@ -112,19 +107,11 @@ export class OpenAIEmbedder implements Embedder {
    */
   async doEmbed(options: EmbedCallOptions): Promise<EmbedResult> {
     const { values, abortSignal } = options;
-    if (!Array.isArray(values) || values.some((v) => typeof v !== 'string')) {
-      throw new InvalidArgumentError(
-        'values',
-        `@grag/openai: doEmbed on '${this.modelId}': values must be an array of strings.`,
-      );
-    }
+    assertEmbedValues(values, '@grag/openai', this.modelId);
     if (abortSignal?.aborted) throw this.#aborted(abortSignal);
     if (values.length === 0) return { embeddings: [], usage: { tokens: 0 } };
 
-    const batches: string[][] = [];
-    for (let i = 0; i < values.length; i += this.maxBatchSize) {
-      batches.push(values.slice(i, i + this.maxBatchSize));
-    }
+    const batches = embeddingBatches(values, this.maxBatchSize);
     if (batches.length === 1) return this.#embedBatch(batches[0]!, abortSignal);
 
     // One failed batch cancels its siblings; the first error is the one reported.

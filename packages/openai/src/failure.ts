@@ -2,6 +2,7 @@
  * What went wrong with one attempt of a request, classified: retryable or not, the HTTP status,
  * the delay a server asked for, a one-line reason and what the user can do about it.
  */
+import { isRetryableStatus, oneLine, statusHint } from '@grag/core/kit';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 
 /** Names the call in error messages. */
@@ -10,10 +11,8 @@ export interface CallTarget {
   modelId: string;
 }
 
-/** HTTP statuses worth retrying: request timeout, conflict (lock timeout), rate limit, server errors. */
-export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 409 || status === 429 || status >= 500;
-}
+/** HTTP statuses worth retrying: request timeout, conflict (lock timeout), rate limit, server errors (core's). */
+export { isRetryableStatus };
 
 /**
  * The delay a server asks for in `retry-after-ms` (milliseconds) or `Retry-After` (seconds or an
@@ -48,35 +47,29 @@ export interface Failure {
   cause: unknown;
 }
 
-/** @internal `text` on one line, cut to `max` characters. */
-export function oneLine(text: string, max = 240): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
+/** @internal `text` on one line, cut to `max` characters (core's). */
+export { oneLine };
 
 /** @internal `@grag/openai: <kind> request for model '<id>'`, the start of every message. */
 export function label(target: CallTarget): string {
   return `@grag/openai: ${target.kind} request for model '${target.modelId}'`;
 }
 
-function statusHint(status: number, target: CallTarget, code: string | null | undefined): string {
-  if (status === 401) return 'check OPENAI_API_KEY (or the apiKey setting of createOpenAI)';
-  if (status === 403) return 'check that the API key, organization and project may use this model';
-  if (status === 404) {
-    return 'check the model id and the baseURL (OpenAI-compatible servers usually serve under /v1)';
-  }
-  if (status === 413) return 'send fewer or shorter inputs (lower batchSize)';
+function hintOf(status: number, target: CallTarget, code: string | null | undefined): string {
   if (status === 429 && code === 'insufficient_quota') return 'the account is out of quota; check billing';
-  if (status === 429)
-    return 'lower concurrency or raise maxRetries, and check the rate limits of the account';
-  if (status === 400 || status === 422) {
-    return target.kind === 'chat'
-      ? 'check the request options; for a server that rejects response_format set jsonResponseFormat: false, for a model that needs max_completion_tokens set maxTokensParam'
-      : 'check the inputs (empty or over the token limit) and dimensions (set sendDimensions: false for servers that reject it)';
-  }
-  if (isRetryableStatus(status))
-    return 'the server is overloaded or failing; try again later or raise maxRetries';
-  return 'check the request and the server logs';
+  return statusHint(status, {
+    unauthorized: 'check OPENAI_API_KEY (or the apiKey setting of createOpenAI)',
+    forbidden: 'check that the API key, organization and project may use this model',
+    notFound: 'check the model id and the baseURL (OpenAI-compatible servers usually serve under /v1)',
+    tooLarge: 'send fewer or shorter inputs (lower batchSize)',
+    rateLimited: 'lower concurrency or raise maxRetries, and check the rate limits of the account',
+    badRequest:
+      target.kind === 'chat'
+        ? 'check the request options; for a server that rejects response_format set jsonResponseFormat: false, for a model that needs max_completion_tokens set maxTokensParam'
+        : 'check the inputs (empty or over the token limit) and dimensions (set sendDimensions: false for servers that reject it)',
+    overloaded: 'the server is overloaded or failing; try again later or raise maxRetries',
+    other: 'check the request and the server logs',
+  });
 }
 
 function serverMessage(error: APIError): string {
@@ -134,7 +127,7 @@ export function classify(
       status,
       retryAfterMs: parseRetryAfter(error.headers),
       reason: `failed with HTTP ${status}: ${serverMessage(error)}`,
-      hint: statusHint(status, target, error.code),
+      hint: hintOf(status, target, error.code),
       cause: error,
     };
   }

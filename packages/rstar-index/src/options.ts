@@ -150,3 +150,40 @@ export interface RStarNodeSnapshot {
   /** Child nodes, or entry ids at a leaf. */
   children: RStarNodeSnapshot[] | number[];
 }
+
+/**
+ * The parameters of an R*-tree as its options resolved them: what an {@link RStarTree} shows, and
+ * what its store works with. m and p are derived: m = ceil(minFill·M), at least 2 and at most M/2;
+ * p = round(reinsertFraction·M), at most M + 1 − m.
+ */
+export class RStarTreeParameters {
+  /** Dimensions of the main key space. */
+  readonly dimensions: number;
+  /** Dimensions of the label key space (0 without labels). */
+  readonly labelDimensions: number;
+  /** Maximum children per node (M). */
+  readonly nodeCapacity: number;
+  /** Minimum children per non-root node (m). */
+  readonly minEntries: number;
+  /** Children removed by one forced reinsertion (p). */
+  readonly reinsertCount: number;
+  /** Key space the clustering heuristics use. */
+  readonly clusterOn: ClusterOn;
+  /** Packing used by `finish()`. */
+  readonly bulkLoad: BulkLoad;
+  /** Coordinate storage. */
+  readonly ArrayType: CoordinateArrayType;
+
+  /** @param o validated options (see `resolveTreeOptions`). */
+  constructor(o: RStarTreeOptions) {
+    this.dimensions = o.dimensions;
+    this.labelDimensions = o.labelDimensions;
+    this.nodeCapacity = o.nodeCapacity;
+    const M = o.nodeCapacity;
+    this.minEntries = Math.min(Math.floor(M / 2), Math.max(2, Math.ceil(o.minFill * M)));
+    this.reinsertCount = Math.min(Math.round(o.reinsertFraction * M), M + 1 - this.minEntries);
+    this.clusterOn = o.clusterOn;
+    this.bulkLoad = o.bulkLoad;
+    this.ArrayType = o.ArrayType;
+  }
+}

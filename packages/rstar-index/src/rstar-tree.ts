@@ -2,18 +2,16 @@ import { InvalidArgumentError, StateError } from '@grag/core';
 import { bulkLoad } from './bulk-load.js';
 import { loadTree, saveTree } from './format.js';
 import { condense, insertItem } from './insert.js';
-import type {
-  BoxView,
-  BulkLoad,
-  ClusterOn,
-  CoordinateArrayType,
-  LabelQuery,
-  NeighborOptions,
-  QueryOptions,
-  RStarNodeSnapshot,
-  RStarTreeOptions,
-  TraversalHit,
-  TraverseOptions,
+import {
+  type BoxView,
+  type LabelQuery,
+  type NeighborOptions,
+  type QueryOptions,
+  type RStarNodeSnapshot,
+  type RStarTreeOptions,
+  RStarTreeParameters,
+  type TraversalHit,
+  type TraverseOptions,
 } from './options.js';
 import { dominating, fillView, neighbors, newView, search, snapshot, traverseFrom } from './queries.js';
 import { REMOVED, STAGED, TreeStore } from './store.js';
@@ -41,23 +39,7 @@ import { requireFinished, resolveTreeOptions, writeEntry } from './validate.js';
  * tree.dominating([0.5, 0.5]); // [1]: every coordinate >= the query's
  * ```
  */
-export class RStarTree {
-  /** Dimensions of the main key space. */
-  readonly dimensions: number;
-  /** Dimensions of the label key space (0 without labels). */
-  readonly labelDimensions: number;
-  /** Maximum children per node (M). */
-  readonly nodeCapacity: number;
-  /** Minimum children per non-root node (m). */
-  readonly minEntries: number;
-  /** Children removed by one forced reinsertion (p). */
-  readonly reinsertCount: number;
-  /** Key space the clustering heuristics use. */
-  readonly clusterOn: ClusterOn;
-  /** Packing used by `finish()`. */
-  readonly bulkLoad: BulkLoad;
-  /** Coordinate storage. */
-  readonly ArrayType: CoordinateArrayType;
+export class RStarTree extends RStarTreeParameters {
   /** Entries, nodes and scratch buffers. */
   private readonly store: TreeStore;
 
@@ -66,16 +48,9 @@ export class RStarTree {
    * @throws InvalidArgumentError when an option is out of range.
    */
   constructor(options: Partial<RStarTreeOptions> & { dimensions: number }) {
-    const t = new TreeStore(resolveTreeOptions(options));
-    this.store = t;
-    this.dimensions = t.dimensions;
-    this.labelDimensions = t.labelDimensions;
-    this.nodeCapacity = t.nodeCapacity;
-    this.minEntries = t.minEntries;
-    this.reinsertCount = t.reinsertCount;
-    this.clusterOn = t.clusterOn;
-    this.bulkLoad = t.bulkLoad;
-    this.ArrayType = t.ArrayType;
+    const o = resolveTreeOptions(options);
+    super(o);
+    this.store = new TreeStore(o);
   }
 
   /** Number of entries held (added or inserted, and not removed). */

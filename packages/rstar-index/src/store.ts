@@ -7,7 +7,7 @@
  * labelDimensions`; node `n` holds its children (entry ids at a leaf, node ids above) at
  * `nodeChildren[n·slots ..]`, `slots = M + 1` so a node can hold one overflowing child.
  */
-import type { BulkLoad, ClusterOn, CoordinateArrayType, RStarTreeOptions } from './options.js';
+import { type RStarTreeOptions, RStarTreeParameters } from './options.js';
 
 /** Coordinate storage. */
 export type Coords = Float64Array | Float32Array;
@@ -18,18 +18,7 @@ export const STAGED = -2;
 export const REMOVED = -1;
 
 /** Everything an `RStarTree` holds; the tree's modules read and change it directly. */
-export class TreeStore {
-  readonly dimensions: number;
-  readonly labelDimensions: number;
-  /** Maximum children per node (M). */
-  readonly nodeCapacity: number;
-  /** Minimum children per non-root node (m). */
-  readonly minEntries: number;
-  /** Children removed by one forced reinsertion (p). */
-  readonly reinsertCount: number;
-  readonly clusterOn: ClusterOn;
-  readonly bulkLoad: BulkLoad;
-  readonly ArrayType: CoordinateArrayType;
+export class TreeStore extends RStarTreeParameters {
   readonly minFill: number;
   readonly reinsertFraction: number;
 
@@ -76,17 +65,10 @@ export class TreeStore {
 
   /** @param o validated options (see `resolveTreeOptions`). */
   constructor(o: RStarTreeOptions) {
-    this.dimensions = o.dimensions;
-    this.labelDimensions = o.labelDimensions;
-    this.nodeCapacity = o.nodeCapacity;
+    super(o);
     this.minFill = o.minFill;
     this.reinsertFraction = o.reinsertFraction;
-    this.clusterOn = o.clusterOn;
-    this.bulkLoad = o.bulkLoad;
-    this.ArrayType = o.ArrayType;
     const M = o.nodeCapacity;
-    this.minEntries = Math.min(Math.floor(M / 2), Math.max(2, Math.ceil(o.minFill * M)));
-    this.reinsertCount = Math.min(Math.round(o.reinsertFraction * M), M + 1 - this.minEntries);
     this.D = o.dimensions + o.labelDimensions;
     this.stride = 2 * this.D;
     this.slots = M + 1;

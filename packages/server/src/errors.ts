@@ -1,5 +1,6 @@
 /** HTTP errors: one JSON shape, the right status, one line, never a stack. */
 import { AbortError, GragError, InvalidArgumentError, ModelOutputError, ProviderError } from '@grag/core';
+import { oneLine as oneLineOf } from '@grag/core/kit';
 import type { ErrorBody } from './types.js';
 
 /** Status codes the server answers errors with. */
@@ -24,8 +25,7 @@ export function badRequest(message: string): HttpError {
 
 /** `text` on one line (an error message shown to a client must not carry a multi-line dump). */
 export function oneLine(text: string, max = 500): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return oneLineOf(text, max);
 }
 
 /**

@@ -9,6 +9,7 @@ import type { SourceLocation } from '@grag/core';
 import {
   decodeArrays,
   decompressed,
+  keyedTable,
   type OpenedIndex,
   packLists,
   type Schema,
@@ -41,36 +42,17 @@ export const graphTablesSchema: Schema<GraphTables> = v.object({
   locations: v.array(sourceLocationSchema),
 });
 
-/** Positions of values in a table built as they are first met. */
-function table<T>(key: (value: T) => string = String): { values: T[]; at: (value: T) => number } {
-  const values: T[] = [];
-  const index = new Map<string, number>();
-  return {
-    values,
-    at: (value) => {
-      const k = key(value);
-      let i = index.get(k);
-      if (i === undefined) {
-        i = values.length;
-        index.set(k, i);
-        values.push(value);
-      }
-      return i;
-    },
-  };
-}
-
 /** `graph` as format 3 stores it: its string tables and its edges as typed arrays. */
 export function storedGraph(graph: SgGraph): { tables: GraphTables; arrays: Record<string, StoredArray> } {
-  const relations = table<string>();
-  const chunks = table<string>();
-  const docs = table<string>();
-  const locations = table<SourceLocation>((l) => JSON.stringify(l));
+  const relations = keyedTable<string>(String);
+  const chunks = keyedTable<string>(String);
+  const docs = keyedTable<string>(String);
+  const locations = keyedTable<SourceLocation>((l) => JSON.stringify(l));
   const { edges } = graph;
-  const facts = packLists(edges.map((e) => e.facts.map((f) => relations.at(f.relation))));
-  const chunkLists = packLists(edges.map((e) => e.chunkIds.map(chunks.at)));
-  const docLists = packLists(edges.map((e) => e.docIds.map(docs.at)));
-  const locationLists = packLists(edges.map((e) => (e.locations ?? []).map(locations.at)));
+  const facts = packLists(edges.map((e) => e.facts.map((f) => relations.ref(f.relation))));
+  const chunkLists = packLists(edges.map((e) => e.chunkIds.map(chunks.ref)));
+  const docLists = packLists(edges.map((e) => e.docIds.map(docs.ref)));
+  const locationLists = packLists(edges.map((e) => (e.locations ?? []).map(locations.ref)));
   return {
     tables: {
       ids: graph.ids,

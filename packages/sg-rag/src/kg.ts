@@ -1,6 +1,6 @@
 import { type Chunk, type GraphExtraction, InvalidArgumentError, type SourceLocation } from '@grag/core';
 import { KnowledgeGraphBuilder } from '@grag/core/graph';
-import { uniqueLocations } from '@grag/core/kit';
+import { stringTable, uniqueLocations } from '@grag/core/kit';
 
 /** One fact of a knowledge graph: `head --relation--> tail`. */
 export interface Triple {
@@ -87,17 +87,7 @@ export function graphFromTriples(
   entityText: ReadonlyMap<string, string> = new Map(),
   relationText: ReadonlyMap<string, string> = new Map(),
 ): { graph: SgGraph; skippedSelfLoops: number } {
-  const index = new Map<string, number>();
-  const ids: string[] = [];
-  const node = (id: string): number => {
-    let i = index.get(id);
-    if (i === undefined) {
-      i = ids.length;
-      index.set(id, i);
-      ids.push(id);
-    }
-    return i;
-  };
+  const { strings: ids, ref: node } = stringTable();
   const edges: SgEdge[] = [];
   const byPair = new Map<string, number>();
   let skippedSelfLoops = 0;

@@ -15,4 +15,11 @@ export {
   semanticChunkDocuments,
 } from './semantic.js';
 export { type Span, splitSentences } from './sentences.js';
-export { type ChunkingMode, chunkCorpus, documentChunk, documentUnits, withTitle } from './units.js';
+export {
+  type ChunkingMode,
+  chunkCorpus,
+  documentChunk,
+  documentUnits,
+  titledChunks,
+  withTitle,
+} from './units.js';

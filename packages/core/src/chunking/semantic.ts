@@ -2,6 +2,7 @@ import { InvalidArgumentError, ModelOutputError, throwIfAborted } from '../contr
 import { type Embedder, embedAll } from '../contracts/models.js';
 import type { Tokenizer } from '../contracts/tokenizer.js';
 import type { Chunk, Document } from '../contracts/types.js';
+import { stringTable } from '../string-table.js';
 import { cosineSimilarity } from '../vector/math.js';
 import { assertUniqueIds, type LocatedSpan, resolveTokenizer, splitResolved, toChunks } from './fixed.js';
 import { type TextRegion, textRegions } from './regions.js';
@@ -295,17 +296,7 @@ async function chunkAll(
   const { tokenizer, maxTokens, windowSize } = options;
 
   // Units and gap windows of every document; identical window texts are embedded once.
-  const values: string[] = [];
-  const valueIndex = new Map<string, number>();
-  const indexOf = (value: string): number => {
-    let index = valueIndex.get(value);
-    if (index === undefined) {
-      index = values.length;
-      values.push(value);
-      valueIndex.set(value, index);
-    }
-    return index;
-  };
+  const { strings: values, ref: indexOf } = stringTable();
   const plans = docs.map((doc) => {
     throwIfAborted(options.abortSignal);
     const regions = textRegions(doc, caller);

@@ -88,3 +88,22 @@ export function withTitle(text: string, title: string | undefined, include = tru
   const firstLine = /^\s*#*\s*(.*)/.exec(text)?.[1]?.trim();
   return firstLine === title.trim() ? text : `${title}\n${text}`;
 }
+
+/**
+ * `docs` chunked as `options` say ({@link chunkCorpus}), with the text each chunk is searched and
+ * shown by: its document's title (`titleOf`, by default `doc.title`) as a first line unless
+ * `includeTitle` is false ({@link withTitle}).
+ */
+export function titledChunks(
+  docs: readonly Document[],
+  options: Partial<ChunkOptions> & {
+    chunking?: ChunkingMode;
+    includeTitle: boolean;
+    titleOf?: (doc: Document) => string | undefined;
+  },
+): { chunks: Chunk[]; texts: string[] } {
+  const { includeTitle, titleOf = (doc) => doc.title, ...chunking } = options;
+  const titles = new Map(docs.map((d) => [d.id, titleOf(d)]));
+  const chunks = chunkCorpus(docs, chunking);
+  return { chunks, texts: chunks.map((c) => withTitle(c.text, titles.get(c.docId), includeTitle)) };
+}

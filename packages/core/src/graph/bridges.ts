@@ -20,13 +20,24 @@ export type BridgeOrder = 'coverage' | 'entry' | 'residual';
 /** The bridge orders, for option checks. */
 export const BRIDGE_ORDERS: readonly BridgeOrder[] = ['coverage', 'entry', 'residual'];
 
-/** Options of {@link expandBridges}. */
+/**
+ * Options of {@link expandBridges}; a method that exposes them takes `Required<BridgeOptions>`
+ * among its options and states its own defaults.
+ */
 export interface BridgeOptions {
-  /** Bridge chunks added behind each expanded chunk; 0 turns bridging off. */
+  /**
+   * Title bridges placed behind each of the first `bridgeSeeds` ranked chunks: the chunks of the
+   * documents whose title entities it names. 0: no bridge of either kind.
+   */
   bridges: number;
-  /** How many of the first ranked chunks are expanded. */
+  /** How many of the first ranked chunks get bridges. */
   bridgeSeeds: number;
-  /** How a seed's title-bridge candidates are ordered. @default 'coverage' */
+  /**
+   * How one seed's title-bridge candidates are ordered: `'coverage'` (most query entities in the
+   * candidate, then the entity named in fewest chunks), `'entry'` (its entry-point rank for the
+   * question first) or `'residual'` (its BM25 score for the question's terms the seed lacks first).
+   * @default 'coverage'
+   */
   bridgeOrder?: BridgeOrder;
   /**
    * Place a title bridge only when its entry-point rank (0-based, see `entryRank`) is below this;
@@ -35,13 +46,14 @@ export interface BridgeOptions {
   bridgeMaxRank?: number;
   /**
    * Mention bridges behind each seed, after its title bridges (needs `residual`): chunks among the
-   * first `mentionResidualRank` for the seed's residual query that name an entity of the seed named
-   * in at most `mentionSpread` chunks, in residual order. 0: off. @default 0
+   * first `mentionResidualRank` for the seed's residual query (the question's terms the seed does
+   * not contain) that name an entity of the seed named in at most `mentionSpread` chunks, in
+   * residual order. 0: off. @default 0
    */
   mentionBridges?: number;
-  /** Most chunks an entity shared with the seed may be named in. @default 5 */
+  /** Most chunks an entity shared by a seed and its mention bridge may be named in. @default 5 */
   mentionSpread?: number;
-  /** How deep in the seed's residual ranking mention bridges are looked for. @default 10 */
+  /** How many hits of the seed's residual query may become mention bridges. @default 10 */
   mentionResidualRank?: number;
 }
 
@@ -233,4 +245,49 @@ export function expandBridges(input: BridgeInput): { ranking: number[]; bridges:
     placed.add(leaf);
   }
   return { ranking: out, bridges };
+}
+
+/** What {@link placeBridges} reads. */
+export interface PlaceBridgesInput {
+  graph: EntityGraph;
+  /** Entity id → its document's first chunk; undefined for an index without entity linking (no bridges). */
+  home: ReadonlyMap<number, number> | undefined;
+  homes: readonly (string | undefined)[];
+  /** Chunks, best first. */
+  ranking: number[];
+  /** Graph ids of the query entities. */
+  queryIds: readonly number[];
+  /** The method's bridge options (every one set). */
+  options: Required<BridgeOptions>;
+  /** Every chunk in entry-point order for the query; asked for only when the options read it. */
+  entryRanking: () => Promise<readonly { id: number }[]> | readonly { id: number }[];
+  /** See {@link BridgeInput.residual}. */
+  residual: (seed: number) => readonly { id: number; score: number }[];
+}
+
+/**
+ * The bridge step of a query on a linked index: `ranking` with bridges placed behind its first
+ * chunks by {@link expandBridges}, or `ranking` itself when `options.bridges` is 0 or the index has
+ * no home chunks. The entry-point rank of every chunk (`entryRanking`) is asked for only when the
+ * bridge order (`'entry'`) or the threshold (`bridgeMaxRank`) reads it.
+ */
+export async function placeBridges(
+  input: PlaceBridgesInput,
+): Promise<{ ranking: number[]; bridges: Bridge[] }> {
+  const { options: o, ranking, home } = input;
+  if (o.bridges <= 0 || !home) return { ranking, bridges: [] };
+  const entryRank =
+    o.bridgeOrder === 'entry' || o.bridgeMaxRank > 0
+      ? new Map((await input.entryRanking()).map((h, rank) => [h.id, rank]))
+      : undefined;
+  return expandBridges({
+    graph: input.graph,
+    home,
+    homes: input.homes,
+    ranking,
+    queryIds: input.queryIds,
+    ...bridgeOptionsOf(o),
+    entryRank,
+    residual: input.residual,
+  });
 }

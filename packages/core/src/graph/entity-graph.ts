@@ -7,6 +7,7 @@
 
 import { UndirectedGraph } from 'graphology';
 import { IndexFormatError, InvalidArgumentError } from '../contracts/errors.js';
+import { stringTable } from '../string-table.js';
 
 /** {@link EntityGraph} as JSON-serializable data. */
 export interface EntityGraphData {
@@ -111,17 +112,7 @@ export class EntityGraph {
    * sentence adds 1 to their edge; an entity never links to itself.
    */
   static fromSentences(chunks: readonly (readonly (readonly string[])[])[]): EntityGraph {
-    const ids = new Map<string, number>();
-    const entities: string[] = [];
-    const idOf = (e: string): number => {
-      let id = ids.get(e);
-      if (id === undefined) {
-        id = entities.length;
-        ids.set(e, id);
-        entities.push(e);
-      }
-      return id;
-    };
+    const { strings: entities, ref: idOf } = stringTable();
     const weights = new Map<number, number>();
     const perChunk: number[][] = [];
     for (const sentences of chunks) {

@@ -20,6 +20,8 @@ export {
   bridgeOptionsOf,
   expandBridges,
   homeChunks,
+  type PlaceBridgesInput,
+  placeBridges,
 } from './bridges.js';
 export {
   type ChunkEntityGraph,
@@ -109,6 +111,7 @@ export {
 } from './local-search-ranking.js';
 export { cleanEntityName, normalizeEntityName } from './names.js';
 export {
+  assertPprOptions,
   PAGERANK_DEFAULTS,
   type PageRankOptions,
   PPR_DEFAULTS,
@@ -120,4 +123,5 @@ export {
   personalizedPageRank,
   personalizedPageRankCsr,
 } from './pagerank.js';
+export { type PprTransition, pprTransition } from './power-iteration.js';
 export { EntityVocabulary, withVocabularyMatches } from './vocabulary.js';

@@ -1,6 +1,7 @@
 import type { AbstractGraph } from 'graphology-types';
 import { ConvergenceError, InvalidArgumentError } from '../contracts/errors.js';
 import { type Csr, toCsr } from './csr.js';
+import { type PprTransition, powerIterate, pprTransition } from './power-iteration.js';
 
 /**
  * Options of {@link pageRank}: classic PageRank with a uniform teleport, run to convergence.
@@ -86,6 +87,13 @@ export interface PprOptions {
   weightAttribute: string | null;
   /** Update rule; see {@link PprUpdate}. @default 'paper' (NodeRAG §2.5) */
   update: PprUpdate;
+  /**
+   * Push mass only from the nodes that may hold it (the seeds and the nodes their walks reached):
+   * an iteration costs the out-edges of those nodes instead of a pass over every node and edge.
+   * Same arithmetic in the same order, so the scores are equal bit for bit; for shallow PPR from a
+   * few seeds on a large graph. @default false
+   */
+  activeSet: boolean;
 }
 
 /** Defaults of {@link personalizedPageRank}. */
@@ -96,6 +104,7 @@ export const PPR_DEFAULTS: PprOptions = {
   weighted: true,
   weightAttribute: 'weight',
   update: 'paper',
+  activeSet: false,
 };
 
 /**
@@ -131,13 +140,13 @@ export function pageRankCsr(csr: Csr, options: Partial<PageRankOptions> = {}): F
   if (n === 0) return new Float64Array(0);
   const uniform = new Float64Array(n).fill(1 / n);
   const run = powerIterate(
-    csr,
+    pprTransition(csr, o.weighted),
     uniform,
     uniform,
     1 - o.damping,
     o.maxIterations,
     o.tolerance,
-    o.weighted,
+    false,
     false,
   );
   if (o.tolerance > 0 && !run.converged) {
@@ -177,22 +186,16 @@ export function personalizedPageRank(
 /**
  * {@link personalizedPageRank} on a {@link Csr} with the personalization vector given over CSR
  * indices (length n, non-negative, normalized here to sum 1). Returns scores by CSR position.
+ * `transition` (from {@link pprTransition} on this CSR, with the same `weighted`) saves the pass
+ * that checks the edge weights when many queries run on one CSR.
  */
 export function personalizedPageRankCsr(
   csr: Csr,
   personalization: ArrayLike<number>,
-  options: Partial<PprOptions> = {},
+  options: Partial<PprOptions> & { transition?: PprTransition } = {},
 ): Float64Array {
   const o = { ...PPR_DEFAULTS, ...options };
-  checkProbability('teleport', o.teleport, 'personalizedPageRank');
-  checkCount('iterations', o.iterations, 'personalizedPageRank');
-  checkTolerance(o.tolerance, 'personalizedPageRank');
-  if (o.update !== 'paper' && o.update !== 'lazy') {
-    throw new InvalidArgumentError(
-      'options.update',
-      `personalizedPageRank: update must be 'paper' or 'lazy', got ${String(o.update)}.`,
-    );
-  }
+  assertPprOptions(o);
   const n = csr.nodeIds.length;
   if (personalization.length !== n) {
     throw new InvalidArgumentError(
@@ -221,8 +224,36 @@ export function personalizedPageRankCsr(
   }
   const p = new Float64Array(n);
   for (let i = 0; i < n; i++) p[i] = personalization[i]! / total;
-  return powerIterate(csr, p, p, o.teleport, o.iterations, o.tolerance, o.weighted, o.update === 'lazy')
-    .scores;
+  const transition = o.transition ?? pprTransition(csr, o.weighted);
+  if (transition.csr !== csr || transition.weighted !== o.weighted) {
+    throw new InvalidArgumentError(
+      'options.transition',
+      'personalizedPageRank: the transition was made for another CSR or weighting; ' +
+        'pass pprTransition(csr, weighted) of this CSR.',
+    );
+  }
+  const lazy = o.update === 'lazy';
+  return powerIterate(transition, p, p, o.teleport, o.iterations, o.tolerance, lazy, o.activeSet).scores;
+}
+
+/**
+ * The checks {@link personalizedPageRankCsr} makes of its options (teleport, iterations, tolerance,
+ * update), for a caller that refuses bad options before other work.
+ * @throws InvalidArgumentError naming the option out of range.
+ */
+export function assertPprOptions(
+  options: Pick<PprOptions, 'teleport' | 'iterations' | 'update'> & { tolerance?: number },
+): void {
+  const { teleport, iterations, tolerance = PPR_DEFAULTS.tolerance, update } = options;
+  checkProbability('teleport', teleport, 'personalizedPageRank');
+  checkCount('iterations', iterations, 'personalizedPageRank');
+  checkTolerance(tolerance, 'personalizedPageRank');
+  if (update !== 'paper' && update !== 'lazy') {
+    throw new InvalidArgumentError(
+      'options.update',
+      `personalizedPageRank: update must be 'paper' or 'lazy', got ${String(update)}.`,
+    );
+  }
 }
 
 /**
@@ -313,101 +344,4 @@ function checkTolerance(value: number, fn: string): void {
       `${fn}: tolerance must be finite and >= 0, got ${value}.`,
     );
   }
-}
-
-interface PowerRun {
-  scores: Float64Array;
-  iterations: number;
-  delta: number;
-  converged: boolean;
-}
-
-/**
- * Shared power iteration. `p` is the teleport distribution (sums to 1) and also receives dangling
- * mass; `start` is π(0). Push-style over out-edges, so no transpose is needed and nodes without
- * mass are skipped (cheap for shallow PPR).
- */
-function powerIterate(
-  csr: Csr,
-  p: Float64Array,
-  start: Float64Array,
-  teleport: number,
-  maxIterations: number,
-  tolerance: number,
-  weighted: boolean,
-  lazy: boolean,
-): PowerRun {
-  const { offsets, targets, weights, outWeight } = csr;
-  const n = csr.nodeIds.length;
-  const invOut = new Float64Array(n);
-  if (weighted) {
-    for (let e = 0; e < weights.length; e++) {
-      if (!(weights[e]! >= 0)) {
-        throw new InvalidArgumentError(
-          'graph',
-          `pageRank: an edge has weight ${weights[e]}; weighted PageRank needs non-negative weights ` +
-            '(pass { weighted: false } to ignore them).',
-        );
-      }
-    }
-    for (let u = 0; u < n; u++) invOut[u] = outWeight[u]! > 0 ? 1 / outWeight[u]! : 0;
-  } else {
-    for (let u = 0; u < n; u++) {
-      const degree = offsets[u + 1]! - offsets[u]!;
-      invOut[u] = degree > 0 ? 1 / degree : 0;
-    }
-  }
-  const walk = 1 - teleport;
-  let cur = Float64Array.from(start);
-  let next = new Float64Array(n);
-  let delta = Number.POSITIVE_INFINITY;
-  let iterations = 0;
-  let converged = false;
-  while (iterations < maxIterations) {
-    next.fill(0);
-    let dangling = 0;
-    // next ← Pᵀ·cur over non-dangling nodes; dangling mass is collected separately.
-    for (let u = 0; u < n; u++) {
-      const mass = cur[u]!;
-      if (mass === 0) continue;
-      const inv = invOut[u]!;
-      if (inv === 0) {
-        dangling += mass;
-        continue;
-      }
-      const share = mass * inv;
-      const end = offsets[u + 1]!;
-      if (weighted) {
-        for (let e = offsets[u]!; e < end; e++) next[targets[e]!]! += share * weights[e]!;
-      } else {
-        for (let e = offsets[u]!; e < end; e++) next[targets[e]!]! += share;
-      }
-    }
-    delta = 0;
-    if (lazy) {
-      // π ← α·π + (1 − α)·(Pᵀπ + dangling·p)
-      for (let i = 0; i < n; i++) {
-        const v = teleport * cur[i]! + walk * (next[i]! + dangling * p[i]!);
-        delta += Math.abs(v - cur[i]!);
-        next[i] = v;
-      }
-    } else {
-      // π ← α·p + (1 − α)·(Pᵀπ + dangling·p)
-      const restart = teleport + walk * dangling;
-      for (let i = 0; i < n; i++) {
-        const v = walk * next[i]! + restart * p[i]!;
-        delta += Math.abs(v - cur[i]!);
-        next[i] = v;
-      }
-    }
-    const swap = cur;
-    cur = next;
-    next = swap;
-    iterations++;
-    if (tolerance > 0 && delta <= tolerance) {
-      converged = true;
-      break;
-    }
-  }
-  return { scores: cur, iterations, delta, converged };
 }

@@ -1,4 +1,4 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { IndexFormatError, InvalidArgumentError } from '../contracts/errors.js';
 import type {
   Metric,
@@ -8,6 +8,7 @@ import type {
   VectorIndexOptions,
   VectorSearchOptions,
 } from '../contracts/vector.js';
+import { readIndexFile } from './index-file.js';
 
 /** Magic bytes at the start of a saved {@link FlatIndex}: ASCII `GRAGFLAT`. */
 export const FLAT_INDEX_MAGIC = 'GRAGFLAT';
@@ -342,17 +343,10 @@ export class FlatIndex implements VectorIndex {
 
   /** Load an index saved by {@link FlatIndex.save}. Throws `IndexFormatError` when the file is missing or not one. */
   static async load(path: string): Promise<FlatIndex> {
-    let bytes: Uint8Array;
-    try {
-      bytes = await readFile(path);
-    } catch (error) {
-      throw new IndexFormatError(
-        path,
-        undefined,
-        `FlatIndex.load: cannot read ${path} (it is written by FlatIndex.save); check the path or rebuild the index.`,
-        { cause: error },
-      );
-    }
+    const bytes = await readIndexFile(
+      path,
+      `FlatIndex.load: cannot read ${path} (it is written by FlatIndex.save); check the path or rebuild the index.`,
+    );
     return FlatIndex.fromBuffer(bytes, path);
   }
 

@@ -1,0 +1,84 @@
+/**
+ * The build skeleton of an index on core's {@link EntityGraph} (bridge-rag, E2GraphRAG): the corpus
+ * check, the documents' titles, the `entities` and `graph` stages, and what an update keeps.
+ */
+import { InvalidArgumentError } from './contracts/errors.js';
+import type { Document } from './contracts/types.js';
+import { type ChunkEntityGraph, chunkEntityGraph } from './graph/chunk-linking.js';
+import type { EntityExtractor } from './graph/entity-extractor.js';
+import type { BuildRuntime, StageOptions } from './runtime.js';
+
+/** What a build of an entity index keeps for its updates (saved with the index). */
+export interface EntityIndexKept {
+  /** Ids of the indexed documents in build order, blank ones included. */
+  documents: string[];
+  /** Document id → its title, for the documents that have one (entity linking reads them). */
+  titles: Record<string, string>;
+  /** Per chunk, per sentence: the entities as the extractor returned them. */
+  extracted: string[][][];
+  /** Per embedded item (chunk or tree node): its embedding, as the embedder returned it. */
+  embeddings: Float32Array[];
+}
+
+/**
+ * The documents of `docs` whose text is not blank.
+ * @throws InvalidArgumentError (`docs`) naming `name`'s build when the corpus is empty or every
+ * document is blank.
+ */
+export function nonBlankDocuments(name: string, docs: readonly Document[]): Document[] {
+  if (docs.length === 0) {
+    throw new InvalidArgumentError('docs', `${name} build: the corpus is empty; pass at least one document.`);
+  }
+  const kept = docs.filter((d) => d.text.trim() !== '');
+  if (kept.length === 0) {
+    throw new InvalidArgumentError('docs', `${name} build: every document is blank; pass some text.`);
+  }
+  return kept;
+}
+
+/** Document id → title, for the documents that have one. */
+export function titleRecord(docs: readonly Document[]): Record<string, string> {
+  const titles: Record<string, string> = {};
+  for (const d of docs) if (typeof d.title === 'string') titles[d.id] = d.title;
+  return titles;
+}
+
+/**
+ * The `entities` stage: the entities of each chunk's `text`, by sentence, one chunk at a time (the
+ * extractor is CPU-bound), each labelled by its `id` in progress and errors.
+ */
+export function entitiesStage(
+  rt: BuildRuntime,
+  extractor: EntityExtractor,
+  chunks: readonly { id: string; text: string }[],
+  options?: StageOptions,
+): Promise<string[][][]> {
+  return rt.stage(
+    'entities',
+    () =>
+      rt.map(chunks, (chunk) => extractor.extract(chunk.text), {
+        label: (chunk) => chunk.id,
+        unit: 'chunks',
+        concurrency: 1,
+        issues: () => undefined,
+      }),
+    options,
+  );
+}
+
+/**
+ * The `graph` stage of a build or an update: the chunks' extracted entities linked into one entity
+ * graph (across the corpus with `entityLinking`), titled by `titles` (document id → title); no model
+ * call.
+ */
+export function entityGraphStage(
+  rt: BuildRuntime,
+  extracted: readonly (readonly (readonly string[])[])[],
+  chunks: readonly { docId: string; text: string }[],
+  titles: ReadonlyMap<string, string | undefined>,
+  entityLinking: boolean,
+): Promise<ChunkEntityGraph> {
+  return rt.stage('graph', () => chunkEntityGraph({ extracted, chunks, titles, entityLinking }), {
+    checkpoint: false,
+  });
+}
