@@ -264,3 +264,38 @@ describe('a sentence set apart that introduces a place or a person by what it is
     ['Kestrel Motors was founded by a man; who was his wife?', 'Greta Dahlin'],
   ]);
 });
+
+const labels = [
+  entry(
+    'Lantern Works',
+    'Lantern Works is a British independent record label founded in 1994 by Sami Oduya. It was acquired by Crestline Music Group in 2011.',
+  ),
+  entry(
+    'Crestline Music Group',
+    'Crestline Music Group is an American music company founded in 1979 and headquartered in Nashville.',
+  ),
+  entry(
+    'The Salt Road',
+    'The Salt Road is a 2003 drama film directed by Corvin Ashdale. It premiered at the Harwick Film Festival.',
+  ),
+  entry(
+    'Harwick Film Festival',
+    'The Harwick Film Festival is an annual film festival held in Glasgow since 1987.',
+  ),
+  entry(
+    'Harbour Nights',
+    'Harbour Nights is a Danish crime drama television series that aired on DR1 from 2009 to 2014. It was created by Jens Voller.',
+  ),
+];
+
+describe('a participle clause asked at the end, and relations said in other words', () => {
+  expectAnswers(labels, [
+    // "held" is a participle too, though it does not end in -ed.
+    ['The Salt Road premiered at a festival held in which city?', 'Glasgow'],
+    // A bare "where" ends the clause: where the company found is based.
+    ['Lantern Works was bought by a company based where?', 'Nashville'],
+    // "bought" is "acquired", "broadcast" is "aired".
+    ['When was the company that bought Lantern Works founded?', '1979'],
+    ['Which channel broadcast Harbour Nights?', 'DR1'],
+  ]);
+});

@@ -31,7 +31,7 @@ export const GROUPS: readonly string[] = [
   'paint',
   'invent devise',
   'publish publication publisher',
-  'release premiere debut come_out air issue',
+  'release premiere debut come_out air issue broadcast',
   'record',
   'shoot shot',
   'perform sing play',
@@ -44,6 +44,7 @@ export const GROUPS: readonly string[] = [
   // Places and belonging.
   'locate situate lie sit base headquarter seat home host',
   'own belong possess owner ownership',
+  'acquire buy purchase take_over acquisition',
   'operate run manage',
   'cost price charge fare fee',
   'work employ serve',
