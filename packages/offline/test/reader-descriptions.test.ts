@@ -298,4 +298,14 @@ describe('a participle clause asked at the end, and relations said in other word
     ['When was the company that bought Lantern Works founded?', '1979'],
     ['Which channel broadcast Harbour Nights?', 'DR1'],
   ]);
+  // "her role as Ida Holm": the part she played.
+  expectAnswers(
+    [
+      entry(
+        'Maren Dulle',
+        'Maren Dulle (born 1970) is a Danish actress best known for her role as Ida Holm in the television series "Harbour Nights".',
+      ),
+    ],
+    [['Which character did Maren Dulle play in Harbour Nights?', 'Ida Holm']],
+  );
 });

@@ -34,7 +34,7 @@ export const GROUPS: readonly string[] = [
   'release premiere debut come_out air issue broadcast',
   'record',
   'shoot shot',
-  'perform sing play',
+  'perform sing play role',
   'star act appear feature cast',
   'translate',
   'illustrate draw',
