@@ -309,3 +309,17 @@ describe('a participle clause asked at the end, and relations said in other word
     [['Which character did Maren Dulle play in Harbour Nights?', 'Ida Holm']],
   );
 });
+
+describe('relations people say in other words', () => {
+  const notes = [
+    entry('Tomas Reyl', 'Tomas Reyl (born 1940) is an Ostish film director. He grew up in Pellin.'),
+    entry('Vesta Pictures', 'Vesta Pictures is a film studio in Veldra. Its chief executive is Oona Vale.'),
+    entry('Brook College', 'Brook College is a college in Dundee. Its principal is Fiona Marsh.'),
+  ];
+  expectAnswers(notes, [
+    // "raised" is "grew up"; a chief executive or a principal heads and leads.
+    ['Where was Tomas Reyl raised?', 'Pellin'],
+    ['Who heads Vesta Pictures?', 'Oona Vale'],
+    ['Who leads Brook College?', 'Fiona Marsh'],
+  ]);
+});

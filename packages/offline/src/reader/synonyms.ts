@@ -15,6 +15,7 @@ export const GROUPS: readonly string[] = [
   'marry wed marriage wedding spouse husband wife married',
   'divorce separate',
   'live reside dwell residence inhabit',
+  'grow_up raise bring_up upbringing',
   'move relocate emigrate immigrate settle',
   // Making things.
   'found establish set_up create form foundation founding co-found cofound incorporate',
@@ -25,8 +26,8 @@ export const GROUPS: readonly string[] = [
   'design architect plan',
   'write author pen novel novella poem memoir',
   'compose score',
-  'direct helm director head',
-  'lead chair captain',
+  'direct helm director',
+  'lead chair captain head leader chief_executive ceo president chairman chairwoman principal',
   'produce producer production',
   'paint',
   'invent devise',
