@@ -317,9 +317,9 @@ describe('relations people say in other words', () => {
     entry('Brook College', 'Brook College is a college in Dundee. Its principal is Fiona Marsh.'),
   ];
   expectAnswers(notes, [
-    // "raised" is "grew up"; a chief executive or a principal heads and leads.
+    // "raised" is "grew up"; a chief executive or a principal leads.
     ['Where was Tomas Reyl raised?', 'Pellin'],
-    ['Who heads Vesta Pictures?', 'Oona Vale'],
+    ['Who leads Vesta Pictures?', 'Oona Vale'],
     ['Who leads Brook College?', 'Fiona Marsh'],
   ]);
 });
