@@ -135,7 +135,7 @@ export const SECOND_SENSES: Readonly<Record<string, readonly string[]>> = {
   craft: ['make'],
   manage: ['lead'],
   keep: ['operate'],
-  head: ['operate'],
+  head: ['operate', 'lead'],
   skipper: ['lead'],
   // "What did she make out of oak?" asks what she built.
   make: ['build'],
