@@ -264,3 +264,62 @@ describe('a sentence set apart that introduces a place or a person by what it is
     ['Kestrel Motors was founded by a man; who was his wife?', 'Greta Dahlin'],
   ]);
 });
+
+const labels = [
+  entry(
+    'Lantern Works',
+    'Lantern Works is a British independent record label founded in 1994 by Sami Oduya. It was acquired by Crestline Music Group in 2011.',
+  ),
+  entry(
+    'Crestline Music Group',
+    'Crestline Music Group is an American music company founded in 1979 and headquartered in Nashville.',
+  ),
+  entry(
+    'The Salt Road',
+    'The Salt Road is a 2003 drama film directed by Corvin Ashdale. It premiered at the Harwick Film Festival.',
+  ),
+  entry(
+    'Harwick Film Festival',
+    'The Harwick Film Festival is an annual film festival held in Glasgow since 1987.',
+  ),
+  entry(
+    'Harbour Nights',
+    'Harbour Nights is a Danish crime drama television series that aired on DR1 from 2009 to 2014. It was created by Jens Voller.',
+  ),
+];
+
+describe('a participle clause asked at the end, and relations said in other words', () => {
+  expectAnswers(labels, [
+    // "held" is a participle too, though it does not end in -ed.
+    ['The Salt Road premiered at a festival held in which city?', 'Glasgow'],
+    // A bare "where" ends the clause: where the company found is based.
+    ['Lantern Works was bought by a company based where?', 'Nashville'],
+    // "bought" is "acquired", "broadcast" is "aired".
+    ['When was the company that bought Lantern Works founded?', '1979'],
+    ['Which channel broadcast Harbour Nights?', 'DR1'],
+  ]);
+  // "her role as Ida Holm": the part she played.
+  expectAnswers(
+    [
+      entry(
+        'Maren Dulle',
+        'Maren Dulle (born 1970) is a Danish actress best known for her role as Ida Holm in the television series "Harbour Nights".',
+      ),
+    ],
+    [['Which character did Maren Dulle play in Harbour Nights?', 'Ida Holm']],
+  );
+});
+
+describe('relations people say in other words', () => {
+  const notes = [
+    entry('Tomas Reyl', 'Tomas Reyl (born 1940) is an Ostish film director. He grew up in Pellin.'),
+    entry('Vesta Pictures', 'Vesta Pictures is a film studio in Veldra. Its chief executive is Oona Vale.'),
+    entry('Brook College', 'Brook College is a college in Dundee. Its principal is Fiona Marsh.'),
+  ];
+  expectAnswers(notes, [
+    // "raised" is "grew up"; a chief executive or a principal leads.
+    ['Where was Tomas Reyl raised?', 'Pellin'],
+    ['Who leads Vesta Pictures?', 'Oona Vale'],
+    ['Who leads Brook College?', 'Fiona Marsh'],
+  ]);
+});

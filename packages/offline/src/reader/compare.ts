@@ -95,7 +95,6 @@ export function chooseOption(
   if (question.tokens.some((t) => AGE_WORDS.test(t.normal)))
     for (const origin of ['born', 'found', 'build', 'open']) events.add(concept(origin));
   if (reading.since) events.add(concept(reading.since));
-  const measures = measuresAsked(question.tokens);
   events.delete(concept('be'));
   /** The value a phrase's sentences give: a year (birth; death; life span) or a number. */
   const dateOrNumberOf = (phrase: string, ownItemOnly = false) => {
@@ -156,7 +155,7 @@ export function chooseOption(
           }
         }
         // "It covers 84 km² and is 31 metres deep": the value next to the measure asked ("deeper").
-        const byMeasure = byTime ? -1 : nearestToMeasure(tokens, range, measures, at);
+        const byMeasure = byTime ? -1 : nearestToMeasure(tokens, range, measuresAsked(question.tokens), at);
         if (byMeasure >= 0 && values.length > 1) values.unshift(values.splice(byMeasure, 1)[0]!);
         // A sentence that dates several things ("A (born 1981) and B (born 1984)"): the value
         // nearest after the phrase's own mention is its own.

@@ -4,7 +4,7 @@
  * which band?"): the noun is found first, then the clause is asked of it.
  */
 import { spanText, type Token } from '../nlp.js';
-import { asksInside, isCapital, RELATIVE } from './decompose.js';
+import { asksInside, capitalise, isCapital, RELATIVE } from './decompose.js';
 
 /**
  * "Petra Lune married a composer who conducted which orchestra?": the wh-phrase inside a relative
@@ -19,7 +19,8 @@ export function askedRelative(
     const t = tokens[k]!;
     const head = tokens[k - 1]!;
     // "… directed by a man born in which city?": a participle opens the clause without "who".
-    const participle = t.pos === 'VERB' && /(ed|en)$|^born$/.test(t.normal);
+    // (An inflected form that is no -s or -ing form: "based", "held", "built", "born".)
+    const participle = t.pos === 'VERB' && t.normal !== t.lemma && !/(s|ing)$/.test(t.normal);
     // "… produced the debut album of which band?", "… written by a screenwriter of what
     // nationality?": the noun's owner or attribute is asked at the question's end.
     const ofAsked =
@@ -39,6 +40,9 @@ export function askedRelative(
     if (!asksInside(tokens, k + 1, end)) continue;
     let start = k - 1;
     while (start > 0 && /^(ADJ|NOUN)$/.test(tokens[start - 1]!.pos) && !isCapital(tokens[start - 1])) start--;
+    // "a TV series": a short capitalised modifier after a determiner.
+    if (start > 1 && /^\p{Lu}{2,4}$/u.test(tokens[start - 1]!.value) && tokens[start - 2]!.pos === 'DET')
+      start--;
     if (start > 0 && tokens[start - 1]!.pos === 'DET') start--;
     // The main clause before the noun must say something of it (a verb or a preposition).
     const verbal = (i: number): boolean =>
@@ -64,6 +68,10 @@ export function askedRelative(
           definite ? `${found} is the ${headPhrase} of which ${asked}?` : `What ${asked} is ${found}?`,
       };
     }
+    // "… a company based where?": where or when the found one was based.
+    const bareWh = /^(where|when)$/.test(tokens[end]!.normal) ? tokens[end]!.normal : null;
+    if (participle && bareWh)
+      return { first, ask: (found) => `${capitalise(bareWh)} was ${found} ${spanText(tokens, k, end - 1)}?` };
     const clause = participle ? `was ${spanText(tokens, k, end)}` : spanText(tokens, k + 1, end);
     // "who (later) became mayor of which city": the clause opens with its verb.
     const v = tokens[k + 1]!.pos === 'ADV' ? k + 2 : k + 1;
