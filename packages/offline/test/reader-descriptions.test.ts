@@ -323,3 +323,19 @@ describe('relations people say in other words', () => {
     ['Who leads Brook College?', 'Fiona Marsh'],
   ]);
 });
+
+describe('events, membership and adherence in other words', () => {
+  const notes = [
+    entry(
+      'Ostland',
+      'Ostland is a country in northern Europe. About 60% of its people adhere to the Ostish Church. Ostland is a member of the Northern Council.',
+    ),
+    entry('Veldra', 'Veldra is the capital of Ostland. The Great Fire of Veldra occurred in 1711.'),
+  ];
+  expectAnswers(notes, [
+    ['When did the Great Fire of Veldra happen?', '1711'],
+    ['When did the Great Fire of Veldra take place?', '1711'],
+    ['What percentage of people in Ostland follow the Ostish Church?', '60%'],
+    ['What organisation does Ostland belong to?', 'Northern Council'],
+  ]);
+});
