@@ -339,3 +339,24 @@ describe('events, membership and adherence in other words', () => {
     ['What organisation does Ostland belong to?', 'Northern Council'],
   ]);
 });
+
+describe('names with "of", and a people\'s name before a person noun', () => {
+  const notes = [
+    entry(
+      'Anna Holt',
+      'Anna Holt (born 1961) is an Ostish politician who has served as Minister of Culture since 2019.',
+    ),
+    entry(
+      'Jonas Berg',
+      'Jonas Berg (born 1992) is an Ostish footballer who plays as a striker for Port Kell Rovers.',
+    ),
+    entry('Mira Lund', 'Mira Lund is a Velish composer known for the opera "Salt Hymn".'),
+  ];
+  expectAnswers(notes, [
+    // "Minister of Culture" as a whole.
+    ['What position does Anna Holt hold?', 'Minister of Culture'],
+    // "an Ostish footballer": Ostish is where he is from, not the club.
+    ['What team does Jonas Berg play for?', 'Port Kell Rovers'],
+    ['What is Mira Lund known for?', 'Salt Hymn'],
+  ]);
+});
