@@ -367,39 +367,3 @@ export function typeFit(reading: QuestionReading, span: Span, tokens: readonly T
     }
   }
 }
-
-/**
- * The span `at` of sentence `index` with the names of its type coordinated with it ("A and B", "A,
- * B and C"), for a question asking for several ("Which rivers …"); null when none is.
- */
-export function coordinated(
-  ea: EntityAnalysis,
-  index: number,
-  at: { start: number; end: number },
-  reading: QuestionReading,
-): string | null {
-  const tokens = ea.analysis.tokens;
-  const all = sentenceSpans(ea, index, reading);
-  const type = all.find((y) => y.start === at.start)?.type;
-  const spans = all.filter((x) => x.type === type);
-  let start = at.start;
-  let end = at.end;
-  const joins = (from: number, to: number): boolean => {
-    if (to - from > 3) return false;
-    for (let k = from; k <= to; k++) if (!/^(and|the|a|an|,|&)$/.test(tokens[k]!.normal)) return false;
-    return true;
-  };
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const x of spans) {
-      if (x.end < start && joins(x.end + 1, start - 1) && x.end + 1 <= start - 1) {
-        start = x.start;
-        grew = true;
-      } else if (x.start > end && x.start - 1 >= end + 1 && joins(end + 1, x.start - 1)) {
-        end = x.end;
-        grew = true;
-      }
-    }
-  }
-  return start !== at.start || end !== at.end ? clean(spanText(tokens, start, end)) : null;
-}
