@@ -323,3 +323,40 @@ describe('relations people say in other words', () => {
     ['Who leads Brook College?', 'Fiona Marsh'],
   ]);
 });
+
+describe('events, membership and adherence in other words', () => {
+  const notes = [
+    entry(
+      'Ostland',
+      'Ostland is a country in northern Europe. About 60% of its people adhere to the Ostish Church. Ostland is a member of the Northern Council.',
+    ),
+    entry('Veldra', 'Veldra is the capital of Ostland. The Great Fire of Veldra occurred in 1711.'),
+  ];
+  expectAnswers(notes, [
+    ['When did the Great Fire of Veldra happen?', '1711'],
+    ['When did the Great Fire of Veldra take place?', '1711'],
+    ['What percentage of people in Ostland follow the Ostish Church?', '60%'],
+    ['What organisation does Ostland belong to?', 'Northern Council'],
+  ]);
+});
+
+describe('names with "of", and a people\'s name before a person noun', () => {
+  const notes = [
+    entry(
+      'Anna Holt',
+      'Anna Holt (born 1961) is an Ostish politician who has served as Minister of Culture since 2019.',
+    ),
+    entry(
+      'Jonas Berg',
+      'Jonas Berg (born 1992) is an Ostish footballer who plays as a striker for Port Kell Rovers.',
+    ),
+    entry('Mira Lund', 'Mira Lund is a Velish composer known for the opera "Salt Hymn".'),
+  ];
+  expectAnswers(notes, [
+    // "Minister of Culture" as a whole.
+    ['What position does Anna Holt hold?', 'Minister of Culture'],
+    // "an Ostish footballer": Ostish is where he is from, not the club.
+    ['What team does Jonas Berg play for?', 'Port Kell Rovers'],
+    ['What is Mira Lund known for?', 'Salt Hymn'],
+  ]);
+});

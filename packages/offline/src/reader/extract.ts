@@ -4,6 +4,7 @@
  * the question's words (read by meaning) and its novelty.
  */
 
+import type { EntityAnalysis } from '../entities.js';
 import { spanText } from '../nlp.js';
 import { isKindByWordNet } from '../wordnet.js';
 import { wordsOf } from '../words.js';
@@ -12,8 +13,9 @@ import { chooseOption, polarAnswer } from './compare.js';
 import { type QuestionCues, questionCues } from './cues.js';
 import { roleHeads } from './identity.js';
 import { isKindOf } from './meaning.js';
+import { clean, type QuestionReading } from './question.js';
 import { readSentence, scoreSpan } from './span-score.js';
-import { coordinated, NOT_NAME_TYPES, type Span, sentenceSpans } from './spans.js';
+import { NOT_NAME_TYPES, type Span, sentenceSpans } from './spans.js';
 import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
 
 /** Entity types that do not bridge two sentences (too common to mean the same thing). */
@@ -264,4 +266,40 @@ function pickBest(found: ReadonlyMap<string, Found>): Found | null {
     }
   }
   return best;
+}
+
+/**
+ * The span `at` of sentence `index` with the names of its type coordinated with it ("A and B", "A,
+ * B and C"), for a question asking for several ("Which rivers …"); null when none is.
+ */
+function coordinated(
+  ea: EntityAnalysis,
+  index: number,
+  at: { start: number; end: number },
+  reading: QuestionReading,
+): string | null {
+  const tokens = ea.analysis.tokens;
+  const all = sentenceSpans(ea, index, reading);
+  const type = all.find((y) => y.start === at.start)?.type;
+  const spans = all.filter((x) => x.type === type);
+  let start = at.start;
+  let end = at.end;
+  const joins = (from: number, to: number): boolean => {
+    if (to - from > 3) return false;
+    for (let k = from; k <= to; k++) if (!/^(and|the|a|an|,|&)$/.test(tokens[k]!.normal)) return false;
+    return true;
+  };
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const x of spans) {
+      if (x.end < start && joins(x.end + 1, start - 1) && x.end + 1 <= start - 1) {
+        start = x.start;
+        grew = true;
+      } else if (x.start > end && x.start - 1 >= end + 1 && joins(end + 1, x.start - 1)) {
+        end = x.end;
+        grew = true;
+      }
+    }
+  }
+  return start !== at.start || end !== at.end ? clean(spanText(tokens, start, end)) : null;
 }

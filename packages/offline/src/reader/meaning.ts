@@ -48,6 +48,8 @@ const IRREGULAR_AGENTS: Readonly<Record<string, string>> = {
   employee: 'work',
   employer: 'work',
   member: 'join',
+  // "X belongs to the council" is a member of it (and, as a second sense, owned: synonyms.ts).
+  belong: 'join',
   captain: 'lead',
   chairman: 'lead',
   chairwoman: 'lead',

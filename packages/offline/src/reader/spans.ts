@@ -7,6 +7,7 @@ import { spanText, type Token } from '../nlp.js';
 import { isKindByWordNet } from '../wordnet.js';
 import { titleCase, wordsOf } from '../words.js';
 import { COUNTRIES, COUNTRY_ALIASES, DEMONYMS } from './countries.js';
+import { isPersonNoun } from './decompose.js';
 import { fullDates } from './events.js';
 import { namesKindOf } from './kinds.js';
 import {
@@ -114,6 +115,23 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
         text = name;
     }
     push(start, end, type === 'concept' ? 'np' : type, text);
+    // "Minister of Culture", "Museum of Ferries": a name of something that goes on with "of" and
+    // a capitalised word is also a candidate as a whole.
+    if (
+      type !== 'concept' &&
+      type !== 'person' &&
+      tokens[end + 1]?.normal === 'of' &&
+      end + 2 <= sentence.end
+    ) {
+      let ofEnd = end + 1;
+      while (
+        ofEnd < sentence.end &&
+        tokens[ofEnd + 1]?.type === 'word' &&
+        /^\p{Lu}/u.test(tokens[ofEnd + 1]!.value)
+      )
+        ofEnd++;
+      if (ofEnd > end + 1) push(start, ofEnd, type);
+    }
     if (type !== 'concept') for (let i = start; i <= end; i++) covered[i] = 1;
   }
   // Full dates as the text writes them ("4 May 1901", "May 4, 1901", "May 1901"): a date
@@ -273,6 +291,16 @@ export function typeFit(reading: QuestionReading, span: Span, tokens: readonly T
   if (t === 'nationality')
     return reading.descriptor === 'nationality' ? 1 : reading.descriptor === 'country' ? 0.5 : 0;
   if (reading.descriptor === 'nationality') return name ? 0.2 : t === 'np' ? 0.05 : 0;
+  // "an Ostish footballer": a one-word name before a person noun says where the person is from.
+  const next = tokens[span.end + 1];
+  if (
+    span.start === span.end &&
+    t === 'other' &&
+    next?.pos === 'NOUN' &&
+    isPersonNoun(next.lemma) &&
+    /^(a|an)$/.test(before)
+  )
+    return 0.1;
   switch (reading.kind) {
     case 'person':
       if (t === 'person') return 1;
@@ -287,7 +315,6 @@ export function typeFit(reading: QuestionReading, span: Span, tokens: readonly T
       const lower = span.text.toLowerCase();
       if (name && (COUNTRY_ALIASES[lower] || COUNTRIES.has(lower))) return 1;
       // A one-word name before a common noun qualifies it ("Western innovations"): not a place.
-      const next = tokens[span.end + 1];
       const attributive =
         span.start === span.end && t === 'other' && next?.pos === 'NOUN' && /^\p{Ll}/u.test(next.value);
       if (attributive) return 0.2;
@@ -339,40 +366,4 @@ export function typeFit(reading: QuestionReading, span: Span, tokens: readonly T
       return t === 'date' || t === 'year' ? 0.25 : 0.15;
     }
   }
-}
-
-/**
- * The span `at` of sentence `index` with the names of its type coordinated with it ("A and B", "A,
- * B and C"), for a question asking for several ("Which rivers …"); null when none is.
- */
-export function coordinated(
-  ea: EntityAnalysis,
-  index: number,
-  at: { start: number; end: number },
-  reading: QuestionReading,
-): string | null {
-  const tokens = ea.analysis.tokens;
-  const all = sentenceSpans(ea, index, reading);
-  const type = all.find((y) => y.start === at.start)?.type;
-  const spans = all.filter((x) => x.type === type);
-  let start = at.start;
-  let end = at.end;
-  const joins = (from: number, to: number): boolean => {
-    if (to - from > 3) return false;
-    for (let k = from; k <= to; k++) if (!/^(and|the|a|an|,|&)$/.test(tokens[k]!.normal)) return false;
-    return true;
-  };
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const x of spans) {
-      if (x.end < start && joins(x.end + 1, start - 1) && x.end + 1 <= start - 1) {
-        start = x.start;
-        grew = true;
-      } else if (x.start > end && x.start - 1 >= end + 1 && joins(end + 1, x.start - 1)) {
-        end = x.end;
-        grew = true;
-      }
-    }
-  }
-  return start !== at.start || end !== at.end ? clean(spanText(tokens, start, end)) : null;
 }

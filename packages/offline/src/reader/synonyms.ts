@@ -44,8 +44,10 @@ export const GROUPS: readonly string[] = [
   'discover find',
   // Places and belonging.
   'locate situate lie sit base headquarter seat home host',
-  'own belong possess owner ownership',
+  'own possess owner ownership',
   'acquire buy purchase take_over acquisition',
+  // Events.
+  'occur happen take_place',
   'operate run manage',
   'cost price charge fare fee',
   'work employ serve',
@@ -150,6 +152,9 @@ export const SECOND_SENSES: Readonly<Record<string, readonly string[]>> = {
   // "served as mayor" held the office of mayor.
   serve: ['hold'],
   seat: ['take', 'hold'],
+  // "60% adhere to the church" follow it; what belongs to someone is owned.
+  adhere: ['follow'],
+  belong: ['own'],
   // The people who work somewhere: "27 staff" answers "how many people work there".
   staff: ['work'],
   employee: ['work'],
