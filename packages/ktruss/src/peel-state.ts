@@ -3,6 +3,7 @@
  * package): which edges and nodes are alive, the supports (copied: peeling lowers them), each node's
  * live degree, and rows of live edges.
  */
+import type { IntStack } from './int-stack.js';
 import type { PreparedTruss } from './prepared.js';
 
 export class PeelState {
@@ -122,9 +123,10 @@ export class PeelState {
   }
 
   /** Remove node v and its edges; `triangleEdges` are the edges that lose a triangle with it. */
-  remove(v: number, triangleEdges: readonly number[]): void {
+  remove(v: number, triangleEdges: IntStack): void {
     const { offsets, edgeAlive, support, liveDegree, rowNeighbors, rowEdges, rowEnd } = this;
-    for (const e of triangleEdges) support[e]!--;
+    const edges = triangleEdges.data;
+    for (let i = 0; i < triangleEdges.length; i++) support[edges[i]!]!--;
     for (let p = offsets[v]!; p < rowEnd[v]!; p++) {
       const e = rowEdges[p]!;
       if (edgeAlive[e] !== 1) continue;

@@ -4,6 +4,7 @@
  * later sweep skips the test while that reason still holds: supports only fall and nodes only go
  * during the QRScore phase, so it would fail again.
  */
+import { IntStack } from './int-stack.js';
 import type { PeelState } from './peel-state.js';
 
 /** No failure recorded. */
@@ -26,7 +27,7 @@ function findRoot(parent: Int32Array, x: number): number {
 
 export class RemovalTest {
   /** The edges that lose a triangle when the node last found removable goes. */
-  readonly triangleEdges: number[] = [];
+  readonly triangleEdges = new IntStack(1024);
   readonly #state: PeelState;
   // Why the last removal test of each node failed (see the constants above).
   readonly #witness: Uint8Array;
@@ -34,12 +35,13 @@ export class RemovalTest {
   readonly #witnessDegree: Uint32Array;
   // Scratch of one test: v's live neighbours and their positions, a union-find on them, and the
   // search of the rest of the community (queue, group label, nodes pending per group).
-  readonly #around: number[] = [];
+  readonly #around: Uint32Array;
+  #aroundCount = 0;
   readonly #local: Int32Array;
   readonly #parent: Int32Array;
   readonly #queue: Uint32Array;
   readonly #label: Uint32Array;
-  readonly #pending: number[] = [];
+  readonly #pending: Int32Array;
 
   constructor(state: PeelState) {
     const n = state.nodeAlive.length;
@@ -51,6 +53,8 @@ export class RemovalTest {
     this.#parent = new Int32Array(n);
     this.#queue = new Uint32Array(n);
     this.#label = new Uint32Array(n);
+    this.#around = new Uint32Array(n);
+    this.#pending = new Int32Array(n);
   }
 
   /** Forget every recorded failure (for a search of a state {@link PeelState.reset} anew). */
@@ -101,16 +105,17 @@ export class RemovalTest {
       witness[v] = SIZE_WITNESS;
       return false;
     }
-    around.length = 0;
-    triangleEdges.length = 0;
+    triangleEdges.clear();
     const vEnd = state.compactRow(v);
+    let aroundCount = 0;
     for (let p = offsets[v]!; p < vEnd; p++) {
       const a = rowNeighbors[p]!;
-      local[a] = around.length;
-      around.push(a);
+      local[a] = aroundCount;
+      around[aroundCount++] = a;
     }
-    for (let i = 0; i < around.length; i++) parent[i] = i;
-    let groups = around.length;
+    this.#aroundCount = aroundCount;
+    for (let i = 0; i < aroundCount; i++) parent[i] = i;
+    let groups = aroundCount;
     // Each triangle {v, a, x} (a < x) with its three edges alive, read on edge {v, a}: the edge's
     // triangles are sorted by third node, so those with x > a are a suffix.
     for (let p = offsets[v]!; p < vEnd; p++) {
@@ -167,11 +172,11 @@ export class RemovalTest {
     const pending = this.#pending;
     const stamp = state.nextStamp();
     seen[v] = stamp;
-    pending.length = around.length;
-    pending.fill(0);
+    const aroundCount = this.#aroundCount;
+    pending.fill(0, 0, aroundCount);
     let head = 0;
     let tail = 0;
-    for (let i = 0; i < around.length; i++) {
+    for (let i = 0; i < aroundCount; i++) {
       const a = around[i]!;
       seen[a] = stamp;
       label[a] = i;
