@@ -3,7 +3,6 @@
  * package): which edges and nodes are alive, the supports (copied: peeling lowers them), each node's
  * live degree, and rows of live edges.
  */
-import type { IntStack } from './int-stack.js';
 import type { PreparedTruss } from './prepared.js';
 
 export class PeelState {
@@ -122,11 +121,12 @@ export class PeelState {
     return end;
   }
 
-  /** Remove node v and its edges; `triangleEdges` are the edges that lose a triangle with it. */
-  remove(v: number, triangleEdges: IntStack): void {
-    const { offsets, edgeAlive, support, liveDegree, rowNeighbors, rowEdges, rowEnd } = this;
-    const edges = triangleEdges.data;
-    for (let i = 0; i < triangleEdges.length; i++) support[edges[i]!]!--;
+  /**
+   * Remove node v and its edges (the supports of the edges that lose a triangle with it are lowered
+   * by the removal test that passed).
+   */
+  remove(v: number): void {
+    const { offsets, edgeAlive, liveDegree, rowNeighbors, rowEdges, rowEnd } = this;
     for (let p = offsets[v]!; p < rowEnd[v]!; p++) {
       const e = rowEdges[p]!;
       if (edgeAlive[e] !== 1) continue;
