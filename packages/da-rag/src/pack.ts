@@ -15,6 +15,11 @@ export interface Candidate extends FoundCommunity, CommunityMembers {
   score: number;
   /** The model's report ('' without one). */
   report: string;
+  /**
+   * Its assessment not run yet (`report` is ''): its score does not come from the assessment, and
+   * {@link assessForPacking} runs it only when packing reads the report.
+   */
+  deferred?: boolean;
 }
 
 /** One community of the trace, in node keys (chunk ids for the chunk layer, entity ids otherwise). */
@@ -92,13 +97,37 @@ export interface PackInput {
 }
 
 /**
- * `tokenizer`, with the count of each item's text as `packContext` writes it (`renderItem`, trimmed)
- * known in advance where that text is a head, a blank line and the community's members: the head's
- * count plus the members' (known from rendering them), which is the text's count for a tokenizer
- * whose counts add up across a blank line (`additiveAfterBlankLine`) when the members start with a
- * non-whitespace character; and so that text followed by a blank line (as `packContext` counts an
- * item with its separator) where the members' count with a blank line is known. Any other text is
- * counted by `tokenizer`.
+ * The counts of a candidate's item text as `packContext` writes it (`renderItem`, trimmed), alone
+ * and followed by a blank line, where they are known in advance: when that text is a head, a blank
+ * line and the community's members, the head's count plus the members' (known from rendering them),
+ * which is the text's count for a tokenizer whose counts add up across a blank line
+ * (`additiveAfterBlankLine`) when the members start with a non-whitespace character; the second
+ * where the members' count with a blank line is known. Nothing when neither is known.
+ */
+function knownCounts(
+  tokenizer: Tokenizer,
+  c: Candidate,
+  item: RetrievedItem,
+): { text: string; count: number; withBlankLine?: number } | undefined {
+  if (tokenizer.additiveAfterBlankLine !== true) return undefined;
+  const text = renderItem(item).trim();
+  const suffix = `\n\n${c.members}`;
+  if (!/^\S/.test(c.members) || !text.endsWith(suffix)) return undefined;
+  const head = text.slice(0, text.length - c.members.length);
+  const headTokens = tokenizer.count(head);
+  return {
+    text,
+    count: headTokens + c.memberTokens,
+    // Followed by the blank line that separates it from the next item: the members' count with it.
+    ...(c.memberTokensWithBlankLine === undefined
+      ? {}
+      : { withBlankLine: headTokens + c.memberTokensWithBlankLine }),
+  };
+}
+
+/**
+ * `tokenizer`, with the count of each item's text, and of it followed by a blank line, known in
+ * advance where {@link knownCounts} knows them. Any other text is counted by `tokenizer`.
  */
 function itemCounting(
   tokenizer: Tokenizer,
@@ -108,16 +137,10 @@ function itemCounting(
   if (tokenizer.additiveAfterBlankLine !== true) return tokenizer;
   const known = new Map<string, number>();
   candidates.forEach((c, i) => {
-    const text = renderItem(items[i]!).trim();
-    const suffix = `\n\n${c.members}`;
-    if (!/^\S/.test(c.members) || !text.endsWith(suffix)) return;
-    const head = text.slice(0, text.length - c.members.length);
-    const headTokens = tokenizer.count(head);
-    known.set(text, headTokens + c.memberTokens);
-    // Followed by the blank line that separates it from the next item: the members' count with it.
-    if (c.memberTokensWithBlankLine !== undefined) {
-      known.set(`${text}\n\n`, headTokens + c.memberTokensWithBlankLine);
-    }
+    const counts = knownCounts(tokenizer, c, items[i]!);
+    if (counts === undefined) return;
+    known.set(counts.text, counts.count);
+    if (counts.withBlankLine !== undefined) known.set(`${counts.text}\n\n`, counts.withBlankLine);
   });
   if (known.size === 0) return tokenizer;
   return {
@@ -128,6 +151,78 @@ function itemCounting(
     decode: (tokens) => tokenizer.decode(tokens),
     truncate: (text, maxTokens) => tokenizer.truncate(text, maxTokens),
   };
+}
+
+/** A candidate as a retrieved item: its text by `communityText`, its score and provenance. */
+function itemOf(c: Candidate, mode: DaRagQueryOptions['communityText']): RetrievedItem {
+  return {
+    id: c.id,
+    kind: 'community',
+    text: communityText(c, mode),
+    score: c.score,
+    source: { chunkIds: c.chunkIds, docIds: c.docIds, ...(c.locations ? { locations: c.locations } : {}) },
+  };
+}
+
+/**
+ * Whether greedy packing leaves deferred candidate `c` out whatever its report, with `room` tokens
+ * left: its item, `[id] <report>\n\n<members>` or `[id] <members>` with an empty report, counts more
+ * than that either way. With a non-empty report and members that start and end with a non-whitespace
+ * character, {@link itemCounting} counts it as the head's count (at least 1) plus the members'; the
+ * text without a report is counted only when that bound does not settle it.
+ */
+function leftOutWhateverReport(
+  tokenizer: Tokenizer,
+  c: Candidate,
+  mode: DaRagQueryOptions['communityText'],
+  room: number,
+): boolean {
+  if (mode === 'report') return false;
+  if (mode === 'report+members') {
+    const headed =
+      tokenizer.additiveAfterBlankLine === true && /^\S/.test(c.members) && /\S$/.test(c.members);
+    if (!headed || c.memberTokens + 1 <= room) return false;
+  }
+  return tokenizer.count(renderItem(itemOf({ ...c, report: '' }, mode)).trim()) > room;
+}
+
+/**
+ * Run the deferred assessments that packing reads (§5.1's packing of `input.ranked`, as
+ * {@link packCommunities} does it), in rank order: one that greedy packing leaves out whatever its
+ * report ({@link leftOutWhateverReport}) stays deferred, and so do all after the
+ * first that `'truncate'` packing does not fit whole. Returns `input.ranked` with those assessed.
+ * {@link packCommunities} then gives what it gives with every candidate assessed, as a deferred one
+ * would not have been packed.
+ */
+export async function assessForPacking(
+  input: PackInput,
+  assess: (c: Candidate) => Promise<Candidate>,
+): Promise<Candidate[]> {
+  const ranked = [...input.ranked];
+  const limit = input.topK === undefined ? ranked.length : Math.min(input.topK, ranked.length);
+  const { tokenizer, budget, communityText: mode } = input;
+  const skip = input.packing === 'greedy';
+  // Tokens of the packed items, each followed by a blank line (packContext's `usedWithSeparator`).
+  let used = 0;
+  for (let i = 0; i < limit; i++) {
+    let c = ranked[i]!;
+    if (c.deferred === true) {
+      if (skip && leftOutWhateverReport(tokenizer, c, mode, budget - used)) continue;
+      c = await assess(c);
+      ranked[i] = c;
+    }
+    const item = itemOf(c, mode);
+    const counts = knownCounts(tokenizer, c, item);
+    const text = counts?.text ?? renderItem(item).trim();
+    if (text === '') continue;
+    const cost = counts?.count ?? tokenizer.count(text);
+    if (used + cost <= budget) {
+      used += counts?.withBlankLine ?? tokenizer.count(`${text}\n\n`);
+      continue;
+    }
+    if (!skip) break;
+  }
+  return ranked;
 }
 
 /** Keys of a layer's nodes: chunk ids for the chunk layer, entity ids otherwise. */
@@ -144,14 +239,11 @@ function keyOf(index: DaRagIndex, layer: Layer, v: number): string {
 export function packCommunities(input: PackInput) {
   const { index, ranked } = input;
   const limited = input.topK === undefined ? ranked : ranked.slice(0, input.topK);
-  const items: RetrievedItem[] = limited.map((c) => ({
-    id: c.id,
-    kind: 'community',
-    text: communityText(c, input.communityText),
-    score: c.score,
-    source: { chunkIds: c.chunkIds, docIds: c.docIds, ...(c.locations ? { locations: c.locations } : {}) },
-  }));
-  const tokenizer = itemCounting(input.tokenizer, limited, items);
+  // A deferred candidate is one packing would leave out whatever its report (see
+  // `assessForPacking`): it is not offered.
+  const offered = limited.filter((c) => c.deferred !== true);
+  const items: RetrievedItem[] = offered.map((c) => itemOf(c, input.communityText));
+  const tokenizer = itemCounting(input.tokenizer, offered, items);
   const packed = packContext(
     items,
     input.budget,
@@ -191,7 +283,7 @@ export function packCommunities(input: PackInput) {
   }));
   return {
     packed,
-    ranked: items.length,
+    ranked: limited.length,
     subgraph: { nodes: [...nodes], edges: [...edges.values()] },
     chosenK,
     communities,

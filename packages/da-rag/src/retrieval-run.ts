@@ -117,12 +117,22 @@ export class RetrievalRun {
   }
 
   /**
+   * Whether assessments wait until packing reads their report ({@link assess}): when the score does
+   * not come from them and the task suite judges heuristically, in this process (its calls gain
+   * nothing from running at once, and a candidate that packing leaves out whatever its report
+   * needs none).
+   */
+  get defersAssessment(): boolean {
+    return this.q.reports && this.scoreBy !== 'model' && this.index.providers.tasks.judgement === 'heuristic';
+  }
+
+  /**
    * Score the found communities: their members rendered within the community budget, then one
-   * assessment call each (a report; the model's score, or evidence or QRScore offline).
+   * assessment call each (a report; the model's score, or evidence or QRScore offline), or, when
+   * {@link defersAssessment}, none yet (`deferred`; see {@link assessOne}).
    */
   async assess(found: readonly FoundCommunity[]): Promise<Candidate[]> {
-    const { index, q, query, scoreBy, signal } = this;
-    const { tasks } = index.providers;
+    const { index, q, scoreBy } = this;
     const rendered = this.timeSync('members', () =>
       found.map((community) => ({
         ...community,
@@ -135,18 +145,33 @@ export class RetrievalRun {
         }),
       })),
     );
+    const offlineScore = (c: (typeof rendered)[number]) =>
+      scoreBy === 'evidence' ? evidenceScore(c.chunks, this.chunkRelevance()) : 10 * c.qrScore;
+    if (!q.reports) return rendered.map((c) => ({ ...c, score: offlineScore(c), report: '' }));
+    if (this.defersAssessment) {
+      return rendered.map((c) => ({ ...c, score: offlineScore(c), report: '', deferred: true }));
+    }
     return this.time('assess', () =>
-      mapLimit(rendered, index.options.concurrency ?? DEFAULT_BUILD_CONCURRENCY, async (c) => {
-        const offlineScore = () =>
-          scoreBy === 'evidence' ? evidenceScore(c.chunks, this.chunkRelevance()) : 10 * c.qrScore;
-        if (!q.reports) return { ...c, score: offlineScore(), report: '' };
-        const assessment = await tasks.assessCommunity(query, c.members, { abortSignal: signal });
-        this.assessCalls++;
-        this.parseIssues += assessment.issues.length;
-        const score = scoreBy === 'model' ? assessment.score : offlineScore();
-        return { ...c, score, report: assessment.report.trim() };
-      }),
+      mapLimit(rendered, index.options.concurrency ?? DEFAULT_BUILD_CONCURRENCY, async (c) =>
+        // The model's score replaces the placeholder 0.
+        this.assessOne({ ...c, score: scoreBy === 'model' ? 0 : offlineScore(c), report: '' }),
+      ),
     );
+  }
+
+  /**
+   * One assessment call for candidate `c` (its members rendered): its report, and the model's score
+   * with `scoring: 'model'` (else `c`'s score stays).
+   */
+  async assessOne(c: Candidate): Promise<Candidate> {
+    const assessment = await this.index.providers.tasks.assessCommunity(this.query, c.members, {
+      abortSignal: this.signal,
+    });
+    this.assessCalls++;
+    this.parseIssues += assessment.issues.length;
+    const score = this.scoreBy === 'model' ? assessment.score : c.score;
+    const { deferred: _, ...rest } = c;
+    return { ...rest, score, report: assessment.report.trim() };
   }
 
   /** Community search on a layer (EACS, or the 1-hop baseline); chunk members in linked order when asked. */

@@ -16,9 +16,11 @@ import { TrussIndex } from '@grag/ktruss';
 import { byRelevance, type FoundCommunity } from './community-search.js';
 import { type DaRagQueryOptions, type DaRagRetrieveOptions, resolveQueryOptions } from './options.js';
 import {
+  assessForPacking,
   bestCandidate,
   type Candidate,
   distinctCandidates,
+  type PackInput,
   packCommunities,
   rankCandidates,
 } from './pack.js';
@@ -70,18 +72,21 @@ export async function retrieveDaRag(
   }
   throwIfAborted(signal);
 
-  const ranked = distinctCandidates(rankCandidates(all));
-  const result = run.timeSync('pack', () =>
-    packCommunities({
-      index,
-      ranked,
-      budget,
-      topK: options.topK,
-      communityText: q.communityText,
-      packing: q.packing,
-      tokenizer: index.providers.tokenizer,
-    }),
-  );
+  const packInput: PackInput = {
+    index,
+    ranked: distinctCandidates(rankCandidates(all)),
+    budget,
+    topK: options.topK,
+    communityText: q.communityText,
+    packing: q.packing,
+    tokenizer: index.providers.tokenizer,
+  };
+  // Deferred assessments: those whose report packing reads (their scores, and so the ranking, are known).
+  if (run.defersAssessment) {
+    packInput.ranked = await run.time('assess', () => assessForPacking(packInput, (c) => run.assessOne(c)));
+  }
+  throwIfAborted(signal);
+  const result = run.timeSync('pack', () => packCommunities(packInput));
   const { packed } = result;
   return {
     context: packed.context,

@@ -4,16 +4,17 @@
  * fewer than k − 2 triangles (and the nodes left without edges), as attributed truss search does
  * (Huang & Lakshmanan 2017). A step that would leave nothing, or lose a query node, is undone.
  */
+import { IntStack } from './int-stack.js';
 import type { PeelState } from './peel-state.js';
 
 export class BoundedPeel {
   readonly #state: PeelState;
   // One step: the edges to delete, the edges deleted and the supports lowered (to undo it), the
   // nodes gone.
-  readonly #stack: number[] = [];
-  readonly #undoEdges: number[] = [];
-  readonly #decremented: number[] = [];
-  readonly #gone: number[] = [];
+  readonly #stack = new IntStack();
+  readonly #undoEdges = new IntStack();
+  readonly #decremented = new IntStack();
+  readonly #gone = new IntStack();
 
   constructor(state: PeelState) {
     this.#state = state;
@@ -26,7 +27,7 @@ export class BoundedPeel {
     const undoEdges = this.#undoEdges;
     const decremented = this.#decremented;
     while (stack.length > 0) {
-      const e = stack.pop()!;
+      const e = stack.pop();
       if (edgeAlive[e] !== 1) continue;
       edgeAlive[e] = 0;
       liveDegree[sources[e]!]!--;
@@ -37,7 +38,8 @@ export class BoundedPeel {
         const f = tri[3 * q + 1]!;
         const h = tri[3 * q + 2]!;
         if (edgeAlive[f] !== 1 || edgeAlive[h] !== 1) continue;
-        decremented.push(f, h);
+        decremented.push(f);
+        decremented.push(h);
         if (--support[f]! < minSupport) stack.push(f);
         if (--support[h]! < minSupport) stack.push(h);
       }
@@ -61,14 +63,15 @@ export class BoundedPeel {
       if (count <= bound) break;
       if (nodeAlive[v] !== 1 || isQuery[v] === 1) continue;
       checks++;
-      undoEdges.length = 0;
-      decremented.length = 0;
-      gone.length = 0;
+      undoEdges.clear();
+      decremented.clear();
+      gone.clear();
       for (let p = offsets[v]!; p < rowEnd[v]!; p++)
         if (edgeAlive[rowEdges[p]!] === 1) stack.push(rowEdges[p]!);
       this.#deleteEdges();
       let lostQuery = false;
-      for (const e of undoEdges) {
+      for (let i = 0; i < undoEdges.length; i++) {
+        const e = undoEdges.data[i]!;
         const s = sources[e]!;
         const t = targets[e]!;
         if (nodeAlive[s] === 1 && liveDegree[s] === 0) {
@@ -88,13 +91,14 @@ export class BoundedPeel {
       }
       if (gone.length >= count || lostQuery) {
         // Nothing would remain, or a query node would go: undo this step.
-        for (const e of undoEdges) {
+        for (let i = 0; i < undoEdges.length; i++) {
+          const e = undoEdges.data[i]!;
           edgeAlive[e] = 1;
           liveDegree[sources[e]!]!++;
           liveDegree[targets[e]!]!++;
         }
-        for (const x of gone) nodeAlive[x] = 1;
-        for (const e of decremented) support[e]!++;
+        for (let i = 0; i < gone.length; i++) nodeAlive[gone.data[i]!] = 1;
+        for (let i = 0; i < decremented.length; i++) support[decremented.data[i]!]!++;
         if (lostQuery) continue;
         break;
       }

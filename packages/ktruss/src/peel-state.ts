@@ -121,10 +121,12 @@ export class PeelState {
     return end;
   }
 
-  /** Remove node v and its edges; `triangleEdges` are the edges that lose a triangle with it. */
-  remove(v: number, triangleEdges: readonly number[]): void {
-    const { offsets, edgeAlive, support, liveDegree, rowNeighbors, rowEdges, rowEnd } = this;
-    for (const e of triangleEdges) support[e]!--;
+  /**
+   * Remove node v and its edges (the supports of the edges that lose a triangle with it are lowered
+   * by the removal test that passed).
+   */
+  remove(v: number): void {
+    const { offsets, edgeAlive, liveDegree, rowNeighbors, rowEdges, rowEnd } = this;
     for (let p = offsets[v]!; p < rowEnd[v]!; p++) {
       const e = rowEdges[p]!;
       if (edgeAlive[e] !== 1) continue;

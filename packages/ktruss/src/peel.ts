@@ -220,7 +220,7 @@ function qrScorePhase(
       }
       checks++;
       if (!test.removable(v, alive)) continue;
-      state.remove(v, test.triangleEdges);
+      state.remove(v);
       removed.push(v);
       alive--;
       sum -= rel[v]!;

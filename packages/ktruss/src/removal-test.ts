@@ -3,7 +3,13 @@
  * a connected k-truss remains without a node. A test that fails records why (its witness), so that a
  * later sweep skips the test while that reason still holds: supports only fall and nodes only go
  * during the QRScore phase, so it would fail again.
+ *
+ * It runs in the QRScore phase only, where an edge of the truss goes only with one of its nodes (a
+ * removal that passes leaves a k-truss: nothing cascades), so an edge is alive exactly when both its
+ * nodes are, and a triangle at a live node v on a live edge {v, a} is alive exactly when its third
+ * node is: the test reads that node's flag, not the two other edges' flags.
  */
+import { IntStack } from './int-stack.js';
 import type { PeelState } from './peel-state.js';
 
 /** No failure recorded. */
@@ -26,7 +32,7 @@ function findRoot(parent: Int32Array, x: number): number {
 
 export class RemovalTest {
   /** The edges that lose a triangle when the node last found removable goes. */
-  readonly triangleEdges: number[] = [];
+  readonly triangleEdges = new IntStack(1024);
   readonly #state: PeelState;
   // Why the last removal test of each node failed (see the constants above).
   readonly #witness: Uint8Array;
@@ -34,12 +40,13 @@ export class RemovalTest {
   readonly #witnessDegree: Uint32Array;
   // Scratch of one test: v's live neighbours and their positions, a union-find on them, and the
   // search of the rest of the community (queue, group label, nodes pending per group).
-  readonly #around: number[] = [];
+  readonly #around: Uint32Array;
+  #aroundCount = 0;
   readonly #local: Int32Array;
   readonly #parent: Int32Array;
   readonly #queue: Uint32Array;
   readonly #label: Uint32Array;
-  readonly #pending: number[] = [];
+  readonly #pending: Int32Array;
 
   constructor(state: PeelState) {
     const n = state.nodeAlive.length;
@@ -51,6 +58,8 @@ export class RemovalTest {
     this.#parent = new Int32Array(n);
     this.#queue = new Uint32Array(n);
     this.#label = new Uint32Array(n);
+    this.#around = new Uint32Array(n);
+    this.#pending = new Int32Array(n);
   }
 
   /** Forget every recorded failure (for a search of a state {@link PeelState.reset} anew). */
@@ -79,14 +88,15 @@ export class RemovalTest {
   }
 
   /**
-   * Whether removing v (of `alive` live nodes) leaves a connected k-truss; fills
-   * {@link triangleEdges} when it does. The triangles at v are read from the per-edge triangle lists
+   * Whether removing v (of `alive` live nodes) leaves a connected k-truss. When it does, the supports
+   * of the edges that lose a triangle with v ({@link triangleEdges}) are already lowered, and the
+   * caller removes v (`PeelState.remove`); when it does not, they are as before. The triangles at v are read from the per-edge triangle lists
    * (sorted by third node, so the triangles {v, a, x} with x > a are a suffix of edge {v, a}'s list:
    * each is read once), so a test costs the triangles at the node.
    */
   removable(v: number, alive: number): boolean {
     const state = this.#state;
-    const { k, minSupport, offsets, sources, triOffsets, tri, edgeAlive, support } = state;
+    const { k, minSupport, offsets, sources, triOffsets, tri, nodeAlive, support } = state;
     const { rowNeighbors, rowEdges } = state;
     const witness = this.#witness;
     const witnessEdges = this.#witnessEdges;
@@ -101,16 +111,17 @@ export class RemovalTest {
       witness[v] = SIZE_WITNESS;
       return false;
     }
-    around.length = 0;
-    triangleEdges.length = 0;
+    triangleEdges.clear();
     const vEnd = state.compactRow(v);
+    let aroundCount = 0;
     for (let p = offsets[v]!; p < vEnd; p++) {
       const a = rowNeighbors[p]!;
-      local[a] = around.length;
-      around.push(a);
+      local[a] = aroundCount;
+      around[aroundCount++] = a;
     }
-    for (let i = 0; i < around.length; i++) parent[i] = i;
-    let groups = around.length;
+    this.#aroundCount = aroundCount;
+    for (let i = 0; i < aroundCount; i++) parent[i] = i;
+    let groups = aroundCount;
     // Each triangle {v, a, x} (a < x) with its three edges alive, read on edge {v, a}: the edge's
     // triangles are sorted by third node, so those with x > a are a suffix.
     for (let p = offsets[v]!; p < vEnd; p++) {
@@ -121,18 +132,19 @@ export class RemovalTest {
       for (let q = triOffsets[va + 1]! - 1; q >= start; q--) {
         const x = tri[3 * q]!;
         if (x < a) break;
-        const first = tri[3 * q + 1]!;
-        const second = tri[3 * q + 2]!;
-        const vx = vIsSource ? first : second;
-        const ax = vIsSource ? second : first;
-        if (edgeAlive[vx] !== 1 || edgeAlive[ax] !== 1) continue;
+        // v and a are alive, so the triangle is alive when x is (see the class comment).
+        if (nodeAlive[x] !== 1) continue;
+        const ax = vIsSource ? tri[3 * q + 2]! : tri[3 * q + 1]!;
         if (support[ax]! - 1 < minSupport) {
           witness[v] = SUPPORT_WITNESS;
           witnessEdges[3 * v] = va;
-          witnessEdges[3 * v + 1] = vx;
+          witnessEdges[3 * v + 1] = vIsSource ? tri[3 * q + 1]! : tri[3 * q + 2]!;
           witnessEdges[3 * v + 2] = ax;
+          this.#restoreSupports();
           return false;
         }
+        // Lowered now, as the removal will (restored if the test fails).
+        support[ax]!--;
         triangleEdges.push(ax);
         // Once the neighbours form one group, joining more of them changes nothing.
         if (groups === 1) continue;
@@ -148,7 +160,15 @@ export class RemovalTest {
     if (this.#neighboursConnected(v, groups)) return true;
     witness[v] = CONNECTIVITY_WITNESS;
     this.#witnessDegree[v] = state.liveDegree[v]!;
+    this.#restoreSupports();
     return false;
+  }
+
+  /** Undo the support decrements of a test that fails. */
+  #restoreSupports(): void {
+    const { support } = this.#state;
+    const edges = this.triangleEdges;
+    for (let i = 0; i < edges.length; i++) support[edges.data[i]!]!++;
   }
 
   /**
@@ -167,11 +187,11 @@ export class RemovalTest {
     const pending = this.#pending;
     const stamp = state.nextStamp();
     seen[v] = stamp;
-    pending.length = around.length;
-    pending.fill(0);
+    const aroundCount = this.#aroundCount;
+    pending.fill(0, 0, aroundCount);
     let head = 0;
     let tail = 0;
-    for (let i = 0; i < around.length; i++) {
+    for (let i = 0; i < aroundCount; i++) {
       const a = around[i]!;
       seen[a] = stamp;
       label[a] = i;
