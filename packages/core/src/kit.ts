@@ -24,6 +24,7 @@ export {
   sparseVectorRows,
   unpackLists,
 } from './artifact-codec.js';
+export { bm25FileArrays, loadBm25File } from './bm25-file.js';
 export { createBuildContext } from './build-context.js';
 export {
   cachedChat,

@@ -9,6 +9,7 @@ import {
   decompressed,
   encodeArrays,
   type IndexWriter,
+  loadBm25File,
   type OpenedIndex,
   packLists,
   type Schema,
@@ -18,7 +19,7 @@ import {
 } from '@grag/core/kit';
 import type { SubChunk } from '@grag/keyword-bipartite';
 import type { KetRagOptions } from './options.js';
-import { ENTITIES_BM25, loadBm25 } from './persist-bm25.js';
+import { ENTITIES_BM25 } from './persist-bm25.js';
 import { ROWS, type RowReader } from './persist-kept.js';
 import { loadIndex, required } from './persist-vectors.js';
 import { checkSkeleton, skeletonSchemaV2, skeletonSchemaV4 } from './schemas.js';
@@ -197,7 +198,7 @@ export async function loadSkeleton(
   const entityVectors = await loadIndex(opened, 'entities', n, () =>
     required(opened, rows('entities'), ROWS.entities),
   );
-  const lexical = await loadBm25(opened, ENTITIES_BM25, n);
+  const lexical = await loadBm25File(opened, ENTITIES_BM25, n);
   return assembleSkeleton({
     options,
     ...(lexical ? { lexical } : {}),

@@ -18,7 +18,9 @@
  */
 import type { BuildContext, IndexStore } from '@grag/core';
 import {
+  bm25FileArrays,
   exportsVectorGraph,
+  loadBm25File,
   type MethodIndexFormat,
   type OpenedIndex,
   openMethodIndex,
@@ -32,7 +34,7 @@ import { assembleIndex } from './build.js';
 import { countGraph, countSubChunks, type SubChunkCounts } from './counts.js';
 import { entryIndex, keywordIndexOf, unitSeeds } from './entry.js';
 import { type KetRagOptions, resolveKetRagOptionsFor } from './options.js';
-import { bm25Arrays, ENTITIES_BM25, loadBm25, SUBCHUNKS_BM25 } from './persist-bm25.js';
+import { ENTITIES_BM25, SUBCHUNKS_BM25 } from './persist-bm25.js';
 import {
   keptDigests,
   keptFiles,
@@ -113,7 +115,7 @@ export async function saveKetRag(
       };
       await saveSkeletonTexts(out, texts);
       await out.arrays('skeleton.bin', skeletonArrays(skeleton, index.subChunks));
-      if (skeleton.lexical) await out.arrays(ENTITIES_BM25, bm25Arrays(skeleton.lexical));
+      if (skeleton.lexical) await out.arrays(ENTITIES_BM25, bm25FileArrays(skeleton.lexical));
       await saveIndex(out, factory, 'entities', skeleton.entityVectors, rows.entities);
     }
     if (keyword) {
@@ -137,7 +139,7 @@ export async function saveKetRag(
     }
     // The entry search over the sub-chunks (with the keyword channel too: an approximate index is
     // loaded rather than built again).
-    if (index.entry?.lexical) await out.arrays(SUBCHUNKS_BM25, bm25Arrays(index.entry.lexical));
+    if (index.entry?.lexical) await out.arrays(SUBCHUNKS_BM25, bm25FileArrays(index.entry.lexical));
     if (index.entry?.vectors) {
       await saveIndex(out, factory, 'subchunks', index.entry.vectors, rows.subChunks);
     }
@@ -363,7 +365,7 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
             required(opened, rows('subChunks'), ROWS.subChunks),
           )
         : undefined;
-    const lexical = await loadBm25(opened, SUBCHUNKS_BM25, subChunks.length);
+    const lexical = await loadBm25File(opened, SUBCHUNKS_BM25, subChunks.length);
     const entry = entryIndex(options, subChunkTexts, vectors ? () => vectors : undefined, lexical);
     if (entry) index.entry = entry;
   }
