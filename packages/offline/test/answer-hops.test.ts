@@ -157,6 +157,10 @@ describe('relation phrases in questions', () => {
       'What is the capital of Ostland?',
     );
     expect(await d('What is the largest town of Brenna Coast?')).toBeNull();
+    // Without "that", the clause ends at its stranded preposition; the verb after it is the main one.
+    expect((await d('The city Petter Ask was born in lies on which lake?'))?.question).toBe(
+      'Which city Petter Ask was born in?',
+    );
     expect(await d('Who is the mayor of the city of Merrow Falls?')).toBeNull();
   });
 

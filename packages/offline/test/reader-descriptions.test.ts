@@ -244,7 +244,10 @@ const ostland = [
   entry('Pellin', 'Pellin is a town in Ostland, in the county of Harrowmere. It was founded in 1204.'),
   entry('Ilse Varga', 'Ilse Varga (1921 – 1999) was an Ostish novelist, born in Pellin. She died in Veldra.'),
   entry('Kestrel Motors', 'Kestrel Motors is an Ostish car maker founded in 1933 by Lars Dahlin.'),
-  entry('Lars Dahlin', 'Lars Dahlin (1890 – 1961) was an Ostish engineer. His wife was Greta Dahlin.'),
+  entry(
+    'Lars Dahlin',
+    'Lars Dahlin (born 3 June 1890 in Harrowby) was an Ostish engineer. His wife was Greta Dahlin.',
+  ),
 ];
 
 describe('places that hold places, and places as roles', () => {
@@ -253,6 +256,8 @@ describe('places that hold places, and places as roles', () => {
     ['What is the capital of the country where Ilse Varga was born?', 'Veldra'],
     // "Her birthplace" is the place after "born in", not the people's adjective before it.
     ["What year was Ilse Varga's birthplace founded?", '1204'],
+    // A date may stand between "born" and the place.
+    ['What is the birthplace of the founder of Kestrel Motors?', 'Harrowby'],
   ]);
 });
 

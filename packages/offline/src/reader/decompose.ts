@@ -255,7 +255,9 @@ function objectRelative(tokens: readonly Token[], k: number): boolean {
   const before = tokens[k - 3];
   if (before && (before.pos === 'ADP' || (before.pos === 'VERB' && !misreadVerb(tokens, k - 3)))) return true;
   for (let j = i + 1; j < tokens.length; j++) {
-    if (tokens[j]!.pos === 'VERB' && tokens[j - 1]?.pos !== 'ADP') return true;
+    // ("… was born in *lies* on …": after a stranded preposition a verb not in -ing is the main one.)
+    if (tokens[j]!.pos === 'VERB' && (tokens[j - 1]?.pos !== 'ADP' || !/ing$/.test(tokens[j]!.normal)))
+      return true;
     if (tokens[j]!.type === 'punctuation') break;
   }
   return false;
@@ -298,8 +300,13 @@ function clauseEnd(tokens: readonly Token[], k: number): number {
   for (; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (CLAUSE_BREAK.test(t.value) || t.value === '?') break;
-    // "Merrow Falls": a capitalised "verb" after a capitalised word goes on with the name.
-    const nominal = misreadVerb(tokens, i) || (i > k && isCapital(t) && isCapital(tokens[i - 1]));
+    // "Merrow Falls": a capitalised "verb" after a capitalised word goes on with the name; "the city
+    // X was born in *lies* on …": an inflected verb after the clause's stranded preposition is the
+    // main clause's, not a noun the tagger misread.
+    const afterStranded =
+      sawVerb && tokens[i - 1]?.pos === 'ADP' && t.normal !== t.lemma && !/ing$/.test(t.normal);
+    const nominal =
+      !afterStranded && (misreadVerb(tokens, i) || (i > k && isCapital(t) && isCapital(tokens[i - 1])));
     // "the woman that starred in X *married* to?": a participle the tagger reads as an adjective
     // after the clause's verb and object is the main clause's.
     if (sawVerb && sawObject && t.pos === 'ADJ' && /ed$/.test(t.normal) && tokens[i + 1]?.pos === 'ADP')

@@ -217,11 +217,12 @@ function roleCue(
     // A place role ("birthplace"): the place right after "born in", "based at".
     if (
       after >= 0 &&
-      after <= 2 &&
+      after <= 7 &&
       isPlaceRole(relation) &&
       /^(in|at)$/.test(tokens[span.start - 1]?.normal ?? '')
     )
-      best = Math.max(best, 1);
+      // ("born 12 May 1979 in Pellin": a date may stand between.)
+      best = Math.max(best, 1 / (1 + after / 8));
   } else if (
     t.lemma === relation.noun ||
     kinNoun(t.lemma) === relation.noun ||
