@@ -159,8 +159,9 @@ export function reorderQuestion(tokens: readonly Token[]): string | null {
 /**
  * "Maren Dulle starred in The Salt Road; who is she married to?": a sentence set apart that
  * introduces nothing new but opens with a name, taken up by the question's pronoun → "who is Maren
- * Dulle married to?". The sentence adds what the context will say anyway. null when the question has
- * no pronoun, or it is "it" for a person's name or "he"/"she" for a name of something else.
+ * Dulle married to?". The sentence adds what the context will say anyway. null when the sentence
+ * does not open with a name and a verb, or the question has no third-person pronoun or more than one
+ * (whether "she" agrees with the name is not checked: the name is the only thing the sentence names).
  */
 function namedSubjectTakenUp(topic: readonly Token[], rest: readonly Token[]): string | null {
   let end = 0;
