@@ -32,7 +32,7 @@ import { normalizeWording } from './wording.js';
 /** What `answer` says when nothing in the context supports an answer. */
 export const NO_ANSWER = 'The context does not contain an answer to the question.';
 
-/** Places that hold others: a description headed by one may be answered by the place it holds. */
+/** Places that hold others: "the country where X was born" over a town is the country holding the town. */
 const CONTAINING_PLACES = new Set(['country', 'state', 'county', 'province', 'region']);
 
 /** Most relation phrases resolved in one question ("the sister of the founder of the X"). */
