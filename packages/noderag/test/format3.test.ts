@@ -9,38 +9,12 @@
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Retrieval } from '@grag/core';
-import { createBuildContext } from '@grag/core/kit';
-import { HnswIndex, hnswIndexFactory } from '@grag/hnsw';
-import { createOfflineProviders } from '@grag/offline';
+import { HnswIndex } from '@grag/hnsw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeRagIndex, nodeRag } from '../src/index.js';
+import { fixtureContext, type Recorded, retrieveLike } from './recorded.js';
 
 const FIXTURE = join(import.meta.dirname, '__fixtures__', 'v2-offline');
-const context = () =>
-  createBuildContext({
-    ...createOfflineProviders({ embedderOptions: { dimensions: 64, idfBuckets: 4096 } }),
-    vectorIndex: hnswIndexFactory(),
-  });
-
-interface Recorded {
-  query: string;
-  budgetTokens: number;
-  context: string;
-  items: { id: string; kind: string; score: number }[];
-  subgraph: Retrieval['subgraph'];
-}
-
-const retrieveLike = async (index: NodeRagIndex, r: Recorded) => {
-  const got = await nodeRag.retrieve(index, r.query, { budgetTokens: r.budgetTokens });
-  return {
-    query: r.query,
-    budgetTokens: r.budgetTokens,
-    context: got.context,
-    items: got.items.map((i) => ({ id: i.id, kind: i.kind, score: i.score })),
-    subgraph: got.subgraph,
-  };
-};
 
 /** The graph's nodes and edges (graphology names unkeyed edges by a counter: left out). */
 const graphOf = (index: NodeRagIndex) => {
@@ -61,12 +35,12 @@ describe('NodeRAG format 3', () => {
 
   it('loads a format-2 index and retrieves exactly what it retrieved then', async () => {
     expect(recorded.length).toBeGreaterThanOrEqual(8);
-    const index = await nodeRag.load(join(FIXTURE, 'index'), context());
+    const index = await nodeRag.load(join(FIXTURE, 'index'), fixtureContext());
     for (const r of recorded) expect(await retrieveLike(index, r)).toEqual(r);
   });
 
   it('saved again in format 3 or later, retrieves the same and holds the same graph and HNSW graph', async () => {
-    const before = await nodeRag.load(join(FIXTURE, 'index'), context());
+    const before = await nodeRag.load(join(FIXTURE, 'index'), fixtureContext());
     const dir = join(root, 'v3');
     await nodeRag.save(before, dir);
     const files = await readdir(dir);
@@ -78,7 +52,7 @@ describe('NodeRAG format 3', () => {
     // the vectors are stored once: the HNSW graph file is smaller than the vectors alone
     const vectorBytes = before.vectorKeys.length * 64 * 4;
     expect((await stat(join(dir, 'hnsw-graph.bin'))).size).toBeLessThan(vectorBytes);
-    const after = await nodeRag.load(dir, context());
+    const after = await nodeRag.load(dir, fixtureContext());
     for (const r of recorded) expect(await retrieveLike(after, r)).toEqual(r);
     expect(after.graph.stats()).toEqual(before.graph.stats());
     expect(graphOf(after)).toEqual(graphOf(before));
@@ -107,7 +81,7 @@ describe('NodeRAG format 3', () => {
   });
 
   it('a loaded index that is changed builds its graphology graph and keeps what was read', async () => {
-    const index = await nodeRag.load(join(FIXTURE, 'index'), context());
+    const index = await nodeRag.load(join(FIXTURE, 'index'), fixtureContext());
     const key = index.vectorKeys[0]!;
     const attrs = index.graph.node(key);
     const stats = index.graph.stats();

@@ -10,40 +10,15 @@ import { createHash } from 'node:crypto';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IndexFormatError, type Retrieval } from '@grag/core';
-import { Bm25Index, createBuildContext } from '@grag/core/kit';
+import { IndexFormatError } from '@grag/core';
+import { Bm25Index } from '@grag/core/kit';
 import { editedIndexCopy } from '@grag/core/test';
-import { hnswIndexFactory } from '@grag/hnsw';
-import { createOfflineProviders } from '@grag/offline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NODERAG_FORMAT_VERSION, type NodeRagIndex, nodeRag } from '../src/index.js';
+import { fixtureContext, type Recorded, retrieveLike } from './recorded.js';
 
 const FIXTURES = join(import.meta.dirname, '__fixtures__');
 const V3 = join(FIXTURES, 'v3-offline', 'index');
-const context = () =>
-  createBuildContext({
-    ...createOfflineProviders({ embedderOptions: { dimensions: 64, idfBuckets: 4096 } }),
-    vectorIndex: hnswIndexFactory(),
-  });
-
-interface Recorded {
-  query: string;
-  budgetTokens: number;
-  context: string;
-  items: { id: string; kind: string; score: number }[];
-  subgraph: Retrieval['subgraph'];
-}
-
-const retrieveLike = async (index: NodeRagIndex, r: Recorded) => {
-  const got = await nodeRag.retrieve(index, r.query, { budgetTokens: r.budgetTokens });
-  return {
-    query: r.query,
-    budgetTokens: r.budgetTokens,
-    context: got.context,
-    items: got.items.map((i) => ({ id: i.id, kind: i.kind, score: i.score })),
-    subgraph: got.subgraph,
-  };
-};
 
 /** BM25 over the embedded nodes' texts, made from them as a build makes it. */
 const freshLexical = (index: NodeRagIndex) =>
@@ -57,17 +32,17 @@ describe('NodeRAG format 4', () => {
     root = await mkdtemp(join(tmpdir(), 'grag-noderag-format4-'));
     recorded = JSON.parse(await readFile(join(FIXTURES, 'v2-offline', 'retrieval.json'), 'utf8'));
     saved = join(root, 'v4');
-    await nodeRag.save(await nodeRag.load(V3, context()), saved);
+    await nodeRag.save(await nodeRag.load(V3, fixtureContext()), saved);
   });
   afterAll(async () => {
     await rm(root, { recursive: true, force: true });
   });
-  const loadError = (dir: string) => nodeRag.load(dir, context()).catch((e: unknown) => e);
+  const loadError = (dir: string) => nodeRag.load(dir, fixtureContext()).catch((e: unknown) => e);
 
   it('loads a format-3 index and retrieves what the format-2 index retrieved', async () => {
     const manifest = JSON.parse(await readFile(join(V3, 'manifest.json'), 'utf8'));
     expect(manifest.formatVersion).toBe(3);
-    const index = await nodeRag.load(V3, context());
+    const index = await nodeRag.load(V3, fixtureContext());
     for (const r of recorded) expect(await retrieveLike(index, r)).toEqual(r);
   });
 
@@ -76,8 +51,8 @@ describe('NodeRAG format 4', () => {
     const manifest = JSON.parse(await readFile(join(saved, 'manifest.json'), 'utf8'));
     expect(manifest.formatVersion).toBe(4);
     expect(await readdir(saved)).toContain('lexical.bm25');
-    const before = await nodeRag.load(V3, context());
-    const after = await nodeRag.load(saved, context());
+    const before = await nodeRag.load(V3, fixtureContext());
+    const after = await nodeRag.load(saved, fixtureContext());
     for (const r of recorded) expect(await retrieveLike(after, r)).toEqual(r);
     expect(after.lexical.toArrays()).toEqual(freshLexical(after));
     expect(after.lexical.toArrays()).toEqual(before.lexical.toArrays());
@@ -105,9 +80,11 @@ describe('NodeRAG format 4', () => {
     const recorded2 = await editedIndexCopy(damaged, join(root, 'recorded'), 'chunks.json', (chunks) => {
       chunks.updateSha256 = sha;
     });
-    const index = await nodeRag.load(recorded2, context());
+    const index = await nodeRag.load(recorded2, fixtureContext());
     expect(await retrieveLike(index, recorded[0]!)).toEqual(recorded[0]);
-    const e2 = await nodeRag.update(index, { remove: [index.chunks[0]!.docId] }, context()).catch((e) => e);
+    const e2 = await nodeRag
+      .update(index, { remove: [index.chunks[0]!.docId] }, fixtureContext())
+      .catch((e) => e);
     expect(IndexFormatError.isInstance(e2), String(e2)).toBe(true);
     expect(e2.message).toMatch(/update\.json: decompositions has \d+ entries for the \d+ chunks/);
   });
