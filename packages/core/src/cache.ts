@@ -35,9 +35,14 @@ export function stableJson(value: unknown): string {
   });
 }
 
+/** The SHA-256 of `data` (UTF-8 for a string), in hex: how index files record their checksums. */
+export function sha256Hex(data: Uint8Array | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
 /** The cache key of a call: SHA-256 of the stable JSON of its parts. */
 export function callCacheKey(parts: unknown): string {
-  return createHash('sha256').update(stableJson(parts)).digest('hex');
+  return sha256Hex(stableJson(parts));
 }
 
 /**

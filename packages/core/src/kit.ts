@@ -36,6 +36,7 @@ export {
   MemoryCallCache,
   type ModelCallCache,
   readOnlyCache,
+  sha256Hex,
   stableJson,
 } from './cache.js';
 export {

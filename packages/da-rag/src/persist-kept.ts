@@ -4,12 +4,12 @@
  * extraction. Indexes saved before updates
  * existed have no such file and still load, without `kept`.
  */
-import { createHash } from 'node:crypto';
 import type { Chunk, DocumentSegment } from '@grag/core';
 import {
   type IndexWriter,
   type OpenedIndex,
   type Schema,
+  sha256Hex,
   shapeIssue,
   sourceLocationSchema,
   v,
@@ -106,9 +106,7 @@ export async function saveKept(out: IndexWriter, files: ReadonlyMap<string, Uint
 
 /** SHA-256 (hex) of each file, as `[name, checksum]` pairs by name. */
 export function keptChecksums(files: ReadonlyMap<string, Uint8Array>): [string, string][] {
-  return [...files.keys()]
-    .sort()
-    .map((name) => [name, createHash('sha256').update(files.get(name)!).digest('hex')]);
+  return [...files.keys()].sort().map((name) => [name, sha256Hex(files.get(name)!)]);
 }
 
 /**

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import {
   type GraphVectorIndex,
@@ -10,7 +9,7 @@ import {
   type VectorIndexOptions,
   type VectorSearchOptions,
 } from '@grag/core';
-import { assertK, assertVector, assertVectorId, readIndexFile } from '@grag/core/kit';
+import { assertK, assertVector, assertVectorId, readIndexFile, sha256Hex } from '@grag/core/kit';
 import type { HierarchicalNSW } from 'hnswlib-node';
 import { checkNativeLayout, type NativeBaseLayer, readNativeBaseLayer } from './base-layer.js';
 import { fileHeader, type HnswMeta, readFileHeader } from './file-header.js';
@@ -64,8 +63,6 @@ export const HNSW_DEFAULTS = {
   efSearch: 64,
   seed: 100,
 } as const satisfies Omit<Required<HnswIndexOptions>, 'dimensions'>;
-
-const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 function assertPositiveInteger(fn: string, argument: string, value: number, max = MAX_LABEL): void {
   if (!Number.isInteger(value) || value <= 0 || value > max) {
@@ -301,7 +298,7 @@ export class HnswIndex implements GraphVectorIndex {
     } = readFileHeader(bytes, HNSW_INDEX_MAGIC, HNSW_INDEX_FORMAT_VERSION, fail, path);
     // hnswlib trusts its file: a corrupted link list can crash the process. Files written since the
     // hash was added must match it; older ones get the full layout check.
-    if (meta.sha256 !== undefined && sha256(native) !== meta.sha256) {
+    if (meta.sha256 !== undefined && sha256Hex(native) !== meta.sha256) {
       fail(
         'is corrupted: its hnswlib graph does not match the checksum in its header; rebuild the index.',
         version,
@@ -333,7 +330,7 @@ export class HnswIndex implements GraphVectorIndex {
       efConstruction: this.efConstruction,
       efSearch: this.efSearch,
       seed: this.seed,
-      sha256: sha256(payload),
+      sha256: sha256Hex(payload),
     };
   }
 
@@ -359,7 +356,7 @@ export class HnswIndex implements GraphVectorIndex {
       fail,
       source,
     );
-    if (meta.sha256 === undefined || sha256(rest) !== meta.sha256) {
+    if (meta.sha256 === undefined || sha256Hex(rest) !== meta.sha256) {
       fail('is corrupted: its graph does not match the checksum in its header; rebuild the index.', version);
     }
     let native: Uint8Array;

@@ -6,7 +6,6 @@
  * indexes over them are saved only when the factory cannot rebuild them as fast as it loads them
  * (see `IndexWriter.vectorIndex`). Indexes saved before updates existed have no `update.json`.
  */
-import { createHash } from 'node:crypto';
 import {
   checkVectorRowsArtifact,
   compress,
@@ -20,6 +19,7 @@ import {
   parseJsonArtifact,
   type Schema,
   type SparseVectorRows,
+  sha256Hex,
   shapeIssue,
   sparseVectorRows,
   v,
@@ -308,9 +308,6 @@ function keptOf(
   return kept;
 }
 
-/** The SHA-256 of `bytes`, hex. */
-const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
-
 /**
  * Set `index.kept` to the update state of `opened`, when it was saved with one. With the files'
  * `digests` (format 4) the files are checked against them now and parsed when `index.kept` is first
@@ -336,7 +333,7 @@ export async function loadKept(
     return;
   }
   for (const [file, data] of files) {
-    if (data !== undefined && sha256(data) !== digests[file]) {
+    if (data !== undefined && sha256Hex(data) !== digests[file]) {
       throw opened.error(file, 'does not match its SHA-256 recorded in units.json');
     }
   }
@@ -345,5 +342,5 @@ export async function loadKept(
 
 /** The SHA-256 of each file {@link saveKept} writes, for `units.json` (undefined without an update state). */
 export function keptDigests(files: KeptFiles | undefined): Record<string, string> | undefined {
-  return files && Object.fromEntries(files.map(([file, data]) => [file, sha256(data)]));
+  return files && Object.fromEntries(files.map(([file, data]) => [file, sha256Hex(data)]));
 }

@@ -10,10 +10,17 @@
  * it and decodes them only when the kept data is first read (an update, a save), since retrieval
  * never reads it. Without the record (formats 1 to 3) the file is decoded and checked at load.
  */
-import { createHash } from 'node:crypto';
 import type { ParseIssue } from '@grag/core';
 import type { IndexWriter, OpenedIndex, Schema } from '@grag/core/kit';
-import { compress, decompressed, parseJsonArtifact, shapeIssue, v, validate } from '@grag/core/kit';
+import {
+  compress,
+  decompressed,
+  parseJsonArtifact,
+  sha256Hex,
+  shapeIssue,
+  v,
+  validate,
+} from '@grag/core/kit';
 import type { KeptDecomposition, KeptElement, NodeRagKept } from './kept.js';
 
 const UPDATE_FILE = 'update.json';
@@ -70,7 +77,7 @@ export function keptBytes(kept: NodeRagKept): Uint8Array {
 
 /** The SHA-256 of `bytes` (hex), as `chunks.json` records it for `update.json`. */
 export function keptDigest(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return sha256Hex(bytes);
 }
 
 /** Write `kept` (vectors of `dimensions` components), `update.json` as `bytes` ({@link keptBytes}). */

@@ -1,5 +1,5 @@
 /** The served indexes: each resolved once into an immutable version, swapped whole by a write. */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   type BuildContext,
   type IndexManifest,
@@ -7,7 +7,7 @@ import {
   modelFingerprint,
   type Tokenizer,
 } from '@grag/core';
-import { createBuildContext, getTokenizer, type IndexProviders } from '@grag/core/kit';
+import { createBuildContext, getTokenizer, type IndexProviders, sha256Hex } from '@grag/core/kit';
 import { type DocumentStore, documentsOf, storeOf } from './documents.js';
 import type { AnswerSource, GragServerOptions, IndexInfo, ServedIndexInput } from './types.js';
 
@@ -75,7 +75,7 @@ export const INDEX_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 /** The version id of a saved index: the first 12 hex digits of the SHA-256 of its manifest. */
 export function manifestVersion(manifest: IndexManifest): string {
-  return createHash('sha256').update(JSON.stringify(manifest)).digest('hex').slice(0, 12);
+  return sha256Hex(JSON.stringify(manifest)).slice(0, 12);
 }
 
 /** A version id for an index kept in memory only. */
