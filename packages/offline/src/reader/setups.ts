@@ -13,6 +13,7 @@ import {
   lowerFirst,
   misreadVerb,
   RELATIVE,
+  replaceSpan,
   WH_START,
 } from './decompose.js';
 
@@ -122,16 +123,13 @@ export function reorderQuestion(tokens: readonly Token[]): string | null {
   );
   topicText =
     topicText.charAt(0).toLowerCase() === topicText.charAt(0) ? topicText : lowerFirst(topicText, tokens[0]!);
-  const pronoun = rest[at]!;
   // "he or she", "his or her": one pronoun.
   let last = at;
   const isPronoun = (t: Token | undefined): boolean =>
     !!t && (SUBJECT_PRONOUNS.has(t.normal) || POSSESSIVE_PRONOUNS.has(t.normal));
   if (rest[at + 1]?.normal === 'or' && isPronoun(rest[at + 2])) last = at + 2;
   // "her" before a noun is a possessive ("what was her name?").
-  const possessive =
-    POSSESSIVE_PRONOUNS.has(pronoun.normal) ||
-    (pronoun.normal === 'her' && /^(NOUN|ADJ)$/.test(rest[last + 1]?.pos ?? ''));
+  const possessive = possessiveAt(rest, at, last);
   let replacement = possessive ? `${topicText}'s` : topicText;
   // "who was his wife?" of "the man who founded X": "the wife of the man who founded X", not a
   // possessive after a clause.
@@ -172,15 +170,20 @@ function namedSubjectTakenUp(topic: readonly Token[], rest: readonly Token[]): s
   if (!verb || (verb.pos !== 'VERB' && verb.pos !== 'AUX' && !/[^e]ed$/.test(verb.normal))) return null;
   const at = rest.findIndex((t) => /^(he|she|him|her|his|it|its)$/.test(t.normal));
   if (at < 0 || rest.slice(at + 1).some((t) => /^(he|she|him|her|his|it|its)$/.test(t.normal))) return null;
-  const pronoun = rest[at]!;
   const name = spanText(topic, 0, end);
-  const possessive =
-    /^(his|its)$/.test(pronoun.normal) ||
-    (pronoun.normal === 'her' && /^(NOUN|ADJ)$/.test(rest[at + 1]?.pos ?? ''));
-  const before = at > 0 ? spanText(rest, 0, at - 1) : '';
-  const after = at + 1 < rest.length ? spanText(rest, at + 1, rest.length - 1) : '';
-  const text = `${before} ${possessive ? `${name}'s` : name}${/^[?.!,]/.test(after) ? '' : ' '}${after}`;
-  return capitalise(text.replace(/\s+/g, ' ').trim());
+  return capitalise(replaceSpan(rest, at, at, possessiveAt(rest, at, at) ? `${name}'s` : name));
+}
+
+/**
+ * Whether the pronoun at `at` (through `last`, "his or her") is a possessive: "his", "its",
+ * "their", or "her" before a noun ("what was her name?").
+ */
+function possessiveAt(rest: readonly Token[], at: number, last: number): boolean {
+  const pronoun = rest[at]!;
+  return (
+    POSSESSIVE_PRONOUNS.has(pronoun.normal) ||
+    (pronoun.normal === 'her' && /^(NOUN|ADJ)$/.test(rest[last + 1]?.pos ?? ''))
+  );
 }
 
 /** Indefinite determiners that introduce an entity ("a sister", "an institute"). */
