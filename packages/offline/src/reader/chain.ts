@@ -5,6 +5,7 @@
  */
 import { DESCRIPTOR_TYPES } from '../lexicon.js';
 import { spanText, type Token } from '../nlp.js';
+import { replaceSpan } from './decompose.js';
 import { bodyRelation, inLaw, isPlaceRole, kin, kinNoun, type Relation, relationOf } from './kinship.js';
 
 export type { Relation } from './kinship.js';
@@ -278,7 +279,7 @@ export function substitute(
 ): { text: string; whole: boolean } {
   const before = spanText(tokens, 0, phrase.start - 1);
   const after = phrase.end + 1 < tokens.length ? spanText(tokens, phrase.end + 1, tokens.length - 1) : '';
-  const text = `${before} ${name}${/^[?.!,]/.test(after) ? '' : ' '}${after}`.replace(/\s+/g, ' ').trim();
+  const text = replaceSpan(tokens, phrase.start, phrase.end, name);
   // "What was the name of X's mother?", "What is X's mother called?", "What was X's mother's
   // name?" ask for the name itself.
   const naming = /\bname of$/i.test(before.trim()) || /^(called|named|['’]s name)\b/i.test(after.trim());
