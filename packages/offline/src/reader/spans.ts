@@ -91,11 +91,11 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
     let start = m.start;
     let end = m.end;
     let text: string | undefined;
+    const capital = (k: number): boolean =>
+      !covered[k] && tokens[k]?.type === 'word' && /^\p{Lu}/u.test(tokens[k]!.value);
     if (type !== 'concept') {
       // A name runs on over capitalised words the tagger read as verbs or nouns ("Merrow Falls",
       // "the portrait Winter Harbour"), and a surname stands for the full name the text gives.
-      const capital = (k: number): boolean =>
-        !covered[k] && tokens[k]?.type === 'word' && /^\p{Lu}/u.test(tokens[k]!.value);
       while (end < sentence.end && capital(end + 1)) end++;
       // "St Ewenna's Chapel": a possessive followed by a capitalised noun is one name.
       if (/^['’]s$/.test(tokens[end + 1]?.value ?? '') && capital(end + 2)) {
@@ -124,12 +124,7 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
       end + 2 <= sentence.end
     ) {
       let ofEnd = end + 1;
-      while (
-        ofEnd < sentence.end &&
-        tokens[ofEnd + 1]?.type === 'word' &&
-        /^\p{Lu}/u.test(tokens[ofEnd + 1]!.value)
-      )
-        ofEnd++;
+      while (ofEnd < sentence.end && capital(ofEnd + 1)) ofEnd++;
       if (ofEnd > end + 1) push(start, ofEnd, type);
     }
     if (type !== 'concept') for (let i = start; i <= end; i++) covered[i] = 1;
