@@ -1,24 +1,31 @@
 /**
  * Loopback load test of `grag serve`: offline indexes of a dev slice (BM25, E2GraphRAG and NodeRAG,
  * each build timed on its own), served by the `grag serve` command in a child process, and
- * `POST /v1/query` with the slice's questions from autocannon at several concurrencies for a fixed
+ * `POST /v1/query` with the slice's questions from a load generator at several concurrencies for a fixed
  * duration each: retrieval (no answer) for every method, and streamed answers (`answer: true,
  * stream: true`, Server-Sent Events read to the end) for the `--answers` methods; in the same run,
  * once per `--workers` count (`grag serve --workers <n>`: 0 retrieves on the server's thread; by
  * default 1 and as many as the machine has cores). Reports
- * requests/s, p50/p95/p99 latency, errors (connection errors and requests unanswered after
- * autocannon's 10 s time-out) and non-2xx responses; writes benchmarks/results/server-load.{json,md}.
+ * requests/s, p50/p95/p99 latency, errors (connection errors and requests unanswered after 10 s)
+ * and non-2xx responses, and the CPU time of the generator and of the server in each row; writes
+ * benchmarks/results/server-load.{json,md}.
+ *
+ * The generator (`--generator`) is wrk when a `wrk` program is on PATH (Debian: `apt-get install
+ * wrk`; a C program on epoll, run as a child process with one thread and a Lua script written to a
+ * temporary folder), else autocannon in this process. On a 2-core machine autocannon took about as
+ * much CPU as the server for BM25's 2 ms retrievals, so with two workers the server could not have
+ * the two cores; wrk takes much less. Nothing in CI runs this benchmark or needs wrk.
  *
  *   pnpm tsx benchmarks/server-load.ts [datasets-dir] [--dataset hotpotqa] [--duration 10]
  *     [--connections 1,8,32] [--methods bm25,e2graphrag,noderag] [--answers noderag] [--workers 1,2]
- *     [--out benchmarks/results] [--render]
+ *     [--generator wrk|autocannon] [--out benchmarks/results] [--render]
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Document, Method } from '@grag/core';
@@ -53,8 +60,13 @@ interface AutocannonResult {
 
 const autocannon = createRequire(join(repo, 'packages/server/package.json'))('autocannon') as Autocannon;
 
+/** The program that sends the requests: wrk (a C program, a child process) or autocannon (in this process). */
+export type Generator = 'wrk' | 'autocannon';
+
 /** One load run: what was sent, and what came back. */
 export interface LoadResult {
+  /** Which program sent the requests. */
+  generator: Generator;
   connections: number;
   durationS: number;
   /** Completed requests. */
@@ -63,26 +75,58 @@ export interface LoadResult {
   p50Ms: number;
   p95Ms: number;
   p99Ms: number;
-  /** Connection errors, time-outs included (autocannon counts a request unanswered after 10 s as both). */
+  /**
+   * Connection errors (connect, read, write) and time-outs: requests unanswered after 10 s
+   * (autocannon's time-out, and wrk's `--timeout 10s`).
+   */
   errors: number;
   /** Of `errors`, the time-outs. */
   timeouts: number;
   /** Responses with a status other than 2xx. */
   non2xx: number;
   statusCodes: Record<string, number>;
+  /**
+   * CPU seconds (user + system) the generator used in the run: wrk's process (all its threads, from
+   * /proc/self/stat when it is done), or this process for autocannon (`process.cpuUsage`).
+   */
+  generatorCpuS?: number;
+  /** CPU seconds of the server's process (all its threads) in the run, from /proc (Linux only). */
+  serverCpuS?: number;
+  /** Of `serverCpuS`, its main thread's: HTTP, JSON, the streamed answers. */
+  serverMainCpuS?: number;
+  /**
+   * wrk with `expectDone`: responses whose body has no `event: done` (a stream not read to its end,
+   * or one that ended in an `error` event). Also counted in `errors`.
+   */
+  unfinished?: number;
+}
+
+/** What a load run is given: `bodies` are sent in turn; `headers` go with every request. */
+export interface LoadOptions {
+  connections: number;
+  durationS: number;
+  bodies: string[];
+  headers?: Record<string, string>;
+  /** The default is autocannon, which every machine with the workspace installed has. */
+  generator?: Generator;
+  /** wrk only: count a response without an `event: done` (streamed answers) as unfinished. */
+  expectDone?: boolean;
 }
 
 /**
- * `POST /v1/query` with `bodies` (each connection sends them in turn, round and round) from
- * `connections` connections for `durationS` seconds. Latency percentiles are nearest-rank over
- * every response.
+ * `POST /v1/query` with `bodies` from `connections` connections for `durationS` seconds, with
+ * autocannon (each connection sends the bodies in turn, from the first) or wrk (one thread; the
+ * connections take the bodies in turn between them). Latency percentiles are nearest-rank over every
+ * response (wrk: over its microsecond histogram).
  */
-export async function runLoad(
-  url: string,
-  options: { connections: number; durationS: number; bodies: string[]; headers?: Record<string, string> },
-): Promise<LoadResult> {
+export async function runLoad(url: string, options: LoadOptions): Promise<LoadResult> {
+  return options.generator === 'wrk' ? runWrk(url, options) : runAutocannon(url, options);
+}
+
+async function runAutocannon(url: string, options: LoadOptions): Promise<LoadResult> {
   const latencies: number[] = [];
   const headers = { 'content-type': 'application/json', ...options.headers };
+  const cpu = process.cpuUsage();
   const instance = autocannon({
     url,
     connections: options.connections,
@@ -91,8 +135,10 @@ export async function runLoad(
   });
   instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
   const result = await instance;
+  const used = process.cpuUsage(cpu);
   const completed = latencies.length;
   return {
+    generator: 'autocannon',
     connections: options.connections,
     durationS: options.durationS,
     requests: completed,
@@ -106,7 +152,253 @@ export async function runLoad(
     statusCodes: Object.fromEntries(
       Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count]),
     ),
+    generatorCpuS: (used.user + used.system) / 1e6,
   };
+}
+
+/** A Lua string literal of `text`: its UTF-8 bytes, every one outside printable ASCII (and `"`, `\`) escaped. */
+function luaString(text: string): string {
+  let out = '"';
+  for (const byte of Buffer.from(text, 'utf8')) {
+    out +=
+      byte >= 0x20 && byte < 0x7f && byte !== 0x22 && byte !== 0x5c
+        ? String.fromCharCode(byte)
+        : `\\${String(byte).padStart(3, '0')}`;
+  }
+  return `${out}"`;
+}
+
+/** The prefix of the one line the wrk script's `done()` prints, a JSON object after it. */
+const WRK_MARK = 'grag-wrk ';
+
+/**
+ * The wrk script of a run: `POST <path>` with `bodies` in turn (shared by the thread's connections)
+ * and `headers`; `response()` counts status codes, non-2xx responses and, with `expectDone`, bodies
+ * without an `event: done`; `done()` prints one line, {@link WRK_MARK} and a JSON object: the summary,
+ * the 50th, 95th and 99th latency percentiles (µs), the counts of every thread, and wrk's own CPU
+ * time (utime + stime of /proc/self/stat, in clock ticks, after its threads were joined).
+ */
+export function wrkScript(options: {
+  bodies: readonly string[];
+  headers: Record<string, string>;
+  path?: string;
+  expectDone?: boolean;
+}): string {
+  const headers = Object.entries(options.headers)
+    .map(([name, value]) => `  [${luaString(name)}] = ${luaString(value)},`)
+    .join('\n');
+  return `-- Written by benchmarks/server-load.ts for one run.
+local bodies = {
+${options.bodies.map((b) => `  ${luaString(b)},`).join('\n')}
+}
+local headers = {
+${headers}
+}
+local path = ${luaString(options.path ?? '/v1/query')}
+local expect_done = ${options.expectDone ? 'true' : 'false'}
+local next_body = 0
+
+-- Per thread (each thread runs its own copy of this script); done() reads them with thread:get.
+codes = {}
+non2xx = 0
+unfinished = 0
+
+function request()
+  next_body = next_body % #bodies + 1
+  return wrk.format("POST", path, headers, bodies[next_body])
+end
+
+function response(status, response_headers, body)
+  codes[status] = (codes[status] or 0) + 1
+  if status < 200 or status > 299 then
+    non2xx = non2xx + 1
+  elseif expect_done and not string.find(body or "", "event: done", 1, true) then
+    unfinished = unfinished + 1
+  end
+end
+
+local threads = {}
+function setup(thread)
+  table.insert(threads, thread)
+end
+
+function done(summary, latency, requests)
+  local total_non2xx, total_unfinished, merged = 0, 0, {}
+  for _, thread in ipairs(threads) do
+    total_non2xx = total_non2xx + thread:get("non2xx")
+    total_unfinished = total_unfinished + thread:get("unfinished")
+    for status, count in pairs(thread:get("codes")) do
+      merged[status] = (merged[status] or 0) + count
+    end
+  end
+  local parts = {}
+  for status, count in pairs(merged) do
+    table.insert(parts, string.format('"%d":%d', status, count))
+  end
+  local cpu_ticks = -1
+  local file = io.open("/proc/self/stat", "r")
+  if file then
+    local stat = file:read("*a")
+    file:close()
+    local fields = {}
+    for field in string.gmatch(string.match(stat, "%) (.*)$") or "", "%S+") do
+      table.insert(fields, field)
+    end
+    -- Fields 14 and 15 of proc(5) (utime, stime); the list starts at field 3.
+    if fields[13] then cpu_ticks = tonumber(fields[12]) + tonumber(fields[13]) end
+  end
+  local e = summary.errors
+  io.write(string.format(
+    '${WRK_MARK}{"durationUs":%d,"requests":%d,"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d,' ..
+    '"p50Us":%d,"p95Us":%d,"p99Us":%d,"non2xx":%d,"unfinished":%d,"statusCodes":{%s},"cpuTicks":%d}\\n',
+    summary.duration, summary.requests, e.connect, e.read, e.write, e.status, e.timeout,
+    latency:percentile(50), latency:percentile(95), latency:percentile(99),
+    total_non2xx, total_unfinished, table.concat(parts, ","), cpu_ticks))
+end
+`;
+}
+
+/** What the wrk script's `done()` prints (see {@link wrkScript}). */
+interface WrkDone {
+  durationUs: number;
+  requests: number;
+  connect: number;
+  read: number;
+  write: number;
+  /** wrk's own count of responses with a status over 399. */
+  status: number;
+  timeout: number;
+  p50Us: number;
+  p95Us: number;
+  p99Us: number;
+  non2xx: number;
+  unfinished: number;
+  statusCodes: Record<string, number>;
+  /** -1 when /proc/self/stat could not be read. */
+  cpuTicks: number;
+}
+
+/** The load result in wrk's output (`wrk --latency -s <the script of wrkScript>`); throws without the script's line. */
+export function parseWrkOutput(
+  stdout: string,
+  run: { connections: number; durationS: number; clockTicks?: number },
+): LoadResult {
+  const line = stdout.split('\n').find((l) => l.startsWith(WRK_MARK));
+  if (!line) throw new Error(`wrk printed no "${WRK_MARK.trim()}" line:\n${stdout}`);
+  const d = JSON.parse(line.slice(WRK_MARK.length)) as WrkDone;
+  const ticks = run.clockTicks ?? 100;
+  return {
+    generator: 'wrk',
+    connections: run.connections,
+    durationS: run.durationS,
+    requests: d.requests,
+    requestsPerSecond: d.requests / Math.max(d.durationUs / 1e6, 1e-9),
+    p50Ms: d.p50Us / 1000,
+    p95Ms: d.p95Us / 1000,
+    p99Ms: d.p99Us / 1000,
+    errors: d.connect + d.read + d.write + d.timeout + d.unfinished,
+    timeouts: d.timeout,
+    non2xx: d.non2xx,
+    statusCodes: d.statusCodes,
+    ...(d.cpuTicks >= 0 ? { generatorCpuS: d.cpuTicks / ticks } : {}),
+    ...(d.unfinished > 0 ? { unfinished: d.unfinished } : {}),
+  };
+}
+
+/** Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`; 100 when that fails). */
+const clockTicks = (() => {
+  let ticks: number | undefined;
+  return (): number => {
+    if (ticks === undefined) {
+      try {
+        ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+      } catch {
+        ticks = 100;
+      }
+    }
+    return ticks;
+  };
+})();
+
+async function runWrk(url: string, options: LoadOptions): Promise<LoadResult> {
+  const dir = await mkdtemp(join(tmpdir(), 'grag-wrk-'));
+  try {
+    const script = join(dir, 'load.lua');
+    await writeFile(
+      script,
+      wrkScript({
+        bodies: options.bodies,
+        headers: { 'content-type': 'application/json', ...options.headers },
+        expectDone: options.expectDone,
+      }),
+    );
+    const args = [
+      '--threads',
+      '1',
+      '--connections',
+      String(options.connections),
+      '--duration',
+      `${options.durationS}s`,
+      '--timeout',
+      '10s',
+      '--latency',
+      '--script',
+      script,
+      url,
+    ];
+    const stdout = await new Promise<string>((resolvePromise, reject) => {
+      const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk) => {
+        out += chunk;
+      });
+      child.stderr.on('data', (chunk) => {
+        err += chunk;
+      });
+      child.once('error', reject);
+      child.once('close', (code) =>
+        code === 0 ? resolvePromise(out) : reject(new Error(`wrk exited with ${code}: ${err}${out}`)),
+      );
+    });
+    return parseWrkOutput(stdout, {
+      connections: options.connections,
+      durationS: options.durationS,
+      clockTicks: clockTicks(),
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Whether an executable named `name` is in one of PATH's folders. */
+function onPath(name: string): boolean {
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => {
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * CPU seconds (user + system) of process `pid` (all its threads), or of its thread `tid`, from
+ * /proc; undefined where there is no /proc.
+ */
+function procCpuSeconds(pid: number, tid?: number): number | undefined {
+  try {
+    const stat = readFileSync(
+      tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`,
+      'utf8',
+    );
+    // After the command's name in parentheses: field 3 on; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -179,6 +471,7 @@ async function loadServer(
     levels: number[];
     durationS: number;
     questions: { question: string }[];
+    generator: Generator;
   },
 ): Promise<LoadRow[]> {
   const { url, child } = await startServe(dirs, workers);
@@ -199,20 +492,35 @@ async function loadServer(
         );
         // Warm-up, until every worker has loaded the index (each loads it when first asked, which
         // takes seconds for the larger ones): rounds of 2 s until one has no response over 1 s.
+        const load = { bodies, generator: run.generator, expectDone: mode === 'streamed answer' };
         for (let round = 0; round < 8; round++) {
-          const warm = await runLoad(url, { connections: 4 * Math.max(1, workers), durationS: 2, bodies });
+          const warm = await runLoad(url, { ...load, connections: 4 * Math.max(1, workers), durationS: 2 });
           if (warm.requests > 0 && warm.p99Ms <= 1000) break;
         }
         for (const connections of run.levels) {
           process.stderr.write(
-            `${method.name} ${mode}, ${workers} workers: ${connections} connections for ${run.durationS} s ...\n`,
+            `${method.name} ${mode}, ${workers} workers: ${connections} connections for ${run.durationS} s (${run.generator}) ...\n`,
           );
+          const pid = child.pid!;
+          const server = procCpuSeconds(pid);
+          const main = procCpuSeconds(pid, pid);
+          const result = await runLoad(url, { ...load, connections, durationS: run.durationS });
+          const serverAfter = procCpuSeconds(pid);
+          const mainAfter = procCpuSeconds(pid, pid);
           rows.push({
             method: method.name,
             mode,
             workers,
-            ...(await runLoad(url, { connections, durationS: run.durationS, bodies })),
+            ...result,
+            ...(server !== undefined && serverAfter !== undefined
+              ? { serverCpuS: serverAfter - server }
+              : {}),
+            ...(main !== undefined && mainAfter !== undefined ? { serverMainCpuS: mainAfter - main } : {}),
           });
+          const row = rows.at(-1)!;
+          process.stderr.write(
+            `  ${row.requestsPerSecond.toFixed(1)} req/s, p50 ${row.p50Ms.toFixed(1)} ms, p99 ${row.p99Ms.toFixed(1)} ms; CPU/s: generator ${cores(row.generatorCpuS, row)}, server ${cores(row.serverCpuS, row)} (main thread ${cores(row.serverMainCpuS, row)})\n`,
+          );
         }
       }
     }
@@ -234,9 +542,14 @@ async function main(): Promise<void> {
       answers: { type: 'string', default: 'noderag' },
       out: { type: 'string', default: 'benchmarks/results' },
       workers: { type: 'string', default: `1,${availableParallelism()}` },
+      generator: { type: 'string', default: onPath('wrk') ? 'wrk' : 'autocannon' },
       render: { type: 'boolean', default: false },
     },
   });
+  if (values.generator !== 'wrk' && values.generator !== 'autocannon') {
+    throw new Error(`--generator: expected wrk or autocannon, got ${values.generator}`);
+  }
+  const generator: Generator = values.generator;
   if (values.render) {
     const saved = JSON.parse(readFileSync(join(values.out, 'server-load.json'), 'utf8')) as LoadReport;
     writeFileSync(join(values.out, 'server-load.md'), render(saved));
@@ -268,7 +581,7 @@ async function main(): Promise<void> {
       ...(await loadServer(
         methods.map((m) => join(work, m.name)),
         workers,
-        { methods, answering, levels, durationS, questions: dataset.questions },
+        { methods, answering, levels, durationS, questions: dataset.questions, generator },
       )),
     );
   }
@@ -284,6 +597,7 @@ async function main(): Promise<void> {
     questions: dataset.questions.length,
     durationS,
     cores: availableParallelism(),
+    generator,
     builds,
     rows,
   };
@@ -307,6 +621,8 @@ interface LoadReport {
   durationS: number;
   /** `os.availableParallelism()` of the machine. */
   cores?: number;
+  /** The load generator of every row (reports before it was recorded: autocannon). */
+  generator?: Generator;
   builds: BuildRow[];
   rows: LoadRow[];
   /** Paragraphs added by hand after the run (what the numbers mean on that machine). */
@@ -339,36 +655,55 @@ function speedups(rows: LoadRow[]): string[] {
   return lines;
 }
 
+/** CPU seconds per second of the row's run (cores busy on average), or – when not measured. */
+function cores(cpuS: number | undefined, row: { durationS: number }): string {
+  return cpuS === undefined ? '–' : (cpuS / row.durationS).toFixed(2);
+}
+
 /** The markdown table of a report. */
 function render(report: LoadReport): string {
   const { machine: m, loadAverage: load, dataset: slice, durationS, builds, rows } = report;
   const fixed = (v: number | null, d = 1) =>
     typeof v === 'number' && Number.isFinite(v) ? v.toFixed(d) : '–';
+  const generator = report.generator ?? 'autocannon';
+  const wrk = generator === 'wrk';
+  const cpuKnown = rows.some((r) => r.generatorCpuS !== undefined);
   return [
     '# grag serve under load',
     '',
     `Run ${report.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB), Node ${m.node}, ${m.platform};`,
     `1-minute load average ${fixed(load.start, 2)} at the start and ${fixed(load.end, 2)} at the end. The server (\`grag serve\`,`,
-    'a child process) and the load generator (autocannon, this process) share those cores, and other jobs ran on',
-    'the machine too: read the numbers as a floor, not a capacity.',
+    wrk
+      ? 'a child process) and the load generator (wrk 4.1, a C program on epoll with one thread, in a child process) share'
+      : "a child process) and the load generator (autocannon, in the benchmark's own Node process) share",
+    'those cores, and other jobs may have run on the machine too: read the numbers as a floor, not a capacity.',
+    ...(cpuKnown
+      ? [
+          'The CPU columns say how many of the cores each took on average in the row: CPU seconds (user + system) over the',
+          `row's seconds, ${wrk ? "wrk's process" : "the benchmark's process (autocannon)"} for the generator, the server's process (all its threads, from /proc) and, in`,
+          'parentheses, its main thread (HTTP, JSON, the streamed answers).',
+        ]
+      : []),
     '',
     `Indexes: the ${slice} dev slice (${report.passages} passages), built offline (\`@grag/offline\`: hashed TF-IDF`,
     'embedder, heuristic tasks, exact flat vector index; NodeRAG with its HNSW graph) and saved; `grag serve` loads them',
     `once. Each request is \`POST /v1/query {"question", "method"}\` with one of the slice's ${report.questions} questions in turn`,
-    '(every connection starts with the first): `retrieval` rows at the default 12k-token budget, no answer; `streamed answer`',
-    'rows add `"answer": true, "stream": true` (the offline reader answers; Server-Sent Events read to the end). Over',
+    wrk
+      ? '(the connections take them in turn between them): `retrieval` rows at the default 12k-token budget, no answer; `streamed answer`'
+      : '(every connection starts with the first): `retrieval` rows at the default 12k-token budget, no answer; `streamed answer`',
+    `rows add \`"answer": true, "stream": true\` (the offline reader answers; Server-Sent Events read to the end${wrk ? ', a body without the `done` event counted as an error' : ''}). Over`,
     `keep-alive loopback connections, for ${durationS} s per row after a warm-up (rounds of 2 s until one has no response over 1 s: each worker loads an index when first asked). Latency percentiles are nearest-rank over`,
-    "every response of the row; `errors` counts connection errors and requests unanswered after 10 s (autocannon's time-out).",
+    `every response of the row${wrk ? " (wrk's microsecond histogram)" : ''}; \`errors\` counts connection errors and requests unanswered after 10 s (${wrk ? "wrk's `--timeout 10s`" : "autocannon's time-out"}).`,
     '',
     '| method | build s |',
     '|---|---:|',
     ...builds.map((b) => `| ${b.method} | ${fixed(b.buildSeconds)} |`),
     '',
-    '| method | request | workers | connections | requests | req/s | p50 ms | p95 ms | p99 ms | errors | non-2xx |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| method | request | workers | connections | requests | req/s | p50 ms | p95 ms | p99 ms | errors | non-2xx |${cpuKnown ? ' generator CPU | server CPU (main) |' : ''}`,
+    `|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|${cpuKnown ? '---:|---:|' : ''}`,
     ...rows.map(
       (r) =>
-        `| ${r.method} | ${r.mode ?? 'retrieval'} | ${r.workers ?? 0} | ${r.connections} | ${r.requests} | ${fixed(r.requestsPerSecond)} | ${fixed(r.p50Ms)} | ${fixed(r.p95Ms)} | ${fixed(r.p99Ms)} | ${r.errors} | ${r.non2xx} |`,
+        `| ${r.method} | ${r.mode ?? 'retrieval'} | ${r.workers ?? 0} | ${r.connections} | ${r.requests} | ${fixed(r.requestsPerSecond)} | ${fixed(r.p50Ms)} | ${fixed(r.p95Ms)} | ${fixed(r.p99Ms)} | ${r.errors} | ${r.non2xx} |${cpuKnown ? ` ${cores(r.generatorCpuS, r)} | ${cores(r.serverCpuS, r)} (${cores(r.serverMainCpuS, r)}) |` : ''}`,
     ),
     '',
     "`workers` is `grag serve --workers <n>`: 0 runs each retrieval on the server's thread (the default, as before),",
@@ -388,7 +723,7 @@ function render(report: LoadReport): string {
     '',
     ...(report.notes ?? []),
     '',
-    `Reproduce: \`pnpm tsx benchmarks/server-load.ts ../shared/datasets --dataset ${slice} --duration ${durationS} --workers ${[...new Set(rows.map((r) => r.workers ?? 0))].join(',')}\` from the repository root`,
+    `Reproduce: \`pnpm tsx benchmarks/server-load.ts ../shared/datasets --dataset ${slice} --duration ${durationS} --workers ${[...new Set(rows.map((r) => r.workers ?? 0))].join(',')} --generator ${generator}\` from the repository root`,
     '(`--render` rewrites this table from `server-load.json` without running).',
     '',
   ].join('\n');
