@@ -1,4 +1,5 @@
 /** Request bodies of the `POST` routes: JSON only, read up to the server's limit. */
+import { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { badRequest, HttpError } from './errors.js';
 import { unsupportedBody } from './guard.js';
@@ -14,7 +15,8 @@ function clientWentAway(c: Context, error: unknown): boolean {
     fields?.code === 'ECONNRESET' ||
     fields?.code === 'ECONNABORTED' ||
     fields?.code === 'ERR_STREAM_PREMATURE_CLOSE' ||
-    (typeof fields?.message === 'string' && /^(aborted|terminated|premature close)$/i.test(fields.message))
+    (typeof fields?.message === 'string' &&
+      /^(aborted|terminated|premature close|client connection prematurely closed\.?)$/i.test(fields.message))
   );
 }
 
@@ -31,6 +33,11 @@ function clientClosed(): HttpError {
   );
 }
 
+/** Whether the request came through @hono/node-server from Node's HTTP server (its `incoming` binding). */
+function onNode(c: Context): boolean {
+  return (c.env as { incoming?: unknown } | undefined)?.incoming instanceof IncomingMessage;
+}
+
 /**
  * The request body, read up to `limit` bytes whatever the framing (a `Content-Length`
  * over the limit is refused before anything is read; a chunked body as soon as it passes it).
@@ -41,6 +48,20 @@ export async function readBytes(c: Context, limit: number, example: string): Pro
     new HttpError(413, 'payload_too_large', `The request body is over the limit of ${limit} bytes.`);
   const declared = c.req.header('content-length');
   if (declared !== undefined && Number(declared) > limit) throw tooLarge();
+  if (declared !== undefined && /^\d+$/.test(declared) && onNode(c)) {
+    // Node's parser reads exactly the declared length, within the limit: read it whole through
+    // @hono/node-server's direct path, without building a WHATWG Request and ReadableStream over
+    // Node's stream (in a profile under load, a fifth of the server thread's time per BM25 query).
+    let whole: ArrayBuffer;
+    try {
+      whole = await c.req.raw.arrayBuffer();
+    } catch (error) {
+      if (clientWentAway(c, error)) throw clientClosed();
+      throw error;
+    }
+    if (whole.byteLength === 0) throw badRequest(`The request has no body; send ${example} as JSON.`);
+    return new Uint8Array(whole);
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   const body = c.req.raw.body;
