@@ -20,7 +20,7 @@
  *     [--connections 1,8,32] [--methods bm25,e2graphrag,noderag] [--answers noderag] [--workers 1,2]
  *     [--generator wrk|autocannon] [--out benchmarks/results] [--render]
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -371,6 +371,22 @@ async function runWrk(url: string, options: LoadOptions): Promise<LoadResult> {
   }
 }
 
+/** The version of `generator`: the first line of `wrk -v` (without its copyright), or autocannon's package version. */
+function versionOf(generator: Generator): string {
+  if (generator === 'autocannon') {
+    const pkg = createRequire(join(repo, 'packages/server/package.json'))('autocannon/package.json') as {
+      version: string;
+    };
+    return `autocannon ${pkg.version}`;
+  }
+  // `wrk -v` prints its version and usage and exits with 1.
+  const out = spawnSync('wrk', ['-v'], { encoding: 'utf8' });
+  return `${out.stdout}${out.stderr}`
+    .split('\n')[0]!
+    .replace(/\s*Copyright.*$/, '')
+    .trim();
+}
+
 /** Whether an executable named `name` is in one of PATH's folders. */
 function onPath(name: string): boolean {
   return (process.env.PATH ?? '').split(delimiter).some((dir) => {
@@ -555,6 +571,7 @@ async function main(): Promise<void> {
     writeFileSync(join(values.out, 'server-load.md'), render(saved));
     return;
   }
+  const generatorVersion = versionOf(generator);
   const root = resolve(positionals[0] ?? '../shared/datasets');
   const durationS = Number(values.duration);
   const levels = values.connections.split(',').map(Number);
@@ -598,6 +615,7 @@ async function main(): Promise<void> {
     durationS,
     cores: availableParallelism(),
     generator,
+    generatorVersion,
     builds,
     rows,
   };
@@ -623,6 +641,8 @@ interface LoadReport {
   cores?: number;
   /** The load generator of every row (reports before it was recorded: autocannon). */
   generator?: Generator;
+  /** Its version: the first line of `wrk -v`, or autocannon's package version. */
+  generatorVersion?: string;
   builds: BuildRow[];
   rows: LoadRow[];
   /** Paragraphs added by hand after the run (what the numbers mean on that machine). */
@@ -674,8 +694,8 @@ function render(report: LoadReport): string {
     `Run ${report.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB), Node ${m.node}, ${m.platform};`,
     `1-minute load average ${fixed(load.start, 2)} at the start and ${fixed(load.end, 2)} at the end. The server (\`grag serve\`,`,
     wrk
-      ? 'a child process) and the load generator (wrk 4.1, a C program on epoll with one thread, in a child process) share'
-      : "a child process) and the load generator (autocannon, in the benchmark's own Node process) share",
+      ? `a child process) and the load generator (${report.generatorVersion ?? 'wrk'}, a C program, one thread, in a child process) share`
+      : `a child process) and the load generator (${report.generatorVersion ?? 'autocannon'}, in the benchmark's own Node process) share`,
     'those cores, and other jobs may have run on the machine too: read the numbers as a floor, not a capacity.',
     ...(cpuKnown
       ? [
