@@ -12,9 +12,9 @@
  *
  * The generator (`--generator`) is wrk when a `wrk` program is on PATH (Debian: `apt-get install
  * wrk`; a C program on epoll, run as a child process with one thread and a Lua script written to a
- * temporary folder), else autocannon in this process. On a 2-core machine autocannon took about as
- * much CPU as the server for BM25's 2 ms retrievals, so with two workers the server could not have
- * the two cores; wrk takes much less. Nothing in CI runs this benchmark or needs wrk.
+ * temporary folder), else autocannon in this process. The generator shares the cores with the
+ * server: for BM25 at 32 connections autocannon used about 0.3 ms of CPU per request, wrk about
+ * 0.1 ms (the server about 2.5 ms). Nothing in CI runs this benchmark or needs wrk.
  *
  *   pnpm tsx benchmarks/server-load.ts [datasets-dir] [--dataset hotpotqa] [--duration 10]
  *     [--connections 1,8,32] [--methods bm25,e2graphrag,noderag] [--answers noderag] [--workers 1,2]
