@@ -363,6 +363,7 @@ function toAnalysis(text: string, doc: Document, its: WinkIts): Analysis {
     stop: stops[index] === true,
     space: spaces[index] ?? '',
   }));
+  bareForms(tokens);
 
   const sentences: Sentence[] = [];
   const pushSentence = (start: number, end: number): void => {
@@ -396,6 +397,29 @@ function toAnalysis(text: string, doc: Document, its: WinkIts): Analysis {
 
   return { text, tokens, sentences, entities };
 }
+
+/** Past forms of one verb that are also the bare form of another ("found" of find, and to found). */
+const BARE_PAST = new Set(['found', 'ground', 'wound', 'fell', 'saw', 'lay']);
+
+/**
+ * "What studio did X found?": after "do", "to" or a modal the verb is bare, so "found" is to found,
+ * not a form of find (wink lemmatises it "find" everywhere).
+ */
+function bareForms(tokens: Token[]): void {
+  for (let k = 1; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    if (!BARE_PAST.has(t.normal) || t.lemma === t.normal) continue;
+    for (let j = k - 1; j >= Math.max(0, k - 4); j--) {
+      const before = tokens[j]!;
+      if (before.lemma === 'do' || before.normal === 'to' || MODALS.has(before.normal)) {
+        t.lemma = t.normal;
+        break;
+      }
+      if (before.pos === 'VERB' || before.type === 'punctuation') break;
+    }
+  }
+}
+const MODALS = new Set(['will', 'would', 'can', 'could', 'shall', 'should', 'may', 'might', 'must']);
 
 /** Whether a token carries content (a word or number that is not a stop word). */
 export function isContent(token: Token): boolean {

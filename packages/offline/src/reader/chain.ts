@@ -5,6 +5,7 @@
  */
 import { DESCRIPTOR_TYPES } from '../lexicon.js';
 import { spanText, type Token } from '../nlp.js';
+import { KIND_NOUNS } from './asked.js';
 import { replaceSpan } from './decompose.js';
 import { bodyRelation, inLaw, isPlaceRole, kin, kinNoun, type Relation, relationOf } from './kinship.js';
 
@@ -27,23 +28,17 @@ export interface RelationPhrase {
 }
 
 /** Lower-case words allowed inside a name when a capitalised word follows ("Battle of X"). */
-const NAME_JOINERS = new Set(
+export const NAME_JOINERS = new Set(
   'of the de la le les von van der den del della di du des da do dos das y e and & for on in at a an to'.split(
     ' ',
   ),
 );
-const LEADING = new Set(
-  'is are was were do does did has have had can could will would what which who whom whose where when how'.split(
-    ' ',
-  ),
-);
-const LEADING_LOWER = new Set('both either the a an'.split(' '));
-const POSSESSIVE = /^['’][sS]$/;
+export const POSSESSIVE = /^['’][sS]$/;
 
 /** Most common nouns typing the subject ("the director of *film* X", "of the *song* Y"). */
 const MAX_TYPE_WORDS = 3;
 
-const isCapital = (t: Token | undefined): boolean =>
+export const isCapital = (t: Token | undefined): boolean =>
   !!t && (t.type === 'word' || t.type === 'number') && /^[\p{Lu}\p{N}]/u.test(t.value);
 const isQuote = (t: Token | undefined): boolean => !!t && /^["“”'‘’]$/.test(t.value);
 
@@ -203,6 +198,10 @@ export function findRelationPhrase(tokens: readonly Token[]): RelationPhrase | n
         i++;
         typeWords++;
       }
+      // "the producer of the debut album of X", "… of X's debut album": the thing the subject's noun
+      // names is found first.
+      const owned = ownedPhrase(tokens, rel.end + 2, i, typeWords);
+      if (owned) return owned;
       const end = isCapital(tokens[i]) || isQuote(tokens[i]) ? nameEnd(tokens, i) : -1;
       if (end >= i) {
         let start = rel.start;
@@ -210,7 +209,7 @@ export function findRelationPhrase(tokens: readonly Token[]): RelationPhrase | n
         // belongs to the phrase.
         for (let n = 0; n < 2 && tokens[start - 1]?.pos === 'NOUN' && !isCapital(tokens[start - 1]); n++)
           start--;
-        if (tokens[start - 1]?.pos === 'DET' && !isCapital(tokens[start - 1])) start--;
+        if (tokens[start - 1]?.pos === 'DET' && (!isCapital(tokens[start - 1]) || start === 1)) start--;
         let last = end;
         // "the organist of the Merrow Falls concert hall": the name modifies the nouns after it,
         // which are the subject's head.
@@ -261,7 +260,47 @@ export function findRelationPhrase(tokens: readonly Token[]): RelationPhrase | n
   return null;
 }
 
-const cleanName = (s: string): string =>
+/**
+ * The subject of a relation when it is itself a thing a name owns: "the debut album of X" (type words
+ * `from..to-1`, then "of" and a name) or "X's debut album" (a name at `to`, its possessive, then
+ * lower-case words ending in a noun): a role of the noun, to be resolved from X first. Not a place
+ * ("the city of X" is X), and not "the kind of …".
+ */
+function ownedPhrase(
+  tokens: readonly Token[],
+  from: number,
+  to: number,
+  typeWords: number,
+): RelationPhrase | null {
+  const role = (head: Token | undefined): Relation[] | null =>
+    head?.pos === 'NOUN' && !DESCRIPTOR_TYPES[head.lemma] && !KIND_NOUNS.has(head.lemma)
+      ? [{ kind: 'role', noun: head.lemma, verbs: [] }]
+      : null;
+  if (typeWords > 0 && tokens[to]?.normal === 'of') {
+    let n = to + 1;
+    if (tokens[n]?.pos === 'DET' && !isCapital(tokens[n])) n++;
+    const end = isCapital(tokens[n]) || isQuote(tokens[n]) ? nameEnd(tokens, n) : -1;
+    const relations = role(tokens[to - 1]);
+    if (end >= n && relations)
+      return { start: from, end, relations, subject: cleanName(spanText(tokens, n, end)) };
+    return null;
+  }
+  const end = isCapital(tokens[to]) || isQuote(tokens[to]) ? nameEnd(tokens, to) : -1;
+  if (end < to || !POSSESSIVE.test(tokens[end + 1]?.value ?? '')) return null;
+  let last = end + 1;
+  while (
+    last - end < 4 &&
+    tokens[last + 1]?.type === 'word' &&
+    !isCapital(tokens[last + 1]) &&
+    /^(NOUN|ADJ)$/.test(tokens[last + 1]!.pos)
+  )
+    last++;
+  const relations = last > end + 1 ? role(tokens[last]) : null;
+  if (!relations) return null;
+  return { start: to, end: last, relations, subject: cleanName(spanText(tokens, to, end)) };
+}
+
+export const cleanName = (s: string): string =>
   s
     .replace(/^[\s"'“”‘’,]+|[\s"'“”‘’,]+$/gu, '')
     .replace(/\s+/g, ' ')
@@ -296,67 +335,4 @@ export function substitute(
     DESCRIPTOR_TYPES[rest[0]!.lemma] === 'geo' &&
     /^(what|which)$/.test(tokens[0]?.normal ?? '');
   return { text, whole: rest.length === 0 || placeAsked };
-}
-
-/** A run of name tokens from `k` towards `step` (±1): capitalised words and what joins them. */
-function nameRun(tokens: readonly Token[], k: number, step: 1 | -1): number {
-  let edge = -1;
-  for (let i = k; i >= 0 && i < tokens.length; i += step) {
-    const t = tokens[i]!;
-    const next = tokens[i + step];
-    if (isCapital(t)) edge = i;
-    else if (POSSESSIVE.test(t.value) && isCapital(next) && isCapital(tokens[i - step])) continue;
-    else if (t.type === 'word' && t.value !== 'and' && NAME_JOINERS.has(t.normal) && isCapital(next))
-      continue;
-    else if (t.type !== 'word' && t.type !== 'number' && !/^[?]$/.test(t.value)) {
-      // Brackets and marks inside or closing a name ("Tides (1922 Film)", "Row, Row!").
-      if (/^[()!'’"“”:.\-–]$/.test(t.value) || (t.value === ',' && isCapital(next))) {
-        if (/^[)!]$/.test(t.value) && step === 1) edge = i;
-        if (/^[(]$/.test(t.value) && step === -1) edge = i;
-        continue;
-      }
-      break;
-    } else break;
-  }
-  return edge;
-}
-
-/**
- * The two things a question compares by "and" or "the same … as": "Are A and B both from …?",
- * "Do both A and B films have …?", "Does A have the same nationality as B?". Title-cased names
- * keep their capitalised "And" ("Salt And Iron"); the lower-case "and" joins the two.
- */
-export function pairedNames(tokens: readonly Token[]): [string, string] | null {
-  const trimLeft = (s: number, e: number): number => {
-    let i = s;
-    while (
-      i <= e &&
-      (LEADING.has(tokens[i]!.normal) ||
-        LEADING_LOWER.has(tokens[i]!.value) ||
-        (tokens[i]!.type !== 'word' && tokens[i]!.type !== 'number'))
-    )
-      i++;
-    return i;
-  };
-  const text = (s: number, e: number): string => cleanName(spanText(tokens, s, e));
-  for (let a = 1; a < tokens.length - 1; a++) {
-    if (tokens[a]!.value !== 'and') continue;
-    const start = nameRun(tokens, a - 1, -1);
-    const end = nameRun(tokens, a + 1, 1);
-    if (start < 0 || end < 0) continue;
-    const s = trimLeft(start, a - 1);
-    if (s > a - 1) continue;
-    return [text(s, a - 1), text(a + 1, end)];
-  }
-  const as = tokens.findIndex(
-    (t, k) => t.normal === 'as' && k > 0 && tokens.slice(0, k).some((x) => x.normal === 'same'),
-  );
-  if (as > 0) {
-    const first = tokens.findIndex((t, k) => k > 0 && isCapital(t));
-    if (first < 0 || first > as) return null;
-    const firstEnd = nameRun(tokens, first, 1);
-    const end = nameRun(tokens, as + 1, 1);
-    if (firstEnd >= first && end > as) return [text(first, firstEnd), text(as + 1, end)];
-  }
-  return null;
 }

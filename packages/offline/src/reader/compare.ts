@@ -1,13 +1,13 @@
 import { isKindByWordNet, isSynonymByWordNet } from '../wordnet.js';
 import { containsWords, contentWords } from '../words.js';
 import { aboutItems } from './about.js';
-import { pairedNames } from './chain.js';
 import { askedKind, measuresAsked, nearestToMeasure, nounCompounds, otherKind } from './comparatives.js';
 import { COUNTRIES, COUNTRY_ALIASES, countriesIn, countriesOf, DEMONYMS } from './countries.js';
 import { AGE_WORDS, eventDistance, eventYear, numberValue } from './events.js';
 import { roleHeads } from './identity.js';
 import { type Relation, relationOf } from './kinship.js';
 import { agentVerb, concept, isKindOf } from './meaning.js';
+import { pairedNames } from './paired.js';
 import { LIFE_SPAN, MONTHS, TIME_WORDS, YEAR } from './question.js';
 import { resolveChain } from './resolve.js';
 import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';

@@ -370,9 +370,11 @@ function clauseEnd(tokens: readonly Token[], k: number): number {
 
 /** The question with tokens `start..end` replaced by `name`. */
 export function replaceSpan(tokens: readonly Token[], start: number, end: number, name: string): string {
+  // "Salt and Signal" stays one name: a lower-case "and" between names would join two.
+  const one = name.replace(/(\p{Lu}[\p{L}\p{N}'’-]*) and (?=\p{Lu})/gu, '$1 And ');
   const before = start > 0 ? spanText(tokens, 0, start - 1) : '';
   const after = end + 1 < tokens.length ? spanText(tokens, end + 1, tokens.length - 1) : '';
-  return `${before} ${name}${/^[?.!,]/.test(after) ? '' : ' '}${after}`.replace(/\s+/g, ' ').trim();
+  return `${before} ${one}${/^[?.!,]/.test(after) ? '' : ' '}${after}`.replace(/\s+/g, ' ').trim();
 }
 
 /** Whether tokens `start..end` hold an interrogative ("which orchestra", "what year", "whom"). */

@@ -5,7 +5,7 @@
 import type { EntityAnalysis } from '../entities.js';
 import { spanText, type Token } from '../nlp.js';
 import { sameName } from './about.js';
-import { pairedNames } from './chain.js';
+import { pairedNames } from './paired.js';
 import { readQuestion } from './question.js';
 import type { PhraseAnswer } from './types.js';
 

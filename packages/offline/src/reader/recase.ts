@@ -22,7 +22,7 @@ const FUNCTION_WORDS = new Set(
  * put back first.
  */
 export function recaseQuestion(question: string, texts: readonly string[]): string {
-  if (/\p{Lu}/u.test(question.slice(1))) return question;
+  if (/\p{Lu}/u.test(question.slice(1))) return joinTitles(question, texts);
   const names = new Map<string, string>();
   const lower = new Set<string>();
   for (const text of texts) {
@@ -44,5 +44,41 @@ export function recaseQuestion(question: string, texts: readonly string[]): stri
     if (/[\p{L}\p{N}]/u.test(before) || /[\p{L}\p{N}]/u.test(after)) continue;
     out = out.slice(0, at) + name + out.slice(at + key.length);
   }
+  return joinTitles(out, texts);
+}
+
+/** Two capitalised runs joined by a lower-case "and" ("Salt and Signal", "Pride and Prejudice"). */
+const AND_RUN =
+  /\p{Lu}[\p{L}\p{N}'’-]*(?:[ \t]+\p{Lu}[\p{L}\p{N}'’-]*)*[ \t]+and[ \t]+\p{Lu}[\p{L}\p{N}'’-]*(?:[ \t]+\p{Lu}[\p{L}\p{N}'’-]*)*/gu;
+
+/**
+ * `question` with a title that holds a lower-case "and" written as one name ("Salt And Signal"), when
+ * the context writes it as one: a title line of its own, or in quotes. A lower-case "and" otherwise
+ * joins two names ("Are Pell and Ostby both …?"), so the reader splits there.
+ */
+function joinTitles(question: string, texts: readonly string[]): string {
+  let out = question;
+  for (const m of question.matchAll(AND_RUN)) {
+    // The longest part of the run the context writes whole: "Who produced Salt and Signal" holds it.
+    const words = m[0].split(/[ \t]+/);
+    const and = words.indexOf('and');
+    for (let from = 0; from < and; from++) {
+      const title = words.slice(from).join(' ');
+      if (!texts.some((t) => writesAsTitle(t, title))) continue;
+      out = out.replace(title, title.replace(/[ \t]and[ \t]/, ' And '));
+      break;
+    }
+  }
   return out;
+}
+
+/** Whether `text` writes `title` as one name: its first line, or quoted. */
+function writesAsTitle(text: string, title: string): boolean {
+  const at = text.indexOf(title);
+  if (at < 0) return false;
+  if (text.startsWith(`${title}\n`)) return true;
+  for (let i = at; i >= 0; i = text.indexOf(title, i + 1)) {
+    if (/["“‘']/.test(text[i - 1] ?? '') && /["”’']/.test(text[i + title.length] ?? '')) return true;
+  }
+  return false;
 }

@@ -7,9 +7,9 @@
 import type { Token } from '../nlp.js';
 import { titleCase } from '../words.js';
 import { aboutItems } from './about.js';
-import { pairedNames } from './chain.js';
 import { countriesOf } from './countries.js';
 import { coordinatedRoles, roleSpans } from './identity.js';
+import { pairedNames } from './paired.js';
 import type { AnswerSentence } from './types.js';
 
 /** Words that ask for what two things share. */

@@ -32,7 +32,7 @@ export const GROUPS: readonly string[] = [
   'paint',
   'invent devise',
   'publish publication publisher',
-  'release premiere debut come_out air issue broadcast',
+  'release premiere debut come_out air issue broadcast put_out bring_out',
   'record',
   'shoot shot',
   'perform sing play role',
@@ -64,7 +64,7 @@ export const GROUPS: readonly string[] = [
   'close shut',
   'destroy demolish',
   'rename',
-  'name call title',
+  'name call title nickname',
   'represent',
   'elect',
   'succeed',
@@ -155,6 +155,8 @@ export const SECOND_SENSES: Readonly<Record<string, readonly string[]>> = {
   // "60% adhere to the church" follow it; what belongs to someone is owned.
   adhere: ['follow'],
   belong: ['own'],
+  // "known locally as the Reed Town": what it is called.
+  know: ['name'],
   // The people who work somewhere: "27 staff" answers "how many people work there".
   staff: ['work'],
   employee: ['work'],

@@ -1,0 +1,76 @@
+/**
+ * The two names a question compares or asks about together: "Are A and B both …?", "Does A have the
+ * same nationality as B?".
+ */
+import { spanText, type Token } from '../nlp.js';
+import { cleanName, isCapital, NAME_JOINERS, POSSESSIVE } from './chain.js';
+
+const LEADING = new Set(
+  'is are was were do does did has have had can could will would what which who whom whose where when how'.split(
+    ' ',
+  ),
+);
+const LEADING_LOWER = new Set('both either the a an'.split(' '));
+
+/** A run of name tokens from `k` towards `step` (±1): capitalised words and what joins them. */
+function nameRun(tokens: readonly Token[], k: number, step: 1 | -1): number {
+  let edge = -1;
+  for (let i = k; i >= 0 && i < tokens.length; i += step) {
+    const t = tokens[i]!;
+    const next = tokens[i + step];
+    if (isCapital(t)) edge = i;
+    else if (POSSESSIVE.test(t.value) && isCapital(next) && isCapital(tokens[i - step])) continue;
+    else if (t.type === 'word' && t.value !== 'and' && NAME_JOINERS.has(t.normal) && isCapital(next))
+      continue;
+    else if (t.type !== 'word' && t.type !== 'number' && !/^[?]$/.test(t.value)) {
+      // Brackets and marks inside or closing a name ("Tides (1922 Film)", "Row, Row!").
+      if (/^[()!'’"“”:.\-–]$/.test(t.value) || (t.value === ',' && isCapital(next))) {
+        if (/^[)!]$/.test(t.value) && step === 1) edge = i;
+        if (/^[(]$/.test(t.value) && step === -1) edge = i;
+        continue;
+      }
+      break;
+    } else break;
+  }
+  return edge;
+}
+
+/**
+ * The two things a question compares by "and" or "the same … as": "Are A and B both from …?",
+ * "Do both A and B films have …?", "Does A have the same nationality as B?". Title-cased names
+ * keep their capitalised "And" ("Salt And Iron"); the lower-case "and" joins the two.
+ */
+export function pairedNames(tokens: readonly Token[]): [string, string] | null {
+  const trimLeft = (s: number, e: number): number => {
+    let i = s;
+    while (
+      i <= e &&
+      (LEADING.has(tokens[i]!.normal) ||
+        LEADING_LOWER.has(tokens[i]!.value) ||
+        (tokens[i]!.type !== 'word' && tokens[i]!.type !== 'number'))
+    )
+      i++;
+    return i;
+  };
+  const text = (s: number, e: number): string => cleanName(spanText(tokens, s, e));
+  for (let a = 1; a < tokens.length - 1; a++) {
+    if (tokens[a]!.value !== 'and') continue;
+    const start = nameRun(tokens, a - 1, -1);
+    const end = nameRun(tokens, a + 1, 1);
+    if (start < 0 || end < 0) continue;
+    const s = trimLeft(start, a - 1);
+    if (s > a - 1) continue;
+    return [text(s, a - 1), text(a + 1, end)];
+  }
+  const as = tokens.findIndex(
+    (t, k) => t.normal === 'as' && k > 0 && tokens.slice(0, k).some((x) => x.normal === 'same'),
+  );
+  if (as > 0) {
+    const first = tokens.findIndex((t, k) => k > 0 && isCapital(t));
+    if (first < 0 || first > as) return null;
+    const firstEnd = nameRun(tokens, first, 1);
+    const end = nameRun(tokens, as + 1, 1);
+    if (firstEnd >= first && end > as) return [text(first, firstEnd), text(as + 1, end)];
+  }
+  return null;
+}

@@ -1,0 +1,57 @@
+import { describe } from 'vitest';
+import { expectAnswers } from './answer-cases.js';
+
+// Invented entries of a made-up music, film and football world (title line, then the entry); the
+// expected answers are read off them by hand.
+const entry = (title: string, body: string) => ({ id: title, text: `${title}\n${body}` });
+
+describe('a thing a name owns, found before the relation asked of it', () => {
+  const notes = [
+    entry(
+      'Gannet Row',
+      'Gannet Row is an English indie rock band formed in Lowmarsh in 2003. Their debut album, "Salt and Signal", was released in 2006 by Wickline Records.',
+    ),
+    entry(
+      'Salt and Signal',
+      '"Salt and Signal" is the debut studio album by Gannet Row. It was produced by Ada Wren and reached number four on the UK Albums Chart.',
+    ),
+    entry(
+      'Ada Wren',
+      'Ada Wren (born 12 March 1970) is a Scottish record producer from Dunmore. She founded the studio Kelp House in 1998.',
+    ),
+    entry(
+      'Wickline Records',
+      'Wickline Records is an independent record label based in Bristol. It was founded in 1994 by Harriet Dunne.',
+    ),
+  ];
+  expectAnswers(notes, [
+    // "X's debut album" and "the debut album of X" are Salt and Signal, whose producer is asked.
+    ["The producer of Gannet Row's first album comes from which town?", 'Dunmore'],
+    ['Which town does the producer of the debut album of Gannet Row come from?', 'Dunmore'],
+    ["Who founded the label of Gannet Row's debut album?", 'Harriet Dunne'],
+    // A title with a lower-case "and" is one name when the context writes it as one.
+    ['Who is the producer of Salt and Signal?', 'Ada Wren'],
+    // After "did", "found" is to found, not a form of find.
+    ['What studio did the producer of Salt and Signal found?', 'Kelp House'],
+    // "put out" is released.
+    ['Which label put out Salt and Signal?', 'Wickline Records'],
+  ]);
+});
+
+describe('what a place is known as, and places the question calls by another name', () => {
+  const notes = [
+    entry(
+      'Lowmarsh',
+      'Lowmarsh is a market town in Norfolk, England. It has a population of 18,400 and is known locally as "the Reed Town".',
+    ),
+    entry(
+      'Lowmarsh Regatta',
+      'The Lowmarsh Regatta is a rowing race held every June. Since 1990 it has been organised by the Eastcliff Rowing Club in Eastcliff, a suburb of Lowmarsh.',
+    ),
+  ];
+  expectAnswers(notes, [
+    ["What is Lowmarsh's nickname?", 'Reed Town'],
+    // A borough is a place (WordNet), so the place is asked, not the club.
+    ['The regatta of Lowmarsh is organised in what borough?', 'Eastcliff'],
+  ]);
+});
