@@ -55,3 +55,40 @@ describe('what a place is known as, and places the question calls by another nam
     ['The regatta of Lowmarsh is organised in what borough?', 'Eastcliff'],
   ]);
 });
+
+describe('a thing a name owns, asked something of itself', () => {
+  const notes = [
+    entry(
+      'Gannet Row',
+      'Gannet Row is an English indie rock band formed in Lowmarsh in 2003. Their debut album, "Salt and Signal", was released in 2006 by Wickline Records. Their second album came out in 2009.',
+    ),
+    entry(
+      'Salt and Signal',
+      '"Salt and Signal" is a studio album by an English band. It was recorded at Kelp House in Dunmore and produced by Ada Wren.',
+    ),
+    entry('Kelp House', 'Kelp House is a recording studio in Dunmore, Scotland, founded in 1998.'),
+  ];
+  expectAnswers(notes, [
+    // The album's own entry does not name the band: the album is found first.
+    ['Where was the debut album of Gannet Row recorded?', 'Kelp House'],
+    ["In which studio was Gannet Row's debut album recorded?", 'Kelp House'],
+    ['Who produced the debut album of Gannet Row?', 'Ada Wren'],
+  ]);
+});
+
+describe('"whose" asked at the end', () => {
+  const notes = [
+    entry(
+      'Maeve Orrin',
+      'Maeve Orrin (born 1979) is an Irish actress. She is married to the playwright Niall Breen.',
+    ),
+    entry(
+      'Niall Breen',
+      'Niall Breen (born 1972) is an Irish playwright whose plays have been staged at the Abbey Theatre. His first play, "Low Water", premiered in 2001.',
+    ),
+  ];
+  expectAnswers(notes, [
+    // The playwright first, then what his first play was called.
+    ['Maeve Orrin is married to a playwright whose first play was called what?', 'Low Water'],
+  ]);
+});

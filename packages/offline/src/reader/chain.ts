@@ -5,6 +5,7 @@
  */
 import { DESCRIPTOR_TYPES } from '../lexicon.js';
 import { spanText, type Token } from '../nlp.js';
+import { isKindByWordNet } from '../wordnet.js';
 import { KIND_NOUNS } from './asked.js';
 import { replaceSpan } from './decompose.js';
 import { bodyRelation, inLaw, isPlaceRole, kin, kinNoun, type Relation, relationOf } from './kinship.js';
@@ -257,6 +258,47 @@ export function findRelationPhrase(tokens: readonly Token[]): RelationPhrase | n
       }
     }
   }
+  return topOwned(tokens);
+}
+
+/** Nouns of a value, not a thing, that WordNet files under neither attribute nor measure. */
+const VALUE_NOUNS = new Set(['population', 'name', 'nickname', 'title', 'area']);
+
+/**
+ * "Where was the debut album of X recorded?", "When did X's home ground open?": a thing a name owns,
+ * asked something of itself, is found first. Not a value ("the population of X", "X's height"), not
+ * several things ("X's plays"), and not when it is all that is asked ("What is X's debut album?").
+ */
+function topOwned(tokens: readonly Token[]): RelationPhrase | null {
+  for (let k = 1; k < tokens.length - 2; k++) {
+    const definite = tokens[k]!.normal === 'the';
+    if (!definite && !isCapital(tokens[k])) continue;
+    let i = definite ? k + 1 : k;
+    let typeWords = 0;
+    while (
+      definite &&
+      typeWords < MAX_TYPE_WORDS &&
+      tokens[i]?.type === 'word' &&
+      !isCapital(tokens[i]) &&
+      /^(NOUN|ADJ)$/.test(tokens[i]!.pos)
+    ) {
+      i++;
+      typeWords++;
+    }
+    const owned = ownedPhrase(tokens, k, i, typeWords);
+    if (!owned) continue;
+    const relation = owned.relations[0]!;
+    const head = relation.kind === 'role' ? relation.noun : '';
+    if (VALUE_NOUNS.has(head) || isKindByWordNet(head, 'attribute', 2) || isKindByWordNet(head, 'measure', 2))
+      return null;
+    const rest = tokens.filter(
+      (t, j) =>
+        (j < owned.start || j > owned.end) &&
+        t.type === 'word' &&
+        !/^(what|which|who|is|was|the|called|named|known)$/.test(t.normal),
+    );
+    return rest.length > 0 ? owned : null;
+  }
   return null;
 }
 
@@ -272,8 +314,12 @@ function ownedPhrase(
   to: number,
   typeWords: number,
 ): RelationPhrase | null {
+  // One thing: "X's plays" are several.
   const role = (head: Token | undefined): Relation[] | null =>
-    head?.pos === 'NOUN' && !DESCRIPTOR_TYPES[head.lemma] && !KIND_NOUNS.has(head.lemma)
+    head?.pos === 'NOUN' &&
+    !(head.normal !== head.lemma && /s$/.test(head.normal)) &&
+    !DESCRIPTOR_TYPES[head.lemma] &&
+    !KIND_NOUNS.has(head.lemma)
       ? [{ kind: 'role', noun: head.lemma, verbs: [] }]
       : null;
   if (typeWords > 0 && tokens[to]?.normal === 'of') {

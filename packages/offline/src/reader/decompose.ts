@@ -384,9 +384,9 @@ export function asksInside(tokens: readonly Token[], start: number, end: number)
     if ((t.normal === 'which' || t.normal === 'what') && /^(NOUN|ADJ)$/.test(tokens[i + 1]?.pos ?? ''))
       return true;
     if (t.normal === 'whom' && i > start) return true;
-    // "… a company based *where*?": a bare where or when ending the clause is asked, not relative.
-    if ((t.normal === 'where' || t.normal === 'when') && i === end && tokens[i - 1]?.pos === 'VERB')
-      return true;
+    // "… a company based *where*?", "… was called *what*?": a bare wh-word ending the clause after
+    // its verb is asked, not relative.
+    if (/^(where|when|what)$/.test(t.normal) && i === end && tokens[i - 1]?.pos === 'VERB') return true;
   }
   return false;
 }

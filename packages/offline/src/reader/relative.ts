@@ -28,12 +28,7 @@ export function askedRelative(
       /^(which|what)$/.test(tokens[k + 1]?.normal ?? '') &&
       tokens[k + 2]?.pos === 'NOUN' &&
       tokens.slice(k + 3).every((x) => x.type === 'punctuation');
-    if (
-      !(RELATIVE.has(t.normal) || participle || ofAsked) ||
-      t.normal === 'whose' ||
-      head.pos !== 'NOUN' ||
-      isCapital(head)
-    )
+    if (!(RELATIVE.has(t.normal) || participle || ofAsked) || head.pos !== 'NOUN' || isCapital(head))
       continue;
     let end = tokens.length - 1;
     while (end > k && tokens[end]!.type === 'punctuation') end--;
@@ -72,6 +67,8 @@ export function askedRelative(
     const bareWh = /^(where|when)$/.test(tokens[end]!.normal) ? tokens[end]!.normal : null;
     if (participle && bareWh)
       return { first, ask: (found) => `${capitalise(bareWh)} was ${found} ${spanText(tokens, k, end - 1)}?` };
+    // "… a playwright whose first play was called what?": what the found one's play was called.
+    if (t.normal === 'whose') return { first, ask: (found) => `${found}'s ${spanText(tokens, k + 1, end)}?` };
     const clause = participle ? `was ${spanText(tokens, k, end)}` : spanText(tokens, k + 1, end);
     // "who (later) became mayor of which city": the clause opens with its verb.
     const v = tokens[k + 1]!.pos === 'ADV' ? k + 2 : k + 1;
