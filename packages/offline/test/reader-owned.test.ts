@@ -92,3 +92,22 @@ describe('"whose" asked at the end', () => {
     ['Maeve Orrin is married to a playwright whose first play was called what?', 'Low Water'],
   ]);
 });
+
+describe('another verb\'s agent, and the verb that ends a question after "did"', () => {
+  const notes = [
+    entry(
+      'Brisk Harbour',
+      'Brisk Harbour is a 1998 adventure video game developed by Coldwater Studio and published by Nettle Interactive. Its music was composed by Yuri Salk.',
+    ),
+    entry('Coldwater Studio', 'Coldwater Studio is a video game developer based in Tampere, Finland.'),
+    entry('Nettle Interactive', 'Nettle Interactive was a video game publisher headquartered in Guildford.'),
+    entry('Yuri Salk', 'Yuri Salk (born 1969) is a Finnish composer. He studied at the Sibelius Academy.'),
+  ];
+  expectAnswers(notes, [
+    // "developed by" names the developer, not the publisher asked for.
+    ['Which company published Brisk Harbour?', 'Nettle Interactive'],
+    ['Brisk Harbour was put out by which publisher?', 'Nettle Interactive'],
+    // "study" is the question's verb, not part of the name "Brisk Harbour".
+    ['Where did the composer of Brisk Harbour study?', 'Sibelius Academy'],
+  ]);
+});

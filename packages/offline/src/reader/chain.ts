@@ -212,13 +212,17 @@ export function findRelationPhrase(tokens: readonly Token[]): RelationPhrase | n
           start--;
         if (tokens[start - 1]?.pos === 'DET' && (!isCapital(tokens[start - 1]) || start === 1)) start--;
         let last = end;
+        // After "did", the word ending the question is its bare main verb ("Where did the composer
+        // of X study?"), whatever the tagger says.
+        const did = tokens.slice(0, start).some((t) => t.pos === 'AUX' && t.lemma === 'do');
         // "the organist of the Merrow Falls concert hall": the name modifies the nouns after it,
         // which are the subject's head.
         while (
           last - end < 3 &&
           tokens[last + 1]?.pos === 'NOUN' &&
           tokens[last + 1]!.type === 'word' &&
-          !isCapital(tokens[last + 1])
+          !isCapital(tokens[last + 1]) &&
+          !(did && (tokens[last + 2] === undefined || tokens[last + 2]!.type === 'punctuation'))
         )
           last++;
         let subject = cleanName(spanText(tokens, i, last));

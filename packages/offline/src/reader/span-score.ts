@@ -233,6 +233,9 @@ function comparedOnly(cues: QuestionCues, s: AnswerSentence, tokens: readonly To
   );
 }
 
+/** The weight of the agent of another verb than the question's. */
+const OTHER_AGENT = 0.6;
+
 /**
  * "Who launched X?" asks for the agent: in "X was launched … by Y" the agent follows "by"; "How many
  * shipwrights …?", "…, in percent?": the number that counts shipwrights or is in percent. The weight
@@ -247,26 +250,28 @@ function agentWeight(
   const { tokens, range } = r;
   let weight = 1;
   let closeness = 0;
-  if (reading.kind === 'person' && cues.subjectQuestion) {
+  // "Which company published X?" asks for an agent as "Who published X?" does.
+  if ((reading.kind === 'person' || reading.expectedType === 'organization') && cues.subjectQuestion) {
     // "… launched by my grandmother, Hester Pellow": "by" a few words before, no verb between.
     for (let k = span.start - 1; k >= Math.max(range.start, span.start - 4); k--) {
       if (tokens[k]!.pos === 'VERB' || tokens[k]!.pos === 'AUX') break;
       if (tokens[k]!.normal === 'by') {
         weight = 1.3;
         // The agent stands as close to its verb as "by" does: "launched on 21 May 1994 by Y";
-        // "worked by the Kittiwake" names who worked, not who built.
+        // "worked by the Kittiwake" names who worked, not who built: another verb's agent
+        // ("developed by A and published by B" for "Who published X?") loses.
         for (let j = k - 1; j >= Math.max(range.start, k - 8); j--) {
           if (tokens[j]!.pos !== 'VERB') continue;
           const w = r.nearWeight(j);
           closeness = Math.max(closeness, w / (1 + (k - j) / 5));
-          if (w === 0) weight = 1;
+          if (w === 0) weight = OTHER_AGENT;
           break;
         }
         break;
       }
     }
   }
-  if (r.agentless && weight === 1) return null;
+  if (r.agentless && weight <= 1) return null;
   const unitAsked = cues.unitAsked;
   // "How wide is X?" asks for a measure: "two ferry lines" counts, it does not measure; "forty metres
   // wide" is no length.
