@@ -111,3 +111,28 @@ describe('another verb\'s agent, and the verb that ends a question after "did"',
     ['Where did the composer of Brisk Harbour study?', 'Sibelius Academy'],
   ]);
 });
+
+describe('a work by its maker, and a verb in its own sense', () => {
+  const notes = [
+    entry(
+      'Copper Sky',
+      '"Copper Sky" is a song by Velish singer Mirelle Dagan, released in 2012 by Harrow Sound.',
+    ),
+    entry(
+      'Harrow Sound',
+      'Harrow Sound is a record label founded in 1999 in Sarn by the producer Idris Vale.',
+    ),
+    entry(
+      'Orm Bridge',
+      'The Orm Bridge crosses the River Anst at Portholme. It was begun in 1820 and opened in 1826.',
+    ),
+  ];
+  expectAnswers(notes, [
+    // "a song by X" names who made it, not who released it.
+    ['Which label released Copper Sky?', 'Harrow Sound'],
+    ['Who founded the record label that released Copper Sky?', 'Idris Vale'],
+    // "begun" may say "opened", but "opened" says it.
+    ['When did the Orm Bridge open?', '1826'],
+    ['When was the Orm Bridge begun?', '1820'],
+  ]);
+});

@@ -4,11 +4,11 @@
  * or a range it stands on, whether it is the agent, unit or value asked for.
  */
 import type { Token } from '../nlp.js';
-import { MEASURE_WORDS } from '../query.js';
 import { isKindByWordNet } from '../wordnet.js';
 import { contentWords } from '../words.js';
 import { addressPart } from './addresses.js';
-import { datesOtherVerb, measuredIn, namesNoAgent, unitKind } from './clauses.js';
+import { agentWeight } from './agent.js';
+import { datesOtherVerb, namesNoAgent } from './clauses.js';
 import { NOW, type QuestionCues } from './cues.js';
 import { LIFE_VERBS, lifeSpanSide, rangeSide } from './events.js';
 import { kindWord } from './kinds.js';
@@ -46,6 +46,9 @@ export interface SentenceReading {
   otherYears: boolean;
 }
 
+/** How much a word's second sense counts against its own concept ("begun" is also "opened"). */
+const SECOND_SENSE = 0.8;
+
 /** Read sentence `s` for the question whose cues are `cues`. */
 export function readSentence(
   cues: QuestionCues,
@@ -63,7 +66,10 @@ export function readSentence(
       near.get(t.normal) ?? 0,
       near.get(sentenceConcepts[k] || t.lemma) ?? 0,
     );
-    for (const sense of secondSenses(t.lemma)) weight = Math.max(weight, near.get(sense) ?? 0);
+    // A second sense says the relation less surely than a word's own: "begun in 1820 and opened
+    // in 1826" opened in 1826.
+    for (const sense of secondSenses(t.lemma))
+      weight = Math.max(weight, SECOND_SENSE * (near.get(sense) ?? 0));
     return weight;
   };
   const saysQuestionVerb = (k: number): boolean => {
@@ -153,8 +159,12 @@ export function scoreSpan(
     // "born … in P", "died … on D": the place or date of a life event follows its verb; a span
     // before the verb belongs to the clause before.
     // "What did X build?": the thing built is the verb's object, after it in an active sentence.
+    // "born in Kessa and studied at …": a span before "and" and the verb asked is the other
+    // clause's.
     const follows =
-      k > span.end && LIFE_VERBS.has(tokens[k]!.normal) && span.type !== 'person'
+      k > span.end &&
+      ((LIFE_VERBS.has(tokens[k]!.normal) && span.type !== 'person') ||
+        (tokens[k]!.pos === 'VERB' && k - 1 > span.end && /^(and|but)$/.test(tokens[k - 1]!.normal)))
         ? 0.5
         : cues.objectQuestion && k > span.end && tokens[k]!.pos === 'VERB' && !r.passive
           ? 0.8
@@ -233,71 +243,6 @@ function comparedOnly(cues: QuestionCues, s: AnswerSentence, tokens: readonly To
   );
 }
 
-/** The weight of the agent of another verb than the question's. */
-const OTHER_AGENT = 0.6;
-
-/**
- * "Who launched X?" asks for the agent: in "X was launched … by Y" the agent follows "by"; "How many
- * shipwrights …?", "…, in percent?": the number that counts shipwrights or is in percent. The weight
- * (and the closeness "by" gives), or null for a span that is not the agent or counts something else.
- */
-function agentWeight(
-  cues: QuestionCues,
-  reading: QuestionReading,
-  r: SentenceReading,
-  span: Span,
-): { weight: number; closeness: number } | null {
-  const { tokens, range } = r;
-  let weight = 1;
-  let closeness = 0;
-  // "Which company published X?" asks for an agent as "Who published X?" does.
-  if ((reading.kind === 'person' || reading.expectedType === 'organization') && cues.subjectQuestion) {
-    // "… launched by my grandmother, Hester Pellow": "by" a few words before, no verb between.
-    for (let k = span.start - 1; k >= Math.max(range.start, span.start - 4); k--) {
-      if (tokens[k]!.pos === 'VERB' || tokens[k]!.pos === 'AUX') break;
-      if (tokens[k]!.normal === 'by') {
-        weight = 1.3;
-        // The agent stands as close to its verb as "by" does: "launched on 21 May 1994 by Y";
-        // "worked by the Kittiwake" names who worked, not who built: another verb's agent
-        // ("developed by A and published by B" for "Who published X?") loses.
-        for (let j = k - 1; j >= Math.max(range.start, k - 8); j--) {
-          if (tokens[j]!.pos !== 'VERB') continue;
-          const w = r.nearWeight(j);
-          closeness = Math.max(closeness, w / (1 + (k - j) / 5));
-          if (w === 0) weight = OTHER_AGENT;
-          break;
-        }
-        break;
-      }
-    }
-  }
-  if (r.agentless && weight <= 1) return null;
-  const unitAsked = cues.unitAsked;
-  // "How wide is X?" asks for a measure: "two ferry lines" counts, it does not measure; "forty metres
-  // wide" is no length.
-  if (reading.kind === 'number' && cues.measure && !unitAsked && !measures(r, span, cues.measure))
-    return null;
-  if (reading.kind === 'number' && unitAsked && /^(number|year|date|percent)$/.test(span.type)) {
-    // A year or a time of day ("the 9:40 boat") counts no passengers.
-    const clock = /^\d{1,2}:\d{2}$/.test(span.text);
-    if ((clock || !/^(number|percent)$/.test(span.type)) && !/^(year|date|day|time)$/.test(unitAsked))
-      return null;
-    const counted = tokens[span.end + 1]?.type === 'word' ? tokens[span.end + 1] : tokens[span.end + 2];
-    const unit = span.text.split(/\s+/).length > 1 ? tokens[span.end] : counted;
-    if (unit && (unit.lemma === unitAsked || concept(unit.lemma) === concept(unitAsked))) weight = 2;
-    // "900 inhabitants" for "How many people …", "four ferries" for "How many vessels …": a kind of
-    // what is counted.
-    else if (
-      unit?.pos === 'NOUN' &&
-      isKindByWordNet(unit.lemma, unitAsked === 'people' ? 'person' : unitAsked)
-    )
-      weight = 1.5;
-    // A number that counts something else ("two weeks" for "how many passengers") is not it.
-    else if (unit?.pos === 'NOUN') return null;
-  }
-  return { weight, closeness };
-}
-
 /**
  * "goes up from £12 to £15": the value after "to" is the new one, the one after "from" the old;
  * "from 1950 until 1982": the end of a span of time for "stop", its start for "start". 1 for a span
@@ -321,31 +266,6 @@ function valueSide(
     if (side) change = (side === 'end') === cues.asksEnd ? 1.5 : 0.5;
   }
   return change;
-}
-
-/**
- * Whether `span` can answer "how `measure`": no year; no other measure said next to it ("forty metres
- * *wide*" for "how long"); its measure said next to it, or a unit of what it measures ("forty
- * kilometres" for "how far").
- */
-function measures(r: SentenceReading, span: Span, measure: string): boolean {
-  if (span.type === 'year' || span.type === 'date') return false;
-  const { tokens, range } = r;
-  const wanted = concept(measure);
-  // The measure said nearest the number is what it gives.
-  let nearest: { distance: number; same: boolean } | null = null;
-  for (let k = Math.max(range.start, span.start - 4); k <= Math.min(range.end, span.end + 4); k++) {
-    if (k >= span.start && k <= span.end) continue;
-    const t = tokens[k]!;
-    const same = concept(t.lemma) === wanted;
-    if (!same && !(MEASURE_WORDS.test(t.lemma) && t.pos === 'ADJ')) continue;
-    const distance = k < span.start ? span.start - k : k - span.end;
-    if (!nearest || distance < nearest.distance) nearest = { distance, same };
-  }
-  if (nearest) return nearest.same;
-  const unit = span.text.split(/\s+/).length > 1 ? tokens[span.end] : tokens[span.end + 1];
-  const kind = unit ? unitKind(unit) : null;
-  return !!kind && measuredIn(measure, kind);
 }
 
 /** Whether "is a/an …" or ", a/an …" after token `end` calls it a `kind` ("is a small ferry"). */

@@ -52,7 +52,7 @@ export const GROUPS: readonly string[] = [
   'cost price charge fare fee',
   'work employ serve',
   'teach lecture',
-  'study attend educate graduate alumnus',
+  'study attend educate graduate alumnus go_to_school go_to_college go_to_university',
   'win award receive earn',
   'nominate',
   'play compete',

@@ -1,0 +1,115 @@
+/**
+ * Whether a span is the agent a question asks for ("Who launched X?": the name after "launched …
+ * by"; a work "by X" names its maker), or the count a "how many" question asks for; the weight of
+ * the span, or null when it is another's agent or counts something else.
+ */
+
+import { MEASURE_WORDS } from '../query.js';
+import { isKindByWordNet } from '../wordnet.js';
+import { measuredIn, unitKind } from './clauses.js';
+import type { QuestionCues } from './cues.js';
+import { concept } from './meaning.js';
+import type { QuestionReading } from './question.js';
+import type { SentenceReading } from './span-score.js';
+import type { Span } from './spans.js';
+
+/** Verbs of making a work: "a song by X" says who did them. */
+const MAKING =
+  /^(write|compose|paint|create|design|build|direct|produce|record|perform|sing|make|draw|author)$/;
+
+/** Whether the question asks who made a work (its verb is one of {@link MAKING}, by concept). */
+function asksMaker(cues: QuestionCues): boolean {
+  for (const w of cues.verbWords) if (MAKING.test(w) || MAKING.test(concept(w))) return true;
+  return false;
+}
+
+/** The weight of the agent of another verb than the question's. */
+const OTHER_AGENT = 0.6;
+
+/**
+ * "Who launched X?" asks for the agent: in "X was launched … by Y" the agent follows "by"; "How many
+ * shipwrights …?", "…, in percent?": the number that counts shipwrights or is in percent. The weight
+ * (and the closeness "by" gives), or null for a span that is not the agent or counts something else.
+ */
+export function agentWeight(
+  cues: QuestionCues,
+  reading: QuestionReading,
+  r: SentenceReading,
+  span: Span,
+): { weight: number; closeness: number } | null {
+  const { tokens, range } = r;
+  let weight = 1;
+  let closeness = 0;
+  // "Which company published X?" asks for an agent as "Who published X?" does.
+  if ((reading.kind === 'person' || reading.expectedType === 'organization') && cues.subjectQuestion) {
+    // "… launched by my grandmother, Hester Pellow": "by" a few words before, no verb between.
+    for (let k = span.start - 1; k >= Math.max(range.start, span.start - 4); k--) {
+      if (tokens[k]!.pos === 'VERB' || tokens[k]!.pos === 'AUX') break;
+      if (tokens[k]!.normal === 'by') {
+        // "a song by X" names its maker: the agent of "wrote" or "made", not of "released".
+        weight = tokens[k - 1]?.pos === 'NOUN' && !asksMaker(cues) ? 1 : 1.3;
+        // The agent stands as close to its verb as "by" does: "launched on 21 May 1994 by Y";
+        // "worked by the Kittiwake" names who worked, not who built: another verb's agent
+        // ("developed by A and published by B" for "Who published X?") loses.
+        for (let j = k - 1; j >= Math.max(range.start, k - 8); j--) {
+          if (tokens[j]!.pos !== 'VERB') continue;
+          const w = r.nearWeight(j);
+          closeness = Math.max(closeness, w / (1 + (k - j) / 5));
+          if (w === 0) weight = OTHER_AGENT;
+          break;
+        }
+        break;
+      }
+    }
+  }
+  if (r.agentless && weight <= 1) return null;
+  const unitAsked = cues.unitAsked;
+  // "How wide is X?" asks for a measure: "two ferry lines" counts, it does not measure; "forty metres
+  // wide" is no length.
+  if (reading.kind === 'number' && cues.measure && !unitAsked && !measures(r, span, cues.measure))
+    return null;
+  if (reading.kind === 'number' && unitAsked && /^(number|year|date|percent)$/.test(span.type)) {
+    // A year or a time of day ("the 9:40 boat") counts no passengers.
+    const clock = /^\d{1,2}:\d{2}$/.test(span.text);
+    if ((clock || !/^(number|percent)$/.test(span.type)) && !/^(year|date|day|time)$/.test(unitAsked))
+      return null;
+    const counted = tokens[span.end + 1]?.type === 'word' ? tokens[span.end + 1] : tokens[span.end + 2];
+    const unit = span.text.split(/\s+/).length > 1 ? tokens[span.end] : counted;
+    if (unit && (unit.lemma === unitAsked || concept(unit.lemma) === concept(unitAsked))) weight = 2;
+    // "900 inhabitants" for "How many people …", "four ferries" for "How many vessels …": a kind of
+    // what is counted.
+    else if (
+      unit?.pos === 'NOUN' &&
+      isKindByWordNet(unit.lemma, unitAsked === 'people' ? 'person' : unitAsked)
+    )
+      weight = 1.5;
+    // A number that counts something else ("two weeks" for "how many passengers") is not it.
+    else if (unit?.pos === 'NOUN') return null;
+  }
+  return { weight, closeness };
+}
+
+/**
+ * Whether `span` can answer "how `measure`": no year; no other measure said next to it ("forty metres
+ * *wide*" for "how long"); its measure said next to it, or a unit of what it measures ("forty
+ * kilometres" for "how far").
+ */
+function measures(r: SentenceReading, span: Span, measure: string): boolean {
+  if (span.type === 'year' || span.type === 'date') return false;
+  const { tokens, range } = r;
+  const wanted = concept(measure);
+  // The measure said nearest the number is what it gives.
+  let nearest: { distance: number; same: boolean } | null = null;
+  for (let k = Math.max(range.start, span.start - 4); k <= Math.min(range.end, span.end + 4); k++) {
+    if (k >= span.start && k <= span.end) continue;
+    const t = tokens[k]!;
+    const same = concept(t.lemma) === wanted;
+    if (!same && !(MEASURE_WORDS.test(t.lemma) && t.pos === 'ADJ')) continue;
+    const distance = k < span.start ? span.start - k : k - span.end;
+    if (!nearest || distance < nearest.distance) nearest = { distance, same };
+  }
+  if (nearest) return nearest.same;
+  const unit = span.text.split(/\s+/).length > 1 ? tokens[span.end] : tokens[span.end + 1];
+  const kind = unit ? unitKind(unit) : null;
+  return !!kind && measuredIn(measure, kind);
+}
