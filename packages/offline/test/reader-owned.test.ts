@@ -136,3 +136,16 @@ describe('a work by its maker, and a verb in its own sense', () => {
     ['When was the Orm Bridge begun?', '1820'],
   ]);
 });
+
+describe('a clause of its own before "and"', () => {
+  const notes = [
+    entry(
+      'Orm Pell',
+      'Orm Pell was a Velish officer. He served in Dunmore in 1901 and joined the navy in 1919.',
+    ),
+  ];
+  expectAnswers(notes, [
+    // "in 1901 and joined …": the year before "and" is the clause before's.
+    ['When did Orm Pell join the navy?', '1919'],
+  ]);
+});
