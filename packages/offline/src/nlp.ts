@@ -307,7 +307,11 @@ const cache = new Map<string, Analysis>();
 const CACHE_SIZE = 64;
 
 /** Rebuild the text of tokens `start..end` with their original spacing (newlines become spaces). */
-export function spanText(tokens: readonly Token[], start: number, end: number): string {
+export function spanText(
+  tokens: readonly Pick<Token, 'type' | 'value' | 'space'>[],
+  start: number,
+  end: number,
+): string {
   let out = '';
   for (let i = start; i <= end; i++) {
     const token = tokens[i];
@@ -422,7 +426,7 @@ function bareForms(tokens: Token[]): void {
 const MODALS = new Set(['will', 'would', 'can', 'could', 'shall', 'should', 'may', 'might', 'must']);
 
 /** Whether a token carries content (a word or number that is not a stop word). */
-export function isContent(token: Token): boolean {
+export function isContent(token: Pick<Token, 'type' | 'stop' | 'value'>): boolean {
   return (
     (token.type === 'word' || token.type === 'number') && !token.stop && /[\p{L}\p{N}]/u.test(token.value)
   );

@@ -16,6 +16,7 @@ import type { EntityAnalysis } from './entities.js';
 import { GENERIC_KEYWORDS } from './lexicon.js';
 import { type Analysis, analyze, contentLemmas, isContent } from './nlp.js';
 import { inverseDocumentFrequency, rankSentences } from './rank.js';
+import { sentenceLemmas } from './sentence-lemmas.js';
 import type { OfflineTasksOptions } from './tasks-options.js';
 import { titleCase, wordCount } from './words.js';
 
@@ -200,17 +201,13 @@ export async function assessCommunityOf(
   settings: Pick<OfflineTasksOptions, 'reportSentences'>,
   signal?: AbortSignal,
 ): Promise<CommunityAssessment> {
-  const [qa, ca] = await Promise.all([analyze(query), analyze(community)]);
+  // The query's analysis is memoized (one query, several communities); a community is read once.
+  const [qa, sentences] = await Promise.all([analyze(query), sentenceLemmas(community)]);
   const queryLemmas = new Set(contentLemmas(qa, 0, qa.tokens.length - 1));
-  const sentenceLemmas = ca.sentences.map((s) => contentLemmas(ca, s.start, s.end));
-  const communityLemmas = new Set(sentenceLemmas.flat());
+  const lemmasOf = sentences.map((s) => s.lemmas);
+  const communityLemmas = new Set(lemmasOf.flat());
   let score: number;
-  const cosines = await embedCosines(
-    embedder,
-    query,
-    [community, ...ca.sentences.map((s) => s.text)],
-    signal,
-  );
+  const cosines = await embedCosines(embedder, query, [community, ...sentences.map((s) => s.text)], signal);
   if (cosines) {
     score = 10 * Math.sqrt(Math.max(0, cosines[0] ?? 0));
   } else {
@@ -220,8 +217,8 @@ export async function assessCommunityOf(
   }
   score = Math.round(Math.min(10, score) * 10) / 10;
   // Report: the sentences most relevant to the query (central ones when none is).
-  const idf = inverseDocumentFrequency(sentenceLemmas);
-  const relevance = sentenceLemmas.map((lemmas, i) => {
+  const idf = inverseDocumentFrequency(lemmasOf);
+  const relevance = lemmasOf.map((lemmas, i) => {
     let overlap = 0;
     for (const l of new Set(lemmas)) if (queryLemmas.has(l)) overlap += idf.get(l) ?? 0;
     return overlap + (cosines ? Math.max(0, cosines[i + 1] ?? 0) : 0);
@@ -232,10 +229,10 @@ export async function assessCommunityOf(
     .sort((a, b) => b.r - a.r || a.i - b.i)
     .slice(0, settings.reportSentences)
     .map((x) => x.i);
-  if (picked.length === 0) picked = rankSentences(sentenceLemmas).slice(0, settings.reportSentences);
+  if (picked.length === 0) picked = rankSentences(lemmasOf).slice(0, settings.reportSentences);
   const report = picked
     .sort((a, b) => a - b)
-    .map((i) => ca.sentences[i]!.text)
+    .map((i) => sentences[i]!.text)
     .join(' ');
   return { score, report, issues: [] };
 }

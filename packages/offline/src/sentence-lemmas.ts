@@ -1,0 +1,84 @@
+/**
+ * The sentences of a text with their content lemmas, as `analyze` and `contentLemmas` (nlp.ts)
+ * give them, read with less work: what `assessCommunity` reads of a community text (a few
+ * thousand characters, a new one on most calls).
+ */
+import { createWinkReader, isContent, spanText } from './nlp.js';
+
+/** A sentence of a text and the lemmas of its content tokens. */
+export interface SentenceLemmas {
+  /** The sentence text, as `analyze` gives it (`Sentence.text`). */
+  text: string;
+  /** `contentLemmas` of its tokens, in text order. */
+  lemmas: string[];
+}
+
+/**
+ * wink with sentence boundaries and POS tags only: `analyze` also runs wink's NER, which sets the
+ * document's entities and nothing else (wink runs it after the sentence boundaries and never reads
+ * its entities in POS tagging), so tokens, sentences and lemmas are the same without it. Shared
+ * with the other `['sbd', 'pos']` readers of the process.
+ */
+const reader = createWinkReader(['sbd', 'pos']);
+
+/** What {@link sentenceLemmas} copies out of wink's document: the token columns it reads, and wink's sentence spans. */
+interface Columns {
+  tokens: { value: string; type: string; space: string; stop: boolean; lemma: string }[];
+  spans: [number, number][];
+}
+
+/**
+ * The sentences of `text` and their content lemmas: equal to
+ * `analyze(text).sentences.map((s) => ({ text: s.text, lemmas: contentLemmas(analysis, s.start, s.end) }))`,
+ * read without wink's NER and without the columns and entities `analyze` copies out for other
+ * uses. Every call reads the text anew (nothing is cached).
+ */
+export async function sentenceLemmas(text: string): Promise<SentenceLemmas[]> {
+  const { tokens, spans } = await reader.read(text, (doc, its): Columns => {
+    const all = doc.tokens();
+    const values = all.out(its.value) as string[];
+    const types = all.out(its.type) as string[];
+    const spaces = all.out(its.precedingSpaces) as string[];
+    const stops = all.out(its.stopWordFlag) as unknown as boolean[];
+    const lemmas = all.out(its.lemma) as string[];
+    return {
+      // The same defaults as `analyze` for a value wink leaves out.
+      tokens: values.map((value, k) => ({
+        value,
+        type: types[k] ?? 'word',
+        space: spaces[k] ?? '',
+        stop: stops[k] === true,
+        lemma: (lemmas[k] ?? value).toLowerCase(),
+      })),
+      spans: doc.sentences().out(its.span) as unknown as [number, number][],
+    };
+  });
+  const out: SentenceLemmas[] = [];
+  // `analyze`'s sentences: wink's, split at line breaks, line-break tokens trimmed at both ends,
+  // empty ones left out.
+  const push = (start: number, end: number): void => {
+    while (start <= end && tokens[start]?.type === 'tabCRLF') start++;
+    while (end >= start && tokens[end]?.type === 'tabCRLF') end--;
+    if (start > end) return;
+    const sentence = spanText(tokens, start, end);
+    if (!sentence) return;
+    const lemmas: string[] = [];
+    for (let i = start; i <= end; i++) {
+      const token = tokens[i]!;
+      if (isContent(token)) lemmas.push(token.lemma);
+    }
+    out.push({ text: sentence, lemmas });
+  };
+  for (const [first, last] of spans) {
+    let start = first;
+    for (let i = first; i <= last; i++) {
+      const token = tokens[i];
+      if (token?.type === 'tabCRLF' && /\n/.test(token.value)) {
+        push(start, i - 1);
+        start = i + 1;
+      }
+    }
+    push(start, last);
+  }
+  return out;
+}
