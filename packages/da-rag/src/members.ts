@@ -6,6 +6,7 @@ import type { SourceLocation, Tokenizer } from '@grag/core';
 import { linkKey } from '@grag/core/graph';
 import { findEdge } from '@grag/ktruss';
 import { byRelevance, type FoundCommunity } from './community-search.js';
+import { lineCountsOf } from './line-counts.js';
 import { chunkProvenance, memberTables, relationText } from './member-tables.js';
 import type { DaRagQueryOptions } from './options.js';
 import type { DaRagIndex } from './types.js';
@@ -146,19 +147,27 @@ export function renderMembers(input: RenderMembersInput): CommunityMembers {
   const { index, community: c, budget } = input;
   const { tokenizer } = index.providers;
   const lines: string[] = [];
+  // The counts of each line alone and followed by its separator where the index holds them.
+  const known = { alone: [] as (number | undefined)[], separated: [] as (number | undefined)[] };
+  const saved = lineCountsOf(index);
   let used = 0;
-  // Line counts are memoized by the tokenizer (the same chunk texts recur across queries); the
-  // separator adds at most one token. The joined text is checked exactly at the end.
-  const take = (line: string, separator: string): boolean => {
-    const cost = tokenizer.count(line) + (separator === '' ? 0 : 1);
+  // Line counts are saved with the index or memoized by the tokenizer (the same chunk texts recur
+  // across queries); the separator adds at most one token. The joined text is checked exactly at
+  // the end. `counts`: the saved counts of `line` alone and followed by `separator`.
+  const take = (line: string, separator: string, counts?: Uint32Array, at = 0): boolean => {
+    const cost = (counts ? counts[2 * at]! : tokenizer.count(line)) + (separator === '' ? 0 : 1);
     if (used + cost > budget) {
       if (lines.length === 0) {
         lines.push(tokenizer.truncate(line, budget));
+        known.alone.push(undefined);
+        known.separated.push(undefined);
         used = budget;
       }
       return false;
     }
     lines.push(line);
+    known.alone.push(counts?.[2 * at]);
+    known.separated.push(counts?.[2 * at + 1]);
     used += cost;
     return true;
   };
@@ -170,20 +179,20 @@ export function renderMembers(input: RenderMembersInput): CommunityMembers {
   if (c.layer === 'chunk') {
     chunks = [];
     for (const i of c.nodes) {
-      const fits = take(index.texts[i]!, '\n\n');
+      const fits = take(index.texts[i]!, '\n\n', saved?.chunks, i);
       if (fits || chunks.length === 0) chunks.push(i);
       if (!fits) break;
     }
     members = lines.join('\n\n');
-    memberTokens = blankLineJoinedTokens(tokenizer, lines);
-    withBlankLine = blankLineTrailedTokens(tokenizer, lines);
+    memberTokens = blankLineJoinedTokens(tokenizer, lines, known);
+    withBlankLine = blankLineTrailedTokens(tokenizer, lines, known);
   } else {
     const included = new Set<number>();
     // How many included entities mention each chunk (the chunks in first-mention order).
     const counts = tables.chunkCounts;
     const mentioned: number[] = [];
     for (const v of c.nodes) {
-      const fits = take(tables.entityTexts[v]!, '\n');
+      const fits = take(tables.entityTexts[v]!, '\n', saved?.entities, v);
       if (!fits && included.size > 0) break;
       included.add(v);
       for (const chunk of tables.entityChunks[v]!) if (counts[chunk]!++ === 0) mentioned.push(chunk);
@@ -201,7 +210,7 @@ export function renderMembers(input: RenderMembersInput): CommunityMembers {
       }
     }
     members = lines.join('\n');
-    const counted = lineJoinedTokens(tokenizer, lines);
+    const counted = lineJoinedTokens(tokenizer, lines, known);
     if (counted) {
       memberTokens = counted.joined;
       withBlankLine = counted.trailed;
@@ -229,50 +238,88 @@ export function renderMembers(input: RenderMembersInput): CommunityMembers {
 }
 
 /**
- * Tokens of `lines.join('\n\n')` from the (memoized) counts of its lines, each but the last with the
- * blank line after it, when the tokenizer's counts add up across a blank line
- * (`additiveAfterBlankLine`) and every line after the first starts with a non-whitespace character;
- * `undefined` otherwise (count the joined text).
+ * Counts of lines known in advance (the index's saved line counts), parallel to the lines:
+ * `alone[i]` of line `i`, `separated[i]` of it followed by the separator that joins them; where
+ * one is `undefined`, the tokenizer counts that text.
  */
-export function blankLineJoinedTokens(tokenizer: Tokenizer, lines: readonly string[]): number | undefined {
+export interface KnownLineCounts {
+  alone: readonly (number | undefined)[];
+  separated: readonly (number | undefined)[];
+}
+
+/** The count of `text`, line `i` alone (`separated` false) or followed by its separator: known, else counted. */
+function lineCount(
+  tokenizer: Tokenizer,
+  known: KnownLineCounts | undefined,
+  i: number,
+  separated: boolean,
+  text: string,
+): number {
+  return (separated ? known?.separated[i] : known?.alone[i]) ?? tokenizer.count(text);
+}
+
+/**
+ * Tokens of `lines.join('\n\n')` from the (saved or memoized) counts of its lines, each but the last
+ * with the blank line after it, when the tokenizer's counts add up across a blank line
+ * (`additiveAfterBlankLine`) and every line after the first starts with a non-whitespace character;
+ * `undefined` otherwise (count the joined text). `known`: counts of the lines joined by a blank line.
+ */
+export function blankLineJoinedTokens(
+  tokenizer: Tokenizer,
+  lines: readonly string[],
+  known?: KnownLineCounts,
+): number | undefined {
   if (tokenizer.additiveAfterBlankLine !== true) return undefined;
   for (let i = 1; i < lines.length; i++) if (!/^\S/.test(lines[i]!)) return undefined;
   let tokens = 0;
   for (let i = 0; i < lines.length; i++) {
-    tokens += tokenizer.count(i < lines.length - 1 ? `${lines[i]}\n\n` : lines[i]!);
+    tokens +=
+      i < lines.length - 1
+        ? lineCount(tokenizer, known, i, true, `${lines[i]}\n\n`)
+        : lineCount(tokenizer, known, i, false, lines[i]!);
   }
   return tokens;
 }
 
 /**
- * Tokens of `lines.join('\n\n') + '\n\n'` from the (memoized) counts of its lines, each with the
- * blank line after it, under the conditions of {@link blankLineJoinedTokens}; `undefined` when they
- * do not hold or there is no line.
+ * Tokens of `lines.join('\n\n') + '\n\n'` from the (saved or memoized) counts of its lines, each with
+ * the blank line after it, under the conditions of {@link blankLineJoinedTokens}; `undefined` when
+ * they do not hold or there is no line.
  */
-export function blankLineTrailedTokens(tokenizer: Tokenizer, lines: readonly string[]): number | undefined {
+export function blankLineTrailedTokens(
+  tokenizer: Tokenizer,
+  lines: readonly string[],
+  known?: KnownLineCounts,
+): number | undefined {
   if (tokenizer.additiveAfterBlankLine !== true || lines.length === 0) return undefined;
   for (let i = 1; i < lines.length; i++) if (!/^\S/.test(lines[i]!)) return undefined;
   let tokens = 0;
-  for (const line of lines) tokens += tokenizer.count(`${line}\n\n`);
+  for (let i = 0; i < lines.length; i++) tokens += lineCount(tokenizer, known, i, true, `${lines[i]}\n\n`);
   return tokens;
 }
 
 /**
  * Tokens of `lines.join('\n')` (`joined`) and of it followed by a blank line (`trailed`) from the
- * (memoized) counts of its lines, each but the last with the line break after it, when the
+ * (saved or memoized) counts of its lines, each but the last with the line break after it, when the
  * tokenizer's counts add up across a line break before a letter or digit (`additiveAfterLineBreak`)
  * and every line after the first starts with one; `undefined` otherwise (count the joined text).
+ * `known`: counts of the lines joined by a line break (the last one with a blank line is counted).
  */
 export function lineJoinedTokens(
   tokenizer: Tokenizer,
   lines: readonly string[],
+  known?: KnownLineCounts,
 ): { joined: number; trailed: number } | undefined {
   if (tokenizer.additiveAfterLineBreak !== true || lines.length === 0) return undefined;
   for (let i = 1; i < lines.length; i++) if (!/^[\p{L}\p{N}]/u.test(lines[i]!)) return undefined;
   let head = 0;
-  for (let i = 0; i < lines.length - 1; i++) head += tokenizer.count(`${lines[i]}\n`);
-  const last = lines[lines.length - 1]!;
-  return { joined: head + tokenizer.count(last), trailed: head + tokenizer.count(`${last}\n\n`) };
+  for (let i = 0; i < lines.length - 1; i++) head += lineCount(tokenizer, known, i, true, `${lines[i]}\n`);
+  const at = lines.length - 1;
+  const last = lines[at]!;
+  return {
+    joined: head + lineCount(tokenizer, known, at, false, last),
+    trailed: head + tokenizer.count(`${last}\n\n`),
+  };
 }
 
 /** The text a packed community writes: its report, its members, or both. */

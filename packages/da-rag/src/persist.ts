@@ -4,8 +4,9 @@
  * and Similarity layer edges) and `update.json` (what updates reuse; see `persist-kept.ts`) as
  * gzipped JSON, `chunk-vectors.rows` and `entity-vectors.rows` (the unit-length vectors as core's
  * lossless vector rows), and the manifest (params, stats with the embedding dimensions, provider
- * fingerprints, the fitted embedder's state). Format 1 (plain JSON, `chunk-vectors.f32` and
- * `entity-vectors.f32` as float32 rows) still loads.
+ * fingerprints, the fitted embedder's state), and `line-counts.bin` (the token counts of the chunk
+ * and entity texts, see `line-counts.ts`; indexes saved without it load and count as before).
+ * Format 1 (plain JSON, `chunk-vectors.f32` and `entity-vectors.f32` as float32 rows) still loads.
  */
 import type { BuildContext, Chunk, IndexStore, KgEntity, KgRelation } from '@grag/core';
 import {
@@ -23,6 +24,7 @@ import {
 import { trussGraphFromEdges } from '@grag/ktruss';
 import { PART_CHARS, readJsonParts, writeJsonParts } from './json-parts.js';
 import { flatEdges, graphLinks } from './layers.js';
+import { loadLineCounts, saveLineCounts } from './line-counts.js';
 import { savedDaRagOptions } from './options.js';
 import { keptChecksums, keptFiles, loadKept, saveKept } from './persist-kept.js';
 import type { DaRagIndex, DaRagStats } from './types.js';
@@ -179,6 +181,7 @@ export async function saveDaRag(
       await out.vectorRows(CHUNK_VECTORS_FILE, index.chunkVectors, dimensions);
       await out.vectorRows(ENTITY_VECTORS_FILE, index.entityVectors, dimensions);
       if (kept) await saveKept(out, kept);
+      await saveLineCounts(out, index);
     },
   );
 }
@@ -242,6 +245,8 @@ export async function loadDaRag(
     stats,
     cache: {},
   };
+  const lineCounts = await loadLineCounts(opened, units.chunks.length, graph.entities.length);
+  if (lineCounts) index.cache.lineCounts = lineCounts;
   // Decoded when first read (by an update or a save).
   if (kept) lazyField(index, 'kept', kept);
   return index;

@@ -8,6 +8,7 @@ import type {
 } from '@grag/core';
 import type { Bm25Index, IndexProviders } from '@grag/core/kit';
 import type { TrussGraph, TrussIndex } from '@grag/ktruss';
+import type { LineCounts } from './line-counts.js';
 import type { MemberTables } from './member-tables.js';
 import type { DaRagOptions } from './options.js';
 import type { VectorPostings } from './relevance.js';
@@ -81,7 +82,8 @@ export interface DaRagIndex {
   /**
    * Made on first use, not persisted: truss indexes of the whole layers, BM25 over the chunk
    * texts and entity texts (lexical and hybrid relevance), and the postings of sparse chunk and
-   * entity vectors (`null`: dense vectors, read row by row).
+   * entity vectors (`null`: dense vectors, read row by row). Also the line counts loaded with the
+   * index, dropped (as every entry is) when an update makes a new index.
    */
   cache: Partial<Record<Layer, TrussIndex>> & {
     lexicalChunks?: Bm25Index;
@@ -90,6 +92,8 @@ export interface DaRagIndex {
     entityPostings?: VectorPostings | null;
     subjects?: Int32Array;
     members?: MemberTables;
+    /** The token counts of the chunk and entity texts saved with the index (not made on first use). */
+    lineCounts?: LineCounts;
   };
 }
 
