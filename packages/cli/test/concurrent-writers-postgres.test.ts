@@ -5,9 +5,9 @@
  * killed with SIGKILL while it holds the index's lock keeps the next writer out for no longer than
  * PostgreSQL takes to end its session. On PGlite over the wire and on Debian's PostgreSQL.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { temporaryDirs } from '@grag/core/test/vitest';
 import { postgresStore } from '@grag/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -21,10 +21,7 @@ import { captureIO } from './helpers.js';
 import { exited, spawnGrag, threeWritersRound, until } from './index-child.js';
 import { type SocketDb, servePglite } from './pg-harness.js';
 
-const roots: string[] = [];
-afterAll(async () => {
-  for (const root of roots) await rm(root, { recursive: true, force: true });
-});
+const freshDir = temporaryDirs();
 
 const CITIES: Record<string, string> = {
   'berlin.md': 'Berlin is the capital of Germany.',
@@ -39,8 +36,7 @@ async function indexed(
   method: string,
   options: { env?: NodeJS.ProcessEnv; flags?: string[] } = {},
 ): Promise<{ root: string; name: string }> {
-  const root = await mkdtemp(join(tmpdir(), 'grag-pg-writers-'));
-  roots.push(root);
+  const root = await freshDir('grag-pg-writers-');
   await mkdir(join(root, 'corpus'));
   await writeFile(join(root, 'corpus', 'lyon.md'), '# Lyon\n\nLyon is a city in France on the Rhone.');
   await writeFile(join(root, 'corpus', 'oslo.txt'), 'Oslo is the capital of Norway.');

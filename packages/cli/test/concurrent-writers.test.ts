@@ -5,19 +5,16 @@
  * SIGKILL while it holds the index's lock leaves a stale lock that the next writer takes over.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { temporaryDirs } from '@grag/core/test/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/index.js';
 import { CountingServer, MODEL_FLAGS } from './counting-server.js';
 import { captureIO } from './helpers.js';
 import { exited, spawnGrag, threeWritersRound, until } from './index-child.js';
 
-const roots: string[] = [];
-afterAll(async () => {
-  for (const root of roots) await rm(root, { recursive: true, force: true });
-});
+const freshDir = temporaryDirs();
 
 /** A corpus of two documents (lyon.md, oslo.txt), an index of it built with `method`, and `extra` files beside it. */
 async function indexed(
@@ -25,8 +22,7 @@ async function indexed(
   extra: Record<string, string>,
   options: { env?: NodeJS.ProcessEnv; flags?: string[] } = {},
 ): Promise<{ root: string; index: string }> {
-  const root = await mkdtemp(join(tmpdir(), 'grag-writers-'));
-  roots.push(root);
+  const root = await freshDir('grag-writers-');
   await mkdir(join(root, 'corpus'));
   await writeFile(join(root, 'corpus', 'lyon.md'), '# Lyon\n\nLyon is a city in France on the Rhone.');
   await writeFile(join(root, 'corpus', 'oslo.txt'), 'Oslo is the capital of Norway.');

@@ -1,7 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { temporaryDirs } from '@grag/core/test/vitest';
+import { describe, expect, it } from 'vitest';
 import type { KetRagIndex } from '../src/index.js';
 import {
   A,
@@ -16,10 +14,7 @@ import {
   results,
 } from './update-fixtures.js';
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
+const freshDir = temporaryDirs();
 
 const entityText = (e: { name: string; description: string }) =>
   e.description ? `${e.name}: ${e.description}` : e.name;
@@ -145,8 +140,7 @@ describe('ket-rag update with full: true equals a fresh build (0 < β < 1)', () 
   it('a saved and loaded index updated with full equals a fresh build', async () => {
     const method = methodOf('ket-rag-p');
     const { ctx } = counted();
-    const dir = await mkdtemp(join(tmpdir(), 'grag-ket-full-'));
-    dirs.push(dir);
+    const dir = await freshDir('grag-ket-full-');
     await method.save(await method.build(A, ctx, build), dir);
     const loadCounter = counted();
     const loaded = await method.load(dir, loadCounter.ctx);

@@ -1,11 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidArgumentError, type Retrieval, StateError } from '@grag/core';
 import { directoryStore } from '@grag/core/store';
 import { copyStoredIndex, RECORD_3_REPLACEMENT } from '@grag/core/test';
-import { replaceAndRebuild } from '@grag/core/test/vitest';
-import { afterAll, describe, expect, it } from 'vitest';
+import { replaceAndRebuild, temporaryDirs } from '@grag/core/test/vitest';
+import { describe, expect, it } from 'vitest';
 import type { KetRagVariant } from '../src/index.js';
 import {
   A,
@@ -21,10 +19,7 @@ import {
   results,
 } from './update-fixtures.js';
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
+const freshDir = temporaryDirs();
 
 // β = 0 or 1: every stage is local or recomputed exactly, so the update equals a fresh build.
 const EXACT: KetRagVariant[] = ['ms-graph-rag', 'hybrid-rag', 'keyword-rag', 'knng-rag'];
@@ -179,8 +174,7 @@ describe('ket-rag update after save and load', () => {
     it(`${variant}: an updated index saved and loaded updates again as the index in memory does`, async () => {
       const method = methodOf(variant);
       const { ctx } = counted();
-      const dir = await mkdtemp(join(tmpdir(), 'grag-ket-update-'));
-      dirs.push(dir);
+      const dir = await freshDir('grag-ket-update-');
       const first = await method.update!(await method.build(A, ctx, build), { remove: ['d0'] }, ctx);
       await method.save(first.index, dir);
       const loadCtx = counted();
@@ -208,8 +202,7 @@ describe('ket-rag update after save and load', () => {
   it('loads an index saved before updates existed and explains that an update needs a rebuild', async () => {
     const method = methodOf('ket-rag-p');
     const { ctx } = counted();
-    const dir = await mkdtemp(join(tmpdir(), 'grag-ket-update-old-'));
-    dirs.push(dir);
+    const dir = await freshDir('grag-ket-update-old-');
     await method.save(await method.build(A, ctx, build), join(dir, 'new'));
     // The vector rows stay: the channels read them too; only the update state is left out.
     const dropped = new Set(['update.json']);

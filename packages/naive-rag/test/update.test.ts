@@ -1,5 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type BuildContext,
@@ -19,8 +17,8 @@ import {
   entityDocuments,
   RECORD_3_REPLACEMENT,
 } from '@grag/core/test';
-import { expectSameRetrievals, replaceAndRebuild } from '@grag/core/test/vitest';
-import { afterAll, describe, expect, it } from 'vitest';
+import { expectSameRetrievals, replaceAndRebuild, temporaryDirs } from '@grag/core/test/vitest';
+import { describe, expect, it } from 'vitest';
 import { bm25Rag, denseRag } from '../src/index.js';
 
 const tasks = { id: 'no-tasks' } as TaskSuite;
@@ -52,10 +50,7 @@ const variants: { label: string; method: Method<any, any>; options: Record<strin
   { label: 'naive-dense (hybrid)', method: denseRag, options: { ...build, entryPoints: 'hybrid' } },
 ];
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
+const freshDir = temporaryDirs();
 
 for (const { label, method, options } of variants) {
   describe(`${label} update`, () => {
@@ -138,8 +133,7 @@ for (const { label, method, options } of variants) {
 
     it('saves and loads an updated index, which updates again', async () => {
       const { ctx } = counted();
-      const dir = await mkdtemp(join(tmpdir(), 'grag-update-'));
-      dirs.push(dir);
+      const dir = await freshDir('grag-update-');
       const first = await method.update!(await method.build(A, ctx, options), { remove: ['d0'] }, ctx);
       await method.save(first.index, dir);
       const loadCtx = counted().ctx;
@@ -159,8 +153,7 @@ for (const { label, method, options } of variants) {
 describe('updates of indexes saved before updates existed', () => {
   it('naive-dense loads an index without stored embeddings and explains that an update needs a rebuild', async () => {
     const { ctx } = counted();
-    const dir = await mkdtemp(join(tmpdir(), 'grag-update-old-'));
-    dirs.push(dir);
+    const dir = await freshDir('grag-update-old-');
     await denseRag.save(await denseRag.build(A, ctx, build), join(dir, 'new'));
     const old = await copyStoredIndex(directoryStore(join(dir, 'new')), directoryStore(join(dir, 'old')), {
       artifact: (name) => (name === 'embeddings.f32' ? null : undefined),
@@ -174,8 +167,7 @@ describe('updates of indexes saved before updates existed', () => {
 
   it('bm25 updates an index whose units file names no documents (they come from its chunks)', async () => {
     const { ctx } = counted();
-    const dir = await mkdtemp(join(tmpdir(), 'grag-update-old-'));
-    dirs.push(dir);
+    const dir = await freshDir('grag-update-old-');
     await bm25Rag.save(await bm25Rag.build(A, ctx, build), join(dir, 'new'));
     const old = await copyStoredIndex(directoryStore(join(dir, 'new')), directoryStore(join(dir, 'old')), {
       artifact: (name, bytes) => {

@@ -1,5 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type BuildContext,
@@ -21,10 +20,10 @@ import {
   readmeSnippet,
   runLoggedSnippet,
 } from '@grag/core/test';
-import { replaceAndRebuild } from '@grag/core/test/vitest';
+import { replaceAndRebuild, temporaryDirs } from '@grag/core/test/vitest';
 import { hnswIndexFactory } from '@grag/hnsw';
 import { createOfflineTasks } from '@grag/offline';
-import { afterAll, describe, expect, it, test } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import { type NodeRagIndex, nodeRag } from '../src/index.js';
 
 const { A, B, C, AplusBminusC } = corpusChange(entityDocuments(15), 10, ['d2', 'd5', 'd7']);
@@ -145,10 +144,7 @@ function newEntries(list: readonly string[], seen: readonly string[]): string[] 
   return [...new Set(list.filter((x) => !before.has(x)))];
 }
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
+const freshDir = temporaryDirs();
 
 for (const [label, options] of [
   ['one chunk per document', OPTIONS],
@@ -361,8 +357,7 @@ describe('noderag update: errors, persistence and older indexes', () => {
 
   it('saves and loads an updated index, which updates again like a fresh build', async () => {
     const { ctx } = recorded();
-    const dir = await mkdtemp(join(tmpdir(), 'grag-noderag-update-'));
-    dirs.push(dir);
+    const dir = await freshDir('grag-noderag-update-');
     const first = await nodeRag.update(await nodeRag.build(A, ctx, OPTIONS), { remove: ['d0'] }, ctx);
     await nodeRag.save(first.index, dir);
     const load = recorded();
@@ -382,8 +377,7 @@ describe('noderag update: errors, persistence and older indexes', () => {
 
   it('loads an index saved before updates existed and says an update needs one rebuild', async () => {
     const { ctx } = recorded();
-    const dir = await mkdtemp(join(tmpdir(), 'grag-noderag-update-old-'));
-    dirs.push(dir);
+    const dir = await freshDir('grag-noderag-update-old-');
     const built = await nodeRag.build(A, ctx, OPTIONS);
     // What such an index holds: no kept data, the vector index saved whole.
     const { kept: _kept, ...withoutKept } = built;
@@ -402,8 +396,7 @@ describe('noderag update: errors, persistence and older indexes', () => {
 
   it('updates an index saved before updates were local over the whole graph, and says so', async () => {
     const { ctx } = recorded();
-    const dir = await mkdtemp(join(tmpdir(), 'grag-noderag-update-v1-'));
-    dirs.push(dir);
+    const dir = await freshDir('grag-noderag-update-v1-');
     await nodeRag.save(await nodeRag.build(A, ctx, OPTIONS), join(dir, 'new'));
     const older = await copyStoredIndex(directoryStore(join(dir, 'new')), directoryStore(join(dir, 'v1')), {
       artifact: (name, data) => {
@@ -435,8 +428,7 @@ describe('noderag update: errors, persistence and older indexes', () => {
 
   it('refuses an index that has one of the two update files but not the other', async () => {
     const { ctx } = recorded();
-    const dir = await mkdtemp(join(tmpdir(), 'grag-noderag-update-torn-'));
-    dirs.push(dir);
+    const dir = await freshDir('grag-noderag-update-torn-');
     await nodeRag.save(await nodeRag.build(A, ctx, OPTIONS), join(dir, 'new'));
     const torn = await copyStoredIndex(directoryStore(join(dir, 'new')), directoryStore(join(dir, 'torn')), {
       artifact: (name) => (name === 'embeddings.rows' ? null : undefined),

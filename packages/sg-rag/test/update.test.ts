@@ -1,5 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type BuildContext,
@@ -19,9 +17,13 @@ import {
   ENTITY_QUESTIONS,
   entityDocuments,
 } from '@grag/core/test';
-import { expectSameRetrievals as expectSameItems, replaceAndRebuild } from '@grag/core/test/vitest';
+import {
+  expectSameRetrievals as expectSameItems,
+  replaceAndRebuild,
+  temporaryDirs,
+} from '@grag/core/test/vitest';
 import { createOfflineProviders } from '@grag/offline';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type SgRagIndex, type SgRagMode, type SgRagOptions, sgRag } from '../src/index.js';
 
 // Tolerance: none. Every global stage of an update (graph merge, label vector index, dominance
@@ -109,15 +111,7 @@ async function expectSameIndexes(updated: SgRagIndex, fresh: SgRagIndex): Promis
 const chunkTexts = (docs: Document[]) =>
   chunkDocuments(docs, { chunkSize: 24, overlap: 4, tokenizer: getTokenizer() }).map((c) => c.text);
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'grag-sg-update-'));
-  dirs.push(dir);
-  return dir;
-}
+const freshDir = temporaryDirs();
 
 describe('sg-rag update', () => {
   for (const [label, options] of [
@@ -232,7 +226,7 @@ describe('sg-rag update', () => {
   });
 
   it('saves and loads an updated index, which updates again', async () => {
-    const dir = await tempDir();
+    const dir = await freshDir('grag-sg-update-');
     const { ctx } = counted();
     const first = await sgRag.update!(await sgRag.build(A, ctx, build), { remove: ['d0'] }, ctx);
     for (const target of [join(dir, 'idx'), memoryStore()]) {
@@ -252,7 +246,7 @@ describe('sg-rag update', () => {
 
 describe('sg-rag indexes that cannot be updated', () => {
   it('loads an index saved before updates existed and explains that an update needs a rebuild', async () => {
-    const dir = await tempDir();
+    const dir = await freshDir('grag-sg-update-');
     // Saved with a factory that is not exact, so the label vector index is saved beside the label
     // embeddings (as every index was before format 2); then the update state is dropped.
     const { ctx } = counted({ kind: 'flat', create: flatIndexFactory.create, load: flatIndexFactory.load });

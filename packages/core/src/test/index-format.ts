@@ -3,10 +3,9 @@
  * what the index in memory does; rewrite the saved index as an older format wrote it and check it
  * still loads and retrieves the same; check a format version the method does not read is refused.
  */
-import { cp, mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { decodeVectorRows, decompressed } from '../artifact-codec.js';
 import { IndexFormatError } from '../contracts/errors.js';
 import type { BuildContext } from '../contracts/method.js';
@@ -61,24 +60,6 @@ export const EXACT_AND_SAVED_FACTORIES = [
   ['exact', flatIndexFactory],
   ['saved', savedFlatIndexFactory],
 ] as const;
-
-/**
- * A temporary directory made before the file's tests and removed after them, e.g.
- * `const root = temporaryRoot('my-method-format-')` and then `join(root(), 'v1')` inside a test.
- */
-export function temporaryRoot(prefix: string): () => string {
-  let root: string | undefined;
-  beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), prefix));
-  });
-  afterAll(async () => {
-    if (root) await rm(root, { recursive: true, force: true });
-  });
-  return () => {
-    if (!root) throw new Error('temporaryRoot: the directory is made in beforeAll');
-    return root;
-  };
-}
 
 /** What {@link checkIndexFormats} built, retrieved and loaded, for further checks. */
 export interface IndexFormatResult<I> {

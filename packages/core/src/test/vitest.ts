@@ -1,6 +1,6 @@
 /**
  * Test helpers that need vitest (an optional peer dependency of `@grag/core`): the shared
- * `VectorIndex`, `IndexStore` and `Method` spec suites, the provenance suite (`runLocationSpec`), `expectSameRetrievals`, `expectIdenticalRetrievals`, `expectCleanResume`, `updateReplacing`, `replaceAndRebuild` and `checkIndexFormats` (with `rewriteAsFormat1`). Import from `@grag/core/test/vitest`; everything vitest-free is in
+ * `VectorIndex`, `IndexStore` and `Method` spec suites, the provenance suite (`runLocationSpec`), `expectSameRetrievals`, `expectIdenticalRetrievals`, `expectCleanResume`, `updateReplacing`, `replaceAndRebuild` and `checkIndexFormats` (with `rewriteAsFormat1`), and the temporary directories of `temporaryRoot` and `temporaryDirs`. Import from `@grag/core/test/vitest`; everything vitest-free is in
  * `@grag/core/test`.
  */
 
@@ -12,7 +12,6 @@ export {
   type IndexFormatResult,
   rewriteAsFormat1,
   savedFlatIndexFactory,
-  temporaryRoot,
 } from './index-format.js';
 export { type LocationSpecOptions, runLocationSpec } from './location-spec.js';
 export { type MethodSpecOptions, runMethodSpec } from './method-spec.js';
@@ -20,4 +19,5 @@ export { replaceAndRebuild, updateReplacing } from './replace-expect.js';
 export { expectCleanResume } from './resume-expect.js';
 export { expectIdenticalRetrievals, expectSameRetrievals } from './retrievals.js';
 export { type IndexStoreSpecOptions, runIndexStoreSpec } from './store-spec.js';
+export { temporaryDirs, temporaryRoot } from './temporary.js';
 export { runVectorIndexSpec, type VectorIndexSpecOptions } from './vector-index-spec.js';
