@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { temporaryRoot } from '@grag/core/test/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCliBundle, currentBundle, ensureCliBundle } from '../../../scripts/cli-bundle.mjs';
 
@@ -27,13 +28,7 @@ function exited(child: ChildProcess): Promise<number | null> {
 }
 
 describe('the launcher behind `pnpm grag`', () => {
-  let work: string;
-  beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'grag-launcher-'));
-  });
-  afterAll(async () => {
-    await rm(work, { recursive: true, force: true });
-  });
+  const work = temporaryRoot('grag-launcher-');
 
   it('is what the root package.json runs for grag and demo', async () => {
     const { scripts } = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
@@ -58,7 +53,7 @@ describe('the launcher behind `pnpm grag`', () => {
       'sg-rag',
     ])
       expect(methods).toMatch(new RegExp(`^${name} `, 'm'));
-    const index = join(work, 'demo-index');
+    const index = join(work(), 'demo-index');
     const built = await grag(['index', 'packages/cli/demo', '--method', 'bm25', '--out', index, '-q']);
     expect(built.stderr).not.toMatch(/error/i);
     const { stdout } = await grag(['query', index, 'Who founded the Kessler Shipyard?', '-q']);
@@ -72,7 +67,7 @@ describe('the launcher behind `pnpm grag`', () => {
     const html = await readFile(page, 'utf8').catch(() => {
       throw new Error(`${page} is missing: run npx -y pnpm@10 install (its postinstall builds the explorer)`);
     });
-    const index = join(work, 'serve-index');
+    const index = join(work(), 'serve-index');
     await grag(['index', 'packages/cli/demo', '--method', 'bm25', '--out', index, '-q']);
     const child = spawn(process.execPath, [launcher, 'serve', index, '--port', '0'], {
       cwd: repo,

@@ -1,7 +1,6 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IndexFormatError, type TaskSuite, type VectorIndexFactory } from '../src/index.js';
 import {
   checkVectorRowsArtifact,
@@ -20,9 +19,9 @@ import {
   writeMethodIndex,
 } from '../src/kit.js';
 import { createScriptedEmbedder } from '../src/test/index.js';
+import { temporaryRoot } from '../src/test/vitest.js';
 
-const root = await mkdtemp(join(tmpdir(), 'grag-artifact-codec-'));
-afterAll(() => rm(root, { recursive: true, force: true }));
+const root = temporaryRoot('grag-artifact-codec-');
 
 describe('vector rows', () => {
   it('read back bit for bit, dense or sparse, -0 included', () => {
@@ -156,7 +155,7 @@ describe('the envelope with compact artifacts', () => {
     ['another factory', { kind: 'flat', create: flatIndexFactory.create, load: flatIndexFactory.load }],
   ] as const) {
     it(`gzipped JSON, vector rows and ${kind}'s vector index round-trip`, async () => {
-      const dir = join(root, kind.replace(/ /g, '-'));
+      const dir = join(root(), kind.replace(/ /g, '-'));
       const ctx = context(factory);
       const index = flatIndexFactory.create({ dimensions: 2 });
       rows.forEach((r, i) => {
@@ -190,7 +189,7 @@ describe('the envelope with compact artifacts', () => {
 
   it('reads the older format versions a method names, and refuses others naming them', async () => {
     const ctx = context(flatIndexFactory);
-    const dir = join(root, 'versions');
+    const dir = join(root(), 'versions');
     await writeMethodIndex(
       dir,
       { method: 'demo', formatVersion: 1, providers: indexProviders(ctx), params: {} },

@@ -1,7 +1,6 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IndexFormatError, indexVectors, type TaskSuite } from '../src/index.js';
 import {
   createBuildContext,
@@ -17,9 +16,9 @@ import {
   writeMethodIndex,
 } from '../src/kit.js';
 import { createScriptedEmbedder } from '../src/test/index.js';
+import { temporaryRoot } from '../src/test/vitest.js';
 
-const root = await mkdtemp(join(tmpdir(), 'grag-method-index-'));
-afterAll(() => rm(root, { recursive: true, force: true }));
+const root = temporaryRoot('grag-method-index-');
 
 const DEFAULTS = { k: 3, mode: 'a' };
 const params = (saved: Record<string, unknown>) => {
@@ -39,7 +38,7 @@ async function written(
   uses?: ('embedder' | 'tasks' | 'vectorIndex')[],
   ctx = context(),
 ): Promise<string> {
-  const dir = join(root, name);
+  const dir = join(root(), name);
   await writeMethodIndex(
     dir,
     {

@@ -1,7 +1,6 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   IndexFormatError,
   type IndexStore,
@@ -20,15 +19,14 @@ import {
 } from '../src/kit.js';
 import { directoryStore, memoryStore, toIndexStore } from '../src/store/index.js';
 import { createScriptedEmbedder } from '../src/test/index.js';
-import { runIndexStoreSpec } from '../src/test/vitest.js';
+import { runIndexStoreSpec, temporaryRoot } from '../src/test/vitest.js';
 
-const root = await mkdtemp(join(tmpdir(), 'grag-store-'));
-afterAll(() => rm(root, { recursive: true, force: true }));
+const root = temporaryRoot('grag-store-');
 let n = 0;
 
-runIndexStoreSpec('directoryStore', () => directoryStore(join(root, `spec-${++n}`)), {
+runIndexStoreSpec('directoryStore', () => directoryStore(join(root(), `spec-${++n}`)), {
   async makeForeign() {
-    const dir = join(root, `foreign-${++n}`);
+    const dir = join(root(), `foreign-${++n}`);
     await mkdir(dir);
     await writeFile(join(dir, 'thesis.tex'), 'a user file');
     return directoryStore(dir);
@@ -65,8 +63,8 @@ async function save(target: string | IndexStore): Promise<number> {
 
 describe('writeMethodIndex / openMethodIndex on any store', () => {
   it('writes through a directory store exactly the files a path writes', async () => {
-    const byPath = join(root, 'by-path');
-    const byStore = join(root, 'by-store');
+    const byPath = join(root(), 'by-path');
+    const byStore = join(root(), 'by-store');
     const written = await save(byPath);
     await save(directoryStore(byStore));
     const files = (await readdir(byPath)).sort();
@@ -94,7 +92,7 @@ describe('writeMethodIndex / openMethodIndex on any store', () => {
 
   it('reads the same index back from a memory store as from a directory', async () => {
     const memory = memoryStore({ name: 'demo' });
-    const dir = join(root, 'compare');
+    const dir = join(root(), 'compare');
     await save(memory);
     await save(dir);
     for (const target of [memory, dir]) {

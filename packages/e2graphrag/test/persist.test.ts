@@ -1,10 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Document, IndexFormatError } from '@grag/core';
 import { editedIndexCopy } from '@grag/core/test';
-import { expectIdenticalRetrievals } from '@grag/core/test/vitest';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { expectIdenticalRetrievals, temporaryRoot } from '@grag/core/test/vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { createE2GraphRag, entityExtractorFromFunction } from '../src/index.js';
 import { capitalized, context } from './fixtures.js';
 
@@ -30,19 +28,17 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
 }
 
 describe('e2graphrag index files', () => {
-  let root: string;
+  const root = temporaryRoot('grag-e2-persist-');
   let saved: string;
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'grag-e2-persist-'));
-    saved = join(root, 'index');
+    saved = join(root(), 'index');
     await method.save(await method.build(docs, context()), saved);
   });
-  afterAll(() => rm(root, { recursive: true, force: true }));
 
   /** A copy of the saved index with `file`'s JSON edited by `edit`. */
   // biome-ignore lint/suspicious/noExplicitAny: edits reach into JSON of a known layout
   const edited = (name: string, file: string, edit: (json: Record<string, any>) => void) =>
-    editedIndexCopy(saved, join(root, name), file, edit);
+    editedIndexCopy(saved, join(root(), name), file, edit);
 
   test('an index saved before presets existed (grag offline defaults, no preset in its params) loads and retrieves as before', async () => {
     const before = await edited('before-presets', 'manifest.json', (manifest) => {

@@ -5,13 +5,13 @@
  * analyzer came from the context (the entities, the index contents and the retrieval recorded in
  * `__fixtures__/v1-wink` by that code, in index format 1).
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type BuildContext, type Document, InvalidArgumentError } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
+import { temporaryRoot } from '@grag/core/test/vitest';
 import { createWinkTextAnalyzer } from '@grag/offline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createE2GraphRag, createEntityExtractor, e2GraphRag } from '../src/index.js';
 import { capitalized, context } from './fixtures.js';
 
@@ -61,13 +61,7 @@ describe('e2graphrag without a text analyzer', () => {
 });
 
 describe('e2graphrag with the wink text analyzer gives what it gave before', () => {
-  let root: string;
-  beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'grag-e2-analyzer-'));
-  });
-  afterAll(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
+  const root = temporaryRoot('grag-e2-analyzer-');
 
   it('extracts the recorded entities, with the recorded extractor ids', async () => {
     const { texts, extractors } = await readJson('entities.json');
@@ -105,7 +99,7 @@ describe('e2graphrag with the wink text analyzer gives what it gave before', () 
       budgetTokens: recorded.budgetTokens,
     });
     expect(summary(retrieval)).toEqual({ context: recorded.context, items: recorded.items });
-    const dir = join(root, 'rebuilt');
+    const dir = join(root(), 'rebuilt');
     await e2GraphRag.save(index, dir);
     // Saved in format 2, it holds what the format-1 fixture holds and retrieves the same.
     const [now, before] = await Promise.all([
@@ -148,7 +142,7 @@ describe('e2graphrag with the wink text analyzer gives what it gave before', () 
         textAnalyzer: { ...createWinkTextAnalyzer(), id: 'wink-other:v9' },
       }),
     );
-    const dir = join(root, 'other');
+    const dir = join(root(), 'other');
     await e2GraphRag.save(index, dir);
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
     expect(manifest.stats.entityExtractor).toBe('wink-other:v9:nouns,names');

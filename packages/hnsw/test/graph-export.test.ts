@@ -3,13 +3,13 @@
  * that was exported: hnswlib's bytes are the same, byte for byte (the cosine normalization is
  * recomputed exactly), so it searches alike.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IndexFormatError, type Metric } from '@grag/core';
 import { randomVectors } from '@grag/core/test';
+import { temporaryRoot } from '@grag/core/test/vitest';
 import { HnswIndex, hnswIndexFactory } from '@grag/hnsw';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 /** hnswlib's own bytes of `index` (what `save` writes after its header). */
 async function nativeBytes(index: HnswIndex, dir: string, name: string): Promise<Buffer> {
@@ -20,13 +20,7 @@ async function nativeBytes(index: HnswIndex, dir: string, name: string): Promise
 }
 
 describe('HnswIndex.exportGraph / fromGraph', () => {
-  let dir = '';
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'grag-hnsw-graph-'));
-  });
-  afterAll(async () => {
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const dir = temporaryRoot('grag-hnsw-graph-');
 
   for (const metric of ['cosine', 'ip', 'l2'] as Metric[]) {
     it(`restores the same hnswlib bytes and the same hits (${metric})`, async () => {
@@ -39,11 +33,11 @@ describe('HnswIndex.exportGraph / fromGraph', () => {
       const graph = await index.exportGraph();
       // the export holds links and labels, not the 600 × 24 float32 components
       expect(graph.byteLength).toBeLessThan(
-        (await nativeBytes(index, dir, `${metric}-a`)).byteLength - 600 * 96 + 1024,
+        (await nativeBytes(index, dir(), `${metric}-a`)).byteLength - 600 * 96 + 1024,
       );
       const restored = await HnswIndex.fromGraph(graph, vectors);
-      expect(await nativeBytes(restored, dir, `${metric}-b`)).toEqual(
-        await nativeBytes(index, dir, `${metric}-a`),
+      expect(await nativeBytes(restored, dir(), `${metric}-b`)).toEqual(
+        await nativeBytes(index, dir(), `${metric}-a`),
       );
       expect([restored.M, restored.efConstruction, restored.seed, restored.metric, restored.size]).toEqual([
         6,
@@ -67,7 +61,7 @@ describe('HnswIndex.exportGraph / fromGraph', () => {
       index.add(i, v);
     });
     const restored = await HnswIndex.fromGraph(await index.exportGraph(), vectors);
-    expect(await nativeBytes(restored, dir, 'tiny-b')).toEqual(await nativeBytes(index, dir, 'tiny-a'));
+    expect(await nativeBytes(restored, dir(), 'tiny-b')).toEqual(await nativeBytes(index, dir(), 'tiny-a'));
   });
 
   it('restores sparse float32 rows (views of one buffer, with −0 components) as hnswlib stored them', async () => {
@@ -83,7 +77,9 @@ describe('HnswIndex.exportGraph / fromGraph', () => {
       index.add(i, v);
     });
     const restored = await HnswIndex.fromGraph(await index.exportGraph(), rows);
-    expect(await nativeBytes(restored, dir, 'sparse-b')).toEqual(await nativeBytes(index, dir, 'sparse-a'));
+    expect(await nativeBytes(restored, dir(), 'sparse-b')).toEqual(
+      await nativeBytes(index, dir(), 'sparse-a'),
+    );
   });
 
   it('the factory restores with its efSearch', async () => {
@@ -105,7 +101,7 @@ describe('HnswIndex.exportGraph / fromGraph', () => {
     const graph = await index.exportGraph();
     const corrupt = Uint8Array.from(graph);
     corrupt[corrupt.length - 10]! ^= 0xff;
-    const saved = join(dir, 'saved.hnsw');
+    const saved = join(dir(), 'saved.hnsw');
     await index.save(saved);
     for (const [bytes, given, message] of [
       [corrupt, vectors, 'checksum'],

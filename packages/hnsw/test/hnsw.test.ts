@@ -1,12 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IndexFormatError, InvalidArgumentError, type Metric } from '@grag/core';
 import { FlatIndex } from '@grag/core/kit';
 import { randomVectors } from '@grag/core/test';
-import { runVectorIndexSpec } from '@grag/core/test/vitest';
+import { runVectorIndexSpec, temporaryRoot } from '@grag/core/test/vitest';
 import { HNSW_DEFAULTS, HnswIndex, hnswIndexFactory, readNativeBaseLayer } from '@grag/hnsw';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 runVectorIndexSpec('HnswIndex', hnswIndexFactory(), { exact: false, minRecall: 0.95 });
 
@@ -42,13 +41,7 @@ function recallAt(
 }
 
 describe('HnswIndex', () => {
-  let dir = '';
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'grag-hnsw-test-'));
-  });
-  afterAll(async () => {
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const dir = temporaryRoot('grag-hnsw-test-');
 
   it('does what the README example says', async () => {
     const index = new HnswIndex({ dimensions: 3, metric: 'cosine' });
@@ -62,7 +55,7 @@ describe('HnswIndex', () => {
     expect(index.search([1, 0.05, 0], 2, { filter: (id) => id !== 0, ef: 128 }).map((h) => h.id)).toEqual([
       1, 2,
     ]);
-    const path = join(dir, 'vectors.hnsw');
+    const path = join(dir(), 'vectors.hnsw');
     await index.save(path);
     const again = await HnswIndex.load(path);
     expect(again.search([1, 0.05, 0], 2)).toEqual(hits);
@@ -140,7 +133,7 @@ describe('HnswIndex', () => {
       seed: 7,
     });
     index.add(3, [1, 2, 3, 4]);
-    const path = join(dir, 'settings.idx');
+    const path = join(dir(), 'settings.idx');
     await index.save(path);
     const loaded = await HnswIndex.load(path);
     expect([
@@ -160,7 +153,7 @@ describe('HnswIndex', () => {
   it('rejects a saved file of another format version with IndexFormatError naming the version', async () => {
     const index = new HnswIndex({ dimensions: 2 });
     index.add(0, [1, 0]);
-    const path = join(dir, 'version.idx');
+    const path = join(dir(), 'version.idx');
     await index.save(path);
     const bytes = await readFile(path);
     bytes.writeUInt32LE(2, 8);
@@ -232,7 +225,7 @@ describe('HnswIndex', () => {
     it('parses the same graph the file format stores, vector data included', async () => {
       const vectors = randomVectors(50, 3, 9);
       const { hnsw } = build('l2', vectors);
-      const path = join(dir, 'layer.idx');
+      const path = join(dir(), 'layer.idx');
       await hnsw.save(path);
       const bytes = await readFile(path);
       const native = bytes.subarray(16 + bytes.readUInt32LE(12));

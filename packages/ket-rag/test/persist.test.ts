@@ -1,11 +1,11 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IndexFormatError } from '@grag/core';
 import { createBuildContext, decodeArrays, encodeArrays, type StoredArray } from '@grag/core/kit';
 import { createScriptedEmbedder, editedIndexCopy } from '@grag/core/test';
+import { temporaryRoot } from '@grag/core/test/vitest';
 import { createOfflineTasks } from '@grag/offline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createKetRag } from '../src/index.js';
 import { CORPUS } from './corpus.js';
 
@@ -15,23 +15,19 @@ const method = createKetRag();
 
 /** The checks across the parts of an index, beyond each file's shape (which the contract suite covers). */
 describe('ket-rag index loading: cross-file checks', () => {
-  let root: string;
+  const root = temporaryRoot('ket-rag-persist-');
   let saved: string;
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'ket-rag-persist-'));
-    saved = join(root, 'index');
+    saved = join(root(), 'index');
     await method.save(
       await method.build(CORPUS, context(), { chunking: 'document', subChunkSize: 16 }),
       saved,
     );
   });
-  afterAll(async () => {
-    if (root) await rm(root, { recursive: true, force: true });
-  });
 
   /** Load a copy whose JSON `file` was changed by `edit`; the error it is refused with. */
   async function refusal(name: string, file: string, edit: (json: Record<string, unknown[]>) => void) {
-    const dir = await editedIndexCopy(saved, join(root, name), file, edit);
+    const dir = await editedIndexCopy(saved, join(root(), name), file, edit);
     const error = await method.load(dir, context()).catch((e: unknown) => e);
     expect(IndexFormatError.isInstance(error), String(error)).toBe(true);
     expect((error as Error).message).toContain(join(dir, file));
@@ -40,7 +36,7 @@ describe('ket-rag index loading: cross-file checks', () => {
 
   /** Load a copy whose typed-arrays `file` was changed by `edit`; the error it is refused with. */
   async function arraysRefusal(name: string, file: string, edit: (arrays: Map<string, StoredArray>) => void) {
-    const dir = await editedIndexCopy(saved, join(root, name), 'units.json', () => {});
+    const dir = await editedIndexCopy(saved, join(root(), name), 'units.json', () => {});
     const arrays = decodeArrays(new Uint8Array(await readFile(join(dir, file))), file);
     edit(arrays);
     await writeFile(join(dir, file), encodeArrays(Object.fromEntries(arrays)));

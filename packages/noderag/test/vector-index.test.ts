@@ -6,8 +6,7 @@
  * by that code with and without the HNSW addon) load as they are and retrieve what they retrieved
  * then, and a build of the same documents saves (in format 2) what they hold and retrieves the same.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type BuildContext,
@@ -16,8 +15,9 @@ import {
   type VectorIndexOptions,
 } from '@grag/core';
 import { FlatIndex, flatIndexFactory } from '@grag/core/kit';
+import { temporaryRoot } from '@grag/core/test/vitest';
 import { HnswIndex, hnswIndexFactory } from '@grag/hnsw';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NODERAG_DEFAULTS, nodeRag } from '../src/index.js';
 import { DOCS, scriptedContext } from './fixtures.js';
 
@@ -78,13 +78,7 @@ async function expectSameContent(dir: string, before: string, ctx: BuildContext)
 }
 
 describe('NodeRAG indexes saved before the vector index came from the context', () => {
-  let root: string;
-  beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'grag-noderag-vectors-'));
-  });
-  afterAll(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
+  const root = temporaryRoot('grag-noderag-vectors-');
 
   it('an HNSW index loads with hnswIndexFactory() and retrieves what it retrieved then', async () => {
     const expected = await recorded('v1-hnsw');
@@ -125,7 +119,7 @@ describe('NodeRAG indexes saved before the vector index came from the context', 
         context: expected.context,
         items: expected.items,
       });
-      const dir = join(root, name);
+      const dir = join(root(), name);
       await nodeRag.save(index, dir);
       await expectSameContent(dir, join(FIXTURES, name, 'index'), ctx);
       expect(await retrieveLike(await nodeRag.load(dir, ctx), expected)).toEqual({
