@@ -17,7 +17,14 @@ import {
   STORE_USAGE,
   storeUrl,
 } from './store.js';
-import { EVAL_OPTIONS, EVAL_USAGE, SERVE_OPTIONS, SERVE_USAGE, UPDATE_USAGE } from './usage.js';
+import {
+  EVAL_OPTIONS,
+  EVAL_USAGE,
+  positiveIntFlag,
+  SERVE_OPTIONS,
+  SERVE_USAGE,
+  UPDATE_USAGE,
+} from './usage.js';
 
 // Each command's module is imported when that command runs (`await import('./query-command.js')`),
 // so `grag --version`, `--help` and a command that fails its checks load no method, model, loader
@@ -197,14 +204,6 @@ function methodOptions(values: Values): Record<string, unknown> {
   return options;
 }
 
-function positiveInt(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0)
-    throw new InvalidArgumentError(name, `Bad --${name}: expected a positive integer, got "${value}".`);
-  return n;
-}
-
 /** The demo corpus shipped with the CLI. */
 export function demoCorpusPath(): string {
   return join(dirname(fileURLToPath(import.meta.url)), '..', 'demo');
@@ -329,7 +328,7 @@ async function runQuery(io: CliIO, args: string[], values: Values, config: GragC
   const [dir, ...words] = args;
   if (!dir || words.length === 0)
     throw new InvalidArgumentError('question', 'Usage: grag query <dir> "<question>".');
-  const topK = positiveInt(values['top-k'], 'top-k');
+  const topK = positiveIntFlag(values['top-k'], 'top-k');
   const { printQuery, queryIndex } = await import('./query-command.js');
   const target: IndexTarget = await indexTarget(dir, storeUrl(values.store, io.env));
   const { result, summary } = await queryIndex(target, words.join(' '), config, {

@@ -26,6 +26,7 @@ import { createProgressView } from './progress.js';
 import { createProviders } from './providers.js';
 import { findMethod, METHODS, type MethodEntry } from './registry.js';
 import { closeAll, type IndexTarget, indexTargets } from './store.js';
+import { positiveIntFlag } from './usage.js';
 
 /** Flags of `grag eval` (parsed by the CLI). */
 export interface EvalFlags {
@@ -45,14 +46,6 @@ export interface EvalIO {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   cwd: string;
-}
-
-function positive(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0)
-    throw new InvalidArgumentError(name, `Bad --${name}: expected a positive integer, got "${value}".`);
-  return n;
 }
 
 /**
@@ -180,8 +173,8 @@ export async function evalCommand(input: {
   );
   for (const skip of dataset.skipped.slice(0, 5))
     say(`skipped ${skip.path}${skip.line ? `:${skip.line}` : ''}: ${skip.reason}`);
-  const limit = positive(flags.limit, 'limit');
-  const topK = positive(flags['top-k'], 'top-k');
+  const limit = positiveIntFlag(flags.limit, 'limit');
+  const topK = positiveIntFlag(flags['top-k'], 'top-k');
   // URL and names are checked before any build; nothing connects until a method needs its index.
   const targets: IndexTarget[] =
     input.store === undefined
@@ -212,7 +205,7 @@ export async function evalCommand(input: {
     budgetTokens: config.budget,
     ...(topK !== undefined ? { topK } : {}),
     generateAnswers: flags.answer === true || judge !== undefined,
-    concurrency: positive(flags.concurrency, 'concurrency') ?? (providers.mode === 'openai' ? 4 : 1),
+    concurrency: positiveIntFlag(flags.concurrency, 'concurrency') ?? (providers.mode === 'openai' ? 4 : 1),
     ...(limit !== undefined ? { limit } : {}),
     restart: flags.restart === true,
     ...(judge ? { judge } : {}),

@@ -3,9 +3,9 @@ import { InvalidArgumentError, type Retrieval } from '@grag/core';
 import { type CitedSource, citedSources, sourceLabel } from '@grag/core/kit';
 import type { CliIO } from './cli.js';
 import type { GragConfig } from './config.js';
+import { indexMethod } from './index-method.js';
 import { printable } from './printable.js';
 import { createProviders } from './providers.js';
-import { findMethod, METHODS } from './registry.js';
 import { type IndexTarget, readTargetManifest } from './store.js';
 
 /** What `grag query` prints with `--json`. */
@@ -41,13 +41,7 @@ export async function queryIndex(
       'The question is empty. Usage: grag query <dir> "<question>".',
     );
   const manifest = await readTargetManifest(target);
-  const entry = findMethod(manifest.method);
-  if (!entry) {
-    throw new InvalidArgumentError(
-      'index',
-      `${target.location} holds a '${manifest.method}' index, which this grag does not know. Available: ${METHODS.map((m) => m.name).join(', ')}.`,
-    );
-  }
+  const entry = indexMethod(target.location, manifest.method);
   const { ctx, summary } = createProviders(config, { manifest });
   const index = await entry.method.load(target.store, ctx);
   const t0 = performance.now();

@@ -26,10 +26,10 @@ import {
   readCorpus,
   supportedExtensions,
 } from './corpus.js';
+import { indexMethod } from './index-method.js';
 import { printable, printableJson } from './printable.js';
 import { createFileProgress, createProgressView } from './progress.js';
 import { createProviders } from './providers.js';
-import { findMethod, METHODS } from './registry.js';
 import {
   defaultTargetCacheDir,
   type IndexTarget,
@@ -185,13 +185,7 @@ async function updateLocked(
 ): Promise<number> {
   const rest = args.slice(1);
   const manifest = await readTargetManifest(where);
-  const entry = findMethod(manifest.method);
-  if (!entry) {
-    throw new InvalidArgumentError(
-      'index',
-      `${where.location} holds a '${manifest.method}' index, which this grag does not know. Available: ${METHODS.map((m) => m.name).join(', ')}.`,
-    );
-  }
+  const entry = indexMethod(where.location, manifest.method);
   const { method } = entry;
   if (!method.update)
     throw new StateError(`${entry.name} indexes cannot be updated yet; rebuild with grag index`);

@@ -3,6 +3,16 @@
  * `grag --version` and `grag --help` parse the command line and print these without loading any
  * command (and the methods, models and servers they import).
  */
+import { InvalidArgumentError } from '@grag/core';
+
+/** The number a positive-integer flag (`--top-k 5`) gives, or `undefined` when it is not set. */
+export function positiveIntFlag(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new InvalidArgumentError(name, `Bad --${name}: expected a positive integer, got "${value}".`);
+  return n;
+}
 
 /** The flags `grag eval` adds to the CLI's `parseArgs` options. */
 export const EVAL_OPTIONS = {
