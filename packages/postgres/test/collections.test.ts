@@ -6,20 +6,14 @@ import { type Document, IndexFormatError, isStoredVectors, StateError, type Task
 import { createBuildContext, FlatIndex } from '@grag/core/kit';
 import { createScriptedEmbedder, entityDocuments, randomVectors } from '@grag/core/test';
 import { type DenseRagIndex, denseRag } from '@grag/naive-rag';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { describe, expect, it } from 'vitest';
 import { postgresStore } from '../src/index.js';
-import { freshIndex, makePglite, type SocketDb, servePglite } from './pglite.js';
+import { freshIndex, makePglite, useServedPglite } from './pglite.js';
 
-let server: SocketDb;
 let pool: pg.Pool;
-beforeAll(async () => {
-  server = await servePglite();
-  pool = new pg.Pool({ connectionString: server.url, max: 2 });
-}, 120_000);
-afterAll(async () => {
-  await pool?.end();
-  await server?.stop();
+useServedPglite(2, (p) => {
+  pool = p;
 });
 
 const ctx = () =>

@@ -1,11 +1,10 @@
 /** A check shared by the server tests: a writer killed with SIGKILL midway leaves the old version served. */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { expect } from 'vitest';
 import { postgresStore } from '../src/index.js';
+import { runFixture } from './fixture-child.js';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
 const child = fileURLToPath(new URL('./fixtures/killed-writer.ts', import.meta.url));
 const encode = (text: string) => new TextEncoder().encode(text);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -32,25 +31,8 @@ export async function killedWriterCheck(
         await out.write('a.txt', encode('old a'));
       },
     );
-    const writer = spawn(process.execPath, ['--import', 'tsx', child, url, index, when], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    writer.stdout.on('data', (chunk) => {
-      stdout += String(chunk);
-    });
-    writer.stderr.on('data', (chunk) => {
-      stderr += String(chunk);
-    });
-    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      writer.on('exit', (_code, signal) => resolve(signal)),
-    );
-    for (let waited = 0; !stdout.includes('written'); waited += 5) {
-      if (writer.exitCode !== null || waited > 60_000) throw new Error(`the writer did not write: ${stderr}`);
-      await sleep(5);
-    }
+    const writer = runFixture(child, [url, index, when]);
+    await writer.printed('written', 'the writer did not write', 5);
     if (watcher) {
       // Its commit has begun once another session holds an advisory lock.
       for (let waited = 0; ; waited += 2) {
@@ -58,14 +40,14 @@ export async function killedWriterCheck(
           "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()",
         );
         if (locks.rows.length > 0) break;
-        if (writer.exitCode !== null || waited > 60_000)
-          throw new Error(`no commit was seen: ${stdout} ${stderr}`);
+        if (writer.process.exitCode !== null || waited > 60_000)
+          throw new Error(`no commit was seen: ${writer.stdout()} ${writer.stderr()}`);
         await sleep(2);
       }
     }
-    writer.kill('SIGKILL');
-    expect(await exited).toBe('SIGKILL');
-    expect(stdout).not.toContain('committed');
+    writer.process.kill('SIGKILL');
+    expect(await writer.exited).toBe('SIGKILL');
+    expect(writer.stdout()).not.toContain('committed');
     const snapshot = await store.open();
     expect(snapshot.manifest.params).toEqual({ version: 'old' });
     expect(snapshot.names).toEqual(['a.txt']);

@@ -5,6 +5,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 
 /** A fresh in-memory PGlite database; with the pgvector extension unless `vectors` is false. */
@@ -56,6 +57,25 @@ export async function servePglite(
       await db.close();
     },
   };
+}
+
+/**
+ * A fresh PGlite database served over the wire ({@link servePglite}) for the enclosing suite (or
+ * file), with a `pg.Pool` of at most `max` clients on it: started before its tests and handed to
+ * `use`, the pool ended and the server stopped after them.
+ */
+export function useServedPglite(max: number, use: (pool: pg.Pool, server: SocketDb) => void): void {
+  let server: SocketDb | undefined;
+  let pool: pg.Pool | undefined;
+  beforeAll(async () => {
+    server = await servePglite();
+    pool = new pg.Pool({ connectionString: server.url, max });
+    use(pool, server);
+  }, 120_000);
+  afterAll(async () => {
+    await pool?.end();
+    await server?.stop();
+  });
 }
 
 /** A unique index name per call, so every store of a test file gets a fresh schema. */

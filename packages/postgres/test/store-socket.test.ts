@@ -1,20 +1,16 @@
 import { runIndexStoreSpec } from '@grag/core/test/vitest';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { postgresStore } from '../src/index.js';
 import { killedWriterCheck } from './crash.js';
-import { freshIndex, type SocketDb, servePglite } from './pglite.js';
+import { freshIndex, type SocketDb, useServedPglite } from './pglite.js';
 import { concurrentWritersCheck } from './writers.js';
 
 let server: SocketDb;
 let pool: pg.Pool;
-beforeAll(async () => {
-  server = await servePglite();
-  pool = new pg.Pool({ connectionString: server.url, max: 4 });
-}, 120_000);
-afterAll(async () => {
-  await pool?.end();
-  await server?.stop();
+useServedPglite(4, (p, s) => {
+  pool = p;
+  server = s;
 });
 
 runIndexStoreSpec(

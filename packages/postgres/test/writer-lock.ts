@@ -4,7 +4,6 @@
  * would), lose nothing; a writer that may not wait is refused in one line naming the holder; a
  * plain save waits for a held lock; a holder killed with SIGKILL does not keep the next writer out.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type Document, type IndexStore, OutputError, type TaskSuite } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
@@ -13,8 +12,8 @@ import { createScriptedEmbedder } from '@grag/core/test';
 import { bm25Rag } from '@grag/naive-rag';
 import { expect } from 'vitest';
 import type { PostgresStore, PostgresStoreOptions } from '../src/index.js';
+import { runFixture } from './fixture-child.js';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
 const child = fileURLToPath(new URL('./fixtures/lock-holder.ts', import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
@@ -152,31 +151,14 @@ export async function refusalAndWaitCheck(make: MakeStore, index: string): Promi
 export async function killedHolderCheck(url: string, make: MakeStore, index: string, waitMs = 10_000) {
   const seed = make(index);
   await writeIds(seed, ['before']);
-  const holder = spawn(process.execPath, ['--import', 'tsx', child, url, index], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  holder.stdout.on('data', (chunk) => {
-    stdout += String(chunk);
-  });
-  holder.stderr.on('data', (chunk) => {
-    stderr += String(chunk);
-  });
-  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-    holder.on('exit', (_c, signal) => resolve(signal)),
-  );
-  for (let waited = 0; !stdout.includes('locked'); waited += 10) {
-    if (holder.exitCode !== null || waited > 60_000) throw new Error(`the holder did not lock: ${stderr}`);
-    await sleep(10);
-  }
+  const holder = runFixture(child, [url, index]);
+  await holder.printed('locked', 'the holder did not lock', 10);
   // Held: a writer that may not wait is refused, naming the holder's pid.
   const refused = make(index, { lockTimeoutMs: 0 });
   const error = await writeIds(refused, ['lost']).catch((e: unknown) => e);
-  expect((error as Error).message).toMatch(new RegExp(`another grag \\(pid ${holder.pid}, since `));
-  holder.kill('SIGKILL');
-  expect(await exited).toBe('SIGKILL');
+  expect((error as Error).message).toMatch(new RegExp(`another grag \\(pid ${holder.process.pid}, since `));
+  holder.process.kill('SIGKILL');
+  expect(await holder.exited).toBe('SIGKILL');
   const next = make(index, { lockTimeoutMs: waitMs });
   const started = Date.now();
   await withStoreLock(next, async () => {
