@@ -6,7 +6,7 @@
  * with an error naming the stage, the chunk and how to resume, and a rerun must redo only it.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BuildStageError, type ChatModel, type Document, ProviderError } from '@grag/core';
@@ -27,6 +27,7 @@ import {
   TUPLE_DELIMITER_DEFAULTS,
   titleDescriptionPrompt,
 } from '@grag/core/tasks';
+import { indexFileDigests } from '@grag/core/test';
 import { createDaRag, type DaRagOptions } from '@grag/da-rag';
 import { createOpenAI, type OpenAIProviderSettings } from '@grag/openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -261,21 +262,6 @@ function context(
   });
 }
 
-/** Every file of an index directory; the manifest without its creation time. */
-async function indexFiles(path: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const name of (await readdir(path)).sort()) {
-    const bytes = await readFile(join(path, name));
-    if (name === 'manifest.json') {
-      const { createdAt: _createdAt, ...rest } = JSON.parse(bytes.toString('utf8'));
-      out[name] = JSON.stringify(rest);
-    } else {
-      out[name] = createHash('sha256').update(bytes).digest('hex');
-    }
-  }
-  return out;
-}
-
 /** Whether a build item label (`'note-03#1'`, `'chunk note-03#1'`) is the chunk `id`. */
 function namesChunk(item: string, id: string): boolean {
   return item.split(/\s+/).includes(id);
@@ -383,7 +369,7 @@ describe('a DA-RAG build against a faulty OpenAI-compatible server', () => {
     expect(repairKeys(faulty)).toEqual(repairKeys(clean));
 
     // Faults change nothing in the index.
-    const [a, b] = [await indexFiles(join(dir, 'faulty')), await indexFiles(join(dir, 'clean'))];
+    const [a, b] = [await indexFileDigests(join(dir, 'faulty')), await indexFileDigests(join(dir, 'clean'))];
     expect(Object.keys(a)).toEqual(Object.keys(b));
     expect(a).toEqual(b);
   });

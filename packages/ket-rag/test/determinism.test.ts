@@ -1,8 +1,8 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Document, TaskSuite } from '@grag/core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { indexFileDigests } from '@grag/core/test';
+import { temporaryRoot } from '@grag/core/test/vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CORPUS } from './corpus.js';
 
 // Invented. wink's tokenizer splits `Kvarnby's...` by what its lexicon holds: two sentences while
@@ -44,21 +44,6 @@ function shuffledTasks(tasks: TaskSuite): TaskSuite {
   };
 }
 
-/** Every file of a saved index; the manifest without its creation time. */
-async function files(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const name of (await readdir(dir)).sort()) {
-    const bytes = await readFile(join(dir, name));
-    if (name === 'manifest.json') {
-      const { createdAt: _createdAt, ...manifest } = JSON.parse(bytes.toString('utf8'));
-      out[name] = JSON.stringify(manifest);
-    } else {
-      out[name] = bytes.toString('base64');
-    }
-  }
-  return out;
-}
-
 /**
  * Build `DOCS` in a fresh copy of the packages (its own wink instance, as in a new process), after
  * building `teach` first when given, with the runtime's `concurrency`; the saved files.
@@ -86,26 +71,20 @@ async function buildFresh(
   const index = await method.build(DOCS, context(), options);
   const dir = join(root, name);
   await method.save(index, dir);
-  return files(dir);
+  return indexFileDigests(dir);
 }
 
 describe('a KET-RAG build is deterministic', () => {
-  let root: string;
-  beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'ket-rag-determinism-'));
-  });
-  afterAll(async () => {
-    if (root) await rm(root, { recursive: true, force: true });
-  });
+  const root = temporaryRoot('ket-rag-determinism-');
 
   it('gives the same index with any runtime concurrency, whatever order the model calls finish in', async () => {
     for (const preset of ['offline', 'paper']) {
-      const one = await buildFresh(root, `one-${preset}`, {
+      const one = await buildFresh(root(), `one-${preset}`, {
         concurrency: 1,
         shuffle: false,
         options: { preset },
       });
-      const many = await buildFresh(root, `many-${preset}`, {
+      const many = await buildFresh(root(), `many-${preset}`, {
         concurrency: 8,
         shuffle: true,
         options: { preset },
@@ -121,8 +100,8 @@ describe('a KET-RAG build is deterministic', () => {
   it('gives the same index when the process has read other texts before', async () => {
     // β = 1: the passage is extracted whatever its PageRank.
     const options = { beta: 1 };
-    const first = await buildFresh(root, 'first', { concurrency: 4, shuffle: false, options });
-    const after = await buildFresh(root, 'after', {
+    const first = await buildFresh(root(), 'first', { concurrency: 4, shuffle: false, options });
+    const after = await buildFresh(root(), 'after', {
       concurrency: 4,
       shuffle: false,
       teach: [PART],

@@ -1,6 +1,7 @@
-import { cp, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { compress, decompressed } from '../artifact-codec.js';
+import { sha256Hex } from '../cache.js';
 import type { IndexStore } from '../contracts/store.js';
 
 /**
@@ -62,4 +63,38 @@ export async function copyStoredIndex(
     await snapshot.release();
   }
   return to;
+}
+
+/**
+ * Every file under `dir` by relative path, the manifest without its write time (`createdAt`): what
+ * two builds of the same index must agree on, byte for byte.
+ */
+export async function readIndexTree(dir: string): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    let bytes = await readFile(path);
+    if (entry.name === 'manifest.json') {
+      const { createdAt: _createdAt, ...rest } = JSON.parse(bytes.toString('utf8')) as Record<
+        string,
+        unknown
+      >;
+      bytes = Buffer.from(JSON.stringify(rest));
+    }
+    out.set(relative(dir, path), bytes);
+  }
+  return out;
+}
+
+/**
+ * The SHA-256 (hex) of every file of a saved index directory by relative path, in path order, the
+ * manifest without its write time ({@link readIndexTree}): `expect(await indexFileDigests(a))
+ * .toEqual(await indexFileDigests(b))` checks two builds wrote the same index.
+ */
+export async function indexFileDigests(dir: string): Promise<Record<string, string>> {
+  const tree = await readIndexTree(dir);
+  const out: Record<string, string> = {};
+  for (const path of [...tree.keys()].sort()) out[path] = sha256Hex(tree.get(path)!);
+  return out;
 }

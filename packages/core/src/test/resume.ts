@@ -1,6 +1,6 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { createBuildContext } from '../build-context.js';
 import { cachedChat, cachedEmbedder, chatCallKey, embeddingKey, MemoryCallCache } from '../cache.js';
 import { AbortError } from '../contracts/errors.js';
@@ -11,6 +11,7 @@ import type { TaskSuite } from '../contracts/tasks.js';
 import type { Document } from '../contracts/types.js';
 import { chatModelAs, embedderAs } from '../model-identity.js';
 import { MemoryCheckpointStore, trackBuilds } from '../runtime.js';
+import { readIndexTree } from './index-files.js';
 
 /** What {@link checkResumableBuild} needs to build one method. */
 export interface ResumableBuildSpec<Index> {
@@ -55,25 +56,6 @@ export interface ResumeReport {
   /** Files of the uninterrupted index. */
   files: string[];
   runs: ResumeRun[];
-}
-
-/** Every file under `dir` by relative path; the manifest without its write time. */
-async function readTree(dir: string): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    let bytes = await readFile(path);
-    if (entry.name === 'manifest.json') {
-      const { createdAt: _createdAt, ...rest } = JSON.parse(bytes.toString('utf8')) as Record<
-        string,
-        unknown
-      >;
-      bytes = Buffer.from(JSON.stringify(rest));
-    }
-    out.set(relative(dir, path), bytes);
-  }
-  return out;
 }
 
 /** Models that log the key of every call that reaches them, under a call cache. */
@@ -137,7 +119,7 @@ export async function checkResumableBuild<Index>(spec: ResumableBuildSpec<Index>
       undefined,
       referenceDir,
     );
-    const reference = await readTree(referenceDir);
+    const reference = await readIndexTree(referenceDir);
 
     const runs: ResumeRun[] = [];
     for (const [n, fraction] of (spec.interruptAt ?? [0.05, 0.5, 0.95]).entries()) {
@@ -180,7 +162,7 @@ export async function checkResumableBuild<Index>(spec: ResumableBuildSpec<Index>
         undefined,
         dir,
       );
-      const resumed = await readTree(dir);
+      const resumed = await readIndexTree(dir);
       const differingFiles = [...new Set([...reference.keys(), ...resumed.keys()])].filter((file) => {
         const a = reference.get(file);
         const b = resumed.get(file);
