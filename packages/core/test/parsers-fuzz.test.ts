@@ -798,9 +798,44 @@ function genUnitsOutput(rng: Rng) {
     ]);
   }
   doc.add(w.close).add(w.suffix);
+  return generated(doc, rng, canonical, () => renderSemanticUnits({ units }));
+}
+
+/**
+ * The body of a two-field output (title and description, score and report): labelled lines, bold
+ * or not, or one JSON object; in either order unless canonical. `lines` is asked for after the
+ * bold draw and `members` instead of it, so the draws come in one order.
+ */
+function twoFields<R>(
+  rng: Rng,
+  doc: Doc<R>,
+  st: JsonStyle,
+  form: { canonical: boolean; labelled: boolean },
+  lines: () => [string, string, Check<R>][],
+  members: () => Parameters<typeof jsonObject<R>>[2],
+): void {
+  const swap = !form.canonical && rng.chance(0.2);
+  if (form.labelled) {
+    const bold = rng.chance(0.5) ? '**' : '';
+    const list = lines();
+    if (swap) list.reverse();
+    list.forEach(([label, value, check], i) => {
+      doc.add(`${bold}${label}:${bold} `);
+      // A line is complete once its line break is written (or, last, at the end).
+      doc.add(value + (i === 0 ? '\n' : ''), { check });
+    });
+  } else {
+    const list = members();
+    if (swap) list.reverse();
+    jsonObject(doc, st, list);
+  }
+}
+
+/** A generated output: the document, cut or not, and when canonical its text beside the renderer's. */
+function generated<R>(doc: Doc<R>, rng: Rng, canonical: boolean, rendered: () => string) {
   return {
     cut: cutDoc(doc, rng),
-    canonical: canonical ? { text: doc.text, rendered: renderSemanticUnits({ units }) } : undefined,
+    canonical: canonical ? { text: doc.text, rendered: rendered() } : undefined,
   };
 }
 
@@ -823,37 +858,25 @@ function genTitleOutput(rng: Rng) {
     sameText(out.description, description) ? undefined : `description "${description}" not recovered`;
   const doc = new Doc<TitleOut>();
   doc.add(w.prefix).add(w.open);
-  const swap = !canonical && rng.chance(0.2);
-  if (labelled) {
-    const bold = rng.chance(0.5) ? '**' : '';
-    const lines: [string, string, Check<TitleOut>][] = [
+  twoFields(
+    rng,
+    doc,
+    st,
+    { canonical, labelled },
+    () => [
       ['Title', title, titleCheck],
       ['Description', description, descriptionCheck],
-    ];
-    if (swap) lines.reverse();
-    lines.forEach(([label, value, check], i) => {
-      doc.add(`${bold}${label}:${bold} `);
-      // A line is complete once its line break is written (or, last, at the end).
-      doc.add(value + (i === 0 ? '\n' : ''), { check });
-    });
-  } else {
-    const members = [
+    ],
+    () => [
       { key: 'title', scalar: { value: title, check: titleCheck } },
       {
         key: alias(rng, st, 'description', ['summary', 'desc']),
         scalar: { value: description, check: descriptionCheck },
       },
-    ];
-    if (swap) members.reverse();
-    jsonObject(doc, st, members);
-  }
+    ],
+  );
   doc.add(w.close).add(w.suffix);
-  return {
-    cut: cutDoc(doc, rng),
-    canonical: canonical
-      ? { text: doc.text, rendered: renderTitleDescription({ title, description }) }
-      : undefined,
-  };
+  return generated(doc, rng, canonical, () => renderTitleDescription({ title, description }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -906,10 +929,7 @@ function genQueryEntitiesOutput(rng: Rng) {
     });
   }
   doc.add(w.close).add(w.suffix);
-  return {
-    cut: cutDoc(doc, rng),
-    canonical: canonical ? { text: doc.text, rendered: renderQueryEntities({ entities }) } : undefined,
-  };
+  return generated(doc, rng, canonical, () => renderQueryEntities({ entities }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -983,10 +1003,7 @@ function genQueryGraphOutput(rng: Rng) {
     { key: 'edges', list: edgeItems },
   ]);
   doc.add(w.close).add(w.suffix);
-  return {
-    cut: cutDoc(doc, rng),
-    canonical: canonical ? { text: doc.text, rendered: renderQueryGraph({ nodes, edges }) } : undefined,
-  };
+  return generated(doc, rng, canonical, () => renderQueryGraph({ nodes, edges }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1007,40 +1024,33 @@ function genAssessmentOutput(rng: Rng) {
     sameText(out.report, report) ? undefined : `report "${report}" not recovered`;
   const doc = new Doc<AssessmentOut>();
   doc.add(w.prefix).add(w.open);
-  const swap = !canonical && rng.chance(0.2);
-  if (labelled) {
-    const bold = rng.chance(0.5) ? '**' : '';
-    const scoreText = rng.pick([String(score), `${score}/10`, `${score * 10}/100`]);
-    const lines: [string, string, Check<AssessmentOut>][] = [
-      [rng.pick(['Score', 'Relevance score', 'Rating']), scoreText, scoreCheck],
-      [rng.pick(['Report', 'Summary']), report, reportCheck],
-    ];
-    if (swap) lines.reverse();
-    lines.forEach(([label, value, check], i) => {
-      doc.add(`${bold}${label}:${bold} `);
-      doc.add(value + (i === 0 ? '\n' : ''), { check });
-    });
-  } else {
-    const scoreValue: Json = canonical
-      ? score
-      : rng.pick<Json>([score, score, String(score), `${score}/10`, `${score * 10}%`]);
-    const members = [
-      {
-        key: alias(rng, st, 'score', ['relevance_score', 'relevance']),
-        scalar: { value: scoreValue, check: scoreCheck, withNext: true },
-      },
-      { key: 'report', scalar: { value: report, check: reportCheck } },
-    ];
-    if (swap) members.reverse();
-    jsonObject(doc, st, members);
-  }
+  twoFields(
+    rng,
+    doc,
+    st,
+    { canonical, labelled },
+    () => {
+      const scoreText = rng.pick([String(score), `${score}/10`, `${score * 10}/100`]);
+      return [
+        [rng.pick(['Score', 'Relevance score', 'Rating']), scoreText, scoreCheck],
+        [rng.pick(['Report', 'Summary']), report, reportCheck],
+      ];
+    },
+    () => {
+      const scoreValue: Json = canonical
+        ? score
+        : rng.pick<Json>([score, score, String(score), `${score}/10`, `${score * 10}%`]);
+      return [
+        {
+          key: alias(rng, st, 'score', ['relevance_score', 'relevance']),
+          scalar: { value: scoreValue, check: scoreCheck, withNext: true },
+        },
+        { key: 'report', scalar: { value: report, check: reportCheck } },
+      ];
+    },
+  );
   doc.add(w.close).add(w.suffix);
-  return {
-    cut: cutDoc(doc, rng),
-    canonical: canonical
-      ? { text: doc.text, rendered: renderCommunityAssessment({ score, report }) }
-      : undefined,
-  };
+  return generated(doc, rng, canonical, () => renderCommunityAssessment({ score, report }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1144,10 +1154,7 @@ function genSummaryOutput(rng: Rng) {
   });
   if (json) doc.add('"}');
   doc.add(fence[1]!);
-  return {
-    cut: cutDoc(doc, rng),
-    canonical: canonical ? { text: doc.text, rendered: renderSummary(sentences.join(' ')) } : undefined,
-  };
+  return generated(doc, rng, canonical, () => renderSummary(sentences.join(' ')));
 }
 
 function genYesNoOutput(rng: Rng) {
@@ -1169,10 +1176,7 @@ function genYesNoOutput(rng: Rng) {
   } else {
     doc.add(word, { check: (out) => (out === yes ? undefined : `${yes ? 'yes' : 'no'} not recovered`) });
   }
-  return {
-    cut: cutDoc(doc, rng),
-    canonical: canonical ? { text: doc.text, rendered: renderYesNo(yes) } : undefined,
-  };
+  return generated(doc, rng, canonical, () => renderYesNo(yes));
 }
 
 // ---------------------------------------------------------------------------------------------
