@@ -3,6 +3,7 @@ import type { Document, Retrieval } from '@grag/core';
 import { cosineSimilarity, createBuildContext } from '@grag/core/kit';
 import { createPromptTasks } from '@grag/core/tasks';
 import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
+import { createWinkTextAnalyzer } from '@grag/offline';
 import {
   type AdaptiveRetrievalTrace,
   createE2GraphRag,
@@ -22,6 +23,20 @@ export function context() {
   return createBuildContext({
     embedder: createScriptedEmbedder({ dimensions: 64 }),
     tasks: createPromptTasks(model),
+  });
+}
+
+/**
+ * Scripted providers with the wink text analyzer: a 32-dimension embedder and summaries that depend
+ * on their input only ("overview of 812 characters"), so two builds on one context agree.
+ */
+export function winkContext() {
+  return createBuildContext({
+    embedder: createScriptedEmbedder({ dimensions: 32 }),
+    tasks: createPromptTasks(
+      createScriptedChatModel((call) => `overview of ${call.messages.at(-1)!.content.length} characters`),
+    ),
+    textAnalyzer: createWinkTextAnalyzer(),
   });
 }
 

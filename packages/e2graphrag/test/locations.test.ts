@@ -1,19 +1,10 @@
 import { createBuildContext } from '@grag/core/kit';
-import { createPromptTasks } from '@grag/core/tasks';
-import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
+import { createScriptedEmbedder } from '@grag/core/test';
 import { runLocationSpec } from '@grag/core/test/vitest';
 import { createOfflineTasks, createWinkTextAnalyzer } from '@grag/offline';
 import { E2GRAPHRAG_PAPER_DEFAULTS, e2GraphRag } from '../src/index.js';
+import { winkContext } from './fixtures.js';
 
-// Scripted summaries name no entity, so every item that mentions an answer is a chunk of the corpus.
-const scripted = () =>
-  createBuildContext({
-    embedder: createScriptedEmbedder({ dimensions: 32 }),
-    tasks: createPromptTasks(
-      createScriptedChatModel((call) => `overview of ${call.messages.at(-1)!.content.length} characters`),
-    ),
-    textAnalyzer: createWinkTextAnalyzer(),
-  });
 const offline = () =>
   createBuildContext({
     embedder: createScriptedEmbedder({ dimensions: 32 }),
@@ -21,8 +12,9 @@ const offline = () =>
     textAnalyzer: createWinkTextAnalyzer(),
   });
 
+// Scripted summaries name no entity, so every item that mentions an answer is a chunk of the corpus.
 runLocationSpec('e2graphrag (fixed)', e2GraphRag, {
-  makeContext: scripted,
+  makeContext: winkContext,
   buildOptions: { chunkSize: 16, overlap: 4 },
 });
 // The paper's configuration merges runs of consecutive chunks into one item (paperItems).

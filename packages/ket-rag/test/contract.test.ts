@@ -23,30 +23,19 @@ const badOptions: Partial<KetRagOptions>[] = [
 // (keywords.json, keywords.vec, subchunks.f32); Hybrid-RAG chunks.vec and the entry search's
 // subchunks.vec; KNNG-RAG the KNN channel, whose neighbour lists are rebuilt at load.
 // Every check on directories, then the persistence checks on an in-memory store (same results).
-for (const store of [undefined, memoryStore]) {
-  runMethodSpec('ket-rag (ket-rag-p)', createKetRag(), {
-    corpus: CORPUS,
-    makeContext,
-    buildOptions,
-    badOptions,
-    store,
-  });
-}
-for (const store of [undefined, memoryStore]) {
-  runMethodSpec('ket-rag (hybrid-rag)', ketRagVariants['hybrid-rag'], {
-    corpus: CORPUS,
-    makeContext,
-    buildOptions,
-    fuzzCases: 150,
-    store,
-  });
-}
-for (const store of [undefined, memoryStore]) {
-  runMethodSpec('ket-rag (knng-rag)', ketRagVariants['knng-rag'], {
-    corpus: CORPUS,
-    makeContext,
-    buildOptions,
-    fuzzCases: 150,
-    store,
-  });
+const variants = [
+  ['ket-rag-p', createKetRag(), { badOptions }],
+  ['hybrid-rag', ketRagVariants['hybrid-rag'], { fuzzCases: 150 }],
+  ['knng-rag', ketRagVariants['knng-rag'], { fuzzCases: 150 }],
+] as const;
+for (const [variant, method, checks] of variants) {
+  for (const store of [undefined, memoryStore]) {
+    runMethodSpec(`ket-rag (${variant})`, method, {
+      corpus: CORPUS,
+      makeContext,
+      buildOptions,
+      ...checks,
+      store,
+    });
+  }
 }
