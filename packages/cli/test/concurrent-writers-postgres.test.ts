@@ -5,7 +5,6 @@
  * killed with SIGKILL while it holds the index's lock keeps the next writer out for no longer than
  * PostgreSQL takes to end its session. On PGlite over the wire and on Debian's PostgreSQL.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { temporaryDirs } from '@grag/core/test/vitest';
 import { postgresStore } from '@grag/postgres';
@@ -17,7 +16,7 @@ import {
 } from '../../postgres/test/debian-server.js';
 import { run } from '../src/index.js';
 import { CountingServer, MODEL_FLAGS } from './counting-server.js';
-import { captureIO } from './helpers.js';
+import { captureIO, TWO_CITIES, writeFiles } from './helpers.js';
 import { exited, spawnGrag, threeWritersRound, until } from './index-child.js';
 import { type SocketDb, servePglite } from './pg-harness.js';
 
@@ -37,10 +36,8 @@ async function indexed(
   options: { env?: NodeJS.ProcessEnv; flags?: string[] } = {},
 ): Promise<{ root: string; name: string }> {
   const root = await freshDir('grag-pg-writers-');
-  await mkdir(join(root, 'corpus'));
-  await writeFile(join(root, 'corpus', 'lyon.md'), '# Lyon\n\nLyon is a city in France on the Rhone.');
-  await writeFile(join(root, 'corpus', 'oslo.txt'), 'Oslo is the capital of Norway.');
-  for (const [file, text] of Object.entries(CITIES)) await writeFile(join(root, file), text);
+  await writeFiles(join(root, 'corpus'), TWO_CITIES);
+  await writeFiles(root, CITIES);
   const name = `writers_${process.pid}_${++made}`;
   const io = captureIO(root, options.env);
   const args = ['index', join(root, 'corpus'), '--method', method, '--store', url, '--out', name, '-q'];

@@ -5,13 +5,13 @@
  * SIGKILL while it holds the index's lock leaves a stale lock that the next writer takes over.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { temporaryDirs } from '@grag/core/test/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../src/index.js';
 import { CountingServer, MODEL_FLAGS } from './counting-server.js';
-import { captureIO } from './helpers.js';
+import { captureIO, TWO_CITIES, writeFiles } from './helpers.js';
 import { exited, spawnGrag, threeWritersRound, until } from './index-child.js';
 
 const freshDir = temporaryDirs();
@@ -23,10 +23,8 @@ async function indexed(
   options: { env?: NodeJS.ProcessEnv; flags?: string[] } = {},
 ): Promise<{ root: string; index: string }> {
   const root = await freshDir('grag-writers-');
-  await mkdir(join(root, 'corpus'));
-  await writeFile(join(root, 'corpus', 'lyon.md'), '# Lyon\n\nLyon is a city in France on the Rhone.');
-  await writeFile(join(root, 'corpus', 'oslo.txt'), 'Oslo is the capital of Norway.');
-  for (const [name, text] of Object.entries(extra)) await writeFile(join(root, name), text);
+  await writeFiles(join(root, 'corpus'), TWO_CITIES);
+  await writeFiles(root, extra);
   const index = join(root, 'index');
   const io = captureIO(root, options.env);
   const args = [

@@ -116,6 +116,12 @@ export const OSLO_NOTE = 'Oslo is the capital of Norway. The Munch Museum is in 
 /** The note on Lyon the CLI tests index (as `lyon.txt`, or under a `# Lyon` heading as `lyon.md`). */
 export const LYON_NOTE = 'Lyon is a city in France. The Rhone and the Saone meet in Lyon.';
 
+/** The two-document corpus of the concurrent-writer tests (file name → text). */
+export const TWO_CITIES: Record<string, string> = {
+  'lyon.md': '# Lyon\n\nLyon is a city in France on the Rhone.',
+  'oslo.txt': 'Oslo is the capital of Norway.',
+};
+
 /** Write `files` (file name → text) into the folder `dir`, made first. */
 export async function writeFiles(dir: string, files: Record<string, string>): Promise<void> {
   await mkdir(dir, { recursive: true });

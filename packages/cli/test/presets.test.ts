@@ -1,21 +1,19 @@
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/index.js';
 import { choosePreset } from '../src/presets.js';
 import { findMethod } from '../src/registry.js';
-import { captureIO } from './helpers.js';
+import { captureIO, writeFiles } from './helpers.js';
 
 async function corpusDir(): Promise<string> {
   const parent = await mkdtemp(join(tmpdir(), 'grag-preset-'));
   const dir = join(parent, 'corpus');
-  await mkdir(dir);
-  await writeFile(
-    join(dir, 'ferry.md'),
-    '# Sable Gull\n\nThe Sable Gull crosses the Veskan Strait from Port Halvard.',
-  );
-  await writeFile(join(dir, 'town.md'), '# Merrow Falls\n\nIlse Marren was born in Merrow Falls.');
+  await writeFiles(dir, {
+    'ferry.md': '# Sable Gull\n\nThe Sable Gull crosses the Veskan Strait from Port Halvard.',
+    'town.md': '# Merrow Falls\n\nIlse Marren was born in Merrow Falls.',
+  });
   return dir;
 }
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../src/index.js';
 import { expectError, expectOk, guarded, hashTree } from './adversarial-helpers.js';
-import { captureIO } from './helpers.js';
+import { captureIO, LYON_NOTE, OSLO_NOTE, writeFiles } from './helpers.js';
 
 const tmp = () => mkdtemp(join(tmpdir(), 'grag-update-'));
 
@@ -14,12 +14,10 @@ const tmp = () => mkdtemp(join(tmpdir(), 'grag-update-'));
 async function indexed(method: string): Promise<{ corpus: string; index: string; root: string }> {
   const root = await tmp();
   const corpus = join(root, 'corpus');
-  await mkdir(corpus);
-  await writeFile(
-    join(corpus, 'lyon.md'),
-    '# Lyon\n\nLyon is a city in France. The Rhone and the Saone meet in Lyon. Paul Bocuse cooked in Lyon.',
-  );
-  await writeFile(join(corpus, 'oslo.txt'), 'Oslo is the capital of Norway. The Munch Museum is in Oslo.');
+  await writeFiles(corpus, {
+    'lyon.md': `# Lyon\n\n${LYON_NOTE} Paul Bocuse cooked in Lyon.`,
+    'oslo.txt': OSLO_NOTE,
+  });
   const index = join(root, 'index');
   const io = captureIO(root);
   expect(await run(['index', corpus, '--method', method, '--out', index, '-q'], io), io.err()).toBe(0);
@@ -84,12 +82,10 @@ describe('grag add and grag remove', () => {
   it('embeds only the new chunks of a naive-dense index', async () => {
     const { index, root } = await indexed('naive-dense');
     const extra = join(root, 'more');
-    await mkdir(extra);
-    await writeFile(
-      join(extra, 'berlin.txt'),
-      'Berlin is the capital of Germany. The Spree flows through Berlin.',
-    );
-    await writeFile(join(extra, 'rome.txt'), 'Rome is the capital of Italy. The Tiber flows through Rome.');
+    await writeFiles(extra, {
+      'berlin.txt': 'Berlin is the capital of Germany. The Spree flows through Berlin.',
+      'rome.txt': 'Rome is the capital of Italy. The Tiber flows through Rome.',
+    });
     const io = captureIO(root);
     expect(await run(['add', index, extra, '--json'], io), io.err()).toBe(0);
     const summary = JSON.parse(io.out());
