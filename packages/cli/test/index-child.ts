@@ -79,6 +79,19 @@ export function spawnGrag(args: string[], env: NodeJS.ProcessEnv = {}): IndexChi
   return Object.assign(child, { stderrText: () => stderr });
 }
 
+/** `child`, collecting what it writes to stdout and stderr: so far as `out()` and `err()`. */
+export function withOutput<C extends ChildProcess>(child: C): C & { out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (chunk) => {
+    out += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    err += chunk;
+  });
+  return Object.assign(child, { out: () => out, err: () => err });
+}
+
 /** How `child` ended. */
 export function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));

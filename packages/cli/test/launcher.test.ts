@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { temporaryRoot } from '@grag/core/test/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCliBundle, currentBundle, ensureCliBundle } from '../../../scripts/cli-bundle.mjs';
+import { withOutput } from './index-child.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const launcher = join(repo, 'scripts', 'grag.mjs');
@@ -69,24 +70,19 @@ describe('the launcher behind `pnpm grag`', () => {
     });
     const index = join(work(), 'serve-index');
     await grag(['index', 'packages/cli/demo', '--method', 'bm25', '--out', index, '-q']);
-    const child = spawn(process.execPath, [launcher, 'serve', index, '--port', '0'], {
-      cwd: repo,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = withOutput(
+      spawn(process.execPath, [launcher, 'serve', index, '--port', '0'], {
+        cwd: repo,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
     const exit = exited(child);
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => {
-      out += c;
-    });
-    child.stderr.on('data', (c) => {
-      err += c;
-    });
     try {
-      for (let i = 0; i < 600 && !/ at http:\/\//.test(out); i++) await new Promise((r) => setTimeout(r, 50));
-      const url = / at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
-      expect(url, `grag serve did not start:\n${out}${err}`).toBeDefined();
+      for (let i = 0; i < 600 && !/ at http:\/\//.test(child.out()); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      const url = / at (http:\/\/127\.0\.0\.1:\d+)/.exec(child.out())?.[1];
+      expect(url, `grag serve did not start:\n${child.out()}${child.err()}`).toBeDefined();
       const res = await fetch(`${url}/`);
       expect(res.status).toBe(200);
       const served = await res.text();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { CountingServer, MODEL_FLAGS } from './counting-server.js';
-import { exited, until } from './index-child.js';
+import { exited, until, withOutput } from './index-child.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const launcher = join(repo, 'scripts', 'grag.mjs');
@@ -28,32 +28,22 @@ export async function startServe(
   args: string[],
   children: ChildProcess[],
 ): Promise<ServeChild> {
-  const child = spawn(
-    process.execPath,
-    [launcher, 'serve', ...args, '--port', '0', '--no-explorer', ...MODEL_FLAGS],
-    {
+  const child = withOutput(
+    spawn(process.execPath, [launcher, 'serve', ...args, '--port', '0', '--no-explorer', ...MODEL_FLAGS], {
       cwd: repo,
       env: { PATH: process.env.PATH, OPENAI_BASE_URL: models.url, OPENAI_API_KEY: 'test-key' },
       stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    }),
   );
   children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (chunk) => {
-    out += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    err += chunk;
-  });
   try {
-    await until(() => URL_LINE.test(out) || child.exitCode !== null, 60_000);
+    await until(() => URL_LINE.test(child.out()) || child.exitCode !== null, 60_000);
   } catch (error) {
     child.kill('SIGKILL');
-    throw new Error(`grag serve did not start: ${err}`, { cause: error });
+    throw new Error(`grag serve did not start: ${child.err()}`, { cause: error });
   }
-  if (!URL_LINE.test(out)) throw new Error(`grag serve exited: ${err}`);
-  return Object.assign(child, { url: URL_LINE.exec(out)?.[1] as string, err: () => err });
+  if (!URL_LINE.test(child.out())) throw new Error(`grag serve exited: ${child.err()}`);
+  return Object.assign(child, { url: URL_LINE.exec(child.out())?.[1] as string });
 }
 
 /** A JSON call; the HTTP status as `http` beside the body's fields. */

@@ -10,6 +10,7 @@ import { rawRequest as raw } from '../../server/test/http.js';
 import { run } from '../src/index.js';
 import { CountingServer, MODEL_FLAGS } from './counting-server.js';
 import { captureIO, LYON_NOTE, OSLO_NOTE, writeFiles } from './helpers.js';
+import { withOutput } from './index-child.js';
 
 let root: string;
 let bm25Dir: string;
@@ -509,24 +510,17 @@ describe('grag serve as a process', () => {
   const repo = fileURLToPath(new URL('../../../', import.meta.url));
 
   function start(args: string[]): ChildProcess & { out: () => string; err: () => string } {
-    const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve', ...args], {
-      cwd: repo,
-      env: {
-        PATH: process.env.PATH,
-        TSX_TSCONFIG_PATH: join(repo, 'tsconfig.json'),
-        GRAG_PROVIDER: 'offline',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout?.on('data', (c) => {
-      out += c;
-    });
-    child.stderr?.on('data', (c) => {
-      err += c;
-    });
-    return Object.assign(child, { out: () => out, err: () => err });
+    return withOutput(
+      spawn(process.execPath, ['--import', 'tsx', bin, 'serve', ...args], {
+        cwd: repo,
+        env: {
+          PATH: process.env.PATH,
+          TSX_TSCONFIG_PATH: join(repo, 'tsconfig.json'),
+          GRAG_PROVIDER: 'offline',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
   }
 
   function exited(child: ChildProcess): Promise<number | null> {
