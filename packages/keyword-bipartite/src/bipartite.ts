@@ -46,6 +46,24 @@ export interface BipartiteOptions extends KeywordOptions {
 export const BIPARTITE_DEFAULTS: BipartiteOptions = { ...KEYWORD_DEFAULTS, sentences: splitSentences };
 
 /**
+ * Throw `InvalidArgumentError` (naming `argument`) when two of `ids` are the same: `caller`'s
+ * inputs are told apart by id (`what`: what one of them is, for the message).
+ */
+export function assertUniqueIds(
+  ids: readonly string[],
+  argument: string,
+  caller: string,
+  what: string,
+): void {
+  if (new Set(ids).size !== ids.length) {
+    throw new InvalidArgumentError(
+      argument,
+      `${caller}: two ${what}s share an id; give every ${what} a unique id.`,
+    );
+  }
+}
+
+/**
  * Build the text-keyword bipartite graph of `units`: split each unit into sentences, take each
  * sentence's keywords ({@link keywordTokens}: word tokens minus stop words), and link every keyword
  * to the units and sentences it occurs in. Text outside any sentence (whitespace) carries no
@@ -62,12 +80,7 @@ export function buildKeywordBipartite(
 ): KeywordBipartite {
   const o = { ...BIPARTITE_DEFAULTS, ...options };
   const ids = units.map((u) => u.id);
-  if (new Set(ids).size !== ids.length) {
-    throw new InvalidArgumentError(
-      'units',
-      'buildKeywordBipartite: two units share an id; give every unit a unique id.',
-    );
-  }
+  assertUniqueIds(ids, 'units', 'buildKeywordBipartite', 'unit');
   const index = new Map<string, number>();
   const keywords: string[] = [];
   const keywordUnits: number[][] = [];

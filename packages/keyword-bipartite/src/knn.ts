@@ -5,6 +5,7 @@
  */
 import { InvalidArgumentError, type VectorIndex } from '@grag/core';
 import { buildKnnGraph, type Csr, csrFromEdges } from '@grag/core/graph';
+import { assertUniqueIds } from './bipartite.js';
 
 /** Options of {@link buildChunkKnnGraph}. */
 export interface ChunkKnnOptions {
@@ -212,12 +213,7 @@ export function buildChunkKnnGraph(
   const o = { ...CHUNK_KNN_DEFAULTS, ...options };
   checkK('semanticK', o.semanticK);
   const ids = chunks.map((c) => c.id);
-  if (new Set(ids).size !== ids.length) {
-    throw new InvalidArgumentError(
-      'chunks',
-      'buildChunkKnnGraph: two chunks share an id; give every chunk a unique id.',
-    );
-  }
+  assertUniqueIds(ids, 'chunks', 'buildChunkKnnGraph', 'chunk');
   const edges = new Map<number, ChunkKnnEdge>();
   const n = chunks.length;
   const link = (found: Neighbors, attribute: 'lexical' | 'cosine'): void => {
