@@ -23,6 +23,7 @@ import {
   type EvalDataset,
   type EvalQuestion,
   type QuestionResult,
+  type RunOptions,
   runEval,
 } from '../src/index.js';
 
@@ -148,6 +149,17 @@ function scriptedContext(answers: Record<string, string> = {}): () => BuildConte
     const embedder = createScriptedEmbedder({ dimensions: 2, embed: (t) => VECTORS[t] ?? [0.5, 0.5] });
     return createBuildContext({ embedder, tasks, chat, meter });
   };
+}
+
+/** `runEval` of `fakeMethod(log)` on the dataset with the scripted context, into `out`, with `options`. */
+function runFake(log: FakeLog, out: string, options: Partial<RunOptions> = {}) {
+  return runEval({
+    dataset,
+    methods: [{ method: fakeMethod(log) }],
+    context: scriptedContext(),
+    out,
+    ...options,
+  });
 }
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'grag-eval-run-'));
@@ -277,13 +289,7 @@ describe('runEval', () => {
     appendFileSync(join(out, 'results.jsonl'), '{"method":"fake","key":"x","questionId":"q');
 
     const second: FakeLog = { builds: 0, loads: 0, retrieves: [] };
-    const run = await runEval({
-      dataset,
-      methods: [{ method: fakeMethod(second) }],
-      context: scriptedContext(),
-      out,
-      concurrency: 1,
-    });
+    const run = await runFake(second, out, { concurrency: 1 });
     expect(second.builds).toBe(0);
     expect(second.loads).toBe(1);
     // warm-up + the one missing question
@@ -294,12 +300,7 @@ describe('runEval', () => {
     expect(run.methods[0]?.metrics.coverage).toBeCloseTo(2 / 3, 12);
 
     const third: FakeLog = { builds: 0, loads: 0, retrieves: [] };
-    const again = await runEval({
-      dataset,
-      methods: [{ method: fakeMethod(third) }],
-      context: scriptedContext(),
-      out,
-    });
+    const again = await runFake(third, out);
     expect(third).toEqual({ builds: 0, loads: 0, retrieves: [] });
     expect(again.methods[0]).toMatchObject({ questions: 3, resumed: 3, index: { source: 'skipped' } });
     expect(readResults(out).filter((r) => r.key === again.methods[0]?.key)).toHaveLength(3);
@@ -308,32 +309,11 @@ describe('runEval', () => {
   it('refuses to mix results made with other settings unless told to restart', async () => {
     const out = tmp();
     const log: FakeLog = { builds: 0, loads: 0, retrieves: [] };
-    await runEval({
-      dataset,
-      methods: [{ method: fakeMethod(log) }],
-      context: scriptedContext(),
-      out,
-      budgetTokens: 500,
-    });
-    await expect(
-      runEval({
-        dataset,
-        methods: [{ method: fakeMethod(log) }],
-        context: scriptedContext(),
-        out,
-        budgetTokens: 900,
-      }),
-    ).rejects.toSatisfy(
+    await runFake(log, out, { budgetTokens: 500 });
+    await expect(runFake(log, out, { budgetTokens: 900 })).rejects.toSatisfy(
       (e: unknown) => InvalidArgumentError.isInstance(e) && /other settings.*restart/.test(e.message),
     );
-    const run = await runEval({
-      dataset,
-      methods: [{ method: fakeMethod(log) }],
-      context: scriptedContext(),
-      out,
-      budgetTokens: 900,
-      restart: true,
-    });
+    const run = await runFake(log, out, { budgetTokens: 900, restart: true });
     expect(run.methods[0]).toMatchObject({ questions: 3, resumed: 0, index: { source: 'built' } });
     expect(log.builds).toBe(2);
   });
@@ -535,12 +515,7 @@ describe('runEval output directory', () => {
   it('refuses a directory that holds files of someone else and changes nothing', async () => {
     const out = mkdtempSync(join(tmpdir(), 'grag-eval-'));
     writeFileSync(join(out, 'report.md'), 'my own report');
-    const error = await runEval({
-      dataset,
-      methods: [{ method: fakeMethod({ builds: 0, loads: 0, retrieves: [] }) }],
-      context: scriptedContext(),
-      out,
-    }).catch((e) => e);
+    const error = await runFake({ builds: 0, loads: 0, retrieves: [] }, out).catch((e) => e);
     expect(OutputError.isInstance(error)).toBe(true);
     expect(error.message).toContain(out);
     expect(readdirSync(out)).toEqual(['report.md']);
