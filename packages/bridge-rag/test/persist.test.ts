@@ -6,9 +6,10 @@
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IndexFormatError, type Retrieval, type VectorIndexFactory } from '@grag/core';
+import { IndexFormatError, type VectorIndexFactory } from '@grag/core';
 import { entityExtractorFromFunction } from '@grag/core/graph';
 import { createBuildContext, flatIndexFactory } from '@grag/core/kit';
+import { retrieveEach } from '@grag/core/test';
 import { expectIdenticalRetrievals } from '@grag/core/test/vitest';
 import { createOfflineProviders } from '@grag/offline';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -31,14 +32,8 @@ const savedFactory: VectorIndexFactory = {
 const ctx = (vectorIndex: VectorIndexFactory = flatIndexFactory) =>
   createBuildContext({ ...createOfflineProviders(), vectorIndex });
 
-async function retrievals(index: BridgeRagIndex): Promise<Retrieval[]> {
-  const out: Retrieval[] = [];
-  for (const q of QUERIES) {
-    out.push(await method.retrieve(index, q, { bridgeSeeds: 2 }));
-    out.push(await method.retrieve(index, q, { budgetTokens: 60 }));
-  }
-  return out;
-}
+const retrievals = (index: BridgeRagIndex) =>
+  retrieveEach(method, index, QUERIES, [{ bridgeSeeds: 2 }, { budgetTokens: 60 }]);
 
 let root: string;
 beforeAll(async () => {

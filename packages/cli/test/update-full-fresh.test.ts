@@ -10,9 +10,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BuildContext, Document, Retrieval } from '@grag/core';
+import type { BuildContext, Document } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
 import { memoryStore } from '@grag/core/store';
+import { retrieveEach } from '@grag/core/test';
 import { expectSameRetrievals } from '@grag/core/test/vitest';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
@@ -35,11 +36,8 @@ const QUESTIONS = [
 
 const context = (): BuildContext => createBuildContext(createOfflineProviders());
 
-async function retrievals(method: (typeof METHODS)[number]['method'], index: unknown): Promise<Retrieval[]> {
-  const out: Retrieval[] = [];
-  for (const question of QUESTIONS) out.push(await method.retrieve(index, question, { topK: 5 }));
-  return out;
-}
+const retrievals = (method: (typeof METHODS)[number]['method'], index: unknown) =>
+  retrieveEach(method, index, QUESTIONS, [{ topK: 5 }]);
 
 describe('update with full: true equals a fresh build (offline providers)', () => {
   for (const { name, method } of METHODS) {

@@ -7,9 +7,9 @@
  * versions are refused with a message saying to rebuild.
  */
 import { join } from 'node:path';
-import type { BuildContext, Retrieval, VectorIndexFactory } from '@grag/core';
+import type { BuildContext, VectorIndexFactory } from '@grag/core';
 import { createBuildContext, flatIndexFactory } from '@grag/core/kit';
-import { createScriptedEmbedder, ENTITY_QUESTIONS, entityDocuments } from '@grag/core/test';
+import { createScriptedEmbedder, ENTITY_QUESTIONS, entityDocuments, retrieveEach } from '@grag/core/test';
 import {
   checkIndexFormats,
   EXACT_AND_SAVED_FACTORIES,
@@ -34,14 +34,8 @@ const context = (vectorIndex: VectorIndexFactory = flatIndexFactory): BuildConte
     vectorIndex,
   });
 
-async function retrievals(index: E2GraphRagIndex): Promise<Retrieval[]> {
-  const out: Retrieval[] = [];
-  for (const q of QUERIES) {
-    out.push(await method.retrieve(index, q, { budgetTokens: 100_000 }));
-    out.push(await method.retrieve(index, q, { budgetTokens: 200 }));
-  }
-  return out;
-}
+const retrievals = (index: E2GraphRagIndex) =>
+  retrieveEach(method, index, QUERIES, [{ budgetTokens: 100_000 }, { budgetTokens: 200 }]);
 
 const GZIPPED = ['tree.json', 'graph.json', 'links.json', 'update.json'];
 

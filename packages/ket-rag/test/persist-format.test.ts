@@ -17,7 +17,7 @@ import {
   type VectorIndexFactory,
 } from '@grag/core';
 import { createBuildContext, decompressed, flatIndexFactory } from '@grag/core/kit';
-import { createScriptedEmbedder } from '@grag/core/test';
+import { createScriptedEmbedder, retrieveEach } from '@grag/core/test';
 import {
   checkIndexFormats,
   EXACT_AND_SAVED_FACTORIES,
@@ -99,11 +99,8 @@ const context = (vectorIndex: VectorIndexFactory = flatIndexFactory): BuildConte
     vectorIndex,
   });
 
-async function retrievals(method: ReturnType<typeof createKetRag>, index: KetRagIndex): Promise<Retrieval[]> {
-  const out: Retrieval[] = [];
-  for (const q of QUERIES) out.push(await method.retrieve(index, q, { budgetTokens: 400 }));
-  return out;
-}
+const retrievals = (method: ReturnType<typeof createKetRag>, index: KetRagIndex) =>
+  retrieveEach(method, index, QUERIES, [{ budgetTokens: 400 }]);
 
 const root = temporaryRoot('ket-rag-format-');
 

@@ -2,7 +2,7 @@ import { createBuildContext } from '../build-context.js';
 import type { BuildContext } from '../contracts/method.js';
 import type { Embedder } from '../contracts/models.js';
 import { TASK_CONTRACTS, type TaskName, type TaskSuite } from '../contracts/tasks.js';
-import type { Document, DocumentSegment, SourceLocation } from '../contracts/types.js';
+import type { Document, DocumentSegment, Retrieval, SourceLocation } from '../contracts/types.js';
 
 const PEOPLE = ['Anton Kessler', 'Mira Kessler', 'Tomas Brandt', 'Ilse Varga', 'Jonas Holm', 'Petra Lind'];
 const PLACES = ['Varnholm', 'Orsa', 'Kestrel Bay', 'Dunmore', 'Ashford'];
@@ -108,6 +108,25 @@ function loaded(
     text += part;
   }
   return { id, title, text, segments };
+}
+
+/**
+ * What `method` retrieves from `index` for every query, once with each of `optionSets`, query by
+ * query (`[q1 with options 1, q1 with options 2, q2 with options 1, …]`): the retrievals a format
+ * test compares between an index and its saved-and-loaded copy, e.g.
+ * `retrieveEach(method, index, ENTITY_QUERIES, [{ budgetTokens: 200 }, { budgetTokens: 100_000 }])`.
+ */
+export async function retrieveEach<I, O>(
+  method: { retrieve(index: I, query: string, options?: O): Promise<Retrieval> },
+  index: I,
+  queries: readonly string[],
+  optionSets: readonly O[],
+): Promise<Retrieval[]> {
+  const out: Retrieval[] = [];
+  for (const query of queries) {
+    for (const options of optionSets) out.push(await method.retrieve(index, query, options));
+  }
+  return out;
 }
 
 /**
