@@ -4,9 +4,10 @@
  * the first run had completed is sent again and that the index equals an uninterrupted build's.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
+import { indexFileDigests } from '@grag/core/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCorpusPath, run } from '../src/index.js';
 import { CountingServer, MODEL_FLAGS } from './counting-server.js';
@@ -15,22 +16,6 @@ import { exited, type IndexChild, spawnKetRagIndex, until } from './index-child.
 
 function grag(server: CountingServer, out: string, cacheDir: string): IndexChild {
   return spawnKetRagIndex(server, { corpus: demoCorpusPath(), out, cacheDir });
-}
-
-/** Every file of an index directory; the manifest without its write time. */
-async function readIndex(dir: string): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    let text = (await readFile(path)).toString('base64');
-    if (entry.name === 'manifest.json') {
-      const { createdAt: _t, ...rest } = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
-      text = JSON.stringify(rest);
-    }
-    files.set(relative(dir, path), text);
-  }
-  return files;
 }
 
 describe('grag index killed with SIGKILL and run again', () => {
@@ -83,7 +68,7 @@ describe('grag index killed with SIGKILL and run again', () => {
       /grag: resumed: \d+ finished stages restored from checkpoints \(chunk, .*embed-chunks/,
     );
 
-    expect(await readIndex(out)).toEqual(await readIndex(join(root, 'reference')));
+    expect(await indexFileDigests(out)).toEqual(await indexFileDigests(join(root, 'reference')));
     // Checkpoints (and their folder) are dropped once the index is written; the call cache stays.
     expect(existsSync(join(cacheDir, 'builds'))).toBe(false);
     expect((await readdir(join(cacheDir, 'calls'))).length).toBeGreaterThan(0);
@@ -93,7 +78,9 @@ describe('grag index killed with SIGKILL and run again', () => {
     const rebuild = grag(server, join(root, 'rebuilt'), cacheDir);
     expect((await exited(rebuild)).code, rebuild.stderrText()).toBe(0);
     expect(server.received).toEqual([]);
-    expect(await readIndex(join(root, 'rebuilt'))).toEqual(await readIndex(join(root, 'reference')));
+    expect(await indexFileDigests(join(root, 'rebuilt'))).toEqual(
+      await indexFileDigests(join(root, 'reference')),
+    );
 
     // An estimate over the warm cache finds every call there: nothing left to pay.
     const io = captureIO(root, { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'test-key' });
