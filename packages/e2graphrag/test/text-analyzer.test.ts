@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type BuildContext, type Document, InvalidArgumentError } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
+import { manifestContent } from '@grag/core/test';
 import { temporaryRoot } from '@grag/core/test/vitest';
 import { createWinkTextAnalyzer } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
@@ -112,24 +113,15 @@ describe('e2graphrag with the wink text analyzer gives what it gave before', () 
     expect(now.kept).toEqual(before.kept);
     expect(now.stats).toEqual(before.stats);
     expect(now.options).toEqual(before.options);
-    const manifest = async (at: string) => {
-      const {
-        createdAt: _c,
-        formatVersion: _f,
-        files: _l,
-        ...rest
-      } = JSON.parse(await readFile(join(at, 'manifest.json'), 'utf8'));
-      return rest;
-    };
     // The fixture predates presets: its params name none, and load reads it as the offline preset.
     expect(now.options.preset).toBe('offline');
-    const rebuilt = await manifest(dir);
+    const rebuilt = await manifestContent(dir);
     expect(rebuilt.params.preset).toBe('offline');
     delete rebuilt.params.preset;
     // It predates task contracts too: a build now records the method's build tasks.
     expect(rebuilt.tasks).toEqual(e2GraphRag.capabilities.tasks?.build);
     delete rebuilt.tasks;
-    expect(rebuilt).toEqual(await manifest(join(FIXTURE, 'index')));
+    expect(rebuilt).toEqual(await manifestContent(join(FIXTURE, 'index')));
     const reloaded = await e2GraphRag.retrieve(now, recorded.query, { budgetTokens: recorded.budgetTokens });
     expect(summary(reloaded)).toEqual({ context: recorded.context, items: recorded.items });
   });

@@ -15,6 +15,7 @@ import {
   type VectorIndexOptions,
 } from '@grag/core';
 import { FlatIndex, flatIndexFactory } from '@grag/core/kit';
+import { manifestContent } from '@grag/core/test';
 import { temporaryRoot } from '@grag/core/test/vitest';
 import { HnswIndex, hnswIndexFactory } from '@grag/hnsw';
 import { describe, expect, it } from 'vitest';
@@ -56,14 +57,9 @@ async function expectSameContent(dir: string, before: string, ctx: BuildContext)
   expect(now.stats).toEqual(then.stats);
   expect(now.kept).toEqual(then.kept);
   expect(now.baseLayer).toEqual(then.baseLayer);
-  const manifest = async (at: string) => {
-    const {
-      createdAt: _c,
-      formatVersion: _f,
-      files: _l,
-      stats,
-      ...rest
-    } = JSON.parse(await readFile(join(at, 'manifest.json'), 'utf8'));
+  // biome-ignore lint/suspicious/noExplicitAny: the manifest's fields
+  const manifest = async (at: string): Promise<Record<string, any>> => {
+    const { stats, ...rest } = await manifestContent(at);
     const { storageBytes: _s, ...kept } = stats;
     return { ...rest, stats: kept };
   };

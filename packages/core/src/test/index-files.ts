@@ -98,3 +98,19 @@ export async function indexFileDigests(dir: string): Promise<Record<string, stri
   for (const path of [...tree.keys()].sort()) out[path] = sha256Hex(tree.get(path)!);
   return out;
 }
+
+/**
+ * The manifest of the index saved in `dir` without what differs between two saves of the same
+ * index in different formats: its write time (`createdAt`), `formatVersion` and file list (`files`).
+ * For tests that an index saved again holds what an older fixture holds.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: tests reach into the manifest's fields
+export async function manifestContent(dir: string): Promise<Record<string, any>> {
+  const {
+    createdAt: _createdAt,
+    formatVersion: _formatVersion,
+    files: _files,
+    ...rest
+  } = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+  return rest;
+}
