@@ -1,7 +1,5 @@
-import { join } from 'node:path';
 import { InvalidArgumentError, type Retrieval, StateError } from '@grag/core';
-import { directoryStore } from '@grag/core/store';
-import { copyStoredIndex, RECORD_3_REPLACEMENT } from '@grag/core/test';
+import { RECORD_3_REPLACEMENT, savedCopy } from '@grag/core/test';
 import { replaceAndRebuild, temporaryDirs } from '@grag/core/test/vitest';
 import { describe, expect, it } from 'vitest';
 import type { KetRagVariant } from '../src/index.js';
@@ -203,10 +201,9 @@ describe('ket-rag update after save and load', () => {
     const method = methodOf('ket-rag-p');
     const { ctx } = counted();
     const dir = await freshDir('grag-ket-update-old-');
-    await method.save(await method.build(A, ctx, build), join(dir, 'new'));
     // The vector rows stay: the channels read them too; only the update state is left out.
     const dropped = new Set(['update.json']);
-    const old = await copyStoredIndex(directoryStore(join(dir, 'new')), directoryStore(join(dir, 'old')), {
+    const old = await savedCopy(method, await method.build(A, ctx, build), dir, {
       artifact: (name) => (dropped.has(name) ? null : undefined),
     });
     const loaded = await method.load(old, counted().ctx);

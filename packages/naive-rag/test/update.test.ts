@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import {
   type BuildContext,
   InvalidArgumentError,
@@ -8,14 +7,13 @@ import {
   type TaskSuite,
 } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
-import { directoryStore } from '@grag/core/store';
 import {
-  copyStoredIndex,
   corpusChange,
   createScriptedEmbedder,
   ENTITY_QUERIES,
   entityDocuments,
   RECORD_3_REPLACEMENT,
+  savedCopy,
 } from '@grag/core/test';
 import { expectSameRetrievals, replaceAndRebuild, temporaryDirs } from '@grag/core/test/vitest';
 import { describe, expect, it } from 'vitest';
@@ -154,8 +152,7 @@ describe('updates of indexes saved before updates existed', () => {
   it('naive-dense loads an index without stored embeddings and explains that an update needs a rebuild', async () => {
     const { ctx } = counted();
     const dir = await freshDir('grag-update-old-');
-    await denseRag.save(await denseRag.build(A, ctx, build), join(dir, 'new'));
-    const old = await copyStoredIndex(directoryStore(join(dir, 'new')), directoryStore(join(dir, 'old')), {
+    const old = await savedCopy(denseRag, await denseRag.build(A, ctx, build), dir, {
       artifact: (name) => (name === 'embeddings.f32' ? null : undefined),
     });
     const loaded = await denseRag.load(old, counted().ctx);
@@ -168,8 +165,7 @@ describe('updates of indexes saved before updates existed', () => {
   it('bm25 updates an index whose units file names no documents (they come from its chunks)', async () => {
     const { ctx } = counted();
     const dir = await freshDir('grag-update-old-');
-    await bm25Rag.save(await bm25Rag.build(A, ctx, build), join(dir, 'new'));
-    const old = await copyStoredIndex(directoryStore(join(dir, 'new')), directoryStore(join(dir, 'old')), {
+    const old = await savedCopy(bm25Rag, await bm25Rag.build(A, ctx, build), dir, {
       artifact: (name, bytes) => {
         if (name !== 'chunks.json') return undefined;
         const { chunks, texts } = JSON.parse(new TextDecoder().decode(bytes));

@@ -9,9 +9,7 @@ import {
   type TaskSuite,
 } from '@grag/core';
 import { createBuildContext, decompressed } from '@grag/core/kit';
-import { directoryStore } from '@grag/core/store';
 import {
-  copyStoredIndex,
   corpusChange,
   createScriptedEmbedder,
   ENTITY_QUERIES,
@@ -19,6 +17,7 @@ import {
   RECORD_3_REPLACEMENT,
   readmeSnippet,
   runLoggedSnippet,
+  savedCopy,
 } from '@grag/core/test';
 import { replaceAndRebuild, temporaryDirs } from '@grag/core/test/vitest';
 import { hnswIndexFactory } from '@grag/hnsw';
@@ -397,25 +396,30 @@ describe('noderag update: errors, persistence and older indexes', () => {
   it('updates an index saved before updates were local over the whole graph, and says so', async () => {
     const { ctx } = recorded();
     const dir = await freshDir('grag-noderag-update-v1-');
-    await nodeRag.save(await nodeRag.build(A, ctx, OPTIONS), join(dir, 'new'));
-    const older = await copyStoredIndex(directoryStore(join(dir, 'new')), directoryStore(join(dir, 'v1')), {
-      artifact: (name, data) => {
-        // Without the SHA-256 of update.json that format 4 records (older formats decode it at load).
-        if (name === 'chunks.json') {
-          const { updateSha256: _, ...chunks } = JSON.parse(
-            new TextDecoder().decode(decompressed(data, name)),
-          );
-          return new TextEncoder().encode(JSON.stringify(chunks));
-        }
-        if (name !== 'update.json') return undefined;
-        const {
-          important: _,
-          communities: __,
-          ...rest
-        } = JSON.parse(new TextDecoder().decode(decompressed(data, name)));
-        return new TextEncoder().encode(JSON.stringify(rest));
+    const older = await savedCopy(
+      nodeRag,
+      await nodeRag.build(A, ctx, OPTIONS),
+      dir,
+      {
+        artifact: (name, data) => {
+          // Without the SHA-256 of update.json that format 4 records (older formats decode it at load).
+          if (name === 'chunks.json') {
+            const { updateSha256: _, ...chunks } = JSON.parse(
+              new TextDecoder().decode(decompressed(data, name)),
+            );
+            return new TextEncoder().encode(JSON.stringify(chunks));
+          }
+          if (name !== 'update.json') return undefined;
+          const {
+            important: _,
+            communities: __,
+            ...rest
+          } = JSON.parse(new TextDecoder().decode(decompressed(data, name)));
+          return new TextEncoder().encode(JSON.stringify(rest));
+        },
       },
-    });
+      'v1',
+    );
     const loaded = await nodeRag.load(older, recorded().ctx);
     expect(loaded.kept!.communities).toBeUndefined();
     const { index, report } = await nodeRag.update(loaded, { add: B, remove: C }, ctx);
@@ -429,10 +433,15 @@ describe('noderag update: errors, persistence and older indexes', () => {
   it('refuses an index that has one of the two update files but not the other', async () => {
     const { ctx } = recorded();
     const dir = await freshDir('grag-noderag-update-torn-');
-    await nodeRag.save(await nodeRag.build(A, ctx, OPTIONS), join(dir, 'new'));
-    const torn = await copyStoredIndex(directoryStore(join(dir, 'new')), directoryStore(join(dir, 'torn')), {
-      artifact: (name) => (name === 'embeddings.rows' ? null : undefined),
-    });
+    const torn = await savedCopy(
+      nodeRag,
+      await nodeRag.build(A, ctx, OPTIONS),
+      dir,
+      {
+        artifact: (name) => (name === 'embeddings.rows' ? null : undefined),
+      },
+      'torn',
+    );
     const error = await nodeRag.load(torn, recorded().ctx).catch((e) => e);
     expect(error.message).toMatch(/update\.json.*embeddings\.rows is missing/);
   });

@@ -9,13 +9,13 @@ import {
   type VectorIndexFactory,
 } from '@grag/core';
 import { chunkDocuments, createBuildContext, flatIndexFactory, getTokenizer } from '@grag/core/kit';
-import { directoryStore, memoryStore } from '@grag/core/store';
+import { memoryStore } from '@grag/core/store';
 import {
-  copyStoredIndex,
   corpusChange,
   createScriptedEmbedder,
   ENTITY_QUESTIONS,
   entityDocuments,
+  savedCopy,
 } from '@grag/core/test';
 import {
   expectSameRetrievals as expectSameItems,
@@ -250,8 +250,7 @@ describe('sg-rag indexes that cannot be updated', () => {
     // Saved with a factory that is not exact, so the label vector index is saved beside the label
     // embeddings (as every index was before format 2); then the update state is dropped.
     const { ctx } = counted({ kind: 'flat', create: flatIndexFactory.create, load: flatIndexFactory.load });
-    await sgRag.save(await sgRag.build(A, ctx, build), join(dir, 'new'));
-    const old = await copyStoredIndex(directoryStore(join(dir, 'new')), directoryStore(join(dir, 'old')), {
+    const old = await savedCopy(sgRag, await sgRag.build(A, ctx, build), dir, {
       artifact: (name) => (name === 'update.json' || name === 'labels.rows' ? null : undefined),
     });
     const loaded = await sgRag.load(old, counted().ctx);

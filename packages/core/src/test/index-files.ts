@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { compress, decompressed } from '../artifact-codec.js';
 import { sha256Hex } from '../cache.js';
 import type { IndexStore } from '../contracts/store.js';
+import { directoryStore } from '../store/directory.js';
 
 /**
  * Copy the index directory `from` to `to` and edit the JSON file `file` of the copy (gzipped or
@@ -63,6 +64,24 @@ export async function copyStoredIndex(
     await snapshot.release();
   }
   return to;
+}
+
+/**
+ * Save `index` with `method` into `dir`/new and copy that, with `edits`, into `dir`/`copy` (`old`
+ * unless given): an index as an older grag saved it (or a damaged one), for tests of what a method
+ * reads of it, e.g. `const old = await savedCopy(method, index, dir, { artifact: (name) =>
+ * (name === 'update.json' ? null : undefined) })`.
+ * @returns the copy's store.
+ */
+export async function savedCopy<I>(
+  method: { save(index: I, dir: string): Promise<unknown> },
+  index: I,
+  dir: string,
+  edits: StoredIndexEdits,
+  copy = 'old',
+): Promise<IndexStore> {
+  await method.save(index, join(dir, 'new'));
+  return copyStoredIndex(directoryStore(join(dir, 'new')), directoryStore(join(dir, copy)), edits);
 }
 
 /**
