@@ -97,6 +97,24 @@ export function exited(child: ChildProcess): Promise<{ code: number | null; sign
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
+/**
+ * Wait until `server` has completed `chats` chat calls (up to `timeoutMs`), let the build run half
+ * a second more, then kill `child` with SIGKILL and expect it to end by it; the keys of the calls
+ * completed by then.
+ */
+export async function killAfterChats(
+  server: CountingServer,
+  child: ChildProcess,
+  chats: number,
+  timeoutMs: number,
+): Promise<Set<string>> {
+  await until(() => server.completedChats >= chats, timeoutMs);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  child.kill('SIGKILL');
+  expect((await exited(child)).signal).toBe('SIGKILL');
+  return new Set(server.completed.map((c) => c.key));
+}
+
 /** Resolves once `condition()` holds, polling every 20 ms; throws after `timeoutMs`. */
 export async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
   const started = Date.now();

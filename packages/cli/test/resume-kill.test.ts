@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCorpusPath, run } from '../src/index.js';
 import { CountingServer, MODEL_FLAGS } from './counting-server.js';
 import { captureIO } from './helpers.js';
-import { exited, type IndexChild, spawnKetRagIndex, until } from './index-child.js';
+import { exited, type IndexChild, killAfterChats, spawnKetRagIndex } from './index-child.js';
 
 function grag(server: CountingServer, out: string, cacheDir: string): IndexChild {
   return spawnKetRagIndex(server, { corpus: demoCorpusPath(), out, cacheDir });
@@ -46,11 +46,7 @@ describe('grag index killed with SIGKILL and run again', () => {
     const out = join(root, 'index');
     const cacheDir = join(root, 'cache');
     const first = grag(server, out, cacheDir);
-    await until(() => server.completedChats >= stopAt, 60_000);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    first.kill('SIGKILL');
-    expect((await exited(first)).signal).toBe('SIGKILL');
-    const completedBeforeKill = new Set(server.completed.map((c) => c.key));
+    const completedBeforeKill = await killAfterChats(server, first, stopAt, 60_000);
     expect(completedBeforeKill.size).toBeGreaterThanOrEqual(stopAt);
     expect(existsSync(join(out, 'manifest.json'))).toBe(false);
 

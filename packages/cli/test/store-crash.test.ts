@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCorpusPath, run } from '../src/index.js';
 import { CountingServer, MODEL_FLAGS } from './counting-server.js';
 import { captureIO } from './helpers.js';
-import { exited, type IndexChild, spawnKetRagIndex, until } from './index-child.js';
+import { exited, type IndexChild, killAfterChats, spawnKetRagIndex } from './index-child.js';
 import { PASSWORD, type SocketDb, servePglite } from './pg-harness.js';
 
 /** Completed chat calls after which the build is killed. */
@@ -77,11 +77,7 @@ describe('grag index --store killed with SIGKILL and run again', () => {
     server.holdAfterChat = KILL_AFTER;
     const cacheDir = join(root, 'cache');
     const killed = gragIndex(server, db, demoCorpusPath(), cacheDir);
-    await until(() => server.completedChats >= KILL_AFTER, 90_000);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    killed.kill('SIGKILL');
-    expect((await exited(killed)).signal).toBe('SIGKILL');
-    const completedBeforeKill = new Set(server.completed.map((c) => c.key));
+    const completedBeforeKill = await killAfterChats(server, killed, KILL_AFTER, 90_000);
     expect(server.completedChats).toBeGreaterThanOrEqual(KILL_AFTER);
 
     // The previous version is still the one served.
