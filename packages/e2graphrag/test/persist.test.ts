@@ -40,6 +40,14 @@ describe('e2graphrag index files', () => {
   const edited = (name: string, file: string, edit: (json: Record<string, any>) => void) =>
     editedIndexCopy(saved, join(root(), name), file, edit);
 
+  /** The `IndexFormatError` that loading the index in `dir` fails with, naming its `file`. */
+  const refusal = async (dir: string, file: string): Promise<Error> => {
+    const error = await rejection(method.load(dir, context()));
+    expect(IndexFormatError.isInstance(error)).toBe(true);
+    expect(error.message).toContain(join(dir, file));
+    return error;
+  };
+
   test('an index saved before presets existed (grag offline defaults, no preset in its params) loads and retrieves as before', async () => {
     const before = await edited('before-presets', 'manifest.json', (manifest) => {
       delete manifest.params.preset;
@@ -74,20 +82,16 @@ describe('e2graphrag index files', () => {
     const dir = await edited('graph-chunks', 'graph.json', (graph) => {
       graph.chunks.push([]);
     });
-    const error = await rejection(method.load(dir, context()));
-    expect(IndexFormatError.isInstance(error)).toBe(true);
-    expect(error.message).toContain(join(dir, 'graph.json'));
-    expect(error.message).toContain('index 4 chunks, but the summary tree has 3 leaves');
+    expect((await refusal(dir, 'graph.json')).message).toContain(
+      'index 4 chunks, but the summary tree has 3 leaves',
+    );
   });
 
   test('refuses title entities for another number of chunks', async () => {
     const dir = await edited('links-count', 'links.json', (links) => {
       links.homes.pop();
     });
-    const error = await rejection(method.load(dir, context()));
-    expect(IndexFormatError.isInstance(error)).toBe(true);
-    expect(error.message).toContain(join(dir, 'links.json'));
-    expect(error.message).toContain('has 2 title entities for 3 chunks');
+    expect((await refusal(dir, 'links.json')).message).toContain('has 2 title entities for 3 chunks');
   });
 
   test('loads an index saved before the envelope: `linking` param, extractor among the providers', async () => {
