@@ -12,8 +12,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { AbortError, OutputError, type StoreLock, type StoreLockOptions } from '@grag/core';
-import { type LockOwner, pidIsDead } from '@grag/core/store';
+import { OutputError, type StoreLock, type StoreLockOptions } from '@grag/core';
+import { type LockOwner, pidIsDead, pollWriterLock } from '@grag/core/store';
 import type { PgDatabase, PgQueryable } from './db.js';
 
 /** How long a writer waits for another by default (as a directory index's writer). */
@@ -207,8 +207,6 @@ function staleInSharedSession(holder: Holder): boolean {
   return pidIsDead(owner.pid, owner.procStart);
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** A writer lock taken with {@link acquireWriterLock}. */
 export interface WriterLock extends StoreLock {
   /** Whether its connection still answers (a lock whose connection died is no longer held). */
@@ -237,41 +235,37 @@ export async function acquireWriterLock(db: PgDatabase, options: WriterLockOptio
   const session = await db.session(applicationName(owner));
   const text = JSON.stringify(owner);
   try {
-    const deadline = Date.now() + timeoutMs;
-    let told = false;
-    for (;;) {
-      if (options.signal?.aborted)
-        throw new AbortError(`Stopped waiting for the writer lock of ${options.what}.`);
-      if (await tryLock(session, key)) break;
-      const holder = await findHolder(session, key);
-      if (holder === undefined) continue;
-      if (staleInSharedSession(holder)) {
-        // Release it for the dead holder, once: only if its setting is still the one read.
-        const setting = sqlSetting(key.setting);
-        const unchanged = `current_setting(${setting}, true) = ${sqlText(holder.setting ?? '')}`;
-        await session.query(
-          `SELECT CASE WHEN ${unchanged} THEN pg_advisory_unlock(${int8(key.key)}) END,
+    await pollWriterLock<Holder>(
+      options,
+      timeoutMs,
+      async () => {
+        if (await tryLock(session, key)) return { taken: true };
+        const holder = await findHolder(session, key);
+        if (holder === undefined) return { retry: true };
+        if (staleInSharedSession(holder)) {
+          // Release it for the dead holder, once: only if its setting is still the one read.
+          const setting = sqlSetting(key.setting);
+          const unchanged = `current_setting(${setting}, true) = ${sqlText(holder.setting ?? '')}`;
+          await session.query(
+            `SELECT CASE WHEN ${unchanged} THEN pg_advisory_unlock(${int8(key.key)}) END,
                   CASE WHEN ${unchanged} THEN set_config(${setting}, '', false) END`,
-        );
-        continue;
-      }
-      if (Date.now() >= deadline) {
+          );
+          return { retry: true };
+        }
+        return { holder, ...(holder.owner ? { who: describe(holder.owner) } : {}) };
+      },
+      (holder) => {
         const who = holder.owner ? describe(holder.owner) : `PostgreSQL session ${holder.backend}`;
         const waited = timeoutMs > 0 ? `; waited ${Math.round(timeoutMs / 1000)} s` : '';
         const end = holder.mine
           ? ''
           : `; if no grag is running, end that session (SELECT pg_terminate_backend(${holder.backend}))`;
-        throw new OutputError(
+        return new OutputError(
           options.what,
           `${options.what} is being written by another grag (${who})${waited}. Run this again once it has finished${end}.`,
         );
-      }
-      if (!told && holder.owner) {
-        told = true;
-        options.onWait?.(describe(holder.owner));
-      }
-      await sleep(40 + Math.random() * 80);
-    }
+      },
+    );
     // Named for writers that share this session (a server with one session).
     await session.query(`SELECT set_config(${sqlSetting(key.setting)}, ${sqlText(text)}, false)`);
     held.add(owner.token);

@@ -22,6 +22,13 @@ export {
   type WriteIndexDirOptions,
   writeIndexDir,
 } from './directory-files.js';
-export { type LockOwner, lockInTurn, pidIsDead, withStoreLock } from './lock.js';
+export {
+  type LockAttempt,
+  type LockOwner,
+  lockInTurn,
+  pidIsDead,
+  pollWriterLock,
+  withStoreLock,
+} from './lock.js';
 export { type MemoryStoreOptions, memoryStore } from './memory.js';
 export { artifactLocator, checkArtifactName, Scratch } from './scratch.js';

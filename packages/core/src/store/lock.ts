@@ -172,6 +172,44 @@ export interface AcquireLockOptions extends StoreLockOptions {
   what: string;
 }
 
+/** What one attempt of {@link pollWriterLock} found. */
+export type LockAttempt<Holder> =
+  /** The lock is taken. */
+  | { taken: true }
+  /** Try again at once (the holder went away, or a dead holder's lock was broken). */
+  | { retry: true }
+  /** Held by `holder`; `who` describes it for `onWait` (left out: not known yet). */
+  | { holder: Holder; who?: string };
+
+/**
+ * The wait for a writer lock, shared by the stores: `attempt()` until it takes the lock, waiting
+ * 40–120 ms between attempts while it is held; `options.onWait` is told once whom it waits for, an
+ * aborted `options.signal` stops the wait with `AbortError`, and once `timeoutMs` has passed the
+ * error `refuse(holder)` makes is thrown.
+ */
+export async function pollWriterLock<Holder>(
+  options: Pick<AcquireLockOptions, 'what' | 'signal' | 'onWait'>,
+  timeoutMs: number,
+  attempt: () => Promise<LockAttempt<Holder>>,
+  refuse: (holder: Holder) => Error,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let told = false;
+  for (;;) {
+    if (options.signal?.aborted)
+      throw new AbortError(`Stopped waiting for the writer lock of ${options.what}.`);
+    const found = await attempt();
+    if ('taken' in found) return;
+    if ('retry' in found) continue;
+    if (Date.now() >= deadline) throw refuse(found.holder);
+    if (!told && found.who !== undefined) {
+      told = true;
+      options.onWait?.(found.who);
+    }
+    await sleep(40 + Math.random() * 80);
+  }
+}
+
 /** The loop of {@link acquireLockFile}: returns once `path` was created holding `text`. */
 async function take(
   path: string,
@@ -179,41 +217,39 @@ async function take(
   timeoutMs: number,
   options: AcquireLockOptions,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let told = false;
-  for (;;) {
-    if (options.signal?.aborted)
-      throw new AbortError(`Stopped waiting for the writer lock of ${options.what}.`);
-    if (await createExclusive(path, text)) return;
-    const found = await readOwner(path);
-    if (found.gone) continue;
-    if (found.owner === undefined) {
-      const age = await stat(path).then(
-        (s) => Date.now() - s.mtimeMs,
-        () => 0,
-      );
-      if (age > UNREADABLE_STALE_MS && found.text !== undefined) {
-        await breakStale(path, found.text);
-        continue;
+  await pollWriterLock<LockOwner | undefined>(
+    options,
+    timeoutMs,
+    async () => {
+      if (await createExclusive(path, text)) return { taken: true };
+      const found = await readOwner(path);
+      if (found.gone) return { retry: true };
+      if (found.owner === undefined) {
+        const age = await stat(path).then(
+          (s) => Date.now() - s.mtimeMs,
+          () => 0,
+        );
+        if (age > UNREADABLE_STALE_MS && found.text !== undefined) {
+          await breakStale(path, found.text);
+          return { retry: true };
+        }
+        return { holder: undefined };
       }
-    } else if (ownerIsDead(found.owner)) {
-      await breakStale(path, found.text as string);
-      continue;
-    }
-    if (Date.now() >= deadline) {
-      const who = found.owner ? ` (${describeOwner(found.owner)})` : '';
+      if (ownerIsDead(found.owner)) {
+        await breakStale(path, found.text as string);
+        return { retry: true };
+      }
+      return { holder: found.owner, who: describeOwner(found.owner) };
+    },
+    (owner) => {
+      const who = owner ? ` (${describeOwner(owner)})` : '';
       const waited = timeoutMs > 0 ? `; waited ${Math.round(timeoutMs / 1000)} s` : '';
-      throw new OutputError(
+      return new OutputError(
         options.what,
         `${options.what} is being written by another grag${who}${waited}. Run this again once it has finished; if no grag is running, delete ${path}.`,
       );
-    }
-    if (!told && found.owner) {
-      told = true;
-      options.onWait?.(describeOwner(found.owner));
-    }
-    await sleep(40 + Math.random() * 80);
-  }
+    },
+  );
 }
 
 /**
