@@ -87,25 +87,16 @@ describe('grag CLI errors', () => {
     expect(await run(['query', dir, 'who?'], io)).toBe(1);
     expect(io.err()).toMatch(/is not a grag index/);
 
-    const old = join(dir, 'old');
-    await writeIndexDir(
-      old,
-      { method: 'bm25', formatVersion: 99, params: {}, providers: {} },
-      async () => {},
-    );
-    io = captureIO(dir);
-    expect(await run(['query', old, 'who?'], io)).toBe(1);
-    expect(io.err()).toMatch(/format version 99; this version reads 1/);
-
-    const foreign = join(dir, 'foreign');
-    await writeIndexDir(
-      foreign,
-      { method: 'mystery-rag', formatVersion: 1, params: {}, providers: {} },
-      async () => {},
-    );
-    io = captureIO(dir);
-    expect(await run(['query', foreign, 'who?'], io)).toBe(1);
-    expect(io.err()).toMatch(/holds a 'mystery-rag' index, which this grag does not know/);
+    for (const [name, method, formatVersion, refusal] of [
+      ['old', 'bm25', 99, /format version 99; this version reads 1/],
+      ['foreign', 'mystery-rag', 1, /holds a 'mystery-rag' index, which this grag does not know/],
+    ] as const) {
+      const index = join(dir, name);
+      await writeIndexDir(index, { method, formatVersion, params: {}, providers: {} }, async () => {});
+      io = captureIO(dir);
+      expect(await run(['query', index, 'who?'], io)).toBe(1);
+      expect(io.err()).toMatch(refusal);
+    }
   });
 });
 
