@@ -149,3 +149,18 @@ describe('a clause of its own before "and"', () => {
     ['When did Orm Pell join the navy?', '1919'],
   ]);
 });
+
+describe('"the country X is in" without "that"', () => {
+  const notes = [
+    entry('Kessa', 'Kessa is a coastal town in the Dune Province of Velland, with about 12,000 inhabitants.'),
+    entry(
+      'Velland',
+      'Velland is a country in Northern Europe. Its capital is Sarn, and its currency is the Velish mark. Velland gained independence in 1921.',
+    ),
+  ];
+  expectAnswers(notes, [
+    ['What is the capital of the country Kessa is in?', 'Sarn'],
+    // After "did", the bare verb after the clause's stranded "in" is the main verb.
+    ['When did the country Kessa is in gain independence?', '1921'],
+  ]);
+});
