@@ -13,11 +13,11 @@ async function reference(text: string): Promise<{ text: string; lemmas: string[]
 const LINES = [
   'Lotta Kvarnby',
   "The cello part in The Harbour Suite (2012) was Lotta Kvarnby's.",
-  "Prominent music critic Signe Halloran said the best performance in the concert is Lotta Kvarnby's... it would be lovely to see her get a medal.",
+  "Critic Signe Halloran wrote that the finest playing of the evening was Lotta Kvarnby's... she hoped to hear her again in spring.",
   'Kvarnby: A Swedish cellist, born 3 May 1961 in Malmö; she joined the Gothenburg Symphony in 1985.',
   'Kvarnby — Gothenburg Symphony: Kvarnby played there from 1985 to 2003.',
   'The U.S. team won the 1994 FIFA World Cup bid, and the St. Louis club (est. 1902) was founded by Dr. A. B. Smith Jr.',
-  '1994 — U.S: The popularity of the sport in the U.S. has been growing since the 1960s and 1970s.',
+  '1994 — U.S: Interest in rowing in the U.S. rose steadily through the 1960s and again in the 1970s.',
   'Is it "the best"? Yes! Mr. Holm thinks so; others don’t… (see p. 12).',
   'List of works',
   '- Suite No. 2 in D minor, Op. 14',
