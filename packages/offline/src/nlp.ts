@@ -402,6 +402,8 @@ function toAnalysis(text: string, doc: Document, its: WinkIts): Analysis {
   return { text, tokens, sentences, entities };
 }
 
+/** Modal verbs: the verb after them is bare. */
+const MODALS = new Set(['will', 'would', 'can', 'could', 'shall', 'should', 'may', 'might', 'must']);
 /** Past forms of one verb that are also the bare form of another ("found" of find, and to found). */
 const BARE_PAST = new Set(['found', 'ground', 'wound', 'fell', 'saw', 'lay']);
 
@@ -423,7 +425,6 @@ function bareForms(tokens: Token[]): void {
     }
   }
 }
-const MODALS = new Set(['will', 'would', 'can', 'could', 'shall', 'should', 'may', 'might', 'must']);
 
 /** Whether a token carries content (a word or number that is not a stop word). */
 export function isContent(token: Pick<Token, 'type' | 'stop' | 'value'>): boolean {

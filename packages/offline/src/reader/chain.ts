@@ -7,6 +7,7 @@ import { DESCRIPTOR_TYPES } from '../lexicon.js';
 import { spanText, type Token } from '../nlp.js';
 import { isKindByWordNet } from '../wordnet.js';
 import { KIND_NOUNS } from './asked.js';
+import { isCapital } from './clause-end.js';
 import { replaceSpan } from './decompose.js';
 import { bodyRelation, inLaw, isPlaceRole, kin, kinNoun, type Relation, relationOf } from './kinship.js';
 
@@ -39,8 +40,6 @@ export const POSSESSIVE = /^['’][sS]$/;
 /** Most common nouns typing the subject ("the director of *film* X", "of the *song* Y"). */
 const MAX_TYPE_WORDS = 3;
 
-export const isCapital = (t: Token | undefined): boolean =>
-  !!t && (t.type === 'word' || t.type === 'number') && /^[\p{Lu}\p{N}]/u.test(t.value);
 const isQuote = (t: Token | undefined): boolean => !!t && /^["“”'‘’]$/.test(t.value);
 
 /** End of a name starting at `k` (capitalised words, joiners between them, symbols inside). */

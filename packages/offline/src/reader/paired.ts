@@ -3,7 +3,8 @@
  * same nationality as B?".
  */
 import { spanText, type Token } from '../nlp.js';
-import { cleanName, isCapital, NAME_JOINERS, POSSESSIVE } from './chain.js';
+import { cleanName, NAME_JOINERS, POSSESSIVE } from './chain.js';
+import { isCapital } from './clause-end.js';
 
 const LEADING = new Set(
   'is are was were do does did has have had can could will would what which who whom whose where when how'.split(
