@@ -164,3 +164,17 @@ describe('"the country X is in" without "that"', () => {
     ['When did the country Kessa is in gain independence?', '1921'],
   ]);
 });
+
+describe('"one of the founders of X"', () => {
+  const notes = [
+    entry(
+      'Coldwater Studio',
+      'Coldwater Studio is a video game developer based in Tampere. It was founded in 1991 by Aino Ketola and Pekka Lind.',
+    ),
+    entry(
+      'Aino Ketola',
+      'Aino Ketola (born 1965) is a Finnish game designer. She is the sister of the architect Ilmari Ketola.',
+    ),
+  ];
+  expectAnswers(notes, [['Who is the brother of one of the founders of Coldwater Studio?', 'Ilmari Ketola']]);
+});

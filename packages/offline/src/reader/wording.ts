@@ -50,6 +50,8 @@ export function normalizeWording(question: string): string {
     )
     // "Which one of A and B …": which of them.
     .replace(/\bwhich one of\b/gi, (w) => (w[0] === 'W' ? 'Which of' : 'which of'))
+    // "the brother of one of the founders of X": of a founder of X (the relation read as one).
+    .replace(/\bone of the ([a-z]+?)s of\b/gi, 'the $1 of')
     // "A vs. B", "A versus B": the options of a comparison.
     .replace(/\s+(vs\.?|versus)\s+/gi, ' or ')
     // "Can you tell me how many staff …", "Do you know where …", "I'd like to know when …": the
