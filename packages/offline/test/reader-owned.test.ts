@@ -178,3 +178,12 @@ describe('"one of the founders of X"', () => {
   ];
   expectAnswers(notes, [['Who is the brother of one of the founders of Coldwater Studio?', 'Ilmari Ketola']]);
 });
+
+describe('"the home city of X"', () => {
+  const notes = [
+    entry('Coldwater Studio', 'Coldwater Studio is a video game developer based in Tampere, Finland.'),
+    entry('Tampere', 'Tampere is a city in the Pirkanmaa region of Finland. It lies between two lakes.'),
+  ];
+  // Where the studio is based, then the region of that city.
+  expectAnswers(notes, [['Which region is the home city of Coldwater Studio in?', 'Pirkanmaa']]);
+});

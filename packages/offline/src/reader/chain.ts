@@ -143,6 +143,11 @@ function relationAt(
     relations = bodyRelation(tokens[k - 1]!.lemma, lemma);
     bodyStart = k - 1;
   }
+  // "the home city of X", "X's home town": where X is based, born or lives.
+  if (!relations && tokens[k - 1]?.lemma === 'home' && DESCRIPTOR_TYPES[lemma] === 'geo') {
+    relations = [{ kind: 'role', noun: lemma, verbs: ['base', 'bear', 'live'] }];
+    bodyStart = k - 1;
+  }
   if (!relations) return null;
   // "… on her mother's side", "… through his dad", "… on the paternal side": the first parent.
   const after = sideAfter(tokens, end);
