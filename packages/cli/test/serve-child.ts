@@ -241,8 +241,9 @@ export function serveFixture(prefix: string): ServeFixture {
   });
   afterAll(async () => {
     killAll(fixture.children);
-    await fixture.models.stop();
-    await rm(fixture.root, { recursive: true, force: true });
+    // (Unset when a set-up before this one failed: that failure is the one to report.)
+    await fixture.models?.stop();
+    if (fixture.root) await rm(fixture.root, { recursive: true, force: true });
   });
   return fixture;
 }

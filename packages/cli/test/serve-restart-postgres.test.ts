@@ -24,9 +24,10 @@ import {
 } from './serve-child.js';
 
 let db: SocketDb;
+// PGlite's start takes seconds on a loaded machine: a bound for a hang, as the other PGlite suites.
 beforeAll(async () => {
   db = await servePglite();
-});
+}, 60_000);
 afterAll(async () => {
   await db?.stop();
 });
