@@ -1,4 +1,5 @@
 import type { Bm25Index } from '@grag/core/kit';
+import { lcg32 } from '@grag/core/test';
 import { describe, expect, test } from 'vitest';
 import {
   cosines,
@@ -66,11 +67,7 @@ describe('nodeRelevance', () => {
 
 describe('cosines on sparse queries', () => {
   test('equals the full dot product bit for bit, zero coordinates of the query skipped', () => {
-    let s = 11;
-    const next = () => {
-      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-      return s / 2 ** 32;
-    };
+    const next = lcg32(11);
     const d = 64;
     const sparse = (p: number) => Float32Array.from({ length: d }, () => (next() < p ? next() * 2 - 1 : 0));
     const vectors = Array.from({ length: 50 }, () => sparse(0.4));
@@ -96,11 +93,7 @@ describe('cosines on sparse queries', () => {
 
 describe('postingCosines (the postings of sparse vectors)', () => {
   test('equals the full dot product of every vector bit for bit', () => {
-    let s = 29;
-    const next = () => {
-      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-      return s / 2 ** 32;
-    };
+    const next = lcg32(29);
     const d = 96;
     const sparse = (p: number) => Float32Array.from({ length: d }, () => (next() < p ? next() * 2 - 1 : 0));
     // Some vectors share no dimension with a query (sum 0), some cancel.
@@ -130,11 +123,7 @@ describe('postingCosines (the postings of sparse vectors)', () => {
 
 describe('topByScore', () => {
   test('gives the first indices of the full sort by descending score, ties by ascending index', () => {
-    let s = 5;
-    const next = () => {
-      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-      return s / 2 ** 32;
-    };
+    const next = lcg32(5);
     for (const n of [0, 1, 7, 300]) {
       // A coarse grid, so ties are frequent.
       const scores = Float64Array.from({ length: n }, () => Math.round(next() * 8) / 8 - 0.25);

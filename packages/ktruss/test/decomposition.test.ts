@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '@grag/core';
+import { lcg32 } from '@grag/core/test';
 import fc from 'fast-check';
 import { DirectedGraph, MultiUndirectedGraph, UndirectedGraph } from 'graphology';
 import { describe, expect, test } from 'vitest';
@@ -32,11 +33,7 @@ const randomGraph = fc
     seed: fc.nat(),
   })
   .map(({ n, p, seed }) => {
-    let s = seed >>> 0 || 1;
-    const next = () => {
-      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-      return s / 2 ** 32;
-    };
+    const next = lcg32(seed >>> 0 || 1);
     const edges: Pair[] = [];
     for (let a = 0; a < n; a++)
       for (let b = a + 1; b < n; b++) if (next() < p) edges.push(next() < 0.5 ? [a, b] : [b, a]);
@@ -241,11 +238,7 @@ describe('trussDecomposition', () => {
     // A hub joined to most nodes makes rows of very different lengths (the binary-search path).
     fc.assert(
       fc.property(fc.integer({ min: 20, max: 45 }), fc.nat(), (n, seed) => {
-        let s = seed >>> 0 || 3;
-        const next = () => {
-          s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-          return s / 2 ** 32;
-        };
+        const next = lcg32(seed >>> 0 || 3);
         const edges: Pair[] = [];
         for (let v = 1; v < n; v++) if (next() < 0.9) edges.push([0, v]);
         for (let a = 1; a < n; a++) for (let b = a + 1; b < n; b++) if (next() < 3 / n) edges.push([a, b]);
@@ -259,11 +252,7 @@ describe('trussDecomposition', () => {
 
   test('peels a larger random graph consistently with the definition', () => {
     // 300 nodes, ~4,500 edges, planted dense groups: checks the bins on many support levels.
-    let s = 12345;
-    const next = () => {
-      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-      return s / 2 ** 32;
-    };
+    const next = lcg32(12345);
     const edges: Pair[] = [];
     for (let a = 0; a < 300; a++) {
       for (let b = a + 1; b < 300; b++) {

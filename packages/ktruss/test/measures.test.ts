@@ -1,3 +1,4 @@
+import { lcg32 } from '@grag/core/test';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
@@ -105,11 +106,7 @@ describe('measures against brute force', () => {
   test('the bit-parallel diameter equals one search per node, over several batches of sources', () => {
     fc.assert(
       fc.property(fc.integer({ min: 2, max: 600 }), fc.nat(), (size, seed) => {
-        let s = seed >>> 0 || 5;
-        const next = () => {
-          s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-          return s / 2 ** 32;
-        };
+        const next = lcg32(seed >>> 0 || 5);
         const n = 700;
         const seen = new Set<string>();
         const edges: [number, number][] = [];

@@ -8,6 +8,13 @@ export type Pair = readonly [number, number];
 
 export const pairKey = (a: number, b: number): string => (a < b ? `${a},${b}` : `${b},${a}`);
 
+/** A random simple graph's edges: each pair a < b of nodes 0 .. n-1 in turn, kept when `next() < p`. */
+export function randomPairs(n: number, p: number, next: () => number): Pair[] {
+  const edges: Pair[] = [];
+  for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) if (next() < p) edges.push([a, b]);
+  return edges;
+}
+
 /** Adjacency sets of an edge set over nodes 0 .. n-1. */
 export function adjacency(n: number, edges: Iterable<Pair>): Set<number>[] {
   const adj = Array.from({ length: n }, () => new Set<number>());

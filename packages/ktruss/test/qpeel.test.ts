@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '@grag/core';
+import { lcg32 } from '@grag/core/test';
 import fc from 'fast-check';
 import { UndirectedGraph } from 'graphology';
 import { describe, expect, test } from 'vitest';
@@ -14,7 +15,7 @@ import {
   trussGraphFromEdges,
 } from '../src/index.js';
 import { byAscendingRelevance } from '../src/peel.js';
-import { bruteKTruss, clique, isConnectedKTruss, type Pair, pairKey } from './oracle.js';
+import { bruteKTruss, clique, isConnectedKTruss, type Pair, pairKey, randomPairs } from './oracle.js';
 import { referencePeel, referencePrepare } from './reference-peel.js';
 
 const randomInstance = fc
@@ -25,13 +26,8 @@ const randomInstance = fc
     k: fc.integer({ min: 2, max: 5 }),
   })
   .map(({ n, p, seed, k }) => {
-    let s = seed >>> 0 || 7;
-    const next = () => {
-      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-      return s / 2 ** 32;
-    };
-    const edges: Pair[] = [];
-    for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) if (next() < p) edges.push([a, b]);
+    const next = lcg32(seed >>> 0 || 7);
+    const edges = randomPairs(n, p, next);
     // relevance on a coarse grid so ties happen too
     const relevance = Array.from({ length: n }, () => Math.round(next() * 10) / 10);
     return { n, edges, relevance, k };
@@ -295,13 +291,8 @@ describe('peelTruss', () => {
       top: fc.integer({ min: 1, max: 3 }),
     })
     .map(({ n, p, zeros, seed, ...rest }) => {
-      let s = seed >>> 0 || 7;
-      const next = () => {
-        s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-        return s / 2 ** 32;
-      };
-      const edges: Pair[] = [];
-      for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) if (next() < p) edges.push([a, b]);
+      const next = lcg32(seed >>> 0 || 7);
+      const edges = randomPairs(n, p, next);
       const relevance = Array.from({ length: n }, () => (next() < zeros ? 0 : Math.round(next() * 20) / 20));
       const keep = Array.from({ length: rest.keeps }, () => Math.floor(next() * n));
       return { n, edges, relevance, keep, ...rest };
@@ -338,11 +329,7 @@ describe('peelTruss', () => {
       top: fc.integer({ min: 1, max: 2 }),
     })
     .map(({ core, rest, pCore, p, seed, ...other }) => {
-      let s = seed >>> 0 || 7;
-      const next = () => {
-        s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-        return s / 2 ** 32;
-      };
+      const next = lcg32(seed >>> 0 || 7);
       const n = core + rest;
       // Relevant nodes at random positions, so that nodes of relevance 0 come before and after them.
       const ids = Array.from({ length: n }, (_, i) => i).sort(() => next() - 0.5);

@@ -1,21 +1,16 @@
+import { lcg32 } from '@grag/core/test';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { maximalKTruss, prepareTruss, trussGraphFromEdges } from '../src/index.js';
 import { liveLowBound, pinningOf } from '../src/phase-bound.js';
 import { settleWithoutPhase } from '../src/shortcut.js';
-import { clique, type Pair } from './oracle.js';
+import { clique, type Pair, randomPairs } from './oracle.js';
 import { referencePeel, referencePrepare } from './reference-peel.js';
 
 /** Seeded random graph on `n` nodes with edge probability `p`. */
 function randomGraph(n: number, p: number, seed: number): { edges: Pair[]; next: () => number } {
-  let s = seed >>> 0 || 7;
-  const next = () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-  const edges: Pair[] = [];
-  for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) if (next() < p) edges.push([a, b]);
-  return { edges, next };
+  const next = lcg32(seed >>> 0 || 7);
+  return { edges: randomPairs(n, p, next), next };
 }
 
 const instance = fc.record({
