@@ -4,7 +4,7 @@
  * fresh build; the model is asked only about chunks whose text the index holds no answer for. The
  * documents are put back together from their chunks and the gaps the index keeps.
  */
-import { type BuildContext, type Retrieval, StateError, type TaskSuite } from '@grag/core';
+import { type BuildContext, type Retrieval, StateError } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
 import { memoryStore } from '@grag/core/store';
 import { locatedDocuments } from '@grag/core/test';
@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { keptTexts } from '../src/documents.js';
 import { type DaRagIndex, daRag } from '../src/index.js';
 import { CORPUS } from './corpus.js';
+import { recordedTasks } from './recorded-tasks.js';
 
 const A = CORPUS.slice(0, 5);
 const B = CORPUS.slice(5);
@@ -26,16 +27,7 @@ const QUERIES = [
 /** Offline providers whose tasks record the texts they extract from. */
 function offline(): { ctx: BuildContext; extracted: string[] } {
   const embedder = createOfflineEmbedder('tfidf');
-  const base = createOfflineTasks({ embedder });
-  const extracted: string[] = [];
-  const tasks: TaskSuite = Object.create(base);
-  Object.assign(tasks, {
-    id: base.id,
-    extractGraph: (text: string, options?: Parameters<TaskSuite['extractGraph']>[1]) => {
-      extracted.push(text);
-      return base.extractGraph(text, options);
-    },
-  });
+  const { tasks, extracted } = recordedTasks(createOfflineTasks({ embedder }));
   return { ctx: createBuildContext({ embedder, tasks }), extracted };
 }
 

@@ -1,5 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type BuildContext,
@@ -7,16 +5,16 @@ import {
   InvalidArgumentError,
   type Retrieval,
   StateError,
-  type TaskSuite,
 } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
 import { directoryStore } from '@grag/core/store';
 import { copyStoredIndex, corpusChange, createScriptedEmbedder } from '@grag/core/test';
-import { expectSameRetrievals, replaceAndRebuild } from '@grag/core/test/vitest';
-import { createOfflineProviders, createOfflineTasks } from '@grag/offline';
-import { afterAll, describe, expect, it } from 'vitest';
+import { expectSameRetrievals, replaceAndRebuild, temporaryDirs } from '@grag/core/test/vitest';
+import { createOfflineProviders } from '@grag/offline';
+import { describe, expect, it } from 'vitest';
 import { type DaRagIndex, type DaRagOptions, daRag, entityText } from '../src/index.js';
 import { CORPUS } from './corpus.js';
+import { recordedTasks } from './recorded-tasks.js';
 
 // A: five documents; B: two more; C: one of A. The update of A by (+B, −C) must equal a fresh
 // build on A + B − C. DA-RAG's global stages (KG merge, layers, Similarity kNN, query-time truss)
@@ -32,26 +30,6 @@ const QUERIES = [
   'Halvard Academy',
   'Meridian research vessel Veskan Strait',
 ];
-
-/** Offline tasks that record the text of every extraction and title call (the model's work). */
-function recordedTasks(): { tasks: TaskSuite; extracted: string[]; described: string[] } {
-  const base = createOfflineTasks();
-  const extracted: string[] = [];
-  const described: string[] = [];
-  const tasks: TaskSuite = Object.create(base);
-  Object.assign(tasks, {
-    id: base.id,
-    extractGraph: (text: string, options?: Parameters<TaskSuite['extractGraph']>[1]) => {
-      extracted.push(text);
-      return base.extractGraph(text, options);
-    },
-    titleAndDescription: (text: string, options?: { abortSignal?: AbortSignal }) => {
-      described.push(text);
-      return base.titleAndDescription(text, options);
-    },
-  });
-  return { tasks, extracted, described };
-}
 
 /** A context whose tasks and (scripted, deterministic) embedder record every call. */
 function counted() {
@@ -96,10 +74,7 @@ function dataOf(index: DaRagIndex) {
   };
 }
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
+const freshDir = temporaryDirs();
 
 const variants: { label: string; options: Partial<DaRagOptions> }[] = [
   { label: 'semantic chunks (paper default)', options: {} },
@@ -220,8 +195,7 @@ for (const { label, options } of variants) {
 
     it('saves and loads an updated index, which updates again', async () => {
       const { ctx } = counted();
-      const dir = await mkdtemp(join(tmpdir(), 'grag-da-update-'));
-      dirs.push(dir);
+      const dir = await freshDir('grag-da-update-');
       const first = await daRag.update!(await daRag.build(A, ctx, options), { remove: ['kessler'] }, ctx);
       await daRag.save(first.index, dir);
       const loadCtx = counted();
@@ -323,8 +297,7 @@ describe('da-rag update refusals', () => {
 
   it('loads an index saved before updates existed, and says an update needs one rebuild', async () => {
     const { ctx } = counted();
-    const dir = await mkdtemp(join(tmpdir(), 'grag-da-update-old-'));
-    dirs.push(dir);
+    const dir = await freshDir('grag-da-update-old-');
     await daRag.save(await daRag.build(A, ctx, { chunking: 'fixed' }), join(dir, 'new'));
     const old = await copyStoredIndex(directoryStore(join(dir, 'new')), directoryStore(join(dir, 'old')), {
       artifact: (name) => (name === 'update.json' ? null : undefined),
