@@ -36,6 +36,16 @@ export function prepareTruss(truss: KTruss): PreparedTruss {
   const g = truss.graph;
   const mask = new Uint8Array(g.m);
   for (const e of truss.edges) mask[e] = 1;
+  const support = edgeSupport(g, mask);
+  return { truss, support, ...trussRows(truss), triangles: edgeTriangles(g, mask, support) };
+}
+
+/**
+ * Adjacency rows over all nodes of the graph that hold the truss's edges only (each edge in the rows
+ * of both its ends, in edge-list order): the rows a peel scans. O(n + m).
+ */
+export function trussRows(truss: KTruss): Pick<PreparedTruss, 'offsets' | 'neighbors' | 'edgeIds'> {
+  const g = truss.graph;
   const offsets = new Uint32Array(g.n + 1);
   for (const e of truss.edges) {
     offsets[g.sources[e]! + 1]!++;
@@ -55,6 +65,5 @@ export function prepareTruss(truss: KTruss): PreparedTruss {
     neighbors[at] = s;
     edgeIds[at] = e;
   }
-  const support = edgeSupport(g, mask);
-  return { truss, support, offsets, neighbors, edgeIds, triangles: edgeTriangles(g, mask, support) };
+  return { offsets, neighbors, edgeIds };
 }

@@ -3,44 +3,25 @@
  * every test run in full at every sweep), kept as an oracle: the tests check that the current one
  * gives exactly its results.
  */
-import { type Community, edgeSupport, type KTruss, type QPeelResult, qrScore } from '../src/index.js';
+import {
+  type Community,
+  edgeSupport,
+  type KTruss,
+  type PreparedTruss,
+  type QPeelResult,
+  qrScore,
+} from '../src/index.js';
+import { trussRows } from '../src/prepared.js';
 
 /** A maximal k-truss prepared for peeling: supports inside it and adjacency rows of its edges only. */
-interface ReferencePrepared {
-  truss: KTruss;
-  /** Support of every edge of the graph inside the truss (0 outside it). */
-  support: Uint32Array;
-  /** Row starts over all nodes of the graph (length n + 1); rows hold the truss edges only. */
-  offsets: Uint32Array;
-  neighbors: Uint32Array;
-  edgeIds: Uint32Array;
-}
+type ReferencePrepared = Pick<PreparedTruss, 'truss' | 'support' | 'offsets' | 'neighbors' | 'edgeIds'>;
 
-/** Supports and truss-only adjacency rows of a maximal k-truss: what peeling it needs. O(m^1.5). */
+/** Supports and truss-only adjacency rows ({@link trussRows}) of a maximal k-truss. O(m^1.5). */
 export function referencePrepare(truss: KTruss): ReferencePrepared {
   const g = truss.graph;
   const mask = new Uint8Array(g.m);
   for (const e of truss.edges) mask[e] = 1;
-  const offsets = new Uint32Array(g.n + 1);
-  for (const e of truss.edges) {
-    offsets[g.sources[e]! + 1]!++;
-    offsets[g.targets[e]! + 1]!++;
-  }
-  for (let i = 0; i < g.n; i++) offsets[i + 1]! += offsets[i]!;
-  const neighbors = new Uint32Array(2 * truss.edges.length);
-  const edgeIds = new Uint32Array(2 * truss.edges.length);
-  const cursor = offsets.slice(0, g.n);
-  for (const e of truss.edges) {
-    const s = g.sources[e]!;
-    const t = g.targets[e]!;
-    let at = cursor[s]!++;
-    neighbors[at] = t;
-    edgeIds[at] = e;
-    at = cursor[t]!++;
-    neighbors[at] = s;
-    edgeIds[at] = e;
-  }
-  return { truss, support: edgeSupport(g, mask), offsets, neighbors, edgeIds };
+  return { truss, support: edgeSupport(g, mask), ...trussRows(truss) };
 }
 
 /**
