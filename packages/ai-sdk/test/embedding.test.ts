@@ -1,5 +1,6 @@
 import { AbortError, embedAll, InvalidArgumentError, modelFingerprint, ProviderError } from '@grag/core';
 import { getTokenizer, Meter, meteredEmbedder } from '@grag/core/kit';
+import { refusalOf } from '@grag/core/test/vitest';
 import { MockEmbeddingModelV3, MockEmbeddingModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { detectEmbeddingDimensions, fromAiSdkEmbedding } from '../src/index.js';
@@ -154,15 +155,7 @@ describe('fromAiSdkEmbedding', () => {
   });
 
   it('requires dimensions and checks the numeric options, naming the argument', () => {
-    const argumentOf = (fn: () => unknown) => {
-      try {
-        fn();
-      } catch (error) {
-        expect(InvalidArgumentError.isInstance(error)).toBe(true);
-        return (error as InvalidArgumentError).argument;
-      }
-      return undefined;
-    };
+    const argumentOf = (fn: () => unknown) => refusalOf(fn, InvalidArgumentError).argument;
     const model = mockModel(2);
     expect(argumentOf(() => fromAiSdkEmbedding(model, {} as never))).toBe('dimensions');
     expect(argumentOf(() => fromAiSdkEmbedding(model, { dimensions: 0 }))).toBe('dimensions');

@@ -7,6 +7,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { type Document, InvalidArgumentError, type TaskSuite } from '@grag/core';
 import { createBuildContext, sourceLabel } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
+import { refusalOf } from '@grag/core/test/vitest';
 import { type Bm25RagIndex, bm25Rag } from '@grag/naive-rag';
 import { generateText, stepCountIs } from 'ai';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -177,15 +178,7 @@ describe('gragTool', () => {
   });
 
   it('refuses a bad method, index, k or retrieveOptions with one line naming what to do', () => {
-    const refusal = (fn: () => unknown): string => {
-      try {
-        fn();
-      } catch (error) {
-        expect(InvalidArgumentError.isInstance(error)).toBe(true);
-        return (error as Error).message;
-      }
-      throw new Error('expected gragTool to throw');
-    };
+    const refusal = (fn: () => unknown): string => refusalOf(fn, InvalidArgumentError).message;
     expect(refusal(() => gragTool({ index, method: {} as typeof bm25Rag }))).toBe(
       '@grag/ai-sdk: gragTool needs `method`, a grag Method such as `bm25Rag` from @grag/naive-rag (got an object), or `retrieve`, a function.',
     );

@@ -4,17 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IndexFormatError } from '../src/index.js';
 import { checkIndexFile, chunkSchema, readJson, shapeIssue, v, validate } from '../src/kit.js';
+import { refusalOf } from '../src/test/vitest.js';
 import { float32Rows } from '../src/validate.js';
 
-const problem = (schema: Parameters<typeof validate>[0], value: unknown): string => {
-  try {
-    validate(schema, value, '/idx/file.json');
-  } catch (error) {
-    expect(IndexFormatError.isInstance(error)).toBe(true);
-    return (error as Error).message;
-  }
-  throw new Error('no error');
-};
+const problem = (schema: Parameters<typeof validate>[0], value: unknown): string =>
+  refusalOf(() => validate(schema, value, '/idx/file.json'), IndexFormatError).message;
 
 describe('validation kit', () => {
   it('returns the value typed when it fits', () => {

@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidArgumentError } from '@grag/core';
+import { refusalOf } from '@grag/core/test/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGragServer, isLoopbackHost, type RunningServer, serve } from '../src/index.js';
 import { countingIndex, INDEX_NAME, PRIVATE } from './counting.js';
@@ -443,15 +444,7 @@ describe('cors', () => {
 });
 
 describe('option checks', () => {
-  const refusal = (f: () => unknown) => {
-    try {
-      f();
-    } catch (error) {
-      expect(InvalidArgumentError.isInstance(error)).toBe(true);
-      return (error as Error).message;
-    }
-    throw new Error('not refused');
-  };
+  const refusal = (f: () => unknown) => refusalOf(f, InvalidArgumentError).message;
 
   it('refuses a CORS entry that is not an exact http(s) origin, in one line', () => {
     for (const entry of ['*', 'app.test', 'https://app.test/path', 'ftp://app.test', 'null', 42]) {

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '@grag/core';
+import { refusalOf } from '@grag/core/test/vitest';
 import { bm25Rag } from '@grag/naive-rag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createGragServer, serve } from '../src/index.js';
@@ -10,15 +11,7 @@ beforeAll(async () => {
   ({ bm25 } = await buildIndexes());
 });
 
-function refusal(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(InvalidArgumentError.isInstance(error)).toBe(true);
-    return (error as Error).message;
-  }
-  throw new Error('expected createGragServer to throw');
-}
+const refusal = (fn: () => unknown): string => refusalOf(fn, InvalidArgumentError).message;
 
 describe('createGragServer options', () => {
   it('refuses no index, two indexes of one name, a bad name, a bad token and bad limits', () => {

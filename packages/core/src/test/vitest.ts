@@ -1,6 +1,6 @@
 /**
  * Test helpers that need vitest (an optional peer dependency of `@grag/core`): the shared
- * `VectorIndex`, `IndexStore` and `Method` spec suites, the provenance suite (`runLocationSpec`), `expectSameRetrievals`, `expectIdenticalRetrievals`, `expectCleanResume`, `updateReplacing`, `replaceAndRebuild` and `checkIndexFormats` (with `rewriteAsFormat1`), and the temporary directories of `temporaryRoot` and `temporaryDirs`. Import from `@grag/core/test/vitest`; everything vitest-free is in
+ * `VectorIndex`, `IndexStore` and `Method` spec suites, the provenance suite (`runLocationSpec`), `expectSameRetrievals`, `expectIdenticalRetrievals`, `expectCleanResume`, `updateReplacing`, `replaceAndRebuild` and `checkIndexFormats` (with `rewriteAsFormat1`), the temporary directories of `temporaryRoot` and `temporaryDirs`, and `refusalOf` (the error a call throws). Import from `@grag/core/test/vitest`; everything vitest-free is in
  * `@grag/core/test`.
  */
 
@@ -15,6 +15,7 @@ export {
 } from './index-format.js';
 export { type LocationSpecOptions, runLocationSpec } from './location-spec.js';
 export { type MethodSpecOptions, runMethodSpec } from './method-spec.js';
+export { refusalOf } from './refusal.js';
 export { replaceAndRebuild, updateReplacing } from './replace-expect.js';
 export { expectCleanResume } from './resume-expect.js';
 export { expectIdenticalRetrievals, expectSameRetrievals } from './retrievals.js';
