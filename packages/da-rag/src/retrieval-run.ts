@@ -70,50 +70,49 @@ export class RetrievalRun {
   /** Relevance of every chunk to the query. */
   chunkRelevance(): Float64Array {
     const { index } = this;
-    this.#chunkRel ??= this.timeSync('relevance', () =>
-      nodeRelevance({
-        mode: this.q.relevance,
-        query: this.query,
-        queryUnit: this.queryUnit,
-        vectors: index.chunkVectors,
-        postings: () => {
-          if (index.cache.chunkPostings === undefined)
-            index.cache.chunkPostings = vectorPostings(index.chunkVectors);
-          return index.cache.chunkPostings;
-        },
-        lexical: () => {
-          index.cache.lexicalChunks ??= new Bm25Index(index.texts);
-          return index.cache.lexicalChunks;
-        },
-      }),
-    );
+    this.#chunkRel ??= this.#relevance(index.chunkVectors, 'chunkPostings', () => {
+      index.cache.lexicalChunks ??= new Bm25Index(index.texts);
+      return index.cache.lexicalChunks;
+    });
     return this.#chunkRel;
   }
 
   /** Relevance of the entities `nodes` to the query, in their order. */
   entityRelevance(nodes: ArrayLike<number>): Float64Array {
     const { index } = this;
-    this.#entityRel ??= this.timeSync('relevance', () =>
+    this.#entityRel ??= this.#relevance(index.entityVectors, 'entityPostings', () => {
+      index.cache.lexicalEntities ??= new Bm25Index(
+        index.entities.map((e) => entityText(e.name, e.descriptions)),
+      );
+      return index.cache.lexicalEntities;
+    });
+    const all = this.#entityRel;
+    return Float64Array.from(nodes, (v) => all[v]!);
+  }
+
+  /**
+   * Relevance of every one of `vectors` to the query (timed as `relevance`), their postings made on
+   * first use and kept in the index cache under `postingsKey` (null, kept too, when not sparse).
+   */
+  #relevance(
+    vectors: Float32Array[],
+    postingsKey: 'chunkPostings' | 'entityPostings',
+    lexical: () => Bm25Index,
+  ): Float64Array {
+    const { cache } = this.index;
+    return this.timeSync('relevance', () =>
       nodeRelevance({
         mode: this.q.relevance,
         query: this.query,
         queryUnit: this.queryUnit,
-        vectors: index.entityVectors,
+        vectors,
         postings: () => {
-          if (index.cache.entityPostings === undefined)
-            index.cache.entityPostings = vectorPostings(index.entityVectors);
-          return index.cache.entityPostings;
+          if (cache[postingsKey] === undefined) cache[postingsKey] = vectorPostings(vectors);
+          return cache[postingsKey];
         },
-        lexical: () => {
-          index.cache.lexicalEntities ??= new Bm25Index(
-            index.entities.map((e) => entityText(e.name, e.descriptions)),
-          );
-          return index.cache.lexicalEntities;
-        },
+        lexical,
       }),
     );
-    const all = this.#entityRel;
-    return Float64Array.from(nodes, (v) => all[v]!);
   }
 
   /**
