@@ -65,19 +65,27 @@ describe('nodeRelevance', () => {
   });
 });
 
+/** Vectors of `d` coordinates, each non-zero (uniform in [-1, 1)) with probability `p`, drawn from `next`. */
+const sparseVectors = (next: () => number, d: number) => (p: number) =>
+  Float32Array.from({ length: d }, () => (next() < p ? next() * 2 - 1 : 0));
+
+/** The dot product of `q` with every one of `vectors`, summed coordinate by coordinate in order. */
+const fullDots = (q: Float32Array, vectors: readonly Float32Array[]) =>
+  vectors.map((v) => {
+    let dot = 0;
+    for (let c = 0; c < q.length; c++) dot += q[c]! * v[c]!;
+    return dot;
+  });
+
 describe('cosines on sparse queries', () => {
   test('equals the full dot product bit for bit, zero coordinates of the query skipped', () => {
     const next = lcg32(11);
     const d = 64;
-    const sparse = (p: number) => Float32Array.from({ length: d }, () => (next() < p ? next() * 2 - 1 : 0));
+    const sparse = sparseVectors(next, d);
     const vectors = Array.from({ length: 50 }, () => sparse(0.4));
     for (let trial = 0; trial < 20; trial++) {
       const q = sparse(0.2);
-      const full = vectors.map((v) => {
-        let dot = 0;
-        for (let c = 0; c < d; c++) dot += q[c]! * v[c]!;
-        return dot;
-      });
+      const full = fullDots(q, vectors);
       expect(
         Array.from(
           cosines(
@@ -95,18 +103,14 @@ describe('postingCosines (the postings of sparse vectors)', () => {
   test('equals the full dot product of every vector bit for bit', () => {
     const next = lcg32(29);
     const d = 96;
-    const sparse = (p: number) => Float32Array.from({ length: d }, () => (next() < p ? next() * 2 - 1 : 0));
+    const sparse = sparseVectors(next, d);
     // Some vectors share no dimension with a query (sum 0), some cancel.
     const vectors = [...Array.from({ length: 80 }, () => sparse(0.1)), new Float32Array(d)];
     const postings = vectorPostings(vectors)!;
     expect(postings.count).toBe(vectors.length);
     for (let trial = 0; trial < 30; trial++) {
       const q = sparse(0.15);
-      const full = vectors.map((v) => {
-        let dot = 0;
-        for (let c = 0; c < d; c++) dot += q[c]! * v[c]!;
-        return dot;
-      });
+      const full = fullDots(q, vectors);
       const got = postingCosines(q, postings);
       expect(Array.from(got)).toEqual(full);
       for (let i = 0; i < full.length; i++) expect(Object.is(got[i], full[i]), `vector ${i}`).toBe(true);
