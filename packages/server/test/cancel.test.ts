@@ -12,7 +12,13 @@ import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { bm25Rag } from '@grag/naive-rag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openIndexFolder, type RunningServer, serve } from '../src/index.js';
+import {
+  type IndexFolder,
+  openIndexFolder,
+  type RunningServer,
+  type ServeOptions,
+  serve,
+} from '../src/index.js';
 import { type SlowEvent, slowOn } from './fixtures/slow-method.js';
 import { DOCS, offlineContext } from './helpers.js';
 import { call } from './writes-fixture.js';
@@ -61,6 +67,19 @@ function askAndHang(url: string): { close(): void } {
   return { close: () => req.destroy() };
 }
 
+/** `folder` served on a free port without the explorer, its errors kept in `errors`, closed after the tests. */
+async function serveFolder(folder: IndexFolder, options: Partial<ServeOptions> = {}): Promise<RunningServer> {
+  const server = await serve({
+    folder,
+    explorerDir: false,
+    port: 0,
+    onError: (error) => errors.push(String(error)),
+    ...options,
+  });
+  servers.push(server);
+  return server;
+}
+
 /** Two slow queries dropped in turn, each stopped; the server answers after each. */
 async function dropTwice(server: RunningServer): Promise<SlowEvent[]> {
   heard.length = 0;
@@ -85,14 +104,9 @@ async function dropTwice(server: RunningServer): Promise<SlowEvent[]> {
 describe('a client that disconnects', () => {
   it('stops its retrieval on a worker thread, and the same worker answers on', async () => {
     const folder = await openIndexFolder(dir, { methods: [bm25Rag], context: () => offlineContext() });
-    const server = await serve({
-      folder,
-      explorerDir: false,
-      port: 0,
-      onError: (error) => errors.push(String(error)),
+    const server = await serveFolder(folder, {
       workers: { count: 1, setup: SETUP, data: { slow: { question: SLOW, channel: channelName } } },
     });
-    servers.push(server);
     const events = await dropTwice(server);
     expect(events.map((e) => e.event)).toEqual(['started', 'aborted', 'started', 'aborted']);
     // One worker thread, never replaced (piscina's own abort would have ended it), and not the server's.
@@ -104,13 +118,7 @@ describe('a client that disconnects', () => {
   it("stops its retrieval on the server's own thread", async () => {
     const slow = slowOn(bm25Rag, SLOW, channelName, true);
     const folder = await openIndexFolder(dir, { methods: [slow], context: () => offlineContext() });
-    const server = await serve({
-      folder,
-      explorerDir: false,
-      port: 0,
-      onError: (error) => errors.push(String(error)),
-    });
-    servers.push(server);
+    const server = await serveFolder(folder);
     const events = await dropTwice(server);
     expect(events.map((e) => [e.event, e.thread])).toEqual([
       ['started', threadId],
