@@ -21,7 +21,7 @@ import { createGragServer, loadIndexes, serve } from '@grag/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIXED_CORPUS_FACTS, type MixedCorpusFact, writeMixedCorpus } from '../../loaders/test/corpus.js';
 import { buildExplorer } from '../../server/scripts/build-explorer.mjs';
-import { CHROMIUM, chromiumState, launchChromium } from '../../server/test/chromium.js';
+import { chromiumFor, launchChromium, requireChromium } from '../../server/test/chromium.js';
 import { parseEvents, postQuery } from '../../server/test/helpers.js';
 import { resolveConfig } from '../src/config.js';
 import { run } from '../src/index.js';
@@ -260,12 +260,7 @@ describe('grag serve over the indexes', () => {
   }, 30_000);
 });
 
-const chromium = chromiumState();
-if (chromium === 'skip') {
-  console.warn(
-    `mixed-corpus.e2e: explorer part skipped, ${CHROMIUM} is missing (apt-get install -y chromium); in CI this fails.`,
-  );
-}
+const chromium = chromiumFor('mixed-corpus.e2e (explorer part)');
 
 describe.skipIf(chromium === 'skip')('the explorer shows where each answer comes from', () => {
   let explorerDir: string;
@@ -273,9 +268,7 @@ describe.skipIf(chromium === 'skip')('the explorer shows where each answer comes
   let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
 
   beforeAll(async () => {
-    if (chromium === 'fail') {
-      throw new Error(`${CHROMIUM} is missing; CI must install it (apt-get install -y chromium).`);
-    }
+    requireChromium(chromium);
     explorerDir = join(root, 'explorer');
     await buildExplorer(explorerDir);
     // As `grag serve` loads an index: the providers its manifest names, from the CLI's config.

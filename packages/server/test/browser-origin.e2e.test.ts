@@ -19,15 +19,10 @@ import type { Hono } from 'hono';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGragServer, type RunningServer, serve } from '../src/index.js';
-import { CHROMIUM, chromiumState, launchChromium } from './chromium.js';
+import { chromiumFor, launchChromium, requireChromium } from './chromium.js';
 import { countingIndex, INDEX_NAME, PRIVATE } from './counting.js';
 
-const state = chromiumState();
-if (state === 'skip') {
-  console.warn(
-    `browser-origin.e2e: skipped, ${CHROMIUM} is missing (apt-get install -y chromium); in CI this fails.`,
-  );
-}
+const state = chromiumFor('browser-origin.e2e');
 
 /** The rebinding name: Chromium resolves it to 127.0.0.1 (`--host-resolver-rules`). */
 const REBIND = 'attacker.test';
@@ -152,9 +147,7 @@ describe.skipIf(state === 'skip')('browser pages of other origins against grag s
   let context: BrowserContext;
 
   beforeAll(async () => {
-    if (state === 'fail') {
-      throw new Error(`${CHROMIUM} is missing; CI must install it (apt-get install -y chromium).`);
-    }
+    requireChromium(state);
     const app = createGragServer({ indexes: [target.input], explorerDir: false });
     server = await serve(logging(app, log), { port: 0 });
     port = Number(new URL(server.url).port);

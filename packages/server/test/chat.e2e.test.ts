@@ -17,18 +17,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, serve } from '../src/index.js';
 import {
   ANSWER,
-  CHROMIUM,
-  chromiumState,
+  chromiumFor,
   demoIndexes,
   launchChromium,
   QUESTION,
+  requireChromium,
 } from './explorer-fixture.js';
 import { scriptedGraph, streamingChat } from './helpers.js';
 
-const state = chromiumState();
-if (state === 'skip') {
-  console.warn(`chat.e2e: skipped, ${CHROMIUM} is missing (apt-get install -y chromium); in CI this fails.`);
-}
+const state = chromiumFor('chat.e2e');
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const TOKEN = 'chat-e2e-token';
@@ -123,9 +120,7 @@ describe.skipIf(state === 'skip')('useChat (@ai-sdk/react) against grag serve in
   const streams: { url: string; status: number; type: string | null; protocol: string | null }[] = [];
 
   beforeAll(async () => {
-    if (state === 'fail') {
-      throw new Error(`${CHROMIUM} is missing; CI must install it (apt-get install -y chromium).`);
-    }
+    requireChromium(state);
     page = await servePage(await bundlePage(await readmeComponent()));
     grag = await serve({
       indexes: [

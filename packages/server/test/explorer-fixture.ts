@@ -13,7 +13,7 @@ import { e2GraphRag } from '@grag/e2graphrag';
 import { bm25Rag } from '@grag/naive-rag';
 import { createOfflineProviders } from '@grag/offline';
 
-export { CHROMIUM, chromiumState, launchChromium } from './chromium.js';
+export { CHROMIUM, chromiumFor, chromiumState, launchChromium, requireChromium } from './chromium.js';
 
 /** The demo corpus of `grag demo`. */
 export const DEMO_DIR = fileURLToPath(new URL('../../cli/demo/', import.meta.url));

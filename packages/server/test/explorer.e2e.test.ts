@@ -14,8 +14,7 @@ import { buildExplorer } from '../scripts/build-explorer.mjs';
 import { createGragServer, serve } from '../src/index.js';
 import {
   ANSWER,
-  CHROMIUM,
-  chromiumState,
+  chromiumFor,
   countColor,
   DEMO_DIR,
   decodePng,
@@ -23,14 +22,10 @@ import {
   launchChromium,
   QUESTION,
   queryApi,
+  requireChromium,
 } from './explorer-fixture.js';
 
-const state = chromiumState();
-if (state === 'skip') {
-  console.warn(
-    `explorer.e2e: skipped, ${CHROMIUM} is missing (apt-get install -y chromium); in CI this fails.`,
-  );
-}
+const state = chromiumFor('explorer.e2e');
 /** Where the screenshot goes (the repository ignores no test output folder, so outside it). */
 const OUTPUT = process.env.GRAG_TEST_OUTPUT ?? join(tmpdir(), 'grag-explorer-e2e');
 /** Colours the page must draw: plain (untyped) nodes, and the graph's background. */
@@ -45,9 +40,7 @@ describe.skipIf(state === 'skip')('explorer page in headless Chromium', () => {
   let page: Page;
 
   beforeAll(async () => {
-    if (state === 'fail') {
-      throw new Error(`${CHROMIUM} is missing; CI must install it (apt-get install -y chromium).`);
-    }
+    requireChromium(state);
     explorerDir = await mkdtemp(join(tmpdir(), 'grag-explorer-'));
     const built = await buildExplorer(explorerDir);
     expect(built.files.map((f) => f.name).sort()).toEqual([
