@@ -25,9 +25,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { type Dirent, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createSimulatedEmbedder, findMethod } from '@grag/cli';
@@ -56,6 +56,7 @@ import {
   startBuild,
 } from '@grag/core/kit';
 import { createPromptTasks, createSimulatedChat } from '@grag/core/tasks';
+import { readIndexTree } from '@grag/core/test';
 import { gitState, seededRandom, shuffle } from '@grag/eval';
 import { hnswIndexFactory } from '@grag/hnsw';
 import { createOfflineTasks, createWinkTextAnalyzer } from '@grag/offline';
@@ -191,22 +192,6 @@ function checkpointsFor(store: Store, method: string, ctx: BuildContext, docs: D
   );
 }
 
-/** Every file under `dir` by relative path; the manifest without its write time. */
-async function readTree(dir: string): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    let bytes = await readFile(path);
-    if (entry.name === 'manifest.json') {
-      const { createdAt: _c, ...rest } = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
-      bytes = Buffer.from(JSON.stringify(rest));
-    }
-    out.set(relative(dir, path), bytes);
-  }
-  return out;
-}
-
 function differing(a: Map<string, Buffer>, b: Map<string, Buffer>): string[] {
   return [...new Set([...a.keys(), ...b.keys()])].filter((f) => {
     const x = a.get(f);
@@ -296,7 +281,7 @@ async function runBuild(spec: BuildSpec): Promise<BuildResult> {
     await spec.onBuilt?.(checkpoints?.dir);
     if (spec.saveTo) {
       await entry.method.save(index, spec.saveTo);
-      if (spec.reference) differingFiles = differing(spec.reference, await readTree(spec.saveTo));
+      if (spec.reference) differingFiles = differing(spec.reference, await readIndexTree(spec.saveTo));
     }
     if (spec.clearCheckpoints) await checkpoints?.clear();
   }
@@ -390,7 +375,7 @@ async function runMethod(
     // Warm-up: loads wink-nlp's model, warms the JIT; also the reference index.
     const refDir = join(work, 'reference');
     const warmup = await runBuild({ method, docs, latency: none, concurrency: 8, saveTo: refDir });
-    const reference = await readTree(refDir);
+    const reference = await readIndexTree(refDir);
     const indexBytes = [...reference.values()].reduce((n, b) => n + b.length, 0);
     const totalCalls = warmup.log.chatCalls + warmup.log.embeddedValues;
     log(
