@@ -369,26 +369,10 @@ function toAnalysis(text: string, doc: Document, its: WinkIts): Analysis {
   }));
   bareForms(tokens);
 
-  const sentences: Sentence[] = [];
-  const pushSentence = (start: number, end: number): void => {
-    // Trim line-break tokens at both ends.
-    while (start <= end && tokens[start]?.type === 'tabCRLF') start++;
-    while (end >= start && tokens[end]?.type === 'tabCRLF') end--;
-    if (start > end) return;
-    const sentenceText = spanText(tokens, start, end);
-    if (sentenceText) sentences.push({ index: sentences.length, start, end, text: sentenceText });
-  };
-  for (const span of doc.sentences().out(its.span) as unknown as [number, number][]) {
-    let start = span[0];
-    for (let i = span[0]; i <= span[1]; i++) {
-      const token = tokens[i];
-      if (token?.type === 'tabCRLF' && /\n/.test(token.value)) {
-        pushSentence(start, i - 1);
-        start = i + 1;
-      }
-    }
-    pushSentence(start, span[1]);
-  }
+  const sentences: Sentence[] = lineSentences(
+    tokens,
+    doc.sentences().out(its.span) as unknown as [number, number][],
+  ).map((s, index) => ({ index, ...s }));
 
   const entitySpans = doc.entities().out(its.span) as unknown as [number, number][];
   const details = doc.entities().out(its.detail) as unknown as { value: string; type: string }[];
@@ -408,10 +392,41 @@ const MODALS = new Set(['will', 'would', 'can', 'could', 'shall', 'should', 'may
 const BARE_PAST = new Set(['found', 'ground', 'wound', 'fell', 'saw', 'lay']);
 
 /**
- * "What studio did X found?": after "do", "to" or a modal the verb is bare, so "found" is to found,
- * not a form of find (wink lemmatises it "find" everywhere).
+ * The sentences of `tokens` as `analyze` gives them: wink's sentence `spans` split at line breaks,
+ * line-break tokens trimmed at both ends, empty ones left out.
  */
-function bareForms(tokens: Token[]): void {
+export function lineSentences(
+  tokens: readonly Pick<Token, 'type' | 'value' | 'space'>[],
+  spans: readonly (readonly [number, number])[],
+): { start: number; end: number; text: string }[] {
+  const out: { start: number; end: number; text: string }[] = [];
+  const push = (start: number, end: number): void => {
+    while (start <= end && tokens[start]?.type === 'tabCRLF') start++;
+    while (end >= start && tokens[end]?.type === 'tabCRLF') end--;
+    if (start > end) return;
+    const text = spanText(tokens, start, end);
+    if (text) out.push({ start, end, text });
+  };
+  for (const [first, last] of spans) {
+    let start = first;
+    for (let i = first; i <= last; i++) {
+      const token = tokens[i];
+      if (token?.type === 'tabCRLF' && /\n/.test(token.value)) {
+        push(start, i - 1);
+        start = i + 1;
+      }
+    }
+    push(start, last);
+  }
+  return out;
+}
+
+/**
+ * "What studio did X found?": after "do", "to" or a modal the verb is bare, so "found" is to found,
+ * not a form of find (wink lemmatises it "find" everywhere). Every reading of wink's tokens applies
+ * it, so their lemmas agree.
+ */
+export function bareForms(tokens: Pick<Token, 'normal' | 'lemma' | 'pos' | 'type'>[]): void {
   for (let k = 1; k < tokens.length; k++) {
     const t = tokens[k]!;
     if (!BARE_PAST.has(t.normal) || t.lemma === t.normal) continue;

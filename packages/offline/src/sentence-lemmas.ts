@@ -3,7 +3,7 @@
  * give them, read with less work: what `assessCommunity` reads of a community text (a few
  * thousand characters, a new one on most calls).
  */
-import { createWinkReader, isContent, spanText } from './nlp.js';
+import { bareForms, createWinkReader, isContent, lineSentences } from './nlp.js';
 
 /** A sentence of a text and the lemmas of its content tokens. */
 export interface SentenceLemmas {
@@ -23,7 +23,15 @@ const reader = createWinkReader(['sbd', 'pos']);
 
 /** What {@link sentenceLemmas} copies out of wink's document: the token columns it reads, and wink's sentence spans. */
 interface Columns {
-  tokens: { value: string; type: string; space: string; stop: boolean; lemma: string }[];
+  tokens: {
+    value: string;
+    normal: string;
+    pos: string;
+    type: string;
+    space: string;
+    stop: boolean;
+    lemma: string;
+  }[];
   spans: [number, number][];
 }
 
@@ -37,6 +45,8 @@ export async function sentenceLemmas(text: string): Promise<SentenceLemmas[]> {
   const { tokens, spans } = await reader.read(text, (doc, its): Columns => {
     const all = doc.tokens();
     const values = all.out(its.value) as string[];
+    const normals = all.out(its.normal) as string[];
+    const tags = all.out(its.pos) as string[];
     const types = all.out(its.type) as string[];
     const spaces = all.out(its.precedingSpaces) as string[];
     const stops = all.out(its.stopWordFlag) as unknown as boolean[];
@@ -45,6 +55,8 @@ export async function sentenceLemmas(text: string): Promise<SentenceLemmas[]> {
       // The same defaults as `analyze` for a value wink leaves out.
       tokens: values.map((value, k) => ({
         value,
+        normal: (normals[k] ?? value).toLowerCase(),
+        pos: tags[k] ?? 'X',
         type: types[k] ?? 'word',
         space: spaces[k] ?? '',
         stop: stops[k] === true,
@@ -53,32 +65,14 @@ export async function sentenceLemmas(text: string): Promise<SentenceLemmas[]> {
       spans: doc.sentences().out(its.span) as unknown as [number, number][],
     };
   });
-  const out: SentenceLemmas[] = [];
-  // `analyze`'s sentences: wink's, split at line breaks, line-break tokens trimmed at both ends,
-  // empty ones left out.
-  const push = (start: number, end: number): void => {
-    while (start <= end && tokens[start]?.type === 'tabCRLF') start++;
-    while (end >= start && tokens[end]?.type === 'tabCRLF') end--;
-    if (start > end) return;
-    const sentence = spanText(tokens, start, end);
-    if (!sentence) return;
+  // The bare forms `analyze` reads ("did X found"), so the lemmas are its own.
+  bareForms(tokens);
+  return lineSentences(tokens, spans).map(({ start, end, text: sentence }) => {
     const lemmas: string[] = [];
     for (let i = start; i <= end; i++) {
       const token = tokens[i]!;
       if (isContent(token)) lemmas.push(token.lemma);
     }
-    out.push({ text: sentence, lemmas });
-  };
-  for (const [first, last] of spans) {
-    let start = first;
-    for (let i = first; i <= last; i++) {
-      const token = tokens[i];
-      if (token?.type === 'tabCRLF' && /\n/.test(token.value)) {
-        push(start, i - 1);
-        start = i + 1;
-      }
-    }
-    push(start, last);
-  }
-  return out;
+    return { text: sentence, lemmas };
+  });
 }

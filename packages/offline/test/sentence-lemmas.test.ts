@@ -25,6 +25,7 @@ const LINES = [
   'Ohio River Bridge\tcrosses at mile 3.6; its main span is 1,250 ft (381 m) long.',
   'She was born in Paris.He moved to Lyon in 1990.They married.',
   'ÅSA ÖBERG won gold at the 2004 Olympics in Athens, Greece.',
+  'Which studio did Aino Ketola found, and where did she want to found the next one?',
 ];
 
 const SEPARATORS = ['\n', '\n\n', ' ', '\r\n', '\n \n', '\n\n\n', '. ', ' \n'];
