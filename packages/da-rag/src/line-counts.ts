@@ -28,18 +28,20 @@ export interface LineCounts {
 export function countLines(index: DaRagIndex): LineCounts | undefined {
   const { tokenizer } = index.providers;
   if (!tokenizer.name) return undefined;
-  const chunks = new Uint32Array(2 * index.texts.length);
-  index.texts.forEach((text, i) => {
-    chunks[2 * i] = tokenizer.count(text);
-    chunks[2 * i + 1] = tokenizer.count(`${text}\n\n`);
-  });
-  const texts = memberTables(index).entityTexts;
-  const entities = new Uint32Array(2 * texts.length);
-  texts.forEach((text, i) => {
-    entities[2 * i] = tokenizer.count(text);
-    entities[2 * i + 1] = tokenizer.count(`${text}\n`);
-  });
-  return { tokenizer: tokenizer.name, chunks, entities };
+  // Two counts per text: alone, then followed by `separator`.
+  const pairs = (texts: readonly string[], separator: string): Uint32Array => {
+    const counts = new Uint32Array(2 * texts.length);
+    texts.forEach((text, i) => {
+      counts[2 * i] = tokenizer.count(text);
+      counts[2 * i + 1] = tokenizer.count(text + separator);
+    });
+    return counts;
+  };
+  return {
+    tokenizer: tokenizer.name,
+    chunks: pairs(index.texts, '\n\n'),
+    entities: pairs(memberTables(index).entityTexts, '\n'),
+  };
 }
 
 /** The line counts `index` holds for its tokenizer (loaded with it), or `undefined`. */
