@@ -239,4 +239,11 @@ export {
 } from './vector/flat.js';
 export { readIndexFile } from './vector/index-file.js';
 export { cosineSimilarity, dot, norm, normalize, squaredL2 } from './vector/math.js';
+export {
+  keptVectorRows,
+  readVectorCollection,
+  searchVectors,
+  vectorsOf,
+  writeVectorCollection,
+} from './vector-collections.js';
 export { exportsVectorGraph, loadVectorGraph, saveVectorGraph } from './vector-graph.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isStoredVectors, type StoredVectors } from '../src/index.js';
+import { isStoredVectors, type StoredVectors, storedSearchFilter, storedVectorRows } from '../src/index.js';
 import { Bm25Index, FlatIndex, searchEntryPoints, searchEntryPointsAsync } from '../src/kit.js';
 import { randomVectors } from '../src/test/index.js';
 
@@ -29,9 +29,14 @@ function stored(): StoredVectors & { asked: number[] } {
     exact: true,
     location: 'test://chunks',
     asked,
-    async search(query, k) {
+    async search(query, k, options) {
       asked.push(k);
-      return flat.search(query, k);
+      const { ids, exclude } = options ?? {};
+      const filter =
+        ids || exclude
+          ? (id: number) => (!ids || ids.includes(id)) && !(exclude ?? []).includes(id)
+          : undefined;
+      return flat.search(query, k, filter ? { filter } : {});
     },
     async all() {
       return vectors;
@@ -70,14 +75,37 @@ describe('searchEntryPointsAsync', () => {
     }
   });
 
-  it('passes in-process vectors through, filter included, and refuses a filter on stored ones', async () => {
-    const filter = (id: number) => id % 2 === 0;
-    expect(
-      await searchEntryPointsAsync({ mode: 'dense', query, queryVector, vectors: flat, k: 3, filter }),
-    ).toEqual(searchEntryPoints({ mode: 'dense', query, queryVector, vectors: flat, k: 3, filter }));
-    await expect(
-      searchEntryPointsAsync({ mode: 'dense', query, queryVector, vectors: stored(), k: 3, filter }),
-    ).rejects.toThrow(/a filter needs in-process vectors/);
+  it('passes in-process vectors through, filter included, and sends a filter to stored ones as ids', async () => {
+    for (const filter of [(id: number) => id % 2 === 0, (id: number) => id !== 1, (id: number) => id < 2]) {
+      for (const mode of ['dense', 'hybrid'] as const) {
+        const want = searchEntryPoints({ mode, query, queryVector, vectors: flat, lexical, k: 3, filter });
+        expect(
+          await searchEntryPointsAsync({ mode, query, queryVector, vectors: flat, lexical, k: 3, filter }),
+        ).toEqual(want);
+        expect(
+          await searchEntryPointsAsync({
+            mode,
+            query,
+            queryVector,
+            vectors: stored(),
+            lexical,
+            k: 3,
+            filter,
+          }),
+        ).toEqual(want);
+      }
+    }
     expect([isStoredVectors(flat), isStoredVectors(stored())]).toEqual([false, true]);
+  });
+
+  it('sends a filter as the shorter list of ids, and reads rows through get or all', async () => {
+    expect(storedSearchFilter(6, (id) => id !== 1)).toEqual({ exclude: [1] });
+    expect(storedSearchFilter(6, (id) => id < 2)).toEqual({ ids: [0, 1] });
+    expect(await storedVectorRows(stored(), [3, 0])).toEqual([vectors[3], vectors[0]]);
+    const withGet = {
+      ...stored(),
+      get: async (ids: readonly number[]) => ids.map(() => new Float32Array(8)),
+    };
+    expect(await storedVectorRows(withGet, [3])).toEqual([new Float32Array(8)]);
   });
 });

@@ -7,6 +7,7 @@ import {
   IndexFormatError,
   InvalidArgumentError,
   type Metric,
+  type StoredVectorSearchOptions,
   type StoredVectors,
   type VectorCollectionOptions,
   type VectorHit,
@@ -145,27 +146,44 @@ export class PgStoredVectors implements StoredVectors {
    * The `k` nearest ids to `query`, best first (equal scores by lower id). An exact collection is
    * scanned in the database, and its best candidates (k plus a margin, as pgvector computes in
    * single precision) are scored again by `FlatIndex`: the hits and scores of an in-process exact
-   * index. Otherwise the HNSW index ranks them, with pgvector's scores.
+   * index. Otherwise the HNSW index ranks them, with pgvector's scores. `options` restricts the
+   * ids searched (`WHERE id = ANY(…)`; on an HNSW collection pgvector filters what the index
+   * returns, so fewer than `k` hits may come back, as with any filtered approximate search).
    */
-  async search(query: ArrayLike<number>, k: number): Promise<VectorHit[]> {
+  async search(
+    query: ArrayLike<number>,
+    k: number,
+    options: StoredVectorSearchOptions = {},
+  ): Promise<VectorHit[]> {
     assertVector('PgStoredVectors.search', 'query', query, this.dimensions);
     assertK('PgStoredVectors.search', k);
-    if (k === 0) return [];
+    if (k === 0 || options.ids?.length === 0) return [];
     const op = OPS[this.metric];
+    const params: unknown[] = [vectorText(query)];
+    const where: string[] = [];
+    if (options.ids) {
+      params.push([...options.ids]);
+      where.push(`id = ANY($${params.length}::int[])`);
+    }
+    if (options.exclude && options.exclude.length > 0) {
+      params.push([...options.exclude]);
+      where.push(`NOT (id = ANY($${params.length}::int[]))`);
+    }
+    const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     if (this.exact) {
       const rows = await this.run<{ id: number; embedding: string }>(
-        `SELECT id, embedding::text AS embedding FROM ${this.table}
-         ORDER BY embedding ${op.operator} $1::vector, id LIMIT $2`,
-        [vectorText(query), k + Math.max(EXACT_MARGIN, k)],
+        `SELECT id, embedding::text AS embedding FROM ${this.table} ${filter}
+         ORDER BY embedding ${op.operator} $1::vector, id LIMIT $${params.length + 1}`,
+        [...params, k + Math.max(EXACT_MARGIN, k)],
       );
       const flat = new FlatIndex({ dimensions: this.dimensions, metric: this.metric, capacity: rows.length });
       for (const row of rows) flat.add(row.id, parseVector(row.embedding));
       return flat.search(query, k);
     }
     const rows = await this.run<{ id: number; distance: number }>(
-      `SELECT id, (embedding ${op.operator} $1::vector)::float8 AS distance FROM ${this.table}
-       ORDER BY embedding ${op.operator} $1::vector LIMIT $2`,
-      [vectorText(query), k],
+      `SELECT id, (embedding ${op.operator} $1::vector)::float8 AS distance FROM ${this.table} ${filter}
+       ORDER BY embedding ${op.operator} $1::vector LIMIT $${params.length + 1}`,
+      [...params, k],
     );
     return rows
       .map((row) => ({ id: row.id, score: op.score(Number(row.distance)) }))
@@ -178,6 +196,22 @@ export class PgStoredVectors implements StoredVectors {
       `SELECT id, embedding::text AS embedding FROM ${this.table} ORDER BY id`,
     );
     return rows.map((row) => parseVector(row.embedding));
+  }
+
+  /** The vectors of `ids`, in that order (`IndexFormatError` when one is not in the collection). */
+  async get(ids: readonly number[]): Promise<Float32Array[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.run<{ id: number; embedding: string }>(
+      `SELECT id, embedding::text AS embedding FROM ${this.table} WHERE id = ANY($1::int[])`,
+      [[...new Set(ids)]],
+    );
+    const byId = new Map(rows.map((row) => [row.id, parseVector(row.embedding)]));
+    return ids.map((id) => {
+      const found = byId.get(id);
+      if (!found)
+        throw new IndexFormatError(this.location, undefined, `${this.location} has no vector ${id}.`);
+      return found;
+    });
   }
 
   private async run<R>(sql: string, params: unknown[] = []): Promise<R[]> {

@@ -203,3 +203,37 @@ describe('an HNSW collection', () => {
     await store.close();
   });
 });
+
+describe('an exact collection', () => {
+  it('searches among the ids given or without the ids left out as FlatIndex with a filter, and gives rows by id', async () => {
+    const vectors = randomVectors(80, 12, 3);
+    const queries = randomVectors(5, 12, 4);
+    const store = postgresStore({ pool, index: freshIndex('filter'), vectors: true });
+    await store.writeVersion({ method: 'test', formatVersion: 1, params: {}, providers: {} }, async (out) => {
+      await out.vectorCollection!('points', vectors, { dimensions: 12, metric: 'cosine', exact: true });
+    });
+    const snapshot = await store.open();
+    const stored = await snapshot.vectorCollection!('points');
+    await snapshot.release();
+    const flat = new FlatIndex({ dimensions: 12 });
+    vectors.forEach((v, i) => {
+      flat.add(i, v);
+    });
+    const ids = [3, 9, 10, 41, 42, 77];
+    for (const q of queries) {
+      expect(await stored.search(q, 4, { ids })).toEqual(
+        flat.search(q, 4, { filter: (id) => ids.includes(id) }),
+      );
+      expect(await stored.search(q, 7, { exclude: ids })).toEqual(
+        flat.search(q, 7, { filter: (id) => !ids.includes(id) }),
+      );
+      expect(await stored.search(q, 4, { ids: [] })).toEqual([]);
+    }
+    const rows = await stored.get!([42, 3, 42]);
+    expect(rows.map((r) => Array.from(r))).toEqual(
+      [42, 3, 42].map((i) => Array.from(Float32Array.from(vectors[i]!))),
+    );
+    await expect(stored.get!([80])).rejects.toThrow(/has no vector 80/);
+    await store.close();
+  });
+});

@@ -53,11 +53,54 @@ export interface StoredVectors {
   readonly exact: boolean;
   /** Where the collection lives, for messages. */
   readonly location: string;
-  /** The `k` nearest ids to `query`, best first; scores as {@link VectorHit}. */
-  search(query: ArrayLike<number>, k: number): Promise<VectorHit[]>;
+  /**
+   * The `k` nearest ids to `query`, best first; scores as {@link VectorHit}. `options` restricts
+   * the ids searched (as {@link VectorSearchOptions.filter} does in process).
+   */
+  search(query: ArrayLike<number>, k: number, options?: StoredVectorSearchOptions): Promise<VectorHit[]>;
   /** Every vector, by id (for an update, which rebuilds from the kept vectors). */
   all(): Promise<Float32Array[]>;
+  /**
+   * The vectors of `ids`, in that order (for scoring a known set of ids without a search).
+   * Optional: {@link storedVectorRows} falls back to {@link all} when absent.
+   */
+  get?(ids: readonly number[]): Promise<Float32Array[]>;
 }
+
+/**
+ * Options of {@link StoredVectors.search}: the ids a search may return, given as the ids allowed
+ * (`ids`) or the ids left out (`exclude`), whichever is shorter to send; both may be given.
+ */
+export interface StoredVectorSearchOptions {
+  /** Return only these ids. */
+  ids?: readonly number[];
+  /** Never return these ids. */
+  exclude?: readonly number[];
+}
+
+/**
+ * {@link StoredVectorSearchOptions} equivalent to an in-process `filter` over ids 0 … size − 1: the
+ * allowed ids or the left-out ones, whichever list is shorter.
+ */
+export function storedSearchFilter(size: number, filter: (id: number) => boolean): StoredVectorSearchOptions {
+  const ids: number[] = [];
+  const exclude: number[] = [];
+  for (let id = 0; id < size; id++) (filter(id) ? ids : exclude).push(id);
+  return ids.length <= exclude.length ? { ids } : { exclude };
+}
+
+/** The vectors of `ids` of a stored collection, in that order (through `get`, else `all`). */
+export async function storedVectorRows(
+  vectors: StoredVectors,
+  ids: readonly number[],
+): Promise<Float32Array[]> {
+  if (vectors.get) return vectors.get(ids);
+  const all = await vectors.all();
+  return ids.map((id) => all[id]!);
+}
+
+/** Vectors searched at query time: an in-process {@link VectorIndex} or a {@link StoredVectors} collection. */
+export type SearchableVectors = VectorIndex | StoredVectors;
 
 /** Whether `vectors` is a {@link StoredVectors} (searched where it is stored) rather than an in-process {@link VectorIndex}. */
 export function isStoredVectors(vectors: VectorIndex | StoredVectors): vectors is StoredVectors {

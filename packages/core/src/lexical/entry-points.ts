@@ -2,6 +2,7 @@
 import {
   isStoredVectors,
   type StoredVectors,
+  storedSearchFilter,
   type VectorHit,
   type VectorIndex,
 } from '../contracts/vector.js';
@@ -60,21 +61,24 @@ export function searchEntryPoints(q: EntryPointQuery): VectorHit[] {
 /**
  * {@link searchEntryPoints} over vectors that may be stored outside the process
  * ({@link StoredVectors}, searched where they live); the same hits as an exact in-process index
- * when the collection is exact. A `filter` needs in-process vectors.
+ * when the collection is exact. A `filter` on stored vectors is sent as the ids it keeps (or
+ * leaves out, whichever list is shorter; see `storedSearchFilter`).
  */
 export async function searchEntryPointsAsync(
   q: Omit<EntryPointQuery, 'vectors'> & { vectors?: VectorIndex | StoredVectors },
 ): Promise<VectorHit[]> {
   const { vectors } = q;
   if (vectors === undefined || !isStoredVectors(vectors)) return searchEntryPoints({ ...q, vectors });
-  if (q.filter) throw new TypeError('searchEntryPoints: a filter needs in-process vectors, not stored ones.');
   const dense =
     q.mode === 'lexical'
       ? []
       : await (() => {
           if (!q.queryVector)
             throw new TypeError(`searchEntryPoints: mode '${q.mode}' needs a query vector.`);
-          return vectors.search(q.queryVector, denseDepth(q));
+          const depth = denseDepth(q);
+          return q.filter
+            ? vectors.search(q.queryVector, depth, storedSearchFilter(vectors.size, q.filter))
+            : vectors.search(q.queryVector, depth);
         })();
   return entryPoints(q, () => dense);
 }

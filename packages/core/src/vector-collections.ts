@@ -1,0 +1,100 @@
+/**
+ * A method's vectors kept as a collection of its store (`postgresStore({ vectors: true })`) and
+ * searched there, or in the process as a {@link VectorIndex}: the save, load, search and update
+ * steps every method takes the same way (see `IndexWriter.vectorCollection`).
+ */
+import { StateError } from './contracts/errors.js';
+import {
+  isStoredVectors,
+  type SearchableVectors,
+  type StoredVectors,
+  storedSearchFilter,
+  storedVectorRows,
+  type VectorHit,
+  type VectorSearchOptions,
+} from './contracts/vector.js';
+import type { IndexWriter, OpenedIndex } from './method-index.js';
+
+/**
+ * Store `vectors` (ids = positions) as collection `name` when `out` keeps collections: `rows` are
+ * its vectors (when absent, a stored collection gives them); searched exactly when the index is
+ * exact (`flat`, or an exact collection). Resolves to whether it was stored so: when not, the
+ * caller writes its artifacts as before.
+ * @throws StateError when `vectors` are stored elsewhere and `out` keeps no collections (`owner`
+ * names the method's save in the message).
+ */
+export async function writeVectorCollection(
+  out: IndexWriter,
+  owner: string,
+  name: string,
+  vectors: SearchableVectors,
+  rows: readonly ArrayLike<number>[] | undefined,
+): Promise<boolean> {
+  const stored = isStoredVectors(vectors);
+  if (out.vectorCollection) {
+    const kept = rows ?? (stored ? await vectors.all() : undefined);
+    if (kept) {
+      const exact = stored ? vectors.exact : vectors.kind === 'flat';
+      await out.vectorCollection(name, kept, { metric: vectors.metric, exact });
+      return true;
+    }
+  }
+  if (stored) {
+    throw new StateError(
+      `${owner} save: the vectors of this index are stored in ${vectors.location} and ${out.location} keeps no vector collections; save it to a store that does, or rebuild it.`,
+    );
+  }
+  return false;
+}
+
+/** Collection `name` of `opened` (checked to hold `count` vectors), or `undefined` when it has none of that name. */
+export async function readVectorCollection(
+  opened: Pick<OpenedIndex<unknown, unknown>, 'collections' | 'vectorCollection'>,
+  name: string,
+  count: number,
+): Promise<StoredVectors | undefined> {
+  return opened.collections.includes(name) ? opened.vectorCollection(name, count) : undefined;
+}
+
+/**
+ * The `k` nearest ids to `query` in `vectors`, in the process or where they are stored (a `filter`
+ * is sent as ids, see `storedSearchFilter`; `ef` applies in the process only).
+ */
+export async function searchVectors(
+  vectors: SearchableVectors,
+  query: ArrayLike<number>,
+  k: number,
+  options: VectorSearchOptions = {},
+): Promise<VectorHit[]> {
+  if (!isStoredVectors(vectors)) return vectors.search(query, k, options);
+  return options.filter
+    ? vectors.search(query, k, storedSearchFilter(vectors.size, options.filter))
+    : vectors.search(query, k);
+}
+
+/**
+ * The vectors of `ids` in `vectors`: from `rows` (the vectors the index keeps in memory, by id)
+ * when given, else read from the stored collection.
+ * @throws StateError when neither can give them (an in-process index keeps no rows).
+ */
+export async function vectorsOf(
+  vectors: SearchableVectors,
+  rows: readonly Float32Array[] | undefined,
+  ids: readonly number[],
+): Promise<Float32Array[]> {
+  if (rows) return ids.map((id) => rows[id]!);
+  if (isStoredVectors(vectors)) return storedVectorRows(vectors, ids);
+  throw new StateError('vectorsOf: an in-process vector index gives no vectors back; pass its rows.');
+}
+
+/**
+ * Every vector of an index for an update: the rows it keeps, else those of its stored collection;
+ * `undefined` when it has neither (an index that cannot be updated, only rebuilt).
+ */
+export async function keptVectorRows(
+  vectors: SearchableVectors | undefined,
+  rows: Float32Array[] | undefined,
+): Promise<Float32Array[] | undefined> {
+  if (rows) return rows;
+  return vectors && isStoredVectors(vectors) ? vectors.all() : undefined;
+}
