@@ -19,16 +19,20 @@ import {
   readEntityGraph,
   readEntityIndexKept,
   readHomes,
+  readVectorCollection,
   type Schema,
   v,
   writeEntityIndexFiles,
   writeMethodIndex,
+  writeVectorCollection,
 } from '@grag/core/kit';
 import { queryViews } from './build.js';
 import { resolveBridgeRagOptions } from './options.js';
 import type { BridgeRagIndex, BridgeRagStats } from './types.js';
 
 const CHUNKS_FILE = 'chunks.json';
+/** The vector collection of the chunk embeddings, in a store that keeps collections. */
+const CHUNK_COLLECTION = 'chunks';
 
 const count = v.int({ min: 0 });
 const statsSchema: Schema<BridgeRagStats & { entityExtractor: string }> = v.object({
@@ -55,12 +59,22 @@ export async function saveBridgeRag(
 ): Promise<void> {
   await writeMethodIndex(target, entityIndexHeader(index, format), async (out) => {
     await out.json(CHUNKS_FILE, { chunks: index.chunks, texts: index.texts }, { compress: true });
+    const { vectors, kept } = index;
+    // A store that keeps collections keeps the chunk vectors once, as the collection searched.
+    const collected = await writeVectorCollection(
+      out,
+      format.method,
+      CHUNK_COLLECTION,
+      vectors,
+      kept.embeddings,
+    );
     await writeEntityIndexFiles(out, {
       graph: index.graph,
       homes: index.homes,
-      kept: index.kept,
-      vectors: index.vectors,
+      kept,
+      vectors,
       dimensions: index.providers.embedder.dimensions,
+      collected,
     });
   });
 }
@@ -90,8 +104,10 @@ export async function loadBridgeRag(
     (found) => `indexes ${found} chunks, but the index has ${chunks.length}`,
   );
   const homes = await readHomes(opened, FILES.links, chunks.length);
-  const kept = await readEntityIndexKept(opened, chunks.length, chunks.length);
-  const vectors = await opened.vectorIndex(FILES.vectors, chunks.length, () => kept.embeddings);
+  const stored = await readVectorCollection(opened, CHUNK_COLLECTION, chunks.length);
+  const kept = await readEntityIndexKept(opened, chunks.length, chunks.length, stored !== undefined);
+  const vectors =
+    stored ?? (await opened.vectorIndex(FILES.vectors, chunks.length, () => kept.embeddings ?? []));
   return {
     providers: opened.providers,
     options: opened.params,

@@ -13,7 +13,7 @@ import {
   throwIfAborted,
 } from '@grag/core';
 import { linkQueryEntities, placeBridges } from '@grag/core/graph';
-import { packContext, provenanceOf, residualSearch, searchEntryPoints } from '@grag/core/kit';
+import { packContext, provenanceOf, residualSearch, searchEntryPointsAsync } from '@grag/core/kit';
 import { type BridgeRagRetrieveOptions, resolveBridgeRagQuery } from './options.js';
 import type { BridgeRagIndex } from './types.js';
 
@@ -40,7 +40,7 @@ export async function retrieveBridgeRag(
     queryVector = (await embedAll(providers.embedder, [query], { abortSignal: options.signal }))[0]!;
   }
   const search = (k: number) =>
-    searchEntryPoints({
+    searchEntryPointsAsync({
       mode: o.entryPoints,
       query,
       queryVector,
@@ -49,7 +49,7 @@ export async function retrieveBridgeRag(
       k: Math.min(k, chunks.length),
       ...(o.entryEf > 0 ? { ef: o.entryEf } : {}),
     });
-  const entry = search(2 * o.topK);
+  const entry = await search(2 * o.topK);
   const searched = performance.now();
   const { ranking, bridges } = await placeBridges({
     graph,

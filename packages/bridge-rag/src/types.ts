@@ -1,4 +1,4 @@
-import type { Chunk, VectorIndex } from '@grag/core';
+import type { Chunk, SearchableVectors } from '@grag/core';
 import type { EntityExtractor, EntityGraph, EntityVocabulary } from '@grag/core/graph';
 import type { Bm25Index, EntityIndexKept, IndexProviders } from '@grag/core/kit';
 import type { BridgeRagOptions } from './options.js';
@@ -15,8 +15,11 @@ export interface BridgeRagIndex {
   chunks: Chunk[];
   /** What each chunk is searched and shown by: its text, with its document's title first on a first chunk. */
   texts: string[];
-  /** Every chunk text embedded; vector id = chunk position. */
-  vectors: VectorIndex;
+  /**
+   * Every chunk text embedded; vector id = chunk position. In the process, or a collection searched
+   * where it is stored (an index loaded from `postgresStore({ vectors: true })`).
+   */
+  vectors: SearchableVectors;
   /** BM25 over `texts` (ids = chunk positions): entry points, residual queries. Rebuilt on load. */
   lexical: Bm25Index;
   /** Entities and their co-occurrence edges, with the entity↔chunk indexes. */

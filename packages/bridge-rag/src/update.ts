@@ -16,6 +16,7 @@ import {
   chunkCorpus,
   entitiesStage,
   keptFitNote,
+  keptVectorRows,
   prepareUpdate,
   refitForFullUpdate,
   refitStage,
@@ -34,7 +35,11 @@ export async function updateBridgeRag(
   name: string,
 ): Promise<IndexUpdate<BridgeRagIndex>> {
   const update = await prepareUpdate(name, change, baseCtx, options, {
-    kept: async () => index.kept,
+    // Indexes whose vectors are a stored collection keep no embeddings beside it: read them there.
+    kept: async () => {
+      const embeddings = await keptVectorRows(index.vectors, index.kept.embeddings);
+      return embeddings ? { ...index.kept, embeddings } : undefined;
+    },
     refusal: {
       lacks: "each chunk's entities and embedding",
       cost: 'reading and embedding every chunk again',

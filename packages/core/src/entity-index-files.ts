@@ -8,7 +8,7 @@
 import { IndexFormatError } from './contracts/errors.js';
 import type { BuildContext } from './contracts/method.js';
 import type { IndexStore } from './contracts/store.js';
-import type { VectorIndex } from './contracts/vector.js';
+import { isStoredVectors, type SearchableVectors } from './contracts/vector.js';
 import type { EntityIndexKept } from './entity-index.js';
 import { EntityGraph } from './graph/entity-graph.js';
 import {
@@ -85,7 +85,9 @@ export async function openEntityIndex<P, S extends object>(
 /**
  * Write the artifacts every entity index has: the entity graph; with `homes`, each chunk's title
  * entity; with `kept`, the kept state, its embeddings as vector rows and the vector index (saved
- * only when the factory cannot build it again from them); without, the vector index alone.
+ * only when the factory cannot build it again from them); without, the vector index alone. With
+ * `collected` (the caller stored the vectors as a collection of the store, see
+ * `writeVectorCollection`), neither the embeddings nor the vector index: the collection is both.
  */
 export async function writeEntityIndexFiles(
   out: IndexWriter,
@@ -93,34 +95,47 @@ export async function writeEntityIndexFiles(
     graph: EntityGraph;
     homes: readonly (string | undefined)[] | undefined;
     kept: EntityIndexKept | undefined;
-    vectors: VectorIndex;
+    vectors: SearchableVectors;
     /** The embedder's dimensions (the rows' length). */
     dimensions: number;
+    /** The vectors were stored as a collection. @default false */
+    collected?: boolean;
   },
 ): Promise<void> {
   await out.json(ENTITY_INDEX_FILES.graph, parts.graph.toJSON(), GZIP);
   if (parts.homes)
     await out.json(ENTITY_INDEX_FILES.links, { homes: parts.homes.map((h) => h ?? null) }, GZIP);
+  const { vectors } = parts;
+  if (!parts.collected && isStoredVectors(vectors)) {
+    throw new TypeError(
+      'writeEntityIndexFiles: stored vectors are written as a collection (collected: true).',
+    );
+  }
   if (parts.kept) {
     const { embeddings, ...kept } = parts.kept;
     await out.json(ENTITY_INDEX_FILES.kept, kept, GZIP);
+    if (parts.collected || isStoredVectors(vectors)) return;
+    if (!embeddings) throw new TypeError('writeEntityIndexFiles: kept embeddings are missing.');
     await out.vectorRows(ENTITY_INDEX_FILES.embeddings, embeddings, parts.dimensions);
-    await out.vectorIndex(ENTITY_INDEX_FILES.vectors, parts.vectors);
-  } else {
-    await out.vectors(ENTITY_INDEX_FILES.vectors, parts.vectors);
+    await out.vectorIndex(ENTITY_INDEX_FILES.vectors, vectors);
+  } else if (!parts.collected && !isStoredVectors(vectors)) {
+    await out.vectors(ENTITY_INDEX_FILES.vectors, vectors);
   }
 }
 
 /**
  * The kept state of an entity index ({@link readEntityKept}, `chunks` chunks) with its `count`
- * embeddings, as {@link writeEntityIndexFiles} wrote them.
+ * embeddings, as {@link writeEntityIndexFiles} wrote them; without them when `collected` (the
+ * store keeps them as a collection: an update reads them there).
  */
 export async function readEntityIndexKept(
   opened: Pick<OpenedIndex<unknown, unknown>, 'json' | 'check' | 'vectorRows'>,
   chunks: number,
   count: number,
+  collected = false,
 ): Promise<EntityIndexKept> {
   const kept = await readEntityKept(opened, ENTITY_INDEX_FILES.kept, chunks);
+  if (collected) return kept;
   const embeddings = await opened.vectorRows(ENTITY_INDEX_FILES.embeddings, count);
   return { ...kept, embeddings };
 }

@@ -16,8 +16,11 @@ export interface EntityIndexKept {
   titles: Record<string, string>;
   /** Per chunk, per sentence: the entities as the extractor returned them. */
   extracted: string[][][];
-  /** Per embedded item (chunk or tree node): its embedding, as the embedder returned it. */
-  embeddings: Float32Array[];
+  /**
+   * Per embedded item (chunk or tree node): its embedding, as the embedder returned it. Absent when
+   * the index's vectors are a collection of its store (read them with `StoredVectors.all`).
+   */
+  embeddings?: Float32Array[];
 }
 
 /**

@@ -21,10 +21,12 @@ import {
   readEntityIndexKept,
   readEntityKept,
   readHomes,
+  readVectorCollection,
   type Schema,
   v,
   writeEntityIndexFiles,
   writeMethodIndex,
+  writeVectorCollection,
 } from '@grag/core/kit';
 import { validateSummaryTree } from '@grag/summary-tree';
 import { queryViews } from './build.js';
@@ -32,6 +34,8 @@ import { resolveE2GraphRagOptions, savedParams } from './options.js';
 import type { E2GraphRagIndex, E2GraphRagKept, E2GraphRagStats } from './types.js';
 
 const TREE_FILE = 'tree.json';
+/** The vector collection of the tree nodes' embeddings, in a store that keeps collections. */
+const NODE_COLLECTION = 'nodes';
 /** Format 1's float32 rows of the embeddings (format 2: core's vector rows, `embeddings.rows`). */
 const EMBEDDINGS_V1_FILE = 'embeddings.f32';
 
@@ -59,13 +63,23 @@ export async function saveE2GraphRag(
     // The layout `@grag/summary-tree`'s saveSummaryTree writes, read back by validateSummaryTree.
     await out.json(TREE_FILE, index.tree, { compress: true });
     // With kept embeddings the vectors are stored once (`embeddings.rows`): the vector index is
-    // saved only when the factory cannot rebuild it from them (not exact).
+    // saved only when the factory cannot rebuild it from them (not exact). A store that keeps
+    // collections keeps them once as the collection searched instead.
+    const { vectors, kept } = index;
+    const collected = await writeVectorCollection(
+      out,
+      format.method,
+      NODE_COLLECTION,
+      vectors,
+      kept?.embeddings,
+    );
     await writeEntityIndexFiles(out, {
       graph: index.graph,
       homes: index.homes.length > 0 ? index.homes : undefined,
-      kept: index.kept,
-      vectors: index.vectors,
+      kept,
+      vectors,
       dimensions: index.providers.embedder.dimensions,
+      collected,
     });
   });
 }
@@ -97,10 +111,15 @@ export async function loadE2GraphRag(
     (found) => `index ${found} chunks, but the summary tree has ${leaves} leaves`,
   );
   const homes = options.entityLinking ? await readHomes(opened, FILES.links, graph.chunkCount) : [];
-  const kept = await loadKept(opened, tree.nodes.length, graph.chunkCount);
-  const vectors = kept
-    ? await opened.vectorIndex(FILES.vectors, tree.nodes.length, () => kept.embeddings)
-    : await opened.vectors(FILES.vectors, tree.nodes.length);
+  const stored = await readVectorCollection(opened, NODE_COLLECTION, tree.nodes.length);
+  const kept = stored
+    ? await readEntityIndexKept(opened, graph.chunkCount, tree.nodes.length, true)
+    : await loadKept(opened, tree.nodes.length, graph.chunkCount);
+  const vectors =
+    stored ??
+    (kept?.embeddings
+      ? await opened.vectorIndex(FILES.vectors, tree.nodes.length, () => kept.embeddings ?? [])
+      : await opened.vectors(FILES.vectors, tree.nodes.length));
   return {
     providers: opened.providers,
     options,

@@ -12,7 +12,7 @@ import {
   type VectorHit,
 } from '@grag/core';
 import { type Bridge, linkQueryEntities, placeBridges } from '@grag/core/graph';
-import { Bm25Index, packContext, residualSearch, searchEntryPoints } from '@grag/core/kit';
+import { Bm25Index, packContext, residualSearch, searchEntryPointsAsync } from '@grag/core/kit';
 import type { CollapsedTreeHit } from '@grag/summary-tree';
 import { adaptiveRetrieve } from './adaptive.js';
 import { type LabelledItems, paperItems, rankedItems, renderLabelled } from './items.js';
@@ -62,7 +62,7 @@ export async function retrieveE2GraphRag(
     if (o.entryPoints !== 'lexical') {
       queryVector ??= (await embedAll(providers.embedder, [query], { abortSignal: options.signal }))[0]!;
     }
-    const hits = searchEntryPoints({
+    const hits = await searchEntryPointsAsync({
       mode: o.entryPoints,
       query,
       queryVector,

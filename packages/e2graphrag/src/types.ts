@@ -1,4 +1,4 @@
-import type { VectorIndex } from '@grag/core';
+import type { SearchableVectors } from '@grag/core';
 import type { EntityExtractor, EntityGraph, EntityVocabulary } from '@grag/core/graph';
 import type { Bm25Index, EntityIndexKept, IndexProviders } from '@grag/core/kit';
 import type { SummaryTree } from '@grag/summary-tree';
@@ -11,8 +11,11 @@ export interface E2GraphRagIndex {
   options: E2GraphRagOptions;
   /** Leaves are the chunks, in document order; leaf i is chunk i of the entity graph. */
   tree: SummaryTree;
-  /** Every tree node embedded; vector id = node index. */
-  vectors: VectorIndex;
+  /**
+   * Every tree node embedded; vector id = node index. In the process, or a collection searched where
+   * it is stored (an index loaded from `postgresStore({ vectors: true })`).
+   */
+  vectors: SearchableVectors;
   graph: EntityGraph;
   extractor: EntityExtractor;
   stats: E2GraphRagStats;

@@ -16,6 +16,7 @@ import {
   type BuildRuntime,
   entitiesStage,
   keptFitNote,
+  keptVectorRows,
   prepareUpdate,
   startBuild,
   titleRecord,
@@ -62,7 +63,12 @@ export async function updateE2GraphRag(
   name: string,
 ): Promise<IndexUpdate<E2GraphRagIndex>> {
   const { ctx, kept, plan, report } = await prepareUpdate(name, change, baseCtx, options, {
-    kept: () => index.kept,
+    // An index whose vectors are a stored collection keeps no embeddings beside it: read them there.
+    kept: async () => {
+      if (!index.kept) return undefined;
+      const embeddings = await keptVectorRows(index.vectors, index.kept.embeddings);
+      return embeddings ? { ...index.kept, embeddings } : undefined;
+    },
     refusal: {
       lacks: "each chunk's entities and each tree node's embedding",
       cost: 'summarizing and embedding everything again',
@@ -179,7 +185,7 @@ async function embedTree(
   input: {
     refit: FittableEmbedder | undefined;
     old: SummaryTree;
-    kept: E2GraphRagKept;
+    kept: E2GraphRagKept & { embeddings: Float32Array[] };
     tree: SummaryTree;
     origin: readonly number[];
   },

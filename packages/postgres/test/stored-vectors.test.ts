@@ -1,0 +1,57 @@
+/**
+ * Every method that searches vectors at query time keeps them in pgvector with
+ * `postgresStore({ vectors: true })` and gives the results of its in-memory flat index (see
+ * `checkStoredVectors`), on PGlite over the wire.
+ */
+
+import { createBridgeRag } from '@grag/bridge-rag';
+import { isStoredVectors } from '@grag/core';
+import { createBuildContext, flatIndexFactory } from '@grag/core/kit';
+import { createScriptedEmbedder } from '@grag/core/test';
+import { e2GraphRag } from '@grag/e2graphrag';
+import { createOfflineProviders } from '@grag/offline';
+import type pg from 'pg';
+import { describe, it } from 'vitest';
+import { useServedPglite } from './pglite.js';
+import { checkStoredVectors } from './stored-vectors.js';
+
+let pool: pg.Pool;
+useServedPglite(2, (p) => {
+  pool = p;
+});
+
+/** Offline providers with a scripted embedder (so vectors differ by text) and the flat index. */
+const offline = () =>
+  createBuildContext({
+    ...createOfflineProviders(),
+    embedder: createScriptedEmbedder({ dimensions: 48 }),
+    vectorIndex: flatIndexFactory,
+  });
+
+describe('vectors in pgvector give the results of the flat index in memory', () => {
+  it('bridge-rag: the chunk vectors', { timeout: 120_000 }, async () => {
+    await checkStoredVectors(pool, {
+      method: createBridgeRag(),
+      makeContext: offline,
+      buildOptions: { chunking: 'document', bridgeSeeds: 2 },
+      collections: ['chunks'],
+      absent: ['embeddings.rows', 'vectors.bin'],
+      stored: (index) => isStoredVectors(index.vectors),
+    });
+  });
+
+  for (const preset of ['paper', 'offline'] as const) {
+    it(`e2graphrag (${preset}): the tree node vectors, leaf searches filtered in the database`, {
+      timeout: 120_000,
+    }, async () => {
+      await checkStoredVectors(pool, {
+        method: e2GraphRag,
+        makeContext: offline,
+        buildOptions: { chunkSize: 30, overlap: 5, preset },
+        collections: ['nodes'],
+        absent: ['embeddings.rows', 'vectors.bin'],
+        stored: (index) => isStoredVectors(index.vectors),
+      });
+    });
+  }
+});
