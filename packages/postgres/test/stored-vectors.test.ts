@@ -10,6 +10,7 @@ import { createBuildContext, flatIndexFactory } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { e2GraphRag } from '@grag/e2graphrag';
 import { createOfflineProviders } from '@grag/offline';
+import { sgRag } from '@grag/sg-rag';
 import type pg from 'pg';
 import { describe, it } from 'vitest';
 import { useServedPglite } from './pglite.js';
@@ -54,4 +55,15 @@ describe('vectors in pgvector give the results of the flat index in memory', () 
       });
     });
   }
+
+  it('sg-rag: the node label vectors (entity normalization)', { timeout: 120_000 }, async () => {
+    await checkStoredVectors(pool, {
+      method: sgRag,
+      makeContext: offline,
+      buildOptions: { chunkSize: 60, overlap: 5, pathLength: 2 },
+      collections: ['labels'],
+      absent: ['labels.rows', 'labels.bin'],
+      stored: (index) => isStoredVectors(index.labelVectors),
+    });
+  });
 });

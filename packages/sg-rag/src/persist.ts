@@ -1,14 +1,16 @@
-import type { BuildContext, IndexStore } from '@grag/core';
+import { type BuildContext, type IndexStore, isStoredVectors } from '@grag/core';
 import {
   compress,
   encodeArrays,
   type MethodIndexFormat,
   openMethodIndex,
+  readVectorCollection,
   type Schema,
   shapeIssue,
   sourceLocationSchema,
   v,
   writeMethodIndex,
+  writeVectorCollection,
 } from '@grag/core/kit';
 import { type DominanceEmbedder, loadDominanceEmbedder } from '@grag/dominance-gnn';
 import { RStarTree } from '@grag/rstar-index';
@@ -25,6 +27,8 @@ const PATHS_FILE = 'paths.bin';
 const TREE_FILE = 'tree.bin';
 const DOMINANCE_FILE = 'dominance.json';
 const LABELS_FILE = 'labels.bin';
+/** The vector collection of the label embeddings, in a store that keeps collections. */
+const LABEL_COLLECTION = 'labels';
 
 /** The serialized kind each named embedder choice must have (`'custom'`: any). */
 const KIND_OF: Record<string, string | undefined> = {
@@ -104,11 +108,21 @@ export async function saveSgRagIndex(
       );
       await out.bytes(TREE_FILE, tree.save());
       await out.json(DOMINANCE_FILE, embedder.toJSON());
-      await saveUpdateState(out, index);
+      // A store that keeps collections keeps the label vectors once, as the collection searched.
+      const { labelVectors } = index;
+      const collected = await writeVectorCollection(
+        out,
+        format.method,
+        LABEL_COLLECTION,
+        labelVectors,
+        index.kept?.labelEmbeddings,
+      );
+      await saveUpdateState(out, index, collected);
+      if (collected || isStoredVectors(labelVectors)) return;
       // With update state the label embeddings are stored once (`labels.rows`): the vector index
       // is saved only when the factory cannot rebuild it from them (not exact).
-      if (index.kept) await out.vectorIndex(LABELS_FILE, index.labelVectors);
-      else await out.vectors(LABELS_FILE, index.labelVectors);
+      if (index.kept) await out.vectorIndex(LABELS_FILE, labelVectors);
+      else await out.vectors(LABELS_FILE, labelVectors);
     },
   );
 }
@@ -200,10 +214,13 @@ export async function loadSgRagIndex(
     );
   }
   // Indexes saved before updates existed (and triple indexes) have no update state: they load, but only rebuild.
-  const kept = await loadUpdateState(opened, { graph });
-  const labelVectors = kept
-    ? await opened.vectorIndex(LABELS_FILE, n, () => kept.labelEmbeddings)
-    : await opened.vectors(LABELS_FILE, n);
+  const stored = await readVectorCollection(opened, LABEL_COLLECTION, n);
+  const kept = await loadUpdateState(opened, { graph }, stored !== undefined);
+  const labelVectors =
+    stored ??
+    (kept?.labelEmbeddings
+      ? await opened.vectorIndex(LABELS_FILE, n, () => kept.labelEmbeddings ?? [])
+      : await opened.vectors(LABELS_FILE, n));
   return {
     providers: opened.providers,
     options,

@@ -6,7 +6,7 @@ import {
   type Retrieval,
   type RetrievedItem,
 } from '@grag/core';
-import { cosineSimilarity, packContext, withLocations } from '@grag/core/kit';
+import { cosineSimilarity, packContext, searchVectors, withLocations } from '@grag/core/kit';
 import { edgeSentences, type SgEdge } from './kg.js';
 import { matchQueryGraph } from './match.js';
 import { coverageAnswers, gatherEdges } from './neighbourhood.js';
@@ -68,7 +68,7 @@ async function normalize(
       continue;
     }
     const vector = vectors[v++]!;
-    const hit = index.labelVectors.search(vector, 1)[0];
+    const hit = (await searchVectors(index.labelVectors, vector, 1))[0];
     const exactNode = exactFirst ? index.exactLabels.get(n.label.trim().toLowerCase()) : undefined;
     const node = exactNode ?? hit?.id;
     if (node === undefined) {

@@ -1,4 +1,4 @@
-import type { ExtractedEntity, ExtractedRelation, SourceLocation, VectorIndex } from '@grag/core';
+import type { ExtractedEntity, ExtractedRelation, SearchableVectors, SourceLocation } from '@grag/core';
 import type { IndexProviders } from '@grag/core/kit';
 import type { Adjacency, SgGraph } from './kg.js';
 import type { SgRagIndexOptions } from './options.js';
@@ -30,8 +30,11 @@ export interface SgRagUpdateState {
   documents: string[];
   /** Every chunk with its extraction, in corpus order (the order the graph was merged in). */
   chunks: KeptChunk[];
-  /** The label embedding of every graph node, in node order (the vectors of `labelVectors`). */
-  labelEmbeddings: Float32Array[];
+  /**
+   * The label embedding of every graph node, in node order (the vectors of `labelVectors`). Absent
+   * when `labelVectors` is a collection of the store (an update reads them there).
+   */
+  labelEmbeddings?: Float32Array[];
 }
 
 /** A built (or loaded) SG-RAG index. */
@@ -43,8 +46,11 @@ export interface SgRagIndex {
   adjacency: Adjacency;
   /** Trimmed, lower-cased node label → first node with it (exact entity normalization). */
   exactLabels: Map<string, number>;
-  /** Label embeddings o_0(v) of every node, for entity normalization. */
-  labelVectors: VectorIndex;
+  /**
+   * Label embeddings o_0(v) of every node, for entity normalization: in the process, or a collection
+   * searched where it is stored (an index loaded from `postgresStore({ vectors: true })`).
+   */
+  labelVectors: SearchableVectors;
   /** The path index I_l (Eq. 4). */
   paths: PathIndexView;
   stats: Record<string, number>;

@@ -51,13 +51,18 @@ const updateSchema = v.object({
   ),
 });
 
-/** Write `index.kept` (nothing for an index without it). */
-export async function saveUpdateState(out: IndexWriter, index: SgRagIndex): Promise<void> {
+/**
+ * Write `index.kept` (nothing for an index without it); its label embeddings only when they are
+ * not `collected` (stored as the store's vector collection, which an update reads instead).
+ */
+export async function saveUpdateState(out: IndexWriter, index: SgRagIndex, collected = false): Promise<void> {
   const { kept } = index;
   if (!kept) return;
   const stored = storedUpdate(kept.documents, kept.chunks);
   await out.json(UPDATE_FILE, stored.json, { compress: true });
   await out.bytes(UPDATE_ARRAYS_FILE, compress(encodeArrays(stored.arrays)));
+  if (collected) return;
+  if (!kept.labelEmbeddings) throw new TypeError('saveUpdateState: the label embeddings are missing.');
   await out.vectorRows(LABEL_ROWS_FILE, kept.labelEmbeddings, index.providers.embedder.dimensions);
 }
 
@@ -69,6 +74,7 @@ export async function saveUpdateState(out: IndexWriter, index: SgRagIndex): Prom
 export async function loadUpdateState(
   opened: OpenedIndex<unknown, unknown>,
   index: Pick<SgRagIndex, 'graph'>,
+  collected = false,
 ): Promise<SgRagUpdateState | undefined> {
   if (!opened.names.includes(UPDATE_FILE)) return undefined;
   let documents: string[];
@@ -112,6 +118,7 @@ export async function loadUpdateState(
       },
     }));
   }
+  if (collected) return { documents, chunks };
   const n = index.graph.ids.length;
   const labelEmbeddings = opened.names.includes(LABEL_ROWS_FILE)
     ? await opened.vectorRows(LABEL_ROWS_FILE, n)

@@ -15,6 +15,7 @@ import {
 import {
   chunkDocuments,
   keptFitNote,
+  keptVectorRows,
   prepareUpdate,
   refitForFullUpdate,
   refitStage,
@@ -83,7 +84,12 @@ export async function updateSgRagIndex(
   name: string,
 ): Promise<IndexUpdate<SgRagIndex>> {
   const { ctx, caller, kept, plan, report } = await prepareUpdate(name, change, baseCtx, options, {
-    kept: (caller) => updateState(caller, index),
+    kept: async (caller) => {
+      const state = updateState(caller, index);
+      // An index whose label vectors are a stored collection keeps no embeddings beside it.
+      const labelEmbeddings = state && (await keptVectorRows(index.labelVectors, state.labelEmbeddings));
+      return state && labelEmbeddings ? { ...state, labelEmbeddings } : undefined;
+    },
     refusal: {
       lacks: "each chunk's extraction and label embeddings",
       cost: 'extracting every chunk again',
