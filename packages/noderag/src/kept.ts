@@ -44,8 +44,11 @@ export interface NodeRagKept {
    */
   communities?: [key: string, community: number][];
 
-  /** The embedding of each vector key (same order as the index's `vectorKeys`). */
-  embeddings: Float32Array[];
+  /**
+   * The embedding of each vector key (same order as the index's `vectorKeys`). Absent when the
+   * index's vectors are a collection of its store (an update reads them there).
+   */
+  embeddings?: Float32Array[];
 }
 
 /**

@@ -80,20 +80,29 @@ export function keptDigest(bytes: Uint8Array): string {
   return sha256Hex(bytes);
 }
 
-/** Write `kept` (vectors of `dimensions` components), `update.json` as `bytes` ({@link keptBytes}). */
+/**
+ * Write `kept` (vectors of `dimensions` components), `update.json` as `bytes` ({@link keptBytes});
+ * the embeddings only when they are not `collected` (the store's vector collection holds them).
+ */
 export async function saveKept(
   out: IndexWriter,
   kept: NodeRagKept,
   dimensions: number,
   bytes: Uint8Array = keptBytes(kept),
+  collected = false,
 ): Promise<void> {
   await out.bytes(UPDATE_FILE, bytes);
+  if (collected) return;
+  if (!kept.embeddings) throw new TypeError('saveKept: the embeddings are missing.');
   await out.vectorRows(EMBEDDINGS_FILE, kept.embeddings, dimensions);
 }
 
-/** The kept data of a loaded index: its embeddings, and the rest decoded when first asked for. */
+/**
+ * The kept data of a loaded index: its embeddings (none when the store's vector collection holds
+ * them), and the rest decoded when first asked for.
+ */
 export interface LoadedKept {
-  embeddings: Float32Array[];
+  embeddings: Float32Array[] | undefined;
   /** The kept data, `embeddings` included; decoded and checked on the first call, the same object after. */
   kept: () => NodeRagKept;
 }
@@ -108,10 +117,15 @@ export async function loadKept<P, S>(
   opened: OpenedIndex<P, S>,
   counts: { chunks: number; vectors: number },
   digest: string | undefined,
+  collected = false,
 ): Promise<LoadedKept | undefined> {
   const v1 = !opened.names.includes(EMBEDDINGS_FILE) && opened.names.includes(EMBEDDINGS_V1_FILE);
   const embeddingsFile = v1 ? EMBEDDINGS_V1_FILE : EMBEDDINGS_FILE;
-  const has = [UPDATE_FILE, embeddingsFile].map((file) => opened.names.includes(file));
+  // With a vector collection the embeddings are the collection's: only update.json is kept.
+  const has = collected
+    ? [opened.names.includes(UPDATE_FILE), true]
+    : [UPDATE_FILE, embeddingsFile].map((file) => opened.names.includes(file));
+  if (collected && !has[0]) return undefined;
   if (!has[0] && !has[1]) return undefined;
   if (!has[0] || !has[1]) {
     const [present, absent] = has[0] ? [UPDATE_FILE, embeddingsFile] : [embeddingsFile, UPDATE_FILE];
@@ -130,14 +144,16 @@ export async function loadKept<P, S>(
       'does not match the SHA-256 chunks.json records for it (damaged or replaced)',
     );
   }
-  const embeddings = v1
-    ? await opened.float32Rows(EMBEDDINGS_V1_FILE, counts.vectors)
-    : await opened.vectorRows(EMBEDDINGS_FILE, counts.vectors);
+  const embeddings = collected
+    ? undefined
+    : v1
+      ? await opened.float32Rows(EMBEDDINGS_V1_FILE, counts.vectors)
+      : await opened.vectorRows(EMBEDDINGS_FILE, counts.vectors);
   let kept: NodeRagKept | undefined;
   return {
     embeddings,
     kept: () => {
-      kept ??= { ...decode(), embeddings };
+      kept ??= { ...decode(), ...(embeddings ? { embeddings } : {}) };
       return kept;
     },
   };

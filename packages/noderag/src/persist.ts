@@ -9,20 +9,30 @@
  * `persist-kept.ts`), and the manifest (params, graph statistics and storage size, provider
  * fingerprints, the fitted embedder's state).
  */
-import { type BuildContext, type IndexStore, isGraphVectorIndex, type VectorIndex } from '@grag/core';
+import {
+  type BuildContext,
+  type IndexStore,
+  isGraphVectorIndex,
+  isStoredVectors,
+  type SearchableVectors,
+  type VectorIndex,
+} from '@grag/core';
 import {
   chunkSchema,
   exportsVectorGraph,
+  type IndexWriter,
   lazyField,
   loadVectorGraph,
   type MethodIndexFormat,
   type OpenedIndex,
   openMethodIndex,
+  readVectorCollection,
   type Schema,
   saveVectorGraph,
   shapeIssue,
   v,
   writeMethodIndex,
+  writeVectorCollection,
 } from '@grag/core/kit';
 import { type EdgeKind, HeteroGraph, type HeteroGraphStats, type NodeType } from '@grag/heterograph';
 import { exactBaseLayer, layBaseLayer, layLinks } from './hnsw.js';
@@ -53,6 +63,8 @@ const BUILD_STATS_FILE = 'build-stats.json';
 const VECTORS_FILE = 'vectors.bin';
 /** The semantic edges of an index on an exact vector index (see `NodeRagIndex.baseLayer`). */
 const BASE_LAYER_FILE = 'base-layer.json';
+/** The vector collection of the embedded nodes, in a store that keeps collections. */
+const NODE_COLLECTION = 'nodes';
 const baseLayerSchema = v.object({ links: v.array(v.array(v.int({ min: 0 }))) });
 
 const NODE_TYPE_VALUES = ['T', 'S', 'N', 'R', 'A', 'O', 'H'] as const satisfies readonly NodeType[];
@@ -183,21 +195,41 @@ export async function saveNodeRag(
         { compress: true },
       );
       await out.json(BUILD_STATS_FILE, index.stats);
-      // With kept embeddings the vectors are stored once (`embeddings.rows`): the vector index is
-      // saved only when the factory cannot rebuild it from them (not exact).
-      // An HNSW index whose graph can be exported is stored without its vectors (see persist-graph.ts).
-      if (kept && exportsVectorGraph(index.vectors, index.providers.vectorIndex))
-        await saveVectorGraph(out, HNSW_GRAPH_FILE, index.vectors);
-      else if (kept) await out.vectorIndex(VECTORS_FILE, index.vectors);
-      else await out.vectors(VECTORS_FILE, index.vectors);
-      if (index.baseLayer) await out.json(BASE_LAYER_FILE, { links: index.baseLayer }, { compress: true });
+      const collected = await saveVectors(out, index, format.method);
       await saveLexical(out, index.lexical);
-      if (kept) await saveKept(out, kept, index.providers.embedder.dimensions, update);
+      if (kept) await saveKept(out, kept, index.providers.embedder.dimensions, update, collected);
       // The bytes of the artifacts above (as a directory: the size of its files but the manifest
       // and the embedder state), recorded in the manifest written next.
       stats.storageBytes = out.bytesWritten();
     },
   );
+}
+
+/**
+ * Write the vectors of `index` and its semantic edges: as the store's vector collection when it
+ * keeps them (with `base-layer.json` for `hnswEdges`, since a collection cannot give the graph's
+ * base layer back), else as before. Resolves to whether they were stored as a collection.
+ */
+async function saveVectors(out: IndexWriter, index: NodeRagIndex, method: string): Promise<boolean> {
+  const { kept, vectors } = index;
+  const collected = await writeVectorCollection(out, method, NODE_COLLECTION, vectors, kept?.embeddings);
+  let baseLayer = index.baseLayer;
+  if (collected) {
+    if (!baseLayer && index.options.hnswEdges && !isStoredVectors(vectors) && isGraphVectorIndex(vectors)) {
+      const layer = await vectors.baseLayerGraph();
+      baseLayer = index.vectorKeys.map((_, id) => layer.get(id) ?? []);
+    }
+  } else if (!isStoredVectors(vectors)) {
+    // With kept embeddings the vectors are stored once (`embeddings.rows`): the vector index is
+    // saved only when the factory cannot rebuild it from them (not exact).
+    // An HNSW index whose graph can be exported is stored without its vectors (see persist-graph.ts).
+    if (kept && exportsVectorGraph(vectors, index.providers.vectorIndex))
+      await saveVectorGraph(out, HNSW_GRAPH_FILE, vectors);
+    else if (kept) await out.vectorIndex(VECTORS_FILE, vectors);
+    else await out.vectors(VECTORS_FILE, vectors);
+  }
+  if (baseLayer) await out.json(BASE_LAYER_FILE, { links: baseLayer }, { compress: true });
+  return collected;
 }
 
 /**
@@ -209,9 +241,9 @@ function loadVectors<P, S>(
   kept: LoadedKept | undefined,
   count: number,
 ): Promise<VectorIndex> {
-  if (kept && opened.names.includes(HNSW_GRAPH_FILE))
+  if (kept?.embeddings && opened.names.includes(HNSW_GRAPH_FILE))
     return loadVectorGraph(opened, HNSW_GRAPH_FILE, kept.embeddings, count);
-  if (kept) return opened.vectorIndex(VECTORS_FILE, count, () => kept.embeddings);
+  if (kept?.embeddings) return opened.vectorIndex(VECTORS_FILE, count, () => kept.embeddings ?? []);
   return opened.vectors(VECTORS_FILE, count);
 }
 
@@ -236,14 +268,18 @@ export async function loadNodeRag(
   // Indexes saved before updates existed keep nothing for them: they load, but only rebuild.
   // Format 4 records the SHA-256 of update.json, which is then decoded only when an update reads it.
   const format4 = opened.manifest.formatVersion >= 4;
+  const stored = await readVectorCollection(opened, NODE_COLLECTION, vectorKeys.length);
   const kept = await loadKept(
     opened,
     { chunks: chunks.length, vectors: vectorKeys.length },
     format4 ? updateSha256 : undefined,
+    stored !== undefined,
   );
   // The vector index is restored while the graph and BM25 are read (an HNSW index's file is
   // written and read by hnswlib off the main thread); a failure is thrown where it is awaited.
-  const pending = loadVectors(opened, kept, vectorKeys.length);
+  const pending: Promise<SearchableVectors> = stored
+    ? Promise.resolve(stored)
+    : loadVectors(opened, kept, vectorKeys.length);
   pending.catch(() => undefined);
   // Format 3 stores the graph as arrays, semantic edges included; formats 1 and 2 as JSON without them.
   const arrays = opened.manifest.formatVersion >= 3;
@@ -253,15 +289,16 @@ export async function loadNodeRag(
   // Format 4 stores BM25; earlier formats build it again from the node texts.
   const lexical = format4 ? await loadLexical(opened, vectorKeys.length) : undefined;
   const vectors = await pending;
-  if (isGraphVectorIndex(vectors)) vectors.efSearch = options.hnswEfSearch;
+  const graphIndex = !isStoredVectors(vectors) && isGraphVectorIndex(vectors) ? vectors : undefined;
+  if (graphIndex) graphIndex.efSearch = options.hnswEfSearch;
   let baseLayer: number[][] | undefined;
-  if (options.hnswEdges && !isGraphVectorIndex(vectors)) {
+  if (options.hnswEdges && !graphIndex) {
     // An exact index (the flat one): its links were saved beside it; an index that lacks them
     // gets them again from the embeddings it was built from.
     if (opened.names.includes(BASE_LAYER_FILE)) {
       const { links } = await opened.json(BASE_LAYER_FILE, baseLayerSchema);
       baseLayer = opened.check(BASE_LAYER_FILE, () => checkBaseLayer(links, vectorKeys.length));
-    } else if (kept) {
+    } else if (kept?.embeddings) {
       const layer = exactBaseLayer(kept.embeddings, {
         M: options.hnswM,
         efConstruction: options.hnswEfConstruction,
@@ -269,8 +306,8 @@ export async function loadNodeRag(
       baseLayer = vectorKeys.map((_, id) => layer.get(id) ?? []);
     } else throw opened.error(BASE_LAYER_FILE, 'is missing (an exact index keeps its semantic edges there)');
     if (!arrays) layLinks(graph, new Map(baseLayer.map((links, id) => [id, links])), vectorKeys);
-  } else if (options.hnswEdges && !arrays && isGraphVectorIndex(vectors)) {
-    await layBaseLayer(graph, vectors, vectorKeys);
+  } else if (options.hnswEdges && !arrays && graphIndex) {
+    await layBaseLayer(graph, graphIndex, vectorKeys);
   }
   const index: NodeRagIndex = {
     providers: opened.providers,

@@ -12,7 +12,7 @@ import {
   throwIfAborted,
 } from '@grag/core';
 import { normalizeEntityName } from '@grag/core/graph';
-import { searchEntryPoints } from '@grag/core/kit';
+import { searchEntryPointsAsync } from '@grag/core/kit';
 import { chunkLocations, countBy, nodeRetrieval } from './context.js';
 import {
   NODERAG_PLAIN_TOP_K,
@@ -79,14 +79,16 @@ export async function retrieveNodeRag(
     o.entryPoints === 'lexical'
       ? undefined
       : (await embedAll(providers.embedder, [query], { abortSignal: o.signal }))[0];
-  const entryPoints = (k: number) =>
-    searchEntryPoints({
-      mode: o.entryPoints,
-      query,
-      ...(queryVector ? { queryVector, vectors: index.vectors } : {}),
-      lexical: index.lexical,
-      k: Math.min(k, index.vectorKeys.length),
-    }).map((hit) => ({ key: index.vectorKeys[hit.id]!, score: hit.score }));
+  const entryPoints = async (k: number) =>
+    (
+      await searchEntryPointsAsync({
+        mode: o.entryPoints,
+        query,
+        ...(queryVector ? { queryVector, vectors: index.vectors } : {}),
+        lexical: index.lexical,
+        k: Math.min(k, index.vectorKeys.length),
+      })
+    ).map((hit) => ({ key: index.vectorKeys[hit.id]!, score: hit.score }));
   const budget = o.budgetTokens ?? DEFAULT_BUDGET_TOKENS;
   const retrieval = (
     nodes: Parameters<typeof nodeRetrieval>[0]['nodes'],
@@ -106,7 +108,7 @@ export async function retrieveNodeRag(
   if (!o.graphSearch) {
     // Ablation "w/o cross node": plain top-k similarity over every embedded node.
     const k = o.topK ?? NODERAG_PLAIN_TOP_K;
-    const hits = entryPoints(k);
+    const hits = await entryPoints(k);
     t = mark('vector', t);
     const nodes = hits.map((h) => ({ key: h.key, type: graph.node(h.key).type, score: h.score }));
     return retrieval(nodes, {
@@ -119,7 +121,7 @@ export async function retrieveNodeRag(
     });
   }
 
-  const vectorHits = entryPoints(o.vectorTopK);
+  const vectorHits = await entryPoints(o.vectorTopK);
   t = mark('vector', t);
   let queryEntities: string[] = [];
   let exact: string[] = [];

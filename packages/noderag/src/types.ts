@@ -1,4 +1,4 @@
-import type { Chunk, VectorIndex } from '@grag/core';
+import type { Chunk, SearchableVectors } from '@grag/core';
 import type { EntityVocabulary } from '@grag/core/graph';
 import type { Bm25Index, IndexProviders } from '@grag/core/kit';
 import type { HeteroGraph, HeteroSearch } from '@grag/heterograph';
@@ -66,7 +66,7 @@ export interface NodeRagIndex extends NodeRagSearch {
    * with `hnswIndexFactory()` in the build context, core's exact flat index with the default
    * factory; vector id i is node `vectorKeys[i]`.
    */
-  vectors: VectorIndex;
+  vectors: SearchableVectors;
   vectorKeys: string[];
   /**
    * With an exact index and `hnswEdges`: the level-0 links laid as semantic edges (vector id →

@@ -6,7 +6,14 @@
  * the whole graph, as a build of the changed corpus chooses them. The graph, semantic matching,
  * HNSW and BM25 are recomputed from the kept and new answers (no model call). */
 import type { BuildContext, Chunk, IndexChange, IndexUpdate, UpdateOptions, UpdateReport } from '@grag/core';
-import { keptFitNote, prepareUpdate, refitForFullUpdate, refitStage, startBuild } from '@grag/core/kit';
+import {
+  keptFitNote,
+  keptVectorRows,
+  prepareUpdate,
+  refitForFullUpdate,
+  refitStage,
+  startBuild,
+} from '@grag/core/kit';
 import { indexNodeRag } from './build.js';
 import type { NodeRagKept, NodeRagMemo } from './kept.js';
 import type { NodeRagIndex } from './types.js';
@@ -47,7 +54,11 @@ const whyGlobal = (because: string): UpdateReport['global'] => [
 const LOCAL_STAGES = ['chunk', 'decompose', 'attributes', 'communities', 'embed'];
 
 /** A memo of the answers `kept` holds, with `index`'s node texts for its embeddings. */
-function memoOf(index: NodeRagIndex, kept: NodeRagKept, keptChunks: ReadonlySet<number>): NodeRagMemo {
+function memoOf(
+  index: NodeRagIndex,
+  kept: NodeRagKept & { embeddings: Float32Array[] },
+  keptChunks: ReadonlySet<number>,
+): NodeRagMemo {
   const decompositions = new Map<string, NodeRagKept['decompositions'][number]>();
   index.chunks.forEach((chunk, c) => {
     if (keptChunks.has(c))
@@ -82,7 +93,12 @@ export async function updateNodeRag(
   options: UpdateOptions = {},
 ): Promise<IndexUpdate<NodeRagIndex>> {
   const { ctx, kept, plan, report } = await prepareUpdate(name, change, baseCtx, options, {
-    kept: () => index.kept,
+    // An index whose vectors are a stored collection keeps no embeddings beside it: read them there.
+    kept: async () => {
+      const kept = index.kept;
+      const embeddings = kept && (await keptVectorRows(index.vectors, kept.embeddings));
+      return kept && embeddings ? { ...kept, embeddings } : undefined;
+    },
     refusal: {
       lacks: 'what updates reuse (decompositions, summaries and embeddings)',
       cost: 'calling the models on every chunk again',

@@ -262,7 +262,7 @@ for (const [label, options] of [
       });
       expect(index.chunks.some((c) => c.docId === 'd2')).toBe(false);
       expect(index.kept!.documents.map((d) => d.id)).not.toContain('d2');
-      expect(index.vectorKeys).toHaveLength(index.kept!.embeddings.length);
+      expect(index.vectorKeys).toHaveLength(index.kept!.embeddings!.length);
     });
 
     it('replaces a document added under an indexed id', async () => {

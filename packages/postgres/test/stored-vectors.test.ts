@@ -9,6 +9,7 @@ import { isStoredVectors } from '@grag/core';
 import { createBuildContext, flatIndexFactory } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { e2GraphRag } from '@grag/e2graphrag';
+import { nodeRag } from '@grag/noderag';
 import { createOfflineProviders } from '@grag/offline';
 import { sgRag } from '@grag/sg-rag';
 import type pg from 'pg';
@@ -64,6 +65,19 @@ describe('vectors in pgvector give the results of the flat index in memory', () 
       collections: ['labels'],
       absent: ['labels.rows', 'labels.bin'],
       stored: (index) => isStoredVectors(index.labelVectors),
+    });
+  });
+
+  it('noderag: the embedded nodes (T, S, A, H), semantic edges kept as base-layer.json', {
+    timeout: 120_000,
+  }, async () => {
+    await checkStoredVectors(pool, {
+      method: nodeRag,
+      makeContext: offline,
+      buildOptions: { chunking: 'document', hnswM: 8, hnswEfConstruction: 32 },
+      collections: ['nodes'],
+      absent: ['embeddings.rows', 'vectors.bin', 'hnsw-graph.bin'],
+      stored: (index) => isStoredVectors(index.vectors),
     });
   });
 });
