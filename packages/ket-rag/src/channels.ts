@@ -4,7 +4,7 @@
  * similarity, alone (Text-RAG) or followed by their KNN neighbours (KNNG-RAG).
  */
 import type { RetrievedItem } from '@grag/core';
-import { chunkItem, cosineSimilarity, RRF_K, rankDepthFor } from '@grag/core/kit';
+import { chunkItem, cosineSimilarity, RRF_K, rankDepthFor, searchVectors } from '@grag/core/kit';
 import {
   cosineScores,
   descendingRankOf,
@@ -122,18 +122,18 @@ export interface TextChannelResult {
 }
 
 /** Items of the index's text channel, best first, before packing. */
-export function textChannelItems(input: TextChannelInput): TextChannelResult {
+export async function textChannelItems(input: TextChannelInput): Promise<TextChannelResult> {
   const { index, query, queryVector: q, budget } = input;
   const o = index.options;
   if (o.textChannel === 'entry') {
     const k = rankDepthFor(index.subChunks.length, budget, index.meanTokens.subChunk);
-    const hits = searchSubChunks(index, query, q, k);
+    const hits = await searchSubChunks(index, query, q, k);
     return { items: hits.map((h) => subChunkItem(index, h.id, h.score)), trace: {} };
   }
   if (o.textChannel === 'keyword') return keywordItems(input);
   // 'dense' and 'knn': chunks by similarity to the query.
   const depth = rankDepthFor(index.chunks.length, budget, index.meanTokens.chunk);
-  const hits = index.chunkVectors!.search(q, depth);
+  const hits = await searchVectors(index.chunkVectors!, q, depth);
   if (o.textChannel === 'dense')
     return { items: hits.map((h) => chunkItemAt(index, h.id, h.score)), trace: {} };
   // 'knn': each seed chunk followed by its KNN-graph neighbours (KNNG-RAG).

@@ -1,6 +1,6 @@
 /** Entry-point search over the sub-chunks, and the vector indexes the method builds. */
-import { indexVectors, type VectorHit, type VectorIndex } from '@grag/core';
-import { Bm25Index, type IndexProviders, searchEntryPoints } from '@grag/core/kit';
+import { indexVectors, type SearchableVectors, type VectorHit, type VectorIndex } from '@grag/core';
+import { Bm25Index, type IndexProviders, searchEntryPointsAsync } from '@grag/core/kit';
 import { unitColumns } from '@grag/keyword-bipartite';
 import type { KetRagOptions } from './options.js';
 import type { KetRagEntryIndex, KetRagIndex, KetRagKeywordIndex } from './types.js';
@@ -19,7 +19,7 @@ export function unitSeeds(o: KetRagOptions, hasSkeleton: boolean): boolean {
 export function entryIndex(
   o: KetRagOptions,
   subChunkTexts: readonly string[],
-  vectors?: () => VectorIndex,
+  vectors?: () => SearchableVectors,
   lexical?: Bm25Index,
 ): KetRagEntryIndex | undefined {
   const entry: KetRagEntryIndex = {};
@@ -29,8 +29,13 @@ export function entryIndex(
 }
 
 /** The best `k` entry sub-chunks for a query, by the index's `entryPoints` mode. */
-export function searchSubChunks(index: KetRagIndex, query: string, q: Float32Array, k: number): VectorHit[] {
-  return searchEntryPoints({
+export function searchSubChunks(
+  index: KetRagIndex,
+  query: string,
+  q: Float32Array,
+  k: number,
+): Promise<VectorHit[]> {
+  return searchEntryPointsAsync({
     mode: index.options.entryPoints,
     query,
     queryVector: q,

@@ -107,8 +107,14 @@ export function vectorRowsOf(index: KetRagIndex): Partial<Record<keyof typeof RO
 /** The files of an update state: name and bytes. */
 export type KeptFiles = [file: string, bytes: Uint8Array][];
 
-/** The files `index.kept` is saved as, referring to the vector rows (undefined without an update state). */
-export function keptFiles(index: KetRagIndex): KeptFiles | undefined {
+/**
+ * The files `index.kept` is saved as, referring to the vector rows (undefined without an update
+ * state); not to those `collected` (kept as the store's vector collections, which an update reads).
+ */
+export function keptFiles(
+  index: KetRagIndex,
+  collected: ReadonlySet<string> = new Set(),
+): KeptFiles | undefined {
   const { kept } = index;
   if (!kept) return undefined;
   const stored = storedExtractions([...kept.extractions]);
@@ -122,7 +128,7 @@ export function keptFiles(index: KetRagIndex): KeptFiles | undefined {
         summaries: [...kept.summaries],
         extractionIds: stored.ids,
         strings: stored.strings,
-        vectors: Object.fromEntries(keptRows(kept).map((key) => [key, ROWS[key]])),
+        vectors: Object.fromEntries(keptRows(kept, collected).map((key) => [key, ROWS[key]])),
       }),
     ],
     // Gzipped: positions in a string table compress about twice.
@@ -130,32 +136,39 @@ export function keptFiles(index: KetRagIndex): KeptFiles | undefined {
   ];
 }
 
-/** The raw vector collections an update state keeps, in {@link ROWS}' order. */
-function keptRows(kept: KetRagUpdateState): (keyof typeof ROWS)[] {
+/** The raw vector collections an update state keeps as rows (not `collected`), in {@link ROWS}' order. */
+function keptRows(kept: KetRagUpdateState, collected: ReadonlySet<string>): (keyof typeof ROWS)[] {
   const has = {
     chunks: kept.chunkVectors,
     subChunks: kept.subChunkVectors,
     entities: kept.entityVectors,
     sentences: kept.sentenceVectors,
   };
-  return (Object.keys(ROWS) as (keyof typeof ROWS)[]).filter((key) => has[key]);
+  return (Object.keys(ROWS) as (keyof typeof ROWS)[]).filter((key) => has[key] && !collected.has(key));
 }
 
 /** The vector files the update state names (see {@link keptFiles}); undefined without one. */
-export function keptRowFiles(index: KetRagIndex): string[] | undefined {
-  return index.kept && keptRows(index.kept).map((key) => ROWS[key]);
+export function keptRowFiles(
+  index: KetRagIndex,
+  collected: ReadonlySet<string> = new Set(),
+): string[] | undefined {
+  return index.kept && keptRows(index.kept, collected).map((key) => ROWS[key]);
 }
 
-/** Write every raw vector collection once, and the update state's `files` ({@link keptFiles}). */
+/**
+ * Write every raw vector collection once (but those `collected`, kept as the store's vector
+ * collections), and the update state's `files` ({@link keptFiles}).
+ */
 export async function saveKept(
   out: IndexWriter,
   index: KetRagIndex,
   files: KeptFiles | undefined,
+  collected: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   const rows = vectorRowsOf(index);
   for (const key of Object.keys(ROWS) as (keyof typeof ROWS)[]) {
     const list = rows[key];
-    if (list) await out.vectorRows(ROWS[key], list);
+    if (list && !collected.has(key)) await out.vectorRows(ROWS[key], list);
   }
   for (const [file, data] of files ?? []) await out.bytes(file, data);
 }

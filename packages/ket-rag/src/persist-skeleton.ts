@@ -3,6 +3,7 @@
  * relationship texts, aliases, title entities) and `skeleton.bin` (relationship endpoints and
  * weights, the text units of entities and relationships as CSR), with the entity vector index.
  */
+import type { StoredVectors } from '@grag/core';
 import {
   compress,
   decodeArrays,
@@ -141,6 +142,8 @@ export async function loadSkeleton(
   subChunks: SubChunk[],
   subChunkTexts: string[],
   rows: RowReader,
+  /** The entity vectors as the store's collection, when it keeps them so. */
+  stored?: StoredVectors,
 ): Promise<KetRagSkeleton> {
   const options = opened.params;
   const a = await opened.arrays('skeleton.bin');
@@ -195,9 +198,9 @@ export async function loadSkeleton(
     return relationship;
   });
   opened.check('skeleton.json', () => checkSkeleton(entities, relationships, subChunks));
-  const entityVectors = await loadIndex(opened, 'entities', n, () =>
-    required(opened, rows('entities'), ROWS.entities),
-  );
+  const entityVectors =
+    stored ??
+    (await loadIndex(opened, 'entities', n, () => required(opened, rows('entities'), ROWS.entities)));
   const lexical = await loadBm25File(opened, ENTITIES_BM25, n);
   return assembleSkeleton({
     options,

@@ -16,7 +16,13 @@
  * as sparse rows). BM25, the vocabulary and the other search structures are rebuilt at load. Indexes
  * of version 1 still load (persist-v1.ts).
  */
-import type { BuildContext, IndexStore } from '@grag/core';
+import {
+  type BuildContext,
+  type IndexStore,
+  isStoredVectors,
+  type SearchableVectors,
+  type VectorIndex,
+} from '@grag/core';
 import {
   bm25FileArrays,
   exportsVectorGraph,
@@ -55,7 +61,14 @@ import {
 } from './persist-skeleton.js';
 import { packUnitTexts, unpackUnitTexts } from './persist-units.js';
 import { loadKetRagV1 } from './persist-v1.js';
-import { KEYWORD_ROWS, loadIndex, required, saveIndex } from './persist-vectors.js';
+import {
+  KEYWORD_ROWS,
+  loadCollections,
+  loadIndex,
+  required,
+  saveCollections,
+  saveIndex,
+} from './persist-vectors.js';
 import { checkKeywords, checkUnits, keywordsSchemaV2, unitsSchemaV2, unitsSchemaV4 } from './schemas.js';
 import type { KetRagIndex } from './types.js';
 
@@ -82,7 +95,9 @@ export async function saveKetRag(
   await writeMethodIndex(target, header, async (out) => {
     const { knn, skeleton, keyword } = index;
     const rows = vectorRowsOf(index);
-    const kept = keptFiles(index);
+    // A store that keeps collections keeps the vectors searched by k-NN once, as the collections.
+    const collected = await saveCollections(out, format.method, index, rows);
+    const kept = keptFiles(index, collected);
     await out.json(
       'units.json',
       {
@@ -92,7 +107,7 @@ export async function saveKetRag(
         knn: knn ? { ids: knn.ids } : null,
         dimensions: index.providers.embedder.dimensions,
         kept: keptDigests(kept),
-        keptRows: keptRowFiles(index),
+        keptRows: keptRowFiles(index, collected),
       },
       { compress: true },
     );
@@ -105,7 +120,8 @@ export async function saveKetRag(
       });
     }
     const factory = index.providers.vectorIndex;
-    if (index.chunkVectors) await saveIndex(out, factory, 'chunks', index.chunkVectors, rows.chunks);
+    if (index.chunkVectors && !collected.has('chunks'))
+      await saveIndex(out, factory, 'chunks', inProcess(index.chunkVectors), rows.chunks);
     if (skeleton) {
       const texts = {
         entities: skeleton.entities.map(({ id, name, description }) => ({ id, name, description })),
@@ -116,7 +132,8 @@ export async function saveKetRag(
       await saveSkeletonTexts(out, texts);
       await out.arrays('skeleton.bin', skeletonArrays(skeleton, index.subChunks));
       if (skeleton.lexical) await out.arrays(ENTITIES_BM25, bm25FileArrays(skeleton.lexical));
-      await saveIndex(out, factory, 'entities', skeleton.entityVectors, rows.entities);
+      if (!collected.has('entities'))
+        await saveIndex(out, factory, 'entities', inProcess(skeleton.entityVectors), rows.entities);
     }
     if (keyword) {
       const { bipartite } = keyword;
@@ -140,8 +157,8 @@ export async function saveKetRag(
     // The entry search over the sub-chunks (with the keyword channel too: an approximate index is
     // loaded rather than built again).
     if (index.entry?.lexical) await out.arrays(SUBCHUNKS_BM25, bm25FileArrays(index.entry.lexical));
-    if (index.entry?.vectors) {
-      await saveIndex(out, factory, 'subchunks', index.entry.vectors, rows.subChunks);
+    if (index.entry?.vectors && !collected.has('subChunks')) {
+      await saveIndex(out, factory, 'subchunks', inProcess(index.entry.vectors), rows.subChunks);
     }
     // An index loaded from an older version has no counts yet: counted now.
     const { tokenizer } = index.providers;
@@ -149,8 +166,14 @@ export async function saveKetRag(
     const graph = counts.graph ?? (skeleton ? countGraph(tokenizer, skeleton.graph) : undefined);
     const { text, item, itemWithBlankLine } = counts;
     await out.arrays(COUNTS_FILE, { text, item, itemWithBlankLine, ...(graph ?? {}) });
-    await saveKept(out, index, kept);
+    await saveKept(out, index, kept, collected);
   });
+}
+
+/** `vectors` in the process (those stored elsewhere are saved as collections or refused before). */
+function inProcess(vectors: SearchableVectors): VectorIndex {
+  if (isStoredVectors(vectors)) throw new TypeError('ket-rag save: stored vectors are saved as collections.');
+  return vectors;
 }
 
 /** Read an index written by {@link saveKetRag} (or of a version it still reads); every file and the saved options are checked. */
@@ -307,14 +330,16 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
           relations: skeletonJson?.relationships.length ?? 0,
         })
       : undefined;
-  const rows = await rowReader(opened, {
+  const counts4 = {
     chunks: chunks.length,
     subChunks: subChunks.length,
     entities: skeletonJson?.entities.length ?? 0,
     sentences: bipartite?.sentences.length ?? 0,
-  });
+  };
+  const rows = await rowReader(opened, counts4);
+  const stored = await loadCollections(opened, counts4);
   const skeleton = skeletonJson
-    ? await loadSkeleton(opened, skeletonJson, subChunks, subChunkTexts, rows)
+    ? await loadSkeleton(opened, skeletonJson, subChunks, subChunkTexts, rows, stored.entities)
     : undefined;
   const index = assembleIndex(
     {
@@ -330,9 +355,9 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
     { knn, counts, graph: skeleton?.graph },
   );
   if (options.textChannel === 'dense' || options.textChannel === 'knn') {
-    index.chunkVectors = await loadIndex(opened, 'chunks', chunks.length, () =>
-      required(opened, rows('chunks'), ROWS.chunks),
-    );
+    index.chunkVectors =
+      stored.chunks ??
+      (await loadIndex(opened, 'chunks', chunks.length, () => required(opened, rows('chunks'), ROWS.chunks)));
   }
   if (skeleton) index.skeleton = skeleton;
   if (bipartite) {
@@ -361,9 +386,10 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
   if (bipartite || options.textChannel === 'entry' || unitSeeds(options, index.skeleton !== undefined)) {
     const vectors =
       options.entryPoints !== 'lexical'
-        ? await loadIndex(opened, 'subchunks', subChunks.length, () =>
+        ? (stored.subChunks ??
+          (await loadIndex(opened, 'subchunks', subChunks.length, () =>
             required(opened, rows('subChunks'), ROWS.subChunks),
-          )
+          )))
         : undefined;
     const lexical = await loadBm25File(opened, SUBCHUNKS_BM25, subChunks.length);
     const entry = entryIndex(options, subChunkTexts, vectors ? () => vectors : undefined, lexical);

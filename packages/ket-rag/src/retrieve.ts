@@ -3,7 +3,13 @@
  * text channel with the rest of L (`budgetSplit`: all the graph channel left, or (1 − λ)·L), without
  * repeating its sub-chunks.
  */
-import { DEFAULT_BUDGET_TOKENS, embedAll, type Retrieval, type RetrievedItem } from '@grag/core';
+import {
+  DEFAULT_BUDGET_TOKENS,
+  embedAll,
+  isStoredVectors,
+  type Retrieval,
+  type RetrievedItem,
+} from '@grag/core';
 import { type LocalSearchResult, localSearch, renderLocalSearchItem } from '@grag/core/graph';
 import { assertKnownOptions, checkOption, opt, packContext, RETRIEVE_OPTION_RULES } from '@grag/core/kit';
 import { textChannelItems } from './channels.js';
@@ -56,9 +62,11 @@ export async function retrieveKetRag(
   let graph: LocalSearchResult | undefined;
   let matched: string[] = [];
   if (index.skeleton && graphBudget > 0) {
-    const seeds = seedEntities(index, query, q);
+    const seeds = await seedEntities(index, query, q);
     matched = seeds.matched;
-    graph = localSearch(index.skeleton.graph, q, index.skeleton.entityVectors, {
+    // The seeds are given, so local search reads no entity vector (none when they are stored).
+    const { entityVectors } = index.skeleton;
+    graph = localSearch(index.skeleton.graph, q, isStoredVectors(entityVectors) ? null : entityVectors, {
       budgetTokens: graphBudget,
       tokenizer,
       topKEntities: o.topKEntities,
@@ -82,7 +90,7 @@ export async function retrieveKetRag(
   };
   let ranked: RetrievedItem[] = [];
   if (textBudget > 0 && o.textChannel !== 'none') {
-    const channel = textChannelItems({ index, query, queryVector: q, budget: textBudget });
+    const channel = await textChannelItems({ index, query, queryVector: q, budget: textBudget });
     Object.assign(trace, channel.trace);
     ranked = channel.items.filter((item) => !seen.has(item.id));
   }

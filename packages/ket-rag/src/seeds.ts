@@ -1,7 +1,7 @@
 /** Seed entities of the knowledge-graph channel. */
 
 import { normalizeEntityName } from '@grag/core/graph';
-import { searchEntryPoints } from '@grag/core/kit';
+import { searchEntryPointsAsync } from '@grag/core/kit';
 import { searchSubChunks } from './entry.js';
 import { mergeAlternating } from './ranking.js';
 import type { KetRagIndex, KetRagSkeleton } from './types.js';
@@ -50,11 +50,11 @@ function queryEntities(skeleton: KetRagSkeleton, query: string): string[] {
  * `name: description` texts (`'query'` or `'both'`, or when no unit seeds are possible);
  * `topKEntities` in all.
  */
-export function seedEntities(
+export async function seedEntities(
   index: KetRagIndex,
   query: string,
   q: Float32Array,
-): { ids: string[]; matched: string[] } {
+): Promise<{ ids: string[]; matched: string[] }> {
   const o = index.options;
   const skeleton = index.skeleton!;
   const { graph } = skeleton;
@@ -63,7 +63,7 @@ export function seedEntities(
   const unitEntities = o.entitySeeds !== 'query' && o.entityLinking && index.entry && skeleton.unitEntities;
   const fromUnits = unitEntities
     ? unitTitleSeeds({
-        units: searchSubChunks(index, query, q, o.seedUnits).map((hit) => index.subChunks[hit.id]!),
+        units: (await searchSubChunks(index, query, q, o.seedUnits)).map((hit) => index.subChunks[hit.id]!),
         titleEntityOf: skeleton.titleEntityOf,
         unitEntities,
         entities: graph.entities,
@@ -72,7 +72,7 @@ export function seedEntities(
     : [];
   const fromQuery: string[] = [];
   if ((o.entitySeeds !== 'units' || !unitEntities) && graph.entities.length > 0) {
-    const hits = searchEntryPoints({
+    const hits = await searchEntryPointsAsync({
       mode: o.entryPoints,
       query,
       queryVector: q,

@@ -3,7 +3,7 @@
  * descriptions, entity embeddings, text units rewired to sub-chunks), and the search structures
  * built over it at build and at load.
  */
-import type { Chunk, KgEntity, KgRelation, VectorIndex } from '@grag/core';
+import type { Chunk, KgEntity, KgRelation, SearchableVectors } from '@grag/core';
 import {
   EntityVocabulary,
   KnowledgeGraphBuilder,
@@ -29,7 +29,7 @@ export function entityText(e: LocalSearchEntity): string {
 export interface SkeletonParts {
   entities: LocalSearchEntity[];
   relationships: LocalSearchRelationship[];
-  entityVectors: VectorIndex;
+  entityVectors: SearchableVectors;
   aliases: [string, string[]][];
   titleEntities: [string, string][];
 }

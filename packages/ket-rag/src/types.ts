@@ -1,4 +1,11 @@
-import type { Chunk, ExtractedEntity, ExtractedRelation, Tokenizer, VectorIndex } from '@grag/core';
+import type {
+  Chunk,
+  ExtractedEntity,
+  ExtractedRelation,
+  SearchableVectors,
+  Tokenizer,
+  VectorIndex,
+} from '@grag/core';
 import type {
   EntityVocabulary,
   LocalSearchEntity,
@@ -40,8 +47,11 @@ export interface KetRagStats {
 export interface KetRagSkeleton {
   entities: LocalSearchEntity[];
   relationships: LocalSearchRelationship[];
-  /** Entity embeddings (of `name: description`), ids = entity positions. */
-  entityVectors: VectorIndex;
+  /**
+   * Entity embeddings (of `name: description`), ids = entity positions: in the process, or a
+   * collection searched where it is stored (an index loaded from `postgresStore({ vectors: true })`).
+   */
+  entityVectors: SearchableVectors;
   /** Prepared for local search. */
   graph: LocalSearchGraph;
   /** Names folded into each entity by entity linking (entity id → aliases), for the vocabulary. */
@@ -75,7 +85,8 @@ export interface KetRagKeywordIndex {
 
 /** Dense and BM25 search over the sub-chunks, ids = sub-chunk positions. */
 export interface KetRagEntryIndex {
-  vectors?: VectorIndex;
+  /** In the process, or a collection searched where it is stored (without the keyword channel). */
+  vectors?: SearchableVectors;
   lexical?: Bm25Index;
 }
 
@@ -128,8 +139,11 @@ export interface KetRagIndex {
   knn?: ChunkKnnGraph;
   /** Neighbours of each chunk position in `knn`, for the `'knn'` text channel (built once). */
   knnNeighbours?: number[][];
-  /** Chunk embeddings for the `'dense'` and `'knn'` channels, ids = chunk positions. */
-  chunkVectors?: VectorIndex;
+  /**
+   * Chunk embeddings for the `'dense'` and `'knn'` channels, ids = chunk positions: in the process,
+   * or a collection searched where it is stored.
+   */
+  chunkVectors?: SearchableVectors;
   skeleton?: KetRagSkeleton;
   keyword?: KetRagKeywordIndex;
   /** Entry-point search over the sub-chunks (text channels `'keyword'` with BM25, and `'entry'`). */

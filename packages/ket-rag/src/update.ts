@@ -8,6 +8,7 @@
 import type { BuildContext, Chunk, IndexChange, IndexUpdate, UpdateOptions, UpdateReport } from '@grag/core';
 import { keptFitNote, prepareUpdate, refitForFullUpdate, refitStage, startBuild } from '@grag/core/kit';
 import { chunkCorpus, indexChunks } from './build.js';
+import { withCollectedRows } from './persist-vectors.js';
 import type { KetRagReuse } from './reuse.js';
 import type { KetRagIndex, KetRagUpdateState } from './types.js';
 
@@ -148,9 +149,11 @@ export async function updateKetRag(
   baseCtx: BuildContext,
   options: UpdateOptions = {},
 ): Promise<IndexUpdate<KetRagIndex>> {
-  const missing = index.kept ? missingParts(index, index.kept) : [];
+  // Vectors kept as the store's collections are read from them (the update state holds the rest).
+  const state = index.kept && (await withCollectedRows(index, index.kept));
+  const missing = state ? missingParts(index, state) : [];
   const { ctx, kept, plan, report } = await prepareUpdate(name, change, baseCtx, options, {
-    kept: () => (missing.length > 0 ? undefined : index.kept),
+    kept: () => (missing.length > 0 ? undefined : state),
     refusal: {
       lacks: `what updates reuse (${missing.length > 0 ? missing.join(', ') : 'extractions, summaries and embeddings'})`,
       cost: 'calling the models on every chunk again',

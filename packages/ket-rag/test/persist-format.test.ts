@@ -69,10 +69,10 @@ function expectRecorded(got: Retrieval[], recorded: Recorded[]): void {
 /** The vector indexes of `index` by name (the file names without their ending). */
 function vectorIndexes(index: KetRagIndex): Record<string, VectorIndex> {
   const found: Record<string, VectorIndex | undefined> = {
-    chunks: index.chunkVectors,
-    entities: index.skeleton?.entityVectors,
+    chunks: index.chunkVectors as VectorIndex | undefined,
+    entities: index.skeleton?.entityVectors as VectorIndex | undefined,
     keywords: index.keyword?.keywordVectors,
-    subchunks: index.entry?.vectors,
+    subchunks: index.entry?.vectors as VectorIndex | undefined,
   };
   return Object.fromEntries(Object.entries(found).filter(([, v]) => v !== undefined)) as Record<
     string,

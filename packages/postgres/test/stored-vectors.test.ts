@@ -9,6 +9,7 @@ import { isStoredVectors } from '@grag/core';
 import { createBuildContext, flatIndexFactory } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { e2GraphRag } from '@grag/e2graphrag';
+import { createKetRag } from '@grag/ket-rag';
 import { nodeRag } from '@grag/noderag';
 import { createOfflineProviders } from '@grag/offline';
 import { sgRag } from '@grag/sg-rag';
@@ -80,4 +81,32 @@ describe('vectors in pgvector give the results of the flat index in memory', () 
       stored: (index) => isStoredVectors(index.vectors),
     });
   });
+
+  const ketCases = [
+    ['keyword', ['entities'], 'the keyword channel keeps its sub-chunk and keyword vectors in memory'],
+    ['dense', ['chunks', 'entities'], 'chunks by similarity'],
+    ['entry', ['entities', 'subchunks'], 'the entry search over the sub-chunks'],
+  ] as const;
+  for (const [textChannel, collections, what] of ketCases) {
+    it(`ket-rag (textChannel ${textChannel}): ${collections.join(', ')}; ${what}`, {
+      timeout: 180_000,
+    }, async () => {
+      await checkStoredVectors(pool, {
+        method: createKetRag(),
+        makeContext: offline,
+        buildOptions: { chunking: 'document', subChunkSize: 16, textChannel },
+        collections: [...collections],
+        absent: [
+          'entities.rows',
+          'entities.vec',
+          ...(textChannel === 'dense' ? ['chunks.rows', 'chunks.vec'] : []),
+          ...(textChannel === 'entry' ? ['subchunks.rows', 'subchunks.vec'] : []),
+        ],
+        stored: (index) =>
+          isStoredVectors(index.skeleton!.entityVectors) &&
+          (textChannel !== 'dense' || isStoredVectors(index.chunkVectors!)) &&
+          (textChannel !== 'entry' || isStoredVectors(index.entry!.vectors!)),
+      });
+    });
+  }
 });
