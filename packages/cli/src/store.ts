@@ -18,8 +18,9 @@ export const STORE_USAGE = `  --store <postgres-url>     keep indexes in Postgre
                              and serve: the index argument or --out is then an index name in that database
                              (lower-case letters, digits, _), not a directory; eval keeps each method's
                              index there as eval_<method> (its --out stays a directory)
-  --store-vectors            index, eval with --store: keep the vectors of methods that can search them in the
-                             database (naive-dense) as pgvector tables instead of an artifact each reader loads;
+  --store-vectors            index, eval with --store: keep the vectors each method searches by k-NN as
+                             pgvector tables searched in the database, instead of artifacts each reader loads
+                             (every method but bm25 and da-rag, whose query relevance scores every node);
                              needs pgvector; later add/remove keep them`;
 
 /** The commands that read or write an index through `--store`. */
