@@ -243,7 +243,6 @@ export {
   keptVectorRows,
   readVectorCollection,
   searchVectors,
-  vectorsOf,
   writeVectorCollection,
 } from './vector-collections.js';
 export { exportsVectorGraph, loadVectorGraph, saveVectorGraph } from './vector-graph.js';

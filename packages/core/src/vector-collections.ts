@@ -9,7 +9,6 @@ import {
   type SearchableVectors,
   type StoredVectors,
   storedSearchFilter,
-  storedVectorRows,
   type VectorHit,
   type VectorSearchOptions,
 } from './contracts/vector.js';
@@ -70,21 +69,6 @@ export async function searchVectors(
   return options.filter
     ? vectors.search(query, k, storedSearchFilter(vectors.size, options.filter))
     : vectors.search(query, k);
-}
-
-/**
- * The vectors of `ids` in `vectors`: from `rows` (the vectors the index keeps in memory, by id)
- * when given, else read from the stored collection.
- * @throws StateError when neither can give them (an in-process index keeps no rows).
- */
-export async function vectorsOf(
-  vectors: SearchableVectors,
-  rows: readonly Float32Array[] | undefined,
-  ids: readonly number[],
-): Promise<Float32Array[]> {
-  if (rows) return ids.map((id) => rows[id]!);
-  if (isStoredVectors(vectors)) return storedVectorRows(vectors, ids);
-  throw new StateError('vectorsOf: an in-process vector index gives no vectors back; pass its rows.');
 }
 
 /**
