@@ -7,7 +7,7 @@
 import { spanText, type Token } from '../nlp.js';
 import { wordsOf } from '../words.js';
 import { KIND_NOUNS } from './asked.js';
-import { concept } from './meaning.js';
+import { concept, concepts } from './meaning.js';
 import type { QuestionReading } from './question.js';
 
 /** Auxiliaries that open a yes/no question. */
@@ -161,7 +161,9 @@ export function choiceDirection(
   const normals = new Set(tokens.map((t) => t.normal));
   // The comparative word decides which value wins ("born first" → the earlier date).
   const optionWords = new Set(options.flatMap(wordsOf));
-  for (const t of tokens) {
+  // By the concepts of the whole question, so a phrasal verb counts as one ("passed away": die).
+  const meant = concepts(tokens.map((t) => t.lemma));
+  for (const [k, t] of tokens.entries()) {
     if (optionWords.has(t.normal)) continue;
     // "outlived", "survived": died later; "predeceased": died first.
     if (OUTLIVE.has(t.lemma) || OUTLIVE.has(t.normal)) {
@@ -176,7 +178,7 @@ export function choiceDirection(
     }
     if (MIN_WORDS.has(t.normal)) reading.direction ??= 'min';
     else if (MAX_WORDS.has(t.normal)) reading.direction ??= 'max';
-    if (concept(t.lemma) === 'die' || concept(t.normal) === 'die') reading.deathDate = true;
+    if (meant[k] === 'die' || concept(t.normal) === 'die') reading.deathDate = true;
     if (
       t.lemma === 'live' ||
       t.normal === 'lived' ||

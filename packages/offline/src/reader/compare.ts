@@ -1,58 +1,16 @@
 import { isKindByWordNet, isSynonymByWordNet } from '../wordnet.js';
 import { containsWords, contentWords } from '../words.js';
-import { aboutItems } from './about.js';
+import { aboutItems, type Support, sentencesNaming } from './about.js';
 import { askedKind, measuresAsked, nearestToMeasure, nounCompounds, otherKind } from './comparatives.js';
 import { COUNTRIES, COUNTRY_ALIASES, countriesIn, countriesOf, DEMONYMS } from './countries.js';
 import { AGE_WORDS, eventDistance, eventYear, numberValue } from './events.js';
 import { roleHeads } from './identity.js';
 import { type Relation, relationOf } from './kinship.js';
-import { agentVerb, concept, isKindOf } from './meaning.js';
+import { agentVerb, concept, concepts, isKindOf } from './meaning.js';
 import { pairedNames } from './paired.js';
 import { LIFE_SPAN, MONTHS, TIME_WORDS, YEAR } from './question.js';
 import { resolveChain } from './resolve.js';
 import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
-
-type Support = readonly { value: number; from: number }[];
-
-/** Sentences that name `phrase` (most of its words), best supported first. */
-function sentencesNaming(
-  phrase: string,
-  sentences: readonly AnswerSentence[],
-  support: Support,
-  wordsAt: (i: number) => Set<string>,
-  predicate: readonly string[],
-): { i: number; score: number }[] {
-  const words = contentWords(phrase);
-  const out: { i: number; score: number }[] = [];
-  const itemNames = (item: number, rest: readonly string[]): boolean =>
-    sentences.some((s, j) => s.item === item && rest.every((w) => wordsAt(j).has(w)));
-  // An item whose title is the phrase is where its dates and facts are said: its sentences first.
-  const titled = aboutItems(phrase, sentences);
-  // An item whose first sentence names the phrase is about it: its other sentences count too.
-  const about = new Set<number>();
-  for (let i = 0; i < sentences.length; i++) {
-    if (sentences[i]!.index === 0 && containsWords(wordsAt(i), words) >= 0.6) about.add(sentences[i]!.item);
-  }
-  for (let i = 0; i < sentences.length; i++) {
-    const set = wordsAt(i);
-    let match = containsWords(set, words);
-    if (match < 0.6 && about.has(sentences[i]!.item)) match = 0.6;
-    // A first name alone ("Callum (born 1981)") in an item that names the whole name's other words.
-    const given =
-      match < 0.6 && words.length > 1 && set.has(words[0]!) && itemNames(sentences[i]!.item, words.slice(1));
-    if (match < 0.6 && !given) continue;
-    const s = sentences[i]!;
-    const lemmas = new Set(s.lemmas);
-    // "… where I learned to read" in Ines's own note names Ines.
-    if (s.narrator && /\b(I|me|my)\b/.test(s.text)) for (const w of contentWords(s.narrator)) lemmas.add(w);
-    let hits = 0;
-    for (const l of predicate) if (lemmas.has(l) || set.has(l)) hits++;
-    const pred = predicate.length ? hits / predicate.length : 0;
-    const bonus = (s.index === 0 ? 0.2 : 0) + (titled.has(s.item) ? 1.5 : 0);
-    out.push({ i, score: match + pred + 0.01 * support[i]!.value + bonus });
-  }
-  return out.sort((a, b) => b.score - a.score || a.i - b.i);
-}
 
 /**
  * The relation a comparison or a polar question asks about beyond its compared names: "Which film
@@ -87,10 +45,12 @@ export function chooseOption(
     question.tokens.some((t) => !optionWords.has(t.normal) && TIME_WORDS.has(t.normal));
   // The event whose date decides: the question's verbs ("born", "opened"); for an age ("younger",
   // "the elder", "the older organisation") the start of the thing: a birth, a founding, a building.
+  // By the concepts of the whole question, so a phrasal verb counts as one ("passed away": die).
+  const questionConcepts = concepts(question.tokens.map((t) => t.lemma));
   const events = new Set(
-    question.tokens
-      .filter((t) => t.pos === 'VERB' && !optionWords.has(t.normal))
-      .map((t) => concept(t.lemma)),
+    question.tokens.flatMap((t, k) =>
+      t.pos === 'VERB' && !optionWords.has(t.normal) && questionConcepts[k] ? [questionConcepts[k]] : [],
+    ),
   );
   if (question.tokens.some((t) => AGE_WORDS.test(t.normal)))
     for (const origin of ['born', 'found', 'build', 'open']) events.add(concept(origin));
@@ -180,6 +140,15 @@ export function chooseOption(
         } else continue;
         valueAt = i;
         break;
+      }
+      // "X (born 1934) is a director. She died in 2011.": birth and death in sentences of their own.
+      if (reading.lifespan && valueAt < 0) {
+        const dated = (event: string) =>
+          named
+            .map(({ i }) => ({ i, year: eventYear(sentences[i]!, phrase, new Set([concept(event)])) }))
+            .find((x) => x.year !== null);
+        const [born, died] = [dated('bear'), dated('die')];
+        if (born && died && died.year! > born.year!) [value, valueAt] = [died.year! - born.year!, died.i];
       }
     }
     return { named, value, valueAt };

@@ -9,6 +9,7 @@
 import { DESCRIPTOR_TYPES } from '../lexicon.js';
 import { spanText, type Token } from '../nlp.js';
 import { clauseEnd, isCapital, objectRelative, PARTICIPLE_LINKS, reducedRelative } from './clause-end.js';
+import { MAX_WORDS, MIN_WORDS } from './comparatives.js';
 import { relationOf } from './kinship.js';
 
 export const RELATIVE = new Set(['who', 'that', 'which', 'whom', 'where', 'whose']);
@@ -155,6 +156,9 @@ export function findDescription(tokens: readonly Token[]): Description | null {
     // "X married a composer who conducted *which orchestra*?": the question's own wh-phrase stands
     // in the clause, so the clause is what is asked, not a description of something known.
     if (asksInside(tokens, clauseStart, end)) continue;
+    // "Which film has the director who died later, A or B?": a comparative in the clause is what
+    // the options are compared on, not a description to find alone.
+    if (comparedOnClause(tokens, clauseStart, end)) continue;
     const headNoun =
       t.normal === 'whoever' ? 'person' : t.normal === 'whatever' ? 'thing' : tokens[headEnd]!.lemma;
     // The head with its modifiers ("research vessel"), without the determiner.
@@ -187,6 +191,14 @@ export function findDescription(tokens: readonly Token[]): Description | null {
   if (of && !found.some((d) => d.start >= of.start)) found.push(of);
   // The innermost: the one that starts last.
   return found.length ? found[found.length - 1]! : null;
+}
+
+/** Whether the clause `start`..`end` holds a comparative word and the question names options outside it ("…, A or B?"). */
+function comparedOnClause(tokens: readonly Token[], start: number, end: number): boolean {
+  const comparative = tokens
+    .slice(start, end + 1)
+    .some((t) => MIN_WORDS.has(t.normal) || MAX_WORDS.has(t.normal));
+  return comparative && tokens.some((t, k) => t.normal === 'or' && (k < start || k > end));
 }
 
 /** Nouns for the one place a place has: "the capital of X". */
