@@ -1,5 +1,5 @@
 import { isKindByWordNet, isSynonymByWordNet } from '../wordnet.js';
-import { containsWords, contentWords } from '../words.js';
+import { contentWords } from '../words.js';
 import { aboutItems, type Support, sentencesNaming } from './about.js';
 import { askedKind, measuresAsked, nearestToMeasure, nounCompounds, otherKind } from './comparatives.js';
 import { COUNTRIES, COUNTRY_ALIASES, countriesIn, countriesOf, DEMONYMS } from './countries.js';

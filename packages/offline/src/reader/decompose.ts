@@ -134,9 +134,15 @@ export function findDescription(tokens: readonly Token[]): Description | null {
         tokens[i - 1]?.pos === 'NOUN' &&
         !isCapital(tokens[i - 1]) &&
         /^(ADJ|NOUN)$/.test(tokens[i + 1]?.pos ?? '');
-      // "the English composer": a people's name between the determiner and a common noun.
-      const people = (i: number): boolean =>
-        tokens[i]?.pos === 'PROPN' && tokens[i - 1]?.pos === 'DET' && !isCapital(tokens[i + 1]);
+      // "the English composer", "the Arctic Tern album": a name between the determiner and a
+      // common noun.
+      const people = (i: number): boolean => {
+        if (tokens[i]?.pos !== 'PROPN') return false;
+        let [a, b] = [i, i];
+        while (tokens[a - 1]?.pos === 'PROPN') a--;
+        while (tokens[b + 1]?.pos === 'PROPN') b++;
+        return tokens[a - 1]?.pos === 'DET' && !isCapital(tokens[b + 1]);
+      };
       while (
         start - 1 >= 0 &&
         ((/^(DET|ADJ|NOUN|NUM)$/.test(tokens[start - 1]!.pos) && !WH_START.has(tokens[start - 1]!.normal)) ||

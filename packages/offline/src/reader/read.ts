@@ -288,7 +288,18 @@ async function chainStep(
     qTokens.slice(1, copula).every((t) => t.pos === 'NOUN' || t.pos === 'ADJ') &&
     (copula === 1 || sameKind(qTokens[copula - 1]!.lemma, description.head)) &&
     description.end >= qTokens.length - 2;
-  if (whole) return { answer: sub.answer };
+  // "What is the name of the album X released in 2004?": the description's name is asked.
+  const named =
+    description.start === 5 &&
+    description.end >= qTokens.length - 2 &&
+    /^what the (name|title) of$/.test(
+      qTokens
+        .slice(0, 5)
+        .map((t, k) => (k === 1 && t.lemma === 'be' ? '' : t.normal))
+        .filter(Boolean)
+        .join(' '),
+    );
+  if (whole || named) return { answer: sub.answer };
   state.focus.push(sub.answer);
   return { next: replaceSpan(qTokens, description.start, description.end, sub.answer) };
 }
