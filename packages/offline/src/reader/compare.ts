@@ -10,6 +10,7 @@ import { agentVerb, concept, concepts, isKindOf } from './meaning.js';
 import { pairedNames } from './paired.js';
 import { LIFE_SPAN, MONTHS, TIME_WORDS, YEAR } from './question.js';
 import { resolveChain } from './resolve.js';
+import { sameKind } from './shared.js';
 import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
 
 /**
@@ -247,9 +248,15 @@ export function polarAnswer(
         : subjects.map((subject) => countriesOf(subject, sentences));
     if (countries.some((set) => set.size === 0)) countries = null;
   }
+  // "Do A and B play the same sport?": what the context calls each ("an ice hockey team").
+  const sameAt = question.tokens.findIndex((t) => t.normal === 'same');
+  const sameNoun = sameAt >= 0 ? question.tokens.slice(sameAt + 1).find((t) => t.pos === 'NOUN') : undefined;
+  const alike = !countries && reading.same && sameNoun ? sameKind(subjects, sameNoun.lemma, sentences) : null;
   if (countries) {
     const [first, ...rest] = countries as [Set<string>, ...Set<string>[]];
     yes = rest.every((set) => [...set].some((c) => first.has(c)));
+  } else if (reading.same && subjects.length >= 2 && alike !== null) {
+    yes = alike;
   } else if (reading.same && subjects.length >= 2) {
     // Compare what the sentences naming each subject say beyond the question: their capitalised
     // words (nationalities, places) other than the subjects' own.
