@@ -53,3 +53,19 @@ describe('a verb in -s after "who"', () => {
     ['Who edits the newspaper Ines Calder worked for?', 'Rolf Amsel'],
   ]);
 });
+
+describe('a kind of work before its name', () => {
+  const film = [
+    {
+      id: 'ferry',
+      text: 'Night Ferry to Ostby\nNight Ferry to Ostby is a 1971 thriller film directed by Hana Brevik.',
+    },
+    { id: 'brevik', text: 'Hana Brevik\nHana Brevik (born 1934) is a film director based in Lindholm.' },
+  ];
+  // "the thriller X": "thriller" types X (though an agent noun in -er, as "director" is), so the
+  // director of X is found first.
+  expectAnswers(film, [
+    ['The director of the thriller Night Ferry to Ostby is based in what city?', 'Lindholm'],
+    ['Where is the director of the thriller Night Ferry to Ostby based?', 'Lindholm'],
+  ]);
+});
