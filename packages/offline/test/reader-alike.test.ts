@@ -49,3 +49,18 @@ describe('the county or country a place is in', () => {
     ['In which county was Jon Sele born?', 'Orrin County'],
   ]);
 });
+
+describe('a kind the tagger reads as an adjective', () => {
+  const films = [
+    { id: 'salt', text: 'Salt Roads\nSalt Roads is a 1999 documentary film about the salt trade.' },
+    { id: 'tide', text: 'Tide Clock\nTide Clock is a 2003 documentary directed by Ines Calder.' },
+    { id: 'glass', text: 'The Glass Orchard\nThe Glass Orchard is a 1962 drama film.' },
+  ];
+  // "documentary" (tagged an adjective in the question) is a kind of film, so "a drama film" is
+  // another kind; "a famous film" would not be.
+  expectAnswers(films, [
+    ['Is The Glass Orchard a documentary film?', 'no'],
+    ['Are Salt Roads and The Glass Orchard both documentary films?', 'no'],
+    ['Are Salt Roads and Tide Clock both documentary films?', 'yes'],
+  ]);
+});

@@ -5,6 +5,7 @@
  * Kessler Yard or the Lindqvist Institute?" is: yes when the thing it is about wins.
  */
 import { spanText, type Token } from '../nlp.js';
+import { isKindByWordNet } from '../wordnet.js';
 import { wordsOf } from '../words.js';
 import { KIND_NOUNS } from './asked.js';
 import { concept, concepts } from './meaning.js';
@@ -85,8 +86,11 @@ export function polarComparison(tokens: readonly Token[]): [string, string] | nu
 export function nounCompounds(tokens: readonly Token[]): [string, string][] {
   const out: [string, string][] = [];
   const noun = (t: Token | undefined): boolean => !!t && t.pos === 'NOUN' && /^\p{Ll}/u.test(t.value);
+  // "a documentary film": a word the tagger reads as an adjective that is itself a kind of the head.
+  const modifier = (m: Token | undefined, head: Token): boolean =>
+    noun(m) || (!!m && m.pos === 'ADJ' && /^\p{Ll}/u.test(m.value) && isKindByWordNet(m.lemma, head.lemma));
   for (let k = 1; k < tokens.length; k++) {
-    if (noun(tokens[k - 1]) && noun(tokens[k]) && !noun(tokens[k + 1]))
+    if (noun(tokens[k]) && modifier(tokens[k - 1], tokens[k]!) && !noun(tokens[k + 1]))
       out.push([tokens[k - 1]!.lemma, tokens[k]!.lemma]);
   }
   return out;
