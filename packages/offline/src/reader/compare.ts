@@ -31,6 +31,43 @@ function questionRelation(question: AnswerQuestion, skip: ReadonlySet<string>): 
   return null;
 }
 
+/**
+ * The event whose date decides a choice: the question's verbs ("born", "opened"), by the concepts
+ * of the whole question so a phrasal verb counts as one ("passed away": die); for an age
+ * ("younger", "the elder", "the older organisation") the start of the thing: a birth, a founding,
+ * a building.
+ */
+function eventsAsked(question: AnswerQuestion, optionWords: ReadonlySet<string>): Set<string> {
+  const questionConcepts = concepts(question.tokens.map((t) => t.lemma));
+  const events = new Set(
+    question.tokens.flatMap((t, k) =>
+      t.pos === 'VERB' && !optionWords.has(t.normal) && questionConcepts[k] ? [questionConcepts[k]] : [],
+    ),
+  );
+  if (question.tokens.some((t) => AGE_WORDS.test(t.normal)))
+    for (const origin of ['born', 'found', 'build', 'open']) events.add(concept(origin));
+  if (question.reading.since) events.add(concept(question.reading.since));
+  events.delete(concept('be'));
+  return events;
+}
+
+/**
+ * "X (born 1934) is a director. She died in 2011.": the years of a life from a birth and a death in
+ * sentences of their own, and the sentence of the death; null when they do not both stand there.
+ */
+function lifeFromEvents(
+  named: readonly { i: number }[],
+  phrase: string,
+  sentences: readonly AnswerSentence[],
+): [number, number] | null {
+  const dated = (event: string) =>
+    named
+      .map(({ i }) => ({ i, year: eventYear(sentences[i]!, phrase, new Set([concept(event)])) }))
+      .find((x) => x.year !== null);
+  const [born, died] = [dated('bear'), dated('die')];
+  return born && died && died.year! > born.year! ? [died.year! - born.year!, died.i] : null;
+}
+
 export function chooseOption(
   question: AnswerQuestion,
   sentences: readonly AnswerSentence[],
@@ -44,19 +81,7 @@ export function chooseOption(
     reading.lifespan ||
     !!reading.since ||
     question.tokens.some((t) => !optionWords.has(t.normal) && TIME_WORDS.has(t.normal));
-  // The event whose date decides: the question's verbs ("born", "opened"); for an age ("younger",
-  // "the elder", "the older organisation") the start of the thing: a birth, a founding, a building.
-  // By the concepts of the whole question, so a phrasal verb counts as one ("passed away": die).
-  const questionConcepts = concepts(question.tokens.map((t) => t.lemma));
-  const events = new Set(
-    question.tokens.flatMap((t, k) =>
-      t.pos === 'VERB' && !optionWords.has(t.normal) && questionConcepts[k] ? [questionConcepts[k]] : [],
-    ),
-  );
-  if (question.tokens.some((t) => AGE_WORDS.test(t.normal)))
-    for (const origin of ['born', 'found', 'build', 'open']) events.add(concept(origin));
-  if (reading.since) events.add(concept(reading.since));
-  events.delete(concept('be'));
+  const events = eventsAsked(question, optionWords);
   /** The value a phrase's sentences give: a year (birth; death; life span) or a number. */
   const dateOrNumberOf = (phrase: string, ownItemOnly = false) => {
     let named = sentencesNaming(phrase, sentences, support, wordsAt, predicate);
@@ -142,15 +167,8 @@ export function chooseOption(
         valueAt = i;
         break;
       }
-      // "X (born 1934) is a director. She died in 2011.": birth and death in sentences of their own.
-      if (reading.lifespan && valueAt < 0) {
-        const dated = (event: string) =>
-          named
-            .map(({ i }) => ({ i, year: eventYear(sentences[i]!, phrase, new Set([concept(event)])) }))
-            .find((x) => x.year !== null);
-        const [born, died] = [dated('bear'), dated('die')];
-        if (born && died && died.year! > born.year!) [value, valueAt] = [died.year! - born.year!, died.i];
-      }
+      if (reading.lifespan && valueAt < 0)
+        [value, valueAt] = lifeFromEvents(named, phrase, sentences) ?? [value, valueAt];
     }
     return { named, value, valueAt };
   };
