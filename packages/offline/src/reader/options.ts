@@ -107,6 +107,37 @@ function nounOptions(tokens: readonly Token[], or: number): string[] {
 }
 
 /**
+ * Two names joined by "and" from token `from` (type words before the first left out: "the films A
+ * and B") up to the next verb or punctuation, and the last token's index; null when there are not
+ * two of at most eight words.
+ */
+function namesJoined(
+  tokens: readonly Token[],
+  from: number,
+): { names: [string, string]; end: number } | null {
+  let start = from;
+  while (
+    start < tokens.length &&
+    /^(DET|NOUN|ADJ|NUM)$/.test(tokens[start]!.pos) &&
+    /^\p{Ll}/u.test(tokens[start]!.value)
+  )
+    start++;
+  const and = tokens.findIndex((t, i) => i >= start && t.normal === 'and');
+  if (and <= start) return null;
+  let end = and + 1;
+  while (
+    end + 1 < tokens.length &&
+    !/^(VERB|AUX)$/.test(tokens[end + 1]!.pos) &&
+    tokens[end + 1]!.type !== 'punctuation'
+  )
+    end++;
+  const left = clean(spanText(tokens, start, and - 1));
+  const right = end > and ? clean(spanText(tokens, and + 1, end)) : '';
+  if (!left || !right || wordsOf(left).length > 8 || wordsOf(right).length > 8) return null;
+  return { names: [left, right], end };
+}
+
+/**
  * The options of a comparison written with "and": "Between A and B, which …", "Of A and B, who …",
  * "A and B: which of them …", "Which of A and B …". [] when the question has no such frame.
  */
@@ -115,51 +146,16 @@ function coordinatedOptions(tokens: readonly Token[]): string[] {
   if (wh < 0) return [];
   const words = tokens.map((t) => t.normal);
   // "Which of A and B was …?": the names between "of" and the verb.
-  if (words[wh + 1] === 'of' && words.indexOf('and', wh) > wh) {
-    let start = wh + 2;
-    while (
-      start < tokens.length &&
-      /^(DET|NOUN|ADJ|NUM)$/.test(tokens[start]!.pos) &&
-      /^\p{Ll}/u.test(tokens[start]!.value)
-    )
-      start++;
-    const and = words.indexOf('and', start);
-    let end = and + 1;
-    while (
-      end + 1 < tokens.length &&
-      !/^(VERB|AUX)$/.test(tokens[end + 1]!.pos) &&
-      tokens[end + 1]!.type !== 'punctuation'
-    )
-      end++;
-    const left = and > start ? clean(spanText(tokens, start, and - 1)) : '';
-    const right = end > and ? clean(spanText(tokens, and + 1, end)) : '';
-    if (left && right && wordsOf(left).length <= 8 && wordsOf(right).length <= 8) return [left, right];
+  if (words[wh + 1] === 'of') {
+    const pair = namesJoined(tokens, wh + 2);
+    if (pair) return pair.names;
   }
   // "Who was born first between A and B?", "Who among A and B died first?": the names after
   // "between" or "among" later in the question, when a comparative word outside them compares.
   const among = words.findIndex((w, i) => i > wh && (w === 'between' || w === 'among'));
-  if (among > 0) {
-    let from = among + 1;
-    while (
-      from < tokens.length &&
-      /^(DET|NOUN|ADJ|NUM)$/.test(tokens[from]!.pos) &&
-      /^\p{Ll}/u.test(tokens[from]!.value)
-    )
-      from++;
-    const and = words.indexOf('and', from);
-    let to = and + 1;
-    while (
-      to + 1 < tokens.length &&
-      !/^(VERB|AUX)$/.test(tokens[to + 1]!.pos) &&
-      tokens[to + 1]!.type !== 'punctuation'
-    )
-      to++;
-    const compares = words.some((w, i) => (i < among || i > to) && (MIN_WORDS.has(w) || MAX_WORDS.has(w)));
-    const left = and > from ? clean(spanText(tokens, from, and - 1)) : '';
-    const right = and > from && to > and ? clean(spanText(tokens, and + 1, to)) : '';
-    if (compares && left && right && wordsOf(left).length <= 8 && wordsOf(right).length <= 8)
-      return [left, right];
-  }
+  const pair = among > 0 ? namesJoined(tokens, among + 1) : null;
+  if (pair && words.some((w, i) => (i < among || i > pair.end) && (MIN_WORDS.has(w) || MAX_WORDS.has(w))))
+    return pair.names;
   // The frame: an opening "between"/"of"/"comparing" up to a comma or colon before the wh-word, or
   // a run up to a colon or a dash before it ("A and B — who is older?").
   let start = 0;
