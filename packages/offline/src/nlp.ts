@@ -423,12 +423,23 @@ export function lineSentences(
 
 /**
  * "What studio did X found?": after "do", "to" or a modal the verb is bare, so "found" is to found,
- * not a form of find (wink lemmatises it "find" everywhere). Every reading of wink's tokens applies
- * it, so their lemmas agree.
+ * not a form of find (wink lemmatises it "find" everywhere). And "Who edits the Courier?": a word in
+ * -s right after "who", before a determiner or a name, is its verb, not a plural noun (wink tags
+ * "edits" a noun). Every reading of wink's tokens applies it, so their lemmas agree.
  */
 export function bareForms(tokens: Pick<Token, 'normal' | 'lemma' | 'pos' | 'type'>[]): void {
   for (let k = 1; k < tokens.length; k++) {
     const t = tokens[k]!;
+    const next = tokens[k + 1];
+    if (
+      tokens[k - 1]!.normal === 'who' &&
+      t.pos === 'NOUN' &&
+      /[^s]s$/.test(t.normal) &&
+      (next?.pos === 'DET' || next?.pos === 'PROPN')
+    ) {
+      t.pos = 'VERB';
+      if (t.lemma === t.normal) t.lemma = t.normal.replace(/(ch|sh|ss|x|z)es$/, '$1').replace(/s$/, '');
+    }
     if (!BARE_PAST.has(t.normal) || t.lemma === t.normal) continue;
     for (let j = k - 1; j >= Math.max(0, k - 4); j--) {
       const before = tokens[j]!;

@@ -4,7 +4,7 @@
  */
 import { NAME_PARTICLES, PERSON_TITLES, ROMAN_NUMERAL } from '../lexicon.js';
 import { spanText, type Token } from '../nlp.js';
-import { contentWords, wordsOf } from '../words.js';
+import { containsWords, contentWords, wordsOf } from '../words.js';
 import { clean } from './question.js';
 import type { Span } from './spans.js';
 import type { AnswerSentence } from './types.js';
@@ -211,4 +211,47 @@ function wordAfter(s: AnswerSentence, word: string): string {
   const range = s.ea.analysis.sentences[s.index]!;
   for (let k = range.start; k < range.end; k++) if (tokens[k]!.normal === word) return tokens[k + 1]!.normal;
   return '';
+}
+
+/** How well each context sentence supports the question (see support.ts). */
+export type Support = readonly { value: number; from: number }[];
+
+/** Sentences that name `phrase` (most of its words), best supported first. */
+export function sentencesNaming(
+  phrase: string,
+  sentences: readonly AnswerSentence[],
+  support: Support,
+  wordsAt: (i: number) => Set<string>,
+  predicate: readonly string[],
+): { i: number; score: number }[] {
+  const words = contentWords(phrase);
+  const out: { i: number; score: number }[] = [];
+  const itemNames = (item: number, rest: readonly string[]): boolean =>
+    sentences.some((s, j) => s.item === item && rest.every((w) => wordsAt(j).has(w)));
+  // An item whose title is the phrase is where its dates and facts are said: its sentences first.
+  const titled = aboutItems(phrase, sentences);
+  // An item whose first sentence names the phrase is about it: its other sentences count too.
+  const about = new Set<number>();
+  for (let i = 0; i < sentences.length; i++) {
+    if (sentences[i]!.index === 0 && containsWords(wordsAt(i), words) >= 0.6) about.add(sentences[i]!.item);
+  }
+  for (let i = 0; i < sentences.length; i++) {
+    const set = wordsAt(i);
+    let match = containsWords(set, words);
+    if (match < 0.6 && about.has(sentences[i]!.item)) match = 0.6;
+    // A first name alone ("Callum (born 1981)") in an item that names the whole name's other words.
+    const given =
+      match < 0.6 && words.length > 1 && set.has(words[0]!) && itemNames(sentences[i]!.item, words.slice(1));
+    if (match < 0.6 && !given) continue;
+    const s = sentences[i]!;
+    const lemmas = new Set(s.lemmas);
+    // "… where I learned to read" in Ines's own note names Ines.
+    if (s.narrator && /\b(I|me|my)\b/.test(s.text)) for (const w of contentWords(s.narrator)) lemmas.add(w);
+    let hits = 0;
+    for (const l of predicate) if (lemmas.has(l) || set.has(l)) hits++;
+    const pred = predicate.length ? hits / predicate.length : 0;
+    const bonus = (s.index === 0 ? 0.2 : 0) + (titled.has(s.item) ? 1.5 : 0);
+    out.push({ i, score: match + pred + 0.01 * support[i]!.value + bonus });
+  }
+  return out.sort((a, b) => b.score - a.score || a.i - b.i);
 }

@@ -4,6 +4,7 @@
  * the span, or null when it is another's agent or counts something else.
  */
 
+import type { Token } from '../nlp.js';
 import { MEASURE_WORDS } from '../query.js';
 import { isKindByWordNet } from '../wordnet.js';
 import { measuredIn, unitKind } from './clauses.js';
@@ -17,9 +18,21 @@ import type { Span } from './spans.js';
 const MAKING =
   /^(write|compose|paint|create|design|build|direct|produce|record|perform|sing|make|draw|author)$/;
 
+/** Whether a verb (or its concept) is one of making a work ({@link MAKING}). */
+export function isMaking(word: string): boolean {
+  return MAKING.test(word) || MAKING.test(concept(word));
+}
+
+/** Whether a sentence names a work's maker: a noun, then "by" ("an album by X", "a 1998 novel by Y"). */
+export function namesMaker(tokens: readonly Token[], range: { start: number; end: number }): boolean {
+  for (let k = range.start + 1; k < range.end; k++)
+    if (tokens[k]!.normal === 'by' && tokens[k - 1]!.pos === 'NOUN') return true;
+  return false;
+}
+
 /** Whether the question asks who made a work (its verb is one of {@link MAKING}, by concept). */
 function asksMaker(cues: QuestionCues): boolean {
-  for (const w of cues.verbWords) if (MAKING.test(w) || MAKING.test(concept(w))) return true;
+  for (const w of cues.verbWords) if (isMaking(w)) return true;
   return false;
 }
 
@@ -42,9 +55,14 @@ export function agentWeight(
   let closeness = 0;
   // "Which company published X?" asks for an agent as "Who published X?" does.
   if ((reading.kind === 'person' || reading.expectedType === 'organization') && cues.subjectQuestion) {
-    // "… launched by my grandmother, Hester Pellow": "by" a few words before, no verb between.
-    for (let k = span.start - 1; k >= Math.max(range.start, span.start - 4); k--) {
+    // "… launched by my grandmother, Hester Pellow", "an album by the Ostby folk band Arctic Tern":
+    // "by" a few words before, no verb between.
+    for (let k = span.start - 1; k >= Math.max(range.start, span.start - 6); k--) {
       if (tokens[k]!.pos === 'VERB' || tokens[k]!.pos === 'AUX') break;
+      // "by the Ostby folk band Arctic Tern": a name before a common noun modifies it; the name
+      // that ends the phrase is the agent.
+      const next = tokens[span.end + 1];
+      if (tokens[k]!.normal === 'by' && next?.pos === 'NOUN' && !/^\p{Lu}/u.test(next.value)) break;
       if (tokens[k]!.normal === 'by') {
         // "a song by X" names its maker: the agent of "wrote" or "made", not of "released".
         weight = tokens[k - 1]?.pos === 'NOUN' && !asksMaker(cues) ? 1 : 1.3;

@@ -42,6 +42,10 @@ export function nounAfterWh(
 ): { noun: string | null; plural: boolean; kindEnd?: number } {
   let noun: string | null = null;
   let plural = false;
+  // "Which Arctic Tern album …": a name before the noun modifies it.
+  let named = k;
+  while (tokens[named]?.pos === 'PROPN') named++;
+  if (named > k && tokens[named]?.pos === 'NOUN' && !/^\p{Lu}/u.test(tokens[named]!.value)) k = named;
   for (
     let i = k;
     tokens[i] &&

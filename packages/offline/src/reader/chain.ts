@@ -198,7 +198,8 @@ export function findRelationPhrase(tokens: readonly Token[]): RelationPhrase | n
         tokens[i]?.type === 'word' &&
         !isCapital(tokens[i]) &&
         (tokens[i]!.pos === 'NOUN' || tokens[i]!.pos === 'ADJ') &&
-        !relationAt(tokens, i)
+        // "the mother of X" inside is a relation of its own; "the thriller X" only types X.
+        !(relationAt(tokens, i) && !isCapital(tokens[i + 1]))
       ) {
         i++;
         typeWords++;

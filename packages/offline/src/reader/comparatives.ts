@@ -5,9 +5,10 @@
  * Kessler Yard or the Lindqvist Institute?" is: yes when the thing it is about wins.
  */
 import { spanText, type Token } from '../nlp.js';
+import { isKindByWordNet } from '../wordnet.js';
 import { wordsOf } from '../words.js';
 import { KIND_NOUNS } from './asked.js';
-import { concept } from './meaning.js';
+import { concept, concepts } from './meaning.js';
 import type { QuestionReading } from './question.js';
 
 /** Auxiliaries that open a yes/no question. */
@@ -85,8 +86,11 @@ export function polarComparison(tokens: readonly Token[]): [string, string] | nu
 export function nounCompounds(tokens: readonly Token[]): [string, string][] {
   const out: [string, string][] = [];
   const noun = (t: Token | undefined): boolean => !!t && t.pos === 'NOUN' && /^\p{Ll}/u.test(t.value);
+  // "a documentary film": a word the tagger reads as an adjective that is itself a kind of the head.
+  const modifier = (m: Token | undefined, head: Token): boolean =>
+    noun(m) || (!!m && m.pos === 'ADJ' && /^\p{Ll}/u.test(m.value) && isKindByWordNet(m.lemma, head.lemma));
   for (let k = 1; k < tokens.length; k++) {
-    if (noun(tokens[k - 1]) && noun(tokens[k]) && !noun(tokens[k + 1]))
+    if (noun(tokens[k]) && modifier(tokens[k - 1], tokens[k]!) && !noun(tokens[k + 1]))
       out.push([tokens[k - 1]!.lemma, tokens[k]!.lemma]);
   }
   return out;
@@ -161,7 +165,9 @@ export function choiceDirection(
   const normals = new Set(tokens.map((t) => t.normal));
   // The comparative word decides which value wins ("born first" → the earlier date).
   const optionWords = new Set(options.flatMap(wordsOf));
-  for (const t of tokens) {
+  // By the concepts of the whole question, so a phrasal verb counts as one ("passed away": die).
+  const meant = concepts(tokens.map((t) => t.lemma));
+  for (const [k, t] of tokens.entries()) {
     if (optionWords.has(t.normal)) continue;
     // "outlived", "survived": died later; "predeceased": died first.
     if (OUTLIVE.has(t.lemma) || OUTLIVE.has(t.normal)) {
@@ -176,7 +182,7 @@ export function choiceDirection(
     }
     if (MIN_WORDS.has(t.normal)) reading.direction ??= 'min';
     else if (MAX_WORDS.has(t.normal)) reading.direction ??= 'max';
-    if (concept(t.lemma) === 'die' || concept(t.normal) === 'die') reading.deathDate = true;
+    if (meant[k] === 'die' || concept(t.normal) === 'die') reading.deathDate = true;
     if (
       t.lemma === 'live' ||
       t.normal === 'lived' ||

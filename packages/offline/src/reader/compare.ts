@@ -1,58 +1,17 @@
 import { isKindByWordNet, isSynonymByWordNet } from '../wordnet.js';
-import { containsWords, contentWords } from '../words.js';
-import { aboutItems } from './about.js';
+import { contentWords } from '../words.js';
+import { aboutItems, type Support, sentencesNaming } from './about.js';
 import { askedKind, measuresAsked, nearestToMeasure, nounCompounds, otherKind } from './comparatives.js';
 import { COUNTRIES, COUNTRY_ALIASES, countriesIn, countriesOf, DEMONYMS } from './countries.js';
 import { AGE_WORDS, eventDistance, eventYear, numberValue } from './events.js';
 import { roleHeads } from './identity.js';
 import { type Relation, relationOf } from './kinship.js';
-import { agentVerb, concept, isKindOf } from './meaning.js';
+import { agentVerb, concept, concepts, isKindOf } from './meaning.js';
 import { pairedNames } from './paired.js';
 import { LIFE_SPAN, MONTHS, TIME_WORDS, YEAR } from './question.js';
 import { resolveChain } from './resolve.js';
+import { sameKind } from './shared.js';
 import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
-
-type Support = readonly { value: number; from: number }[];
-
-/** Sentences that name `phrase` (most of its words), best supported first. */
-function sentencesNaming(
-  phrase: string,
-  sentences: readonly AnswerSentence[],
-  support: Support,
-  wordsAt: (i: number) => Set<string>,
-  predicate: readonly string[],
-): { i: number; score: number }[] {
-  const words = contentWords(phrase);
-  const out: { i: number; score: number }[] = [];
-  const itemNames = (item: number, rest: readonly string[]): boolean =>
-    sentences.some((s, j) => s.item === item && rest.every((w) => wordsAt(j).has(w)));
-  // An item whose title is the phrase is where its dates and facts are said: its sentences first.
-  const titled = aboutItems(phrase, sentences);
-  // An item whose first sentence names the phrase is about it: its other sentences count too.
-  const about = new Set<number>();
-  for (let i = 0; i < sentences.length; i++) {
-    if (sentences[i]!.index === 0 && containsWords(wordsAt(i), words) >= 0.6) about.add(sentences[i]!.item);
-  }
-  for (let i = 0; i < sentences.length; i++) {
-    const set = wordsAt(i);
-    let match = containsWords(set, words);
-    if (match < 0.6 && about.has(sentences[i]!.item)) match = 0.6;
-    // A first name alone ("Callum (born 1981)") in an item that names the whole name's other words.
-    const given =
-      match < 0.6 && words.length > 1 && set.has(words[0]!) && itemNames(sentences[i]!.item, words.slice(1));
-    if (match < 0.6 && !given) continue;
-    const s = sentences[i]!;
-    const lemmas = new Set(s.lemmas);
-    // "… where I learned to read" in Ines's own note names Ines.
-    if (s.narrator && /\b(I|me|my)\b/.test(s.text)) for (const w of contentWords(s.narrator)) lemmas.add(w);
-    let hits = 0;
-    for (const l of predicate) if (lemmas.has(l) || set.has(l)) hits++;
-    const pred = predicate.length ? hits / predicate.length : 0;
-    const bonus = (s.index === 0 ? 0.2 : 0) + (titled.has(s.item) ? 1.5 : 0);
-    out.push({ i, score: match + pred + 0.01 * support[i]!.value + bonus });
-  }
-  return out.sort((a, b) => b.score - a.score || a.i - b.i);
-}
 
 /**
  * The relation a comparison or a polar question asks about beyond its compared names: "Which film
@@ -72,6 +31,43 @@ function questionRelation(question: AnswerQuestion, skip: ReadonlySet<string>): 
   return null;
 }
 
+/**
+ * The event whose date decides a choice: the question's verbs ("born", "opened"), by the concepts
+ * of the whole question so a phrasal verb counts as one ("passed away": die); for an age
+ * ("younger", "the elder", "the older organisation") the start of the thing: a birth, a founding,
+ * a building.
+ */
+function eventsAsked(question: AnswerQuestion, optionWords: ReadonlySet<string>): Set<string> {
+  const questionConcepts = concepts(question.tokens.map((t) => t.lemma));
+  const events = new Set(
+    question.tokens.flatMap((t, k) =>
+      t.pos === 'VERB' && !optionWords.has(t.normal) && questionConcepts[k] ? [questionConcepts[k]] : [],
+    ),
+  );
+  if (question.tokens.some((t) => AGE_WORDS.test(t.normal)))
+    for (const origin of ['born', 'found', 'build', 'open']) events.add(concept(origin));
+  if (question.reading.since) events.add(concept(question.reading.since));
+  events.delete(concept('be'));
+  return events;
+}
+
+/**
+ * "X (born 1934) is a director. She died in 2011.": the years of a life from a birth and a death in
+ * sentences of their own, and the sentence of the death; null when they do not both stand there.
+ */
+function lifeFromEvents(
+  named: readonly { i: number }[],
+  phrase: string,
+  sentences: readonly AnswerSentence[],
+): [number, number] | null {
+  const dated = (event: string) =>
+    named
+      .map(({ i }) => ({ i, year: eventYear(sentences[i]!, phrase, new Set([concept(event)])) }))
+      .find((x) => x.year !== null);
+  const [born, died] = [dated('bear'), dated('die')];
+  return born && died && died.year! > born.year! ? [died.year! - born.year!, died.i] : null;
+}
+
 export function chooseOption(
   question: AnswerQuestion,
   sentences: readonly AnswerSentence[],
@@ -85,17 +81,7 @@ export function chooseOption(
     reading.lifespan ||
     !!reading.since ||
     question.tokens.some((t) => !optionWords.has(t.normal) && TIME_WORDS.has(t.normal));
-  // The event whose date decides: the question's verbs ("born", "opened"); for an age ("younger",
-  // "the elder", "the older organisation") the start of the thing: a birth, a founding, a building.
-  const events = new Set(
-    question.tokens
-      .filter((t) => t.pos === 'VERB' && !optionWords.has(t.normal))
-      .map((t) => concept(t.lemma)),
-  );
-  if (question.tokens.some((t) => AGE_WORDS.test(t.normal)))
-    for (const origin of ['born', 'found', 'build', 'open']) events.add(concept(origin));
-  if (reading.since) events.add(concept(reading.since));
-  events.delete(concept('be'));
+  const events = eventsAsked(question, optionWords);
   /** The value a phrase's sentences give: a year (birth; death; life span) or a number. */
   const dateOrNumberOf = (phrase: string, ownItemOnly = false) => {
     let named = sentencesNaming(phrase, sentences, support, wordsAt, predicate);
@@ -181,6 +167,8 @@ export function chooseOption(
         valueAt = i;
         break;
       }
+      if (reading.lifespan && valueAt < 0)
+        [value, valueAt] = lifeFromEvents(named, phrase, sentences) ?? [value, valueAt];
     }
     return { named, value, valueAt };
   };
@@ -278,9 +266,15 @@ export function polarAnswer(
         : subjects.map((subject) => countriesOf(subject, sentences));
     if (countries.some((set) => set.size === 0)) countries = null;
   }
+  // "Do A and B play the same sport?": what the context calls each ("an ice hockey team").
+  const sameAt = question.tokens.findIndex((t) => t.normal === 'same');
+  const sameNoun = sameAt >= 0 ? question.tokens.slice(sameAt + 1).find((t) => t.pos === 'NOUN') : undefined;
+  const alike = !countries && reading.same && sameNoun ? sameKind(subjects, sameNoun.lemma, sentences) : null;
   if (countries) {
     const [first, ...rest] = countries as [Set<string>, ...Set<string>[]];
     yes = rest.every((set) => [...set].some((c) => first.has(c)));
+  } else if (reading.same && subjects.length >= 2 && alike !== null) {
+    yes = alike;
   } else if (reading.same && subjects.length >= 2) {
     // Compare what the sentences naming each subject say beyond the question: their capitalised
     // words (nationalities, places) other than the subjects' own.

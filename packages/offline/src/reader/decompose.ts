@@ -9,6 +9,7 @@
 import { DESCRIPTOR_TYPES } from '../lexicon.js';
 import { spanText, type Token } from '../nlp.js';
 import { clauseEnd, isCapital, objectRelative, PARTICIPLE_LINKS, reducedRelative } from './clause-end.js';
+import { MAX_WORDS, MIN_WORDS } from './comparatives.js';
 import { relationOf } from './kinship.js';
 
 export const RELATIVE = new Set(['who', 'that', 'which', 'whom', 'where', 'whose']);
@@ -133,9 +134,15 @@ export function findDescription(tokens: readonly Token[]): Description | null {
         tokens[i - 1]?.pos === 'NOUN' &&
         !isCapital(tokens[i - 1]) &&
         /^(ADJ|NOUN)$/.test(tokens[i + 1]?.pos ?? '');
-      // "the English composer": a people's name between the determiner and a common noun.
-      const people = (i: number): boolean =>
-        tokens[i]?.pos === 'PROPN' && tokens[i - 1]?.pos === 'DET' && !isCapital(tokens[i + 1]);
+      // "the English composer", "the Arctic Tern album": a name between the determiner and a
+      // common noun.
+      const people = (i: number): boolean => {
+        if (tokens[i]?.pos !== 'PROPN') return false;
+        let [a, b] = [i, i];
+        while (tokens[a - 1]?.pos === 'PROPN') a--;
+        while (tokens[b + 1]?.pos === 'PROPN') b++;
+        return tokens[a - 1]?.pos === 'DET' && !isCapital(tokens[b + 1]);
+      };
       while (
         start - 1 >= 0 &&
         ((/^(DET|ADJ|NOUN|NUM)$/.test(tokens[start - 1]!.pos) && !WH_START.has(tokens[start - 1]!.normal)) ||
@@ -155,6 +162,9 @@ export function findDescription(tokens: readonly Token[]): Description | null {
     // "X married a composer who conducted *which orchestra*?": the question's own wh-phrase stands
     // in the clause, so the clause is what is asked, not a description of something known.
     if (asksInside(tokens, clauseStart, end)) continue;
+    // "Which film has the director who died later, A or B?": a comparative in the clause is what
+    // the options are compared on, not a description to find alone.
+    if (comparedOnClause(tokens, clauseStart, end)) continue;
     const headNoun =
       t.normal === 'whoever' ? 'person' : t.normal === 'whatever' ? 'thing' : tokens[headEnd]!.lemma;
     // The head with its modifiers ("research vessel"), without the determiner.
@@ -187,6 +197,14 @@ export function findDescription(tokens: readonly Token[]): Description | null {
   if (of && !found.some((d) => d.start >= of.start)) found.push(of);
   // The innermost: the one that starts last.
   return found.length ? found[found.length - 1]! : null;
+}
+
+/** Whether the clause `start`..`end` holds a comparative word and the question names options outside it ("…, A or B?"). */
+function comparedOnClause(tokens: readonly Token[], start: number, end: number): boolean {
+  const comparative = tokens
+    .slice(start, end + 1)
+    .some((t) => MIN_WORDS.has(t.normal) || MAX_WORDS.has(t.normal));
+  return comparative && tokens.some((t, k) => t.normal === 'or' && (k < start || k > end));
 }
 
 /** Nouns for the one place a place has: "the capital of X". */

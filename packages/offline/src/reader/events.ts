@@ -11,6 +11,7 @@ import type { Span } from './spans.js';
 import type { AnswerSentence } from './types.js';
 
 const DASH = /^[-–—]$/;
+const SUBJECT_PRONOUN = /^(he|she|they|it)$/;
 
 /** Verbs of a life event, whose place and date follow them. */
 export const LIFE_VERBS = new Set(['born', 'died', 'buried', 'interred', 'married']);
@@ -118,6 +119,9 @@ export function eventYear(s: AnswerSentence, phrase: string, events: ReadonlySet
   };
   let mention = at((w) => w === list[0]);
   if (mention < 0) mention = at((w) => words.has(w));
+  // "Hana Brevik (born 1934) is a director. She died in 2011.": the caller gives only sentences of
+  // items about the phrase, where a subject pronoun stands for it.
+  if (mention < 0) mention = at((w) => SUBJECT_PRONOUN.test(w));
   if (mention < 0) return null;
   let best: number | null = null;
   let bestDistance = Number.POSITIVE_INFINITY;

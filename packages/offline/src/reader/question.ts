@@ -4,7 +4,7 @@
  * context sentences, and a score from the sentence's support, the span's type, its distance to the
  * question's words in the sentence, and whether the question already names it.
  */
-import { spanText, type Token } from '../nlp.js';
+import type { Token } from '../nlp.js';
 import { MEASURE_WORDS, questionTarget } from '../query.js';
 import { wordsOf } from '../words.js';
 import { descriptorType, nounAfterWh } from './asked.js';
@@ -17,6 +17,7 @@ import {
   polarComparison,
 } from './comparatives.js';
 import { agentVerb, concept, eventVerb } from './meaning.js';
+import { choiceOptions } from './options.js';
 
 /** What kind of phrase a question asks for. */
 export type QuestionKind = 'person' | 'place' | 'date' | 'number' | 'polar' | 'choice' | 'thing';
@@ -89,8 +90,6 @@ export const TIME_WORDS = new Set(
     ' ',
   ),
 );
-export const WH = new Set('who whom whose what which where when why how'.split(' '));
-const OPTION_CONNECTORS = new Set('of the de la le von van der del da di du and & for on in a an'.split(' '));
 export const NUMBER_WORDS = new Set(
   'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion dozen'.split(
     ' ',
@@ -106,149 +105,6 @@ export const MONTHS = new Set(
 );
 
 export { AUXILIARIES, clean, MAX_WORDS, MIN_WORDS, wordsOf };
-
-/** The compared phrases of "…, A or B?" / "Did A or B …?", or [] when the question compares nothing. */
-function choiceOptions(tokens: readonly Token[]): string[] {
-  let or = -1;
-  for (let i = tokens.length - 1; i > 0; i--) {
-    if (tokens[i]!.normal === 'or') {
-      or = i;
-      break;
-    }
-  }
-  if (or < 0) return coordinatedOptions(tokens);
-  let last = tokens.length - 1;
-  while (last > or && tokens[last]!.type === 'punctuation') last--;
-  const isCap = (t: Token | undefined): boolean =>
-    !!t && (/^[\p{Lu}\p{N}"“]/u.test(t.value) || t.pos === 'PROPN' || t.pos === 'NUM');
-  // The comma that opens the options: the first one after which only a name runs up to "or" (a
-  // name may hold commas: "Which came first, Salt, Iron and Rope or …"); else the last one.
-  let comma = -1;
-  for (let i = or - 1; i >= 0; i--) {
-    if (tokens[i]!.value === ',') {
-      comma = i;
-      break;
-    }
-  }
-  for (let i = 1; i < comma; i++) {
-    if (tokens[i]!.value !== ',' || !isCap(tokens[i + 1])) continue;
-    let name = true;
-    for (let k = i + 1; k < or && name; k++) {
-      const t = tokens[k]!;
-      if (t.type === 'word' && !isCap(t) && !OPTION_CONNECTORS.has(t.normal)) name = false;
-    }
-    if (name) {
-      comma = i;
-      break;
-    }
-  }
-  let leftStart: number;
-  let rightEnd: number;
-  if (comma >= 0) {
-    leftStart = comma + 1;
-    rightEnd = last;
-  } else {
-    // No comma: the capitalised runs on each side of "or" (connectors inside a name allowed).
-    leftStart = or;
-    for (let i = or - 1; i >= 0; i--) {
-      const t = tokens[i]!;
-      if (isCap(t) || (OPTION_CONNECTORS.has(t.normal) && isCap(tokens[i - 1]))) leftStart = i;
-      else if (t.type === 'punctuation' && /["”’']/.test(t.value)) leftStart = i;
-      else break;
-    }
-    // The question's opening word is capitalised, not a name ("Is A or B public?").
-    while (
-      leftStart < or &&
-      (AUXILIARIES.has(tokens[leftStart]!.normal) || WH.has(tokens[leftStart]!.normal))
-    )
-      leftStart++;
-    rightEnd = or;
-    for (let i = or + 1; i <= last; i++) {
-      const t = tokens[i]!;
-      if (isCap(t) || (OPTION_CONNECTORS.has(t.normal) && isCap(tokens[i + 1]))) rightEnd = i;
-      else if (t.type === 'punctuation' && /["“‘']/.test(t.value)) rightEnd = i;
-      else break;
-    }
-  }
-  if (leftStart >= or || rightEnd <= or) return nounOptions(tokens, or);
-  // "on Mondays or on Tuesdays": the preposition is the question's, not the option's.
-  const bare = (x: string): string => x.replace(/^(on|in|at|to|from|by|for|with)\s+(?=\p{Lu})/u, '');
-  const left = bare(clean(spanText(tokens, leftStart, or - 1)));
-  const right = bare(clean(spanText(tokens, or + 1, rightEnd)));
-  if (!left || !right || wordsOf(left).length > 12 || wordsOf(right).length > 12) return [];
-  return [left, right];
-}
-
-const NOUNISH = new Set(['NOUN', 'PROPN', 'ADJ', 'NUM']);
-
-/** Common-noun options either side of "or": "on Mondays or on Tuesdays", "the captain or the treasurer". */
-function nounOptions(tokens: readonly Token[], or: number): string[] {
-  let ls = or - 1;
-  if (!NOUNISH.has(tokens[ls]?.pos ?? '')) return [];
-  // "is Sunniva Rusk treasurer or captain": a lower-case option does not take in the name before it.
-  const lower = /^\p{Ll}/u.test(tokens[ls]!.value);
-  while (
-    ls - 1 >= 0 &&
-    NOUNISH.has(tokens[ls - 1]!.pos) &&
-    !WH.has(tokens[ls - 1]!.normal) &&
-    !(lower && /^\p{Lu}/u.test(tokens[ls - 1]!.value))
-  )
-    ls--;
-  let re = or + 1;
-  while (re < tokens.length && /^(DET|ADP)$/.test(tokens[re]!.pos)) re++;
-  const rs = re;
-  while (re + 1 < tokens.length && NOUNISH.has(tokens[re + 1]!.pos)) re++;
-  if (!NOUNISH.has(tokens[rs]?.pos ?? '')) return [];
-  return [clean(spanText(tokens, ls, or - 1)), clean(spanText(tokens, rs, re))];
-}
-
-/**
- * The options of a comparison written with "and": "Between A and B, which …", "Of A and B, who …",
- * "A and B: which of them …", "Which of A and B …". [] when the question has no such frame.
- */
-function coordinatedOptions(tokens: readonly Token[]): string[] {
-  const wh = tokens.findIndex((t) => WH.has(t.normal));
-  if (wh < 0) return [];
-  const words = tokens.map((t) => t.normal);
-  // "Which of A and B was …?": the names between "of" and the verb.
-  if (words[wh + 1] === 'of' && words.indexOf('and', wh) > wh) {
-    let start = wh + 2;
-    while (
-      start < tokens.length &&
-      /^(DET|NOUN|ADJ|NUM)$/.test(tokens[start]!.pos) &&
-      /^\p{Ll}/u.test(tokens[start]!.value)
-    )
-      start++;
-    const and = words.indexOf('and', start);
-    let end = and + 1;
-    while (
-      end + 1 < tokens.length &&
-      !/^(VERB|AUX)$/.test(tokens[end + 1]!.pos) &&
-      tokens[end + 1]!.type !== 'punctuation'
-    )
-      end++;
-    const left = and > start ? clean(spanText(tokens, start, and - 1)) : '';
-    const right = end > and ? clean(spanText(tokens, and + 1, end)) : '';
-    if (left && right && wordsOf(left).length <= 8 && wordsOf(right).length <= 8) return [left, right];
-  }
-  // The frame: an opening "between"/"of" up to a comma or colon before the wh-word, or a run up to
-  // a colon before it.
-  let start = 0;
-  if (words[0] === 'between' || words[0] === 'of' || words[0] === 'among') start = 1;
-  let end = wh - 1;
-  while (end > start && tokens[end]!.type === 'punctuation') end--;
-  if (end <= start || !/^[,:;]$/.test(tokens[end + 1]?.value ?? '')) return [];
-  if (start === 0 && tokens[end + 1]!.value !== ':') return [];
-  // "Of the films A and B": the type words before the first name are not part of it.
-  while (start < end && /^(DET|NOUN|ADJ)$/.test(tokens[start]!.pos) && /^\p{Ll}/u.test(tokens[start]!.value))
-    start++;
-  const and = words.indexOf('and', start);
-  if (and <= start || and >= end) return [];
-  const left = clean(spanText(tokens, start, and - 1));
-  const right = clean(spanText(tokens, and + 1, end));
-  if (!left || !right || wordsOf(left).length > 8 || wordsOf(right).length > 8) return [];
-  return [left, right];
-}
 
 /**
  * "A and B are both Norwegian?", "A and B — same nationality?": a statement asked as a question,

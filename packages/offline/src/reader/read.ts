@@ -176,6 +176,8 @@ async function answerPhrase(
   const phrase = (await polarByRelation(q, entitiesOf, single, textOf)) ?? (await single(q));
   if (!phrase?.answer) return UNKNOWN;
   const items = [...phrase.items];
+  const outer = await containingPlace(q, phrase.answer, plain, single, support.describedAs);
+  if (outer) return cite(outer.answer, [...new Set([...outer.items, ...items, ...state.bridgeItems])]);
   for (const i of [...state.bridgeItems].reverse()) if (!items.includes(i)) items.push(i);
   return cite(phrase.answer, items);
 }
@@ -254,19 +256,7 @@ async function chainStep(
   const kinds =
     ('kinds' in description ? description.kinds : undefined) ?? (description.head ? [description.head] : []);
   if (kinds.length > 0 && !kinds.some((kind) => GENERIC_PLACES.has(kind))) {
-    // What a sentence calls it ("X was a Norwegian marine biologist"), or a kind of it by WordNet
-    // (the name itself, "Norway" is a country, or what the context calls it, "a tern"); else a
-    // word of the kind next to it ("the research vessel Aurora Tern", "the Lindqvist Institute").
-    // What the context calls it decides when it calls it anything: "a film director" is no film.
-    const fits = (name: string, kind: string): boolean => {
-      const heads = roleHeads(name, plain);
-      return (
-        heads.has(kind) ||
-        isKindByWordNet(name, kind) ||
-        [...heads].some((h) => isKindByWordNet(h, kind)) ||
-        (heads.size === 0 && describedAs(name, kind))
-      );
-    };
+    const fits = (name: string, kind: string) => callsKind(name, kind, plain, describedAs);
     if (!kinds.some((kind) => fits(sub!.answer, kind))) {
       // "the country where X was born" over "X was born in Pellin": the country Pellin is in.
       const within = kinds.find((kind) => CONTAINING_PLACES.has(kind));
@@ -288,9 +278,63 @@ async function chainStep(
     qTokens.slice(1, copula).every((t) => t.pos === 'NOUN' || t.pos === 'ADJ') &&
     (copula === 1 || sameKind(qTokens[copula - 1]!.lemma, description.head)) &&
     description.end >= qTokens.length - 2;
-  if (whole) return { answer: sub.answer };
+  // "What is the name of the album X released in 2004?": the description's name is asked.
+  const named =
+    description.start === 5 &&
+    description.end >= qTokens.length - 2 &&
+    /^what the (name|title) of$/.test(
+      qTokens
+        .slice(0, 5)
+        .map((t, k) => (k === 1 && t.lemma === 'be' ? '' : t.normal))
+        .filter(Boolean)
+        .join(' '),
+    );
+  if (whole || named) return { answer: sub.answer };
   state.focus.push(sub.answer);
   return { next: replaceSpan(qTokens, description.start, description.end, sub.answer) };
+}
+
+/**
+ * Whether the context calls `name` a `kind`: what a sentence calls it ("X was a Norwegian marine
+ * biologist"), or a kind of it by WordNet (the name itself, "Norway" is a country, or what the
+ * context calls it, "a tern"); else a word of the kind next to it ("the research vessel Aurora
+ * Tern"). What the context calls it decides when it calls it anything: "a film director" is no film.
+ */
+function callsKind(
+  name: string,
+  kind: string,
+  plain: readonly AnswerSentence[],
+  describedAs: (name: string, head: string) => boolean,
+): boolean {
+  const heads = roleHeads(name, plain);
+  return (
+    heads.has(kind) ||
+    isKindByWordNet(name, kind) ||
+    [...heads].some((h) => isKindByWordNet(h, kind)) ||
+    (heads.size === 0 && describedAs(name, kind))
+  );
+}
+
+/**
+ * "In which country was X born?" answered with a place the context calls something else ("Tressick
+ * is a fishing village"): the country that place is in, when the context says it. null otherwise.
+ */
+async function containingPlace(
+  q: string,
+  answer: string,
+  plain: readonly AnswerSentence[],
+  single: (q: string) => Promise<PhraseAnswer | null>,
+  describedAs: (name: string, head: string) => boolean,
+): Promise<PhraseAnswer | null> {
+  const reading = readQuestion((await analyze(q)).tokens);
+  const kind = reading.kind === 'place' ? reading.descriptor : null;
+  if (!kind || !CONTAINING_PLACES.has(kind)) return null;
+  // "Orrin County" is a county by its name, whatever else the context calls it.
+  if (answer.toLowerCase().split(/\s+/).includes(kind)) return null;
+  if (roleHeads(answer, plain).size === 0 || callsKind(answer, kind, plain, describedAs)) return null;
+  const outer = await single(`Which ${kind} is ${answer} in?`);
+  if (!outer?.answer || !outer.confident || outer.answer === answer) return null;
+  return callsKind(outer.answer, kind, plain, describedAs) ? outer : null;
 }
 
 /**

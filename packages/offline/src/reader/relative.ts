@@ -23,8 +23,9 @@ export function askedRelative(
     const participle = t.pos === 'VERB' && t.normal !== t.lemma && !/(s|ing)$/.test(t.normal);
     // "… produced the debut album of which band?", "… written by a screenwriter of what
     // nationality?": the noun's owner or attribute is asked at the question's end.
+    // "… recorded by a band from which town?": where the noun is from.
     const ofAsked =
-      t.normal === 'of' &&
+      (t.normal === 'of' || t.normal === 'from') &&
       /^(which|what)$/.test(tokens[k + 1]?.normal ?? '') &&
       tokens[k + 2]?.pos === 'NOUN' &&
       tokens.slice(k + 3).every((x) => x.type === 'punctuation');
@@ -56,6 +57,7 @@ export function askedRelative(
       // "the album of which band": the band the album is of; "a screenwriter of what nationality":
       // what the screenwriter is.
       const asked = tokens[k + 2]!.value;
+      if (t.normal === 'from') return { first, ask: (found) => `Which ${asked} is ${found} from?` };
       const definite = tokens[start]!.normal === 'the';
       return {
         first,

@@ -151,3 +151,33 @@ export function sharedAttribute(
   }
   return best ? { answer: best.answer, sentences: best.sentences } : { answer: null };
 }
+
+/**
+ * "Do X and Y play the same sport?", "… have the same job?": whether the context calls both alike in
+ * what `asked` names. An occupation is the head of what each is called ("English composer", "Danish
+ * composer"); anything else (a sport, a genre) is a noun before the head ("ice hockey team", "ice
+ * hockey club"). null when the context calls one of them nothing.
+ */
+export function sameKind(
+  names: readonly string[],
+  asked: string,
+  sentences: readonly AnswerSentence[],
+): boolean | null {
+  const [first, second] = names.map((name) => rolesOf(name, sentences));
+  if (!first?.length || !second?.length) return null;
+  const byHead = OCCUPATION.test(asked);
+  const modifiers = (r: Role): Set<string> =>
+    new Set(
+      r.tokens
+        .slice(0, -1)
+        .filter((t) => t.pos === 'NOUN' && !/^\p{Lu}/u.test(t.value))
+        .map((t) => t.lemma),
+    );
+  for (const a of first)
+    for (const b of second) {
+      if (byHead && commonEnd(a, b).at(-1)?.pos === 'NOUN') return true;
+      const shared = modifiers(b);
+      if (!byHead && [...modifiers(a)].some((w) => shared.has(w))) return true;
+    }
+  return false;
+}

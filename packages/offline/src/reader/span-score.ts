@@ -11,6 +11,7 @@ import { agentWeight } from './agent.js';
 import { datesOtherVerb, namesNoAgent } from './clauses.js';
 import { NOW, type QuestionCues } from './cues.js';
 import { LIFE_VERBS, lifeSpanSide, rangeSide } from './events.js';
+import { SERIES } from './identity.js';
 import { kindWord } from './kinds.js';
 import { concept, isKindOf, secondSenses, tokenConcepts } from './meaning.js';
 import { type QuestionReading, YEAR } from './question.js';
@@ -174,9 +175,12 @@ export function scoreSpan(
   // The kind asked heading the span ("St Ewenna's Chapel" for "which chapel") counts more than the
   // kind named next to it.
   let descriptor = kindAt >= 0 ? 1.5 : 1;
+  // "an album by the Ostby folk band": a preposition between the kind and the span relates them.
+  const across = (k: number): boolean =>
+    tokens.slice(Math.min(k, span.end) + 1, Math.max(k, span.start)).some((t) => t.normal === 'by');
   if (reading.descriptor) {
     for (let k = Math.max(range.start, span.start - 4); k <= Math.min(range.end, span.end + 4); k++) {
-      if ((k < span.start || k > span.end) && isKindOf(tokens[k]!.lemma, reading.descriptor))
+      if ((k < span.start || k > span.end) && isKindOf(tokens[k]!.lemma, reading.descriptor) && !across(k))
         descriptor = Math.max(descriptor, 1.3);
     }
     // "The Grey Heron is a ferry that …", "X, a ferry …": the sentence calls the span the kind asked.
@@ -273,7 +277,9 @@ function calledKind(tokens: readonly Token[], end: number, last: number, kind: s
   let k = end + 1;
   if (!/^(is|was|,)$/.test(tokens[k]?.normal ?? '')) return false;
   k++;
-  if (!/^(a|an)$/.test(tokens[k]?.normal ?? '')) return false;
+  // "X is a ferry", "X is the second album by …".
+  const series = tokens[k]?.normal === 'the' && SERIES.test(tokens[k + 1]?.normal ?? '');
+  if (!series && !/^(a|an)$/.test(tokens[k]?.normal ?? '')) return false;
   for (let n = 0, j = k + 1; n < 4 && j <= last && /^(ADJ|NOUN|NUM)$/.test(tokens[j]!.pos); n++, j++)
     if (tokens[j]!.pos === 'NOUN' && isKindOrMember(tokens[j]!.lemma, kind)) return true;
   return false;
@@ -285,7 +291,7 @@ function calledKind(tokens: readonly Token[], end: number, last: number, kind: s
  */
 function predicateOfName(tokens: readonly Token[], start: number, first: number): boolean {
   let k = start - 1;
-  while (k > first && (/^(ADJ|NUM)$/.test(tokens[k]!.pos) || /^(a|an)$/.test(tokens[k]!.normal))) k--;
+  while (k > first && (/^(ADJ|NUM)$/.test(tokens[k]!.pos) || /^(a|an|the)$/.test(tokens[k]!.normal))) k--;
   if (k <= first || !/^(is|was|,)$/.test(tokens[k]!.normal) || k === start - 1) return false;
   const before = tokens[k - 1]!;
   return /^["”'’]$/.test(before.value) || (/^\p{Lu}/u.test(before.value) && before.pos !== 'PRON');

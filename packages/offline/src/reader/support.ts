@@ -8,6 +8,7 @@ import type { EntityAnalysis } from '../entities.js';
 import type { Analysis } from '../nlp.js';
 import { isKindByWordNet } from '../wordnet.js';
 import { contentWords } from '../words.js';
+import { isMaking, namesMaker } from './agent.js';
 import { findRelationPhrase } from './chain.js';
 import { findDescription } from './decompose.js';
 import { concept, predicateConcepts, tokenConcepts } from './meaning.js';
@@ -27,6 +28,10 @@ function modifierKind(x: ScoredSentence, kind: string): boolean {
   }
   return false;
 }
+
+/** Whether a question's relation words are all verbs of making a work ("Who recorded X?"). */
+const making = (predicate: ReadonlySet<string>): boolean =>
+  predicate.size > 0 && [...predicate].every(isMaking);
 
 /** A context sentence with what the scorers need. */
 export interface ScoredSentence {
@@ -109,7 +114,9 @@ export function createSupport(candidates: readonly ScoredSentence[], query: stri
       x.lemmas.some((l) => predicate.has(l)) ||
       (!!kindOf && modifierKind(x, kindOf)) ||
       // A life span in brackets states a birth and a death: "(12 June 1930 – 2 April 2001)".
-      ((predicate.has('bear') || predicate.has('die')) && LIFE_SPAN.test(x.text));
+      ((predicate.has('bear') || predicate.has('die')) && LIFE_SPAN.test(x.text)) ||
+      // "an album by X" says who made, recorded or wrote it.
+      (making(predicate) && namesMaker(x.ea.analysis.tokens, x.ea.analysis.sentences[x.index]!));
     if (!states(c)) return false;
     // What the question names: in the sentence, in the one before it (the same subject goes
     // on), or as the title of its item.
