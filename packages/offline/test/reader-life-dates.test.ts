@@ -37,19 +37,19 @@ describe('a death told in a sentence of its own', () => {
 
 describe('a comparison in a clause about the compared things', () => {
   expectAnswers(notes, [
-    // "the director who died later" is what the two films are compared on, not a person to find first.
+    // "a director who died later" is what the two films are compared on, not a person to find first.
     [
-      'Which film has the director who died later, The Glass Orchard or Night Ferry to Ostby?',
+      'Which film was made by a director who died later, The Glass Orchard or Night Ferry to Ostby?',
       'Night Ferry to Ostby',
     ],
     [
-      'Which film has the director who passed away later, The Glass Orchard or Night Ferry to Ostby?',
+      'Which of these films was made by a director who passed away later, The Glass Orchard or Night Ferry to Ostby?',
       'Night Ferry to Ostby',
     ],
     ["Which movie's director died first, The Glass Orchard or Night Ferry to Ostby?", 'The Glass Orchard'],
     // The options named first.
     [
-      'The Glass Orchard or Night Ferry to Ostby: which has the director who was born first?',
+      'The Glass Orchard or Night Ferry to Ostby: which one was made by a director born first?',
       'The Glass Orchard',
     ],
   ]);

@@ -162,7 +162,7 @@ export function findDescription(tokens: readonly Token[]): Description | null {
     // "X married a composer who conducted *which orchestra*?": the question's own wh-phrase stands
     // in the clause, so the clause is what is asked, not a description of something known.
     if (asksInside(tokens, clauseStart, end)) continue;
-    // "Which film has the director who died later, A or B?": a comparative in the clause is what
+    // "Which ship had a captain who retired later, A or B?": a comparative in the clause is what
     // the options are compared on, not a description to find alone.
     if (comparedOnClause(tokens, clauseStart, end)) continue;
     const headNoun =
