@@ -144,12 +144,26 @@ function plainOptions(options: ProcessServeOptions, workspaces: Record<string, s
   return Object.fromEntries(Object.entries(plain).filter(([, v]) => v !== undefined));
 }
 
-/** A free port on `host` (the replicas' listen must not share a cluster handle with another server's port 0). */
-function freePort(host: string): Promise<number> {
+/**
+ * Check that `port` on `host` is free (`0`: pick a free one), rejecting as `serve` does when it is
+ * not. The replicas' listen goes through the cluster's handles, which another server of this
+ * process on the same port would share instead of failing.
+ */
+function probePort(host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, host, () => {
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new InvalidArgumentError(
+          'port',
+          `serve: cannot listen on ${host}:${port} (${error.code ?? error.message})${
+            error.code === 'EADDRINUSE' ? '; choose another --port or stop what uses it' : ''
+          }.`,
+          { cause: error },
+        ),
+      ),
+    );
+    probe.listen(port, host, () => {
       const port = (probe.address() as { port: number }).port;
       probe.close(() => resolve(port));
     });
@@ -195,6 +209,8 @@ export async function serveProcesses(
   count: number,
 ): Promise<RunningServer> {
   const { setup, data } = checkProcessOptions(options);
+  const port = await probePort(binding.host, binding.port);
+  binding.port = port;
   const { processes: _processes, workers: _workers, ...rest } = options;
   const onError = options.onError ?? logError;
   const replicas = new Replicas(onError);
@@ -205,8 +221,6 @@ export async function serveProcesses(
   const parts = APP_PARTS.get(writer);
   if (!parts) throw new Error('serve: the primary app has no registry.');
   const secret = randomBytes(32).toString('hex');
-  const port = binding.port === 0 ? await freePort(binding.host) : binding.port;
-  binding.port = port;
   const hidden = await privateServer(writer, binding, secret);
   const closePrivate = () =>
     new Promise<void>((done) => {

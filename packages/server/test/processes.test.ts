@@ -179,6 +179,21 @@ describe('serve with processes: 2', () => {
     );
   });
 
+  it('refuses a port in use as one process does, and reports replicas that cannot start, leaving none', async () => {
+    const taken = Number(new URL(two.server.url).port);
+    await expect(
+      serveFolder(one.dir, { processes: { count: 2, setup: SETUP }, port: taken }),
+    ).rejects.toThrow(
+      `serve: cannot listen on 127.0.0.1:${taken} (EADDRINUSE); choose another --port or stop what uses it.`,
+    );
+    const missing = new URL('./fixtures/no-such-setup.ts', import.meta.url);
+    await expect(serveFolder(one.dir, { processes: { count: 2, setup: missing } })).rejects.toThrow(
+      /no-such-setup/,
+    );
+    for (let i = 0; i < 50 && replicaPids().length > 2; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(replicaPids()).toHaveLength(2);
+  }, 30_000);
+
   it('stops every replica on close()', async () => {
     expect(replicaPids()).toHaveLength(2);
     await two.server.close();

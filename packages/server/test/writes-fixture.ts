@@ -65,7 +65,7 @@ export async function serveFolder(
   });
   if (options.processes !== undefined) {
     // Several processes: serve makes the apps (in the primary and in each replica).
-    const server = await serve({ folder, explorerDir: false, onError: () => {}, ...options, port: 0 });
+    const server = await serve({ folder, explorerDir: false, onError: () => {}, port: 0, ...options });
     return { app: undefined as unknown as Hono, server, skipped: folder.skipped };
   }
   const app = createGragServer({ folder, explorerDir: false, onError: () => {}, ...options });
