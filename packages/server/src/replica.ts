@@ -38,8 +38,9 @@ const HOP_BY_HOP = new Set([
   'trailer',
 ]);
 
+/** Tell the primary, while it can hear (what it can no longer hear it does not need). */
 function send(message: FromReplica): void {
-  process.send?.(message);
+  if (process.connected) process.send?.(message, undefined, {}, () => {});
 }
 
 /** The request of `c` sent to the primary as it came (head and body streamed), its response streamed back. */

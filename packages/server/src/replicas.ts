@@ -28,6 +28,14 @@ function replicaEntry(): { exec: string; env: Record<string, string> } {
   };
 }
 
+/**
+ * Send `message` to `worker`, if it can still hear it: one that is exiting (a failed start, a
+ * crash) closes its channel, and what could not be sent to it is not needed (its exit is handled).
+ */
+function tell(worker: Worker, message: ToReplica): void {
+  if (worker.isConnected()) worker.send(message, () => {});
+}
+
 interface Replica {
   worker: Worker;
   /** Whether it has its configuration (it hears of changes from then on). */
@@ -68,17 +76,19 @@ export class Replicas {
     cluster.setupPrimary({ exec, execArgv: [], args: [] });
     const worker = cluster.fork(env);
     const replica: Replica = { worker, configured: false, listening: false };
+    // A write to a channel closing under it (EPIPE): the replica's exit is what is handled.
+    worker.on('error', () => {});
     this.#live.set(worker.id, replica);
     return new Promise<string>((resolve, reject) => {
       worker.on('message', (message: FromReplica) => {
         if (message?.grag === 'ready' && this.#closing) {
           // Told to close before it could hear it (a message sent before 'ready' is lost).
-          worker.send({ grag: 'close' } satisfies ToReplica);
+          tell(worker, { grag: 'close' });
         } else if (message?.grag === 'ready') {
           // The indexes served now; every change after this one is sent to it too.
           const config = (this.#config as () => ReplicaConfig)();
           replica.configured = true;
-          worker.send({ grag: 'config', config } satisfies ToReplica);
+          tell(worker, { grag: 'config', config });
         } else if (message?.grag === 'listening') {
           replica.listening = true;
           resolve(message.url);
@@ -117,7 +127,7 @@ export class Replicas {
     const id = ++this.#next;
     return new Promise<void>((done) => {
       this.#pending.set(id, { waiting: new Set(told.map((r) => r.worker.id)), done });
-      for (const { worker } of told) worker.send({ grag: 'change', id, change } satisfies ToReplica);
+      for (const { worker } of told) tell(worker, { grag: 'change', id, change });
     });
   }
 
@@ -146,7 +156,7 @@ export class Replicas {
             });
             // One not yet ready is told when it is (see #fork).
             if (!configured) return;
-            if (worker.isConnected()) worker.send({ grag: 'close' } satisfies ToReplica);
+            if (worker.isConnected()) tell(worker, { grag: 'close' });
             else worker.process.kill('SIGTERM');
           }),
       ),
