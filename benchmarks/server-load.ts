@@ -5,7 +5,8 @@
  * duration each: retrieval (no answer) for every method, and streamed answers (`answer: true,
  * stream: true`, Server-Sent Events read to the end) for the `--answers` methods; in the same run,
  * once per `--workers` count (`grag serve --workers <n>`: 0 retrieves on the server's thread; by
- * default 1 and as many as the machine has cores). Reports
+ * default 1 and as many as the machine has cores) and `--processes` count (`grag serve --processes
+ * <n>`: the port served by n replica processes; default 1), every pair of the two. Reports
  * requests/s, p50/p95/p99 latency, errors (connection errors and requests unanswered after 10 s)
  * and non-2xx responses, and the CPU time of the generator and of the server in each row; writes
  * benchmarks/results/server-load.{json,md}.
@@ -18,7 +19,7 @@
  *
  *   pnpm tsx benchmarks/server-load.ts [datasets-dir] [--dataset hotpotqa] [--duration 10]
  *     [--connections 1,8,32] [--methods bm25,e2graphrag,noderag] [--answers noderag] [--workers 1,2]
- *     [--generator wrk|autocannon] [--out benchmarks/results] [--render]
+ *     [--processes 1,2] [--generator wrk|autocannon] [--out benchmarks/results] [--render]
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -417,11 +418,38 @@ function procCpuSeconds(pid: number, tid?: number): number | undefined {
   }
 }
 
+/** The processes of a server: the `grag serve` process and its replica processes (`--processes`). */
+function serverPids(pid: number): number[] {
+  const out = spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).stdout ?? '';
+  return [
+    pid,
+    ...out
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => Number(l.trim())),
+  ];
+}
+
+/** CPU seconds of `pids` (all their threads, or their main threads), or undefined without /proc. */
+function pidsCpuSeconds(pids: number[], mainOnly: boolean): number | undefined {
+  let sum = 0;
+  for (const pid of pids) {
+    const cpu = procCpuSeconds(pid, mainOnly ? pid : undefined);
+    if (cpu === undefined) return undefined;
+    sum += cpu;
+  }
+  return sum;
+}
+
 /**
  * Start `grag serve` on `dirs` in a child process (offline, port 0) with `workers` retrieval
- * workers; resolves with its URL.
+ * workers and `processes` processes; resolves with its URL.
  */
-function startServe(dirs: string[], workers: number): Promise<{ url: string; child: ChildProcess }> {
+function startServe(
+  dirs: string[],
+  workers: number,
+  processes: number,
+): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
     [
@@ -435,6 +463,8 @@ function startServe(dirs: string[], workers: number): Promise<{ url: string; chi
       '--no-explorer',
       '--workers',
       String(workers),
+      '--processes',
+      String(processes),
       '-q',
     ],
     {
@@ -477,10 +507,13 @@ async function buildIndex(method: Method<unknown>, docs: Document[], dir: string
   return { method: method.name, documents: docs.length, buildSeconds };
 }
 
-/** The rows of one server, `grag serve --workers <workers>`: every method and mode at every level. */
+/**
+ * The rows of one server, `grag serve --workers <workers> --processes <processes>`: every method
+ * and mode at every level.
+ */
 async function loadServer(
   dirs: string[],
-  workers: number,
+  { workers, processes }: { workers: number; processes: number },
   run: {
     methods: Method<unknown>[];
     answering: Set<string>;
@@ -490,7 +523,7 @@ async function loadServer(
     generator: Generator;
   },
 ): Promise<LoadRow[]> {
-  const { url, child } = await startServe(dirs, workers);
+  const { url, child } = await startServe(dirs, workers, processes);
   const rows: LoadRow[] = [];
   try {
     for (const method of run.methods) {
@@ -510,23 +543,26 @@ async function loadServer(
         // takes seconds for the larger ones): rounds of 2 s until one has no response over 1 s.
         const load = { bodies, generator: run.generator, expectDone: mode === 'streamed answer' };
         for (let round = 0; round < 8; round++) {
-          const warm = await runLoad(url, { ...load, connections: 4 * Math.max(1, workers), durationS: 2 });
+          const connections = 4 * Math.max(1, workers) * processes;
+          const warm = await runLoad(url, { ...load, connections, durationS: 2 });
           if (warm.requests > 0 && warm.p99Ms <= 1000) break;
         }
         for (const connections of run.levels) {
           process.stderr.write(
-            `${method.name} ${mode}, ${workers} workers: ${connections} connections for ${run.durationS} s (${run.generator}) ...\n`,
+            `${method.name} ${mode}, ${workers} workers, ${processes} processes: ${connections} connections for ${run.durationS} s (${run.generator}) ...\n`,
           );
-          const pid = child.pid!;
-          const server = procCpuSeconds(pid);
-          const main = procCpuSeconds(pid, pid);
+          // The server's CPU: its process and its replicas (their main threads: HTTP, JSON, answers).
+          const pids = serverPids(child.pid!);
+          const server = pidsCpuSeconds(pids, false);
+          const main = pidsCpuSeconds(pids, true);
           const result = await runLoad(url, { ...load, connections, durationS: run.durationS });
-          const serverAfter = procCpuSeconds(pid);
-          const mainAfter = procCpuSeconds(pid, pid);
+          const serverAfter = pidsCpuSeconds(pids, false);
+          const mainAfter = pidsCpuSeconds(pids, true);
           rows.push({
             method: method.name,
             mode,
             workers,
+            processes,
             ...result,
             ...(server !== undefined && serverAfter !== undefined
               ? { serverCpuS: serverAfter - server }
@@ -558,6 +594,7 @@ async function main(): Promise<void> {
       answers: { type: 'string', default: 'noderag' },
       out: { type: 'string', default: 'benchmarks/results' },
       workers: { type: 'string', default: `1,${availableParallelism()}` },
+      processes: { type: 'string', default: '1' },
       generator: { type: 'string', default: onPath('wrk') ? 'wrk' : 'autocannon' },
       render: { type: 'boolean', default: false },
     },
@@ -592,15 +629,18 @@ async function main(): Promise<void> {
   }
   const rows: LoadRow[] = [];
   const workerCounts = values.workers.split(',').map(Number);
-  for (const workers of workerCounts) {
-    process.stderr.write(`grag serve --workers ${workers} ...\n`);
-    rows.push(
-      ...(await loadServer(
-        methods.map((m) => join(work, m.name)),
-        workers,
-        { methods, answering, levels, durationS, questions: dataset.questions, generator },
-      )),
-    );
+  const processCounts = values.processes.split(',').map(Number);
+  for (const processes of processCounts) {
+    for (const workers of workerCounts) {
+      process.stderr.write(`grag serve --workers ${workers} --processes ${processes} ...\n`);
+      rows.push(
+        ...(await loadServer(
+          methods.map((m) => join(work, m.name)),
+          { workers, processes },
+          { methods, answering, levels, durationS, questions: dataset.questions, generator },
+        )),
+      );
+    }
   }
   await rm(work, { recursive: true, force: true });
   load.end = loadavg()[0]!;
@@ -655,20 +695,28 @@ type LoadRow = LoadResult & {
   mode?: 'retrieval' | 'streamed answer';
   /** `grag serve --workers`: retrieval worker threads (0: on the server's thread). */
   workers?: number;
+  /** `grag serve --processes`: processes serving the port (reports before it was recorded: 1). */
+  processes?: number;
 };
 
-/** Requests/s of `workers` over those of 1 worker, per method and mode at the highest connection level. */
+/** The processes of a row (1 before the dimension was recorded). */
+const processesOf = (r: LoadRow) => r.processes ?? 1;
+
+/**
+ * Requests/s of every server with more than one worker or process over those of 1 worker in 1
+ * process, per method and mode at the highest connection level.
+ */
 function speedups(rows: LoadRow[]): string[] {
   const top = Math.max(...rows.map((r) => r.connections));
   const at = rows.filter((r) => r.connections === top);
-  const counts = [...new Set(at.map((r) => r.workers ?? 0))].filter((n) => n > 1);
   const lines: string[] = [];
-  for (const one of at.filter((r) => r.workers === 1)) {
-    for (const n of counts) {
-      const many = at.find((r) => r.method === one.method && r.mode === one.mode && r.workers === n);
-      if (!many) continue;
+  for (const one of at.filter((r) => r.workers === 1 && processesOf(r) === 1)) {
+    const many = at.filter(
+      (r) => r.method === one.method && r.mode === one.mode && ((r.workers ?? 0) > 1 || processesOf(r) > 1),
+    );
+    for (const other of many) {
       lines.push(
-        `| ${one.method} | ${one.mode ?? 'retrieval'} | ${top} | ${one.requestsPerSecond.toFixed(1)} | ${n} | ${many.requestsPerSecond.toFixed(1)} | ${(many.requestsPerSecond / one.requestsPerSecond).toFixed(2)}x |`,
+        `| ${one.method} | ${one.mode ?? 'retrieval'} | ${top} | ${one.requestsPerSecond.toFixed(1)} | ${other.workers ?? 0} | ${processesOf(other)} | ${other.requestsPerSecond.toFixed(1)} | ${(other.requestsPerSecond / one.requestsPerSecond).toFixed(2)}x |`,
       );
     }
   }
@@ -719,20 +767,23 @@ function render(report: LoadReport): string {
     '|---|---:|',
     ...builds.map((b) => `| ${b.method} | ${fixed(b.buildSeconds)} |`),
     '',
-    `| method | request | workers | connections | requests | req/s | p50 ms | p95 ms | p99 ms | errors | non-2xx |${cpuKnown ? ' generator CPU | server CPU (main) |' : ''}`,
-    `|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|${cpuKnown ? '---:|---:|' : ''}`,
+    `| method | request | workers | processes | connections | requests | req/s | p50 ms | p95 ms | p99 ms | errors | non-2xx |${cpuKnown ? ' generator CPU | server CPU (main) |' : ''}`,
+    `|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|${cpuKnown ? '---:|---:|' : ''}`,
     ...rows.map(
       (r) =>
-        `| ${r.method} | ${r.mode ?? 'retrieval'} | ${r.workers ?? 0} | ${r.connections} | ${r.requests} | ${fixed(r.requestsPerSecond)} | ${fixed(r.p50Ms)} | ${fixed(r.p95Ms)} | ${fixed(r.p99Ms)} | ${r.errors} | ${r.non2xx} |${cpuKnown ? ` ${cores(r.generatorCpuS, r)} | ${cores(r.serverCpuS, r)} (${cores(r.serverMainCpuS, r)}) |` : ''}`,
+        `| ${r.method} | ${r.mode ?? 'retrieval'} | ${r.workers ?? 0} | ${processesOf(r)} | ${r.connections} | ${r.requests} | ${fixed(r.requestsPerSecond)} | ${fixed(r.p50Ms)} | ${fixed(r.p95Ms)} | ${fixed(r.p99Ms)} | ${r.errors} | ${r.non2xx} |${cpuKnown ? ` ${cores(r.generatorCpuS, r)} | ${cores(r.serverCpuS, r)} (${cores(r.serverMainCpuS, r)}) |` : ''}`,
     ),
     '',
     "`workers` is `grag serve --workers <n>`: 0 runs each retrieval on the server's thread (the default, as before),",
     "n > 0 on n worker threads, each with its own copy of the indexes; the server's thread keeps HTTP, the checks,",
     'the JSON and the streamed answers (the offline reader answers there). All servers of a run are started one after',
-    'the other in the same run, on the same indexes.',
+    'the other in the same run, on the same indexes. `processes` is `grag serve --processes <n>`: the port served by n',
+    'replica processes (node:cluster), each with its own copy of the indexes and its own `workers`; the first process',
+    'accepts the connections and hands them out, and keeps the writes (none here). With several processes the CPU',
+    "columns add up the server's process and its replicas (main: the main thread of each).",
     '',
-    '| method | request | connections | req/s, 1 worker | workers | req/s | ratio |',
-    '|---|---|---:|---:|---:|---:|---:|',
+    '| method | request | connections | req/s, 1 worker, 1 process | workers | processes | req/s | ratio |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
     ...speedups(rows),
     '',
     `${
@@ -743,7 +794,7 @@ function render(report: LoadReport): string {
     '',
     ...(report.notes ?? []),
     '',
-    `Reproduce: \`pnpm tsx benchmarks/server-load.ts ../shared/datasets --dataset ${slice} --duration ${durationS} --workers ${[...new Set(rows.map((r) => r.workers ?? 0))].join(',')} --generator ${generator}\` from the repository root`,
+    `Reproduce: \`pnpm tsx benchmarks/server-load.ts ../shared/datasets --dataset ${slice} --duration ${durationS} --workers ${[...new Set(rows.map((r) => r.workers ?? 0))].join(',')} --processes ${[...new Set(rows.map(processesOf))].join(',')} --generator ${generator}\` from the repository root`,
     '(`--render` rewrites this table from `server-load.json` without running).',
     '',
   ].join('\n');

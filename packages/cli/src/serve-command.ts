@@ -42,6 +42,7 @@ export interface ServeCommandInput {
     cors?: string[];
     'no-explorer'?: boolean;
     workers?: string;
+    processes?: string;
     'jobs-dir'?: string;
     'no-resume-jobs'?: boolean;
     quiet?: boolean;
@@ -74,6 +75,34 @@ function parseWorkers(value: string | undefined): number {
     throw new InvalidArgumentError(
       'workers',
       `Bad --workers: expected auto or an integer from 0 to 256, got "${value}".`,
+    );
+  }
+  return n;
+}
+
+/** The setup module of `--workers` and `--processes` (serve-worker.ts). */
+const SERVE_SETUP = new URL(
+  import.meta.url.endsWith('.ts') ? './serve-worker.ts' : './serve-worker.js',
+  import.meta.url,
+);
+
+/**
+ * `--processes`: how many processes serve the port (`auto`: one per core); `1`, the default, serves
+ * it from this process. More than one is refused with `--store` (replicas load index directories).
+ */
+function parseProcesses(value: string | undefined, store: string | undefined): number {
+  if (value === undefined) return 1;
+  const n = value === 'auto' ? availableParallelism() : Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < 1 || n > 256) {
+    throw new InvalidArgumentError(
+      'processes',
+      `Bad --processes: expected auto or an integer from 1 to 256, got "${value}".`,
+    );
+  }
+  if (n > 1 && store !== undefined) {
+    throw new InvalidArgumentError(
+      'processes',
+      '--processes above 1 serves index directories (paths or --dir) only, not a --store database: run one process.',
     );
   }
   return n;
@@ -289,6 +318,7 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
   checkJobFlags(flags);
   const port = parsePort(flags.port);
   const workers = parseWorkers(flags.workers);
+  const processes = parseProcesses(flags.processes, store);
   const host = flags.host ?? SERVE_DEFAULTS.host;
   const token = flags.token ?? (io.env.GRAG_TOKEN?.trim() || undefined);
   const scoped = await readTokensFile(io, flags.tokens);
@@ -342,16 +372,11 @@ export async function serveCommand({ io, config, args, flags, store }: ServeComm
       ...(cors !== undefined ? { cors } : {}),
       ...(flags['no-explorer'] ? { explorerDir: false as const } : {}),
       ...(workers > 0
-        ? {
-            workers: {
-              count: workers,
-              setup: new URL(
-                import.meta.url.endsWith('.ts') ? './serve-worker.ts' : './serve-worker.js',
-                import.meta.url,
-              ),
-              data: { config } satisfies ServeWorkerData,
-            },
-          }
+        ? { workers: { count: workers, setup: SERVE_SETUP, data: { config } satisfies ServeWorkerData } }
+        : {}),
+      // Each process loads the indexes as a worker does, with the configuration's providers.
+      ...(processes > 1
+        ? { processes: { count: processes, setup: SERVE_SETUP, data: { config } satisfies ServeWorkerData } }
         : {}),
       onError: (error, where) => {
         const message = error instanceof Error ? error.message : String(error);

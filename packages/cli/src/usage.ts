@@ -48,6 +48,7 @@ export const SERVE_OPTIONS = {
   cors: { type: 'string', multiple: true },
   'no-explorer': { type: 'boolean' },
   workers: { type: 'string' },
+  processes: { type: 'string' },
   'jobs-dir': { type: 'string' },
   'no-resume-jobs': { type: 'boolean' },
 } as const;
@@ -72,6 +73,9 @@ export const SERVE_USAGE = {
   --no-explorer              serve the API only, no explorer page at /
   --workers <n|auto>         answer retrievals on n worker threads (auto: one per core), each holding its
                              own copy of the indexes; default 0: on the server's thread
+  --processes <n|auto>       serve the port from n processes (auto: one per core), each with its own copy
+                             of the indexes; writes and jobs stay in the first; default 1 (index
+                             directories or --dir only, not --store)
   --jobs-dir <folder>        journal the write jobs and their inputs in this folder (with --store or index
                              directories; --dir journals in its folder), so they resume after a restart
   --no-resume-jobs           after a restart, report the interrupted jobs failed instead of running them again`,

@@ -236,6 +236,38 @@ describe('grag serve in process', () => {
     expect(io.err()).toMatch(/Bad --workers: expected auto or an integer/);
   });
 
+  it('serves the port from two processes with --processes 2, the same answers as one', async () => {
+    const question = { question: 'Which museum is in Oslo?', method: 'bm25', topK: 2 };
+    const ask = async (url: string) => {
+      const res = await fetch(`${url}/v1/query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', connection: 'close' },
+        body: JSON.stringify(question),
+      });
+      return { status: res.status, body: (await res.json()) as { retrieval: { items: unknown[] } } };
+    };
+    let inProcess: Awaited<ReturnType<typeof ask>> | undefined;
+    await serving([bm25Dir, '--port', '0', '--no-explorer'], async (url) => {
+      inProcess = await ask(url);
+    });
+    // Quiet: the replicas take a few seconds to start, and serving() stops at the first stderr line.
+    await serving([bm25Dir, '--port', '0', '--no-explorer', '--processes', '2', '--quiet'], async (url) => {
+      for (let i = 0; i < 4; i++) {
+        const replica = await ask(url);
+        expect(replica.status, JSON.stringify(replica.body)).toBe(200);
+        expect(replica.body.retrieval.items).toEqual(inProcess?.body.retrieval.items);
+      }
+    });
+    const io = captureIO(root);
+    expect(await run(['serve', bm25Dir, '--processes', 'many'], io)).toBe(1);
+    expect(io.err()).toMatch(/Bad --processes: expected auto or an integer from 1 to 256/);
+    const store = captureIO(root);
+    expect(
+      await run(['serve', '--store', 'postgres://127.0.0.1:1/none', 'x', '--processes', '2'], store),
+    ).toBe(1);
+    expect(store.err()).toContain('--processes above 1 serves index directories (paths or --dir) only');
+  }, 60_000);
+
   it('answers on worker threads with the OpenAI-compatible models of its configuration', async () => {
     const models = new CountingServer();
     await models.start();

@@ -128,6 +128,13 @@ export class Workspaces {
     return this.#of.get(name);
   }
 
+  /** The indexes of each workspace, as the `workspaces` option gives them. */
+  byWorkspace(): Record<string, string[]> {
+    const out: Record<string, string[]> = {};
+    for (const [index, workspace] of this.#of) out[workspace] = [...(out[workspace] ?? []), index];
+    return out;
+  }
+
   /** Whether `principal` may reach the index `name`. */
   allows(principal: Principal, name: string): boolean {
     return principal.workspace === undefined || this.#of.get(name) === principal.workspace;

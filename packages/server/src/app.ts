@@ -10,6 +10,7 @@ import { resolveIndexes } from './indexes.js';
 import { JobManager } from './jobs.js';
 import { openApiDocument } from './openapi.js';
 import { RetrievalPool, type WorkerOptions, workerCount } from './pool.js';
+import { APP_PARTS, PROCESS_ROLES } from './process-roles.js';
 import { IndexRegistry } from './registry.js';
 import { type RouteDeps, readRoutes } from './routes.js';
 import { defaultExplorerDir, loadExplorerAssets, NOT_BUILT_PAGE, type StaticFile } from './static.js';
@@ -125,6 +126,10 @@ export function createGragServer(options: GragServerOptions): Hono {
   // Host, Origin and CORS come first, for every route (the static files and /healthz too).
   const guard = browserGuard({ allowedHosts: options.allowedHosts, cors: options.cors });
   app.use('*', guard);
+  // A replica of `serve({ processes })` hands every route but the reads to the primary, which
+  // answers it as this app would (its guard, tokens and checks are the same).
+  const role = PROCESS_ROLES.get(options);
+  if (role?.forward) app.use('*', role.forward);
 
   app.onError((error, c) => {
     const http = toHttpError(error);
@@ -183,7 +188,9 @@ export function createGragServer(options: GragServerOptions): Hono {
   });
 
   const folder = options.folder;
-  const registry = new IndexRegistry(resolveIndexes(options, folder?.indexes ?? []));
+  const registry = new IndexRegistry(
+    resolveIndexes(options, folder?.indexes ?? [], role?.forward !== undefined),
+  );
   const workspaces = new Workspaces(options.workspaces, folder?.workspaces ?? {}, folder?.dir);
   const journaled = folder ?? options.jobs;
   const jobs = new JobManager({ journal: journaled?.journal, history: journaled?.jobs ?? [], onError });
@@ -213,6 +220,7 @@ export function createGragServer(options: GragServerOptions): Hono {
     methods,
     createContext,
     buildOptions: options.buildOptions,
+    publish: role?.publish,
   };
   writeRoutes(app, {
     ...routes,
@@ -232,6 +240,7 @@ export function createGragServer(options: GragServerOptions): Hono {
     for (const { job, input } of journaled.resume) resumeJob(writes, job, input);
   }
   JOBS.set(app, jobs);
+  APP_PARTS.set(app, { registry, workspaces });
   if (pool) POOLS.set(app, pool);
   return app;
 }

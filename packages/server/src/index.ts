@@ -24,6 +24,7 @@ export {
 export { type LoadedIndex, type LoadIndexesOptions, loadIndex, loadIndexes } from './load.js';
 export { type OpenApiDocument, type OpenApiOptions, openApiDocument } from './openapi.js';
 export type { WorkerOptions } from './pool.js';
+export type { ProcessOptions } from './processes.js';
 export { type ListenOptions, type RunningServer, SERVE_DEFAULTS, type ServeOptions, serve } from './serve.js';
 export { defaultExplorerDir } from './static.js';
 export type {

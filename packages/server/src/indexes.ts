@@ -101,11 +101,13 @@ function writeContext(input: ServedIndexInput): BuildContext | undefined {
 export function resolveIndexes(
   options: GragServerOptions,
   more: readonly ServedIndexInput[] = [],
+  /** Whether no index at all is allowed (a replica of a folder with none yet). */
+  none = false,
 ): ServedIndex[] {
   const inputs = [...(options.indexes ?? []), ...more];
   if (
     !Array.isArray(options.indexes ?? []) ||
-    (inputs.length === 0 && !options.folder && !options.createContext)
+    (inputs.length === 0 && !none && !options.folder && !options.createContext)
   ) {
     throw new InvalidArgumentError(
       'indexes',

@@ -117,3 +117,20 @@ export async function loadIndexes(
   }
   return loaded;
 }
+
+/**
+ * Load the version the directory `dir` holds, its manifest read again once loaded: when a write
+ * saved a newer version meanwhile, load again (at most `attempts` times), so the index is one
+ * whole version, the one its `manifest` names.
+ */
+export async function loadSettledIndex(
+  dir: string,
+  options: LoadIndexesOptions,
+  attempts = 5,
+): Promise<LoadedIndex> {
+  for (let attempt = 1; ; attempt++) {
+    const ix = await loadIndex(dir, options);
+    const after = await readManifest(dir);
+    if (JSON.stringify(after) === JSON.stringify(ix.manifest) || attempt >= attempts) return ix;
+  }
+}

@@ -75,7 +75,7 @@ export type RetrieveReply =
 const STALE_RETRIES = 50;
 
 /** The file URL of tsx's ESM API (a development dependency: used only when running from sources). */
-function tsxApi(from: string): string {
+export function tsxApi(from: string): string {
   const manifest = createRequire(from).resolve('tsx/package.json');
   return pathToFileURL(join(dirname(manifest), 'dist/esm/api/index.mjs')).href;
 }

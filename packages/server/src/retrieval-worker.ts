@@ -8,11 +8,10 @@
  */
 import { workerData } from 'node:worker_threads';
 import { AbortError, throwIfAborted } from '@grag/core';
-import { readManifest } from '@grag/core/kit';
 import { move } from 'piscina';
 import { toHttpError } from './errors.js';
 import { manifestVersion, tokenizerOf } from './indexes.js';
-import { type LoadIndexesOptions, loadIndex } from './load.js';
+import { type LoadIndexesOptions, loadSettledIndex } from './load.js';
 import type { RetrieveReply, RetrieveTask, WorkerSetupData } from './pool.js';
 import { retrievalJson, retrieve } from './query.js';
 import { ABORTED, RUNNING } from './task-abort.js';
@@ -39,14 +38,13 @@ function loadOptions(): Promise<LoadIndexesOptions> {
 
 /** Load the version the directory holds, checked unchanged from before the load to after it. */
 async function loadCurrent(target: string): Promise<Loaded> {
-  for (let attempt = 0; ; attempt++) {
-    const ix = await loadIndex(target, await loadOptions());
-    const version = manifestVersion(ix.manifest);
-    const after = manifestVersion(await readManifest(target));
-    if (version === after || attempt >= 5) {
-      return { method: ix.method, index: ix.index, tokenizer: tokenizerOf(ix.index), version };
-    }
-  }
+  const ix = await loadSettledIndex(target, await loadOptions(), 6);
+  return {
+    method: ix.method,
+    index: ix.index,
+    tokenizer: tokenizerOf(ix.index),
+    version: manifestVersion(ix.manifest),
+  };
 }
 
 async function versionFor(task: RetrieveTask): Promise<Loaded> {

@@ -5,6 +5,7 @@ import { serve as serveNode } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { closeWorkers, createGragServer, madeHere } from './app.js';
 import { BINDING, type Binding, isLoopbackHost } from './guard.js';
+import { type ProcessOptions, processCount, serveProcesses } from './processes.js';
 import type { GragServerOptions } from './types.js';
 
 /** Where {@link serve} listens. */
@@ -18,8 +19,18 @@ export interface ListenOptions {
   port?: number;
 }
 
-/** Options of {@link serve}: the server's, and where to listen. */
-export interface ServeOptions extends GragServerOptions, ListenOptions {}
+/** Options of {@link serve}: the server's, where to listen, and on how many processes. */
+export interface ServeOptions extends GragServerOptions, ListenOptions {
+  /**
+   * Serve the port from this many processes (or `{ count, setup, data }`, see `ProcessOptions`),
+   * one per core for the most throughput: each replica process loads the indexes from their
+   * directories with the setup module (default `workers.setup`) and answers the reads; the
+   * writes, the jobs and their journal stay in this process, which the replicas forward them to.
+   * Every index must be saved in a directory (a folder, or `loadIndex` directories).
+   * @default 1 (this process serves, as without it)
+   */
+  processes?: number | ProcessOptions;
+}
 
 /** A running server. */
 export interface RunningServer {
@@ -63,15 +74,23 @@ export async function serve(first: ServeOptions | Hono, listen: ListenOptions = 
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new InvalidArgumentError('port', `serve: port must be an integer from 0 to 65535, got ${port}.`);
   }
-  const app = made ? (first as Hono) : createGragServer(rest as GragServerOptions);
+  const count = made ? 1 : processCount((first as ServeOptions).processes);
+  const { processes: _processes, ...serverOptions } = rest as ServeOptions;
+  const app = made || count > 1 ? (first as Hono) : createGragServer(serverOptions);
   const loopback = await isLoopbackHost(host);
-  if (!loopback && madeHere(app)?.token === false) {
+  const unguarded =
+    count > 1
+      ? serverOptions.token === undefined && !serverOptions.tokens?.length
+      : madeHere(app)?.token === false;
+  if (!loopback && unguarded) {
     throw new InvalidArgumentError(
       'token',
       `serve: host "${host}" is not a loopback address, so anyone who can reach it could read and query these indexes; give the server a token (or bind 127.0.0.1).`,
     );
   }
   const binding: Binding = { host, port, loopback };
+  if (count > 1)
+    return serveProcesses({ ...serverOptions, processes: (first as ServeOptions).processes }, binding, count);
   return new Promise((resolve, reject) => {
     const server = serveNode(
       {

@@ -16,6 +16,7 @@ import { INDEX_NAME, manifestVersion, memoryVersion, type ServedIndex, servedInd
 import type { JobInput } from './job-input.js';
 import type { JobManager, JobReporter, JobWork } from './jobs.js';
 import { storeManifest } from './load.js';
+import type { PublishedChange } from './process-roles.js';
 import type { IndexRegistry } from './registry.js';
 import type { Job } from './schema-jobs.js';
 import type { GragServerOptions, ServedIndexInput } from './types.js';
@@ -36,6 +37,8 @@ export interface Writes {
   createTarget: GragServerOptions['createTarget'];
   /** The build options of a new index from the request's (the server's `buildOptions`). */
   buildOptions: GragServerOptions['buildOptions'];
+  /** Tell the other processes of the server of a version swapped in or an index removed (serve's `processes`). */
+  publish?: ((change: PublishedChange) => Promise<void>) | undefined;
 }
 
 /** The 409 for an index whose documents cannot be changed, saying why. */
@@ -123,6 +126,11 @@ async function saveAndSwap(
   }
   const version = manifest ? manifestVersion(manifest) : memoryVersion();
   writes.registry.swap(servedIndex(nextInput(served, index, change, manifest), writes.answer, version));
+  // With several processes, the job ends once every one serves the new version.
+  if (writes.publish && typeof target === 'string') {
+    const workspace = writes.workspaces.of(served.name);
+    await writes.publish({ kind: 'swap', name: served.name, target, version, workspace });
+  }
   return version;
 }
 
@@ -313,6 +321,7 @@ function deleteWork(writes: Writes, name: string): JobWork {
         await removeIndexFolder(target, name);
       }
       writes.registry.delete(name);
+      await writes.publish?.({ kind: 'delete', name });
       return { version: null };
     },
   };

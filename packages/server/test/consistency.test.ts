@@ -1,6 +1,7 @@
 /**
  * Every answer from one whole version: 32 clients query an index without pause while documents are
- * uploaded to it and deleted from it, with retrieval on the server's thread and on worker threads.
+ * uploaded to it and deleted from it, with retrieval on the server's thread, on worker threads and
+ * in two replica processes (serve's `processes`).
  * No request fails, every response names a version that existed, and every item it cites comes
  * from a document of that version.
  */
@@ -39,10 +40,16 @@ interface Seen {
   error?: string;
 }
 
+/** The same folder served by two replica processes (the writes forwarded to the primary). */
+const processes = servedFolder({
+  processes: { count: 2, setup: new URL('./fixtures/worker-setup.ts', import.meta.url) },
+});
+
 describe('queries during writes', () => {
   it.each([
     ['on the server thread', served],
     ['on two retrieval workers', pooled],
+    ['in two replica processes', processes],
   ])(
     '32 concurrent clients, retrieval %s: no error, and each answer comes entirely from one version that existed',
     async (_, served) => {
@@ -107,6 +114,7 @@ describe('queries during writes', () => {
       expect(distinct.has([...versions.keys()].at(-1))).toBe(true);
       expect(seen.length).toBeGreaterThan(64);
     },
-    120_000,
+    // The replicas take both cores while the 32 clients and the writes share the primary's.
+    240_000,
   );
 });

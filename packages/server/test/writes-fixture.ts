@@ -12,11 +12,11 @@ import type { Hono } from 'hono';
 import { afterAll, beforeAll } from 'vitest';
 import {
   createGragServer,
-  type GragServerOptions,
   type IndexFolderOptions,
   type Job,
   openIndexFolder,
   type RunningServer,
+  type ServeOptions,
   serve,
 } from '../src/index.js';
 import { type JsonResponse, offlineContext, parseEvents } from './helpers.js';
@@ -54,7 +54,7 @@ export async function indexFolder(): Promise<string> {
 /** A server on the folder `dir` (its app too, to wait for its jobs), the folder opened with `folderOptions`. */
 export async function serveFolder(
   dir: string,
-  options: Partial<GragServerOptions> = {},
+  options: Partial<ServeOptions> = {},
   folderOptions: Partial<IndexFolderOptions> = {},
 ): Promise<{ app: Hono; server: RunningServer; skipped: { path: string; reason: string }[] }> {
   const folder = await openIndexFolder(dir, {
@@ -63,6 +63,11 @@ export async function serveFolder(
     createContext: () => offlineContext(),
     ...folderOptions,
   });
+  if (options.processes !== undefined) {
+    // Several processes: serve makes the apps (in the primary and in each replica).
+    const server = await serve({ folder, explorerDir: false, onError: () => {}, port: 0, ...options });
+    return { app: undefined as unknown as Hono, server, skipped: folder.skipped };
+  }
   const app = createGragServer({ folder, explorerDir: false, onError: () => {}, ...options });
   const server = await serve(app, { port: 0 });
   return { app, server, skipped: folder.skipped };
@@ -82,7 +87,7 @@ export interface ServedFolder {
  * and removed after. The fields are set once the tests start.
  */
 export function servedFolder(
-  options: Partial<GragServerOptions> = {},
+  options: Partial<ServeOptions> = {},
   prepare?: (dir: string) => Promise<void>,
 ): ServedFolder {
   const served = {} as ServedFolder;
