@@ -144,6 +144,17 @@ function plainOptions(options: ProcessServeOptions, workspaces: Record<string, s
   return Object.fromEntries(Object.entries(plain).filter(([, v]) => v !== undefined));
 }
 
+/** The one line for a port `serve` cannot listen on (in use, not allowed…). */
+export function portError(host: string, port: number, error: NodeJS.ErrnoException): InvalidArgumentError {
+  return new InvalidArgumentError(
+    'port',
+    `serve: cannot listen on ${host}:${port} (${error.code ?? error.message})${
+      error.code === 'EADDRINUSE' ? '; choose another --port or stop what uses it' : ''
+    }.`,
+    { cause: error },
+  );
+}
+
 /**
  * Check that `port` on `host` is free (`0`: pick a free one), rejecting as `serve` does when it is
  * not. The replicas' listen goes through the cluster's handles, which another server of this
@@ -152,17 +163,7 @@ function plainOptions(options: ProcessServeOptions, workspaces: Record<string, s
 function probePort(host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
-    probe.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        new InvalidArgumentError(
-          'port',
-          `serve: cannot listen on ${host}:${port} (${error.code ?? error.message})${
-            error.code === 'EADDRINUSE' ? '; choose another --port or stop what uses it' : ''
-          }.`,
-          { cause: error },
-        ),
-      ),
-    );
+    probe.once('error', (error: NodeJS.ErrnoException) => reject(portError(host, port, error)));
     probe.listen(port, host, () => {
       const port = (probe.address() as { port: number }).port;
       probe.close(() => resolve(port));

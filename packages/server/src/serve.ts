@@ -5,7 +5,7 @@ import { serve as serveNode } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { closeWorkers, createGragServer, madeHere } from './app.js';
 import { BINDING, type Binding, isLoopbackHost } from './guard.js';
-import { type ProcessOptions, processCount, serveProcesses } from './processes.js';
+import { type ProcessOptions, portError, processCount, serveProcesses } from './processes.js';
 import type { GragServerOptions } from './types.js';
 
 /** Where {@link serve} listens. */
@@ -122,15 +122,7 @@ export async function serve(first: ServeOptions | Hono, listen: ListenOptions = 
       },
     );
     const onListenError = (error: NodeJS.ErrnoException) => {
-      reject(
-        new InvalidArgumentError(
-          'port',
-          `serve: cannot listen on ${host}:${port} (${error.code ?? error.message})${
-            error.code === 'EADDRINUSE' ? '; choose another --port or stop what uses it' : ''
-          }.`,
-          { cause: error },
-        ),
-      );
+      reject(portError(host, port, error));
     };
     server.once('error', onListenError);
   });
