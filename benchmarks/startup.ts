@@ -1,16 +1,16 @@
 /**
- * Start-up time of the README's `grag` commands from a clone: `npx -y pnpm@10 grag --version`,
- * `… grag methods` and `… grag query <index> "<question>"` over a small index (naive-dense over
- * examples/mixed-files, as the README builds it), each timed end to end as a user types it, and
- * split into what is npx's and pnpm's and what is grag's:
+ * Start-up time of the README's `grag` commands from a clone: `node grag.mjs --version`, `… methods`
+ * and `… query <index> "<question>"` over a small index (naive-dense over examples/mixed-files, as
+ * the README builds it), and the same through `npx -y pnpm@10 grag …`, each timed end to end as a
+ * user types it, and split into what is npx's and pnpm's and what is grag's:
  *
  * - `node -e 0`: Node's own start, the reference timed in the same run;
  * - `npx -y pnpm@10 --version` and `npx -y pnpm@10 exec node -e 0`: npx finding pnpm, pnpm starting,
- *   and pnpm starting a process, with nothing of grag's (what the README's commands cost before
- *   grag runs, which grag cannot remove);
- * - `node scripts/grag.mjs …`: what the root `grag` script runs (the launcher and the prebuilt
- *   bundle of the CLI, up to date);
- * - `node scripts/grag.mjs --version` right after a source changed (the bundle is rebuilt first;
+ *   and pnpm starting a process, with nothing of grag's (what `npx -y pnpm@10 grag` costs before
+ *   grag runs);
+ * - `node grag.mjs …`: the README's commands, the root launcher (it runs `scripts/grag.mjs`, as the
+ *   root `grag` script does: the prebuilt bundle of the CLI, up to date);
+ * - `node grag.mjs --version` right after a source changed (the bundle is rebuilt first;
  *   here forced by removing the bundle's `current.json`);
  * - `tsx packages/cli/src/bin.ts …`: what the root script ran before, with tsx's transform cache
  *   warm, and `--version` with the cache off (`TSX_DISABLE_CACHE=1`, a first run).
@@ -111,7 +111,7 @@ function cases(index: string, version: string): Case[] {
   const node = process.execPath;
   const tsx = join(repo, 'node_modules', '.bin', 'tsx');
   const bin = 'packages/cli/src/bin.ts';
-  const launcher = 'scripts/grag.mjs';
+  const launcher = 'grag.mjs';
   const versionLine = new RegExp(`^${version.replaceAll('.', '\\.')}\\n$`);
   const methodsList = /^naive-dense .*\n(?:.*\n)*^sg-rag /m;
   const readme = (args: string[]) => ['-y', 'pnpm@10', 'grag', ...args];
@@ -157,7 +157,7 @@ function cases(index: string, version: string): Case[] {
     },
     {
       id: 'launcher-version',
-      label: '`node scripts/grag.mjs --version`',
+      label: '`node grag.mjs --version`',
       group: 'launcher',
       command: node,
       args: [launcher, '--version'],
@@ -165,7 +165,7 @@ function cases(index: string, version: string): Case[] {
     },
     {
       id: 'launcher-methods',
-      label: '`node scripts/grag.mjs methods`',
+      label: '`node grag.mjs methods`',
       group: 'launcher',
       command: node,
       args: [launcher, 'methods'],
@@ -173,7 +173,7 @@ function cases(index: string, version: string): Case[] {
     },
     {
       id: 'launcher-query',
-      label: '`node scripts/grag.mjs query <index> "…"`',
+      label: '`node grag.mjs query <index> "…"`',
       group: 'launcher',
       command: node,
       args: [launcher, 'query', index, QUESTION],
@@ -181,7 +181,7 @@ function cases(index: string, version: string): Case[] {
     },
     {
       id: 'launcher-rebuild',
-      label: '`node scripts/grag.mjs --version`, bundle rebuilt first',
+      label: '`node grag.mjs --version`, bundle rebuilt first',
       group: 'launcher',
       command: node,
       args: [launcher, '--version'],
@@ -226,8 +226,8 @@ function render(report: Report): string {
   const row = (c: CaseResult) =>
     `| ${c.label} | ${fmt(c.minMs)} | ${fmt(c.medianMs)} | ${fmt(c.maxMs)} | ${(c.medianMs / stat('node', 'medianMs')).toFixed(1)} |`;
   const both = (f: (key: 'minMs' | 'medianMs') => number) => `${fmt(f('medianMs'))} / ${fmt(f('minMs'))}`;
-  const ours = (readmeId: string, launcherId: string) =>
-    `| ${by.get(readmeId)?.label ?? readmeId} | ${both((k) => stat(readmeId, k))} | ${both(overhead)} | ${both((k) => stat(launcherId, k))} |`;
+  const ours = (command: string, npxId: string, launcherId: string) =>
+    `| \`${command}\` | ${both((k) => stat(launcherId, k))} | ${both((k) => stat(npxId, k))} | ${both(overhead)} |`;
   return [
     '# Start-up time of the README’s `grag` commands',
     '',
@@ -240,23 +240,22 @@ function render(report: Report): string {
     '|---|---:|---:|---:|---:|',
     ...report.cases.map(row),
     '',
-    'What the README’s commands spend in npx and pnpm, and what is grag’s; median / min, seconds. npx and pnpm’s part',
-    'is the time of `npx -y pnpm@10 exec node -e 0` less that of `node -e 0`: npx resolving `pnpm@10` from its cache,',
-    'pnpm starting and reading the workspace, and the process it starts. grag cannot remove it. grag’s part is timed',
-    'on its own: `node scripts/grag.mjs`, what the root `grag` script runs. (The total less npx and pnpm’s part is a',
-    'difference of two noisy times, too noisy on a shared machine to be shown.)',
+    'The README’s commands run `node grag.mjs …` (the root launcher, which runs `scripts/grag.mjs`); `npx -y pnpm@10 grag …`',
+    'runs the same through npx and pnpm. Median / min, seconds. npx and pnpm’s part is the time of',
+    '`npx -y pnpm@10 exec node -e 0` less that of `node -e 0`: npx resolving `pnpm@10` from its cache, pnpm starting and',
+    'reading the workspace, and the process it starts.',
     '',
-    '| README command | total | npx + pnpm | grag: `node scripts/grag.mjs` |',
+    '| command | `node grag.mjs` (the README’s) | `npx -y pnpm@10 grag` | npx + pnpm alone |',
     '|---|---:|---:|---:|',
-    ours('readme-version', 'launcher-version'),
-    ours('readme-methods', 'launcher-methods'),
-    ours('readme-query', 'launcher-query'),
+    ours('--version', 'readme-version', 'launcher-version'),
+    ours('methods', 'readme-methods', 'launcher-methods'),
+    ours('query <index> "…"', 'readme-query', 'launcher-query'),
     '',
-    `npx and pnpm alone took ${fmt(overhead('minMs'))} s at best and ${fmt(overhead('medianMs'))} s at the median in this run: no README`,
-    `command starts faster than that, whatever grag does. grag’s own start is ${fmt(stat('launcher-version', 'medianMs'))} s for \`--version\` (the tsx`,
-    `it replaced: ${fmt(stat('tsx-version', 'medianMs'))} s with a warm cache, ${fmt(stat('tsx-version-cold', 'medianMs'))} s without) and ${fmt(stat('launcher-query', 'medianMs'))} s for \`query\` (tsx: ${fmt(stat('tsx-query', 'medianMs'))} s).`,
+    `npx and pnpm alone took ${fmt(overhead('minMs'))} s at best and ${fmt(overhead('medianMs'))} s at the median in this run. grag’s own start`,
+    `is ${fmt(stat('launcher-version', 'medianMs'))} s for \`--version\` (the tsx it replaced: ${fmt(stat('tsx-version', 'medianMs'))} s with a warm cache,`,
+    `${fmt(stat('tsx-version-cold', 'medianMs'))} s without) and ${fmt(stat('launcher-query', 'medianMs'))} s for \`query\` (tsx: ${fmt(stat('tsx-query', 'medianMs'))} s).`,
     '',
-    '`scripts/grag.mjs` (the root `grag` script) runs an esbuild bundle of the CLI’s workspace sources (npm',
+    '`scripts/grag.mjs` (run by `grag.mjs` and by the root `grag` script) runs an esbuild bundle of the CLI’s workspace sources (npm',
     'dependencies and native addons stay outside it), checking first that no file it was built from changed; after',
     'an edit it rebuilds it (the “bundle rebuilt first” row). `pnpm install` builds it. Each command’s code is',
     'imported when the command runs, so `--version` and `methods` load no model, loader or server. The `tsx` rows',

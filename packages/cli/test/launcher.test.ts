@@ -1,5 +1,5 @@
 /**
- * `npx -y pnpm@10 grag …` in a clone runs scripts/grag.mjs: the CLI from a prebuilt bundle of the
+ * `node grag.mjs …` and `npx -y pnpm@10 grag …` in a clone run scripts/grag.mjs: the CLI from a prebuilt bundle of the
  * workspace's sources (scripts/cli-bundle.mjs), rebuilt when a source changes. These tests run the
  * launcher as the root script does, and the bundler on a small workspace of their own.
  */
@@ -37,6 +37,16 @@ describe('the launcher behind `pnpm grag`', () => {
     };
     expect(scripts.grag).toBe('node scripts/grag.mjs');
     expect(scripts.demo).toBe('node scripts/grag.mjs demo');
+  });
+
+  it('is what `node grag.mjs`, the README\'s commands, runs', async () => {
+    const { version } = JSON.parse(await readFile(join(repo, 'packages', 'cli', 'package.json'), 'utf8'));
+    const { stdout } = await run(process.execPath, [join(repo, 'grag.mjs'), '--version'], {
+      cwd: repo,
+      env,
+      timeout: 120_000,
+    });
+    expect(stdout).toBe(`${version}\n`);
   });
 
   it('prints the version and the methods, and indexes and answers as the sources do', async () => {

@@ -1,5 +1,5 @@
 /**
- * The root README's quick start, run as written: every `npx -y pnpm@10 grag …` line of the block
+ * The root README's quick start, run as written: every `node grag.mjs …` line of the block
  * that indexes `examples/mixed-files` (in a copy of the files it names, so the repository stays as
  * it is), and the output its `# …` comments show under a command is what the command prints.
  * `grag serve` runs until it is stopped: it is started on a free port and stopped.
@@ -51,11 +51,11 @@ async function quickStart(): Promise<Step[]> {
   );
   const block = [...section.matchAll(/```sh\n([\s\S]*?)```/g)]
     .map((m) => m[1] ?? '')
-    .find((b) => b.includes('grag index'));
-  if (!block) throw new Error('README quick start: no sh block with grag index');
+    .find((b) => b.includes('grag.mjs index'));
+  if (!block) throw new Error('README quick start: no sh block with grag.mjs index');
   const steps: Step[] = [];
   for (const line of block.split('\n')) {
-    if (line.startsWith('npx -y pnpm@10 grag ')) steps.push({ argv: shellWords(line).slice(4), shows: [] });
+    if (line.startsWith('node grag.mjs ')) steps.push({ argv: shellWords(line).slice(2), shows: [] });
     else if (line.startsWith('# ') && steps.length)
       steps.at(-1)!.shows.push(line.slice(2).replace(/(; )?…$/, ''));
     else if (line.trim() !== '') throw new Error(`README quick start: a line the test does not run: ${line}`);
