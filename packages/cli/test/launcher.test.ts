@@ -39,7 +39,7 @@ describe('the launcher behind `pnpm grag`', () => {
     expect(scripts.demo).toBe('node scripts/grag.mjs demo');
   });
 
-  it('is what `node grag.mjs`, the README\'s commands, runs', async () => {
+  it("is what `node grag.mjs`, the README's commands, runs", async () => {
     const { version } = JSON.parse(await readFile(join(repo, 'packages', 'cli', 'package.json'), 'utf8'));
     const { stdout } = await run(process.execPath, [join(repo, 'grag.mjs'), '--version'], {
       cwd: repo,
