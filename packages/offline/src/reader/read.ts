@@ -9,14 +9,13 @@
 import { type AnswerWithCitations, type ContextItem, type Embedder, throwIfAborted } from '@grag/core';
 import type { EntityAnalysis } from '../entities.js';
 import { analyze } from '../nlp.js';
-import { isKindByWordNet } from '../wordnet.js';
 import { abbreviationAsked, expansionOf } from './abbreviations.js';
 import { findRelationPhrase, substitute } from './chain.js';
 import { type ReaderContext, readContext } from './context.js';
 import { findDescription, GENERIC_PLACES, replaceSpan } from './decompose.js';
 import { findEventPlace } from './events.js';
 import { extractPhrase } from './extract.js';
-import { identityName, identityOf, roleHeads } from './identity.js';
+import { identityName, identityOf } from './identity.js';
 import { createItemReadings } from './items.js';
 import { polarByRelation } from './polar.js';
 import { readQuestion } from './question.js';
@@ -27,13 +26,11 @@ import { reorderQuestion } from './setups.js';
 import { sharedAttribute, sharedPolarQuestion, sharedQuestion } from './shared.js';
 import { createSupport, type ScoredSentence } from './support.js';
 import type { AnswerSentence, PhraseAnswer } from './types.js';
+import { CONTAINING_PLACES, callsKind, containingPlace, placeWithin } from './within.js';
 import { normalizeWording } from './wording.js';
 
 /** What `answer` says when nothing in the context supports an answer. */
 export const NO_ANSWER = 'The context does not contain an answer to the question.';
-
-/** Places that hold others: "the country where X was born" over a town is the country holding the town. */
-const CONTAINING_PLACES = new Set(['country', 'state', 'county', 'province', 'region']);
 
 /** Most relation phrases resolved in one question ("the sister of the founder of the X"). */
 const MAX_HOPS = 3;
@@ -256,12 +253,11 @@ async function chainStep(
   const kinds =
     ('kinds' in description ? description.kinds : undefined) ?? (description.head ? [description.head] : []);
   if (kinds.length > 0 && !kinds.some((kind) => GENERIC_PLACES.has(kind))) {
-    const fits = (name: string, kind: string) => callsKind(name, kind, plain, describedAs);
-    if (!kinds.some((kind) => fits(sub!.answer, kind))) {
+    if (!kinds.some((kind) => callsKind(sub!.answer, kind, plain, describedAs))) {
       // "the country where X was born" over "X was born in Pellin": the country Pellin is in.
       const within = kinds.find((kind) => CONTAINING_PLACES.has(kind));
-      const outer = within ? await single(`Which ${within} is ${sub.answer} in?`) : null;
-      if (!outer?.answer || !outer.confident || !fits(outer.answer, within!)) return null;
+      const outer = within ? await placeWithin(within, sub.answer, plain, single, describedAs) : null;
+      if (!outer) return null;
       for (const i of sub.items) addItem(i);
       sub = outer;
     }
@@ -292,49 +288,6 @@ async function chainStep(
   if (whole || named) return { answer: sub.answer };
   state.focus.push(sub.answer);
   return { next: replaceSpan(qTokens, description.start, description.end, sub.answer) };
-}
-
-/**
- * Whether the context calls `name` a `kind`: what a sentence calls it ("X was a Norwegian marine
- * biologist"), or a kind of it by WordNet (the name itself, "Norway" is a country, or what the
- * context calls it, "a tern"); else a word of the kind next to it ("the research vessel Aurora
- * Tern"). What the context calls it decides when it calls it anything: "a film director" is no film.
- */
-function callsKind(
-  name: string,
-  kind: string,
-  plain: readonly AnswerSentence[],
-  describedAs: (name: string, head: string) => boolean,
-): boolean {
-  const heads = roleHeads(name, plain);
-  return (
-    heads.has(kind) ||
-    isKindByWordNet(name, kind) ||
-    [...heads].some((h) => isKindByWordNet(h, kind)) ||
-    (heads.size === 0 && describedAs(name, kind))
-  );
-}
-
-/**
- * "In which country was X born?" answered with a place the context calls something else ("Tressick
- * is a fishing village"): the country that place is in, when the context says it. null otherwise.
- */
-async function containingPlace(
-  q: string,
-  answer: string,
-  plain: readonly AnswerSentence[],
-  single: (q: string) => Promise<PhraseAnswer | null>,
-  describedAs: (name: string, head: string) => boolean,
-): Promise<PhraseAnswer | null> {
-  const reading = readQuestion((await analyze(q)).tokens);
-  const kind = reading.kind === 'place' ? reading.descriptor : null;
-  if (!kind || !CONTAINING_PLACES.has(kind)) return null;
-  // "Orrin County" is a county by its name, whatever else the context calls it.
-  if (answer.toLowerCase().split(/\s+/).includes(kind)) return null;
-  if (roleHeads(answer, plain).size === 0 || callsKind(answer, kind, plain, describedAs)) return null;
-  const outer = await single(`Which ${kind} is ${answer} in?`);
-  if (!outer?.answer || !outer.confident || outer.answer === answer) return null;
-  return callsKind(outer.answer, kind, plain, describedAs) ? outer : null;
 }
 
 /**

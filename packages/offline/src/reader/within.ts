@@ -1,0 +1,67 @@
+/**
+ * The county or country a place is in, and whether the context calls a name a kind of thing: for
+ * "In which country was X born?" answered with a town, and for a description's kind ("the country
+ * where X was born").
+ */
+import { analyze } from '../nlp.js';
+import { isKindByWordNet } from '../wordnet.js';
+import { roleHeads } from './identity.js';
+import { readQuestion } from './question.js';
+import type { AnswerSentence, PhraseAnswer } from './types.js';
+
+/** Places that hold others: "the country where X was born" over a town is the country holding the town. */
+export const CONTAINING_PLACES = new Set(['country', 'state', 'county', 'province', 'region']);
+
+/**
+ * Whether the context calls `name` a `kind`: what a sentence calls it ("X was a Norwegian marine
+ * biologist"), or a kind of it by WordNet (the name itself, "Norway" is a country, or what the
+ * context calls it, "a tern"); else a word of the kind next to it ("the research vessel Aurora
+ * Tern"). What the context calls it decides when it calls it anything: "a film director" is no film.
+ */
+export function callsKind(
+  name: string,
+  kind: string,
+  plain: readonly AnswerSentence[],
+  describedAs: (name: string, head: string) => boolean,
+): boolean {
+  const heads = roleHeads(name, plain);
+  return (
+    heads.has(kind) ||
+    isKindByWordNet(name, kind) ||
+    [...heads].some((h) => isKindByWordNet(h, kind)) ||
+    (heads.size === 0 && describedAs(name, kind))
+  );
+}
+
+/**
+ * "In which country was X born?" answered with a place the context calls something else ("Tressick
+ * is a fishing village"): the country that place is in, when the context says it. null otherwise.
+ */
+export async function containingPlace(
+  q: string,
+  answer: string,
+  plain: readonly AnswerSentence[],
+  single: (q: string) => Promise<PhraseAnswer | null>,
+  describedAs: (name: string, head: string) => boolean,
+): Promise<PhraseAnswer | null> {
+  const reading = readQuestion((await analyze(q)).tokens);
+  const kind = reading.kind === 'place' ? reading.descriptor : null;
+  if (!kind || !CONTAINING_PLACES.has(kind)) return null;
+  // "Orrin County" is a county by its name, whatever else the context calls it.
+  if (answer.toLowerCase().split(/\s+/).includes(kind)) return null;
+  if (roleHeads(answer, plain).size === 0 || callsKind(answer, kind, plain, describedAs)) return null;
+  return placeWithin(kind, answer, plain, single, describedAs);
+}
+
+/** The `kind` (a county, a country) the context says `place` is in, when it calls that one a `kind`; else null. */
+export async function placeWithin(
+  kind: string,
+  place: string,
+  plain: readonly AnswerSentence[],
+  single: (q: string) => Promise<PhraseAnswer | null>,
+  describedAs: (name: string, head: string) => boolean,
+): Promise<PhraseAnswer | null> {
+  const outer = await single(`Which ${kind} is ${place} in?`);
+  if (!outer?.answer || !outer.confident || outer.answer === place) return null;
+  return callsKind(outer.answer, kind, plain, describedAs) ? outer : null;
+}
