@@ -215,7 +215,9 @@ describe('a dense seeded fault schedule', () => {
 
   it('every call of a mixed chat and embedding workload gets its own answer', async () => {
     const s = await start({ faults: seededFaults(schedule) });
-    const p = provider(s, { maxRetries: 3, concurrency: 6 });
+    // A healthy answer must never time out here (a second "ok" for one call): 36 calls six at a
+    // time on a loaded 2-core machine took over FAST's 300 ms once, so this test waits 1.5 s.
+    const p = provider(s, { maxRetries: 3, concurrency: 6, timeoutMs: 1500 });
     const chat = p.chat('m');
     const embedder = p.embedding('e', { dimensions: DIMENSIONS, batchSize: 2 });
     const prompts = Array.from({ length: 24 }, (_, i) => `prompt number ${i}`);
