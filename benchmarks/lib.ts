@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 
 /**
  * Helpers shared by the benchmark scripts, re-exported from `@grag/eval` (SQuAD normalization,
@@ -27,6 +28,46 @@ export function runInChild<T>(script: string, args: readonly string[]): T {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return JSON.parse(out.trim().split('\n').at(-1)!) as T;
+}
+
+/**
+ * In a reader process started by {@link readersRound}: say `ready` on stdout, then wait for the
+ * line that releases every reader at once.
+ */
+export async function awaitRelease(): Promise<void> {
+  const lines = createInterface({ input: process.stdin });
+  process.stdout.write('ready\n');
+  await new Promise((done) => lines.once('line', done));
+  lines.close();
+}
+
+/**
+ * Start `n` copies of `script --reader <job as JSON>` (each calls {@link awaitRelease} first),
+ * release them together once all are ready, and collect the JSON line each then writes; `wall` is
+ * the seconds from the release to the last answer. `label` names the benchmark in errors.
+ */
+export async function readersRound<A>(
+  script: string,
+  job: { method: string },
+  n: number,
+  label: string,
+): Promise<{ wall: number; answers: A[] }> {
+  const children = Array.from({ length: n }, () =>
+    spawn(process.execPath, [...process.execArgv, script, '--reader', JSON.stringify(job)], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    }),
+  );
+  const outputs = children.map((c) => createInterface({ input: c.stdout })[Symbol.asyncIterator]());
+  const next = async (i: number) => {
+    const line = await outputs[i]!.next();
+    if (line.done) throw new Error(`${label}: reader ${i} of ${job.method} ended early (see its stderr).`);
+    return line.value;
+  };
+  await Promise.all(children.map((_, i) => next(i)));
+  const t = performance.now();
+  for (const c of children) c.stdin.end('go\n');
+  const answers = await Promise.all(children.map(async (_, i) => JSON.parse(await next(i)) as A));
+  return { wall: (performance.now() - t) / 1000, answers };
 }
 
 /** One configuration of a method, evaluated with `grag eval`. */

@@ -17,13 +17,11 @@
  *   nice -n 5 pnpm tsx benchmarks/store.ts [datasets-dir] [--dataset musique] [--methods a,b]
  *        [--runs 5] [--reader-runs 2] [--out benchmarks/results]
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { METHODS } from '@grag/cli';
@@ -34,7 +32,7 @@ import { loadDataset, seededRandom, shuffle } from '@grag/eval';
 import { createOfflineProviders } from '@grag/offline';
 import { postgresStore } from '@grag/postgres';
 import { debianPostgresBin, startDebianServer } from '../packages/postgres/test/debian-server.js';
-import { machine, percentile } from './lib.js';
+import { awaitRelease, machine, percentile, readersRound } from './lib.js';
 
 /** Methods in table order. */
 const ORDER = ['bm25', 'naive-dense', 'e2graphrag', 'ket-rag'];
@@ -289,10 +287,7 @@ interface ReaderAnswer {
 /** The reader process: say `ready`, wait for a line on stdin, load and ask, print the answer. */
 async function reader(job: ReaderJob): Promise<void> {
   const method = methodNamed(job.method);
-  const lines = createInterface({ input: process.stdin });
-  process.stdout.write('ready\n');
-  await new Promise((done) => lines.once('line', done));
-  lines.close();
+  await awaitRelease();
   const got = await loadAndAsk(method, job.place, job.questions);
   const answer: ReaderAnswer = {
     loadSeconds: got.loadSeconds,
@@ -302,31 +297,10 @@ async function reader(job: ReaderJob): Promise<void> {
   process.stdout.write(`${JSON.stringify(answer)}\n`);
 }
 
-/** Start `n` reader processes, release them together once all are ready, and collect their answers. */
-async function readersRound(job: ReaderJob, n: number): Promise<{ wall: number; answers: ReaderAnswer[] }> {
-  const children = Array.from({ length: n }, () =>
-    spawn(process.execPath, [...process.execArgv, SCRIPT, '--reader', JSON.stringify(job)], {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    }),
-  );
-  const outputs = children.map((c) => createInterface({ input: c.stdout })[Symbol.asyncIterator]());
-  const next = async (i: number) => {
-    const line = await outputs[i]!.next();
-    if (line.done)
-      throw new Error(`store benchmark: reader ${i} of ${job.method} ended early (see its stderr).`);
-    return line.value;
-  };
-  await Promise.all(children.map((_, i) => next(i)));
-  const t = performance.now();
-  for (const c of children) c.stdin.end('go\n');
-  const answers = await Promise.all(children.map(async (_, i) => JSON.parse(await next(i)) as ReaderAnswer));
-  return { wall: (performance.now() - t) / 1000, answers };
-}
-
 async function measureReaders(job: ReaderJob, store: string, n: number, rounds: number, expected: string) {
   const [loads, times, walls]: [number[], number[], number[]] = [[], [], []];
   for (let round = 0; round < rounds; round++) {
-    const { wall, answers } = await readersRound(job, n);
+    const { wall, answers } = await readersRound<ReaderAnswer>(SCRIPT, job, n, 'store benchmark');
     for (const a of answers) {
       if (a.digest !== expected) throw differs(`a reader process of ${job.method} on ${store}`);
       loads.push(a.loadSeconds);

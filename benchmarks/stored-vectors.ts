@@ -15,13 +15,11 @@
  *   nice -n 5 pnpm tsx benchmarks/stored-vectors.ts [datasets-dir] [--dataset hotpotqa]
  *        [--methods a,b] [--questions 50] [--out benchmarks/results]
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { METHODS } from '@grag/cli';
@@ -31,7 +29,7 @@ import { directoryStore } from '@grag/core/store';
 import { loadDataset, seededRandom, shuffle } from '@grag/eval';
 import { createOfflineProviders } from '@grag/offline';
 import { postgresStore } from '@grag/postgres';
-import { machine, percentile } from './lib.js';
+import { awaitRelease, machine, percentile, readersRound } from './lib.js';
 
 const ORDER = ['naive-dense', 'bridge-rag', 'e2graphrag', 'noderag', 'sg-rag', 'ket-rag'];
 const SEED = 1;
@@ -73,10 +71,7 @@ const rss = () => process.memoryUsage().rss / MiB;
 async function reader(job: ReaderJob): Promise<void> {
   const method = methodNamed(job.method);
   const ctx = createBuildContext(createOfflineProviders());
-  const lines = createInterface({ input: process.stdin });
-  process.stdout.write('ready\n');
-  await new Promise((done) => lines.once('line', done));
-  lines.close();
+  await awaitRelease();
   const start = rss();
   let t = performance.now();
   const store = storeAt(job.place);
@@ -94,25 +89,6 @@ async function reader(job: ReaderJob): Promise<void> {
   const answer: ReaderAnswer = { rssMiB: { start, loaded, end: rss() }, loadSeconds, times, answers };
   await store.close?.();
   process.stdout.write(`${JSON.stringify(answer)}\n`);
-}
-
-/** Start `n` readers of `job`, release them together once all are ready, collect their answers. */
-async function readersRound(job: ReaderJob, n: number): Promise<ReaderAnswer[]> {
-  const children = Array.from({ length: n }, () =>
-    spawn(process.execPath, [...process.execArgv, SCRIPT, '--reader', JSON.stringify(job)], {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    }),
-  );
-  const outputs = children.map((c) => createInterface({ input: c.stdout })[Symbol.asyncIterator]());
-  const next = async (i: number) => {
-    const line = await outputs[i]!.next();
-    if (line.done)
-      throw new Error(`stored-vectors: reader ${i} of ${job.method} ended early (see its stderr).`);
-    return line.value;
-  };
-  await Promise.all(children.map((_, i) => next(i)));
-  for (const c of children) c.stdin.end('go\n');
-  return Promise.all(children.map(async (_, i) => JSON.parse(await next(i)) as ReaderAnswer));
 }
 
 /** One method, one place, `readers` reader processes at once. */
@@ -220,7 +196,8 @@ async function measureMethod(
       ['database', db],
     ] as const) {
       const load = loadavg()[0]!;
-      const answers = await readersRound({ method: method.name, place, questions }, n);
+      const job: ReaderJob = { method: method.name, place, questions };
+      const { answers } = await readersRound<ReaderAnswer>(SCRIPT, job, n, 'stored-vectors');
       expected ??= answers[0]!.answers;
       const row = rowOf(method.name, vectors, answers, expected, load);
       result.rows.push(row);
