@@ -12,17 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, serve } from '../src/index.js';
 import { offlineContext } from './helpers.js';
 import { rawRequest } from './http.js';
-import { call, indexFolder, serveFolder, write } from './writes-fixture.js';
+import { bearer, call, indexFolder, serveFolder, TOKENS, WORKSPACES, write } from './writes-fixture.js';
 
 const SETUP = new URL('./fixtures/worker-setup.ts', import.meta.url);
-const TOKENS = [
-  { token: 'admin-key', access: 'admin' as const },
-  { token: 'a-read', access: 'read' as const, workspace: 'port' },
-  { token: 'a-write', access: 'write' as const, workspace: 'port' },
-  { token: 'b-write', access: 'write' as const, workspace: 'farm' },
-];
-const WORKSPACES = { port: ['harbour'], farm: ['orchard'] };
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** The replica processes of this test process (their pids). */
 function replicaPids(): number[] {

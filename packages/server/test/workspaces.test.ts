@@ -8,16 +8,16 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, WORKSPACES_FILE } from '../src/index.js';
-import { call, indexFolder, jobEvents, serveFolder, write } from './writes-fixture.js';
-
-const TOKENS = [
-  { token: 'admin-key', access: 'admin' as const },
-  { token: 'a-read', access: 'read' as const, workspace: 'port' },
-  { token: 'a-write', access: 'write' as const, workspace: 'port' },
-  { token: 'b-write', access: 'write' as const, workspace: 'farm' },
-];
-const WORKSPACES = { port: ['harbour'], farm: ['orchard'] };
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+import {
+  bearer,
+  call,
+  indexFolder,
+  jobEvents,
+  serveFolder,
+  TOKENS,
+  WORKSPACES,
+  write,
+} from './writes-fixture.js';
 
 let dir: string;
 let server: RunningServer;

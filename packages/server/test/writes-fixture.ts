@@ -37,6 +37,19 @@ export const ORCHARD: Document[] = [
 
 export const METHODS = [bm25Rag, denseRag];
 
+/**
+ * Two workspaces over the folder of {@link indexFolder}: `port` holds `harbour`, `farm` holds
+ * `orchard`; an admin key, a read and a write token of `port`, a write token of `farm`.
+ */
+export const TOKENS = [
+  { token: 'admin-key', access: 'admin' as const },
+  { token: 'a-read', access: 'read' as const, workspace: 'port' },
+  { token: 'a-write', access: 'write' as const, workspace: 'port' },
+  { token: 'b-write', access: 'write' as const, workspace: 'farm' },
+];
+export const WORKSPACES = { port: ['harbour'], farm: ['orchard'] };
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
 /** A fresh folder with `harbour` and `orchard`, two BM25 indexes of one document per unit. */
 export async function indexFolder(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'grag-server-writes-'));
