@@ -10,7 +10,7 @@ import { agentVerb, concept, concepts, isKindOf } from './meaning.js';
 import { pairedNames } from './paired.js';
 import { LIFE_SPAN, MONTHS, TIME_WORDS, YEAR } from './question.js';
 import { resolveChain } from './resolve.js';
-import { sameKind } from './shared.js';
+import { calledAlike } from './shared.js';
 import type { AnswerQuestion, AnswerSentence, PhraseAnswer } from './types.js';
 
 /**
@@ -269,7 +269,8 @@ export function polarAnswer(
   // "Do A and B play the same sport?": what the context calls each ("an ice hockey team").
   const sameAt = question.tokens.findIndex((t) => t.normal === 'same');
   const sameNoun = sameAt >= 0 ? question.tokens.slice(sameAt + 1).find((t) => t.pos === 'NOUN') : undefined;
-  const alike = !countries && reading.same && sameNoun ? sameKind(subjects, sameNoun.lemma, sentences) : null;
+  const alike =
+    !countries && reading.same && sameNoun ? calledAlike(subjects, sameNoun.lemma, sentences) : null;
   if (countries) {
     const [first, ...rest] = countries as [Set<string>, ...Set<string>[]];
     yes = rest.every((set) => [...set].some((c) => first.has(c)));

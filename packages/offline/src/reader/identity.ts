@@ -51,19 +51,23 @@ export function identityName(tokens: readonly Token[]): string | null {
 }
 
 /** Words that place a thing in a series of its kind: "the second album", "the debut novel". */
-export const SERIES =
+const SERIES =
   /^(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(st|nd|rd|th)|debut|final|last|latest|only)$/;
+
+/**
+ * Whether token `k` opens what a thing is called: "a marine biologist", or "the" before a series
+ * word ("the second studio album by Y" is one of a series of albums); "the birthplace of Y"
+ * relates the thing to Y instead.
+ */
+export function opensKind(tokens: readonly Token[], k: number): boolean {
+  const word = tokens[k]?.normal ?? '';
+  return /^(a|an)$/.test(word) || (word === 'the' && SERIES.test(tokens[k + 1]?.normal ?? ''));
+}
 
 /** What a sentence calls the person whose name words are `name`, from token `k` of it on. */
 function roleAfter(tokens: readonly Token[], k: number, end: number): [number, number] | null {
-  let i = k;
-  // "a marine biologist": what X is; "the birthplace of Y" relates X to Y instead, but "the second
-  // studio album by Y" is one of a series of albums.
-  const ordinal = /^(a|an)$/.test(tokens[i]?.normal ?? '')
-    ? false
-    : tokens[i]?.normal === 'the' && SERIES.test(tokens[i + 1]?.normal ?? '');
-  if (!ordinal && !/^(a|an)$/.test(tokens[i]?.normal ?? '')) return null;
-  i++;
+  if (!opensKind(tokens, k)) return null;
+  let i = k + 1;
   const start = i;
   // Adjectives and nouns up to the head: "former harbour engineer", "marine biologist"; a people's
   // name before them ("an English composer").

@@ -158,7 +158,7 @@ export function sharedAttribute(
  * composer"); anything else (a sport, a genre) is a noun before the head ("ice hockey team", "ice
  * hockey club"). null when the context calls one of them nothing.
  */
-export function sameKind(
+export function calledAlike(
   names: readonly string[],
   asked: string,
   sentences: readonly AnswerSentence[],

@@ -11,7 +11,7 @@ import { agentWeight } from './agent.js';
 import { datesOtherVerb, namesNoAgent } from './clauses.js';
 import { NOW, type QuestionCues } from './cues.js';
 import { LIFE_VERBS, lifeSpanSide, rangeSide } from './events.js';
-import { SERIES } from './identity.js';
+import { opensKind } from './identity.js';
 import { kindWord } from './kinds.js';
 import { concept, isKindOf, secondSenses, tokenConcepts } from './meaning.js';
 import { type QuestionReading, YEAR } from './question.js';
@@ -272,14 +272,13 @@ function valueSide(
   return change;
 }
 
-/** Whether "is a/an …" or ", a/an …" after token `end` calls it a `kind` ("is a small ferry"). */
+/** Whether "is a/an …" or ", a/an …" after token `end` calls it a `kind` ("is a small ferry", "is the second album"). */
 function calledKind(tokens: readonly Token[], end: number, last: number, kind: string): boolean {
   let k = end + 1;
   if (!/^(is|was|,)$/.test(tokens[k]?.normal ?? '')) return false;
   k++;
   // "X is a ferry", "X is the second album by …".
-  const series = tokens[k]?.normal === 'the' && SERIES.test(tokens[k + 1]?.normal ?? '');
-  if (!series && !/^(a|an)$/.test(tokens[k]?.normal ?? '')) return false;
+  if (!opensKind(tokens, k)) return false;
   for (let n = 0, j = k + 1; n < 4 && j <= last && /^(ADJ|NOUN|NUM)$/.test(tokens[j]!.pos); n++, j++)
     if (tokens[j]!.pos === 'NOUN' && isKindOrMember(tokens[j]!.lemma, kind)) return true;
   return false;
