@@ -20,6 +20,24 @@ export const ORGANIZATION_WORDS = words(`
   organization | organisation | commonwealth
 `);
 
+/**
+ * What a company name's last word says it is ("Gullwing Records" is a record label, "Tern Press" a
+ * publisher), for a question asking "which label" or "what publisher".
+ */
+export const NAME_HEAD_KINDS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['records', ['label', 'company']],
+  ['recordings', ['label', 'company']],
+  ['press', ['publisher', 'company']],
+  ['books', ['publisher', 'company']],
+  ['publishing', ['publisher', 'company']],
+  ['publishers', ['publisher', 'company']],
+  ['pictures', ['studio', 'company']],
+  ['films', ['studio', 'company']],
+  ['studios', ['studio', 'company']],
+  ['airlines', ['airline', 'company']],
+  ['airways', ['airline', 'company']],
+]);
+
 /** Head words that make a capitalized span a place ("Hudson River", "Republic of Ireland"). */
 export const GEO_WORDS = words(`
   city | town | village | county | province | prefecture | district | region | state | republic | kingdom |

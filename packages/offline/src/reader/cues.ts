@@ -19,6 +19,12 @@ export const NOW = /^(now|currently|today|nowadays|current)$/;
 export interface QuestionCues {
   /** The question's words and lemmas. */
   qWords: Set<string>;
+  /**
+   * Words the question says only inside a longer name ("Brask" of "Brask Shipyards"): a span of
+   * them can still be new ("Brask Shipyards is headquartered in Brask"). By word, the length of
+   * the name it is part of.
+   */
+  nameParts: Map<string, number>;
   /** …and their concepts: a span that says "co-operative" restates a question's "co-op". */
   qConcepts: Set<string>;
   /** How near each word (lemma, form or concept) says the answer stands: 0.6–1. */
@@ -87,6 +93,26 @@ export function questionCues(question: AnswerQuestion): QuestionCues {
     // "the place of death of X": the text says X "died" there; the event noun is the predicate.
     for (const w of EVENT_VERBS[t.normal] ?? []) near.set(w, 1);
   });
+  // A capitalised word with a capitalised neighbour is part of a longer name (of how many words);
+  // it is only a name part when the question says it nowhere else.
+  // ("The Marram Belle": the determiner opening the question is no part of the name.)
+  const capital = (t: Token | undefined): boolean =>
+    !!t && t.type === 'word' && /^\p{Lu}/u.test(t.value) && t.pos !== 'DET' && t.pos !== 'PRON';
+  const nameParts = new Map<string, number>();
+  const elsewhere = new Set<string>();
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k]!;
+    if (t.type !== 'word') continue;
+    if (!capital(t) || !(capital(tokens[k + 1]) || (k > 1 && capital(tokens[k - 1])))) {
+      elsewhere.add(t.normal);
+      continue;
+    }
+    let end = k;
+    while (capital(tokens[end + 1])) end++;
+    for (let j = k; j <= end; j++) nameParts.set(tokens[j]!.normal, end - k + 1);
+    k = end;
+  }
+  for (const w of elsewhere) nameParts.delete(w);
   // "How deep …?": the number next to "deep" ("three metres deep", "deeper than three metres").
   let measure: string | null = null;
   tokens.forEach((t, k) => {
@@ -133,6 +159,7 @@ export function questionCues(question: AnswerQuestion): QuestionCues {
   }
   return {
     qWords,
+    nameParts,
     qConcepts,
     near,
     headWords,

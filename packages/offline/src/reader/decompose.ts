@@ -8,7 +8,14 @@
  */
 import { DESCRIPTOR_TYPES } from '../lexicon.js';
 import { spanText, type Token } from '../nlp.js';
-import { clauseEnd, isCapital, objectRelative, PARTICIPLE_LINKS, reducedRelative } from './clause-end.js';
+import {
+  clauseEnd,
+  isCapital,
+  isWord,
+  objectRelative,
+  PARTICIPLE_LINKS,
+  reducedRelative,
+} from './clause-end.js';
 import { MAX_WORDS, MIN_WORDS } from './comparatives.js';
 import { relationOf } from './kinship.js';
 
@@ -193,7 +200,7 @@ export function findDescription(tokens: readonly Token[]): Description | null {
       ...(others.length > 0 ? { kinds: [headNoun, ...others] } : {}),
     });
   }
-  const of = ofDescription(tokens);
+  const of = ofDescription(tokens) ?? withDescription(tokens) ?? fromDescription(tokens);
   if (of && !found.some((d) => d.start >= of.start)) found.push(of);
   // The innermost: the one that starts last.
   return found.length ? found[found.length - 1]! : null;
@@ -205,6 +212,65 @@ function comparedOnClause(tokens: readonly Token[], start: number, end: number):
     .slice(start, end + 1)
     .some((t) => MIN_WORDS.has(t.normal) || MAX_WORDS.has(t.normal));
   return comparative && tokens.some((t, k) => t.normal === 'or' && (k < start || k > end));
+}
+
+/**
+ * "The university with its main campus in Corrow has what fight song?": a subject named by what it
+ * has, found by a sub-question ("Which university has its main campus in Corrow?"). Only as the
+ * subject opening the question, before the main verb: after a verb, "with" is often the verb's
+ * ("shared the prize with …").
+ */
+function withDescription(tokens: readonly Token[]): Description | null {
+  if (tokens[0]?.pos !== 'DET') return null;
+  let k = 1;
+  while (/^(ADJ|NOUN|NUM)$/.test(tokens[k]?.pos ?? '') && !isCapital(tokens[k])) k++;
+  const head = tokens[k - 1]!;
+  if (k < 2 || head.pos !== 'NOUN' || tokens[k]?.normal !== 'with') return null;
+  // The clause runs to the main verb; it has none of its own but a participle ("located in …").
+  let end = k + 1;
+  while (
+    tokens[end] &&
+    isWord(tokens[end]) &&
+    !(
+      tokens[end]!.pos === 'AUX' ||
+      (tokens[end]!.pos === 'VERB' && !PARTICIPLE_LINKS.has(tokens[end + 1]?.normal ?? ''))
+    )
+  )
+    end++;
+  const verb = tokens[end];
+  if (end <= k + 1 || !verb || (verb.pos !== 'VERB' && verb.pos !== 'AUX')) return null;
+  if (asksInside(tokens, k + 1, end - 1)) return null;
+  return {
+    start: 0,
+    end: end - 1,
+    question: `Which ${spanText(tokens, 1, k - 1)} has ${spanText(tokens, k + 1, end - 1)}?`,
+    head: head.lemma,
+  };
+}
+
+/**
+ * "… the debut album of the indie band from Ostby?": a thing named by where it is from, after a
+ * preposition (after a verb, "from" is often the verb's: "moved the company from X to Y"), found by
+ * a sub-question ("Which indie band is from Ostby?").
+ */
+function fromDescription(tokens: readonly Token[]): Description | null {
+  for (let k = 3; k < tokens.length - 1; k++) {
+    if (tokens[k]!.normal !== 'from' || !isCapital(tokens[k + 1])) continue;
+    const head = tokens[k - 1]!;
+    if (head.pos !== 'NOUN' || isCapital(head) || isPersonNoun(head.lemma)) continue;
+    let start = k - 1;
+    while (/^(ADJ|NOUN)$/.test(tokens[start - 1]?.pos ?? '') && !isCapital(tokens[start - 1])) start--;
+    if (tokens[start - 1]?.pos !== 'DET' || tokens[start - 2]?.pos !== 'ADP') continue;
+    let end = k + 1;
+    while (isCapital(tokens[end + 1])) end++;
+    return {
+      start: start - 1,
+      end,
+      question: `Which ${spanText(tokens, start, k - 1)} is ${spanText(tokens, k, end)}?`,
+      head: head.lemma,
+    };
+  }
+  return null;
 }
 
 /** Nouns for the one place a place has: "the capital of X". */

@@ -1,4 +1,5 @@
 /** Whether words name a kind of what a which/what question asks for (WordNet and the lexicon). */
+import { NAME_HEAD_KINDS } from '../lexicon.js';
 import type { Token } from '../nlp.js';
 import { isKindByWordNet } from '../wordnet.js';
 import { isKindOf } from './meaning.js';
@@ -31,6 +32,13 @@ export function kindWord(
   descriptor: string | null,
 ): number {
   if (!descriptor || words < 2) return -1;
-  if (isKindOf(tokens[span.end]?.lemma ?? '', descriptor)) return span.end;
+  const last = tokens[span.end];
+  if (isKindOf(last?.lemma ?? '', descriptor)) return span.end;
+  // "Gullwing Records" for "which label": a company's name says what it is.
+  if (
+    /^\p{Lu}/u.test(last?.value ?? '') &&
+    NAME_HEAD_KINDS.get(last!.normal)?.some((k) => isKindOf(k, descriptor))
+  )
+    return span.end;
   return tokens[span.start]?.lemma === descriptor ? span.start : -1;
 }

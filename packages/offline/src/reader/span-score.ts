@@ -146,10 +146,16 @@ export function scoreSpan(
   )
     return null;
   const own = kindAt === span.end ? words.slice(0, -1) : kindAt === span.start ? words.slice(1) : words;
-  const novelty =
-    own.length === 0
-      ? 1
-      : 1 - own.filter((w) => cues.qWords.has(w) || cues.qConcepts.has(concept(w))).length / own.length;
+  // A part of a question's name (fewer words than the name) counts half, unless the text writes it
+  // inside a longer name too ("the University of Lannister Vale" for "University of Lannister Vale").
+  const part = nameLinked(tokens, span, range.start) ? 1 : 0.5;
+  const said = (w: string): number =>
+    (cues.nameParts.get(w) ?? 0) > words.length
+      ? part
+      : cues.qWords.has(w) || cues.qConcepts.has(concept(w))
+        ? 1
+        : 0;
+  const novelty = own.length === 0 ? 1 : 1 - own.reduce((n, w) => n + said(w), 0) / own.length;
   if (novelty <= 0) return null;
   let closeness = 0.15;
   for (const { k, weight } of r.matched) {
@@ -185,7 +191,11 @@ export function scoreSpan(
         descriptor = Math.max(descriptor, 1.3);
     }
     // "The Grey Heron is a ferry that …", "X, a ferry …": the sentence calls the span the kind asked.
-    if (calledKind(tokens, span.end, range.end, reading.descriptor)) descriptor = Math.max(descriptor, 1.6);
+    if (
+      calledKind(tokens, span.end, range.end, reading.descriptor) ||
+      kindIs(tokens, span.start, range.start, reading.descriptor)
+    )
+      descriptor = Math.max(descriptor, 1.6);
   }
   // A life span "(4 May 1901 – 2 June 1980)": the date before the dash is the birth, after it
   // the death. The bracket states the event as "born"/"died" would, and a name there is a place.
@@ -283,6 +293,25 @@ function calledKind(tokens: readonly Token[], end: number, last: number, kind: s
   for (let n = 0, j = k + 1; n < 4 && j <= last && /^(ADJ|NOUN|NUM)$/.test(tokens[j]!.pos); n++, j++)
     if (tokens[j]!.pos === 'NOUN' && isKindOrMember(tokens[j]!.lemma, kind)) return true;
   return false;
+}
+
+/** Whether the span runs on into a longer name: a capitalised word, or one and "of", next to it. */
+function nameLinked(tokens: readonly Token[], span: Span, first: number): boolean {
+  const cap = (k: number): boolean => tokens[k]?.type === 'word' && /^\p{Lu}/u.test(tokens[k]!.value);
+  return (
+    cap(span.end + 1) ||
+    (span.start - 1 > first && cap(span.start - 1)) ||
+    (tokens[span.start - 1]?.normal === 'of' && span.start - 2 >= first && cap(span.start - 2))
+  );
+}
+
+/** "… and its fight song is “March of …”", "Her debut album was X": the kind asked, then a copula, then the span. */
+function kindIs(tokens: readonly Token[], start: number, first: number, kind: string): boolean {
+  let k = start - 1;
+  if (/^["“'‘]$/.test(tokens[k]?.value ?? '')) k--;
+  if (k - 1 < first || !/^(is|was)$/.test(tokens[k]!.normal)) return false;
+  const noun = tokens[k - 1]!;
+  return noun.pos === 'NOUN' && isKindOrMember(noun.lemma, kind);
 }
 
 /**

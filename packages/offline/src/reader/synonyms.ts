@@ -35,7 +35,7 @@ export const GROUPS: readonly string[] = [
   'release premiere debut come_out air issue broadcast put_out bring_out',
   'record',
   'shoot shot',
-  'perform sing play role',
+  'perform sing play role portray depict',
   'star act appear feature cast',
   'translate',
   'illustrate draw',
@@ -152,6 +152,9 @@ export const SECOND_SENSES: Readonly<Record<string, readonly string[]>> = {
   // "served as mayor" held the office of mayor.
   serve: ['hold'],
   seat: ['take', 'hold'],
+  // "a capacity of 31,200": what a stadium holds.
+  capacity: ['hold', 'take'],
+  accommodate: ['hold', 'take'],
   // "60% adhere to the church" follow it; what belongs to someone is owned.
   adhere: ['follow'],
   belong: ['own'],

@@ -35,7 +35,9 @@ export function callsKind(
 
 /**
  * "In which country was X born?" answered with a place the context calls something else ("Tressick
- * is a fishing village"): the country that place is in, when the context says it. null otherwise.
+ * is a fishing village"): the country that place is in, when the context says it. Likewise "in what
+ * suburb" answered with what the context calls a stadium or a company, no place: the suburb it is
+ * in. null otherwise.
  */
 export async function containingPlace(
   q: string,
@@ -46,11 +48,17 @@ export async function containingPlace(
 ): Promise<PhraseAnswer | null> {
   const reading = readQuestion((await analyze(q)).tokens);
   const kind = reading.kind === 'place' ? reading.descriptor : null;
-  if (!kind || !CONTAINING_PLACES.has(kind)) return null;
+  if (!kind) return null;
   // "Orrin County" is a county by its name, whatever else the context calls it.
   if (answer.toLowerCase().split(/\s+/).includes(kind)) return null;
-  if (roleHeads(answer, plain).size === 0 || callsKind(answer, kind, plain, describedAs)) return null;
-  return placeWithin(kind, answer, plain, single, describedAs);
+  const heads = roleHeads(answer, plain);
+  if (heads.size === 0 || callsKind(answer, kind, plain, describedAs)) return null;
+  // A town asked for as a "city" is no other place; a stadium or a company answering "in what
+  // suburb" is a thing in one: the place it is in.
+  const holds =
+    CONTAINING_PLACES.has(kind) ||
+    (isKindByWordNet(kind, 'location') && [...heads].every((h) => !isKindByWordNet(h, 'location')));
+  return holds ? placeWithin(kind, answer, plain, single, describedAs) : null;
 }
 
 /** The `kind` (a county, a country) the context says `place` is in, when it calls that one a `kind`; else null. */
