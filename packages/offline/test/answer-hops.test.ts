@@ -1,11 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { createOfflineTasks } from '../src/index.js';
 import { analyze } from '../src/nlp.js';
-import { findRelationPhrase, substitute } from '../src/reader/chain.js';
+import { findRelationPhrase } from '../src/reader/chain.js';
 import { findDescription } from '../src/reader/decompose.js';
 import { pairedNames } from '../src/reader/paired.js';
 import { readQuestion } from '../src/reader/question.js';
 import { reorderQuestion } from '../src/reader/setups.js';
+import { substitute } from '../src/reader/substitute.js';
 import { normalizeWording } from '../src/reader/wording.js';
 import { expectAnswers } from './answer-cases.js';
 

@@ -61,8 +61,12 @@ export function openedItems(phrase: string, sentences: readonly AnswerSentence[]
     const range = s.ea.analysis.sentences[s.index]!;
     let k = range.start;
     if (tokens[k]?.normal === 'the') k++;
+    // ('"Tidewater Lane" is a series …': a quoted name, its quotes aside.)
+    const quoted = /^["“'‘]$/.test(tokens[k]?.value ?? '');
+    if (quoted) k++;
     const opening = contentWords(spanText(tokens, k, Math.min(range.end, k + words.length - 1)));
-    const verb = tokens[k + words.length];
+    let verb = tokens[k + words.length];
+    if (quoted && /^["”'’]$/.test(verb?.value ?? '')) verb = tokens[k + words.length + 1];
     if (
       opening.length === words.length &&
       words.every((w, j) => sameWord(opening[j]!, w)) &&

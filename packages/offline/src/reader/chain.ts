@@ -8,8 +8,7 @@ import { spanText, type Token } from '../nlp.js';
 import { isKindByWordNet } from '../wordnet.js';
 import { KIND_NOUNS } from './asked.js';
 import { isCapital } from './clause-end.js';
-import { replaceSpan } from './decompose.js';
-import { bodyRelation, inLaw, isPlaceRole, kin, kinNoun, type Relation, relationOf } from './kinship.js';
+import { bodyRelation, inLaw, kin, kinNoun, type Relation, relationOf } from './kinship.js';
 
 export type { Relation } from './kinship.js';
 
@@ -211,9 +210,13 @@ export function findRelationPhrase(tokens: readonly Token[]): RelationPhrase | n
       const end = isCapital(tokens[i]) || isQuote(tokens[i]) ? nameEnd(tokens, i) : -1;
       if (end >= i) {
         let start = rel.start;
-        // "the record label of X", "the film director of X": a noun before the relation noun
-        // belongs to the phrase.
-        for (let n = 0; n < 2 && tokens[start - 1]?.pos === 'NOUN' && !isCapital(tokens[start - 1]); n++)
+        // "the record label of X", "the film director of X", "the administrative centre of X": a
+        // noun or an adjective before the relation noun belongs to the phrase.
+        for (
+          let n = 0;
+          n < 2 && /^(NOUN|ADJ)$/.test(tokens[start - 1]?.pos ?? '') && !isCapital(tokens[start - 1]);
+          n++
+        )
           start--;
         if (tokens[start - 1]?.pos === 'DET' && (!isCapital(tokens[start - 1]) || start === 1)) start--;
         let last = end;
@@ -360,34 +363,3 @@ export const cleanName = (s: string): string =>
     .replace(/^[\s"'“”‘’,]+|[\s"'“”‘’,]+$/gu, '')
     .replace(/\s+/g, ' ')
     .trim();
-
-/**
- * The question with a relation phrase replaced by the entity it names: "Where was the founder of
- * the X born?" → "Where was Y born?". `whole` is true when nothing but a wh-word and a copula is
- * left ("Who is the father of X?"): the entity is the answer.
- */
-export function substitute(
-  tokens: readonly Token[],
-  phrase: RelationPhrase,
-  name: string,
-): { text: string; whole: boolean } {
-  const before = spanText(tokens, 0, phrase.start - 1);
-  const after = phrase.end + 1 < tokens.length ? spanText(tokens, phrase.end + 1, tokens.length - 1) : '';
-  const text = replaceSpan(tokens, phrase.start, phrase.end, name);
-  // "What was the name of X's mother?", "What is X's mother called?", "What was X's mother's
-  // name?" ask for the name itself.
-  const naming = /\bname of$/i.test(before.trim()) || /^(called|named|['’]s name)\b/i.test(after.trim());
-  const rest = [...tokens.slice(0, phrase.start), ...tokens.slice(phrase.end + 1)].filter(
-    (t) =>
-      t.type === 'word' &&
-      !/^(who|whom|what|which|is|was|are|were|the)$/.test(t.normal) &&
-      !(naming && /^(name|of|called|named|['’]s)$/.test(t.normal)),
-  );
-  // "Which city is the birthplace of X?": a place asked of a place role is the place itself.
-  const placeAsked =
-    rest.length === 1 &&
-    phrase.relations.some(isPlaceRole) &&
-    DESCRIPTOR_TYPES[rest[0]!.lemma] === 'geo' &&
-    /^(what|which)$/.test(tokens[0]?.normal ?? '');
-  return { text, whole: rest.length === 0 || placeAsked };
-}

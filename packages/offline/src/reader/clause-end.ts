@@ -116,6 +116,18 @@ export function clauseEnd(tokens: readonly Token[], k: number): number {
       // subject comes first takes its verb after it ("where her mother *works*").
       // "was built": a participle after its auxiliary is the same verb.
       const group = tokens[i - 1]?.pos === 'AUX' && t.pos === 'VERB';
+      // "who starred in X *and grew* up in Y": a second inflected verb of the clause.
+      const coordinated =
+        t.pos === 'VERB' &&
+        tokens[i - 1]?.normal === 'and' &&
+        t.normal !== t.lemma &&
+        !/ing$/.test(t.normal) &&
+        sawVerb;
+      if (coordinated) {
+        sawObject = false;
+        end = i;
+        continue;
+      }
       if (sawObject && sawVerb && !group) break;
       // "the country where X is located *gain* independence": a verb's base form right after a
       // verb group is the main clause's (the clause has no object to wait for).

@@ -79,6 +79,9 @@ export function polarComparison(tokens: readonly Token[]): [string, string] | nu
   return first && second && first !== second ? [first, second] : null;
 }
 
+/** Endings of adjectives that sort things into kinds ("literary", "musical", "electronic"). */
+const CLASSIFYING = /(al|ary|ic)$/;
+
 /**
  * The noun compounds a question calls something by ("Is X a rock band?"): [modifier, head] lemma
  * pairs of two lower-case nouns, the head ending its phrase.
@@ -86,9 +89,15 @@ export function polarComparison(tokens: readonly Token[]): [string, string] | nu
 export function nounCompounds(tokens: readonly Token[]): [string, string][] {
   const out: [string, string][] = [];
   const noun = (t: Token | undefined): boolean => !!t && t.pos === 'NOUN' && /^\p{Ll}/u.test(t.value);
-  // "a documentary film": a word the tagger reads as an adjective that is itself a kind of the head.
+  // "a documentary film": a word the tagger reads as an adjective that is itself a kind of the head;
+  // "a literary magazine": an adjective that sorts things into kinds (-al, -ary, -ic), not one
+  // that praises or sizes them ("a famous pianist").
   const modifier = (m: Token | undefined, head: Token): boolean =>
-    noun(m) || (!!m && m.pos === 'ADJ' && /^\p{Ll}/u.test(m.value) && isKindByWordNet(m.lemma, head.lemma));
+    noun(m) ||
+    (!!m &&
+      m.pos === 'ADJ' &&
+      /^\p{Ll}/u.test(m.value) &&
+      (CLASSIFYING.test(m.normal) || isKindByWordNet(m.lemma, head.lemma)));
   for (let k = 1; k < tokens.length; k++) {
     if (noun(tokens[k]) && modifier(tokens[k - 1], tokens[k]!) && !noun(tokens[k + 1]))
       out.push([tokens[k - 1]!.lemma, tokens[k]!.lemma]);
@@ -121,7 +130,8 @@ export function otherKind(
 
 /**
  * The kind a yes/no question asks its subjects to be: "Is X a *musician*?", "Are X and Y both
- * American film *directors*?" (`modified`: words before the head narrow it), "Is X a kind of
+ * American film *directors*?" (`modified`: words before the head or an "of" phrase after it narrow
+ * it), "Is X a kind of
  * *bird*?". The noun run must follow the last subject word (after "both", an article); null when
  * the question asks something else ("Are X and Y both located in …?").
  */
@@ -147,7 +157,10 @@ export function askedKind(
   const after = tokens[head + 1];
   // The run ends the question ("…?") or a clause of its own ("… from Norway?").
   if (after && after.pos !== 'PUNCT' && after.pos !== 'ADP') return null;
-  return { kind: tokens[head]!.lemma, modified: head > start };
+  // Words before the head narrow the kind ("literary magazines"), and so does an "of" phrase
+  // ("genera of flowering plants").
+  const of = after?.normal === 'of' && /^(ADJ|NOUN)$/.test(tokens[head + 2]?.pos ?? '');
+  return { kind: tokens[head]!.lemma, modified: head > start || of };
 }
 
 /** Verbs that compare deaths: A outlived B. */

@@ -191,6 +191,9 @@ export function findDescription(tokens: readonly Token[]): Description | null {
       question = `${capitalise(connector.slice(0, -6))} which ${headPhrase} ${clause}?`;
     else if (connector === 'is' || connector === 'was')
       question = `Which ${headPhrase} ${connector} ${clause}?`;
+    else if (CONTAINS.has(tokens[clauseStart]!.lemma) && isCapital(tokens[clauseStart + 1]))
+      // "the municipality that includes Stavby": the one Stavby is in ("… a village in Orrvik").
+      question = `Which ${headPhrase} is ${spanText(tokens, clauseStart + 1, end)} in?`;
     else question = `Which ${headPhrase} ${clause}?`;
     found.push({
       start,
@@ -249,29 +252,36 @@ function withDescription(tokens: readonly Token[]): Description | null {
 }
 
 /**
- * "… the debut album of the indie band from Ostby?": a thing named by where it is from, after a
- * preposition (after a verb, "from" is often the verb's: "moved the company from X to Y"), found by
- * a sub-question ("Which indie band is from Ostby?").
+ * "… the debut album of the indie band from Ostby?", "… the band behind X": a thing named by where
+ * it is from or what it made, after a preposition (after a verb, "from" is often the verb's: "moved
+ * the company from X to Y"), found by a sub-question ("Which indie band is from Ostby?").
  */
 function fromDescription(tokens: readonly Token[]): Description | null {
   for (let k = 3; k < tokens.length - 1; k++) {
-    if (tokens[k]!.normal !== 'from' || !isCapital(tokens[k + 1])) continue;
+    const behind = tokens[k]!.normal === 'behind';
+    if (!(tokens[k]!.normal === 'from' || behind) || !isCapital(tokens[k + 1])) continue;
     const head = tokens[k - 1]!;
     if (head.pos !== 'NOUN' || isCapital(head) || isPersonNoun(head.lemma)) continue;
     let start = k - 1;
     while (/^(ADJ|NOUN)$/.test(tokens[start - 1]?.pos ?? '') && !isCapital(tokens[start - 1])) start--;
-    if (tokens[start - 1]?.pos !== 'DET' || tokens[start - 2]?.pos !== 'ADP') continue;
+    if (tokens[start - 1]?.pos !== 'DET' || !/^(ADP|AUX)$/.test(tokens[start - 2]?.pos ?? '')) continue;
     let end = k + 1;
     while (isCapital(tokens[end + 1])) end++;
     return {
       start: start - 1,
       end,
-      question: `Which ${spanText(tokens, start, k - 1)} is ${spanText(tokens, k, end)}?`,
+      // "the band behind X" made it.
+      question: behind
+        ? `Which ${spanText(tokens, start, k - 1)} made ${spanText(tokens, k + 1, end)}?`
+        : `Which ${spanText(tokens, start, k - 1)} is ${spanText(tokens, k, end)}?`,
       head: head.lemma,
     };
   }
   return null;
 }
+
+/** Verbs of holding a part, said from the other side as "X is in …". */
+const CONTAINS = new Set(['include', 'contain', 'encompass', 'comprise']);
 
 /** Nouns for the one place a place has: "the capital of X". */
 const ONE_OF_A_PLACE = new Set(['capital', 'seat', 'headquarters']);

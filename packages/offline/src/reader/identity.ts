@@ -72,7 +72,14 @@ function roleAfter(tokens: readonly Token[], k: number, end: number): [number, n
   // Adjectives and nouns up to the head: "former harbour engineer", "marine biologist"; a people's
   // name before them ("an English composer").
   const modifier = (t: Token | undefined): boolean => !!t && /^(ADJ|NOUN|ADV)$/.test(t.pos) && !capital(t);
-  while (i <= end && (modifier(tokens[i]) || (capital(tokens[i]) && i < end && modifier(tokens[i + 1])))) i++;
+  // ("singer-songwriter": a hyphen between two words joins them.)
+  const hyphen = (j: number): boolean =>
+    tokens[j]?.value === '-' && modifier(tokens[j - 1]) && modifier(tokens[j + 1]) && j > start;
+  while (
+    i <= end &&
+    (modifier(tokens[i]) || hyphen(i) || (capital(tokens[i]) && i < end && modifier(tokens[i + 1])))
+  )
+    i++;
   const last = i - 1;
   return last >= start && tokens[last]!.pos === 'NOUN' ? [start, last] : null;
 }

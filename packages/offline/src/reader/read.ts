@@ -10,7 +10,7 @@ import { type AnswerWithCitations, type ContextItem, type Embedder, throwIfAbort
 import type { EntityAnalysis } from '../entities.js';
 import { analyze } from '../nlp.js';
 import { abbreviationAsked, expansionOf } from './abbreviations.js';
-import { findRelationPhrase, substitute } from './chain.js';
+import { findRelationPhrase } from './chain.js';
 import { type ReaderContext, readContext } from './context.js';
 import { findDescription, GENERIC_PLACES, replaceSpan } from './decompose.js';
 import { findEventPlace } from './events.js';
@@ -24,6 +24,7 @@ import { askedRelative } from './relative.js';
 import { resolveChain } from './resolve.js';
 import { reorderQuestion } from './setups.js';
 import { sharedAttribute, sharedPolarQuestion, sharedQuestion } from './shared.js';
+import { substitute } from './substitute.js';
 import { createSupport, type ScoredSentence } from './support.js';
 import type { AnswerSentence, PhraseAnswer } from './types.js';
 import { CONTAINING_PLACES, callsKind, containingPlace, placeWithin } from './within.js';

@@ -6,9 +6,10 @@ import type { Token } from '../nlp.js';
 import { containsWords, contentWords } from '../words.js';
 import { aboutItems, genderOf, openedItems, personName, wordSet } from './about.js';
 import { resolveInverseKin } from './inverse.js';
-import { isPlaceRole, kinNoun, type Relation } from './kinship.js';
+import { isPlaceRole, type Relation } from './kinship.js';
 import { concept } from './meaning.js';
 import { type QuestionReading, unmarkedReading } from './question.js';
+import { near, roleCue } from './role-cue.js';
 import { type Span, sentenceSpans } from './spans.js';
 import type { AnswerSentence } from './types.js';
 
@@ -45,10 +46,6 @@ const SPOUSE_CUES = new Set(
 const CHILD_CUES = new Set('son sons daughter daughters child children heir'.split(' '));
 const SIBLING_CUES = new Set('brother brothers sister sisters sibling siblings'.split(' '));
 
-/** A cue's weight at `d` words from the span, 0 past `limit`. */
-const near = (d: number, limit: number, weight: number): number =>
-  d >= 0 && d <= limit ? weight / (1 + d / 4) : 0;
-
 /** How strongly sentence tokens `range` say that `span` stands in `relation` to the item's subject. */
 function relationCue(
   relation: Relation,
@@ -83,6 +80,15 @@ function relationCue(
     if (before >= 0 && stops(span.end + 1, k - 1)) continue;
     if (relation.kind === 'role') {
       best = Math.max(best, roleCue(relation, tokens, k, span, after, before));
+      // "X (1880–1952) was a Veldish general who commanded the Northern Army": the sentence's
+      // subject did what its "who" clause says, however far the verb.
+      if (
+        before > 3 &&
+        span.start <= range.start + 1 &&
+        tokens[k - 1]?.normal === 'who' &&
+        relation.verbs.some((v) => concept(v) === concept(t.lemma))
+      )
+        best = Math.max(best, 0.8);
       continue;
     }
     const gender = relation.gender;
@@ -178,77 +184,6 @@ function relationCue(
     if (relation.base === 'child' && tokens[k + 1]?.normal === 'of') continue;
     if (/^['’]s?$/.test(tokens[k + 1]?.value ?? '')) continue;
     best = Math.max(best, near(after, relation.base === 'child' ? 8 : 6, 1), near(before, 3, 0.6));
-  }
-  return best;
-}
-
-/**
- * Roles whose verb takes the work as subject and the person as object ("It stars X"; by concept, so
- * "features" and "casts" too).
- */
-const OBJECT_ROLES = new Set(['star']);
-
-/** A role relation's cue at token `k` ("directed by X", "director X", "X is the director", "a song by X"). */
-function roleCue(
-  relation: Extract<Relation, { kind: 'role' }>,
-  tokens: readonly Token[],
-  k: number,
-  span: Span,
-  after: number,
-  before: number,
-): number {
-  const t = tokens[k]!;
-  let best = 0;
-  const meaning = concept(t.lemma);
-  // "It stars X" (a verb in -s the tagger reads as a plural noun after a pronoun or name).
-  const verbAfterSubject =
-    t.pos === 'NOUN' && /s$/.test(t.normal) && /^(PRON|PROPN)$/.test(tokens[k - 1]?.pos ?? '');
-  if (
-    relation.verbs.some((v) => concept(v) === meaning) &&
-    (t.pos === 'VERB' || /ed$|en$/.test(t.normal) || verbAfterSubject)
-  ) {
-    // "directed by X" (passive: the agent after "by"); "X directed …" (active: the subject).
-    let by = false;
-    for (let j = k + 1; j < span.start; j++) if (tokens[j]!.normal === 'by') by = true;
-    if (after >= 0 && by) best = Math.max(best, near(after, 8, 1.2));
-    if (before >= 0) best = Math.max(best, near(before, 3, 0.7));
-    // "The film stars X", "starring X": the work is the subject, its star the object.
-    if (after >= 0 && !by && OBJECT_ROLES.has(meaning)) best = Math.max(best, near(after, 3, 1));
-    // A place role ("birthplace"): the place right after "born in", "based at".
-    if (
-      after >= 0 &&
-      after <= 7 &&
-      isPlaceRole(relation) &&
-      /^(in|at)$/.test(tokens[span.start - 1]?.normal ?? '')
-    )
-      // ("born 12 May 1979 in Pellin": a date may stand between.)
-      best = Math.max(best, 1 / (1 + after / 8));
-  } else if (
-    t.lemma === relation.noun ||
-    kinNoun(t.lemma) === relation.noun ||
-    // A kinship noun said outright ("my grandfather Walter") is that word: "uncle" is no aunt.
-    (relation.verbs.length > 0 && t.pos === 'NOUN' && meaning === concept(relation.noun))
-  ) {
-    // "director X", "the director, X"; "X is the director".
-    if (tokens[k + 1]?.normal !== 'of') best = Math.max(best, near(after, 5, 1));
-    best = Math.max(best, near(before, 4, 0.6));
-    // "In 2001 he joined the band X as lead vocalist": who joined (or served) as the role.
-    let j = k - 1;
-    // ("lead", tagged a verb, is a modifier here.)
-    while (j > span.end && j >= k - 2 && /^(ADJ|NOUN|VERB)$/.test(tokens[j]!.pos)) j--;
-    if (before >= 0 && before <= 15 && tokens[j]?.normal === 'as') best = Math.max(best, 0.8);
-  } else if (
-    t.normal === 'by' &&
-    after === 0 &&
-    // "a 1999 film by X": a work noun before "by", not a verb ("founded … by X").
-    tokens[k - 1]?.pos === 'NOUN' &&
-    // "a song by X", "a novel by X", "a painting by X": works name their maker with "by".
-    /^(perform|write|compose|sing|create|paint|design|build|direct|produce|record)/.test(
-      concept(relation.verbs[0] ?? ''),
-    )
-  ) {
-    // "a song by X", "a novel by X".
-    best = Math.max(best, 0.6);
   }
   return best;
 }

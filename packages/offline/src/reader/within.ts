@@ -25,8 +25,13 @@ export function callsKind(
   describedAs: (name: string, head: string) => boolean,
 ): boolean {
   const heads = roleHeads(name, plain);
+  // "the Border War" is a war when the context calls it a conflict, a kind above war ("The Salt
+  // Orchard", a novel, is no orchard).
+  const namedKind =
+    name.toLowerCase().split(/\s+/).pop() === kind && [...heads].some((h) => isKindByWordNet(kind, h));
   return (
     heads.has(kind) ||
+    namedKind ||
     isKindByWordNet(name, kind) ||
     [...heads].some((h) => isKindByWordNet(h, kind)) ||
     (heads.size === 0 && describedAs(name, kind))
