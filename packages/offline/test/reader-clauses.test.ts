@@ -49,7 +49,7 @@ const notes = [
   { id: 'northlight', text: 'Northlight is a monthly science magazine founded in 1988 and based in Brask.' },
   {
     id: 'corvina',
-    text: 'Corvina is a genus of flowering plants in the daisy family, native to the mountains of Ostria.',
+    text: 'Corvina, a small genus of flowering plants of the daisy family, grows in the mountains of Ostria.',
   },
   { id: 'paludella', text: 'Paludella is a genus of mosses found in bogs across northern Europe.' },
 ];
