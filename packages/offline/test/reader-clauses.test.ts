@@ -41,6 +41,14 @@ const notes = [
     id: 'holm',
     text: 'Ivar Holm (1880–1952) was a Veldish general who commanded the Northern Army during the Border War. He later served as Minister of Defence.',
   },
+  {
+    id: 'amsel',
+    text: 'Rolf Amsel (born 1990) is a Veldish professional footballer who plays as a central defender for Brask United.',
+  },
+  {
+    id: 'brask',
+    text: 'Brask United is a football club based in Brask. Nicknamed "the Mariners", the club plays in the Veldish Premier League.',
+  },
   { id: 'quist', text: 'Mara Quist is a Veldish singer-songwriter and fiddler from Ostby.' },
   {
     id: 'review',
@@ -75,6 +83,14 @@ describe('relation phrases and descriptions', () => {
     ['When did the war in which Ivar Holm commanded the Northern Army end?', '1924'],
     // "a general who commanded the Northern Army": the sentence's subject commanded it.
     ['What government office did the commander of the Northern Army later hold?', 'Minister of Defence'],
+  ]);
+});
+
+describe('a body named by its kind and a name', () => {
+  expectAnswers(notes, [
+    // "the club of X": the name the sentences about X give that the context calls a club.
+    ['In which league does the club of Rolf Amsel play?', 'Veldish Premier League'],
+    ['What is the nickname of the club of Rolf Amsel?', 'Mariners'],
   ]);
 });
 

@@ -27,7 +27,7 @@ import { sharedAttribute, sharedPolarQuestion, sharedQuestion } from './shared.j
 import { substitute } from './substitute.js';
 import { createSupport, type ScoredSentence } from './support.js';
 import type { AnswerSentence, PhraseAnswer } from './types.js';
-import { CONTAINING_PLACES, callsKind, containingPlace, placeWithin } from './within.js';
+import { CONTAINING_PLACES, callsKind, containingPlace, kindOfName, placeWithin } from './within.js';
 import { normalizeWording } from './wording.js';
 
 /** What `answer` says when nothing in the context supports an answer. */
@@ -203,6 +203,13 @@ async function chainStep(
     const next = substitute(qTokens, phrase, bridge.name);
     state.focus.push(bridge.name);
     return next.whole ? { answer: bridge.name } : { next: next.text };
+  }
+  // "the club of X": the body of that kind the sentences naming X name.
+  const body = !phrase && kindOfName(qTokens, plain, describedAs);
+  if (body) {
+    addItem(plain[body.sentence]!.item);
+    state.focus.push(body.name);
+    return { next: replaceSpan(qTokens, body.start, body.end, body.name) };
   }
   // Also when it is the subject of an unresolved relation: "the sister of whoever leads Y".
   // "What river flows through the birthplace of X?": the place found first. (Asked alone, "What is

@@ -3,10 +3,15 @@
  * "In which country was X born?" answered with a town, and for a description's kind ("the country
  * where X was born").
  */
-import { analyze } from '../nlp.js';
+import { DESCRIPTOR_TYPES } from '../lexicon.js';
+import { analyze, spanText, type Token } from '../nlp.js';
 import { isKindByWordNet } from '../wordnet.js';
+import { containsWords, contentWords } from '../words.js';
+import { wordSet } from './about.js';
+import { isCapital } from './clause-end.js';
 import { roleHeads } from './identity.js';
-import { readQuestion } from './question.js';
+import { type QuestionReading, readQuestion, unmarkedReading } from './question.js';
+import { NOT_NAME_TYPES, sentenceSpans } from './spans.js';
 import type { AnswerSentence, PhraseAnswer } from './types.js';
 
 /** Places that hold others: "the country where X was born" over a town is the country holding the town. */
@@ -78,3 +83,50 @@ export async function placeWithin(
   if (!outer?.answer || !outer.confident || outer.answer === place) return null;
   return callsKind(outer.answer, kind, plain, describedAs) ? outer : null;
 }
+
+/**
+ * "the club of Rolf Amsel": a body named by its kind and a name the context ties to it ("… plays
+ * for Brask United", "Brask United is a football club"), found in the sentences that name the
+ * subject: the first name there, other than the subject, that the context calls a `kind`. The
+ * question's token range of the phrase and the name found, or null.
+ */
+export function kindOfName(
+  tokens: readonly Token[],
+  plain: readonly AnswerSentence[],
+  describedAs: (name: string, head: string) => boolean,
+): { start: number; end: number; name: string; sentence: number } | null {
+  for (let k = 1; k + 2 < tokens.length; k++) {
+    const noun = tokens[k]!;
+    if (tokens[k - 1]!.normal !== 'the' || noun.pos !== 'NOUN' || tokens[k + 1]!.normal !== 'of') continue;
+    if (DESCRIPTOR_TYPES[noun.lemma] !== 'organization' || !isCapital(tokens[k + 2])) continue;
+    let end = k + 2;
+    while (isCapital(tokens[end + 1])) end++;
+    const subject = spanText(tokens, k + 2, end);
+    const words = contentWords(subject);
+    for (let i = 0; i < plain.length; i++) {
+      const s = plain[i]!;
+      if (containsWords(wordSet(s), words) < 1) continue;
+      for (const span of sentenceSpans(s.ea, s.index, NAME_READING)) {
+        if (NOT_NAME_TYPES.has(span.type) || containsWords(new Set(words), contentWords(span.text)) > 0)
+          continue;
+        // ("a Veldish footballer": a name before a common noun only qualifies it.)
+        const next = s.ea.analysis.tokens[span.end + 1];
+        if (/^(NOUN|ADJ)$/.test(next?.pos ?? '') && /^\p{Ll}/u.test(next!.value)) continue;
+        if (callsKind(span.text, noun.lemma, plain, describedAs))
+          return { start: k - 1, end, name: span.text, sentence: i };
+      }
+    }
+  }
+  return null;
+}
+
+const NAME_READING: QuestionReading = {
+  kind: 'thing',
+  descriptor: null,
+  expectedType: null,
+  ...unmarkedReading(),
+  same: false,
+  plural: false,
+  whStart: -1,
+  whEnd: -1,
+};
