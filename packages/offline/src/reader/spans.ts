@@ -19,6 +19,7 @@ import {
   YEAR,
   YEAR_IN,
 } from './question.js';
+import { titleRange } from './titles.js';
 
 /** Span types that are not names. */
 export const NOT_NAME_TYPES: ReadonlySet<string> = new Set([
@@ -115,17 +116,15 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
         text = name;
     }
     push(start, end, type === 'concept' ? 'np' : type, text);
-    // "Minister of Culture", "Museum of Ferries": a name of something that goes on with "of" and
-    // a capitalised word is also a candidate as a whole.
-    if (
-      type !== 'concept' &&
-      type !== 'person' &&
-      tokens[end + 1]?.normal === 'of' &&
-      end + 2 <= sentence.end
-    ) {
-      let ofEnd = end + 1;
-      while (ofEnd < sentence.end && capital(ofEnd + 1)) ofEnd++;
-      if (ofEnd > end + 1) push(start, ofEnd, type);
+    // "Minister of Culture", "Institute for the Study of Northern Arts", "Songs from the
+    // Lower Harbour": a name that goes on over small words to more capitalised ones is also a candidate
+    // as a whole.
+    if (type !== 'concept' && type !== 'person') {
+      // Each step forwards ("Minister of Culture", "… of Culture of Veldmark"). Grown backwards, the
+      // name has another head: "Songs from the Lower Harbour" is no place.
+      const title = titleRange(tokens, start, end, sentence.start, sentence.end);
+      for (const last of title.ends) push(start, last, type);
+      if (title.start < start) push(title.start, title.ends.at(-1) ?? end, 'other');
     }
     if (type !== 'concept') for (let i = start; i <= end; i++) covered[i] = 1;
   }
