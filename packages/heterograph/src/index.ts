@@ -17,5 +17,6 @@ export * from './kmeans.js';
 export * from './leiden.js';
 export * from './names.js';
 export * from './search.js';
+export * from './semantic-edges.js';
 export * from './semantic-matching.js';
 export * from './types.js';

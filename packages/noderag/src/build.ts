@@ -131,7 +131,12 @@ export async function indexNodeRag(
   await embedNodes(run, graph, textKeys);
 
   const vectorKeys = [...textKeys, ...graph.nodes('S'), ...graph.nodes('A'), ...graph.nodes('H')];
-  const { index: hnsw, baseLayer } = await vectorLayer(run, graph, vectorKeys, input.providers);
+  // The graph with its semantic edges is a new one (on arrays), which the index keeps.
+  const {
+    index: hnsw,
+    graph: linked,
+    baseLayer,
+  } = await vectorLayer(run, graph, vectorKeys, input.providers);
   const kept: NodeRagKept = {
     documents: input.documents,
     decompositions,
@@ -144,14 +149,14 @@ export async function indexNodeRag(
   const index: NodeRagIndex = {
     providers: input.providers,
     options: o,
-    graph,
+    graph: linked,
     vectors: hnsw,
     vectorKeys,
     ...(baseLayer ? { baseLayer } : {}),
     chunks,
     stats,
     kept,
-    ...searchStructures(graph, vectorKeys),
+    ...searchStructures(linked, vectorKeys),
   };
   return { index, calls };
 }

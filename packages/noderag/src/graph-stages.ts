@@ -21,7 +21,7 @@ import {
   layHighLevelElements,
   matchHighLevelElements,
 } from './elements.js';
-import { buildVectorIndex, exactBaseLayer, layBaseLayer, layLinks } from './hnsw.js';
+import { buildVectorIndex, exactBaseLayer, withLinks } from './hnsw.js';
 import {
   issuesOf,
   type KeptDecomposition,
@@ -264,17 +264,18 @@ export async function semanticMatching(
  * G5: the vector index over the embedded nodes, made by the index's vector-index factory, and its
  * base layer as semantic edges (§2.4): a graph index's (HNSW) own, or, on an exact index, the base
  * layer HNSW's insertion rule makes over exact neighbours (kept, since the index cannot give it back).
+ * Resolves to the graph with the semantic edges (a new graph on arrays; `graph` itself is not changed).
  */
 export function vectorLayer(
   run: IndexingRun,
   graph: Graph,
   vectorKeys: string[],
   providers: IndexProviders,
-): Promise<{ index: NodeRagIndex['vectors']; baseLayer?: number[][] }> {
+): Promise<{ index: NodeRagIndex['vectors']; graph: Graph; baseLayer?: number[][] }> {
   const { rt, ctx, o, stats, vectors } = run;
   return rt.stage(
     'hnsw',
-    async (): Promise<{ index: NodeRagIndex['vectors']; baseLayer?: number[][] }> => {
+    async (): Promise<{ index: NodeRagIndex['vectors']; graph: Graph; baseLayer?: number[][] }> => {
       const rows = vectorKeys.map((key) => vectors.get(key)!);
       const index = buildVectorIndex({
         factory: providers.vectorIndex,
@@ -283,15 +284,16 @@ export function vectorLayer(
         options: o,
         onAdded: (done) => ctx.onProgress?.({ stage: 'hnsw', done, total: vectorKeys.length, unit: 'nodes' }),
       });
-      if (!o.hnswEdges) return { index };
+      if (!o.hnswEdges) return { index, graph };
       if (isGraphVectorIndex(index)) {
-        const counts = await layBaseLayer(graph, index, vectorKeys);
-        stats.hnsw = { added: counts.added, reinforced: counts.reinforced };
-        return { index };
+        const linked = withLinks(graph, await index.baseLayerGraph(), vectorKeys);
+        stats.hnsw = { added: linked.added, reinforced: linked.reinforced };
+        return { index, graph: linked.graph };
       }
       const layer = exactBaseLayer(rows, { M: o.hnswM, efConstruction: o.hnswEfConstruction });
-      stats.hnsw = layLinks(graph, layer, vectorKeys);
-      return { index, baseLayer: vectorKeys.map((_, id) => layer.get(id) ?? []) };
+      const linked = withLinks(graph, layer, vectorKeys);
+      stats.hnsw = { added: linked.added, reinforced: linked.reinforced };
+      return { index, graph: linked.graph, baseLayer: vectorKeys.map((_, id) => layer.get(id) ?? []) };
     },
     { checkpoint: false },
   );
