@@ -13,7 +13,7 @@ export * from './centrality.js';
 export { EDGE_KINDS, type HeteroGraphArrays } from './compact.js';
 export type { CrossNodeLimits, CrossNodeSelection } from './cross-nodes.js';
 export * from './graph.js';
-export * from './kmeans.js';
+export { KMEANS_DEFAULTS, type KMeansOptions, type KMeansResult, kMeans } from './kmeans.js';
 export * from './leiden.js';
 export * from './names.js';
 export * from './search.js';

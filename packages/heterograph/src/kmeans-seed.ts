@@ -21,18 +21,30 @@ export interface Point {
 export const GROUP_SIZE = 10;
 
 /**
- * The points of `vectors` (all of `d` dimensions), their non-zeros in one flat buffer (each
- * point's `index` and `value` are views of it, ascending by dimension).
+ * The non-zero coordinates of points, flat: point i has dimensions `indexes[ends[i - 1] … ends[i]]`
+ * (ascending; `ends[-1]` is 0) with `values` alike, and squared norm `norms[i]`. What a worker is given.
+ */
+export interface FlatPoints {
+  d: number;
+  indexes: Uint32Array;
+  values: Float64Array;
+  ends: Uint32Array;
+  norms: Float64Array;
+}
+
+/**
+ * The non-zero coordinates of `vectors` (all of `d` dimensions).
  * @throws InvalidArgumentError for a non-finite coordinate.
  */
-export function toPoints(vectors: readonly ArrayLike<number>[], d: number): Point[] {
+export function flatPoints(vectors: readonly ArrayLike<number>[], d: number): FlatPoints {
   let total = 0;
   for (const vector of vectors) for (let j = 0; j < d; j++) if (vector[j] !== 0) total++;
   const indexes = new Uint32Array(total);
   const values = new Float64Array(total);
+  const ends = new Uint32Array(vectors.length);
+  const norms = new Float64Array(vectors.length);
   let at = 0;
-  return vectors.map((vector) => {
-    const start = at;
+  vectors.forEach((vector, i) => {
     let norm2 = 0;
     for (let j = 0; j < d; j++) {
       const x = vector[j]!;
@@ -46,8 +58,26 @@ export function toPoints(vectors: readonly ArrayLike<number>[], d: number): Poin
         at++;
       }
     }
-    return { index: indexes.subarray(start, at), value: values.subarray(start, at), norm2 };
+    ends[i] = at;
+    norms[i] = norm2;
   });
+  return { d, indexes, values, ends, norms };
+}
+
+/** The points of `flat`, their `index` and `value` views of its arrays. */
+export function pointsOf(flat: FlatPoints): Point[] {
+  const points: Point[] = [];
+  let start = 0;
+  for (let i = 0; i < flat.ends.length; i++) {
+    const end = flat.ends[i]!;
+    points.push({
+      index: flat.indexes.subarray(start, end),
+      value: flat.values.subarray(start, end),
+      norm2: flat.norms[i]!,
+    });
+    start = end;
+  }
+  return points;
 }
 
 /** ‖p − c‖² = ‖p‖² + ‖c‖² − 2·p·c, clamped at 0 against rounding. */

@@ -3,12 +3,14 @@ import { weylFmix32 } from '@grag/core/kit';
 import {
   centroidOf,
   distance2,
+  type FlatPoints,
+  flatPoints,
   GROUP_SIZE,
   norm2,
   type Point,
+  pointsOf,
   type Seeding,
   seedCentres,
-  toPoints,
 } from './kmeans-seed.js';
 
 /** Options of {@link kMeans}. */
@@ -50,6 +52,20 @@ export function kMeans(
   k: number,
   options: Partial<KMeansOptions> = {},
 ): KMeansResult {
+  const input = kMeansInput(points, k, options);
+  if (!input) return { labels: new Int32Array(0), centroids: [], iterations: 0, inertia: 0 };
+  return clusterPoints(input.flat, k, input.o);
+}
+
+/**
+ * The checked input of {@link kMeans}: the points made flat and the options with their defaults;
+ * `undefined` without points. @throws InvalidArgumentError as {@link kMeans} does.
+ */
+export function kMeansInput(
+  points: readonly ArrayLike<number>[],
+  k: number,
+  options: Partial<KMeansOptions>,
+): { flat: FlatPoints; o: KMeansOptions } | undefined {
   const o = { ...KMEANS_DEFAULTS, ...options };
   const n = points.length;
   if (!Number.isInteger(k) || k < 1 || k > Math.max(1, n)) {
@@ -61,7 +77,7 @@ export function kMeans(
       `kMeans: maxIterations must be a non-negative integer, got ${o.maxIterations}.`,
     );
   }
-  if (n === 0) return { labels: new Int32Array(0), centroids: [], iterations: 0, inertia: 0 };
+  if (n === 0) return undefined;
   const d = points[0]!.length;
   points.forEach((p, i) => {
     if (p.length !== d) {
@@ -71,8 +87,14 @@ export function kMeans(
       );
     }
   });
-  const data = toPoints(points, d);
-  const seeding = seedCentres(data, k, d, weylFmix32(o.seed));
+  return { flat: flatPoints(points, d), o };
+}
+
+/** {@link kMeans} of points already checked and made flat (`k` in range; what a worker runs). */
+export function clusterPoints(flat: FlatPoints, k: number, o: KMeansOptions): KMeansResult {
+  const data = pointsOf(flat);
+  const n = data.length;
+  const seeding = seedCentres(data, k, flat.d, weylFmix32(o.seed));
   const { centroids, norms } = seeding;
   const { labels, iterations } = lloyd(data, seeding, o.maxIterations);
   const best = new Float64Array(n);

@@ -7,7 +7,7 @@
 import { randomInt, weylFmix32 } from '@grag/core/kit';
 import { mulberry32 } from '@grag/core/test';
 import { describe, expect, it } from 'vitest';
-import { kMeans } from '../src/index.js';
+import { kMeans, type MatchingNode, semanticMatching, semanticMatchingOffThread } from '../src/index.js';
 
 /** ‖p‖² + ‖c‖² − 2·p·c over every dimension, clamped at 0. */
 function dense2(p: Float64Array, c: Float64Array): number {
@@ -115,4 +115,23 @@ describe('kMeans against a plain k-means', () => {
       }
     });
   }
+});
+
+describe('semanticMatchingOffThread', () => {
+  it('finds what semanticMatching finds, its k-means run on a worker thread', async () => {
+    const data = themed(500, 120, 9, 4);
+    const nodes: MatchingNode[] = data.map((vector, i) => ({
+      id: `${i % 25 === 0 ? 'H' : 'S'}:${i}`,
+      type: i % 25 === 0 ? 'H' : 'S',
+      community: i % 3,
+      vector,
+    }));
+    const want = semanticMatching(nodes, { seed: 8 });
+    const got = await semanticMatchingOffThread(nodes, { seed: 8 });
+    expect(got.k).toBe(want.k);
+    expect(got.clusters).toEqual(want.clusters);
+    expect(got.edges).toEqual(want.edges);
+    expect(got.edges.length).toBeGreaterThan(0);
+    expect(() => semanticMatchingOffThread([{ ...nodes[0]!, type: 'N' as 'S' }])).toThrow(/only S, A and H/);
+  });
 });
