@@ -68,6 +68,8 @@ export class HeteroGraph {
         adjacency: Csr;
       }
     | undefined;
+  /** The members of the provenance lists {@link HeteroGraph.addNode} merged into, while their length matches. */
+  #provenance = new WeakMap<string[], Set<string>>();
 
   constructor(graph?: UndirectedGraph<HeteroNodeAttributes, HeteroEdgeAttributes>) {
     this.#graph = graph ?? new UndirectedGraph<HeteroNodeAttributes, HeteroEdgeAttributes>();
@@ -147,8 +149,8 @@ export class HeteroGraph {
         );
       }
       attrs.weight += weight;
-      mergeInto(attrs.chunks, input.chunks);
-      mergeInto(attrs.docs, input.docs);
+      this.#mergeInto(attrs.chunks, input.chunks);
+      this.#mergeInto(attrs.docs, input.docs);
       return key;
     }
     this.graph.addNode(key, {
@@ -327,6 +329,26 @@ export class HeteroGraph {
     return out;
   }
 
+  /**
+   * Append the `values` not in `target` yet, in order. The set of a list's members is kept between
+   * merges (a node mentioned in thousands of chunks is merged into thousands of times), and made
+   * again when the list's length shows it was changed elsewhere.
+   */
+  #mergeInto(target: string[], values: Iterable<string> | undefined): void {
+    if (values === undefined) return;
+    let seen = this.#provenance.get(target);
+    if (seen === undefined || seen.size !== target.length) {
+      seen = new Set(target);
+      this.#provenance.set(target, seen);
+    }
+    for (const v of values) {
+      if (!seen.has(v)) {
+        seen.add(v);
+        target.push(v);
+      }
+    }
+  }
+
   #checkEndpoints(fn: string, a: string, b: string): void {
     for (const key of [a, b]) {
       if (!this.graph.hasNode(key)) {
@@ -365,15 +387,4 @@ function compactStats(arrays: HeteroGraphArrays): HeteroGraphStats {
 
 function unique(values: Iterable<string> | undefined): string[] {
   return values === undefined ? [] : [...new Set(values)];
-}
-
-function mergeInto(target: string[], values: Iterable<string> | undefined): void {
-  if (values === undefined) return;
-  const seen = new Set(target);
-  for (const v of values) {
-    if (!seen.has(v)) {
-      seen.add(v);
-      target.push(v);
-    }
-  }
 }

@@ -1,5 +1,17 @@
 import { InvalidArgumentError } from '@grag/core';
-import { randomInt, weylFmix32 } from '@grag/core/kit';
+import { weylFmix32 } from '@grag/core/kit';
+import {
+  centroidOf,
+  distance2,
+  type FlatPoints,
+  flatPoints,
+  GROUP_SIZE,
+  norm2,
+  type Point,
+  pointsOf,
+  type Seeding,
+  seedCentres,
+} from './kmeans-seed.js';
 
 /** Options of {@link kMeans}. */
 export interface KMeansOptions {
@@ -24,55 +36,6 @@ export interface KMeansResult {
   inertia: number;
 }
 
-/** A point with its non-zero coordinates listed, so distances to dense centres cost O(nnz). */
-interface Point {
-  index: Uint32Array;
-  value: Float64Array;
-  norm2: number;
-}
-
-function toPoint(vector: ArrayLike<number>, d: number): Point {
-  let nnz = 0;
-  for (let j = 0; j < d; j++) if (vector[j] !== 0) nnz++;
-  const index = new Uint32Array(nnz);
-  const value = new Float64Array(nnz);
-  let norm2 = 0;
-  let at = 0;
-  for (let j = 0; j < d; j++) {
-    const x = vector[j]!;
-    if (x !== 0) {
-      if (!Number.isFinite(x)) {
-        throw new InvalidArgumentError('points', `kMeans: a point has the non-finite coordinate ${x}.`);
-      }
-      index[at] = j;
-      value[at] = x;
-      norm2 += x * x;
-      at++;
-    }
-  }
-  return { index, value, norm2 };
-}
-
-/** ‖p − c‖² = ‖p‖² + ‖c‖² − 2·p·c, clamped at 0 against rounding. */
-function distance2(p: Point, c: Float64Array, cNorm2: number): number {
-  let dot = 0;
-  for (let i = 0; i < p.index.length; i++) dot += p.value[i]! * c[p.index[i]!]!;
-  const d = p.norm2 + cNorm2 - 2 * dot;
-  return Math.max(d, 0);
-}
-
-function norm2(c: Float64Array): number {
-  let s = 0;
-  for (let j = 0; j < c.length; j++) s += c[j]! * c[j]!;
-  return s;
-}
-
-function centroidOf(p: Point, d: number): Float64Array {
-  const c = new Float64Array(d);
-  for (let i = 0; i < p.index.length; i++) c[p.index[i]!] = p.value[i]!;
-  return c;
-}
-
 /**
  * k-means (Lloyd's algorithm, MacQueen 1967) with k-means++ seeding (Arthur & Vassilvitskii 2007),
  * seeded, on squared Euclidean distance. A cluster left empty is re-seeded with the point farthest
@@ -89,6 +52,20 @@ export function kMeans(
   k: number,
   options: Partial<KMeansOptions> = {},
 ): KMeansResult {
+  const input = kMeansInput(points, k, options);
+  if (!input) return { labels: new Int32Array(0), centroids: [], iterations: 0, inertia: 0 };
+  return clusterPoints(input.flat, k, input.o);
+}
+
+/**
+ * The checked input of {@link kMeans}: the points made flat and the options with their defaults;
+ * `undefined` without points. @throws InvalidArgumentError as {@link kMeans} does.
+ */
+export function kMeansInput(
+  points: readonly ArrayLike<number>[],
+  k: number,
+  options: Partial<KMeansOptions>,
+): { flat: FlatPoints; o: KMeansOptions } | undefined {
   const o = { ...KMEANS_DEFAULTS, ...options };
   const n = points.length;
   if (!Number.isInteger(k) || k < 1 || k > Math.max(1, n)) {
@@ -100,20 +77,26 @@ export function kMeans(
       `kMeans: maxIterations must be a non-negative integer, got ${o.maxIterations}.`,
     );
   }
-  if (n === 0) return { labels: new Int32Array(0), centroids: [], iterations: 0, inertia: 0 };
+  if (n === 0) return undefined;
   const d = points[0]!.length;
-  const data = points.map((p, i) => {
+  points.forEach((p, i) => {
     if (p.length !== d) {
       throw new InvalidArgumentError(
         'points',
         `kMeans: point ${i} has ${p.length} dimensions, point 0 has ${d}; all must be equal.`,
       );
     }
-    return toPoint(p, d);
   });
-  const rand = weylFmix32(o.seed);
-  const { centroids, norms } = seedCentres(data, k, d, rand);
-  const { labels, iterations } = lloyd(data, centroids, norms, o.maxIterations);
+  return { flat: flatPoints(points, d), o };
+}
+
+/** {@link kMeans} of points already checked and made flat (`k` in range; what a worker runs). */
+export function clusterPoints(flat: FlatPoints, k: number, o: KMeansOptions): KMeansResult {
+  const data = pointsOf(flat);
+  const n = data.length;
+  const seeding = seedCentres(data, k, flat.d, weylFmix32(o.seed));
+  const { centroids, norms } = seeding;
+  const { labels, iterations } = lloyd(data, seeding, o.maxIterations);
   const best = new Float64Array(n);
   for (let i = 0; i < n; i++) best[i] = distance2(data[i]!, centroids[labels[i]!]!, norms[labels[i]!]!);
   let inertia = 0;
@@ -121,51 +104,55 @@ export function kMeans(
   return { labels, centroids, iterations, inertia };
 }
 
-/** k-means++ seeding (Arthur & Vassilvitskii 2007): the first centre uniformly, each next one with probability ∝ D(x)². */
-function seedCentres(
-  data: readonly Point[],
-  k: number,
-  d: number,
-  rand: () => number,
-): { centroids: Float64Array[]; norms: number[] } {
-  const n = data.length;
-  const centroids: Float64Array[] = [centroidOf(data[randomInt(rand, n)]!, d)];
-  const norms: number[] = [norm2(centroids[0]!)];
-  const nearest = new Float64Array(n);
-  for (let i = 0; i < n; i++) nearest[i] = distance2(data[i]!, centroids[0]!, norms[0]!);
-  while (centroids.length < k) {
-    let total = 0;
-    for (let i = 0; i < n; i++) total += nearest[i]!;
-    let chosen = 0;
-    if (total > 0) {
-      let pick = rand() * total;
-      chosen = n - 1;
-      for (let i = 0; i < n; i++) {
-        pick -= nearest[i]!;
-        if (pick < 0) {
-          chosen = i;
-          break;
-        }
-      }
-    } else {
-      chosen = randomInt(rand, n); // every point sits on a centre: duplicates
-    }
-    const c = centroidOf(data[chosen]!, d);
-    const cn = norm2(c);
-    centroids.push(c);
-    norms.push(cn);
-    for (let i = 0; i < n; i++) {
-      const dist = distance2(data[i]!, c, cn);
-      if (dist < nearest[i]!) nearest[i] = dist;
-    }
-  }
-  return { centroids, norms };
-}
-
-/** Centres per group of the Yinyang bounds (Ding et al. 2015 take about k/10 groups). */
-const GROUP_SIZE = 10;
 /** A refine scans all centres instead when its bounds leave more than this share of them open. */
 const SCAN_SHARE = 0.25;
+
+/**
+ * `dots[c]` = p·c for every centre c of `transposed` (`transposed[j * k + c]`), each summed over the
+ * point's non-zeros in order, as {@link distance2} sums it; eight centres at a time, kept in
+ * registers rather than in `dots` (the same sums: each still adds one product at a time).
+ */
+function dotsWithCentres(p: Point, transposed: Float64Array, dots: Float64Array): void {
+  const k = dots.length;
+  const { index, value } = p;
+  const m = index.length;
+  let c = 0;
+  for (; c + 8 <= k; c += 8) {
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let s4 = 0;
+    let s5 = 0;
+    let s6 = 0;
+    let s7 = 0;
+    for (let t = 0; t < m; t++) {
+      const at = index[t]! * k + c;
+      const x = value[t]!;
+      s0 += x * transposed[at]!;
+      s1 += x * transposed[at + 1]!;
+      s2 += x * transposed[at + 2]!;
+      s3 += x * transposed[at + 3]!;
+      s4 += x * transposed[at + 4]!;
+      s5 += x * transposed[at + 5]!;
+      s6 += x * transposed[at + 6]!;
+      s7 += x * transposed[at + 7]!;
+    }
+    dots[c] = s0;
+    dots[c + 1] = s1;
+    dots[c + 2] = s2;
+    dots[c + 3] = s3;
+    dots[c + 4] = s4;
+    dots[c + 5] = s5;
+    dots[c + 6] = s6;
+    dots[c + 7] = s7;
+  }
+  for (; c < k; c++) {
+    let s = 0;
+    for (let t = 0; t < m; t++) s += value[t]! * transposed[index[t]! * k + c]!;
+    dots[c] = s;
+  }
+}
 
 /**
  * The labels of the points and Yinyang bounds on their distances (Ding et al. 2015): `upper[i]` is
@@ -186,14 +173,15 @@ class YinyangBounds {
   readonly #centroids: readonly Float64Array[];
   readonly #norms: readonly number[];
 
-  constructor(data: readonly Point[], centroids: readonly Float64Array[], norms: readonly number[]) {
-    const n = data.length;
+  /** Bounds from the labels and distances of the seeding (`seeding`'s arrays, taken over). */
+  constructor(data: readonly Point[], seeding: Seeding) {
+    const { centroids, norms } = seeding;
     const k = centroids.length;
     this.groups = Math.ceil(k / GROUP_SIZE);
     this.#skipped = new Float64Array(this.groups);
-    this.labels = new Int32Array(n);
-    this.upper = new Float64Array(n);
-    this.lower = new Float64Array(n * this.groups);
+    this.labels = seeding.labels;
+    this.upper = seeding.upper;
+    this.lower = seeding.lower;
     this.transposed = new Float64Array(centroids[0]!.length * k);
     this.#dots = new Float64Array(k);
     this.#data = data;
@@ -216,15 +204,9 @@ class YinyangBounds {
   scan(i: number): void {
     const p = this.#data[i]!;
     const dots = this.#dots;
-    const transposed = this.transposed;
     const norms = this.#norms;
     const k = dots.length;
-    dots.fill(0);
-    for (let t = 0; t < p.index.length; t++) {
-      const base = p.index[t]! * k;
-      const x = p.value[t]!;
-      for (let c = 0; c < k; c++) dots[c]! += x * transposed[base + c]!;
-    }
+    dotsWithCentres(p, this.transposed, dots);
     let first = Number.POSITIVE_INFINITY;
     let label = 0;
     for (let c = 0; c < k; c++) {
@@ -346,16 +328,15 @@ class YinyangBounds {
  */
 function lloyd(
   data: readonly Point[],
-  centroids: Float64Array[],
-  norms: number[],
+  seeding: Seeding,
   maxIterations: number,
 ): { labels: Int32Array; iterations: number } {
   const n = data.length;
+  const { centroids, norms } = seeding;
   const k = centroids.length;
-  const bounds = new YinyangBounds(data, centroids, norms);
+  // the seeding assigned every point as a scan would (see kmeans-seed.ts)
+  const bounds = new YinyangBounds(data, seeding);
   const { labels, upper, lower, groups } = bounds;
-  bounds.transpose();
-  for (let i = 0; i < n; i++) bounds.scan(i);
   const old = centroids.map((c) => Float64Array.from(c));
   const moved = new Float64Array(k);
   const drift = new Float64Array(groups);

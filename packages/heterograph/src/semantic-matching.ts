@@ -5,6 +5,7 @@
  */
 import { InvalidArgumentError } from '@grag/core';
 import { KMEANS_DEFAULTS, type KMeansOptions, kMeans } from './kmeans.js';
+import { kMeansOffThread } from './kmeans-thread.js';
 
 /** A node taking part in {@link semanticMatching}. */
 export interface MatchingNode {
@@ -50,12 +51,50 @@ export function semanticMatching(
 ): SemanticMatching {
   const o = { ...SEMANTIC_MATCHING_DEFAULTS, ...options };
   if (nodes.length === 0) return { edges: [], clusters: new Map(), k: 0 };
-  const k = o.k ?? Math.ceil(Math.sqrt(nodes.length));
+  const k = Math.min(o.k ?? Math.ceil(Math.sqrt(nodes.length)), nodes.length);
+  checkTypes(nodes);
   const { labels } = kMeans(
     nodes.map((node) => node.vector),
-    Math.min(k, nodes.length),
+    k,
     o,
   );
+  return matchByClusters(nodes, labels, k);
+}
+
+/**
+ * {@link semanticMatching} with its k-means on a worker thread (see `kMeansOffThread`), so the
+ * caller's thread is free meanwhile: the same edges, clusters and K.
+ * @throws InvalidArgumentError as {@link semanticMatching} does (synchronously).
+ */
+export function semanticMatchingOffThread(
+  nodes: readonly MatchingNode[],
+  options: Partial<SemanticMatchingOptions> = {},
+): Promise<SemanticMatching> {
+  const o = { ...SEMANTIC_MATCHING_DEFAULTS, ...options };
+  if (nodes.length === 0) return Promise.resolve({ edges: [], clusters: new Map(), k: 0 });
+  const k = Math.min(o.k ?? Math.ceil(Math.sqrt(nodes.length)), nodes.length);
+  checkTypes(nodes);
+  const { k: _, ...kMeansOptions } = o;
+  return kMeansOffThread(
+    nodes.map((node) => node.vector),
+    k,
+    kMeansOptions,
+  ).then(({ labels }) => matchByClusters(nodes, labels, k));
+}
+
+function checkTypes(nodes: readonly MatchingNode[]): void {
+  for (const node of nodes) {
+    if (node.type !== 'H' && node.type !== 'S' && node.type !== 'A') {
+      throw new InvalidArgumentError(
+        'nodes',
+        `semanticMatching: node "${node.id}" has type ${String(node.type)}; only S, A and H nodes take part.`,
+      );
+    }
+  }
+}
+
+/** The edges of Algorithm 2 given the cluster of every node (`labels`, in node order). */
+function matchByClusters(nodes: readonly MatchingNode[], labels: Int32Array, k: number): SemanticMatching {
   const clusters = new Map<string, number>();
   // Group H nodes and members by (community, cluster).
   const groups = new Map<string, { members: string[]; high: string[] }>();
@@ -68,17 +107,11 @@ export function semanticMatching(
       groups.set(key, group);
     }
     if (node.type === 'H') group.high.push(node.id);
-    else if (node.type === 'S' || node.type === 'A') group.members.push(node.id);
-    else {
-      throw new InvalidArgumentError(
-        'nodes',
-        `semanticMatching: node "${node.id}" has type ${String(node.type)}; only S, A and H nodes take part.`,
-      );
-    }
+    else group.members.push(node.id);
   });
   const edges: [string, string][] = [];
   for (const { members, high } of groups.values()) {
     for (const h of high) for (const member of members) edges.push([member, h]);
   }
-  return { edges, clusters, k: Math.min(k, nodes.length) };
+  return { edges, clusters, k };
 }

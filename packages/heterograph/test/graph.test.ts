@@ -31,6 +31,25 @@ describe('HeteroGraph', () => {
     return g;
   }
 
+  it('merges provenance in first-seen order without repeats, over many merges and after an outside change', () => {
+    const g = new HeteroGraph();
+    const want: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      const chunk = `c${(i * 7) % 120}`;
+      if (!want.includes(chunk)) want.push(chunk);
+      g.addNode('N:town', 'N', { text: 'Town', chunks: [chunk], docs: [`d${i % 3}`] });
+    }
+    expect(g.node('N:town').chunks).toEqual(want);
+    expect(g.node('N:town').docs).toEqual(['d0', 'd1', 'd2']);
+    expect(g.node('N:town').weight).toBe(300);
+    // changed in place from outside: the next merge still sees every member
+    g.node('N:town').docs.push('d9');
+    g.node('N:town').chunks = ['x'];
+    g.addNode('N:town', 'N', { text: 'Town', chunks: ['x', 'c1', 'y'], docs: ['d9', 'd0', 'd4'] });
+    expect(g.node('N:town').chunks).toEqual(['x', 'c1', 'y']);
+    expect(g.node('N:town').docs).toEqual(['d0', 'd1', 'd2', 'd9', 'd4']);
+  });
+
   it('merges a repeated node: weight grows, provenance is united, text is kept', () => {
     const g = small();
     g.addNode('N:hinton', 'N', { text: 'HINTON', chunks: ['c2', 'c1'], docs: ['d2'] });

@@ -12,8 +12,10 @@ import {
   embedNodes,
   type IndexingRun,
   importantAttributes,
-  semanticMatching,
-  vectorLayer,
+  laySemanticMatching,
+  semanticEdges,
+  startSemanticMatching,
+  vectorIndexOf,
 } from './graph-stages.js';
 import { emptyMemo, keptElement, type NodeRagCalls, type NodeRagKept, type NodeRagMemo } from './kept.js';
 import type { PreviousStructures } from './local.js';
@@ -119,19 +121,25 @@ export async function indexNodeRag(
   await embedNodes(run, graph, [...graph.nodes('S'), ...graph.nodes('A')]);
   const communities = await communityElements(run, graph);
   await embedNodes(run, graph, communities.highKeys);
-  await semanticMatching(run, graph, communities.matching, communities.highKeys);
+  // Semantic matching's k-means runs on a worker thread while the vector index is built; the text
+  // nodes are embedded first, from their texts, and laid after its edges, as the paper orders G3, G4.
+  const matching = startSemanticMatching(run, communities.matching, communities.highKeys);
+  const textKeys = chunks.map((chunk) => `T:${chunk.id}`);
+  const textOf = new Map(textKeys.map((key, c) => [key, texts[c]!]));
+  await embedNodes(run, graph, textKeys, (key) => textOf.get(key)!);
+  const vectorKeys = [...textKeys, ...graph.nodes('S'), ...graph.nodes('A'), ...graph.nodes('H')];
+  const hnsw = await vectorIndexOf(run, vectorKeys, input.providers);
+  await laySemanticMatching(run, graph, matching);
 
   // G4: text insertion (§2.4).
-  const textKeys = chunks.map((chunk, c) => {
-    const key = `T:${chunk.id}`;
+  chunks.forEach((chunk, c) => {
+    const key = textKeys[c]!;
     graph.addNode(key, 'T', { text: texts[c]!, chunks: [chunk.id], docs: [chunk.docId] });
     for (const sKey of unitsOfChunk[c]!) graph.connect(key, sKey, 's');
-    return key;
   });
-  await embedNodes(run, graph, textKeys);
 
-  const vectorKeys = [...textKeys, ...graph.nodes('S'), ...graph.nodes('A'), ...graph.nodes('H')];
-  const { index: hnsw, baseLayer } = await vectorLayer(run, graph, vectorKeys, input.providers);
+  // The graph with its semantic edges is a new one (on arrays), which the index keeps.
+  const { graph: linked, baseLayer } = await semanticEdges(run, graph, hnsw, vectorKeys);
   const kept: NodeRagKept = {
     documents: input.documents,
     decompositions,
@@ -144,14 +152,14 @@ export async function indexNodeRag(
   const index: NodeRagIndex = {
     providers: input.providers,
     options: o,
-    graph,
+    graph: linked,
     vectors: hnsw,
     vectorKeys,
     ...(baseLayer ? { baseLayer } : {}),
     chunks,
     stats,
     kept,
-    ...searchStructures(graph, vectorKeys),
+    ...searchStructures(linked, vectorKeys),
   };
   return { index, calls };
 }

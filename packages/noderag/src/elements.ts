@@ -3,7 +3,7 @@
  * and overviews of communities, and the semantic-matching edges of high-level elements.
  */
 import type { ParseIssue, TitleDescription, Tokenizer } from '@grag/core';
-import { type HeteroGraph, type MatchingNode, semanticMatching } from '@grag/heterograph';
+import { type HeteroGraph, type MatchingNode, semanticMatchingOffThread } from '@grag/heterograph';
 import { bump } from './units.js';
 
 /** The leading texts whose tokens (each plus one for its separator) fit `budget`; at least the first, truncated. */
@@ -136,15 +136,16 @@ export function layHighLevelElements(input: {
 
 /**
  * Semantic matching (Algorithm 2): the `[member, H]` pairs to join, by k-means over the embeddings
- * of `nodes` (K = ⌈√n⌉, same community and cluster). With `denseMatchingClusterSize` > 0 and a mean
- * cluster size n/K at most that, the official code's shortcut instead: every S and A node to the H
- * of its community. `clusters` is the K used (0 for the shortcut).
+ * of `nodes` (K = ⌈√n⌉, same community and cluster), run on a worker thread (the caller's thread
+ * is free meanwhile). With `denseMatchingClusterSize` > 0 and a mean cluster size n/K at most
+ * that, the official code's shortcut instead: every S and A node to the H of its community.
+ * `clusters` is the K used (0 for the shortcut).
  */
-export function matchHighLevelElements(input: {
+export async function matchHighLevelElements(input: {
   nodes: readonly MatchingNode[];
   denseMatchingClusterSize: number;
   seed: number;
-}): { edges: [member: string, high: string][]; clusters: number } {
+}): Promise<{ edges: [member: string, high: string][]; clusters: number }> {
   const { nodes } = input;
   const k = Math.ceil(Math.sqrt(nodes.length));
   if (input.denseMatchingClusterSize > 0 && nodes.length / k <= input.denseMatchingClusterSize) {
@@ -153,6 +154,6 @@ export function matchHighLevelElements(input: {
       .map((node) => [node.id, `H:${node.community}`]);
     return { edges, clusters: 0 };
   }
-  const { edges, k: clusters } = semanticMatching(nodes, { seed: input.seed });
+  const { edges, k: clusters } = await semanticMatchingOffThread(nodes, { seed: input.seed });
   return { edges, clusters };
 }

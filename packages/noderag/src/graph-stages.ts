@@ -10,6 +10,7 @@ import {
   isGraphVectorIndex,
   type ParseIssue,
   type TitleDescription,
+  type VectorIndex,
 } from '@grag/core';
 import type { BuildRuntime, IndexProviders } from '@grag/core/kit';
 import { type HeteroNodeAttributes, importantEntities, leiden, type MatchingNode } from '@grag/heterograph';
@@ -21,7 +22,7 @@ import {
   layHighLevelElements,
   matchHighLevelElements,
 } from './elements.js';
-import { buildVectorIndex, exactBaseLayer, layBaseLayer, layLinks } from './hnsw.js';
+import { buildVectorIndex, exactBaseLayer, withLinks } from './hnsw.js';
 import {
   issuesOf,
   type KeptDecomposition,
@@ -162,21 +163,30 @@ export async function importantAttributes(run: IndexingRun, graph: Graph) {
   return attributes;
 }
 
-/** Embed the nodes `keys` whose texts the memo does not hold (§2.4), and note every key's vector. */
-export async function embedNodes(run: IndexingRun, graph: Graph, keys: string[]): Promise<void> {
+/**
+ * Embed the nodes `keys` whose texts the memo does not hold (§2.4), and note every key's vector.
+ * `textOf` gives a node's text: by default the graph's (the text nodes are embedded before they
+ * are laid, from the chunk texts they will carry).
+ */
+export async function embedNodes(
+  run: IndexingRun,
+  graph: Graph,
+  keys: string[],
+  textOf: (key: string) => string = (key) => graph.node(key).text,
+): Promise<void> {
   const { rt, memo, calls, vectors } = run;
-  const textOf = new Map<string, string>();
+  const keyOf = new Map<string, string>();
   for (const key of keys) {
-    const text = graph.node(key).text;
-    if (!memo.vectors.has(text) && !textOf.has(text)) textOf.set(text, key);
+    const text = textOf(key);
+    if (!memo.vectors.has(text) && !keyOf.has(text)) keyOf.set(text, key);
   }
-  const toEmbed = [...textOf.keys()];
-  const embeddings = await rt.stage('embed', () => rt.embed(toEmbed, { label: (text) => textOf.get(text)! }));
+  const toEmbed = [...keyOf.keys()];
+  const embeddings = await rt.stage('embed', () => rt.embed(toEmbed, { label: (text) => keyOf.get(text)! }));
   calls.embedded += toEmbed.length;
   toEmbed.forEach((text, i) => {
     memo.vectors.set(text, embeddings[i]!);
   });
-  for (const key of keys) vectors.set(key, memo.vectors.get(graph.node(key).text)!);
+  for (const key of keys) vectors.set(key, memo.vectors.get(textOf(key))!);
 }
 
 /**
@@ -234,24 +244,44 @@ export async function communityElements(run: IndexingRun, graph: Graph) {
   return { ...communities, matching, highKeys };
 }
 
-/** G3: semantic matching of the high-level elements with the S and A nodes (k-means clusters). */
-export async function semanticMatching(
+/** The edges semantic matching found, and its K. */
+type Matched = Awaited<ReturnType<typeof matchHighLevelElements>>;
+
+/**
+ * G3: semantic matching of the high-level elements with the S and A nodes (k-means clusters),
+ * started: its k-means runs on a worker thread while the caller goes on (the vector index is built
+ * meanwhile); {@link laySemanticMatching} lays what it finds. `undefined` without H nodes.
+ */
+export function startSemanticMatching(
   run: IndexingRun,
-  graph: Graph,
   matching: readonly Omit<MatchingNode, 'vector'>[],
   highKeys: readonly string[],
+): Promise<Matched> | undefined {
+  const { o, vectors } = run;
+  if (highKeys.length === 0) return undefined;
+  const nodes: MatchingNode[] = matching.map((node) => ({ ...node, vector: vectors.get(node.id)! }));
+  const pending = matchHighLevelElements({
+    nodes,
+    denseMatchingClusterSize: o.denseMatchingClusterSize,
+    seed: o.seed,
+  });
+  // Awaited in laySemanticMatching; a failure before then is not an unhandled rejection.
+  pending.catch(() => undefined);
+  return pending;
+}
+
+/** G3: the semantic-matching edges `pending` found, laid on the graph. */
+export async function laySemanticMatching(
+  run: IndexingRun,
+  graph: Graph,
+  pending: Promise<Matched> | undefined,
 ): Promise<void> {
-  const { rt, o, stats, vectors } = run;
+  const { rt, stats } = run;
   await rt.stage(
     'semantic-matching',
-    () => {
-      if (highKeys.length === 0) return;
-      const nodes: MatchingNode[] = matching.map((node) => ({ ...node, vector: vectors.get(node.id)! }));
-      const { edges, clusters } = matchHighLevelElements({
-        nodes,
-        denseMatchingClusterSize: o.denseMatchingClusterSize,
-        seed: o.seed,
-      });
+    async () => {
+      if (!pending) return;
+      const { edges, clusters } = await pending;
       stats.semanticClusters = clusters;
       for (const [member, h] of edges) graph.connect(member, h, 'h');
       stats.semanticMatchingEdges = edges.length;
@@ -261,37 +291,56 @@ export async function semanticMatching(
 }
 
 /**
- * G5: the vector index over the embedded nodes, made by the index's vector-index factory, and its
- * base layer as semantic edges (§2.4): a graph index's (HNSW) own, or, on an exact index, the base
- * layer HNSW's insertion rule makes over exact neighbours (kept, since the index cannot give it back).
+ * G5: the vector index over the embedded nodes (`vectorKeys`, their vectors noted by the run), made
+ * by the index's vector-index factory.
  */
-export function vectorLayer(
+export function vectorIndexOf(
   run: IndexingRun,
-  graph: Graph,
-  vectorKeys: string[],
+  vectorKeys: readonly string[],
   providers: IndexProviders,
-): Promise<{ index: NodeRagIndex['vectors']; baseLayer?: number[][] }> {
-  const { rt, ctx, o, stats, vectors } = run;
+): Promise<VectorIndex> {
+  const { rt, ctx, o, vectors } = run;
   return rt.stage(
     'hnsw',
-    async (): Promise<{ index: NodeRagIndex['vectors']; baseLayer?: number[][] }> => {
-      const rows = vectorKeys.map((key) => vectors.get(key)!);
-      const index = buildVectorIndex({
+    async (): Promise<VectorIndex> =>
+      buildVectorIndex({
         factory: providers.vectorIndex,
-        vectors: rows,
+        vectors: vectorKeys.map((key) => vectors.get(key)!),
         dimensions: providers.embedder.dimensions,
         options: o,
         onAdded: (done) => ctx.onProgress?.({ stage: 'hnsw', done, total: vectorKeys.length, unit: 'nodes' }),
-      });
-      if (!o.hnswEdges) return { index };
+      }),
+    { checkpoint: false },
+  );
+}
+
+/**
+ * G5: the base layer of the vector index `index` as semantic edges (§2.4): a graph index's (HNSW)
+ * own, or, on an exact index, the base layer HNSW's insertion rule makes over exact neighbours
+ * (kept, since the index cannot give it back). Resolves to the graph with the semantic edges (a new
+ * graph on arrays; `graph` itself is not changed).
+ */
+export function semanticEdges(
+  run: IndexingRun,
+  graph: Graph,
+  index: VectorIndex,
+  vectorKeys: string[],
+): Promise<{ graph: Graph; baseLayer?: number[][] }> {
+  const { rt, o, stats, vectors } = run;
+  return rt.stage(
+    'hnsw',
+    async (): Promise<{ graph: Graph; baseLayer?: number[][] }> => {
+      if (!o.hnswEdges) return { graph };
       if (isGraphVectorIndex(index)) {
-        const counts = await layBaseLayer(graph, index, vectorKeys);
-        stats.hnsw = { added: counts.added, reinforced: counts.reinforced };
-        return { index };
+        const linked = withLinks(graph, await index.baseLayerGraph(), vectorKeys);
+        stats.hnsw = { added: linked.added, reinforced: linked.reinforced };
+        return { graph: linked.graph };
       }
+      const rows = vectorKeys.map((key) => vectors.get(key)!);
       const layer = exactBaseLayer(rows, { M: o.hnswM, efConstruction: o.hnswEfConstruction });
-      stats.hnsw = layLinks(graph, layer, vectorKeys);
-      return { index, baseLayer: vectorKeys.map((_, id) => layer.get(id) ?? []) };
+      const linked = withLinks(graph, layer, vectorKeys);
+      stats.hnsw = { added: linked.added, reinforced: linked.reinforced };
+      return { graph: linked.graph, baseLayer: vectorKeys.map((_, id) => layer.get(id) ?? []) };
     },
     { checkpoint: false },
   );

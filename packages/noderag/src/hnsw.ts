@@ -7,7 +7,7 @@
  * rule makes over exact neighbours ({@link exactBaseLayer}).
  */
 import type { GraphVectorIndex, VectorIndex, VectorIndexFactory } from '@grag/core';
-import { addSemanticEdges, type HeteroGraph } from '@grag/heterograph';
+import { addSemanticEdges, type HeteroGraph, withSemanticEdges } from '@grag/heterograph';
 import type { NodeRagOptions } from './options.js';
 
 /**
@@ -141,6 +141,21 @@ export function layLinks(
   }
   const { added, reinforced } = addSemanticEdges(graph, lists);
   return { added, reinforced };
+}
+
+/**
+ * `graph` with the level-0 links `layer` laid as semantic edges, as {@link layLinks} lays them, made
+ * as a new graph on arrays (see `withSemanticEdges`); `graph` is left as it was.
+ */
+export function withLinks(
+  graph: HeteroGraph,
+  layer: ReadonlyMap<number, readonly number[]>,
+  vectorKeys: readonly string[],
+): { graph: HeteroGraph; added: number; reinforced: number } {
+  const lists: [string, string[]][] = [];
+  for (const [id, links] of layer) lists.push([vectorKeys[id]!, links.map((l) => vectorKeys[l]!)]);
+  const { graph: linked, added, reinforced } = withSemanticEdges(graph, lists);
+  return { graph: linked, added, reinforced };
 }
 
 /** Add the base layer (level-0 links) of the graph index `index` (HNSW) to `graph` as semantic edges. */

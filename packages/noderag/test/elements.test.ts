@@ -129,8 +129,12 @@ describe('high-level elements (G3)', () => {
     { id: 'H:0', type: 'H' as const, community: 0, vector: v(1, 0.05) },
   ];
 
-  it('joins each H to the members of its community in its k-means cluster (K = ⌈√n⌉)', () => {
-    const { edges, clusters } = matchHighLevelElements({ nodes, denseMatchingClusterSize: 0, seed: 42 });
+  it('joins each H to the members of its community in its k-means cluster (K = ⌈√n⌉)', async () => {
+    const { edges, clusters } = await matchHighLevelElements({
+      nodes,
+      denseMatchingClusterSize: 0,
+      seed: 42,
+    });
     expect(clusters).toBe(2);
     expect(edges.sort()).toEqual([
       ['S:0', 'H:0'],
@@ -138,15 +142,21 @@ describe('high-level elements (G3)', () => {
     ]);
   });
 
-  it('joins every member to its H when the mean cluster size is within the dense shortcut', () => {
+  it('joins every member to its H when the mean cluster size is within the dense shortcut', async () => {
     // n/K = 4/2 = 2 ≤ 2: the official code's shortcut, no k-means.
-    const { edges, clusters } = matchHighLevelElements({ nodes, denseMatchingClusterSize: 2, seed: 42 });
+    const { edges, clusters } = await matchHighLevelElements({
+      nodes,
+      denseMatchingClusterSize: 2,
+      seed: 42,
+    });
     expect(clusters).toBe(0);
     expect(edges).toEqual([
       ['S:0', 'H:0'],
       ['S:1', 'H:0'],
       ['A:x', 'H:0'],
     ]);
-    expect(matchHighLevelElements({ nodes, denseMatchingClusterSize: 1.9, seed: 42 }).clusters).toBe(2);
+    expect((await matchHighLevelElements({ nodes, denseMatchingClusterSize: 1.9, seed: 42 })).clusters).toBe(
+      2,
+    );
   });
 });
