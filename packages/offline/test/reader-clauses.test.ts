@@ -49,6 +49,7 @@ const notes = [
     id: 'brask',
     text: 'Brask United is a football club based in Brask. Nicknamed "the Mariners", the club plays in the Veldish Premier League.',
   },
+  { id: 'halsvik', text: 'Halsvik is a port town. The Varn and the Ode meet in Halsvik.' },
   { id: 'quist', text: 'Mara Quist is a Veldish singer-songwriter and fiddler from Ostby.' },
   {
     id: 'review',
@@ -81,6 +82,8 @@ describe('relation phrases and descriptions', () => {
     ['How many members did the group behind Northern Lights Over Stavby have?', 'four'],
     // The Border War is a war: the context calls it a conflict, a kind above war.
     ['When did the war in which Ivar Holm commanded the Northern Army end?', '1924'],
+    // "meet" is the question's verb, not a participle describing the rivers.
+    ['Which rivers meet in Halsvik?', 'Varn and the Ode'],
     // "a general who commanded the Northern Army": the sentence's subject commanded it.
     ['What government office did the commander of the Northern Army later hold?', 'Minister of Defence'],
   ]);

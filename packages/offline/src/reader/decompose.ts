@@ -125,7 +125,10 @@ export function findDescription(tokens: readonly Token[]): Description | null {
       (t.pos === 'VERB' || t.pos === 'ADJ') &&
       (/ing$/.test(t.normal) ||
         // "the ship built by …", "the composer married to …", "the hall opened in 1911".
-        (/(ed|en|t)$/.test(t.normal) && PARTICIPLE_LINKS.has(tokens[k + 1]?.normal ?? '')))
+        // ("Which rivers meet in X?": a bare form in -t is the main verb, no participle.)
+        (/(ed|en|t)$/.test(t.normal) &&
+          (t.normal !== t.lemma || /ed$/.test(t.normal)) &&
+          PARTICIPLE_LINKS.has(tokens[k + 1]?.normal ?? '')))
     ) {
       clauseStart = k;
       connector = /ing$/.test(t.normal) ? 'is' : 'was';

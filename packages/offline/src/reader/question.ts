@@ -82,6 +82,23 @@ export function unmarkedReading(): Pick<
 }
 
 /** Comparative words that are about time (dates), not amounts. */
+/**
+ * A reading of no question: what a span finder is asked for when it reads a sentence for names of
+ * one `kind` (a person for a relation's bridge, anything for a body's name).
+ */
+export function readingOf(kind: QuestionKind, expectedType: string | null = null): QuestionReading {
+  return {
+    kind,
+    descriptor: null,
+    expectedType,
+    ...unmarkedReading(),
+    same: false,
+    plural: false,
+    whStart: -1,
+    whEnd: -1,
+  };
+}
+
 /** Two dates in brackets with a dash between them: a life span. */
 export const LIFE_SPAN = /\([^)]*\d{3,4}[^)]*[–—-][^)]*\d{3,4}[^)]*\)/;
 

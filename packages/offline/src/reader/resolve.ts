@@ -8,7 +8,7 @@ import { aboutItems, genderOf, openedItems, personName, wordSet } from './about.
 import { resolveInverseKin } from './inverse.js';
 import { isPlaceRole, type Relation } from './kinship.js';
 import { concept } from './meaning.js';
-import { type QuestionReading, unmarkedReading } from './question.js';
+import { readingOf } from './question.js';
 import { near, roleCue } from './role-cue.js';
 import { type Span, sentenceSpans } from './spans.js';
 import type { AnswerSentence } from './types.js';
@@ -21,16 +21,7 @@ export interface ResolvedEntity {
   score: number;
 }
 
-const PERSON_READING: QuestionReading = {
-  kind: 'person',
-  descriptor: null,
-  expectedType: 'person',
-  ...unmarkedReading(),
-  same: false,
-  plural: false,
-  whStart: -1,
-  whEnd: -1,
-};
+const PERSON_READING = readingOf('person', 'person');
 const KIN_NAME_TYPES = new Set(['person', 'other', 'organization', 'work', 'event']);
 const ROLE_NAME_TYPES = new Set(['person', 'other', 'organization', 'work', 'event']);
 /** Names a place role ("birthplace") may lead to. */

@@ -10,7 +10,7 @@ import { containsWords, contentWords } from '../words.js';
 import { wordSet } from './about.js';
 import { isCapital } from './clause-end.js';
 import { roleHeads } from './identity.js';
-import { type QuestionReading, readQuestion, unmarkedReading } from './question.js';
+import { readingOf, readQuestion } from './question.js';
 import { NOT_NAME_TYPES, sentenceSpans } from './spans.js';
 import type { AnswerSentence, PhraseAnswer } from './types.js';
 
@@ -120,13 +120,4 @@ export function kindOfName(
   return null;
 }
 
-const NAME_READING: QuestionReading = {
-  kind: 'thing',
-  descriptor: null,
-  expectedType: null,
-  ...unmarkedReading(),
-  same: false,
-  plural: false,
-  whStart: -1,
-  whEnd: -1,
-};
+const NAME_READING = readingOf('thing');
