@@ -230,6 +230,49 @@ function keyOf(index: DaRagIndex, layer: Layer, v: number): string {
   return layer === 'chunk' ? index.chunks[v]!.id : index.entities[v]!.id;
 }
 
+/** The prefixed node keys of a layer's nodes (`chunk:<id>` or `entity:<id>`), made once per node list. */
+const prefixedKeys = new WeakMap<readonly { id: string }[], string[]>();
+
+function keysOf(nodes: readonly { id: string }[], prefix: string): string[] {
+  let keys = prefixedKeys.get(nodes);
+  if (keys === undefined) {
+    keys = nodes.map((node) => prefix + node.id);
+    prefixedKeys.set(nodes, keys);
+  }
+  return keys;
+}
+
+/**
+ * The subgraph of the packed communities (in rank order): nodes `chunk:<id>` / `entity:<id>`, and
+ * each edge once, as its two node keys in string order, in the order edges first appear. The KG and
+ * Similarity layers share the `entity:` keys, so an edge of both is one edge. Node keys are distinct
+ * within a layer, so an edge is known by its key class (chunk or entity) and its two node indices.
+ */
+export function packedSubgraph(
+  index: DaRagIndex,
+  packed: readonly Pick<Candidate, 'layer' | 'nodes' | 'edges'>[],
+): { nodes: string[]; edges: [string, string][] } {
+  const nodes = new Set<string>();
+  const edges: [string, string][] = [];
+  const seen = { chunk: new Set<number>(), entity: new Set<number>() };
+  for (const c of packed) {
+    const keyClass = c.layer === 'chunk' ? 'chunk' : 'entity';
+    const keys = keyClass === 'chunk' ? keysOf(index.chunks, 'chunk:') : keysOf(index.entities, 'entity:');
+    const n = keys.length;
+    const seenPairs = seen[keyClass];
+    for (const v of c.nodes) nodes.add(keys[v]!);
+    for (const [a, b] of c.edges) {
+      const pair = a < b ? a * n + b : b * n + a;
+      if (seenPairs.has(pair)) continue;
+      seenPairs.add(pair);
+      const x = keys[a]!;
+      const y = keys[b]!;
+      edges.push(x < y ? [x, y] : [y, x]);
+    }
+  }
+  return { nodes: [...nodes], edges };
+}
+
 /**
  * Pack the ranked communities into the budget (§5.1; whole, or the last one truncated, by
  * `packing`), and report them: the packed items,
@@ -251,19 +294,10 @@ export function packCommunities(input: PackInput) {
   );
   const packedIds = new Set(packed.items.map((i) => i.id));
 
-  const nodes = new Set<string>();
-  const edges = new Map<string, [string, string]>();
-  const prefix = (layer: Layer) => (layer === 'chunk' ? 'chunk:' : 'entity:');
-  for (const c of ranked) {
-    if (!packedIds.has(c.id)) continue;
-    for (const v of c.nodes) nodes.add(prefix(c.layer) + keyOf(index, c.layer, v));
-    for (const [a, b] of c.edges) {
-      const x = prefix(c.layer) + keyOf(index, c.layer, a);
-      const y = prefix(c.layer) + keyOf(index, c.layer, b);
-      const pair: [string, string] = x < y ? [x, y] : [y, x];
-      edges.set(JSON.stringify(pair), pair);
-    }
-  }
+  const subgraph = packedSubgraph(
+    index,
+    ranked.filter((c) => packedIds.has(c.id)),
+  );
   const chosenK: Partial<Record<Layer, number[]>> = {};
   for (const c of ranked) {
     if (!packedIds.has(c.id) || c.ks.length === 0) continue;
@@ -284,7 +318,7 @@ export function packCommunities(input: PackInput) {
   return {
     packed,
     ranked: limited.length,
-    subgraph: { nodes: [...nodes], edges: [...edges.values()] },
+    subgraph,
     chosenK,
     communities,
   };
