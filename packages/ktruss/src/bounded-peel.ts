@@ -9,11 +9,9 @@ import type { PeelState } from './peel-state.js';
 
 export class BoundedPeel {
   readonly #state: PeelState;
-  // One step: the edges to delete, the edges deleted and the supports lowered (to undo it), the
-  // nodes gone.
+  // One step: the edges to delete, the edges deleted in deletion order (to undo it), the nodes gone.
   readonly #stack = new IntStack();
   readonly #undoEdges = new IntStack();
-  readonly #decremented = new IntStack();
   readonly #gone = new IntStack();
 
   constructor(state: PeelState) {
@@ -25,7 +23,6 @@ export class BoundedPeel {
     const { minSupport, sources, targets, triOffsets, tri, edgeAlive, support, liveDegree } = this.#state;
     const stack = this.#stack;
     const undoEdges = this.#undoEdges;
-    const decremented = this.#decremented;
     while (stack.length > 0) {
       const e = stack.pop();
       if (edgeAlive[e] !== 1) continue;
@@ -38,10 +35,100 @@ export class BoundedPeel {
         const f = tri[3 * q + 1]!;
         const h = tri[3 * q + 2]!;
         if (edgeAlive[f] !== 1 || edgeAlive[h] !== 1) continue;
-        decremented.push(f);
-        decremented.push(h);
         if (--support[f]! < minSupport) stack.push(f);
         if (--support[h]! < minSupport) stack.push(h);
+      }
+    }
+  }
+
+  /**
+   * Delete v's live edges, and lower the support of the far edge {a, x} of each triangle {v, a, x}
+   * whose three edges are alive (stacking it when it falls below k − 2 for {@link deleteEdges}). Each
+   * triangle is read once, on edge {v, a} with a < x (the edge's triangles are sorted by third node, so
+   * those are a suffix), and v's own edges, which go anyway, are not lowered: the cascade then ends
+   * at the same maximal k-truss as deleting v's edges one by one, at about half the reads. v's edges
+   * go on the undo list (returns how many), first.
+   */
+  #deleteNode(v: number): number {
+    const { offsets, sources, minSupport, triOffsets, tri, edgeAlive, support, liveDegree } = this.#state;
+    const { rowNeighbors, rowEdges, rowEnd } = this.#state;
+    const stack = this.#stack;
+    const undoEdges = this.#undoEdges;
+    const end = rowEnd[v]!;
+    for (let p = offsets[v]!; p < end; p++) {
+      const va = rowEdges[p]!;
+      if (edgeAlive[va] !== 1) continue;
+      const a = rowNeighbors[p]!;
+      const vIsSource = sources[va] === v;
+      const start = triOffsets[va]!;
+      for (let q = triOffsets[va + 1]! - 1; q >= start; q--) {
+        if (tri[3 * q]! < a) break;
+        const vx = vIsSource ? tri[3 * q + 1]! : tri[3 * q + 2]!;
+        const ax = vIsSource ? tri[3 * q + 2]! : tri[3 * q + 1]!;
+        if (edgeAlive[vx] !== 1 || edgeAlive[ax] !== 1) continue;
+        if (--support[ax]! < minSupport) stack.push(ax);
+      }
+    }
+    for (let p = offsets[v]!; p < end; p++) {
+      const va = rowEdges[p]!;
+      if (edgeAlive[va] !== 1) continue;
+      edgeAlive[va] = 0;
+      liveDegree[v]!--;
+      liveDegree[rowNeighbors[p]!]!--;
+      undoEdges.push(va);
+    }
+    return undoEdges.length;
+  }
+
+  /** Undo {@link deleteNode} of v (after {@link undoDeletions}): its `own` edges and the supports they took. */
+  #undoNode(v: number, own: number): void {
+    const { sources, targets, triOffsets, tri, edgeAlive, support, liveDegree } = this.#state;
+    const undoEdges = this.#undoEdges;
+    for (let i = 0; i < own; i++) {
+      const e = undoEdges.data[i]!;
+      edgeAlive[e] = 1;
+      liveDegree[sources[e]!]!++;
+      liveDegree[targets[e]!]!++;
+    }
+    // The flags are those deleteNode read: the same triangles get their support back.
+    for (let i = 0; i < own; i++) {
+      const va = undoEdges.data[i]!;
+      const vIsSource = sources[va] === v;
+      const a = vIsSource ? targets[va]! : sources[va]!;
+      const start = triOffsets[va]!;
+      for (let q = triOffsets[va + 1]! - 1; q >= start; q--) {
+        if (tri[3 * q]! < a) break;
+        const vx = vIsSource ? tri[3 * q + 1]! : tri[3 * q + 2]!;
+        const ax = vIsSource ? tri[3 * q + 2]! : tri[3 * q + 1]!;
+        if (edgeAlive[vx] !== 1 || edgeAlive[ax] !== 1) continue;
+        support[ax]!++;
+      }
+    }
+  }
+
+  /**
+   * Undo the cascade of one step (the undo list from `from` on), last deleted first: each edge comes
+   * back, and so does the support it took from the two other edges of each of its triangles whose
+   * edges were all alive when it went. Going backwards, the edges deleted after it are back and those
+   * deleted before it are not, so the flags read are those its deletion read: the supports are those
+   * before the cascade, without keeping a list of the decrements (steps are rarely undone; the list
+   * cost a push per triangle of every step).
+   */
+  #undoDeletions(from: number): void {
+    const { sources, targets, triOffsets, tri, edgeAlive, support, liveDegree } = this.#state;
+    const undoEdges = this.#undoEdges;
+    for (let i = undoEdges.length - 1; i >= from; i--) {
+      const e = undoEdges.data[i]!;
+      edgeAlive[e] = 1;
+      liveDegree[sources[e]!]!++;
+      liveDegree[targets[e]!]!++;
+      const end = triOffsets[e + 1]!;
+      for (let q = triOffsets[e]!; q < end; q++) {
+        const f = tri[3 * q + 1]!;
+        const h = tri[3 * q + 2]!;
+        if (edgeAlive[f] !== 1 || edgeAlive[h] !== 1) continue;
+        support[f]!++;
+        support[h]!++;
       }
     }
   }
@@ -51,11 +138,8 @@ export class BoundedPeel {
    * live nodes remain. Returns the live nodes left and the removal steps tried.
    */
   peel(order: readonly number[], aliveCount: number, bound: number): { alive: number; checks: number } {
-    const { offsets, sources, targets, edgeAlive, support, nodeAlive, liveDegree, isQuery } = this.#state;
-    const { rowEdges, rowEnd } = this.#state;
-    const stack = this.#stack;
+    const { sources, targets, nodeAlive, liveDegree, isQuery } = this.#state;
     const undoEdges = this.#undoEdges;
-    const decremented = this.#decremented;
     const gone = this.#gone;
     let count = aliveCount;
     let checks = 0;
@@ -64,10 +148,8 @@ export class BoundedPeel {
       if (nodeAlive[v] !== 1 || isQuery[v] === 1) continue;
       checks++;
       undoEdges.clear();
-      decremented.clear();
       gone.clear();
-      for (let p = offsets[v]!; p < rowEnd[v]!; p++)
-        if (edgeAlive[rowEdges[p]!] === 1) stack.push(rowEdges[p]!);
+      const own = this.#deleteNode(v);
       this.#deleteEdges();
       let lostQuery = false;
       for (let i = 0; i < undoEdges.length; i++) {
@@ -91,14 +173,9 @@ export class BoundedPeel {
       }
       if (gone.length >= count || lostQuery) {
         // Nothing would remain, or a query node would go: undo this step.
-        for (let i = 0; i < undoEdges.length; i++) {
-          const e = undoEdges.data[i]!;
-          edgeAlive[e] = 1;
-          liveDegree[sources[e]!]!++;
-          liveDegree[targets[e]!]!++;
-        }
+        this.#undoDeletions(own);
+        this.#undoNode(v, own);
         for (let i = 0; i < gone.length; i++) nodeAlive[gone.data[i]!] = 1;
-        for (let i = 0; i < decremented.length; i++) support[decremented.data[i]!]!++;
         if (lostQuery) continue;
         break;
       }

@@ -9,7 +9,6 @@
  * nodes are, and a triangle at a live node v on a live edge {v, a} is alive exactly when its third
  * node is: the test reads that node's flag, not the two other edges' flags.
  */
-import { IntStack } from './int-stack.js';
 import type { PeelState } from './peel-state.js';
 
 /** No failure recorded. */
@@ -31,8 +30,6 @@ function findRoot(parent: Int32Array, x: number): number {
 }
 
 export class RemovalTest {
-  /** The edges that lose a triangle when the node last found removable goes. */
-  readonly triangleEdges = new IntStack(1024);
   readonly #state: PeelState;
   // Why the last removal test of each node failed (see the constants above).
   readonly #witness: Uint8Array;
@@ -89,7 +86,7 @@ export class RemovalTest {
 
   /**
    * Whether removing v (of `alive` live nodes) leaves a connected k-truss. When it does, the supports
-   * of the edges that lose a triangle with v ({@link triangleEdges}) are already lowered, and the
+   * of the edges that lose a triangle with v are already lowered, and the
    * caller removes v (`PeelState.remove`); when it does not, they are as before. The triangles at v are read from the per-edge triangle lists
    * (sorted by third node, so the triangles {v, a, x} with x > a are a suffix of edge {v, a}'s list:
    * each is read once), so a test costs the triangles at the node.
@@ -101,7 +98,6 @@ export class RemovalTest {
     const witness = this.#witness;
     const witnessEdges = this.#witnessEdges;
     const around = this.#around;
-    const triangleEdges = this.triangleEdges;
     const local = this.#local;
     const parent = this.#parent;
     if (witness[v] !== NO_WITNESS && this.#stillFails(v)) return false;
@@ -111,7 +107,6 @@ export class RemovalTest {
       witness[v] = SIZE_WITNESS;
       return false;
     }
-    triangleEdges.clear();
     const vEnd = state.compactRow(v);
     let aroundCount = 0;
     for (let p = offsets[v]!; p < vEnd; p++) {
@@ -140,12 +135,11 @@ export class RemovalTest {
           witnessEdges[3 * v] = va;
           witnessEdges[3 * v + 1] = vIsSource ? tri[3 * q + 1]! : tri[3 * q + 2]!;
           witnessEdges[3 * v + 2] = ax;
-          this.#restoreSupports();
+          this.#restoreSupports(v, vEnd, p, q);
           return false;
         }
         // Lowered now, as the removal will (restored if the test fails).
         support[ax]!--;
-        triangleEdges.push(ax);
         // Once the neighbours form one group, joining more of them changes nothing.
         if (groups === 1) continue;
         const ra = findRoot(parent, local[a]!);
@@ -160,15 +154,29 @@ export class RemovalTest {
     if (this.#neighboursConnected(v, groups)) return true;
     witness[v] = CONNECTIVITY_WITNESS;
     this.#witnessDegree[v] = state.liveDegree[v]!;
-    this.#restoreSupports();
+    this.#restoreSupports(v, vEnd, vEnd, 0);
     return false;
   }
 
-  /** Undo the support decrements of a test that fails. */
-  #restoreSupports(): void {
-    const { support } = this.#state;
-    const edges = this.triangleEdges;
-    for (let i = 0; i < edges.length; i++) support[edges.data[i]!]!++;
+  /**
+   * Undo the support decrements of a test of v that fails: the triangles it read before row entry
+   * `pStop`'s triangle `qStop` (all of them when `pStop` is v's row end), read again in the same order
+   * (v's row and the node flags are as the test left them), instead of keeping a list of them.
+   */
+  #restoreSupports(v: number, vEnd: number, pStop: number, qStop: number): void {
+    const { offsets, sources, triOffsets, tri, nodeAlive, support, rowNeighbors, rowEdges } = this.#state;
+    for (let p = offsets[v]!; p < vEnd && p <= pStop; p++) {
+      const va = rowEdges[p]!;
+      const a = rowNeighbors[p]!;
+      const vIsSource = sources[va] === v;
+      const start = triOffsets[va]!;
+      for (let q = triOffsets[va + 1]! - 1; q >= start; q--) {
+        if (p === pStop && q <= qStop) return;
+        if (tri[3 * q]! < a) break;
+        if (nodeAlive[tri[3 * q]!] !== 1) continue;
+        support[vIsSource ? tri[3 * q + 2]! : tri[3 * q + 1]!]!++;
+      }
+    }
   }
 
   /**

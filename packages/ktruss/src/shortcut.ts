@@ -5,7 +5,7 @@
  */
 import { BoundedPeel } from './bounded-peel.js';
 import { maximalKTruss, type TrussComponent, trussDecomposition } from './decomposition.js';
-import { trussGraphFromEdges } from './graph.js';
+import { type TrussGraph, trussGraphFromEdges } from './graph.js';
 import { PeelState } from './peel-state.js';
 import { liveLowBound, pinningOf } from './phase-bound.js';
 import { type PreparedTruss, prepareTruss } from './prepared.js';
@@ -104,25 +104,8 @@ export function fromT0(
   maxNodes: number,
   anyPart: boolean,
 ): Settled | undefined {
-  // T0: the maximal k-truss of the component's edges among H (local node i is high[i]).
-  const { truss, offsets, neighbors, edgeIds } = prepared;
-  const { k, graph: g } = truss;
-  const local = new Map<number, number>();
-  for (let i = 0; i < high.length; i++) local.set(high[i]!, i);
-  const pairs: number[] = [];
-  const globalEdge: number[] = [];
-  for (const v of high) {
-    const lv = local.get(v)!;
-    for (let p = offsets[v]!; p < offsets[v + 1]!; p++) {
-      const lw = local.get(neighbors[p]!);
-      if (lw !== undefined && lv < lw) {
-        pairs.push(lv, lw);
-        globalEdge.push(edgeIds[p]!);
-      }
-    }
-  }
-  const sub = trussGraphFromEdges(high.length, Uint32Array.from(pairs));
-  const t0 = prepareTruss(maximalKTruss(sub, k, { trussness: trussDecomposition(sub).trussness }));
+  const { k, graph: g } = prepared.truss;
+  const { sub, globalEdge, t0 } = t0Of(prepared, high);
   const liveT0 = t0.truss.nodes.length;
   if (liveT0 <= maxNodes) return undefined;
   const inT0 = new Uint8Array(high.length);
@@ -163,6 +146,63 @@ export function fromT0(
     });
   }
   return { communities: out, checks };
+}
+
+/** T0 of `high` in a prepared truss: the subgraph among them, its edges' ids in the truss's graph, and its prepared maximal k-truss. */
+interface T0 {
+  high: readonly number[];
+  sub: TrussGraph;
+  globalEdge: number[];
+  t0: PreparedTruss;
+}
+
+/**
+ * The last T0 made per prepared truss: DA-RAG searches one query's layer from two query vertices
+ * with one relevance, so the second search asks for the same `high` (T0 does not depend on the query
+ * vertices; it is only read).
+ */
+const lastT0 = new WeakMap<PreparedTruss, T0>();
+
+/** The maximal k-truss of the edges of `prepared` among `high` (local node i is high[i]); reused when `high` is the last one's. */
+function t0Of(prepared: PreparedTruss, high: readonly number[]): T0 {
+  const last = lastT0.get(prepared);
+  if (last !== undefined && sameNodes(last.high, high)) return last;
+  const { truss, offsets, neighbors, edgeIds } = prepared;
+  const local = new Map<number, number>();
+  for (let i = 0; i < high.length; i++) local.set(high[i]!, i);
+  const pairs: number[] = [];
+  const globalEdge: number[] = [];
+  for (const v of high) {
+    const lv = local.get(v)!;
+    for (let p = offsets[v]!; p < offsets[v + 1]!; p++) {
+      const lw = local.get(neighbors[p]!);
+      if (lw !== undefined && lv < lw) {
+        pairs.push(lv, lw);
+        globalEdge.push(edgeIds[p]!);
+      }
+    }
+  }
+  const sub = trussGraphFromEdges(high.length, Uint32Array.from(pairs));
+  const t0 = prepareTruss(maximalKTruss(sub, truss.k, { trussness: trussDecomposition(sub).trussness }));
+  const made = { high: high.slice(), sub, globalEdge, t0 };
+  lastT0.set(prepared, made);
+  return made;
+}
+
+/** The last {@link liveLowBound} per prepared truss, for the same reason as {@link lastT0}. */
+const lastLow = new WeakMap<
+  PreparedTruss,
+  { component: TrussComponent; high: readonly number[]; low: number }
+>();
+
+/** {@link liveLowBound} of `high` in `component` (which depends on neither the relevance values nor the query vertices); reused when both are the last ones. */
+function lowBoundOf(prepared: PreparedTruss, component: TrussComponent, high: readonly number[]): number {
+  const last = lastLow.get(prepared);
+  if (last !== undefined && last.component === component && sameNodes(last.high, high)) return last.low;
+  prepared.pinning ??= pinningOf(prepared);
+  const low = liveLowBound(prepared, prepared.pinning, component.nodes, component.edges, high);
+  lastLow.set(prepared, { component, high: high.slice(), low });
+  return low;
 }
 
 /**
@@ -213,8 +253,7 @@ export function settleWithoutPhase(
   kept?.({ high, found });
   if (found === undefined) return undefined;
   if (!(minRel >= sum / high.length)) {
-    prepared.pinning ??= pinningOf(prepared);
-    const low = liveLowBound(prepared, prepared.pinning, component.nodes, component.edges, high);
+    const low = lowBoundOf(prepared, component, high);
     if (!(minRel >= sum / (high.length + low))) return undefined;
   }
   return found;

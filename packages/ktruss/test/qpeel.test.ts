@@ -376,6 +376,23 @@ describe('peelTruss', () => {
     expect(settled).toBeGreaterThan(runs / 40);
   });
 
+  test("one prepared truss searched with one relevance around several query vertices in turn gives the full search's communities each time (T0 and the live bound reused; property)", () => {
+    fc.assert(
+      fc.property(shortcutInstance, ({ n, edges, relevance, k, maxNodes, top }) => {
+        const truss = maximalKTruss(trussGraphFromEdges(n, edges), k);
+        const rel = Float64Array.from(relevance);
+        const inf = Number.POSITIVE_INFINITY;
+        const prepared = prepareTruss(truss);
+        const relevant = relevance.flatMap((r, v) => (r > 0 ? [v] : []));
+        for (const keep of [...relevant.slice(0, 4).map((v) => [v]), [], relevant.slice(0, 1)]) {
+          const want = referencePeel(referencePrepare(truss), rel, top, inf, maxNodes, keep);
+          expect(peelTruss(prepared, rel, top, inf, maxNodes, keep).communities).toEqual(want.communities);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   test('the shortcut is taken on a planted example: a relevant 4-clique with a fan and an ear of irrelevant nodes', () => {
     // Relevant 4-clique {0, 1, 2, 3}; a fan of irrelevant nodes 4..9 around node 3 (a path 4-…-9,
     // each joined to 3, and 9 joined to 0); an ear of irrelevant nodes 10, 11 on node 0 (a triangle
