@@ -7,7 +7,6 @@ import { containsWords, contentWords } from '../words.js';
 import { aboutItems, genderOf, openedItems, personName, wordSet } from './about.js';
 import { resolveInverseKin } from './inverse.js';
 import { isPlaceRole, type Relation } from './kinship.js';
-import { concept } from './meaning.js';
 import { readingOf } from './question.js';
 import { near, roleCue } from './role-cue.js';
 import { type Span, sentenceSpans } from './spans.js';
@@ -70,16 +69,7 @@ function relationCue(
     if (after >= 0 && stops(k + 1, span.start - 1)) continue;
     if (before >= 0 && stops(span.end + 1, k - 1)) continue;
     if (relation.kind === 'role') {
-      best = Math.max(best, roleCue(relation, tokens, k, span, after, before));
-      // "X (1880–1952) was a Veldish general who commanded the Northern Army": the sentence's
-      // subject did what its "who" clause says, however far the verb.
-      if (
-        before > 3 &&
-        span.start <= range.start + 1 &&
-        tokens[k - 1]?.normal === 'who' &&
-        relation.verbs.some((v) => concept(v) === concept(t.lemma))
-      )
-        best = Math.max(best, 0.8);
+      best = Math.max(best, roleCue(relation, tokens, k, span, after, before, range.start));
       continue;
     }
     const gender = relation.gender;

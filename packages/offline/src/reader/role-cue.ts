@@ -17,7 +17,10 @@ export const near = (d: number, limit: number, weight: number): number =>
  */
 const OBJECT_ROLES = new Set(['star']);
 
-/** A role relation's cue at token `k` ("directed by X", "director X", "X is the director", "a song by X"). */
+/**
+ * A role relation's cue at token `k` ("directed by X", "director X", "X is the director", "a song by
+ * X") of a sentence whose first token is `first`.
+ */
 export function roleCue(
   relation: Extract<Relation, { kind: 'role' }>,
   tokens: readonly Token[],
@@ -25,17 +28,19 @@ export function roleCue(
   span: Span,
   after: number,
   before: number,
+  first: number,
 ): number {
   const t = tokens[k]!;
   let best = 0;
   const meaning = concept(t.lemma);
+  const relationVerb = relation.verbs.some((v) => concept(v) === meaning);
+  // "X (1880–1952) was a Veldish general who commanded the Northern Army": the sentence's subject
+  // did what its "who" clause says, however far the verb.
+  if (relationVerb && before > 3 && span.start <= first + 1 && tokens[k - 1]?.normal === 'who') best = 0.8;
   // "It stars X" (a verb in -s the tagger reads as a plural noun after a pronoun or name).
   const verbAfterSubject =
     t.pos === 'NOUN' && /s$/.test(t.normal) && /^(PRON|PROPN)$/.test(tokens[k - 1]?.pos ?? '');
-  if (
-    relation.verbs.some((v) => concept(v) === meaning) &&
-    (t.pos === 'VERB' || /ed$|en$/.test(t.normal) || verbAfterSubject)
-  ) {
+  if (relationVerb && (t.pos === 'VERB' || /ed$|en$/.test(t.normal) || verbAfterSubject)) {
     // "directed by X" (passive: the agent after "by"); "X directed …" (active: the subject).
     let by = false;
     for (let j = k + 1; j < span.start; j++) if (tokens[j]!.normal === 'by') by = true;

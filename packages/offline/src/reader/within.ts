@@ -1,7 +1,7 @@
 /**
- * The county or country a place is in, and whether the context calls a name a kind of thing: for
- * "In which country was X born?" answered with a town, and for a description's kind ("the country
- * where X was born").
+ * Whether the context calls a name a kind of thing (a description's kind: "the country where X was
+ * born"), the place a found thing is in ("In which country was X born?" answered with a town, "in
+ * what suburb" with a stadium), and a body named by its kind and a name ("the club of X").
  */
 import { DESCRIPTOR_TYPES } from '../lexicon.js';
 import { analyze, spanText, type Token } from '../nlp.js';
@@ -103,11 +103,12 @@ export function kindOfName(
     while (isCapital(tokens[end + 1])) end++;
     const subject = spanText(tokens, k + 2, end);
     const words = contentWords(subject);
+    const subjectWords = new Set(words);
     for (let i = 0; i < plain.length; i++) {
       const s = plain[i]!;
       if (containsWords(wordSet(s), words) < 1) continue;
       for (const span of sentenceSpans(s.ea, s.index, NAME_READING)) {
-        if (NOT_NAME_TYPES.has(span.type) || containsWords(new Set(words), contentWords(span.text)) > 0)
+        if (NOT_NAME_TYPES.has(span.type) || containsWords(subjectWords, contentWords(span.text)) > 0)
           continue;
         // ("a Veldish footballer": a name before a common noun only qualifies it.)
         const next = s.ea.analysis.tokens[span.end + 1];
