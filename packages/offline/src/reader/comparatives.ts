@@ -8,6 +8,7 @@ import { spanText, type Token } from '../nlp.js';
 import { isKindByWordNet } from '../wordnet.js';
 import { wordsOf } from '../words.js';
 import { KIND_NOUNS } from './asked.js';
+import { DEMONYMS } from './demonyms.js';
 import { concept, concepts } from './meaning.js';
 import type { QuestionReading } from './question.js';
 
@@ -147,6 +148,8 @@ export function askedKind(
   if (k < 0) return null;
   k++;
   while (tokens[k] && /^(both|all|each|a|an|the|also|still)$/.test(tokens[k]!.normal)) k++;
+  // "Welsh poets": the nationality is asked of its own (the countries said of each), the kind after it.
+  while (tokens[k] && DEMONYMS[tokens[k]!.normal] !== undefined && tokens[k + 1]?.pos === 'NOUN') k++;
   // "a kind of bird", "a type of ferry".
   if (KIND_NOUNS.has(tokens[k]?.lemma ?? '') && tokens[k + 1]?.normal === 'of') k += 2;
   const start = k;
@@ -157,9 +160,16 @@ export function askedKind(
   const after = tokens[head + 1];
   // The run ends the question ("…?") or a clause of its own ("… from Norway?").
   if (after && after.pos !== 'PUNCT' && after.pos !== 'ADP') return null;
+  // "Are X and Y both found in Z?": a lone word in the singular before "in" is a participle the
+  // tagger took for a noun, not a kind the two are.
+  const lone = head === start && tokens[head]!.normal === tokens[head]!.lemma;
+  if (lone && after?.pos === 'ADP' && after.normal !== 'of') return null;
   // Words before the head narrow the kind ("literary magazines"), and so does an "of" phrase
-  // ("genera of flowering plants").
-  const of = after?.normal === 'of' && /^(ADJ|NOUN)$/.test(tokens[head + 2]?.pos ?? '');
+  // ("genera of flowering plants", "birds of prey").
+  const of =
+    after?.normal === 'of' &&
+    /^(ADJ|NOUN|VERB)$/.test(tokens[head + 2]?.pos ?? '') &&
+    /^\p{Ll}/u.test(tokens[head + 2]!.value);
   return { kind: tokens[head]!.lemma, modified: head > start || of };
 }
 

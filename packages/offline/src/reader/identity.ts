@@ -114,11 +114,21 @@ export function roleSpans(name: string, sentences: readonly AnswerSentence[]): R
     };
     for (let k = range.start; k <= range.end; k++) {
       // The whole name ends here (or its last word alone, as a text calls a person again: "Marren").
-      if (word(k) !== words[words.length - 1] || !capital(tokens[k])) continue;
+      if (word(k) !== words[words.length - 1]) continue;
       const whole = words.every((w, j) => word(k - (words.length - 1 - j)) === w);
-      // Another person of the same surname ("Mayor Odile Brandt" for "Edvard Brandt") is not X.
-      if (capital(tokens[k + 1]) || (!whole && capital(tokens[k - 1]))) continue;
-      const found = roleAt(tokens, k, k - (words.length - 1), range);
+      // A common name in lower case ("the grey wren") only whole.
+      if (!capital(tokens[k]) && !(whole && words.length > 1)) continue;
+      // Another person of the same surname ("Mayor Odile Brandt" for "Edvard Brandt") is not X,
+      // but the name with a middle name is ("Ada Maria Fenn" for "Ada Fenn").
+      let first = k - (words.length - 1);
+      if (!whole && words.length > 1) {
+        let j = k - 1;
+        while (j > range.start && capital(tokens[j]) && word(j) !== words[0]) j--;
+        if (word(j) === words[0] && k - j <= words.length + 2) first = j;
+      }
+      const middle = first < k - (words.length - 1);
+      if (capital(tokens[k + 1]) || (!whole && !middle && capital(tokens[k - 1]))) continue;
+      const found = roleAt(tokens, k, first, range);
       if (found)
         out.push({ sentence: i, ...found, score: found.weight * (own.has(s.item) ? 1.5 : 1) - 0.001 * i });
     }

@@ -5,6 +5,7 @@
 import { spanText, type Token } from '../nlp.js';
 import { cleanName, NAME_JOINERS, POSSESSIVE } from './chain.js';
 import { isCapital } from './clause-end.js';
+import { DEMONYMS } from './demonyms.js';
 
 const LEADING = new Set(
   'is are was were do does did has have had can could will would what which who whom whose where when how'.split(
@@ -37,6 +38,14 @@ function nameRun(tokens: readonly Token[], k: number, step: 1 | -1): number {
 }
 
 /**
+ * "Are both A and B *Welsh*?", "Were A and B *Welsh* poets?": the end of the second name without
+ * the nationality asked after it (a name of two words or more keeps its others: "Mara Quist").
+ */
+function askedAfter(tokens: readonly Token[], start: number, end: number): number {
+  return end > start + 1 && DEMONYMS[tokens[end]!.normal] !== undefined ? end - 1 : end;
+}
+
+/**
  * The two things a question compares by "and" or "the same … as": "Are A and B both from …?",
  * "Do both A and B films have …?", "Does A have the same nationality as B?". Title-cased names
  * keep their capitalised "And" ("Salt And Iron"); the lower-case "and" joins the two.
@@ -61,8 +70,10 @@ export function pairedNames(tokens: readonly Token[]): [string, string] | null {
     if (start < 0 || end < 0) continue;
     const s = trimLeft(start, a - 1);
     if (s > a - 1) continue;
-    return [text(s, a - 1), text(a + 1, end)];
+    return [text(s, a - 1), text(a + 1, askedAfter(tokens, a + 1, end))];
   }
+  const phrases = pairedPhrases(tokens);
+  if (phrases) return phrases;
   const as = tokens.findIndex(
     (t, k) => t.normal === 'as' && k > 0 && tokens.slice(0, k).some((x) => x.normal === 'same'),
   );
@@ -74,4 +85,27 @@ export function pairedNames(tokens: readonly Token[]): [string, string] | null {
     if (firstEnd >= first && end > as) return [text(first, firstEnd), text(as + 1, end)];
   }
   return null;
+}
+
+/**
+ * "Are the grey wren and the dune lark both songbirds?": two lower-case noun phrases joined by "and"
+ * before "both" (or before the verb: "Do the red fox and the arctic fox both live …"), each opened
+ * by an article, as the names of a yes/no question. null unless the question opens with its
+ * auxiliary.
+ */
+function pairedPhrases(tokens: readonly Token[]): [string, string] | null {
+  if (tokens[0]?.pos !== 'AUX') return null;
+  const a = tokens.findIndex((t) => t.value === 'and');
+  if (a < 3) return null;
+  const nominal = (t: Token | undefined): boolean => !!t && /^(NOUN|ADJ|PROPN)$/.test(t.pos);
+  let s = a - 1;
+  while (s > 1 && nominal(tokens[s - 1])) s--;
+  let e = a + 2;
+  while (nominal(tokens[e + 1])) e++;
+  const opened = (k: number) => /^(the|a|an)$/.test(tokens[k]?.normal ?? '');
+  const closed = /^(both|VERB|ADP|AUX)$/;
+  const after = tokens[e + 1];
+  if (!opened(s - 1) || !opened(a + 1) || !nominal(tokens[a - 1]) || !nominal(tokens[a + 2])) return null;
+  if (!after || !(closed.test(after.normal) || closed.test(after.pos))) return null;
+  return [spanText(tokens, s, a - 1), spanText(tokens, a + 2, e)];
 }
