@@ -39,3 +39,16 @@ describe('names joined by "and" that are no options', () => {
     ]);
   });
 });
+
+describe('options named before the question in other frames', () => {
+  expectAnswers(notes, [
+    // "Out of A and B, …" and "From A and B, …" open the options as "Of A and B" does.
+    ['Out of Tobias Wren and Ruben Falk, who was born first?', 'Ruben Falk'],
+    ['From Lindholm and Ostby, which city is larger?', 'Lindholm'],
+    // Two names with a comma between them, then a dash and the comparison.
+    ['Tobias Wren, Ruben Falk — who died later?', 'Tobias Wren'],
+    // No comparative: the one whose notes say the country asked ("a Danish composer").
+    ['Out of Tobias Wren and Ruben Falk, which composer is from Denmark?', 'Ruben Falk'],
+    ['Of Tobias Wren and Ruben Falk, who came from England?', 'Tobias Wren'],
+  ]);
+});

@@ -184,6 +184,9 @@ export function chooseOption(
   }
   const fit = (x: typeof a): number => (x.named[0]?.score ?? 0) * (negated(x) ? 0.3 : 1);
   let pick = fit(a) >= fit(b) ? a : b;
+  const fromAsked =
+    reading.direction || reading.lifespan ? null : optionFrom(question, optionWords, sentences);
+  if (fromAsked !== null) pick = fromAsked === 0 ? a : b;
   const direction = reading.direction ?? (reading.lifespan ? 'max' : null);
   const decide = (va: number | null, vb: number | null): boolean => {
     if (!direction || va === null || vb === null || va === vb) return false;
@@ -355,6 +358,25 @@ export function polarAnswer(
   }
   for (const list of named) cite(list[0]?.i);
   return { answer: yes ? 'yes' : 'no', items, confident: named.every((l) => l.length > 0) };
+}
+
+/**
+ * "Which of A and B is from Ireland?": the option (0 or 1) whose items say the country the question
+ * names ("an Irish poet"), or null when the question names none or both or neither option fits.
+ */
+function optionFrom(
+  question: AnswerQuestion,
+  optionWords: ReadonlySet<string>,
+  sentences: readonly AnswerSentence[],
+): 0 | 1 | null {
+  const q = question.tokens;
+  const asked = countriesIn(q, 0, q.length - 1, (k) => optionWords.has(q[k]!.normal));
+  if (asked.size === 0) return null;
+  const from = question.reading.options.map((option) => {
+    const own = countriesOf(option, sentences);
+    return own.size > 0 && [...asked].every((c) => own.has(c));
+  });
+  return from[0] === from[1] ? null : from[0] ? 0 : 1;
 }
 
 /** The words of country names: a country asked is checked against the countries said, not word by word. */

@@ -159,7 +159,8 @@ function coordinatedOptions(tokens: readonly Token[]): string[] {
   // The frame: an opening "between"/"of"/"comparing" up to a comma or colon before the wh-word, or
   // a run up to a colon or a dash before it ("A and B — who is older?").
   let start = 0;
-  if (/^(between|of|among|comparing)$/.test(words[0] ?? '')) start = 1;
+  if (/^(between|of|among|comparing|from)$/.test(words[0] ?? '')) start = 1;
+  else if (words[0] === 'out' && words[1] === 'of') start = 2;
   let end = wh - 1;
   while (end > start && tokens[end]!.type === 'punctuation') end--;
   if (end <= start || !/^[,:;—–-]$/.test(tokens[end + 1]?.value ?? '')) return [];
@@ -171,11 +172,15 @@ function coordinatedOptions(tokens: readonly Token[]): string[] {
   // "Of the films A and B": the type words before the first name are not part of it.
   while (start < end && /^(DET|NOUN|ADJ)$/.test(tokens[start]!.pos) && /^\p{Ll}/u.test(tokens[start]!.value))
     start++;
-  // "Comparing A with B": "with" joins them as "and" does.
-  const and = words.findIndex(
+  // "Comparing A with B": "with" joins them as "and" does; "A, B — which …?" a lone comma.
+  let and = words.findIndex(
     (w, i) =>
       i > start && i < end && (w === 'and' || (start === 1 && words[0] === 'comparing' && w === 'with')),
   );
+  if (and < 0 && start === 0) {
+    const commas = words.filter((w, i) => i > start && i < end && w === ',').length;
+    if (commas === 1) and = words.indexOf(',', start + 1);
+  }
   if (and <= start || and >= end) return [];
   const left = clean(spanText(tokens, start, and - 1));
   const right = clean(spanText(tokens, and + 1, end));
