@@ -2,7 +2,7 @@ import { isKindByWordNet, isSynonymByWordNet } from '../wordnet.js';
 import { contentWords } from '../words.js';
 import { aboutItems, type Support, sentencesNaming } from './about.js';
 import { askedKind, measuresAsked, nearestToMeasure, nounCompounds, otherKind } from './comparatives.js';
-import { COUNTRIES, COUNTRY_ALIASES, countriesIn, countriesOf, DEMONYMS } from './countries.js';
+import { COUNTRIES, COUNTRY_ALIASES, countriesIn, countriesOf, DEMONYMS, optionFrom } from './countries.js';
 import { AGE_WORDS, eventDistance, eventYear, numberValue } from './events.js';
 import { roleHeads } from './identity.js';
 import { type Relation, relationOf } from './kinship.js';
@@ -358,25 +358,6 @@ export function polarAnswer(
   }
   for (const list of named) cite(list[0]?.i);
   return { answer: yes ? 'yes' : 'no', items, confident: named.every((l) => l.length > 0) };
-}
-
-/**
- * "Which of A and B is from Ireland?": the option (0 or 1) whose items say the country the question
- * names ("an Irish poet"), or null when the question names none or both or neither option fits.
- */
-function optionFrom(
-  question: AnswerQuestion,
-  optionWords: ReadonlySet<string>,
-  sentences: readonly AnswerSentence[],
-): 0 | 1 | null {
-  const q = question.tokens;
-  const asked = countriesIn(q, 0, q.length - 1, (k) => optionWords.has(q[k]!.normal));
-  if (asked.size === 0) return null;
-  const from = question.reading.options.map((option) => {
-    const own = countriesOf(option, sentences);
-    return own.size > 0 && [...asked].every((c) => own.has(c));
-  });
-  return from[0] === from[1] ? null : from[0] ? 0 : 1;
 }
 
 /** The words of country names: a country asked is checked against the countries said, not word by word. */

@@ -3,7 +3,7 @@ import type { Token } from '../nlp.js';
 import { containsWords, contentWords } from '../words.js';
 import { aboutItems, wordSet } from './about.js';
 import { DEMONYMS } from './demonyms.js';
-import type { AnswerSentence } from './types.js';
+import type { AnswerQuestion, AnswerSentence } from './types.js';
 
 export { DEMONYMS };
 
@@ -132,4 +132,23 @@ export function countriesOf(
     }
   }
   return out;
+}
+
+/**
+ * "Which of A and B is from Ireland?": the option (0 or 1) whose items say the country the question
+ * names ("an Irish poet"), or null when the question names none or both or neither option fits.
+ */
+export function optionFrom(
+  question: AnswerQuestion,
+  optionWords: ReadonlySet<string>,
+  sentences: readonly AnswerSentence[],
+): 0 | 1 | null {
+  const q = question.tokens;
+  const asked = countriesIn(q, 0, q.length - 1, (k) => optionWords.has(q[k]!.normal));
+  if (asked.size === 0) return null;
+  const from = question.reading.options.map((option) => {
+    const own = countriesOf(option, sentences);
+    return own.size > 0 && [...asked].every((c) => own.has(c));
+  });
+  return from[0] === from[1] ? null : from[0] ? 0 : 1;
 }
