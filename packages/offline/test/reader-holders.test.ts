@@ -78,3 +78,18 @@ describe('relations by meaning', () => {
     ],
   ]);
 });
+
+describe('the place something is in', () => {
+  const places = [
+    { id: 'lamp', text: 'Lamp Street\nLamp Street is a 1992 comedy film shot at Pellow Studios in Cardiff.' },
+    {
+      id: 'brask',
+      text: 'Brask Shipyards\nIn 1921, Brask Shipyards bought the Harwick Docks, then a small yard, in Ostby, from the city council.',
+    },
+  ];
+  expectAnswers(places, [
+    // "at Pellow Studios in Cardiff": the city is the name after "in", not the studio's.
+    ['In which city was Lamp Street shot?', 'Cardiff'],
+    ['Where were the docks that Brask Shipyards bought in 1921?', 'Ostby'],
+  ]);
+});

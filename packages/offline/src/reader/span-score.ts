@@ -210,6 +210,10 @@ export function scoreSpan(
     }
   }
   side *= addressPart(reading, tokens, span);
+  // "In which city was X shot?" over "shot at Pellow Studios in Cardiff": when the kind of place is
+  // asked, the place the sentence puts something "in" more than a name it gives otherwise ("Where
+  // was it recorded?" takes the studio).
+  if (reading.kind === 'place' && reading.descriptor && tokens[span.start - 1]?.normal === 'in') side *= 1.2;
   const agent = agentWeight(cues, reading, r, span);
   if (agent === null) return null;
   closeness = Math.max(closeness, agent.closeness);
