@@ -60,3 +60,26 @@ describe('two things named in lower case', () => {
     ['Are the dune lark and the marsh kestrel both found in Veskan?', 'no'],
   ]);
 });
+
+const clubs = [
+  { id: 'gulls', text: 'Lindholm Gulls\nThe Lindholm Gulls are an ice hockey team based in Lindholm.' },
+  { id: 'owls', text: 'Ostby Owls\nThe Ostby Owls are a football club based in Ostby.' },
+  { id: 'rovers', text: 'Harbour Rovers\nHarbour Rovers is an ice hockey club from Lindholm.' },
+];
+
+describe('the same questions in other frames', () => {
+  expectAnswers(
+    [...people, ...clubs],
+    [
+      // The names first, then the question about both.
+      ['Ada Fenn and Jon Sele — are both of them poets?', 'no'],
+      ['Ada Fenn and Mara Quist — are both of them poets?', 'yes'],
+      ['Is it true that Ada Fenn and Jon Sele are both poets?', 'no'],
+      // A capitalised kind after the second name is no part of it: no note is about "Harbour Rovers
+      // Ice Hockey".
+      ['Were the Lindholm Gulls and Harbour Rovers Ice Hockey teams, both of them?', 'yes'],
+      ['Were the Lindholm Gulls and the Ostby Owls Ice Hockey teams, both of them?', 'no'],
+      ['Are both the Lindholm Gulls and Harbour Rovers Hockey clubs?', 'yes'],
+    ],
+  );
+});

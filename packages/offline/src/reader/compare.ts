@@ -7,7 +7,7 @@ import { AGE_WORDS, eventDistance, eventYear, numberValue } from './events.js';
 import { roleHeads } from './identity.js';
 import { type Relation, relationOf } from './kinship.js';
 import { agentVerb, concept, concepts, isKindOf } from './meaning.js';
-import { pairedNames } from './paired.js';
+import { pairedNames, pairInContext } from './paired.js';
 import { LIFE_SPAN, MONTHS, TIME_WORDS, YEAR } from './question.js';
 import { resolveChain } from './resolve.js';
 import { calledAlike } from './shared.js';
@@ -224,7 +224,8 @@ export function polarAnswer(
   const { reading } = question;
   // The two coordinated names when the question has them ("Are A and B both …?"): names as the
   // question writes them, which the entity finder may split ("Salt And Iron").
-  const pair = pairedNames(question.tokens);
+  const paired = pairedNames(question.tokens);
+  const pair = paired && pairInContext(paired, sentences);
   const subjects = (pair ?? question.names).filter((n) => contentWords(n).length > 0);
   const subjectWords = new Set(subjects.flatMap(contentWords));
   // The subjects' words as the question's tokens read them (wink reads "Grey" as "gray").

@@ -3,9 +3,11 @@
  * same nationality as B?".
  */
 import { spanText, type Token } from '../nlp.js';
+import { aboutItems } from './about.js';
 import { cleanName, NAME_JOINERS, POSSESSIVE } from './chain.js';
 import { isCapital } from './clause-end.js';
 import { DEMONYMS } from './demonyms.js';
+import type { AnswerSentence } from './types.js';
 
 const LEADING = new Set(
   'is are was were do does did has have had can could will would what which who whom whose where when how'.split(
@@ -108,4 +110,22 @@ function pairedPhrases(tokens: readonly Token[]): [string, string] | null {
   if (!opened(s - 1) || !opened(a + 1) || !nominal(tokens[a - 1]) || !nominal(tokens[a + 2])) return null;
   if (!after || !(closed.test(after.normal) || closed.test(after.pos))) return null;
   return [spanText(tokens, s, a - 1), spanText(tokens, a + 2, e)];
+}
+
+/**
+ * "Were A and B Ice Hockey teams?": the second name as the context knows it. A name no item is
+ * about loses its last words while a shorter one is ("B Ice Hockey" → "B"); the words it loses
+ * are then asked of both.
+ */
+export function pairInContext(
+  pair: readonly [string, string],
+  sentences: readonly AnswerSentence[],
+): [string, string] {
+  const words = pair[1].split(' ');
+  if (words.length < 3 || aboutItems(pair[1], sentences).size > 0) return [pair[0], pair[1]];
+  for (let n = words.length - 1; n >= 2; n--) {
+    const shorter = words.slice(0, n).join(' ');
+    if (aboutItems(shorter, sentences).size > 0) return [pair[0], shorter];
+  }
+  return [pair[0], pair[1]];
 }
