@@ -80,6 +80,9 @@ describe('the same questions in other frames', () => {
       ['Were the Lindholm Gulls and Harbour Rovers Ice Hockey teams, both of them?', 'yes'],
       ['Were the Lindholm Gulls and the Ostby Owls Ice Hockey teams, both of them?', 'no'],
       ['Are both the Lindholm Gulls and Harbour Rovers Hockey clubs?', 'yes'],
+      // "Lindholm" of "Lindholm-based" is asked of both, though it is a word of the first name.
+      ['The Lindholm Gulls and the Ostby Owls — are both of them Lindholm-based clubs?', 'no'],
+      ['Are the Lindholm Gulls and Harbour Rovers both Lindholm-based clubs?', 'yes'],
     ],
   );
 });

@@ -7,7 +7,7 @@ import { AGE_WORDS, eventDistance, eventYear, numberValue } from './events.js';
 import { roleHeads } from './identity.js';
 import { type Relation, relationOf } from './kinship.js';
 import { agentVerb, concept, concepts, isKindOf } from './meaning.js';
-import { pairedNames, pairInContext } from './paired.js';
+import { pairedNames, pairInContext, subjectTokens } from './paired.js';
 import { LIFE_SPAN, MONTHS, TIME_WORDS, YEAR } from './question.js';
 import { resolveChain } from './resolve.js';
 import { calledAlike } from './shared.js';
@@ -316,8 +316,10 @@ export function polarAnswer(
     const asked = askedKind(question.tokens, subjectWords);
     // "Are X and Y both American?", "… both from Norway?": the countries their items say.
     const q = question.tokens;
+    // Where the question writes the subjects: "Lindholm" of "… both Lindholm-based teams?" is asked.
+    const at = subjectTokens(q, subjects);
     const inSubject = (k: number): boolean =>
-      subjectWords.has(q[k]!.normal) || subjectWords.has(q[k]!.value.toLowerCase());
+      at ? at.has(k) : subjectWords.has(q[k]!.normal) || subjectWords.has(q[k]!.value.toLowerCase());
     const askedCountries = countriesIn(q, 1, q.length - 1, inSubject);
     // "… both published in London?": a name the question asks about must be said of each.
     const askedNames = q

@@ -129,3 +129,15 @@ export function pairInContext(
   }
   return [pair[0], pair[1]];
 }
+
+/** The tokens where `q` first writes each subject whole, or null when it does not write one so. */
+export function subjectTokens(q: readonly Token[], subjects: readonly string[]): Set<number> | null {
+  const out = new Set<number>();
+  for (const subject of subjects) {
+    const words = subject.toLowerCase().split(/\s+/);
+    const start = q.findIndex((_, j) => words.every((w, m) => q[j + m]?.value.toLowerCase() === w));
+    if (start < 0) return null;
+    for (let m = 0; m < words.length; m++) out.add(start + m);
+  }
+  return out;
+}
