@@ -86,3 +86,21 @@ describe('the same questions in other frames', () => {
     ],
   );
 });
+
+describe('the second name as the notes know it', () => {
+  const villages = [
+    { id: 'tressick', text: 'Tressick\nTressick is a fishing village on the west coast of Veskan.' },
+    { id: 'orrin', text: 'Orrin\nOrrin is a fishing village in the south of Veskan.' },
+    { id: 'dunmore', text: 'Dunmore\nDunmore is a market town in the north of Dorvia.' },
+    { id: 'brask', text: 'Brask\nBrask is a port town of Veskan.' },
+    { id: 'selwyn', text: 'Harbour poets\nBrask Selwyn is a poet from Orrin who writes about the sea.' },
+    ...people,
+  ];
+  expectAnswers(villages, [
+    // No note writes "Orrin Fishing": the capital the asker gave "Fishing" makes no name of it.
+    ['Are Tressick and Orrin Fishing villages?', 'yes'],
+    ['Are Tressick and Dunmore Fishing villages?', 'no'],
+    // "Brask Selwyn" is written in the notes: a name of its own, not the town Brask.
+    ['Are Ada Fenn and Brask Selwyn both poets?', 'yes'],
+  ]);
+});

@@ -113,17 +113,21 @@ function pairedPhrases(tokens: readonly Token[]): [string, string] | null {
 }
 
 /**
- * "Were A and B Ice Hockey teams?": the second name as the context knows it. A name no item is
- * about loses its last words while a shorter one is ("B Ice Hockey" → "B"); the words it loses
- * are then asked of both.
+ * "Were A and B Ice Hockey teams?": the second name as the context knows it. A name the context
+ * never writes loses its last words while a shorter name is one an item is about ("B Ice Hockey"
+ * → "B"); the words it loses are then asked of both.
  */
 export function pairInContext(
   pair: readonly [string, string],
   sentences: readonly AnswerSentence[],
 ): [string, string] {
   const words = pair[1].split(' ');
-  if (words.length < 3 || aboutItems(pair[1], sentences).size > 0) return [pair[0], pair[1]];
-  for (let n = words.length - 1; n >= 2; n--) {
+  const written = (name: string): boolean => {
+    const lower = name.toLowerCase();
+    return sentences.some((s) => s.text.toLowerCase().includes(lower));
+  };
+  if (words.length < 2 || written(pair[1])) return [pair[0], pair[1]];
+  for (let n = words.length - 1; n >= 1; n--) {
     const shorter = words.slice(0, n).join(' ');
     if (aboutItems(shorter, sentences).size > 0) return [pair[0], shorter];
   }
