@@ -190,8 +190,17 @@ export function scoreSpan(
       if ((k < span.start || k > span.end) && isKindOf(tokens[k]!.lemma, reading.descriptor) && !across(k))
         descriptor = Math.max(descriptor, 1.3);
     }
-    // "The Grey Heron is a ferry that …", "X, a ferry …": the sentence calls the span the kind asked.
+    // "The Grey Heron is a ferry that …", "X, a ferry …", "the novel X": the sentence calls the span
+    // the kind asked.
+    let b = span.start - 1;
+    if (tokens[b]?.value === 'The') b--; // "the novel The Lantern Keepers"
+    const before = tokens[b];
+    const kindBefore =
+      before?.pos === 'NOUN' &&
+      /^(the|a|an|his|her|its|their)$/.test(tokens[b - 1]?.normal ?? '') &&
+      isKindOrMember(before.lemma, reading.descriptor);
     if (
+      kindBefore ||
       calledKind(tokens, span.end, range.end, reading.descriptor) ||
       kindIs(tokens, span.start, range.start, reading.descriptor)
     )
@@ -292,10 +301,12 @@ function calledKind(tokens: readonly Token[], end: number, last: number, kind: s
   let k = end + 1;
   if (!/^(is|was|,)$/.test(tokens[k]?.normal ?? '')) return false;
   k++;
-  // "X is a ferry", "X is the second album by …".
-  if (!opensKind(tokens, k)) return false;
+  // "X is a ferry", "X is the second album by …"; "X, the capital of Y" (the one of Y).
+  const opens = opensKind(tokens, k);
+  if (!opens && tokens[k]?.normal !== 'the') return false;
   for (let n = 0, j = k + 1; n < 4 && j <= last && /^(ADJ|NOUN|NUM)$/.test(tokens[j]!.pos); n++, j++)
-    if (tokens[j]!.pos === 'NOUN' && isKindOrMember(tokens[j]!.lemma, kind)) return true;
+    if (tokens[j]!.pos === 'NOUN' && isKindOrMember(tokens[j]!.lemma, kind))
+      return opens || tokens[j + 1]?.normal === 'of';
   return false;
 }
 

@@ -106,12 +106,14 @@ export function sentenceSpans(ea: EntityAnalysis, index: number, reading: Questi
       while (start - 1 > sentence.start && capital(start - 1) && tokens[start - 1]!.pos !== 'DET') start--;
       const name = ea.byKey.get(m.key)?.name;
       const written = spanText(tokens, start, end);
+      // ("Lindholm" in "University of Lindholm" names a place of its own, not the university.)
       if (
         start === m.start &&
         end === m.end &&
         name &&
         name.length > written.length &&
-        name.includes(written)
+        name.includes(written) &&
+        !name.endsWith(` of ${written}`)
       )
         text = name;
     }

@@ -1,3 +1,7 @@
+/** A request that names what it wants instead of asking ("Name the …", "Tell me the …", "Give the …"). */
+const REQUEST_FRAME =
+  /^\s*(?:please\s*,?\s*)?(?:name|tell me|give(?: me)?|state|identify|say)\s+(?:please\s+)?(?=(?:the|a|an)\s)/i;
+
 /**
  * Everyday wording folded to one form the question reader knows ("husband or wife" → spouse, a
  * polite frame dropped, "whose wife …" asked from the other side).
@@ -56,7 +60,12 @@ export function normalizeWording(question: string): string {
     .replace(/\s+(vs\.?|versus)\s+/gi, ' or ')
     // "Can you tell me how many staff …", "Do you know where …", "I'd like to know when …": the
     // question asked inside a polite frame.
-    .replace(POLITE_FRAME, '');
+    .replace(POLITE_FRAME, '')
+    // "Name the capital of X.", "Tell me the year Y opened": a request for a thing, asked as "What is …?".
+    .replace(REQUEST_FRAME, 'What is ')
+    .replace(/^(What is .*?)\s*[.!]?\s*$/s, (all, asked: string) =>
+      /[?]$/.test(all.trim()) ? all : `${asked}?`,
+    );
   text = text.charAt(0).toUpperCase() + text.slice(1);
   for (const [pattern, word] of EITHER_KIN) text = text.replace(pattern, word);
   // "Whose wife captains the Gig Club?" → "Who is the husband of the person who captains the Gig
