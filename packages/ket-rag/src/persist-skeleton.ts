@@ -23,9 +23,15 @@ import type { KetRagOptions } from './options.js';
 import { ENTITIES_BM25 } from './persist-bm25.js';
 import { ROWS, type RowReader } from './persist-kept.js';
 import { loadIndex, required } from './persist-vectors.js';
-import { checkSkeleton, skeletonSchemaV2, skeletonSchemaV4 } from './schemas.js';
+import { checkEntityIds, skeletonSchemaV2, skeletonSchemaV4 } from './schemas.js';
 import { assembleSkeleton } from './skeleton.js';
 import type { KetRagSkeleton } from './types.js';
+
+/** Whether every value of `values` is a position in `[0, n)`. */
+function within(values: Int32Array, n: number): boolean {
+  for (let i = 0; i < values.length; i++) if (!(values[i]! >= 0 && values[i]! < n)) return false;
+  return true;
+}
 
 /** Float64 of optional numbers, NaN for absent ones. */
 export const optionalNumbers = (values: readonly (number | undefined)[]) =>
@@ -146,10 +152,16 @@ export async function loadSkeleton(
   stored?: StoredVectors,
 ): Promise<KetRagSkeleton> {
   const options = opened.params;
-  const a = await opened.arrays('skeleton.bin');
   const [n, m] = [texts.entities.length, texts.relationships.length];
+  // The entity vector index is restored while the skeleton's objects are made (hnswlib reads it
+  // from a scratch file off the main thread); awaited below, its error caught there.
+  const restoring =
+    stored !== undefined
+      ? Promise.resolve(stored)
+      : loadIndex(opened, 'entities', n, () => required(opened, rows('entities'), ROWS.entities));
+  restoring.catch(() => {});
+  const a = await opened.arrays('skeleton.bin');
   const file = opened.locate('skeleton.bin');
-  const unitIds = (lists: Int32Array[], i: number) => Array.from(lists[i]!, (u) => subChunks[u]!.id);
   const bound = { lists: n, bound: subChunks.length };
   const entityUnits = unpackLists(
     { offsets: a.get('entityUnitOffsets'), targets: a.get('entityUnits') },
@@ -177,30 +189,39 @@ export async function loadSkeleton(
     source.length !== m ||
     target.length !== m ||
     weight.length !== m ||
-    [...source, ...target].some((e) => e < 0 || e >= n)
+    !within(source, n) ||
+    !within(target, n)
   ) {
     throw opened.error(
       'skeleton.bin',
       `has relationship endpoints that are not ${m} pairs of the ${n} entities`,
     );
   }
-  const entities = texts.entities.map((e, i) => ({ ...e, textUnitIds: unitIds(entityUnits, i) }));
-  const relationships = texts.relationships.map((r, i) => {
+  // Text units are positions checked against the sub-chunks (unpackLists), endpoints positions of
+  // the entities: only the entity ids are left to check (checkSkeleton's other checks hold).
+  const unitIds = (list: Int32Array): string[] => {
+    const ids = new Array<string>(list.length);
+    for (let j = 0; j < list.length; j++) ids[j] = subChunks[list[j]!]!.id;
+    return ids;
+  };
+  const entities = texts.entities.map((e, i) => ({
+    id: e.id,
+    name: e.name,
+    description: e.description,
+    textUnitIds: unitIds(entityUnits[i]!),
+  }));
+  // The keys in the order the build writes them (weight before the text units).
+  const relationships = texts.relationships.map((r, i): KetRagSkeleton['relationships'][number] => {
     const w = optionalAt(weight, i);
-    const relationship = {
-      id: r.id,
-      source: entities[source[i]!]!.id,
-      target: entities[target[i]!]!.id,
-      description: r.description,
-      ...(w !== undefined ? { weight: w } : {}),
-      textUnitIds: unitIds(relationUnits, i),
-    };
-    return relationship;
+    const [id, description] = [r.id, r.description];
+    const [from, to] = [entities[source[i]!]!.id, entities[target[i]!]!.id];
+    const textUnitIds = unitIds(relationUnits[i]!);
+    return w !== undefined
+      ? { id, source: from, target: to, description, weight: w, textUnitIds }
+      : { id, source: from, target: to, description, textUnitIds };
   });
-  opened.check('skeleton.json', () => checkSkeleton(entities, relationships, subChunks));
-  const entityVectors =
-    stored ??
-    (await loadIndex(opened, 'entities', n, () => required(opened, rows('entities'), ROWS.entities)));
+  opened.check('skeleton.json', () => checkEntityIds(entities));
+  const entityVectors = await restoring;
   const lexical = await loadBm25File(opened, ENTITIES_BM25, n);
   return assembleSkeleton({
     options,

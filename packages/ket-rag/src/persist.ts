@@ -338,6 +338,51 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
   };
   const rows = await rowReader(opened, counts4);
   const stored = await loadCollections(opened, counts4);
+  // The vector indexes are restored while the skeleton is read (hnswlib reads each from a scratch
+  // file off the main thread); each is awaited where it was read before, its error thrown there.
+  const early = <T>(start: () => Promise<T>): Promise<T> => {
+    const promise = start();
+    promise.catch(() => {});
+    return promise;
+  };
+  const chunkRestore =
+    options.textChannel === 'dense' || options.textChannel === 'knn'
+      ? early(
+          async () =>
+            stored.chunks ??
+            loadIndex(opened, 'chunks', chunks.length, () => required(opened, rows('chunks'), ROWS.chunks)),
+        )
+      : undefined;
+  const keywordRestore = bipartite
+    ? early(async () => {
+        const n = bipartite.keywords.length;
+        const means = opened.names.includes(KEYWORD_ROWS)
+          ? await opened.vectorRows(KEYWORD_ROWS, n)
+          : undefined;
+        return loadIndex(
+          opened,
+          'keywords',
+          n,
+          () =>
+            means ??
+            keywordVectorsOfSparse(bipartite, required(opened, rows.sparse('sentences'), ROWS.sentences)),
+        );
+      })
+    : undefined;
+  const withEntry =
+    bipartite !== undefined ||
+    options.textChannel === 'entry' ||
+    unitSeeds(options, skeletonJson !== undefined);
+  const entryRestore =
+    withEntry && options.entryPoints !== 'lexical'
+      ? early(
+          async () =>
+            stored.subChunks ??
+            loadIndex(opened, 'subchunks', subChunks.length, () =>
+              required(opened, rows('subChunks'), ROWS.subChunks),
+            ),
+        )
+      : undefined;
   const skeleton = skeletonJson
     ? await loadSkeleton(opened, skeletonJson, subChunks, subChunkTexts, rows, stored.entities)
     : undefined;
@@ -354,43 +399,23 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
     },
     { knn, counts, graph: skeleton?.graph },
   );
-  if (options.textChannel === 'dense' || options.textChannel === 'knn') {
-    index.chunkVectors =
-      stored.chunks ??
-      (await loadIndex(opened, 'chunks', chunks.length, () => required(opened, rows('chunks'), ROWS.chunks)));
-  }
+  if (chunkRestore) index.chunkVectors = await chunkRestore;
   if (skeleton) index.skeleton = skeleton;
-  if (bipartite) {
+  if (bipartite && keywordRestore) {
     const subChunkVectors = required(opened, rows('subChunks'), ROWS.subChunks);
-    const n = bipartite.keywords.length;
-    const stored = opened.names.includes(KEYWORD_ROWS) ? await opened.vectorRows(KEYWORD_ROWS, n) : undefined;
-    const keywordIndex = await loadIndex(
-      opened,
-      'keywords',
-      n,
-      () =>
-        stored ??
-        keywordVectorsOfSparse(bipartite, required(opened, rows.sparse('sentences'), ROWS.sentences)),
-    );
     index.keyword = keywordIndexOf(
       options,
       {
         bipartite,
-        keywordVectors: keywordIndex,
+        keywordVectors: await keywordRestore,
         subChunkVectors,
         subChunkTokens: counts?.text ?? Int32Array.from(subChunkTexts, (t) => providers.tokenizer.count(t)),
       },
       providers.embedder.dimensions,
     );
   }
-  if (bipartite || options.textChannel === 'entry' || unitSeeds(options, index.skeleton !== undefined)) {
-    const vectors =
-      options.entryPoints !== 'lexical'
-        ? (stored.subChunks ??
-          (await loadIndex(opened, 'subchunks', subChunks.length, () =>
-            required(opened, rows('subChunks'), ROWS.subChunks),
-          )))
-        : undefined;
+  if (withEntry) {
+    const vectors = entryRestore ? await entryRestore : undefined;
     const lexical = await loadBm25File(opened, SUBCHUNKS_BM25, subChunks.length);
     const entry = entryIndex(options, subChunkTexts, vectors ? () => vectors : undefined, lexical);
     if (entry) index.entry = entry;
