@@ -1,9 +1,11 @@
 /**
  * The skeleton of a KET-RAG index on disk (format 2 and later): `skeleton.json` (entity and
  * relationship texts, aliases, title entities) and `skeleton.bin` (relationship endpoints and
- * weights, the text units of entities and relationships as CSR), with the entity vector index.
+ * weights, the text units of entities and relationships as CSR), with the entity vector index;
+ * format 5 adds the entity vocabulary (`vocabulary.bin`).
  */
 import type { StoredVectors } from '@grag/core';
+import { EntityVocabulary } from '@grag/core/graph';
 import {
   compress,
   decodeArrays,
@@ -15,6 +17,7 @@ import {
   packLists,
   type Schema,
   type StoredArray,
+  shapeIssue,
   unpackLists,
   v,
 } from '@grag/core/kit';
@@ -95,6 +98,72 @@ export async function saveSkeletonTexts(out: IndexWriter, texts: StoredSkeletonT
     { compress: true },
   );
   await out.bytes(SKELETON_TEXT_FILE, compress(encodeArrays({ text: utf8, ends })));
+}
+
+/** Format 5: the entity vocabulary (see {@link saveVocabulary}). */
+export const VOCABULARY_FILE = 'vocabulary.bin';
+
+/**
+ * Write the entity vocabulary's entries (format 5): their keys and names as one UTF-8 text with
+ * where each string ends, and whether each matches alone in lower case, gzipped; read back by
+ * {@link loadVocabulary} instead of folding every entity name and alias again at load. Not written
+ * when a string would not read back the same (a lone surrogate): then the vocabulary is built at load.
+ */
+export async function saveVocabulary(out: IndexWriter, vocabulary: EntityVocabulary): Promise<void> {
+  const entries = vocabulary.entries();
+  const strings = entries.flatMap((e) => [e.key, e.name]);
+  const joined = strings.join('');
+  const utf8 = new TextEncoder().encode(joined);
+  if (new TextDecoder().decode(utf8) !== joined) return;
+  const ends = new Uint32Array(strings.length);
+  let at = 0;
+  strings.forEach((text, i) => {
+    at += text.length;
+    ends[i] = at;
+  });
+  const lower = Uint8Array.from(entries, (e) => (e.lower ? 1 : 0));
+  await out.bytes(VOCABULARY_FILE, compress(encodeArrays({ text: utf8, ends, lower })));
+}
+
+/** The vocabulary {@link saveVocabulary} wrote, or undefined when the index has none (built then). */
+export async function loadVocabulary(
+  opened: OpenedIndex<KetRagOptions, unknown>,
+): Promise<EntityVocabulary | undefined> {
+  if (!opened.names.includes(VOCABULARY_FILE)) return undefined;
+  const where = opened.locate(VOCABULARY_FILE);
+  const a = decodeArrays(decompressed(await opened.bytes(VOCABULARY_FILE), where), where);
+  const [utf8, ends, lower] = [a.get('text'), a.get('ends'), a.get('lower')];
+  if (!(utf8 instanceof Uint8Array) || !(ends instanceof Uint32Array) || !(lower instanceof Uint8Array)) {
+    throw opened.error(
+      VOCABULARY_FILE,
+      'lacks its text (uint8), the ends of its strings (uint32) and lower (uint8)',
+    );
+  }
+  const text = new TextDecoder().decode(utf8);
+  const n = lower.length;
+  if (ends.length !== 2 * n || (n > 0 && ends[ends.length - 1] !== text.length)) {
+    throw opened.error(VOCABULARY_FILE, `does not hold the keys and names of ${n} entries`);
+  }
+  let from = 0;
+  const next = (i: number): string => {
+    const to = ends[i]!;
+    if (to < from) throw opened.error(VOCABULARY_FILE, `has string ${i} ending before it starts`);
+    const s = text.slice(from, to);
+    from = to;
+    return s;
+  };
+  const entries = Array.from({ length: n }, (_, i) => ({
+    key: next(2 * i),
+    name: next(2 * i + 1),
+    lower: lower[i] === 1,
+  }));
+  return opened.check(VOCABULARY_FILE, () => {
+    try {
+      return EntityVocabulary.fromEntries(entries);
+    } catch (error) {
+      return shapeIssue('entries', (error as Error).message);
+    }
+  });
 }
 
 /** The skeleton's texts {@link saveSkeletonTexts} wrote (or format 2's `skeleton.json`). */
@@ -223,9 +292,11 @@ export async function loadSkeleton(
   opened.check('skeleton.json', () => checkEntityIds(entities));
   const entityVectors = await restoring;
   const lexical = await loadBm25File(opened, ENTITIES_BM25, n);
+  const vocabulary = options.entityLinking ? await loadVocabulary(opened) : undefined;
   return assembleSkeleton({
     options,
     ...(lexical ? { lexical } : {}),
+    ...(vocabulary ? { vocabulary } : {}),
     parts: {
       entities,
       relationships,

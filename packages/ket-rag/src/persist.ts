@@ -1,11 +1,13 @@
 /**
- * Saving and loading a KET-RAG index through core's persistence envelope, format version 4 (3 with
- * each HNSW vector index stored as its graph alone, `*.hnsw`, over the vectors stored once as rows;
- * 3 was 2 plus `counts.bin`: the token counts of the sub-chunks, entities and relationships as
- * retrieval writes them, see counts.ts; versions 2 and 3 still load). Texts
+ * Saving and loading a KET-RAG index through core's persistence envelope, format version 5 (4
+ * without `vocabulary.bin`, the vocabulary then built at load; 4 was 3 with each HNSW vector index
+ * stored as its graph alone, `*.hnsw`, over the vectors stored once as rows; 3 was 2 plus
+ * `counts.bin`: the token counts of the sub-chunks, entities and relationships as retrieval writes
+ * them, see counts.ts; versions 2 to 4 still load). Texts
  * are gzipped JSON: `units.json` (chunks, sub-chunks, their texts, core chunks, stats),
  * `skeleton.json` (entity and relationship texts, aliases, title entities), `keywords.json` (the
- * keywords), `update.json` (see persist-kept.ts). Graphs are typed arrays: `knn.bin` (KNN edges),
+ * keywords), `update.json` (see persist-kept.ts); the entity vocabulary's keys and names are one
+ * text in `vocabulary.bin` (persist-skeleton.ts). Graphs are typed arrays: `knn.bin` (KNN edges),
  * `skeleton.bin` (relationship endpoints and weights, the text units of entities and relationships
  * as CSR) and `keywords.bin` (keyword → sub-chunks and keyword → sentences as CSR, sentence spans).
  * Every vector collection is stored once (`*.rows`, persist-kept.ts): a vector index whose graph
@@ -13,7 +15,8 @@
  * and restored over the rows; any other is saved (`*.vec`) only when the factory cannot rebuild it
  * from those vectors as fast as it loads it. Keyword vectors are sentence-vector means: stored
  * (`keywords.rows`) beside a keyword graph, else computed again at load from `sentences.rows` (read
- * as sparse rows). BM25, the vocabulary and the other search structures are rebuilt at load. Indexes
+ * as sparse rows). BM25 (stored as arrays from format 4) and the vocabulary (format 5) are read; the
+ * local-search graph and the other lookups are rebuilt at load. Indexes
  * of version 1 still load (persist-v1.ts).
  */
 import {
@@ -57,6 +60,7 @@ import {
   optionalAt,
   optionalNumbers,
   saveSkeletonTexts,
+  saveVocabulary,
   skeletonArrays,
 } from './persist-skeleton.js';
 import { packUnitTexts, unpackUnitTexts } from './persist-units.js';
@@ -73,7 +77,7 @@ import { checkKeywords, checkUnits, keywordsSchemaV2, unitsSchemaV2, unitsSchema
 import type { KetRagIndex } from './types.js';
 
 /** Format versions before the current one that still load. */
-const READS = [1, 2, 3] as const;
+const READS = [1, 2, 3, 4] as const;
 /** The sub-chunks' token counts as retrieved (format 3; see counts.ts). */
 const COUNTS_FILE = 'counts.bin';
 
@@ -131,6 +135,7 @@ export async function saveKetRag(
       };
       await saveSkeletonTexts(out, texts);
       await out.arrays('skeleton.bin', skeletonArrays(skeleton, index.subChunks));
+      if (skeleton.vocabulary) await saveVocabulary(out, skeleton.vocabulary);
       if (skeleton.lexical) await out.arrays(ENTITIES_BM25, bm25FileArrays(skeleton.lexical));
       if (!collected.has('entities'))
         await saveIndex(out, factory, 'entities', inProcess(skeleton.entityVectors), rows.entities);
@@ -307,7 +312,10 @@ async function loadUnits(opened: OpenedIndex<KetRagOptions, unknown>) {
   return { ...stored, ...texts };
 }
 
-/** Versions 2 to 4 (3 adds `counts.bin`, 4 HNSW graphs and each text once). */
+/**
+ * Versions 2 to 5 (3 adds `counts.bin`, 4 HNSW graphs and each text once, 5 `vocabulary.bin`). The
+ * vector indexes are restored while the skeleton is read.
+ */
 async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promise<KetRagIndex> {
   const { providers, params: options } = opened;
   const units = await loadUnits(opened);
