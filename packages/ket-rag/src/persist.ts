@@ -153,9 +153,14 @@ export async function saveKetRag(
         spans: Int32Array.from(bipartite.sentences.flatMap((s) => [s.unit, s.start, s.end])),
       });
       await saveIndex(out, factory, 'keywords', keyword.keywordVectors, rows.sentences);
-      // A keyword graph is restored over the keyword vectors: stored, rather than computed again at
-      // load from every sentence vector (68 M additions at 1 M tokens).
-      if (rows.sentences && exportsVectorGraph(keyword.keywordVectors, factory)) {
+      // A keyword graph is restored over the keyword vectors: stored when computing them again at
+      // load from the sentence vectors would take many additions per stored component (63 M at 1M
+      // tokens of the scale corpus), else computed (a third of a real-text index's bytes spared).
+      if (
+        rows.sentences &&
+        exportsVectorGraph(keyword.keywordVectors, factory) &&
+        storesKeywordVectors(bipartite, rows.sentences, index.providers.embedder.dimensions)
+      ) {
         await out.vectorRows(KEYWORD_ROWS, keywordVectors(bipartite, rows.sentences));
       }
     }
@@ -173,6 +178,34 @@ export async function saveKetRag(
     await out.arrays(COUNTS_FILE, { text, item, itemWithBlankLine, ...(graph ?? {}) });
     await saveKept(out, index, kept, collected);
   });
+}
+
+/**
+ * Additions per component of the keyword vectors above which they are stored beside a keyword graph
+ * (see {@link storesKeywordVectors}).
+ */
+const KEYWORD_ADDITIONS_PER_COMPONENT = 4;
+
+/**
+ * Whether the keyword vectors are stored (`keywords.rows`) rather than computed again at load as
+ * sentence-vector means: when that would add more than {@link KEYWORD_ADDITIONS_PER_COMPONENT}
+ * non-zero sentence components per component of the keyword vectors (keywords × dimensions), as in a
+ * corpus that repeats its keywords across many sentences; a corpus of varied text has many keywords
+ * of few sentences, whose vectors cost more bytes to store than additions to compute.
+ */
+function storesKeywordVectors(
+  bipartite: KeywordBipartite,
+  sentences: readonly Float32Array[],
+  dimensions: number,
+): boolean {
+  const nonZero = sentences.map((v) => {
+    let n = 0;
+    for (let c = 0; c < v.length; c++) if (v[c] !== 0) n++;
+    return n;
+  });
+  let additions = 0;
+  for (const list of bipartite.keywordSentences) for (const s of list) additions += nonZero[s] ?? 0;
+  return additions > KEYWORD_ADDITIONS_PER_COMPONENT * bipartite.keywords.length * dimensions;
 }
 
 /** `vectors` in the process (those stored elsewhere are saved as collections or refused before). */
