@@ -14,8 +14,9 @@
  * can be exported without its vectors (HNSW) is stored as that graph (`*.hnsw`, persist-vectors.ts)
  * and restored over the rows; any other is saved (`*.vec`) only when the factory cannot rebuild it
  * from those vectors as fast as it loads it. Keyword vectors are sentence-vector means: stored
- * (`keywords.rows`) beside a keyword graph, else computed again at load from `sentences.rows` (read
- * as sparse rows). BM25 (stored as arrays from format 4) and the vocabulary (format 5) are read; the
+ * (`keywords.rows`) beside a keyword graph when computing them would take many additions per stored
+ * component (see storesKeywordVectors), else computed again at load from `sentences.rows` (read as
+ * sparse rows). BM25 (stored as arrays from format 4) and the vocabulary (format 5) are read; the
  * local-search graph and the other lookups are rebuilt at load. Indexes
  * of version 1 still load (persist-v1.ts).
  */
@@ -155,7 +156,7 @@ export async function saveKetRag(
       await saveIndex(out, factory, 'keywords', keyword.keywordVectors, rows.sentences);
       // A keyword graph is restored over the keyword vectors: stored when computing them again at
       // load from the sentence vectors would take many additions per stored component (63 M at 1M
-      // tokens of the scale corpus), else computed (a third of a real-text index's bytes spared).
+      // tokens of the scale corpus), else computed (40 % of a dev-slice index's bytes spared).
       if (
         rows.sentences &&
         exportsVectorGraph(keyword.keywordVectors, factory) &&
