@@ -129,6 +129,7 @@ describe.each(METHODS)('grag query on a damaged %s index', (method) => {
       'units.json',
       'update.bin',
       'update.json',
+      'vocabulary.bin',
     ],
   };
   const cases = (expected[method] ?? []).flatMap((file) =>
@@ -143,8 +144,9 @@ describe.each(METHODS)('grag query on a damaged %s index', (method) => {
   const optional: Record<string, string[]> = {
     'naive-dense': ['embeddings.f32'],
     // Format 2 keeps each vector collection once: the channels read the rows the update state names.
-    // The BM25 arrays are stored to spare work at load: without them the index builds BM25 again.
-    'ket-rag': ['update.json', 'entities.bm25', 'subchunks.bm25'],
+    // The BM25 arrays and the entity vocabulary are stored to spare work at load: without them the
+    // index builds them again.
+    'ket-rag': ['update.json', 'entities.bm25', 'subchunks.bm25', 'vocabulary.bin'],
   };
   it.each(cases)('%s', async (_name, file, corruption) => {
     const dir = await copyOf(method);

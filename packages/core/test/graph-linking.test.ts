@@ -259,6 +259,26 @@ describe('EntityVocabulary', () => {
     expect(fromKg.get('edvin d macalder')).toBe('Edvin D. MacAlder');
   });
 
+  it('gives its entries, from which fromEntries makes a vocabulary that matches alike', () => {
+    const entries = vocabulary.entries();
+    expect(entries).toHaveLength(vocabulary.size);
+    expect(entries).toContainEqual({ key: 'nba', name: 'National Basketball Association', lower: false });
+    expect(entries).toContainEqual({ key: 'drama film', name: 'drama film', lower: true });
+    const back = EntityVocabulary.fromEntries(entries);
+    expect(back.size).toBe(vocabulary.size);
+    expect(back.entries()).toEqual(entries);
+    for (const query of [
+      'Who founded the military museum of Phu Luong, near Paris?',
+      'plaster of paris',
+      'which drama film won?',
+      'Is NBA old?',
+    ]) {
+      expect(back.match(query)).toEqual(vocabulary.match(query));
+    }
+    expect(() => EntityVocabulary.fromEntries([...entries, entries[0]!])).toThrow(/repeats/);
+    expect(() => EntityVocabulary.fromEntries([{ key: '', name: 'x', lower: true }])).toThrow(/not a key/);
+  });
+
   it('withVocabularyMatches puts the matches first and drops what they cover', () => {
     expect(
       withVocabularyMatches(

@@ -17,9 +17,10 @@ import { KET_RAG_VARIANTS, type KetRagVariant } from './variants.js';
 
 /**
  * Version of the index files' layout: 2 stores each vector collection once and graphs as typed arrays,
- * 3 adds the token counts, 4 stores an HNSW index as its graph alone (1 to 3 still load).
+ * 3 adds the token counts, 4 stores an HNSW index as its graph alone, 5 the entity vocabulary
+ * (`vocabulary.bin`) instead of folding every name again at load (1 to 4 still load).
  */
-const FORMAT_VERSION = 4;
+const FORMAT_VERSION = 5;
 
 /**
  * What a loaded index depends on: retrieval embeds the query and searches the stored vectors

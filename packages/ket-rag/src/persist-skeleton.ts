@@ -1,9 +1,11 @@
 /**
  * The skeleton of a KET-RAG index on disk (format 2 and later): `skeleton.json` (entity and
  * relationship texts, aliases, title entities) and `skeleton.bin` (relationship endpoints and
- * weights, the text units of entities and relationships as CSR), with the entity vector index.
+ * weights, the text units of entities and relationships as CSR), with the entity vector index;
+ * format 5 adds the entity vocabulary (`vocabulary.bin`).
  */
 import type { StoredVectors } from '@grag/core';
+import { EntityVocabulary } from '@grag/core/graph';
 import {
   compress,
   decodeArrays,
@@ -15,6 +17,7 @@ import {
   packLists,
   type Schema,
   type StoredArray,
+  shapeIssue,
   unpackLists,
   v,
 } from '@grag/core/kit';
@@ -23,9 +26,15 @@ import type { KetRagOptions } from './options.js';
 import { ENTITIES_BM25 } from './persist-bm25.js';
 import { ROWS, type RowReader } from './persist-kept.js';
 import { loadIndex, required } from './persist-vectors.js';
-import { checkSkeleton, skeletonSchemaV2, skeletonSchemaV4 } from './schemas.js';
+import { checkEntityIds, skeletonSchemaV2, skeletonSchemaV4 } from './schemas.js';
 import { assembleSkeleton } from './skeleton.js';
 import type { KetRagSkeleton } from './types.js';
+
+/** Whether every value of `values` is a position in `[0, n)`. */
+function within(values: Int32Array, n: number): boolean {
+  for (let i = 0; i < values.length; i++) if (!(values[i]! >= 0 && values[i]! < n)) return false;
+  return true;
+}
 
 /** Float64 of optional numbers, NaN for absent ones. */
 export const optionalNumbers = (values: readonly (number | undefined)[]) =>
@@ -91,6 +100,72 @@ export async function saveSkeletonTexts(out: IndexWriter, texts: StoredSkeletonT
   await out.bytes(SKELETON_TEXT_FILE, compress(encodeArrays({ text: utf8, ends })));
 }
 
+/** Format 5: the entity vocabulary (see {@link saveVocabulary}). */
+export const VOCABULARY_FILE = 'vocabulary.bin';
+
+/**
+ * Write the entity vocabulary's entries (format 5): their keys and names as one UTF-8 text with
+ * where each string ends, and whether each matches alone in lower case, gzipped; read back by
+ * {@link loadVocabulary} instead of folding every entity name and alias again at load. Not written
+ * when a string would not read back the same (a lone surrogate): then the vocabulary is built at load.
+ */
+export async function saveVocabulary(out: IndexWriter, vocabulary: EntityVocabulary): Promise<void> {
+  const entries = vocabulary.entries();
+  const strings = entries.flatMap((e) => [e.key, e.name]);
+  const joined = strings.join('');
+  const utf8 = new TextEncoder().encode(joined);
+  if (new TextDecoder().decode(utf8) !== joined) return;
+  const ends = new Uint32Array(strings.length);
+  let at = 0;
+  strings.forEach((text, i) => {
+    at += text.length;
+    ends[i] = at;
+  });
+  const lower = Uint8Array.from(entries, (e) => (e.lower ? 1 : 0));
+  await out.bytes(VOCABULARY_FILE, compress(encodeArrays({ text: utf8, ends, lower })));
+}
+
+/** The vocabulary {@link saveVocabulary} wrote, or undefined when the index has none (built then). */
+export async function loadVocabulary(
+  opened: OpenedIndex<KetRagOptions, unknown>,
+): Promise<EntityVocabulary | undefined> {
+  if (!opened.names.includes(VOCABULARY_FILE)) return undefined;
+  const where = opened.locate(VOCABULARY_FILE);
+  const a = decodeArrays(decompressed(await opened.bytes(VOCABULARY_FILE), where), where);
+  const [utf8, ends, lower] = [a.get('text'), a.get('ends'), a.get('lower')];
+  if (!(utf8 instanceof Uint8Array) || !(ends instanceof Uint32Array) || !(lower instanceof Uint8Array)) {
+    throw opened.error(
+      VOCABULARY_FILE,
+      'lacks its text (uint8), the ends of its strings (uint32) and lower (uint8)',
+    );
+  }
+  const text = new TextDecoder().decode(utf8);
+  const n = lower.length;
+  if (ends.length !== 2 * n || (n > 0 && ends[ends.length - 1] !== text.length)) {
+    throw opened.error(VOCABULARY_FILE, `does not hold the keys and names of ${n} entries`);
+  }
+  let from = 0;
+  const next = (i: number): string => {
+    const to = ends[i]!;
+    if (to < from) throw opened.error(VOCABULARY_FILE, `has string ${i} ending before it starts`);
+    const s = text.slice(from, to);
+    from = to;
+    return s;
+  };
+  const entries = Array.from({ length: n }, (_, i) => ({
+    key: next(2 * i),
+    name: next(2 * i + 1),
+    lower: lower[i] === 1,
+  }));
+  return opened.check(VOCABULARY_FILE, () => {
+    try {
+      return EntityVocabulary.fromEntries(entries);
+    } catch (error) {
+      return shapeIssue('entries', (error as Error).message);
+    }
+  });
+}
+
 /** The skeleton's texts {@link saveSkeletonTexts} wrote (or format 2's `skeleton.json`). */
 export async function loadSkeletonTexts(
   opened: OpenedIndex<KetRagOptions, unknown>,
@@ -146,10 +221,16 @@ export async function loadSkeleton(
   stored?: StoredVectors,
 ): Promise<KetRagSkeleton> {
   const options = opened.params;
-  const a = await opened.arrays('skeleton.bin');
   const [n, m] = [texts.entities.length, texts.relationships.length];
+  // The entity vector index is restored while the skeleton's objects are made (hnswlib reads it
+  // from a scratch file off the main thread); awaited below, its error caught there.
+  const restoring =
+    stored !== undefined
+      ? Promise.resolve(stored)
+      : loadIndex(opened, 'entities', n, () => required(opened, rows('entities'), ROWS.entities));
+  restoring.catch(() => {});
+  const a = await opened.arrays('skeleton.bin');
   const file = opened.locate('skeleton.bin');
-  const unitIds = (lists: Int32Array[], i: number) => Array.from(lists[i]!, (u) => subChunks[u]!.id);
   const bound = { lists: n, bound: subChunks.length };
   const entityUnits = unpackLists(
     { offsets: a.get('entityUnitOffsets'), targets: a.get('entityUnits') },
@@ -177,34 +258,45 @@ export async function loadSkeleton(
     source.length !== m ||
     target.length !== m ||
     weight.length !== m ||
-    [...source, ...target].some((e) => e < 0 || e >= n)
+    !within(source, n) ||
+    !within(target, n)
   ) {
     throw opened.error(
       'skeleton.bin',
       `has relationship endpoints that are not ${m} pairs of the ${n} entities`,
     );
   }
-  const entities = texts.entities.map((e, i) => ({ ...e, textUnitIds: unitIds(entityUnits, i) }));
-  const relationships = texts.relationships.map((r, i) => {
+  // Text units are positions checked against the sub-chunks (unpackLists), endpoints positions of
+  // the entities: only the entity ids are left to check (checkSkeleton's other checks hold).
+  const unitIds = (list: Int32Array): string[] => {
+    const ids = new Array<string>(list.length);
+    for (let j = 0; j < list.length; j++) ids[j] = subChunks[list[j]!]!.id;
+    return ids;
+  };
+  const entities = texts.entities.map((e, i) => ({
+    id: e.id,
+    name: e.name,
+    description: e.description,
+    textUnitIds: unitIds(entityUnits[i]!),
+  }));
+  // The keys in the order the build writes them (weight before the text units).
+  const relationships = texts.relationships.map((r, i): KetRagSkeleton['relationships'][number] => {
     const w = optionalAt(weight, i);
-    const relationship = {
-      id: r.id,
-      source: entities[source[i]!]!.id,
-      target: entities[target[i]!]!.id,
-      description: r.description,
-      ...(w !== undefined ? { weight: w } : {}),
-      textUnitIds: unitIds(relationUnits, i),
-    };
-    return relationship;
+    const [id, description] = [r.id, r.description];
+    const [from, to] = [entities[source[i]!]!.id, entities[target[i]!]!.id];
+    const textUnitIds = unitIds(relationUnits[i]!);
+    return w !== undefined
+      ? { id, source: from, target: to, description, weight: w, textUnitIds }
+      : { id, source: from, target: to, description, textUnitIds };
   });
-  opened.check('skeleton.json', () => checkSkeleton(entities, relationships, subChunks));
-  const entityVectors =
-    stored ??
-    (await loadIndex(opened, 'entities', n, () => required(opened, rows('entities'), ROWS.entities)));
+  opened.check('skeleton.json', () => checkEntityIds(entities));
+  const entityVectors = await restoring;
   const lexical = await loadBm25File(opened, ENTITIES_BM25, n);
+  const vocabulary = options.entityLinking ? await loadVocabulary(opened) : undefined;
   return assembleSkeleton({
     options,
     ...(lexical ? { lexical } : {}),
+    ...(vocabulary ? { vocabulary } : {}),
     parts: {
       entities,
       relationships,

@@ -1,19 +1,23 @@
 /**
- * Saving and loading a KET-RAG index through core's persistence envelope, format version 4 (3 with
- * each HNSW vector index stored as its graph alone, `*.hnsw`, over the vectors stored once as rows;
- * 3 was 2 plus `counts.bin`: the token counts of the sub-chunks, entities and relationships as
- * retrieval writes them, see counts.ts; versions 2 and 3 still load). Texts
+ * Saving and loading a KET-RAG index through core's persistence envelope, format version 5 (4
+ * without `vocabulary.bin`, the vocabulary then built at load; 4 was 3 with each HNSW vector index
+ * stored as its graph alone, `*.hnsw`, over the vectors stored once as rows; 3 was 2 plus
+ * `counts.bin`: the token counts of the sub-chunks, entities and relationships as retrieval writes
+ * them, see counts.ts; versions 2 to 4 still load). Texts
  * are gzipped JSON: `units.json` (chunks, sub-chunks, their texts, core chunks, stats),
  * `skeleton.json` (entity and relationship texts, aliases, title entities), `keywords.json` (the
- * keywords), `update.json` (see persist-kept.ts). Graphs are typed arrays: `knn.bin` (KNN edges),
+ * keywords), `update.json` (see persist-kept.ts); the entity vocabulary's keys and names are one
+ * text in `vocabulary.bin` (persist-skeleton.ts). Graphs are typed arrays: `knn.bin` (KNN edges),
  * `skeleton.bin` (relationship endpoints and weights, the text units of entities and relationships
  * as CSR) and `keywords.bin` (keyword → sub-chunks and keyword → sentences as CSR, sentence spans).
  * Every vector collection is stored once (`*.rows`, persist-kept.ts): a vector index whose graph
  * can be exported without its vectors (HNSW) is stored as that graph (`*.hnsw`, persist-vectors.ts)
  * and restored over the rows; any other is saved (`*.vec`) only when the factory cannot rebuild it
  * from those vectors as fast as it loads it. Keyword vectors are sentence-vector means: stored
- * (`keywords.rows`) beside a keyword graph, else computed again at load from `sentences.rows` (read
- * as sparse rows). BM25, the vocabulary and the other search structures are rebuilt at load. Indexes
+ * (`keywords.rows`) beside a keyword graph when computing them would take many additions per stored
+ * component (see storesKeywordVectors), else computed again at load from `sentences.rows` (read as
+ * sparse rows). BM25 (stored as arrays from format 4) and the vocabulary (format 5) are read; the
+ * local-search graph and the other lookups are rebuilt at load. Indexes
  * of version 1 still load (persist-v1.ts).
  */
 import {
@@ -57,6 +61,7 @@ import {
   optionalAt,
   optionalNumbers,
   saveSkeletonTexts,
+  saveVocabulary,
   skeletonArrays,
 } from './persist-skeleton.js';
 import { packUnitTexts, unpackUnitTexts } from './persist-units.js';
@@ -73,7 +78,7 @@ import { checkKeywords, checkUnits, keywordsSchemaV2, unitsSchemaV2, unitsSchema
 import type { KetRagIndex } from './types.js';
 
 /** Format versions before the current one that still load. */
-const READS = [1, 2, 3] as const;
+const READS = [1, 2, 3, 4] as const;
 /** The sub-chunks' token counts as retrieved (format 3; see counts.ts). */
 const COUNTS_FILE = 'counts.bin';
 
@@ -131,6 +136,7 @@ export async function saveKetRag(
       };
       await saveSkeletonTexts(out, texts);
       await out.arrays('skeleton.bin', skeletonArrays(skeleton, index.subChunks));
+      if (skeleton.vocabulary) await saveVocabulary(out, skeleton.vocabulary);
       if (skeleton.lexical) await out.arrays(ENTITIES_BM25, bm25FileArrays(skeleton.lexical));
       if (!collected.has('entities'))
         await saveIndex(out, factory, 'entities', inProcess(skeleton.entityVectors), rows.entities);
@@ -148,9 +154,14 @@ export async function saveKetRag(
         spans: Int32Array.from(bipartite.sentences.flatMap((s) => [s.unit, s.start, s.end])),
       });
       await saveIndex(out, factory, 'keywords', keyword.keywordVectors, rows.sentences);
-      // A keyword graph is restored over the keyword vectors: stored, rather than computed again at
-      // load from every sentence vector (68 M additions at 1 M tokens).
-      if (rows.sentences && exportsVectorGraph(keyword.keywordVectors, factory)) {
+      // A keyword graph is restored over the keyword vectors: stored when computing them again at
+      // load from the sentence vectors would take many additions per stored component (63 M at 1M
+      // tokens of the scale corpus), else computed (40 % of a dev-slice index's bytes spared).
+      if (
+        rows.sentences &&
+        exportsVectorGraph(keyword.keywordVectors, factory) &&
+        storesKeywordVectors(bipartite, rows.sentences, index.providers.embedder.dimensions)
+      ) {
         await out.vectorRows(KEYWORD_ROWS, keywordVectors(bipartite, rows.sentences));
       }
     }
@@ -168,6 +179,34 @@ export async function saveKetRag(
     await out.arrays(COUNTS_FILE, { text, item, itemWithBlankLine, ...(graph ?? {}) });
     await saveKept(out, index, kept, collected);
   });
+}
+
+/**
+ * Additions per component of the keyword vectors above which they are stored beside a keyword graph
+ * (see {@link storesKeywordVectors}).
+ */
+const KEYWORD_ADDITIONS_PER_COMPONENT = 4;
+
+/**
+ * Whether the keyword vectors are stored (`keywords.rows`) rather than computed again at load as
+ * sentence-vector means: when that would add more than {@link KEYWORD_ADDITIONS_PER_COMPONENT}
+ * non-zero sentence components per component of the keyword vectors (keywords × dimensions), as in a
+ * corpus that repeats its keywords across many sentences; a corpus of varied text has many keywords
+ * of few sentences, whose vectors cost more bytes to store than additions to compute.
+ */
+function storesKeywordVectors(
+  bipartite: KeywordBipartite,
+  sentences: readonly Float32Array[],
+  dimensions: number,
+): boolean {
+  const nonZero = sentences.map((v) => {
+    let n = 0;
+    for (let c = 0; c < v.length; c++) if (v[c] !== 0) n++;
+    return n;
+  });
+  let additions = 0;
+  for (const list of bipartite.keywordSentences) for (const s of list) additions += nonZero[s] ?? 0;
+  return additions > KEYWORD_ADDITIONS_PER_COMPONENT * bipartite.keywords.length * dimensions;
 }
 
 /** `vectors` in the process (those stored elsewhere are saved as collections or refused before). */
@@ -307,7 +346,10 @@ async function loadUnits(opened: OpenedIndex<KetRagOptions, unknown>) {
   return { ...stored, ...texts };
 }
 
-/** Versions 2 to 4 (3 adds `counts.bin`, 4 HNSW graphs and each text once). */
+/**
+ * Versions 2 to 5 (3 adds `counts.bin`, 4 HNSW graphs and each text once, 5 `vocabulary.bin`). The
+ * vector indexes are restored while the skeleton is read.
+ */
 async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promise<KetRagIndex> {
   const { providers, params: options } = opened;
   const units = await loadUnits(opened);
@@ -338,6 +380,51 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
   };
   const rows = await rowReader(opened, counts4);
   const stored = await loadCollections(opened, counts4);
+  // The vector indexes are restored while the skeleton is read (hnswlib reads each from a scratch
+  // file off the main thread); each is awaited where it was read before, its error thrown there.
+  const early = <T>(start: () => Promise<T>): Promise<T> => {
+    const promise = start();
+    promise.catch(() => {});
+    return promise;
+  };
+  const chunkRestore =
+    options.textChannel === 'dense' || options.textChannel === 'knn'
+      ? early(
+          async () =>
+            stored.chunks ??
+            loadIndex(opened, 'chunks', chunks.length, () => required(opened, rows('chunks'), ROWS.chunks)),
+        )
+      : undefined;
+  const keywordRestore = bipartite
+    ? early(async () => {
+        const n = bipartite.keywords.length;
+        const means = opened.names.includes(KEYWORD_ROWS)
+          ? await opened.vectorRows(KEYWORD_ROWS, n)
+          : undefined;
+        return loadIndex(
+          opened,
+          'keywords',
+          n,
+          () =>
+            means ??
+            keywordVectorsOfSparse(bipartite, required(opened, rows.sparse('sentences'), ROWS.sentences)),
+        );
+      })
+    : undefined;
+  const withEntry =
+    bipartite !== undefined ||
+    options.textChannel === 'entry' ||
+    unitSeeds(options, skeletonJson !== undefined);
+  const entryRestore =
+    withEntry && options.entryPoints !== 'lexical'
+      ? early(
+          async () =>
+            stored.subChunks ??
+            loadIndex(opened, 'subchunks', subChunks.length, () =>
+              required(opened, rows('subChunks'), ROWS.subChunks),
+            ),
+        )
+      : undefined;
   const skeleton = skeletonJson
     ? await loadSkeleton(opened, skeletonJson, subChunks, subChunkTexts, rows, stored.entities)
     : undefined;
@@ -354,43 +441,23 @@ async function loadKetRagV2(opened: OpenedIndex<KetRagOptions, unknown>): Promis
     },
     { knn, counts, graph: skeleton?.graph },
   );
-  if (options.textChannel === 'dense' || options.textChannel === 'knn') {
-    index.chunkVectors =
-      stored.chunks ??
-      (await loadIndex(opened, 'chunks', chunks.length, () => required(opened, rows('chunks'), ROWS.chunks)));
-  }
+  if (chunkRestore) index.chunkVectors = await chunkRestore;
   if (skeleton) index.skeleton = skeleton;
-  if (bipartite) {
+  if (bipartite && keywordRestore) {
     const subChunkVectors = required(opened, rows('subChunks'), ROWS.subChunks);
-    const n = bipartite.keywords.length;
-    const stored = opened.names.includes(KEYWORD_ROWS) ? await opened.vectorRows(KEYWORD_ROWS, n) : undefined;
-    const keywordIndex = await loadIndex(
-      opened,
-      'keywords',
-      n,
-      () =>
-        stored ??
-        keywordVectorsOfSparse(bipartite, required(opened, rows.sparse('sentences'), ROWS.sentences)),
-    );
     index.keyword = keywordIndexOf(
       options,
       {
         bipartite,
-        keywordVectors: keywordIndex,
+        keywordVectors: await keywordRestore,
         subChunkVectors,
         subChunkTokens: counts?.text ?? Int32Array.from(subChunkTexts, (t) => providers.tokenizer.count(t)),
       },
       providers.embedder.dimensions,
     );
   }
-  if (bipartite || options.textChannel === 'entry' || unitSeeds(options, index.skeleton !== undefined)) {
-    const vectors =
-      options.entryPoints !== 'lexical'
-        ? (stored.subChunks ??
-          (await loadIndex(opened, 'subchunks', subChunks.length, () =>
-            required(opened, rows('subChunks'), ROWS.subChunks),
-          )))
-        : undefined;
+  if (withEntry) {
+    const vectors = entryRestore ? await entryRestore : undefined;
     const lexical = await loadBm25File(opened, SUBCHUNKS_BM25, subChunks.length);
     const entry = entryIndex(options, subChunkTexts, vectors ? () => vectors : undefined, lexical);
     if (entry) index.entry = entry;

@@ -123,10 +123,8 @@ export function checkSkeleton(
   subChunks: readonly SubChunk[],
 ): void {
   const units = new Set(subChunks.map((s) => s.id));
-  const ids = new Set<string>();
+  const ids = checkEntityIds(entities);
   entities.forEach((e, i) => {
-    if (ids.has(e.id)) shapeIssue(`entities[${i}].id`, `repeats ${JSON.stringify(e.id)}`);
-    ids.add(e.id);
     e.textUnitIds.forEach((u, j) => {
       if (!units.has(u)) shapeIssue(`entities[${i}].textUnitIds[${j}]`, 'names no sub-chunk of units.json');
     });
@@ -139,6 +137,16 @@ export function checkSkeleton(
         shapeIssue(`relationships[${i}].textUnitIds[${j}]`, 'names no sub-chunk of units.json');
     });
   });
+}
+
+/** That no two entities share an id (inside `opened.check`); their ids. */
+export function checkEntityIds(entities: readonly { id: string }[]): Set<string> {
+  const ids = new Set<string>();
+  entities.forEach((e, i) => {
+    if (ids.has(e.id)) shapeIssue(`entities[${i}].id`, `repeats ${JSON.stringify(e.id)}`);
+    ids.add(e.id);
+  });
+  return ids;
 }
 
 /** skeleton.json of format version 2: texts only; endpoints, weights and text units are in skeleton.bin. */

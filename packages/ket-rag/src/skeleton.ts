@@ -47,6 +47,8 @@ export function assembleSkeleton(input: {
   subChunkTexts: readonly string[];
   /** The BM25 index over the entities, when it was stored (else built). */
   lexical?: Bm25Index;
+  /** The vocabulary, when it was stored (else built). */
+  vocabulary?: EntityVocabulary;
 }): KetRagSkeleton {
   const { options: o, parts, subChunks, subChunkTexts } = input;
   const { entities, relationships } = parts;
@@ -70,7 +72,8 @@ export function assembleSkeleton(input: {
     relationshipById: new Map(relationships.map((r) => [r.id, r])),
   };
   if (o.entryPoints !== 'dense') skeleton.lexical = input.lexical ?? new Bm25Index(entities.map(entityText));
-  if (o.entityLinking) skeleton.vocabulary = EntityVocabulary.fromEntities(entities, new Map(parts.aliases));
+  if (o.entityLinking)
+    skeleton.vocabulary = input.vocabulary ?? EntityVocabulary.fromEntities(entities, new Map(parts.aliases));
   if (o.entitySeeds !== 'query') {
     // Sub-chunk → title entities it links to; the entity whose home document it is comes first.
     skeleton.unitEntities = unitTitleEntities(entities, new Set(parts.titleEntities.map(([, id]) => id)));

@@ -1,10 +1,10 @@
 /**
- * The index format (version 4): each vector collection stored once, graphs as typed arrays, the
- * sub-chunks' token counts, HNSW indexes as their graphs alone, and a saved-then-loaded index
- * retrieving exactly what the index in memory does (same items, same scores, same context), for
- * every variant and for exact, approximate and HNSW vector factories. Indexes of versions 1, 2 and
- * 3 still load (2 and 3: retrieving exactly what the code of their day retrieved from them,
- * recorded); other versions are refused with a message saying to rebuild.
+ * The index format (version 5): each vector collection stored once, graphs as typed arrays, the
+ * sub-chunks' token counts, HNSW indexes as their graphs alone, the entity vocabulary stored, and a
+ * saved-then-loaded index retrieving exactly what the index in memory does (same items, same
+ * scores, same context), for every variant and for exact, approximate and HNSW vector factories.
+ * Indexes of versions 1 to 4 still load (2, 3 and 4: retrieving exactly what the code of their day
+ * retrieved from them, recorded); other versions are refused with one line saying to rebuild.
  */
 import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -47,6 +47,9 @@ const V2_RETRIEVALS = join(FIXTURES, 'v2-retrievals.json');
 /** Saved by the code of format 3 with `hnswIndexFactory()` (same corpus and build options), with what it retrieved. */
 const V3_HNSW_FIXTURE = join(FIXTURES, 'v3-hnsw-index');
 const V3_HNSW_RETRIEVALS = join(FIXTURES, 'v3-hnsw-retrievals.json');
+/** Saved by the code of format 4 with `hnswIndexFactory()` (same corpus and build options), with what it retrieved. */
+const V4_HNSW_FIXTURE = join(FIXTURES, 'v4-hnsw-index');
+const V4_HNSW_RETRIEVALS = join(FIXTURES, 'v4-hnsw-retrievals.json');
 
 /** What a fixture recorded of each query's retrieval. */
 interface Recorded {
@@ -104,7 +107,7 @@ const retrievals = (method: ReturnType<typeof createKetRag>, index: KetRagIndex)
 
 const root = temporaryRoot('ket-rag-format-');
 
-describe('ket-rag index format 4', () => {
+describe('ket-rag index format 5', () => {
   for (const variant of KET_RAG_VARIANTS) {
     it(`${variant}: a saved and loaded index retrieves exactly what the index in memory does`, async () => {
       const method = createKetRag({ variant });
@@ -161,10 +164,11 @@ describe('ket-rag index format 4', () => {
         'units.json',
         'update.bin',
         'update.json',
+        'vocabulary.bin',
       ].sort(),
     );
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
-    expect(manifest.formatVersion).toBe(4);
+    expect(manifest.formatVersion).toBe(5);
   });
 
   it("the skeleton's strings are one text in skeleton-text.bin, or skeleton.json when one would not read back the same", async () => {
@@ -230,8 +234,9 @@ describe('ket-rag index format 4', () => {
       const names = Object.keys(vectorIndexes(index)).sort();
       expect(names.length).toBeGreaterThan(0);
       expect(files.filter((f) => f.endsWith('.hnsw')).sort()).toEqual(names.map((n) => `${n}.hnsw`));
-      // The keyword vectors (sentence-vector means) are stored for the keyword graph.
-      expect(files.includes('keywords.rows')).toBe(names.includes('keywords'));
+      // The keyword vectors (sentence-vector means) are stored only for a keyword graph, and only
+      // when computing them at load would take many additions per component (here: computed).
+      expect(files).not.toContain('keywords.rows');
       const scratch = join(root(), `${variant}-hnsw-bytes`);
       await cp(dir, scratch, { recursive: true });
       const built = await hnswBytes(index, scratch);
@@ -250,7 +255,7 @@ describe('ket-rag index format 4', () => {
     });
   }
 
-  it('loads a format-3 index built with HNSW and retrieves exactly what the code of format 3 retrieved from it; saved again, it is version 4, its indexes graphs of the same hnswlib bytes', async () => {
+  it('loads a format-3 index built with HNSW and retrieves exactly what the code of format 3 retrieved from it; saved again, it is version 5, its indexes graphs of the same hnswlib bytes', async () => {
     const method = createKetRag();
     const hnsw = () => context(hnswIndexFactory());
     const recorded = JSON.parse(await readFile(V3_HNSW_RETRIEVALS, 'utf8')) as Recorded[];
@@ -261,7 +266,7 @@ describe('ket-rag index format 4', () => {
     expectRecorded(got, recorded);
     const again = join(root(), 'v3-hnsw-again');
     await method.save(loaded, again);
-    expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(4);
+    expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(5);
     const files = await readdir(again);
     expect(files.filter((f) => f.endsWith('.hnsw')).sort()).toEqual([
       'entities.hnsw',
@@ -276,7 +281,52 @@ describe('ket-rag index format 4', () => {
     expect(await hnswBytes(reloaded, scratch)).toEqual(await hnswBytes(loaded, scratch));
   });
 
-  it('loads an index of format version 2 and retrieves exactly what the code of format 2 retrieved from it; saved again, it is version 4 and retrieves the same', async () => {
+  it('loads a format-4 index built with HNSW and retrieves exactly what the code of format 4 retrieved from it; saved again, it is version 5 with its vocabulary stored, and retrieves the same', async () => {
+    const method = createKetRag();
+    const hnsw = () => context(hnswIndexFactory());
+    const recorded = JSON.parse(await readFile(V4_HNSW_RETRIEVALS, 'utf8')) as Recorded[];
+    const manifest = JSON.parse(await readFile(join(V4_HNSW_FIXTURE, 'manifest.json'), 'utf8'));
+    expect([manifest.formatVersion, manifest.providers.vectorIndex]).toEqual([4, 'hnsw']);
+    expect(await readdir(V4_HNSW_FIXTURE)).not.toContain('vocabulary.bin');
+    const loaded = await method.load(V4_HNSW_FIXTURE, hnsw());
+    const got = await retrievals(method, loaded);
+    expectRecorded(got, recorded);
+    const again = join(root(), 'v4-hnsw-again');
+    await method.save(loaded, again);
+    expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(5);
+    const files = await readdir(again);
+    expect(files).toContain('vocabulary.bin');
+    // Every other file as format 4 wrote it.
+    for (const file of files.filter((f) => f !== 'manifest.json' && f !== 'vocabulary.bin')) {
+      expect(await readFile(join(again, file)), file).toEqual(await readFile(join(V4_HNSW_FIXTURE, file)));
+    }
+    const reloaded = await method.load(again, hnsw());
+    expect(reloaded.skeleton!.vocabulary!.entries()).toEqual(loaded.skeleton!.vocabulary!.entries());
+    expectIdenticalRetrievals(await retrievals(method, reloaded), got);
+  });
+
+  it('the entity vocabulary is stored (vocabulary.bin) and read back to the same names; without the file it is built at load', async () => {
+    const method = createKetRag();
+    const built = await method.build(CORPUS, context(), BUILD);
+    const dir = join(root(), 'vocabulary');
+    await method.save(built, dir);
+    const loaded = await method.load(dir, context());
+    const names = built.skeleton!.vocabulary!.entries();
+    expect(names.length).toBeGreaterThan(0);
+    expect(loaded.skeleton!.vocabulary!.entries()).toEqual(names);
+    expect(loaded.skeleton!.vocabulary!.size).toBe(built.skeleton!.vocabulary!.size);
+    for (const query of QUERIES) {
+      expect(loaded.skeleton!.vocabulary!.match(query)).toEqual(built.skeleton!.vocabulary!.match(query));
+    }
+    const without = join(root(), 'vocabulary-missing');
+    await cp(dir, without, { recursive: true });
+    await rm(join(without, 'vocabulary.bin'));
+    const rebuilt = await method.load(without, context());
+    expect(rebuilt.skeleton!.vocabulary!.entries()).toEqual(names);
+    expectIdenticalRetrievals(await retrievals(method, rebuilt), await retrievals(method, built));
+  });
+
+  it('loads an index of format version 2 and retrieves exactly what the code of format 2 retrieved from it; saved again, it is version 5 and retrieves the same', async () => {
     const method = createKetRag();
     const recorded = JSON.parse(await readFile(V2_RETRIEVALS, 'utf8')) as Recorded[];
     const loaded = await method.load(V2_FIXTURE, context());
@@ -285,11 +335,11 @@ describe('ket-rag index format 4', () => {
     expectRecorded(got, recorded);
     const again = join(root(), 'v2-again');
     await method.save(loaded, again);
-    expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(4);
+    expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(5);
     expectIdenticalRetrievals(await retrievals(method, await method.load(again, context())), got);
   });
 
-  it('loads an index of format version 1 and retrieves as a fresh build; saved again, it is version 4; refuses a format version it does not read, saying to rebuild', async () => {
+  it('loads an index of format version 1 and retrieves as a fresh build; saved again, it is version 5; refuses a format version it does not read, saying to rebuild', async () => {
     const method = createKetRag();
     const {
       index: fresh,
@@ -308,14 +358,14 @@ describe('ket-rag index format 4', () => {
         await cp(V1_FIXTURE, dir, { recursive: true });
       },
       refused: {
-        formatVersion: 5,
-        message: /format version 5; this version reads 4 \(and 1, 2, 3\)\. Rebuild the index/,
+        formatVersion: 6,
+        message: /format version 6; this version reads 5 \(and 1, 2, 3, 4\)\. Rebuild the index/,
       },
     });
     expect(loaded!.kept?.entityVectors).toHaveLength(fresh.kept!.entityVectors!.length);
     const again = join(root(), 'v1-again');
     await method.save(loaded!, again);
-    expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(4);
+    expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(5);
     expectIdenticalRetrievals(await retrievals(method, await method.load(again, context())), want);
     // An update of the loaded version-1 index equals one of the fresh build.
     const change = { remove: ['orsa'] };

@@ -124,4 +124,4 @@ export {
   personalizedPageRankCsr,
 } from './pagerank.js';
 export { type PprTransition, pprTransition } from './power-iteration.js';
-export { EntityVocabulary, withVocabularyMatches } from './vocabulary.js';
+export { EntityVocabulary, type VocabularyEntry, withVocabularyMatches } from './vocabulary.js';

@@ -15,6 +15,16 @@ const STOP_WORDS = new Set(
   ),
 );
 
+/** A name of an {@link EntityVocabulary}, as {@link EntityVocabulary.entries} lists it. */
+export interface VocabularyEntry {
+  /** The name's {@link linkKey} words, joined by one space. */
+  key: string;
+  /** The canonical name a match gives. */
+  name: string;
+  /** Whether a one-word match of it may be written in lower case. */
+  lower: boolean;
+}
+
 interface TrieNode {
   next: Map<string, TrieNode>;
   name?: string;
@@ -66,6 +76,54 @@ export class EntityVocabulary implements QueryVocabulary {
       if (name !== undefined) for (const alias of list) vocabulary.add(alias, name);
     }
     return vocabulary;
+  }
+
+  /**
+   * The vocabulary {@link EntityVocabulary.entries} gave: the same names, matched alike, without
+   * folding a name again (for an index that stores its vocabulary rather than building it at load).
+   * @throws InvalidArgumentError when an entry has no key word or repeats a key.
+   */
+  static fromEntries(entries: Iterable<VocabularyEntry>): EntityVocabulary {
+    const vocabulary = new EntityVocabulary();
+    for (const { key, name, lower } of entries) {
+      const words = key.split(' ');
+      if (typeof name !== 'string' || words.some((w) => w === '')) {
+        throw new InvalidArgumentError(
+          'entries',
+          `EntityVocabulary.fromEntries: ${JSON.stringify(key)} is not a key.`,
+        );
+      }
+      let node = vocabulary.#root;
+      for (const w of words) {
+        let next = node.next.get(w);
+        if (!next) {
+          next = { next: new Map() };
+          node.next.set(w, next);
+        }
+        node = next;
+      }
+      if (node.name !== undefined) {
+        throw new InvalidArgumentError(
+          'entries',
+          `EntityVocabulary.fromEntries: key ${JSON.stringify(key)} repeats.`,
+        );
+      }
+      node.name = name;
+      node.lower = lower;
+      vocabulary.#size++;
+    }
+    return vocabulary;
+  }
+
+  /** Every name of the vocabulary as its key (link-key words joined by one space), for {@link EntityVocabulary.fromEntries}. */
+  entries(): VocabularyEntry[] {
+    const out: VocabularyEntry[] = [];
+    const visit = (node: TrieNode, key: string): void => {
+      if (node.name !== undefined) out.push({ key, name: node.name, lower: node.lower === true });
+      for (const [w, next] of node.next) visit(next, key === '' ? w : `${key} ${w}`);
+    };
+    visit(this.#root, '');
+    return out;
   }
 
   /** Number of names (aliases included) added. */
