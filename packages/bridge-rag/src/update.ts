@@ -16,7 +16,7 @@ import {
   chunkCorpus,
   entitiesStage,
   keptFitNote,
-  keptVectorRows,
+  keptWithVectorRows,
   prepareUpdate,
   refitForFullUpdate,
   refitStage,
@@ -35,11 +35,7 @@ export async function updateBridgeRag(
   name: string,
 ): Promise<IndexUpdate<BridgeRagIndex>> {
   const update = await prepareUpdate(name, change, baseCtx, options, {
-    // Indexes whose vectors are a stored collection keep no embeddings beside it: read them there.
-    kept: async () => {
-      const embeddings = await keptVectorRows(index.vectors, index.kept.embeddings);
-      return embeddings ? { ...index.kept, embeddings } : undefined;
-    },
+    kept: () => keptWithVectorRows(index.vectors, index.kept, 'embeddings'),
     refusal: {
       lacks: "each chunk's entities and embedding",
       cost: 'reading and embedding every chunk again',

@@ -241,6 +241,7 @@ export { readIndexFile } from './vector/index-file.js';
 export { cosineSimilarity, dot, norm, normalize, squaredL2 } from './vector/math.js';
 export {
   keptVectorRows,
+  keptWithVectorRows,
   readVectorCollection,
   searchVectors,
   writeVectorCollection,

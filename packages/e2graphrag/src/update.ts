@@ -16,7 +16,7 @@ import {
   type BuildRuntime,
   entitiesStage,
   keptFitNote,
-  keptVectorRows,
+  keptWithVectorRows,
   prepareUpdate,
   startBuild,
   titleRecord,
@@ -63,12 +63,7 @@ export async function updateE2GraphRag(
   name: string,
 ): Promise<IndexUpdate<E2GraphRagIndex>> {
   const { ctx, kept, plan, report } = await prepareUpdate(name, change, baseCtx, options, {
-    // An index whose vectors are a stored collection keeps no embeddings beside it: read them there.
-    kept: async () => {
-      if (!index.kept) return undefined;
-      const embeddings = await keptVectorRows(index.vectors, index.kept.embeddings);
-      return embeddings ? { ...index.kept, embeddings } : undefined;
-    },
+    kept: () => keptWithVectorRows(index.vectors, index.kept, 'embeddings'),
     refusal: {
       lacks: "each chunk's entities and each tree node's embedding",
       cost: 'summarizing and embedding everything again',

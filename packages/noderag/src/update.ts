@@ -8,7 +8,7 @@
 import type { BuildContext, Chunk, IndexChange, IndexUpdate, UpdateOptions, UpdateReport } from '@grag/core';
 import {
   keptFitNote,
-  keptVectorRows,
+  keptWithVectorRows,
   prepareUpdate,
   refitForFullUpdate,
   refitStage,
@@ -93,12 +93,7 @@ export async function updateNodeRag(
   options: UpdateOptions = {},
 ): Promise<IndexUpdate<NodeRagIndex>> {
   const { ctx, kept, plan, report } = await prepareUpdate(name, change, baseCtx, options, {
-    // An index whose vectors are a stored collection keeps no embeddings beside it: read them there.
-    kept: async () => {
-      const kept = index.kept;
-      const embeddings = kept && (await keptVectorRows(index.vectors, kept.embeddings));
-      return kept && embeddings ? { ...kept, embeddings } : undefined;
-    },
+    kept: () => keptWithVectorRows(index.vectors, index.kept, 'embeddings'),
     refusal: {
       lacks: 'what updates reuse (decompositions, summaries and embeddings)',
       cost: 'calling the models on every chunk again',

@@ -15,7 +15,7 @@ import {
 import {
   chunkDocuments,
   keptFitNote,
-  keptVectorRows,
+  keptWithVectorRows,
   prepareUpdate,
   refitForFullUpdate,
   refitStage,
@@ -84,12 +84,7 @@ export async function updateSgRagIndex(
   name: string,
 ): Promise<IndexUpdate<SgRagIndex>> {
   const { ctx, caller, kept, plan, report } = await prepareUpdate(name, change, baseCtx, options, {
-    kept: async (caller) => {
-      const state = updateState(caller, index);
-      // An index whose label vectors are a stored collection keeps no embeddings beside it.
-      const labelEmbeddings = state && (await keptVectorRows(index.labelVectors, state.labelEmbeddings));
-      return state && labelEmbeddings ? { ...state, labelEmbeddings } : undefined;
-    },
+    kept: (caller) => keptWithVectorRows(index.labelVectors, updateState(caller, index), 'labelEmbeddings'),
     refusal: {
       lacks: "each chunk's extraction and label embeddings",
       cost: 'extracting every chunk again',
