@@ -15,6 +15,7 @@ import {
 import {
   chunkCorpus,
   entitiesStage,
+  keptChunkPositions,
   keptFitNote,
   keptWithVectorRows,
   prepareUpdate,
@@ -46,11 +47,7 @@ export async function updateBridgeRag(
   const { ctx, plan, kept: state } = update;
   const rt = startBuild(ctx);
   const o = index.options;
-  const keptAt: number[] = [];
-  const dropped: number[] = [];
-  index.chunks.forEach((c, i) => {
-    (plan.drop.has(c.docId) ? dropped : keptAt).push(i);
-  });
+  const { kept: keptAt, dropped } = keptChunkPositions(plan, index.chunks);
   const titles: Record<string, string> = {};
   for (const id of plan.documents) if (state.titles[id] !== undefined) titles[id] = state.titles[id]!;
   Object.assign(titles, titleRecord(plan.add));

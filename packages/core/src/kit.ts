@@ -208,6 +208,7 @@ export { getTokenizer } from './tokenizer.js';
 export {
   assertSameEmbedder,
   type IndexChangePlan,
+  keptChunkPositions,
   keptFitNote,
   type PreparedUpdate,
   planIndexChange,

@@ -29,6 +29,23 @@ export interface IndexChangePlan {
   documents: string[];
 }
 
+/**
+ * The positions of an index's `chunks` that an update with `plan` keeps and those it drops (a
+ * chunk of a document in `plan.drop`), each in chunk order: the kept chunks come first in the
+ * updated index, in that order, before the added documents' chunks.
+ */
+export function keptChunkPositions(
+  plan: Pick<IndexChangePlan, 'drop'>,
+  chunks: readonly { docId: string }[],
+): { kept: number[]; dropped: number[] } {
+  const kept: number[] = [];
+  const dropped: number[] = [];
+  chunks.forEach((chunk, i) => {
+    (plan.drop.has(chunk.docId) ? dropped : kept).push(i);
+  });
+  return { kept, dropped };
+}
+
 const quoted = (ids: readonly string[]) => ids.map((id) => JSON.stringify(id)).join(', ');
 
 /**

@@ -7,6 +7,7 @@
  * HNSW and BM25 are recomputed from the kept and new answers (no model call). */
 import type { BuildContext, Chunk, IndexChange, IndexUpdate, UpdateOptions, UpdateReport } from '@grag/core';
 import {
+  keptChunkPositions,
   keptFitNote,
   keptWithVectorRows,
   prepareUpdate,
@@ -107,7 +108,7 @@ export async function updateNodeRag(
     plan.add.length > 0
       ? await rt.stage('chunk', () => textUnits(plan.add, ctx, o), { checkpoint: false })
       : { chunks: [] as Chunk[], texts: [] as string[] };
-  const keptPositions = index.chunks.flatMap((chunk, c) => (plan.drop.has(chunk.docId) ? [] : [c]));
+  const keptPositions = keptChunkPositions(plan, index.chunks).kept;
   const texts = [
     ...keptPositions.map((c) => index.graph.node(`T:${index.chunks[c]!.id}`).text),
     ...added.texts,
