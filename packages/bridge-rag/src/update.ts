@@ -13,6 +13,7 @@ import {
   type UpdateOptions,
 } from '@grag/core';
 import {
+  changedTitleRecord,
   chunkCorpus,
   entitiesStage,
   keptChunkPositions,
@@ -22,7 +23,6 @@ import {
   refitForFullUpdate,
   refitStage,
   startBuild,
-  titleRecord,
 } from '@grag/core/kit';
 import { chunkInputs, chunkTexts, graphStage, graphStats, queryViews } from './build.js';
 import type { BridgeRagIndex, BridgeRagStats } from './types.js';
@@ -48,9 +48,7 @@ export async function updateBridgeRag(
   const rt = startBuild(ctx);
   const o = index.options;
   const { kept: keptAt, dropped } = keptChunkPositions(plan, index.chunks);
-  const titles: Record<string, string> = {};
-  for (const id of plan.documents) if (state.titles[id] !== undefined) titles[id] = state.titles[id]!;
-  Object.assign(titles, titleRecord(plan.add));
+  const titles = changedTitleRecord(state.titles, plan);
   for (const doc of plan.add) if (typeof doc.title !== 'string') delete titles[doc.id];
   const titleMap = new Map<string, string | undefined>(Object.entries(titles));
   const fresh: Document[] = plan.add.filter((d) => d.text.trim() !== '');

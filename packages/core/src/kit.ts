@@ -83,6 +83,7 @@ export {
   probeVectorLength,
 } from './embedding-calls.js';
 export {
+  changedTitleRecord,
   type EntityIndexKept,
   entitiesStage,
   entityGraphStage,

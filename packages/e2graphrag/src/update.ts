@@ -14,12 +14,12 @@ import {
 } from '@grag/core';
 import {
   type BuildRuntime,
+  changedTitleRecord,
   entitiesStage,
   keptFitNote,
   keptWithVectorRows,
   prepareUpdate,
   startBuild,
-  titleRecord,
 } from '@grag/core/kit';
 import {
   leavesFromChunks,
@@ -104,10 +104,7 @@ export async function updateE2GraphRag(
   const { tree } = changed;
   const extracted = [...keptLeaves.map((i) => kept.extracted[i]!), ...extractedNew];
   const documents = plan.documents;
-  const titles: Record<string, string> = {
-    ...Object.fromEntries(Object.entries(kept.titles).filter(([id]) => !plan.drop.has(id))),
-    ...titleRecord(plan.add),
-  };
+  const titles = changedTitleRecord(kept.titles, plan);
   const leaves = tree.levels[0]!.map((i) => tree.nodes[i]!);
   const titleOf = new Map(documents.map((id) => [id, titles[id]]));
   const { graph, homes, textMentions } = await graphStage(rt, extracted, leaves, titleOf, o);
