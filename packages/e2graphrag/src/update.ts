@@ -4,14 +4,7 @@
  * structure. Kept chunks and unchanged summaries cost no model call and no embedding. With `full`,
  * the tree is regrouped from scratch (and a fittable embedder fitted again), as a fresh build does.
  */
-import {
-  type BuildContext,
-  type FittableEmbedder,
-  type IndexChange,
-  type IndexUpdate,
-  isFittableEmbedder,
-  type UpdateOptions,
-} from '@grag/core';
+import type { BuildContext, IndexChange, IndexUpdate, UpdateOptions } from '@grag/core';
 import {
   type BuildRuntime,
   changedTitleRecord,
@@ -19,6 +12,7 @@ import {
   keptFitNote,
   keptWithVectorRows,
   prepareUpdate,
+  refitForFullUpdate,
   startBuild,
 } from '@grag/core/kit';
 import {
@@ -108,10 +102,16 @@ export async function updateE2GraphRag(
   const leaves = tree.levels[0]!.map((i) => tree.nodes[i]!);
   const titleOf = new Map(documents.map((id) => [id, titles[id]]));
   const { graph, homes, textMentions } = await graphStage(rt, extracted, leaves, titleOf, o);
-  // A full update fits a fittable embedder again on the changed corpus, as a build does, so
-  // every node is embedded again with the new fit; otherwise the kept embeddings stay valid.
-  const refit = full && isFittableEmbedder(ctx.embedder) ? ctx.embedder : undefined;
-  const { embeddings, embedded } = await embedTree(rt, { refit, old, kept, tree, origin: changed.origin });
+  // A full update fits a fittable embedder again on the changed tree's node texts, as a build
+  // does, so every node is embedded again with the new fit; otherwise the kept embeddings stay valid.
+  const refit = await refitForFullUpdate(rt, ctx, options, () => tree.nodes.map((n) => n.text));
+  const { embeddings, embedded } = await embedTree(rt, {
+    refit: refit !== undefined,
+    old,
+    kept,
+    tree,
+    origin: changed.origin,
+  });
   // The refitted embedder is the one the new index's vectors (and its saved state) belong to.
   const providers = refit ? { ...index.providers, embedder: ctx.embedder } : index.providers;
   const vectors = await vectorIndexStage(rt, tree, embeddings, providers);
@@ -168,14 +168,14 @@ export async function updateE2GraphRag(
 }
 
 /**
- * The embedding of every node of the changed tree: with `refit`, the embedder fitted again on every
- * node text and every node embedded again; otherwise a kept node (`origin` ≥ 0) keeps its embedding,
+ * The embedding of every node of the changed tree: with `refit` (the embedder was fitted again on
+ * every node text), every node embedded again; otherwise a kept node (`origin` ≥ 0) keeps its embedding,
  * a node whose text some old node had reuses that one, and only new texts are embedded.
  */
 async function embedTree(
   rt: BuildRuntime,
   input: {
-    refit: FittableEmbedder | undefined;
+    refit: boolean;
     old: SummaryTree;
     kept: E2GraphRagKept & { embeddings: Float32Array[] };
     tree: SummaryTree;
@@ -187,7 +187,6 @@ async function embedTree(
   let embedded: number;
   if (refit) {
     const texts = tree.nodes.map((n) => n.text);
-    await rt.stage('fit', () => refit.fit(texts), { checkpoint: false });
     embeddings = await rt.stage('embed', () => rt.embed(texts), { checkpoint: false });
     embedded = texts.length;
   } else {
