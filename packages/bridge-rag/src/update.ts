@@ -20,6 +20,7 @@ import {
   keptFitNote,
   keptWithVectorRows,
   prepareUpdate,
+  providersAfterRefit,
   refitForFullUpdate,
   refitStage,
   startBuild,
@@ -80,7 +81,7 @@ export async function updateBridgeRag(
   const embedded =
     toEmbed.length > 0 ? await rt.stage('embed', () => rt.embed(toEmbed), { checkpoint: false }) : [];
   const embeddings = refit ? embedded : [...keptAt.map((i) => state.embeddings[i]!), ...embedded];
-  const providers = refit ? { ...index.providers, embedder: ctx.embedder } : index.providers;
+  const providers = providersAfterRefit(index.providers, refit);
   const vectors = await rt.stage(
     'vector-index',
     () => indexVectors(providers.vectorIndex, embeddings, { dimensions: providers.embedder.dimensions }),

@@ -214,6 +214,7 @@ export {
   type PreparedUpdate,
   planIndexChange,
   prepareUpdate,
+  providersAfterRefit,
   refitForFullUpdate,
   refitStage,
   startUpdate,

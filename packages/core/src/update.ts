@@ -291,6 +291,17 @@ export async function refitForFullUpdate(
 }
 
 /**
+ * The providers an index names after an update: `providers`, with `refit` as the embedder when a
+ * full update refitted it ({@link refitForFullUpdate}), since the new vectors belong to the new fit.
+ */
+export function providersAfterRefit<P extends { embedder: Embedder }>(
+  providers: P,
+  refit: FittableEmbedder | undefined,
+): P {
+  return refit ? { ...providers, embedder: refit } : providers;
+}
+
+/**
  * The trace note of an update that kept the fit of a fittable embedder (`{ fit }`), else nothing:
  * `what` names what the update embedded with the old fit (e.g. `'new chunks'`).
  */

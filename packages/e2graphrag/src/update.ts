@@ -12,6 +12,7 @@ import {
   keptFitNote,
   keptWithVectorRows,
   prepareUpdate,
+  providersAfterRefit,
   refitForFullUpdate,
   startBuild,
 } from '@grag/core/kit';
@@ -113,7 +114,7 @@ export async function updateE2GraphRag(
     origin: changed.origin,
   });
   // The refitted embedder is the one the new index's vectors (and its saved state) belong to.
-  const providers = refit ? { ...index.providers, embedder: ctx.embedder } : index.providers;
+  const providers = providersAfterRefit(index.providers, refit);
   const vectors = await vectorIndexStage(rt, tree, embeddings, providers);
   const withChunks = new Set(leaves.map((l) => l.docId ?? l.id));
   const stats = indexStats({

@@ -11,6 +11,7 @@ import {
   keptFitNote,
   keptWithVectorRows,
   prepareUpdate,
+  providersAfterRefit,
   refitForFullUpdate,
   refitStage,
   startBuild,
@@ -124,7 +125,7 @@ export async function updateNodeRag(
     rt,
     ctx,
     o,
-    providers: refit ? { ...index.providers, embedder: ctx.embedder } : index.providers,
+    providers: providersAfterRefit(index.providers, refit),
     documents: [
       ...kept.documents.filter((d) => !plan.drop.has(d.id)),
       ...plan.add.map((d) => ({ id: d.id, ...(d.title !== undefined ? { title: d.title } : {}) })),

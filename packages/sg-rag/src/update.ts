@@ -17,6 +17,7 @@ import {
   keptFitNote,
   keptWithVectorRows,
   prepareUpdate,
+  providersAfterRefit,
   refitForFullUpdate,
   refitStage,
   startBuild,
@@ -132,7 +133,7 @@ export async function updateSgRagIndex(
   // A full update refits a fittable embedder on the changed graph's labels, as a build fits it,
   // and embeds every label again with the new fit.
   const refit = await refitForFullUpdate(rt, ctx, options, () => graph.labels);
-  const providers = refit ? { ...index.providers, embedder: ctx.embedder } : index.providers;
+  const providers = providersAfterRefit(index.providers, refit);
   // Label → embedding of every label the index holds; only labels new to it are embedded.
   const known = new Map<string, Float32Array>();
   if (!refit) {
