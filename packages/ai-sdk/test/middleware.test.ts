@@ -3,9 +3,8 @@
  * cites come back as the AI SDK's sources (generateText's `sources`, streamText's UI stream).
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { type Document, InvalidArgumentError, type TaskSuite } from '@grag/core';
-import { createBuildContext, sourceLabel } from '@grag/core/kit';
-import { createScriptedEmbedder } from '@grag/core/test';
+import { InvalidArgumentError } from '@grag/core';
+import { sourceLabel } from '@grag/core/kit';
 import { type Bm25RagIndex, bm25Rag } from '@grag/naive-rag';
 import {
   generateText,
@@ -18,23 +17,9 @@ import {
 import { MockLanguageModelV3 } from 'ai/test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GRAG_MIDDLEWARE_INSTRUCTIONS, gragMiddleware } from '../src/index.js';
+import { buildHarbourIndex } from './harbour.js';
 import { type ChatRequest, startServer } from './server.js';
 
-const DOCS: Document[] = [
-  {
-    id: 'kessler',
-    text: 'The Kessler Shipyard in Port Halvard was founded in 1881 by Anton Kessler.',
-    segments: [{ start: 0, end: 74, location: { path: 'history.pdf', page: 3 } }],
-  },
-  {
-    id: 'falls',
-    text: 'Merrow Falls lies upriver from Port Halvard; its mill was built by the Kessler Shipyard.',
-  },
-  {
-    id: 'strait',
-    text: 'Ferries built by the Kessler Shipyard cross the Veskan Strait from Port Halvard to Orsa.',
-  },
-];
 const QUESTION = 'Who founded the Kessler Shipyard?';
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
@@ -45,11 +30,7 @@ const finish = { unified: 'stop', raw: 'stop' } as const;
 let index: Bm25RagIndex;
 
 beforeAll(async () => {
-  const ctx = createBuildContext({
-    embedder: createScriptedEmbedder({ dimensions: 8 }),
-    tasks: { id: 'no-tasks' } as TaskSuite,
-  });
-  index = await bm25Rag.build(DOCS, ctx, { chunking: 'document' });
+  index = await buildHarbourIndex({ includeTitle: false });
 });
 
 /** A model that answers `text`, recording what it was asked. */

@@ -4,45 +4,23 @@
  * and the cited items come back to the model in its next request.
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { type Document, InvalidArgumentError, type TaskSuite } from '@grag/core';
-import { createBuildContext, sourceLabel } from '@grag/core/kit';
-import { createScriptedEmbedder } from '@grag/core/test';
+import { InvalidArgumentError } from '@grag/core';
+import { sourceLabel } from '@grag/core/kit';
 import { refusalOf } from '@grag/core/test/vitest';
 import { type Bm25RagIndex, bm25Rag } from '@grag/naive-rag';
 import { generateText, stepCountIs } from 'ai';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GRAG_TOOL_DESCRIPTION, type GragToolOutput, gragTool } from '../src/index.js';
+import { buildHarbourIndex } from './harbour.js';
 import { type ChatRequest, startServer, type TestServer } from './server.js';
 
-const DOCS: Document[] = [
-  {
-    id: 'kessler',
-    text: 'The Kessler Shipyard in Port Halvard was founded in 1881 by Anton Kessler.',
-    // As a loader gives it: the place in the source file, which the item's source label shows.
-    segments: [{ start: 0, end: 74, location: { path: 'history.pdf', page: 3 } }],
-  },
-  {
-    id: 'falls',
-    title: 'Merrow Falls',
-    text: 'Merrow Falls lies upriver from Port Halvard; its mill was built by the Kessler Shipyard.',
-  },
-  {
-    id: 'strait',
-    title: 'Veskan Strait',
-    text: 'Ferries built by the Kessler Shipyard cross the Veskan Strait from Port Halvard to Orsa.',
-  },
-];
 const QUESTION = 'Who founded the Kessler Shipyard?';
 
 let index: Bm25RagIndex;
 let server: TestServer;
 
 beforeAll(async () => {
-  const ctx = createBuildContext({
-    embedder: createScriptedEmbedder({ dimensions: 8 }),
-    tasks: { id: 'no-tasks' } as TaskSuite,
-  });
-  index = await bm25Rag.build(DOCS, ctx, { chunking: 'document' });
+  index = await buildHarbourIndex();
 });
 
 beforeEach(async () => {

@@ -13,15 +13,17 @@ import {
   type UpdateOptions,
 } from '@grag/core';
 import {
+  changedTitleRecord,
   chunkCorpus,
   entitiesStage,
+  keptChunkPositions,
   keptFitNote,
-  keptVectorRows,
+  keptWithVectorRows,
   prepareUpdate,
+  providersAfterRefit,
   refitForFullUpdate,
   refitStage,
   startBuild,
-  titleRecord,
 } from '@grag/core/kit';
 import { chunkInputs, chunkTexts, graphStage, graphStats, queryViews } from './build.js';
 import type { BridgeRagIndex, BridgeRagStats } from './types.js';
@@ -35,11 +37,7 @@ export async function updateBridgeRag(
   name: string,
 ): Promise<IndexUpdate<BridgeRagIndex>> {
   const update = await prepareUpdate(name, change, baseCtx, options, {
-    // Indexes whose vectors are a stored collection keep no embeddings beside it: read them there.
-    kept: async () => {
-      const embeddings = await keptVectorRows(index.vectors, index.kept.embeddings);
-      return embeddings ? { ...index.kept, embeddings } : undefined;
-    },
+    kept: () => keptWithVectorRows(index.vectors, index.kept, 'embeddings'),
     refusal: {
       lacks: "each chunk's entities and embedding",
       cost: 'reading and embedding every chunk again',
@@ -50,14 +48,8 @@ export async function updateBridgeRag(
   const { ctx, plan, kept: state } = update;
   const rt = startBuild(ctx);
   const o = index.options;
-  const keptAt: number[] = [];
-  const dropped: number[] = [];
-  index.chunks.forEach((c, i) => {
-    (plan.drop.has(c.docId) ? dropped : keptAt).push(i);
-  });
-  const titles: Record<string, string> = {};
-  for (const id of plan.documents) if (state.titles[id] !== undefined) titles[id] = state.titles[id]!;
-  Object.assign(titles, titleRecord(plan.add));
+  const { kept: keptAt, dropped } = keptChunkPositions(plan, index.chunks);
+  const titles = changedTitleRecord(state.titles, plan);
   for (const doc of plan.add) if (typeof doc.title !== 'string') delete titles[doc.id];
   const titleMap = new Map<string, string | undefined>(Object.entries(titles));
   const fresh: Document[] = plan.add.filter((d) => d.text.trim() !== '');
@@ -89,7 +81,7 @@ export async function updateBridgeRag(
   const embedded =
     toEmbed.length > 0 ? await rt.stage('embed', () => rt.embed(toEmbed), { checkpoint: false }) : [];
   const embeddings = refit ? embedded : [...keptAt.map((i) => state.embeddings[i]!), ...embedded];
-  const providers = refit ? { ...index.providers, embedder: ctx.embedder } : index.providers;
+  const providers = providersAfterRefit(index.providers, refit);
   const vectors = await rt.stage(
     'vector-index',
     () => indexVectors(providers.vectorIndex, embeddings, { dimensions: providers.embedder.dimensions }),

@@ -31,10 +31,7 @@ export async function cli(argv: string[], cwd: string, env: NodeJS.ProcessEnv = 
   const t0 = performance.now();
   const code = await run(argv, io);
   const ms = performance.now() - t0;
-  const lines = io
-    .err()
-    .split('\n')
-    .filter((line) => line !== '');
+  const lines = io.errLines();
   return {
     code,
     out: io.out(),

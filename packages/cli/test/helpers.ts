@@ -9,7 +9,11 @@ import { type CliIO, run } from '../src/index.js';
 export function captureIO(
   cwd: string,
   env: NodeJS.ProcessEnv = {},
-): CliIO & { out: () => string; err: () => string } {
+): CliIO & {
+  out: () => string;
+  err: () => string;
+  errLines: (keep?: (line: string) => boolean) => string[];
+} {
   let out = '';
   let err = '';
   const sink = (append: (s: string) => void) =>
@@ -30,6 +34,8 @@ export function captureIO(
     cwd,
     out: () => out,
     err: () => err,
+    // The lines written to stderr that `keep` keeps (by default, every non-empty line).
+    errLines: (keep = (line: string) => line !== '') => err.split('\n').filter(keep),
   };
 }
 

@@ -40,10 +40,7 @@ describe('grag without the HNSW native addon (GRAG_DISABLE_NATIVE=1)', () => {
     const out = join(outs, 'idx-flat');
     let io = captureIO(dir);
     expect(await run(['index', dir, '--method', 'naive-dense', '--out', out], io)).toBe(0);
-    const notices = io
-      .err()
-      .split('\n')
-      .filter((line) => /HNSW/.test(line));
+    const notices = io.errLines((line) => /HNSW/.test(line));
     expect(notices).toEqual([
       expect.stringMatching(
         /^grag: using the exact flat vector index instead of HNSW: .*pnpm add -g @grag\/cli --allow-build=hnswlib-node --force/,
@@ -70,12 +67,9 @@ describe('grag without the HNSW native addon (GRAG_DISABLE_NATIVE=1)', () => {
     const out = join(outs, 'idx-noderag');
     let io = captureIO(dir);
     expect(await run(['index', dir, '--method', 'noderag', '--out', out], io), io.err()).toBe(0);
-    expect(
-      io
-        .err()
-        .split('\n')
-        .filter((line) => /HNSW/.test(line)),
-    ).toEqual([expect.stringMatching(/^grag: using the exact flat vector index instead of HNSW: /)]);
+    expect(io.errLines((line) => /HNSW/.test(line))).toEqual([
+      expect.stringMatching(/^grag: using the exact flat vector index instead of HNSW: /),
+    ]);
     expect(io.err()).not.toMatch(/HNSW is unavailable/);
     const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'));
     expect(manifest.providers.vectorIndex).toBe('flat');
@@ -100,12 +94,7 @@ describe('grag without the HNSW native addon (GRAG_DISABLE_NATIVE=1)', () => {
     expect(io.out()).toMatch(/== noderag ==/);
     expect(io.out()).not.toMatch(/skipped/);
     expect(io.out()).toMatch(/demo: 2 methods/);
-    expect(
-      io
-        .err()
-        .split('\n')
-        .filter((line) => /HNSW/.test(line)),
-    ).toHaveLength(1);
+    expect(io.errLines((line) => /HNSW/.test(line))).toHaveLength(1);
   }, 120_000);
 });
 

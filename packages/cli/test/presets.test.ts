@@ -42,10 +42,7 @@ describe('settings presets chosen by provider', () => {
     const out = join(dirname(dir), 'offline');
     const io = captureIO(dir);
     expect(await run(['index', dir, '--method', 'e2graphrag', '--out', out], io), io.err()).toBe(0);
-    const lines = io
-      .err()
-      .split('\n')
-      .filter((l) => l.includes('builds with its'));
+    const lines = io.errLines((l) => l.includes('builds with its'));
     expect(lines).toEqual([
       "grag: e2graphrag builds with its offline preset (grag's measured settings for the offline providers); --set preset=paper for the paper's configuration.",
     ]);

@@ -75,6 +75,44 @@ async function serving(
   return { out: io.out(), err: io.err() };
 }
 
+/** Index the corpus with BM25 into `folder`/`name` for each of `names`. */
+async function indexBm25Into(folder: string, names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    const io = captureIO(root);
+    const argv = ['index', join(root, 'corpus'), '--method', 'bm25', '--out', join(folder, name), '-q'];
+    expect(await run(argv, io), io.err()).toBe(0);
+  }
+}
+
+/** The museum question to POST /v1/query at `url`, with `headers`: the status and the body. */
+async function askMuseum(url: string, headers: Record<string, string> = {}) {
+  const question = { question: 'Which museum is in Oslo?', method: 'bm25', topK: 2 };
+  const res = await fetch(`${url}/v1/query`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(question),
+  });
+  return { status: res.status, body: (await res.json()) as { retrieval: { items: unknown[] } } };
+}
+
+/**
+ * Serve the BM25 index on the server's own thread and ask the museum question, then serve it with
+ * `flags` and ask it `times` times: each answer is a 200 with the same items.
+ */
+async function expectSameAnswers(flags: string[], times: number, headers: Record<string, string> = {}) {
+  let inProcess: Awaited<ReturnType<typeof askMuseum>> | undefined;
+  await serving([bm25Dir, '--port', '0', '--no-explorer'], async (url) => {
+    inProcess = await askMuseum(url, headers);
+  });
+  await serving([bm25Dir, '--port', '0', '--no-explorer', ...flags], async (url) => {
+    for (let i = 0; i < times; i++) {
+      const answer = await askMuseum(url, headers);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect(answer.body.retrieval.items).toEqual(inProcess?.body.retrieval.items);
+    }
+  });
+}
+
 describe('grag serve in process', () => {
   it('serves every index given, prints one line with the URL, and stops when aborted', async () => {
     const controller = new AbortController();
@@ -159,11 +197,7 @@ describe('grag serve in process', () => {
 
   it('serves every index of a --dir folder under its folder name, and writes to them over HTTP', async () => {
     const folder = join(root, 'team');
-    for (const name of ['alpha', 'beta']) {
-      const io = captureIO(root);
-      const argv = ['index', join(root, 'corpus'), '--method', 'bm25', '--out', join(folder, name), '-q'];
-      expect(await run(argv, io), io.err()).toBe(0);
-    }
+    await indexBm25Into(folder, ['alpha', 'beta']);
     await mkdir(join(folder, 'drafts'));
     const { out, err } = await serving(['--dir', folder, '--port', '0', '--no-explorer'], async (url) => {
       const listed = (await (await fetch(`${url}/v1/indexes`)).json()) as {
@@ -211,53 +245,15 @@ describe('grag serve in process', () => {
   });
 
   it('answers retrievals on worker threads with --workers, the same as on its own thread', async () => {
-    const question = { question: 'Which museum is in Oslo?', method: 'bm25', topK: 2 };
-    const ask = async (url: string) => {
-      const res = await fetch(`${url}/v1/query`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(question),
-      });
-      return { status: res.status, body: (await res.json()) as { retrieval: { items: unknown[] } } };
-    };
-    let inProcess: Awaited<ReturnType<typeof ask>> | undefined;
-    await serving([bm25Dir, '--port', '0', '--no-explorer'], async (url) => {
-      inProcess = await ask(url);
-    });
-    await serving([bm25Dir, '--port', '0', '--no-explorer', '--workers', '2'], async (url) => {
-      for (let i = 0; i < 3; i++) {
-        const pooled = await ask(url);
-        expect(pooled.status, JSON.stringify(pooled.body)).toBe(200);
-        expect(pooled.body.retrieval.items).toEqual(inProcess?.body.retrieval.items);
-      }
-    });
+    await expectSameAnswers(['--workers', '2'], 3);
     const io = captureIO(root);
     expect(await run(['serve', bm25Dir, '--workers', 'many'], io)).toBe(1);
     expect(io.err()).toMatch(/Bad --workers: expected auto or an integer/);
   });
 
   it('serves the port from two processes with --processes 2, the same answers as one', async () => {
-    const question = { question: 'Which museum is in Oslo?', method: 'bm25', topK: 2 };
-    const ask = async (url: string) => {
-      const res = await fetch(`${url}/v1/query`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', connection: 'close' },
-        body: JSON.stringify(question),
-      });
-      return { status: res.status, body: (await res.json()) as { retrieval: { items: unknown[] } } };
-    };
-    let inProcess: Awaited<ReturnType<typeof ask>> | undefined;
-    await serving([bm25Dir, '--port', '0', '--no-explorer'], async (url) => {
-      inProcess = await ask(url);
-    });
     // Quiet: the replicas take a few seconds to start, and serving() stops at the first stderr line.
-    await serving([bm25Dir, '--port', '0', '--no-explorer', '--processes', '2', '--quiet'], async (url) => {
-      for (let i = 0; i < 4; i++) {
-        const replica = await ask(url);
-        expect(replica.status, JSON.stringify(replica.body)).toBe(200);
-        expect(replica.body.retrieval.items).toEqual(inProcess?.body.retrieval.items);
-      }
-    });
+    await expectSameAnswers(['--processes', '2', '--quiet'], 4, { connection: 'close' });
     const io = captureIO(root);
     expect(await run(['serve', bm25Dir, '--processes', 'many'], io)).toBe(1);
     expect(io.err()).toMatch(/Bad --processes: expected auto or an integer from 1 to 256/);
@@ -321,11 +317,7 @@ describe('grag serve in process', () => {
 
   it('scopes tokens to workspaces from a --tokens file', async () => {
     const folder = join(root, 'scoped');
-    for (const name of ['north', 'south']) {
-      const io = captureIO(root);
-      const argv = ['index', join(root, 'corpus'), '--method', 'bm25', '--out', join(folder, name), '-q'];
-      expect(await run(argv, io), io.err()).toBe(0);
-    }
+    await indexBm25Into(folder, ['north', 'south']);
     const file = join(root, 'tokens.json');
     await writeFile(
       file,

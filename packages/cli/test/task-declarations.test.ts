@@ -249,10 +249,7 @@ describe('grag methods and grag index show the tasks', () => {
     const io = captureIO(dir);
     const out = join(dir, 'idx');
     expect(await run(['index', corpus, '--method', 'sg-rag', '--out', out], io), io.err()).toBe(0);
-    const taskLines = io
-      .err()
-      .split('\n')
-      .filter((l) => l.startsWith('grag: tasks'));
+    const taskLines = io.errLines((l) => l.startsWith('grag: tasks'));
     expect(taskLines).toEqual([
       'grag: tasks of offline:wink: build extractGraph v1; retrieve extractQueryGraph v1',
     ]);
@@ -261,11 +258,6 @@ describe('grag methods and grag index show the tasks', () => {
 
     const bm25 = captureIO(dir);
     expect(await run(['index', corpus, '--method', 'bm25', '--out', join(dir, 'bm25')], bm25)).toBe(0);
-    expect(
-      bm25
-        .err()
-        .split('\n')
-        .filter((l) => l.startsWith('grag: tasks')),
-    ).toEqual(['grag: tasks: none']);
+    expect(bm25.errLines((l) => l.startsWith('grag: tasks'))).toEqual(['grag: tasks: none']);
   });
 });

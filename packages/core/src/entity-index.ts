@@ -7,6 +7,7 @@ import type { Document } from './contracts/types.js';
 import { type ChunkEntityGraph, chunkEntityGraph } from './graph/chunk-linking.js';
 import type { EntityExtractor } from './graph/entity-extractor.js';
 import type { BuildRuntime, StageOptions } from './runtime.js';
+import type { IndexChangePlan } from './update.js';
 
 /** What a build of an entity index keeps for its updates (saved with the index). */
 export interface EntityIndexKept {
@@ -44,6 +45,19 @@ export function titleRecord(docs: readonly Document[]): Record<string, string> {
   const titles: Record<string, string> = {};
   for (const d of docs) if (typeof d.title === 'string') titles[d.id] = d.title;
   return titles;
+}
+
+/**
+ * The titles of an index after a change ({@link titleRecord} of the changed corpus): `titles` of
+ * the documents the change keeps (none of `plan.drop`, so a replaced document loses its old title),
+ * then those of the added documents.
+ */
+export function changedTitleRecord(
+  titles: Readonly<Record<string, string>>,
+  plan: Pick<IndexChangePlan, 'add' | 'drop'>,
+): Record<string, string> {
+  const kept = Object.entries(titles).filter(([id]) => !plan.drop.has(id));
+  return { ...Object.fromEntries(kept), ...titleRecord(plan.add) };
 }
 
 /**

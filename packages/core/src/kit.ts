@@ -83,6 +83,7 @@ export {
   probeVectorLength,
 } from './embedding-calls.js';
 export {
+  changedTitleRecord,
   type EntityIndexKept,
   entitiesStage,
   entityGraphStage,
@@ -208,10 +209,12 @@ export { getTokenizer } from './tokenizer.js';
 export {
   assertSameEmbedder,
   type IndexChangePlan,
+  keptChunkPositions,
   keptFitNote,
   type PreparedUpdate,
   planIndexChange,
   prepareUpdate,
+  providersAfterRefit,
   refitForFullUpdate,
   refitStage,
   startUpdate,
@@ -241,6 +244,7 @@ export { readIndexFile } from './vector/index-file.js';
 export { cosineSimilarity, dot, norm, normalize, squaredL2 } from './vector/math.js';
 export {
   keptVectorRows,
+  keptWithVectorRows,
   readVectorCollection,
   searchVectors,
   writeVectorCollection,

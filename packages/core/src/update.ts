@@ -29,6 +29,23 @@ export interface IndexChangePlan {
   documents: string[];
 }
 
+/**
+ * The positions of an index's `chunks` that an update with `plan` keeps and those it drops (a
+ * chunk of a document in `plan.drop`), each in chunk order: the kept chunks come first in the
+ * updated index, in that order, before the added documents' chunks.
+ */
+export function keptChunkPositions(
+  plan: Pick<IndexChangePlan, 'drop'>,
+  chunks: readonly { docId: string }[],
+): { kept: number[]; dropped: number[] } {
+  const kept: number[] = [];
+  const dropped: number[] = [];
+  chunks.forEach((chunk, i) => {
+    (plan.drop.has(chunk.docId) ? dropped : kept).push(i);
+  });
+  return { kept, dropped };
+}
+
 const quoted = (ids: readonly string[]) => ids.map((id) => JSON.stringify(id)).join(', ');
 
 /**
@@ -271,6 +288,17 @@ export async function refitForFullUpdate(
   const corpus = [...(await texts())];
   await rt.stage('fit', () => embedder.fit(corpus), { checkpoint: false });
   return embedder;
+}
+
+/**
+ * The providers an index names after an update: `providers`, with `refit` as the embedder when a
+ * full update refitted it ({@link refitForFullUpdate}), since the new vectors belong to the new fit.
+ */
+export function providersAfterRefit<P extends { embedder: Embedder }>(
+  providers: P,
+  refit: FittableEmbedder | undefined,
+): P {
+  return refit ? { ...providers, embedder: refit } : providers;
 }
 
 /**

@@ -82,3 +82,30 @@ export async function keptVectorRows(
   if (rows) return rows;
   return vectors && isStoredVectors(vectors) ? vectors.all() : undefined;
 }
+
+/**
+ * An index's kept state for an update with its vector rows in `field` filled in by
+ * {@link keptVectorRows} (an index whose vectors are a stored collection keeps no rows beside it:
+ * they are read there). `undefined` when there is no kept state or no rows: an index saved before
+ * it kept them, which `prepareUpdate` refuses.
+ *
+ * @example
+ * ```ts
+ * await prepareUpdate(name, change, ctx, options, {
+ *   kept: () => keptWithVectorRows(index.vectors, index.kept, 'embeddings'),
+ *   ...
+ * });
+ * ```
+ */
+export async function keptWithVectorRows<
+  Kept extends { [K in Field]?: Float32Array[] },
+  Field extends string,
+>(
+  vectors: SearchableVectors | undefined,
+  kept: Kept | undefined,
+  field: Field,
+): Promise<(Kept & { [K in Field]: Float32Array[] }) | undefined> {
+  if (!kept) return undefined;
+  const rows = await keptVectorRows(vectors, kept[field]);
+  return rows ? { ...kept, [field]: rows } : undefined;
+}

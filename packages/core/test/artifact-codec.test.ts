@@ -23,15 +23,20 @@ import { temporaryRoot } from '../src/test/vitest.js';
 
 const root = temporaryRoot('grag-artifact-codec-');
 
+/** `count` rows of 64 components, row i with 0.3·(i + 1) at i and -0 at 63 − i, +0 elsewhere. */
+function sparseRows(count: number): Float32Array[] {
+  return Array.from({ length: count }, (_, i) => {
+    const row = new Float32Array(64);
+    row[i] = 0.3 * (i + 1);
+    row[63 - i] = -0;
+    return row;
+  });
+}
+
 describe('vector rows', () => {
   it('read back bit for bit, dense or sparse, -0 included', () => {
     const dense = [Float32Array.from([0.1, -2, 3e-30, 7]), Float32Array.from([1, 2, 3, 4])];
-    const sparse = Array.from({ length: 5 }, (_, i) => {
-      const row = new Float32Array(64);
-      row[i] = 0.3 * (i + 1);
-      row[63 - i] = -0;
-      return row;
-    });
+    const sparse = sparseRows(5);
     for (const rows of [dense, sparse]) {
       const bytes = encodeVectorRows(rows, rows[0]!.length);
       const back = decodeVectorRows(bytes, rows.length, rows[0]!.length, 'x.rows');
@@ -59,12 +64,7 @@ describe('vector rows', () => {
 
   it('decode as sparse rows: the entries of every component but +0, dense or bitmap, -0 included', () => {
     const dense = [Float32Array.from([0.1, 0, -0, 7]), Float32Array.from([0, 0, 0, 0])];
-    const sparse = Array.from({ length: 4 }, (_, i) => {
-      const row = new Float32Array(64);
-      row[i] = 0.3 * (i + 1);
-      row[63 - i] = -0;
-      return row;
-    });
+    const sparse = sparseRows(4);
     for (const rows of [dense, sparse]) {
       const d = rows[0]!.length;
       const got = sparseVectorRows(encodeVectorRows(rows, d), rows.length, d, 'x.rows');

@@ -19,6 +19,23 @@ const fixture = (name: string) =>
   readFileSync(new URL(`./__fixtures__/tasks/${name}`, import.meta.url), 'utf8');
 const kinds = (issues: ParseIssue[]) => issues.map((i) => i.kind);
 
+/**
+ * `parse` of each `[raw, repairable]` output gives `empty` and one no-records issue naming `raw`,
+ * repairable as given (text that is not a record may be recovered by a repair retry).
+ */
+function expectNoRecords<R extends { issues: ParseIssue[] }>(
+  parse: (raw: string) => R,
+  empty: Omit<R, 'issues'>,
+  cases: readonly (readonly [raw: string, repairable: true | undefined])[],
+): void {
+  for (const [raw, repairable] of cases) {
+    expect(parse(raw)).toEqual({
+      ...empty,
+      issues: [{ kind: 'no-records', reason: expect.any(String), raw, repairable }],
+    });
+  }
+}
+
 describe('parseGraphExtraction', () => {
   it('reads GraphRAG tuple records with the default delimiters', () => {
     const out = parseGraphExtraction(fixture('graphrag-tuples.txt'));
@@ -295,16 +312,11 @@ describe('parseSemanticUnits', () => {
   });
 
   it('gives a no-records issue for empty or non-JSON output, repairable when there was text', () => {
-    for (const [raw, repairable] of [
+    expectNoRecords(parseSemanticUnits, { units: [] }, [
       ['', undefined],
       ['{"units": []}', undefined],
       ['No units here.', true],
-    ] as const) {
-      expect(parseSemanticUnits(raw)).toEqual({
-        units: [],
-        issues: [{ kind: 'no-records', reason: expect.any(String), raw, repairable }],
-      });
-    }
+    ]);
   });
 });
 
@@ -371,11 +383,7 @@ describe('parseTitleDescription', () => {
   });
 
   it('gives a no-records issue for empty output', () => {
-    expect(parseTitleDescription('')).toEqual({
-      title: '',
-      description: '',
-      issues: [{ kind: 'no-records', reason: expect.any(String), raw: '' }],
-    });
+    expectNoRecords(parseTitleDescription, { title: '', description: '' }, [['', undefined]]);
   });
 });
 
@@ -500,17 +508,11 @@ describe('parseQueryGraph', () => {
   });
 
   it('gives a no-records issue for empty or graph-free output, repairable when there was text', () => {
-    for (const [raw, repairable] of [
+    expectNoRecords(parseQueryGraph, { nodes: [], edges: [] }, [
       ['', undefined],
       ['{"nodes": []}', undefined],
       ['no graph', true],
-    ] as const) {
-      expect(parseQueryGraph(raw)).toEqual({
-        nodes: [],
-        edges: [],
-        issues: [{ kind: 'no-records', reason: expect.any(String), raw, repairable }],
-      });
-    }
+    ]);
   });
 });
 

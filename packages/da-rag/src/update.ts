@@ -21,6 +21,7 @@ import {
 import {
   type BuildRuntime,
   type IndexChangePlan,
+  keptChunkPositions,
   keptFitNote,
   type PreparedUpdate,
   prepareUpdate,
@@ -128,11 +129,7 @@ export async function updateDaRagIndex(
     });
   }
 
-  const dropped: number[] = [];
-  const keptAt: number[] = [];
-  index.chunks.forEach((chunk, i) => {
-    (plan.drop.has(chunk.docId) ? dropped : keptAt).push(i);
-  });
+  const { kept: keptAt, dropped } = keptChunkPositions(plan, index.chunks);
   const { added, addedTexts, extractions, described, addedTitles, addedDescriptions } = await analyseAdded(
     rt,
     ctx,

@@ -1,7 +1,7 @@
-import { InvalidArgumentError } from '@grag/core';
 import { mulberry32, randomInt } from '@grag/core/kit';
 import { assertInteger, type DominanceEmbedder, dominatedBy, type StarEmbeddings } from './embedder.js';
 import { degree, isSubMultiset, neighbourLabelCounts, type StarGraph } from './graph.js';
+import { graphEmbeddings } from './graph-embeddings.js';
 
 /** Options of {@link pruningPower}. */
 export interface PruningOptions {
@@ -120,13 +120,7 @@ export function pruningPower(
   assertInteger('queries', o.queries, 0, 'pruningPower');
   assertInteger('pathQueries', o.pathQueries, 0, 'pruningPower');
   assertInteger('maxQueryDegree', o.maxQueryDegree, 1, 'pruningPower');
-  const data = o.embeddings ?? embedder.embedGraph(graph, { correction: o.correction });
-  if (data.size !== graph.ids.length) {
-    throw new InvalidArgumentError(
-      'embeddings',
-      'pruningPower: embeddings must have one row per node of the graph.',
-    );
-  }
+  const data = graphEmbeddings('pruningPower', embedder, graph, o);
   const n = graph.ids.length;
   const withEdges: number[] = [];
   for (let i = 0; i < n; i++) if (degree(graph, i) > 0) withEdges.push(i);

@@ -14,6 +14,7 @@ import {
   subMultisets,
   toMultiset,
 } from './graph.js';
+import { graphEmbeddings } from './graph-embeddings.js';
 
 /** Options of {@link verifyDominance}. */
 export interface VerifyOptions {
@@ -100,13 +101,7 @@ export function verifyDominance(
   assertInteger('exhaustiveLimit', o.exhaustiveLimit, 1, 'verifyDominance');
   assertInteger('samples', o.samples, 1, 'verifyDominance');
   assertInteger('maxExamples', o.maxExamples, 0, 'verifyDominance');
-  const data = o.embeddings ?? embedder.embedGraph(graph, { correction: o.correction });
-  if (data.size !== graph.ids.length || data.dimensions !== embedder.dimensions) {
-    throw new InvalidArgumentError(
-      'embeddings',
-      `verifyDominance: embeddings have ${data.size} rows of ${data.dimensions}, the graph has ${graph.ids.length} nodes and the embedder ${embedder.dimensions} dimensions.`,
-    );
-  }
+  const data = graphEmbeddings('verifyDominance', embedder, graph, o);
   const rand = mulberry32(o.seed ^ 0x0e21);
   const report: DominanceReport = {
     stars: 0,

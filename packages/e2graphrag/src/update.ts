@@ -4,22 +4,17 @@
  * structure. Kept chunks and unchanged summaries cost no model call and no embedding. With `full`,
  * the tree is regrouped from scratch (and a fittable embedder fitted again), as a fresh build does.
  */
-import {
-  type BuildContext,
-  type FittableEmbedder,
-  type IndexChange,
-  type IndexUpdate,
-  isFittableEmbedder,
-  type UpdateOptions,
-} from '@grag/core';
+import type { BuildContext, IndexChange, IndexUpdate, UpdateOptions } from '@grag/core';
 import {
   type BuildRuntime,
+  changedTitleRecord,
   entitiesStage,
   keptFitNote,
-  keptVectorRows,
+  keptWithVectorRows,
   prepareUpdate,
+  providersAfterRefit,
+  refitForFullUpdate,
   startBuild,
-  titleRecord,
 } from '@grag/core/kit';
 import {
   leavesFromChunks,
@@ -63,12 +58,7 @@ export async function updateE2GraphRag(
   name: string,
 ): Promise<IndexUpdate<E2GraphRagIndex>> {
   const { ctx, kept, plan, report } = await prepareUpdate(name, change, baseCtx, options, {
-    // An index whose vectors are a stored collection keeps no embeddings beside it: read them there.
-    kept: async () => {
-      if (!index.kept) return undefined;
-      const embeddings = await keptVectorRows(index.vectors, index.kept.embeddings);
-      return embeddings ? { ...index.kept, embeddings } : undefined;
-    },
+    kept: () => keptWithVectorRows(index.vectors, index.kept, 'embeddings'),
     refusal: {
       lacks: "each chunk's entities and each tree node's embedding",
       cost: 'summarizing and embedding everything again',
@@ -109,19 +99,22 @@ export async function updateE2GraphRag(
   const { tree } = changed;
   const extracted = [...keptLeaves.map((i) => kept.extracted[i]!), ...extractedNew];
   const documents = plan.documents;
-  const titles: Record<string, string> = {
-    ...Object.fromEntries(Object.entries(kept.titles).filter(([id]) => !plan.drop.has(id))),
-    ...titleRecord(plan.add),
-  };
+  const titles = changedTitleRecord(kept.titles, plan);
   const leaves = tree.levels[0]!.map((i) => tree.nodes[i]!);
   const titleOf = new Map(documents.map((id) => [id, titles[id]]));
   const { graph, homes, textMentions } = await graphStage(rt, extracted, leaves, titleOf, o);
-  // A full update fits a fittable embedder again on the changed corpus, as a build does, so
-  // every node is embedded again with the new fit; otherwise the kept embeddings stay valid.
-  const refit = full && isFittableEmbedder(ctx.embedder) ? ctx.embedder : undefined;
-  const { embeddings, embedded } = await embedTree(rt, { refit, old, kept, tree, origin: changed.origin });
+  // A full update fits a fittable embedder again on the changed tree's node texts, as a build
+  // does, so every node is embedded again with the new fit; otherwise the kept embeddings stay valid.
+  const refit = await refitForFullUpdate(rt, ctx, options, () => tree.nodes.map((n) => n.text));
+  const { embeddings, embedded } = await embedTree(rt, {
+    refit: refit !== undefined,
+    old,
+    kept,
+    tree,
+    origin: changed.origin,
+  });
   // The refitted embedder is the one the new index's vectors (and its saved state) belong to.
-  const providers = refit ? { ...index.providers, embedder: ctx.embedder } : index.providers;
+  const providers = providersAfterRefit(index.providers, refit);
   const vectors = await vectorIndexStage(rt, tree, embeddings, providers);
   const withChunks = new Set(leaves.map((l) => l.docId ?? l.id));
   const stats = indexStats({
@@ -176,14 +169,14 @@ export async function updateE2GraphRag(
 }
 
 /**
- * The embedding of every node of the changed tree: with `refit`, the embedder fitted again on every
- * node text and every node embedded again; otherwise a kept node (`origin` ≥ 0) keeps its embedding,
+ * The embedding of every node of the changed tree: with `refit` (the embedder was fitted again on
+ * every node text), every node embedded again; otherwise a kept node (`origin` ≥ 0) keeps its embedding,
  * a node whose text some old node had reuses that one, and only new texts are embedded.
  */
 async function embedTree(
   rt: BuildRuntime,
   input: {
-    refit: FittableEmbedder | undefined;
+    refit: boolean;
     old: SummaryTree;
     kept: E2GraphRagKept & { embeddings: Float32Array[] };
     tree: SummaryTree;
@@ -195,7 +188,6 @@ async function embedTree(
   let embedded: number;
   if (refit) {
     const texts = tree.nodes.map((n) => n.text);
-    await rt.stage('fit', () => refit.fit(texts), { checkpoint: false });
     embeddings = await rt.stage('embed', () => rt.embed(texts), { checkpoint: false });
     embedded = texts.length;
   } else {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MeterSnapshot } from '@grag/core';
-import { emptyStageUsage } from '@grag/core/kit';
+import { addStageUsage, emptyStageUsage } from '@grag/core/kit';
 import { describe, expect, it } from 'vitest';
 import {
   barChart,
@@ -57,16 +57,7 @@ function usage(stages: Record<string, Partial<ReturnType<typeof emptyStageUsage>
   for (const [name, u] of Object.entries(stages)) {
     const full = { ...emptyStageUsage(), ...u };
     out.stages[name] = full;
-    for (const k of [
-      'chatCalls',
-      'inputTokens',
-      'outputTokens',
-      'embedCalls',
-      'embeddedValues',
-      'embedTokens',
-      'wallMs',
-    ] as const)
-      out.total[k] += full[k];
+    addStageUsage(out.total, full);
   }
   return out;
 }

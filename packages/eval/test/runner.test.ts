@@ -152,14 +152,13 @@ function scriptedContext(answers: Record<string, string> = {}): () => BuildConte
 }
 
 /** `runEval` of `fakeMethod(log)` on the dataset with the scripted context, into `out`, with `options`. */
+/** `runEval` of `method` alone on the dataset, with a scripted context, writing to `out`. */
+function runMethod(method: Method<FakeIndex>, out: string, options: Partial<RunOptions> = {}) {
+  return runEval({ dataset, methods: [{ method }], context: scriptedContext(), out, ...options });
+}
+
 function runFake(log: FakeLog, out: string, options: Partial<RunOptions> = {}) {
-  return runEval({
-    dataset,
-    methods: [{ method: fakeMethod(log) }],
-    context: scriptedContext(),
-    out,
-    ...options,
-  });
+  return runMethod(fakeMethod(log), out, options);
 }
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'grag-eval-run-'));
@@ -328,26 +327,14 @@ describe('runEval', () => {
           throw new Error('index corrupted');
       },
     });
-    const run = await runEval({
-      dataset,
-      methods: [{ method }],
-      context: scriptedContext(),
-      out,
-      concurrency: 1,
-    });
+    const run = await runMethod(method, out, { concurrency: 1 });
     expect(run.methods[0]).toMatchObject({
       questions: 2,
       failed: 1,
       errors: [{ questionId: 'q3', message: 'Error: index corrupted' }],
     });
     fail = false;
-    const again = await runEval({
-      dataset,
-      methods: [{ method }],
-      context: scriptedContext(),
-      out,
-      concurrency: 1,
-    });
+    const again = await runMethod(method, out, { concurrency: 1 });
     expect(again.methods[0]).toMatchObject({ questions: 3, failed: 0, resumed: 2 });
   });
 

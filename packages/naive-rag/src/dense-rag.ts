@@ -17,6 +17,7 @@ import {
   type MethodIndexFormat,
   openMethodIndex,
   prepareUpdate,
+  providersAfterRefit,
   RETRIEVE_OPTION_KEYS,
   refitForFullUpdate,
   refitStage,
@@ -151,7 +152,7 @@ async function updateDense(
   const fresh =
     toEmbed.length > 0 ? await rt.stage('embed', () => rt.embed(toEmbed), { checkpoint: false }) : [];
   const embeddings = refit ? fresh : [...units.kept.map((i) => stored[i]!), ...fresh];
-  const providers = refit ? { ...index.providers, embedder: ctx.embedder } : index.providers;
+  const providers = providersAfterRefit(index.providers, refit);
   const vectors = await rt.stage(
     'vector-index',
     () =>

@@ -1,6 +1,11 @@
 /** Local updates of both baselines: which units go, which come, and the report of a change. */
 import type { Chunk, UpdateReport } from '@grag/core';
-import type { BuildRuntime, IndexChangePlan, PreparedUpdate } from '@grag/core/kit';
+import {
+  type BuildRuntime,
+  type IndexChangePlan,
+  keptChunkPositions,
+  type PreparedUpdate,
+} from '@grag/core/kit';
 
 import type { ChunkingOptions } from './options.js';
 import { type BaseIndex, unitsOf } from './units.js';
@@ -32,11 +37,7 @@ export async function changeUnits<O extends ChunkingOptions>(
   rt: BuildRuntime,
 ): Promise<ChangedUnits> {
   const { plan, ctx } = update;
-  const dropped: number[] = [];
-  const kept: number[] = [];
-  index.chunks.forEach((chunk, i) => {
-    (plan.drop.has(chunk.docId) ? dropped : kept).push(i);
-  });
+  const { kept, dropped } = keptChunkPositions(plan, index.chunks);
   const added = await rt.stage('chunk', () => unitsOf(plan.add, ctx, index.options), { checkpoint: false });
   return {
     plan,

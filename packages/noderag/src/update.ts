@@ -7,9 +7,11 @@
  * HNSW and BM25 are recomputed from the kept and new answers (no model call). */
 import type { BuildContext, Chunk, IndexChange, IndexUpdate, UpdateOptions, UpdateReport } from '@grag/core';
 import {
+  keptChunkPositions,
   keptFitNote,
-  keptVectorRows,
+  keptWithVectorRows,
   prepareUpdate,
+  providersAfterRefit,
   refitForFullUpdate,
   refitStage,
   startBuild,
@@ -93,12 +95,7 @@ export async function updateNodeRag(
   options: UpdateOptions = {},
 ): Promise<IndexUpdate<NodeRagIndex>> {
   const { ctx, kept, plan, report } = await prepareUpdate(name, change, baseCtx, options, {
-    // An index whose vectors are a stored collection keeps no embeddings beside it: read them there.
-    kept: async () => {
-      const kept = index.kept;
-      const embeddings = kept && (await keptVectorRows(index.vectors, kept.embeddings));
-      return kept && embeddings ? { ...kept, embeddings } : undefined;
-    },
+    kept: () => keptWithVectorRows(index.vectors, index.kept, 'embeddings'),
     refusal: {
       lacks: 'what updates reuse (decompositions, summaries and embeddings)',
       cost: 'calling the models on every chunk again',
@@ -112,7 +109,7 @@ export async function updateNodeRag(
     plan.add.length > 0
       ? await rt.stage('chunk', () => textUnits(plan.add, ctx, o), { checkpoint: false })
       : { chunks: [] as Chunk[], texts: [] as string[] };
-  const keptPositions = index.chunks.flatMap((chunk, c) => (plan.drop.has(chunk.docId) ? [] : [c]));
+  const keptPositions = keptChunkPositions(plan, index.chunks).kept;
   const texts = [
     ...keptPositions.map((c) => index.graph.node(`T:${index.chunks[c]!.id}`).text),
     ...added.texts,
@@ -128,7 +125,7 @@ export async function updateNodeRag(
     rt,
     ctx,
     o,
-    providers: refit ? { ...index.providers, embedder: ctx.embedder } : index.providers,
+    providers: providersAfterRefit(index.providers, refit),
     documents: [
       ...kept.documents.filter((d) => !plan.drop.has(d.id)),
       ...plan.add.map((d) => ({ id: d.id, ...(d.title !== undefined ? { title: d.title } : {}) })),

@@ -145,6 +145,16 @@ function newEntries(list: readonly string[], seen: readonly string[]): string[] 
 
 const freshDir = temporaryDirs();
 
+/** A build of `A` with `ctx`, saved in a fresh folder (`prefix`) and copied as `copy` with `edits`. */
+async function savedCopyOfA(
+  ctx: BuildContext,
+  prefix: string,
+  edits: Parameters<typeof savedCopy>[3],
+  copy: string,
+) {
+  return savedCopy(nodeRag, await nodeRag.build(A, ctx, OPTIONS), await freshDir(prefix), edits, copy);
+}
+
 for (const [label, options] of [
   ['one chunk per document', OPTIONS],
   ['fixed-size chunks', FIXED],
@@ -395,11 +405,9 @@ describe('noderag update: errors, persistence and older indexes', () => {
 
   it('updates an index saved before updates were local over the whole graph, and says so', async () => {
     const { ctx } = recorded();
-    const dir = await freshDir('grag-noderag-update-v1-');
-    const older = await savedCopy(
-      nodeRag,
-      await nodeRag.build(A, ctx, OPTIONS),
-      dir,
+    const older = await savedCopyOfA(
+      ctx,
+      'grag-noderag-update-v1-',
       {
         artifact: (name, data) => {
           // Without the SHA-256 of update.json that format 4 records (older formats decode it at load).
@@ -432,11 +440,9 @@ describe('noderag update: errors, persistence and older indexes', () => {
 
   it('refuses an index that has one of the two update files but not the other', async () => {
     const { ctx } = recorded();
-    const dir = await freshDir('grag-noderag-update-torn-');
-    const torn = await savedCopy(
-      nodeRag,
-      await nodeRag.build(A, ctx, OPTIONS),
-      dir,
+    const torn = await savedCopyOfA(
+      ctx,
+      'grag-noderag-update-torn-',
       {
         artifact: (name) => (name === 'embeddings.rows' ? null : undefined),
       },

@@ -347,17 +347,38 @@ export async function analyze(text: string): Promise<Analysis> {
   return analysis;
 }
 
-/** The document wink read from `text`, as plain data. */
-function toAnalysis(text: string, doc: Document, its: WinkIts): Analysis {
+/** The token columns of a wink document, one array a column, in token order (wink's raw values). */
+export interface WinkTokenColumns {
+  values: string[];
+  normals: string[];
+  lemmas: string[];
+  tags: string[];
+  types: string[];
+  stops: boolean[];
+  spaces: string[];
+}
+
+/** The columns of `doc`'s tokens that grag reads: value, normal, lemma, POS tag, type, stop flag and preceding space. */
+export function winkTokenColumns(doc: Document, its: WinkIts): WinkTokenColumns {
   const all = doc.tokens();
-  const values = all.out(its.value) as string[];
-  const normals = all.out(its.normal) as string[];
-  const lemmas = all.out(its.lemma) as string[];
-  const tags = all.out(its.pos) as string[];
-  const types = all.out(its.type) as string[];
-  const stops = all.out(its.stopWordFlag) as unknown as boolean[];
-  const spaces = all.out(its.precedingSpaces) as string[];
-  const tokens: Token[] = values.map((value, index) => ({
+  return {
+    values: all.out(its.value) as string[],
+    normals: all.out(its.normal) as string[],
+    lemmas: all.out(its.lemma) as string[],
+    tags: all.out(its.pos) as string[],
+    types: all.out(its.type) as string[],
+    stops: all.out(its.stopWordFlag) as unknown as boolean[],
+    spaces: all.out(its.precedingSpaces) as string[],
+  };
+}
+
+/**
+ * `doc`'s tokens as `analyze` gives them, before {@link bareForms}: normal and lemma lower-cased,
+ * and a value wink leaves out defaulted (normal and lemma to the token, POS `X`, type `word`).
+ */
+export function winkTokens(doc: Document, its: WinkIts): Token[] {
+  const { values, normals, lemmas, tags, types, stops, spaces } = winkTokenColumns(doc, its);
+  return values.map((value, index) => ({
     index,
     value,
     normal: (normals[index] ?? value).toLowerCase(),
@@ -367,6 +388,11 @@ function toAnalysis(text: string, doc: Document, its: WinkIts): Analysis {
     stop: stops[index] === true,
     space: spaces[index] ?? '',
   }));
+}
+
+/** The document wink read from `text`, as plain data. */
+function toAnalysis(text: string, doc: Document, its: WinkIts): Analysis {
+  const tokens = winkTokens(doc, its);
   bareForms(tokens);
 
   const sentences: Sentence[] = lineSentences(

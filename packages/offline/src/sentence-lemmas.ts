@@ -3,7 +3,7 @@
  * give them, read with less work: what `assessCommunity` reads of a community text (a few
  * thousand characters, a new one on most calls).
  */
-import { bareForms, createWinkReader, isContent, lineSentences } from './nlp.js';
+import { bareForms, createWinkReader, isContent, lineSentences, winkTokens } from './nlp.js';
 
 /** A sentence of a text and the lemmas of its content tokens. */
 export interface SentenceLemmas {
@@ -21,20 +21,6 @@ export interface SentenceLemmas {
  */
 const reader = createWinkReader(['sbd', 'pos']);
 
-/** What {@link sentenceLemmas} copies out of wink's document: the token columns it reads, and wink's sentence spans. */
-interface Columns {
-  tokens: {
-    value: string;
-    normal: string;
-    pos: string;
-    type: string;
-    space: string;
-    stop: boolean;
-    lemma: string;
-  }[];
-  spans: [number, number][];
-}
-
 /**
  * The sentences of `text` and their content lemmas: equal to
  * `analyze(text).sentences.map((s) => ({ text: s.text, lemmas: contentLemmas(analysis, s.start, s.end) }))`,
@@ -42,29 +28,10 @@ interface Columns {
  * uses. Every call reads the text anew (nothing is cached).
  */
 export async function sentenceLemmas(text: string): Promise<SentenceLemmas[]> {
-  const { tokens, spans } = await reader.read(text, (doc, its): Columns => {
-    const all = doc.tokens();
-    const values = all.out(its.value) as string[];
-    const normals = all.out(its.normal) as string[];
-    const tags = all.out(its.pos) as string[];
-    const types = all.out(its.type) as string[];
-    const spaces = all.out(its.precedingSpaces) as string[];
-    const stops = all.out(its.stopWordFlag) as unknown as boolean[];
-    const lemmas = all.out(its.lemma) as string[];
-    return {
-      // The same defaults as `analyze` for a value wink leaves out.
-      tokens: values.map((value, k) => ({
-        value,
-        normal: (normals[k] ?? value).toLowerCase(),
-        pos: tags[k] ?? 'X',
-        type: types[k] ?? 'word',
-        space: spaces[k] ?? '',
-        stop: stops[k] === true,
-        lemma: (lemmas[k] ?? value).toLowerCase(),
-      })),
-      spans: doc.sentences().out(its.span) as unknown as [number, number][],
-    };
-  });
+  const { tokens, spans } = await reader.read(text, (doc, its) => ({
+    tokens: winkTokens(doc, its),
+    spans: doc.sentences().out(its.span) as unknown as [number, number][],
+  }));
   // The bare forms `analyze` reads ("did X found"), so the lemmas are its own.
   bareForms(tokens);
   return lineSentences(tokens, spans).map(({ start, end, text: sentence }) => {

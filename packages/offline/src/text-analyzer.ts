@@ -4,7 +4,7 @@
  * text gives depends on the text only.
  */
 import type { TextAnalysis, TextAnalyzer, TextToken, TextTokenType } from '@grag/core';
-import { createWinkReader } from './nlp.js';
+import { createWinkReader, winkTokenColumns } from './nlp.js';
 
 /**
  * The id of {@link createWinkTextAnalyzer}'s analyzer (wink's English lite model, sentence
@@ -49,13 +49,7 @@ export function createWinkTextAnalyzer(): TextAnalyzer {
     id: WINK_TEXT_ANALYZER_ID,
     doAnalyze(text: string): Promise<TextAnalysis> {
       return reader.read(text, (doc, its) => {
-        const all = doc.tokens();
-        const values = all.out(its.value) as string[];
-        const lemmas = all.out(its.lemma) as string[];
-        const tags = all.out(its.pos) as string[];
-        const types = all.out(its.type) as string[];
-        const spaces = all.out(its.precedingSpaces) as string[];
-        const stops = all.out(its.stopWordFlag) as unknown as boolean[];
+        const { values, lemmas, tags, types, spaces, stops } = winkTokenColumns(doc, its);
         const tokens: TextToken[] = values.map((value, k) => ({
           text: value,
           lemma: lemmas[k] ?? value,

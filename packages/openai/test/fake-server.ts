@@ -3,12 +3,12 @@
  * request, counts requests in flight, and answers from per-endpoint scripts before falling back to
  * a well-formed default answer.
  */
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, beforeEach } from 'vitest';
 import { createOpenAI, type OpenAIProvider, type OpenAIProviderSettings } from '../src/index.js';
+import { type Endpoint, endpointOf, LocalServer } from './local-server.js';
 
-export type Endpoint = 'chat' | 'embeddings';
+export type { Endpoint };
 
 export interface FakeRequest {
   endpoint: Endpoint | 'other';
@@ -107,61 +107,33 @@ function defaultChat(body: any): FakeReply {
   };
 }
 
-export class FakeOpenAIServer {
+export class FakeOpenAIServer extends LocalServer {
   readonly requests: FakeRequest[] = [];
   inFlight = 0;
   maxInFlight = 0;
   /** Vector for one embedding input; the default is `[input length, position in the batch, 1]`. */
   embed: (input: string, position: number) => number[] = (input, position) => [input.length, position, 1];
   readonly #scripts: Record<Endpoint, FakeReply[]> = { chat: [], embeddings: [] };
-  readonly #timers = new Set<NodeJS.Timeout>();
-  readonly #server: Server;
-  #port = 0;
-
-  constructor() {
-    this.#server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const path = req.url ?? '';
-        const endpoint: FakeRequest['endpoint'] = path.endsWith('/chat/completions')
-          ? 'chat'
-          : path.endsWith('/embeddings')
-            ? 'embeddings'
-            : 'other';
-        const request: FakeRequest = {
-          endpoint,
-          method: req.method ?? '',
-          path,
-          headers: req.headers,
-          body: text ? JSON.parse(text) : undefined,
-          receivedAt: performance.now(),
-        };
-        this.requests.push(request);
-        this.inFlight++;
-        this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-        res.on('close', () => this.inFlight--);
-        const reply =
-          endpoint === 'other'
-            ? { status: 404, json: { error: { message: 'no such route' } } }
-            : this.#next(request);
-        if (reply.delayMs) {
-          const timer = setTimeout(() => {
-            this.#timers.delete(timer);
-            this.#send(res, reply);
-          }, reply.delayMs);
-          this.#timers.add(timer);
-        } else {
-          this.#send(res, reply);
-        }
-      });
-    });
-  }
-
-  /** Base URL to give the provider (ends in `/v1`). */
-  get baseURL(): string {
-    return `http://127.0.0.1:${this.#port}/v1`;
+  protected handle(req: IncomingMessage, res: ServerResponse, text: string): void {
+    const path = req.url ?? '';
+    const request: FakeRequest = {
+      endpoint: endpointOf(path) ?? 'other',
+      method: req.method ?? '',
+      path,
+      headers: req.headers,
+      body: text ? JSON.parse(text) : undefined,
+      receivedAt: performance.now(),
+    };
+    this.requests.push(request);
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    res.on('close', () => this.inFlight--);
+    const reply =
+      request.endpoint === 'other'
+        ? { status: 404, json: { error: { message: 'no such route' } } }
+        : this.#next(request);
+    if (reply.delayMs) this.later(reply.delayMs, () => this.#send(res, reply));
+    else this.#send(res, reply);
   }
 
   /** Requests of one endpoint, in arrival order. */
@@ -173,15 +145,6 @@ export class FakeOpenAIServer {
   script(endpoint: Endpoint, ...replies: FakeReply[]): this {
     this.#scripts[endpoint].push(...replies);
     return this;
-  }
-
-  async listen(): Promise<this> {
-    this.#port = await listenLocally(this.#server);
-    return this;
-  }
-
-  async close(): Promise<void> {
-    await closeLocally(this.#server, this.#timers);
   }
 
   #next(request: FakeRequest): FakeReply {
@@ -247,28 +210,10 @@ export class FakeOpenAIServer {
         setImmediate(fn);
         return;
       }
-      const timer = setTimeout(() => {
-        this.#timers.delete(timer);
-        fn();
-      }, stream.delayMs);
-      this.#timers.add(timer);
+      this.later(stream.delayMs, fn);
     };
     later(next);
   }
-}
-
-/** Listen on 127.0.0.1 and a port the OS picks; resolves to the port. */
-export async function listenLocally(server: Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
-
-/** Clear the pending `timers`, drop every connection and close `server`. */
-export async function closeLocally(server: Server, timers: Set<NodeJS.Timeout>): Promise<void> {
-  for (const timer of timers) clearTimeout(timer);
-  timers.clear();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 /** Start a fake server on 127.0.0.1 and a free port. */

@@ -14,12 +14,12 @@
  * window of arrivals with 429s. Every request is recorded with the fault it got.
  */
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { hashedBagOfWords } from '@grag/core/kit';
-import { closeLocally, listenLocally } from './fake-server.js';
+import { type Endpoint, endpointOf, LocalServer } from './local-server.js';
 
-export type FaultEndpoint = 'chat' | 'embeddings';
+export type FaultEndpoint = Endpoint;
 
 /** What the server does instead of answering. */
 export type Fault =
@@ -207,37 +207,23 @@ export function combineFaults(...plans: FaultPlan[]): FaultPlan {
 // Server
 // ---------------------------------------------------------------------------------------------
 
-function endpointOf(path: string): FaultEndpoint | undefined {
-  if (path.endsWith('/chat/completions')) return 'chat';
-  if (path.endsWith('/embeddings')) return 'embeddings';
-  return undefined;
-}
-
 const echo: ChatResponder = (messages) => `echo: ${messages.at(-1)?.content ?? ''}`;
 
-export class FaultServer {
+export class FaultServer extends LocalServer {
   /** Every request, in arrival order. */
   readonly records: FaultRecord[] = [];
   /** Fault plan; may be replaced between calls. */
   faults: FaultPlan;
   readonly #chat: ChatResponder;
   readonly #embed: EmbeddingResponder;
-  readonly #server: Server;
-  readonly #timers = new Set<NodeJS.Timeout>();
   readonly #attempts = new Map<string, number>();
-  #port = 0;
 
   constructor(options: FaultServerOptions = {}) {
+    super();
     const dimensions = options.dimensions ?? 16;
     this.#chat = options.chat ?? echo;
     this.#embed = options.embed ?? ((input) => hashedBagOfWords(input, dimensions));
     this.faults = options.faults ?? (() => undefined);
-    this.#server = createServer((req, res) => this.#handle(req, res));
-  }
-
-  /** Base URL to give the provider (ends in `/v1`). */
-  get baseURL(): string {
-    return `http://127.0.0.1:${this.#port}/v1`;
   }
 
   /** Records of one endpoint. */
@@ -255,62 +241,40 @@ export class FaultServer {
     return counts;
   }
 
-  async listen(): Promise<this> {
-    this.#port = await listenLocally(this.#server);
-    return this;
-  }
-
-  async close(): Promise<void> {
-    await closeLocally(this.#server, this.#timers);
-  }
-
-  #later(ms: number, fn: () => void): void {
-    const timer = setTimeout(() => {
-      this.#timers.delete(timer);
-      fn();
-    }, ms);
-    this.#timers.add(timer);
-  }
-
-  #handle(req: IncomingMessage, res: ServerResponse): void {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const path = req.url ?? '';
-      const endpoint = endpointOf(path);
-      if (req.method !== 'POST' || endpoint === undefined) {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `no route ${req.method} ${path}` } }));
-        return;
+  protected handle(req: IncomingMessage, res: ServerResponse, text: string): void {
+    const path = req.url ?? '';
+    const endpoint = endpointOf(path);
+    if (req.method !== 'POST' || endpoint === undefined) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `no route ${req.method} ${path}` } }));
+      return;
+    }
+    const key = `${endpoint}:${createHash('sha256').update(text).digest('hex')}`;
+    const attempt = this.#attempts.get(key) ?? 0;
+    this.#attempts.set(key, attempt + 1);
+    const info: FaultRequestInfo = {
+      index: this.records.length,
+      endpoint,
+      body: text ? JSON.parse(text) : undefined,
+      key,
+      attempt,
+    };
+    const fault = this.faults(info);
+    const record: FaultRecord = { ...info, path, receivedAt: performance.now(), fault };
+    this.records.push(record);
+    try {
+      if (fault) this.#inject(fault, info, res);
+      else this.#answer(info, record, res);
+    } catch (error) {
+      // A responder that cannot answer is a bug of the test: fail the call at once (400 is not
+      // retried) with the reason, rather than crash the server.
+      record.responderError = error instanceof Error ? error.message : String(error);
+      if (res.headersSent) res.destroy();
+      else {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: `fault server: ${record.responderError}` } }));
       }
-      const key = `${endpoint}:${createHash('sha256').update(text).digest('hex')}`;
-      const attempt = this.#attempts.get(key) ?? 0;
-      this.#attempts.set(key, attempt + 1);
-      const info: FaultRequestInfo = {
-        index: this.records.length,
-        endpoint,
-        body: text ? JSON.parse(text) : undefined,
-        key,
-        attempt,
-      };
-      const fault = this.faults(info);
-      const record: FaultRecord = { ...info, path, receivedAt: performance.now(), fault };
-      this.records.push(record);
-      try {
-        if (fault) this.#inject(fault, info, res);
-        else this.#answer(info, record, res);
-      } catch (error) {
-        // A responder that cannot answer is a bug of the test: fail the call at once (400 is not
-        // retried) with the reason, rather than crash the server.
-        record.responderError = error instanceof Error ? error.message : String(error);
-        if (res.headersSent) res.destroy();
-        else {
-          res.writeHead(400, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ error: { message: `fault server: ${record.responderError}` } }));
-        }
-      }
-    });
+    }
   }
 
   /** The JSON body of a normal answer. */
@@ -372,7 +336,7 @@ export class FaultServer {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
         res.write(body.slice(0, Math.floor(body.length / 2)));
         // Let the headers and the half body reach the client before the reset discards the rest.
-        this.#later(20, () => socket?.resetAndDestroy());
+        this.later(20, () => socket?.resetAndDestroy());
         return;
       }
       case 'stall': {
@@ -400,7 +364,7 @@ export class FaultServer {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
         res.write(body.slice(0, Math.floor(body.length / 2)));
         // A clean close (FIN) with fewer bytes than Content-Length promised.
-        this.#later(20, () => socket?.end());
+        this.later(20, () => socket?.end());
         return;
       }
     }

@@ -37,6 +37,26 @@ async function results(index: DenseRagIndex) {
 }
 
 /** The tables of a schema whose names start with `vc_` (the version collections). */
+/**
+ * `vectors` written as the collection `points` (cosine, `exact` or HNSW) of a version in a fresh
+ * store (schema `name`) and read back, with a FlatIndex of them to compare its searches with.
+ */
+async function pointsCollection(name: string, vectors: readonly Float32Array[], exact: boolean) {
+  const dimensions = vectors[0]!.length;
+  const store = postgresStore({ pool, index: freshIndex(name), vectors: true });
+  await store.writeVersion({ method: 'test', formatVersion: 1, params: {}, providers: {} }, async (out) => {
+    await out.vectorCollection!('points', vectors, { dimensions, metric: 'cosine', exact });
+  });
+  const snapshot = await store.open();
+  const stored = await snapshot.vectorCollection!('points');
+  await snapshot.release();
+  const flat = new FlatIndex({ dimensions });
+  vectors.forEach((v, i) => {
+    flat.add(i, v);
+  });
+  return { store, stored, flat };
+}
+
 async function collectionTables(schema: string): Promise<string[]> {
   const rows = await pool.query<{ relname: string }>(
     `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -165,18 +185,8 @@ describe('an HNSW collection', () => {
   it('is searched through its index with recall of at least 0.95 against an exact scan', async () => {
     const vectors = randomVectors(600, 24, 7);
     const queries = randomVectors(30, 24, 8);
-    const store = postgresStore({ pool, index: freshIndex('hnsw'), vectors: true });
-    await store.writeVersion({ method: 'test', formatVersion: 1, params: {}, providers: {} }, async (out) => {
-      await out.vectorCollection!('points', vectors, { dimensions: 24, metric: 'cosine', exact: false });
-    });
-    const snapshot = await store.open();
-    const stored = await snapshot.vectorCollection!('points');
-    await snapshot.release();
+    const { store, stored, flat } = await pointsCollection('hnsw', vectors, false);
     expect(stored.exact).toBe(false);
-    const flat = new FlatIndex({ dimensions: 24 });
-    vectors.forEach((v, i) => {
-      flat.add(i, v);
-    });
     let found = 0;
     for (const q of queries) {
       const want = new Set(flat.search(q, 10).map((h) => h.id));
@@ -208,17 +218,7 @@ describe('an exact collection', () => {
   it('searches among the ids given or without the ids left out as FlatIndex with a filter, and gives rows by id', async () => {
     const vectors = randomVectors(80, 12, 3);
     const queries = randomVectors(5, 12, 4);
-    const store = postgresStore({ pool, index: freshIndex('filter'), vectors: true });
-    await store.writeVersion({ method: 'test', formatVersion: 1, params: {}, providers: {} }, async (out) => {
-      await out.vectorCollection!('points', vectors, { dimensions: 12, metric: 'cosine', exact: true });
-    });
-    const snapshot = await store.open();
-    const stored = await snapshot.vectorCollection!('points');
-    await snapshot.release();
-    const flat = new FlatIndex({ dimensions: 12 });
-    vectors.forEach((v, i) => {
-      flat.add(i, v);
-    });
+    const { store, stored, flat } = await pointsCollection('filter', vectors, true);
     const ids = [3, 9, 10, 41, 42, 77];
     for (const q of queries) {
       expect(await stored.search(q, 4, { ids })).toEqual(

@@ -518,21 +518,17 @@ describe('no server on a non-loopback address without a token', () => {
 
   it('serves 0.0.0.0 with a token, answering any Host unless allowedHosts is given', async () => {
     const token = 'tok-5e2d';
-    const open = await serve({
-      indexes: [countingIndex().input],
-      explorerDir: false,
-      host: '0.0.0.0',
-      port: 0,
-      token,
-    });
-    const listed = await serve({
-      indexes: [countingIndex().input],
-      explorerDir: false,
-      host: '0.0.0.0',
-      port: 0,
-      token,
-      allowedHosts: ['grag.lan'],
-    });
+    const onAllInterfaces = (allowedHosts?: string[]) =>
+      serve({
+        indexes: [countingIndex().input],
+        explorerDir: false,
+        host: '0.0.0.0',
+        port: 0,
+        token,
+        ...(allowedHosts ? { allowedHosts } : {}),
+      });
+    const open = await onAllInterfaces();
+    const listed = await onAllInterfaces(['grag.lan']);
     try {
       const auth = { authorization: `Bearer ${token}` };
       const at = (s: RunningServer) => `http://127.0.0.1:${new URL(s.url).port}`;

@@ -23,7 +23,7 @@ import {
   QUESTION,
   requireChromium,
 } from './explorer-fixture.js';
-import { scriptedGraph, streamingChat } from './helpers.js';
+import { scriptedIndex, streamingChat } from './helpers.js';
 
 const state = chromiumFor('chat.e2e');
 
@@ -123,10 +123,7 @@ describe.skipIf(state === 'skip')('useChat (@ai-sdk/react) against grag serve in
     requireChromium(state);
     page = await servePage(await bundlePage(await readmeComponent()));
     grag = await serve({
-      indexes: [
-        ...(await demoIndexes()),
-        { name: 'streaming', method: scriptedGraph, index: { calls: [] }, answer: slow },
-      ],
+      indexes: [...(await demoIndexes()), scriptedIndex(slow, 'streaming')],
       token: TOKEN,
       cors: [page.url],
       explorerDir: false,

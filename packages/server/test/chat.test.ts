@@ -14,6 +14,7 @@ import {
   postQuery,
   readUntil,
   scriptedGraph,
+  scriptedIndex,
   serveForTests,
   streamingChat,
 } from './helpers.js';
@@ -32,8 +33,8 @@ const served = serveForTests(async () => {
       ...(await demoIndexes()),
       { method: scriptedGraph, index: graph, answer: chat },
       { name: 'bm25-chat', method: bm25Rag, index: bm25, answer: recording },
-      { name: 'broken', method: scriptedGraph, index: { calls: [] }, answer: broken },
-      { name: 'slow', method: scriptedGraph, index: { calls: [] }, answer: slow },
+      scriptedIndex(broken, 'broken'),
+      scriptedIndex(slow, 'slow'),
     ],
     maxQuestionChars: 200,
     onError: (error, where) => errors.push(`${where}: ${(error as Error).message}`),
@@ -416,7 +417,7 @@ describe('POST /v1/chat behind the token and the browser guard', () => {
 
   beforeAll(async () => {
     guarded = await serve({
-      indexes: [{ method: scriptedGraph, index: { calls: [] }, answer: chat }],
+      indexes: [scriptedIndex(chat)],
       token: TOKEN,
       cors: [APP],
       explorerDir: false,
@@ -463,7 +464,7 @@ describe('POST /v1/chat behind the token and the browser guard', () => {
 
   it('refuses a chat on a server that gives no answers, pointing at /v1/query', async () => {
     const quiet = await serve({
-      indexes: [{ method: scriptedGraph, index: { calls: [] } }],
+      indexes: [scriptedIndex()],
       answer: false,
       explorerDir: false,
       port: 0,

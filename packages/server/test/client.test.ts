@@ -5,7 +5,7 @@
  * or of the server in it).
  */
 import { fileURLToPath } from 'node:url';
-import { bm25Rag } from '@grag/naive-rag';
+import { type Bm25RagIndex, bm25Rag } from '@grag/naive-rag';
 import {
   createGragClient,
   GragApiError,
@@ -15,28 +15,19 @@ import {
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { createGragServer } from '../src/index.js';
-import { buildIndexes, get, postQuery, scriptedGraph, serveForTests, streamingChat } from './helpers.js';
+import { get, postQuery, serveForTests, streamingChat, streamingIndexes } from './helpers.js';
 
 const TOKEN = 'client-test-token';
 const auth = { authorization: `Bearer ${TOKEN}` };
 const chat = streamingChat(['Ilse Marren ', 'directs the ', 'institute [lindqvist].'], { delayMs: 20 });
 const slow = streamingChat(['one ', 'two ', 'three ', 'four ', 'five ', 'six '], { delayMs: 100 });
-let indexes: Awaited<ReturnType<typeof buildIndexes>>;
+let bm25: Bm25RagIndex;
 
 const served = serveForTests(async () => {
-  indexes = await buildIndexes();
+  const streaming = await streamingIndexes({ chat, broken: streamingChat(['It '], { failAfter: 0 }), slow });
+  bm25 = streaming.bm25;
   return {
-    indexes: [
-      { method: bm25Rag, index: indexes.bm25 },
-      { method: scriptedGraph, index: { calls: [] }, answer: chat },
-      {
-        name: 'broken',
-        method: scriptedGraph,
-        index: { calls: [] },
-        answer: streamingChat(['It '], { failAfter: 0 }),
-      },
-      { name: 'slow', method: scriptedGraph, index: { calls: [] }, answer: slow },
-    ],
+    indexes: streaming.served,
     token: TOKEN,
     onError: () => {},
   };
@@ -152,7 +143,7 @@ describe('createGragClient against a live server', () => {
 
 describe('createGragClient options', () => {
   it('calls the fetch it is given, e.g. an app in the same process with no server', async () => {
-    const app = createGragServer({ indexes: [{ method: bm25Rag, index: indexes.bm25 }], explorerDir: false });
+    const app = createGragServer({ indexes: [{ method: bm25Rag, index: bm25 }], explorerDir: false });
     const urls: string[] = [];
     const grag = createGragClient({
       baseUrl: 'http://localhost/',

@@ -16,7 +16,7 @@ import { createBuildContext } from '@grag/core/kit';
 import { bm25Rag, denseRag } from '@grag/naive-rag';
 import { createOfflineProviders } from '@grag/offline';
 import { afterAll, beforeAll } from 'vitest';
-import { type RunningServer, type ServeOptions, serve } from '../src/index.js';
+import { type RunningServer, type ServedIndexInput, type ServeOptions, serve } from '../src/index.js';
 
 export const DOCS: Document[] = [
   {
@@ -98,6 +98,34 @@ export const scriptedGraph: Method<{ calls: string[] }> = {
     return { calls: [] };
   },
 };
+
+/**
+ * The indexes the streaming tests serve: BM25 over {@link DOCS} (`bm25`, also returned), and
+ * {@link scriptedGraph} answering with `chat`, and as `broken` and `slow` with those models.
+ */
+export async function streamingIndexes(answers: { chat: ChatModel; broken: ChatModel; slow: ChatModel }) {
+  const { bm25 } = await buildIndexes();
+  const served: ServedIndexInput[] = [
+    { method: bm25Rag, index: bm25 },
+    scriptedIndex(answers.chat),
+    scriptedIndex(answers.broken, 'broken'),
+    scriptedIndex(answers.slow, 'slow'),
+  ];
+  return { bm25, served };
+}
+
+/**
+ * A served index of {@link scriptedGraph} with no calls yet, answering with `answer` (none: the
+ * server's own chat model, or no answers), named `name` (none: the method's name).
+ */
+export function scriptedIndex(answer?: ChatModel, name?: string): ServedIndexInput {
+  return {
+    ...(name === undefined ? {} : { name }),
+    method: scriptedGraph,
+    index: { calls: [] },
+    ...(answer === undefined ? {} : { answer }),
+  };
+}
 
 /** A chat model that streams `pieces` (waiting `delayMs` between them), or fails after `failAfter` pieces. */
 export function streamingChat(

@@ -16,7 +16,7 @@ import { createGragServer, openApiDocument, type RunningServer, serve } from '..
 import { checkRequestOptions, parseQueryRequest } from '../src/query.js';
 import type { CitedSource, QueryRequest, RetrievedItem, SourceLocation, Subgraph } from '../src/schema.js';
 import { demoIndexes, QUESTION } from './explorer-fixture.js';
-import { get, parseEvents, postQuery, rawRequest, scriptedGraph, streamingChat } from './helpers.js';
+import { get, parseEvents, postQuery, rawRequest, scriptedIndex, streamingChat } from './helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is read as plain JSON
 type Doc = Record<string, any>;
@@ -45,17 +45,8 @@ beforeAll(async () => {
   server = await serve({
     indexes: [
       ...demo,
-      {
-        method: scriptedGraph,
-        index: { calls: [] },
-        answer: streamingChat(['Ilse Marren ', 'directs it [lindqvist].']),
-      },
-      {
-        name: 'broken',
-        method: scriptedGraph,
-        index: { calls: [] },
-        answer: streamingChat(['It is '], { failAfter: 0 }),
-      },
+      scriptedIndex(streamingChat(['Ilse Marren ', 'directs it [lindqvist].'])),
+      scriptedIndex(streamingChat(['It is '], { failAfter: 0 }), 'broken'),
     ],
     explorerDir: false,
     token: TOKEN,
@@ -95,7 +86,7 @@ describe('the OpenAPI document', () => {
 
   it('has one operation for every route of the app, and no other', () => {
     const app = createGragServer({
-      indexes: [{ method: scriptedGraph, index: { calls: [] } }],
+      indexes: [scriptedIndex()],
       explorerDir: false,
     });
     const routes = new Set(

@@ -3,7 +3,7 @@ import { refusalOf } from '@grag/core/test/vitest';
 import { bm25Rag } from '@grag/naive-rag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createGragServer, serve } from '../src/index.js';
-import { buildIndexes, get, scriptedGraph } from './helpers.js';
+import { buildIndexes, get, scriptedIndex } from './helpers.js';
 
 let bm25: Awaited<ReturnType<typeof buildIndexes>>['bm25'];
 
@@ -84,7 +84,7 @@ describe('createGragServer options', () => {
 
   it('refuses "answer": true for an index with nothing to answer with', async () => {
     const app = createGragServer({
-      indexes: [{ method: scriptedGraph, index: { calls: [] } }],
+      indexes: [scriptedIndex()],
       explorerDir: false,
     });
     const res = await app.request('/v1/query', {

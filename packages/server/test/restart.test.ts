@@ -101,6 +101,18 @@ function harbourJobs(baseVersion: string): Job[] {
   ];
 }
 
+/**
+ * Start a server (`resumeJobs` as given) and stop it, then leave the journal a stop in the middle
+ * of jobs leaves: {@link harbourJobs} from harbour's version then, and `more`. Returns that version.
+ */
+async function journalHarbourJobs(resumeJobs: boolean | undefined, more: Job): Promise<string> {
+  const first = await start(resumeJobs);
+  const current = await versionOf(first, 'harbour');
+  await first.close();
+  await writeFile(join(dir, JOURNAL_FILE), journalText([...harbourJobs(current), more]));
+  return current;
+}
+
 describe('a restart', () => {
   it('serves the saved version a job swapped in, under the same version id, and still knows the job', async () => {
     const first = await start();
@@ -119,14 +131,10 @@ describe('a restart', () => {
   });
 
   it('with resumeJobs: false, reports a job that was running failed when its version was not saved, and a queued one too; the index is as it was', async () => {
-    const first = await start(false);
-    const current = await versionOf(first, 'harbour');
-    await first.close();
-    const jobs = [
-      ...harbourJobs(current),
+    const current = await journalHarbourJobs(
+      false,
       journaled({ id: 'create-1', kind: 'create-index', index: 'pier', status: 'running' }),
-    ];
-    await writeFile(join(dir, JOURNAL_FILE), journalText(jobs));
+    );
     // Inputs that would let them resume: not used, and removed.
     await putInput('run-1', 'harbour', { kind: 'add-documents', documents: [DREDGE] });
     await putInput('queued-1', 'harbour', { kind: 'remove-documents', ids: ['h-lamp'] });
@@ -251,14 +259,10 @@ describe('a restart', () => {
   });
 
   it('reports a job failed, with one line naming its input, when that input is missing or damaged', async () => {
-    const first = await start();
-    const current = await versionOf(first, 'harbour');
-    await first.close();
-    const jobs = [
-      ...harbourJobs(current),
+    const current = await journalHarbourJobs(
+      undefined,
       journaled({ id: 'queued-2', kind: 'add-documents', index: 'orchard', status: 'queued' }),
-    ];
-    await writeFile(join(dir, JOURNAL_FILE), journalText(jobs));
+    );
     await putInput('queued-1', 'harbour', { kind: 'remove-documents', ids: ['h-lamp'] });
     // Cut short, as a disk that lost its end would leave it.
     const cut = join(dir, JOB_INPUTS_DIR, 'queued-1.json');

@@ -12,7 +12,7 @@ import {
   get,
   type JsonResponse,
   postQuery,
-  scriptedGraph,
+  scriptedIndex,
   streamingChat,
 } from './helpers.js';
 
@@ -31,11 +31,7 @@ beforeAll(async () => {
     indexes: [
       { method: bm25Rag, index: indexes.bm25 },
       { method: denseRag, index: indexes.dense },
-      {
-        method: scriptedGraph,
-        index: { calls: [] },
-        answer: streamingChat(['Ilse Marren ', 'directs it [lindqvist].']),
-      },
+      scriptedIndex(streamingChat(['Ilse Marren ', 'directs it [lindqvist].'])),
     ],
     explorerDir,
     port: 0,

@@ -1,33 +1,24 @@
 /** Streamed answers over Server-Sent Events, on a real HTTP connection. */
-import { bm25Rag } from '@grag/naive-rag';
 import { describe, expect, it } from 'vitest';
 import {
-  buildIndexes,
   get,
   parseEvents,
   postQuery,
   readUntil,
-  scriptedGraph,
   serveForTests,
   streamingChat,
+  streamingIndexes,
   withoutMs,
 } from './helpers.js';
 
-let indexes: Awaited<ReturnType<typeof buildIndexes>>;
 const errors: string[] = [];
 const chat = streamingChat(['Ilse Marren ', 'directs the ', 'institute [lindqvist].'], { delayMs: 40 });
 const broken = streamingChat(['It is ', 'never finished'], { failAfter: 1 });
 const slow = streamingChat(['one ', 'two ', 'three ', 'four ', 'five '], { delayMs: 150 });
 
 const served = serveForTests(async () => {
-  indexes = await buildIndexes();
   return {
-    indexes: [
-      { method: bm25Rag, index: indexes.bm25 },
-      { method: scriptedGraph, index: { calls: [] }, answer: chat },
-      { name: 'broken', method: scriptedGraph, index: { calls: [] }, answer: broken },
-      { name: 'slow', method: scriptedGraph, index: { calls: [] }, answer: slow },
-    ],
+    indexes: (await streamingIndexes({ chat, broken, slow })).served,
     onError: (error, where) => errors.push(`${where}: ${(error as Error).message}`),
   };
 });

@@ -15,8 +15,9 @@ import {
 import {
   chunkDocuments,
   keptFitNote,
-  keptVectorRows,
+  keptWithVectorRows,
   prepareUpdate,
+  providersAfterRefit,
   refitForFullUpdate,
   refitStage,
   startBuild,
@@ -84,12 +85,7 @@ export async function updateSgRagIndex(
   name: string,
 ): Promise<IndexUpdate<SgRagIndex>> {
   const { ctx, caller, kept, plan, report } = await prepareUpdate(name, change, baseCtx, options, {
-    kept: async (caller) => {
-      const state = updateState(caller, index);
-      // An index whose label vectors are a stored collection keeps no embeddings beside it.
-      const labelEmbeddings = state && (await keptVectorRows(index.labelVectors, state.labelEmbeddings));
-      return state && labelEmbeddings ? { ...state, labelEmbeddings } : undefined;
-    },
+    kept: (caller) => keptWithVectorRows(index.labelVectors, updateState(caller, index), 'labelEmbeddings'),
     refusal: {
       lacks: "each chunk's extraction and label embeddings",
       cost: 'extracting every chunk again',
@@ -137,7 +133,7 @@ export async function updateSgRagIndex(
   // A full update refits a fittable embedder on the changed graph's labels, as a build fits it,
   // and embeds every label again with the new fit.
   const refit = await refitForFullUpdate(rt, ctx, options, () => graph.labels);
-  const providers = refit ? { ...index.providers, embedder: ctx.embedder } : index.providers;
+  const providers = providersAfterRefit(index.providers, refit);
   // Label → embedding of every label the index holds; only labels new to it are embedded.
   const known = new Map<string, Float32Array>();
   if (!refit) {
