@@ -56,3 +56,14 @@ describe('the kind named right before a title', () => {
     ['Name the novel Salt Harbour is based on', 'Lantern Keepers'],
   ]);
 });
+
+describe('the object a question asks for', () => {
+  expectAnswers(notes, [
+    // "studied history at the University of Lindholm": what was studied is the verb's object.
+    ['What did Ilse Dorrow study?', 'history'],
+    ['What did the author of The Lantern Keepers study?', 'history'],
+    // Where is asked of the place behind the preposition.
+    ['Where did Ilse Dorrow study?', 'University of Lindholm'],
+    ['What did The Lantern Keepers win in 2012?', 'Harbour Prize'],
+  ]);
+});

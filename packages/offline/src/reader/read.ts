@@ -10,6 +10,7 @@ import { type AnswerWithCitations, type ContextItem, type Embedder, throwIfAbort
 import type { EntityAnalysis } from '../entities.js';
 import { analyze } from '../nlp.js';
 import { abbreviationAsked, expansionOf } from './abbreviations.js';
+import { ageAtDeath, ageAtDeathAsked } from './age.js';
 import { findRelationPhrase } from './chain.js';
 import { type ReaderContext, readContext } from './context.js';
 import { findDescription, GENERIC_PLACES, replaceSpan } from './decompose.js';
@@ -164,6 +165,10 @@ async function answerPhrase(
     if ('answer' in step) return cite(step.answer, [...state.bridgeItems].reverse());
     q = step.next;
   }
+  // "How old was X when she died?": the years of the life span the context gives X.
+  const ageOf = ageAtDeathAsked((await analyze(q)).tokens);
+  const age = ageOf && ageAtDeath(ageOf, plain);
+  if (age) return cite(String(age.years), [plain[age.sentence]!.item, ...[...state.bridgeItems].reverse()]);
   // "Who was X?", "What does X do?": what the context calls X, or unknown.
   const identity = identityName((await analyze(q)).tokens);
   if (identity) {

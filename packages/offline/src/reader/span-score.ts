@@ -223,6 +223,7 @@ export function scoreSpan(
   // asked, the place the sentence puts something "in" more than a name it gives otherwise ("Where
   // was it recorded?" takes the studio).
   if (reading.kind === 'place' && reading.descriptor && tokens[span.start - 1]?.normal === 'in') side *= 1.2;
+  side *= directObject(cues, reading, r, span);
   const agent = agentWeight(cues, reading, r, span);
   if (agent === null) return null;
   closeness = Math.max(closeness, agent.closeness);
@@ -241,6 +242,21 @@ export function scoreSpan(
     (r.otherYears ? 0.2 : 1) *
     (r.saysVerb ? 1 : 0.5);
   return { score, fit, words };
+}
+
+/**
+ * "What did Ilse Dorrow study?" over "She studied history at the University of Lindholm": the
+ * question asks for the verb's object, so a span right after the question's verb (nothing but
+ * articles and modifiers between) counts half as much again as one behind a preposition.
+ */
+function directObject(cues: QuestionCues, reading: QuestionReading, r: SentenceReading, span: Span): number {
+  if (!cues.objectQuestion || reading.descriptor) return 1;
+  const { tokens } = r;
+  let verb = -1;
+  for (const { k } of r.matched) if (k < span.start && tokens[k]!.pos === 'VERB' && k > verb) verb = k;
+  if (verb < 0 || span.start - verb > 4) return 1;
+  for (let k = verb + 1; k < span.start; k++) if (!/^(DET|ADJ|NUM)$/.test(tokens[k]!.pos)) return 1;
+  return 1.5;
 }
 
 /** Whether the question names years and `own` (a sentence's tokens) gives years, none of them those. */
