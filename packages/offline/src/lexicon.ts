@@ -185,6 +185,7 @@ export const DESCRIPTOR_TYPES: Record<string, string> = Object.fromEntries([
     'area',
     'district',
     'birthplace',
+    'hometown',
   ].map((w) => [w, 'geo']),
   ...[
     'university',

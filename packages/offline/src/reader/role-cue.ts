@@ -83,6 +83,14 @@ export function roleCue(
   ) {
     // "a song by X", "a novel by X".
     best = Math.max(best, 0.6);
+  } else if (
+    t.normal === 'from' &&
+    after === 0 &&
+    isPlaceRole(relation) &&
+    relation.verbs.some((v) => /^(bear|base|live)$/.test(concept(v)))
+  ) {
+    // "the home town of X" over "X is a folk band from Lowmarsh": where X is from.
+    best = Math.max(best, 0.8);
   }
   return best;
 }

@@ -99,7 +99,11 @@ export function createSupport(candidates: readonly ScoredSentence[], query: stri
     // X", "the founder of Y") is answered through a bridge.
     const multiHop =
       options.bridges !== false && (!!findDescription(qa.tokens) || !!findRelationPhrase(qa.tokens));
-    return (i, bridge) => supported(i, predicate, keys, multiHop ? bridge : -1, kindOf);
+    // "Where does X come from?" (come from, hail from: born): "X is a folk band from Lowmarsh" says it.
+    const fromAsked = qa.tokens.some(
+      (t, k) => /^(come|hail|originate)$/.test(t.lemma) && qa.tokens[k + 1]?.normal === 'from',
+    );
+    return (i, bridge) => supported(i, predicate, keys, multiHop ? bridge : -1, kindOf, fromAsked);
   };
   const supported = (
     i: number,
@@ -107,10 +111,12 @@ export function createSupport(candidates: readonly ScoredSentence[], query: stri
     keys: readonly string[],
     bridge = -1,
     kindOf?: string,
+    fromAsked = false,
   ): boolean => {
     const c = candidates[i]!;
     const states = (x: ScoredSentence): boolean =>
       predicate.size === 0 ||
+      (fromAsked && /\bfrom\s+(?:the\s+)?\p{Lu}/u.test(x.text)) ||
       x.lemmas.some((l) => predicate.has(l)) ||
       (!!kindOf && modifierKind(x, kindOf)) ||
       // A life span in brackets states a birth and a death: "(12 June 1930 – 2 April 2001)".
