@@ -184,3 +184,37 @@ export function isSynonymByWordNet(a: string, b: string): boolean {
     .slice(0, WORD_SENSES)
     .some((s) => senses.has(s));
 }
+
+/**
+ * The nouns WordNet derives `word` from or to in its first senses ("fiddler" → violin, fiddle;
+ * "pianist" → piano; "footballer" → football), each synset's words in order, "_" as spaces.
+ */
+export function relatedNouns(word: string, senses = 2): string[] {
+  const d = open();
+  if (!d || !word) return [];
+  const out: string[] = [];
+  for (const sense of sensesOf(d, word).slice(0, senses)) {
+    const fields = synsetFields(d, sense);
+    const words = Number.parseInt(fields[3]!, 16);
+    let k = 4 + 2 * words;
+    const count = Number(fields[k]);
+    k++;
+    for (let p = 0; p < count; p++, k += 4) {
+      if (fields[k] !== '+' || fields[k + 2] !== 'n') continue;
+      const target = synsetFields(d, Number(fields[k + 1]));
+      const n = Number.parseInt(target[3]!, 16);
+      for (let w = 0; w < n; w++) {
+        const noun = target[4 + 2 * w]!.replace(/_/g, ' ').replace(/\(.*\)$/, '');
+        if (!out.includes(noun)) out.push(noun);
+      }
+    }
+  }
+  return out;
+}
+
+/** The fields of the synset line at `offset` in `data.noun`, before its gloss. */
+function synsetFields(d: Dictionary, offset: number): string[] {
+  const line = lineAt(d.data, offset);
+  const bar = line.indexOf(' | ');
+  return (bar < 0 ? line : line.slice(0, bar)).split(' ');
+}

@@ -27,3 +27,17 @@ describe('where a thing comes from', () => {
     ['Where was Ada Wren born?', 'The context does not contain an answer to the question.'],
   ]);
 });
+
+describe('a kind a role is named for', () => {
+  const players = [
+    ...notes,
+    { id: 'sele', text: 'Jon Sele\nJon Sele (born 1972) is a Welsh cellist and composer.' },
+    { id: 'brask', text: 'Ola Brask\nOla Brask (born 1990) is a Veskan footballer who plays for Ostby.' },
+  ];
+  expectAnswers(players, [
+    // "the fiddler Tomas Kell": a fiddler plays the fiddle (WordNet derives one from the other).
+    ['What instrument does Tomas Kell play?', 'fiddle'],
+    ['Which instrument does Jon Sele play?', 'cello'],
+    ['What sport does Ola Brask play?', 'football'],
+  ]);
+});

@@ -16,6 +16,11 @@ export function ageAtDeathAsked(tokens: readonly Token[]): string | null {
   const howOld = words.some((w, k) => w === 'how' && /^(old)$/.test(words[k + 1] ?? ''));
   const whatAge = words.some((w, k) => /^(what|which)$/.test(w) && words[k + 1] === 'age');
   if (!dies || !(howOld || whatAge)) return null;
+  return firstName(tokens);
+}
+
+/** The question's first name: its first capitalised run after the first word ("Tobias Wren"). */
+export function firstName(tokens: readonly Token[]): string | null {
   const first = tokens.findIndex((t, k) => k > 0 && isCapital(t));
   if (first < 0) return null;
   let end = first;

@@ -9,6 +9,7 @@
 import { type AnswerWithCitations, type ContextItem, type Embedder, throwIfAborted } from '@grag/core';
 import type { EntityAnalysis } from '../entities.js';
 import { analyze } from '../nlp.js';
+import { isKindByWordNet } from '../wordnet.js';
 import { abbreviationAsked, expansionOf } from './abbreviations.js';
 import { ageAtDeath, ageAtDeathAsked } from './age.js';
 import { findRelationPhrase } from './chain.js';
@@ -18,6 +19,7 @@ import { findEventPlace } from './events.js';
 import { extractPhrase } from './extract.js';
 import { identityName, identityOf } from './identity.js';
 import { createItemReadings } from './items.js';
+import { kindFromRole } from './played.js';
 import { polarByRelation } from './polar.js';
 import { readQuestion } from './question.js';
 import { recaseQuestion } from './recase.js';
@@ -177,6 +179,13 @@ async function answerPhrase(
   }
   const textOf = (item: number): string => context[item]?.text ?? '';
   const phrase = (await polarByRelation(q, entitiesOf, single, textOf)) ?? (await single(q));
+  // "What instrument does X play?" over "the fiddler X": the fiddle, unless the answer found is one.
+  const qTokens = (await analyze(q)).tokens;
+  const reading = readQuestion(qTokens);
+  if (reading.descriptor && !isKindByWordNet(phrase?.answer?.toLowerCase() ?? '', reading.descriptor)) {
+    const derived = kindFromRole(qTokens, reading, plain);
+    if (derived) return cite(derived.answer, [plain[derived.sentence]!.item]);
+  }
   if (!phrase?.answer) return UNKNOWN;
   const items = [...phrase.items];
   const outer = await containingPlace(q, phrase.answer, plain, single, support.describedAs);
