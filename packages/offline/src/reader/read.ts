@@ -167,12 +167,13 @@ async function answerPhrase(
     if ('answer' in step) return cite(step.answer, [...state.bridgeItems].reverse());
     q = step.next;
   }
+  const qTokens = (await analyze(q)).tokens;
   // "How old was X when she died?": the years of the life span the context gives X.
-  const ageOf = ageAtDeathAsked((await analyze(q)).tokens);
+  const ageOf = ageAtDeathAsked(qTokens);
   const age = ageOf && ageAtDeath(ageOf, plain);
   if (age) return cite(String(age.years), [plain[age.sentence]!.item, ...[...state.bridgeItems].reverse()]);
   // "Who was X?", "What does X do?": what the context calls X, or unknown.
-  const identity = identityName((await analyze(q)).tokens);
+  const identity = identityName(qTokens);
   if (identity) {
     const found = identityOf(identity, plain);
     return found ? cite(found.answer, [plain[found.sentence]!.item]) : UNKNOWN;
@@ -180,7 +181,6 @@ async function answerPhrase(
   const textOf = (item: number): string => context[item]?.text ?? '';
   const phrase = (await polarByRelation(q, entitiesOf, single, textOf)) ?? (await single(q));
   // "What instrument does X play?" over "the fiddler X": the fiddle, unless the answer found is one.
-  const qTokens = (await analyze(q)).tokens;
   const reading = readQuestion(qTokens);
   if (reading.descriptor && !isKindByWordNet(phrase?.answer?.toLowerCase() ?? '', reading.descriptor)) {
     const derived = kindFromRole(qTokens, reading, plain);
