@@ -93,15 +93,7 @@ export class EntityVocabulary implements QueryVocabulary {
           `EntityVocabulary.fromEntries: ${JSON.stringify(key)} is not a key.`,
         );
       }
-      let node = vocabulary.#root;
-      for (const w of words) {
-        let next = node.next.get(w);
-        if (!next) {
-          next = { next: new Map() };
-          node.next.set(w, next);
-        }
-        node = next;
-      }
+      const node = vocabulary.#nodeOf(words);
       if (node.name !== undefined) {
         throw new InvalidArgumentError(
           'entries',
@@ -126,6 +118,20 @@ export class EntityVocabulary implements QueryVocabulary {
     return out;
   }
 
+  /** The trie node of the link-key `words`, made (with the nodes on its way) when missing. */
+  #nodeOf(words: readonly string[]): TrieNode {
+    let node = this.#root;
+    for (const w of words) {
+      let next = node.next.get(w);
+      if (!next) {
+        next = { next: new Map() };
+        node.next.set(w, next);
+      }
+      node = next;
+    }
+    return node;
+  }
+
   /** Number of names (aliases included) added. */
   get size(): number {
     return this.#size;
@@ -138,15 +144,7 @@ export class EntityVocabulary implements QueryVocabulary {
     }
     const words = linkKey(name).split(' ').filter(Boolean);
     if (words.length === 0 || words.every((w) => STOP_WORDS.has(w))) return this;
-    let node = this.#root;
-    for (const w of words) {
-      let next = node.next.get(w);
-      if (!next) {
-        next = { next: new Map() };
-        node.next.set(w, next);
-      }
-      node = next;
-    }
+    const node = this.#nodeOf(words);
     if (node.name === undefined) {
       node.name = cleanEntityName(canonical);
       node.lower = !/\p{Lu}/u.test(stripDisambiguator(name));
