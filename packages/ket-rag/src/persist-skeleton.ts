@@ -65,6 +65,48 @@ export function skeletonArrays(
 /** What `skeleton.json` holds (format 2 and later). */
 export type StoredSkeletonTexts = typeof skeletonSchemaV2 extends Schema<infer T> ? T : never;
 
+/**
+ * `strings` as one UTF-8 text end to end and where each string ends (in UTF-16 units of the decoded
+ * text); null when they would not read back the same (a lone surrogate).
+ */
+function packStrings(strings: readonly string[]): { text: Uint8Array; ends: Uint32Array } | null {
+  const joined = strings.join('');
+  const text = new TextEncoder().encode(joined);
+  if (new TextDecoder().decode(text) !== joined) return null;
+  const ends = new Uint32Array(strings.length);
+  let at = 0;
+  strings.forEach((s, i) => {
+    at += s.length;
+    ends[i] = at;
+  });
+  return { text, ends };
+}
+
+/**
+ * The `count` strings {@link packStrings} packed into `utf8` and `ends` of `file`; an index error
+ * saying the file does not hold `what` when the ends do not fit the text.
+ */
+function unpackStrings(
+  opened: OpenedIndex<KetRagOptions, unknown>,
+  file: string,
+  utf8: Uint8Array,
+  ends: Uint32Array,
+  count: number,
+  what: string,
+): string[] {
+  const text = new TextDecoder().decode(utf8);
+  if (ends.length !== count || (count > 0 && ends[count - 1] !== text.length)) {
+    throw opened.error(file, `does not hold ${what}`);
+  }
+  let from = 0;
+  return Array.from(ends, (to, i) => {
+    if (to < from) throw opened.error(file, `has string ${i} ending before it starts`);
+    const s = text.slice(from, to);
+    from = to;
+    return s;
+  });
+}
+
 /** Format 4: the entities' ids, names and descriptions and the relationships' ids and descriptions, as one text. */
 export const SKELETON_TEXT_FILE = 'skeleton-text.bin';
 
@@ -75,29 +117,21 @@ export const SKELETON_TEXT_FILE = 'skeleton-text.bin';
  * string would not read back the same (a lone surrogate), all of them stay in `skeleton.json`.
  */
 export async function saveSkeletonTexts(out: IndexWriter, texts: StoredSkeletonTexts): Promise<void> {
-  const strings = [
+  const packed = packStrings([
     ...texts.entities.flatMap((e) => [e.id, e.name, e.description]),
     ...texts.relationships.flatMap((r) => [r.id, r.description]),
-  ];
-  const joined = strings.join('');
-  const utf8 = new TextEncoder().encode(joined);
-  if (new TextDecoder().decode(utf8) !== joined) {
+  ]);
+  if (!packed) {
     await out.json('skeleton.json', texts, { compress: true });
     return;
   }
-  const ends = new Uint32Array(strings.length);
-  let at = 0;
-  strings.forEach((text, i) => {
-    at += text.length;
-    ends[i] = at;
-  });
   const { aliases, titleEntities } = texts;
   await out.json(
     'skeleton.json',
     { entities: texts.entities.length, relationships: texts.relationships.length, aliases, titleEntities },
     { compress: true },
   );
-  await out.bytes(SKELETON_TEXT_FILE, compress(encodeArrays({ text: utf8, ends })));
+  await out.bytes(SKELETON_TEXT_FILE, compress(encodeArrays(packed)));
 }
 
 /** Format 5: the entity vocabulary (see {@link saveVocabulary}). */
@@ -111,18 +145,10 @@ export const VOCABULARY_FILE = 'vocabulary.bin';
  */
 export async function saveVocabulary(out: IndexWriter, vocabulary: EntityVocabulary): Promise<void> {
   const entries = vocabulary.entries();
-  const strings = entries.flatMap((e) => [e.key, e.name]);
-  const joined = strings.join('');
-  const utf8 = new TextEncoder().encode(joined);
-  if (new TextDecoder().decode(utf8) !== joined) return;
-  const ends = new Uint32Array(strings.length);
-  let at = 0;
-  strings.forEach((text, i) => {
-    at += text.length;
-    ends[i] = at;
-  });
+  const packed = packStrings(entries.flatMap((e) => [e.key, e.name]));
+  if (!packed) return;
   const lower = Uint8Array.from(entries, (e) => (e.lower ? 1 : 0));
-  await out.bytes(VOCABULARY_FILE, compress(encodeArrays({ text: utf8, ends, lower })));
+  await out.bytes(VOCABULARY_FILE, compress(encodeArrays({ ...packed, lower })));
 }
 
 /** The vocabulary {@link saveVocabulary} wrote, or undefined when the index has none (built then). */
@@ -139,22 +165,18 @@ export async function loadVocabulary(
       'lacks its text (uint8), the ends of its strings (uint32) and lower (uint8)',
     );
   }
-  const text = new TextDecoder().decode(utf8);
   const n = lower.length;
-  if (ends.length !== 2 * n || (n > 0 && ends[ends.length - 1] !== text.length)) {
-    throw opened.error(VOCABULARY_FILE, `does not hold the keys and names of ${n} entries`);
-  }
-  let from = 0;
-  const next = (i: number): string => {
-    const to = ends[i]!;
-    if (to < from) throw opened.error(VOCABULARY_FILE, `has string ${i} ending before it starts`);
-    const s = text.slice(from, to);
-    from = to;
-    return s;
-  };
+  const strings = unpackStrings(
+    opened,
+    VOCABULARY_FILE,
+    utf8,
+    ends,
+    2 * n,
+    `the keys and names of ${n} entries`,
+  );
   const entries = Array.from({ length: n }, (_, i) => ({
-    key: next(2 * i),
-    name: next(2 * i + 1),
+    key: strings[2 * i]!,
+    name: strings[2 * i + 1]!,
     lower: lower[i] === 1,
   }));
   return opened.check(VOCABULARY_FILE, () => {
@@ -186,28 +208,22 @@ export async function loadSkeletonTexts(
     throw opened.error(SKELETON_TEXT_FILE, 'lacks its text (uint8) and the ends of its strings (uint32)');
   }
   const { entities: n, relationships: m } = counts;
-  const text = new TextDecoder().decode(utf8);
-  if (ends.length !== 3 * n + 2 * m || (ends.length > 0 && ends[ends.length - 1] !== text.length)) {
-    throw opened.error(
-      SKELETON_TEXT_FILE,
-      `does not hold the ${3 * n + 2 * m} strings of ${n} entities and ${m} relationships`,
-    );
-  }
-  let from = 0;
-  const next = (i: number): string => {
-    const to = ends[i]!;
-    if (to < from) throw opened.error(SKELETON_TEXT_FILE, `has string ${i} ending before it starts`);
-    const s = text.slice(from, to);
-    from = to;
-    return s;
-  };
+  const strings = unpackStrings(
+    opened,
+    SKELETON_TEXT_FILE,
+    utf8,
+    ends,
+    3 * n + 2 * m,
+    `the ${3 * n + 2 * m} strings of ${n} entities and ${m} relationships`,
+  );
   let i = 0;
+  const next = (): string => strings[i++]!;
   const entities = Array.from({ length: n }, () => ({
-    id: next(i++),
-    name: next(i++),
-    description: next(i++),
+    id: next(),
+    name: next(),
+    description: next(),
   }));
-  const relationships = Array.from({ length: m }, () => ({ id: next(i++), description: next(i++) }));
+  const relationships = Array.from({ length: m }, () => ({ id: next(), description: next() }));
   return { entities, relationships, aliases: counts.aliases, titleEntities: counts.titleEntities };
 }
 
