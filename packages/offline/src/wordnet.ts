@@ -115,18 +115,9 @@ function lineAt(fd: number, offset: number): string {
 function hypernymsOf(d: Dictionary, offset: number): number[] {
   const known = d.hypernyms.get(offset);
   if (known) return known;
-  const line = lineAt(d.data, offset);
-  const bar = line.indexOf(' | ');
-  const fields = (bar < 0 ? line : line.slice(0, bar)).split(' ');
-  // offset lex_filenum ss_type w_cnt (word lex_id)×w_cnt p_cnt (symbol offset pos source/target)×p_cnt
-  const words = Number.parseInt(fields[3]!, 16);
-  let k = 4 + 2 * words;
-  const count = Number(fields[k]);
   const out: number[] = [];
-  k++;
-  for (let p = 0; p < count; p++, k += 4) {
-    if ((fields[k] === '@' || fields[k] === '@i') && fields[k + 2] === 'n') out.push(Number(fields[k + 1]));
-  }
+  for (const p of pointersOf(synsetFields(d, offset)))
+    if ((p.symbol === '@' || p.symbol === '@i') && p.pos === 'n') out.push(p.offset);
   d.hypernyms.set(offset, out);
   return out;
 }
@@ -194,14 +185,9 @@ export function relatedNouns(word: string, senses = 2): string[] {
   if (!d || !word) return [];
   const out: string[] = [];
   for (const sense of sensesOf(d, word).slice(0, senses)) {
-    const fields = synsetFields(d, sense);
-    const words = Number.parseInt(fields[3]!, 16);
-    let k = 4 + 2 * words;
-    const count = Number(fields[k]);
-    k++;
-    for (let p = 0; p < count; p++, k += 4) {
-      if (fields[k] !== '+' || fields[k + 2] !== 'n') continue;
-      const target = synsetFields(d, Number(fields[k + 1]));
+    for (const p of pointersOf(synsetFields(d, sense))) {
+      if (p.symbol !== '+' || p.pos !== 'n') continue;
+      const target = synsetFields(d, p.offset);
       const n = Number.parseInt(target[3]!, 16);
       for (let w = 0; w < n; w++) {
         const noun = target[4 + 2 * w]!.replace(/_/g, ' ').replace(/\(.*\)$/, '');
@@ -210,6 +196,18 @@ export function relatedNouns(word: string, senses = 2): string[] {
     }
   }
   return out;
+}
+
+/**
+ * The pointers of a synset line's `fields`: offset lex_filenum ss_type w_cnt (word lex_id)×w_cnt
+ * p_cnt (symbol offset pos source/target)×p_cnt.
+ */
+function* pointersOf(fields: readonly string[]): Generator<{ symbol: string; offset: number; pos: string }> {
+  let k = 4 + 2 * Number.parseInt(fields[3]!, 16);
+  const count = Number(fields[k]);
+  k++;
+  for (let p = 0; p < count; p++, k += 4)
+    yield { symbol: fields[k]!, offset: Number(fields[k + 1]), pos: fields[k + 2]! };
 }
 
 /** The fields of the synset line at `offset` in `data.noun`, before its gloss. */

@@ -5,6 +5,7 @@
  */
 import { spanText, type Token } from '../nlp.js';
 import { aboutItems } from './about.js';
+import { nameEnd } from './chain.js';
 import { isCapital } from './clause-end.js';
 import { LIFE_SPAN, MONTHS } from './question.js';
 import type { AnswerSentence } from './types.js';
@@ -19,14 +20,10 @@ export function ageAtDeathAsked(tokens: readonly Token[]): string | null {
   return firstName(tokens);
 }
 
-/** The question's first name: its first capitalised run after the first word ("Tobias Wren"). */
+/** The question's first name: the name at its first capitalised word after the first ("Tobias Wren"). */
 export function firstName(tokens: readonly Token[]): string | null {
   const first = tokens.findIndex((t, k) => k > 0 && isCapital(t));
-  if (first < 0) return null;
-  let end = first;
-  while (isCapital(tokens[end + 1]) || (tokens[end + 1]?.normal === 'of' && isCapital(tokens[end + 2])))
-    end += tokens[end + 1]!.normal === 'of' ? 2 : 1;
-  return spanText(tokens, first, end);
+  return first < 0 ? null : spanText(tokens, first, nameEnd(tokens, first));
 }
 
 /** A date as [year, month or 0, day or 0]. */

@@ -42,7 +42,7 @@ const MAX_TYPE_WORDS = 3;
 const isQuote = (t: Token | undefined): boolean => !!t && /^["“”'‘’]$/.test(t.value);
 
 /** End of a name starting at `k` (capitalised words, joiners between them, symbols inside). */
-function nameEnd(tokens: readonly Token[], k: number): number {
+export function nameEnd(tokens: readonly Token[], k: number): number {
   let end = -1;
   for (let i = k; i < tokens.length; i++) {
     const t = tokens[i]!;
