@@ -83,7 +83,12 @@ function forwardTo(c: Context, to: ReplicaConfig['forward'], agent: HttpAgent): 
 
 /** The middleware that forwards the routes the primary answers. */
 function forwarder(to: ReplicaConfig['forward']) {
-  const agent = new HttpAgent({ keepAlive: true });
+  // A new connection per forwarded request. A kept-alive one can be reused just as the primary
+  // closes it for idleness (its keepAliveTimeout) while this replica's loop is busy answering
+  // queries and has not yet read the close: the request then fails with ECONNRESET, a 500 to the
+  // client. The routes forwarded (writes, jobs, their event streams) are few; a loopback connect
+  // costs far less than any of them.
+  const agent = new HttpAgent({ keepAlive: false });
   return async (c: Context, next: Next): Promise<Response | undefined> => {
     if (answeredByReplica(c.req.method, c.req.path)) {
       await next();

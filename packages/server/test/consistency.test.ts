@@ -84,13 +84,16 @@ describe('queries during writes', () => {
 
       let docs = new Set(versions.get(initial));
       for (const change of WRITES) {
-        const job =
-          'add' in change
-            ? await write(served.server.url, 'POST', '/v1/indexes/harbour/documents', {
-                documents: change.add,
-              })
-            : await write(served.server.url, 'DELETE', `/v1/indexes/harbour/documents/${change.remove}`);
-        expect(job.status, JSON.stringify(job.error)).toBe('done');
+        const job = await ('add' in change
+          ? write(served.server.url, 'POST', '/v1/indexes/harbour/documents', {
+              documents: change.add,
+            })
+          : write(served.server.url, 'DELETE', `/v1/indexes/harbour/documents/${change.remove}`)
+        ).catch((error: Error) => {
+          // The server's log says why a write was refused (a 500 carries no details by design).
+          throw new Error(`${error.message}\nserver log:\n${served.log.join('\n')}`);
+        });
+        expect(job.status, `${JSON.stringify(job.error)}\n${served.log.join('\n')}`).toBe('done');
         docs = new Set(docs);
         if ('add' in change) for (const d of change.add) docs.add(d.id);
         else docs.delete(change.remove);
@@ -101,7 +104,7 @@ describe('queries during writes', () => {
 
       expect(versions.size).toBe(WRITES.length + 1);
       const errors = seen.filter((s) => s.status !== 200);
-      expect(errors).toEqual([]);
+      expect(errors, served.log.join('\n')).toEqual([]);
       for (const answer of seen) {
         const held = versions.get(answer.version as string);
         expect(held, `unknown version ${answer.version}`).toBeDefined();

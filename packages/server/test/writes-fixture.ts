@@ -69,7 +69,16 @@ export async function serveFolder(
   dir: string,
   options: Partial<ServeOptions> = {},
   folderOptions: Partial<IndexFolderOptions> = {},
-): Promise<{ app: Hono; server: RunningServer; skipped: { path: string; reason: string }[] }> {
+): Promise<{
+  app: Hono;
+  server: RunningServer;
+  skipped: { path: string; reason: string }[];
+  log: string[];
+}> {
+  // What the server would log (a test shows it when it fails), unless the caller takes it.
+  const log: string[] = [];
+  const onError = (error: unknown, where: string) =>
+    log.push(`${where}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   const folder = await openIndexFolder(dir, {
     methods: METHODS,
     context: () => offlineContext(),
@@ -78,12 +87,12 @@ export async function serveFolder(
   });
   if (options.processes !== undefined) {
     // Several processes: serve makes the apps (in the primary and in each replica).
-    const server = await serve({ folder, explorerDir: false, onError: () => {}, port: 0, ...options });
-    return { app: undefined as unknown as Hono, server, skipped: folder.skipped };
+    const server = await serve({ folder, explorerDir: false, onError, port: 0, ...options });
+    return { app: undefined as unknown as Hono, server, skipped: folder.skipped, log };
   }
-  const app = createGragServer({ folder, explorerDir: false, onError: () => {}, ...options });
+  const app = createGragServer({ folder, explorerDir: false, onError, ...options });
   const server = await serve(app, { port: 0 });
-  return { app, server, skipped: folder.skipped };
+  return { app, server, skipped: folder.skipped, log };
 }
 
 /** A folder of indexes served to the tests of a file, filled in before they run. */
@@ -92,6 +101,8 @@ export interface ServedFolder {
   app: Hono;
   server: RunningServer;
   skipped: { path: string; reason: string }[];
+  /** What the server logged (its `onError` calls), oldest first. */
+  log: string[];
 }
 
 /**
