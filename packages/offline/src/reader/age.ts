@@ -27,12 +27,12 @@ export function firstName(tokens: readonly Token[]): string | null {
 }
 
 /** A date as [year, month or 0, day or 0]. */
-type Dated = [number, number, number];
+export type Dated = [number, number, number];
 
 const MONTH_INDEX = new Map([...MONTHS].map((m, i) => [m, i + 1]));
 
 /** The dates written in `text` in order: "4 May 1901", "May 4, 1901", "May 1901", "1901". */
-function datesIn(text: string): Dated[] {
+export function datesIn(text: string): Dated[] {
   const out: Dated[] = [];
   const pattern =
     /(?:(\d{1,2})\s+([A-Z][a-z]+)\s+(\d{3,4}))|(?:([A-Z][a-z]+)\s+(\d{1,2}),?\s+(\d{3,4}))|(?:([A-Z][a-z]+)\s+(\d{3,4}))|(\d{3,4})/g;
@@ -47,7 +47,7 @@ function datesIn(text: string): Dated[] {
 }
 
 /** Whole years from `born` to `died`: to the day when both give day and month, else by years. */
-function yearsBetween(born: Dated, died: Dated): number {
+export function yearsBetween(born: Dated, died: Dated): number {
   let years = died[0] - born[0];
   if (
     born[1] &&

@@ -15,6 +15,7 @@ import { ageAtDeath, ageAtDeathAsked } from './age.js';
 import { findRelationPhrase } from './chain.js';
 import { type ReaderContext, readContext } from './context.js';
 import { findDescription, GENERIC_PLACES, replaceSpan } from './decompose.js';
+import { durationAsked, durationOf, readsAsLength } from './duration.js';
 import { findEventPlace } from './events.js';
 import { extractPhrase } from './extract.js';
 import { identityName, identityOf } from './identity.js';
@@ -172,6 +173,10 @@ async function answerPhrase(
   const ageOf = ageAtDeathAsked(qTokens);
   const age = ageOf && ageAtDeath(ageOf, plain);
   if (age) return cite(String(age.years), [plain[age.sentence]!.item, ...[...state.bridgeItems].reverse()]);
+  // "How long did X direct Y?": the years of the range the context gives X for it.
+  const lasting = durationAsked(qTokens);
+  const span = lasting && durationOf(lasting, plain);
+  if (span) return cite(span.answer, [plain[span.sentence]!.item, ...[...state.bridgeItems].reverse()]);
   // "Who was X?", "What does X do?": what the context calls X, or unknown.
   const identity = identityName(qTokens);
   if (identity) {
@@ -186,7 +191,8 @@ async function answerPhrase(
     const derived = kindFromRole(qTokens, reading, plain);
     if (derived) return cite(derived.answer, [plain[derived.sentence]!.item]);
   }
-  if (!phrase?.answer) return UNKNOWN;
+  // A length of time asked and no range found: a phrase that reads as no length is no answer.
+  if (!phrase?.answer || (lasting && !readsAsLength(phrase.answer))) return UNKNOWN;
   const items = [...phrase.items];
   const outer = await containingPlace(q, phrase.answer, plain, single, support.describedAs);
   if (outer) return cite(outer.answer, [...new Set([...outer.items, ...items, ...state.bridgeItems])]);
