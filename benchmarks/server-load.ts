@@ -703,20 +703,27 @@ type LoadRow = LoadResult & {
 const processesOf = (r: LoadRow) => r.processes ?? 1;
 
 /**
- * Requests/s of every server with more than one worker or process over those of 1 worker in 1
- * process, per method and mode at the highest connection level.
+ * Requests/s of every server that adds workers or processes over a one-process server, per method
+ * and mode at the highest connection level: over 1 worker thread in 1 process, the servers with more
+ * worker threads or more processes; over 0 workers in 1 process (one thread does everything), the
+ * servers of more processes with 0 workers each.
  */
 function speedups(rows: LoadRow[]): string[] {
   const top = Math.max(...rows.map((r) => r.connections));
   const at = rows.filter((r) => r.connections === top);
   const lines: string[] = [];
-  for (const one of at.filter((r) => r.workers === 1 && processesOf(r) === 1)) {
+  for (const one of at.filter((r) => (r.workers ?? 0) <= 1 && processesOf(r) === 1)) {
+    const base = one.workers ?? 0;
     const many = at.filter(
-      (r) => r.method === one.method && r.mode === one.mode && ((r.workers ?? 0) > 1 || processesOf(r) > 1),
+      (r) =>
+        r.method === one.method &&
+        r.mode === one.mode &&
+        ((processesOf(r) > 1 && (r.workers ?? 0) === base) ||
+          (base === 1 && processesOf(r) === 1 && (r.workers ?? 0) > 1)),
     );
     for (const other of many) {
       lines.push(
-        `| ${one.method} | ${one.mode ?? 'retrieval'} | ${top} | ${one.requestsPerSecond.toFixed(1)} | ${other.workers ?? 0} | ${processesOf(other)} | ${other.requestsPerSecond.toFixed(1)} | ${(other.requestsPerSecond / one.requestsPerSecond).toFixed(2)}x |`,
+        `| ${one.method} | ${one.mode ?? 'retrieval'} | ${top} | ${base} | ${one.requestsPerSecond.toFixed(1)} | ${other.workers ?? 0} | ${processesOf(other)} | ${other.requestsPerSecond.toFixed(1)} | ${(other.requestsPerSecond / one.requestsPerSecond).toFixed(2)}x |`,
       );
     }
   }
@@ -782,8 +789,8 @@ function render(report: LoadReport): string {
     'accepts the connections and hands them out, and keeps the writes (none here). With several processes the CPU',
     "columns add up the server's process and its replicas (main: the main thread of each).",
     '',
-    '| method | request | connections | req/s, 1 worker, 1 process | workers | processes | req/s | ratio |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
+    '| method | request | connections | workers, 1 process | its req/s | workers | processes | req/s | ratio |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
     ...speedups(rows),
     '',
     `${
