@@ -35,7 +35,11 @@ const notes = [
   },
   {
     id: 'fair',
-    text: 'Ostby Fair\nThe Ostby Fair is held each autumn. It drew between 1200 and 1500 visitors a year.',
+    text: 'Ostby Fair\nThe Ostby Fair is held each autumn. It drew between 1200 and 1500 visitors a year. It was held in the old market hall from 1950 to 1987.',
+  },
+  {
+    id: 'crossing',
+    text: 'Ostby crossing\nThe ferry crossing from Port Halvard to Ostby takes forty minutes.',
   },
 ];
 
@@ -65,11 +69,10 @@ describe('what is not a range of years', () => {
     ['How long did Tobias Wren conduct the Halvard Orchestra?', 'twelve years'],
     // A length in metres, not a time.
     ['How long is the Harbour Bridge?', '420 metres'],
-    // A range of counts is no time; the notes give no years of the fair.
-    [
-      'For how many years was the Ostby Fair held?',
-      'The context does not contain an answer to the question.',
-    ],
+    // A range of counts is no time: the range of years is.
+    ['For how many years was the Ostby Fair held in the old market hall?', '37 years'],
+    // The name is no subject of the verb here ("the crossing to Ostby"): the fair's years do not answer.
+    ['How long does the ferry crossing to Ostby take?', 'forty minutes'],
     // A life span does not say how long he taught.
     [
       'How long did Tobias Wren teach at the Ostby Conservatory?',

@@ -33,8 +33,8 @@ const EXISTENCE = new Set(['live', 'exist', 'last', 'survive']);
 
 /**
  * The name whose length of time a question asks ("how long" before a verb's auxiliary or before
- * "was X in service"; "how many years" that asks no age, no time ago and no gap between two
- * events), or null.
+ * "was X in service"; "how many years" that asks no age ("years old"), no time ago and no gap
+ * between two events), whose subject is a name; or null.
  */
 export function durationAsked(tokens: readonly Token[]): DurationAsked | null {
   const words = tokens.map((t) => t.normal);
@@ -48,12 +48,23 @@ export function durationAsked(tokens: readonly Token[]): DurationAsked | null {
     if (words.some((w) => LENGTH_UNITS.test(w))) return null;
   } else if (
     many < 0 ||
-    words.some((w) => /^(old|ago|age|after|before|later|earlier|apart|between)$/.test(w))
+    words.some(
+      (w, k) =>
+        /^(ago|age|after|before|later|earlier|apart|between)$/.test(w) ||
+        (w === 'old' && words[k - 1] === 'years'),
+    )
   ) {
     return null;
   }
+  // The name it asks about is the subject of the verb: right after the auxiliary ("did Ingrid
+  // Solberg direct", "was the Halvard Light in service"), not a name further on ("the ferry
+  // crossing to Gullhaven").
+  const aux =
+    at >= 0 ? at + 2 : words.findIndex((w, k) => k > many + 2 && (DO_AUX.test(w) || BE_AUX.test(w)));
+  if (aux < 0) return null;
+  const subject = words[aux + 1] === 'the' ? aux + 2 : aux + 1;
   const name = firstName(tokens);
-  if (!name) return null;
+  if (!name || !tokens[subject] || !name.startsWith(tokens[subject].value)) return null;
   const own = new Set(contentWords(name).map((w) => w.toLowerCase()));
   const lemmas = new Set(
     tokens
