@@ -5,7 +5,7 @@
  * multi-hop question. What lets the reader say "unknown" instead of answering anyway.
  */
 import type { EntityAnalysis } from '../entities.js';
-import type { Analysis } from '../nlp.js';
+import type { Analysis, Token } from '../nlp.js';
 import { isKindByWordNet } from '../wordnet.js';
 import { contentWords } from '../words.js';
 import { isMaking, namesMaker } from './agent.js';
@@ -27,6 +27,18 @@ function modifierKind(x: ScoredSentence, kind: string): boolean {
     if (isKindByWordNet(t.lemma, kind)) return true;
   }
   return false;
+}
+
+/** The seat noun of a question's "the <seat> of <Name>" ("capital"), or null. */
+function seatOfName(tokens: readonly Token[]): string | null {
+  for (let k = 0; k + 2 < tokens.length; k++) {
+    const t = tokens[k]!;
+    if (t.pos !== 'NOUN' || tokens[k + 1]!.normal !== 'of') continue;
+    const named = tokens[k + (tokens[k + 2]!.normal === 'the' ? 3 : 2)];
+    if (named?.pos !== 'PROPN') continue;
+    if (t.lemma === 'seat' || isKindByWordNet(t.lemma, 'seat')) return t.lemma;
+  }
+  return null;
 }
 
 /** Whether a question's relation words are all verbs of making a work ("Who recorded X?"). */
@@ -63,6 +75,49 @@ export function containsPhrase(text: string, phrase: string): boolean {
 /** A labelled header line of a note or mail: "Subject: …", "From: …", "Re: …". */
 const HEADER_LINE = /^\s*\p{Lu}[\p{L} ]{0,15}:\s/u;
 
+/** What a wh-question asks, as the support test reads it. */
+interface Asked {
+  /** Concepts of its relation words: what the answer's sentence must state. */
+  predicate: Set<string>;
+  /** The kind of thing asked for, which a sentence naming a kind of it states. */
+  kindOf: string | undefined;
+  /** Whether it names its answer through another entity (answered through a bridge). */
+  multiHop: boolean;
+  /** "Where does X come from?": "from <Name>" states it. */
+  fromAsked: boolean;
+  /** A seat of a name is asked ("the capital of Veska"): stated of that name only. */
+  ownRelation: boolean;
+}
+
+/** What `qa`, read as `reading`, asks (`bridges`: whether a multi-hop answer may come through a bridge). */
+function askedOf(qa: Analysis, reading: QuestionReading, bridges: boolean): Asked {
+  const predicate = predicateConcepts(
+    { analysis: qa, entities: [], byKey: new Map(), bySentence: [] },
+    reading.whStart,
+    reading.whEnd,
+  );
+  // "What is the capital of Veska?", "Which city is the capital of Veska?": a seat (WordNet's "the
+  // location where something is based": a capital, a county seat) of a name is where that name is
+  // based, which the answer's sentence must state of it (any place in Veska's note is no capital).
+  // A kind of place ("the country of X") or an attribute ("the nationality of X") is read as before.
+  const seat = seatOfName(qa.tokens);
+  if (seat) predicate.add(concept(seat));
+  return {
+    predicate,
+    // "What sport do the Gulls play?" over "The Gulls are an ice hockey team": a sentence naming a
+    // kind of the thing asked states it, whatever the verb ("play", "practise", "speak").
+    kindOf: reading.kind === 'thing' && reading.descriptor ? reading.descriptor : undefined,
+    // Only a question that names its answer through another entity ("the institute that owns X",
+    // "the founder of Y") is answered through a bridge.
+    multiHop: bridges && (!!findDescription(qa.tokens) || !!findRelationPhrase(qa.tokens)),
+    // "Where does X come from?" (come from, hail from: born): "X is a folk band from Lowmarsh" says it.
+    fromAsked: qa.tokens.some(
+      (t, k) => /^(come|hail|originate)$/.test(t.lemma) && qa.tokens[k + 1]?.normal === 'from',
+    ),
+    ownRelation: seat !== null,
+  };
+}
+
 /** The support tests over one context, for the questions asked of it (`query` the user's). */
 export function createSupport(candidates: readonly ScoredSentence[], query: string) {
   const questionLower = query.toLowerCase();
@@ -86,33 +141,12 @@ export function createSupport(candidates: readonly ScoredSentence[], query: stri
     options: { bridges?: boolean } = {},
   ): ((i: number, bridge: number) => boolean) | undefined => {
     if (reading.kind === 'choice' || reading.kind === 'polar') return undefined;
-    const predicate = predicateConcepts(
-      { analysis: qa, entities: [], byKey: new Map(), bySentence: [] },
-      reading.whStart,
-      reading.whEnd,
-    );
+    const asked = askedOf(qa, reading, options.bridges !== false);
     const keys = qEntityKeys(qa);
-    // "What sport do the Gulls play?" over "The Gulls are an ice hockey team": a sentence naming a
-    // kind of the thing asked states it, whatever the verb ("play", "practise", "speak").
-    const kindOf = reading.kind === 'thing' && reading.descriptor ? reading.descriptor : undefined;
-    // Only a question that names its answer through another entity ("the institute that owns
-    // X", "the founder of Y") is answered through a bridge.
-    const multiHop =
-      options.bridges !== false && (!!findDescription(qa.tokens) || !!findRelationPhrase(qa.tokens));
-    // "Where does X come from?" (come from, hail from: born): "X is a folk band from Lowmarsh" says it.
-    const fromAsked = qa.tokens.some(
-      (t, k) => /^(come|hail|originate)$/.test(t.lemma) && qa.tokens[k + 1]?.normal === 'from',
-    );
-    return (i, bridge) => supported(i, predicate, keys, multiHop ? bridge : -1, kindOf, fromAsked);
+    return (i, bridge) => supported(i, asked, keys, asked.multiHop ? bridge : -1);
   };
-  const supported = (
-    i: number,
-    predicate: ReadonlySet<string>,
-    keys: readonly string[],
-    bridge = -1,
-    kindOf?: string,
-    fromAsked = false,
-  ): boolean => {
+  const supported = (i: number, asked: Asked, keys: readonly string[], bridge = -1): boolean => {
+    const { predicate, kindOf, fromAsked, ownRelation } = asked;
     const c = candidates[i]!;
     const states = (x: ScoredSentence): boolean =>
       predicate.size === 0 ||
@@ -141,7 +175,9 @@ export function createSupport(candidates: readonly ScoredSentence[], query: stri
           .slice(range.start, range.end + 1)
           .some((t) => /^(he|she|it|they|him|her|them|his|its|their)$/.test(t.normal)));
     const near = [c];
-    for (const j of [i - 1, i - 2])
+    // A relation of the name ("the capital of Veska") is stated of it by name or in its own item:
+    // "Its capital is Kaltern" after "Lundmark is a province of Veska" is Lundmark's.
+    for (const j of ownRelation ? [] : [i - 1, i - 2])
       if (takesUp && candidates[j] && candidates[j]!.item === c.item) near.push(candidates[j]!);
     if (keys.some((k) => near.some((x) => names(x, k)))) return true;
     // A sentence that states two or more of the question's relation words ("is leading the hull
@@ -149,7 +185,7 @@ export function createSupport(candidates: readonly ScoredSentence[], query: stri
     let shared = 0;
     for (const l of new Set(c.lemmas)) if (predicate.has(l)) shared++;
     const item = byItem.get(c.item)!;
-    const scope = shared >= 2 ? [...item] : [];
+    const scope = shared >= 2 && !ownRelation ? [...item] : [];
     // Its title, and the header lines of a note or mail ("From: …", "Subject: the Wren, status").
     for (const x of item) if (x.index === 0 || (x.index <= 3 && HEADER_LINE.test(x.text))) scope.push(x);
     // A multi-hop answer: its sentence shares a name with a sentence of another item that
