@@ -1,7 +1,9 @@
 /**
- * The age at death: "How old was X when she died?", "At what age did X die?", "How old was X at the
- * time of his death?". The years between the birth and the death the context gives X, counted to
- * the day when both dates are full ("(4 May 1901 – 2 June 1980)" is 79).
+ * Ages. At death: "How old was X when she died?", "At what age did X die?", "How old was X at the
+ * time of his death?": the years between the birth and the death the context gives X, counted to
+ * the day when both dates are full ("(4 May 1901 – 2 June 1980)" is 79). At an event: "How old was
+ * X when he founded Y?", "How old was X in 1940?": the years from X's birth to the date the reader
+ * finds for the event (or the year the question gives).
  */
 import { spanText, type Token } from '../nlp.js';
 import { aboutItems } from './about.js';
@@ -81,4 +83,64 @@ export function ageAtDeath(
     return { years: yearsBetween(born, died), sentence: i };
   }
   return null;
+}
+
+/** An age asked at an event or in a year: whose, and the year the question gives (or null). */
+export interface AgeAsked {
+  name: string;
+  year: number | null;
+  /** "How old is X?": an age now, which no date of the context gives. */
+  present: boolean;
+}
+
+/** "How old was X when …?", "At what age did X …?", "How old was X in 1940?": whose age, or null. */
+export function ageAsked(tokens: readonly Token[]): AgeAsked | null {
+  const words = tokens.map((t) => t.normal);
+  const howOld = words.some((w, k) => w === 'how' && words[k + 1] === 'old');
+  const whatAge = words.some((w, k) => /^(what|which)$/.test(w) && words[k + 1] === 'age');
+  if (!howOld && !whatAge) return null;
+  const inYear = words.findIndex((w, k) => w === 'in' && YEAR_WORD.test(words[k + 1] ?? ''));
+  // The name before "in 1940" (a name's run would take the year in).
+  const name = firstName(inYear >= 0 ? tokens.slice(0, inYear) : tokens);
+  if (!name) return null;
+  const now = words.some((w, k) => w === 'old' && /^(is|are)$/.test(words[k + 1] ?? ''));
+  return { name, year: inYear >= 0 ? Number(words[inYear + 1]) : null, present: now };
+}
+
+const YEAR_WORD = /^(1[0-9]{3}|20[0-9]{2})$/;
+/** "(born 3 April 1976)", "born on 3 April 1976", "born in 1902": the birth date after "born". */
+const BORN = /\bborn\s+(?:on\s+|in\s+)?((?:\d{1,2}\s+)?(?:[A-Z][a-z]+\s+)?(?:\d{1,2},?\s+)?\d{4})/;
+
+/** The birth date the context gives `name` (its life span or "born …" in its own items), with its sentence. */
+export function birthOf(
+  name: string,
+  sentences: readonly AnswerSentence[],
+): { date: Dated; sentence: number } | null {
+  const own = aboutItems(name, sentences);
+  for (let i = 0; i < sentences.length; i++) {
+    const s = sentences[i]!;
+    if (!own.has(s.item)) continue;
+    const span = LIFE_SPAN.exec(s.text)?.[0];
+    const written = span ? span.split(/[–—]|\s-\s|(?<=\d)-(?=\d|\s|[A-Z])/)[0] : BORN.exec(s.text)?.[1];
+    const date = datesIn(written ?? '').at(-1);
+    if (date) return { date, sentence: i };
+  }
+  return null;
+}
+
+/**
+ * The age of `asked.name` at the date `found` (the reader's answer to the question, a date) or at
+ * the year the question gives, from the birth the context gives; null when either is missing or
+ * the age would be negative, or for an age now ("How old is X?").
+ */
+export function ageAt(
+  asked: AgeAsked,
+  found: string | undefined,
+  sentences: readonly AnswerSentence[],
+): { years: number; sentence: number } | null {
+  if (asked.present) return null;
+  const at: Dated | undefined = asked.year !== null ? [asked.year, 0, 0] : datesIn(found ?? '').at(-1);
+  const born = at && birthOf(asked.name, sentences);
+  if (!at || !born || at[0] < born.date[0]) return null;
+  return { years: yearsBetween(born.date, at), sentence: born.sentence };
 }

@@ -11,7 +11,7 @@ import type { EntityAnalysis } from '../entities.js';
 import { analyze } from '../nlp.js';
 import { isKindByWordNet } from '../wordnet.js';
 import { abbreviationAsked, expansionOf } from './abbreviations.js';
-import { ageAtDeath, ageAtDeathAsked } from './age.js';
+import { ageAsked, ageAt, ageAtDeath, ageAtDeathAsked } from './age.js';
 import { findRelationPhrase } from './chain.js';
 import { type ReaderContext, readContext } from './context.js';
 import { findDescription, GENERIC_PLACES, replaceSpan } from './decompose.js';
@@ -173,6 +173,11 @@ async function answerPhrase(
   const ageOf = ageAtDeathAsked(qTokens);
   const age = ageOf && ageAtDeath(ageOf, plain);
   if (age) return cite(String(age.years), [plain[age.sentence]!.item, ...[...state.bridgeItems].reverse()]);
+  // "How old was X in 1940?": from X's birth to the year asked.
+  const aging = ageAsked(qTokens);
+  const inYear = aging?.year != null && ageAt(aging, undefined, plain);
+  if (inYear)
+    return cite(String(inYear.years), [plain[inYear.sentence]!.item, ...[...state.bridgeItems].reverse()]);
   // "How long did X direct Y?": the years of the range the context gives X for it.
   const lasting = durationAsked(qTokens);
   const span = lasting && durationOf(lasting, plain);
@@ -193,6 +198,11 @@ async function answerPhrase(
   }
   // A length of time asked and no range found: a phrase that reads as no length is no answer.
   if (!phrase?.answer || (lasting && !readsAsLength(phrase.answer))) return UNKNOWN;
+  // "How old was X when he founded Y?": from X's birth to the date found (a date is no age).
+  if (aging && !/^\d{1,3}$/.test(phrase.answer)) {
+    const old = ageAt(aging, phrase.answer, plain);
+    return old ? cite(String(old.years), [...phrase.items, plain[old.sentence]!.item]) : UNKNOWN;
+  }
   const items = [...phrase.items];
   const outer = await containingPlace(q, phrase.answer, plain, single, support.describedAs);
   if (outer) return cite(outer.answer, [...new Set([...outer.items, ...items, ...state.bridgeItems])]);
