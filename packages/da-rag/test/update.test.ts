@@ -8,7 +8,7 @@ import {
 } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
 import { directoryStore } from '@grag/core/store';
-import { copyStoredIndex, corpusChange, createScriptedEmbedder } from '@grag/core/test';
+import { copyStoredIndex, corpusChange, createScriptedEmbedder, updateSavedAndLoaded } from '@grag/core/test';
 import { expectSameRetrievals, replaceAndRebuild, temporaryDirs } from '@grag/core/test/vitest';
 import { describe, expect, it } from 'vitest';
 import { type DaRagIndex, type DaRagOptions, daRag, entityText } from '../src/index.js';
@@ -194,14 +194,17 @@ for (const { label, options } of variants) {
     });
 
     it('saves and loads an updated index, which updates again', async () => {
-      const { ctx } = counted();
       const dir = await freshDir('grag-da-update-');
-      const first = await daRag.update!(await daRag.build(A, ctx, options), { remove: ['kessler'] }, ctx);
-      await daRag.save(first.index, dir);
-      const loadCtx = counted();
-      const loaded = await daRag.load(dir, loadCtx.ctx);
+      const { first, loaded, load } = await updateSavedAndLoaded(
+        daRag,
+        A,
+        ['kessler'],
+        counted,
+        dir,
+        options,
+      );
       expect(loaded.kept).toEqual(first.index.kept);
-      const second = await daRag.update!(loaded, { add: B, remove: C }, loadCtx.ctx);
+      const second = await daRag.update!(loaded, { add: B, remove: C }, load.ctx);
       const fresh = await daRag.build(
         AplusBminusC.filter((d) => d.id !== 'kessler'),
         counted().ctx,
@@ -210,7 +213,7 @@ for (const { label, options } of variants) {
       expect(dataOf(second.index)).toEqual(dataOf(fresh));
       expectSameRetrievals(await results(second.index), await results(fresh));
       // The loaded context's model saw B's chunks only.
-      expect(loadCtx.extracted).toEqual(
+      expect(load.extracted).toEqual(
         fresh.texts.filter((_, i) => B.some((d) => d.id === fresh.chunks[i]!.docId)),
       );
     });
