@@ -164,13 +164,14 @@ describe('a grag method end to end on @ai-sdk/openai-compatible', () => {
 
 describe('calls over HTTP', () => {
   it('sends the call options as the OpenAI-compatible request fields, JSON mode as response_format', async () => {
+    const messages = [
+      { role: 'system' as const, content: 'Answer in JSON.' },
+      { role: 'user' as const, content: 'Is it ok?' },
+    ];
     server.chat = () => '{"ok": true}';
     const chat = fromAiSdk(local().chatModel('test-chat'), { headers: { 'x-team': 'search' } });
     const result = await chat.doGenerate({
-      messages: [
-        { role: 'system', content: 'Answer in JSON.' },
-        { role: 'user', content: 'Is it ok?' },
-      ],
+      messages,
       temperature: 0.2,
       maxOutputTokens: 64,
       stop: ['END'],
@@ -186,10 +187,7 @@ describe('calls over HTTP', () => {
     expect(request?.headers['x-team']).toBe('search');
     expect(request?.body).toMatchObject({
       model: 'test-chat',
-      messages: [
-        { role: 'system', content: 'Answer in JSON.' },
-        { role: 'user', content: 'Is it ok?' },
-      ],
+      messages,
       temperature: 0.2,
       max_tokens: 64,
       stop: ['END'],

@@ -9,16 +9,12 @@ import { join } from 'node:path';
 import { temporaryDirs } from '@grag/core/test/vitest';
 import { postgresStore } from '@grag/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type DebianServer,
-  debianPostgresBin,
-  startDebianServer,
-} from '../../postgres/test/debian-server.js';
+import { debianPostgresBin, startDebianServer } from '../../postgres/test/debian-server.js';
 import { run } from '../src/index.js';
 import { CountingServer, MODEL_FLAGS } from './counting-server.js';
 import { captureIO, TWO_CITIES, writeFiles } from './helpers.js';
 import { exited, spawnGrag, threeWritersRound, until } from './index-child.js';
-import { type SocketDb, servePglite } from './pg-harness.js';
+import { servePglite } from './pg-harness.js';
 
 const freshDir = temporaryDirs();
 
@@ -106,26 +102,43 @@ async function killedWriterCheck(url: string, server: CountingServer, lockWait: 
   }
 }
 
-describe('simultaneous grag add / remove on one index in PGlite over the wire', () => {
-  let db: SocketDb;
+/**
+ * The writers' checks against a database `start` serves (stopped after them, with the model
+ * server), within `startTimeout` ms; a writer killed holding the lock keeps the next one out for
+ * at most `killed.lockWait` s (`GRAG_LOCK_WAIT`).
+ */
+function writerChecks(
+  start: () => Promise<{ url: string; stop(): Promise<void> }>,
+  startTimeout: number,
+  killed: { title: string; lockWait: number },
+): void {
+  let db: { url: string; stop(): Promise<void> } | undefined;
   const server = new CountingServer();
   beforeAll(async () => {
-    db = await servePglite(64);
+    db = await start();
     await server.start();
-  }, 60_000);
+  }, startTimeout);
   afterAll(async () => {
     await server.stop();
     await db?.stop();
-  });
+  }, 60_000);
 
   it('three runs of three writers at once lose nothing: the index ends as one serial order of them', async () => {
-    await threeWritersCheck(db.url);
+    await threeWritersCheck(db!.url);
   }, 180_000);
 
-  it('a writer killed with SIGKILL while it holds the lock leaves the index as it was; the next one proceeds at once', async () => {
-    // PGlite runs every connection in one session: the next writer releases a dead holder's lock.
-    await killedWriterCheck(db.url, server, 0);
+  it(killed.title, async () => {
+    await killedWriterCheck(db!.url, server, killed.lockWait);
   }, 120_000);
+}
+
+describe('simultaneous grag add / remove on one index in PGlite over the wire', () => {
+  // PGlite runs every connection in one session: the next writer releases a dead holder's lock.
+  writerChecks(() => servePglite(64), 60_000, {
+    title:
+      'a writer killed with SIGKILL while it holds the lock leaves the index as it was; the next one proceeds at once',
+    lockWait: 0,
+  });
 });
 
 const bin = debianPostgresBin();
@@ -134,23 +147,10 @@ const reason = bin
   : 'SKIPPED: simultaneous grag add / remove on Debian PostgreSQL: no /usr/lib/postgresql/*/bin/initdb; apt-get install -y postgresql to run it';
 
 describe.skipIf(bin === undefined)(reason, () => {
-  let pgServer: DebianServer;
-  const server = new CountingServer();
-  beforeAll(async () => {
-    pgServer = await startDebianServer(bin!);
-    await server.start();
-  }, 120_000);
-  afterAll(async () => {
-    await server.stop();
-    await pgServer?.stop();
-  }, 60_000);
-
-  it('three runs of three writers at once lose nothing: the index ends as one serial order of them', async () => {
-    await threeWritersCheck(pgServer.url);
-  }, 180_000);
-
-  it('a writer killed with SIGKILL while it holds the lock leaves the index as it was; the next one proceeds', async () => {
-    // PostgreSQL ends the killed writer's session (and its lock) as soon as its socket closes.
-    await killedWriterCheck(pgServer.url, server, 10);
-  }, 120_000);
+  // PostgreSQL ends the killed writer's session (and its lock) as soon as its socket closes.
+  writerChecks(() => startDebianServer(bin!), 120_000, {
+    title:
+      'a writer killed with SIGKILL while it holds the lock leaves the index as it was; the next one proceeds',
+    lockWait: 10,
+  });
 });

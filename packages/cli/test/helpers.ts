@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { tinyQuestions } from '@grag/core/test';
 import { type CliIO, run } from '../src/index.js';
 
 /** A CLI IO that captures stdout and stderr; environment without any OpenAI settings. */
@@ -101,19 +102,7 @@ export function miniDataset(prefix = 'grag-cli-eval-'): string {
       { id: 'p3', title: 'Paris', text: 'Paris is the capital of France.' },
     ]),
   );
-  writeFileSync(
-    join(data, 'questions.jsonl'),
-    rows([
-      { id: 'q1', question: 'Where was Ada Lovelace born?', answers: ['London'], supporting: ['p1'] },
-      {
-        id: 'q2',
-        question: 'What did Charles Babbage design?',
-        answers: ['Analytical Engine'],
-        supporting: ['p2'],
-      },
-      { id: 'q3', question: 'What is the capital of France?', answers: ['Paris'], supporting: ['p3'] },
-    ]),
-  );
+  writeFileSync(join(data, 'questions.jsonl'), rows(tinyQuestions()));
   return dir;
 }
 

@@ -23,40 +23,53 @@ const relation = (
   keywords?: string[],
 ): ExtractedRelation => ({ source, target, weight, description, ...(keywords ? { keywords } : {}) });
 
-describe('normalizeEntityName', () => {
-  it('trims, collapses whitespace and case-folds', () => {
-    expect(normalizeEntityName('  Alice \n\t Smith ')).toBe('alice smith');
-    expect(normalizeEntityName('ALICE SMITH')).toBe('alice smith');
-  });
+/** What normalizeEntityName keeps and folds: a rule, then the names it maps to their keys. */
+const ENTITY_KEYS: [rule: string, cases: [name: string, key: string][]][] = [
+  [
+    'trims, collapses whitespace and case-folds',
+    [
+      ['  Alice \n\t Smith ', 'alice smith'],
+      ['ALICE SMITH', 'alice smith'],
+    ],
+  ],
+  [
+    'applies NFKC, so full-width letters and ligatures meet their plain forms',
+    [
+      ['ＡＣＭＥ', 'acme'],
+      ['ﬁsh', 'fish'],
+    ],
+  ],
+  [
+    'strips surrounding quotes, emphasis, enclosing brackets and trailing punctuation',
+    [
+      ['"Paris"', 'paris'],
+      ['“Paris.”', 'paris'],
+      ["'Paris',", 'paris'],
+      ['**Paris**', 'paris'],
+      ['(Paris)', 'paris'],
+      ['"(Paris)".', 'paris'],
+    ],
+  ],
+  [
+    'keeps inner punctuation and brackets that do not enclose the whole name',
+    [
+      ['C#', 'c#'],
+      ['.NET', '.net'],
+      ['AT&T', 'at&t'],
+      ['Paris (France)', 'paris (france)'],
+      ['(a) and (b)', '(a) and (b)'],
+    ],
+  ],
+  ['maps a name without content to the empty key', [['  "" ', '']]],
+];
 
-  it('applies NFKC, so full-width letters and ligatures meet their plain forms', () => {
-    expect(normalizeEntityName('ＡＣＭＥ')).toBe('acme');
-    expect(normalizeEntityName('ﬁsh')).toBe('fish');
+describe('normalizeEntityName', () => {
+  it.each(ENTITY_KEYS)('%s', (_rule, cases) => {
+    for (const [name, key] of cases) expect(normalizeEntityName(name), name).toBe(key);
   });
 
   it('folds case fully enough that ß meets SS', () => {
     expect(normalizeEntityName('Straße')).toBe(normalizeEntityName('STRASSE'));
-  });
-
-  it('strips surrounding quotes, emphasis, enclosing brackets and trailing punctuation', () => {
-    expect(normalizeEntityName('"Paris"')).toBe('paris');
-    expect(normalizeEntityName('“Paris.”')).toBe('paris');
-    expect(normalizeEntityName("'Paris',")).toBe('paris');
-    expect(normalizeEntityName('**Paris**')).toBe('paris');
-    expect(normalizeEntityName('(Paris)')).toBe('paris');
-    expect(normalizeEntityName('"(Paris)".')).toBe('paris');
-  });
-
-  it('keeps inner punctuation and brackets that do not enclose the whole name', () => {
-    expect(normalizeEntityName('C#')).toBe('c#');
-    expect(normalizeEntityName('.NET')).toBe('.net');
-    expect(normalizeEntityName('AT&T')).toBe('at&t');
-    expect(normalizeEntityName('Paris (France)')).toBe('paris (france)');
-    expect(normalizeEntityName('(a) and (b)')).toBe('(a) and (b)');
-  });
-
-  it('maps a name without content to the empty key', () => {
-    expect(normalizeEntityName('  "" ')).toBe('');
   });
 
   it('keeps case in the display form', () => {

@@ -1,8 +1,7 @@
-import type { BuildContext, Document } from '@grag/core';
-import { createBuildContext } from '@grag/core/kit';
-import { createOfflineProviders } from '@grag/offline';
+import type { Document } from '@grag/core';
 import { describe, expect, test } from 'vitest';
 import { type DaRagIndex, daRag } from '../src/index.js';
+import { offlineContext } from './offline-context.js';
 
 /** grag's offline settings, whose anchors and fallback these tests are about. */
 const OFFLINE = { preset: 'offline' } as const;
@@ -43,11 +42,6 @@ const CORPUS: Document[] = [
     'Westmark is a hilly province. The North Road was filmed in Westmark by Agnes Whitlock.',
   ],
 ].map(([id, title, text]) => ({ id: id!, title: title!, text: text! }));
-
-function offlineContext(): BuildContext {
-  const { tasks, embedder } = createOfflineProviders();
-  return createBuildContext({ embedder, tasks });
-}
 
 /** A comparison question: its two films' passages are the two most relevant chunks. */
 const COMPARISON = 'Which film came out first, Harbour Lights or The North Road?';

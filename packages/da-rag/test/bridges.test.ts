@@ -1,14 +1,7 @@
-import type { BuildContext } from '@grag/core';
-import { createBuildContext } from '@grag/core/kit';
-import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, test } from 'vitest';
 import { type DaRagIndex, type DaRagRetrieveOptions, daRag } from '../src/index.js';
 import { BRIDGE_CORPUS, BRIDGE_QUERY } from './bridge-corpus.js';
-
-function offlineContext(): BuildContext {
-  const { tasks, embedder } = createOfflineProviders();
-  return createBuildContext({ embedder, tasks });
-}
+import { offlineContext } from './offline-context.js';
 
 async function passages(index: DaRagIndex, options: DaRagRetrieveOptions): Promise<string[]> {
   const r = await daRag.retrieve(index, BRIDGE_QUERY, options);

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DaRagIndex, type DaRagRetrieveOptions, daRag, entityText } from '../src/index.js';
 import { LINE_COUNTS_FILE } from '../src/line-counts.js';
 import { CORPUS } from './corpus.js';
+import { wholeTextTokenizer } from './tokenizers.js';
 
 const context = (tokenizer?: Tokenizer) =>
   createBuildContext({
@@ -23,13 +24,11 @@ const context = (tokenizer?: Tokenizer) =>
 function renamed(name: string, extra = 0): Tokenizer {
   const base = getTokenizer();
   return {
+    ...wholeTextTokenizer(base),
     name,
     additiveAfterBlankLine: base.additiveAfterBlankLine === true && extra === 0,
     additiveAfterLineBreak: base.additiveAfterLineBreak === true && extra === 0,
     count: (text) => base.count(text) + extra,
-    encode: (text) => base.encode(text),
-    decode: (tokens) => base.decode(tokens),
-    truncate: (text, maxTokens) => base.truncate(text, maxTokens),
   };
 }
 

@@ -5,21 +5,16 @@ import {
   InvalidArgumentError,
   type TaskSuite,
 } from '@grag/core';
-import { chunkDocuments, createBuildContext } from '@grag/core/kit';
+import { chunkDocuments } from '@grag/core/kit';
 import { createPromptTasks } from '@grag/core/tasks';
 import { createScriptedChatModel } from '@grag/core/test';
 import { trussDecomposition } from '@grag/ktruss';
-import { createOfflineProviders } from '@grag/offline';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { communityMeasures, type DaRagIndex, daRag, type TracedCommunity } from '../src/index.js';
 import { CORPUS } from './corpus.js';
+import { offlineContext } from './offline-context.js';
 
 const QUERY = 'Who directs the institute that operates the research vessel built by the Kessler Shipyard?';
-
-function offlineContext(): BuildContext {
-  const { tasks, embedder } = createOfflineProviders();
-  return createBuildContext({ embedder, tasks });
-}
 
 const pair = (a: number, b: number) => (a < b ? `${a},${b}` : `${b},${a}`);
 

@@ -1,25 +1,20 @@
 import { InvalidArgumentError } from '@grag/core';
-import { createBuildContext } from '@grag/core/kit';
-import { createOfflineProviders } from '@grag/offline';
+import { expectRetrieveOptionKeys } from '@grag/core/test/vitest';
 import { describe, expect, it } from 'vitest';
 import { DA_RAG_DEFAULTS, DA_RAG_QUERY_DEFAULTS, daRag, type LayerTrace } from '../src/index.js';
 import { resolveDaRagOptions, savedDaRagOptions } from '../src/options.js';
 import { CORPUS } from './corpus.js';
-
-const context = () => {
-  const { tasks, embedder } = createOfflineProviders();
-  return createBuildContext({ embedder, tasks });
-};
+import { offlineContext } from './offline-context.js';
 
 describe('option keys', () => {
   it('a misspelled build option is an InvalidArgumentError that suggests the right key', async () => {
-    const error = await daRag.build(CORPUS, context(), { chunkSzie: 600 } as object).catch((e) => e);
+    const error = await daRag.build(CORPUS, offlineContext(), { chunkSzie: 600 } as object).catch((e) => e);
     expect(InvalidArgumentError.isInstance(error)).toBe(true);
     expect(error.message).toContain('da-rag build: unknown option "chunkSzie"; did you mean "chunkSize"?');
   });
 
   it('accepts every documented build and retrieve option', async () => {
-    const index = await daRag.build(CORPUS.slice(0, 3), context(), {
+    const index = await daRag.build(CORPUS.slice(0, 3), offlineContext(), {
       ...DA_RAG_DEFAULTS,
       chunking: 'fixed',
       similarityLayer: false,
@@ -27,27 +22,27 @@ describe('option keys', () => {
       concurrency: 2,
     });
     // Every query option of the README, by hand.
-    const r = await daRag.retrieve(index, 'Who founded the Kessler Shipyard?', {
-      chunkLayer: true,
-      similarityLayer: false,
-      acs: true,
-      kMin: 3,
-      kMax: null,
-      candidatesPerLayer: 3,
-      kSpacing: 'geometric',
-      anchor: 'best',
-      scoring: 'auto',
-      reports: false,
-      communityText: 'report+members',
-      communityTokens: 4000,
-      oneHopSeeds: 5,
-      budgetTokens: 2000,
-      topK: 3,
-      signal: new AbortController().signal,
-    });
-    expect(r.items.length).toBeGreaterThan(0);
-    await expect(daRag.retrieve(index, 'Who?', { kmin: 2 } as object)).rejects.toThrow(
-      /da-rag retrieve: unknown option "kmin"; did you mean "kMin"\?/,
+    await expectRetrieveOptionKeys(
+      daRag,
+      index,
+      'Who founded the Kessler Shipyard?',
+      {
+        chunkLayer: true,
+        similarityLayer: false,
+        acs: true,
+        kMin: 3,
+        kMax: null,
+        candidatesPerLayer: 3,
+        kSpacing: 'geometric',
+        anchor: 'best',
+        scoring: 'auto',
+        reports: false,
+        communityText: 'report+members',
+        communityTokens: 4000,
+        oneHopSeeds: 5,
+        topK: 3,
+      },
+      ['kmin', 'kMin', 2],
     );
   });
 
@@ -63,7 +58,11 @@ describe('option keys', () => {
 
   it('takes query options at build time as the defaults of every query, which retrieve overrides', async () => {
     const query = 'Who founded the Kessler Shipyard?';
-    const index = await daRag.build(CORPUS, context(), { chunking: 'fixed', entryPointsOnly: true, kMax: 3 });
+    const index = await daRag.build(CORPUS, offlineContext(), {
+      chunking: 'fixed',
+      entryPointsOnly: true,
+      kMax: 3,
+    });
     expect((await daRag.retrieve(index, query)).trace.retrieval).toBe('entry-points');
     const graph = await daRag.retrieve(index, query, { entryPointsOnly: false });
     expect(graph.trace.retrieval).toBe('eacs');
@@ -81,10 +80,10 @@ describe('option keys', () => {
   });
 
   it('checks options with their rules, naming the caller, the option and the value', async () => {
-    await expect(daRag.build(CORPUS, context(), { maxCommunityNodes: 'null' as never })).rejects.toThrow(
-      'da-rag build: maxCommunityNodes must be a positive integer or null (got "null").',
-    );
-    await expect(daRag.build(CORPUS, context(), { chunkSize: 100, overlap: 100 })).rejects.toThrow(
+    await expect(
+      daRag.build(CORPUS, offlineContext(), { maxCommunityNodes: 'null' as never }),
+    ).rejects.toThrow('da-rag build: maxCommunityNodes must be a positive integer or null (got "null").');
+    await expect(daRag.build(CORPUS, offlineContext(), { chunkSize: 100, overlap: 100 })).rejects.toThrow(
       'da-rag build: overlap (100) must be below chunkSize (100).',
     );
   });

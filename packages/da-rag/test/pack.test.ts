@@ -12,6 +12,7 @@ import {
   rankCandidates,
 } from '../src/pack.js';
 import type { DaRagIndex } from '../src/types.js';
+import { wholeTextTokenizer } from './tokenizers.js';
 
 function candidate(over: Partial<Candidate> & Pick<Candidate, 'id' | 'layer'>): Candidate {
   const members = over.members ?? 'members';
@@ -131,13 +132,7 @@ describe('packCommunities token counts', () => {
   const index = { chunks: [], entities: [] } as unknown as DaRagIndex;
   const tokenizer = getTokenizer();
   /** The same tokenizer without the blank-line additivity: every text counted whole. */
-  const plain: Tokenizer = {
-    name: tokenizer.name,
-    count: (t) => tokenizer.count(t),
-    encode: (t) => tokenizer.encode(t),
-    decode: (t) => tokenizer.decode(t),
-    truncate: (t, n) => tokenizer.truncate(t, n),
-  };
+  const plain = wholeTextTokenizer(tokenizer);
   const words = [
     'Harbour',
     'ferry',

@@ -8,12 +8,12 @@ import {
 } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
 import { directoryStore } from '@grag/core/store';
-import { copyStoredIndex, corpusChange, createScriptedEmbedder } from '@grag/core/test';
+import { copyStoredIndex, corpusChange, createScriptedEmbedder, updateSavedAndLoaded } from '@grag/core/test';
 import { expectSameRetrievals, replaceAndRebuild, temporaryDirs } from '@grag/core/test/vitest';
-import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { type DaRagIndex, type DaRagOptions, daRag, entityText } from '../src/index.js';
 import { CORPUS } from './corpus.js';
+import { offlineContext } from './offline-context.js';
 import { recordedTasks } from './recorded-tasks.js';
 
 // A: five documents; B: two more; C: one of A. The update of A by (+B, −C) must equal a fresh
@@ -194,14 +194,17 @@ for (const { label, options } of variants) {
     });
 
     it('saves and loads an updated index, which updates again', async () => {
-      const { ctx } = counted();
       const dir = await freshDir('grag-da-update-');
-      const first = await daRag.update!(await daRag.build(A, ctx, options), { remove: ['kessler'] }, ctx);
-      await daRag.save(first.index, dir);
-      const loadCtx = counted();
-      const loaded = await daRag.load(dir, loadCtx.ctx);
+      const { first, loaded, load } = await updateSavedAndLoaded(
+        daRag,
+        A,
+        ['kessler'],
+        counted,
+        dir,
+        options,
+      );
       expect(loaded.kept).toEqual(first.index.kept);
-      const second = await daRag.update!(loaded, { add: B, remove: C }, loadCtx.ctx);
+      const second = await daRag.update!(loaded, { add: B, remove: C }, load.ctx);
       const fresh = await daRag.build(
         AplusBminusC.filter((d) => d.id !== 'kessler'),
         counted().ctx,
@@ -210,7 +213,7 @@ for (const { label, options } of variants) {
       expect(dataOf(second.index)).toEqual(dataOf(fresh));
       expectSameRetrievals(await results(second.index), await results(fresh));
       // The loaded context's model saw B's chunks only.
-      expect(loadCtx.extracted).toEqual(
+      expect(load.extracted).toEqual(
         fresh.texts.filter((_, i) => B.some((d) => d.id === fresh.chunks[i]!.docId)),
       );
     });
@@ -240,15 +243,11 @@ describe('da-rag update with a fitted embedder (the offline providers)', () => {
   // it: the vectors (and so the Similarity layer) differ. Stated tolerance: the same set of top-5
   // passages for ≥ 6 of the 7 queries (measured: 7 of 7); the KG and the chunk layer are the same.
   it('retrieves the same top-5 passages as a fresh build for at least 6 of 7 queries', async () => {
-    const offline = () => {
-      const { tasks, embedder } = createOfflineProviders();
-      return createBuildContext({ embedder, tasks });
-    };
-    const ctx = offline();
+    const ctx = offlineContext();
     const base = await daRag.build(A, ctx);
     const { index, report } = await daRag.update!(base, { add: B, remove: C }, ctx);
     expect(report.trace.fit).toMatch(/keeps the fit of the original corpus/);
-    const fresh = await daRag.build(AplusBminusC, offline());
+    const fresh = await daRag.build(AplusBminusC, offlineContext());
     expect(index.chunks).toEqual(fresh.chunks);
     expect(index.entities).toEqual(fresh.entities);
     expect(edges(index.chunkLayer)).toEqual(edges(fresh.chunkLayer));

@@ -2,13 +2,14 @@ import { mulberry32 } from '@grag/core/kit';
 import { describe, expect, test } from 'vitest';
 import { createGatEmbedder, createMonotoneEmbedder, type Star } from '../src/index.js';
 import { hashedLabelFeatures } from '../src/random.js';
-import { loadTf } from '../src/tf.js';
+import { loadTf, type Tf } from '../src/tf.js';
 import {
   buildBatch,
   type GatParams,
   gatForward,
   type MonotoneParams,
   monotoneForward,
+  type StarBatch,
 } from '../src/tf-models.js';
 
 const stars: Star[] = [
@@ -17,6 +18,41 @@ const stars: Star[] = [
   { centre: 'award', neighbours: [] },
   { centre: 'film', neighbours: ['award', 'country', 'person', 'person', 'genre'] },
 ];
+
+/**
+ * The rows a tfjs model gives for `stars`: its parameters are `weights` in the given `shapes`
+ * (disposed after), the labels' features those the JavaScript embedder hashes with `seed`.
+ */
+function modelRows<P extends object>(
+  tf: Tf,
+  weights: Record<string, ArrayLike<number>>,
+  shapes: { [K in keyof P]: number[] },
+  seed: number,
+  forward: (p: P, batch: StarBatch) => ReturnType<Tf['tensor']>,
+): number[][] {
+  const batch = buildBatch(stars, 16, (l) => hashedLabelFeatures(l, 16, seed));
+  return tf.tidy(() => {
+    const variables = Object.entries<number[]>(shapes).map(([name, shape]) =>
+      tf.variable(tf.tensor(Float32Array.from(weights[name]!), shape)),
+    );
+    const p = Object.fromEntries(Object.keys(shapes).map((name, i) => [name, variables[i]])) as P;
+    const o = forward(p, batch);
+    for (const x of variables) x.dispose();
+    return o.arraySync() as number[][];
+  });
+}
+
+/** Each star's row of `rows` is, in its first `dimensions`, what `embedder` gives (to 4 decimals). */
+function expectEmbedderRows(
+  rows: number[][],
+  embedder: { embed(centre: string, neighbours: readonly string[]): Float32Array },
+  dimensions: number,
+): void {
+  stars.forEach((star, i) => {
+    const js = embedder.embed(star.centre, star.neighbours);
+    for (let k = 0; k < dimensions; k++) expect(rows[i]![k]).toBeCloseTo(js[k]!, 4);
+  });
+}
 
 describe('the tfjs models compute what the JavaScript inference computes', () => {
   test('GAT with running batch-norm statistics matches GatEmbedder.embed', async () => {
@@ -33,64 +69,47 @@ describe('the tfjs models compute what the JavaScript inference computes', () =>
     };
     const { GatEmbedder } = await import('../src/gat.js');
     const embedder = new GatEmbedder({ seed: 5 }, weights);
-    const batch = buildBatch(stars, 16, (l) => hashedLabelFeatures(l, 16, 5));
-    const out = tf.tidy(() => {
-      const v = (name: string, shape: number[]) =>
-        tf.variable(tf.tensor(Float32Array.from(weights[name]!), shape));
-      const p: GatParams = {
-        w: v('w', [16, 96]),
-        attSrc: v('attSrc', [96]),
-        attDst: v('attDst', [96]),
-        bias: v('bias', [96]),
-        gamma: v('gamma', [96]),
-        beta: v('beta', [96]),
-        out: v('out', [96, 2]),
-        outBias: v('outBias', [2]),
-      };
-      const { o } = gatForward(
-        tf,
-        p,
-        batch,
-        { heads: 3, hidden: 32, featureDimensions: 16, leakySlope: 0.2, bnEpsilon: 1e-5 },
-        {
-          mean: weights.runningMean!,
-          variance: weights.runningVar!,
-        },
-      );
-      for (const x of Object.values(p)) x.dispose();
-      return o.arraySync() as number[][];
-    });
-    stars.forEach((star, i) => {
-      const js = embedder.embed(star.centre, star.neighbours);
-      expect(out[i]![0]).toBeCloseTo(js[0]!, 4);
-      expect(out[i]![1]).toBeCloseTo(js[1]!, 4);
-    });
+    const rows = modelRows<GatParams>(
+      tf,
+      weights,
+      {
+        w: [16, 96],
+        attSrc: [96],
+        attDst: [96],
+        bias: [96],
+        gamma: [96],
+        beta: [96],
+        out: [96, 2],
+        outBias: [2],
+      },
+      5,
+      (p, batch) =>
+        gatForward(
+          tf,
+          p,
+          batch,
+          { heads: 3, hidden: 32, featureDimensions: 16, leakySlope: 0.2, bnEpsilon: 1e-5 },
+          {
+            mean: weights.runningMean!,
+            variance: weights.runningVar!,
+          },
+        ).o,
+    );
+    expectEmbedderRows(rows, embedder, 2);
   });
 
   test('monotone model matches MonotoneEmbedder.embed', async () => {
     const { tf } = await loadTf();
     const embedder = createMonotoneEmbedder({ seed: 9, dimensions: 3 });
     const weights = embedder.weights();
-    const batch = buildBatch(stars, 16, (l) => hashedLabelFeatures(l, 16, 9));
-    const out = tf.tidy(() => {
-      const v = (name: string, shape: number[]) =>
-        tf.variable(tf.tensor(Float32Array.from(weights[name]!), shape));
-      const p: MonotoneParams = {
-        w: v('w', [16, 96]),
-        attSrc: v('attSrc', [96]),
-        attDst: v('attDst', [96]),
-        attBias: v('attBias', [3]),
-        out: v('out', [96, 3]),
-        outBias: v('outBias', [3]),
-      };
-      const o = monotoneForward(tf, p, batch, { heads: 3, hidden: 32, featureDimensions: 16 });
-      for (const x of Object.values(p)) x.dispose();
-      return o.arraySync() as number[][];
-    });
-    stars.forEach((star, i) => {
-      const js = embedder.embed(star.centre, star.neighbours);
-      for (let k = 0; k < 3; k++) expect(out[i]![k]).toBeCloseTo(js[k]!, 4);
-    });
+    const rows = modelRows<MonotoneParams>(
+      tf,
+      weights,
+      { w: [16, 96], attSrc: [96], attDst: [96], attBias: [3], out: [96, 3], outBias: [3] },
+      9,
+      (p, batch) => monotoneForward(tf, p, batch, { heads: 3, hidden: 32, featureDimensions: 16 }),
+    );
+    expectEmbedderRows(rows, embedder, 3);
   });
 });
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { AbortError, type Document, type IndexStore, type Method } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
 import { memoryStore } from '@grag/core/store';
+import { tinyQuestions } from '@grag/core/test';
 import { bm25Rag } from '@grag/naive-rag';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
@@ -23,16 +24,7 @@ const dataset: EvalDataset = {
   name: 'tiny',
   format: 'test',
   corpus,
-  questions: [
-    { id: 'q1', question: 'Where was Ada Lovelace born?', answers: ['London'], supporting: ['p1'] },
-    {
-      id: 'q2',
-      question: 'What did Charles Babbage design?',
-      answers: ['Analytical Engine'],
-      supporting: ['p2'],
-    },
-    { id: 'q3', question: 'What is the capital of France?', answers: ['Paris'], supporting: ['p3'] },
-  ],
+  questions: tinyQuestions(),
   skipped: [],
 };
 

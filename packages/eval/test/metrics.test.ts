@@ -24,29 +24,45 @@ import {
   tokenF1,
 } from '../src/index.js';
 
+/** What normalizeAnswer does: a rule, then answers and their normal forms. */
+const NORMAL_FORMS: [rule: string, cases: [answer: string, normal: string][]][] = [
+  [
+    'lower-cases, deletes punctuation, drops articles and collapses whitespace',
+    [
+      ['The  Eiffel-Tower!', 'eiffeltower'],
+      ['An apple a day', 'apple day'],
+      ['  U.S.  ', 'us'],
+      ['1,000', '1000'],
+    ],
+  ],
+  [
+    'drops articles only as whole words',
+    [
+      ['Theatre of the Absurd', 'theatre of absurd'],
+      ['Anathema', 'anathema'],
+    ],
+  ],
+  [
+    'removes punctuation and symbols of every script',
+    [
+      ['«Bonjour» — dit-il', 'bonjour ditil'],
+      ['北京。', '北京'],
+      ['$5 + €3', '5 3'],
+    ],
+  ],
+  [
+    'folds accents and compatibility forms',
+    [
+      ['Zürich', 'zurich'],
+      ['ﬁnal ＡＢＣ', 'final abc'],
+      ['São Paulo', 'sao paulo'],
+    ],
+  ],
+];
+
 describe('normalizeAnswer (SQuAD normalization, Unicode-aware)', () => {
-  it('lower-cases, deletes punctuation, drops articles and collapses whitespace', () => {
-    expect(normalizeAnswer('The  Eiffel-Tower!')).toBe('eiffeltower');
-    expect(normalizeAnswer('An apple a day')).toBe('apple day');
-    expect(normalizeAnswer('  U.S.  ')).toBe('us');
-    expect(normalizeAnswer('1,000')).toBe('1000');
-  });
-
-  it('drops articles only as whole words', () => {
-    expect(normalizeAnswer('Theatre of the Absurd')).toBe('theatre of absurd');
-    expect(normalizeAnswer('Anathema')).toBe('anathema');
-  });
-
-  it('removes punctuation and symbols of every script', () => {
-    expect(normalizeAnswer('«Bonjour» — dit-il')).toBe('bonjour ditil');
-    expect(normalizeAnswer('北京。')).toBe('北京');
-    expect(normalizeAnswer('$5 + €3')).toBe('5 3');
-  });
-
-  it('folds accents and compatibility forms', () => {
-    expect(normalizeAnswer('Zürich')).toBe('zurich');
-    expect(normalizeAnswer('ﬁnal ＡＢＣ')).toBe('final abc');
-    expect(normalizeAnswer('São Paulo')).toBe('sao paulo');
+  it.each(NORMAL_FORMS)('%s', (_rule, cases) => {
+    for (const [answer, normal] of cases) expect(normalizeAnswer(answer), answer).toBe(normal);
   });
 
   it('reads punctuation as a word break on request', () => {

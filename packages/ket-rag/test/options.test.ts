@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
+import { expectRetrieveOptionKeys } from '@grag/core/test/vitest';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { KET_RAG_DEFAULTS, ketRag } from '../src/index.js';
@@ -30,15 +31,12 @@ describe('option keys', () => {
       gleanings: 0,
       concurrency: 2,
     });
-    const r = await ketRag.retrieve(index, 'Who founded the Orsa Marine Institute?', {
-      budgetTokens: 2000,
-      topK: 5,
-      lambda: 0.4,
-      signal: new AbortController().signal,
-    });
-    expect(r.items.length).toBeGreaterThan(0);
-    await expect(ketRag.retrieve(index, 'Who?', { lamda: 0.3 } as object)).rejects.toThrow(
-      /ket-rag retrieve: unknown option "lamda"; did you mean "lambda"\?/,
+    await expectRetrieveOptionKeys(
+      ketRag,
+      index,
+      'Who founded the Orsa Marine Institute?',
+      { topK: 5, lambda: 0.4 },
+      ['lamda', 'lambda', 0.3],
     );
     await expect(ketRag.retrieve(index, 'Who?', { topK: 'x' } as object)).rejects.toThrow(
       'ket-rag retrieve: topK must be a positive integer (got "x").',

@@ -255,19 +255,31 @@ describe('ket-rag index format 5', () => {
     });
   }
 
-  it('loads a format-3 index built with HNSW and retrieves exactly what the code of format 3 retrieved from it; saved again, it is version 5, its indexes graphs of the same hnswlib bytes', async () => {
+  /**
+   * Loads the format-`version` HNSW `fixture`, checks it retrieves what the code of that format
+   * recorded in `recordedFile`, and saves it again: the copy saved is of version 5.
+   */
+  async function resavedHnswFixture(version: number, fixture: string, recordedFile: string) {
     const method = createKetRag();
     const hnsw = () => context(hnswIndexFactory());
-    const recorded = JSON.parse(await readFile(V3_HNSW_RETRIEVALS, 'utf8')) as Recorded[];
-    const manifest = JSON.parse(await readFile(join(V3_HNSW_FIXTURE, 'manifest.json'), 'utf8'));
-    expect([manifest.formatVersion, manifest.providers.vectorIndex]).toEqual([3, 'hnsw']);
-    const loaded = await method.load(V3_HNSW_FIXTURE, hnsw());
+    const recorded = JSON.parse(await readFile(recordedFile, 'utf8')) as Recorded[];
+    const manifest = JSON.parse(await readFile(join(fixture, 'manifest.json'), 'utf8'));
+    expect([manifest.formatVersion, manifest.providers.vectorIndex]).toEqual([version, 'hnsw']);
+    const loaded = await method.load(fixture, hnsw());
     const got = await retrievals(method, loaded);
     expectRecorded(got, recorded);
-    const again = join(root(), 'v3-hnsw-again');
+    const again = join(root(), `v${version}-hnsw-again`);
     await method.save(loaded, again);
     expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(5);
-    const files = await readdir(again);
+    return { method, hnsw, loaded, got, again, files: await readdir(again) };
+  }
+
+  it('loads a format-3 index built with HNSW and retrieves exactly what the code of format 3 retrieved from it; saved again, it is version 5, its indexes graphs of the same hnswlib bytes', async () => {
+    const { method, hnsw, loaded, got, again, files } = await resavedHnswFixture(
+      3,
+      V3_HNSW_FIXTURE,
+      V3_HNSW_RETRIEVALS,
+    );
     expect(files.filter((f) => f.endsWith('.hnsw')).sort()).toEqual([
       'entities.hnsw',
       'keywords.hnsw',
@@ -282,19 +294,12 @@ describe('ket-rag index format 5', () => {
   });
 
   it('loads a format-4 index built with HNSW and retrieves exactly what the code of format 4 retrieved from it; saved again, it is version 5 with its vocabulary stored, and retrieves the same', async () => {
-    const method = createKetRag();
-    const hnsw = () => context(hnswIndexFactory());
-    const recorded = JSON.parse(await readFile(V4_HNSW_RETRIEVALS, 'utf8')) as Recorded[];
-    const manifest = JSON.parse(await readFile(join(V4_HNSW_FIXTURE, 'manifest.json'), 'utf8'));
-    expect([manifest.formatVersion, manifest.providers.vectorIndex]).toEqual([4, 'hnsw']);
     expect(await readdir(V4_HNSW_FIXTURE)).not.toContain('vocabulary.bin');
-    const loaded = await method.load(V4_HNSW_FIXTURE, hnsw());
-    const got = await retrievals(method, loaded);
-    expectRecorded(got, recorded);
-    const again = join(root(), 'v4-hnsw-again');
-    await method.save(loaded, again);
-    expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(5);
-    const files = await readdir(again);
+    const { method, hnsw, loaded, got, again, files } = await resavedHnswFixture(
+      4,
+      V4_HNSW_FIXTURE,
+      V4_HNSW_RETRIEVALS,
+    );
     expect(files).toContain('vocabulary.bin');
     // Every other file as format 4 wrote it.
     for (const file of files.filter((f) => f !== 'manifest.json' && f !== 'vocabulary.bin')) {

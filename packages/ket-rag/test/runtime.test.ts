@@ -1,6 +1,7 @@
 import { BuildStageError, type ProgressEvent } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
-import { createScriptedEmbedder, trackedBuild, trackTasks } from '@grag/core/test';
+import { createScriptedEmbedder, trackTasks } from '@grag/core/test';
+import { expectConcurrencyLimits } from '@grag/core/test/vitest';
 import { createOfflineTasks } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
 import { createKetRag } from '../src/index.js';
@@ -13,17 +14,10 @@ const embedder = () => createScriptedEmbedder({ dimensions: 16 });
 
 describe('ket-rag build runtime', () => {
   it('sends at most the runtime concurrency of model calls at once, or `concurrency` when set', async () => {
-    const peak = async (runtime: number, option?: number) => {
-      const seen = await trackedBuild(createOfflineTasks(), embedder(), { runtime, option }, (ctx, o) =>
-        createKetRag({ variant: 'ms-graph-rag' }).build(CORPUS, ctx, { chunking: 'document', ...o }),
-      );
-      expect(seen.extracted).toBe(CORPUS.length);
-      return seen.peak;
-    };
     // Eight chunks to extract: the pool fills up to its limit and never beyond.
-    expect(await peak(3)).toBe(3);
-    expect(await peak(3, 1)).toBe(1);
-    expect(await peak(1, 5)).toBe(5);
+    await expectConcurrencyLimits(createOfflineTasks, embedder, CORPUS.length, (ctx, o) =>
+      createKetRag({ variant: 'ms-graph-rag' }).build(CORPUS, ctx, { chunking: 'document', ...o }),
+    );
   });
 
   it('reports one progress event per extracted chunk and per summary', async () => {

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Retrieval, StateError } from '@grag/core';
-import { RECORD_3_REPLACEMENT, savedCopy } from '@grag/core/test';
+import { RECORD_3_REPLACEMENT, savedCopy, updateSavedAndLoaded } from '@grag/core/test';
 import { replaceAndRebuild, temporaryDirs } from '@grag/core/test/vitest';
 import { describe, expect, it } from 'vitest';
 import type { KetRagVariant } from '../src/index.js';
@@ -171,19 +171,15 @@ describe('ket-rag update after save and load', () => {
   for (const variant of ['hybrid-rag', 'skeleton-rag', 'ket-rag-p'] as const) {
     it(`${variant}: an updated index saved and loaded updates again as the index in memory does`, async () => {
       const method = methodOf(variant);
-      const { ctx } = counted();
       const dir = await freshDir('grag-ket-update-');
-      const first = await method.update!(await method.build(A, ctx, build), { remove: ['d0'] }, ctx);
-      await method.save(first.index, dir);
-      const loadCtx = counted();
-      const loaded = await method.load(dir, loadCtx.ctx);
-      const second = await method.update!(loaded, { add: B, remove: C }, loadCtx.ctx);
+      const { first, loaded, load } = await updateSavedAndLoaded(method, A, ['d0'], counted, dir, build);
+      const second = await method.update!(loaded, { add: B, remove: C }, load.ctx);
       const inMemory = await method.update!(first.index, { add: B, remove: C }, counted().ctx);
       expect(contentOf(second.index)).toEqual(contentOf(inMemory.index));
       expect(second.report).toEqual(inMemory.report);
       expectSameRetrievals(await results(variant, second.index), await results(variant, inMemory.index));
       // The loaded index reused its kept results: only new core chunks were extracted.
-      expect(loadCtx.extracted.length).toBe(second.report.trace.extracted);
+      expect(load.extracted.length).toBe(second.report.trace.extracted);
       expect(second.report.trace.extracted).toBe((second.report.trace.core as { added: number }).added);
       if (variant === 'hybrid-rag') {
         const fresh = await method.build(

@@ -14,6 +14,7 @@ import {
   entityDocuments,
   RECORD_3_REPLACEMENT,
   savedCopy,
+  updateSavedAndLoaded,
 } from '@grag/core/test';
 import { expectSameRetrievals, replaceAndRebuild, temporaryDirs } from '@grag/core/test/vitest';
 import { describe, expect, it } from 'vitest';
@@ -130,14 +131,10 @@ for (const { label, method, options } of variants) {
     });
 
     it('saves and loads an updated index, which updates again', async () => {
-      const { ctx } = counted();
       const dir = await freshDir('grag-update-');
-      const first = await method.update!(await method.build(A, ctx, options), { remove: ['d0'] }, ctx);
-      await method.save(first.index, dir);
-      const loadCtx = counted().ctx;
-      const loaded = await method.load(dir, loadCtx);
+      const { loaded, load } = await updateSavedAndLoaded(method, A, ['d0'], counted, dir, options);
       expect(loaded.documents).toEqual(A.slice(1).map((d) => d.id));
-      const second = await method.update!(loaded, { add: B, remove: C }, loadCtx);
+      const second = await method.update!(loaded, { add: B, remove: C }, load.ctx);
       const fresh = await method.build(
         [...AplusBminusC.filter((d) => d.id !== 'd0')],
         counted().ctx,

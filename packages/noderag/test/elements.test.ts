@@ -128,13 +128,12 @@ describe('high-level elements (G3)', () => {
     { id: 'A:x', type: 'A' as const, community: 0, vector: v(0, 1) },
     { id: 'H:0', type: 'H' as const, community: 0, vector: v(1, 0.05) },
   ];
+  /** The matching of `nodes` with the dense shortcut at `denseMatchingClusterSize`, seed 42. */
+  const matched = (denseMatchingClusterSize: number) =>
+    matchHighLevelElements({ nodes, denseMatchingClusterSize, seed: 42 });
 
   it('joins each H to the members of its community in its k-means cluster (K = ⌈√n⌉)', async () => {
-    const { edges, clusters } = await matchHighLevelElements({
-      nodes,
-      denseMatchingClusterSize: 0,
-      seed: 42,
-    });
+    const { edges, clusters } = await matched(0);
     expect(clusters).toBe(2);
     expect(edges.sort()).toEqual([
       ['S:0', 'H:0'],
@@ -144,19 +143,13 @@ describe('high-level elements (G3)', () => {
 
   it('joins every member to its H when the mean cluster size is within the dense shortcut', async () => {
     // n/K = 4/2 = 2 ≤ 2: the official code's shortcut, no k-means.
-    const { edges, clusters } = await matchHighLevelElements({
-      nodes,
-      denseMatchingClusterSize: 2,
-      seed: 42,
-    });
+    const { edges, clusters } = await matched(2);
     expect(clusters).toBe(0);
     expect(edges).toEqual([
       ['S:0', 'H:0'],
       ['S:1', 'H:0'],
       ['A:x', 'H:0'],
     ]);
-    expect((await matchHighLevelElements({ nodes, denseMatchingClusterSize: 1.9, seed: 42 })).clusters).toBe(
-      2,
-    );
+    expect((await matched(1.9)).clusters).toBe(2);
   });
 });

@@ -1,6 +1,6 @@
 /** What the reader tests share: one test per question asked of some notes, and its expected answer. */
 import type { TaskSuite } from '@grag/core';
-import { expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createOfflineTasks } from '../src/index.js';
 
 const tasks = createOfflineTasks();
@@ -16,4 +16,13 @@ export function expectAnswers(
   test.each(cases.map(([question, expected]) => [question, expected]))('%s → %s', async (q, expected) => {
     expect((await tasks.answer(q, notes)).answer).toBe(expected);
   });
+}
+
+/** A `describe` block named `title` of one test per `[question, expected]` pair, as {@link expectAnswers}. */
+export function describeAnswers(
+  title: string,
+  notes: Parameters<TaskSuite['answer']>[1],
+  cases: readonly (readonly [question: string, expected: string])[],
+): void {
+  describe(title, () => expectAnswers(notes, cases));
 }

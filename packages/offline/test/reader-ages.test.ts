@@ -1,5 +1,4 @@
-import { describe } from 'vitest';
-import { expectAnswers } from './answer-cases.js';
+import { describeAnswers } from './answer-cases.js';
 
 // Invented notes about composers, a poet and a prize, written for these tests; the expected answers
 // are worked out from the dates in the notes.
@@ -20,17 +19,15 @@ const notes = [
   { id: 'quist', text: 'Mara Quist\nMara Quist (born 1976) is an Irish poet.' },
 ];
 
-describe('the age at death', () => {
-  expectAnswers(notes, [
-    // 1977 − 1902.
-    ['How old was Anselm Gray when he died?', '75'],
-    // Died on 2 March 1968, before his 78th birthday on 4 May.
-    ['At what age did Tobias Wren die?', '77'],
-    // Died on 20 June 1960, after his 75th birthday on 12 June.
-    ['How old was Ruben Falk at the time of his death?', '75'],
-    // Through a relation: the founder of the society is Anselm Gray.
-    ['How old was the founder of the Tidewater Society when he died?', '75'],
-    // The notes give no death.
-    ['How old was Mara Quist when she died?', 'The context does not contain an answer to the question.'],
-  ]);
-});
+describeAnswers('the age at death', notes, [
+  // 1977 − 1902.
+  ['How old was Anselm Gray when he died?', '75'],
+  // Died on 2 March 1968, before his 78th birthday on 4 May.
+  ['At what age did Tobias Wren die?', '77'],
+  // Died on 20 June 1960, after his 75th birthday on 12 June.
+  ['How old was Ruben Falk at the time of his death?', '75'],
+  // Through a relation: the founder of the society is Anselm Gray.
+  ['How old was the founder of the Tidewater Society when he died?', '75'],
+  // The notes give no death.
+  ['How old was Mara Quist when she died?', 'The context does not contain an answer to the question.'],
+]);

@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { expectAnswers } from './answer-cases.js';
+import { describeAnswers, expectAnswers } from './answer-cases.js';
 
 // Invented notes about clubs, people and places of a coast, written for these tests; the expected
 // answers are read off the notes.
@@ -29,26 +29,22 @@ const notes = [
   { id: 'orrin', text: 'Orrin County\nOrrin County is a rural area in the south of Veskan.' },
 ];
 
-describe('the same kind of thing', () => {
-  expectAnswers(notes, [
-    // "an ice hockey team" and "an ice hockey club" play one sport; a football club another.
-    ['Do the Lindholm Gulls and the Ostby Owls play the same sport?', 'yes'],
-    ['Do the Ostby Owls and Merrow Falls Rovers play the same sport?', 'no'],
-    // "a Veskan poet and editor", "a Veskan poet and singer": one profession; a fiddler another.
-    ['Do Ada Fenn and Mara Quist have the same profession?', 'yes'],
-    ['Do Ada Fenn and Jon Sele have the same profession?', 'no'],
-  ]);
-});
+describeAnswers('the same kind of thing', notes, [
+  // "an ice hockey team" and "an ice hockey club" play one sport; a football club another.
+  ['Do the Lindholm Gulls and the Ostby Owls play the same sport?', 'yes'],
+  ['Do the Ostby Owls and Merrow Falls Rovers play the same sport?', 'no'],
+  // "a Veskan poet and editor", "a Veskan poet and singer": one profession; a fiddler another.
+  ['Do Ada Fenn and Mara Quist have the same profession?', 'yes'],
+  ['Do Ada Fenn and Jon Sele have the same profession?', 'no'],
+]);
 
-describe('the county or country a place is in', () => {
-  expectAnswers(notes, [
-    // Born in Tressick, which the notes call a village, in the county of Norhold.
-    ['In which county was Ada Fenn born?', 'Norhold'],
-    ['Which county was the founder of the Tidewater Review born in?', 'Norhold'],
-    // "Orrin County" is a county by its name, though the notes call it a rural area.
-    ['In which county was Jon Sele born?', 'Orrin County'],
-  ]);
-});
+describeAnswers('the county or country a place is in', notes, [
+  // Born in Tressick, which the notes call a village, in the county of Norhold.
+  ['In which county was Ada Fenn born?', 'Norhold'],
+  ['Which county was the founder of the Tidewater Review born in?', 'Norhold'],
+  // "Orrin County" is a county by its name, though the notes call it a rural area.
+  ['In which county was Jon Sele born?', 'Orrin County'],
+]);
 
 describe('a kind the tagger reads as an adjective', () => {
   const films = [

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { createOfflineTasks } from '../src/index.js';
-import { expectAnswers } from './answer-cases.js';
+import { describeAnswers, expectAnswers } from './answer-cases.js';
 
 // Invented encyclopedia entries of a made-up film world (title line, then the entry); the expected
 // answers are read off them by hand.
@@ -75,27 +75,23 @@ describe('questions through an entity they only describe', () => {
   });
 });
 
-describe('what kind of a person or thing', () => {
-  expectAnswers(entries, [
-    // A kind of a person noun is a common noun ("painter"), not a person's name.
-    ['What kind of artist was Ilka Dunmore?', 'painter'],
-    ['The founder of the Dunmore Academy of Arts was what kind of artist?', 'painter'],
-    // "a thriller film": the words before the noun asked for name the kind.
-    ['What type of film is Glass Harbour?', 'thriller'],
-  ]);
-});
+describeAnswers('what kind of a person or thing', entries, [
+  // A kind of a person noun is a common noun ("painter"), not a person's name.
+  ['What kind of artist was Ilka Dunmore?', 'painter'],
+  ['The founder of the Dunmore Academy of Arts was what kind of artist?', 'painter'],
+  // "a thriller film": the words before the noun asked for name the kind.
+  ['What type of film is Glass Harbour?', 'thriller'],
+]);
 
-describe('who stands in a role', () => {
-  expectAnswers(entries, [
-    // The context calls Petra Lune an actress and Anselm Rook a composer.
-    ['Which actress was married to a composer?', 'Petra Lune'],
-    // A past tense the tagger reads as a noun ("starred") says its verb.
-    ['Who starred in Glass Harbour?', 'Oskar Brill'],
-    // "It stars X": the film is the subject, its star the object.
-    ['Who is the star of Glass Harbour?', 'Oskar Brill'],
-    ['The star of Glass Harbour began his career at which theatre?', 'Tessaly Playhouse'],
-  ]);
-});
+describeAnswers('who stands in a role', entries, [
+  // The context calls Petra Lune an actress and Anselm Rook a composer.
+  ['Which actress was married to a composer?', 'Petra Lune'],
+  // A past tense the tagger reads as a noun ("starred") says its verb.
+  ['Who starred in Glass Harbour?', 'Oskar Brill'],
+  // "It stars X": the film is the subject, its star the object.
+  ['Who is the star of Glass Harbour?', 'Oskar Brill'],
+  ['The star of Glass Harbour began his career at which theatre?', 'Tessaly Playhouse'],
+]);
 
 describe('what two did together', () => {
   const films = [

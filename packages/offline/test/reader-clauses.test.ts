@@ -1,5 +1,4 @@
-import { describe } from 'vitest';
-import { expectAnswers } from './answer-cases.js';
+import { describeAnswers } from './answer-cases.js';
 
 // Invented notes about a television series, its actors, a village and its municipality, a pop
 // group, a war and some magazines and plants, written for these tests; the expected answers are
@@ -63,49 +62,43 @@ const notes = [
   { id: 'paludella', text: 'Paludella is a genus of mosses found in bogs across northern Europe.' },
 ];
 
-describe('relation phrases and descriptions', () => {
-  expectAnswers(notes, [
-    // An adjective before the relation noun belongs to the phrase; the kind asked is what it names.
-    ['Which town is the administrative centre of Orrvik?', 'Halsvik'],
-    // "includes Stavby": the municipality Stavby is in.
-    ['What is the administrative centre of the municipality that includes Stavby?', 'Halsvik'],
-    // A note opening with a quoted name is about it: "its executive producer" is the series'.
-    ['The executive producer of Tidewater Lane set up which company?', 'Lindgren Moltke Media'],
-    // Both verbs of the clause describe the actor.
-    [
-      'What is the birth name of the actor who starred in Tidewater Lane and grew up in Stavby?',
-      'Jonas Peder Ekkersund',
-    ],
-    // The clause after the relation said which star; the name found says it now.
-    ['What is the birth name of the star of Tidewater Lane who grew up in Stavby?', 'Jonas Peder Ekkersund'],
-    // "the group behind X" made it.
-    ['How many members did the group behind Northern Lights Over Stavby have?', 'four'],
-    // The Border War is a war: the context calls it a conflict, a kind above war.
-    ['When did the war in which Ivar Holm commanded the Northern Army end?', '1924'],
-    // "meet" is the question's verb, not a participle describing the rivers.
-    ['Which rivers meet in Halsvik?', 'Varn and the Ode'],
-    // "a general who commanded the Northern Army": the sentence's subject commanded it.
-    ['What government office did the commander of the Northern Army later hold?', 'Minister of Defence'],
-  ]);
-});
+describeAnswers('relation phrases and descriptions', notes, [
+  // An adjective before the relation noun belongs to the phrase; the kind asked is what it names.
+  ['Which town is the administrative centre of Orrvik?', 'Halsvik'],
+  // "includes Stavby": the municipality Stavby is in.
+  ['What is the administrative centre of the municipality that includes Stavby?', 'Halsvik'],
+  // A note opening with a quoted name is about it: "its executive producer" is the series'.
+  ['The executive producer of Tidewater Lane set up which company?', 'Lindgren Moltke Media'],
+  // Both verbs of the clause describe the actor.
+  [
+    'What is the birth name of the actor who starred in Tidewater Lane and grew up in Stavby?',
+    'Jonas Peder Ekkersund',
+  ],
+  // The clause after the relation said which star; the name found says it now.
+  ['What is the birth name of the star of Tidewater Lane who grew up in Stavby?', 'Jonas Peder Ekkersund'],
+  // "the group behind X" made it.
+  ['How many members did the group behind Northern Lights Over Stavby have?', 'four'],
+  // The Border War is a war: the context calls it a conflict, a kind above war.
+  ['When did the war in which Ivar Holm commanded the Northern Army end?', '1924'],
+  // "meet" is the question's verb, not a participle describing the rivers.
+  ['Which rivers meet in Halsvik?', 'Varn and the Ode'],
+  // "a general who commanded the Northern Army": the sentence's subject commanded it.
+  ['What government office did the commander of the Northern Army later hold?', 'Minister of Defence'],
+]);
 
-describe('a body named by its kind and a name', () => {
-  expectAnswers(notes, [
-    // "the club of X": the name the sentences about X give that the context calls a club.
-    ['In which league does the club of Rolf Amsel play?', 'Veldish Premier League'],
-    ['What is the nickname of the club of Rolf Amsel?', 'Mariners'],
-  ]);
-});
+describeAnswers('a body named by its kind and a name', notes, [
+  // "the club of X": the name the sentences about X give that the context calls a club.
+  ['In which league does the club of Rolf Amsel play?', 'Veldish Premier League'],
+  ['What is the nickname of the club of Rolf Amsel?', 'Mariners'],
+]);
 
-describe('yes/no questions about a narrowed kind', () => {
-  expectAnswers(notes, [
-    ['Are The Marrow Review and Northlight both magazines?', 'yes'],
-    // A science magazine is a magazine, but another kind than a literary one.
-    ['Are The Marrow Review and Northlight both literary magazines?', 'no'],
-    ['Are Corvina and Paludella both genera?', 'yes'],
-    // A genus of mosses is no genus of flowering plants.
-    ['Are Corvina and Paludella both genera of flowering plants?', 'no'],
-    // "singer-songwriter and fiddler": both roles.
-    ['Is Mara Quist a fiddler?', 'yes'],
-  ]);
-});
+describeAnswers('yes/no questions about a narrowed kind', notes, [
+  ['Are The Marrow Review and Northlight both magazines?', 'yes'],
+  // A science magazine is a magazine, but another kind than a literary one.
+  ['Are The Marrow Review and Northlight both literary magazines?', 'no'],
+  ['Are Corvina and Paludella both genera?', 'yes'],
+  // A genus of mosses is no genus of flowering plants.
+  ['Are Corvina and Paludella both genera of flowering plants?', 'no'],
+  // "singer-songwriter and fiddler": both roles.
+  ['Is Mara Quist a fiddler?', 'yes'],
+]);

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { createOfflineTasks } from '../src/index.js';
 import { analyze } from '../src/nlp.js';
 import { polarComparison } from '../src/reader/comparatives.js';
-import { expectAnswers } from './answer-cases.js';
+import { describeAnswers, expectAnswers } from './answer-cases.js';
 
 // Invented notes about a harbour town's musicians, papers, ships and bands, written for these tests;
 // the expected answers are read off the notes.
@@ -77,18 +77,16 @@ describe('yes/no and choice questions in everyday shapes', () => {
   });
 });
 
-describe('a yes/no question about a kind of thing', () => {
-  expectAnswers(notes, [
-    // Another noun before the same head is another kind: a folk band is no rock band.
-    ['Is Arctic Tern a rock band?', 'no'],
-    ['Is The Ravens a rock band?', 'yes'],
-    ['Are Arctic Tern and The Ravens both rock bands?', 'no'],
-    ['Are Arctic Tern and The Ravens both bands?', 'yes'],
-    // No modifier in the context, or an adjective in the question, excludes nothing.
-    ['Is the Grey Heron a passenger ferry?', 'yes'],
-    ['Is Ruben Falk a famous pianist?', 'yes'],
-  ]);
-});
+describeAnswers('a yes/no question about a kind of thing', notes, [
+  // Another noun before the same head is another kind: a folk band is no rock band.
+  ['Is Arctic Tern a rock band?', 'no'],
+  ['Is The Ravens a rock band?', 'yes'],
+  ['Are Arctic Tern and The Ravens both rock bands?', 'no'],
+  ['Are Arctic Tern and The Ravens both bands?', 'yes'],
+  // No modifier in the context, or an adjective in the question, excludes nothing.
+  ['Is the Grey Heron a passenger ferry?', 'yes'],
+  ['Is Ruben Falk a famous pianist?', 'yes'],
+]);
 
 describe('numbers of the thing asked about', () => {
   // Invented notes about two ferries, written for these tests.

@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { expectAnswers } from './answer-cases.js';
+import { describeAnswers, expectAnswers } from './answer-cases.js';
 
 // Invented entries of a made-up music and film world (title line, then the entry); the expected
 // answers are read off them by hand.
@@ -213,27 +213,23 @@ const coast = [
   entry('Stavholm', 'Stavholm is a town in Norway with a population of 12,400.'),
 ];
 
-describe('what a name is called, and what its item says of it', () => {
-  expectAnswers(coast, [
-    // "Cold Meridian is a 2010 thriller film": the film asked is the name, not "thriller film".
-    ['Which film by Corvin Ashdale starred Petra Lune?', 'Cold Meridian'],
-    // "Its largest town" in the item about Brenna Coast; Orkney's largest town is another's, and
-    // Stavholm is what the context calls a town.
-    ['What is the largest town of Brenna Coast?', 'Stavholm'],
-    // "the largest town of Brenna Coast" inside a longer question is found first.
-    ['What is the population of the largest town of Brenna Coast?', '12,400'],
-    // A film "shot" somewhere was filmed there.
-    ['Where was The Salt Road shot?', 'Iceland'],
-    ['Where was The Salt Road filmed?', 'Iceland'],
-  ]);
-});
+describeAnswers('what a name is called, and what its item says of it', coast, [
+  // "Cold Meridian is a 2010 thriller film": the film asked is the name, not "thriller film".
+  ['Which film by Corvin Ashdale starred Petra Lune?', 'Cold Meridian'],
+  // "Its largest town" in the item about Brenna Coast; Orkney's largest town is another's, and
+  // Stavholm is what the context calls a town.
+  ['What is the largest town of Brenna Coast?', 'Stavholm'],
+  // "the largest town of Brenna Coast" inside a longer question is found first.
+  ['What is the population of the largest town of Brenna Coast?', '12,400'],
+  // A film "shot" somewhere was filmed there.
+  ['Where was The Salt Road shot?', 'Iceland'],
+  ['Where was The Salt Road filmed?', 'Iceland'],
+]);
 
-describe('a sentence set apart that names the one the question asks about', () => {
-  expectAnswers(coast, [
-    ['Maren Dulle starred in The Salt Road; who is she married to?', 'Ivo Brandt'],
-    ['Corvin Ashdale directed Cold Meridian. Where was he born?', 'Kirkwall'],
-  ]);
-});
+describeAnswers('a sentence set apart that names the one the question asks about', coast, [
+  ['Maren Dulle starred in The Salt Road; who is she married to?', 'Ivo Brandt'],
+  ['Corvin Ashdale directed Cold Meridian. Where was he born?', 'Kirkwall'],
+]);
 
 const ostland = [
   entry('Ostland', 'Ostland is a country in northern Europe. Its capital is Veldra.'),
@@ -250,25 +246,21 @@ const ostland = [
   ),
 ];
 
-describe('places that hold places, and places as roles', () => {
-  expectAnswers(ostland, [
-    // The country where she was born is the one her birthplace, a town, lies in.
-    ['What is the capital of the country where Ilse Varga was born?', 'Veldra'],
-    // "Her birthplace" is the place after "born in", not the people's adjective before it.
-    ["What year was Ilse Varga's birthplace founded?", '1204'],
-    // A date may stand between "born" and the place.
-    ['What is the birthplace of the founder of Kestrel Motors?', 'Harrowby'],
-  ]);
-});
+describeAnswers('places that hold places, and places as roles', ostland, [
+  // The country where she was born is the one her birthplace, a town, lies in.
+  ['What is the capital of the country where Ilse Varga was born?', 'Veldra'],
+  // "Her birthplace" is the place after "born in", not the people's adjective before it.
+  ["What year was Ilse Varga's birthplace founded?", '1204'],
+  // A date may stand between "born" and the place.
+  ['What is the birthplace of the founder of Kestrel Motors?', 'Harrowby'],
+]);
 
-describe('a sentence set apart that introduces a place or a person by what it is', () => {
-  expectAnswers(ostland, [
-    // "is in a country": the country where Pellin is.
-    ['Pellin is in a country; what is its capital?', 'Veldra'],
-    // "his wife" of "the man who founded …": the wife of that man.
-    ['Kestrel Motors was founded by a man; who was his wife?', 'Greta Dahlin'],
-  ]);
-});
+describeAnswers('a sentence set apart that introduces a place or a person by what it is', ostland, [
+  // "is in a country": the country where Pellin is.
+  ['Pellin is in a country; what is its capital?', 'Veldra'],
+  // "his wife" of "the man who founded …": the wife of that man.
+  ['Kestrel Motors was founded by a man; who was his wife?', 'Greta Dahlin'],
+]);
 
 const labels = [
   entry(

@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { expectAnswers } from './answer-cases.js';
+import { describeAnswers, expectAnswers } from './answer-cases.js';
 
 // Invented notes about a football club and its stadium, a university, a shipyard, a band and an
 // actress, written for these tests; the expected answers are read off the notes.
@@ -42,42 +42,36 @@ const notes = [
   },
 ];
 
-describe('the thing found first is in the place asked', () => {
-  expectAnswers(notes, [
-    // The ground is a stadium, not a suburb: the suburb it is in.
-    ['Harrowgate Rovers play at a ground in what suburb?', 'Norbridge'],
-    // "Brask" is part of the question's "Brask Shipyards" and still the answer.
-    ['Where is Brask Shipyards headquartered?', 'Brask'],
-    // The capital first, then the province it is the capital of.
-    [
-      'The company that built the MS Corrow Star is headquartered in the capital of which province?',
-      'Eastmere',
-    ],
-    // …but a part of the question's name written inside that name is no answer.
-    ['When was the University of Lannister Vale founded?', '1867'],
-  ]);
-});
+describeAnswers('the thing found first is in the place asked', notes, [
+  // The ground is a stadium, not a suburb: the suburb it is in.
+  ['Harrowgate Rovers play at a ground in what suburb?', 'Norbridge'],
+  // "Brask" is part of the question's "Brask Shipyards" and still the answer.
+  ['Where is Brask Shipyards headquartered?', 'Brask'],
+  // The capital first, then the province it is the capital of.
+  [
+    'The company that built the MS Corrow Star is headquartered in the capital of which province?',
+    'Eastmere',
+  ],
+  // …but a part of the question's name written inside that name is no answer.
+  ['When was the University of Lannister Vale founded?', '1867'],
+]);
 
-describe('descriptions by what a thing has or where it is from', () => {
-  expectAnswers(notes, [
-    ['The university with its main campus in Corrow was founded in what year?', '1867'],
-    // The band from Ostby, its debut album, then the label: "Records" names a label.
-    ['Which label put out the first album of the indie band from Ostby?', 'Gullwing Records'],
-    ['On which label was Paper Harbour released?', 'Gullwing Records'],
-  ]);
-});
+describeAnswers('descriptions by what a thing has or where it is from', notes, [
+  ['The university with its main campus in Corrow was founded in what year?', '1867'],
+  // The band from Ostby, its debut album, then the label: "Records" names a label.
+  ['Which label put out the first album of the indie band from Ostby?', 'Gullwing Records'],
+  ['On which label was Paper Harbour released?', 'Gullwing Records'],
+]);
 
-describe('relations by meaning', () => {
-  expectAnswers(notes, [
-    // A stadium's capacity is how many it holds.
-    ['How many people can the home stadium of Harrowgate Rovers hold?', '31,200'],
-    // "played" a part is "portrayed" it; the office she served in.
-    [
-      'The woman who played Ada Wrenn in Ice Road North later held what government post?',
-      'Minister of Culture',
-    ],
-  ]);
-});
+describeAnswers('relations by meaning', notes, [
+  // A stadium's capacity is how many it holds.
+  ['How many people can the home stadium of Harrowgate Rovers hold?', '31,200'],
+  // "played" a part is "portrayed" it; the office she served in.
+  [
+    'The woman who played Ada Wrenn in Ice Road North later held what government post?',
+    'Minister of Culture',
+  ],
+]);
 
 describe('the place something is in', () => {
   const places = [

@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { expectAnswers } from './answer-cases.js';
+import { describeAnswers, expectAnswers } from './answer-cases.js';
 
 // Invented notes about poets, birds and films of a coast, written for these tests; the expected
 // answers are read off the notes.
@@ -13,23 +13,21 @@ const people = [
   { id: 'brenn', text: 'Orla Brenn\nOrla Brenn (1931–2004) was a Welsh film director and screenwriter.' },
 ];
 
-describe('two people asked about together', () => {
-  expectAnswers(people, [
-    // The nationality after the second name is what is asked, not part of the name.
-    ['Are both Ada Fenn and Mara Quist Welsh?', 'no'],
-    ['Are both Ada Fenn and Jon Sele Welsh?', 'yes'],
-    ['Were Ada Fenn and Mara Quist Welsh poets?', 'no'],
-    ['Were Ada Fenn and Orla Brenn Welsh poets, both of them?', 'no'],
-    // The nationality before the kind is checked as a nationality; the kind as a kind.
-    ['Were Ada Fenn and Orla Brenn both Welsh poets?', 'no'],
-    ['Were Ada Fenn and Mara Quist both poets?', 'yes'],
-    // "Ada Maria Fenn (…) is a Welsh poet": a middle name between the question's two words.
-    ['Are Ada Fenn and Jon Sele both poets?', 'no'],
-    ['Are Ada Fenn and Mara Quist both poets?', 'yes'],
-    ['Is Jon Sele a composer?', 'yes'],
-    ['Is Ada Fenn a screenwriter?', 'no'],
-  ]);
-});
+describeAnswers('two people asked about together', people, [
+  // The nationality after the second name is what is asked, not part of the name.
+  ['Are both Ada Fenn and Mara Quist Welsh?', 'no'],
+  ['Are both Ada Fenn and Jon Sele Welsh?', 'yes'],
+  ['Were Ada Fenn and Mara Quist Welsh poets?', 'no'],
+  ['Were Ada Fenn and Orla Brenn Welsh poets, both of them?', 'no'],
+  // The nationality before the kind is checked as a nationality; the kind as a kind.
+  ['Were Ada Fenn and Orla Brenn both Welsh poets?', 'no'],
+  ['Were Ada Fenn and Mara Quist both poets?', 'yes'],
+  // "Ada Maria Fenn (…) is a Welsh poet": a middle name between the question's two words.
+  ['Are Ada Fenn and Jon Sele both poets?', 'no'],
+  ['Are Ada Fenn and Mara Quist both poets?', 'yes'],
+  ['Is Jon Sele a composer?', 'yes'],
+  ['Is Ada Fenn a screenwriter?', 'no'],
+]);
 
 const birds = [
   {
@@ -47,19 +45,17 @@ const birds = [
   { id: 'fern', text: 'Salt fern\nSalt fern (Polypodium salinum) is a species of fern native to Dorvia.' },
 ];
 
-describe('two things named in lower case', () => {
-  expectAnswers(birds, [
-    // Common names the text writes in lower case: "the grey wren … is a small songbird".
-    ['Are the grey wren and the dune lark both songbirds?', 'yes'],
-    ['Are the grey wren and the marsh kestrel both birds?', 'yes'],
-    ['Are the grey wren and the salt fern both birds?', 'no'],
-    // "of prey" narrows the kind: a songbird is a bird, not a bird of prey.
-    ['Are the grey wren and the marsh kestrel both birds of prey?', 'no'],
-    // "found" is no kind the two are, whatever the tagger calls it.
-    ['Are the grey wren and the marsh kestrel both found in Veskan?', 'yes'],
-    ['Are the dune lark and the marsh kestrel both found in Veskan?', 'no'],
-  ]);
-});
+describeAnswers('two things named in lower case', birds, [
+  // Common names the text writes in lower case: "the grey wren … is a small songbird".
+  ['Are the grey wren and the dune lark both songbirds?', 'yes'],
+  ['Are the grey wren and the marsh kestrel both birds?', 'yes'],
+  ['Are the grey wren and the salt fern both birds?', 'no'],
+  // "of prey" narrows the kind: a songbird is a bird, not a bird of prey.
+  ['Are the grey wren and the marsh kestrel both birds of prey?', 'no'],
+  // "found" is no kind the two are, whatever the tagger calls it.
+  ['Are the grey wren and the marsh kestrel both found in Veskan?', 'yes'],
+  ['Are the dune lark and the marsh kestrel both found in Veskan?', 'no'],
+]);
 
 const clubs = [
   { id: 'gulls', text: 'Lindholm Gulls\nThe Lindholm Gulls are an ice hockey team based in Lindholm.' },

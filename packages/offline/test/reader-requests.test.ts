@@ -1,5 +1,4 @@
-import { describe } from 'vitest';
-import { expectAnswers } from './answer-cases.js';
+import { describeAnswers } from './answer-cases.js';
 
 // Invented notes about a novel, its author, a film made of it and the places around them, written
 // for these tests; the expected answers are read off the notes.
@@ -31,39 +30,31 @@ const notes = [
   },
 ];
 
-describe('a place named inside a longer name', () => {
-  expectAnswers(notes, [
-    // "in Lindholm, the capital of Veskan": the city, not the university whose name ends in it.
-    ['What is the capital of Veskan?', 'Lindholm'],
-    ['What is the capital of the country where Kessa is?', 'Lindholm'],
-  ]);
-});
+describeAnswers('a place named inside a longer name', notes, [
+  // "in Lindholm, the capital of Veskan": the city, not the university whose name ends in it.
+  ['What is the capital of Veskan?', 'Lindholm'],
+  ['What is the capital of the country where Kessa is?', 'Lindholm'],
+]);
 
-describe('a request instead of a question', () => {
-  expectAnswers(notes, [
-    ['Name the capital of the country where Kessa is.', 'Lindholm'],
-    ['Tell me the capital of Veskan.', 'Lindholm'],
-    ['Name the director of Salt Harbour.', 'Marten Vell'],
-    ['Give the year the University of Lindholm was founded.', '1841'],
-    ['Please name the town where Ilse Dorrow was born.', 'Kessa'],
-  ]);
-});
+describeAnswers('a request instead of a question', notes, [
+  ['Name the capital of the country where Kessa is.', 'Lindholm'],
+  ['Tell me the capital of Veskan.', 'Lindholm'],
+  ['Name the director of Salt Harbour.', 'Marten Vell'],
+  ['Give the year the University of Lindholm was founded.', '1841'],
+  ['Please name the town where Ilse Dorrow was born.', 'Kessa'],
+]);
 
-describe('the kind named right before a title', () => {
-  expectAnswers(notes, [
-    // "based on the novel The Lantern Keepers": the novel, not the director named before it.
-    ['Which novel is Salt Harbour based on?', 'Lantern Keepers'],
-    ['Name the novel Salt Harbour is based on', 'Lantern Keepers'],
-  ]);
-});
+describeAnswers('the kind named right before a title', notes, [
+  // "based on the novel The Lantern Keepers": the novel, not the director named before it.
+  ['Which novel is Salt Harbour based on?', 'Lantern Keepers'],
+  ['Name the novel Salt Harbour is based on', 'Lantern Keepers'],
+]);
 
-describe('the object a question asks for', () => {
-  expectAnswers(notes, [
-    // "studied history at the University of Lindholm": what was studied is the verb's object.
-    ['What did Ilse Dorrow study?', 'history'],
-    ['What did the author of The Lantern Keepers study?', 'history'],
-    // Where is asked of the place behind the preposition.
-    ['Where did Ilse Dorrow study?', 'University of Lindholm'],
-    ['What did The Lantern Keepers win in 2012?', 'Harbour Prize'],
-  ]);
-});
+describeAnswers('the object a question asks for', notes, [
+  // "studied history at the University of Lindholm": what was studied is the verb's object.
+  ['What did Ilse Dorrow study?', 'history'],
+  ['What did the author of The Lantern Keepers study?', 'history'],
+  // Where is asked of the place behind the preposition.
+  ['Where did Ilse Dorrow study?', 'University of Lindholm'],
+  ['What did The Lantern Keepers win in 2012?', 'Harbour Prize'],
+]);

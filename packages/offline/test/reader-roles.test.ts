@@ -1,6 +1,6 @@
 import { describe } from 'vitest';
 import { createOfflineTasks, NO_ANSWER } from '../src/index.js';
-import { expectAnswers } from './answer-cases.js';
+import { describeAnswers, expectAnswers } from './answer-cases.js';
 
 // Invented notes of a harbour town, written for these tests; the expected answers are read off them.
 const notes = [
@@ -15,17 +15,15 @@ const notes = [
 ];
 const _tasks = createOfflineTasks();
 
-describe('who leads, and what someone was', () => {
-  expectAnswers(notes, [
-    // An institute "directed by" someone is led and run by them.
-    ['Who runs the Lindqvist Institute?', 'Ilse Marren'],
-    ['Who leads the Lindqvist Institute?', 'Ilse Marren'],
-    ['Who directs the Lindqvist Institute?', 'Ilse Marren'],
-    // A clause of time after an identity question leaves it an identity question.
-    ['What was Odile Brandt’s job before she became mayor?', 'former harbour engineer'],
-    ['What did Odile Brandt do before she became mayor?', 'former harbour engineer'],
-  ]);
-});
+describeAnswers('who leads, and what someone was', notes, [
+  // An institute "directed by" someone is led and run by them.
+  ['Who runs the Lindqvist Institute?', 'Ilse Marren'],
+  ['Who leads the Lindqvist Institute?', 'Ilse Marren'],
+  ['Who directs the Lindqvist Institute?', 'Ilse Marren'],
+  // A clause of time after an identity question leaves it an identity question.
+  ['What was Odile Brandt’s job before she became mayor?', 'former harbour engineer'],
+  ['What did Odile Brandt do before she became mayor?', 'former harbour engineer'],
+]);
 
 describe('a description made by a participle and a preposition', () => {
   const people = [

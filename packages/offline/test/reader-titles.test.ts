@@ -1,5 +1,4 @@
-import { describe } from 'vitest';
-import { expectAnswers } from './answer-cases.js';
+import { describeAnswers } from './answer-cases.js';
 
 // Invented notes whose answers are long names with small words inside (titles of works, names of
 // bodies), written for these tests; the expected answers are read off the notes.
@@ -14,14 +13,12 @@ const notes = [
   { id: 'lund', text: 'Tessa Lund studied at an academy in Kessling before joining the National Theatre.' },
 ];
 
-describe('names that run on over small words', () => {
-  expectAnswers(notes, [
-    ['What was the third album of the band?', 'Songs from the Lower Harbour'],
-    ['Which novel is Harbour Lights based on?', 'Keeper of the Northern Light'],
-    ['What did Oskar Brill found in 1971?', 'Institute for the Study of Northern Arts'],
-    // "and the" joins a name; "A and B" would be two.
-    ['Which folk group is Mara Quist a member of?', 'Salt and the Sea'],
-    // "in" alone says where: the academy is in Kessling, not "… in Kessling".
-    ['In which town did Tessa Lund study?', 'Kessling'],
-  ]);
-});
+describeAnswers('names that run on over small words', notes, [
+  ['What was the third album of the band?', 'Songs from the Lower Harbour'],
+  ['Which novel is Harbour Lights based on?', 'Keeper of the Northern Light'],
+  ['What did Oskar Brill found in 1971?', 'Institute for the Study of Northern Arts'],
+  // "and the" joins a name; "A and B" would be two.
+  ['Which folk group is Mara Quist a member of?', 'Salt and the Sea'],
+  // "in" alone says where: the academy is in Kessling, not "… in Kessling".
+  ['In which town did Tessa Lund study?', 'Kessling'],
+]);

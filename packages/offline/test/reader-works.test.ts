@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { expectAnswers } from './answer-cases.js';
+import { describeAnswers, expectAnswers } from './answer-cases.js';
 
 // Invented notes about a folk band, its album, its label and a newspaper, written for these tests;
 // the expected answers are read off the notes.
@@ -26,33 +26,27 @@ const notes = [
   },
 ];
 
-describe('a work "by" its maker', () => {
-  expectAnswers(notes, [
-    // "an album by X" says who made or recorded it, though no sentence says "recorded".
-    ['Who recorded Harbour Lights?', 'Arctic Tern'],
-    ['Which band made Harbour Lights?', 'Arctic Tern'],
-    // The band found first, then when it was formed (not the label's founding).
-    ['When was the band that made Harbour Lights formed?', '1999'],
-    // "by the Ostby folk band Arctic Tern": the band, then where it is from.
-    ['Harbour Lights was recorded by a band from what town?', 'Ostby'],
-  ]);
-});
+describeAnswers('a work "by" its maker', notes, [
+  // "an album by X" says who made or recorded it, though no sentence says "recorded".
+  ['Who recorded Harbour Lights?', 'Arctic Tern'],
+  ['Which band made Harbour Lights?', 'Arctic Tern'],
+  // The band found first, then when it was formed (not the label's founding).
+  ['When was the band that made Harbour Lights formed?', '1999'],
+  // "by the Ostby folk band Arctic Tern": the band, then where it is from.
+  ['Harbour Lights was recorded by a band from what town?', 'Ostby'],
+]);
 
-describe('a name before the noun asked', () => {
-  expectAnswers(notes, [
-    // "Which Arctic Tern album": an album, of Arctic Tern; "the second studio album" calls it one.
-    ['Which Arctic Tern album was released in 2004?', 'Harbour Lights'],
-    ['What is the name of the Arctic Tern album released in 2004?', 'Harbour Lights'],
-  ]);
-});
+describeAnswers('a name before the noun asked', notes, [
+  // "Which Arctic Tern album": an album, of Arctic Tern; "the second studio album" calls it one.
+  ['Which Arctic Tern album was released in 2004?', 'Harbour Lights'],
+  ['What is the name of the Arctic Tern album released in 2004?', 'Harbour Lights'],
+]);
 
-describe('a verb in -s after "who"', () => {
-  expectAnswers(notes, [
-    // wink tags "edits" a plural noun; after "who" it is the verb ("Its current editor is …").
-    ['Who edits the Ostby Courier?', 'Rolf Amsel'],
-    ['Who edits the newspaper Ines Calder worked for?', 'Rolf Amsel'],
-  ]);
-});
+describeAnswers('a verb in -s after "who"', notes, [
+  // wink tags "edits" a plural noun; after "who" it is the verb ("Its current editor is …").
+  ['Who edits the Ostby Courier?', 'Rolf Amsel'],
+  ['Who edits the newspaper Ines Calder worked for?', 'Rolf Amsel'],
+]);
 
 describe('a kind of work before its name', () => {
   const film = [

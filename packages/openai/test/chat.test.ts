@@ -24,12 +24,13 @@ describe('OpenAIChatModel', () => {
   });
 
   it('sends messages, temperature, max_tokens, stop, seed and a JSON response format', async () => {
+    const messages = [
+      { role: 'system' as const, content: 'Answer in JSON.' },
+      { role: 'user' as const, content: 'hello' },
+    ];
     const model = provider().chat('gpt-4o-mini');
     const result = await model.doGenerate({
-      messages: [
-        { role: 'system', content: 'Answer in JSON.' },
-        { role: 'user', content: 'hello' },
-      ],
+      messages,
       temperature: 0.3,
       maxOutputTokens: 64,
       stop: ['END'],
@@ -41,10 +42,7 @@ describe('OpenAIChatModel', () => {
     expect(request?.path).toBe('/v1/chat/completions');
     expect(request?.body).toEqual({
       model: 'gpt-4o-mini',
-      messages: [
-        { role: 'system', content: 'Answer in JSON.' },
-        { role: 'user', content: 'hello' },
-      ],
+      messages,
       temperature: 0.3,
       max_tokens: 64,
       stop: ['END'],

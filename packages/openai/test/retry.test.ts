@@ -66,27 +66,20 @@ describe('retry policy helpers', () => {
 });
 
 describe('retries against the server', () => {
-  it('waits the Retry-After of a 429 before retrying, then succeeds', async () => {
-    server.script('chat', {
-      status: 429,
-      headers: { 'retry-after': '0.2' },
-      json: { error: { message: 'slow down' } },
-    });
+  it.each([
+    [
+      'waits the Retry-After of a 429 before retrying, then succeeds',
+      { 'retry-after': '0.2' },
+      'slow down',
+      195,
+    ],
+    ['waits retry-after-ms when the server sends it', { 'retry-after-ms': '150' }, 'x', 145],
+  ])('%s', async (_title, headers, message, leastGapMs) => {
+    server.script('chat', { status: 429, headers, json: { error: { message } } });
     const result = await provider().chat('m').doGenerate({ messages });
     expect(result.text).toBe('echo: hi');
     expect(server.requests).toHaveLength(2);
-    expect(gap(0)).toBeGreaterThanOrEqual(195);
-  });
-
-  it('waits retry-after-ms when the server sends it', async () => {
-    server.script('chat', {
-      status: 429,
-      headers: { 'retry-after-ms': '150' },
-      json: { error: { message: 'x' } },
-    });
-    await provider().chat('m').doGenerate({ messages });
-    expect(server.requests).toHaveLength(2);
-    expect(gap(0)).toBeGreaterThanOrEqual(145);
+    expect(gap(0)).toBeGreaterThanOrEqual(leastGapMs);
   });
 
   it('caps a long Retry-After at retryMaxDelayMs', async () => {

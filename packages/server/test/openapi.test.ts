@@ -39,6 +39,12 @@ let server: RunningServer;
 let doc: Doc;
 const TOKEN = 'openapi-test-token';
 const auth = { authorization: `Bearer ${TOKEN}` };
+/** The methods the streamed answers are checked on, with the last query event and the last chat chunk of each. */
+const STREAM_ENDS = [
+  ['scripted-graph', 'done', 'finish'],
+  ['e2graphrag', 'done', 'finish'],
+  ['broken', 'error', 'error'],
+] as const;
 
 beforeAll(async () => {
   const demo = await demoIndexes();
@@ -241,11 +247,7 @@ describe('the live server answers as the document says', () => {
   });
 
   it('POST /v1/query with a streamed answer: every event is a QueryStreamEvent', async () => {
-    for (const [method, last] of [
-      ['scripted-graph', 'done'],
-      ['e2graphrag', 'done'],
-      ['broken', 'error'],
-    ] as const) {
+    for (const [method, last] of STREAM_ENDS) {
       const res = await postQuery(
         server.url,
         { question: QUESTION, method, answer: true, stream: true },
@@ -261,11 +263,7 @@ describe('the live server answers as the document says', () => {
   });
 
   it('POST /v1/chat: every chunk of the UI message stream is a ChatStreamChunk, and the stream ends with [DONE]', async () => {
-    for (const [method, last] of [
-      ['scripted-graph', 'finish'],
-      ['e2graphrag', 'finish'],
-      ['broken', 'error'],
-    ] as const) {
+    for (const [method, , last] of STREAM_ENDS) {
       const res = await postChat(
         server.url,
         { messages: [{ id: 'u', role: 'user', parts: [{ type: 'text', text: QUESTION }] }], method },

@@ -30,13 +30,17 @@ describe('match ranking (rankMatches)', () => {
     T('second', 'genre', 'crime'),
   ];
   const entityText = { first: 'First', second: 'Second', deniro: 'Robert De Niro', crime: 'Crime film' };
+  const build = () => sg.build([], context(), { triples, entityText });
+  /** "What stars Robert De Niro and is a crime film", its two edges named `relations`. */
+  const deNiroCrime = (relations: [string, string]) =>
+    star([
+      ['Robert De Niro', relations[0]],
+      ['Crime film', relations[1]],
+    ]);
 
   it('puts the match whose relations read like the query edges first; "none" keeps node order', async () => {
-    const index = await sg.build([], context(), { triples, entityText });
-    const queryGraph = star([
-      ['Robert De Niro', 'starring'],
-      ['Crime film', 'genre'],
-    ]);
+    const index = await build();
+    const queryGraph = deNiroCrime(['starring', 'genre']);
     const ranked = await sg.retrieve(index, 'q', { queryGraph });
     expect(ranked.trace.answers).toEqual(['Second', 'First']);
     // Mean over the two query edges: starring ↔ starring 1 and genre ↔ genre 1, against
@@ -50,11 +54,8 @@ describe('match ranking (rankMatches)', () => {
   });
 
   it('compares edges without relation text with the question', async () => {
-    const index = await sg.build([], context(), { triples, entityText });
-    const queryGraph = star([
-      ['Robert De Niro', ''],
-      ['Crime film', ''],
-    ]);
+    const index = await build();
+    const queryGraph = deNiroCrime(['', '']);
     const r = await sg.retrieve(index, 'which genre', { queryGraph });
     expect(r.trace.answers).toEqual(['Second', 'First']);
     const other = await sg.retrieve(index, 'set in', { queryGraph });

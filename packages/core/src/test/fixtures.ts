@@ -14,6 +14,24 @@ const THINGS = [
 ];
 
 /**
+ * The three questions of the tiny evaluation sets of the CLI and eval tests, one on each of three
+ * passages: `p1` (Ada Lovelace, born in London), `p2` (Charles Babbage, who designed the Analytical
+ * Engine) and `p3` (Paris, the capital of France); each with its answer and supporting passage.
+ */
+export function tinyQuestions(): { id: string; question: string; answers: string[]; supporting: string[] }[] {
+  return [
+    { id: 'q1', question: 'Where was Ada Lovelace born?', answers: ['London'], supporting: ['p1'] },
+    {
+      id: 'q2',
+      question: 'What did Charles Babbage design?',
+      answers: ['Analytical Engine'],
+      supporting: ['p2'],
+    },
+    { id: 'q3', question: 'What is the capital of France?', answers: ['Paris'], supporting: ['p3'] },
+  ];
+}
+
+/**
  * `count` short documents of three sentences about recurring people, places and organizations,
  * for build tests. Every sentence differs (each names a year), so no text repeats in a build.
  */

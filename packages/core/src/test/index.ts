@@ -89,5 +89,6 @@ export * from './index-fuzz.js';
 export * from './random.js';
 export * from './readme.js';
 export * from './resume.js';
+export * from './update-persist.js';
 // `runVectorIndexSpec` is a vitest suite: it lives in `@grag/core/test/vitest`, so this entry point
 // needs no test runner installed.
