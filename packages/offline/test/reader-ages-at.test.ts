@@ -1,5 +1,4 @@
-import { describe } from 'vitest';
-import { expectAnswers } from './answer-cases.js';
+import { describeAnswers } from './answer-cases.js';
 
 const UNKNOWN = 'The context does not contain an answer to the question.';
 
@@ -20,25 +19,21 @@ const notes = [
   },
 ];
 
-describe('an age at an event: from the birth to the date of the event', () => {
-  expectAnswers(notes, [
-    // 1951 − 1902.
-    ['How old was Anselm Gray when he founded the Tidewater Society?', '49'],
-    ['At what age did Anselm Gray found the Tidewater Society?', '49'],
-    // 12 June 2004 is after her 28th birthday on 3 April.
-    ['How old was Mara Quist when she married Tomas Reyes?', '28'],
-    ['How old was Mara Quist when her first book was published?', '23'],
-    ['How old was Tobias Wren when he became conductor of the Halvard Orchestra?', '41'],
-    // A year the question gives.
-    ['How old was Anselm Gray in 1940?', '38'],
-  ]);
-});
+describeAnswers('an age at an event: from the birth to the date of the event', notes, [
+  // 1951 − 1902.
+  ['How old was Anselm Gray when he founded the Tidewater Society?', '49'],
+  ['At what age did Anselm Gray found the Tidewater Society?', '49'],
+  // 12 June 2004 is after her 28th birthday on 3 April.
+  ['How old was Mara Quist when she married Tomas Reyes?', '28'],
+  ['How old was Mara Quist when her first book was published?', '23'],
+  ['How old was Tobias Wren when he became conductor of the Halvard Orchestra?', '41'],
+  // A year the question gives.
+  ['How old was Anselm Gray in 1940?', '38'],
+]);
 
-describe('an age no date gives', () => {
-  expectAnswers(notes, [
-    // An age now: the notes give no date of now.
-    ['How old is Mara Quist?', UNKNOWN],
-    // Before her birth.
-    ['How old was Mara Quist in 1970?', UNKNOWN],
-  ]);
-});
+describeAnswers('an age no date gives', notes, [
+  // An age now: the notes give no date of now.
+  ['How old is Mara Quist?', UNKNOWN],
+  // Before her birth.
+  ['How old was Mara Quist in 1970?', UNKNOWN],
+]);

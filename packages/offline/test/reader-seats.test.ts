@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { expectAnswers } from './answer-cases.js';
+import { describeAnswers, expectAnswers } from './answer-cases.js';
 
 const UNKNOWN = 'The context does not contain an answer to the question.';
 
@@ -21,17 +21,16 @@ const poet = {
   text: 'Anselm Gray\nAnselm Gray (1902–1977) was a Veskan poet and publisher, born in Ostby.',
 };
 
-describe('a capital no note states is unknown', () => {
-  expectAnswers(
-    [veska, ostby, province],
-    [
-      // Lundmark's "its capital" is Lundmark's, though the sentence before names Veska.
-      ['What is the capital of Veska?', UNKNOWN],
-      ['Which city is the capital of Veska?', UNKNOWN],
-      ['What is the capital of Lundmark?', 'Kaltern'],
-    ],
-  );
-});
+describeAnswers(
+  'a capital no note states is unknown',
+  [veska, ostby, province],
+  [
+    // Lundmark's "its capital" is Lundmark's, though the sentence before names Veska.
+    ['What is the capital of Veska?', UNKNOWN],
+    ['Which city is the capital of Veska?', UNKNOWN],
+    ['What is the capital of Lundmark?', 'Kaltern'],
+  ],
+);
 
 describe('a capital stated of its country', () => {
   expectAnswers(
