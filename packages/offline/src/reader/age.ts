@@ -62,6 +62,29 @@ export function yearsBetween(born: Dated, died: Dated): number {
   return years;
 }
 
+/** The two dates of a bracketed life span in `text` ("(4 May 1901 – 2 June 1980)"), as written, or null. */
+function lifeSpanIn(text: string): [born: string, died: string] | null {
+  const span = LIFE_SPAN.exec(text)?.[0];
+  if (!span) return null;
+  const [born, died] = span.split(/[–—]|\s-\s|(?<=\d)-(?=\d|\s|[A-Z])/);
+  return [born ?? '', died ?? ''];
+}
+
+/** The first sentence of `name`'s own items from which `read` reads a value, with the value. */
+function ownSentence<T>(
+  name: string,
+  sentences: readonly AnswerSentence[],
+  read: (text: string) => T | null,
+): { value: T; sentence: number } | null {
+  const own = aboutItems(name, sentences);
+  for (let i = 0; i < sentences.length; i++) {
+    if (!own.has(sentences[i]!.item)) continue;
+    const value = read(sentences[i]!.text);
+    if (value !== null) return { value, sentence: i };
+  }
+  return null;
+}
+
 /**
  * The age at death of `name` from the life span its own item gives ("X (4 May 1901 – 2 June 1980)
  * was …"), with the sentence it is read from; null when the context gives no life span of it.
@@ -70,19 +93,13 @@ export function ageAtDeath(
   name: string,
   sentences: readonly AnswerSentence[],
 ): { years: number; sentence: number } | null {
-  const own = aboutItems(name, sentences);
-  for (let i = 0; i < sentences.length; i++) {
-    const s = sentences[i]!;
-    if (!own.has(s.item)) continue;
-    const span = LIFE_SPAN.exec(s.text)?.[0];
-    if (!span) continue;
-    const [before, after] = span.split(/[–—]|\s-\s|(?<=\d)-(?=\d|\s|[A-Z])/);
-    const born = datesIn(before ?? '').at(-1);
-    const died = datesIn(after ?? '').at(-1);
-    if (!born || !died || died[0] < born[0]) continue;
-    return { years: yearsBetween(born, died), sentence: i };
-  }
-  return null;
+  const found = ownSentence(name, sentences, (text) => {
+    const span = lifeSpanIn(text);
+    const born = span && datesIn(span[0]).at(-1);
+    const died = span && datesIn(span[1]).at(-1);
+    return born && died && died[0] >= born[0] ? yearsBetween(born, died) : null;
+  });
+  return found && { years: found.value, sentence: found.sentence };
 }
 
 /** An age asked at an event or in a year: whose, and the year the question gives (or null). */
@@ -116,16 +133,12 @@ export function birthOf(
   name: string,
   sentences: readonly AnswerSentence[],
 ): { date: Dated; sentence: number } | null {
-  const own = aboutItems(name, sentences);
-  for (let i = 0; i < sentences.length; i++) {
-    const s = sentences[i]!;
-    if (!own.has(s.item)) continue;
-    const span = LIFE_SPAN.exec(s.text)?.[0];
-    const written = span ? span.split(/[–—]|\s-\s|(?<=\d)-(?=\d|\s|[A-Z])/)[0] : BORN.exec(s.text)?.[1];
-    const date = datesIn(written ?? '').at(-1);
-    if (date) return { date, sentence: i };
-  }
-  return null;
+  const found = ownSentence(
+    name,
+    sentences,
+    (text) => datesIn(lifeSpanIn(text)?.[0] ?? BORN.exec(text)?.[1] ?? '').at(-1) ?? null,
+  );
+  return found && { date: found.value, sentence: found.sentence };
 }
 
 /**
