@@ -171,6 +171,8 @@ export {
 export {
   chunkFields,
   chunkSchema,
+  extractedEntitySchema,
+  extractedRelationSchema,
   MANIFEST_FILE,
   parseJsonArtifact,
   readJson,
