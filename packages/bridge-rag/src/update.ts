@@ -14,7 +14,7 @@ import {
 } from '@grag/core';
 import {
   changedTitleRecord,
-  chunkCorpus,
+  chunkBySettings,
   entitiesStage,
   keptChunkPositions,
   keptFitNote,
@@ -56,17 +56,7 @@ export async function updateBridgeRag(
   const newChunks =
     fresh.length === 0
       ? []
-      : await rt.stage(
-          'chunk',
-          () =>
-            chunkCorpus(fresh, {
-              chunking: o.chunking,
-              chunkSize: o.chunkSize,
-              overlap: o.overlap,
-              tokenizer: ctx.tokenizer,
-            }),
-          { checkpoint: false },
-        );
+      : await rt.stage('chunk', () => chunkBySettings(fresh, o, ctx.tokenizer), { checkpoint: false });
   const newTexts = chunkTexts(newChunks, titleMap, o.includeTitle);
   const extractedNew = await entitiesStage(rt, index.extractor, chunkInputs(newChunks, newTexts), {
     checkpoint: false,

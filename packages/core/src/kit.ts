@@ -42,7 +42,9 @@ export {
 export {
   CHUNK_DEFAULTS,
   type ChunkingMode,
+  type ChunkingSettings,
   type ChunkOptions,
+  chunkBySettings,
   chunkCorpus,
   chunkDocument,
   chunkDocuments,
@@ -57,6 +59,7 @@ export {
   splitTextByTokens,
   type TokenSpan,
   titledChunks,
+  titledChunksBySettings,
   withTitle,
 } from './chunking/index.js';
 export {
@@ -87,7 +90,9 @@ export {
   type EntityIndexKept,
   entitiesStage,
   entityGraphStage,
+  nonBlankChunks,
   nonBlankDocuments,
+  requireDocuments,
   titleRecord,
 } from './entity-index.js';
 export {
