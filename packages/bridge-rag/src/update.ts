@@ -16,9 +16,9 @@ import {
   changedTitleRecord,
   chunkBySettings,
   entitiesStage,
+  entityIndexUpdatable,
   keptChunkPositions,
   keptFitNote,
-  keptWithVectorRows,
   prepareUpdate,
   providersAfterRefit,
   refitForFullUpdate,
@@ -36,15 +36,16 @@ export async function updateBridgeRag(
   options: UpdateOptions,
   name: string,
 ): Promise<IndexUpdate<BridgeRagIndex>> {
-  const update = await prepareUpdate(name, change, baseCtx, options, {
-    kept: () => keptWithVectorRows(index.vectors, index.kept, 'embeddings'),
-    refusal: {
+  const update = await prepareUpdate(
+    name,
+    change,
+    baseCtx,
+    options,
+    entityIndexUpdatable(index, {
       lacks: "each chunk's entities and embedding",
       cost: 'reading and embedding every chunk again',
-    },
-    documents: (k) => k.documents,
-    embedder: index.providers.embedder,
-  });
+    }),
+  );
   const { ctx, plan, kept: state } = update;
   const rt = startBuild(ctx);
   const o = index.options;

@@ -5,12 +5,15 @@
 
 import { type ChunkingSettings, chunkBySettings } from './chunking/units.js';
 import { InvalidArgumentError } from './contracts/errors.js';
+import type { Embedder } from './contracts/models.js';
 import type { Tokenizer } from './contracts/tokenizer.js';
 import type { Chunk, Document } from './contracts/types.js';
+import type { SearchableVectors } from './contracts/vector.js';
 import { type ChunkEntityGraph, chunkEntityGraph } from './graph/chunk-linking.js';
 import type { EntityExtractor } from './graph/entity-extractor.js';
 import type { BuildRuntime, StageOptions } from './runtime.js';
-import type { IndexChangePlan } from './update.js';
+import type { IndexChangePlan, UpdatableIndex } from './update.js';
+import { keptWithVectorRows } from './vector-collections.js';
 
 /** What a build of an entity index keeps for its updates (saved with the index). */
 export interface EntityIndexKept {
@@ -25,6 +28,24 @@ export interface EntityIndexKept {
    * the index's vectors are a collection of its store (read them with `StoredVectors.all`).
    */
   embeddings?: Float32Array[];
+}
+
+/**
+ * What `prepareUpdate` needs of an entity index (bridge-rag's, E2GraphRAG's): its kept state with
+ * the embeddings read from its stored vector collection when they are kept there
+ * (`keptWithVectorRows`), its documents, and the embedder it was built with; `refusal` as
+ * {@link UpdatableIndex.refusal}.
+ */
+export function entityIndexUpdatable(
+  index: { vectors: SearchableVectors; kept?: EntityIndexKept; providers: { embedder: Embedder } },
+  refusal: UpdatableIndex<EntityIndexKept>['refusal'],
+): UpdatableIndex<EntityIndexKept & { embeddings: Float32Array[] }> {
+  return {
+    kept: () => keptWithVectorRows(index.vectors, index.kept, 'embeddings'),
+    refusal,
+    documents: (k) => k.documents,
+    embedder: index.providers.embedder,
+  };
 }
 
 /**

@@ -90,6 +90,7 @@ export {
   type EntityIndexKept,
   entitiesStage,
   entityGraphStage,
+  entityIndexUpdatable,
   nonBlankChunks,
   nonBlankDocuments,
   requireDocuments,

@@ -9,8 +9,8 @@ import {
   type BuildRuntime,
   changedTitleRecord,
   entitiesStage,
+  entityIndexUpdatable,
   keptFitNote,
-  keptWithVectorRows,
   prepareUpdate,
   providersAfterRefit,
   refitForFullUpdate,
@@ -57,15 +57,16 @@ export async function updateE2GraphRag(
   options: UpdateOptions,
   name: string,
 ): Promise<IndexUpdate<E2GraphRagIndex>> {
-  const { ctx, kept, plan, report } = await prepareUpdate(name, change, baseCtx, options, {
-    kept: () => keptWithVectorRows(index.vectors, index.kept, 'embeddings'),
-    refusal: {
+  const { ctx, kept, plan, report } = await prepareUpdate(
+    name,
+    change,
+    baseCtx,
+    options,
+    entityIndexUpdatable(index, {
       lacks: "each chunk's entities and each tree node's embedding",
       cost: 'summarizing and embedding everything again',
-    },
-    documents: (k) => k.documents,
-    embedder: index.providers.embedder,
-  });
+    }),
+  );
   const o = index.options;
   const rt = startBuild(ctx);
   const nonBlank = plan.add.filter((d) => d.text.trim() !== '');
