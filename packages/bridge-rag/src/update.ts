@@ -17,12 +17,9 @@ import {
   chunkBySettings,
   entitiesStage,
   entityIndexUpdatable,
+  fullUpdateFit,
   keptChunkPositions,
-  keptFitNote,
   prepareUpdate,
-  providersAfterRefit,
-  refitForFullUpdate,
-  refitStage,
   startBuild,
 } from '@grag/core/kit';
 import { chunkInputs, chunkTexts, graphStage, graphStats, queryViews } from './build.js';
@@ -67,12 +64,13 @@ export async function updateBridgeRag(
   const extracted = [...keptAt.map((i) => state.extracted[i]!), ...extractedNew];
   const { graph, homes, textMentions } = await graphStage(rt, extracted, chunks, texts, titleMap);
   // A full update refits a fittable embedder on the changed corpus and embeds every chunk again.
-  const refit = await refitForFullUpdate(rt, ctx, options, () => texts);
+  const fit = await fullUpdateFit(rt, ctx, options, index.providers.embedder, () => texts);
+  const { refit } = fit;
   const toEmbed = refit ? texts : newTexts;
   const embedded =
     toEmbed.length > 0 ? await rt.stage('embed', () => rt.embed(toEmbed), { checkpoint: false }) : [];
   const embeddings = refit ? embedded : [...keptAt.map((i) => state.embeddings[i]!), ...embedded];
-  const providers = providersAfterRefit(index.providers, refit);
+  const providers = fit.providers(index.providers);
   const vectors = await rt.stage(
     'vector-index',
     () => indexVectors(providers.vectorIndex, embeddings, { dimensions: providers.embedder.dimensions }),
@@ -108,14 +106,14 @@ export async function updateBridgeRag(
           reason:
             'entity linking folds names across the whole corpus: the graph is built again from the kept and new extractions (no model call)',
         },
-        ...(refit ? [refitStage(refit.modelId, 'the changed corpus', 'every chunk')] : []),
+        ...fit.stages('the changed corpus', 'every chunk'),
         {
           stage: 'vector-index',
           reason: 'vector ids are chunk positions: the index is built again from the kept and new embeddings',
         },
         { stage: 'bm25', reason: 'BM25 is built again over the kept and new chunk texts' },
       ],
-      trace: keptFitNote(index.providers.embedder, refit !== undefined, 'new chunks'),
+      trace: fit.note('new chunks'),
     }),
   };
 }

@@ -216,6 +216,7 @@ export { type BinaryBytes, type DecodedText, decodeText } from './text-decoding.
 export { getTokenizer } from './tokenizer.js';
 export {
   assertSameEmbedder,
+  fullUpdateFit,
   type IndexChangePlan,
   keptChunkPositions,
   keptFitNote,
@@ -227,6 +228,7 @@ export {
   refitStage,
   startUpdate,
   type UpdatableIndex,
+  type UpdateFit,
 } from './update.js';
 export {
   checkIndexFile,

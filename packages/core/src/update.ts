@@ -326,3 +326,45 @@ export function refitStage(modelId: string, on: string, again: string): UpdateRe
     reason: `full: the ${modelId} embedder is fitted on ${on}, as a build fits it, and ${again} is embedded again with the new fit`,
   };
 }
+
+/**
+ * The embedder's fit in an update ({@link fullUpdateFit}): the refitted embedder of a full update,
+ * and what the update names and reports of it.
+ */
+export interface UpdateFit {
+  /**
+   * The embedder fitted again on the changed corpus ({@link refitForFullUpdate}), or `undefined`
+   * (no `full`, or an embedder that is not fittable): kept embeddings stay valid.
+   */
+  readonly refit: FittableEmbedder | undefined;
+  /** `providers` with the refitted embedder, if any ({@link providersAfterRefit}). */
+  providers<P extends { embedder: Embedder }>(providers: P): P;
+  /**
+   * The report's `'fit'` stage ({@link refitStage}) when the embedder was refitted, else none: a
+   * list to spread into `global`.
+   */
+  stages(on: string, again: string): UpdateReport['global'];
+  /** The trace note of an update that kept the fit of the index's embedder ({@link keptFitNote}). */
+  note(what: string): { fit?: string };
+}
+
+/**
+ * The fit step every update of an embedding index runs: {@link refitForFullUpdate} over `texts()`
+ * (with `full` and a fittable embedder), with the providers, report stage and trace note that
+ * follow from it. `built` is the embedder the index was built with (its `providers.embedder`).
+ */
+export async function fullUpdateFit(
+  rt: BuildRuntime,
+  ctx: BuildContext,
+  options: UpdateOptions,
+  built: Embedder,
+  texts: () => readonly string[] | Promise<readonly string[]>,
+): Promise<UpdateFit> {
+  const refit = await refitForFullUpdate(rt, ctx, options, texts);
+  return {
+    refit,
+    providers: (providers) => providersAfterRefit(providers, refit),
+    stages: (on, again) => (refit ? [refitStage(refit.modelId, on, again)] : []),
+    note: (what) => keptFitNote(built, refit !== undefined, what),
+  };
+}

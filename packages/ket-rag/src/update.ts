@@ -6,7 +6,7 @@
  * model calls. With `full`, the core chunks are selected again as a build does (see `updateKetRag`).
  */
 import type { BuildContext, Chunk, IndexChange, IndexUpdate, UpdateOptions, UpdateReport } from '@grag/core';
-import { keptFitNote, prepareUpdate, refitForFullUpdate, refitStage, startBuild } from '@grag/core/kit';
+import { fullUpdateFit, prepareUpdate, startBuild } from '@grag/core/kit';
 import { chunkCorpus, indexChunks } from './build.js';
 import { withCollectedRows } from './persist-vectors.js';
 import type { KetRagReuse } from './reuse.js';
@@ -173,10 +173,10 @@ export async function updateKetRag(
   const chunkTexts = [...keptPositions.map((i) => index.chunkTexts[i]!), ...added.texts];
   // A full update refits a fittable embedder on the changed corpus's chunks, as a build fits it:
   // every vector is then embedded again with the new fit (no kept vector is reused).
-  const refit = await refitForFullUpdate(rt, ctx, options, () => chunkTexts);
-  const providers = { ...index.providers, tasks: ctx.tasks, ...(refit ? { embedder: ctx.embedder } : {}) };
+  const fit = await fullUpdateFit(rt, ctx, options, index.providers.embedder, () => chunkTexts);
+  const providers = fit.providers({ ...index.providers, tasks: ctx.tasks });
   const reuse = reuseOf(index, kept, keptChunks, full);
-  if (refit) {
+  if (fit.refit) {
     reuse.chunkVectors = new Map();
     reuse.subChunkVectors = new Map();
     reuse.sentenceVectors = new Map();
@@ -204,7 +204,6 @@ export async function updateKetRag(
   if (next.skeleton) local.push('extract', 'summarize', 'embed-entities');
   if (next.kept?.subChunkVectors) local.push('embed-subchunks');
   if (next.keyword) local.push('embed-sentences');
-  const { embedder } = index.providers;
   return {
     index: next,
     report: report({
@@ -216,15 +215,7 @@ export async function updateKetRag(
       embedded: tally.embedded,
       local,
       global: [
-        ...(refit
-          ? [
-              refitStage(
-                refit.modelId,
-                "the changed corpus's chunks",
-                'every chunk, sub-chunk, sentence and entity text',
-              ),
-            ]
-          : []),
+        ...fit.stages("the changed corpus's chunks", 'every chunk, sub-chunk, sentence and entity text'),
         ...globalStages(next, full),
       ],
       trace: {
@@ -236,7 +227,7 @@ export async function updateKetRag(
         },
         extracted: tally.extracted,
         summarized: tally.summarized,
-        ...keptFitNote(embedder, refit !== undefined, 'new texts'),
+        ...fit.note('new texts'),
       },
     }),
   };

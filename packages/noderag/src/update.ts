@@ -7,13 +7,10 @@
  * HNSW and BM25 are recomputed from the kept and new answers (no model call). */
 import type { BuildContext, Chunk, IndexChange, IndexUpdate, UpdateOptions, UpdateReport } from '@grag/core';
 import {
+  fullUpdateFit,
   keptChunkPositions,
-  keptFitNote,
   keptWithVectorRows,
   prepareUpdate,
-  providersAfterRefit,
-  refitForFullUpdate,
-  refitStage,
   startBuild,
 } from '@grag/core/kit';
 import { indexNodeRag } from './build.js';
@@ -116,16 +113,16 @@ export async function updateNodeRag(
   ];
   // A full update refits a fittable embedder on the changed corpus's chunks, as a build fits it:
   // every node is then embedded again with the new fit (no kept embedding is reused).
-  const refit = await refitForFullUpdate(rt, ctx, options, () => texts);
+  const fit = await fullUpdateFit(rt, ctx, options, index.providers.embedder, () => texts);
   const memo = memoOf(index, kept, new Set(keptPositions));
-  if (refit) memo.vectors.clear();
+  if (fit.refit) memo.vectors.clear();
   const { important, communities } = kept;
   const local = !options.full && important !== undefined && communities !== undefined;
   const { index: next, calls } = await indexNodeRag({
     rt,
     ctx,
     o,
-    providers: providersAfterRefit(index.providers, refit),
+    providers: fit.providers(index.providers),
     documents: [
       ...kept.documents.filter((d) => !plan.drop.has(d.id)),
       ...plan.add.map((d) => ({ id: d.id, ...(d.title !== undefined ? { title: d.title } : {}) })),
@@ -136,7 +133,6 @@ export async function updateNodeRag(
     ...(local ? { previous: { graph: index.graph, important, communities } } : {}),
   });
   const nextKept = next.kept!;
-  const { embedder } = index.providers;
   return {
     index: next,
     report: report({
@@ -148,7 +144,7 @@ export async function updateNodeRag(
       embedded: calls.embedded,
       local: local ? LOCAL_STAGES : ['chunk', 'decompose', 'embed'],
       global: [
-        ...(refit ? [refitStage(refit.modelId, "the changed corpus's chunks", 'every node')] : []),
+        ...fit.stages("the changed corpus's chunks", 'every node'),
         ...(local
           ? ALWAYS_GLOBAL
           : [
@@ -165,7 +161,7 @@ export async function updateNodeRag(
           elements: nextKept.elements.length - calls.described,
           embeddings: new Set(next.vectorKeys.map((key) => next.graph.node(key).text)).size - calls.embedded,
         },
-        ...keptFitNote(embedder, refit !== undefined, 'new texts'),
+        ...fit.note('new texts'),
       },
     }),
   };
