@@ -165,6 +165,7 @@ export {
   type OptionsSpec,
   opt,
   optionKeys,
+  type PresetOptionsSpec,
   pickOptions,
   type QueryOptions,
   queryOptions,
@@ -172,6 +173,7 @@ export {
   RETRIEVE_OPTION_RULES,
   resolveCheckedOptions,
   resolveOptions,
+  resolvePresetOptions,
   validateOptions,
 } from './options.js';
 export {
