@@ -6,7 +6,7 @@
  * model calls. With `full`, the core chunks are selected again as a build does (see `updateKetRag`).
  */
 import type { BuildContext, Chunk, IndexChange, IndexUpdate, UpdateOptions, UpdateReport } from '@grag/core';
-import { fullUpdateFit, prepareUpdate, startBuild } from '@grag/core/kit';
+import { fullUpdateFit, keptChunkPositions, prepareUpdate, startBuild } from '@grag/core/kit';
 import { chunkCorpus, indexChunks } from './build.js';
 import { withCollectedRows } from './persist-vectors.js';
 import type { KetRagReuse } from './reuse.js';
@@ -167,7 +167,7 @@ export async function updateKetRag(
     plan.add.length > 0
       ? await rt.stage('chunk', () => chunkCorpus(plan.add, index.providers, o), { checkpoint: false })
       : { chunks: [] as Chunk[], texts: [] as string[] };
-  const keptPositions = index.chunks.flatMap((c, i) => (plan.drop.has(c.docId) ? [] : [i]));
+  const keptPositions = keptChunkPositions(plan, index.chunks).kept;
   const keptChunks = new Set(keptPositions.map((i) => index.chunks[i]!.id));
   const full = options.full === true;
   const chunkTexts = [...keptPositions.map((i) => index.chunkTexts[i]!), ...added.texts];
