@@ -218,6 +218,8 @@ export { type BinaryBytes, type DecodedText, decodeText } from './text-decoding.
 export { getTokenizer } from './tokenizer.js';
 export {
   assertSameEmbedder,
+  type ChangedChunks,
+  changedChunks,
   fullUpdateFit,
   type IndexChangePlan,
   keptChunkPositions,

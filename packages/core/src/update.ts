@@ -10,7 +10,7 @@ import {
   isFittableEmbedder,
   modelFingerprint,
 } from './contracts/models.js';
-import type { Document } from './contracts/types.js';
+import type { Chunk, Document } from './contracts/types.js';
 import type { BuildRuntime } from './runtime.js';
 
 /** An {@link IndexChange} checked against an index's documents by {@link planIndexChange}. */
@@ -44,6 +44,42 @@ export function keptChunkPositions(
     (plan.drop.has(chunk.docId) ? dropped : kept).push(i);
   });
   return { kept, dropped };
+}
+
+/** An update's chunks ({@link changedChunks}): the kept ones, then the added documents'. */
+export interface ChangedChunks {
+  /** Positions of the kept chunks in the index before the change, in order ({@link keptChunkPositions}). */
+  kept: number[];
+  /** The added documents' chunks, with the text each is searched and shown by. */
+  added: { chunks: Chunk[]; texts: string[] };
+  /** The chunks after the change: the kept ones, in order, then the added ones. */
+  chunks: Chunk[];
+  /** The report's `chunks` of an updated index that holds `total` chunks. */
+  counts(total: number): UpdateReport['chunks'];
+}
+
+/**
+ * The chunks of an update with `plan` of an index of `chunks`: the kept ones and the added
+ * documents' `unitsOf(plan.add)`, chunked in stage `'chunk'` (no checkpoint); none, and no stage,
+ * when the change adds no document (a build's chunker refuses an empty corpus).
+ */
+export async function changedChunks(
+  rt: BuildRuntime,
+  plan: Pick<IndexChangePlan, 'add' | 'drop'>,
+  chunks: readonly Chunk[],
+  unitsOf: (docs: Document[]) => { chunks: Chunk[]; texts: string[] },
+): Promise<ChangedChunks> {
+  const added =
+    plan.add.length > 0
+      ? await rt.stage('chunk', () => unitsOf(plan.add), { checkpoint: false })
+      : { chunks: [] as Chunk[], texts: [] as string[] };
+  const { kept } = keptChunkPositions(plan, chunks);
+  return {
+    kept,
+    added,
+    chunks: [...kept.map((i) => chunks[i]!), ...added.chunks],
+    counts: (total) => ({ removed: chunks.length - kept.length, added: added.chunks.length, total }),
+  };
 }
 
 const quoted = (ids: readonly string[]) => ids.map((id) => JSON.stringify(id)).join(', ');

@@ -5,8 +5,8 @@
  * entity merge, keyword graph, vector indexes, BM25) are recomputed from kept and new data without
  * model calls. With `full`, the core chunks are selected again as a build does (see `updateKetRag`).
  */
-import type { BuildContext, Chunk, IndexChange, IndexUpdate, UpdateOptions, UpdateReport } from '@grag/core';
-import { fullUpdateFit, keptChunkPositions, prepareUpdate, startBuild } from '@grag/core/kit';
+import type { BuildContext, IndexChange, IndexUpdate, UpdateOptions, UpdateReport } from '@grag/core';
+import { changedChunks, fullUpdateFit, prepareUpdate, startBuild } from '@grag/core/kit';
 import { chunkCorpus, indexChunks } from './build.js';
 import { withCollectedRows } from './persist-vectors.js';
 import type { KetRagReuse } from './reuse.js';
@@ -163,11 +163,8 @@ export async function updateKetRag(
   });
   const o = index.options;
   const rt = startBuild(ctx);
-  const added =
-    plan.add.length > 0
-      ? await rt.stage('chunk', () => chunkCorpus(plan.add, index.providers, o), { checkpoint: false })
-      : { chunks: [] as Chunk[], texts: [] as string[] };
-  const keptPositions = keptChunkPositions(plan, index.chunks).kept;
+  const units = await changedChunks(rt, plan, index.chunks, (docs) => chunkCorpus(docs, index.providers, o));
+  const { kept: keptPositions, added } = units;
   const keptChunks = new Set(keptPositions.map((i) => index.chunks[i]!.id));
   const full = options.full === true;
   const chunkTexts = [...keptPositions.map((i) => index.chunkTexts[i]!), ...added.texts];
@@ -187,7 +184,7 @@ export async function updateKetRag(
     ctx,
     providers,
     options: o,
-    chunks: [...keptPositions.map((i) => index.chunks[i]!), ...added.chunks],
+    chunks: units.chunks,
     chunkTexts,
     documents: plan.documents,
     titles: [
@@ -207,11 +204,7 @@ export async function updateKetRag(
   return {
     index: next,
     report: report({
-      chunks: {
-        removed: index.chunks.length - keptPositions.length,
-        added: added.chunks.length,
-        total: next.chunks.length,
-      },
+      chunks: units.counts(next.chunks.length),
       embedded: tally.embedded,
       local,
       global: [

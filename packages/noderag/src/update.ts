@@ -5,14 +5,8 @@
  * are kept where the change does not reach (see `local.ts`); with `full` they are chosen again over
  * the whole graph, as a build of the changed corpus chooses them. The graph, semantic matching,
  * HNSW and BM25 are recomputed from the kept and new answers (no model call). */
-import type { BuildContext, Chunk, IndexChange, IndexUpdate, UpdateOptions, UpdateReport } from '@grag/core';
-import {
-  fullUpdateFit,
-  keptChunkPositions,
-  keptWithVectorRows,
-  prepareUpdate,
-  startBuild,
-} from '@grag/core/kit';
+import type { BuildContext, IndexChange, IndexUpdate, UpdateOptions, UpdateReport } from '@grag/core';
+import { changedChunks, fullUpdateFit, keptWithVectorRows, prepareUpdate, startBuild } from '@grag/core/kit';
 import { indexNodeRag } from './build.js';
 import type { NodeRagKept, NodeRagMemo } from './kept.js';
 import type { NodeRagIndex } from './types.js';
@@ -102,11 +96,8 @@ export async function updateNodeRag(
   });
   const o = index.options;
   const rt = startBuild(ctx);
-  const added =
-    plan.add.length > 0
-      ? await rt.stage('chunk', () => textUnits(plan.add, ctx, o), { checkpoint: false })
-      : { chunks: [] as Chunk[], texts: [] as string[] };
-  const keptPositions = keptChunkPositions(plan, index.chunks).kept;
+  const units = await changedChunks(rt, plan, index.chunks, (docs) => textUnits(docs, ctx, o));
+  const { kept: keptPositions, added } = units;
   const texts = [
     ...keptPositions.map((c) => index.graph.node(`T:${index.chunks[c]!.id}`).text),
     ...added.texts,
@@ -127,7 +118,7 @@ export async function updateNodeRag(
       ...kept.documents.filter((d) => !plan.drop.has(d.id)),
       ...plan.add.map((d) => ({ id: d.id, ...(d.title !== undefined ? { title: d.title } : {}) })),
     ],
-    chunks: [...keptPositions.map((c) => index.chunks[c]!), ...added.chunks],
+    chunks: units.chunks,
     texts,
     memo,
     ...(local ? { previous: { graph: index.graph, important, communities } } : {}),
@@ -136,11 +127,7 @@ export async function updateNodeRag(
   return {
     index: next,
     report: report({
-      chunks: {
-        removed: index.chunks.length - keptPositions.length,
-        added: added.chunks.length,
-        total: next.chunks.length,
-      },
+      chunks: units.counts(next.chunks.length),
       embedded: calls.embedded,
       local: local ? LOCAL_STAGES : ['chunk', 'decompose', 'embed'],
       global: [
