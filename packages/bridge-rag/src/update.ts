@@ -21,6 +21,7 @@ import {
   keptChunkPositions,
   prepareUpdate,
   startBuild,
+  updateEmbeddings,
 } from '@grag/core/kit';
 import { chunkInputs, chunkTexts, graphStage, graphStats, queryViews } from './build.js';
 import type { BridgeRagIndex, BridgeRagStats } from './types.js';
@@ -66,10 +67,11 @@ export async function updateBridgeRag(
   // A full update refits a fittable embedder on the changed corpus and embeds every chunk again.
   const fit = await fullUpdateFit(rt, ctx, options, index.providers.embedder, () => texts);
   const { refit } = fit;
-  const toEmbed = refit ? texts : newTexts;
-  const embedded =
-    toEmbed.length > 0 ? await rt.stage('embed', () => rt.embed(toEmbed), { checkpoint: false }) : [];
-  const embeddings = refit ? embedded : [...keptAt.map((i) => state.embeddings[i]!), ...embedded];
+  const { embeddings, embedded } = await updateEmbeddings(rt, fit, {
+    texts,
+    added: newTexts,
+    kept: keptAt.map((i) => state.embeddings[i]!),
+  });
   const providers = fit.providers(index.providers);
   const vectors = await rt.stage(
     'vector-index',
@@ -98,7 +100,7 @@ export async function updateBridgeRag(
     },
     report: update.report({
       chunks: { removed: dropped.length, added: newChunks.length, total: chunks.length },
-      embedded: new Set(toEmbed).size,
+      embedded: new Set(embedded).size,
       local: ['chunk', 'entities', ...(refit ? [] : ['embed'])],
       global: [
         {

@@ -233,6 +233,7 @@ export {
   startUpdate,
   type UpdatableIndex,
   type UpdateFit,
+  updateEmbeddings,
 } from './update.js';
 export {
   checkIndexFile,

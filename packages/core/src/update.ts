@@ -404,3 +404,20 @@ export async function fullUpdateFit(
     note: (what) => keptFitNote(built, refit !== undefined, what),
   };
 }
+
+/**
+ * The embeddings of an update's units in their new order, after its fit step ({@link fullUpdateFit}):
+ * with a refit, every unit's text (`texts`) embedded again; otherwise the kept units' `kept`
+ * embeddings, then the `added` texts embedded. Embedding runs in stage `'embed'` (no checkpoint;
+ * no stage when there is nothing to embed); `embedded` is what was sent to the embedder.
+ */
+export async function updateEmbeddings(
+  rt: BuildRuntime,
+  fit: Pick<UpdateFit, 'refit'>,
+  units: { texts: readonly string[]; added: readonly string[]; kept: readonly Float32Array[] },
+): Promise<{ embeddings: Float32Array[]; embedded: readonly string[] }> {
+  const embedded = fit.refit ? units.texts : units.added;
+  const fresh =
+    embedded.length > 0 ? await rt.stage('embed', () => rt.embed(embedded), { checkpoint: false }) : [];
+  return { embeddings: fit.refit ? fresh : [...units.kept, ...fresh], embedded };
+}

@@ -21,6 +21,7 @@ import {
   resolveCheckedOptions,
   searchEntryPointsAsync,
   startBuild,
+  updateEmbeddings,
   writeMethodIndex,
 } from '@grag/core/kit';
 
@@ -146,10 +147,11 @@ async function updateDense(
   // embeds every chunk again with the new fit; otherwise the kept embeddings stay valid.
   const fit = await fullUpdateFit(rt, ctx, options, index.providers.embedder, () => units.texts);
   const { refit } = fit;
-  const toEmbed = refit ? units.texts : units.added.texts;
-  const fresh =
-    toEmbed.length > 0 ? await rt.stage('embed', () => rt.embed(toEmbed), { checkpoint: false }) : [];
-  const embeddings = refit ? fresh : [...units.kept.map((i) => stored[i]!), ...fresh];
+  const { embeddings, embedded } = await updateEmbeddings(rt, fit, {
+    texts: units.texts,
+    added: units.added.texts,
+    kept: units.kept.map((i) => stored[i]!),
+  });
   const providers = fit.providers(index.providers);
   const vectors = await rt.stage(
     'vector-index',
@@ -172,7 +174,7 @@ async function updateDense(
       ...(lexical ? { lexical } : {}),
     },
     report: reportOf(units, {
-      embedded: new Set(toEmbed).size,
+      embedded: new Set(embedded).size,
       local: ['chunk', 'embed', ...(lexical ? ['bm25'] : [])],
       global: [
         ...fit.stages('the changed corpus', 'every chunk'),
