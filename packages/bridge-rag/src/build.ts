@@ -14,34 +14,16 @@ import {
 import {
   Bm25Index,
   type BuildRuntime,
-  chunkCorpus,
   entitiesStage,
   entityGraphStage,
   indexProviders,
-  nonBlankDocuments,
+  nonBlankChunks,
   startBuild,
   titleRecord,
   withTitle,
 } from '@grag/core/kit';
 import type { BridgeRagOptions } from './options.js';
 import type { BridgeRagIndex, BridgeRagStats } from './types.js';
-
-/** The chunks of the non-blank documents, and how many documents were blank. */
-function chunksOf(
-  name: string,
-  docs: readonly Document[],
-  ctx: BuildContext,
-  o: BridgeRagOptions,
-): { chunks: Chunk[]; skipped: number } {
-  const kept = nonBlankDocuments(name, docs);
-  const chunks = chunkCorpus(kept, {
-    chunking: o.chunking,
-    chunkSize: o.chunkSize,
-    overlap: o.overlap,
-    tokenizer: ctx.tokenizer,
-  });
-  return { chunks, skipped: docs.length - kept.length };
-}
 
 /**
  * What each chunk is searched and shown by: a document's first chunk starts with the document's
@@ -122,7 +104,7 @@ export interface BridgeRagBuildInput {
 export async function buildBridgeRagIndex(input: BridgeRagBuildInput): Promise<BridgeRagIndex> {
   const { name, docs, ctx, options: o } = input;
   const rt = startBuild(ctx);
-  const { chunks, skipped } = await rt.stage('chunk', () => chunksOf(name, docs, ctx, o));
+  const { chunks, skipped } = await rt.stage('chunk', () => nonBlankChunks(name, docs, o, ctx.tokenizer));
   const extractor = input.extractor();
   const titleMap = new Map(docs.map((d) => [d.id, d.title]));
   const texts = chunkTexts(chunks, titleMap, o.includeTitle);

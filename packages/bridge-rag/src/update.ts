@@ -14,16 +14,14 @@ import {
 } from '@grag/core';
 import {
   changedTitleRecord,
-  chunkCorpus,
+  chunkBySettings,
   entitiesStage,
+  entityIndexUpdatable,
+  fullUpdateFit,
   keptChunkPositions,
-  keptFitNote,
-  keptWithVectorRows,
   prepareUpdate,
-  providersAfterRefit,
-  refitForFullUpdate,
-  refitStage,
   startBuild,
+  updateEmbeddings,
 } from '@grag/core/kit';
 import { chunkInputs, chunkTexts, graphStage, graphStats, queryViews } from './build.js';
 import type { BridgeRagIndex, BridgeRagStats } from './types.js';
@@ -36,15 +34,16 @@ export async function updateBridgeRag(
   options: UpdateOptions,
   name: string,
 ): Promise<IndexUpdate<BridgeRagIndex>> {
-  const update = await prepareUpdate(name, change, baseCtx, options, {
-    kept: () => keptWithVectorRows(index.vectors, index.kept, 'embeddings'),
-    refusal: {
+  const update = await prepareUpdate(
+    name,
+    change,
+    baseCtx,
+    options,
+    entityIndexUpdatable(index, {
       lacks: "each chunk's entities and embedding",
       cost: 'reading and embedding every chunk again',
-    },
-    documents: (k) => k.documents,
-    embedder: index.providers.embedder,
-  });
+    }),
+  );
   const { ctx, plan, kept: state } = update;
   const rt = startBuild(ctx);
   const o = index.options;
@@ -56,17 +55,7 @@ export async function updateBridgeRag(
   const newChunks =
     fresh.length === 0
       ? []
-      : await rt.stage(
-          'chunk',
-          () =>
-            chunkCorpus(fresh, {
-              chunking: o.chunking,
-              chunkSize: o.chunkSize,
-              overlap: o.overlap,
-              tokenizer: ctx.tokenizer,
-            }),
-          { checkpoint: false },
-        );
+      : await rt.stage('chunk', () => chunkBySettings(fresh, o, ctx.tokenizer), { checkpoint: false });
   const newTexts = chunkTexts(newChunks, titleMap, o.includeTitle);
   const extractedNew = await entitiesStage(rt, index.extractor, chunkInputs(newChunks, newTexts), {
     checkpoint: false,
@@ -76,12 +65,14 @@ export async function updateBridgeRag(
   const extracted = [...keptAt.map((i) => state.extracted[i]!), ...extractedNew];
   const { graph, homes, textMentions } = await graphStage(rt, extracted, chunks, texts, titleMap);
   // A full update refits a fittable embedder on the changed corpus and embeds every chunk again.
-  const refit = await refitForFullUpdate(rt, ctx, options, () => texts);
-  const toEmbed = refit ? texts : newTexts;
-  const embedded =
-    toEmbed.length > 0 ? await rt.stage('embed', () => rt.embed(toEmbed), { checkpoint: false }) : [];
-  const embeddings = refit ? embedded : [...keptAt.map((i) => state.embeddings[i]!), ...embedded];
-  const providers = providersAfterRefit(index.providers, refit);
+  const fit = await fullUpdateFit(rt, ctx, options, index.providers.embedder, () => texts);
+  const { refit } = fit;
+  const { embeddings, embedded } = await updateEmbeddings(rt, fit, {
+    texts,
+    added: newTexts,
+    kept: keptAt.map((i) => state.embeddings[i]!),
+  });
+  const providers = fit.providers(index.providers);
   const vectors = await rt.stage(
     'vector-index',
     () => indexVectors(providers.vectorIndex, embeddings, { dimensions: providers.embedder.dimensions }),
@@ -109,7 +100,7 @@ export async function updateBridgeRag(
     },
     report: update.report({
       chunks: { removed: dropped.length, added: newChunks.length, total: chunks.length },
-      embedded: new Set(toEmbed).size,
+      embedded: new Set(embedded).size,
       local: ['chunk', 'entities', ...(refit ? [] : ['embed'])],
       global: [
         {
@@ -117,14 +108,14 @@ export async function updateBridgeRag(
           reason:
             'entity linking folds names across the whole corpus: the graph is built again from the kept and new extractions (no model call)',
         },
-        ...(refit ? [refitStage(refit.modelId, 'the changed corpus', 'every chunk')] : []),
+        ...fit.stages('the changed corpus', 'every chunk'),
         {
           stage: 'vector-index',
           reason: 'vector ids are chunk positions: the index is built again from the kept and new embeddings',
         },
         { stage: 'bm25', reason: 'BM25 is built again over the kept and new chunk texts' },
       ],
-      trace: keptFitNote(index.providers.embedder, refit !== undefined, 'new chunks'),
+      trace: fit.note('new chunks'),
     }),
   };
 }

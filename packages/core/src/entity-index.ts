@@ -2,12 +2,18 @@
  * The build skeleton of an index on core's {@link EntityGraph} (bridge-rag, E2GraphRAG): the corpus
  * check, the documents' titles, the `entities` and `graph` stages, and what an update keeps.
  */
+
+import { type ChunkingSettings, chunkBySettings } from './chunking/units.js';
 import { InvalidArgumentError } from './contracts/errors.js';
-import type { Document } from './contracts/types.js';
+import type { Embedder } from './contracts/models.js';
+import type { Tokenizer } from './contracts/tokenizer.js';
+import type { Chunk, Document } from './contracts/types.js';
+import type { SearchableVectors } from './contracts/vector.js';
 import { type ChunkEntityGraph, chunkEntityGraph } from './graph/chunk-linking.js';
 import type { EntityExtractor } from './graph/entity-extractor.js';
 import type { BuildRuntime, StageOptions } from './runtime.js';
-import type { IndexChangePlan } from './update.js';
+import type { IndexChangePlan, UpdatableIndex } from './update.js';
+import { keptWithVectorRows } from './vector-collections.js';
 
 /** What a build of an entity index keeps for its updates (saved with the index). */
 export interface EntityIndexKept {
@@ -25,19 +31,60 @@ export interface EntityIndexKept {
 }
 
 /**
+ * What `prepareUpdate` needs of an entity index (bridge-rag's, E2GraphRAG's): its kept state with
+ * the embeddings read from its stored vector collection when they are kept there
+ * (`keptWithVectorRows`), its documents, and the embedder it was built with; `refusal` as
+ * {@link UpdatableIndex.refusal}.
+ */
+export function entityIndexUpdatable(
+  index: { vectors: SearchableVectors; kept?: EntityIndexKept; providers: { embedder: Embedder } },
+  refusal: UpdatableIndex<EntityIndexKept>['refusal'],
+): UpdatableIndex<EntityIndexKept & { embeddings: Float32Array[] }> {
+  return {
+    kept: () => keptWithVectorRows(index.vectors, index.kept, 'embeddings'),
+    refusal,
+    documents: (k) => k.documents,
+    embedder: index.providers.embedder,
+  };
+}
+
+/**
+ * A build's refusal of an empty corpus.
+ * @throws InvalidArgumentError (`docs`) naming `name`'s build when `docs` is empty.
+ */
+export function requireDocuments(name: string, docs: readonly Document[]): void {
+  if (docs.length === 0) {
+    throw new InvalidArgumentError('docs', `${name} build: the corpus is empty; pass at least one document.`);
+  }
+}
+
+/**
  * The documents of `docs` whose text is not blank.
  * @throws InvalidArgumentError (`docs`) naming `name`'s build when the corpus is empty or every
  * document is blank.
  */
 export function nonBlankDocuments(name: string, docs: readonly Document[]): Document[] {
-  if (docs.length === 0) {
-    throw new InvalidArgumentError('docs', `${name} build: the corpus is empty; pass at least one document.`);
-  }
+  requireDocuments(name, docs);
   const kept = docs.filter((d) => d.text.trim() !== '');
   if (kept.length === 0) {
     throw new InvalidArgumentError('docs', `${name} build: every document is blank; pass some text.`);
   }
   return kept;
+}
+
+/**
+ * The chunks of the non-blank documents of `docs` ({@link nonBlankDocuments}), chunked by a method's
+ * chunking `settings` with `tokenizer` ({@link chunkBySettings}), and how many documents were blank.
+ * @throws InvalidArgumentError as {@link nonBlankDocuments}.
+ */
+export function nonBlankChunks(
+  name: string,
+  docs: readonly Document[],
+  settings: Readonly<ChunkingSettings>,
+  tokenizer: Tokenizer,
+): { chunks: Chunk[]; skipped: number } {
+  const kept = nonBlankDocuments(name, docs);
+  return { chunks: chunkBySettings(kept, settings, tokenizer), skipped: docs.length - kept.length };
 }
 
 /** Document id → title, for the documents that have one. */

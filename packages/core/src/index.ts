@@ -105,6 +105,7 @@ export {
   type CommunityAssessment,
   type ContextItem,
   DEFAULT_ENTITY_TYPES,
+  EVERY_TASK_V1,
   type GraphExtraction,
   type GraphExtractionOptions,
   type ParseIssue,

@@ -42,7 +42,9 @@ export {
 export {
   CHUNK_DEFAULTS,
   type ChunkingMode,
+  type ChunkingSettings,
   type ChunkOptions,
+  chunkBySettings,
   chunkCorpus,
   chunkDocument,
   chunkDocuments,
@@ -57,6 +59,7 @@ export {
   splitTextByTokens,
   type TokenSpan,
   titledChunks,
+  titledChunksBySettings,
   withTitle,
 } from './chunking/index.js';
 export {
@@ -87,7 +90,10 @@ export {
   type EntityIndexKept,
   entitiesStage,
   entityGraphStage,
+  entityIndexUpdatable,
+  nonBlankChunks,
   nonBlankDocuments,
+  requireDocuments,
   titleRecord,
 } from './entity-index.js';
 export {
@@ -159,6 +165,7 @@ export {
   type OptionsSpec,
   opt,
   optionKeys,
+  type PresetOptionsSpec,
   pickOptions,
   type QueryOptions,
   queryOptions,
@@ -166,11 +173,14 @@ export {
   RETRIEVE_OPTION_RULES,
   resolveCheckedOptions,
   resolveOptions,
+  resolvePresetOptions,
   validateOptions,
 } from './options.js';
 export {
   chunkFields,
   chunkSchema,
+  extractedEntitySchema,
+  extractedRelationSchema,
   MANIFEST_FILE,
   parseJsonArtifact,
   readJson,
@@ -208,6 +218,9 @@ export { type BinaryBytes, type DecodedText, decodeText } from './text-decoding.
 export { getTokenizer } from './tokenizer.js';
 export {
   assertSameEmbedder,
+  type ChangedChunks,
+  changedChunks,
+  fullUpdateFit,
   type IndexChangePlan,
   keptChunkPositions,
   keptFitNote,
@@ -219,6 +232,8 @@ export {
   refitStage,
   startUpdate,
   type UpdatableIndex,
+  type UpdateFit,
+  updateEmbeddings,
 } from './update.js';
 export {
   checkIndexFile,

@@ -308,6 +308,36 @@ export function namedChoice<V extends string>(
   return choice;
 }
 
+/**
+ * What {@link resolvePresetOptions} resolves a method's options by: an {@link OptionsSpec} whose
+ * defaults name a settings preset, the preset names, and what each preset sets.
+ */
+export interface PresetOptionsSpec<T extends { preset: P }, P extends string> extends OptionsSpec<T> {
+  /** The preset names, in the order error messages list them. */
+  presets: readonly P[];
+  /** What `preset` sets over the defaults. */
+  presetOptions: (preset: P) => Partial<T>;
+}
+
+/**
+ * The options of one call of a method with settings presets: the preset named by the last layer
+ * that names one ({@link namedChoice}; else the defaults'), then {@link resolveCheckedOptions} over
+ * the defaults with that preset's options, and its name, put over them.
+ */
+export function resolvePresetOptions<T extends { preset: P }, P extends string>(
+  caller: string,
+  spec: PresetOptionsSpec<T, P>,
+  ...layers: readonly (Partial<T> | Readonly<Record<string, unknown>> | null | undefined)[]
+): T {
+  const preset = namedChoice(caller, 'preset', layers, spec.presets, spec.defaults.preset);
+  const defaults: T = { ...spec.defaults, ...spec.presetOptions(preset), preset };
+  return resolveCheckedOptions(
+    caller,
+    { defaults, rules: spec.rules, ...(spec.known ? { known: spec.known } : {}) },
+    ...layers,
+  );
+}
+
 /** The entries of `options` under `keys` whose value is not `undefined` (e.g. a method's query options). */
 export function pickOptions<T extends object, K extends keyof T & string>(
   options: T,

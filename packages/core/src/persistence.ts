@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { IndexFormatError } from './contracts/errors.js';
 import { type Embedder, isFittableEmbedder } from './contracts/models.js';
 import type { ArtifactWriter, IndexManifest, ManifestInput, StoredIndex } from './contracts/store.js';
-import type { Chunk, SourceLocation } from './contracts/types.js';
+import type { Chunk, ExtractedEntity, SourceLocation } from './contracts/types.js';
 import type { VectorIndex } from './contracts/vector.js';
 import { indexFileError, type Schema, v, validate } from './validate.js';
 
@@ -233,6 +233,27 @@ export const sourceLocationSchema: Schema<SourceLocation> = v.object({
   row: v.optional(v.int({ min: 1 })),
   record: v.optional(v.int({ min: 1 })),
 });
+
+/** Schema of an {@link ExtractedEntity} as indexes keep a chunk's extraction for updates. */
+export const extractedEntitySchema: Schema<ExtractedEntity> = v.object({
+  name: v.string(),
+  type: v.string(),
+  description: v.string(),
+});
+
+/**
+ * Schema of an `ExtractedRelation` as indexes keep a chunk's extraction for updates, its `weight`
+ * checked by `weight` (`v.nullable(v.number())` where a weight JSON cannot hold was written as null).
+ */
+export function extractedRelationSchema<W>(weight: Schema<W>) {
+  return v.object({
+    source: v.string(),
+    target: v.string(),
+    description: v.string(),
+    weight,
+    keywords: v.optional(v.array(v.string())),
+  });
+}
 
 /**
  * The fields of a {@link Chunk}, to extend in a schema of a type that extends it. `location` is

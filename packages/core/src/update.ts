@@ -10,7 +10,7 @@ import {
   isFittableEmbedder,
   modelFingerprint,
 } from './contracts/models.js';
-import type { Document } from './contracts/types.js';
+import type { Chunk, Document } from './contracts/types.js';
 import type { BuildRuntime } from './runtime.js';
 
 /** An {@link IndexChange} checked against an index's documents by {@link planIndexChange}. */
@@ -44,6 +44,42 @@ export function keptChunkPositions(
     (plan.drop.has(chunk.docId) ? dropped : kept).push(i);
   });
   return { kept, dropped };
+}
+
+/** An update's chunks ({@link changedChunks}): the kept ones, then the added documents'. */
+export interface ChangedChunks {
+  /** Positions of the kept chunks in the index before the change, in order ({@link keptChunkPositions}). */
+  kept: number[];
+  /** The added documents' chunks, with the text each is searched and shown by. */
+  added: { chunks: Chunk[]; texts: string[] };
+  /** The chunks after the change: the kept ones, in order, then the added ones. */
+  chunks: Chunk[];
+  /** The report's `chunks` of an updated index that holds `total` chunks. */
+  counts(total: number): UpdateReport['chunks'];
+}
+
+/**
+ * The chunks of an update with `plan` of an index of `chunks`: the kept ones and the added
+ * documents' `unitsOf(plan.add)`, chunked in stage `'chunk'` (no checkpoint); none, and no stage,
+ * when the change adds no document (a build's chunker refuses an empty corpus).
+ */
+export async function changedChunks(
+  rt: BuildRuntime,
+  plan: Pick<IndexChangePlan, 'add' | 'drop'>,
+  chunks: readonly Chunk[],
+  unitsOf: (docs: Document[]) => { chunks: Chunk[]; texts: string[] },
+): Promise<ChangedChunks> {
+  const added =
+    plan.add.length > 0
+      ? await rt.stage('chunk', () => unitsOf(plan.add), { checkpoint: false })
+      : { chunks: [] as Chunk[], texts: [] as string[] };
+  const { kept } = keptChunkPositions(plan, chunks);
+  return {
+    kept,
+    added,
+    chunks: [...kept.map((i) => chunks[i]!), ...added.chunks],
+    counts: (total) => ({ removed: chunks.length - kept.length, added: added.chunks.length, total }),
+  };
 }
 
 const quoted = (ids: readonly string[]) => ids.map((id) => JSON.stringify(id)).join(', ');
@@ -325,4 +361,63 @@ export function refitStage(modelId: string, on: string, again: string): UpdateRe
     stage: 'fit',
     reason: `full: the ${modelId} embedder is fitted on ${on}, as a build fits it, and ${again} is embedded again with the new fit`,
   };
+}
+
+/**
+ * The embedder's fit in an update ({@link fullUpdateFit}): the refitted embedder of a full update,
+ * and what the update names and reports of it.
+ */
+export interface UpdateFit {
+  /**
+   * The embedder fitted again on the changed corpus ({@link refitForFullUpdate}), or `undefined`
+   * (no `full`, or an embedder that is not fittable): kept embeddings stay valid.
+   */
+  readonly refit: FittableEmbedder | undefined;
+  /** `providers` with the refitted embedder, if any ({@link providersAfterRefit}). */
+  providers<P extends { embedder: Embedder }>(providers: P): P;
+  /**
+   * The report's `'fit'` stage ({@link refitStage}) when the embedder was refitted, else none: a
+   * list to spread into `global`.
+   */
+  stages(on: string, again: string): UpdateReport['global'];
+  /** The trace note of an update that kept the fit of the index's embedder ({@link keptFitNote}). */
+  note(what: string): { fit?: string };
+}
+
+/**
+ * The fit step every update of an embedding index runs: {@link refitForFullUpdate} over `texts()`
+ * (with `full` and a fittable embedder), with the providers, report stage and trace note that
+ * follow from it. `built` is the embedder the index was built with (its `providers.embedder`).
+ */
+export async function fullUpdateFit(
+  rt: BuildRuntime,
+  ctx: BuildContext,
+  options: UpdateOptions,
+  built: Embedder,
+  texts: () => readonly string[] | Promise<readonly string[]>,
+): Promise<UpdateFit> {
+  const refit = await refitForFullUpdate(rt, ctx, options, texts);
+  return {
+    refit,
+    providers: (providers) => providersAfterRefit(providers, refit),
+    stages: (on, again) => (refit ? [refitStage(refit.modelId, on, again)] : []),
+    note: (what) => keptFitNote(built, refit !== undefined, what),
+  };
+}
+
+/**
+ * The embeddings of an update's units in their new order, after its fit step ({@link fullUpdateFit}):
+ * with a refit, every unit's text (`texts`) embedded again; otherwise the kept units' `kept`
+ * embeddings, then the `added` texts embedded. Embedding runs in stage `'embed'` (no checkpoint;
+ * no stage when there is nothing to embed); `embedded` is what was sent to the embedder.
+ */
+export async function updateEmbeddings(
+  rt: BuildRuntime,
+  fit: Pick<UpdateFit, 'refit'>,
+  units: { texts: readonly string[]; added: readonly string[]; kept: readonly Float32Array[] },
+): Promise<{ embeddings: Float32Array[]; embedded: readonly string[] }> {
+  const embedded = fit.refit ? units.texts : units.added;
+  const fresh =
+    embedded.length > 0 ? await rt.stage('embed', () => rt.embed(embedded), { checkpoint: false }) : [];
+  return { embeddings: fit.refit ? fresh : [...units.kept, ...fresh], embedded };
 }

@@ -6,7 +6,7 @@ import {
   isFittableEmbedder,
   ModelOutputError,
 } from '@grag/core';
-import { type BuildRuntime, indexProviders, startBuild } from '@grag/core/kit';
+import { type BuildRuntime, indexProviders, requireDocuments, startBuild } from '@grag/core/kit';
 import { keptDocuments } from './documents.js';
 import type { DaRagOptions } from './options.js';
 import {
@@ -32,9 +32,7 @@ export async function buildDaRagIndex(
   ctx: BuildContext,
   options: DaRagOptions,
 ): Promise<DaRagIndex> {
-  if (docs.length === 0) {
-    throw new InvalidArgumentError('docs', 'da-rag build: the corpus is empty; pass at least one document.');
-  }
+  requireDocuments('da-rag', docs);
   const { embedder } = ctx;
   const rt = startBuild(ctx);
   if (isFittableEmbedder(embedder)) {

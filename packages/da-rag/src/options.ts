@@ -4,12 +4,11 @@ import {
   checkOption,
   ENTRY_POINT_MODES,
   type EntryPointMode,
-  namedChoice,
   type OptionRule,
   opt,
   optionKeys,
   queryOptions,
-  resolveCheckedOptions,
+  resolvePresetOptions,
 } from '@grag/core/kit';
 
 /** Options that shape the offline index (DA-RAG §3); stored in the index manifest. */
@@ -389,11 +388,12 @@ export function resolveDaRagOptions(
   caller: string,
   ...layers: readonly (Partial<DaRagOptions> | Readonly<Record<string, unknown>> | undefined)[]
 ): DaRagOptions {
-  const preset = namedChoice(caller, 'preset', layers, DA_RAG_PRESETS, DA_RAG_DEFAULTS.preset);
-  const o = resolveCheckedOptions(
+  const o = resolvePresetOptions(
     caller,
     {
-      defaults: { ...DA_RAG_DEFAULTS, ...DA_RAG_PRESET_OPTIONS[preset], preset },
+      defaults: DA_RAG_DEFAULTS,
+      presets: DA_RAG_PRESETS,
+      presetOptions: (preset) => DA_RAG_PRESET_OPTIONS[preset],
       rules: RULES,
       known: DA_RAG_BUILD_OPTION_KEYS,
     },

@@ -6,6 +6,8 @@
  */
 import type { Chunk, DocumentSegment } from '@grag/core';
 import {
+  extractedEntitySchema,
+  extractedRelationSchema,
   type IndexWriter,
   type OpenedIndex,
   type Schema,
@@ -55,16 +57,8 @@ const keptSchema: Schema<StoredKept> = v.object({
   ),
   extractions: v.array(
     v.object({
-      entities: v.array(v.object({ name: v.string(), type: v.string(), description: v.string() })),
-      relations: v.array(
-        v.object({
-          source: v.string(),
-          target: v.string(),
-          description: v.string(),
-          weight: v.nullable(v.number()),
-          keywords: v.optional(v.array(v.string())),
-        }),
-      ),
+      entities: v.array(extractedEntitySchema),
+      relations: v.array(extractedRelationSchema(v.nullable(v.number()))),
       issues: v.int({ min: 0 }),
     }),
   ),

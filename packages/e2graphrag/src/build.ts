@@ -22,10 +22,10 @@ import {
 import {
   Bm25Index,
   type BuildRuntime,
-  chunkCorpus as chunkCorpusBy,
+  chunkBySettings,
   entityGraphStage,
   indexProviders,
-  nonBlankDocuments,
+  nonBlankChunks,
   startBuild,
   titleRecord,
 } from '@grag/core/kit';
@@ -40,24 +40,9 @@ import {
 import type { E2GraphRagOptions } from './options.js';
 import type { E2GraphRagIndex, E2GraphRagKept, E2GraphRagStats } from './types.js';
 
-/** Chunks of the corpus: token windows, or one chunk per non-blank document. */
-function chunkCorpus(
-  docs: readonly Document[],
-  ctx: BuildContext,
-  o: E2GraphRagOptions,
-): { chunks: Chunk[]; skipped: number } {
-  const kept = nonBlankDocuments('e2graphrag', docs);
-  return { chunks: chunkDocuments(kept, ctx, o), skipped: docs.length - kept.length };
-}
-
 /** The non-blank documents `docs` chunked as the index's options say (a build's and an update's chunks). */
 export function chunkDocuments(docs: readonly Document[], ctx: BuildContext, o: E2GraphRagOptions): Chunk[] {
-  return chunkCorpusBy(docs, {
-    chunking: o.chunking,
-    chunkSize: o.chunkSize,
-    overlap: o.overlap,
-    tokenizer: ctx.tokenizer,
-  });
+  return chunkBySettings(docs, o, ctx.tokenizer);
 }
 
 /**
@@ -147,7 +132,9 @@ export interface E2GraphRagBuildInput {
 export async function buildE2GraphRagIndex(input: E2GraphRagBuildInput): Promise<E2GraphRagIndex> {
   const { docs, ctx, options: o } = input;
   const rt = startBuild(ctx);
-  const { chunks, skipped } = await rt.stage('chunk', () => chunkCorpus(docs, ctx, o));
+  const { chunks, skipped } = await rt.stage('chunk', () =>
+    nonBlankChunks('e2graphrag', docs, o, ctx.tokenizer),
+  );
   const extractor = input.extractor();
   const leaves = leavesFromChunks(chunks, { titles: o.includeTitle ? titlesToWrite(docs) : undefined });
   // The paper runs the (CPU) entity extraction and the (GPU) summaries side by side (§3.1).

@@ -9,13 +9,12 @@ import {
   assertKnownOptions,
   ENTRY_POINT_MODES,
   type EntryPointMode,
-  namedChoice,
   type OptionRule,
   opt,
   optionKeys,
   queryOptions,
-  resolveCheckedOptions,
   resolveOptions,
+  resolvePresetOptions,
 } from '@grag/core/kit';
 import {
   ADAPTIVE_RETRIEVAL_DEFAULTS,
@@ -212,11 +211,6 @@ const RULES: { readonly [K in keyof E2GraphRagOptions]-?: OptionRule } = {
 
 type Layer = Partial<E2GraphRagOptions> | Readonly<Record<string, unknown>> | undefined;
 
-/** The preset the last layer that names one names; the default's when none does. */
-function presetOf(caller: string, layers: readonly Layer[]): E2GraphRagPreset {
-  return namedChoice(caller, 'preset', layers, E2GRAPHRAG_PRESETS, E2GRAPHRAG_DEFAULTS.preset);
-}
-
 /**
  * The options of a build (or of a saved index, on load): each layer's keys checked; the settings
  * preset named by the last layer that names one (else `'paper'`); the layers resolved over
@@ -226,11 +220,12 @@ function presetOf(caller: string, layers: readonly Layer[]): E2GraphRagPreset {
  */
 export function resolveE2GraphRagOptions(caller: string, ...layers: readonly Layer[]): E2GraphRagOptions {
   for (const layer of layers) assertKnownOptions(caller, layer, E2GRAPHRAG_BUILD_OPTION_KEYS);
-  const preset = presetOf(caller, layers);
-  return resolveCheckedOptions(
+  return resolvePresetOptions(
     caller,
     {
-      defaults: { ...E2GRAPHRAG_DEFAULTS, ...E2GRAPHRAG_PRESET_OPTIONS[preset], preset },
+      defaults: E2GRAPHRAG_DEFAULTS,
+      presets: E2GRAPHRAG_PRESETS,
+      presetOptions: (preset) => E2GRAPHRAG_PRESET_OPTIONS[preset],
       rules: RULES,
       known: E2GRAPHRAG_BUILD_OPTION_KEYS,
     },

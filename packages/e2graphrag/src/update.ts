@@ -9,11 +9,9 @@ import {
   type BuildRuntime,
   changedTitleRecord,
   entitiesStage,
-  keptFitNote,
-  keptWithVectorRows,
+  entityIndexUpdatable,
+  fullUpdateFit,
   prepareUpdate,
-  providersAfterRefit,
-  refitForFullUpdate,
   startBuild,
 } from '@grag/core/kit';
 import {
@@ -57,15 +55,16 @@ export async function updateE2GraphRag(
   options: UpdateOptions,
   name: string,
 ): Promise<IndexUpdate<E2GraphRagIndex>> {
-  const { ctx, kept, plan, report } = await prepareUpdate(name, change, baseCtx, options, {
-    kept: () => keptWithVectorRows(index.vectors, index.kept, 'embeddings'),
-    refusal: {
+  const { ctx, kept, plan, report } = await prepareUpdate(
+    name,
+    change,
+    baseCtx,
+    options,
+    entityIndexUpdatable(index, {
       lacks: "each chunk's entities and each tree node's embedding",
       cost: 'summarizing and embedding everything again',
-    },
-    documents: (k) => k.documents,
-    embedder: index.providers.embedder,
-  });
+    }),
+  );
   const o = index.options;
   const rt = startBuild(ctx);
   const nonBlank = plan.add.filter((d) => d.text.trim() !== '');
@@ -105,16 +104,19 @@ export async function updateE2GraphRag(
   const { graph, homes, textMentions } = await graphStage(rt, extracted, leaves, titleOf, o);
   // A full update fits a fittable embedder again on the changed tree's node texts, as a build
   // does, so every node is embedded again with the new fit; otherwise the kept embeddings stay valid.
-  const refit = await refitForFullUpdate(rt, ctx, options, () => tree.nodes.map((n) => n.text));
+  const fit = await fullUpdateFit(rt, ctx, options, index.providers.embedder, () =>
+    tree.nodes.map((n) => n.text),
+  );
+  const refit = fit.refit !== undefined;
   const { embeddings, embedded } = await embedTree(rt, {
-    refit: refit !== undefined,
+    refit,
     old,
     kept,
     tree,
     origin: changed.origin,
   });
   // The refitted embedder is the one the new index's vectors (and its saved state) belong to.
-  const providers = providersAfterRefit(index.providers, refit);
+  const providers = fit.providers(index.providers);
   const vectors = await vectorIndexStage(rt, tree, embeddings, providers);
   const withChunks = new Set(leaves.map((l) => l.docId ?? l.id));
   const stats = indexStats({
@@ -148,7 +150,7 @@ export async function updateE2GraphRag(
       embedded,
       ...updateStages({
         full,
-        refit: refit !== undefined,
+        refit,
         entityLinking: o.entityLinking,
         bm25: !!views.lexical,
       }),
@@ -162,7 +164,7 @@ export async function updateE2GraphRag(
         tree: full
           ? 'regrouped from scratch over every chunk, as a build groups them (full); summaries whose exact inputs the index had already summarized were reused'
           : 'changed along the paths of the change: groups that lost a chunk or gained one are summarized again with their ancestors; a rebuild (or an update with full) regroups every chunk',
-        ...keptFitNote(providers.embedder, refit !== undefined, 'new nodes'),
+        ...fit.note('new nodes'),
       },
     }),
   };

@@ -4,21 +4,15 @@
  * graph over all sub-chunks; the entry-point search over the sub-chunks. Only what the variant's
  * channels need is built.
  */
-import {
-  type BuildContext,
-  type Chunk,
-  type Document,
-  InvalidArgumentError,
-  isFittableEmbedder,
-  type Tokenizer,
-} from '@grag/core';
+import { type BuildContext, type Chunk, type Document, isFittableEmbedder, type Tokenizer } from '@grag/core';
 import type { LocalSearchGraph } from '@grag/core/graph';
 import {
   type BuildRuntime,
   type IndexProviders,
   indexProviders,
+  requireDocuments,
   startBuild,
-  titledChunks,
+  titledChunksBySettings,
   withTitle,
 } from '@grag/core/kit';
 import {
@@ -58,16 +52,8 @@ export function chunkCorpus(
   providers: IndexProviders,
   o: KetRagOptions,
 ): { chunks: Chunk[]; texts: string[] } {
-  if (docs.length === 0) {
-    throw new InvalidArgumentError('docs', 'ket-rag build: the corpus is empty; pass at least one document.');
-  }
-  return titledChunks(docs, {
-    chunking: o.chunking,
-    chunkSize: o.chunkSize,
-    overlap: o.overlap,
-    tokenizer: providers.tokenizer,
-    includeTitle: o.includeTitle,
-  });
+  requireDocuments('ket-rag', docs);
+  return titledChunksBySettings(docs, o, providers.tokenizer);
 }
 
 /** What retrieval reads of an index but need not be stored: neighbour lists and mean sizes. */

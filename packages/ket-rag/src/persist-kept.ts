@@ -13,6 +13,8 @@ import {
   decodeVectorRows,
   decompressed,
   encodeArrays,
+  extractedEntitySchema,
+  extractedRelationSchema,
   type IndexWriter,
   lazyField,
   type OpenedIndex,
@@ -40,16 +42,8 @@ export const ROWS = {
 } as const;
 
 export const extractionSchema = v.object({
-  entities: v.array(v.object({ name: v.string(), type: v.string(), description: v.string() })),
-  relations: v.array(
-    v.object({
-      source: v.string(),
-      target: v.string(),
-      description: v.string(),
-      weight: v.number(),
-      keywords: v.optional(v.array(v.string())),
-    }),
-  ),
+  entities: v.array(extractedEntitySchema),
+  relations: v.array(extractedRelationSchema(v.number())),
   issues: v.int({ min: 0 }),
 });
 

@@ -5,8 +5,8 @@
  * entity merge, keyword graph, vector indexes, BM25) are recomputed from kept and new data without
  * model calls. With `full`, the core chunks are selected again as a build does (see `updateKetRag`).
  */
-import type { BuildContext, Chunk, IndexChange, IndexUpdate, UpdateOptions, UpdateReport } from '@grag/core';
-import { keptFitNote, prepareUpdate, refitForFullUpdate, refitStage, startBuild } from '@grag/core/kit';
+import type { BuildContext, IndexChange, IndexUpdate, UpdateOptions, UpdateReport } from '@grag/core';
+import { changedChunks, fullUpdateFit, prepareUpdate, startBuild } from '@grag/core/kit';
 import { chunkCorpus, indexChunks } from './build.js';
 import { withCollectedRows } from './persist-vectors.js';
 import type { KetRagReuse } from './reuse.js';
@@ -163,20 +163,17 @@ export async function updateKetRag(
   });
   const o = index.options;
   const rt = startBuild(ctx);
-  const added =
-    plan.add.length > 0
-      ? await rt.stage('chunk', () => chunkCorpus(plan.add, index.providers, o), { checkpoint: false })
-      : { chunks: [] as Chunk[], texts: [] as string[] };
-  const keptPositions = index.chunks.flatMap((c, i) => (plan.drop.has(c.docId) ? [] : [i]));
+  const units = await changedChunks(rt, plan, index.chunks, (docs) => chunkCorpus(docs, index.providers, o));
+  const { kept: keptPositions, added } = units;
   const keptChunks = new Set(keptPositions.map((i) => index.chunks[i]!.id));
   const full = options.full === true;
   const chunkTexts = [...keptPositions.map((i) => index.chunkTexts[i]!), ...added.texts];
   // A full update refits a fittable embedder on the changed corpus's chunks, as a build fits it:
   // every vector is then embedded again with the new fit (no kept vector is reused).
-  const refit = await refitForFullUpdate(rt, ctx, options, () => chunkTexts);
-  const providers = { ...index.providers, tasks: ctx.tasks, ...(refit ? { embedder: ctx.embedder } : {}) };
+  const fit = await fullUpdateFit(rt, ctx, options, index.providers.embedder, () => chunkTexts);
+  const providers = fit.providers({ ...index.providers, tasks: ctx.tasks });
   const reuse = reuseOf(index, kept, keptChunks, full);
-  if (refit) {
+  if (fit.refit) {
     reuse.chunkVectors = new Map();
     reuse.subChunkVectors = new Map();
     reuse.sentenceVectors = new Map();
@@ -187,7 +184,7 @@ export async function updateKetRag(
     ctx,
     providers,
     options: o,
-    chunks: [...keptPositions.map((i) => index.chunks[i]!), ...added.chunks],
+    chunks: units.chunks,
     chunkTexts,
     documents: plan.documents,
     titles: [
@@ -204,27 +201,14 @@ export async function updateKetRag(
   if (next.skeleton) local.push('extract', 'summarize', 'embed-entities');
   if (next.kept?.subChunkVectors) local.push('embed-subchunks');
   if (next.keyword) local.push('embed-sentences');
-  const { embedder } = index.providers;
   return {
     index: next,
     report: report({
-      chunks: {
-        removed: index.chunks.length - keptPositions.length,
-        added: added.chunks.length,
-        total: next.chunks.length,
-      },
+      chunks: units.counts(next.chunks.length),
       embedded: tally.embedded,
       local,
       global: [
-        ...(refit
-          ? [
-              refitStage(
-                refit.modelId,
-                "the changed corpus's chunks",
-                'every chunk, sub-chunk, sentence and entity text',
-              ),
-            ]
-          : []),
+        ...fit.stages("the changed corpus's chunks", 'every chunk, sub-chunk, sentence and entity text'),
         ...globalStages(next, full),
       ],
       trace: {
@@ -236,7 +220,7 @@ export async function updateKetRag(
         },
         extracted: tally.extracted,
         summarized: tally.summarized,
-        ...keptFitNote(embedder, refit !== undefined, 'new texts'),
+        ...fit.note('new texts'),
       },
     }),
   };

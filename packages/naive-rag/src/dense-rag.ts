@@ -13,17 +13,15 @@ import {
   assertKnownOptions,
   defineMethod,
   flatIndexFactory,
-  keptFitNote,
+  fullUpdateFit,
   type MethodIndexFormat,
   openMethodIndex,
   prepareUpdate,
-  providersAfterRefit,
   RETRIEVE_OPTION_KEYS,
-  refitForFullUpdate,
-  refitStage,
   resolveCheckedOptions,
   searchEntryPointsAsync,
   startBuild,
+  updateEmbeddings,
   writeMethodIndex,
 } from '@grag/core/kit';
 
@@ -147,12 +145,14 @@ async function updateDense(
   const units = await changeUnits(update, index, rt);
   // A full update refits a fittable embedder on the changed corpus, as a build fits it, and
   // embeds every chunk again with the new fit; otherwise the kept embeddings stay valid.
-  const refit = await refitForFullUpdate(rt, ctx, options, () => units.texts);
-  const toEmbed = refit ? units.texts : units.added.texts;
-  const fresh =
-    toEmbed.length > 0 ? await rt.stage('embed', () => rt.embed(toEmbed), { checkpoint: false }) : [];
-  const embeddings = refit ? fresh : [...units.kept.map((i) => stored[i]!), ...fresh];
-  const providers = providersAfterRefit(index.providers, refit);
+  const fit = await fullUpdateFit(rt, ctx, options, index.providers.embedder, () => units.texts);
+  const { refit } = fit;
+  const { embeddings, embedded } = await updateEmbeddings(rt, fit, {
+    texts: units.texts,
+    added: units.added.texts,
+    kept: units.kept.map((i) => stored[i]!),
+  });
+  const providers = fit.providers(index.providers);
   const vectors = await rt.stage(
     'vector-index',
     () =>
@@ -174,24 +174,18 @@ async function updateDense(
       ...(lexical ? { lexical } : {}),
     },
     report: reportOf(units, {
-      embedded: new Set(toEmbed).size,
+      embedded: new Set(embedded).size,
       local: ['chunk', 'embed', ...(lexical ? ['bm25'] : [])],
-      global: refit
-        ? [
-            refitStage(refit.modelId, 'the changed corpus', 'every chunk'),
-            {
-              stage: 'vector-index',
-              reason: 'vector ids are chunk positions: the index is built again from the new embeddings',
-            },
-          ]
-        : [
-            {
-              stage: 'vector-index',
-              reason:
-                'vector ids are chunk positions and a VectorIndex has no delete, so the index is rebuilt from the stored embeddings of the kept chunks (none is embedded again)',
-            },
-          ],
-      trace: keptFitNote(index.providers.embedder, refit !== undefined, 'new chunks'),
+      global: [
+        ...fit.stages('the changed corpus', 'every chunk'),
+        {
+          stage: 'vector-index',
+          reason: refit
+            ? 'vector ids are chunk positions: the index is built again from the new embeddings'
+            : 'vector ids are chunk positions and a VectorIndex has no delete, so the index is rebuilt from the stored embeddings of the kept chunks (none is embedded again)',
+        },
+      ],
+      trace: fit.note('new chunks'),
     }),
   };
 }

@@ -25,8 +25,9 @@ import {
   type OpenedIndex,
   packContext,
   rankDepthFor,
+  requireDocuments,
   startBuild,
-  titledChunks,
+  titledChunksBySettings,
   v,
 } from '@grag/core/kit';
 
@@ -77,12 +78,7 @@ export function toUnits(
   ctx: BuildContext,
   options: ChunkingOptions,
 ): { chunks: Chunk[]; texts: string[] } {
-  if (docs.length === 0) {
-    throw new InvalidArgumentError(
-      'docs',
-      'naive-rag build: the corpus is empty; pass at least one document.',
-    );
-  }
+  requireDocuments('naive-rag', docs);
   return unitsOf(docs, ctx, options);
 }
 
@@ -92,13 +88,7 @@ export function unitsOf(
   ctx: Pick<BuildContext, 'tokenizer'>,
   options: ChunkingOptions,
 ): { chunks: Chunk[]; texts: string[] } {
-  return titledChunks(docs, {
-    chunking: options.chunking,
-    chunkSize: options.chunkSize,
-    overlap: options.overlap,
-    tokenizer: ctx.tokenizer,
-    includeTitle: options.includeTitle,
-  });
+  return titledChunksBySettings(docs, options, ctx.tokenizer);
 }
 
 export function retrievalFrom<O>(

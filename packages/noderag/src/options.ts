@@ -7,12 +7,12 @@ import type { PprUpdate } from '@grag/core/graph';
 import {
   ENTRY_POINT_MODES,
   type EntryPointMode,
-  namedChoice,
   type OptionRule,
   opt,
   optionKeys,
   RETRIEVE_OPTION_KEYS,
   resolveCheckedOptions,
+  resolvePresetOptions,
 } from '@grag/core/kit';
 import type { CrossNodeSelection } from '@grag/heterograph';
 
@@ -316,11 +316,12 @@ export function resolveNodeRagOptions(
       );
     }
   }
-  const preset = namedChoice(caller, 'preset', layers, NODERAG_PRESETS, NODERAG_DEFAULTS.preset);
-  const o = resolveCheckedOptions(
+  const o = resolvePresetOptions(
     caller,
     {
-      defaults: { ...NODERAG_DEFAULTS, ...NODERAG_PRESET_OPTIONS[preset].build, preset },
+      defaults: NODERAG_DEFAULTS,
+      presets: NODERAG_PRESETS,
+      presetOptions: (preset) => NODERAG_PRESET_OPTIONS[preset].build,
       rules: BUILD_RULES,
       known: NODERAG_BUILD_OPTION_KEYS,
     },

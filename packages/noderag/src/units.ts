@@ -2,15 +2,9 @@
  * G0 → G1 of NodeRAG (§2.2): text chunks, entity linking over the semantic units of the corpus, and
  * the decomposition graph of semantic units (S), entities (N) and relationships (R).
  */
-import {
-  type BuildContext,
-  type Chunk,
-  type Document,
-  InvalidArgumentError,
-  type SemanticUnitRecord,
-} from '@grag/core';
+import type { BuildContext, Chunk, Document, SemanticUnitRecord } from '@grag/core';
 import { cleanEntityName, type LinkableItem, linkEntities, normalizeEntityName } from '@grag/core/graph';
-import { titledChunks } from '@grag/core/kit';
+import { requireDocuments, titledChunksBySettings } from '@grag/core/kit';
 import { HeteroGraph } from '@grag/heterograph';
 import type { NodeRagOptions } from './options.js';
 import type { NodeRagLinkingStats } from './types.js';
@@ -26,17 +20,8 @@ export function textUnits(
   ctx: Pick<BuildContext, 'tokenizer'>,
   o: Pick<NodeRagOptions, 'chunking' | 'chunkSize' | 'overlap' | 'includeTitle'>,
 ): { chunks: Chunk[]; texts: string[] } {
-  if (docs.length === 0) {
-    throw new InvalidArgumentError('docs', 'noderag build: the corpus is empty; pass at least one document.');
-  }
-  return titledChunks(docs, {
-    chunking: o.chunking,
-    chunkSize: o.chunkSize,
-    overlap: o.overlap,
-    tokenizer: ctx.tokenizer,
-    includeTitle: o.includeTitle,
-    titleOf: (doc) => doc.title?.trim(),
-  });
+  requireDocuments('noderag', docs);
+  return titledChunksBySettings(docs, o, ctx.tokenizer, (doc) => doc.title?.trim());
 }
 
 /**

@@ -5,17 +5,8 @@
  * are kept where the change does not reach (see `local.ts`); with `full` they are chosen again over
  * the whole graph, as a build of the changed corpus chooses them. The graph, semantic matching,
  * HNSW and BM25 are recomputed from the kept and new answers (no model call). */
-import type { BuildContext, Chunk, IndexChange, IndexUpdate, UpdateOptions, UpdateReport } from '@grag/core';
-import {
-  keptChunkPositions,
-  keptFitNote,
-  keptWithVectorRows,
-  prepareUpdate,
-  providersAfterRefit,
-  refitForFullUpdate,
-  refitStage,
-  startBuild,
-} from '@grag/core/kit';
+import type { BuildContext, IndexChange, IndexUpdate, UpdateOptions, UpdateReport } from '@grag/core';
+import { changedChunks, fullUpdateFit, keptWithVectorRows, prepareUpdate, startBuild } from '@grag/core/kit';
 import { indexNodeRag } from './build.js';
 import type { NodeRagKept, NodeRagMemo } from './kept.js';
 import type { NodeRagIndex } from './types.js';
@@ -105,50 +96,42 @@ export async function updateNodeRag(
   });
   const o = index.options;
   const rt = startBuild(ctx);
-  const added =
-    plan.add.length > 0
-      ? await rt.stage('chunk', () => textUnits(plan.add, ctx, o), { checkpoint: false })
-      : { chunks: [] as Chunk[], texts: [] as string[] };
-  const keptPositions = keptChunkPositions(plan, index.chunks).kept;
+  const units = await changedChunks(rt, plan, index.chunks, (docs) => textUnits(docs, ctx, o));
+  const { kept: keptPositions, added } = units;
   const texts = [
     ...keptPositions.map((c) => index.graph.node(`T:${index.chunks[c]!.id}`).text),
     ...added.texts,
   ];
   // A full update refits a fittable embedder on the changed corpus's chunks, as a build fits it:
   // every node is then embedded again with the new fit (no kept embedding is reused).
-  const refit = await refitForFullUpdate(rt, ctx, options, () => texts);
+  const fit = await fullUpdateFit(rt, ctx, options, index.providers.embedder, () => texts);
   const memo = memoOf(index, kept, new Set(keptPositions));
-  if (refit) memo.vectors.clear();
+  if (fit.refit) memo.vectors.clear();
   const { important, communities } = kept;
   const local = !options.full && important !== undefined && communities !== undefined;
   const { index: next, calls } = await indexNodeRag({
     rt,
     ctx,
     o,
-    providers: providersAfterRefit(index.providers, refit),
+    providers: fit.providers(index.providers),
     documents: [
       ...kept.documents.filter((d) => !plan.drop.has(d.id)),
       ...plan.add.map((d) => ({ id: d.id, ...(d.title !== undefined ? { title: d.title } : {}) })),
     ],
-    chunks: [...keptPositions.map((c) => index.chunks[c]!), ...added.chunks],
+    chunks: units.chunks,
     texts,
     memo,
     ...(local ? { previous: { graph: index.graph, important, communities } } : {}),
   });
   const nextKept = next.kept!;
-  const { embedder } = index.providers;
   return {
     index: next,
     report: report({
-      chunks: {
-        removed: index.chunks.length - keptPositions.length,
-        added: added.chunks.length,
-        total: next.chunks.length,
-      },
+      chunks: units.counts(next.chunks.length),
       embedded: calls.embedded,
       local: local ? LOCAL_STAGES : ['chunk', 'decompose', 'embed'],
       global: [
-        ...(refit ? [refitStage(refit.modelId, "the changed corpus's chunks", 'every node')] : []),
+        ...fit.stages("the changed corpus's chunks", 'every node'),
         ...(local
           ? ALWAYS_GLOBAL
           : [
@@ -165,7 +148,7 @@ export async function updateNodeRag(
           elements: nextKept.elements.length - calls.described,
           embeddings: new Set(next.vectorKeys.map((key) => next.graph.node(key).text)).size - calls.embedded,
         },
-        ...keptFitNote(embedder, refit !== undefined, 'new texts'),
+        ...fit.note('new texts'),
       },
     }),
   };

@@ -6,6 +6,7 @@ import {
   type AnswerWithCitations,
   type CommunityAssessment,
   type ContextItem,
+  EVERY_TASK_V1,
   type GraphExtraction,
   type GraphExtractionOptions,
   InvalidArgumentError,
@@ -67,16 +68,7 @@ export function createOfflineTasks(options: Partial<OfflineTasksOptions> = {}): 
     id: 'offline:wink',
     judgement: 'heuristic',
     // The task contracts these heuristics follow, each at its specification version.
-    implements: {
-      extractGraph: 1,
-      decomposeSemanticUnits: 1,
-      summarize: 1,
-      titleAndDescription: 1,
-      extractQueryEntities: 1,
-      extractQueryGraph: 1,
-      assessCommunity: 1,
-      answer: 1,
-    },
+    implements: EVERY_TASK_V1,
 
     async extractGraph(text: string, extraction: GraphExtractionOptions = {}): Promise<GraphExtraction> {
       throwIfAborted(extraction.abortSignal);

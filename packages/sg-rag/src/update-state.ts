@@ -8,6 +8,8 @@
 import {
   compress,
   encodeArrays,
+  extractedEntitySchema,
+  extractedRelationSchema,
   type IndexWriter,
   type OpenedIndex,
   shapeIssue,
@@ -27,16 +29,9 @@ export const LABEL_ROWS_FILE = 'labels.rows';
 /** Format 1's label embeddings, one float32 row per node. */
 const LABEL_EMBEDDINGS_V1_FILE = 'label-embeddings.f32';
 
-const entitySchema = v.object({ name: v.string(), type: v.string(), description: v.string() });
 // A weight that JSON cannot hold (NaN, ±Infinity) is written as null and read back as NaN: the
 // graph builder skips such a relation either way, as the build did.
-const relationSchema = v.object({
-  source: v.string(),
-  target: v.string(),
-  description: v.string(),
-  weight: v.nullable(v.number()),
-  keywords: v.optional(v.array(v.string())),
-});
+const relationSchema = extractedRelationSchema(v.nullable(v.number()));
 // A chunk is `[id, docId, extraction]`, with its location fourth when it has one (indexes saved
 // before chunks kept their location have three elements).
 const updateSchema = v.object({
@@ -45,7 +40,7 @@ const updateSchema = v.object({
     v.tuple(
       v.string(),
       v.string(),
-      v.object({ entities: v.array(entitySchema), relations: v.array(relationSchema) }),
+      v.object({ entities: v.array(extractedEntitySchema), relations: v.array(relationSchema) }),
       v.optional(sourceLocationSchema),
     ),
   ),

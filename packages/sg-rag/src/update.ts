@@ -12,16 +12,7 @@ import {
   type UpdateOptions,
   type UpdateReport,
 } from '@grag/core';
-import {
-  chunkDocuments,
-  keptFitNote,
-  keptWithVectorRows,
-  prepareUpdate,
-  providersAfterRefit,
-  refitForFullUpdate,
-  refitStage,
-  startBuild,
-} from '@grag/core/kit';
+import { chunkDocuments, fullUpdateFit, keptWithVectorRows, prepareUpdate, startBuild } from '@grag/core/kit';
 import { indexGraph, keptChunk, requireEdges } from './build.js';
 import { graphFromExtractions, type SgGraph } from './kg.js';
 import type { SgRagIndexOptions } from './options.js';
@@ -132,11 +123,11 @@ export async function updateSgRagIndex(
   requireEdges(graph, caller, 'change');
   // A full update refits a fittable embedder on the changed graph's labels, as a build fits it,
   // and embeds every label again with the new fit.
-  const refit = await refitForFullUpdate(rt, ctx, options, () => graph.labels);
-  const providers = providersAfterRefit(index.providers, refit);
+  const fit = await fullUpdateFit(rt, ctx, options, index.providers.embedder, () => graph.labels);
+  const providers = fit.providers(index.providers);
   // Label → embedding of every label the index holds; only labels new to it are embedded.
   const known = new Map<string, Float32Array>();
-  if (!refit) {
+  if (!fit.refit) {
     index.graph.labels.forEach((label, i) => {
       if (!known.has(label)) known.set(label, kept.labelEmbeddings[i]!);
     });
@@ -163,7 +154,6 @@ export async function updateSgRagIndex(
     signal: ctx.signal,
     stats,
   });
-  const { embedder } = index.providers;
   const freshSet = new Set(fresh);
   return {
     index: {
@@ -175,10 +165,7 @@ export async function updateSgRagIndex(
       chunks: { removed: kept.chunks.length - keptChunks.length, added: added.length, total: chunks.length },
       embedded: fresh.length,
       local: ['chunk', 'extract', 'embed'],
-      global: [
-        ...(refit ? [refitStage(refit.modelId, "the changed graph's labels", 'every label')] : []),
-        ...globalStages(opts),
-      ],
+      global: [...fit.stages("the changed graph's labels", 'every label'), ...globalStages(opts)],
       trace: {
         extracted: added.length,
         reusedExtractions: keptChunks.length,
@@ -186,7 +173,7 @@ export async function updateSgRagIndex(
         nodes: { before: index.graph.ids.length, after: graph.ids.length },
         edges: { before: index.graph.edges.length, after: graph.edges.length },
         paths: { before: index.paths.tree.size, after: parts.paths.tree.size },
-        ...keptFitNote(embedder, refit !== undefined, 'new labels'),
+        ...fit.note('new labels'),
       },
     }),
   };

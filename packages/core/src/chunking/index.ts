@@ -17,9 +17,12 @@ export {
 export { type Span, splitSentences } from './sentences.js';
 export {
   type ChunkingMode,
+  type ChunkingSettings,
+  chunkBySettings,
   chunkCorpus,
   documentChunk,
   documentUnits,
   titledChunks,
+  titledChunksBySettings,
   withTitle,
 } from './units.js';

@@ -107,3 +107,47 @@ export function titledChunks(
   const chunks = chunkCorpus(docs, chunking);
   return { chunks, texts: chunks.map((c) => withTitle(c.text, titles.get(c.docId), includeTitle)) };
 }
+
+/** A method's chunking options: what its build and its update chunk a corpus by. */
+export interface ChunkingSettings {
+  chunking: ChunkingMode;
+  chunkSize: number;
+  overlap: number;
+}
+
+/** The {@link chunkCorpus} options of a method's chunking `settings` with `tokenizer`. */
+function settingsOptions(
+  settings: Readonly<ChunkingSettings>,
+  tokenizer: Tokenizer,
+): Partial<ChunkOptions> & { chunking: ChunkingMode } {
+  return { chunking: settings.chunking, chunkSize: settings.chunkSize, overlap: settings.overlap, tokenizer };
+}
+
+/**
+ * `docs` chunked by a method's chunking `settings` with `tokenizer` ({@link chunkCorpus}), as its
+ * build and its update chunk them.
+ */
+export function chunkBySettings(
+  docs: readonly Document[],
+  settings: Readonly<ChunkingSettings>,
+  tokenizer: Tokenizer,
+): Chunk[] {
+  return chunkCorpus(docs, settingsOptions(settings, tokenizer));
+}
+
+/**
+ * {@link titledChunks} of `docs` by a method's chunking `settings` (with its `includeTitle`) and
+ * `tokenizer`; `titleOf` as there.
+ */
+export function titledChunksBySettings(
+  docs: readonly Document[],
+  settings: Readonly<ChunkingSettings & { includeTitle: boolean }>,
+  tokenizer: Tokenizer,
+  titleOf?: (doc: Document) => string | undefined,
+): { chunks: Chunk[]; texts: string[] } {
+  return titledChunks(docs, {
+    ...settingsOptions(settings, tokenizer),
+    includeTitle: settings.includeTitle,
+    ...(titleOf ? { titleOf } : {}),
+  });
+}

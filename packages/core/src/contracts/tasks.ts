@@ -231,6 +231,22 @@ export const TASK_CONTRACTS: { readonly [K in TaskName]: TaskContract<K> } = Obj
 });
 
 /**
+ * Every task at contract version 1 (frozen): what a suite that declares no
+ * {@link TaskSuite.implements} is taken to implement, and what grag's prompt suite
+ * (`createPromptTasks`) and `@grag/offline`'s suite declare.
+ */
+export const EVERY_TASK_V1: { readonly [K in TaskName]: 1 } = Object.freeze({
+  extractGraph: 1,
+  decomposeSemanticUnits: 1,
+  summarize: 1,
+  titleAndDescription: 1,
+  extractQueryEntities: 1,
+  extractQueryGraph: 1,
+  assessCommunity: 1,
+  answer: 1,
+});
+
+/**
  * The version of `task`'s contract that `suite` implements: its {@link TaskSuite.implements}
  * entry, or 1 when the suite declares no versions; `undefined` when its declaration leaves the
  * task out (the suite does not implement it).

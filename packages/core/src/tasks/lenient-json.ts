@@ -140,17 +140,8 @@ class LenientJsonReader {
     this.pos++;
     const obj: JsonRecord = {};
     for (;;) {
-      this.skipSpace();
-      if (this.eof) return { ok: false, value: obj, eof: true };
-      const c = this.text[this.pos]!;
-      if (c === '}') {
-        this.pos++;
-        return { ok: true, value: obj };
-      }
-      if (c === ',' || c === ';') {
-        this.pos++;
-        continue;
-      }
+      const end = this.endOf('}', obj);
+      if (end) return end;
       const key = this.key();
       if (key === undefined) return { ok: false, value: obj, eof: this.eof };
       this.skipSpace();
@@ -177,6 +168,25 @@ class LenientJsonReader {
     }
   }
 
+  /**
+   * Skips white space and separators (`,` or `;`) before the next member of `value`, an object or
+   * array being read: the scan that ends it (past its `close`, or at the end of the text), or
+   * `undefined` at the start of a member.
+   */
+  endOf(close: '}' | ']', value: unknown): Scan | undefined {
+    for (;;) {
+      this.skipSpace();
+      if (this.eof) return { ok: false, value, eof: true };
+      const c = this.text[this.pos]!;
+      if (c === close) {
+        this.pos++;
+        return { ok: true, value };
+      }
+      if (c !== ',' && c !== ';') return undefined;
+      this.pos++;
+    }
+  }
+
   key(): string | undefined {
     const c = this.text[this.pos]!;
     if (c in OPEN_QUOTES) {
@@ -194,17 +204,8 @@ class LenientJsonReader {
     this.pos++;
     const arr: unknown[] = [];
     for (;;) {
-      this.skipSpace();
-      if (this.eof) return { ok: false, value: arr, eof: true };
-      const c = this.text[this.pos]!;
-      if (c === ']') {
-        this.pos++;
-        return { ok: true, value: arr };
-      }
-      if (c === ',' || c === ';') {
-        this.pos++;
-        continue;
-      }
+      const end = this.endOf(']', arr);
+      if (end) return end;
       const start = this.pos;
       const v = this.value();
       if (v.ok) {
@@ -323,11 +324,8 @@ class LenientJsonReader {
 
   /** A quote closes a string only when what follows can follow a string in JSON. */
   closesString(after: number): boolean {
-    const t = this.text;
-    let i = after;
-    while (i < t.length && (t[i] === ' ' || t[i] === '\t' || t[i] === '\r')) i++;
-    if (i >= t.length) return true;
-    const c = t[i]!;
+    const c = this.nextInLine(after);
+    if (c === undefined) return true;
     return c === ',' || c === '}' || c === ']' || c === ':' || c === '\n' || c === ';' || c === '=';
   }
 
@@ -355,12 +353,17 @@ class LenientJsonReader {
   }
 
   endsBareValue(at: number): boolean {
+    const c = this.nextInLine(at);
+    if (c === undefined) return true;
+    return c === ',' || c === '}' || c === ']' || c === '\n' || c === ';';
+  }
+
+  /** The first character from `at` on that is not a space, tab or CR; `undefined` at the end of the text. */
+  nextInLine(at: number): string | undefined {
     const t = this.text;
     let i = at;
     while (i < t.length && (t[i] === ' ' || t[i] === '\t' || t[i] === '\r')) i++;
-    if (i >= t.length) return true;
-    const c = t[i]!;
-    return c === ',' || c === '}' || c === ']' || c === '\n' || c === ';';
+    return t[i];
   }
 
   /** A bare (unquoted) value: everything up to `,`, `}`, `]` or a newline. */

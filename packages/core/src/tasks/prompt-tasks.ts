@@ -29,6 +29,7 @@ import type {
   TaskVersions,
   TitleDescription,
 } from '../contracts/tasks.js';
+import { EVERY_TASK_V1 } from '../contracts/tasks.js';
 import { withVocabularyMatches } from '../graph/vocabulary.js';
 import { parseAnswer } from './parsers/answer.js';
 import { parseCommunityAssessment } from './parsers/community-assessment.js';
@@ -81,16 +82,7 @@ export { NOT_RECOVERED_NOTE } from './repair.js';
 export class PromptTasks implements TaskSuite {
   readonly id: string;
   /** Every task contract at version 1: the prompts and parsers follow those specifications. */
-  readonly implements: TaskVersions = Object.freeze({
-    extractGraph: 1,
-    decomposeSemanticUnits: 1,
-    summarize: 1,
-    titleAndDescription: 1,
-    extractQueryEntities: 1,
-    extractQueryGraph: 1,
-    assessCommunity: 1,
-    answer: 1,
-  });
+  readonly implements: TaskVersions = EVERY_TASK_V1;
   readonly model: ChatModel;
   readonly settings: Readonly<PromptTaskOptions>;
 

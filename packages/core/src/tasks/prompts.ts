@@ -173,17 +173,30 @@ export function summaryPrompt(texts: readonly string[], options: SummaryPromptOp
   };
 }
 
-/** DA-RAG chunk title and concise description (DA-RAG §3, semantic chunk layer). */
-export function titleDescriptionPrompt(text: string): TaskPrompt {
+/**
+ * An extraction prompt of one instruction, answered with one JSON object shaped as `shape`, about
+ * one text fenced under `label`.
+ */
+function jsonExtractionPrompt(instruction: string, shape: string, label: string, text: string): TaskPrompt {
   return {
     system: EXTRACTION_SYSTEM,
     user: [
-      'Give the passage below a short title (at most 10 words) and a concise description (one or two sentences) of what it is about.',
-      `Answer with one JSON object and nothing else: ${TITLE_JSON_SHAPE}`,
+      instruction,
+      `Answer with one JSON object and nothing else: ${shape}`,
       '',
-      fenced('Passage', text),
+      fenced(label, text),
     ].join('\n'),
   };
+}
+
+/** DA-RAG chunk title and concise description (DA-RAG §3, semantic chunk layer). */
+export function titleDescriptionPrompt(text: string): TaskPrompt {
+  return jsonExtractionPrompt(
+    'Give the passage below a short title (at most 10 words) and a concise description (one or two sentences) of what it is about.',
+    TITLE_JSON_SHAPE,
+    'Passage',
+    text,
+  );
 }
 
 /**
@@ -192,15 +205,12 @@ export function titleDescriptionPrompt(text: string): TaskPrompt {
  * entities named in the query.
  */
 export function queryEntitiesPrompt(query: string): TaskPrompt {
-  return {
-    system: EXTRACTION_SYSTEM,
-    user: [
-      'List the entities named in the question below: people, places, organisations, works, events, dates, and the key nouns the question is about. Write each as it appears in the question.',
-      `Answer with one JSON object and nothing else: ${QUERY_ENTITIES_JSON_SHAPE}`,
-      '',
-      fenced('Question', query),
-    ].join('\n'),
-  };
+  return jsonExtractionPrompt(
+    'List the entities named in the question below: people, places, organisations, works, events, dates, and the key nouns the question is about. Write each as it appears in the question.',
+    QUERY_ENTITIES_JSON_SHAPE,
+    'Question',
+    query,
+  );
 }
 
 /**

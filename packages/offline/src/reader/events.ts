@@ -27,6 +27,28 @@ export const EVENT_VERBS: Record<string, string[]> = {
 };
 
 /**
+ * The nearest `bracket` from token `from` on, walking by `step` up to `limit` (inclusive): where it
+ * stands (-1 when the other bracket or the limit comes first), and whether a dash stands before it.
+ */
+function bracketFrom(
+  tokens: readonly Token[],
+  from: number,
+  step: 1 | -1,
+  limit: number,
+  bracket: '(' | ')',
+): { at: number; dash: boolean } {
+  const other = bracket === '(' ? ')' : '(';
+  let dash = false;
+  for (let k = from; step < 0 ? k >= limit : k <= limit; k += step) {
+    const v = tokens[k]!.value;
+    if (v === bracket) return { at: k, dash };
+    if (v === other) break;
+    if (DASH.test(v)) dash = true;
+  }
+  return { at: -1, dash };
+}
+
+/**
  * Which side of a life span a span stands on: "(4 May 1901 – 2 June 1980)", "(1725, Orsa –
  * 1794, Paris)": before the dash is the birth, after it the death. null outside a life span.
  */
@@ -42,28 +64,8 @@ export function lifeSpanSide(
   if (DASH.test(tokens[span.start - 1]?.value ?? '') && (isDate || dated(span.start - 2))) return 'end';
   if (DASH.test(tokens[span.end + 1]?.value ?? '') && (isDate || dated(span.end + 2))) return 'start';
   // Inside brackets: a dash between the span and the bracket on one side only.
-  let open = -1;
-  let dashLeft = false;
-  for (let k = span.start - 1; k >= range.start; k--) {
-    const v = tokens[k]!.value;
-    if (v === '(') {
-      open = k;
-      break;
-    }
-    if (v === ')') break;
-    if (DASH.test(v)) dashLeft = true;
-  }
-  let close = -1;
-  let dashRight = false;
-  for (let k = span.end + 1; k <= range.end; k++) {
-    const v = tokens[k]!.value;
-    if (v === ')') {
-      close = k;
-      break;
-    }
-    if (v === '(') break;
-    if (DASH.test(v)) dashRight = true;
-  }
+  const { at: open, dash: dashLeft } = bracketFrom(tokens, span.start - 1, -1, range.start, '(');
+  const { at: close, dash: dashRight } = bracketFrom(tokens, span.end + 1, 1, range.end, ')');
   if (open < 0 || close < 0 || dashLeft === dashRight) return null;
   let year = false;
   for (let k = open; k <= close; k++) if (YEAR.test(tokens[k]!.value)) year = true;
