@@ -9,7 +9,7 @@ import { spanText, type Token } from '../nlp.js';
 import { aboutItems } from './about.js';
 import { nameEnd } from './chain.js';
 import { isCapital } from './clause-end.js';
-import { LIFE_SPAN, MONTHS } from './question.js';
+import { LIFE_SPAN, MONTHS, YEAR } from './question.js';
 import type { AnswerSentence } from './types.js';
 
 /** The name whose age at death a question asks, or null when it asks something else. */
@@ -116,7 +116,7 @@ export function ageAsked(tokens: readonly Token[]): AgeAsked | null {
   const howOld = words.some((w, k) => w === 'how' && words[k + 1] === 'old');
   const whatAge = words.some((w, k) => /^(what|which)$/.test(w) && words[k + 1] === 'age');
   if (!howOld && !whatAge) return null;
-  const inYear = words.findIndex((w, k) => w === 'in' && YEAR_WORD.test(words[k + 1] ?? ''));
+  const inYear = words.findIndex((w, k) => w === 'in' && YEAR.test(words[k + 1] ?? ''));
   // The name before "in 1940" (a name's run would take the year in).
   const name = firstName(inYear >= 0 ? tokens.slice(0, inYear) : tokens);
   if (!name) return null;
@@ -124,7 +124,6 @@ export function ageAsked(tokens: readonly Token[]): AgeAsked | null {
   return { name, year: inYear >= 0 ? Number(words[inYear + 1]) : null, present: now };
 }
 
-const YEAR_WORD = /^(1[0-9]{3}|20[0-9]{2})$/;
 /** "(born 3 April 1976)", "born on 3 April 1976", "born in 1902": the birth date after "born". */
 const BORN = /\bborn\s+(?:on\s+|in\s+)?((?:\d{1,2}\s+)?(?:[A-Z][a-z]+\s+)?(?:\d{1,2},?\s+)?\d{4})/;
 

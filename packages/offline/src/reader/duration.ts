@@ -24,7 +24,7 @@ export interface DurationAsked {
 /** Words after "how long" that ask a length of time: the auxiliaries of a verb ("did X sail"). */
 const DO_AUX = /^(did|does|do|has|have|had|will|would)$/;
 const BE_AUX = /^(was|were|is|are)$/;
-/** Measures of length or size: "How long is X in metres?" asks no time. */
+/** Units no range of years answers: "How long is X in metres?", "… in minutes?". */
 const LENGTH_UNITS =
   /^(metres?|meters?|kilometres?|kilometers?|km|miles?|feet|foot|ft|inches?|yards?|pages?|minutes?|seconds?|words?)$/;
 /** What the question asks beside its name: none of these says what was done. */

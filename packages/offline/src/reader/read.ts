@@ -172,16 +172,18 @@ async function answerPhrase(
   // "How old was X when she died?": the years of the life span the context gives X.
   const ageOf = ageAtDeathAsked(qTokens);
   const age = ageOf && ageAtDeath(ageOf, plain);
-  if (age) return cite(String(age.years), [plain[age.sentence]!.item, ...[...state.bridgeItems].reverse()]);
+  // An answer computed from one sentence: its item, then the items of the chain's bridges.
+  const computed = (answer: string, sentence: number) =>
+    cite(answer, [plain[sentence]!.item, ...[...state.bridgeItems].reverse()]);
+  if (age) return computed(String(age.years), age.sentence);
   // "How old was X in 1940?": from X's birth to the year asked.
   const aging = ageAsked(qTokens);
   const inYear = aging?.year != null && ageAt(aging, undefined, plain);
-  if (inYear)
-    return cite(String(inYear.years), [plain[inYear.sentence]!.item, ...[...state.bridgeItems].reverse()]);
+  if (inYear) return computed(String(inYear.years), inYear.sentence);
   // "How long did X direct Y?": the years of the range the context gives X for it.
   const lasting = durationAsked(qTokens);
   const span = lasting && durationOf(lasting, plain);
-  if (span) return cite(span.answer, [plain[span.sentence]!.item, ...[...state.bridgeItems].reverse()]);
+  if (span) return computed(span.answer, span.sentence);
   // "Who was X?", "What does X do?": what the context calls X, or unknown.
   const identity = identityName(qTokens);
   if (identity) {
