@@ -367,7 +367,7 @@ async function main(): Promise<void> {
     seed,
     generatorVersion: GENERATOR_VERSION,
     timeoutMin: opts.timeoutMin,
-    command: `npx -y pnpm@10 tsx benchmarks/scale.ts --sizes ${sizes.join(',')} --methods ${methods.join(',')}`,
+    command: `npx -y pnpm@10 tsx benchmarks/scale.ts --sizes ${sizes.join(',')} --methods ${methods.join(',')}${values.out === 'benchmarks/results' ? '' : ` --out ${values.out}`}`,
     sizes: [],
     cells: [],
   };
