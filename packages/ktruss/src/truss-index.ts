@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '@grag/core';
 import type { AbstractGraph } from 'graphology-types';
 import {
   assertK,
@@ -20,6 +21,19 @@ import {
   type Relevance,
   resolveRelevance,
 } from './qpeel.js';
+import { regionQPeel } from './region.js';
+
+/** Options of {@link TrussIndex.qPeel}: those of {@link qPeel}, and a search region. */
+export interface TrussIndexQPeelOptions extends Omit<QPeelOptions, 'trussness'> {
+  /**
+   * Local search (grag's, not in DA-RAG): with query nodes (`keep`), peel only the region of this
+   * many nodes around them, reached breadth first over edges of trussness ≥ k, more relevant nodes
+   * first at each distance (see the README's Algorithms), instead of their whole k-truss component.
+   * Faster on large components; the communities can differ from Q-Peel's on the whole component.
+   * Without query nodes it has no effect. @default Infinity (the whole component, DA-RAG §5.2)
+   */
+  region: number;
+}
 
 /**
  * A graph prepared for many attributed community searches (many queries, several k): the truss
@@ -71,16 +85,30 @@ export class TrussIndex {
   }
 
   /** {@link qPeel} on the indexed graph, reusing the cached k-truss. */
-  qPeel(
-    k: number,
-    relevance: Relevance,
-    options: Partial<Omit<QPeelOptions, 'trussness'>> = {},
-  ): QPeelResult {
-    assertK('TrussIndex.qPeel', k);
-    const { top, maxSweeps, maxNodes, keep, shortcut } = { ...QPEEL_DEFAULTS, ...options };
-    checkTop(top, 'TrussIndex.qPeel');
-    checkMaxNodes(maxNodes, 'TrussIndex.qPeel');
-    const rel = resolveRelevance(this.graph, relevance, 'TrussIndex.qPeel');
+  qPeel(k: number, relevance: Relevance, options: Partial<TrussIndexQPeelOptions> = {}): QPeelResult {
+    const caller = 'TrussIndex.qPeel';
+    assertK(caller, k);
+    const { top, maxSweeps, maxNodes, keep, shortcut, region } = {
+      ...QPEEL_DEFAULTS,
+      region: Infinity,
+      ...options,
+    };
+    checkTop(top, caller);
+    checkMaxNodes(maxNodes, caller);
+    checkRegion(region, caller);
+    const rel = resolveRelevance(this.graph, relevance, caller);
+    if (region !== Number.POSITIVE_INFINITY && keep.length > 0) {
+      for (const v of keep) {
+        if (!(Number.isInteger(v) && v >= 0 && v < this.graph.n)) {
+          throw new InvalidArgumentError(
+            'options.keep',
+            `${caller}: query node ${String(v)} is not a node index of the graph (0 to ${this.graph.n - 1}).`,
+          );
+        }
+      }
+      const options = { top, maxSweeps, maxNodes, keep, shortcut };
+      return regionQPeel(this.graph, this.decomposition.trussness, k, rel, region, options);
+    }
     let memo = this.#memos.get(k);
     if (memo === undefined) {
       memo = new PeelMemo();
@@ -93,5 +121,14 @@ export class TrussIndex {
   clearCache(): void {
     this.#trusses.clear();
     this.#memos.clear();
+  }
+}
+
+function checkRegion(region: number, caller: string): void {
+  if (!(region === Number.POSITIVE_INFINITY || (Number.isInteger(region) && region >= 1))) {
+    throw new InvalidArgumentError(
+      'options.region',
+      `${caller}: region must be a positive integer or Infinity, got ${String(region)}.`,
+    );
   }
 }
