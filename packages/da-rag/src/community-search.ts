@@ -99,14 +99,15 @@ export function inducedSubgraph(graph: TrussGraph, nodes: readonly number[]): Tr
 /** The query options EACS reads. */
 export type EacsOptions = Pick<
   DaRagQueryOptions,
-  'kMin' | 'kMax' | 'candidatesPerLayer' | 'kSpacing' | 'querySeeds' | 'maxCommunityNodes'
+  'kMin' | 'kMax' | 'candidatesPerLayer' | 'kSpacing' | 'querySeeds' | 'maxCommunityNodes' | 'searchRegion'
 >;
 
 /**
  * EACS on one graph: Q-Peel at each k of the spread feasible range `[kMin, min(kMax, k_max)]`,
  * around the query vertices (`search.seeds`, or the `querySeeds` most relevant nodes with a positive
  * relevance), each
- * community bounded by `maxCommunityNodes`; a community found at several k is one candidate.
+ * community bounded by `maxCommunityNodes` and, with query vertices, searched within their
+ * `searchRegion`; a community found at several k is one candidate.
  */
 export function eacs(layer: Layer, search: LayerSearch, q: EacsOptions): LayerFound {
   const trace: LayerTrace = {
@@ -134,6 +135,7 @@ export function eacs(layer: Layer, search: LayerSearch, q: EacsOptions): LayerFo
     const community = index.qPeel(k, search.relevance, {
       maxNodes: q.maxCommunityNodes ?? Number.POSITIVE_INFINITY,
       keep: seeds,
+      region: q.searchRegion ?? Number.POSITIVE_INFINITY,
     }).communities[0];
     if (community === undefined) continue;
     const key = Array.from(community.nodes).join(',');

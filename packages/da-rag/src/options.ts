@@ -175,6 +175,16 @@ export interface DaRagQueryOptions {
    */
   querySeeds: number;
   /**
+   * Local search (grag's, not in DA-RAG): with query vertices, Q-Peel peels only the region of this
+   * many nodes around them (breadth first over edges of trussness at least k, the more relevant
+   * first at each distance; `@grag/ktruss`'s `TrussIndex.qPeel` option `region`), not their whole
+   * k-truss component, which on a large layer holds most of it. `null`: the whole component (DA-RAG
+   * §5.2). No effect without query vertices. Measured on the dev slices (offline preset, 300): the
+   * chunk search 10 times faster on 4,457 passages, R@5 0.6 to 2.5 points lower; see the README.
+   * @default null (DA-RAG §5.2, in both presets)
+   */
+  searchRegion: number | null;
+  /**
    * How the ranked communities fill the budget: `'greedy'` takes each community whole, in score
    * order, leaving out one that does not fit and going on with the next (§5.1's greedy packing);
    * `'truncate'` stops at the first that does not fit and writes its head into what is left.
@@ -234,6 +244,7 @@ export const DA_RAG_QUERY_DEFAULTS: DaRagQueryOptions = {
   relevance: 'dense',
   maxCommunityNodes: null,
   querySeeds: 0,
+  searchRegion: null,
   anchors: 1,
   fallbackCommunity: true,
   packing: 'greedy',
@@ -338,6 +349,7 @@ const QUERY_RULES: { readonly [K in keyof DaRagQueryOptions]-?: OptionRule } = {
   relevance: opt.oneOf(...ENTRY_POINT_MODES),
   maxCommunityNodes: opt.nullable(opt.positiveInt),
   querySeeds: opt.nonNegativeInt,
+  searchRegion: opt.nullable(opt.positiveInt),
   anchors: opt.positiveInt,
   fallbackCommunity: opt.boolean,
   packing: opt.oneOf('greedy', 'truncate'),

@@ -33,6 +33,7 @@ const PAPER: EacsOptions = {
   kSpacing: 'linear',
   querySeeds: 0,
   maxCommunityNodes: null,
+  searchRegion: null,
 };
 
 describe('spreadK', () => {
@@ -101,6 +102,28 @@ describe('eacs', () => {
     });
     expect(seeded.communities.length).toBeGreaterThan(0);
     for (const c of seeded.communities) expect(c.nodes[0]).toBe(4);
+  });
+
+  test("with searchRegion, searches the query vertex's region only (hand-computed)", () => {
+    // Two 4-cliques sharing node 0: one 4-truss component. Its neighbours 4, 5, 6 are the more relevant.
+    const twin = trussGraphFromEdges(7, [...clique([0, 1, 2, 3]), ...clique([0, 4, 5, 6])]);
+    const rel = [1, 0.9, 0.9, 0.9, 0.95, 0.95, 0.95];
+    const seeded = { ...PAPER, querySeeds: 1, kMax: 4 };
+    // The whole component. k = 3: node 1 (0.9, below the mean) goes, leaving the 3-truss
+    // {0, 2, 3} + {0, 4, 5, 6}; 2 or 3 cannot go (edge 0-3 or 0-2 would be in no triangle).
+    // k = 4: no node can go.
+    expect(eacs('chunk', search(twin, rel), seeded).communities.map((c) => [c.ks, c.nodes])).toEqual([
+      [[3], [0, 4, 5, 6, 2, 3]],
+      [[4], [0, 4, 5, 6, 1, 2, 3]],
+    ]);
+    // A region of 4 nodes: node 0 and its three most relevant neighbours. k = 3: node 4 goes
+    // (0.95 below the mean 0.9625), leaving the triangle {0, 5, 6}; k = 4: the 4-clique stays.
+    const local = eacs('chunk', search(twin, rel), { ...seeded, searchRegion: 4 }).communities;
+    expect(local.map((c) => [c.ks, c.nodes])).toEqual([
+      [[3], [0, 5, 6]],
+      [[4], [0, 4, 5, 6]],
+    ]);
+    expect(local[1]!.qrScore).toBeCloseTo(3.85 / 4, 12);
   });
 
   test('finds nothing below kMin or on a graph without edges', () => {

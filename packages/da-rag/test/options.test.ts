@@ -83,6 +83,9 @@ describe('option keys', () => {
     await expect(
       daRag.build(CORPUS, offlineContext(), { maxCommunityNodes: 'null' as never }),
     ).rejects.toThrow('da-rag build: maxCommunityNodes must be a positive integer or null (got "null").');
+    await expect(daRag.build(CORPUS, offlineContext(), { searchRegion: 0 })).rejects.toThrow(
+      'da-rag build: searchRegion must be a positive integer or null (got 0).',
+    );
     await expect(daRag.build(CORPUS, offlineContext(), { chunkSize: 100, overlap: 100 })).rejects.toThrow(
       'da-rag build: overlap (100) must be below chunkSize (100).',
     );
