@@ -5,7 +5,7 @@
  *
  *   pnpm tsx benchmarks/da-rag-latency.ts [datasets-dir] [--warmup 10] [--rounds 1] [--queries N]
  *     [--cache benchmarks/.cache/da-rag-latency] [--out benchmarks/results] [--label current]
- *     [--baseline <checkout>] [--compare <earlier da-rag-latency.json>]
+ *     [--baseline <checkout>] [--compare <earlier da-rag-latency.json>] [--set key=value ...]
  *
  * Corpus: the union of the MuSiQue, HotpotQA and 2Wiki dev slices of `../shared/datasets` (4,457
  * passages; passage ids carry the slice name, so none collide), indexed whole with the offline
@@ -34,6 +34,10 @@
  * reads back to the same double); a second digest covers the context text. No question or passage
  * text is written, only question ids and digests. With `--compare`, the per-query digests are also
  * compared with an earlier run's file.
+ *
+ * `--set key=value` (repeatable): one more row, `da-rag (key=value, …)`, DA-RAG over the same index
+ * with those retrieve options (numbers, true/false and null convert), timed in turn with the others
+ * and compared with the default row digest by digest.
  *
  * Writes `da-rag-latency.json` and `da-rag-latency.md` under `--out`.
  */
@@ -168,6 +172,24 @@ function compare(
   };
 }
 
+/** `key=value` of `--set`: numbers, true/false and null convert, as `grag --set` does. */
+function parseSet(pair: string): [string, unknown] {
+  const at = pair.indexOf('=');
+  if (at <= 0) throw new Error(`--set ${pair}: expected key=value.`);
+  const raw = pair.slice(at + 1);
+  const value =
+    raw === 'null'
+      ? null
+      : raw === 'true'
+        ? true
+        : raw === 'false'
+          ? false
+          : raw !== '' && Number.isFinite(Number(raw))
+            ? Number(raw)
+            : raw;
+  return [pair.slice(0, at), value];
+}
+
 /** Time one `retrieve` call in this process. */
 async function timed(retrieve: () => Promise<Retrieval>): Promise<Run> {
   const start = performance.now();
@@ -232,6 +254,7 @@ async function main() {
       compare: { type: 'string' },
       'profile-only': { type: 'boolean', default: false },
       'serve-baseline': { type: 'boolean', default: false },
+      set: { type: 'string', multiple: true, default: [] },
     },
   });
   const root = resolve(positionals[0] ?? '../shared/datasets');
@@ -277,6 +300,12 @@ async function main() {
     { name: 'da-rag', run: (q) => timed(() => daRag.retrieve(index, q)) },
     { name: 'bm25', run: (q) => timed(() => bm25Rag.retrieve(bm25Index, q)) },
   ];
+  const sets = values.set ?? [];
+  const variantName = sets.length > 0 ? `da-rag (${sets.join(', ')})` : undefined;
+  if (variantName) {
+    const variant = Object.fromEntries(sets.map(parseSet));
+    methods.push({ name: variantName, run: (q) => timed(() => daRag.retrieve(index, q, variant)) });
+  }
   const baseline = values.baseline ? await baselineMethod(resolve(values.baseline), cacheDir) : undefined;
   if (baseline) methods.push(baseline);
 
@@ -346,6 +375,7 @@ async function main() {
       compare(`da-rag (baseline): ${values.baseline}`, records.get('da-rag (baseline)')!, current),
     );
   }
+  if (variantName) comparisons.push(compare('da-rag (defaults)', current, records.get(variantName)!));
   let earlier: Report['earlier'];
   if (values.compare) {
     const file = JSON.parse(readFileSync(values.compare, 'utf8')) as Report;
@@ -423,7 +453,10 @@ function markdown(r: Report): string {
     '12,000 tokens, default options). BM25 (`bm25Rag` of `@grag/naive-rag`) is the reference timed in the same run' +
       (r.baseline
         ? `; \`da-rag (baseline)\` is the code of \`${r.baseline}\` over the same stored index.`
-        : '.'),
+        : '.') +
+      (r.methods.some((m) => m.method.startsWith('da-rag (') && m.method !== 'da-rag (baseline)')
+        ? ' A `da-rag (key=value)` row is DA-RAG over the same index with those retrieve options (`--set`).'
+        : ''),
     "Digest: SHA-256 of every retrieval's items (`[id, score]`, in order), and of its context.",
     '',
     '| method | calls | p50 ms | p95 ms | mean ms | max ms | items digest | context digest |',
@@ -448,7 +481,11 @@ function markdown(r: Report): string {
     lines.push(
       '',
       `Compared with ${c.against}: ${c.sameItems} of ${c.total} retrievals have identical items and scores, ${c.sameContext} an identical context` +
-        (c.differing.length > 0 ? `; differing: ${c.differing.join(', ')}.` : '.'),
+        (c.differing.length === 0
+          ? '.'
+          : c.differing.length <= 12
+            ? `; differing: ${c.differing.join(', ')}.`
+            : ` (the ${c.differing.length} differing question ids are in the JSON).`),
     );
   }
   if (r.earlier) {
@@ -462,7 +499,7 @@ function markdown(r: Report): string {
   lines.push(
     '',
     'Reproduce: `npx tsx benchmarks/da-rag-latency.ts` (builds the index into `benchmarks/.cache/da-rag-latency` on first run);',
-    'add `--baseline <checkout>` to time an earlier commit beside it.',
+    'add `--baseline <checkout>` to time an earlier commit beside it, `--set key=value` to time DA-RAG with other retrieve options beside it.',
     '',
   );
   return lines.join('\n');
