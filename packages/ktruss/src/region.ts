@@ -51,7 +51,9 @@ export function regionNodes(
 /**
  * Q-Peel at `k` on the subgraph the region of `options.keep` induces (see {@link regionNodes}),
  * with its edges of trussness ≥ k: the communities are given in `g`'s node and edge indices,
- * `components` and `checks` are those of the region's search.
+ * `components` and `checks` are those of the region's search. `null` when the region holds fewer
+ * than `size` nodes: it is then the query nodes' whole k-truss components, where Q-Peel finds the
+ * same communities (the caller's own search of them is the cheaper one).
  */
 export function regionQPeel(
   g: TrussGraph,
@@ -60,8 +62,9 @@ export function regionQPeel(
   rel: Float64Array,
   size: number,
   options: Omit<QPeelOptions, 'trussness'>,
-): QPeelResult {
+): QPeelResult | null {
   const nodes = regionNodes(g, trussness, k, options.keep, size, rel);
+  if (nodes.length < size) return null;
   const local = new Int32Array(g.n).fill(-1);
   nodes.forEach((v, i) => {
     local[v] = i;

@@ -30,7 +30,8 @@ export interface TrussIndexQPeelOptions extends Omit<QPeelOptions, 'trussness'> 
    * many nodes around them, reached breadth first over edges of trussness ≥ k, more relevant nodes
    * first at each distance (see the README's Algorithms), instead of their whole k-truss component.
    * Faster on large components; the communities can differ from Q-Peel's on the whole component.
-   * Without query nodes it has no effect. @default Infinity (the whole component, DA-RAG §5.2)
+   * When the walk reaches fewer nodes than this (the region is then the whole component), the
+   * component is searched as without a region. Without query nodes it has no effect. @default Infinity (the whole component, DA-RAG §5.2)
    */
   region: number;
 }
@@ -107,7 +108,8 @@ export class TrussIndex {
         }
       }
       const options = { top, maxSweeps, maxNodes, keep, shortcut };
-      return regionQPeel(this.graph, this.decomposition.trussness, k, rel, region, options);
+      const local = regionQPeel(this.graph, this.decomposition.trussness, k, rel, region, options);
+      if (local !== null) return local;
     }
     let memo = this.#memos.get(k);
     if (memo === undefined) {

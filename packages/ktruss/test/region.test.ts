@@ -2,8 +2,8 @@ import { InvalidArgumentError } from '@grag/core';
 import { lcg32 } from '@grag/core/test';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { TrussIndex, trussGraphFromEdges } from '../src/index.js';
-import { regionNodes } from '../src/region.js';
+import { type Community, QPEEL_DEFAULTS, TrussIndex, trussGraphFromEdges } from '../src/index.js';
+import { regionNodes, regionQPeel } from '../src/region.js';
 import { clique, type Pair, randomPairs } from './oracle.js';
 
 /** Edge pairs of `index`'s graph for edge ids `edges`. */
@@ -67,11 +67,28 @@ describe('TrussIndex.qPeel with a search region', () => {
           const rel = Array.from({ length: n }, () => Math.round(next() * 10) / 10);
           const keep = [Math.floor(next() * n)];
           const options = { keep, ...(bound === undefined ? {} : { maxNodes: bound }) };
-          const whole = index.qPeel(k, rel, options).communities;
-          const local = index.qPeel(k, rel, { ...options, region: n }).communities;
-          expect(local.map((c) => [Array.from(c.nodes), pairs(index, c.edges), c.qrScore])).toEqual(
-            whole.map((c) => [Array.from(c.nodes), pairs(index, c.edges), c.qrScore]),
-          );
+          const shown = (cs: readonly Community[]) =>
+            cs.map((c) => [Array.from(c.nodes), c.keys, pairs(index, c.edges), c.qrScore]);
+          const whole = shown(index.qPeel(k, rel, options).communities);
+          // The region's own search, on a region of exactly the component's size.
+          const { trussness } = index.decomposition;
+          const reach = regionNodes(index.graph, trussness, k, keep, n, rel).length;
+          const local = regionQPeel(index.graph, trussness, k, Float64Array.from(rel), reach, {
+            ...QPEEL_DEFAULTS,
+            ...options,
+          });
+          expect(local).not.toBeNull();
+          expect(shown(local!.communities)).toEqual(whole);
+          // Through TrussIndex: a region larger than the component searches the component itself.
+          expect(shown(index.qPeel(k, rel, { ...options, region: n }).communities)).toEqual(whole);
+          if (reach < n) {
+            expect(
+              regionQPeel(index.graph, trussness, k, Float64Array.from(rel), reach + 1, {
+                ...QPEEL_DEFAULTS,
+                ...options,
+              }),
+            ).toBeNull();
+          }
         },
       ),
       { numRuns: 300 },
