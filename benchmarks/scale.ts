@@ -22,7 +22,10 @@
  *
  *   npx -y pnpm@10 tsx benchmarks/scale.ts [--sizes 100k,1m,10m] [--methods bm25,naive-dense,…]
  *     [--timeout-min 12] [--seed 29] [--questions 80] [--out benchmarks/results] [--render]
+ *     [--set <method>:<key>=<value> ...]
  *
+ * `--set da-rag:searchRegion=300` builds that method with that option (`grag index --set`; a query
+ * option set at build time is the index's default for its queries); the other methods as they are.
  * `--render` writes scale.md and scale.svg again from scale.json. Corpora and indexes are kept in
  * benchmarks/.cache/scale (gitignored); a corpus there is generated again and compared byte for byte.
  * Results: benchmarks/results/scale.{md,json,svg}.
@@ -64,8 +67,13 @@ const CHILD_ENV = { ...process.env, OPENAI_API_KEY: '', OPENAI_BASE_URL: '', GRA
 
 // ---- children ------------------------------------------------------------------------------------
 
-/** `--child build`: `grag index <corpus> --method <m> --out <dir> --no-cache -q`, timed; JSON on stdout. */
-async function childBuild(method: string, corpus: string, out: string): Promise<void> {
+/** `--child build`: `grag index <corpus> --method <m> --out <dir> --no-cache -q [--set k=v …]`, timed; JSON on stdout. */
+async function childBuild(
+  method: string,
+  corpus: string,
+  out: string,
+  sets: readonly string[],
+): Promise<void> {
   const { run } = await import('@grag/cli');
   const { Writable } = await import('node:stream');
   let stderr = '';
@@ -77,14 +85,18 @@ async function childBuild(method: string, corpus: string, out: string): Promise<
       },
     });
   const t0 = performance.now();
-  const code = await run(['index', corpus, '--method', method, '--out', out, '--no-cache', '-q'], {
-    stdout: sink(() => {}),
-    stderr: sink((s) => {
-      stderr += s;
-    }),
-    env: CHILD_ENV,
-    cwd: process.cwd(),
-  });
+  const setArgs = sets.flatMap((kv) => ['--set', kv]);
+  const code = await run(
+    ['index', corpus, '--method', method, '--out', out, '--no-cache', '-q', ...setArgs],
+    {
+      stdout: sink(() => {}),
+      stderr: sink((s) => {
+        stderr += s;
+      }),
+      env: CHILD_ENV,
+      cwd: process.cwd(),
+    },
+  );
   const seconds = (performance.now() - t0) / 1000;
   if (code !== 0) throw new Error(`grag index --method ${method} exited ${code}: ${stderr.trim()}`);
   const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as {
@@ -279,14 +291,19 @@ async function measure(
   method: string,
   size: SizeInfo,
   cache: string,
-  opts: { timeoutMin: number; killRssMb: number },
+  opts: { timeoutMin: number; killRssMb: number; sets: readonly string[] },
 ): Promise<Cell> {
   const dir = join(cache, 'indexes', `${size.label}-${method}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(cache, 'indexes'), { recursive: true });
   const loadStart = loadavg()[0]!;
   const build = await child<NonNullable<Cell['build']>>(
-    ['--child', 'build', '--method', method, '--corpus', size.corpus, '--index', dir],
+    [
+      ...['--child', 'build', '--method', method, '--corpus', size.corpus, '--index', dir],
+      ...opts.sets
+        .filter((kv) => kv.startsWith(`${method}:`))
+        .flatMap((kv) => ['--set', kv.slice(method.length + 1)]),
+    ],
     opts.timeoutMin * 60_000,
     opts.killRssMb,
   );
@@ -335,10 +352,17 @@ async function main(): Promise<void> {
       out: { type: 'string', default: 'benchmarks/results' },
       cache: { type: 'string', default: 'benchmarks/.cache/scale' },
       render: { type: 'boolean', default: false },
+      set: { type: 'string', multiple: true, default: [] },
     },
   });
-  if (values.child === 'build') return childBuild(values.method!, values.corpus!, values.index!);
+  // A build child gets its method's options as key=value; the parent's are <method>:<key>=<value>.
+  const sets = values.set ?? [];
+  if (values.child === 'build') return childBuild(values.method!, values.corpus!, values.index!, sets);
   if (values.child === 'query') return childQuery(values.index!, values.questions!);
+  for (const kv of sets) {
+    if (!/^[a-z0-9-]+:[A-Za-z]+=/.test(kv))
+      throw new Error(`scale: --set ${kv}: expected <method>:<key>=<value>.`);
+  }
   const out = resolve(repo, values.out);
   if (values.render) {
     const saved = JSON.parse(readFileSync(join(out, 'scale.json'), 'utf8')) as ScaleReport;
@@ -353,7 +377,7 @@ async function main(): Promise<void> {
   for (const m of methods)
     if (!ALL_METHODS.includes(m))
       throw new Error(`scale: --methods ${m} is not one of ${ALL_METHODS.join(', ')}`);
-  const opts = { timeoutMin: Number(values['timeout-min']), killRssMb: Number(values['kill-rss-mb']) };
+  const opts = { timeoutMin: Number(values['timeout-min']), killRssMb: Number(values['kill-rss-mb']), sets };
   const seed = Number(values.seed);
   const cache = resolve(repo, values.cache);
   mkdirSync(cache, { recursive: true });
@@ -367,7 +391,7 @@ async function main(): Promise<void> {
     seed,
     generatorVersion: GENERATOR_VERSION,
     timeoutMin: opts.timeoutMin,
-    command: `npx -y pnpm@10 tsx benchmarks/scale.ts --sizes ${sizes.join(',')} --methods ${methods.join(',')}${values.out === 'benchmarks/results' ? '' : ` --out ${values.out}`}`,
+    command: `npx -y pnpm@10 tsx benchmarks/scale.ts --sizes ${sizes.join(',')} --methods ${methods.join(',')}${sets.map((kv) => ` --set ${kv}`).join('')}${values.out === 'benchmarks/results' ? '' : ` --out ${values.out}`}`,
     sizes: [],
     cells: [],
   };
