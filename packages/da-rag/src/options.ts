@@ -179,8 +179,9 @@ export interface DaRagQueryOptions {
    * many nodes around them (breadth first over edges of trussness at least k, the more relevant
    * first at each distance; `@grag/ktruss`'s `TrussIndex.qPeel` option `region`), not their whole
    * k-truss component, which on a large layer holds most of it. `null`: the whole component (DA-RAG
-   * §5.2). No effect without query vertices. Measured on the dev slices (offline preset, 300): the
-   * chunk search 10 times faster on 4,457 passages, R@5 0.6 to 2.5 points lower; see the README.
+   * §5.2). No effect without query vertices. Measured (offline preset, 300): the chunk-layer search
+   * 4.7 times faster on 4,457 passages, slower on 1,000 chunks; R@5 from 2.5 points lower to 1.6
+   * higher on the dev slices; see the README.
    * @default null (DA-RAG §5.2, in both presets)
    */
   searchRegion: number | null;
