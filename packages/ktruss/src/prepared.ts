@@ -4,7 +4,7 @@
  */
 import type { KTruss } from './decomposition.js';
 import type { Pinning } from './phase-bound.js';
-import { type EdgeTriangles, edgeSupport, edgeTriangles } from './triangles.js';
+import { type EdgeTriangles, edgeSupport, edgeTriangles, edgeTrianglesWithin } from './triangles.js';
 
 /**
  * A maximal k-truss prepared for peeling: supports inside it, adjacency rows of its edges only, and
@@ -38,6 +38,20 @@ export function prepareTruss(truss: KTruss): PreparedTruss {
   for (const e of truss.edges) mask[e] = 1;
   const support = edgeSupport(g, mask);
   return { truss, support, ...trussRows(truss), triangles: edgeTriangles(g, mask, support) };
+}
+
+/**
+ * {@link prepareTruss} of `truss` from the prepared truss of a smaller k on the same graph (which
+ * holds it): its triangles are those of `lower` whose edges are all in `truss`, so they are filtered
+ * rather than listed again. The same result as `prepareTruss(truss)`; O(triangles of `lower`).
+ */
+export function prepareTrussWithin(
+  lower: PreparedTruss & { triangles: EdgeTriangles },
+  truss: KTruss,
+): PreparedTruss {
+  const mask = new Uint8Array(truss.graph.m);
+  for (const e of truss.edges) mask[e] = 1;
+  return { truss, ...edgeTrianglesWithin(lower.triangles, mask), ...trussRows(truss) };
 }
 
 /**

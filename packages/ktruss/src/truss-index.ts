@@ -10,6 +10,7 @@ import {
 import { asTrussGraph, type TrussGraph } from './graph.js';
 import { peelPrepared } from './peel.js';
 import { PeelMemo } from './peel-memo.js';
+import { prepareTrussWithin } from './prepared.js';
 import {
   checkMaxNodes,
   checkTop,
@@ -79,7 +80,15 @@ export class TrussIndex {
     assertK('TrussIndex.truss', k);
     let entry = this.#trusses.get(k);
     if (entry === undefined) {
-      entry = prepareTruss(maximalKTruss(this.graph, k, { trussness: this.decomposition.trussness }));
+      const truss = maximalKTruss(this.graph, k, { trussness: this.decomposition.trussness });
+      // The triangles of a k-truss are those of a smaller k's truss with every edge in it.
+      let lower: PreparedTruss | undefined;
+      for (const [j, prepared] of this.#trusses) {
+        if (j < k && prepared.triangles && (lower === undefined || j > lower.truss.k)) lower = prepared;
+      }
+      entry = lower?.triangles
+        ? prepareTrussWithin({ ...lower, triangles: lower.triangles }, truss)
+        : prepareTruss(truss);
       this.#trusses.set(k, entry);
     }
     return entry;

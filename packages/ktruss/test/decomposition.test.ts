@@ -7,6 +7,7 @@ import {
   assignTrussness,
   edgeSupport,
   edgeTriangles,
+  edgeTrianglesWithin,
   kTruss,
   maximalKTruss,
   nodeTrussness,
@@ -164,6 +165,22 @@ describe('edgeTriangles', () => {
         const mask = edges.map((_, e) => ((seed >> (e % 30)) & 1 ? 1 : 0) | (e % 3 === 0 ? 1 : 0));
         const masked = edgeTriangles(g, mask, edgeSupport(g, mask));
         expect(listed(masked, edges.length)).toEqual(bruteTriangles(n, edges, (e) => mask[e] === 1));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  test('edgeTrianglesWithin filters a listing to a subgraph: the brute-force triangles of the flagged edges (property)', () => {
+    fc.assert(
+      fc.property(randomGraph, fc.nat(), fc.nat(), ({ n, edges }, a, b) => {
+        const g = trussGraphFromEdges(n, edges);
+        // A subgraph, then a subgraph of it: the second listing from the first.
+        const outer = edges.map((_, e) => ((a >> (e % 30)) & 1) | (e % 3 === 0 ? 1 : 0));
+        const inner = outer.map((o, e) => o & (((b >> (e % 29)) & 1) | (e % 2)));
+        const { support, triangles } = edgeTrianglesWithin(edgeTriangles(g, outer), inner);
+        const expected = bruteTriangles(n, edges, (e) => inner[e] === 1);
+        expect(listed(triangles, edges.length)).toEqual(expected);
+        expect(Array.from(support)).toEqual(expected.map((t) => t.length));
       }),
       { numRuns: 150 },
     );

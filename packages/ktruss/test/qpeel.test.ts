@@ -274,6 +274,31 @@ describe('TrussIndex', () => {
       { numRuns: 60 },
     );
   });
+
+  test('a k-truss prepared from a smaller k searched before gives what qPeel gives (property)', () => {
+    fc.assert(
+      fc.property(randomInstance, fc.integer({ min: 1, max: 8 }), ({ n, edges, relevance, k }, maxNodes) => {
+        const g = trussGraphFromEdges(n, edges);
+        const index = new TrussIndex(g);
+        // k - 1 and then 2 first: the truss at k is filtered from the one at k - 1 (or from 2's).
+        for (const j of [Math.max(2, k - 1), 2]) index.qPeel(j, relevance);
+        for (const options of [{ top: 3 }, { maxNodes, keep: [0] }]) {
+          const a = index.qPeel(k, relevance, options);
+          const b = qPeel(g, k, relevance, options);
+          expect([
+            a.components,
+            a.checks,
+            a.communities.map((c) => [Array.from(c.nodes), Array.from(c.edges), c.qrScore]),
+          ]).toEqual([
+            b.components,
+            b.checks,
+            b.communities.map((c) => [Array.from(c.nodes), Array.from(c.edges), c.qrScore]),
+          ]);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
 });
 
 describe('peelTruss', () => {
