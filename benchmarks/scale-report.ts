@@ -55,6 +55,8 @@ export interface ScaleReport {
   generatorVersion: number;
   timeoutMin: number;
   command: string;
+  /** Method options the run built with (`--set <method>:<key>=<value>`), when any. */
+  sets?: string[];
   /** When the run ended (ISO time); `date` is when it started. */
   finished?: string;
   sizes: SizeInfo[];
@@ -237,6 +239,12 @@ export function render(report: ScaleReport): string {
     'retrieved items include a document that states the fact asked (a sanity check, not a quality benchmark). A method whose',
     'retrieval is slow is timed on fewer questions (at least 20; no more once 2 minutes passed): “(n q)” says how many.',
     `**passages** are the method’s chunks (noderag: text units; sg-rag keeps facts, not chunks). A build is killed after ${report.timeoutMin} min.`,
+    ...(report.sets?.length
+      ? [
+          '',
+          `**Options of this run** (\`--set\`, over the defaults above): ${report.sets.map((kv) => `\`${kv}\``).join(', ')}.`,
+        ]
+      : []),
     '',
     ...mainTable(report),
     '',

@@ -392,6 +392,7 @@ async function main(): Promise<void> {
     generatorVersion: GENERATOR_VERSION,
     timeoutMin: opts.timeoutMin,
     command: `npx -y pnpm@10 tsx benchmarks/scale.ts --sizes ${sizes.join(',')} --methods ${methods.join(',')}${sets.map((kv) => ` --set ${kv}`).join('')}${values.out === 'benchmarks/results' ? '' : ` --out ${values.out}`}`,
+    ...(sets.length > 0 ? { sets } : {}),
     sizes: [],
     cells: [],
   };
