@@ -29,10 +29,11 @@ export interface TrussIndexQPeelOptions extends Omit<QPeelOptions, 'trussness'> 
   /**
    * Local search (grag's, not in DA-RAG): with query nodes (`keep`), peel only the region of this
    * many nodes around them, reached breadth first over edges of trussness ≥ k, more relevant nodes
-   * first at each distance (see the README's Algorithms), instead of their whole k-truss component.
+   * first at each distance (see the README), instead of their whole k-truss component.
    * Faster on large components; the communities can differ from Q-Peel's on the whole component.
    * When the walk reaches fewer nodes than this (the region is then the whole component), the
-   * component is searched as without a region. Without query nodes it has no effect. @default Infinity (the whole component, DA-RAG §5.2)
+   * component is searched as without a region. Without query nodes it has no effect.
+   * @default Infinity (the whole component, DA-RAG §5.2)
    */
   region: number;
 }
