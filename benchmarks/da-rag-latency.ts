@@ -36,7 +36,7 @@
  * compared with an earlier run's file.
  *
  * `--set key=value` (repeatable): one more row, `da-rag (key=value, …)`, DA-RAG over the same index
- * with those retrieve options (numbers, true/false and null convert), timed in turn with the others
+ * with those retrieve options (converted as `grag --set` converts them), timed in turn with the others
  * and compared with the default row digest by digest.
  *
  * Writes `da-rag-latency.json` and `da-rag-latency.md` under `--out`.
@@ -49,6 +49,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { parseSetOptions } from '@grag/cli';
 import type { Document, Retrieval } from '@grag/core';
 import { createBuildContext } from '@grag/core/kit';
 import { daRag } from '@grag/da-rag';
@@ -172,24 +173,6 @@ function compare(
   };
 }
 
-/** `key=value` of `--set`: numbers, true/false and null convert, as `grag --set` does. */
-function parseSet(pair: string): [string, unknown] {
-  const at = pair.indexOf('=');
-  if (at <= 0) throw new Error(`--set ${pair}: expected key=value.`);
-  const raw = pair.slice(at + 1);
-  const value =
-    raw === 'null'
-      ? null
-      : raw === 'true'
-        ? true
-        : raw === 'false'
-          ? false
-          : raw !== '' && Number.isFinite(Number(raw))
-            ? Number(raw)
-            : raw;
-  return [pair.slice(0, at), value];
-}
-
 /** Time one `retrieve` call in this process. */
 async function timed(retrieve: () => Promise<Retrieval>): Promise<Run> {
   const start = performance.now();
@@ -303,7 +286,7 @@ async function main() {
   const sets = values.set ?? [];
   const variantName = sets.length > 0 ? `da-rag (${sets.join(', ')})` : undefined;
   if (variantName) {
-    const variant = Object.fromEntries(sets.map(parseSet));
+    const variant = parseSetOptions(sets);
     methods.push({ name: variantName, run: (q) => timed(() => daRag.retrieve(index, q, variant)) });
   }
   const baseline = values.baseline ? await baselineMethod(resolve(values.baseline), cacheDir) : undefined;

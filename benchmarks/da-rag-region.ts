@@ -13,7 +13,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type EvalRow, gragEval, machine } from './lib.js';
+import { type EvalRow, gragEval, machine, pct } from './lib.js';
 
 type Wording = 'original' | 'reworded';
 interface Row extends EvalRow {
@@ -27,7 +27,6 @@ interface Part {
   rows: Row[];
 }
 
-const pct = (v: number | undefined) => (v === undefined ? '–' : (100 * v).toFixed(1));
 const delta = (a: number | undefined, b: number | undefined) =>
   a === undefined || b === undefined ? '–' : `${b >= a ? '+' : ''}${(100 * (b - a)).toFixed(1)}`;
 

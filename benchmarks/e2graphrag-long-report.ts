@@ -3,7 +3,7 @@
  * JSON result.
  */
 import type { MeterSnapshot } from '@grag/core';
-import type { machine } from './lib.js';
+import { type machine, pct } from './lib.js';
 
 /** One configuration's numbers, all read from what `grag eval` wrote. */
 export interface LongRow {
@@ -67,7 +67,6 @@ export interface LongResult {
 }
 
 const int = (v: number) => Math.round(v).toLocaleString('en-US');
-const pct = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? '–' : (100 * v).toFixed(1));
 
 /** A markdown table. */
 function table(head: readonly string[], rows: readonly (readonly string[])[], left = 1): string {

@@ -165,12 +165,15 @@ export async function gragEval(
   };
 }
 
+/** A share as a percentage with one decimal (`0.845` → `84.5`), `–` when absent or NaN. */
+export const pct = (v: number | undefined): string =>
+  v === undefined || Number.isNaN(v) ? '–' : (100 * v).toFixed(1);
+
 /** A markdown table of `grag eval` rows: one line per slice and configuration, with the command. */
 export function evalTable(
   rows: readonly EvalRow[],
   metrics = ['recall@2', 'recall@5', 'recall@10', 'coverage'],
 ): string {
-  const pct = (v: number | undefined) => (v === undefined || Number.isNaN(v) ? '–' : (100 * v).toFixed(1));
   const head = [
     'slice',
     'configuration',
