@@ -41,17 +41,14 @@ export function prepareTruss(truss: KTruss): PreparedTruss {
 }
 
 /**
- * {@link prepareTruss} of `truss` from the prepared truss of a smaller k on the same graph (which
- * holds it): its triangles are those of `lower` whose edges are all in `truss`, so they are filtered
- * rather than listed again. The same result as `prepareTruss(truss)`; O(triangles of `lower`).
+ * {@link prepareTruss} of `truss` from the triangles of a smaller k's truss on the same graph (which
+ * holds it): its triangles are those whose edges are all in `truss`, so they are filtered rather
+ * than listed again. The same result as `prepareTruss(truss)`; O(triangles of the smaller truss).
  */
-export function prepareTrussWithin(
-  lower: PreparedTruss & { triangles: EdgeTriangles },
-  truss: KTruss,
-): PreparedTruss {
+export function prepareTrussWithin(lower: EdgeTriangles, truss: KTruss): PreparedTruss {
   const mask = new Uint8Array(truss.graph.m);
   for (const e of truss.edges) mask[e] = 1;
-  return { truss, ...edgeTrianglesWithin(lower.triangles, mask), ...trussRows(truss) };
+  return { truss, ...edgeTrianglesWithin(lower, mask), ...trussRows(truss) };
 }
 
 /**

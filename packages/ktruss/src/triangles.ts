@@ -17,7 +17,7 @@ import { asTrussGraph, type TrussGraph } from './graph.js';
  */
 export function edgeSupport(input: TrussGraph | AbstractGraph, mask?: ArrayLike<number>): Uint32Array {
   const g = asTrussGraph(input);
-  checkMask('edgeSupport', g, mask);
+  checkMask('edgeSupport', g.m, mask);
   const support = new Uint32Array(g.m);
   if (g.m === 0) return support;
   forEachTriangle(g, mask, (_u, _v, _w, uv, uw, vw) => {
@@ -61,11 +61,12 @@ function forEachTriangle(
   }
 }
 
-function checkMask(caller: string, g: TrussGraph, mask: ArrayLike<number> | undefined): void {
-  if (mask !== undefined && mask.length !== g.m) {
+/** Throw unless `mask` (when given) has one flag for each of the `m` edges of `what`. */
+function checkMask(caller: string, m: number, mask: ArrayLike<number> | undefined, what = 'the graph'): void {
+  if (mask !== undefined && mask.length !== m) {
     throw new InvalidArgumentError(
       'mask',
-      `${caller}: mask has ${mask.length} entries but the graph has ${g.m} edges; pass one flag per edge.`,
+      `${caller}: mask has ${mask.length} entries but ${what} has ${m} edges; pass one flag per edge.`,
     );
   }
 }
@@ -137,7 +138,7 @@ export function edgeTriangles(
   support?: ArrayLike<number>,
 ): EdgeTriangles {
   const g = asTrussGraph(input);
-  checkMask('edgeTriangles', g, mask);
+  checkMask('edgeTriangles', g.m, mask);
   const { m, sources } = g;
   const counts = support ?? edgeSupport(g, mask);
   if (counts.length !== m) {
@@ -217,7 +218,7 @@ export function edgeTrianglesWithin(
   mask: ArrayLike<number>,
 ): { support: Uint32Array; triangles: EdgeTriangles } {
   const m = triangles.offsets.length - 1;
-  checkMaskLength('edgeTrianglesWithin', m, mask);
+  checkMask('edgeTrianglesWithin', m, mask, 'the listing');
   const { offsets: from, entries: src } = triangles;
   const support = new Uint32Array(m);
   for (let e = 0; e < m; e++) {
@@ -241,13 +242,4 @@ export function edgeTrianglesWithin(
     }
   }
   return { support, triangles: { offsets, entries } };
-}
-
-function checkMaskLength(caller: string, m: number, mask: ArrayLike<number>): void {
-  if (mask.length !== m) {
-    throw new InvalidArgumentError(
-      'mask',
-      `${caller}: mask has ${mask.length} entries but the listing has ${m} edges; pass one flag per edge.`,
-    );
-  }
 }

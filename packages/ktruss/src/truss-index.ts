@@ -85,11 +85,9 @@ export class TrussIndex {
       // The triangles of a k-truss are those of a smaller k's truss with every edge in it.
       let lower: PreparedTruss | undefined;
       for (const [j, prepared] of this.#trusses) {
-        if (j < k && prepared.triangles && (lower === undefined || j > lower.truss.k)) lower = prepared;
+        if (j < k && prepared.triangles && j > (lower?.truss.k ?? 0)) lower = prepared;
       }
-      entry = lower?.triangles
-        ? prepareTrussWithin({ ...lower, triangles: lower.triangles }, truss)
-        : prepareTruss(truss);
+      entry = lower?.triangles ? prepareTrussWithin(lower.triangles, truss) : prepareTruss(truss);
       this.#trusses.set(k, entry);
     }
     return entry;
