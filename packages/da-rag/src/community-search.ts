@@ -3,7 +3,7 @@
  * feasible range) or 1-hop retrieval (the "w/o ACS" ablation), on a graph given with the query
  * relevance of its nodes. Pure functions over `@grag/ktruss` graphs.
  */
-import { type TrussGraph, type TrussIndex, trussGraphFromEdges } from '@grag/ktruss';
+import type { TrussGraph, TrussIndex } from '@grag/ktruss';
 import type { DaRagQueryOptions } from './options.js';
 import { topByScore } from './relevance.js';
 import type { Layer } from './types.js';
@@ -75,25 +75,6 @@ export function spreadK(lo: number, hi: number, count: number, spacing: 'geometr
 /** `nodes` by descending relevance, ties by ascending index. */
 export function byRelevance(nodes: Iterable<number>, rel: ArrayLike<number>): number[] {
   return [...nodes].sort((a, b) => rel[b]! - rel[a]! || a - b);
-}
-
-/**
- * The subgraph of `graph` induced by `nodes` (ascending, distinct): node `i` of the result is
- * `nodes[i]` (its key is `String(nodes[i])`).
- */
-export function inducedSubgraph(graph: TrussGraph, nodes: readonly number[]): TrussGraph {
-  const local = new Int32Array(graph.n).fill(-1);
-  nodes.forEach((v, i) => {
-    local[v] = i;
-  });
-  const edges: number[] = [];
-  for (const v of nodes) {
-    for (let p = graph.offsets[v]!; p < graph.offsets[v + 1]!; p++) {
-      const w = graph.neighbors[p]!;
-      if (w > v && local[w]! >= 0) edges.push(local[v]!, local[w]!);
-    }
-  }
-  return trussGraphFromEdges(nodes.length, Uint32Array.from(edges), { ids: nodes.map((v) => String(v)) });
 }
 
 /** The query options EACS reads. */

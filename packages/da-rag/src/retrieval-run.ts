@@ -6,11 +6,10 @@
  */
 import { DEFAULT_BUILD_CONCURRENCY } from '@grag/core';
 import { Bm25Index } from '@grag/core/kit';
-import { TrussIndex } from '@grag/ktruss';
+import { edgeTriangles, inducedSubgraph, inducedTriangles, TrussIndex } from '@grag/ktruss';
 import {
   eacs,
   type FoundCommunity,
-  inducedSubgraph,
   type LayerFound,
   type LayerSearch,
   type LayerTrace,
@@ -223,11 +222,16 @@ export class RetrievalRun {
         const sub = inducedSubgraph(graph, entities);
         let truss: TrussIndex | undefined;
         return this.searchLayer(layer, {
-          graph: sub,
+          graph: sub.graph,
           global: entities,
           relevance: rel,
           truss: () => {
-            truss ??= new TrussIndex(sub);
+            // The working subgraph's triangles are read from the layer's, listed once per index.
+            const listings = index.cache.triangles ?? {};
+            index.cache.triangles = listings;
+            const listing = listings[layer] ?? edgeTriangles(graph);
+            listings[layer] = listing;
+            truss ??= new TrussIndex(sub.graph, { triangles: inducedTriangles(listing, graph, sub) });
             return truss;
           },
         });

@@ -7,7 +7,7 @@ import type {
   KgRelation,
 } from '@grag/core';
 import type { Bm25Index, IndexProviders } from '@grag/core/kit';
-import type { TrussGraph, TrussIndex } from '@grag/ktruss';
+import type { EdgeTriangles, TrussGraph, TrussIndex } from '@grag/ktruss';
 import type { LineCounts } from './line-counts.js';
 import type { MemberTables } from './member-tables.js';
 import type { DaRagOptions } from './options.js';
@@ -86,6 +86,11 @@ export interface DaRagIndex {
    * index, dropped (as every entry is) when an update makes a new index.
    */
   cache: Partial<Record<Layer, TrussIndex>> & {
+    /**
+     * The triangles of the KG and Similarity layers, from which those of a working subgraph are read
+     * (a query's anchor community induces one on each).
+     */
+    triangles?: Partial<Record<'kg' | 'sim', EdgeTriangles>>;
     lexicalChunks?: Bm25Index;
     lexicalEntities?: Bm25Index;
     chunkPostings?: VectorPostings | null;

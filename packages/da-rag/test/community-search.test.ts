@@ -4,7 +4,6 @@ import {
   byRelevance,
   type EacsOptions,
   eacs,
-  inducedSubgraph,
   type LayerSearch,
   oneHop,
   spreadK,
@@ -13,9 +12,6 @@ import {
 /** Every pair of `nodes` as an edge. */
 const clique = (nodes: number[]): [number, number][] =>
   nodes.flatMap((a, i) => nodes.slice(i + 1).map((b): [number, number] => [a, b]));
-
-const edgeSet = (g: TrussGraph) =>
-  new Set(Array.from({ length: g.m }, (_, e) => `${g.nodeIds[g.sources[e]!]}-${g.nodeIds[g.targets[e]!]}`));
 
 function search(graph: TrussGraph, relevance: number[], global?: number[]): LayerSearch {
   return {
@@ -50,24 +46,6 @@ describe('spreadK', () => {
 describe('byRelevance', () => {
   test('orders by descending relevance, ties by index', () => {
     expect(byRelevance([0, 1, 2, 3], [0.5, 0.9, 0.5, 0.1])).toEqual([1, 0, 2, 3]);
-  });
-});
-
-describe('inducedSubgraph', () => {
-  test('keeps the edges between the chosen nodes, renumbered, keyed by their old index', () => {
-    const g = trussGraphFromEdges(5, [
-      [0, 1],
-      [1, 2],
-      [2, 3],
-      [3, 4],
-      [0, 2],
-      [1, 4],
-    ]);
-    const sub = inducedSubgraph(g, [1, 2, 3, 4]);
-    expect(sub.n).toBe(4);
-    expect(sub.nodeIds).toEqual(['1', '2', '3', '4']);
-    expect(edgeSet(sub)).toEqual(new Set(['1-2', '1-4', '2-3', '3-4']));
-    expect(edgeSet(inducedSubgraph(g, [0, 2, 4]))).toEqual(new Set(['0-2']));
   });
 });
 

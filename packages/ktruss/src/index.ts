@@ -4,6 +4,7 @@
  */
 export * from './decomposition.js';
 export * from './graph.js';
+export * from './induced.js';
 export * from './measures.js';
 export type { Pinning } from './phase-bound.js';
 export * from './qpeel.js';

@@ -23,6 +23,7 @@ import {
   resolveRelevance,
 } from './qpeel.js';
 import { regionQPeel } from './region.js';
+import type { EdgeTriangles } from './triangles.js';
 
 /** Options of {@link TrussIndex.qPeel}: those of {@link qPeel}, and a search region. */
 export interface TrussIndexQPeelOptions extends Omit<QPeelOptions, 'trussness'> {
@@ -36,6 +37,18 @@ export interface TrussIndexQPeelOptions extends Omit<QPeelOptions, 'trussness'> 
    * @default Infinity (the whole component, DA-RAG §5.2)
    */
   region: number;
+}
+
+/** Options of {@link TrussIndex}: what is already known of the graph. */
+export interface TrussIndexOptions {
+  /** Its truss decomposition. @default computed (from `triangles` when given) */
+  decomposition?: TrussDecomposition;
+  /**
+   * Its triangles ({@link edgeTriangles}; e.g. {@link inducedTriangles} of a subgraph from its
+   * graph's): the decomposition peels on them, and each k-truss's triangles are filtered from them
+   * instead of listed. @default listed per k-truss as it is first searched
+   */
+  triangles?: EdgeTriangles;
 }
 
 /**
@@ -60,11 +73,30 @@ export class TrussIndex {
   readonly decomposition: TrussDecomposition;
   readonly #trusses = new Map<number, PreparedTruss>();
   readonly #memos = new Map<number, PeelMemo>();
+  readonly #triangles: EdgeTriangles | undefined;
 
-  /** @throws InvalidArgumentError for a graph that is not simple and undirected. */
-  constructor(input: TrussGraph | AbstractGraph, decomposition?: TrussDecomposition) {
+  /**
+   * @param options What is known of the graph (a {@link TrussDecomposition} alone is taken as
+   *   `{ decomposition }`).
+   * @throws InvalidArgumentError for a graph that is not simple and undirected, or a decomposition
+   *   or listing of another graph's edges.
+   */
+  constructor(input: TrussGraph | AbstractGraph, options: TrussIndexOptions | TrussDecomposition = {}) {
     this.graph = asTrussGraph(input);
-    this.decomposition = decomposition ?? trussDecomposition(this.graph);
+    const { decomposition, triangles } = 'trussness' in options ? { decomposition: options } : options;
+    for (const [name, length] of [
+      ['decomposition', decomposition?.trussness.length],
+      ['triangles', triangles && triangles.offsets.length - 1],
+    ] as const) {
+      if (length !== undefined && length !== this.graph.m) {
+        throw new InvalidArgumentError(
+          `options.${name}`,
+          `TrussIndex: the ${name} covers ${length} edges but the graph has ${this.graph.m}; pass one made of this graph.`,
+        );
+      }
+    }
+    this.#triangles = triangles;
+    this.decomposition = decomposition ?? trussDecomposition(this.graph, triangles ? { triangles } : {});
   }
 
   /** Largest trussness of any edge (0 without edges): the feasible k end at it. */
@@ -82,12 +114,14 @@ export class TrussIndex {
     let entry = this.#trusses.get(k);
     if (entry === undefined) {
       const truss = maximalKTruss(this.graph, k, { trussness: this.decomposition.trussness });
-      // The triangles of a k-truss are those of a smaller k's truss with every edge in it.
+      // The triangles of a k-truss are those of a smaller k's truss (or of the graph) with every
+      // edge in it.
       let lower: PreparedTruss | undefined;
       for (const [j, prepared] of this.#trusses) {
         if (j < k && prepared.triangles && j > (lower?.truss.k ?? 0)) lower = prepared;
       }
-      entry = lower?.triangles ? prepareTrussWithin(lower.triangles, truss) : prepareTruss(truss);
+      const within = lower?.triangles ?? this.#triangles;
+      entry = within ? prepareTrussWithin(within, truss) : prepareTruss(truss);
       this.#trusses.set(k, entry);
     }
     return entry;
