@@ -42,9 +42,17 @@ export function peelPrepared(
   const querySet = new Set(keep);
   const communities: Community[] = [];
   let engine: Engine | undefined;
-  for (let c = 0; c < truss.components.length; c++) {
+  // With the shortcut, components are searched from the highest bound on what they can give, and
+  // one whose bound is below the top communities found is not searched (see `ComponentBounds`).
+  const bounds =
+    shortcut && truss.components.length > 1 ? new ComponentBounds(truss.components, rel, k) : undefined;
+  for (const c of bounds?.order ?? truss.components.keys()) {
     const component = truss.components[c]!;
     if (keep.length > 0 && !component.nodes.some((v) => querySet.has(v))) continue;
+    if (bounds?.below(c, communities, top)) {
+      result.pruned = (result.pruned ?? 0) + 1;
+      continue;
+    }
     let t0: T0Result | undefined;
     if (shortcut && Number.isFinite(maxNodes)) {
       const settled = settleWithoutPhase(
@@ -127,6 +135,78 @@ export function peelPrepared(
   );
   result.communities = communities.slice(0, top);
   return result;
+}
+
+/**
+ * Bounds on the QRScore of what each component of a k-truss can give: every community found in a
+ * component is a connected k-truss of its nodes, so it has at least k of them, and the mean of any
+ * k or more of them is at most the mean of the component's k most relevant. A component whose bound
+ * is below the QRScore of each of the `top` best communities found cannot place one among them
+ * (ties included: the bound is compared with a margin for the rounding of the two sums).
+ */
+class ComponentBounds {
+  /** Components by descending bound (ties: in component order). */
+  readonly order: number[];
+  readonly #bound: Float64Array;
+  readonly #margin: Float64Array;
+
+  constructor(components: readonly TrussComponent[], rel: Float64Array, k: number) {
+    this.#bound = new Float64Array(components.length);
+    this.#margin = new Float64Array(components.length);
+    const heap = new Float64Array(k);
+    components.forEach((component, c) => {
+      const { nodes } = component;
+      let size = 0;
+      let largest = 0;
+      // A min-heap of the k largest relevances.
+      for (const v of nodes) {
+        const r = rel[v]!;
+        largest = Math.max(largest, Math.abs(r));
+        if (size < k) {
+          let i = size++;
+          while (i > 0 && heap[(i - 1) >> 1]! > r) {
+            heap[i] = heap[(i - 1) >> 1]!;
+            i = (i - 1) >> 1;
+          }
+          heap[i] = r;
+        } else if (r > heap[0]!) {
+          let i = 0;
+          for (;;) {
+            const l = 2 * i + 1;
+            if (l >= size) break;
+            const child = l + 1 < size && heap[l + 1]! < heap[l]! ? l + 1 : l;
+            if (heap[child]! >= r) break;
+            heap[i] = heap[child]!;
+            i = child;
+          }
+          heap[i] = r;
+        }
+      }
+      let sum = 0;
+      for (let i = 0; i < size; i++) sum += heap[i]!;
+      this.#bound[c] = sum / size;
+      // Each sum of n terms is within n·ε·max|r| of the exact one.
+      this.#margin[c] = 4 * (nodes.length + k) * Number.EPSILON * largest;
+    });
+    this.order = Array.from(components.keys()).sort((a, b) => this.#bound[b]! - this.#bound[a]! || a - b);
+  }
+
+  /** The `top` best QRScores of the communities read so far, descending. */
+  readonly #best: number[] = [];
+  #read = 0;
+
+  /** Whether component c cannot give one of the `top` best of `found` (which only grows). */
+  below(c: number, found: readonly Community[], top: number): boolean {
+    const best = this.#best;
+    for (; this.#read < found.length; this.#read++) {
+      const score = found[this.#read]!.qrScore;
+      let i = best.length;
+      while (i > 0 && best[i - 1]! < score) i--;
+      if (i < top) best.splice(i, 0, score);
+      if (best.length > top) best.pop();
+    }
+    return best.length === top && this.#bound[c]! + this.#margin[c]! < best[top - 1]!;
+  }
 }
 
 /** The peel state of a prepared truss with what works on it (`inPart` all 0 between uses). */

@@ -87,9 +87,12 @@ export interface QPeelOptions {
    */
   keep: readonly number[];
   /**
-   * With a finite `maxNodes`, settle a component without peeling its nodes of relevance 0 when they
-   * are certain not to change the result (see the README's Algorithms): same communities, but
-   * `checks` then leaves out the removal tests not run. @default true
+   * Skip work certain not to change the result (see the README's Algorithms): with a finite
+   * `maxNodes`, settle a component without peeling its nodes of relevance 0 when they cannot change
+   * it (`shortcuts`); and search components from the highest bound on their QRScore (the mean of
+   * their k most relevant nodes), leaving out those whose bound is below the `top` best communities
+   * found (`pruned`). Same communities, but `checks` then leaves out the removal tests not run.
+   * @default true
    */
   shortcut: boolean;
 }
@@ -131,6 +134,11 @@ export interface QPeelResult {
   checks: number;
   /** Components settled by the shortcut (see `QPeelOptions.shortcut`), when any. */
   shortcuts?: number;
+  /**
+   * Components not searched because no community of theirs could be among the best (see
+   * `QPeelOptions.shortcut`), when any.
+   */
+  pruned?: number;
 }
 
 /**

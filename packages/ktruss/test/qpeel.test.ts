@@ -388,7 +388,7 @@ describe('peelTruss', () => {
         expect(got.communities).toEqual(want.communities);
         expect(got.components).toBe(want.components);
         runs++;
-        if ((got.shortcuts ?? 0) > 0) {
+        if ((got.shortcuts ?? 0) > 0 || (got.pruned ?? 0) > 0) {
           settled++;
           // No more removal tests: those of the nodes of relevance 0 in the size bound (and, when the
           // QRScore phase is settled too, its own) are not run.
@@ -416,6 +416,67 @@ describe('peelTruss', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  /** Several disjoint groups (so several components), relevance on a coarse grid with negatives and ties. */
+  const groupsInstance = fc
+    .record({
+      sizes: fc.array(fc.integer({ min: 2, max: 7 }), { minLength: 2, maxLength: 6 }),
+      p: fc.double({ min: 0.5, max: 1, noNaN: true }),
+      seed: fc.nat(),
+      k: fc.integer({ min: 2, max: 4 }),
+      maxNodes: fc.option(fc.integer({ min: 1, max: 6 }), { nil: undefined }),
+      top: fc.integer({ min: 1, max: 3 }),
+      keeps: fc.integer({ min: 0, max: 2 }),
+    })
+    .map(({ sizes, p, seed, ...other }) => {
+      const next = lcg32(seed >>> 0 || 11);
+      const edges: Pair[] = [];
+      let n = 0;
+      for (const size of sizes) {
+        for (let a = n; a < n + size; a++)
+          for (let b = a + 1; b < n + size; b++) if (next() < p) edges.push([a, b]);
+        n += size;
+      }
+      const relevance = Array.from({ length: n }, () => Math.round((next() - 0.2) * 5) / 4);
+      const keep = Array.from({ length: other.keeps }, () => Math.floor(next() * n));
+      return { n, edges, relevance, keep, ...other };
+    });
+
+  test('leaves out the components whose bound is below the best communities found, with the same communities (property)', () => {
+    let pruned = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(groupsInstance, ({ n, edges, relevance, keep, k, maxNodes, top }) => {
+        const truss = maximalKTruss(trussGraphFromEdges(n, edges), k);
+        const rel = Float64Array.from(relevance);
+        const bound = maxNodes ?? Number.POSITIVE_INFINITY;
+        const inf = Number.POSITIVE_INFINITY;
+        const got = peelTruss(prepareTruss(truss), rel, top, inf, bound, keep);
+        const want = referencePeel(referencePrepare(truss), rel, top, inf, bound, keep);
+        expect(got.communities).toEqual(want.communities);
+        expect(got.components).toBe(want.components);
+        expect(got.checks).toBeLessThanOrEqual(want.checks);
+        runs++;
+        if ((got.pruned ?? 0) > 0) pruned++;
+        else if ((got.shortcuts ?? 0) === 0) expect(got.checks).toBe(want.checks);
+      }),
+      { numRuns: 600 },
+    );
+    expect(pruned).toBeGreaterThan(runs / 10);
+  });
+
+  test('prunes by the mean of the k most relevant nodes: two triangles, the weaker not searched', () => {
+    // Triangle {0, 1, 2} of relevance 0.9 and triangle {3, 4, 5} whose best 3 average 0.5.
+    const g = trussGraphFromEdges(6, [...clique([0, 1, 2]), ...clique([3, 4, 5])]);
+    const rel = [0.9, 0.9, 0.9, 0.6, 0.5, 0.4];
+    const result = qPeel(g, 3, rel);
+    expect(result.pruned).toBe(1);
+    expect(result.checks).toBe(0);
+    expect(Array.from(result.communities[0]!.nodes)).toEqual([0, 1, 2]);
+    // A top-2 search needs both; without the shortcut nothing is pruned.
+    expect(qPeel(g, 3, rel, { top: 2 }).pruned).toBeUndefined();
+    expect(qPeel(g, 3, rel, { shortcut: false }).pruned).toBeUndefined();
   });
 
   test('the shortcut is taken on a planted example: a relevant 4-clique with a fan and an ear of irrelevant nodes', () => {
