@@ -278,10 +278,12 @@ export function maximalKTruss(
 
 /** The k-truss made of the edges flagged in `mask`, with its components. */
 export function trussFromMask(g: TrussGraph, k: number, mask: Uint8Array): KTruss {
-  const { n, m, offsets, neighbors, edgeIds } = g;
+  const { n, m, offsets, neighbors, edgeIds, sources } = g;
+  // Components by depth-first search over the flagged edges, numbered in order of their first node.
   const componentOf = new Int32Array(n).fill(-1);
-  const componentNodes: number[][] = [];
-  const stack: number[] = [];
+  const stack = new Uint32Array(n);
+  const sizes: number[] = [];
+  let inTruss = 0;
   for (let start = 0; start < n; start++) {
     if (componentOf[start] !== -1) continue;
     let touches = false;
@@ -292,38 +294,62 @@ export function trussFromMask(g: TrussGraph, k: number, mask: Uint8Array): KTrus
       }
     }
     if (!touches) continue;
-    const c = componentNodes.length;
-    const members: number[] = [];
+    const c = sizes.length;
+    let size = 0;
+    let top = 0;
     componentOf[start] = c;
-    stack.push(start);
-    while (stack.length > 0) {
-      const u = stack.pop()!;
-      members.push(u);
+    stack[top++] = start;
+    while (top > 0) {
+      const u = stack[--top]!;
+      size++;
       const end = offsets[u + 1]!;
       for (let p = offsets[u]!; p < end; p++) {
         const v = neighbors[p]!;
-        if (mask[edgeIds[p]!] === 1 && componentOf[v] === -1) {
+        if (componentOf[v] === -1 && mask[edgeIds[p]!] === 1) {
           componentOf[v] = c;
-          stack.push(v);
+          stack[top++] = v;
         }
       }
     }
-    componentNodes.push(members);
+    sizes.push(size);
+    inTruss += size;
   }
-  const componentEdges: number[][] = componentNodes.map(() => []);
-  const edges: number[] = [];
+  const count = sizes.length;
+  // Nodes and edges grouped by component by a counting pass in ascending order, so each group is
+  // ascending.
+  const nodeStart = new Uint32Array(count + 1);
+  const edgeStart = new Uint32Array(count + 1);
+  for (let c = 0; c < count; c++) nodeStart[c + 1] = nodeStart[c]! + sizes[c]!;
+  const nodes = new Uint32Array(inTruss);
+  const grouped = new Uint32Array(inTruss);
+  const cursor = nodeStart.slice(0, count);
+  for (let v = 0, at = 0; v < n; v++) {
+    const c = componentOf[v]!;
+    if (c < 0) continue;
+    nodes[at++] = v;
+    grouped[cursor[c]!++] = v;
+  }
+  let edgeCount = 0;
   for (let e = 0; e < m; e++) {
     if (mask[e] !== 1) continue;
-    edges.push(e);
-    componentEdges[componentOf[g.sources[e]!]!]!.push(e);
+    edgeCount++;
+    edgeStart[componentOf[sources[e]!]! + 1]!++;
   }
-  const components: TrussComponent[] = componentNodes.map((members, c) => ({
-    nodes: Uint32Array.from(members).sort(),
-    edges: Uint32Array.from(componentEdges[c]!),
+  for (let c = 0; c < count; c++) edgeStart[c + 1]! += edgeStart[c]!;
+  const edges = new Uint32Array(edgeCount);
+  const groupedEdges = new Uint32Array(edgeCount);
+  cursor.set(edgeStart.subarray(0, count));
+  for (let e = 0, at = 0; e < m; e++) {
+    if (mask[e] !== 1) continue;
+    edges[at++] = e;
+    groupedEdges[cursor[componentOf[sources[e]!]!]!++] = e;
+  }
+  const components: TrussComponent[] = sizes.map((_, c) => ({
+    nodes: grouped.slice(nodeStart[c]!, nodeStart[c + 1]!),
+    edges: groupedEdges.slice(edgeStart[c]!, edgeStart[c + 1]!),
   }));
   components.sort((x, y) => y.nodes.length - x.nodes.length || x.nodes[0]! - y.nodes[0]!);
-  const nodes = Uint32Array.from(componentNodes.flat()).sort();
-  return { k, graph: g, nodes, edges: Uint32Array.from(edges), components };
+  return { k, graph: g, nodes, edges, components };
 }
 
 /**
