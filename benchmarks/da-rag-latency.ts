@@ -37,7 +37,8 @@
  *
  * `--set key=value` (repeatable): one more row, `da-rag (key=value, …)`, DA-RAG over the same index
  * with those retrieve options (converted as `grag --set` converts them), timed in turn with the others
- * and compared with the default row digest by digest.
+ * and compared with the default row digest by digest; with `--baseline`, the baseline checkout is
+ * timed with them too (`da-rag (baseline, key=value, …)`) and compared with that row.
  *
  * Writes `da-rag-latency.json` and `da-rag-latency.md` under `--out`.
  */
@@ -190,20 +191,37 @@ async function timed(retrieve: () => Promise<Retrieval>): Promise<Run> {
  * The child process of `--baseline`: DA-RAG as the working directory's checkout resolves it, over the
  * stored index; one query per stdin line, one {@link Run} per stdout line.
  */
-async function serveBaseline(cacheDir: string): Promise<void> {
+async function serveBaseline(cacheDir: string, sets: readonly string[]): Promise<void> {
   const index = await daRag.load(cacheDir, createBuildContext(createOfflineProviders()));
+  const variant = parseSetOptions([...sets]);
   process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
   for await (const line of createInterface({ input: process.stdin })) {
-    const { query } = JSON.parse(line) as { query: string };
-    process.stdout.write(`${JSON.stringify(await timed(() => daRag.retrieve(index, query)))}\n`);
+    const { query, withSets } = JSON.parse(line) as { query: string; withSets?: boolean };
+    const options = withSets ? variant : {};
+    process.stdout.write(`${JSON.stringify(await timed(() => daRag.retrieve(index, query, options)))}\n`);
   }
 }
 
-/** DA-RAG of a baseline checkout in a child process (see `--baseline`), and how to stop it. */
-async function baselineMethod(checkout: string, cacheDir: string): Promise<Timed & { stop: () => void }> {
+/**
+ * DA-RAG of a baseline checkout in a child process (see `--baseline`), and how to stop it: with
+ * defaults, and with the `--set` options when there are any.
+ */
+async function baselineMethods(
+  checkout: string,
+  cacheDir: string,
+  sets: readonly string[],
+): Promise<{ methods: Timed[]; stop: () => void }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve-baseline', '--cache', cacheDir],
+    [
+      '--import',
+      'tsx',
+      fileURLToPath(import.meta.url),
+      '--serve-baseline',
+      '--cache',
+      cacheDir,
+      ...sets.flatMap((set) => ['--set', set]),
+    ],
     { cwd: checkout, stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
@@ -213,14 +231,16 @@ async function baselineMethod(checkout: string, cacheDir: string): Promise<Timed
     return JSON.parse(value as string) as Run & { ready?: boolean };
   };
   await next();
-  return {
-    name: 'da-rag (baseline)',
+  const method = (name: string, withSets: boolean): Timed => ({
+    name,
     run: async (query) => {
-      child.stdin.write(`${JSON.stringify({ query })}\n`);
+      child.stdin.write(`${JSON.stringify({ query, withSets })}\n`);
       return next();
     },
-    stop: () => child.stdin.end(),
-  };
+  });
+  const methods = [method('da-rag (baseline)', false)];
+  if (sets.length > 0) methods.push(method(`da-rag (baseline, ${sets.join(', ')})`, true));
+  return { methods, stop: () => child.stdin.end() };
 }
 
 async function main() {
@@ -244,7 +264,7 @@ async function main() {
   const warmup = Number(values.warmup);
   const rounds = Number(values.rounds);
   const cacheDir = resolve(values.cache!);
-  if (values['serve-baseline']) return serveBaseline(cacheDir);
+  if (values['serve-baseline']) return serveBaseline(cacheDir, values.set ?? []);
   const loadStart = loadavg()[0]!;
 
   const docs: Document[] = [];
@@ -289,8 +309,10 @@ async function main() {
     const variant = parseSetOptions(sets);
     methods.push({ name: variantName, run: (q) => timed(() => daRag.retrieve(index, q, variant)) });
   }
-  const baseline = values.baseline ? await baselineMethod(resolve(values.baseline), cacheDir) : undefined;
-  if (baseline) methods.push(baseline);
+  const baseline = values.baseline
+    ? await baselineMethods(resolve(values.baseline), cacheDir, sets)
+    : undefined;
+  if (baseline) methods.push(...baseline.methods);
 
   // Warm-up: the first queries once with each method (caches of the index: truss indexes, BM25).
   for (const m of methods) for (const q of queries.slice(0, warmup)) await m.run(q.question);
@@ -356,6 +378,15 @@ async function main() {
   if (values.baseline) {
     comparisons.push(
       compare(`da-rag (baseline): ${values.baseline}`, records.get('da-rag (baseline)')!, current),
+    );
+  }
+  if (values.baseline && variantName) {
+    comparisons.push(
+      compare(
+        `da-rag (baseline, ${sets.join(', ')}): ${values.baseline}`,
+        records.get(`da-rag (baseline, ${sets.join(', ')})`)!,
+        records.get(variantName)!,
+      ),
     );
   }
   if (variantName) comparisons.push(compare('da-rag (defaults)', current, records.get(variantName)!));
