@@ -4,7 +4,7 @@
  * query) needs without listing its triangles again.
  */
 import { InvalidArgumentError } from '@grag/core';
-import { type TrussGraph, trussGraphFromEdges } from './graph.js';
+import type { TrussGraph } from './graph.js';
 import type { EdgeTriangles } from './triangles.js';
 
 /** A subgraph induced by a node set, with the way back to the graph it was taken from. */
@@ -37,23 +37,61 @@ export function inducedSubgraph(graph: TrussGraph, nodes: ArrayLike<number>): In
     }
     local[v] = i;
   }
-  const pairs: number[] = [];
-  const edges: number[] = [];
-  for (let i = 0; i < nodes.length; i++) {
+  const n = nodes.length;
+  const { offsets: rows, neighbors: row, edgeIds: rowEdges } = graph;
+  // The graph's rows are ascending and node order is kept, so the subgraph's rows come out sorted:
+  // no sort, and no check for loops or parallel edges (the graph has none).
+  const offsets = new Uint32Array(n + 1);
+  let m = 0;
+  for (let i = 0; i < n; i++) {
     const v = nodes[i]!;
-    for (let p = graph.offsets[v]!; p < graph.offsets[v + 1]!; p++) {
-      const w = graph.neighbors[p]!;
+    let degree = 0;
+    for (let p = rows[v]!; p < rows[v + 1]!; p++) {
+      const w = row[p]!;
+      if (local[w]! >= 0) {
+        degree++;
+        if (w > v) m++;
+      }
+    }
+    offsets[i + 1] = offsets[i]! + degree;
+  }
+  // Edges numbered by smaller end, then larger end: edge {v, w} (v < w) when v's row is read.
+  const localEdge = new Int32Array(graph.m);
+  const edges = new Uint32Array(m);
+  const sources = new Uint32Array(m);
+  const targets = new Uint32Array(m);
+  const neighbors = new Uint32Array(2 * m);
+  const edgeIds = new Uint32Array(2 * m);
+  for (let i = 0, e = 0; i < n; i++) {
+    const v = nodes[i]!;
+    for (let p = rows[v]!; p < rows[v + 1]!; p++) {
+      const w = row[p]!;
       if (w > v && local[w]! >= 0) {
-        pairs.push(i, local[w]!);
-        edges.push(graph.edgeIds[p]!);
+        localEdge[rowEdges[p]!] = e;
+        edges[e] = rowEdges[p]!;
+        sources[e] = i;
+        targets[e] = local[w]!;
+        e++;
       }
     }
   }
+  for (let i = 0, at = 0; i < n; i++) {
+    const v = nodes[i]!;
+    for (let p = rows[v]!; p < rows[v + 1]!; p++) {
+      const w = local[row[p]!]!;
+      if (w < 0) continue;
+      neighbors[at] = w;
+      edgeIds[at++] = localEdge[rowEdges[p]!]!;
+    }
+  }
   const nodeArray = Uint32Array.from(nodes);
-  const sub = trussGraphFromEdges(nodes.length, Uint32Array.from(pairs), {
-    ids: Array.from(nodeArray, (v) => graph.nodeIds[v]!),
-  });
-  return { graph: sub, nodes: nodeArray, edges: Uint32Array.from(edges) };
+  const nodeIds = Array.from(nodeArray, (v) => graph.nodeIds[v]!);
+  const index = new Map(nodeIds.map((id, i) => [id, i]));
+  return {
+    graph: { n, m, nodeIds, index, offsets, neighbors, edgeIds, sources, targets },
+    nodes: nodeArray,
+    edges,
+  };
 }
 
 /**

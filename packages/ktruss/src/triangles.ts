@@ -212,6 +212,8 @@ function sortByThird(entries: Uint32Array, lo: number, hi: number): void {
  * and each flagged edge's count of them (its support inside the subgraph; 0 for unflagged edges).
  * Equal to `edgeTriangles(g, mask)` when `triangles` lists the triangles of a subgraph of `g` that
  * holds every flagged edge (a k-truss from a k'-truss, k' < k). O(triangles) time, no row search.
+ * When every edge of a triangle is flagged (the 3-truss of a graph from its listing), the listing
+ * given is returned as it is, not copied: listings are read, never written.
  */
 export function edgeTrianglesWithin(
   triangles: EdgeTriangles,
@@ -220,6 +222,13 @@ export function edgeTrianglesWithin(
   const m = triangles.offsets.length - 1;
   checkMask('edgeTrianglesWithin', m, mask, 'the listing');
   const { offsets: from, entries: src } = triangles;
+  let keepsAll = true;
+  for (let e = 0; e < m && keepsAll; e++) if (mask[e] === 0 && from[e + 1]! > from[e]!) keepsAll = false;
+  if (keepsAll) {
+    const support = new Uint32Array(m);
+    for (let e = 0; e < m; e++) if (mask[e] !== 0) support[e] = from[e + 1]! - from[e]!;
+    return { support, triangles };
+  }
   const support = new Uint32Array(m);
   for (let e = 0; e < m; e++) {
     if (mask[e] === 0) continue;

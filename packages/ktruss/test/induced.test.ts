@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import {
   type Community,
   edgeTriangles,
+  edgeTrianglesWithin,
   inducedSubgraph,
   inducedTriangles,
   TrussIndex,
@@ -52,6 +53,16 @@ describe('inducedSubgraph', () => {
         }
         expect(Array.from(sub.nodes)).toEqual(nodes);
         expect(sub.graph.nodeIds).toEqual(nodes.map((v) => g.nodeIds[v]));
+        // The same graph trussGraphFromEdges makes of its edge list: rows, edge ids, ends, keys.
+        const pairs = Array.from(
+          { length: sub.graph.m },
+          (_, j): Pair => [sub.graph.sources[j]!, sub.graph.targets[j]!],
+        );
+        const rebuilt = trussGraphFromEdges(nodes.length, pairs, { ids: sub.graph.nodeIds });
+        for (const key of ['offsets', 'neighbors', 'edgeIds', 'sources', 'targets'] as const) {
+          expect(Array.from(sub.graph[key])).toEqual(Array.from(rebuilt[key]));
+        }
+        expect([...sub.graph.index]).toEqual([...rebuilt.index]);
       }),
       { numRuns: 200 },
     );
@@ -89,6 +100,20 @@ describe('inducedTriangles', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  test('edgeTrianglesWithin returns a listing as it is when every triangle is kept (the 3-truss)', () => {
+    const g = trussGraphFromEdges(6, [...clique([0, 1, 2, 3]), [3, 4], [4, 5]]);
+    const listing = edgeTriangles(g);
+    const mask = Array.from({ length: g.m }, (_, e) =>
+      listing.offsets[e + 1]! > listing.offsets[e]! ? 1 : 0,
+    );
+    const within = edgeTrianglesWithin(listing, mask);
+    expect(within.triangles).toBe(listing);
+    expect(Array.from(within.support)).toEqual([2, 2, 2, 2, 2, 2, 0, 0]);
+    // One edge of a triangle left out: copied and filtered.
+    mask[0] = 0;
+    expect(edgeTrianglesWithin(listing, mask).triangles).not.toBe(listing);
   });
 
   test('refuses a listing of another graph', () => {
