@@ -287,12 +287,19 @@ function qrScorePhase(
   const reached = memo ? new Uint8Array(nodeAlive.length) : undefined;
   const removed: number[] = [];
   let metQuery = false;
+  // The live nodes in ascending order: each sweep drops from the part it read the nodes removed, so
+  // later sweeps do not read them again.
+  const live = new Uint32Array(order);
+  let start = 0;
   for (let sweep = 0; sweep < maxSweeps; sweep++) {
     let changed = false;
-    for (const v of order) {
-      if (nodeAlive[v] !== 1) continue;
+    let i = start;
+    let kept = start;
+    for (; i < live.length; i++) {
+      const v = live[i]!;
       // Ascending order: once a node does not raise the mean, no later one does.
       if (!(rel[v]! < sum / alive)) break;
+      live[kept++] = v;
       if (reached) reached[v] = 1;
       if (isQuery[v] === 1) {
         metQuery = true;
@@ -302,10 +309,14 @@ function qrScorePhase(
       if (!test.removable(v, alive)) continue;
       state.remove(v);
       removed.push(v);
+      kept--;
       alive--;
       sum -= rel[v]!;
       changed = true;
     }
+    // The nodes read and kept move next to the unread ones (what was removed is left behind).
+    live.copyWithin(start + i - kept, start, kept);
+    start += i - kept;
     if (!changed) break;
   }
   if (memo && reached && !metQuery) {
