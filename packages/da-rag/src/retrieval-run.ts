@@ -226,12 +226,13 @@ export class RetrievalRun {
           global: entities,
           relevance: rel,
           truss: () => {
-            // The working subgraph's triangles are read from the layer's, listed once per index.
-            const listings = index.cache.triangles ?? {};
-            index.cache.triangles = listings;
-            const listing = listings[layer] ?? edgeTriangles(graph);
-            listings[layer] = listing;
-            truss ??= new TrussIndex(sub.graph, { triangles: inducedTriangles(listing, graph, sub) });
+            if (truss === undefined) {
+              // The working subgraph's triangles are read from the layer's, listed once per index.
+              index.cache.triangles ??= {};
+              index.cache.triangles[layer] ??= edgeTriangles(graph);
+              const triangles = inducedTriangles(index.cache.triangles[layer], graph, sub);
+              truss = new TrussIndex(sub.graph, { triangles });
+            }
             return truss;
           },
         });
