@@ -102,6 +102,7 @@ export function createDenseRag(settings: DenseRagSettings = {}): Method<DenseRag
         query,
         k: depth,
         vectors: index.vectors,
+        ...(index.options.entryEf > 0 ? { ef: index.options.entryEf } : {}),
         ...(queryVector ? { queryVector } : {}),
         ...(index.lexical ? { lexical: index.lexical } : {}),
       });

@@ -1,5 +1,6 @@
+import type { VectorIndex, VectorIndexFactory, VectorSearchOptions } from '@grag/core';
 import { type Document, InvalidArgumentError, type TaskSuite } from '@grag/core';
-import { createBuildContext } from '@grag/core/kit';
+import { createBuildContext, flatIndexFactory } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { describe, expect, it } from 'vitest';
 import { BM25_DEFAULTS, bm25Rag, CHUNKING_DEFAULTS, denseRag } from '../src/index.js';
@@ -49,5 +50,43 @@ describe('option keys', () => {
     await expect(bm25Rag.retrieve(index, 'river', { topk: 1 } as object)).rejects.toThrow(
       /bm25 retrieve: unknown option "topk"; did you mean "topK"\?/,
     );
+  });
+});
+
+describe('entryEf', () => {
+  /** The flat index, recording the search options each call gives it. */
+  function recordingFactory(calls: VectorSearchOptions[]): VectorIndexFactory {
+    const record = (index: VectorIndex): VectorIndex =>
+      new Proxy(index, {
+        get(target, key, receiver) {
+          if (key !== 'search') return Reflect.get(target, key, receiver);
+          return (query: ArrayLike<number>, k: number, options: VectorSearchOptions = {}) => {
+            calls.push(options);
+            return target.search(query, k, options);
+          };
+        },
+      });
+    return {
+      kind: flatIndexFactory.kind,
+      create: (options) => record(flatIndexFactory.create(options)),
+      load: async (path) => record(await flatIndexFactory.load(path)),
+    };
+  }
+
+  it('gives the dense search its breadth: 1024 by default, none with 0, and refuses a negative one', async () => {
+    const calls: VectorSearchOptions[] = [];
+    const ctx = createBuildContext({
+      embedder: createScriptedEmbedder({ dimensions: 16 }),
+      tasks: {} as TaskSuite,
+      vectorIndex: recordingFactory(calls),
+    });
+    const byDefault = await denseRag.build(docs, ctx, { chunking: 'document' });
+    const same = await denseRag.retrieve(byDefault, 'river', { topK: 1 });
+    const own = await denseRag.build(docs, ctx, { chunking: 'document', entryEf: 0 });
+    const other = await denseRag.retrieve(own, 'river', { topK: 1 });
+    expect(calls.map((c) => c.ef)).toEqual([1024, undefined]);
+    // An exact index ignores it: the same hits either way.
+    expect(other.items.map((i) => [i.id, i.score])).toEqual(same.items.map((i) => [i.id, i.score]));
+    await expect(denseRag.build(docs, ctx, { entryEf: -1 })).rejects.toThrow(/entryEf/);
   });
 });
