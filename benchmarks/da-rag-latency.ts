@@ -380,11 +380,12 @@ async function main() {
       compare(`da-rag (baseline): ${values.baseline}`, records.get('da-rag (baseline)')!, current),
     );
   }
-  if (values.baseline && variantName) {
+  const baselineVariant = baseline?.methods[1]?.name;
+  if (baselineVariant && variantName) {
     comparisons.push(
       compare(
-        `da-rag (baseline, ${sets.join(', ')}): ${values.baseline}`,
-        records.get(`da-rag (baseline, ${sets.join(', ')})`)!,
+        `${baselineVariant}: ${values.baseline}`,
+        records.get(baselineVariant)!,
         records.get(variantName)!,
       ),
     );
