@@ -96,6 +96,21 @@ export interface EvalRow {
   answerP50Ms?: number;
   answerP95Ms?: number;
   peakRssMiB: number;
+  /** Bytes of the index the run saved (`out/indexes/`), when it saved one. */
+  indexBytes?: number;
+}
+
+/** Bytes of the files under `dir` (0 when it does not exist). */
+async function treeBytes(dir: string): Promise<number> {
+  const { readdir, stat } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  let total = 0;
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    total += e.isDirectory() ? await treeBytes(path) : (await stat(path)).size;
+  }
+  return total;
 }
 
 /**
@@ -144,6 +159,7 @@ export async function gragEval(
       peakRssMiB: number;
     }[];
   };
+  const indexBytes = await treeBytes(join(out, 'indexes'));
   await rm(out, { recursive: true, force: true });
   const m = report.methods[0]!;
   const { relative, resolve } = await import('node:path');
@@ -162,6 +178,7 @@ export async function gragEval(
     p95Ms: m.latencyMs.p95,
     ...(m.answerMs ? { answerP50Ms: m.answerMs.p50, answerP95Ms: m.answerMs.p95 } : {}),
     peakRssMiB: m.peakRssMiB,
+    ...(indexBytes > 0 ? { indexBytes } : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { AbortError, GragError, InvalidArgumentError } from '@grag/core';
+import { AbortError, GragError, InvalidArgumentError, type VectorPrecision } from '@grag/core';
 import { type GragConfig, importLoaders, recordFields, resolveConfig } from './config.js';
 import type { ReadCorpusOptions } from './corpus.js';
 import { printable, printableJson } from './printable.js';
@@ -16,6 +16,7 @@ import {
   STORE_OPTIONS,
   STORE_USAGE,
   storeUrl,
+  vectorPrecisionFlag,
 } from './store.js';
 import {
   EVAL_OPTIONS,
@@ -255,6 +256,8 @@ function usageProblem(command: string, args: string[], values: Values): string |
     return `--store is an option of ${STORE_COMMANDS.join(', ')}; grag ${command} keeps its indexes in directories.`;
   if (values['store-vectors'] && command !== 'index' && command !== 'eval')
     return `--store-vectors is an option of index and eval (add and remove keep what the index has; readers need nothing).`;
+  if (values['vector-precision'] !== undefined && command !== 'index' && command !== 'eval')
+    return `--vector-precision is an option of index and eval (add and remove keep what the index has; readers need nothing).`;
   return undefined;
 }
 
@@ -268,6 +271,12 @@ function storeVectors(values: Values, url: string | undefined): { vectors?: bool
     );
   }
   return { vectors: true };
+}
+
+/** `--vector-precision` as a target option. */
+function precisionOption(values: Values): { precision?: VectorPrecision } {
+  const precision = vectorPrecisionFlag(values['vector-precision']);
+  return precision === undefined ? {} : { precision };
 }
 
 /** `grag index`: its arguments checked, then the build (its module loaded only now). */
@@ -297,6 +306,7 @@ async function runIndex(io: CliIO, args: string[], values: Values, config: GragC
     values.out !== undefined && !values.estimate
       ? await indexTarget(values.out, url, {
           ...storeVectors(values, url),
+          ...precisionOption(values),
           lock: lockSettings(config, io, values.out, values.quiet === true || values.json === true),
         })
       : undefined;
@@ -407,6 +417,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
           command: `grag ${argv.join(' ')}`,
           store: storeUrl(values.store, io.env),
           storeVectors: storeVectors(values, storeUrl(values.store, io.env)).vectors === true,
+          ...precisionOption(values),
         });
       }
       case 'serve': {

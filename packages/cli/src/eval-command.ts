@@ -5,7 +5,7 @@
  * `--store`, each method's index lives in PostgreSQL as `eval_<method>`, loaded by any later run.
  */
 import { basename, join, resolve } from 'node:path';
-import { InvalidArgumentError } from '@grag/core';
+import { InvalidArgumentError, type VectorPrecision } from '@grag/core';
 import { closestMatch, FileCallCache } from '@grag/core/kit';
 import {
   detectLayout,
@@ -112,6 +112,8 @@ export async function evalCommand(input: {
   store?: string | undefined;
   /** `--store-vectors`: keep vector collections in the store. */
   storeVectors?: boolean;
+  /** `--vector-precision`: how the saved indexes keep their vectors (see `RunOptions.vectorPrecision`). */
+  precision?: VectorPrecision;
   /** How a dataset's `corpus/` folder is read: loaders, fields, `include` / `exclude` globs. */
   corpus?: ReadCorpusOptions;
 }): Promise<number> {
@@ -182,7 +184,10 @@ export async function evalCommand(input: {
       : await indexTargets(
           entries.map((e) => evalIndexName(e.name)),
           input.store,
-          { vectors: input.storeVectors === true },
+          {
+            vectors: input.storeVectors === true,
+            ...(input.precision !== undefined ? { precision: input.precision } : {}),
+          },
         );
   const stores = new Map(entries.map((e, i) => [e.name, targets[i]?.store] as const));
   if (targets.length > 0) say(`keeping the indexes in --store as ${targets.map((t) => t.name).join(', ')}`);
@@ -210,6 +215,7 @@ export async function evalCommand(input: {
     restart: flags.restart === true,
     ...(judge ? { judge } : {}),
     command: input.command,
+    ...(input.precision !== undefined ? { vectorPrecision: input.precision } : {}),
     ...(targets.length > 0
       ? {
           indexStore: (label: string) => {

@@ -5,13 +5,24 @@
  * only then, so a directory user never loads `pg`).
  */
 import { dirname, join, resolve } from 'node:path';
-import { IndexFormatError, type IndexManifest, type IndexStore, InvalidArgumentError } from '@grag/core';
+import {
+  IndexFormatError,
+  type IndexManifest,
+  type IndexStore,
+  InvalidArgumentError,
+  VECTOR_PRECISIONS,
+  type VectorPrecision,
+} from '@grag/core';
 import { readManifest } from '@grag/core/kit';
 import { directoryStore } from '@grag/core/store';
 import { printable } from './printable.js';
 
 /** The option `--store` adds to the command line. */
-export const STORE_OPTIONS = { store: { type: 'string' }, 'store-vectors': { type: 'boolean' } } as const;
+export const STORE_OPTIONS = {
+  store: { type: 'string' },
+  'store-vectors': { type: 'boolean' },
+  'vector-precision': { type: 'string' },
+} as const;
 
 /** Help lines of `--store`. */
 export const STORE_USAGE = `  --store <postgres-url>     keep indexes in PostgreSQL (default: $GRAG_STORE) for index, query, add, remove
@@ -21,7 +32,22 @@ export const STORE_USAGE = `  --store <postgres-url>     keep indexes in Postgre
   --store-vectors            index, eval with --store: keep the vectors each method searches by k-NN as
                              pgvector tables searched in the database, instead of artifacts each reader loads
                              (every method but bm25 and da-rag, whose query relevance scores every node);
-                             needs pgvector; later add/remove keep them`;
+                             needs pgvector; later add/remove keep them
+  --vector-precision <float32|float16>
+                             index, eval: store the vectors each method keeps (its embeddings, what its
+                             vector index is restored from) as float32 or float16 (half their bytes,
+                             each value rounded to 11 significant bits); default: what the index
+                             replaced had, float32 for a new one; add/remove keep it`;
+
+/** `--vector-precision`, checked: `undefined` when it is not given. */
+export function vectorPrecisionFlag(value: string | undefined): VectorPrecision | undefined {
+  if (value === undefined) return undefined;
+  if ((VECTOR_PRECISIONS as readonly string[]).includes(value)) return value as VectorPrecision;
+  throw new InvalidArgumentError(
+    'vector-precision',
+    `--vector-precision is "${value}"; use ${VECTOR_PRECISIONS.join(' or ')}.`,
+  );
+}
 
 /** The commands that read or write an index through `--store`. */
 export const STORE_COMMANDS: readonly string[] = ['index', 'query', 'add', 'remove', 'serve', 'eval'];
@@ -88,10 +114,15 @@ export function lockSettings(
 }
 
 /** The target of the index directory `dir`. */
-export function directoryTarget(dir: string, lock: LockSettings = {}): IndexTarget {
+export function directoryTarget(
+  dir: string,
+  lock: LockSettings = {},
+  precision?: VectorPrecision,
+): IndexTarget {
   const store = directoryStore(dir, {
     ...(lock.timeoutMs !== undefined ? { lockTimeoutMs: lock.timeoutMs } : {}),
     ...(lock.onWait !== undefined ? { onLockWait: lock.onWait } : {}),
+    ...(precision !== undefined ? { vectorPrecision: precision } : {}),
   });
   return { store, kind: 'directory', location: dir, dir, close: async () => {} };
 }
@@ -105,9 +136,9 @@ export function directoryTarget(dir: string, lock: LockSettings = {}): IndexTarg
 export async function indexTarget(
   name: string,
   url: string | undefined,
-  options: { vectors?: boolean; lock?: LockSettings } = {},
+  options: { vectors?: boolean; lock?: LockSettings; precision?: VectorPrecision } = {},
 ): Promise<IndexTarget> {
-  if (url === undefined) return directoryTarget(name, options.lock);
+  if (url === undefined) return directoryTarget(name, options.lock, options.precision);
   const { postgresStore } = await import('@grag/postgres');
   try {
     const lock = options.lock ?? {};
@@ -115,6 +146,7 @@ export async function indexTarget(
       url,
       index: name,
       ...(options.vectors ? { vectors: true } : {}),
+      ...(options.precision !== undefined ? { vectorPrecision: options.precision } : {}),
       ...(lock.timeoutMs !== undefined ? { lockTimeoutMs: lock.timeoutMs } : {}),
       ...(lock.onWait !== undefined ? { onLockWait: lock.onWait } : {}),
     });
@@ -140,7 +172,7 @@ export async function indexTarget(
 export async function indexTargets(
   names: readonly string[],
   url: string | undefined,
-  options: { vectors?: boolean } = {},
+  options: { vectors?: boolean; precision?: VectorPrecision } = {},
 ): Promise<IndexTarget[]> {
   const targets: IndexTarget[] = [];
   try {

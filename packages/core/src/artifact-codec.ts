@@ -1,10 +1,13 @@
 /**
- * Compact, lossless encodings of an index's artifacts (see `IndexWriter` and `OpenedIndex`):
- * vector rows (dense float32, or a bitmap of the non-zero components and their float32 values,
- * whichever is smaller), named typed arrays in one binary artifact (graphs and adjacency as CSR
- * offsets and targets instead of JSON), and gzip for JSON text. Every value reads back bit for bit.
+ * Compact encodings of an index's artifacts (see `IndexWriter` and `OpenedIndex`): vector rows
+ * (dense, or a bitmap of the non-zero components and their values, whichever is smaller; values as
+ * float32, or as float16 when asked), named typed arrays in one binary artifact (graphs and
+ * adjacency as CSR offsets and targets instead of JSON), and gzip for JSON text. Every value reads
+ * back bit for bit, but for float16 vector rows, which read back rounded to float16.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { VECTOR_PRECISIONS, type VectorPrecision } from './contracts/store.js';
+import { FLOAT16_MAX, float16Values, toFloat16Bits } from './float16.js';
 import { indexFileError } from './validate.js';
 
 /** Magic bytes of a vector-rows artifact (see {@link encodeVectorRows}): ASCII `GRAGROWS`. */
@@ -15,6 +18,8 @@ const CODEC_VERSION = 1;
 const HEADER_BYTES = 24;
 const DENSE = 0;
 const BITMAP = 1;
+/** Set in a vector-rows header's encoding word when the values are float16 (else float32). */
+const FLOAT16 = 0x100;
 
 function magicOf(bytes: Uint8Array): string {
   return bytes.byteLength >= 8 ? String.fromCharCode(...bytes.subarray(0, 8)) : '';
@@ -33,32 +38,73 @@ function header(magic: string, words: readonly number[]): { bytes: Uint8Array; v
 /** Whether component `x` is stored as a bit only (+0; -0 keeps its value, so it reads back as -0). */
 const isZero = (x: number) => Object.is(x, 0);
 
+/** Options of {@link encodeVectorRows}. */
+export interface VectorRowsOptions {
+  /**
+   * How the values are stored: float32 (lossless), or float16 (rounded to nearest even; within a
+   * relative 2^-11 down to 2^-14, within 2^-25 below that). @default 'float32'
+   */
+  precision?: VectorPrecision;
+}
+
 /**
- * Encode `rows` (each of `dimensions` float32 components) losslessly: a 24-byte header (magic,
- * version, encoding, rows, dimensions), then either every component as little-endian float32
- * (dense) or, when smaller (sparse vectors such as hashed TF-IDF), one bit per component saying
- * whether it is non-zero followed by the non-zero components as float32.
+ * Encode `rows` (each of `dimensions` float32 components): a 24-byte header (magic, version,
+ * encoding, rows, dimensions), then either every component (dense) or, when smaller (sparse
+ * vectors such as hashed TF-IDF), one bit per component saying whether it is non-zero followed by
+ * the non-zero components. Components are little-endian float32 (lossless), or float16 with
+ * `precision: 'float16'` (each rounded to the nearest float16; a component that rounds to +0 is
+ * stored as a clear bit). @throws RangeError for a row of another length, or a component beyond
+ * float16's range (±65504) with `'float16'`.
  */
-export function encodeVectorRows(rows: readonly ArrayLike<number>[], dimensions: number): Uint8Array {
+export function encodeVectorRows(
+  rows: readonly ArrayLike<number>[],
+  dimensions: number,
+  options: VectorRowsOptions = {},
+): Uint8Array {
+  const half = options.precision === 'float16';
+  if (options.precision !== undefined && !VECTOR_PRECISIONS.includes(options.precision)) {
+    throw new RangeError(
+      `unknown vector precision ${JSON.stringify(options.precision)}: use 'float32' or 'float16'`,
+    );
+  }
+  const width = half ? 2 : 4;
+  // The stored value of each component: its float32, or its float16 bits.
+  const value = half ? toFloat16Bits : Math.fround;
+  const zero = half ? (h: number) => h === 0 : isZero;
   let nonZero = 0;
   rows.forEach((row, i) => {
     if (row.length !== dimensions) {
       throw new RangeError(`row ${i} has ${row.length} components, expected ${dimensions}`);
     }
-    for (let j = 0; j < dimensions; j++) if (!isZero(Math.fround(row[j]!))) nonZero++;
+    for (let j = 0; j < dimensions; j++) {
+      const x = row[j]!;
+      if (half && Number.isFinite(x) && (toFloat16Bits(x) & 0x7fff) === 0x7c00) {
+        throw new RangeError(
+          `row ${i} component ${j} (${x}) is beyond float16's range (±${FLOAT16_MAX}); store these vectors as float32`,
+        );
+      }
+      if (!zero(value(x))) nonZero++;
+    }
   });
   const maskBytes = Math.ceil(dimensions / 8);
-  const denseBytes = rows.length * dimensions * 4;
-  const bitmapBytes = Math.ceil((rows.length * maskBytes) / 4) * 4 + nonZero * 4;
-  const encoding = bitmapBytes < denseBytes ? BITMAP : DENSE;
-  const head = header(VECTOR_ROWS_MAGIC, [CODEC_VERSION, encoding, rows.length, dimensions]);
-  const out = new Uint8Array(HEADER_BYTES + (encoding === BITMAP ? bitmapBytes : denseBytes));
+  const denseBytes = Math.ceil((rows.length * dimensions * width) / 4) * 4;
+  const bitmapBytes = Math.ceil((rows.length * maskBytes) / 4) * 4 + Math.ceil((nonZero * width) / 4) * 4;
+  const layout = bitmapBytes < denseBytes ? BITMAP : DENSE;
+  const head = header(VECTOR_ROWS_MAGIC, [
+    CODEC_VERSION,
+    layout | (half ? FLOAT16 : 0),
+    rows.length,
+    dimensions,
+  ]);
+  const out = new Uint8Array(HEADER_BYTES + (layout === BITMAP ? bitmapBytes : denseBytes));
   out.set(head.bytes);
   const view = new DataView(out.buffer);
-  if (encoding === DENSE) {
+  const put = half
+    ? (at: number, x: number) => view.setUint16(at, x, true)
+    : (at: number, x: number) => view.setFloat32(at, x, true);
+  if (layout === DENSE) {
     rows.forEach((row, i) => {
-      for (let j = 0; j < dimensions; j++)
-        view.setFloat32(HEADER_BYTES + (i * dimensions + j) * 4, row[j]!, true);
+      for (let j = 0; j < dimensions; j++) put(HEADER_BYTES + (i * dimensions + j) * width, value(row[j]!));
     });
     return out;
   }
@@ -66,11 +112,11 @@ export function encodeVectorRows(rows: readonly ArrayLike<number>[], dimensions:
   rows.forEach((row, i) => {
     const mask = HEADER_BYTES + i * maskBytes;
     for (let j = 0; j < dimensions; j++) {
-      const x = Math.fround(row[j]!);
-      if (isZero(x)) continue;
+      const x = value(row[j]!);
+      if (zero(x)) continue;
       out[mask + (j >> 3)]! |= 1 << (j & 7);
-      view.setFloat32(at, x, true);
-      at += 4;
+      put(at, x);
+      at += width;
     }
   });
   return out;
@@ -101,11 +147,15 @@ function allFinite(values: Float32Array): boolean {
 /** Where the components of a checked vector-rows artifact are (see {@link vectorRowsLayout}). */
 interface VectorRowsLayout {
   encoding: typeof DENSE | typeof BITMAP;
+  /** Whether the components are float16 (else float32). */
+  half: boolean;
   /** Byte offset of the first stored component. */
   at: number;
   /** How many components are stored. */
   values: number;
   maskBytes: number;
+  /** The stored components as float32 (a view of the bytes when they are float32 and aligned). */
+  stored: Float32Array;
 }
 
 /**
@@ -123,7 +173,12 @@ function vectorRowsLayout(
     throw indexFileError(file, 'is not a grag vector-rows artifact');
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const [version, encoding, count, dims] = [8, 12, 16, 20].map((at) => view.getUint32(at, true));
+  const [version, word, count, dims] = [8, 12, 16, 20].map((at) => view.getUint32(at, true)) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   if (version !== CODEC_VERSION) throw indexFileError(file, `has vector-rows version ${version}`);
   if (count !== rows || dims !== dimensions) {
     throw indexFileError(
@@ -131,6 +186,8 @@ function vectorRowsLayout(
       `holds ${count} vectors of ${dims} dimensions, expected ${rows} of ${dimensions}`,
     );
   }
+  const half = (word & FLOAT16) !== 0;
+  const encoding = word & ~FLOAT16;
   const maskBytes = Math.ceil(dimensions / 8);
   const at = HEADER_BYTES + (encoding === BITMAP ? Math.ceil((rows * maskBytes) / 4) * 4 : 0);
   if (at > bytes.byteLength) throw indexFileError(file, 'is truncated');
@@ -148,22 +205,36 @@ function vectorRowsLayout(
         throw indexFileError(file, `vector ${i} marks component ${j}, beyond ${dimensions}`);
       }
     }
-  } else throw indexFileError(file, `has an unknown encoding ${encoding}`);
-  if (at + values * 4 > bytes.byteLength) throw indexFileError(file, 'is truncated');
-  // Float32 view of the stored components (little-endian, as every platform Node supports); a copy
-  // when the bytes are not aligned to 4.
-  const offset = bytes.byteOffset + at;
-  const stored =
-    offset % 4 === 0
-      ? new Float32Array(bytes.buffer, offset, values)
-      : new Float32Array(bytes.slice(at, at + values * 4).buffer);
+  } else throw indexFileError(file, `has an unknown encoding ${word}`);
+  const width = half ? 2 : 4;
+  if (at + values * width > bytes.byteLength) throw indexFileError(file, 'is truncated');
+  const stored = half ? float16Stored(bytes, at, values) : float32Stored(bytes, at, values);
   if (!allFinite(stored)) {
     for (let k = 0; k < values; k++) {
       if (!Number.isFinite(stored[k]!))
         throw indexFileError(file, `holds a non-finite component (value ${k})`);
     }
   }
-  return { encoding: encoding as VectorRowsLayout['encoding'], at, values, maskBytes };
+  return { encoding: encoding as VectorRowsLayout['encoding'], half, at, values, maskBytes, stored };
+}
+
+/**
+ * The `values` float32 components at byte `at` (little-endian, as every platform Node supports): a
+ * view of `bytes` when aligned to 4, else one aligned copy.
+ */
+function float32Stored(bytes: Uint8Array, at: number, values: number): Float32Array {
+  const offset = bytes.byteOffset + at;
+  return offset % 4 === 0
+    ? new Float32Array(bytes.buffer, offset, values)
+    : new Float32Array(bytes.slice(at, at + values * 4).buffer);
+}
+
+/** The `values` float16 components at byte `at` (little-endian), as float32. */
+function float16Stored(bytes: Uint8Array, at: number, values: number): Float32Array {
+  const table = float16Values();
+  const out = new Float32Array(values);
+  for (let k = 0, b = at; k < values; k++, b += 2) out[k] = table[bytes[b]! | (bytes[b + 1]! << 8)]!;
+  return out;
 }
 
 /**
@@ -189,14 +260,8 @@ export function decodeVectorRows(
   dimensions: number,
   file: string,
 ): Float32Array[] {
-  const { encoding, at, values, maskBytes } = vectorRowsLayout(bytes, rows, dimensions, file);
-  // The stored components (little-endian, as every platform Node supports): read in place when
-  // aligned (the rows below are copies), else one aligned copy.
-  const offset = bytes.byteOffset + at;
-  const stored =
-    offset % 4 === 0
-      ? new Float32Array(bytes.buffer, offset, values)
-      : new Float32Array(bytes.slice(at, at + values * 4).buffer);
+  // The stored components: read in place when float32 and aligned (the rows below are copies).
+  const { encoding, maskBytes, stored } = vectorRowsLayout(bytes, rows, dimensions, file);
   if (encoding === DENSE)
     return Array.from({ length: rows }, (_, i) => stored.slice(i * dimensions, (i + 1) * dimensions));
   // One allocation for every row (rows are views of it): far faster than one array per row.
@@ -241,9 +306,10 @@ export function sparseVectorRows(
   dimensions: number,
   file: string,
 ): SparseVectorRows {
-  const { encoding, at, values: count, maskBytes } = vectorRowsLayout(bytes, rows, dimensions, file);
-  const stored = new Float32Array(count);
-  new Uint8Array(stored.buffer).set(bytes.subarray(at, at + count * 4));
+  const layout = vectorRowsLayout(bytes, rows, dimensions, file);
+  const { encoding, values: count, maskBytes } = layout;
+  // The values are returned: a copy, not a view of the bytes.
+  const stored = layout.half ? layout.stored : layout.stored.slice();
   const offsets = new Int32Array(rows + 1);
   if (encoding === DENSE) {
     let n = 0;

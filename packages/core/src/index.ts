@@ -92,7 +92,9 @@ export type {
   StoreLockOptions,
   StoreTarget,
   VectorCollectionOptions,
+  VectorPrecision,
 } from './contracts/store.js';
+export { VECTOR_PRECISIONS } from './contracts/store.js';
 export {
   type AnswerStreamPart,
   canStream,

@@ -23,6 +23,7 @@ export {
   type StoredArray,
   sparseVectorRows,
   unpackLists,
+  type VectorRowsOptions,
 } from './artifact-codec.js';
 export { bm25FileArrays, loadBm25File } from './bm25-file.js';
 export { createBuildContext } from './build-context.js';
@@ -114,6 +115,7 @@ export {
   packExtractions,
   unpackExtractions,
 } from './extraction-codec.js';
+export { fromFloat16Bits, toFloat16Bits } from './float16.js';
 export { isRetryableStatus, oneLine, type StatusHints, statusHint } from './http-failures.js';
 export { lazyField } from './lazy-field.js';
 export {

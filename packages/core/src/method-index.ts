@@ -38,6 +38,7 @@ import type {
   IndexStore,
   StoredIndex,
   VectorCollectionOptions,
+  VectorPrecision,
 } from './contracts/store.js';
 import type { TaskSuite, TaskVersions } from './contracts/tasks.js';
 import type { Tokenizer } from './contracts/tokenizer.js';
@@ -56,7 +57,8 @@ import {
   saveEmbedderState,
 } from './persistence.js';
 import { toIndexStore } from './store/directory.js';
-import { artifactLocator } from './store/scratch.js';
+import { replacedPrecision } from './store/precision.js';
+import { storeLocator } from './store/scratch.js';
 import {
   checkIndexFile,
   float32Rows,
@@ -118,9 +120,10 @@ export interface IndexWriter {
   /** Write raw bytes (read them with {@link OpenedIndex.bytes}). */
   bytes(file: string, data: Uint8Array): Promise<void>;
   /**
-   * Write vectors (of the embedder's dimensions unless given) compactly and losslessly: dense
-   * float32, or a bitmap of non-zero components and their values when that is smaller (see
-   * `encodeVectorRows`). Read them with {@link OpenedIndex.vectorRows}.
+   * Write vectors (of the embedder's dimensions unless given) compactly: dense, or a bitmap of
+   * non-zero components and their values when that is smaller (see `encodeVectorRows`), the values
+   * as float32 (lossless) or, when the store asks for it (`IndexStore.vectorPrecision`), float16.
+   * Read them with {@link OpenedIndex.vectorRows}.
    */
   vectorRows(file: string, rows: readonly ArrayLike<number>[], dimensions?: number): Promise<void>;
   /** Write named typed arrays (graphs as CSR offsets, targets, weights) as one binary artifact; read with {@link OpenedIndex.arrays}. */
@@ -160,14 +163,12 @@ export function packFloat32Rows(rows: readonly ArrayLike<number>[], dimensions: 
   return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
 }
 
-/** The locator of artifact `file` of `store`, for messages (a file path for a directory). */
-function locator(store: IndexStore): (file: string) => string {
-  return store.kind === 'directory'
-    ? (file) => join(store.location, file)
-    : (file) => artifactLocator(store.location, file);
-}
-
-function writer(store: IndexStore, out: ArtifactWriter, providers: IndexProviders): IndexWriter {
+function writer(
+  store: IndexStore,
+  out: ArtifactWriter,
+  providers: IndexProviders,
+  precision: VectorPrecision,
+): IndexWriter {
   let written = 0;
   const collection = out.vectorCollection?.bind(out);
   const put = async (file: string, data: Uint8Array) => {
@@ -183,14 +184,14 @@ function writer(store: IndexStore, out: ArtifactWriter, providers: IndexProvider
   };
   return {
     location: store.location,
-    locate: locator(store),
+    locate: storeLocator(store),
     json: (file, value, options) => {
       const text = new TextEncoder().encode(JSON.stringify(value));
       return put(file, options?.compress ? compress(text) : text);
     },
     float32Rows: (file, rows, dimensions) => put(file, packFloat32Rows(rows, dimensions)),
     vectorRows: (file, rows, dimensions = providers.embedder.dimensions) =>
-      put(file, encodeVectorRows(rows, dimensions)),
+      put(file, encodeVectorRows(rows, dimensions, { precision })),
     arrays: (file, arrays) => put(file, encodeArrays(arrays)),
     async vectorIndex(file, index) {
       if (providers.vectorIndex.exact) return false;
@@ -226,6 +227,7 @@ export async function writeMethodIndex<P extends object>(
   write: (out: IndexWriter) => Promise<void>,
 ): Promise<void> {
   const store = toIndexStore(target);
+  const precision = store.vectorPrecision ?? (await replacedPrecision(store));
   const uses = header.uses ?? INDEX_PROVIDER_KINDS;
   await store.writeVersion(
     {
@@ -235,9 +237,10 @@ export async function writeMethodIndex<P extends object>(
       providers: providerFingerprints(header.providers),
       ...(header.stats !== undefined ? { stats: header.stats } : {}),
       ...(header.tasks !== undefined ? { tasks: { ...header.tasks } } : {}),
+      ...(precision === 'float16' ? { vectorPrecision: precision } : {}),
     },
     async (out) => {
-      await write(writer(store, out, header.providers));
+      await write(writer(store, out, header.providers, precision));
       if (uses.includes('embedder')) await saveEmbedderState(header.providers.embedder, out);
     },
   );
@@ -372,7 +375,7 @@ export async function openMethodIndex<P, S = Record<string, unknown>>(
 ): Promise<OpenedIndex<P, S>> {
   const store = toIndexStore(target);
   const location = store.location;
-  const locate = locator(store);
+  const locate = storeLocator(store);
   const stored = await store.open();
   let artifacts: Map<string, Uint8Array | { error: unknown }>;
   const collections = new Map<string, StoredVectors | { error: unknown }>();

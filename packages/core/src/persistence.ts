@@ -127,6 +127,7 @@ const manifestSchema = v.object({
   providers: v.record(v.string()),
   stats: v.optional(v.record(v.unknown())),
   tasks: v.optional(v.record(v.int())),
+  vectorPrecision: v.optional(v.literal('float32', 'float16')),
   files: v.optional(v.array(v.string())),
 });
 

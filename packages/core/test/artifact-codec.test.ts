@@ -10,14 +10,17 @@ import {
   encodeArrays,
   encodeVectorRows,
   flatIndexFactory,
+  fromFloat16Bits,
   indexProviders,
   openMethodIndex,
   packLists,
   sparseVectorRows,
+  toFloat16Bits,
   unpackLists,
   v,
   writeMethodIndex,
 } from '../src/kit.js';
+import { directoryStore } from '../src/store/index.js';
 import { createScriptedEmbedder } from '../src/test/index.js';
 import { temporaryRoot } from '../src/test/vitest.js';
 
@@ -114,6 +117,105 @@ describe('vector rows', () => {
   });
 });
 
+describe('float16 vector rows', () => {
+  it('convert as IEEE 754 half precision: hand-computed bits', () => {
+    const cases: [number, number][] = [
+      [1, 0x3c00],
+      [-2, 0xc000],
+      [0.5, 0x3800],
+      [65504, 0x7bff], // largest finite
+      [2 ** -14, 0x0400], // smallest normal
+      [2 ** -24, 0x0001], // smallest subnormal
+      [2 ** -25, 0x0000], // halfway to the smallest subnormal: ties to even (0)
+      [3 * 2 ** -26, 0x0001], // past halfway: rounds up
+      [0.1, 0x2e66], // 0.0999755859375
+      [1 / 3, 0x3555],
+      [1 + 2 ** -11, 0x3c00], // a tie between 1 and 1 + 2^-10: to even
+      [1 + 3 * 2 ** -11, 0x3c02], // a tie between 1 + 2^-10 and 1 + 2^-9: to even
+      [65520, 0x7c00], // rounds past the largest finite: Infinity
+      [-0, 0x8000],
+    ];
+    for (const [x, bits] of cases) expect(toFloat16Bits(x), String(x)).toBe(bits);
+    expect(fromFloat16Bits(0x2e66)).toBe(0.0999755859375);
+    expect(fromFloat16Bits(0x0001)).toBe(2 ** -24);
+    expect(Object.is(fromFloat16Bits(0x8000), -0)).toBe(true);
+  });
+
+  it('every finite float16 reads back to its own bits, and a float32 goes to the nearest float16', () => {
+    for (let h = 0; h < 0x10000; h++) {
+      if ((h & 0x7c00) === 0x7c00) continue; // Infinity and NaN
+      expect(toFloat16Bits(fromFloat16Bits(h))).toBe(h);
+    }
+    // Random float32 values in float16's range: no other float16 is nearer (a tie goes to the even one).
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    for (let n = 0; n < 20000; n++) {
+      const x = Math.fround((random() - 0.5) * 2 ** (Math.floor(random() * 40) - 28));
+      const h = toFloat16Bits(x);
+      const d = Math.abs(x - fromFloat16Bits(h));
+      for (const other of [h - 1, h + 1, h ^ 0x8000]) {
+        if (other < 0 || other > 0xffff || (other & 0x7c00) === 0x7c00) continue;
+        const e = Math.abs(x - fromFloat16Bits(other));
+        expect(d <= e, `${x}: ${h} against ${other}`).toBe(true);
+        if (d === e && other !== (h ^ 0x8000)) expect(h & 1, `${x}: a tie goes to even`).toBe(0);
+      }
+    }
+  });
+
+  it('read back rounded to float16, in about half the bytes; +0 after rounding is a clear bit, -0 kept', () => {
+    const dense = [Float32Array.from([0.1, -2, 3e-30, 7]), Float32Array.from([1, 2, 3, 1 / 3])];
+    const sparse = sparseRows(5);
+    for (const rows of [dense, sparse]) {
+      const d = rows[0]!.length;
+      const bytes = encodeVectorRows(rows, d, { precision: 'float16' });
+      const back = decodeVectorRows(bytes, rows.length, d, 'x.rows');
+      const entries = sparseVectorRows(bytes, rows.length, d, 'x.rows');
+      let e = 0;
+      back.forEach((row, i) => {
+        row.forEach((x, j) => {
+          const want = fromFloat16Bits(toFloat16Bits(rows[i]![j]!));
+          expect(Object.is(x, want), `${i},${j}`).toBe(true);
+          if (!Object.is(want, 0)) {
+            expect(entries.components[e]).toBe(j);
+            expect(Object.is(entries.values[e++], want)).toBe(true);
+          }
+        });
+        expect(entries.offsets[i + 1]).toBe(e);
+      });
+      expect(() => checkVectorRowsArtifact(bytes, rows.length, d, 'x.rows')).not.toThrow();
+    }
+    // 3e-30 is below float16's smallest subnormal: +0, not stored.
+    expect(
+      Object.is(decodeVectorRows(encodeVectorRows(dense, 4, { precision: 'float16' }), 2, 4, 'x')[0]![2], 0),
+    ).toBe(true);
+    expect(encodeVectorRows(dense, 4, { precision: 'float16' }).byteLength).toBe(24 + 2 * 4 * 2);
+    // Sparse: the bitmap (8 bytes a row) and 2 bytes per stored value (two a row) instead of 4.
+    expect(encodeVectorRows(sparse, 64, { precision: 'float16' }).byteLength).toBe(24 + 5 * 8 + 10 * 2);
+    expect(encodeVectorRows(sparse, 64).byteLength).toBe(24 + 5 * 8 + 10 * 4);
+  });
+
+  it('refuse a component beyond float16 range, and an unknown precision', () => {
+    expect(() => encodeVectorRows([Float32Array.from([1, 70000])], 2, { precision: 'float16' })).toThrow(
+      /row 0 component 1 \(70000\) is beyond float16's range/,
+    );
+    // 65519 still rounds to the largest finite float16.
+    expect(
+      decodeVectorRows(
+        encodeVectorRows([Float32Array.from([65519])], 1, { precision: 'float16' }),
+        1,
+        1,
+        'x',
+      ),
+    ).toEqual([Float32Array.from([65504])]);
+    expect(() =>
+      encodeVectorRows([Float32Array.from([1])], 1, { precision: 'bfloat16' as unknown as 'float16' }),
+    ).toThrow(/unknown vector precision "bfloat16"/);
+  });
+});
+
 describe('typed arrays and lists', () => {
   it('named arrays and CSR lists read back', () => {
     const lists = [Int32Array.from([1, 2]), Int32Array.from([]), Int32Array.from([0])];
@@ -186,6 +288,41 @@ describe('the envelope with compact artifacts', () => {
       expect(loaded.search([1, 0], 2)).toEqual(index.search([1, 0], 2));
     });
   }
+
+  it("writes vector rows at the store's precision, float16 recorded in the manifest and kept by a rewrite", async () => {
+    const ctx = context(flatIndexFactory);
+    const third = [Float32Array.from([1 / 3, -0.1])];
+    const dir = join(root(), 'precision');
+    const write = (options: { vectorPrecision?: 'float16' | 'float32' }) =>
+      writeMethodIndex(
+        directoryStore(dir, options),
+        { method: 'demo', formatVersion: 2, providers: indexProviders(ctx), params: {} },
+        async (out) => {
+          await out.vectorRows('v.rows', third);
+        },
+      );
+    const read = async () => {
+      const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
+      const opened = await openMethodIndex(dir, ctx, {
+        method: 'demo',
+        formatVersion: 2,
+        params: () => ({}),
+      });
+      return { precision: manifest.vectorPrecision, row: [...(await opened.vectorRows('v.rows', 1))[0]!] };
+    };
+    const half = [0x3555, 0xae66].map(fromFloat16Bits);
+    await write({}); // a new index: float32
+    expect(await read()).toEqual({ precision: undefined, row: [...third[0]!] });
+    await write({ vectorPrecision: 'float16' });
+    expect(await read()).toEqual({ precision: 'float16', row: half });
+    await write({}); // none given: the replaced version's
+    expect(await read()).toEqual({ precision: 'float16', row: half });
+    await write({ vectorPrecision: 'float32' });
+    expect(await read()).toEqual({ precision: undefined, row: [...third[0]!] });
+    expect(() => directoryStore(join(root(), 'x'), { vectorPrecision: 'int4' as 'float16' })).toThrow(
+      /vectorPrecision is "int4"; use one of 'float32', 'float16'/,
+    );
+  });
 
   it('reads the older format versions a method names, and refuses others naming them', async () => {
     const ctx = context(flatIndexFactory);

@@ -117,7 +117,13 @@ export async function obtainIndex(input: ObtainIndexInput): Promise<{ index: any
   const peak = peakRssMiB();
   input.recordBuild({ seconds, usage, peakRssMiB: peak, ...(saved ? { saved } : {}) });
   log(`${label}: built the index in ${seconds.toFixed(2)} s.`);
-  return { index, build: { seconds, usage, source: 'built', peakRssMiB: peak } };
+  const build: IndexProvenance = { seconds, usage, source: 'built', peakRssMiB: peak };
+  // Stored with float16 vectors, the index is asked as it was stored (as a later session would load it).
+  if (saved && store?.vectorPrecision === 'float16') {
+    log(`${label}: loaded the index back from ${store.location} (float16 vectors).`);
+    return { index: await method.load(store, ctx), build };
+  }
+  return { index, build };
 }
 
 /**
@@ -149,6 +155,11 @@ async function storedIndexMatches(
   );
   if (changed.length > 0) {
     log(`${label}: ${store.location} holds an index built with other ${changed.join(', ')}; rebuilding.`);
+    return false;
+  }
+  const precision = manifest.vectorPrecision ?? 'float32';
+  if (store.vectorPrecision !== undefined && store.vectorPrecision !== precision) {
+    log(`${label}: ${store.location} holds ${precision} vectors, not ${store.vectorPrecision}; rebuilding.`);
     return false;
   }
   return true;

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { type BuildContext, type ChatModel, InvalidArgumentError } from '@grag/core';
 import { Meter } from '@grag/core/kit';
+import { directoryStore } from '@grag/core/store';
 import { mapLimit } from './concurrency.js';
 import type { EvalQuestion } from './datasets/types.js';
 import { type IndexProvenance, obtainIndex, type RunStores } from './index-source.js';
@@ -167,6 +168,7 @@ async function runQuestions(
   const { dataset, out, signal } = opts;
   const { spec, label, key, ctx, retrieveExtra, builtBefore, pending } = work;
   const sessionResults: QuestionResult[] = [];
+  const indexDir = join(out, 'indexes', safeName(label));
   const { index, build } = await obtainIndex({
     label,
     method: spec.method,
@@ -175,8 +177,12 @@ async function runQuestions(
     dataset,
     builtBefore,
     save: opts.saveIndexes,
-    indexDir: join(out, 'indexes', safeName(label)),
-    store: stores.get(label),
+    indexDir,
+    store:
+      stores.get(label) ??
+      (opts.vectorPrecision !== undefined
+        ? directoryStore(indexDir, { vectorPrecision: opts.vectorPrecision })
+        : undefined),
     log,
     recordBuild: ({ saved, ...measured }) => {
       const record: BuildRecord = {

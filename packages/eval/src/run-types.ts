@@ -7,6 +7,7 @@ import {
   type Method,
   type PassageRanking,
   type ProgressReporter,
+  type VectorPrecision,
 } from '@grag/core';
 import type { EvalDataset, SkippedRecord } from './datasets/types.js';
 import type { IndexStoreFor } from './index-source.js';
@@ -90,6 +91,13 @@ export interface RunOptions {
    * their method is done, or when the run ends.
    */
   indexStore?: IndexStoreFor;
+  /**
+   * How the saved indexes keep their vector rows (`IndexStore.vectorPrecision`; a store from
+   * {@link indexStore} is made with it by the caller). With `'float16'` each built index is saved
+   * and loaded back before its questions, so they are asked of the index as stored. Part of each
+   * method's key. @default the store's (float32 in `out/indexes`)
+   */
+  vectorPrecision?: VectorPrecision;
   /** Compute subgraph metrics when a retrieval has a subgraph (embeds its nodes). @default true */
   subgraphMetrics?: boolean;
   /** Ignore earlier results in `out` made with other settings instead of refusing to mix them. @default false */

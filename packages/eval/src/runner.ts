@@ -83,6 +83,8 @@ async function evaluate(options: RunOptions, stores: RunStores): Promise<EvalRun
     judgeCorrectness: opts.judge ? (opts.judge.correctness ?? true) : false,
     judgeModel: opts.judge ? modelFingerprint(opts.judge.model) : undefined,
     dataset: fingerprint,
+    // Only when given, so that the keys of float32 runs stay what they were.
+    ...(opts.vectorPrecision !== undefined ? { vectorPrecision: opts.vectorPrecision } : {}),
   };
   const judgeMeter = new Meter();
   const judgeModel = opts.judge ? meteredChat(opts.judge.model, judgeMeter) : undefined;

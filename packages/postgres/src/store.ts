@@ -15,6 +15,7 @@ import {
   type StoreLockOptions,
   type StoreTarget,
   type VectorCollectionOptions,
+  type VectorPrecision,
 } from '@grag/core';
 import { assertVector, indexFileError } from '@grag/core/kit';
 import {
@@ -25,6 +26,7 @@ import {
   manifestText,
   parseManifest,
   Scratch,
+  vectorPrecisionOption,
 } from '@grag/core/store';
 import {
   checkCollectionName,
@@ -76,6 +78,11 @@ export interface PostgresStoreOptions extends PgConnectionOptions {
   lockTimeoutMs?: number;
   /** Called when a write starts waiting for another writer (`holder`: `pid 123, since 14:02:07`). */
   onLockWait?: (holder: string) => void;
+  /**
+   * How vector rows are written (see `IndexStore.vectorPrecision`). @default the precision of the
+   * version a write replaces, `'float32'` for a new index
+   */
+  vectorPrecision?: VectorPrecision;
 }
 
 /** An {@link IndexStore} in PostgreSQL, with the connection it owns. */
@@ -143,6 +150,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       `${fn}: keepVersions must be an integer >= 1, got ${String(keep)}.`,
     );
   }
+  const precision = vectorPrecisionOption(fn, options.vectorPrecision);
   const db: PgDatabase = connect(fn, options);
   const location = `${db.label}#${index}`;
   const s: PgStoreState = {
@@ -163,6 +171,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
   return {
     kind: 'postgres',
     location,
+    ...precision,
     schema,
     target: () => storeTarget(s),
     lock: (given) => lockStore(s, given),

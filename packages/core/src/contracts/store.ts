@@ -9,6 +9,16 @@
  */
 import type { Metric, StoredVectors } from './vector.js';
 
+/**
+ * How the values of an index's vector rows are written (see {@link IndexStore.vectorPrecision}):
+ * `'float32'`, lossless, or `'float16'` (IEEE 754 half precision, rounded to nearest: half the bytes
+ * of the values, each within a relative 2^-11 of the float32 one).
+ */
+export type VectorPrecision = 'float32' | 'float16';
+
+/** Every {@link VectorPrecision}. */
+export const VECTOR_PRECISIONS: readonly VectorPrecision[] = ['float32', 'float16'];
+
 /** What a store holds at its location before a write (see {@link IndexStore.target}). */
 export type StoreTarget = 'absent' | 'empty' | 'index';
 
@@ -60,6 +70,14 @@ export interface IndexStore {
    * store) serialises nothing beyond its single writes. See `withStoreLock`.
    */
   lock?(options?: StoreLockOptions): Promise<StoreLock>;
+  /**
+   * How the vector rows of the versions written through this store are encoded (`IndexWriter.vectorRows`:
+   * the embeddings a method keeps and restores its vector indexes from); readers need not know, every
+   * artifact says how it is encoded. The manifest of a version written with `'float16'` records it
+   * (`IndexManifest.vectorPrecision`). @default the precision of the version a write replaces
+   * (so an update keeps it), `'float32'` for a new index
+   */
+  readonly vectorPrecision?: VectorPrecision;
   /** Release connections or handles (a no-op for a directory). */
   close?(): Promise<void>;
 }
@@ -168,6 +186,11 @@ export interface IndexManifest {
    * declare no tasks.
    */
   tasks?: Record<string, number>;
+  /**
+   * `'float16'` when the vector rows were written at half precision (see
+   * {@link IndexStore.vectorPrecision}), so that a rewrite (`grag update`) keeps it; absent for float32.
+   */
+  vectorPrecision?: VectorPrecision;
   /**
    * An index directory's files besides the manifest (the version's artifacts), written by the
    * directory store, so that anything else in the directory is known not to be the index's.

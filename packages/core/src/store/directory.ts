@@ -7,10 +7,17 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IndexFormatError, InvalidArgumentError } from '../contracts/errors.js';
-import type { IndexStore, StoredIndex, StoreLock, StoreLockOptions } from '../contracts/store.js';
+import type {
+  IndexStore,
+  StoredIndex,
+  StoreLock,
+  StoreLockOptions,
+  VectorPrecision,
+} from '../contracts/store.js';
 import { MANIFEST_FILE, readBinary, readManifest } from '../persistence.js';
 import { checkIndexTarget, lockIndexDir, writeIndexDir } from './directory-files.js';
 import { lockInTurn } from './lock.js';
+import { vectorPrecisionOption } from './precision.js';
 import { checkArtifactName, Scratch, withArtifactWriter } from './scratch.js';
 
 /** The store {@link directoryStore} makes: an {@link IndexStore} that always has a writer lock. */
@@ -27,6 +34,11 @@ export interface DirectoryStoreOptions {
   lockTimeoutMs?: number;
   /** Called when a write starts waiting for another writer (`holder`: `pid 123, since 14:02:07`). */
   onLockWait?: (holder: string) => void;
+  /**
+   * How vector rows are written (see `IndexStore.vectorPrecision`). @default the precision of the
+   * version a write replaces, `'float32'` for a new index
+   */
+  vectorPrecision?: VectorPrecision;
 }
 
 /**
@@ -57,6 +69,7 @@ export function directoryStore(dir: string, options: DirectoryStoreOptions = {})
     throw new InvalidArgumentError('dir', 'directoryStore: dir must be a non-empty directory path.');
   }
   const owner = `directoryStore(${dir})`;
+  const precision = vectorPrecisionOption(owner, options.vectorPrecision);
   const lockOptions = (given: StoreLockOptions = {}): StoreLockOptions => ({
     ...(options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {}),
     ...(options.onLockWait !== undefined ? { onWait: options.onLockWait } : {}),
@@ -69,6 +82,7 @@ export function directoryStore(dir: string, options: DirectoryStoreOptions = {})
   return {
     kind: 'directory',
     location: dir,
+    ...precision,
     target: () => checkIndexTarget(dir),
     async lock(given) {
       const { held } = await inTurn(

@@ -31,4 +31,5 @@ export {
   withStoreLock,
 } from './lock.js';
 export { type MemoryStoreOptions, memoryStore } from './memory.js';
+export { vectorPrecisionOption } from './precision.js';
 export { artifactLocator, checkArtifactName, Scratch } from './scratch.js';

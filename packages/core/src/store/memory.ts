@@ -4,15 +4,21 @@
  * indexes, and as a second implementation of the store contract beside the directory.
  */
 import { IndexFormatError } from '../contracts/errors.js';
-import type { IndexStore, StoredIndex } from '../contracts/store.js';
+import type { IndexStore, StoredIndex, VectorPrecision } from '../contracts/store.js';
 import { completeManifest, manifestText, parseManifest } from '../persistence.js';
 import { indexFileError } from '../validate.js';
+import { vectorPrecisionOption } from './precision.js';
 import { artifactLocator, checkArtifactName, Scratch, withArtifactWriter } from './scratch.js';
 
 /** Options of {@link memoryStore}. */
 export interface MemoryStoreOptions {
   /** Named in its location (`memory:<name>`) and in messages. @default a number unique in the process */
   name?: string;
+  /**
+   * How vector rows are written (see `IndexStore.vectorPrecision`). @default the precision of the
+   * version a write replaces, `'float32'` for a new index
+   */
+  vectorPrecision?: VectorPrecision;
 }
 
 /** One stored version: the manifest's text and the artifacts' bytes, never changed once stored. */
@@ -41,10 +47,12 @@ let counter = 0;
 export function memoryStore(options: MemoryStoreOptions = {}): IndexStore {
   const location = `memory:${options.name ?? ++counter}`;
   const owner = `memoryStore(${location})`;
+  const precision = vectorPrecisionOption(owner, options.vectorPrecision);
   let current: Version | undefined;
   return {
     kind: 'memory',
     location,
+    ...precision,
     async target() {
       return current === undefined ? 'absent' : 'index';
     },

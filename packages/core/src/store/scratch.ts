@@ -6,7 +6,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InvalidArgumentError, StateError } from '../contracts/errors.js';
-import type { ArtifactWriter } from '../contracts/store.js';
+import type { ArtifactWriter, IndexStore } from '../contracts/store.js';
 import { MANIFEST_FILE } from '../persistence.js';
 import { pidIsDead } from './lock.js';
 
@@ -65,6 +65,13 @@ export function checkArtifactName(name: string, where = 'IndexStore'): string {
 /** `<location>/<name>`: where an artifact of a store that is not a directory lives, for messages. */
 export function artifactLocator(location: string, name: string): string {
   return `${location.replace(/\/+$/, '')}/${name}`;
+}
+
+/** The locator of artifact `file` of `store`, for messages (a file path for a directory). */
+export function storeLocator(store: IndexStore): (file: string) => string {
+  return store.kind === 'directory'
+    ? (file) => join(store.location, file)
+    : (file) => artifactLocator(store.location, file);
 }
 
 /**
