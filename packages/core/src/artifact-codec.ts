@@ -78,12 +78,14 @@ export function encodeVectorRows(
     }
     for (let j = 0; j < dimensions; j++) {
       const x = row[j]!;
-      if (half && Number.isFinite(x) && (toFloat16Bits(x) & 0x7fff) === 0x7c00) {
+      const stored = value(x);
+      // A finite value that rounds to a float16 infinity.
+      if (half && (stored & 0x7fff) === 0x7c00 && Number.isFinite(x)) {
         throw new RangeError(
           `row ${i} component ${j} (${x}) is beyond float16's range (±${FLOAT16_MAX}); store these vectors as float32`,
         );
       }
-      if (!zero(value(x))) nonZero++;
+      if (!zero(stored)) nonZero++;
     }
   });
   const maskBytes = Math.ceil(dimensions / 8);
