@@ -50,6 +50,16 @@ export interface E2GraphRagRankingOptions extends Required<BridgeOptions> {
    * entry-point order and only adds Algorithm 1's chunks behind it. @default 0 (measured)
    */
   graphWeight: number;
+  /**
+   * Search breadth of the dense entry search (Algorithm 1's "dense retrieval" and the entry points
+   * fused with it) on an approximate vector index: HNSW's `ef`, at least the depth asked; exact
+   * indexes ignore it. grag's own option (the paper searches a flat FAISS index), the same in every
+   * preset, as bridge-rag's and naive-dense's `entryEf`. 0: the index's own (hnswlib's rule,
+   * `max(efSearch, k)`, which found the planted fact for 95% of the scale benchmark's questions at
+   * 60,858 tree nodes, 98.75% with an exact search). @default 1024 (measured; see the README's
+   * Performance)
+   */
+  entryEf: number;
 }
 
 /**
@@ -60,6 +70,7 @@ export const E2GRAPHRAG_RANKING_DEFAULTS: Readonly<E2GraphRagRankingOptions> = {
   entryPoints: 'dense',
   fuseEntryPoints: false,
   graphWeight: 0,
+  entryEf: 1024,
   bridges: 0,
   bridgeSeeds: 5,
   bridgeOrder: 'coverage',
@@ -185,6 +196,7 @@ const QUERY_RULES: { readonly [K in keyof E2GraphRagQueryOptions]-?: OptionRule 
   entryPoints: opt.oneOf(...ENTRY_POINT_MODES),
   fuseEntryPoints: opt.boolean,
   graphWeight: opt.nonNegative,
+  entryEf: opt.nonNegativeInt,
   ...BRIDGE_OPTION_RULES,
 };
 

@@ -70,6 +70,7 @@ export async function retrieveE2GraphRag(
       lexical: o.entryPoints === 'dense' ? undefined : lexicalOf(index),
       k: Math.min(k, leavesOnly ? leafCount : tree.nodes.length),
       filter: leavesOnly ? (id: number) => id < leafCount : undefined,
+      ...(o.entryEf > 0 ? { ef: o.entryEf } : {}),
     });
     denseMs += performance.now() - t;
     return hits;

@@ -1,4 +1,13 @@
-import { type Document, InvalidArgumentError } from '@grag/core';
+import {
+  type Document,
+  InvalidArgumentError,
+  type VectorIndex,
+  type VectorIndexFactory,
+  type VectorSearchOptions,
+} from '@grag/core';
+import { createBuildContext, flatIndexFactory } from '@grag/core/kit';
+import { createPromptTasks } from '@grag/core/tasks';
+import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
 import { describe, expect, it } from 'vitest';
 import { createE2GraphRag, E2GRAPHRAG_DEFAULTS, e2GraphRag } from '../src/index.js';
 import { savedParams } from '../src/options.js';
@@ -86,5 +95,71 @@ describe('options', () => {
     expect(savedParams({ entityLinking: true, bridges: 2, mentionBridges: 1 })).toMatchObject({
       mentionBridges: 1,
     });
+  });
+});
+
+describe('entryEf', () => {
+  /** The flat index, recording the search options each call gives it. */
+  function recordingFactory(calls: VectorSearchOptions[]): VectorIndexFactory {
+    const record = (index: VectorIndex): VectorIndex =>
+      new Proxy(index, {
+        get(target, key, receiver) {
+          if (key !== 'search') return Reflect.get(target, key, receiver);
+          return (query: ArrayLike<number>, k: number, options: VectorSearchOptions = {}) => {
+            calls.push(options);
+            return target.search(query, k, options);
+          };
+        },
+      });
+    return {
+      kind: flatIndexFactory.kind,
+      create: (options) => record(flatIndexFactory.create(options)),
+      load: async (path) => record(await flatIndexFactory.load(path)),
+    };
+  }
+
+  function recordingContext(calls: VectorSearchOptions[]) {
+    return createBuildContext({
+      embedder: createScriptedEmbedder({ dimensions: 16 }),
+      tasks: createPromptTasks(createScriptedChatModel((_call, i) => `overview ${i + 1}`)),
+      vectorIndex: recordingFactory(calls),
+    });
+  }
+
+  it('gives the dense entry search its breadth in every preset: 1024 by default, none with 0', async () => {
+    for (const preset of ['paper', 'offline'] as const) {
+      const calls: VectorSearchOptions[] = [];
+      const index = await method.build(docs, recordingContext(calls), { chunking: 'document', preset });
+      expect(index.options.entryEf).toBe(1024);
+      // No query entity: Algorithm 1 takes the dense search's nodes.
+      const byDefault = await method.retrieve(index, 'who stayed there?', { topK: 2 });
+      expect(calls.length).toBeGreaterThan(0);
+      expect(new Set(calls.map((c) => c.ef))).toEqual(new Set([1024]));
+      calls.length = 0;
+      const own = await method.retrieve(index, 'who stayed there?', { topK: 2, entryEf: 0 });
+      expect(calls.length).toBeGreaterThan(0);
+      expect(calls.every((c) => !('ef' in c))).toBe(true);
+      // An exact index ignores it: the same items either way.
+      expect(own.items.map((i) => [i.id, i.score])).toEqual(byDefault.items.map((i) => [i.id, i.score]));
+      calls.length = 0;
+      await method.retrieve(index, 'who stayed there?', { entryEf: 300 });
+      expect(new Set(calls.map((c) => c.ef))).toEqual(new Set([300]));
+    }
+    // Set at build time, it is the index's default for its queries.
+    const calls: VectorSearchOptions[] = [];
+    const index = await method.build(docs, recordingContext(calls), { chunking: 'document', entryEf: 0 });
+    await method.retrieve(index, 'who stayed there?');
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((c) => !('ef' in c))).toBe(true);
+  });
+
+  it('refuses an entryEf that is negative or not an integer, naming it', async () => {
+    await expect(method.build(docs, context(), { entryEf: -1 })).rejects.toThrow(
+      /e2graphrag build: entryEf must be a non-negative integer \(got -1\)/,
+    );
+    const index = await method.build(docs, context(), { chunking: 'document' });
+    await expect(method.retrieve(index, 'Carol?', { entryEf: 1.5 })).rejects.toThrow(
+      /e2graphrag retrieve: entryEf must be a non-negative integer \(got 1.5\)/,
+    );
   });
 });

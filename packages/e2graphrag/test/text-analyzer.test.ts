@@ -121,6 +121,9 @@ describe('e2graphrag with the wink text analyzer gives what it gave before', () 
     // It predates task contracts too: a build now records the method's build tasks.
     expect(rebuilt.tasks).toEqual(e2GraphRag.capabilities.tasks?.build);
     delete rebuilt.tasks;
+    // And entryEf: a build records it, and the fixture loads with its default (`now.options` above).
+    expect(rebuilt.params.entryEf).toBe(1024);
+    delete rebuilt.params.entryEf;
     expect(rebuilt).toEqual(await manifestContent(join(FIXTURE, 'index')));
     const reloaded = await e2GraphRag.retrieve(now, recorded.query, { budgetTokens: recorded.budgetTokens });
     expect(summary(reloaded)).toEqual({ context: recorded.context, items: recorded.items });
