@@ -125,6 +125,15 @@ export interface SgRagQueryOptions {
    */
   exactLabelMatch: boolean;
   /**
+   * Search breadth of entity normalization's nearest-label search (Algorithm 3, k = 1) on an
+   * approximate vector index: HNSW's `ef`; exact indexes ignore it. grag's own option (not one of
+   * the paper's parameters). 0: the index's own (hnswlib's rule, `max(efSearch, 1)`, which found the
+   * planted fact for 87.5% of the scale benchmark's questions at 26,199 labels; 256: 93.75%, as an
+   * exact search). @default 0 (256 moved a dev slice's Coverage by one question, a tie between
+   * labels of equal similarity broken the other way; see the README's Performance)
+   */
+  labelEf: number;
+  /**
    * Order of the matched subgraphs (and so of the answers): `'similarity'` ranks them by the
    * relation similarity of the matched edges to the query graph's relations (the question's text
    * for edges without one; see `rankMatches`), `'none'` keeps the order they were found in (node
@@ -148,6 +157,7 @@ export const SG_RAG_RETRIEVE_DEFAULTS: SgRagQueryOptions = {
   matchRelations: false,
   maxGatheredFacts: 2000,
   exactLabelMatch: false,
+  labelEf: 0,
   rankMatches: 'similarity',
 };
 
@@ -170,6 +180,7 @@ const RETRIEVE_RULES: { readonly [K in keyof SgRagRetrieveOptions]?: OptionRule 
   matchRelations: opt.boolean,
   maxGatheredFacts: opt.positiveInt,
   exactLabelMatch: opt.boolean,
+  labelEf: opt.nonNegativeInt,
   rankMatches: opt.oneOf('similarity', 'none'),
 };
 

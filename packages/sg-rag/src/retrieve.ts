@@ -31,12 +31,14 @@ interface NormalizedNode {
 /**
  * Entity normalization (SG-RAG Algorithm 3): each labelled query node → nearest data node label;
  * with `exactFirst`, a node whose label equals a data node's (case-insensitive) takes that node
- * first (our addition).
+ * first (our addition). `labelEf` is the nearest-label search's breadth on an approximate index
+ * (0: the index's own).
  */
 async function normalize(
   index: SgRagIndex,
   qg: QueryGraph,
   exactFirst: boolean,
+  labelEf: number,
   signal: AbortSignal | undefined,
 ): Promise<{ q: NormalizedQueryGraph; report: NormalizedNode[]; droppedEdges: number }> {
   const labelled = qg.nodes.filter((n) => n.label !== null);
@@ -68,7 +70,7 @@ async function normalize(
       continue;
     }
     const vector = vectors[v++]!;
-    const hit = (await searchVectors(index.labelVectors, vector, 1))[0];
+    const hit = (await searchVectors(index.labelVectors, vector, 1, labelEf > 0 ? { ef: labelEf } : {}))[0];
     const exactNode = exactFirst ? index.exactLabels.get(n.label.trim().toLowerCase()) : undefined;
     const node = exactNode ?? hit?.id;
     if (node === undefined) {
@@ -190,7 +192,7 @@ export async function retrieveSgRag(
       index.providers.tasks.extractQueryGraph(query, { abortSignal: o.signal }),
     ));
   const { q, report, droppedEdges } = await time('normalize', () =>
-    normalize(index, qg, o.exactLabelMatch, o.signal),
+    normalize(index, qg, o.exactLabelMatch, o.labelEf, o.signal),
   );
   const known = new Set(q.nodes.flatMap((n) => (n.node === null ? [] : [n.node])));
   const trace: Record<string, unknown> = {

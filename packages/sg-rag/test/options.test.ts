@@ -1,10 +1,15 @@
-import { InvalidArgumentError } from '@grag/core';
-import { createBuildContext } from '@grag/core/kit';
+import {
+  InvalidArgumentError,
+  type VectorIndex,
+  type VectorIndexFactory,
+  type VectorSearchOptions,
+} from '@grag/core';
+import { createBuildContext, flatIndexFactory } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { expectRetrieveOptionKeys } from '@grag/core/test/vitest';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
-import { SG_RAG_DEFAULTS, SG_RAG_RETRIEVE_DEFAULTS, sgRag, type Triple } from '../src/index.js';
+import { createSgRag, SG_RAG_DEFAULTS, SG_RAG_RETRIEVE_DEFAULTS, sgRag, type Triple } from '../src/index.js';
 
 const triples: Triple[] = [
   { head: 'heat', relation: 'starring', tail: 'deniro' },
@@ -79,5 +84,74 @@ describe('option keys', () => {
     }
     const error = await sgRag.build([], context(), { triples, pathLength: 3 as never }).catch((e) => e);
     expect(error.message).toContain('sg-rag build: pathLength must be one of 1, 2 (got 3)');
+  });
+});
+
+describe('labelEf', () => {
+  /** The flat index, recording the search options each call gives it. */
+  function recordingFactory(calls: VectorSearchOptions[]): VectorIndexFactory {
+    const record = (index: VectorIndex): VectorIndex =>
+      new Proxy(index, {
+        get(target, key, receiver) {
+          if (key !== 'search') return Reflect.get(target, key, receiver);
+          return (query: ArrayLike<number>, k: number, options: VectorSearchOptions = {}) => {
+            calls.push(options);
+            return target.search(query, k, options);
+          };
+        },
+      });
+    return {
+      kind: flatIndexFactory.kind,
+      create: (options) => record(flatIndexFactory.create(options)),
+      load: async (path) => record(await flatIndexFactory.load(path)),
+    };
+  }
+
+  const queryGraph = {
+    nodes: [
+      { id: 'X', label: null, isTarget: true },
+      { id: 'a', label: 'Robert De Niro', isTarget: false },
+    ],
+    edges: [{ source: 'X', target: 'a', relation: 'starring' }],
+    issues: [],
+  };
+
+  it('gives the nearest-label search the breadth asked: none by default or with 0, 256 with 256', async () => {
+    const calls: VectorSearchOptions[] = [];
+    const ctx = createBuildContext({
+      embedder: createScriptedEmbedder(),
+      tasks: createOfflineProviders().tasks,
+      vectorIndex: recordingFactory(calls),
+    });
+    const index = await sgRag.build([], ctx, { triples, entityText });
+    const byDefault = await sgRag.retrieve(index, 'q', { queryGraph });
+    expect(calls).toHaveLength(1);
+    expect('ef' in calls[0]!).toBe(false);
+    calls.length = 0;
+    const wide = await sgRag.retrieve(index, 'q', { queryGraph, labelEf: 256 });
+    expect(calls.map((c) => c.ef)).toEqual([256]);
+    // An exact index ignores it: the same normalization and answers either way.
+    expect(wide.trace.normalization).toEqual(byDefault.trace.normalization);
+    expect(wide.trace.answers).toEqual(['Heat', 'Ronin']);
+    calls.length = 0;
+    await sgRag.retrieve(index, 'q', { queryGraph, labelEf: 0 });
+    expect(calls).toHaveLength(1);
+    expect('ef' in calls[0]!).toBe(false);
+    // Set on the method, it is the default of its queries.
+    calls.length = 0;
+    await createSgRag({ retrieveDefaults: { labelEf: 40 } }).retrieve(index, 'q', { queryGraph });
+    expect(calls.map((c) => c.ef)).toEqual([40]);
+  });
+
+  it('refuses a labelEf that is negative or not an integer, naming it', async () => {
+    const index = await sgRag.build([], context(), { triples, entityText });
+    for (const [bad, message] of [
+      [-1, 'sg-rag retrieve: labelEf must be a non-negative integer (got -1)'],
+      [2.5, 'sg-rag retrieve: labelEf must be a non-negative integer (got 2.5)'],
+    ] as const) {
+      const error = await sgRag.retrieve(index, 'q', { queryGraph, labelEf: bad }).catch((e) => e);
+      expect(InvalidArgumentError.isInstance(error), String(error)).toBe(true);
+      expect(error.message).toContain(message);
+    }
   });
 });
