@@ -57,7 +57,7 @@ export async function readVectorCollection(
 
 /**
  * The `k` nearest ids to `query` in `vectors`, in the process or where they are stored (a `filter`
- * is sent as ids, see `storedSearchFilter`; `ef` applies in the process only).
+ * is sent as ids, see `storedSearchFilter`; `ef` as the stored search's breadth).
  */
 export async function searchVectors(
   vectors: SearchableVectors,
@@ -66,9 +66,10 @@ export async function searchVectors(
   options: VectorSearchOptions = {},
 ): Promise<VectorHit[]> {
   if (!isStoredVectors(vectors)) return vectors.search(query, k, options);
-  return options.filter
-    ? vectors.search(query, k, storedSearchFilter(vectors.size, options.filter))
-    : vectors.search(query, k);
+  return vectors.search(query, k, {
+    ...(options.filter ? storedSearchFilter(vectors.size, options.filter) : {}),
+    ...(options.ef !== undefined ? { ef: options.ef } : {}),
+  });
 }
 
 /**

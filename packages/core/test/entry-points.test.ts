@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { isStoredVectors, type StoredVectors, storedSearchFilter, storedVectorRows } from '../src/index.js';
-import { Bm25Index, FlatIndex, searchEntryPoints, searchEntryPointsAsync } from '../src/kit.js';
+import {
+  Bm25Index,
+  FlatIndex,
+  searchEntryPoints,
+  searchEntryPointsAsync,
+  searchVectors,
+} from '../src/kit.js';
 import { randomVectors } from '../src/test/index.js';
 
 const TEXTS = [
@@ -19,8 +25,9 @@ vectors.forEach((v, i) => {
 const lexical = new Bm25Index(TEXTS);
 
 /** `flat` as a collection stored elsewhere, recording the searches it is asked for. */
-function stored(): StoredVectors & { asked: number[] } {
+function stored(): StoredVectors & { asked: number[]; breadths: (number | undefined)[] } {
   const asked: number[] = [];
+  const breadths: (number | undefined)[] = [];
   return {
     kind: 'test',
     dimensions: 8,
@@ -29,8 +36,10 @@ function stored(): StoredVectors & { asked: number[] } {
     exact: true,
     location: 'test://chunks',
     asked,
+    breadths,
     async search(query, k, options) {
       asked.push(k);
+      breadths.push(options?.ef);
       const { ids, exclude } = options ?? {};
       const filter =
         ids || exclude
@@ -96,6 +105,20 @@ describe('searchEntryPointsAsync', () => {
       }
     }
     expect([isStoredVectors(flat), isStoredVectors(stored())]).toEqual([false, true]);
+  });
+
+  it('sends the search breadth (ef) to stored vectors, with or without a filter', async () => {
+    for (const filter of [undefined, (id: number) => id < 4]) {
+      const collection = stored();
+      const base = { mode: 'dense' as const, query, queryVector, vectors: collection, lexical, k: 3 };
+      const want = searchEntryPoints({ ...base, vectors: flat, ...(filter ? { filter } : {}) });
+      expect(await searchEntryPointsAsync({ ...base, ef: 300, ...(filter ? { filter } : {}) })).toEqual(want);
+      expect(await searchEntryPointsAsync({ ...base, ...(filter ? { filter } : {}) })).toEqual(want);
+      expect(
+        await searchVectors(collection, queryVector, 2, { ef: 50, ...(filter ? { filter } : {}) }),
+      ).toEqual(flat.search(queryVector, 2, filter ? { filter } : {}));
+      expect(collection.breadths).toEqual([300, undefined, 50]);
+    }
   });
 
   it('sends a filter as the shorter list of ids, and reads rows through get or all', async () => {

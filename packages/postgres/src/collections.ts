@@ -15,7 +15,7 @@ import {
 import { assertK, assertVector, FlatIndex } from '@grag/core/kit';
 import { guard, type PgDatabase, type PgQueryable } from './db.js';
 import { quoteIdent } from './schema.js';
-import { BATCH, HNSW_MAX_DIMENSIONS, OPS, vectorText } from './vector.js';
+import { BATCH, HNSW_MAX_DIMENSIONS, hnswSettings, OPS, vectorText } from './vector.js';
 
 /** Candidates beyond `k` an exact search scores again (at least `k` more). */
 const EXACT_MARGIN = 16;
@@ -146,9 +146,12 @@ export class PgStoredVectors implements StoredVectors {
    * The `k` nearest ids to `query`, best first (equal scores by lower id). An exact collection is
    * scanned in the database, and its best candidates (k plus a margin, as pgvector computes in
    * single precision) are scored again by `FlatIndex`: the hits and scores of an in-process exact
-   * index. Otherwise the HNSW index ranks them, with pgvector's scores. `options` restricts the
-   * ids searched (`WHERE id = ANY(…)`; on an HNSW collection pgvector filters what the index
-   * returns, so fewer than `k` hits may come back, as with any filtered approximate search).
+   * index. Otherwise the HNSW index ranks them, with pgvector's scores, searching with a breadth
+   * (`hnsw.ef_search`) of at least `k` and `options.ef` (pgvector's default, 40, would return at
+   * most 40 hits), up to pgvector's 1000; more than 1000 hits are found by a scan of the whole
+   * collection. `options` restricts the ids searched (`WHERE id = ANY(…)`; on an HNSW collection
+   * pgvector filters what the index returns, so fewer than `k` hits may come back, as with any
+   * filtered approximate search).
    */
   async search(
     query: ArrayLike<number>,
@@ -184,6 +187,7 @@ export class PgStoredVectors implements StoredVectors {
       `SELECT id, (embedding ${op.operator} $1::vector)::float8 AS distance FROM ${this.table} ${filter}
        ORDER BY embedding ${op.operator} $1::vector LIMIT $${params.length + 1}`,
       [...params, k],
+      hnswSettings(k, options.ef),
     );
     return rows
       .map((row) => ({ id: row.id, score: op.score(Number(row.distance)) }))
@@ -214,10 +218,15 @@ export class PgStoredVectors implements StoredVectors {
     });
   }
 
-  private async run<R>(sql: string, params: unknown[] = []): Promise<R[]> {
+  /** Rows of `sql`, with `settings` (`SET LOCAL` statements) in a transaction of its own. */
+  private async run<R>(sql: string, params: unknown[] = [], settings: readonly string[] = []): Promise<R[]> {
     return await guard(this.db.label, async () => {
       try {
-        return (await this.db.query<R>(sql, params)).rows;
+        if (settings.length === 0) return (await this.db.query<R>(sql, params)).rows;
+        return await this.db.transaction(async (tx) => {
+          for (const setting of settings) await tx.query(setting);
+          return (await tx.query<R>(sql, params)).rows;
+        });
       } catch (error) {
         if ((error as { code?: string })?.code === '42P01') {
           throw new IndexFormatError(

@@ -256,7 +256,8 @@ export class PgVectorIndex implements AsyncVectorIndex {
   /**
    * The `k` nearest ids to `query`, best first (equal scores by lower id), ranked by the database
    * (through the HNSW index when the planner uses it, so approximate like any HNSW search).
-   * `ids` keeps only those ids; `ef` sets `hnsw.ef_search` for this search.
+   * `ids` keeps only those ids; the search's `hnsw.ef_search` is at least `k` and `ef` (see
+   * `hnswSettings`: pgvector's default of 40 would return at most 40 rows).
    */
   async search(
     query: ArrayLike<number>,
@@ -281,18 +282,28 @@ export class PgVectorIndex implements AsyncVectorIndex {
       ${ids !== undefined ? 'WHERE id = ANY($3::int[])' : ''}
       ORDER BY embedding ${op.operator} $1::vector LIMIT $2`;
     return await guard(this.db.label, async () => {
-      const run = async (q: PgQueryable) =>
-        (await q.query<{ id: number; distance: number }>(sql, params)).rows;
-      const rows =
-        ef === undefined
-          ? await run(this.db)
-          : await this.db.transaction(async (tx) => {
-              await tx.query(`SET LOCAL hnsw.ef_search = ${ef}`);
-              return run(tx);
-            });
+      const rows = await this.db.transaction(async (tx) => {
+        for (const setting of hnswSettings(k, ef)) await tx.query(setting);
+        return (await tx.query<{ id: number; distance: number }>(sql, params)).rows;
+      });
       return rows
         .map((row) => ({ id: row.id, score: op.score(Number(row.distance)) }))
         .sort((a, b) => b.score - a.score || a.id - b.id);
     });
   }
+}
+
+/** pgvector's largest `hnsw.ef_search`. */
+const MAX_EF_SEARCH = 1000;
+
+/**
+ * The settings of an HNSW collection's search for `k` hits: pgvector's index scan returns at most
+ * `hnsw.ef_search` rows (40 by default), so the breadth is at least `k` (and `ef` when given, up to
+ * pgvector's 1000); past 1000 hits the scan cannot give them, so the collection is scanned whole
+ * instead (exact, as a search that asks for that many wants every candidate anyway).
+ */
+export function hnswSettings(k: number, ef: number | undefined): string[] {
+  if (k > MAX_EF_SEARCH) return ['SET LOCAL enable_indexscan = off'];
+  const breadth = Math.min(MAX_EF_SEARCH, Math.max(k, ef ?? 0, 40));
+  return [`SET LOCAL hnsw.ef_search = ${breadth}`];
 }

@@ -237,3 +237,32 @@ describe('an exact collection', () => {
     await store.close();
   });
 });
+
+describe('an HNSW collection searched through its index', () => {
+  it('returns k hits past pgvector default breadth of 40, and more than its limit of 1000 by a scan', async () => {
+    // In-process PGlite, one session told never to scan a table whole: every search goes through
+    // the HNSW index, as on a table large enough for the planner to choose it.
+    const db = await makePglite();
+    await db.exec('SET enable_seqscan = off');
+    const vectors = randomVectors(1100, 16, 11);
+    const store = postgresStore({ db, index: freshIndex('breadth'), vectors: true });
+    await store.writeVersion({ method: 'test', formatVersion: 1, params: {}, providers: {} }, async (out) => {
+      await out.vectorCollection!('points', vectors, { dimensions: 16, metric: 'cosine', exact: false });
+    });
+    const snapshot = await store.open();
+    const stored = await snapshot.vectorCollection!('points');
+    await snapshot.release();
+    const flat = new FlatIndex({ dimensions: 16 });
+    vectors.forEach((v, i) => {
+      flat.add(i, v);
+    });
+    const [query] = randomVectors(1, 16, 12);
+    expect(await stored.search(query!, 100)).toHaveLength(100);
+    expect(await stored.search(query!, 100, { ef: 400 })).toHaveLength(100);
+    // 1,050 of 1,100: beyond what an HNSW scan of pgvector returns, so the collection is scanned.
+    const many = await stored.search(query!, 1050);
+    expect(new Set(many.map((h) => h.id))).toEqual(new Set(flat.search(query!, 1050).map((h) => h.id)));
+    await store.close();
+    await db.close();
+  });
+});

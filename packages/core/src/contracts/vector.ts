@@ -76,6 +76,11 @@ export interface StoredVectorSearchOptions {
   ids?: readonly number[];
   /** Never return these ids. */
   exclude?: readonly number[];
+  /**
+   * Search breadth of an approximate collection (HNSW's `ef`; at least `k` is used, so that the
+   * search can return `k` hits); an exact one ignores it. @default the collection's own
+   */
+  ef?: number;
 }
 
 /**

@@ -75,10 +75,10 @@ export async function searchEntryPointsAsync(
       : await (() => {
           if (!q.queryVector)
             throw new TypeError(`searchEntryPoints: mode '${q.mode}' needs a query vector.`);
-          const depth = denseDepth(q);
-          return q.filter
-            ? vectors.search(q.queryVector, depth, storedSearchFilter(vectors.size, q.filter))
-            : vectors.search(q.queryVector, depth);
+          return vectors.search(q.queryVector, denseDepth(q), {
+            ...(q.filter ? storedSearchFilter(vectors.size, q.filter) : {}),
+            ...(q.ef !== undefined ? { ef: q.ef } : {}),
+          });
         })();
   return entryPoints(q, () => dense);
 }
