@@ -57,6 +57,8 @@ export interface ScaleReport {
   command: string;
   /** Method options the run built with (`--set <method>:<key>=<value>`), when any. */
   sets?: string[];
+  /** `--vector-precision` of the builds, when given. */
+  vectorPrecision?: string;
   /** When the run ended (ISO time); `date` is when it started. */
   finished?: string;
   sizes: SizeInfo[];
@@ -243,6 +245,12 @@ export function render(report: ScaleReport): string {
       ? [
           '',
           `**Options of this run** (\`--set\`, over the defaults above): ${report.sets.map((kv) => `\`${kv}\``).join(', ')}.`,
+        ]
+      : []),
+    ...(report.vectorPrecision
+      ? [
+          '',
+          `**Vectors stored at ${report.vectorPrecision}** (\`grag index --vector-precision ${report.vectorPrecision}\`): the vector rows of every method that keeps them; bm25 keeps none and naive-dense saves its vector index whole, so neither changes.`,
         ]
       : []),
     '',

@@ -22,10 +22,12 @@
  *
  *   npx -y pnpm@10 tsx benchmarks/scale.ts [--sizes 100k,1m,10m] [--methods bm25,naive-dense,…]
  *     [--timeout-min 12] [--seed 29] [--questions 80] [--out benchmarks/results] [--render]
- *     [--set <method>:<key>=<value> ...]
+ *     [--set <method>:<key>=<value> ...] [--vector-precision float16] [--cache benchmarks/.cache/scale]
  *
  * `--set da-rag:searchRegion=300` builds that method with that option (`grag index --set`; a query
  * option set at build time is the index's default for its queries); the other methods as they are.
+ * `--vector-precision float16` builds every method with `grag index --vector-precision float16` (the
+ * vector rows a method keeps stored at half precision).
  * `--render` writes scale.md and scale.svg again from scale.json. Corpora and indexes are kept in
  * benchmarks/.cache/scale (gitignored); a corpus there is generated again and compared byte for byte.
  * Results: benchmarks/results/scale.{md,json,svg}.
@@ -73,6 +75,7 @@ async function childBuild(
   corpus: string,
   out: string,
   sets: readonly string[],
+  precision: string | undefined,
 ): Promise<void> {
   const { run } = await import('@grag/cli');
   const { Writable } = await import('node:stream');
@@ -85,7 +88,10 @@ async function childBuild(
       },
     });
   const t0 = performance.now();
-  const setArgs = sets.flatMap((kv) => ['--set', kv]);
+  const setArgs = [
+    ...sets.flatMap((kv) => ['--set', kv]),
+    ...(precision ? ['--vector-precision', precision] : []),
+  ];
   const code = await run(
     ['index', corpus, '--method', method, '--out', out, '--no-cache', '-q', ...setArgs],
     {
@@ -291,7 +297,7 @@ async function measure(
   method: string,
   size: SizeInfo,
   cache: string,
-  opts: { timeoutMin: number; killRssMb: number; sets: readonly string[] },
+  opts: { timeoutMin: number; killRssMb: number; sets: readonly string[]; precision: string | undefined },
 ): Promise<Cell> {
   const dir = join(cache, 'indexes', `${size.label}-${method}`);
   rmSync(dir, { recursive: true, force: true });
@@ -303,6 +309,7 @@ async function measure(
       ...opts.sets
         .filter((kv) => kv.startsWith(`${method}:`))
         .flatMap((kv) => ['--set', kv.slice(method.length + 1)]),
+      ...(opts.precision ? ['--vector-precision', opts.precision] : []),
     ],
     opts.timeoutMin * 60_000,
     opts.killRssMb,
@@ -353,11 +360,14 @@ async function main(): Promise<void> {
       cache: { type: 'string', default: 'benchmarks/.cache/scale' },
       render: { type: 'boolean', default: false },
       set: { type: 'string', multiple: true, default: [] },
+      'vector-precision': { type: 'string' },
     },
   });
   // A build child gets its method's options as key=value; the parent's are <method>:<key>=<value>.
   const sets = values.set ?? [];
-  if (values.child === 'build') return childBuild(values.method!, values.corpus!, values.index!, sets);
+  const precision = values['vector-precision'];
+  if (values.child === 'build')
+    return childBuild(values.method!, values.corpus!, values.index!, sets, precision);
   if (values.child === 'query') return childQuery(values.index!, values.questions!);
   for (const kv of sets) {
     if (!/^[a-z0-9-]+:[A-Za-z]+=/.test(kv))
@@ -377,7 +387,12 @@ async function main(): Promise<void> {
   for (const m of methods)
     if (!ALL_METHODS.includes(m))
       throw new Error(`scale: --methods ${m} is not one of ${ALL_METHODS.join(', ')}`);
-  const opts = { timeoutMin: Number(values['timeout-min']), killRssMb: Number(values['kill-rss-mb']), sets };
+  const opts = {
+    timeoutMin: Number(values['timeout-min']),
+    killRssMb: Number(values['kill-rss-mb']),
+    sets,
+    precision,
+  };
   const seed = Number(values.seed);
   const cache = resolve(repo, values.cache);
   mkdirSync(cache, { recursive: true });
@@ -391,8 +406,9 @@ async function main(): Promise<void> {
     seed,
     generatorVersion: GENERATOR_VERSION,
     timeoutMin: opts.timeoutMin,
-    command: `npx -y pnpm@10 tsx benchmarks/scale.ts --sizes ${sizes.join(',')} --methods ${methods.join(',')}${sets.map((kv) => ` --set ${kv}`).join('')}${values.out === 'benchmarks/results' ? '' : ` --out ${values.out}`}`,
+    command: `npx -y pnpm@10 tsx benchmarks/scale.ts --sizes ${sizes.join(',')} --methods ${methods.join(',')}${sets.map((kv) => ` --set ${kv}`).join('')}${precision ? ` --vector-precision ${precision}` : ''}${values.out === 'benchmarks/results' ? '' : ` --out ${values.out}`}`,
     ...(sets.length > 0 ? { sets } : {}),
+    ...(precision ? { vectorPrecision: precision } : {}),
     sizes: [],
     cells: [],
   };
