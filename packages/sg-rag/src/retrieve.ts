@@ -29,6 +29,14 @@ interface NormalizedNode {
 }
 
 /**
+ * Hits of the nearest-label search, of which the first is taken: every index ranks equal scores by
+ * lower id, so labels of equal similarity go to the lowest node id, as an exact search gives them
+ * (a search for one hit on an approximate index returns whichever of them it meets first). The
+ * nearest label is the same: the search's breadth is at least this and its own.
+ */
+const LABEL_TIES = 4;
+
+/**
  * Entity normalization (SG-RAG Algorithm 3): each labelled query node → nearest data node label;
  * with `exactFirst`, a node whose label equals a data node's (case-insensitive) takes that node
  * first (our addition). `labelEf` is the nearest-label search's breadth on an approximate index
@@ -70,7 +78,9 @@ async function normalize(
       continue;
     }
     const vector = vectors[v++]!;
-    const hit = (await searchVectors(index.labelVectors, vector, 1, labelEf > 0 ? { ef: labelEf } : {}))[0];
+    const hit = (
+      await searchVectors(index.labelVectors, vector, LABEL_TIES, labelEf > 0 ? { ef: labelEf } : {})
+    )[0];
     const exactNode = exactFirst ? index.exactLabels.get(n.label.trim().toLowerCase()) : undefined;
     const node = exactNode ?? hit?.id;
     if (node === undefined) {

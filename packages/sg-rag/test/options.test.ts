@@ -116,7 +116,7 @@ describe('labelEf', () => {
     issues: [],
   };
 
-  it('gives the nearest-label search the breadth asked: none by default or with 0, 256 with 256', async () => {
+  it('gives the nearest-label search the breadth asked: 256 by default, none with 0', async () => {
     const calls: VectorSearchOptions[] = [];
     const ctx = createBuildContext({
       embedder: createScriptedEmbedder(),
@@ -125,11 +125,10 @@ describe('labelEf', () => {
     });
     const index = await sgRag.build([], ctx, { triples, entityText });
     const byDefault = await sgRag.retrieve(index, 'q', { queryGraph });
-    expect(calls).toHaveLength(1);
-    expect('ef' in calls[0]!).toBe(false);
-    calls.length = 0;
-    const wide = await sgRag.retrieve(index, 'q', { queryGraph, labelEf: 256 });
     expect(calls.map((c) => c.ef)).toEqual([256]);
+    calls.length = 0;
+    const wide = await sgRag.retrieve(index, 'q', { queryGraph, labelEf: 512 });
+    expect(calls.map((c) => c.ef)).toEqual([512]);
     // An exact index ignores it: the same normalization and answers either way.
     expect(wide.trace.normalization).toEqual(byDefault.trace.normalization);
     expect(wide.trace.answers).toEqual(['Heat', 'Ronin']);
@@ -141,6 +140,46 @@ describe('labelEf', () => {
     calls.length = 0;
     await createSgRag({ retrieveDefaults: { labelEf: 40 } }).retrieve(index, 'q', { queryGraph });
     expect(calls.map((c) => c.ef)).toEqual([40]);
+  });
+
+  it('gives labels of equal similarity to the lowest node id, whichever an approximate search meets first', async () => {
+    // Two data nodes with the same label (the same vector). An index that, asked for one hit, returns
+    // the last of the best it meets (as an approximate search may), and asked for more returns them
+    // ranked as every index does: by score, then lower id.
+    const lastOfTies = (index: VectorIndex): VectorIndex =>
+      new Proxy(index, {
+        get(target, key, receiver) {
+          if (key !== 'search') return Reflect.get(target, key, receiver);
+          return (query: ArrayLike<number>, k: number, options: VectorSearchOptions = {}) => {
+            const hits = target.search(query, Math.max(k, 8), options);
+            if (k > 1) return hits.slice(0, k);
+            const best = hits.filter((h) => h.score === hits[0]!.score);
+            return [best.at(-1)!];
+          };
+        },
+      });
+    const ctx = createBuildContext({
+      embedder: createScriptedEmbedder(),
+      tasks: createOfflineProviders().tasks,
+      vectorIndex: {
+        kind: 'hnsw',
+        create: (options) => lastOfTies(flatIndexFactory.create(options)),
+        load: async (path) => lastOfTies(await flatIndexFactory.load(path)),
+      },
+    });
+    const twins: Triple[] = [
+      { head: 'heat', relation: 'starring', tail: 'deniro' },
+      { head: 'ronin', relation: 'starring', tail: 'deniro2' },
+    ];
+    const index = await sgRag.build([], ctx, {
+      triples: twins,
+      entityText: { heat: 'Heat', ronin: 'Ronin', deniro: 'Robert De Niro', deniro2: 'Robert De Niro' },
+    });
+    const { trace } = await sgRag.retrieve(index, 'q', { queryGraph });
+    const lowest =
+      index.graph.ids.indexOf('deniro') < index.graph.ids.indexOf('deniro2') ? 'deniro' : 'deniro2';
+    const normalization = trace.normalization as { queryNode: string; node: string | null }[];
+    expect(normalization.find((n) => n.queryNode === 'a')?.node).toBe(lowest);
   });
 
   it('refuses a labelEf that is negative or not an integer, naming it', async () => {
