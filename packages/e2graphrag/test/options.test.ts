@@ -1,13 +1,7 @@
-import {
-  type Document,
-  InvalidArgumentError,
-  type VectorIndex,
-  type VectorIndexFactory,
-  type VectorSearchOptions,
-} from '@grag/core';
-import { createBuildContext, flatIndexFactory } from '@grag/core/kit';
+import { type Document, InvalidArgumentError, type VectorSearchOptions } from '@grag/core';
+import { createBuildContext } from '@grag/core/kit';
 import { createPromptTasks } from '@grag/core/tasks';
-import { createScriptedChatModel, createScriptedEmbedder } from '@grag/core/test';
+import { createScriptedChatModel, createScriptedEmbedder, recordingIndexFactory } from '@grag/core/test';
 import { describe, expect, it } from 'vitest';
 import { createE2GraphRag, E2GRAPHRAG_DEFAULTS, e2GraphRag } from '../src/index.js';
 import { savedParams } from '../src/options.js';
@@ -99,30 +93,11 @@ describe('options', () => {
 });
 
 describe('entryEf', () => {
-  /** The flat index, recording the search options each call gives it. */
-  function recordingFactory(calls: VectorSearchOptions[]): VectorIndexFactory {
-    const record = (index: VectorIndex): VectorIndex =>
-      new Proxy(index, {
-        get(target, key, receiver) {
-          if (key !== 'search') return Reflect.get(target, key, receiver);
-          return (query: ArrayLike<number>, k: number, options: VectorSearchOptions = {}) => {
-            calls.push(options);
-            return target.search(query, k, options);
-          };
-        },
-      });
-    return {
-      kind: flatIndexFactory.kind,
-      create: (options) => record(flatIndexFactory.create(options)),
-      load: async (path) => record(await flatIndexFactory.load(path)),
-    };
-  }
-
   function recordingContext(calls: VectorSearchOptions[]) {
     return createBuildContext({
       embedder: createScriptedEmbedder({ dimensions: 16 }),
       tasks: createPromptTasks(createScriptedChatModel((_call, i) => `overview ${i + 1}`)),
-      vectorIndex: recordingFactory(calls),
+      vectorIndex: recordingIndexFactory(calls),
     });
   }
 

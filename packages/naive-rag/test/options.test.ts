@@ -1,7 +1,7 @@
-import type { VectorIndex, VectorIndexFactory, VectorSearchOptions } from '@grag/core';
+import type { VectorSearchOptions } from '@grag/core';
 import { type Document, InvalidArgumentError, type TaskSuite } from '@grag/core';
-import { createBuildContext, flatIndexFactory } from '@grag/core/kit';
-import { createScriptedEmbedder } from '@grag/core/test';
+import { createBuildContext } from '@grag/core/kit';
+import { createScriptedEmbedder, recordingIndexFactory } from '@grag/core/test';
 import { describe, expect, it } from 'vitest';
 import { BM25_DEFAULTS, bm25Rag, CHUNKING_DEFAULTS, denseRag } from '../src/index.js';
 
@@ -54,31 +54,12 @@ describe('option keys', () => {
 });
 
 describe('entryEf', () => {
-  /** The flat index, recording the search options each call gives it. */
-  function recordingFactory(calls: VectorSearchOptions[]): VectorIndexFactory {
-    const record = (index: VectorIndex): VectorIndex =>
-      new Proxy(index, {
-        get(target, key, receiver) {
-          if (key !== 'search') return Reflect.get(target, key, receiver);
-          return (query: ArrayLike<number>, k: number, options: VectorSearchOptions = {}) => {
-            calls.push(options);
-            return target.search(query, k, options);
-          };
-        },
-      });
-    return {
-      kind: flatIndexFactory.kind,
-      create: (options) => record(flatIndexFactory.create(options)),
-      load: async (path) => record(await flatIndexFactory.load(path)),
-    };
-  }
-
   it('gives the dense search its breadth: 1024 by default, none with 0, and refuses a negative one', async () => {
     const calls: VectorSearchOptions[] = [];
     const ctx = createBuildContext({
       embedder: createScriptedEmbedder({ dimensions: 16 }),
       tasks: {} as TaskSuite,
-      vectorIndex: recordingFactory(calls),
+      vectorIndex: recordingIndexFactory(calls),
     });
     const byDefault = await denseRag.build(docs, ctx, { chunking: 'document' });
     const same = await denseRag.retrieve(byDefault, 'river', { topK: 1 });

@@ -1,11 +1,6 @@
-import {
-  InvalidArgumentError,
-  type VectorIndex,
-  type VectorIndexFactory,
-  type VectorSearchOptions,
-} from '@grag/core';
+import { InvalidArgumentError, type VectorSearchOptions } from '@grag/core';
 import { createBuildContext, flatIndexFactory } from '@grag/core/kit';
-import { createScriptedEmbedder } from '@grag/core/test';
+import { createScriptedEmbedder, interceptedIndexFactory, recordingIndexFactory } from '@grag/core/test';
 import { expectRetrieveOptionKeys } from '@grag/core/test/vitest';
 import { createOfflineProviders } from '@grag/offline';
 import { describe, expect, it } from 'vitest';
@@ -88,25 +83,6 @@ describe('option keys', () => {
 });
 
 describe('labelEf', () => {
-  /** The flat index, recording the search options each call gives it. */
-  function recordingFactory(calls: VectorSearchOptions[]): VectorIndexFactory {
-    const record = (index: VectorIndex): VectorIndex =>
-      new Proxy(index, {
-        get(target, key, receiver) {
-          if (key !== 'search') return Reflect.get(target, key, receiver);
-          return (query: ArrayLike<number>, k: number, options: VectorSearchOptions = {}) => {
-            calls.push(options);
-            return target.search(query, k, options);
-          };
-        },
-      });
-    return {
-      kind: flatIndexFactory.kind,
-      create: (options) => record(flatIndexFactory.create(options)),
-      load: async (path) => record(await flatIndexFactory.load(path)),
-    };
-  }
-
   const queryGraph = {
     nodes: [
       { id: 'X', label: null, isTarget: true },
@@ -121,7 +97,7 @@ describe('labelEf', () => {
     const ctx = createBuildContext({
       embedder: createScriptedEmbedder(),
       tasks: createOfflineProviders().tasks,
-      vectorIndex: recordingFactory(calls),
+      vectorIndex: recordingIndexFactory(calls),
     });
     const index = await sgRag.build([], ctx, { triples, entityText });
     const byDefault = await sgRag.retrieve(index, 'q', { queryGraph });
@@ -146,26 +122,20 @@ describe('labelEf', () => {
     // Two data nodes with the same label (the same vector). An index that, asked for one hit, returns
     // the last of the best it meets (as an approximate search may), and asked for more returns them
     // ranked as every index does: by score, then lower id.
-    const lastOfTies = (index: VectorIndex): VectorIndex =>
-      new Proxy(index, {
-        get(target, key, receiver) {
-          if (key !== 'search') return Reflect.get(target, key, receiver);
-          return (query: ArrayLike<number>, k: number, options: VectorSearchOptions = {}) => {
-            const hits = target.search(query, Math.max(k, 8), options);
-            if (k > 1) return hits.slice(0, k);
-            const best = hits.filter((h) => h.score === hits[0]!.score);
-            return [best.at(-1)!];
-          };
-        },
-      });
+    const lastOfTies = interceptedIndexFactory(
+      (search) => (query, k, options) => {
+        const hits = search(query, Math.max(k, 8), options);
+        if (k > 1) return hits.slice(0, k);
+        const best = hits.filter((h) => h.score === hits[0]!.score);
+        return [best.at(-1)!];
+      },
+      flatIndexFactory,
+      'hnsw',
+    );
     const ctx = createBuildContext({
       embedder: createScriptedEmbedder(),
       tasks: createOfflineProviders().tasks,
-      vectorIndex: {
-        kind: 'hnsw',
-        create: (options) => lastOfTies(flatIndexFactory.create(options)),
-        load: async (path) => lastOfTies(await flatIndexFactory.load(path)),
-      },
+      vectorIndex: lastOfTies,
     });
     const twins: Triple[] = [
       { head: 'heat', relation: 'starring', tail: 'deniro' },

@@ -86,6 +86,7 @@ export function createScriptedEmbedder(
 export * from './fixtures.js';
 export * from './index-files.js';
 export * from './index-fuzz.js';
+export * from './intercepted-index.js';
 export * from './random.js';
 export * from './readme.js';
 export * from './resume.js';
