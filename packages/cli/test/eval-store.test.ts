@@ -82,6 +82,26 @@ describe('grag eval --store', () => {
     expect(metrics('pg2')).toEqual(metrics('dirs'));
   }, 120_000);
 
+  it('with --vector-precision float16 asks the index as stored, and rebuilds one stored at another precision', async () => {
+    const run = ['eval', 'mini', '--methods', 'noderag', '--budget', '200', '--store', db.url];
+    const shown = `${db.url.replace(`:${PASSWORD}@`, '@')}#eval_noderag`;
+    const half = await grag([...run, '--out', 'half', '--vector-precision', 'float16']);
+    expect(half.code, half.err).toBe(0);
+    expect(half.err).toContain(`grag: noderag: loaded the index back from ${shown} (float16 vectors).`);
+    const manifest = await db.db.query<{ manifest: { vectorPrecision?: string } }>(
+      'SELECT manifest FROM grag_eval_noderag.versions WHERE current',
+    );
+    expect(manifest.rows[0]?.manifest.vectorPrecision).toBe('float16');
+    // The same precision: loaded as it is; another: rebuilt and replaced.
+    const again = await grag([...run, '--out', 'half2', '--vector-precision', 'float16']);
+    expect(again.err).toContain(`grag: noderag: loaded the index from ${shown}.`);
+    expect(metrics('half2')).toEqual(metrics('half'));
+    const full = await grag([...run, '--out', 'full', '--vector-precision', 'float32']);
+    expect(full.code, full.err).toBe(0);
+    expect(full.err).toContain(`grag: noderag: ${shown} holds float16 vectors, not float32; rebuilding.`);
+    expect(full.err).toMatch(/grag: noderag: built the index in /);
+  }, 120_000);
+
   it('an unreachable database is one line and exit 1; demo still refuses --store', async () => {
     const port = await closedPort();
     const url = `postgres://u:${PASSWORD}@127.0.0.1:${port}/db`;
