@@ -10,6 +10,7 @@ import {
   type IndexManifest,
   type IndexStore,
   InvalidArgumentError,
+  isVectorPrecision,
   VECTOR_PRECISIONS,
   type VectorPrecision,
 } from '@grag/core';
@@ -42,7 +43,7 @@ export const STORE_USAGE = `  --store <postgres-url>     keep indexes in Postgre
 /** `--vector-precision`, checked: `undefined` when it is not given. */
 export function vectorPrecisionFlag(value: string | undefined): VectorPrecision | undefined {
   if (value === undefined) return undefined;
-  if ((VECTOR_PRECISIONS as readonly string[]).includes(value)) return value as VectorPrecision;
+  if (isVectorPrecision(value)) return value;
   throw new InvalidArgumentError(
     'vector-precision',
     `--vector-precision is "${value}"; use ${VECTOR_PRECISIONS.join(' or ')}.`,

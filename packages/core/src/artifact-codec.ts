@@ -6,8 +6,8 @@
  * back bit for bit, but for float16 vector rows, which read back rounded to float16.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { VECTOR_PRECISIONS, type VectorPrecision } from './contracts/store.js';
-import { FLOAT16_MAX, float16Values, toFloat16Bits } from './float16.js';
+import { isVectorPrecision, type VectorPrecision } from './contracts/store.js';
+import { decodeFloat16, FLOAT16_MAX, firstNonFiniteFloat16, toFloat16Bits } from './float16.js';
 import { indexFileError } from './validate.js';
 
 /** Magic bytes of a vector-rows artifact (see {@link encodeVectorRows}): ASCII `GRAGROWS`. */
@@ -62,7 +62,7 @@ export function encodeVectorRows(
   options: VectorRowsOptions = {},
 ): Uint8Array {
   const half = options.precision === 'float16';
-  if (options.precision !== undefined && !VECTOR_PRECISIONS.includes(options.precision)) {
+  if (options.precision !== undefined && !isVectorPrecision(options.precision)) {
     throw new RangeError(
       `unknown vector precision ${JSON.stringify(options.precision)}: use 'float32' or 'float16'`,
     );
@@ -130,10 +130,11 @@ export function isVectorRows(bytes: Uint8Array): boolean {
 }
 
 /**
- * Whether every value is finite: x · 0 is ±0 for a finite x and NaN for ±Infinity and NaN, summed in
- * four independent sums (three times as fast as testing each value).
+ * The index of the first value that is not finite, or -1: x · 0 is ±0 for a finite x and NaN for
+ * ±Infinity and NaN, summed in four independent sums (three times as fast as testing each value),
+ * and only when the sum is NaN is each value tested.
  */
-function allFinite(values: Float32Array): boolean {
+function firstNonFinite(values: Float32Array): number {
   let [a, b, c, d] = [0, 0, 0, 0];
   const whole = values.length & ~3;
   for (let k = 0; k < whole; k += 4) {
@@ -143,7 +144,7 @@ function allFinite(values: Float32Array): boolean {
     d += values[k + 3]! * 0;
   }
   for (let k = whole; k < values.length; k++) a += values[k]! * 0;
-  return a + b + c + d === 0;
+  return a + b + c + d === 0 ? -1 : values.findIndex((x) => !Number.isFinite(x));
 }
 
 /** Where the components of a checked vector-rows artifact are (see {@link vectorRowsLayout}). */
@@ -156,8 +157,6 @@ interface VectorRowsLayout {
   /** How many components are stored. */
   values: number;
   maskBytes: number;
-  /** The stored components as float32 (a view of the bytes when they are float32 and aligned). */
-  stored: Float32Array;
 }
 
 /**
@@ -210,14 +209,23 @@ function vectorRowsLayout(
   } else throw indexFileError(file, `has an unknown encoding ${word}`);
   const width = half ? 2 : 4;
   if (at + values * width > bytes.byteLength) throw indexFileError(file, 'is truncated');
-  const stored = half ? float16Stored(bytes, at, values) : float32Stored(bytes, at, values);
-  if (!allFinite(stored)) {
-    for (let k = 0; k < values; k++) {
-      if (!Number.isFinite(stored[k]!))
-        throw indexFileError(file, `holds a non-finite component (value ${k})`);
-    }
-  }
-  return { encoding: encoding as VectorRowsLayout['encoding'], half, at, values, maskBytes, stored };
+  const layout = { encoding: encoding as VectorRowsLayout['encoding'], half, at, values, maskBytes };
+  // Checked without decoding float16 values: one is infinite or NaN when its exponent bits are all set.
+  const nonFinite = half
+    ? firstNonFiniteFloat16(bytes, at, values)
+    : firstNonFinite(float32Stored(bytes, at, values));
+  if (nonFinite >= 0) throw indexFileError(file, `holds a non-finite component (value ${nonFinite})`);
+  return layout;
+}
+
+/**
+ * The stored components of a checked artifact as float32: a view of the bytes when they are float32
+ * and aligned, else a copy (float16 values decoded).
+ */
+function storedValues(bytes: Uint8Array, layout: VectorRowsLayout): Float32Array {
+  return layout.half
+    ? decodeFloat16(bytes, layout.at, layout.values)
+    : float32Stored(bytes, layout.at, layout.values);
 }
 
 /**
@@ -229,14 +237,6 @@ function float32Stored(bytes: Uint8Array, at: number, values: number): Float32Ar
   return offset % 4 === 0
     ? new Float32Array(bytes.buffer, offset, values)
     : new Float32Array(bytes.slice(at, at + values * 4).buffer);
-}
-
-/** The `values` float16 components at byte `at` (little-endian), as float32. */
-function float16Stored(bytes: Uint8Array, at: number, values: number): Float32Array {
-  const table = float16Values();
-  const out = new Float32Array(values);
-  for (let k = 0, b = at; k < values; k++, b += 2) out[k] = table[bytes[b]! | (bytes[b + 1]! << 8)]!;
-  return out;
 }
 
 /**
@@ -263,7 +263,9 @@ export function decodeVectorRows(
   file: string,
 ): Float32Array[] {
   // The stored components: read in place when float32 and aligned (the rows below are copies).
-  const { encoding, maskBytes, stored } = vectorRowsLayout(bytes, rows, dimensions, file);
+  const layout = vectorRowsLayout(bytes, rows, dimensions, file);
+  const { encoding, maskBytes } = layout;
+  const stored = storedValues(bytes, layout);
   if (encoding === DENSE)
     return Array.from({ length: rows }, (_, i) => stored.slice(i * dimensions, (i + 1) * dimensions));
   // One allocation for every row (rows are views of it): far faster than one array per row.
@@ -311,7 +313,8 @@ export function sparseVectorRows(
   const layout = vectorRowsLayout(bytes, rows, dimensions, file);
   const { encoding, values: count, maskBytes } = layout;
   // The values are returned: a copy, not a view of the bytes.
-  const stored = layout.half ? layout.stored : layout.stored.slice();
+  const viewed = storedValues(bytes, layout);
+  const stored = layout.half ? viewed : viewed.slice();
   const offsets = new Int32Array(rows + 1);
   if (encoding === DENSE) {
     let n = 0;

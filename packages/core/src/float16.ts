@@ -53,10 +53,27 @@ export function fromFloat16Bits(h: number): number {
 
 /** Every float16 value by its bits, made on first use (256 KB). */
 let float16Table: Float32Array | undefined;
-export function float16Values(): Float32Array {
+function float16Values(): Float32Array {
   if (float16Table === undefined) {
     float16Table = new Float32Array(65536);
     for (let h = 0; h < 65536; h++) float16Table[h] = fromFloat16Bits(h);
   }
   return float16Table;
+}
+
+/** The `count` little-endian float16 values at byte `at` of `bytes`, as float32. */
+export function decodeFloat16(bytes: Uint8Array, at: number, count: number): Float32Array {
+  const table = float16Values();
+  const out = new Float32Array(count);
+  for (let k = 0, b = at; k < count; k++, b += 2) out[k] = table[bytes[b]! | (bytes[b + 1]! << 8)]!;
+  return out;
+}
+
+/**
+ * The index of the first of the `count` little-endian float16 values at byte `at` that is infinite
+ * or NaN (its exponent bits all set), or -1; read from the bits, nothing decoded.
+ */
+export function firstNonFiniteFloat16(bytes: Uint8Array, at: number, count: number): number {
+  for (let k = 0, b = at + 1; k < count; k++, b += 2) if ((bytes[b]! & 0x7c) === 0x7c) return k;
+  return -1;
 }

@@ -94,7 +94,7 @@ export type {
   VectorCollectionOptions,
   VectorPrecision,
 } from './contracts/store.js';
-export { VECTOR_PRECISIONS } from './contracts/store.js';
+export { isVectorPrecision, VECTOR_PRECISIONS } from './contracts/store.js';
 export {
   type AnswerStreamPart,
   canStream,

@@ -197,6 +197,21 @@ describe('float16 vector rows', () => {
     expect(encodeVectorRows(sparse, 64).byteLength).toBe(24 + 5 * 8 + 10 * 4);
   });
 
+  it('are checked as float32 rows are: a stored Infinity or NaN is refused, naming the value', () => {
+    const bytes = encodeVectorRows([Float32Array.from([0, 1.5, 0, -2, 0.25, 0])], 6, {
+      precision: 'float16',
+    });
+    expect(() => checkVectorRowsArtifact(bytes, 1, 6, 'x.rows')).not.toThrow();
+    // Six values of 2 bytes after the header (dense: a bitmap would take as many bytes); set the second to Infinity, then NaN.
+    for (const bits of [0x7c00, 0x7e01]) {
+      const bad = bytes.slice();
+      bad[24 + 2] = bits & 0xff;
+      bad[24 + 3] = bits >> 8;
+      expect(() => checkVectorRowsArtifact(bad, 1, 6, 'x.rows')).toThrow(/non-finite component \(value 1\)/);
+      expect(() => decodeVectorRows(bad, 1, 6, 'x.rows')).toThrow(/non-finite component \(value 1\)/);
+    }
+  });
+
   it('refuse a component beyond float16 range, and an unknown precision', () => {
     expect(() => encodeVectorRows([Float32Array.from([1, 70000])], 2, { precision: 'float16' })).toThrow(
       /row 0 component 1 \(70000\) is beyond float16's range/,

@@ -19,6 +19,11 @@ export type VectorPrecision = 'float32' | 'float16';
 /** Every {@link VectorPrecision}. */
 export const VECTOR_PRECISIONS: readonly VectorPrecision[] = ['float32', 'float16'];
 
+/** Whether `value` is a {@link VectorPrecision}. */
+export function isVectorPrecision(value: unknown): value is VectorPrecision {
+  return (VECTOR_PRECISIONS as readonly unknown[]).includes(value);
+}
+
 /** What a store holds at its location before a write (see {@link IndexStore.target}). */
 export type StoreTarget = 'absent' | 'empty' | 'index';
 

@@ -3,6 +3,7 @@
 import { IndexFormatError, InvalidArgumentError } from '../contracts/errors.js';
 import {
   type IndexStore,
+  isVectorPrecision,
   type StoredIndex,
   VECTOR_PRECISIONS,
   type VectorPrecision,
@@ -17,7 +18,7 @@ export function vectorPrecisionOption(
   value: unknown,
 ): { readonly vectorPrecision?: VectorPrecision } {
   if (value === undefined) return {};
-  if (value === 'float32' || value === 'float16') return { vectorPrecision: value };
+  if (isVectorPrecision(value)) return { vectorPrecision: value };
   throw new InvalidArgumentError(
     'vectorPrecision',
     `${owner}: vectorPrecision is ${JSON.stringify(value)}; use one of ${VECTOR_PRECISIONS.map((p) => `'${p}'`).join(', ')}.`,
