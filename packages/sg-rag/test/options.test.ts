@@ -13,6 +13,15 @@ const triples: Triple[] = [
 ];
 const entityText = { heat: 'Heat', ronin: 'Ronin', deniro: 'Robert De Niro', mann: 'Michael Mann' };
 const relationText = { starring: 'starring', 'directed by': 'directed by' };
+/** "Which film stars Robert De Niro?" as a query graph: an unknown film X starring the node labelled a. */
+const queryGraph = {
+  nodes: [
+    { id: 'X', label: null, isTarget: true },
+    { id: 'a', label: 'Robert De Niro', isTarget: false },
+  ],
+  edges: [{ source: 'X', target: 'a', relation: 'starring' }],
+  issues: [],
+};
 const context = () =>
   createBuildContext({ embedder: createScriptedEmbedder(), tasks: createOfflineProviders().tasks });
 
@@ -53,14 +62,6 @@ describe('option keys', () => {
   it('resolves options over the defaults, ignoring undefined values, and checks their values', async () => {
     const index = await sgRag.build([], context(), { triples, entityText, pathLength: undefined });
     expect(index.options.pathLength).toBe(1);
-    const queryGraph = {
-      nodes: [
-        { id: 'X', label: null, isTarget: true },
-        { id: 'a', label: 'Robert De Niro', isTarget: false },
-      ],
-      edges: [{ source: 'X', target: 'a', relation: 'starring' }],
-      issues: [],
-    };
     const r = await sgRag.retrieve(index, 'q', { queryGraph, mode: undefined, maxMatches: undefined });
     expect(r.trace.mode).toBe('sg-rag');
     expect(r.trace.answers).toEqual(['Heat', 'Ronin']);
@@ -83,15 +84,6 @@ describe('option keys', () => {
 });
 
 describe('labelEf', () => {
-  const queryGraph = {
-    nodes: [
-      { id: 'X', label: null, isTarget: true },
-      { id: 'a', label: 'Robert De Niro', isTarget: false },
-    ],
-    edges: [{ source: 'X', target: 'a', relation: 'starring' }],
-    issues: [],
-  };
-
   it('gives the nearest-label search the breadth asked: 256 by default, none with 0', async () => {
     const calls: VectorSearchOptions[] = [];
     const ctx = createBuildContext({
