@@ -6,10 +6,10 @@ import { BoundedPeel } from './bounded-peel.js';
 import type { TrussComponent } from './decomposition.js';
 import type { PeelMemo, PhaseOne } from './peel-memo.js';
 import { PeelState } from './peel-state.js';
+import { trianglesOf } from './prepared.js';
 import type { Community, PreparedTruss, QPeelResult } from './qpeel.js';
 import { RemovalTest } from './removal-test.js';
 import { boundFromRelevant, settleWithoutPhase, type T0Result } from './shortcut.js';
-import { edgeTriangles } from './triangles.js';
 
 /**
  * The peeling phase of `qPeel` on a prepared maximal k-truss (`peelTruss`; `TrussIndex.qPeel` with a
@@ -38,7 +38,7 @@ export function peelPrepared(
   const { graph: g, k } = truss;
   const result: QPeelResult = { k, communities: [], components: truss.components.length, checks: 0 };
   if (truss.edges.length === 0) return result;
-  prepared.triangles ??= edgeTriangles(g, maskOf(g.m, truss.edges), prepared.support);
+  trianglesOf(prepared);
   const querySet = new Set(keep);
   const communities: Community[] = [];
   let engine: Engine | undefined;
@@ -354,12 +354,6 @@ export function byAscendingRelevance(nodes: Uint32Array, rel: Float64Array): num
   negative.sort(ascending);
   positive.sort(ascending);
   return negative.concat(zero, positive);
-}
-
-function maskOf(m: number, edges: ArrayLike<number>): Uint8Array {
-  const mask = new Uint8Array(m);
-  for (let i = 0; i < edges.length; i++) mask[edges[i]!] = 1;
-  return mask;
 }
 
 /** Mean of `rel` over `nodes`, summed in their order (as `qrScore`). */

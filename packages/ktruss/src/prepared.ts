@@ -78,3 +78,14 @@ export function trussRows(truss: KTruss): Pick<PreparedTruss, 'offsets' | 'neigh
   }
   return { offsets, neighbors, edgeIds };
 }
+
+/** The triangles of `prepared` (see {@link PreparedTruss.triangles}), listed and set on first use. */
+export function trianglesOf(prepared: PreparedTruss): EdgeTriangles {
+  const { graph: g, edges } = prepared.truss;
+  if (prepared.triangles === undefined) {
+    const mask = new Uint8Array(g.m);
+    for (let i = 0; i < edges.length; i++) mask[edges[i]!] = 1;
+    prepared.triangles = edgeTriangles(g, mask, prepared.support);
+  }
+  return prepared.triangles;
+}

@@ -3,9 +3,13 @@
  * k-truss component (grag's, not in DA-RAG; the idea of searching a community from its query
  * vertices outwards is that of local community search, Cui et al., SIGMOD 2014).
  */
+import { maximalKTruss, trussDecomposition } from './decomposition.js';
 import type { TrussGraph } from './graph.js';
 import { trussGraphFromEdges } from './graph.js';
-import { type Community, type QPeelOptions, type QPeelResult, qPeel } from './qpeel.js';
+import { inducedTriangles } from './induced.js';
+import { peelPrepared } from './peel.js';
+import { type PreparedTruss, prepareTrussWithin, trianglesOf } from './prepared.js';
+import type { Community, QPeelOptions, QPeelResult } from './qpeel.js';
 
 /**
  * The search region of `seeds` at `k`: the seeds, then their neighbours, then those neighbours'
@@ -50,25 +54,31 @@ export function regionNodes(
 
 /**
  * Q-Peel at `k` on the subgraph the region of `options.keep` induces (see {@link regionNodes}),
- * with its edges of trussness ≥ k: the communities are given in `g`'s node and edge indices,
+ * with its edges of trussness ≥ k: the communities are given in the graph's node and edge indices,
  * `components` and `checks` are those of the region's search. `null` when the region holds fewer
  * than `size` nodes: it is then the query nodes' whole k-truss components, where Q-Peel finds the
  * same communities (the caller's own search of them is the cheaper one).
+ *
+ * `prepared` is the graph's maximal k-truss: the region's edges are those of it between two region
+ * nodes, and their triangles are read from its listing (those whose third node is in the region),
+ * not listed again, so a search costs the triangles on the region's edges, not O(m^1.5) of the
+ * region.
  */
 export function regionQPeel(
-  g: TrussGraph,
+  prepared: PreparedTruss,
   trussness: ArrayLike<number>,
-  k: number,
   rel: Float64Array,
   size: number,
   options: Omit<QPeelOptions, 'trussness'>,
 ): QPeelResult | null {
+  const { graph: g, k } = prepared.truss;
   const nodes = regionNodes(g, trussness, k, options.keep, size, rel);
   if (nodes.length < size) return null;
   const local = new Int32Array(g.n).fill(-1);
   nodes.forEach((v, i) => {
     local[v] = i;
   });
+  // Edges numbered by smaller end, then larger end (as `inducedSubgraph` numbers them).
   const edges: number[] = [];
   const globalEdge: number[] = [];
   for (const v of nodes) {
@@ -81,14 +91,19 @@ export function regionQPeel(
     }
   }
   const sub = trussGraphFromEdges(nodes.length, Uint32Array.from(edges));
-  const result = qPeel(
-    sub,
-    k,
+  const regionEdges = Uint32Array.from(globalEdge);
+  const triangles = inducedTriangles(trianglesOf(prepared), g, { graph: sub, nodes, edges: regionEdges });
+  const { trussness: subTrussness } = trussDecomposition(sub, { triangles });
+  const truss = prepareTrussWithin(triangles, maximalKTruss(sub, k, { trussness: subTrussness }));
+  const result = peelPrepared(
+    truss,
     Float64Array.from(nodes, (v) => rel[v]!),
-    {
-      ...options,
-      keep: options.keep.map((s) => local[s]!),
-    },
+    options.top,
+    options.maxSweeps,
+    options.maxNodes,
+    options.keep.map((s) => local[s]!),
+    undefined,
+    options.shortcut,
   );
   const toGlobal = (c: Community): Community => {
     const members = Uint32Array.from(c.nodes, (v) => nodes[v]!);
@@ -96,7 +111,7 @@ export function regionQPeel(
       ...c,
       nodes: members,
       keys: Array.from(members, (v) => g.nodeIds[v]!),
-      edges: Uint32Array.from(c.edges, (e) => globalEdge[e]!).sort(),
+      edges: Uint32Array.from(c.edges, (e) => regionEdges[e]!).sort(),
     };
   };
   return { ...result, communities: result.communities.map(toGlobal) };

@@ -150,7 +150,7 @@ export class TrussIndex {
         }
       }
       const options = { top, maxSweeps, maxNodes, keep, shortcut };
-      const local = regionQPeel(this.graph, this.decomposition.trussness, k, rel, region, options);
+      const local = regionQPeel(this.#prepared(k), this.decomposition.trussness, rel, region, options);
       if (local !== null) return local;
     }
     let memo = this.#memos.get(k);

@@ -2,13 +2,25 @@ import { InvalidArgumentError } from '@grag/core';
 import { lcg32 } from '@grag/core/test';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { type Community, QPEEL_DEFAULTS, TrussIndex, trussGraphFromEdges } from '../src/index.js';
+import {
+  type Community,
+  maximalKTruss,
+  prepareTruss,
+  QPEEL_DEFAULTS,
+  qPeel,
+  TrussIndex,
+  trussGraphFromEdges,
+} from '../src/index.js';
 import { regionNodes, regionQPeel } from '../src/region.js';
 import { clique, type Pair, randomPairs } from './oracle.js';
 
 /** Edge pairs of `index`'s graph for edge ids `edges`. */
 const pairs = (index: TrussIndex, edges: ArrayLike<number>): Pair[] =>
   Array.from(edges, (e) => [index.graph.sources[e]!, index.graph.targets[e]!] as Pair);
+
+/** The maximal k-truss of `index`'s graph, prepared (what `regionQPeel` reads the region from). */
+const preparedAt = (index: TrussIndex, k: number) =>
+  prepareTruss(maximalKTruss(index.graph, k, { trussness: index.decomposition.trussness }));
 
 describe('regionNodes: breadth first from the query nodes over edges of trussness at least k', () => {
   // A K4 {0,1,2,3} (trussness 4), a triangle {3,4,5} (3), and a pendant edge 5-6 (2).
@@ -73,7 +85,7 @@ describe('TrussIndex.qPeel with a search region', () => {
           // The region's own search, on a region of exactly the component's size.
           const { trussness } = index.decomposition;
           const reach = regionNodes(index.graph, trussness, k, keep, n, rel).length;
-          const local = regionQPeel(index.graph, trussness, k, Float64Array.from(rel), reach, {
+          const local = regionQPeel(preparedAt(index, k), trussness, Float64Array.from(rel), reach, {
             ...QPEEL_DEFAULTS,
             ...options,
           });
@@ -83,7 +95,7 @@ describe('TrussIndex.qPeel with a search region', () => {
           expect(shown(index.qPeel(k, rel, { ...options, region: n }).communities)).toEqual(whole);
           if (reach < n) {
             expect(
-              regionQPeel(index.graph, trussness, k, Float64Array.from(rel), reach + 1, {
+              regionQPeel(preparedAt(index, k), trussness, Float64Array.from(rel), reach + 1, {
                 ...QPEEL_DEFAULTS,
                 ...options,
               }),
@@ -92,6 +104,57 @@ describe('TrussIndex.qPeel with a search region', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  test('a region smaller than the component: Q-Peel on the subgraph of its edges of trussness ≥ k (random graphs)', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          n: fc.integer({ min: 4, max: 24 }),
+          p: fc.double({ min: 0.3, max: 0.9, noNaN: true }),
+          seed: fc.nat(),
+          k: fc.integer({ min: 3, max: 5 }),
+          size: fc.integer({ min: 2, max: 12 }),
+          bound: fc.option(fc.integer({ min: 1, max: 8 }), { nil: undefined }),
+        }),
+        ({ n, p, seed, k, size, bound }) => {
+          const next = lcg32(seed >>> 0 || 7);
+          const index = new TrussIndex(trussGraphFromEdges(n, randomPairs(n, p, next)));
+          const rel = Array.from({ length: n }, () => (next() < 0.4 ? 0 : Math.round(next() * 10) / 10));
+          const keep = [Math.floor(next() * n)];
+          const options = { keep, ...(bound === undefined ? {} : { maxNodes: bound }) };
+          const { trussness } = index.decomposition;
+          const region = regionNodes(index.graph, trussness, k, keep, size, rel);
+          if (region.length < size) return;
+          // The oracle: the region's subgraph made from its edge list, searched by plain qPeel
+          // (its own decomposition and triangle listing).
+          const local = new Map(Array.from(region, (v, i) => [v, i]));
+          const subEdges: Pair[] = [];
+          const subToGlobal: Pair[] = [];
+          for (let e = 0; e < index.graph.m; e++) {
+            const [s, t] = [index.graph.sources[e]!, index.graph.targets[e]!];
+            if (trussness[e]! < k || !local.has(s) || !local.has(t)) continue;
+            subEdges.push([local.get(s)!, local.get(t)!]);
+            subToGlobal.push([s, t]);
+          }
+          const expected = qPeel(
+            trussGraphFromEdges(region.length, subEdges),
+            k,
+            Array.from(region, (v) => rel[v]!),
+            { ...options, keep: [local.get(keep[0]!)!] },
+          ).communities.map((c) => [
+            Array.from(c.nodes, (v) => region[v]!),
+            Array.from(c.edges, (e) => subToGlobal[e]!).sort(),
+            c.qrScore,
+          ]);
+          const found = index.qPeel(k, rel, { ...options, region: size }).communities;
+          expect(found.map((c) => [Array.from(c.nodes), pairs(index, c.edges).sort(), c.qrScore])).toEqual(
+            expected,
+          );
+        },
+      ),
+      { numRuns: 400 },
     );
   });
 
