@@ -71,7 +71,7 @@ export interface DaRagIndexOptions {
   /**
    * Which settings the options not given explicitly take: `'paper'`, DA-RAG's (name merging only,
    * cosine relevance (Eq. 1), Q-Peel without a size bound (§5.2), no query vertex, one anchor chunk
-   * community (§4), members by relevance); `'offline'`, grag's measured offline settings
+   * community (§4), members by relevance, a report per community); `'offline'`, grag's measured offline settings
    * ({@link DA_RAG_OFFLINE_SETTINGS}). Explicit options override either; stored with the index.
    * `grag` picks `'offline'` with the offline providers and `'paper'` with an OpenAI-compatible
    * endpoint, and says which. @default 'paper'
@@ -133,8 +133,10 @@ export interface DaRagQueryOptions {
   scoring: 'auto' | 'model' | 'qrscore' | 'evidence';
   /**
    * Ask the model for a relevance score and a community report for each candidate (one call each,
-   * §5.1). With `false` no call is made: the score is the QRScore and there is no report.
-   * @default true
+   * §5.1). With `false` no call is made: the score is the QRScore (or the evidence, see `scoring`)
+   * and there is no report. @default true (DA-RAG §5.1; the `offline` preset: false, since a
+   * heuristic task suite's report is sentences of the members the context already holds; measured,
+   * see the README)
    */
   reports: boolean;
   /**
@@ -279,12 +281,12 @@ export type DaRagPreset = (typeof DA_RAG_PRESETS)[number];
 /**
  * grag's measured offline settings (the `offline` preset) of the options where they differ from
  * DA-RAG's: entity linking, hybrid relevance, a size bound on Q-Peel, one query vertex, two anchor
- * chunk communities, members linked by document.
+ * chunk communities, members linked by document, no community reports.
  */
 export const DA_RAG_OFFLINE_SETTINGS: Readonly<
   Pick<
     DaRagOptions,
-    'entityLinking' | 'relevance' | 'maxCommunityNodes' | 'querySeeds' | 'memberOrder' | 'anchors'
+    'entityLinking' | 'relevance' | 'maxCommunityNodes' | 'querySeeds' | 'memberOrder' | 'anchors' | 'reports'
   >
 > = {
   entityLinking: true,
@@ -293,17 +295,19 @@ export const DA_RAG_OFFLINE_SETTINGS: Readonly<
   querySeeds: 1,
   memberOrder: 'linked',
   anchors: 2,
+  reports: false,
 };
 
 /**
  * The paper's settings of the options the `offline` preset changes (the defaults, in
  * {@link DA_RAG_DEFAULTS}): name merging only, cosine relevance (Eq. 1), Q-Peel without a size
- * bound (§5.2), no query vertex, one anchor chunk community (§4), members by relevance.
+ * bound (§5.2), no query vertex, one anchor chunk community (§4), members by relevance, a report per
+ * community (§5.1).
  */
 export const DA_RAG_PAPER_DEFAULTS: Readonly<
   Pick<
     DaRagOptions,
-    'entityLinking' | 'relevance' | 'maxCommunityNodes' | 'querySeeds' | 'memberOrder' | 'anchors'
+    'entityLinking' | 'relevance' | 'maxCommunityNodes' | 'querySeeds' | 'memberOrder' | 'anchors' | 'reports'
   >
 > = {
   entityLinking: false,
@@ -312,6 +316,7 @@ export const DA_RAG_PAPER_DEFAULTS: Readonly<
   querySeeds: 0,
   memberOrder: 'relevance',
   anchors: 1,
+  reports: true,
 };
 
 /** What each preset sets over {@link DA_RAG_DEFAULTS} (the `paper` preset: nothing). */

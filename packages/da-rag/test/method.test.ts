@@ -268,6 +268,31 @@ describe('online retrieval (DA-RAG §4-5)', () => {
     }
   });
 
+  test('the offline preset asks for no report: no assessment call, the members packed alone', async () => {
+    const offline = await daRag.build(CORPUS, ctx, { preset: 'offline' });
+    let calls = 0;
+    const tasks: TaskSuite = {
+      ...offline.providers.tasks,
+      assessCommunity: (...args) => {
+        calls++;
+        return offline.providers.tasks.assessCommunity(...args);
+      },
+    };
+    const counted: DaRagIndex = { ...offline, providers: { ...offline.providers, tasks } };
+    const r = await daRag.retrieve(counted, QUERY, { budgetTokens: 12000 });
+    expect(calls).toBe(0);
+    expect(r.trace.assessCalls).toBe(0);
+    const packed = (r.trace.communities as TracedCommunity[]).filter((c) => c.packed);
+    expect(packed.length).toBeGreaterThan(0);
+    for (const c of packed) expect(c.report).toBe('');
+    // Asked for, the reports come back (one call per packed community at least).
+    const withReports = await daRag.retrieve(counted, QUERY, { budgetTokens: 12000, reports: true });
+    expect(calls).toBeGreaterThanOrEqual(
+      (withReports.trace.communities as TracedCommunity[]).filter((c) => c.packed).length,
+    );
+    expect(calls).toBeGreaterThan(0);
+  });
+
   test("'auto' scoring follows the suite's declared judgement, not its id", async () => {
     const offline = index.providers.tasks;
     const suite = (id: string, judgement?: TaskSuite['judgement']): DaRagIndex => {
