@@ -98,11 +98,19 @@ export interface PackInput {
 
 /**
  * The counts of a candidate's item text as `packContext` writes it (`renderItem`, trimmed), alone
- * and followed by a blank line, where they are known in advance: when that text is a head, a blank
- * line and the community's members, the head's count plus the members' (known from rendering them),
- * which is the text's count for a tokenizer whose counts add up across a blank line
- * (`additiveAfterBlankLine`) when the members start with a non-whitespace character; the second
- * where the members' count with a blank line is known. Nothing when neither is known.
+ * and followed by a blank line, where they follow from its members' counts (known from rendering
+ * them) and a count of the text before the members' first break, for a tokenizer whose counts add
+ * up across a blank line (`additiveAfterBlankLine`, and across a line break before a letter or digit
+ * with `additiveAfterLineBreak`):
+ *
+ * - a report: the text is a head (`[id] <report>`), a blank line and the members, which start with a
+ *   non-whitespace character; its count is the head's (with the blank line) plus the members';
+ * - no report: the text is `[id] ` and the members, whose first line `L` ends at a break (a blank
+ *   line before a non-whitespace character, or a line break before a letter or digit) after which
+ *   counts add up; its count is that of `[id] L<break>` plus the members' less that of `L<break>`.
+ *
+ * The second count, with a blank line after, where the members' count with one is known. Nothing
+ * when neither case holds (the text is counted).
  */
 function knownCounts(
   tokenizer: Tokenizer,
@@ -111,18 +119,42 @@ function knownCounts(
 ): { text: string; count: number; withBlankLine?: number } | undefined {
   if (tokenizer.additiveAfterBlankLine !== true) return undefined;
   const text = renderItem(item).trim();
-  const suffix = `\n\n${c.members}`;
-  if (!/^\S/.test(c.members) || !text.endsWith(suffix)) return undefined;
+  if (!text.endsWith(c.members)) return undefined;
   const head = text.slice(0, text.length - c.members.length);
-  const headTokens = tokenizer.count(head);
+  // Counted as head + members: the head's tokens, then what the members add to them.
+  let headTokens: number;
+  let membersAdd = c.memberTokens;
+  if (head.endsWith('\n\n') && /^\S/.test(c.members)) {
+    headTokens = tokenizer.count(head);
+  } else {
+    const end = firstAdditiveBreak(tokenizer, c.members);
+    if (end === undefined) return undefined;
+    const line = c.members.slice(0, end);
+    headTokens = tokenizer.count(head + line);
+    membersAdd -= tokenizer.count(line);
+  }
   return {
     text,
-    count: headTokens + c.memberTokens,
+    count: headTokens + membersAdd,
     // Followed by the blank line that separates it from the next item: the members' count with it.
     ...(c.memberTokensWithBlankLine === undefined
       ? {}
-      : { withBlankLine: headTokens + c.memberTokensWithBlankLine }),
+      : { withBlankLine: headTokens + membersAdd - c.memberTokens + c.memberTokensWithBlankLine }),
   };
+}
+
+/**
+ * Where the first line of `members` ends, with its break, when `tokenizer`'s counts add up after it:
+ * a blank line before a non-whitespace character, or (with `additiveAfterLineBreak`) a line break
+ * before a letter or digit, whichever comes first; `undefined` when there is none.
+ */
+function firstAdditiveBreak(tokenizer: Tokenizer, members: string): number | undefined {
+  const blank = /\n\n(?=\S)/.exec(members);
+  const lineBreak = tokenizer.additiveAfterLineBreak === true ? /\n(?=[\p{L}\p{N}])/u.exec(members) : null;
+  const ends: number[] = [];
+  if (blank) ends.push(blank.index + 2);
+  if (lineBreak) ends.push(lineBreak.index + 1);
+  return ends.length === 0 ? undefined : Math.min(...ends);
 }
 
 /**

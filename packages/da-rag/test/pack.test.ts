@@ -158,6 +158,8 @@ describe('packCommunities token counts', () => {
               maxLength: 4,
             }),
             lead: fc.constantFrom('', ' ', '\n'),
+            // Chunk members are joined by blank lines, entity and relation descriptions by line breaks.
+            join: fc.constantFrom('\n\n', '\n'),
           }),
           { minLength: 1, maxLength: 8 },
         ),
@@ -166,12 +168,17 @@ describe('packCommunities token counts', () => {
         (specs, budget, packing) => {
           const ranked = specs.map((spec, i) => {
             const lines = spec.members.map((line) => line.join(' '));
-            const withBlankLine = spec.lead === '' ? blankLineTrailedTokens(tokenizer, lines) : undefined;
+            const withBlankLine =
+              spec.lead !== ''
+                ? undefined
+                : spec.join === '\n\n'
+                  ? blankLineTrailedTokens(tokenizer, lines)
+                  : lineJoinedTokens(tokenizer, lines)?.trailed;
             return candidate({
               id: `chunk-k${i + 3}`,
               layer: 'chunk',
               report: spec.report.join(' ').trim(),
-              members: spec.lead + lines.join('\n\n'),
+              members: spec.lead + lines.join(spec.join),
               ...(withBlankLine === undefined ? {} : { memberTokensWithBlankLine: withBlankLine }),
               score: 10 - i,
             });
