@@ -3,6 +3,7 @@
  * exported from the package). With it, a search can show without running the phase that the phase
  * removes no relevant node. See {@link liveLowBound}.
  */
+import { IntStack } from './int-stack.js';
 import type { PreparedTruss } from './prepared.js';
 
 /** Rounds of pins forced by requirements in {@link liveLowBound} (fewer pins only weaken the bound). */
@@ -94,17 +95,19 @@ export function liveLowBound(
   const pinned = pinning.selfPinned.slice();
   for (const v of high) pinned[v] = 1;
   closePinned(prepared, pinning, pinned, high.slice());
-  let { starts, needs, members } = requirements(prepared, pinned, componentNodes, componentEdges);
+  const found = scratchOf(pinning);
+  requirements(prepared, pinned, componentNodes, componentEdges, found);
+  const { starts, needs, members } = found;
   // A requirement on as many nodes as it names pins them all: each must live while its pinned edge
   // or node does, and removing one would leave that edge or node short. A few rounds (each a pass
   // over the component's edges); fewer pins only weaken the bound.
   for (let round = 0; round < FORCED_ROUNDS; round++) {
     const queue: number[] = [];
     for (let i = 0; i < starts.length; i++) {
-      const end = i + 1 < starts.length ? starts[i + 1]! : members.length;
-      if (needs[i]! < end - starts[i]!) continue;
-      for (let j = starts[i]!; j < end; j++) {
-        const x = members[j]!;
+      const end = i + 1 < starts.length ? starts.data[i + 1]! : members.length;
+      if (needs.data[i]! < end - starts.data[i]!) continue;
+      for (let j = starts.data[i]!; j < end; j++) {
+        const x = members.data[j]!;
         if (pinned[x] !== 1) {
           pinned[x] = 1;
           queue.push(x);
@@ -113,7 +116,7 @@ export function liveLowBound(
     }
     if (queue.length === 0) break;
     closePinned(prepared, pinning, pinned, queue);
-    ({ starts, needs, members } = requirements(prepared, pinned, componentNodes, componentEdges));
+    requirements(prepared, pinned, componentNodes, componentEdges, found);
   }
   let bound = 0;
   const isHigh = new Set(high);
@@ -121,24 +124,27 @@ export function liveLowBound(
     const v = componentNodes[i]!;
     if (pinned[v] === 1 && !isHigh.has(v)) bound++;
   }
-  const sizeOf = (i: number) => (i + 1 < starts.length ? starts[i + 1]! : members.length) - starts[i]!;
+  const start = starts.data;
+  const need = needs.data;
+  const member = members.data;
+  const sizeOf = (i: number) => (i + 1 < starts.length ? start[i + 1]! : members.length) - start[i]!;
   // Two greedy orders (smallest set first; most needed per node first); each gives a valid bound.
-  const ids = starts.map((_, i) => i);
+  const ids = Array.from({ length: starts.length }, (_, i) => i);
   const bySize = ids.slice().sort((a, b) => sizeOf(a) - sizeOf(b) || a - b);
   const byDensity = ids
     .slice()
-    .sort((a, b) => needs[b]! * sizeOf(a) - needs[a]! * sizeOf(b) || sizeOf(a) - sizeOf(b) || a - b);
+    .sort((a, b) => need[b]! * sizeOf(a) - need[a]! * sizeOf(b) || sizeOf(a) - sizeOf(b) || a - b);
   const used = new Uint8Array(pinned.length);
   let best = 0;
   for (const order of [bySize, byDensity]) {
     used.fill(0);
     let gained = 0;
     for (const i of order) {
-      const end = starts[i]! + sizeOf(i);
+      const end = start[i]! + sizeOf(i);
       let shared = 0;
-      for (let j = starts[i]!; j < end; j++) shared += used[members[j]!]!;
-      gained += Math.max(0, needs[i]! - shared);
-      for (let j = starts[i]!; j < end; j++) used[members[j]!] = 1;
+      for (let j = start[i]!; j < end; j++) shared += used[member[j]!]!;
+      gained += Math.max(0, need[i]! - shared);
+      for (let j = start[i]!; j < end; j++) used[member[j]!] = 1;
     }
     best = Math.max(best, gained);
   }
@@ -161,25 +167,46 @@ function closePinned(prepared: PreparedTruss, pinning: Pinning, pinned: Uint8Arr
   }
 }
 
+/** The requirements {@link requirements} finds, on typed stacks kept per pinning and reused. */
+interface Requirements {
+  starts: IntStack;
+  needs: IntStack;
+  members: IntStack;
+}
+
+const scratch = new WeakMap<Pinning, Requirements>();
+
+/** The requirement stacks of `pinning` (made on first use; each search's bound refills them). */
+function scratchOf(pinning: Pinning): Requirements {
+  let found = scratch.get(pinning);
+  if (found === undefined) {
+    found = { starts: new IntStack(), needs: new IntStack(), members: new IntStack() };
+    scratch.set(pinning, found);
+  }
+  return found;
+}
+
 /**
- * What the pinned edges and nodes require of the unpinned nodes: for each, the unpinned nodes it
- * names (`members[starts[i]] ..`) and how many of them must live (`needs[i]`, positive).
+ * What the pinned edges and nodes require of the unpinned nodes, into `out` (emptied first): for
+ * each, the unpinned nodes it names (`members[starts[i]] ..`) and how many of them must live
+ * (`needs[i]`, positive).
  */
 function requirements(
   prepared: PreparedTruss,
   pinned: Uint8Array,
   componentNodes: ArrayLike<number>,
   componentEdges: ArrayLike<number>,
-): { starts: number[]; needs: number[]; members: number[] } {
+  out: Requirements,
+): void {
   const { truss, offsets, neighbors } = prepared;
   const tri = prepared.triangles!;
   const { k, graph: g } = truss;
-  const starts: number[] = [];
-  const needs: number[] = [];
-  const members: number[] = [];
-  const add = (need: number, fill: () => void) => {
-    const start = members.length;
-    fill();
+  const { starts, needs, members } = out;
+  starts.clear();
+  needs.clear();
+  members.clear();
+  // Keep the members pushed since `start` as one requirement of `need` nodes (none when nothing to need).
+  const close = (start: number, need: number) => {
     if (need > 0 && members.length > start) {
       starts.push(start);
       needs.push(need);
@@ -190,23 +217,22 @@ function requirements(
     if (pinned[g.sources[e]!] !== 1 || pinned[g.targets[e]!] !== 1) continue;
     let pinnedThird = 0;
     for (let q = tri.offsets[e]!; q < tri.offsets[e + 1]!; q++) pinnedThird += pinned[tri.entries[3 * q]!]!;
-    add(k - 2 - pinnedThird, () => {
-      for (let q = tri.offsets[e]!; q < tri.offsets[e + 1]!; q++) {
-        const x = tri.entries[3 * q]!;
-        if (pinned[x] !== 1) members.push(x);
-      }
-    });
+    const start = members.length;
+    for (let q = tri.offsets[e]!; q < tri.offsets[e + 1]!; q++) {
+      const x = tri.entries[3 * q]!;
+      if (pinned[x] !== 1) members.push(x);
+    }
+    close(start, k - 2 - pinnedThird);
   }
   for (let i = 0; i < componentNodes.length; i++) {
     const v = componentNodes[i]!;
     if (pinned[v] !== 1) continue;
     let pinnedNeighbours = 0;
     for (let p = offsets[v]!; p < offsets[v + 1]!; p++) pinnedNeighbours += pinned[neighbors[p]!]!;
-    add(k - 1 - pinnedNeighbours, () => {
-      for (let p = offsets[v]!; p < offsets[v + 1]!; p++) {
-        if (pinned[neighbors[p]!] !== 1) members.push(neighbors[p]!);
-      }
-    });
+    const start = members.length;
+    for (let p = offsets[v]!; p < offsets[v + 1]!; p++) {
+      if (pinned[neighbors[p]!] !== 1) members.push(neighbors[p]!);
+    }
+    close(start, k - 1 - pinnedNeighbours);
   }
-  return { starts, needs, members };
 }
