@@ -243,3 +243,24 @@ describe('the offline reader on plain notes', () => {
     expect(r.citations).toEqual([]);
   });
 });
+
+describe('publishing in other words', () => {
+  const tasks = createOfflineTasks();
+  // An invented note; WordNet has publish, bring out, put out, issue and release as one sense.
+  const almanac = [
+    {
+      id: 'almanac',
+      text: 'The Harbour Almanac. The Harbour Almanac is a yearly guide to the tides of Merrow Falls. It was published by the Veskan Press.',
+    },
+  ];
+  test.each([
+    'Which organisation published the Harbour Almanac?',
+    'Which organisation put out the Harbour Almanac?',
+    'Who brought out the Harbour Almanac?',
+    'Which press released the Harbour Almanac?',
+  ])('%s → Veskan Press', async (question) => {
+    const r = await tasks.answer(question, almanac);
+    expect(r.answer).toContain('Veskan Press');
+    expect(r.citations).toContain('almanac');
+  });
+});

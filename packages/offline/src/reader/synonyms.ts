@@ -120,6 +120,9 @@ export const GROUPS: readonly string[] = [
  */
 export const SECOND_SENSES: Readonly<Record<string, readonly string[]>> = {
   start: ['found', 'open'],
+  // What a press published it put out, brought out, issued, released (one sense in WordNet:
+  // publish, bring out, put out, issue, release).
+  publish: ['release'],
   begin: ['found', 'open'],
   open: ['found'],
   launch: ['release', 'open'],
