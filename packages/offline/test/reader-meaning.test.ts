@@ -264,3 +264,24 @@ describe('publishing in other words', () => {
     expect(r.citations).toContain('almanac');
   });
 });
+
+describe('starting in the sense of founding', () => {
+  const tasks = createOfflineTasks();
+  // An invented note: a yard founded by one person, where another started work later.
+  const yard = [
+    {
+      id: 'yard',
+      text: 'Kessler Shipyard. The Kessler Shipyard is a boatbuilder on the Veskan Strait. It was founded in 1931 by Ilse Marren, a ferry captain. Bram Holm started at the yard in 1990 as an apprentice.',
+    },
+  ];
+  test.each([
+    // A wh-subject with a direct object: whoever founded the yard started it.
+    ['Who started the Kessler Shipyard?', 'Ilse Marren'],
+    ['Who founded the Kessler Shipyard?', 'Ilse Marren'],
+    // Starting at a place is beginning work there, not founding it.
+    ['When did Bram Holm start at the Kessler Shipyard?', '1990'],
+  ])('%s → %s', async (question, expected) => {
+    const r = await tasks.answer(question, yard);
+    expect(r.answer).toContain(expected);
+  });
+});

@@ -8,8 +8,8 @@ import { MEASURE_WORDS } from '../query.js';
 import { wordsOf } from '../words.js';
 import { askedUnit } from './clauses.js';
 import { EVENT_VERBS, lifeEventOf } from './events.js';
-import { concept, concepts } from './meaning.js';
-import { YEAR } from './question.js';
+import { concept, concepts, SECOND_SENSE_WEIGHT } from './meaning.js';
+import { askedVerbSenses, YEAR } from './question.js';
 import { isStopWord } from './stop-words.js';
 import type { AnswerQuestion } from './types.js';
 
@@ -156,6 +156,12 @@ export function questionCues(question: AnswerQuestion): QuestionCues {
     const t = tokens[k]!;
     if (isStopWord(t) || t.pos !== 'VERB') continue;
     for (const w of [t.lemma, t.normal, questionConcepts[k]]) if (w) verbWords.add(w);
+  }
+  // "Who started the Kessler Shipyard?": whoever founded it (see askedVerbSenses).
+  const verb = tokens[reading.whEnd + 1];
+  for (const sense of askedVerbSenses(tokens, reading)) {
+    verbWords.add(sense);
+    near.set(sense, Math.max(near.get(sense) ?? 0, SECOND_SENSE_WEIGHT * (near.get(verb!.lemma) ?? 0)));
   }
   return {
     qWords,

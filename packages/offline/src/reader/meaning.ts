@@ -248,6 +248,9 @@ function conceptOf(lemma: string): string {
   return lemma;
 }
 
+/** How much a word's second sense counts against its own concept ("begun" is also "opened"). */
+export const SECOND_SENSE_WEIGHT = 0.8;
+
 /** The other relations a lemma can name besides its concept ("start" also founds), see SECOND_SENSES. */
 export function secondSenses(lemma: string): readonly string[] {
   return Object.hasOwn(SECOND_SENSES, lemma) ? SECOND_SENSES[lemma]! : [];

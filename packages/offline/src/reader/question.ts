@@ -16,7 +16,7 @@ import {
   MIN_WORDS,
   polarComparison,
 } from './comparatives.js';
-import { agentVerb, concept, eventVerb } from './meaning.js';
+import { agentVerb, concept, eventVerb, secondSenses } from './meaning.js';
 import { choiceOptions } from './options.js';
 
 /** What kind of phrase a question asks for. */
@@ -264,4 +264,23 @@ function askedAfterCopula(tokens: readonly Token[], reading: QuestionReading): v
   k++;
   while (tokens[k] && /^(DET|ADJ)$/.test(tokens[k]!.pos)) k++;
   if (tokens[k]?.lemma === descriptor && tokens[k + 1]?.normal === 'of') reading.whEnd = k;
+}
+
+/** What opens a verb's direct object right after it ("started *the* yard", "started *Kessler* Yard"). */
+const DIRECT_OBJECT = new Set(['DET', 'PROPN', 'NOUN']);
+
+/**
+ * "Who started the Kessler Shipyard?": a wh-word that is its verb's subject, the verb's direct
+ * object right after it, asks who did it to the object in any sense of the verb (whoever founded the
+ * yard started it): the verb's second senses. None otherwise: "Who started at the yard?" asks who
+ * began work there, "When did the yard start?" may ask when work there began.
+ */
+export function askedVerbSenses(
+  tokens: readonly Pick<Token, 'pos' | 'lemma'>[],
+  wh: { whStart: number; whEnd: number },
+): readonly string[] {
+  if (wh.whStart < 0) return [];
+  const verb = tokens[wh.whEnd + 1];
+  if (verb?.pos !== 'VERB' || !DIRECT_OBJECT.has(tokens[wh.whEnd + 2]?.pos ?? '')) return [];
+  return secondSenses(verb.lemma);
 }

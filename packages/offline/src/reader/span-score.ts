@@ -13,7 +13,7 @@ import { NOW, type QuestionCues } from './cues.js';
 import { LIFE_VERBS, lifeSpanSide, rangeSide } from './events.js';
 import { opensKind } from './identity.js';
 import { kindWord } from './kinds.js';
-import { concept, isKindOf, secondSenses, tokenConcepts } from './meaning.js';
+import { concept, isKindOf, SECOND_SENSE_WEIGHT, secondSenses, tokenConcepts } from './meaning.js';
 import { type QuestionReading, YEAR } from './question.js';
 import { NOT_NAME_TYPES, type Span, typeFit } from './spans.js';
 import { isStopWord } from './stop-words.js';
@@ -47,9 +47,6 @@ export interface SentenceReading {
   otherYears: boolean;
 }
 
-/** How much a word's second sense counts against its own concept ("begun" is also "opened"). */
-const SECOND_SENSE = 0.8;
-
 /** Read sentence `s` for the question whose cues are `cues`. */
 export function readSentence(
   cues: QuestionCues,
@@ -70,7 +67,7 @@ export function readSentence(
     // A second sense says the relation less surely than a word's own: "begun in 1820 and opened
     // in 1826" opened in 1826.
     for (const sense of secondSenses(t.lemma))
-      weight = Math.max(weight, SECOND_SENSE * (near.get(sense) ?? 0));
+      weight = Math.max(weight, SECOND_SENSE_WEIGHT * (near.get(sense) ?? 0));
     return weight;
   };
   const saysQuestionVerb = (k: number): boolean => {

@@ -12,7 +12,7 @@ import { isMaking, namesMaker } from './agent.js';
 import { findRelationPhrase } from './chain.js';
 import { findDescription } from './decompose.js';
 import { concept, predicateConcepts, tokenConcepts } from './meaning.js';
-import { LIFE_SPAN, type QuestionReading } from './question.js';
+import { askedVerbSenses, LIFE_SPAN, type QuestionReading } from './question.js';
 
 /**
  * Whether sentence `x` names a kind of `kind` as a noun's modifier: "an ice hockey team", "a jazz
@@ -102,6 +102,8 @@ function askedOf(qa: Analysis, reading: QuestionReading, bridges: boolean): Aske
   // A kind of place ("the country of X") or an attribute ("the nationality of X") is read as before.
   const seat = seatOfName(qa.tokens);
   if (seat) predicate.add(concept(seat));
+  // "Who started the Kessler Shipyard?" is stated by "it was founded by …" (see askedVerbSenses).
+  for (const sense of askedVerbSenses(qa.tokens, reading)) predicate.add(sense);
   return {
     predicate,
     // "What sport do the Gulls play?" over "The Gulls are an ice hockey team": a sentence naming a
