@@ -6,6 +6,7 @@
  *
  *   npx tsx benchmarks/user-corpus.ts [--tokens 300000] [--questions 150] [--seed 29]
  *     [--out benchmarks/.user-corpus] [--eval [--methods bm25,naive-dense,…] [--results benchmarks/results]]
+ *     [--render]
  *
  * Writes `<out>/worded/` and `<out>/reworded/`, each a dataset directory as `grag eval` reads one
  * (`corpus.jsonl`: id, title, text; `questions.jsonl`: id, question, answers, supporting document
@@ -13,9 +14,10 @@
  *
  * `--eval`: then `grag eval --methods <m> --answer` of every method (as the CLI runs it offline,
  * with the preset it picks) on both wordings, one method at a time; rows go to
- * `<results>/user-corpus.json` as they are measured, and `user-corpus.md` is written from them.
+ * `<results>/user-corpus.json` as they are measured, and `user-corpus.md` is written from them
+ * (`--render`: only that, from the JSON).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type EvalRow, gragEval, machine, pct } from './lib.js';
@@ -54,7 +56,7 @@ function render(report: Report): string {
     '# Every method on a user-style corpus, as worded and reworded',
     '',
     `Run ${report.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB), Node ${m.node}; offline providers, \`grag eval --answer\`, 12k-token budget.`,
-    `Corpus: \`benchmarks/user-corpus.ts\` (seed ${corpus.seed}): an invented encyclopedia of ${corpus.documents.toLocaleString('en-US')} documents (${corpus.tokens.toLocaleString('en-US')} cl100k tokens) about people, places, organisations and works, with chronicle notes naming several of them; ${corpus.questions} questions about facts it states, with the documents that state them as supporting passages. Reworded: the same questions through \`benchmarks/reword.ts\`'s rules. Each method as the CLI runs it offline (the preset it picks). EM and F1: the offline reader's answers.`,
+    `Corpus: \`benchmarks/user-corpus.ts\` (seed ${corpus.seed}): an invented encyclopedia of ${corpus.documents.toLocaleString('en-US')} documents (${corpus.tokens.toLocaleString('en-US')} cl100k tokens) about people, places, organisations and works, with chronicle notes naming several of them; ${corpus.questions} questions about facts it states, each with the document it is about (and, for a two-hop question, the other one it needs) as its supporting passages. Some facts are stated in other documents too (an organisation's founder in its members' articles and in chronicle notes): a method that cites one of those answers right but counts no hit in R@k. Reworded: the same questions through \`benchmarks/reword.ts\`'s rules. Each method as the CLI runs it offline (the preset it picks). EM and F1: the offline reader's answers.`,
     '',
     '| method | wording | R@2 | R@5 | R@10 | Coverage | EM | F1 | ctx tokens | index s | p50 / p95 ms | command |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
@@ -96,8 +98,17 @@ async function main(): Promise<void> {
       eval: { type: 'boolean', default: false },
       methods: { type: 'string', default: METHODS },
       results: { type: 'string', default: 'benchmarks/results' },
+      render: { type: 'boolean', default: false },
     },
   });
+  if (values.render) {
+    const file = join(values.results, 'user-corpus.json');
+    writeFileSync(
+      join(values.results, 'user-corpus.md'),
+      render(JSON.parse(readFileSync(file, 'utf8')) as Report),
+    );
+    return;
+  }
   const corpus = generateScaleCorpus(Number(values.seed), Number(values.tokens), Number(values.questions));
   let changed = 0;
   for (const [name, reworded] of [
