@@ -44,7 +44,7 @@ const USES = ['embedder', 'tasks'] as const;
 /**
  * The task contracts DA-RAG calls: graph extraction and a title and description of each chunk
  * (build, `stages.ts`), and a community assessment per community found (retrieve, with reports on,
- * as they are by default).
+ * as they are by default; the offline preset asks for none).
  */
 const TASKS: MethodTasks = {
   build: { extractGraph: 1, titleAndDescription: 1 },
