@@ -2,10 +2,10 @@
 import {
   isStoredVectors,
   type StoredVectors,
-  storedSearchFilter,
   type VectorHit,
   type VectorIndex,
 } from '../contracts/vector.js';
+import { searchVectors } from '../vector-collections.js';
 import type { Bm25Index } from './bm25.js';
 import { reciprocalRankFusion } from './fusion.js';
 
@@ -75,8 +75,8 @@ export async function searchEntryPointsAsync(
       : await (() => {
           if (!q.queryVector)
             throw new TypeError(`searchEntryPoints: mode '${q.mode}' needs a query vector.`);
-          return vectors.search(q.queryVector, denseDepth(q), {
-            ...(q.filter ? storedSearchFilter(vectors.size, q.filter) : {}),
+          return searchVectors(vectors, q.queryVector, denseDepth(q), {
+            ...(q.filter ? { filter: q.filter } : {}),
             ...(q.ef !== undefined ? { ef: q.ef } : {}),
           });
         })();
