@@ -17,9 +17,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type EvalRow, gragEval, machine, pct } from './lib.js';
+import { type EvalRow, gragEval, machine, pct, points, slicePaths, type Wording } from './lib.js';
 
-type Wording = 'original' | 'reworded';
 interface Row extends EvalRow {
   wording: Wording;
 }
@@ -42,21 +41,20 @@ const SHORT: Record<string, string> = {
   f1: 'F1',
 };
 
-const delta = (a: number | undefined, b: number | undefined) =>
-  a === undefined || b === undefined ? '–' : `${b >= a ? '+' : ''}${(100 * (b - a)).toFixed(1)}`;
-
-/** The dataset directories of `dataset` as worded and reworded. */
+/**
+ * The dataset directories of `dataset` as worded and reworded: a dev slice's (`slicePaths`), or the
+ * user-style corpus's. @throws Error naming a missing directory and what writes it.
+ */
 function paths(dataset: string, root: string, reworded: string, user: string): [Wording, string][] {
-  if (dataset === USER) {
-    return [
-      ['original', join(user, 'worded')],
-      ['reworded', join(user, 'reworded')],
-    ];
-  }
-  return [
-    ['original', join(root, dataset)],
-    ['reworded', join(reworded, dataset)],
+  if (dataset !== USER) return slicePaths(dataset, root, reworded);
+  const out: [Wording, string][] = [
+    ['original', resolve(user, 'worded')],
+    ['reworded', resolve(user, 'reworded')],
   ];
+  for (const [, path] of out) {
+    if (!existsSync(path)) throw new Error(`${path} is missing (run benchmarks/user-corpus.ts)`);
+  }
+  return out;
 }
 
 function render(dir: string, name: string): string {
@@ -88,7 +86,7 @@ function render(dir: string, name: string): string {
       const [base, changed] = rows;
       if (base && changed) {
         changes.push(
-          `| ${part.dataset} | ${wording} | ${metrics.map((k) => delta(base.metrics[k], changed.metrics[k])).join(' | ')} |`,
+          `| ${part.dataset} | ${wording} | ${metrics.map((k) => points(base.metrics[k], changed.metrics[k])).join(' | ')} |`,
         );
       }
     }
@@ -132,15 +130,11 @@ async function main(): Promise<void> {
     for (const dataset of values.datasets.split(',')) {
       const part: Part = { dataset, date: new Date().toISOString(), machine: machine(), set: sets, rows: [] };
       for (const [wording, path] of paths(dataset, root, values.reworded, values.user)) {
-        if (!existsSync(path)) {
-          const how = dataset === USER ? 'benchmarks/user-corpus.ts' : 'benchmarks/reword.ts';
-          throw new Error(`No dataset at ${path}: run \`npx tsx ${how}\` first.`);
-        }
         for (const config of [
           { label: 'da-rag (offline preset)', method: 'da-rag' },
           { label: `da-rag (offline preset, ${sets.join(', ')})`, method: 'da-rag', set },
         ]) {
-          const row = await gragEval(resolve(path), config, extra);
+          const row = await gragEval(path, config, extra);
           part.rows.push({ ...row, wording });
           writeFileSync(join(dir, `${dataset}.json`), `${JSON.stringify(part, null, 2)}\n`);
           console.error(`${dataset} ${wording} ${config.label}: R@5 ${pct(row.metrics['recall@5'])}`);

@@ -1,4 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
 /**
@@ -162,7 +164,7 @@ export async function gragEval(
   const indexBytes = await treeBytes(join(out, 'indexes'));
   await rm(out, { recursive: true, force: true });
   const m = report.methods[0]!;
-  const { relative, resolve } = await import('node:path');
+  const { relative } = await import('node:path');
   const inRepo = relative(process.cwd(), resolve(slicePath));
   const where = inRepo.startsWith('..') ? `../shared/datasets/${basename(slicePath)}` : inRepo;
   const shown = args.map((a) => (a === slicePath ? where : a));
@@ -180,6 +182,29 @@ export async function gragEval(
     peakRssMiB: m.peakRssMiB,
     ...(indexBytes > 0 ? { indexBytes } : {}),
   };
+}
+
+/** The change from share `a` to share `b` in points, signed, one decimal (`+1.5`), `–` when either is absent. */
+export const points = (a: number | undefined, b: number | undefined): string =>
+  a === undefined || b === undefined ? '–' : `${b >= a ? '+' : ''}${(100 * (b - a)).toFixed(1)}`;
+
+/** How a dev slice's questions are asked: as the dataset words them, or reworded (`benchmarks/reword.ts`). */
+export type Wording = 'original' | 'reworded';
+
+/**
+ * The dataset directories of dev slice `slice` in both wordings: under `root`, and under `reworded`
+ * (written by `benchmarks/reword.ts`). @throws Error naming the directory when one is missing.
+ */
+export function slicePaths(slice: string, root: string, reworded: string): [Wording, string][] {
+  const out: [Wording, string][] = [
+    ['original', resolve(root, slice)],
+    ['reworded', resolve(reworded, slice)],
+  ];
+  for (const [, path] of out) {
+    if (!existsSync(path))
+      throw new Error(`${path} is missing (run benchmarks/reword.ts for the reworded sets)`);
+  }
+  return out;
 }
 
 /** A share as a percentage with one decimal (`0.845` → `84.5`), `–` when absent or NaN. */

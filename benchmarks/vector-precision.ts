@@ -13,12 +13,11 @@
  * Each slice's rows go to `<out>/vector-precision/<slice>.json` as soon as they are measured (slices
  * can run as separate processes); `vector-precision.md` is written from every slice found there.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type EvalRow, gragEval, machine, pct } from './lib.js';
+import { type EvalRow, gragEval, machine, pct, points, slicePaths, type Wording } from './lib.js';
 
-type Wording = 'original' | 'reworded';
 type Precision = 'float32' | 'float16';
 interface Row extends EvalRow {
   method: string;
@@ -33,8 +32,6 @@ interface Part {
 }
 
 const METHODS = ['e2graphrag', 'bridge-rag', 'ket-rag', 'noderag', 'da-rag', 'sg-rag'];
-const points = (a: number | undefined, b: number | undefined) =>
-  a === undefined || b === undefined ? '–' : `${b >= a ? '+' : ''}${(100 * (b - a)).toFixed(1)}`;
 const mb = (bytes: number | undefined) => (bytes === undefined ? '–' : (bytes / 1e6).toFixed(1));
 
 function render(dir: string): string {
@@ -95,10 +92,7 @@ async function main(): Promise<void> {
     for (const slice of values.datasets!.split(',')) {
       const part: Part = { slice, date: new Date().toISOString(), machine: machine(), rows: [] };
       const file = join(dir, `${slice}.json`);
-      for (const wording of ['original', 'reworded'] as const) {
-        const path = wording === 'original' ? join(root, slice) : join(resolve(values.reworded!), slice);
-        if (!existsSync(path))
-          throw new Error(`${path} is missing (run benchmarks/reword.ts for the reworded sets)`);
+      for (const [wording, path] of slicePaths(slice, root, values.reworded!)) {
         for (const method of values.methods!.split(',')) {
           for (const precision of ['float32', 'float16'] as const) {
             const extra = precision === 'float16' ? ['--vector-precision', 'float16'] : [];
