@@ -282,6 +282,55 @@ describe('answers through relations, in any wording', () => {
     await expectAll(['When did Jon Beck die?', 'On what date did Jon Beck pass away?'], '2 April 2001');
   });
 
+  test('a life span with an uncertain end: "(c. 848 – after 890)"', async () => {
+    const context = [
+      {
+        id: 'oda',
+        text: 'Oda of Veskan\nOda of Veskan (c. 848 – after 890) was a princess of Orrin, the daughter of King Aldo.',
+      },
+      {
+        id: 'rike',
+        text: 'Rike of Orrin\nRike of Orrin (c. 870 – 931) was a queen of Orrin. Her mother was Oda of Veskan.',
+      },
+    ];
+    await expectAll(
+      ["When did Rike of Orrin's mother die?", 'When did the mother of Rike of Orrin pass away?'],
+      '890',
+      context,
+    );
+    await expectAll(['When was Oda of Veskan born?'], '848', context);
+  });
+
+  test('a dash after a name is no life span ("Ilse Marren — 1921:", a heading of a graph method)', async () => {
+    // A knowledge-graph context lists a relation as "source — target: its sentences", repeated
+    // under every pair the sentence relates; the name before the dash is no birthplace.
+    const listed =
+      'People born in Veskan Bay include the botanist Corin Hale (1904), the ferry captain Ilse Marren (1921).';
+    const context = [
+      { id: 'hale', text: 'Corin Hale\nCorin Hale is a botanist born in Veskan Bay in 1904.' },
+      {
+        id: 'kg',
+        text: [
+          'Ilse Marren — 1921',
+          'Ilse Marren — Corin Hale',
+          'botanist — Ilse Marren',
+          'Corin Hale — 1921',
+          'ferry captain — Ilse Marren',
+          'Veskan Bay — Ilse Marren',
+          '1904 — Ilse Marren',
+          'botanist — Corin Hale',
+        ]
+          .map((pair) => `${pair}: ${listed}`)
+          .join('\n'),
+      },
+    ];
+    await expectAll(
+      ['Where was the botanist Corin Hale born?', 'The botanist Corin Hale was born where?'],
+      'Veskan Bay',
+      context,
+    );
+  });
+
   test("an unresolved relation: the subject's own dates are not the answer", async () => {
     const context = [
       { id: 'ada', text: 'Ada Quill\nAda Quill (born 4 June 1950) is a poet from Selby.' },

@@ -57,12 +57,20 @@ export function lifeSpanSide(
   span: Span,
   range: { start: number; end: number },
 ): 'start' | 'end' | null {
-  // A dash between two dates, not a hyphen inside a name ("Merrow-Falls"): a number stands on the
-  // dash's other side, or the span is a date itself.
+  // A dash between two dates, not a hyphen inside a name ("Merrow-Falls") nor a dash after a name
+  // ("Ada Quill — 1921: …", a heading): the span is a date and a number stands next to the dash's
+  // other side, or one word further ("848 – after 890", "c. 1620 – 1681"). A place in a life span
+  // stands in brackets with its date (below).
   const dated = (k: number): boolean => /^\d/.test(tokens[k]?.value ?? '');
   const isDate = dated(span.start) || dated(span.end);
-  if (DASH.test(tokens[span.start - 1]?.value ?? '') && (isDate || dated(span.start - 2))) return 'end';
-  if (DASH.test(tokens[span.end + 1]?.value ?? '') && (isDate || dated(span.end + 2))) return 'start';
+  if (
+    isDate &&
+    DASH.test(tokens[span.start - 1]?.value ?? '') &&
+    (dated(span.start - 2) || dated(span.start - 3))
+  )
+    return 'end';
+  if (isDate && DASH.test(tokens[span.end + 1]?.value ?? '') && (dated(span.end + 2) || dated(span.end + 3)))
+    return 'start';
   // Inside brackets: a dash between the span and the bracket on one side only.
   const { at: open, dash: dashLeft } = bracketFrom(tokens, span.start - 1, -1, range.start, '(');
   const { at: close, dash: dashRight } = bracketFrom(tokens, span.end + 1, 1, range.end, ')');
