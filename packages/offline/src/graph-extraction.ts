@@ -15,7 +15,7 @@ import type { EntityAnalysis } from './entities.js';
 import { spanText } from './nlp.js';
 import { sentenceRelations } from './relations.js';
 import type { OfflineTasksOptions } from './tasks-options.js';
-import { wordCount } from './words.js';
+import { joinSentences, wordCount } from './words.js';
 
 /** `text` cut to at most `maxChars` characters, at a space when one is near the end, with "…". */
 function clip(text: string, maxChars: number): string {
@@ -39,10 +39,7 @@ export function extractGraphOf(
     name: e.name,
     type: e.type,
     description: clip(
-      e.sentences
-        .slice(0, settings.maxDescriptionSentences)
-        .map((i) => sentences[i]!.text)
-        .join(' '),
+      joinSentences(e.sentences.slice(0, settings.maxDescriptionSentences).map((i) => sentences[i]!.text)),
       settings.maxDescriptionChars,
     ),
   }));
@@ -72,7 +69,7 @@ export function extractGraphOf(
     const relation: ExtractedRelation = {
       source: p.source,
       target: p.target,
-      description: clip(p.descriptions.join('; '), settings.maxDescriptionChars),
+      description: clip(joinSentences(p.descriptions), settings.maxDescriptionChars),
       weight: p.weight,
     };
     if (p.keywords.length) relation.keywords = p.keywords;

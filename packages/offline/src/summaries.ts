@@ -18,19 +18,10 @@ import { type Analysis, analyze, contentLemmas, isContent } from './nlp.js';
 import { inverseDocumentFrequency, rankSentences } from './rank.js';
 import { sentenceLemmas } from './sentence-lemmas.js';
 import type { OfflineTasksOptions } from './tasks-options.js';
-import { titleCase, wordCount } from './words.js';
+import { joinSentences, titleCase, wordCount } from './words.js';
 
 /** Entity types that are no keyword of a title. */
 const NUMERIC_TYPES = new Set(['date', 'time', 'money', 'percent', 'contact', 'url']);
-
-/**
- * Sentences joined into one text, each line-sentence (a heading, a line of a list) closed with a
- * full stop, so the text still reads as the sentences it was made of: "The organ The organist of
- * … is Ada Lindgren." would otherwise read as one sentence.
- */
-function joinSentences(texts: readonly string[]): string {
-  return texts.map((t) => (/[.!?…:;]["'”’)\]]*$/u.test(t) ? t : `${t}.`)).join(' ');
-}
 
 async function sentencesOf(
   texts: readonly string[],

@@ -35,6 +35,15 @@ export function containsWords(haystack: ReadonlySet<string>, words: readonly str
   return hits / words.length;
 }
 
+/**
+ * Sentences joined into one text, each line-sentence (a heading, a line of a list, a relation's verb
+ * phrase) closed with a full stop, so the text still reads as the sentences it was made of: "The
+ * organ The organist of … is Ada Lindgren." would otherwise read as one sentence.
+ */
+export function joinSentences(texts: readonly string[]): string {
+  return texts.map((t) => (/[.!?…:;]["'”’)\]]*$/u.test(t) ? t : `${t}.`)).join(' ');
+}
+
 /** Each word with a capital first letter, also after a hyphen ("austria-hungary" → "Austria-Hungary"). */
 export function titleCase(text: string): string {
   return text.replace(/(^|[\s-])(\p{Ll})/gu, (_, sep: string, c: string) => sep + c.toUpperCase());

@@ -15,7 +15,7 @@ describe('extractGraph: the main subject (document title)', () => {
   it('reads "the <class noun>" and a sentence-initial "it" as the subject', async () => {
     const graph = await tasks.extractGraph(FILM, { subject: 'Still Waters (film)' });
     expect(descriptions(graph)).toEqual(
-      expect.arrayContaining(['Still Waters was shot in Port Halvard', 'Still Waters won Lantern Award']),
+      expect.arrayContaining(['Still Waters was shot in Port Halvard.', 'Still Waters won Lantern Award.']),
     );
   });
 
@@ -24,13 +24,13 @@ describe('extractGraph: the main subject (document title)', () => {
     expect(graph.entities.find((e) => e.name === 'Edvin D. MacAlder')?.type).toBe('person');
     expect(descriptions(graph)).toEqual(
       expect.arrayContaining([
-        'Edvin D. MacAlder directed Still Waters',
-        'Edvin D. MacAlder studied at Orsa College of Art',
+        'Edvin D. MacAlder directed Still Waters.',
+        'Edvin D. MacAlder studied at Orsa College of Art.',
       ]),
     );
     // Without the title line, "the director" stays unresolved.
     const plain = await createOfflineTasks({ titleLineSubject: false }).extractGraph(DIRECTOR);
-    expect(descriptions(plain)).not.toContain('Edvin D. MacAlder studied at Orsa College of Art');
+    expect(descriptions(plain)).not.toContain('Edvin D. MacAlder studied at Orsa College of Art.');
   });
 
   it('reports the subject as an entity even when the text does not name it', async () => {

@@ -63,6 +63,17 @@ describe('extractGraph', () => {
     expect(find('Tomas Keller', 'Geneva')?.description).toContain('married');
   });
 
+  test('descriptions read as sentences: a heading line and each verb phrase close with a full stop', async () => {
+    const { entities, relations } = await tasks.extractGraph(
+      'Ilse Marren\nIlse Marren is a ferry captain born in Veskan Bay. She worked for the Kessler Shipyard. In 1950 she left the Kessler Shipyard.',
+    );
+    expect(entities.find((e) => e.name === 'Ilse Marren')?.description).toMatch(
+      /^Ilse Marren\. Ilse Marren is a ferry captain born in Veskan Bay\./,
+    );
+    const yard = relations.find((r) => [r.source, r.target].sort().join() === 'Ilse Marren,Kessler Shipyard');
+    expect(yard?.description).toBe('Ilse Marren worked for Kessler Shipyard. Ilse Marren left Kessler Shipyard.');
+  });
+
   test('a name inside a prepositional phrase is no subject: the relation keeps its sentence', async () => {
     const text =
       'The skipper of the ferry Marsh Wren is Tamsin Hale. The organist of the Selcombe Falls chapel is Morwen Pascoe.';
