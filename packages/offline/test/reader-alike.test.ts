@@ -60,3 +60,23 @@ describe('a kind the tagger reads as an adjective', () => {
     ['Are Salt Roads and Tide Clock both documentary films?', 'yes'],
   ]);
 });
+
+describe('a title that shares words with the one asked about names another work', () => {
+  // "Bell of Selkan Harbour" is not "Bell of Quenton Harbour": the list that names it says nothing
+  // of the painting asked about, though it says "published by" next to a club.
+  const works = [
+    {
+      id: 'club',
+      text: 'Orrin Rowing Club\nWorks published by the Orrin Rowing Club include Bell of Selkan Harbour by Petra Marr, The Amber Shore by Jonas Wren.',
+    },
+    {
+      id: 'bell',
+      text: 'Bell of Quenton Harbour\nBell of Quenton Harbour is a painting by Signe Lind, published in 2014 by the Kessler Press. It is set in Morgarth Bay.',
+    },
+  ];
+  expectAnswers(works, [
+    ['Which organisation published Bell of Quenton Harbour?', 'Kessler Press'],
+    ['Which organisation brought out Bell of Quenton Harbour?', 'Kessler Press'],
+    ['Who painted Bell of Quenton Harbour?', 'Signe Lind'],
+  ]);
+});

@@ -8,6 +8,7 @@ import { dot } from '@grag/core/kit';
 import type { EntityAnalysis } from '../entities.js';
 import { questionTarget } from '../query.js';
 import { inverseDocumentFrequency } from '../rank.js';
+import { wordsOf } from '../words.js';
 import {
   createItemReadings,
   type EntitiesOf,
@@ -17,6 +18,7 @@ import {
   sentenceVectors,
 } from './items.js';
 import { contentConcepts, predicateConcepts } from './meaning.js';
+import { askedNames, otherNameConcepts } from './other-names.js';
 import { containsPhrase, type ScoredSentence } from './support.js';
 import type { AnswerSentence } from './types.js';
 
@@ -119,9 +121,14 @@ export async function readContext(
       }
       return has;
     };
+    // Words of an asked name that a sentence writes inside another name say nothing of it.
+    const asked = askedNames(queryKeys, wordsOf(q));
     const scores = candidates.map((c, i) => {
+      const other = otherNameConcepts(c.ea, c.index, asked);
       let overlap = 0;
-      for (const l of conceptSets[i]!) if (queryLemmas.has(l)) overlap += weightOf(l) * (idf.get(l) ?? 0);
+      for (const l of conceptSets[i]!) {
+        if (queryLemmas.has(l) && !other.has(l)) overlap += weightOf(l) * (idf.get(l) ?? 0);
+      }
       const lexical = queryWeight > 0 ? overlap / queryWeight : 0;
       if (lexical === 0 && !(cosines && (cosines[i] ?? 0) > 0.2)) return 0;
       const lower = sentenceLower[i]!;

@@ -9,6 +9,7 @@ import { wordsOf } from '../words.js';
 import { askedUnit } from './clauses.js';
 import { EVENT_VERBS, lifeEventOf } from './events.js';
 import { concept, concepts, SECOND_SENSE_WEIGHT } from './meaning.js';
+import { type AskedNames, askedNames } from './other-names.js';
 import { askedVerbSenses, YEAR } from './question.js';
 import { isStopWord } from './stop-words.js';
 import type { AnswerQuestion } from './types.js';
@@ -47,6 +48,8 @@ export interface QuestionCues {
   objectQuestion: boolean;
   /** Whether the question names an entity key ("harbour pilot" in its text, or one of its keys). */
   inQuestion(key: string): boolean;
+  /** The question's names, to tell their words inside another name (see `otherNameTokens`). */
+  asked: AskedNames;
 }
 
 /** The cues of `question` for {@link extractPhrase}. */
@@ -181,5 +184,6 @@ export function questionCues(question: AnswerQuestion): QuestionCues {
     subjectQuestion,
     objectQuestion,
     inQuestion,
+    asked: askedNames(question.keys, qWords),
   };
 }

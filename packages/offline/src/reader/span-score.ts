@@ -14,6 +14,7 @@ import { LIFE_VERBS, lifeSpanSide, rangeSide } from './events.js';
 import { opensKind } from './identity.js';
 import { kindWord } from './kinds.js';
 import { concept, isKindOf, SECOND_SENSE_WEIGHT, secondSenses, tokenConcepts } from './meaning.js';
+import { otherNameTokens } from './other-names.js';
 import { type QuestionReading, YEAR } from './question.js';
 import { NOT_NAME_TYPES, type Span, typeFit } from './spans.js';
 import { isStopWord } from './stop-words.js';
@@ -79,9 +80,11 @@ export function readSentence(
   };
   const matched: { k: number; weight: number }[] = [];
   let relational = false;
+  // An asked name's words inside another name ("Bell of Selkan Harbour") are not the question's.
+  const other = otherNameTokens(s.ea, s.index, cues.asked);
   for (let k = range.start; k <= range.end; k++) {
     const t = tokens[k]!;
-    if ((t.type === 'word' || t.type === 'number') && !isStopWord(t)) {
+    if ((t.type === 'word' || t.type === 'number') && !isStopWord(t) && !other.has(k)) {
       const weight = nearWeight(k);
       if (weight > 0) matched.push({ k, weight });
       if (weight > 0 && !relational)
