@@ -17,7 +17,7 @@ export const ORGANIZATION_WORDS = words(`
   records | pictures | films | entertainment | airlines | airways | motors | systems | technologies |
   industries | partners | brothers | court | parliament | senate | congress | assembly | army | navy |
   corps | police | guard | fund | center | centre | observatory | conservatory | seminary | polytechnic |
-  organization | organisation | commonwealth
+  organization | organisation | commonwealth | shipyard | shipyards | brewery | distillery | guild
 `);
 
 /**

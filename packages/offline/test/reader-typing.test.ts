@@ -48,3 +48,22 @@ describe('questions as people type them', () => {
     );
   });
 });
+
+describe('a name typed by its head word', () => {
+  // A shipyard is a business: "which organisation" or "which company" takes it over a club a
+  // note only says published guides.
+  const publishers = [
+    {
+      id: 'atlas',
+      text: 'Harbour of Morlin Reach\nHarbour of Morlin Reach is an atlas by Ruben Sorr, published in 1990 by the Kessler Shipyard.',
+    },
+    {
+      id: 'club',
+      text: 'Lindholm Rowing Club\nThe Lindholm Rowing Club published many guides to the coast, among them an atlas of the reach.',
+    },
+  ];
+  expectAnswers(publishers, [
+    ['Which organisation published Harbour of Morlin Reach?', 'Kessler Shipyard'],
+    ['Which company brought out Harbour of Morlin Reach?', 'Kessler Shipyard'],
+  ]);
+});
