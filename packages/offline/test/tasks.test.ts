@@ -71,7 +71,9 @@ describe('extractGraph', () => {
       /^Ilse Marren\. Ilse Marren is a ferry captain born in Veskan Bay\./,
     );
     const yard = relations.find((r) => [r.source, r.target].sort().join() === 'Ilse Marren,Kessler Shipyard');
-    expect(yard?.description).toBe('Ilse Marren worked for Kessler Shipyard. Ilse Marren left Kessler Shipyard.');
+    expect(yard?.description).toBe(
+      'Ilse Marren worked for Kessler Shipyard. Ilse Marren left Kessler Shipyard.',
+    );
   });
 
   test('a name inside a prepositional phrase is no subject: the relation keeps its sentence', async () => {

@@ -43,7 +43,7 @@ export interface ReaderContext {
 
 /** Read `context` for the reader: its sentences, and a scorer of questions against them. */
 export async function readContext(
-  context: readonly ContextItem[],
+  context: readonly (ContextItem & { item?: number })[],
   deps: { entitiesOf: EntitiesOf; embedder?: Embedder | undefined; items?: ItemReadings | undefined },
   abortSignal?: AbortSignal,
 ): Promise<ReaderContext> {
@@ -172,8 +172,8 @@ export async function readContext(
       lemmas: c.lemmas,
       types: c.types,
       ...(c.narrator ? { narrator: c.narrator } : {}),
-      // Items come best first: a mild prior for earlier ones.
-      score: scores[i]! / (1 + 0.02 * c.item),
+      // Items come best first: a mild prior for earlier ones (a passage's is its item's).
+      score: scores[i]! / (1 + 0.02 * (context[c.item]!.item ?? c.item)),
     }));
 
   return { candidates, read, asAnswerSentences };

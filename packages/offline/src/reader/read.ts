@@ -20,6 +20,7 @@ import { findEventPlace } from './events.js';
 import { extractPhrase } from './extract.js';
 import { identityName, identityOf } from './identity.js';
 import { createItemReadings } from './items.js';
+import { contextPassages } from './passages.js';
 import { kindFromRole } from './played.js';
 import { polarByRelation } from './polar.js';
 import { readQuestion } from './question.js';
@@ -72,9 +73,14 @@ export function createReader(
       typed,
       context.map((c) => c.text),
     );
-    const ctx = await readContext(context, { ...deps, items }, options.abortSignal);
-    if (deps.answerMode === 'phrase') return answerPhrase(query, context, ctx, deps.entitiesOf);
-    return answerWithSentences(query, context, ctx, deps);
+    // A community of many passages is read as its passages (see passages.ts); each cites its item.
+    const passages = contextPassages(context);
+    const ctx = await readContext(passages, { ...deps, items }, options.abortSignal);
+    const answered =
+      deps.answerMode === 'phrase'
+        ? await answerPhrase(query, passages, ctx, deps.entitiesOf)
+        : await answerWithSentences(query, passages, ctx, deps);
+    return { ...answered, citations: [...new Set(answered.citations)] };
   };
 }
 
