@@ -63,3 +63,23 @@ describe('a kind of work before its name', () => {
     ['Where is the director of the thriller Night Ferry to Ostby based?', 'Lindholm'],
   ]);
 });
+
+describe('the maker of a work, named by "a <work> by"', () => {
+  // "an atlas by Jakob Brin" says who made the atlas, as "wrote" or "penned" asks; another work's
+  // note that says "Wilma Sorr wrote it" is about that work.
+  const works = [
+    {
+      id: 'atlas',
+      text: 'Ferry of Talby\nFerry of Talby is an atlas by Jakob Brin, published in 1998 by the Veston Press.',
+    },
+    { id: 'ledger', text: 'The Salt Ledger\nWilma Sorr wrote it while working for the Orrin Ferry Company.' },
+    { id: 'suite', text: 'Suite of Orrin Bay\nSuite of Orrin Bay is a symphony by Saga Lind, first played in 1931.' },
+    { id: 'lind', text: 'Saga Lind\nSaga Lind is a composer born in Orrin Bay.' },
+  ];
+  expectAnswers(works, [
+    ['Who penned Ferry of Talby?', 'Jakob Brin'],
+    ['Who wrote the atlas Ferry of Talby?', 'Jakob Brin'],
+    ['Who composed Suite of Orrin Bay?', 'Saga Lind'],
+    ['Who wrote The Salt Ledger?', 'Wilma Sorr'],
+  ]);
+});

@@ -30,10 +30,22 @@ export function namesMaker(tokens: readonly Token[], range: { start: number; end
   return false;
 }
 
-/** Whether the question asks who made a work (its verb is one of {@link MAKING}, by concept). */
-function asksMaker(cues: QuestionCues): boolean {
-  for (const w of cues.verbWords) if (isMaking(w)) return true;
-  return false;
+/**
+ * How near the question's verb of making a work ({@link MAKING}, by concept) stands to its answer;
+ * null when it asks no such verb.
+ */
+function makingWeight(cues: QuestionCues): number | null {
+  let weight: number | null = null;
+  for (const w of cues.verbWords) if (isMaking(w)) weight = Math.max(weight ?? 0, cues.near.get(w) ?? 0);
+  return weight;
+}
+
+/** A work: a kind of creation, or of written, spoken or drawn communication, in WordNet ("atlas", "symphony"). */
+function isWork(noun: Token | undefined): boolean {
+  return (
+    noun?.pos === 'NOUN' &&
+    (isKindByWordNet(noun.lemma, 'creation') || isKindByWordNet(noun.lemma, 'communication'))
+  );
 }
 
 /** The weight of the agent of another verb than the question's. */
@@ -65,7 +77,11 @@ export function agentWeight(
       if (tokens[k]!.normal === 'by' && next?.pos === 'NOUN' && !/^\p{Lu}/u.test(next.value)) break;
       if (tokens[k]!.normal === 'by') {
         // "a song by X" names its maker: the agent of "wrote" or "made", not of "released".
-        weight = tokens[k - 1]?.pos === 'NOUN' && !asksMaker(cues) ? 1 : 1.3;
+        const making = makingWeight(cues);
+        weight = tokens[k - 1]?.pos === 'NOUN' && making === null ? 1 : 1.3;
+        // "X is an atlas by Y" says who wrote X as "wrote" would, in a sentence that names X ("the
+        // symphony by Y" in a list of Y's other works says nothing of the one asked).
+        if (making !== null && r.namesAsked && isWork(tokens[k - 1])) closeness = making;
         // The agent stands as close to its verb as "by" does: "launched on 21 May 1994 by Y";
         // "worked by the Kittiwake" names who worked, not who built: another verb's agent
         // ("developed by A and published by B" for "Who published X?") loses.

@@ -27,6 +27,12 @@ export function askedNames(keys: readonly string[], words: Iterable<string>): As
   return { names, words: new Set(words) };
 }
 
+/** Whether an entity key holds every word of one of the asked names ("the lost orchard", not "orchard"). */
+export function isAskedName(key: string, asked: AskedNames): boolean {
+  const words = new Set(key.split(/\s+/).map(foldedWord));
+  return asked.names.some((name) => name.every((w) => words.has(w)));
+}
+
 /**
  * Tokens of sentence `sentence` that write words of an asked name inside a mention of another
  * name: one that shares some but not all of that name's words and holds a proper-name word (one

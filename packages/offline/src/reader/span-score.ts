@@ -14,7 +14,7 @@ import { LIFE_VERBS, lifeSpanSide, rangeSide } from './events.js';
 import { opensKind } from './identity.js';
 import { kindWord } from './kinds.js';
 import { concept, isKindOf, SECOND_SENSE_WEIGHT, secondSenses, tokenConcepts } from './meaning.js';
-import { otherNameTokens } from './other-names.js';
+import { isAskedName, otherNameTokens } from './other-names.js';
 import { type QuestionReading, YEAR } from './question.js';
 import { NOT_NAME_TYPES, type Span, typeFit } from './spans.js';
 import { isStopWord } from './stop-words.js';
@@ -46,6 +46,8 @@ export interface SentenceReading {
    * of another time ("In 2022 she received the medal").
    */
   otherYears: boolean;
+  /** Whether it names one of the question's names, whole (see `isAskedName`). */
+  namesAsked: boolean;
 }
 
 /** Read sentence `s` for the question whose cues are `cues`. */
@@ -110,6 +112,7 @@ export function readSentence(
     now: cues.asksNow && own.some((t) => NOW.test(t.normal)),
     standardOnly: comparedOnly(cues, s, tokens),
     otherYears: otherYears(cues, own),
+    namesAsked: [...s.types].some(([k, type]) => type !== 'concept' && isAskedName(k, cues.asked)),
   };
 }
 
