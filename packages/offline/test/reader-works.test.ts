@@ -73,7 +73,10 @@ describe('the maker of a work, named by "a <work> by"', () => {
       text: 'Ferry of Talby\nFerry of Talby is an atlas by Jakob Brin, published in 1998 by the Veston Press.',
     },
     { id: 'ledger', text: 'The Salt Ledger\nWilma Sorr wrote it while working for the Orrin Ferry Company.' },
-    { id: 'suite', text: 'Suite of Orrin Bay\nSuite of Orrin Bay is a symphony by Saga Lind, first played in 1931.' },
+    {
+      id: 'suite',
+      text: 'Suite of Orrin Bay\nSuite of Orrin Bay is a symphony by Saga Lind, first played in 1931.',
+    },
     { id: 'lind', text: 'Saga Lind\nSaga Lind is a composer born in Orrin Bay.' },
   ];
   expectAnswers(works, [
