@@ -3,7 +3,7 @@
  * sub-chunks' token counts, HNSW indexes as their graphs alone, the entity vocabulary stored, and a
  * saved-then-loaded index retrieving exactly what the index in memory does (same items, same
  * scores, same context), for every variant and for exact, approximate and HNSW vector factories.
- * Indexes of versions 1 to 4 still load (2, 3 and 4: retrieving exactly what the code of their day
+ * Indexes of versions 1 to 4 still load (retrieving exactly what the code of their day
  * retrieved from them, recorded); other versions are refused with one line saying to rebuild.
  */
 import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -41,6 +41,13 @@ const QUERIES = [
 const BUILD = { chunking: 'document', subChunkSize: 16, preset: 'offline' } as const;
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const V1_FIXTURE = join(FIXTURES, 'v1-index');
+/**
+ * What the v1 fixture retrieves, and retrieves after the update below, recorded at 23ece0a, where a
+ * fresh build retrieved the same: the fixture holds the extraction of its day, which a fresh build
+ * no longer matches since the offline extractor closes descriptions with full stops.
+ */
+const V1_RETRIEVALS = join(FIXTURES, 'v1-retrievals.json');
+const V1_UPDATE_RETRIEVALS = join(FIXTURES, 'v1-update-retrievals.json');
 /** Saved by the code of format 2 (same corpus, context and build options), with what it retrieved. */
 const V2_FIXTURE = join(FIXTURES, 'v2-index');
 const V2_RETRIEVALS = join(FIXTURES, 'v2-retrievals.json');
@@ -344,41 +351,31 @@ describe('ket-rag index format 5', () => {
     expectIdenticalRetrievals(await retrievals(method, await method.load(again, context())), got);
   });
 
-  it('loads an index of format version 1 and retrieves as a fresh build; saved again, it is version 5; refuses a format version it does not read, saying to rebuild', async () => {
+  it('loads an index of format version 1 and retrieves what a build of its day did; saved again, it is version 5; updates as that build did; refuses a format version it does not read, saying to rebuild', async () => {
     const method = createKetRag();
-    const {
-      index: fresh,
-      want,
-      version1: loaded,
-      refusal,
-    } = await checkIndexFormats({
+    const { refusal } = await checkIndexFormats({
       dir: join(root(), 'present'),
       build: () => method.build(CORPUS, context(), BUILD),
       method,
       context,
       retrievals: (index) => retrievals(method, index),
-      // Format 1 from a fixture saved by the version of its day, in place of the fresh build's copy.
-      version1: async (dir) => {
-        await rm(dir, { recursive: true, force: true });
-        await cp(V1_FIXTURE, dir, { recursive: true });
-      },
       refused: {
         formatVersion: 6,
         message: /format version 6; this version reads 5 \(and 1, 2, 3, 4\)\. Rebuild the index/,
       },
     });
-    expect(loaded!.kept?.entityVectors).toHaveLength(fresh.kept!.entityVectors!.length);
+    const loaded = await method.load(V1_FIXTURE, context());
+    const got = await retrievals(method, loaded);
+    expectRecorded(got, JSON.parse(await readFile(V1_RETRIEVALS, 'utf8')) as Recorded[]);
     const again = join(root(), 'v1-again');
-    await method.save(loaded!, again);
+    await method.save(loaded, again);
     expect(JSON.parse(await readFile(join(again, 'manifest.json'), 'utf8')).formatVersion).toBe(5);
-    expectIdenticalRetrievals(await retrievals(method, await method.load(again, context())), want);
-    // An update of the loaded version-1 index equals one of the fresh build.
-    const change = { remove: ['orsa'] };
-    const fromOld = await method.update!(loaded!, change, context());
-    const fromFresh = await method.update!(fresh, change, context());
-    expectIdenticalRetrievals(
-      await retrievals(method, fromOld.index),
-      await retrievals(method, fromFresh.index),
+    expectIdenticalRetrievals(await retrievals(method, await method.load(again, context())), got);
+    // An update of the loaded version-1 index retrieves what the update of that day's build did.
+    const { index: updated } = await method.update!(loaded, { remove: ['orsa'] }, context());
+    expectRecorded(
+      await retrievals(method, updated),
+      JSON.parse(await readFile(V1_UPDATE_RETRIEVALS, 'utf8')) as Recorded[],
     );
     expect(refusal!.message.split('\n')).toHaveLength(1);
   });
