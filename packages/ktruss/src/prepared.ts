@@ -34,8 +34,7 @@ export interface PreparedTruss {
  */
 export function prepareTruss(truss: KTruss): PreparedTruss {
   const g = truss.graph;
-  const mask = new Uint8Array(g.m);
-  for (const e of truss.edges) mask[e] = 1;
+  const mask = trussMask(truss);
   const support = edgeSupport(g, mask);
   return { truss, support, ...trussRows(truss), triangles: edgeTriangles(g, mask, support) };
 }
@@ -46,8 +45,7 @@ export function prepareTruss(truss: KTruss): PreparedTruss {
  * than listed again. The same result as `prepareTruss(truss)`; O(triangles of the smaller truss).
  */
 export function prepareTrussWithin(lower: EdgeTriangles, truss: KTruss): PreparedTruss {
-  const mask = new Uint8Array(truss.graph.m);
-  for (const e of truss.edges) mask[e] = 1;
+  const mask = trussMask(truss);
   return { truss, ...edgeTrianglesWithin(lower, mask), ...trussRows(truss) };
 }
 
@@ -81,11 +79,13 @@ export function trussRows(truss: KTruss): Pick<PreparedTruss, 'offsets' | 'neigh
 
 /** The triangles of `prepared` (see {@link PreparedTruss.triangles}), listed and set on first use. */
 export function trianglesOf(prepared: PreparedTruss): EdgeTriangles {
-  const { graph: g, edges } = prepared.truss;
-  if (prepared.triangles === undefined) {
-    const mask = new Uint8Array(g.m);
-    for (let i = 0; i < edges.length; i++) mask[edges[i]!] = 1;
-    prepared.triangles = edgeTriangles(g, mask, prepared.support);
-  }
+  prepared.triangles ??= edgeTriangles(prepared.truss.graph, trussMask(prepared.truss), prepared.support);
   return prepared.triangles;
+}
+
+/** 1 for each edge of the graph in `truss`, 0 for the others. */
+function trussMask(truss: KTruss): Uint8Array {
+  const mask = new Uint8Array(truss.graph.m);
+  for (const e of truss.edges) mask[e] = 1;
+  return mask;
 }
