@@ -8,11 +8,11 @@
  *   pnpm tsx benchmarks/reword.ts && pnpm tsx benchmarks/reader.ts [datasets-dir] [--methods bm25,e2graphrag]
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createOfflineProviders, NO_ANSWER } from '@grag/offline';
 import { formatUserNotesKinds, scoreUserNotes } from '../packages/offline/test/fixtures/user-notes.js';
-import { type EvalRow, gragEval, machine } from './lib.js';
+import { type EvalRow, gragEval, machine, slicePaths, type Wording } from './lib.js';
 
 const SLICES = ['musique', 'hotpotqa', '2wikimultihopqa'];
 
@@ -31,14 +31,11 @@ async function main(): Promise<void> {
   const root = positionals[0] ?? '../shared/datasets';
   if (!existsSync(join(values.reworded, SLICES[0]!)))
     throw new Error(`No reworded slices in ${values.reworded}: run \`pnpm tsx benchmarks/reword.ts\` first.`);
-  const rows: (EvalRow & { wording: 'original' | 'reworded'; method: string })[] = [];
+  const rows: (EvalRow & { wording: Wording; method: string })[] = [];
   for (const slice of SLICES) {
     for (const method of values.methods.split(',')) {
-      for (const [wording, dir] of [
-        ['original', join(root, slice)],
-        ['reworded', join(values.reworded, slice)],
-      ] as const) {
-        const row = await gragEval(resolve(dir), { label: method, method }, ['--answer']);
+      for (const [wording, dir] of slicePaths(slice, root, values.reworded)) {
+        const row = await gragEval(dir, { label: method, method }, ['--answer']);
         rows.push({ ...row, wording, method });
         console.error(
           `${slice} ${method} ${wording}: EM ${(100 * (row.metrics.em ?? 0)).toFixed(1)} F1 ${(100 * (row.metrics.f1 ?? 0)).toFixed(1)} answer p50 ${row.answerP50Ms?.toFixed(0)} ms`,
