@@ -32,8 +32,8 @@ const LABELLED = /^[^\n:]{1,80}?: \S/u;
 
 /**
  * The passages of `text`: its blocks (separated by blank lines), a block joined to the one before
- * unless it opens with a title line over more text; a block whose every line is labelled is a
- * list of passages, a line each. The passages' texts, joined back, are the item's.
+ * (by a blank line) unless it opens with a title line over more text; a block whose every line is
+ * labelled is a list of passages, a line each.
  */
 export function passagesOf(text: string): string[] {
   const blocks = text.split(/\n[ \t]*\n/);
