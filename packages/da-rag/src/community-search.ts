@@ -3,7 +3,7 @@
  * feasible range) or 1-hop retrieval (the "w/o ACS" ablation), on a graph given with the query
  * relevance of its nodes. Pure functions over `@grag/ktruss` graphs.
  */
-import type { TrussGraph, TrussIndex } from '@grag/ktruss';
+import type { Community, TrussGraph, TrussIndex } from '@grag/ktruss';
 import type { DaRagQueryOptions } from './options.js';
 import { topByScore } from './relevance.js';
 import type { Layer } from './types.js';
@@ -80,7 +80,14 @@ export function byRelevance(nodes: Iterable<number>, rel: ArrayLike<number>): nu
 /** The query options EACS reads. */
 export type EacsOptions = Pick<
   DaRagQueryOptions,
-  'kMin' | 'kMax' | 'candidatesPerLayer' | 'kSpacing' | 'querySeeds' | 'maxCommunityNodes' | 'searchRegion'
+  | 'kMin'
+  | 'kMax'
+  | 'candidatesPerLayer'
+  | 'kSpacing'
+  | 'querySeeds'
+  | 'maxCommunityNodes'
+  | 'searchRegion'
+  | 'communitySearch'
 >;
 
 /**
@@ -113,11 +120,15 @@ export function eacs(layer: Layer, search: LayerSearch, q: EacsOptions): LayerFo
   const byNodes = new Map<string, FoundCommunity>();
   const found: FoundCommunity[] = [];
   for (const k of trace.kValues) {
-    const community = index.qPeel(k, search.relevance, {
-      maxNodes: q.maxCommunityNodes ?? Number.POSITIVE_INFINITY,
-      keep: seeds,
-      region: q.searchRegion ?? Number.POSITIVE_INFINITY,
-    }).communities[0];
+    const maxNodes = q.maxCommunityNodes ?? Number.POSITIVE_INFINITY;
+    const community =
+      q.communitySearch === 'local' && seeds.length > 0
+        ? localBest(index, k, search.relevance, seeds, maxNodes)
+        : index.qPeel(k, search.relevance, {
+            maxNodes,
+            keep: seeds,
+            region: q.searchRegion ?? Number.POSITIVE_INFINITY,
+          }).communities[0];
     if (community === undefined) continue;
     const key = Array.from(community.nodes).join(',');
     const seen = byNodes.get(key);
@@ -144,6 +155,34 @@ export function eacs(layer: Layer, search: LayerSearch, q: EacsOptions): LayerFo
   const communities = found.map((c) => ({ ...c, id: `${layer}-k${c.ks.join('+')}` }));
   trace.candidates = communities.length;
   return { communities, trace };
+}
+
+/**
+ * The local search's community around each query vertex, the best of them (highest QRScore, then
+ * larger, then lower first node, as Q-Peel ranks the communities of several components).
+ */
+function localBest(
+  index: TrussIndex,
+  k: number,
+  relevance: Float64Array,
+  seeds: readonly number[],
+  maxNodes: number,
+): Community | undefined {
+  let best: Community | undefined;
+  for (const seed of seeds) {
+    const c = index.localSearch(k, relevance, seed, maxNodes).community;
+    if (c === null) continue;
+    if (
+      best === undefined ||
+      c.qrScore > best.qrScore ||
+      (c.qrScore === best.qrScore &&
+        (c.nodes.length > best.nodes.length ||
+          (c.nodes.length === best.nodes.length && c.nodes[0]! < best.nodes[0]!)))
+    ) {
+      best = c;
+    }
+  }
+  return best;
 }
 
 /**

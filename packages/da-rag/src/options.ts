@@ -188,6 +188,16 @@ export interface DaRagQueryOptions {
    */
   searchRegion: number | null;
   /**
+   * The community search with query vertices: `'q-peel'`, Q-Peel on each query vertex's k-truss
+   * component (DA-RAG §5.2, with the size bound when `maxCommunityNodes` is set); or `'local'`,
+   * grag's local size-bounded search (`@grag/ktruss`'s `TrussIndex.localSearch`): the community a
+   * size-bounded peel of the component ends at, least relevant first and, among equal relevance,
+   * the farthest from the query vertex first, found from the query vertex outwards (no QRScore
+   * sweeps; its cost does not grow with the component). No effect without query vertices.
+   * @default 'q-peel' (DA-RAG §5.2)
+   */
+  communitySearch: 'q-peel' | 'local';
+  /**
    * How the ranked communities fill the budget: `'greedy'` takes each community whole, in score
    * order, leaving out one that does not fit and going on with the next (§5.1's greedy packing);
    * `'truncate'` stops at the first that does not fit and writes its head into what is left.
@@ -248,6 +258,7 @@ export const DA_RAG_QUERY_DEFAULTS: DaRagQueryOptions = {
   maxCommunityNodes: null,
   querySeeds: 0,
   searchRegion: null,
+  communitySearch: 'q-peel',
   anchors: 1,
   fallbackCommunity: true,
   packing: 'greedy',
@@ -356,6 +367,7 @@ const QUERY_RULES: { readonly [K in keyof DaRagQueryOptions]-?: OptionRule } = {
   maxCommunityNodes: opt.nullable(opt.positiveInt),
   querySeeds: opt.nonNegativeInt,
   searchRegion: opt.nullable(opt.positiveInt),
+  communitySearch: opt.oneOf('q-peel', 'local'),
   anchors: opt.positiveInt,
   fallbackCommunity: opt.boolean,
   packing: opt.oneOf('greedy', 'truncate'),

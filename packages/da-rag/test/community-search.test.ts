@@ -30,6 +30,7 @@ const PAPER: EacsOptions = {
   querySeeds: 0,
   maxCommunityNodes: null,
   searchRegion: null,
+  communitySearch: 'q-peel',
 };
 
 describe('spreadK', () => {
@@ -102,6 +103,34 @@ describe('eacs', () => {
       [[4], [0, 4, 5, 6]],
     ]);
     expect(local[1]!.qrScore).toBeCloseTo(3.85 / 4, 12);
+  });
+
+  test("with communitySearch 'local', the local size-bounded search around the query vertex (hand-computed)", () => {
+    const twin = trussGraphFromEdges(7, [...clique([0, 1, 2, 3]), ...clique([0, 4, 5, 6])]);
+    const rel = [1, 0.9, 0.9, 0.9, 0.95, 0.95, 0.95];
+    const options: EacsOptions = {
+      ...PAPER,
+      querySeeds: 1,
+      kMax: 4,
+      maxCommunityNodes: 4,
+      communitySearch: 'local',
+    };
+    // k = 3: the bounded peel removes 1 (the triangle {0, 2, 3} stays), then 2 (edge 0-3 is left in
+    // no triangle and goes, with 3): {0, 4, 5, 6}, within the bound. The sweep then removes 4 (0.95,
+    // below the mean 0.9625; the triangle {0, 5, 6} stays whole); 5 and 6 cannot go.
+    // k = 4: removing 1 breaks its 4-clique, which goes whole: {0, 4, 5, 6}; no node can go.
+    const { communities } = eacs('chunk', search(twin, rel), options);
+    expect(communities.map((c) => [c.ks, c.nodes])).toEqual([
+      [[3], [0, 5, 6]],
+      [[4], [0, 4, 5, 6]],
+    ]);
+    expect(communities[0]!.qrScore).toBeCloseTo(2.9 / 3, 12);
+    expect(communities[0]!.initialQrScore).toBeCloseTo(6.55 / 7, 12);
+    // Without a query vertex there is nothing to search from: Q-Peel, as with 'q-peel'.
+    const anywhere = { ...options, querySeeds: 0 };
+    expect(eacs('chunk', search(twin, rel), anywhere)).toEqual(
+      eacs('chunk', search(twin, rel), { ...anywhere, communitySearch: 'q-peel' }),
+    );
   });
 
   test('finds nothing below kMin or on a graph without edges', () => {

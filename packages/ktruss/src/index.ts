@@ -5,6 +5,7 @@
 export * from './decomposition.js';
 export * from './graph.js';
 export * from './induced.js';
+export type { LocalSearchResult } from './local-search.js';
 export * from './measures.js';
 export type { Pinning } from './phase-bound.js';
 export * from './qpeel.js';

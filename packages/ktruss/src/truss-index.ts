@@ -8,6 +8,7 @@ import {
   trussDecomposition,
 } from './decomposition.js';
 import { asTrussGraph, type TrussGraph } from './graph.js';
+import { type LocalSearchResult, localSearch } from './local-search.js';
 import { peelPrepared } from './peel.js';
 import { PeelMemo } from './peel-memo.js';
 import { prepareTrussWithin } from './prepared.js';
@@ -141,14 +142,7 @@ export class TrussIndex {
     checkRegion(region, caller);
     const rel = resolveRelevance(this.graph, relevance, caller);
     if (region !== Number.POSITIVE_INFINITY && keep.length > 0) {
-      for (const v of keep) {
-        if (!(Number.isInteger(v) && v >= 0 && v < this.graph.n)) {
-          throw new InvalidArgumentError(
-            'options.keep',
-            `${caller}: query node ${String(v)} is not a node index of the graph (0 to ${this.graph.n - 1}).`,
-          );
-        }
-      }
+      for (const v of keep) checkNode(this.graph, v, caller, 'options.keep');
       const options = { top, maxSweeps, maxNodes, keep, shortcut };
       const local = regionQPeel(this.#prepared(k), this.decomposition.trussness, rel, region, options);
       if (local !== null) return local;
@@ -159,6 +153,23 @@ export class TrussIndex {
       this.#memos.set(k, memo);
     }
     return peelPrepared(this.#prepared(k), rel, top, maxSweeps, maxNodes, keep, memo, shortcut);
+  }
+
+  /**
+   * Local size-bounded search (grag's, not in DA-RAG; see {@link localSearch}) around `query` at `k`:
+   * the community a size-bounded peel of its k-truss component ends at, with relevance ties broken
+   * by closeness to it, at a cost that does not grow with the component.
+   *
+   * @throws InvalidArgumentError for `k` < 2, a query that is not a node index, a bound that is not
+   *   a positive integer or Infinity, or a relevance of the wrong length or with a non-finite value.
+   */
+  localSearch(k: number, relevance: Relevance, query: number, maxNodes: number): LocalSearchResult {
+    const caller = 'TrussIndex.localSearch';
+    assertK(caller, k);
+    checkMaxNodes(maxNodes, caller);
+    checkNode(this.graph, query, caller, 'query');
+    const rel = resolveRelevance(this.graph, relevance, caller);
+    return localSearch(this.graph, this.decomposition.trussness, k, rel, query, maxNodes);
   }
 
   /** Drop the cached k-trusses and the kept QRScore phases. */
@@ -173,6 +184,15 @@ function checkRegion(region: number, caller: string): void {
     throw new InvalidArgumentError(
       'options.region',
       `${caller}: region must be a positive integer or Infinity, got ${String(region)}.`,
+    );
+  }
+}
+
+function checkNode(g: TrussGraph, v: number, caller: string, name: string): void {
+  if (!(Number.isInteger(v) && v >= 0 && v < g.n)) {
+    throw new InvalidArgumentError(
+      name,
+      `${caller}: query node ${String(v)} is not a node index of the graph (0 to ${g.n - 1}).`,
     );
   }
 }
