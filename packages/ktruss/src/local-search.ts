@@ -117,8 +117,9 @@ export function localSearch(
   }
   checks += best.qrScoreSweeps(rel);
   const n = walk.nodes.length;
-  const community = best.community(rel, walk.relevanceSum(rel) / n, n, k, g);
-  return { community, componentNodes: walk.nodes.length, checks };
+  let sum = 0;
+  for (const v of walk.nodes) sum += rel[v]!;
+  return { community: best.community(rel, sum / n, n, k, g), componentNodes: n, checks };
 }
 
 /** The query vertex's k-truss component, walked breadth first from it. */
@@ -129,7 +130,6 @@ interface Walk {
   dist: Int32Array;
   /** Neighbours at most as far as the node (only for the walk's nodes). */
   close: Uint32Array;
-  relevanceSum(rel: Float64Array): number;
 }
 
 function walkFrom(g: TrussGraph, trussness: ArrayLike<number>, k: number, query: number): Walk {
@@ -161,16 +161,7 @@ function walkFrom(g: TrussGraph, trussness: ArrayLike<number>, k: number, query:
       close[v] = c;
     }
   }
-  return {
-    nodes,
-    dist,
-    close,
-    relevanceSum(rel) {
-      let sum = 0;
-      for (const v of nodes) sum += rel[v]!;
-      return sum;
-    },
-  };
+  return { nodes, dist, close };
 }
 
 /**
