@@ -159,23 +159,8 @@ export class LocalTruss {
    * with the query vertex's part), and count the part's nodes.
    */
   keepQueryPart(): void {
-    const n = this.#degree.length;
-    const seen = new Uint8Array(n);
-    const queue = [0];
-    seen[0] = 1;
+    const seen = this.#reach();
     const alive = this.#alive;
-    if (this.#degree[0]! > 0) {
-      for (let i = 0; i < queue.length; i++) {
-        const v = queue[i]!;
-        for (let p = this.#offsets[v]!; p < this.#offsets[v + 1]!; p++) {
-          if (alive[this.#adjEdge[p]!] !== 1) continue;
-          const w = this.#adj[p]!;
-          if (seen[w] === 1) continue;
-          seen[w] = 1;
-          queue.push(w);
-        }
-      }
-    }
     for (let e = 0; e < alive.length; e++) {
       if (alive[e] === 1 && seen[this.#src[e]!] !== 1) {
         alive[e] = 0;
@@ -183,7 +168,7 @@ export class LocalTruss {
         this.#degree[this.#dst[e]!]!--;
       }
     }
-    this.size = this.#degree[0]! > 0 ? queue.length : 0;
+    this.size = this.#reached;
   }
 
   /**
@@ -249,7 +234,8 @@ export class LocalTruss {
     }
     this.#cascade();
     this.#logging = false;
-    const clean = this.#deleted.length === own && this.#reached() === count - 1;
+    this.#reach();
+    const clean = this.#deleted.length === own && this.#reached === count - 1;
     if (!clean) this.#undo();
     this.#deleted.length = 0;
     this.#lowered.length = 0;
@@ -282,10 +268,14 @@ export class LocalTruss {
     return tight;
   }
 
-  /** Nodes reached from the query vertex over live edges. */
-  #reached(): number {
-    if (this.#degree[0]! === 0) return 0;
+  /** How many nodes the last {@link reach} reached. */
+  #reached = 0;
+
+  /** The nodes reached from the query vertex over live edges (none when it has no edge). */
+  #reach(): Uint8Array {
     const seen = new Uint8Array(this.#degree.length);
+    this.#reached = 0;
+    if (this.#degree[0]! === 0) return seen;
     const queue = [0];
     seen[0] = 1;
     for (let j = 0; j < queue.length; j++) {
@@ -298,7 +288,8 @@ export class LocalTruss {
         queue.push(w);
       }
     }
-    return queue.length;
+    this.#reached = queue.length;
+    return seen;
   }
 
   /** Undo the logged deletions and support decrements. */
