@@ -69,9 +69,11 @@ export async function queryIndex(
 /** Places shown per item or citation before `(+N more)`. */
 const SHOWN_PLACES = 3;
 
-/** Where an item comes from: its first places in the source files, else (as before) all its documents. */
-const fromLabel = (source: Retrieval['items'][number]['source']): string =>
-  source.locations?.length ? sourceLabel(source, SHOWN_PLACES) : source.docIds.join(', ');
+/**
+ * Where an item comes from: its first places in the source files, else its first documents (a
+ * community of a graph method can come from hundreds).
+ */
+const fromLabel = (source: Retrieval['items'][number]['source']): string => sourceLabel(source, SHOWN_PLACES);
 
 /**
  * Print a query result for people: the answer and its sources (`[id] report.pdf p. 3`: each cited
