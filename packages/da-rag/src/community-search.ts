@@ -93,9 +93,9 @@ export type EacsOptions = Pick<
 /**
  * EACS on one graph: Q-Peel at each k of the spread feasible range `[kMin, min(kMax, k_max)]`,
  * around the query vertices (`search.seeds`, or the `querySeeds` most relevant nodes with a positive
- * relevance), each
- * community bounded by `maxCommunityNodes` and, with query vertices, searched within their
- * `searchRegion`; a community found at several k is one candidate.
+ * relevance), each community bounded by `maxCommunityNodes` and, with query vertices, searched
+ * within their `searchRegion`, or with `communitySearch: 'local'` by the local size-bounded search
+ * around each of them; a community found at several k is one candidate.
  */
 export function eacs(layer: Layer, search: LayerSearch, q: EacsOptions): LayerFound {
   const trace: LayerTrace = {
