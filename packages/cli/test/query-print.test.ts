@@ -2,21 +2,9 @@
  * `grag query`'s printout for people: where each item comes from stays one short line, even for a
  * graph community drawn from many documents.
  */
-import { Writable } from 'node:stream';
 import { describe, expect, test } from 'vitest';
-import type { CliIO } from '../src/cli.js';
 import { printQuery, type QueryResult } from '../src/query-command.js';
-
-function capture(): { io: CliIO; text: () => string } {
-  let out = '';
-  const sink = new Writable({
-    write(chunk, _enc, cb) {
-      out += String(chunk);
-      cb();
-    },
-  });
-  return { io: { stdout: sink, stderr: sink, env: {}, cwd: '.' }, text: () => out };
-}
+import { captureIO } from './helpers.js';
 
 function result(docIds: string[]): QueryResult {
   const item = {
@@ -38,15 +26,15 @@ function result(docIds: string[]): QueryResult {
 
 describe('printQuery', () => {
   test('an item from many documents names the first three and how many more', () => {
-    const { io, text } = capture();
+    const io = captureIO('.');
     printQuery(io, result(['kessler', 'meridian', 'orsa', 'nordlys', 'halvard']));
-    expect(text()).toContain('[c1] community 0.500 from kessler, meridian, orsa (+2 more): The Kessler');
-    expect(text()).toContain('sources: [c1] kessler, meridian, orsa (+2 more)');
+    expect(io.out()).toContain('[c1] community 0.500 from kessler, meridian, orsa (+2 more): The Kessler');
+    expect(io.out()).toContain('sources: [c1] kessler, meridian, orsa (+2 more)');
   });
 
   test('an item from three documents or fewer names them all', () => {
-    const { io, text } = capture();
+    const io = captureIO('.');
     printQuery(io, result(['kessler', 'meridian']));
-    expect(text()).toContain('from kessler, meridian: The Kessler');
+    expect(io.out()).toContain('from kessler, meridian: The Kessler');
   });
 });
