@@ -119,7 +119,7 @@ export function localSearch(
   const n = walk.nodes.length;
   let sum = 0;
   for (const v of walk.nodes) sum += rel[v]!;
-  return { community: best.community(rel, sum / n, n, k, g), componentNodes: n, checks };
+  return { community: best.community(rel, sum / n, n, g), componentNodes: n, checks };
 }
 
 /** The query vertex's k-truss component, walked breadth first from it. */

@@ -27,7 +27,6 @@ export class LocalTruss {
   // Undo log of one removal step: the edges deleted and the edges whose support was lowered.
   readonly #deleted: number[] = [];
   readonly #lowered: number[] = [];
-  #logging = false;
   /** Nodes with an edge (after {@link keepQueryPart}: of the query vertex's part). */
   size = 0;
 
@@ -105,7 +104,7 @@ export class LocalTruss {
   peelAll(): void {
     const support = this.#support;
     for (let e = 0; e < support.length; e++) if (support[e]! < this.#minSupport) this.#stack.push(e);
-    this.#cascade();
+    this.#cascade(false);
     this.size = 0;
     for (let i = 0; i < this.#degree.length; i++) if (this.#degree[i]! > 0) this.size++;
   }
@@ -114,8 +113,11 @@ export class LocalTruss {
     return this.#degree[0]! > 0;
   }
 
-  /** Delete the stacked edges and, in cascade, every edge left below minimum support. */
-  #cascade(untilQueryLost = false): void {
+  /**
+   * Delete the stacked edges and, in cascade, every edge left below minimum support; with `log`,
+   * into the undo log, and stopping once the query vertex has lost its last edge.
+   */
+  #cascade(log: boolean): void {
     const minSupport = this.#minSupport;
     const stack = this.#stack;
     const alive = this.#alive;
@@ -132,9 +134,9 @@ export class LocalTruss {
       const b = this.#dst[e]!;
       this.#degree[a]!--;
       this.#degree[b]!--;
-      if (this.#logging) this.#deleted.push(e);
-      if (untilQueryLost && a === 0 && this.#degree[0]! === 0) {
-        // The step is undone anyway: the rest of the cascade does not matter.
+      if (log) this.#deleted.push(e);
+      if (log && a === 0 && this.#degree[0]! === 0) {
+        // The step is undone: the rest of the cascade does not matter.
         stack.length = 0;
         return;
       }
@@ -148,7 +150,7 @@ export class LocalTruss {
         // Triangle {a, b, w} loses edge e: {a, w} and {b, w} lose one triangle.
         if (--support[f]! === minSupport - 1) stack.push(f);
         if (--support[h]! === minSupport - 1) stack.push(h);
-        if (this.#logging) this.#lowered.push(f, h);
+        if (log) this.#lowered.push(f, h);
       }
       for (let p = offsets[a]!; p < offsets[a + 1]!; p++) mark[adj[p]!] = -1;
     }
@@ -159,7 +161,7 @@ export class LocalTruss {
    * with the query vertex's part), and count the part's nodes.
    */
   keepQueryPart(): void {
-    const seen = this.#reach();
+    const { seen, reached } = this.#reach();
     const alive = this.#alive;
     for (let e = 0; e < alive.length; e++) {
       if (alive[e] === 1 && seen[this.#src[e]!] !== 1) {
@@ -168,7 +170,7 @@ export class LocalTruss {
         this.#degree[this.#dst[e]!]!--;
       }
     }
-    this.size = this.#reached;
+    this.size = reached;
   }
 
   /**
@@ -178,14 +180,25 @@ export class LocalTruss {
   tryRemove(i: number): void {
     // A connected k-truss has at least k nodes: with k or fewer, no removal keeps one.
     if (i === 0 || this.#degree[i]! === 0 || this.size <= this.#minSupport + 2) return;
-    this.#logging = true;
-    for (let p = this.#offsets[i]!; p < this.#offsets[i + 1]!; p++) {
-      if (this.#alive[this.#adjEdge[p]!] === 1) this.#stack.push(this.#adjEdge[p]!);
-    }
-    this.#cascade(true);
-    this.#logging = false;
+    this.#removeNode(i);
     if (this.#degree[0]! === 0) this.#undo();
     else this.keepQueryPart();
+    this.#clearLog();
+  }
+
+  /** Delete node i's live edges and, in cascade, those left below minimum support, into the undo log. */
+  #removeNode(i: number): number {
+    let own = 0;
+    for (let p = this.#offsets[i]!; p < this.#offsets[i + 1]!; p++) {
+      if (this.#alive[this.#adjEdge[p]!] !== 1) continue;
+      this.#stack.push(this.#adjEdge[p]!);
+      own++;
+    }
+    this.#cascade(true);
+    return own;
+  }
+
+  #clearLog(): void {
     this.#deleted.length = 0;
     this.#lowered.length = 0;
   }
@@ -225,20 +238,10 @@ export class LocalTruss {
   /** Remove local node `i` when no other edge falls below minimum support and the rest stays connected. */
   #removeClean(i: number, count: number): boolean {
     if (this.#opposedTight(i)) return false;
-    let own = 0;
-    this.#logging = true;
-    for (let p = this.#offsets[i]!; p < this.#offsets[i + 1]!; p++) {
-      if (this.#alive[this.#adjEdge[p]!] !== 1) continue;
-      this.#stack.push(this.#adjEdge[p]!);
-      own++;
-    }
-    this.#cascade();
-    this.#logging = false;
-    this.#reach();
-    const clean = this.#deleted.length === own && this.#reached === count - 1;
+    const own = this.#removeNode(i);
+    const clean = this.#deleted.length === own && this.#reach().reached === count - 1;
     if (!clean) this.#undo();
-    this.#deleted.length = 0;
-    this.#lowered.length = 0;
+    this.#clearLog();
     if (clean) this.size = count - 1;
     return clean;
   }
@@ -268,14 +271,10 @@ export class LocalTruss {
     return tight;
   }
 
-  /** How many nodes the last {@link reach} reached. */
-  #reached = 0;
-
-  /** The nodes reached from the query vertex over live edges (none when it has no edge). */
-  #reach(): Uint8Array {
+  /** The nodes reached from the query vertex over live edges (none when it has no edge), and how many. */
+  #reach(): { seen: Uint8Array; reached: number } {
     const seen = new Uint8Array(this.#degree.length);
-    this.#reached = 0;
-    if (this.#degree[0]! === 0) return seen;
+    if (this.#degree[0]! === 0) return { seen, reached: 0 };
     const queue = [0];
     seen[0] = 1;
     for (let j = 0; j < queue.length; j++) {
@@ -288,8 +287,7 @@ export class LocalTruss {
         queue.push(w);
       }
     }
-    this.#reached = queue.length;
-    return seen;
+    return { seen, reached: queue.length };
   }
 
   /** Undo the logged deletions and support decrements. */
@@ -307,7 +305,6 @@ export class LocalTruss {
     rel: Float64Array,
     initialQrScore: number,
     componentNodes: number,
-    k: number,
     g: TrussGraph,
   ): Community | null {
     if (this.size === 0) return null;
@@ -320,7 +317,7 @@ export class LocalTruss {
     let sum = 0;
     for (const v of nodes) sum += rel[v]!;
     return {
-      k,
+      k: this.#minSupport + 2,
       nodes: Uint32Array.from(nodes),
       keys: nodes.map((v) => g.nodeIds[v]!),
       edges: Uint32Array.from(edges),
