@@ -115,7 +115,8 @@ export class LocalTruss {
 
   /**
    * Delete the stacked edges and, in cascade, every edge left below minimum support; with `log`,
-   * into the undo log, and stopping once the query vertex has lost its last edge.
+   * into the undo log, and stopping once the query vertex is left with fewer than k − 1 edges (so it
+   * would lose them all).
    */
   #cascade(log: boolean): void {
     const minSupport = this.#minSupport;
@@ -135,8 +136,10 @@ export class LocalTruss {
       this.#degree[a]!--;
       this.#degree[b]!--;
       if (log) this.#deleted.push(e);
-      if (log && a === 0 && this.#degree[0]! === 0) {
-        // The step is undone: the rest of the cascade does not matter.
+      if (log && a === 0 && this.#degree[0]! <= this.#minSupport) {
+        // The query vertex is left with fewer than k − 1 edges, too few for any of them to be in
+        // k − 2 triangles: the cascade would delete them all, so the step is undone and the rest
+        // of it does not matter.
         stack.length = 0;
         return;
       }
@@ -175,13 +178,14 @@ export class LocalTruss {
 
   /**
    * Remove local node `i` (not the query vertex), deleting the edges left below minimum support in
-   * cascade; undo it when the query vertex loses its last edge, else keep the query vertex's part.
+   * cascade; undo it when the query vertex loses its edges (it is left with fewer than k − 1, so the
+   * cascade would take them all), else keep the query vertex's part.
    */
   tryRemove(i: number): void {
     // A connected k-truss has at least k nodes: with k or fewer, no removal keeps one.
     if (i === 0 || this.#degree[i]! === 0 || this.size <= this.#minSupport + 2) return;
     this.#removeNode(i);
-    if (this.#degree[0]! === 0) this.#undo();
+    if (this.#degree[0]! <= this.#minSupport) this.#undo();
     else this.keepQueryPart();
     this.#clearLog();
   }
@@ -239,7 +243,12 @@ export class LocalTruss {
   #removeClean(i: number, count: number): boolean {
     if (this.#opposedTight(i)) return false;
     const own = this.#removeNode(i);
-    const clean = this.#deleted.length === own && this.#reach().reached === count - 1;
+    // A cascade stopped early for the query vertex is not clean (the tight-edge check above already
+    // refuses such a removal; this does not rely on it).
+    const clean =
+      this.#deleted.length === own &&
+      this.#degree[0]! > this.#minSupport &&
+      this.#reach().reached === count - 1;
     if (!clean) this.#undo();
     this.#clearLog();
     if (clean) this.size = count - 1;
