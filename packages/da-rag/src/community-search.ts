@@ -88,6 +88,7 @@ export type EacsOptions = Pick<
   | 'maxCommunityNodes'
   | 'searchRegion'
   | 'communitySearch'
+  | 'localExactUpTo'
 >;
 
 /**
@@ -95,7 +96,8 @@ export type EacsOptions = Pick<
  * around the query vertices (`search.seeds`, or the `querySeeds` most relevant nodes with a positive
  * relevance), each community bounded by `maxCommunityNodes` and, with query vertices, searched
  * within their `searchRegion`, or with `communitySearch: 'local'` by the local size-bounded search
- * around each of them; a community found at several k is one candidate.
+ * around each of them (Q-Peel on a component of at most `localExactUpTo` nodes); a community found
+ * at several k is one candidate.
  */
 export function eacs(layer: Layer, search: LayerSearch, q: EacsOptions): LayerFound {
   const trace: LayerTrace = {
@@ -123,7 +125,7 @@ export function eacs(layer: Layer, search: LayerSearch, q: EacsOptions): LayerFo
     const maxNodes = q.maxCommunityNodes ?? Number.POSITIVE_INFINITY;
     const community =
       q.communitySearch === 'local' && seeds.length > 0
-        ? localBest(index, k, search.relevance, seeds, maxNodes)
+        ? localBest(index, k, search.relevance, seeds, maxNodes, q.localExactUpTo)
         : index.qPeel(k, search.relevance, {
             maxNodes,
             keep: seeds,
@@ -158,8 +160,9 @@ export function eacs(layer: Layer, search: LayerSearch, q: EacsOptions): LayerFo
 }
 
 /**
- * The local search's community around each query vertex, the best of them (highest QRScore, then
- * larger, then lower first node, as Q-Peel ranks the communities of several components).
+ * The local search's community around each query vertex (Q-Peel's around it when its component has
+ * at most `exactUpTo` nodes), the best of them (highest QRScore, then larger, then lower first node,
+ * as Q-Peel ranks the communities of several components).
  */
 function localBest(
   index: TrussIndex,
@@ -167,11 +170,16 @@ function localBest(
   relevance: Float64Array,
   seeds: readonly number[],
   maxNodes: number,
+  exactUpTo: number,
 ): Community | undefined {
   let best: Community | undefined;
   for (const seed of seeds) {
-    const c = index.localSearch(k, relevance, seed, maxNodes).community;
-    if (c === null) continue;
+    const local = index.localSearch(k, relevance, seed, maxNodes);
+    const c =
+      local.componentNodes > 0 && local.componentNodes <= exactUpTo
+        ? index.qPeel(k, relevance, { maxNodes, keep: [seed] }).communities[0]
+        : local.community;
+    if (!c) continue;
     if (
       best === undefined ||
       c.qrScore > best.qrScore ||

@@ -190,13 +190,20 @@ export interface DaRagQueryOptions {
   /**
    * The community search with query vertices: `'q-peel'`, Q-Peel on each query vertex's k-truss
    * component (DA-RAG §5.2, with the size bound when `maxCommunityNodes` is set); or `'local'`,
-   * grag's local size-bounded search (`@grag/ktruss`'s `TrussIndex.localSearch`): the community a
-   * size-bounded peel of the component ends at, least relevant first and, among equal relevance,
-   * the farthest from the query vertex first, found from the query vertex outwards (no QRScore
-   * sweeps; its cost does not grow with the component). No effect without query vertices.
+   * grag's local size-bounded search (`@grag/ktruss`'s `TrussIndex.localSearch`): the community
+   * Q-Peel's size bound ends at on the component without Q-Peel's QRScore phase, least relevant
+   * first and, among equal relevance, the farthest from the query vertex first, found from the query
+   * vertex outwards (its cost does not grow with the component); a component of at most
+   * `localExactUpTo` nodes is searched with Q-Peel itself. No effect without query vertices.
    * @default 'q-peel' (DA-RAG §5.2)
    */
   communitySearch: 'q-peel' | 'local';
+  /**
+   * With `communitySearch: 'local'`: a query vertex whose k-truss component has at most this many
+   * nodes is searched with Q-Peel (cheap there, and exact); a larger one with the local search.
+   * @default 500
+   */
+  localExactUpTo: number;
   /**
    * How the ranked communities fill the budget: `'greedy'` takes each community whole, in score
    * order, leaving out one that does not fit and going on with the next (§5.1's greedy packing);
@@ -259,6 +266,7 @@ export const DA_RAG_QUERY_DEFAULTS: DaRagQueryOptions = {
   querySeeds: 0,
   searchRegion: null,
   communitySearch: 'q-peel',
+  localExactUpTo: 500,
   anchors: 1,
   fallbackCommunity: true,
   packing: 'greedy',
@@ -368,6 +376,7 @@ const QUERY_RULES: { readonly [K in keyof DaRagQueryOptions]-?: OptionRule } = {
   querySeeds: opt.nonNegativeInt,
   searchRegion: opt.nullable(opt.positiveInt),
   communitySearch: opt.oneOf('q-peel', 'local'),
+  localExactUpTo: opt.nonNegativeInt,
   anchors: opt.positiveInt,
   fallbackCommunity: opt.boolean,
   packing: opt.oneOf('greedy', 'truncate'),

@@ -31,6 +31,7 @@ const PAPER: EacsOptions = {
   maxCommunityNodes: null,
   searchRegion: null,
   communitySearch: 'q-peel',
+  localExactUpTo: 500,
 };
 
 describe('spreadK', () => {
@@ -105,31 +106,43 @@ describe('eacs', () => {
     expect(local[1]!.qrScore).toBeCloseTo(3.85 / 4, 12);
   });
 
-  test("with communitySearch 'local', the local size-bounded search around the query vertex (hand-computed)", () => {
-    const twin = trussGraphFromEdges(7, [...clique([0, 1, 2, 3]), ...clique([0, 4, 5, 6])]);
-    const rel = [1, 0.9, 0.9, 0.9, 0.95, 0.95, 0.95];
+  test("with communitySearch 'local', the local size-bounded search around the query vertex, Q-Peel on a small component (hand-computed)", () => {
+    // The 3-truss is the triangles {0,3,4}, {0,3,5}, {1,3,5} (edge 2-5 is in none): 5 nodes.
+    const g = trussGraphFromEdges(6, [
+      [0, 3],
+      [0, 4],
+      [0, 5],
+      [1, 3],
+      [1, 5],
+      [2, 5],
+      [3, 4],
+      [3, 5],
+    ]);
+    const rel = [1, 0, 0, 0, 0.5, 0];
     const options: EacsOptions = {
       ...PAPER,
       querySeeds: 1,
-      kMax: 4,
-      maxCommunityNodes: 4,
+      kMax: 3,
+      maxCommunityNodes: 5,
       communitySearch: 'local',
+      localExactUpTo: 0,
     };
-    // k = 3: the bounded peel removes 1 (the triangle {0, 2, 3} stays), then 2 (edge 0-3 is left in
-    // no triangle and goes, with 3): {0, 4, 5, 6}, within the bound. The sweep then removes 4 (0.95,
-    // below the mean 0.9625; the triangle {0, 5, 6} stays whole); 5 and 6 cannot go.
-    // k = 4: removing 1 breaks its 4-clique, which goes whole: {0, 4, 5, 6}; no node can go.
-    const { communities } = eacs('chunk', search(twin, rel), options);
-    expect(communities.map((c) => [c.ks, c.nodes])).toEqual([
-      [[3], [0, 5, 6]],
-      [[4], [0, 4, 5, 6]],
-    ]);
-    expect(communities[0]!.qrScore).toBeCloseTo(2.9 / 3, 12);
-    expect(communities[0]!.initialQrScore).toBeCloseTo(6.55 / 7, 12);
+    // The local search has no QRScore phase, and the component is within the bound: all of it.
+    const local = eacs('chunk', search(g, rel), options).communities;
+    expect(local.map((c) => [c.ks, c.nodes])).toEqual([[[3], [0, 4, 1, 3, 5]]]);
+    expect(local[0]!.qrScore).toBeCloseTo(1.5 / 5, 12);
+    // Q-Peel's phase (mean 0.3) removes 1, then 5 (mean 0.375; 3 cannot go, edge 0-4 would lose its
+    // only triangle), and stops at 4 (0.5, not below the mean 0.5): {0, 3, 4}. A component of at
+    // most `localExactUpTo` nodes is searched so.
+    const small = eacs('chunk', search(g, rel), { ...options, localExactUpTo: 5 }).communities;
+    expect(small.map((c) => [c.ks, c.nodes])).toEqual([[[3], [0, 4, 3]]]);
+    expect(small).toEqual(
+      eacs('chunk', search(g, rel), { ...options, communitySearch: 'q-peel' }).communities,
+    );
     // Without a query vertex there is nothing to search from: Q-Peel, as with 'q-peel'.
     const anywhere = { ...options, querySeeds: 0 };
-    expect(eacs('chunk', search(twin, rel), anywhere)).toEqual(
-      eacs('chunk', search(twin, rel), { ...anywhere, communitySearch: 'q-peel' }),
+    expect(eacs('chunk', search(g, rel), anywhere)).toEqual(
+      eacs('chunk', search(g, rel), { ...anywhere, communitySearch: 'q-peel' }),
     );
   });
 

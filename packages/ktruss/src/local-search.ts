@@ -18,26 +18,29 @@ export interface LocalSearchResult {
 }
 
 /**
- * Local size-bounded search: the connected k-truss that a peel of the query vertex's k-truss
- * component C ends at when it removes the nodes of C one at a time in *peel order* — ascending
- * relevance; among equal relevance the farther from the query vertex first (hop distance over the
- * edges of trussness ≥ k), then the one with fewer neighbours at most as far from the query vertex
- * as itself, then the lower index — each removal followed by the deletion, in cascade, of the edges
- * left in fewer than k − 2 triangles, a removal that would take the query vertex out of every k-truss
- * undone, and what is not connected to the query vertex dropped; until at most `maxNodes` nodes are
- * left or the order is done. Q-Peel's QRScore sweeps (DA-RAG Algorithm 1) then run on what is left:
- * in peel order, a node below the mean goes when the rest, with all its edges, is still a connected
- * k-truss, until a sweep removes nothing.
+ * Local size-bounded search: the community Q-Peel's size bound (`maxNodes`) ends at on the query
+ * vertex's k-truss component C, without Q-Peel's QRScore phase before it, with relevance ties broken
+ * by closeness to the query vertex. The nodes of C are removed one at a time in *peel order* —
+ * ascending relevance; among equal relevance the farther from the query vertex first (hop distance
+ * over the edges of trussness ≥ k), then the one with fewer neighbours at most as far from the query
+ * vertex as itself, then the lower index — each removal followed by the deletion, in cascade, of the
+ * edges left in fewer than k − 2 triangles, a removal that would take the query vertex out of every
+ * k-truss undone; until at most `maxNodes` nodes of C are left with an edge (in every part, as
+ * Q-Peel's bound counts them) or the order is done. The community is the query vertex's part.
  *
- * This is Q-Peel's two phases the other way round (Q-Peel sweeps the whole component first, then
- * bounds it), with the relevance ties broken by closeness to the query vertex. Both changes make it
- * local: with relevance from ranked lists (most nodes 0) and ties by index, the community depends on
- * nodes far from the query and computing it means peeling the whole component. Here the bounded
- * peel is found from its end: after the first `j` removals, as long as none was undone, the state
- * is the k-truss of the nodes after them in the order (removals only shrink a k-truss), so the
- * search looks for the shortest tail of the order whose k-truss still holds the query vertex
- * (doubling, then halving), and peels on from there inside that tail only. The tail holds the
- * relevant nodes and the query vertex's closest neighbours; each step builds the subgraph it
+ * Q-Peel (DA-RAG Algorithm 1) first sweeps the whole component — with relevance from ranked lists,
+ * thousands of removal tests of nodes of relevance 0 — and takes those ties by index, so its
+ * community depends on nodes anywhere in the component. When its sweeps remove no node of positive
+ * relevance and the component's k-truss of those nodes holds the query vertex with more than
+ * `maxNodes` nodes, its bound's pass over the nodes of relevance 0 ends at that k-truss whichever of
+ * them the sweeps left, and this search gives Q-Peel's community (up to ties among equal positive
+ * relevance); otherwise it can keep other nodes of relevance 0 (the closest ones).
+ *
+ * It is found from the end of the peel order: after the first `j` removals, as long as none was
+ * undone, the state is the k-truss of the nodes after them in the order (removals only shrink a
+ * k-truss), so the search looks for the shortest tail of the order whose k-truss still holds the
+ * query vertex (doubling, then halving), and peels on from there inside that tail only. The tail holds
+ * the relevant nodes and the query vertex's closest neighbours; each step builds the subgraph it
  * induces, not the component (only the walk that orders the component reads all of it).
  *
  * @param trussness Trussness of every edge of `g` (its truss decomposition).
@@ -82,15 +85,13 @@ export function localSearch(
       best = local;
     } else bad = mid;
   }
-  best.keepQueryPart();
   if (best.size <= maxNodes) {
-    // The peel stops before it reaches this tail: at the longest tail whose part is within the
-    // bound (the part only grows with the tail).
+    // The peel stops before it reaches this tail: at the longest tail whose k-truss is within the
+    // bound (it only grows with the tail).
     let fits = good;
     let over = total + 1;
     for (let step = 1; fits + step <= total; step *= 2) {
       const local = at(fits + step);
-      local.keepQueryPart();
       if (local.size > maxNodes) {
         over = fits + step;
         break;
@@ -101,7 +102,6 @@ export function localSearch(
     while (over - fits > 1) {
       const mid = (fits + over) >> 1;
       const local = at(mid);
-      local.keepQueryPart();
       if (local.size <= maxNodes) {
         fits = mid;
         best = local;
@@ -115,7 +115,7 @@ export function localSearch(
       best.tryRemove(i);
     }
   }
-  checks += best.qrScoreSweeps(rel);
+  best.keepQueryPart();
   const n = walk.nodes.length;
   let sum = 0;
   for (const v of walk.nodes) sum += rel[v]!;

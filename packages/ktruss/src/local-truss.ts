@@ -27,7 +27,7 @@ export class LocalTruss {
   // Undo log of one removal step: the edges deleted and the edges whose support was lowered.
   readonly #deleted: number[] = [];
   readonly #lowered: number[] = [];
-  /** Nodes with an edge (after {@link keepQueryPart}: of the query vertex's part). */
+  /** Nodes with an edge, in every part (after {@link keepQueryPart}: in the query vertex's part). */
   size = 0;
 
   /** @param local All -1 (left so): node index to local index, while building. */
@@ -103,10 +103,10 @@ export class LocalTruss {
   /** Delete the edges below minimum support, in cascade: the maximal k-truss. */
   peelAll(): void {
     const support = this.#support;
-    for (let e = 0; e < support.length; e++) if (support[e]! < this.#minSupport) this.#stack.push(e);
-    this.#cascade(false);
     this.size = 0;
     for (let i = 0; i < this.#degree.length; i++) if (this.#degree[i]! > 0) this.size++;
+    for (let e = 0; e < support.length; e++) if (support[e]! < this.#minSupport) this.#stack.push(e);
+    this.#cascade(false);
   }
 
   holdsQuery(): boolean {
@@ -133,8 +133,8 @@ export class LocalTruss {
       alive[e] = 0;
       const a = this.#src[e]!;
       const b = this.#dst[e]!;
-      this.#degree[a]!--;
-      this.#degree[b]!--;
+      if (--this.#degree[a]! === 0) this.size--;
+      if (--this.#degree[b]! === 0) this.size--;
       if (log) this.#deleted.push(e);
       if (log && a === 0 && this.#degree[0]! <= this.#minSupport) {
         // The query vertex is left with fewer than k − 1 edges, too few for any of them to be in
@@ -177,107 +177,21 @@ export class LocalTruss {
   }
 
   /**
-   * Remove local node `i` (not the query vertex), deleting the edges left below minimum support in
-   * cascade; undo it when the query vertex loses its edges (it is left with fewer than k − 1, so the
-   * cascade would take them all), else keep the query vertex's part.
+   * Remove local node `i` (not the query vertex), deleting its edges and, in cascade, those left
+   * below minimum support; undo it when the query vertex loses its edges (it is left with fewer than
+   * k − 1, so the cascade would take them all). Every part stays.
    */
   tryRemove(i: number): void {
-    // A connected k-truss has at least k nodes: with k or fewer, no removal keeps one.
+    // Each part of a k-truss has at least k nodes: with k or fewer in all, the query vertex's part is
+    // the only one and no removal keeps it.
     if (i === 0 || this.#degree[i]! === 0 || this.size <= this.#minSupport + 2) return;
-    this.#removeNode(i);
-    if (this.#degree[0]! <= this.#minSupport) this.#undo();
-    else this.keepQueryPart();
-    this.#clearLog();
-  }
-
-  /** Delete node i's live edges and, in cascade, those left below minimum support, into the undo log. */
-  #removeNode(i: number): number {
-    let own = 0;
     for (let p = this.#offsets[i]!; p < this.#offsets[i + 1]!; p++) {
-      if (this.#alive[this.#adjEdge[p]!] !== 1) continue;
-      this.#stack.push(this.#adjEdge[p]!);
-      own++;
+      if (this.#alive[this.#adjEdge[p]!] === 1) this.#stack.push(this.#adjEdge[p]!);
     }
     this.#cascade(true);
-    return own;
-  }
-
-  #clearLog(): void {
+    if (this.#degree[0]! <= this.#minSupport) this.#undo();
     this.#deleted.length = 0;
     this.#lowered.length = 0;
-  }
-
-  /**
-   * Q-Peel's QRScore sweeps (DA-RAG Algorithm 1) on what is left, in peel order: remove a node whose
-   * relevance is below the current mean when what remains is still a connected k-truss with every
-   * other node (no edge deleted in cascade), until a sweep removes nothing. Returns the tests made.
-   */
-  qrScoreSweeps(rel: Float64Array): number {
-    const tail = this.#tail;
-    const degree = this.#degree;
-    let sum = 0;
-    let count = 0;
-    for (let i = 0; i < degree.length; i++) {
-      if (degree[i]! === 0) continue;
-      sum += rel[tail[i]!]!;
-      count++;
-    }
-    let checks = 0;
-    for (let changed = true; changed; ) {
-      changed = false;
-      for (let i = degree.length - 1; i >= 1; i--) {
-        if (degree[i]! === 0) continue;
-        const r = rel[tail[i]!]!;
-        if (!(r < sum / count)) break;
-        checks++;
-        if (!this.#removeClean(i, count)) continue;
-        sum -= r;
-        count--;
-        changed = true;
-      }
-    }
-    return checks;
-  }
-
-  /** Remove local node `i` when no other edge falls below minimum support and the rest stays connected. */
-  #removeClean(i: number, count: number): boolean {
-    if (this.#opposedTight(i)) return false;
-    const own = this.#removeNode(i);
-    // A cascade stopped early for the query vertex is not clean (the tight-edge check above already
-    // refuses such a removal; this does not rely on it).
-    const clean =
-      this.#deleted.length === own &&
-      this.#degree[0]! > this.#minSupport &&
-      this.#reach().reached === count - 1;
-    if (!clean) this.#undo();
-    this.#clearLog();
-    if (clean) this.size = count - 1;
-    return clean;
-  }
-
-  /** Whether an edge between two of node i's neighbours is in exactly k − 2 triangles, one of them with i. */
-  #opposedTight(i: number): boolean {
-    const offsets = this.#offsets;
-    const adj = this.#adj;
-    const adjEdge = this.#adjEdge;
-    const alive = this.#alive;
-    const mark = this.#mark;
-    for (let p = offsets[i]!; p < offsets[i + 1]!; p++) if (alive[adjEdge[p]!] === 1) mark[adj[p]!] = 1;
-    let tight = false;
-    for (let p = offsets[i]!; p < offsets[i + 1]! && !tight; p++) {
-      if (alive[adjEdge[p]!] !== 1) continue;
-      const a = adj[p]!;
-      for (let r = offsets[a]!; r < offsets[a + 1]!; r++) {
-        const e = adjEdge[r]!;
-        if (alive[e] !== 1 || adj[r]! <= a || mark[adj[r]!]! < 0) continue;
-        if (this.#support[e]! - 1 < this.#minSupport) {
-          tight = true;
-          break;
-        }
-      }
-    }
-    for (let p = offsets[i]!; p < offsets[i + 1]!; p++) mark[adj[p]!] = -1;
-    return tight;
   }
 
   /** The nodes reached from the query vertex over live edges (none when it has no edge), and how many. */
@@ -304,8 +218,8 @@ export class LocalTruss {
     for (const e of this.#lowered) this.#support[e]!++;
     for (const e of this.#deleted) {
       this.#alive[e] = 1;
-      this.#degree[this.#src[e]!]!++;
-      this.#degree[this.#dst[e]!]!++;
+      if (this.#degree[this.#src[e]!]!++ === 0) this.size++;
+      if (this.#degree[this.#dst[e]!]!++ === 0) this.size++;
     }
   }
 

@@ -157,8 +157,9 @@ export class TrussIndex {
 
   /**
    * Local size-bounded search (grag's, not in DA-RAG; see {@link localSearch}) around `query` at `k`:
-   * the community a size-bounded peel of its k-truss component ends at, with relevance ties broken
-   * by closeness to it, at a cost that does not grow with the component.
+   * the community Q-Peel's size bound ends at on its k-truss component without Q-Peel's QRScore
+   * phase, with relevance ties broken by closeness to it, at a cost that does not grow with the
+   * component.
    *
    * @throws InvalidArgumentError for `k` < 2, a query that is not a node index, a bound that is not
    *   a positive integer or Infinity, or a relevance of the wrong length or with a non-finite value.

@@ -2,16 +2,8 @@ import { InvalidArgumentError } from '@grag/core';
 import { lcg32 } from '@grag/core/test';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { TrussIndex, trussGraphFromEdges } from '../src/index.js';
-import {
-  adjacency,
-  bruteKTruss,
-  clique,
-  isConnectedKTruss,
-  type Pair,
-  pairKey,
-  randomPairs,
-} from './oracle.js';
+import { qPeel, TrussIndex, trussGraphFromEdges } from '../src/index.js';
+import { adjacency, bruteKTruss, clique, type Pair, pairKey, randomPairs } from './oracle.js';
 
 /** Nodes reached from `from` over `edges`, with their hop distance. */
 function hops(n: number, edges: readonly Pair[], from: number): Map<number, number> {
@@ -28,21 +20,19 @@ function hops(n: number, edges: readonly Pair[], from: number): Map<number, numb
   return dist;
 }
 
-/** The k-truss edges among `nodes` (brute force), and the part of it that holds `q`. */
-function queryPart(n: number, edges: readonly Pair[], nodes: Set<number>, k: number, q: number) {
+/** The k-truss among `nodes` (brute force): its edges and the nodes with one. */
+function trussAmong(n: number, edges: readonly Pair[], nodes: ReadonlySet<number>, k: number) {
   const inside = edges.filter(([a, b]) => nodes.has(a) && nodes.has(b));
   const truss = bruteKTruss(n, inside, k);
   const trussEdges = inside.filter(([a, b]) => truss.has(pairKey(a, b)));
-  if (!trussEdges.some(([a, b]) => a === q || b === q)) return { nodes: new Set<number>(), edges: [] };
-  const part = new Set(hops(n, trussEdges, q).keys());
-  return { nodes: part, edges: trussEdges.filter(([a]) => part.has(a)) };
+  return { nodes: new Set(trussEdges.flat()), edges: trussEdges };
 }
 
 /**
  * The local search's community by its definition: peel the query node's k-truss component one node
  * at a time in peel order (ascending relevance, then farther first, then fewer neighbours at most as
  * far, then lower index), recomputing the k-truss from scratch, undoing a removal that loses the
- * query node, keeping its part, until at most `bound` nodes are left; then QRScore sweeps.
+ * query node, until at most `bound` nodes (of every part) are left; then the query node's part.
  */
 function oracle(
   n: number,
@@ -63,33 +53,22 @@ function oracle(
     .sort(
       (a, b) => rel[a]! - rel[b]! || dist.get(b)! - dist.get(a)! || close.get(a)! - close.get(b)! || a - b,
     );
-  let current = queryPart(n, trussEdges, new Set(dist.keys()), k, q);
+  let current = trussAmong(n, trussEdges, new Set(dist.keys()), k);
   for (const v of order) {
     if (current.nodes.size <= bound) break;
     if (!current.nodes.has(v)) continue;
     const without = new Set(current.nodes);
     without.delete(v);
-    const next = queryPart(n, trussEdges, without, k, q);
-    if (next.nodes.size > 0) current = next;
+    const next = trussAmong(n, trussEdges, without, k);
+    if (next.nodes.has(q)) current = next;
   }
-  // Then Q-Peel's QRScore sweeps: in peel order, remove a node below the mean when the rest, with
-  // every edge it had, is still a connected k-truss; until a sweep removes nothing.
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const v of order) {
-      if (!current.nodes.has(v)) continue;
-      const mean = [...current.nodes].reduce((s, w) => s + rel[w]!, 0) / current.nodes.size;
-      if (!(rel[v]! < mean)) break;
-      const rest = [...current.nodes].filter((w) => w !== v);
-      const edges = current.edges.filter(([a, b]) => a !== v && b !== v);
-      if (!isConnectedKTruss(rest, edges, k)) continue;
-      current = { nodes: new Set(rest), edges };
-      changed = true;
-    }
-  }
+  const part = new Set(hops(n, current.edges, q).keys());
   return {
-    nodes: [...current.nodes].sort((a, b) => a - b),
-    edges: current.edges.map(([a, b]) => pairKey(a, b)).sort(),
+    nodes: [...part].sort((a, b) => a - b),
+    edges: current.edges
+      .filter(([a]) => part.has(a))
+      .map(([a, b]) => pairKey(a, b))
+      .sort(),
   };
 }
 
@@ -118,6 +97,23 @@ describe('TrussIndex.localSearch', () => {
     expect(index.localSearch(4, rel, 0, Infinity).community!.nodes).toHaveLength(7);
     // A bound below any 4-truss (at least 4 nodes): peeled as far as it goes.
     expect(Array.from(index.localSearch(4, rel, 0, 1).community!.nodes)).toEqual([0, 1, 2, 3]);
+  });
+
+  test("the bound counts every part of the component, as Q-Peel's does (hand-computed, and Q-Peel agrees)", () => {
+    // Query 0 in a K4 {0,1,2,3}; a triangle {5,6,7} of relevant nodes; node 4 (relevance 0) joins
+    // them through triangle {3,4,5}: one 3-truss component of 8 nodes. Bound 6: removing 4 deletes
+    // {3,5} too and leaves two parts of 4 + 3 = 7 nodes; removing 1 (the least relevant) leaves the
+    // triangle {0,2,3} and 6 nodes in all. Counting the query node's part alone would have stopped
+    // at the K4.
+    const edges: Pair[] = [...clique([0, 1, 2, 3]), ...clique([5, 6, 7]), ...clique([3, 4, 5])];
+    const g = trussGraphFromEdges(8, edges);
+    const rel = [1, 0.2, 0.6, 0.7, 0, 0.9, 0.9, 0.9];
+    const { community } = new TrussIndex(g).localSearch(3, rel, 0, 6);
+    expect(Array.from(community!.nodes)).toEqual([0, 2, 3]);
+    expect(community!.removed).toBe(5);
+    // Q-Peel's QRScore phase removes node 1 (below the mean, the rest a connected 3-truss) and
+    // nothing else; its bound then removes 4 and stops at 6 nodes: the same community.
+    expect(Array.from(qPeel(g, 3, rel, { keep: [0], maxNodes: 6 }).communities[0]!.nodes)).toEqual([0, 2, 3]);
   });
 
   test('a query node in no k-truss: no community', () => {
