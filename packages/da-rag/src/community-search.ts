@@ -174,11 +174,10 @@ function localBest(
 ): Community | undefined {
   let best: Community | undefined;
   for (const seed of seeds) {
-    const local = index.localSearch(k, relevance, seed, maxNodes);
     const c =
-      local.componentNodes > 0 && local.componentNodes <= exactUpTo
+      index.componentSize(k, seed, exactUpTo) <= exactUpTo
         ? index.qPeel(k, relevance, { maxNodes, keep: [seed] }).communities[0]
-        : local.community;
+        : index.localSearch(k, relevance, seed, maxNodes).community;
     if (!c) continue;
     if (
       best === undefined ||

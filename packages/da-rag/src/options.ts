@@ -201,7 +201,7 @@ export interface DaRagQueryOptions {
   /**
    * With `communitySearch: 'local'`: a query vertex whose k-truss component has at most this many
    * nodes is searched with Q-Peel (cheap there, and exact); a larger one with the local search.
-   * @default 500
+   * @default 200
    */
   localExactUpTo: number;
   /**
@@ -266,7 +266,7 @@ export const DA_RAG_QUERY_DEFAULTS: DaRagQueryOptions = {
   querySeeds: 0,
   searchRegion: null,
   communitySearch: 'q-peel',
-  localExactUpTo: 500,
+  localExactUpTo: 200,
   anchors: 1,
   fallbackCommunity: true,
   packing: 'greedy',

@@ -31,7 +31,7 @@ const PAPER: EacsOptions = {
   maxCommunityNodes: null,
   searchRegion: null,
   communitySearch: 'q-peel',
-  localExactUpTo: 500,
+  localExactUpTo: 200,
 };
 
 describe('spreadK', () => {

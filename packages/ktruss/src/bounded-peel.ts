@@ -18,17 +18,25 @@ export class BoundedPeel {
     this.#state = state;
   }
 
-  /** Delete the edges on the stack and, in cascade, every edge left in fewer than k − 2 triangles. */
-  #deleteEdges(): void {
-    const { minSupport, sources, targets, triOffsets, tri, edgeAlive, support, liveDegree } = this.#state;
+  /**
+   * Delete the edges on the stack and, in cascade, every edge left in fewer than k − 2 triangles.
+   * Stops, and returns true, once a query node is left with fewer than k − 1 edges: too few for any
+   * of them to stay in k − 2 triangles, so the cascade would take them all and the step is undone
+   * (what it deleted is on the undo list; the rest of the stack is dropped).
+   */
+  #deleteEdges(): boolean {
+    const { minSupport, sources, targets, triOffsets, tri, edgeAlive, support, liveDegree, isQuery } =
+      this.#state;
     const stack = this.#stack;
     const undoEdges = this.#undoEdges;
     while (stack.length > 0) {
       const e = stack.pop();
       if (edgeAlive[e] !== 1) continue;
       edgeAlive[e] = 0;
-      liveDegree[sources[e]!]!--;
-      liveDegree[targets[e]!]!--;
+      const s = sources[e]!;
+      const t = targets[e]!;
+      liveDegree[s]!--;
+      liveDegree[t]!--;
       undoEdges.push(e);
       const end = triOffsets[e + 1]!;
       for (let q = triOffsets[e]!; q < end; q++) {
@@ -38,7 +46,16 @@ export class BoundedPeel {
         if (--support[f]! < minSupport) stack.push(f);
         if (--support[h]! < minSupport) stack.push(h);
       }
+      // (After e's triangles: the undo gives back what each deleted edge took.)
+      if (
+        (isQuery[s] === 1 && liveDegree[s]! <= minSupport) ||
+        (isQuery[t] === 1 && liveDegree[t]! <= minSupport)
+      ) {
+        stack.clear();
+        return true;
+      }
     }
+    return false;
   }
 
   /**
@@ -47,10 +64,12 @@ export class BoundedPeel {
    * triangle is read once, on edge {v, a} with a < x (the edge's triangles are sorted by third node, so
    * those are a suffix), and v's own edges, which go anyway, are not lowered: the cascade then ends
    * at the same maximal k-truss as deleting v's edges one by one, at about half the reads. v's edges
-   * go on the undo list (returns how many), first.
+   * go on the undo list (returns how many), first; `lost` when a query neighbour is left with fewer
+   * than k − 1 edges (the stack is then dropped: the step is undone).
    */
-  #deleteNode(v: number): number {
-    const { offsets, sources, minSupport, triOffsets, tri, edgeAlive, support, liveDegree } = this.#state;
+  #deleteNode(v: number): { own: number; lost: boolean } {
+    const { offsets, sources, minSupport, triOffsets, tri, edgeAlive, support, liveDegree, isQuery } =
+      this.#state;
     const { rowNeighbors, rowEdges, rowEnd } = this.#state;
     const stack = this.#stack;
     const undoEdges = this.#undoEdges;
@@ -69,15 +88,19 @@ export class BoundedPeel {
         if (--support[ax]! < minSupport) stack.push(ax);
       }
     }
+    let lost = false;
     for (let p = offsets[v]!; p < end; p++) {
       const va = rowEdges[p]!;
       if (edgeAlive[va] !== 1) continue;
       edgeAlive[va] = 0;
       liveDegree[v]!--;
-      liveDegree[rowNeighbors[p]!]!--;
+      const a = rowNeighbors[p]!;
+      if (--liveDegree[a]! <= minSupport && isQuery[a] === 1) lost = true;
       undoEdges.push(va);
     }
-    return undoEdges.length;
+    // A query neighbour left with fewer than k − 1 edges would lose them all (see deleteEdges).
+    if (lost) stack.clear();
+    return { own: undoEdges.length, lost };
   }
 
   /** Undo {@link deleteNode} of v (after {@link undoDeletions}): its `own` edges and the supports they took. */
@@ -149,8 +172,13 @@ export class BoundedPeel {
       checks++;
       undoEdges.clear();
       gone.clear();
-      const own = this.#deleteNode(v);
-      this.#deleteEdges();
+      const { own, lost } = this.#deleteNode(v);
+      if (lost || this.#deleteEdges()) {
+        // A query node would go: undo this step.
+        this.#undoDeletions(own);
+        this.#undoNode(v, own);
+        continue;
+      }
       let lostQuery = false;
       for (let i = 0; i < undoEdges.length; i++) {
         const e = undoEdges.data[i]!;

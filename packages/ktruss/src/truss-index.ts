@@ -173,6 +173,40 @@ export class TrussIndex {
     return localSearch(this.graph, this.decomposition.trussness, k, rel, query, maxNodes);
   }
 
+  /**
+   * Nodes of `node`'s component in the maximal k-truss (reached over edges of trussness ≥ k; 0 when
+   * it has no such edge), counted up to `limit`: a larger component gives `limit + 1`, at the cost of
+   * that many nodes' rows rather than the component's.
+   *
+   * @throws InvalidArgumentError for `k` < 2 or a node that is not a node index.
+   */
+  componentSize(k: number, node: number, limit = Number.POSITIVE_INFINITY): number {
+    const caller = 'TrussIndex.componentSize';
+    assertK(caller, k);
+    checkNode(this.graph, node, caller, 'node');
+    const { offsets, neighbors, edgeIds } = this.graph;
+    const trussness = this.decomposition.trussness;
+    const seen = new Set<number>();
+    const queue: number[] = [];
+    for (let p = offsets[node]!; p < offsets[node + 1]!; p++) {
+      if (trussness[edgeIds[p]!]! >= k) {
+        seen.add(node);
+        queue.push(node);
+        break;
+      }
+    }
+    for (let i = 0; i < queue.length && seen.size <= limit; i++) {
+      const v = queue[i]!;
+      for (let p = offsets[v]!; p < offsets[v + 1]! && seen.size <= limit; p++) {
+        const w = neighbors[p]!;
+        if (trussness[edgeIds[p]!]! < k || seen.has(w)) continue;
+        seen.add(w);
+        queue.push(w);
+      }
+    }
+    return Math.min(seen.size, limit + 1);
+  }
+
   /** Drop the cached k-trusses and the kept QRScore phases. */
   clearCache(): void {
     this.#trusses.clear();

@@ -166,3 +166,47 @@ describe('TrussIndex.localSearch', () => {
     expect(() => index.localSearch(1, [1, 1, 1], 0, 5)).toThrow(InvalidArgumentError);
   });
 });
+
+describe('TrussIndex.componentSize', () => {
+  test('the nodes of the k-truss component, counted up to a limit (hand-computed)', () => {
+    // K4 {0,1,2,3} and K4 {3,4,5,6} share node 3; a triangle {6,7,8} hangs on node 6; 9-10 is a lone edge.
+    const edges: Pair[] = [...clique([0, 1, 2, 3]), ...clique([3, 4, 5, 6]), ...clique([6, 7, 8]), [9, 10]];
+    const index = new TrussIndex(trussGraphFromEdges(11, edges));
+    expect(index.componentSize(4, 0)).toBe(7);
+    expect(index.componentSize(3, 0)).toBe(9);
+    expect(index.componentSize(4, 7)).toBe(0);
+    expect(index.componentSize(3, 9)).toBe(0);
+    expect(index.componentSize(2, 9)).toBe(2);
+    expect(index.componentSize(3, 0, 4)).toBe(5);
+    expect(index.componentSize(3, 0, 9)).toBe(9);
+    expect(index.componentSize(3, 0, 0)).toBe(1);
+    expect(() => index.componentSize(3, 11)).toThrow(InvalidArgumentError);
+  });
+
+  test('agrees with the component of the brute-force k-truss (random graphs)', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          n: fc.integer({ min: 2, max: 14 }),
+          p: fc.double({ min: 0.2, max: 0.9, noNaN: true }),
+          seed: fc.nat(),
+          k: fc.integer({ min: 2, max: 6 }),
+          limit: fc.integer({ min: 0, max: 15 }),
+        }),
+        ({ n, p, seed, k, limit }) => {
+          const next = lcg32(seed >>> 0 || 3);
+          const edges = randomPairs(n, p, next);
+          const index = new TrussIndex(trussGraphFromEdges(n, edges));
+          const truss = bruteKTruss(n, edges, k);
+          const trussEdges = edges.filter(([a, b]) => truss.has(pairKey(a, b)));
+          for (let v = 0; v < n; v++) {
+            const size = trussEdges.some(([a, b]) => a === v || b === v) ? hops(n, trussEdges, v).size : 0;
+            expect(index.componentSize(k, v)).toBe(size);
+            expect(index.componentSize(k, v, limit)).toBe(Math.min(size, limit + 1));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
