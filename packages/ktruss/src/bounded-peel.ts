@@ -174,12 +174,12 @@ export class BoundedPeel {
       gone.clear();
       const { own, lost } = this.#deleteNode(v);
       if (lost || this.#deleteEdges()) {
-        // A query node would go: undo this step.
+        // A query node would go: undo this step. (Every such step stops here: a query node left
+        // with no edge had fewer than k − 1 first.)
         this.#undoDeletions(own);
         this.#undoNode(v, own);
         continue;
       }
-      let lostQuery = false;
       for (let i = 0; i < undoEdges.length; i++) {
         const e = undoEdges.data[i]!;
         const s = sources[e]!;
@@ -187,24 +187,21 @@ export class BoundedPeel {
         if (nodeAlive[s] === 1 && liveDegree[s] === 0) {
           nodeAlive[s] = 0;
           gone.push(s);
-          if (isQuery[s] === 1) lostQuery = true;
         }
         if (nodeAlive[t] === 1 && liveDegree[t] === 0) {
           nodeAlive[t] = 0;
           gone.push(t);
-          if (isQuery[t] === 1) lostQuery = true;
         }
       }
       if (nodeAlive[v] === 1) {
         nodeAlive[v] = 0;
         gone.push(v);
       }
-      if (gone.length >= count || lostQuery) {
-        // Nothing would remain, or a query node would go: undo this step.
+      if (gone.length >= count) {
+        // Nothing would remain: undo this step, and stop.
         this.#undoDeletions(own);
         this.#undoNode(v, own);
         for (let i = 0; i < gone.length; i++) nodeAlive[gone.data[i]!] = 1;
-        if (lostQuery) continue;
         break;
       }
       count -= gone.length;
