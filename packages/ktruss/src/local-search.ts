@@ -132,7 +132,31 @@ interface Walk {
   close: Uint32Array;
 }
 
-function walkFrom(g: TrussGraph, trussness: ArrayLike<number>, k: number, query: number): Walk {
+/**
+ * Nodes of `node`'s k-truss component, counted up to `limit` (a larger component gives `limit + 1`):
+ * the walk of {@link localSearch}, stopped there.
+ */
+export function componentSize(
+  g: TrussGraph,
+  trussness: ArrayLike<number>,
+  k: number,
+  node: number,
+  limit: number,
+): number {
+  return Math.min(walkFrom(g, trussness, k, node, limit).nodes.length, limit + 1);
+}
+
+/**
+ * The walk from `query`; with `limit`, it stops once more than that many nodes are reached (the
+ * `close` counts are then not all made).
+ */
+function walkFrom(
+  g: TrussGraph,
+  trussness: ArrayLike<number>,
+  k: number,
+  query: number,
+  limit = Number.POSITIVE_INFINITY,
+): Walk {
   const dist = new Int32Array(g.n).fill(-1);
   const close = new Uint32Array(g.n);
   const nodes: number[] = [];
@@ -145,7 +169,7 @@ function walkFrom(g: TrussGraph, trussness: ArrayLike<number>, k: number, query:
     dist[query] = 0;
     nodes.push(query);
     // Scanning a node of distance d, every node of distance ≤ d is already reached.
-    for (let i = 0; i < nodes.length; i++) {
+    for (let i = 0; i < nodes.length && nodes.length <= limit; i++) {
       const v = nodes[i]!;
       const d = dist[v]!;
       let c = 0;

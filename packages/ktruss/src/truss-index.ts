@@ -8,7 +8,7 @@ import {
   trussDecomposition,
 } from './decomposition.js';
 import { asTrussGraph, type TrussGraph } from './graph.js';
-import { type LocalSearchResult, localSearch } from './local-search.js';
+import { componentSize, type LocalSearchResult, localSearch } from './local-search.js';
 import { peelPrepared } from './peel.js';
 import { PeelMemo } from './peel-memo.js';
 import { prepareTrussWithin } from './prepared.js';
@@ -184,27 +184,7 @@ export class TrussIndex {
     const caller = 'TrussIndex.componentSize';
     assertK(caller, k);
     checkNode(this.graph, node, caller, 'node');
-    const { offsets, neighbors, edgeIds } = this.graph;
-    const trussness = this.decomposition.trussness;
-    const seen = new Set<number>();
-    const queue: number[] = [];
-    for (let p = offsets[node]!; p < offsets[node + 1]!; p++) {
-      if (trussness[edgeIds[p]!]! >= k) {
-        seen.add(node);
-        queue.push(node);
-        break;
-      }
-    }
-    for (let i = 0; i < queue.length && seen.size <= limit; i++) {
-      const v = queue[i]!;
-      for (let p = offsets[v]!; p < offsets[v + 1]! && seen.size <= limit; p++) {
-        const w = neighbors[p]!;
-        if (trussness[edgeIds[p]!]! < k || seen.has(w)) continue;
-        seen.add(w);
-        queue.push(w);
-      }
-    }
-    return Math.min(seen.size, limit + 1);
+    return componentSize(this.graph, this.decomposition.trussness, k, node, limit);
   }
 
   /** Drop the cached k-trusses and the kept QRScore phases. */
