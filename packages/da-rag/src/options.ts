@@ -195,7 +195,7 @@ export interface DaRagQueryOptions {
    * first and, among equal relevance, the farthest from the query vertex first, found from the query
    * vertex outwards (its cost does not grow with the component); a component of at most
    * `localExactUpTo` nodes is searched with Q-Peel itself. No effect without query vertices.
-   * @default 'q-peel' (DA-RAG §5.2)
+   * @default 'q-peel' (DA-RAG §5.2; the `offline` preset: 'local', measured, see the README)
    */
   communitySearch: 'q-peel' | 'local';
   /**
@@ -299,19 +299,28 @@ export type DaRagPreset = (typeof DA_RAG_PRESETS)[number];
 
 /**
  * grag's measured offline settings (the `offline` preset) of the options where they differ from
- * DA-RAG's: entity linking, hybrid relevance, a size bound on Q-Peel, one query vertex, two anchor
- * chunk communities, members linked by document, no community reports.
+ * DA-RAG's: entity linking, hybrid relevance, a size bound on Q-Peel, one query vertex searched
+ * by the local size-bounded search, two anchor chunk communities, members linked by document, no
+ * community reports.
  */
 export const DA_RAG_OFFLINE_SETTINGS: Readonly<
   Pick<
     DaRagOptions,
-    'entityLinking' | 'relevance' | 'maxCommunityNodes' | 'querySeeds' | 'memberOrder' | 'anchors' | 'reports'
+    | 'entityLinking'
+    | 'relevance'
+    | 'maxCommunityNodes'
+    | 'querySeeds'
+    | 'communitySearch'
+    | 'memberOrder'
+    | 'anchors'
+    | 'reports'
   >
 > = {
   entityLinking: true,
   relevance: 'hybrid',
   maxCommunityNodes: 10,
   querySeeds: 1,
+  communitySearch: 'local',
   memberOrder: 'linked',
   anchors: 2,
   reports: false,
@@ -320,19 +329,27 @@ export const DA_RAG_OFFLINE_SETTINGS: Readonly<
 /**
  * The paper's settings of the options the `offline` preset changes (the defaults, in
  * {@link DA_RAG_DEFAULTS}): name merging only, cosine relevance (Eq. 1), Q-Peel without a size
- * bound (§5.2), no query vertex, one anchor chunk community (§4), members by relevance, a report per
- * community (§5.1).
+ * bound (§5.2) and with no query vertex, one anchor chunk community (§4), members by relevance, a
+ * report per community (§5.1).
  */
 export const DA_RAG_PAPER_DEFAULTS: Readonly<
   Pick<
     DaRagOptions,
-    'entityLinking' | 'relevance' | 'maxCommunityNodes' | 'querySeeds' | 'memberOrder' | 'anchors' | 'reports'
+    | 'entityLinking'
+    | 'relevance'
+    | 'maxCommunityNodes'
+    | 'querySeeds'
+    | 'communitySearch'
+    | 'memberOrder'
+    | 'anchors'
+    | 'reports'
   >
 > = {
   entityLinking: false,
   relevance: 'dense',
   maxCommunityNodes: null,
   querySeeds: 0,
+  communitySearch: 'q-peel',
   memberOrder: 'relevance',
   anchors: 1,
   reports: true,
