@@ -205,6 +205,17 @@ export interface DaRagQueryOptions {
    */
   localExactUpTo: number;
   /**
+   * The order among nodes of equal relevance in each layer's community search (grag's, not in
+   * DA-RAG): Q-Peel's peel order, the local search's last tie, a layer's query vertices and its
+   * communities' member order take such ties by node index, an order the paper leaves open (with
+   * `'hybrid'` or `'lexical'` relevance most chunks of a layer tie at 0). A positive seed searches
+   * each graph with its nodes relabelled by that seed's permutation instead, changing nothing but
+   * those ties: rerunning with a few seeds shows how much the results rest on that order. Slower (a
+   * relabelled layer's truss index is made once per seed, a working subgraph's per query).
+   * 0: node index. @default 0
+   */
+  tieSeed: number;
+  /**
    * How the ranked communities fill the budget: `'greedy'` takes each community whole, in score
    * order, leaving out one that does not fit and going on with the next (§5.1's greedy packing);
    * `'truncate'` stops at the first that does not fit and writes its head into what is left.
@@ -267,6 +278,7 @@ export const DA_RAG_QUERY_DEFAULTS: DaRagQueryOptions = {
   searchRegion: null,
   communitySearch: 'q-peel',
   localExactUpTo: 200,
+  tieSeed: 0,
   anchors: 1,
   fallbackCommunity: true,
   packing: 'greedy',
@@ -394,6 +406,7 @@ const QUERY_RULES: { readonly [K in keyof DaRagQueryOptions]-?: OptionRule } = {
   searchRegion: opt.nullable(opt.positiveInt),
   communitySearch: opt.oneOf('q-peel', 'local'),
   localExactUpTo: opt.nonNegativeInt,
+  tieSeed: opt.nonNegativeInt,
   anchors: opt.positiveInt,
   fallbackCommunity: opt.boolean,
   packing: opt.oneOf('greedy', 'truncate'),

@@ -19,6 +19,7 @@ import { indexSubjects, linkedOrder, renderMembers } from './members.js';
 import type { DaRagQueryOptions } from './options.js';
 import { type Candidate, evidenceScore } from './pack.js';
 import { cosines, nodeRelevance, vectorPostings } from './relevance.js';
+import { inTieOrder } from './tie-order.js';
 import type { DaRagIndex, Layer } from './types.js';
 import { entityText, identity, mapLimit } from './util.js';
 
@@ -187,7 +188,8 @@ export class RetrievalRun {
   /** Community search on a layer (EACS, or the 1-hop baseline); chunk members in linked order when asked. */
   searchLayer(layer: Layer, search: LayerSearch): LayerFound {
     const { index, q } = this;
-    const found = q.acs ? eacs(layer, search, q) : oneHop(layer, search, q.oneHopSeeds);
+    const searched = q.tieSeed > 0 ? inTieOrder(search, q.tieSeed) : search;
+    const found = q.acs ? eacs(layer, searched, q) : oneHop(layer, searched, q.oneHopSeeds);
     if (layer !== 'chunk' || q.memberOrder !== 'linked') return found;
     const subjects = indexSubjects(index);
     const communities = found.communities.map((c) => ({
