@@ -14,10 +14,19 @@
  * measured (datasets can run as separate processes); `da-rag-options-<name>.md` is written from every
  * dataset found there (`--render-only`: only that).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type EvalRow, gragEval, machine, pct, points, slicePaths, type Wording } from './lib.js';
+import {
+  type EvalRow,
+  evalSetPaths,
+  gragEval,
+  machine,
+  pct,
+  points,
+  USER_CORPUS,
+  type Wording,
+} from './lib.js';
 
 interface Row extends EvalRow {
   wording: Wording;
@@ -30,7 +39,6 @@ interface Part {
   rows: Row[];
 }
 
-const USER = 'user';
 const METRICS = ['recall@2', 'recall@5', 'recall@10', 'coverage', 'em', 'f1'] as const;
 const SHORT: Record<string, string> = {
   'recall@2': 'R@2',
@@ -41,27 +49,13 @@ const SHORT: Record<string, string> = {
   f1: 'F1',
 };
 
-/**
- * The dataset directories of `dataset` as worded and reworded: a dev slice's (`slicePaths`), or the
- * user-style corpus's. @throws Error naming a missing directory and what writes it.
- */
-function paths(dataset: string, root: string, reworded: string, user: string): [Wording, string][] {
-  if (dataset !== USER) return slicePaths(dataset, root, reworded);
-  const out: [Wording, string][] = [
-    ['original', resolve(user, 'worded')],
-    ['reworded', resolve(user, 'reworded')],
-  ];
-  for (const [, path] of out) {
-    if (!existsSync(path)) throw new Error(`${path} is missing (run benchmarks/user-corpus.ts)`);
-  }
-  return out;
-}
-
 function render(dir: string, name: string): string {
   const parts = readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Part)
-    .sort((a, b) => (a.dataset === USER ? 1 : b.dataset === USER ? -1 : a.dataset.localeCompare(b.dataset)));
+    .sort((a, b) =>
+      a.dataset === USER_CORPUS ? 1 : b.dataset === USER_CORPUS ? -1 : a.dataset.localeCompare(b.dataset),
+    );
   const m = parts[0]!.machine;
   const metrics = METRICS.filter((k) => parts.some((p) => p.rows.some((r) => r.metrics[k] !== undefined)));
   const lines = [
@@ -108,7 +102,7 @@ async function main(): Promise<void> {
     options: {
       set: { type: 'string', multiple: true, default: [] },
       name: { type: 'string' },
-      datasets: { type: 'string', default: `musique,hotpotqa,2wikimultihopqa,${USER}` },
+      datasets: { type: 'string', default: `musique,hotpotqa,2wikimultihopqa,${USER_CORPUS}` },
       answer: { type: 'boolean', default: false },
       reworded: { type: 'string', default: 'benchmarks/.reworded' },
       user: { type: 'string', default: 'benchmarks/.user-corpus' },
@@ -129,7 +123,7 @@ async function main(): Promise<void> {
     const extra = values.answer ? ['--answer'] : [];
     for (const dataset of values.datasets.split(',')) {
       const part: Part = { dataset, date: new Date().toISOString(), machine: machine(), set: sets, rows: [] };
-      for (const [wording, path] of paths(dataset, root, values.reworded, values.user)) {
+      for (const [wording, path] of evalSetPaths(dataset, root, values.reworded, values.user)) {
         for (const config of [
           { label: 'da-rag (offline preset)', method: 'da-rag' },
           { label: `da-rag (offline preset, ${sets.join(', ')})`, method: 'da-rag', set },

@@ -12,10 +12,10 @@
  * they are measured; `da-rag-ties-<name>.md` is written from every dataset found there
  * (`--render-only`: only that).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type EvalRow, gragEval, machine, pct, slicePaths, type Wording } from './lib.js';
+import { type EvalRow, evalSetPaths, gragEval, machine, pct, USER_CORPUS, type Wording } from './lib.js';
 
 interface Row extends EvalRow {
   wording: Wording;
@@ -30,23 +30,10 @@ interface Part {
   rows: Row[];
 }
 
-const USER = 'user';
 const METRICS = [
   ['coverage', 'Coverage'],
   ['recall@5', 'R@5'],
 ] as const;
-
-function paths(dataset: string, root: string, reworded: string, user: string): [Wording, string][] {
-  if (dataset !== USER) return slicePaths(dataset, root, reworded);
-  const out: [Wording, string][] = [
-    ['original', resolve(user, 'worded')],
-    ['reworded', resolve(user, 'reworded')],
-  ];
-  for (const [, path] of out) {
-    if (!existsSync(path)) throw new Error(`${path} is missing (run benchmarks/user-corpus.ts)`);
-  }
-  return out;
-}
 
 /** `min – max (mean)` of the values as points, one decimal. */
 function spread(values: number[]): string {
@@ -60,7 +47,9 @@ function render(dir: string, name: string): string {
   const parts = readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Part)
-    .sort((a, b) => (a.dataset === USER ? 1 : b.dataset === USER ? -1 : a.dataset.localeCompare(b.dataset)));
+    .sort((a, b) =>
+      a.dataset === USER_CORPUS ? 1 : b.dataset === USER_CORPUS ? -1 : a.dataset.localeCompare(b.dataset),
+    );
   const m = parts[0]!.machine;
   const set = parts[0]!.set;
   const seeds = [
@@ -107,7 +96,7 @@ async function main(): Promise<void> {
       set: { type: 'string', multiple: true, default: ['communitySearch=q-peel'] },
       seeds: { type: 'string', default: '1,2,3,4' },
       name: { type: 'string', default: 'q-peel' },
-      datasets: { type: 'string', default: `musique,hotpotqa,2wikimultihopqa,${USER}` },
+      datasets: { type: 'string', default: `musique,hotpotqa,2wikimultihopqa,${USER_CORPUS}` },
       reworded: { type: 'string', default: 'benchmarks/.reworded' },
       user: { type: 'string', default: 'benchmarks/.user-corpus' },
       out: { type: 'string', default: 'benchmarks/results' },
@@ -127,7 +116,7 @@ async function main(): Promise<void> {
     );
     for (const dataset of values.datasets.split(',')) {
       const part: Part = { dataset, date: new Date().toISOString(), machine: machine(), set: sets, rows: [] };
-      for (const [wording, path] of paths(dataset, root, values.reworded, values.user)) {
+      for (const [wording, path] of evalSetPaths(dataset, root, values.reworded, values.user)) {
         const save = (row: Row) => {
           part.rows.push(row);
           writeFileSync(join(dir, `${dataset}.json`), `${JSON.stringify(part, null, 2)}\n`);

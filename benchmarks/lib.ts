@@ -207,6 +207,31 @@ export function slicePaths(slice: string, root: string, reworded: string): [Word
   return out;
 }
 
+/** The dataset name of the user-style corpus in {@link evalSetPaths}. */
+export const USER_CORPUS = 'user';
+
+/**
+ * The directories of an evaluation set in both wordings: a dev slice's ({@link slicePaths}), or for
+ * {@link USER_CORPUS} the user-style corpus's under `user` (written by `benchmarks/user-corpus.ts`).
+ * @throws Error naming a missing directory and what writes it.
+ */
+export function evalSetPaths(
+  dataset: string,
+  root: string,
+  reworded: string,
+  user: string,
+): [Wording, string][] {
+  if (dataset !== USER_CORPUS) return slicePaths(dataset, root, reworded);
+  const out: [Wording, string][] = [
+    ['original', resolve(user, 'worded')],
+    ['reworded', resolve(user, 'reworded')],
+  ];
+  for (const [, path] of out) {
+    if (!existsSync(path)) throw new Error(`${path} is missing (run benchmarks/user-corpus.ts)`);
+  }
+  return out;
+}
+
 /** A share as a percentage with one decimal (`0.845` → `84.5`), `–` when absent or NaN. */
 export const pct = (v: number | undefined): string =>
   v === undefined || Number.isNaN(v) ? '–' : (100 * v).toFixed(1);
