@@ -309,25 +309,24 @@ export const DA_RAG_PRESETS = ['paper', 'offline'] as const;
 /** A settings preset of {@link DA_RAG_PRESETS}. */
 export type DaRagPreset = (typeof DA_RAG_PRESETS)[number];
 
+/** The options the presets set differently. */
+type PresetOption =
+  | 'entityLinking'
+  | 'relevance'
+  | 'maxCommunityNodes'
+  | 'querySeeds'
+  | 'communitySearch'
+  | 'memberOrder'
+  | 'anchors'
+  | 'reports';
+
 /**
  * grag's measured offline settings (the `offline` preset) of the options where they differ from
  * DA-RAG's: entity linking, hybrid relevance, a size bound on Q-Peel, one query vertex searched
  * by the local size-bounded search, two anchor chunk communities, members linked by document, no
  * community reports.
  */
-export const DA_RAG_OFFLINE_SETTINGS: Readonly<
-  Pick<
-    DaRagOptions,
-    | 'entityLinking'
-    | 'relevance'
-    | 'maxCommunityNodes'
-    | 'querySeeds'
-    | 'communitySearch'
-    | 'memberOrder'
-    | 'anchors'
-    | 'reports'
-  >
-> = {
+export const DA_RAG_OFFLINE_SETTINGS: Readonly<Pick<DaRagOptions, PresetOption>> = {
   entityLinking: true,
   relevance: 'hybrid',
   maxCommunityNodes: 10,
@@ -344,19 +343,7 @@ export const DA_RAG_OFFLINE_SETTINGS: Readonly<
  * bound (§5.2) and with no query vertex, one anchor chunk community (§4), members by relevance, a
  * report per community (§5.1).
  */
-export const DA_RAG_PAPER_DEFAULTS: Readonly<
-  Pick<
-    DaRagOptions,
-    | 'entityLinking'
-    | 'relevance'
-    | 'maxCommunityNodes'
-    | 'querySeeds'
-    | 'communitySearch'
-    | 'memberOrder'
-    | 'anchors'
-    | 'reports'
-  >
-> = {
+export const DA_RAG_PAPER_DEFAULTS: Readonly<Pick<DaRagOptions, PresetOption>> = {
   entityLinking: false,
   relevance: 'dense',
   maxCommunityNodes: null,

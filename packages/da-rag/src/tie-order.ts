@@ -10,7 +10,7 @@ import { type TrussGraph, TrussIndex, trussGraphFromEdges } from '@grag/ktruss';
 import type { LayerSearch } from './community-search.js';
 
 /** A graph relabelled for one seed: node i of `graph` is node `order[i]` of the original. */
-interface Relabelled {
+export interface Relabelled {
   order: Uint32Array;
   /** Inverse of `order`: the relabelled index of each original node. */
   position: Uint32Array;
