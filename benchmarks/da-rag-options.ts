@@ -14,7 +14,7 @@
  * measured (datasets can run as separate processes); `da-rag-options-<name>.md` is written from every
  * dataset found there (`--render-only`: only that).
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -24,6 +24,7 @@ import {
   machine,
   pct,
   points,
+  readParts,
   USER_CORPUS,
   type Wording,
 } from './lib.js';
@@ -50,12 +51,7 @@ const SHORT: Record<string, string> = {
 };
 
 function render(dir: string, name: string): string {
-  const parts = readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Part)
-    .sort((a, b) =>
-      a.dataset === USER_CORPUS ? 1 : b.dataset === USER_CORPUS ? -1 : a.dataset.localeCompare(b.dataset),
-    );
+  const parts = readParts<Part>(dir);
   const m = parts[0]!.machine;
   const metrics = METRICS.filter((k) => parts.some((p) => p.rows.some((r) => r.metrics[k] !== undefined)));
   const lines = [

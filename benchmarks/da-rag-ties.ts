@@ -12,10 +12,19 @@
  * they are measured; `da-rag-ties-<name>.md` is written from every dataset found there
  * (`--render-only`: only that).
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type EvalRow, evalSetPaths, gragEval, machine, pct, USER_CORPUS, type Wording } from './lib.js';
+import {
+  type EvalRow,
+  evalSetPaths,
+  gragEval,
+  machine,
+  pct,
+  readParts,
+  USER_CORPUS,
+  type Wording,
+} from './lib.js';
 
 interface Row extends EvalRow {
   wording: Wording;
@@ -44,12 +53,7 @@ function spread(values: number[]): string {
 }
 
 function render(dir: string, name: string): string {
-  const parts = readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Part)
-    .sort((a, b) =>
-      a.dataset === USER_CORPUS ? 1 : b.dataset === USER_CORPUS ? -1 : a.dataset.localeCompare(b.dataset),
-    );
+  const parts = readParts<Part>(dir);
   const m = parts[0]!.machine;
   const set = parts[0]!.set;
   const seeds = [

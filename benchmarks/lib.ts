@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
 /**
@@ -230,6 +230,19 @@ export function evalSetPaths(
     if (!existsSync(path)) throw new Error(`${path} is missing (run benchmarks/user-corpus.ts)`);
   }
   return out;
+}
+
+/**
+ * The per-dataset result parts (`<dataset>.json`) written to `dir` by a benchmark over
+ * {@link evalSetPaths}: dev slices by name, then the user-style corpus.
+ */
+export function readParts<P extends { dataset: string }>(dir: string): P[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as P)
+    .sort((a, b) =>
+      a.dataset === USER_CORPUS ? 1 : b.dataset === USER_CORPUS ? -1 : a.dataset.localeCompare(b.dataset),
+    );
 }
 
 /** A share as a percentage with one decimal (`0.845` → `84.5`), `–` when absent or NaN. */

@@ -1,29 +1,9 @@
 import { mulberry32 } from '@grag/core/kit';
-import { type TrussGraph, TrussIndex, trussGraphFromEdges } from '@grag/ktruss';
+import { type TrussGraph, trussGraphFromEdges } from '@grag/ktruss';
 import { describe, expect, test } from 'vitest';
-import { type EacsOptions, eacs, type LayerSearch } from '../src/community-search.js';
+import { eacs } from '../src/community-search.js';
 import { inTieOrder, relabelGraph } from '../src/tie-order.js';
-
-function search(graph: TrussGraph, relevance: ArrayLike<number>): LayerSearch {
-  return {
-    graph,
-    global: Array.from({ length: graph.n }, (_, i) => i),
-    relevance: Float64Array.from(relevance),
-    truss: () => new TrussIndex(graph),
-  };
-}
-
-const OPTIONS: EacsOptions = {
-  kMin: 3,
-  kMax: null,
-  candidatesPerLayer: 3,
-  kSpacing: 'linear',
-  querySeeds: 0,
-  maxCommunityNodes: null,
-  searchRegion: null,
-  communitySearch: 'q-peel',
-  localExactUpTo: 200,
-};
+import { layerSearch, PAPER_EACS } from './eacs-fixtures.js';
 
 /** What a found community is, whatever the labels it was found under. */
 const shape = (found: ReturnType<typeof eacs>) =>
@@ -72,19 +52,19 @@ describe('inTieOrder', () => {
       const g = trussGraphFromEdges(n, edges);
       const rel = Array.from({ length: n }, () => rand());
       for (const options of [
-        OPTIONS,
-        { ...OPTIONS, querySeeds: 1, maxCommunityNodes: 5 },
+        PAPER_EACS,
+        { ...PAPER_EACS, querySeeds: 1, maxCommunityNodes: 5 },
         {
-          ...OPTIONS,
+          ...PAPER_EACS,
           querySeeds: 1,
           maxCommunityNodes: 5,
           communitySearch: 'local' as const,
           localExactUpTo: 0,
         },
       ]) {
-        const base = shape(eacs('chunk', search(g, rel), options));
+        const base = shape(eacs('chunk', layerSearch(g, rel), options));
         for (const seed of [1, 2, 3]) {
-          expect(shape(eacs('chunk', inTieOrder(search(g, rel), seed), options))).toEqual(base);
+          expect(shape(eacs('chunk', inTieOrder(layerSearch(g, rel), seed), options))).toEqual(base);
         }
       }
     }
@@ -101,12 +81,12 @@ describe('inTieOrder', () => {
       [3, 5],
     ]);
     const rel = [0.5, 0.5, 0.5, 0.5, 0.5, 0.5];
-    const options = { ...OPTIONS, querySeeds: 1 };
-    expect(eacs('chunk', search(g, rel), options).communities.map((c) => c.nodes)).toEqual([[0, 1, 2]]);
+    const options = { ...PAPER_EACS, querySeeds: 1 };
+    expect(eacs('chunk', layerSearch(g, rel), options).communities.map((c) => c.nodes)).toEqual([[0, 1, 2]]);
     const seen = new Set<string>();
     for (let seed = 1; seed <= 12; seed++) {
       const first = relabelGraph(g, seed).order[0]!;
-      const [community] = eacs('chunk', inTieOrder(search(g, rel), seed), options).communities;
+      const [community] = eacs('chunk', inTieOrder(layerSearch(g, rel), seed), options).communities;
       const nodes = [...community!.nodes].sort();
       expect(nodes).toEqual(first < 3 ? [0, 1, 2] : [3, 4, 5]);
       seen.add(nodes.join(','));
