@@ -18,7 +18,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
-  type EvalRow,
+  type EvalPart,
   evalSetPaths,
   gragEval,
   machine,
@@ -26,19 +26,9 @@ import {
   points,
   readParts,
   USER_CORPUS,
-  type Wording,
 } from './lib.js';
 
-interface Row extends EvalRow {
-  wording: Wording;
-}
-interface Part {
-  dataset: string;
-  date: string;
-  machine: ReturnType<typeof machine>;
-  set: string[];
-  rows: Row[];
-}
+type Part = EvalPart;
 
 const METRICS = ['recall@2', 'recall@5', 'recall@10', 'coverage', 'em', 'f1'] as const;
 const SHORT: Record<string, string> = {
@@ -51,7 +41,7 @@ const SHORT: Record<string, string> = {
 };
 
 function render(dir: string, name: string): string {
-  const parts = readParts<Part>(dir);
+  const parts = readParts(dir);
   const m = parts[0]!.machine;
   const metrics = METRICS.filter((k) => parts.some((p) => p.rows.some((r) => r.metrics[k] !== undefined)));
   const lines = [

@@ -16,28 +16,21 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
-  type EvalRow,
+  type EvalPart,
   evalSetPaths,
   gragEval,
   machine,
   pct,
   readParts,
   USER_CORPUS,
-  type Wording,
+  type WordedRow,
 } from './lib.js';
 
-interface Row extends EvalRow {
-  wording: Wording;
+interface Row extends WordedRow {
   /** The tie order of the configuration's row; absent for the offline preset's. */
   tieSeed?: number;
 }
-interface Part {
-  dataset: string;
-  date: string;
-  machine: ReturnType<typeof machine>;
-  set: string[];
-  rows: Row[];
-}
+type Part = EvalPart<Row>;
 
 const METRICS = [
   ['coverage', 'Coverage'],
@@ -53,7 +46,7 @@ function spread(values: number[]): string {
 }
 
 function render(dir: string, name: string): string {
-  const parts = readParts<Part>(dir);
+  const parts = readParts<Row>(dir);
   const m = parts[0]!.machine;
   const set = parts[0]!.set;
   const seeds = [

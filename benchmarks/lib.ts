@@ -2,6 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { MachineInfo } from '@grag/eval';
 
 /**
  * Helpers shared by the benchmark scripts, re-exported from `@grag/eval` (SQuAD normalization,
@@ -232,14 +233,29 @@ export function evalSetPaths(
   return out;
 }
 
+/** A `grag eval` row of an evaluation set in one of its wordings (see {@link evalSetPaths}). */
+export interface WordedRow extends EvalRow {
+  wording: Wording;
+}
+
+/** One dataset's rows of a benchmark over {@link evalSetPaths}, saved as `<dataset>.json`. */
+export interface EvalPart<R extends WordedRow = WordedRow> {
+  dataset: string;
+  date: string;
+  machine: MachineInfo;
+  /** The `--set key=value` options the benchmark compares. */
+  set: string[];
+  rows: R[];
+}
+
 /**
  * The per-dataset result parts (`<dataset>.json`) written to `dir` by a benchmark over
  * {@link evalSetPaths}: dev slices by name, then the user-style corpus.
  */
-export function readParts<P extends { dataset: string }>(dir: string): P[] {
+export function readParts<R extends WordedRow>(dir: string): EvalPart<R>[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
-    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as P)
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as EvalPart<R>)
     .sort((a, b) =>
       a.dataset === USER_CORPUS ? 1 : b.dataset === USER_CORPUS ? -1 : a.dataset.localeCompare(b.dataset),
     );
