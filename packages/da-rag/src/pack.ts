@@ -3,10 +3,11 @@
  * retrieval reports of them: the items, the subgraph, the k chosen per layer, the traced communities.
  */
 import type { RetrievedItem, Tokenizer } from '@grag/core';
-import { packContext, renderItem } from '@grag/core/kit';
+import { chunkItem, type PackedContext, packContext, renderItem } from '@grag/core/kit';
 import type { FoundCommunity } from './community-search.js';
 import { type CommunityMembers, communityText } from './members.js';
 import type { DaRagQueryOptions } from './options.js';
+import { topByScore } from './relevance.js';
 import type { DaRagIndex, Layer } from './types.js';
 
 /** A community with its members, assessed. */
@@ -94,6 +95,8 @@ export interface PackInput {
   communityText: DaRagQueryOptions['communityText'];
   packing: DaRagQueryOptions['packing'];
   tokenizer: Tokenizer;
+  /** `fillBudget`: the relevance of every chunk, by which chunks fill the room the communities leave. */
+  fill?: Float64Array;
 }
 
 /**
@@ -319,12 +322,18 @@ export function packCommunities(input: PackInput) {
   const offered = limited.filter((c) => c.deferred !== true);
   const items: RetrievedItem[] = offered.map((c) => itemOf(c, input.communityText));
   const tokenizer = itemCounting(input.tokenizer, offered, items);
-  const packed = packContext(
+  const communitiesOnly = packContext(
     items,
     input.budget,
     input.packing === 'greedy' ? { tokenizer, truncate: false, skip: true } : { tokenizer },
   );
-  const packedIds = new Set(packed.items.map((i) => i.id));
+  const packedIds = new Set(communitiesOnly.items.map((i) => i.id));
+  // `'truncate'` packing stops at the first community that does not fit: then there is no room to fill.
+  const stopped = input.packing === 'truncate' && communitiesOnly.items.length < offered.length;
+  const packed =
+    input.fill && !stopped
+      ? fillRoom(input, input.fill, communitiesOnly, writtenChunks(input, offered, packedIds), tokenizer)
+      : communitiesOnly;
 
   const subgraph = packedSubgraph(
     index,
@@ -349,9 +358,52 @@ export function packCommunities(input: PackInput) {
   }));
   return {
     packed,
+    filled: packed.items.length - communitiesOnly.items.length,
     ranked: limited.length,
     subgraph,
     chosenK,
     communities,
   };
+}
+
+/** How many chunks of highest relevance {@link fillRoom} offers beyond those the context writes. */
+const FILL_DEPTH = 200;
+
+/** The chunks whose text the packed communities write: the members of packed chunk communities. */
+function writtenChunks(
+  input: PackInput,
+  offered: readonly Candidate[],
+  packedIds: ReadonlySet<string>,
+): Set<number> {
+  const written = new Set<number>();
+  for (const c of offered) {
+    if (c.layer !== 'chunk' || !packedIds.has(c.id)) continue;
+    if (input.communityText === 'report' && c.report !== '') continue;
+    for (const i of c.chunks) written.add(i);
+  }
+  return written;
+}
+
+/**
+ * `fillBudget` (grag's): the packed communities, then the chunks of positive relevance not
+ * `written`, most relevant first, while the budget lasts (the first that does not fit is cut to the
+ * room left, as `packContext` does). The communities are packed again first, in their order, so
+ * they are the same; nothing is added when the communities already end in a cut one.
+ */
+function fillRoom(
+  input: PackInput,
+  rel: Float64Array,
+  packed: PackedContext,
+  written: ReadonlySet<number>,
+  tokenizer: Tokenizer,
+): PackedContext {
+  if (packed.truncated !== undefined || packed.tokens >= input.budget) return packed;
+  const { index } = input;
+  const fillers: RetrievedItem[] = [];
+  for (const i of topByScore(rel, written.size + FILL_DEPTH)) {
+    if (!(rel[i]! > 0)) break;
+    if (!written.has(i)) fillers.push(chunkItem(index.chunks[i]!, index.texts[i]!, rel[i]!));
+  }
+  if (fillers.length === 0) return packed;
+  return packContext([...packed.items, ...fillers], input.budget, { tokenizer });
 }

@@ -80,6 +80,7 @@ export async function retrieveDaRag(
     communityText: q.communityText,
     packing: q.packing,
     tokenizer: index.providers.tokenizer,
+    ...(q.fillBudget ? { fill: run.chunkRelevance() } : {}),
   };
   // Deferred assessments: those whose report packing reads (their scores, and so the ranking, are known).
   if (run.defersAssessment) {
@@ -109,6 +110,7 @@ export async function retrieveDaRag(
       budgetTokens: budget,
       ranked: result.ranked,
       packed: packed.items.length,
+      ...(q.fillBudget ? { filled: result.filled } : {}),
       truncated: packed.truncated,
       ms: { ...run.ms, total: performance.now() - started },
     },

@@ -53,7 +53,8 @@ interface AnchorTrace {
 }
 
 async function run(index: DaRagIndex, anchors: number) {
-  const r = await daRag.retrieve(index, COMPARISON, { anchors });
+  // The communities alone: in a corpus this small the room left (fillBudget) would take every chunk.
+  const r = await daRag.retrieve(index, COMPARISON, { anchors, fillBudget: false });
   return {
     passages: [...new Set(r.items.flatMap((i) => i.source.docIds))],
     trace: r.trace as unknown as AnchorTrace,
@@ -107,7 +108,7 @@ describe('fallbackCommunity: an anchor in no community is a candidate of its own
     expect(trace.anchor[0]!.community).toBe('a1:chunk-fallback');
     expect(on.items[0]!.source.docIds).toEqual(['marsh-wren']);
     // Without it the passage only anchors the working subgraphs, and no candidate holds it.
-    const off = await daRag.retrieve(index, QUESTION, { fallbackCommunity: false });
+    const off = await daRag.retrieve(index, QUESTION, { fallbackCommunity: false, fillBudget: false });
     expect(off.items.flatMap((i) => i.source.docIds)).not.toContain('marsh-wren');
   });
 });
