@@ -199,7 +199,10 @@ export const DA_RAG_PRESET_OPTIONS: Readonly<Record<DaRagPreset, Partial<DaRagOp
 
 /** Retrieve options of DA-RAG: the budget, and any query option to override for this query. */
 export interface DaRagRetrieveOptions extends RetrieveOptions, Partial<DaRagQueryOptions> {
-  /** Most communities packed into the context (after ranking by score). @default no limit */
+  /**
+   * Most communities packed into the context (after ranking by score); the chunks `fillBudget` adds
+   * after them are not counted. @default no limit
+   */
   topK?: number;
 }
 

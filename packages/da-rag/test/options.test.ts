@@ -103,18 +103,19 @@ describe('presets', () => {
     o.anchors,
     o.memberOrder,
     o.reports,
+    o.fillBudget,
   ];
 
   it("defaults to the paper's configuration", () => {
     const o = resolveDaRagOptions('t');
     expect(o.preset).toBe('paper');
     // DA-RAG §3–5: name merging, cosine relevance (Eq. 1), no size bound, no query vertex (Q-Peel),
-    // one anchor, a report per community (§5.1).
-    expect(presetFields(o)).toEqual([false, 'dense', null, 0, 'q-peel', 1, 'relevance', true]);
+    // one anchor, a report per community and the packed communities alone (§5.1).
+    expect(presetFields(o)).toEqual([false, 'dense', null, 0, 'q-peel', 1, 'relevance', true, false]);
   });
   it("the offline preset sets grag's measured settings, and explicit options win over it", () => {
     const o = resolveDaRagOptions('t', { preset: 'offline' }, { anchors: 3 });
-    expect(presetFields(o)).toEqual([true, 'hybrid', 10, 1, 'local', 3, 'linked', false]);
+    expect(presetFields(o)).toEqual([true, 'hybrid', 10, 1, 'local', 3, 'linked', false, true]);
     expect(() => resolveDaRagOptions('t', { preset: 'fast' })).toThrow(
       /preset must be one of paper, offline/,
     );
