@@ -1,30 +1,12 @@
 import { getTokenizer } from '@grag/core/kit';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { type DaRagIndex, daRag } from '../src/index.js';
-import { type Candidate, type PackInput, packCommunities } from '../src/pack.js';
+import { type PackInput, packCommunities } from '../src/pack.js';
+import { candidate } from './candidates.js';
 import { CORPUS } from './corpus.js';
 import { offlineContext } from './offline-context.js';
 
 const tokenizer = getTokenizer();
-
-function candidate(over: Partial<Candidate> & Pick<Candidate, 'id' | 'layer'>): Candidate {
-  const members = over.members ?? 'members';
-  return {
-    ks: [3],
-    nodes: [],
-    edges: [],
-    qrScore: 0,
-    initialQrScore: null,
-    members,
-    memberTokens: tokenizer.count(members),
-    chunks: [],
-    chunkIds: [],
-    docIds: [],
-    score: 0,
-    report: '',
-    ...over,
-  };
-}
 
 // Five chunks of an invented harbour town; relevance 0.9, 0.8, 0, 0.5, 0.7.
 const TEXTS = [

@@ -5,33 +5,14 @@ import { describe, expect, test } from 'vitest';
 import { blankLineJoinedTokens, blankLineTrailedTokens, lineJoinedTokens } from '../src/members.js';
 import {
   bestCandidate,
-  type Candidate,
   distinctCandidates,
   evidenceScore,
   packCommunities,
   rankCandidates,
 } from '../src/pack.js';
 import type { DaRagIndex } from '../src/types.js';
+import { candidate } from './candidates.js';
 import { wholeTextTokenizer } from './tokenizers.js';
-
-function candidate(over: Partial<Candidate> & Pick<Candidate, 'id' | 'layer'>): Candidate {
-  const members = over.members ?? 'members';
-  return {
-    ks: [],
-    nodes: [],
-    edges: [],
-    qrScore: 0,
-    initialQrScore: null,
-    members,
-    memberTokens: getTokenizer().count(members),
-    chunks: [],
-    chunkIds: [],
-    docIds: [],
-    score: 0,
-    report: '',
-    ...over,
-  };
-}
 
 describe('evidenceScore', () => {
   test('is 10 × the mean relevance of the chunks a community packs', () => {
