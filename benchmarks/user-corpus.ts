@@ -17,7 +17,7 @@
  * `<results>/user-corpus.json` as they are measured, and `user-corpus.md` is written from them
  * (`--render`: only that, from the JSON).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type EvalRow, gragEval, machine, pct } from './lib.js';
@@ -40,6 +40,8 @@ const METRICS = ['recall@2', 'recall@5', 'recall@10', 'coverage', 'em', 'f1'] as
 interface Row extends EvalRow {
   method: string;
   wording: 'worded' | 'reworded';
+  /** When the row was measured, if not in the report's run (a method rerun alone). */
+  date?: string;
 }
 
 interface Report {
@@ -58,6 +60,7 @@ function render(report: Report): string {
     `Run ${report.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB), Node ${m.node}; offline providers, \`grag eval --answer\`, 12k-token budget.`,
     `Corpus: \`benchmarks/user-corpus.ts\` (seed ${corpus.seed}): an invented encyclopedia of ${corpus.documents.toLocaleString('en-US')} documents (${corpus.tokens.toLocaleString('en-US')} cl100k tokens) about people, places, organisations and works, with chronicle notes naming several of them; ${corpus.questions} questions about facts it states, each with the document it is about (and, for a two-hop question, the other one it needs) as its supporting passages. Some facts are stated in other documents too (an organisation's founder in its members' articles and in chronicle notes): a method that cites one of those answers right but counts no hit in R@k. Reworded: the same questions through \`benchmarks/reword.ts\`'s rules. Each method as the CLI runs it offline (the preset it picks). EM and F1: the offline reader's answers.`,
     '',
+    ...rerunLines(report),
     '| method | wording | R@2 | R@5 | R@10 | Coverage | EM | F1 | ctx tokens | index s | p50 / p95 ms | command |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
@@ -69,6 +72,28 @@ function render(report: Report): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The methods rerun alone after the report's run, with their dates (a line, or none). */
+function rerunLines(report: Report): string[] {
+  const reruns = new Map<string, string>();
+  for (const r of report.rows) if (r.date !== undefined) reruns.set(r.method, r.date.slice(0, 10));
+  if (reruns.size === 0) return [];
+  const which = [...reruns].map(([method, date]) => `${method} on ${date}`).join(', ');
+  return [`Rows rerun since, with the code of their date: ${which}.`, ''];
+}
+
+/**
+ * The report the rows of `methods` go to: the one in `file` for the same corpus, without those
+ * methods' rows (the others are kept, and the new rows are dated), else a new one.
+ */
+function reportFor(file: string, methods: string[], corpus: Report['corpus']): Report {
+  const fresh: Report = { date: new Date().toISOString(), machine: machine(), corpus, rows: [] };
+  if (!existsSync(file)) return fresh;
+  const earlier = JSON.parse(readFileSync(file, 'utf8')) as Report;
+  const others = earlier.rows.filter((r) => !methods.includes(r.method));
+  if (JSON.stringify(earlier.corpus) !== JSON.stringify(corpus) || others.length === 0) return fresh;
+  return { ...earlier, rows: others };
+}
+
 async function evaluate(
   dir: string,
   methods: string[],
@@ -76,11 +101,15 @@ async function evaluate(
   corpus: Report['corpus'],
 ): Promise<void> {
   mkdirSync(results, { recursive: true });
-  const report: Report = { date: new Date().toISOString(), machine: machine(), corpus, rows: [] };
+  const report = reportFor(join(results, 'user-corpus.json'), methods, corpus);
+  const date = report.rows.length > 0 ? new Date().toISOString() : undefined;
   for (const method of methods) {
     for (const wording of ['worded', 'reworded'] as const) {
       const row = await gragEval(resolve(join(dir, wording)), { label: method, method }, ['--answer']);
-      report.rows.push({ ...row, method, wording });
+      report.rows.push({ ...row, method, wording, ...(date ? { date } : {}) });
+      // In the order of the full run (a rerun method keeps its place).
+      const place = (r: Row) => (METHODS.split(',').indexOf(r.method) + 1 || Infinity);
+      report.rows.sort((a, b) => place(a) - place(b));
       writeFileSync(join(results, 'user-corpus.json'), `${JSON.stringify(report, null, 2)}\n`);
       writeFileSync(join(results, 'user-corpus.md'), render(report));
       process.stderr.write(`${method} ${wording}: R@5 ${pct(row.metrics['recall@5'])}\n`);
