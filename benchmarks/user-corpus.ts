@@ -108,7 +108,7 @@ async function evaluate(
       const row = await gragEval(resolve(join(dir, wording)), { label: method, method }, ['--answer']);
       report.rows.push({ ...row, method, wording, ...(date ? { date } : {}) });
       // In the order of the full run (a rerun method keeps its place).
-      const place = (r: Row) => (METHODS.split(',').indexOf(r.method) + 1 || Infinity);
+      const place = (r: Row) => METHODS.split(',').indexOf(r.method) + 1 || Infinity;
       report.rows.sort((a, b) => place(a) - place(b));
       writeFileSync(join(results, 'user-corpus.json'), `${JSON.stringify(report, null, 2)}\n`);
       writeFileSync(join(results, 'user-corpus.md'), render(report));
