@@ -82,8 +82,8 @@ describe('fillBudget: the room the communities leave', () => {
 
   test('cuts the first chunk that does not fit to the room left, and stays within the budget', () => {
     const whole = ['[chunk-k3] M1', '[kg-k3] M2', `[c4] ${TEXTS[4]}`].join('\n\n');
-    // Room for the communities, c4 and a few tokens of c3 (more than packContext's 32-token minimum
-    // is not needed: the cut is what is left).
+    // Room for the communities, c4 and 40 tokens of a longer c3 (packContext cuts an item only when
+    // at least 32 tokens are left).
     const budget = tokenizer.count(`${whole}\n\n`) + 40;
     const longer = TEXTS.map((t, i) => (i === 3 ? `${t} ${'The quay is long. '.repeat(20)}` : t));
     const out = pack({ budget, index: { ...index, texts: longer } as DaRagIndex });
