@@ -94,6 +94,11 @@ function reportFor(file: string, methods: string[], corpus: Report['corpus']): R
   return { ...earlier, rows: others };
 }
 
+/** A row's place in the order of the full run (a method rerun alone keeps its place). */
+function place(r: Row): number {
+  return METHODS.split(',').indexOf(r.method) + 1 || Number.POSITIVE_INFINITY;
+}
+
 async function evaluate(
   dir: string,
   methods: string[],
@@ -107,8 +112,6 @@ async function evaluate(
     for (const wording of ['worded', 'reworded'] as const) {
       const row = await gragEval(resolve(join(dir, wording)), { label: method, method }, ['--answer']);
       report.rows.push({ ...row, method, wording, ...(date ? { date } : {}) });
-      // In the order of the full run (a rerun method keeps its place).
-      const place = (r: Row) => METHODS.split(',').indexOf(r.method) + 1 || Infinity;
       report.rows.sort((a, b) => place(a) - place(b));
       writeFileSync(join(results, 'user-corpus.json'), `${JSON.stringify(report, null, 2)}\n`);
       writeFileSync(join(results, 'user-corpus.md'), render(report));

@@ -204,7 +204,6 @@ async function searchFromAnchors(
   }
 }
 
-/** The nodes of positive relevance, ascending. */
 /**
  * `scoring: 'auto'`: the suite's own score when its judgements are a model's, else (a heuristic
  * suite such as `@grag/offline`, whose score is an estimate) the evidence of the chunks a
@@ -214,6 +213,7 @@ function autoScoring(tasks: TaskSuite): 'evidence' | 'model' {
   return tasks.judgement === 'heuristic' ? 'evidence' : 'model';
 }
 
+/** The nodes of positive relevance, ascending. */
 function positiveNodes(rel: Float64Array): number[] {
   const out: number[] = [];
   for (let i = 0; i < rel.length; i++) if (rel[i]! > 0) out.push(i);
