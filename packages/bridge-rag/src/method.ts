@@ -4,6 +4,7 @@ import { defineMethod } from '@grag/core/kit';
 import { buildBridgeRagIndex } from './build.js';
 import {
   BRIDGE_RAG_BUILD_OPTION_KEYS,
+  BRIDGE_RAG_RETRIEVE_DEFAULT_KEYS,
   BRIDGE_RAG_RETRIEVE_OPTION_KEYS,
   type BridgeRagOptions,
   type BridgeRagRetrieveOptions,
@@ -61,7 +62,11 @@ export function createBridgeRag(
     uses: USES,
     tasks: TASKS,
     // The query options are in both lists: a build sets their defaults, a query overrides them.
-    optionKeys: { build: BRIDGE_RAG_BUILD_OPTION_KEYS, retrieve: BRIDGE_RAG_RETRIEVE_OPTION_KEYS },
+    optionKeys: {
+      build: BRIDGE_RAG_BUILD_OPTION_KEYS,
+      retrieve: BRIDGE_RAG_RETRIEVE_OPTION_KEYS,
+      retrieveDefaults: BRIDGE_RAG_RETRIEVE_DEFAULT_KEYS,
+    },
     passageRanking: { kinds: ['chunk'] },
     resolve: (caller, options) => resolveBridgeRagOptions(caller, settings.defaults, options),
     build: (docs, ctx, options) =>

@@ -96,6 +96,9 @@ const QUERY = queryOptions<BridgeRagQueryOptions>({
 /** Every retrieve option key; others are refused. */
 export const BRIDGE_RAG_RETRIEVE_OPTION_KEYS: readonly string[] = QUERY.retrieveKeys;
 
+/** The query options `build` only keeps as the index's defaults: all of them. */
+export const BRIDGE_RAG_RETRIEVE_DEFAULT_KEYS: readonly string[] = QUERY.keys;
+
 const RULES: { readonly [K in keyof BridgeRagOptions]-?: OptionRule } = {
   chunking: opt.oneOf('fixed', 'document'),
   chunkSize: opt.positiveInt,

@@ -34,7 +34,8 @@ export const EVAL_USAGE = {
   --judge                    LLM judges: correctness, win rates vs the first method, Empowerment (needs an endpoint; implies --answer)
   --limit <n>                only the first n questions
   --concurrency <n>          questions in flight (default 1 offline, 4 with an endpoint)
-  --restart                  evaluate afresh in a --out that holds results made with other settings`,
+  --restart                  evaluate afresh in a --out that holds results made with other settings
+                             (an index saved there with the same build options is loaded)`,
 };
 
 /** The options `grag serve` adds to the command line. */

@@ -84,6 +84,23 @@ describe('grag eval', () => {
     expect(e.err()).toMatch(/--judge needs an OpenAI-compatible endpoint/);
   });
 
+  it('loads the index it saved when --set changes only what retrieve reads', async () => {
+    const dir = miniDataset();
+    const args = ['eval', 'mini', '--methods', 'bridge-rag', '--out', 'out'];
+    expect(await run(args, io(dir))).toBe(0);
+    let e = io(dir);
+    // topK: a key build only keeps as retrieve's default.
+    expect(await run([...args, '--set', 'topK=2', '--restart'], e)).toBe(0);
+    expect(e.err()).toContain('bridge-rag: loaded the index built in an earlier session');
+    e = io(dir);
+    expect(await run([...args, '--set', 'chunkSize=300', '--restart'], e)).toBe(0);
+    expect(e.err()).toMatch(/bridge-rag: built the index in/);
+    const builds = readFileSync(join(dir, 'out', 'builds.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(builds).toHaveLength(2);
+  });
+
   it('hands each method only its own --set options and names a key no method knows', async () => {
     const dir = miniDataset();
     let e = io(dir);

@@ -42,12 +42,15 @@ describe('--set values', () => {
   });
 });
 
-function entry(name: string, build: string[], retrieve: string[]): MethodEntry {
+function entry(name: string, build: string[], retrieve: string[], retrieveDefaults?: string[]): MethodEntry {
   return {
     name,
     description: name,
     usesEmbedder: false,
-    method: { name, optionKeys: { build, retrieve } } as unknown as Method<unknown>,
+    method: {
+      name,
+      optionKeys: { build, retrieve, ...(retrieveDefaults ? { retrieveDefaults } : {}) },
+    } as unknown as Method<unknown>,
   };
 }
 
@@ -62,6 +65,14 @@ describe('eval option routing', () => {
       retrieve: { graphSearch: false, similarityLayer: false },
     });
     expect(optionsFor(b, options, [a, b])).toEqual({ build: { k1: 1.2 }, retrieve: {} });
+  });
+
+  it("sends a key of both that build only keeps as retrieve's default to retrieve alone", () => {
+    const c = entry('c', ['chunkSize', 'topK', 'layer'], ['budgetTokens', 'topK', 'layer'], ['topK']);
+    expect(optionsFor(c, { chunkSize: 300, topK: 40, layer: false }, [c])).toEqual({
+      build: { chunkSize: 300, layer: false },
+      retrieve: { topK: 40, layer: false },
+    });
   });
 
   it('refuses a key no method of the run knows, suggesting the closest', () => {

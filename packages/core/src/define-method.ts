@@ -11,6 +11,7 @@ import type {
   IndexUpdate,
   Method,
   MethodCapabilities,
+  MethodOptionKeys,
   MethodTasks,
   PassageRanking,
   RetrieveOptions,
@@ -46,8 +47,8 @@ export interface MethodDefinition<Index, Options, Retrieve extends RetrieveOptio
   tasks: MethodTasks;
   /** Capabilities beside `uses` and `tasks` (e.g. `triples: true`). @default none */
   capabilities?: Omit<MethodCapabilities, 'uses' | 'tasks'>;
-  /** The option keys `build` and `retrieve` accept. */
-  optionKeys: { readonly build: readonly string[]; readonly retrieve: readonly string[] };
+  /** The option keys `build` and `retrieve` accept, and which of them only set retrieve's defaults. */
+  optionKeys: MethodOptionKeys;
   /** Which retrieved items rank passages. @default every item, in context order */
   passageRanking?: PassageRanking;
   /** Resolve and check the options of a build (`caller` names it in messages, e.g. `'noderag build'`). */

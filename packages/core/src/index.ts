@@ -49,6 +49,7 @@ export {
   type IndexUpdate,
   type Method,
   type MethodCapabilities,
+  type MethodOptionKeys,
   type MethodTasks,
   type PassageRanking,
   type ProgressEvent,

@@ -3,6 +3,7 @@ import { defineMethod } from '@grag/core/kit';
 import { buildDaRagIndex } from './build.js';
 import {
   DA_RAG_BUILD_OPTION_KEYS,
+  DA_RAG_RETRIEVE_DEFAULT_KEYS,
   DA_RAG_RETRIEVE_OPTION_KEYS,
   type DaRagOptions,
   type DaRagRetrieveOptions,
@@ -70,7 +71,11 @@ export function createDaRag(
     uses: USES,
     tasks: TASKS,
     // The query options are in both lists: a build sets their defaults, a query overrides them.
-    optionKeys: { build: DA_RAG_BUILD_OPTION_KEYS, retrieve: DA_RAG_RETRIEVE_OPTION_KEYS },
+    optionKeys: {
+      build: DA_RAG_BUILD_OPTION_KEYS,
+      retrieve: DA_RAG_RETRIEVE_OPTION_KEYS,
+      retrieveDefaults: DA_RAG_RETRIEVE_DEFAULT_KEYS,
+    },
     passageRanking: { kinds: ['community', 'chunk'] },
     resolve: (caller, options) => resolveDaRagOptions(caller, settings.defaults, options),
     build: buildDaRagIndex,

@@ -248,6 +248,14 @@ const QUERY = queryOptions<DaRagQueryOptions>({ defaults: DA_RAG_QUERY_DEFAULTS,
 /** Every key of {@link DaRagRetrieveOptions}; `retrieve` refuses others. */
 export const DA_RAG_RETRIEVE_OPTION_KEYS: readonly string[] = QUERY.retrieveKeys;
 
+/**
+ * The query options `build` only keeps as the index's defaults: all but `similarityLayer`, which
+ * also decides whether the Similarity layer is built.
+ */
+export const DA_RAG_RETRIEVE_DEFAULT_KEYS: readonly string[] = QUERY.keys.filter(
+  (key) => key !== 'similarityLayer',
+);
+
 /** What a valid value of every option is. */
 const RULES: { readonly [K in keyof DaRagOptions]-?: OptionRule } = {
   chunking: opt.oneOf('semantic', 'fixed'),

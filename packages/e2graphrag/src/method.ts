@@ -4,6 +4,7 @@ import { defineMethod } from '@grag/core/kit';
 import { buildE2GraphRagIndex } from './build.js';
 import {
   E2GRAPHRAG_BUILD_OPTION_KEYS,
+  E2GRAPHRAG_RETRIEVE_DEFAULT_KEYS,
   E2GRAPHRAG_RETRIEVE_OPTION_KEYS,
   type E2GraphRagOptions,
   type E2GraphRagRetrieveOptions,
@@ -73,7 +74,11 @@ export function createE2GraphRag(
     uses: USES,
     tasks: TASKS,
     // The query options are in both lists: a build sets their defaults, a query overrides them.
-    optionKeys: { build: E2GRAPHRAG_BUILD_OPTION_KEYS, retrieve: E2GRAPHRAG_RETRIEVE_OPTION_KEYS },
+    optionKeys: {
+      build: E2GRAPHRAG_BUILD_OPTION_KEYS,
+      retrieve: E2GRAPHRAG_RETRIEVE_OPTION_KEYS,
+      retrieveDefaults: E2GRAPHRAG_RETRIEVE_DEFAULT_KEYS,
+    },
     passageRanking: { kinds: ['chunk'] },
     resolve: (caller, options) => resolveE2GraphRagOptions(caller, settings.defaults, options),
     build: (docs, ctx, options) =>

@@ -206,6 +206,12 @@ const QUERY = queryOptions<E2GraphRagQueryOptions>({ defaults: QUERY_DEFAULTS, r
 /** Every retrieve option key; others are refused. */
 export const E2GRAPHRAG_RETRIEVE_OPTION_KEYS: readonly string[] = QUERY.retrieveKeys;
 
+/**
+ * The query options `build` only keeps as the index's defaults: all of them (`entryPoints` makes
+ * the BM25 view of the tree at build time or, when an override needs it, at the first query).
+ */
+export const E2GRAPHRAG_RETRIEVE_DEFAULT_KEYS: readonly string[] = QUERY.keys;
+
 /** What a valid value of every option is. */
 const RULES: { readonly [K in keyof E2GraphRagOptions]-?: OptionRule } = {
   preset: opt.oneOf(...E2GRAPHRAG_PRESETS),

@@ -83,6 +83,15 @@ export async function evaluateMethod(
     providers,
   };
   const key = sha1(stableJson({ ...entry, ...runSettings })).slice(0, 16);
+  // What the index depends on: not the retrieve options, budget, answers or judge.
+  const { retrieve: _, ...built } = entry;
+  const buildKey = sha1(
+    stableJson({
+      ...built,
+      dataset: runSettings.dataset,
+      ...(opts.vectorPrecision !== undefined ? { vectorPrecision: opts.vectorPrecision } : {}),
+    }),
+  ).slice(0, 16);
   manifest.methods.push({ ...entry, key });
   const mine = previous.filter((r) => r.method === label);
   const stale = mine.filter((r) => r.key !== key);
@@ -102,7 +111,11 @@ export async function evaluateMethod(
   if (resumed > 0)
     log(`${label}: ${resumed} of ${selected.length} questions done in an earlier session; resuming.`);
 
-  const builtBefore = builds.filter((b) => b.method === label && b.key === key).at(-1);
+  const builtBefore = earlierBuild(
+    builds.filter((b) => b.method === label),
+    key,
+    buildKey,
+  );
   let build: IndexProvenance;
   let sessionResults: QuestionResult[] = [];
   if (pending.length === 0) {
@@ -118,6 +131,7 @@ export async function evaluateMethod(
       spec,
       label,
       key,
+      buildKey,
       ctx,
       retrieveExtra,
       builtBefore,
@@ -144,11 +158,32 @@ export async function evaluateMethod(
   return { summary, results };
 }
 
+/**
+ * The latest of a method's build records (`builds.jsonl`, in order) that made the index these
+ * settings need: the same build key, or for a record written before build keys, the same settings
+ * key. Its `indexDir` is dropped when a later build of other options was saved there (the directory
+ * holds that one now).
+ */
+export function earlierBuild(
+  records: readonly BuildRecord[],
+  key: string,
+  buildKey: string,
+): BuildRecord | undefined {
+  const found = records
+    .filter((b) => (b.buildKey !== undefined ? b.buildKey === buildKey : b.key === key))
+    .at(-1);
+  if (found?.indexDir === undefined) return found;
+  if (records.filter((b) => b.indexDir === found.indexDir).at(-1) === found) return found;
+  const { indexDir: _, ...replaced } = found;
+  return replaced;
+}
+
 /** A method's questions left to do, with its providers and the index it had built before. */
 interface PendingQuestions {
   spec: MethodSpec;
   label: string;
   key: string;
+  buildKey: string;
   ctx: BuildContext;
   retrieveExtra: Record<string, unknown>;
   builtBefore: BuildRecord | undefined;
@@ -166,7 +201,7 @@ async function runQuestions(
 ): Promise<{ build: IndexProvenance; sessionResults: QuestionResult[] }> {
   const { opts, log, stores, sessions, resultsPath, judgeModel } = run;
   const { dataset, out, signal } = opts;
-  const { spec, label, key, ctx, retrieveExtra, builtBefore, pending } = work;
+  const { spec, label, key, buildKey, ctx, retrieveExtra, builtBefore, pending } = work;
   const sessionResults: QuestionResult[] = [];
   const indexDir = join(out, 'indexes', safeName(label));
   const { index, build } = await obtainIndex({
@@ -188,6 +223,7 @@ async function runQuestions(
       const record: BuildRecord = {
         method: label,
         key,
+        buildKey,
         ...measured,
         ...saved,
         at: new Date().toISOString(),

@@ -100,7 +100,10 @@ export interface RunOptions {
   vectorPrecision?: VectorPrecision;
   /** Compute subgraph metrics when a retrieval has a subgraph (embeds its nodes). @default true */
   subgraphMetrics?: boolean;
-  /** Ignore earlier results in `out` made with other settings instead of refusing to mix them. @default false */
+  /**
+   * Ignore earlier results in `out` made with other settings instead of refusing to mix them (an
+   * index saved in `out` for the same build options is loaded, not built again). @default false
+   */
   restart?: boolean;
   judge?: JudgeSettings;
   /** Progress of builds, questions and judging. */
@@ -161,7 +164,14 @@ export interface QuestionResult {
 /** Build (or load) record of a method (a line of `builds.jsonl`). */
 export interface BuildRecord {
   method: string;
+  /** The settings key of the run that built it. */
   key: string;
+  /**
+   * What the index depends on (method, build options, providers, corpus, vector precision): a run
+   * whose settings differ only in retrieve options, budget or judging loads this index. Absent in
+   * records written before it.
+   */
+  buildKey?: string;
   /** Wall time of `method.build`, in seconds. */
   seconds: number;
   /** Model calls and tokens per build stage. */

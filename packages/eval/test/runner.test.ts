@@ -313,8 +313,45 @@ describe('runEval', () => {
       (e: unknown) => InvalidArgumentError.isInstance(e) && /other settings.*restart/.test(e.message),
     );
     const run = await runFake(log, out, { budgetTokens: 900, restart: true });
-    expect(run.methods[0]).toMatchObject({ questions: 3, resumed: 0, index: { source: 'built' } });
-    expect(log.builds).toBe(2);
+    // The budget is not the index's: the saved one is loaded.
+    expect(run.methods[0]).toMatchObject({ questions: 3, resumed: 0, index: { source: 'loaded' } });
+    expect(log).toMatchObject({ builds: 1, loads: 1 });
+  });
+
+  it('loads the saved index when only retrieve settings change, and builds for other build options', async () => {
+    const out = tmp();
+    const log: FakeLog = { builds: 0, loads: 0, retrieves: [] };
+    const sources: (string | undefined)[] = [];
+    const settings: [Record<string, unknown>, Record<string, unknown>, Partial<RunOptions>][] = [
+      [{}, {}, {}],
+      [{}, { mode: 'b' }, {}],
+      [{}, { mode: 'b' }, { topK: 2, budgetTokens: 700 }],
+      [{ size: 2 }, {}, {}],
+      [{ size: 2 }, { mode: 'c' }, {}],
+      // Back to the first build options: out/indexes/fake holds the size-2 index now.
+      [{}, { mode: 'd' }, {}],
+      [{}, { mode: 'b' }, {}],
+    ];
+    for (const [options, retrieve, run] of settings) {
+      const { methods } = await runEval({
+        dataset,
+        methods: [{ method: fakeMethod(log), options, retrieve }],
+        context: scriptedContext(),
+        out,
+        restart: true,
+        ...run,
+      });
+      sources.push(methods[0]?.index.source);
+    }
+    expect(sources).toEqual(['built', 'loaded', 'loaded', 'built', 'loaded', 'built', 'skipped']);
+    expect(log).toMatchObject({ builds: 3, loads: 3 });
+    const builds = readFileSync(join(out, 'builds.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const [first, second, third] = builds.map((b) => b.buildKey);
+    expect(first).toMatch(/^[0-9a-f]{16}$/);
+    expect([second === first, third === first]).toEqual([false, true]);
   });
 
   it('records a failing question with its error and counts it, and retries it on resume', async () => {

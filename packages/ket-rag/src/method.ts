@@ -3,6 +3,7 @@ import { defineMethod } from '@grag/core/kit';
 import { buildKetRag } from './build.js';
 import {
   BUILD_OPTION_KEYS,
+  KET_RAG_RETRIEVE_DEFAULT_KEYS,
   KET_RAG_RETRIEVE_OPTION_KEYS,
   type KetRagOptions,
   type KetRagRetrieveOptions,
@@ -60,7 +61,11 @@ export function createKetRag(
     formatVersion: FORMAT_VERSION,
     uses: USES,
     tasks: TASKS,
-    optionKeys: { build: BUILD_OPTION_KEYS, retrieve: KET_RAG_RETRIEVE_OPTION_KEYS },
+    optionKeys: {
+      build: BUILD_OPTION_KEYS,
+      retrieve: KET_RAG_RETRIEVE_OPTION_KEYS,
+      retrieveDefaults: KET_RAG_RETRIEVE_DEFAULT_KEYS,
+    },
     passageRanking: { kinds: ['chunk'], order: 'score' },
     resolve: (caller, options) =>
       resolveKetRagOptionsFor(caller, [{ variant: settings.variant }, settings.defaults, options]),

@@ -267,6 +267,9 @@ export const KET_RAG_RETRIEVE_OPTION_KEYS: readonly string[] = [
   'budgetSplit',
 ];
 
+/** The query options `build` only keeps as the index's defaults. */
+export const KET_RAG_RETRIEVE_DEFAULT_KEYS: readonly string[] = ['lambda', 'budgetSplit'];
+
 /** Settings of {@link createKetRag}. */
 export interface KetRagSettings {
   /** Method name used in manifests and the CLI. @default 'ket-rag' */

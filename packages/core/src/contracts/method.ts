@@ -118,6 +118,18 @@ export interface MethodTasks {
 /** Default context budget in tokens. */
 export const DEFAULT_BUDGET_TOKENS = 12_000;
 
+/** The option keys of a method (see {@link Method.optionKeys}). */
+export interface MethodOptionKeys {
+  readonly build: readonly string[];
+  readonly retrieve: readonly string[];
+  /**
+   * Keys of both lists that `build` only keeps as the index's defaults for `retrieve`: they change
+   * nothing it builds or saves, so a caller that varies one (an evaluation of several settings)
+   * can pass it to `retrieve` alone and keep the index. @default none
+   */
+  readonly retrieveDefaults?: readonly string[];
+}
+
 /**
  * A graph-RAG method: build an index from documents, retrieve context for a query, persist it.
  * Every method returns the same {@link Retrieval} shape.
@@ -139,7 +151,7 @@ export interface Method<
    * `InvalidArgumentError`), so a caller that holds options for several methods, such as an
    * evaluation over many, can hand each only its own.
    */
-  readonly optionKeys?: { readonly build: readonly string[]; readonly retrieve: readonly string[] };
+  readonly optionKeys?: MethodOptionKeys;
   /**
    * How this method's {@link Retrieval} ranks source passages (for Recall@k and any UI that lists
    * sources): which item kinds are passage evidence and in which order. Without it, every item
