@@ -14,7 +14,8 @@
  * measured (datasets can run as separate processes); `da-rag-options-<name>.md` is written from every
  * dataset found there (`--render-only`: only that).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -110,15 +111,18 @@ async function main(): Promise<void> {
     for (const dataset of values.datasets.split(',')) {
       const part: Part = { dataset, date: new Date().toISOString(), machine: machine(), set: sets, rows: [] };
       for (const [wording, path] of evalSetPaths(dataset, root, values.reworded, values.user)) {
+        // One output folder per set: a query option's row loads the index the first row saved.
+        const shared = mkdtempSync(join(tmpdir(), 'grag-bench-options-'));
         for (const config of [
           { label: 'da-rag (offline preset)', method: 'da-rag' },
           { label: `da-rag (offline preset, ${sets.join(', ')})`, method: 'da-rag', set },
         ]) {
-          const row = await gragEval(path, config, extra);
+          const row = await gragEval(path, config, extra, shared);
           part.rows.push({ ...row, wording });
           writeFileSync(join(dir, `${dataset}.json`), `${JSON.stringify(part, null, 2)}\n`);
           console.error(`${dataset} ${wording} ${config.label}: R@5 ${pct(row.metrics['recall@5'])}`);
         }
+        rmSync(shared, { recursive: true, force: true });
       }
     }
   }

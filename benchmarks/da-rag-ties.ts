@@ -7,12 +7,14 @@
  *   npx tsx benchmarks/da-rag-ties.ts [--set communitySearch=q-peel] [--seeds 1,2,3,4]
  *     [--name q-peel] [--datasets musique,hotpotqa,2wikimultihopqa,user] [--out benchmarks/results]
  *
- * Every row builds its index as its command does (`grag eval` keys a saved index by every option).
- * Rows go to `<out>/da-rag-ties-<name>/<dataset>.json` as
+ * The rows of one set share an output folder (`--restart`): they differ in query options only, so
+ * `grag eval` builds the index once and loads it for the others, as the printed command would after
+ * an earlier run in the same `--out`. Rows go to `<out>/da-rag-ties-<name>/<dataset>.json` as
  * they are measured; `da-rag-ties-<name>.md` is written from every dataset found there
  * (`--render-only`: only that).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -121,15 +123,21 @@ async function main(): Promise<void> {
             `${dataset} ${wording} ${row.label}: Coverage ${pct(row.metrics.coverage)}, R@5 ${pct(row.metrics['recall@5'])}`,
           );
         };
-        save({ ...(await gragEval(path, { label: 'da-rag (offline preset)', method: 'da-rag' })), wording });
+        // One output folder per set: the rows differ in query options only, so one index serves them.
+        const shared = mkdtempSync(join(tmpdir(), 'grag-bench-ties-'));
+        save({
+          ...(await gragEval(path, { label: 'da-rag (offline preset)', method: 'da-rag' }, [], shared)),
+          wording,
+        });
         for (const tieSeed of seeds) {
           const config = {
             label: `da-rag (offline preset, ${[...sets, `tieSeed=${tieSeed}`].join(', ')})`,
             method: 'da-rag',
             set: tieSeed === 0 ? set : { ...set, tieSeed },
           };
-          save({ ...(await gragEval(path, config)), wording, tieSeed });
+          save({ ...(await gragEval(path, config, [], shared)), wording, tieSeed });
         }
+        rmSync(shared, { recursive: true, force: true });
       }
     }
   }

@@ -120,18 +120,22 @@ async function treeBytes(dir: string): Promise<number> {
  * Evaluate one configuration on a dataset slice through the `grag` command line itself (in
  * process, offline, a fresh output folder), so every number a table shows is the number
  * `grag eval` prints for the same command. `extra` adds flags such as `--budget 2000` or `--answer`.
+ * With `shared`, the run goes to that folder instead, with `--restart`, and leaves it: rows of one
+ * slice that differ only in query options then build the index once (`grag eval` loads the one
+ * saved there); the command shown is the same.
  */
 export async function gragEval(
   slicePath: string,
   config: EvalConfig,
   extra: readonly string[] = [],
+  shared?: string,
 ): Promise<EvalRow> {
   const { mkdtemp, readFile, rm } = await import('node:fs/promises');
   const { tmpdir } = await import('node:os');
   const { basename, join } = await import('node:path');
   const { Writable } = await import('node:stream');
   const { run } = await import('@grag/cli');
-  const out = await mkdtemp(join(tmpdir(), 'grag-bench-eval-'));
+  const out = shared ?? (await mkdtemp(join(tmpdir(), 'grag-bench-eval-')));
   const sets = Object.entries(config.set ?? {}).flatMap(([k, v]) => ['--set', `${k}=${v}`]);
   const args = ['eval', slicePath, '--methods', config.method, ...sets, ...extra];
   let stderr = '';
@@ -142,7 +146,7 @@ export async function gragEval(
         cb();
       },
     });
-  const code = await run([...args, '--out', out, '-q'], {
+  const code = await run([...args, '--out', out, '-q', ...(shared ? ['--restart'] : [])], {
     stdout: sink(() => {}),
     stderr: sink((s) => {
       stderr += s;
@@ -163,7 +167,7 @@ export async function gragEval(
     }[];
   };
   const indexBytes = await treeBytes(join(out, 'indexes'));
-  await rm(out, { recursive: true, force: true });
+  if (!shared) await rm(out, { recursive: true, force: true });
   const m = report.methods[0]!;
   const { relative } = await import('node:path');
   const inRepo = relative(process.cwd(), resolve(slicePath));
