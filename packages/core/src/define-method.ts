@@ -53,6 +53,11 @@ export interface MethodDefinition<Index, Options, Retrieve extends RetrieveOptio
   passageRanking?: PassageRanking;
   /** Resolve and check the options of a build (`caller` names it in messages, e.g. `'noderag build'`). */
   resolve(caller: string, options: Partial<Options>): Resolved;
+  /**
+   * The options of a resolved build that the saved manifest records (`params`), for
+   * `Method.resolveBuildOptions`. @default the resolved options themselves
+   */
+  savedParams?(resolved: Resolved): object;
   /** Build an index from `docs` with resolved options (the tasks are checked already). */
   build(docs: Document[], ctx: BuildContext, options: Resolved): Promise<Index>;
   /** Retrieve from `index` for `query`. */
@@ -132,6 +137,10 @@ export function defineMethod<Index, Options, Retrieve extends RetrieveOptions, R
     formatVersion: definition.formatVersion,
     optionKeys: definition.optionKeys,
     ...(definition.passageRanking ? { passageRanking: definition.passageRanking } : {}),
+    resolveBuildOptions(options = {}) {
+      const resolved = definition.resolve(`${name} build`, options);
+      return (definition.savedParams?.(resolved) ?? resolved) as Readonly<Record<string, unknown>>;
+    },
     async build(docs, ctx, options = {}) {
       const resolved = definition.resolve(`${name} build`, options);
       requireTasks(`${name} build`, needs, ctx.tasks);

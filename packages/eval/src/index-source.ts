@@ -84,7 +84,7 @@ export async function obtainIndex(input: ObtainIndexInput): Promise<{ index: any
     peakRssMiB: builtBefore?.peakRssMiB ?? Number.NaN,
   });
   const source: string | IndexStore | undefined = store
-    ? (await storedIndexMatches(store, method.name, input.options, label, log))
+    ? (await storedIndexMatches(store, method, input.options, label, log))
       ? store
       : undefined
     : builtBefore?.indexDir && existsSync(join(builtBefore.indexDir, 'manifest.json'))
@@ -127,17 +127,22 @@ export async function obtainIndex(input: ObtainIndexInput): Promise<{ index: any
 }
 
 /**
- * Whether `store` holds an index of `methodName` built with `options`: every given option the
- * manifest records (its `params`) has the same value there (an option it does not record, e.g. a
- * build's concurrency, is not compared). Providers and format are checked by `method.load`.
+ * Whether `store` holds an index of `method` built with `options`: every option the manifest
+ * records (its `params`) has the value `build` would run with (`method.resolveBuildOptions`,
+ * defaults included, so an option set before and not now counts; without it, the given options
+ * only). An option it does not record, e.g. a build's concurrency, is not compared. Providers and
+ * format are checked by `method.load`.
  */
 async function storedIndexMatches(
   store: IndexStore,
-  methodName: string,
-  options: Record<string, unknown>,
+  // biome-ignore lint/suspicious/noExplicitAny: a run holds methods of every index type
+  method: Method<any, any, any>,
+  given: Record<string, unknown>,
   label: string,
   log: (line: string) => void,
 ): Promise<boolean> {
+  const methodName = method.name;
+  const options = method.resolveBuildOptions?.(given) ?? given;
   if ((await store.target()) !== 'index') return false;
   const snapshot = await store.open();
   let manifest: typeof snapshot.manifest;

@@ -126,10 +126,10 @@ describe('runEval with indexStore', () => {
   it('rebuilds and replaces an index built with other options or by another method', async () => {
     const store = memoryStore();
     const lines: string[] = [];
-    const go = (method: Method<unknown>, k1: number) =>
+    const go = (method: Method<unknown>, k1?: number) =>
       runEval({
         dataset,
-        methods: [{ label: 'bm25', method, options: { chunking: 'document', k1 } }],
+        methods: [{ label: 'bm25', method, options: { chunking: 'document', ...(k1 ? { k1 } : {}) } }],
         context,
         out: tmp(),
         indexStore: () => store,
@@ -142,6 +142,13 @@ describe('runEval with indexStore', () => {
     expect(lines).toContain(`bm25: ${store.location} holds an index built with other k1; rebuilding.`);
     await go(a.method, 0.9);
     expect(a.count).toEqual({ builds: 2, loads: 1 });
+    // k1 no longer given: the default (1.2) is not what the stored index was built with.
+    lines.length = 0;
+    await go(a.method);
+    expect(a.count).toEqual({ builds: 3, loads: 1 });
+    expect(lines).toContain(`bm25: ${store.location} holds an index built with other k1; rebuilding.`);
+    await go(a.method, 1.2);
+    expect(a.count).toEqual({ builds: 3, loads: 2 });
 
     const other = counted('other-bm25');
     await go(other.method, 0.9);

@@ -59,6 +59,8 @@ export function createSgRag(
     capabilities: { triples: true },
     optionKeys: { build: SG_RAG_BUILD_OPTION_KEYS, retrieve: SG_RAG_RETRIEVE_OPTION_KEYS },
     resolve: (caller, options) => resolveBuildOptions(caller, settings.defaults, options),
+    // The manifest records the index's options; the triples and text settings are the build's.
+    savedParams: (resolved) => resolved.index,
     build: buildSgRagIndex,
     retrieve: (index, query, options) =>
       retrieveSgRag(

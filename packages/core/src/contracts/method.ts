@@ -159,6 +159,13 @@ export interface Method<
    */
   readonly passageRanking?: PassageRanking;
   build(docs: Document[], ctx: BuildContext, options?: Partial<Options>): Promise<Index>;
+  /**
+   * The options `build` runs with for `options`: defaults (and a preset's settings) filled in and
+   * checked, as the manifest of an index it saves records them (`params`), so a caller can tell
+   * whether a saved index was built with the options it would build with now.
+   * @throws InvalidArgumentError as `build` does for an unknown key or a bad value.
+   */
+  resolveBuildOptions?(options?: Partial<Options>): Readonly<Record<string, unknown>>;
   retrieve(index: Index, query: string, options?: Retrieve): Promise<Retrieval>;
   /**
    * Write `index` as a new version of `target`: a directory path (the default store,

@@ -1,9 +1,12 @@
 /**
- * `optionKeys.retrieveDefaults` names the keys a method's `build` only keeps as the index's defaults
- * for `retrieve`, so `grag eval --set` passes them to `retrieve` alone and loads the saved index.
- * Checked here: each method that names some is built on a tiny invented corpus under each of its
- * presets, with its defaults and with every such key set to another valid value, and both indexes
- * are saved. They must be the same file for file, but for the options their manifests record.
+ * What `grag eval` relies on to load a saved index instead of building it, checked for every method
+ * on a tiny invented corpus under each of its presets:
+ * - `resolveBuildOptions` gives the options the saved manifest records (`params`), so an index in a
+ *   store is reused exactly when it was built with the options a build would use now;
+ * - `optionKeys.retrieveDefaults` names keys `build` only keeps as the index's defaults for
+ *   `retrieve` (`grag eval --set` passes them to `retrieve` alone): built with every such key set to
+ *   another valid value, the saved index is the same file for file, but for the options its
+ *   manifest records.
  */
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
@@ -86,7 +89,7 @@ const OTHER: Record<string, Record<string, unknown>> = {
 async function savedIndex(method: Method<unknown>, options: Record<string, unknown>) {
   const { embedder, tasks, textAnalyzer } = createOfflineProviders();
   const index = await method.build(CORPUS, createBuildContext({ embedder, tasks, textAnalyzer }), options);
-  const dir = join(await mkdtemp(join(tmpdir(), 'grag-retrieve-defaults-')), 'index');
+  const dir = join(await mkdtemp(join(tmpdir(), 'grag-saved-options-')), 'index');
   await method.save(index, dir);
   const files: Record<string, string> = {};
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
@@ -104,6 +107,31 @@ async function savedIndex(method: Method<unknown>, options: Record<string, unkno
   return { files, manifest, params: params as Record<string, unknown> };
 }
 
+/** JSON with sorted keys (`undefined` as null), as `runEval` compares option values. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  ) ?? 'null';
+
+const presetsOf = (method: Method<unknown>) =>
+  method.optionKeys?.build.includes('preset') ? ['paper', 'offline'] : [undefined];
+
+describe.each(METHODS.map((e) => [e.name, e.method] as const))('%s', (name, method) => {
+  it.each(presetsOf(method))('saves the options resolveBuildOptions gives (preset %s)', async (preset) => {
+    const options = { ...SMALL[name], ...(preset ? { preset } : {}) };
+    const resolved = method.resolveBuildOptions!(options);
+    const { params } = await savedIndex(method, options);
+    const differing = Object.keys(resolved).filter(
+      (key) => key in params && canonical(params[key]) !== canonical(resolved[key]),
+    );
+    expect(differing).toEqual([]);
+    // Every recorded option is compared.
+    expect(Object.keys(params).filter((key) => !(key in resolved))).toEqual([]);
+  });
+});
+
 const named = METHODS.filter((e) => (e.method.optionKeys?.retrieveDefaults?.length ?? 0) > 0);
 
 describe.each(named.map((e) => [e.name, e.method] as const))('%s', (name, method) => {
@@ -117,15 +145,20 @@ describe.each(named.map((e) => [e.name, e.method] as const))('%s', (name, method
     expect(Object.keys(OTHER[name] ?? {}).sort()).toEqual([...keys].sort());
   });
 
-  const presets = method.optionKeys!.build.includes('preset') ? ['paper', 'offline'] : [undefined];
-  it.each(presets)('builds and saves the same index whatever their values (preset %s)', async (preset) => {
-    const base = { ...SMALL[name], ...(preset ? { preset } : {}) };
-    const other = OTHER[name]!;
-    const [before, after] = [await savedIndex(method, base), await savedIndex(method, { ...base, ...other })];
-    expect(Object.keys(after.files).length).toBeGreaterThan(0);
-    expect(after.files).toEqual(before.files);
-    expect(after.manifest).toEqual(before.manifest);
-    // The index keeps them as its defaults for retrieve.
-    for (const [key, value] of Object.entries(other)) expect(after.params[key], key).toEqual(value);
-  });
+  it.each(presetsOf(method))(
+    'builds and saves the same index whatever their values (preset %s)',
+    async (preset) => {
+      const base = { ...SMALL[name], ...(preset ? { preset } : {}) };
+      const other = OTHER[name]!;
+      const [before, after] = [
+        await savedIndex(method, base),
+        await savedIndex(method, { ...base, ...other }),
+      ];
+      expect(Object.keys(after.files).length).toBeGreaterThan(0);
+      expect(after.files).toEqual(before.files);
+      expect(after.manifest).toEqual(before.manifest);
+      // The index keeps them as its defaults for retrieve.
+      for (const [key, value] of Object.entries(other)) expect(after.params[key], key).toEqual(value);
+    },
+  );
 });
