@@ -52,8 +52,9 @@ export interface EvalIO {
  * The `--set` options one method of an evaluation gets, split by its own option keys: build keys
  * go to `build`, retrieve keys to `retrieve` (so a retrieval switch needs no rebuild), a key of both
  * to both, but one that `build` only keeps as the index's default for `retrieve`
- * (`optionKeys.retrieveDefaults`) to `retrieve` alone (so the saved index is loaded). A key that no method of the run knows is an error (a misspelling, with the closest key),
- * so one set of flags can serve methods with different options, e.g.
+ * (`optionKeys.retrieveDefaults`) to `retrieve` alone (so the saved index is loaded). A key that no
+ * method of the run knows is an error (a misspelling, with the closest key), so one set of flags
+ * can serve methods with different options, e.g.
  * `--methods bm25,ket-rag --variant keyword-rag`.
  */
 export function optionsFor(

@@ -164,7 +164,7 @@ export async function evaluateMethod(
  * key. Its `indexDir` is dropped when a later build of other options was saved there (the directory
  * holds that one now).
  */
-export function earlierBuild(
+function earlierBuild(
   records: readonly BuildRecord[],
   key: string,
   buildKey: string,
