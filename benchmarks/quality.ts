@@ -6,7 +6,11 @@
  * (`benchmarks/user-corpus.ts --eval`).
  *
  *   npx tsx benchmarks/quality.ts [--datasets musique,hotpotqa,2wikimultihopqa]
- *     [--methods bm25,naive-dense,…] [--out benchmarks/results] [--render-only] [datasets-dir]
+ *     [--methods bm25,naive-dense,…] [--configs e2graphrag:preset=paper,…] [--out benchmarks/results]
+ *     [--render-only] [datasets-dir]
+ *
+ * `--configs` adds rows of a method with `--set` options (`method:key=value`, one option each): by
+ * default the paper presets of the methods that have one.
  *
  * Each dataset's rows go to `<out>/quality/<dataset>.json` as they are measured (a dataset can run
  * as a process of its own); `quality.md` is written from every dataset found there.
@@ -14,9 +18,27 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type EvalPart, evalSetPaths, gragEval, machine, pct, readParts, type Wording } from './lib.js';
+import {
+  type EvalConfig,
+  type EvalPart,
+  evalSetPaths,
+  gragEval,
+  machine,
+  pct,
+  readParts,
+  type Wording,
+} from './lib.js';
 
 const METHODS = 'bm25,naive-dense,e2graphrag,bridge-rag,ket-rag,noderag,da-rag,sg-rag';
+const CONFIGS = 'e2graphrag:preset=paper,ket-rag:preset=paper,noderag:preset=paper,da-rag:preset=paper';
+
+/** A row's configuration: a method, or `method:key=value` (that method with the option set). */
+function configOf(spec: string): EvalConfig {
+  const [method, option] = spec.split(':') as [string, string | undefined];
+  if (option === undefined) return { label: method, method };
+  const at = option.indexOf('=');
+  return { label: `${method} (${option})`, method, set: { [option.slice(0, at)]: option.slice(at + 1) } };
+}
 const WORDINGS: readonly Wording[] = ['original', 'reworded'];
 const SUMMARY = [
   ['recall@5', 'R@5'],
@@ -73,6 +95,7 @@ async function main(): Promise<void> {
     options: {
       datasets: { type: 'string', default: 'musique,hotpotqa,2wikimultihopqa' },
       methods: { type: 'string', default: METHODS },
+      configs: { type: 'string', default: CONFIGS },
       reworded: { type: 'string', default: 'benchmarks/.reworded' },
       out: { type: 'string', default: 'benchmarks/results' },
       'render-only': { type: 'boolean', default: false },
@@ -91,12 +114,13 @@ async function main(): Promise<void> {
         rows: [],
       };
       for (const [wording, path] of evalSetPaths(dataset, root, values.reworded, '')) {
-        for (const method of values.methods.split(',')) {
-          const row = await gragEval(path, { label: method, method });
+        const specs = [...values.methods.split(','), ...values.configs.split(',')].filter((s) => s !== '');
+        for (const config of specs.map(configOf)) {
+          const row = await gragEval(path, config);
           part.rows.push({ ...row, wording });
           writeFileSync(join(dir, `${dataset}.json`), `${JSON.stringify(part, null, 2)}\n`);
           console.error(
-            `${dataset} ${wording} ${method}: R@5 ${pct(row.metrics['recall@5'])}, Coverage ${pct(row.metrics.coverage)}`,
+            `${dataset} ${wording} ${config.label}: R@5 ${pct(row.metrics['recall@5'])}, Coverage ${pct(row.metrics.coverage)}`,
           );
         }
       }
