@@ -10,12 +10,14 @@
  *     [--render-only] [datasets-dir]
  *
  * `--configs` adds rows of a method with `--set` options (`method:key=value`, one option each): by
- * default the paper presets of the methods that have one.
+ * default the paper presets of the methods that have one. `--merge` reruns only the rows of the
+ * methods and configurations given (e.g. `--merge --methods bridge-rag --configs ''` after a change
+ * of bridge-rag), keeps the others of the dataset's file, and dates the rows it reran.
  *
  * Each dataset's rows go to `<out>/quality/<dataset>.json` as they are measured (a dataset can run
  * as a process of its own); `quality.md` is written from every dataset found there.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -26,6 +28,7 @@ import {
   machine,
   pct,
   readParts,
+  type WordedRow,
   type Wording,
 } from './lib.js';
 
@@ -45,11 +48,19 @@ const SUMMARY = [
   ['coverage', 'Coverage'],
 ] as const;
 
+/** A row, with the date it was rerun on when `--merge` reran it after the dataset's run. */
+type Row = WordedRow & { rerun?: string };
+
 function render(dir: string): string {
-  const parts = readParts(dir);
+  const parts = readParts<Row>(dir);
+  const reruns = [
+    ...new Set(
+      parts.flatMap((p) => p.rows.flatMap((r) => (r.rerun ? [`${r.label} on ${r.rerun.slice(0, 10)}`] : []))),
+    ),
+  ];
   const m = parts[0]!.machine;
   const methods = [...new Set(parts.flatMap((p) => p.rows.map((r) => r.label)))];
-  const row = (part: EvalPart, method: string, wording: Wording) =>
+  const row = (part: EvalPart<Row>, method: string, wording: Wording) =>
     part.rows.find((r) => r.label === method && r.wording === wording);
   const lines = [
     '# Retrieval quality of every method, offline, as worded and reworded',
@@ -57,6 +68,7 @@ function render(dir: string): string {
     `Run ${parts.map((p) => p.date.slice(0, 10)).sort()[0]} on ${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB), Node ${m.node}; offline providers (the hashed TF-IDF embedder, the wink-nlp task suite, HNSW), \`grag eval --methods <m>\` as the CLI runs it offline (each paper method with its offline preset), 12k-token budget, every question of each dev slice.`,
     'Reworded questions: `benchmarks/reword.ts` (the same questions, other words). R@k: the supporting passages among the first k passages retrieved; Coverage: the answer in the context.',
     'Reproduce: `npx tsx benchmarks/quality.ts`; each row below is one `grag eval` command.',
+    ...(reruns.length > 0 ? [`Rows rerun after that run (\`--merge\`): ${reruns.join(', ')}.`] : []),
   ];
   for (const [metric, name] of SUMMARY) {
     const columns = parts.flatMap((p) => WORDINGS.map((w) => [p, w] as const));
@@ -98,6 +110,7 @@ async function main(): Promise<void> {
       configs: { type: 'string', default: CONFIGS },
       reworded: { type: 'string', default: 'benchmarks/.reworded' },
       out: { type: 'string', default: 'benchmarks/results' },
+      merge: { type: 'boolean', default: false },
       'render-only': { type: 'boolean', default: false },
     },
   });
@@ -105,8 +118,16 @@ async function main(): Promise<void> {
   const dir = join(values.out, 'quality');
   mkdirSync(dir, { recursive: true });
   if (!values['render-only']) {
+    const configs = [...values.methods.split(','), ...values.configs.split(',')]
+      .filter((s) => s !== '')
+      .map(configOf);
     for (const dataset of values.datasets.split(',')) {
-      const part: EvalPart = {
+      const file = join(dir, `${dataset}.json`);
+      const earlier =
+        values.merge && existsSync(file)
+          ? (JSON.parse(readFileSync(file, 'utf8')) as EvalPart<Row>)
+          : undefined;
+      const part: EvalPart<Row> = earlier ?? {
         dataset,
         date: new Date().toISOString(),
         machine: machine(),
@@ -114,11 +135,17 @@ async function main(): Promise<void> {
         rows: [],
       };
       for (const [wording, path] of evalSetPaths(dataset, root, values.reworded, '')) {
-        const specs = [...values.methods.split(','), ...values.configs.split(',')].filter((s) => s !== '');
-        for (const config of specs.map(configOf)) {
-          const row = await gragEval(path, config);
-          part.rows.push({ ...row, wording });
-          writeFileSync(join(dir, `${dataset}.json`), `${JSON.stringify(part, null, 2)}\n`);
+        for (const config of configs) {
+          const row: Row = {
+            ...(await gragEval(path, config)),
+            wording,
+            ...(earlier ? { rerun: new Date().toISOString() } : {}),
+          };
+          // A rerun row takes the place of the one it replaces.
+          const at = part.rows.findIndex((r) => r.label === config.label && r.wording === wording);
+          if (at >= 0) part.rows[at] = row;
+          else part.rows.push(row);
+          writeFileSync(file, `${JSON.stringify(part, null, 2)}\n`);
           console.error(
             `${dataset} ${wording} ${config.label}: R@5 ${pct(row.metrics['recall@5'])}, Coverage ${pct(row.metrics.coverage)}`,
           );
