@@ -167,7 +167,7 @@ export interface BuildRecord {
   /** The settings key of the run that built it. */
   key: string;
   /**
-   * What the index depends on (method, build options, providers, corpus, vector precision): a run
+   * What the index depends on (method, build options, providers, dataset, vector precision): a run
    * whose settings differ only in retrieve options, budget or judging loads this index. Absent in
    * records written before it.
    */
