@@ -3,7 +3,7 @@
  * feasible range) or 1-hop retrieval (the "w/o ACS" ablation), on a graph given with the query
  * relevance of its nodes. Pure functions over `@grag/ktruss` graphs.
  */
-import type { Community, TrussGraph, TrussIndex } from '@grag/ktruss';
+import { type Community, compareCommunities, type TrussGraph, type TrussIndex } from '@grag/ktruss';
 import type { DaRagQueryOptions } from './options.js';
 import { topByScore } from './relevance.js';
 import type { Layer } from './types.js';
@@ -161,8 +161,8 @@ export function eacs(layer: Layer, search: LayerSearch, q: EacsOptions): LayerFo
 
 /**
  * The local search's community around each query vertex (Q-Peel's around it when its component has
- * at most `exactUpTo` nodes), the best of them (highest QRScore, then larger, then lower first node,
- * as Q-Peel ranks the communities of several components).
+ * at most `exactUpTo` nodes), the best of them in the order Q-Peel ranks the communities of several
+ * components (`compareCommunities`: highest QRScore, then larger, then lower first node).
  */
 function localBest(
   index: TrussIndex,
@@ -178,16 +178,7 @@ function localBest(
       index.componentSize(k, seed, exactUpTo) <= exactUpTo
         ? index.qPeel(k, relevance, { maxNodes, keep: [seed] }).communities[0]
         : index.localSearch(k, relevance, seed, maxNodes).community;
-    if (!c) continue;
-    if (
-      best === undefined ||
-      c.qrScore > best.qrScore ||
-      (c.qrScore === best.qrScore &&
-        (c.nodes.length > best.nodes.length ||
-          (c.nodes.length === best.nodes.length && c.nodes[0]! < best.nodes[0]!)))
-    ) {
-      best = c;
-    }
+    if (c && (best === undefined || compareCommunities(c, best) < 0)) best = c;
   }
   return best;
 }

@@ -130,11 +130,20 @@ export function peelPrepared(
       });
     }
   }
-  communities.sort(
-    (x, y) => y.qrScore - x.qrScore || y.nodes.length - x.nodes.length || x.nodes[0]! - y.nodes[0]!,
-  );
+  communities.sort(compareCommunities);
   result.communities = communities.slice(0, top);
   return result;
+}
+
+/**
+ * The order of Q-Peel's communities (of several components, or of several searches): the higher
+ * QRScore first, then the larger, then the one whose lowest node index is lower.
+ */
+export function compareCommunities(
+  x: Pick<Community, 'qrScore' | 'nodes'>,
+  y: Pick<Community, 'qrScore' | 'nodes'>,
+): number {
+  return y.qrScore - x.qrScore || y.nodes.length - x.nodes.length || x.nodes[0]! - y.nodes[0]!;
 }
 
 /**

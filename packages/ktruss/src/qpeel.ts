@@ -11,6 +11,7 @@ import { type PreparedTruss, prepareTruss } from './prepared.js';
  *
  * @throws InvalidArgumentError when a vector's length differs from the query's.
  */
+export { compareCommunities } from './peel.js';
 export { type PreparedTruss, prepareTruss } from './prepared.js';
 
 export function queryRelevance(

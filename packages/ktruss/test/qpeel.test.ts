@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { UndirectedGraph } from 'graphology';
 import { describe, expect, test } from 'vitest';
 import {
+  compareCommunities,
   maximalKTruss,
   type PreparedTruss,
   peelTruss,
@@ -81,6 +82,21 @@ describe('queryRelevance and qrScore', () => {
     expect(qrScore([0, 1, 2], rel)).toBeCloseTo((1 + 0 + Math.SQRT1_2) / 3, 12);
     expect(qrScore([], rel)).toBeNaN();
     expect(() => queryRelevance([1, 0], [[1, 0, 0]])).toThrow(/vector 0 has 3 dimensions, the query 2/);
+  });
+});
+
+describe('compareCommunities', () => {
+  test('ranks by QRScore, then size, then lowest node (hand-made communities)', () => {
+    const c = (qrScore: number, ...nodes: number[]) => ({ qrScore, nodes: Uint32Array.from(nodes) });
+    const ranked = [c(0.5, 4, 5, 6), c(0.7, 9, 10, 11), c(0.5, 1, 2, 3), c(0.5, 7, 8, 9, 12)].sort(
+      compareCommunities,
+    );
+    expect(ranked.map((x) => [x.qrScore, x.nodes[0]])).toEqual([
+      [0.7, 9],
+      [0.5, 7],
+      [0.5, 1],
+      [0.5, 4],
+    ]);
   });
 });
 
