@@ -21,7 +21,11 @@ import {
  * `mentionSpread` 5, `mentionResidualRank` 10.
  */
 export interface BridgeRagQueryOptions extends Required<BridgeOptions> {
-  /** Passages returned, at most (bridges included). @default 25 */
+  /**
+   * Passages returned, at most (bridges included); the budget stops the packing first when they do
+   * not fit. @default 100 (measured: the passages after the first 25 fill the 12k budget, raising
+   * Coverage at an unchanged R@5; see the README)
+   */
   topK: number;
   /**
    * How the entry passages are found: `'dense'` (the embedder), `'lexical'` (BM25) or `'hybrid'`
@@ -52,7 +56,7 @@ export interface BridgeRagOptions extends BridgeRagQueryOptions {
 
 /** Defaults of the query options: grag's measured offline configuration (see the README). */
 export const BRIDGE_RAG_QUERY_DEFAULTS: Readonly<BridgeRagQueryOptions> = {
-  topK: 25,
+  topK: 100,
   entryPoints: 'hybrid',
   entryEf: 400,
   bridges: 2,

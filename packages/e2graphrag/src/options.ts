@@ -164,13 +164,17 @@ export const E2GRAPHRAG_PAPER_DEFAULTS: Readonly<E2GraphRagOptions> = E2GRAPHRAG
  * or `build(docs, ctx, { preset: 'offline' })` in code.
  */
 export const E2GRAPHRAG_OFFLINE_SETTINGS: Readonly<
-  Pick<E2GraphRagOptions, 'entityLinking' | 'entryPoints' | 'fuseEntryPoints' | 'bridges' | 'mentionBridges'>
+  Pick<
+    E2GraphRagOptions,
+    'entityLinking' | 'entryPoints' | 'fuseEntryPoints' | 'bridges' | 'mentionBridges' | 'topK'
+  >
 > = {
   entityLinking: true,
   entryPoints: 'hybrid',
   fuseEntryPoints: true,
   bridges: 2,
   mentionBridges: 1,
+  topK: 100,
 };
 
 /** What each settings preset sets over {@link E2GRAPHRAG_DEFAULTS} (the `paper` preset: nothing). */

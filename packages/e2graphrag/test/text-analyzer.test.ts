@@ -94,8 +94,12 @@ describe('e2graphrag with the wink text analyzer gives what it gave before', () 
     const docs: Document[] = await readJson('docs.json');
     const recorded = await readJson('retrieval.json');
     // The fixture was built with the defaults of its day: grag's offline configuration, now the
-    // offline preset.
-    const index = await e2GraphRag.build(docs, withAnalyzer(), { chunking: 'document', preset: 'offline' });
+    // offline preset, with the k of that day (the preset's is 100 since it fills the budget).
+    const index = await e2GraphRag.build(docs, withAnalyzer(), {
+      chunking: 'document',
+      preset: 'offline',
+      topK: 25,
+    });
     const retrieval = await e2GraphRag.retrieve(index, recorded.query, {
       budgetTokens: recorded.budgetTokens,
     });

@@ -220,10 +220,12 @@ export const NODERAG_RETRIEVE_DEFAULTS: NodeRagQueryOptions = {
  */
 export const NODERAG_OFFLINE_SETTINGS: Readonly<{
   build: Readonly<Pick<NodeRagOptions, 'entityLinking'>>;
-  retrieve: Readonly<Pick<NodeRagQueryOptions, 'entryPoints' | 'entryWeighting' | 'queryEntityMatch'>>;
+  retrieve: Readonly<
+    Pick<NodeRagQueryOptions, 'entryPoints' | 'entryWeighting' | 'queryEntityMatch' | 'crossNodes'>
+  >;
 }> = {
   build: { entityLinking: true },
-  retrieve: { entryPoints: 'hybrid', entryWeighting: 'rank', queryEntityMatch: 'vocabulary' },
+  retrieve: { entryPoints: 'hybrid', entryWeighting: 'rank', queryEntityMatch: 'vocabulary', crossNodes: 30 },
 };
 
 /** What each preset sets over the defaults, at build and at query time (the `paper` preset: nothing). */

@@ -24,9 +24,12 @@ export interface Recorded {
   subgraph: Retrieval['subgraph'];
 }
 
-/** What `index` retrieves for `r`'s query and budget, in `r`'s shape. */
+/**
+ * What `index` retrieves for `r`'s query and budget, in `r`'s shape, with the k of cross nodes of
+ * every type the fixtures were recorded with (10, the paper's; the offline preset's is 30 since).
+ */
 export const retrieveLike = async (index: NodeRagIndex, r: Recorded): Promise<Recorded> => {
-  const got = await nodeRag.retrieve(index, r.query, { budgetTokens: r.budgetTokens });
+  const got = await nodeRag.retrieve(index, r.query, { budgetTokens: r.budgetTokens, crossNodes: 10 });
   return {
     query: r.query,
     budgetTokens: r.budgetTokens,
