@@ -8,7 +8,7 @@
  *
  *   pnpm tsx benchmarks/e2graphrag.ts [datasets-dir] [--datasets musique,hotpotqa] [--out benchmarks/results]
  *
- * `--only <labels>` (comma-separated row labels) reruns only those rows and keeps the others from the
+ * `--only <labels>` (comma-separated row labels; a comma inside parentheses is part of its label) reruns only those rows and keeps the others from the
  * `e2graphrag.json` already in `--out`; the header then names the rows rerun and when.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -56,7 +56,8 @@ async function main(): Promise<void> {
     },
   });
   const root = positionals[0] ?? '../shared/datasets';
-  const only = values.only?.split(',');
+  // Commas inside a label's parentheses are the label's own.
+  const only = values.only?.split(/,(?![^(]*\))/);
   const unknown = only?.find((label) => !CONFIGS.some((c) => c.label === label));
   if (unknown !== undefined) {
     throw new Error(`--only: no row "${unknown}"; rows: ${CONFIGS.map((c) => c.label).join(', ')}.`);
@@ -123,7 +124,7 @@ async function main(): Promise<void> {
     'alias appears (SQuAD-normalized) in the packed context.',
     '',
     "- **paper preset** (the default of `@grag/e2graphrag`): Algorithm 1 as published: no entity linking, dense retrieval, Algorithm 1's selection alone, h = 4 (Appendix C).",
-    "- **offline preset** (what `grag` picks with the offline providers): entity linking, hybrid entry points (BM25 + dense, RRF), Algorithm 1's chunks behind them, title and mention bridge chunks.",
+    "- **offline preset** (what `grag` picks with the offline providers): entity linking, hybrid entry points (BM25 + dense, RRF), Algorithm 1's chunks behind them, title and mention bridge chunks, k = 100 (the first 25 until 2026-12-05).",
     '- **offline preset entry points only**: the paper\'s "Dense Retrieval Only" ablation (`denseOnly`) with the offline preset\'s entry points.',
     '- **offline preset, title bridges only**: without mention bridges (`mentionBridges: 0`, the configuration before them).',
     "- **bridge-rag (grag's own)**: `@grag/bridge-rag`, the offline preset's pipeline as a method of its own: no summary tree and no Algorithm 1; BM25 and the embedder over the chunks alone, the dense entry search with `ef` 400 on the HNSW index.",

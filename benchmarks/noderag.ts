@@ -29,6 +29,7 @@ export const PAPER_SETTINGS = {
   entryWeighting: 'uniform',
   queryEntityMatch: 'phrase',
   crossNodeSelection: 'paper',
+  crossNodes: 10,
 } as const;
 
 const CONFIGS: EvalConfig[] = [
@@ -40,7 +41,7 @@ const CONFIGS: EvalConfig[] = [
   {
     label: 'noderag (official cross nodes)',
     method: 'noderag',
-    set: { crossNodeSelection: 'official' },
+    set: { crossNodeSelection: 'official', crossNodes: 10 },
   },
 ];
 
@@ -117,9 +118,10 @@ async function main(): Promise<void> {
     '',
     'Configurations: `noderag (entry points only)` ranks the entry points alone (`--set graphSearch=false`: the',
     'graph step off); `noderag (paper settings)` is NodeRAG without grag’s measured deviations (no entity linking,',
-    'dense entry points with equal weights, phrase matching of query entities, the paper’s cross nodes);',
-    '`noderag (defaults)` is what `grag eval --methods noderag` runs; `noderag (official cross nodes)` is the',
-    'defaults with the official code’s cross-node buckets instead of the paper’s top 10 of each node type.',
+    'dense entry points with equal weights, phrase matching of query entities, the paper’s 10 cross nodes of each type);',
+    '`noderag (defaults)` is what `grag eval --methods noderag` runs (the offline preset: the top 30 of each node',
+    'type since 2026-12-05, 10 before); `noderag (official cross nodes)` is the defaults with the official code’s',
+    'cross-node buckets (a shared top 10 of T, S, A and H) instead.',
     '',
     '## At the default 12k-token budget',
     '',
