@@ -9,7 +9,7 @@
  *
  * Every number is what `grag eval` prints for the command in its row (`gragEval`); this script
  * computes no metric of its own. `--only` runs some configurations; `--merge` adds the rows to the
- * results already written and `--from` adds the rows of other result files (same slice,
+ * results already written (keeping their run's date; with `--only`, the rerun is listed with its own) and `--from` adds the rows of other result files (same slice,
  * configuration and budget replaced), so the table can be built in several runs, e.g. one slice per
  * process, then `--datasets '' --merge --from ...` to write the table.
  */
@@ -51,6 +51,8 @@ interface Results {
   machine: ReturnType<typeof machine>;
   /** Rows by budget (tokens). */
   budgets: Record<string, EvalRow[]>;
+  /** Configurations rerun with `--merge --only` after the run of `date`. */
+  reruns?: { date: string; labels: string[]; machine: ReturnType<typeof machine> }[];
 }
 
 async function main(): Promise<void> {
@@ -69,12 +71,13 @@ async function main(): Promise<void> {
   const only = values.only?.split(',').map((s) => s.trim());
   const configs = only ? CONFIGS.filter((c) => only.includes(c.label)) : CONFIGS;
   const jsonPath = join(values.out, 'noderag.json');
-  const results: Results =
-    values.merge && existsSync(jsonPath)
-      ? (JSON.parse(readFileSync(jsonPath, 'utf8')) as Results)
-      : { benchmark: 'noderag', date: '', machine: machine(), budgets: {} };
-  results.date = new Date().toISOString();
-  results.machine = machine();
+  const earlier =
+    values.merge && existsSync(jsonPath) ? (JSON.parse(readFileSync(jsonPath, 'utf8')) as Results) : undefined;
+  const now = new Date().toISOString();
+  // Merged rows keep the run's date and machine; the configurations rerun are listed with theirs.
+  const results: Results = earlier ?? { benchmark: 'noderag', date: now, machine: machine(), budgets: {} };
+  if (earlier && only && values.datasets !== '')
+    results.reruns = [...(earlier.reruns ?? []), { date: now, labels: only, machine: machine() }];
   const put = (budget: string, row: EvalRow) => {
     results.budgets[budget] ??= [];
     const list = results.budgets[budget];
@@ -110,6 +113,10 @@ async function main(): Promise<void> {
     '# NodeRAG',
     '',
     `Run ${results.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB), Node ${m.node}, ${m.platform}.`,
+    ...(results.reruns ?? []).map(
+      (r) =>
+        `Rerun ${r.date.slice(0, 10)} on ${r.machine.cpu}, Node ${r.machine.node}: the rows ${r.labels.map((l) => `"${l}"`).join(', ')}.`,
+    ),
     'Every number is what the command in its row prints (`grag eval`, offline providers, 100 questions per slice).',
     'Each corpus is indexed whole, one passage per chunk (title line + text). R@k: share of supporting passages among',
     'the first k passages the method ranks (NodeRAG: its source-text and semantic-unit items by PPR score). Coverage:',
