@@ -55,6 +55,29 @@ describe('bridge-rag', () => {
     expect(ids(r)).toEqual(['nordlys#0', 'institute#0']);
   });
 
+  test('by default the passages after the 25th fill the budget; topK 25 stops there', async () => {
+    // Forty short log entries, each naming the vessel the question asks about: every one fits in
+    // the default 12,000-token budget, so all forty are packed; 25 of them with the old default.
+    const logs = Array.from({ length: 40 }, (_, i) => ({
+      id: `log${i}`,
+      title: `Harbour log ${i + 1}`,
+      text: `The vessel Nordlys called at Port Halvard on day ${i + 1} and took on water.`,
+    }));
+    const built = await method.build(logs, ctx(), { entryPoints: 'lexical' });
+    const all = await method.retrieve(built, 'When did Nordlys call at Port Halvard?');
+    expect(new Set(ids(all))).toEqual(new Set(logs.map((d) => `${d.id}#0`)));
+    expect(all.trace.packed).toBe(40);
+    expect(
+      ids(await method.retrieve(built, 'When did Nordlys call at Port Halvard?', { topK: 25 })),
+    ).toHaveLength(25);
+    // The budget still bounds them: 120 tokens hold a few entries, not forty.
+    const small = await method.retrieve(built, 'When did Nordlys call at Port Halvard?', {
+      budgetTokens: 120,
+    });
+    expect(small.items.length).toBeGreaterThan(0);
+    expect(small.items.length).toBeLessThan(10);
+  });
+
   test('hybrid entry points (the default) reach the same bridges', async () => {
     const hybrid = await method.build(DOCS, ctx());
     const r = await method.retrieve(hybrid, QUESTION, { bridgeSeeds: 1 });

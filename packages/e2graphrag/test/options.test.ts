@@ -128,6 +128,23 @@ describe('entryEf', () => {
     expect(calls.every((c) => !('ef' in c))).toBe(true);
   });
 
+  it('the offline preset fills the budget: chunks past the paper k of 25 are packed', async () => {
+    // Forty short log entries naming the vessel asked about: each fits in the default 12,000-token
+    // budget, so the offline preset (k = 100) packs all forty; the paper's k stops at 25.
+    const logs: Document[] = Array.from({ length: 40 }, (_, i) => ({
+      id: `log${i}`,
+      text: `The vessel Nordlys called at Halvard on day ${i + 1} and took on water.`,
+    }));
+    const index = await method.build(logs, context(), { chunking: 'document', preset: 'offline' });
+    expect(index.options.topK).toBe(100);
+    const question = 'When did Nordlys call at Halvard?';
+    const chunkIds = (r: { items: { id: string; kind: string }[] }) =>
+      r.items.filter((i) => i.kind === 'chunk').map((i) => i.id.split('#')[0]);
+    const all = await method.retrieve(index, question);
+    expect(new Set(chunkIds(all))).toEqual(new Set(logs.map((d) => d.id)));
+    expect(chunkIds(await method.retrieve(index, question, { topK: 25 }))).toHaveLength(25);
+  });
+
   it('refuses an entryEf that is negative or not an integer, naming it', async () => {
     await expect(method.build(docs, context(), { entryEf: -1 })).rejects.toThrow(
       /e2graphrag build: entryEf must be a non-negative integer \(got -1\)/,

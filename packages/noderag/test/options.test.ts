@@ -84,6 +84,7 @@ describe('settings presets', () => {
       entryPoints: 'dense',
       entryWeighting: 'uniform',
       queryEntityMatch: 'phrase',
+      crossNodes: 10,
     });
   });
 
@@ -97,6 +98,7 @@ describe('settings presets', () => {
       entryPoints: 'hybrid',
       entryWeighting: 'rank',
       queryEntityMatch: 'vocabulary',
+      crossNodes: 30,
     });
     expect(resolveRetrieveOptions('t', undefined, { entryPoints: 'lexical' }, 'offline').entryPoints).toBe(
       'lexical',
