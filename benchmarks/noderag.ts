@@ -72,7 +72,9 @@ async function main(): Promise<void> {
   const configs = only ? CONFIGS.filter((c) => only.includes(c.label)) : CONFIGS;
   const jsonPath = join(values.out, 'noderag.json');
   const earlier =
-    values.merge && existsSync(jsonPath) ? (JSON.parse(readFileSync(jsonPath, 'utf8')) as Results) : undefined;
+    values.merge && existsSync(jsonPath)
+      ? (JSON.parse(readFileSync(jsonPath, 'utf8')) as Results)
+      : undefined;
   const now = new Date().toISOString();
   // Merged rows keep the run's date and machine; the configurations rerun are listed with theirs.
   const results: Results = earlier ?? { benchmark: 'noderag', date: now, machine: machine(), budgets: {} };
