@@ -14,7 +14,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type EvalConfig, type EvalRow, evalTable, gragEval, machine } from './lib.js';
+import {
+  type EvalConfig,
+  type EvalRow,
+  evalTable,
+  gragEval,
+  machine,
+  type RowsRerun,
+  rerunLines,
+} from './lib.js';
 
 const CONFIGS: EvalConfig[] = [
   { label: 'bm25', method: 'bm25' },
@@ -41,7 +49,7 @@ interface Results {
   date: string;
   machine: ReturnType<typeof machine>;
   /** Rows rerun since with `--only`. */
-  reruns?: { date: string; labels: string[]; machine: ReturnType<typeof machine> }[];
+  reruns?: RowsRerun[];
   rows: EvalRow[];
   budget2k: EvalRow[];
 }
@@ -101,10 +109,7 @@ async function main(): Promise<void> {
   mkdirSync(values.out, { recursive: true });
   writeFileSync(jsonPath, `${JSON.stringify({ ...meta, rows, budget2k: at2k }, null, 2)}\n`);
   const m = meta.machine;
-  const reruns = (meta.reruns ?? []).map(
-    (r) =>
-      `Rerun ${r.date.slice(0, 10)} (${r.machine.cpu}, Node ${r.machine.node}): the rows ${r.labels.map((l) => `"${l}"`).join(', ')}.`,
-  );
+  const reruns = rerunLines(meta.reruns);
   const latency = [
     '| slice | configuration | index s | p50 ms | p95 ms | peak RSS MiB |',
     '|---|---|---:|---:|---:|---:|',

@@ -237,6 +237,21 @@ export function evalSetPaths(
   return out;
 }
 
+/** Rows of a results table rerun after the table's run (`--only`), with when and where. */
+export interface RowsRerun {
+  date: string;
+  labels: string[];
+  machine: MachineInfo;
+}
+
+/** A line per rerun, for a results page's header. */
+export function rerunLines(reruns: readonly RowsRerun[] | undefined): string[] {
+  return (reruns ?? []).map(
+    (r) =>
+      `Rerun ${r.date.slice(0, 10)} (${r.machine.cpu}, Node ${r.machine.node}): the rows ${r.labels.map((l) => `"${l}"`).join(', ')}.`,
+  );
+}
+
 /** A `grag eval` row of an evaluation set in one of its wordings (see {@link evalSetPaths}). */
 export interface WordedRow extends EvalRow {
   wording: Wording;

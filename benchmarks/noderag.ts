@@ -16,7 +16,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type EvalConfig, type EvalRow, evalTable, gragEval, machine } from './lib.js';
+import {
+  type EvalConfig,
+  type EvalRow,
+  evalTable,
+  gragEval,
+  machine,
+  type RowsRerun,
+  rerunLines,
+} from './lib.js';
 
 /**
  * NodeRAG as the paper (and, where it is silent, the official code) specifies it: none of grag's
@@ -52,7 +60,7 @@ interface Results {
   /** Rows by budget (tokens). */
   budgets: Record<string, EvalRow[]>;
   /** Configurations rerun with `--merge --only` after the run of `date`. */
-  reruns?: { date: string; labels: string[]; machine: ReturnType<typeof machine> }[];
+  reruns?: RowsRerun[];
 }
 
 async function main(): Promise<void> {
@@ -115,10 +123,7 @@ async function main(): Promise<void> {
     '# NodeRAG',
     '',
     `Run ${results.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB), Node ${m.node}, ${m.platform}.`,
-    ...(results.reruns ?? []).map(
-      (r) =>
-        `Rerun ${r.date.slice(0, 10)} on ${r.machine.cpu}, Node ${r.machine.node}: the rows ${r.labels.map((l) => `"${l}"`).join(', ')}.`,
-    ),
+    ...rerunLines(results.reruns),
     'Every number is what the command in its row prints (`grag eval`, offline providers, 100 questions per slice).',
     'Each corpus is indexed whole, one passage per chunk (title line + text). R@k: share of supporting passages among',
     'the first k passages the method ranks (NodeRAG: its source-text and semantic-unit items by PPR score). Coverage:',
