@@ -8,8 +8,9 @@
  *
  *   pnpm tsx benchmarks/e2graphrag.ts [datasets-dir] [--datasets musique,hotpotqa] [--out benchmarks/results]
  *
- * `--only <labels>` (comma-separated row labels; a comma inside parentheses is part of its label) reruns only those rows and keeps the others from the
- * `e2graphrag.json` already in `--out`; the header then names the rows rerun and when.
+ * `--only <labels>` (comma-separated row labels; a comma inside parentheses is part of its label)
+ * reruns only those rows and keeps the others from the `e2graphrag.json` already in `--out`; the
+ * header then names the rows rerun and when.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';

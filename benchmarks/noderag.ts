@@ -9,9 +9,10 @@
  *
  * Every number is what `grag eval` prints for the command in its row (`gragEval`); this script
  * computes no metric of its own. `--only` runs some configurations; `--merge` adds the rows to the
- * results already written (keeping their run's date; with `--only`, the rerun is listed with its own) and `--from` adds the rows of other result files (same slice,
- * configuration and budget replaced), so the table can be built in several runs, e.g. one slice per
- * process, then `--datasets '' --merge --from ...` to write the table.
+ * results already written (keeping their run's date; with `--only`, the rerun is listed with its
+ * own) and `--from` adds the rows of other result files (same slice, configuration and budget
+ * replaced), so the table can be built in several runs, e.g. one slice per process, then
+ * `--datasets '' --merge --from ...` to write the table.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -10,7 +10,10 @@ import { entityAwareRank, groupEvidence } from './evidence.js';
 
 /** Retrieval parameters and the ablation switches of the paper's Table 2. */
 export interface AdaptiveRetrievalOptions {
-  /** Most chunks (or tree nodes) returned, k. @default 25 (official code `max_chunk_setting: 25`) */
+  /**
+   * Most chunks (or tree nodes) returned, k. @default 25 (official code `max_chunk_setting: 25`; the
+   * `offline` preset: 100, which fills the 12k budget, measured)
+   */
   topK: number;
   /**
    * Largest hop distance h between two query entities kept by the graph filter (Eq. 1); decreased
