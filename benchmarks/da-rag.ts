@@ -13,7 +13,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type EvalConfig, type EvalRow, evalTable, gragEval, machine } from './lib.js';
+import { type EvalConfig, type EvalRow, evalTable, gragEval, machine, rowLabels } from './lib.js';
 
 /**
  * DA-RAG as the paper specifies it (`DA_RAG_PAPER_DEFAULTS`): no entity linking, cosine relevance,
@@ -194,7 +194,7 @@ async function main(): Promise<void> {
     const earlierPath = dir === undefined ? undefined : join(dir, `${dataset}.json`);
     const earlier =
       values.only !== undefined && earlierPath !== undefined && existsSync(earlierPath)
-        ? { part: JSON.parse(readFileSync(earlierPath, 'utf8')) as Part, only: values.only.split(',') }
+        ? { part: JSON.parse(readFileSync(earlierPath, 'utf8')) as Part, only: rowLabels(values.only) }
         : undefined;
     parts.push(await runSlice(root, dataset, save, earlier));
   }

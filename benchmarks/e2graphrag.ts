@@ -23,6 +23,7 @@ import {
   machine,
   type RowsRerun,
   rerunLines,
+  rowLabels,
 } from './lib.js';
 
 const CONFIGS: EvalConfig[] = [
@@ -65,8 +66,7 @@ async function main(): Promise<void> {
     },
   });
   const root = positionals[0] ?? '../shared/datasets';
-  // Commas inside a label's parentheses are the label's own.
-  const only = values.only?.split(/,(?![^(]*\))/);
+  const only = values.only === undefined ? undefined : rowLabels(values.only);
   const unknown = only?.find((label) => !CONFIGS.some((c) => c.label === label));
   if (unknown !== undefined) {
     throw new Error(`--only: no row "${unknown}"; rows: ${CONFIGS.map((c) => c.label).join(', ')}.`);

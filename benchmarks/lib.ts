@@ -237,6 +237,14 @@ export function evalSetPaths(
   return out;
 }
 
+/**
+ * The row labels of an `--only` list: comma-separated, a comma inside parentheses being part of its
+ * label ("e2graphrag (offline preset, title bridges only)").
+ */
+export function rowLabels(spec: string): string[] {
+  return spec.split(/,(?![^(]*\))/);
+}
+
 /** Rows of a results table rerun after the table's run (`--only`), with when and where. */
 export interface RowsRerun {
   date: string;

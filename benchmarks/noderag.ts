@@ -25,6 +25,7 @@ import {
   machine,
   type RowsRerun,
   rerunLines,
+  rowLabels,
 } from './lib.js';
 
 /**
@@ -77,7 +78,7 @@ async function main(): Promise<void> {
     },
   });
   const root = positionals[0] ?? '../shared/datasets';
-  const only = values.only?.split(',').map((s) => s.trim());
+  const only = values.only === undefined ? undefined : rowLabels(values.only).map((s) => s.trim());
   const configs = only ? CONFIGS.filter((c) => only.includes(c.label)) : CONFIGS;
   const jsonPath = join(values.out, 'noderag.json');
   const earlier =
