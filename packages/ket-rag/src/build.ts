@@ -4,7 +4,14 @@
  * graph over all sub-chunks; the entry-point search over the sub-chunks. Only what the variant's
  * channels need is built.
  */
-import { type BuildContext, type Chunk, type Document, isFittableEmbedder, type Tokenizer } from '@grag/core';
+import {
+  type BuildContext,
+  type Chunk,
+  type Document,
+  isFittableEmbedder,
+  type Tokenizer,
+  type VectorIndex,
+} from '@grag/core';
 import type { LocalSearchGraph } from '@grag/core/graph';
 import {
   type BuildRuntime,
@@ -264,7 +271,7 @@ export async function indexChunks(input: IndexChunksInput): Promise<KetRagIndex>
   stats.subChunks = subChunks.length;
   const counts = countSubChunks(tokenizer, subChunks, subChunkTexts);
 
-  const { chunkVectorList, knn, corePositions } = await chunkGraphAndCore(input, stats);
+  const { chunkVectorList, knn, chunkIndex, corePositions } = await chunkGraphAndCore(input, stats);
   stats.coreChunks = corePositions.length;
 
   let skeleton: KetRagSkeleton | undefined;
@@ -337,9 +344,9 @@ export async function indexChunks(input: IndexChunksInput): Promise<KetRagIndex>
   );
   if (chunkVectorList && (o.textChannel === 'dense' || o.textChannel === 'knn')) {
     const vectors = chunkVectorList;
-    index.chunkVectors = await rt.stage('vector-index', () => vectorIndexOf(providers, vectors), {
-      checkpoint: false,
-    });
+    index.chunkVectors =
+      chunkIndex ??
+      (await rt.stage('vector-index', () => vectorIndexOf(providers, vectors), { checkpoint: false }));
   }
   if (skeleton) index.skeleton = skeleton;
   if (keyword) index.keyword = keyword;
@@ -392,6 +399,8 @@ async function chunkGraphAndCore(
 ): Promise<{
   chunkVectorList: Float32Array[] | undefined;
   knn: ChunkKnnGraph | undefined;
+  /** The vector index of the chunk vectors, when the KNN stage made one. */
+  chunkIndex: VectorIndex | undefined;
   corePositions: number[];
 }> {
   const { rt, options: o, chunks, chunkTexts, reuse } = input;
@@ -415,18 +424,30 @@ async function chunkGraphAndCore(
     );
   }
   let knn: ChunkKnnGraph | undefined;
+  let chunkIndex: VectorIndex | undefined;
   if (needKnn) {
     knn = await rt.stage(
       'knn',
-      () =>
-        buildChunkKnnGraph(
+      () => {
+        // Semantic neighbours from the context's vector index (`semanticKnn: 'index'`), kept for a
+        // text channel that searches the chunks; else by brute force.
+        if (chunkVectorList && o.semanticK > 0 && o.semanticKnn === 'index') {
+          chunkIndex = vectorIndexOf(input.providers, chunkVectorList);
+        }
+        return buildChunkKnnGraph(
           chunks.map((c, i) => ({
             id: c.id,
             keywords: distinctKeywords(chunkTexts[i]!),
             ...(chunkVectorList ? { vector: chunkVectorList[i]! } : {}),
           })),
-          { lexicalK: o.lexicalK, semanticK: o.semanticK, maxDocumentFrequency: o.maxDocumentFrequency },
-        ),
+          {
+            lexicalK: o.lexicalK,
+            semanticK: o.semanticK,
+            maxDocumentFrequency: o.maxDocumentFrequency,
+            ...(chunkIndex ? { vectorIndex: chunkIndex } : {}),
+          },
+        );
+      },
       cp,
     );
     stats.knnEdges = knn.edges.length;
@@ -447,5 +468,5 @@ async function chunkGraphAndCore(
     },
     cp,
   );
-  return { chunkVectorList, knn, corePositions };
+  return { chunkVectorList, knn, chunkIndex, corePositions };
 }

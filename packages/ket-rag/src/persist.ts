@@ -227,8 +227,10 @@ export async function loadKetRag(
     reads: READS,
     uses: format.uses,
     // An index saved before the paper preset became the default names no preset, or 'offline': the
-    // options it does not hold are the offline defaults of its day.
-    params: (saved) => resolveKetRagOptionsFor(`${format.method} load`, [{ preset: 'offline' }, saved]),
+    // options it does not hold are the offline defaults of its day (and one saved before
+    // `semanticKnn` found its KNN graph's semantic neighbours by brute force).
+    params: (saved) =>
+      resolveKetRagOptionsFor(`${format.method} load`, [{ preset: 'offline', semanticKnn: 'exact' }, saved]),
   });
   return opened.manifest.formatVersion === 1 ? loadKetRagV1(opened) : loadKetRagV2(opened);
 }

@@ -176,6 +176,7 @@ describe('ket-rag index format 5', () => {
     );
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8'));
     expect(manifest.formatVersion).toBe(5);
+    expect((await method.load(dir, context())).options.semanticKnn).toBe('index');
   });
 
   it("the skeleton's strings are one text in skeleton-text.bin, or skeleton.json when one would not read back the same", async () => {
@@ -308,6 +309,8 @@ describe('ket-rag index format 5', () => {
       V4_HNSW_RETRIEVALS,
     );
     expect(files).toContain('vocabulary.bin');
+    // Saved before `semanticKnn`: its KNN graph was found by brute force, and updates keep that.
+    expect(loaded.options.semanticKnn).toBe('exact');
     // Every other file as format 4 wrote it.
     for (const file of files.filter((f) => f !== 'manifest.json' && f !== 'vocabulary.bin')) {
       expect(await readFile(join(again, file)), file).toEqual(await readFile(join(V4_HNSW_FIXTURE, file)));
