@@ -55,9 +55,10 @@ export interface Neighbors {
 
 /**
  * Each chunk's `k` chunks sharing the most distinct keywords (best first; ties by lower position),
- * computed through an inverted index: for each chunk, only the chunks that share a keyword with it
- * are touched, so the work is Σ over keywords of (chunks containing it)², not n². Chunks that share no
- * keyword are never neighbours, so a chunk may get fewer than `k`.
+ * computed through an inverted index: each pair of chunks that share a keyword is counted once, from
+ * its lower position, by walking the tail of each of the lower chunk's keyword postings, and offered
+ * to both chunks' best `k`. The work is Σ over keywords of (chunks containing it)² / 2, not n².
+ * Chunks that share no keyword are never neighbours, so a chunk may get fewer than `k`.
  *
  * @param keywordSets the distinct keywords of each chunk.
  */
@@ -75,75 +76,106 @@ export function lexicalNeighbors(
     );
   }
   const n = keywordSets.length;
-  // Inverted index: keyword id → chunk positions (ascending); chunk → keyword ids.
+  // Keyword ids and each chunk's distinct keyword ids; then the postings (chunk positions,
+  // ascending) of every keyword, as one array.
   const vocabulary = new Map<string, number>();
-  const postings: number[][] = [];
   const chunkTerms: number[][] = [];
+  const df: number[] = [];
   for (let i = 0; i < n; i++) {
     const terms: number[] = [];
     for (const word of new Set(keywordSets[i]!)) {
       let id = vocabulary.get(word);
       if (id === undefined) {
-        id = postings.length;
+        id = df.length;
         vocabulary.set(word, id);
-        postings.push([]);
+        df.push(0);
       }
-      postings[id]!.push(i);
+      df[id]!++;
       terms.push(id);
     }
     chunkTerms.push(terms);
   }
   const maxPostings = Math.floor(maxDf * n);
+  const starts = new Int32Array(df.length + 1);
+  for (let t = 0; t < df.length; t++) starts[t + 1] = starts[t]! + df[t]!;
+  const postings = new Int32Array(starts[df.length]!);
+  // `next[t]`: where keyword t's postings continue after the chunk being read (they ascend, and
+  // chunks are read in order, so the chunk itself is always at `next[t]`).
+  const next = starts.slice(0, df.length);
+  for (let i = 0; i < n; i++) for (const t of chunkTerms[i]!) postings[next[t]!++] = i;
+  next.set(starts.subarray(0, df.length));
+  const best = new TopCounts(n, k);
   const counts = new Int32Array(n);
-  const touched: number[] = [];
-  const neighbors: Int32Array[] = new Array(n);
-  const scores: Float64Array[] = new Array(n);
+  const touched = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    if (k > 0) {
-      for (const term of chunkTerms[i]!) {
-        const list = postings[term]!;
-        if (list.length > maxPostings) continue;
-        for (const j of list) {
-          if (j === i) continue;
-          if (counts[j] === 0) touched.push(j);
-          counts[j]!++;
-        }
+    let size = 0;
+    for (const t of chunkTerms[i]!) {
+      const at = next[t]!++;
+      if (k === 0 || df[t]! > maxPostings) continue;
+      const end = starts[t + 1]!;
+      for (let p = at + 1; p < end; p++) {
+        const j = postings[p]!;
+        if (counts[j]!++ === 0) touched[size++] = j;
       }
     }
-    const best = topK(touched, counts, k);
-    neighbors[i] = Int32Array.from(best);
-    scores[i] = Float64Array.from(best, (j) => counts[j]!);
-    for (const j of touched) counts[j] = 0;
-    touched.length = 0;
+    for (let q = 0; q < size; q++) {
+      const j = touched[q]!;
+      const c = counts[j]!;
+      counts[j] = 0;
+      best.offer(i, j, c);
+      best.offer(j, i, c);
+    }
   }
+  const neighbors: Int32Array[] = new Array(n);
+  const scores: Float64Array[] = new Array(n);
+  for (let i = 0; i < n; i++) [neighbors[i], scores[i]] = best.row(i);
   return { neighbors, scores };
 }
 
-/** The `k` positions of `candidates` with the highest count, ties by lower position, best first. */
-function topK(candidates: number[], counts: Int32Array, k: number): number[] {
-  if (k === 0 || candidates.length === 0) return [];
-  if (candidates.length <= k || k > 16) {
-    return candidates
-      .slice()
-      .sort((a, b) => counts[b]! - counts[a]! || a - b)
-      .slice(0, k);
+/**
+ * The best `k` (count, position) of each of `n` chunks: the higher count first, then the lower
+ * position; each row kept sorted, positions −1 where fewer were offered.
+ */
+class TopCounts {
+  readonly #k: number;
+  readonly #ids: Int32Array;
+  readonly #counts: Int32Array;
+
+  constructor(n: number, k: number) {
+    this.#k = k;
+    this.#ids = new Int32Array(n * k).fill(-1);
+    this.#counts = new Int32Array(n * k);
   }
-  // Small k (the default is 1): one pass keeping a sorted array of the best k.
-  const best: number[] = [];
-  for (const j of candidates) {
-    const c = counts[j]!;
-    let at = best.length;
-    while (at > 0) {
-      const prev = best[at - 1]!;
+
+  /** Offer `j` with `count` to chunk `i`'s best. */
+  offer(i: number, j: number, count: number): void {
+    const k = this.#k;
+    const ids = this.#ids;
+    const counts = this.#counts;
+    const base = i * k;
+    let at = base + k - 1;
+    if (k === 0 || !(ids[at]! < 0 || count > counts[at]! || (count === counts[at]! && j < ids[at]!))) return;
+    // Shift worse entries down, from the last.
+    while (at > base) {
+      const prev = at - 1;
       const pc = counts[prev]!;
-      if (pc > c || (pc === c && prev < j)) break;
-      at--;
+      const pid = ids[prev]!;
+      if (pid >= 0 && (pc > count || (pc === count && pid < j))) break;
+      ids[at] = pid;
+      counts[at] = pc;
+      at = prev;
     }
-    if (at >= k) continue;
-    best.splice(at, 0, j);
-    if (best.length > k) best.pop();
+    ids[at] = j;
+    counts[at] = count;
   }
-  return best;
+
+  /** Chunk `i`'s best, best first: positions and counts. */
+  row(i: number): [Int32Array, Float64Array] {
+    const base = i * this.#k;
+    let size = 0;
+    while (size < this.#k && this.#ids[base + size]! >= 0) size++;
+    return [this.#ids.slice(base, base + size), Float64Array.from(this.#counts.subarray(base, base + size))];
+  }
 }
 
 /**

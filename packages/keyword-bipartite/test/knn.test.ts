@@ -69,18 +69,23 @@ describe('buildChunkKnnGraph', () => {
 });
 
 describe('lexicalNeighbors', () => {
-  /** Brute force over all pairs: the definition. */
-  function oracle(sets: string[][], k: number): number[][] {
-    return sets.map((a, i) => {
+  /** Brute force over all pairs: the definition (neighbours and their shared-keyword counts). */
+  function oracle(sets: string[][], k: number): { neighbors: number[][]; scores: number[][] } {
+    const rows = sets.map((a, i) => {
       const sa = new Set(a);
       return sets
         .map((b, j) => ({ j, shared: new Set(b.filter((w) => sa.has(w))).size }))
         .filter((x) => x.j !== i && x.shared > 0)
         .sort((x, y) => y.shared - x.shared || x.j - y.j)
-        .slice(0, k)
-        .map((x) => x.j);
+        .slice(0, k);
     });
+    return { neighbors: rows.map((r) => r.map((x) => x.j)), scores: rows.map((r) => r.map((x) => x.shared)) };
   }
+
+  const found = (sets: string[][], k: number) => {
+    const { neighbors, scores } = lexicalNeighbors(sets, k);
+    return { neighbors: neighbors.map((row) => [...row]), scores: scores.map((row) => [...row]) };
+  };
 
   it('matches the all-pairs definition on random corpora', () => {
     const word = fc.constantFrom('a1', 'b2', 'c3', 'd4', 'e5', 'f6', 'g7', 'h8');
@@ -89,11 +94,28 @@ describe('lexicalNeighbors', () => {
         fc.array(fc.array(word, { maxLength: 6 }), { maxLength: 25 }),
         fc.integer({ min: 0, max: 4 }),
         (sets, k) => {
-          const found = lexicalNeighbors(sets, k);
-          expect(found.neighbors.map((row) => [...row])).toEqual(oracle(sets, k));
+          expect(found(sets, k)).toEqual(oracle(sets, k));
         },
       ),
       { numRuns: 200 },
+    );
+  });
+
+  it('matches it on larger corpora with common and rare keywords, many ties', () => {
+    // Keyword w0 in about every chunk, w1–w3 in many, the rest rare: most pairs share something.
+    const word = fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom('w0', 'w1', 'w2', 'w3') },
+      { weight: 2, arbitrary: fc.integer({ min: 4, max: 60 }).map((i) => `w${i}`) },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(word, { minLength: 1, maxLength: 12 }), { minLength: 2, maxLength: 120 }),
+        fc.integer({ min: 1, max: 3 }),
+        (sets, k) => {
+          expect(found(sets, k)).toEqual(oracle(sets, k));
+        },
+      ),
+      { numRuns: 60 },
     );
   });
 
