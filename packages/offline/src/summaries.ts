@@ -14,25 +14,14 @@ import {
 import { cosineSimilarity } from '@grag/core/kit';
 import type { EntityAnalysis } from './entities.js';
 import { GENERIC_KEYWORDS } from './lexicon.js';
-import { type Analysis, analyze, contentLemmas, isContent } from './nlp.js';
+import { analyze, contentLemmas, isContent } from './nlp.js';
 import { inverseDocumentFrequency, rankSentences } from './rank.js';
-import { sentenceLemmas } from './sentence-lemmas.js';
+import { type SentenceLemmas, sentenceLemmas } from './sentence-lemmas.js';
 import type { OfflineTasksOptions } from './tasks-options.js';
 import { joinSentences, titleCase, wordCount } from './words.js';
 
 /** Entity types that are no keyword of a title. */
 const NUMERIC_TYPES = new Set(['date', 'time', 'money', 'percent', 'contact', 'url']);
-
-async function sentencesOf(
-  texts: readonly string[],
-): Promise<{ analysis: Analysis; sentence: number; item: number }[]> {
-  const out: { analysis: Analysis; sentence: number; item: number }[] = [];
-  for (let item = 0; item < texts.length; item++) {
-    const analysis = await analyze(texts[item]!);
-    for (const s of analysis.sentences) out.push({ analysis, sentence: s.index, item });
-  }
-  return out;
-}
 
 /** What {@link summarizeTexts} counts with: a tokenizer's `count` and `truncate` (its name, when known). */
 export type SummaryCounter = Pick<Tokenizer, 'count' | 'truncate'> &
@@ -89,16 +78,15 @@ export async function summarizeTexts(
   counter: SummaryCounter,
 ): Promise<string> {
   const seen = new Set<string>();
-  const sentences: { text: string; lemmas: string[] }[] = [];
-  for (const s of await sentencesOf(texts)) {
-    const sentence = s.analysis.sentences[s.sentence]!;
-    const norm = sentence.text.toLowerCase().replace(/\s+/g, ' ');
-    if (seen.has(norm)) continue;
-    seen.add(norm);
-    sentences.push({
-      text: sentence.text,
-      lemmas: contentLemmas(s.analysis, sentence.start, sentence.end),
-    });
+  const sentences: SentenceLemmas[] = [];
+  // Each text's sentences and content lemmas as `analyze` gives them, read without wink's NER.
+  for (const text of texts) {
+    for (const sentence of await sentenceLemmas(text)) {
+      const norm = sentence.text.toLowerCase().replace(/\s+/g, ' ');
+      if (seen.has(norm)) continue;
+      seen.add(norm);
+      sentences.push(sentence);
+    }
   }
   if (sentences.length === 0) return '';
   // Joined with spaces only: a full stop after each heading line would change which sentences
