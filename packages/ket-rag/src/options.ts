@@ -78,8 +78,8 @@ export interface KetRagOptions {
   /**
    * How the KNN graph's semantic neighbours are found: `'index'` with the build context's vector
    * index (exact with the flat index; approximate with HNSW, whose cost grows about as n·log n),
-   * or `'exact'` by brute force over every pair of chunks (core `buildKnnGraph`, O(n²·d): 15.6 s
-   * for 4,944 chunks of 1,024 dimensions, and a hundred times that for ten times the chunks). The
+   * or `'exact'` by brute force over every pair of chunks (core `buildKnnGraph`, O(n²·d): about
+   * 11 s for 4,944 chunks of 1,024 dimensions, a hundred times that for ten times the chunks). The
    * paper does not say how its KNN graph is computed. Indexes saved before this option load as
    * `'exact'`. @default 'index'
    */
