@@ -491,6 +491,7 @@ describe('semanticChunk', () => {
       windowSize: 1,
       breakpoint: { type: 'percentile', value: 95 },
       minTokens: 0,
+      windowsPerPass: 8192,
     });
   });
 
@@ -542,5 +543,40 @@ describe('semanticChunkDocuments', () => {
     // Identical sentences across documents are embedded once, in a single call.
     expect(embedder.calls).toHaveLength(1);
     expect(embedder.calls[0]?.values).toHaveLength(12);
+  });
+
+  it('embeds in passes of about windowsPerPass window texts, with the same chunks', async () => {
+    // Documents of both topics in several orders and lengths (each a different mix of sentences).
+    const docs: Document[] = Array.from({ length: 9 }, (_, d) => ({
+      id: `d${d}`,
+      text: [...ASTRONOMY.slice(d % 3), ...COOKING.slice((d * 2) % 5), ...ASTRONOMY.slice(0, d % 4)].join(
+        ' ',
+      ),
+    }));
+    const whole = topicEmbedder();
+    const expected = await semanticChunkDocuments(docs, { embedder: whole });
+    expect(whole.calls).toHaveLength(1);
+    const windows = whole.calls[0]!.values.length;
+    for (const windowsPerPass of [1, 5, 12]) {
+      const embedder = topicEmbedder();
+      const chunks = await semanticChunkDocuments(docs, { embedder, windowsPerPass, batchSize: 1000 });
+      expect(chunks).toEqual(expected);
+      // One call per pass (the batch size is larger than any pass). A pass closes once it holds
+      // windowsPerPass texts, so it holds fewer than that plus one document's windows.
+      const sizes = embedder.calls.map((c) => c.values.length);
+      expect(sizes.length).toBeGreaterThan(1);
+      for (const size of sizes) expect(size).toBeLessThan(windowsPerPass + 13);
+      // A text repeated in two passes is embedded in each.
+      expect(sizes.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(windows);
+    }
+  });
+
+  it('refuses a windowsPerPass that is not a positive integer, naming it', async () => {
+    await expect(
+      semanticChunkDocuments([{ id: 'a', text: ASTRONOMY.join(' ') }], {
+        embedder: topicEmbedder(),
+        windowsPerPass: 0,
+      }),
+    ).rejects.toThrow(/windowsPerPass/);
   });
 });

@@ -46,6 +46,13 @@ export interface SemanticChunkOptions {
   minTokens: number;
   /** Values per embedding call; `embedAll` also honours `embedder.maxBatchSize`. */
   batchSize?: number;
+  /**
+   * Window texts embedded per pass: documents are chunked in passes that each embed the windows of
+   * their documents (a text repeated within a pass once) once they hold at least this many, so
+   * memory holds about this many embeddings rather than the whole corpus's. The chunks are the same
+   * for any value. @default 8192
+   */
+  windowsPerPass: number;
   abortSignal?: AbortSignal;
 }
 
@@ -58,6 +65,7 @@ export const SEMANTIC_CHUNK_DEFAULTS = {
   windowSize: 1,
   breakpoint: { type: 'percentile', value: 95 },
   minTokens: 0,
+  windowsPerPass: 8192,
 } as const satisfies Partial<SemanticChunkOptions>;
 
 /** A sentence (or a fixed-size piece of an over-long one) with its token count and its region. */
@@ -98,6 +106,13 @@ function resolveOptions(options: SemanticChunkInput, caller: string): SemanticCh
       `${caller}: minTokens must be an integer between 0 and maxTokens (${maxTokens}), got ${String(minTokens)}.`,
     );
   }
+  const windowsPerPass = options.windowsPerPass ?? SEMANTIC_CHUNK_DEFAULTS.windowsPerPass;
+  if (!Number.isInteger(windowsPerPass) || windowsPerPass < 1) {
+    throw new InvalidArgumentError(
+      'windowsPerPass',
+      `${caller}: windowsPerPass must be a positive integer number of window texts, got ${String(windowsPerPass)}.`,
+    );
+  }
   const tokenizer = resolveTokenizer(options.tokenizer, caller);
   const breakpoint = options.breakpoint ?? SEMANTIC_CHUNK_DEFAULTS.breakpoint;
   const valid =
@@ -118,6 +133,7 @@ function resolveOptions(options: SemanticChunkInput, caller: string): SemanticCh
     windowSize,
     breakpoint,
     minTokens,
+    windowsPerPass,
     batchSize: options.batchSize,
     abortSignal: options.abortSignal,
   };
@@ -293,31 +309,55 @@ async function chunkAll(
 ): Promise<Chunk[]> {
   const options = resolveOptions(input, caller);
   assertUniqueIds(docs, caller);
-  const { tokenizer, maxTokens, windowSize } = options;
-
-  // Units and gap windows of every document; identical window texts are embedded once.
-  const { strings: values, ref: indexOf } = stringTable();
-  const plans = docs.map((doc) => {
+  const { tokenizer, maxTokens, windowSize, windowsPerPass } = options;
+  const chunks: Chunk[] = [];
+  // Documents are chunked in passes: each pass embeds the window texts of its documents (identical
+  // texts once) and chunks them, so no more than about `windowsPerPass` embeddings are held at once.
+  let pass: Plan[] = [];
+  let table = stringTable();
+  const finish = async (): Promise<void> => {
+    const embeddings = await embedWindows(table.strings, options, caller);
+    for (const plan of pass) chunks.push(...chunksOf(plan, embeddings, options));
+    pass = [];
+    table = stringTable();
+  };
+  for (const doc of docs) {
     throwIfAborted(options.abortSignal);
     const regions = textRegions(doc, caller);
     const units = unitsOf(doc.text, regions, tokenizer, maxTokens, caller);
     const windowText = ([from, to]: [number, number]): number =>
-      indexOf(doc.text.slice((units[from] as Unit).start, (units[to - 1] as Unit).end));
+      table.ref(doc.text.slice((units[from] as Unit).start, (units[to - 1] as Unit).end));
     const gaps = windowRanges(units, windowSize).map((gap) => ({
       at: gap.at,
       before: windowText(gap.before),
       after: windowText(gap.after),
     }));
-    return { doc, regions, units, gaps };
-  });
+    pass.push({ doc, regions, units, gaps });
+    if (table.strings.length >= windowsPerPass) await finish();
+  }
+  if (pass.length > 0) await finish();
+  return chunks;
+}
 
-  const embeddings =
-    values.length > 0
-      ? await embedAll(options.embedder, values, {
-          batchSize: options.batchSize,
-          abortSignal: options.abortSignal,
-        })
-      : [];
+/** A document split into units, with the window texts compared at each gap (indices into its pass's texts). */
+interface Plan {
+  doc: Document;
+  regions: TextRegion[];
+  units: Unit[];
+  gaps: { at: number; before: number; after: number }[];
+}
+
+/** The embeddings of one pass's window texts. */
+async function embedWindows(
+  values: string[],
+  options: SemanticChunkOptions,
+  caller: string,
+): Promise<Float32Array[]> {
+  if (values.length === 0) return [];
+  const embeddings = await embedAll(options.embedder, values, {
+    batchSize: options.batchSize,
+    abortSignal: options.abortSignal,
+  });
   if (embeddings.length !== values.length) {
     throw new ModelOutputError(
       'embed',
@@ -326,26 +366,32 @@ async function chunkAll(
         'check that its doEmbed returns one vector per value.',
     );
   }
+  return embeddings;
+}
 
-  return plans.flatMap(({ doc, regions, units, gaps }) => {
-    const distances = gaps.map(
-      (gap) =>
-        1 - cosineSimilarity(embeddings[gap.before] as Float32Array, embeddings[gap.after] as Float32Array),
-    );
-    const threshold =
-      options.breakpoint.type === 'threshold'
-        ? options.breakpoint.value
-        : distances.length > 0
-          ? percentile(distances, options.breakpoint.value)
-          : Number.POSITIVE_INFINITY;
-    const isBreak = new Array<boolean>(Math.max(0, units.length - 1)).fill(false);
-    gaps.forEach((gap, g) => {
-      isBreak[gap.at] = (distances[g] as number) > threshold;
-    });
-    const spans = groupUnits(doc.text, units, isBreak, options).map(({ region, ...span }): LocatedSpan => {
-      const location = regions[region]?.location;
-      return location ? { ...span, location } : span;
-    });
-    return toChunks(doc, spans);
+/** A document's chunks: breaks where the distance between its gap windows is above the threshold. */
+function chunksOf(
+  { doc, regions, units, gaps }: Plan,
+  embeddings: readonly Float32Array[],
+  options: SemanticChunkOptions,
+): Chunk[] {
+  const distances = gaps.map(
+    (gap) =>
+      1 - cosineSimilarity(embeddings[gap.before] as Float32Array, embeddings[gap.after] as Float32Array),
+  );
+  const threshold =
+    options.breakpoint.type === 'threshold'
+      ? options.breakpoint.value
+      : distances.length > 0
+        ? percentile(distances, options.breakpoint.value)
+        : Number.POSITIVE_INFINITY;
+  const isBreak = new Array<boolean>(Math.max(0, units.length - 1)).fill(false);
+  gaps.forEach((gap, g) => {
+    isBreak[gap.at] = (distances[g] as number) > threshold;
   });
+  const spans = groupUnits(doc.text, units, isBreak, options).map(({ region, ...span }): LocatedSpan => {
+    const location = regions[region]?.location;
+    return location ? { ...span, location } : span;
+  });
+  return toChunks(doc, spans);
 }
