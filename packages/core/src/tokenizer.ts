@@ -55,21 +55,27 @@ class TiktokenTokenizer implements OffsetTokenizer {
 
   readonly additiveAfterBlankLine = true;
   readonly additiveAfterLineBreak = true;
-  /** Recently counted texts (LRU by insertion order); retrieval counts the same passages again and again. */
-  readonly #counts = new Map<string, number>();
+  /**
+   * Recently counted texts (retrieval counts the same passages again and again), in two generations:
+   * a text found in the older one moves to the newer, and when the newer holds half the entries it
+   * becomes the older and the older is dropped. A least-recently-used order kept in one `Map` (delete
+   * and re-insert on each hit, evict the first key) slows down as the map fills with the holes those
+   * deletions leave, which a build counting millions of new sentences meets.
+   */
+  #counts = new Map<string, number>();
+  #older = new Map<string, number>();
 
   count(text: string): number {
     if (text.length > COUNT_CACHE_MAX_CHARS) return this.#encoding.encode_ordinary(text).length;
     const cached = this.#counts.get(text);
-    if (cached !== undefined) {
-      this.#counts.delete(text);
-      this.#counts.set(text, cached);
-      return cached;
-    }
-    const n = this.#encoding.encode_ordinary(text).length;
+    if (cached !== undefined) return cached;
+    const old = this.#older.get(text);
+    const n = old ?? this.#encoding.encode_ordinary(text).length;
     this.#counts.set(text, n);
-    if (this.#counts.size > COUNT_CACHE_ENTRIES)
-      this.#counts.delete(this.#counts.keys().next().value as string);
+    if (this.#counts.size >= COUNT_CACHE_ENTRIES / 2) {
+      this.#older = this.#counts;
+      this.#counts = new Map();
+    }
     return n;
   }
 

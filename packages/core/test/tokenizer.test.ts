@@ -26,6 +26,22 @@ describe('getTokenizer', () => {
     expect(getTokenizer('o200k_base').name).toBe('o200k_base');
   });
 
+  it('counts what encode gives while its memo of counts turns over several times', () => {
+    const tokenizer = getTokenizer('o200k_base');
+    // More distinct texts than the memo holds (50,000), each counted, then the early ones again.
+    const texts = Array.from({ length: 120_000 }, (_, i) => `item ${i} of ${(i * 7919) % 1000} words`);
+    const counts = texts.map((t) => tokenizer.count(t));
+    const again = [0, 1, 2, 24_999, 25_000, 60_000, 119_999].map((i) => tokenizer.count(texts[i]!));
+    for (const i of [0, 1, 2, 999, 24_999, 25_000, 49_999, 60_000, 119_999]) {
+      expect(counts[i]).toBe(tokenizer.encode(texts[i]!).length);
+    }
+    expect(again).toEqual(
+      [0, 1, 2, 24_999, 25_000, 60_000, 119_999].map((i) => tokenizer.encode(texts[i]!).length),
+    );
+    // Texts whose counts differ, so a count served from the wrong entry would show.
+    expect(new Set(counts).size).toBeGreaterThan(1);
+  });
+
   it('throws InvalidArgumentError naming the argument for an unknown encoding', () => {
     const error = (() => {
       try {
