@@ -203,6 +203,7 @@ export {
   withLocations,
 } from './provenance.js';
 export { mulberry32, type Random, randomInt, shuffleInPlace, weylFmix32 } from './random.js';
+export { RecentMemo } from './recent-memo.js';
 export {
   BuildRuntime,
   buildKey,

@@ -1,6 +1,7 @@
 import { get_encoding, type Tiktoken } from 'tiktoken';
 import { InvalidArgumentError } from './contracts/errors.js';
 import type { EncodingName, OffsetTokenizer } from './contracts/tokenizer.js';
+import { RecentMemo } from './recent-memo.js';
 
 /** Ids that `decode` accepts: `0 .. regular-1` plus the special tokens of the encoding. */
 const VOCABULARY: Record<EncodingName, { regular: number; special: readonly number[] }> = {
@@ -55,28 +56,12 @@ class TiktokenTokenizer implements OffsetTokenizer {
 
   readonly additiveAfterBlankLine = true;
   readonly additiveAfterLineBreak = true;
-  /**
-   * Recently counted texts (retrieval counts the same passages again and again), in two generations:
-   * a text found in the older one moves to the newer, and when the newer holds half the entries it
-   * becomes the older and the older is dropped. A least-recently-used order kept in one `Map` (delete
-   * and re-insert on each hit, evict the first key) slows down as the map fills with the holes those
-   * deletions leave, which a build counting millions of new sentences meets.
-   */
-  #counts = new Map<string, number>();
-  #older = new Map<string, number>();
+  /** Recently counted texts (retrieval counts the same passages again and again). */
+  readonly #counts = new RecentMemo<string, number>(COUNT_CACHE_ENTRIES);
 
   count(text: string): number {
     if (text.length > COUNT_CACHE_MAX_CHARS) return this.#encoding.encode_ordinary(text).length;
-    const cached = this.#counts.get(text);
-    if (cached !== undefined) return cached;
-    const old = this.#older.get(text);
-    const n = old ?? this.#encoding.encode_ordinary(text).length;
-    this.#counts.set(text, n);
-    if (this.#counts.size >= COUNT_CACHE_ENTRIES / 2) {
-      this.#older = this.#counts;
-      this.#counts = new Map();
-    }
-    return n;
+    return this.#counts.get(text) ?? this.#counts.set(text, this.#encoding.encode_ordinary(text).length);
   }
 
   /** Special-token text such as `<|endoftext|>` is encoded as ordinary text, never as a special token. */

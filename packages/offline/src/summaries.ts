@@ -11,7 +11,7 @@ import {
   type TitleDescription,
   type Tokenizer,
 } from '@grag/core';
-import { cosineSimilarity } from '@grag/core/kit';
+import { cosineSimilarity, RecentMemo } from '@grag/core/kit';
 import type { EntityAnalysis } from './entities.js';
 import { GENERIC_KEYWORDS } from './lexicon.js';
 import { analyze, contentLemmas, isContent } from './nlp.js';
@@ -71,6 +71,17 @@ function joinedCounter(
   };
 }
 
+/**
+ * The sentences of texts summarized recently. Description lists repeat their texts (one sentence
+ * describes an entity, another entity and their relation): of the 121,485 texts KET-RAG's build of a
+ * 1M-token corpus summarizes, 46,935 are distinct.
+ */
+const recentSentences = new RecentMemo<string, SentenceLemmas[]>(50_000);
+
+async function summarySentences(text: string): Promise<SentenceLemmas[]> {
+  return recentSentences.get(text) ?? recentSentences.set(text, await sentenceLemmas(text));
+}
+
 /** Summarize `texts` within `maxTokens` tokens: all their sentences when they fit, else the most central that do. */
 export async function summarizeTexts(
   texts: readonly string[],
@@ -81,7 +92,7 @@ export async function summarizeTexts(
   const sentences: SentenceLemmas[] = [];
   // Each text's sentences and content lemmas as `analyze` gives them, read without wink's NER.
   for (const text of texts) {
-    for (const sentence of await sentenceLemmas(text)) {
+    for (const sentence of await summarySentences(text)) {
       const norm = sentence.text.toLowerCase().replace(/\s+/g, ' ');
       if (seen.has(norm)) continue;
       seen.add(norm);
