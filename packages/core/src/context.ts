@@ -89,7 +89,7 @@ export function packContext(
       parts.push(text);
       kept.push(item);
       used = usedWithSeparator + cost;
-      usedWithSeparator += tokenizer.count(text + separator);
+      usedWithSeparator += withSeparator(tokenizer, text, cost, separator);
       continue;
     }
     if (skip) continue;
@@ -126,6 +126,26 @@ export function packContext(
   if (truncated !== undefined) result.truncated = truncated;
   return result;
 }
+
+/**
+ * `tokenizer.count(text + separator)`, given `cost = tokenizer.count(text)`: with a tokenizer whose
+ * counts add up before a space (`additiveBeforeSpace`), only the text's last word is counted again
+ * (alone, and followed by the separator), rather than the whole text.
+ */
+function withSeparator(tokenizer: Tokenizer, text: string, cost: number, separator: string): number {
+  if (tokenizer.additiveBeforeSpace === true) {
+    // The last space after a letter, digit or punctuation mark: counts add up before it.
+    for (let i = text.length - 1; i > 0; i--) {
+      if (text.charCodeAt(i) !== 32 || !AFTER_WORD.test(text[i - 1]!)) continue;
+      const tail = text.slice(i);
+      return cost - tokenizer.count(tail) + tokenizer.count(tail + separator);
+    }
+  }
+  return tokenizer.count(text + separator);
+}
+
+/** A character after which a space starts a piece of the tokenizer (see `additiveBeforeSpace`). */
+const AFTER_WORD = /^[\p{L}\p{N}\p{P}]$/u;
 
 /**
  * A chunk as a retrieved item (kind `'chunk'`), shown by `text` (e.g. with its title line), with its

@@ -56,6 +56,7 @@ class TiktokenTokenizer implements OffsetTokenizer {
 
   readonly additiveAfterBlankLine = true;
   readonly additiveAfterLineBreak = true;
+  readonly additiveBeforeSpace = true;
   /** Recently counted texts (retrieval counts the same passages again and again). */
   readonly #counts = new RecentMemo<string, number>(COUNT_CACHE_ENTRIES);
 

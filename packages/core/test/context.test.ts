@@ -102,6 +102,46 @@ describe('packContext token counts', () => {
     });
   }
 
+  it('packs the same with and without counting an item and its separator from its last word', () => {
+    const tok = getTokenizer('cl100k_base');
+    const counted: string[] = [];
+    const recording = (additiveBeforeSpace: boolean) =>
+      ({
+        name: tok.name,
+        additiveAfterBlankLine: true,
+        additiveBeforeSpace,
+        count: (t: string) => {
+          counted.push(t);
+          return tok.count(t);
+        },
+        encode: (t: string) => tok.encode(t),
+        decode: (ids: ArrayLike<number>) => tok.decode(ids),
+        truncate: (t: string, n: number) => tok.truncate(t, n),
+      }) as never;
+    fc.assert(
+      fc.property(
+        fc.array(text, { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 0, max: 120 }),
+        fc.constantFrom('\n\n', '\n\n---\n\n', ' \n\n '),
+        (texts, budget, separator) => {
+          const items = texts.map((t, i) => item(`i${i}`, t));
+          const options = { minTruncatedTokens: 1, separator };
+          counted.length = 0;
+          const slow = packContext(items, budget, { ...options, tokenizer: recording(false) });
+          counted.length = 0;
+          const fast = packContext(items, budget, { ...options, tokenizer: recording(true) });
+          expect(fast).toEqual(slow);
+          // No item with a space after a word is counted again whole with its separator.
+          for (const it of items) {
+            const rendered = `[${it.id}] ${it.text}`.trim();
+            if (/[\p{L}\p{N}\p{P}] /u.test(rendered)) expect(counted).not.toContain(rendered + separator);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('keeps the budget with a tokenizer whose counts do not add up over joins', () => {
     // One token per 4 characters, rounded up: parts counted alone over-count and under-count joins.
     const quarter = {

@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { StateError } from '../src/index.js';
 import { Bm25Index, reciprocalRankFusion, tokenizeForBm25 } from '../src/kit.js';
 
 describe('Bm25Index', () => {
@@ -34,6 +36,95 @@ describe('Bm25Index', () => {
 
   it('rejects parameters outside their range', () => {
     expect(() => new Bm25Index(['a'], { b: 2 })).toThrow(/0 <= b <= 1/);
+  });
+});
+
+/**
+ * BM25 by its definition, document by document: each distinct query term (in query order) adds
+ * qtf · idf · tf·(k1 + 1) / (tf + k1·(1 − b + b·len/avgLen)) — the brute-force oracle of `search`.
+ */
+function bm25ByDefinition(
+  texts: string[],
+  query: string,
+  k1 = 1.2,
+  b = 0.75,
+): { id: number; score: number }[] {
+  const docs = texts.map(tokenizeForBm25);
+  const avg = docs.reduce((s, d) => s + d.length, 0) / docs.length || 1;
+  const qtf = new Map<string, number>();
+  for (const t of tokenizeForBm25(query)) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+  const hits: { id: number; score: number }[] = [];
+  docs.forEach((terms, id) => {
+    let score = 0;
+    let matched = false;
+    for (const [term, q] of qtf) {
+      const tf = terms.filter((t) => t === term).length;
+      if (tf === 0) continue;
+      const df = docs.filter((d) => d.includes(term)).length;
+      const idf = Math.log(1 + (docs.length - df + 0.5) / (df + 0.5));
+      score += q * idf * ((tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * terms.length) / avg)));
+      matched = true;
+    }
+    if (matched) hits.push({ id, score });
+  });
+  return hits.sort((x, y) => y.score - x.score || x.id - y.id);
+}
+
+describe('Bm25Index.search against the definition', () => {
+  // Few words, so that many documents tie and most queries match most documents.
+  const word = fc.constantFrom('harbour', 'ferry', 'mill', 'tower', 'river', 'bell');
+  const text = fc.array(word, { minLength: 0, maxLength: 6 }).map((w) => w.join(' '));
+
+  it('gives the definition’s hits and scores, best k first, with and without a filter', () => {
+    fc.assert(
+      fc.property(
+        fc.array(text, { minLength: 1, maxLength: 40 }),
+        fc.array(fc.tuple(text, fc.integer({ min: 0, max: 45 }), fc.integer({ min: 1, max: 3 })), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        (texts, queries) => {
+          const index = new Bm25Index(texts);
+          // Several searches on one index: each must start from a clean slate.
+          for (const [query, k, modulo] of queries) {
+            const expected = bm25ByDefinition(texts, query);
+            expect(index.search(query, k)).toEqual(expected.slice(0, k));
+            const kept = (id: number) => id % modulo === 0;
+            expect(index.search(query, k, { filter: kept })).toEqual(
+              expected.filter((h) => kept(h.id)).slice(0, k),
+            );
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('selects the best few of many hits as sorting them all would (ties by lower id)', () => {
+    // 300 documents in 4 kinds of equal score: a selection of k < a quarter of the hits.
+    const texts = Array.from({ length: 300 }, (_, i) => ['mill', 'mill mill', 'mill tower', 'tower'][i % 4]!);
+    const index = new Bm25Index(texts);
+    const all = bm25ByDefinition(texts, 'mill tower');
+    for (const k of [1, 5, 37, 74, 75, 76, 150, 300])
+      expect(index.search('mill tower', k)).toEqual(all.slice(0, k));
+  });
+
+  it('is clean after a filter that throws, and refuses a filter that searches the same index', () => {
+    const texts = ['harbour ferry', 'ferry', 'harbour mill'];
+    const index = new Bm25Index(texts);
+    const before = index.search('harbour ferry', 10);
+    expect(() =>
+      index.search('harbour ferry', 10, {
+        filter: () => {
+          throw new Error('filter failed');
+        },
+      }),
+    ).toThrow('filter failed');
+    expect(index.search('harbour ferry', 10)).toEqual(before);
+    expect(() => index.search('ferry', 10, { filter: () => index.search('mill', 1).length > 0 })).toThrow(
+      StateError,
+    );
+    expect(index.search('harbour ferry', 10)).toEqual(before);
   });
 });
 

@@ -187,6 +187,66 @@ describe.each(ENCODINGS)('tokenizer %s', (name) => {
     }
   });
 
+  for (const name of ['cl100k_base', 'o200k_base'] as const) {
+    it(`adds counts up before a space after a letter, digit or punctuation mark (additiveBeforeSpace, ${name}), seeded texts`, () => {
+      const tok = getTokenizer(name);
+      expect(tok.additiveBeforeSpace).toBe(true);
+      const all = [
+        ...[
+          'foo',
+          'Bar',
+          'McX',
+          'ÉTÉ',
+          'naïve',
+          '.',
+          '!',
+          '?)',
+          ' ',
+          '  ',
+          '   ',
+          '\n',
+          '\n\n',
+          '\t',
+          '\r\n',
+        ],
+        ...[
+          '/',
+          '(',
+          '"',
+          "'s",
+          "'LL",
+          '12',
+          '345',
+          '6789',
+          'é',
+          '中文',
+          '—',
+          ':',
+          ',',
+          'x.y',
+          '...',
+          '-',
+          '🙂',
+        ],
+        ...['\u00a0', '\u0085', '\u2003', '\ufeff', '\u0301', ...UNICODE_SAMPLES],
+      ];
+      let seed = 29;
+      const pick = (n: number) => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        return seed % n;
+      };
+      const text = () => Array.from({ length: 1 + pick(8) }, () => all[pick(all.length)]).join('');
+      let tested = 0;
+      while (tested < 4000) {
+        const a = text();
+        const b = ` ${text()}`;
+        if (!/[\p{L}\p{N}\p{P}]$/u.test(a)) continue;
+        tested++;
+        expect(tok.count(a + b), JSON.stringify([a, b])).toBe(tok.count(a) + tok.count(b));
+      }
+    });
+  }
+
   it('reports token start offsets that cut the text into the decoded tokens', () => {
     const ascii = 'Offsets of ASCII tokens: 12345, well-known words; and punctuation!';
     const { tokens, offsets } = tokenizer.encodeWithOffsets(ascii);

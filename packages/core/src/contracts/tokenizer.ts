@@ -23,6 +23,15 @@ export interface Tokenizer {
    * counted from their memoized counts.
    */
   readonly additiveAfterLineBreak?: boolean;
+  /**
+   * True when counts add up before a space that follows a letter, digit or punctuation mark:
+   * `count(a + b) === count(a) + count(b)` for every `a` whose last character is one (`\p{L}`, `\p{N}`,
+   * `\p{P}`) and every `b` that starts with a space (U+0020). tiktoken's pre-tokenizers (cl100k_base,
+   * o200k_base) take a space only as the first character of a piece, and a run of whitespace
+   * cannot start at a character that is not whitespace, so a piece starts at that space; `packContext`
+   * then counts an item followed by its separator from the item's count and its last word's.
+   */
+  readonly additiveBeforeSpace?: boolean;
   /** The longest prefix of `text` that ends at a token boundary (snapped back to a whole character) with at most `maxTokens` tokens. */
   truncate(text: string, maxTokens: number): string;
 }

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../contracts/errors.js';
+import { InvalidArgumentError, StateError } from '../contracts/errors.js';
 
 /** BM25 parameters. @default k1 1.2, b 0.75 (Robertson & Zaragoza 2009; the usual Lucene/rank_bm25 defaults) */
 export const BM25_DEFAULTS = { k1: 1.2, b: 0.75 } as const;
@@ -94,6 +94,13 @@ export class Bm25Index {
   readonly #postings = new Map<string, { docs: Uint32Array; tfs: Uint16Array }>();
   readonly #lengths: Float64Array;
   readonly #avgLength: number;
+  // Scratch of a search (searches are synchronous, so one set per index), made on the first one:
+  // each document's score so far, the documents touched, and each document's length norm.
+  #acc: Float64Array | undefined;
+  #touched: Uint32Array | undefined;
+  #seen: Uint8Array | undefined;
+  #norms: Float64Array | undefined;
+  #searching = false;
 
   constructor(texts: readonly string[], options: Partial<Bm25Options> = {}) {
     const parts = adopted;
@@ -229,26 +236,131 @@ export class Bm25Index {
     return Math.log(1 + (this.size - df + 0.5) / (df + 0.5));
   }
 
-  /** BM25 score of every document with at least one query term, best `k` first (ties: lower id). */
-  search(query: string, k: number): { id: number; score: number }[] {
+  /**
+   * BM25 score of every document with at least one query term, best `k` first (ties: lower id);
+   * with `options.filter`, only the documents it keeps (the best `k` of those).
+   */
+  search(
+    query: string,
+    k: number,
+    options: { filter?: (id: number) => boolean } = {},
+  ): { id: number; score: number }[] {
+    if (this.#searching) {
+      throw new StateError(
+        'Bm25Index.search: a filter searched the same index; search it after this search returns.',
+      );
+    }
+    this.#searching = true;
+    try {
+      return this.#search(query, k, options.filter);
+    } finally {
+      this.#searching = false;
+    }
+  }
+
+  #search(
+    query: string,
+    k: number,
+    filter: ((id: number) => boolean) | undefined,
+  ): { id: number; score: number }[] {
+    const count = this.#accumulate(query);
+    const acc = this.#acc!;
+    const touched = this.#touched!;
+    let kept = 0;
+    try {
+      // The documents the filter keeps move to the front; the others' scores are cleared at once.
+      for (let i = 0; i < count; i++) {
+        const id = touched[i]!;
+        if (filter === undefined || filter(id)) touched[kept++] = id;
+        else acc[id] = 0;
+      }
+    } catch (error) {
+      acc.fill(0);
+      throw error;
+    }
+    const want = Math.min(Math.max(0, k), kept);
+    const order = (x: number, y: number) => acc[y]! - acc[x]! || x - y;
+    // The best `want` in order: all of them sorted, or, when few are wanted, a selection first.
+    const ids = want < kept / 4 ? bestOf(touched, kept, want, acc) : touched.slice(0, kept).sort(order);
+    const hits = Array.from(ids.subarray(0, want), (id) => ({ id, score: acc[id]! }));
+    for (let i = 0; i < kept; i++) acc[touched[i]!] = 0;
+    return hits;
+  }
+
+  /**
+   * Add the BM25 score of each query term to the accumulator of every document in its postings
+   * (terms in query order, as the sum per document always was) and list the documents touched in
+   * `#touched`; returns how many. The accumulator is zero again after each search.
+   */
+  #accumulate(query: string): number {
     const { k1, b } = this.options;
-    const scores = new Map<number, number>();
+    if (this.#acc === undefined) {
+      const avg = this.#avgLength || 1;
+      this.#acc = new Float64Array(this.size);
+      this.#touched = new Uint32Array(this.size);
+      this.#seen = new Uint8Array(this.size);
+      this.#norms = Float64Array.from(this.#lengths, (length) => k1 * (1 - b + (b * length) / avg));
+    }
+    const acc = this.#acc;
+    const touched = this.#touched!;
+    const norms = this.#norms!;
+    const seen = this.#seen!;
+    let count = 0;
     const terms = new Map<string, number>();
     for (const term of this.options.tokenize(query)) terms.set(term, (terms.get(term) ?? 0) + 1);
     for (const [term, qtf] of terms) {
       const posting = this.#postings.get(term);
       if (!posting) continue;
       const idf = this.idf(term);
-      for (let i = 0; i < posting.docs.length; i++) {
-        const doc = posting.docs[i]!;
-        const tf = posting.tfs[i]!;
-        const norm = k1 * (1 - b + (b * this.#lengths[doc]!) / (this.#avgLength || 1));
-        scores.set(doc, (scores.get(doc) ?? 0) + qtf * idf * ((tf * (k1 + 1)) / (tf + norm)));
+      const { docs, tfs } = posting;
+      for (let i = 0; i < docs.length; i++) {
+        const doc = docs[i]!;
+        const tf = tfs[i]!;
+        if (seen[doc] === 0) {
+          seen[doc] = 1;
+          touched[count++] = doc;
+        }
+        acc[doc] = acc[doc]! + qtf * idf * ((tf * (k1 + 1)) / (tf + norms[doc]!));
       }
     }
-    return [...scores]
-      .map(([id, score]) => ({ id, score }))
-      .sort((x, y) => y.score - x.score || x.id - y.id)
-      .slice(0, Math.max(0, k));
+    for (let i = 0; i < count; i++) seen[touched[i]!] = 0;
+    return count;
   }
+}
+
+/**
+ * The best `want` of the first `count` ids of `ids` by descending `score` (ties: lower id), in that
+ * order: a heap of the best so far, its worst on top, then sorted.
+ */
+function bestOf(ids: Uint32Array, count: number, want: number, score: Float64Array): Uint32Array {
+  const heap = new Uint32Array(want);
+  if (want === 0) return heap;
+  // x is worse than y: lower score, or the same score and a higher id.
+  const worse = (x: number, y: number) => score[x]! < score[y]! || (score[x] === score[y] && x > y);
+  let size = 0;
+  for (let i = 0; i < count; i++) {
+    const id = ids[i]!;
+    if (size < want) {
+      let j = size++;
+      while (j > 0) {
+        const parent = (j - 1) >> 1;
+        if (!worse(id, heap[parent]!)) break;
+        heap[j] = heap[parent]!;
+        j = parent;
+      }
+      heap[j] = id;
+    } else if (worse(heap[0]!, id)) {
+      let j = 0;
+      for (;;) {
+        const l = 2 * j + 1;
+        if (l >= size) break;
+        const child = l + 1 < size && worse(heap[l + 1]!, heap[l]!) ? l + 1 : l;
+        if (!worse(heap[child]!, id)) break;
+        heap[j] = heap[child]!;
+        j = child;
+      }
+      heap[j] = id;
+    }
+  }
+  return heap.sort((x, y) => score[y]! - score[x]! || x - y);
 }

@@ -93,9 +93,11 @@ function entryPoints(q: Omit<EntryPointQuery, 'vectors'>, dense: () => VectorHit
   const depth = Math.max(q.k, q.fusionDepth ?? 50);
   const lexical = () => {
     if (!q.lexical) throw new TypeError(`searchEntryPoints: mode '${q.mode}' needs a BM25 index.`);
-    const want = q.mode === 'lexical' ? q.k : depth;
-    const hits = q.lexical.search(q.query, q.filter ? q.lexical.size : want);
-    return (q.filter ? hits.filter((h) => q.filter!(h.id)) : hits).slice(0, want);
+    return q.lexical.search(
+      q.query,
+      q.mode === 'lexical' ? q.k : depth,
+      q.filter ? { filter: q.filter } : {},
+    );
   };
   if (q.mode === 'dense') return dense();
   if (q.mode === 'lexical') return lexical();

@@ -27,6 +27,5 @@ export function residualSearch(
   const seen = new Set(tokenize(covered));
   const rest = tokenize(query).filter((t) => !seen.has(t));
   if (rest.length === 0) return [];
-  const hits = index.search(rest.join(' '), index.size);
-  return filter ? hits.filter((h) => filter(h.id)) : hits;
+  return index.search(rest.join(' '), index.size, filter ? { filter } : {});
 }
