@@ -59,7 +59,7 @@ export async function retrieveBridgeRag(
     queryIds,
     options: o,
     entryRanking: () => search(chunks.length),
-    residual: (seed) => residualSearch(lexical, query, texts[seed]!),
+    residual: (seed, depth) => residualSearch(lexical, query, texts[seed]!, undefined, depth),
   });
   const items: RetrievedItem[] = ranking.slice(0, o.topK).map((c, rank) => {
     const chunk = chunks[c]!;

@@ -28,11 +28,16 @@ function lexicalOf(index: E2GraphRagIndex): Bm25Index {
 
 /**
  * The leaves matching the query's terms that chunk `seed` does not contain (what a second hop behind
- * it must still match), by BM25, best first; none when the seed contains every term.
+ * it must still match), by BM25, best first (the best `depth`); none when the seed contains every term.
  */
-function residualHits(index: E2GraphRagIndex, query: string, seed: number): { id: number; score: number }[] {
+function residualHits(
+  index: E2GraphRagIndex,
+  query: string,
+  seed: number,
+  depth: number,
+): { id: number; score: number }[] {
   const leafCount = index.tree.levels[0]!.length;
-  return residualSearch(lexicalOf(index), query, index.tree.nodes[seed]!.text, (id) => id < leafCount);
+  return residualSearch(lexicalOf(index), query, index.tree.nodes[seed]!.text, (id) => id < leafCount, depth);
 }
 
 /** Retrieve from an E2GraphRAG index (see the README for the items and the trace). */
@@ -99,7 +104,7 @@ export async function retrieveE2GraphRag(
       queryIds: result.trace.entities.flatMap((e) => graph.id(e) ?? []),
       options: o,
       entryRanking: () => search(leafCount, true),
-      residual: (seed) => residualHits(index, query, seed),
+      residual: (seed, depth) => residualHits(index, query, seed, depth),
     }));
     labelled = rankedItems(tree, result, ranking.slice(0, o.topK));
   } else {

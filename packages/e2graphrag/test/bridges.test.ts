@@ -298,4 +298,30 @@ describe('expandBridges: bridge orders, the rank threshold and mention bridges',
     // without a residual ranking there are no mention bridges
     expect(expandBridges({ ...base, bridges: 0, mentionBridges: 1 }).bridges).toEqual([]);
   });
+
+  test('asks for the residual hits it reads, and places the same with only those', () => {
+    const asked: number[] = [];
+    // Only the best `depth` hits, as residualSearch returns them.
+    const shallow = (seed: number, depth: number) => {
+      asked.push(depth);
+      return residual(seed).slice(0, depth);
+    };
+    const configurations = [
+      { bridges: 1, mentionBridges: 1 },
+      { bridges: 0, mentionBridges: 2, mentionResidualRank: 3 },
+      { bridges: 0, mentionBridges: 1, mentionSpread: 2, mentionResidualRank: 2 },
+      { bridges: 1, bridgeOrder: 'residual' as const },
+      { bridges: 2, bridgeOrder: 'residual' as const, mentionBridges: 1, mentionResidualRank: 1 },
+    ];
+    for (const c of configurations) {
+      asked.length = 0;
+      expect(expandBridges({ ...base, ...c, residual: shallow })).toEqual(
+        expandBridges({ ...base, ...c, residual }),
+      );
+      // The mention depth (default 10), or every hit for the residual order, which reads any candidate's score.
+      expect(asked).toEqual([
+        c.bridgeOrder === 'residual' ? Number.POSITIVE_INFINITY : (c.mentionResidualRank ?? 10),
+      ]);
+    }
+  });
 });

@@ -127,9 +127,11 @@ export interface BridgeInput extends BridgeOptions {
   /**
    * The chunks matching the seed's residual query — the query terms the seed does not contain,
    * what a second hop behind it must still match — best first with their scores (chunks with no
-   * such term left out); read by `bridgeOrder: 'residual'` and mention bridges.
+   * such term left out); read by `bridgeOrder: 'residual'` and mention bridges. `depth` is how many
+   * of the best hits are read: `mentionResidualRank`, or `Infinity` (every hit) for the residual
+   * order, which reads any candidate's score; more may be returned.
    */
-  residual?: (seed: number) => readonly { id: number; score: number }[];
+  residual?: (seed: number, depth: number) => readonly { id: number; score: number }[];
 }
 
 /**
@@ -193,7 +195,10 @@ export function expandBridges(input: BridgeInput): { ranking: number[]; bridges:
     if (placed.has(seed)) continue;
     out.push(seed);
     placed.add(seed);
-    const residualHits = residual && (order === 'residual' || mentions > 0) ? residual(seed) : [];
+    const residualHits =
+      residual && (order === 'residual' || mentions > 0)
+        ? residual(seed, order === 'residual' ? Number.POSITIVE_INFINITY : mentionDepth)
+        : [];
     if (o.bridges > 0) {
       const residualScore = new Map(order === 'residual' ? residualHits.map((h) => [h.id, h.score]) : []);
       const own = homeOfChunk[seed] !== undefined ? graph.id(homeOfChunk[seed]!) : undefined;
@@ -262,7 +267,7 @@ export interface PlaceBridgesInput {
   /** Every chunk in entry-point order for the query; asked for only when the options read it. */
   entryRanking: () => Promise<readonly { id: number }[]> | readonly { id: number }[];
   /** See {@link BridgeInput.residual}. */
-  residual: (seed: number) => readonly { id: number; score: number }[];
+  residual: (seed: number, depth: number) => readonly { id: number; score: number }[];
 }
 
 /**

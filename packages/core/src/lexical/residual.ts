@@ -7,7 +7,8 @@ import type { Bm25Index } from './bm25.js';
 
 /**
  * The texts of `index` matching the terms of `query` that `covered` does not contain, by BM25,
- * best first (only the ids `filter` accepts, when given); none when `covered` holds every term.
+ * best first (only the ids `filter` accepts, when given; the best `k` of them, when given); none
+ * when `covered` holds every term.
  * Terms are read with the index's own tokenizer.
  *
  * @example
@@ -22,10 +23,11 @@ export function residualSearch(
   query: string,
   covered: string,
   filter?: (id: number) => boolean,
+  k: number = Number.POSITIVE_INFINITY,
 ): { id: number; score: number }[] {
   const { tokenize } = index.options;
   const seen = new Set(tokenize(covered));
   const rest = tokenize(query).filter((t) => !seen.has(t));
   if (rest.length === 0) return [];
-  return index.search(rest.join(' '), index.size, filter ? { filter } : {});
+  return index.search(rest.join(' '), k, filter ? { filter } : {});
 }
