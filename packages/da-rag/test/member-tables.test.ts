@@ -1,7 +1,7 @@
 import type { Chunk, SourceLocation } from '@grag/core';
-import { locationKey, provenanceOf } from '@grag/core/kit';
+import { provenanceOf } from '@grag/core/kit';
 import { describe, expect, test } from 'vitest';
-import { chunkProvenance, type MemberTables } from '../src/member-tables.js';
+import { chunkProvenance, memberTables } from '../src/member-tables.js';
 import type { DaRagIndex } from '../src/types.js';
 
 describe('chunkProvenance', () => {
@@ -32,14 +32,21 @@ describe('chunkProvenance', () => {
         };
         return location ? { ...chunk, location } : chunk;
       });
-      const tables = {
-        locationKeys: chunks.map((c) => (c.location ? locationKey(c.location) : undefined)),
-      } as MemberTables;
-      const index = { chunks } as DaRagIndex;
-      const positions = Array.from({ length: pick(2 * chunks.length) }, () => pick(chunks.length));
-      expect(chunkProvenance(index, tables, positions)).toEqual(
-        provenanceOf(positions.map((i) => chunks[i]!)),
-      );
+      const index = {
+        chunks,
+        chunkLayer: { index: new Map() },
+        entities: [],
+        relations: [],
+        cache: {},
+      } as unknown as DaRagIndex;
+      const tables = memberTables(index);
+      // Several calls on the same tables: each starts with nothing marked.
+      for (let call = 0; call < 3; call++) {
+        const positions = Array.from({ length: pick(2 * chunks.length) }, () => pick(chunks.length));
+        expect(chunkProvenance(index, tables, positions)).toEqual(
+          provenanceOf(positions.map((i) => chunks[i]!)),
+        );
+      }
     }
   });
 });
