@@ -74,11 +74,17 @@ function joinedCounter(
 /**
  * The sentences of texts summarized recently. Description lists repeat their texts (one sentence
  * describes an entity, another entity and their relation): of the 121,485 texts KET-RAG's build of a
- * 1M-token corpus summarizes, 46,935 are distinct.
+ * 1M-token corpus summarizes, 46,935 are distinct. Only texts of at most
+ * {@link MEMO_MAX_CHARS} characters are kept: descriptions are short, while the long texts summarized
+ * (E2GraphRAG's chunks and summaries, about 1,000 characters) do not repeat, and kept they took
+ * about 4 KB each: some 200 MB at 50,000, through E2GraphRAG's whole build of 10M tokens.
  */
 const recentSentences = new RecentMemo<string, SentenceLemmas[]>(50_000);
+/** The longest text {@link recentSentences} keeps (so it holds at most 50,000 × 512 characters). */
+const MEMO_MAX_CHARS = 512;
 
 async function summarySentences(text: string): Promise<SentenceLemmas[]> {
+  if (text.length > MEMO_MAX_CHARS) return sentenceLemmas(text);
   return recentSentences.get(text) ?? recentSentences.set(text, await sentenceLemmas(text));
 }
 
