@@ -17,6 +17,21 @@ const UNICODE_SAMPLES = [
   'special-token text <|endoftext|> stays ordinary',
 ];
 
+/** Pieces whose joins the additivity tests try: words, punctuation, spaces, line breaks, digits, unicode. */
+const JOIN_PIECES = [
+  ...['foo', 'Bar', '.', '!', ' ', '  ', '\n', '\n\n', '/', '(', '"', "'s", '12', '345', 'é', '中文'],
+  ...['—', ':', ',', '\t', 'x.y', '\r\n', '...', '-', '🙂', ...UNICODE_SAMPLES],
+];
+
+/** Texts of 1 to 8 of `pieces` joined, drawn by a seeded generator (the joins tokenizers split at). */
+function seededTexts(pieces: readonly string[], seed: number): () => string {
+  const pick = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  return () => Array.from({ length: 1 + pick(8) }, () => pieces[pick(pieces.length)]).join('');
+}
+
 describe('getTokenizer', () => {
   it('returns one cached tokenizer per encoding, cl100k_base by default', () => {
     expect(getTokenizer()).toBe(getTokenizer('cl100k_base'));
@@ -149,32 +164,7 @@ describe.each(ENCODINGS)('tokenizer %s', (name) => {
 
   it('adds counts up across a line break before a letter or digit (additiveAfterLineBreak), seeded texts', () => {
     expect(tokenizer.additiveAfterLineBreak).toBe(true);
-    const pieces = [
-      'foo',
-      'Bar',
-      '.',
-      '!',
-      ' ',
-      '  ',
-      '\n',
-      '\n\n',
-      '/',
-      '(',
-      '"',
-      "'s",
-      '12',
-      '345',
-      'é',
-      '中文',
-    ];
-    const more = ['—', ':', ',', '\t', 'x.y', '\r\n', '...', '-', '🙂', ...UNICODE_SAMPLES];
-    const all = [...pieces, ...more];
-    let seed = 11;
-    const pick = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % n;
-    };
-    const text = () => Array.from({ length: 1 + pick(8) }, () => all[pick(all.length)]).join('');
+    const text = seededTexts(JOIN_PIECES, 11);
     let tested = 0;
     while (tested < 3000) {
       const a = text();
@@ -191,51 +181,21 @@ describe.each(ENCODINGS)('tokenizer %s', (name) => {
     it(`adds counts up before a space after a letter, digit or punctuation mark (additiveBeforeSpace, ${name}), seeded texts`, () => {
       const tok = getTokenizer(name);
       expect(tok.additiveBeforeSpace).toBe(true);
-      const all = [
-        ...[
-          'foo',
-          'Bar',
-          'McX',
-          'ÉTÉ',
-          'naïve',
-          '.',
-          '!',
-          '?)',
-          ' ',
-          '  ',
-          '   ',
-          '\n',
-          '\n\n',
-          '\t',
-          '\r\n',
-        ],
-        ...[
-          '/',
-          '(',
-          '"',
-          "'s",
-          "'LL",
-          '12',
-          '345',
-          '6789',
-          'é',
-          '中文',
-          '—',
-          ':',
-          ',',
-          'x.y',
-          '...',
-          '-',
-          '🙂',
-        ],
-        ...['\u00a0', '\u0085', '\u2003', '\ufeff', '\u0301', ...UNICODE_SAMPLES],
+      const extra = [
+        'McX',
+        'ÉTÉ',
+        'naïve',
+        '?)',
+        '   ',
+        "'LL",
+        '6789',
+        '\u00a0',
+        '\u0085',
+        '\u2003',
+        '\ufeff',
+        '\u0301',
       ];
-      let seed = 29;
-      const pick = (n: number) => {
-        seed = (seed * 1103515245 + 12345) % 2 ** 31;
-        return seed % n;
-      };
-      const text = () => Array.from({ length: 1 + pick(8) }, () => all[pick(all.length)]).join('');
+      const text = seededTexts([...JOIN_PIECES, ...extra], 29);
       let tested = 0;
       while (tested < 4000) {
         const a = text();
