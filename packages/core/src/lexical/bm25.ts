@@ -1,4 +1,5 @@
 import { InvalidArgumentError, StateError } from '../contracts/errors.js';
+import { TopK } from '../top-k.js';
 
 /** BM25 parameters. @default k1 1.2, b 0.75 (Robertson & Zaragoza 2009; the usual Lucene/rank_bm25 defaults) */
 export const BM25_DEFAULTS = { k1: 1.2, b: 0.75 } as const;
@@ -279,10 +280,17 @@ export class Bm25Index {
       throw error;
     }
     const want = Math.min(Math.max(0, k), kept);
-    const order = (x: number, y: number) => acc[y]! - acc[x]! || x - y;
-    // The best `want` in order: all of them sorted, or, when few are wanted, a selection first.
-    const ids = want < kept / 4 ? bestOf(touched, kept, want, acc) : touched.slice(0, kept).sort(order);
-    const hits = Array.from(ids.subarray(0, want), (id) => ({ id, score: acc[id]! }));
+    let hits: { id: number; score: number }[];
+    if (want < kept / 4) {
+      // Few wanted: a bounded heap of the best (the same order as the sort below).
+      const best = new TopK(1, want);
+      for (let i = 0; i < kept; i++) best.offer(0, touched[i]!, acc[touched[i]!]!);
+      const [ids, scores] = best.sorted(0);
+      hits = Array.from(ids, (id, r) => ({ id, score: scores[r]! }));
+    } else {
+      const ids = touched.slice(0, kept).sort((x, y) => acc[y]! - acc[x]! || x - y);
+      hits = Array.from(ids.subarray(0, want), (id) => ({ id, score: acc[id]! }));
+    }
     for (let i = 0; i < kept; i++) acc[touched[i]!] = 0;
     return hits;
   }
@@ -326,41 +334,4 @@ export class Bm25Index {
     for (let i = 0; i < count; i++) seen[touched[i]!] = 0;
     return count;
   }
-}
-
-/**
- * The best `want` of the first `count` ids of `ids` by descending `score` (ties: lower id), in that
- * order: a heap of the best so far, its worst on top, then sorted.
- */
-function bestOf(ids: Uint32Array, count: number, want: number, score: Float64Array): Uint32Array {
-  const heap = new Uint32Array(want);
-  if (want === 0) return heap;
-  // x is worse than y: lower score, or the same score and a higher id.
-  const worse = (x: number, y: number) => score[x]! < score[y]! || (score[x] === score[y] && x > y);
-  let size = 0;
-  for (let i = 0; i < count; i++) {
-    const id = ids[i]!;
-    if (size < want) {
-      let j = size++;
-      while (j > 0) {
-        const parent = (j - 1) >> 1;
-        if (!worse(id, heap[parent]!)) break;
-        heap[j] = heap[parent]!;
-        j = parent;
-      }
-      heap[j] = id;
-    } else if (worse(heap[0]!, id)) {
-      let j = 0;
-      for (;;) {
-        const l = 2 * j + 1;
-        if (l >= size) break;
-        const child = l + 1 < size && worse(heap[l + 1]!, heap[l]!) ? l + 1 : l;
-        if (!worse(heap[child]!, id)) break;
-        heap[j] = heap[child]!;
-        j = child;
-      }
-      heap[j] = id;
-    }
-  }
-  return heap.sort((x, y) => score[y]! - score[x]! || x - y);
 }
