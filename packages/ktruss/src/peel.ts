@@ -4,6 +4,7 @@
  */
 import { BoundedPeel } from './bounded-peel.js';
 import type { TrussComponent } from './decomposition.js';
+import type { TrussGraph } from './graph.js';
 import type { PeelMemo, PhaseOne } from './peel-memo.js';
 import { PeelState } from './peel-state.js';
 import { trianglesOf } from './prepared.js';
@@ -133,6 +134,42 @@ export function peelPrepared(
   communities.sort(compareCommunities);
   result.communities = communities.slice(0, top);
   return result;
+}
+
+/**
+ * {@link peelPrepared} on the prepared k-truss of a subgraph whose node `i` is `nodes[i]` and edge
+ * `j` is `edges[j]` of `g` (nodes ascending, so ties break as on `g`), with `g`'s relevance and
+ * query nodes already in the subgraph's numbering; the communities in `g`'s nodes, keys and edges.
+ */
+export function peelSubgraph(
+  prepared: PreparedTruss,
+  g: TrussGraph,
+  nodes: ArrayLike<number>,
+  edges: ArrayLike<number>,
+  rel: Float64Array,
+  options: { top: number; maxSweeps: number; maxNodes: number; shortcut: boolean },
+  keep: readonly number[],
+): QPeelResult {
+  const result = peelPrepared(
+    prepared,
+    Float64Array.from(nodes, (v) => rel[v]!),
+    options.top,
+    options.maxSweeps,
+    options.maxNodes,
+    keep,
+    undefined,
+    options.shortcut,
+  );
+  const toGlobal = (c: Community): Community => {
+    const members = Uint32Array.from(c.nodes, (v) => nodes[v]!);
+    return {
+      ...c,
+      nodes: members,
+      keys: Array.from(members, (v) => g.nodeIds[v]!),
+      edges: Uint32Array.from(c.edges, (e) => edges[e]!).sort(),
+    };
+  };
+  return { ...result, communities: result.communities.map(toGlobal) };
 }
 
 /**

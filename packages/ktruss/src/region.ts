@@ -7,9 +7,9 @@ import { maximalKTruss, trussDecomposition } from './decomposition.js';
 import type { TrussGraph } from './graph.js';
 import { trussGraphFromEdges } from './graph.js';
 import { inducedTriangles } from './induced.js';
-import { peelPrepared } from './peel.js';
+import { peelSubgraph } from './peel.js';
 import { type PreparedTruss, prepareTrussWithin, trianglesOf } from './prepared.js';
-import type { Community, QPeelOptions, QPeelResult } from './qpeel.js';
+import type { QPeelOptions, QPeelResult } from './qpeel.js';
 
 /**
  * The search region of `seeds` at `k`: the seeds, then their neighbours, then those neighbours'
@@ -95,24 +95,6 @@ export function regionQPeel(
   const triangles = inducedTriangles(trianglesOf(prepared), g, { graph: sub, nodes, edges: regionEdges });
   const { trussness: subTrussness } = trussDecomposition(sub, { triangles });
   const truss = prepareTrussWithin(triangles, maximalKTruss(sub, k, { trussness: subTrussness }));
-  const result = peelPrepared(
-    truss,
-    Float64Array.from(nodes, (v) => rel[v]!),
-    options.top,
-    options.maxSweeps,
-    options.maxNodes,
-    options.keep.map((s) => local[s]!),
-    undefined,
-    options.shortcut,
-  );
-  const toGlobal = (c: Community): Community => {
-    const members = Uint32Array.from(c.nodes, (v) => nodes[v]!);
-    return {
-      ...c,
-      nodes: members,
-      keys: Array.from(members, (v) => g.nodeIds[v]!),
-      edges: Uint32Array.from(c.edges, (e) => regionEdges[e]!).sort(),
-    };
-  };
-  return { ...result, communities: result.communities.map(toGlobal) };
+  const keep = options.keep.map((s) => local[s]!);
+  return peelSubgraph(truss, g, nodes, regionEdges, rel, options, keep);
 }

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from '@grag/core';
 import type { AbstractGraph } from 'graphology-types';
+import { componentLabels, componentQPeel } from './component-peel.js';
 import {
   assertK,
   type KTruss,
@@ -25,6 +26,12 @@ import {
 } from './qpeel.js';
 import { regionQPeel } from './region.js';
 import type { EdgeTriangles } from './triangles.js';
+
+/**
+ * A search with query nodes whose k-truss components hold at most a `1 / SMALL_COMPONENTS` share of
+ * the graph's nodes, before the k-truss was prepared, prepares those components only.
+ */
+const SMALL_COMPONENTS = 16;
 
 /** Options of {@link TrussIndex.qPeel}: those of {@link qPeel}, and a search region. */
 export interface TrussIndexQPeelOptions extends Omit<QPeelOptions, 'trussness'> {
@@ -73,6 +80,7 @@ export class TrussIndex {
   /** Its truss decomposition. */
   readonly decomposition: TrussDecomposition;
   readonly #trusses = new Map<number, PreparedTruss>();
+  readonly #ktrusses = new Map<number, { truss: KTruss; componentOf?: Int32Array }>();
   readonly #memos = new Map<number, PeelMemo>();
   readonly #triangles: EdgeTriangles | undefined;
 
@@ -107,14 +115,23 @@ export class TrussIndex {
 
   /** The maximal k-truss and its components (cached). */
   truss(k: number): KTruss {
-    return this.#prepared(k).truss;
+    return this.#ktruss(k).truss;
+  }
+
+  #ktruss(k: number): { truss: KTruss; componentOf?: Int32Array } {
+    assertK('TrussIndex.truss', k);
+    let entry = this.#ktrusses.get(k);
+    if (entry === undefined) {
+      entry = { truss: maximalKTruss(this.graph, k, { trussness: this.decomposition.trussness }) };
+      this.#ktrusses.set(k, entry);
+    }
+    return entry;
   }
 
   #prepared(k: number): PreparedTruss {
-    assertK('TrussIndex.truss', k);
     let entry = this.#trusses.get(k);
     if (entry === undefined) {
-      const truss = maximalKTruss(this.graph, k, { trussness: this.decomposition.trussness });
+      const truss = this.#ktruss(k).truss;
       // The triangles of a k-truss are those of a smaller k's truss (or of the graph) with every
       // edge in it.
       let lower: PreparedTruss | undefined;
@@ -146,6 +163,22 @@ export class TrussIndex {
       const options = { top, maxSweeps, maxNodes, keep, shortcut };
       const local = regionQPeel(this.#prepared(k), this.decomposition.trussness, rel, region, options);
       if (local !== null) return local;
+    }
+    if (keep.length > 0 && !this.#trusses.has(k)) {
+      // Query nodes in small components, the k-truss not prepared yet: prepare those components only.
+      const entry = this.#ktruss(k);
+      entry.componentOf ??= componentLabels(entry.truss);
+      const options = { top, maxSweeps, maxNodes, keep, shortcut };
+      const limit = Math.floor(this.graph.n / SMALL_COMPONENTS);
+      const found = componentQPeel(
+        entry.truss,
+        entry.componentOf,
+        this.decomposition.trussness,
+        rel,
+        options,
+        limit,
+      );
+      if (found !== null) return found;
     }
     let memo = this.#memos.get(k);
     if (memo === undefined) {
@@ -190,6 +223,7 @@ export class TrussIndex {
   /** Drop the cached k-trusses and the kept QRScore phases. */
   clearCache(): void {
     this.#trusses.clear();
+    this.#ktrusses.clear();
     this.#memos.clear();
   }
 }
