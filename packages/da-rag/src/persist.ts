@@ -22,11 +22,13 @@ import {
   writeMethodIndex,
 } from '@grag/core/kit';
 import { trussGraphFromEdges } from '@grag/ktruss';
+import { loadChunkTruss, saveChunkTruss } from './chunk-truss.js';
 import { PART_CHARS, readJsonParts, writeJsonParts } from './json-parts.js';
 import { flatEdges, graphLinks } from './layers.js';
 import { loadLineCounts, saveLineCounts } from './line-counts.js';
 import { savedDaRagOptions } from './options.js';
 import { keptChecksums, keptFiles, loadKept, saveKept } from './persist-kept.js';
+import { loadLexical, saveLexical } from './persist-lexical.js';
 import type { DaRagIndex, DaRagStats } from './types.js';
 
 interface StoredUnits {
@@ -182,6 +184,8 @@ export async function saveDaRag(
       await out.vectorRows(ENTITY_VECTORS_FILE, index.entityVectors, dimensions);
       if (kept) await saveKept(out, kept);
       await saveLineCounts(out, index);
+      await saveLexical(out, index);
+      await saveChunkTruss(out, index);
     },
   );
 }
@@ -247,6 +251,8 @@ export async function loadDaRag(
   };
   const lineCounts = await loadLineCounts(opened, units.chunks.length, graph.entities.length);
   if (lineCounts) index.cache.lineCounts = lineCounts;
+  await loadLexical(opened, index);
+  await loadChunkTruss(opened, index);
   // Decoded when first read (by an update or a save).
   if (kept) lazyField(index, 'kept', kept);
   return index;

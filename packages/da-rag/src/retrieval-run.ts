@@ -5,8 +5,16 @@
  * and counts its trace reports.
  */
 import { DEFAULT_BUILD_CONCURRENCY } from '@grag/core';
-import { Bm25Index } from '@grag/core/kit';
-import { edgeTriangles, inducedSubgraph, inducedTriangles, TrussIndex } from '@grag/ktruss';
+import type { Bm25Index } from '@grag/core/kit';
+import {
+  type EdgeTriangles,
+  edgeTriangles,
+  type InducedSubgraph,
+  inducedSubgraph,
+  inducedTriangles,
+  type TrussGraph,
+  TrussIndex,
+} from '@grag/ktruss';
 import {
   eacs,
   type FoundCommunity,
@@ -18,10 +26,11 @@ import {
 import { indexSubjects, linkedOrder, renderMembers } from './members.js';
 import type { DaRagQueryOptions } from './options.js';
 import { type Candidate, evidenceScore } from './pack.js';
-import { cosines, nodeRelevance, vectorPostings } from './relevance.js';
+import { lexicalChunks, lexicalEntities } from './persist-lexical.js';
+import { cosines, nodeRelevance, POSTINGS_AFTER_ROW_READS, vectorPostings } from './relevance.js';
 import { inTieOrder } from './tie-order.js';
 import type { DaRagIndex, Layer } from './types.js';
-import { entityText, identity, mapLimit } from './util.js';
+import { identity, mapLimit } from './util.js';
 
 /** How candidate communities are scored: the assessment's score, evidence, or QRScore. */
 export type ScoreBy = Exclude<DaRagQueryOptions['scoring'], 'auto'>;
@@ -70,10 +79,7 @@ export class RetrievalRun {
   /** Relevance of every chunk to the query. */
   chunkRelevance(): Float64Array {
     const { index } = this;
-    this.#chunkRel ??= this.#relevance(index.chunkVectors, 'chunkPostings', () => {
-      index.cache.lexicalChunks ??= new Bm25Index(index.texts);
-      return index.cache.lexicalChunks;
-    });
+    this.#chunkRel ??= this.#relevance(index.chunkVectors, 'chunkPostings', () => lexicalChunks(index));
     return this.#chunkRel;
   }
 
@@ -92,19 +98,16 @@ export class RetrievalRun {
     ) {
       return this.timeSync('relevance', () => cosines(this.queryUnit!, index.entityVectors, nodes));
     }
-    this.#entityRel ??= this.#relevance(index.entityVectors, 'entityPostings', () => {
-      index.cache.lexicalEntities ??= new Bm25Index(
-        index.entities.map((e) => entityText(e.name, e.descriptions)),
-      );
-      return index.cache.lexicalEntities;
-    });
+    this.#entityRel ??= this.#relevance(index.entityVectors, 'entityPostings', () => lexicalEntities(index));
     const all = this.#entityRel;
     return Float64Array.from(nodes, (v) => all[v]!);
   }
 
   /**
-   * Relevance of every one of `vectors` to the query (timed as `relevance`), their postings made on
-   * first use and kept in the index cache under `postingsKey` (null, kept too, when not sparse).
+   * Relevance of every one of `vectors` to the query (timed as `relevance`): row by row for the
+   * first {@link POSTINGS_AFTER_ROW_READS} computations on an index, then by their postings, made
+   * then and kept in the index cache under `postingsKey` (null, kept too, when not sparse). Both
+   * give the same values bit for bit.
    */
   #relevance(
     vectors: Float32Array[],
@@ -119,7 +122,11 @@ export class RetrievalRun {
         queryUnit: this.queryUnit,
         vectors,
         postings: () => {
-          if (cache[postingsKey] === undefined) cache[postingsKey] = vectorPostings(vectors);
+          if (cache[postingsKey] !== undefined) return cache[postingsKey];
+          // The first computations read the vectors row by row (see POSTINGS_AFTER_ROW_READS).
+          cache.rowReads ??= { chunkPostings: 0, entityPostings: 0 };
+          if (cache.rowReads[postingsKey]++ < POSTINGS_AFTER_ROW_READS) return null;
+          cache[postingsKey] = vectorPostings(vectors);
           return cache[postingsKey];
         },
         lexical,
@@ -229,11 +236,7 @@ export class RetrievalRun {
           relevance: rel,
           truss: () => {
             if (truss === undefined) {
-              // The working subgraph's triangles are read from the layer's, listed once per index.
-              index.cache.triangles ??= {};
-              index.cache.triangles[layer] ??= edgeTriangles(graph);
-              const triangles = inducedTriangles(index.cache.triangles[layer], graph, sub);
-              truss = new TrussIndex(sub.graph, { triangles });
+              truss = new TrussIndex(sub.graph, { triangles: workingTriangles(index, layer, graph, sub) });
             }
             return truss;
           },
@@ -244,4 +247,23 @@ export class RetrievalRun {
     }
     return this.assess(found);
   }
+}
+
+/**
+ * The triangles of a working subgraph: read from the layer's, listed once per index, or, while the
+ * layer's are not listed yet and the subgraph holds less than a quarter of the layer's edges,
+ * listed on the subgraph itself (the same listing, `inducedTriangles`' contract), so that a query
+ * with a small anchor community does not list the whole layer.
+ */
+function workingTriangles(
+  index: DaRagIndex,
+  layer: 'kg' | 'sim',
+  graph: TrussGraph,
+  sub: InducedSubgraph,
+): EdgeTriangles {
+  const listed = index.cache.triangles?.[layer];
+  if (listed === undefined && 4 * sub.graph.m < graph.m) return edgeTriangles(sub.graph);
+  index.cache.triangles ??= {};
+  index.cache.triangles[layer] ??= edgeTriangles(graph);
+  return inducedTriangles(index.cache.triangles[layer], graph, sub);
 }

@@ -12,7 +12,7 @@ import {
   throwIfAborted,
 } from '@grag/core';
 import { chunkItem, packContext } from '@grag/core/kit';
-import { TrussIndex } from '@grag/ktruss';
+import { chunkTruss } from './chunk-truss.js';
 import { byRelevance, type FoundCommunity } from './community-search.js';
 import { type DaRagQueryOptions, type DaRagRetrieveOptions, resolveQueryOptions } from './options.js';
 import {
@@ -136,10 +136,7 @@ async function searchFromAnchors(
         graph: index.chunkLayer,
         global: identity(index.chunks.length),
         relevance: rel,
-        truss: () => {
-          index.cache.chunk ??= new TrussIndex(index.chunkLayer);
-          return index.cache.chunk;
-        },
+        truss: () => chunkTruss(index),
         ...(seeds ? { seeds } : {}),
       }),
     );

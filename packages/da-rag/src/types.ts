@@ -80,9 +80,11 @@ export interface DaRagIndex {
    */
   kept?: DaRagKept;
   /**
-   * Made on first use, not persisted: truss indexes of the whole layers, BM25 over the chunk
+   * Made on first use: truss indexes of the whole layers, BM25 over the chunk
    * texts and entity texts (lexical and hybrid relevance), and the postings of sparse chunk and
-   * entity vectors (`null`: dense vectors, read row by row). Also the line counts loaded with the
+   * entity vectors (`null`: dense vectors, read row by row; made on their second use, the first
+   * reading the vectors row by row). The BM25 indexes and the chunk layer's truss index are loaded
+   * with the index when it keeps them. Also the line counts loaded with the
    * index, dropped (as every entry is) when an update makes a new index.
    */
   cache: Partial<Record<Layer, TrussIndex>> & {
@@ -95,6 +97,11 @@ export interface DaRagIndex {
     lexicalEntities?: Bm25Index;
     chunkPostings?: VectorPostings | null;
     entityPostings?: VectorPostings | null;
+    /**
+     * Relevance computations read row by row before the postings were made (see
+     * `POSTINGS_AFTER_ROW_READS`), per vector set.
+     */
+    rowReads?: { chunkPostings: number; entityPostings: number };
     subjects?: Int32Array;
     members?: MemberTables;
     /** The token counts of the chunk and entity texts saved with the index (not made on first use). */
