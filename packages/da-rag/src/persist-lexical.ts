@@ -1,9 +1,10 @@
 /**
  * The BM25 indexes of a DA-RAG index on disk (`chunks.bm25`, `entities.bm25`): over the chunk texts
- * and over the entity texts, as core kit's BM25 file, kept when the index's relevance reads them
- * (`'lexical'` or `'hybrid'`, the offline preset's), so that the first query after a load reads them
- * instead of tokenizing every chunk and entity text. Indexes without them (saved before they were
- * kept, or with dense relevance) build them on first use, as before.
+ * and over the entity texts, as core kit's BM25 file, so that the first query with lexical or hybrid
+ * relevance (the offline preset's) after a load reads them instead of tokenizing every chunk and
+ * entity text. Kept whatever the relevance the index was built with (a query option: the files of an
+ * index do not depend on query options). Indexes saved before they were kept build them on first
+ * use, as before.
  */
 import { Bm25Index, bm25FileArrays, type IndexWriter, loadBm25File, type OpenedIndex } from '@grag/core/kit';
 import type { DaRagIndex } from './types.js';
@@ -28,9 +29,8 @@ export function lexicalEntities(index: DaRagIndex): Bm25Index {
   return index.cache.lexicalEntities;
 }
 
-/** Write the two BM25 indexes when the index's relevance reads them (made now if not yet). */
+/** Write the two BM25 indexes (made now if not yet). */
 export async function saveLexical(out: Pick<IndexWriter, 'arrays'>, index: DaRagIndex): Promise<void> {
-  if (index.options.relevance === 'dense') return;
   await out.arrays(CHUNKS_BM25_FILE, bm25FileArrays(lexicalChunks(index)));
   await out.arrays(ENTITIES_BM25_FILE, bm25FileArrays(lexicalEntities(index)));
 }
