@@ -7,8 +7,8 @@
  * use, as before.
  */
 import { Bm25Index, bm25FileArrays, type IndexWriter, loadBm25File, type OpenedIndex } from '@grag/core/kit';
+import { memberTables } from './member-tables.js';
 import type { DaRagIndex } from './types.js';
-import { entityText } from './util.js';
 
 /** The file of the BM25 index over the chunk texts. */
 export const CHUNKS_BM25_FILE = 'chunks.bm25';
@@ -21,11 +21,11 @@ export function lexicalChunks(index: DaRagIndex): Bm25Index {
   return index.cache.lexicalChunks;
 }
 
-/** BM25 over the entity texts (made on first use and kept in the index cache). */
+/**
+ * BM25 over the entity texts, the member tables' (made on first use and kept in the index cache).
+ */
 export function lexicalEntities(index: DaRagIndex): Bm25Index {
-  index.cache.lexicalEntities ??= new Bm25Index(
-    index.entities.map((e) => entityText(e.name, e.descriptions)),
-  );
+  index.cache.lexicalEntities ??= new Bm25Index(memberTables(index).entityTexts);
   return index.cache.lexicalEntities;
 }
 
