@@ -98,13 +98,29 @@ export function storedVector(metric: Metric, vector: ArrayLike<number>, out: Flo
 }
 
 /**
+ * Whether fewer than a quarter of `bits`' components (a float32 vector's bits) are not zero: read
+ * until a quarter are found.
+ */
+function isSparse(bits: Uint32Array): boolean {
+  const limit = bits.length >>> 2;
+  let count = 0;
+  for (let j = 0; j < bits.length; j++) if (bits[j] !== 0 && ++count >= limit) return false;
+  return true;
+}
+
+/**
  * {@link storedVector} of a float32 `vector` into `out` at `at`, where `out` holds zeros: only the
  * components whose bits are not zero are read twice and written (a sparse embedding has few), in the
  * same float32 arithmetic, so the stored floats are the same. `nonZero` is scratch of `vector.length`.
  */
-function storeSparseCosine(vector: Float32Array, out: Float32Array, at: number, nonZero: Int32Array): void {
+function storeSparseCosine(
+  vector: Float32Array,
+  bits: Uint32Array,
+  out: Float32Array,
+  at: number,
+  nonZero: Int32Array,
+): void {
   // Bits, not values: a −0 component is stored as −0.
-  const bits = new Uint32Array(vector.buffer, vector.byteOffset, vector.length);
   let count = 0;
   for (let j = 0; j < bits.length; j++) if (bits[j] !== 0) nonZero[count++] = j;
   const f = Math.fround;
@@ -119,6 +135,82 @@ function storeSparseCosine(vector: Float32Array, out: Float32Array, at: number, 
     const x = vector[j]!;
     out[at + j] = norm > 0 && x !== 0 ? x / norm : x;
   }
+}
+
+/**
+ * Dense float32 vectors waiting to be stored for cosine ({@link storedVector}) four at a time: the
+ * sum of squares of one vector is a chain of dependent float32 additions (hnswlib's order, so the
+ * same norm bit for bit), and four independent chains side by side let the processor overlap them
+ * (about half the time of one after another, for the offline embedder's 1,024 dimensions).
+ */
+class DenseCosineBatch {
+  readonly #vectors: Float32Array[] = [];
+  readonly #at = new Int32Array(4);
+  readonly #norms = new Float32Array(4);
+
+  constructor(readonly out: Float32Array) {}
+
+  add(vector: Float32Array, at: number): void {
+    this.#at[this.#vectors.length] = at;
+    this.#vectors.push(vector);
+    if (this.#vectors.length === 4) this.flush();
+  }
+
+  /** Store the vectors waiting. */
+  flush(): void {
+    const vectors = this.#vectors;
+    const norms = this.#norms;
+    if (vectors.length === 4) sumsOfSquares4(vectors[0]!, vectors[1]!, vectors[2]!, vectors[3]!, norms);
+    else for (let i = 0; i < vectors.length; i++) norms[i] = sumOfSquares(vectors[i]!);
+    for (let i = 0; i < vectors.length; i++) {
+      const vector = vectors[i]!;
+      const at = this.#at[i]!;
+      const norm = Math.fround(Math.sqrt(norms[i]!));
+      if (norm > 0) for (let j = 0; j < vector.length; j++) this.out[at + j] = vector[j]! / norm;
+      else this.out.set(vector, at);
+    }
+    vectors.length = 0;
+  }
+}
+
+/** The float32 sum of squares of `v`, added in order (hnswlib-node's `normalizePoint`). */
+function sumOfSquares(v: Float32Array): number {
+  const f = Math.fround;
+  let sum = 0;
+  for (let j = 0; j < v.length; j++) {
+    const x = v[j]!;
+    sum = f(sum + f(x * x));
+  }
+  return sum;
+}
+
+/** {@link sumOfSquares} of four vectors of one length, into `out`. */
+function sumsOfSquares4(
+  a: Float32Array,
+  b: Float32Array,
+  c: Float32Array,
+  d: Float32Array,
+  out: Float32Array,
+): void {
+  const f = Math.fround;
+  let sa = 0;
+  let sb = 0;
+  let sc = 0;
+  let sd = 0;
+  for (let j = 0; j < a.length; j++) {
+    const xa = a[j]!;
+    const xb = b[j]!;
+    const xc = c[j]!;
+    const xd = d[j]!;
+    sa = f(sa + f(xa * xa));
+    sb = f(sb + f(xb * xb));
+    sc = f(sc + f(xc * xc));
+    sd = f(sd + f(xd * xd));
+  }
+  out[0] = sa;
+  out[1] = sb;
+  out[2] = sc;
+  out[3] = sd;
 }
 
 /**
@@ -148,6 +240,7 @@ export function restoreVectors(
   out.set(stripped.subarray(0, NATIVE_HEADER_BYTES));
   const storedRecord = recordBytes - vectorBytes;
   const nonZero = new Int32Array(dimensions);
+  const dense = new DenseCosineBatch(floats);
   for (let i = 0; i < count; i++) {
     const from = NATIVE_HEADER_BYTES + i * storedRecord;
     const record = NATIVE_HEADER_BYTES + i * recordBytes;
@@ -161,11 +254,15 @@ export function restoreVectors(
       fail(`the vector of label ${label} has ${vector!.length} dimensions, the graph ${dimensions}`);
     }
     const to = (record + dataOffset) >>> 2;
-    // `out` is new, so zeros: a float32 vector (4-byte aligned) is written sparsely for cosine.
     if (metric === 'cosine' && vector instanceof Float32Array) {
-      storeSparseCosine(vector, floats, to, nonZero);
+      // `out` is new, so zeros: a sparse float32 vector (4-byte aligned) is written sparsely, dense
+      // ones four at a time.
+      const bits = new Uint32Array(vector.buffer, vector.byteOffset, vector.length);
+      if (isSparse(bits)) storeSparseCosine(vector, bits, floats, to, nonZero);
+      else dense.add(vector, to);
     } else storedVector(metric, vector!, floats, to);
   }
+  dense.flush();
   out.set(
     stripped.subarray(NATIVE_HEADER_BYTES + count * storedRecord),
     NATIVE_HEADER_BYTES + count * recordBytes,

@@ -82,6 +82,29 @@ describe('HnswIndex.exportGraph / fromGraph', () => {
     );
   });
 
+  it('restores dense, sparse, zero and tiny float32 rows mixed, in any count, as hnswlib stored them', async () => {
+    // Dense rows are normalized four at a time, sparse ones alone: 43 rows leave a group of three,
+    // and the sparse and zero rows between dense ones split the groups unevenly.
+    const d = 40;
+    const all = new Float32Array(43 * d);
+    const rows = Array.from({ length: 43 }, (_, i) => all.subarray(i * d, (i + 1) * d));
+    const values = randomVectors(43, d, 21);
+    rows.forEach((row, i) => {
+      // Kinds 0 to 2: sparse, zero, a tiny norm; the rest dense, with −0 components.
+      const kind = i % 7;
+      for (let j = 0; j < d; j++) {
+        const x = values[i]![j]! * (1 + (i % 3) * 50);
+        row[j] = [(i + j) % 9 === 0 ? x : 0, 0, x * 1e-22][kind] ?? (j % 11 === 0 ? -0 : x);
+      }
+    });
+    const index = new HnswIndex({ dimensions: d, metric: 'cosine', M: 4 });
+    rows.forEach((v, i) => {
+      index.add(i, v);
+    });
+    const restored = await HnswIndex.fromGraph(await index.exportGraph(), rows);
+    expect(await nativeBytes(restored, dir(), 'mixed-b')).toEqual(await nativeBytes(index, dir(), 'mixed-a'));
+  });
+
   it('the factory restores with its efSearch', async () => {
     const vectors = randomVectors(50, 8, 2);
     const index = new HnswIndex({ dimensions: 8 });
