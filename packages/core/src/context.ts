@@ -89,7 +89,7 @@ export function packContext(
       parts.push(text);
       kept.push(item);
       used = usedWithSeparator + cost;
-      usedWithSeparator += withSeparator(tokenizer, text, cost, separator);
+      usedWithSeparator += suffixedCount(tokenizer, text, cost, separator);
       continue;
     }
     if (skip) continue;
@@ -128,24 +128,43 @@ export function packContext(
 }
 
 /**
- * `tokenizer.count(text + separator)`, given `cost = tokenizer.count(text)`: with a tokenizer whose
+ * `tokenizer.count(text + suffix)`, given `cost = tokenizer.count(text)`: with a tokenizer whose
  * counts add up before a space (`additiveBeforeSpace`), only the text's last word is counted again
- * (alone, and followed by the separator), rather than the whole text.
+ * (alone, and followed by the suffix), rather than the whole text. Exact: split at the text's last
+ * space after a letter, digit or punctuation mark, `text` and `text + suffix` both add up there, and
+ * share what precedes it.
  */
-function withSeparator(tokenizer: Tokenizer, text: string, cost: number, separator: string): number {
+export function suffixedCount(tokenizer: Tokenizer, text: string, cost: number, suffix: string): number {
   if (tokenizer.additiveBeforeSpace === true) {
-    // The last space after a letter, digit or punctuation mark: counts add up before it.
     for (let i = text.length - 1; i > 0; i--) {
       if (text.charCodeAt(i) !== 32 || !AFTER_WORD.test(text[i - 1]!)) continue;
       const tail = text.slice(i);
-      return cost - tokenizer.count(tail) + tokenizer.count(tail + separator);
+      return cost - tokenizer.count(tail) + tokenizer.count(tail + suffix);
     }
   }
-  return tokenizer.count(text + separator);
+  return tokenizer.count(text + suffix);
 }
 
 /** A character after which a space starts a piece of the tokenizer (see `additiveBeforeSpace`). */
 const AFTER_WORD = /^[\p{L}\p{N}\p{P}]$/u;
+
+/**
+ * `tokenizer.count(prefix + text)`, given `cost = tokenizer.count(text)` (counted before, or saved
+ * with an index): with a tokenizer whose counts add up before a space (`additiveBeforeSpace`), only
+ * the text's first word is counted, alone and after the prefix, rather than the whole text. Exact:
+ * split at the text's first space after a letter, digit or punctuation mark, `prefix + text` and
+ * `text` both add up there, and share what follows.
+ */
+export function prefixedCount(tokenizer: Tokenizer, prefix: string, text: string, cost: number): number {
+  if (tokenizer.additiveBeforeSpace === true) {
+    for (let i = text.indexOf(' ', 1); i > 0; i = text.indexOf(' ', i + 1)) {
+      if (!AFTER_WORD.test(text[i - 1]!)) continue;
+      const head = text.slice(0, i);
+      return cost - tokenizer.count(head) + tokenizer.count(prefix + head);
+    }
+  }
+  return tokenizer.count(prefix + text);
+}
 
 /**
  * A chunk as a retrieved item (kind `'chunk'`), shown by `text` (e.g. with its title line), with its

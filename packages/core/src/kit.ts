@@ -70,8 +70,10 @@ export {
   type PackContextOptions,
   type PackedContext,
   packContext,
+  prefixedCount,
   rankDepthFor,
   renderItem,
+  suffixedCount,
 } from './context.js';
 export {
   buildTaskNeeds,
@@ -218,7 +220,7 @@ export {
 export { hashedBagOfWords } from './simulate.js';
 export { keyedTable, stringTable } from './string-table.js';
 export { type BinaryBytes, type DecodedText, decodeText } from './text-decoding.js';
-export { getTokenizer } from './tokenizer.js';
+export { countingWith, getTokenizer } from './tokenizer.js';
 export {
   assertSameEmbedder,
   type ChangedChunks,

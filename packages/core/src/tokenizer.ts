@@ -1,6 +1,6 @@
 import { get_encoding, type Tiktoken } from 'tiktoken';
 import { InvalidArgumentError } from './contracts/errors.js';
-import type { EncodingName, OffsetTokenizer } from './contracts/tokenizer.js';
+import type { EncodingName, OffsetTokenizer, Tokenizer } from './contracts/tokenizer.js';
 import { RecentMemo } from './recent-memo.js';
 
 /** Ids that `decode` accepts: `0 .. regular-1` plus the special tokens of the encoding. */
@@ -160,3 +160,24 @@ export function getTokenizer(name: EncodingName = 'cl100k_base'): OffsetTokenize
   }
   return tokenizer;
 }
+
+/**
+ * `base` counting with `count`, a function that gives `base.count`'s value for every text (from
+ * counts known in advance, say): the same name, encoding, truncation and additivity flags, so that
+ * `packContext` and the methods' counting shortcuts keep working through it.
+ */
+export function countingWith(base: Tokenizer, count: (text: string) => number): Tokenizer {
+  const flags: Partial<Record<(typeof ADDITIVITY_FLAGS)[number], boolean>> = {};
+  for (const flag of ADDITIVITY_FLAGS) if (base[flag] !== undefined) flags[flag] = base[flag];
+  return {
+    name: base.name,
+    ...flags,
+    count,
+    encode: (text) => base.encode(text),
+    decode: (tokens) => base.decode(tokens),
+    truncate: (text, maxTokens) => base.truncate(text, maxTokens),
+  };
+}
+
+/** The {@link Tokenizer} flags that say where counts add up. */
+const ADDITIVITY_FLAGS = ['additiveAfterBlankLine', 'additiveAfterLineBreak', 'additiveBeforeSpace'] as const;

@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError, type Retrieval, type RetrievedItem } from '../src/index.js';
-import { chunkItem, firstItems, getTokenizer, packContext, rankDepthFor } from '../src/kit.js';
+import {
+  chunkItem,
+  countingWith,
+  firstItems,
+  getTokenizer,
+  packContext,
+  prefixedCount,
+  rankDepthFor,
+  suffixedCount,
+} from '../src/kit.js';
 
 const tokenizer = getTokenizer();
 const item = (id: string, text: string, doc = 'd'): RetrievedItem => ({
@@ -99,6 +108,35 @@ describe('packContext token counts', () => {
         ),
         { numRuns: 400 },
       );
+    });
+  }
+
+  for (const name of ['cl100k_base', 'o200k_base'] as const) {
+    it(`prefixedCount and suffixedCount give the counts of the text with a prefix or suffix from its count, counting its first or last word (${name})`, () => {
+      const tok = getTokenizer(name);
+      const counted: string[] = [];
+      const recording = countingWith(tok, (t) => {
+        counted.push(t);
+        return tok.count(t);
+      });
+      const affix = fc.oneof(text, fc.constantFrom('[c12] ', '[kg-k3+8] ', 'Title: ', '', '\n\n', '\n', 'x'));
+      fc.assert(
+        fc.property(affix, text, (a, t) => {
+          counted.length = 0;
+          expect(prefixedCount(recording, a, t, tok.count(t))).toBe(tok.count(a + t));
+          expect(suffixedCount(recording, t, tok.count(t), a)).toBe(tok.count(t + a));
+          // With a space after a word in the text (past its first character), only shorter texts are counted.
+          if (/[\p{L}\p{N}\p{P}] /u.test(t.slice(1))) {
+            expect(counted).not.toContain(a + t);
+            expect(counted).not.toContain(t + a);
+          }
+        }),
+        { numRuns: 1500 },
+      );
+      // Without the flag, the whole text is counted.
+      const plain = { ...countingWith(tok, (t) => tok.count(t)), additiveBeforeSpace: false };
+      expect(prefixedCount(plain, '[a] ', 'one two', 99)).toBe(tok.count('[a] one two'));
+      expect(suffixedCount(plain, 'one two', 99, '\n')).toBe(tok.count('one two\n'));
     });
   }
 

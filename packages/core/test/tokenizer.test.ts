@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidArgumentError } from '../src/contracts/errors.js';
 import type { EncodingName } from '../src/contracts/tokenizer.js';
-import { getTokenizer } from '../src/tokenizer.js';
+import { countingWith, getTokenizer } from '../src/tokenizer.js';
 
 const ENCODINGS: EncodingName[] = ['cl100k_base', 'o200k_base'];
 
@@ -237,4 +237,36 @@ it('counts the two encodings differently where their vocabularies differ', () =>
   const text = '🦄🎉 naïve 日本語';
   expect(getTokenizer('cl100k_base').count(text)).toBe(12);
   expect(getTokenizer('o200k_base').count(text)).toBe(9);
+});
+
+describe('countingWith', () => {
+  it('keeps the name, the additivity flags and the other methods, and counts with the given function', () => {
+    const base = getTokenizer('cl100k_base');
+    const seen: string[] = [];
+    const wrapped = countingWith(base, (text) => {
+      seen.push(text);
+      return base.count(text);
+    });
+    expect(wrapped).toMatchObject({
+      name: 'cl100k_base',
+      additiveAfterBlankLine: true,
+      additiveAfterLineBreak: true,
+      additiveBeforeSpace: true,
+    });
+    expect(wrapped.count('two words')).toBe(2);
+    expect(seen).toEqual(['two words']);
+    expect(wrapped.decode(wrapped.encode('round trip'))).toBe('round trip');
+    expect(wrapped.truncate('one two three', 2)).toBe(base.truncate('one two three', 2));
+    // A tokenizer without the flags gives none.
+    const plain = {
+      name: 'chars',
+      count: (t: string) => t.length,
+      encode: () => [],
+      decode: () => '',
+      truncate: (t: string) => t,
+    };
+    expect(Object.keys(countingWith(plain, plain.count)).filter((key) => key.startsWith('additive'))).toEqual(
+      [],
+    );
+  });
 });

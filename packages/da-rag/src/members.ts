@@ -4,6 +4,7 @@
  */
 import type { SourceLocation, Tokenizer } from '@grag/core';
 import { linkKey } from '@grag/core/graph';
+import { suffixedCount } from '@grag/core/kit';
 import { findEdge } from '@grag/ktruss';
 import { byRelevance, type FoundCommunity } from './community-search.js';
 import { lineCountsOf } from './line-counts.js';
@@ -247,15 +248,22 @@ export interface KnownLineCounts {
   separated: readonly (number | undefined)[];
 }
 
-/** The count of `text`, line `i` alone (`separated` false) or followed by its separator: known, else counted. */
+/**
+ * The count of line `i` of `lines` alone (`separator` empty) or followed by `separator`, the one
+ * that joins them: known, else counted (followed by it, from its count alone and its last word's).
+ */
 function lineCount(
   tokenizer: Tokenizer,
   known: KnownLineCounts | undefined,
+  lines: readonly string[],
   i: number,
-  separated: boolean,
-  text: string,
+  separator: '' | '\n' | '\n\n',
 ): number {
-  return (separated ? known?.separated[i] : known?.alone[i]) ?? tokenizer.count(text);
+  const separated = known?.separated[i];
+  if (separator !== '' && separated !== undefined) return separated;
+  const line = lines[i]!;
+  const alone = known?.alone[i] ?? tokenizer.count(line);
+  return separator === '' ? alone : suffixedCount(tokenizer, line, alone, separator);
 }
 
 /**
@@ -275,8 +283,8 @@ export function blankLineJoinedTokens(
   for (let i = 0; i < lines.length; i++) {
     tokens +=
       i < lines.length - 1
-        ? lineCount(tokenizer, known, i, true, `${lines[i]}\n\n`)
-        : lineCount(tokenizer, known, i, false, lines[i]!);
+        ? lineCount(tokenizer, known, lines, i, '\n\n')
+        : lineCount(tokenizer, known, lines, i, '');
   }
   return tokens;
 }
@@ -294,7 +302,7 @@ export function blankLineTrailedTokens(
   if (tokenizer.additiveAfterBlankLine !== true || lines.length === 0) return undefined;
   for (let i = 1; i < lines.length; i++) if (!/^\S/.test(lines[i]!)) return undefined;
   let tokens = 0;
-  for (let i = 0; i < lines.length; i++) tokens += lineCount(tokenizer, known, i, true, `${lines[i]}\n\n`);
+  for (let i = 0; i < lines.length; i++) tokens += lineCount(tokenizer, known, lines, i, '\n\n');
   return tokens;
 }
 
@@ -313,12 +321,12 @@ export function lineJoinedTokens(
   if (tokenizer.additiveAfterLineBreak !== true || lines.length === 0) return undefined;
   for (let i = 1; i < lines.length; i++) if (!/^[\p{L}\p{N}]/u.test(lines[i]!)) return undefined;
   let head = 0;
-  for (let i = 0; i < lines.length - 1; i++) head += lineCount(tokenizer, known, i, true, `${lines[i]}\n`);
+  for (let i = 0; i < lines.length - 1; i++) head += lineCount(tokenizer, known, lines, i, '\n');
   const at = lines.length - 1;
-  const last = lines[at]!;
+  const last = lineCount(tokenizer, known, lines, at, '');
   return {
-    joined: head + lineCount(tokenizer, known, at, false, last),
-    trailed: head + tokenizer.count(`${last}\n\n`),
+    joined: head + last,
+    trailed: head + suffixedCount(tokenizer, lines[at]!, last, '\n\n'),
   };
 }
 

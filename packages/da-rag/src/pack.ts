@@ -3,8 +3,16 @@
  * retrieval reports of them: the items, the subgraph, the k chosen per layer, the traced communities.
  */
 import type { RetrievedItem, Tokenizer } from '@grag/core';
-import { chunkItem, type PackedContext, packContext, renderItem } from '@grag/core/kit';
+import {
+  chunkItem,
+  countingWith,
+  type PackedContext,
+  packContext,
+  prefixedCount,
+  renderItem,
+} from '@grag/core/kit';
 import type { FoundCommunity } from './community-search.js';
+import { lineCountsOf } from './line-counts.js';
 import { type CommunityMembers, communityText } from './members.js';
 import type { DaRagQueryOptions } from './options.js';
 import { topByScore } from './relevance.js';
@@ -133,8 +141,9 @@ function knownCounts(
     const end = firstAdditiveBreak(tokenizer, c.members);
     if (end === undefined) return undefined;
     const line = c.members.slice(0, end);
-    headTokens = tokenizer.count(head + line);
-    membersAdd -= tokenizer.count(line);
+    const lineTokens = tokenizer.count(line);
+    headTokens = prefixedCount(tokenizer, head, line, lineTokens);
+    membersAdd -= lineTokens;
   }
   return {
     text,
@@ -178,14 +187,7 @@ function itemCounting(
     if (counts.withBlankLine !== undefined) known.set(`${counts.text}\n\n`, counts.withBlankLine);
   });
   if (known.size === 0) return tokenizer;
-  return {
-    name: tokenizer.name,
-    additiveAfterBlankLine: true,
-    count: (text) => known.get(text) ?? tokenizer.count(text),
-    encode: (text) => tokenizer.encode(text),
-    decode: (tokens) => tokenizer.decode(tokens),
-    truncate: (text, maxTokens) => tokenizer.truncate(text, maxTokens),
-  };
+  return countingWith(tokenizer, (text) => known.get(text) ?? tokenizer.count(text));
 }
 
 /** A candidate as a retrieved item: its text by `communityText`, its score and provenance. */
@@ -400,10 +402,21 @@ function fillRoom(
   if (packed.truncated !== undefined || packed.tokens >= input.budget) return packed;
   const { index } = input;
   const fillers: RetrievedItem[] = [];
+  // The counts of the fillers' rendered texts, from the saved counts of their chunk texts.
+  const saved = lineCountsOf(index)?.chunks;
+  const known = new Map<string, number>();
   for (const i of topByScore(rel, written.size + FILL_DEPTH)) {
     if (!(rel[i]! > 0)) break;
-    if (!written.has(i)) fillers.push(chunkItem(index.chunks[i]!, index.texts[i]!, rel[i]!));
+    if (written.has(i)) continue;
+    const item = chunkItem(index.chunks[i]!, index.texts[i]!, rel[i]!);
+    fillers.push(item);
+    const text = renderItem(item).trim();
+    const prefix = `[${item.id}] `;
+    if (saved && text === prefix + item.text) {
+      known.set(text, prefixedCount(tokenizer, prefix, item.text, saved[2 * i]!));
+    }
   }
   if (fillers.length === 0) return packed;
-  return packContext([...packed.items, ...fillers], input.budget, { tokenizer });
+  const counting = countingWith(tokenizer, (text) => known.get(text) ?? tokenizer.count(text));
+  return packContext([...packed.items, ...fillers], input.budget, { tokenizer: counting });
 }

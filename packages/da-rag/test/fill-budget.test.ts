@@ -20,6 +20,7 @@ const index = {
   chunks: TEXTS.map((_, i) => ({ id: `c${i}`, docId: `d${i}` })),
   texts: TEXTS,
   entities: [{ id: 'e0' }, { id: 'e1' }],
+  cache: {},
 } as unknown as DaRagIndex;
 const rel = Float64Array.from([0.9, 0.8, 0, 0.5, 0.7]);
 // A chunk community that writes chunks 1 and 0, and a KG community whose entities chunk 3 mentions

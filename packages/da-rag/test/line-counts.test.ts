@@ -46,6 +46,10 @@ const OPTIONS: DaRagRetrieveOptions[] = [
   { communityTokens: 40 },
   { memberOrder: 'linked', communityText: 'members' },
   { anchors: 2, budgetTokens: 800 },
+  // The filled context counts its chunks from their saved counts.
+  { fillBudget: true, budgetTokens: 1500 },
+  { fillBudget: true, budgetTokens: 5000, communityText: 'members' },
+  { fillBudget: true, budgetTokens: 50_000 },
 ];
 
 let root: string;

@@ -7,6 +7,7 @@
  */
 import type { Tokenizer } from '@grag/core';
 import type { LocalSearchGraph } from '@grag/core/graph';
+import { countingWith } from '@grag/core/kit';
 
 /** Token counts of each sub-chunk as retrieval renders it, aligned with the sub-chunks. */
 export interface SubChunkCounts {
@@ -172,14 +173,5 @@ export function retrievalTokenizer(
         }
         return total + piece(start === 0 ? text : text.slice(start));
       };
-  return {
-    name: base.name,
-    ...(base.additiveAfterBlankLine !== undefined
-      ? { additiveAfterBlankLine: base.additiveAfterBlankLine }
-      : {}),
-    count,
-    encode: (text) => base.encode(text),
-    decode: (tokens) => base.decode(tokens),
-    truncate: (text, maxTokens) => base.truncate(text, maxTokens),
-  };
+  return countingWith(base, count);
 }
