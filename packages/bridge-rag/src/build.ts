@@ -39,14 +39,16 @@ export function chunkTexts(
   );
 }
 
-/** The views queries read beside the stored data: built with the index, again on load. */
+/** The views queries read beside the stored data: built with the index, again on load (BM25 read when saved). */
 export function queryViews(input: {
   texts: readonly string[];
   graph: EntityGraph;
   homes: readonly (string | undefined)[];
+  /** The BM25 index saved with the index, when it was. */
+  lexical?: Bm25Index;
 }): Pick<BridgeRagIndex, 'lexical' | 'vocabulary' | 'home'> {
   return {
-    lexical: new Bm25Index(input.texts),
+    lexical: input.lexical ?? new Bm25Index(input.texts),
     vocabulary: entityVocabulary(input.graph.entities),
     home: homeChunks(input.graph, input.homes),
   };

@@ -2,11 +2,12 @@
  * bridge-rag's index (a directory or any IndexStore), through core's persistence envelope:
  * `chunks.json` (the chunks and their searched texts), `graph.json` (the passage–entity graph with
  * its entity↔chunk indexes), `links.json` (each chunk's title entity), `update.json` (documents,
- * titles, extracted entities), `embeddings.rows` (every chunk's embedding, core's lossless vector
- * rows), `vectors.bin` (the vector index, saved only when the factory is not exact; an exact one is
- * built again from the rows at load) and the manifest (params, stats with the entity extractor's
- * id, provider fingerprints, a fitted embedder's state). The JSON files are gzipped. BM25, the
- * vocabulary and the home chunks are rebuilt at load.
+ * titles, extracted entities), `lexical.bm25` (BM25 over the searched texts), `embeddings.rows`
+ * (every chunk's embedding, core's lossless vector rows), `vectors.bin` (the vector index, saved
+ * only when the factory is not exact; an exact one is built again from the rows at load) and the
+ * manifest (params, stats with the entity extractor's id, provider fingerprints, a fitted
+ * embedder's state). The JSON files are gzipped. The vocabulary and the home chunks are rebuilt at
+ * load, and BM25 when the index was saved without it.
  */
 import type { BuildContext, IndexStore } from '@grag/core';
 import type { EntityExtractor } from '@grag/core/graph';
@@ -14,6 +15,7 @@ import {
   chunkSchema,
   entityIndexHeader,
   ENTITY_INDEX_FILES as FILES,
+  loadBm25File,
   type MethodIndexFormat,
   openEntityIndex,
   readEntityGraph,
@@ -75,6 +77,7 @@ export async function saveBridgeRag(
       vectors,
       dimensions: index.providers.embedder.dimensions,
       collected,
+      lexical: index.lexical,
     });
   });
 }
@@ -104,6 +107,7 @@ export async function loadBridgeRag(
     (found) => `indexes ${found} chunks, but the index has ${chunks.length}`,
   );
   const homes = await readHomes(opened, FILES.links, chunks.length);
+  const lexical = await loadBm25File(opened, FILES.lexical, chunks.length);
   const stored = await readVectorCollection(opened, CHUNK_COLLECTION, chunks.length);
   const kept = await readEntityIndexKept(opened, chunks.length, chunks.length, stored !== undefined);
   const vectors =
@@ -119,6 +123,6 @@ export async function loadBridgeRag(
     homes,
     stats,
     kept,
-    ...queryViews({ texts, graph, homes }),
+    ...queryViews({ texts, graph, homes, lexical }),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Saved and loaded, an index retrieves exactly what the index in memory does (items, scores,
  * contexts, token counts), with an exact vector index (rebuilt from the stored rows) and an
- * approximate-looking one (saved beside them); damaged files and another extractor are refused.
+ * approximate-looking one (saved beside them), BM25 read from its file (or, for an index saved
+ * without it, built again); damaged files and another extractor are refused.
  */
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,8 @@ import { join } from 'node:path';
 import { IndexFormatError, type VectorIndexFactory } from '@grag/core';
 import { entityExtractorFromFunction } from '@grag/core/graph';
 import { createBuildContext, flatIndexFactory } from '@grag/core/kit';
-import { retrieveEach } from '@grag/core/test';
+import { directoryStore } from '@grag/core/store';
+import { copyStoredIndex, retrieveEach } from '@grag/core/test';
 import { expectIdenticalRetrievals } from '@grag/core/test/vitest';
 import { createOfflineProviders } from '@grag/offline';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -54,9 +56,23 @@ describe('bridge-rag save and load', () => {
       const loaded = await method.load(dir, ctx(factory));
       expect(loaded.options).toEqual(built.options);
       expect(loaded.stats).toEqual(built.stats);
+      // BM25 read from `lexical.bm25`, not built again: the same index.
+      expect(loaded.lexical.toArrays()).toEqual(built.lexical.toArrays());
       expectIdenticalRetrievals(await retrievals(loaded), await retrievals(built));
     });
   }
+
+  test('an index saved before BM25 was kept (no lexical.bm25) loads, builds it, and retrieves alike', async () => {
+    const built = await method.build(DOCS, ctx());
+    const dir = join(root, 'without-bm25');
+    await method.save(built, dir);
+    const older = await copyStoredIndex(directoryStore(dir), directoryStore(join(root, 'older')), {
+      artifact: (name) => (name === 'lexical.bm25' ? null : undefined),
+    });
+    const loaded = await method.load(older, ctx());
+    expect(loaded.lexical.toArrays()).toEqual(built.lexical.toArrays());
+    expectIdenticalRetrievals(await retrievals(loaded), await retrievals(built));
+  });
 
   test('refuses an index read with another entity extractor, and a damaged file, naming it', async () => {
     const built = await method.build(DOCS, ctx());

@@ -2,15 +2,17 @@
  * The artifacts of an index built on core's {@link EntityGraph} (E2GraphRAG, bridge-rag), written,
  * read and checked once for every such method: the entity extractor the index was built with, the
  * entity graph, each chunk's title entity, the entities extracted from each chunk and the
- * embeddings (what an update keeps), and the vector index.
+ * embeddings (what an update keeps), the vector index, and the BM25 index the queries search.
  */
 
+import { bm25FileArrays } from './bm25-file.js';
 import { IndexFormatError } from './contracts/errors.js';
 import type { BuildContext } from './contracts/method.js';
 import type { IndexStore } from './contracts/store.js';
 import { isStoredVectors, type SearchableVectors } from './contracts/vector.js';
 import type { EntityIndexKept } from './entity-index.js';
 import { EntityGraph } from './graph/entity-graph.js';
+import type { Bm25Index } from './lexical/index.js';
 import {
   type IndexProviders,
   type IndexWriter,
@@ -34,6 +36,12 @@ export const ENTITY_INDEX_FILES = {
   embeddings: 'embeddings.rows',
   /** The vector index (with kept embeddings, saved only when the factory is not exact). */
   vectors: 'vectors.bin',
+  /**
+   * The BM25 index the method's queries search (core's BM25 file: `bm25FileArrays`,
+   * `loadBm25File`), read at load instead of tokenizing every text again; absent from indexes saved
+   * before it was kept.
+   */
+  lexical: 'lexical.bm25',
 } as const;
 
 /** The JSON artifacts of an entity index are gzipped ({@link OpenedIndex.json} reads either). */
@@ -100,9 +108,12 @@ export async function writeEntityIndexFiles(
     dimensions: number;
     /** The vectors were stored as a collection. @default false */
     collected?: boolean;
+    /** The BM25 index the queries search, kept as `lexical.bm25`. */
+    lexical?: Bm25Index;
   },
 ): Promise<void> {
   await out.json(ENTITY_INDEX_FILES.graph, parts.graph.toJSON(), GZIP);
+  if (parts.lexical) await out.arrays(ENTITY_INDEX_FILES.lexical, bm25FileArrays(parts.lexical));
   if (parts.homes)
     await out.json(ENTITY_INDEX_FILES.links, { homes: parts.homes.map((h) => h ?? null) }, GZIP);
   const { vectors } = parts;

@@ -88,7 +88,13 @@ export function titlesToWrite(docs: readonly Document[]): Map<string, string | u
   return titles;
 }
 
-/** What queries read besides the stored data: built with the index, rebuilt on load. */
+/** BM25 over the tree node texts: the index's, or built once (on the first query that needs it, or at save). */
+export function lexicalOf(index: Pick<E2GraphRagIndex, 'lexical' | 'tree'>): Bm25Index {
+  index.lexical ??= new Bm25Index(index.tree.nodes.map((n) => n.text));
+  return index.lexical;
+}
+
+/** What queries read besides the stored data: built with the index, rebuilt on load (BM25 read when saved). */
 export interface QueryViews {
   lexical?: Bm25Index;
   vocabulary?: EntityVocabulary;
@@ -104,10 +110,13 @@ export function queryViews(input: {
   graph: EntityGraph;
   homes: readonly (string | undefined)[];
   options: Pick<E2GraphRagOptions, 'entryPoints'>;
+  /** The BM25 index saved with the index, when it was. */
+  lexical?: Bm25Index;
 }): QueryViews {
   const { tree, graph, homes } = input;
   const views: QueryViews = {};
-  if (input.options.entryPoints !== 'dense') views.lexical = new Bm25Index(tree.nodes.map((n) => n.text));
+  if (input.lexical) views.lexical = input.lexical;
+  else if (input.options.entryPoints !== 'dense') views.lexical = lexicalOf({ tree });
   if (homes.length > 0) {
     views.vocabulary = entityVocabulary(graph.entities);
     views.home = homeChunks(graph, homes);

@@ -2,7 +2,8 @@
  * E2GraphRAG's index (a directory or any IndexStore), through core's persistence envelope: `tree.json` (the summary tree,
  * written and checked by `@grag/summary-tree`'s io), `graph.json` (the entity graph with its
  * entity↔chunk indexes), `links.json` (each chunk's title entity; linked indexes only),
- * `update.json` (documents, titles, extracted entities), `embeddings.rows` (every tree node's
+ * `update.json` (documents, titles, extracted entities), `lexical.bm25` (BM25 over the tree node
+ * texts, which queries search), `embeddings.rows` (every tree node's
  * embedding, core's lossless vector rows), `vectors.bin` (the vector index over them, saved only
  * when the vector-index factory is not exact; an exact one is built again from the rows at load),
  * and the manifest (params, stats with the entity extractor's id, provider fingerprints, the
@@ -14,6 +15,7 @@ import type { EntityExtractor } from '@grag/core/graph';
 import {
   entityIndexHeader,
   ENTITY_INDEX_FILES as FILES,
+  loadBm25File,
   type MethodIndexFormat,
   type OpenedIndex,
   openEntityIndex,
@@ -29,7 +31,7 @@ import {
   writeVectorCollection,
 } from '@grag/core/kit';
 import { validateSummaryTree } from '@grag/summary-tree';
-import { queryViews } from './build.js';
+import { lexicalOf, queryViews } from './build.js';
 import { resolveE2GraphRagOptions, savedParams } from './options.js';
 import type { E2GraphRagIndex, E2GraphRagKept, E2GraphRagStats } from './types.js';
 
@@ -80,6 +82,7 @@ export async function saveE2GraphRag(
       vectors,
       dimensions: index.providers.embedder.dimensions,
       collected,
+      lexical: lexicalOf(index),
     });
   });
 }
@@ -111,6 +114,7 @@ export async function loadE2GraphRag(
     (found) => `index ${found} chunks, but the summary tree has ${leaves} leaves`,
   );
   const homes = options.entityLinking ? await readHomes(opened, FILES.links, graph.chunkCount) : [];
+  const lexical = await loadBm25File(opened, FILES.lexical, tree.nodes.length);
   const stored = await readVectorCollection(opened, NODE_COLLECTION, tree.nodes.length);
   const kept = stored
     ? await readEntityIndexKept(opened, graph.chunkCount, tree.nodes.length, true)
@@ -129,7 +133,7 @@ export async function loadE2GraphRag(
     extractor,
     stats,
     homes,
-    ...queryViews({ tree, graph, homes, options }),
+    ...queryViews({ tree, graph, homes, options, lexical }),
     ...(kept ? { kept } : {}),
   };
 }

@@ -12,19 +12,14 @@ import {
   type VectorHit,
 } from '@grag/core';
 import { type Bridge, linkQueryEntities, placeBridges } from '@grag/core/graph';
-import { Bm25Index, packContext, residualSearch, searchEntryPointsAsync } from '@grag/core/kit';
+import { packContext, residualSearch, searchEntryPointsAsync } from '@grag/core/kit';
 import type { CollapsedTreeHit } from '@grag/summary-tree';
 import { adaptiveRetrieve } from './adaptive.js';
+import { lexicalOf } from './build.js';
 import { type LabelledItems, paperItems, rankedItems, renderLabelled } from './items.js';
 import { type E2GraphRagRetrieveOptions, resolveQueryOptions } from './options.js';
 import { fuseChunkRanking, graphLeaves } from './ranking.js';
 import type { E2GraphRagIndex } from './types.js';
-
-/** BM25 over the tree node texts: the index's, or built once on the first query that needs it. */
-function lexicalOf(index: E2GraphRagIndex): Bm25Index {
-  index.lexical ??= new Bm25Index(index.tree.nodes.map((n) => n.text));
-  return index.lexical;
-}
 
 /**
  * The leaves matching the query's terms that chunk `seed` does not contain (what a second hop behind

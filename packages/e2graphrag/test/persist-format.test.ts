@@ -1,7 +1,7 @@
 /**
  * The index format (version 2): the tree node embeddings stored once (`embeddings.rows`; the
  * vector index saved beside them only when the factory is not exact), `tree.json`, `graph.json`,
- * `links.json` and `update.json` gzipped, and a saved-then-loaded index retrieving exactly what the
+ * `links.json` and `update.json` gzipped, BM25 over the node texts in `lexical.bm25`, and a saved-then-loaded index retrieving exactly what the
  * index in memory does (same items, scores and contexts, local and global queries), for exact and
  * approximate vector factories. Indexes of version 1 still load and retrieve the same; other
  * versions are refused with a message saying to rebuild.
@@ -55,9 +55,17 @@ describe('e2graphrag index format 2', () => {
           expect(loaded.kept).toEqual(index.kept);
           expect(loaded.tree).toEqual(index.tree);
           expect(loaded.homes).toEqual(index.homes);
+          // BM25 read from its file, not built again: the same index.
+          expect(loaded.lexical?.toArrays()).toEqual(index.lexical?.toArrays());
         },
         // The embeddings once: as rows, no float32 copy; the vector index only when it is not exact.
-        files: ['embeddings.rows', 'manifest.json', ...GZIPPED, ...(kind === 'saved' ? ['vectors.bin'] : [])],
+        files: [
+          'embeddings.rows',
+          'lexical.bm25',
+          'manifest.json',
+          ...GZIPPED,
+          ...(kind === 'saved' ? ['vectors.bin'] : []),
+        ],
         // Format 1 saved the float32 embeddings beside the vector index, which an exact factory no longer saves.
         version1:
           kind === 'saved'

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { type Document, IndexFormatError } from '@grag/core';
-import { editedIndexCopy } from '@grag/core/test';
+import { directoryStore } from '@grag/core/store';
+import { copyStoredIndex, editedIndexCopy } from '@grag/core/test';
 import { expectIdenticalRetrievals, temporaryRoot } from '@grag/core/test/vitest';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createE2GraphRag, entityExtractorFromFunction } from '../src/index.js';
@@ -67,6 +68,17 @@ describe('e2graphrag index files', () => {
     });
     const queries = [QUERY, 'Who lived in the capital of Germany?', 'Which prizes did Marie Curie win?'];
     const ask = (index: typeof old) => Promise.all(queries.map((q) => paperDefaults.retrieve(index, q)));
+    expectIdenticalRetrievals(await ask(old), await ask(now));
+  });
+
+  test('an index saved before BM25 was kept (no lexical.bm25) loads, builds it, and retrieves alike', async () => {
+    const older = await copyStoredIndex(directoryStore(saved), directoryStore(join(root(), 'older')), {
+      artifact: (name) => (name === 'lexical.bm25' ? null : undefined),
+    });
+    const [old, now] = await Promise.all([method.load(older, context()), method.load(saved, context())]);
+    expect(old.lexical?.toArrays()).toEqual(now.lexical?.toArrays());
+    const queries = [QUERY, 'Who lived in the capital of Germany?'];
+    const ask = (index: typeof old) => Promise.all(queries.map((q) => method.retrieve(index, q)));
     expectIdenticalRetrievals(await ask(old), await ask(now));
   });
 
