@@ -1,5 +1,5 @@
-import type { Tokenizer } from '@grag/core';
-import { getTokenizer } from '@grag/core/kit';
+import { embedAll, type Tokenizer } from '@grag/core';
+import { cosineSimilarity, getTokenizer } from '@grag/core/kit';
 import { createScriptedEmbedder } from '@grag/core/test';
 import { describe, expect, test } from 'vitest';
 import { createOfflineTasks, NO_ANSWER, OFFLINE_TASKS_DEFAULTS } from '../src/index.js';
@@ -370,6 +370,56 @@ describe('assessCommunity', () => {
       expect(s).toBeGreaterThanOrEqual(0);
       expect(s).toBeLessThanOrEqual(10);
     }
+  });
+
+  test('assesses alike whether the sentences were embedded before (kept vectors) or not', async () => {
+    const embedder = createScriptedEmbedder({ dimensions: 64 });
+    const warm = createOfflineTasks({ embedder, reportSentences: 2 });
+    const other = [
+      'The institute is known for vaccine research.',
+      'Elena Varga worked at the Pasteur Institute in Paris.',
+      'Ferries leave the harbour at dawn.',
+    ].join(' ');
+    // `warm` embeds the shared sentences once, on the first community; a fresh embedder does not know them.
+    await warm.assessCommunity('Who played the violin?', other);
+    for (const query of ['Where did Elena Varga work?', 'What is the institute known for?']) {
+      const cold = createOfflineTasks({
+        embedder: createScriptedEmbedder({ dimensions: 64 }),
+        reportSentences: 2,
+      });
+      expect(await warm.assessCommunity(query, community)).toEqual(
+        await cold.assessCommunity(query, community),
+      );
+    }
+  });
+
+  test('with an embedder and no shared words, reports the sentence of highest cosine with the query', async () => {
+    const embedder = createScriptedEmbedder({ dimensions: 64 });
+    const one = createOfflineTasks({ embedder, reportSentences: 1 });
+    const sentences = [
+      'Elena Varga worked at the Pasteur Institute in Paris.',
+      'The institute is known for vaccine research.',
+      'Tomas Keller played the violin.',
+      'Ferries leave the harbour at dawn.',
+    ];
+    let checked = 0;
+    for (const query of [
+      'football cup final',
+      'mountain snow weather',
+      'bakery bread oven',
+      'stock market crash',
+    ]) {
+      const [q, ...vectors] = await embedAll(embedder, [query, ...sentences]);
+      const cosines = vectors.map((v) => cosineSimilarity(q!, v));
+      const best = cosines.indexOf(Math.max(...cosines));
+      if (!(cosines[best]! > 0)) continue;
+      // Twice: the second time the sentences' vectors are the kept ones.
+      for (let round = 0; round < 2; round++) {
+        expect((await one.assessCommunity(query, sentences.join(' '))).report).toBe(sentences[best]);
+      }
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(0);
   });
 });
 
