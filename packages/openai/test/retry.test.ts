@@ -143,8 +143,11 @@ describe('retries against the server', () => {
     expect(e.status).toBeUndefined();
     expect(e.message).toContain('timed out after 150 ms');
     expect(e.message).toContain('2 attempts');
-    expect(server.requests).toHaveLength(2);
+    // Two attempts, each cut at 150 ms. The server runs in this process: on a loaded machine the
+    // second attempt can be cut before the server has read its body, so it may have logged only one.
     expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(server.requests.length).toBeGreaterThanOrEqual(1);
+    expect(server.requests.length).toBeLessThanOrEqual(2);
   });
 
   it('times out a body that stops halfway, and a retry can succeed', async () => {
