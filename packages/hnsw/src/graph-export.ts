@@ -92,6 +92,16 @@ export function storedVector(metric: Metric, vector: ArrayLike<number>, out: Flo
     const x = f(vector[j]!);
     sum = f(sum + f(x * x));
   }
+  storeNormalized(vector, sum, out, at);
+}
+
+/**
+ * `vector` divided by the float32 root of `sum`, its sum of squares, into `out` at `at` (as it is
+ * when that root is not positive).
+ */
+function storeNormalized(vector: ArrayLike<number>, sum: number, out: Float32Array, at: number): void {
+  const f = Math.fround;
+  const d = vector.length;
   const norm = f(Math.sqrt(Math.abs(sum)));
   if (norm > 0) for (let j = 0; j < d; j++) out[at + j] = f(vector[j]!) / norm;
   else for (let j = 0; j < d; j++) out[at + j] = vector[j]!;
@@ -146,7 +156,7 @@ function storeSparseCosine(
 class DenseCosineBatch {
   readonly #vectors: Float32Array[] = [];
   readonly #at = new Int32Array(4);
-  readonly #norms = new Float32Array(4);
+  readonly #sums = new Float32Array(4);
 
   constructor(readonly out: Float32Array) {}
 
@@ -156,35 +166,24 @@ class DenseCosineBatch {
     if (this.#vectors.length === 4) this.flush();
   }
 
-  /** Store the vectors waiting. */
+  /** Store the vectors waiting (fewer than four: one at a time, by {@link storedVector}). */
   flush(): void {
     const vectors = this.#vectors;
-    const norms = this.#norms;
-    if (vectors.length === 4) sumsOfSquares4(vectors[0]!, vectors[1]!, vectors[2]!, vectors[3]!, norms);
-    else for (let i = 0; i < vectors.length; i++) norms[i] = sumOfSquares(vectors[i]!);
-    for (let i = 0; i < vectors.length; i++) {
-      const vector = vectors[i]!;
-      const at = this.#at[i]!;
-      const norm = Math.fround(Math.sqrt(norms[i]!));
-      if (norm > 0) for (let j = 0; j < vector.length; j++) this.out[at + j] = vector[j]! / norm;
-      else this.out.set(vector, at);
+    if (vectors.length === 4) {
+      const sums = this.#sums;
+      sumsOfSquares4(vectors[0]!, vectors[1]!, vectors[2]!, vectors[3]!, sums);
+      for (let i = 0; i < 4; i++) storeNormalized(vectors[i]!, sums[i]!, this.out, this.#at[i]!);
+    } else {
+      for (let i = 0; i < vectors.length; i++) storedVector('cosine', vectors[i]!, this.out, this.#at[i]!);
     }
     vectors.length = 0;
   }
 }
 
-/** The float32 sum of squares of `v`, added in order (hnswlib-node's `normalizePoint`). */
-function sumOfSquares(v: Float32Array): number {
-  const f = Math.fround;
-  let sum = 0;
-  for (let j = 0; j < v.length; j++) {
-    const x = v[j]!;
-    sum = f(sum + f(x * x));
-  }
-  return sum;
-}
-
-/** {@link sumOfSquares} of four vectors of one length, into `out`. */
+/**
+ * The float32 sums of squares of four vectors of one length, each added in order as
+ * {@link storedVector} adds one, into `out`.
+ */
 function sumsOfSquares4(
   a: Float32Array,
   b: Float32Array,
